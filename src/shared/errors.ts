@@ -1,0 +1,98 @@
+/**
+ * One base class for every error toolwright raises to a developer, with a stable
+ * `code` and a message that names the fix. Errors meant for the *model* are not
+ * thrown: they are tool results (see `src/tools/model-messages.ts`).
+ * @module
+ */
+
+const BRAND = Symbol.for('toolwright.error');
+
+/**
+ * Every stable error code, with what it means. A code is never reused for a
+ * different meaning; `docs/errors.md` documents each (a test keeps them in step).
+ */
+export const ERROR_CODES = {
+  TW_INVALID_TOOL_DEFINITION: 'A tool definition is malformed (name, description, schema or execute).',
+  TW_INVALID_SCHEMA: 'A JSON Schema could not be compiled.',
+  TW_DUPLICATE_TOOL: 'Two tools in one registry share a name.',
+  TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
+  TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
+  TW_MODULE_LOAD: 'A tool module could not be loaded or exports no tools.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ToolwrightErrorOptions {
+  cause?: unknown;
+}
+
+export class ToolwrightError extends Error {
+  readonly code: ErrorCode;
+  readonly [BRAND] = true;
+
+  constructor(code: ErrorCode, message: string, options: ToolwrightErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+
+  /** Works across duplicate copies of the package, unlike `instanceof`. */
+  static isInstance(value: unknown): value is ToolwrightError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+export class ToolDefinitionError extends ToolwrightError {
+  readonly toolName: string | undefined;
+  constructor(toolName: string | undefined, message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_INVALID_TOOL_DEFINITION', toolName === undefined ? message : `Tool "${toolName}": ${message}`, options);
+    this.toolName = toolName;
+  }
+}
+
+export class SchemaCompileError extends ToolwrightError {
+  readonly toolName: string | undefined;
+  constructor(toolName: string | undefined, message: string, options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_INVALID_SCHEMA',
+      `${toolName === undefined ? 'Schema' : `Tool "${toolName}" schema`} does not compile: ${message}. Fix the schema so that it is valid JSON Schema 2020-12.`,
+      options,
+    );
+    this.toolName = toolName;
+  }
+}
+
+export class DuplicateToolError extends ToolwrightError {
+  readonly toolName: string;
+  constructor(toolName: string) {
+    super('TW_DUPLICATE_TOOL', `Two tools are named "${toolName}". Tool names must be unique within a registry: rename one of them.`);
+    this.toolName = toolName;
+  }
+}
+
+export class ToolNotFoundError extends ToolwrightError {
+  readonly toolName: string;
+  readonly availableTools: readonly string[];
+  constructor(toolName: string, availableTools: readonly string[]) {
+    super(
+      'TW_TOOL_NOT_FOUND',
+      `No tool named "${toolName}". Available tools: ${availableTools.length === 0 ? '(none)' : availableTools.join(', ')}.`,
+    );
+    this.toolName = toolName;
+    this.availableTools = availableTools;
+  }
+}
+
+export class InvalidArgumentError extends ToolwrightError {
+  constructor(message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_INVALID_ARGUMENT', message, options);
+  }
+}
+
+export class ModuleLoadError extends ToolwrightError {
+  readonly modulePath: string;
+  constructor(modulePath: string, message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_MODULE_LOAD', `Cannot load tools from "${modulePath}": ${message}`, options);
+    this.modulePath = modulePath;
+  }
+}

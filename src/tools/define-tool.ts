@@ -1,0 +1,174 @@
+import type { $ZodType, output as ZodOutput } from 'zod/v4/core';
+import { toJSONSchema as zodToJsonSchema } from 'zod/v4/core';
+import { ToolDefinitionError } from '../shared/errors.js';
+import { isPlainObject } from '../shared/own.js';
+import { describeToolNameProblem } from './tool-name.js';
+import type { JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
+
+/** Whether a call needs a person's approval first: always, never, or decided from the arguments. */
+export type ConfirmRule<Args> = boolean | ((args: Args) => boolean);
+
+/** MCP tool annotations beyond what `effect` already says. */
+export interface ToolHints {
+  /** Calling twice with the same arguments has no more effect than once (writes only). */
+  idempotent?: boolean;
+  /** The tool reaches outside systems (the web, other people's accounts). Defaults to true, as in MCP. */
+  openWorld?: boolean;
+  /** A write that only adds, never destroys (MCP `destructiveHint: false`). */
+  additive?: boolean;
+}
+
+interface ToolDefinitionBase<Args> {
+  /** Letters, digits, `_` and `-`, at most 64 characters: accepted by OpenAI, Anthropic and MCP alike. */
+  name: string;
+  /** A human-facing title (MCP `title`). */
+  title?: string;
+  /** What the tool does and when to call it: the model's only guide. */
+  description: string;
+  /** `read`: no side effects, safe to run in parallel. `write`: changes the world, runs alone and in order. */
+  effect: ToolEffect;
+  /** Ask a person before running (see the agent runtime's confirmations). Defaults to `false`. */
+  confirm?: ConfirmRule<Args>;
+  /** A one-line human-readable description of a call, shown when asking for confirmation. */
+  summarize?: (args: Args) => string;
+  /** Groups tools for two-stage routing ("billing", "support"…). */
+  category?: string;
+  /** Offered to the model whatever category routing picks. */
+  alwaysAvailable?: boolean;
+  /** Stop the call after this many milliseconds; the model is told it timed out. */
+  timeoutMs?: number;
+  /** Truncate results longer than this many characters, telling the model that it happened. */
+  maxResultChars?: number;
+  hints?: ToolHints;
+}
+
+/** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
+export interface JsonToolDefinition<Args, Output> extends ToolDefinitionBase<Args> {
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
+}
+
+/** A tool defined with a Zod v4 schema; it is converted with Zod's own JSON Schema export and `execute` receives Zod's parsed output. */
+export interface ZodToolDefinition<Schema extends $ZodType, Output> extends ToolDefinitionBase<ZodOutput<Schema>> {
+  inputSchema: Schema;
+  outputSchema?: JsonSchemaObject | $ZodType;
+  execute: (args: ZodOutput<Schema>, context: ToolContext) => Output | Promise<Output>;
+}
+
+export type ArgumentRefinement = (value: unknown) => { success: true; data: unknown } | { success: false; issues: { path: (string | number)[]; message: string }[] };
+
+/** A checked, frozen tool. Create with {@link defineTool}. */
+export interface Tool<Args = Record<string, unknown>, Output = unknown> {
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  /** Always JSON Schema, whatever the tool was defined with. */
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema: JsonSchemaObject | undefined;
+  readonly effect: ToolEffect;
+  readonly confirm: ConfirmRule<Args>;
+  readonly summarize: ((args: Args) => string) | undefined;
+  readonly category: string | undefined;
+  readonly alwaysAvailable: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly maxResultChars: number | undefined;
+  readonly hints: Readonly<ToolHints>;
+  /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
+  readonly refineArguments: ArgumentRefinement | undefined;
+  readonly execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
+}
+
+/** Any tool, whatever its argument type; what registries and adapters accept. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args; `any` lets a Tool<{verb: string}> sit in a list of tools.
+export type AnyTool = Tool<any, unknown>;
+
+export function defineTool<Schema extends $ZodType, Output = unknown>(definition: ZodToolDefinition<Schema, Output>): Tool<ZodOutput<Schema>, Output>;
+export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output>): Tool<Args, Output>;
+export function defineTool(definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>): Tool<unknown, unknown> {
+  if (!isPlainObject(definition)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
+  const name: unknown = definition.name;
+  if (typeof name !== 'string') throw new ToolDefinitionError(undefined, 'the tool has no `name` string. Give it a name such as "get_invoices".');
+  const nameProblem = describeToolNameProblem(name);
+  if (nameProblem) throw new ToolDefinitionError(name, `invalid name: ${nameProblem}.`);
+  if (typeof definition.description !== 'string') {
+    throw new ToolDefinitionError(name, '`description` must be a string saying what the tool does and when to call it.');
+  }
+  if (definition.effect !== 'read' && definition.effect !== 'write') {
+    throw new ToolDefinitionError(name, `\`effect\` must be "read" or "write" (got ${JSON.stringify(definition.effect)}). Say "write" if the tool changes anything outside the process.`);
+  }
+  if (typeof definition.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function (args, context) => result.');
+  const confirm = definition.confirm ?? false;
+  if (typeof confirm !== 'boolean' && typeof confirm !== 'function') throw new ToolDefinitionError(name, '`confirm` must be a boolean or a function of the arguments.');
+  for (const key of ['timeoutMs', 'maxResultChars'] as const) {
+    const value = definition[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new ToolDefinitionError(name, `\`${key}\` must be a positive number (got ${JSON.stringify(value)}).`);
+    }
+  }
+
+  const input = toJsonSchema(name, 'inputSchema', definition.inputSchema);
+  if (input.schema.type !== undefined && input.schema.type !== 'object') {
+    throw new ToolDefinitionError(name, `\`inputSchema\` must describe an object (got type ${JSON.stringify(input.schema.type)}); wrap the value in an object property.`);
+  }
+  const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema).schema;
+
+  const tool: Tool<unknown, unknown> = {
+    name,
+    title: definition.title,
+    description: definition.description,
+    inputSchema: input.schema,
+    outputSchema: output,
+    effect: definition.effect,
+    confirm: confirm as ConfirmRule<unknown>,
+    summarize: definition.summarize as ((args: unknown) => string) | undefined,
+    category: definition.category,
+    alwaysAvailable: definition.alwaysAvailable ?? false,
+    timeoutMs: definition.timeoutMs,
+    maxResultChars: definition.maxResultChars,
+    hints: Object.freeze({ ...definition.hints }),
+    refineArguments: input.refine,
+    execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
+  };
+  return Object.freeze(tool);
+}
+
+interface ZodLike {
+  _zod: unknown;
+  safeParse?: (value: unknown) => { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  toJSONSchema?: (options: object) => JsonSchemaObject;
+}
+
+function isZodSchema(value: unknown): value is ZodLike {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+function toJsonSchema(toolName: string, key: string, schema: unknown): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
+  if (isZodSchema(schema)) {
+    let converted: JsonSchemaObject;
+    try {
+      const options = { target: 'draft-2020-12', io: key === 'inputSchema' ? 'input' : 'output', unrepresentable: 'throw' };
+      converted = schema.toJSONSchema ? schema.toJSONSchema(options) : (zodToJsonSchema(schema as unknown as $ZodType, options as never) as JsonSchemaObject);
+    } catch (error) {
+      throw new ToolDefinitionError(toolName, `\`${key}\` is a Zod schema that has no JSON Schema form (${(error as Error).message}). Use only Zod types that JSON Schema can express, or pass JSON Schema.`, { cause: error });
+    }
+    const { $schema: _ignored, ...rest } = converted;
+    const safeParse = schema.safeParse?.bind(schema);
+    const refine: ArgumentRefinement | undefined = safeParse
+      ? (value) => {
+          const result = safeParse(value);
+          return result.success
+            ? { success: true, data: result.data }
+            : { success: false, issues: result.error.issues.map((issue) => ({ path: issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))), message: issue.message })) };
+        }
+      : undefined;
+    return { schema: rest, refine };
+  }
+  if (typeof schema === 'object' && schema !== null && '_def' in schema) {
+    throw new ToolDefinitionError(toolName, `\`${key}\` looks like a Zod 3 schema. toolwright accepts Zod v4 schemas (import { z } from "zod" with zod@4) or plain JSON Schema.`);
+  }
+  if (!isPlainObject(schema)) {
+    throw new ToolDefinitionError(toolName, `\`${key}\` must be a JSON Schema object or a Zod v4 schema (got ${schema === null ? 'null' : typeof schema}).`);
+  }
+  return { schema: structuredClone(schema) as JsonSchemaObject, refine: undefined };
+}

@@ -1,0 +1,31 @@
+/**
+ * Tools: one definition, a validating registry, and errors written for the model.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export { defineTool } from './define-tool.js';
+export type { AnyTool, ArgumentRefinement, ConfirmRule, JsonToolDefinition, Tool, ToolHints, ZodToolDefinition } from './define-tool.js';
+export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';
+export type { CallOptions, PreparedCall, ToolExecution, ToolFailure, ToolFailureCode, ToolLogger, ToolRegistryOptions } from './tool-registry.js';
+export { ToolError, NotFoundError } from './tool-error.js';
+export type { ToolErrorKind, ToolErrorOptions } from './tool-error.js';
+export { toolResult, normalizeToolOutput } from './tool-output.js';
+export { compileSchema } from './schema-validator.js';
+export type { SchemaValidator } from './schema-validator.js';
+export { formatIssuePath, toJsonPointer } from './validation-issues.js';
+export type { ValidationIssue, ValidationIssueCode, ValidationResult } from './validation-issues.js';
+export { TOOL_NAME_PATTERN, describeToolNameProblem, suggestToolName } from './tool-name.js';
+export type {
+  AudioContent,
+  ContentPart,
+  EmbeddedResourceContent,
+  ImageContent,
+  JsonSchema,
+  JsonSchemaObject,
+  ResourceLinkContent,
+  TextContent,
+  ToolCallRequest,
+  ToolContext,
+  ToolEffect,
+  ToolResult,
+} from './types.js';

@@ -1,0 +1,77 @@
+/**
+ * The neutral types every other layer speaks: a tool's JSON Schema, its result
+ * in MCP's shape, and a tool call as it arrives from any model.
+ * @module
+ */
+
+/** A JSON Schema (draft 2020-12) as a plain object, or a boolean schema. */
+export type JsonSchema = boolean | JsonSchemaObject;
+export interface JsonSchemaObject {
+  [keyword: string]: unknown;
+}
+
+/** What calling the tool does to the world: `read` calls may run in parallel; `write` calls run one at a time, in order. */
+export type ToolEffect = 'read' | 'write';
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+}
+export interface ImageContent {
+  type: 'image';
+  /** Base64-encoded bytes. */
+  data: string;
+  mimeType: string;
+}
+export interface AudioContent {
+  type: 'audio';
+  /** Base64-encoded bytes. */
+  data: string;
+  mimeType: string;
+}
+export interface ResourceLinkContent {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+export interface EmbeddedResourceContent {
+  type: 'resource';
+  resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+}
+
+/** One part of a tool result; the same parts MCP's `CallToolResult.content` allows. */
+export type ContentPart = TextContent | ImageContent | AudioContent | ResourceLinkContent | EmbeddedResourceContent;
+
+/** A tool result in MCP's shape: what the model sees, whichever provider it speaks. */
+export interface ToolResult {
+  content: ContentPart[];
+  /** The structured value, present when the tool returned an object (always when it declares an output schema). */
+  structuredContent?: Record<string, unknown>;
+  /** `true` when the call failed; the text then tells the model how to recover. */
+  isError: boolean;
+}
+
+/**
+ * A tool call as a model asked for it, before validation. Give `argumentsText`
+ * when the wire carries the arguments as a JSON string (OpenAI), or `arguments`
+ * when it carries a parsed value (Anthropic, MCP).
+ */
+export interface ToolCallRequest {
+  /** The provider's call id (`call_…`, `toolu_…`), echoed in the result message. */
+  id: string;
+  name: string;
+  arguments?: unknown;
+  argumentsText?: string;
+}
+
+/** Passed to `execute`: the call's id, its abort signal (timeout or run abort), and a way to report progress. */
+export interface ToolContext {
+  toolCallId: string;
+  toolName: string;
+  signal: AbortSignal;
+  /** Reports progress (for MCP progress notifications); a no-op when nobody listens. */
+  reportProgress: (progress: number, total?: number, message?: string) => void;
+}
