@@ -205,7 +205,7 @@ function issueFromAjvError(error: ErrorObject): ValidationIssue {
     case 'maxProperties':
       return { code: 'too_many_properties', path, message: `must have at most ${String(params.limit)} properties`, expected: String(params.limit) };
     case 'uniqueItems':
-      return { code: 'not_unique', path, message: `must not repeat items (items ${String(params.j)} and ${String(params.i)} are equal)` };
+      return { code: 'not_unique', path, message: `must not repeat items (items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} are equal)` };
     case 'anyOf':
     case 'oneOf': {
       const alternatives = Array.isArray(error.schema) ? (error.schema as unknown[]) : [];

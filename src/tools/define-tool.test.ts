@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ToolDefinitionError, ToolwrightError } from '../shared/errors.js';
+import { defineTool } from './define-tool.js';
+import { ToolRegistry, silentLogger } from './tool-registry.js';
+
+const base = { description: 'Echo the text back.', effect: 'read' as const, execute: () => 'ok' };
+
+describe('defineTool', () => {
+  it('keeps a JSON Schema definition as given and freezes the tool', () => {
+    const schema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
+    const tool = defineTool({ ...base, name: 'echo', inputSchema: schema });
+    expect(tool.inputSchema).toEqual(schema);
+    expect(tool.inputSchema).not.toBe(schema);
+    expect(Object.isFrozen(tool)).toBe(true);
+    expect(tool.confirm).toBe(false);
+    expect(tool.alwaysAvailable).toBe(false);
+  });
+
+  it.each([
+    ['', 'invalid name: the name is empty.'],
+    ['get invoices', 'invalid name: the name contains " "; OpenAI and Anthropic accept only letters, digits, "_" and "-" (try "get_invoices").'],
+    ['a'.repeat(65), 'invalid name: the name has 65 characters; OpenAI and Anthropic accept at most 64.'],
+    ['files.read', 'invalid name: the name contains "."; OpenAI and Anthropic accept only letters, digits, "_" and "-" (try "files_read").'],
+  ])('refuses the name %j with a fix', (name, message) => {
+    expect(() => defineTool({ ...base, name, inputSchema: { type: 'object' } })).toThrow(`Tool "${name}": ${message}`);
+  });
+
+  it('refuses a missing effect, a non-object schema and a bad timeout', () => {
+    expect(() => defineTool({ ...base, name: 'x', effect: 'delete' as never, inputSchema: { type: 'object' } })).toThrow(
+      'Tool "x": `effect` must be "read" or "write" (got "delete"). Say "write" if the tool changes anything outside the process.',
+    );
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: { type: 'string' } })).toThrow(
+      'Tool "x": `inputSchema` must describe an object (got type "string"); wrap the value in an object property.',
+    );
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: { type: 'object' }, timeoutMs: -1 })).toThrow('`timeoutMs` must be a positive number (got -1).');
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: null as never })).toThrow('`inputSchema` must be a JSON Schema object or a Zod v4 schema (got null).');
+  });
+
+  it('raises typed errors with a stable code', () => {
+    try {
+      defineTool({ ...base, name: 'bad name', inputSchema: { type: 'object' } });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ToolDefinitionError);
+      expect(ToolwrightError.isInstance(error)).toBe(true);
+      expect((error as ToolwrightError).code).toBe('TW_INVALID_TOOL_DEFINITION');
+    }
+  });
+
+  it('converts a Zod v4 schema with Zod\'s own JSON Schema export', () => {
+    const tool = defineTool({
+      ...base,
+      name: 'conjugate',
+      inputSchema: z.object({ verb: z.enum(['eat', 'go']).describe('The verb'), times: z.number().int().min(1).optional() }),
+      execute: (args) => `${args.verb} x${args.times ?? 1}`,
+    });
+    expect(tool.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        verb: { type: 'string', enum: ['eat', 'go'], description: 'The verb' },
+        times: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+      },
+      required: ['verb'],
+    });
+    expect(tool.refineArguments).toBeTypeOf('function');
+  });
+
+  it('runs Zod refinements and transforms after JSON Schema validation', async () => {
+    const tool = defineTool({
+      ...base,
+      name: 'range',
+      inputSchema: z
+        .object({ from: z.number(), to: z.number(), label: z.string().transform((value) => value.toUpperCase()) })
+        .refine((value) => value.from <= value.to, { message: '"from" must not be greater than "to"', path: ['from'] }),
+      execute: (args) => `${args.label}:${args.from}-${args.to}`,
+    });
+    const registry = new ToolRegistry([tool], { logger: silentLogger });
+    const ok = await registry.call({ id: '1', name: 'range', arguments: { from: 1, to: 2, label: 'a' } });
+    expect(ok.result.content).toEqual([{ type: 'text', text: 'A:1-2' }]);
+    const bad = await registry.call({ id: '2', name: 'range', arguments: { from: 3, to: 2, label: 'a' } });
+    expect(bad.failure?.code).toBe('invalid_arguments');
+    expect(bad.result.content[0]).toMatchObject({ text: expect.stringContaining('1. $.from: "from" must not be greater than "to".') });
+  });
+
+  it('refuses a Zod 3 schema with a way forward', () => {
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: { _def: {}, parse() {} } as never })).toThrow(
+      'looks like a Zod 3 schema. toolwright accepts Zod v4 schemas (import { z } from "zod" with zod@4) or plain JSON Schema.',
+    );
+  });
+
+  it('refuses a Zod type that JSON Schema cannot express', () => {
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: z.object({ when: z.date() }) })).toThrow(/is a Zod schema that has no JSON Schema form/);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The one-way layering, re-derived from the sources so that it cannot be weakened
+ * silently: tools → formats/decoding → models → policy → agent → mcp/eval → cli.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const src = join(root, 'src');
+
+/** Layer rank; a module may import its own area or areas of lower rank. Same-rank siblings may not import each other. */
+const RANK: Record<string, number> = {
+  shared: 0,
+  tools: 1,
+  formats: 2,
+  decoding: 2,
+  models: 3,
+  policy: 4,
+  agent: 5,
+  mcp: 6,
+  eval: 6,
+  cli: 7,
+};
+
+function walk(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mts)$/.test(name) ? [path] : [];
+  });
+}
+
+const IMPORT_PATTERN = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT_PATTERN)].map((match) => match[1] ?? match[2] ?? match[3]!).filter((specifier) => specifier.startsWith('.'));
+}
+
+function areaOf(file: string): string | undefined {
+  const parts = relative(src, file).split(sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+function resolveImport(from: string, specifier: string): string {
+  return resolve(dirname(from), specifier).replace(/\.js$/, '.ts');
+}
+
+const files = walk(src);
+
+describe('layering', () => {
+  it('knows every area under src/', () => {
+    const areas = new Set(files.map(areaOf).filter((area): area is string => area !== undefined));
+    expect([...areas].filter((area) => !(area in RANK))).toEqual([]);
+  });
+
+  it('imports only flow downward', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const fromArea = areaOf(file);
+      if (fromArea === undefined) continue; // the root entry re-exports every area
+      for (const specifier of importsOf(file)) {
+        const target = resolveImport(file, specifier);
+        if (!target.startsWith(src + sep)) {
+          violations.push(`${relative(root, file)} imports ${specifier}, outside src/`);
+          continue;
+        }
+        const toArea = areaOf(target);
+        if (toArea === undefined) {
+          violations.push(`${relative(root, file)} imports the root entry ${specifier}`);
+          continue;
+        }
+        if (toArea === fromArea) continue;
+        if (RANK[toArea]! >= RANK[fromArea]!) violations.push(`${relative(root, file)} (${fromArea}) imports ${relative(root, target)} (${toArea})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('has no import cycles between modules', () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file).map((specifier) => resolveImport(file, specifier))]));
+    const state = new Map<string, 'visiting' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'visiting') {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].map((path) => relative(root, path)).join(' → '));
+        return;
+      }
+      state.set(file, 'visiting');
+      for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('is not bypassed with lint suppressions of the import rules', () => {
+    const offenders = files.filter((file) => /eslint-disable[^\n]*(no-restricted-imports|import\/)/.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});

