@@ -18,6 +18,16 @@ export const ERROR_CODES = {
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
   TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
   TW_MODULE_LOAD: 'A tool module could not be loaded or exports no tools.',
+  TW_SCRIPT_EXHAUSTED: 'A scripted test model was asked for a turn its script does not hold.',
+  TW_INVALID_MODEL_SPEC: 'A model spec (`provider:model`) names no known provider or no model.',
+  TW_MISSING_API_KEY: 'A provider needs an API key and none was given or found in its environment variable.',
+  TW_PROVIDER_AUTH: 'The provider rejected the API key (401/403).',
+  TW_PROVIDER_MODEL_NOT_FOUND: 'The provider does not know the model id, or the endpoint (404).',
+  TW_PROVIDER_BAD_REQUEST: 'The provider rejected the request as invalid (400/422).',
+  TW_PROVIDER_RATE_LIMITED: 'The provider kept answering 429 after every retry.',
+  TW_PROVIDER_UNAVAILABLE: 'The provider failed (5xx) or could not be reached, after every retry.',
+  TW_PROVIDER_TIMEOUT: 'A provider request took longer than its timeout.',
+  TW_PROVIDER_RESPONSE: 'The provider answered with something toolwright cannot read.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

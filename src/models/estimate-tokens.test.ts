@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { defineTool } from '../tools/define-tool.js';
+import { estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
+
+describe('estimateInputTokens', () => {
+  it('is ceil(characters / 4) over the serialized messages', () => {
+    const messages = [{ role: 'user' as const, content: 'hello' }];
+    // {"role":"user","content":"hello"} is 33 characters.
+    expect(JSON.stringify(messages[0]).length).toBe(33);
+    expect(estimateInputTokens({ messages })).toBe(9);
+  });
+
+  it('adds the tool declarations', () => {
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Weather for a city.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: () => 'sunny',
+    });
+    const declared = tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
+    expect(estimateInputTokens({ messages: [], tools: [tool] })).toBe(Math.ceil(declared / 4));
+  });
+
+  it('charges a flat figure for images instead of their base64 length', () => {
+    const small = estimateInputTokens({ messages: [{ role: 'user', content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }] });
+    const large = estimateInputTokens({ messages: [{ role: 'user', content: [{ type: 'image', data: 'A'.repeat(100_000), mimeType: 'image/png' }] }] });
+    expect(small).toBe(large);
+    expect(small).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('is deterministic', () => {
+    const request = { messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: 'Hi' }] };
+    expect(estimateInputTokens(request)).toBe(estimateInputTokens(request));
+  });
+});
+
+describe('estimateTextTokens', () => {
+  it('rounds up', () => {
+    expect(estimateTextTokens('')).toBe(0);
+    expect(estimateTextTokens('abcde')).toBe(2);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * A cheap, deterministic input-token estimate for budgets: about four
+ * characters per token over the serialized messages and tool declarations,
+ * rounded up. It is not any tokenizer's count; providers that can count
+ * exactly may do better, but every estimate of the same request is the same.
+ * @module
+ */
+import type { Message, ModelRequest } from './types.js';
+
+/** Characters per token assumed by the estimate (a common rule of thumb for English text and JSON). */
+export const CHARACTERS_PER_TOKEN = 4;
+
+/** Tokens charged per image part: base64 length says nothing about what a provider charges for an image, so a flat figure is used. */
+export const IMAGE_TOKEN_ESTIMATE = 1_000;
+
+/** Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image. */
+export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
+  let characters = 0;
+  let images = 0;
+  for (const message of request.messages) {
+    const counted = countMessage(message);
+    characters += counted.characters;
+    images += counted.images;
+  }
+  for (const tool of request.tools ?? []) {
+    characters += tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
+  }
+  return Math.ceil(characters / CHARACTERS_PER_TOKEN) + images * IMAGE_TOKEN_ESTIMATE;
+}
+
+/** Estimates the tokens of generated text the same way, for models that report no usage. */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
+}
+
+function countMessage(message: Message): { characters: number; images: number } {
+  let images = 0;
+  // Image bytes are replaced before serializing so that their base64 length does not swamp the estimate.
+  const serialized = JSON.stringify(message, (key, value: unknown) => {
+    if (key === 'data' && typeof value === 'string') {
+      images++;
+      return '';
+    }
+    return value;
+  });
+  return { characters: serialized.length, images };
+}
