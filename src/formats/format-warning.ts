@@ -1,0 +1,22 @@
+/**
+ * The one shape every lossy conversion in `formats/` reports: what a provider
+ * cannot carry, where, and what was done about it. Conversions never throw for
+ * these and never drop anything without saying so.
+ * @module
+ */
+
+/** The targets a tool can be converted for; `openai-strict` is OpenAI with Structured Outputs (`strict: true`). */
+export type SchemaProvider = 'openai' | 'openai-strict' | 'anthropic' | 'mcp';
+
+export interface FormatWarning {
+  /** `unsupported`: the provider cannot carry the feature; it was removed or will be rejected. `rewritten`: expressed differently, with the consequence given in `details`. */
+  type: 'unsupported' | 'rewritten';
+  /** The provider whose limits caused the warning. */
+  provider: SchemaProvider;
+  /** The keyword or feature concerned (`minLength`, `optional-property`, `image-content`…), stable for filtering. */
+  feature: string;
+  /** JSON Pointer to the place in the input (schema or result) the warning is about; `""` is the root. */
+  path: string;
+  /** What was lost or changed, and why, in a sentence. */
+  details: string;
+}
