@@ -1,0 +1,245 @@
+/**
+ * A toolwright registry as an MCP server (the SDK's low-level `Server`, so
+ * tool schemas stay the raw JSON Schema the tools declare). One server serves
+ * one client connection; the HTTP transport makes one per session.
+ *
+ * Error channels (see docs/mcp.md): anything the model can fix or reason
+ * about is a tool result with `isError: true` (invalid arguments, a tool that
+ * failed, a refused confirmation); a request the server cannot even route is
+ * a JSON-RPC error (unknown tool -32602, unknown method -32601, malformed
+ * params -32602, internal failures -32603).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  McpError,
+  SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import { ToolRegistry, stderrLogger } from '../tools/index.js';
+import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
+import { runWithMcpCall } from './mcp-call-context.js';
+import type { McpCallContext } from './mcp-call-context.js';
+import {
+  CONFIRMATION_SCHEMA,
+  confirmationFailedMessage,
+  confirmationPrompt,
+  confirmationRefusedMessage,
+  confirmationUnavailableMessage,
+  decisionFromElicitation,
+  needsConfirmation,
+  summarizeCall,
+} from './mcp-confirmation.js';
+import type { McpConfirmationDecision, McpConfirmationHandler } from './mcp-confirmation.js';
+import type { McpPrompt } from './mcp-prompt.js';
+import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
+import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
+import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
+import { paginate } from './paginate.js';
+import { StrictParamsServer } from './strict-params-server.js';
+
+/** Tools to serve: a registry (validators already compiled) or a list of tools. */
+export type McpToolSource = ToolRegistry | readonly AnyTool[];
+
+export interface McpServerOptions {
+  /** `serverInfo.name`. Default `"toolwright"`. */
+  name?: string;
+  /** `serverInfo.version`. Default: toolwright's own version. */
+  version?: string;
+  /** Sent in the `initialize` result; clients may add it to the model's system prompt. */
+  instructions?: string;
+  resources?: readonly McpResource[];
+  resourceTemplates?: readonly McpResourceTemplate[];
+  prompts?: readonly McpPrompt[];
+  /** Items per page of `tools/list`, `resources/list`… Default 100. */
+  pageSize?: number;
+  /** Tool names that run without confirmation even though their `confirm` rule says yes (`serve --approve`). */
+  preapproved?: readonly string[];
+  /** Decides confirmations instead of asking through elicitation. */
+  confirmation?: McpConfirmationHandler;
+  /** How long to wait for a person's answer to a confirmation, in ms. Default 10 minutes. */
+  confirmationTimeoutMs?: number;
+  /** Where internal failures go (tool crashes, resource readers that throw). Default: stderr. Never sent to the client. */
+  logger?: ToolLogger;
+  /** Log level used until the client sends `logging/setLevel`. Default `"info"`. */
+  defaultLogLevel?: LoggingLevel;
+}
+
+const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
+const LOG_LEVELS = LoggingLevelSchema.options;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The resource URIs each server's client subscribed to (read by the transports to route `notifications/resources/updated`). */
+export const resourceSubscriptions = new WeakMap<Server, Set<string>>();
+
+/** Builds an MCP server over `tools`, ready to `connect` to one transport. */
+export function createMcpServer(tools: McpToolSource, options: McpServerOptions = {}): Server {
+  const logger = options.logger ?? stderrLogger;
+  const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
+  const resources = options.resources ?? [];
+  const templates = compileTemplates(options.resourceTemplates ?? []);
+  const prompts = options.prompts ?? [];
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+
+  const capabilities: ServerCapabilities = { tools: { listChanged: false }, logging: {} };
+  if (resources.length > 0 || templates.length > 0) capabilities.resources = { subscribe: true, listChanged: false };
+  if (prompts.length > 0) capabilities.prompts = { listChanged: false };
+  if (prompts.length > 0 || templates.length > 0) capabilities.completions = {};
+
+  const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities };
+  if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
+  const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
+
+  let logLevel: LoggingLevel = options.defaultLogLevel ?? 'info';
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+
+  const described = describeTools(registry.list());
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const { page, nextCursor } = paginate(described, request.params?.cursor, pageSize);
+    return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
+  });
+
+  const preapproved = new Set(options.preapproved ?? []);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const callId = String(extra.requestId);
+    const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
+    if (!prepared.success) {
+      // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
+      if (prepared.failure.code === 'unknown_tool') throw new McpError(ErrorCode.InvalidParams, prepared.failure.message);
+      return errorResult(prepared.failure.message);
+    }
+    const { tool } = prepared;
+
+    // Notifications are sent in the background; the result waits for them so that they reach the client first.
+    const pending: Promise<void>[] = [];
+    const notify = (notification: ServerNotification) => {
+      const sent = extra.sendNotification(notification).catch(() => {});
+      pending.push(sent);
+      return sent;
+    };
+    const context = callContext(server, extra, notify, () => logLevel);
+
+    if (needsConfirmation(tool, prepared.arguments, preapproved)) {
+      const refusal = await confirm(server, extra, tool, prepared.arguments, options);
+      if (refusal !== undefined) return errorResult(refusal);
+    }
+
+    const progressToken = request.params._meta?.progressToken;
+    const execution = await runWithMcpCall(context, () =>
+      registry.execute(callId, tool, prepared.arguments, {
+        signal: extra.signal,
+        onProgress:
+          progressToken === undefined
+            ? undefined
+            : (progress, total, message) => {
+                void notify({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+                });
+              },
+      }),
+    );
+    await Promise.all(pending);
+    return toWireResult(execution.result, tool, logger);
+  });
+
+  const subscriptions = new Set<string>();
+  resourceSubscriptions.set(server, subscriptions);
+  if (capabilities.resources) installResourceHandlers(server, { resources, templates, pageSize, logger, subscriptions });
+  if (capabilities.prompts) installPromptHandlers(server, { prompts, pageSize, logger });
+  if (capabilities.completions) installCompletionHandler(server, { prompts, templates, logger });
+  return server;
+}
+
+function callContext(server: Server, extra: Extra, notify: (notification: ServerNotification) => Promise<void>, level: () => LoggingLevel): McpCallContext {
+  return {
+    get clientCapabilities() {
+      return server.getClientCapabilities();
+    },
+    signal: extra.signal,
+    log(messageLevel, data, loggerName) {
+      if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(level())) return Promise.resolve();
+      return notify({ method: 'notifications/message', params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) } });
+    },
+    sample(params) {
+      return server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal });
+    },
+    elicit(params) {
+      return server.elicitInput({ ...params, mode: 'form' }, { relatedRequestId: extra.requestId, signal: extra.signal });
+    },
+  };
+}
+
+/** Asks for approval; returns the refusal text, or `undefined` when the call may run. */
+async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknown, options: McpServerOptions): Promise<string | undefined> {
+  const summary = summarizeCall(tool, args);
+  let decision: McpConfirmationDecision;
+  try {
+    if (options.confirmation) {
+      decision = await options.confirmation({ tool, arguments: args, summary, callId: String(extra.requestId), signal: extra.signal });
+    } else {
+      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
+      const answer = await server.elicitInput(
+        { mode: 'form', message: confirmationPrompt(tool, summary), requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never },
+        { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+      );
+      decision = decisionFromElicitation(answer);
+    }
+  } catch (error) {
+    (options.logger ?? stderrLogger).error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
+    return confirmationFailedMessage(tool);
+  }
+  return decision.approved ? undefined : confirmationRefusedMessage(tool, decision.reason);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Checks the result against the wire schema, so a tool that returns malformed content parts yields a tool error rather than a protocol error. */
+function toWireResult(result: ToolResult, tool: AnyTool, logger: ToolLogger): CallToolResult {
+  const wire: CallToolResult = { content: result.content, isError: result.isError };
+  if (result.structuredContent !== undefined) wire.structuredContent = result.structuredContent;
+  const checked = CallToolResultSchema.safeParse(wire);
+  if (checked.success) return wire;
+  logger.error(`tool "${tool.name}" returned content that is not valid MCP content`, { toolName: tool.name, error: checked.error });
+  return errorResult(`Tool "${tool.name}" failed inside the server; its result could not be sent. This is not something you can fix by changing the arguments.`);
+}
+
+// TODO(formats/mcp): replace with toMcpTools(tools) once src/formats/mcp lands; this placeholder carries no annotations.
+function describeTools(tools: readonly AnyTool[]): McpTool[] {
+  return tools.map((tool) => {
+    const entry: McpTool = { name: tool.name, description: tool.description, inputSchema: { type: 'object', ...tool.inputSchema } as McpTool['inputSchema'] };
+    if (tool.title !== undefined) entry.title = tool.title;
+    if (tool.outputSchema !== undefined) entry.outputSchema = { type: 'object', ...tool.outputSchema } as McpTool['outputSchema'];
+    return entry;
+  });
+}
+
+let cachedVersion: string | undefined;
+function toolwrightVersion(): string {
+  if (cachedVersion !== undefined) return cachedVersion;
+  cachedVersion = '0.0.0';
+  try {
+    // Two levels up from both src/mcp and dist/mcp.
+    const parsed = safeParseJson(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const version = parsed.success && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { version?: unknown }).version : undefined;
+    if (typeof version === 'string') cachedVersion = version;
+  } catch {
+    // A bundled copy may have no package.json beside it; the version is informational.
+  }
+  return cachedVersion;
+}

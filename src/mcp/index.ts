@@ -1,0 +1,21 @@
+/**
+ * MCP: serve a toolwright registry over stdio or Streamable HTTP, and use
+ * other people's MCP servers as toolwright tools.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export { createMcpServer } from './create-mcp-server.js';
+export type { McpServerOptions, McpToolSource } from './create-mcp-server.js';
+export { serveStdio } from './serve-stdio.js';
+export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
+export { serveHttp } from './serve-http.js';
+export type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
+export { StdioLineTransport } from './stdio-line-transport.js';
+export type { StdioLineTransportOptions } from './stdio-line-transport.js';
+export { currentMcpCall } from './mcp-call-context.js';
+export type { McpCallContext } from './mcp-call-context.js';
+export type { McpConfirmationDecision, McpConfirmationHandler, McpConfirmationRequest } from './mcp-confirmation.js';
+export type { CompleteFunction, McpResource, McpResourceTemplate, ResourceContent, ResourceReadContext, ResourceReadResult } from './mcp-resource.js';
+export type { McpPrompt, PromptArgument, PromptGetResult, PromptMessage } from './mcp-prompt.js';
+export { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
+export type { JsonRpcPayload } from './parse-jsonrpc-payload.js';

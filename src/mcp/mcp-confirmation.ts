@@ -1,0 +1,98 @@
+/**
+ * Confirmation over MCP: a tool whose `confirm` rule says yes runs only after
+ * a person approves. The server asks through `elicitation/create` when the
+ * client declared elicitation; otherwise the call becomes a tool error that
+ * says how to get it approved. A {@link McpConfirmationHandler} replaces both
+ * (the agent runtime's durable confirmation store plugs in here).
+ * @module
+ */
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyTool } from '../tools/index.js';
+
+/** One call waiting for a person's decision. */
+export interface McpConfirmationRequest {
+  tool: AnyTool;
+  /** The validated arguments. */
+  arguments: unknown;
+  /** One line for a person: the tool's `summarize(args)`, or its name and arguments. */
+  summary: string;
+  /** The JSON-RPC id of the `tools/call`, as a string. */
+  callId: string;
+  signal: AbortSignal;
+}
+
+/** The person's answer; `reason` reaches the model when the call is refused. */
+export interface McpConfirmationDecision {
+  approved: boolean;
+  reason?: string;
+}
+
+/** Decides confirmations instead of elicitation (for example a queue a person answers later). */
+export type McpConfirmationHandler = (request: McpConfirmationRequest) => Promise<McpConfirmationDecision>;
+
+/** Whether this call needs a person's approval; a `confirm` function that throws counts as yes. */
+export function needsConfirmation(tool: AnyTool, args: unknown, preapproved: ReadonlySet<string>): boolean {
+  if (preapproved.has(tool.name)) return false;
+  const rule = tool.confirm as boolean | ((value: unknown) => boolean);
+  if (typeof rule === 'boolean') return rule;
+  try {
+    return rule(args) !== false;
+  } catch {
+    return true;
+  }
+}
+
+const SUMMARY_MAX_CHARS = 300;
+
+export function summarizeCall(tool: AnyTool, args: unknown): string {
+  let summary: string | undefined;
+  if (tool.summarize) {
+    try {
+      summary = String(tool.summarize(args));
+    } catch {
+      summary = undefined;
+    }
+  }
+  summary ??= `${tool.name} ${JSON.stringify(args)}`;
+  return summary.length > SUMMARY_MAX_CHARS ? summary.slice(0, SUMMARY_MAX_CHARS - 1) + '…' : summary;
+}
+
+/** The form sent with `elicitation/create`: one required yes/no field. */
+export const CONFIRMATION_SCHEMA = {
+  type: 'object',
+  properties: {
+    approve: { type: 'boolean', title: 'Approve this call', description: 'Yes runs the tool once with the arguments shown.', default: false },
+  },
+  required: ['approve'],
+} as const;
+
+export function confirmationPrompt(tool: AnyTool, summary: string): string {
+  return `The assistant wants to run "${tool.title ?? tool.name}", which needs your approval:\n${summary}\nApprove this call?`;
+}
+
+export function decisionFromElicitation(result: ElicitResult): McpConfirmationDecision {
+  if (result.action === 'accept') {
+    const approve = result.content?.approve;
+    return approve === true ? { approved: true } : { approved: false, reason: 'the person answered no' };
+  }
+  return { approved: false, reason: result.action === 'decline' ? 'the person declined' : 'the person dismissed the request without answering' };
+}
+
+/** The tool error for a refused call: the model must not retry on its own. */
+export function confirmationRefusedMessage(tool: AnyTool, reason: string | undefined): string {
+  return `The call to "${tool.name}" did not run: it needs a person's approval and ${reason ?? 'it was not approved'}. Do not call it again unless the person asks you to; tell them what you wanted to do instead.`;
+}
+
+/** The tool error when nobody can be asked: says exactly how to get the call approved. */
+export function confirmationUnavailableMessage(tool: AnyTool, summary: string): string {
+  return (
+    `The call to "${tool.name}" did not run: it needs a person's approval, and this MCP client cannot ask for it (it did not declare the "elicitation" capability). ` +
+    `Call that was refused: ${summary}. ` +
+    `Tell the person what you want to do. To approve it they can use an MCP client that supports elicitation, or restart the server with \`toolwright serve --approve ${tool.name}\` to let this tool run without asking.`
+  );
+}
+
+/** The tool error when asking failed (timeout, client error). */
+export function confirmationFailedMessage(tool: AnyTool): string {
+  return `The call to "${tool.name}" did not run: it needs a person's approval and the request for approval failed. Ask the person whether to proceed before calling it again.`;
+}

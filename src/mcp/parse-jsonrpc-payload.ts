@@ -1,0 +1,84 @@
+/**
+ * The first gate for wire input, shared by the stdio and HTTP transports:
+ * text → JSON (never bare `JSON.parse`) → JSON-RPC 2.0 message(s). Anything
+ * that fails gets the JSON-RPC error the spec names for it, ready to send,
+ * so no transport has to improvise one.
+ * @module
+ */
+import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCErrorResponse, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { safeParseJson } from '../shared/safe-json.js';
+
+/** The most messages one JSON-RPC batch may hold (as the SDK's HTTP transport allows). */
+export const MAX_BATCH_MESSAGES = 100;
+
+export type JsonRpcPayload =
+  | {
+      success: true;
+      /** The parsed value as it arrived: one message, or an array of them (a batch). */
+      value: unknown;
+      messages: JSONRPCMessage[];
+    }
+  | {
+      success: false;
+      /** The response to send: -32700 for text that is not JSON, -32600 for JSON that is not a JSON-RPC message. */
+      response: JSONRPCErrorResponse;
+    };
+
+/** Parses one transport frame (an HTTP body, a stdio line). Batches are accepted only when `allowBatch` is set. */
+export function parseJsonRpcPayload(text: string, options: { allowBatch: boolean }): JsonRpcPayload {
+  const parsed = safeParseJson(text);
+  if (!parsed.success) {
+    const where = parsed.error.line !== undefined ? ` at line ${parsed.error.line}, column ${parsed.error.column}` : '';
+    return failure(null, ErrorCode.ParseError, `Parse error: ${parsed.error.message}${where}. Send one JSON-RPC 2.0 message as JSON.`);
+  }
+  const value = parsed.value;
+  if (Array.isArray(value)) {
+    if (!options.allowBatch) return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported here; send one JSON-RPC message per line.');
+    if (value.length === 0) return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch holds no message.');
+    if (value.length > MAX_BATCH_MESSAGES) return failure(null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages.`);
+    const messages: JSONRPCMessage[] = [];
+    for (let index = 0; index < value.length; index++) {
+      const problem = checkMessage(value[index]);
+      if (!problem.success) return failure(idOf(value[index]), ErrorCode.InvalidRequest, `Invalid Request: batch item ${index}: ${problem.reason}`);
+      messages.push(problem.message);
+    }
+    return { success: true, value, messages };
+  }
+  const checked = checkMessage(value);
+  if (!checked.success) return failure(idOf(value), ErrorCode.InvalidRequest, `Invalid Request: ${checked.reason}`);
+  return { success: true, value, messages: [checked.message] };
+}
+
+function checkMessage(value: unknown): { success: true; message: JSONRPCMessage } | { success: false; reason: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { success: false, reason: `expected a JSON-RPC message object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}.` };
+  }
+  const record = value as Record<string, unknown>;
+  if (record.jsonrpc !== '2.0') return { success: false, reason: 'the "jsonrpc" member must be exactly "2.0".' };
+  if ('method' in record && typeof record.method !== 'string') return { success: false, reason: 'the "method" member must be a string.' };
+  if ('id' in record && !isValidId(record.id)) return { success: false, reason: 'the "id" member must be a string or an integer.' };
+  const result = JSONRPCMessageSchema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')})` : '';
+    return { success: false, reason: `not a valid request, notification or response${path}: "params" must be an object when present.` };
+  }
+  return { success: true, message: result.data };
+}
+
+function isValidId(id: unknown): id is string | number {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+/** The id to echo in an error: the message's own, when it has a usable one (JSON-RPC 2.0 §5). */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as Record<string, unknown>).id;
+  return isValidId(id) ? id : null;
+}
+
+function failure(id: string | number | null, code: number, message: string): JsonRpcPayload {
+  // The SDK types `id` as RequestId; JSON-RPC 2.0 requires null when the id could not be read.
+  return { success: false, response: { jsonrpc: '2.0', id: id as string | number, error: { code, message } } };
+}
