@@ -19,7 +19,6 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   LoggingLevelSchema,
-  McpError,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -44,6 +43,7 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
+import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
@@ -118,7 +118,7 @@ export function createMcpServer(tools: McpToolSource, options: McpServerOptions 
     const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
-      if (prepared.failure.code === 'unknown_tool') throw new McpError(ErrorCode.InvalidParams, prepared.failure.message);
+      if (prepared.failure.code === 'unknown_tool') throw new ProtocolError(ErrorCode.InvalidParams, prepared.failure.message);
       return errorResult(prepared.failure.message);
     }
     const { tool } = prepared;

@@ -12,6 +12,7 @@ import type { McpPrompt, PromptGetResult, PromptMessage } from './mcp-prompt.js'
 import type { CompleteFunction } from './mcp-resource.js';
 import type { CompiledTemplate } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
+import { ProtocolError } from './protocol-error.js';
 
 /** MCP caps one completion response at 100 values. */
 const COMPLETION_MAX_VALUES = 100;
@@ -43,16 +44,16 @@ export function installPromptHandlers(server: Server, options: { prompts: readon
     const args: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, request.params.arguments ?? {});
     const missing = (prompt.arguments ?? []).filter((argument) => argument.required && typeof args[argument.name] !== 'string').map((argument) => argument.name);
     if (missing.length > 0) {
-      throw new McpError(ErrorCode.InvalidParams, `Prompt "${prompt.name}" needs the argument${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}. Send them in params.arguments as strings.`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Prompt "${prompt.name}" needs the argument${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}. Send them in params.arguments as strings.`);
     }
     let produced: PromptGetResult;
     try {
       produced = await prompt.get({ ...args }, { signal: extra.signal });
     } catch (error) {
-      if (error instanceof McpError) throw error;
-      if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InternalError, `Prompt "${prompt.name}" failed: ${error.message}`);
+      if (error instanceof ProtocolError || error instanceof McpError) throw error;
+      if (ToolError.isInstance(error)) throw new ProtocolError(ErrorCode.InternalError, `Prompt "${prompt.name}" failed: ${error.message}`);
       options.logger.error(`prompt "${prompt.name}" threw`, { prompt: prompt.name, error });
-      throw new McpError(ErrorCode.InternalError, `Prompt "${prompt.name}" failed inside the server; the details are in the server's log.`);
+      throw new ProtocolError(ErrorCode.InternalError, `Prompt "${prompt.name}" failed inside the server; the details are in the server's log.`);
     }
     return normalizePrompt(produced, prompt);
   });
@@ -71,7 +72,7 @@ export function installCompletionHandler(server: Server, options: { prompts: rea
       complete = prompt.arguments?.find((candidate) => candidate.name === argument.name)?.complete;
     } else {
       const template = templates.get(ref.uri);
-      if (!template) throw new McpError(ErrorCode.InvalidParams, `No resource template "${ref.uri}". List them with resources/templates/list.`);
+      if (!template) throw new ProtocolError(ErrorCode.InvalidParams, `No resource template "${ref.uri}". List them with resources/templates/list.`);
       complete = template.complete && Object.prototype.hasOwnProperty.call(template.complete, argument.name) ? template.complete[argument.name] : undefined;
     }
     if (!complete) return { completion: { values: [] } };
@@ -80,7 +81,7 @@ export function installCompletionHandler(server: Server, options: { prompts: rea
       values = await complete(argument.value, { arguments: { ...context?.arguments } });
     } catch (error) {
       options.logger.error(`completion for "${argument.name}" threw`, { argument: argument.name, error });
-      throw new McpError(ErrorCode.InternalError, `Completing "${argument.name}" failed inside the server; the details are in the server's log.`);
+      throw new ProtocolError(ErrorCode.InternalError, `Completing "${argument.name}" failed inside the server; the details are in the server's log.`);
     }
     const strings = values.filter((value): value is string => typeof value === 'string');
     const shown = strings.slice(0, COMPLETION_MAX_VALUES);
@@ -88,9 +89,9 @@ export function installCompletionHandler(server: Server, options: { prompts: rea
   });
 }
 
-function unknownPrompt(name: string, available: readonly string[]): McpError {
+function unknownPrompt(name: string, available: readonly string[]): ProtocolError {
   const shown = name.length > 80 ? name.slice(0, 79) + '…' : name;
-  return new McpError(ErrorCode.InvalidParams, `Unknown prompt "${shown}". Available prompts: ${available.length === 0 ? 'none' : available.join(', ')}.`);
+  return new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${shown}". Available prompts: ${available.length === 0 ? 'none' : available.join(', ')}.`);
 }
 
 function normalizePrompt(produced: PromptGetResult, prompt: McpPrompt): GetPromptResult {

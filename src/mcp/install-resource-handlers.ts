@@ -19,6 +19,7 @@ import { ToolError } from '../tools/index.js';
 import type { ToolLogger } from '../tools/index.js';
 import type { McpResource, McpResourceTemplate, ResourceContent, ResourceReadResult } from './mcp-resource.js';
 import { paginate } from './paginate.js';
+import { ProtocolError } from './protocol-error.js';
 
 /** JSON-RPC error code the MCP specification gives to an unknown resource URI. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -100,19 +101,19 @@ export function matchUri(matcher: UriTemplate, uri: string): Record<string, stri
   }
 }
 
-function notFound(uri: string): McpError {
+function notFound(uri: string): ProtocolError {
   const shown = uri.length > 200 ? uri.slice(0, 199) + '…' : uri;
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${shown}. List the available resources with resources/list and resources/templates/list.`, { uri: shown });
+  return new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${shown}. List the available resources with resources/list and resources/templates/list.`, { uri: shown });
 }
 
 async function guardRead(uri: string, logger: ToolLogger, read: () => ResourceReadResult | Promise<ResourceReadResult>): Promise<ResourceReadResult> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (ToolError.isInstance(error)) throw new McpError(ErrorCode.InternalError, `Reading ${uri} failed: ${error.message}`);
+    if (error instanceof ProtocolError || error instanceof McpError) throw error;
+    if (ToolError.isInstance(error)) throw new ProtocolError(ErrorCode.InternalError, `Reading ${uri} failed: ${error.message}`);
     logger.error(`reading resource ${uri} threw`, { uri, error });
-    throw new McpError(ErrorCode.InternalError, `Reading ${uri} failed inside the server; the details are in the server's log.`);
+    throw new ProtocolError(ErrorCode.InternalError, `Reading ${uri} failed inside the server; the details are in the server's log.`);
   }
 }
 

@@ -4,7 +4,8 @@
  * error (-32602), as the spec asks.
  * @module
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from './protocol-error.js';
 
 /** One page of `items` and the cursor of the next, if any. */
 export function paginate<T>(items: readonly T[], cursor: string | undefined, pageSize: number): { page: T[]; nextCursor?: string } {
@@ -22,7 +23,7 @@ function decodeCursor(cursor: string, length: number): number {
   const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const offset = match ? Number(match[1]) : NaN;
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > length) {
-    throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: use the nextCursor of the previous page, or no cursor for the first page.');
+    throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid cursor: use the nextCursor of the previous page, or no cursor for the first page.');
   }
   return offset;
 }

@@ -8,8 +8,9 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ProtocolError } from './protocol-error.js';
 
 const MESSAGE_MAX_ISSUES = 3;
 
@@ -25,7 +26,7 @@ export class StrictParamsServer extends Server {
     const lenient = z.looseObject({ method: z.literal(method) });
     super.setRequestHandler(lenient, (request, extra) => {
       const parsed = schema.safeParse(request);
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, describeIssues(method, parsed.error.issues));
+      if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, describeIssues(method, parsed.error.issues));
       return (handler as (request: unknown, extra: unknown) => ReturnType<Handler<T>>)(parsed.data, extra);
     });
   }
