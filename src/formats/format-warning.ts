@@ -19,4 +19,6 @@ export interface FormatWarning {
   path: string;
   /** What was lost or changed, and why, in a sentence. */
   details: string;
+  /** The tool (or, for results, the call id) the warning concerns, when a conversion covers several. */
+  tool?: string;
 }

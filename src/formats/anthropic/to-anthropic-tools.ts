@@ -1,0 +1,26 @@
+/**
+ * Tools → Anthropic Messages API `tools` declarations.
+ * @module
+ */
+import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
+import { declaredInputSchema } from '../declared-schema.js';
+import type { FormatWarning } from '../format-warning.js';
+import { listTools, type ToolSource } from '../tool-source.js';
+
+export interface AnthropicTools {
+  /** The declarations, ready for `tools` in a `messages.create` request. */
+  tools: AnthropicTool[];
+  /** What the provider will not honour, per tool (`warning.tool`). */
+  warnings: FormatWarning[];
+}
+
+export function toAnthropicTools(source: ToolSource): AnthropicTools {
+  const warnings: FormatWarning[] = [];
+  const tools = listTools(source).map((tool): AnthropicTool => {
+    const declared = declaredInputSchema(tool, 'anthropic');
+    warnings.push(...declared.warnings);
+    // declaredInputSchema guarantees a root `type`; a non-object one is reported in the warnings.
+    return { name: tool.name, description: tool.description, input_schema: declared.schema as AnthropicTool.InputSchema };
+  });
+  return { tools, warnings };
+}

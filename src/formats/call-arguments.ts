@@ -1,0 +1,33 @@
+/**
+ * Turns a provider's argument string into a `ToolCallRequest`, undoing the
+ * strict-mode nullable rewrite when the tool was declared strict.
+ * @module
+ */
+import { isPlainObject } from '../shared/own.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import type { ToolCallRequest } from '../tools/types.js';
+import { restoreOptionalNulls } from './provider-schema.js';
+import { toolLookup, type ToolSource } from './tool-source.js';
+
+/** Options shared by the OpenAI parsers (Chat Completions and Responses). */
+export interface ParseToolCallOptions {
+  /** The tools the request declared; needed to map strict-mode nulls back to "absent". */
+  tools?: ToolSource;
+  /** Whether the tools were declared with `strict: true` (see `toOpenAIStrictSchema`). Default `false`. */
+  strict?: boolean;
+}
+
+/** Builds the lookup once per response rather than once per call. */
+export function argumentsReader(options: ParseToolCallOptions): (id: string, name: string, text: string) => ToolCallRequest {
+  const lookup = options.strict && options.tools ? toolLookup(options.tools) : undefined;
+  return (id, name, text) => {
+    const tool = lookup?.(name);
+    if (tool) {
+      const parsed = safeParseJson(text);
+      // Only a parsed object is restored; anything else goes on as text, so the
+      // registry writes the model-facing error from the original characters.
+      if (parsed.success && isPlainObject(parsed.value)) return { id, name, arguments: restoreOptionalNulls(tool.inputSchema, parsed.value) };
+    }
+    return { id, name, argumentsText: text };
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Tools → Chat Completions `tools` declarations.
+ * @module
+ */
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { declaredInputSchema } from '../declared-schema.js';
+import type { FormatWarning } from '../format-warning.js';
+import { listTools, type ToolSource } from '../tool-source.js';
+
+export interface OpenAIToolsOptions {
+  /**
+   * Declare the tools with `strict: true` (Structured Outputs): the schema is rewritten with
+   * `toOpenAIStrictSchema` and its warnings returned. Parse the calls with the same `strict`
+   * and `tools` so that the nulls strict mode invites become "absent" again. Default `false`.
+   */
+  strict?: boolean;
+}
+
+export interface OpenAIChatTools {
+  /** The declarations, ready for `tools` in a Chat Completions request. */
+  tools: ChatCompletionFunctionTool[];
+  /** What the provider will not honour, per tool (`warning.tool`). */
+  warnings: FormatWarning[];
+}
+
+export function toOpenAIChatTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIChatTools {
+  const strict = options.strict ?? false;
+  const warnings: FormatWarning[] = [];
+  const tools = listTools(source).map((tool): ChatCompletionFunctionTool => {
+    const declared = declaredInputSchema(tool, strict ? 'openai-strict' : 'openai');
+    warnings.push(...declared.warnings);
+    const definition: ChatCompletionFunctionTool['function'] = { name: tool.name, description: tool.description, parameters: declared.schema };
+    if (strict) definition.strict = true;
+    return { type: 'function', function: definition };
+  });
+  return { tools, warnings };
+}

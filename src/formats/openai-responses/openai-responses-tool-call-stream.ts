@@ -1,0 +1,93 @@
+/**
+ * Folds Responses API stream events into tool calls: a call opens with
+ * `response.output_item.added`, grows with `response.function_call_arguments.delta`,
+ * and is settled by `.done` and `response.output_item.done`, whose full text wins.
+ * @module
+ */
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ToolCallRequest } from '../../tools/types.js';
+import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
+import { parsePartialJson } from '../partial-json.js';
+import type { PartialToolCall } from '../partial-tool-call.js';
+
+export class OpenAIResponsesToolCallStream {
+  /** Keyed by `output_index`; `#byItemId` maps the item id used by the delta events. */
+  readonly #calls = new Map<number, PartialToolCall>();
+  readonly #byItemId = new Map<string, PartialToolCall>();
+  readonly #options: ParseToolCallOptions;
+  #text = '';
+
+  constructor(options: ParseToolCallOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Adds one event; events that do not concern function calls or output text are ignored. */
+  push(event: ResponseStreamEvent): void {
+    switch (event.type) {
+      case 'response.output_item.added':
+      case 'response.output_item.done': {
+        const item = event.item;
+        if (item.type !== 'function_call') return;
+        const call = this.#open(event.output_index, item.id);
+        if (item.call_id) call.id = item.call_id;
+        if (item.name) call.name = item.name;
+        if (event.type === 'response.output_item.done') {
+          this.#setArguments(call, item.arguments);
+          call.done = true;
+        } else if (item.arguments && call.argumentsText === '') {
+          this.#setArguments(call, item.arguments);
+        }
+        return;
+      }
+      case 'response.function_call_arguments.delta': {
+        const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
+        this.#setArguments(call, call.argumentsText + event.delta);
+        return;
+      }
+      case 'response.function_call_arguments.done': {
+        const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
+        if (event.name && !call.name) call.name = event.name;
+        this.#setArguments(call, event.arguments);
+        call.done = true;
+        return;
+      }
+      case 'response.output_text.delta':
+        this.#text += event.delta;
+        return;
+      default:
+        return;
+    }
+  }
+
+  #open(outputIndex: number, itemId: string | undefined): PartialToolCall {
+    let call = this.#calls.get(outputIndex);
+    if (!call) {
+      call = { index: outputIndex, id: '', name: '', argumentsText: '', partialArguments: undefined, done: false };
+      this.#calls.set(outputIndex, call);
+    }
+    if (itemId) this.#byItemId.set(itemId, call);
+    return call;
+  }
+
+  #setArguments(call: PartialToolCall, text: string): void {
+    if (text === call.argumentsText && call.partialArguments !== undefined) return;
+    call.argumentsText = text;
+    call.partialArguments = parsePartialJson(text).value;
+  }
+
+  /** The calls so far, in output order (copies). */
+  get partialCalls(): PartialToolCall[] {
+    return [...this.#calls.values()].sort((a, b) => a.index - b.index).map((call) => ({ ...call }));
+  }
+
+  /** The output text received so far (`response.output_text.delta`). */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** The calls as the registry takes them; a call whose `call_id` never arrived gets `call_<index>`. */
+  toolCalls(): ToolCallRequest[] {
+    const read = argumentsReader(this.#options);
+    return this.partialCalls.map((call) => read(call.id || `call_${call.index}`, call.name, call.argumentsText));
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Responses API `function_call` output items → neutral tool calls. The id the
+ * result must echo is `call_id` (not the item's `id`); the arguments stay a
+ * JSON string for the registry to parse.
+ * @module
+ */
+import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
+import type { ToolCallRequest } from '../../tools/types.js';
+import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
+
+/** What the parser reads: a whole response, or its `output` items. */
+export type OpenAIResponsesToolCallsInput = Pick<Response, 'output'> | readonly ResponseOutputItem[];
+
+export function parseOpenAIResponsesToolCalls(input: OpenAIResponsesToolCallsInput, options: ParseToolCallOptions = {}): ToolCallRequest[] {
+  const items: readonly ResponseOutputItem[] = Array.isArray(input) ? (input as readonly ResponseOutputItem[]) : (input as Pick<Response, 'output'>).output;
+  const read = argumentsReader(options);
+  const calls: ToolCallRequest[] = [];
+  for (const item of items) {
+    if (item.type === 'function_call') calls.push(read(item.call_id, item.name, item.arguments));
+  }
+  return calls;
+}
