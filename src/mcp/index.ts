@@ -19,3 +19,6 @@ export type { CompleteFunction, McpResource, McpResourceTemplate, ResourceConten
 export type { McpPrompt, PromptArgument, PromptGetResult, PromptMessage } from './mcp-prompt.js';
 export { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 export type { JsonRpcPayload } from './parse-jsonrpc-payload.js';
+export { importMcpTools } from './import-mcp-tools.js';
+export type { ImportedMcpTools, ImportMcpToolsOptions, McpHttpServerSpec, McpImportWarning, McpStdioServerSpec } from './import-mcp-tools.js';
+export { splitCommandLine } from './split-command-line.js';

@@ -1,0 +1,263 @@
+/**
+ * Other people's MCP servers as toolwright tools: connect (a command over
+ * stdio, or a Streamable HTTP URL), list the tools, and return frozen tools
+ * that forward each call. Arguments are validated locally against the
+ * remote schema before anything is sent, and the tools carry `effect` and
+ * `confirm` derived from the server's annotations, so the registry and the
+ * agent runtime's guards, confirmations and policies treat them like local
+ * tools.
+ *
+ * Annotations come from the server and are hints: the default confirms every
+ * call a server does not declare read-only or non-destructive.
+ * @module
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import { isPlainObject } from '../shared/own.js';
+import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestToolName, toolResult } from '../tools/index.js';
+import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
+import { splitCommandLine } from './split-command-line.js';
+
+/** A server started as a child process, speaking MCP over its stdin/stdout. */
+export interface McpStdioServerSpec {
+  command: string;
+  args?: readonly string[];
+  /** The child's environment. Default: the SDK's safe subset of this process's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** What to do with the child's stderr. Default `inherit`. */
+  stderr?: 'inherit' | 'ignore' | 'pipe';
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerSpec {
+  url: string | URL;
+  /** Sent as `Authorization: Bearer <token>`. */
+  authToken?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ImportMcpToolsOptions {
+  /** An `http(s)://` URL, a command line to spawn (`"node server.js --stdio"`), or a spec object. */
+  server: string | McpStdioServerSpec | McpHttpServerSpec;
+  /** Prepended to every imported name (`"gh_"` → `gh_create_issue`), to keep names unique beside other tools. */
+  prefix?: string;
+  /** Import only these remote tool names. */
+  include?: readonly string[];
+  /** Whether calls to a remote tool need a person's confirmation. Default: unless the server marks it read-only or non-destructive. */
+  confirm?: (tool: McpTool) => boolean;
+  /** Per-call limit on waiting for the server, in ms; progress notifications restart it. Default 60 000. */
+  requestTimeoutMs?: number;
+  /** `clientInfo.name` sent to the server. Default `"toolwright"`. */
+  clientName?: string;
+}
+
+/** Something about a remote tool that was changed or left out on import. */
+export interface McpImportWarning {
+  type: 'rewritten' | 'skipped';
+  /** The remote tool's name. */
+  tool: string;
+  /** Stable label: `name`, `description`, `schema-dialect`, `schema`, `duplicate-name`. */
+  feature: string;
+  details: string;
+}
+
+export interface ImportedMcpTools {
+  tools: AnyTool[];
+  warnings: McpImportWarning[];
+  /** What the server said about itself at `initialize`. */
+  serverInfo: { name: string; version: string } | undefined;
+  /** The connected SDK client, for resources, prompts and anything else the server offers. */
+  client: Client;
+  /** Disconnects (and stops a stdio server's process). The tools fail after this. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const MAX_LIST_PAGES = 100;
+const OLDER_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-0[3-7]|draft\/2019-09)\/schema#?$/;
+
+/** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
+export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
+  const { transport, label } = openTransport(options.server);
+  const client = new Client({ name: options.clientName ?? 'toolwright', version: '0' }, { capabilities: {} });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new InvalidArgumentError(`Cannot connect to the MCP server ${label}: ${(error as Error).message}. Check the command or URL, and that the server speaks MCP.`, { cause: error });
+  }
+
+  const remote: McpTool[] = [];
+  try {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+      remote.push(...listed.tools);
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new InvalidArgumentError(`The MCP server ${label} connected but did not list its tools: ${(error as Error).message}.`, { cause: error });
+  }
+
+  const serverVersion = client.getServerVersion();
+  const serverName = serverVersion?.name ?? label;
+  const warnings: McpImportWarning[] = [];
+  const tools: AnyTool[] = [];
+  const taken = new Set<string>();
+  const include = options.include ? new Set(options.include) : undefined;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const confirm = options.confirm ?? defaultConfirm;
+
+  for (const descriptor of remote) {
+    if (include && !include.has(descriptor.name)) continue;
+    const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName, warnings, taken });
+    if (!converted) continue;
+    const remoteName = descriptor.name;
+    tools.push(
+      defineTool({
+        ...converted,
+        confirm: confirm(descriptor),
+        execute: async (args: Record<string, unknown>, context) => {
+          let result: CallToolResult;
+          try {
+            result = (await client.callTool({ name: remoteName, arguments: args }, undefined, {
+              signal: context.signal,
+              timeout: requestTimeoutMs,
+              resetTimeoutOnProgress: true,
+              onprogress: (progress) => context.reportProgress(progress.progress, progress.total, progress.message),
+            })) as CallToolResult;
+          } catch (error) {
+            throw remoteFailure(serverName, error);
+          }
+          const content = (Array.isArray(result.content) ? result.content : []) as ContentPart[];
+          if (result.isError === true) {
+            const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n').trim();
+            throw new ToolError(text || `the MCP server "${serverName}" reported a failure without a message`, { kind: 'failed' });
+          }
+          return toolResult(isPlainObject(result.structuredContent) ? { content, structuredContent: result.structuredContent } : { content });
+        },
+      }),
+    );
+  }
+
+  return {
+    tools,
+    warnings,
+    serverInfo: serverVersion ? { name: serverVersion.name, version: serverVersion.version } : undefined,
+    client,
+    close: () => client.close(),
+  };
+}
+
+function openTransport(server: ImportMcpToolsOptions['server']): { transport: Transport; label: string } {
+  const spec = typeof server === 'string' ? parseServerString(server) : server;
+  if ('url' in spec) {
+    const url = new URL(spec.url);
+    const headers: Record<string, string> = { ...spec.headers };
+    if (spec.authToken !== undefined) headers.Authorization = `Bearer ${spec.authToken}`;
+    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), label: `at ${url.href}` };
+  }
+  const parameters: ConstructorParameters<typeof StdioClientTransport>[0] = { command: spec.command, args: [...(spec.args ?? [])], stderr: spec.stderr ?? 'inherit' };
+  if (spec.env) parameters.env = spec.env;
+  if (spec.cwd) parameters.cwd = spec.cwd;
+  return { transport: new StdioClientTransport(parameters), label: `"${[spec.command, ...(spec.args ?? [])].join(' ')}"` };
+}
+
+function parseServerString(server: string): McpStdioServerSpec | McpHttpServerSpec {
+  if (/^https?:\/\//i.test(server.trim())) return { url: server.trim() };
+  const words = splitCommandLine(server);
+  if (words.length === 0) throw new InvalidArgumentError('importMcpTools: `server` is empty. Give a command line such as "node server.js" or a URL such as http://127.0.0.1:3000/mcp.');
+  return { command: words[0]!, args: words.slice(1) };
+}
+
+function defaultConfirm(tool: McpTool): boolean {
+  const annotations = tool.annotations;
+  return !(annotations?.readOnlyHint === true || annotations?.destructiveHint === false);
+}
+
+function convertTool(
+  descriptor: McpTool,
+  context: { prefix: string; serverName: string; warnings: McpImportWarning[]; taken: Set<string> },
+): Omit<JsonToolDefinition<Record<string, unknown>, unknown>, 'execute' | 'confirm'> | undefined {
+  const remoteName = descriptor.name;
+  const warn = (type: McpImportWarning['type'], feature: string, details: string) => context.warnings.push({ type, tool: remoteName, feature, details });
+
+  let name = context.prefix + remoteName;
+  if (describeToolNameProblem(name) !== undefined) {
+    const rewritten = suggestToolName(name);
+    warn('rewritten', 'name', `"${name}" is not a name every model provider accepts; it is imported as "${rewritten}".`);
+    name = rewritten;
+  }
+  if (context.taken.has(name)) {
+    warn('skipped', 'duplicate-name', `another imported tool is already named "${name}"; give a prefix to keep both.`);
+    return undefined;
+  }
+
+  let description = typeof descriptor.description === 'string' ? descriptor.description.trim() : '';
+  if (description === '') {
+    description = `The "${remoteName}" tool of the MCP server "${context.serverName}".`;
+    warn('rewritten', 'description', 'the server gave no description; a generic one was used, so the model may not know when to call it.');
+  }
+
+  const inputSchema = normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn);
+  const outputSchema = descriptor.outputSchema === undefined ? undefined : normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn);
+  for (const [key, schema] of [['inputSchema', inputSchema], ['outputSchema', outputSchema]] as const) {
+    if (schema === undefined) continue;
+    try {
+      compileSchema(schema, name);
+    } catch (error) {
+      warn('skipped', 'schema', `its ${key} does not compile as JSON Schema (${(error as Error).message}); arguments could not be checked, so it was left out.`);
+      return undefined;
+    }
+  }
+  context.taken.add(name);
+
+  const annotations = descriptor.annotations;
+  const readOnly = annotations?.readOnlyHint === true;
+  const hints: { idempotent?: boolean; openWorld?: boolean; additive?: boolean } = {};
+  if (annotations?.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
+  if (annotations?.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
+  if (annotations?.destructiveHint === false && !readOnly) hints.additive = true;
+  const title = descriptor.title ?? annotations?.title;
+  return {
+    name,
+    description,
+    ...(title === undefined ? {} : { title }),
+    effect: readOnly ? 'read' : 'write',
+    inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    hints,
+    category: context.serverName,
+  };
+}
+
+function normalizeSchema(schema: JsonSchemaObject, key: string, warn: (type: McpImportWarning['type'], feature: string, details: string) => void): JsonSchemaObject {
+  const copy: JsonSchemaObject = { ...schema };
+  if (typeof copy.$schema === 'string' && OLDER_DIALECTS.test(copy.$schema)) {
+    warn('rewritten', 'schema-dialect', `its ${key} declares ${copy.$schema}; it is validated as JSON Schema 2020-12, the MCP default, which reads the common keywords the same way.`);
+    delete copy.$schema;
+  }
+  if (copy.type === undefined) copy.type = 'object';
+  return copy;
+}
+
+function remoteFailure(serverName: string, error: unknown): ToolError {
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return new ToolError(`the MCP server "${serverName}" did not answer in time`, { kind: 'unavailable', cause: error });
+    }
+    if (error.code === ErrorCode.ConnectionClosed) {
+      return new ToolError(`the connection to the MCP server "${serverName}" is closed`, { kind: 'unavailable', retryable: false, cause: error });
+    }
+    return new ToolError(`the MCP server "${serverName}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`, { kind: 'invalid_request', cause: error });
+  }
+  return new ToolError(`the MCP server "${serverName}" could not be reached`, { kind: 'unavailable', cause: error });
+}
