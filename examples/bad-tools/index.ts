@@ -1,0 +1,154 @@
+/**
+ * A deliberately bad tool pack: every tool here breaks at least one lint rule,
+ * and together they break all of them. `toolwright lint examples/bad-tools`
+ * shows what each finding looks like; do not copy these tools.
+ * @module
+ */
+import { defineTool } from '../../src/tools/index.js';
+import type { AnyTool } from '../../src/tools/index.js';
+
+const done = () => 'done';
+
+/** The seed's bad example: "Manage" hides the action, free-text "action", no reason, nothing required, an open object. */
+export const manageSubscription = defineTool({
+  name: 'manage_subscription',
+  description: "Manage a user's subscription",
+  effect: 'write',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      action: { type: 'string', description: 'What to do' },
+      details: { type: 'string', description: 'Additional details' },
+    },
+  },
+  execute: done,
+});
+
+/** tw/missing-description: no tool description, and a property without one. */
+export const doStuff = defineTool({
+  name: 'do_stuff',
+  description: '',
+  effect: 'read',
+  inputSchema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'], additionalProperties: false },
+  execute: done,
+});
+
+/** tw/prefer-enum: the allowed values are listed in prose. */
+export const setPreferences = defineTool({
+  name: 'set_preferences',
+  description: 'Save the display preferences the user asked for, for the rest of the session.',
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      units: { type: 'string', description: 'Either metric or imperial' },
+      theme: { type: 'string', description: 'Color theme, one of light, dark, system' },
+      sort: { type: 'string', description: 'Sort order of lists: asc|desc' },
+    },
+    required: ['units', 'theme', 'sort'],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
+/** tw/missing-format: ids, emails, dates, URLs and phone numbers as bare strings. */
+export const lookupCustomer = defineTool({
+  name: 'lookup_customer',
+  description: 'Find the customer record that matches every identifier the user gave.',
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      customer_id: { type: 'string', description: 'Customer identifier from the CRM.' },
+      email: { type: 'string', description: 'Contact address of the customer.' },
+      signup_date: { type: 'string', description: 'Day the customer signed up.' },
+      website_url: { type: 'string', description: 'Company site of the customer.' },
+      phone_number: { type: 'string', description: 'Where to call the customer.' },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
+/** tw/missing-reason: a write with no reason; tw/missing-required: the order id is optional. */
+export const cancelOrder = defineTool({
+  name: 'cancel_order',
+  description: 'Cancel one of the open orders of the user; only after the user confirmed which one.',
+  effect: 'write',
+  inputSchema: {
+    type: 'object',
+    properties: { order_id: { type: 'string', pattern: '^ord_[0-9]{8}$', description: 'The order to cancel.' } },
+    required: [],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
+/** tw/open-object, nested: the address accepts any property. */
+export const saveAddress = defineTool({
+  name: 'save_address',
+  description: 'Save the shipping address the user dictated, for their future orders.',
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      address: {
+        type: 'object',
+        description: 'The postal address.',
+        properties: { street: { type: 'string', description: 'Street and number.' }, city: { type: 'string', description: 'City or town.' } },
+        required: ['street', 'city'],
+        additionalProperties: true,
+      },
+    },
+    required: ['address'],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
+/** tw/provider-compatibility: a root union (OpenAI and Anthropic refuse it) and a map (OpenAI strict mode cannot carry it). */
+export const bookRoom = defineTool({
+  name: 'book_room',
+  description: 'Book a meeting room, either by room code or as any free room on a floor.',
+  effect: 'read',
+  inputSchema: {
+    anyOf: [
+      {
+        type: 'object',
+        properties: { room: { type: 'string', pattern: '^[A-Z][0-9]{3}$', description: 'Room code such as B204.' } },
+        required: ['room'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: {
+          floor: { type: 'integer', minimum: 0, maximum: 40, description: 'Any free room on this floor.' },
+          labels: { type: 'object', description: 'Labels for the booking, by name.', additionalProperties: { type: 'string' } },
+        },
+        required: ['floor', 'labels'],
+        additionalProperties: false,
+      },
+    ],
+  },
+  execute: done,
+});
+
+/** tw/too-many-tools: 15 more tools, well described but without categories, push the pack past 20. */
+export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
+  const number = String(index + 1).padStart(2, '0');
+  return defineTool({
+    name: `legacy_report_${number}`,
+    description: `Produce legacy sales report ${number} for the month the user named, as a table.`,
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month to report on (YYYY-MM).' } },
+      required: ['month'],
+      additionalProperties: false,
+    },
+    execute: done,
+  });
+});
+
+export const tools: AnyTool[] = [manageSubscription, doStuff, setPreferences, lookupCustomer, cancelOrder, saveAddress, bookRoom, ...reportTools];
