@@ -74,7 +74,14 @@ describe('createMcpServer: tools/list', () => {
       description: 'Adds two numbers.',
       inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     });
+  });
+
+  it('derives write annotations from effect and hints', async () => {
+    const { client } = await connect([deleteFile]);
+    const { tools } = await client.listTools();
+    expect(tools[0]!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
   });
 
   it('pages through a large registry with nextCursor', async () => {

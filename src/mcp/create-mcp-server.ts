@@ -21,7 +21,9 @@ import {
   LoggingLevelSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
+import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
@@ -106,7 +108,7 @@ export function createMcpServer(tools: McpToolSource, options: McpServerOptions 
     return {};
   });
 
-  const described = describeTools(registry.list());
+  const described = toMcpTools(registry).tools;
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const { page, nextCursor } = paginate(described, request.params?.cursor, pageSize);
     return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
@@ -211,22 +213,11 @@ function errorResult(text: string): CallToolResult {
 
 /** Checks the result against the wire schema, so a tool that returns malformed content parts yields a tool error rather than a protocol error. */
 function toWireResult(result: ToolResult, tool: AnyTool, logger: ToolLogger): CallToolResult {
-  const wire: CallToolResult = { content: result.content, isError: result.isError };
-  if (result.structuredContent !== undefined) wire.structuredContent = result.structuredContent;
+  const wire = toMcpCallToolResult(result);
   const checked = CallToolResultSchema.safeParse(wire);
   if (checked.success) return wire;
   logger.error(`tool "${tool.name}" returned content that is not valid MCP content`, { toolName: tool.name, error: checked.error });
   return errorResult(`Tool "${tool.name}" failed inside the server; its result could not be sent. This is not something you can fix by changing the arguments.`);
-}
-
-// TODO(formats/mcp): replace with toMcpTools(tools) once src/formats/mcp lands; this placeholder carries no annotations.
-function describeTools(tools: readonly AnyTool[]): McpTool[] {
-  return tools.map((tool) => {
-    const entry: McpTool = { name: tool.name, description: tool.description, inputSchema: { type: 'object', ...tool.inputSchema } as McpTool['inputSchema'] };
-    if (tool.title !== undefined) entry.title = tool.title;
-    if (tool.outputSchema !== undefined) entry.outputSchema = { type: 'object', ...tool.outputSchema } as McpTool['outputSchema'];
-    return entry;
-  });
 }
 
 let cachedVersion: string | undefined;

@@ -34,6 +34,12 @@ describe('parseJsonRpcPayload', () => {
     expect(errorOf('{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}')).toMatchObject({ id: 3, error: { code: -32600 } });
   });
 
+  it('refuses nesting deeper than 128 levels without overflowing the stack', () => {
+    expect(errorOf('['.repeat(100_000) + ']'.repeat(100_000)).error).toEqual({ code: -32600, message: 'Invalid Request: the message nests arrays and objects more than 128 levels deep.' });
+    const deepButFine = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(120)}"[[[[{{{{"${']'.repeat(120)}}}`;
+    expect(parseJsonRpcPayload(deepButFine, { allowBatch: false }).success).toBe(true);
+  });
+
   it('accepts batches only where allowed, and never empty or oversized ones', () => {
     expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toBe('Invalid Request: batches are not supported here; send one JSON-RPC message per line.');
     const batch = parseJsonRpcPayload('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]', { allowBatch: true });

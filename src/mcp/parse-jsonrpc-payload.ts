@@ -12,6 +12,9 @@ import { safeParseJson } from '../shared/safe-json.js';
 /** The most messages one JSON-RPC batch may hold (as the SDK's HTTP transport allows). */
 export const MAX_BATCH_MESSAGES = 100;
 
+/** Deepest array/object nesting accepted. Real MCP messages stay far below it; deeper input would make recursive code downstream overflow the stack. */
+export const MAX_NESTING_DEPTH = 128;
+
 export type JsonRpcPayload =
   | {
       success: true;
@@ -27,7 +30,16 @@ export type JsonRpcPayload =
 
 /** Parses one transport frame (an HTTP body, a stdio line). Batches are accepted only when `allowBatch` is set. */
 export function parseJsonRpcPayload(text: string, options: { allowBatch: boolean }): JsonRpcPayload {
-  const parsed = safeParseJson(text);
+  if (nestingDepth(text) > MAX_NESTING_DEPTH) {
+    return failure(null, ErrorCode.InvalidRequest, `Invalid Request: the message nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep.`);
+  }
+  let parsed: ReturnType<typeof safeParseJson>;
+  try {
+    parsed = safeParseJson(text);
+  } catch {
+    // safeParseJson should not throw; if some input still makes it, that input is refused, never fatal.
+    return failure(null, ErrorCode.ParseError, 'Parse error: the message could not be read as JSON.');
+  }
   if (!parsed.success) {
     const where = parsed.error.line !== undefined ? ` at line ${parsed.error.line}, column ${parsed.error.column}` : '';
     return failure(null, ErrorCode.ParseError, `Parse error: ${parsed.error.message}${where}. Send one JSON-RPC 2.0 message as JSON.`);
@@ -65,6 +77,25 @@ function checkMessage(value: unknown): { success: true; message: JSONRPCMessage 
     return { success: false, reason: `not a valid request, notification or response${path}: "params" must be an object when present.` };
   }
   return { success: true, message: result.data };
+}
+
+/** The deepest bracket nesting outside strings, counted without parsing (so it cannot overflow itself). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+      if (deepest > MAX_NESTING_DEPTH) return deepest;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function isValidId(id: unknown): id is string | number {
