@@ -5,6 +5,7 @@
  * provider difference lives in its adapter and nowhere else.
  * @module
  */
+import type { FormatWarning } from '../formats/format-warning.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ContentPart, ToolCallRequest, ToolResult } from '../tools/types.js';
 
@@ -97,6 +98,8 @@ export interface ModelResponse {
   modelId: string;
   /** The provider's raw response body, for the run record. */
   raw?: unknown;
+  /** What the request's conversion to the provider's wire format lost or rewrote (tool schemas, result parts, replayed calls). */
+  warnings?: FormatWarning[];
 }
 
 /** Streamed pieces of one response; they fold into the `end` event's response. */

@@ -109,7 +109,7 @@ describe('createScriptedModel', () => {
       { type: 'text-delta', text: 'he weather' },
       { type: 'text-delta', text: '.' },
       { type: 'tool-call-start', index: 0, id: 'c1', name: 'get_weather' },
-      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"P', partialArguments: undefined },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"P', partialArguments: { city: 'P' } },
       { type: 'tool-call-delta', index: 0, argumentsDelta: 'aris"}', partialArguments: { city: 'Paris' } },
       { type: 'tool-call-end', index: 0, call: { id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } } },
     ]);

@@ -5,6 +5,7 @@
  * to the tool results it sees. Every request is recorded for assertions.
  * @module
  */
+import { parsePartialJson } from '../../formats/partial-json.js';
 import { ToolwrightError } from '../../shared/errors.js';
 import { safeParseJson } from '../../shared/safe-json.js';
 import type { ToolCallRequest } from '../../tools/types.js';
@@ -134,10 +135,9 @@ export class ScriptedModel implements Model {
       const index = callIndex++;
       yield { type: 'tool-call-start', index, id: part.id, name: part.name };
       const text = part.argumentsText ?? JSON.stringify(part.arguments ?? {});
-      // Cut like text, but only the complete text reports parsed arguments: partial JSON parsing belongs to the format adapters.
       for (let start = 0; start < text.length; start += this.#chunkSize) {
         const end = start + this.#chunkSize;
-        yield { type: 'tool-call-delta', index, argumentsDelta: text.slice(start, end), partialArguments: end >= text.length ? part.arguments : undefined };
+        yield { type: 'tool-call-delta', index, argumentsDelta: text.slice(start, end), partialArguments: parsePartialJson(text.slice(0, end)).value };
         request.signal?.throwIfAborted();
       }
       yield { type: 'tool-call-end', index, call: response.toolCalls[index]! };

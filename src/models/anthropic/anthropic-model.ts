@@ -1,0 +1,171 @@
+/**
+ * A {@link Model} over Anthropic Messages through the official
+ * `@anthropic-ai/sdk`, loaded on first use.
+ * @module
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsBase, RawMessageStreamEvent, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages';
+import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
+import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
+import type { FormatWarning } from '../../formats/format-warning.js';
+import { estimateInputTokens } from '../estimate-tokens.js';
+import { DEFAULT_TIMEOUT_MS } from '../model-options.js';
+import { ProviderResponseError } from '../provider-errors.js';
+import { createTransport, type ProviderSettings } from '../provider-settings.js';
+import type { ProviderTransport } from '../provider-transport.js';
+import type { ClassifiedFailure } from '../retry/call-with-retries.js';
+import { classifySdkError } from '../retry/classify-sdk-error.js';
+import { ToolCallEventTracker } from '../tool-call-events.js';
+import { toolCallPart } from '../tool-call-part.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, TextPart, ToolCallPart, ToolChoice } from '../types.js';
+import { withWarnings } from '../with-warnings.js';
+import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
+import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from './map-anthropic-response.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+/** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+interface AnthropicClient {
+  client: Anthropic;
+  classify: (error: unknown) => ClassifiedFailure;
+}
+
+export class AnthropicModel implements Model {
+  readonly id: string;
+  readonly provider: string;
+  readonly #settings: ProviderSettings;
+  readonly #transport: ProviderTransport;
+  #client: Promise<AnthropicClient> | undefined;
+
+  constructor(settings: ProviderSettings) {
+    this.#settings = settings;
+    this.provider = settings.provider;
+    this.id = `${settings.provider}:${settings.modelName}`;
+    this.#transport = createTransport(settings);
+  }
+
+  estimateInputTokens(request: ModelRequest): number {
+    return estimateInputTokens(request);
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const message = await this.#transport.request(request.signal, classify, (scope) => client.messages.create({ ...body, stream: false }, { signal: scope.signal }));
+    return withWarnings(mapAnthropicResponse(message), warnings);
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const events = this.#transport.stream<RawMessageStreamEvent>(request.signal, classify, (scope) => client.messages.create({ ...body, stream: true }, { signal: scope.signal }));
+    const accumulator = new AnthropicToolCallStream();
+    const tracker = new ToolCallEventTracker();
+    // Block index → its text, so text and calls keep the order the model produced them in.
+    const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' }>();
+    let modelId = this.#settings.modelName;
+    let usage: AnthropicUsageLike = {};
+    let stopped = false;
+    for await (const event of events) {
+      accumulator.push(event);
+      switch (event.type) {
+        case 'message_start':
+          modelId = event.message.model;
+          usage = { ...event.message.usage };
+          break;
+        case 'content_block_start':
+          blocks.set(event.index, event.content_block.type === 'text' ? { type: 'text', text: event.content_block.text } : { type: 'tool' });
+          if (event.content_block.type === 'text' && event.content_block.text !== '') yield { type: 'text-delta', text: event.content_block.text };
+          break;
+        case 'content_block_delta':
+          if (event.delta.type === 'text_delta') {
+            const block = blocks.get(event.index);
+            if (block?.type === 'text') block.text += event.delta.text;
+            if (event.delta.text !== '') yield { type: 'text-delta', text: event.delta.text };
+          }
+          break;
+        case 'message_delta':
+          // message_delta carries cumulative counts; input counts appear there only on some versions.
+          usage = { ...usage, ...definedOnly(event.usage) };
+          break;
+        case 'message_stop':
+          stopped = true;
+          break;
+      }
+      yield* tracker.changes(accumulator.partialCalls);
+    }
+    if (!stopped || accumulator.stopReason === null) throw new ProviderResponseError(this.#transport.context, 'the stream ended before message_stop arrived');
+    const toolCalls = accumulator.toolCalls();
+    const partials = accumulator.partialCalls;
+    const callParts = new Map(partials.map((partial, position) => [partial.index, toolCallPart(toolCalls[position]!)]));
+    const content: (TextPart | ToolCallPart)[] = [];
+    for (const [index, block] of [...blocks.entries()].sort(([a], [b]) => a - b)) {
+      if (block.type === 'text') {
+        if (block.text !== '') content.push({ type: 'text', text: block.text });
+      } else {
+        const part = callParts.get(index);
+        if (part) content.push(part);
+      }
+    }
+    yield* tracker.ends(toolCalls, partials);
+    const response: ModelResponse = {
+      content,
+      toolCalls,
+      stopReason: mapAnthropicStopReason(accumulator.stopReason, toolCalls.length > 0),
+      usage: anthropicUsage(usage),
+      modelId,
+    };
+    yield { type: 'end', response: withWarnings(response, warnings) };
+  }
+
+  #body(request: ModelRequest): { body: MessageCreateParamsBase; warnings: FormatWarning[] } {
+    const options = this.#settings.options;
+    const { system, messages, warnings } = convertToAnthropicMessages(request.messages);
+    const body: MessageCreateParamsBase = {
+      model: this.#settings.modelName,
+      messages,
+      max_tokens: request.maxOutputTokens ?? options.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    };
+    if (system !== undefined) body.system = system;
+    if (request.tools !== undefined && request.tools.length > 0) {
+      const declared = toAnthropicTools(request.tools);
+      body.tools = declared.tools;
+      warnings.push(...declared.warnings);
+      if (request.toolChoice !== undefined) body.tool_choice = anthropicToolChoice(request.toolChoice);
+    }
+    // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
+    if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
+    return { body, warnings };
+  }
+
+  #sdk(): Promise<AnthropicClient> {
+    this.#client ??= (async () => {
+      const sdk = await import('@anthropic-ai/sdk');
+      const options = this.#settings.options;
+      const client = new sdk.Anthropic({
+        apiKey: this.#settings.apiKey,
+        ...(this.#settings.baseURL === undefined ? {} : { baseURL: this.#settings.baseURL }),
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(options.headers ? { defaultHeaders: options.headers } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      return { client, classify: (error: unknown) => classifySdkError(error, sdk) };
+    })();
+    return this.#client;
+  }
+}
+
+/** `auto` → `auto`, `required` → `any`, `none` → `none`, `{ tool }` → `{ type: 'tool', name }`. */
+export function anthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  return { type: 'tool', name: choice.tool };
+}
+
+function definedOnly<T extends object>(value: T | null | undefined): Partial<T> {
+  if (value == null) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== null && entry !== undefined)) as Partial<T>;
+}

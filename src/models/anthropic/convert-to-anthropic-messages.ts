@@ -1,0 +1,111 @@
+/**
+ * Neutral messages → Anthropic Messages `system` + `messages`. System messages
+ * go to the `system` parameter; the tool results of a turn (and any text that
+ * follows them) become ONE user message with the `tool_result` blocks first;
+ * assistant calls become `tool_use` blocks. Anthropic needs each call's input
+ * as an object, so a call whose arguments never parsed is replayed as `{}`
+ * with a text note quoting what the model sent, and a warning.
+ * @module
+ */
+import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { FormatWarning } from '../../formats/format-warning.js';
+import { toAnthropicResultMessage } from '../../formats/anthropic/to-anthropic-result-message.js';
+import { isPlainObject } from '../../shared/own.js';
+import { safeParseJson } from '../../shared/safe-json.js';
+import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../types.js';
+
+export interface AnthropicMessages {
+  /** The joined system messages, or `undefined` when there were none. */
+  system: string | undefined;
+  messages: MessageParam[];
+  warnings: FormatWarning[];
+}
+
+/** Longest quote of broken arguments in the replay note. */
+const NOTE_QUOTE_LIMIT = 500;
+
+export function convertToAnthropicMessages(messages: readonly Message[]): AnthropicMessages {
+  const system: string[] = [];
+  const converted: MessageParam[] = [];
+  const warnings: FormatWarning[] = [];
+  const append = (message: { role: 'user' | 'assistant'; content: ContentBlockParam[] }) => {
+    if (message.content.length === 0) return;
+    const last = converted.at(-1);
+    // Anthropic wants turns to alternate; consecutive same-role turns are merged into one.
+    if (last !== undefined && last.role === message.role && Array.isArray(last.content)) last.content.push(...message.content);
+    else converted.push(message);
+  };
+  messages.forEach((message, messageIndex) => {
+    switch (message.role) {
+      case 'system':
+        if (converted.length > 0) {
+          warnings.push({
+            type: 'rewritten',
+            provider: 'anthropic',
+            feature: 'late-system-message',
+            path: `/messages/${messageIndex}`,
+            details: 'Anthropic takes system text only before the conversation; this system message was moved to the `system` parameter',
+          });
+        }
+        system.push(message.content);
+        break;
+      case 'user':
+        append({ role: 'user', content: userBlocks(message) });
+        break;
+      case 'assistant':
+        append({ role: 'assistant', content: assistantBlocks(message, messageIndex, warnings) });
+        break;
+      case 'tool': {
+        const results = toAnthropicResultMessage(message.results.map((part) => ({ callId: part.callId, result: part.result })));
+        append({ role: 'user', content: results.message.content });
+        warnings.push(...results.warnings);
+        break;
+      }
+    }
+  });
+  return { system: system.length > 0 ? system.join('\n\n') : undefined, messages: converted, warnings };
+}
+
+function userBlocks(message: UserMessage): ContentBlockParam[] {
+  if (typeof message.content === 'string') return message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  return message.content.map((part): TextBlockParam | ImageBlockParam =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'image', source: { type: 'base64', media_type: part.mimeType as 'image/png', data: part.data } },
+  );
+}
+
+function assistantBlocks(message: AssistantMessage, messageIndex: number, warnings: FormatWarning[]): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  message.content.forEach((part, partIndex) => {
+    if (part.type === 'text') {
+      // Anthropic rejects empty text blocks.
+      if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+      return;
+    }
+    const input = callInput(part);
+    if (input === undefined) {
+      const sent = part.argumentsText ?? String(part.arguments);
+      const quote = sent.length > NOTE_QUOTE_LIMIT ? `${sent.slice(0, NOTE_QUOTE_LIMIT)}…` : sent;
+      blocks.push({ type: 'text', text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})` });
+      warnings.push({
+        type: 'rewritten',
+        provider: 'anthropic',
+        feature: 'unparsable-tool-arguments',
+        path: `/messages/${messageIndex}/content/${partIndex}`,
+        details: `Anthropic needs tool_use input as an object; call ${part.id} had unparsable arguments, so it is replayed as {} with a text note quoting them`,
+      });
+    }
+    blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: input ?? {} });
+  });
+  return blocks;
+}
+
+function callInput(part: ToolCallPart): Record<string, unknown> | undefined {
+  if (isPlainObject(part.arguments)) return part.arguments;
+  if (part.argumentsText !== undefined) {
+    const parsed = safeParseJson(part.argumentsText);
+    if (parsed.success && isPlainObject(parsed.value)) return parsed.value;
+  }
+  return undefined;
+}

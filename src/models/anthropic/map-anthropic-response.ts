@@ -1,0 +1,45 @@
+/**
+ * An Anthropic `message` → {@link ModelResponse}. Input tokens count every
+ * token the prompt cost: `input_tokens` plus cache writes and reads, which
+ * Anthropic reports apart (OpenAI's `prompt_tokens` already includes them).
+ * @module
+ */
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { parseAnthropicToolCalls } from '../../formats/anthropic/parse-anthropic-tool-calls.js';
+import type { ModelResponse, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+export function mapAnthropicResponse(message: Message): ModelResponse {
+  const toolCalls = parseAnthropicToolCalls(message);
+  const content: (TextPart | ToolCallPart)[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      if (block.text !== '') content.push({ type: 'text', text: block.text });
+    } else if (block.type === 'tool_use') {
+      content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input });
+    }
+  }
+  return {
+    content,
+    toolCalls,
+    stopReason: mapAnthropicStopReason(message.stop_reason, toolCalls.length > 0),
+    usage: anthropicUsage(message.usage),
+    modelId: message.model,
+    raw: message,
+  };
+}
+
+/** Usage as `message_start` and `message_delta` report it (fields may be missing or null in deltas). */
+export interface AnthropicUsageLike {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+export function anthropicUsage(usage: AnthropicUsageLike): TokenUsage {
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+    outputTokens: usage.output_tokens ?? 0,
+  };
+}

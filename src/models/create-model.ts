@@ -1,0 +1,103 @@
+/**
+ * `createModel('openai:gpt-4o-mini')`: one entry point for every SDK-backed
+ * provider. Keys and base URLs come from the options, else from the variables
+ * the official SDKs read. Nothing is sent until the first request.
+ * @module
+ */
+import { AnthropicModel } from './anthropic/anthropic-model.js';
+import { readEnv, type ModelOptions } from './model-options.js';
+import { OpenAIChatModel } from './openai/openai-chat-model.js';
+import { OpenAIResponsesModel } from './openai/openai-responses-model.js';
+import { InvalidModelSpecError, MissingApiKeyError } from './provider-errors.js';
+import type { ProviderSettings } from './provider-settings.js';
+import type { Model } from './types.js';
+
+/** The providers `createModel` knows, as written before the colon. */
+export const MODEL_PROVIDERS = ['openai', 'openai-responses', 'anthropic', 'openai-compatible'] as const;
+
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A placeholder key for local servers that ignore keys (Ollama, llama.cpp): the SDK refuses to start without one. */
+const NO_KEY = 'not-needed';
+
+/**
+ * Creates a model from `provider:model`:
+ * - `openai:<model>`: Chat Completions (`api: 'responses'` for the Responses API); `OPENAI_API_KEY`, `OPENAI_BASE_URL`.
+ * - `openai-responses:<model>`: the Responses API.
+ * - `anthropic:<model>`: Messages; `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`.
+ * - `openai-compatible:<model>`: Chat Completions at `baseURL` (Ollama `http://127.0.0.1:11434/v1`, vLLM, llama.cpp, LM Studio).
+ */
+export function createModel(spec: string, options: ModelOptions = {}): Model {
+  const colon = spec.indexOf(':');
+  if (colon <= 0 || colon === spec.length - 1) {
+    throw new InvalidModelSpecError(spec, `write it as provider:model, e.g. "openai:gpt-4o-mini" or "anthropic:claude-sonnet-4-5" (providers: ${MODEL_PROVIDERS.join(', ')}).`);
+  }
+  const provider = spec.slice(0, colon);
+  const modelName = spec.slice(colon + 1);
+  switch (provider) {
+    case 'openai':
+    case 'openai-responses': {
+      const settings = openAISettings(modelName, options);
+      return provider === 'openai-responses' || options.api === 'responses' ? new OpenAIResponsesModel(settings) : new OpenAIChatModel(settings);
+    }
+    case 'openai-compatible': {
+      const settings = compatibleSettings(spec, modelName, options);
+      return options.api === 'responses' ? new OpenAIResponsesModel(settings) : new OpenAIChatModel(settings);
+    }
+    case 'anthropic':
+      return new AnthropicModel(anthropicSettings(modelName, options));
+    default:
+      throw new InvalidModelSpecError(spec, `unknown provider "${provider}"; use one of ${MODEL_PROVIDERS.join(', ')} (any OpenAI-compatible server works as openai-compatible:<model> with a baseURL).`);
+  }
+}
+
+function openAISettings(modelName: string, options: ModelOptions): ProviderSettings {
+  const apiKey = options.apiKey ?? readEnv(options.env, 'OPENAI_API_KEY');
+  if (apiKey === undefined) throw new MissingApiKeyError('OpenAI', 'OPENAI_API_KEY');
+  const baseURL = options.baseURL ?? readEnv(options.env, 'OPENAI_BASE_URL');
+  return {
+    provider: 'openai',
+    modelName,
+    apiKey,
+    baseURL,
+    context: { providerName: 'OpenAI', modelId: modelName, baseURL: baseURL ?? 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY' },
+    options,
+  };
+}
+
+function compatibleSettings(spec: string, modelName: string, options: ModelOptions): ProviderSettings {
+  const envBaseURL = readEnv(options.env, 'OPENAI_BASE_URL');
+  const baseURL = options.baseURL ?? envBaseURL;
+  if (baseURL === undefined) {
+    throw new InvalidModelSpecError(spec, 'an OpenAI-compatible server needs a base URL: pass { baseURL } (e.g. "http://127.0.0.1:11434/v1" for Ollama) or set OPENAI_BASE_URL.');
+  }
+  // OPENAI_API_KEY goes only to the server OPENAI_BASE_URL names, never to a base URL given in code, so a real OpenAI key does not leak to a third party.
+  const envKey = options.baseURL === undefined ? readEnv(options.env, 'OPENAI_API_KEY') : undefined;
+  return {
+    provider: 'openai-compatible',
+    modelName,
+    apiKey: options.apiKey ?? envKey ?? NO_KEY,
+    baseURL,
+    context: {
+      providerName: 'The OpenAI-compatible server',
+      modelId: modelName,
+      baseURL,
+      keyVariable: options.baseURL === undefined ? 'OPENAI_API_KEY' : undefined,
+    },
+    options,
+  };
+}
+
+function anthropicSettings(modelName: string, options: ModelOptions): ProviderSettings {
+  const apiKey = options.apiKey ?? readEnv(options.env, 'ANTHROPIC_API_KEY');
+  if (apiKey === undefined) throw new MissingApiKeyError('Anthropic', 'ANTHROPIC_API_KEY');
+  const baseURL = options.baseURL ?? readEnv(options.env, 'ANTHROPIC_BASE_URL');
+  return {
+    provider: 'anthropic',
+    modelName,
+    apiKey,
+    baseURL,
+    context: { providerName: 'Anthropic', modelId: modelName, baseURL: baseURL ?? 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY' },
+    options,
+  };
+}

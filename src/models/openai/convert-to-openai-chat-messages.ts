@@ -1,0 +1,67 @@
+/**
+ * Neutral messages → Chat Completions `messages`. Assistant tool calls replay
+ * the model's argument text verbatim (`argumentsText`) so the history shows
+ * exactly what the model sent, broken JSON included; tool results go through
+ * the format adapter, one `role: "tool"` message per call.
+ * @module
+ */
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { FormatWarning } from '../../formats/format-warning.js';
+import { toOpenAIChatResultMessages } from '../../formats/openai-chat/to-openai-chat-result-messages.js';
+import type { AssistantMessage, Message, UserMessage } from '../types.js';
+
+export interface OpenAIChatMessages {
+  messages: ChatCompletionMessageParam[];
+  /** What the wire format could not carry as it was. */
+  warnings: FormatWarning[];
+}
+
+export function convertToOpenAIChatMessages(messages: readonly Message[]): OpenAIChatMessages {
+  const converted: ChatCompletionMessageParam[] = [];
+  const warnings: FormatWarning[] = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        converted.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        converted.push({ role: 'user', content: userContent(message) });
+        break;
+      case 'assistant':
+        converted.push(assistantMessage(message));
+        break;
+      case 'tool': {
+        const results = toOpenAIChatResultMessages(message.results.map((part) => ({ callId: part.callId, result: part.result })));
+        converted.push(...results.messages);
+        warnings.push(...results.warnings);
+        break;
+      }
+    }
+  }
+  return { messages: converted, warnings };
+}
+
+function userContent(message: UserMessage): string | ChatCompletionContentPart[] {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part): ChatCompletionContentPart =>
+    part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
+  );
+}
+
+function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMessageParam {
+  const texts: string[] = [];
+  const calls: ChatCompletionMessageFunctionToolCall[] = [];
+  for (const part of message.content) {
+    if (part.type === 'text') texts.push(part.text);
+    else calls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) } });
+  }
+  // Chat Completions keeps text and calls apart; text parts are joined, calls keep their order.
+  const result: ChatCompletionAssistantMessageParam = { role: 'assistant', content: texts.length > 0 ? texts.join('\n') : null };
+  if (calls.length > 0) result.tool_calls = calls;
+  return result;
+}

@@ -1,0 +1,42 @@
+/**
+ * A Chat Completions response → {@link ModelResponse}: text first, then the
+ * calls in order; calls parsed by the format adapter, the raw argument text
+ * kept on each tool-call part for a verbatim replay.
+ * @module
+ */
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { parseOpenAIChatToolCalls } from '../../formats/openai-chat/parse-openai-chat-tool-calls.js';
+import type { ToolSource } from '../../formats/tool-source.js';
+import type { ModelResponse, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import { toolCallPart } from '../tool-call-part.js';
+import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+
+export interface OpenAIChatResponseOptions {
+  tools?: ToolSource | undefined;
+  strict?: boolean;
+  /** Used when the server reports no usage. */
+  fallbackUsage: () => TokenUsage;
+}
+
+export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenAIChatResponseOptions): ModelResponse | undefined {
+  const choice = completion.choices[0];
+  if (choice === undefined) return undefined;
+  const content: (TextPart | ToolCallPart)[] = [];
+  const message = choice.message;
+  if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+  if (typeof message.refusal === 'string' && message.refusal !== '') content.push({ type: 'text', text: message.refusal });
+  const toolCalls = parseOpenAIChatToolCalls(completion, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
+  toolCalls.forEach((call, index) => {
+    const raw = message.tool_calls?.[index];
+    content.push(toolCallPart(call, raw?.type === 'function' ? raw.function.arguments : undefined));
+  });
+  const refused = typeof message.refusal === 'string' && message.refusal !== '';
+  return {
+    content,
+    toolCalls,
+    stopReason: refused ? 'content_filter' : mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
+    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : options.fallbackUsage(),
+    modelId: completion.model,
+    raw: completion,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * A Responses API `response` → {@link ModelResponse}: output items in order
+ * (message text, refusals, function calls), the status and
+ * `incomplete_details.reason` mapped to a stop reason.
+ * @module
+ */
+import type { Response } from 'openai/resources/responses/responses';
+import { parseOpenAIResponsesToolCalls } from '../../formats/openai-responses/parse-openai-responses-tool-calls.js';
+import type { ToolSource } from '../../formats/tool-source.js';
+import type { ModelResponse, StopReason, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import { toolCallPart } from '../tool-call-part.js';
+
+export interface OpenAIResponsesResponseOptions {
+  tools?: ToolSource | undefined;
+  strict?: boolean;
+  fallbackUsage: () => TokenUsage;
+}
+
+export function mapOpenAIResponsesResponse(response: Response, options: OpenAIResponsesResponseOptions): ModelResponse {
+  const toolCalls = parseOpenAIResponsesToolCalls(response, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
+  const content: (TextPart | ToolCallPart)[] = [];
+  let refused = false;
+  let callIndex = 0;
+  for (const item of response.output) {
+    if (item.type === 'message') {
+      for (const part of item.content) {
+        if (part.type === 'output_text') {
+          if (part.text !== '') content.push({ type: 'text', text: part.text });
+        } else if (part.type === 'refusal') {
+          refused = true;
+          content.push({ type: 'text', text: part.refusal });
+        }
+      }
+    } else if (item.type === 'function_call') {
+      const call = toolCalls[callIndex++];
+      if (call) content.push(toolCallPart(call, item.arguments));
+    }
+  }
+  return {
+    content,
+    toolCalls,
+    stopReason: refused ? 'content_filter' : mapOpenAIResponsesStatus(response, toolCalls.length > 0),
+    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
+    modelId: response.model,
+    raw: response,
+  };
+}
+
+/** `completed` → `end_turn` or `tool_calls`; `incomplete` → its reason (`max_output_tokens`, `content_filter`). */
+export function mapOpenAIResponsesStatus(response: Pick<Response, 'status' | 'incomplete_details'>, hasToolCalls: boolean): StopReason {
+  if (response.status === 'incomplete') {
+    const reason = response.incomplete_details?.reason;
+    if (reason === 'max_output_tokens') return 'max_tokens';
+    if (reason === 'content_filter') return 'content_filter';
+    return 'other';
+  }
+  if (hasToolCalls) return 'tool_calls';
+  return response.status === 'completed' || response.status === undefined ? 'end_turn' : 'other';
+}

@@ -1,0 +1,122 @@
+/**
+ * A {@link Model} over OpenAI Chat Completions through the official `openai`
+ * SDK; also used for OpenAI-compatible servers (Ollama, vLLM, llama.cpp,
+ * LM Studio). The SDK is loaded on first use, so importing toolwright does
+ * not load it.
+ * @module
+ */
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
+import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
+import type { FormatWarning } from '../../formats/format-warning.js';
+import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
+import { ProviderResponseError } from '../provider-errors.js';
+import { createTransport, type ProviderSettings } from '../provider-settings.js';
+import type { ProviderTransport } from '../provider-transport.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, TextPart, ToolCallPart, ToolChoice } from '../types.js';
+import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
+import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { mapOpenAIChatResponse } from './map-openai-chat-response.js';
+import { toolCallPart } from '../tool-call-part.js';
+import { ToolCallEventTracker } from '../tool-call-events.js';
+import { withWarnings } from '../with-warnings.js';
+import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
+
+export class OpenAIChatModel implements Model {
+  readonly id: string;
+  readonly provider: string;
+  readonly #settings: ProviderSettings;
+  readonly #transport: ProviderTransport;
+  #client: Promise<OpenAIClient> | undefined;
+
+  constructor(settings: ProviderSettings) {
+    this.#settings = settings;
+    this.provider = settings.provider;
+    this.id = `${settings.provider}:${settings.modelName}`;
+    this.#transport = createTransport(settings);
+  }
+
+  estimateInputTokens(request: ModelRequest): number {
+    return estimateInputTokens(request);
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const completion = await this.#transport.request(request.signal, classify, (scope) =>
+      client.chat.completions.create({ ...body, stream: false }, { signal: scope.signal }),
+    );
+    const response = mapOpenAIChatResponse(completion, {
+      tools: request.tools,
+      strict: this.#settings.options.strictTools ?? false,
+      fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
+    });
+    if (response === undefined) throw new ProviderResponseError(this.#transport.context, 'the completion has no choices');
+    return withWarnings(response, warnings);
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const streamUsage = this.#settings.options.streamUsage ?? true;
+    const chunks = this.#transport.stream<ChatCompletionChunk>(request.signal, classify, (scope) =>
+      client.chat.completions.create({ ...body, stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) }, { signal: scope.signal }),
+    );
+    const strict = this.#settings.options.strictTools ?? false;
+    const accumulator = new OpenAIChatToolCallStream({ ...(request.tools ? { tools: request.tools } : {}), strict });
+    const tracker = new ToolCallEventTracker();
+    let modelId = this.#settings.modelName;
+    let usage: ModelResponse['usage'] | undefined;
+    for await (const chunk of chunks) {
+      if (chunk.model) modelId = chunk.model;
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      accumulator.push(chunk);
+      const delta = chunk.choices.find((choice) => choice.index === 0)?.delta;
+      if (typeof delta?.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
+      yield* tracker.changes(accumulator.partialCalls);
+    }
+    if (accumulator.finishReason === null) {
+      throw new ProviderResponseError(this.#transport.context, 'the stream ended before a finish_reason arrived');
+    }
+    const toolCalls = accumulator.toolCalls();
+    const partials = accumulator.partialCalls;
+    const content: (TextPart | ToolCallPart)[] = accumulator.text === '' ? [] : [{ type: 'text', text: accumulator.text }];
+    toolCalls.forEach((call, index) => content.push(toolCallPart(call, partials[index]?.argumentsText)));
+    yield* tracker.ends(toolCalls, partials);
+    const response: ModelResponse = {
+      content,
+      toolCalls,
+      stopReason: mapOpenAIChatFinishReason(accumulator.finishReason, toolCalls.length > 0),
+      usage: usage ?? { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(accumulator.text) },
+      modelId,
+    };
+    yield { type: 'end', response: withWarnings(response, warnings) };
+  }
+
+  #body(request: ModelRequest): { body: ChatCompletionCreateParamsBase; warnings: FormatWarning[] } {
+    const options = this.#settings.options;
+    const { messages, warnings } = convertToOpenAIChatMessages(request.messages);
+    const body: ChatCompletionCreateParamsBase = { model: this.#settings.modelName, messages };
+    if (request.tools !== undefined && request.tools.length > 0) {
+      const declared = toOpenAIChatTools(request.tools, { strict: options.strictTools ?? false });
+      body.tools = declared.tools;
+      warnings.push(...declared.warnings);
+      if (request.toolChoice !== undefined) body.tool_choice = openAIChatToolChoice(request.toolChoice);
+    }
+    const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
+    if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.seed !== undefined) body.seed = request.seed;
+    return { body, warnings };
+  }
+
+  #sdk(): Promise<OpenAIClient> {
+    this.#client ??= loadOpenAIClient(this.#settings);
+    return this.#client;
+  }
+}
+
+export function openAIChatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } };
+}
+

@@ -1,0 +1,107 @@
+/**
+ * A {@link Model} over the OpenAI Responses API through the official SDK.
+ * Requests are sent with `store: false`: the whole history travels with each
+ * request, as with the other providers, and nothing is kept server-side.
+ * @module
+ */
+import type { Response, ResponseCreateParamsBase, ResponseStreamEvent, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
+import type { FormatWarning } from '../../formats/format-warning.js';
+import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
+import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
+import { estimateInputTokens } from '../estimate-tokens.js';
+import { ProviderResponseError } from '../provider-errors.js';
+import { createTransport, type ProviderSettings } from '../provider-settings.js';
+import type { ProviderTransport } from '../provider-transport.js';
+import { ToolCallEventTracker } from '../tool-call-events.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, ToolChoice } from '../types.js';
+import { withWarnings } from '../with-warnings.js';
+import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input.js';
+import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
+import { mapOpenAIResponsesResponse } from './map-openai-responses-response.js';
+
+export class OpenAIResponsesModel implements Model {
+  readonly id: string;
+  readonly provider: string;
+  readonly #settings: ProviderSettings;
+  readonly #transport: ProviderTransport;
+  #client: Promise<OpenAIClient> | undefined;
+
+  constructor(settings: ProviderSettings) {
+    this.#settings = settings;
+    this.provider = settings.provider;
+    this.id = `${settings.provider}:${settings.modelName}`;
+    this.#transport = createTransport(settings);
+  }
+
+  estimateInputTokens(request: ModelRequest): number {
+    return estimateInputTokens(request);
+  }
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const response = await this.#transport.request(request.signal, classify, (scope) => client.responses.create({ ...body, stream: false }, { signal: scope.signal }));
+    return withWarnings(this.#map(response, request), warnings);
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const { client, classify } = await this.#sdk();
+    const { body, warnings } = this.#body(request);
+    const events = this.#transport.stream<ResponseStreamEvent>(request.signal, classify, (scope) => client.responses.create({ ...body, stream: true }, { signal: scope.signal }));
+    const strict = this.#settings.options.strictTools ?? false;
+    const accumulator = new OpenAIResponsesToolCallStream({ ...(request.tools ? { tools: request.tools } : {}), strict });
+    const tracker = new ToolCallEventTracker();
+    let final: Response | undefined;
+    for await (const event of events) {
+      accumulator.push(event);
+      if (event.type === 'response.output_text.delta' && event.delta !== '') yield { type: 'text-delta', text: event.delta };
+      else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
+      else if (event.type === 'response.failed') throw this.#failed(event.response);
+      else if (event.type === 'error') throw new ProviderResponseError(this.#transport.context, `the stream reported an error (${event.code ?? 'error'}: ${event.message})`);
+      yield* tracker.changes(accumulator.partialCalls);
+    }
+    if (final === undefined) throw new ProviderResponseError(this.#transport.context, 'the stream ended before response.completed arrived');
+    const response = this.#map(final, request);
+    yield* tracker.ends(response.toolCalls, accumulator.partialCalls);
+    yield { type: 'end', response: withWarnings(response, warnings) };
+  }
+
+  #map(response: Response, request: ModelRequest): ModelResponse {
+    if (response.status === 'failed') throw this.#failed(response);
+    return mapOpenAIResponsesResponse(response, {
+      tools: request.tools,
+      strict: this.#settings.options.strictTools ?? false,
+      fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
+    });
+  }
+
+  #failed(response: Response): ProviderResponseError {
+    const error = response.error;
+    return new ProviderResponseError(this.#transport.context, `the response failed (${error ? `${error.code}: ${error.message}` : 'no reason given'})`);
+  }
+
+  #body(request: ModelRequest): { body: ResponseCreateParamsBase; warnings: FormatWarning[] } {
+    const options = this.#settings.options;
+    const { input, warnings } = convertToOpenAIResponsesInput(request.messages);
+    const body: ResponseCreateParamsBase = { model: this.#settings.modelName, input, store: false };
+    if (request.tools !== undefined && request.tools.length > 0) {
+      const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
+      body.tools = declared.tools;
+      warnings.push(...declared.warnings);
+      if (request.toolChoice !== undefined) body.tool_choice = openAIResponsesToolChoice(request.toolChoice);
+    }
+    const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
+    if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    return { body, warnings };
+  }
+
+  #sdk(): Promise<OpenAIClient> {
+    this.#client ??= loadOpenAIClient(this.#settings);
+    return this.#client;
+  }
+}
+
+export function openAIResponsesToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
+  return typeof choice === 'string' ? choice : { type: 'function', name: choice.tool };
+}

@@ -1,0 +1,7 @@
+import type { FormatWarning } from '../formats/format-warning.js';
+import type { ModelResponse } from './types.js';
+
+/** Attaches conversion warnings to a response, leaving the field out when there are none. */
+export function withWarnings(response: ModelResponse, warnings: readonly FormatWarning[]): ModelResponse {
+  return warnings.length > 0 ? { ...response, warnings: [...warnings] } : response;
+}

@@ -1,0 +1,101 @@
+/**
+ * Anthropic Messages (`POST /v1/messages`) as documented: a `message` object
+ * with `text` and `tool_use` blocks (`input` an object) and a `stop_reason`;
+ * when streamed, named SSE events `message_start` (usage with input tokens),
+ * per block `content_block_start` / `content_block_delta` (`text_delta`,
+ * `input_json_delta` with `partial_json`) / `content_block_stop`, a `ping`,
+ * then `message_delta` (stop reason, output tokens) and `message_stop`.
+ * Errors are `{ type: 'error', error: { type, message } }`.
+ * @module
+ */
+import type { FakeStopReason, FakeTurn } from './types.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_USAGE, argumentsText, chunks, type SseEvent } from './sse.js';
+
+const STOP: Record<FakeStopReason, string> = { end_turn: 'end_turn', tool_calls: 'tool_use', max_tokens: 'max_tokens', content_filter: 'refusal' };
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+export function anthropicError(status: number, message: string, type: string | undefined): unknown {
+  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message }, request_id: 'req_fake' };
+}
+
+function stopReason(turn: FakeTurn): string {
+  return turn.wireStopReason ?? STOP[turn.stopReason ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'end_turn')];
+}
+
+function inputOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+function usageOf(turn: FakeTurn, outputTokens: number) {
+  const usage = turn.usage ?? DEFAULT_USAGE;
+  const cached = turn.usage?.cachedInputTokens ?? 0;
+  // Anthropic's input_tokens excludes cache reads, which are reported apart.
+  return { input_tokens: usage.inputTokens - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: outputTokens };
+}
+
+function blocks(turn: FakeTurn, sequence: number) {
+  const content: any[] = [];
+  if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
+  (turn.toolCalls ?? []).forEach((call, index) => content.push({ type: 'tool_use', id: call.id ?? `toolu_${sequence}_${index + 1}`, name: call.name, input: inputOf(call.arguments), raw: argumentsText(call.arguments) }));
+  return content;
+}
+
+export function renderAnthropic(turn: FakeTurn, request: any, sequence: number): unknown {
+  return {
+    id: `msg_${sequence}`,
+    type: 'message',
+    role: 'assistant',
+    model: turn.model ?? request?.model ?? 'fake-model',
+    content: blocks(turn, sequence).map(({ raw: _raw, ...block }) => block),
+    stop_reason: stopReason(turn),
+    stop_sequence: null,
+    usage: usageOf(turn, (turn.usage ?? DEFAULT_USAGE).outputTokens),
+  };
+}
+
+export function streamAnthropic(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
+  const size = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const events: SseEvent[] = [];
+  const emit = (type: string, payload: Record<string, unknown>) => events.push({ event: type, data: JSON.stringify({ type, ...payload }) });
+  emit('message_start', {
+    message: {
+      id: `msg_${sequence}`,
+      type: 'message',
+      role: 'assistant',
+      model: turn.model ?? request?.model ?? 'fake-model',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usageOf(turn, 1),
+    },
+  });
+  blocks(turn, sequence).forEach((block, index) => {
+    if (block.type === 'text') {
+      emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      if (index === 0) emit('ping', {});
+      for (const text of chunks(block.text, size)) emit('content_block_delta', { index, delta: { type: 'text_delta', text } });
+    } else {
+      emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+    }
+    emit('content_block_stop', { index });
+  });
+  emit('message_delta', { delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: (turn.usage ?? DEFAULT_USAGE).outputTokens } });
+  emit('message_stop', {});
+  return events;
+}

@@ -1,0 +1,109 @@
+/**
+ * The Responses API (`POST /v1/responses`) as documented: a `response` object
+ * whose `output` holds a `message` item (with `output_text` parts) and
+ * `function_call` items (`call_id`, `name`, `arguments` as JSON text); when
+ * streamed, named SSE events from `response.created` through
+ * `response.output_item.added`, `response.output_text.delta`,
+ * `response.function_call_arguments.delta`/`.done`, `response.output_item.done`
+ * to `response.completed` (or `response.incomplete`), each with a
+ * `sequence_number`; there is no `[DONE]` sentinel.
+ * @module
+ */
+import type { FakeStopReason, FakeTurn } from './types.js';
+import { DEFAULT_CHUNK_SIZE, DEFAULT_USAGE, argumentsText, chunks, type SseEvent } from './sse.js';
+
+const INCOMPLETE: Partial<Record<FakeStopReason, string>> = { max_tokens: 'max_output_tokens', content_filter: 'content_filter' };
+
+function incompleteReason(turn: FakeTurn): string | undefined {
+  if (turn.wireStopReason !== undefined) return turn.wireStopReason;
+  return turn.stopReason === undefined ? undefined : INCOMPLETE[turn.stopReason];
+}
+
+function items(turn: FakeTurn, sequence: number) {
+  const output: any[] = [];
+  if (turn.text !== undefined) {
+    output.push({
+      type: 'message',
+      id: `msg_${sequence}`,
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }],
+    });
+  }
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    output.push({
+      type: 'function_call',
+      id: `fc_${sequence}_${index + 1}`,
+      call_id: call.id ?? `call_${sequence}_${index + 1}`,
+      name: call.name,
+      arguments: argumentsText(call.arguments),
+      status: 'completed',
+    });
+  });
+  return output;
+}
+
+function responseObject(turn: FakeTurn, request: any, sequence: number, status: string, output: unknown[]) {
+  const usage = turn.usage ?? DEFAULT_USAGE;
+  const incomplete = incompleteReason(turn);
+  const done = status !== 'in_progress';
+  return {
+    id: `resp_${sequence}`,
+    object: 'response',
+    created_at: 1_700_000_000 + sequence,
+    status: done && incomplete !== undefined ? 'incomplete' : status,
+    error: null,
+    incomplete_details: done && incomplete !== undefined ? { reason: incomplete } : null,
+    instructions: request?.instructions ?? null,
+    max_output_tokens: request?.max_output_tokens ?? null,
+    model: turn.model ?? request?.model ?? 'fake-model',
+    output,
+    parallel_tool_calls: true,
+    temperature: request?.temperature ?? 1,
+    tool_choice: request?.tool_choice ?? 'auto',
+    tools: request?.tools ?? [],
+    top_p: 1,
+    usage: done
+      ? {
+          input_tokens: usage.inputTokens,
+          input_tokens_details: { cached_tokens: turn.usage?.cachedInputTokens ?? 0 },
+          output_tokens: usage.outputTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        }
+      : null,
+  };
+}
+
+export function renderOpenAIResponses(turn: FakeTurn, request: any, sequence: number): unknown {
+  return responseObject(turn, request, sequence, 'completed', items(turn, sequence));
+}
+
+export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
+  const size = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const events: SseEvent[] = [];
+  let number = 0;
+  const emit = (type: string, payload: Record<string, unknown>) => events.push({ event: type, data: JSON.stringify({ type, sequence_number: number++, ...payload }) });
+  emit('response.created', { response: responseObject(turn, request, sequence, 'in_progress', []) });
+  emit('response.in_progress', { response: responseObject(turn, request, sequence, 'in_progress', []) });
+  const output = items(turn, sequence);
+  output.forEach((item, outputIndex) => {
+    if (item.type === 'message') {
+      const text: string = item.content[0].text;
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
+      const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
+      emit('response.content_part.added', { item_id: item.id, output_index: outputIndex, content_index: 0, part });
+      for (const delta of chunks(text, size)) emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+      emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
+      emit('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
+    } else {
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
+      for (const delta of chunks(item.arguments, size)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });
+      emit('response.function_call_arguments.done', { item_id: item.id, output_index: outputIndex, name: item.name, arguments: item.arguments });
+    }
+    emit('response.output_item.done', { output_index: outputIndex, item });
+  });
+  const final = responseObject(turn, request, sequence, 'completed', output);
+  emit(final.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+  return events;
+}

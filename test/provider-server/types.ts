@@ -1,0 +1,82 @@
+/**
+ * What a test queues on the provider server: a neutral description of one
+ * answer (rendered in whichever wire format the request's endpoint speaks,
+ * plain JSON or SSE as the request asked), an HTTP error in that provider's
+ * documented error shape, or raw bytes.
+ * @module
+ */
+
+/** A tool call the fake model makes. */
+export interface FakeToolCall {
+  /** Defaults to `call_<n>` (OpenAI Chat), `fc_<n>`/`call_<n>` (Responses) or `toolu_<n>` (Anthropic). */
+  id?: string;
+  name: string;
+  /** An object (sent as JSON text to OpenAI, as `input` to Anthropic), or a raw string sent verbatim (to script broken JSON). */
+  arguments: unknown;
+}
+
+/** Neutral stop reasons, mapped to each wire's own value unless `wireStopReason` overrides it. */
+export type FakeStopReason = 'end_turn' | 'tool_calls' | 'max_tokens' | 'content_filter';
+
+/** A successful answer. */
+export interface FakeTurn {
+  kind?: 'turn';
+  /** Answer text; emitted before the tool calls. */
+  text?: string;
+  toolCalls?: FakeToolCall[];
+  /** Defaults to `tool_calls` when there are tool calls, else `end_turn`. */
+  stopReason?: FakeStopReason;
+  /** The exact wire value (`finish_reason`, `stop_reason`, or a Responses `incomplete_details.reason`), for reasons without a neutral name. */
+  wireStopReason?: string;
+  /** Defaults to `{ inputTokens: 11, outputTokens: 7 }`. */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  /** The model id echoed back; defaults to the request's `model`. */
+  model?: string;
+  /** Streamed text and argument text is cut into pieces of this many characters. Defaults to 5. */
+  chunkSize?: number;
+  /** Wait this long before sending headers (for timeout tests). */
+  delayMs?: number;
+  /** Streaming only: send this many SSE events, then hold the connection open without sending more (for abort tests). */
+  stallAfterEvents?: number;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/** An HTTP error in the endpoint's documented error body. */
+export interface FakeError {
+  kind: 'error';
+  status: number;
+  /** The error message in the body. */
+  message?: string;
+  /** The provider's error type (`rate_limit_error`, `invalid_request_error`…); defaulted from the status. */
+  type?: string;
+  /** Headers such as `retry-after` or `retry-after-ms`. */
+  headers?: Record<string, string>;
+  /** Wait this long before answering. */
+  delayMs?: number;
+}
+
+/** Bytes sent as they are. */
+export interface FakeRaw {
+  kind: 'raw';
+  status?: number;
+  /** Defaults to `application/json`. */
+  contentType?: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export type FakeReply = FakeTurn | FakeError | FakeRaw;
+
+/** One request the server received. */
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body (`undefined` when there was none or it did not parse). */
+  body: any;
+  /** `Date.now()` when the request arrived, for asserting retry waits. */
+  receivedAt: number;
+}
