@@ -22,3 +22,6 @@ export type { JsonRpcPayload } from './parse-jsonrpc-payload.js';
 export { importMcpTools } from './import-mcp-tools.js';
 export type { ImportedMcpTools, ImportMcpToolsOptions, McpHttpServerSpec, McpImportWarning, McpStdioServerSpec } from './import-mcp-tools.js';
 export { splitCommandLine } from './split-command-line.js';
+export { readMcpExtras } from './read-mcp-extras.js';
+export type { McpExtras } from './read-mcp-extras.js';
+export { isLoopbackHost } from './http-request-guard.js';

@@ -1,0 +1,137 @@
+/**
+ * `toolwright serve --tools <module> [--http [host:port]]`: a tool pack as an
+ * MCP server, over stdio (the default: for desktop assistants and IDEs that
+ * start the server themselves) or Streamable HTTP at `/mcp`.
+ *
+ * Everything the command says goes to stderr; over stdio, stdout carries only
+ * JSON-RPC.
+ * @module
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError as CommanderArgumentError, Option } from 'commander';
+import { toMcpTools } from '../../formats/mcp/to-mcp-tools.js';
+import { isLoopbackHost, readMcpExtras, serveHttp, serveStdio } from '../../mcp/index.js';
+import type { McpHttpOptions, McpServerOptions } from '../../mcp/index.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { ToolRegistry } from '../../tools/index.js';
+import { loadToolModule } from '../load-tool-module.js';
+
+interface ServeOptions {
+  tools: string;
+  http?: { host: string; port: number } | true;
+  approve?: string[];
+  authToken?: string;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
+  maxBody?: number;
+  name?: string;
+}
+
+const DEFAULT_HTTP = { host: '127.0.0.1', port: 3000 };
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve a tool pack as an MCP server, over stdio (default) or Streamable HTTP at /mcp.')
+    .requiredOption('-t, --tools <module>', 'the module that exports the tools (and, optionally, resources, resourceTemplates and prompts)')
+    .option('--http [host:port]', `speak Streamable HTTP instead of stdio (default ${DEFAULT_HTTP.host}:${DEFAULT_HTTP.port}; port 0 picks a free one)`, parseHostPort)
+    .option('--approve <tool...>', 'let these tools run without asking for confirmation')
+    .addOption(new Option('--auth-token <token>', 'require "Authorization: Bearer <token>" on every HTTP request').env('TOOLWRIGHT_MCP_TOKEN'))
+    .option('--allowed-host <host...>', 'accept more Host header values (name:port), for a reverse proxy')
+    .option('--allowed-origin <origin...>', 'accept requests from these browser origins')
+    .option('--max-body <bytes>', 'largest HTTP request body, in bytes (default 4194304)', parsePositiveInteger)
+    .option('--name <name>', 'the server name clients see (default "toolwright")')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  toolwright serve --tools examples/mcp-conformance/tools.ts',
+        '  toolwright serve --tools ./tools.ts --http 127.0.0.1:3000',
+        '  npx @modelcontextprotocol/inspector --cli http://127.0.0.1:3000/mcp --method tools/list',
+      ].join('\n'),
+    )
+    .action(async (options: ServeOptions) => {
+      await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const loaded = await loadToolModule(options.tools);
+  const extras = readMcpExtras(loaded.exports, loaded.source);
+  const registry = new ToolRegistry(loaded.tools);
+  for (const name of options.approve ?? []) {
+    if (!registry.has(name)) throw new InvalidArgumentError(`--approve ${name}: the pack has no tool of that name (it has ${registry.names().join(', ')}).`);
+  }
+  for (const warning of toMcpTools(registry).warnings) say(`warning: tool "${warning.tool}": ${warning.details}`);
+
+  const serverOptions: McpServerOptions = { ...extras };
+  if (options.approve) serverOptions.preapproved = options.approve;
+  if (options.name !== undefined) serverOptions.name = options.name;
+  const what = `${plural(registry.size, 'tool')}${extras.resources.length + extras.resourceTemplates.length > 0 ? `, ${plural(extras.resources.length + extras.resourceTemplates.length, 'resource')}` : ''}${extras.prompts.length > 0 ? `, ${plural(extras.prompts.length, 'prompt')}` : ''}`;
+
+  let close: () => Promise<void>;
+  if (options.http === undefined) {
+    const handle = await serveStdio(registry, serverOptions);
+    close = handle.close;
+    say(`serving ${what} from ${loaded.source} over stdio`);
+    void handle.closed.then(() => process.exit(0));
+  } else {
+    const { host, port } = options.http === true ? DEFAULT_HTTP : options.http;
+    const httpOptions: McpHttpOptions = { ...serverOptions, host, port };
+    if (options.authToken !== undefined) httpOptions.authToken = options.authToken;
+    if (options.allowedHost) httpOptions.allowedHosts = options.allowedHost;
+    if (options.allowedOrigin) httpOptions.allowedOrigins = options.allowedOrigin;
+    if (options.maxBody !== undefined) httpOptions.maxBodyBytes = options.maxBody;
+    if (!isLoopbackHost(host) && options.authToken === undefined) {
+      say(`warning: listening on ${host} exposes these tools to the network without authentication; set --auth-token (or TOOLWRIGHT_MCP_TOKEN).`);
+    }
+    const handle = await serveHttp(registry, httpOptions);
+    close = handle.close;
+    say(`serving ${what} from ${loaded.source} at ${handle.url}`);
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      say(`${signal} again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    say(`${signal}: closing sessions...`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        say(`error while closing: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** `host:port`, `[::1]:port`, `:port` or `port`. */
+export function parseHostPort(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+)?:)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : NaN;
+  if (!match || port > 65535) {
+    throw new CommanderArgumentError(`expected host:port, such as 127.0.0.1:3000 (or a bare port).`);
+  }
+  const host = match[1] === undefined ? DEFAULT_HTTP.host : match[1].replace(/^\[(.*)\]$/, '$1');
+  return { host, port };
+}
+
+function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number <= 0) throw new CommanderArgumentError(`expected a positive whole number, got "${value}".`);
+  return number;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function say(message: string): void {
+  process.stderr.write(`toolwright: ${message}\n`);
+}
