@@ -1,0 +1,58 @@
+/**
+ * Formats: one tool definition to OpenAI (Chat Completions and Responses),
+ * Anthropic and MCP wire shapes and back — declarations, calls, results and
+ * streamed calls — plus the strict-schema rewrite and the schema linter.
+ * Pure functions: no network, no provider SDK at runtime (only its types).
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export type { FormatWarning, SchemaProvider } from './format-warning.js';
+export {
+  OPENAI_STRICT_LIMITS,
+  openAIStrictLimitWarnings,
+  restoreOptionalNulls,
+  schemaAcceptsNull,
+  schemaCompatibilityWarnings,
+  toOpenAIStrictSchema,
+} from './provider-schema.js';
+export type { StrictSchemaConversion } from './provider-schema.js';
+export { parsePartialJson } from './partial-json.js';
+export type { PartialJsonResult } from './partial-json.js';
+export type { PartialToolCall } from './partial-tool-call.js';
+export type { ToolSource } from './tool-source.js';
+export type { ParseToolCallOptions } from './call-arguments.js';
+export type { CallResult } from './content-as-text.js';
+
+export { toOpenAIChatTools } from './openai-chat/to-openai-chat-tools.js';
+export type { OpenAIChatTools, OpenAIToolsOptions } from './openai-chat/to-openai-chat-tools.js';
+export { parseOpenAIChatToolCalls } from './openai-chat/parse-openai-chat-tool-calls.js';
+export type { OpenAIChatToolCallsInput, ParseOpenAIChatToolCallsOptions } from './openai-chat/parse-openai-chat-tool-calls.js';
+export { toOpenAIChatResultMessage, toOpenAIChatResultMessages } from './openai-chat/to-openai-chat-result-messages.js';
+export type { OpenAIChatResultMessage, OpenAIChatResultMessages } from './openai-chat/to-openai-chat-result-messages.js';
+export { OpenAIChatToolCallStream } from './openai-chat/openai-chat-tool-call-stream.js';
+export type { OpenAIChatToolCallStreamOptions } from './openai-chat/openai-chat-tool-call-stream.js';
+
+export { toOpenAIResponsesTools } from './openai-responses/to-openai-responses-tools.js';
+export type { OpenAIResponsesTools } from './openai-responses/to-openai-responses-tools.js';
+export { parseOpenAIResponsesToolCalls } from './openai-responses/parse-openai-responses-tool-calls.js';
+export type { OpenAIResponsesToolCallsInput } from './openai-responses/parse-openai-responses-tool-calls.js';
+export { toOpenAIResponsesResultItem, toOpenAIResponsesResultItems } from './openai-responses/to-openai-responses-result-items.js';
+export type { OpenAIResponsesResultItem, OpenAIResponsesResultItems } from './openai-responses/to-openai-responses-result-items.js';
+export { OpenAIResponsesToolCallStream } from './openai-responses/openai-responses-tool-call-stream.js';
+
+export { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
+export type { AnthropicTools } from './anthropic/to-anthropic-tools.js';
+export { parseAnthropicToolCalls } from './anthropic/parse-anthropic-tool-calls.js';
+export type { AnthropicToolCallsInput } from './anthropic/parse-anthropic-tool-calls.js';
+export { toAnthropicResultMessage, toAnthropicToolResultBlock } from './anthropic/to-anthropic-result-message.js';
+export type { AnthropicResultMessage } from './anthropic/to-anthropic-result-message.js';
+export { AnthropicToolCallStream } from './anthropic/anthropic-tool-call-stream.js';
+
+export { toMcpAnnotations, toMcpTool, toMcpTools } from './mcp/to-mcp-tools.js';
+export type { McpTools } from './mcp/to-mcp-tools.js';
+export { parseMcpToolCall } from './mcp/parse-mcp-tool-call.js';
+export type { ParseMcpToolCallOptions } from './mcp/parse-mcp-tool-call.js';
+export { toMcpCallToolResult } from './mcp/to-mcp-call-tool-result.js';
+
+export { DEFAULT_MAX_TOOLS_WITHOUT_ROUTING, LINT_RULES, isLintRuleId, lintTools } from './lint/index.js';
+export type { LintFinding, LintOptions, LintRuleId, LintRuleInfo, LintSeverity } from './lint/index.js';
