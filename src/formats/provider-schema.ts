@@ -623,7 +623,8 @@ function tally(schema: unknown, path: string, depth: number, sizes: SizeTally, g
   }
 }
 
-function strictLimitWarnings(schema: JsonSchemaObject): FormatWarning[] {
+/** OpenAI's documented size limits ({@link OPENAI_STRICT_LIMITS}) checked on a schema already in strict form. */
+export function openAIStrictLimitWarnings(schema: JsonSchemaObject): FormatWarning[] {
   const sizes: SizeTally = { properties: 0, enumValues: 0, stringLength: 0, deepest: { depth: 0, path: '' }, largeEnums: [] };
   tally(schema, '', 0, sizes, 0);
   const limits = OPENAI_STRICT_LIMITS;
@@ -661,7 +662,7 @@ export function schemaCompatibilityWarnings(schema: JsonSchemaObject, provider: 
   const warnings: FormatWarning[] = [];
   if (provider === 'openai-strict') {
     const converted = toOpenAIStrictSchema(schema);
-    warnings.push(...converted.warnings, ...strictLimitWarnings(converted.schema));
+    warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(converted.schema));
     return warnings;
   }
   warnings.push(...rootWarnings(schema, provider));
