@@ -435,3 +435,12 @@ describe('schemaCompatibilityWarnings', () => {
     expect(names.map((w) => w.feature)).toEqual(['total-string-length']);
   });
 });
+
+describe('toOpenAIStrictSchema on hostile input', () => {
+  it('cuts absurdly deep schemas instead of exhausting the stack', () => {
+    let schema: JsonSchemaObject = { type: 'string' };
+    for (let level = 0; level < 5000; level++) schema = { type: 'array', items: schema };
+    const { warnings } = toOpenAIStrictSchema({ type: 'object', properties: { deep: schema }, required: ['deep'], additionalProperties: false });
+    expect(warnings.map((warning) => warning.feature)).toEqual(['nesting-depth']);
+  });
+});

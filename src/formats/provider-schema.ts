@@ -116,14 +116,31 @@ function hasObjectKeywords(schema: JsonSchemaObject): boolean {
   return ['properties', 'required', 'additionalProperties', 'patternProperties'].some((key) => key in schema);
 }
 
+/** Deeper schemas than this (far past OpenAI's own limit) are cut, so a hostile imported schema cannot exhaust the stack. */
+const MAX_CONVERT_DEPTH = 128;
+
 class StrictConverter {
   readonly warnings: FormatWarning[] = [];
+  #depth = 0;
 
   warn(type: FormatWarning['type'], feature: string, path: string, details: string): void {
     this.warnings.push({ type, provider: STRICT, feature, path, details });
   }
 
   convert(node: unknown, path: string): JsonSchema {
+    if (this.#depth >= MAX_CONVERT_DEPTH) {
+      this.warn('unsupported', 'nesting-depth', path, `the schema nests deeper than ${MAX_CONVERT_DEPTH} levels; this part was replaced by a schema that accepts a string, number, boolean or null`);
+      return anyScalarSchema();
+    }
+    this.#depth++;
+    try {
+      return this.#convert(node, path);
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #convert(node: unknown, path: string): JsonSchema {
     if (node === true) {
       this.warn('rewritten', 'any', path, 'a schema that accepts anything cannot be strict; it now accepts a string, number, boolean or null, not objects or arrays');
       return anyScalarSchema();
