@@ -85,7 +85,7 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
     }
     const input = callInput(part);
     if (input === undefined) {
-      const sent = part.argumentsText ?? String(part.arguments);
+      const sent = part.argumentsText ?? JSON.stringify(part.arguments) ?? 'nothing';
       const quote = sent.length > NOTE_QUOTE_LIMIT ? `${sent.slice(0, NOTE_QUOTE_LIMIT)}…` : sent;
       blocks.push({ type: 'text', text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})` });
       warnings.push({

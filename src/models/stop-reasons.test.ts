@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
+import { mapOpenAIChatFinishReason } from './openai/map-openai-chat-finish-reason.js';
+import { mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
+
+describe('stop reason mapping', () => {
+  it('maps Chat Completions finish reasons', () => {
+    expect(['stop', 'tool_calls', 'function_call', 'length', 'content_filter', null, 'eos'].map((reason) => mapOpenAIChatFinishReason(reason, false))).toEqual([
+      'end_turn',
+      'tool_calls',
+      'tool_calls',
+      'max_tokens',
+      'content_filter',
+      'other',
+      'other',
+    ]);
+    expect(mapOpenAIChatFinishReason('stop', true)).toBe('tool_calls');
+  });
+
+  it('maps Anthropic stop reasons', () => {
+    expect(['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'refusal', 'pause_turn', null].map((reason) => mapAnthropicStopReason(reason, false))).toEqual([
+      'end_turn',
+      'end_turn',
+      'tool_calls',
+      'max_tokens',
+      'max_tokens',
+      'content_filter',
+      'other',
+      'other',
+    ]);
+  });
+
+  it('maps Responses statuses', () => {
+    expect(mapOpenAIResponsesStatus({ status: 'completed', incomplete_details: null }, false)).toBe('end_turn');
+    expect(mapOpenAIResponsesStatus({ status: 'completed', incomplete_details: null }, true)).toBe('tool_calls');
+    expect(mapOpenAIResponsesStatus({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }, true)).toBe('max_tokens');
+    expect(mapOpenAIResponsesStatus({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } }, false)).toBe('content_filter');
+    expect(mapOpenAIResponsesStatus({ status: 'cancelled', incomplete_details: null }, false)).toBe('other');
+  });
+});
