@@ -29,15 +29,24 @@ function words(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/** What makes a description vague, and whether more words or a narrower tool is the cure. */
+export interface Vagueness {
+  reason: string;
+  /** `too-short`: say more; `too-generic`: name the one action (and perhaps split the tool). */
+  kind: 'too-short' | 'too-generic';
+}
+
 /** Why a tool description is too vague, or `undefined` when it is not. */
-export function toolDescriptionVagueness(description: string, toolName: string): string | undefined {
+export function toolDescriptionVagueness(description: string, toolName: string): Vagueness | undefined {
   const text = description.trim();
   const found = words(text);
-  if (found.every((word) => GENERIC_WORDS.has(word))) return 'it is made only of generic words';
+  if (found.every((word) => GENERIC_WORDS.has(word))) return { reason: 'it is made only of generic words', kind: 'too-generic' };
   const opening = GENERIC_TOOL_OPENINGS.exec(text);
-  if (opening) return `it opens with "${opening[0]}", which hides which action the tool takes`;
-  if (sameWords(found, words(snakeName(toolName)))) return 'it only repeats the tool name';
-  if (found.length < MIN_TOOL_DESCRIPTION_WORDS) return `it has ${found.length} word${found.length === 1 ? '' : 's'}, too few to say what the tool does and when to call it`;
+  if (opening) return { reason: `it opens with "${opening[0]}", which hides which action the tool takes`, kind: 'too-generic' };
+  if (sameWords(found, words(snakeName(toolName)))) return { reason: 'it only repeats the tool name', kind: 'too-short' };
+  if (found.length < MIN_TOOL_DESCRIPTION_WORDS) {
+    return { reason: `it has ${found.length} word${found.length === 1 ? '' : 's'}, too few to say what the tool does and when to call it`, kind: 'too-short' };
+  }
   return undefined;
 }
 

@@ -28,7 +28,7 @@ describe('tw/missing-description', () => {
         tool: 'lookup',
         path: '/inputSchema/properties/query',
         message: 'Property "query" has no description.',
-        fix: 'Add a "description" saying what "query" holds and where the model should take it from ("The user\'s id, from the conversation context").',
+        fix: 'Add a "description" saying what "query" holds, its format or unit, and where the model should take the value from.',
       },
     ]);
   });

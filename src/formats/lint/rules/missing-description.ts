@@ -23,7 +23,7 @@ export const missingDescriptionRule = {
         path: property.pointer,
         severity: 'warning',
         message: `Property "${property.name}" has no description.`,
-        fix: `Add a "description" saying what "${property.name}" holds and where the model should take it from ("The user's id, from the conversation context").`,
+        fix: `Add a "description" saying what "${property.name}" holds, its format or unit, and where the model should take the value from.`,
       });
     }
     return reports;

@@ -29,7 +29,12 @@ describe('tw/vague-description', () => {
   it('reports descriptions that are too short, generic, or repeat the name', () => {
     expect(vague('Do stuff').map((finding) => finding.message)).toEqual(['The description of tool "manage_subscription" is vague: it is made only of generic words ("Do stuff").']);
     expect(vague('Manage subscription.').map((finding) => finding.message)).toEqual(['The description of tool "manage_subscription" is vague: it opens with "Manage", which hides which action the tool takes ("Manage subscription.").']);
-    expect(vague('Changes the plan.').map((finding) => finding.message)).toEqual(['The description of tool "manage_subscription" is vague: it has 3 words, too few to say what the tool does and when to call it ("Changes the plan.").']);
+    expect(vague('Changes the plan.').map((finding) => [finding.message, finding.fix])).toEqual([
+      [
+        'The description of tool "manage_subscription" is vague: it has 3 words, too few to say what the tool does and when to call it ("Changes the plan.").',
+        'Say what the tool does, what it returns, and when to call it (and when not to), in a sentence or two.',
+      ],
+    ]);
     expect(vague('Cancel the subscription of the user now, at once.', { user_id: { type: 'string', description: 'The user ID' } }).map((finding) => finding.message)).toEqual([
       'The description of property "user_id" is vague: it only repeats the property name ("The user ID").',
     ]);

@@ -10,12 +10,15 @@ export const vagueDescriptionRule = {
   checkTool(tool) {
     const reports: LintRuleReport[] = [];
     if (tool.description.trim() !== '') {
-      const reason = toolDescriptionVagueness(tool.description, tool.name);
-      if (reason !== undefined) {
+      const vagueness = toolDescriptionVagueness(tool.description, tool.name);
+      if (vagueness !== undefined) {
         reports.push({
           path: '/description',
-          message: `The description of tool "${tool.name}" is vague: ${reason} (${JSON.stringify(tool.description)}).`,
-          fix: 'Name the one action the tool takes, what it returns, and when to call it. If it does several things, split it into one tool per action ("update_subscription", "cancel_subscription").',
+          message: `The description of tool "${tool.name}" is vague: ${vagueness.reason} (${JSON.stringify(tool.description)}).`,
+          fix:
+            vagueness.kind === 'too-generic'
+              ? 'Name the one action the tool takes, what it returns, and when to call it. If it does several things, split it into one tool per action ("update_subscription", "cancel_subscription").'
+              : 'Say what the tool does, what it returns, and when to call it (and when not to), in a sentence or two.',
         });
       }
     }
