@@ -29,6 +29,13 @@ describe('estimateInputTokens', () => {
     expect(small).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('counts a structured field named data as text', () => {
+    const result = { content: [], structuredContent: { data: 'x'.repeat(400) }, isError: false };
+    const estimate = estimateInputTokens({ messages: [{ role: 'tool', results: [{ callId: 'c', toolName: 't', result }] }] });
+    expect(estimate).toBeGreaterThan(100);
+    expect(estimate).toBeLessThan(1_000);
+  });
+
   it('is deterministic', () => {
     const request = { messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: 'Hi' }] };
     expect(estimateInputTokens(request)).toBe(estimateInputTokens(request));

@@ -10,10 +10,10 @@ import type { Message, ModelRequest } from './types.js';
 /** Characters per token assumed by the estimate (a common rule of thumb for English text and JSON). */
 export const CHARACTERS_PER_TOKEN = 4;
 
-/** Tokens charged per image part: base64 length says nothing about what a provider charges for an image, so a flat figure is used. */
+/** Tokens charged per image or audio part: base64 length says nothing about what a provider charges for an image, so a flat figure is used. */
 export const IMAGE_TOKEN_ESTIMATE = 1_000;
 
-/** Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image. */
+/** Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image or audio part. */
 export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
   let characters = 0;
   let images = 0;
@@ -36,12 +36,17 @@ export function estimateTextTokens(text: string): number {
 function countMessage(message: Message): { characters: number; images: number } {
   let images = 0;
   // Image bytes are replaced before serializing so that their base64 length does not swamp the estimate.
-  const serialized = JSON.stringify(message, (key, value: unknown) => {
-    if (key === 'data' && typeof value === 'string') {
+  const serialized = JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
+    if (key === 'data' && typeof value === 'string' && isMediaPart(this)) {
       images++;
       return '';
     }
     return value;
   });
   return { characters: serialized.length, images };
+}
+
+function isMediaPart(holder: unknown): boolean {
+  const type = (holder as { type?: unknown } | null)?.type;
+  return type === 'image' || type === 'audio';
 }
