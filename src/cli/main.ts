@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ToolwrightError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
+import { registerDemoCommand } from './commands/demo.js';
 import { registerLintCommand } from './commands/lint.js';
 import { registerServeCommand } from './commands/serve.js';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: readonly ((program: Command) => void)[] = [registerLintCommand, registerServeCommand];
+const COMMANDS: readonly ((program: Command) => void)[] = [registerDemoCommand, registerLintCommand, registerServeCommand];
 
 /** Exit codes: 0 success, 1 the command ran and found problems, 2 the input or options are wrong, 70 a bug in toolwright. */
 export const EXIT_CODES = { ok: 0, problems: 1, usage: 2, internal: 70 } as const;
