@@ -121,6 +121,15 @@ describe('OpenAI Responses requests', () => {
     });
   });
 
+  it('warns that the seed was not sent', async () => {
+    server.enqueue({ text: 'ok' });
+    const response = await createModel('openai-responses:gpt-test', { apiKey: 'k', baseURL: server.openaiBaseURL }).generate({ ...request, seed: 7 });
+    expect(server.requests[0]!.body.seed).toBeUndefined();
+    expect(response.warnings?.filter((warning) => warning.feature === 'seed')).toEqual([
+      { type: 'unsupported', provider: 'openai', feature: 'seed', path: '/seed', details: 'the Responses API has no seed parameter; the request was sent without it' },
+    ]);
+  });
+
   it('is chosen by api: "responses" on an openai: spec', async () => {
     const sent = await send('openai:gpt-test', { baseURL: server.openaiBaseURL, api: 'responses' }, { ...request, toolChoice: 'required' });
     expect(sent.path).toBe('/v1/responses');

@@ -136,6 +136,9 @@ export class AnthropicModel implements Model {
     }
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
+    if (request.seed !== undefined) {
+      warnings.push({ type: 'unsupported', provider: 'anthropic', feature: 'seed', path: '/seed', details: 'Anthropic Messages has no seed parameter; the request was sent without it' });
+    }
     return { body, warnings };
   }
 

@@ -93,6 +93,9 @@ export class OpenAIResponsesModel implements Model {
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.seed !== undefined) {
+      warnings.push({ type: 'unsupported', provider: 'openai', feature: 'seed', path: '/seed', details: 'the Responses API has no seed parameter; the request was sent without it' });
+    }
     return { body, warnings };
   }
 
