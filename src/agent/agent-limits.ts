@@ -1,0 +1,90 @@
+/**
+ * Every guard of a run in one place, each with its default. A run that reaches
+ * a limit ends with `status: 'stopped'` and a stop reason naming the limit and
+ * by how much; it never hangs and never throws for it.
+ * @module
+ */
+import { InvalidArgumentError } from '../shared/errors.js';
+
+export interface AgentLimits {
+  /** Model calls in the loop (the routing call is not counted). Default: 10. */
+  maxIterations?: number;
+  /** Input tokens over the whole run, routing included. Default: no limit. */
+  maxInputTokens?: number;
+  /** Output tokens over the whole run; each call's `maxOutputTokens` is lowered to what is left. Default: no limit. */
+  maxOutputTokens?: number;
+  /** Cap on each model call's output tokens, sent as the request's `maxOutputTokens`. Default: none (the provider's). */
+  maxOutputTokensPerCall?: number;
+  /** Money over the whole run, in USD, priced from the price table; needs a price for the model. Default: no limit. */
+  maxCostUsd?: number;
+  /** Tool calls over the whole run; a turn that would pass it is not run. Default: no limit. */
+  maxToolCalls?: number;
+  /** Active wall time of the run in milliseconds (time spent waiting for a confirmation is not counted). Default: no limit. */
+  maxWallTimeMs?: number;
+  /** The same tool with the same arguments failing this many times stops the run (`loop_detected`). Default: 3. */
+  maxRepeatedFailures?: number;
+  /** The same tool with the same arguments called this many times, failing or not, stops the run (`loop_detected`). Default: 5. */
+  maxIdenticalCalls?: number;
+  /** Consecutive `read` calls of one turn that run at once. Default: 4. */
+  maxParallelReads?: number;
+  /** Timeout of each tool call that sets none of its own, in milliseconds. Default: none. */
+  toolTimeoutMs?: number;
+  /** How long a confirmation token stays valid, in milliseconds. Default: 24 hours. */
+  confirmationTtlMs?: number;
+}
+
+/** {@link AgentLimits} with every default applied; `undefined` means "no limit". */
+export interface ResolvedLimits {
+  maxIterations: number;
+  maxInputTokens: number | undefined;
+  maxOutputTokens: number | undefined;
+  maxOutputTokensPerCall: number | undefined;
+  maxCostUsd: number | undefined;
+  maxToolCalls: number | undefined;
+  maxWallTimeMs: number | undefined;
+  maxRepeatedFailures: number;
+  maxIdenticalCalls: number;
+  maxParallelReads: number;
+  toolTimeoutMs: number | undefined;
+  confirmationTtlMs: number;
+}
+
+export const DEFAULT_LIMITS = Object.freeze({
+  maxIterations: 10,
+  maxRepeatedFailures: 3,
+  maxIdenticalCalls: 5,
+  maxParallelReads: 4,
+  confirmationTtlMs: 24 * 60 * 60 * 1000,
+});
+
+const INTEGER_KEYS = ['maxIterations', 'maxInputTokens', 'maxOutputTokens', 'maxOutputTokensPerCall', 'maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'maxParallelReads'] as const;
+
+/** Applies the defaults and checks every value (a developer error throws {@link InvalidArgumentError}). */
+export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
+  for (const key of INTEGER_KEYS) {
+    const value = limits[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= (key === 'maxToolCalls' || key === 'maxIterations' ? 0 : 1))) {
+      throw new InvalidArgumentError(`limits.${key} must be a positive integer (got ${JSON.stringify(value)}).`);
+    }
+  }
+  for (const key of ['maxCostUsd', 'maxWallTimeMs', 'toolTimeoutMs', 'confirmationTtlMs'] as const) {
+    const value = limits[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+      throw new InvalidArgumentError(`limits.${key} must be a non-negative number (got ${JSON.stringify(value)}).`);
+    }
+  }
+  return {
+    maxIterations: limits.maxIterations ?? DEFAULT_LIMITS.maxIterations,
+    maxInputTokens: limits.maxInputTokens,
+    maxOutputTokens: limits.maxOutputTokens,
+    maxOutputTokensPerCall: limits.maxOutputTokensPerCall,
+    maxCostUsd: limits.maxCostUsd,
+    maxToolCalls: limits.maxToolCalls,
+    maxWallTimeMs: limits.maxWallTimeMs,
+    maxRepeatedFailures: limits.maxRepeatedFailures ?? DEFAULT_LIMITS.maxRepeatedFailures,
+    maxIdenticalCalls: limits.maxIdenticalCalls ?? DEFAULT_LIMITS.maxIdenticalCalls,
+    maxParallelReads: limits.maxParallelReads ?? DEFAULT_LIMITS.maxParallelReads,
+    toolTimeoutMs: limits.toolTimeoutMs,
+    confirmationTtlMs: limits.confirmationTtlMs ?? DEFAULT_LIMITS.confirmationTtlMs,
+  };
+}

@@ -1,0 +1,593 @@
+/**
+ * The engine behind `runAgent` and `resumeAgent`: one loop over a
+ * serializable {@link RunState}. Each iteration checks the guards, calls the
+ * model, resolves its calls, pauses for confirmations or runs the calls by
+ * side effect, and checks the loop breaker. Every way out returns a typed
+ * result; nothing a model or tool does makes it throw.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { estimateInputTokens } from '../models/estimate-tokens.js';
+import type { AssistantMessage, Model, ModelRequest, ModelResponse, ToolChoice } from '../models/types.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolCallRequest, ToolResult } from '../tools/types.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import { declinedMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage, toolBudgetMessage } from './agent-messages.js';
+import type { ResolvedLimits } from './agent-limits.js';
+import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
+import type { AgentTelemetry, SpanHandle } from './agent-telemetry.js';
+import { budgetStop, planModelCall, type Spent } from './budget.js';
+import { canonicalJson } from './canonical-json.js';
+import { createConfirmationToken } from './confirmation-token.js';
+import { checkForLoop } from './loop-breaker.js';
+import { costOf, type ModelPrice } from './price-table.js';
+import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory, type RoutingOptions } from './route-tools.js';
+import type { RecordedError, RunEvent } from './run-event.js';
+import type { RunRecorder } from './run-recorder.js';
+import type { PendingTurn, RunState, TurnCall } from './run-state.js';
+import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
+import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
+
+/** A decision as the loop applies it to a pending call. */
+export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
+
+export interface LoopEnvironment {
+  model: Model;
+  /** Every tool of the run (routing narrows it). */
+  registry: ToolRegistry;
+  limits: ResolvedLimits;
+  price: ModelPrice | undefined;
+  routing: RoutingOptions | false | undefined;
+  /** Returns the run store, opening the default one on first use. */
+  store: () => Promise<RunStore>;
+  /** Whether this run is in the store, so that calls are marked there for exactly-once execution. */
+  persisted: boolean;
+  recorder: RunRecorder;
+  telemetry: AgentTelemetry;
+  agentName: string;
+  signal: AbortSignal | undefined;
+  onEvent: ((event: RunEvent & { runId: string }) => void) | undefined;
+  now: () => number;
+}
+
+type LoopStop = { stop: AgentStopReason };
+
+export class AgentLoop {
+  readonly #state: RunState;
+  readonly #env: LoopEnvironment;
+  /** Arguments validated in this process, by call key (they may hold values JSON would not keep). */
+  readonly #prepared = new Map<string, unknown>();
+  #span: SpanHandle | undefined;
+  #activeSince = 0;
+  #wallAtStart = 0;
+  #runSignal: AbortSignal | undefined;
+  #deadline: AbortController | undefined;
+
+  constructor(state: RunState, env: LoopEnvironment) {
+    this.#state = state;
+    this.#env = env;
+  }
+
+  /** Runs (or, given the decisions on its pending turn, continues) the loop to its next result. */
+  async run(decisions?: ReadonlyMap<string, AppliedDecision>): Promise<AgentResult> {
+    const { model } = this.#env;
+    this.#activeSince = performance.now();
+    this.#wallAtStart = this.#state.usage.wallTimeMs;
+    const timer = this.#armDeadline();
+    this.#span = this.#env.telemetry.startRun({ runId: this.#state.runId, agentName: this.#env.agentName, provider: model.provider, model: model.id });
+    this.#emit({ type: 'run_started', modelId: model.id, tools: this.#env.registry.names(), limits: this.#env.limits, resumed: decisions !== undefined });
+    let result: AgentResult | undefined;
+    try {
+      const pending = this.#state.pendingTurn;
+      if (pending && decisions) {
+        this.#state.pendingTurn = undefined;
+        const outcomes = await this.#executeTurn(pending, decisions);
+        const stop = this.#afterTurn(outcomes);
+        if (stop) return (result = await this.#stopped(stop.stop));
+      }
+      return (result = await this.#loop());
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.#span.setAttributes(() => ({
+        'gen_ai.usage.input_tokens': this.#state.usage.inputTokens,
+        'gen_ai.usage.output_tokens': this.#state.usage.outputTokens,
+        'toolwright.run.status': result?.status ?? 'error',
+      }));
+      this.#span.end(result?.status === 'stopped' ? { type: result.stopReason.kind, message: result.stopReason.message } : undefined);
+      this.#env.recorder.close();
+    }
+  }
+
+  async #loop(): Promise<AgentResult> {
+    const { limits } = this.#env;
+    const state = this.#state;
+    for (;;) {
+      const interrupted = this.#interruption();
+      if (interrupted) return this.#stopped(interrupted);
+      if (state.iterations >= limits.maxIterations) {
+        return this.#stopped({ kind: 'max_iterations', limit: limits.maxIterations, message: `The run reached its limit of ${limits.maxIterations} model calls before the model finished.` });
+      }
+      if (!state.routed) {
+        const routed = await this.#route();
+        if (routed) return this.#stopped(routed.stop);
+      }
+
+      const registry = this.#activeRegistry();
+      const called = await this.#callModel('model', registry.list(), 'auto');
+      if ('stop' in called) return this.#stopped(called.stop);
+      const { response, step } = called;
+      state.iterations++;
+      if (response.toolCalls.length === 0) {
+        return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason });
+      }
+
+      const turn = this.#prepareTurn(step.index, response.toolCalls, registry);
+      const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
+      if (limits.maxToolCalls !== undefined && state.usage.toolCalls + runnable > limits.maxToolCalls) {
+        const max = limits.maxToolCalls;
+        this.#appendResults(
+          step,
+          turn.calls.map((call) => (call.kind === 'invalid' ? this.#invalidOutcome(call) : this.#unrunOutcome(call, 'not_run', toolBudgetMessage(call.toolName, max)))),
+        );
+        return this.#stopped(budgetStop('toolCalls', max, state.usage.toolCalls, runnable));
+      }
+      if (turn.calls.some((call) => call.kind === 'confirm')) return this.#pause(turn);
+
+      const outcomes = await this.#executeTurn(turn, new Map());
+      const stop = this.#afterTurn(outcomes);
+      if (stop) return this.#stopped(stop.stop);
+    }
+  }
+
+  /** The routing call; returns a stop when it could not be made. */
+  async #route(): Promise<LoopStop | undefined> {
+    const state = this.#state;
+    state.routed = true;
+    const all = this.#env.registry.list();
+    const categories = routingCategories(all, this.#env.routing);
+    if (!categories) return undefined;
+    const selector = selectCategoryTool(categories.names, categories.descriptions);
+    const called = await this.#callModel('routing', [selector], { tool: selector.name });
+    if ('stop' in called) return called;
+    const chosen = readChosenCategory(called.response, selector);
+    const known = chosen !== undefined && categories.names.includes(chosen);
+    if (known) state.routedTools = { category: chosen, toolNames: toolsForCategory(all, chosen) };
+    const tools = known ? state.routedTools!.toolNames : this.#env.registry.names();
+    const event: RunEvent = { type: 'routing', step: called.step.index, categories: categories.names, category: known ? chosen : undefined, tools };
+    if (!known) event.note = 'The routing answer named no known category; every tool is offered.';
+    this.#emit(event);
+    return undefined;
+  }
+
+  #activeRegistry(): ToolRegistry {
+    const routed = this.#state.routedTools;
+    return routed ? this.#env.registry.subset(routed.toolNames.filter((name) => this.#env.registry.has(name))) : this.#env.registry;
+  }
+
+  /** Plans, makes and accounts one model call. */
+  async #callModel(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): Promise<{ response: ModelResponse; step: AgentStep } | LoopStop> {
+    const { model, limits, price } = this.#env;
+    const state = this.#state;
+    const request: ModelRequest = { messages: state.messages, tools, toolChoice };
+    if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
+    if (state.settings.seed !== undefined) request.seed = state.settings.seed;
+    let estimated: number;
+    try {
+      estimated = model.estimateInputTokens(request);
+    } catch {
+      estimated = estimateInputTokens(request);
+    }
+    const plan = planModelCall(limits, this.#spent(), estimated, price);
+    if (!plan.ok) return { stop: plan.stop };
+    if (plan.maxOutputTokens !== undefined) request.maxOutputTokens = plan.maxOutputTokens;
+
+    const index = state.steps.length;
+    this.#emit({
+      type: 'model_request',
+      step: index,
+      messages: state.messages,
+      tools: tools.map((tool) => tool.name),
+      toolChoice,
+      maxOutputTokens: request.maxOutputTokens,
+      estimatedInputTokens: estimated,
+    });
+    const chat = this.#span!.startChat({ provider: model.provider, model: model.id, maxOutputTokens: request.maxOutputTokens, temperature: request.temperature });
+    const started = performance.now();
+    let response: ModelResponse;
+    try {
+      response = await model.generate({ ...request, messages: [...state.messages], signal: this.#runSignal });
+    } catch (error) {
+      const recorded = recordError(error);
+      chat.end(undefined, { type: errorCode(error), message: recorded.message });
+      this.#emit({ type: 'model_error', step: index, error: recorded, durationMs: performance.now() - started });
+      const interrupted = this.#interruption();
+      if (interrupted) return { stop: interrupted };
+      return { stop: { kind: 'model_error', errorCode: errorCode(error), message: `The model call failed: ${recorded.message}` } };
+    }
+    chat.end(response);
+    const usage = { inputTokens: safeCount(response.usage?.inputTokens), outputTokens: safeCount(response.usage?.outputTokens) };
+    const cost = costOf(usage, price);
+    state.usage.inputTokens += usage.inputTokens;
+    state.usage.outputTokens += usage.outputTokens;
+    state.usage.modelCalls++;
+    state.costUsd += cost;
+    const { raw, ...rest } = response;
+    this.#emit({ type: 'model_response', step: index, response: rest, raw, costUsd: cost, durationMs: performance.now() - started });
+
+    const step: AgentStep = {
+      index,
+      kind,
+      modelId: response.modelId,
+      text: response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''),
+      finishReason: response.stopReason,
+      usage,
+      estimatedInputTokens: estimated,
+      costUsd: cost,
+      toolCalls: [],
+    };
+    state.steps.push(step);
+    if (kind === 'model') {
+      const assistant: AssistantMessage = { role: 'assistant', content: response.content };
+      state.messages.push(assistant);
+    }
+    return { response, step };
+  }
+
+  /** Resolves and validates each call without running it, and decides which need a person. */
+  #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry): PendingTurn {
+    const calls = requests.map((request, index): TurnCall => {
+      const base = { callKey: `${step}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request) };
+      const prepared = registry.prepare(request);
+      this.#emit({ type: 'tool_call', step, callKey: base.callKey, callId: request.id, toolName: request.name, arguments: request.arguments, ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}) });
+      if (!prepared.success) {
+        return { ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code };
+      }
+      this.#prepared.set(base.callKey, prepared.arguments);
+      const needsConfirmation = confirmRequired(prepared.tool, prepared.arguments);
+      if (!needsConfirmation) return { ...base, kind: 'run', arguments: prepared.arguments };
+      return { ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: summarize(prepared.tool, prepared.arguments) };
+    });
+    return { step, calls };
+  }
+
+  /** Saves the run with its pending turn and returns the calls awaiting decisions. */
+  async #pause(turn: PendingTurn): Promise<AgentResult> {
+    const state = this.#state;
+    const store = await this.#env.store();
+    const secret = await store.getSecret();
+    const createdAt = this.#env.now();
+    const expiresAt = createdAt + this.#env.limits.confirmationTtlMs;
+    const confirmations: StoredConfirmation[] = turn.calls
+      .filter((call) => call.kind === 'confirm')
+      .map((call) => ({
+        approvalId: `apr_${randomBytes(5).toString('hex')}`,
+        runId: state.runId,
+        callKey: call.callKey,
+        callId: call.callId,
+        toolName: call.toolName,
+        arguments: call.arguments,
+        summary: call.summary ?? call.toolName,
+        token: createConfirmationToken(secret, { runId: state.runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: call.arguments }, expiresAt),
+        expiresAt,
+        createdAt,
+      }));
+    state.pendingTurn = turn;
+    const pending = confirmations.map(toPending);
+    this.#emit({ type: 'confirmation_requested', step: turn.step, pending: pending.map(({ token: _token, ...rest }) => rest) });
+    this.#updateWallTime();
+    await store.saveRun({ runId: state.runId, status: 'awaiting_confirmation', state }, confirmations);
+    return this.#finish({ status: 'awaiting_confirmation', pending }, false);
+  }
+
+  /** Runs a turn's calls by effect, appends their results in the model's order, and returns the outcomes. */
+  async #executeTurn(turn: PendingTurn, decisions: ReadonlyMap<string, AppliedDecision>): Promise<ToolCallOutcome[]> {
+    const step = this.#state.steps[turn.step]!;
+    const registry = this.#env.registry;
+    const jobs = turn.calls.map((call): ScheduledJob<ToolCallOutcome> => {
+      if (call.kind === 'invalid') return { effect: 'none', run: async () => this.#invalidOutcome(call) };
+      if (call.kind === 'confirm') {
+        const decision = decisions.get(call.callKey);
+        if (!decision || decision.decision !== 'approve') {
+          const expired = !decision || decision.decision === 'expired';
+          const reason = decision && decision.decision === 'deny' ? decision.reason : undefined;
+          return { effect: 'none', run: async () => this.#unrunOutcome(call, expired ? 'expired' : 'declined', expired ? expiredMessage(call.toolName) : declinedMessage(call.toolName, reason)) };
+        }
+      }
+      const tool = registry.get(call.toolName);
+      let args = this.#prepared.get(call.callKey);
+      if (tool && args === undefined) {
+        // A resumed run: validate again against the tools of this process.
+        const prepared = registry.prepare(call.request);
+        if (!prepared.success) {
+          const invalid: TurnCall = { ...call, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code };
+          return { effect: 'none', run: async () => this.#invalidOutcome(invalid) };
+        }
+        args = prepared.arguments;
+      }
+      if (!tool) return { effect: 'none', run: async () => this.#unrunOutcome(call, 'failed', missingToolMessage(call.toolName)) };
+      return { effect: tool.effect, run: () => this.#executeCall(turn.step, call, tool, args) };
+    });
+    const outcomes = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
+    this.#appendResults(step, outcomes);
+    return outcomes;
+  }
+
+  async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<ToolCallOutcome> {
+    const state = this.#state;
+    if (this.#env.persisted) {
+      const store = await this.#env.store();
+      const existing = await store.beginCall(state.runId, call.callKey);
+      if (existing?.status === 'done' && existing.outcome) return existing.outcome;
+      if (existing && tool.effect === 'write') {
+        const outcome = this.#unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName));
+        return outcome;
+      }
+    }
+    const span = this.#span!.startTool({ toolName: tool.name, callId: call.callId, description: tool.description });
+    let execution: ToolExecution;
+    try {
+      execution = await this.#env.registry.execute(call.callId, tool, args, {
+        ...(this.#runSignal ? { signal: this.#runSignal } : {}),
+        ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
+      });
+    } catch (error) {
+      // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.
+      execution = {
+        callId: call.callId,
+        toolName: tool.name,
+        arguments: args,
+        result: { content: [{ type: 'text', text: `The tool ${tool.name} failed with an internal error. Try a different approach, or ask the user.` }], isError: true },
+        durationMs: 0,
+        failure: { code: 'internal_error', message: 'internal error', retryable: false, error },
+        truncated: false,
+      };
+    }
+    span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
+    state.usage.toolCalls++;
+    const outcome: ToolCallOutcome = {
+      callKey: call.callKey,
+      callId: call.callId,
+      toolName: tool.name,
+      arguments: toJson(args),
+      status: execution.result.isError ? 'failed' : 'succeeded',
+      result: execution.result,
+      durationMs: execution.durationMs,
+      truncated: execution.truncated,
+    };
+    if (execution.failure) outcome.failureCode = execution.failure.code;
+    const event: RunEvent = {
+      type: 'tool_result',
+      step,
+      callKey: call.callKey,
+      callId: call.callId,
+      toolName: tool.name,
+      arguments: outcome.arguments,
+      status: outcome.status,
+      result: execution.result,
+      durationMs: execution.durationMs,
+      truncated: execution.truncated,
+    };
+    if (execution.failure) {
+      event.failure = { code: execution.failure.code, retryable: execution.failure.retryable };
+      if (execution.failure.error !== undefined) event.failure.error = recordError(execution.failure.error);
+    }
+    this.#emit(event);
+    if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, call.callKey, outcome);
+    return outcome;
+  }
+
+  #invalidOutcome(call: TurnCall): ToolCallOutcome {
+    const result: ToolResult = call.invalidResult ?? { content: [{ type: 'text', text: 'The call could not be run.' }], isError: true };
+    const outcome: ToolCallOutcome = {
+      callKey: call.callKey,
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.request.arguments ?? call.request.argumentsText,
+      status: 'failed',
+      result,
+      durationMs: 0,
+      truncated: false,
+    };
+    if (call.failureCode) outcome.failureCode = call.failureCode;
+    this.#emitResult(outcome);
+    return outcome;
+  }
+
+  #unrunOutcome(call: TurnCall, status: ToolCallStatus, text: string): ToolCallOutcome {
+    const outcome: ToolCallOutcome = {
+      callKey: call.callKey,
+      callId: call.callId,
+      toolName: call.toolName,
+      arguments: call.arguments ?? call.request.arguments ?? call.request.argumentsText,
+      status,
+      result: { content: [{ type: 'text', text }], isError: true },
+      durationMs: 0,
+      truncated: false,
+    };
+    this.#emitResult(outcome);
+    return outcome;
+  }
+
+  #emitResult(outcome: ToolCallOutcome): void {
+    const event: RunEvent = {
+      type: 'tool_result',
+      step: Number(outcome.callKey.split('.')[0]),
+      callKey: outcome.callKey,
+      callId: outcome.callId,
+      toolName: outcome.toolName,
+      arguments: outcome.arguments,
+      status: outcome.status,
+      result: outcome.result,
+      durationMs: outcome.durationMs,
+      truncated: outcome.truncated,
+    };
+    if (outcome.failureCode) event.failure = { code: outcome.failureCode, retryable: false };
+    this.#emit(event);
+  }
+
+  #appendResults(step: AgentStep, outcomes: readonly ToolCallOutcome[]): void {
+    step.toolCalls = [...outcomes];
+    this.#state.messages.push({ role: 'tool', results: outcomes.map((outcome) => ({ callId: outcome.callId, toolName: outcome.toolName, result: outcome.result })) });
+  }
+
+  /** After a turn: an abort or the loop breaker may end the run. */
+  #afterTurn(outcomes: readonly ToolCallOutcome[]): LoopStop | undefined {
+    const interrupted = this.#interruption();
+    if (interrupted) return { stop: interrupted };
+    const loop = checkForLoop(this.#state, outcomes, this.#env.limits);
+    return loop ? { stop: loop } : undefined;
+  }
+
+  /** An abort by the caller, or the wall-time deadline, as a stop reason. */
+  #interruption(): AgentStopReason | undefined {
+    const { limits } = this.#env;
+    if (this.#deadline?.signal.aborted && limits.maxWallTimeMs !== undefined) {
+      this.#updateWallTime();
+      return budgetStop('wallTimeMs', limits.maxWallTimeMs, this.#state.usage.wallTimeMs, 0);
+    }
+    if (this.#env.signal?.aborted) {
+      const reason: unknown = this.#env.signal.reason;
+      return { kind: 'aborted', message: `The run was aborted${reason instanceof Error && reason.message ? `: ${reason.message}` : ''}.` };
+    }
+    return undefined;
+  }
+
+  /** Sets up the run's signal: the caller's, plus a deadline for the wall-time budget. */
+  #armDeadline(): NodeJS.Timeout | undefined {
+    const { limits, signal } = this.#env;
+    let timer: NodeJS.Timeout | undefined;
+    if (limits.maxWallTimeMs !== undefined) {
+      this.#deadline = new AbortController();
+      const left = limits.maxWallTimeMs - this.#state.usage.wallTimeMs;
+      if (left <= 0) this.#deadline.abort(new Error('wall-time budget used up'));
+      else {
+        const deadline = this.#deadline;
+        timer = setTimeout(() => deadline.abort(new Error('wall-time budget used up')), left);
+        timer.unref?.();
+      }
+    }
+    const signals = [signal, this.#deadline?.signal].filter((item): item is AbortSignal => item !== undefined);
+    this.#runSignal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    return timer;
+  }
+
+  #updateWallTime(): void {
+    this.#state.usage.wallTimeMs = Math.round(this.#wallAtStart + (performance.now() - this.#activeSince));
+  }
+
+  #spent(): Spent {
+    this.#updateWallTime();
+    const { usage, costUsd } = this.#state;
+    return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd, toolCalls: usage.toolCalls, wallTimeMs: usage.wallTimeMs };
+  }
+
+  async #stopped(stopReason: AgentStopReason): Promise<AgentResult> {
+    return this.#finish({ status: 'stopped', stopReason });
+  }
+
+  /** Builds the result, records the stop, and (for stored runs) stores the final state. */
+  async #finish(
+    outcome: { status: 'completed'; text: string; finishReason: ModelResponse['stopReason'] } | { status: 'awaiting_confirmation'; pending: PendingConfirmation[] } | { status: 'stopped'; stopReason: AgentStopReason },
+    store = true,
+  ): Promise<AgentResult> {
+    const state = this.#state;
+    this.#updateWallTime();
+    const stopEvent: RunEvent = { type: 'stop', status: outcome.status, usage: { ...state.usage }, costUsd: state.costUsd };
+    if (outcome.status === 'stopped') stopEvent.stopReason = outcome.stopReason;
+    this.#emit(stopEvent);
+    if (store && this.#env.persisted && outcome.status !== 'awaiting_confirmation') {
+      await (await this.#env.store()).saveRun({ runId: state.runId, status: outcome.status, state });
+    }
+    return { ...outcome, runId: state.runId, messages: state.messages, steps: state.steps, usage: { ...state.usage }, costUsd: state.costUsd, recordPath: state.recordPath };
+  }
+
+  #emit(event: RunEvent): void {
+    this.#env.recorder.write(event);
+    const listener = this.#env.onEvent;
+    if (!listener) return;
+    try {
+      listener({ ...event, runId: this.#state.runId });
+    } catch {
+      // A failing listener must not end the run; the record has the event.
+    }
+  }
+}
+
+function confirmRequired(tool: AnyTool, args: unknown): boolean {
+  if (typeof tool.confirm === 'boolean') return tool.confirm;
+  try {
+    return Boolean(tool.confirm(args));
+  } catch {
+    // A rule that cannot decide asks: failing safe means asking a person.
+    return true;
+  }
+}
+
+function summarize(tool: AnyTool, args: unknown): string {
+  if (tool.summarize) {
+    try {
+      const text = tool.summarize(args);
+      if (typeof text === 'string' && text.trim() !== '') return text;
+    } catch {
+      // Fall back to the generic summary below.
+    }
+  }
+  const json = canonicalJson(args);
+  return `${tool.name}(${json.length > 200 ? `${json.slice(0, 199)}…` : json})`;
+}
+
+function toPending(item: StoredConfirmation): PendingConfirmation {
+  return {
+    approvalId: item.approvalId,
+    runId: item.runId,
+    callKey: item.callKey,
+    callId: item.callId,
+    toolName: item.toolName,
+    arguments: item.arguments,
+    summary: item.summary,
+    token: item.token,
+    expiresAt: new Date(item.expiresAt).toISOString(),
+  };
+}
+
+export { toPending as toPendingConfirmation };
+
+function jsonSafeRequest(request: ToolCallRequest): ToolCallRequest {
+  const copy: ToolCallRequest = { id: request.id, name: request.name };
+  if (request.arguments !== undefined) copy.arguments = toJson(request.arguments);
+  if (request.argumentsText !== undefined) copy.argumentsText = request.argumentsText;
+  return copy;
+}
+
+/** A JSON copy of a value: what the store would give back. */
+function toJson(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  const text = JSON.stringify(value);
+  if (text === undefined) return undefined;
+  const parsed = safeParseJson(text);
+  return parsed.success ? parsed.value : value;
+}
+
+function safeCount(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const name = (error as { name?: unknown }).name;
+    if (typeof name === 'string') return name;
+  }
+  return '_OTHER';
+}
+
+export function recordError(error: unknown): RecordedError {
+  if (error instanceof Error) {
+    const recorded: RecordedError = { name: error.name, message: error.message };
+    if (error.stack !== undefined) recorded.stack = error.stack;
+    return recorded;
+  }
+  return { name: typeof error, message: String(error) };
+}

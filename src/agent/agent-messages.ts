@@ -1,0 +1,25 @@
+/**
+ * What the model reads when a call did not run as asked. Like the registry's
+ * messages, each says what happened and what to do next.
+ * @module
+ */
+
+export function declinedMessage(toolName: string, reason: string | undefined): string {
+  return `The user declined this call to ${toolName}${reason ? ` (${reason.trim().replace(/\.$/, '')})` : ''}, so it did not run. Do not call it again with the same arguments; carry on without it, or ask the user what to do instead.`;
+}
+
+export function expiredMessage(toolName: string): string {
+  return `Nobody confirmed this call to ${toolName} before its confirmation expired, so it did not run. Ask the user before trying it again.`;
+}
+
+export function toolBudgetMessage(toolName: string, limit: number): string {
+  return `This call to ${toolName} was not run: the run's budget of ${limit} tool calls is used up.`;
+}
+
+export function outcomeUnknownMessage(toolName: string): string {
+  return `The run was interrupted while this call to ${toolName} was running, so whether it took effect is unknown. Check its effect with a read-only tool before calling it again.`;
+}
+
+export function missingToolMessage(toolName: string): string {
+  return `The tool ${toolName} is no longer available, so this approved call did not run. Carry on without it, or tell the user.`;
+}

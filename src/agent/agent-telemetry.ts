@@ -1,0 +1,108 @@
+/**
+ * OpenTelemetry spans following the GenAI semantic conventions: one
+ * `invoke_agent` span per run, a `chat {model}` span per model call and an
+ * `execute_tool {name}` span per tool call. Only `@opentelemetry/api` is used:
+ * without a registered SDK its tracer is a no-op, and attributes are built
+ * only for spans that record, so the cost is a few calls per step.
+ * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/
+ * @module
+ */
+import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { ModelResponse } from '../models/types.js';
+
+const TRACER_NAME = 'toolwright';
+
+export interface AgentTelemetry {
+  /** Starts the run span. */
+  startRun(attributes: { runId: string; agentName: string; provider: string; model: string }): SpanHandle;
+}
+
+export interface SpanHandle {
+  /** Starts the span of a model call under this span. */
+  startChat(attributes: { provider: string; model: string; maxOutputTokens: number | undefined; temperature: number | undefined }): ChatSpan;
+  /** Starts the span of a tool call under this span. */
+  startTool(attributes: { toolName: string; callId: string; description: string }): ToolSpan;
+  setAttributes(build: () => Attributes): void;
+  end(error?: { type: string; message: string }): void;
+}
+
+export interface ChatSpan {
+  end(response: ModelResponse | undefined, error?: { type: string; message: string }): void;
+}
+
+export interface ToolSpan {
+  end(outcome: { isError: boolean; errorType?: string }): void;
+}
+
+/** Telemetry through the tracer given, or the global one (a no-op unless the host app registered an SDK). */
+export function createAgentTelemetry(tracer?: Tracer): AgentTelemetry {
+  const resolved = (): Tracer => tracer ?? trace.getTracer(TRACER_NAME);
+  return {
+    startRun({ runId, agentName, provider, model }) {
+      const span = resolved().startSpan(`invoke_agent ${agentName}`, { kind: SpanKind.INTERNAL }, context.active());
+      if (span.isRecording()) {
+        span.setAttributes({
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': agentName,
+          'gen_ai.provider.name': provider,
+          'gen_ai.request.model': model,
+          'gen_ai.conversation.id': runId,
+        });
+      }
+      return handle(resolved, span, trace.setSpan(context.active(), span));
+    },
+  };
+}
+
+function handle(resolved: () => Tracer, span: Span, parent: Context): SpanHandle {
+  return {
+    startChat({ provider, model, maxOutputTokens, temperature }) {
+      const chat = resolved().startSpan(`chat ${model}`, { kind: SpanKind.CLIENT }, parent);
+      if (chat.isRecording()) {
+        chat.setAttributes({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': model });
+        if (maxOutputTokens !== undefined) chat.setAttribute('gen_ai.request.max_tokens', maxOutputTokens);
+        if (temperature !== undefined) chat.setAttribute('gen_ai.request.temperature', temperature);
+      }
+      return {
+        end(response, error) {
+          if (chat.isRecording()) {
+            if (response) {
+              chat.setAttributes({
+                'gen_ai.response.model': response.modelId,
+                'gen_ai.response.finish_reasons': [response.stopReason],
+                'gen_ai.usage.input_tokens': response.usage.inputTokens,
+                'gen_ai.usage.output_tokens': response.usage.outputTokens,
+              });
+            }
+            if (error) fail(chat, error);
+          }
+          chat.end();
+        },
+      };
+    },
+    startTool({ toolName, callId, description }) {
+      const tool = resolved().startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL }, parent);
+      if (tool.isRecording()) {
+        tool.setAttributes({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.call.id': callId, 'gen_ai.tool.type': 'function', 'gen_ai.tool.description': description });
+      }
+      return {
+        end({ isError, errorType }) {
+          if (isError && tool.isRecording()) fail(tool, { type: errorType ?? '_OTHER', message: `tool ${toolName} failed` });
+          tool.end();
+        },
+      };
+    },
+    setAttributes(build) {
+      if (span.isRecording()) span.setAttributes(build());
+    },
+    end(error) {
+      if (error && span.isRecording()) fail(span, error);
+      span.end();
+    },
+  };
+}
+
+function fail(span: Span, error: { type: string; message: string }): void {
+  span.setAttribute('error.type', error.type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+}

@@ -1,0 +1,45 @@
+/**
+ * The agent runtime: a guarded tool-calling loop with budgets, a loop breaker,
+ * effect-aware scheduling, durable confirmations, routing, a JSONL record and
+ * OpenTelemetry spans.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export { runAgent, newRunId } from './run-agent.js';
+export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
+export { resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
+export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
+export { DEFAULT_LIMITS, resolveLimits } from './agent-limits.js';
+export type { AgentLimits, ResolvedLimits } from './agent-limits.js';
+export type {
+  AgentResult,
+  AgentStep,
+  AgentStopReason,
+  AgentUsage,
+  AwaitingConfirmationResult,
+  CompletedAgentResult,
+  PendingConfirmation,
+  StoppedAgentResult,
+  ToolCallOutcome,
+  ToolCallStatus,
+} from './agent-result.js';
+export type { BudgetLimit, BudgetStop } from './budget.js';
+export { DEFAULT_PRICES, costOf, findPrice } from './price-table.js';
+export type { ModelPrice, PriceTable } from './price-table.js';
+export { ConfirmationRefusedError, RunNotFoundError, RunNotResumableError, RunStoreError } from './agent-errors.js';
+export type { ConfirmationRefusal } from './agent-errors.js';
+export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
+export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';
+export { canonicalJson } from './canonical-json.js';
+export { createMemoryRunStore } from './memory-run-store.js';
+export { openSqliteRunStore } from './sqlite-run-store.js';
+export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
+export type { ClaimResult, Decision, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+export type { PendingTurn, RunState, TurnCall } from './run-state.js';
+export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
+export type { RoutingOptions } from './route-tools.js';
+export { RunRecorder, readRunRecord } from './run-recorder.js';
+export type { RecordedError, RunEvent, RunRecordLine } from './run-event.js';
+export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor } from './redact.js';
+export type { Redactor } from './redact.js';
+export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';

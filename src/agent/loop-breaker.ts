@@ -1,0 +1,58 @@
+/**
+ * The loop breaker: counts calls and failures per tool and canonical
+ * arguments, so a model repeating the same failing call (or the same call
+ * over and over) is stopped instead of spinning until the iteration limit.
+ * Counts live in the run state, so they survive a pause for confirmation.
+ * @module
+ */
+import { resultText } from '../models/types.js';
+import type { ResolvedLimits } from './agent-limits.js';
+import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
+import { canonicalJson } from './canonical-json.js';
+import type { RunState } from './run-state.js';
+
+/** The identity of a call for repetition: the tool and its canonical arguments. */
+export function callSignature(toolName: string, args: unknown): string {
+  return `${toolName} ${canonicalJson(args)}`;
+}
+
+/** Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. */
+export function checkForLoop(state: Pick<RunState, 'failureCounts' | 'callCounts'>, outcomes: readonly ToolCallOutcome[], limits: ResolvedLimits): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
+  let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
+  for (const outcome of outcomes) {
+    // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop.
+    if (outcome.status !== 'succeeded' && outcome.status !== 'failed') continue;
+    const signature = callSignature(outcome.toolName, outcome.arguments);
+    const calls = (state.callCounts[signature] = (Object.prototype.hasOwnProperty.call(state.callCounts, signature) ? state.callCounts[signature]! : 0) + 1);
+    let failures = 0;
+    if (outcome.status === 'failed') {
+      failures = state.failureCounts[signature] = (Object.prototype.hasOwnProperty.call(state.failureCounts, signature) ? state.failureCounts[signature]! : 0) + 1;
+    }
+    if (stop) continue;
+    const lastResult = resultText(outcome.result.content);
+    if (failures >= limits.maxRepeatedFailures) {
+      stop = {
+        kind: 'loop_detected',
+        pattern: 'repeated_failure',
+        toolName: outcome.toolName,
+        arguments: outcome.arguments,
+        count: failures,
+        limit: limits.maxRepeatedFailures,
+        lastResult,
+        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${limits.maxRepeatedFailures}); the run was stopped instead of letting the model retry it again.`,
+      };
+    } else if (calls >= limits.maxIdenticalCalls) {
+      stop = {
+        kind: 'loop_detected',
+        pattern: 'repeated_call',
+        toolName: outcome.toolName,
+        arguments: outcome.arguments,
+        count: calls,
+        limit: limits.maxIdenticalCalls,
+        lastResult,
+        message: `${outcome.toolName} was called ${calls} times with the same arguments (limit ${limits.maxIdenticalCalls}); the run was stopped as a loop.`,
+      };
+    }
+  }
+  return stop;
+}

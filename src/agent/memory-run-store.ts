@@ -1,0 +1,78 @@
+/**
+ * A {@link RunStore} in memory: for tests and for processes that never need to
+ * resume a run after a restart. Values are copied in and out through JSON, as
+ * a database would, so a caller cannot change stored state by mutation.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { ToolCallOutcome } from './agent-result.js';
+import type { ClaimResult, Decision, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export function createMemoryRunStore(): RunStore {
+  const secret = randomBytes(32);
+  const runs = new Map<string, StoredRun>();
+  const confirmations = new Map<string, StoredConfirmation>();
+  const calls = new Map<string, StoredCall>();
+  const key = (runId: string, callKey: string) => `${runId}\u0000${callKey}`;
+
+  return {
+    async getSecret() {
+      return secret;
+    },
+    async saveRun(run, added = []) {
+      const now = Date.now();
+      const existing = runs.get(run.runId);
+      runs.set(run.runId, copy({ ...run, createdAt: existing?.createdAt ?? now, updatedAt: now }));
+      for (const confirmation of added) {
+        const id = key(confirmation.runId, confirmation.callKey);
+        if (!confirmations.has(id)) confirmations.set(id, copy(confirmation));
+      }
+    },
+    async loadRun(runId) {
+      const run = runs.get(runId);
+      return run && copy(run);
+    },
+    async listConfirmations(filter = {}) {
+      return [...confirmations.values()]
+        .filter((item) => (filter.runId === undefined || item.runId === filter.runId) && (!filter.undecided || item.decision === undefined))
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(copy);
+    },
+    async findConfirmation(approvalId) {
+      const found = [...confirmations.values()].find((item) => item.approvalId === approvalId);
+      return found && copy(found);
+    },
+    async decide(runId, callKey, decision: Decision, reason, at) {
+      const item = confirmations.get(key(runId, callKey));
+      if (!item) return 'not_found';
+      if (item.decision !== undefined) return 'already_decided';
+      item.decision = decision;
+      item.decidedAt = at;
+      if (reason !== undefined) item.reason = reason;
+      return 'decided';
+    },
+    async claimRun(runId, options = {}): Promise<ClaimResult> {
+      const run = runs.get(runId);
+      if (!run) return { claimed: false, status: undefined };
+      if (run.status === 'awaiting_confirmation' || (options.takeOver && run.status === 'running')) {
+        run.status = 'running';
+        run.updatedAt = Date.now();
+        return { claimed: true };
+      }
+      return { claimed: false, status: run.status };
+    },
+    async beginCall(runId, callKey) {
+      const id = key(runId, callKey);
+      const existing = calls.get(id);
+      if (existing) return copy(existing);
+      calls.set(id, { status: 'executing' });
+      return undefined;
+    },
+    async finishCall(runId, callKey, outcome: ToolCallOutcome) {
+      calls.set(key(runId, callKey), { status: 'done', outcome: copy(outcome) });
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * `runAgent`: the guarded tool-calling loop. It ends in one of three typed
+ * results (`completed`, `awaiting_confirmation`, `stopped`) and never hangs or
+ * rejects for anything the model or a tool does.
+ *
+ * @example
+ * ```ts
+ * const result = await runAgent({ model, tools, prompt: 'Cancel my Pro plan', limits: { maxCostUsd: 0.05 } });
+ * if (result.status === 'awaiting_confirmation') {
+ *   // show result.pending[i].summary to a person, then:
+ *   await resumeAgent(result.runId, [{ token: result.pending[0].token, decision: 'approve' }], { model, tools });
+ * }
+ * ```
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { Tracer } from '@opentelemetry/api';
+import type { Message, Model } from '../models/types.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { ToolRegistry, type ToolLogger } from '../tools/tool-registry.js';
+import { AgentLoop, type LoopEnvironment } from './agent-loop.js';
+import { resolveLimits, type AgentLimits } from './agent-limits.js';
+import type { AgentResult } from './agent-result.js';
+import { createAgentTelemetry } from './agent-telemetry.js';
+import { DEFAULT_PRICES, findPrice, type PriceTable } from './price-table.js';
+import { createRedactor } from './redact.js';
+import type { RoutingOptions } from './route-tools.js';
+import type { RunEvent } from './run-event.js';
+import { RunRecorder } from './run-recorder.js';
+import type { RunState } from './run-state.js';
+import type { RunStore } from './run-store.js';
+import { openSqliteRunStore } from './sqlite-run-store.js';
+import { defaultRunsDir } from './toolwright-home.js';
+
+/** Options shared by {@link runAgent} and `resumeAgent`. */
+export interface AgentRuntimeOptions {
+  /** The model to call. */
+  model: Model;
+  /** The tools the model may call: a registry, or tools to put in one. */
+  tools: ToolRegistry | readonly AnyTool[];
+  /** Guards and budgets; see {@link AgentLimits} for each default. On resume, they replace the stored ones field by field. */
+  limits?: AgentLimits;
+  /** Prices per model id, merged over the built-in table. */
+  prices?: PriceTable;
+  /** Where paused runs live. Default: the SQLite store at `statePath`, opened only if the run needs a confirmation. */
+  store?: RunStore;
+  /** The SQLite file of the default store. Default: `$TOOLWRIGHT_HOME/state.db` (`~/.toolwright/state.db`). */
+  statePath?: string;
+  /** The folder of run records, or `false` for none. Default: `$TOOLWRIGHT_HOME/runs`. */
+  recordDir?: string | false;
+  /** Extra patterns redacted from the record (strings match literally), besides API keys and bearer tokens. */
+  redact?: readonly (RegExp | string)[];
+  /** Two-stage routing; `false` turns it off. Default: on above 20 tools with at least two categories. */
+  routing?: RoutingOptions | false;
+  /** Aborts the run: the model call and running tools see it, and the run stops with `aborted`. */
+  signal?: AbortSignal;
+  /** Called with each event as it happens (the record gets the same events, redacted). */
+  onEvent?: (event: RunEvent & { runId: string }) => void;
+  /** The tracer for spans. Default: the global OpenTelemetry tracer (a no-op unless an SDK is registered). */
+  tracer?: Tracer;
+  /** `gen_ai.agent.name` on the run span. Default: `toolwright`. */
+  agentName?: string;
+  /** Where internal tool failures are logged when `tools` is an array. Default: stderr. */
+  logger?: ToolLogger;
+  /** The clock for confirmation expiry, in milliseconds since the epoch. Default: `Date.now`. */
+  now?: () => number;
+}
+
+export interface RunAgentOptions extends AgentRuntimeOptions {
+  /** The user's request, appended as a user message. */
+  prompt?: string;
+  /** A system message, put first. */
+  system?: string;
+  /** An earlier conversation to continue; `prompt` is appended to it. */
+  messages?: readonly Message[];
+  /** The run id. Default: a new `run_…` id. */
+  runId?: string;
+  temperature?: number;
+  seed?: number;
+  /** Data kept with the run for whoever resumes it (the CLI keeps the model spec and the tools module). */
+  meta?: Record<string, unknown>;
+}
+
+/** Runs the loop until the model answers, a guard stops it, or a call needs a person's confirmation. */
+export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+  if (typeof options !== 'object' || options === null || !options.model || typeof options.model.generate !== 'function') {
+    throw new InvalidArgumentError('runAgent needs { model, tools, prompt | messages }: `model` must be a Model (see createModel or createScriptedModel).');
+  }
+  const messages: Message[] = [];
+  if (options.system !== undefined) messages.push({ role: 'system', content: options.system });
+  messages.push(...structuredClone([...(options.messages ?? [])]));
+  if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
+  if (messages.length === 0 || messages.every((message) => message.role === 'system')) {
+    throw new InvalidArgumentError('runAgent needs a `prompt` or `messages` holding the user\'s request.');
+  }
+  const runId = options.runId ?? newRunId();
+  const recordDir = options.recordDir === undefined ? defaultRunsDir() : options.recordDir;
+  const state: RunState = {
+    version: 1,
+    runId,
+    modelId: options.model.id,
+    messages,
+    steps: [],
+    usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, wallTimeMs: 0 },
+    costUsd: 0,
+    iterations: 0,
+    routed: false,
+    routedTools: undefined,
+    failureCounts: {},
+    callCounts: {},
+    pendingTurn: undefined,
+    limits: { ...options.limits },
+    settings: {
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    },
+    meta: { ...options.meta },
+    recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),
+  };
+  const { environment, close } = createEnvironment(options, state, false);
+  try {
+    return await new AgentLoop(state, environment).run();
+  } finally {
+    await close();
+  }
+}
+
+/** Builds the loop's environment; `close` closes a store the environment opened itself. */
+export function createEnvironment(options: AgentRuntimeOptions, state: RunState, persisted: boolean): { environment: LoopEnvironment; close: () => Promise<void> } {
+  const limits = resolveLimits(state.limits);
+  const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, options.logger ? { logger: options.logger } : {});
+  const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
+  const price = findPrice(options.model.id, prices);
+  if (limits.maxCostUsd !== undefined && !price) {
+    throw new InvalidArgumentError(`limits.maxCostUsd is set, but there is no price for the model "${options.model.id}". Pass prices: { "${options.model.id}": { inputPerMillion, outputPerMillion } }.`);
+  }
+  let opened: Promise<RunStore> | undefined;
+  const store = (): Promise<RunStore> => {
+    if (options.store) return Promise.resolve(options.store);
+    opened ??= openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {});
+    return opened;
+  };
+  const environment: LoopEnvironment = {
+    model: options.model,
+    registry,
+    limits,
+    price,
+    routing: options.routing,
+    store,
+    persisted,
+    recorder: new RunRecorder(state.runId, state.recordPath, createRedactor(options.redact)),
+    telemetry: createAgentTelemetry(options.tracer),
+    agentName: options.agentName ?? 'toolwright',
+    signal: options.signal,
+    onEvent: options.onEvent,
+    now: options.now ?? Date.now,
+  };
+  return {
+    environment,
+    close: async () => {
+      if (opened) await (await opened.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** A new run id: time-ordered, then random. */
+export function newRunId(): string {
+  return `run_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+}

@@ -1,0 +1,53 @@
+/**
+ * The events of a run: written one per line to the run's JSONL record, and
+ * passed to `onEvent` as they happen (the CLI prints from them).
+ * @module
+ */
+import type { Message, ModelResponse, ToolChoice } from '../models/types.js';
+import type { ToolFailureCode } from '../tools/tool-registry.js';
+import type { ToolResult } from '../tools/types.js';
+import type { ResolvedLimits } from './agent-limits.js';
+import type { AgentStopReason, AgentUsage, PendingConfirmation, ToolCallStatus } from './agent-result.js';
+import type { Decision } from './run-store.js';
+
+/** An internal error, for the record only (never shown to the model). */
+export interface RecordedError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export type RunEvent =
+  | { type: 'run_started'; modelId: string; tools: string[]; limits: ResolvedLimits; resumed: boolean }
+  | { type: 'routing'; step: number; categories: string[]; category: string | undefined; tools: string[]; note?: string }
+  | {
+      type: 'model_request';
+      step: number;
+      messages: Message[];
+      tools: string[];
+      toolChoice: ToolChoice;
+      maxOutputTokens: number | undefined;
+      estimatedInputTokens: number;
+    }
+  | { type: 'model_response'; step: number; response: Omit<ModelResponse, 'raw'>; raw: unknown; costUsd: number; durationMs: number }
+  | { type: 'model_error'; step: number; error: RecordedError; durationMs: number }
+  | { type: 'tool_call'; step: number; callKey: string; callId: string; toolName: string; arguments: unknown; argumentsText?: string }
+  | {
+      type: 'tool_result';
+      step: number;
+      callKey: string;
+      callId: string;
+      toolName: string;
+      arguments: unknown;
+      status: ToolCallStatus;
+      result: ToolResult;
+      durationMs: number;
+      truncated: boolean;
+      failure?: { code: ToolFailureCode; retryable: boolean; error?: RecordedError };
+    }
+  | { type: 'confirmation_requested'; step: number; pending: Omit<PendingConfirmation, 'token'>[] }
+  | { type: 'confirmation_decided'; callKey: string; callId: string; toolName: string; decision: Decision | 'expired'; reason?: string }
+  | { type: 'stop'; status: 'completed' | 'awaiting_confirmation' | 'stopped'; stopReason?: AgentStopReason; usage: AgentUsage; costUsd: number };
+
+/** A record line: the event plus when and in which run. */
+export type RunRecordLine = RunEvent & { time: string; runId: string };

@@ -1,0 +1,67 @@
+/**
+ * The serializable state of a run: everything needed to continue it in another
+ * process, with the same model id and tools supplied again. It holds data only
+ * (no functions), so a run survives a restart and a new version of the code.
+ * @module
+ */
+import type { Message } from '../models/types.js';
+import type { ToolFailureCode } from '../tools/tool-registry.js';
+import type { ToolCallRequest, ToolResult } from '../tools/types.js';
+import type { AgentLimits } from './agent-limits.js';
+import type { AgentStep, AgentUsage } from './agent-result.js';
+
+/** One call of a turn, resolved but not yet run. */
+export interface TurnCall {
+  /** `<step>.<index>`: unique in the run, unlike provider call ids. */
+  callKey: string;
+  callId: string;
+  toolName: string;
+  /** The call as the model sent it. */
+  request: ToolCallRequest;
+  /** `invalid`: it failed to resolve or validate (the result is ready); `run`: run it; `confirm`: run it once a person approves. */
+  kind: 'invalid' | 'run' | 'confirm';
+  /** The validated arguments (for `run` and `confirm`). */
+  arguments?: unknown;
+  /** For `invalid`: what the model is sent, and why. */
+  invalidResult?: ToolResult;
+  failureCode?: ToolFailureCode;
+  /** For `confirm`: the one-line summary shown to a person. */
+  summary?: string;
+}
+
+/** A turn waiting for confirmations. */
+export interface PendingTurn {
+  /** The step whose calls these are. */
+  step: number;
+  calls: TurnCall[];
+}
+
+export interface RunState {
+  version: 1;
+  runId: string;
+  /** The id of the model the run started with. */
+  modelId: string;
+  messages: Message[];
+  steps: AgentStep[];
+  usage: AgentUsage;
+  costUsd: number;
+  /** Model calls in the loop so far (routing excluded), for `maxIterations`. */
+  iterations: number;
+  /** Whether routing was decided (run, skipped, or not needed). */
+  routed: boolean;
+  /** The tools routing chose; `undefined` when every tool is offered. */
+  routedTools: { category: string; toolNames: string[] } | undefined;
+  /** Failures per `tool + canonical arguments`, for the loop breaker. */
+  failureCounts: Record<string, number>;
+  /** Calls per `tool + canonical arguments`, for the loop breaker. */
+  callCounts: Record<string, number>;
+  /** The turn waiting for decisions, when the run is paused. */
+  pendingTurn: PendingTurn | undefined;
+  /** The limits the run was started with; a resume may override them. */
+  limits: AgentLimits;
+  /** Model settings reused on resume. */
+  settings: { temperature?: number; seed?: number };
+  /** The caller's own data (the CLI keeps the model spec and tools module here). */
+  meta: Record<string, unknown>;
+  recordPath: string | undefined;
+}

@@ -1,0 +1,130 @@
+/** One suite for every RunStore implementation: what the loop relies on for exactly-once execution. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ToolCallOutcome } from './agent-result.js';
+import { createMemoryRunStore } from './memory-run-store.js';
+import type { RunState } from './run-state.js';
+import type { RunStore, StoredConfirmation } from './run-store.js';
+import { openSqliteRunStore } from './sqlite-run-store.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'tw-store-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const implementations: { name: string; open: () => Promise<RunStore> }[] = [
+  { name: 'memory', open: async () => createMemoryRunStore() },
+  { name: 'sqlite', open: () => openSqliteRunStore({ path: join(folder, `${Math.random().toString(36).slice(2)}.db`) }) },
+];
+
+function state(runId: string): RunState {
+  return {
+    version: 1,
+    runId,
+    modelId: 'scripted:model',
+    messages: [{ role: 'user', content: 'hi' }],
+    steps: [],
+    usage: { inputTokens: 1, outputTokens: 2, modelCalls: 1, toolCalls: 0, wallTimeMs: 3 },
+    costUsd: 0,
+    iterations: 1,
+    routed: true,
+    routedTools: undefined,
+    failureCounts: {},
+    callCounts: {},
+    pendingTurn: undefined,
+    limits: {},
+    settings: {},
+    meta: { modelSpec: 'openai:gpt-4o-mini' },
+    recordPath: undefined,
+  };
+}
+
+function confirmation(runId: string, callKey: string, approvalId: string): StoredConfirmation {
+  return { approvalId, runId, callKey, callId: `call_${callKey}`, toolName: 'refund', arguments: { amount: 5, note: null }, summary: 'Refund $5', token: 'twc1.x.y', expiresAt: 2_000, createdAt: 1_000 };
+}
+
+const outcome: ToolCallOutcome = { callKey: '0.0', callId: 'c', toolName: 'refund', arguments: { amount: 5 }, status: 'succeeded', result: { content: [{ type: 'text', text: 'ok' }], isError: false }, durationMs: 1, truncated: false };
+
+describe.each(implementations)('RunStore: $name', ({ open }) => {
+  it('keeps one secret per store', async () => {
+    const store = await open();
+    const first = await store.getSecret();
+    expect(first.byteLength).toBe(32);
+    expect(Buffer.from(await store.getSecret()).equals(Buffer.from(first))).toBe(true);
+    await store.close();
+  });
+
+  it('saves and loads a run with its state, keeping existing confirmations on a second save', async () => {
+    const store = await open();
+    await store.saveRun({ runId: 'r1', status: 'awaiting_confirmation', state: state('r1') }, [confirmation('r1', '0.0', 'apr_1')]);
+    const loaded = await store.loadRun('r1');
+    // A store keeps JSON: members that are undefined are dropped.
+    expect(loaded).toMatchObject({ runId: 'r1', status: 'awaiting_confirmation', state: JSON.parse(JSON.stringify(state('r1'))) });
+    expect(typeof loaded?.createdAt).toBe('number');
+    expect(await store.decide('r1', '0.0', 'approve', undefined, 1_500)).toBe('decided');
+    await store.saveRun({ runId: 'r1', status: 'awaiting_confirmation', state: state('r1') }, [confirmation('r1', '0.0', 'apr_1'), confirmation('r1', '1.0', 'apr_2')]);
+    const all = await store.listConfirmations({ runId: 'r1' });
+    expect(all.map((item) => [item.approvalId, item.decision])).toEqual([
+      ['apr_1', 'approve'],
+      ['apr_2', undefined],
+    ]);
+    expect(all[0]).toEqual({ ...confirmation('r1', '0.0', 'apr_1'), decision: 'approve', decidedAt: 1_500 });
+    expect((await store.listConfirmations({ undecided: true })).map((item) => item.approvalId)).toEqual(['apr_2']);
+    expect(await store.findConfirmation('apr_2')).toEqual(confirmation('r1', '1.0', 'apr_2'));
+    expect(await store.loadRun('nope')).toBeUndefined();
+    await store.close();
+  });
+
+  it('decides a call once', async () => {
+    const store = await open();
+    await store.saveRun({ runId: 'r2', status: 'awaiting_confirmation', state: state('r2') }, [confirmation('r2', '0.0', 'apr_3')]);
+    expect(await store.decide('r2', '0.0', 'deny', 'no', 1)).toBe('decided');
+    expect(await store.decide('r2', '0.0', 'approve', undefined, 2)).toBe('already_decided');
+    expect(await store.decide('r2', '9.9', 'approve', undefined, 2)).toBe('not_found');
+    expect((await store.findConfirmation('apr_3'))?.reason).toBe('no');
+  });
+
+  it('lets one claim win, and takes over a running run only when asked', async () => {
+    const store = await open();
+    await store.saveRun({ runId: 'r3', status: 'awaiting_confirmation', state: state('r3') });
+    expect(await store.claimRun('r3')).toEqual({ claimed: true });
+    expect(await store.claimRun('r3')).toEqual({ claimed: false, status: 'running' });
+    expect(await store.claimRun('r3', { takeOver: true })).toEqual({ claimed: true });
+    await store.saveRun({ runId: 'r3', status: 'completed', state: state('r3') });
+    expect(await store.claimRun('r3', { takeOver: true })).toEqual({ claimed: false, status: 'completed' });
+    expect(await store.claimRun('missing')).toEqual({ claimed: false, status: undefined });
+  });
+
+  it('begins a call once and returns its stored outcome afterwards', async () => {
+    const store = await open();
+    expect(await store.beginCall('r4', '0.0')).toBeUndefined();
+    expect(await store.beginCall('r4', '0.0')).toEqual({ status: 'executing' });
+    await store.finishCall('r4', '0.0', outcome);
+    expect(await store.beginCall('r4', '0.0')).toEqual({ status: 'done', outcome });
+    expect(await store.beginCall('r4', '0.1')).toBeUndefined();
+  });
+});
+
+describe('openSqliteRunStore', () => {
+  it('shares state between two connections to one file, as two processes would', async () => {
+    const path = join(folder, 'shared.db');
+    const one = await openSqliteRunStore({ path });
+    const two = await openSqliteRunStore({ path });
+    expect(Buffer.from(await one.getSecret()).equals(Buffer.from(await two.getSecret()))).toBe(true);
+    await one.saveRun({ runId: 'r', status: 'awaiting_confirmation', state: state('r') }, [confirmation('r', '0.0', 'apr_s')]);
+    expect(await two.decide('r', '0.0', 'approve', undefined, 1)).toBe('decided');
+    expect(await one.decide('r', '0.0', 'approve', undefined, 1)).toBe('already_decided');
+    expect(await two.claimRun('r')).toEqual({ claimed: true });
+    expect(await one.claimRun('r')).toEqual({ claimed: false, status: 'running' });
+    expect(await one.beginCall('r', '0.0')).toBeUndefined();
+    expect(await two.beginCall('r', '0.0')).toEqual({ status: 'executing' });
+    await one.close();
+    await two.close();
+  });
+
+  it('explains an unusable path', async () => {
+    const file = join(folder, 'a-file');
+    writeFileSync(file, 'not a folder');
+    await expect(openSqliteRunStore({ path: join(file, 'state.db') })).rejects.toMatchObject({ code: 'TW_RUN_STORE', message: expect.stringContaining(`Cannot open the run store at "${join(file, 'state.db')}"`) });
+  });
+});

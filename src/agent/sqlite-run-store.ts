@@ -1,0 +1,210 @@
+/**
+ * A {@link RunStore} in a SQLite file (better-sqlite3, loaded on first use so
+ * the native addon stays out of the root entry). Several processes may share
+ * one file: WAL mode, a busy timeout, and single-statement updates guarded by
+ * their WHERE clause make each decision, claim and call start happen once.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { safeParseJson } from '../shared/safe-json.js';
+import { RunStoreError } from './agent-errors.js';
+import type { ToolCallOutcome } from './agent-result.js';
+import type { RunState } from './run-state.js';
+import type { ClaimResult, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import { defaultStatePath } from './toolwright-home.js';
+
+export interface SqliteRunStoreOptions {
+  /** The database file; defaults to `$TOOLWRIGHT_HOME/state.db` (`~/.toolwright/state.db`). Use `:memory:` for a private store. */
+  path?: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id TEXT PRIMARY KEY,
+  status TEXT NOT NULL,
+  state TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS confirmations (
+  run_id TEXT NOT NULL,
+  call_key TEXT NOT NULL,
+  approval_id TEXT NOT NULL UNIQUE,
+  call_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  token TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  decision TEXT,
+  reason TEXT,
+  decided_at INTEGER,
+  PRIMARY KEY (run_id, call_key)
+);
+CREATE TABLE IF NOT EXISTS calls (
+  run_id TEXT NOT NULL,
+  call_key TEXT NOT NULL,
+  status TEXT NOT NULL,
+  outcome TEXT,
+  PRIMARY KEY (run_id, call_key)
+);
+`;
+
+interface ConfirmationRow {
+  run_id: string;
+  call_key: string;
+  approval_id: string;
+  call_id: string;
+  tool_name: string;
+  arguments: string;
+  summary: string;
+  token: string;
+  expires_at: number;
+  created_at: number;
+  decision: string | null;
+  reason: string | null;
+  decided_at: number | null;
+}
+
+/** Opens (creating if needed) a SQLite run store; throws {@link RunStoreError} when better-sqlite3 cannot be loaded or the file cannot be opened. */
+export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): Promise<RunStore> {
+  const path = options.path ?? defaultStatePath();
+  let Database: typeof BetterSqlite3;
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (error) {
+    throw new RunStoreError(`better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`, { cause: error });
+  }
+  let db: BetterSqlite3.Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: 10_000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+  } catch (error) {
+    throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, { cause: error });
+  }
+
+  const statements = {
+    getSecret: db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'secret'`),
+    putSecret: db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('secret', ?)`),
+    upsertRun: db.prepare(
+      `INSERT INTO runs (run_id, status, state, created_at, updated_at) VALUES (@runId, @status, @state, @now, @now)
+       ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
+    ),
+    insertConfirmation: db.prepare(
+      `INSERT OR IGNORE INTO confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
+       VALUES (@runId, @callKey, @approvalId, @callId, @toolName, @arguments, @summary, @token, @expiresAt, @createdAt)`,
+    ),
+    loadRun: db.prepare<[string], { run_id: string; status: string; state: string; created_at: number; updated_at: number }>(`SELECT * FROM runs WHERE run_id = ?`),
+    allConfirmations: db.prepare<[], ConfirmationRow>(`SELECT * FROM confirmations ORDER BY created_at, rowid`),
+    findConfirmation: db.prepare<[string], ConfirmationRow>(`SELECT * FROM confirmations WHERE approval_id = ?`),
+    decide: db.prepare(`UPDATE confirmations SET decision = ?, reason = ?, decided_at = ? WHERE run_id = ? AND call_key = ? AND decision IS NULL`),
+    confirmationExists: db.prepare<[string, string], { one: number }>(`SELECT 1 AS one FROM confirmations WHERE run_id = ? AND call_key = ?`),
+    claim: db.prepare(`UPDATE runs SET status = 'running', updated_at = ? WHERE run_id = ? AND status = 'awaiting_confirmation'`),
+    takeOver: db.prepare(`UPDATE runs SET status = 'running', updated_at = ? WHERE run_id = ? AND status IN ('awaiting_confirmation', 'running')`),
+    runStatus: db.prepare<[string], { status: string }>(`SELECT status FROM runs WHERE run_id = ?`),
+    beginCall: db.prepare(`INSERT OR IGNORE INTO calls (run_id, call_key, status) VALUES (?, ?, 'executing')`),
+    getCall: db.prepare<[string, string], { status: string; outcome: string | null }>(`SELECT status, outcome FROM calls WHERE run_id = ? AND call_key = ?`),
+    finishCall: db.prepare(`UPDATE calls SET status = 'done', outcome = ? WHERE run_id = ? AND call_key = ?`),
+  };
+
+  const saveRun = db.transaction((run: Omit<StoredRun, 'createdAt' | 'updatedAt'>, confirmations: readonly StoredConfirmation[]) => {
+    const now = Date.now();
+    statements.upsertRun.run({ runId: run.runId, status: run.status, state: JSON.stringify(run.state), now });
+    for (const item of confirmations) {
+      statements.insertConfirmation.run({
+        runId: item.runId,
+        callKey: item.callKey,
+        approvalId: item.approvalId,
+        callId: item.callId,
+        toolName: item.toolName,
+        arguments: JSON.stringify(item.arguments ?? null),
+        summary: item.summary,
+        token: item.token,
+        expiresAt: item.expiresAt,
+        createdAt: item.createdAt,
+      });
+    }
+  });
+
+  return {
+    async getSecret() {
+      const existing = statements.getSecret.get();
+      if (existing) return new Uint8Array(existing.value);
+      // INSERT OR IGNORE then read back: two processes racing here end with one secret.
+      statements.putSecret.run(randomBytes(32));
+      return new Uint8Array(statements.getSecret.get()!.value);
+    },
+    async saveRun(run, confirmations = []) {
+      saveRun(run, confirmations);
+    },
+    async loadRun(runId) {
+      const row = statements.loadRun.get(runId);
+      if (!row) return undefined;
+      return { runId: row.run_id, status: row.status as RunStatus, state: parseStored<RunState>(row.state, `run ${runId}`), createdAt: row.created_at, updatedAt: row.updated_at };
+    },
+    async listConfirmations(filter = {}) {
+      return statements
+        .allConfirmations.all()
+        .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
+        .map(toConfirmation);
+    },
+    async findConfirmation(approvalId) {
+      const row = statements.findConfirmation.get(approvalId);
+      return row && toConfirmation(row);
+    },
+    async decide(runId, callKey, decision, reason, at) {
+      const changed = statements.decide.run(decision, reason ?? null, at, runId, callKey).changes;
+      if (changed === 1) return 'decided';
+      return statements.confirmationExists.get(runId, callKey) ? 'already_decided' : 'not_found';
+    },
+    async claimRun(runId, options = {}): Promise<ClaimResult> {
+      const changed = (options.takeOver ? statements.takeOver : statements.claim).run(Date.now(), runId).changes;
+      if (changed === 1) return { claimed: true };
+      return { claimed: false, status: statements.runStatus.get(runId)?.status as RunStatus | undefined };
+    },
+    async beginCall(runId, callKey): Promise<StoredCall | undefined> {
+      if (statements.beginCall.run(runId, callKey).changes === 1) return undefined;
+      const row = statements.getCall.get(runId, callKey)!;
+      return row.status === 'done' && row.outcome !== null ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) } : { status: 'executing' };
+    },
+    async finishCall(runId, callKey, outcome) {
+      statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function toConfirmation(row: ConfirmationRow): StoredConfirmation {
+  const confirmation: StoredConfirmation = {
+    approvalId: row.approval_id,
+    runId: row.run_id,
+    callKey: row.call_key,
+    callId: row.call_id,
+    toolName: row.tool_name,
+    arguments: parseStored<unknown>(row.arguments, `confirmation ${row.approval_id}`),
+    summary: row.summary,
+    token: row.token,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
+  if (row.decision !== null) confirmation.decision = row.decision as 'approve' | 'deny';
+  if (row.reason !== null) confirmation.reason = row.reason;
+  if (row.decided_at !== null) confirmation.decidedAt = row.decided_at;
+  return confirmation;
+}
+
+function parseStored<T>(text: string, what: string): T {
+  const parsed = safeParseJson(text);
+  if (!parsed.success) throw new RunStoreError(`The stored ${what} is not valid JSON (${parsed.error.message}); the store file is damaged.`);
+  return parsed.value as T;
+}
