@@ -210,6 +210,22 @@ describe('createMcpServer: progress, logging and cancellation', () => {
     expect(messages).toEqual([{ level: 'error', data: { detail: 'error line' }, logger: 'db' }]);
   });
 
+  it('fails a sampling tool fast, with a tool error, when the client cannot sample', async () => {
+    const ask = defineTool({
+      name: 'ask',
+      description: 'Asks the client model.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => currentMcpCall()!.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
+    });
+    const { client } = await connect([ask]);
+    const result = await client.callTool({ name: 'ask', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      'Tool "ask" failed: this MCP client cannot ask its model for a completion: it did not declare the "sampling" capability. Do the task without this tool, or tell the user that their MCP client does not support it. Retrying the same call with the same arguments will fail the same way.',
+    );
+  });
+
   it('gives currentMcpCall() undefined outside a call', () => {
     expect(currentMcpCall()).toBeUndefined();
   });

@@ -25,7 +25,7 @@ import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotificati
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import { ToolRegistry, stderrLogger } from '../tools/index.js';
+import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import type { McpCallContext } from './mcp-call-context.js';
@@ -98,7 +98,8 @@ export function createMcpServer(tools: McpToolSource, options: McpServerOptions 
   if (prompts.length > 0) capabilities.prompts = { listChanged: false };
   if (prompts.length > 0 || templates.length > 0) capabilities.completions = {};
 
-  const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities };
+  // Strict: never send the client a request (sampling, elicitation) it did not declare it can answer; it would hang until timeout.
+  const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities, enforceStrictCapabilities: true };
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
 
@@ -176,13 +177,23 @@ function callContext(server: Server, extra: Extra, notify: (notification: Server
       if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(level())) return Promise.resolve();
       return notify({ method: 'notifications/message', params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) } });
     },
-    sample(params) {
+    async sample(params) {
+      if (!server.getClientCapabilities()?.sampling) throw missingCapability('sampling', 'ask its model for a completion');
       return server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal });
     },
-    elicit(params) {
+    async elicit(params) {
+      if (!server.getClientCapabilities()?.elicitation?.form) throw missingCapability('elicitation', 'ask the person for input');
       return server.elicitInput({ ...params, mode: 'form' }, { relatedRequestId: extra.requestId, signal: extra.signal });
     },
   };
+}
+
+function missingCapability(capability: string, what: string): ToolError {
+  return new ToolError(`this MCP client cannot ${what}: it did not declare the "${capability}" capability`, {
+    kind: 'unavailable',
+    retryable: false,
+    suggestion: 'Do the task without this tool, or tell the user that their MCP client does not support it.',
+  });
 }
 
 /** Asks for approval; returns the refusal text, or `undefined` when the call may run. */

@@ -73,8 +73,8 @@ function checkMessage(value: unknown): { success: true; message: JSONRPCMessage 
   const result = JSONRPCMessageSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const path = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')})` : '';
-    return { success: false, reason: `not a valid request, notification or response${path}: "params" must be an object when present.` };
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.map(String).join('.')}` : '';
+    return { success: false, reason: `not a valid request, notification or response${where}: ${issue?.message ?? 'unexpected shape'}.` };
   }
   return { success: true, message: result.data };
 }
