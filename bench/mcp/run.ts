@@ -1,0 +1,164 @@
+/**
+ * `npm run bench:mcp`: `tools/call` throughput and latency over Streamable
+ * HTTP on loopback, toolwright against a bare official-SDK server with the
+ * same tool, in the same run, reported as a ratio.
+ *
+ * Bounded load: a fixed number of calls, a fixed number in flight, one
+ * session per server, keep-alive connections. Rounds alternate between the
+ * two servers so that machine noise hits both; each result is consumed.
+ *
+ *   npm run bench:mcp                 # 4 rounds of 2000 calls, 8 in flight
+ *   npm run bench:mcp -- --calls 5000 --concurrency 16 --rounds 6
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '500' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const CALLS = Number(values.calls);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const WARMUP = Number(values.warmup);
+const here = dirname(fileURLToPath(import.meta.url));
+
+interface Target {
+  name: 'toolwright' | 'sdk';
+  process: ChildProcess;
+  url: string;
+  agent: Agent;
+  headers: Record<string, string>;
+}
+
+function startServer(name: Target['name']): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(here, 'server.ts'), name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolveStart, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      out += chunk;
+      const match = /^(http:\/\/\S+)\n/.exec(out);
+      if (match) resolveStart({ name, process: child, url: match[1]!, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), headers: {} });
+    });
+    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
+  });
+}
+
+function post(target: Target, body: string, extra: Record<string, string> = {}): Promise<{ status: number; text: string; session?: string }> {
+  return new Promise((resolvePost, reject) => {
+    const req = request(
+      target.url,
+      { method: 'POST', agent: target.agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...target.headers, ...extra } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const session = res.headers['mcp-session-id'];
+          resolvePost({ status: res.statusCode ?? 0, text, ...(typeof session === 'string' ? { session } : {}) });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function openSession(target: Target): Promise<void> {
+  const init = await post(target, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+  if (init.status !== 200 || !init.session) throw new Error(`${target.name}: initialize failed (${init.status})`);
+  target.headers = { 'mcp-session-id': init.session, 'mcp-protocol-version': '2025-11-25' };
+  await post(target, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+}
+
+let nextId = 1;
+/** Runs `calls` tools/call requests, `CONCURRENCY` at a time; returns each latency in ms and the wall time. */
+async function load(target: Target, calls: number): Promise<{ latencies: number[]; wallMs: number }> {
+  const latencies: number[] = [];
+  let issued = 0;
+  let checksum = 0;
+  const worker = async () => {
+    while (issued < calls) {
+      issued++;
+      const id = nextId++;
+      const body = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"message":"m${id}"}}}`;
+      const started = performance.now();
+      const response = await post(target, body);
+      latencies.push(performance.now() - started);
+      // Consume the result, so the work cannot be skipped, and check it is the right one.
+      if (response.status !== 200 || !response.text.includes(`"text":"m${id}"`)) throw new Error(`${target.name}: bad response ${response.status} ${response.text.slice(0, 200)}`);
+      checksum += response.text.length;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const wallMs = performance.now() - started;
+  if (checksum === 0) throw new Error('no bytes read');
+  return { latencies, wallMs };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const targets = [await startServer('toolwright'), await startServer('sdk')];
+try {
+  for (const target of targets) {
+    await openSession(target);
+    await load(target, WARMUP);
+  }
+  const results = new Map<Target['name'], { rps: number[]; latencies: number[] }>(targets.map((target) => [target.name, { rps: [], latencies: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternate which server goes first, so neither always runs on a cooler machine.
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      const { latencies, wallMs } = await load(target, CALLS);
+      const entry = results.get(target.name)!;
+      entry.rps.push((CALLS / wallMs) * 1000);
+      entry.latencies.push(...latencies);
+    }
+  }
+  const summary = Object.fromEntries(
+    [...results].map(([name, { rps, latencies }]) => {
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const medianRps = [...rps].sort((a, b) => a - b)[Math.floor(rps.length / 2)]!;
+      return [name, { rps: medianRps, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) }];
+    }),
+  ) as Record<Target['name'], { rps: number; p50Ms: number; p99Ms: number }>;
+  const ratio = {
+    rps: summary.toolwright.rps / summary.sdk.rps,
+    p50: summary.toolwright.p50Ms / summary.sdk.p50Ms,
+    p99: summary.toolwright.p99Ms / summary.sdk.p99Ms,
+  };
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ calls: CALLS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, summary, ratio }) + '\n');
+  } else {
+    const row = (name: string, value: { rps: number; p50Ms: number; p99Ms: number }) =>
+      `${name.padEnd(12)} ${value.rps.toFixed(0).padStart(8)} ${value.p50Ms.toFixed(2).padStart(9)} ${value.p99Ms.toFixed(2).padStart(9)}`;
+    process.stdout.write(
+      [
+        `tools/call over Streamable HTTP (loopback, SSE responses): ${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight, Node ${process.version}`,
+        `${'server'.padEnd(12)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`,
+        row('toolwright', summary.toolwright),
+        row('sdk (bare)', summary.sdk),
+        `ratio toolwright/sdk: throughput ${ratio.rps.toFixed(2)}x, p50 latency ${ratio.p50.toFixed(2)}x, p99 latency ${ratio.p99.toFixed(2)}x`,
+        '',
+      ].join('\n'),
+    );
+  }
+} finally {
+  for (const target of targets) {
+    target.agent.destroy();
+    target.process.kill('SIGTERM');
+  }
+}
