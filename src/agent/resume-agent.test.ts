@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
+import { createScriptedModel, textTurn, toolCallTurn, type ScriptedToolCall } from '../models/scripted/scripted-model.js';
 import type { ModelRequest, ToolMessage } from '../models/types.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
@@ -40,7 +40,7 @@ function lastToolText(request: ModelRequest | undefined): string[] {
   return (message?.results ?? []).map((item) => (item.result.content[0]?.type === 'text' ? item.result.content[0].text : ''));
 }
 
-async function pausedRun(store: RunStore, tools: ReturnType<typeof setup>['tools'], calls = [{ id: 'c1', name: 'refund', arguments: { invoice: 'INV-1', amount: 50 } }]) {
+async function pausedRun(store: RunStore, tools: ReturnType<typeof setup>['tools'], calls: ScriptedToolCall[] = [{ id: 'c1', name: 'refund', arguments: { invoice: 'INV-1', amount: 50 } }]) {
   const model = createScriptedModel([toolCallTurn(calls), textTurn('All done.')]);
   const result = await runAgent({ ...base, model, tools, store });
   if (result.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${result.status}`);
