@@ -47,6 +47,7 @@ export class StdioLineTransport implements Transport {
     this.#input.on('data', this.#onData);
     this.#input.on('error', this.#onInputError);
     this.#input.on('end', this.#onEnd);
+    this.#output.on('error', this.#onOutputError);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -70,6 +71,7 @@ export class StdioLineTransport implements Transport {
     this.#input.off('data', this.#onData);
     this.#input.off('error', this.#onInputError);
     this.#input.off('end', this.#onEnd);
+    this.#output.off('error', this.#onOutputError);
     if (this.#input.listenerCount('data') === 0) this.#input.pause();
     this.#chunks = [];
     this.#buffered = 0;
@@ -78,6 +80,11 @@ export class StdioLineTransport implements Transport {
 
   readonly #onInputError = (error: Error) => this.onerror?.(error);
   readonly #onEnd = () => void this.close();
+  /** EPIPE and the like: the client went away; end the session instead of crashing on an unhandled 'error' event. */
+  readonly #onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
 
   readonly #onData = (chunk: Buffer | string) => {
     let data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
