@@ -110,6 +110,12 @@ describe('fuzz over stdio', () => {
     expect(child.exitCode).toBeNull();
     expect(stderr).not.toMatch(UNHANDLED);
   }, 180_000);
+
+  it('exits cleanly when the client closes stdin', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 30_000);
 });
 
 interface HttpAnswer {
