@@ -38,4 +38,12 @@ describe('safeParseJson', () => {
   it('allows a harmless key named constructor', () => {
     expect(safeParseJson('{"constructor": "Ada"}')).toEqual({ success: true, value: { constructor: 'Ada' } });
   });
+
+  it('never throws, even for nesting deeper than the call stack', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const result = safeParseJson(deep);
+    expect(typeof result.success).toBe('boolean');
+    const deepObject = '{"a":'.repeat(20_000) + '{"__proto__": 1}' + '}'.repeat(20_000);
+    expect(safeParseJson(deepObject).success).toBe(false);
+  });
 });

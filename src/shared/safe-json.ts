@@ -69,23 +69,28 @@ function lowerFirst(text: string): string {
   return text.length === 0 ? text : text[0]!.toLowerCase() + text.slice(1);
 }
 
-function findForbiddenKey(value: unknown, path: string): { key: string; path: string } | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = findForbiddenKey(value[index], `${path}/${index}`);
-      if (found) return found;
+// Iterative on purpose: model output can nest deeper than the call stack allows.
+function findForbiddenKey(root: unknown, rootPath: string): { key: string; path: string } | undefined {
+  const stack: { value: unknown; path: string }[] = [{ value: root, path: rootPath }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: `${path}/${index}` });
+      continue;
     }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const child = (value as Record<string, unknown>)[key];
-    if (key === '__proto__') return { key, path };
-    if (key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype')) {
-      return { key: 'constructor.prototype', path };
+    const keys = Object.keys(value);
+    for (const key of keys) {
+      const child = (value as Record<string, unknown>)[key];
+      if (key === '__proto__') return { key, path };
+      if (key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype')) {
+        return { key: 'constructor.prototype', path };
+      }
     }
-    const found = findForbiddenKey(child, `${path}/${escapePointer(key)}`);
-    if (found) return found;
+    for (let index = keys.length - 1; index >= 0; index--) {
+      const key = keys[index]!;
+      stack.push({ value: (value as Record<string, unknown>)[key], path: `${path}/${escapePointer(key)}` });
+    }
   }
   return undefined;
 }
