@@ -13,6 +13,7 @@ import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 import { createRedactor } from './redact.js';
 import { createEnvironment, type AgentRuntimeOptions } from './run-agent.js';
+import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
@@ -58,7 +59,9 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
     try {
       for (const decision of decisions) {
         const decided = await recordDecision(store, decision, now(), runId);
-        recorder.write({ type: 'confirmation_decided', callKey: decided.callKey, callId: decided.callId, toolName: decided.toolName, decision: decision.decision, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+        const event: RunEvent = { type: 'confirmation_decided', callKey: decided.callKey, callId: decided.callId, toolName: decided.toolName, decision: decision.decision, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+        recorder.write(event);
+        notify(options, runId, event);
       }
     } finally {
       recorder.close();
@@ -94,7 +97,10 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
     const { environment, close } = createEnvironment({ ...options, store }, state, true);
     try {
       for (const item of confirmations) {
-        if (item.decision === undefined) environment.recorder.write({ type: 'confirmation_decided', callKey: item.callKey, callId: item.callId, toolName: item.toolName, decision: 'expired' });
+        if (item.decision !== undefined) continue;
+        const event: RunEvent = { type: 'confirmation_decided', callKey: item.callKey, callId: item.callId, toolName: item.toolName, decision: 'expired' };
+        environment.recorder.write(event);
+        notify(options, runId, event);
       }
       return await new AgentLoop(state, environment).run(applied);
     } finally {
@@ -158,6 +164,14 @@ async function recordDecision(store: RunStore, decision: ConfirmationDecision, n
   const result = await store.decide(pending.runId, pending.callKey, decision.decision, decision.reason, now);
   if (result !== 'decided') throw alreadyUsed(pending);
   return pending;
+}
+
+function notify(options: ResumeAgentOptions, runId: string, event: RunEvent): void {
+  try {
+    options.onEvent?.({ ...event, runId });
+  } catch {
+    // A failing listener must not stop the resume; the record has the event.
+  }
 }
 
 function alreadyUsed(pending: StoredConfirmation): ConfirmationRefusedError {

@@ -14,8 +14,8 @@ export const SELECT_CATEGORY_TOOL = 'select_tool_category';
 export interface RoutingOptions {
   /** Route when a run has more tools than this. Default: 20. */
   threshold?: number;
-  /** Category → description for the model. Declaring categories turns routing on whatever the tool count. Default: the tools' own categories, undescribed. */
-  categories?: Readonly<Record<string, string>>;
+  /** The categories (names, or name → description for the model). Declaring them turns routing on whatever the tool count. Default: the tools' own categories, undescribed. */
+  categories?: readonly string[] | Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_ROUTING_THRESHOLD = 20;
@@ -25,11 +25,15 @@ export function routingCategories(tools: readonly AnyTool[], options: RoutingOpt
   if (options === false) return undefined;
   const declared = options?.categories;
   const fromTools = [...new Set(tools.map((tool) => tool.category).filter((category): category is string => category !== undefined))];
-  const names = declared ? Object.keys(declared) : fromTools;
+  const names = declared === undefined ? fromTools : isNameList(declared) ? [...declared] : Object.keys(declared);
   const threshold = options?.threshold ?? DEFAULT_ROUTING_THRESHOLD;
   if (names.length < 2) return undefined;
-  if (!declared && tools.length <= threshold) return undefined;
-  return { names, descriptions: declared ?? {} };
+  if (declared === undefined && tools.length <= threshold) return undefined;
+  return { names, descriptions: declared === undefined || isNameList(declared) ? {} : declared };
+}
+
+function isNameList(value: readonly string[] | Readonly<Record<string, string>>): value is readonly string[] {
+  return Array.isArray(value);
 }
 
 /** The forced tool the routing call offers. */

@@ -1,0 +1,84 @@
+/**
+ * `toolwright approvals list | approve <id> | deny <id>`: the calls waiting
+ * for a person, across runs, in the run store. A decision is recorded once;
+ * `toolwright resume <runId>` (or `approve --resume`) then continues the run.
+ * @module
+ */
+import type { Command } from 'commander';
+import { ConfirmationRefusedError, decideConfirmation, listPendingConfirmations, openSqliteRunStore, type Decision, type StoredConfirmation } from '../../agent/index.js';
+import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
+import { formatPending, terminalIo, type AgentCliIo } from './run.js';
+
+export interface ApprovalsOptions {
+  /** The SQLite file of pending runs. */
+  state?: string;
+  json?: boolean;
+}
+
+export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
+  const pending = await listPendingConfirmations(options.state !== undefined ? { statePath: options.state } : {});
+  if (options.json) {
+    io.out(`${JSON.stringify(pending.map(({ token: _token, ...rest }) => ({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() })), null, 2)}\n`);
+  } else if (pending.length === 0) {
+    io.out('No calls are waiting for confirmation.\n');
+  } else {
+    const byRun = new Map<string, StoredConfirmation[]>();
+    for (const item of pending) byRun.set(item.runId, [...(byRun.get(item.runId) ?? []), item]);
+    for (const [runId, items] of byRun) {
+      io.out(`run ${runId}\n${items.map((item) => formatPending({ ...item, expiresAt: new Date(item.expiresAt).toISOString() })).join('')}`);
+    }
+  }
+  return pending;
+}
+
+export async function decideApproval(approvalId: string, decision: Decision, options: ApprovalsOptions & { reason?: string }, io: AgentCliIo): Promise<StoredConfirmation> {
+  const storeOptions = options.state !== undefined ? { path: options.state } : {};
+  const store = await openSqliteRunStore(storeOptions);
+  try {
+    const pending = await store.findConfirmation(approvalId);
+    if (!pending) throw new ConfirmationRefusedError('unknown_call', `No approval "${approvalId}" in the run store. List what is waiting with \`toolwright approvals list\`.`);
+    const decided = await decideConfirmation({ token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) }, { store });
+    const open = await store.listConfirmations({ runId: decided.runId, undecided: true });
+    io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${decided.summary} (run ${decided.runId})\n`);
+    io.out(open.length === 0 ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId}\n` : `Run ${decided.runId} still waits for ${open.length} more decision(s): toolwright approvals list\n`);
+    return decided;
+  } finally {
+    await store.close();
+  }
+}
+
+export function registerApprovalsCommand(program: Command): void {
+  const approvals = program.command('approvals').description('List, approve or deny the tool calls waiting for confirmation.');
+  approvals
+    .command('list')
+    .description('List the calls waiting for a decision, by run.')
+    .option('--state <file>', 'the SQLite file of pending runs (default $TOOLWRIGHT_HOME/state.db)')
+    .option('--json', 'print JSON')
+    .action(async (options: ApprovalsOptions) => {
+      await listApprovals(options, terminalIo());
+    });
+  approvals
+    .command('approve')
+    .description('Approve one waiting call (it runs when its run resumes).')
+    .argument('<id>', 'the approval id from `toolwright approvals list`')
+    .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--resume', 'continue the run right away when nothing else waits')
+    .action(async (id: string, options: ApprovalsOptions & { resume?: boolean }) => {
+      const io = terminalIo();
+      const decided = await decideApproval(id, 'approve', options, io);
+      if (options.resume) {
+        const resumeOptions: ResumeCommandOptions = { interactive: false };
+        if (options.state !== undefined) resumeOptions.state = options.state;
+        await runResumeCommand(decided.runId, resumeOptions, io);
+      }
+    });
+  approvals
+    .command('deny')
+    .description('Deny one waiting call; the model is told the user declined.')
+    .argument('<id>', 'the approval id from `toolwright approvals list`')
+    .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--reason <text>', 'why, for the model')
+    .action(async (id: string, options: ApprovalsOptions & { reason?: string }) => {
+      await decideApproval(id, 'deny', options, terminalIo());
+    });
+}

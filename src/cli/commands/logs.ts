@@ -1,0 +1,78 @@
+/**
+ * `toolwright logs <runId>`: prints a run's record as a timeline (or the raw
+ * JSONL with `--json`).
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { RunRecorder, defaultRunsDir, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
+
+export interface LogsOptions {
+  /** The folder of run records. */
+  runs?: string;
+  /** The SQLite file of pending runs (to find the record of a run that was paused). */
+  state?: string;
+  json?: boolean;
+}
+
+/** Finds a run's record: where the store says, else in the runs folder. */
+export async function findRecord(runId: string, options: LogsOptions): Promise<string> {
+  const inFolder = RunRecorder.pathFor(options.runs ?? defaultRunsDir(), runId);
+  if (existsSync(inFolder)) return inFolder;
+  const store = await openSqliteRunStore(options.state !== undefined ? { path: options.state } : {});
+  try {
+    const stored = await store.loadRun(runId);
+    const path = stored?.state.recordPath;
+    if (path !== undefined && existsSync(path)) return path;
+  } finally {
+    await store.close();
+  }
+  throw new InvalidArgumentError(`No record for run "${runId}" in ${options.runs ?? defaultRunsDir()}. Pass --runs with the folder the run wrote to.`);
+}
+
+export async function printLogs(runId: string, options: LogsOptions, io: AgentCliIo): Promise<RunRecordLine[]> {
+  const lines = readRunRecord(await findRecord(runId, options));
+  if (options.json) {
+    for (const line of lines) io.out(`${JSON.stringify(line)}\n`);
+    return lines;
+  }
+  for (const line of lines) {
+    const text = formatLine(line);
+    if (text !== undefined) io.out(`${line.time.slice(11, 23)}  ${text.replace(/\n/g, '\n              ')}\n`);
+  }
+  return lines;
+}
+
+function formatLine(line: RunRecordLine): string | undefined {
+  switch (line.type) {
+    case 'run_started':
+      return `${line.resumed ? 'resumed' : 'started'} run ${line.runId} with ${line.modelId} (${line.tools.length} tools)`;
+    case 'model_request':
+      return `model call ${line.step}: ${line.messages.length} messages, ${line.tools.length} tools, ~${line.estimatedInputTokens} input tokens${line.maxOutputTokens !== undefined ? `, cap ${line.maxOutputTokens} output tokens` : ''}`;
+    case 'model_response':
+      return formatEvent(line) ?? `model answered (${line.response.stopReason}), ${line.response.usage.inputTokens} in / ${line.response.usage.outputTokens} out tokens`;
+    case 'tool_call':
+      return undefined;
+    case 'confirmation_requested':
+      return line.pending.map((item) => `waiting for confirmation ${item.approvalId}: ${item.summary}`).join('\n');
+    case 'stop':
+      return `${line.status}${line.stopReason ? ` (${line.stopReason.kind}: ${line.stopReason.message})` : ''} · ${line.usage.modelCalls} model calls · ${line.usage.toolCalls} tool calls · ${line.usage.inputTokens} in / ${line.usage.outputTokens} out tokens · $${line.costUsd.toFixed(4)}`;
+    default:
+      return formatEvent(line)?.trim();
+  }
+}
+
+export function registerLogsCommand(program: Command): void {
+  program
+    .command('logs')
+    .description("Print a run's record: every model call, tool call, confirmation and the stop.")
+    .argument('<runId>', 'the run id')
+    .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
+    .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--json', 'print the raw JSONL events')
+    .action(async (runId: string, options: LogsOptions) => {
+      await printLogs(runId, options, terminalIo());
+    });
+}

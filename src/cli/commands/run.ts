@@ -1,0 +1,266 @@
+/**
+ * `toolwright run --model <spec> --tools <module> "<task>"`: runs the agent
+ * loop and prints each step as it happens. A call that needs confirmation is
+ * asked in the terminal, or left pending with `--no-interactive` (approve it
+ * later with `toolwright approvals`, continue with `toolwright resume`).
+ * Exit codes: 0 completed or left pending, 1 stopped by a guard, 2 bad input.
+ * @module
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import {
+  resumeAgent,
+  runAgent,
+  SELECT_CATEGORY_TOOL,
+  type AgentLimits,
+  type AgentResult,
+  type AgentRuntimeOptions,
+  type ConfirmationDecision,
+  type PendingConfirmation,
+  type RunEvent,
+} from '../../agent/index.js';
+import { createModel } from '../../models/create-model.js';
+import { resultText } from '../../models/types.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { isPlainObject } from '../../shared/own.js';
+import { loadToolModule } from '../load-tool-module.js';
+
+/** Where the agent commands write, and how they ask a person. */
+export interface AgentCliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Asks a question and resolves to the answer; absent when no terminal is attached. */
+  ask?: (question: string) => Promise<string>;
+}
+
+/** The terminal: stdout, stderr, and questions on stdin when it is a TTY. */
+export function terminalIo(): AgentCliIo {
+  const io: AgentCliIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+  if (process.stdin.isTTY) {
+    io.ask = async (question) => {
+      const prompt = createInterface({ input: process.stdin, output: process.stdout });
+      try {
+        return await prompt.question(question);
+      } finally {
+        prompt.close();
+      }
+    };
+  }
+  return io;
+}
+
+/** What the CLI keeps with a run so that `resume` and `approvals approve --resume` can rebuild it. */
+export interface RunMeta {
+  modelSpec: string;
+  /** The absolute path (or package name) of the tool module. */
+  toolsModule: string;
+  baseURL?: string;
+  route?: boolean;
+}
+
+/** Options shared by `run` and `resume`. */
+export interface AgentCommandOptions {
+  /** `provider:model`. */
+  model?: string;
+  /** The tool module. */
+  tools?: string;
+  baseUrl?: string;
+  /** The SQLite file of pending runs. */
+  state?: string;
+  /** The folder of run records. */
+  runs?: string;
+  /** `false` with `--no-record`. */
+  record?: boolean;
+  /** `false` with `--no-interactive`. */
+  interactive?: boolean;
+  json?: boolean;
+  maxIterations?: string;
+  maxCost?: string;
+  maxToolCalls?: string;
+  maxTokens?: string;
+  timeout?: string;
+  /** Resolve the tool module from here. Default: `process.cwd()`. */
+  cwd?: string;
+}
+
+export interface RunCommandOptions extends AgentCommandOptions {
+  system?: string;
+  route?: boolean;
+}
+
+/** Runs a task from the command line; resolves to the final result (after any confirmations asked in the terminal). */
+export async function runRunCommand(task: string, options: RunCommandOptions, io: AgentCliIo): Promise<AgentResult> {
+  if (options.model === undefined) throw new InvalidArgumentError('--model is required, e.g. --model openai:gpt-4o-mini.');
+  if (options.tools === undefined) throw new InvalidArgumentError('--tools is required: the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts.');
+  if (typeof task !== 'string' || task.trim() === '') throw new InvalidArgumentError('Give the task as the last argument, in quotes: toolwright run --model … --tools … "Refund invoice inv_000102".');
+  const meta: RunMeta = { modelSpec: options.model, toolsModule: options.tools };
+  if (options.baseUrl !== undefined) meta.baseURL = options.baseUrl;
+  if (options.route) meta.route = true;
+  const runtime = await buildRuntime(meta, options, io);
+  meta.toolsModule = runtime.toolsModule;
+  const result = await runAgent({ ...runtime.options, prompt: task, ...(options.system !== undefined ? { system: options.system } : {}), meta: { ...meta } });
+  return settle(result, runtime.options, options, io);
+}
+
+/** The model, tools and runtime options for a run, from its meta and the command-line options. */
+export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, io: AgentCliIo): Promise<{ options: AgentRuntimeOptions; toolsModule: string }> {
+  const limits = parseLimits(options);
+  const loaded = await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
+  const model = createModel(meta.modelSpec, meta.baseURL !== undefined ? { baseURL: meta.baseURL } : {});
+  const runtime: AgentRuntimeOptions = {
+    model,
+    tools: loaded.tools,
+    limits,
+    recordDir: options.record === false ? false : (options.runs ?? undefined),
+    logger: { error: () => {} },
+  };
+  if (runtime.recordDir === undefined) delete runtime.recordDir;
+  if (options.state !== undefined) runtime.statePath = options.state;
+  if (meta.route) runtime.routing = { categories: loaded.categories ? Object.keys(loaded.categories) : [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
+  if (!options.json) runtime.onEvent = (event) => {
+    const line = formatEvent(event);
+    if (line !== undefined) io.out(`${line}\n`);
+  };
+  return { options: runtime, toolsModule: loaded.source };
+}
+
+/** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
+export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, options: AgentCommandOptions, io: AgentCliIo): Promise<AgentResult> {
+  let result = first;
+  while (result.status === 'awaiting_confirmation' && options.interactive !== false && io.ask) {
+    const decisions: ConfirmationDecision[] = [];
+    for (const pending of result.pending) {
+      io.out(`\n? ${pending.summary}\n    ${pending.toolName} ${compact(pending.arguments, 300)}\n`);
+      const answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
+      const approved = answer === 'y' || answer === 'yes';
+      decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
+    }
+    result = await resumeAgent(result.runId, decisions, runtime);
+  }
+  io.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result));
+  return result;
+}
+
+function parseLimits(options: AgentCommandOptions): AgentLimits {
+  const limits: AgentLimits = {};
+  const integer = (value: string | undefined, flag: string): number | undefined => {
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`${flag} must be a whole number (got "${value}").`);
+    return parsed;
+  };
+  const iterations = integer(options.maxIterations, '--max-iterations');
+  if (iterations !== undefined) limits.maxIterations = iterations;
+  const toolCalls = integer(options.maxToolCalls, '--max-tool-calls');
+  if (toolCalls !== undefined) limits.maxToolCalls = toolCalls;
+  const tokens = integer(options.maxTokens, '--max-tokens');
+  if (tokens !== undefined) limits.maxOutputTokens = tokens;
+  const timeout = integer(options.timeout, '--timeout');
+  if (timeout !== undefined) limits.maxWallTimeMs = timeout;
+  if (options.maxCost !== undefined) {
+    const cost = Number(options.maxCost);
+    if (!Number.isFinite(cost) || cost < 0) throw new InvalidArgumentError(`--max-cost must be an amount in USD, such as 0.05 (got "${options.maxCost}").`);
+    limits.maxCostUsd = cost;
+  }
+  return limits;
+}
+
+/** One line for an event, or `undefined` for events the terminal does not show. */
+export function formatEvent(event: RunEvent): string | undefined {
+  switch (event.type) {
+    case 'routing':
+      return `» routing: ${event.category ?? 'no category chosen'} (${event.tools.length} tools offered)`;
+    case 'model_response': {
+      const lines: string[] = [];
+      for (const part of event.response.content) {
+        if (part.type === 'text' && part.text.trim() !== '') lines.push(`assistant: ${part.text.trim()}`);
+        if (part.type === 'tool-call' && part.name !== SELECT_CATEGORY_TOOL) lines.push(`→ ${part.name} ${part.argumentsText ?? compact(part.arguments, 200)}`);
+      }
+      return lines.length === 0 ? undefined : lines.join('\n');
+    }
+    case 'model_error':
+      return `! model call failed: ${event.error.message}`;
+    case 'tool_result': {
+      const text = compactText(resultText(event.result.content), 200);
+      if (event.status === 'succeeded') return `  ✓ ${event.toolName} (${Math.round(event.durationMs)} ms): ${text}`;
+      if (event.status === 'failed') return `  ✗ ${event.toolName}${event.failure ? ` [${event.failure.code}]` : ''}: ${text}`;
+      return `  – ${event.toolName} ${event.status.replace(/_/g, ' ')}`;
+    }
+    case 'confirmation_decided':
+      return `  ${event.decision === 'approve' ? 'approved' : event.decision === 'deny' ? 'denied' : 'expired'}: ${event.toolName} (${event.callId})`;
+    default:
+      return undefined;
+  }
+}
+
+/** The end of a run, for a person. */
+export function formatResult(result: AgentResult): string {
+  const totals = `${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens · $${result.costUsd.toFixed(4)}`;
+  const record = result.recordPath === undefined ? '' : `\nrecord: ${result.recordPath}`;
+  switch (result.status) {
+    case 'completed':
+      return `\n${result.text}\n\n— completed (run ${result.runId}) · ${totals}${record}\n`;
+    case 'stopped':
+      return `\n— stopped (${result.stopReason.kind}, run ${result.runId}): ${result.stopReason.message}\n  ${totals}${record}\n`;
+    case 'awaiting_confirmation':
+      return `\n— waiting for confirmation (run ${result.runId}):\n${result.pending.map(formatPending).join('')}\nApprove or deny each: toolwright approvals approve <id> | toolwright approvals deny <id>\nthen continue:       toolwright resume ${result.runId}\n  ${totals}${record}\n`;
+  }
+}
+
+export function formatPending(pending: Pick<PendingConfirmation, 'approvalId' | 'summary' | 'toolName' | 'arguments' | 'expiresAt'>): string {
+  return `  ${pending.approvalId}  ${pending.summary}\n      ${pending.toolName} ${compact(pending.arguments, 200)} · expires ${pending.expiresAt}\n`;
+}
+
+/** Reads the CLI's meta back from a stored run. */
+export function readRunMeta(meta: Record<string, unknown>): Partial<RunMeta> {
+  const out: Partial<RunMeta> = {};
+  if (!isPlainObject(meta)) return out;
+  if (typeof meta.modelSpec === 'string') out.modelSpec = meta.modelSpec;
+  if (typeof meta.toolsModule === 'string') out.toolsModule = meta.toolsModule;
+  if (typeof meta.baseURL === 'string') out.baseURL = meta.baseURL;
+  if (meta.route === true) out.route = true;
+  return out;
+}
+
+function compact(value: unknown, max: number): string {
+  return compactText(JSON.stringify(value) ?? '', max);
+}
+
+function compactText(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Adds the options `run` and `resume` share. */
+export function addAgentOptions(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'the provider API root (an OpenAI-compatible server such as http://127.0.0.1:11434/v1); default: the provider\'s, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL')
+    .option('--max-iterations <n>', 'model calls before the run stops (default 10)')
+    .option('--max-cost <usd>', 'stop before a model call would pass this many USD')
+    .option('--max-tool-calls <n>', 'tool calls allowed in the run')
+    .option('--max-tokens <n>', 'output tokens allowed in the run')
+    .option('--timeout <ms>', 'active wall time allowed in the run, in milliseconds')
+    .option('--no-interactive', 'leave confirmations pending instead of asking in the terminal')
+    .option('--state <file>', 'the SQLite file of pending runs (default $TOOLWRIGHT_HOME/state.db, ~/.toolwright/state.db)')
+    .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
+    .option('--no-record', 'write no run record')
+    .option('--json', 'print the final result as JSON instead of the steps');
+}
+
+export function registerRunCommand(program: Command): void {
+  addAgentOptions(
+    program
+      .command('run')
+      .description('Run a task with a model and a tool module, printing each step; confirmations are asked in the terminal.')
+      .argument('<task>', 'what to do, in quotes')
+      .requiredOption('--model <spec>', 'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+      .requiredOption('--tools <module>', 'a module that exports tools, e.g. examples/subscriptions/index.ts')
+      .option('--system <text>', 'a system message')
+      .option('--route', 'pick a tool category first (two-stage routing), whatever the number of tools'),
+  )
+    .addHelpText('after', '\nExit codes: 0 completed (or left waiting for confirmation), 1 stopped by a limit or a model error, 2 bad input.')
+    .action(async (task: string, options: RunCommandOptions) => {
+      const result = await runRunCommand(task, options, terminalIo());
+      if (result.status === 'stopped') process.exitCode = 1;
+    });
+}
