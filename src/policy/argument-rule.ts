@@ -1,0 +1,185 @@
+/**
+ * Constraints on a call's arguments, on top of the tool's own schema: the
+ * values a task allows (recipients from its contacts), numeric limits
+ * (amounts under a cap), folders (paths under a root), a JSON Schema
+ * condition as in Progent, or a function. Each rule has a stable id, names
+ * the tools it covers, and returns a one-sentence violation the model reads.
+ * @module
+ */
+import { posix } from 'node:path';
+import { InvalidArgumentError } from '../shared/errors.js';
+import { compileSchema } from '../tools/schema-validator.js';
+import type { JsonSchemaObject } from '../tools/types.js';
+import { formatIssuePath } from '../tools/validation-issues.js';
+import { readArgumentValues } from './argument-values.js';
+import type { RuleAction } from './types.js';
+
+/** A constraint on the arguments of some tools. */
+export interface ArgumentRule {
+  /** Stable id, recorded with every block. */
+  readonly id: string;
+  /** The tools it applies to. */
+  readonly tools: readonly string[];
+  /** What the rule allows, in one sentence (for reports and docs). */
+  readonly description: string;
+  /** What happens to a call that breaks it. Default: `block`. */
+  readonly action: RuleAction;
+  /** Returns what is wrong with the arguments, as one sentence for the model, or `undefined` when they comply. */
+  check(args: unknown): string | undefined;
+}
+
+interface RuleBase {
+  /** Stable id; defaults to `<kind>:<tool>.<argument>`. */
+  id?: string;
+  /** The tool (or tools) it applies to. */
+  tool: string | readonly string[];
+  /** What happens to a call that breaks it. Default: `block`. */
+  action?: RuleAction;
+}
+
+interface ArgumentRuleBase extends RuleBase {
+  /** The argument, as a dotted path; arrays on the way apply the rule to each element. */
+  argument: string;
+}
+
+export interface AllowValuesOptions extends ArgumentRuleBase {
+  /** The values allowed at `argument`. */
+  values: readonly (string | number | boolean)[];
+  /** How the values are named to the model, e.g. "the task's contacts". Default: "the allowed values". */
+  label?: string;
+  /** Compare strings exactly. Default: false (case-insensitive, trimmed), which suits emails and IBANs. */
+  caseSensitive?: boolean;
+  /** List the allowed values in the message, so the model can correct itself. Default: true. */
+  revealValues?: boolean;
+}
+
+/** Every value at `argument` must be one of `values`. */
+export function allowValues(options: AllowValuesOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  const normalize = (value: unknown) => (typeof value === 'string' && !options.caseSensitive ? value.trim().toLowerCase() : value);
+  const allowed = new Set(options.values.map(normalize));
+  const label = options.label ?? 'the allowed values';
+  const shown = options.values.length === 0 ? '(none)' : options.values.map((value) => JSON.stringify(value)).join(', ');
+  return freezeRule({
+    id: options.id ?? `allowed-values:${tools.join('|')}.${options.argument}`,
+    tools,
+    description: `${tools.join(', ')}: ${options.argument} must be one of ${label}${options.revealValues === false ? '' : ` (${shown})`}.`,
+    action: options.action ?? 'block',
+    check(args) {
+      for (const found of readArgumentValues(args, options.argument)) {
+        if (!allowed.has(normalize(found.value))) {
+          return `${found.path} ${JSON.stringify(found.value)} is not one of ${label}${options.revealValues === false ? '' : ` (${shown})`}.`;
+        }
+      }
+      return undefined;
+    },
+  });
+}
+
+export interface LimitNumberOptions extends ArgumentRuleBase {
+  /** Largest allowed value (inclusive). */
+  max?: number;
+  /** Smallest allowed value (inclusive). */
+  min?: number;
+  /** A unit for the message, e.g. "EUR". */
+  unit?: string;
+}
+
+/** Every number at `argument` must lie within `[min, max]`. */
+export function limitNumber(options: LimitNumberOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  if (options.max === undefined && options.min === undefined) throw new InvalidArgumentError(`limitNumber for ${options.argument} needs a max, a min, or both.`);
+  const unit = options.unit ? ` ${options.unit}` : '';
+  const bounds = [options.min !== undefined ? `at least ${options.min}${unit}` : undefined, options.max !== undefined ? `at most ${options.max}${unit}` : undefined].filter(Boolean).join(' and ');
+  return freezeRule({
+    id: options.id ?? `number-limit:${tools.join('|')}.${options.argument}`,
+    tools,
+    description: `${tools.join(', ')}: ${options.argument} must be ${bounds}.`,
+    action: options.action ?? 'block',
+    check(args) {
+      for (const found of readArgumentValues(args, options.argument)) {
+        if (typeof found.value !== 'number') continue;
+        if (options.max !== undefined && found.value > options.max) return `${found.path} ${found.value}${unit} is above the limit of ${options.max}${unit}.`;
+        if (options.min !== undefined && found.value < options.min) return `${found.path} ${found.value}${unit} is below the minimum of ${options.min}${unit}.`;
+      }
+      return undefined;
+    },
+  });
+}
+
+export interface PathUnderOptions extends ArgumentRuleBase {
+  /** The folder every path must stay inside (POSIX, e.g. `/shared/reports`). */
+  folder: string;
+}
+
+/** Every path at `argument` must resolve (after `..` and `.`) to `folder` or something inside it. */
+export function pathUnder(options: PathUnderOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  const folder = posix.resolve('/', options.folder);
+  const prefix = folder.endsWith('/') ? folder : `${folder}/`;
+  return freezeRule({
+    id: options.id ?? `path-under:${tools.join('|')}.${options.argument}`,
+    tools,
+    description: `${tools.join(', ')}: ${options.argument} must be inside ${folder}.`,
+    action: options.action ?? 'block',
+    check(args) {
+      for (const found of readArgumentValues(args, options.argument)) {
+        if (typeof found.value !== 'string') continue;
+        const resolved = posix.resolve('/', found.value);
+        if (resolved !== folder && !resolved.startsWith(prefix)) return `${found.path} ${JSON.stringify(found.value)} is outside ${folder}.`;
+      }
+      return undefined;
+    },
+  });
+}
+
+export interface MatchSchemaOptions extends RuleBase {
+  /** Stable id (required: a schema has no natural name). */
+  id: string;
+  /** A JSON Schema 2020-12 the whole arguments object must satisfy (Progent's condition shape). */
+  schema: JsonSchemaObject;
+  /** What the schema allows, in one sentence; the model reads it when a call fails it. */
+  description: string;
+}
+
+/** The arguments must satisfy a JSON Schema, as in Progent's policy language. */
+export function matchSchema(options: MatchSchemaOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  const validator = compileSchema(options.schema, `policy rule ${options.id}`);
+  return freezeRule({
+    id: options.id,
+    tools,
+    description: options.description,
+    action: options.action ?? 'block',
+    check(args) {
+      const result = validator.validate(args);
+      if (result.success) return undefined;
+      const first = result.issues[0];
+      const detail = first ? ` (${formatIssuePath(first.path)} ${first.message})` : '';
+      return `${options.description.replace(/\.$/, '')}${detail}.`;
+    },
+  });
+}
+
+export interface CustomRuleOptions extends RuleBase {
+  id: string;
+  description: string;
+  /** Returns what is wrong, as one sentence for the model, or `undefined`. A throw counts as a violation. */
+  check: (args: unknown) => string | undefined;
+}
+
+/** A rule written as a function. */
+export function argumentRule(options: CustomRuleOptions): ArgumentRule {
+  return freezeRule({ id: options.id, tools: toolList(options.tool), description: options.description, action: options.action ?? 'block', check: options.check });
+}
+
+function toolList(tool: string | readonly string[]): string[] {
+  const list = typeof tool === 'string' ? [tool] : [...tool];
+  if (list.length === 0 || list.some((name) => typeof name !== 'string' || name === '')) throw new InvalidArgumentError('A policy rule needs `tool`: a tool name or a non-empty list of names.');
+  return list;
+}
+
+function freezeRule(rule: ArgumentRule): ArgumentRule {
+  if (rule.action !== 'block' && rule.action !== 'confirm') throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
+  return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]) });
+}

@@ -1,0 +1,30 @@
+/**
+ * Tool policies and instruction isolation: task-scoped allow lists, argument
+ * constraints, call limits and information-flow rules, checked at the tool
+ * boundary by the agent loop; and Spotlighting-style isolation of untrusted
+ * tool output.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export { createPolicy } from './create-policy.js';
+export type { FlowOptions, PolicySpec, TrustOptions } from './policy-spec.js';
+export { allowValues, argumentRule, limitNumber, matchSchema, pathUnder } from './argument-rule.js';
+export type { AllowValuesOptions, ArgumentRule, CustomRuleOptions, LimitNumberOptions, MatchSchemaOptions, PathUnderOptions } from './argument-rule.js';
+export { readArgumentValues } from './argument-values.js';
+export type { ArgumentValue } from './argument-values.js';
+export { ISOLATION_KINDS, createIsolation } from './isolation.js';
+export type { Isolation, IsolationContext, IsolationKind, IsolationOptions } from './isolation.js';
+export type {
+  AfterToolResultInput,
+  AfterToolResultOutput,
+  BeforeToolCallInput,
+  Policy,
+  PolicyCall,
+  PolicyDecision,
+  PolicyFlag,
+  PolicySession,
+  PolicySnapshot,
+  RuleAction,
+  StartRunOptions,
+  TrustLabel,
+} from './types.js';

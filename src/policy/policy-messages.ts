@@ -1,0 +1,33 @@
+/**
+ * What the model reads when the policy blocks a call, and the reasons each
+ * rule gives. Like the registry's errors, each says what happened, which rule
+ * did it, and what to do next.
+ * @module
+ */
+
+/** The tool error the model reads instead of a result. */
+export function blockedMessage(toolName: string, ruleId: string, reason: string): string {
+  return `Blocked by policy (rule "${ruleId}"): ${reason} The call to ${toolName} did not run. Do not repeat it; carry on with the user's original request using calls the policy allows, or tell the user what you could not do.`;
+}
+
+export function toolNotAllowedReason(toolName: string, allowed: readonly string[]): string {
+  return `${toolName} is not one of the tools allowed for this task (${allowed.length === 0 ? 'none' : allowed.join(', ')}).`;
+}
+
+export function toolDeniedReason(toolName: string): string {
+  return `${toolName} is not allowed in this run.`;
+}
+
+export function callLimitReason(toolName: string, limit: number): string {
+  return `${toolName} may be called at most ${limit} time${limit === 1 ? '' : 's'} in this task, and ${limit === 1 ? 'that call was' : 'those calls were'} already made.`;
+}
+
+export function untrustedWriteReason(toolName: string, sources: readonly string[], action: 'block' | 'confirm'): string {
+  const from = sources.length === 0 ? '' : ` (from ${sources.join(', ')})`;
+  return `${toolName} changes things, and the conversation now holds untrusted tool output${from}; ${action === 'block' ? 'changes are not allowed after that' : "a change after that needs a person's confirmation"}.`;
+}
+
+export function copiedArgumentReason(path: string, value: string, source: string): string {
+  const shown = value.length > 80 ? `${value.slice(0, 79)}…` : value;
+  return `${path} ${JSON.stringify(shown)} was copied from untrusted output of ${source}, not from the user's request.`;
+}

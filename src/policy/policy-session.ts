@@ -1,0 +1,165 @@
+/**
+ * One run's half of a policy: the taint bit, the calls let through per tool,
+ * the untrusted texts seen (for the copied-argument check) and the isolation
+ * secret. Rules are checked in a fixed order (deny list, allow list, call
+ * limit, argument rules, information flow); the first block wins, otherwise
+ * the first confirmation, otherwise the call is allowed with its flags.
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { ContentPart } from '../tools/types.js';
+import { stringLeaves } from './argument-values.js';
+import type { ResolvedPolicySpec } from './policy-spec.js';
+import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
+import type { AfterToolResultInput, AfterToolResultOutput, BeforeToolCallInput, PolicyDecision, PolicyFlag, PolicySession, PolicySnapshot, StartRunOptions, TrustLabel } from './types.js';
+
+/** Untrusted text kept per result for the copied-argument check; beyond this a value copied from the tail is missed. */
+const MAX_KEPT_CHARS = 200_000;
+
+interface UntrustedText {
+  toolName: string;
+  callId: string;
+  text: string;
+  lower: string;
+}
+
+export class PolicyRunSession implements PolicySession {
+  readonly #spec: ResolvedPolicySpec;
+  readonly #token: string;
+  readonly #callCounts = new Map<string, number>();
+  readonly #untrusted: UntrustedText[] = [];
+  readonly #trustedTexts: string[];
+  readonly #trustedLower: string[];
+  #tainted = false;
+
+  constructor(spec: ResolvedPolicySpec, options: StartRunOptions) {
+    this.#spec = spec;
+    const restore = options.restore;
+    if (restore) {
+      this.#token = restore.token;
+      this.#tainted = restore.tainted;
+      for (const [tool, count] of Object.entries(restore.callCounts)) this.#callCounts.set(tool, count);
+      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: item.text.toLowerCase() });
+      this.#trustedTexts = [...restore.trustedTexts];
+    } else {
+      this.#token = options.seed !== undefined ? createHash('sha256').update(`${String(options.seed)}\u0000${options.runId ?? ''}`).digest('hex').slice(0, 16) : randomBytes(8).toString('hex');
+      this.#trustedTexts = [...(options.trustedTexts ?? [])];
+    }
+    this.#trustedLower = this.#trustedTexts.map((text) => text.toLowerCase());
+  }
+
+  get tainted(): boolean {
+    return this.#tainted;
+  }
+
+  beforeToolCall(input: BeforeToolCallInput): PolicyDecision {
+    const spec = this.#spec;
+    const name = input.tool.name;
+    const flags: PolicyFlag[] = [];
+    const block = (ruleId: string, reason: string): PolicyDecision => ({ action: 'block', ruleId, reason, message: blockedMessage(name, ruleId, reason), flags });
+
+    if (spec.denyTools.has(name)) return block('tool-denied', toolDeniedReason(name));
+    if (spec.allowTools && !spec.allowTools.has(name)) return block('tool-not-allowed', toolNotAllowedReason(name, spec.allowList));
+    const limit = spec.callLimits.get(name);
+    const count = this.#callCounts.get(name) ?? 0;
+    if (limit !== undefined && count >= limit) return block('call-limit', callLimitReason(name, limit));
+
+    let confirm: { ruleId: string; reason: string } | undefined;
+    for (const rule of spec.rules) {
+      if (!rule.tools.includes(name)) continue;
+      let violation: string | undefined;
+      try {
+        violation = rule.check(input.arguments);
+      } catch {
+        // A rule that cannot decide does not let the call through.
+        violation = `the rule could not check these arguments.`;
+      }
+      if (violation === undefined) continue;
+      if (rule.action === 'block') return block(rule.id, violation);
+      confirm ??= { ruleId: rule.id, reason: violation };
+    }
+
+    if (input.tool.effect === 'write') {
+      const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(input.arguments);
+      flags.push(...copied.map((item) => item.flag));
+      const first = copied[0];
+      if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason);
+      if (first && spec.flow.copiedArguments === 'confirm') confirm ??= { ruleId: 'copied-argument', reason: first.reason };
+      if (this.#tainted && spec.flow.untrustedWrites !== 'allow' && !spec.flow.exemptTools.has(name)) {
+        const reason = untrustedWriteReason(name, this.#sources(), spec.flow.untrustedWrites);
+        if (spec.flow.untrustedWrites === 'block') return block('untrusted-write', reason);
+        confirm ??= { ruleId: 'untrusted-write', reason };
+      }
+    }
+
+    // Counted when a call goes ahead or to a person: a declined confirmation still used up its chance.
+    this.#callCounts.set(name, count + 1);
+    if (confirm) return { action: 'confirm', ruleId: confirm.ruleId, reason: confirm.reason, flags };
+    return { action: 'allow', flags };
+  }
+
+  afterToolResult(input: AfterToolResultInput): AfterToolResultOutput {
+    const trust = this.#label(input);
+    if (trust === 'trusted') return { result: input.result, trust, isolated: false };
+    this.#tainted = true;
+    const text = input.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    const kept = text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text;
+    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
+    const isolation = this.#spec.isolation;
+    if (!isolation) return { result: input.result, trust, isolated: false };
+    const context = { token: this.#token, toolName: input.tool.name };
+    // Structured content is dropped: a wire format that sent it would bypass the isolation.
+    const content: ContentPart[] = input.result.content.map((part) => (part.type === 'text' ? { type: 'text', text: isolation.wrap(part.text, context) } : part));
+    return { result: { content, isError: input.result.isError }, trust, isolated: true };
+  }
+
+  systemPrompt(): string | undefined {
+    return this.#spec.isolation?.systemPrompt(this.#token);
+  }
+
+  snapshot(): PolicySnapshot {
+    return {
+      version: 1,
+      token: this.#token,
+      tainted: this.#tainted,
+      callCounts: Object.fromEntries(this.#callCounts),
+      untrusted: this.#untrusted.map(({ toolName, callId, text }) => ({ toolName, callId, text })),
+      trustedTexts: [...this.#trustedTexts],
+    };
+  }
+
+  #label(input: AfterToolResultInput): TrustLabel {
+    const trust = this.#spec.trust;
+    if (trust.classify) {
+      try {
+        const label = trust.classify(input);
+        if (label === 'trusted' || label === 'untrusted') return label;
+      } catch {
+        return 'untrusted';
+      }
+    }
+    if (trust.untrustedTools.has(input.tool.name)) return 'untrusted';
+    if (trust.trustedTools.has(input.tool.name)) return 'trusted';
+    return trust.default;
+  }
+
+  #sources(): string[] {
+    return [...new Set(this.#untrusted.map((item) => item.toolName))];
+  }
+
+  #copiedArguments(args: unknown): { flag: PolicyFlag; reason: string }[] {
+    if (this.#untrusted.length === 0) return [];
+    const found: { flag: PolicyFlag; reason: string }[] = [];
+    for (const leaf of stringLeaves(args)) {
+      const value = (leaf.value as string).trim();
+      if (value.length < this.#spec.flow.minCopiedLength) continue;
+      const lower = value.toLowerCase();
+      if (this.#trustedLower.some((text) => text.includes(lower))) continue;
+      const source = this.#untrusted.find((item) => item.lower.includes(lower));
+      if (!source) continue;
+      const reason = copiedArgumentReason(leaf.path, value, source.toolName);
+      found.push({ reason, flag: { ruleId: 'copied-argument', argumentPath: leaf.path, message: reason, source: { toolName: source.toolName, callId: source.callId } } });
+    }
+    return found;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The shape of a declared policy ({@link PolicySpec}) and its checked form,
+ * which a session reads.
+ * @module
+ */
+import { InvalidArgumentError } from '../shared/errors.js';
+import type { ArgumentRule } from './argument-rule.js';
+import { createIsolation, ISOLATION_KINDS, type Isolation, type IsolationKind } from './isolation.js';
+import type { AfterToolResultInput, TrustLabel } from './types.js';
+
+/** How results are labelled. */
+export interface TrustOptions {
+  /** The label of a result no other option decides. Default: `untrusted` (any tool output may carry someone else's text). */
+  default?: TrustLabel;
+  /** Tools whose results are trusted (they only return data the user controls). */
+  trustedTools?: readonly string[];
+  /** Tools whose results are untrusted, whatever `default` says. */
+  untrustedTools?: readonly string[];
+  /** Labels a result by its source (an email's sender, a file's owner); `undefined` falls back to the lists and `default`. */
+  classify?: (input: AfterToolResultInput) => TrustLabel | undefined;
+}
+
+/** What untrusted content in the context may lead to. */
+export interface FlowOptions {
+  /** A `write` call once untrusted content has entered the context: `allow`, `confirm` (a person decides) or `block`. Default: `confirm`. */
+  untrustedWrites?: 'allow' | 'confirm' | 'block';
+  /** Write tools `untrustedWrites` leaves alone, typically because rules already pin their arguments to the task. */
+  exemptTools?: readonly string[];
+  /** A string argument of a `write` call found in untrusted output and not in the user's text: `off`, `flag` (recorded, the call goes ahead), `confirm` or `block`. Default: `flag`. */
+  copiedArguments?: 'off' | 'flag' | 'confirm' | 'block';
+  /** The shortest string the copied-argument check looks at, in characters. Default: 8. */
+  minCopiedLength?: number;
+}
+
+/** A declared policy. Every field is optional; `{}` allows every tool and asks before writes that follow untrusted output. */
+export interface PolicySpec {
+  /** A short name for records and reports. Default: `policy`. */
+  name?: string;
+  /** The tools the model may call; others are blocked. Default: every tool. */
+  allowTools?: readonly string[];
+  /** Tools that are always blocked (wins over `allowTools`). */
+  denyTools?: readonly string[];
+  /** Constraints on arguments (see `allowValues`, `limitNumber`, `pathUnder`, `matchSchema`, `argumentRule`). */
+  rules?: readonly ArgumentRule[];
+  /** The most calls let through per tool over a run. */
+  callLimits?: Readonly<Record<string, number>>;
+  trust?: TrustOptions;
+  flow?: FlowOptions;
+  /** Rewrites untrusted results so the model can tell data from instructions. Default: none. */
+  isolation?: Isolation | IsolationKind;
+}
+
+/** The spec after checking, as the session reads it. */
+export interface ResolvedPolicySpec {
+  name: string;
+  allowTools: ReadonlySet<string> | undefined;
+  allowList: readonly string[];
+  denyTools: ReadonlySet<string>;
+  rules: readonly ArgumentRule[];
+  callLimits: ReadonlyMap<string, number>;
+  trust: Required<Omit<TrustOptions, 'classify' | 'trustedTools' | 'untrustedTools'>> & { trustedTools: ReadonlySet<string>; untrustedTools: ReadonlySet<string>; classify: TrustOptions['classify'] };
+  flow: { untrustedWrites: 'allow' | 'confirm' | 'block'; exemptTools: ReadonlySet<string>; copiedArguments: 'off' | 'flag' | 'confirm' | 'block'; minCopiedLength: number };
+  isolation: Isolation | undefined;
+}
+
+/** Checks a spec; throws `InvalidArgumentError` for a malformed one. */
+export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
+  if (typeof spec !== 'object' || spec === null) throw new InvalidArgumentError('createPolicy expects a spec object, e.g. { allowTools: ["read_inbox"] }.');
+  const names = (key: string, value: readonly string[] | undefined): string[] => {
+    if (value === undefined) return [];
+    if (!Array.isArray(value) || value.some((name) => typeof name !== 'string' || name === '')) throw new InvalidArgumentError(`policy.${key} must be a list of tool names.`);
+    return [...value];
+  };
+  const callLimits = new Map<string, number>();
+  for (const [tool, limit] of Object.entries(spec.callLimits ?? {})) {
+    if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError(`policy.callLimits.${tool} must be a non-negative integer (got ${JSON.stringify(limit)}).`);
+    callLimits.set(tool, limit);
+  }
+  const rules = [...(spec.rules ?? [])];
+  for (const rule of rules) {
+    if (typeof rule !== 'object' || rule === null || typeof rule.check !== 'function' || typeof rule.id !== 'string') {
+      throw new InvalidArgumentError('policy.rules holds something that is not a rule; build rules with allowValues, limitNumber, pathUnder, matchSchema or argumentRule.');
+    }
+  }
+  const ids = rules.map((rule) => rule.id);
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate !== undefined) throw new InvalidArgumentError(`Two policy rules share the id "${duplicate}"; give each an id of its own.`);
+
+  const flow = spec.flow ?? {};
+  const untrustedWrites = flow.untrustedWrites ?? 'confirm';
+  if (!['allow', 'confirm', 'block'].includes(untrustedWrites)) throw new InvalidArgumentError(`policy.flow.untrustedWrites must be "allow", "confirm" or "block" (got ${JSON.stringify(untrustedWrites)}).`);
+  const copiedArguments = flow.copiedArguments ?? 'flag';
+  if (!['off', 'flag', 'confirm', 'block'].includes(copiedArguments)) throw new InvalidArgumentError(`policy.flow.copiedArguments must be "off", "flag", "confirm" or "block" (got ${JSON.stringify(copiedArguments)}).`);
+  const minCopiedLength = flow.minCopiedLength ?? 8;
+  if (!Number.isInteger(minCopiedLength) || minCopiedLength < 1) throw new InvalidArgumentError(`policy.flow.minCopiedLength must be a positive integer (got ${JSON.stringify(minCopiedLength)}).`);
+
+  const trust = spec.trust ?? {};
+  const trustDefault = trust.default ?? 'untrusted';
+  if (trustDefault !== 'trusted' && trustDefault !== 'untrusted') throw new InvalidArgumentError(`policy.trust.default must be "trusted" or "untrusted" (got ${JSON.stringify(trustDefault)}).`);
+
+  let isolation: Isolation | undefined;
+  if (typeof spec.isolation === 'string') {
+    if (!ISOLATION_KINDS.includes(spec.isolation)) throw new InvalidArgumentError(`policy.isolation must be one of ${ISOLATION_KINDS.join(', ')} or an Isolation (got ${JSON.stringify(spec.isolation)}).`);
+    isolation = createIsolation(spec.isolation);
+  } else isolation = spec.isolation;
+
+  const allowList = spec.allowTools === undefined ? undefined : names('allowTools', spec.allowTools);
+  return {
+    name: spec.name ?? 'policy',
+    allowTools: allowList === undefined ? undefined : new Set(allowList),
+    allowList: allowList ?? [],
+    denyTools: new Set(names('denyTools', spec.denyTools)),
+    rules,
+    callLimits,
+    trust: { default: trustDefault, trustedTools: new Set(names('trust.trustedTools', trust.trustedTools)), untrustedTools: new Set(names('trust.untrustedTools', trust.untrustedTools)), classify: trust.classify },
+    flow: { untrustedWrites, exemptTools: new Set(names('flow.exemptTools', flow.exemptTools)), copiedArguments, minCopiedLength },
+    isolation,
+  };
+}
