@@ -186,7 +186,7 @@ export class AgentLoop {
     this.#emit({
       type: 'model_request',
       step: index,
-      messages: state.messages,
+      messages: [...state.messages],
       tools: tools.map((tool) => tool.name),
       toolChoice,
       maxOutputTokens: request.maxOutputTokens,
