@@ -28,6 +28,7 @@ import type { RunRecorder } from './run-recorder.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
+import type { ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';
 
 /** A decision as the loop applies it to a pending call. */
 export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
@@ -41,6 +42,8 @@ export interface LoopEnvironment {
   routing: RoutingOptions | false | undefined;
   /** Returns the run store, opening the default one on first use. */
   store: () => Promise<RunStore>;
+  /** Policies' hook, called before each valid call runs. */
+  guardToolCall: ToolCallGuard | undefined;
   /** Whether this run is in the store, so that calls are marked there for exactly-once execution. */
   persisted: boolean;
   recorder: RunRecorder;
@@ -122,7 +125,7 @@ export class AgentLoop {
         return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason });
       }
 
-      const turn = this.#prepareTurn(step.index, response.toolCalls, registry);
+      const turn = await this.#prepareTurn(step.index, response.toolCalls, registry);
       const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
       if (limits.maxToolCalls !== undefined && state.usage.toolCalls + runnable > limits.maxToolCalls) {
         const max = limits.maxToolCalls;
@@ -234,21 +237,44 @@ export class AgentLoop {
     return { response, step };
   }
 
-  /** Resolves and validates each call without running it, and decides which need a person. */
-  #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry): PendingTurn {
-    const calls = requests.map((request, index): TurnCall => {
+  /** Resolves and validates each call without running it, and decides which need a person (the tool's rule, then the guard). */
+  async #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry): Promise<PendingTurn> {
+    const calls: TurnCall[] = [];
+    for (const [index, request] of requests.entries()) {
       const base = { callKey: `${step}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request) };
       const prepared = registry.prepare(request);
       this.#emit({ type: 'tool_call', step, callKey: base.callKey, callId: request.id, toolName: request.name, arguments: request.arguments, ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}) });
       if (!prepared.success) {
-        return { ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code };
+        calls.push({ ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code });
+        continue;
+      }
+      const verdict = await this.#guard(request, prepared.tool, prepared.arguments);
+      if (verdict.action === 'block') {
+        calls.push({ ...base, kind: 'invalid', blocked: true, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: verdict.message }], isError: true } });
+        continue;
       }
       this.#prepared.set(base.callKey, prepared.arguments);
-      const needsConfirmation = confirmRequired(prepared.tool, prepared.arguments);
-      if (!needsConfirmation) return { ...base, kind: 'run', arguments: prepared.arguments };
-      return { ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: summarize(prepared.tool, prepared.arguments) };
-    });
+      if (verdict.action !== 'confirm' && !confirmRequired(prepared.tool, prepared.arguments)) {
+        calls.push({ ...base, kind: 'run', arguments: prepared.arguments });
+        continue;
+      }
+      const summary = summarize(prepared.tool, prepared.arguments);
+      calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: verdict.action === 'confirm' && verdict.reason ? `${summary} (${verdict.reason})` : summary });
+    }
     return { step, calls };
+  }
+
+  async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown): Promise<ToolCallVerdict> {
+    const guard = this.#env.guardToolCall;
+    if (!guard) return { action: 'allow' };
+    try {
+      const verdict = await guard({ runId: this.#state.runId, callId: request.id, toolName: tool.name, tool, arguments: args, messages: this.#state.messages });
+      if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
+      if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;
+      return { action: 'confirm', reason: 'the policy gave no usable verdict' };
+    } catch {
+      return { action: 'confirm', reason: 'the policy check failed' };
+    }
   }
 
   /** Saves the run with its pending turn and returns the calls awaiting decisions. */
@@ -383,8 +409,8 @@ export class AgentLoop {
       callKey: call.callKey,
       callId: call.callId,
       toolName: call.toolName,
-      arguments: call.request.arguments ?? call.request.argumentsText,
-      status: 'failed',
+      arguments: call.arguments ?? call.request.arguments ?? call.request.argumentsText,
+      status: call.blocked ? 'blocked' : 'failed',
       result,
       durationMs: 0,
       truncated: false,

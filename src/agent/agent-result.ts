@@ -21,7 +21,8 @@ export interface AgentUsage {
 }
 
 /** How one tool call ended. */
-export type ToolCallStatus = 'succeeded' | 'failed' | 'declined' | 'expired' | 'not_run' | 'outcome_unknown';
+/** `blocked`: a policy (`guardToolCall`) refused it; `declined`/`expired`: a person refused it or nobody decided in time; `not_run`: a budget was used up; `outcome_unknown`: its process died while it ran. */
+export type ToolCallStatus = 'succeeded' | 'failed' | 'blocked' | 'declined' | 'expired' | 'not_run' | 'outcome_unknown';
 
 /** One tool call of a step, as it ended. */
 export interface ToolCallOutcome {

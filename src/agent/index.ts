@@ -43,3 +43,4 @@ export type { RecordedError, RunEvent, RunRecordLine } from './run-event.js';
 export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor } from './redact.js';
 export type { Redactor } from './redact.js';
 export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';
+export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';

@@ -20,12 +20,12 @@ export function callSignature(toolName: string, args: unknown): string {
 export function checkForLoop(state: Pick<RunState, 'failureCounts' | 'callCounts'>, outcomes: readonly ToolCallOutcome[], limits: ResolvedLimits): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
   let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
   for (const outcome of outcomes) {
-    // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop.
-    if (outcome.status !== 'succeeded' && outcome.status !== 'failed') continue;
+    // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is.
+    if (outcome.status !== 'succeeded' && outcome.status !== 'failed' && outcome.status !== 'blocked') continue;
     const signature = callSignature(outcome.toolName, outcome.arguments);
     const calls = (state.callCounts[signature] = (Object.prototype.hasOwnProperty.call(state.callCounts, signature) ? state.callCounts[signature]! : 0) + 1);
     let failures = 0;
-    if (outcome.status === 'failed') {
+    if (outcome.status !== 'succeeded') {
       failures = state.failureCounts[signature] = (Object.prototype.hasOwnProperty.call(state.failureCounts, signature) ? state.failureCounts[signature]! : 0) + 1;
     }
     if (stop) continue;

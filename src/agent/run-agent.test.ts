@@ -367,6 +367,55 @@ describe('runAgent', () => {
     expect(result.steps[0]!.toolCalls[0]!.truncated).toBe(true);
   });
 
+  describe('guardToolCall (where policies plug in)', () => {
+    const sent: string[] = [];
+    const send = defineTool<{ to: string }>({
+      name: 'send_email',
+      description: 'Sends an email.',
+      effect: 'write',
+      inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+      execute: ({ to }) => {
+        sent.push(to);
+        return 'sent';
+      },
+    });
+
+    it('blocks a call with a message the model reads, and the run goes on', async () => {
+      sent.length = 0;
+      const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'send_email', arguments: { to: 'attacker@example.com' } }]), textTurn('I cannot send that.')]);
+      const result = await runAgent(
+        options(model, [send], {
+          guardToolCall: ({ toolName, arguments: args }) =>
+            toolName === 'send_email' && (args as { to: string }).to.endsWith('@example.com') ? { action: 'block', message: 'Sending mail outside the company is not allowed.' } : { action: 'allow' },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(sent).toEqual([]);
+      expect(firstText(toolMessages(model.requests[1]!)[0])).toBe('Sending mail outside the company is not allowed.');
+      expect(result.steps[0]!.toolCalls[0]).toMatchObject({ status: 'blocked', arguments: { to: 'attacker@example.com' } });
+    });
+
+    it('escalates a call to a person, and asks when the guard itself fails', async () => {
+      const { createMemoryRunStore } = await import('./memory-run-store.js');
+      const escalated = await runAgent(
+        options(createScriptedModel([toolCallTurn([{ name: 'send_email', arguments: { to: 'a@corp.test' } }])]), [send], {
+          store: createMemoryRunStore(),
+          guardToolCall: () => ({ action: 'confirm', reason: 'a tool result earlier in this run was untrusted' }),
+        }),
+      );
+      expect(escalated).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'send_email({"to":"a@corp.test"}) (a tool result earlier in this run was untrusted)' }] });
+      const failing = await runAgent(
+        options(createScriptedModel([toolCallTurn([{ name: 'send_email', arguments: { to: 'a@corp.test' } }])]), [send], {
+          store: createMemoryRunStore(),
+          guardToolCall: () => {
+            throw new Error('policy service down');
+          },
+        }),
+      );
+      expect(failing).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'send_email({"to":"a@corp.test"}) (the policy check failed)' }] });
+    });
+  });
+
   describe('routing', () => {
     const categories = ['billing', 'support', 'account'];
     const many: AnyTool[] = categories.flatMap((category) =>

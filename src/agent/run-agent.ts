@@ -31,6 +31,7 @@ import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
+import type { ToolCallGuard } from './tool-call-guard.js';
 import { defaultRunsDir } from './toolwright-home.js';
 
 /** Options shared by {@link runAgent} and `resumeAgent`. */
@@ -53,6 +54,8 @@ export interface AgentRuntimeOptions {
   redact?: readonly (RegExp | string)[];
   /** Two-stage routing; `false` turns it off. Default: on above 20 tools with at least two categories. */
   routing?: RoutingOptions | false;
+  /** Called before each valid tool call runs: allow it, ask a person first, or block it with a message for the model (where policies plug in). */
+  guardToolCall?: ToolCallGuard;
   /** Aborts the run: the model call and running tools see it, and the run stops with `aborted`. */
   signal?: AbortSignal;
   /** Called with each event as it happens (the record gets the same events, redacted). */
@@ -147,6 +150,7 @@ export function createEnvironment(options: AgentRuntimeOptions, state: RunState,
     limits,
     price,
     routing: options.routing,
+    guardToolCall: options.guardToolCall,
     store,
     persisted,
     recorder: new RunRecorder(state.runId, state.recordPath, createRedactor(options.redact)),

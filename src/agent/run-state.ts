@@ -20,11 +20,13 @@ export interface TurnCall {
   request: ToolCallRequest;
   /** `invalid`: it failed to resolve or validate (the result is ready); `run`: run it; `confirm`: run it once a person approves. */
   kind: 'invalid' | 'run' | 'confirm';
-  /** The validated arguments (for `run` and `confirm`). */
+  /** The validated arguments (for `run`, `confirm` and blocked calls). */
   arguments?: unknown;
   /** For `invalid`: what the model is sent, and why. */
   invalidResult?: ToolResult;
   failureCode?: ToolFailureCode;
+  /** For `invalid`: true when a policy blocked the call (it was valid). */
+  blocked?: boolean;
   /** For `confirm`: the one-line summary shown to a person. */
   summary?: string;
 }
