@@ -29,6 +29,7 @@ import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';
+import type { RunPolicy } from './run-policy.js';
 
 /** A decision as the loop applies it to a pending call. */
 export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
@@ -44,6 +45,8 @@ export interface LoopEnvironment {
   store: () => Promise<RunStore>;
   /** Policies' hook, called before each valid call runs. */
   guardToolCall: ToolCallGuard | undefined;
+  /** The run's policy session, when `runAgent` was given a policy. */
+  policy: RunPolicy | undefined;
   /** Whether this run is in the store, so that calls are marked there for exactly-once execution. */
   persisted: boolean;
   recorder: RunRecorder;
@@ -248,7 +251,7 @@ export class AgentLoop {
         calls.push({ ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code });
         continue;
       }
-      const verdict = await this.#guard(request, prepared.tool, prepared.arguments);
+      const verdict = await this.#guard(request, prepared.tool, prepared.arguments, step, base.callKey);
       if (verdict.action === 'block') {
         calls.push({ ...base, kind: 'invalid', blocked: true, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: verdict.message }], isError: true } });
         continue;
@@ -264,7 +267,16 @@ export class AgentLoop {
     return { step, calls };
   }
 
-  async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown): Promise<ToolCallVerdict> {
+  async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown, step: number, callKey: string): Promise<ToolCallVerdict> {
+    const policy = this.#env.policy?.before(step, callKey, request.id, tool, args);
+    if (policy?.event) this.#emit(policy.event);
+    if (policy && policy.verdict.action === 'block') return policy.verdict;
+    const guarded = await this.#callGuard(request, tool, args);
+    // The policy's confirmation stands unless the guard blocks.
+    return policy?.verdict.action === 'confirm' && guarded.action !== 'block' ? policy.verdict : guarded;
+  }
+
+  async #callGuard(request: ToolCallRequest, tool: AnyTool, args: unknown): Promise<ToolCallVerdict> {
     const guard = this.#env.guardToolCall;
     if (!guard) return { action: 'allow' };
     try {
@@ -371,6 +383,9 @@ export class AgentLoop {
     }
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
     state.usage.toolCalls++;
+    // The policy labels the result and may isolate it; the model and the record get what it returns.
+    const screened = this.#env.policy?.after(call.callId, tool, execution.result);
+    if (screened) execution = { ...execution, result: screened.result };
     const outcome: ToolCallOutcome = {
       callKey: call.callKey,
       callId: call.callId,
@@ -397,6 +412,10 @@ export class AgentLoop {
     if (execution.failure) {
       event.failure = { code: execution.failure.code, retryable: execution.failure.retryable };
       if (execution.failure.error !== undefined) event.failure.error = recordError(execution.failure.error);
+    }
+    if (screened) {
+      event.trust = screened.trust;
+      event.isolated = screened.isolated;
     }
     this.#emit(event);
     if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, call.callKey, outcome);

@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
 import type { Message, Model } from '../models/types.js';
+import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, type ToolLogger } from '../tools/tool-registry.js';
@@ -27,6 +28,7 @@ import { DEFAULT_PRICES, findPrice, type PriceTable } from './price-table.js';
 import { createRedactor } from './redact.js';
 import type { RoutingOptions } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
+import { RunPolicy } from './run-policy.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
@@ -56,6 +58,8 @@ export interface AgentRuntimeOptions {
   routing?: RoutingOptions | false;
   /** Called before each valid tool call runs: allow it, ask a person first, or block it with a message for the model (where policies plug in). */
   guardToolCall?: ToolCallGuard;
+  /** A tool policy (`createPolicy`): checked before `guardToolCall`, its isolation wraps untrusted results, and its state is kept with the run for resuming. Pass the same policy on resume. */
+  policy?: Policy;
   /** Aborts the run: the model call and running tools see it, and the run stops with `aborted`. */
   signal?: AbortSignal;
   /** Called with each event as it happens (the record gets the same events, redacted). */
@@ -151,6 +155,7 @@ export function createEnvironment(options: AgentRuntimeOptions, state: RunState,
     price,
     routing: options.routing,
     guardToolCall: options.guardToolCall,
+    policy: options.policy ? RunPolicy.start(options.policy, state) : undefined,
     store,
     persisted,
     recorder: new RunRecorder(state.runId, state.recordPath, createRedactor(options.redact)),

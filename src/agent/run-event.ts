@@ -4,6 +4,7 @@
  * @module
  */
 import type { Message, ModelResponse, ToolChoice } from '../models/types.js';
+import type { PolicyFlag, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ResolvedLimits } from './agent-limits.js';
@@ -44,6 +45,22 @@ export type RunEvent =
       durationMs: number;
       truncated: boolean;
       failure?: { code: ToolFailureCode; retryable: boolean; error?: RecordedError };
+      /** With a policy: how the result was labelled, and whether the model was sent its isolated form (`result` is what the model was sent). */
+      trust?: TrustLabel;
+      isolated?: boolean;
+    }
+  | {
+      /** A policy's decision on a call: every block and confirmation, and allowed calls that raised flags. */
+      type: 'policy_decision';
+      step: number;
+      callKey: string;
+      callId: string;
+      toolName: string;
+      action: 'allow' | 'block' | 'confirm';
+      /** The rule behind a block or confirmation. */
+      ruleId?: string;
+      reason?: string;
+      flags: PolicyFlag[];
     }
   | { type: 'confirmation_requested'; step: number; pending: Omit<PendingConfirmation, 'token'>[] }
   | { type: 'confirmation_decided'; callKey: string; callId: string; toolName: string; decision: Decision | 'expired'; reason?: string }

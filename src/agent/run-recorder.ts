@@ -31,8 +31,9 @@ export class RunRecorder {
   write(event: RunEvent): void {
     if (this.path === undefined) return;
     if (this.#fd === undefined) {
-      mkdirSync(join(this.path, '..'), { recursive: true });
-      this.#fd = openSync(this.path, 'a');
+      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
+      // Records hold whole conversations: readable by their owner only.
+      this.#fd = openSync(this.path, 'a', 0o600);
     }
     const line = this.#redact({ time: new Date().toISOString(), runId: this.#runId, ...event });
     writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Message } from '../models/types.js';
+import type { PolicySnapshot } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import type { AgentLimits } from './agent-limits.js';
@@ -66,4 +67,6 @@ export interface RunState {
   /** The caller's own data (the CLI keeps the model spec and tools module here). */
   meta: Record<string, unknown>;
   recordPath: string | undefined;
+  /** The policy session's state (taint, call counts, isolation boundary), when the run has a policy. */
+  policy?: PolicySnapshot;
 }

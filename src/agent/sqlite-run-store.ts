@@ -6,7 +6,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { safeParseJson } from '../shared/safe-json.js';
@@ -82,8 +82,10 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
   }
   let db: BetterSqlite3.Database;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     db = new Database(path, { timeout: 10_000 });
+    // The file holds the secret that signs confirmations: readable by its owner only.
+    if (path !== ':memory:') restrictToOwner(path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
@@ -182,6 +184,14 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       if (db.open) db.close();
     },
   };
+}
+
+function restrictToOwner(path: string): void {
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // A file system without POSIX modes (or a file owned by someone else) keeps its own rules.
+  }
 }
 
 function toConfirmation(row: ConfirmationRow): StoredConfirmation {
