@@ -45,7 +45,7 @@ describe('createModel', () => {
   it('rejects malformed specs and unknown providers with the fix', () => {
     expect(() => createModel('gpt-4o-mini', noEnv)).toThrow(InvalidModelSpecError);
     expect(() => createModel('gpt-4o-mini', noEnv)).toThrow(
-      'Model spec "gpt-4o-mini": write it as provider:model, e.g. "openai:gpt-4o-mini" or "anthropic:claude-sonnet-4-5" (providers: openai, openai-responses, anthropic, openai-compatible).',
+      'Model spec "gpt-4o-mini": write it as provider:model, e.g. "openai:gpt-4o-mini" or "anthropic:claude-sonnet-4-5" (providers: openai, openai-responses, anthropic, openai-compatible, local).',
     );
     expect(() => createModel('openai:', noEnv)).toThrow(InvalidModelSpecError);
     expect(() => createModel('gemini:pro', noEnv)).toThrow('unknown provider "gemini"');

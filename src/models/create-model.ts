@@ -5,6 +5,7 @@
  * @module
  */
 import { AnthropicModel } from './anthropic/anthropic-model.js';
+import { LazyLocalModel } from './local/create-local-model.js';
 import { readEnv, type ModelOptions } from './model-options.js';
 import { OpenAIChatModel } from './openai/openai-chat-model.js';
 import { OpenAIResponsesModel } from './openai/openai-responses-model.js';
@@ -13,7 +14,7 @@ import type { ProviderSettings } from './provider-settings.js';
 import type { Model } from './types.js';
 
 /** The providers `createModel` knows, as written before the colon. */
-export const MODEL_PROVIDERS = ['openai', 'openai-responses', 'anthropic', 'openai-compatible'] as const;
+export const MODEL_PROVIDERS = ['openai', 'openai-responses', 'anthropic', 'openai-compatible', 'local'] as const;
 
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
@@ -26,6 +27,7 @@ const NO_KEY = 'not-needed';
  * - `openai-responses:<model>`: the Responses API.
  * - `anthropic:<model>`: Messages; `ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`.
  * - `openai-compatible:<model>`: Chat Completions at `baseURL` (Ollama `http://127.0.0.1:11434/v1`, vLLM, llama.cpp, LM Studio).
+ * - `local:<path.gguf>`: a GGUF file run in-process by node-llama-cpp, tool calls decoded under toolwright's token mask (`options.local`).
  */
 export function createModel(spec: string, options: ModelOptions = {}): Model {
   const colon = spec.indexOf(':');
@@ -46,6 +48,8 @@ export function createModel(spec: string, options: ModelOptions = {}): Model {
     }
     case 'anthropic':
       return new AnthropicModel(anthropicSettings(modelName, options));
+    case 'local':
+      return new LazyLocalModel(modelName, options.local);
     default:
       throw new InvalidModelSpecError(spec, `unknown provider "${provider}"; use one of ${MODEL_PROVIDERS.join(', ')} (any OpenAI-compatible server works as openai-compatible:<model> with a baseURL).`);
   }

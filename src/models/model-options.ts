@@ -3,6 +3,7 @@
  * the options do not say: the official SDKs' usual environment variables.
  * @module
  */
+import type { LocalModelOptions } from './local/local-model-options.js';
 import type { RetryEvent, RetryOptions } from './retry/call-with-retries.js';
 
 export interface ModelOptions {
@@ -30,6 +31,8 @@ export interface ModelOptions {
   headers?: Record<string, string>;
   /** A `fetch` to use instead of the global one (proxies, instrumentation). */
   fetch?: typeof fetch;
+  /** For `local:` models: threads, context size, sampling defaults, and whether calls are decoded under the token mask. */
+  local?: LocalModelOptions;
   /** Where to read environment variables; defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
 }
