@@ -84,7 +84,8 @@ function child(...args: string[]): Promise<{ output: ChildOutput; signal: string
   });
 }
 
-describe('restart, then approve', () => {
+// Child processes load TypeScript; give them room on a loaded machine.
+describe('restart, then approve', { timeout: 180_000 }, () => {
   it('executes the confirmed call exactly once, even when resume is attempted twice at once and again later', async () => {
     const statePath = join(folder, 'state.db');
     const effectFile = join(folder, 'ledger.txt');

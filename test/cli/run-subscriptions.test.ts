@@ -39,7 +39,8 @@ function toolwright(...args: string[]): Promise<{ code: number; stdout: string; 
 
 const refundArguments = { reason: 'Ana asked for a refund of January', invoice_id: 'inv_000102', amount_cents: 2900 };
 
-describe('toolwright run with the subscriptions tools', () => {
+// Each command is a process that loads TypeScript; on a loaded 2-core machine a run of nine takes well over the default 30 s.
+describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, () => {
   it('runs, waits for a refund approval, and finishes after approve + resume in new processes', async () => {
     server.reset();
     server.enqueue(
