@@ -6,9 +6,8 @@
  */
 import { estimateInputTokens } from '../estimate-tokens.js';
 import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
+import type { LocalModel as Engine } from './local-model.js';
 import type { LocalModelOptions, LocalModelStats } from './local-model-options.js';
-
-type Engine = import('./local-model.js').LocalModel;
 
 export class LazyLocalModel implements Model {
   readonly id: string;

@@ -25,6 +25,7 @@ import type {
   Token,
   TokenBias,
 } from 'node-llama-cpp';
+import type * as NodeLlama from 'node-llama-cpp';
 import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import type { CompiledGrammar } from '../../decoding/compiled-grammar.js';
 import type { GrammarMatcher } from '../../decoding/grammar-matcher.js';
@@ -62,7 +63,7 @@ interface Runtime {
   closing: ClosingPreference;
   /** Text tokens grouped by their first byte, to build name masks without scanning the vocabulary. */
   tokensByFirstByte: Uint32Array[];
-  LlamaText: typeof import('node-llama-cpp').LlamaText;
+  LlamaText: typeof NodeLlama.LlamaText;
 }
 
 const DEFAULT_THREADS = Math.max(1, Math.min(8, availableParallelism() - 1));
@@ -476,7 +477,7 @@ export function toChatHistory(messages: readonly Message[], warnings: FormatWarn
 
 async function loadRuntime(path: string, options: LocalModelOptions): Promise<Runtime> {
   if (!existsSync(path)) throw new InvalidArgumentError(`No GGUF model file at ${path}. Pass the path of a .gguf file (local:/path/to/model.gguf); \`npm run make:tiny-model\` makes the tiny test model.`);
-  let nodeLlama: typeof import('node-llama-cpp');
+  let nodeLlama: typeof NodeLlama;
   try {
     nodeLlama = await import('node-llama-cpp');
   } catch (error) {
