@@ -195,9 +195,9 @@ describe('runAgent', () => {
           }),
       });
       const model = createScriptedModel([toolCallTurn([{ name: 'slow', arguments: {} }]), textTurn('never')]);
-      const result = await runAgent(options(model, [slow], { limits: { maxWallTimeMs: 30 } }));
+      const result = await runAgent(options(model, [slow], { limits: { maxWallTimeMs: 500 } }));
       expect(sawAbort).toBe(true);
-      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs', max: 30 } });
+      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs', max: 500 } });
       expect(model.requests).toHaveLength(1);
     });
 
