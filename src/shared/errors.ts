@@ -28,11 +28,14 @@ export const ERROR_CODES = {
   TW_PROVIDER_UNAVAILABLE: 'The provider failed (5xx) or could not be reached, after every retry.',
   TW_PROVIDER_TIMEOUT: 'A provider request took longer than its timeout.',
   TW_PROVIDER_RESPONSE: 'The provider answered with something toolwright cannot read.',
-} as const;
   TW_RUN_NOT_FOUND: 'No stored agent run has that id.',
   TW_RUN_NOT_RESUMABLE: 'An agent run cannot be resumed: it is finished, or another process is already continuing it.',
   TW_CONFIRMATION_REFUSED: 'A confirmation token or decision was refused (malformed, forged, expired, already used, or for other arguments).',
   TW_RUN_STORE: 'The store of pending agent runs could not be opened or used.',
+  TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
+  TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
+  TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth).',
+} as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -1,0 +1,50 @@
+/**
+ * `compileJsonSchema(schema, vocabulary)`: the entry point of the token-mask engine.
+ * @module
+ */
+import { SchemaCompileError } from '../shared/errors.js';
+import { CompiledGrammar } from './compiled-grammar.js';
+import { JsonAutomaton } from './json-automaton.js';
+import { lowerJsonSchema } from './lower-json-schema.js';
+import type { Vocabulary } from './vocabulary.js';
+
+export interface CompileJsonSchemaOptions {
+  /**
+   * `compact` (default): JSON with no whitespace, properties in schema order, strings
+   * escaped as JSON.stringify does. `flexible`: also up to `maxWhitespace` whitespace
+   * characters between tokens, and `\/` and `\uXXXX` escapes, as models often write.
+   */
+  layout?: 'compact' | 'flexible';
+  /** Longest whitespace run the flexible layout allows. Default 16. */
+  maxWhitespace?: number;
+  /** Drop keywords the engine cannot enforce instead of refusing the schema; the grammar's `relaxed` lists them. Default false. */
+  lenient?: boolean;
+  /** Schemas that `$ref` may name by absolute URI (nothing is fetched). */
+  schemas?: Readonly<Record<string, unknown>>;
+  /** Budget of automaton states per grammar (≈1 KiB each). Default 200,000. */
+  maxStates?: number;
+  /** Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. */
+  maxDepth?: number;
+}
+
+/**
+ * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation is
+ * cheap (no vocabulary pass); masks are computed on first use and cached in the
+ * grammar, which any number of matchers may share.
+ * @throws UnsupportedSchemaError for a keyword or regex feature that cannot be enforced exactly.
+ * @throws SchemaCompileError for a malformed schema or one that accepts no value.
+ */
+export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
+  const lowered = lowerJsonSchema(schema, { lenient: options.lenient ?? false, schemas: options.schemas ?? {} });
+  if (lowered.root.height === Infinity) {
+    throw new SchemaCompileError(undefined, 'it accepts no JSON value (a false schema, contradictory constraints, or only values deeper than maxDepth)');
+  }
+  const automaton = new JsonAutomaton(lowered.root, lowered.nodes, {
+    flexible: options.layout === 'flexible',
+    maxWhitespace: options.maxWhitespace ?? 16,
+    maxStates: options.maxStates ?? 200_000,
+    maxDepth: options.maxDepth ?? 32,
+    tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
+  });
+  return new CompiledGrammar(vocabulary, automaton, lowered.relaxed, lowered.serialize, lowered.accepts);
+}

@@ -1,0 +1,52 @@
+import { ToolwrightError, type ToolwrightErrorOptions } from '../shared/errors.js';
+
+/**
+ * A schema keyword, format or regex feature the mask engine cannot enforce exactly.
+ * Never silently ignored: an ignored constraint would let invalid output through.
+ */
+export class UnsupportedSchemaError extends ToolwrightError {
+  /** The keyword (or `pattern` / `format` for a regex feature or format name). */
+  readonly keyword: string;
+  /** JSON pointer of the schema object that holds the keyword, e.g. `#/properties/tags`. */
+  readonly pointer: string;
+  /** What exactly is unsupported. */
+  readonly details: string;
+
+  constructor(keyword: string, pointer: string, details: string, options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_UNSUPPORTED_SCHEMA',
+      `The token-mask engine cannot enforce "${keyword}" at ${pointer}: ${details}. Rewrite that part of the schema with supported keywords, or pass { lenient: true } to drop it (the grammar's "relaxed" list will name it).`,
+      options,
+    );
+    this.keyword = keyword;
+    this.pointer = pointer;
+    this.details = details;
+  }
+}
+
+/** A tokenizer.json or GGUF file that cannot be read as a vocabulary. */
+export class VocabularyError extends ToolwrightError {
+  constructor(message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_VOCABULARY', message, options);
+  }
+}
+
+/** Which budget ran out; each is an option of `compileJsonSchema`. */
+export type DecodingLimit = 'maxStates' | 'maxDepth' | 'maxConfigurations';
+
+/** The engine ran past a budget. A matcher that hits one stays in this error until `reset()`. */
+export class DecodingLimitError extends ToolwrightError {
+  /** The option that bounds what ran out. */
+  readonly limit: DecodingLimit;
+  /** The limit's value when it was hit. */
+  readonly value: number;
+
+  constructor(limit: DecodingLimit, value: number) {
+    super(
+      'TW_DECODING_LIMIT',
+      `The token-mask engine reached its ${limit} budget (${value}). Raise ${limit} in the compileJsonSchema options, or simplify the schema (shorter maxLength, fewer anyOf branches); call matcher.reset() to start over.`,
+    );
+    this.limit = limit;
+    this.value = value;
+  }
+}

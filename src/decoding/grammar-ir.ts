@@ -1,0 +1,152 @@
+/**
+ * The compiled form of a schema that the byte automaton runs: value nodes, each a
+ * union of typed alternatives, with every constraint already lowered to automata
+ * (code-point DFAs for strings, number automata, byte tries for literals and keys).
+ * @module
+ */
+import type { NumberAutomaton } from './number-language.js';
+import type { CodePointDfa } from './regex/code-point-dfa.js';
+
+/** A byte trie of literal texts; node 0 is the root. */
+export class ByteTrie {
+  /** Per node: byte → child. */
+  readonly children: Map<number, number>[] = [new Map()];
+  /** Per node: the value index that ends here, or -1. */
+  readonly terminal: number[] = [-1];
+
+  add(bytes: Uint8Array, value: number): void {
+    let node = 0;
+    for (const byte of bytes) {
+      let child = this.children[node]!.get(byte);
+      if (child === undefined) {
+        child = this.children.length;
+        this.children.push(new Map());
+        this.terminal.push(-1);
+        this.children[node]!.set(byte, child);
+      }
+      node = child;
+    }
+    this.terminal[node] = value;
+  }
+
+  /** Values (terminal indexes) at or below each node, sorted; computed once. */
+  subtreeValues(): number[][] {
+    const result: number[][] = this.children.map(() => []);
+    const visit = (node: number): number[] => {
+      const values = this.terminal[node]! >= 0 ? [this.terminal[node]!] : [];
+      for (const child of this.children[node]!.values()) values.push(...visit(child));
+      values.sort((left, right) => left - right);
+      result[node] = values;
+      return values;
+    };
+    visit(0);
+    return result;
+  }
+}
+
+/** A code-point trie of names a string may not equal (additional-property keys must differ from declared ones). */
+export class CodePointTrie {
+  readonly children: Map<number, number>[] = [new Map()];
+  readonly terminal: boolean[] = [false];
+
+  add(text: string): void {
+    let node = 0;
+    for (const char of text) {
+      const codePoint = char.codePointAt(0)!;
+      let child = this.children[node]!.get(codePoint);
+      if (child === undefined) {
+        child = this.children.length;
+        this.children.push(new Map());
+        this.terminal.push(false);
+        this.children[node]!.set(codePoint, child);
+      }
+      node = child;
+    }
+    this.terminal[node] = true;
+  }
+
+  /** Next node, or -1 once the string left every excluded name. */
+  step(node: number, codePoint: number): number {
+    return node < 0 ? -1 : (this.children[node]!.get(codePoint) ?? -1);
+  }
+
+  /** True when some excluded name continues with a code point in `lo..hi`. */
+  hasChildIn(node: number, lo: number, hi: number): boolean {
+    if (node < 0) return false;
+    for (const codePoint of this.children[node]!.keys()) if (codePoint >= lo && codePoint <= hi) return true;
+    return false;
+  }
+}
+
+export interface StringAlternative {
+  readonly kind: 'string';
+  readonly id: number;
+  /** The content language over code points (the any-string DFA when unconstrained). */
+  readonly dfa: CodePointDfa;
+  /** True when `dfa` accepts every string: length is then the only constraint. */
+  readonly free: boolean;
+  readonly minLength: number;
+  /** `Infinity` when unbounded. */
+  readonly maxLength: number;
+  /** Names the string may not equal, or null. */
+  readonly exclude: CodePointTrie | null;
+  readonly height: number;
+}
+
+export interface NumberAlternative {
+  readonly kind: 'number';
+  readonly id: number;
+  readonly automaton: NumberAutomaton;
+  readonly height: number;
+}
+
+export interface ArrayAlternative {
+  readonly kind: 'array';
+  readonly id: number;
+  readonly prefix: readonly ValueNode[];
+  /** Schema of items past the prefix; null when none may follow. */
+  readonly items: ValueNode | null;
+  readonly minItems: number;
+  /** `Infinity` when unbounded. */
+  readonly maxItems: number;
+  height: number;
+}
+
+export interface PropertyRule {
+  readonly name: string;
+  readonly value: ValueNode;
+  readonly required: boolean;
+}
+
+export interface ObjectAlternative {
+  readonly kind: 'object';
+  readonly id: number;
+  /** Properties in layout order. */
+  readonly properties: readonly PropertyRule[];
+  /** Schema of other keys (which differ from every declared name); null when none are allowed. */
+  readonly additional: ValueNode | null;
+  /** `"name"` texts (quotes included) of the declared properties, terminal = property index. */
+  readonly keys: ByteTrie;
+  /** Per key-trie node: property indexes below it. */
+  readonly keyValues: number[][];
+  /** The additional-key string (free, excluding declared names), or null. */
+  readonly additionalKey: StringAlternative | null;
+  /** For each property index i: the last index a key may jump to (the next required one, or the end). */
+  readonly reach: Int32Array;
+  /** A required property can never be present (its schema is false). */
+  readonly blocked: boolean;
+  height: number;
+}
+
+export type Alternative = StringAlternative | NumberAlternative | ArrayAlternative | ObjectAlternative;
+
+export interface ValueNode {
+  readonly id: number;
+  /** Where the node comes from, for messages. */
+  readonly pointer: string;
+  alternatives: Alternative[];
+  /** Compact texts of the literal values (enum/const, null, booleans), or null. */
+  literals: ByteTrie | null;
+  /** Fewest stack frames any value of the node needs; Infinity when it has no finite value. */
+  height: number;
+}

@@ -1,0 +1,219 @@
+/**
+ * Per-generation state over a compiled grammar: fill the next token mask, accept
+ * tokens, roll back, jump forward. Steady-state calls allocate nothing: the history
+ * is a typed array grown by doubling, masks are written into the caller's buffer.
+ *
+ * Budget: a mask from a cached automaton state costs a copy of `ceil(vocabSize/32)`
+ * words (≈5–10 µs for 150k–260k tokens); the first visit of a state walks the token
+ * trie once (≈1–3 ms), after which every matcher of the grammar reuses it.
+ * @module
+ */
+import { InvalidArgumentError } from '../shared/errors.js';
+import { DecodingLimitError } from './decoding-errors.js';
+import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** What a matcher needs from its compiled grammar. */
+export interface MatcherHost {
+  readonly vocabulary: Vocabulary;
+  readonly automaton: JsonAutomaton;
+  writeMask(state: number, mask: Uint32Array): void;
+}
+
+/** History entry after an accepted end-of-sequence token. */
+const TERMINATED = -3;
+const ENCODER = new TextEncoder();
+
+export class GrammarMatcher {
+  private readonly host: MatcherHost;
+  private history: Int32Array;
+  private steps = 0;
+  private failure: DecodingLimitError | undefined;
+
+  constructor(host: MatcherHost) {
+    this.host = host;
+    this.history = new Int32Array(256);
+    this.history[0] = host.automaton.start;
+  }
+
+  private get state(): number {
+    return this.history[this.steps]!;
+  }
+
+  /** @internal The automaton state (-3 once terminated), for tests and tools. */
+  get automatonState(): number {
+    return this.state;
+  }
+
+  /** Tokens (and strings) accepted so far; `rollback` can undo up to this many. */
+  get stepCount(): number {
+    return this.steps;
+  }
+
+  /**
+   * Sets bit `i` of `mask` for every token `i` allowed next (end-of-sequence ids once
+   * the value is complete) and clears the others. `mask` needs `ceil(vocabSize / 32)`
+   * words and is owned by the caller. Returns true: the mask must be applied.
+   */
+  fillMask(mask: Uint32Array): boolean {
+    this.throwIfFailed();
+    const vocabulary = this.host.vocabulary;
+    if (mask.length < vocabulary.maskWords) {
+      throw new InvalidArgumentError(`fillMask needs a Uint32Array of at least ${vocabulary.maskWords} words (ceil(${vocabulary.size} / 32)); got ${mask.length}.`);
+    }
+    const state = this.state;
+    if (state === TERMINATED || state === DEAD) {
+      mask.fill(0, 0, vocabulary.maskWords);
+      return true;
+    }
+    try {
+      this.host.writeMask(state, mask);
+    } catch (error) {
+      this.record(error);
+      throw error;
+    }
+    if (this.host.automaton.accepting[state] === 1) {
+      for (const id of vocabulary.eosTokenIds) mask[id >>> 5]! |= 1 << (id & 31);
+    }
+    return true;
+  }
+
+  /** Advances by one token; false (and no change) when the grammar does not allow it. */
+  accept(tokenId: number): boolean {
+    this.throwIfFailed();
+    const state = this.state;
+    if (state === TERMINATED || state === DEAD) return false;
+    const vocabulary = this.host.vocabulary;
+    const automaton = this.host.automaton;
+    if (vocabulary.eosTokenIds.includes(tokenId)) {
+      if (automaton.accepting[state] !== 1) return false;
+      this.push(TERMINATED);
+      return true;
+    }
+    if (!Number.isInteger(tokenId) || !vocabulary.isTextToken(tokenId)) return false;
+    const bytes = vocabulary.tokenBytesFlat;
+    const end = vocabulary.tokenOffsets[tokenId + 1]!;
+    let at = state;
+    for (let offset = vocabulary.tokenOffsets[tokenId]!; offset < end; offset++) {
+      at = this.next(at, bytes[offset]!);
+      if (at === DEAD) return false;
+    }
+    this.push(at);
+    return true;
+  }
+
+  /** Advances by the UTF-8 bytes of `text` as one step (undone by `rollback(1)`); false and no change if not allowed. */
+  acceptString(text: string): boolean {
+    this.throwIfFailed();
+    let at = this.state;
+    if (at === TERMINATED || at === DEAD) return false;
+    for (const byte of ENCODER.encode(text)) {
+      at = this.next(at, byte);
+      if (at === DEAD) return false;
+    }
+    this.push(at);
+    return true;
+  }
+
+  /** True when the value so far is complete, so an end-of-sequence token is allowed. */
+  canTerminate(): boolean {
+    const state = this.state;
+    return state >= 0 && this.host.automaton.accepting[state] === 1;
+  }
+
+  /** True once an end-of-sequence token was accepted. */
+  isTerminated(): boolean {
+    return this.state === TERMINATED;
+  }
+
+  /** Undoes the last `count` accepted steps. */
+  rollback(count: number): void {
+    if (!Number.isInteger(count) || count < 0 || count > this.steps) {
+      throw new InvalidArgumentError(`rollback(${count}) must be an integer between 0 and the ${this.steps} step(s) accepted so far.`);
+    }
+    this.steps -= count;
+  }
+
+  /** Back to the start of the document; also clears a budget error. */
+  reset(): void {
+    this.steps = 0;
+    this.failure = undefined;
+  }
+
+  /**
+   * Text the grammar already fixes from here (jump-forward decoding), e.g. `"name":"`
+   * right after `{` when only one key can come first. Stops before a choice, before the
+   * value could end, and before an incomplete UTF-8 character. Tokenize it yourself:
+   * forcing non-canonical token splits can skew the model.
+   */
+  forcedText(): string {
+    this.throwIfFailed();
+    const automaton = this.host.automaton;
+    const bytes: number[] = [];
+    let at = this.state;
+    while (at >= 0 && automaton.accepting[at] !== 1 && bytes.length < 4096) {
+      const state = at;
+      let forced = automaton.forcedByte[state]!;
+      if (forced === UNKNOWN) {
+        forced = this.guard(() => {
+          let only = -1;
+          for (let byte = 0; byte < 256; byte++) {
+            if (this.next(state, byte) === DEAD) continue;
+            if (only !== -1) return -1;
+            only = byte;
+          }
+          return only;
+        });
+        automaton.forcedByte[state] = forced;
+      }
+      if (forced < 0) break;
+      bytes.push(forced);
+      at = this.next(at, forced);
+    }
+    let end = bytes.length;
+    // drop a trailing incomplete UTF-8 sequence
+    for (let back = 1; back <= Math.min(3, end); back++) {
+      const byte = bytes[end - back]!;
+      if (byte < 0x80) break;
+      if (byte >= 0xc0) {
+        const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+        if (back < length) end -= back;
+        break;
+      }
+    }
+    return new TextDecoder().decode(Uint8Array.from(bytes.slice(0, end)));
+  }
+
+  private next(state: number, byte: number): number {
+    const automaton = this.host.automaton;
+    const cached = automaton.trans[state * 256 + byte]!;
+    if (cached !== UNKNOWN) return cached;
+    return this.guard(() => automaton.transition(state, byte));
+  }
+
+  private push(state: number): void {
+    if (this.steps + 1 >= this.history.length) {
+      const bigger = new Int32Array(this.history.length * 2);
+      bigger.set(this.history);
+      this.history = bigger;
+    }
+    this.history[++this.steps] = state;
+  }
+
+  private guard<T>(run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      this.record(error);
+      throw error;
+    }
+  }
+
+  private record(error: unknown): void {
+    if (error instanceof DecodingLimitError) this.failure = error;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

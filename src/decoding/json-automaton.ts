@@ -1,0 +1,869 @@
+/**
+ * The grammar as a byte automaton, determinized lazily. A configuration is a stack of
+ * parser frames (object, array, string, number, literal, document), interned so that
+ * equal stacks share one id; an automaton state is a set of configurations (anyOf
+ * branches run side by side). Transitions are computed on first use and then read
+ * from a flat `Int32Array` table, so the hot mask walk is one typed-array load per byte.
+ *
+ * Every configuration is live (it can still reach a complete value): alternatives
+ * that cannot fit the depth budget, strings that cannot reach an accepting length,
+ * and empty schemas are pruned when a frame is created, so a state never dead-ends.
+ * @module
+ */
+import { DecodingLimitError } from './decoding-errors.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
+
+/** Transition not computed yet. */
+export const UNKNOWN = -2;
+/** No configuration survives the byte. */
+export const DEAD = -1;
+/** `kRem` when the string has no length budget to respect. */
+export const UNBOUNDED = 0x3fffffff;
+
+const enum Kind {
+  Done = 0,
+  Object = 1,
+  Array = 2,
+  String = 3,
+  Number = 4,
+  Literal = 5,
+}
+
+const enum DocumentPhase {
+  Before = 0,
+  Value = 1,
+  After = 2,
+}
+
+const enum ObjectPhase {
+  Open = 0,
+  First = 1,
+  Next = 2,
+  Key = 3,
+  AdditionalKey = 4,
+  Colon = 5,
+  Value = 6,
+  After = 7,
+  PreValue = 8,
+}
+
+const enum ArrayPhase {
+  Open = 0,
+  First = 1,
+  Value = 2,
+  After = 3,
+  Next = 4,
+}
+
+const enum StringMode {
+  Open = 0,
+  Boundary = 1,
+  /** Inside a UTF-8 sequence; `x` = value so far, `y` = remaining * 8 + length. */
+  Utf8 = 2,
+  /** Inside a UTF-8 sequence whose code point is known to lead to state `p`; `x` = remaining bytes. */
+  Utf8To = 3,
+  Escape = 4,
+  /** Inside `\uXXXX`; `x` = value so far, `y` = digits read. */
+  UnicodeEscape = 5,
+}
+
+/** `count` of a string whose length no longer matters (the mask abstraction's stand-in). */
+const FREE = -1;
+/** Object index meaning "the last key was an additional property". */
+const ADDITIONAL = -2;
+
+interface Frame {
+  readonly id: number;
+  readonly kind: Kind;
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+  readonly d: number;
+  readonly e: number;
+  readonly x: number;
+  readonly y: number;
+}
+
+interface Stack {
+  readonly id: number;
+  readonly frame: Frame;
+  readonly parent: Stack | null;
+  readonly depth: number;
+}
+
+const WHITESPACE = new Uint8Array(256);
+WHITESPACE[0x20] = 1;
+WHITESPACE[0x09] = 1;
+WHITESPACE[0x0a] = 1;
+WHITESPACE[0x0d] = 1;
+
+const SHORT_ESCAPES = new Map<number, number>([
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0x62, 0x08],
+  [0x66, 0x0c],
+  [0x6e, 0x0a],
+  [0x72, 0x0d],
+  [0x74, 0x09],
+]);
+/** Code points JSON.stringify writes as `\u00xx` (lowercase): controls without a short escape. */
+const CANONICAL_UNICODE_ESCAPES: readonly number[] = [0x00, 0x07, 0x0b, 0x0b, 0x0e, 0x1f];
+const UTF8_MIN = [0, 0, 0x80, 0x800, 0x10000];
+const UTF8_MAX = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
+
+/** Facts about a string alternative's automaton that decide when length-bounded states may share a mask. */
+interface LengthAnalysis {
+  /** From every state, completions exist at every length from the shortest one up. */
+  readonly upward: boolean;
+  /** Longest shortest-completion over the states. */
+  readonly maxDistance: number;
+  /** No reachable (state, count) within maxLength is ever dead for lack of room. */
+  readonly roomy: boolean;
+  /** Most code points of this string's alphabet a single token can carry (vocabulary-specific). */
+  readonly tokenSpan: number;
+}
+
+export interface AutomatonOptions {
+  /** Accept bounded whitespace between tokens and `\/`, `\uXXXX` escapes. */
+  readonly flexible: boolean;
+  /** Longest whitespace run in flexible layout. */
+  readonly maxWhitespace: number;
+  /** Most automaton states before `DecodingLimitError('maxStates')`. */
+  readonly maxStates: number;
+  /** Most nested frames (objects, arrays, strings, numbers); deeper values are not offered. */
+  readonly maxDepth: number;
+  /** Most code points from `alphabet` one token of the vocabulary can start, in a row. */
+  readonly tokenSpan: (alphabet: readonly number[]) => number;
+}
+
+export class JsonAutomaton {
+  /** `trans[state * 256 + byte]`: next state, `DEAD` or `UNKNOWN`. */
+  trans: Int32Array;
+  /** Per state: a complete document (end of sequence allowed). */
+  accepting: Uint8Array;
+  /** Per state: the state whose token mask this one derives from (itself unless a length-bounded string). */
+  maskBase: Int32Array;
+  /** Per state: code points the string may still take (`UNBOUNDED` if no limit applies). */
+  kRem: Int32Array;
+  /** Per state: code points the string still needs before it may close. */
+  rNeed: Int32Array;
+  /** Per state: the only viable byte, -1 for none or several, `UNKNOWN` if not computed. */
+  forcedByte: Int16Array;
+  /** Per state: 1 for an unconstrained string body at a character boundary, where every plain-content token is allowed. */
+  plainString: Uint8Array;
+  stateCount = 0;
+  /** The start state. */
+  readonly start: number;
+
+  private readonly options: AutomatonOptions;
+  private readonly alternatives: Alternative[] = [];
+  private readonly literalNodes = new Map<number, ValueNode>();
+  private readonly frames = new Map<string, Frame>();
+  private readonly stacks = new Map<string, Stack>();
+  private readonly states = new Map<string, number>();
+  private readonly stateConfigs: Stack[][] = [];
+  private readonly finishCache = new Map<string, boolean>();
+  private readonly analyses = new Map<number, LengthAnalysis>();
+  private readonly root: ValueNode;
+  private frameCount = 0;
+  private stackCount = 0;
+
+  constructor(root: ValueNode, nodes: readonly ValueNode[], options: AutomatonOptions) {
+    this.root = root;
+    this.options = options;
+    for (const node of nodes) {
+      if (node.literals !== null) this.literalNodes.set(node.id, node);
+      for (const alternative of node.alternatives) {
+        this.alternatives[alternative.id] = alternative;
+        if (alternative.kind === 'object' && alternative.additionalKey !== null) this.alternatives[alternative.additionalKey.id] = alternative.additionalKey;
+      }
+    }
+    const capacity = 64;
+    this.trans = new Int32Array(capacity * 256).fill(UNKNOWN);
+    this.accepting = new Uint8Array(capacity);
+    this.maskBase = new Int32Array(capacity);
+    this.kRem = new Int32Array(capacity);
+    this.rNeed = new Int32Array(capacity);
+    this.forcedByte = new Int16Array(capacity).fill(UNKNOWN);
+    this.plainString = new Uint8Array(capacity);
+    const out = new Map<number, Stack>();
+    const document = this.stack(this.frame(Kind.Done, DocumentPhase.Before, 0), null);
+    this.enterDocument(document, 0, out);
+    this.start = out.size === 0 ? DEAD : this.intern([...out.values()]);
+  }
+
+  /** Number of distinct configurations and frames created so far (memory reports). */
+  get configurationCount(): number {
+    return this.stackCount;
+  }
+
+  /** Computes (and records) the transition of `state` on `byte`. */
+  transition(state: number, byte: number): number {
+    const cached = this.trans[state * 256 + byte]!;
+    if (cached !== UNKNOWN) return cached;
+    const out = new Map<number, Stack>();
+    for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
+    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
+    // intern may have grown the table
+    this.trans[state * 256 + byte] = target;
+    return target;
+  }
+
+  /** Human-readable description of a state's configurations (debugging). */
+  describe(state: number): string {
+    return this.stateConfigs[state]!.map((config) => {
+      const parts: string[] = [];
+      for (let at: Stack | null = config; at !== null; at = at.parent) {
+        const frame = at.frame;
+        parts.push(`${['Done', 'Obj', 'Arr', 'Str', 'Num', 'Lit'][frame.kind]}(${[frame.a, frame.b, frame.c, frame.d, frame.e, frame.x, frame.y].join(',')})`);
+      }
+      return parts.reverse().join(' > ');
+    }).join(' | ');
+  }
+
+  // ---- interning ----------------------------------------------------------------------
+
+  private frame(kind: Kind, a: number, b: number, c = 0, d = 0, e = 0, x = 0, y = 0): Frame {
+    const key = `${kind},${a},${b},${c},${d},${e},${x},${y}`;
+    let frame = this.frames.get(key);
+    if (frame === undefined) {
+      frame = { id: this.frameCount++, kind, a, b, c, d, e, x, y };
+      this.frames.set(key, frame);
+    }
+    return frame;
+  }
+
+  private stack(frame: Frame, parent: Stack | null): Stack {
+    const key = `${frame.id}:${parent === null ? -1 : parent.id}`;
+    let stack = this.stacks.get(key);
+    if (stack === undefined) {
+      stack = { id: this.stackCount++, frame, parent, depth: parent === null ? 1 : parent.depth + 1 };
+      this.stacks.set(key, stack);
+    }
+    return stack;
+  }
+
+  private replaceTop(stack: Stack, frame: Frame): Stack {
+    return this.stack(frame, stack.parent);
+  }
+
+  private intern(configs: Stack[]): number {
+    configs.sort((left, right) => left.id - right.id);
+    const key = configs.map((config) => config.id).join(',');
+    const existing = this.states.get(key);
+    if (existing !== undefined) return existing;
+    const id = this.stateCount;
+    if (id >= this.options.maxStates) throw new DecodingLimitError('maxStates', this.options.maxStates);
+    this.grow(id + 1);
+    this.stateCount++;
+    this.states.set(key, id);
+    this.stateConfigs.push(configs);
+    let accepting = 0;
+    for (const config of configs) if (config.frame.kind === Kind.Done && config.frame.a === DocumentPhase.After) accepting = 1;
+    this.accepting[id] = accepting;
+    this.maskBase[id] = id;
+    this.kRem[id] = UNBOUNDED;
+    this.rNeed[id] = 0;
+    this.plainString[id] = 0;
+    this.abstractLength(id, configs);
+    if (configs.length === 1) {
+      const frame = configs[0]!.frame;
+      if (frame.kind === Kind.String && frame.b === StringMode.Boundary) {
+        const alternative = this.alternatives[frame.a] as StringAlternative;
+        if (alternative.free && (frame.d === FREE || !isCounted(alternative))) this.plainString[id] = 1;
+      }
+    }
+    return id;
+  }
+
+  private grow(needed: number): void {
+    const capacity = this.accepting.length;
+    if (needed <= capacity) return;
+    const next = Math.max(needed, capacity * 2);
+    const trans = new Int32Array(next * 256).fill(UNKNOWN);
+    trans.set(this.trans);
+    this.trans = trans;
+    const widen = <T extends Uint8Array | Int32Array | Int16Array>(array: T, make: (size: number) => T, fill?: number): T => {
+      const bigger = make(next);
+      if (fill !== undefined) bigger.fill(fill);
+      bigger.set(array);
+      return bigger;
+    };
+    this.accepting = widen(this.accepting, (size) => new Uint8Array(size));
+    this.maskBase = widen(this.maskBase, (size) => new Int32Array(size));
+    this.kRem = widen(this.kRem, (size) => new Int32Array(size));
+    this.rNeed = widen(this.rNeed, (size) => new Int32Array(size));
+    this.forcedByte = widen(this.forcedByte, (size) => new Int16Array(size), UNKNOWN);
+    this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
+  }
+
+  /**
+   * A lone length-bounded free string differs from its unbounded twin only by how many
+   * code points a token may add before the closing quote: its mask is the twin's,
+   * intersected with per-vocabulary length masks. So masks are computed once per string
+   * position in the schema, not once per length.
+   */
+  private abstractLength(id: number, configs: Stack[]): void {
+    if (configs.length !== 1) return;
+    const config = configs[0]!;
+    const frame = config.frame;
+    if (frame.kind !== Kind.String || frame.d === FREE) return;
+    const alternative = this.alternatives[frame.a] as StringAlternative;
+    if (alternative.exclude !== null || !isCounted(alternative)) return;
+    if (frame.b !== StringMode.Boundary && frame.b !== StringMode.Utf8 && frame.b !== StringMode.Utf8To) return;
+    const pending = frame.b === StringMode.Boundary ? 0 : 1;
+    const used = frame.d + pending;
+    if (!alternative.free) {
+      // exact only when the count can never make a state dead that the unbounded twin keeps
+      const analysis = this.analysis(alternative);
+      if (!analysis.upward) return;
+      if (!analysis.roomy && used + analysis.tokenSpan + analysis.maxDistance > alternative.maxLength) return;
+    }
+    this.kRem[id] = alternative.maxLength === Infinity ? UNBOUNDED : alternative.maxLength - used;
+    this.rNeed[id] = Math.max(0, alternative.minLength - used);
+    const twin = this.frame(Kind.String, frame.a, frame.b, frame.c, FREE, frame.e, frame.x, frame.y);
+    this.maskBase[id] = this.intern([this.replaceTop(config, twin)]);
+  }
+
+  private analysis(alternative: StringAlternative): LengthAnalysis {
+    let analysis = this.analyses.get(alternative.id);
+    if (analysis !== undefined) return analysis;
+    const dfa = alternative.dfa;
+    const count = dfa.stateCount;
+    const reverse: number[][] = Array.from({ length: count }, () => []);
+    const alphabet: number[] = [];
+    for (let state = 0; state < count; state++) {
+      const ranges = dfa.transitions[state]!;
+      for (let index = 0; index < ranges.length; index += 3) {
+        reverse[ranges[index + 2]!]!.push(state);
+        alphabet.push(ranges[index]!, ranges[index + 1]!);
+      }
+    }
+    const distances = (targets: Uint8Array): Int32Array => {
+      const distance = new Int32Array(count).fill(-1);
+      const queue: number[] = [];
+      for (let state = 0; state < count; state++) {
+        if (targets[state] === 1) {
+          distance[state] = 0;
+          queue.push(state);
+        }
+      }
+      for (let head = 0; head < queue.length; head++) {
+        for (const from of reverse[queue[head]!]!) {
+          if (distance[from] === -1) {
+            distance[from] = distance[queue[head]!]! + 1;
+            queue.push(from);
+          }
+        }
+      }
+      return distance;
+    };
+    const toAccept = distances(dfa.accepting);
+    // padded[q]: completions from q exist at every length from toAccept[q] up (least fixpoint,
+    // seeded by accepting states that loop on themselves)
+    const padded = new Uint8Array(count);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let state = 0; state < count; state++) {
+        if (padded[state] === 1) continue;
+        const wanted = Math.max(0, toAccept[state]! - 1);
+        const ranges = dfa.transitions[state]!;
+        for (let index = 2; index < ranges.length; index += 3) {
+          const target = ranges[index]!;
+          const loops = target === state && dfa.accepting[state] === 1;
+          if (loops || (padded[target] === 1 && toAccept[target] === wanted && (toAccept[state]! > 0 || toAccept[target] === 0))) {
+            padded[state] = 1;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    let upward = true;
+    let maxDistance = 0;
+    for (let state = 0; state < count; state++) {
+      if (padded[state] === 0) upward = false;
+      maxDistance = Math.max(maxDistance, toAccept[state]!);
+    }
+    let roomy = upward;
+    if (roomy && alternative.maxLength !== Infinity) {
+      if (count * (alternative.maxLength + 1) > 2_000_000) roomy = false;
+      else {
+        // every (state, count) reachable within maxLength must still have room to finish
+        let frontier = new Set([dfa.start]);
+        for (let used = 0; used <= alternative.maxLength && roomy && frontier.size > 0; used++) {
+          const next = new Set<number>();
+          for (const state of frontier) {
+            if (used + toAccept[state]! > alternative.maxLength) roomy = false;
+            const ranges = dfa.transitions[state]!;
+            for (let index = 2; index < ranges.length; index += 3) next.add(ranges[index]!);
+          }
+          frontier = next;
+        }
+      }
+    }
+    const tokenSpan = roomy || !upward ? 0 : this.options.tokenSpan(normalizeRanges(alphabet));
+    analysis = { upward, maxDistance, roomy, tokenSpan };
+    this.analyses.set(alternative.id, analysis);
+    return analysis;
+  }
+
+  // ---- closure helpers -------------------------------------------------------------------
+
+  private emit(config: Stack, out: Map<number, Stack>): void {
+    if (out.has(config.id)) return;
+    out.set(config.id, config);
+    const frame = config.frame;
+    let complete = false;
+    if (frame.kind === Kind.Number) {
+      const alternative = this.alternatives[frame.a]!;
+      complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.b] === 1;
+    } else if (frame.kind === Kind.Literal) {
+      complete = this.literalNodes.get(frame.a)!.literals!.terminal[frame.b]! >= 0;
+    }
+    if (complete) this.finish(config, out);
+  }
+
+  /** The value on top of `config` is complete: pop it and advance its parent. */
+  private finish(config: Stack, out: Map<number, Stack>): void {
+    const parent = config.parent!;
+    const frame = parent.frame;
+    switch (frame.kind) {
+      case Kind.Done:
+        this.emit(this.replaceTop(parent, this.frame(Kind.Done, DocumentPhase.After, 0)), out);
+        break;
+      case Kind.Object:
+        if (frame.b === ObjectPhase.AdditionalKey) this.emit(this.replaceTop(parent, this.frame(Kind.Object, frame.a, ObjectPhase.Colon, ADDITIONAL, 0)), out);
+        else this.emit(this.replaceTop(parent, this.frame(Kind.Object, frame.a, ObjectPhase.After, frame.c, 0)), out);
+        break;
+      case Kind.Array: {
+        const alternative = this.alternatives[frame.a] as ArrayAlternative;
+        this.emit(this.replaceTop(parent, this.frame(Kind.Array, frame.a, ArrayPhase.After, clampCount(alternative, frame.c + 1), 0)), out);
+        break;
+      }
+      default:
+        throw new Error('toolwright decoding: a value finished under a frame that holds no value');
+    }
+  }
+
+  /** Pushes every alternative of `node` that fits the depth budget above `parent`. */
+  private pushValue(parent: Stack, node: ValueNode, out: Map<number, Stack>): void {
+    const room = this.options.maxDepth - parent.depth;
+    for (const alternative of node.alternatives) {
+      if (alternative.height > room) continue;
+      let frame: Frame;
+      switch (alternative.kind) {
+        case 'object':
+          frame = this.frame(Kind.Object, alternative.id, ObjectPhase.Open, -1, 0);
+          break;
+        case 'array':
+          frame = this.frame(Kind.Array, alternative.id, ArrayPhase.Open, 0, 0);
+          break;
+        case 'string':
+          frame = this.frame(Kind.String, alternative.id, StringMode.Open, alternative.dfa.start, 0, alternative.exclude === null ? -1 : 0);
+          break;
+        case 'number':
+          frame = this.frame(Kind.Number, alternative.id, 0);
+          break;
+      }
+      this.emit(this.stack(frame, parent), out);
+    }
+    if (node.literals !== null && room >= 1) this.emit(this.stack(this.frame(Kind.Literal, node.id, 0), parent), out);
+  }
+
+  private fits(parentDepth: number, node: ValueNode | null): boolean {
+    return node !== null && node.height <= this.options.maxDepth - parentDepth;
+  }
+
+  private enterDocument(document: Stack, whitespace: number, out: Map<number, Stack>): void {
+    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(document, this.frame(Kind.Done, DocumentPhase.Before, whitespace)), out);
+    this.pushValue(this.replaceTop(document, this.frame(Kind.Done, DocumentPhase.Value, 0)), this.root, out);
+  }
+
+  private enterPreValue(config: Stack, alternative: ObjectAlternative, index: number, whitespace: number, out: Map<number, Stack>): void {
+    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
+    const node = index === ADDITIONAL ? alternative.additional! : alternative.properties[index]!.value;
+    this.pushValue(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Value, index, 0)), node, out);
+  }
+
+  private enterItem(config: Stack, alternative: ArrayAlternative, phase: ArrayPhase, count: number, whitespace: number, out: Map<number, Stack>): void {
+    const canWait = this.options.flexible && whitespace < this.options.maxWhitespace;
+    if (canWait || (phase === ArrayPhase.First && alternative.minItems === 0)) {
+      this.emit(this.replaceTop(config, this.frame(Kind.Array, alternative.id, phase, count, whitespace)), out);
+    }
+    const item = count < alternative.maxItems ? (alternative.prefix[count] ?? alternative.items) : null;
+    if (item !== null && this.fits(config.depth, item)) {
+      this.pushValue(this.replaceTop(config, this.frame(Kind.Array, alternative.id, ArrayPhase.Value, count, 0)), item, out);
+    }
+  }
+
+  // ---- object keys -----------------------------------------------------------------------
+
+  private requiredAfter(alternative: ObjectAlternative, index: number): boolean {
+    if (index === ADDITIONAL) return false;
+    for (let next = index + 1; next < alternative.properties.length; next++) if (alternative.properties[next]!.required) return true;
+    return false;
+  }
+
+  /** True when some declared key below trie `node` may follow property `index` and fits. */
+  private keyCandidate(config: Stack, alternative: ObjectAlternative, index: number, node: number): boolean {
+    if (index === ADDITIONAL) return false;
+    const last = alternative.reach[index + 1]!;
+    for (const candidate of alternative.keyValues[node]!) {
+      if (candidate <= index) continue;
+      if (candidate > last) break;
+      if (this.fits(config.depth, alternative.properties[candidate]!.value)) return true;
+    }
+    return false;
+  }
+
+  private additionalAllowed(config: Stack, alternative: ObjectAlternative, index: number): boolean {
+    return alternative.additionalKey !== null && !this.requiredAfter(alternative, index) && this.fits(config.depth, alternative.additional) && config.depth + 1 <= this.options.maxDepth;
+  }
+
+  private keyStart(config: Stack, alternative: ObjectAlternative, index: number, out: Map<number, Stack>): void {
+    const quoteNode = alternative.keys.children[0]!.get(0x22);
+    if (quoteNode !== undefined && this.keyCandidate(config, alternative, index, quoteNode)) {
+      this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Key, index, quoteNode)), out);
+    }
+    if (this.additionalAllowed(config, alternative, index)) {
+      const key = alternative.additionalKey!;
+      const parent = this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.AdditionalKey, index, 0));
+      this.emit(this.stack(this.frame(Kind.String, key.id, StringMode.Boundary, key.dfa.start, 0, 0), parent), out);
+    }
+  }
+
+  private canContinue(config: Stack, alternative: ObjectAlternative, index: number): boolean {
+    const quoteNode = alternative.keys.children[0]!.get(0x22);
+    return (quoteNode !== undefined && this.keyCandidate(config, alternative, index, quoteNode)) || this.additionalAllowed(config, alternative, index);
+  }
+
+  // ---- step ---------------------------------------------------------------------------------
+
+  private step(config: Stack, byte: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    switch (frame.kind) {
+      case Kind.Done:
+        if (WHITESPACE[byte] === 1 && this.options.flexible && frame.b < this.options.maxWhitespace) {
+          if (frame.a === DocumentPhase.Before) this.enterDocument(config, frame.b + 1, out);
+          else if (frame.a === DocumentPhase.After) this.emit(this.replaceTop(config, this.frame(Kind.Done, DocumentPhase.After, frame.b + 1)), out);
+        }
+        return;
+      case Kind.Literal: {
+        const child = this.literalNodes.get(frame.a)!.literals!.children[frame.b]!.get(byte);
+        if (child !== undefined) this.emit(this.replaceTop(config, this.frame(Kind.Literal, frame.a, child)), out);
+        return;
+      }
+      case Kind.Number: {
+        const symbol = NUMBER_SYMBOL_OF_BYTE[byte]!;
+        if (symbol < 0) return;
+        const alternative = this.alternatives[frame.a]!;
+        if (alternative.kind !== 'number') return;
+        const next = alternative.automaton.next[frame.b * NUMBER_SYMBOLS + symbol]!;
+        if (next >= 0) this.emit(this.replaceTop(config, this.frame(Kind.Number, frame.a, next)), out);
+        return;
+      }
+      case Kind.String:
+        this.stepString(config, this.alternatives[frame.a] as StringAlternative, byte, out);
+        return;
+      case Kind.Object:
+        this.stepObject(config, this.alternatives[frame.a] as ObjectAlternative, byte, out);
+        return;
+      case Kind.Array:
+        this.stepArray(config, this.alternatives[frame.a] as ArrayAlternative, byte, out);
+        return;
+    }
+  }
+
+  private stepObject(config: Stack, alternative: ObjectAlternative, byte: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    const flexible = this.options.flexible;
+    const wsOk = WHITESPACE[byte] === 1 && flexible && frame.d < this.options.maxWhitespace;
+    switch (frame.b as ObjectPhase) {
+      case ObjectPhase.Open:
+        if (byte === 0x7b) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.First, -1, 0)), out);
+        return;
+      case ObjectPhase.First:
+      case ObjectPhase.Next:
+        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, frame.b, frame.c, frame.d + 1)), out);
+        else if (byte === 0x22) this.keyStart(config, alternative, frame.c, out);
+        else if (byte === 0x7d && frame.b === ObjectPhase.First && !this.requiredAfter(alternative, -1)) this.finish(config, out);
+        return;
+      case ObjectPhase.Key: {
+        const child = alternative.keys.children[frame.d]!.get(byte);
+        if (child === undefined || !this.keyCandidate(config, alternative, frame.c, child)) return;
+        const property = alternative.keys.terminal[child]!;
+        if (property >= 0) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Colon, property, 0)), out);
+        else this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Key, frame.c, child)), out);
+        return;
+      }
+      case ObjectPhase.Colon:
+        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Colon, frame.c, frame.d + 1)), out);
+        else if (byte === 0x3a) this.enterPreValue(config, alternative, frame.c, 0, out);
+        return;
+      case ObjectPhase.PreValue:
+        if (wsOk) this.enterPreValue(config, alternative, frame.c, frame.d + 1, out);
+        return;
+      case ObjectPhase.After:
+        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.After, frame.c, frame.d + 1)), out);
+        else if (byte === 0x2c) {
+          if (this.canContinue(config, alternative, frame.c)) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Next, frame.c, 0)), out);
+        } else if (byte === 0x7d && !this.requiredAfter(alternative, frame.c)) this.finish(config, out);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private stepArray(config: Stack, alternative: ArrayAlternative, byte: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    const wsOk = WHITESPACE[byte] === 1 && this.options.flexible && frame.d < this.options.maxWhitespace;
+    switch (frame.b as ArrayPhase) {
+      case ArrayPhase.Open:
+        if (byte === 0x5b) this.enterItem(config, alternative, ArrayPhase.First, 0, 0, out);
+        return;
+      case ArrayPhase.First:
+      case ArrayPhase.Next:
+        if (wsOk) this.enterItem(config, alternative, frame.b, frame.c, frame.d + 1, out);
+        else if (byte === 0x5d && frame.b === ArrayPhase.First && alternative.minItems === 0) this.finish(config, out);
+        return;
+      case ArrayPhase.After: {
+        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Array, alternative.id, ArrayPhase.After, frame.c, frame.d + 1)), out);
+        else if (byte === 0x2c) {
+          const item = frame.c < alternative.maxItems ? (alternative.prefix[frame.c] ?? alternative.items) : null;
+          if (item !== null && this.fits(config.depth, item)) this.enterItem(config, alternative, ArrayPhase.Next, frame.c, 0, out);
+        } else if (byte === 0x5d && frame.c >= alternative.minItems) this.finish(config, out);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ---- strings --------------------------------------------------------------------------------
+
+  private stepString(config: Stack, alternative: StringAlternative, byte: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    const { b: mode, c: state, d: count, e: exclusion } = frame;
+    switch (mode as StringMode) {
+      case StringMode.Open:
+        if (byte === 0x22) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, exclusion)), out);
+        return;
+      case StringMode.Boundary: {
+        if (byte === 0x22) {
+          if (this.canClose(alternative, state, count, exclusion)) this.finish(config, out);
+          return;
+        }
+        if (byte === 0x5c) {
+          if (this.escapeViable(alternative, state, count)) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Escape, state, count, exclusion)), out);
+          return;
+        }
+        if (byte < 0x20) return;
+        if (byte < 0x80) {
+          this.completeChar(config, alternative, byte, out);
+          return;
+        }
+        let length: number;
+        let value: number;
+        if (byte >= 0xc2 && byte <= 0xdf) [length, value] = [2, byte & 0x1f];
+        else if (byte >= 0xe0 && byte <= 0xef) [length, value] = [3, byte & 0x0f];
+        else if (byte >= 0xf0 && byte <= 0xf4) [length, value] = [4, byte & 0x07];
+        else return;
+        this.partial(config, alternative, value, length - 1, length, out);
+        return;
+      }
+      case StringMode.Utf8: {
+        if (byte < 0x80 || byte > 0xbf) return;
+        const value = (frame.x << 6) | (byte & 0x3f);
+        const remaining = (frame.y >> 3) - 1;
+        const length = frame.y & 7;
+        if (remaining === 0) {
+          if (value >= UTF8_MIN[length]! && !(value >= 0xd800 && value <= 0xdfff)) this.completeChar(config, alternative, value, out);
+        } else {
+          this.partial(config, alternative, value, remaining, length, out);
+        }
+        return;
+      }
+      case StringMode.Utf8To: {
+        if (byte < 0x80 || byte > 0xbf) return;
+        if (frame.x > 1) {
+          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8To, state, count, -1, frame.x - 1)), out);
+        } else {
+          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
+        }
+        return;
+      }
+      case StringMode.Escape: {
+        const short = SHORT_ESCAPES.get(byte);
+        if (short !== undefined) this.completeChar(config, alternative, short, out);
+        else if (byte === 0x2f && this.options.flexible) this.completeChar(config, alternative, 0x2f, out);
+        else if (byte === 0x75 && this.unicodeEscapeViable(alternative, state, count, 0, 0)) {
+          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, 0, 0)), out);
+        }
+        return;
+      }
+      case StringMode.UnicodeEscape: {
+        const digit = hexValue(byte, this.options.flexible);
+        if (digit < 0) return;
+        const value = frame.x * 16 + digit;
+        const digits = frame.y + 1;
+        if (digits === 4) {
+          if (this.unicodeAllowed(value, value)) this.completeChar(config, alternative, value, out);
+        } else if (this.unicodeEscapeViable(alternative, state, count, value, digits)) {
+          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, digits)), out);
+        }
+        return;
+      }
+    }
+  }
+
+  private canClose(alternative: StringAlternative, state: number, count: number, exclusion: number): boolean {
+    if (alternative.dfa.accepting[state] !== 1) return false;
+    if (count !== FREE && isCounted(alternative) && count < alternative.minLength) return false;
+    return !(exclusion >= 0 && alternative.exclude!.terminal[exclusion]!);
+  }
+
+  private completeChar(config: Stack, alternative: StringAlternative, codePoint: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    const next = alternative.dfa.step(frame.c, codePoint);
+    if (next < 0) return;
+    if (!this.liveAfterChar(alternative, next, frame.d)) return;
+    const exclusion = alternative.exclude === null ? -1 : alternative.exclude.step(frame.e, codePoint);
+    this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, next, nextCount(alternative, frame.d), exclusion)), out);
+  }
+
+  /** Whether a string may continue to an accepting end after one more character lands in `state`. */
+  private liveAfterChar(alternative: StringAlternative, state: number, count: number): boolean {
+    if (count === FREE || !isCounted(alternative)) return true;
+    if (count + 1 > alternative.maxLength) return false;
+    return this.canFinish(alternative, state, nextCount(alternative, count));
+  }
+
+  /** Some code point in `lo..hi` (surrogates excluded) has a live transition from `state`. */
+  private rangeViable(alternative: StringAlternative, state: number, count: number, lo: number, hi: number): boolean {
+    const ranges = alternative.dfa.transitions[state]!;
+    for (let part = 0; part < 2; part++) {
+      const partLo = part === 0 ? lo : Math.max(lo, 0xe000);
+      const partHi = part === 0 ? Math.min(hi, 0xd7ff) : hi;
+      if (partLo > partHi) continue;
+      for (let index = 0; index < ranges.length; index += 3) {
+        if (ranges[index]! > partHi || ranges[index + 1]! < partLo) continue;
+        if (this.liveAfterChar(alternative, ranges[index + 2]!, count)) return true;
+      }
+    }
+    return false;
+  }
+
+  private partial(config: Stack, alternative: StringAlternative, value: number, remaining: number, length: number, out: Map<number, Stack>): void {
+    const frame = config.frame;
+    const shift = 6 * remaining;
+    const lo = Math.max(value * 2 ** shift, UTF8_MIN[length]!);
+    const hi = Math.min(value * 2 ** shift + 2 ** shift - 1, UTF8_MAX[length]!);
+    if (lo > hi) return;
+    const touchesSurrogates = lo <= 0xdfff && hi >= 0xd800;
+    if (touchesSurrogates && lo >= 0xd800 && hi <= 0xdfff) return;
+    if (!this.rangeViable(alternative, frame.c, frame.d, lo, hi)) return;
+    if (!touchesSurrogates && (alternative.exclude === null || !alternative.exclude.hasChildIn(frame.e, lo, hi))) {
+      const target = alternative.dfa.rangeTarget(frame.c, lo, hi);
+      if (target >= 0) {
+        // every completion lands in `target`: forget the exact bytes, so CJK tokens share states
+        this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8To, target, frame.d, -1, remaining)), out);
+        return;
+      }
+    }
+    this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8, frame.c, frame.d, frame.e, value, remaining * 8 + length)), out);
+  }
+
+  private escapeViable(alternative: StringAlternative, state: number, count: number): boolean {
+    for (const codePoint of SHORT_ESCAPES.values()) if (this.rangeViable(alternative, state, count, codePoint, codePoint)) return true;
+    if (this.options.flexible && this.rangeViable(alternative, state, count, 0x2f, 0x2f)) return true;
+    return this.unicodeEscapeViable(alternative, state, count, 0, 0);
+  }
+
+  private unicodeAllowed(lo: number, hi: number): boolean {
+    if (this.options.flexible) return !(lo >= 0xd800 && hi <= 0xdfff);
+    for (let index = 0; index < CANONICAL_UNICODE_ESCAPES.length; index += 2) if (lo <= CANONICAL_UNICODE_ESCAPES[index + 1]! && hi >= CANONICAL_UNICODE_ESCAPES[index]!) return true;
+    return false;
+  }
+
+  private unicodeEscapeViable(alternative: StringAlternative, state: number, count: number, value: number, digits: number): boolean {
+    const shift = 4 * (4 - digits);
+    const lo = value * 2 ** shift;
+    const hi = lo + 2 ** shift - 1;
+    if (this.options.flexible) return this.rangeViable(alternative, state, count, lo, hi);
+    for (let index = 0; index < CANONICAL_UNICODE_ESCAPES.length; index += 2) {
+      const from = Math.max(lo, CANONICAL_UNICODE_ESCAPES[index]!);
+      const to = Math.min(hi, CANONICAL_UNICODE_ESCAPES[index + 1]!);
+      if (from <= to && this.rangeViable(alternative, state, count, from, to)) return true;
+    }
+    return false;
+  }
+
+  /** Can a string in DFA `state` with `count` code points still close at an allowed length? */
+  private canFinish(alternative: StringAlternative, state: number, count: number): boolean {
+    const key = `${alternative.id}:${state}:${count}`;
+    const cached = this.finishCache.get(key);
+    if (cached !== undefined) return cached;
+    const dfa = alternative.dfa;
+    const need = Math.max(0, alternative.minLength - count);
+    const limit = alternative.maxLength === Infinity ? need + dfa.stateCount + 1 : alternative.maxLength - count;
+    let result = false;
+    let frontier = new Set([state]);
+    for (let length = 0; length <= limit && frontier.size > 0; length++) {
+      if (length >= need) {
+        for (const at of frontier) {
+          if (dfa.accepting[at] === 1) {
+            result = true;
+            break;
+          }
+        }
+        if (result) break;
+      }
+      const next = new Set<number>();
+      for (const at of frontier) {
+        const ranges = dfa.transitions[at]!;
+        for (let index = 2; index < ranges.length; index += 3) next.add(ranges[index]!);
+      }
+      frontier = next;
+    }
+    this.finishCache.set(key, result);
+    return result;
+  }
+}
+
+function normalizeRanges(ranges: number[]): number[] {
+  const pairs: [number, number][] = [];
+  for (let index = 0; index < ranges.length; index += 2) pairs.push([ranges[index]!, ranges[index + 1]!]);
+  pairs.sort((left, right) => left[0] - right[0]);
+  const merged: number[] = [];
+  for (const [lo, hi] of pairs) {
+    const last = merged.length - 1;
+    if (last > 0 && lo <= merged[last]! + 1) merged[last] = Math.max(merged[last]!, hi);
+    else merged.push(lo, hi);
+  }
+  return merged;
+}
+
+function isCounted(alternative: StringAlternative): boolean {
+  return alternative.minLength > 0 || alternative.maxLength !== Infinity;
+}
+
+/** Code points counted after one more; unbounded strings stop counting once `minLength` is met. */
+function nextCount(alternative: StringAlternative, count: number): number {
+  if (count === FREE || !isCounted(alternative)) return count === FREE ? FREE : 0;
+  return alternative.maxLength === Infinity ? Math.min(count + 1, alternative.minLength) : count + 1;
+}
+
+/** Item counts past what any rule distinguishes collapse into one state. */
+function clampCount(alternative: ArrayAlternative, count: number): number {
+  if (alternative.maxItems !== Infinity) return count;
+  return Math.min(count, Math.max(alternative.prefix.length, alternative.minItems));
+}
+
+function hexValue(byte: number, anyCase: boolean): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  if (anyCase && byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  return -1;
+}

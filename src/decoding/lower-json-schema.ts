@@ -1,0 +1,1016 @@
+/**
+ * JSON Schema (2020-12) → value nodes (`grammar-ir.ts`). Each schema denotes a union
+ * of typed alternatives; `allOf`, `$ref` and sibling keywords intersect them, `anyOf`
+ * (and `oneOf` with provably disjoint branches) unite them. A keyword that cannot be
+ * enforced exactly is an `UnsupportedSchemaError` naming it and its JSON pointer.
+ * @module
+ */
+import { SchemaCompileError } from '../shared/errors.js';
+import { isPlainObject } from '../shared/own.js';
+import { UnsupportedSchemaError } from './decoding-errors.js';
+import {
+  ByteTrie,
+  CodePointTrie,
+  type ArrayAlternative,
+  type ObjectAlternative,
+  type PropertyRule,
+  type StringAlternative,
+  type ValueNode,
+} from './grammar-ir.js';
+import { numberAutomaton, toPlainDecimal } from './number-language.js';
+import { CodePointDfa } from './regex/code-point-dfa.js';
+import { parseRegex, RegexUnsupportedError, splitCountedTail } from './regex/parse-regex.js';
+import { SchemaRegistry, type SchemaPlace } from './schema-registry.js';
+import { formatLanguage } from './string-formats.js';
+
+/** A keyword the compiler dropped because `lenient` was set. */
+export interface RelaxedKeyword {
+  /** The keyword, e.g. `uniqueItems`, or `format` / `pattern` for an unsupported value. */
+  readonly keyword: string;
+  /** JSON pointer of the schema object holding it. */
+  readonly pointer: string;
+  /** What the engine could not enforce, and so no longer enforces. */
+  readonly details: string;
+}
+
+type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+const ALL_TYPES: readonly JsonType[] = ['null', 'boolean', 'object', 'array', 'string', 'number'];
+
+/** Sorted ids of schema locations that must all hold; `[]` is `true`, `[FALSE_LOCATION]` is `false`. */
+type LocationSet = readonly number[];
+const FALSE_LOCATION = 0;
+const TRUE_SET: LocationSet = [];
+const FALSE_SET: LocationSet = [FALSE_LOCATION];
+
+interface Location {
+  readonly id: number;
+  readonly schema: unknown;
+  readonly place: SchemaPlace;
+}
+
+interface PatternRule {
+  readonly source: string;
+  readonly pointer: string;
+}
+
+/** One typed alternative of a denotation, before lowering. */
+interface Typed {
+  type: JsonType;
+  integer: boolean;
+  /** enum/const values of this type that remain possible; undefined when unrestricted. */
+  literals: unknown[] | undefined;
+  minLength: number;
+  maxLength: number;
+  patterns: PatternRule[];
+  formats: PatternRule[];
+  minimum: number;
+  exclusiveMinimum: boolean;
+  maximum: number;
+  exclusiveMaximum: boolean;
+  prefix: LocationSet[];
+  items: LocationSet;
+  minItems: number;
+  maxItems: number;
+  order: string[];
+  properties: Map<string, LocationSet>;
+  required: Set<string>;
+  additional: LocationSet;
+  pointer: string;
+}
+
+/** Keywords that only annotate (or hold subschemas handled elsewhere): nothing to enforce. */
+const ANNOTATIONS = new Set([
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$comment',
+  '$defs',
+  'definitions',
+  '$vocabulary',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+]);
+
+/** Keywords this compiler enforces. */
+const HANDLED = new Set([
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$ref',
+  'uniqueItems',
+]);
+
+/** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
+const REFUSED: Record<string, string> = {
+  multipleOf: 'multipleOf is not enforced',
+  minProperties: 'minProperties is not enforced',
+  maxProperties: 'maxProperties is not enforced',
+  patternProperties: 'patternProperties is not enforced',
+  propertyNames: 'propertyNames is not enforced',
+  dependentRequired: 'dependentRequired is not enforced',
+  dependentSchemas: 'dependentSchemas is not enforced',
+  dependencies: 'dependencies is not enforced',
+  contains: 'contains is not enforced',
+  minContains: 'minContains is not enforced',
+  maxContains: 'maxContains is not enforced',
+  if: 'if/then/else is not enforced',
+  then: 'if/then/else is not enforced',
+  else: 'if/then/else is not enforced',
+  unevaluatedProperties: 'unevaluatedProperties is not enforced',
+  unevaluatedItems: 'unevaluatedItems is not enforced',
+  $dynamicRef: '$dynamicRef is not resolved',
+  $recursiveRef: '$recursiveRef is not resolved',
+};
+
+/** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
+const MAX_ALTERNATIVES = 256;
+
+export interface LowerOptions {
+  readonly lenient: boolean;
+  readonly schemas: Readonly<Record<string, unknown>>;
+}
+
+export interface LoweredSchema {
+  readonly root: ValueNode;
+  readonly nodes: readonly ValueNode[];
+  readonly relaxed: readonly RelaxedKeyword[];
+  /** The engine-layout text of a value, or undefined when the schema rejects it. */
+  serialize(value: unknown): string | undefined;
+  /** Whether the schema (as the engine enforces it) accepts the value. */
+  accepts(value: unknown): boolean;
+}
+
+const patternCache = new Map<string, CodePointDfa>();
+
+function compilePattern(source: string, ignoreCase: boolean): CodePointDfa {
+  const key = `${ignoreCase ? 'i' : '-'}${source}`;
+  let dfa = patternCache.get(key);
+  if (dfa === undefined) {
+    dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }));
+    patternCache.set(key, dfa);
+  }
+  return dfa;
+}
+
+const splitCache = new Map<string, { dfa: CodePointDfa; minLength: number; maxLength: number }>();
+
+/** A schema pattern as an automaton plus the length bounds its counted tail was turned into. */
+function compileSchemaPattern(source: string): { dfa: CodePointDfa; minLength: number; maxLength: number } {
+  let compiled = splitCache.get(source);
+  if (compiled === undefined) {
+    const tree = parseRegex(source);
+    const split = splitCountedTail(tree);
+    compiled =
+      split === undefined
+        ? { dfa: compilePattern(source, false), minLength: 0, maxLength: Infinity }
+        : { dfa: CodePointDfa.fromRegex(split.tree), minLength: split.minLength, maxLength: split.maxLength };
+    splitCache.set(source, compiled);
+  }
+  return compiled;
+}
+
+export function lowerJsonSchema(schema: unknown, options: LowerOptions): LoweredSchema {
+  return new Lowering(schema, options).run();
+}
+
+class Lowering {
+  private readonly registry: SchemaRegistry;
+  private readonly locations: Location[] = [];
+  private readonly locationOf = new Map<unknown, number>();
+  private readonly denotations = new Map<number, Typed[]>();
+  private readonly setDenotations = new Map<string, Typed[]>();
+  private readonly inProgress = new Set<number>();
+  private readonly nodes: ValueNode[] = [];
+  private readonly nodeOf = new Map<string, ValueNode>();
+  private readonly pending: { node: ValueNode; set: LocationSet }[] = [];
+  private readonly relaxed: RelaxedKeyword[] = [];
+  private readonly relaxedKeys = new Set<string>();
+  private alternativeCount = 0;
+
+  constructor(
+    private readonly root: unknown,
+    private readonly options: LowerOptions,
+  ) {
+    this.registry = new SchemaRegistry(root, options.schemas);
+    this.locations.push({ id: FALSE_LOCATION, schema: false, place: { base: '', pointer: '#' } });
+  }
+
+  run(): LoweredSchema {
+    const rootSet = this.locate(this.root, this.registry.placeOf(this.root) ?? { base: '', pointer: '#' });
+    const root = this.nodeFor(rootSet);
+    while (this.pending.length > 0) {
+      const { node, set } = this.pending.pop()!;
+      this.fill(node, set);
+    }
+    computeHeights(this.nodes);
+    for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
+    return {
+      root,
+      nodes: this.nodes,
+      relaxed: this.relaxed,
+      serialize: (value) => this.serialize(value, rootSet),
+      accepts: (value) => this.satisfiesSet(value, rootSet),
+    };
+  }
+
+  // ---- errors ----------------------------------------------------------------
+
+  /** Refuses a keyword, or (lenient) records it as relaxed and returns so the caller skips it. */
+  private refuse(keyword: string, pointer: string, details: string): void {
+    if (!this.options.lenient) throw new UnsupportedSchemaError(keyword, pointer, details);
+    const key = `${keyword}\u0000${pointer}\u0000${details}`;
+    if (this.relaxedKeys.has(key)) return;
+    this.relaxedKeys.add(key);
+    this.relaxed.push({ keyword, pointer, details });
+  }
+
+  private invalid(pointer: string, message: string): never {
+    throw new SchemaCompileError(undefined, `${message} at ${pointer}`);
+  }
+
+  // ---- locations ---------------------------------------------------------------
+
+  private locate(schema: unknown, place: SchemaPlace): LocationSet {
+    if (schema === true) return TRUE_SET;
+    if (schema === false) return FALSE_SET;
+    if (!isPlainObject(schema)) this.invalid(place.pointer, 'a schema must be an object or a boolean');
+    let id = this.locationOf.get(schema);
+    if (id === undefined) {
+      id = this.locations.length;
+      this.locations.push({ id, schema, place: this.registry.placeOf(schema) ?? place });
+      this.locationOf.set(schema, id);
+    }
+    return [id];
+  }
+
+  private child(location: Location, keyword: string, value: unknown, suffix = ''): LocationSet {
+    return this.locate(value, { base: location.place.base, pointer: `${location.place.pointer}/${keyword}${suffix}` });
+  }
+
+  // ---- denotation ---------------------------------------------------------------
+
+  private denoteSet(set: LocationSet): Typed[] {
+    if (set.length === 0) return ALL_TYPES.map((type) => blank(type, '#'));
+    if (set[0] === FALSE_LOCATION) return [];
+    const key = set.join(',');
+    let result = this.setDenotations.get(key);
+    if (result === undefined) {
+      result = this.denote(set[0]!);
+      for (let index = 1; index < set.length; index++) result = this.intersectLists(result, this.denote(set[index]!), this.locations[set[index]!]!.place.pointer);
+      this.setDenotations.set(key, result);
+    }
+    return result;
+  }
+
+  private denote(id: number): Typed[] {
+    const cached = this.denotations.get(id);
+    if (cached !== undefined) return cached;
+    const location = this.locations[id]!;
+    if (this.inProgress.has(id)) {
+      this.refuse('$ref', location.place.pointer, 'a $ref cycle that never enters a property or item (the schema refers to itself without nesting)');
+      return ALL_TYPES.map((type) => blank(type, location.place.pointer));
+    }
+    this.inProgress.add(id);
+    try {
+      const result = this.denoteObject(location);
+      this.denotations.set(id, result);
+      return result;
+    } finally {
+      this.inProgress.delete(id);
+    }
+  }
+
+  private denoteObject(location: Location): Typed[] {
+    const schema = location.schema as Record<string, unknown>;
+    const pointer = location.place.pointer;
+    const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+    for (const keyword of Object.keys(schema)) {
+      if (HANDLED.has(keyword) || ANNOTATIONS.has(keyword)) continue;
+      const reason = REFUSED[keyword];
+      if (reason !== undefined) this.refuse(keyword, pointer, reason);
+      // any other keyword is unknown to 2020-12 and, per the spec, only an annotation
+    }
+    if (has('uniqueItems') && schema.uniqueItems === true && !(typeof schema.maxItems === 'number' && schema.maxItems <= 1)) {
+      this.refuse('uniqueItems', pointer, 'uniqueItems: true is not enforced (only with maxItems ≤ 1)');
+    }
+
+    let types: JsonType[] = [...ALL_TYPES];
+    let integerOnly = false;
+    if (has('type')) {
+      const declared = Array.isArray(schema.type) ? schema.type : [schema.type];
+      const named = new Set<string>();
+      for (const type of declared) {
+        if (typeof type !== 'string' || !['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'].includes(type)) this.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
+        named.add(type as string);
+      }
+      types = ALL_TYPES.filter((type) => named.has(type) || (type === 'number' && named.has('integer')));
+      integerOnly = named.has('integer') && !named.has('number');
+    }
+    let literals: unknown[] | undefined;
+    if (has('enum')) {
+      if (!Array.isArray(schema.enum)) this.invalid(pointer, '"enum" must be an array');
+      literals = schema.enum as unknown[];
+    }
+    if (has('const')) literals = literals === undefined ? [schema.const] : literals.filter((value) => jsonEqual(value, schema.const));
+
+    let result: Typed[] = [];
+    for (const type of types) {
+      const typed = blank(type, pointer);
+      if (type === 'number') typed.integer = integerOnly;
+      if (literals !== undefined) typed.literals = literals.filter((value) => jsonTypeOf(value) === type || (type === 'number' && typeof value === 'number'));
+      if (typed.literals !== undefined && typed.literals.length === 0) continue;
+      this.applyKeywords(typed, location, schema);
+      result.push(typed);
+    }
+
+    if (has('$ref')) {
+      if (typeof schema.$ref !== 'string') this.invalid(pointer, '"$ref" must be a string');
+      const target = this.registry.resolve(schema.$ref as string, location.place.base);
+      if (target === undefined) {
+        this.refuse('$ref', pointer, `cannot resolve "${String(schema.$ref)}"; pass remote schemas in the "schemas" option, keyed by their URI`);
+      } else {
+        const targetSet = this.locate(target.schema, target.place);
+        result = this.intersectLists(result, this.denoteSet(targetSet), pointer);
+      }
+    }
+    if (has('allOf')) {
+      const parts = this.schemaArray(schema.allOf, pointer, 'allOf');
+      parts.forEach((part, index) => {
+        result = this.intersectLists(result, this.denoteSet(this.child(location, 'allOf', part, `/${index}`)), `${pointer}/allOf/${index}`);
+      });
+    }
+    if (has('anyOf')) {
+      const parts = this.schemaArray(schema.anyOf, pointer, 'anyOf');
+      const union = parts.flatMap((part, index) => this.denoteSet(this.child(location, 'anyOf', part, `/${index}`)));
+      result = this.intersectLists(result, union, `${pointer}/anyOf`);
+    }
+    if (has('oneOf')) {
+      const parts = this.schemaArray(schema.oneOf, pointer, 'oneOf');
+      const branches = parts.map((part, index) => this.denoteSet(this.child(location, 'oneOf', part, `/${index}`)));
+      // a branch that shares no value with the rest of the schema cannot make two branches hold
+      const live = branches.map((branch) => this.intersectLists(result, branch, `${pointer}/oneOf`)).filter((branch) => branch.length > 0);
+      for (let left = 0; left < live.length; left++) {
+        for (let right = left + 1; right < live.length; right++) {
+          if (!this.disjointLists(live[left]!, live[right]!, 3)) {
+            this.refuse('oneOf', pointer, 'its branches may overlap, so "exactly one" cannot be enforced; make them disjoint (e.g. by type, const or a required property with distinct values) or use anyOf');
+          }
+        }
+      }
+      result = live.flat();
+    }
+    if (has('not')) result = this.applyNot(result, location, schema.not);
+    if (result.length > MAX_ALTERNATIVES) this.refuse('anyOf', pointer, `the schema expands to more than ${MAX_ALTERNATIVES} alternatives`);
+    return result;
+  }
+
+  private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
+    const pointer = `${location.place.pointer}/not`;
+    if (negated === true) return [];
+    if (negated === false) return result;
+    if (isPlainObject(negated)) {
+      const keys = Object.keys(negated).filter((key) => !ANNOTATIONS.has(key));
+      if (keys.length === 0) return [];
+      if (keys.length === 1 && keys[0] === 'type') {
+        const excluded = new Set<string>(Array.isArray(negated.type) ? (negated.type as string[]) : [negated.type as string]);
+        return result.flatMap((typed) => {
+          if (excluded.has(typed.type)) return [];
+          if (typed.type === 'number' && excluded.has('integer')) {
+            if (typed.integer) return [];
+            this.refuse('not', pointer, '"not": {"type": "integer"} on numbers (non-integers only) is not enforced');
+          }
+          return [typed];
+        });
+      }
+      if (keys.length === 1 && (keys[0] === 'const' || keys[0] === 'enum')) {
+        const values = keys[0] === 'const' ? [negated.const] : Array.isArray(negated.enum) ? (negated.enum as unknown[]) : [];
+        const remaining = result.flatMap((typed) => {
+          if (typed.literals !== undefined) {
+            const kept = typed.literals.filter((value) => !values.some((excluded) => jsonEqual(excluded, value)));
+            return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
+          }
+          if (typed.type === 'null' && values.includes(null)) return [];
+          if (typed.type === 'boolean') {
+            const kept = [true, false].filter((value) => !values.includes(value));
+            return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
+          }
+          if (values.some((value) => jsonTypeOf(value) === typed.type || (typed.type === 'number' && typeof value === 'number'))) {
+            this.refuse('not', pointer, `excluding particular ${typed.type} values is not enforced`);
+          }
+          return [typed];
+        });
+        return remaining;
+      }
+    }
+    this.refuse('not', pointer, '"not" is only enforced around "type", "const", "enum", true or an empty schema');
+    return result;
+  }
+
+  private schemaArray(value: unknown, pointer: string, keyword: string): unknown[] {
+    if (!Array.isArray(value) || value.length === 0) this.invalid(pointer, `"${keyword}" must be a non-empty array of schemas`);
+    return value as unknown[];
+  }
+
+  private applyKeywords(typed: Typed, location: Location, schema: Record<string, unknown>): void {
+    const pointer = location.place.pointer;
+    const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+    const count = (keyword: string): number | undefined => {
+      if (!has(keyword)) return undefined;
+      const value = schema[keyword];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.invalid(pointer, `"${keyword}" must be a non-negative integer`);
+      return value as number;
+    };
+    const bound = (keyword: string): number | undefined => {
+      if (!has(keyword)) return undefined;
+      const value = schema[keyword];
+      if (typeof value !== 'number' || !Number.isFinite(value)) this.invalid(pointer, `"${keyword}" must be a number`);
+      return value as number;
+    };
+    switch (typed.type) {
+      case 'string': {
+        typed.minLength = count('minLength') ?? 0;
+        typed.maxLength = count('maxLength') ?? Infinity;
+        if (has('pattern')) {
+          if (typeof schema.pattern !== 'string') this.invalid(pointer, '"pattern" must be a string');
+          typed.patterns.push({ source: schema.pattern as string, pointer });
+        }
+        if (has('format')) {
+          if (typeof schema.format !== 'string') this.invalid(pointer, '"format" must be a string');
+          typed.formats.push({ source: schema.format as string, pointer });
+        }
+        break;
+      }
+      case 'number': {
+        const minimum = bound('minimum');
+        const maximum = bound('maximum');
+        const exclusiveMinimum = bound('exclusiveMinimum');
+        const exclusiveMaximum = bound('exclusiveMaximum');
+        if (minimum !== undefined) tightenLow(typed, minimum, false);
+        if (exclusiveMinimum !== undefined) tightenLow(typed, exclusiveMinimum, true);
+        if (maximum !== undefined) tightenHigh(typed, maximum, false);
+        if (exclusiveMaximum !== undefined) tightenHigh(typed, exclusiveMaximum, true);
+        break;
+      }
+      case 'array': {
+        typed.minItems = count('minItems') ?? 0;
+        typed.maxItems = count('maxItems') ?? Infinity;
+        let rest: unknown = has('items') ? schema.items : undefined;
+        let prefix: unknown[] = [];
+        if (has('prefixItems')) prefix = this.schemaArray(schema.prefixItems, pointer, 'prefixItems');
+        if (Array.isArray(rest)) {
+          // draft 2019 and older: items as an array is the tuple, additionalItems the rest
+          prefix = rest;
+          rest = has('additionalItems') ? schema.additionalItems : undefined;
+          typed.prefix = prefix.map((item, index) => this.child(location, 'items', item, `/${index}`));
+          typed.items = rest === undefined ? TRUE_SET : this.child(location, 'additionalItems', rest);
+        } else {
+          typed.prefix = prefix.map((item, index) => this.child(location, 'prefixItems', item, `/${index}`));
+          typed.items = rest === undefined ? TRUE_SET : this.child(location, 'items', rest);
+        }
+        break;
+      }
+      case 'object': {
+        if (has('properties')) {
+          if (!isPlainObject(schema.properties)) this.invalid(pointer, '"properties" must be an object');
+          for (const [name, value] of Object.entries(schema.properties)) {
+            typed.order.push(name);
+            typed.properties.set(name, this.child(location, 'properties', value, `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`));
+          }
+        }
+        if (has('required')) {
+          if (!Array.isArray(schema.required) || schema.required.some((name) => typeof name !== 'string')) this.invalid(pointer, '"required" must be an array of strings');
+          for (const name of schema.required as string[]) typed.required.add(name);
+        }
+        if (has('additionalProperties')) typed.additional = this.child(location, 'additionalProperties', schema.additionalProperties);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // ---- intersection ----------------------------------------------------------------
+
+  private intersectLists(left: readonly Typed[], right: readonly Typed[], pointer: string): Typed[] {
+    const result: Typed[] = [];
+    for (const a of left) {
+      for (const b of right) {
+        const merged = intersectTyped(a, b);
+        if (merged !== undefined) result.push(merged);
+        if (result.length > MAX_ALTERNATIVES * 4) {
+          this.refuse('allOf', pointer, `combining the subschemas gives more than ${MAX_ALTERNATIVES} alternatives`);
+          return result;
+        }
+      }
+    }
+    return result;
+  }
+
+  /** True when no value satisfies both lists (conservative: false when unsure). */
+  private disjointLists(left: readonly Typed[], right: readonly Typed[], depth: number): boolean {
+    return left.every((a) => right.every((b) => this.disjointTyped(a, b, depth)));
+  }
+
+  private disjointTyped(a: Typed, b: Typed, depth: number): boolean {
+    if (a.type !== b.type) return true;
+    if (a.literals !== undefined && b.literals !== undefined) return !a.literals.some((value) => b.literals!.some((other) => jsonEqual(value, other)));
+    if (a.literals !== undefined) return !a.literals.some((value) => this.satisfiesTyped(value, b));
+    if (b.literals !== undefined) return !b.literals.some((value) => this.satisfiesTyped(value, a));
+    switch (a.type) {
+      case 'null':
+        return false;
+      case 'boolean':
+        return false;
+      case 'number': {
+        const merged = intersectTyped(a, b);
+        if (merged === undefined) return true;
+        return numberAutomaton({ integer: merged.integer, minimum: merged.minimum, exclusiveMinimum: merged.exclusiveMinimum, maximum: merged.maximum, exclusiveMaximum: merged.exclusiveMaximum }) === null;
+      }
+      case 'string': {
+        if (Math.max(a.minLength, b.minLength) > Math.min(a.maxLength, b.maxLength)) return true;
+        try {
+          // no pattern or format on either side: both accept overlapping strings
+          const dfa = this.stringDfa([...a.patterns, ...b.patterns], [...a.formats, ...b.formats], false);
+          return dfa !== undefined && dfa.start < 0;
+        } catch {
+          return false;
+        }
+      }
+      case 'array': {
+        if (Math.max(a.minItems, b.minItems) > Math.min(a.maxItems, b.maxItems)) return true;
+        if (depth <= 0) return false;
+        const length = Math.max(a.prefix.length, b.prefix.length);
+        for (let index = 0; index < length; index++) {
+          if (index >= Math.max(a.minItems, b.minItems)) break;
+          if (this.disjointLists(this.denoteSet(a.prefix[index] ?? a.items), this.denoteSet(b.prefix[index] ?? b.items), depth - 1)) return true;
+        }
+        return false;
+      }
+      case 'object': {
+        if (depth <= 0) return false;
+        for (const name of new Set([...a.required, ...b.required])) {
+          const left = a.properties.get(name) ?? a.additional;
+          const right = b.properties.get(name) ?? b.additional;
+          if (a.required.has(name) || b.required.has(name)) {
+            if (this.denoteSet(left).length === 0 || this.denoteSet(right).length === 0) return true;
+          }
+          if (a.required.has(name) && b.required.has(name) && this.disjointLists(this.denoteSet(left), this.denoteSet(right), depth - 1)) return true;
+        }
+        return false;
+      }
+    }
+  }
+
+  // ---- lowering -------------------------------------------------------------------
+
+  private nodeFor(set: LocationSet): ValueNode {
+    const key = set.join(',');
+    let node = this.nodeOf.get(key);
+    if (node === undefined) {
+      const pointer = set.length === 0 ? '#' : this.locations[set[0]!]!.place.pointer;
+      node = { id: this.nodes.length, pointer, alternatives: [], literals: null, height: Infinity };
+      this.nodes.push(node);
+      this.nodeOf.set(key, node);
+      this.pending.push({ node, set });
+    }
+    return node;
+  }
+
+  private fill(node: ValueNode, set: LocationSet): void {
+    const literals = new ByteTrie();
+    let literalCount = 0;
+    const addLiteral = (value: unknown): void => {
+      literals.add(new TextEncoder().encode(literalText(value)), literalCount++);
+    };
+    for (const typed of this.denoteSet(set)) {
+      if (typed.literals !== undefined) {
+        for (const value of typed.literals) if (this.satisfiesTyped(value, typed)) addLiteral(value);
+        continue;
+      }
+      switch (typed.type) {
+        case 'null':
+          addLiteral(null);
+          break;
+        case 'boolean':
+          addLiteral(true);
+          addLiteral(false);
+          break;
+        case 'number': {
+          const automaton = numberAutomaton({
+            integer: typed.integer,
+            minimum: typed.minimum,
+            exclusiveMinimum: typed.exclusiveMinimum,
+            maximum: typed.maximum,
+            exclusiveMaximum: typed.exclusiveMaximum,
+          });
+          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
+          break;
+        }
+        case 'string': {
+          const alternative = this.lowerString(typed);
+          if (alternative !== undefined) node.alternatives.push(alternative);
+          break;
+        }
+        case 'array':
+          node.alternatives.push(this.lowerArray(typed));
+          break;
+        case 'object':
+          node.alternatives.push(this.lowerObject(typed));
+          break;
+      }
+    }
+    if (literalCount > 0) node.literals = literals;
+  }
+
+  /** The content DFA of a string with these patterns and formats, or undefined when a piece is refused (lenient). */
+  private stringDfa(patterns: readonly PatternRule[], formats: readonly PatternRule[], refuse: boolean): CodePointDfa | undefined {
+    const automata: CodePointDfa[] = [];
+    for (const pattern of patterns) {
+      try {
+        automata.push(compileSchemaPattern(pattern.source).dfa);
+      } catch (error) {
+        if (!(error instanceof RegexUnsupportedError)) throw error;
+        if (refuse) this.refuse('pattern', pattern.pointer, `the regex uses ${error.message}`);
+        else throw error;
+      }
+    }
+    for (const format of formats) {
+      const language = formatLanguage(format.source);
+      if (language === undefined) {
+        if (refuse) this.refuse('format', format.pointer, `format "${format.source}" is not enforced (supported: date, time, date-time, email, hostname, ipv4, ipv6, uuid, uri, duration, json-pointer, relative-json-pointer)`);
+        continue;
+      }
+      for (const source of language.patterns) automata.push(compilePattern(source, language.ignoreCase));
+    }
+    if (automata.length === 0) return undefined;
+    try {
+      return CodePointDfa.intersect(automata);
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      if (refuse) this.refuse('pattern', patterns[0]?.pointer ?? formats[0]?.pointer ?? '#', error.message);
+      return undefined;
+    }
+  }
+
+  private lowerString(typed: Typed, exclude: CodePointTrie | null = null): StringAlternative | undefined {
+    let minLength = typed.minLength;
+    let maxLength = typed.maxLength;
+    for (const format of typed.formats) {
+      const language = formatLanguage(format.source);
+      if (language?.minLength !== undefined) minLength = Math.max(minLength, language.minLength);
+      if (language?.maxLength !== undefined) maxLength = Math.min(maxLength, language.maxLength);
+    }
+    for (const pattern of typed.patterns) {
+      try {
+        const compiled = compileSchemaPattern(pattern.source);
+        minLength = Math.max(minLength, compiled.minLength);
+        maxLength = Math.min(maxLength, compiled.maxLength);
+      } catch {
+        // refused below, with the regex's reason
+      }
+    }
+    if (minLength > maxLength) return undefined;
+    const constrained = this.stringDfa(typed.patterns, typed.formats, true);
+    const dfa = constrained ?? CodePointDfa.any();
+    if (dfa.start < 0) return undefined;
+    const alternative: StringAlternative = { kind: 'string', id: this.alternativeCount++, dfa, free: constrained === undefined, minLength, maxLength, exclude, height: 1 };
+    if (!stringFeasible(alternative)) return undefined;
+    return alternative;
+  }
+
+  private lowerArray(typed: Typed): ArrayAlternative {
+    const prefixLength = Math.min(typed.prefix.length, typed.maxItems);
+    const prefix = typed.prefix.slice(0, prefixLength).map((set) => this.nodeFor(set));
+    const items = typed.items[0] === FALSE_LOCATION || typed.maxItems <= prefixLength ? null : this.nodeFor(typed.items);
+    const maxItems = items === null ? Math.min(typed.maxItems, prefixLength) : typed.maxItems;
+    return { kind: 'array', id: this.alternativeCount++, prefix, items, minItems: typed.minItems, maxItems, height: Infinity };
+  }
+
+  private lowerObject(typed: Typed): ObjectAlternative {
+    const names = [...typed.order];
+    for (const name of typed.required) if (!typed.properties.has(name)) names.push(name);
+    const properties: PropertyRule[] = [];
+    const excluded = new CodePointTrie();
+    let impossible = false;
+    for (const name of names) {
+      excluded.add(name);
+      const set = typed.properties.get(name) ?? typed.additional;
+      const required = typed.required.has(name);
+      if (set[0] === FALSE_LOCATION) {
+        if (required) impossible = true;
+        continue;
+      }
+      properties.push({ name, value: this.nodeFor(set), required });
+    }
+    const keys = new ByteTrie();
+    const encoder = new TextEncoder();
+    properties.forEach((property, index) => keys.add(encoder.encode(JSON.stringify(property.name)), index));
+    const reach = new Int32Array(properties.length + 1);
+    let nextRequired = properties.length - 1;
+    for (let index = properties.length; index >= 0; index--) {
+      // reach[i + 1]: after property i was written, keys up to this index may come next
+      reach[index] = nextRequired;
+      if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
+    }
+    const allowAdditional = typed.additional[0] !== FALSE_LOCATION;
+    const additional = allowAdditional ? this.nodeFor(typed.additional) : null;
+    const additionalKey: StringAlternative | null = allowAdditional
+      ? { kind: 'string', id: this.alternativeCount++, dfa: CodePointDfa.any(), free: true, minLength: 0, maxLength: Infinity, exclude: excluded, height: 1 }
+      : null;
+    return {
+      kind: 'object',
+      id: this.alternativeCount++,
+      properties,
+      additional,
+      keys,
+      keyValues: keys.subtreeValues(),
+      additionalKey,
+      reach,
+      blocked: impossible,
+      height: Infinity,
+    };
+  }
+
+  // ---- values: satisfaction and layout -------------------------------------------------
+
+  private satisfiesSet(value: unknown, set: LocationSet): boolean {
+    return this.denoteSet(set).some((typed) => this.satisfiesTyped(value, typed));
+  }
+
+  private satisfiesTyped(value: unknown, typed: Typed): boolean {
+    const type = jsonTypeOf(value);
+    if (type === undefined) return false;
+    if (!(type === typed.type || (typed.type === 'number' && typeof value === 'number'))) return false;
+    if (typed.literals !== undefined && !typed.literals.some((literal) => jsonEqual(literal, value))) return false;
+    switch (typed.type) {
+      case 'string': {
+        const text = value as string;
+        const length = [...text].length;
+        if (length < typed.minLength || length > typed.maxLength) return false;
+        for (const format of typed.formats) {
+          const language = formatLanguage(format.source);
+          if (language === undefined) continue;
+          if ((language.minLength !== undefined && length < language.minLength) || (language.maxLength !== undefined && length > language.maxLength)) return false;
+          if (!language.patterns.every((source) => compilePattern(source, language.ignoreCase).matches(text))) return false;
+        }
+        for (const pattern of typed.patterns) {
+          try {
+            if (!compilePattern(pattern.source, false).matches(text)) return false;
+          } catch {
+            // a refused pattern (lenient) does not constrain
+          }
+        }
+        return true;
+      }
+      case 'number': {
+        const number = value as number;
+        if (!Number.isFinite(number)) return false;
+        if (typed.integer && !Number.isInteger(number)) return false;
+        if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
+        if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
+        return true;
+      }
+      case 'array': {
+        const items = value as unknown[];
+        if (items.length < typed.minItems || items.length > typed.maxItems) return false;
+        return items.every((item, index) => this.satisfiesSet(item, typed.prefix[index] ?? typed.items));
+      }
+      case 'object': {
+        const object = value as Record<string, unknown>;
+        for (const name of typed.required) if (!Object.prototype.hasOwnProperty.call(object, name)) return false;
+        return Object.entries(object).every(([name, item]) => this.satisfiesSet(item, typed.properties.get(name) ?? typed.additional));
+      }
+      default:
+        return true;
+    }
+  }
+
+  private serialize(value: unknown, set: LocationSet): string | undefined {
+    for (const typed of this.denoteSet(set)) {
+      if (!this.satisfiesTyped(value, typed)) continue;
+      if (typed.literals !== undefined) return literalText(typed.literals.find((literal) => jsonEqual(literal, value)));
+      switch (typed.type) {
+        case 'array': {
+          const parts: string[] = [];
+          for (const [index, item] of (value as unknown[]).entries()) {
+            const text = this.serialize(item, typed.prefix[index] ?? typed.items);
+            if (text === undefined) return undefined;
+            parts.push(text);
+          }
+          return `[${parts.join(',')}]`;
+        }
+        case 'object': {
+          const object = value as Record<string, unknown>;
+          const names = [...typed.order, ...[...typed.required].filter((name) => !typed.properties.has(name))].filter((name) => Object.prototype.hasOwnProperty.call(object, name));
+          const declared = new Set(names);
+          for (const name of Object.keys(object)) if (!declared.has(name) && !typed.properties.has(name) && !typed.required.has(name)) names.push(name);
+          const parts: string[] = [];
+          for (const name of names) {
+            const text = this.serialize(object[name], typed.properties.get(name) ?? typed.additional);
+            if (text === undefined) return undefined;
+            parts.push(`${JSON.stringify(name)}:${text}`);
+          }
+          return `{${parts.join(',')}}`;
+        }
+        default:
+          return literalText(value);
+      }
+    }
+    return undefined;
+  }
+}
+
+// ---- typed helpers -------------------------------------------------------------------
+
+function blank(type: JsonType, pointer: string): Typed {
+  return {
+    type,
+    integer: false,
+    literals: undefined,
+    minLength: 0,
+    maxLength: Infinity,
+    patterns: [],
+    formats: [],
+    minimum: -Infinity,
+    exclusiveMinimum: false,
+    maximum: Infinity,
+    exclusiveMaximum: false,
+    prefix: [],
+    items: TRUE_SET,
+    minItems: 0,
+    maxItems: Infinity,
+    order: [],
+    properties: new Map(),
+    required: new Set(),
+    additional: TRUE_SET,
+    pointer,
+  };
+}
+
+function tightenLow(typed: Typed, value: number, exclusive: boolean): void {
+  if (value > typed.minimum || (value === typed.minimum && exclusive)) {
+    typed.minimum = value;
+    typed.exclusiveMinimum = exclusive;
+  }
+}
+
+function tightenHigh(typed: Typed, value: number, exclusive: boolean): void {
+  if (value < typed.maximum || (value === typed.maximum && exclusive)) {
+    typed.maximum = value;
+    typed.exclusiveMaximum = exclusive;
+  }
+}
+
+function unionSets(left: LocationSet, right: LocationSet): LocationSet {
+  if (left[0] === FALSE_LOCATION || right[0] === FALSE_LOCATION) return FALSE_SET;
+  if (left.length === 0) return right;
+  if (right.length === 0) return left;
+  return [...new Set([...left, ...right])].sort((a, b) => a - b);
+}
+
+function intersectTyped(a: Typed, b: Typed): Typed | undefined {
+  if (a.type !== b.type) return undefined;
+  const merged = blank(a.type, a.pointer);
+  merged.integer = a.integer || b.integer;
+  if (a.literals !== undefined && b.literals !== undefined) merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
+  else merged.literals = a.literals ?? b.literals;
+  if (merged.literals !== undefined && merged.literals.length === 0) return undefined;
+  merged.minLength = Math.max(a.minLength, b.minLength);
+  merged.maxLength = Math.min(a.maxLength, b.maxLength);
+  merged.patterns = [...a.patterns, ...b.patterns];
+  merged.formats = [...a.formats, ...b.formats];
+  merged.minimum = a.minimum;
+  merged.exclusiveMinimum = a.exclusiveMinimum;
+  merged.maximum = a.maximum;
+  merged.exclusiveMaximum = a.exclusiveMaximum;
+  tightenLow(merged, b.minimum, b.exclusiveMinimum);
+  tightenHigh(merged, b.maximum, b.exclusiveMaximum);
+  const length = Math.max(a.prefix.length, b.prefix.length);
+  for (let index = 0; index < length; index++) merged.prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
+  merged.items = unionSets(a.items, b.items);
+  merged.minItems = Math.max(a.minItems, b.minItems);
+  merged.maxItems = Math.min(a.maxItems, b.maxItems);
+  merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
+  for (const name of new Set([...a.order, ...b.order])) {
+    merged.properties.set(name, unionSets(a.properties.get(name) ?? a.additional, b.properties.get(name) ?? b.additional));
+  }
+  merged.required = new Set([...a.required, ...b.required]);
+  merged.additional = unionSets(a.additional, b.additional);
+  return merged;
+}
+
+function stringFeasible(alternative: StringAlternative): boolean {
+  const { dfa, minLength, maxLength } = alternative;
+  // breadth-first over lengths: is some accepting state reachable at a length in [min, max]?
+  const limit = Math.min(maxLength, minLength + dfa.stateCount + 1);
+  let frontier = new Set([dfa.start]);
+  for (let length = 0; length <= limit; length++) {
+    if (length >= minLength) for (const state of frontier) if (dfa.accepting[state] === 1) return true;
+    const next = new Set<number>();
+    for (const state of frontier) {
+      const ranges = dfa.transitions[state]!;
+      for (let index = 2; index < ranges.length; index += 3) next.add(ranges[index]!);
+    }
+    if (next.size === 0) return false;
+    frontier = next;
+  }
+  return false;
+}
+
+/** Fewest frames each node needs (Infinity: no finite value), by fixpoint from Infinity downwards. */
+function computeHeights(nodes: readonly ValueNode[]): void {
+  for (const node of nodes) {
+    for (const alternative of node.alternatives) if (alternative.kind === 'object' || alternative.kind === 'array') alternative.height = Infinity;
+    node.height = node.literals === null ? Infinity : 1;
+  }
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const node of nodes) {
+      let best = node.literals === null ? Infinity : 1;
+      for (const alternative of node.alternatives) {
+        let height = alternative.height;
+        if (alternative.kind === 'object') {
+          height = alternative.blocked ? Infinity : 1;
+          for (const property of alternative.properties) if (property.required) height = Math.max(height, 1 + property.value.height);
+        } else if (alternative.kind === 'array') {
+          height = alternative.minItems > alternative.maxItems ? Infinity : 1;
+          for (let index = 0; index < alternative.minItems; index++) {
+            const item = alternative.prefix[index] ?? alternative.items;
+            height = Math.max(height, item === null ? Infinity : 1 + item.height);
+          }
+        }
+        if (height < alternative.height) {
+          (alternative as ObjectAlternative | ArrayAlternative).height = height;
+          changed = true;
+        }
+        best = Math.min(best, alternative.height);
+      }
+      if (best < node.height) {
+        node.height = best;
+        changed = true;
+      }
+    }
+  }
+}
+
+// ---- JSON helpers ------------------------------------------------------------------
+
+function jsonTypeOf(value: unknown): JsonType | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isFinite(value) ? 'number' : undefined;
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  if (isPlainObject(value)) return 'object';
+  return undefined;
+}
+
+/** JSON equality: numbers by value (1 equals 1.0), objects regardless of key order. */
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left === 'number' && typeof right === 'number') return left === right;
+  if (Array.isArray(left) && Array.isArray(right)) return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+  if (isPlainObject(left) && isPlainObject(right)) {
+    const leftKeys = Object.keys(left);
+    if (leftKeys.length !== Object.keys(right).length) return false;
+    return leftKeys.every((key) => Object.prototype.hasOwnProperty.call(right, key) && jsonEqual(left[key], right[key]));
+  }
+  return false;
+}
+
+/** Compact JSON with numbers in plain decimal: the engine's layout for literal values. */
+export function literalText(value: unknown): string {
+  if (typeof value === 'number') return toPlainDecimal(value);
+  if (Array.isArray(value)) return `[${value.map(literalText).join(',')}]`;
+  if (isPlainObject(value)) return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${literalText(item)}`).join(',')}}`;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,421 @@
+/**
+ * Deterministic automata over Unicode code points: a regex compiles to one through a
+ * Thompson NFA and the subset construction; several intersect by the product
+ * construction. Dead states are trimmed, so every state can still reach acceptance.
+ * @module
+ */
+import { ANY_CHAR, type CodePointSet } from './code-point-set.js';
+import { RegexUnsupportedError, type RegexNode } from './parse-regex.js';
+
+/** NFA budget: a regex that needs more states is refused rather than compiled slowly. */
+const MAX_NFA_STATES = 100_000;
+/** DFA budget for one pattern or one intersection. */
+export const MAX_DFA_STATES = 20_000;
+
+export class CodePointDfa {
+  /** Per state: transitions as flat `[lo, hi, target, …]`, sorted and disjoint. */
+  readonly transitions: readonly Int32Array[];
+  /** Per state: whether a string may end here. */
+  readonly accepting: Uint8Array;
+  /** Start state; -1 when the language is empty. */
+  readonly start: number;
+
+  constructor(transitions: readonly Int32Array[], accepting: Uint8Array, start: number) {
+    this.transitions = transitions;
+    this.accepting = accepting;
+    this.start = start;
+  }
+
+  get stateCount(): number {
+    return this.accepting.length;
+  }
+
+  /** Next state on `codePoint`, or -1. */
+  step(state: number, codePoint: number): number {
+    const ranges = this.transitions[state]!;
+    let low = 0;
+    let high = ranges.length / 3 - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (codePoint < ranges[middle * 3]!) high = middle - 1;
+      else if (codePoint > ranges[middle * 3 + 1]!) low = middle + 1;
+      else return ranges[middle * 3 + 2]!;
+    }
+    return -1;
+  }
+
+  /**
+   * For code points `lo..hi` (a partly read UTF-8 sequence or `\u` escape): the single
+   * target when the whole range goes to one state, -1 when no code point in it has a
+   * transition, -2 when it is mixed (some code points go somewhere, others elsewhere or nowhere).
+   */
+  rangeTarget(state: number, lo: number, hi: number): number {
+    const ranges = this.transitions[state]!;
+    let target = -1;
+    let covered = 0;
+    for (let index = 0; index < ranges.length; index += 3) {
+      const from = Math.max(lo, ranges[index]!);
+      const to = Math.min(hi, ranges[index + 1]!);
+      if (from > to) continue;
+      if (target === -1) target = ranges[index + 2]!;
+      else if (target !== ranges[index + 2]) return -2;
+      covered += to - from + 1;
+    }
+    if (target === -1) return -1;
+    return covered === hi - lo + 1 ? target : -2;
+  }
+
+  /** True when the automaton accepts exactly `text`. */
+  matches(text: string): boolean {
+    let state = this.start;
+    if (state < 0) return false;
+    for (const char of text) {
+      state = this.step(state, char.codePointAt(0)!);
+      if (state < 0) return false;
+    }
+    return this.accepting[state] === 1;
+  }
+
+  /** The automaton accepting every string. */
+  static any(): CodePointDfa {
+    return new CodePointDfa([Int32Array.of(ANY_CHAR[0]!, ANY_CHAR[1]!, 0, ANY_CHAR[2]!, ANY_CHAR[3]!, 0)], Uint8Array.of(1), 0);
+  }
+
+  /** Compiles a parsed regex with JSON Schema `pattern` semantics: unanchored unless `^`/`$` say otherwise. */
+  static fromRegex(tree: RegexNode): CodePointDfa {
+    const nfa = new Nfa();
+    const start = nfa.add();
+    nfa.chars[start]!.push({ set: ANY_CHAR, to: start });
+    const inner = nfa.add();
+    nfa.epsilon[start]!.push(inner);
+    const end = nfa.build(tree, inner);
+    const final = nfa.add();
+    nfa.epsilon[end]!.push(final);
+    nfa.chars[final]!.push({ set: ANY_CHAR, to: final });
+    return determinize(nfa, start, final);
+  }
+
+  /** The intersection of several automata (all must accept). */
+  static intersect(automata: readonly CodePointDfa[]): CodePointDfa {
+    let result = automata[0] ?? CodePointDfa.any();
+    for (let index = 1; index < automata.length; index++) result = product(result, automata[index]!);
+    return result;
+  }
+}
+
+interface CharEdge {
+  set: CodePointSet;
+  to: number;
+}
+
+class Nfa {
+  readonly epsilon: number[][] = [];
+  readonly chars: CharEdge[][] = [];
+  readonly startAssert: number[][] = [];
+  readonly endAssert: number[][] = [];
+
+  add(): number {
+    if (this.epsilon.length >= MAX_NFA_STATES) throw new RegexUnsupportedError(`a regex needing more than ${MAX_NFA_STATES} automaton states`);
+    this.epsilon.push([]);
+    this.chars.push([]);
+    this.startAssert.push([]);
+    this.endAssert.push([]);
+    return this.epsilon.length - 1;
+  }
+
+  /** Adds `node` starting at state `from`; returns its end state. */
+  build(node: RegexNode, from: number): number {
+    switch (node.type) {
+      case 'set': {
+        const to = this.add();
+        if (node.set.length > 0) this.chars[from]!.push({ set: node.set, to });
+        return to;
+      }
+      case 'assert-start': {
+        const to = this.add();
+        this.startAssert[from]!.push(to);
+        return to;
+      }
+      case 'assert-end': {
+        const to = this.add();
+        this.endAssert[from]!.push(to);
+        return to;
+      }
+      case 'concat': {
+        let at = from;
+        for (const item of node.items) at = this.build(item, at);
+        return at;
+      }
+      case 'alt': {
+        const to = this.add();
+        for (const item of node.items) {
+          const branch = this.add();
+          this.epsilon[from]!.push(branch);
+          this.epsilon[this.build(item, branch)]!.push(to);
+        }
+        if (node.items.length === 0) this.epsilon[from]!.push(to);
+        return to;
+      }
+      case 'repeat': {
+        let at = from;
+        for (let index = 0; index < node.min; index++) at = this.build(node.item, at);
+        if (node.max === Infinity) {
+          const loop = this.add();
+          this.epsilon[at]!.push(loop);
+          const back = this.build(node.item, loop);
+          this.epsilon[back]!.push(loop);
+          return loop;
+        }
+        const to = this.add();
+        this.epsilon[at]!.push(to);
+        for (let index = node.min; index < node.max; index++) {
+          at = this.build(node.item, at);
+          this.epsilon[at]!.push(to);
+        }
+        return to;
+      }
+    }
+  }
+}
+
+/** Subset construction. Subset members are `nfaState * 2 + endOnly`: past a `$`, no character may follow. */
+function determinize(nfa: Nfa, start: number, final: number): CodePointDfa {
+  const index = new Map<string, number>();
+  const subsets: number[][] = [];
+  const closure = (seeds: Iterable<number>, atStart: boolean): number[] => {
+    const seen = new Set<number>();
+    const stack = [...seeds];
+    while (stack.length > 0) {
+      const member = stack.pop()!;
+      if (seen.has(member)) continue;
+      seen.add(member);
+      const state = member >> 1;
+      const endOnly = member & 1;
+      for (const to of nfa.epsilon[state]!) stack.push(to * 2 + endOnly);
+      for (const to of nfa.endAssert[state]!) stack.push(to * 2 + 1);
+      if (atStart) for (const to of nfa.startAssert[state]!) stack.push(to * 2 + endOnly);
+    }
+    return [...seen].sort((left, right) => left - right);
+  };
+  const intern = (subset: number[]): number => {
+    const key = subset.join(',');
+    let id = index.get(key);
+    if (id === undefined) {
+      id = subsets.length;
+      if (id >= MAX_DFA_STATES) throw new RegexUnsupportedError(`a regex whose automaton exceeds ${MAX_DFA_STATES} states`);
+      index.set(key, id);
+      subsets.push(subset);
+    }
+    return id;
+  };
+  const startSubset = closure([start * 2], true);
+  intern(startSubset);
+  const transitions: Int32Array[] = [];
+  const accepting: number[] = [];
+  for (let id = 0; id < subsets.length; id++) {
+    const subset = subsets[id]!;
+    accepting.push(subset.some((member) => member >> 1 === final) ? 1 : 0);
+    const edges: CharEdge[] = [];
+    for (const member of subset) if ((member & 1) === 0) edges.push(...nfa.chars[member >> 1]!);
+    transitions.push(partitionEdges(edges, (targets) => intern(closure(targets.map((to) => to * 2), false))));
+  }
+  return minimize(trim(transitions, accepting, 0));
+}
+
+/**
+ * Splits overlapping edges into disjoint ranges; `resolve` maps the sorted target list of
+ * each piece to a state. Adjacent pieces with the same state merge.
+ */
+function partitionEdges(edges: readonly CharEdge[], resolve: (targets: number[]) => number): Int32Array {
+  if (edges.length === 0) return new Int32Array(0);
+  const points = new Set<number>();
+  for (const edge of edges) {
+    for (let index = 0; index < edge.set.length; index += 2) {
+      points.add(edge.set[index]!);
+      points.add(edge.set[index + 1]! + 1);
+    }
+  }
+  const bounds = [...points].sort((left, right) => left - right);
+  const pieceTargets: Set<number>[] = bounds.map(() => new Set<number>());
+  for (const edge of edges) {
+    for (let index = 0; index < edge.set.length; index += 2) {
+      let piece = lowerBound(bounds, edge.set[index]!);
+      const end = edge.set[index + 1]! + 1;
+      while (bounds[piece]! < end) pieceTargets[piece++]!.add(edge.to);
+    }
+  }
+  const out: number[] = [];
+  const cache = new Map<string, number>();
+  for (let piece = 0; piece < bounds.length - 1; piece++) {
+    const targets = pieceTargets[piece]!;
+    if (targets.size === 0) continue;
+    const sorted = [...targets].sort((left, right) => left - right);
+    const key = sorted.join(',');
+    let state = cache.get(key);
+    if (state === undefined) {
+      state = resolve(sorted);
+      cache.set(key, state);
+    }
+    const lo = bounds[piece]!;
+    const hi = bounds[piece + 1]! - 1;
+    const last = out.length - 3;
+    if (last >= 0 && out[last + 2] === state && out[last + 1] === lo - 1) out[last + 1] = hi;
+    else out.push(lo, hi, state);
+  }
+  return Int32Array.from(out);
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function product(left: CodePointDfa, right: CodePointDfa): CodePointDfa {
+  if (left.start < 0 || right.start < 0) return new CodePointDfa([], new Uint8Array(0), -1);
+  const index = new Map<number, number>();
+  const pairs: number[] = [];
+  const width = right.stateCount;
+  const intern = (a: number, b: number): number => {
+    const key = a * width + b;
+    let id = index.get(key);
+    if (id === undefined) {
+      id = pairs.length / 2;
+      if (id >= MAX_DFA_STATES) throw new RegexUnsupportedError(`an intersection of patterns whose automaton exceeds ${MAX_DFA_STATES} states`);
+      index.set(key, id);
+      pairs.push(a, b);
+    }
+    return id;
+  };
+  intern(left.start, right.start);
+  const transitions: Int32Array[] = [];
+  const accepting: number[] = [];
+  for (let id = 0; id < pairs.length / 2; id++) {
+    const a = pairs[id * 2]!;
+    const b = pairs[id * 2 + 1]!;
+    accepting.push(left.accepting[a]! & right.accepting[b]!);
+    const ra = left.transitions[a]!;
+    const rb = right.transitions[b]!;
+    const out: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < ra.length && j < rb.length) {
+      const lo = Math.max(ra[i]!, rb[j]!);
+      const hi = Math.min(ra[i + 1]!, rb[j + 1]!);
+      if (lo <= hi) out.push(lo, hi, intern(ra[i + 2]!, rb[j + 2]!));
+      if (ra[i + 1]! < rb[j + 1]!) i += 3;
+      else j += 3;
+    }
+    transitions.push(Int32Array.from(out));
+  }
+  return minimize(trim(transitions, accepting, 0));
+}
+
+/** Moore partition refinement: merges states with the same future, so equal positions share one mask. */
+function minimize(dfa: CodePointDfa): CodePointDfa {
+  const count = dfa.stateCount;
+  if (count <= 1) return dfa;
+  let classes = Int32Array.from(dfa.accepting);
+  let classCount = new Set(classes).size;
+  for (;;) {
+    const signatures = new Map<string, number>();
+    const next = new Int32Array(count);
+    for (let state = 0; state < count; state++) {
+      const ranges = dfa.transitions[state]!;
+      const parts: number[] = [classes[state]!];
+      for (let index = 0; index < ranges.length; index += 3) {
+        const target = classes[ranges[index + 2]!]!;
+        const last = parts.length - 3;
+        if (last >= 1 && parts[last + 2] === target && parts[last + 1] === ranges[index]! - 1) parts[last + 1] = ranges[index + 1]!;
+        else parts.push(ranges[index]!, ranges[index + 1]!, target);
+      }
+      const key = parts.join(',');
+      let id = signatures.get(key);
+      if (id === undefined) {
+        id = signatures.size;
+        signatures.set(key, id);
+      }
+      next[state] = id;
+    }
+    const stable = signatures.size === classCount;
+    classes = next;
+    classCount = signatures.size;
+    if (stable) break;
+  }
+  const transitions: Int32Array[] = new Array<Int32Array>(classCount);
+  const accepting: number[] = new Array<number>(classCount).fill(0);
+  for (let state = 0; state < count; state++) {
+    const id = classes[state]!;
+    if (transitions[id] !== undefined) continue;
+    accepting[id] = dfa.accepting[state]!;
+    const ranges = dfa.transitions[state]!;
+    const out: number[] = [];
+    for (let index = 0; index < ranges.length; index += 3) {
+      const target = classes[ranges[index + 2]!]!;
+      const last = out.length - 3;
+      if (last >= 0 && out[last + 2] === target && out[last + 1] === ranges[index]! - 1) out[last + 1] = ranges[index + 1]!;
+      else out.push(ranges[index]!, ranges[index + 1]!, target);
+    }
+    transitions[id] = Int32Array.from(out);
+  }
+  return trim(transitions, accepting, classes[dfa.start]!);
+}
+
+/** Drops states that cannot reach acceptance and renumbers the rest. */
+function trim(transitions: readonly Int32Array[], accepting: readonly number[], start: number): CodePointDfa {
+  const count = accepting.length;
+  const reverse: number[][] = Array.from({ length: count }, () => []);
+  for (let state = 0; state < count; state++) {
+    const ranges = transitions[state]!;
+    for (let index = 2; index < ranges.length; index += 3) reverse[ranges[index]!]!.push(state);
+  }
+  const live = new Uint8Array(count);
+  const stack: number[] = [];
+  for (let state = 0; state < count; state++) {
+    if (accepting[state] === 1) {
+      live[state] = 1;
+      stack.push(state);
+    }
+  }
+  while (stack.length > 0) {
+    for (const from of reverse[stack.pop()!]!) {
+      if (live[from] === 0) {
+        live[from] = 1;
+        stack.push(from);
+      }
+    }
+  }
+  if (live[start] === 0) return new CodePointDfa([], new Uint8Array(0), -1);
+  const renumber = new Int32Array(count).fill(-1);
+  const order: number[] = [];
+  renumber[start] = 0;
+  order.push(start);
+  for (let next = 0; next < order.length; next++) {
+    const ranges = transitions[order[next]!]!;
+    for (let index = 2; index < ranges.length; index += 3) {
+      const to = ranges[index]!;
+      if (live[to] === 1 && renumber[to] === -1) {
+        renumber[to] = order.length;
+        order.push(to);
+      }
+    }
+  }
+  const newTransitions: Int32Array[] = [];
+  const newAccepting = new Uint8Array(order.length);
+  order.forEach((state, id) => {
+    newAccepting[id] = accepting[state]!;
+    const ranges = transitions[state]!;
+    const out: number[] = [];
+    for (let index = 0; index < ranges.length; index += 3) {
+      const to = ranges[index + 2]!;
+      if (live[to] === 1) out.push(ranges[index]!, ranges[index + 1]!, renumber[to]!);
+    }
+    newTransitions.push(Int32Array.from(out));
+  });
+  return new CodePointDfa(newTransitions, newAccepting, 0);
+}

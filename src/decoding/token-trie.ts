@@ -1,0 +1,98 @@
+/**
+ * The vocabulary as a byte trie stored flat in depth-first order (llguidance's toktrie
+ * layout): a mask walk is one forward loop over typed arrays, and a dead byte skips
+ * its whole subtree by jumping to `nodeEnd`.
+ * @module
+ */
+
+export class TokenTrie {
+  /** Number of nodes (the root is implicit and not stored). */
+  readonly nodeCount: number;
+  /** Byte on the edge into each node. */
+  readonly nodeByte: Uint8Array;
+  /** Depth of each node: 1 for a token's first byte. */
+  readonly nodeDepth: Uint16Array;
+  /** Index just past each node's subtree. */
+  readonly nodeEnd: Uint32Array;
+  /** First token whose bytes end exactly at this node, or -1. */
+  readonly nodeToken: Int32Array;
+  /** Per token id: the next token with identical bytes, or -1 (SentencePiece byte fallback duplicates plain tokens). */
+  readonly nextSameBytes: Int32Array;
+  /** Longest token in bytes. */
+  readonly maxDepth: number;
+
+  private constructor(nodeByte: Uint8Array, nodeDepth: Uint16Array, nodeEnd: Uint32Array, nodeToken: Int32Array, nextSameBytes: Int32Array, maxDepth: number) {
+    this.nodeCount = nodeByte.length;
+    this.nodeByte = nodeByte;
+    this.nodeDepth = nodeDepth;
+    this.nodeEnd = nodeEnd;
+    this.nodeToken = nodeToken;
+    this.nextSameBytes = nextSameBytes;
+    this.maxDepth = maxDepth;
+  }
+
+  /**
+   * Builds the trie over the tokens `ids` (each must have at least one byte).
+   * `bytes`/`offsets` hold every token's bytes back to back; `idSpace` sizes `nextSameBytes`.
+   */
+  static build(bytes: Uint8Array, offsets: Uint32Array, ids: ArrayLike<number>, idSpace: number): TokenTrie {
+    const order = Uint32Array.from(ids);
+    let totalBytes = 0;
+    for (let index = 0; index < order.length; index++) totalBytes += offsets[order[index]! + 1]! - offsets[order[index]!]!;
+    order.sort((left, right) => {
+      let leftAt = offsets[left]!;
+      let rightAt = offsets[right]!;
+      const leftEnd = offsets[left + 1]!;
+      const rightEnd = offsets[right + 1]!;
+      while (leftAt < leftEnd && rightAt < rightEnd) {
+        const difference = bytes[leftAt]! - bytes[rightAt]!;
+        if (difference !== 0) return difference;
+        leftAt++;
+        rightAt++;
+      }
+      return leftEnd - leftAt - (rightEnd - rightAt) || left - right;
+    });
+
+    const nodeByte = new Uint8Array(totalBytes);
+    const nodeDepth = new Uint16Array(totalBytes);
+    const nodeEnd = new Uint32Array(totalBytes);
+    const nodeToken = new Int32Array(totalBytes).fill(-1);
+    const nextSameBytes = new Int32Array(idSpace).fill(-1);
+    const chainTail = new Int32Array(totalBytes).fill(-1);
+    const path = new Int32Array(65536);
+    let pathLength = 0;
+    let count = 0;
+    let maxDepth = 0;
+    let previousStart = 0;
+    let previousLength = 0;
+    for (let index = 0; index < order.length; index++) {
+      const id = order[index]!;
+      const start = offsets[id]!;
+      const length = offsets[id + 1]! - start;
+      let common = 0;
+      const limit = Math.min(previousLength, length);
+      while (common < limit && bytes[previousStart + common] === bytes[start + common]) common++;
+      while (pathLength > common) nodeEnd[path[--pathLength]!] = count;
+      for (let depth = common; depth < length; depth++) {
+        nodeByte[count] = bytes[start + depth]!;
+        nodeDepth[count] = depth + 1;
+        path[pathLength++] = count;
+        count++;
+      }
+      const node = path[length - 1]!;
+      if (nodeToken[node] === -1) nodeToken[node] = id;
+      else nextSameBytes[chainTail[node]!] = id;
+      chainTail[node] = id;
+      if (length > maxDepth) maxDepth = length;
+      previousStart = start;
+      previousLength = length;
+    }
+    while (pathLength > 0) nodeEnd[path[--pathLength]!] = count;
+    return new TokenTrie(nodeByte.slice(0, count), nodeDepth.slice(0, count), nodeEnd.slice(0, count), nodeToken.slice(0, count), nextSameBytes, maxDepth);
+  }
+
+  /** Bytes held by the flat arrays, for memory reports. */
+  byteSize(): number {
+    return this.nodeByte.byteLength + this.nodeDepth.byteLength + this.nodeEnd.byteLength + this.nodeToken.byteLength + this.nextSameBytes.byteLength;
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * A model's vocabulary as the exact bytes each token emits, read from a Hugging Face
+ * `tokenizer.json` or from a GGUF file's metadata.
+ * @module
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { getOwn, isPlainObject } from '../shared/own.js';
+import { VocabularyError } from './decoding-errors.js';
+import { readGgufMetadata } from './read-gguf-metadata.js';
+import { decodeByteLevelToken, decodeSentencePieceToken, encodeText, type TokenEncoding } from './token-text-decoding.js';
+import { StringTokenStats } from './string-token-stats.js';
+import { TokenTrie } from './token-trie.js';
+
+export type { TokenEncoding } from './token-text-decoding.js';
+
+export interface VocabularyOptions {
+  /**
+   * Width of the model's logits row. Models often pad their embedding beyond the
+   * tokenizer (Qwen3: 151,936 against 151,669 tokens); the padding ids are never allowed.
+   * Default: the tokenizer's highest id + 1.
+   */
+  vocabSize?: number;
+  /** End-of-sequence ids, allowed once the value is complete. Default: the file's declared EOS plus well-known end tokens present in it. */
+  eosTokenIds?: readonly number[];
+  /** Token ids never to allow although they are text (e.g. Qwen's `</tool_call>`, which would end the call's framing). */
+  disallowedTokenIds?: readonly number[];
+}
+
+/** One token as read from a tokenizer file. */
+export interface VocabularyEntry {
+  /** Bytes the token emits; `undefined` for tokens that never appear in text (special, control, unused). */
+  bytes: Uint8Array | undefined;
+  /** The token as spelled in the file, for messages and debugging. */
+  text: string;
+}
+
+/** End tokens of the common chat models, used when the file names none. */
+const KNOWN_END_TOKENS = new Set([
+  '<|endoftext|>',
+  '<|im_end|>',
+  '<|end_of_text|>',
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<eos>',
+  '<end_of_turn>',
+  '</s>',
+  '<|end|>',
+  '<|return|>',
+  '<｜end▁of▁sentence｜>',
+]);
+
+export class Vocabulary {
+  /** Number of mask bits: the model's logits width, padding included. */
+  readonly size: number;
+  /** `Uint32Array` words a mask needs: `ceil(size / 32)`. */
+  readonly maskWords: number;
+  /** Ids the tokenizer itself defines (highest id + 1). */
+  readonly tokenCount: number;
+  /** How the source spelled bytes. */
+  readonly encoding: TokenEncoding;
+  /** End-of-sequence ids the mask allows once the value is complete. */
+  readonly eosTokenIds: readonly number[];
+  /** Number of tokens that emit text (the rest are special, padding or disallowed). */
+  readonly textTokenCount: number;
+  /** @internal Every token's bytes back to back; token `i` is `tokenBytesFlat[tokenOffsets[i]..tokenOffsets[i+1]]`. */
+  readonly tokenBytesFlat: Uint8Array;
+  /** @internal */
+  readonly tokenOffsets: Uint32Array;
+  /** @internal Bitset of the tokens that emit text (length `maskWords`). */
+  readonly textTokens: Uint32Array;
+  private readonly texts: readonly string[];
+  private trieCache: TokenTrie | undefined;
+  private statsCache: StringTokenStats | undefined;
+
+  private constructor(entries: readonly VocabularyEntry[], encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions) {
+    const tokenCount = entries.length;
+    const size = options.vocabSize ?? tokenCount;
+    if (!Number.isInteger(size) || size < tokenCount) {
+      throw new VocabularyError(`vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`);
+    }
+    const disallowed = new Set(options.disallowedTokenIds ?? []);
+    let totalBytes = 0;
+    for (const entry of entries) totalBytes += entry.bytes?.length ?? 0;
+    const flat = new Uint8Array(totalBytes);
+    const offsets = new Uint32Array(size + 1);
+    const maskWords = Math.ceil(size / 32);
+    const textTokens = new Uint32Array(maskWords);
+    let offset = 0;
+    let textTokenCount = 0;
+    for (let id = 0; id < tokenCount; id++) {
+      offsets[id] = offset;
+      const bytes = entries[id]!.bytes;
+      if (bytes === undefined || bytes.length === 0 || disallowed.has(id)) continue;
+      flat.set(bytes, offset);
+      offset += bytes.length;
+      textTokens[id >>> 5]! |= 1 << (id & 31);
+      textTokenCount++;
+    }
+    for (let id = tokenCount; id <= size; id++) offsets[id] = offset;
+    for (const id of eosTokenIds) {
+      if (!Number.isInteger(id) || id < 0 || id >= size) throw new VocabularyError(`End-of-sequence id ${id} is outside the vocabulary (0..${size - 1}). Pass ids the tokenizer defines.`);
+    }
+    this.size = size;
+    this.maskWords = maskWords;
+    this.tokenCount = tokenCount;
+    this.encoding = encoding;
+    this.eosTokenIds = Object.freeze([...new Set(eosTokenIds)].sort((left, right) => left - right));
+    this.textTokenCount = textTokenCount;
+    this.tokenBytesFlat = flat;
+    this.tokenOffsets = offsets;
+    this.textTokens = textTokens;
+    this.texts = entries.map((entry) => entry.text);
+  }
+
+  /**
+   * Reads a Hugging Face `tokenizer.json` (its parsed object, its text, or a file path).
+   * Byte-level BPE (Qwen, Llama 3, GPT-4o style) and SentencePiece with byte fallback
+   * (Gemma, Llama 2: `▁`, `<0xNN>`) are understood. Given a path, a sibling
+   * `tokenizer_config.json` contributes its `eos_token`.
+   */
+  static fromTokenizerJson(source: unknown, options: VocabularyOptions = {}): Vocabulary {
+    let json: unknown = source;
+    let configEos: string | undefined;
+    if (typeof source === 'string') {
+      const text = source.trimStart().startsWith('{') ? source : readText(source);
+      if (text !== source) configEos = readConfigEos(join(dirname(source), 'tokenizer_config.json'));
+      try {
+        json = JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new VocabularyError(`tokenizer.json is not valid JSON: ${(error as Error).message}. Pass the model's tokenizer.json unchanged.`, { cause: error });
+      }
+    }
+    if (!isPlainObject(json) || !isPlainObject(json.model)) throw new VocabularyError('tokenizer.json has no "model" object. Pass a Hugging Face tokenizer.json.');
+    const model = json.model;
+    const encoding = detectEncoding(json);
+    const modelType = model.type;
+    let highest = -1;
+    const added = Array.isArray(json.added_tokens) ? json.added_tokens : [];
+    for (const token of added) if (isPlainObject(token) && typeof token.id === 'number' && token.id > highest) highest = token.id;
+    let vocabEntries: [string, unknown][];
+    if (isPlainObject(model.vocab)) {
+      vocabEntries = Object.entries(model.vocab);
+    } else if (Array.isArray(model.vocab)) {
+      vocabEntries = model.vocab.map((item, id): [string, unknown] => [Array.isArray(item) ? item[0] : item, id]);
+    } else {
+      throw new VocabularyError(`tokenizer.json model type ${String(modelType)} has no readable vocab. Supported: BPE and Unigram vocabularies.`);
+    }
+    for (const [text, id] of vocabEntries) {
+      if (typeof text !== 'string' || typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new VocabularyError(`tokenizer.json model.vocab maps ${JSON.stringify(text)} to ${String(id)}, not a token id.`);
+      if (id > highest) highest = id;
+    }
+    // dense arrays: holes would put V8 in dictionary mode for 150k+ entries
+    const texts: (string | undefined)[] = new Array<string | undefined>(highest + 1).fill(undefined);
+    const fromModel = new Uint8Array(highest + 1);
+    for (const [text, id] of vocabEntries) {
+      texts[id as number] = text;
+      fromModel[id as number] = 1;
+    }
+    if (modelType === 'WordPiece' || modelType === 'WordLevel') {
+      throw new VocabularyError(`tokenizer.json model type ${modelType} cannot be decoded to exact bytes. Use a byte-level BPE or SentencePiece tokenizer.`);
+    }
+    const special = new Set<number>();
+    const addedText = new Map<number, string>();
+    for (const token of added) {
+      if (!isPlainObject(token) || typeof token.id !== 'number' || typeof token.content !== 'string') continue;
+      texts[token.id] = token.content;
+      if (token.special === true) special.add(token.id);
+      else if (fromModel[token.id] !== 1) addedText.set(token.id, token.content);
+    }
+    const unknown = typeof model.unk_token === 'string' ? getOwn(isPlainObject(model.vocab) ? (model.vocab as Record<string, unknown>) : {}, model.unk_token) : undefined;
+    if (typeof unknown === 'number') special.add(unknown);
+    if (Array.isArray(model.vocab) && typeof model.unk_id === 'number') special.add(model.unk_id);
+
+    const entries: VocabularyEntry[] = [];
+    for (let id = 0; id < texts.length; id++) {
+      const text = texts[id];
+      if (text === undefined || special.has(id)) {
+        entries.push({ bytes: undefined, text: text ?? '' });
+        continue;
+      }
+      const literal = addedText.get(id);
+      const bytes = literal !== undefined ? encodeText(literal) : encoding === 'byte-level' ? decodeByteLevelToken(text) : decodeSentencePieceToken(text);
+      entries.push({ bytes, text });
+    }
+    const eos = options.eosTokenIds ?? defaultEos(texts, special, configEos);
+    return new Vocabulary(entries, encoding, eos, options);
+  }
+
+  /**
+   * Reads the token list and token types from a GGUF file's metadata
+   * (`tokenizer.ggml.tokens`, `tokenizer.ggml.token_type`), as node-llama-cpp models ship.
+   */
+  static fromGguf(path: string, options: VocabularyOptions = {}): Vocabulary {
+    const keys = new Set([
+      'tokenizer.ggml.model',
+      'tokenizer.ggml.tokens',
+      'tokenizer.ggml.token_type',
+      'tokenizer.ggml.eos_token_id',
+      'tokenizer.ggml.eot_token_id',
+      'tokenizer.ggml.eom_token_id',
+    ]);
+    const { metadata } = readGgufMetadata(path, keys);
+    const model = metadata.get('tokenizer.ggml.model');
+    const tokens = metadata.get('tokenizer.ggml.tokens');
+    if (!Array.isArray(tokens) || tokens.some((token) => typeof token !== 'string')) {
+      throw new VocabularyError(`"${path}" has no tokenizer.ggml.tokens string array. Pass a GGUF model file that embeds its tokenizer.`);
+    }
+    let encoding: TokenEncoding;
+    if (model === 'gpt2') encoding = 'byte-level';
+    else if (model === 'llama' || model === 't5') encoding = 'sentencepiece';
+    else throw new VocabularyError(`"${path}" uses tokenizer model "${String(model)}"; only "gpt2" (byte-level BPE) and "llama" (SentencePiece) vocabularies can be decoded to bytes.`);
+    const typeValue = metadata.get('tokenizer.ggml.token_type');
+    const types = typeValue instanceof Int32Array || typeValue instanceof Uint32Array ? typeValue : undefined;
+    const entries: VocabularyEntry[] = [];
+    const special = new Set<number>();
+    const texts = tokens as string[];
+    for (let id = 0; id < texts.length; id++) {
+      const text = texts[id]!;
+      // llama.cpp token types: 1 normal, 2 unknown, 3 control, 4 user-defined, 5 unused, 6 byte
+      const type = types?.[id] ?? 1;
+      if (type === 2 || type === 3 || type === 5) {
+        special.add(id);
+        entries.push({ bytes: undefined, text });
+      } else if (type === 6) {
+        entries.push({ bytes: decodeSentencePieceToken(text), text });
+      } else if (encoding === 'sentencepiece') {
+        entries.push({ bytes: decodeSentencePieceToken(text), text });
+      } else {
+        entries.push({ bytes: type === 4 ? encodeText(text) : decodeByteLevelToken(text), text });
+      }
+    }
+    let eos = options.eosTokenIds;
+    if (eos === undefined) {
+      const declared = ['tokenizer.ggml.eos_token_id', 'tokenizer.ggml.eot_token_id', 'tokenizer.ggml.eom_token_id']
+        .map((key) => metadata.get(key))
+        .filter((value): value is number => typeof value === 'number');
+      eos = [...new Set([...declared, ...defaultEos(texts, special, undefined)])];
+    }
+    return new Vocabulary(entries, encoding, eos, options);
+  }
+
+  /** A vocabulary from entries built by hand (tests, custom tokenizers). */
+  static fromEntries(entries: readonly VocabularyEntry[], encoding: TokenEncoding, options: VocabularyOptions & { eosTokenIds: readonly number[] }): Vocabulary {
+    return new Vocabulary(entries, encoding, options.eosTokenIds, options);
+  }
+
+  /** The bytes token `id` emits (empty for special and padding ids). A view: do not modify. */
+  tokenBytes(id: number): Uint8Array {
+    return this.tokenBytesFlat.subarray(this.tokenOffsets[id], this.tokenOffsets[id + 1]);
+  }
+
+  /** The token as spelled in the tokenizer file. */
+  tokenText(id: number): string {
+    return this.texts[id] ?? '';
+  }
+
+  /** True when token `id` emits text that a mask may allow. */
+  isTextToken(id: number): boolean {
+    return id >= 0 && id < this.size && (this.textTokens[id >>> 5]! & (1 << (id & 31))) !== 0;
+  }
+
+  /** @internal Per-token facts inside JSON strings, built on first use and kept. */
+  get stringStats(): StringTokenStats {
+    this.statsCache ??= new StringTokenStats(this);
+    return this.statsCache;
+  }
+
+  /**
+   * Builds the mask index now (the token trie and the string-content slice) instead of
+   * on the first compile; both are shared by every grammar over this vocabulary.
+   */
+  buildIndex(): this {
+    void this.trie;
+    void this.stringStats.remainder;
+    return this;
+  }
+
+  /** Bytes held by the vocabulary and its index. */
+  byteSize(): number {
+    return this.tokenBytesFlat.byteLength + this.tokenOffsets.byteLength + this.textTokens.byteLength + (this.trieCache?.byteSize() ?? 0) + (this.statsCache?.byteSize() ?? 0);
+  }
+
+  /** The byte trie over the text tokens, built on first use and kept. */
+  get trie(): TokenTrie {
+    if (this.trieCache === undefined) {
+      const ids: number[] = [];
+      for (let id = 0; id < this.tokenCount; id++) if (this.isTextToken(id)) ids.push(id);
+      this.trieCache = TokenTrie.build(this.tokenBytesFlat, this.tokenOffsets, ids, this.size);
+    }
+    return this.trieCache;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new VocabularyError(`Cannot read tokenizer.json at "${path}": ${(error as Error).message}.`, { cause: error });
+  }
+}
+
+function readConfigEos(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const config = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    if (!isPlainObject(config)) return undefined;
+    const eos = config.eos_token;
+    if (typeof eos === 'string') return eos;
+    if (isPlainObject(eos) && typeof eos.content === 'string') return eos.content;
+  } catch {
+    // a broken config only loses the declared EOS; the well-known names still apply
+  }
+  return undefined;
+}
+
+function detectEncoding(json: Record<string, unknown>): TokenEncoding {
+  const model = json.model as Record<string, unknown>;
+  const describe = (value: unknown): string => JSON.stringify(value ?? null);
+  const decoder = describe(json.decoder);
+  if (decoder.includes('"ByteLevel"')) return 'byte-level';
+  if (decoder.includes('"ByteFallback"') || decoder.includes('\u2581') || decoder.includes('"Metaspace"') || model.byte_fallback === true) return 'sentencepiece';
+  if (describe(json.pre_tokenizer).includes('"ByteLevel"')) return 'byte-level';
+  if (describe(json.pre_tokenizer).includes('"Metaspace"') || describe(json.normalizer).includes('\u2581')) return 'sentencepiece';
+  throw new VocabularyError('tokenizer.json is neither byte-level BPE nor SentencePiece (no ByteLevel, ByteFallback or Metaspace decoder), so token bytes cannot be known exactly.');
+}
+
+function defaultEos(texts: readonly (string | undefined)[], special: ReadonlySet<number>, configEos: string | undefined): number[] {
+  const ids: number[] = [];
+  for (const id of special) {
+    const text = texts[id];
+    if (text !== undefined && (KNOWN_END_TOKENS.has(text) || text === configEos)) ids.push(id);
+  }
+  return ids;
+}

@@ -1,0 +1,224 @@
+/**
+ * Test drivers for the mask engine: random-logit sampling that always finishes, and
+ * alternative tokenizations of a text.
+ */
+import type { CompiledGrammar, GrammarMatcher, Vocabulary } from '../../src/decoding/index.js';
+
+/** Deterministic PRNG (mulberry32). */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function maskHas(mask: Uint32Array, id: number): boolean {
+  return (mask[id >>> 5]! & (1 << (id & 31))) !== 0;
+}
+
+/** Ids set in the mask, appended to `out` (cleared first). */
+export function allowedIds(mask: Uint32Array, words: number, out: number[]): number[] {
+  out.length = 0;
+  for (let word = 0; word < words; word++) {
+    let bits = mask[word]!;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      out.push(word * 32 + (31 - Math.clz32(low)));
+      bits ^= low;
+    }
+  }
+  return out;
+}
+
+const singleByteCache = new WeakMap<Vocabulary, Int32Array>();
+
+/** Per byte: a text token that is exactly that byte (-1 if none). */
+export function singleByteTokens(vocabulary: Vocabulary): Int32Array {
+  let table = singleByteCache.get(vocabulary);
+  if (table === undefined) {
+    table = new Int32Array(256).fill(-1);
+    for (let id = 0; id < vocabulary.size; id++) {
+      const bytes = vocabulary.tokenBytes(id);
+      if (bytes.length === 1 && vocabulary.isTextToken(id) && table[bytes[0]!] === -1) table[bytes[0]!] = id;
+    }
+    singleByteCache.set(vocabulary, table);
+  }
+  return table;
+}
+
+const nextByteCache = new WeakMap<CompiledGrammar, Map<number, number>>();
+
+/**
+ * The first byte of a shortest way from the matcher's state to a complete value
+ * (breadth-first over the automaton, printable ASCII first), cached per state.
+ */
+export function completionByte(grammar: CompiledGrammar, matcher: GrammarMatcher): number {
+  let cache = nextByteCache.get(grammar);
+  if (cache === undefined) {
+    cache = new Map();
+    nextByteCache.set(grammar, cache);
+  }
+  const start = matcher.automatonState;
+  const known = cache.get(start);
+  if (known !== undefined) return known;
+  const automaton = grammar.automaton;
+  for (const [lo, hi] of [
+    [0x20, 0x7e],
+    [0, 255],
+  ] as const) {
+    const parent = new Map<number, [number, number]>([[start, [-1, -1]]]);
+    let frontier = [start];
+    while (frontier.length > 0) {
+      const next: number[] = [];
+      for (const state of frontier) {
+        for (let byte = lo; byte <= hi; byte++) {
+          const target = automaton.transition(state, byte);
+          if (target < 0 || parent.has(target)) continue;
+          parent.set(target, [state, byte]);
+          if (automaton.accepting[target] === 1) {
+            // record the whole path: every state on it now knows its next byte
+            for (let at = target; at !== start; ) {
+              const [from, via] = parent.get(at)!;
+              cache.set(from, via);
+              at = from;
+            }
+            return cache.get(start)!;
+          }
+          next.push(target);
+        }
+      }
+      frontier = next;
+    }
+  }
+  throw new Error('no completion: the state is a dead end');
+}
+
+export interface Generation {
+  readonly tokens: number[];
+  readonly text: string;
+  /** Steps at which some token checked against the mask disagreed with accept(). */
+  readonly disagreements: string[];
+}
+
+/**
+ * Samples `randomSteps` tokens uniformly among those the mask allows (argmax of random
+ * logits), then finishes along a shortest completion with single-byte tokens, then EOS.
+ * Every step checks: the mask is not empty, the chosen token is in it and accepted, and
+ * `probes` random vocabulary ids agree between the mask bit and accept().
+ */
+export function generate(grammar: CompiledGrammar, random: () => number, randomSteps: number, probes = 4): Generation {
+  const vocabulary = grammar.vocabulary;
+  const matcher = grammar.matcher();
+  const mask = new Uint32Array(vocabulary.maskWords);
+  const allowed: number[] = [];
+  const tokens: number[] = [];
+  const disagreements: string[] = [];
+  const bytes = singleByteTokens(vocabulary);
+  const decoder = new TextDecoder();
+  const out: number[] = [];
+  for (let step = 0; step < 4000; step++) {
+    matcher.fillMask(mask);
+    const pick = (): number => {
+      // dense masks: random probes find a member fast; sparse ones: list them
+      for (let attempt = 0; attempt < 64; attempt++) {
+        const id = Math.floor(random() * vocabulary.size);
+        if (maskHas(mask, id)) return id;
+      }
+      allowedIds(mask, vocabulary.maskWords, allowed);
+      if (allowed.length === 0) throw new Error(`dead end after ${JSON.stringify(decoder.decode(Uint8Array.from(out)))}`);
+      return allowed[Math.floor(random() * allowed.length)]!;
+    };
+    const first = pick();
+    for (let probe = 0; probe < probes; probe++) {
+      const id = probe === 0 ? first : Math.floor(random() * vocabulary.size);
+      const expected = maskHas(mask, id);
+      const actual = matcher.accept(id);
+      if (actual) matcher.rollback(1);
+      if (actual !== expected) disagreements.push(`token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: mask ${expected}, accept ${actual} after ${JSON.stringify(decoder.decode(Uint8Array.from(out)))}`);
+    }
+    let choice: number;
+    if (step < randomSteps) {
+      choice = first;
+    } else if (matcher.canTerminate()) {
+      choice = vocabulary.eosTokenIds[0]!;
+    } else {
+      const byte = completionByte(grammar, matcher);
+      choice = bytes[byte]!;
+      if (choice < 0) throw new Error(`no single-byte token for byte ${byte}`);
+    }
+    if (!maskHas(mask, choice)) throw new Error(`completion token ${choice} is not in the mask`);
+    if (!matcher.accept(choice)) throw new Error(`allowed token ${choice} ${JSON.stringify(vocabulary.tokenText(choice))} was not accepted`);
+    tokens.push(choice);
+    if (matcher.isTerminated()) return { tokens, text: decoder.decode(Uint8Array.from(out)), disagreements };
+    out.push(...vocabulary.tokenBytes(choice));
+  }
+  throw new Error('generation did not finish in 4000 steps');
+}
+
+/** Feeds `ids` then EOS; returns the index of the first refused token, or -1 when all pass and the value is complete. */
+export function feed(grammar: CompiledGrammar, ids: readonly number[]): number {
+  const matcher = grammar.matcher();
+  const mask = new Uint32Array(grammar.vocabulary.maskWords);
+  for (let index = 0; index < ids.length; index++) {
+    matcher.fillMask(mask);
+    if (!maskHas(mask, ids[index]!) || !matcher.accept(ids[index]!)) return index;
+  }
+  matcher.fillMask(mask);
+  const eos = grammar.vocabulary.eosTokenIds[0]!;
+  return maskHas(mask, eos) && matcher.accept(eos) ? -1 : ids.length;
+}
+
+/** One token per character where the vocabulary has it, else that character's byte tokens. */
+export function tokenizePerCharacter(vocabulary: Vocabulary, text: string): number[] {
+  const bytes = singleByteTokens(vocabulary);
+  const byText = new Map<string, number>();
+  const decoder = new TextDecoder();
+  for (let id = 0; id < vocabulary.size; id++) {
+    const tokenBytes = vocabulary.tokenBytes(id);
+    if (tokenBytes.length > 1 && tokenBytes.length <= 4 && vocabulary.isTextToken(id)) {
+      const decoded = decoder.decode(tokenBytes);
+      if ([...decoded].length === 1 && !decoded.includes('\ufffd') && !byText.has(decoded)) byText.set(decoded, id);
+    }
+  }
+  const ids: number[] = [];
+  const encoder = new TextEncoder();
+  for (const char of text) {
+    const encoded = encoder.encode(char);
+    if (encoded.length === 1 && bytes[encoded[0]!]! >= 0) ids.push(bytes[encoded[0]!]!);
+    else if (byText.has(char)) ids.push(byText.get(char)!);
+    else for (const byte of encoded) ids.push(bytes[byte]!);
+  }
+  return ids;
+}
+
+/** A random segmentation into vocabulary tokens (random prefix lengths found through the trie). */
+export function tokenizeRandomly(vocabulary: Vocabulary, text: string, random: () => number): number[] {
+  const data = new TextEncoder().encode(text);
+  const trie = vocabulary.trie;
+  const ids: number[] = [];
+  let at = 0;
+  while (at < data.length) {
+    // collect every token that is a prefix of data[at..]
+    const candidates: number[] = [];
+    let node = 0;
+    let depth = 1;
+    while (node < trie.nodeCount && at + depth - 1 < data.length) {
+      if (trie.nodeDepth[node]! < depth) break;
+      if (trie.nodeDepth[node] === depth && trie.nodeByte[node] === data[at + depth - 1]) {
+        if (trie.nodeToken[node]! >= 0) candidates.push(trie.nodeToken[node]!);
+        node++;
+        depth++;
+      } else {
+        node = trie.nodeEnd[node]!;
+      }
+    }
+    const pick = candidates[Math.floor(random() * candidates.length)]!;
+    ids.push(pick);
+    at += vocabulary.tokenBytes(pick).length;
+  }
+  return ids;
+}

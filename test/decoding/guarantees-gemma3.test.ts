@@ -1,0 +1,3 @@
+import { describeGuarantees } from './guarantees.js';
+
+describeGuarantees('gemma3');

@@ -1,0 +1,167 @@
+/**
+ * The engine's guarantees on one real vocabulary, as a reusable test body:
+ * soundness (sampled outputs pass Ajv), completeness (valid values are accepted under
+ * several tokenizations), no dead ends, and mask/accept agreement.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TokenizerLoader } from '@lenml/tokenizers';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileJsonSchema, Vocabulary, type CompiledGrammar } from '../../src/decoding/index.js';
+import { createRandom, feed, generate, tokenizePerCharacter, tokenizeRandomly } from './generation.js';
+import { toolCases, type ToolCase } from './tool-schemas.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** Random generations per schema; `DECODING_STRESS_RUNS` raises it for a stress run. */
+const RUNS = Number(process.env.DECODING_STRESS_RUNS ?? 6);
+
+/** Structural schemas beyond the tool packs: recursion, unions, nested arrays, free JSON. */
+const STRUCTURAL: ToolCase[] = [
+  {
+    name: 'recursive tree',
+    schema: {
+      $defs: { node: { type: 'object', properties: { name: { type: 'string', maxLength: 8 }, children: { type: 'array', items: { $ref: '#/$defs/node' }, maxItems: 3 } }, required: ['name'], additionalProperties: false } },
+      $ref: '#/$defs/node',
+    },
+    instances: [{ name: 'root', children: [{ name: 'a' }, { name: 'b', children: [{ name: 'c', children: [] }] }] }],
+  },
+  {
+    name: 'anyOf of shapes',
+    schema: {
+      anyOf: [
+        { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } }, required: ['kind', 'radius'] },
+        { type: 'object', properties: { kind: { const: 'rect' }, w: { type: 'integer', minimum: 1 }, h: { type: 'integer', minimum: 1 } }, required: ['kind', 'w', 'h'], additionalProperties: false },
+        { type: ['null', 'boolean'] },
+      ],
+    },
+    instances: [{ kind: 'circle', radius: 0.25, label: 'extra "quoted" key' }, { kind: 'rect', w: 3, h: 12 }],
+  },
+  {
+    name: 'free JSON',
+    schema: {},
+    instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { 'é': {} }], b: 1.5e300 }],
+  },
+];
+
+export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3'): void {
+  describe(`mask engine guarantees on the ${tokenizerName} vocabulary`, () => {
+    const folder = resolve(repoRoot, `node_modules/@lenml/tokenizer-${tokenizerName}/models`);
+    let vocabulary: Vocabulary;
+    let encode: (text: string) => number[];
+    const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
+    addFormats(ajv);
+    const cases = [...toolCases(), ...STRUCTURAL];
+    const grammars = new Map<string, CompiledGrammar>();
+    const grammarFor = (toolCase: ToolCase, flexible = false): CompiledGrammar => {
+      const key = `${toolCase.name}|${flexible}`;
+      let grammar = grammars.get(key);
+      if (grammar === undefined) {
+        grammar = compileJsonSchema(toolCase.schema, vocabulary, { layout: flexible ? 'flexible' : 'compact' });
+        grammars.set(key, grammar);
+      }
+      return grammar;
+    };
+
+    beforeAll(() => {
+      const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+      const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+      vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
+      const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as { encode(text: string, options: { add_special_tokens: boolean }): number[] };
+      encode = (text) => tokenizer.encode(text, { add_special_tokens: false });
+    }, 120_000);
+
+    it('has valid instances for every case (guards the fixtures themselves)', () => {
+      for (const toolCase of cases) {
+        const validate = ajv.compile(toolCase.schema as object);
+        for (const instance of toolCase.instances) expect({ tool: toolCase.name, valid: validate(instance) }).toEqual({ tool: toolCase.name, valid: true });
+      }
+    });
+
+    it('soundness and no dead ends: random-logit generations always finish Ajv-valid, and every mask agrees with accept()', () => {
+      const failures: string[] = [];
+      for (const toolCase of cases) {
+        const grammar = grammarFor(toolCase);
+        const validate = ajv.compile(toolCase.schema as object);
+        const random = createRandom(toolCase.name.length * 977 + tokenizerName.length);
+        for (let run = 0; run < RUNS; run++) {
+          const generation = generate(grammar, random, Math.floor(random() * 48));
+          failures.push(...generation.disagreements.map((text) => `${toolCase.name}: ${text}`));
+          let value: unknown;
+          try {
+            value = JSON.parse(generation.text) as unknown;
+          } catch {
+            failures.push(`${toolCase.name}: not JSON: ${generation.text.slice(0, 200)}`);
+            continue;
+          }
+          if (!validate(value)) failures.push(`${toolCase.name}: Ajv rejects ${generation.text.slice(0, 200)}: ${ajv.errorsText(validate.errors)}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('completeness: valid values in the engine layout are accepted under the own, per-character and random tokenizations', () => {
+      const failures: string[] = [];
+      const random = createRandom(42);
+      for (const toolCase of cases) {
+        const grammar = grammarFor(toolCase);
+        for (const instance of toolCase.instances) {
+          const text = grammar.format(instance);
+          if (text === undefined) {
+            failures.push(`${toolCase.name}: no layout text for ${JSON.stringify(instance)}`);
+            continue;
+          }
+          const tokenizations: [string, number[]][] = [
+            ['own', encode(text)],
+            ['per character', tokenizePerCharacter(vocabulary, text)],
+            ['random', tokenizeRandomly(vocabulary, text, random)],
+            ['random', tokenizeRandomly(vocabulary, text, random)],
+          ];
+          for (const [label, ids] of tokenizations) {
+            const refused = feed(grammar, ids);
+            if (refused !== -1) failures.push(`${toolCase.name} (${label}): refused token ${refused} ${JSON.stringify(vocabulary.tokenText(ids[refused] ?? -1))} of ${text}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('completeness of the layout: the tool instances serialize as compact JSON in schema property order', () => {
+      const grammar = grammarFor(toolCases()[0]!);
+      const instance = toolCases()[0]!.instances[1]!;
+      const reordered = { effective_date: instance.effective_date, reason: instance.reason, billing_cycle: instance.billing_cycle, new_plan: instance.new_plan, user_id: instance.user_id };
+      expect(grammar.format(reordered)).toBe(JSON.stringify(instance));
+    });
+
+    it('flexible layout accepts pretty-printed model-style JSON under the own tokenization', () => {
+      const failures: string[] = [];
+      for (const toolCase of cases) {
+        const grammar = grammarFor(toolCase, true);
+        for (const instance of toolCase.instances) {
+          const compact = grammar.format(instance)!;
+          for (const text of [JSON.stringify(JSON.parse(compact), null, 2), JSON.stringify(JSON.parse(compact), null, 1).replaceAll('\n', ' ')]) {
+            const refused = feed(grammar, encode(text));
+            if (refused !== -1) failures.push(`${toolCase.name}: refused ${JSON.stringify(text)} at token ${refused}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('samples of outputs re-enter under the tokenizer’s own tokenization (completeness on generated values)', () => {
+      const failures: string[] = [];
+      const random = createRandom(7);
+      for (const toolCase of cases.slice(0, 6)) {
+        const grammar = grammarFor(toolCase);
+        const generation = generate(grammar, random, 24, 0);
+        const refused = feed(grammar, encode(generation.text));
+        if (refused !== -1) failures.push(`${toolCase.name}: own tokenization of a generated value refused at ${refused}: ${generation.text.slice(0, 120)}`);
+      }
+      expect(failures).toEqual([]);
+    });
+  });
+}
