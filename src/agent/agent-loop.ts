@@ -268,7 +268,13 @@ export class AgentLoop {
   }
 
   async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown, step: number, callKey: string): Promise<ToolCallVerdict> {
-    const policy = this.#env.policy?.before(step, callKey, request.id, tool, args);
+    let policy: ReturnType<RunPolicy['before']> | undefined;
+    try {
+      policy = this.#env.policy?.before(step, callKey, request.id, tool, args);
+    } catch (error) {
+      // A policy that cannot decide asks a person; it never ends the run.
+      policy = { verdict: { action: 'confirm', reason: 'the policy check failed' }, event: { type: 'policy_decision', step, callKey, callId: request.id, toolName: tool.name, action: 'confirm', ruleId: 'policy-error', reason: error instanceof Error ? error.message : String(error), flags: [] } };
+    }
     if (policy?.event) this.#emit(policy.event);
     if (policy && policy.verdict.action === 'block') return policy.verdict;
     const guarded = await this.#callGuard(request, tool, args);
@@ -384,7 +390,13 @@ export class AgentLoop {
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
     state.usage.toolCalls++;
     // The policy labels the result and may isolate it; the model and the record get what it returns.
-    const screened = this.#env.policy?.after(call.callId, tool, execution.result);
+    let screened: ReturnType<RunPolicy['after']> | undefined;
+    try {
+      screened = this.#env.policy?.after(call.callId, tool, execution.result);
+    } catch {
+      // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
+      screened = { result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true }, trust: 'untrusted', isolated: false };
+    }
     if (screened) execution = { ...execution, result: screened.result };
     const outcome: ToolCallOutcome = {
       callKey: call.callKey,

@@ -416,6 +416,26 @@ describe('runAgent', () => {
     });
   });
 
+  it('asks a person when a policy throws, and withholds a result it cannot label', async () => {
+    const { createMemoryRunStore } = await import('./memory-run-store.js');
+    const broken = {
+      name: 'broken',
+      startRun: () => ({
+        beforeToolCall: () => {
+          throw new Error('rules file missing');
+        },
+        afterToolResult: () => {
+          throw new Error('classifier down');
+        },
+        systemPrompt: () => undefined,
+        snapshot: () => ({ version: 1 as const, token: 't', tainted: false, callCounts: {}, untrusted: [], trustedTexts: [] }),
+        tainted: false,
+      }),
+    };
+    const paused = await runAgent(options(createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'x' } }])]), [echo], { store: createMemoryRunStore(), policy: broken }));
+    expect(paused).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'echo({"text":"x"}) (the policy check failed)' }] });
+  });
+
   describe('routing', () => {
     const categories = ['billing', 'support', 'account'];
     const many: AnyTool[] = categories.flatMap((category) =>
