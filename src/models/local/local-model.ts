@@ -40,7 +40,7 @@ import type { Message, Model, ModelRequest, ModelResponse, ModelStreamEvent, Sto
 import { resultText } from '../types.js';
 import type { LocalModelOptions, LocalModelStats } from './local-model-options.js';
 import { ClosingPreference, JsonPrefixTracker } from './closing-preference.js';
-import { MaskBiasBuilder } from './mask-token-bias.js';
+import { MaskBiasBuilder, installTypedBiasFastPath } from './mask-token-bias.js';
 
 interface CallFormat {
   /** Token that opens a call when the model writes it in free text (the prefix's first token). */
@@ -488,6 +488,7 @@ async function loadRuntime(path: string, options: LocalModelOptions): Promise<Ru
   const model = await llama.loadModel({ modelPath: path });
   const context = await model.createContext({ contextSize: options.contextSize ?? 4096, threads, sequences: 1 });
   const sequence = context.getSequence();
+  installTypedBiasFastPath(sequence);
   const chatWrapper = nodeLlama.resolveChatWrapper(model);
   const vocabulary = Vocabulary.fromGguf(path);
   const eog: number[] = [];
