@@ -447,9 +447,9 @@ export class JsonAutomaton {
     }
   }
 
-  /** Pushes every alternative of `node` that fits the depth budget above `parent`. */
+  /** Pushes every alternative of `node` that fits the depth budget above `parent` (the document frame does not count). */
   private pushValue(parent: Stack, node: ValueNode, out: Map<number, Stack>): void {
-    const room = this.options.maxDepth - parent.depth;
+    const room = this.options.maxDepth - (parent.depth - 1);
     for (const alternative of node.alternatives) {
       if (alternative.height > room) continue;
       let frame: Frame;
@@ -473,7 +473,7 @@ export class JsonAutomaton {
   }
 
   private fits(parentDepth: number, node: ValueNode | null): boolean {
-    return node !== null && node.height <= this.options.maxDepth - parentDepth;
+    return node !== null && node.height <= this.options.maxDepth - (parentDepth - 1);
   }
 
   private enterDocument(document: Stack, whitespace: number, out: Map<number, Stack>): void {
@@ -519,7 +519,7 @@ export class JsonAutomaton {
   }
 
   private additionalAllowed(config: Stack, alternative: ObjectAlternative, index: number): boolean {
-    return alternative.additionalKey !== null && !this.requiredAfter(alternative, index) && this.fits(config.depth, alternative.additional) && config.depth + 1 <= this.options.maxDepth;
+    return alternative.additionalKey !== null && !this.requiredAfter(alternative, index) && this.fits(config.depth, alternative.additional);
   }
 
   private keyStart(config: Stack, alternative: ObjectAlternative, index: number, out: Map<number, Stack>): void {

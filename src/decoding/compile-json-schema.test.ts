@@ -1,0 +1,296 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError, SchemaCompileError } from '../shared/errors.js';
+import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
+import { compileJsonSchema, type CompileJsonSchemaOptions } from './compile-json-schema.js';
+import type { CompiledGrammar } from './compiled-grammar.js';
+import { DecodingLimitError, UnsupportedSchemaError } from './decoding-errors.js';
+
+const vocabulary = byteVocabulary(['{"', '":"', '","', 'name', 'professional']);
+const EOS = vocabulary.eosTokenIds[0]!;
+
+function accepts(grammar: CompiledGrammar, text: string): boolean {
+  const matcher = grammar.matcher();
+  return matcher.acceptString(text) && matcher.canTerminate();
+}
+
+/** Which of `texts` the schema's grammar accepts as complete values. */
+function verdicts(schema: unknown, texts: readonly string[], options: CompileJsonSchemaOptions = {}): Record<string, boolean> {
+  const grammar = compileJsonSchema(schema, vocabulary, options);
+  return Object.fromEntries(texts.map((text) => [text, accepts(grammar, text)]));
+}
+
+const SUBSCRIPTION = {
+  type: 'object',
+  properties: {
+    reason: { type: 'string' },
+    user_id: { type: 'string', pattern: '^usr_[a-zA-Z0-9]{20}$' },
+    new_plan: { enum: ['starter', 'professional', 'enterprise'] },
+    billing_cycle: { enum: ['monthly', 'annual'] },
+  },
+  required: ['reason', 'user_id', 'new_plan'],
+  additionalProperties: false,
+};
+
+describe('compileJsonSchema: the compact layout', () => {
+  it('accepts properties in schema order, optional ones skipped, and nothing else', () => {
+    const id = 'usr_abcdefghij0123456789';
+    expect(
+      verdicts(SUBSCRIPTION, [
+        `{"reason":"x","user_id":"${id}","new_plan":"starter"}`,
+        `{"reason":"x","user_id":"${id}","new_plan":"starter","billing_cycle":"annual"}`,
+        `{"user_id":"${id}","reason":"x","new_plan":"starter"}`,
+        `{"reason":"x","user_id":"${id}"}`,
+        `{"reason":"x","user_id":"usr_short","new_plan":"starter"}`,
+        `{"reason":"x","user_id":"${id}","new_plan":"basic"}`,
+        `{"reason":"x","user_id":"${id}","new_plan":"starter","extra":1}`,
+        `{"reason": "x","user_id":"${id}","new_plan":"starter"}`,
+      ]),
+    ).toEqual({
+      [`{"reason":"x","user_id":"${id}","new_plan":"starter"}`]: true,
+      [`{"reason":"x","user_id":"${id}","new_plan":"starter","billing_cycle":"annual"}`]: true,
+      [`{"user_id":"${id}","reason":"x","new_plan":"starter"}`]: false,
+      [`{"reason":"x","user_id":"${id}"}`]: false,
+      [`{"reason":"x","user_id":"usr_short","new_plan":"starter"}`]: false,
+      [`{"reason":"x","user_id":"${id}","new_plan":"basic"}`]: false,
+      [`{"reason":"x","user_id":"${id}","new_plan":"starter","extra":1}`]: false,
+      [`{"reason": "x","user_id":"${id}","new_plan":"starter"}`]: false,
+    });
+  });
+
+  it('formats values in its layout: schema order, compact, plain decimals, JSON.stringify escapes', () => {
+    const grammar = compileJsonSchema({ type: 'object', properties: { b: { type: 'number' }, a: { type: 'string' } } }, vocabulary);
+    expect(grammar.format({ a: 'é "q"\n\u0001', b: 1e-7, z: [1e21] })).toBe('{"b":0.0000001,"a":"é \\"q\\"\\n\\u0001","z":[1000000000000000000000]}');
+    expect(grammar.format({ b: 'not a number' })).toBeUndefined();
+    expect(grammar.accepts({ b: 2 })).toBe(true);
+  });
+
+  it('lets additional keys differ from every declared name', () => {
+    const schema = { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: { type: 'string' } };
+    expect(verdicts(schema, ['{"a":1,"b":"x"}', '{"b":"x"}', '{"a":"x"}', '{"b":1}', '{"a":1,"a":2}', '{"ab":"x"}', '{"é":"x"}'])).toEqual({
+      '{"a":1,"b":"x"}': true,
+      '{"b":"x"}': true,
+      '{"a":"x"}': false,
+      '{"b":1}': false,
+      '{"a":1,"a":2}': false,
+      '{"ab":"x"}': true,
+      '{"é":"x"}': true,
+    });
+  });
+
+  it('enforces string lengths in code points, patterns and formats', () => {
+    expect(verdicts({ type: 'string', minLength: 2, maxLength: 3 }, ['"a"', '"ab"', '"abc"', '"abcd"', '"😀é"', '"😀éa"', '"😀éab"', '"\\n\\t"'])).toEqual({
+      '"a"': false,
+      '"ab"': true,
+      '"abc"': true,
+      '"abcd"': false,
+      '"😀é"': true,
+      '"😀éa"': true,
+      '"😀éab"': false,
+      '"\\n\\t"': true,
+    });
+    expect(verdicts({ type: 'string', format: 'email', maxLength: 12 }, ['"a@b.co"', '"a@b"', '"@b.co"', '"abcdefg@b.co"', '"A.B@Ex.ORG"'])).toEqual({
+      '"a@b.co"': true,
+      '"a@b"': false,
+      '"@b.co"': false,
+      '"abcdefg@b.co"': true,
+      '"A.B@Ex.ORG"': true,
+    });
+    expect(verdicts({ type: 'string', format: 'date' }, ['"2024-02-29"', '"2023-02-29"', '"2000-02-29"', '"1900-02-29"', '"2024-04-31"', '"2024-12-31"'])).toEqual({
+      '"2024-02-29"': true,
+      '"2023-02-29"': false,
+      '"2000-02-29"': true,
+      '"1900-02-29"': false,
+      '"2024-04-31"': false,
+      '"2024-12-31"': true,
+    });
+    expect(verdicts({ pattern: 'b+c' }, ['"abbcd"', '"ac"', '1'])).toEqual({ '"abbcd"': true, '"ac"': false, '1': true });
+  });
+
+  it('enforces numeric bounds on plain decimals', () => {
+    expect(verdicts({ type: 'integer', minimum: 1, maximum: 50 }, ['0', '1', '50', '51', '7.0', '-3', '01'])).toEqual({ '0': false, '1': true, '50': true, '51': false, '7.0': false, '-3': false, '01': false });
+    expect(verdicts({ type: 'number', exclusiveMinimum: 0, maximum: 1 }, ['0', '0.5', '1', '1.0', '1.01', '-0.1', '1e-3'])).toEqual({
+      '0': false,
+      '0.5': true,
+      '1': true,
+      '1.0': true,
+      '1.01': false,
+      '-0.1': false,
+      '1e-3': false,
+    });
+  });
+
+  it('enforces arrays: prefixItems, items, minItems and maxItems', () => {
+    const schema = { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: { type: 'boolean' }, minItems: 1, maxItems: 3 };
+    expect(verdicts(schema, ['[]', '["a"]', '["a",1]', '["a",1,true]', '["a",1,true,false]', '[1]', '["a","b"]', '["a",1,]'])).toEqual({
+      '[]': false,
+      '["a"]': true,
+      '["a",1]': true,
+      '["a",1,true]': true,
+      '["a",1,true,false]': false,
+      '[1]': false,
+      '["a","b"]': false,
+      '["a",1,]': false,
+    });
+  });
+
+  it('enforces enum and const of any JSON value, type arrays and boolean schemas', () => {
+    expect(verdicts({ enum: [1, 'a', null, { x: [true] }] }, ['1', '"a"', 'null', '{"x":[true]}', '{"x":[false]}', '2'])).toEqual({
+      '1': true,
+      '"a"': true,
+      'null': true,
+      '{"x":[true]}': true,
+      '{"x":[false]}': false,
+      '2': false,
+    });
+    expect(verdicts({ type: ['integer', 'null'] }, ['3', 'null', '3.5', '"3"'])).toEqual({ '3': true, 'null': true, '3.5': false, '"3"': false });
+    expect(verdicts({ properties: { a: false, b: true } }, ['{"a":1}', '{"b":[{}]}', '{}'])).toEqual({ '{"a":1}': false, '{"b":[{}]}': true, '{}': true });
+  });
+
+  it('combines anyOf, disjoint oneOf, allOf and recursive $ref', () => {
+    expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'integer' }] }, ['"a"', '"ab"', '7'])).toEqual({ '"a"': true, '"ab"': false, '7': true });
+    expect(verdicts({ oneOf: [{ const: 'a' }, { type: 'integer' }] }, ['"a"', '1', '"b"'])).toEqual({ '"a"': true, '1': true, '"b"': false });
+    const merged = { allOf: [{ properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { a: { minimum: 2 }, b: { type: 'string' } } }] };
+    expect(verdicts(merged, ['{"a":2}', '{"a":1}', '{"a":3,"b":"x"}', '{"b":"x"}'])).toEqual({ '{"a":2}': true, '{"a":1}': false, '{"a":3,"b":"x"}': true, '{"b":"x"}': false });
+    const list = { $defs: { list: { type: 'object', properties: { head: { type: 'integer' }, tail: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/list' }] } }, required: ['head', 'tail'], additionalProperties: false } }, $ref: '#/$defs/list' };
+    expect(verdicts(list, ['{"head":1,"tail":null}', '{"head":1,"tail":{"head":2,"tail":null}}', '{"head":1,"tail":{"head":2}}'])).toEqual({
+      '{"head":1,"tail":null}': true,
+      '{"head":1,"tail":{"head":2,"tail":null}}': true,
+      '{"head":1,"tail":{"head":2}}': false,
+    });
+  });
+
+  it('refuses an unsatisfiable schema', () => {
+    expect(() => compileJsonSchema(false, vocabulary)).toThrow(SchemaCompileError);
+    expect(() => compileJsonSchema({ allOf: [{ type: 'string' }, { type: 'integer' }] }, vocabulary)).toThrow(/accepts no JSON value/);
+  });
+});
+
+describe('compileJsonSchema: refusals name the keyword and its JSON pointer', () => {
+  it.each([
+    [{ type: 'array', uniqueItems: true }, 'uniqueItems', '#'],
+    [{ properties: { tags: { patternProperties: { '^x': {} } } } }, 'patternProperties', '#/properties/tags'],
+    [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
+    [{ items: { type: 'string', format: 'idn-email' } }, 'format', '#/items'],
+    [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],
+    [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
+    [{ not: { minimum: 3 } }, 'not', '#/not'],
+    [{ type: 'integer', multipleOf: 3 }, 'multipleOf', '#'],
+  ])('%j → %s at %s', (schema, keyword, pointer) => {
+    let error: unknown;
+    try {
+      compileJsonSchema(schema, vocabulary);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UnsupportedSchemaError);
+    expect({ keyword: (error as UnsupportedSchemaError).keyword, pointer: (error as UnsupportedSchemaError).pointer, code: (error as UnsupportedSchemaError).code }).toEqual({
+      keyword,
+      pointer,
+      code: 'TW_UNSUPPORTED_SCHEMA',
+    });
+  });
+
+  it('relaxes them only when lenient, and lists what it relaxed', () => {
+    const grammar = compileJsonSchema({ type: 'array', items: { type: 'string', format: 'idn-email' }, uniqueItems: true }, vocabulary, { lenient: true });
+    expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['uniqueItems #', 'format #/items']);
+    expect(accepts(grammar, '["x","x"]')).toBe(true);
+  });
+
+  it('ignores annotations and unknown keywords (they constrain nothing)', () => {
+    expect(verdicts({ type: 'string', title: 't', description: 'd', examples: ['x'], 'x-custom': 1, deprecated: true }, ['"x"'])).toEqual({ '"x"': true });
+  });
+
+  it('resolves remote $ref through the schemas option', () => {
+    const schemas = { 'https://example.com/id.json': { type: 'string', pattern: '^id_' } };
+    expect(verdicts({ properties: { id: { $ref: 'https://example.com/id.json' } } }, ['{"id":"id_1"}', '{"id":"x"}'], { schemas })).toEqual({ '{"id":"id_1"}': true, '{"id":"x"}': false });
+  });
+});
+
+describe('GrammarMatcher', () => {
+  const grammar = compileJsonSchema(SUBSCRIPTION, vocabulary);
+
+  it('allows end-of-sequence only once the value is complete, then nothing', () => {
+    const matcher = grammar.matcher();
+    const mask = new Uint32Array(vocabulary.maskWords);
+    expect(matcher.acceptString('{"reason":"r","user_id":"usr_abcdefghij0123456789","new_plan":"enterprise"')).toBe(true);
+    matcher.fillMask(mask);
+    expect([(mask[EOS >>> 5]! >>> (EOS & 31)) & 1, matcher.canTerminate(), matcher.accept(EOS)]).toEqual([0, false, false]);
+    expect(matcher.acceptString('}')).toBe(true);
+    matcher.fillMask(mask);
+    expect([(mask[EOS >>> 5]! >>> (EOS & 31)) & 1, matcher.accept(EOS), matcher.isTerminated()]).toEqual([1, true, true]);
+    matcher.fillMask(mask);
+    expect(mask.every((word) => word === 0)).toBe(true);
+    expect(matcher.accept(0x20)).toBe(false);
+  });
+
+  it('masks exactly the tokens accept() takes', () => {
+    const matcher = grammar.matcher();
+    matcher.acceptString('{"reason":"r","user_id":"usr_abcdefghij0123456789","new_plan":"');
+    const mask = new Uint32Array(vocabulary.maskWords);
+    matcher.fillMask(mask);
+    const allowed = [...Array(vocabulary.size).keys()].filter((id) => (mask[id >>> 5]! >>> (id & 31)) & 1);
+    expect(allowed.map((id) => vocabulary.tokenText(id))).toEqual(['<0x65>', '<0x70>', '<0x73>', 'professional']);
+    for (let id = 0; id < vocabulary.size; id++) {
+      const accepted = matcher.accept(id);
+      if (accepted) matcher.rollback(1);
+      expect([id, accepted]).toEqual([id, allowed.includes(id)]);
+    }
+  });
+
+  it('rolls back and resets', () => {
+    const matcher = grammar.matcher();
+    expect(matcher.accept(256)).toBe(true); // the '{"' token
+    expect(matcher.acceptString('reason')).toBe(true);
+    expect(matcher.stepCount).toBe(2);
+    matcher.rollback(1);
+    expect(matcher.acceptString('user_id')).toBe(false);
+    expect(matcher.acceptString('reason":"')).toBe(true);
+    expect(() => matcher.rollback(5)).toThrow(InvalidArgumentError);
+    matcher.reset();
+    expect([matcher.stepCount, matcher.acceptString('{')]).toEqual([0, true]);
+  });
+
+  it('reports the forced continuation (jump-forward)', () => {
+    const matcher = grammar.matcher();
+    expect(matcher.forcedText()).toBe('{"reason":"');
+    matcher.acceptString('{"reason":"x","user_id":"usr_abcdefghij0123456789","new_plan":"p');
+    expect(matcher.forcedText()).toBe('rofessional"');
+    matcher.acceptString('rofessional"');
+    expect(matcher.forcedText()).toBe('');
+    const enumOnly = compileJsonSchema({ type: 'object', properties: { unit: { const: 'celsius' } }, required: ['unit'], additionalProperties: false }, vocabulary).matcher();
+    expect(enumOnly.forcedText()).toBe('{"unit":"celsius"}');
+  });
+
+  it('refuses a mask buffer that is too short', () => {
+    expect(() => grammar.matcher().fillMask(new Uint32Array(2))).toThrow(InvalidArgumentError);
+  });
+
+  it('stays in a budget error until reset', () => {
+    const small = compileJsonSchema({ type: 'string', maxLength: 200 }, vocabulary, { maxStates: 8 });
+    const matcher = small.matcher();
+    expect(() => matcher.acceptString('"abcdefghijklmnop')).toThrow(DecodingLimitError);
+    expect(() => matcher.fillMask(new Uint32Array(vocabulary.maskWords))).toThrow(DecodingLimitError);
+    matcher.reset();
+    expect(matcher.acceptString('"a')).toBe(true);
+  });
+});
+
+describe('compileJsonSchema: flexible layout and depth', () => {
+  it('accepts bounded whitespace and model-style escapes only when flexible', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^é/$' } } };
+    const texts = ['{"a":"é/"}', '{ "a" : "é/" }', '{\n  "a": "\\u00e9\\/"\n}', `{${' '.repeat(17)}"a":"é/"}`];
+    expect(verdicts(schema, texts)).toEqual({ [texts[0]!]: true, [texts[1]!]: false, [texts[2]!]: false, [texts[3]!]: false });
+    expect(verdicts(schema, texts, { layout: 'flexible' })).toEqual({ [texts[0]!]: true, [texts[1]!]: true, [texts[2]!]: true, [texts[3]!]: false });
+  });
+
+  it('stops offering values deeper than maxDepth without dead ends', () => {
+    const grammar = compileJsonSchema({}, vocabulary, { maxDepth: 3 });
+    expect([accepts(grammar, '[[1]]'), accepts(grammar, '[[[]]]'), accepts(grammar, '[[[1]]]')]).toEqual([true, true, false]);
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('[[[')).toBe(true);
+    const mask = new Uint32Array(vocabulary.maskWords);
+    matcher.fillMask(mask);
+    const allowed = [...Array(vocabulary.size).keys()].filter((id) => (mask[id >>> 5]! >>> (id & 31)) & 1).map((id) => vocabulary.tokenText(id));
+    expect(allowed).toEqual(['<0x5d>']);
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { CodePointDfa } from './code-point-dfa.js';
+import { parseRegex, RegexUnsupportedError, splitCountedTail } from './parse-regex.js';
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+}
+
+/** Strings over the pattern's own characters plus a few others, so matches and misses both occur. */
+function samples(pattern: string, count: number, seed: number): string[] {
+  const alphabet = [...new Set([...pattern.replace(/[\\^$()[\]{}|?*+.]/g, ''), 'a', 'Z', '0', '9', '_', '-', ' ', '\n', 'é', '😀', '@', '.'])];
+  const next = random(seed);
+  const out: string[] = [''];
+  for (let index = 0; index < count; index++) {
+    const length = Math.floor(next() * 12);
+    let text = '';
+    for (let char = 0; char < length; char++) text += alphabet[Math.floor(next() * alphabet.length)];
+    out.push(text);
+  }
+  return out;
+}
+
+const PATTERNS = [
+  '^usr_[a-zA-Z0-9]{3}$',
+  'abc',
+  '^a*$',
+  '^[^@\\s]+@\\S+\\.[a-z]{2,}$',
+  '^(?:x|y)+z?$',
+  '^\\d{2,4}-\\w+$',
+  '😀+',
+  '^[\\u00e0-\\u00ff]+$',
+  '^(a|ab)(c|bcd)$',
+  '[.]$',
+  '^(?<word>[a-z]+)\\s\\k?$'.replace('\\k?', ''),
+  '^\\x41\\u{1F600}?\\t?$',
+  '^[^a-c]*$',
+  'é|^Z',
+  '^.{2}$',
+];
+
+describe('CodePointDfa.fromRegex', () => {
+  it.each(PATTERNS)('agrees with ECMAScript RegExp (u flag) on sampled strings: /%s/', (pattern) => {
+    const dfa = CodePointDfa.fromRegex(parseRegex(pattern));
+    const regex = new RegExp(pattern, 'u');
+    const mismatches = samples(pattern, 400, pattern.length).filter((text) => dfa.matches(text) !== regex.test(text));
+    expect(mismatches).toEqual([]);
+  });
+
+  it('is minimal for simple languages (equivalent states merge)', () => {
+    expect(CodePointDfa.fromRegex(parseRegex('^usr_[a-zA-Z0-9]*$')).stateCount).toBe(5);
+    expect(CodePointDfa.fromRegex(parseRegex('^a*$')).stateCount).toBe(1);
+  });
+
+  it('intersects patterns', () => {
+    const both = CodePointDfa.intersect([CodePointDfa.fromRegex(parseRegex('^[a-z]+$')), CodePointDfa.fromRegex(parseRegex('x'))]);
+    expect(['x', 'axb', 'ab', 'X', ''].map((text) => both.matches(text))).toEqual([true, true, false, false, false]);
+    const empty = CodePointDfa.intersect([CodePointDfa.fromRegex(parseRegex('^a$')), CodePointDfa.fromRegex(parseRegex('^b$'))]);
+    expect(empty.start).toBe(-1);
+  });
+
+  it('folds ASCII case when asked (the formats\' /i)', () => {
+    const dfa = CodePointDfa.fromRegex(parseRegex('^[a-f]+z$', { ignoreAsciiCase: true }));
+    expect(['abZ', 'ABz', 'gZ'].map((text) => dfa.matches(text))).toEqual([true, true, false]);
+  });
+});
+
+describe('parseRegex refusals', () => {
+  it.each([
+    ['(?=a)b', 'lookahead/lookbehind assertions'],
+    ['(?<!a)b', 'lookahead/lookbehind assertions'],
+    ['(a)\\1', 'backreferences'],
+    ['\\bword', 'word-boundary assertions'],
+    ['\\p{L}+', 'Unicode property escapes'],
+    ['a{2000}', 'a {n,m} count above 1000'],
+    ['a{', 'a quantifier without a number'],
+    ['\\a', 'the escape \\a (invalid with the u flag)'],
+    ['(a', 'an unterminated group'],
+  ])('refuses /%s/ naming %s', (pattern, reason) => {
+    expect(() => parseRegex(pattern)).toThrow(RegexUnsupportedError);
+    expect(() => parseRegex(pattern)).toThrow(reason);
+  });
+});
+
+describe('splitCountedTail', () => {
+  it('moves a counted tail after a fixed-length prefix into length bounds', () => {
+    const split = splitCountedTail(parseRegex('^usr_[a-zA-Z0-9]{20}$'))!;
+    expect([split.minLength, split.maxLength]).toEqual([24, 24]);
+    const dfa = CodePointDfa.fromRegex(split.tree);
+    expect(['usr_', 'usr_abc', 'usx_'].map((text) => dfa.matches(text))).toEqual([true, true, false]);
+  });
+
+  it('leaves patterns alone when the prefix length varies or the tail is unbounded', () => {
+    expect(splitCountedTail(parseRegex('^a+b{3}$'))).toBeUndefined();
+    expect(splitCountedTail(parseRegex('^ab+$'))).toBeUndefined();
+    expect(splitCountedTail(parseRegex('ab{3}$'))).toBeUndefined();
+    expect(splitCountedTail(parseRegex('^\\+[1-9][0-9]{6,14}$'))).toMatchObject({ minLength: 8, maxLength: 16 });
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * JSON-Schema-Test-Suite (draft 2020-12, with optional/ and optional/format/) through the
+ * mask engine, held to a checked-in baseline: a regression fails, an improvement is
+ * printed, a stale entry fails. `UPDATE_DECODING_BASELINE=1` rewrites the baseline.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runSuite, suiteRoot, type SuiteResult, type SuiteStatus } from './suite-runner.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const baselinePath = resolve(dirname(fileURLToPath(import.meta.url)), 'json-schema-test-suite.baseline.json');
+
+interface Baseline {
+  summary: Record<SuiteStatus, number>;
+  entries: Record<string, { status: Exclude<SuiteStatus, 'pass'>; detail?: string }>;
+}
+
+function summarize(results: readonly SuiteResult[]): Record<SuiteStatus, number> {
+  const summary: Record<SuiteStatus, number> = { pass: 0, refused: 0, 'valid-rejected': 0, 'invalid-accepted': 0 };
+  for (const result of results) summary[result.status]++;
+  return summary;
+}
+
+describe.skipIf(!existsSync(suiteRoot(repoRoot)))('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
+  const results = runSuite(repoRoot);
+
+  if (process.env.UPDATE_DECODING_BASELINE === '1') {
+    const entries: Baseline['entries'] = {};
+    for (const result of results) if (result.status !== 'pass') entries[result.key] = { status: result.status, ...(result.detail === undefined ? {} : { detail: result.detail }) };
+    writeFileSync(baselinePath, `${JSON.stringify({ summary: summarize(results), entries } satisfies Baseline, null, 2)}\n`);
+  }
+  const baseline = JSON.parse(readFileSync(baselinePath, 'utf8')) as Baseline;
+
+  it('matches the baseline: no regressions, no stale entries (improvements are printed)', () => {
+    const seen = new Set<string>();
+    const regressions: string[] = [];
+    const improvements: string[] = [];
+    for (const result of results) {
+      seen.add(result.key);
+      const expected = baseline.entries[result.key]?.status ?? 'pass';
+      if (result.status === expected) continue;
+      if (result.status === 'pass') improvements.push(`${expected} → pass: ${result.key}`);
+      else regressions.push(`${expected} → ${result.status}: ${result.key} (${result.detail ?? ''})`);
+    }
+    const stale = Object.keys(baseline.entries).filter((key) => !seen.has(key));
+    if (improvements.length > 0) console.log(`JSON-Schema-Test-Suite improvements (run with UPDATE_DECODING_BASELINE=1 to ratchet):\n${improvements.join('\n')}`);
+    expect({ regressions, stale }).toEqual({ regressions: [], stale: [] });
+  });
+
+  it('only accepts invalid instances where ajv-formats (the validator toolwright uses) is looser than the suite', () => {
+    const underConstrained = results.filter((result) => result.status === 'invalid-accepted').map((result) => result.key);
+    expect(underConstrained.filter((key) => !key.startsWith('optional/format/uri.json'))).toEqual([]);
+  });
+
+  it('prints its summary', () => {
+    const summary = summarize(results);
+    console.log(`JSON-Schema-Test-Suite: ${JSON.stringify(summary)}`);
+    expect(summary.pass + summary.refused + summary['valid-rejected'] + summary['invalid-accepted']).toBe(results.length);
+  });
+});
