@@ -55,7 +55,12 @@ export interface LoopEnvironment {
   signal: AbortSignal | undefined;
   onEvent: ((event: RunEvent & { runId: string }) => void) | undefined;
   now: () => number;
+  /** The tool choice for each model call of the loop (routing calls force their own). */
+  toolChoice: ToolChoicePolicy | undefined;
 }
+
+/** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
+export type ToolChoicePolicy = ToolChoice | ((context: { iteration: number; tools: readonly AnyTool[] }) => ToolChoice);
 
 type LoopStop = { stop: AgentStopReason };
 
@@ -120,7 +125,10 @@ export class AgentLoop {
       }
 
       const registry = this.#activeRegistry();
-      const called = await this.#callModel('model', registry.list(), 'auto');
+      const offered = registry.list();
+      const choice = this.#env.toolChoice;
+      const toolChoice = typeof choice === 'function' ? choice({ iteration: state.iterations, tools: offered }) : (choice ?? 'auto');
+      const called = await this.#callModel('model', offered, toolChoice);
       if ('stop' in called) return this.#stopped(called.stop);
       const { response, step } = called;
       state.iterations++;

@@ -7,6 +7,7 @@
  */
 export { runAgent, newRunId } from './run-agent.js';
 export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
+export type { ToolChoicePolicy } from './agent-loop.js';
 export { resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
 export { DEFAULT_LIMITS, resolveLimits } from './agent-limits.js';

@@ -473,6 +473,29 @@ describe('runAgent', () => {
     });
   });
 
+  describe('tool choice', () => {
+    it('passes a fixed choice to every call, or decides per iteration', async () => {
+      const fixed = createScriptedModel([textTurn('ok')]);
+      await runAgent(options(fixed, [echo], { toolChoice: 'required' }));
+      expect(fixed.requests[0]!.toolChoice).toBe('required');
+
+      const staged = createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'a' } }]), toolCallTurn([{ name: 'echo', arguments: { text: 'b' } }]), textTurn('done')]);
+      const seen: number[] = [];
+      const result = await runAgent(
+        options(staged, [echo], {
+          toolChoice: ({ iteration, tools }) => {
+            seen.push(iteration);
+            expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+            return iteration < 2 ? { tool: 'echo' } : 'none';
+          },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(seen).toEqual([0, 1, 2]);
+      expect(staged.requests.map((request) => request.toolChoice)).toEqual([{ tool: 'echo' }, { tool: 'echo' }, 'none']);
+    });
+  });
+
   describe('record', () => {
     it('writes one JSONL event per line with requests, raw responses, tool calls and the stop, redacting keys', async () => {
       const folder = tempDir();

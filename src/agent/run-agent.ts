@@ -20,7 +20,7 @@ import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, type ToolLogger } from '../tools/tool-registry.js';
-import { AgentLoop, type LoopEnvironment } from './agent-loop.js';
+import { AgentLoop, type LoopEnvironment, type ToolChoicePolicy } from './agent-loop.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
 import { createAgentTelemetry } from './agent-telemetry.js';
@@ -72,6 +72,8 @@ export interface AgentRuntimeOptions {
   logger?: ToolLogger;
   /** The clock for confirmation expiry, in milliseconds since the epoch. Default: `Date.now`. */
   now?: () => number;
+  /** Tool choice for the loop's model calls: fixed, or a function of the iteration (e.g. require a call first, then let the model answer). Default `auto`. */
+  toolChoice?: ToolChoicePolicy;
 }
 
 export interface RunAgentOptions extends AgentRuntimeOptions {
@@ -164,6 +166,7 @@ export function createEnvironment(options: AgentRuntimeOptions, state: RunState,
     signal: options.signal,
     onEvent: options.onEvent,
     now: options.now ?? Date.now,
+    toolChoice: options.toolChoice,
   };
   return {
     environment,
