@@ -27,16 +27,20 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
   const meta = readRunMeta(stored.state.meta);
   const modelSpec = options.model ?? meta.modelSpec;
   const toolsModule = options.tools ?? meta.toolsModule;
-  if (modelSpec === undefined || toolsModule === undefined) {
+  if (modelSpec === undefined || toolsModule === undefined || (toolsModule === '' && (meta.mcp ?? []).length === 0)) {
     throw new InvalidArgumentError(`Run "${runId}" was not started by the CLI, so it does not know its model and tools: pass --model and --tools.`);
   }
   const runtime = await buildRuntime(
-    { modelSpec, toolsModule, ...((options.baseUrl ?? meta.baseURL) !== undefined ? { baseURL: (options.baseUrl ?? meta.baseURL)! } : {}), ...(meta.route ? { route: true } : {}) },
+    { modelSpec, toolsModule, ...((options.baseUrl ?? meta.baseURL) !== undefined ? { baseURL: (options.baseUrl ?? meta.baseURL)! } : {}), ...(meta.route ? { route: true } : {}), ...(meta.mcp ? { mcp: meta.mcp } : {}) },
     options,
     io,
   );
-  const result = await resumeAgent(runId, [], { ...runtime.options, ...(options.takeOver ? { takeOver: true } : {}) });
-  return settle(result, runtime.options, options, io);
+  try {
+    const result = await resumeAgent(runId, [], { ...runtime.options, ...(options.takeOver ? { takeOver: true } : {}) });
+    return await settle(result, runtime.options, options, io);
+  } finally {
+    await runtime.close();
+  }
 }
 
 export function registerResumeCommand(program: Command): void {

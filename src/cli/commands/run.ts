@@ -23,6 +23,7 @@ import { createModel } from '../../models/create-model.js';
 import { resultText } from '../../models/types.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
+import { importMcpTools, type ImportedMcpTools } from '../../mcp/index.js';
 import { loadToolModule } from '../load-tool-module.js';
 
 /** Where the agent commands write, and how they ask a person. */
@@ -52,8 +53,10 @@ export function terminalIo(): AgentCliIo {
 /** What the CLI keeps with a run so that `resume` and `approvals approve --resume` can rebuild it. */
 export interface RunMeta {
   modelSpec: string;
-  /** The absolute path (or package name) of the tool module. */
+  /** The absolute path (or package name) of the tool module; empty when every tool comes from MCP servers. */
   toolsModule: string;
+  /** MCP servers (a command line or a URL) whose tools join the run. */
+  mcp?: string[];
   baseURL?: string;
   route?: boolean;
 }
@@ -81,6 +84,8 @@ export interface AgentCommandOptions {
   timeout?: string;
   /** Resolve the tool module from here. Default: `process.cwd()`. */
   cwd?: string;
+  /** MCP servers whose tools join the run: commands to spawn (stdio) or `http(s)://` URLs. */
+  mcp?: string[];
 }
 
 export interface RunCommandOptions extends AgentCommandOptions {
@@ -91,25 +96,47 @@ export interface RunCommandOptions extends AgentCommandOptions {
 /** Runs a task from the command line; resolves to the final result (after any confirmations asked in the terminal). */
 export async function runRunCommand(task: string, options: RunCommandOptions, io: AgentCliIo): Promise<AgentResult> {
   if (options.model === undefined) throw new InvalidArgumentError('--model is required, e.g. --model openai:gpt-4o-mini.');
-  if (options.tools === undefined) throw new InvalidArgumentError('--tools is required: the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts.');
+  if (options.tools === undefined && (options.mcp ?? []).length === 0) {
+    throw new InvalidArgumentError('--tools is required (the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts), unless --mcp names a server whose tools to use.');
+  }
   if (typeof task !== 'string' || task.trim() === '') throw new InvalidArgumentError('Give the task as the last argument, in quotes: toolwright run --model … --tools … "Refund invoice inv_000102".');
-  const meta: RunMeta = { modelSpec: options.model, toolsModule: options.tools };
+  const meta: RunMeta = { modelSpec: options.model, toolsModule: options.tools ?? '' };
+  if ((options.mcp ?? []).length > 0) meta.mcp = [...options.mcp!];
   if (options.baseUrl !== undefined) meta.baseURL = options.baseUrl;
   if (options.route) meta.route = true;
   const runtime = await buildRuntime(meta, options, io);
-  meta.toolsModule = runtime.toolsModule;
-  const result = await runAgent({ ...runtime.options, prompt: task, ...(options.system !== undefined ? { system: options.system } : {}), meta: { ...meta } });
-  return settle(result, runtime.options, options, io);
+  try {
+    meta.toolsModule = runtime.toolsModule;
+    const result = await runAgent({ ...runtime.options, prompt: task, ...(options.system !== undefined ? { system: options.system } : {}), meta: { ...meta } });
+    return await settle(result, runtime.options, options, io);
+  } finally {
+    await runtime.close();
+  }
 }
 
 /** The model, tools and runtime options for a run, from its meta and the command-line options. */
-export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, io: AgentCliIo): Promise<{ options: AgentRuntimeOptions; toolsModule: string }> {
+export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, io: AgentCliIo): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
   const limits = parseLimits(options);
-  const loaded = await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
+  const loaded = meta.toolsModule === '' ? { tools: [], categories: undefined, source: '' } : await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
   const model = createModel(meta.modelSpec, meta.baseURL !== undefined ? { baseURL: meta.baseURL } : {});
+  // Remote MCP tools join the run as ordinary registry entries: validated locally, under the same guards and confirmations.
+  const imported: ImportedMcpTools[] = [];
+  const close = async () => {
+    await Promise.all(imported.map((connection) => connection.close().catch(() => {})));
+  };
+  try {
+    for (const server of meta.mcp ?? []) {
+      const connection = await importMcpTools({ server });
+      imported.push(connection);
+      for (const warning of connection.warnings) io.err(`warning (${server}): ${warning.tool}: ${warning.details}\n`);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const runtime: AgentRuntimeOptions = {
     model,
-    tools: loaded.tools,
+    tools: [...loaded.tools, ...imported.flatMap((connection) => connection.tools)],
     limits,
     recordDir: options.record === false ? false : (options.runs ?? undefined),
     logger: { error: () => {} },
@@ -121,7 +148,7 @@ export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, 
     const line = formatEvent(event);
     if (line !== undefined) io.out(`${line}\n`);
   };
-  return { options: runtime, toolsModule: loaded.source };
+  return { options: runtime, toolsModule: loaded.source, close };
 }
 
 /** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
@@ -217,6 +244,7 @@ export function readRunMeta(meta: Record<string, unknown>): Partial<RunMeta> {
   if (!isPlainObject(meta)) return out;
   if (typeof meta.modelSpec === 'string') out.modelSpec = meta.modelSpec;
   if (typeof meta.toolsModule === 'string') out.toolsModule = meta.toolsModule;
+  if (Array.isArray(meta.mcp) && meta.mcp.every((server) => typeof server === 'string')) out.mcp = meta.mcp as string[];
   if (typeof meta.baseURL === 'string') out.baseURL = meta.baseURL;
   if (meta.route === true) out.route = true;
   return out;
@@ -254,7 +282,8 @@ export function registerRunCommand(program: Command): void {
       .description('Run a task with a model and a tool module, printing each step; confirmations are asked in the terminal.')
       .argument('<task>', 'what to do, in quotes')
       .requiredOption('--model <spec>', 'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
-      .requiredOption('--tools <module>', 'a module that exports tools, e.g. examples/subscriptions/index.ts')
+      .option('--tools <module>', 'a module that exports tools, e.g. examples/subscriptions/index.ts')
+      .option('--mcp <server>', 'also use the tools of an MCP server: a command to spawn ("npx -y some-server") or an http(s):// URL; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
       .option('--system <text>', 'a system message')
       .option('--route', 'pick a tool category first (two-stage routing), whatever the number of tools'),
   )

@@ -1,0 +1,58 @@
+/**
+ * `toolwright run --mcp <server>`: a remote MCP server's tools join the run as
+ * registry entries. Here the server is toolwright's own `serve` over stdio.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRunCommand, type AgentCliIo } from '../../src/cli/commands/run.js';
+import { startProviderServer, type ProviderServer } from '../provider-server/index.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const home = mkdtempSync(join(tmpdir(), 'tw-mcp-run-'));
+let server: ProviderServer;
+
+beforeAll(async () => {
+  server = await startProviderServer();
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('toolwright run --mcp', { timeout: 120_000 }, () => {
+  it('calls a tool served by an MCP server, with local validation errors reaching the model', async () => {
+    server.reset();
+    server.enqueue(
+      { toolCalls: [{ id: 'call_1', name: 'conjugate', arguments: { verb: 'eat', tense: 'past', person: '3sg' } }] },
+      { toolCalls: [{ id: 'call_2', name: 'conjugate', arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' } }] },
+      { text: 'He ate.' },
+    );
+    const out: string[] = [];
+    const io: AgentCliIo = { out: (text) => out.push(text), err: () => {} };
+    const serve = `${process.execPath} --import tsx ${join(root, 'src/cli/main.ts')} serve --tools ${join(root, 'examples/conjugate/index.ts')}`;
+    const previousKey = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
+    try {
+      const result = await runRunCommand('How do you say eat in the past for he?', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root }, io);
+      expect(result.status).toBe('completed');
+    } finally {
+      if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = previousKey;
+    }
+    const text = out.join('');
+    expect(text).toContain('✗ conjugate [invalid_arguments]');
+    expect(text).toContain('✓ conjugate');
+    expect(text).toContain('he/she/it ate');
+    // The model was offered the remote tool's schema and saw the validation text.
+    const second = server.requests[1]!.body as { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
+    expect(second.tools.map((tool) => tool.function.name)).toContain('conjugate');
+    expect(second.messages.at(-1)!.content).toContain('$.tense: must be one of');
+  });
+
+  it('asks for --tools or --mcp', async () => {
+    await expect(runRunCommand('x', { model: 'openai:gpt-4o-mini' }, { out: () => {}, err: () => {} })).rejects.toThrow('--tools is required');
+  });
+});
