@@ -12,7 +12,7 @@
  * sampling dominates, so relative overheads look larger than on a real model.
  */
 import { getLlama, LlamaGrammarEvaluationState, LlamaLogLevel, LlamaText, resolveChatWrapper, type Token } from 'node-llama-cpp';
-import { ensureTinyModel } from '../../scripts/tiny-model/make-tiny-model.js';
+import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
 import { toChatHistory, LocalModel } from '../../src/models/local/local-model.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
 import { tools as conjugateTools } from '../../examples/conjugate/index.js';

