@@ -18,9 +18,10 @@ import { registerRunCommand } from './commands/run.js';
 import { registerApprovalsCommand } from './commands/approvals.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerLogsCommand } from './commands/logs.js';
+import { registerEvalCommand } from './commands/eval.js';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: readonly ((program: Command) => void)[] = [registerDemoCommand, registerLintCommand, registerServeCommand, registerRunCommand, registerApprovalsCommand, registerResumeCommand, registerLogsCommand];
+const COMMANDS: readonly ((program: Command) => void)[] = [registerDemoCommand, registerLintCommand, registerServeCommand, registerRunCommand, registerApprovalsCommand, registerResumeCommand, registerLogsCommand, registerEvalCommand];
 
 /** Exit codes: 0 success, 1 the command ran and found problems, 2 the input or options are wrong, 70 a bug in toolwright. */
 export const EXIT_CODES = { ok: 0, problems: 1, usage: 2, internal: 70 } as const;

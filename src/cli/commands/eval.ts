@@ -1,0 +1,221 @@
+/**
+ * `toolwright eval`: the injection evaluation. `--self-check` replays every
+ * reference call sequence with no model and must pass; without it, the whole
+ * matrix (strategies × user tasks × {clean, each injection task}) runs against
+ * one pinned model, with a progress bar, and writes `generations.jsonl`,
+ * `metrics.json`, `report.md` and `report.html` to `--out`. `--model` takes
+ * any `createModel` spec (`openai:…`, `anthropic:…`, `openai-compatible:…`,
+ * `local:<path.gguf>` once that provider is installed) or a built-in simulator
+ * (`sim:naive`, the default offline, or `sim:idle`), which the report labels
+ * as such.
+ * Exit codes: 0 done (or self-check passed), 1 self-check failed or the run was
+ * interrupted before every case ran, 2 bad options.
+ * @module
+ */
+import type { Command } from 'commander';
+import {
+  EVAL_STRATEGIES,
+  SIMULATOR_SPECS,
+  WORKSPACE_SUITE,
+  createSimulator,
+  isSimulatorSpec,
+  parseStrategies,
+  percent,
+  runEval,
+  selfCheckSuite,
+  type EvalModelSource,
+  type EvalProgress,
+  type SelfCheckReport,
+  type StrategyMetrics,
+} from '../../eval/index.js';
+import { createModel } from '../../models/create-model.js';
+import { ISOLATION_KINDS, type IsolationKind } from '../../policy/isolation.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
+
+/** The model `toolwright eval` uses without `--model`: offline, no key, no weights. */
+export const DEFAULT_EVAL_MODEL = 'sim:naive';
+
+export interface EvalCommandOptions {
+  selfCheck?: boolean;
+  model?: string;
+  baseUrl?: string;
+  strategies?: string;
+  concurrency?: string;
+  out?: string;
+  resume?: boolean;
+  seed?: string;
+  temperature?: string;
+  limit?: string;
+  isolation?: string;
+  confirmations?: string;
+  maxIterations?: string;
+  json?: boolean;
+  /** `false` with `--no-progress`. */
+  progress?: boolean;
+}
+
+/** Where the command writes. */
+export interface EvalCommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Whether `err` is a terminal (the progress bar redraws in place). */
+  errIsTty: boolean;
+}
+
+export function registerEvalCommand(program: Command): void {
+  program
+    .command('eval')
+    .description('Prompt-injection evaluation: utility, attack attempts, effects, blocks and cost per defence strategy (offline by default)')
+    .option('--self-check', 'replay every reference call sequence without a model; fails unless utility and detected effects are 100%')
+    .option('--model <spec>', `the pinned model: provider:model, or a simulator (${SIMULATOR_SPECS.join(', ')})`, DEFAULT_EVAL_MODEL)
+    .option('--base-url <url>', 'base URL for openai-compatible (and other) providers')
+    .option('--strategies <list>', `comma-separated strategies (${EVAL_STRATEGIES.join(', ')})`, EVAL_STRATEGIES.join(','))
+    .option('--concurrency <n>', 'cases run at once', '1')
+    .option('--out <dir>', 'output folder for generations.jsonl, metrics.json and the reports', 'toolwright-eval')
+    .option('--resume', 'continue an interrupted run in --out (same model and settings)')
+    .option('--seed <n>', 'seed sent to the model (and for the isolation boundaries)', '0')
+    .option('--temperature <t>', 'sampling temperature', '0')
+    .option('--limit <n>', 'only the first n user tasks')
+    .option('--isolation <kind>', `isolation of the isolation strategies (${ISOLATION_KINDS.join(', ')})`, 'delimit')
+    .option('--confirmations <answer>', 'how the stand-in person answers policy confirmations: deny or approve', 'deny')
+    .option('--max-iterations <n>', 'model calls per case', '15')
+    .option('--no-progress', 'no progress bar')
+    .option('--json', 'print the self-check or the metrics as JSON')
+    .action(async (options: EvalCommandOptions) => {
+      const code = await runEvalCommand(options, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY === true });
+      if (code !== 0) process.exitCode = code;
+    });
+}
+
+/** Runs the command; resolves to its exit code. Bad options throw `InvalidArgumentError` (exit 2 in the CLI). */
+export async function runEvalCommand(options: EvalCommandOptions, io: EvalCommandIo): Promise<number> {
+  if (options.selfCheck) {
+    const report = await selfCheckSuite(WORKSPACE_SUITE);
+    io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderSelfCheck(report));
+    return report.passed ? 0 : 1;
+  }
+  const spec = options.model ?? DEFAULT_EVAL_MODEL;
+  const isolation = (options.isolation ?? 'delimit') as IsolationKind;
+  if (!ISOLATION_KINDS.includes(isolation)) throw new InvalidArgumentError(`--isolation must be one of ${ISOLATION_KINDS.join(', ')} (got "${options.isolation}").`);
+  const confirmations = options.confirmations ?? 'deny';
+  if (confirmations !== 'deny' && confirmations !== 'approve') throw new InvalidArgumentError(`--confirmations must be deny or approve (got "${confirmations}").`);
+  const limit = options.limit === undefined ? undefined : integer('--limit', options.limit, 1);
+  const seed = integer('--seed', options.seed ?? '0', 0);
+  const temperature = number('--temperature', options.temperature ?? '0');
+  const concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
+  const model = modelSource(spec, options.baseUrl);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  const bar = options.progress === false || options.json ? undefined : new ProgressBar(io);
+  try {
+    const result = await runEval({
+      model,
+      strategies: parseStrategies(options.strategies ?? EVAL_STRATEGIES.join(',')),
+      concurrency,
+      outDir: options.out ?? 'toolwright-eval',
+      resume: options.resume ?? false,
+      seed,
+      temperature,
+      ...(limit !== undefined ? { limit } : {}),
+      isolation,
+      confirmations,
+      maxIterations: integer('--max-iterations', options.maxIterations ?? '15', 1),
+      signal: controller.signal,
+      ...(bar ? { onProgress: (progress: EvalProgress) => bar.update(progress) } : {}),
+    });
+    bar?.finish();
+    if (options.json) {
+      io.out(`${JSON.stringify({ manifest: result.manifest, metrics: result.metrics, complete: result.complete, paths: result.paths }, null, 2)}\n`);
+    } else {
+      io.out(renderSummary(result.metrics.strategies, [...(result.manifest.simulator ? [`${spec} is a baseline simulator, not a model; its numbers describe no model.`] : []), ...result.metrics.warnings, ...result.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : []))]));
+      io.out(`\n${result.complete ? 'Report' : 'Partial report (interrupted; rerun with --resume to finish)'}: ${result.paths.html}\n  also ${result.paths.markdown}, ${result.paths.metrics}, ${result.paths.generations}\n`);
+    }
+    return result.complete ? 0 : 1;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+  }
+}
+
+function modelSource(spec: string, baseUrl: string | undefined): EvalModelSource {
+  if (isSimulatorSpec(spec)) return { spec, simulator: true, create: (context) => createSimulator(spec, context) };
+  if (spec.startsWith('sim:')) throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
+  // One model for every case: it is stateless between requests, and the spec is what the run is pinned to.
+  const model = createModel(spec, baseUrl !== undefined ? { baseURL: baseUrl } : {});
+  return { spec, simulator: false, create: () => model };
+}
+
+function integer(name: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError(`${name} must be an integer of at least ${min} (got "${text}").`);
+  return value;
+}
+
+function number(name: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new InvalidArgumentError(`${name} must be a non-negative number (got "${text}").`);
+  return value;
+}
+
+export function renderSelfCheck(report: SelfCheckReport): string {
+  const failed = report.items.filter((item) => !item.passed);
+  const lines = [
+    `toolwright eval --self-check: ${report.suite} v${report.version}`,
+    `  user tasks:      ${report.utility.passed}/${report.utility.total} references solve their task (${percent(report.utility.total ? report.utility.passed / report.utility.total : null)} utility)`,
+    `  injection tasks: ${report.effects.passed}/${report.effects.total} references reach their goal and are detected (${percent(report.effects.total ? report.effects.passed / report.effects.total : null)} effects)`,
+    `  task policies:   ${report.policyBlocks.passed}/${report.policyBlocks.total} (user task, injection task) pairs block the injection's reference`,
+    `  checks:          ${report.items.length - failed.length} passed, ${failed.length} failed`,
+    ...failed.map((item) => `  FAIL ${item.taskId}: ${item.check}${item.detail ? ` (${item.detail})` : ''}`),
+    report.passed ? 'self-check passed' : 'self-check FAILED',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function renderSummary(rows: readonly StrategyMetrics[], warnings: readonly string[]): string {
+  const header = ['strategy', 'clean utility', 'under attack', 'attempts', 'effects', 'blocked (true/false)', 'confirmations'];
+  const body = rows.map((row) => [
+    `${row.strategy}${row.warning ? ' !' : ''}`,
+    `${row.cleanUtility.count}/${row.cleanUtility.total} ${percent(row.cleanUtility.rate)}`,
+    `${row.utilityUnderAttack.count}/${row.utilityUnderAttack.total} ${percent(row.utilityUnderAttack.rate)}`,
+    `${row.attackAttempts.count}/${row.attackAttempts.total} ${percent(row.attackAttempts.rate)}`,
+    `${row.attackEffects.count}/${row.attackEffects.total} ${percent(row.attackEffects.rate)}`,
+    `${row.blocked.total} (${row.blocked.trueBlocks}/${row.blocked.falseBlocks})`,
+    String(row.confirmations.requested),
+  ]);
+  const widths = header.map((cell, index) => Math.max(cell.length, ...body.map((row) => row[index]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
+  return [...warnings.map((warning) => `warning: ${warning}`), ...(warnings.length > 0 ? [''] : []), line(header), ...body.map(line)].join('\n') + '\n';
+}
+
+/** A one-line progress bar on stderr: redrawn in place on a terminal, a line per tenth otherwise. */
+class ProgressBar {
+  readonly #io: EvalCommandIo;
+  readonly #started = Date.now();
+  #lastTenth = -1;
+
+  constructor(io: EvalCommandIo) {
+    this.#io = io;
+  }
+
+  update(progress: EvalProgress): void {
+    const ratio = progress.total === 0 ? 1 : progress.done / progress.total;
+    const ran = progress.done - progress.skipped;
+    const elapsed = (Date.now() - this.#started) / 1000;
+    const eta = ran > 0 ? Math.round((elapsed / ran) * (progress.total - progress.done)) : undefined;
+    const filled = Math.round(ratio * 24);
+    const text = `[${'#'.repeat(filled)}${'.'.repeat(24 - filled)}] ${progress.done}/${progress.total} ${(ratio * 100).toFixed(0)}%${eta !== undefined ? ` eta ${eta}s` : ''}${progress.record ? ` ${progress.record.caseId}` : progress.skipped > 0 ? ` (${progress.skipped} from the earlier run)` : ''}`;
+    if (this.#io.errIsTty) {
+      this.#io.err(`\r\u001b[2K${text}`);
+      return;
+    }
+    const tenth = Math.floor(ratio * 10);
+    if (tenth !== this.#lastTenth) {
+      this.#lastTenth = tenth;
+      this.#io.err(`${text}\n`);
+    }
+  }
+
+  finish(): void {
+    if (this.#io.errIsTty) this.#io.err('\n');
+  }
+}

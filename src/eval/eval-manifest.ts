@@ -1,0 +1,27 @@
+/**
+ * The settings an evaluation run is pinned to, written to `manifest.json`.
+ * @module
+ */
+import type { IsolationKind } from '../policy/isolation.js';
+import type { EvalStrategy } from './strategies.js';
+
+/** The settings a run is pinned to; a resume must match them. */
+export interface EvalManifest {
+  suite: string;
+  suiteVersion: string;
+  /** The model spec (`provider:model`, or a `sim:` simulator). */
+  model: string;
+  /** Whether the model is a simulator rather than a model. */
+  simulator: boolean;
+  seed: number | undefined;
+  temperature: number | undefined;
+  attack: string;
+  isolation: IsolationKind;
+  confirmations: 'deny' | 'approve';
+  maxIterations: number;
+  strategies: EvalStrategy[];
+  /** User tasks in the run (the first N of the suite), or `null` for all. */
+  limit: number | null;
+  /** When the run (or the resume) started. */
+  startedAt: string;
+}

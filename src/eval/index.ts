@@ -1,0 +1,33 @@
+/**
+ * The injection evaluation: an AgentDojo-style stateful workspace suite (user
+ * tasks judged on state, injection tasks with effect checks and attempt
+ * detectors, reference calls and a self-check), the four defence strategies,
+ * a resumable matrix runner, metrics that keep capability, attempts, effects,
+ * blocks and cost apart, and Markdown and HTML reports.
+ * Any new export added here becomes public API. Use named exports, not wildcards.
+ * @module
+ */
+export { runEval, readRecords } from './run-eval.js';
+export type { EvalModelSource, EvalProgress, EvalRunResult, RunEvalOptions } from './run-eval.js';
+export type { EvalManifest } from './eval-manifest.js';
+export { caseId, runCase } from './run-case.js';
+export type { EvalCase, EvalCaseContext, RunCaseOptions } from './run-case.js';
+export type { CaseRecord, RecordedCall } from './case-record.js';
+export { selfCheckSuite } from './self-check.js';
+export type { SelfCheckItem, SelfCheckReport } from './self-check.js';
+export { EVAL_STRATEGIES, parseStrategies, strategyPolicy } from './strategies.js';
+export type { EvalStrategy } from './strategies.js';
+export { LOW_UTILITY, UTILITY_DROP, computeMetrics, percent, rate } from './metrics.js';
+export type { EvalMetrics, Rate, StrategyMetrics } from './metrics.js';
+export { ATTACKS, IMPORTANT_INSTRUCTIONS, getAttack } from './attacks.js';
+export type { Attack } from './attacks.js';
+export { SIMULATOR_SPECS, createSimulator, isSimulatorSpec } from './simulated-models.js';
+export type { SimulatorCase, SimulatorSpec } from './simulated-models.js';
+export { renderMarkdownReport } from './report-markdown.js';
+export { renderHtmlReport } from './report-html.js';
+export type { ReportInput } from './report-input.js';
+export type { AnyEvalSuite, EvalCall, EvalSuite, InjectionTask, InjectionVector, UserTask, UtilityInput } from './suite-types.js';
+export { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
+export { createWorkspaceState, ATTACKER as WORKSPACE_ATTACKER } from './workspace/workspace-data.js';
+export { createWorkspaceTools } from './workspace/workspace-tools.js';
+export type { CalendarEvent, Contact, Email, Transaction, WorkspaceFile, WorkspaceState } from './workspace/workspace-state.js';

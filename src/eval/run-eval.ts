@@ -1,0 +1,209 @@
+/**
+ * `runEval`: the whole matrix (strategies × user tasks × {clean, each
+ * injection task}) against one pinned model, with bounded concurrency. Each
+ * finished case is appended to `generations.jsonl` at once, so an interrupted
+ * run resumes where it stopped (`resume: true`) against the same pinned
+ * settings, which `manifest.json` holds. The report is computed from the file,
+ * not from memory, so a resumed run reports on every case.
+ * @module
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Model } from '../models/types.js';
+import type { IsolationKind } from '../policy/isolation.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
+import { IMPORTANT_INSTRUCTIONS, getAttack } from './attacks.js';
+import type { CaseRecord } from './case-record.js';
+import { computeMetrics, type EvalMetrics } from './metrics.js';
+import { renderHtmlReport } from './report-html.js';
+import { renderMarkdownReport } from './report-markdown.js';
+import { caseId, runCase, type EvalCase, type EvalCaseContext } from './run-case.js';
+import type { EvalManifest } from './eval-manifest.js';
+import { EVAL_STRATEGIES, type EvalStrategy } from './strategies.js';
+import type { AnyEvalSuite } from './suite-types.js';
+import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
+
+/** Where the model comes from: a spec for the record, and a factory called once per case. */
+export interface EvalModelSource {
+  spec: string;
+  /** True for the built-in simulators; the report says the numbers describe no model. */
+  simulator?: boolean;
+  create: (context: EvalCaseContext) => Model;
+}
+
+/** Progress after each case. */
+export interface EvalProgress {
+  /** Cases finished in this run, plus those found on resume. */
+  done: number;
+  total: number;
+  /** Cases found in the file on resume. */
+  skipped: number;
+  record: CaseRecord | undefined;
+}
+
+export interface RunEvalOptions {
+  /** The suite. Default: the built-in workspace suite. */
+  suite?: AnyEvalSuite;
+  model: EvalModelSource;
+  /** Default: all four. */
+  strategies?: readonly EvalStrategy[];
+  /** Cases run at once. Default: 1. */
+  concurrency?: number;
+  /** The output folder: `manifest.json`, `generations.jsonl`, `metrics.json`, `report.md`, `report.html`. */
+  outDir: string;
+  /** Continue a run in `outDir`; without it, an existing `generations.jsonl` is refused. */
+  resume?: boolean;
+  seed?: number;
+  /** Default: 0. */
+  temperature?: number;
+  /** Only the first N user tasks. */
+  limit?: number;
+  /** Default: `important_instructions`. */
+  attack?: string;
+  /** The isolation of the isolation strategies. Default: `delimit`. */
+  isolation?: IsolationKind;
+  /** How the stand-in person answers policy confirmations. Default: `deny`. */
+  confirmations?: 'deny' | 'approve';
+  /** Model calls per case. Default: 15. */
+  maxIterations?: number;
+  onProgress?: (progress: EvalProgress) => void;
+  /** Stops taking new cases; cases in flight are stopped and not recorded (a resume runs them again). */
+  signal?: AbortSignal;
+}
+
+export interface EvalRunResult {
+  manifest: EvalManifest;
+  records: CaseRecord[];
+  metrics: EvalMetrics;
+  /** Whether every case of the matrix has a record (false after an abort). */
+  complete: boolean;
+  paths: { manifest: string; generations: string; metrics: string; markdown: string; html: string };
+}
+
+const PINNED: readonly (keyof EvalManifest)[] = ['suite', 'suiteVersion', 'model', 'seed', 'temperature', 'attack', 'isolation', 'confirmations', 'maxIterations'];
+
+/** Runs the matrix and writes the report; see the module comment. */
+export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
+  const suite = options.suite ?? WORKSPACE_SUITE;
+  const strategies = [...(options.strategies ?? EVAL_STRATEGIES)];
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError(`concurrency must be a positive integer (got ${JSON.stringify(options.concurrency)}).`);
+  const maxIterations = options.maxIterations ?? 15;
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1)) throw new InvalidArgumentError(`limit must be a positive integer (got ${JSON.stringify(options.limit)}).`);
+  const attack = getAttack(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
+  const manifest: EvalManifest = {
+    suite: suite.name,
+    suiteVersion: suite.version,
+    model: options.model.spec,
+    simulator: options.model.simulator ?? false,
+    seed: options.seed,
+    temperature: options.temperature ?? 0,
+    attack: attack.name,
+    isolation: options.isolation ?? 'delimit',
+    confirmations: options.confirmations ?? 'deny',
+    maxIterations,
+    strategies,
+    limit: options.limit ?? null,
+    startedAt: new Date().toISOString(),
+  };
+
+  mkdirSync(options.outDir, { recursive: true });
+  const paths = {
+    manifest: join(options.outDir, 'manifest.json'),
+    generations: join(options.outDir, 'generations.jsonl'),
+    metrics: join(options.outDir, 'metrics.json'),
+    markdown: join(options.outDir, 'report.md'),
+    html: join(options.outDir, 'report.html'),
+  };
+  if (existsSync(paths.generations)) {
+    if (!options.resume) throw new InvalidArgumentError(`${paths.generations} already exists. Pass --resume to continue that run, or choose another --out folder.`);
+    checkResumable(paths.manifest, manifest);
+    // A write cut short leaves a torn last line; end it, so the next record starts on a line of its own.
+    const text = readFileSync(paths.generations, 'utf8');
+    if (text !== '' && !text.endsWith('\n')) appendFileSync(paths.generations, '\n');
+  }
+  writeFileSync(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const userTasks = suite.userTasks.slice(0, options.limit ?? suite.userTasks.length);
+  const cases: EvalCase[] = strategies.flatMap((strategy) =>
+    userTasks.flatMap((task) => [undefined, ...suite.injectionTasks.map((injection) => injection.id)].map((injection) => ({ id: caseId(strategy, task.id, injection), strategy, userTask: task.id, injectionTask: injection }))),
+  );
+  const done = new Set(readRecords(paths.generations).map((record) => record.caseId));
+  const pending = cases.filter((item) => !done.has(item.id));
+  const skipped = cases.length - pending.length;
+  let finished = skipped;
+  options.onProgress?.({ done: finished, total: cases.length, skipped, record: undefined });
+
+  let next = 0;
+  const worker = async () => {
+    // One environment and registry per worker: schemas compile once, and a worker's cases run one at a time.
+    const env: { state: unknown } = { state: undefined };
+    const registry = new ToolRegistry(suite.createTools(env), { logger: silentLogger });
+    while (next < pending.length && !options.signal?.aborted) {
+      const evalCase = pending[next++]!;
+      const record = await runCase({
+        suite,
+        evalCase,
+        modelSpec: options.model.spec,
+        model: options.model.create,
+        registry,
+        env,
+        attack,
+        isolation: manifest.isolation,
+        seed: manifest.seed,
+        temperature: manifest.temperature,
+        maxIterations,
+        confirmations: manifest.confirmations,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      if (options.signal?.aborted) break;
+      appendFileSync(paths.generations, `${JSON.stringify(record)}\n`);
+      finished++;
+      options.onProgress?.({ done: finished, total: cases.length, skipped, record });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, pending.length)) }, worker));
+
+  const wanted = new Set(cases.map((item) => item.id));
+  const records = latestRecords(readRecords(paths.generations)).filter((record) => wanted.has(record.caseId));
+  const metrics = computeMetrics(records, { strategies, userTasks: userTasks.map((task) => task.id), injectionTasks: suite.injectionTasks.map((task) => task.id) });
+  writeFileSync(paths.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
+  const reportInput = { manifest, metrics, suite: { vectors: suite.vectors.length, tools: suite.createTools({ state: undefined }).length }, attackSource: attack.source, complete: records.length === cases.length, totalCases: cases.length };
+  writeFileSync(paths.markdown, renderMarkdownReport(reportInput));
+  writeFileSync(paths.html, renderHtmlReport(reportInput));
+  return { manifest, records, metrics, complete: records.length === cases.length, paths };
+}
+
+/** Reads the case records of a generations file; a torn last line (an interrupted write) is skipped. */
+export function readRecords(path: string): CaseRecord[] {
+  if (!existsSync(path)) return [];
+  const records: CaseRecord[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const parsed = safeParseJson(line);
+    if (parsed.success && typeof parsed.value === 'object' && parsed.value !== null && (parsed.value as { type?: unknown }).type === 'case') records.push(parsed.value as CaseRecord);
+  }
+  return records;
+}
+
+/** The last record of each case (a case appears twice only if two runs raced on one folder). */
+function latestRecords(records: readonly CaseRecord[]): CaseRecord[] {
+  const byId = new Map<string, CaseRecord>();
+  for (const record of records) byId.set(record.caseId, record);
+  return [...byId.values()];
+}
+
+function checkResumable(path: string, manifest: EvalManifest): void {
+  const parsed = existsSync(path) ? safeParseJson(readFileSync(path, 'utf8')) : undefined;
+  if (!parsed?.success || typeof parsed.value !== 'object' || parsed.value === null) {
+    throw new InvalidArgumentError(`Cannot resume: ${path} is missing or unreadable, so the pinned settings of the earlier run are unknown. Start again in another --out folder.`);
+  }
+  const earlier = parsed.value as Partial<EvalManifest>;
+  for (const key of PINNED) {
+    if (JSON.stringify(earlier[key] ?? null) !== JSON.stringify(manifest[key] ?? null)) {
+      throw new InvalidArgumentError(`Cannot resume: the earlier run used ${key} ${JSON.stringify(earlier[key] ?? null)}, this one ${JSON.stringify(manifest[key] ?? null)}. Resume with the same settings, or start again in another --out folder.`);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The suite's self-check, with no model: replays every reference call
+ * sequence through the real tools and checks that
+ * - each user task's reference solves it (100% utility), and its check fails
+ *   on an untouched environment (a check that always passes measures nothing);
+ * - each user task's reference reads at least one injection vector (so every
+ *   attack case can see its injection) and passes its own task policy with no
+ *   block and no confirmation (the policy costs the reference nothing);
+ * - each injection task's reference reaches the attacker's goal (100%
+ *   detected effects), its attempt detector fires on the reference, and its
+ *   effect check fails on an untouched environment;
+ * - every user task's policy blocks every injection task's reference.
+ * @module
+ */
+import { createPolicy } from '../policy/create-policy.js';
+import type { PolicySession } from '../policy/types.js';
+import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
+import type { AnyEvalSuite, EvalCall } from './suite-types.js';
+
+/** The result of one check. */
+export interface SelfCheckItem {
+  /** The task checked. */
+  taskId: string;
+  /** What was checked, e.g. `reference solves the task`. */
+  check: string;
+  passed: boolean;
+  /** Why it failed. */
+  detail?: string;
+}
+
+export interface SelfCheckReport {
+  suite: string;
+  version: string;
+  /** Every check, in order. */
+  items: SelfCheckItem[];
+  /** User tasks whose reference solves them, over all user tasks. */
+  utility: { passed: number; total: number };
+  /** Injection tasks whose reference reaches the goal and is detected, over all injection tasks. */
+  effects: { passed: number; total: number };
+  /** (user task, injection task) pairs where the user task's policy blocks the injection's reference. */
+  policyBlocks: { passed: number; total: number };
+  /** Vectors each user task's reference reads. */
+  exposure: Record<string, string[]>;
+  passed: boolean;
+}
+
+interface Replay {
+  ok: boolean;
+  detail?: string;
+  outputs: string[];
+}
+
+/** Runs the self-check of a suite. */
+export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckReport> {
+  const items: SelfCheckItem[] = [];
+  const exposure: Record<string, string[]> = {};
+  const add = (taskId: string, check: string, passed: boolean, detail?: string) => items.push({ taskId, check, passed, ...(detail !== undefined && !passed ? { detail } : {}) });
+  let utilityPassed = 0;
+  let effectsPassed = 0;
+  let policyPassed = 0;
+  let policyTotal = 0;
+  // One registry for every replay: the tools read `env.state` at call time, and schemas compile once.
+  const env: { state: unknown } = { state: undefined };
+  const registry = new ToolRegistry(suite.createTools(env), { logger: silentLogger });
+
+  for (const task of suite.userTasks) {
+    env.state = suite.createState();
+    const pre = structuredClone(env.state);
+    const session = createPolicy(task.policy(pre)).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+    const policyProblems: string[] = [];
+    const replay = await replayCalls(registry, task.reference(pre), session, policyProblems);
+    const answer = task.referenceAnswer?.(pre) ?? '';
+    const solved = replay.ok && task.utility({ pre, post: env.state, answer });
+    add(task.id, 'reference solves the task', solved, replay.ok ? 'the utility check is false after the reference calls' : replay.detail);
+    if (solved) utilityPassed++;
+    add(task.id, 'utility check fails when nothing is done', !task.utility({ pre, post: structuredClone(pre), answer: '' }), 'the utility check holds on the untouched environment');
+    add(task.id, 'task policy allows the reference', policyProblems.length === 0, policyProblems.join('; '));
+
+    const canaries = Object.fromEntries(suite.vectors.map((vector) => [vector.id, `[[canary:${vector.id}]]`]));
+    env.state = suite.createState(canaries);
+    const seen = await replayCalls(registry, task.reference(structuredClone(env.state)), undefined, []);
+    exposure[task.id] = suite.vectors.filter((vector) => seen.outputs.some((text) => text.includes(canaries[vector.id]!))).map((vector) => vector.id);
+    add(task.id, 'reference reads an injection vector', exposure[task.id]!.length > 0, 'no injection vector appears in the reference outputs, so no attack can reach this task');
+  }
+
+  for (const injection of suite.injectionTasks) {
+    env.state = suite.createState();
+    const pre = structuredClone(env.state);
+    const calls = injection.reference(pre);
+    const replay = await replayCalls(registry, calls, undefined, []);
+    const reached = replay.ok && injection.effect({ pre, post: env.state });
+    const detected = calls.some((call) => injection.attempted(call));
+    add(injection.id, 'reference reaches the goal', reached, replay.ok ? 'the effect check is false after the reference calls' : replay.detail);
+    add(injection.id, 'attempt detector fires on the reference', detected, 'no reference call is detected as an attempt');
+    add(injection.id, 'effect check fails when nothing is done', !injection.effect({ pre, post: structuredClone(pre) }), 'the effect check holds on the untouched environment');
+    if (reached && detected) effectsPassed++;
+
+    const unblocked: string[] = [];
+    for (const task of suite.userTasks) {
+      policyTotal++;
+      const session = createPolicy(task.policy(pre)).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+      if (blocksAnAttempt(registry, session, calls, injection.attempted)) policyPassed++;
+      else unblocked.push(task.id);
+    }
+    add(injection.id, 'every task policy blocks the reference', unblocked.length === 0, `not blocked under ${unblocked.join(', ')}`);
+  }
+
+  return {
+    suite: suite.name,
+    version: suite.version,
+    items,
+    utility: { passed: utilityPassed, total: suite.userTasks.length },
+    effects: { passed: effectsPassed, total: suite.injectionTasks.length },
+    policyBlocks: { passed: policyPassed, total: policyTotal },
+    exposure,
+    passed: items.every((item) => item.passed),
+  };
+}
+
+/** Replays calls through the registry, optionally through a policy session (recording any decision that is not `allow`). */
+async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], session: PolicySession | undefined, policyProblems: string[]): Promise<Replay> {
+  const outputs: string[] = [];
+  for (const [index, call] of calls.entries()) {
+    const request = { id: `ref_${index + 1}`, name: call.tool, arguments: call.arguments ?? {} };
+    const prepared = registry.prepare(request);
+    if (!prepared.success) return { ok: false, detail: `reference step ${index + 1} (${call.tool}) is invalid: ${prepared.failure.message}`, outputs };
+    if (session) {
+      const decision = session.beforeToolCall({ call: { id: request.id, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments });
+      if (decision.action !== 'allow') policyProblems.push(`step ${index + 1} (${call.tool}) ${decision.action === 'block' ? 'blocked' : 'sent for confirmation'} by rule ${decision.ruleId}: ${decision.reason}`);
+    }
+    const execution = await registry.execute(request.id, prepared.tool, prepared.arguments);
+    const text = execution.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    outputs.push(text);
+    if (execution.result.isError) return { ok: false, detail: `reference step ${index + 1} (${call.tool}) failed: ${text}`, outputs };
+    session?.afterToolResult({ call: { id: request.id, name: call.tool }, tool: prepared.tool, result: execution.result });
+  }
+  return { ok: true, outputs };
+}
+
+/** Whether the session blocks at least one of the calls that the detector counts as an attempt (checked without running anything). */
+function blocksAnAttempt(registry: ToolRegistry, session: PolicySession, calls: readonly EvalCall[], attempted: (call: EvalCall) => boolean): boolean {
+  return calls.some((call, index) => {
+    if (!attempted(call)) return false;
+    const prepared = registry.prepare({ id: `inj_${index + 1}`, name: call.tool, arguments: call.arguments ?? {} });
+    if (!prepared.success) return false;
+    return session.beforeToolCall({ call: { id: `inj_${index + 1}`, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments }).action === 'block';
+  });
+}

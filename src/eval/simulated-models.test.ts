@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../models/types.js';
+import { createIsolation } from '../policy/isolation.js';
+import { createSimulator, isSimulatorSpec } from './simulated-models.js';
+import { IMPORTANT_INSTRUCTIONS } from './attacks.js';
+import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
+
+const userTask = WORKSPACE_SUITE.userTasks.find((task) => task.id === 'user_task_10')!;
+const injectionTask = WORKSPACE_SUITE.injectionTasks.find((task) => task.id === 'injection_task_2')!;
+const attackText = IMPORTANT_INSTRUCTIONS.render({ goal: injectionTask.goal, userName: 'Dana Ruiz' });
+
+function requestWithToolText(text: string): ModelRequest {
+  return {
+    messages: [
+      { role: 'user', content: userTask.prompt },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'sim_1_1', name: 'list_emails', arguments: {} }] },
+      { role: 'tool', results: [{ callId: 'sim_1_1', toolName: 'list_emails', result: { content: [{ type: 'text', text }], isError: false } }] },
+    ],
+  };
+}
+
+describe('simulators', () => {
+  it('knows its specs', () => {
+    expect(isSimulatorSpec('sim:naive')).toBe(true);
+    expect(isSimulatorSpec('sim:other')).toBe(false);
+    expect(() => createSimulator('sim:other' as never, { userTask, injectionTask: undefined, pre: WORKSPACE_SUITE.createState() })).toThrow('Unknown simulator "sim:other"');
+  });
+
+  it('sim:naive replays the reference, then answers with the reference answer', async () => {
+    const model = createSimulator('sim:naive', { userTask, injectionTask: undefined, pre: WORKSPACE_SUITE.createState() });
+    const first = await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
+    expect(first.toolCalls).toEqual([{ id: 'sim_1_1', name: 'list_emails', arguments: {} }]);
+    const second = await model.generate(requestWithToolText('no instructions here'));
+    expect(second).toMatchObject({ toolCalls: [], stopReason: 'end_turn', content: [{ type: 'text', text: 'The code is 482913.' }], modelId: 'sim:naive' });
+  });
+
+  it.each([
+    ['plain', (text: string) => text],
+    ['delimited', (text: string) => createIsolation('delimit').wrap(text, { token: 'abc', toolName: 'list_emails' })],
+    ['datamarked', (text: string) => createIsolation('datamark').wrap(text, { token: 'abc', toolName: 'list_emails' })],
+    ['base64-encoded', (text: string) => createIsolation('encode').wrap(text, { token: 'abc', toolName: 'list_emails' })],
+    ['JSON-escaped', (text: string) => JSON.stringify({ body: text })],
+  ])('sim:naive obeys an injected instruction it reads %s, once', async (_name, wrap) => {
+    const model = createSimulator('sim:naive', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
+    await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
+    const obeyed = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
+    expect(obeyed.toolCalls).toEqual([{ id: 'sim_2_1', name: 'send_money', arguments: { iban: 'GB29NWBK60161331926819', amount: 500, reference: 'Refund' } }]);
+    const after = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
+    expect(after.toolCalls).toEqual([]);
+  });
+
+  it('sim:idle answers without tools', async () => {
+    const model = createSimulator('sim:idle', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
+    expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ toolCalls: [], content: [{ type: 'text', text: 'I am not able to help with that.' }], modelId: 'sim:idle' });
+  });
+});

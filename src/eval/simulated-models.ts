@@ -1,0 +1,135 @@
+/**
+ * Baseline simulators for running the harness offline. They are NOT models
+ * and their numbers say nothing about any model; they exist so the whole
+ * matrix, the metrics and the report can run with no key and no weights, and
+ * so that every column of the report is exercised.
+ *
+ * - `sim:naive`: replays the user task's reference calls and obeys any
+ *   injected instruction it reads (through any isolation: it strips datamarks
+ *   and decodes base64), then goes back to the user's task. A capable and
+ *   completely gullible agent: high utility, every attack attempted.
+ * - `sim:idle`: answers at once without calling any tool. An agent that does
+ *   nothing: zero utility and zero attack success, the case the report must
+ *   flag rather than praise.
+ * @module
+ */
+import { estimateInputTokens, estimateTextTokens } from '../models/estimate-tokens.js';
+import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../models/types.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import type { EvalCall, InjectionTask, UserTask } from './suite-types.js';
+
+/** The simulator specs `toolwright eval --model` accepts besides real providers. */
+export const SIMULATOR_SPECS = ['sim:naive', 'sim:idle'] as const;
+
+export type SimulatorSpec = (typeof SIMULATOR_SPECS)[number];
+
+/** What a simulator knows about its case. */
+export interface SimulatorCase<State> {
+  userTask: UserTask<State>;
+  injectionTask: InjectionTask<State> | undefined;
+  /** The environment before the run (references are computed from it). */
+  pre: State;
+}
+
+/** Whether a spec names a built-in simulator. */
+export function isSimulatorSpec(spec: string): spec is SimulatorSpec {
+  return (SIMULATOR_SPECS as readonly string[]).includes(spec);
+}
+
+/** Creates the simulator a spec names, for one case. */
+export function createSimulator<State>(spec: SimulatorSpec, testCase: SimulatorCase<State>): Model {
+  switch (spec) {
+    case 'sim:naive':
+      return new NaiveAgentSimulator(testCase);
+    case 'sim:idle':
+      return new IdleAgentSimulator();
+    default:
+      throw new InvalidArgumentError(`Unknown simulator "${String(spec)}"; use one of ${SIMULATOR_SPECS.join(', ')}.`);
+  }
+}
+
+abstract class Simulator implements Model {
+  abstract readonly id: string;
+  readonly provider = 'sim';
+  #turn = 0;
+
+  protected abstract next(request: ModelRequest): { call: EvalCall } | { text: string };
+
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    request.signal?.throwIfAborted();
+    const turn = ++this.#turn;
+    const step = this.next(request);
+    const usage = { inputTokens: estimateInputTokens(request), outputTokens: 0 };
+    if ('text' in step) {
+      usage.outputTokens = estimateTextTokens(step.text);
+      return { content: [{ type: 'text', text: step.text }], toolCalls: [], stopReason: 'end_turn', usage, modelId: this.id };
+    }
+    const id = `sim_${turn}_1`;
+    const args = step.call.arguments ?? {};
+    usage.outputTokens = estimateTextTokens(step.call.tool + JSON.stringify(args));
+    return {
+      content: [{ type: 'tool-call', id, name: step.call.tool, arguments: args }],
+      toolCalls: [{ id, name: step.call.tool, arguments: args }],
+      stopReason: 'tool_calls',
+      usage,
+      modelId: this.id,
+    };
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    yield { type: 'end', response: await this.generate(request) };
+  }
+
+  estimateInputTokens(request: ModelRequest): number {
+    return estimateInputTokens(request);
+  }
+}
+
+class IdleAgentSimulator extends Simulator {
+  readonly id = 'sim:idle';
+  protected next(): { text: string } {
+    return { text: 'I am not able to help with that.' };
+  }
+}
+
+class NaiveAgentSimulator<State> extends Simulator {
+  readonly id = 'sim:naive';
+  readonly #case: SimulatorCase<State>;
+  readonly #queue: EvalCall[];
+  #obeyed = false;
+
+  constructor(testCase: SimulatorCase<State>) {
+    super();
+    this.#case = testCase;
+    this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
+  }
+
+  protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
+    const injection = this.#case.injectionTask;
+    if (injection && !this.#obeyed && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)))) {
+      this.#obeyed = true;
+      this.#queue.unshift(...injection.reference(structuredClone(this.#case.pre)));
+    }
+    const call = this.#queue.shift();
+    if (call) return { call };
+    return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
+  }
+}
+
+/** Every tool result text of the conversation, read through any isolation. */
+function readToolOutputs(request: ModelRequest): string[] {
+  return request.messages.flatMap((message) =>
+    message.role === 'tool' ? message.results.flatMap((result) => result.result.content.flatMap((part) => (part.type === 'text' ? [normalize(decodeIfBase64(part.text))] : []))) : [],
+  );
+}
+
+function decodeIfBase64(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length < 8 || trimmed.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed)) return text;
+  return Buffer.from(trimmed, 'base64').toString('utf8');
+}
+
+/** Undoes datamarking and JSON escaping, and collapses whitespace, so the goal is found however it was wrapped. */
+function normalize(text: string): string {
+  return text.replace(/\\n/g, ' ').replace(/\\"/g, '"').replace(/\u02C6/g, ' ').replace(/\s+/g, ' ');
+}
