@@ -8,8 +8,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { InvalidArgumentError } from '../../shared/errors.js';
 import { loadToolModule } from '../load-tool-module.js';
 import { runFormatsDemo, type DemoPack, type FormatsDemoReport } from '../demo/formats-demo.js';
+import { renderLocalDemo, runLocalDemo, type LocalDemoReport } from '../demo/local-demo.js';
 
 // src/cli/commands and dist/cli/commands both sit three levels below the package root.
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -25,15 +27,44 @@ async function loadExamplePack(name: string): Promise<DemoPack> {
 
 export interface DemoOptions {
   json?: boolean;
+  /** Any model spec; default: the tiny structural test model, offline. */
+  model?: string;
+  baseUrl?: string;
+  /** Only the format, error and lint sections (no model). */
+  local?: boolean;
+  /** Where the agent run's record goes. */
+  runs?: string;
+  /** Calls per pack for the validity count. */
+  calls?: string;
 }
 
-export async function runDemo(options: DemoOptions, write: (text: string) => void = (text) => process.stdout.write(text)): Promise<FormatsDemoReport> {
+/** Everything `demo --json` prints: `constrained` and `unconstrained` hold the validity counts. */
+export interface DemoReport extends Partial<Omit<LocalDemoReport, 'model'>> {
+  formats: FormatsDemoReport;
+  model?: string;
+}
+
+export async function runDemo(options: DemoOptions, write: (text: string) => void = (text) => process.stdout.write(text), progress: (text: string) => void = () => {}): Promise<DemoReport> {
   const packs = await Promise.all(EXAMPLE_PACKS.map(loadExamplePack));
   const badPath = join(packageRoot, 'examples', 'bad-tools', 'index.ts');
   const lintPacks = existsSync(badPath) ? [...packs, { name: 'bad-tools', tools: (await loadToolModule(badPath)).tools }] : packs;
-  const report = await runFormatsDemo(packs, lintPacks);
-  if (options.json) write(JSON.stringify({ formats: report }, null, 2) + '\n');
-  else write(renderFormatsDemo(report));
+  const formats = await runFormatsDemo(packs, lintPacks);
+  if (!options.json) write(renderFormatsDemo(formats));
+  const report: DemoReport = { formats };
+  if (options.local !== false) {
+    const calls = options.calls === undefined ? undefined : Number(options.calls);
+    if (calls !== undefined && !(Number.isInteger(calls) && calls > 0)) throw new InvalidArgumentError(`--calls must be a positive whole number (got "${options.calls}").`);
+    const local = await runLocalDemo(packs, {
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+      ...(options.runs !== undefined ? { recordDir: options.runs } : {}),
+      ...(calls !== undefined ? { callsPerPack: calls } : {}),
+      onProgress: options.json ? () => {} : progress,
+    });
+    Object.assign(report, local);
+    if (!options.json) write(renderLocalDemo(local));
+  }
+  if (options.json) write(JSON.stringify(report, null, 2) + '\n');
   return report;
 }
 
@@ -78,12 +109,18 @@ export function renderFormatsDemo(report: FormatsDemoReport): string {
   return out.join('\n') + '\n';
 }
 
+
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('Run the offline demo: the example tools through every wire format, errors as the model reads them, and the linter')
-    .option('--json', 'print the figures as JSON')
+    .option('--model <spec>', 'run the model sections with this model: local:/path/model.gguf, openai:gpt-4o-mini, anthropic:…, openai-compatible:… (default: the tiny structural test model, offline)')
+    .option('--base-url <url>', 'the provider API root, for openai-compatible servers')
+    .option('--calls <n>', 'tool calls sampled per example pack, with and without the mask (default 10)')
+    .option('--runs <folder>', 'where the agent run\'s record is written (default $TOOLWRIGHT_HOME/runs)')
+    .option('--no-local', 'skip the model sections (formats, errors and lint only)')
+    .option('--json', 'print the figures as JSON (constrained.valid, constrained.total, unconstrained.valid, unconstrained.total, run, formats)')
     .action(async (options: DemoOptions) => {
-      await runDemo(options);
+      await runDemo(options, undefined, (text) => process.stderr.write(`  … ${text}\n`));
     });
 }
