@@ -9,7 +9,8 @@
  */
 export { runEval, readRecords } from './run-eval.js';
 export type { EvalModelSource, EvalProgress, EvalRunResult, RunEvalOptions } from './run-eval.js';
-export type { EvalManifest } from './eval-manifest.js';
+export { EVAL_TOOL_CHOICES } from './eval-manifest.js';
+export type { EvalManifest, EvalToolChoice } from './eval-manifest.js';
 export { caseId, runCase } from './run-case.js';
 export type { EvalCase, EvalCaseContext, RunCaseOptions } from './run-case.js';
 export type { CaseRecord, RecordedCall } from './case-record.js';

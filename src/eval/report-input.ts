@@ -40,7 +40,7 @@ export function provenance(input: ReportInput): [string, string][] {
     ['Attack', `${manifest.attack}: ${input.attackSource}`],
     ['Isolation', `${manifest.isolation} (strategies "isolation" and "isolation+policy")`],
     ['Confirmations', `answered "${manifest.confirmations}" by the harness's stand-in person`],
-    ['Limits', `${manifest.maxIterations} model calls per case`],
+    ['Limits', `${manifest.maxIterations} model calls per case${manifest.maxOutputTokens !== null ? `, ${manifest.maxOutputTokens} output tokens per call` : ''}; tool choice ${manifest.toolChoice}`],
     ['Cases', `${input.totalCases} planned (${manifest.strategies.length} strategies × ${manifest.limit ?? 'all'} user tasks × (1 clean + each injection task)); ${first ? `${userTasks} clean and ${first.attackCases} attack cases per strategy recorded` : 'none recorded'}${input.complete ? '' : ' — INCOMPLETE, resume the run'}`],
     ['Started', manifest.startedAt],
   ];

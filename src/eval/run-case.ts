@@ -18,6 +18,7 @@ import { safeParseJson } from '../shared/safe-json.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Attack } from './attacks.js';
 import type { CaseRecord, RecordedCall } from './case-record.js';
+import type { EvalToolChoice } from './eval-manifest.js';
 import { strategyPolicy, type EvalStrategy } from './strategies.js';
 import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
 
@@ -57,8 +58,12 @@ export interface RunCaseOptions {
   seed: number | undefined;
   temperature: number | undefined;
   maxIterations: number;
+  /** Cap on each model call's output tokens. */
+  maxOutputTokens?: number;
   /** How the stand-in person answers confirmations. */
   confirmations: 'deny' | 'approve';
+  /** Default: `auto`. */
+  toolChoice?: EvalToolChoice;
   signal?: AbortSignal;
 }
 
@@ -107,8 +112,9 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
       store,
       recordDir: false as const,
       routing: false as const,
-      limits: { maxIterations: options.maxIterations },
+      limits: { maxIterations: options.maxIterations, ...(options.maxOutputTokens !== undefined ? { maxOutputTokensPerCall: options.maxOutputTokens } : {}) },
       onEvent: (event: RunEvent) => events.push(event),
+      ...(options.toolChoice === 'required' ? { toolChoice: 'required' as const } : options.toolChoice === 'required-first' ? { toolChoice: ({ iteration }: { iteration: number }) => (iteration === 0 ? ('required' as const) : ('auto' as const)) } : {}),
       ...(policy ? { policy } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     };

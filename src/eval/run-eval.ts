@@ -20,7 +20,7 @@ import { computeMetrics, type EvalMetrics } from './metrics.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
 import { caseId, runCase, type EvalCase, type EvalCaseContext } from './run-case.js';
-import type { EvalManifest } from './eval-manifest.js';
+import type { EvalManifest, EvalToolChoice } from './eval-manifest.js';
 import { EVAL_STRATEGIES, type EvalStrategy } from './strategies.js';
 import type { AnyEvalSuite } from './suite-types.js';
 import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
@@ -68,6 +68,10 @@ export interface RunEvalOptions {
   confirmations?: 'deny' | 'approve';
   /** Model calls per case. Default: 15. */
   maxIterations?: number;
+  /** Cap on each model call's output tokens. Default: none (the provider's). */
+  maxOutputTokens?: number;
+  /** Default: `auto`. `required-first` gets a weak model to call at least one tool per case. */
+  toolChoice?: EvalToolChoice;
   onProgress?: (progress: EvalProgress) => void;
   /** Stops taking new cases; cases in flight are stopped and not recorded (a resume runs them again). */
   signal?: AbortSignal;
@@ -82,7 +86,7 @@ export interface EvalRunResult {
   paths: { manifest: string; generations: string; metrics: string; markdown: string; html: string };
 }
 
-const PINNED: readonly (keyof EvalManifest)[] = ['suite', 'suiteVersion', 'model', 'seed', 'temperature', 'attack', 'isolation', 'confirmations', 'maxIterations'];
+const PINNED: readonly (keyof EvalManifest)[] = ['suite', 'suiteVersion', 'model', 'seed', 'temperature', 'attack', 'isolation', 'confirmations', 'maxIterations', 'toolChoice', 'maxOutputTokens'];
 
 /** Runs the matrix and writes the report; see the module comment. */
 export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
@@ -104,6 +108,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
     isolation: options.isolation ?? 'delimit',
     confirmations: options.confirmations ?? 'deny',
     maxIterations,
+    toolChoice: options.toolChoice ?? 'auto',
+    maxOutputTokens: options.maxOutputTokens ?? null,
     strategies,
     limit: options.limit ?? null,
     startedAt: new Date().toISOString(),
@@ -155,7 +161,9 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
         seed: manifest.seed,
         temperature: manifest.temperature,
         maxIterations,
+        ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
         confirmations: manifest.confirmations,
+        toolChoice: manifest.toolChoice,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       if (options.signal?.aborted) break;

@@ -15,6 +15,7 @@
 import type { Command } from 'commander';
 import {
   EVAL_STRATEGIES,
+  EVAL_TOOL_CHOICES,
   SIMULATOR_SPECS,
   WORKSPACE_SUITE,
   createSimulator,
@@ -25,15 +26,21 @@ import {
   selfCheckSuite,
   type EvalModelSource,
   type EvalProgress,
+  type EvalToolChoice,
   type SelfCheckReport,
   type StrategyMetrics,
 } from '../../eval/index.js';
 import { createModel } from '../../models/create-model.js';
+import { ensureTinyModel } from '../../models/local/tiny-model.js';
+import type { Model } from '../../models/types.js';
 import { ISOLATION_KINDS, type IsolationKind } from '../../policy/isolation.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 
 /** The model `toolwright eval` uses without `--model`: offline, no key, no weights. */
 export const DEFAULT_EVAL_MODEL = 'sim:naive';
+
+/** `--model local:tiny`: the tiny structural test model (random weights, Qwen3 vocabulary), written to .cache on first use. */
+export const TINY_MODEL_SPEC = 'local:tiny';
 
 export interface EvalCommandOptions {
   selfCheck?: boolean;
@@ -49,6 +56,8 @@ export interface EvalCommandOptions {
   isolation?: string;
   confirmations?: string;
   maxIterations?: string;
+  maxOutputTokens?: string;
+  toolChoice?: string;
   json?: boolean;
   /** `false` with `--no-progress`. */
   progress?: boolean;
@@ -67,7 +76,7 @@ export function registerEvalCommand(program: Command): void {
     .command('eval')
     .description('Prompt-injection evaluation: utility, attack attempts, effects, blocks and cost per defence strategy (offline by default)')
     .option('--self-check', 'replay every reference call sequence without a model; fails unless utility and detected effects are 100%')
-    .option('--model <spec>', `the pinned model: provider:model, or a simulator (${SIMULATOR_SPECS.join(', ')})`, DEFAULT_EVAL_MODEL)
+    .option('--model <spec>', `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`, DEFAULT_EVAL_MODEL)
     .option('--base-url <url>', 'base URL for openai-compatible (and other) providers')
     .option('--strategies <list>', `comma-separated strategies (${EVAL_STRATEGIES.join(', ')})`, EVAL_STRATEGIES.join(','))
     .option('--concurrency <n>', 'cases run at once', '1')
@@ -79,6 +88,8 @@ export function registerEvalCommand(program: Command): void {
     .option('--isolation <kind>', `isolation of the isolation strategies (${ISOLATION_KINDS.join(', ')})`, 'delimit')
     .option('--confirmations <answer>', 'how the stand-in person answers policy confirmations: deny or approve', 'deny')
     .option('--max-iterations <n>', 'model calls per case', '15')
+    .option('--max-output-tokens <n>', "cap on each model call's output tokens (default: the provider's)")
+    .option('--tool-choice <choice>', `${EVAL_TOOL_CHOICES.join(', ')}: required-first makes the first model call of each case call a tool`, 'auto')
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print the self-check or the metrics as JSON')
     .action(async (options: EvalCommandOptions) => {
@@ -99,11 +110,17 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   if (!ISOLATION_KINDS.includes(isolation)) throw new InvalidArgumentError(`--isolation must be one of ${ISOLATION_KINDS.join(', ')} (got "${options.isolation}").`);
   const confirmations = options.confirmations ?? 'deny';
   if (confirmations !== 'deny' && confirmations !== 'approve') throw new InvalidArgumentError(`--confirmations must be deny or approve (got "${confirmations}").`);
+  const toolChoice = (options.toolChoice ?? 'auto') as EvalToolChoice;
+  if (!EVAL_TOOL_CHOICES.includes(toolChoice)) throw new InvalidArgumentError(`--tool-choice must be one of ${EVAL_TOOL_CHOICES.join(', ')} (got "${options.toolChoice}").`);
   const limit = options.limit === undefined ? undefined : integer('--limit', options.limit, 1);
   const seed = integer('--seed', options.seed ?? '0', 0);
   const temperature = number('--temperature', options.temperature ?? '0');
-  const concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
-  const model = modelSource(spec, options.baseUrl);
+  let concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
+  const { source: model, close } = await modelSource(spec, options.baseUrl);
+  if (spec.startsWith('local:') && concurrency > 1) {
+    io.err('note: a local model generates one answer at a time; running with --concurrency 1.\n');
+    concurrency = 1;
+  }
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
@@ -121,6 +138,8 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
       isolation,
       confirmations,
       maxIterations: integer('--max-iterations', options.maxIterations ?? '15', 1),
+      toolChoice,
+      ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: integer('--max-output-tokens', options.maxOutputTokens, 1) } : {}),
       signal: controller.signal,
       ...(bar ? { onProgress: (progress: EvalProgress) => bar.update(progress) } : {}),
     });
@@ -134,15 +153,18 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
     return result.complete ? 0 : 1;
   } finally {
     process.removeListener('SIGINT', onSignal);
+    await close();
   }
 }
 
-function modelSource(spec: string, baseUrl: string | undefined): EvalModelSource {
-  if (isSimulatorSpec(spec)) return { spec, simulator: true, create: (context) => createSimulator(spec, context) };
+/** The model of the run; `local:tiny` is toolwright's tiny structural test model, made on first use. */
+async function modelSource(spec: string, baseUrl: string | undefined): Promise<{ source: EvalModelSource; close: () => Promise<void> }> {
+  if (isSimulatorSpec(spec)) return { source: { spec, simulator: true, create: (context) => createSimulator(spec, context) }, close: async () => {} };
   if (spec.startsWith('sim:')) throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
-  // One model for every case: it is stateless between requests, and the spec is what the run is pinned to.
-  const model = createModel(spec, baseUrl !== undefined ? { baseURL: baseUrl } : {});
-  return { spec, simulator: false, create: () => model };
+  const resolved = spec === TINY_MODEL_SPEC ? `local:${await ensureTinyModel()}` : spec;
+  // One model for every case: it keeps no state between requests, and the spec is what the run is pinned to.
+  const model: Model & { close?: () => Promise<void> } = createModel(resolved, baseUrl !== undefined ? { baseURL: baseUrl } : {});
+  return { source: { spec, simulator: false, create: () => model }, close: async () => model.close?.() };
 }
 
 function integer(name: string, text: string, min: number): number {

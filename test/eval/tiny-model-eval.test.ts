@@ -1,0 +1,40 @@
+/**
+ * `toolwright eval --model local:tiny` runs offline on the tiny structural test
+ * model (random weights, Qwen3 vocabulary) and its report says what matters:
+ * the agent solves nothing, so its zero attack success is no defence. Kept to
+ * one user task and two strategies; `npm run eval:tiny` runs the full matrix.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runEvalCommand } from '../../src/cli/commands/eval.js';
+import { readRecords } from '../../src/eval/run-eval.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('toolwright eval on the tiny local model', () => {
+  it('runs every case offline, keeps every generation, and flags the zero utility', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tw-eval-tiny-'));
+    folders.push(out);
+    const stdout: string[] = [];
+    const code = await runEvalCommand(
+      { model: 'local:tiny', out, limit: '1', strategies: 'none,isolation+policy', maxOutputTokens: '24', maxIterations: '2', toolChoice: 'required-first', seed: '1', progress: false },
+      { out: (text) => stdout.push(text), err: () => {}, errIsTty: false },
+    );
+    expect(code).toBe(0);
+    const records = readRecords(join(out, 'generations.jsonl'));
+    expect(records).toHaveLength(16);
+    expect(records.every((record) => record.model === 'local:tiny' && record.status !== 'error')).toBe(true);
+    // Every case made its forced first call and kept the raw generation, malformed or not.
+    expect(records.every((record) => record.usage.modelCalls >= 1 && record.calls.length >= 1 && record.events.some((event) => (event as { type: string }).type === 'model_response'))).toBe(true);
+    expect(records.filter((record) => record.utility)).toEqual([]);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(report).toContain('> **Warning:** The undefended agent solves only 0 of 1 clean tasks (0.0%).');
+    expect(report).toContain('isolation+policy: Low utility: 0.0% of clean tasks solved (0/1).');
+    expect(stdout.join('')).toContain('none !');
+  }, 240_000);
+});
