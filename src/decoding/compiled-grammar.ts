@@ -123,16 +123,8 @@ export class CompiledGrammar implements MatcherHost {
       }
     }
     if (base !== state) {
-      const budget = automaton.kRem[state]!;
-      if (budget < this.stats.maxConsumed) {
-        const within = this.stats.withinBudget(budget);
-        for (let word = 0; word < words; word++) mask[word]! &= within[word]!;
-      }
-      const needed = automaton.rNeed[state]!;
-      if (needed > 0) {
-        const short = this.stats.closingShort(needed);
-        for (let word = 0; word < words; word++) mask[word]! &= ~short[word]!;
-      }
+      this.stats.applyBudget(mask, automaton.kRem[state]!);
+      this.stats.applyClosingNeed(mask, automaton.rNeed[state]!);
     }
   }
 

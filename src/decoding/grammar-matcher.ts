@@ -185,10 +185,18 @@ export class GrammarMatcher {
   }
 
   private next(state: number, byte: number): number {
-    const automaton = this.host.automaton;
-    const cached = automaton.trans[state * 256 + byte]!;
-    if (cached !== UNKNOWN) return cached;
-    return this.guard(() => automaton.transition(state, byte));
+    const cached = this.host.automaton.trans[state * 256 + byte]!;
+    // the cold path lives in its own method: a closure here would allocate a context on every call
+    return cached !== UNKNOWN ? cached : this.computeNext(state, byte);
+  }
+
+  private computeNext(state: number, byte: number): number {
+    try {
+      return this.host.automaton.transition(state, byte);
+    } catch (error) {
+      this.record(error);
+      throw error;
+    }
   }
 
   private push(state: number): void {

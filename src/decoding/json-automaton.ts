@@ -179,7 +179,7 @@ export class JsonAutomaton {
         if (alternative.kind === 'object' && alternative.additionalKey !== null) this.alternatives[alternative.additionalKey.id] = alternative.additionalKey;
       }
     }
-    const capacity = 64;
+    const capacity = 16;
     this.trans = new Int32Array(capacity * 256).fill(UNKNOWN);
     this.accepting = new Uint8Array(capacity);
     this.maskBase = new Int32Array(capacity);

@@ -33,9 +33,12 @@ export class StringTokenStats {
   readonly plainContentCount: number;
   private readonly vocabulary: TokenTable;
   private remainderTrie: TokenTrie | undefined;
-  private readonly atMost = new Map<number, Uint32Array>();
   private readonly spans = new Map<string, number>();
-  private readonly closesBefore = new Map<number, Uint32Array>();
+  private longestFirst = new Uint32Array(0);
+  private longerThan = new Int32Array(0);
+  private closingShortestFirst = new Uint32Array(0);
+  private closingShorterThan = new Int32Array(1);
+  private denseBudgets: Uint32Array[] = [];
 
   constructor(vocabulary: TokenTable) {
     this.vocabulary = vocabulary;
@@ -137,33 +140,84 @@ export class StringTokenStats {
     return best;
   }
 
-  /** Bitset of text tokens starting at most `budget` code points (cached per budget). */
-  withinBudget(budget: number): Uint32Array {
-    let mask = this.atMost.get(budget);
-    if (mask === undefined) {
-      mask = new Uint32Array(this.vocabulary.maskWords);
-      for (let id = 0; id < this.vocabulary.size; id++) if (this.consumed[id]! <= budget) mask[id >>> 5]! |= 1 << (id & 31);
-      this.atMost.set(budget, mask);
+  /**
+   * Clears from `mask` every token that starts more than `budget` code points. Small
+   * budgets (which remove most of the vocabulary) AND with a dense bitset; larger ones
+   * clear the few long tokens one by one from a list sorted by length, so neither case
+   * costs more than one pass over the mask.
+   */
+  applyBudget(mask: Uint32Array, budget: number): void {
+    if (budget >= this.maxConsumed) return;
+    this.prepare();
+    if (budget < this.denseBudgets.length) {
+      const within = this.denseBudgets[budget]!;
+      for (let word = 0; word < within.length; word++) mask[word]! &= within[word]!;
+      return;
     }
-    return mask;
+    const order = this.longestFirst;
+    const end = this.longerThan[budget]!;
+    for (let index = 0; index < end; index++) {
+      const id = order[index]!;
+      mask[id >>> 5]! &= ~(1 << (id & 31));
+    }
   }
 
-  /** Bitset of tokens that close the string after fewer than `needed` code points (cached). */
-  closingShort(needed: number): Uint32Array {
-    let mask = this.closesBefore.get(needed);
-    if (mask === undefined) {
-      mask = new Uint32Array(this.vocabulary.maskWords);
-      for (let id = 0; id < this.vocabulary.size; id++) if (this.closes[id] === 1 && this.consumed[id]! < needed) mask[id >>> 5]! |= 1 << (id & 31);
-      this.closesBefore.set(needed, mask);
+  /** Clears from `mask` every token that closes the string after fewer than `needed` code points. */
+  applyClosingNeed(mask: Uint32Array, needed: number): void {
+    if (needed <= 0) return;
+    this.prepare();
+    const order = this.closingShortestFirst;
+    const end = this.closingShorterThan[Math.min(needed, this.closingShorterThan.length - 1)]!;
+    for (let index = 0; index < end; index++) {
+      const id = order[index]!;
+      mask[id >>> 5]! &= ~(1 << (id & 31));
     }
-    return mask;
+  }
+
+  /** Builds the length lists and dense budget masks now (idempotent). */
+  prepare(): void {
+    if (this.longestFirst.length > 0 || this.vocabulary.size === 0) return;
+    const vocabulary = this.vocabulary;
+    const buckets: number[][] = Array.from({ length: this.maxConsumed + 1 }, () => []);
+    const closing: number[][] = Array.from({ length: this.maxConsumed + 2 }, () => []);
+    for (let id = 0; id < vocabulary.tokenCount; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      const consumed = Math.min(this.consumed[id]!, this.maxConsumed);
+      buckets[consumed]!.push(id);
+      if (this.closes[id] === 1) closing[consumed]!.push(id);
+    }
+    const longestFirst: number[] = [];
+    const longerThan = new Int32Array(this.maxConsumed + 1);
+    for (let consumed = this.maxConsumed; consumed >= 0; consumed--) {
+      longerThan[consumed] = longestFirst.length;
+      longestFirst.push(...buckets[consumed]!);
+    }
+    const closingShortestFirst: number[] = [];
+    const closingShorterThan = new Int32Array(this.maxConsumed + 2);
+    for (let consumed = 0; consumed <= this.maxConsumed + 1; consumed++) {
+      closingShorterThan[consumed] = closingShortestFirst.length;
+      closingShortestFirst.push(...(closing[consumed] ?? []));
+    }
+    // dense masks only where the list of tokens to clear would be longer than the mask itself
+    const words = vocabulary.maskWords;
+    const dense: Uint32Array[] = [];
+    const within = new Uint32Array(words);
+    for (let budget = 0; budget < this.maxConsumed && longerThan[budget]! > words; budget++) {
+      for (const id of buckets[budget]!) within[id >>> 5]! |= 1 << (id & 31);
+      dense.push(within.slice());
+    }
+    this.longestFirst = Uint32Array.from(longestFirst);
+    this.longerThan = longerThan;
+    this.closingShortestFirst = Uint32Array.from(closingShortestFirst);
+    this.closingShorterThan = closingShorterThan;
+    this.denseBudgets = dense;
   }
 
   /** Bytes held by the cached bitsets. */
   byteSize(): number {
     let total = this.consumed.byteLength + this.closes.byteLength + this.plainContent.byteLength + (this.remainderTrie?.byteSize() ?? 0);
-    for (const mask of this.atMost.values()) total += mask.byteLength;
-    for (const mask of this.closesBefore.values()) total += mask.byteLength;
+    total += this.longestFirst.byteLength + this.longerThan.byteLength + this.closingShortestFirst.byteLength + this.closingShorterThan.byteLength;
+    for (const mask of this.denseBudgets) total += mask.byteLength;
     return total;
   }
 }

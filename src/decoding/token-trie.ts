@@ -36,22 +36,9 @@ export class TokenTrie {
    * `bytes`/`offsets` hold every token's bytes back to back; `idSpace` sizes `nextSameBytes`.
    */
   static build(bytes: Uint8Array, offsets: Uint32Array, ids: ArrayLike<number>, idSpace: number): TokenTrie {
-    const order = Uint32Array.from(ids);
+    const order = sortByBytes(bytes, offsets, ids);
     let totalBytes = 0;
     for (let index = 0; index < order.length; index++) totalBytes += offsets[order[index]! + 1]! - offsets[order[index]!]!;
-    order.sort((left, right) => {
-      let leftAt = offsets[left]!;
-      let rightAt = offsets[right]!;
-      const leftEnd = offsets[left + 1]!;
-      const rightEnd = offsets[right + 1]!;
-      while (leftAt < leftEnd && rightAt < rightEnd) {
-        const difference = bytes[leftAt]! - bytes[rightAt]!;
-        if (difference !== 0) return difference;
-        leftAt++;
-        rightAt++;
-      }
-      return leftEnd - leftAt - (rightEnd - rightAt) || left - right;
-    });
 
     const nodeByte = new Uint8Array(totalBytes);
     const nodeDepth = new Uint16Array(totalBytes);
@@ -95,4 +82,42 @@ export class TokenTrie {
   byteSize(): number {
     return this.nodeByte.byteLength + this.nodeDepth.byteLength + this.nodeEnd.byteLength + this.nodeToken.byteLength + this.nextSameBytes.byteLength;
   }
+}
+
+/**
+ * Token ids in byte order (a prefix before its extensions): a counting sort on the first
+ * two bytes, then a comparison sort inside each (small) bucket — several times faster
+ * than comparing whole keys for 150k–260k tokens.
+ */
+function sortByBytes(bytes: Uint8Array, offsets: Uint32Array, ids: ArrayLike<number>): Uint32Array {
+  const bucketOf = (id: number): number => {
+    const start = offsets[id]!;
+    const length = offsets[id + 1]! - start;
+    return bytes[start]! * 257 + (length > 1 ? bytes[start + 1]! + 1 : 0);
+  };
+  const counts = new Uint32Array(256 * 257 + 1);
+  for (let index = 0; index < ids.length; index++) counts[bucketOf(ids[index]!) + 1]!++;
+  for (let bucket = 1; bucket < counts.length; bucket++) counts[bucket]! += counts[bucket - 1]!;
+  const order = new Uint32Array(ids.length);
+  const next = counts.slice(0, counts.length - 1);
+  for (let index = 0; index < ids.length; index++) order[next[bucketOf(ids[index]!)]!++] = ids[index]!;
+  const compare = (left: number, right: number): number => {
+    let leftAt = offsets[left]! + 2;
+    let rightAt = offsets[right]! + 2;
+    const leftEnd = offsets[left + 1]!;
+    const rightEnd = offsets[right + 1]!;
+    while (leftAt < leftEnd && rightAt < rightEnd) {
+      const difference = bytes[leftAt]! - bytes[rightAt]!;
+      if (difference !== 0) return difference;
+      leftAt++;
+      rightAt++;
+    }
+    return leftEnd - leftAt - (rightEnd - rightAt) || left - right;
+  };
+  for (let bucket = 0; bucket < counts.length - 1; bucket++) {
+    const start = counts[bucket]!;
+    const end = counts[bucket + 1]!;
+    if (end - start > 1) order.subarray(start, end).sort(compare);
+  }
+  return order;
 }

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { getOwn, isPlainObject } from '../shared/own.js';
 import { VocabularyError } from './decoding-errors.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
-import { decodeByteLevelToken, decodeSentencePieceToken, encodeText, type TokenEncoding } from './token-text-decoding.js';
+import { ByteSink, TokenKind, type TokenEncoding, type TokenSource } from './token-text-decoding.js';
 import { StringTokenStats } from './string-token-stats.js';
 import { TokenTrie } from './token-trie.js';
 
@@ -73,31 +73,40 @@ export class Vocabulary {
   private trieCache: TokenTrie | undefined;
   private statsCache: StringTokenStats | undefined;
 
-  private constructor(entries: readonly VocabularyEntry[], encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions) {
-    const tokenCount = entries.length;
+  private constructor(source: TokenSource, encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions) {
+    const tokenCount = source.texts.length;
     const size = options.vocabSize ?? tokenCount;
     if (!Number.isInteger(size) || size < tokenCount) {
       throw new VocabularyError(`vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`);
     }
     const disallowed = new Set(options.disallowedTokenIds ?? []);
-    let totalBytes = 0;
-    for (const entry of entries) totalBytes += entry.bytes?.length ?? 0;
-    const flat = new Uint8Array(totalBytes);
+    const sink = new ByteSink(tokenCount * 8);
     const offsets = new Uint32Array(size + 1);
     const maskWords = Math.ceil(size / 32);
     const textTokens = new Uint32Array(maskWords);
-    let offset = 0;
     let textTokenCount = 0;
     for (let id = 0; id < tokenCount; id++) {
-      offsets[id] = offset;
-      const bytes = entries[id]!.bytes;
-      if (bytes === undefined || bytes.length === 0 || disallowed.has(id)) continue;
-      flat.set(bytes, offset);
-      offset += bytes.length;
+      const start = sink.length;
+      offsets[id] = start;
+      const kind = source.kinds[id]!;
+      if (kind === TokenKind.None || disallowed.has(id)) continue;
+      const text = source.texts[id]!;
+      const written =
+        kind === TokenKind.ByteLevel
+          ? sink.writeByteLevel(text)
+          : kind === TokenKind.SentencePiece
+            ? sink.writeSentencePiece(text)
+            : kind === TokenKind.Text
+              ? sink.writeUtf8(text, false)
+              : sink.writeBytes(source.raw?.[id]);
+      if (!written || sink.length === start) {
+        sink.length = start;
+        continue;
+      }
       textTokens[id >>> 5]! |= 1 << (id & 31);
       textTokenCount++;
     }
-    for (let id = tokenCount; id <= size; id++) offsets[id] = offset;
+    for (let id = tokenCount; id <= size; id++) offsets[id] = sink.length;
     for (const id of eosTokenIds) {
       if (!Number.isInteger(id) || id < 0 || id >= size) throw new VocabularyError(`End-of-sequence id ${id} is outside the vocabulary (0..${size - 1}). Pass ids the tokenizer defines.`);
     }
@@ -107,10 +116,10 @@ export class Vocabulary {
     this.encoding = encoding;
     this.eosTokenIds = Object.freeze([...new Set(eosTokenIds)].sort((left, right) => left - right));
     this.textTokenCount = textTokenCount;
-    this.tokenBytesFlat = flat;
+    this.tokenBytesFlat = sink.bytes.slice(0, sink.length);
     this.tokenOffsets = offsets;
     this.textTokens = textTokens;
-    this.texts = entries.map((entry) => entry.text);
+    this.texts = source.texts;
   }
 
   /**
@@ -138,53 +147,62 @@ export class Vocabulary {
     let highest = -1;
     const added = Array.isArray(json.added_tokens) ? json.added_tokens : [];
     for (const token of added) if (isPlainObject(token) && typeof token.id === 'number' && token.id > highest) highest = token.id;
-    let vocabEntries: [string, unknown][];
-    if (isPlainObject(model.vocab)) {
-      vocabEntries = Object.entries(model.vocab);
-    } else if (Array.isArray(model.vocab)) {
-      vocabEntries = model.vocab.map((item, id): [string, unknown] => [Array.isArray(item) ? item[0] : item, id]);
-    } else {
-      throw new VocabularyError(`tokenizer.json model type ${String(modelType)} has no readable vocab. Supported: BPE and Unigram vocabularies.`);
-    }
-    for (const [text, id] of vocabEntries) {
-      if (typeof text !== 'string' || typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new VocabularyError(`tokenizer.json model.vocab maps ${JSON.stringify(text)} to ${String(id)}, not a token id.`);
-      if (id > highest) highest = id;
-    }
-    // dense arrays: holes would put V8 in dictionary mode for 150k+ entries
-    const texts: (string | undefined)[] = new Array<string | undefined>(highest + 1).fill(undefined);
-    const fromModel = new Uint8Array(highest + 1);
-    for (const [text, id] of vocabEntries) {
-      texts[id as number] = text;
-      fromModel[id as number] = 1;
-    }
     if (modelType === 'WordPiece' || modelType === 'WordLevel') {
       throw new VocabularyError(`tokenizer.json model type ${modelType} cannot be decoded to exact bytes. Use a byte-level BPE or SentencePiece tokenizer.`);
     }
+    const vocab = model.vocab;
+    let keys: string[] | undefined;
+    if (isPlainObject(vocab)) {
+      keys = Object.keys(vocab);
+      for (const key of keys) {
+        const id = vocab[key];
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new VocabularyError(`tokenizer.json model.vocab maps ${JSON.stringify(key)} to ${String(id)}, not a token id.`);
+        if (id > highest) highest = id;
+      }
+    } else if (Array.isArray(vocab)) {
+      if (vocab.length - 1 > highest) highest = vocab.length - 1;
+    } else {
+      throw new VocabularyError(`tokenizer.json model type ${String(modelType)} has no readable vocab. Supported: BPE and Unigram vocabularies.`);
+    }
+    // dense arrays: holes would put V8 in dictionary mode for 150k+ entries
+    const texts: string[] = new Array<string>(highest + 1).fill('');
+    const kinds = new Uint8Array(highest + 1);
+    const modelKind = encoding === 'byte-level' ? TokenKind.ByteLevel : TokenKind.SentencePiece;
+    if (keys !== undefined) {
+      const map = vocab as Record<string, number>;
+      for (const key of keys) {
+        const id = map[key]!;
+        texts[id] = key;
+        kinds[id] = modelKind;
+      }
+    } else {
+      (vocab as unknown[]).forEach((item, id) => {
+        const text = Array.isArray(item) ? item[0] : item;
+        if (typeof text !== 'string') throw new VocabularyError(`tokenizer.json model.vocab[${id}] is not a [piece, score] pair.`);
+        texts[id] = text;
+        kinds[id] = modelKind;
+      });
+    }
     const special = new Set<number>();
-    const addedText = new Map<number, string>();
     for (const token of added) {
       if (!isPlainObject(token) || typeof token.id !== 'number' || typeof token.content !== 'string') continue;
-      texts[token.id] = token.content;
-      if (token.special === true) special.add(token.id);
-      else if (fromModel[token.id] !== 1) addedText.set(token.id, token.content);
-    }
-    const unknown = typeof model.unk_token === 'string' ? getOwn(isPlainObject(model.vocab) ? (model.vocab as Record<string, unknown>) : {}, model.unk_token) : undefined;
-    if (typeof unknown === 'number') special.add(unknown);
-    if (Array.isArray(model.vocab) && typeof model.unk_id === 'number') special.add(model.unk_id);
-
-    const entries: VocabularyEntry[] = [];
-    for (let id = 0; id < texts.length; id++) {
-      const text = texts[id];
-      if (text === undefined || special.has(id)) {
-        entries.push({ bytes: undefined, text: text ?? '' });
-        continue;
+      if (token.special === true) {
+        special.add(token.id);
+        texts[token.id] = token.content;
+      } else if (kinds[token.id] !== modelKind) {
+        // an added token outside the model vocabulary is literal text
+        kinds[token.id] = TokenKind.Text;
+        texts[token.id] = token.content;
       }
-      const literal = addedText.get(id);
-      const bytes = literal !== undefined ? encodeText(literal) : encoding === 'byte-level' ? decodeByteLevelToken(text) : decodeSentencePieceToken(text);
-      entries.push({ bytes, text });
     }
+    if (typeof model.unk_token === 'string' && keys !== undefined) {
+      const unknown = getOwn(vocab as Record<string, unknown>, model.unk_token);
+      if (typeof unknown === 'number') special.add(unknown);
+    }
+    if (Array.isArray(vocab) && typeof model.unk_id === 'number') special.add(model.unk_id);
+    for (const id of special) kinds[id] = TokenKind.None;
     const eos = options.eosTokenIds ?? defaultEos(texts, special, configEos);
-    return new Vocabulary(entries, encoding, eos, options);
+    return new Vocabulary({ texts, kinds }, encoding, eos, options);
   }
 
   /**
@@ -212,23 +230,15 @@ export class Vocabulary {
     else throw new VocabularyError(`"${path}" uses tokenizer model "${String(model)}"; only "gpt2" (byte-level BPE) and "llama" (SentencePiece) vocabularies can be decoded to bytes.`);
     const typeValue = metadata.get('tokenizer.ggml.token_type');
     const types = typeValue instanceof Int32Array || typeValue instanceof Uint32Array ? typeValue : undefined;
-    const entries: VocabularyEntry[] = [];
-    const special = new Set<number>();
     const texts = tokens as string[];
+    const kinds = new Uint8Array(texts.length);
+    const special = new Set<number>();
     for (let id = 0; id < texts.length; id++) {
-      const text = texts[id]!;
       // llama.cpp token types: 1 normal, 2 unknown, 3 control, 4 user-defined, 5 unused, 6 byte
       const type = types?.[id] ?? 1;
-      if (type === 2 || type === 3 || type === 5) {
-        special.add(id);
-        entries.push({ bytes: undefined, text });
-      } else if (type === 6) {
-        entries.push({ bytes: decodeSentencePieceToken(text), text });
-      } else if (encoding === 'sentencepiece') {
-        entries.push({ bytes: decodeSentencePieceToken(text), text });
-      } else {
-        entries.push({ bytes: type === 4 ? encodeText(text) : decodeByteLevelToken(text), text });
-      }
+      if (type === 2 || type === 3 || type === 5) special.add(id);
+      else if (type === 6 || encoding === 'sentencepiece') kinds[id] = TokenKind.SentencePiece;
+      else kinds[id] = type === 4 ? TokenKind.Text : TokenKind.ByteLevel;
     }
     let eos = options.eosTokenIds;
     if (eos === undefined) {
@@ -237,12 +247,13 @@ export class Vocabulary {
         .filter((value): value is number => typeof value === 'number');
       eos = [...new Set([...declared, ...defaultEos(texts, special, undefined)])];
     }
-    return new Vocabulary(entries, encoding, eos, options);
+    return new Vocabulary({ texts, kinds }, encoding, eos, options);
   }
 
   /** A vocabulary from entries built by hand (tests, custom tokenizers). */
   static fromEntries(entries: readonly VocabularyEntry[], encoding: TokenEncoding, options: VocabularyOptions & { eosTokenIds: readonly number[] }): Vocabulary {
-    return new Vocabulary(entries, encoding, options.eosTokenIds, options);
+    const kinds = new Uint8Array(entries.length).fill(TokenKind.Raw);
+    return new Vocabulary({ texts: entries.map((entry) => entry.text), kinds, raw: entries.map((entry) => entry.bytes) }, encoding, options.eosTokenIds, options);
   }
 
   /** The bytes token `id` emits (empty for special and padding ids). A view: do not modify. */
@@ -273,6 +284,7 @@ export class Vocabulary {
   buildIndex(): this {
     void this.trie;
     void this.stringStats.remainder;
+    this.stringStats.prepare();
     return this;
   }
 

@@ -1,0 +1,320 @@
+/**
+ * `npm run bench:mask` — toolwright's token-mask engine against XGrammar's WebAssembly
+ * build, in one Node process, on the same vocabularies, schemas and token sequences.
+ *
+ * For each vocabulary (Qwen3, Llama 3, Gemma 3): index build time, compile time, time to
+ * the first mask, per-token mask time (p50/p90/p99/max) over full generations of
+ * realistic tool calls (the tokenizer's own tokens of valid arguments, then EOS), accept
+ * time, memory, and whether steady-state tokens allocate. Engines are interleaved token
+ * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
+ *
+ * Flags: --vocab=qwen3,llama3,gemma3  --rounds=6  --xgrammar=default|all|none  --json-only
+ */
+import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TokenizerLoader } from '@lenml/tokenizers';
+import { compileJsonSchema, Vocabulary, type CompiledGrammar, type GrammarMatcher } from '../../src/decoding/index.js';
+import type { AnyTool } from '../../src/tools/index.js';
+import { tools as badTools } from '../../examples/bad-tools/index.js';
+import { tools as conformanceTools } from '../../examples/mcp-conformance/tools.js';
+import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
+import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = new Map<string, string | undefined>(process.argv.slice(2).map((arg): [string, string | undefined] => { const [key, value] = arg.replace(/^--/, '').split('='); return [key!, value]; }));
+const VOCABS = (args.get('vocab') ?? 'qwen3,llama3,gemma3').split(',') as ('qwen3' | 'llama3' | 'gemma3')[];
+const ROUNDS = Number(args.get('rounds') ?? 6);
+const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
+const JSON_ONLY = args.has('json-only');
+/** Cases XGrammar compiles by default: the issue's three tools and one pack tool with maxLength 500 (XGrammar needs ~20 s for it). */
+const XGRAMMAR_DEFAULT: ReadonlySet<string> = new Set(['update_subscription', 'conjugate', 'search_documents', 'pack:create_refund']);
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const now = (): number => performance.now();
+const log = (line: string): void => {
+  if (!JSON_ONLY) console.log(line);
+};
+
+interface Distribution {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** Microseconds. */
+function distribution(samples: readonly number[]): Distribution {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (quantile: number): number => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? NaN;
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
+  return { count: sorted.length, p50: at(0.5) * 1000, p90: at(0.9) * 1000, p99: at(0.99) * 1000, max: (sorted[sorted.length - 1] ?? NaN) * 1000, mean: mean * 1000 };
+}
+
+function repoToolCases(): ToolCase[] {
+  const extra: AnyTool[] = [...badTools, ...(conformanceTools as unknown as AnyTool[])];
+  return [...toolCases(), ...extra.map((tool) => ({ name: `example:${tool.name}`, schema: tool.inputSchema, instances: [] }))];
+}
+
+interface CaseResult {
+  name: string;
+  oursCompileMs: number;
+  oursFirstMaskMs: number;
+  xgrammarCompileMs?: number;
+  xgrammarFirstMaskMs?: number;
+  generatedTokens: number;
+  oursStates: number;
+  oursBytes: number;
+}
+
+interface VocabularyResult {
+  vocabulary: string;
+  size: number;
+  readMs: number;
+  parseMs: number;
+  oursIndexMs: number;
+  xgrammarIndexMs: number;
+  oursIndexBytes: number;
+  cases: CaseResult[];
+  maxCompilePlusFirstMaskMs: { ours: number; case: string };
+  mask: { ours: Distribution; oursFirstRound: Distribution; oursWarm: Distribution; xgrammar: Distribution };
+  accept: { ours: Distribution; xgrammar: Distribution };
+  tokensWhereXGrammarDisagrees: number;
+  steadyState: { tokens: number; heapDeltaBytes: number; bytesPerToken: number; gcEvents: number };
+  memory: { oursGrammarBytes: number; xgrammarWasmGrowthBytes: number };
+}
+
+async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: ReturnType<typeof loadXGrammar>): Promise<VocabularyResult> {
+  const folder = resolve(root, `node_modules/@lenml/tokenizer-${name}/models`);
+  let start = now();
+  const text = readFileSync(resolve(folder, 'tokenizer.json'), 'utf8');
+  const readMs = now() - start;
+  start = now();
+  const json = JSON.parse(text) as { model: { vocab: Record<string, number> }; added_tokens: { id: number; content: string }[] };
+  const parseMs = now() - start;
+
+  gc();
+  start = now();
+  const vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
+  const oursIndexMs = now() - start;
+
+  const raw: string[] = [];
+  for (const [token, id] of Object.entries(json.model.vocab)) raw[id] = token;
+  for (const token of json.added_tokens) raw[token.id] = token.content;
+  for (let id = 0; id < vocabulary.tokenCount; id++) raw[id] ??= `<|toolwright_unused_${id}|>`;
+  start = now();
+  const tokenizerInfo = await xgrammar.TokenizerInfo.createTokenizerInfo(raw, vocabulary.encoding === 'byte-level' ? 'byte_level' : 'byte_fallback', false, vocabulary.size, [...vocabulary.eosTokenIds]);
+  const xgrammarIndexMs = now() - start;
+  const compiler = await xgrammar.GrammarCompiler.createGrammarCompiler(tokenizerInfo, false);
+
+  const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as { encode(text: string, options: { add_special_tokens: boolean }): number[] };
+  const eos = vocabulary.eosTokenIds[0]!;
+  log(`\n== ${name}: ${vocabulary.size} tokens; index ours ${oursIndexMs.toFixed(0)} ms, XGrammar ${xgrammarIndexMs.toFixed(0)} ms`);
+
+  const cases: CaseResult[] = [];
+  const oursMask: number[] = [];
+  const oursFirst: number[] = [];
+  const oursWarm: number[] = [];
+  const xgMask: number[] = [];
+  const oursAccept: number[] = [];
+  const xgAccept: number[] = [];
+  let disagreements = 0;
+  let maxCompile = { ours: 0, case: '' };
+  const mask = new Uint32Array(vocabulary.maskWords);
+  const wasmBefore = process.memoryUsage().arrayBuffers;
+  let oursGrammarBytes = 0;
+  let steadyCase: { grammar: CompiledGrammar; sequences: number[][] } | undefined;
+
+  for (const toolCase of repoToolCases()) {
+    start = now();
+    const grammar = compileJsonSchema(toolCase.schema, vocabulary);
+    const compiled = now();
+    const matcher = grammar.matcher();
+    matcher.fillMask(mask);
+    const firstMask = now();
+    const result: CaseResult = { name: toolCase.name, oursCompileMs: compiled - start, oursFirstMaskMs: firstMask - compiled, generatedTokens: 0, oursStates: 0, oursBytes: 0 };
+    if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours) maxCompile = { ours: result.oursCompileMs + result.oursFirstMaskMs, case: toolCase.name };
+
+    const runXGrammar = toolCase.instances.length > 0 && (XGRAMMAR_MODE === 'all' || (XGRAMMAR_MODE !== 'none' && XGRAMMAR_DEFAULT.has(toolCase.name)));
+    let xMatcher: Awaited<ReturnType<typeof xgrammar.GrammarMatcher.createGrammarMatcher>> | undefined;
+    let xKernel: (() => void) | undefined;
+    if (runXGrammar) {
+      start = now();
+      const xCompiled = await compiler.compileJSONSchema(JSON.stringify(toolCase.schema), false, -1, [',', ':'], true);
+      const compiledAt = now();
+      xMatcher = await xgrammar.GrammarMatcher.createGrammarMatcher(xCompiled, [...vocabulary.eosTokenIds]);
+      xKernel = xgrammarMaskKernel(xMatcher);
+      xKernel();
+      result.xgrammarCompileMs = compiledAt - start;
+      result.xgrammarFirstMaskMs = now() - compiledAt;
+    }
+
+    const sequences = toolCase.instances.map((instance) => [...tokenizer.encode(grammar.format(instance)!, { add_special_tokens: false }), eos]);
+    const timeXGrammar = xMatcher !== undefined && xKernel !== undefined;
+    if (timeXGrammar || XGRAMMAR_MODE === 'none') {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const sequence of sequences) {
+          const ours: GrammarMatcher = grammar.matcher();
+          xMatcher?.reset();
+          for (const token of sequence) {
+            // alternate which engine goes first, so cache and scheduler effects even out
+            let oursTime: number;
+            let xTime = 0;
+            if (((round + token) & 1) === 0 || !timeXGrammar) {
+              start = now();
+              ours.fillMask(mask);
+              oursTime = now() - start;
+              if (timeXGrammar) {
+                start = now();
+                xKernel!();
+                xTime = now() - start;
+              }
+            } else {
+              start = now();
+              xKernel!();
+              xTime = now() - start;
+              start = now();
+              ours.fillMask(mask);
+              oursTime = now() - start;
+            }
+            oursMask.push(oursTime);
+            (round === 0 ? oursFirst : oursWarm).push(oursTime);
+            if (timeXGrammar) xgMask.push(xTime);
+            if ((mask[token >>> 5]! & (1 << (token & 31))) === 0) throw new Error(`${name} ${toolCase.name}: toolwright's mask refuses token ${token} of a valid instance`);
+            start = now();
+            const acceptedOurs = ours.accept(token);
+            oursAccept.push(now() - start);
+            if (timeXGrammar) {
+              start = now();
+              const acceptedX = xMatcher!.acceptToken(token);
+              xgAccept.push(now() - start);
+              if (!acceptedX) disagreements++;
+            }
+            if (!acceptedOurs) throw new Error(`${name} ${toolCase.name}: toolwright refuses token ${token}`);
+            result.generatedTokens++;
+          }
+        }
+      }
+      xMatcher?.dispose();
+      steadyCase ??= { grammar, sequences };
+    }
+    const stats = grammar.statistics();
+    result.oursStates = stats.states;
+    result.oursBytes = stats.bytes;
+    oursGrammarBytes += stats.bytes;
+    cases.push(result);
+    log(
+      `  ${toolCase.name.padEnd(44)} compile ${result.oursCompileMs.toFixed(2).padStart(7)} ms + first mask ${result.oursFirstMaskMs.toFixed(2).padStart(6)} ms` +
+        (result.xgrammarCompileMs === undefined ? '' : `   | XGrammar ${result.xgrammarCompileMs.toFixed(0).padStart(6)} ms + ${result.xgrammarFirstMaskMs!.toFixed(2)} ms`),
+    );
+  }
+
+  // steady state: a long warm generation must not allocate (no minor GCs, flat heap)
+  let steadyState = { tokens: 0, heapDeltaBytes: 0, bytesPerToken: 0, gcEvents: 0 };
+  if (steadyCase !== undefined) {
+    const matcher = steadyCase.grammar.matcher();
+    const runOnce = (): number => {
+      let tokens = 0;
+      for (const sequence of steadyCase.sequences) {
+        matcher.reset();
+        for (const token of sequence) {
+          matcher.fillMask(mask);
+          matcher.accept(token);
+          tokens++;
+        }
+      }
+      return tokens;
+    };
+    for (let warm = 0; warm < 20; warm++) runOnce();
+    let gcEvents = 0;
+    const observer = new PerformanceObserver((list) => {
+      gcEvents += list.getEntries().length;
+    });
+    gc();
+    observer.observe({ entryTypes: ['gc'] });
+    const heapBefore = process.memoryUsage().heapUsed;
+    let tokens = 0;
+    for (let repeat = 0; repeat < 200; repeat++) tokens += runOnce();
+    const heapAfter = process.memoryUsage().heapUsed;
+    await new Promise((resolveTimeout) => setTimeout(resolveTimeout, 20));
+    observer.disconnect();
+    steadyState = { tokens, heapDeltaBytes: heapAfter - heapBefore, bytesPerToken: (heapAfter - heapBefore) / tokens, gcEvents };
+  }
+
+  return {
+    vocabulary: name,
+    size: vocabulary.size,
+    readMs,
+    parseMs,
+    oursIndexMs,
+    xgrammarIndexMs,
+    oursIndexBytes: vocabulary.byteSize(),
+    cases,
+    maxCompilePlusFirstMaskMs: maxCompile,
+    mask: { ours: distribution(oursMask), oursFirstRound: distribution(oursFirst), oursWarm: distribution(oursWarm), xgrammar: distribution(xgMask) },
+    accept: { ours: distribution(oursAccept), xgrammar: distribution(xgAccept) },
+    tokensWhereXGrammarDisagrees: disagreements,
+    steadyState,
+    memory: { oursGrammarBytes, xgrammarWasmGrowthBytes: process.memoryUsage().arrayBuffers - wasmBefore },
+  };
+}
+
+function ratio(ours: number, theirs: number): string {
+  return theirs > 0 ? `${(ours / theirs).toFixed(3)}×` : 'n/a';
+}
+
+function report(results: readonly VocabularyResult[]): void {
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  const rows: string[] = [line(['vocabulary', 'figure', 'toolwright', 'XGrammar (wasm)', 'ratio']), line(['---', '---', '---:', '---:', '---:'])];
+  const us = (value: number): string => `${value.toFixed(1)} µs`;
+  const ms = (value: number): string => `${value.toFixed(1)} ms`;
+  for (const result of results) {
+    const x = result.mask.xgrammar;
+    const o = result.mask.ours;
+    const xgCases = result.cases.filter((entry) => entry.xgrammarCompileMs !== undefined);
+    const oursCompile = xgCases.reduce((sum, entry) => sum + entry.oursCompileMs + entry.oursFirstMaskMs, 0);
+    const xgCompile = xgCases.reduce((sum, entry) => sum + entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!, 0);
+    const add = (figure: string, ours: string, theirs: string, r: string): void => {
+      rows.push(line([`${result.vocabulary} (${result.size})`, figure, ours, theirs, r]));
+    };
+    add('vocabulary index build', ms(result.oursIndexMs), ms(result.xgrammarIndexMs), ratio(result.oursIndexMs, result.xgrammarIndexMs));
+    add(`compile + first mask, ${xgCases.length} shared schemas (sum)`, ms(oursCompile), ms(xgCompile), ratio(oursCompile, xgCompile));
+    for (const entry of xgCases) {
+      add(`  compile + first mask: ${entry.name}`, ms(entry.oursCompileMs + entry.oursFirstMaskMs), ms(entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!), ratio(entry.oursCompileMs + entry.oursFirstMaskMs, entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!));
+    }
+    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas`, ms(result.maxCompilePlusFirstMaskMs.ours), '', result.maxCompilePlusFirstMaskMs.case);
+    add(`mask p50 (${o.count} tokens)`, us(o.p50), us(x.p50), ratio(o.p50, x.p50));
+    add('mask p90', us(o.p90), us(x.p90), ratio(o.p90, x.p90));
+    add('mask p99', us(o.p99), us(x.p99), ratio(o.p99, x.p99));
+    add('mask max', us(o.max), us(x.max), ratio(o.max, x.max));
+    add('mask mean', us(o.mean), us(x.mean), ratio(o.mean, x.mean));
+    add('mask p50 / p99, first round only (cold caches)', `${us(result.mask.oursFirstRound.p50)} / ${us(result.mask.oursFirstRound.p99)}`, '', '');
+    add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
+    add('accept p50 / p99', `${us(result.accept.ours.p50)} / ${us(result.accept.ours.p99)}`, `${us(result.accept.xgrammar.p50)} / ${us(result.accept.xgrammar.p99)}`, ratio(result.accept.ours.p50, result.accept.xgrammar.p50));
+    add('memory: index / grammars after the run', `${(result.oursIndexBytes / 2 ** 20).toFixed(1)} MiB / ${(result.memory.oursGrammarBytes / 2 ** 20).toFixed(1)} MiB`, `wasm growth ${(result.memory.xgrammarWasmGrowthBytes / 2 ** 20).toFixed(1)} MiB`, '');
+    add(
+      'steady state: heap growth over a long warm generation',
+      `${result.steadyState.heapDeltaBytes} B over ${result.steadyState.tokens} tokens (${result.steadyState.bytesPerToken.toFixed(2)} B/token, ${result.steadyState.gcEvents} GCs)`,
+      '',
+      '',
+    );
+  }
+  console.log(rows.join('\n'));
+}
+
+async function main(): Promise<void> {
+  const xgrammar = loadXGrammar();
+  const results: VocabularyResult[] = [];
+  for (const name of VOCABS) results.push(await benchVocabulary(name, xgrammar));
+  if (!JSON_ONLY) {
+    console.log(`\nnode ${process.version}, ${ROUNDS} rounds per instance, XGrammar ${XGRAMMAR_MODE === 'none' ? 'off' : `@mlc-ai/web-xgrammar (kernel timed: GetNextTokenBitmask)`}\n`);
+    report(results);
+  }
+  console.log(JSON.stringify({ node: process.version, rounds: ROUNDS, results }, null, JSON_ONLY ? 2 : undefined));
+}
+
+await main();
