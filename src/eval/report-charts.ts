@@ -15,7 +15,7 @@ const color = (strategy: string) => STRATEGY_COLORS[strategy] ?? '#555';
 
 /** Scatter: x = attack effects, y = clean utility (filled) and utility under attack (hollow), per strategy. */
 export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string {
-  const width = 560;
+  const width = 600;
   const height = 400;
   const left = 64;
   const top = 28;

@@ -6,7 +6,7 @@
  */
 import { percent } from './metrics.js';
 import { ratesChart, STRATEGY_COLORS, utilityVsEffectsChart } from './report-charts.js';
-import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
+import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -66,7 +66,7 @@ export function renderHtmlReport(input: ReportInput): string {
   body.push('<h2>Resources and run health</h2><div class="table-wrap"><table id="resources"><thead><tr><th>Strategy</th><th>Input tokens</th><th>Output tokens</th><th>Model calls</th><th>Tool calls</th><th>Wall time</th><th>Flags</th><th>Malformed calls</th><th>Stopped / errors</th></tr></thead><tbody>');
   for (const row of rows) {
     body.push(
-      `<tr><td>${swatch(row.strategy)}</td><td>${row.tokens.input} <span class="muted">${relative(row.tokens.input, baseline?.tokens.input)}</span></td><td>${row.tokens.output} <span class="muted">${relative(row.tokens.output, baseline?.tokens.output)}</span></td><td>${row.modelCalls} <span class="muted">${relative(row.modelCalls, baseline?.modelCalls)}</span></td><td>${row.toolCalls}</td><td>${seconds(row.wallTimeMs)} <span class="muted">${relative(row.wallTimeMs, baseline?.wallTimeMs)}</span></td><td>${row.flags}</td><td>${row.malformedCalls}</td><td>${row.stoppedCases} / ${row.errorCases}</td></tr>`,
+      `<tr><td>${swatch(row.strategy)}</td><td>${count(row.tokens.input)} <span class="muted">${relative(row.tokens.input, baseline?.tokens.input)}</span></td><td>${count(row.tokens.output)} <span class="muted">${relative(row.tokens.output, baseline?.tokens.output)}</span></td><td>${count(row.modelCalls)} <span class="muted">${relative(row.modelCalls, baseline?.modelCalls)}</span></td><td>${count(row.toolCalls)}</td><td>${seconds(row.wallTimeMs)} <span class="muted">${relative(row.wallTimeMs, baseline?.wallTimeMs)}</span></td><td>${row.flags}</td><td>${row.malformedCalls}</td><td>${row.stoppedCases} / ${row.errorCases}</td></tr>`,
     );
   }
   body.push('</tbody></table></div>');

@@ -63,6 +63,11 @@ export function relative(value: number, base: number | undefined): string {
   return `${(value / base).toFixed(2)}×`;
 }
 
+/** A count with thousands separators (`12,345`). */
+export function count(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }

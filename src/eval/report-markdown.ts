@@ -5,7 +5,7 @@
  * @module
  */
 import { percent } from './metrics.js';
-import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
+import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
 
 export function renderMarkdownReport(input: ReportInput): string {
   const { metrics, manifest } = input;
@@ -33,7 +33,7 @@ export function renderMarkdownReport(input: ReportInput): string {
   out.push('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     out.push(
-      `| ${row.strategy} | ${row.tokens.input} (${relative(row.tokens.input, baseline?.tokens.input)}) | ${row.tokens.output} (${relative(row.tokens.output, baseline?.tokens.output)}) | ${row.modelCalls} (${relative(row.modelCalls, baseline?.modelCalls)}) | ${row.toolCalls} | ${seconds(row.wallTimeMs)} (${relative(row.wallTimeMs, baseline?.wallTimeMs)}) | ${row.flags} | ${row.malformedCalls} | ${row.stoppedCases} / ${row.errorCases} |`,
+      `| ${row.strategy} | ${count(row.tokens.input)} (${relative(row.tokens.input, baseline?.tokens.input)}) | ${count(row.tokens.output)} (${relative(row.tokens.output, baseline?.tokens.output)}) | ${count(row.modelCalls)} (${relative(row.modelCalls, baseline?.modelCalls)}) | ${count(row.toolCalls)} | ${seconds(row.wallTimeMs)} (${relative(row.wallTimeMs, baseline?.wallTimeMs)}) | ${row.flags} | ${row.malformedCalls} | ${row.stoppedCases} / ${row.errorCases} |`,
     );
   }
   const strategies = rows.map((row) => row.strategy);
