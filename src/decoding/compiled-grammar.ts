@@ -6,23 +6,10 @@
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
+import { loadMask, storeMask, type StoredMask } from './stored-mask.js';
 import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
-
-/** How a cached mask is stored: whichever of the three is smallest (XGrammar's adaptive token mask). */
-const enum Storage {
-  Allowed = 0,
-  Rejected = 1,
-  Bitset = 2,
-}
-
-interface CachedMask {
-  readonly storage: Storage;
-  readonly data: Uint32Array;
-  /** Tokens allowed. */
-  readonly count: number;
-}
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -47,7 +34,9 @@ export class CompiledGrammar implements MatcherHost {
   readonly automaton: JsonAutomaton;
   /** @internal */
   readonly stats: StringTokenStats;
-  private readonly masks: (CachedMask | undefined)[] = [];
+  private readonly masks: (StoredMask | undefined)[] = [];
+  /** Per automaton state: the content trie's loop-class flags for it (null: none; undefined: not looked up). */
+  private readonly loopFlags: (Uint8Array | null | undefined)[] = [];
   private readonly scratch: Uint32Array;
   private readonly walkStack: Int32Array;
   private readonly layout: (value: unknown) => string | undefined;
@@ -97,31 +86,7 @@ export class CompiledGrammar implements MatcherHost {
   writeMask(state: number, mask: Uint32Array): void {
     const automaton = this.automaton;
     const base = automaton.maskBase[state]!;
-    const cached = this.masks[base] ?? this.computeMask(base);
-    const words = this.vocabulary.maskWords;
-    switch (cached.storage) {
-      case Storage.Bitset:
-        mask.set(cached.data);
-        break;
-      case Storage.Allowed: {
-        mask.fill(0, 0, words);
-        const data = cached.data;
-        for (let index = 0; index < data.length; index++) {
-          const id = data[index]!;
-          mask[id >>> 5]! |= 1 << (id & 31);
-        }
-        break;
-      }
-      case Storage.Rejected: {
-        mask.set(this.vocabulary.textTokens);
-        const data = cached.data;
-        for (let index = 0; index < data.length; index++) {
-          const id = data[index]!;
-          mask[id >>> 5]! &= ~(1 << (id & 31));
-        }
-        break;
-      }
-    }
+    loadMask(this.masks[base] ?? this.computeMask(base), mask, this.vocabulary.textTokens);
     if (base !== state) {
       this.stats.applyBudget(mask, automaton.kRem[state]!);
       this.stats.applyClosingNeed(mask, automaton.rNeed[state]!);
@@ -129,68 +94,56 @@ export class CompiledGrammar implements MatcherHost {
   }
 
   /**
-   * The mask of `state`: in an unconstrained string body, the vocabulary's plain-content
-   * tokens plus a walk of the (much smaller) remainder trie; elsewhere a walk of the
-   * whole trie.
+   * The mask of `state`. In an unconstrained string body: the vocabulary's plain-content
+   * tokens plus a walk of the (much smaller) remainder trie. At another string position:
+   * the content tokens' mask shared by every grammar (computed once per vocabulary) plus
+   * a walk of the tokens holding a quote. Elsewhere: a walk of the whole trie.
    */
-  private computeMask(state: number): CachedMask {
+  private computeMask(state: number): StoredMask {
     const out = this.scratch;
+    const automaton = this.automaton;
     let count: number;
-    if (this.automaton.plainString[state] === 1) {
+    const contentKey = automaton.contentKey[state];
+    if (automaton.plainString[state] === 1) {
       out.set(this.stats.plainContent);
       count = this.stats.plainContentCount + this.walk(this.stats.remainder, state, out);
+    } else if (contentKey !== undefined) {
+      let content = this.stats.contentMasks.get(contentKey);
+      if (content === undefined) {
+        out.fill(0);
+        const contentCount = this.walk(this.stats.contentTrie, state, out, true);
+        content = storeMask(out, contentCount, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
+        this.stats.contentMasks.set(contentKey, content);
+      }
+      loadMask(content, out, this.vocabulary.textTokens);
+      count = content.count + this.walk(this.stats.quoteTrie, state, out);
     } else {
       out.fill(0);
       count = this.walk(this.vocabulary.trie, state, out);
     }
     this.walks++;
-    const words = this.vocabulary.maskWords;
-    const rejected = this.vocabulary.textTokenCount - count;
-    let cached: CachedMask;
-    if (count <= words) {
-      const data = new Uint32Array(count);
-      let at = 0;
-      for (let word = 0; word < words; word++) {
-        let bits = out[word]!;
-        while (bits !== 0) {
-          const low = bits & -bits;
-          data[at++] = word * 32 + (31 - Math.clz32(low));
-          bits ^= low;
-        }
-      }
-      cached = { storage: Storage.Allowed, data, count };
-    } else if (rejected <= words) {
-      const data = new Uint32Array(rejected);
-      const universe = this.vocabulary.textTokens;
-      let at = 0;
-      for (let word = 0; word < words; word++) {
-        let bits = universe[word]! & ~out[word]!;
-        while (bits !== 0) {
-          const low = bits & -bits;
-          data[at++] = word * 32 + (31 - Math.clz32(low));
-          bits ^= low;
-        }
-      }
-      cached = { storage: Storage.Rejected, data, count };
-    } else {
-      cached = { storage: Storage.Bitset, data: out.slice(0, words), count };
-    }
-    this.masks[state] = cached;
-    return cached;
+    const stored = storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
+    this.masks[state] = stored;
+    return stored;
   }
 
   /**
    * One pass over the trie's nodes in DFS order, reading the automaton's transition
    * table and skipping a whole subtree at the first dead byte. Adds allowed tokens to
-   * `out` and returns how many.
+   * `out` and returns how many. With `loops` (content-trie walks only), a subtree whose
+   * bytes all keep a string in the same looping state is added as one slice of tokens
+   * without visiting it.
    */
-  private walk(trie: TokenTrie, state: number, out: Uint32Array): number {
+  private walk(trie: TokenTrie, state: number, out: Uint32Array, loops = false): number {
     const automaton = this.automaton;
     const nodeByte = trie.nodeByte;
     const nodeDepth = trie.nodeDepth;
     const nodeEnd = trie.nodeEnd;
     const nodeToken = trie.nodeToken;
     const nextSame = trie.nextSameBytes;
+    const tokenOrder = loops ? trie.tokenOrder : undefined;
+    const tokenStart = loops ? trie.tokenStart : undefined;
+    const loopFlags = this.loopFlags;
     const stack = this.walkStack;
     let trans = automaton.trans;
     let count = 0;
@@ -211,6 +164,25 @@ export class CompiledGrammar implements MatcherHost {
       if (to === DEAD) {
         node = nodeEnd[node]!;
         continue;
+      }
+      if (loops) {
+        let flags = loopFlags[to];
+        if (flags === undefined) {
+          const loop = automaton.loopClass[to];
+          flags = loop === undefined ? null : this.stats.contentClassFlags(loop.key, loop.members);
+          loopFlags[to] = flags;
+        }
+        if (flags !== null && flags[node] === 1) {
+          // every token below stays in this looping state: take the whole slice
+          const end = tokenStart![nodeEnd[node]!]!;
+          for (let index = tokenStart![node]!; index < end; index++) {
+            const token = tokenOrder![index]!;
+            out[token >>> 5]! |= 1 << (token & 31);
+          }
+          count += end - tokenStart![node]!;
+          node = nodeEnd[node]!;
+          continue;
+        }
       }
       stack[depth] = to;
       let token = nodeToken[node]!;

@@ -152,6 +152,18 @@ export class JsonAutomaton {
   forcedByte: Int16Array;
   /** Per state: 1 for an unconstrained string body at a character boundary, where every plain-content token is allowed. */
   plainString: Uint8Array;
+  /**
+   * Per state: for a lone string position whose content tokens' fate depends only on the
+   * string itself (no length count, no excluded names, not inside an escape), a key
+   * naming that position across grammars; undefined otherwise.
+   */
+  readonly contentKey: (string | undefined)[] = [];
+  /**
+   * Per state: for a lone unconstrained-count string position in a DFA state that loops
+   * on some printable ASCII characters, those characters (a 256-entry table) and a key
+   * for them. Every token made only of them keeps the string in this very state.
+   */
+  readonly loopClass: ({ key: string; members: Uint8Array } | undefined)[] = [];
   stateCount = 0;
   /** The start state. */
   readonly start: number;
@@ -165,6 +177,8 @@ export class JsonAutomaton {
   private readonly stateConfigs: Stack[][] = [];
   private readonly finishCache = new Map<string, boolean>();
   private readonly analyses = new Map<number, LengthAnalysis>();
+  /** Reused by `transition` (never re-entered): most bytes lead nowhere and should cost no allocation. */
+  private readonly scratch = new Map<number, Stack>();
   private readonly root: ValueNode;
   private frameCount = 0;
   private stackCount = 0;
@@ -202,7 +216,8 @@ export class JsonAutomaton {
   transition(state: number, byte: number): number {
     const cached = this.trans[state * 256 + byte]!;
     if (cached !== UNKNOWN) return cached;
-    const out = new Map<number, Stack>();
+    const out = this.scratch;
+    out.clear();
     for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
     const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
     // intern may have grown the table
@@ -266,12 +281,20 @@ export class JsonAutomaton {
     this.kRem[id] = UNBOUNDED;
     this.rNeed[id] = 0;
     this.plainString[id] = 0;
+    this.contentKey.push(undefined);
+    this.loopClass.push(undefined);
     this.abstractLength(id, configs);
     if (configs.length === 1) {
       const frame = configs[0]!.frame;
-      if (frame.kind === Kind.String && frame.b === StringMode.Boundary) {
+      const mode = frame.b as StringMode;
+      if (frame.kind === Kind.String && (mode === StringMode.Boundary || mode === StringMode.Utf8 || mode === StringMode.Utf8To)) {
         const alternative = this.alternatives[frame.a] as StringAlternative;
-        if (alternative.free && (frame.d === FREE || !isCounted(alternative))) this.plainString[id] = 1;
+        const uncounted = frame.d === FREE || !isCounted(alternative);
+        if (uncounted && alternative.free && mode === StringMode.Boundary) this.plainString[id] = 1;
+        else if (uncounted && alternative.exclude === null) {
+          this.contentKey[id] = `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.c}|${frame.x}|${frame.y}`;
+        }
+        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = loopClassOf(alternative, frame.c);
       }
     }
     return id;
@@ -830,6 +853,24 @@ export class JsonAutomaton {
     this.finishCache.set(key, result);
     return result;
   }
+}
+
+const loopClassCache = new Map<string, { key: string; members: Uint8Array } | undefined>();
+
+/** Printable ASCII characters (no quote or backslash, which need escapes) on which `state` loops to itself. */
+function loopClassOf(alternative: StringAlternative, state: number): { key: string; members: Uint8Array } | undefined {
+  const members = new Uint8Array(256);
+  let key = '';
+  for (let byte = 0x20; byte < 0x7f; byte++) {
+    if (byte === 0x22 || byte === 0x5c) continue;
+    if (alternative.dfa.step(state, byte) === state) {
+      members[byte] = 1;
+      key += String.fromCharCode(byte);
+    }
+  }
+  if (key === '') return undefined;
+  if (!loopClassCache.has(key)) loopClassCache.set(key, { key, members });
+  return loopClassCache.get(key);
 }
 
 function normalizeRanges(ranges: number[]): number[] {

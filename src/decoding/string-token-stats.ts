@@ -4,6 +4,7 @@
  * starts before it closes the string, and whether it closes it.
  * @module
  */
+import type { StoredMask } from './stored-mask.js';
 import { TokenTrie } from './token-trie.js';
 
 /** The parts of a vocabulary the statistics read (kept structural to avoid an import cycle). */
@@ -33,6 +34,25 @@ export class StringTokenStats {
   readonly plainContentCount: number;
   private readonly vocabulary: TokenTable;
   private remainderTrie: TokenTrie | undefined;
+  private quoteTrieCache: TokenTrie | undefined;
+  private contentTrieCache: TokenTrie | undefined;
+  /**
+   * Masks of string positions over the content (non-closing) tokens, keyed by content
+   * automaton and position; they do not depend on what follows the string, so every
+   * grammar over this vocabulary shares them.
+   */
+  readonly contentMasks = new Map<string, StoredMask>();
+  private readonly classFlags = new Map<string, Uint8Array>();
+
+  /** Per content-trie node: 1 when every byte below it is in the ASCII class `members` (cached by `key`). */
+  contentClassFlags(key: string, members: Uint8Array): Uint8Array {
+    let flags = this.classFlags.get(key);
+    if (flags === undefined) {
+      flags = this.contentTrie.descendantsWithin(members);
+      this.classFlags.set(key, flags);
+    }
+    return flags;
+  }
   private readonly spans = new Map<string, number>();
   private longestFirst = new Uint32Array(0);
   private longerThan = new Int32Array(0);
@@ -85,6 +105,24 @@ export class StringTokenStats {
     }
     this.plainContent = plain;
     this.plainContentCount = plainCount;
+  }
+
+  /** Trie of the text tokens holding an unescaped `"`: the only ones whose fate depends on what follows a string. */
+  get quoteTrie(): TokenTrie {
+    this.quoteTrieCache ??= this.trieOf((id) => this.closes[id] === 1);
+    return this.quoteTrieCache;
+  }
+
+  /** Trie of the text tokens without an unescaped `"`: they never leave a string. */
+  get contentTrie(): TokenTrie {
+    this.contentTrieCache ??= this.trieOf((id) => this.closes[id] === 0);
+    return this.contentTrieCache;
+  }
+
+  private trieOf(keep: (id: number) => boolean): TokenTrie {
+    const ids: number[] = [];
+    for (let id = 0; id < this.vocabulary.tokenCount; id++) if (this.vocabulary.isTextToken(id) && keep(id)) ids.push(id);
+    return TokenTrie.build(this.vocabulary.tokenBytesFlat, this.vocabulary.tokenOffsets, ids, this.vocabulary.size);
   }
 
   /** Trie of the text tokens outside `plainContent`: all a string-body mask still has to walk. */
@@ -216,6 +254,9 @@ export class StringTokenStats {
   /** Bytes held by the cached bitsets. */
   byteSize(): number {
     let total = this.consumed.byteLength + this.closes.byteLength + this.plainContent.byteLength + (this.remainderTrie?.byteSize() ?? 0);
+    total += (this.quoteTrieCache?.byteSize() ?? 0) + (this.contentTrieCache?.byteSize() ?? 0);
+    for (const mask of this.contentMasks.values()) total += mask.data.byteLength;
+    for (const flags of this.classFlags.values()) total += flags.byteLength;
     total += this.longestFirst.byteLength + this.longerThan.byteLength + this.closingShortestFirst.byteLength + this.closingShorterThan.byteLength;
     for (const mask of this.denseBudgets) total += mask.byteLength;
     return total;

@@ -78,9 +78,54 @@ export class TokenTrie {
     return new TokenTrie(nodeByte.slice(0, count), nodeDepth.slice(0, count), nodeEnd.slice(0, count), nodeToken.slice(0, count), nextSameBytes, maxDepth);
   }
 
+  private tokenOrderCache: Int32Array | undefined;
+  private tokenStartCache: Uint32Array | undefined;
+
+  /** Every token in node (DFS) order, identical-bytes tokens together: a subtree's tokens form one slice. */
+  get tokenOrder(): Int32Array {
+    this.buildTokenOrder();
+    return this.tokenOrderCache!;
+  }
+
+  /** Per node (and one past the last): where its subtree's tokens start in `tokenOrder`. */
+  get tokenStart(): Uint32Array {
+    this.buildTokenOrder();
+    return this.tokenStartCache!;
+  }
+
+  private buildTokenOrder(): void {
+    if (this.tokenOrderCache !== undefined) return;
+    const order: number[] = [];
+    const start = new Uint32Array(this.nodeCount + 1);
+    for (let node = 0; node < this.nodeCount; node++) {
+      start[node] = order.length;
+      for (let token = this.nodeToken[node]!; token >= 0; token = this.nextSameBytes[token]!) order.push(token);
+    }
+    start[this.nodeCount] = order.length;
+    this.tokenOrderCache = Int32Array.from(order);
+    this.tokenStartCache = start;
+  }
+
+  /** Per node: 1 when every byte below it (not its own) is in `members` (a 256-entry table). */
+  descendantsWithin(members: Uint8Array): Uint8Array {
+    const within = new Uint8Array(this.nodeCount);
+    // reverse DFS order sees children before parents
+    for (let node = this.nodeCount - 1; node >= 0; node--) {
+      let ok = 1;
+      for (let child = node + 1; child < this.nodeEnd[node]!; child = this.nodeEnd[child]!) {
+        if (members[this.nodeByte[child]!] !== 1 || within[child] !== 1) {
+          ok = 0;
+          break;
+        }
+      }
+      within[node] = ok;
+    }
+    return within;
+  }
+
   /** Bytes held by the flat arrays, for memory reports. */
   byteSize(): number {
-    return this.nodeByte.byteLength + this.nodeDepth.byteLength + this.nodeEnd.byteLength + this.nodeToken.byteLength + this.nextSameBytes.byteLength;
+    return this.nodeByte.byteLength + this.nodeDepth.byteLength + this.nodeEnd.byteLength + this.nodeToken.byteLength + this.nextSameBytes.byteLength + (this.tokenOrderCache?.byteLength ?? 0) + (this.tokenStartCache?.byteLength ?? 0);
   }
 }
 

@@ -284,6 +284,8 @@ export class Vocabulary {
   buildIndex(): this {
     void this.trie;
     void this.stringStats.remainder;
+    void this.stringStats.quoteTrie;
+    void this.stringStats.contentTrie.tokenStart;
     this.stringStats.prepare();
     return this;
   }

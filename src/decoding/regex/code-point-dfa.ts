@@ -12,7 +12,11 @@ const MAX_NFA_STATES = 100_000;
 /** DFA budget for one pattern or one intersection. */
 export const MAX_DFA_STATES = 20_000;
 
+let nextDfaId = 0;
+
 export class CodePointDfa {
+  /** Process-unique id: masks of string positions are shared across grammars by it. */
+  readonly id = nextDfaId++;
   /** Per state: transitions as flat `[lo, hi, target, …]`, sorted and disjoint. */
   readonly transitions: readonly Int32Array[];
   /** Per state: whether a string may end here. */
