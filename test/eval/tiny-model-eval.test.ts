@@ -32,6 +32,8 @@ describe('toolwright eval on the tiny local model', () => {
     // Every case made its forced first call and kept the raw generation, malformed or not.
     expect(records.every((record) => record.usage.modelCalls >= 1 && record.calls.length >= 1 && record.events.some((event) => (event as { type: string }).type === 'model_response'))).toBe(true);
     expect(records.filter((record) => record.utility)).toEqual([]);
+    // Random calls that the task scope does not allow are blocked, and every such block is a false one.
+    expect(records.flatMap((record) => record.blocked).filter((block) => block.attackCall)).toEqual([]);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     expect(report).toContain('> **Warning:** The undefended agent solves only 0 of 1 clean tasks (0.0%).');
     expect(report).toContain('isolation+policy: Low utility: 0.0% of clean tasks solved (0/1).');

@@ -42,6 +42,9 @@ export const DEFAULT_EVAL_MODEL = 'sim:naive';
 /** `--model local:tiny`: the tiny structural test model (random weights, Qwen3 vocabulary), written to .cache on first use. */
 export const TINY_MODEL_SPEC = 'local:tiny';
 
+/** Argument tokens the tiny model may sample before the mask steers its call to a valid end. */
+const TINY_CALL_TOKEN_BUDGET = 16;
+
 export interface EvalCommandOptions {
   selfCheck?: boolean;
   model?: string;
@@ -161,9 +164,11 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
 async function modelSource(spec: string, baseUrl: string | undefined): Promise<{ source: EvalModelSource; close: () => Promise<void> }> {
   if (isSimulatorSpec(spec)) return { source: { spec, simulator: true, create: (context) => createSimulator(spec, context) }, close: async () => {} };
   if (spec.startsWith('sim:')) throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
-  const resolved = spec === TINY_MODEL_SPEC ? `local:${await ensureTinyModel()}` : spec;
+  const tiny = spec === TINY_MODEL_SPEC;
+  const resolved = tiny ? `local:${await ensureTinyModel()}` : spec;
   // One model for every case: it keeps no state between requests, and the spec is what the run is pinned to.
-  const model: Model & { close?: () => Promise<void> } = createModel(resolved, baseUrl !== undefined ? { baseURL: baseUrl } : {});
+  // The tiny model's calls are steered to a close early, so that its random calls are complete enough for the policy to judge.
+  const model: Model & { close?: () => Promise<void> } = createModel(resolved, { ...(baseUrl !== undefined ? { baseURL: baseUrl } : {}), ...(tiny ? { local: { callTokenBudget: TINY_CALL_TOKEN_BUDGET } } : {}) });
   return { source: { spec, simulator: false, create: () => model }, close: async () => model.close?.() };
 }
 
