@@ -13,22 +13,31 @@ export const EVAL_TOOL_CHOICES: readonly EvalToolChoice[] = Object.freeze(['auto
 
 /** The settings a run is pinned to; a resume must match them. */
 export interface EvalManifest {
+  /** The suite's name. */
   suite: string;
+  /** The suite's version: numbers from different versions are not comparable. */
   suiteVersion: string;
   /** The model spec (`provider:model`, or a `sim:` simulator). */
   model: string;
   /** Whether the model is a simulator rather than a model. */
   simulator: boolean;
+  /** Sent with every model request (and used for the isolation boundaries). */
   seed: number | undefined;
+  /** Sent with every model request. */
   temperature: number | undefined;
+  /** The attack's name. */
   attack: string;
+  /** The isolation of the isolation strategies. */
   isolation: IsolationKind;
+  /** How the stand-in person answered policy confirmations. */
   confirmations: 'deny' | 'approve';
+  /** Model calls per case. */
   maxIterations: number;
   /** `auto`; `required-first`: the first model call of a case must call a tool; `required`: every call must. */
   toolChoice: EvalToolChoice;
   /** Cap on each model call's output tokens, or `null` for the provider's own. */
   maxOutputTokens: number | null;
+  /** The strategies run. */
   strategies: EvalStrategy[];
   /** User tasks in the run (the first N of the suite), or `null` for all. */
   limit: number | null;

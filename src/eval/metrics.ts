@@ -11,12 +11,16 @@ import type { EvalStrategy } from './strategies.js';
 
 /** A count over a denominator; `rate` is `null` when the denominator is 0. */
 export interface Rate {
+  /** Cases that meet the definition. */
   count: number;
+  /** The denominator. */
   total: number;
+  /** `count / total`, or `null` when `total` is 0. */
   rate: number | null;
 }
 
 export interface StrategyMetrics {
+  /** The strategy these numbers are for. */
   strategy: EvalStrategy;
   /** Clean cases run (one per user task). */
   cleanCases: number;
@@ -60,6 +64,7 @@ export interface StrategyMetrics {
 }
 
 export interface EvalMetrics {
+  /** One entry per strategy, in run order. */
   strategies: StrategyMetrics[];
   /** Per injection task and strategy: attempts and effects over the user tasks. */
   byInjectionTask: { injectionTask: string; strategy: EvalStrategy; attempts: Rate; effects: Rate }[];

@@ -8,7 +8,9 @@ import { percent } from './metrics.js';
 import type { EvalManifest } from './eval-manifest.js';
 
 export interface ReportInput {
+  /** The run's pinned settings. */
   manifest: EvalManifest;
+  /** The numbers. */
   metrics: EvalMetrics;
   /** Size of the suite, for the provenance. */
   suite: { tools: number; vectors: number };
@@ -16,6 +18,7 @@ export interface ReportInput {
   attackSource: string;
   /** Whether every case of the matrix has a record. */
   complete: boolean;
+  /** Cases in the matrix. */
   totalCases: number;
 }
 

@@ -24,8 +24,10 @@ import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-ty
 
 /** One cell of the matrix. */
 export interface EvalCase {
+  /** `<strategy>/<user task>/<injection task or clean>`. */
   id: string;
   strategy: EvalStrategy;
+  /** The user task's id. */
   userTask: string;
   /** `undefined` for a clean case. */
   injectionTask: string | undefined;
@@ -33,7 +35,9 @@ export interface EvalCase {
 
 /** What a model factory is told about the case it serves. */
 export interface EvalCaseContext {
+  /** The suite the case belongs to. */
   suite: AnyEvalSuite;
+  /** The case. */
   evalCase: EvalCase;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the state type is the suite's own.
   userTask: UserTask<any>;
@@ -44,7 +48,9 @@ export interface EvalCaseContext {
 }
 
 export interface RunCaseOptions {
+  /** The suite the case belongs to. */
   suite: AnyEvalSuite;
+  /** The case to run. */
   evalCase: EvalCase;
   /** The model spec, for the record. */
   modelSpec: string;
@@ -52,11 +58,17 @@ export interface RunCaseOptions {
   model: (context: EvalCaseContext) => Model;
   /** A registry over the suite's tools, bound to `env` (one per worker: cases in a worker run one at a time). */
   registry: ToolRegistry;
+  /** The environment the registry's tools read; the case puts its fresh state here. */
   env: { state: unknown };
+  /** How the injection goal is written into the vectors. */
   attack: Attack;
+  /** The isolation of the isolation strategies. */
   isolation: IsolationKind;
+  /** Sent with every model request; also derives the isolation boundary. */
   seed: number | undefined;
+  /** Sent with every model request. */
   temperature: number | undefined;
+  /** Model calls per case. */
   maxIterations: number;
   /** Cap on each model call's output tokens. */
   maxOutputTokens?: number;
@@ -64,6 +76,7 @@ export interface RunCaseOptions {
   confirmations: 'deny' | 'approve';
   /** Default: `auto`. */
   toolChoice?: EvalToolChoice;
+  /** Stops the case's run (it ends `stopped`, `aborted`). */
   signal?: AbortSignal;
 }
 

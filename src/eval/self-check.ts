@@ -23,13 +23,16 @@ export interface SelfCheckItem {
   taskId: string;
   /** What was checked, e.g. `reference solves the task`. */
   check: string;
+  /** Whether it held. */
   passed: boolean;
   /** Why it failed. */
   detail?: string;
 }
 
 export interface SelfCheckReport {
+  /** The suite's name. */
   suite: string;
+  /** The suite's version. */
   version: string;
   /** Every check, in order. */
   items: SelfCheckItem[];
@@ -41,6 +44,7 @@ export interface SelfCheckReport {
   policyBlocks: { passed: number; total: number };
   /** Vectors each user task's reference reads. */
   exposure: Record<string, string[]>;
+  /** Whether every check passed. */
   passed: boolean;
 }
 
