@@ -8,7 +8,7 @@
  * time, memory, and whether steady-state tokens allocate. Engines are interleaved token
  * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
  *
- * Flags: --vocab=qwen3,llama3,gemma3  --rounds=6  --xgrammar=default|all|none  --json-only
+ * Flags: --vocab=qwen3,llama3,gemma3  --rounds=8  --xgrammar=default|all|none  --json-only
  */
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map<string, string | undefined>(process.argv.slice(2).map((arg): [string, string | undefined] => { const [key, value] = arg.replace(/^--/, '').split('='); return [key!, value]; }));
 const VOCABS = (args.get('vocab') ?? 'qwen3,llama3,gemma3').split(',') as ('qwen3' | 'llama3' | 'gemma3')[];
-const ROUNDS = Number(args.get('rounds') ?? 6);
+const ROUNDS = Number(args.get('rounds') ?? 8);
 const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
 const JSON_ONLY = args.has('json-only');
 /** Cases XGrammar compiles by default: the issue's three tools and one pack tool with maxLength 500 (XGrammar needs ~20 s for it). */
@@ -63,6 +63,8 @@ interface CaseResult {
   name: string;
   oursCompileMs: number;
   oursFirstMaskMs: number;
+  /** Best of three more compile + first mask, process caches warm. */
+  oursCompileAgainMs?: number;
   xgrammarCompileMs?: number;
   xgrammarFirstMaskMs?: number;
   generatedTokens: number;
@@ -80,6 +82,7 @@ interface VocabularyResult {
   oursIndexBytes: number;
   cases: CaseResult[];
   maxCompilePlusFirstMaskMs: { ours: number; case: string };
+  maxCompilePlusFirstMaskAgainMs: { ours: number; case: string };
   mask: { ours: Distribution; oursFirstRound: Distribution; oursWarm: Distribution; xgrammar: Distribution };
   accept: { ours: Distribution; xgrammar: Distribution };
   tokensWhereXGrammarDisagrees: number;
@@ -146,6 +149,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   const xgAccept: number[] = [];
   let disagreements = 0;
   let maxCompile = { ours: 0, case: '' };
+  let maxCompileAgain = { ours: 0, case: '' };
   const mask = new Uint32Array(vocabulary.maskWords);
   const wasmBefore = process.memoryUsage().arrayBuffers;
   let oursGrammarBytes = 0;
@@ -160,6 +164,15 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     const firstMask = now();
     const result: CaseResult = { name: toolCase.name, oursCompileMs: compiled - start, oursFirstMaskMs: firstMask - compiled, generatedTokens: 0, oursStates: 0, oursBytes: 0 };
     if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours) maxCompile = { ours: result.oursCompileMs + result.oursFirstMaskMs, case: toolCase.name };
+    // again, with the process-wide caches (format automata, number automata) already built: the usual cost of one more grammar
+    let again = Infinity;
+    for (let repeat = 0; repeat < 3; repeat++) {
+      const repeatStart = now();
+      compileJsonSchema(toolCase.schema, vocabulary).matcher().fillMask(mask);
+      again = Math.min(again, now() - repeatStart);
+    }
+    result.oursCompileAgainMs = again;
+    if (again > maxCompileAgain.ours) maxCompileAgain = { ours: again, case: toolCase.name };
 
     const runXGrammar = toolCase.instances.length > 0 && (XGRAMMAR_MODE === 'all' || (XGRAMMAR_MODE !== 'none' && XGRAMMAR_DEFAULT.has(toolCase.name)));
     let xMatcher: Awaited<ReturnType<typeof xgrammar.GrammarMatcher.createGrammarMatcher>> | undefined;
@@ -277,6 +290,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     oursIndexBytes: vocabulary.byteSize(),
     cases,
     maxCompilePlusFirstMaskMs: maxCompile,
+    maxCompilePlusFirstMaskAgainMs: maxCompileAgain,
     mask: { ours: distribution(oursMask), oursFirstRound: distribution(oursFirst), oursWarm: distribution(oursWarm), xgrammar: distribution(xgMask) },
     accept: { ours: distribution(oursAccept), xgrammar: distribution(xgAccept) },
     tokensWhereXGrammarDisagrees: disagreements,
@@ -308,7 +322,8 @@ function report(results: readonly VocabularyResult[]): void {
     for (const entry of xgCases) {
       add(`  compile + first mask: ${entry.name}`, ms(entry.oursCompileMs + entry.oursFirstMaskMs), ms(entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!), ratio(entry.oursCompileMs + entry.oursFirstMaskMs, entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!));
     }
-    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas`, ms(result.maxCompilePlusFirstMaskMs.ours), '', result.maxCompilePlusFirstMaskMs.case);
+    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas (first in process)`, ms(result.maxCompilePlusFirstMaskMs.ours), '', result.maxCompilePlusFirstMaskMs.case);
+    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas (best of 3 more)`, ms(result.maxCompilePlusFirstMaskAgainMs.ours), '', result.maxCompilePlusFirstMaskAgainMs.case);
     add(`mask p50 (${o.count} tokens)`, us(o.p50), us(x.p50), ratio(o.p50, x.p50));
     add('mask p90', us(o.p90), us(x.p90), ratio(o.p90, x.p90));
     add('mask p99', us(o.p99), us(x.p99), ratio(o.p99, x.p99));

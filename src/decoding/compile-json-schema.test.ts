@@ -106,6 +106,28 @@ describe('compileJsonSchema: the compact layout', () => {
     expect(verdicts({ pattern: 'b+c' }, ['"abbcd"', '"ac"', '1'])).toEqual({ '"abbcd"': true, '"ac"': false, '1': true });
   });
 
+  it('accepts only well-formed UTF-8 inside strings (no overlongs, surrogates or code points past U+10FFFF)', () => {
+    const grammar = compileJsonSchema({ type: 'string', maxLength: 5 }, vocabulary);
+    const bytesAccepted = (bytes: number[]): boolean => {
+      const matcher = grammar.matcher();
+      return [0x22, ...bytes, 0x22].every((byte) => matcher.accept(byte)) && matcher.canTerminate();
+    };
+    expect(
+      [
+        [0xe0, 0xa0, 0x80],
+        [0xe0, 0x85, 0xa0],
+        [0xed, 0x9f, 0xbf],
+        [0xed, 0xa0, 0x80],
+        [0xf0, 0x90, 0x80, 0x80],
+        [0xf0, 0x80, 0x80, 0x80],
+        [0xf4, 0x8f, 0xbf, 0xbf],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0xc0, 0x80],
+        [0xc3, 0xa9],
+      ].map(bytesAccepted),
+    ).toEqual([true, false, true, false, true, false, true, false, false, true]);
+  });
+
   it('enforces numeric bounds on plain decimals', () => {
     expect(verdicts({ type: 'integer', minimum: 1, maximum: 50 }, ['0', '1', '50', '51', '7.0', '-3', '01'])).toEqual({ '0': false, '1': true, '50': true, '51': false, '7.0': false, '-3': false, '01': false });
     expect(verdicts({ type: 'number', exclusiveMinimum: 0, maximum: 1 }, ['0', '0.5', '1', '1.0', '1.01', '-0.1', '1e-3'])).toEqual({

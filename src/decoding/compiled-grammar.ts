@@ -54,6 +54,8 @@ export class CompiledGrammar implements MatcherHost {
     this.stats = vocabulary.stringStats;
     this.scratch = new Uint32Array(vocabulary.maskWords);
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
+    // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
+    for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
   }
 
   /** A new matcher at the start of the document. */

@@ -207,6 +207,19 @@ export class JsonAutomaton {
     this.start = out.size === 0 ? DEAD : this.intern([...out.values()]);
   }
 
+  /** The distinct loop classes of every patterned string's DFA states (prepared at compile time, so no first mask pays for them). */
+  patternLoopClasses(): { key: string; members: Uint8Array }[] {
+    const classes = new Map<string, { key: string; members: Uint8Array }>();
+    for (const alternative of this.alternatives) {
+      if (alternative?.kind !== 'string' || alternative.free) continue;
+      for (let state = 0; state < alternative.dfa.stateCount; state++) {
+        const loop = loopClassOf(alternative, state);
+        if (loop !== undefined) classes.set(loop.key, loop);
+      }
+    }
+    return [...classes.values()];
+  }
+
   /** Number of distinct configurations and frames created so far (memory reports). */
   get configurationCount(): number {
     return this.stackCount;
@@ -781,13 +794,18 @@ export class JsonAutomaton {
   private partial(config: Stack, alternative: StringAlternative, value: number, remaining: number, length: number, out: Map<number, Stack>): void {
     const frame = config.frame;
     const shift = 6 * remaining;
-    const lo = Math.max(value * 2 ** shift, UTF8_MIN[length]!);
-    const hi = Math.min(value * 2 ** shift + 2 ** shift - 1, UTF8_MAX[length]!);
+    const rawLo = value * 2 ** shift;
+    const rawHi = rawLo + 2 ** shift - 1;
+    const lo = Math.max(rawLo, UTF8_MIN[length]!);
+    const hi = Math.min(rawHi, UTF8_MAX[length]!);
     if (lo > hi) return;
     const touchesSurrogates = lo <= 0xdfff && hi >= 0xd800;
     if (touchesSurrogates && lo >= 0xd800 && hi <= 0xdfff) return;
     if (!this.rangeViable(alternative, frame.c, frame.d, lo, hi)) return;
-    if (!touchesSurrogates && (alternative.exclude === null || !alternative.exclude.hasChildIn(frame.e, lo, hi))) {
+    // forgetting the bytes is only safe when every continuation completes a valid character:
+    // E0, F0 and F4 lead bytes (overlong or out-of-range completions) and ED (surrogates) must wait
+    const everyCompletionValid = rawLo >= UTF8_MIN[length]! && rawHi <= UTF8_MAX[length]! && !touchesSurrogates;
+    if (everyCompletionValid && (alternative.exclude === null || !alternative.exclude.hasChildIn(frame.e, lo, hi))) {
       const target = alternative.dfa.rangeTarget(frame.c, lo, hi);
       if (target >= 0) {
         // every completion lands in `target`: forget the exact bytes, so CJK tokens share states

@@ -109,16 +109,15 @@ export class TokenTrie {
   /** Per node: 1 when every byte below it (not its own) is in `members` (a 256-entry table). */
   descendantsWithin(members: Uint8Array): Uint8Array {
     const within = new Uint8Array(this.nodeCount);
-    // reverse DFS order sees children before parents
+    // in reverse DFS order a node's children come just before it: `pending[d]` gathers the
+    // verdict of the depth-d nodes seen since their parent (at depth d-1) last consumed it
+    const pending = new Uint8Array(this.maxDepth + 2).fill(1);
     for (let node = this.nodeCount - 1; node >= 0; node--) {
-      let ok = 1;
-      for (let child = node + 1; child < this.nodeEnd[node]!; child = this.nodeEnd[child]!) {
-        if (members[this.nodeByte[child]!] !== 1 || within[child] !== 1) {
-          ok = 0;
-          break;
-        }
-      }
-      within[node] = ok;
+      const depth = this.nodeDepth[node]!;
+      const below = pending[depth + 1]!;
+      within[node] = below;
+      pending[depth + 1] = 1;
+      if (members[this.nodeByte[node]!] !== 1 || below === 0) pending[depth] = 0;
     }
     return within;
   }
