@@ -305,6 +305,23 @@ describe('compileJsonSchema: flexible layout and depth', () => {
     expect(verdicts(schema, texts, { layout: 'flexible' })).toEqual({ [texts[0]!]: true, [texts[1]!]: true, [texts[2]!]: true, [texts[3]!]: false });
   });
 
+  it('decodes \\uXXXX escapes before checking patterns, lengths and excluded key names (flexible)', () => {
+    const texts = ['"\\u0061\\u0062"', '"\\u0031"', '"\\u0061b\\u0063d"', '"\\ud83d\\ude00"', '"\\u00E9"'];
+    expect(verdicts({ type: 'string', pattern: '^[a-zé]+$', maxLength: 3 }, texts, { layout: 'flexible' })).toEqual({
+      [texts[0]!]: true,
+      [texts[1]!]: false,
+      [texts[2]!]: false,
+      [texts[3]!]: false,
+      [texts[4]!]: true,
+    });
+    const keys = ['{"\\u0061":"x"}', '{"\\u0062":"x"}', '{"a":1,"\\u0061":"x"}'];
+    expect(verdicts({ properties: { a: { type: 'integer' } }, additionalProperties: { type: 'string' } }, keys, { layout: 'flexible' })).toEqual({
+      [keys[0]!]: false,
+      [keys[1]!]: true,
+      [keys[2]!]: false,
+    });
+  });
+
   it('stops offering values deeper than maxDepth without dead ends', () => {
     const grammar = compileJsonSchema({}, vocabulary, { maxDepth: 3 });
     expect([accepts(grammar, '[[1]]'), accepts(grammar, '[[[]]]'), accepts(grammar, '[[[1]]]')]).toEqual([true, true, false]);

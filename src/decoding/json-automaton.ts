@@ -66,6 +66,8 @@ const enum StringMode {
   Escape = 4,
   /** Inside `\uXXXX`; `x` = value so far, `y` = digits read. */
   UnicodeEscape = 5,
+  /** Inside `\uXXXX` (flexible layout) whose code point is known to lead to state `p`; `x` = hex digits left. */
+  UnicodeEscapeTo = 6,
 }
 
 /** `count` of a string whose length no longer matters (the mask abstraction's stand-in). */
@@ -747,8 +749,19 @@ export class JsonAutomaton {
         if (digits === 4) {
           if (this.unicodeAllowed(value, value)) this.completeChar(config, alternative, value, out);
         } else if (this.unicodeEscapeViable(alternative, state, count, value, digits)) {
-          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, digits)), out);
+          // as for UTF-8: once every completion is a valid code point leading to one state, forget the digits
+          const lo = value * 16 ** (4 - digits);
+          const hi = lo + 16 ** (4 - digits) - 1;
+          const target = this.options.flexible && !(lo <= 0xdfff && hi >= 0xd800) && (alternative.exclude === null || !alternative.exclude.hasChildIn(exclusion, lo, hi)) ? alternative.dfa.rangeTarget(state, lo, hi) : -1;
+          if (target >= 0) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscapeTo, target, count, -1, 4 - digits)), out);
+          else this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, digits)), out);
         }
+        return;
+      }
+      case StringMode.UnicodeEscapeTo: {
+        if (hexValue(byte, true) < 0) return;
+        if (frame.x > 1) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscapeTo, state, count, -1, frame.x - 1)), out);
+        else this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
         return;
       }
     }
