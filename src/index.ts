@@ -211,3 +211,24 @@ export type {
   ToolCallGuard,
   ToolChoicePolicy,
 } from './agent/index.js';
+export { ISOLATION_KINDS, allowValues, argumentRule, createIsolation, createPolicy, limitNumber, matchSchema, pathUnder } from './policy/index.js';
+export type {
+  AfterToolResultInput,
+  AfterToolResultOutput,
+  AllowValuesOptions,
+  ArgumentRule,
+  BeforeToolCallInput,
+  FlowOptions,
+  Isolation,
+  IsolationKind,
+  IsolationOptions,
+  LimitNumberOptions,
+  MatchSchemaOptions,
+  PathUnderOptions,
+  Policy,
+  PolicyDecision,
+  PolicySession,
+  PolicySpec,
+  TrustLabel,
+  TrustOptions,
+} from './policy/index.js';
