@@ -252,13 +252,16 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   let steadyState = { tokens: 0, heapDeltaBytes: 0, bytesPerToken: 0, gcEvents: 0 };
   if (steadyCase !== undefined) {
     const matcher = steadyCase.grammar.matcher();
+    const sequences = steadyCase.sequences;
+    // indexed loops: a for-of here would allocate iterators and blame the engine
     const runOnce = (): number => {
       let tokens = 0;
-      for (const sequence of steadyCase.sequences) {
+      for (let index = 0; index < sequences.length; index++) {
+        const sequence = sequences[index]!;
         matcher.reset();
-        for (const token of sequence) {
+        for (let position = 0; position < sequence.length; position++) {
           matcher.fillMask(mask);
-          matcher.accept(token);
+          matcher.accept(sequence[position]!);
           tokens++;
         }
       }

@@ -168,6 +168,12 @@ describe('compileJsonSchema: the compact layout', () => {
     expect(verdicts({ properties: { a: false, b: true } }, ['{"a":1}', '{"b":[{}]}', '{}'])).toEqual({ '{"a":1}': false, '{"b":[{}]}': true, '{}': true });
   });
 
+  it('keeps the bytes of every anyOf branch that shares a state', () => {
+    expect(verdicts({ anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'number' }] }, ['"a b"', '{}', '1 ', '-2.5'])).toEqual({ '"a b"': true, '{}': true, '1 ': false, '-2.5': true });
+    expect(verdicts({ type: 'array', items: { anyOf: [{ enum: ['a b'] }, { type: 'string', maxLength: 1 }] } }, ['["a b"]', '["a"]', '["ab"]'])).toEqual({ '["a b"]': true, '["a"]': true, '["ab"]': false });
+    expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'string', pattern: '^a b$' }] }, ['"a b"', '"a"', '"ab"'])).toEqual({ '"a b"': true, '"a"': true, '"ab"': false });
+  });
+
   it('combines anyOf, disjoint oneOf, allOf and recursive $ref', () => {
     expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'integer' }] }, ['"a"', '"ab"', '7'])).toEqual({ '"a"': true, '"ab"': false, '7': true });
     expect(verdicts({ oneOf: [{ const: 'a' }, { type: 'integer' }] }, ['"a"', '1', '"b"'])).toEqual({ '"a"': true, '1': true, '"b"': false });

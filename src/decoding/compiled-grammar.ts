@@ -6,7 +6,7 @@
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
-import { loadMask, storeMask, type StoredMask } from './stored-mask.js';
+import { listLimit, loadMask, storeAllowedList, storeMask, type StoredMask } from './stored-mask.js';
 import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -37,6 +37,10 @@ export class CompiledGrammar implements MatcherHost {
   private readonly masks: (StoredMask | undefined)[] = [];
   /** Per automaton state: the content trie's loop-class flags for it (null: none; undefined: not looked up). */
   private readonly loopFlags: (Uint8Array | null | undefined)[] = [];
+  /** Token ids a full-trie walk collected, while they fit a list (`collected` of them; -1 when not collecting). */
+  private readonly collectedIds: Uint32Array;
+  private readonly idLimit: number;
+  private collected = -1;
   private readonly scratch: Uint32Array;
   private readonly walkStack: Int32Array;
   private readonly layout: (value: unknown) => string | undefined;
@@ -53,6 +57,8 @@ export class CompiledGrammar implements MatcherHost {
     this.acceptsValue = accepts;
     this.stats = vocabulary.stringStats;
     this.scratch = new Uint32Array(vocabulary.maskWords);
+    this.idLimit = listLimit(vocabulary.maskWords);
+    this.collectedIds = new Uint32Array(this.idLimit);
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
@@ -121,10 +127,13 @@ export class CompiledGrammar implements MatcherHost {
       count = content.count + this.walk(this.stats.quoteTrie, state, out);
     } else {
       out.fill(0);
-      count = this.walk(this.vocabulary.trie, state, out);
+      this.collected = 0;
+      count = this.walk(this.vocabulary.trie, state, out, false, true);
     }
     this.walks++;
-    const stored = storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
+    // a structural state allows few tokens: keep the ids the walk collected instead of scanning the bitset
+    const stored = this.collected >= 0 && count === this.collected && count <= this.idLimit ? storeAllowedList(this.collectedIds, count) : storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
+    this.collected = -1;
     this.masks[state] = stored;
     return stored;
   }
@@ -136,7 +145,7 @@ export class CompiledGrammar implements MatcherHost {
    * bytes all keep a string in the same looping state is added as one slice of tokens
    * without visiting it.
    */
-  private walk(trie: TokenTrie, state: number, out: Uint32Array, loops = false): number {
+  private walk(trie: TokenTrie, state: number, out: Uint32Array, loops = false, collect = false): number {
     const automaton = this.automaton;
     const nodeByte = trie.nodeByte;
     const nodeDepth = trie.nodeDepth;
@@ -190,12 +199,14 @@ export class CompiledGrammar implements MatcherHost {
       let token = nodeToken[node]!;
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
+        if (collect && count < this.idLimit) this.collectedIds[count] = token;
         count++;
         token = nextSame[token]!;
       }
       node++;
     }
     this.visited += visited;
+    if (collect) this.collected = Math.min(count, this.idLimit + 1);
     return count;
   }
 }

@@ -73,7 +73,9 @@ export class GrammarMatcher {
       throw error;
     }
     if (this.host.automaton.accepting[state] === 1) {
-      for (const id of vocabulary.eosTokenIds) mask[id >>> 5]! |= 1 << (id & 31);
+      // indexed: a for-of over the frozen id list allocated an iterator on every call
+      const eos = vocabulary.eosTokenIds;
+      for (let index = 0; index < eos.length; index++) mask[eos[index]! >>> 5]! |= 1 << (eos[index]! & 31);
     }
     return true;
   }

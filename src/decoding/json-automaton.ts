@@ -181,6 +181,7 @@ export class JsonAutomaton {
   private readonly analyses = new Map<number, LengthAnalysis>();
   /** Reused by `transition` (never re-entered): most bytes lead nowhere and should cost no allocation. */
   private readonly scratch = new Map<number, Stack>();
+  private readonly candidates = new Uint8Array(256);
   private readonly root: ValueNode;
   private frameCount = 0;
   private stackCount = 0;
@@ -195,7 +196,7 @@ export class JsonAutomaton {
         if (alternative.kind === 'object' && alternative.additionalKey !== null) this.alternatives[alternative.additionalKey.id] = alternative.additionalKey;
       }
     }
-    const capacity = 16;
+    const capacity = 64;
     this.trans = new Int32Array(capacity * 256).fill(UNKNOWN);
     this.accepting = new Uint8Array(capacity);
     this.maskBase = new Int32Array(capacity);
@@ -299,6 +300,7 @@ export class JsonAutomaton {
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
     this.abstractLength(id, configs);
+    this.prefillDeadBytes(id, configs);
     if (configs.length === 1) {
       const frame = configs[0]!.frame;
       const mode = frame.b as StringMode;
@@ -313,6 +315,120 @@ export class JsonAutomaton {
       }
     }
     return id;
+  }
+
+  /**
+   * Marks DEAD, up front, every byte no configuration of a new state could consume (an
+   * over-approximation per frame kind): a structural state then costs a handful of
+   * transition computations instead of 256 on its first mask walk.
+   */
+  private prefillDeadBytes(id: number, configs: Stack[]): void {
+    const candidates = this.candidates;
+    candidates.fill(0);
+    for (const config of configs) {
+      if (!this.markCandidates(config.frame, candidates)) return;
+    }
+    const row = id * 256;
+    for (let byte = 0; byte < 256; byte++) if (candidates[byte] === 0) this.trans[row + byte] = DEAD;
+  }
+
+  /** Sets the bytes `frame` might consume; false when that is too many to be worth listing. */
+  private markCandidates(frame: Frame, candidates: Uint8Array): boolean {
+    // whitespace is a candidate for every frame in the flexible layout (over-approximation is
+    // safe); only ever set bits here, since several configurations share `candidates`
+    if (this.options.flexible) {
+      candidates[0x20] = 1;
+      candidates[0x09] = 1;
+      candidates[0x0a] = 1;
+      candidates[0x0d] = 1;
+    }
+    switch (frame.kind) {
+      case Kind.Done:
+        return true;
+      case Kind.Literal:
+        for (const byte of this.literalNodes.get(frame.a)!.literals!.children[frame.b]!.keys()) candidates[byte] = 1;
+        return true;
+      case Kind.Number:
+        for (let byte = 0x2b; byte <= 0x65; byte++) if (NUMBER_SYMBOL_OF_BYTE[byte]! >= 0) candidates[byte] = 1;
+        candidates[0x45] = 1;
+        return true;
+      case Kind.Object: {
+        const alternative = this.alternatives[frame.a] as ObjectAlternative;
+        switch (frame.b as ObjectPhase) {
+          case ObjectPhase.Open:
+            candidates[0x7b] = 1;
+            return true;
+          case ObjectPhase.First:
+          case ObjectPhase.Next:
+            candidates[0x22] = 1;
+            candidates[0x7d] = 1;
+            return true;
+          case ObjectPhase.Key:
+            for (const byte of alternative.keys.children[frame.d]!.keys()) candidates[byte] = 1;
+            return true;
+          case ObjectPhase.Colon:
+            candidates[0x3a] = 1;
+            return true;
+          case ObjectPhase.PreValue:
+            return true;
+          case ObjectPhase.After:
+            candidates[0x2c] = 1;
+            candidates[0x7d] = 1;
+            return true;
+          default:
+            return true;
+        }
+      }
+      case Kind.Array:
+        switch (frame.b as ArrayPhase) {
+          case ArrayPhase.Open:
+            candidates[0x5b] = 1;
+            return true;
+          case ArrayPhase.First:
+          case ArrayPhase.Next:
+            candidates[0x5d] = 1;
+            return true;
+          case ArrayPhase.After:
+            candidates[0x2c] = 1;
+            candidates[0x5d] = 1;
+            return true;
+          default:
+            return true;
+        }
+      case Kind.String: {
+        const mode = frame.b as StringMode;
+        if (mode === StringMode.Open) {
+          candidates[0x22] = 1;
+          return true;
+        }
+        if (mode === StringMode.Utf8 || mode === StringMode.Utf8To) {
+          for (let byte = 0x80; byte <= 0xbf; byte++) candidates[byte] = 1;
+          return true;
+        }
+        if (mode === StringMode.Escape) {
+          for (const byte of SHORT_ESCAPES.keys()) candidates[byte] = 1;
+          candidates[0x75] = 1;
+          candidates[0x2f] = 1;
+          return true;
+        }
+        if (mode === StringMode.UnicodeEscape || mode === StringMode.UnicodeEscapeTo) {
+          for (const byte of '0123456789abcdefABCDEF') candidates[byte.charCodeAt(0)] = 1;
+          return true;
+        }
+        // string body: ASCII the DFA can take, quote, backslash, and lead bytes if it takes anything beyond ASCII
+        const alternative = this.alternatives[frame.a] as StringAlternative;
+        const ranges = alternative.dfa.transitions[frame.c]!;
+        candidates[0x22] = 1;
+        candidates[0x5c] = 1;
+        for (let index = 0; index < ranges.length; index += 3) {
+          const lo = ranges[index]!;
+          const hi = ranges[index + 1]!;
+          for (let byte = Math.max(lo, 0x20); byte <= Math.min(hi, 0x7f); byte++) candidates[byte] = 1;
+          if (hi >= 0x80) for (let byte = 0xc2; byte <= 0xf4; byte++) candidates[byte] = 1;
+        }
+        return true;
+      }
+    }
   }
 
   private grow(needed: number): void {

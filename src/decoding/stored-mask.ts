@@ -25,8 +25,8 @@ export interface StoredMask {
 export function storeMask(bits: Uint32Array, count: number, universe: Uint32Array, universeCount: number): StoredMask {
   const words = universe.length;
   const rejected = universeCount - count;
-  const listLimit = words >>> 3;
-  if (count <= listLimit) {
+  const limit = listLimit(words);
+  if (count <= limit) {
     const data = new Uint32Array(count);
     let at = 0;
     for (let word = 0; word < words; word++) {
@@ -39,7 +39,7 @@ export function storeMask(bits: Uint32Array, count: number, universe: Uint32Arra
     }
     return { storage: Storage.Allowed, data, count };
   }
-  if (rejected <= listLimit) {
+  if (rejected <= limit) {
     const data = new Uint32Array(rejected);
     let at = 0;
     for (let word = 0; word < words; word++) {
@@ -53,6 +53,16 @@ export function storeMask(bits: Uint32Array, count: number, universe: Uint32Arra
     return { storage: Storage.Rejected, data, count };
   }
   return { storage: Storage.Bitset, data: bits.slice(0, words), count };
+}
+
+/** A short allowed list straight from the ids a walk collected (no pass over the bitset). */
+export function storeAllowedList(ids: Uint32Array, count: number): StoredMask {
+  return { storage: Storage.Allowed, data: ids.slice(0, count), count };
+}
+
+/** Most ids `storeMask` keeps as a list rather than a bitset, for a mask of `words` words. */
+export function listLimit(words: number): number {
+  return words >>> 3;
 }
 
 /** Writes the stored mask over `mask` (its first `universe.length` words). */
