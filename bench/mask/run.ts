@@ -8,7 +8,7 @@
  * time, memory, and whether steady-state tokens allocate. Engines are interleaved token
  * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
  *
- * Flags: --vocab=qwen3,llama3,gemma3  --rounds=8  --xgrammar=default|all|none  --json-only
+ * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --json-only
  */
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -25,7 +25,7 @@ import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map<string, string | undefined>(process.argv.slice(2).map((arg): [string, string | undefined] => { const [key, value] = arg.replace(/^--/, '').split('='); return [key!, value]; }));
 const VOCABS = (args.get('vocab') ?? 'qwen3,llama3,gemma3').split(',') as ('qwen3' | 'llama3' | 'gemma3')[];
-const ROUNDS = Number(args.get('rounds') ?? 8);
+const ROUNDS = Number(args.get('rounds') ?? 10);
 const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
 const JSON_ONLY = args.has('json-only');
 /** Cases XGrammar compiles by default: the three tools and one pack tool with maxLength 500 (XGrammar needs ~20 s for it). */
@@ -121,8 +121,11 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
 
   // warm the JIT (not the caches of the measured schemas): a throwaway schema through both engines
   {
-    const warmSchema = { type: 'object', properties: { x: { type: 'string', pattern: '^[a-z]+$' }, y: { type: 'integer' }, z: { type: 'array', items: { type: 'string' } } } };
-    const warmText = '{"x":"warm","y":12,"z":["a b","c"]}';
+    const warmSchema = {
+      type: 'object',
+      properties: { x: { type: 'string', pattern: '^[a-z]+$' }, y: { type: 'integer' }, z: { type: 'array', items: { type: 'string' } }, w: { type: 'string', minLength: 2, maxLength: 12 } },
+    };
+    const warmText = '{"x":"warm","y":12,"z":["a b","c"],"w":"up to\\nten"}';
     const warm = compileJsonSchema(warmSchema, vocabulary);
     const warmX = await xgrammar.GrammarMatcher.createGrammarMatcher(await compiler.compileJSONSchema(JSON.stringify(warmSchema), false, -1, [',', ':'], true));
     const warmKernel = xgrammarMaskKernel(warmX);
@@ -267,7 +270,8 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
       }
       return tokens;
     };
-    for (let warm = 0; warm < 20; warm++) runOnce();
+    // long enough for the JIT to finish optimizing, so its code allocations are not counted
+    for (let warm = 0; warm < 200; warm++) runOnce();
     let gcEvents = 0;
     const observer = new PerformanceObserver((list) => {
       gcEvents += list.getEntries().length;

@@ -11,6 +11,9 @@ import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
 
+/** Compile-time budget for precomputing pattern positions' content masks (well inside the 50 ms compile target). */
+const PRECOMPUTE_BUDGET_MS = 12;
+
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
   /** Automaton states created so far. */
@@ -36,7 +39,10 @@ export class CompiledGrammar implements MatcherHost {
   readonly stats: StringTokenStats;
   private readonly masks: (StoredMask | undefined)[] = [];
   /** Per automaton state: the content trie's loop-class flags for it (null: none; undefined: not looked up). */
-  private readonly loopFlags: (Uint8Array | null | undefined)[] = [];
+  private loopFlagIndex = new Int32Array(64).fill(-2);
+  /** Flag tables referenced by `loopFlagIndex` (one monomorphic array keeps the hot loop fast). */
+  private readonly loopFlagTables: Uint8Array[] = [];
+  private readonly loopFlagTableOf = new Map<string, number>();
   /** Token ids a full-trie walk collected, while they fit a list (`collected` of them; -1 when not collecting). */
   private readonly collectedIds: Uint32Array;
   private readonly idLimit: number;
@@ -62,6 +68,25 @@ export class CompiledGrammar implements MatcherHost {
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
+    this.precomputeContentMasks(PRECOMPUTE_BUDGET_MS);
+  }
+
+  /**
+   * Computes, within `budgetMs`, the shared content masks of the patterned strings'
+   * positions (XGrammar precomputes every state at compile time; this does it only for the
+   * walks that cost most, and only once per vocabulary: other grammars reuse them).
+   */
+  private precomputeContentMasks(budgetMs: number): void {
+    const deadline = performance.now() + budgetMs;
+    for (const state of this.automaton.patternPositions()) {
+      if (performance.now() > deadline) return;
+      const key = this.automaton.contentKey[state];
+      if (key === undefined || this.stats.contentMasks.has(key)) continue;
+      const out = this.scratch;
+      out.fill(0);
+      const count = this.walk(this.stats.contentTrie, state, out, true);
+      this.stats.contentMasks.set(key, storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount));
+    }
   }
 
   /** A new matcher at the start of the document. */
@@ -154,7 +179,8 @@ export class CompiledGrammar implements MatcherHost {
     const nextSame = trie.nextSameBytes;
     const tokenOrder = loops ? trie.tokenOrder : undefined;
     const tokenStart = loops ? trie.tokenStart : undefined;
-    const loopFlags = this.loopFlags;
+    let loopIndex = this.loopFlagIndex;
+    const loopTables = this.loopFlagTables;
     const stack = this.walkStack;
     let trans = automaton.trans;
     let count = 0;
@@ -177,17 +203,16 @@ export class CompiledGrammar implements MatcherHost {
         continue;
       }
       if (loops) {
-        let flags = loopFlags[to];
-        if (flags === undefined) {
-          const loop = automaton.loopClass[to];
-          flags = loop === undefined ? null : this.stats.contentClassFlags(loop.key, loop.members);
-          loopFlags[to] = flags;
+        let index = to < loopIndex.length ? loopIndex[to]! : -2;
+        if (index === -2) {
+          index = this.loopFlagsOf(to);
+          loopIndex = this.loopFlagIndex;
         }
-        if (flags !== null && flags[node] === 1) {
+        if (index >= 0 && loopTables[index]![node] === 1) {
           // every token below stays in this looping state: take the whole slice
           const end = tokenStart![nodeEnd[node]!]!;
-          for (let index = tokenStart![node]!; index < end; index++) {
-            const token = tokenOrder![index]!;
+          for (let at = tokenStart![node]!; at < end; at++) {
+            const token = tokenOrder![at]!;
             out[token >>> 5]! |= 1 << (token & 31);
           }
           count += end - tokenStart![node]!;
@@ -208,5 +233,26 @@ export class CompiledGrammar implements MatcherHost {
     this.visited += visited;
     if (collect) this.collected = Math.min(count, this.idLimit + 1);
     return count;
+  }
+
+  /** Index of the content-trie loop flags of automaton state `state` (-1: it does not loop), recorded in `loopFlagIndex`. */
+  private loopFlagsOf(state: number): number {
+    if (state >= this.loopFlagIndex.length) {
+      const bigger = new Int32Array(Math.max(state + 1, this.loopFlagIndex.length * 2)).fill(-2);
+      bigger.set(this.loopFlagIndex);
+      this.loopFlagIndex = bigger;
+    }
+    const loop = this.automaton.loopClass[state];
+    let index = -1;
+    if (loop !== undefined) {
+      index = this.loopFlagTableOf.get(loop.key) ?? -1;
+      if (index < 0) {
+        index = this.loopFlagTables.length;
+        this.loopFlagTables.push(this.stats.contentClassFlags(loop.key, loop.members));
+        this.loopFlagTableOf.set(loop.key, index);
+      }
+    }
+    this.loopFlagIndex[state] = index;
+    return index;
   }
 }

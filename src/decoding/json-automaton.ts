@@ -210,6 +210,36 @@ export class JsonAutomaton {
     this.start = out.size === 0 ? DEAD : this.intern([...out.values()]);
   }
 
+  /**
+   * For each patterned string alternative, automaton states standing at each of its DFA
+   * states (character boundary, no length count), in breadth-first order: the positions
+   * whose content masks are worth computing at compile time. The parent frame is the
+   * document's; a content walk never closes the string, so it is never consulted.
+   */
+  patternPositions(): number[] {
+    const positions: number[] = [];
+    const seen = new Set<number>();
+    const document = this.stack(this.frame(Kind.Done, DocumentPhase.Value, 0), null);
+    for (const alternative of this.alternatives) {
+      if (alternative?.kind !== 'string' || alternative.free || alternative.exclude !== null || seen.has(alternative.dfa.id)) continue;
+      seen.add(alternative.dfa.id);
+      const order = [alternative.dfa.start];
+      const visited = new Set(order);
+      for (let at = 0; at < order.length; at++) {
+        const ranges = alternative.dfa.transitions[order[at]!]!;
+        for (let index = 2; index < ranges.length; index += 3) {
+          if (!visited.has(ranges[index]!)) {
+            visited.add(ranges[index]!);
+            order.push(ranges[index]!);
+          }
+        }
+      }
+      const count = isCounted(alternative) ? FREE : 0;
+      for (const state of order) positions.push(this.intern([this.stack(this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, -1), document)]));
+    }
+    return positions;
+  }
+
   /** The distinct loop classes of every patterned string's DFA states (prepared at compile time, so no first mask pays for them). */
   patternLoopClasses(): { key: string; members: Uint8Array }[] {
     const classes = new Map<string, { key: string; members: Uint8Array }>();
