@@ -5,6 +5,7 @@
  * @module
  */
 export {
+  DEFAULT_ARGUMENT_LIMITS,
   NotFoundError,
   TOOL_NAME_PATTERN,
   ToolError,
@@ -22,6 +23,7 @@ export {
 } from './tools/index.js';
 export type {
   AnyTool,
+  ArgumentLimits,
   CallOptions,
   ConfirmRule,
   ContentPart,
@@ -29,7 +31,9 @@ export type {
   JsonSchemaObject,
   JsonToolDefinition,
   PreparedCall,
+  RegistrableTool,
   SchemaValidator,
+  SeedToolDefinition,
   Tool,
   ToolCallRequest,
   ToolContext,
@@ -57,6 +61,7 @@ export {
   ToolDefinitionError,
   ToolNotFoundError,
   ToolwrightError,
+  UnsafePatternError,
 } from './shared/errors.js';
 export type { ErrorCode } from './shared/errors.js';
 export { safeParseJson } from './shared/safe-json.js';
@@ -176,8 +181,10 @@ export type {
 } from './models/index.js';
 export {
   ConfirmationRefusedError,
+  DEFAULT_LEASE_MS,
   DEFAULT_LIMITS,
   DEFAULT_PRICES,
+  RunLeasedError,
   RunNotFoundError,
   RunNotResumableError,
   RunStoreError,
@@ -203,13 +210,16 @@ export type {
   PendingConfirmation,
   PriceTable,
   ResumeAgentOptions,
+  RoutingCategory,
   RoutingOptions,
   RunAgentOptions,
   RunEvent,
+  RunLease,
   RunStore,
   StoppedAgentResult,
   ToolCallGuard,
   ToolChoicePolicy,
+  UnexpectedModelStop,
 } from './agent/index.js';
 export { ISOLATION_KINDS, allowValues, argumentRule, createIsolation, createPolicy, limitNumber, matchSchema, pathUnder } from './policy/index.js';
 export type {

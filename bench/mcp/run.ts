@@ -4,11 +4,17 @@
  * same tool, in the same run, reported as a ratio.
  *
  * Bounded load: a fixed number of calls, a fixed number in flight, one
- * session per server, keep-alive connections. Rounds alternate between the
- * two servers so that machine noise hits both; each result is consumed.
+ * session per server, keep-alive connections; each result is consumed.
+ * toolwright runs with every guard on (bearer token, Host and Origin checks,
+ * body limit, argument validation). The two servers are interleaved round by
+ * round, alternating which goes first, and each round yields its own ratio:
+ * on a shared, noisy machine a slow moment hits both halves of a round, so
+ * the median of the per-round ratios is the figure to read, not the ratio
+ * of pooled numbers.
  *
- *   npm run bench:mcp                 # 4 rounds of 2000 calls, 8 in flight
+ *   npm run bench:mcp                 # 8 rounds of 1500 calls, 8 in flight
  *   npm run bench:mcp -- --calls 5000 --concurrency 16 --rounds 6
+ *   BENCH_MCP_CPU_PROF=/tmp/prof npm run bench:mcp   # also write a --cpu-prof profile of each server
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -19,9 +25,9 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
-    calls: { type: 'string', default: '2000' },
+    calls: { type: 'string', default: '1500' },
     concurrency: { type: 'string', default: '8' },
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '500' },
     json: { type: 'boolean', default: false },
   },
@@ -31,6 +37,8 @@ const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
 const here = dirname(fileURLToPath(import.meta.url));
+/** toolwright's bench server requires this bearer token, so the auth guard is measured too. */
+const BENCH_TOKEN = 'bench-token-not-a-secret';
 
 interface Target {
   name: 'toolwright' | 'sdk';
@@ -41,14 +49,17 @@ interface Target {
 }
 
 function startServer(name: Target['name']): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(here, 'server.ts'), name], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_MCP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MCP_CPU_PROF}`] : []), '--import', 'tsx', resolve(here, 'server.ts'), name], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_MCP_TOKEN: BENCH_TOKEN },
+  });
   return new Promise((resolveStart, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       out += chunk;
       const match = /^(http:\/\/\S+)\n/.exec(out);
-      if (match) resolveStart({ name, process: child, url: match[1]!, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), headers: {} });
+      if (match) resolveStart({ name, process: child, url: match[1]!, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), headers: name === 'toolwright' ? { Authorization: `Bearer ${BENCH_TOKEN}` } : {} });
     });
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
   });
@@ -77,7 +88,7 @@ function post(target: Target, body: string, extra: Record<string, string> = {}):
 async function openSession(target: Target): Promise<void> {
   const init = await post(target, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
   if (init.status !== 200 || !init.session) throw new Error(`${target.name}: initialize failed (${init.status})`);
-  target.headers = { 'mcp-session-id': init.session, 'mcp-protocol-version': '2025-11-25' };
+  target.headers = { ...target.headers, 'mcp-session-id': init.session, 'mcp-protocol-version': '2025-11-25' };
   await post(target, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
 }
 
@@ -111,47 +122,66 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+interface RoundFigures {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function figures(calls: number, latencies: readonly number[], wallMs: number): RoundFigures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { rps: (calls / wallMs) * 1000, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+}
+
 const targets = [await startServer('toolwright'), await startServer('sdk')];
 try {
   for (const target of targets) {
     await openSession(target);
     await load(target, WARMUP);
   }
-  const results = new Map<Target['name'], { rps: number[]; latencies: number[] }>(targets.map((target) => [target.name, { rps: [], latencies: [] }]));
+  const rounds: Record<Target['name'], RoundFigures>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate which server goes first, so neither always runs on a cooler machine.
     const order = round % 2 === 0 ? targets : [...targets].reverse();
+    const measured: Partial<Record<Target['name'], RoundFigures>> = {};
     for (const target of order) {
       const { latencies, wallMs } = await load(target, CALLS);
-      const entry = results.get(target.name)!;
-      entry.rps.push((CALLS / wallMs) * 1000);
-      entry.latencies.push(...latencies);
+      measured[target.name] = figures(CALLS, latencies, wallMs);
     }
+    rounds.push(measured as Record<Target['name'], RoundFigures>);
   }
-  const summary = Object.fromEntries(
-    [...results].map(([name, { rps, latencies }]) => {
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const medianRps = [...rps].sort((a, b) => a - b)[Math.floor(rps.length / 2)]!;
-      return [name, { rps: medianRps, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) }];
-    }),
-  ) as Record<Target['name'], { rps: number; p50Ms: number; p99Ms: number }>;
-  const ratio = {
-    rps: summary.toolwright.rps / summary.sdk.rps,
-    p50: summary.toolwright.p50Ms / summary.sdk.p50Ms,
-    p99: summary.toolwright.p99Ms / summary.sdk.p99Ms,
-  };
+  const perServer = (name: Target['name']): RoundFigures => ({
+    rps: median(rounds.map((round) => round[name].rps)),
+    p50Ms: median(rounds.map((round) => round[name].p50Ms)),
+    p99Ms: median(rounds.map((round) => round[name].p99Ms)),
+  });
+  const summary = { toolwright: perServer('toolwright'), sdk: perServer('sdk') };
+  const perRound = rounds.map((round) => ({
+    rps: round.toolwright.rps / round.sdk.rps,
+    p50: round.toolwright.p50Ms / round.sdk.p50Ms,
+    p99: round.toolwright.p99Ms / round.sdk.p99Ms,
+  }));
+  // The median of per-round ratios: each ratio compares two halves of one round, run back to back.
+  const ratio = { rps: median(perRound.map((r) => r.rps)), p50: median(perRound.map((r) => r.p50)), p99: median(perRound.map((r) => r.p99)) };
   if (values.json) {
-    process.stdout.write(JSON.stringify({ calls: CALLS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, summary, ratio }) + '\n');
+    process.stdout.write(JSON.stringify({ calls: CALLS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, summary, ratio, perRound }) + '\n');
   } else {
-    const row = (name: string, value: { rps: number; p50Ms: number; p99Ms: number }) =>
+    const row = (name: string, value: RoundFigures) =>
       `${name.padEnd(12)} ${value.rps.toFixed(0).padStart(8)} ${value.p50Ms.toFixed(2).padStart(9)} ${value.p99Ms.toFixed(2).padStart(9)}`;
     process.stdout.write(
       [
-        `tools/call over Streamable HTTP (loopback, SSE responses): ${ROUNDS} rounds x ${CALLS} calls, ${CONCURRENCY} in flight, Node ${process.version}`,
-        `${'server'.padEnd(12)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`,
+        `tools/call over Streamable HTTP (loopback, SSE responses): ${ROUNDS} interleaved rounds x ${CALLS} calls, ${CONCURRENCY} in flight, Node ${process.version}`,
+        `per-round throughput ratios toolwright/sdk: ${perRound.map((r) => r.rps.toFixed(2)).join(' ')}`,
+        `${'server'.padEnd(12)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}   (medians over rounds)`,
         row('toolwright', summary.toolwright),
         row('sdk (bare)', summary.sdk),
-        `ratio toolwright/sdk: throughput ${ratio.rps.toFixed(2)}x, p50 latency ${ratio.p50.toFixed(2)}x, p99 latency ${ratio.p99.toFixed(2)}x`,
+        `median per-round ratio toolwright/sdk: throughput ${ratio.rps.toFixed(2)}x, p50 latency ${ratio.p50.toFixed(2)}x, p99 latency ${ratio.p99.toFixed(2)}x`,
         '',
       ].join('\n'),
     );

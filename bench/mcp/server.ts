@@ -1,7 +1,8 @@
 /**
  * One of the two servers `bench/mcp/run.ts` compares, in its own process so
  * that the load generator does not share its event loop:
- *   toolwright  `serveHttp` with one `echo` tool
+ *   toolwright  `serveHttp` with one `echo` tool and every guard on (a bearer
+ *               token from BENCH_MCP_TOKEN, Host/Origin checks, body limit)
  *   sdk         the official SDK alone: `McpServer.registerTool` + the SDK's
  *               Streamable HTTP transport, stateful, as its README shows
  * Prints the endpoint URL on stdout, then serves until killed.
@@ -26,9 +27,12 @@ if (kind === 'toolwright') {
     inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
     execute: ({ message }) => message,
   });
-  const handle = await serveHttp([echo], { port: 0 });
+  const handle = await serveHttp([echo], { port: 0, authToken: process.env.BENCH_MCP_TOKEN ?? 'bench-token-not-a-secret' });
   process.stdout.write(`${handle.url}\n`);
+  // SIGTERM must end the process through exit, so that --cpu-prof writes its profile.
+  process.once('SIGTERM', () => void handle.close().then(() => process.exit(0)));
 } else if (kind === 'sdk') {
+  process.once('SIGTERM', () => process.exit(0));
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http = createServer((req, res) => {
     const chunks: Buffer[] = [];

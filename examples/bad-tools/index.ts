@@ -134,6 +134,36 @@ export const bookRoom = defineTool({
   execute: done,
 });
 
+/** tw/undeclared-effect: the seed's four-field shape, `{ name, description, input_schema, fn }`, says nothing about side effects, so it counts as a write. */
+export const exportUsage = defineTool({
+  name: 'export_usage',
+  description: 'Export the usage figures of one month as a CSV file and return its download link.',
+  input_schema: {
+    type: 'object',
+    properties: {
+      reason: { type: 'string', description: "Why the figures are being exported (quote the user's request)." },
+      month: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'The month to export (YYYY-MM).' },
+    },
+    required: ['reason', 'month'],
+    additionalProperties: false,
+  },
+  fn: done,
+});
+
+/** tw/backtracking-pattern: in `(\w+\s?)*` one word can be split into iterations in exponentially many ways, which a backtracking regex engine tries one by one. */
+export const searchByLabel = defineTool({
+  name: 'search_by_label',
+  description: 'Search customer records by the label support attached to them, and return the matching customers.',
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: { label: { type: 'string', pattern: '^(\\w+\\s?)*$', description: 'Words of the label, separated by single spaces.' } },
+    required: ['label'],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
 /** tw/too-many-tools: 15 more tools, well described but without categories, push the pack past 20. */
 export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
   const number = String(index + 1).padStart(2, '0');
@@ -151,4 +181,4 @@ export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
   });
 });
 
-export const tools: AnyTool[] = [manageSubscription, doStuff, setPreferences, lookupCustomer, cancelOrder, saveAddress, bookRoom, ...reportTools];
+export const tools: AnyTool[] = [manageSubscription, doStuff, setPreferences, lookupCustomer, cancelOrder, saveAddress, bookRoom, exportUsage, searchByLabel, ...reportTools];

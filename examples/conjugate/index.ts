@@ -1,7 +1,9 @@
 /**
- * A tiny tool pack: English verb conjugation from a real (small) table. The verb
- * is free text on purpose, so a well-formed call can still name a verb the table
- * lacks, and the model gets a tool error that tells it how to recover.
+ * A tiny tool pack: English verb conjugation from a real (small) table. The verb is an
+ * enum of the verbs the table covers, so under the token mask a conjugated form ("ate")
+ * or an invented verb cannot even be written. A well-formed call can still ask for a form
+ * English lacks (the modals have no perfect or future: "will must"), and the model gets a
+ * tool error that tells it how to recover.
  * @module
  */
 import { ToolError, defineTool } from '../../src/tools/index.js';
@@ -15,9 +17,12 @@ export type Person = (typeof PERSONS)[number];
 interface VerbEntry {
   /** Present simple for each person. */
   present: Record<Person, string>;
-  /** Past simple for each person (only "be" differs by person). */
-  past: Record<Person, string>;
-  participle: string;
+  /** Past simple for each person (only "be" differs by person); none for "must". */
+  past?: Record<Person, string>;
+  /** Past participle; modal verbs have none, so no present perfect. */
+  participle?: string;
+  /** Modal verbs take no "will" (there is no future simple of "can"). */
+  modal?: true;
 }
 
 function regularPresent(base: string, thirdSingular: string): Record<Person, string> {
@@ -37,7 +42,12 @@ const VERBS: ReadonlyMap<string, VerbEntry> = new Map([
   ['see', { present: regularPresent('see', 'sees'), past: samePast('saw'), participle: 'seen' }],
   ['write', { present: regularPresent('write', 'writes'), past: samePast('wrote'), participle: 'written' }],
   ['make', { present: regularPresent('make', 'makes'), past: samePast('made'), participle: 'made' }],
+  ['can', { present: samePast('can'), past: samePast('could'), modal: true }],
+  ['must', { present: samePast('must'), modal: true }],
 ]);
+
+/** What English uses where a modal verb has no form of its own, and the covered verb that conjugates it. */
+const MODAL_PARAPHRASES: Record<string, { phrase: string; verb: string }> = { can: { phrase: 'be able to', verb: 'be' }, must: { phrase: 'have to', verb: 'have' } };
 
 /** The verbs the table covers, alphabetically. */
 export const SUPPORTED_VERBS: readonly string[] = Object.freeze([...VERBS.keys()].sort());
@@ -58,26 +68,35 @@ export interface Conjugation {
 /** Conjugates a verb from the table, or throws the tool error the model will read. */
 export function conjugateVerb(verb: string, tense: Tense, person: Person): Conjugation {
   const entry = VERBS.get(verb);
+  // the registry's enum check keeps unknown verbs out; a direct caller still gets the model-facing error
   if (!entry) {
     throw new ToolError(`verb '${verb}' is out of scope: this table covers only ${SUPPORTED_VERBS.join(', ')}`, {
       kind: 'out_of_scope',
       suggestion: `Call list_verbs to see what is supported, and tell the user that '${verb}' cannot be conjugated here instead of guessing its forms.`,
     });
   }
-  let form: string;
+  let form: string | undefined;
   switch (tense) {
     case 'present_simple':
       form = entry.present[person];
       break;
     case 'past_simple':
-      form = entry.past[person];
+      form = entry.past?.[person];
       break;
     case 'present_perfect':
-      form = `${person === '3sg' ? 'has' : 'have'} ${entry.participle}`;
+      form = entry.participle === undefined ? undefined : `${person === '3sg' ? 'has' : 'have'} ${entry.participle}`;
       break;
     case 'future_simple':
-      form = `will ${verb}`;
+      form = entry.modal ? undefined : `will ${verb}`;
       break;
+  }
+  if (form === undefined) {
+    const tenseName = tense.replace('_', ' ');
+    const paraphrase = MODAL_PARAPHRASES[verb]!;
+    throw new ToolError(`verb '${verb}' is out of scope for ${tense}: English '${verb}' has no ${tenseName} form`, {
+      kind: 'out_of_scope',
+      suggestion: `Tell the user that '${verb}' has no ${tenseName} and that English uses '${paraphrase.phrase}' instead (call conjugate with verb '${paraphrase.verb}' for its forms); do not invent a form.`,
+    });
   }
   const pronoun = PRONOUNS[person];
   return { verb, tense, person, pronoun, form, text: `${pronoun} ${form}` };
@@ -88,17 +107,15 @@ export const conjugate = defineTool<{ verb: string; tense: Tense; person: Person
   title: 'Conjugate an English verb',
   description:
     'Conjugate an English verb for one tense and one grammatical person, and return the verb phrase with its pronoun (for example "he/she/it has eaten"). ' +
-    'Call it whenever the user asks how a verb is conjugated; do not conjugate from memory. Only the verbs listed by list_verbs are supported.',
+    'Call it whenever the user asks how a verb is conjugated; do not conjugate from memory. Only the verbs in the enum (also listed by list_verbs) are supported.',
   effect: 'read',
   inputSchema: {
     type: 'object',
     properties: {
       verb: {
         type: 'string',
-        description: 'The verb in its base form, lowercase and without "to" (write "eat", not "to eat" or "ate").',
-        pattern: '^[a-z]+$',
-        minLength: 1,
-        maxLength: 30,
+        enum: [...SUPPORTED_VERBS],
+        description: 'The verb in its base form, lowercase and without "to" (write "eat", not "to eat" or "ate"). Only these verbs are covered.',
       },
       tense: { type: 'string', enum: [...TENSES], description: 'The tense to conjugate into.' },
       person: { type: 'string', enum: [...PERSONS], description: 'Grammatical person and number: 1sg = I, 2sg = you, 3sg = he/she/it, 1pl = we, 2pl = you (plural), 3pl = they.' },

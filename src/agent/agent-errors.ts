@@ -25,6 +25,28 @@ export class RunNotResumableError extends ToolwrightError {
   }
 }
 
+/**
+ * Another process holds the run's lease: it is continuing the run now (its
+ * heartbeat keeps the lease), or it took the lease from this process.
+ */
+export class RunLeasedError extends ToolwrightError {
+  readonly runId: string;
+  /** Which process holds the lease (`pid … on host`), when known. */
+  readonly holder: string | undefined;
+  /** When the lease ends unless renewed (milliseconds since the epoch), when known. */
+  readonly leaseExpiresAt: number | undefined;
+  constructor(runId: string, lease: { holder: string; expiresAt: number } | undefined, message?: string) {
+    super(
+      'TW_RUN_LEASED',
+      message ??
+        `Run "${runId}" is being continued by another process (${lease?.holder ?? 'unknown'}) whose lease runs until ${lease ? new Date(lease.expiresAt).toISOString() : 'an unknown time'} and is renewed while it runs. Wait for it to finish (\`toolwright logs ${runId}\`); if that process died, resume with takeOver: true (\`toolwright resume ${runId} --take-over\`) once the lease has run out.`,
+    );
+    this.runId = runId;
+    this.holder = lease?.holder;
+    this.leaseExpiresAt = lease?.expiresAt;
+  }
+}
+
 /** Why a confirmation was refused; stable, for callers that branch on it. */
 export type ConfirmationRefusal = 'malformed' | 'forged' | 'expired' | 'already_used' | 'mismatch' | 'unknown_call';
 

@@ -19,6 +19,11 @@ export interface AgentLimits {
   maxCostUsd?: number;
   /** Tool calls over the whole run; a turn that would pass it is not run. Default: no limit. */
   maxToolCalls?: number;
+  /**
+   * Distinct tool calls considered from one model response; each call past it is answered with a
+   * notice instead of running (identical copies of a call do not count). Default: 16.
+   */
+  maxToolCallsPerTurn?: number;
   /** Active wall time of the run in milliseconds (time spent waiting for a confirmation is not counted). Default: no limit. */
   maxWallTimeMs?: number;
   /** The same tool with the same arguments failing this many times stops the run (`loop_detected`). Default: 3. */
@@ -41,6 +46,7 @@ export interface ResolvedLimits {
   maxOutputTokensPerCall: number | undefined;
   maxCostUsd: number | undefined;
   maxToolCalls: number | undefined;
+  maxToolCallsPerTurn: number;
   maxWallTimeMs: number | undefined;
   maxRepeatedFailures: number;
   maxIdenticalCalls: number;
@@ -51,13 +57,14 @@ export interface ResolvedLimits {
 
 export const DEFAULT_LIMITS = Object.freeze({
   maxIterations: 10,
+  maxToolCallsPerTurn: 16,
   maxRepeatedFailures: 3,
   maxIdenticalCalls: 5,
   maxParallelReads: 4,
   confirmationTtlMs: 24 * 60 * 60 * 1000,
 });
 
-const INTEGER_KEYS = ['maxIterations', 'maxInputTokens', 'maxOutputTokens', 'maxOutputTokensPerCall', 'maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'maxParallelReads'] as const;
+const INTEGER_KEYS = ['maxIterations', 'maxInputTokens', 'maxOutputTokens', 'maxOutputTokensPerCall', 'maxToolCalls', 'maxToolCallsPerTurn', 'maxRepeatedFailures', 'maxIdenticalCalls', 'maxParallelReads'] as const;
 
 /** Applies the defaults and checks every value (a developer error throws {@link InvalidArgumentError}). */
 export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
@@ -80,6 +87,7 @@ export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
     maxOutputTokensPerCall: limits.maxOutputTokensPerCall,
     maxCostUsd: limits.maxCostUsd,
     maxToolCalls: limits.maxToolCalls,
+    maxToolCallsPerTurn: limits.maxToolCallsPerTurn ?? DEFAULT_LIMITS.maxToolCallsPerTurn,
     maxWallTimeMs: limits.maxWallTimeMs,
     maxRepeatedFailures: limits.maxRepeatedFailures ?? DEFAULT_LIMITS.maxRepeatedFailures,
     maxIdenticalCalls: limits.maxIdenticalCalls ?? DEFAULT_LIMITS.maxIdenticalCalls,

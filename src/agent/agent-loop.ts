@@ -8,19 +8,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
-import type { AssistantMessage, Model, ModelRequest, ModelResponse, ToolChoice } from '../models/types.js';
+import type { AssistantMessage, Model, ModelRequest, ModelResponse, StopReason, ToolChoice } from '../models/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import type { ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
+import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import { declinedMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage, toolBudgetMessage } from './agent-messages.js';
+import { declinedMessage, duplicateCallMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage, toolBudgetMessage, truncatedCallMessage, turnLimitMessage } from './agent-messages.js';
 import type { ResolvedLimits } from './agent-limits.js';
-import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
+import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, ToolCallOutcome, ToolCallStatus, UnexpectedModelStop } from './agent-result.js';
 import type { AgentTelemetry, SpanHandle } from './agent-telemetry.js';
+import type { Redactor } from './redact.js';
 import { budgetStop, planModelCall, type Spent } from './budget.js';
 import { canonicalJson } from './canonical-json.js';
 import { createConfirmationToken } from './confirmation-token.js';
-import { checkForLoop } from './loop-breaker.js';
+import { callSignature, checkForLoop } from './loop-breaker.js';
 import { costOf, type ModelPrice } from './price-table.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory, type RoutingOptions } from './route-tools.js';
 import type { RecordedError, RunEvent } from './run-event.js';
@@ -50,6 +51,8 @@ export interface LoopEnvironment {
   /** Whether this run is in the store, so that calls are marked there for exactly-once execution. */
   persisted: boolean;
   recorder: RunRecorder;
+  /** The run's redactor (its tools' schemas included): for what a person or a log sees, and for confirmations before they are stored. */
+  redactor: Redactor;
   telemetry: AgentTelemetry;
   agentName: string;
   signal: AbortSignal | undefined;
@@ -57,6 +60,8 @@ export interface LoopEnvironment {
   now: () => number;
   /** The tool choice for each model call of the loop (routing calls force their own). */
   toolChoice: ToolChoicePolicy | undefined;
+  /** Finish reasons besides `end_turn` that complete a run when the answer has no tool call (e.g. `max_tokens`). */
+  acceptFinishReasons: readonly StopReason[];
 }
 
 /** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
@@ -69,6 +74,8 @@ export class AgentLoop {
   readonly #env: LoopEnvironment;
   /** Arguments validated in this process, by call key (they may hold values JSON would not keep). */
   readonly #prepared = new Map<string, unknown>();
+  /** Calls whose arguments broke the registry's limits, already answered; their arguments never reach the record or the transcript. */
+  readonly #oversizedCalls = new WeakMap<ToolCallRequest, PreparedCall>();
   #span: SpanHandle | undefined;
   #activeSince = 0;
   #wallAtStart = 0;
@@ -132,11 +139,13 @@ export class AgentLoop {
       if ('stop' in called) return this.#stopped(called.stop);
       const { response, step } = called;
       state.iterations++;
+      const unexpected = this.#unexpectedStop(response, step);
+      if (unexpected) return this.#stopped(unexpected);
       if (response.toolCalls.length === 0) {
         return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason });
       }
 
-      const turn = await this.#prepareTurn(step.index, response.toolCalls, registry);
+      const turn = await this.#prepareTurn(step.index, response.toolCalls, registry, cutOffCallId(response));
       const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
       if (limits.maxToolCalls !== undefined && state.usage.toolCalls + runnable > limits.maxToolCalls) {
         const max = limits.maxToolCalls;
@@ -166,7 +175,7 @@ export class AgentLoop {
     if ('stop' in called) return called;
     const chosen = readChosenCategory(called.response, selector);
     const known = chosen !== undefined && categories.names.includes(chosen);
-    if (known) state.routedTools = { category: chosen, toolNames: toolsForCategory(all, chosen) };
+    if (known) state.routedTools = { category: chosen, toolNames: toolsForCategory(all, chosen, categories.members) };
     const tools = known ? state.routedTools!.toolNames : this.#env.registry.names();
     const event: RunEvent = { type: 'routing', step: called.step.index, categories: categories.names, category: known ? chosen : undefined, tools };
     if (!known) event.note = 'The routing answer named no known category; every tool is offered.';
@@ -210,16 +219,19 @@ export class AgentLoop {
     const started = performance.now();
     let response: ModelResponse;
     try {
-      response = await model.generate({ ...request, messages: [...state.messages], signal: this.#runSignal });
+      // A provider that ignores the signal must not hold the run past its deadline or the caller's abort.
+      response = await untilAborted(model.generate({ ...request, messages: [...state.messages], signal: this.#runSignal }), this.#runSignal);
     } catch (error) {
-      const recorded = recordError(error);
+      // Provider errors can quote the API key; the stop reason, span and record get the redacted text.
+      const recorded = this.#env.redactor(recordError(error)) as RecordedError;
       chat.end(undefined, { type: errorCode(error), message: recorded.message });
       this.#emit({ type: 'model_error', step: index, error: recorded, durationMs: performance.now() - started });
-      const interrupted = this.#interruption();
+      const interrupted = this.#interruption('model_call');
       if (interrupted) return { stop: interrupted };
       return { stop: { kind: 'model_error', errorCode: errorCode(error), message: `The model call failed: ${recorded.message}` } };
     }
     chat.end(response);
+    response = this.#withoutOverLimitArguments(response);
     const usage = { inputTokens: safeCount(response.usage?.inputTokens), outputTokens: safeCount(response.usage?.outputTokens) };
     const cost = costOf(usage, price);
     state.usage.inputTokens += usage.inputTokens;
@@ -248,13 +260,66 @@ export class AgentLoop {
     return { response, step };
   }
 
-  /** Resolves and validates each call without running it, and decides which need a person (the tool's rule, then the guard). */
-  async #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry): Promise<PendingTurn> {
+  /**
+   * Arguments over the registry's limits (too deep, too long) would make the
+   * record, the run store and token estimates throw or stall: such a call keeps
+   * its id and name with empty arguments, and is answered with the limit's message.
+   */
+  #withoutOverLimitArguments(response: ModelResponse): ModelResponse {
+    const registry = this.#env.registry;
+    const refused = new Set<string>();
+    const toolCalls = response.toolCalls.map((request) => {
+      const failure = registry.checkArgumentLimits(request);
+      if (!failure) return request;
+      refused.add(request.id);
+      const screened: ToolCallRequest = { id: request.id, name: request.name, arguments: {} };
+      const tool = registry.get(request.name);
+      // An unknown name is left to prepare(), whose message lists the tools.
+      if (tool) this.#oversizedCalls.set(screened, { success: false, tool, failure });
+      return screened;
+    });
+    if (refused.size === 0) return response;
+    const content = response.content.map((part) => (part.type === 'tool-call' && refused.has(part.id) ? { type: 'tool-call' as const, id: part.id, name: part.name, arguments: {} } : part));
+    const screened: ModelResponse = { ...response, content, toolCalls };
+    if (screened.raw !== undefined) screened.raw = '[withheld: a tool call in this response had arguments over the argument limits]';
+    return screened;
+  }
+
+  /**
+   * Resolves and validates each call without running it, and decides which need a person (the tool's rule, then the guard).
+   * Within the response, an identical call (same tool, canonical arguments) is not run again: a write never, a read unless
+   * a write comes between; distinct calls past `maxToolCallsPerTurn` and a call cut off with the response are not run either.
+   */
+  async #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry, cutOffCallId?: string): Promise<PendingTurn> {
     const calls: TurnCall[] = [];
+    const originals = new Map<string, { callKey: string; callId: string; writesBefore: number }>();
+    let writes = 0;
+    let distinct = 0;
     for (const [index, request] of requests.entries()) {
       const base = { callKey: `${step}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request) };
-      const prepared = registry.prepare(request);
+      const prepared = this.#oversizedCalls.get(request) ?? registry.prepare(request);
       this.#emit({ type: 'tool_call', step, callKey: base.callKey, callId: request.id, toolName: request.name, arguments: request.arguments, ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}) });
+      if (index === requests.length - 1 && request.id === cutOffCallId) {
+        calls.push({ ...base, kind: 'invalid', notRun: 'truncated', invalidResult: { content: [{ type: 'text', text: truncatedCallMessage(request.name) }], isError: true } });
+        continue;
+      }
+      const signature = prepared.success ? signatureOf(prepared.tool.name, prepared.arguments) : undefined;
+      const original = signature === undefined ? undefined : originals.get(signature);
+      // A read after a write may see another state, so only reads with no write between them share a result.
+      if (prepared.success && original && (prepared.tool.effect === 'write' || original.writesBefore === writes)) {
+        const notice = duplicateCallMessage(request.name, original.callId);
+        calls.push({ ...base, kind: 'invalid', duplicateOf: original.callKey, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: notice }], isError: false } });
+        continue;
+      }
+      if (++distinct > this.#env.limits.maxToolCallsPerTurn) {
+        // The notice needs the response's total, known after the loop.
+        calls.push({ ...base, kind: 'invalid', notRun: 'turn_limit' });
+        continue;
+      }
+      if (prepared.success) {
+        if (signature !== undefined) originals.set(signature, { callKey: base.callKey, callId: request.id, writesBefore: writes });
+        if (prepared.tool.effect === 'write') writes++;
+      }
       if (!prepared.success) {
         calls.push({ ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code });
         continue;
@@ -269,10 +334,51 @@ export class AgentLoop {
         calls.push({ ...base, kind: 'run', arguments: prepared.arguments });
         continue;
       }
-      const summary = summarize(prepared.tool, prepared.arguments);
-      calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: verdict.action === 'confirm' && verdict.reason ? `${summary} (${verdict.reason})` : summary });
+      // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
+      const summary = summarize(prepared.tool, this.#env.redactor.toolArguments(prepared.tool.name, toJson(prepared.arguments)));
+      const shown = this.#env.redactor.text(verdict.action === 'confirm' && verdict.reason ? `${summary} (${verdict.reason})` : summary);
+      calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: shown });
+    }
+    const overLimit = calls.filter((call) => call.notRun === 'turn_limit');
+    if (overLimit.length > 0) {
+      const limit = this.#env.limits.maxToolCallsPerTurn;
+      for (const call of overLimit) call.invalidResult = { content: [{ type: 'text', text: turnLimitMessage(call.toolName, distinct, limit) }], isError: true };
+      this.#state.steps[step]!.turnLimit = { limit, requested: distinct };
+      this.#emit({ type: 'turn_limited', step, limit, requested: distinct, notRun: overLimit.map((call) => call.callKey) });
     }
     return { step, calls };
+  }
+
+  /** A finish reason that must not pass for a finished answer, as a stop; its tool calls, if any, are answered as not run. */
+  #unexpectedStop(response: ModelResponse, step: AgentStep): AgentStopReason | undefined {
+    const reason = response.stopReason;
+    const calls = response.toolCalls.length;
+    if (reason === 'end_turn' || reason === 'tool_calls') return undefined;
+    // Complete calls of a cut or oddly ended response still run (a cut last call is answered in #prepareTurn).
+    if ((reason === 'max_tokens' || reason === 'other') && calls > 0) return undefined;
+    if (calls === 0 && this.#env.acceptFinishReasons.includes(reason)) return undefined;
+    const provider = response.providerStopReason;
+    const said = provider !== undefined ? ` (the provider said "${provider.slice(0, 80)}")` : '';
+    const stop: UnexpectedModelStop =
+      reason === 'max_tokens'
+        ? { kind: 'model_output_truncated', finishReason: reason, text: step.text, message: `The model's answer was cut off at its output token limit or context window${said}; it is incomplete, so the run did not count it as finished. Raise the output cap or shorten the conversation.` }
+        : reason === 'content_filter'
+          ? { kind: 'content_filtered', finishReason: reason, text: step.text, message: `The provider's content filter stopped the model's answer${said}.` }
+          : reason === 'refusal'
+            ? { kind: 'model_refused', finishReason: reason, text: step.text, message: `The model refused to answer${said}${step.text ? `: ${step.text.slice(0, 200)}` : ''}.` }
+            : { kind: 'model_stop_unexpected', finishReason: reason, text: step.text, message: `The model stopped for an unexpected reason${said}, neither finishing its answer nor asking for a tool.` };
+    if (provider !== undefined) stop.providerStopReason = provider;
+    this.#emit({ type: 'unexpected_stop', step: step.index, finishReason: reason, ...(provider !== undefined ? { providerStopReason: provider } : {}), toolCalls: calls });
+    if (calls > 0) {
+      // Keep the transcript well formed: every call gets a result, none runs.
+      this.#appendResults(
+        step,
+        response.toolCalls.map((request, index) =>
+          this.#unrunOutcome({ callKey: `${step.index}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request), kind: 'invalid' }, 'not_run', `This call was not run: ${stop.message}`),
+        ),
+      );
+    }
+    return stop;
   }
 
   async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown, step: number, callKey: string): Promise<ToolCallVerdict> {
@@ -312,18 +418,22 @@ export class AgentLoop {
     const expiresAt = createdAt + this.#env.limits.confirmationTtlMs;
     const confirmations: StoredConfirmation[] = turn.calls
       .filter((call) => call.kind === 'confirm')
-      .map((call) => ({
-        approvalId: `apr_${randomBytes(5).toString('hex')}`,
-        runId: state.runId,
-        callKey: call.callKey,
-        callId: call.callId,
-        toolName: call.toolName,
-        arguments: call.arguments,
-        summary: call.summary ?? call.toolName,
-        token: createConfirmationToken(secret, { runId: state.runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: call.arguments }, expiresAt),
-        expiresAt,
-        createdAt,
-      }));
+      .map((call) => {
+        // A confirmation holds the arguments as the person sees them; the token binds that view. The real values stay in the (sealed) pending turn.
+        const shown = this.#env.redactor.toolArguments(call.toolName, call.arguments);
+        return {
+          approvalId: `apr_${randomBytes(5).toString('hex')}`,
+          runId: state.runId,
+          callKey: call.callKey,
+          callId: call.callId,
+          toolName: call.toolName,
+          arguments: shown,
+          summary: call.summary ?? call.toolName,
+          token: createConfirmationToken(secret, { runId: state.runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: shown }, expiresAt),
+          expiresAt,
+          createdAt,
+        };
+      });
     state.pendingTurn = turn;
     const pending = confirmations.map(toPending);
     this.#emit({ type: 'confirmation_requested', step: turn.step, pending: pending.map(({ token: _token, ...rest }) => rest) });
@@ -336,7 +446,9 @@ export class AgentLoop {
   async #executeTurn(turn: PendingTurn, decisions: ReadonlyMap<string, AppliedDecision>): Promise<ToolCallOutcome[]> {
     const step = this.#state.steps[turn.step]!;
     const registry = this.#env.registry;
-    const jobs = turn.calls.map((call): ScheduledJob<ToolCallOutcome> => {
+    // Duplicates get their original's outcome once it is known, below.
+    const originals = turn.calls.filter((call) => call.duplicateOf === undefined);
+    const jobs = originals.map((call): ScheduledJob<ToolCallOutcome> => {
       if (call.kind === 'invalid') return { effect: 'none', run: async () => this.#invalidOutcome(call) };
       if (call.kind === 'confirm') {
         const decision = decisions.get(call.callKey);
@@ -360,9 +472,24 @@ export class AgentLoop {
       if (!tool) return { effect: 'none', run: async () => this.#unrunOutcome(call, 'failed', missingToolMessage(call.toolName)) };
       return { effect: tool.effect, run: () => this.#executeCall(turn.step, call, tool, args) };
     });
-    const outcomes = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
+    const scheduled = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
+    const byKey = new Map(scheduled.map((outcome) => [outcome.callKey, outcome]));
+    const outcomes = turn.calls.map((call) => byKey.get(call.callKey) ?? this.#duplicateOutcome(call, call.duplicateOf === undefined ? undefined : byKey.get(call.duplicateOf)));
     this.#appendResults(step, outcomes);
     return outcomes;
+  }
+
+  /** A call repeating an earlier one of its response: a read shares the original's result, anything else gets the notice. */
+  #duplicateOutcome(call: TurnCall, original: ToolCallOutcome | undefined): ToolCallOutcome {
+    const shared = original !== undefined && this.#env.registry.get(call.toolName)?.effect === 'read';
+    const outcome: ToolCallOutcome = {
+      ...this.#invalidOutcome(call, false),
+      status: 'duplicate',
+      ...(shared ? { result: original.result, truncated: original.truncated } : {}),
+    };
+    if (original) outcome.duplicateOf = original.callId;
+    this.#emitResult(outcome);
+    return outcome;
   }
 
   async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<ToolCallOutcome> {
@@ -371,7 +498,8 @@ export class AgentLoop {
       const store = await this.#env.store();
       const existing = await store.beginCall(state.runId, call.callKey);
       if (existing?.status === 'done' && existing.outcome) return existing.outcome;
-      if (existing && tool.effect === 'write') {
+      // Begun by a process that died: only a tool that dedupes on the idempotency key may safely be started again.
+      if (existing && tool.effect === 'write' && !tool.acceptsIdempotencyKey) {
         const outcome = this.#unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName));
         return outcome;
       }
@@ -382,6 +510,7 @@ export class AgentLoop {
       execution = await this.#env.registry.execute(call.callId, tool, args, {
         ...(this.#runSignal ? { signal: this.#runSignal } : {}),
         ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
+        idempotencyKey: idempotencyKeyFor(state.runId, call.callKey),
       });
     } catch (error) {
       // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.
@@ -442,20 +571,20 @@ export class AgentLoop {
     return outcome;
   }
 
-  #invalidOutcome(call: TurnCall): ToolCallOutcome {
+  #invalidOutcome(call: TurnCall, emit = true): ToolCallOutcome {
     const result: ToolResult = call.invalidResult ?? { content: [{ type: 'text', text: 'The call could not be run.' }], isError: true };
     const outcome: ToolCallOutcome = {
       callKey: call.callKey,
       callId: call.callId,
       toolName: call.toolName,
       arguments: call.arguments ?? call.request.arguments ?? call.request.argumentsText,
-      status: call.blocked ? 'blocked' : 'failed',
+      status: call.blocked ? 'blocked' : call.notRun ? 'not_run' : call.duplicateOf !== undefined ? 'duplicate' : 'failed',
       result,
       durationMs: 0,
       truncated: false,
     };
     if (call.failureCode) outcome.failureCode = call.failureCode;
-    this.#emitResult(outcome);
+    if (emit) this.#emitResult(outcome);
     return outcome;
   }
 
@@ -498,18 +627,21 @@ export class AgentLoop {
 
   /** After a turn: an abort or the loop breaker may end the run. */
   #afterTurn(outcomes: readonly ToolCallOutcome[]): LoopStop | undefined {
-    const interrupted = this.#interruption();
+    const interrupted = this.#interruption(outcomes.some((outcome) => outcome.failureCode === 'aborted') ? 'tool_calls' : undefined);
     if (interrupted) return { stop: interrupted };
     const loop = checkForLoop(this.#state, outcomes, this.#env.limits);
     return loop ? { stop: loop } : undefined;
   }
 
-  /** An abort by the caller, or the wall-time deadline, as a stop reason. */
-  #interruption(): AgentStopReason | undefined {
+  /** An abort by the caller, or the wall-time deadline, as a stop reason; `cut` says what was in flight when it came. */
+  #interruption(cut?: 'model_call' | 'tool_calls'): AgentStopReason | undefined {
     const { limits } = this.#env;
     if (this.#deadline?.signal.aborted && limits.maxWallTimeMs !== undefined) {
       this.#updateWallTime();
-      return budgetStop('wallTimeMs', limits.maxWallTimeMs, this.#state.usage.wallTimeMs, 0);
+      const stop = budgetStop('wallTimeMs', limits.maxWallTimeMs, this.#state.usage.wallTimeMs, 0);
+      if (!cut) return stop;
+      const what = cut === 'model_call' ? 'The model call in flight was cut off at the deadline.' : 'Tool calls still running were aborted at the deadline.';
+      return { ...stop, interrupted: cut, message: `${stop.message} ${what}` };
     }
     if (this.#env.signal?.aborted) {
       const reason: unknown = this.#env.signal.reason;
@@ -564,7 +696,17 @@ export class AgentLoop {
     if (store && this.#env.persisted && outcome.status !== 'awaiting_confirmation') {
       await (await this.#env.store()).saveRun({ runId: state.runId, status: outcome.status, state });
     }
-    return { ...outcome, runId: state.runId, messages: state.messages, steps: state.steps, usage: { ...state.usage }, costUsd: state.costUsd, recordPath: state.recordPath };
+    const unknown = state.steps.flatMap((step) => step.toolCalls.filter((call) => call.status === 'outcome_unknown'));
+    return {
+      ...outcome,
+      runId: state.runId,
+      messages: state.messages,
+      steps: state.steps,
+      usage: { ...state.usage },
+      costUsd: state.costUsd,
+      recordPath: state.recordPath,
+      ...(unknown.length > 0 ? { outcomeUnknown: unknown } : {}),
+    };
   }
 
   #emit(event: RunEvent): void {
@@ -646,6 +788,50 @@ function errorCode(error: unknown): string {
     if (typeof name === 'string') return name;
   }
   return '_OTHER';
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it fires, whether or not `work` ever settles. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  // A late rejection of abandoned work must not surface as an unhandled rejection.
+  work.catch(() => {});
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/** The id of a response's last tool call when the response was cut at its output limit right after it (so it may be incomplete). */
+function cutOffCallId(response: ModelResponse): string | undefined {
+  if (response.stopReason !== 'max_tokens') return undefined;
+  // Text after the last call means the call was finished before the cut.
+  if (response.content.at(-1)?.type === 'text') return undefined;
+  return response.toolCalls.at(-1)?.id;
+}
+
+/** The loop breaker's signature, or `undefined` for arguments canonical JSON cannot write (such a call is never deduplicated). */
+function signatureOf(toolName: string, args: unknown): string | undefined {
+  try {
+    return callSignature(toolName, args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stable for one call of one run, in every process that runs it: what a tool dedupes on. */
+export function idempotencyKeyFor(runId: string, callKey: string): string {
+  return `${runId}:${callKey}`;
 }
 
 export function recordError(error: unknown): RecordedError {

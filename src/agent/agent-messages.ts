@@ -23,3 +23,15 @@ export function outcomeUnknownMessage(toolName: string): string {
 export function missingToolMessage(toolName: string): string {
   return `The tool ${toolName} is no longer available, so this approved call did not run. Carry on without it, or tell the user.`;
 }
+
+export function duplicateCallMessage(toolName: string, originalCallId: string): string {
+  return `This call is identical to call ${originalCallId} in the same response (same tool ${toolName}, same arguments), so it was not run a second time; the result of ${originalCallId} is its result. If you really mean to repeat it, call it again in your next response.`;
+}
+
+export function turnLimitMessage(toolName: string, requested: number, limit: number): string {
+  return `This response asked for ${requested} tool calls; at most ${limit} run per response, so this call was not run (${toolName}). If it is still needed, make it again in your next response, after reading the results of the others.`;
+}
+
+export function truncatedCallMessage(toolName: string): string {
+  return `Your response was cut off at the output token limit while this call to ${toolName} was being written, so it was not run. Make the call again, with shorter arguments or fewer calls in one response.`;
+}

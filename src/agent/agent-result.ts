@@ -21,8 +21,13 @@ export interface AgentUsage {
 }
 
 /** How one tool call ended. */
-/** `blocked`: a policy (`guardToolCall`) refused it; `declined`/`expired`: a person refused it or nobody decided in time; `not_run`: a budget was used up; `outcome_unknown`: its process died while it ran. */
-export type ToolCallStatus = 'succeeded' | 'failed' | 'blocked' | 'declined' | 'expired' | 'not_run' | 'outcome_unknown';
+/**
+ * `blocked`: a policy (`guardToolCall`) refused it; `declined`/`expired`: a person refused it or nobody decided in time;
+ * `not_run`: a budget or the per-turn cap was used up, or the response was cut off while the call was written;
+ * `duplicate`: an identical call (same tool, same canonical arguments) earlier in the same response stands for it;
+ * `outcome_unknown`: its process died while it ran, and its tool does not accept an idempotency key, so it was not started again.
+ */
+export type ToolCallStatus = 'succeeded' | 'failed' | 'blocked' | 'declined' | 'expired' | 'not_run' | 'duplicate' | 'outcome_unknown';
 
 /** One tool call of a step, as it ended. */
 export interface ToolCallOutcome {
@@ -41,6 +46,8 @@ export interface ToolCallOutcome {
   durationMs: number;
   /** True when the result was cut to the tool's size budget. */
   truncated: boolean;
+  /** For `duplicate`: the call id of the identical call it repeats. */
+  duplicateOf?: string;
 }
 
 /** One model call and the tool calls it asked for. */
@@ -58,6 +65,8 @@ export interface AgentStep {
   estimatedInputTokens: number;
   costUsd: number;
   toolCalls: ToolCallOutcome[];
+  /** Set when the response asked for more distinct calls than `maxToolCallsPerTurn`: the cap, and how many distinct calls it asked for. */
+  turnLimit?: { limit: number; requested: number };
 }
 
 /** A call waiting for a person's decision. */
@@ -93,8 +102,26 @@ export type AgentStopReason =
       lastResult: string;
       message: string;
     }
+  | UnexpectedModelStop
   | { kind: 'aborted'; message: string }
   | { kind: 'model_error'; message: string; /** The thrown value's `code` or `name`. */ errorCode: string };
+
+/**
+ * The model's answer ended for a reason other than finishing or asking for tools:
+ * `model_output_truncated` (`max_tokens`: the output cap or the context window, with no call to run),
+ * `content_filtered` (the provider's filter), `model_refused` (the model declined),
+ * `model_stop_unexpected` (any other reason, such as Anthropic's `pause_turn`).
+ */
+export interface UnexpectedModelStop {
+  kind: 'model_output_truncated' | 'content_filtered' | 'model_refused' | 'model_stop_unexpected';
+  /** The neutral finish reason of the answer. */
+  finishReason: ModelStopReason;
+  /** The provider's own value (`length`, `refusal`, `pause_turn`, `incomplete: max_output_tokens`…), when it sent one. */
+  providerStopReason?: string;
+  /** The answer's text as far as it went (for a refusal, the refusal). */
+  text: string;
+  message: string;
+}
 
 interface AgentResultBase {
   runId: string;
@@ -106,6 +133,12 @@ interface AgentResultBase {
   costUsd: number;
   /** The JSONL record of the run, or `undefined` when recording is off. */
   recordPath: string | undefined;
+  /**
+   * Present when some write of the run may or may not have taken effect: its process died while running it, and its tool
+   * does not accept an idempotency key, so it was not started again (status `outcome_unknown`; the model was told too).
+   * Check those effects before relying on the result.
+   */
+  outcomeUnknown?: ToolCallOutcome[];
 }
 
 export interface CompletedAgentResult extends AgentResultBase {

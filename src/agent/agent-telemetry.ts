@@ -3,12 +3,15 @@
  * `invoke_agent` span per run, a `chat {model}` span per model call and an
  * `execute_tool {name}` span per tool call. Only `@opentelemetry/api` is used:
  * without a registered SDK its tracer is a no-op, and attributes are built
- * only for spans that record, so the cost is a few calls per step.
+ * only for spans that record, so the cost is a few calls per step. Span
+ * attributes hold names, ids and counts, never content; error messages in a
+ * span's status go through the run's redactor (a provider error can quote a key).
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/
  * @module
  */
 import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ModelResponse } from '../models/types.js';
+import { createRedactor, type Redactor } from './redact.js';
 
 const TRACER_NAME = 'toolwright';
 
@@ -34,9 +37,13 @@ export interface ToolSpan {
   end(outcome: { isError: boolean; errorType?: string }): void;
 }
 
-/** Telemetry through the tracer given, or the global one (a no-op unless the host app registered an SDK). */
-export function createAgentTelemetry(tracer?: Tracer): AgentTelemetry {
+/** Telemetry through the tracer given, or the global one (a no-op unless the host app registered an SDK); status messages are redacted with `redactor`. */
+export function createAgentTelemetry(tracer?: Tracer, redactor: Redactor = createRedactor()): AgentTelemetry {
   const resolved = (): Tracer => tracer ?? trace.getTracer(TRACER_NAME);
+  const fail = (span: Span, error: { type: string; message: string }): void => {
+    span.setAttribute('error.type', error.type);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: redactor.text(error.message) });
+  };
   return {
     startRun({ runId, agentName, provider, model }) {
       const span = resolved().startSpan(`invoke_agent ${agentName}`, { kind: SpanKind.INTERNAL }, context.active());
@@ -49,12 +56,12 @@ export function createAgentTelemetry(tracer?: Tracer): AgentTelemetry {
           'gen_ai.conversation.id': runId,
         });
       }
-      return handle(resolved, span, trace.setSpan(context.active(), span));
+      return handle(resolved, span, trace.setSpan(context.active(), span), fail);
     },
   };
 }
 
-function handle(resolved: () => Tracer, span: Span, parent: Context): SpanHandle {
+function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span: Span, error: { type: string; message: string }) => void): SpanHandle {
   return {
     startChat({ provider, model, maxOutputTokens, temperature }) {
       const chat = resolved().startSpan(`chat ${model}`, { kind: SpanKind.CLIENT }, parent);
@@ -100,9 +107,4 @@ function handle(resolved: () => Tracer, span: Span, parent: Context): SpanHandle
       span.end();
     },
   };
-}
-
-function fail(span: Span, error: { type: string; message: string }): void {
-  span.setAttribute('error.type', error.type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }

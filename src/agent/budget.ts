@@ -24,6 +24,8 @@ export interface BudgetStop {
   projected: number;
   /** `used + projected - max`: how far past the limit the step would have gone (> 0), or 0 when the limit was simply reached. */
   overBy: number;
+  /** For `wallTimeMs` reached mid-step: what the deadline cut off (a model call in flight, or running tool calls). */
+  interrupted?: 'model_call' | 'tool_calls';
   /** The same, in a sentence. */
   message: string;
 }

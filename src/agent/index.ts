@@ -8,7 +8,7 @@
 export { runAgent, newRunId } from './run-agent.js';
 export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
 export type { ToolChoicePolicy } from './agent-loop.js';
-export { resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
+export { DEFAULT_LEASE_MS, resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
 export { DEFAULT_LIMITS, resolveLimits } from './agent-limits.js';
 export type { AgentLimits, ResolvedLimits } from './agent-limits.js';
@@ -23,11 +23,12 @@ export type {
   StoppedAgentResult,
   ToolCallOutcome,
   ToolCallStatus,
+  UnexpectedModelStop,
 } from './agent-result.js';
 export type { BudgetLimit, BudgetStop } from './budget.js';
 export { DEFAULT_PRICES, costOf, findPrice } from './price-table.js';
 export type { ModelPrice, PriceTable } from './price-table.js';
-export { ConfirmationRefusedError, RunNotFoundError, RunNotResumableError, RunStoreError } from './agent-errors.js';
+export { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError, RunStoreError } from './agent-errors.js';
 export type { ConfirmationRefusal } from './agent-errors.js';
 export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';
@@ -35,13 +36,14 @@ export { canonicalJson } from './canonical-json.js';
 export { createMemoryRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
-export type { ClaimResult, Decision, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
-export type { RoutingOptions } from './route-tools.js';
+export type { RoutingCategory, RoutingOptions } from './route-tools.js';
 export { RunRecorder, readRunRecord } from './run-recorder.js';
 export type { RecordedError, RunEvent, RunRecordLine } from './run-event.js';
-export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor } from './redact.js';
-export type { Redactor } from './redact.js';
+export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor, restoreRedacted, runRedactor } from './redact.js';
+export type { RedactedOriginal, Redactor, RedactorOptions } from './redact.js';
+export { sealRunStore } from './sealed-run-store.js';
 export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';
 export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';

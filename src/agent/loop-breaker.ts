@@ -1,31 +1,38 @@
 /**
  * The loop breaker: counts calls and failures per tool and canonical
  * arguments, so a model repeating the same failing call (or the same call
- * over and over) is stopped instead of spinning until the iteration limit.
+ * over and over, across turns or within one response) is stopped instead of
+ * spinning until the iteration limit.
  * Counts live in the run state, so they survive a pause for confirmation.
  * @module
  */
+import { createHash } from 'node:crypto';
 import { resultText } from '../models/types.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { canonicalJson } from './canonical-json.js';
 import type { RunState } from './run-state.js';
 
-/** The identity of a call for repetition: the tool and its canonical arguments. */
+/**
+ * The identity of a call for repetition: the tool and a hash of its canonical
+ * arguments. A hash, because signatures are keys of the stored run state, where
+ * arguments in clear would carry secrets past redaction.
+ */
 export function callSignature(toolName: string, args: unknown): string {
-  return `${toolName} ${canonicalJson(args)}`;
+  return `${toolName} ${createHash('sha256').update(canonicalJson(args)).digest('base64url')}`;
 }
 
 /** Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. */
 export function checkForLoop(state: Pick<RunState, 'failureCounts' | 'callCounts'>, outcomes: readonly ToolCallOutcome[], limits: ResolvedLimits): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
   let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
   for (const outcome of outcomes) {
-    // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is.
-    if (outcome.status !== 'succeeded' && outcome.status !== 'failed' && outcome.status !== 'blocked') continue;
+    // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is,
+    // and so is a call repeated within one response (a duplicate counts as a call, not as a failure).
+    if (outcome.status !== 'succeeded' && outcome.status !== 'failed' && outcome.status !== 'blocked' && outcome.status !== 'duplicate') continue;
     const signature = callSignature(outcome.toolName, outcome.arguments);
     const calls = (state.callCounts[signature] = (Object.prototype.hasOwnProperty.call(state.callCounts, signature) ? state.callCounts[signature]! : 0) + 1);
     let failures = 0;
-    if (outcome.status !== 'succeeded') {
+    if (outcome.status === 'failed' || outcome.status === 'blocked') {
       failures = state.failureCounts[signature] = (Object.prototype.hasOwnProperty.call(state.failureCounts, signature) ? state.failureCounts[signature]! : 0) + 1;
     }
     if (stop) continue;

@@ -24,7 +24,8 @@ export function createMemoryRunStore(): RunStore {
     async saveRun(run, added = []) {
       const now = Date.now();
       const existing = runs.get(run.runId);
-      runs.set(run.runId, copy({ ...run, createdAt: existing?.createdAt ?? now, updatedAt: now }));
+      // The lease is the claim's business: saving the state neither takes nor drops it.
+      runs.set(run.runId, copy({ runId: run.runId, status: run.status, state: run.state, createdAt: existing?.createdAt ?? now, updatedAt: now, ...(existing?.lease ? { lease: existing.lease } : {}) }));
       for (const confirmation of added) {
         const id = key(confirmation.runId, confirmation.callKey);
         if (!confirmations.has(id)) confirmations.set(id, copy(confirmation));
@@ -53,15 +54,28 @@ export function createMemoryRunStore(): RunStore {
       if (reason !== undefined) item.reason = reason;
       return 'decided';
     },
-    async claimRun(runId, options = {}): Promise<ClaimResult> {
+    async claimRun(runId, options): Promise<ClaimResult> {
       const run = runs.get(runId);
       if (!run) return { claimed: false, status: undefined };
+      const held = run.lease;
+      if (held && held.owner !== options.lease.owner && held.expiresAt > options.now) return { claimed: false, status: run.status, lease: copy(held) };
       if (run.status === 'awaiting_confirmation' || (options.takeOver && run.status === 'running')) {
         run.status = 'running';
         run.updatedAt = Date.now();
+        run.lease = copy(options.lease);
         return { claimed: true };
       }
       return { claimed: false, status: run.status };
+    },
+    async renewLease(runId, owner, expiresAt) {
+      const lease = runs.get(runId)?.lease;
+      if (lease?.owner !== owner) return false;
+      lease.expiresAt = expiresAt;
+      return true;
+    },
+    async releaseLease(runId, owner) {
+      const run = runs.get(runId);
+      if (run?.lease?.owner === owner) delete run.lease;
     },
     async beginCall(runId, callKey) {
       const id = key(runId, callKey);

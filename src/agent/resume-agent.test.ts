@@ -3,7 +3,7 @@ import { createScriptedModel, textTurn, toolCallTurn, type ScriptedToolCall } fr
 import type { ModelRequest, ToolMessage } from '../models/types.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
-import { ConfirmationRefusedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
+import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
 import { createConfirmationToken } from './confirmation-token.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { decideConfirmation, listPendingConfirmations, resumeAgent } from './resume-agent.js';
@@ -195,21 +195,24 @@ describe('confirmation', () => {
     ]);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const rejected = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    expect(rejected?.reason).toBeInstanceOf(RunNotResumableError);
+    // The winner holds the run's lease while it drives it.
+    expect(rejected?.reason).toBeInstanceOf(RunLeasedError);
     expect(executed).toHaveLength(1);
+    expect((await store.loadRun(result.runId))?.lease).toBeUndefined();
   });
 
   it('does not run a write again that was running when its process died', async () => {
     const { executed, tools, store } = setup();
     const { result } = await pausedRun(store, tools);
     await decideConfirmation({ token: result.pending[0]!.token, decision: 'approve' }, { store });
-    // Simulate a process that claimed the run and began the call, then died.
-    await store.claimRun(result.runId);
+    // Simulate a process that claimed the run and began the call, then died: its lease ran out.
+    await store.claimRun(result.runId, { lease: { owner: 'dead', holder: 'pid 1 on gone', expiresAt: Date.now() - 1 }, now: Date.now() - 1_000 });
     await store.beginCall(result.runId, '0.0');
     await expect(resumeAgent(result.runId, [], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({ code: 'TW_RUN_NOT_RESUMABLE', status: 'running' });
     const model = createScriptedModel([textTurn('I will check first.')]);
     const resumed = await resumeAgent(result.runId, [], { model, tools, store, takeOver: true });
     expect(resumed.status).toBe('completed');
+    expect(resumed.outcomeUnknown).toMatchObject([{ callKey: '0.0', toolName: 'refund', status: 'outcome_unknown' }]);
     expect(executed).toEqual([]);
     expect(lastToolText(model.requests[0])[0]).toBe('The run was interrupted while this call to refund was running, so whether it took effect is unknown. Check its effect with a read-only tool before calling it again.');
   });

@@ -3,19 +3,24 @@
  * run, call, tool, canonical arguments, expiry) and recorded once in the
  * store; a run continues only when every call of its pending turn is decided
  * (an expired one counts as declined), only in the one process that claims
- * it, and each approved call runs at most once, across restarts.
+ * it and holds its lease (renewed by a heartbeat while the run is driven),
+ * and each approved call starts at most once, across restarts, except that a
+ * tool accepting an idempotency key is started again after a crash mid-call.
  * @module
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { InvalidArgumentError } from '../shared/errors.js';
-import { ConfirmationRefusedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
+import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
 import { AgentLoop, toPendingConfirmation, type AppliedDecision } from './agent-loop.js';
 import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
-import { createRedactor } from './redact.js';
+import { createRedactor, runRedactor } from './redact.js';
 import { createEnvironment, type AgentRuntimeOptions } from './run-agent.js';
 import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
-import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
+import type { Decision, RunLease, RunStore, StoredConfirmation } from './run-store.js';
+import { sealRunStore } from './sealed-run-store.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
 
 /** A person's decision on one pending call. */
@@ -28,9 +33,21 @@ export interface ConfirmationDecision {
 }
 
 export interface ResumeAgentOptions extends AgentRuntimeOptions {
-  /** Continue a run whose last process died while continuing it (its status is stuck at `running`). Calls that were running then are not run again. */
+  /**
+   * Continue a run whose last process died while continuing it (its status is stuck at `running` and its lease ran out).
+   * A live lease is never taken over. A call that was running then is started again only if its tool accepts an
+   * idempotency key (`acceptsIdempotencyKey`); a write that does not is reported `outcome_unknown`, not run again.
+   */
   takeOver?: boolean;
+  /**
+   * How long the run's lease lasts without renewal, in milliseconds. While the run is driven a heartbeat renews it every
+   * third of this, so only a process that died (or froze this long) can be taken over. Default {@link DEFAULT_LEASE_MS}.
+   */
+  leaseMs?: number;
 }
+
+/** The default lease: 30 seconds, renewed every 10 while a run is driven. */
+export const DEFAULT_LEASE_MS = 30_000;
 
 export interface DecideOptions {
   /** The run store. Default: the SQLite store at `statePath`. */
@@ -48,14 +65,20 @@ export interface DecideOptions {
  */
 export async function resumeAgent(runId: string, decisions: readonly ConfirmationDecision[], options: ResumeAgentOptions): Promise<AgentResult> {
   if (typeof runId !== 'string' || runId === '') throw new InvalidArgumentError('resumeAgent needs the id of the run to continue.');
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (typeof leaseMs !== 'number' || !Number.isFinite(leaseMs) || leaseMs < 100) {
+    throw new InvalidArgumentError(`leaseMs must be a number of milliseconds, at least 100 (got ${String(options.leaseMs)}); the default is ${DEFAULT_LEASE_MS}.`);
+  }
   const ownStore = options.store === undefined;
-  const store = options.store ?? (await openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {}));
+  const redactor = runRedactor(options);
+  // Sealed: the stored state is redacted, and the real values come back for the resumed calls.
+  const store = sealRunStore(options.store ?? (await openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {})), redactor);
   try {
     const now = options.now ?? Date.now;
     const stored = await store.loadRun(runId);
     if (!stored) throw new RunNotFoundError(runId);
     // Decisions first: a replayed token is refused as such, even on a finished run.
-    const recorder = new RunRecorder(runId, stored.state.recordPath, createRedactor(options.redact));
+    const recorder = new RunRecorder(runId, stored.state.recordPath, redactor);
     try {
       for (const decision of decisions) {
         const decided = await recordDecision(store, decision, now(), runId);
@@ -66,8 +89,9 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
     } finally {
       recorder.close();
     }
+    if (stored.status === 'running' && stored.lease && stored.lease.expiresAt > Date.now()) throw new RunLeasedError(runId, stored.lease);
     if (stored.status !== 'awaiting_confirmation' && !(options.takeOver && stored.status === 'running')) {
-      throw new RunNotResumableError(runId, stored.status, notResumableDetail(stored.status));
+      throw new RunNotResumableError(runId, stored.status, notResumableDetail(stored.status, stored.lease));
     }
 
     const turn = stored.state.pendingTurn;
@@ -88,13 +112,19 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
       };
     }
 
-    const claim = await store.claimRun(runId, { takeOver: options.takeOver ?? false });
-    if (!claim.claimed) throw new RunNotResumableError(runId, claim.status ?? 'missing', notResumableDetail(claim.status));
+    const lease: RunLease = { owner: `lease_${randomBytes(8).toString('hex')}`, holder: `pid ${process.pid} on ${hostname()}`, expiresAt: Date.now() + leaseMs };
+    const claim = await store.claimRun(runId, { takeOver: options.takeOver ?? false, lease, now: Date.now() });
+    if (!claim.claimed) {
+      if (claim.lease) throw new RunLeasedError(runId, claim.lease);
+      throw new RunNotResumableError(runId, claim.status ?? 'missing', notResumableDetail(claim.status, undefined));
+    }
+    const heartbeat = startHeartbeat(store, runId, lease.owner, leaseMs);
     const applied = new Map<string, AppliedDecision>();
     for (const item of confirmations) {
       applied.set(item.callKey, item.decision === undefined ? { decision: 'expired' } : { decision: item.decision, ...(item.reason !== undefined ? { reason: item.reason } : {}) });
     }
-    const { environment, close } = createEnvironment({ ...options, store }, state, true);
+    const signal = options.signal ? AbortSignal.any([options.signal, heartbeat.signal]) : heartbeat.signal;
+    const { environment, close } = createEnvironment({ ...options, signal, store: heartbeat.guard(store) }, state, true);
     try {
       for (const item of confirmations) {
         if (item.decision !== undefined) continue;
@@ -104,7 +134,11 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
       }
       return await new AgentLoop(state, environment).run(applied);
     } finally {
+      heartbeat.stop();
       await close();
+      await store.releaseLease(runId, lease.owner).catch(() => {
+        // An unreleased lease only delays a take-over until it runs out.
+      });
     }
   } finally {
     if (ownStore) await store.close();
@@ -181,15 +215,73 @@ function alreadyUsed(pending: StoredConfirmation): ConfirmationRefusedError {
   );
 }
 
-function notResumableDetail(status: string | undefined): string {
+function notResumableDetail(status: string | undefined, lease: RunLease | undefined): string {
   switch (status) {
     case 'completed':
       return 'it has already completed.';
     case 'stopped':
       return 'it has already stopped.';
     case 'running':
-      return 'another process is continuing it now (or died doing so; pass takeOver: true to continue it anyway).';
+      return `the process that was continuing it stopped without finishing it (it died${lease ? `, and its lease ran out at ${new Date(lease.expiresAt).toISOString()}` : ' or failed'}). Pass takeOver: true (\`toolwright resume <runId> --take-over\`) to continue it; a call it was running is reported as outcome unknown unless its tool accepts an idempotency key.`;
     default:
       return 'it is not waiting for confirmations.';
   }
+}
+
+interface Heartbeat {
+  /** Aborts when another process took the lease: the run stops driving. */
+  signal: AbortSignal;
+  /** The store as the loop sees it: before a call starts or the run is saved, the lease is renewed, or the step refused. */
+  guard: (store: RunStore) => RunStore;
+  stop: () => void;
+}
+
+/**
+ * Renews the lease every third of its length. The timer is unref'd so it never keeps a process alive, and a renewal
+ * the store refuses (the lease was taken over) aborts the run, so two processes never drive it at once for long.
+ */
+function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: number): Heartbeat {
+  const lost = new AbortController();
+  const loseLease = () => {
+    if (!lost.signal.aborted) lost.abort(new Error(`this process lost the lease on run "${runId}" to another process, which continues the run`));
+  };
+  const renew = async (): Promise<boolean> => {
+    if (lost.signal.aborted) return false;
+    const held = await store.renewLease(runId, owner, Date.now() + leaseMs);
+    if (!held) loseLease();
+    return held;
+  };
+  const timer = setInterval(() => {
+    renew().catch(() => {
+      // A store that failed once may answer next time; the checks before each call and save still hold.
+    });
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+  timer.unref();
+  const refuse = () =>
+    new RunLeasedError(runId, undefined, `This process lost the lease on run "${runId}": another process took the run over (this one was frozen or cut off from the store for longer than the lease). Nothing more was run or saved here; the other process continues the run.`);
+  return {
+    signal: lost.signal,
+    stop: () => clearInterval(timer),
+    guard: (inner) => ({
+      getSecret: () => inner.getSecret(),
+      saveRun: async (run, confirmations) => {
+        if (!(await renew())) throw refuse();
+        return inner.saveRun(run, confirmations);
+      },
+      loadRun: (id) => inner.loadRun(id),
+      listConfirmations: (filter) => inner.listConfirmations(filter),
+      findConfirmation: (approvalId) => inner.findConfirmation(approvalId),
+      decide: (...args) => inner.decide(...args),
+      claimRun: (id, claimOptions) => inner.claimRun(id, claimOptions),
+      renewLease: (...args) => inner.renewLease(...args),
+      releaseLease: (...args) => inner.releaseLease(...args),
+      beginCall: async (id, callKey) => {
+        if (!(await renew())) throw refuse();
+        return inner.beginCall(id, callKey);
+      },
+      finishCall: (...args) => inner.finishCall(...args),
+      // The caller's store outlives the run; resumeAgent closes its own.
+      close: async () => {},
+    }),
+  };
 }

@@ -15,23 +15,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import type { Message, Model } from '../models/types.js';
+import type { Message, Model, StopReason } from '../models/types.js';
 import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { ToolRegistry, type ToolLogger } from '../tools/tool-registry.js';
+import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
 import { AgentLoop, type LoopEnvironment, type ToolChoicePolicy } from './agent-loop.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
 import { createAgentTelemetry } from './agent-telemetry.js';
 import { DEFAULT_PRICES, findPrice, type PriceTable } from './price-table.js';
-import { createRedactor } from './redact.js';
-import type { RoutingOptions } from './route-tools.js';
+import { runRedactor, type Redactor } from './redact.js';
+import { checkRouting, type RoutingOptions } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import { RunPolicy } from './run-policy.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
+import { sealRunStore } from './sealed-run-store.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
 import type { ToolCallGuard } from './tool-call-guard.js';
 import { defaultRunsDir } from './toolwright-home.js';
@@ -52,7 +53,7 @@ export interface AgentRuntimeOptions {
   statePath?: string;
   /** The folder of run records, or `false` for none. Default: `$TOOLWRIGHT_HOME/runs`. */
   recordDir?: string | false;
-  /** Extra patterns redacted from the record (strings match literally), besides API keys and bearer tokens. */
+  /** Extra patterns redacted from the record, the store and the logs (strings match literally), besides the built-in rules (docs/agent.md, "Redaction"). */
   redact?: readonly (RegExp | string)[];
   /** Two-stage routing; `false` turns it off. Default: on above 20 tools with at least two categories. */
   routing?: RoutingOptions | false;
@@ -68,12 +69,18 @@ export interface AgentRuntimeOptions {
   tracer?: Tracer;
   /** `gen_ai.agent.name` on the run span. Default: `toolwright`. */
   agentName?: string;
-  /** Where internal tool failures are logged when `tools` is an array. Default: stderr. */
+  /** Where internal tool failures are logged when `tools` is an array (their texts redacted). Default: stderr. */
   logger?: ToolLogger;
   /** The clock for confirmation expiry, in milliseconds since the epoch. Default: `Date.now`. */
   now?: () => number;
   /** Tool choice for the loop's model calls: fixed, or a function of the iteration (e.g. require a call first, then let the model answer). Default `auto`. */
   toolChoice?: ToolChoicePolicy;
+  /**
+   * Finish reasons besides `end_turn` that complete the run when the answer calls no tool. Default: none, so an answer
+   * cut at `max_tokens`, stopped by a content filter, refused, or ended for another reason stops the run with its own
+   * stop reason. Pass `['max_tokens']` where short, capped answers are expected.
+   */
+  acceptFinishReasons?: readonly StopReason[];
 }
 
 export interface RunAgentOptions extends AgentRuntimeOptions {
@@ -138,16 +145,19 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
 /** Builds the loop's environment; `close` closes a store the environment opened itself. */
 export function createEnvironment(options: AgentRuntimeOptions, state: RunState, persisted: boolean): { environment: LoopEnvironment; close: () => Promise<void> } {
   const limits = resolveLimits(state.limits);
-  const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, options.logger ? { logger: options.logger } : {});
+  const redact = runRedactor(options);
+  const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, { logger: redactingLogger(options.logger ?? stderrLogger, redact) });
+  checkRouting(registry.list(), options.routing);
   const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
   const price = findPrice(options.model.id, prices);
   if (limits.maxCostUsd !== undefined && !price) {
     throw new InvalidArgumentError(`limits.maxCostUsd is set, but there is no price for the model "${options.model.id}". Pass prices: { "${options.model.id}": { inputPerMillion, outputPerMillion } }.`);
   }
   let opened: Promise<RunStore> | undefined;
+  // Runs and call outcomes are stored redacted, their secrets sealed beside them (sealed-run-store.ts).
   const store = (): Promise<RunStore> => {
-    if (options.store) return Promise.resolve(options.store);
-    opened ??= openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {});
+    if (options.store) return Promise.resolve(sealRunStore(options.store, redact));
+    opened ??= openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {}).then((opened) => sealRunStore(opened, redact));
     return opened;
   };
   const environment: LoopEnvironment = {
@@ -160,18 +170,39 @@ export function createEnvironment(options: AgentRuntimeOptions, state: RunState,
     policy: options.policy ? RunPolicy.start(options.policy, state) : undefined,
     store,
     persisted,
-    recorder: new RunRecorder(state.runId, state.recordPath, createRedactor(options.redact)),
-    telemetry: createAgentTelemetry(options.tracer),
+    recorder: new RunRecorder(state.runId, state.recordPath, redact),
+    redactor: redact,
+    telemetry: createAgentTelemetry(options.tracer, redact),
     agentName: options.agentName ?? 'toolwright',
     signal: options.signal,
     onEvent: options.onEvent,
     now: options.now ?? Date.now,
     toolChoice: options.toolChoice,
+    acceptFinishReasons: options.acceptFinishReasons ?? [],
   };
   return {
     environment,
     close: async () => {
       if (opened) await (await opened.catch(() => undefined))?.close();
+    },
+  };
+}
+
+/** A logger that gets redacted texts; an error stays an `Error` (with its message and stack redacted) so loggers can print its stack. */
+function redactingLogger(logger: ToolLogger, redact: Redactor): ToolLogger {
+  return {
+    error(message, details) {
+      const { error, ...rest } = details;
+      const redacted = redact(rest) as Record<string, unknown>;
+      if (error instanceof Error) {
+        const copy = new Error(redact.text(error.message));
+        copy.name = error.name;
+        copy.stack = error.stack === undefined ? undefined : redact.text(error.stack);
+        redacted.error = copy;
+      } else if (error !== undefined) {
+        redacted.error = redact(error);
+      }
+      logger.error(redact.text(message), redacted);
     },
   };
 }

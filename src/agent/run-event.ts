@@ -62,6 +62,8 @@ export type RunEvent =
       reason?: string;
       flags: PolicyFlag[];
     }
+  | { type: 'turn_limited'; step: number; limit: number; requested: number; notRun: string[] }
+  | { type: 'unexpected_stop'; step: number; finishReason: ModelResponse['stopReason']; providerStopReason?: string; toolCalls: number }
   | { type: 'confirmation_requested'; step: number; pending: Omit<PendingConfirmation, 'token'>[] }
   | { type: 'confirmation_decided'; callKey: string; callId: string; toolName: string; decision: Decision | 'expired'; reason?: string }
   | { type: 'stop'; status: 'completed' | 'awaiting_confirmation' | 'stopped'; stopReason?: AgentStopReason; usage: AgentUsage; costUsd: number };

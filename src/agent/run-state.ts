@@ -30,6 +30,10 @@ export interface TurnCall {
   blocked?: boolean;
   /** For `confirm`: the one-line summary shown to a person. */
   summary?: string;
+  /** Not run because an identical call of the same response (this callKey) stands for it; with `kind: 'invalid'`. */
+  duplicateOf?: string;
+  /** Not run, with `kind: 'invalid'`: past `maxToolCallsPerTurn`, or cut off with the response at its output limit. */
+  notRun?: 'turn_limit' | 'truncated';
 }
 
 /** A turn waiting for confirmations. */

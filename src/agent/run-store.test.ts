@@ -43,6 +43,10 @@ function confirmation(runId: string, callKey: string, approvalId: string): Store
   return { approvalId, runId, callKey, callId: `call_${callKey}`, toolName: 'refund', arguments: { amount: 5, note: null }, summary: 'Refund $5', token: 'twc1.x.y', expiresAt: 2_000, createdAt: 1_000 };
 }
 
+function lease(owner: string, expiresAt: number) {
+  return { owner, holder: `pid 1 on host-${owner}`, expiresAt };
+}
+
 const outcome: ToolCallOutcome = { callKey: '0.0', callId: 'c', toolName: 'refund', arguments: { amount: 5 }, status: 'succeeded', result: { content: [{ type: 'text', text: 'ok' }], isError: false }, durationMs: 1, truncated: false };
 
 describe.each(implementations)('RunStore: $name', ({ open }) => {
@@ -84,15 +88,43 @@ describe.each(implementations)('RunStore: $name', ({ open }) => {
     expect((await store.findConfirmation('apr_3'))?.reason).toBe('no');
   });
 
-  it('lets one claim win, and takes over a running run only when asked', async () => {
+  it('lets one claim win, and takes over a running run only when asked and only once its lease ran out', async () => {
     const store = await open();
     await store.saveRun({ runId: 'r3', status: 'awaiting_confirmation', state: state('r3') });
-    expect(await store.claimRun('r3')).toEqual({ claimed: true });
-    expect(await store.claimRun('r3')).toEqual({ claimed: false, status: 'running' });
-    expect(await store.claimRun('r3', { takeOver: true })).toEqual({ claimed: true });
+    const first = lease('a', 10_000);
+    expect(await store.claimRun('r3', { lease: first, now: 1_000 })).toEqual({ claimed: true });
+    expect((await store.loadRun('r3'))?.lease).toEqual(first);
+    // A live lease stands against anyone else, take-over or not.
+    expect(await store.claimRun('r3', { lease: lease('b', 20_000), now: 2_000 })).toEqual({ claimed: false, status: 'running', lease: first });
+    expect(await store.claimRun('r3', { takeOver: true, lease: lease('b', 20_000), now: 9_999 })).toEqual({ claimed: false, status: 'running', lease: first });
+    // Ran out: a running run needs takeOver.
+    expect(await store.claimRun('r3', { lease: lease('b', 20_000), now: 10_000 })).toEqual({ claimed: false, status: 'running' });
+    expect(await store.claimRun('r3', { takeOver: true, lease: lease('b', 20_000), now: 10_000 })).toEqual({ claimed: true });
+    expect((await store.loadRun('r3'))?.lease).toEqual(lease('b', 20_000));
+    // Saving the state leaves the lease alone; a finished run is never claimed.
     await store.saveRun({ runId: 'r3', status: 'completed', state: state('r3') });
-    expect(await store.claimRun('r3', { takeOver: true })).toEqual({ claimed: false, status: 'completed' });
-    expect(await store.claimRun('missing')).toEqual({ claimed: false, status: undefined });
+    expect((await store.loadRun('r3'))?.lease).toEqual(lease('b', 20_000));
+    await store.releaseLease('r3', 'b');
+    expect(await store.claimRun('r3', { takeOver: true, lease: lease('c', 40_000), now: 30_000 })).toEqual({ claimed: false, status: 'completed' });
+    expect(await store.claimRun('missing', { lease: lease('c', 40_000), now: 30_000 })).toEqual({ claimed: false, status: undefined });
+  });
+
+  it('renews and releases a lease only for its owner', async () => {
+    const store = await open();
+    await store.saveRun({ runId: 'r5', status: 'awaiting_confirmation', state: state('r5') });
+    expect(await store.claimRun('r5', { lease: lease('a', 5_000), now: 1_000 })).toEqual({ claimed: true });
+    expect(await store.renewLease('r5', 'b', 99_000)).toBe(false);
+    expect(await store.renewLease('r5', 'a', 8_000)).toBe(true);
+    // Renewed: still live at 6 000, where the first expiry would have freed it.
+    expect(await store.claimRun('r5', { takeOver: true, lease: lease('b', 20_000), now: 6_000 })).toMatchObject({ claimed: false, lease: { owner: 'a', expiresAt: 8_000 } });
+    await store.releaseLease('r5', 'b');
+    expect((await store.loadRun('r5'))?.lease?.owner).toBe('a');
+    await store.releaseLease('r5', 'a');
+    expect((await store.loadRun('r5'))?.lease).toBeUndefined();
+    expect(await store.renewLease('r5', 'a', 9_000)).toBe(false);
+    expect(await store.renewLease('missing', 'a', 9_000)).toBe(false);
+    // Released while running: the run needs takeOver, but nothing stands in its way.
+    expect(await store.claimRun('r5', { takeOver: true, lease: lease('b', 20_000), now: 6_000 })).toEqual({ claimed: true });
   });
 
   it('begins a call once and returns its stored outcome afterwards', async () => {
@@ -114,12 +146,26 @@ describe('openSqliteRunStore', () => {
     await one.saveRun({ runId: 'r', status: 'awaiting_confirmation', state: state('r') }, [confirmation('r', '0.0', 'apr_s')]);
     expect(await two.decide('r', '0.0', 'approve', undefined, 1)).toBe('decided');
     expect(await one.decide('r', '0.0', 'approve', undefined, 1)).toBe('already_decided');
-    expect(await two.claimRun('r')).toEqual({ claimed: true });
-    expect(await one.claimRun('r')).toEqual({ claimed: false, status: 'running' });
+    expect(await two.claimRun('r', { lease: lease('two', Date.now() + 60_000), now: Date.now() })).toEqual({ claimed: true });
+    expect(await one.claimRun('r', { takeOver: true, lease: lease('one', Date.now() + 60_000), now: Date.now() })).toMatchObject({ claimed: false, status: 'running', lease: { owner: 'two' } });
     expect(await one.beginCall('r', '0.0')).toBeUndefined();
     expect(await two.beginCall('r', '0.0')).toEqual({ status: 'executing' });
     await one.close();
     await two.close();
+  });
+
+  it('adds the lease columns to a store file written before leases existed', async () => {
+    const path = join(folder, 'old.db');
+    const Database = (await import('better-sqlite3')).default;
+    const old = new Database(path);
+    old.exec(`CREATE TABLE runs (run_id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`);
+    old.prepare(`INSERT INTO runs VALUES ('r', 'awaiting_confirmation', ?, 1, 1)`).run(JSON.stringify(state('r')));
+    old.close();
+    const store = await openSqliteRunStore({ path });
+    expect((await store.loadRun('r'))?.lease).toBeUndefined();
+    expect(await store.claimRun('r', { lease: lease('a', 5_000), now: 1_000 })).toEqual({ claimed: true });
+    expect((await store.loadRun('r'))?.lease).toEqual(lease('a', 5_000));
+    await store.close();
   });
 
   it('explains an unusable path', async () => {

@@ -4,9 +4,11 @@
  * ships an in-memory store and a SQLite one (`openSqliteRunStore`).
  *
  * Every method that decides something is atomic: `decide` succeeds once per
- * call, `claimRun` lets one process continue a run, and `beginCall` lets one
- * execution of a call start. Together they make a confirmed call run exactly
- * once across restarts.
+ * call, `claimRun` lets one process continue a run and gives it a lease
+ * (renewed while it drives the run, so a live process is never taken over),
+ * and `beginCall` lets one execution of a call start. Together they make an
+ * approved call start at most once; after a crash mid-call, only a tool that
+ * accepts an idempotency key is started again (see docs/agent.md).
  * @module
  */
 import type { ToolCallOutcome } from './agent-result.js';
@@ -21,6 +23,27 @@ export interface StoredRun {
   /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;
+  /** The process continuing the run, while it holds (or last held, until another claim) the run's lease. */
+  lease?: RunLease;
+}
+
+/** Who may drive a `running` run, and until when unless renewed. */
+export interface RunLease {
+  /** A random id of the claiming `resumeAgent` call; only it can renew or release the lease. */
+  owner: string;
+  /** For people reading an error: which process holds it (`pid 4242 on host-a`). */
+  holder: string;
+  /** Milliseconds since the epoch; past it, the lease is free to take over. */
+  expiresAt: number;
+}
+
+/** What `claimRun` needs: the lease to take and the time it is taken at (the lease clock, shared by every process on the store). */
+export interface ClaimOptions {
+  /** Also claim a run stuck at `running` whose lease is free (its process died or gave up). */
+  takeOver?: boolean;
+  lease: RunLease;
+  /** Milliseconds since the epoch. */
+  now: number;
 }
 
 export type Decision = 'approve' | 'deny';
@@ -49,20 +72,28 @@ export interface StoredCall {
   outcome?: ToolCallOutcome;
 }
 
-export type ClaimResult = { claimed: true } | { claimed: false; status: RunStatus | undefined };
+/** A refused claim says the run's status, and the lease that stood in the way when another process holds it. */
+export type ClaimResult = { claimed: true } | { claimed: false; status: RunStatus | undefined; lease?: RunLease };
 
 export interface RunStore {
   /** The per-store secret that signs confirmation tokens; created on first use. */
   getSecret(): Promise<Uint8Array>;
-  /** Inserts or replaces a run; adds the given confirmations (existing ones, decided or not, are kept). */
-  saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt'>, confirmations?: readonly StoredConfirmation[]): Promise<void>;
+  /** Inserts or replaces a run; adds the given confirmations (existing ones, decided or not, are kept). The lease is left as it is. */
+  saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations?: readonly StoredConfirmation[]): Promise<void>;
   loadRun(runId: string): Promise<StoredRun | undefined>;
   listConfirmations(filter?: { runId?: string; undecided?: boolean }): Promise<StoredConfirmation[]>;
   findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined>;
   /** Records a decision once; a second decision on the same call is `already_decided`. */
   decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number): Promise<'decided' | 'already_decided' | 'not_found'>;
-  /** Moves a run from `awaiting_confirmation` (or `running`, with `takeOver`) to `running`, atomically. */
-  claimRun(runId: string, options?: { takeOver?: boolean }): Promise<ClaimResult>;
+  /**
+   * Moves a run from `awaiting_confirmation` (or `running`, with `takeOver`) to `running` and gives it `options.lease`, in one
+   * atomic step, but only while no other owner's lease is live (`expiresAt > now`): of two racing claims, one wins.
+   */
+  claimRun(runId: string, options: ClaimOptions): Promise<ClaimResult>;
+  /** Moves the lease's expiry to `expiresAt` if `owner` still holds it; `false` when another claim took it. */
+  renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean>;
+  /** Drops the lease if `owner` holds it (a finished or paused run needs none). */
+  releaseLease(runId: string, owner: string): Promise<void>;
   /** Marks a call `executing` if it has not begun; returns `undefined` when this caller began it, else what is stored. */
   beginCall(runId: string, callKey: string): Promise<StoredCall | undefined>;
   /** Stores a call's outcome and marks it `done`. */

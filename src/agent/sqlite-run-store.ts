@@ -2,7 +2,8 @@
  * A {@link RunStore} in a SQLite file (better-sqlite3, loaded on first use so
  * the native addon stays out of the root entry). Several processes may share
  * one file: WAL mode, a busy timeout, and single-statement updates guarded by
- * their WHERE clause make each decision, claim and call start happen once.
+ * their WHERE clause make each decision, claim (with its lease) and call start
+ * happen once.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +14,7 @@ import { safeParseJson } from '../shared/safe-json.js';
 import { RunStoreError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
-import type { ClaimResult, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import type { ClaimResult, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -28,7 +29,10 @@ CREATE TABLE IF NOT EXISTS runs (
   status TEXT NOT NULL,
   state TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
+  updated_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_holder TEXT,
+  lease_expires_at INTEGER
 );
 CREATE TABLE IF NOT EXISTS confirmations (
   run_id TEXT NOT NULL,
@@ -89,6 +93,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
+    addLeaseColumns(db);
   } catch (error) {
     throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, { cause: error });
   }
@@ -104,20 +109,25 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       `INSERT OR IGNORE INTO confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
        VALUES (@runId, @callKey, @approvalId, @callId, @toolName, @arguments, @summary, @token, @expiresAt, @createdAt)`,
     ),
-    loadRun: db.prepare<[string], { run_id: string; status: string; state: string; created_at: number; updated_at: number }>(`SELECT * FROM runs WHERE run_id = ?`),
+    loadRun: db.prepare<[string], RunRow>(`SELECT * FROM runs WHERE run_id = ?`),
     allConfirmations: db.prepare<[], ConfirmationRow>(`SELECT * FROM confirmations ORDER BY created_at, rowid`),
     findConfirmation: db.prepare<[string], ConfirmationRow>(`SELECT * FROM confirmations WHERE approval_id = ?`),
     decide: db.prepare(`UPDATE confirmations SET decision = ?, reason = ?, decided_at = ? WHERE run_id = ? AND call_key = ? AND decision IS NULL`),
     confirmationExists: db.prepare<[string, string], { one: number }>(`SELECT 1 AS one FROM confirmations WHERE run_id = ? AND call_key = ?`),
-    claim: db.prepare(`UPDATE runs SET status = 'running', updated_at = ? WHERE run_id = ? AND status = 'awaiting_confirmation'`),
-    takeOver: db.prepare(`UPDATE runs SET status = 'running', updated_at = ? WHERE run_id = ? AND status IN ('awaiting_confirmation', 'running')`),
-    runStatus: db.prepare<[string], { status: string }>(`SELECT status FROM runs WHERE run_id = ?`),
+    // One statement: SQLite's write lock makes the status check, the lease check and the update one step, so two claims cannot both win.
+    claim: db.prepare(
+      `UPDATE runs SET status = 'running', updated_at = @now, lease_owner = @owner, lease_holder = @holder, lease_expires_at = @expiresAt
+       WHERE run_id = @runId AND (status = 'awaiting_confirmation' OR (@takeOver = 1 AND status = 'running'))
+         AND (lease_owner IS NULL OR lease_owner = @owner OR lease_expires_at <= @now)`,
+    ),
+    renewLease: db.prepare(`UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ?`),
+    releaseLease: db.prepare(`UPDATE runs SET lease_owner = NULL, lease_holder = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?`),
     beginCall: db.prepare(`INSERT OR IGNORE INTO calls (run_id, call_key, status) VALUES (?, ?, 'executing')`),
     getCall: db.prepare<[string, string], { status: string; outcome: string | null }>(`SELECT status, outcome FROM calls WHERE run_id = ? AND call_key = ?`),
     finishCall: db.prepare(`UPDATE calls SET status = 'done', outcome = ? WHERE run_id = ? AND call_key = ?`),
   };
 
-  const saveRun = db.transaction((run: Omit<StoredRun, 'createdAt' | 'updatedAt'>, confirmations: readonly StoredConfirmation[]) => {
+  const saveRun = db.transaction((run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations: readonly StoredConfirmation[]) => {
     const now = Date.now();
     statements.upsertRun.run({ runId: run.runId, status: run.status, state: JSON.stringify(run.state), now });
     for (const item of confirmations) {
@@ -150,7 +160,10 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async loadRun(runId) {
       const row = statements.loadRun.get(runId);
       if (!row) return undefined;
-      return { runId: row.run_id, status: row.status as RunStatus, state: parseStored<RunState>(row.state, `run ${runId}`), createdAt: row.created_at, updatedAt: row.updated_at };
+      const run: StoredRun = { runId: row.run_id, status: row.status as RunStatus, state: parseStored<RunState>(row.state, `run ${runId}`), createdAt: row.created_at, updatedAt: row.updated_at };
+      const lease = leaseOf(row);
+      if (lease) run.lease = lease;
+      return run;
     },
     async listConfirmations(filter = {}) {
       return statements
@@ -167,10 +180,20 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       if (changed === 1) return 'decided';
       return statements.confirmationExists.get(runId, callKey) ? 'already_decided' : 'not_found';
     },
-    async claimRun(runId, options = {}): Promise<ClaimResult> {
-      const changed = (options.takeOver ? statements.takeOver : statements.claim).run(Date.now(), runId).changes;
+    async claimRun(runId, options): Promise<ClaimResult> {
+      const { lease, now } = options;
+      const changed = statements.claim.run({ runId, now, owner: lease.owner, holder: lease.holder, expiresAt: lease.expiresAt, takeOver: options.takeOver ? 1 : 0 }).changes;
       if (changed === 1) return { claimed: true };
-      return { claimed: false, status: statements.runStatus.get(runId)?.status as RunStatus | undefined };
+      const row = statements.loadRun.get(runId);
+      if (!row) return { claimed: false, status: undefined };
+      const held = leaseOf(row);
+      return held && held.owner !== lease.owner && held.expiresAt > now ? { claimed: false, status: row.status as RunStatus, lease: held } : { claimed: false, status: row.status as RunStatus };
+    },
+    async renewLease(runId, owner, expiresAt) {
+      return statements.renewLease.run(expiresAt, runId, owner).changes === 1;
+    },
+    async releaseLease(runId, owner) {
+      statements.releaseLease.run(runId, owner);
     },
     async beginCall(runId, callKey): Promise<StoredCall | undefined> {
       if (statements.beginCall.run(runId, callKey).changes === 1) return undefined;
@@ -184,6 +207,30 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       if (db.open) db.close();
     },
   };
+}
+
+interface RunRow {
+  run_id: string;
+  status: string;
+  state: string;
+  created_at: number;
+  updated_at: number;
+  lease_owner: string | null;
+  lease_holder: string | null;
+  lease_expires_at: number | null;
+}
+
+function leaseOf(row: RunRow): RunLease | undefined {
+  if (row.lease_owner === null || row.lease_expires_at === null) return undefined;
+  return { owner: row.lease_owner, holder: row.lease_holder ?? 'unknown process', expiresAt: row.lease_expires_at };
+}
+
+/** A store file written before leases existed gets their columns; its runs start with no lease. */
+function addLeaseColumns(db: BetterSqlite3.Database): void {
+  const columns = new Set(db.prepare<[], { name: string }>(`PRAGMA table_info(runs)`).all().map((column) => column.name));
+  for (const [name, type] of [['lease_owner', 'TEXT'], ['lease_holder', 'TEXT'], ['lease_expires_at', 'INTEGER']] as const) {
+    if (!columns.has(name)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
+  }
 }
 
 function restrictToOwner(path: string): void {

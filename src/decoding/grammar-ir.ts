@@ -5,7 +5,7 @@
  * @module
  */
 import type { NumberAutomaton } from './number-language.js';
-import type { CodePointDfa } from './regex/code-point-dfa.js';
+import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
 /** A byte trie of literal texts; node 0 is the root. */
 export class ByteTrie {

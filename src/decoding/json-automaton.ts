@@ -216,8 +216,8 @@ export class JsonAutomaton {
    * whose content masks are worth computing at compile time. The parent frame is the
    * document's; a content walk never closes the string, so it is never consulted.
    */
-  patternPositions(): number[] {
-    const positions: number[] = [];
+  *patternPositions(): Generator<number> {
+    // lazily: the caller stops at its time budget, and a time format's DFA has thousands of states
     const seen = new Set<number>();
     const document = this.stack(this.frame(Kind.Done, DocumentPhase.Value, 0), null);
     for (const alternative of this.alternatives) {
@@ -235,9 +235,8 @@ export class JsonAutomaton {
         }
       }
       const count = isCounted(alternative) ? FREE : 0;
-      for (const state of order) positions.push(this.intern([this.stack(this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, -1), document)]));
+      for (const state of order) yield this.intern([this.stack(this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, -1), document)]);
     }
-    return positions;
   }
 
   /** The distinct loop classes of every patterned string's DFA states (prepared at compile time, so no first mask pays for them). */
@@ -245,10 +244,18 @@ export class JsonAutomaton {
     const classes = new Map<string, { key: string; members: Uint8Array }>();
     for (const alternative of this.alternatives) {
       if (alternative?.kind !== 'string' || alternative.free) continue;
-      for (let state = 0; state < alternative.dfa.stateCount; state++) {
-        const loop = loopClassOf(alternative, state);
-        if (loop !== undefined) classes.set(loop.key, loop);
+      // per DFA, once per process: a time format's automaton has thousands of states
+      let loops = dfaLoopClasses.get(alternative.dfa);
+      if (loops === undefined) {
+        const distinct = new Map<string, { key: string; members: Uint8Array }>();
+        for (let state = 0; state < alternative.dfa.stateCount; state++) {
+          const loop = loopClassOf(alternative, state);
+          if (loop !== undefined) distinct.set(loop.key, loop);
+        }
+        loops = [...distinct.values()];
+        dfaLoopClasses.set(alternative.dfa, loops);
       }
+      for (const loop of loops) classes.set(loop.key, loop);
     }
     return [...classes.values()];
   }
@@ -1035,6 +1042,8 @@ export class JsonAutomaton {
 const loopClassCache = new Map<string, { key: string; members: Uint8Array } | undefined>();
 
 /** Printable ASCII characters (no quote or backslash, which need escapes) on which `state` loops to itself. */
+const dfaLoopClasses = new WeakMap<StringAlternative['dfa'], readonly { key: string; members: Uint8Array }[]>();
+
 function loopClassOf(alternative: StringAlternative, state: number): { key: string; members: Uint8Array } | undefined {
   const members = new Uint8Array(256);
   let key = '';

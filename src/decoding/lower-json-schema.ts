@@ -18,10 +18,10 @@ import {
   type ValueNode,
 } from './grammar-ir.js';
 import { numberAutomaton, toPlainDecimal } from './number-language.js';
-import { CodePointDfa } from './regex/code-point-dfa.js';
-import { parseRegex, RegexUnsupportedError, splitCountedTail } from './regex/parse-regex.js';
+import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { parseRegex, RegexUnsupportedError, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { SchemaRegistry, type SchemaPlace } from './schema-registry.js';
-import { formatLanguage } from './string-formats.js';
+import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -127,6 +127,7 @@ const HANDLED = new Set([
   'not',
   '$ref',
   'uniqueItems',
+  'nullable',
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
@@ -149,6 +150,10 @@ const REFUSED: Record<string, string> = {
   unevaluatedItems: 'unevaluatedItems is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
+  formatMinimum: 'ajv-formats\' formatMinimum is not enforced',
+  formatMaximum: 'ajv-formats\' formatMaximum is not enforced',
+  formatExclusiveMinimum: 'ajv-formats\' formatExclusiveMinimum is not enforced',
+  formatExclusiveMaximum: 'ajv-formats\' formatExclusiveMaximum is not enforced',
 };
 
 /** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
@@ -169,6 +174,34 @@ export interface LoweredSchema {
   accepts(value: unknown): boolean;
 }
 
+const SUPPORTED_FORMAT_LIST = SUPPORTED_FORMATS.join(', ');
+
+/** One alternative of every string format on a string, combined: regexes that must all match, and length bounds. */
+interface FormatChoice {
+  readonly patterns: readonly { readonly source: string; readonly ignoreCase: boolean }[];
+  readonly minLength: number;
+  readonly maxLength: number;
+  readonly pointer: string | undefined;
+}
+
+/** The ways a string can satisfy all its formats (the product of their alternatives; one way when there is no format). */
+function formatChoices(formats: readonly PatternRule[]): FormatChoice[] {
+  let choices: FormatChoice[] = [{ patterns: [], minLength: 0, maxLength: Infinity, pointer: undefined }];
+  for (const format of formats) {
+    const language = formatLanguage(format.source);
+    if (language?.kind !== 'string') continue;
+    choices = choices.flatMap((choice) =>
+      language.alternatives.map((alternative) => ({
+        patterns: [...choice.patterns, ...alternative.patterns.map((source) => ({ source, ignoreCase: language.ignoreCase }))],
+        minLength: Math.max(choice.minLength, alternative.minLength ?? 0),
+        maxLength: Math.min(choice.maxLength, alternative.maxLength ?? Infinity),
+        pointer: choice.pointer ?? format.pointer,
+      })),
+    );
+  }
+  return choices;
+}
+
 const patternCache = new Map<string, CodePointDfa>();
 
 function compilePattern(source: string, ignoreCase: boolean): CodePointDfa {
@@ -177,6 +210,20 @@ function compilePattern(source: string, ignoreCase: boolean): CodePointDfa {
   if (dfa === undefined) {
     dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }));
     patternCache.set(key, dfa);
+  }
+  return dfa;
+}
+
+/** Intersections by the ids of their (cached, so stable) automata: a time format's product takes a second to build. */
+const intersectionCache = new Map<string, CodePointDfa>();
+
+function intersectCached(automata: readonly CodePointDfa[]): CodePointDfa {
+  if (automata.length === 1) return automata[0]!;
+  const key = automata.map((automaton) => automaton.id).join(',');
+  let dfa = intersectionCache.get(key);
+  if (dfa === undefined) {
+    dfa = CodePointDfa.intersect(automata);
+    intersectionCache.set(key, dfa);
   }
   return dfa;
 }
@@ -319,6 +366,19 @@ class Lowering {
       if (reason !== undefined) this.refuse(keyword, pointer, reason);
       // any other keyword is unknown to 2020-12 and, per the spec, only an annotation
     }
+    // Ajv refuses to compile a schema with draft-4 "id", so no value could pass the registry
+    if (has('id')) this.invalid(pointer, 'the draft-4 keyword "id" is not supported (Ajv refuses it); use "$id"');
+    // draft 2019-09: the 2020-12 meta-schema wants a string and Ajv's keyword a boolean, so the validator refuses both
+    if (has('$recursiveAnchor')) this.invalid(pointer, '"$recursiveAnchor" is draft 2019-09 and Ajv refuses it in a 2020-12 schema; use "$dynamicAnchor"');
+    if (has('format')) {
+      if (typeof schema.format !== 'string') this.invalid(pointer, '"format" must be a string');
+      const language = formatLanguage(schema.format);
+      if (language === undefined) {
+        this.refuse('format', pointer, `format "${schema.format}" is unknown to ajv-formats (supported: ${SUPPORTED_FORMAT_LIST})`);
+      } else if (language.kind === 'refused') {
+        this.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
+      }
+    }
     if (has('uniqueItems') && schema.uniqueItems === true && !(typeof schema.maxItems === 'number' && schema.maxItems <= 1)) {
       this.refuse('uniqueItems', pointer, 'uniqueItems: true is not enforced (only with maxItems ≤ 1)');
     }
@@ -332,8 +392,13 @@ class Lowering {
         if (typeof type !== 'string' || !['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'].includes(type)) this.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
         named.add(type as string);
       }
+      // OpenAPI's "nullable: true", which Ajv honours beside "type"
+      if (schema.nullable === true) named.add('null');
+      else if (schema.nullable === false && named.has('null')) this.invalid(pointer, '"type" allows null but "nullable" is false (Ajv refuses this)');
       types = ALL_TYPES.filter((type) => named.has(type) || (type === 'number' && named.has('integer')));
       integerOnly = named.has('integer') && !named.has('number');
+    } else if (has('nullable')) {
+      this.invalid(pointer, '"nullable" needs "type" beside it (Ajv refuses it alone)');
     }
     let literals: unknown[] | undefined;
     if (has('enum')) {
@@ -462,10 +527,8 @@ class Lowering {
           if (typeof schema.pattern !== 'string') this.invalid(pointer, '"pattern" must be a string');
           typed.patterns.push({ source: schema.pattern as string, pointer });
         }
-        if (has('format')) {
-          if (typeof schema.format !== 'string') this.invalid(pointer, '"format" must be a string');
-          typed.formats.push({ source: schema.format as string, pointer });
-        }
+        // number formats (int32…) and unchecked ones (password) do not constrain strings, as in Ajv
+        if (has('format') && formatLanguage(schema.format as string)?.kind === 'string') typed.formats.push({ source: schema.format as string, pointer });
         break;
       }
       case 'number': {
@@ -477,6 +540,13 @@ class Lowering {
         if (exclusiveMinimum !== undefined) tightenLow(typed, exclusiveMinimum, true);
         if (maximum !== undefined) tightenHigh(typed, maximum, false);
         if (exclusiveMaximum !== undefined) tightenHigh(typed, exclusiveMaximum, true);
+        // string formats do not constrain numbers, as in Ajv
+        const format = has('format') ? formatLanguage(schema.format as string) : undefined;
+        if (format?.kind === 'number') {
+          if (format.integer) typed.integer = true;
+          tightenLow(typed, format.minimum, false);
+          tightenHigh(typed, format.maximum, false);
+        }
         break;
       }
       case 'array': {
@@ -558,8 +628,10 @@ class Lowering {
         if (Math.max(a.minLength, b.minLength) > Math.min(a.maxLength, b.maxLength)) return true;
         try {
           // no pattern or format on either side: both accept overlapping strings
-          const dfa = this.stringDfa([...a.patterns, ...b.patterns], [...a.formats, ...b.formats], false);
-          return dfa !== undefined && dfa.start < 0;
+          return formatChoices([...a.formats, ...b.formats]).every((choice) => {
+            const dfa = this.stringDfa([...a.patterns, ...b.patterns], choice, false);
+            return dfa !== undefined && dfa.start < 0;
+          });
         } catch {
           return false;
         }
@@ -634,11 +706,9 @@ class Lowering {
           if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
           break;
         }
-        case 'string': {
-          const alternative = this.lowerString(typed);
-          if (alternative !== undefined) node.alternatives.push(alternative);
+        case 'string':
+          node.alternatives.push(...this.lowerString(typed));
           break;
-        }
         case 'array':
           node.alternatives.push(this.lowerArray(typed));
           break;
@@ -650,8 +720,8 @@ class Lowering {
     if (literalCount > 0) node.literals = literals;
   }
 
-  /** The content DFA of a string with these patterns and formats, or undefined when a piece is refused (lenient). */
-  private stringDfa(patterns: readonly PatternRule[], formats: readonly PatternRule[], refuse: boolean): CodePointDfa | undefined {
+  /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
+  private stringDfa(patterns: readonly PatternRule[], choice: FormatChoice, refuse: boolean): CodePointDfa | undefined {
     const automata: CodePointDfa[] = [];
     for (const pattern of patterns) {
       try {
@@ -662,48 +732,42 @@ class Lowering {
         else throw error;
       }
     }
-    for (const format of formats) {
-      const language = formatLanguage(format.source);
-      if (language === undefined) {
-        if (refuse) this.refuse('format', format.pointer, `format "${format.source}" is not enforced (supported: date, time, date-time, email, hostname, ipv4, ipv6, uuid, uri, duration, json-pointer, relative-json-pointer)`);
-        continue;
-      }
-      for (const source of language.patterns) automata.push(compilePattern(source, language.ignoreCase));
-    }
+    for (const { source, ignoreCase } of choice.patterns) automata.push(compilePattern(source, ignoreCase));
     if (automata.length === 0) return undefined;
     try {
-      return CodePointDfa.intersect(automata);
+      return intersectCached(automata);
     } catch (error) {
       if (!(error instanceof RegexUnsupportedError)) throw error;
-      if (refuse) this.refuse('pattern', patterns[0]?.pointer ?? formats[0]?.pointer ?? '#', error.message);
+      if (refuse) this.refuse('pattern', patterns[0]?.pointer ?? choice.pointer ?? '#', error.message);
       return undefined;
     }
   }
 
-  private lowerString(typed: Typed, exclude: CodePointTrie | null = null): StringAlternative | undefined {
-    let minLength = typed.minLength;
-    let maxLength = typed.maxLength;
-    for (const format of typed.formats) {
-      const language = formatLanguage(format.source);
-      if (language?.minLength !== undefined) minLength = Math.max(minLength, language.minLength);
-      if (language?.maxLength !== undefined) maxLength = Math.min(maxLength, language.maxLength);
-    }
+  /** One string alternative per combination of the formats' alternatives (usually one). */
+  private lowerString(typed: Typed, exclude: CodePointTrie | null = null): StringAlternative[] {
+    let patternMinLength = typed.minLength;
+    let patternMaxLength = typed.maxLength;
     for (const pattern of typed.patterns) {
       try {
         const compiled = compileSchemaPattern(pattern.source);
-        minLength = Math.max(minLength, compiled.minLength);
-        maxLength = Math.min(maxLength, compiled.maxLength);
+        patternMinLength = Math.max(patternMinLength, compiled.minLength);
+        patternMaxLength = Math.min(patternMaxLength, compiled.maxLength);
       } catch {
-        // refused below, with the regex's reason
+        // refused in stringDfa, with the regex's reason
       }
     }
-    if (minLength > maxLength) return undefined;
-    const constrained = this.stringDfa(typed.patterns, typed.formats, true);
-    const dfa = constrained ?? CodePointDfa.any();
-    if (dfa.start < 0) return undefined;
-    const alternative: StringAlternative = { kind: 'string', id: this.alternativeCount++, dfa, free: constrained === undefined, minLength, maxLength, exclude, height: 1 };
-    if (!stringFeasible(alternative)) return undefined;
-    return alternative;
+    const alternatives: StringAlternative[] = [];
+    for (const choice of formatChoices(typed.formats)) {
+      const minLength = Math.max(patternMinLength, choice.minLength);
+      const maxLength = Math.min(patternMaxLength, choice.maxLength);
+      if (minLength > maxLength) continue;
+      const constrained = this.stringDfa(typed.patterns, choice, true);
+      const dfa = constrained ?? CodePointDfa.any();
+      if (dfa.start < 0) continue;
+      const alternative: StringAlternative = { kind: 'string', id: this.alternativeCount++, dfa, free: constrained === undefined, minLength, maxLength, exclude, height: 1 };
+      if (stringFeasible(alternative)) alternatives.push(alternative);
+    }
+    return alternatives;
   }
 
   private lowerArray(typed: Typed): ArrayAlternative {
@@ -777,9 +841,12 @@ class Lowering {
         if (length < typed.minLength || length > typed.maxLength) return false;
         for (const format of typed.formats) {
           const language = formatLanguage(format.source);
-          if (language === undefined) continue;
-          if ((language.minLength !== undefined && length < language.minLength) || (language.maxLength !== undefined && length > language.maxLength)) return false;
-          if (!language.patterns.every((source) => compilePattern(source, language.ignoreCase).matches(text))) return false;
+          if (language?.kind !== 'string') continue;
+          const matches = (alternative: FormatAlternative): boolean =>
+            length >= (alternative.minLength ?? 0) &&
+            length <= (alternative.maxLength ?? Infinity) &&
+            alternative.patterns.every((source) => compilePattern(source, language.ignoreCase).matches(text));
+          if (!language.alternatives.some(matches)) return false;
         }
         for (const pattern of typed.patterns) {
           try {

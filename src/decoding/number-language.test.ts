@@ -72,11 +72,9 @@ describe('numberAutomaton', () => {
     expect(unsound).toEqual([]);
   });
 
-  it.each(RULES)('is complete in plain decimal below 10^308: every satisfying value sampled is accepted (%s)', (_name, rule) => {
+  it.each(RULES)('is complete in plain decimal: every satisfying value sampled is accepted (%s)', (_name, rule) => {
     const automaton = numberAutomaton(rule)!;
-    const values = texts(rule, 5)
-      .map((text) => Number(text))
-      .filter((value) => satisfies(value, rule) && Math.abs(value) < 1e308);
+    const values = [...texts(rule, 5).map((text) => Number(text)), Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308].filter((value) => satisfies(value, rule));
     expect(values.length).toBeGreaterThan(0);
     expect(values.filter((value) => !automaton.matches(toPlainDecimal(value)))).toEqual([]);
   });
@@ -85,6 +83,22 @@ describe('numberAutomaton', () => {
     const automaton = numberAutomaton(constraint({}))!;
     expect([1e21, 1.5e-7, -2.25e100, 1e300].map((value) => automaton.matches(JSON.stringify(value)))).toEqual([true, true, true, true]);
     expect(['1e400', '12345678901234567e5', '1.', '+1'].map((text) => automaton.matches(text))).toEqual([false, false, false, false]);
+  });
+
+  it('reaches exactly Number.MAX_VALUE, whose plain decimal has 309 digits, and nothing that parses to Infinity', () => {
+    const largest = toPlainDecimal(Number.MAX_VALUE);
+    const aboveLargest = `17976931348623158${'0'.repeat(292)}`;
+    const cases: [NumberConstraint, boolean[]][] = [
+      [constraint({}), [true, true]],
+      [constraint({ integer: true }), [true, true]],
+      [constraint({ minimum: 0.1 }), [true, false]],
+      [constraint({ maximum: -7, exclusiveMaximum: true }), [false, true]],
+    ];
+    for (const [rule, [positive, negative]] of cases) {
+      const automaton = numberAutomaton(rule)!;
+      const verdicts = [largest, `-${largest}`, aboveLargest, `-${aboveLargest}`, `1${'0'.repeat(309)}`, `${largest}.5`].map((text) => automaton.matches(text));
+      expect(verdicts).toEqual([positive, negative, false, false, false, false]);
+    }
   });
 
   it('is null for an empty interval', () => {

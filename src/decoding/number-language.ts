@@ -127,18 +127,13 @@ class Comparator {
   ) {}
 
   start(): string {
-    if (this.bound !== undefined) return 'i0=';
-    return this.atLeast ? 'H' : 'c0';
+    // no bound to reach: only an upper bound is always given (Number.MAX_VALUE at most)
+    return this.bound !== undefined ? 'i0=' : 'H';
   }
 
   /** Next state after a digit in the integer part. */
   intDigit(state: string, digit: number): string {
     if (state === 'H' || state === 'F') return state;
-    if (state.startsWith('c')) {
-      // no upper bound: only keep the value finite (below 10^308)
-      const length = Number(state.slice(1)) + 1;
-      return length > MAX_PLAIN_DIGITS ? 'F' : `c${length}`;
-    }
     const bound = this.bound!;
     const length = Number(state.slice(1, -1));
     let order = state.slice(-1);
@@ -153,7 +148,6 @@ class Comparator {
   /** State once the integer part ended (on `.`, an exponent or the end). */
   private intEnd(state: string): string {
     if (state === 'H' || state === 'F') return state;
-    if (state.startsWith('c')) return 'H';
     const bound = this.bound!;
     const length = Number(state.slice(1, -1));
     const order = state.slice(-1);
@@ -198,8 +192,8 @@ class Comparator {
   }
 }
 
-/** Integer digits of a plain number without an upper bound: below 10^308, so always finite. */
-const MAX_PLAIN_DIGITS = 308;
+/** Number.MAX_VALUE as its shortest decimal (1.7976931348623157e308): the plain decimal of every finite double is at most this. */
+const LARGEST_MAGNITUDE: Decimal = toDecimal(Number.MAX_VALUE).magnitude;
 const MAX_EXPONENT_MANTISSA_DIGITS = 16;
 /** Largest positive exponent after a one-digit mantissa (JSON.stringify's form), keeping the value finite. */
 const MAX_EXPONENT_ONE_DIGIT = 307;
@@ -225,15 +219,13 @@ function buildNumberAutomaton(constraint: NumberConstraint): NumberAutomaton | n
   let { minimum, maximum } = constraint;
   const unbounded = minimum === -Infinity && maximum === Infinity;
   if (unbounded) {
-    // a text beyond the largest double parses to Infinity, which Ajv rejects: the length caps keep it finite
-    const either: SignRange = { atLeast: undefined, atMost: undefined };
+    // a text beyond the largest double parses to Infinity, which Ajv rejects: magnitudes stop at Number.MAX_VALUE
+    const either: SignRange = { atLeast: undefined, atMost: LARGEST_MAGNITUDE };
     return build(either, either, constraint.integer, !constraint.integer);
   }
-  // an infinite side only needs the value kept finite, which the digit cap does without a 309-digit comparison
-  const noMinimum = minimum === -Infinity;
-  const noMaximum = maximum === Infinity;
-  if (noMinimum) minimum = -Number.MAX_VALUE;
-  if (noMaximum) maximum = Number.MAX_VALUE;
+  // an infinite side stops at ±Number.MAX_VALUE, so every finite double's plain decimal is accepted
+  if (minimum === -Infinity) minimum = -Number.MAX_VALUE;
+  if (maximum === Infinity) maximum = Number.MAX_VALUE;
   let lo: { negative: boolean; magnitude: Decimal };
   let hi: { negative: boolean; magnitude: Decimal };
   if (constraint.integer) {
@@ -252,15 +244,15 @@ function buildNumberAutomaton(constraint: NumberConstraint): NumberAutomaton | n
     hi = toDecimal(maximum);
   }
   // magnitude bounds for each sign: positive texts need lo ≤ v ≤ hi, negative texts -hi ≤ |v| ≤ -lo
-  const positive = hi.negative ? undefined : { atLeast: lo.negative ? undefined : lo.magnitude, atMost: noMaximum ? undefined : hi.magnitude };
-  const negative = lo.negative ? { atLeast: hi.negative ? hi.magnitude : undefined, atMost: noMinimum ? undefined : lo.magnitude } : undefined;
+  const positive = hi.negative ? undefined : { atLeast: lo.negative ? undefined : lo.magnitude, atMost: hi.magnitude };
+  const negative = lo.negative ? { atLeast: hi.negative ? hi.magnitude : undefined, atMost: lo.magnitude } : undefined;
   return build(positive, negative, constraint.integer, false);
 }
 
 interface SignRange {
   atLeast: Decimal | undefined;
-  /** Upper bound on the magnitude; `undefined` only caps the digits to keep the value finite. */
-  atMost: Decimal | undefined;
+  /** Upper bound on the magnitude: `Number.MAX_VALUE` at most, so every accepted text is finite. */
+  atMost: Decimal;
 }
 
 /**
@@ -371,7 +363,7 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
 }
 
 function digitsOf(state: string): number {
-  return state.startsWith('c') ? Number(state.slice(1)) : state.startsWith('i') ? Number(state.slice(1, -1)) : 0;
+  return state.startsWith('i') ? Number(state.slice(1, -1)) : 0;
 }
 
 function trim(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {

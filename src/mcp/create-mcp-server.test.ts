@@ -155,7 +155,7 @@ describe('createMcpServer: tools/call error channels', () => {
     const { client } = await connect([add], { resources: [{ uri: 'test://a', name: 'a', read: () => 'A' }] });
     const error = await client.request({ method: 'resources/read', params: { uri: 42 } } as never, CallToolResultSchema).catch((caught: unknown) => caught);
     expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toContain('Invalid params for resources/read: params.uri:');
+    expect((error as McpError).message).toBe('MCP error -32602: Invalid params for resources/read: "uri" must be a string; got a number. Check the request against the MCP schema for resources/read.');
   });
 });
 

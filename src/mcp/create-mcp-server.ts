@@ -86,6 +86,11 @@ export const resourceSubscriptions = new WeakMap<Server, Set<string>>();
 
 /** Builds an MCP server over `tools`, ready to `connect` to one transport. */
 export function createMcpServer(tools: McpToolSource, options: McpServerOptions = {}): Server {
+  return createStrictMcpServer(tools, options);
+}
+
+/** {@link createMcpServer}, typed as the subclass the transports use (it can cancel a request). */
+export function createStrictMcpServer(tools: McpToolSource, options: McpServerOptions = {}): StrictParamsServer {
   const logger = options.logger ?? stderrLogger;
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
   const resources = options.resources ?? [];
@@ -141,20 +146,15 @@ export function createMcpServer(tools: McpToolSource, options: McpServerOptions 
     }
 
     const progressToken = request.params._meta?.progressToken;
-    const execution = await runWithMcpCall(context, () =>
-      registry.execute(callId, tool, prepared.arguments, {
-        signal: extra.signal,
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (progress, total, message) => {
-                void notify({
-                  method: 'notifications/progress',
-                  params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
-                });
-              },
-      }),
-    );
+    // Made for this call alone, even when nobody listens: currentMcpCall(context) finds the call by it.
+    const onProgress = (progress: number, total?: number, message?: string) => {
+      if (progressToken === undefined) return;
+      void notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+      });
+    };
+    const execution = await runWithMcpCall(context, onProgress, () => registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress }));
     await Promise.all(pending);
     return toWireResult(execution.result, tool, logger);
   });
@@ -225,10 +225,29 @@ function errorResult(text: string): CallToolResult {
 /** Checks the result against the wire schema, so a tool that returns malformed content parts yields a tool error rather than a protocol error. */
 function toWireResult(result: ToolResult, tool: AnyTool, logger: ToolLogger): CallToolResult {
   const wire = toMcpCallToolResult(result);
+  if (isPlainTextResult(wire)) return wire;
   const checked = CallToolResultSchema.safeParse(wire);
   if (checked.success) return wire;
   logger.error(`tool "${tool.name}" returned content that is not valid MCP content`, { toolName: tool.name, error: checked.error });
   return errorResult(`Tool "${tool.name}" failed inside the server; its result could not be sent. This is not something you can fix by changing the arguments.`);
+}
+
+/** Whether `wire` is certainly valid as it is: text parts only, nothing else but `isError` (the common case, checked without a Zod parse). */
+function isPlainTextResult(wire: CallToolResult): boolean {
+  for (const key in wire) if (key !== 'content' && key !== 'isError') return false;
+  if (typeof wire.isError !== 'boolean' && wire.isError !== undefined) return false;
+  if (!Array.isArray(wire.content)) return false;
+  for (const part of wire.content as unknown[]) {
+    if (typeof part !== 'object' || part === null) return false;
+    let keys = 0;
+    for (const key in part) {
+      if (key !== 'type' && key !== 'text') return false;
+      keys++;
+    }
+    const { type, text } = part as { type?: unknown; text?: unknown };
+    if (keys !== 2 || type !== 'text' || typeof text !== 'string') return false;
+  }
+  return true;
 }
 
 let cachedVersion: string | undefined;

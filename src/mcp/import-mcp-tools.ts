@@ -20,6 +20,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { InvalidArgumentError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
 import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestToolName, toolResult } from '../tools/index.js';
+import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
 import { splitCommandLine } from './split-command-line.js';
 
@@ -62,7 +63,7 @@ export interface McpImportWarning {
   type: 'rewritten' | 'skipped';
   /** The remote tool's name. */
   tool: string;
-  /** Stable label: `name`, `description`, `schema-dialect`, `schema`, `duplicate-name`. */
+  /** Stable label: `name`, `description`, `schema-dialect`, `schema`, `pattern`, `duplicate-name`. */
   feature: string;
   details: string;
 }
@@ -207,12 +208,13 @@ function convertTool(
     warn('rewritten', 'description', 'the server gave no description; a generic one was used, so the model may not know when to call it.');
   }
 
-  const inputSchema = normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn);
-  const outputSchema = descriptor.outputSchema === undefined ? undefined : normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn);
+  const inputSchema = dropUnsupportedPatterns(normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn), 'inputSchema', warn);
+  const outputSchema = descriptor.outputSchema === undefined ? undefined : dropUnsupportedPatterns(normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn), 'outputSchema', warn);
+  if (inputSchema === null || outputSchema === null) return undefined;
   for (const [key, schema] of [['inputSchema', inputSchema], ['outputSchema', outputSchema]] as const) {
     if (schema === undefined) continue;
     try {
-      compileSchema(schema, name);
+      compileSchema(schema, name, { pointer: `/${key}` });
     } catch (error) {
       warn('skipped', 'schema', `its ${key} does not compile as JSON Schema (${(error as Error).message}); arguments could not be checked, so it was left out.`);
       return undefined;
@@ -246,6 +248,43 @@ function normalizeSchema(schema: JsonSchemaObject, key: string, warn: (type: Mcp
     delete copy.$schema;
   }
   if (copy.type === undefined) copy.type = 'object';
+  return copy;
+}
+
+/**
+ * A remote schema may hold patterns the linear-time engine refuses (backreferences, lookaround…).
+ * Such a `pattern` is dropped, with a warning: running it with the backtracking RegExp would let
+ * the server choose a pattern that freezes this process, and refusing the tool would punish a
+ * common, harmless schema; the server still receives the value and may check it itself. A refused
+ * `patternProperties` key cannot be dropped without changing which properties other keywords
+ * see, so that tool is left out. Returns `null` (for the warning already given) when left out.
+ */
+function dropUnsupportedPatterns(schema: JsonSchemaObject, key: string, warn: (type: McpImportWarning['type'], feature: string, details: string) => void): JsonSchemaObject | null {
+  const refused = listSchemaPatterns(schema).flatMap((site) => {
+    const reason = unsupportedPatternReason(site.pattern);
+    return reason === undefined ? [] : [{ site, reason }];
+  });
+  if (refused.length === 0) return schema;
+  const keyed = refused.find(({ site }) => site.keyword === 'patternProperties');
+  if (keyed) {
+    warn(
+      'skipped',
+      'pattern',
+      `its ${key} has the patternProperties key ${JSON.stringify(keyed.site.pattern)} at /${key}${keyed.site.pointer}, which toolwright cannot check in linear time (it uses ${keyed.reason}); the properties it covers could not be validated, so the tool was left out.`,
+    );
+    return null;
+  }
+  const copy = structuredClone(schema);
+  for (const site of listSchemaPatterns(copy)) {
+    const found = refused.find((entry) => entry.site.pointer === site.pointer);
+    if (!found) continue;
+    delete site.holder.pattern;
+    warn(
+      'rewritten',
+      'pattern',
+      `its ${key} pattern ${JSON.stringify(site.pattern)} at /${key}${site.pointer} cannot be checked in linear time (it uses ${found.reason}); it was dropped, so toolwright does not check that value against it before the call, and the model is not shown it.`,
+    );
+  }
   return copy;
 }
 

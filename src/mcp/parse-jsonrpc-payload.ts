@@ -70,6 +70,7 @@ function checkMessage(value: unknown): { success: true; message: JSONRPCMessage 
   if (record.jsonrpc !== '2.0') return { success: false, reason: 'the "jsonrpc" member must be exactly "2.0".' };
   if ('method' in record && typeof record.method !== 'string') return { success: false, reason: 'the "method" member must be a string.' };
   if ('id' in record && !isValidId(record.id)) return { success: false, reason: 'the "id" member must be a string or an integer.' };
+  if (isPlainRequest(record)) return { success: true, message: record as unknown as JSONRPCMessage };
   const result = JSONRPCMessageSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -77,6 +78,32 @@ function checkMessage(value: unknown): { success: true; message: JSONRPCMessage 
     return { success: false, reason: `not a valid request, notification or response${where}: ${issue?.message ?? 'unexpected shape'}.` };
   }
   return { success: true, message: result.data };
+}
+
+/**
+ * Whether `record` is certainly a valid JSON-RPC request in its everyday shape (`jsonrpc`, `id`, `method`, object
+ * `params` with at most a `_meta.progressToken`), which the SDK's schema would accept as it is. Every request passes
+ * here, so this saves a Zod parse of each one; anything else still goes through the schema for an exact verdict.
+ */
+function isPlainRequest(record: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const key in record) {
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return false;
+    keys++;
+  }
+  if (keys < 3 || typeof record.method !== 'string' || !isValidId(record.id)) return false;
+  const params = record.params;
+  if (params === undefined) return !('params' in record);
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const meta = (params as Record<string, unknown>)._meta;
+  if (meta === undefined) return !('_meta' in params);
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return false;
+  for (const key in meta) {
+    if (key !== 'progressToken') return false;
+    const token = (meta as Record<string, unknown>).progressToken;
+    if (!isValidId(token)) return false;
+  }
+  return true;
 }
 
 /** The deepest bracket nesting outside strings, counted without parsing (so it cannot overflow itself). */

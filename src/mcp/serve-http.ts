@@ -4,7 +4,9 @@
  * notifications and server-to-client requests reach the client before the
  * result, and the safety a local server needs: loopback by default, `Host` and
  * `Origin` checks, an optional bearer token, a body size limit, JSON-RPC errors
- * for bad input (never a stack trace), bounded sessions and a graceful close.
+ * for bad input (never a stack trace), bounded sessions and streams (a flood
+ * of held streams evicts the idlest ones instead of locking new clients out)
+ * and a graceful close.
  *
  * The body is read and checked here, then handed to the SDK's transport as a
  * parsed value, so every malformed request gets the right JSON-RPC code.
@@ -14,15 +16,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ToolRegistry, stderrLogger } from '../tools/index.js';
-import { createMcpServer, resourceSubscriptions } from './create-mcp-server.js';
+import { createStrictMcpServer, resourceSubscriptions } from './create-mcp-server.js';
 import type { McpServerOptions, McpToolSource } from './create-mcp-server.js';
 import { createRequestGuard, formatHostPort } from './http-request-guard.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
+import type { StrictParamsServer } from './strict-params-server.js';
 
 export interface McpHttpOptions extends McpServerOptions {
   /** Address to listen on. Default `127.0.0.1`; anything else exposes the tools to the network. */
@@ -39,8 +42,19 @@ export interface McpHttpOptions extends McpServerOptions {
   authToken?: string;
   /** Largest request body, in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
-  /** Most sessions held at once; beyond it the least recently used idle session is closed. Default 1000. */
+  /**
+   * Most sessions held at once. A new client beyond it closes the least recently active session
+   * (one without open streams first, then one whose streams are all GET streams). Default 1000.
+   */
   maxSessions?: number;
+  /**
+   * Most open SSE streams (GET streams and POST responses still being answered) over all sessions.
+   * A new stream beyond it closes the idlest one: GET streams first, then the stream of the least
+   * recently active session. Default 500.
+   */
+  maxStreams?: number;
+  /** Most open SSE streams of one session; a new one beyond it closes that session's idlest stream the same way. Default 32. */
+  maxStreamsPerSession?: number;
   /** A session idle this long is closed (clients often never send DELETE). Default 30 minutes. */
   sessionIdleMs?: number;
   /** On close, how long in-flight calls may finish before connections are cut. Default 5000 ms. */
@@ -54,6 +68,8 @@ export interface McpHttpHandle {
   port: number;
   /** Sessions now open. */
   readonly sessionCount: number;
+  /** SSE streams now open (GET streams and POST responses being answered). */
+  readonly streamCount: number;
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): Promise<void>;
   /** Stops accepting requests, lets in-flight calls finish (up to `shutdownGraceMs`), closes every session. */
@@ -62,17 +78,32 @@ export interface McpHttpHandle {
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_SESSIONS = 1000;
+const DEFAULT_MAX_STREAMS = 500;
+const DEFAULT_MAX_STREAMS_PER_SESSION = 32;
+/** An evicted stream that has not ended by then (its response was never handed out) is cut. */
+const EVICTED_STREAM_GRACE_MS = 1000;
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 /** JSON-RPC code the SDK uses for an unknown session (with HTTP 404). */
 const SESSION_NOT_FOUND = -32001;
 
 interface Session {
-  server: Server;
+  server: StrictParamsServer;
   transport: StreamableHTTPServerTransport;
+  /** When the session last received a request or finished answering one. */
   lastActive: number;
-  /** Requests of this session now being answered (SSE streams included). */
-  active: number;
+  /** Responses of this session still open: SSE streams, and requests being answered. */
+  streams: Set<OpenStream>;
+}
+
+interface OpenStream {
+  session: Session;
+  /** GET: the session's notification stream, which only waits; POST: requests being answered. */
+  kind: 'get' | 'post';
+  openedAt: number;
+  res: ServerResponse;
+  /** The JSON-RPC requests this POST carries (cancelled when the stream is evicted). */
+  requestIds: readonly (string | number)[];
 }
 
 export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = {}): Promise<McpHttpHandle> {
@@ -80,15 +111,18 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   const path = options.path ?? '/mcp';
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
+  const maxStreams = positive(options.maxStreams, DEFAULT_MAX_STREAMS, 'maxStreams');
+  const maxStreamsPerSession = positive(options.maxStreamsPerSession, DEFAULT_MAX_STREAMS_PER_SESSION, 'maxStreamsPerSession');
   const sessionIdleMs = positive(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const logger = options.logger ?? stderrLogger;
   // One registry for every session: validators are compiled once.
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
   // Fail at startup, not on the first client, if the pack cannot be served.
-  createMcpServer(registry, options);
+  createStrictMcpServer(registry, options);
 
   const sessions = new Map<string, Session>();
+  const streams = new Set<OpenStream>();
   let inFlightPosts = 0;
   let closing: Promise<void> | undefined;
 
@@ -118,7 +152,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
 
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const [id, session] of sessions) if (session.active === 0 && now - session.lastActive > sessionIdleMs) closeSession(id);
+    for (const [id, session] of sessions) if (session.streams.size === 0 && now - session.lastActive > sessionIdleMs) closeSession(id);
   }, Math.min(60_000, Math.max(1000, Math.floor(sessionIdleMs / 2))));
   sweep.unref();
 
@@ -126,21 +160,62 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
+    for (const stream of session.streams) forget(stream);
+    // Closing the server closes its transport, which ends every open stream of the session and aborts its requests.
     session.server.close().catch(() => {});
   }
 
-  function track(session: Session, res: ServerResponse): void {
-    session.active++;
-    session.lastActive = Date.now();
+  /** Counts `res` as an open stream of `session` until it closes, first evicting the idlest stream when a cap is reached. */
+  function track(session: Session, res: ServerResponse, kind: OpenStream['kind'], requestIds: readonly (string | number)[] = []): void {
+    const now = Date.now();
+    session.lastActive = now;
+    if (session.streams.size >= maxStreamsPerSession) evictStream(session.streams);
+    if (streams.size >= maxStreams) evictStream(streams);
+    const stream: OpenStream = { session, kind, openedAt: now, res, requestIds };
+    streams.add(stream);
+    session.streams.add(stream);
     res.once('close', () => {
-      session.active--;
+      forget(stream);
       session.lastActive = Date.now();
     });
   }
 
+  function forget(stream: OpenStream): void {
+    streams.delete(stream);
+    stream.session.streams.delete(stream);
+  }
+
+  /** Closes the idlest of `candidates`: a GET stream before a POST, then the least recently active session's, then the oldest. */
+  function evictStream(candidates: Iterable<OpenStream>): void {
+    let victim: OpenStream | undefined;
+    for (const stream of candidates) if (!victim || idler(stream, victim)) victim = stream;
+    if (!victim) return;
+    forget(victim);
+    const { transport, server } = victim.session;
+    if (victim.kind === 'get') transport.closeStandaloneSSEStream();
+    for (const requestId of victim.requestIds) {
+      // As if the client had cancelled: the handler's signal aborts and no response is sent, so nothing waits on a stream that is gone.
+      server.cancelRequest(requestId, 'The server closed this stream to make room for others.');
+      transport.closeSSEStream(requestId);
+    }
+    const { res } = victim;
+    if (!res.writableEnded) {
+      // The transport ends the response through its stream; one it never handed out is cut instead.
+      const cut = setTimeout(() => res.destroy(), EVICTED_STREAM_GRACE_MS);
+      cut.unref();
+      res.once('close', () => clearTimeout(cut));
+    }
+  }
+
+  function idler(a: OpenStream, b: OpenStream): boolean {
+    if (a.kind !== b.kind) return a.kind === 'get';
+    if (a.session.lastActive !== b.session.lastActive) return a.session.lastActive < b.session.lastActive;
+    return a.openedAt < b.openedAt;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (closing) return sendError(res, 503, ErrorCode.ConnectionClosed, 'Service unavailable: the server is shutting down.', { Connection: 'close' });
-    if (requestPath(req.url) !== path) return sendError(res, 404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${path}.`, { Connection: 'close' });
+    if (req.url !== path && requestPath(req.url) !== path) return sendError(res, 404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${path}.`, { Connection: 'close' });
     const verdict = guard.check(req.headers);
     if (!verdict.allowed) return sendError(res, verdict.status, ErrorCode.ConnectionClosed, verdict.message, { Connection: 'close', ...verdict.headers });
     if (req.method === 'POST') {
@@ -173,23 +248,22 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
-      track(session, res);
+      track(session, res, 'post', requestIdsOf(payload.messages));
       return session.transport.handleRequest(req, res, payload.value);
     }
     if (!payload.messages.some((message) => isInitializeRequest(message))) {
       return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: no Mcp-Session-Id header. Send initialize first and then the session id it returns with every request.');
     }
-    if (sessions.size >= maxSessions && !evictIdleSession()) {
-      return sendError(res, 503, ErrorCode.ConnectionClosed, 'Service unavailable: too many open sessions. Close unused sessions (HTTP DELETE) or try again later.');
-    }
-    return startSession(req, res, payload.value);
+    // A new client is never refused for want of room: the least recently active session makes way.
+    if (sessions.size >= maxSessions) evictSession();
+    return startSession(req, res, payload.value, requestIdsOf(payload.messages));
   }
 
-  async function startSession(req: IncomingMessage, res: ServerResponse, value: unknown): Promise<void> {
-    const server = createMcpServer(registry, options);
+  async function startSession(req: IncomingMessage, res: ServerResponse, value: unknown, requestIds: readonly (string | number)[]): Promise<void> {
+    const server = createStrictMcpServer(registry, options);
     // The SDK reports client-side problems (a dropped stream, a bad header) here; they are answered on the wire and never fatal.
     server.onerror = () => {};
-    const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastActive: Date.now(), active: 0 };
+    const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastActive: Date.now(), streams: new Set() };
     let id: string | undefined;
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -205,18 +279,30 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
     };
     await server.connect(session.transport);
-    track(session, res);
+    track(session, res, 'post', requestIds);
     await session.transport.handleRequest(req, res, value);
     // Refused before initialization (406 for a bad Accept header): nothing will ever reach this server again.
     if (id === undefined) await server.close();
   }
 
-  function evictIdleSession(): boolean {
-    let oldest: [string, Session] | undefined;
-    for (const entry of sessions) if (entry[1].active === 0 && (!oldest || entry[1].lastActive < oldest[1].lastActive)) oldest = entry;
-    if (!oldest) return false;
-    closeSession(oldest[0]);
-    return true;
+  /** Closes the session that matters least: one without open streams, then one with only GET streams, then any; least recently active first. */
+  function evictSession(): void {
+    let victim: [string, Session] | undefined;
+    let victimRank = Infinity;
+    for (const entry of sessions) {
+      const rank = sessionRank(entry[1]);
+      if (rank < victimRank || (rank === victimRank && entry[1].lastActive < victim![1].lastActive)) {
+        victim = entry;
+        victimRank = rank;
+      }
+    }
+    if (victim) closeSession(victim[0]);
+  }
+
+  function sessionRank(session: Session): number {
+    if (session.streams.size === 0) return 0;
+    for (const stream of session.streams) if (stream.kind === 'post') return 2;
+    return 1;
   }
 
   async function handleSessionRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -224,7 +310,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     if (typeof sessionId !== 'string') return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
     const session = sessions.get(sessionId);
     if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
-    track(session, res);
+    track(session, res, req.method === 'GET' ? 'get' : 'post');
     await session.transport.handleRequest(req, res);
     if (req.method === 'DELETE' && res.statusCode === 200) closeSession(sessionId);
   }
@@ -236,6 +322,9 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     port,
     get sessionCount() {
       return sessions.size;
+    },
+    get streamCount() {
+      return streams.size;
     },
     async notifyResourceUpdated(uri) {
       const sends: Promise<void>[] = [];
@@ -260,6 +349,12 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       return closing;
     },
   };
+}
+
+function requestIdsOf(messages: readonly JSONRPCMessage[]): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const message of messages) if ('method' in message && 'id' in message) ids.push(message.id);
+  return ids;
 }
 
 function requestPath(url: string | undefined): string | undefined {

@@ -68,6 +68,30 @@ describe('serveStdio', () => {
     await handle.close();
   });
 
+  it('cancels request id 0 (the SDK alone ignores a falsy id)', async () => {
+    let started = false;
+    let aborted = false;
+    const wait = defineTool<Record<string, never>>({
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: {} },
+      execute: (_args, context) => {
+        started = true;
+        return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve((aborted = true))));
+      },
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const handle = await serveStdio([wait], { input, output, logger: silentLogger });
+    input.write('{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"wait","arguments":{}}}\n');
+    for (let attempt = 0; attempt < 200 && !started; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+    input.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"changed my mind"}}\n');
+    for (let attempt = 0; attempt < 200 && !aborted; attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(aborted).toBe(true);
+    await handle.close();
+  });
+
   it('resolves closed when stdin ends', async () => {
     const { input, handle } = await startStdio();
     input.end();

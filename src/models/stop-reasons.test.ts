@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
 import { mapOpenAIChatFinishReason } from './openai/map-openai-chat-finish-reason.js';
-import { mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
+import { mapOpenAIResponsesResponse, mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
 
 describe('stop reason mapping', () => {
   it('maps Chat Completions finish reasons', () => {
@@ -24,7 +24,7 @@ describe('stop reason mapping', () => {
       'tool_calls',
       'max_tokens',
       'max_tokens',
-      'content_filter',
+      'refusal',
       'other',
       'other',
     ]);
@@ -36,5 +36,20 @@ describe('stop reason mapping', () => {
     expect(mapOpenAIResponsesStatus({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }, true)).toBe('max_tokens');
     expect(mapOpenAIResponsesStatus({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } }, false)).toBe('content_filter');
     expect(mapOpenAIResponsesStatus({ status: 'cancelled', incomplete_details: null }, false)).toBe('other');
+  });
+
+  it('keeps a Responses refusal apart from a content filter, with the provider value', () => {
+    const response = {
+      id: 'resp_1',
+      model: 'gpt-test',
+      status: 'completed',
+      incomplete_details: null,
+      output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'refusal', refusal: 'I cannot help with that.' }] }],
+    } as unknown as Parameters<typeof mapOpenAIResponsesResponse>[0];
+    expect(mapOpenAIResponsesResponse(response, { fallbackUsage: () => ({ inputTokens: 0, outputTokens: 0 }) })).toMatchObject({
+      stopReason: 'refusal',
+      providerStopReason: 'completed',
+      content: [{ type: 'text', text: 'I cannot help with that.' }],
+    });
   });
 });

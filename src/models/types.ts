@@ -84,8 +84,13 @@ export interface TokenUsage {
   outputTokens: number;
 }
 
-/** Why the model stopped: it answered, it wants tools run, it hit its token limit, or something else. */
-export type StopReason = 'end_turn' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'other';
+/**
+ * Why the model stopped: it answered, it wants tools run, it hit its token
+ * limit (or its context window), the provider's content filter cut it, the
+ * model declined to answer (`refusal`), or something else (the provider's own
+ * value is then in {@link ModelResponse.providerStopReason}).
+ */
+export type StopReason = 'end_turn' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'refusal' | 'other';
 
 export interface ModelResponse {
   /** Text and tool calls, in the order the model produced them. */
@@ -93,6 +98,8 @@ export interface ModelResponse {
   /** The same calls as `content`'s tool-call parts, ready for `ToolRegistry.call`. */
   toolCalls: ToolCallRequest[];
   stopReason: StopReason;
+  /** The provider's own stop value as it sent it (`length`, `pause_turn`, `incomplete: max_output_tokens`…), when it sent one. */
+  providerStopReason?: string;
   usage: TokenUsage;
   /** The model id the provider reports having used. */
   modelId: string;

@@ -26,6 +26,14 @@ describe('readArgumentValues', () => {
       { path: 'b[0].c', value: 'y' },
     ]);
   });
+
+  it('finds a string leaf at any depth without overflowing the stack', () => {
+    let deep: unknown = 'https://evil.example/x';
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    const leaves = stringLeaves({ body: deep });
+    expect(leaves).toHaveLength(1);
+    expect(leaves[0]!.value).toBe('https://evil.example/x');
+  });
 });
 
 describe('allowValues', () => {

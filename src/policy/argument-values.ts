@@ -34,13 +34,26 @@ function fanOut(values: readonly ArgumentValue[]): ArgumentValue[] {
   return values.flatMap((item) => (Array.isArray(item.value) ? item.value.map((value: unknown, index) => ({ path: `${item.path}[${index}]`, value })) : [item]));
 }
 
-/** Every string leaf of a value, with its path (for the copied-argument check). */
-export function stringLeaves(value: unknown, path = '', out: ArgumentValue[] = [], depth = 0): ArgumentValue[] {
-  if (depth > 32) return out;
-  if (typeof value === 'string') out.push({ path, value });
-  else if (Array.isArray(value)) value.forEach((item: unknown, index) => stringLeaves(item, `${path}[${index}]`, out, depth + 1));
-  else if (isPlainObject(value)) {
-    for (const key of Object.keys(value)) stringLeaves(value[key], path === '' ? key : `${path}.${key}`, out, depth + 1);
+/**
+ * Every string leaf of a value, with its path (for the copied-argument check), in document order.
+ * Iterative, so no nesting depth can overflow the stack and no leaf is skipped: a depth cap here
+ * would let a copied value hide below it.
+ */
+export function stringLeaves(value: unknown, path = ''): ArgumentValue[] {
+  const out: ArgumentValue[] = [];
+  const pending: ArgumentValue[] = [{ path, value }];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if (typeof item.value === 'string') out.push(item);
+    else if (Array.isArray(item.value)) {
+      for (let index = item.value.length - 1; index >= 0; index--) pending.push({ path: `${item.path}[${index}]`, value: item.value[index] as unknown });
+    } else if (isPlainObject(item.value)) {
+      const keys = Object.keys(item.value);
+      for (let index = keys.length - 1; index >= 0; index--) {
+        const key = keys[index]!;
+        pending.push({ path: item.path === '' ? key : `${item.path}.${key}`, value: item.value[key] });
+      }
+    }
   }
   return out;
 }

@@ -14,6 +14,7 @@ const BRAND = Symbol.for('toolwright.error');
 export const ERROR_CODES = {
   TW_INVALID_TOOL_DEFINITION: 'A tool definition is malformed (name, description, schema or execute).',
   TW_INVALID_SCHEMA: 'A JSON Schema could not be compiled.',
+  TW_UNSAFE_PATTERN: 'A schema `pattern` (or `patternProperties` key) uses a regex feature the linear-time pattern engine cannot run.',
   TW_DUPLICATE_TOOL: 'Two tools in one registry share a name.',
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
   TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
@@ -29,7 +30,8 @@ export const ERROR_CODES = {
   TW_PROVIDER_TIMEOUT: 'A provider request took longer than its timeout.',
   TW_PROVIDER_RESPONSE: 'The provider answered with something toolwright cannot read.',
   TW_RUN_NOT_FOUND: 'No stored agent run has that id.',
-  TW_RUN_NOT_RESUMABLE: 'An agent run cannot be resumed: it is finished, or another process is already continuing it.',
+  TW_RUN_NOT_RESUMABLE: 'An agent run cannot be resumed: it is finished, or the process continuing it stopped without finishing (resume it with takeOver).',
+  TW_RUN_LEASED: 'Another live process holds the lease on an agent run (it is continuing it), or took it from this one.',
   TW_CONFIRMATION_REFUSED: 'A confirmation token or decision was refused (malformed, forged, expired, already used, or for other arguments).',
   TW_RUN_STORE: 'The store of pending agent runs could not be opened or used.',
   TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
@@ -76,6 +78,29 @@ export class SchemaCompileError extends ToolwrightError {
       options,
     );
     this.toolName = toolName;
+  }
+}
+
+/** A pattern refused by the linear-time engine: toolwright never runs a pattern on arguments with a backtracking engine. */
+export class UnsafePatternError extends ToolwrightError {
+  readonly toolName: string | undefined;
+  /** JSON Pointer to the keyword holding the pattern (`/inputSchema/properties/code/pattern`), or `undefined` when it could not be located. */
+  readonly pointer: string | undefined;
+  readonly pattern: string;
+  /** Why the engine refused it. */
+  readonly reason: string;
+  constructor(toolName: string | undefined, pointer: string | undefined, pattern: string, reason: string, options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_UNSAFE_PATTERN',
+      `${toolName === undefined ? 'Schema' : `Tool "${toolName}" schema`}: the pattern ${JSON.stringify(pattern)}${pointer === undefined ? '' : ` at ${pointer}`} cannot be checked in linear time: it uses ${reason}. ` +
+        'toolwright validates patterns with a non-backtracking engine so that no argument can freeze the process. ' +
+        'Rewrite the pattern without lookaround, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
+      options,
+    );
+    this.toolName = toolName;
+    this.pointer = pointer;
+    this.pattern = pattern;
+    this.reason = reason;
   }
 }
 

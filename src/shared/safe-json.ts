@@ -2,6 +2,8 @@
  * JSON parsing for untrusted text (model output, wire payloads): never throws,
  * reports where the text broke, and refuses keys that enable prototype pollution
  * (`__proto__`, and `constructor.prototype`), as secure-json-parse does.
+ * Optional limits bound nesting depth and size, for text before it is parsed
+ * and for values that arrive already parsed; every walk here is iterative.
  * @module
  */
 
@@ -15,27 +17,199 @@ export interface JsonParseFailure {
   column?: number;
   /** The text around the problem, with `⟪here⟫` marking the spot. */
   excerpt?: string;
+  /** Set when the text broke a {@link JsonLimits} bound (it was then not parsed). */
+  limit?: JsonLimitExceeded;
+  /** Set when the JSON is valid but holds a key that could alter object prototypes. */
+  forbiddenKey?: ForbiddenKey;
+}
+
+/** Bounds on untrusted JSON. */
+export interface JsonLimits {
+  /** How many containers (objects, arrays) may sit inside one another: `{}` nests 1 deep, `{"a": [1]}` 2. */
+  maxDepth: number;
+  /** How long its JSON text may be, in characters. For a value that is already parsed, the length of its compact JSON text, strings counted without escapes. */
+  maxChars: number;
+}
+
+/** Which bound was broken. `found` is exact unless `atLeast` is set (the walk stopped once the size bound was passed). */
+export interface JsonLimitExceeded {
+  limit: keyof JsonLimits;
+  max: number;
+  found: number;
+  atLeast: boolean;
+}
+
+/** A key that could alter object prototypes, and the JSON pointer of the object holding it. */
+export interface ForbiddenKey {
+  key: '__proto__' | 'constructor.prototype';
+  path: string;
 }
 
 export type JsonParseResult = { success: true; value: unknown } | { success: false; error: JsonParseFailure };
 
 const EXCERPT_RADIUS = 24;
 
-export function safeParseJson(text: string): JsonParseResult {
+/** Parses untrusted JSON text. With `limits`, text over either bound is refused before `JSON.parse` sees it. */
+export function safeParseJson(text: string, limits?: JsonLimits): JsonParseResult {
+  if (limits !== undefined) {
+    const exceeded = checkJsonText(text, limits);
+    if (exceeded !== undefined) return { success: false, error: { message: describeLimit(exceeded), limit: exceeded } };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { success: false, error: describeSyntaxError(text, error) };
   }
-  const forbidden = findForbiddenKey(value, '');
-  if (forbidden !== undefined) {
-    return {
-      success: false,
-      error: { message: `the key "${forbidden.key}" at ${forbidden.path || '/'} is not allowed (it could alter object prototypes); rename or remove it` },
-    };
-  }
+  const { forbiddenKey } = inspectJsonValue(value);
+  if (forbiddenKey !== undefined) return { success: false, error: { message: describeForbiddenKey(forbiddenKey), forbiddenKey } };
   return { success: true, value };
+}
+
+/** `the key "__proto__" at /a/0 is not allowed (…); rename or remove it` */
+export function describeForbiddenKey(forbidden: ForbiddenKey): string {
+  return `the key "${forbidden.key}" at ${forbidden.path || '/'} is not allowed (it could alter object prototypes); rename or remove it`;
+}
+
+function describeLimit(exceeded: JsonLimitExceeded): string {
+  const found = `${exceeded.atLeast ? 'at least ' : ''}${exceeded.found}`;
+  return exceeded.limit === 'maxDepth'
+    ? `the JSON nests ${found} levels deep; the limit is ${exceeded.max}`
+    : `the JSON text is ${found} characters long; the limit is ${exceeded.max}`;
+}
+
+/**
+ * Checks JSON text against the limits without parsing it: its length first,
+ * then one linear scan for the deepest bracket outside strings (so the text
+ * need not be valid JSON for its depth to be known).
+ */
+export function checkJsonText(text: string, limits: JsonLimits): JsonLimitExceeded | undefined {
+  if (text.length > limits.maxChars) return { limit: 'maxChars', max: limits.maxChars, found: text.length, atLeast: false };
+  const depth = jsonTextDepth(text);
+  if (depth > limits.maxDepth) return { limit: 'maxDepth', max: limits.maxDepth, found: depth, atLeast: false };
+  return undefined;
+}
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The deepest nesting of `{`/`[` outside strings. */
+export function jsonTextDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > deepest) deepest = depth;
+    } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
+/** What {@link inspectJsonValue} found; each field is set only when there is something to report. */
+export interface JsonValueInspection {
+  exceeded?: JsonLimitExceeded;
+  forbiddenKey?: ForbiddenKey;
+}
+
+interface WalkEntry {
+  value: unknown;
+  depth: number;
+  parent: WalkEntry | undefined;
+  /** The key or index under which `parent` holds this value. */
+  segment: string;
+}
+
+/**
+ * Walks a parsed value once, without recursion: measures its depth and its
+ * compact JSON size, and finds keys that could alter prototypes. With limits,
+ * the walk stops as soon as the size bound is passed, so its work is bounded
+ * by `maxChars` whatever the value (a cyclic value is reported as too large).
+ * Reported in this order: a broken depth bound, a broken size bound, a forbidden key.
+ */
+export function inspectJsonValue(root: unknown, limits: JsonLimits = { maxDepth: Number.POSITIVE_INFINITY, maxChars: Number.POSITIVE_INFINITY }): JsonValueInspection {
+  const stack: WalkEntry[] = [{ value: root, depth: 0, parent: undefined, segment: '' }];
+  let size = 0;
+  let deepest = 0;
+  let forbiddenKey: ForbiddenKey | undefined;
+  let stopped = false;
+  walk: while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const { value, depth } = entry;
+    if (typeof value !== 'object' || value === null) {
+      size += primitiveSize(value);
+      if (size > limits.maxChars) {
+        stopped = true;
+        break;
+      }
+      continue;
+    }
+    const childDepth = depth + 1;
+    if (childDepth > deepest) deepest = childDepth;
+    size += 2;
+    if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) {
+        size += 1;
+        if (size > limits.maxChars) {
+          stopped = true;
+          break walk;
+        }
+        stack.push({ value: value[index], depth: childDepth, parent: entry, segment: String(index) });
+      }
+      continue;
+    }
+    // for…in stops early on an object with a million keys, where Object.keys would list them all first.
+    for (const key in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      const child = (value as Record<string, unknown>)[key];
+      if (forbiddenKey === undefined) {
+        if (key === '__proto__') forbiddenKey = { key: '__proto__', path: pointerOf(entry) };
+        else if (key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype')) {
+          forbiddenKey = { key: 'constructor.prototype', path: pointerOf(entry) };
+        }
+      }
+      size += key.length + 4;
+      if (size > limits.maxChars) {
+        stopped = true;
+        break walk;
+      }
+      stack.push({ value: child, depth: childDepth, parent: entry, segment: key });
+    }
+  }
+  const inspection: JsonValueInspection = {};
+  if (deepest > limits.maxDepth) inspection.exceeded = { limit: 'maxDepth', max: limits.maxDepth, found: deepest, atLeast: stopped };
+  else if (stopped) inspection.exceeded = { limit: 'maxChars', max: limits.maxChars, found: size, atLeast: true };
+  if (forbiddenKey !== undefined) inspection.forbiddenKey = forbiddenKey;
+  return inspection;
+}
+
+function primitiveSize(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return String(value).length;
+    case 'boolean':
+      return value ? 4 : 5;
+    default:
+      return 4;
+  }
+}
+
+/** Built only when a forbidden key is found, so deep values never pay for paths. */
+function pointerOf(entry: WalkEntry): string {
+  const segments: string[] = [];
+  for (let current: WalkEntry | undefined = entry; current?.parent !== undefined; current = current.parent) segments.push(escapePointer(current.segment));
+  return segments.length === 0 ? '' : '/' + segments.reverse().join('/');
 }
 
 function describeSyntaxError(text: string, error: unknown): JsonParseFailure {
@@ -67,32 +241,6 @@ function describeSyntaxError(text: string, error: unknown): JsonParseFailure {
 
 function lowerFirst(text: string): string {
   return text.length === 0 ? text : text[0]!.toLowerCase() + text.slice(1);
-}
-
-// Iterative on purpose: model output can nest deeper than the call stack allows.
-function findForbiddenKey(root: unknown, rootPath: string): { key: string; path: string } | undefined {
-  const stack: { value: unknown; path: string }[] = [{ value: root, path: rootPath }];
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index--) stack.push({ value: value[index], path: `${path}/${index}` });
-      continue;
-    }
-    const keys = Object.keys(value);
-    for (const key of keys) {
-      const child = (value as Record<string, unknown>)[key];
-      if (key === '__proto__') return { key, path };
-      if (key === 'constructor' && typeof child === 'object' && child !== null && Object.prototype.hasOwnProperty.call(child, 'prototype')) {
-        return { key: 'constructor.prototype', path };
-      }
-    }
-    for (let index = keys.length - 1; index >= 0; index--) {
-      const key = keys[index]!;
-      stack.push({ value: (value as Record<string, unknown>)[key], path: `${path}/${escapePointer(key)}` });
-    }
-  }
-  return undefined;
 }
 
 export function escapePointer(segment: string): string {

@@ -2,8 +2,9 @@ import type { $ZodType, output as ZodOutput } from 'zod/v4/core';
 import { toJSONSchema as zodToJsonSchema } from 'zod/v4/core';
 import { ToolDefinitionError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
+import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { describeToolNameProblem } from './tool-name.js';
-import type { JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
+import type { ArgumentLimits, JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
 
 /** Whether a call needs a person's approval first: always, never, or decided from the arguments. */
 export type ConfirmRule<Args> = boolean | ((args: Args) => boolean);
@@ -37,8 +38,16 @@ interface ToolDefinitionBase<Args> {
   alwaysAvailable?: boolean;
   /** Stop the call after this many milliseconds; the model is told it timed out. */
   timeoutMs?: number;
+  /**
+   * The tool dedupes on `context.idempotencyKey` (it passes the key to the system it changes, which applies a key once).
+   * Only then does the agent runtime start a call again after a crash left it unfinished; a write without it is
+   * reported `outcome_unknown` instead. Defaults to `false`.
+   */
+  acceptsIdempotencyKey?: boolean;
   /** Truncate results longer than this many characters, telling the model that it happened. */
   maxResultChars?: number;
+  /** Tighter or looser bounds on this tool's arguments than the registry's (`DEFAULT_ARGUMENT_LIMITS` unless the registry sets others). */
+  argumentLimits?: Partial<ArgumentLimits>;
   hints?: ToolHints;
 }
 
@@ -56,6 +65,20 @@ export interface ZodToolDefinition<Schema extends $ZodType, Output> extends Tool
   execute: (args: ZodOutput<Schema>, context: ToolContext) => Output | Promise<Output>;
 }
 
+/**
+ * The seed's four-field tool, `{ name, description, input_schema, fn }` (the
+ * provider-neutral shape MCP uses), accepted as is. Without `effect` the tool
+ * counts as a write (run alone, in order), since nothing says it is safe to run
+ * in parallel; the linter reports it (`tw/undeclared-effect`).
+ */
+export interface SeedToolDefinition<Args = Record<string, unknown>, Output = unknown> {
+  name: string;
+  description: string;
+  input_schema: JsonSchemaObject;
+  fn: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  effect?: ToolEffect;
+}
+
 export type ArgumentRefinement = (value: unknown) => { success: true; data: unknown } | { success: false; issues: { path: (string | number)[]; message: string }[] };
 
 /** A checked, frozen tool. Create with {@link defineTool}. */
@@ -67,12 +90,18 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly inputSchema: JsonSchemaObject;
   readonly outputSchema: JsonSchemaObject | undefined;
   readonly effect: ToolEffect;
+  /** False when the definition gave no `effect` (the seed's four-field shape) and `effect` is the conservative default, `write`. */
+  readonly effectDeclared: boolean;
   readonly confirm: ConfirmRule<Args>;
   readonly summarize: ((args: Args) => string) | undefined;
   readonly category: string | undefined;
   readonly alwaysAvailable: boolean;
   readonly timeoutMs: number | undefined;
+  /** Whether the tool dedupes on `context.idempotencyKey`; see the definition's field. */
+  readonly acceptsIdempotencyKey: boolean;
   readonly maxResultChars: number | undefined;
+  /** This tool's own bounds on its arguments, laid over the registry's. */
+  readonly argumentLimits: Readonly<Partial<ArgumentLimits>> | undefined;
   readonly hints: Readonly<ToolHints>;
   /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
   readonly refineArguments: ArgumentRefinement | undefined;
@@ -84,9 +113,11 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
 export type AnyTool = Tool<any, unknown>;
 
 export function defineTool<Schema extends $ZodType, Output = unknown>(definition: ZodToolDefinition<Schema, Output>): Tool<ZodOutput<Schema>, Output>;
+export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: SeedToolDefinition<Args, Output>): Tool<Args, Output>;
 export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output>): Tool<Args, Output>;
-export function defineTool(definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>): Tool<unknown, unknown> {
-  if (!isPlainObject(definition)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
+export function defineTool(given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown> | SeedToolDefinition<unknown, unknown>): Tool<unknown, unknown> {
+  if (!isPlainObject(given)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
+  const { definition, effectDeclared } = fromSeedShape(given);
   const name: unknown = definition.name;
   if (typeof name !== 'string') throw new ToolDefinitionError(undefined, 'the tool has no `name` string. Give it a name such as "get_invoices".');
   const nameProblem = describeToolNameProblem(name);
@@ -100,11 +131,21 @@ export function defineTool(definition: JsonToolDefinition<unknown, unknown> | Zo
   if (typeof definition.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function (args, context) => result.');
   const confirm = definition.confirm ?? false;
   if (typeof confirm !== 'boolean' && typeof confirm !== 'function') throw new ToolDefinitionError(name, '`confirm` must be a boolean or a function of the arguments.');
+  if (definition.acceptsIdempotencyKey !== undefined && typeof definition.acceptsIdempotencyKey !== 'boolean') {
+    throw new ToolDefinitionError(name, `\`acceptsIdempotencyKey\` must be true or false (got ${JSON.stringify(definition.acceptsIdempotencyKey)}). Set it to true only if execute dedupes on context.idempotencyKey.`);
+  }
   for (const key of ['timeoutMs', 'maxResultChars'] as const) {
     const value = definition[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
       throw new ToolDefinitionError(name, `\`${key}\` must be a positive number (got ${JSON.stringify(value)}).`);
     }
+  }
+
+  let argumentLimits: Readonly<Partial<ArgumentLimits>> | undefined;
+  if (definition.argumentLimits !== undefined) {
+    const overlaid = overlayArgumentLimits(DEFAULT_ARGUMENT_LIMITS, definition.argumentLimits);
+    if ('problem' in overlaid) throw new ToolDefinitionError(name, `${overlaid.problem}.`);
+    argumentLimits = Object.freeze({ ...definition.argumentLimits });
   }
 
   const input = toJsonSchema(name, 'inputSchema', definition.inputSchema);
@@ -120,17 +161,41 @@ export function defineTool(definition: JsonToolDefinition<unknown, unknown> | Zo
     inputSchema: input.schema,
     outputSchema: output,
     effect: definition.effect,
+    effectDeclared,
     confirm: confirm as ConfirmRule<unknown>,
     summarize: definition.summarize as ((args: unknown) => string) | undefined,
     category: definition.category,
     alwaysAvailable: definition.alwaysAvailable ?? false,
     timeoutMs: definition.timeoutMs,
+    acceptsIdempotencyKey: definition.acceptsIdempotencyKey ?? false,
     maxResultChars: definition.maxResultChars,
+    argumentLimits,
     hints: Object.freeze({ ...definition.hints }),
     refineArguments: input.refine,
     execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
   };
   return Object.freeze(tool);
+}
+
+/** Whether a value has the seed's shape: `input_schema` and `fn` where toolwright's shape has `inputSchema` and `execute`. */
+export function isSeedToolDefinition(value: unknown): value is SeedToolDefinition<unknown, unknown> {
+  return isPlainObject(value) && ('input_schema' in value || 'fn' in value) && !('inputSchema' in value) && !('execute' in value);
+}
+
+/** Maps the seed's shape onto toolwright's; anything else passes through unchanged. */
+function fromSeedShape(given: Record<string, unknown>): { definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>; effectDeclared: boolean } {
+  const normal = given as unknown as JsonToolDefinition<unknown, unknown>;
+  if (!isSeedToolDefinition(given)) {
+    if (('input_schema' in given || 'fn' in given) && typeof given.name === 'string') {
+      throw new ToolDefinitionError(given.name, 'mixes the seed\'s shape (input_schema, fn) with toolwright\'s (inputSchema, execute). Use one: { name, description, input_schema, fn } or { name, description, inputSchema, effect, execute }.');
+    }
+    return { definition: normal, effectDeclared: true };
+  }
+  const { input_schema: inputSchema, fn: execute, effect, ...rest } = given;
+  if (inputSchema === undefined) throw new ToolDefinitionError(typeof given.name === 'string' ? given.name : undefined, 'the seed\'s shape needs `input_schema`, the JSON Schema of the arguments.');
+  if (typeof execute !== 'function') throw new ToolDefinitionError(typeof given.name === 'string' ? given.name : undefined, 'the seed\'s shape needs `fn`, a function (args, context) => result.');
+  const effectDeclared = effect !== undefined;
+  return { definition: { ...rest, inputSchema, execute, effect: effect ?? 'write' }, effectDeclared };
 }
 
 interface ZodLike {

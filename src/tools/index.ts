@@ -4,9 +4,10 @@
  * @module
  */
 export { defineTool } from './define-tool.js';
-export type { AnyTool, ArgumentRefinement, ConfirmRule, JsonToolDefinition, Tool, ToolHints, ZodToolDefinition } from './define-tool.js';
+export type { AnyTool, ArgumentRefinement, ConfirmRule, JsonToolDefinition, SeedToolDefinition, Tool, ToolHints, ZodToolDefinition } from './define-tool.js';
+export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits.js';
 export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';
-export type { CallOptions, PreparedCall, ToolExecution, ToolFailure, ToolFailureCode, ToolLogger, ToolRegistryOptions } from './tool-registry.js';
+export type { CallOptions, PreparedCall, RegistrableTool, ToolExecution, ToolFailure, ToolFailureCode, ToolLogger, ToolRegistryOptions } from './tool-registry.js';
 export { ToolError, NotFoundError } from './tool-error.js';
 export type { ToolErrorKind, ToolErrorOptions } from './tool-error.js';
 export { toolResult, normalizeToolOutput } from './tool-output.js';
@@ -16,6 +17,7 @@ export { formatIssuePath, toJsonPointer } from './validation-issues.js';
 export type { ValidationIssue, ValidationIssueCode, ValidationResult } from './validation-issues.js';
 export { TOOL_NAME_PATTERN, describeToolNameProblem, suggestToolName } from './tool-name.js';
 export type {
+  ArgumentLimits,
   AudioContent,
   ContentPart,
   EmbeddedResourceContent,

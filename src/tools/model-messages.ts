@@ -4,13 +4,19 @@
  * trace or an internal error message.
  * @module
  */
-import type { JsonParseFailure } from '../shared/safe-json.js';
+import type { ForbiddenKey, JsonLimitExceeded, JsonParseFailure } from '../shared/safe-json.js';
 import type { ToolError } from './tool-error.js';
 import type { JsonSchemaObject } from './types.js';
 import { formatIssuePath, type ValidationIssue } from './validation-issues.js';
 
 /** Schemas longer than this are cut in error messages, so one bad call cannot flood the context. */
 const SCHEMA_IN_MESSAGE_MAX_CHARS = 4000;
+/** A model fixes the first few problems and learns the rest from the next answer; a list of thousands only floods its context. */
+const MAX_LISTED_PROBLEMS = 10;
+/** The listed problems together stay under this; the schema comes on top (itself cut at {@link SCHEMA_IN_MESSAGE_MAX_CHARS}). */
+const PROBLEMS_IN_MESSAGE_MAX_CHARS = 4000;
+/** One problem line stays under this, whatever key or value it quotes. */
+const PROBLEM_LINE_MAX_CHARS = 400;
 
 export function unknownToolMessage(name: string, availableTools: readonly string[], closest: string | undefined): string {
   const shown = JSON.stringify(name.length > 80 ? name.slice(0, 77) + '…' : name);
@@ -32,12 +38,47 @@ export function argumentsNotObjectMessage(toolName: string, received: string): s
   return `The arguments for tool "${toolName}" must be a JSON object (like {"key": "value"}); got ${received}. Call "${toolName}" again with an object.`;
 }
 
+/**
+ * Lists the first {@link MAX_LISTED_PROBLEMS} problems (fewer if their text passes
+ * {@link PROBLEMS_IN_MESSAGE_MAX_CHARS}), counts the rest, and appends the schema, cut if long.
+ */
 export function invalidArgumentsMessage(toolName: string, issues: readonly ValidationIssue[], inputSchema: JsonSchemaObject): string {
-  const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
-  const lines = issues.map((issue, index) => `${index + 1}. ${formatIssuePath(issue.path)}: ${issue.message}.`);
+  const total = issues.length;
+  const count = total === 1 ? '1 problem' : `${formatCount(total)} problems`;
+  const lines: string[] = [];
+  let listedChars = 0;
+  for (const [index, issue] of issues.entries()) {
+    if (index >= MAX_LISTED_PROBLEMS) break;
+    const line = cutText(`${index + 1}. ${formatIssuePath(issue.path)}: ${issue.message}.`, PROBLEM_LINE_MAX_CHARS);
+    if (lines.length > 0 && listedChars + line.length > PROBLEMS_IN_MESSAGE_MAX_CHARS) break;
+    lines.push(line);
+    listedChars += line.length + 1;
+  }
+  const unlisted = total - lines.length;
+  if (unlisted > 0) lines.push(`…and ${formatCount(unlisted)} more problem${unlisted === 1 ? '' : 's'}.`);
   let schema = JSON.stringify(inputSchema);
   if (schema.length > SCHEMA_IN_MESSAGE_MAX_CHARS) schema = schema.slice(0, SCHEMA_IN_MESSAGE_MAX_CHARS) + '… (schema cut)';
-  return `Invalid arguments for tool "${toolName}" (${count}):\n${lines.join('\n')}\nFix ${issues.length === 1 ? 'it' : 'them'} and call "${toolName}" again. Its input schema is: ${schema}`;
+  return `Invalid arguments for tool "${toolName}" (${count}):\n${lines.join('\n')}\nFix ${total === 1 ? 'it' : 'them'} and call "${toolName}" again. Its input schema is: ${schema}`;
+}
+
+export function argumentsTooDeepMessage(toolName: string, exceeded: JsonLimitExceeded): string {
+  return (
+    `The arguments for tool "${toolName}" nest ${exceeded.atLeast ? 'at least ' : ''}${formatCount(exceeded.found)} levels deep; the limit is ${formatCount(exceeded.max)}. ` +
+    `Send a flatter object (at most ${formatCount(exceeded.max)} levels of objects and arrays inside one another) and call "${toolName}" again.`
+  );
+}
+
+export function argumentsTooLargeMessage(toolName: string, exceeded: JsonLimitExceeded): string {
+  const size = exceeded.atLeast ? `more than ${formatCount(exceeded.max)}` : formatCount(exceeded.found);
+  return (
+    `The arguments for tool "${toolName}" are ${size} characters of JSON; the limit is ${formatCount(exceeded.max)}. ` +
+    `Send less: shorter values or fewer items, or split the work over several calls to "${toolName}".`
+  );
+}
+
+/** The same text whether the key arrived in JSON text (OpenAI) or in an already parsed object (Anthropic, MCP). */
+export function forbiddenKeyMessage(toolName: string, forbidden: ForbiddenKey): string {
+  return `The arguments for tool "${toolName}" use the key "${forbidden.key}" at ${forbidden.path || '/'}, which is not allowed (it could alter object prototypes). Rename or remove it and call "${toolName}" again.`;
 }
 
 export function toolErrorMessage(toolName: string, error: ToolError): string {
@@ -53,6 +94,11 @@ export function internalErrorMessage(toolName: string): string {
   return `Tool "${toolName}" failed with an internal error; your arguments were valid. Do not retry the same call. Try a different approach, or tell the user that "${toolName}" is not working right now.`;
 }
 
+/** The validator itself failed (a schema Ajv compiles but cannot run, such as a self-referencing `$dynamicRef`): the tool's fault, not the model's. */
+export function schemaFailureMessage(toolName: string): string {
+  return `Tool "${toolName}" could not check your arguments: its input schema cannot be evaluated, which is a fault in the tool's definition, not in your call. Do not retry "${toolName}". Try a different approach, or tell the user that "${toolName}" is not working right now.`;
+}
+
 export function timeoutMessage(toolName: string, timeoutMs: number): string {
   return `Tool "${toolName}" did not finish within ${timeoutMs} ms and was stopped. A retry may succeed; if it times out again, ask for less (narrower filters, fewer items) or tell the user.`;
 }
@@ -63,6 +109,14 @@ export function abortedMessage(toolName: string): string {
 
 export function truncationNotice(originalChars: number, keptChars: number): string {
   return `\n[Result truncated: it had ${originalChars} characters and only the first ${keptChars} are shown. If you need the rest, call again asking for less (filters, pagination).]`;
+}
+
+function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+function cutText(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
 
 function ensureSentence(text: string): string {

@@ -1,24 +1,78 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+/**
+ * JSON Schema validators, one isolated Ajv per compiled schema.
+ *
+ * Isolation: Ajv resolves `$ref` and `$id` against every schema its instance
+ * holds, so one instance shared by all tools lets one tool's schema (say, from a
+ * remote MCP server) answer for another's `$id`. Each schema therefore compiles in
+ * an Ajv of its own, which holds that schema and the standard meta-schemas only.
+ * What makes a fresh Ajv costly is compiling the 2020-12 meta-schema to check the
+ * schema itself; that check runs in one shared instance that never holds a tool's
+ * schema, and the per-schema instance skips it. Unknown `$ref`s fail to compile;
+ * nothing is ever fetched.
+ *
+ * Linear-time patterns: Ajv runs `pattern` and `patternProperties` through
+ * toolwright's lazily determinized automaton instead of the backtracking `RegExp`,
+ * so no argument can make validation take more than linear time.
+ * @module
+ */
+import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { SchemaCompileError } from '../shared/errors.js';
+import { SchemaCompileError, ToolwrightError, UnsafePatternError } from '../shared/errors.js';
+import { isPlainObject } from '../shared/own.js';
+import type { LinearRegExp } from '../shared/regex/linear-regexp.js';
+import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
+import { escapePointer } from '../shared/safe-json.js';
+import { linearPattern, listSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './types.js';
 import { issuesFromAjv, type ValidationResult } from './validation-issues.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** One Ajv per process: compiling is the expensive part, and each schema is compiled once. */
-let sharedAjv: Ajv2020 | undefined;
-
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, allowUnionTypes: true, validateFormats: true });
-  addFormats(ajv);
-  return ajv;
+/** Thrown from inside Ajv's compilation, caught by {@link compileSchema}, which knows the tool and where the pattern sits. */
+class RefusedPattern extends Error {
+  constructor(
+    readonly pattern: string,
+    readonly reason: string,
+  ) {
+    super(`the pattern ${JSON.stringify(pattern)} cannot be checked in linear time: ${reason}`);
+  }
 }
 
-function getAjv(): Ajv2020 {
-  sharedAjv ??= createAjv();
-  return sharedAjv;
+function linearRegExpForAjv(pattern: string, flags: string): LinearRegExp {
+  try {
+    return linearPattern(pattern, flags);
+  } catch (error) {
+    if (!(error instanceof RegexUnsupportedError)) throw error;
+    // Not a regex at all is a schema error, as it was with the native engine; only valid-but-unsupported is "unsafe".
+    try {
+      new RegExp(pattern, flags);
+    } catch (syntaxError) {
+      throw new Error(`the pattern ${JSON.stringify(pattern)} is not a valid regular expression with the "${flags}" flag (${(syntaxError as Error).message})`, { cause: syntaxError });
+    }
+    throw new RefusedPattern(pattern, error.message);
+  }
+}
+// Ajv reads `code` only when generating standalone modules, which toolwright never does; any value but "new RegExp" makes it call the function.
+linearRegExpForAjv.code = 'toolwrightLinearRegExp';
+
+const AJV_OPTIONS: Options = {
+  allErrors: true,
+  verbose: true,
+  strict: false,
+  allowUnionTypes: true,
+  validateFormats: true,
+  unicodeRegExp: true,
+  code: { regExp: linearRegExpForAjv },
+};
+
+/** Checks schemas against their meta-schema; it never compiles or holds a tool's schema. */
+let metaAjv: Ajv2020 | undefined;
+
+function createAjv(options: Options): Ajv2020 {
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...options });
+  addFormats(ajv);
+  return ajv;
 }
 
 /** A compiled JSON Schema; validation returns issues instead of throwing. */
@@ -27,14 +81,26 @@ export interface SchemaValidator<T = unknown> {
   validate(value: unknown): ValidationResult<T>;
 }
 
-export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string): SchemaValidator<T> {
+export interface CompileSchemaOptions {
+  /** JSON Pointer of the schema inside its owner (`/inputSchema`), prefixed to the pointers in errors. Default `''`. */
+  pointer?: string;
+}
+
+/**
+ * Compiles a schema in an Ajv instance of its own. Throws {@link SchemaCompileError} for an invalid
+ * schema and {@link UnsafePatternError} for a pattern the linear-time engine cannot run.
+ */
+export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, options: CompileSchemaOptions = {}): SchemaValidator<T> {
   let validateFunction: ValidateFunction;
   try {
-    const ajv = getAjv();
-    const id = typeof schema === 'object' && typeof schema.$id === 'string' ? schema.$id : undefined;
-    // Ajv refuses a second schema with the same $id; the same tool pack loaded twice must still work.
-    validateFunction = (id !== undefined ? ajv.getSchema(id) : undefined) ?? ajv.compile(typeof schema === 'boolean' ? schema : { ...schema });
+    if (typeof schema !== 'boolean') {
+      metaAjv ??= createAjv({});
+      if (!metaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' })}`);
+    }
+    validateFunction = createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
   } catch (error) {
+    if (error instanceof RefusedPattern) throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
+    if (ToolwrightError.isInstance(error)) throw error;
     throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
   }
   return {
@@ -44,4 +110,25 @@ export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string): 
       return { success: false, issues: issuesFromAjv(validateFunction.errors ?? []) };
     },
   };
+}
+
+/** Where the refused pattern sits: in a subschema where it is a keyword, else anywhere Ajv could have reached it through `$ref`. */
+function locatePattern(schema: JsonSchema, pattern: string, rootPointer: string): string | undefined {
+  const site = listSchemaPatterns(schema, rootPointer).find((candidate) => candidate.pattern === pattern);
+  if (site) return site.pointer;
+  const seen = new Set<unknown>();
+  const search = (node: unknown, pointer: string): string | undefined => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return undefined;
+    seen.add(node);
+    if (isPlainObject(node)) {
+      if (node.pattern === pattern) return `${pointer}/pattern`;
+      if (isPlainObject(node.patternProperties) && Object.hasOwn(node.patternProperties, pattern)) return `${pointer}/patternProperties/${escapePointer(pattern)}`;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const found = search(child, `${pointer}/${escapePointer(key)}`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return search(schema, rootPointer);
 }

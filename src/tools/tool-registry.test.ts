@@ -110,8 +110,14 @@ describe('ToolRegistry.call', () => {
 
   it('refuses prototype-polluting argument keys', async () => {
     const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '{"__proto__": {"isAdmin": true}}' });
+    expect(execution.failure?.code).toBe('invalid_arguments');
+    expect(text(execution)).toBe('The arguments for tool "conjugate" use the key "__proto__" at /, which is not allowed (it could alter object prototypes). Rename or remove it and call "conjugate" again.');
+  });
+
+  it('answers arguments text that is not a string (a misbehaving compatible server) instead of throwing', async () => {
+    const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: { verb: 'eat' } as never });
     expect(execution.failure?.code).toBe('invalid_json');
-    expect(text(execution)).toContain('the key "__proto__" at / is not allowed');
+    expect(text(execution)).toContain('are not valid JSON: expected the arguments as JSON text, got an object.');
   });
 
   it('writes each schema problem as a sentence with its path, the allowed values and the schema', async () => {

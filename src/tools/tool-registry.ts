@@ -7,13 +7,18 @@
  */
 import { DuplicateToolError, InvalidArgumentError, ToolDefinitionError, ToolNotFoundError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
-import { safeParseJson } from '../shared/safe-json.js';
+import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded } from '../shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { closestName } from './closest-name.js';
-import type { AnyTool } from './define-tool.js';
+import { defineTool, isSeedToolDefinition, type AnyTool, type SeedToolDefinition } from './define-tool.js';
 import {
   abortedMessage,
   argumentsNotObjectMessage,
+  argumentsTooDeepMessage,
+  argumentsTooLargeMessage,
+  forbiddenKeyMessage,
   internalErrorMessage,
+  schemaFailureMessage,
   invalidArgumentsMessage,
   invalidJsonMessage,
   timeoutMessage,
@@ -24,13 +29,14 @@ import {
 import { compileSchema, type SchemaValidator } from './schema-validator.js';
 import { ToolError, type ToolErrorKind } from './tool-error.js';
 import { normalizeToolOutput, truncateResult } from './tool-output.js';
-import type { ToolCallRequest, ToolContext, ToolResult } from './types.js';
+import type { ArgumentLimits, ToolCallRequest, ToolContext, ToolResult } from './types.js';
 import { describeValue, type ValidationIssue, type ValidationResult } from './validation-issues.js';
 
 /** Why a call failed; stable, for logs, metrics and retry decisions. */
 export type ToolFailureCode =
   | 'unknown_tool'
   | 'invalid_json'
+  | 'arguments_too_large'
   | 'invalid_arguments'
   | 'tool_error'
   | 'internal_error'
@@ -90,18 +96,27 @@ export interface ToolRegistryOptions {
   logger?: ToolLogger;
   /** A timeout for tools that set none. Default: none. */
   defaultTimeoutMs?: number;
+  /** Bounds on every call's arguments, checked before anything reads them; a tool's own `argumentLimits` win. Default: {@link DEFAULT_ARGUMENT_LIMITS}. */
+  argumentLimits?: Partial<ArgumentLimits>;
 }
+
+/** What a registry holds: tools from {@link defineTool}, or the seed's four-field objects, which it passes through `defineTool` itself. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as for AnyTool: `fn` is contravariant in its arguments.
+export type RegistrableTool = AnyTool | SeedToolDefinition<any, unknown>;
 
 export interface CallOptions {
   /** Aborts the call; the tool's `context.signal` fires. */
   signal?: AbortSignal;
   /** Overrides the tool's own timeout. */
   timeoutMs?: number;
+  /** Passed to the tool as `context.idempotencyKey`. */
+  idempotencyKey?: string;
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
 interface Entry {
   tool: AnyTool;
+  limits: ArgumentLimits;
   input: SchemaValidator;
   output: SchemaValidator | undefined;
 }
@@ -110,28 +125,36 @@ export class ToolRegistry {
   readonly #entries: Map<string, Entry>;
   readonly #logger: ToolLogger;
   readonly #defaultTimeoutMs: number | undefined;
+  readonly #argumentLimits: ArgumentLimits;
 
-  constructor(tools: Iterable<AnyTool> = [], options: ToolRegistryOptions = {}) {
+  constructor(tools: Iterable<RegistrableTool> = [], options: ToolRegistryOptions = {}) {
     this.#logger = options.logger ?? stderrLogger;
     this.#defaultTimeoutMs = options.defaultTimeoutMs;
+    const limits = overlayArgumentLimits(DEFAULT_ARGUMENT_LIMITS, options.argumentLimits);
+    if ('problem' in limits) throw new InvalidArgumentError(`ToolRegistry: ${limits.problem}.`);
+    this.#argumentLimits = limits.limits;
     this.#entries = new Map();
     for (const tool of tools) this.#add(tool);
   }
 
-  #add(tool: AnyTool): void {
+  #add(given: RegistrableTool): void {
+    const tool: AnyTool = isSeedToolDefinition(given) ? defineTool(given) : (given as AnyTool);
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
-      throw new ToolDefinitionError(undefined, 'the registry was given something that is not a tool; create tools with defineTool().');
+      throw new ToolDefinitionError(undefined, 'the registry was given something that is not a tool; create tools with defineTool(), or pass { name, description, input_schema, fn }.');
     }
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
+    const limits = overlayArgumentLimits(this.#argumentLimits, tool.argumentLimits);
+    if ('problem' in limits) throw new ToolDefinitionError(tool.name, `${limits.problem}.`);
     this.#entries.set(tool.name, {
       tool,
-      input: compileSchema(tool.inputSchema, tool.name),
-      output: tool.outputSchema ? compileSchema(tool.outputSchema, tool.name) : undefined,
+      limits: limits.limits,
+      input: compileSchema(tool.inputSchema, tool.name, { pointer: '/inputSchema' }),
+      output: tool.outputSchema ? compileSchema(tool.outputSchema, tool.name, { pointer: '/outputSchema' }) : undefined,
     });
   }
 
   /** A new registry with more tools; compiled validators are shared. */
-  with(tools: Iterable<AnyTool>): ToolRegistry {
+  with(tools: Iterable<RegistrableTool>): ToolRegistry {
     const next = this.subset(this.names());
     for (const tool of tools) next.#add(tool);
     return next;
@@ -139,7 +162,7 @@ export class ToolRegistry {
 
   /** A registry holding only the named tools (for routing and policies); compiled validators are shared. */
   subset(names: Iterable<string>): ToolRegistry {
-    const next = new ToolRegistry([], { logger: this.#logger, defaultTimeoutMs: this.#defaultTimeoutMs });
+    const next = new ToolRegistry([], { logger: this.#logger, defaultTimeoutMs: this.#defaultTimeoutMs, argumentLimits: this.#argumentLimits });
     for (const name of names) {
       const entry = this.#entries.get(name);
       if (!entry) throw new ToolNotFoundError(name, this.names());
@@ -175,7 +198,7 @@ export class ToolRegistry {
     return entry.tool;
   }
 
-  /** Validates arguments against the tool's input schema (and its Zod schema, if it has one). */
+  /** Validates arguments against the tool's input schema (and its Zod schema, if it has one). The argument limits are not checked here: give untrusted input to {@link prepare} or {@link call}. */
   validate(name: string, args: unknown): ValidationResult {
     const entry = this.#entries.get(name);
     if (!entry) throw new ToolNotFoundError(name, this.names());
@@ -184,6 +207,22 @@ export class ToolRegistry {
     const refined = entry.tool.refineArguments(args);
     if (refined.success) return refined;
     return { success: false, issues: refined.issues.map((issue) => ({ code: 'custom', path: issue.path, message: issue.message.replace(/\.$/, '') })) };
+  }
+
+  /**
+   * Checks only the argument limits (the tool's, else the registry's for a name it
+   * does not hold): no parsing, no validation, work bounded by the limits. For
+   * callers that store or log a call before preparing it, as the agent loop does.
+   */
+  checkArgumentLimits(request: ToolCallRequest): ToolFailure | undefined {
+    const entry = this.#entries.get(request.name);
+    const limits = entry?.limits ?? this.#argumentLimits;
+    const text: unknown = request.argumentsText;
+    const exceeded = typeof text === 'string' ? checkJsonText(text, limits) : request.arguments === undefined ? undefined : inspectJsonValue(request.arguments, limits).exceeded;
+    if (!exceeded) return undefined;
+    // A name the registry does not hold came from the model, and may be as long as it liked.
+    const name = entry?.tool.name ?? String(request.name).slice(0, 80);
+    return limitFailure(name, exceeded);
   }
 
   /** Resolves the tool and parses and validates the arguments, without running anything. */
@@ -196,23 +235,37 @@ export class ToolRegistry {
       const names = this.names();
       return { success: false, failure: { code: 'unknown_tool', message: unknownToolMessage(request.name, names, closestName(request.name, names)), retryable: false } };
     }
-    const { tool } = entry;
+    const { tool, limits } = entry;
     let args: unknown = request.arguments;
+    // The limits come before everything else that reads the arguments (JSON.parse, Ajv, the run record), so none of them meets an unbounded value.
     if (request.argumentsText !== undefined) {
+      const text: unknown = request.argumentsText;
+      // A misbehaving OpenAI-compatible server can send a non-string here; the model is told, nothing throws.
+      if (typeof text !== 'string') return { success: false, tool, failure: { code: 'invalid_json', message: invalidJsonMessage(tool.name, { message: `expected the arguments as JSON text, got ${describeValue(text)}` }), retryable: false } };
+      const parsed = safeParseJson(text, limits);
+      if (parsed.success) args = parsed.value;
+      else if (parsed.error.limit) return { success: false, tool, failure: limitFailure(tool.name, parsed.error.limit) };
       // OpenAI sends "" for a call without arguments.
-      if (request.argumentsText.trim() === '') args = {};
-      else {
-        const parsed = safeParseJson(request.argumentsText);
-        if (!parsed.success) return { success: false, tool, failure: { code: 'invalid_json', message: invalidJsonMessage(tool.name, parsed.error), retryable: false } };
-        args = parsed.value;
-      }
+      else if (text.trim() === '') args = {};
+      else if (parsed.error.forbiddenKey) return { success: false, tool, failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(tool.name, parsed.error.forbiddenKey), retryable: false } };
+      else return { success: false, tool, failure: { code: 'invalid_json', message: invalidJsonMessage(tool.name, parsed.error), retryable: false } };
     } else if (args === undefined) {
       args = {};
+    } else {
+      const inspection = inspectJsonValue(args, limits);
+      if (inspection.exceeded) return { success: false, tool, failure: limitFailure(tool.name, inspection.exceeded) };
+      if (inspection.forbiddenKey) return { success: false, tool, failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(tool.name, inspection.forbiddenKey), retryable: false } };
     }
     if (!isPlainObject(args)) {
       return { success: false, tool, failure: { code: 'invalid_arguments', message: argumentsNotObjectMessage(tool.name, describeValue(args)), retryable: false } };
     }
-    const validation = this.validate(tool.name, args);
+    let validation: ValidationResult;
+    try {
+      validation = this.validate(tool.name, args);
+    } catch (thrown) {
+      // Ajv can compile a schema whose validator then recurses without end (a `$dynamicRef` back to its own scope); a hostile or broken schema must not turn a call into an exception.
+      return { success: false, tool, failure: { code: 'internal_error', message: schemaFailureMessage(tool.name), retryable: false, error: thrown } };
+    }
     if (!validation.success) {
       return {
         success: false,
@@ -258,6 +311,7 @@ export class ToolRegistry {
       toolName: tool.name,
       signal: controller.signal,
       reportProgress: options.onProgress ?? (() => {}),
+      ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
     };
 
     let outcome: { value: unknown } | { thrown: unknown } | 'stopped';
@@ -320,4 +374,9 @@ export class ToolRegistry {
     if (args !== undefined) execution.arguments = args;
     return execution;
   }
+}
+
+function limitFailure(toolName: string, exceeded: JsonLimitExceeded): ToolFailure {
+  const message = exceeded.limit === 'maxDepth' ? argumentsTooDeepMessage(toolName, exceeded) : argumentsTooLargeMessage(toolName, exceeded);
+  return { code: 'arguments_too_large', message, retryable: false };
 }

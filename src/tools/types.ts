@@ -13,6 +13,14 @@ export interface JsonSchemaObject {
 /** What calling the tool does to the world: `read` calls may run in parallel; `write` calls run one at a time, in order. */
 export type ToolEffect = 'read' | 'write';
 
+/** Bounds on a call's arguments, checked before validation or anything else reads them (defaults: `DEFAULT_ARGUMENT_LIMITS`). */
+export interface ArgumentLimits {
+  /** How many objects and arrays may sit inside one another: `{}` nests 1 deep, `{"a": [1]}` 2. */
+  maxDepth: number;
+  /** Characters of JSON: the text as the model sent it, or, for arguments sent as an object, its compact JSON text with strings counted without escapes. */
+  maxChars: number;
+}
+
 export interface TextContent {
   type: 'text';
   text: string;
@@ -72,6 +80,12 @@ export interface ToolContext {
   toolCallId: string;
   toolName: string;
   signal: AbortSignal;
+  /**
+   * A key that stays the same for this call across process restarts (the agent runtime passes `<runId>:<callKey>`):
+   * a tool that sets `acceptsIdempotencyKey` passes it to the system it changes, so that a call started again after a
+   * crash takes effect once. Absent when the caller gave none (a plain `registry.call`, an MCP request).
+   */
+  idempotencyKey?: string;
   /** Reports progress (for MCP progress notifications); a no-op when nobody listens. */
   reportProgress: (progress: number, total?: number, message?: string) => void;
 }

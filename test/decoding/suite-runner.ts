@@ -1,11 +1,15 @@
 /**
  * Runs JSON-Schema-Test-Suite (draft 2020-12) through the mask engine: every schema the
  * engine compiles must accept each valid instance (in its layout) and reject each invalid one.
+ * Where the mask and the suite disagree, the registry's own validator is asked too: the mask's
+ * target is that validator (Ajv with ajv-formats), which is looser or stricter than the suite
+ * on some formats.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { SchemaCompileError } from '../../src/shared/errors.js';
+import { compileSchema, type SchemaValidator } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 
 export type SuiteStatus = 'pass' | 'refused' | 'valid-rejected' | 'invalid-accepted';
@@ -14,6 +18,8 @@ export interface SuiteResult {
   readonly key: string;
   readonly status: SuiteStatus;
   readonly detail?: string;
+  /** For a disagreement with the suite: whether the registry's validator disagrees with the suite the same way (undefined when it cannot compile the schema). */
+  readonly validatorAgrees?: boolean;
 }
 
 interface SuiteTest {
@@ -105,6 +111,23 @@ export function runSuite(repoRoot: string): SuiteResult[] {
         else refusal = `error: ${(error as Error).message}`;
       }
       const rank = schemaKeyRank(group.schema);
+      let validator: SchemaValidator | null | undefined;
+      const validatorVerdict = (data: unknown): boolean | undefined => {
+        if (validator === undefined) {
+          try {
+            validator = compileSchema(group.schema as never);
+          } catch {
+            validator = null;
+          }
+        }
+        if (validator === null) return undefined;
+        try {
+          return validator.validate(data).success;
+        } catch (error) {
+          console.log(`registry validator threw on ${JSON.stringify(data)?.slice(0, 80)}: ${(error as Error).message}`);
+          return undefined;
+        }
+      };
       group.tests.forEach((test, testIndex) => {
         const key = `${prefix} :: ${testIndex} ${test.description}`;
         if (refusal !== undefined) {
@@ -117,13 +140,15 @@ export function runSuite(repoRoot: string): SuiteResult[] {
         }
         if (test.valid) {
           const text = grammar.format(test.data);
-          if (text === undefined) results.push({ key, status: 'valid-rejected', detail: 'no layout text (value judged invalid)' });
-          else if (!accepts(grammar, text)) results.push({ key, status: 'valid-rejected', detail: `matcher rejects ${text.slice(0, 200)}` });
+          const validatorAgrees = validatorVerdict(test.data) === undefined ? undefined : validatorVerdict(test.data) === false;
+          if (text === undefined) results.push({ key, status: 'valid-rejected', detail: 'no layout text (value judged invalid)', validatorAgrees });
+          else if (!accepts(grammar, text)) results.push({ key, status: 'valid-rejected', detail: `matcher rejects ${text.slice(0, 200)}`, validatorAgrees });
           else results.push({ key, status: 'pass' });
         } else {
           const texts = new Set([serialize(test.data, new Map()), serialize(test.data, rank)]);
           const accepted = [...texts].find((text) => accepts(grammar, text));
-          results.push(accepted === undefined ? { key, status: 'pass' } : { key, status: 'invalid-accepted', detail: `matcher accepts ${accepted.slice(0, 200)}` });
+          if (accepted === undefined) results.push({ key, status: 'pass' });
+          else results.push({ key, status: 'invalid-accepted', detail: `matcher accepts ${accepted.slice(0, 200)}`, validatorAgrees: validatorVerdict(test.data) });
         }
       });
     });

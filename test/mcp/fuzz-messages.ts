@@ -178,6 +178,7 @@ export function checkAnswer(message: FuzzMessage, answers: readonly Record<strin
     if (!error || error.code !== expected.code) return `expected error ${expected.code}: ${describe()}`;
     if (answer.id !== expected.id) return `expected id ${JSON.stringify(expected.id)}: ${describe()}`;
     if (typeof error.message !== 'string' || /\n\s+at /.test(error.message)) return `error message missing or has a stack trace: ${describe()}`;
+    if (/^MCP error|"code":\s*"invalid_|\n/.test(error.message)) return `error message has an SDK prefix or a Zod dump: ${describe()}`;
     return undefined;
   }
   if (answer.id !== expected.id) return `expected id ${expected.id}: ${describe()}`;

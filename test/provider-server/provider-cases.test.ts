@@ -162,7 +162,8 @@ describe.each(CASES)('$name', (providerCase) => {
 
   it.each([
     ['max_tokens', 'max_tokens'],
-    ['content_filter', 'content_filter'],
+    // The server renders this as Anthropic's nearest value, `refusal`, which toolwright keeps apart as `refusal`.
+    ['content_filter', providerCase.path === '/v1/messages' ? 'refusal' : 'content_filter'],
   ] as const)('maps the %s stop reason', async (wire, neutral) => {
     server.enqueue({ text: 'Cut', stopReason: wire }, { text: 'Cut', stopReason: wire });
     expect((await model().generate(ask)).stopReason).toBe(neutral);

@@ -84,7 +84,7 @@ describe('stop reasons', () => {
     expect((await anthropic().generate(ask)).stopReason).toBe(neutral);
   });
 
-  it('maps an OpenAI refusal to content_filter with its text', async () => {
+  it('maps an OpenAI refusal to refusal with its text', async () => {
     server.enqueue({
       kind: 'raw',
       body: JSON.stringify({
@@ -97,7 +97,7 @@ describe('stop reasons', () => {
       }),
     });
     const response = await openai().generate(ask);
-    expect(response.stopReason).toBe('content_filter');
+    expect(response.stopReason).toBe('refusal');
     expect(response.content).toEqual([{ type: 'text', text: 'I cannot help with that.' }]);
   });
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { ConfirmationRefusedError, decideConfirmation, listPendingConfirmations, openSqliteRunStore, type Decision, type StoredConfirmation } from '../../agent/index.js';
+import { ConfirmationRefusedError, createRedactor, decideConfirmation, listPendingConfirmations, openSqliteRunStore, type Decision, type StoredConfirmation } from '../../agent/index.js';
 import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
 import { formatPending, terminalIo, type AgentCliIo } from './run.js';
 
@@ -17,15 +17,18 @@ export interface ApprovalsOptions {
 
 export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
   const pending = await listPendingConfirmations(options.state !== undefined ? { statePath: options.state } : {});
+  // Stored confirmations are redacted when a run pauses; redacting again covers rows an older version wrote.
+  const redact = createRedactor();
+  const shown = pending.map(({ token: _token, ...rest }) => redact({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() }) as Omit<StoredConfirmation, 'token' | 'expiresAt'> & { expiresAt: string });
   if (options.json) {
-    io.out(`${JSON.stringify(pending.map(({ token: _token, ...rest }) => ({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() })), null, 2)}\n`);
+    io.out(`${JSON.stringify(shown, null, 2)}\n`);
   } else if (pending.length === 0) {
     io.out('No calls are waiting for confirmation.\n');
   } else {
-    const byRun = new Map<string, StoredConfirmation[]>();
-    for (const item of pending) byRun.set(item.runId, [...(byRun.get(item.runId) ?? []), item]);
+    const byRun = new Map<string, (typeof shown)[number][]>();
+    for (const item of shown) byRun.set(item.runId, [...(byRun.get(item.runId) ?? []), item]);
     for (const [runId, items] of byRun) {
-      io.out(`run ${runId}\n${items.map((item) => formatPending({ ...item, expiresAt: new Date(item.expiresAt).toISOString() })).join('')}`);
+      io.out(`run ${runId}\n${items.map((item) => formatPending(item)).join('')}`);
     }
   }
   return pending;
@@ -39,7 +42,7 @@ export async function decideApproval(approvalId: string, decision: Decision, opt
     if (!pending) throw new ConfirmationRefusedError('unknown_call', `No approval "${approvalId}" in the run store. List what is waiting with \`toolwright approvals list\`.`);
     const decided = await decideConfirmation({ token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) }, { store });
     const open = await store.listConfirmations({ runId: decided.runId, undecided: true });
-    io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${decided.summary} (run ${decided.runId})\n`);
+    io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${createRedactor().text(decided.summary)} (run ${decided.runId})\n`);
     io.out(open.length === 0 ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId}\n` : `Run ${decided.runId} still waits for ${open.length} more decision(s): toolwright approvals list\n`);
     return decided;
   } finally {

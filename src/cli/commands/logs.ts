@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RunRecorder, defaultRunsDir, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { RunRecorder, createRedactor, defaultRunsDir, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
 
@@ -33,7 +33,9 @@ export async function findRecord(runId: string, options: LogsOptions): Promise<s
 }
 
 export async function printLogs(runId: string, options: LogsOptions, io: AgentCliIo): Promise<RunRecordLine[]> {
-  const lines = readRunRecord(await findRecord(runId, options));
+  // Records are redacted when written; redacting again covers records an older version wrote, and costs one walk.
+  const redact = createRedactor();
+  const lines = readRunRecord(await findRecord(runId, options)).map((line) => redact(line) as RunRecordLine);
   if (options.json) {
     for (const line of lines) io.out(`${JSON.stringify(line)}\n`);
     return lines;

@@ -51,7 +51,7 @@ export function registerResumeCommand(program: Command): void {
       .argument('<runId>', 'the run id printed by `toolwright run`')
       .option('--model <spec>', 'the model to continue with (default: the one the run started with)')
       .option('--tools <module>', 'the tool module (default: the one the run started with)')
-      .option('--take-over', 'continue a run whose last process died while continuing it'),
+      .option('--take-over', 'continue a run whose last process died while continuing it (once its lease has run out)'),
   ).action(async (runId: string, options: ResumeCommandOptions) => {
     const result = await runResumeCommand(runId, options, terminalIo());
     if (result.status === 'stopped') process.exitCode = 1;

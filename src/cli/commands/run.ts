@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import {
   resumeAgent,
   runAgent,
+  runRedactor,
   SELECT_CATEGORY_TOOL,
   type AgentLimits,
   type AgentResult,
@@ -143,9 +144,12 @@ export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, 
   };
   if (runtime.recordDir === undefined) delete runtime.recordDir;
   if (options.state !== undefined) runtime.statePath = options.state;
-  if (meta.route) runtime.routing = { categories: loaded.categories ? Object.keys(loaded.categories) : [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
+  // The module's map names each category's tools, which need no `category` field of their own.
+  if (meta.route) runtime.routing = { categories: loaded.categories ?? [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
+  // The terminal gets what the record gets: events redacted, the tools' schemas included.
+  const redact = runRedactor(runtime);
   if (!options.json) runtime.onEvent = (event) => {
-    const line = formatEvent(event);
+    const line = formatEvent(redact(event) as RunEvent);
     if (line !== undefined) io.out(`${line}\n`);
   };
   return { options: runtime, toolsModule: loaded.source, close };
@@ -154,17 +158,20 @@ export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, 
 /** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
 export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, options: AgentCommandOptions, io: AgentCliIo): Promise<AgentResult> {
   let result = first;
+  const redact = runRedactor(runtime);
   while (result.status === 'awaiting_confirmation' && options.interactive !== false && io.ask) {
     const decisions: ConfirmationDecision[] = [];
     for (const pending of result.pending) {
-      io.out(`\n? ${pending.summary}\n    ${pending.toolName} ${compact(pending.arguments, 300)}\n`);
+      io.out(redact.text(`\n? ${pending.summary}\n    ${pending.toolName} ${compact(redact.toolArguments(pending.toolName, pending.arguments), 300)}\n`));
       const answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
       const approved = answer === 'y' || answer === 'yes';
       decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
     }
     result = await resumeAgent(result.runId, decisions, runtime);
   }
-  io.out(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatResult(result));
+  // Printed redacted (a pending call's token too: approve by id with `toolwright approvals`); the caller gets the result as it is.
+  const shown = redact(result) as AgentResult;
+  io.out(options.json ? `${JSON.stringify(shown, null, 2)}\n` : formatResult(shown));
   return result;
 }
 
@@ -207,6 +214,10 @@ export function formatEvent(event: RunEvent): string | undefined {
     }
     case 'model_error':
       return `! model call failed: ${event.error.message}`;
+    case 'unexpected_stop':
+      return `! the model stopped early (${event.finishReason}${event.providerStopReason !== undefined ? `: ${compactText(event.providerStopReason, 60)}` : ''})${event.toolCalls > 0 ? `; its ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'} did not run` : ''}`;
+    case 'turn_limited':
+      return `! one response asked for ${event.requested} tool calls; only the first ${event.limit} run`;
     case 'tool_result': {
       const text = compactText(resultText(event.result.content), 200);
       if (event.status === 'succeeded') return `  ✓ ${event.toolName} (${Math.round(event.durationMs)} ms): ${text}`;

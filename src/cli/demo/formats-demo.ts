@@ -133,7 +133,7 @@ export async function runFormatsDemo(packs: readonly DemoPack[], lintPacks: read
     { situation: 'The model calls a tool that does not exist', call: { id: 'e1', name: 'conjugat', argumentsText } },
     { situation: 'The model sends arguments that are not JSON (unquoted keys)', call: { id: 'e2', name: 'conjugate', argumentsText: '{verb: eat, tense: past_simple}' } },
     { situation: 'The model sends values outside the enums', call: { id: 'e3', name: 'conjugate', arguments: { verb: 'ate', tense: 'past', person: '3sg' } } },
-    { situation: 'The tool runs and reports a domain error', call: { id: 'e4', name: 'conjugate', arguments: { verb: 'run', tense: 'past_simple', person: '3sg' } } },
+    { situation: 'The tool runs and reports a domain error', call: { id: 'e4', name: 'conjugate', arguments: { verb: 'must', tense: 'past_simple', person: '3sg' } } },
   ];
   const errors: ErrorExample[] = [];
   for (const mistake of mistakes) {

@@ -119,6 +119,8 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
       temperature: 1,
       seed: 11,
       limits: { maxIterations: 4 },
+      // The demo caps local answers at 40 tokens to stay under a minute, so a cut answer is expected here.
+      acceptFinishReasons: ['max_tokens'],
       // A model with no skill never chooses to call a tool: require calls first, then ask for the answer.
       ...(tiny ? { toolChoice: ({ iteration }: { iteration: number }) => (iteration < 2 ? ('required' as const) : ('none' as const)) } : {}),
       ...(options.recordDir !== undefined ? { recordDir: options.recordDir } : {}),

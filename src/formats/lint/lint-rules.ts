@@ -5,6 +5,7 @@
  * @module
  */
 import type { LintSeverity } from './lint-rule.js';
+import { backtrackingPatternRule } from './rules/backtracking-pattern.js';
 import { missingDescriptionRule } from './rules/missing-description.js';
 import { missingFormatRule } from './rules/missing-format.js';
 import { missingReasonRule } from './rules/missing-reason.js';
@@ -13,6 +14,7 @@ import { openObjectRule } from './rules/open-object.js';
 import { preferEnumRule } from './rules/prefer-enum.js';
 import { providerCompatibilityRule } from './rules/provider-compatibility.js';
 import { tooManyToolsRule } from './rules/too-many-tools.js';
+import { undeclaredEffectRule } from './rules/undeclared-effect.js';
 import { vagueDescriptionRule } from './rules/vague-description.js';
 
 export const LINT_RULE_LIST = [
@@ -20,10 +22,12 @@ export const LINT_RULE_LIST = [
   vagueDescriptionRule,
   preferEnumRule,
   missingFormatRule,
+  backtrackingPatternRule,
   missingReasonRule,
   missingRequiredRule,
   openObjectRule,
   providerCompatibilityRule,
+  undeclaredEffectRule,
   tooManyToolsRule,
 ] as const;
 

@@ -113,6 +113,7 @@ export class AnthropicModel implements Model {
       content,
       toolCalls,
       stopReason: mapAnthropicStopReason(accumulator.stopReason, toolCalls.length > 0),
+      providerStopReason: accumulator.stopReason,
       usage: anthropicUsage(usage),
       modelId,
     };

@@ -19,7 +19,7 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
       content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input });
     }
   }
-  return {
+  const response: ModelResponse = {
     content,
     toolCalls,
     stopReason: mapAnthropicStopReason(message.stop_reason, toolCalls.length > 0),
@@ -27,6 +27,8 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
     modelId: message.model,
     raw: message,
   };
+  if (typeof message.stop_reason === 'string') response.providerStopReason = message.stop_reason;
+  return response;
 }
 
 /** Usage as `message_start` and `message_delta` report it (fields may be missing or null in deltas). */

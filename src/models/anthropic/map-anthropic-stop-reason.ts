@@ -3,8 +3,9 @@ import type { StopReason } from '../types.js';
 /**
  * Anthropic `stop_reason` → {@link StopReason}: `end_turn` and `stop_sequence`
  * end the turn, `tool_use` asks for tools, `max_tokens` and
- * `model_context_window_exceeded` ran out of room, `refusal` is a content stop;
- * anything else (`pause_turn`, future values) is `other`.
+ * `model_context_window_exceeded` ran out of room, `refusal` (the model's
+ * safety classifiers stopped it) is `refusal`; anything else (`pause_turn`,
+ * future values) is `other`.
  */
 export function mapAnthropicStopReason(stopReason: string | null | undefined, hasToolCalls: boolean): StopReason {
   switch (stopReason) {
@@ -17,7 +18,7 @@ export function mapAnthropicStopReason(stopReason: string | null | undefined, ha
     case 'model_context_window_exceeded':
       return 'max_tokens';
     case 'refusal':
-      return 'content_filter';
+      return 'refusal';
     default:
       return 'other';
   }

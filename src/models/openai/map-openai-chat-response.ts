@@ -31,12 +31,14 @@ export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenA
     content.push(toolCallPart(call, raw?.type === 'function' ? raw.function.arguments : undefined));
   });
   const refused = typeof message.refusal === 'string' && message.refusal !== '';
-  return {
+  const response: ModelResponse = {
     content,
     toolCalls,
-    stopReason: refused ? 'content_filter' : mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
+    stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
     usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : options.fallbackUsage(),
     modelId: completion.model,
     raw: completion,
   };
+  if (typeof choice.finish_reason === 'string') response.providerStopReason = choice.finish_reason;
+  return response;
 }

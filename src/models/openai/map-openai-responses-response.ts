@@ -36,14 +36,17 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
       if (call) content.push(toolCallPart(call, item.arguments));
     }
   }
-  return {
+  const mapped: ModelResponse = {
     content,
     toolCalls,
-    stopReason: refused ? 'content_filter' : mapOpenAIResponsesStatus(response, toolCalls.length > 0),
+    stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, toolCalls.length > 0),
     usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
     modelId: response.model,
     raw: response,
   };
+  const reason = response.incomplete_details?.reason;
+  if (typeof response.status === 'string') mapped.providerStopReason = typeof reason === 'string' ? `${response.status}: ${reason}` : response.status;
+  return mapped;
 }
 
 /** `completed` → `end_turn` or `tool_calls`; `incomplete` → its reason (`max_output_tokens`, `content_filter`). */

@@ -87,6 +87,7 @@ export class OpenAIChatModel implements Model {
       content,
       toolCalls,
       stopReason: mapOpenAIChatFinishReason(accumulator.finishReason, toolCalls.length > 0),
+      providerStopReason: accumulator.finishReason,
       usage: usage ?? { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(accumulator.text) },
       modelId,
     };

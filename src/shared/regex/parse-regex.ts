@@ -9,7 +9,7 @@
  * (lazy forms too: they match the same strings), and the anchors `^` and `$`.
  * @module
  */
-import { ANY_CHAR, complementSet, DIGIT, DOT, foldAsciiCase, normalizeSet, SPACE, WORD, type CodePointSet } from './code-point-set.js';
+import { ANY_CHAR, complementSet, DIGIT, DOT, foldAsciiCase, normalizeSet, SPACE, UTF16_DOT, WORD, type CodePointSet } from './code-point-set.js';
 
 export type RegexNode =
   | { readonly type: 'set'; readonly set: CodePointSet }
@@ -30,12 +30,20 @@ const SYNTAX = new Set('^$\\.*+?()[]{}|/');
 export interface ParseRegexOptions {
   /** ASCII-only case-insensitivity, as the formats' `/i` needs. */
   ignoreAsciiCase?: boolean;
+  /**
+   * Match JavaScript strings (what JSON.parse returns, lone surrogates included) rather than
+   * UTF-8 text: `.`, negated classes and `\D \W \S` then match a lone surrogate, as the
+   * `u` flag does, and `\uD800`-style escapes are accepted.
+   */
+  loneSurrogates?: boolean;
 }
 
 export function parseRegex(source: string, options: ParseRegexOptions = {}): RegexNode {
   const chars = Array.from(source, (char) => char.codePointAt(0)!);
   let position = 0;
   const fold = options.ignoreAsciiCase === true;
+  const utf16 = options.loneSurrogates === true;
+  const complement = (set: CodePointSet): number[] => complementSet(set, utf16);
 
   const fail = (message: string): never => {
     throw new RegexUnsupportedError(`${message} (at offset ${position} of /${source}/)`);
@@ -109,7 +117,7 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
     const char = chars[position++]!;
     switch (char) {
       case 0x2e:
-        return { type: 'set', set: DOT };
+        return { type: 'set', set: utf16 ? UTF16_DOT : DOT };
       case 0x28:
         return group();
       case 0x5b:
@@ -138,6 +146,7 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
         while (peek() !== undefined && peek() !== 0x3e) position++;
         if (!eat('>')) fail('an unterminated group name');
       } else {
+        position -= 2;
         fail('lookahead/lookbehind assertions');
       }
     }
@@ -151,15 +160,15 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
       case 0x64:
         return DIGIT;
       case 0x44:
-        return complementSet(DIGIT);
+        return complement(DIGIT);
       case 0x77:
         return WORD;
       case 0x57:
-        return complementSet(WORD);
+        return complement(WORD);
       case 0x73:
         return SPACE;
       case 0x53:
-        return complementSet(SPACE);
+        return complement(SPACE);
       default:
         return undefined;
     }
@@ -216,11 +225,13 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
           if (low >= 0xdc00 && low <= 0xdfff) return 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
           position = save;
         }
-        if (high >= 0xd800 && high <= 0xdfff) fail('a lone surrogate escape (JSON strings in UTF-8 cannot hold one)');
+        if (high >= 0xd800 && high <= 0xdfff && !utf16) fail('a lone surrogate escape (JSON strings in UTF-8 cannot hold one)');
         return high;
       }
       default:
         if (SYNTAX.has(String.fromCodePoint(char)) || (inClass && char === 0x2d)) return char;
+        // Report the offset of the backslash that starts the escape.
+        position -= 2;
         if (char >= 0x31 && char <= 0x39) return fail('backreferences');
         if (char === 0x62 || char === 0x42) return fail('word-boundary assertions (\\b, \\B)');
         if (char === 0x70 || char === 0x50) return fail('Unicode property escapes (\\p{…})');
@@ -268,7 +279,7 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
     position++;
     let set: CodePointSet = normalizeSet(ranges);
     if (fold) set = foldAsciiCase(set);
-    return { type: 'set', set: negated ? complementSet(set) : set };
+    return { type: 'set', set: negated ? complement(set) : set };
   }
 
   const tree = disjunction();

@@ -107,19 +107,29 @@ export class CodePointDfa {
   }
 }
 
-interface CharEdge {
+export interface CharEdge {
   set: CodePointSet;
   to: number;
 }
 
-class Nfa {
+/** A Thompson NFA; `^` and `$` are edges taken only at the start, or only at the end, of the text. */
+export class Nfa {
   readonly epsilon: number[][] = [];
   readonly chars: CharEdge[][] = [];
   readonly startAssert: number[][] = [];
   readonly endAssert: number[][] = [];
+  readonly #maxStates: number;
+
+  constructor(maxStates = MAX_NFA_STATES) {
+    this.#maxStates = maxStates;
+  }
+
+  get stateCount(): number {
+    return this.epsilon.length;
+  }
 
   add(): number {
-    if (this.epsilon.length >= MAX_NFA_STATES) throw new RegexUnsupportedError(`a regex needing more than ${MAX_NFA_STATES} automaton states`);
+    if (this.epsilon.length >= this.#maxStates) throw new RegexUnsupportedError(`a regex needing more than ${this.#maxStates} automaton states`);
     this.epsilon.push([]);
     this.chars.push([]);
     this.startAssert.push([]);
@@ -230,7 +240,7 @@ function determinize(nfa: Nfa, start: number, final: number): CodePointDfa {
  * Splits overlapping edges into disjoint ranges; `resolve` maps the sorted target list of
  * each piece to a state. Adjacent pieces with the same state merge.
  */
-function partitionEdges(edges: readonly CharEdge[], resolve: (targets: number[]) => number): Int32Array {
+export function partitionEdges(edges: readonly CharEdge[], resolve: (targets: number[]) => number): Int32Array {
   if (edges.length === 0) return new Int32Array(0);
   const points = new Set<number>();
   for (const edge of edges) {

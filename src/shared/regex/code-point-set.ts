@@ -30,7 +30,8 @@ export function unionSets(...sets: CodePointSet[]): number[] {
   return normalizeSet(sets.flat());
 }
 
-export function complementSet(set: CodePointSet): number[] {
+/** The complement within UTF-8 text (no surrogates), or within JavaScript strings (lone surrogates included) when `keepSurrogates`. */
+export function complementSet(set: CodePointSet, keepSurrogates = false): number[] {
   const result: number[] = [];
   let next = 0;
   for (let index = 0; index < set.length; index += 2) {
@@ -38,7 +39,7 @@ export function complementSet(set: CodePointSet): number[] {
     next = set[index + 1]! + 1;
   }
   if (next <= MAX_CODE_POINT) result.push(next, MAX_CODE_POINT);
-  return subtractSets(result, SURROGATES);
+  return keepSurrogates ? result : subtractSets(result, SURROGATES);
 }
 
 export function intersectSets(left: CodePointSet, right: CodePointSet): number[] {
@@ -95,8 +96,13 @@ export const WORD: CodePointSet = normalizeSet([0x30, 0x39, 0x41, 0x5a, 0x5f, 0x
 export const SPACE: CodePointSet = normalizeSet([
   0x09, 0x0d, 0x20, 0x20, 0xa0, 0xa0, 0x1680, 0x1680, 0x2000, 0x200a, 0x2028, 0x2029, 0x202f, 0x202f, 0x205f, 0x205f, 0x3000, 0x3000, 0xfeff, 0xfeff,
 ]);
+/** Every code point a JavaScript string can hold: a lone surrogate is one too. */
+export const ANY_UTF16_CHAR: CodePointSet = [0, MAX_CODE_POINT];
+const LINE_TERMINATORS: CodePointSet = normalizeSet([0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029]);
 /** `.` without the `s` flag: anything but a line terminator. */
-export const DOT: CodePointSet = subtractSets(ANY_CHAR, normalizeSet([0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029]));
+export const DOT: CodePointSet = subtractSets(ANY_CHAR, LINE_TERMINATORS);
+/** `.` over JavaScript strings. */
+export const UTF16_DOT: CodePointSet = subtractSets(ANY_UTF16_CHAR, LINE_TERMINATORS);
 
 /** Adds the other ASCII case of every ASCII letter in the set (the formats' `i` flag; non-ASCII folding is never needed there). */
 export function foldAsciiCase(set: CodePointSet): number[] {

@@ -1,0 +1,11 @@
+/**
+ * Secret redaction shared by every layer that writes or prints data a model or
+ * a remote server sent: the agent's record and run store, the CLI, MCP and tools.
+ * @module
+ */
+export { CIRCULAR, MAX_REDACTION_DEPTH, TOO_DEEP, UNREADABLE, createRedactor, restoreRedacted } from './redactor.js';
+export type { RedactedOriginal, Redactor, RedactorOptions } from './redactor.js';
+export { DEFAULT_REDACTION_PATTERNS, REDACTED, redactSecretsInText } from './text-patterns.js';
+export { isSensitiveName, nameWords } from './sensitive-names.js';
+export { schemaSensitivity } from './schema-sensitivity.js';
+export type { SensitivityNode } from './schema-sensitivity.js';

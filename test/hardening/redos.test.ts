@@ -1,0 +1,130 @@
+/**
+ * Hardening: a schema `pattern` cannot freeze the process. Ajv used to run
+ * patterns with JavaScript's backtracking RegExp, where `^(a+)+$` against 30
+ * a's and a "!" takes seconds of blocked event loop; toolwright now runs every
+ * pattern (and `patternProperties` key) with a linear-time automaton.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
+import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
+import type { ToolExecution } from '../../src/tools/index.js';
+
+/** Catastrophic-backtracking classics, each with an input that makes a backtracking engine explore exponentially many paths. */
+const CATASTROPHIC: { pattern: string; attack: string; match: string }[] = [
+  { pattern: '^(a+)+$', attack: `${'a'.repeat(30)}!`, match: 'a'.repeat(30) },
+  { pattern: '^(\\w+\\s?)*$', attack: `${'word '.repeat(8)}${'a'.repeat(20)}!`, match: `${'word '.repeat(8)}${'a'.repeat(20)}` },
+  { pattern: '^(a|a)*$', attack: `${'a'.repeat(32)}!`, match: 'a'.repeat(32) },
+  { pattern: '^(a|aa)+$', attack: `${'a'.repeat(60)}!`, match: 'a'.repeat(60) },
+  {
+    pattern: '^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$',
+    attack: `${'a'.repeat(40)}!`,
+    match: 'ana.lopez_2@example.co.uk',
+  },
+];
+
+function patternTool(index: number, pattern: string) {
+  return defineTool<{ value: string }>({
+    name: `check_${index}`,
+    description: `Accepts a value matching ${pattern}.`,
+    effect: 'read',
+    inputSchema: { type: 'object', properties: { value: { type: 'string', pattern } }, required: ['value'], additionalProperties: false },
+    execute: ({ value }) => value,
+  });
+}
+
+const keyTool = defineTool<Record<string, string>>({
+  name: 'check_keys',
+  description: 'Accepts an object whose keys are runs of a.',
+  effect: 'read',
+  inputSchema: { type: 'object', patternProperties: { '^(a+)+$': { type: 'string' } }, additionalProperties: false },
+  execute: () => 'ok',
+});
+
+/** Counts the longest gap between ticks of a 5 ms interval while `work` runs. */
+async function longestTimerGap(work: () => Promise<void>): Promise<{ longestGapMs: number; ticks: number }> {
+  let last = performance.now();
+  let longestGapMs = 0;
+  let ticks = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longestGapMs = Math.max(longestGapMs, now - last);
+    last = now;
+    ticks++;
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  longestGapMs = Math.max(longestGapMs, performance.now() - last);
+  return { longestGapMs, ticks };
+}
+
+/** Lets timers run between calls, as a server's other sessions would. */
+const yieldToTimers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+let closeAfter: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await closeAfter?.();
+  closeAfter = undefined;
+});
+
+describe('ReDoS: catastrophic patterns are validated in linear time', () => {
+  const registry = new ToolRegistry([...CATASTROPHIC.map(({ pattern }, index) => patternTool(index, pattern)), keyTool], { logger: silentLogger });
+
+  it.each(CATASTROPHIC.map((entry, index) => [entry.pattern, index] as const))('%s: the attack is rejected and a match is accepted', async (pattern, index) => {
+    const { attack, match } = CATASTROPHIC[index]!;
+    const rejected = await registry.call({ id: 'a', name: `check_${index}`, arguments: { value: attack } });
+    expect(rejected.failure?.code).toBe('invalid_arguments');
+    expect(rejected.failure?.message).toContain(`must match the pattern ${pattern}`);
+    // Running the native RegExp on the attack would block this test for minutes; on a match it answers at once.
+    expect(new RegExp(pattern, 'u').test(match)).toBe(true);
+    const accepted = await registry.call({ id: 'b', name: `check_${index}`, arguments: { value: match } });
+    expect(accepted.failure).toBeUndefined();
+  });
+
+  it('rejects a catastrophic patternProperties key, and accepts a matching one', async () => {
+    const rejected = await registry.call({ id: 'k1', name: 'check_keys', arguments: { [`${'a'.repeat(30)}!`]: 'x' } });
+    expect(rejected.failure?.code).toBe('invalid_arguments');
+    const accepted = await registry.call({ id: 'k2', name: 'check_keys', arguments: { [`${'a'.repeat(30)}`]: 'x' } });
+    expect(accepted.failure).toBeUndefined();
+  });
+
+  it('keeps the event loop responsive: a 5 ms timer never waits 50 ms while attacks run for ~300 ms', async () => {
+    const executions: ToolExecution[] = [];
+    const { longestGapMs, ticks } = await longestTimerGap(async () => {
+      const started = performance.now();
+      while (performance.now() - started < 300) {
+        for (const [index, { attack }] of CATASTROPHIC.entries()) {
+          executions.push(await registry.call({ id: `loop_${index}`, name: `check_${index}`, arguments: { value: attack } }));
+          await yieldToTimers();
+        }
+        executions.push(await registry.call({ id: 'loop_keys', name: 'check_keys', arguments: { [`${'a'.repeat(30)}!`]: 'x' } }));
+        await yieldToTimers();
+      }
+    });
+    expect(executions.length).toBeGreaterThan(CATASTROPHIC.length);
+    expect(executions.every((execution) => execution.failure?.code === 'invalid_arguments')).toBe(true);
+    expect(ticks).toBeGreaterThan(5);
+    expect(longestGapMs).toBeLessThan(50);
+  });
+
+  it('protects the MCP server path, which validates through the same registry', async () => {
+    const server = createMcpServer([patternTool(0, '^(a+)+$')], { logger: silentLogger });
+    const client = new Client({ name: 'attacker', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    closeAfter = () => client.close();
+    const { longestGapMs } = await longestTimerGap(async () => {
+      for (let round = 0; round < 20; round++) {
+        const result = await client.callTool({ name: 'check_0', arguments: { value: `${'a'.repeat(30)}!` } });
+        expect(result.isError).toBe(true);
+        expect(JSON.stringify(result.content)).toContain('must match the pattern ^(a+)+$');
+      }
+    });
+    expect(longestGapMs).toBeLessThan(50);
+  });
+});

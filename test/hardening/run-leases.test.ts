@@ -1,0 +1,380 @@
+/**
+ * Runs after a crash or a race. Reproduces, then pins down: a run resumed by
+ * two processes at once is driven by one (the other is refused by the lease);
+ * a process killed with SIGKILL between claiming an approved write and
+ * finishing it leaves the run to a take-over once its lease runs out, which
+ * starts the write again only for a tool that accepts an idempotency key and
+ * otherwise reports the call as outcome unknown, never as a silent success.
+ */
+import { execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { ToolRegistry, createMemoryRunStore, decideConfirmation, defineTool, resumeAgent, runAgent, silentLogger, type RunStore, type ToolContext } from '../../src/index.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const folder = mkdtempSync(join(tmpdir(), 'tw-leases-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+// --- In one process, with the memory store -------------------------------------------------------------
+
+function appendTool(options: { idempotent?: boolean; execute?: (args: { line: string }, context: ToolContext) => Promise<string> | string } = {}) {
+  const calls: { line: string; key: string | undefined }[] = [];
+  const tool = defineTool<{ line: string }>({
+    name: 'append_line',
+    description: 'Appends a line to the ledger.',
+    effect: 'write',
+    confirm: true,
+    ...(options.idempotent ? { acceptsIdempotencyKey: true } : {}),
+    inputSchema: { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] },
+    execute: (args, context) => {
+      calls.push({ line: args.line, key: context.idempotencyKey });
+      return options.execute ? options.execute(args, context) : 'appended';
+    },
+  });
+  return { tool, calls };
+}
+
+async function approvedRun(store: RunStore, tool: ReturnType<typeof appendTool>['tool']): Promise<string> {
+  const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'append_line', arguments: { line: 'paid invoice 7' } }])]);
+  const result = await runAgent({ model, tools: [tool], store, prompt: 'Pay invoice 7.', recordDir: false, logger: silentLogger });
+  if (result.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${result.status}`);
+  await decideConfirmation({ token: result.pending[0]!.token, decision: 'approve' }, { store });
+  return result.runId;
+}
+
+/** What a process that claimed the run, began the call and then died leaves in the store. */
+async function simulateDeadClaim(store: RunStore, runId: string): Promise<void> {
+  const past = Date.now() - 60_000;
+  expect(await store.claimRun(runId, { lease: { owner: 'dead', holder: 'pid 1 on gone', expiresAt: past + 1_000 }, now: past })).toEqual({ claimed: true });
+  expect(await store.beginCall(runId, '0.0')).toBeUndefined();
+}
+
+const common = { recordDir: false as const, logger: silentLogger };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('leases in one process', () => {
+  it('holds the lease while the run is driven, renews it past its length, refuses a take-over, then releases it and stops the heartbeat', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const store = createMemoryRunStore();
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    let started!: () => void;
+    const running = new Promise<void>((done) => (started = done));
+    const { tool } = appendTool({
+      execute: async () => {
+        started();
+        await gate;
+        return 'appended';
+      },
+    });
+    const runId = await approvedRun(store, tool);
+    const driving = resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('Paid.')]), leaseMs: 1_000 });
+    await running;
+    expect((await store.loadRun(runId))?.lease).toMatchObject({ holder: `pid ${process.pid} on ${hostname()}` });
+    // Ten lease lengths later, the heartbeat has kept the lease live.
+    await vi.advanceTimersByTimeAsync(10_000);
+    const lease = (await store.loadRun(runId))?.lease;
+    expect(lease!.expiresAt).toBeGreaterThan(Date.now());
+    await expect(resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('again')]), takeOver: true })).rejects.toMatchObject({
+      code: 'TW_RUN_LEASED',
+      holder: lease!.holder,
+      leaseExpiresAt: lease!.expiresAt,
+      message: expect.stringContaining(`is being continued by another process (${lease!.holder})`),
+    });
+    release();
+    expect((await driving).status).toBe('completed');
+    expect((await store.loadRun(runId))?.lease).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('stops driving a run whose lease another process took: starts no further call and does not save over that process', async () => {
+    const store = createMemoryRunStore();
+    const notes: string[] = [];
+    const note = defineTool<{ text: string }>({
+      name: 'note',
+      description: 'Writes a note.',
+      effect: 'write',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: ({ text }) => {
+        notes.push(text);
+        return 'noted';
+      },
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    let started!: () => void;
+    const running = new Promise<void>((done) => (started = done));
+    const { tool } = appendTool({
+      execute: async () => {
+        started();
+        await gate;
+        return 'appended';
+      },
+    });
+    const runId = await approvedRun(store, tool);
+    const model = createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'paid' } }]), textTurn('Paid.')]);
+    const driving = resumeAgent(runId, [], { ...common, tools: [tool, note], store, model });
+    await running;
+    // Another process judged this one dead (say it froze past its lease) and took the run over.
+    const thief = { owner: 'other', holder: 'pid 2 on host-b', expiresAt: Date.now() + 3_600_000 };
+    expect(await store.claimRun(runId, { takeOver: true, lease: thief, now: Date.now() + 60_000 })).toEqual({ claimed: true });
+    release();
+    await expect(driving).rejects.toMatchObject({ code: 'TW_RUN_LEASED', message: expect.stringContaining('lost the lease') });
+    expect(model.requests).toHaveLength(1);
+    expect(notes).toEqual([]);
+    expect(await store.beginCall(runId, '1.0')).toBeUndefined();
+    expect(await store.loadRun(runId)).toMatchObject({ status: 'running', lease: thief });
+  });
+
+  it('starts a call begun by a dead process again, with the same idempotency key, only for a tool that accepts one', async () => {
+    const store = createMemoryRunStore();
+    const { tool, calls } = appendTool({ idempotent: true });
+    const runId = await approvedRun(store, tool);
+    await simulateDeadClaim(store, runId);
+    await expect(resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([]) })).rejects.toMatchObject({ code: 'TW_RUN_NOT_RESUMABLE', message: expect.stringContaining('takeOver: true') });
+    const result = await resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('Paid.')]), takeOver: true });
+    expect(result.status).toBe('completed');
+    expect(result.outcomeUnknown).toBeUndefined();
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({ status: 'succeeded' });
+    expect(calls).toEqual([{ line: 'paid invoice 7', key: `${runId}:0.0` }]);
+  });
+
+  it('does not start a plain write again: the model and the caller are told its outcome is unknown', async () => {
+    const store = createMemoryRunStore();
+    const { tool, calls } = appendTool();
+    const runId = await approvedRun(store, tool);
+    await simulateDeadClaim(store, runId);
+    const model = createScriptedModel([textTurn('I will check the ledger first.')]);
+    const result = await resumeAgent(runId, [], { ...common, tools: [tool], store, model, takeOver: true });
+    expect(calls).toEqual([]);
+    expect(result.outcomeUnknown).toMatchObject([{ callKey: '0.0', toolName: 'append_line', status: 'outcome_unknown', result: { isError: true } }]);
+    const told = model.requests[0]?.messages.at(-1);
+    expect(told).toMatchObject({ role: 'tool', results: [{ callId: 'c1', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }] });
+  });
+
+  it('passes the same idempotency key for a call in every process, and none for a plain registry call', async () => {
+    const store = createMemoryRunStore();
+    const { tool, calls } = appendTool({ idempotent: true });
+    const runId = await approvedRun(store, tool);
+    await resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('Paid.')]) });
+    expect(calls).toEqual([{ line: 'paid invoice 7', key: `${runId}:0.0` }]);
+    await new ToolRegistry([tool], { logger: silentLogger }).call({ id: 'x', name: 'append_line', arguments: { line: 'direct' } });
+    expect(calls.at(-1)).toEqual({ line: 'direct', key: undefined });
+  });
+
+  it('refuses a lease length that is no duration, and a non-boolean acceptsIdempotencyKey', async () => {
+    const store = createMemoryRunStore();
+    const { tool } = appendTool();
+    await expect(resumeAgent('run_x', [], { ...common, tools: [tool], store, model: createScriptedModel([]), leaseMs: 0 })).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT', message: expect.stringContaining('leaseMs') });
+    expect(() =>
+      defineTool({ name: 't', description: 'd', effect: 'write', inputSchema: { type: 'object' }, acceptsIdempotencyKey: 'yes' as unknown as boolean, execute: () => 'ok' }),
+    ).toThrow(/acceptsIdempotencyKey` must be true or false/);
+  });
+});
+
+// --- Real processes on one SQLite file ----------------------------------------------------------------
+
+const script = join(folder, 'child.mts');
+writeFileSync(
+  script,
+  `
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { decideConfirmation, defineTool, resumeAgent, runAgent } from ${JSON.stringify(join(root, 'src/index.ts'))};
+import { createScriptedModel, textTurn, toolCallTurn } from ${JSON.stringify(join(root, 'src/test.ts'))};
+
+const [mode, statePath, files, arg, leaseMs, takeOver] = process.argv.slice(2);
+const env = process.env;
+const ledger = files + '.ledger';
+const starts = files + '.starts';
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+const appendLine = defineTool({
+  name: 'append_line',
+  description: 'Appends a line to the ledger.',
+  effect: 'write',
+  confirm: true,
+  acceptsIdempotencyKey: env.TW_IDEMPOTENT === '1',
+  inputSchema: { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] },
+  execute: async (args, context) => {
+    appendFileSync(starts, context.idempotencyKey + '\\n');
+    if (env.TW_HANG === 'before') {
+      writeFileSync(files + '.ready', String(process.pid));
+      // Hangs until killed; the interval stands for work in flight.
+      setInterval(() => {}, 1000);
+      await new Promise(() => {});
+    }
+    if (env.TW_HANG === 'idle') {
+      writeFileSync(files + '.ready', String(process.pid));
+      // Nothing keeps the process alive but what the runtime holds.
+      await new Promise(() => {});
+    }
+    if (env.TW_GATE) while (!existsSync(env.TW_GATE)) await pause(50);
+    if (env.TW_IDEMPOTENT === '1') {
+      const applied = existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\\n') : [];
+      if (applied.some((line) => line.startsWith(context.idempotencyKey + ' '))) return 'already applied';
+      appendFileSync(ledger, context.idempotencyKey + ' ' + args.line + '\\n');
+    } else {
+      appendFileSync(ledger, args.line + '\\n');
+    }
+    if (env.TW_HANG === 'after') {
+      writeFileSync(files + '.ready', String(process.pid));
+      setInterval(() => {}, 1000);
+      await new Promise(() => {});
+    }
+    return 'appended';
+  },
+});
+const common = { tools: [appendLine], statePath, recordDir: false };
+try {
+  if (mode === 'start') {
+    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'append_line', arguments: { line: 'paid invoice 7' } }])]);
+    const result = await runAgent({ ...common, model, prompt: 'Pay invoice 7.' });
+    const { token } = result.pending[0];
+    await decideConfirmation({ token, decision: 'approve' }, { statePath });
+    console.log(JSON.stringify({ status: result.status, runId: result.runId }));
+  } else if (mode === 'resume') {
+    const result = await resumeAgent(arg, [], { ...common, model: createScriptedModel([textTurn('Paid.')]), leaseMs: Number(leaseMs), takeOver: takeOver === 'take-over' });
+    const call = result.steps[0].toolCalls[0];
+    console.log(JSON.stringify({ status: result.status, callStatus: call.status, toolText: call.result.content[0].text, outcomeUnknown: (result.outcomeUnknown ?? []).map((item) => item.callKey) }));
+  }
+} catch (error) {
+  console.log(JSON.stringify({ error: error.code ?? error.name, message: error.message }));
+}
+`,
+);
+
+interface ChildOutput {
+  status?: string;
+  runId?: string;
+  callStatus?: string;
+  toolText?: string;
+  outcomeUnknown?: string[];
+  error?: string;
+  message?: string;
+}
+
+interface Child {
+  process: ChildProcess;
+  done: Promise<{ output: ChildOutput | undefined; code: number | null; signal: string | null }>;
+}
+
+function spawnChild(args: string[], env: Record<string, string> = {}): Child {
+  let process_!: ChildProcess;
+  const done = new Promise<{ output: ChildOutput | undefined; code: number | null; signal: string | null }>((settle) => {
+    process_ = execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, timeout: 120_000, env: { ...process.env, ...env } }, (_error, stdout) => {
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      settle({ output: line.startsWith('{') ? (JSON.parse(line) as ChildOutput) : undefined, code: process_.exitCode, signal: process_.signalCode });
+    });
+  });
+  return { process: process_, done };
+}
+
+async function child(args: string[], env: Record<string, string> = {}): Promise<ChildOutput> {
+  const { output, code, signal } = await spawnChild(args, env).done;
+  if (!output) throw new Error(`child ${args[0]} printed no result (exit ${code}, signal ${signal})`);
+  return output;
+}
+
+async function waitForFile(path: string, what: string): Promise<void> {
+  // Child processes load TypeScript: on a loaded machine that takes seconds.
+  for (let waited = 0; waited < 120_000; waited += 100) {
+    if (existsSync(path)) return;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const lines = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);
+
+/** A paused run with its write approved, in a fresh store; returns the run id and the stem of its files. */
+async function approvedRunInFile(name: string, env: Record<string, string>): Promise<{ statePath: string; files: string; runId: string }> {
+  const statePath = join(folder, `${name}.db`);
+  const files = join(folder, name);
+  const started = await child(['start', statePath, files], env);
+  expect(started.status).toBe('awaiting_confirmation');
+  return { statePath, files, runId: started.runId! };
+}
+
+/** Takes the run over once the dead process's lease runs out: until then the lease refuses, and nothing else may. */
+async function takeOverWhenFree(statePath: string, files: string, runId: string, env: Record<string, string>): Promise<ChildOutput> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const output = await child(['resume', statePath, files, runId, '2000', 'take-over'], env);
+    if (output.error !== 'TW_RUN_LEASED') return output;
+    await sleep(500);
+  }
+  throw new Error('the lease of the killed process never ran out');
+}
+
+/** Resumes in a child that hangs in the tool as `hang` says, and kills it with SIGKILL there. */
+async function killMidCall(statePath: string, files: string, runId: string, env: Record<string, string>): Promise<void> {
+  const doomed = spawnChild(['resume', statePath, files, runId, '2000'], env);
+  await waitForFile(`${files}.ready`, 'the tool to start in the child');
+  doomed.process.kill('SIGKILL');
+  expect((await doomed.done).signal).toBe('SIGKILL');
+}
+
+describe('leases across real processes', { timeout: 300_000 }, () => {
+  it('lets one of two processes racing to resume a run drive it; the other gets TW_RUN_LEASED; the write runs once', async () => {
+    const gate = join(folder, 'race.gate');
+    const { statePath, files, runId } = await approvedRunInFile('race', {});
+    const env = { TW_GATE: gate };
+    const first = spawnChild(['resume', statePath, files, runId, '30000'], env);
+    const second = spawnChild(['resume', statePath, files, runId, '30000'], env);
+    // The winner waits at the gate inside the write, so the first to finish is the loser, refused while the winner runs.
+    const loser = await Promise.race([first.done, second.done]);
+    expect(loser.output).toMatchObject({ error: 'TW_RUN_LEASED', message: expect.stringMatching(/is being continued by another process \(pid \d+ on .+\) whose lease runs until/) });
+    expect(lines(`${files}.starts`)).toHaveLength(1);
+    writeFileSync(gate, '');
+    const [one, two] = await Promise.all([first.done, second.done]);
+    const outputs = [one.output, two.output];
+    expect(outputs.filter((output) => output?.status === 'completed')).toHaveLength(1);
+    expect(lines(`${files}.ledger`)).toEqual(['paid invoice 7']);
+    expect(lines(`${files}.starts`)).toEqual([`${runId}:0.0`]);
+  });
+
+  it('after a SIGKILL before a plain write took effect, reports its outcome unknown on take-over and never runs it again', async () => {
+    const { statePath, files, runId } = await approvedRunInFile('plain', {});
+    await killMidCall(statePath, files, runId, { TW_HANG: 'before' });
+    const taken = await takeOverWhenFree(statePath, files, runId, {});
+    expect(taken).toMatchObject({ status: 'completed', callStatus: 'outcome_unknown', outcomeUnknown: ['0.0'], toolText: expect.stringContaining('whether it took effect is unknown') });
+    expect(lines(`${files}.starts`)).toHaveLength(1);
+    expect(lines(`${files}.ledger`)).toEqual([]);
+    // Done: nobody can run it again.
+    expect(await child(['resume', statePath, files, runId, '2000', 'take-over'])).toMatchObject({ error: 'TW_RUN_NOT_RESUMABLE' });
+  });
+
+  it('after a SIGKILL before an idempotency-key write took effect, runs it on take-over: once in all', async () => {
+    const { statePath, files, runId } = await approvedRunInFile('idem-before', { TW_IDEMPOTENT: '1' });
+    await killMidCall(statePath, files, runId, { TW_IDEMPOTENT: '1', TW_HANG: 'before' });
+    const taken = await takeOverWhenFree(statePath, files, runId, { TW_IDEMPOTENT: '1' });
+    expect(taken).toMatchObject({ status: 'completed', callStatus: 'succeeded', outcomeUnknown: [], toolText: 'appended' });
+    expect(lines(`${files}.starts`)).toEqual([`${runId}:0.0`, `${runId}:0.0`]);
+    expect(lines(`${files}.ledger`)).toEqual([`${runId}:0.0 paid invoice 7`]);
+  });
+
+  it('after a SIGKILL after an idempotency-key write took effect, starts it again on take-over with the same key, and the tool dedupes it', async () => {
+    const { statePath, files, runId } = await approvedRunInFile('idem-after', { TW_IDEMPOTENT: '1' });
+    await killMidCall(statePath, files, runId, { TW_IDEMPOTENT: '1', TW_HANG: 'after' });
+    expect(lines(`${files}.ledger`)).toEqual([`${runId}:0.0 paid invoice 7`]);
+    const taken = await takeOverWhenFree(statePath, files, runId, { TW_IDEMPOTENT: '1' });
+    expect(taken).toMatchObject({ status: 'completed', callStatus: 'succeeded', outcomeUnknown: [], toolText: 'already applied' });
+    expect(lines(`${files}.starts`)).toEqual([`${runId}:0.0`, `${runId}:0.0`]);
+    expect(lines(`${files}.ledger`)).toEqual([`${runId}:0.0 paid invoice 7`]);
+  });
+
+  it('does not keep a process alive with its heartbeat', async () => {
+    const { statePath, files, runId } = await approvedRunInFile('idle', {});
+    // The tool waits on nothing that keeps a process alive: with an unref'd heartbeat, Node exits (code 13, an unsettled await).
+    const { code, signal } = await spawnChild(['resume', statePath, files, runId, '30000'], { TW_HANG: 'idle' }).done;
+    expect(existsSync(`${files}.ready`)).toBe(true);
+    expect(signal).toBeNull();
+    expect(code).toBe(13);
+  });
+});
