@@ -10,7 +10,9 @@
  * round, alternating which goes first, and each round yields its own ratio:
  * on a shared, noisy machine a slow moment hits both halves of a round, so
  * the median of the per-round ratios is the figure to read, not the ratio
- * of pooled numbers.
+ * of pooled numbers. Each server also reports the CPU time it spent in each
+ * round (over IPC), so the report gives CPU µs per call: a figure that a busy
+ * machine disturbs far less than throughput.
  *
  *   npm run bench:mcp                 # 8 rounds of 1500 calls, 8 in flight
  *   npm run bench:mcp -- --calls 5000 --concurrency 16 --rounds 6
@@ -48,9 +50,23 @@ interface Target {
   headers: Record<string, string>;
 }
 
+/** The server's CPU time so far (user + system), in µs, asked over the IPC channel. */
+function cpuMicros(target: Target): Promise<number> {
+  return new Promise((resolveCpu, reject) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
+      target.process.off('message', onMessage);
+      const { user, system } = (message as { cpu: { user: number; system: number } }).cpu;
+      resolveCpu(user + system);
+    };
+    target.process.on('message', onMessage);
+    if (!target.process.send('cpu')) reject(new Error(`${target.name}: the IPC channel is closed`));
+  });
+}
+
 function startServer(name: Target['name']): Promise<Target> {
   const child = spawn(process.execPath, [...(process.env.BENCH_MCP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MCP_CPU_PROF}`] : []), '--import', 'tsx', resolve(here, 'server.ts'), name], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, BENCH_MCP_TOKEN: BENCH_TOKEN },
   });
   return new Promise((resolveStart, reject) => {
@@ -132,11 +148,13 @@ interface RoundFigures {
   rps: number;
   p50Ms: number;
   p99Ms: number;
+  /** The server's own CPU time per call. */
+  cpuUsPerCall: number;
 }
 
-function figures(calls: number, latencies: readonly number[], wallMs: number): RoundFigures {
+function figures(calls: number, latencies: readonly number[], wallMs: number, cpuUs: number): RoundFigures {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { rps: (calls / wallMs) * 1000, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+  return { rps: (calls / wallMs) * 1000, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), cpuUsPerCall: cpuUs / calls };
 }
 
 const targets = [await startServer('toolwright'), await startServer('sdk')];
@@ -151,8 +169,9 @@ try {
     const order = round % 2 === 0 ? targets : [...targets].reverse();
     const measured: Partial<Record<Target['name'], RoundFigures>> = {};
     for (const target of order) {
+      const cpuBefore = await cpuMicros(target);
       const { latencies, wallMs } = await load(target, CALLS);
-      measured[target.name] = figures(CALLS, latencies, wallMs);
+      measured[target.name] = figures(CALLS, latencies, wallMs, (await cpuMicros(target)) - cpuBefore);
     }
     rounds.push(measured as Record<Target['name'], RoundFigures>);
   }
@@ -160,28 +179,30 @@ try {
     rps: median(rounds.map((round) => round[name].rps)),
     p50Ms: median(rounds.map((round) => round[name].p50Ms)),
     p99Ms: median(rounds.map((round) => round[name].p99Ms)),
+    cpuUsPerCall: median(rounds.map((round) => round[name].cpuUsPerCall)),
   });
   const summary = { toolwright: perServer('toolwright'), sdk: perServer('sdk') };
   const perRound = rounds.map((round) => ({
     rps: round.toolwright.rps / round.sdk.rps,
     p50: round.toolwright.p50Ms / round.sdk.p50Ms,
     p99: round.toolwright.p99Ms / round.sdk.p99Ms,
+    cpu: round.toolwright.cpuUsPerCall / round.sdk.cpuUsPerCall,
   }));
   // The median of per-round ratios: each ratio compares two halves of one round, run back to back.
-  const ratio = { rps: median(perRound.map((r) => r.rps)), p50: median(perRound.map((r) => r.p50)), p99: median(perRound.map((r) => r.p99)) };
+  const ratio = { rps: median(perRound.map((r) => r.rps)), p50: median(perRound.map((r) => r.p50)), p99: median(perRound.map((r) => r.p99)), cpu: median(perRound.map((r) => r.cpu)) };
   if (values.json) {
     process.stdout.write(JSON.stringify({ calls: CALLS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, summary, ratio, perRound }) + '\n');
   } else {
     const row = (name: string, value: RoundFigures) =>
-      `${name.padEnd(12)} ${value.rps.toFixed(0).padStart(8)} ${value.p50Ms.toFixed(2).padStart(9)} ${value.p99Ms.toFixed(2).padStart(9)}`;
+      `${name.padEnd(12)} ${value.rps.toFixed(0).padStart(8)} ${value.p50Ms.toFixed(2).padStart(9)} ${value.p99Ms.toFixed(2).padStart(9)} ${value.cpuUsPerCall.toFixed(0).padStart(12)}`;
     process.stdout.write(
       [
         `tools/call over Streamable HTTP (loopback, SSE responses): ${ROUNDS} interleaved rounds x ${CALLS} calls, ${CONCURRENCY} in flight, Node ${process.version}`,
         `per-round throughput ratios toolwright/sdk: ${perRound.map((r) => r.rps.toFixed(2)).join(' ')}`,
-        `${'server'.padEnd(12)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}   (medians over rounds)`,
+        `${'server'.padEnd(12)} ${'calls/s'.padStart(8)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)} ${'CPU µs/call'.padStart(12)}   (medians over rounds)`,
         row('toolwright', summary.toolwright),
         row('sdk (bare)', summary.sdk),
-        `median per-round ratio toolwright/sdk: throughput ${ratio.rps.toFixed(2)}x, p50 latency ${ratio.p50.toFixed(2)}x, p99 latency ${ratio.p99.toFixed(2)}x`,
+        `median per-round ratio toolwright/sdk: throughput ${ratio.rps.toFixed(2)}x, p50 latency ${ratio.p50.toFixed(2)}x, p99 latency ${ratio.p99.toFixed(2)}x, server CPU per call ${ratio.cpu.toFixed(2)}x`,
         '',
       ].join('\n'),
     );

@@ -5,7 +5,8 @@
  *               token from BENCH_MCP_TOKEN, Host/Origin checks, body limit)
  *   sdk         the official SDK alone: `McpServer.registerTool` + the SDK's
  *               Streamable HTTP transport, stateful, as its README shows
- * Prints the endpoint URL on stdout, then serves until killed.
+ * Prints the endpoint URL on stdout, then serves until killed. Answers the
+ * message 'cpu' on the IPC channel with its CPU time so far.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -18,6 +19,9 @@ import { defineTool } from '../../src/index.js';
 import { serveHttp } from '../../src/mcp/index.js';
 
 const kind = process.argv[2];
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+});
 
 if (kind === 'toolwright') {
   const echo = defineTool<{ message: string }>({

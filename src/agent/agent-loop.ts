@@ -6,7 +6,7 @@
  * result; nothing a model or tool does makes it throw.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import type { AssistantMessage, Model, ModelRequest, ModelResponse, StopReason, ToolChoice } from '../models/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -27,7 +27,8 @@ import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCate
 import type { RecordedError, RunEvent } from './run-event.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
-import type { Decision, RunStore, StoredConfirmation } from './run-store.js';
+import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation } from './run-store.js';
+import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';
 import type { RunPolicy } from './run-policy.js';
@@ -81,6 +82,7 @@ export class AgentLoop {
   #wallAtStart = 0;
   #runSignal: AbortSignal | undefined;
   #deadline: AbortController | undefined;
+  #digestKey: Uint8Array | undefined;
 
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
@@ -157,7 +159,9 @@ export class AgentLoop {
       }
       if (turn.calls.some((call) => call.kind === 'confirm')) return this.#pause(turn);
 
+      if (this.#env.persisted) await this.#saveTurn(turn);
       const outcomes = await this.#executeTurn(turn, new Map());
+      state.pendingTurn = undefined;
       const stop = this.#afterTurn(outcomes);
       if (stop) return this.#stopped(stop.stop);
     }
@@ -331,7 +335,7 @@ export class AgentLoop {
       }
       this.#prepared.set(base.callKey, prepared.arguments);
       if (verdict.action !== 'confirm' && !confirmRequired(prepared.tool, prepared.arguments)) {
-        calls.push({ ...base, kind: 'run', arguments: prepared.arguments });
+        calls.push({ ...base, kind: 'run', arguments: toJson(prepared.arguments) });
         continue;
       }
       // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
@@ -442,6 +446,17 @@ export class AgentLoop {
     return this.#finish({ status: 'awaiting_confirmation', pending }, false);
   }
 
+  /**
+   * Saves a stored run with the turn whose calls are about to run, before any of them is claimed: a take-over after a
+   * crash continues this turn, with these calls, instead of asking the model again (which could answer with other calls).
+   */
+  async #saveTurn(turn: PendingTurn): Promise<void> {
+    const state = this.#state;
+    state.pendingTurn = turn;
+    this.#updateWallTime();
+    await (await this.#env.store()).saveRun({ runId: state.runId, status: 'running', state });
+  }
+
   /** Runs a turn's calls by effect, appends their results in the model's order, and returns the outcomes. */
   async #executeTurn(turn: PendingTurn, decisions: ReadonlyMap<string, AppliedDecision>): Promise<ToolCallOutcome[]> {
     const step = this.#state.steps[turn.step]!;
@@ -494,10 +509,14 @@ export class AgentLoop {
 
   async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<ToolCallOutcome> {
     const state = this.#state;
+    let storeKey = call.callKey;
     if (this.#env.persisted) {
       const store = await this.#env.store();
-      const existing = await store.beginCall(state.runId, call.callKey);
-      if (existing?.status === 'done' && existing.outcome) return existing.outcome;
+      const claimed = await this.#claimCall(store, step, call, tool, args);
+      storeKey = claimed.storeKey;
+      const existing = claimed.existing;
+      // The same call, asked again: its stored outcome stands, answering this request's call id.
+      if (existing?.status === 'done' && existing.outcome) return { ...existing.outcome, callKey: call.callKey, callId: call.callId };
       // Begun by a process that died: only a tool that dedupes on the idempotency key may safely be started again.
       if (existing && tool.effect === 'write' && !tool.acceptsIdempotencyKey) {
         const outcome = this.#unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName));
@@ -510,7 +529,7 @@ export class AgentLoop {
       execution = await this.#env.registry.execute(call.callId, tool, args, {
         ...(this.#runSignal ? { signal: this.#runSignal } : {}),
         ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
-        idempotencyKey: idempotencyKeyFor(state.runId, call.callKey),
+        idempotencyKey: idempotencyKeyFor(state.runId, storeKey),
       });
     } catch (error) {
       // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.
@@ -567,8 +586,53 @@ export class AgentLoop {
       event.isolated = screened.isolated;
     }
     this.#emit(event);
-    if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, call.callKey, outcome);
+    if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, outcome);
     return outcome;
+  }
+
+  /**
+   * Begins a call in the store. Its key is its position (`<step>.<index>`), and a take-over that asked the model again
+   * may have got a different call at a position a dead process had begun one at: a stored call is this call only if
+   * its claim has the same tool and digest of canonical arguments. Otherwise the earlier call is recorded as superseded
+   * and this one is begun under `<callKey>~<digest>`, a key of its own in every process (its idempotency key too).
+   */
+  async #claimCall(store: RunStore, step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<{ storeKey: string; existing: StoredCall | undefined }> {
+    const runId = this.#state.runId;
+    this.#digestKey ??= await store.getSecret();
+    const digest = callDigest(this.#digestKey, tool.name, args);
+    const claim: CallClaim = { toolName: tool.name, callId: call.callId, ...(digest !== undefined ? { digest } : {}) };
+    const existing = await store.beginCall(runId, call.callKey, claim);
+    if (!existing || sameCall(existing.claim, claim)) return { storeKey: call.callKey, existing };
+    const storeKey = `${call.callKey}~${digest ?? `tool-${tool.name}`}`;
+    this.#supersede(step, call, existing, storeKey);
+    const own = await store.beginCall(runId, storeKey, claim);
+    if (own && !sameCall(own.claim, claim)) {
+      throw new RunStoreError(`The run store holds another call under key "${storeKey}" of run "${runId}", which names this call's digest; the store's data was altered or mixed with another store's. The run cannot continue safely.`);
+    }
+    return { storeKey, existing: own };
+  }
+
+  /** Keeps a call that a different call replaced at its key in the run (once, however often a take-over finds it), and records it. */
+  #supersede(step: number, call: TurnCall, earlier: StoredCall, storeKey: string): void {
+    const claim = earlier.claim!;
+    const superseded = (this.#state.supersededCalls ??= []);
+    if (superseded.some((item) => item.callKey === call.callKey && item.callId === claim.callId && item.toolName === claim.toolName)) return;
+    const outcome: ToolCallOutcome =
+      earlier.status === 'done' && earlier.outcome
+        ? { ...earlier.outcome, callKey: call.callKey, supersededBy: call.callId }
+        : {
+            callKey: call.callKey,
+            callId: claim.callId,
+            toolName: claim.toolName,
+            arguments: undefined,
+            status: 'outcome_unknown',
+            result: { content: [{ type: 'text', text: supersededUnknownText(claim.toolName) }], isError: true },
+            durationMs: 0,
+            truncated: false,
+            supersededBy: call.callId,
+          };
+    superseded.push(outcome);
+    this.#emit({ type: 'call_superseded', step, callKey: call.callKey, callId: claim.callId, toolName: claim.toolName, status: outcome.status, supersededBy: { callId: call.callId, toolName: call.toolName, storeKey } });
   }
 
   #invalidOutcome(call: TurnCall, emit = true): ToolCallOutcome {
@@ -696,7 +760,10 @@ export class AgentLoop {
     if (store && this.#env.persisted && outcome.status !== 'awaiting_confirmation') {
       await (await this.#env.store()).saveRun({ runId: state.runId, status: outcome.status, state });
     }
-    const unknown = state.steps.flatMap((step) => step.toolCalls.filter((call) => call.status === 'outcome_unknown'));
+    const superseded = state.supersededCalls ?? [];
+    // A superseded read left running changed nothing; a superseded write left running (or a tool no longer here) may have.
+    const unknownSuperseded = superseded.filter((call) => call.status === 'outcome_unknown' && this.#env.registry.get(call.toolName)?.effect !== 'read');
+    const unknown = [...state.steps.flatMap((step) => step.toolCalls.filter((call) => call.status === 'outcome_unknown')), ...unknownSuperseded];
     return {
       ...outcome,
       runId: state.runId,
@@ -706,6 +773,7 @@ export class AgentLoop {
       costUsd: state.costUsd,
       recordPath: state.recordPath,
       ...(unknown.length > 0 ? { outcomeUnknown: unknown } : {}),
+      ...(superseded.length > 0 ? { supersededCalls: superseded } : {}),
     };
   }
 
@@ -827,6 +895,32 @@ function signatureOf(toolName: string, args: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The identity of a call at its key, for telling a replayed call from a different one: HMAC-SHA256 of the tool name
+ * and canonical arguments, keyed by the store's secret, so the store holds no argument value (nor a plain hash that
+ * a short secret could be guessed back from). `undefined` for arguments canonical JSON cannot write.
+ */
+function callDigest(key: Uint8Array, toolName: string, args: unknown): string | undefined {
+  let canonical: string;
+  try {
+    canonical = canonicalJson(args);
+  } catch {
+    return undefined;
+  }
+  return createHmac('sha256', key).update('toolwright call digest v1\u0000').update(JSON.stringify([toolName, canonical])).digest('base64url');
+}
+
+/** Whether a stored claim is this call's; a claim from before digests (or arguments with none) is trusted on its tool name alone. */
+function sameCall(stored: CallClaim | undefined, claim: CallClaim): boolean {
+  if (!stored) return true;
+  if (stored.toolName !== claim.toolName) return false;
+  return stored.digest === undefined || claim.digest === undefined || stored.digest === claim.digest;
+}
+
+function supersededUnknownText(toolName: string): string {
+  return `The run's process died while this call to ${toolName} was running; the run was taken over and the model, asked again, made a different call in its place. Whether this call took effect is unknown.`;
 }
 
 /** Stable for one call of one run, in every process that runs it: what a tool dedupes on. */

@@ -48,6 +48,8 @@ export interface ToolCallOutcome {
   truncated: boolean;
   /** For `duplicate`: the call id of the identical call it repeats. */
   duplicateOf?: string;
+  /** In `supersededCalls`: the call id of the call that took its key. */
+  supersededBy?: string;
 }
 
 /** One model call and the tool calls it asked for. */
@@ -139,6 +141,14 @@ interface AgentResultBase {
    * Check those effects before relying on the result.
    */
   outcomeUnknown?: ToolCallOutcome[];
+  /**
+   * Present when a take-over asked the model again for a turn whose calls a dead process had begun, and the model asked
+   * for different calls: each call the dead process began under a key that a different call (another tool, or other
+   * arguments) now holds. It is not in `steps` or the transcript. A finished one has its stored outcome (a `succeeded`
+   * write took effect); one still running when its process died is `outcome_unknown` (its arguments are not stored), and a
+   * write among those is in `outcomeUnknown` too. `supersededBy` names the call that replaced it, which ran on its own.
+   */
+  supersededCalls?: ToolCallOutcome[];
 }
 
 export interface CompletedAgentResult extends AgentResultBase {

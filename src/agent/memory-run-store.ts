@@ -77,15 +77,16 @@ export function createMemoryRunStore(): RunStore {
       const run = runs.get(runId);
       if (run?.lease?.owner === owner) delete run.lease;
     },
-    async beginCall(runId, callKey) {
+    async beginCall(runId, callKey, claim) {
       const id = key(runId, callKey);
       const existing = calls.get(id);
       if (existing) return copy(existing);
-      calls.set(id, { status: 'executing' });
+      calls.set(id, { status: 'executing', ...(claim ? { claim: copy(claim) } : {}) });
       return undefined;
     },
     async finishCall(runId, callKey, outcome: ToolCallOutcome) {
-      calls.set(key(runId, callKey), { status: 'done', outcome: copy(outcome) });
+      const claim = calls.get(key(runId, callKey))?.claim;
+      calls.set(key(runId, callKey), { status: 'done', outcome: copy(outcome), ...(claim ? { claim } : {}) });
     },
     async close() {},
   };

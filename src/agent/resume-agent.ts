@@ -35,8 +35,10 @@ export interface ConfirmationDecision {
 export interface ResumeAgentOptions extends AgentRuntimeOptions {
   /**
    * Continue a run whose last process died while continuing it (its status is stuck at `running` and its lease ran out).
-   * A live lease is never taken over. A call that was running then is started again only if its tool accepts an
-   * idempotency key (`acceptsIdempotencyKey`); a write that does not is reported `outcome_unknown`, not run again.
+   * A live lease is never taken over. The run goes on from its last saved turn (each turn is saved before its calls
+   * start). A call that was running then is started again only if its tool accepts an idempotency key
+   * (`acceptsIdempotencyKey`); a write that does not is reported `outcome_unknown`, not run again. A stored outcome is
+   * reused only by the same tool with canonically the same arguments (see `AgentResult.supersededCalls`).
    */
   takeOver?: boolean;
   /**
@@ -275,9 +277,9 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
       claimRun: (id, claimOptions) => inner.claimRun(id, claimOptions),
       renewLease: (...args) => inner.renewLease(...args),
       releaseLease: (...args) => inner.releaseLease(...args),
-      beginCall: async (id, callKey) => {
+      beginCall: async (id, callKey, claim) => {
         if (!(await renew())) throw refuse();
-        return inner.beginCall(id, callKey);
+        return inner.beginCall(id, callKey, claim);
       },
       finishCall: (...args) => inner.finishCall(...args),
       // The caller's store outlives the run; resumeAgent closes its own.

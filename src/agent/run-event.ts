@@ -63,6 +63,17 @@ export type RunEvent =
       flags: PolicyFlag[];
     }
   | { type: 'turn_limited'; step: number; limit: number; requested: number; notRun: string[] }
+  | {
+      /** A take-over got a different call at a key a dead process had begun a call under: that earlier call, and the key the new one runs under. */
+      type: 'call_superseded';
+      step: number;
+      callKey: string;
+      callId: string;
+      toolName: string;
+      /** `outcome_unknown` when it was still running, else its stored status. */
+      status: ToolCallStatus;
+      supersededBy: { callId: string; toolName: string; storeKey: string };
+    }
   | { type: 'unexpected_stop'; step: number; finishReason: ModelResponse['stopReason']; providerStopReason?: string; toolCalls: number }
   | { type: 'confirmation_requested'; step: number; pending: Omit<PendingConfirmation, 'token'>[] }
   | { type: 'confirmation_decided'; callKey: string; callId: string; toolName: string; decision: Decision | 'expired'; reason?: string }

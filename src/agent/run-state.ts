@@ -9,7 +9,7 @@ import type { PolicySnapshot } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import type { AgentLimits } from './agent-limits.js';
-import type { AgentStep, AgentUsage } from './agent-result.js';
+import type { AgentStep, AgentUsage, ToolCallOutcome } from './agent-result.js';
 
 /** One call of a turn, resolved but not yet run. */
 export interface TurnCall {
@@ -73,4 +73,6 @@ export interface RunState {
   recordPath: string | undefined;
   /** The policy session's state (taint, call counts, isolation boundary), when the run has a policy. */
   policy?: PolicySnapshot;
+  /** Calls a dead process began under a key that a take-over gave to a different call (see `AgentResult.supersededCalls`). */
+  supersededCalls?: ToolCallOutcome[];
 }

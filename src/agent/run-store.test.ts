@@ -135,6 +135,18 @@ describe.each(implementations)('RunStore: $name', ({ open }) => {
     expect(await store.beginCall('r4', '0.0')).toEqual({ status: 'done', outcome });
     expect(await store.beginCall('r4', '0.1')).toBeUndefined();
   });
+
+  it('keeps the claim a call was begun with, through its outcome, so a later caller can tell whether it is the same call', async () => {
+    const store = await open();
+    const claim = { toolName: 'refund', callId: 'c', digest: 'd1' };
+    expect(await store.beginCall('r6', '0.0', claim)).toBeUndefined();
+    expect(await store.beginCall('r6', '0.0', { toolName: 'other', callId: 'x', digest: 'd2' })).toEqual({ status: 'executing', claim });
+    await store.finishCall('r6', '0.0', outcome);
+    expect(await store.beginCall('r6', '0.0')).toEqual({ status: 'done', outcome, claim });
+    // Arguments that have no digest keep none.
+    expect(await store.beginCall('r6', '0.1', { toolName: 'refund', callId: 'c2' })).toBeUndefined();
+    expect(await store.beginCall('r6', '0.1')).toEqual({ status: 'executing', claim: { toolName: 'refund', callId: 'c2' } });
+  });
 });
 
 describe('openSqliteRunStore', () => {
@@ -165,6 +177,20 @@ describe('openSqliteRunStore', () => {
     expect((await store.loadRun('r'))?.lease).toBeUndefined();
     expect(await store.claimRun('r', { lease: lease('a', 5_000), now: 1_000 })).toEqual({ claimed: true });
     expect((await store.loadRun('r'))?.lease).toEqual(lease('a', 5_000));
+    await store.close();
+  });
+
+  it('adds the claim columns to a store file written before claims existed; its calls keep no claim', async () => {
+    const path = join(folder, 'old-calls.db');
+    const Database = (await import('better-sqlite3')).default;
+    const old = new Database(path);
+    old.exec(`CREATE TABLE calls (run_id TEXT NOT NULL, call_key TEXT NOT NULL, status TEXT NOT NULL, outcome TEXT, PRIMARY KEY (run_id, call_key))`);
+    old.prepare(`INSERT INTO calls VALUES ('r', '0.0', 'executing', NULL)`).run();
+    old.close();
+    const store = await openSqliteRunStore({ path });
+    expect(await store.beginCall('r', '0.0', { toolName: 'refund', callId: 'c', digest: 'd' })).toEqual({ status: 'executing' });
+    expect(await store.beginCall('r', '0.1', { toolName: 'refund', callId: 'c', digest: 'd' })).toBeUndefined();
+    expect(await store.beginCall('r', '0.1')).toEqual({ status: 'executing', claim: { toolName: 'refund', callId: 'c', digest: 'd' } });
     await store.close();
   });
 

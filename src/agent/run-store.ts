@@ -6,9 +6,11 @@
  * Every method that decides something is atomic: `decide` succeeds once per
  * call, `claimRun` lets one process continue a run and gives it a lease
  * (renewed while it drives the run, so a live process is never taken over),
- * and `beginCall` lets one execution of a call start. Together they make an
- * approved call start at most once; after a crash mid-call, only a tool that
- * accepts an idempotency key is started again (see docs/agent.md).
+ * and `beginCall` lets one execution of a call start, recording a claim (tool,
+ * call id, keyed digest of the arguments) that tells a replayed call from a
+ * different one at the same key. Together they make an approved call start at
+ * most once; after a crash mid-call, only a tool that accepts an idempotency
+ * key is started again (see docs/agent.md).
  * @module
  */
 import type { ToolCallOutcome } from './agent-result.js';
@@ -66,10 +68,24 @@ export interface StoredConfirmation {
   decidedAt?: number;
 }
 
+/**
+ * Which call began under a key. A key is a position (`<step>.<index>`), and a take-over that asks the model again may
+ * get another call at the same position; the claim tells the two apart without storing the arguments.
+ */
+export interface CallClaim {
+  toolName: string;
+  /** The provider's call id. */
+  callId: string;
+  /** A keyed hash (HMAC-SHA256, keyed by the store's secret) of the tool name and canonical arguments; absent when the arguments cannot be written as JSON. */
+  digest?: string;
+}
+
 /** A call whose execution began: `executing` (no result yet, perhaps never) or `done` with its outcome. */
 export interface StoredCall {
   status: 'executing' | 'done';
   outcome?: ToolCallOutcome;
+  /** What it was begun with; absent for a call begun without one (by a version of toolwright before claims). */
+  claim?: CallClaim;
 }
 
 /** A refused claim says the run's status, and the lease that stood in the way when another process holds it. */
@@ -94,9 +110,9 @@ export interface RunStore {
   renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean>;
   /** Drops the lease if `owner` holds it (a finished or paused run needs none). */
   releaseLease(runId: string, owner: string): Promise<void>;
-  /** Marks a call `executing` if it has not begun; returns `undefined` when this caller began it, else what is stored. */
-  beginCall(runId: string, callKey: string): Promise<StoredCall | undefined>;
-  /** Stores a call's outcome and marks it `done`. */
+  /** Marks a call `executing` with its claim if it has not begun; returns `undefined` when this caller began it, else what is stored (with the claim it was begun with). */
+  beginCall(runId: string, callKey: string, claim?: CallClaim): Promise<StoredCall | undefined>;
+  /** Stores a call's outcome and marks it `done`; its claim stays. */
   finishCall(runId: string, callKey: string, outcome: ToolCallOutcome): Promise<void>;
   close(): Promise<void>;
 }

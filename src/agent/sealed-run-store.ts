@@ -67,8 +67,8 @@ export function sealRunStore(store: RunStore, redact: Redactor): RunStore {
     async finishCall(runId, callKey, outcome) {
       await store.finishCall(runId, callKey, await seal<ToolCallOutcome>(outcome, `${runId}/${callKey}`));
     },
-    async beginCall(runId, callKey) {
-      const existing = await store.beginCall(runId, callKey);
+    async beginCall(runId, callKey, claim) {
+      const existing = await store.beginCall(runId, callKey, claim);
       if (!existing?.outcome) return existing;
       return { ...existing, outcome: await unseal(existing.outcome, `${runId}/${callKey}`, `call ${callKey} of run "${runId}"`) } satisfies StoredCall;
     },

@@ -55,6 +55,9 @@ CREATE TABLE IF NOT EXISTS calls (
   call_key TEXT NOT NULL,
   status TEXT NOT NULL,
   outcome TEXT,
+  tool_name TEXT,
+  call_id TEXT,
+  digest TEXT,
   PRIMARY KEY (run_id, call_key)
 );
 `;
@@ -94,6 +97,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
     addLeaseColumns(db);
+    addClaimColumns(db);
   } catch (error) {
     throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, { cause: error });
   }
@@ -122,8 +126,8 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     ),
     renewLease: db.prepare(`UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ?`),
     releaseLease: db.prepare(`UPDATE runs SET lease_owner = NULL, lease_holder = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ?`),
-    beginCall: db.prepare(`INSERT OR IGNORE INTO calls (run_id, call_key, status) VALUES (?, ?, 'executing')`),
-    getCall: db.prepare<[string, string], { status: string; outcome: string | null }>(`SELECT status, outcome FROM calls WHERE run_id = ? AND call_key = ?`),
+    beginCall: db.prepare(`INSERT OR IGNORE INTO calls (run_id, call_key, status, tool_name, call_id, digest) VALUES (?, ?, 'executing', ?, ?, ?)`),
+    getCall: db.prepare<[string, string], CallRow>(`SELECT status, outcome, tool_name, call_id, digest FROM calls WHERE run_id = ? AND call_key = ?`),
     finishCall: db.prepare(`UPDATE calls SET status = 'done', outcome = ? WHERE run_id = ? AND call_key = ?`),
   };
 
@@ -195,10 +199,12 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async releaseLease(runId, owner) {
       statements.releaseLease.run(runId, owner);
     },
-    async beginCall(runId, callKey): Promise<StoredCall | undefined> {
-      if (statements.beginCall.run(runId, callKey).changes === 1) return undefined;
+    async beginCall(runId, callKey, claim): Promise<StoredCall | undefined> {
+      if (statements.beginCall.run(runId, callKey, claim?.toolName ?? null, claim?.callId ?? null, claim?.digest ?? null).changes === 1) return undefined;
       const row = statements.getCall.get(runId, callKey)!;
-      return row.status === 'done' && row.outcome !== null ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) } : { status: 'executing' };
+      const stored: StoredCall = row.status === 'done' && row.outcome !== null ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) } : { status: 'executing' };
+      if (row.tool_name !== null && row.call_id !== null) stored.claim = { toolName: row.tool_name, callId: row.call_id, ...(row.digest !== null ? { digest: row.digest } : {}) };
+      return stored;
     },
     async finishCall(runId, callKey, outcome) {
       statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
@@ -220,6 +226,14 @@ interface RunRow {
   lease_expires_at: number | null;
 }
 
+interface CallRow {
+  status: string;
+  outcome: string | null;
+  tool_name: string | null;
+  call_id: string | null;
+  digest: string | null;
+}
+
 function leaseOf(row: RunRow): RunLease | undefined {
   if (row.lease_owner === null || row.lease_expires_at === null) return undefined;
   return { owner: row.lease_owner, holder: row.lease_holder ?? 'unknown process', expiresAt: row.lease_expires_at };
@@ -230,6 +244,14 @@ function addLeaseColumns(db: BetterSqlite3.Database): void {
   const columns = new Set(db.prepare<[], { name: string }>(`PRAGMA table_info(runs)`).all().map((column) => column.name));
   for (const [name, type] of [['lease_owner', 'TEXT'], ['lease_holder', 'TEXT'], ['lease_expires_at', 'INTEGER']] as const) {
     if (!columns.has(name)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
+  }
+}
+
+/** A store file written before call claims existed gets their columns; its calls keep no claim (and are trusted as the same call). */
+function addClaimColumns(db: BetterSqlite3.Database): void {
+  const columns = new Set(db.prepare<[], { name: string }>(`PRAGMA table_info(calls)`).all().map((column) => column.name));
+  for (const name of ['tool_name', 'call_id', 'digest']) {
+    if (!columns.has(name)) db.exec(`ALTER TABLE calls ADD COLUMN ${name} TEXT`);
   }
 }
 

@@ -28,7 +28,7 @@ import { safeParseJson } from '../shared/safe-json.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
-import type { McpCallContext } from './mcp-call-context.js';
+import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
   confirmationFailedMessage,
@@ -113,6 +113,7 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
     logLevel = request.params.level;
     return {};
   });
+  const logThreshold = () => logLevel;
 
   const described = toMcpTools(registry).tools;
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
@@ -131,14 +132,7 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
     }
     const { tool } = prepared;
 
-    // Notifications are sent in the background; the result waits for them so that they reach the client first.
-    const pending: Promise<void>[] = [];
-    const notify = (notification: ServerNotification) => {
-      const sent = extra.sendNotification(notification).catch(() => {});
-      pending.push(sent);
-      return sent;
-    };
-    const context = callContext(server, extra, notify, () => logLevel);
+    const call = new ServerCall(server, extra, logThreshold);
 
     if (needsConfirmation(tool, prepared.arguments, preapproved)) {
       const refusal = await confirm(server, extra, tool, prepared.arguments, options);
@@ -149,13 +143,13 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
     // Made for this call alone, even when nobody listens: currentMcpCall(context) finds the call by it.
     const onProgress = (progress: number, total?: number, message?: string) => {
       if (progressToken === undefined) return;
-      void notify({
+      void call.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execution = await runWithMcpCall(context, onProgress, () => registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress }));
-    await Promise.all(pending);
+    const execution = await runWithMcpCall(call, onProgress, () => registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress }));
+    await call.notificationsSent();
     return toWireResult(execution.result, tool, logger);
   });
 
@@ -167,15 +161,47 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
   return server;
 }
 
-function callContext(server: Server, extra: Extra, notify: (notification: ServerNotification) => Promise<void>, level: () => LoggingLevel): McpCallContext {
+/**
+ * One `tools/call`'s link to its session. Its {@link McpCallContext} (five closures) is built only when a tool asks
+ * for it, which most never do; notifications are sent in the background, and the result waits for them so that they
+ * reach the client first.
+ */
+class ServerCall implements McpCallHandle {
+  #context: McpCallContext | undefined;
+  #pending: Promise<void>[] | undefined;
+
+  constructor(
+    readonly server: Server,
+    readonly extra: Extra,
+    readonly logThreshold: () => LoggingLevel,
+  ) {}
+
+  get context(): McpCallContext {
+    return (this.#context ??= callContext(this));
+  }
+
+  notify(notification: ServerNotification): Promise<void> {
+    const sent = this.extra.sendNotification(notification).catch(() => {});
+    (this.#pending ??= []).push(sent);
+    return sent;
+  }
+
+  /** Settles once every notification sent so far has gone out (or failed to). */
+  async notificationsSent(): Promise<void> {
+    if (this.#pending !== undefined) await Promise.all(this.#pending);
+  }
+}
+
+function callContext(call: ServerCall): McpCallContext {
+  const { server, extra } = call;
   return {
     get clientCapabilities() {
       return server.getClientCapabilities();
     },
     signal: extra.signal,
     log(messageLevel, data, loggerName) {
-      if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(level())) return Promise.resolve();
-      return notify({ method: 'notifications/message', params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) } });
+      if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(call.logThreshold())) return Promise.resolve();
+      return call.notify({ method: 'notifications/message', params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) } });
     },
     async sample(params) {
       if (!server.getClientCapabilities()?.sampling) throw missingCapability('sampling', 'ask its model for a completion');

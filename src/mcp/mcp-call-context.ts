@@ -30,20 +30,29 @@ export interface McpCallContext {
   elicit(params: Omit<ElicitRequestFormParams, 'mode'>): Promise<ElicitResult>;
 }
 
+/** What the server registers for each call; `context` is built the first time a tool asks for it, which most never do. */
+export interface McpCallHandle {
+  readonly context: McpCallContext;
+}
+
 /**
  * Calls find their MCP session in two ways. With the tool's own context (`currentMcpCall(context)`): a lookup by the
- * context's `reportProgress` function, which the server makes fresh for each call; exact and free. Without it:
- * AsyncLocalStorage, which on Node 20 puts a hook on every promise in the process (and the SDK's HTTP transport
- * makes many per call), so it is switched on only once something asks that way.
+ * context's `reportProgress` function, which the server makes fresh for each call, in a map of the calls now running;
+ * exact and cheap. (A WeakMap from function to call cost about 10 µs of CPU per call, a fifth of the MCP layer's
+ * cost, and a symbol property set on each function nearly as much: every WeakMap entry is an ephemeron that each
+ * garbage collection must trace.)
+ * Without it: AsyncLocalStorage, which on Node 20 puts a hook on every promise in the process (and the SDK's HTTP
+ * transport makes many per call), so it is switched on only once something asks that way.
  */
-const byProgressFunction = new WeakMap<object, McpCallContext>();
-const storage = new AsyncLocalStorage<McpCallContext>();
+const running = new Map<unknown, McpCallHandle>();
+const storage = new AsyncLocalStorage<McpCallHandle>();
 /** Calls running without AsyncLocalStorage (all of them until the switch). */
-const untracked = new Set<McpCallContext>();
+const untracked = new Set<McpCallHandle>();
 let ambient = false;
 
 /**
- * The MCP session of the tool call now running, or `undefined` outside an MCP `tools/call`.
+ * The MCP session of the tool call now running, or `undefined` outside an MCP `tools/call` (and once the call has
+ * returned its result).
  *
  * Pass the tool's `context` (the second argument of `execute`): that always works, at any point of the call. Without
  * it, the server must track calls with AsyncLocalStorage, which costs every call some speed; it starts doing so the
@@ -51,28 +60,32 @@ let ambient = false;
  * before that switch gets its session only while it is the only such call still running.
  */
 export function currentMcpCall(context?: Pick<ToolContext, 'reportProgress'>): McpCallContext | undefined {
-  if (context !== undefined) return byProgressFunction.get(context.reportProgress);
+  if (context !== undefined) return running.get(context.reportProgress)?.context;
   ambient = true;
-  return storage.getStore() ?? loneUntrackedCall();
+  return (storage.getStore() ?? loneUntrackedCall())?.context;
 }
 
-function loneUntrackedCall(): McpCallContext | undefined {
+function loneUntrackedCall(): McpCallHandle | undefined {
   if (untracked.size !== 1) return undefined;
   for (const call of untracked) return call;
   return undefined;
 }
 
 /**
- * Runs `fn` with `context` as the current MCP call (the server does this around each tool call). `reportProgress` is
+ * Runs `fn` with `call` as the current MCP call (the server does this around each tool call). `reportProgress` is
  * the function the tool will get as `context.reportProgress`; it must be made for this call alone.
  */
-export async function runWithMcpCall<T>(context: McpCallContext, reportProgress: object, fn: () => Promise<T>): Promise<T> {
-  byProgressFunction.set(reportProgress, context);
-  if (ambient) return storage.run(context, fn);
-  untracked.add(context);
+export async function runWithMcpCall<T>(call: McpCallHandle, reportProgress: (...args: never[]) => void, fn: () => Promise<T>): Promise<T> {
+  running.set(reportProgress, call);
   try {
-    return await fn();
+    if (ambient) return await storage.run(call, fn);
+    untracked.add(call);
+    try {
+      return await fn();
+    } finally {
+      untracked.delete(call);
+    }
   } finally {
-    untracked.delete(context);
+    running.delete(reportProgress);
   }
 }

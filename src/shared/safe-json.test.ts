@@ -35,6 +35,14 @@ describe('safeParseJson', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('refuses prototype keys spelled with \\u escapes, which the substring fast path must not wave through', () => {
+    expect(safeParseJson('{"\\u005f_proto__": {"polluted": true}}')).toMatchObject({ success: false, error: { forbiddenKey: { key: '__proto__', path: '' } } });
+    expect(safeParseJson('{"a": {"__pr\\u006fto__": 1}}')).toMatchObject({ success: false, error: { forbiddenKey: { key: '__proto__', path: '/a' } } });
+    expect(safeParseJson('[{"\\u0063onstructor": {"prototype": {}}}]')).toMatchObject({ success: false, error: { forbiddenKey: { key: 'constructor.prototype', path: '/0' } } });
+    // An escape elsewhere does not make a harmless text fail.
+    expect(safeParseJson('{"name": "caf\\u00e9"}')).toEqual({ success: true, value: { name: 'café' } });
+  });
+
   it('allows a harmless key named constructor', () => {
     expect(safeParseJson('{"constructor": "Ada"}')).toEqual({ success: true, value: { constructor: 'Ada' } });
   });

@@ -280,73 +280,62 @@ export class ToolRegistry {
   async call(request: ToolCallRequest, options: CallOptions = {}): Promise<ToolExecution> {
     const started = performance.now();
     const prepared = this.prepare(request);
-    if (!prepared.success) return this.#failed(request, started, prepared.failure);
+    if (!prepared.success) return this.#failed(request.id, request.name, started, prepared.failure);
     return this.execute(request.id, prepared.tool, prepared.arguments, options, started);
   }
 
   /** Runs a call whose arguments {@link prepare} already validated (the agent runtime uses this after confirmation). */
   async execute(callId: string, tool: AnyTool, args: unknown, options: CallOptions = {}, started = performance.now()): Promise<ToolExecution> {
-    const request = { id: callId, name: tool.name };
     const entry = this.#entries.get(tool.name);
     if (!entry || entry.tool !== tool) throw new ToolNotFoundError(tool.name, this.names());
     const timeoutMs = options.timeoutMs ?? tool.timeoutMs ?? this.#defaultTimeoutMs;
-    if (options.signal?.aborted) return this.#failed(request, started, { code: 'aborted', message: abortedMessage(tool.name), retryable: false }, args);
+    const callerSignal = options.signal;
+    if (callerSignal?.aborted) return this.#failed(callId, tool.name, started, { code: 'aborted', message: abortedMessage(tool.name), retryable: false }, args);
 
-    const controller = new AbortController();
-    let timedOut = false;
-    const onAbort = () => controller.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const stopped = new Promise<'stopped'>((resolve) => {
-      controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
-      }
-    });
+    const stop = new CallStop();
+    // A getter, not a signal made up front: most tools never read it, and an AbortController per call is a measurable
+    // share of an MCP call's cost (bench:mcp). An object literal, so that `{ ...context }` still carries the signal.
     const context: ToolContext = {
       toolCallId: callId,
       toolName: tool.name,
-      signal: controller.signal,
-      reportProgress: options.onProgress ?? (() => {}),
-      ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+      get signal() {
+        return stop.signal();
+      },
+      reportProgress: options.onProgress ?? ignoreProgress,
     };
+    if (options.idempotencyKey !== undefined) context.idempotencyKey = options.idempotencyKey;
 
-    let outcome: { value: unknown } | { thrown: unknown } | 'stopped';
+    const toolStarted = performance.now();
+    let outcome: Outcome;
     try {
-      const running = Promise.resolve()
-        .then(() => tool.execute(args, context))
-        .then(
-          (value) => ({ value }),
-          (thrown: unknown) => ({ thrown }),
-        );
-      outcome = await Promise.race([running, stopped]);
-    } finally {
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      const returned = tool.execute(args, context);
+      if (isPending(returned)) outcome = await settle(returned, stop, callerSignal, timeoutMs, toolStarted);
+      // A synchronous tool cannot be interrupted by a timer; only its caller's signal, aborted while it ran, can stop it.
+      else if (callerSignal?.aborted) outcome = stop.stop(callerSignal.reason, false);
+      else outcome = { value: returned };
+    } catch (thrown) {
+      outcome = { thrown };
     }
 
-    if (outcome === 'stopped') {
-      const failure: ToolFailure = timedOut
+    if (outcome === STOPPED) {
+      const failure: ToolFailure = stop.timedOut
         ? { code: 'timeout', message: timeoutMessage(tool.name, timeoutMs ?? 0), retryable: true }
         : { code: 'aborted', message: abortedMessage(tool.name), retryable: false };
-      return this.#failed(request, started, failure, args);
+      return this.#failed(callId, tool.name, started, failure, args);
     }
     if ('thrown' in outcome) {
       const thrown = outcome.thrown;
       if (ToolError.isInstance(thrown)) {
-        return this.#failed(request, started, { code: 'tool_error', message: toolErrorMessage(tool.name, thrown), retryable: thrown.retryable, kind: thrown.kind, error: thrown }, args);
+        return this.#failed(callId, tool.name, started, { code: 'tool_error', message: toolErrorMessage(tool.name, thrown), retryable: thrown.retryable, kind: thrown.kind, error: thrown }, args);
       }
       this.#logger.error(`tool "${tool.name}" (call ${callId}) threw`, { toolName: tool.name, callId, error: thrown });
-      return this.#failed(request, started, { code: 'internal_error', message: internalErrorMessage(tool.name), retryable: false, error: thrown }, args);
+      return this.#failed(callId, tool.name, started, { code: 'internal_error', message: internalErrorMessage(tool.name), retryable: false, error: thrown }, args);
     }
 
     const normalized = normalizeToolOutput(outcome.value);
     if (!normalized.success) {
       this.#logger.error(`tool "${tool.name}" (call ${callId}) returned an unusable value: ${normalized.reason}`, { toolName: tool.name, callId });
-      return this.#failed(request, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(normalized.reason) }, args);
+      return this.#failed(callId, tool.name, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(normalized.reason) }, args);
     }
     let result = normalized.result;
     if (entry.output) {
@@ -354,7 +343,7 @@ export class ToolRegistry {
       if (!check || !check.success) {
         const reason = check ? check.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join('; ') : 'it returned no object';
         this.#logger.error(`tool "${tool.name}" (call ${callId}) returned output that breaks its outputSchema: ${reason}`, { toolName: tool.name, callId });
-        return this.#failed(request, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(`output does not match outputSchema: ${reason}`) }, args);
+        return this.#failed(callId, tool.name, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(`output does not match outputSchema: ${reason}`) }, args);
       }
     }
     let truncated = false;
@@ -362,10 +351,10 @@ export class ToolRegistry {
     return { callId, toolName: tool.name, arguments: args, result, durationMs: performance.now() - started, truncated };
   }
 
-  #failed(request: { id: string; name: string }, started: number, failure: ToolFailure, args?: unknown): ToolExecution {
+  #failed(callId: string, toolName: string, started: number, failure: ToolFailure, args?: unknown): ToolExecution {
     const execution: ToolExecution = {
-      callId: request.id,
-      toolName: request.name,
+      callId,
+      toolName,
       result: { content: [{ type: 'text', text: failure.message }], isError: true },
       durationMs: performance.now() - started,
       failure,
@@ -373,6 +362,84 @@ export class ToolRegistry {
     };
     if (args !== undefined) execution.arguments = args;
     return execution;
+  }
+}
+
+const STOPPED = 'stopped';
+type Outcome = { value: unknown } | { thrown: unknown } | typeof STOPPED;
+
+function ignoreProgress(): void {}
+
+/**
+ * Whether a tool's return value must be awaited. Reading `then` runs code of the tool's choosing (a getter), so a
+ * throw there counts as pending too: awaiting it turns the throw into the call's failure, as for any rejection.
+ */
+function isPending(value: unknown): value is PromiseLike<unknown> {
+  if (value instanceof Promise) return true;
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  try {
+    return typeof (value as { then?: unknown }).then === 'function';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Why a call stopped, and the tool's signal, made only if the tool asks for it (then already aborted when the call
+ * stopped first). Once stopped, the reason never changes.
+ */
+class CallStop {
+  timedOut = false;
+  #stopped = false;
+  #reason: unknown;
+  #controller: AbortController | undefined;
+
+  signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#stopped) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  stop(reason: unknown, timedOut: boolean): typeof STOPPED {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      this.#reason = reason;
+      this.timedOut = timedOut;
+      this.#controller?.abort(reason);
+    }
+    return STOPPED;
+  }
+}
+
+/** Waits for a tool's promise, or for the caller's abort or the timeout, whichever comes first; a stopped tool's promise is left to settle unobserved. */
+async function settle(running: PromiseLike<unknown>, stop: CallStop, callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, toolStarted: number): Promise<Outcome> {
+  const outcome = Promise.resolve(running).then(
+    (value) => ({ value }),
+    (thrown: unknown) => ({ thrown }),
+  );
+  if (callerSignal === undefined && timeoutMs === undefined) return outcome;
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<typeof STOPPED>((resolve) => {
+    if (callerSignal !== undefined) {
+      // The caller may have aborted while the tool's synchronous part ran.
+      if (callerSignal.aborted) return resolve(stop.stop(callerSignal.reason, false));
+      onAbort = () => resolve(stop.stop(callerSignal.reason, false));
+      callerSignal.addEventListener('abort', onAbort, { once: true });
+    }
+    if (timeoutMs !== undefined) {
+      // Counted from the tool's start: a long synchronous part uses up its time too.
+      const remainingMs = Math.max(0, timeoutMs - (performance.now() - toolStarted));
+      timer = setTimeout(() => resolve(stop.stop(new Error(`timed out after ${timeoutMs} ms`), true)), remainingMs);
+    }
+  });
+  try {
+    return await Promise.race([outcome, stopped]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
   }
 }
 

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { ToolRegistry, createMemoryRunStore, decideConfirmation, defineTool, resumeAgent, runAgent, silentLogger, type RunStore, type ToolContext } from '../../src/index.js';
+import { ToolRegistry, createMemoryRunStore, decideConfirmation, defineTool, openSqliteRunStore, resumeAgent, runAgent, silentLogger, type AnyTool, type Model, type RunEvent, type RunStore, type ToolContext } from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -177,6 +177,220 @@ describe('leases in one process', () => {
     expect(() =>
       defineTool({ name: 't', description: 'd', effect: 'write', inputSchema: { type: 'object' }, acceptsIdempotencyKey: 'yes' as unknown as boolean, execute: () => 'ok' }),
     ).toThrow(/acceptsIdempotencyKey` must be true or false/);
+  });
+});
+
+// --- Take-overs after a crash past the pending turn -----------------------------------------------------
+
+/**
+ * A process that can die. Until `die()`, its store is the real one; after, every step fails as in a process that is
+ * gone, except that its lease is let go (a dead process's lease runs out; letting it go at once spares the wait).
+ * `loseSaves` drops every save of the run state, as a process that died before its saves reached the store would
+ * (or a version of toolwright that saved a run only when it paused or ended).
+ */
+function mortalStore(store: RunStore, options: { loseSaves?: boolean } = {}) {
+  let dead = false;
+  const alive = <T>(step: () => Promise<T>): Promise<T> => (dead ? Promise.reject(new Error('this process is dead')) : step());
+  const wrapped: RunStore = {
+    getSecret: () => alive(() => store.getSecret()),
+    saveRun: (run, confirmations) => alive(async () => (options.loseSaves ? undefined : store.saveRun(run, confirmations))),
+    loadRun: (runId) => alive(() => store.loadRun(runId)),
+    listConfirmations: (filter) => alive(() => store.listConfirmations(filter)),
+    findConfirmation: (approvalId) => alive(() => store.findConfirmation(approvalId)),
+    decide: (...args) => alive(() => store.decide(...args)),
+    claimRun: (runId, claim) => alive(() => store.claimRun(runId, claim)),
+    renewLease: (...args) => alive(() => store.renewLease(...args)),
+    releaseLease: (...args) => store.releaseLease(...args),
+    beginCall: (...args) => alive(() => store.beginCall(...args)),
+    finishCall: (...args) => alive(() => store.finishCall(...args)),
+    close: async () => {},
+  };
+  return { store: wrapped, die: () => void (dead = true) };
+}
+
+/** A plain write whose calls are listed; a call whose text is `hang` waits until its run is aborted. */
+function noteTool(onHang: () => void = () => {}) {
+  const started: string[] = [];
+  const tool = defineTool<{ text: string; channel?: string }>({
+    name: 'note',
+    description: 'Writes a note.',
+    effect: 'write',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' }, channel: { type: 'string' } }, required: ['text'] },
+    execute: async ({ text, channel }, context) => {
+      started.push(channel === undefined ? text : `${channel}:${text}`);
+      if (text === 'hang') {
+        onHang();
+        await new Promise((_done, fail) => context.signal.addEventListener('abort', () => fail(new Error('aborted')), { once: true }));
+      }
+      return `noted ${text}`;
+    },
+  });
+  return { tool, started };
+}
+
+const toolText = (outcome: { result: { content: readonly { type: string; text?: string }[] } } | undefined) => outcome?.result.content.map((part) => part.text ?? '').join('');
+
+/** Resumes an approved run in a process that will die; resolves once it has (or has ended), never rejects. */
+async function driveAndDie(runId: string, tools: readonly AnyTool[], model: Model, mortal: ReturnType<typeof mortalStore>, abort: AbortController) {
+  return resumeAgent(runId, [], { ...common, tools, store: mortal.store, model, signal: abort.signal }).then(
+    (result) => ({ result, error: undefined }),
+    (error: unknown) => ({ result: undefined, error }),
+  );
+}
+
+describe('take-over after a crash past the pending turn', () => {
+  it('never hands a different call the stored outcome of the call the dead process ran under the same key: the new call runs', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const note = noteTool();
+    const runId = await approvedRun(store, append);
+    // The first process runs the approved write, then a note at step 1, and dies before any save reached the store.
+    const first = await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'invoice 7 paid' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+    expect(first.result?.status).toBe('completed');
+    expect(note.started).toEqual(['invoice 7 paid']);
+    // The take-over replays the model from the paused state, and this time the model answers differently at step 1.
+    const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'invoice 8 paid' } }]), textTurn('Done.')]);
+    const events: RunEvent[] = [];
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true, onEvent: (event) => events.push(event) });
+    expect(result.status).toBe('completed');
+    expect(note.started).toEqual(['invoice 7 paid', 'invoice 8 paid']);
+    expect(events.filter((event) => event.type === 'call_superseded')).toEqual([
+      expect.objectContaining({ step: 1, callKey: '1.0', callId: 'c2', toolName: 'note', status: 'succeeded', supersededBy: { callId: 'c2b', toolName: 'note', storeKey: expect.stringMatching(/^1\.0~[A-Za-z0-9_-]{43}$/) } }),
+    ]);
+    expect(result.steps[1]?.toolCalls[0]).toMatchObject({ callKey: '1.0', callId: 'c2b', arguments: { text: 'invoice 8 paid' }, status: 'succeeded' });
+    expect(toolText(result.steps[1]?.toolCalls[0])).toBe('noted invoice 8 paid');
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted invoice 8 paid' }] } }] });
+    // The earlier call is not lost: the caller learns that it ran, under which key, and what replaced it.
+    expect(result.supersededCalls).toMatchObject([{ callKey: '1.0', callId: 'c2', toolName: 'note', arguments: { text: 'invoice 7 paid' }, status: 'succeeded', supersededBy: 'c2b' }]);
+    expect(result.outcomeUnknown).toBeUndefined();
+    // The approved write of the pending turn was the same call: its stored outcome stands, it did not run again.
+    expect(result.steps[0]?.toolCalls[0]).toMatchObject({ callKey: '0.0', status: 'succeeded' });
+  });
+
+  it('reports a write the dead process left running under a key the model now gives another call as outcome unknown, and runs the new call', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const abort = new AbortController();
+    const mortal = mortalStore(store, { loseSaves: true });
+    const note = noteTool(() => {
+      mortal.die();
+      abort.abort();
+    });
+    const runId = await approvedRun(store, append);
+    const first = await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]), mortal, abort);
+    expect(first.error).toBeDefined();
+    const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'invoice 8 paid' } }]), textTurn('Done.')]);
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
+    expect(result.status).toBe('completed');
+    expect(note.started).toEqual(['hang', 'invoice 8 paid']);
+    expect(result.steps[1]?.toolCalls[0]).toMatchObject({ callKey: '1.0', callId: 'c2b', status: 'succeeded' });
+    expect(result.outcomeUnknown).toMatchObject([{ callKey: '1.0', callId: 'c2', toolName: 'note', status: 'outcome_unknown', supersededBy: 'c2b' }]);
+    expect(result.supersededCalls).toEqual(result.outcomeUnknown);
+  });
+
+  it('still reuses the stored outcome when the replayed call is the same tool with canonically the same arguments', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const note = noteTool();
+    const runId = await approvedRun(store, append);
+    await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'paid', channel: 'ops' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+    // Same call, keys in another order, another provider id: the same call, so it must not run twice.
+    const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', argumentsText: '{"channel":"ops","text":"paid"}' }]), textTurn('Done.')]);
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
+    expect(note.started).toEqual(['ops:paid']);
+    expect(toolText(result.steps[1]?.toolCalls[0])).toBe('noted paid');
+    // The stored result answers the call id of this request, so the transcript stays well formed for the provider.
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted paid' }] } }] });
+    expect(result.supersededCalls).toBeUndefined();
+  });
+
+  it('gives the call that replaced another its own idempotency key, so a tool deduping on keys does not mistake it for the other', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const keys: string[] = [];
+    const ledger = defineTool<{ line: string }>({
+      name: 'ledger',
+      description: 'Appends to the ledger, once per idempotency key.',
+      effect: 'write',
+      acceptsIdempotencyKey: true,
+      inputSchema: { type: 'object', properties: { line: { type: 'string' } }, required: ['line'] },
+      execute: ({ line }, context) => {
+        keys.push(context.idempotencyKey!);
+        return `wrote ${line}`;
+      },
+    });
+    const runId = await approvedRun(store, append);
+    await driveAndDie(runId, [append, ledger], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'ledger', arguments: { line: 'a' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, ledger], store, model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'ledger', arguments: { line: 'b' } }]), textTurn('Done.')]), takeOver: true });
+    expect(toolText(result.steps[1]?.toolCalls[0])).toBe('wrote b');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(`${runId}:1.0`);
+    expect(keys[1]).toMatch(new RegExp(`^${runId}:1\\.0~[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('saves each turn before running its calls: a take-over continues that turn instead of asking the model again', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const note = noteTool();
+    const runId = await approvedRun(store, append);
+    const abort = new AbortController();
+    const mortal = mortalStore(store);
+    // The first process finishes the note of step 1, then dies while the model answers step 2.
+    const dying = createScriptedModel([
+      toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'invoice 7 paid' } }]),
+      () => {
+        mortal.die();
+        abort.abort();
+        return new Promise<never>(() => {});
+      },
+    ]);
+    expect((await driveAndDie(runId, [append, note.tool], dying, mortal, abort)).error).toBeDefined();
+    const model = createScriptedModel([textTurn('Done.')]);
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
+    expect(result.status).toBe('completed');
+    // Step 1 was not asked again: the model's first request already holds the note's stored result.
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2', result: { content: [{ type: 'text', text: 'noted invoice 7 paid' }] } }] });
+    expect(note.started).toEqual(['invoice 7 paid']);
+    expect(result.steps.map((step) => step.toolCalls.map((call) => `${call.callKey} ${call.toolName} ${call.status}`))).toEqual([['0.0 append_line succeeded'], ['1.0 note succeeded'], []]);
+    expect(result.supersededCalls).toBeUndefined();
+  });
+
+  it('reports a write of a later turn that was running when its process died as outcome unknown, and does not run it again', async () => {
+    const store = createMemoryRunStore();
+    const { tool: append } = appendTool();
+    const abort = new AbortController();
+    const mortal = mortalStore(store);
+    const note = noteTool(() => {
+      mortal.die();
+      abort.abort();
+    });
+    const runId = await approvedRun(store, append);
+    await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]), mortal, abort);
+    const model = createScriptedModel([textTurn('I will check the notes first.')]);
+    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
+    expect(note.started).toEqual(['hang']);
+    expect(result.outcomeUnknown).toMatchObject([{ callKey: '1.0', callId: 'c2', toolName: 'note', status: 'outcome_unknown' }]);
+    expect(model.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }] });
+  });
+
+  it('keeps argument values out of the SQLite file: a claim stores a keyed digest, not the arguments', async () => {
+    const secret = 'ghp_' + 'Z7'.repeat(18);
+    const statePath = join(folder, 'digest.db');
+    const store = await openSqliteRunStore({ path: statePath });
+    try {
+      const { tool: append } = appendTool();
+      const note = noteTool();
+      const runId = await approvedRun(store, append);
+      await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: secret } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+      const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'other' } }]), textTurn('Done.')]), takeOver: true });
+      expect(result.supersededCalls).toMatchObject([{ callKey: '1.0', arguments: { text: secret } }]);
+    } finally {
+      await store.close();
+    }
+    for (const file of [statePath, `${statePath}-wal`]) {
+      if (existsSync(file)) expect(readFileSync(file).includes(Buffer.from(secret.slice(4)))).toBe(false);
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { ToolRegistry } from '../../tools/index.js';
 import { loadToolModule } from '../load-tool-module.js';
 
-interface ServeOptions {
+export interface ServeOptions {
   tools: string;
   http?: { host: string; port: number } | true;
   approve?: string[];
@@ -24,6 +24,9 @@ interface ServeOptions {
   allowedHost?: string[];
   allowedOrigin?: string[];
   maxBody?: number;
+  maxSessions?: number;
+  maxStreams?: number;
+  maxStreamsPerSession?: number;
   name?: string;
 }
 
@@ -40,6 +43,9 @@ export function registerServeCommand(program: Command): void {
     .option('--allowed-host <host...>', 'accept more Host header values (name:port), for a reverse proxy')
     .option('--allowed-origin <origin...>', 'accept requests from these browser origins')
     .option('--max-body <bytes>', 'largest HTTP request body, in bytes (default 4194304)', parsePositiveInteger)
+    .option('--max-sessions <count>', 'most HTTP sessions held at once; a new client closes the least recently active one (default 1000)', parsePositiveInteger)
+    .option('--max-streams <count>', 'most open SSE streams over all sessions; a new one closes the idlest (default 500)', parsePositiveInteger)
+    .option('--max-streams-per-session <count>', 'most open SSE streams of one session; a new one closes its idlest (default 32)', parsePositiveInteger)
     .option('--name <name>', 'the server name clients see (default "toolwright")')
     .addHelpText(
       'after',
@@ -77,12 +83,8 @@ async function serve(options: ServeOptions): Promise<void> {
     say(`serving ${what} from ${loaded.source} over stdio`);
     void handle.closed.then(() => process.exit(0));
   } else {
-    const { host, port } = options.http === true ? DEFAULT_HTTP : options.http;
-    const httpOptions: McpHttpOptions = { ...serverOptions, host, port };
-    if (options.authToken !== undefined) httpOptions.authToken = options.authToken;
-    if (options.allowedHost) httpOptions.allowedHosts = options.allowedHost;
-    if (options.allowedOrigin) httpOptions.allowedOrigins = options.allowedOrigin;
-    if (options.maxBody !== undefined) httpOptions.maxBodyBytes = options.maxBody;
+    const httpOptions = httpServeOptions(options, serverOptions);
+    const { host } = httpOptions;
     if (!isLoopbackHost(host) && options.authToken === undefined) {
       say(`warning: listening on ${host} exposes these tools to the network without authentication; set --auth-token (or TOOLWRIGHT_MCP_TOKEN).`);
     }
@@ -109,6 +111,20 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** What `serveHttp` gets from the command line (`--http` given or not: stdio callers never ask). */
+export function httpServeOptions(options: ServeOptions, serverOptions: McpServerOptions = {}): McpHttpOptions & { host: string; port: number } {
+  const { host, port } = options.http === undefined || options.http === true ? DEFAULT_HTTP : options.http;
+  const httpOptions: McpHttpOptions & { host: string; port: number } = { ...serverOptions, host, port };
+  if (options.authToken !== undefined) httpOptions.authToken = options.authToken;
+  if (options.allowedHost) httpOptions.allowedHosts = options.allowedHost;
+  if (options.allowedOrigin) httpOptions.allowedOrigins = options.allowedOrigin;
+  if (options.maxBody !== undefined) httpOptions.maxBodyBytes = options.maxBody;
+  if (options.maxSessions !== undefined) httpOptions.maxSessions = options.maxSessions;
+  if (options.maxStreams !== undefined) httpOptions.maxStreams = options.maxStreams;
+  if (options.maxStreamsPerSession !== undefined) httpOptions.maxStreamsPerSession = options.maxStreamsPerSession;
+  return httpOptions;
 }
 
 /** `host:port`, `[::1]:port`, `:port` or `port`. */
