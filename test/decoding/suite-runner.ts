@@ -41,7 +41,7 @@ function walk(folder: string): string[] {
 }
 
 export function suiteRoot(repoRoot: string): string {
-  return resolve(repoRoot, '../shared/data/json-schema-test-suite');
+  return resolve(repoRoot, 'test/fixtures/json-schema-test-suite');
 }
 
 export function loadRemotes(root: string): Record<string, unknown> {
