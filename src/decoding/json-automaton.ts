@@ -10,6 +10,7 @@
  * and empty schemas are pruned when a frame is created, so a state never dead-ends.
  * @module
  */
+import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
@@ -594,7 +595,7 @@ export class JsonAutomaton {
         }
       }
     }
-    const tokenSpan = roomy || !upward ? 0 : this.options.tokenSpan(normalizeRanges(alphabet));
+    const tokenSpan = roomy || !upward ? 0 : this.options.tokenSpan(normalizeSet(alphabet));
     analysis = { upward, maxDistance, roomy, tokenSpan };
     this.analyses.set(alternative.id, analysis);
     return analysis;
@@ -1059,18 +1060,6 @@ function loopClassOf(alternative: StringAlternative, state: number): { key: stri
   return loopClassCache.get(key);
 }
 
-function normalizeRanges(ranges: number[]): number[] {
-  const pairs: [number, number][] = [];
-  for (let index = 0; index < ranges.length; index += 2) pairs.push([ranges[index]!, ranges[index + 1]!]);
-  pairs.sort((left, right) => left[0] - right[0]);
-  const merged: number[] = [];
-  for (const [lo, hi] of pairs) {
-    const last = merged.length - 1;
-    if (last > 0 && lo <= merged[last]! + 1) merged[last] = Math.max(merged[last]!, hi);
-    else merged.push(lo, hi);
-  }
-  return merged;
-}
 
 function isCounted(alternative: StringAlternative): boolean {
   return alternative.minLength > 0 || alternative.maxLength !== Infinity;

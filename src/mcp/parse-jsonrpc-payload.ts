@@ -7,7 +7,7 @@
  */
 import { ErrorCode, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCErrorResponse, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { safeParseJson } from '../shared/safe-json.js';
+import { jsonTextDepth, safeParseJson } from '../shared/safe-json.js';
 
 /** The most messages one JSON-RPC batch may hold (as the SDK's HTTP transport allows). */
 export const MAX_BATCH_MESSAGES = 100;
@@ -30,7 +30,7 @@ export type JsonRpcPayload =
 
 /** Parses one transport frame (an HTTP body, a stdio line). Batches are accepted only when `allowBatch` is set. */
 export function parseJsonRpcPayload(text: string, options: { allowBatch: boolean }): JsonRpcPayload {
-  if (nestingDepth(text) > MAX_NESTING_DEPTH) {
+  if (jsonTextDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
     return failure(null, ErrorCode.InvalidRequest, `Invalid Request: the message nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep.`);
   }
   let parsed: ReturnType<typeof safeParseJson>;
@@ -104,25 +104,6 @@ function isPlainRequest(record: Record<string, unknown>): boolean {
     if (!isValidId(token)) return false;
   }
   return true;
-}
-
-/** The deepest bracket nesting outside strings, counted without parsing (so it cannot overflow itself). */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index++; // backslash: skip the escaped character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > MAX_NESTING_DEPTH) return deepest;
-    } else if (code === 0x5d || code === 0x7d) depth--;
-  }
-  return deepest;
 }
 
 function isValidId(id: unknown): id is string | number {

@@ -107,8 +107,8 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The deepest nesting of `{`/`[` outside strings. */
-export function jsonTextDepth(text: string): number {
+/** The deepest nesting of `{`/`[` outside strings; with `stopAbove`, returns as soon as the nesting passes it. */
+export function jsonTextDepth(text: string, stopAbove = Infinity): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -120,6 +120,7 @@ export function jsonTextDepth(text: string): number {
     } else if (code === QUOTE) inString = true;
     else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (++depth > deepest) deepest = depth;
+      if (deepest > stopAbove) return deepest;
     } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && depth > 0) depth--;
   }
   return deepest;

@@ -6,14 +6,13 @@
  * cancelled, and nothing is left open once the clients go away.
  * The caps are set low so that a few hundred streams exercise them.
  */
-import { request } from 'node:http';
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../src/mcp/index.js';
 import type { McpHttpHandle, McpHttpOptions } from '../../src/mcp/index.js';
 import { defineTool, silentLogger } from '../../src/tools/index.js';
+import { holdOpen as openHeldStream, openSession, post, settle, type HeldStream } from '../mcp/raw-http-session.js';
 
 const echo = defineTool<{ message: string }>({
   name: 'echo',
@@ -43,8 +42,6 @@ const hold = defineTool<Record<string, never>>({
   },
 });
 
-const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
 
 let handle: McpHttpHandle | undefined;
 const held: HeldStream[] = [];
@@ -60,60 +57,12 @@ async function start(options: McpHttpOptions): Promise<McpHttpHandle> {
   return handle;
 }
 
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...MCP_HEADERS, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
-async function openSession(url: string): Promise<Record<string, string>> {
-  const init = await post(url, INITIALIZE);
-  expect(init.status).toBe(200);
-  const headers = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
-  await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
-  return headers;
-}
-
-interface HeldStream {
-  request: ClientRequest;
-  /** Resolves once the response has begun (status and headers received). */
-  opened: Promise<number>;
-  /** How the stream ended: 'end' (the server finished it cleanly), 'aborted' or 'error'; undefined while open. */
-  ended: 'end' | 'aborted' | 'error' | undefined;
-  body: string;
-}
-
-/** Opens a response and keeps reading it, without waiting for it to end. */
+/** Holds a stream open and remembers it, so that each test's streams are destroyed after it. */
 function holdOpen(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): HeldStream {
-  let markOpened: (status: number) => void = () => {};
-  const stream: HeldStream = { request: undefined as unknown as ClientRequest, opened: new Promise((resolve) => (markOpened = resolve)), ended: undefined, body: '' };
-  stream.request = request(url, { method, headers: { Accept: 'application/json, text/event-stream', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } }, (res) => {
-    markOpened(res.statusCode ?? 0);
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (stream.body += chunk));
-    res.on('end', () => (stream.ended ??= 'end'));
-    res.on('aborted', () => (stream.ended ??= 'aborted'));
-    res.on('error', () => (stream.ended ??= 'error'));
-  });
-  stream.request.on('error', () => {
-    stream.ended ??= 'error';
-    markOpened(0);
-  });
-  stream.request.end(body);
+  const stream = openHeldStream(url, method, headers, body);
   held.push(stream);
   return stream;
-}
-
-/** Waits (bounded) until `condition` holds; the assertions that follow say what was expected. */
-async function settle(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 async function newClientCallsATool(url: string): Promise<void> {

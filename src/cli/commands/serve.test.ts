@@ -1,7 +1,6 @@
-import { request } from 'node:http';
-import type { ClientRequest, IncomingMessage } from 'node:http';
 import { Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
+import { holdOpen, openSession, post, settle } from '../../../test/mcp/raw-http-session.js';
 import { startHttpServe } from '../../../test/mcp/serve-cli.js';
 import type { ServingCli } from '../../../test/mcp/serve-cli.js';
 import { httpServeOptions, parseHostPort, registerServeCommand } from './serve.js';
@@ -54,56 +53,13 @@ describe('serve --http stream caps', () => {
   });
 });
 
-const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'caps', version: '1' } } });
-
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { ...MCP_HEADERS, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function openSession(url: string): Promise<Record<string, string>> {
-  const init = await post(url, INITIALIZE);
-  expect(init.status).toBe(200);
-  const headers = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
-  await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
-  return headers;
-}
-
-/** A session's GET (notification) stream, held open; `ended` turns true when the server ends it cleanly. */
-function holdGetStream(url: string, headers: Record<string, string>): { request: ClientRequest; opened: Promise<number>; ended: () => boolean } {
-  let ended = false;
-  let markOpened: (status: number) => void = () => {};
-  const opened = new Promise<number>((resolve) => (markOpened = resolve));
-  const req = request(url, { method: 'GET', headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
-    markOpened(res.statusCode ?? 0);
-    res.resume();
-    res.on('end', () => (ended = true));
-  });
-  req.on('error', () => markOpened(0));
-  req.end();
-  return { request: req, opened, ended: () => ended };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
-}
-
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } });
 
 describe('toolwright serve --http with stream caps (the real CLI)', () => {
   let cli: ServingCli | undefined;
-  let get: ClientRequest | undefined;
+  let get: ReturnType<typeof holdOpen> | undefined;
   afterEach(async () => {
-    get?.destroy();
+    get?.request.destroy();
     await cli?.stop();
     cli = undefined;
   });
@@ -111,16 +67,16 @@ describe('toolwright serve --http with stream caps (the real CLI)', () => {
   it('evicts by --max-streams-per-session and --max-sessions', async () => {
     cli = await startHttpServe(['--max-sessions', '1', '--max-streams-per-session', '1']);
     const first = await openSession(cli.url);
-    const stream = holdGetStream(cli.url, first);
-    get = stream.request;
+    const stream = holdOpen(cli.url, 'GET', first);
+    get = stream;
     expect(await stream.opened).toBe(200);
 
     // A second stream of the same session: the held GET stream makes way, and the call is answered.
     const answered = await post(cli.url, CALL, first);
     expect(answered.status).toBe(200);
     expect(answered.body).toContain('"result"');
-    await until(stream.ended);
-    expect(stream.ended()).toBe(true);
+    await settle(() => stream.ended !== undefined);
+    expect(stream.ended).toBe('end');
 
     // A second session: the first one is closed to make room.
     await openSession(cli.url);
