@@ -19,7 +19,7 @@ import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, Tool
 import type { AgentTelemetry, SpanHandle } from './agent-telemetry.js';
 import type { Redactor } from './redact.js';
 import { budgetStop, planModelCall, type Spent } from './budget.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { createConfirmationToken } from './confirmation-token.js';
 import { callSignature, checkForLoop } from './loop-breaker.js';
 import { costOf, type ModelPrice } from './price-table.js';
@@ -30,8 +30,8 @@ import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation } from './run-store.js';
 import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
-import type { ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';
-import type { RunPolicy } from './run-policy.js';
+import type { CallPolicy, ScreenedResult } from './call-policy.js';
+import { schedulingEffect } from '../tools/call-rules.js';
 
 /** A decision as the loop applies it to a pending call. */
 export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
@@ -45,10 +45,8 @@ export interface LoopEnvironment {
   routing: RoutingOptions | false | undefined;
   /** Returns the run store, opening the default one on first use. */
   store: () => Promise<RunStore>;
-  /** Policies' hook, called before each valid call runs. */
-  guardToolCall: ToolCallGuard | undefined;
-  /** The run's policy session, when `runAgent` was given a policy. */
-  policy: RunPolicy | undefined;
+  /** The one seam consulted about each valid call before it runs (policy, guard, the tool's own rule) and about each result. */
+  callPolicy: CallPolicy;
   /** Whether this run is in the store, so that calls are marked there for exactly-once execution. */
   persisted: boolean;
   recorder: RunRecorder;
@@ -328,20 +326,15 @@ export class AgentLoop {
         calls.push({ ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code });
         continue;
       }
-      const verdict = await this.#guard(request, prepared.tool, prepared.arguments, step, base.callKey);
-      if (verdict.action === 'block') {
-        calls.push({ ...base, kind: 'invalid', blocked: true, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: verdict.message }], isError: true } });
+      const { decision, events } = await this.#env.callPolicy.decide({ step, callKey: base.callKey, callId: request.id, tool: prepared.tool, arguments: prepared.arguments });
+      for (const event of events) this.#emit(event);
+      if (decision.action === 'block') {
+        calls.push({ ...base, kind: 'invalid', blocked: true, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: decision.message }], isError: true } });
         continue;
       }
       this.#prepared.set(base.callKey, prepared.arguments);
-      if (verdict.action !== 'confirm' && !confirmRequired(prepared.tool, prepared.arguments)) {
-        calls.push({ ...base, kind: 'run', arguments: toJson(prepared.arguments) });
-        continue;
-      }
-      // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
-      const summary = summarize(prepared.tool, this.#env.redactor.toolArguments(prepared.tool.name, toJson(prepared.arguments)));
-      const shown = this.#env.redactor.text(verdict.action === 'confirm' && verdict.reason ? `${summary} (${verdict.reason})` : summary);
-      calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: shown });
+      if (decision.action === 'run') calls.push({ ...base, kind: 'run', arguments: toJson(prepared.arguments) });
+      else calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: decision.summary });
     }
     const overLimit = calls.filter((call) => call.notRun === 'turn_limit');
     if (overLimit.length > 0) {
@@ -383,34 +376,6 @@ export class AgentLoop {
       );
     }
     return stop;
-  }
-
-  async #guard(request: ToolCallRequest, tool: AnyTool, args: unknown, step: number, callKey: string): Promise<ToolCallVerdict> {
-    let policy: ReturnType<RunPolicy['before']> | undefined;
-    try {
-      policy = this.#env.policy?.before(step, callKey, request.id, tool, args);
-    } catch (error) {
-      // A policy that cannot decide asks a person; it never ends the run.
-      policy = { verdict: { action: 'confirm', reason: 'the policy check failed' }, event: { type: 'policy_decision', step, callKey, callId: request.id, toolName: tool.name, action: 'confirm', ruleId: 'policy-error', reason: error instanceof Error ? error.message : String(error), flags: [] } };
-    }
-    if (policy?.event) this.#emit(policy.event);
-    if (policy && policy.verdict.action === 'block') return policy.verdict;
-    const guarded = await this.#callGuard(request, tool, args);
-    // The policy's confirmation stands unless the guard blocks.
-    return policy?.verdict.action === 'confirm' && guarded.action !== 'block' ? policy.verdict : guarded;
-  }
-
-  async #callGuard(request: ToolCallRequest, tool: AnyTool, args: unknown): Promise<ToolCallVerdict> {
-    const guard = this.#env.guardToolCall;
-    if (!guard) return { action: 'allow' };
-    try {
-      const verdict = await guard({ runId: this.#state.runId, callId: request.id, toolName: tool.name, tool, arguments: args, messages: this.#state.messages });
-      if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
-      if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;
-      return { action: 'confirm', reason: 'the policy gave no usable verdict' };
-    } catch {
-      return { action: 'confirm', reason: 'the policy check failed' };
-    }
   }
 
   /** Saves the run with its pending turn and returns the calls awaiting decisions. */
@@ -485,7 +450,7 @@ export class AgentLoop {
         args = prepared.arguments;
       }
       if (!tool) return { effect: 'none', run: async () => this.#unrunOutcome(call, 'failed', missingToolMessage(call.toolName)) };
-      return { effect: tool.effect, run: () => this.#executeCall(turn.step, call, tool, args) };
+      return { effect: schedulingEffect(tool), run: () => this.#executeCall(turn.step, call, tool, args) };
     });
     const scheduled = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
     const byKey = new Map(scheduled.map((outcome) => [outcome.callKey, outcome]));
@@ -546,13 +511,7 @@ export class AgentLoop {
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
     state.usage.toolCalls++;
     // The policy labels the result and may isolate it; the model and the record get what it returns.
-    let screened: ReturnType<RunPolicy['after']> | undefined;
-    try {
-      screened = this.#env.policy?.after(call.callId, tool, execution.result);
-    } catch {
-      // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
-      screened = { result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true }, trust: 'untrusted', isolated: false };
-    }
+    const screened: ScreenedResult | undefined = this.#env.callPolicy.screen(call.callId, tool, execution.result);
     if (screened) execution = { ...execution, result: screened.result };
     const outcome: ToolCallOutcome = {
       callKey: call.callKey,
@@ -787,29 +746,6 @@ export class AgentLoop {
       // A failing listener must not end the run; the record has the event.
     }
   }
-}
-
-function confirmRequired(tool: AnyTool, args: unknown): boolean {
-  if (typeof tool.confirm === 'boolean') return tool.confirm;
-  try {
-    return Boolean(tool.confirm(args));
-  } catch {
-    // A rule that cannot decide asks: failing safe means asking a person.
-    return true;
-  }
-}
-
-function summarize(tool: AnyTool, args: unknown): string {
-  if (tool.summarize) {
-    try {
-      const text = tool.summarize(args);
-      if (typeof text === 'string' && text.trim() !== '') return text;
-    } catch {
-      // Fall back to the generic summary below.
-    }
-  }
-  const json = canonicalJson(args);
-  return `${tool.name}(${json.length > 200 ? `${json.slice(0, 199)}…` : json})`;
 }
 
 function toPending(item: StoredConfirmation): PendingConfirmation {

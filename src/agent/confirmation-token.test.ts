@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfirmationRefusedError } from './agent-errors.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 
 const secret = randomBytes(32);

@@ -11,7 +11,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { ConfirmationRefusedError } from './agent-errors.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 
 const PREFIX = 'twc1';
 

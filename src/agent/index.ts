@@ -32,7 +32,7 @@ export { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResum
 export type { ConfirmationRefusal } from './agent-errors.js';
 export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';
-export { canonicalJson } from './canonical-json.js';
+export { canonicalJson } from '../shared/canonical-json.js';
 export { createMemoryRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
@@ -46,4 +46,4 @@ export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor, restoreRedacted, 
 export type { RedactedOriginal, Redactor, RedactorOptions } from './redact.js';
 export { sealRunStore } from './sealed-run-store.js';
 export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';
-export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './tool-call-guard.js';
+export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './call-policy.js';

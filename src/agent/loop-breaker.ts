@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { resultText } from '../models/types.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { RunState } from './run-state.js';
 
 /**

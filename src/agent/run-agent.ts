@@ -21,6 +21,7 @@ import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
 import { AgentLoop, type LoopEnvironment, type ToolChoicePolicy } from './agent-loop.js';
+import { CallPolicy, type ToolCallGuard } from './call-policy.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
 import { createAgentTelemetry } from './agent-telemetry.js';
@@ -28,13 +29,11 @@ import { DEFAULT_PRICES, findPrice, type PriceTable } from './price-table.js';
 import { runRedactor, type Redactor } from './redact.js';
 import { checkRouting, type RoutingOptions } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
-import { RunPolicy } from './run-policy.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
 import { openSqliteRunStore } from './sqlite-run-store.js';
-import type { ToolCallGuard } from './tool-call-guard.js';
 import { defaultRunsDir } from './toolwright-home.js';
 
 /** Options shared by {@link runAgent} and `resumeAgent`. */
@@ -166,8 +165,7 @@ export function createEnvironment(options: AgentRuntimeOptions, state: RunState,
     limits,
     price,
     routing: options.routing,
-    guardToolCall: options.guardToolCall,
-    policy: options.policy ? RunPolicy.start(options.policy, state) : undefined,
+    callPolicy: CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor: redact }, state),
     store,
     persisted,
     recorder: new RunRecorder(state.runId, state.recordPath, redact),

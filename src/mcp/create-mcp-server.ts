@@ -24,7 +24,9 @@ import {
 import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
+import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
+import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
@@ -36,8 +38,6 @@ import {
   confirmationRefusedMessage,
   confirmationUnavailableMessage,
   decisionFromElicitation,
-  needsConfirmation,
-  summarizeCall,
 } from './mcp-confirmation.js';
 import type { McpConfirmationDecision, McpConfirmationHandler } from './mcp-confirmation.js';
 import type { McpPrompt } from './mcp-prompt.js';
@@ -122,6 +122,9 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
   });
 
   const preapproved = new Set(options.preapproved ?? []);
+  let redactor: Redactor | undefined;
+  // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
+  const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const callId = String(extra.requestId);
     const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
@@ -134,8 +137,9 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
 
     const call = new ServerCall(server, extra, logThreshold);
 
-    if (needsConfirmation(tool, prepared.arguments, preapproved)) {
-      const refusal = await confirm(server, extra, tool, prepared.arguments, options);
+    if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments)) {
+      const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor() });
+      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, options);
       if (refusal !== undefined) return errorResult(refusal);
     }
 
@@ -223,8 +227,7 @@ function missingCapability(capability: string, what: string): ToolError {
 }
 
 /** Asks for approval; returns the refusal text, or `undefined` when the call may run. */
-async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknown, options: McpServerOptions): Promise<string | undefined> {
-  const summary = summarizeCall(tool, args);
+async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknown, summary: string, options: McpServerOptions): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
   try {
     if (options.confirmation) {

@@ -1,8 +1,9 @@
 /**
  * Confirmation over MCP: a tool whose `confirm` rule says yes runs only after
- * a person approves. The server asks through `elicitation/create` when the
- * client declared elicitation; otherwise the call becomes a tool error that
- * says how to get it approved. A {@link McpConfirmationHandler} replaces both
+ * a person approves. Whether a call needs one, and the line the person reads,
+ * are decided by `src/tools/call-rules.ts`, as in the agent loop. The server
+ * asks through `elicitation/create` when the client declared elicitation;
+ * otherwise the call becomes a tool error that says how to get it approved. A {@link McpConfirmationHandler} replaces both
  * (the agent runtime's durable confirmation store plugs in here).
  * @module
  */
@@ -14,7 +15,7 @@ export interface McpConfirmationRequest {
   tool: AnyTool;
   /** The validated arguments. */
   arguments: unknown;
-  /** One line for a person: the tool's `summarize(args)`, or its name and arguments. */
+  /** One line for a person, redacted: the tool's `summarize(args)`, or its name and canonical arguments (`src/tools/call-rules.ts`). */
   summary: string;
   /** The JSON-RPC id of the `tools/call`, as a string. */
   callId: string;
@@ -29,33 +30,6 @@ export interface McpConfirmationDecision {
 
 /** Decides confirmations instead of elicitation (for example a queue a person answers later). */
 export type McpConfirmationHandler = (request: McpConfirmationRequest) => Promise<McpConfirmationDecision>;
-
-/** Whether this call needs a person's approval; a `confirm` function that throws counts as yes. */
-export function needsConfirmation(tool: AnyTool, args: unknown, preapproved: ReadonlySet<string>): boolean {
-  if (preapproved.has(tool.name)) return false;
-  const rule = tool.confirm as boolean | ((value: unknown) => boolean);
-  if (typeof rule === 'boolean') return rule;
-  try {
-    return rule(args) !== false;
-  } catch {
-    return true;
-  }
-}
-
-const SUMMARY_MAX_CHARS = 300;
-
-export function summarizeCall(tool: AnyTool, args: unknown): string {
-  let summary: string | undefined;
-  if (tool.summarize) {
-    try {
-      summary = String(tool.summarize(args));
-    } catch {
-      summary = undefined;
-    }
-  }
-  summary ??= `${tool.name} ${JSON.stringify(args)}`;
-  return summary.length > SUMMARY_MAX_CHARS ? summary.slice(0, SUMMARY_MAX_CHARS - 1) + '…' : summary;
-}
 
 /** The form sent with `elicitation/create`: one required yes/no field. */
 export const CONFIRMATION_SCHEMA = {

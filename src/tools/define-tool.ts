@@ -6,7 +6,7 @@ import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limit
 import { describeToolNameProblem } from './tool-name.js';
 import type { ArgumentLimits, JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
 
-/** Whether a call needs a person's approval first: always, never, or decided from the arguments. */
+/** Whether a call needs a person's approval first: always, never, or decided from the arguments (a function asks unless it returns exactly `false`; see call-rules.ts). */
 export type ConfirmRule<Args> = boolean | ((args: Args) => boolean);
 
 /** MCP tool annotations beyond what `effect` already says. */
@@ -30,7 +30,7 @@ interface ToolDefinitionBase<Args> {
   effect: ToolEffect;
   /** Ask a person before running (see the agent runtime's confirmations). Defaults to `false`. */
   confirm?: ConfirmRule<Args>;
-  /** A one-line human-readable description of a call, shown when asking for confirmation. */
+  /** A one-line human-readable description of a call, shown when asking for confirmation; it receives the arguments with secrets redacted. */
   summarize?: (args: Args) => string;
   /** Groups tools for two-stage routing ("billing", "support"…). */
   category?: string;

@@ -3,12 +3,15 @@ import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/
 import type { ModelRequest, SystemMessage, ToolMessage } from '../models/types.js';
 import { allowValues } from '../policy/argument-rule.js';
 import { createPolicy } from '../policy/create-policy.js';
+import { createRedactor } from '../shared/redaction/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
+import { CallPolicy, type ToolCallGuard } from './call-policy.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import type { RunEvent } from './run-event.js';
+import type { RunState } from './run-state.js';
 
 function tools(sent: string[]) {
   return [
@@ -79,5 +82,54 @@ describe('runAgent({ policy })', () => {
     expect(sent).toEqual(['bob@corp.example']);
     // The restored session still knows the run saw untrusted output.
     expect(again).toMatchObject({ status: 'awaiting_confirmation', pending: [{ toolName: 'send_email', arguments: { to: 'carol@corp.example' } }] });
+  });
+});
+
+describe('CallPolicy: the order of the checks', () => {
+  const state = (): RunState => ({
+    version: 1,
+    runId: 'run_seam',
+    modelId: 'scripted',
+    messages: [{ role: 'user', content: 'Email Bob.' }],
+    steps: [],
+    usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, wallTimeMs: 0 },
+    costUsd: 0,
+    iterations: 0,
+    routed: true,
+    routedTools: undefined,
+    failureCounts: {},
+    callCounts: {},
+    pendingTurn: undefined,
+    limits: {},
+    settings: {},
+    meta: {},
+    recordPath: undefined,
+  });
+  const send = tools([])[1]!;
+  const call = (to: string) => ({ step: 0, callKey: '0.0', callId: 'c1', tool: send, arguments: { to } });
+  const teamOnly = createPolicy({ rules: [allowValues({ id: 'team-only', tool: 'send_email', argument: 'to', values: ['bob@corp.example'], label: 'the team', action: 'confirm' })] });
+  const start = (guard?: ToolCallGuard, policy = teamOnly) => CallPolicy.start({ policy, guard, redactor: createRedactor() }, state());
+
+  it('stops at a policy block without asking the guard', async () => {
+    let asked = 0;
+    const blocking = createPolicy({ denyTools: ['send_email'] });
+    const { decision, events } = await start(() => (asked++, { action: 'allow' }), blocking).decide(call('bob@corp.example'));
+    expect(decision.action).toBe('block');
+    expect(asked).toBe(0);
+    expect(events).toMatchObject([{ type: 'policy_decision', action: 'block', ruleId: 'tool-denied' }]);
+  });
+
+  it("keeps the policy's reason over the guard's, but lets the guard block", async () => {
+    const confirming: ToolCallGuard = () => ({ action: 'confirm', reason: 'the guard wants a person' });
+    const first = await start(confirming).decide(call('eve@evil.example'));
+    expect(first.decision).toEqual({ action: 'confirm', summary: expect.stringMatching(/^send_email\(\{"to":"eve@evil\.example"\}\) \(to "eve@evil\.example" is not one of the team/) as unknown });
+    const blocked = await start(() => ({ action: 'block', message: 'No mail today.' })).decide(call('eve@evil.example'));
+    expect(blocked.decision).toEqual({ action: 'block', message: 'No mail today.' });
+  });
+
+  it("falls back to the tool's own rule when every check allows, and asks when a guard answers nonsense", async () => {
+    expect((await start().decide(call('bob@corp.example'))).decision).toEqual({ action: 'run' });
+    const nonsense = (() => ({ action: 'maybe' })) as unknown as ToolCallGuard;
+    expect((await start(nonsense).decide(call('bob@corp.example'))).decision).toEqual({ action: 'confirm', summary: 'send_email({"to":"bob@corp.example"}) (the policy gave no usable verdict)' });
   });
 });

@@ -1,0 +1,178 @@
+/**
+ * The one seam the loop consults about a tool call: before a valid call runs
+ * ({@link CallPolicy.decide}: run it, ask a person with this summary, or block
+ * it with this message) and after it ran ({@link CallPolicy.screen}: what the
+ * model is sent). Behind it, in this order:
+ *
+ * 1. the run's policy session (`runAgent({ policy })`, from `src/policy`):
+ *    started for the run or restored on resume, its isolation text added to
+ *    the system prompt once, its state kept in the run state;
+ * 2. the caller's {@link ToolCallGuard} (`runAgent({ guardToolCall })`);
+ * 3. the tool's own `confirm` rule and summary (`src/tools/call-rules.ts`,
+ *    shared with the MCP server).
+ *
+ * The first block wins and stops the checks; otherwise the first stage that
+ * wants a person decides it (its reason is shown beside the summary); otherwise
+ * the tool's rule does. A stage that throws or answers nonsense asks a person.
+ * @module
+ */
+import type { Message } from '../models/types.js';
+import type { Policy, PolicySession, TrustLabel } from '../policy/types.js';
+import type { Redactor } from '../shared/redaction/index.js';
+import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import type { ToolResult } from '../tools/types.js';
+import type { RunEvent } from './run-event.js';
+import type { RunState } from './run-state.js';
+
+/** What a guard is shown. */
+export interface ToolCallCheck {
+  runId: string;
+  callId: string;
+  toolName: string;
+  tool: AnyTool;
+  /** The validated arguments. */
+  arguments: unknown;
+  /** The transcript so far, the assistant message with this call included. */
+  messages: readonly Message[];
+}
+
+/** `allow`: run as the tool's own `confirm` rule says; `confirm`: ask a person first; `block`: do not run, and tell the model `message`. */
+export type ToolCallVerdict = { action: 'allow' } | { action: 'confirm'; /** Shown to the person beside the call's summary. */ reason?: string } | { action: 'block'; message: string };
+
+/** The caller's hook, consulted after the policy for every call that resolved and validated, before anything of its turn runs. */
+export type ToolCallGuard = (check: ToolCallCheck) => ToolCallVerdict | Promise<ToolCallVerdict>;
+
+/** A valid call, as the loop hands it to the seam. */
+export interface CallUnderCheck {
+  step: number;
+  callKey: string;
+  callId: string;
+  tool: AnyTool;
+  /** The validated arguments. */
+  arguments: unknown;
+}
+
+/** What the loop does with a valid call. */
+export type CallDecision = { action: 'run' } | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string } | { action: 'block'; message: string };
+
+/** A result after the policy saw it: what the model is sent, and its trust label for the record. */
+export interface ScreenedResult {
+  result: ToolResult;
+  trust: TrustLabel;
+  isolated: boolean;
+}
+
+export interface CallPolicyOptions {
+  policy?: Policy | undefined;
+  guard?: ToolCallGuard | undefined;
+  /** The run's redactor: the summary a person sees goes through it. */
+  redactor: Redactor;
+}
+
+export class CallPolicy {
+  readonly #session: PolicySession | undefined;
+  readonly #guard: ToolCallGuard | undefined;
+  readonly #redactor: Redactor;
+  readonly #state: RunState;
+
+  private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: RunState) {
+    this.#session = session;
+    this.#guard = options.guard;
+    this.#redactor = options.redactor;
+    this.#state = state;
+  }
+
+  /** The seam of a run: starts the policy's session (or restores it from the run state); a fresh run gets the isolation text in its system prompt. */
+  static start(options: CallPolicyOptions, state: RunState): CallPolicy {
+    const { policy } = options;
+    if (!policy) return new CallPolicy(undefined, options, state);
+    if (state.policy) return new CallPolicy(policy.startRun({ runId: state.runId, restore: state.policy }), options, state);
+    const trustedTexts = state.messages.flatMap((message) =>
+      message.role === 'system' ? [message.content] : message.role === 'user' ? (typeof message.content === 'string' ? [message.content] : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))) : [],
+    );
+    const session = policy.startRun({ runId: state.runId, trustedTexts, ...(state.settings.seed !== undefined ? { seed: state.settings.seed } : {}) });
+    const addition = session.systemPrompt();
+    if (addition) addSystemText(state.messages, addition);
+    const seam = new CallPolicy(session, options, state);
+    seam.#save();
+    return seam;
+  }
+
+  /** The decision on a valid call, and the record events the checks produced (to be emitted in order). */
+  async decide(call: CallUnderCheck): Promise<{ decision: CallDecision; events: RunEvent[] }> {
+    const events: RunEvent[] = [];
+    const policy = this.#askPolicy(call);
+    if (policy.event) events.push(policy.event);
+    if (policy.verdict.action === 'block') return { decision: policy.verdict, events };
+    const guarded = await this.#askGuard(call);
+    if (guarded.action === 'block') return { decision: guarded, events };
+    const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
+    if (!escalated && !needsConfirmation(call.tool, call.arguments)) return { decision: { action: 'run' }, events };
+    // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
+    const summary = summarizeCall(call.tool, call.arguments, { redactor: this.#redactor, reason: escalated?.reason });
+    return { decision: { action: 'confirm', summary }, events };
+  }
+
+  /** The result the model is sent after a call ran; `undefined` when the run has no policy (the result goes as it is). */
+  screen(callId: string, tool: AnyTool, result: ToolResult): ScreenedResult | undefined {
+    if (!this.#session) return undefined;
+    try {
+      const output = this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result });
+      this.#save();
+      return output;
+    } catch {
+      // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
+      return { result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true }, trust: 'untrusted', isolated: false };
+    }
+  }
+
+  #askPolicy(call: CallUnderCheck): { verdict: ToolCallVerdict; event: RunEvent | undefined } {
+    const { step, callKey, callId, tool } = call;
+    if (!this.#session) return { verdict: { action: 'allow' }, event: undefined };
+    const base = { type: 'policy_decision' as const, step, callKey, callId, toolName: tool.name };
+    let decision: ReturnType<PolicySession['beforeToolCall']>;
+    try {
+      decision = this.#session.beforeToolCall({ call: { id: callId, name: tool.name, callKey }, tool, arguments: call.arguments, context: { step } });
+      this.#save();
+    } catch (error) {
+      // A policy that cannot decide asks a person; it never ends the run.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { verdict: { action: 'confirm', reason: 'the policy check failed' }, event: { ...base, action: 'confirm', ruleId: 'policy-error', reason, flags: [] } };
+    }
+    const flags = decision.flags;
+    switch (decision.action) {
+      case 'block':
+        return { verdict: { action: 'block', message: decision.message }, event: { ...base, flags, action: 'block', ruleId: decision.ruleId, reason: decision.reason } };
+      case 'confirm':
+        return { verdict: { action: 'confirm', reason: decision.reason }, event: { ...base, flags, action: 'confirm', ruleId: decision.ruleId, reason: decision.reason } };
+      default:
+        return { verdict: { action: 'allow' }, event: flags.length > 0 ? { ...base, flags, action: 'allow' } : undefined };
+    }
+  }
+
+  async #askGuard(call: CallUnderCheck): Promise<ToolCallVerdict> {
+    const guard = this.#guard;
+    if (!guard) return { action: 'allow' };
+    try {
+      const verdict = await guard({ runId: this.#state.runId, callId: call.callId, toolName: call.tool.name, tool: call.tool, arguments: call.arguments, messages: this.#state.messages });
+      if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
+      if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;
+      return { action: 'confirm', reason: 'the policy gave no usable verdict' };
+    } catch {
+      return { action: 'confirm', reason: 'the policy check failed' };
+    }
+  }
+
+  /** Writes the session's state into the run state (stored with it when the run pauses). */
+  #save(): void {
+    if (this.#session) this.#state.policy = this.#session.snapshot();
+  }
+}
+
+function addSystemText(messages: Message[], text: string): void {
+  const index = messages.findIndex((message) => message.role === 'system');
+  const existing = messages[index];
+  if (existing && existing.role === 'system') messages[index] = { role: 'system', content: `${existing.content}\n\n${text}` };
+  else messages.unshift({ role: 'system', content: text });
+}

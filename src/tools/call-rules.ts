@@ -1,0 +1,99 @@
+/**
+ * The rules a tool declares about its calls, decided in one place for every
+ * caller (the agent loop and the MCP server): whether a call needs a person
+ * (`confirm`), the one line that person is shown (`summarize`), and how a call
+ * is scheduled (`effect`). Both callers used to keep their own copies, which
+ * disagreed; `test/rules/` runs one table of cases through both.
+ * @module
+ */
+import { canonicalJson } from '../shared/canonical-json.js';
+import type { Redactor } from '../shared/redaction/index.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import type { AnyTool } from './define-tool.js';
+import type { ToolEffect } from './types.js';
+
+/** The longest summary line a person is shown, in UTF-16 code units; a longer one is cut and ends with `…`. */
+export const SUMMARY_MAX_CHARS = 300;
+
+/**
+ * Whether a call needs a person's approval before it runs. `confirm: true` or `false` decides alone; a function
+ * decides from the arguments, and only a function that returns exactly `false` lets the call run unasked. A function
+ * that returns `undefined` (a missing `return`), any other non-boolean (a Promise from an `async` rule, `0`, `'no'`)
+ * or throws asks a person: a safety check that gave no clear answer must fail towards asking.
+ */
+export function needsConfirmation(tool: AnyTool, args: unknown): boolean {
+  const rule: unknown = tool.confirm;
+  if (typeof rule === 'boolean') return rule;
+  if (typeof rule !== 'function') return true;
+  try {
+    return (rule as (value: unknown) => unknown)(args) !== false;
+  } catch {
+    return true;
+  }
+}
+
+export interface SummaryOptions {
+  /** Applied to the arguments (by the tool's schema, names and values) before `summarize` sees them, and to the line. */
+  redactor: Redactor;
+  /** Why the call is asked about (a policy's reason), appended in parentheses after the cut. */
+  reason?: string | undefined;
+}
+
+/**
+ * The one line shown to a person deciding on a call: the tool's `summarize(args)` when it returns a non-blank string,
+ * otherwise `name(<canonical JSON of the arguments>)` (keys sorted, so the same call reads the same whatever order the
+ * model wrote). `summarize` receives the redacted arguments, so a secret field reads `[REDACTED]`; the line is
+ * redacted again, then cut at {@link SUMMARY_MAX_CHARS}.
+ */
+export function summarizeCall(tool: AnyTool, args: unknown, options: SummaryOptions): string {
+  const { redactor, reason } = options;
+  const shown = redactor.toolArguments(tool.name, jsonCopy(args));
+  const line = cutToLength(redactor.text(customSummary(tool, shown) ?? `${tool.name}(${argumentText(shown)})`), SUMMARY_MAX_CHARS);
+  return reason ? `${line} (${redactor.text(reason)})` : line;
+}
+
+/** How a call is scheduled: `read` may run beside other reads; anything else runs alone, in the model's order. */
+export function schedulingEffect(tool: AnyTool): ToolEffect {
+  return tool.effect === 'read' ? 'read' : 'write';
+}
+
+function customSummary(tool: AnyTool, args: unknown): string | undefined {
+  if (!tool.summarize) return undefined;
+  try {
+    const text: unknown = tool.summarize(args);
+    return typeof text === 'string' && text.trim() !== '' ? text : undefined;
+  } catch {
+    // A summary that cannot be written must not hide the call: the generic line stands in.
+    return undefined;
+  }
+}
+
+function argumentText(args: unknown): string {
+  try {
+    return canonicalJson(args);
+  } catch {
+    return 'arguments that cannot be shown as JSON';
+  }
+}
+
+/** The arguments as JSON would carry them (what a stored call holds), or the value itself when JSON cannot carry it. */
+function jsonCopy(value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return value;
+  }
+  if (text === undefined) return undefined;
+  const parsed = safeParseJson(text);
+  return parsed.success ? parsed.value : value;
+}
+
+/** `text` cut to at most `max` code units with `…` last, never splitting a surrogate pair. */
+function cutToLength(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
