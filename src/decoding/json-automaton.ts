@@ -12,6 +12,7 @@
  */
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
+import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 
@@ -138,6 +139,8 @@ export interface AutomatonOptions {
   readonly maxDepth: number;
   /** Most code points from `alphabet` one token of the vocabulary can start, in a row. */
   readonly tokenSpan: (alphabet: readonly number[]) => number;
+  /** Where the loop classes of pattern DFAs are kept between grammars. */
+  readonly cache: GrammarCache;
 }
 
 export class JsonAutomaton {
@@ -166,7 +169,7 @@ export class JsonAutomaton {
    * on some printable ASCII characters, those characters (a 256-entry table) and a key
    * for them. Every token made only of them keeps the string in this very state.
    */
-  readonly loopClass: ({ key: string; members: Uint8Array } | undefined)[] = [];
+  readonly loopClass: (LoopClass | undefined)[] = [];
   stateCount = 0;
   /** The start state. */
   readonly start: number;
@@ -241,22 +244,11 @@ export class JsonAutomaton {
   }
 
   /** The distinct loop classes of every patterned string's DFA states (prepared at compile time, so no first mask pays for them). */
-  patternLoopClasses(): { key: string; members: Uint8Array }[] {
-    const classes = new Map<string, { key: string; members: Uint8Array }>();
+  patternLoopClasses(): LoopClass[] {
+    const classes = new Map<string, LoopClass>();
     for (const alternative of this.alternatives) {
       if (alternative?.kind !== 'string' || alternative.free) continue;
-      // per DFA, once per process: a time format's automaton has thousands of states
-      let loops = dfaLoopClasses.get(alternative.dfa);
-      if (loops === undefined) {
-        const distinct = new Map<string, { key: string; members: Uint8Array }>();
-        for (let state = 0; state < alternative.dfa.stateCount; state++) {
-          const loop = loopClassOf(alternative, state);
-          if (loop !== undefined) distinct.set(loop.key, loop);
-        }
-        loops = [...distinct.values()];
-        dfaLoopClasses.set(alternative.dfa, loops);
-      }
-      for (const loop of loops) classes.set(loop.key, loop);
+      for (const loop of this.options.cache.loopClasses(alternative.dfa).distinct) classes.set(loop.key, loop);
     }
     return [...classes.values()];
   }
@@ -349,7 +341,7 @@ export class JsonAutomaton {
         else if (uncounted && alternative.exclude === null) {
           this.contentKey[id] = `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.c}|${frame.x}|${frame.y}`;
         }
-        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = loopClassOf(alternative, frame.c);
+        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = this.options.cache.loopClasses(alternative.dfa).byState[frame.c];
       }
     }
     return id;
@@ -1039,27 +1031,6 @@ export class JsonAutomaton {
     return result;
   }
 }
-
-const loopClassCache = new Map<string, { key: string; members: Uint8Array } | undefined>();
-
-/** Printable ASCII characters (no quote or backslash, which need escapes) on which `state` loops to itself. */
-const dfaLoopClasses = new WeakMap<StringAlternative['dfa'], readonly { key: string; members: Uint8Array }[]>();
-
-function loopClassOf(alternative: StringAlternative, state: number): { key: string; members: Uint8Array } | undefined {
-  const members = new Uint8Array(256);
-  let key = '';
-  for (let byte = 0x20; byte < 0x7f; byte++) {
-    if (byte === 0x22 || byte === 0x5c) continue;
-    if (alternative.dfa.step(state, byte) === state) {
-      members[byte] = 1;
-      key += String.fromCharCode(byte);
-    }
-  }
-  if (key === '') return undefined;
-  if (!loopClassCache.has(key)) loopClassCache.set(key, { key, members });
-  return loopClassCache.get(key);
-}
-
 
 function isCounted(alternative: StringAlternative): boolean {
   return alternative.minLength > 0 || alternative.maxLength !== Infinity;
