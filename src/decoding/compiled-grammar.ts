@@ -19,7 +19,7 @@ import type { Vocabulary } from './vocabulary.js';
  * former 12 ms deadline allowed on the development machine (docs/decoding.md).
  */
 export const PRECOMPUTE_WORK_BUDGET = 24_000;
-/** Work units of one computed automaton transition (measured: about 16 node visits' time). */
+/** Work units of one computed automaton transition (a rough estimate of its cost in node visits). */
 const TRANSITION_WORK = 16;
 
 /** Counters for the benchmark and for capacity planning. */
