@@ -167,7 +167,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     const firstMask = now();
     const result: CaseResult = { name: toolCase.name, oursCompileMs: compiled - start, oursFirstMaskMs: firstMask - compiled, generatedTokens: 0, oursStates: 0, oursBytes: 0 };
     if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours) maxCompile = { ours: result.oursCompileMs + result.oursFirstMaskMs, case: toolCase.name };
-    // again, with the process-wide caches (format automata, number automata) already built: the usual cost of one more grammar
+    // again, with the vocabulary's caches (format automata, number automata, content masks) already built: the usual cost of one more grammar
     let again = Infinity;
     for (let repeat = 0; repeat < 3; repeat++) {
       const repeatStart = now();

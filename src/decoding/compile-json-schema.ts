@@ -35,7 +35,8 @@ export interface CompileJsonSchemaOptions {
  * @throws SchemaCompileError for a malformed schema or one that accepts no value.
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
-  const lowered = lowerJsonSchema(schema, { lenient: options.lenient ?? false, schemas: options.schemas ?? {} });
+  const cache = vocabulary.grammarCache;
+  const lowered = lowerJsonSchema(schema, { lenient: options.lenient ?? false, schemas: options.schemas ?? {}, cache });
   if (lowered.root.height === Infinity) {
     throw new SchemaCompileError(undefined, 'it accepts no JSON value (a false schema, contradictory constraints, or only values deeper than maxDepth)');
   }
@@ -45,6 +46,7 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     maxStates: options.maxStates ?? 200_000,
     maxDepth: options.maxDepth ?? 32,
     tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
+    cache,
   });
   return new CompiledGrammar(vocabulary, automaton, lowered.relaxed, lowered.serialize, lowered.accepts);
 }

@@ -11,8 +11,16 @@ import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
 
-/** Compile-time budget for precomputing pattern positions' content masks (well inside the 50 ms compile target). */
-const PRECOMPUTE_BUDGET_MS = 12;
+/**
+ * Compile-time work budget for precomputing pattern positions' content masks: a count of
+ * work units, not a deadline, so a schema precomputes the same masks on every machine.
+ * A trie node visited is one unit, an automaton transition computed on the way is
+ * `TRANSITION_WORK` units. Sized so that the costliest repo schema spends about what the
+ * former 12 ms deadline allowed on the development machine (docs/decoding.md).
+ */
+export const PRECOMPUTE_WORK_BUDGET = 24_000;
+/** Work units of one computed automaton transition (a rough estimate of its cost in node visits). */
+const TRANSITION_WORK = 16;
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -53,6 +61,10 @@ export class CompiledGrammar implements MatcherHost {
   private readonly acceptsValue: (value: unknown) => boolean;
   private walks = 0;
   private visited = 0;
+  /** Automaton transitions the walks had to compute (each costs far more than a node visit). */
+  private transitionsComputed = 0;
+  /** @internal Automaton states whose shared content masks this grammar's compile computed, in order (determinism tests). */
+  readonly precomputedStates: readonly number[];
 
   /** @internal Use `compileJsonSchema`. */
   constructor(vocabulary: Vocabulary, automaton: JsonAutomaton, relaxed: readonly RelaxedKeyword[], layout: (value: unknown) => string | undefined, accepts: (value: unknown) => boolean) {
@@ -68,25 +80,32 @@ export class CompiledGrammar implements MatcherHost {
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
-    this.precomputeContentMasks(PRECOMPUTE_BUDGET_MS);
+    this.precomputedStates = this.precomputeContentMasks(PRECOMPUTE_WORK_BUDGET);
   }
 
   /**
-   * Computes, within `budgetMs`, the shared content masks of the patterned strings'
-   * positions (XGrammar precomputes every state at compile time; this does it only for the
-   * walks that cost most, and only once per vocabulary: other grammars reuse them).
+   * Computes, until `workBudget` units of work are spent, the shared content masks
+   * of the patterned strings' positions (XGrammar precomputes every state at compile time;
+   * this does it only for the walks that cost most, and only once per vocabulary: other
+   * grammars reuse them). The walk that crosses the budget completes; positions already
+   * cached cost nothing. Returns the states whose masks it computed.
    */
-  private precomputeContentMasks(budgetMs: number): void {
-    const deadline = performance.now() + budgetMs;
+  private precomputeContentMasks(workBudget: number): number[] {
+    const computed: number[] = [];
+    const visitedBefore = this.visited;
+    const transitionsBefore = this.transitionsComputed;
+    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * TRANSITION_WORK;
     for (const state of this.automaton.patternPositions()) {
-      if (performance.now() > deadline) return;
+      if (spent() >= workBudget) break;
       const key = this.automaton.contentKey[state];
       if (key === undefined || this.stats.contentMasks.has(key)) continue;
       const out = this.scratch;
       out.fill(0);
       const count = this.walk(this.stats.contentTrie, state, out, true);
       this.stats.contentMasks.set(key, storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount));
+      computed.push(state);
     }
+    return computed;
   }
 
   /** A new matcher at the start of the document. */
@@ -197,6 +216,7 @@ export class CompiledGrammar implements MatcherHost {
       if (to === UNKNOWN) {
         to = automaton.transition(from, byte);
         trans = automaton.trans;
+        this.transitionsComputed++;
       }
       if (to === DEAD) {
         node = nodeEnd[node]!;

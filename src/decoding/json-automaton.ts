@@ -12,6 +12,7 @@
  */
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
+import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 
@@ -60,14 +61,14 @@ const enum ArrayPhase {
 const enum StringMode {
   Open = 0,
   Boundary = 1,
-  /** Inside a UTF-8 sequence; `x` = value so far, `y` = remaining * 8 + length. */
+  /** Inside a UTF-8 sequence (`sequenceValue`, `sequenceLeft`, `sequenceLength`). */
   Utf8 = 2,
-  /** Inside a UTF-8 sequence whose code point is known to lead to state `p`; `x` = remaining bytes. */
+  /** Inside a UTF-8 sequence whose code point is known to lead to `dfaState`; `sequenceLeft` bytes to go. */
   Utf8To = 3,
   Escape = 4,
-  /** Inside `\uXXXX`; `x` = value so far, `y` = digits read. */
+  /** Inside `\uXXXX` (`sequenceValue` so far, `sequenceLeft` hex digits to go). */
   UnicodeEscape = 5,
-  /** Inside `\uXXXX` (flexible layout) whose code point is known to lead to state `p`; `x` = hex digits left. */
+  /** Inside `\uXXXX` (flexible layout) whose code point is known to lead to `dfaState`; `sequenceLeft` hex digits to go. */
   UnicodeEscapeTo = 6,
 }
 
@@ -76,17 +77,65 @@ const FREE = -1;
 /** Object index meaning "the last key was an additional property". */
 const ADDITIONAL = -2;
 
+/**
+ * One parser frame. Every frame has every field (one object shape keeps the transition
+ * code monomorphic); a field a kind does not use is 0.
+ */
 interface Frame {
   readonly id: number;
   readonly kind: Kind;
-  readonly a: number;
-  readonly b: number;
-  readonly c: number;
-  readonly d: number;
-  readonly e: number;
-  readonly x: number;
-  readonly y: number;
+  /** Object, array, string, number: the id of the alternative being parsed. */
+  readonly alternative: number;
+  /** Literal: the id of the value node whose enum/const texts are being matched. */
+  readonly literalNode: number;
+  /** Document: `DocumentPhase`; object: `ObjectPhase`; array: `ArrayPhase`; string: `StringMode`. */
+  readonly phase: number;
+  /** Document, object (outside a key), array: whitespace characters read in a row (flexible layout). */
+  readonly whitespace: number;
+  /** Object: index of the last property written (-1 before the first, `ADDITIONAL` after an additional one). */
+  readonly property: number;
+  /** Object in `ObjectPhase.Key`: node of the declared-keys trie reached so far. */
+  readonly keyNode: number;
+  /** Array: items written so far (clamped once no rule tells larger counts apart). */
+  readonly items: number;
+  /** Literal: node of the literal-text trie reached so far. */
+  readonly trieNode: number;
+  /** Number: state of the number automaton. */
+  readonly numberState: number;
+  /** String: state of the content DFA. */
+  readonly dfaState: number;
+  /** String: code points counted so far (`FREE` once the length no longer matters). */
+  readonly count: number;
+  /** String that must not equal a declared key: node of the excluded-keys trie (-1: none can match any more). */
+  readonly exclusion: number;
+  /** String inside a UTF-8 sequence or `\uXXXX` escape: the code point's bits read so far. */
+  readonly sequenceValue: number;
+  /** String inside a UTF-8 sequence or `\uXXXX` escape: bytes or hex digits still to read. */
+  readonly sequenceLeft: number;
+  /** String inside a UTF-8 sequence (`StringMode.Utf8`): its total length in bytes (for the overlong check). */
+  readonly sequenceLength: number;
 }
+
+type FrameFields = Omit<Frame, 'id'>;
+
+const BLANK_FRAME: FrameFields = {
+  kind: 0,
+  alternative: 0,
+  literalNode: 0,
+  phase: 0,
+  whitespace: 0,
+  property: 0,
+  keyNode: 0,
+  items: 0,
+  trieNode: 0,
+  numberState: 0,
+  dfaState: 0,
+  count: 0,
+  exclusion: 0,
+  sequenceValue: 0,
+  sequenceLeft: 0,
+  sequenceLength: 0,
+};
 
 interface Stack {
   readonly id: number;
@@ -138,6 +187,8 @@ export interface AutomatonOptions {
   readonly maxDepth: number;
   /** Most code points from `alphabet` one token of the vocabulary can start, in a row. */
   readonly tokenSpan: (alphabet: readonly number[]) => number;
+  /** Where the loop classes of pattern DFAs are kept between grammars. */
+  readonly cache: GrammarCache;
 }
 
 export class JsonAutomaton {
@@ -166,7 +217,7 @@ export class JsonAutomaton {
    * on some printable ASCII characters, those characters (a 256-entry table) and a key
    * for them. Every token made only of them keeps the string in this very state.
    */
-  readonly loopClass: ({ key: string; members: Uint8Array } | undefined)[] = [];
+  readonly loopClass: (LoopClass | undefined)[] = [];
   stateCount = 0;
   /** The start state. */
   readonly start: number;
@@ -206,7 +257,7 @@ export class JsonAutomaton {
     this.forcedByte = new Int16Array(capacity).fill(UNKNOWN);
     this.plainString = new Uint8Array(capacity);
     const out = new Map<number, Stack>();
-    const document = this.stack(this.frame(Kind.Done, DocumentPhase.Before, 0), null);
+    const document = this.stack(this.documentFrame(DocumentPhase.Before, 0), null);
     this.enterDocument(document, 0, out);
     this.start = out.size === 0 ? DEAD : this.intern([...out.values()]);
   }
@@ -220,7 +271,7 @@ export class JsonAutomaton {
   *patternPositions(): Generator<number> {
     // lazily: the caller stops at its time budget, and a time format's DFA has thousands of states
     const seen = new Set<number>();
-    const document = this.stack(this.frame(Kind.Done, DocumentPhase.Value, 0), null);
+    const document = this.stack(this.documentFrame(DocumentPhase.Value, 0), null);
     for (const alternative of this.alternatives) {
       if (alternative?.kind !== 'string' || alternative.free || alternative.exclude !== null || seen.has(alternative.dfa.id)) continue;
       seen.add(alternative.dfa.id);
@@ -236,27 +287,16 @@ export class JsonAutomaton {
         }
       }
       const count = isCounted(alternative) ? FREE : 0;
-      for (const state of order) yield this.intern([this.stack(this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, -1), document)]);
+      for (const state of order) yield this.intern([this.stack(this.stringFrame(alternative.id, StringMode.Boundary, state, count, -1), document)]);
     }
   }
 
   /** The distinct loop classes of every patterned string's DFA states (prepared at compile time, so no first mask pays for them). */
-  patternLoopClasses(): { key: string; members: Uint8Array }[] {
-    const classes = new Map<string, { key: string; members: Uint8Array }>();
+  patternLoopClasses(): LoopClass[] {
+    const classes = new Map<string, LoopClass>();
     for (const alternative of this.alternatives) {
       if (alternative?.kind !== 'string' || alternative.free) continue;
-      // per DFA, once per process: a time format's automaton has thousands of states
-      let loops = dfaLoopClasses.get(alternative.dfa);
-      if (loops === undefined) {
-        const distinct = new Map<string, { key: string; members: Uint8Array }>();
-        for (let state = 0; state < alternative.dfa.stateCount; state++) {
-          const loop = loopClassOf(alternative, state);
-          if (loop !== undefined) distinct.set(loop.key, loop);
-        }
-        loops = [...distinct.values()];
-        dfaLoopClasses.set(alternative.dfa, loops);
-      }
-      for (const loop of loops) classes.set(loop.key, loop);
+      for (const loop of this.options.cache.loopClasses(alternative.dfa).distinct) classes.set(loop.key, loop);
     }
     return [...classes.values()];
   }
@@ -285,7 +325,7 @@ export class JsonAutomaton {
       const parts: string[] = [];
       for (let at: Stack | null = config; at !== null; at = at.parent) {
         const frame = at.frame;
-        parts.push(`${['Done', 'Obj', 'Arr', 'Str', 'Num', 'Lit'][frame.kind]}(${[frame.a, frame.b, frame.c, frame.d, frame.e, frame.x, frame.y].join(',')})`);
+        parts.push(`${['Done', 'Obj', 'Arr', 'Str', 'Num', 'Lit'][frame.kind]}(${describeFrame(frame)})`);
       }
       return parts.reverse().join(' > ');
     }).join(' | ');
@@ -293,13 +333,45 @@ export class JsonAutomaton {
 
   // ---- interning ----------------------------------------------------------------------
 
-  private frame(kind: Kind, a: number, b: number, c = 0, d = 0, e = 0, x = 0, y = 0): Frame {
-    const key = `${kind},${a},${b},${c},${d},${e},${x},${y}`;
-    let frame = this.frames.get(key);
-    if (frame === undefined) {
-      frame = { id: this.frameCount++, kind, a, b, c, d, e, x, y };
-      this.frames.set(key, frame);
-    }
+  private documentFrame(phase: DocumentPhase, whitespace: number): Frame {
+    return this.frames.get(`D${phase},${whitespace}`) ?? this.addFrame(`D${phase},${whitespace}`, { ...BLANK_FRAME, kind: Kind.Done, phase, whitespace });
+  }
+
+  private literalFrame(literalNode: number, trieNode: number): Frame {
+    const key = `L${literalNode},${trieNode}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Literal, literalNode, trieNode });
+  }
+
+  private numberFrame(alternative: number, numberState: number): Frame {
+    const key = `N${alternative},${numberState}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Number, alternative, numberState });
+  }
+
+  private objectFrame(alternative: number, phase: ObjectPhase, property: number, whitespace: number): Frame {
+    const key = `O${alternative},${phase},${property},${whitespace}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase, property, whitespace });
+  }
+
+  private objectKeyFrame(alternative: number, property: number, keyNode: number): Frame {
+    const key = `K${alternative},${property},${keyNode}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase: ObjectPhase.Key, property, keyNode });
+  }
+
+  private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number): Frame {
+    const key = `A${alternative},${phase},${items},${whitespace}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace });
+  }
+
+  private stringFrame(alternative: number, mode: StringMode, dfaState: number, count: number, exclusion: number, sequenceValue = 0, sequenceLeft = 0, sequenceLength = 0): Frame {
+    const key = `S${alternative},${mode},${dfaState},${count},${exclusion},${sequenceValue},${sequenceLeft},${sequenceLength}`;
+    const known = this.frames.get(key);
+    if (known !== undefined) return known;
+    return this.addFrame(key, { ...BLANK_FRAME, kind: Kind.String, alternative, phase: mode, dfaState, count, exclusion, sequenceValue, sequenceLeft, sequenceLength });
+  }
+
+  private addFrame(key: string, fields: FrameFields): Frame {
+    const frame: Frame = { id: this.frameCount++, ...fields };
+    this.frames.set(key, frame);
     return frame;
   }
 
@@ -329,7 +401,7 @@ export class JsonAutomaton {
     this.states.set(key, id);
     this.stateConfigs.push(configs);
     let accepting = 0;
-    for (const config of configs) if (config.frame.kind === Kind.Done && config.frame.a === DocumentPhase.After) accepting = 1;
+    for (const config of configs) if (config.frame.kind === Kind.Done && config.frame.phase === DocumentPhase.After) accepting = 1;
     this.accepting[id] = accepting;
     this.maskBase[id] = id;
     this.kRem[id] = UNBOUNDED;
@@ -341,15 +413,15 @@ export class JsonAutomaton {
     this.prefillDeadBytes(id, configs);
     if (configs.length === 1) {
       const frame = configs[0]!.frame;
-      const mode = frame.b as StringMode;
+      const mode = frame.phase as StringMode;
       if (frame.kind === Kind.String && (mode === StringMode.Boundary || mode === StringMode.Utf8 || mode === StringMode.Utf8To)) {
-        const alternative = this.alternatives[frame.a] as StringAlternative;
-        const uncounted = frame.d === FREE || !isCounted(alternative);
+        const alternative = this.alternatives[frame.alternative] as StringAlternative;
+        const uncounted = frame.count === FREE || !isCounted(alternative);
         if (uncounted && alternative.free && mode === StringMode.Boundary) this.plainString[id] = 1;
         else if (uncounted && alternative.exclude === null) {
-          this.contentKey[id] = `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.c}|${frame.x}|${frame.y}`;
+          this.contentKey[id] = `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.dfaState}|${frame.sequenceValue}|${frame.sequenceLeft}|${frame.sequenceLength}`;
         }
-        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = loopClassOf(alternative, frame.c);
+        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = this.options.cache.loopClasses(alternative.dfa).byState[frame.dfaState];
       }
     }
     return id;
@@ -384,15 +456,15 @@ export class JsonAutomaton {
       case Kind.Done:
         return true;
       case Kind.Literal:
-        for (const byte of this.literalNodes.get(frame.a)!.literals!.children[frame.b]!.keys()) candidates[byte] = 1;
+        for (const byte of this.literalNodes.get(frame.literalNode)!.literals!.children[frame.trieNode]!.keys()) candidates[byte] = 1;
         return true;
       case Kind.Number:
         for (let byte = 0x2b; byte <= 0x65; byte++) if (NUMBER_SYMBOL_OF_BYTE[byte]! >= 0) candidates[byte] = 1;
         candidates[0x45] = 1;
         return true;
       case Kind.Object: {
-        const alternative = this.alternatives[frame.a] as ObjectAlternative;
-        switch (frame.b as ObjectPhase) {
+        const alternative = this.alternatives[frame.alternative] as ObjectAlternative;
+        switch (frame.phase as ObjectPhase) {
           case ObjectPhase.Open:
             candidates[0x7b] = 1;
             return true;
@@ -402,7 +474,7 @@ export class JsonAutomaton {
             candidates[0x7d] = 1;
             return true;
           case ObjectPhase.Key:
-            for (const byte of alternative.keys.children[frame.d]!.keys()) candidates[byte] = 1;
+            for (const byte of alternative.keys.children[frame.keyNode]!.keys()) candidates[byte] = 1;
             return true;
           case ObjectPhase.Colon:
             candidates[0x3a] = 1;
@@ -418,7 +490,7 @@ export class JsonAutomaton {
         }
       }
       case Kind.Array:
-        switch (frame.b as ArrayPhase) {
+        switch (frame.phase as ArrayPhase) {
           case ArrayPhase.Open:
             candidates[0x5b] = 1;
             return true;
@@ -434,7 +506,7 @@ export class JsonAutomaton {
             return true;
         }
       case Kind.String: {
-        const mode = frame.b as StringMode;
+        const mode = frame.phase as StringMode;
         if (mode === StringMode.Open) {
           candidates[0x22] = 1;
           return true;
@@ -454,8 +526,8 @@ export class JsonAutomaton {
           return true;
         }
         // string body: ASCII the DFA can take, quote, backslash, and lead bytes if it takes anything beyond ASCII
-        const alternative = this.alternatives[frame.a] as StringAlternative;
-        const ranges = alternative.dfa.transitions[frame.c]!;
+        const alternative = this.alternatives[frame.alternative] as StringAlternative;
+        const ranges = alternative.dfa.transitions[frame.dfaState]!;
         candidates[0x22] = 1;
         candidates[0x5c] = 1;
         for (let index = 0; index < ranges.length; index += 3) {
@@ -500,12 +572,12 @@ export class JsonAutomaton {
     if (configs.length !== 1) return;
     const config = configs[0]!;
     const frame = config.frame;
-    if (frame.kind !== Kind.String || frame.d === FREE) return;
-    const alternative = this.alternatives[frame.a] as StringAlternative;
+    if (frame.kind !== Kind.String || frame.count === FREE) return;
+    const alternative = this.alternatives[frame.alternative] as StringAlternative;
     if (alternative.exclude !== null || !isCounted(alternative)) return;
-    if (frame.b !== StringMode.Boundary && frame.b !== StringMode.Utf8 && frame.b !== StringMode.Utf8To) return;
-    const pending = frame.b === StringMode.Boundary ? 0 : 1;
-    const used = frame.d + pending;
+    if (frame.phase !== StringMode.Boundary && frame.phase !== StringMode.Utf8 && frame.phase !== StringMode.Utf8To) return;
+    const pending = frame.phase === StringMode.Boundary ? 0 : 1;
+    const used = frame.count + pending;
     if (!alternative.free) {
       // exact only when the count can never make a state dead that the unbounded twin keeps
       const analysis = this.analysis(alternative);
@@ -514,7 +586,7 @@ export class JsonAutomaton {
     }
     this.kRem[id] = alternative.maxLength === Infinity ? UNBOUNDED : alternative.maxLength - used;
     this.rNeed[id] = Math.max(0, alternative.minLength - used);
-    const twin = this.frame(Kind.String, frame.a, frame.b, frame.c, FREE, frame.e, frame.x, frame.y);
+    const twin = this.stringFrame(frame.alternative, frame.phase, frame.dfaState, FREE, frame.exclusion, frame.sequenceValue, frame.sequenceLeft, frame.sequenceLength);
     this.maskBase[id] = this.intern([this.replaceTop(config, twin)]);
   }
 
@@ -609,10 +681,10 @@ export class JsonAutomaton {
     const frame = config.frame;
     let complete = false;
     if (frame.kind === Kind.Number) {
-      const alternative = this.alternatives[frame.a]!;
-      complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.b] === 1;
+      const alternative = this.alternatives[frame.alternative]!;
+      complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.numberState] === 1;
     } else if (frame.kind === Kind.Literal) {
-      complete = this.literalNodes.get(frame.a)!.literals!.terminal[frame.b]! >= 0;
+      complete = this.literalNodes.get(frame.literalNode)!.literals!.terminal[frame.trieNode]! >= 0;
     }
     if (complete) this.finish(config, out);
   }
@@ -623,15 +695,15 @@ export class JsonAutomaton {
     const frame = parent.frame;
     switch (frame.kind) {
       case Kind.Done:
-        this.emit(this.replaceTop(parent, this.frame(Kind.Done, DocumentPhase.After, 0)), out);
+        this.emit(this.replaceTop(parent, this.documentFrame(DocumentPhase.After, 0)), out);
         break;
       case Kind.Object:
-        if (frame.b === ObjectPhase.AdditionalKey) this.emit(this.replaceTop(parent, this.frame(Kind.Object, frame.a, ObjectPhase.Colon, ADDITIONAL, 0)), out);
-        else this.emit(this.replaceTop(parent, this.frame(Kind.Object, frame.a, ObjectPhase.After, frame.c, 0)), out);
+        if (frame.phase === ObjectPhase.AdditionalKey) this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.Colon, ADDITIONAL, 0)), out);
+        else this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.After, frame.property, 0)), out);
         break;
       case Kind.Array: {
-        const alternative = this.alternatives[frame.a] as ArrayAlternative;
-        this.emit(this.replaceTop(parent, this.frame(Kind.Array, frame.a, ArrayPhase.After, clampCount(alternative, frame.c + 1), 0)), out);
+        const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
+        this.emit(this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0)), out);
         break;
       }
       default:
@@ -647,21 +719,21 @@ export class JsonAutomaton {
       let frame: Frame;
       switch (alternative.kind) {
         case 'object':
-          frame = this.frame(Kind.Object, alternative.id, ObjectPhase.Open, -1, 0);
+          frame = this.objectFrame(alternative.id, ObjectPhase.Open, -1, 0);
           break;
         case 'array':
-          frame = this.frame(Kind.Array, alternative.id, ArrayPhase.Open, 0, 0);
+          frame = this.arrayFrame(alternative.id, ArrayPhase.Open, 0, 0);
           break;
         case 'string':
-          frame = this.frame(Kind.String, alternative.id, StringMode.Open, alternative.dfa.start, 0, alternative.exclude === null ? -1 : 0);
+          frame = this.stringFrame(alternative.id, StringMode.Open, alternative.dfa.start, 0, alternative.exclude === null ? -1 : 0);
           break;
         case 'number':
-          frame = this.frame(Kind.Number, alternative.id, 0);
+          frame = this.numberFrame(alternative.id, 0);
           break;
       }
       this.emit(this.stack(frame, parent), out);
     }
-    if (node.literals !== null && room >= 1) this.emit(this.stack(this.frame(Kind.Literal, node.id, 0), parent), out);
+    if (node.literals !== null && room >= 1) this.emit(this.stack(this.literalFrame(node.id, 0), parent), out);
   }
 
   private fits(parentDepth: number, node: ValueNode | null): boolean {
@@ -669,24 +741,24 @@ export class JsonAutomaton {
   }
 
   private enterDocument(document: Stack, whitespace: number, out: Map<number, Stack>): void {
-    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(document, this.frame(Kind.Done, DocumentPhase.Before, whitespace)), out);
-    this.pushValue(this.replaceTop(document, this.frame(Kind.Done, DocumentPhase.Value, 0)), this.root, out);
+    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(document, this.documentFrame(DocumentPhase.Before, whitespace)), out);
+    this.pushValue(this.replaceTop(document, this.documentFrame(DocumentPhase.Value, 0)), this.root, out);
   }
 
   private enterPreValue(config: Stack, alternative: ObjectAlternative, index: number, whitespace: number, out: Map<number, Stack>): void {
-    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
+    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
     const node = index === ADDITIONAL ? alternative.additional! : alternative.properties[index]!.value;
-    this.pushValue(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Value, index, 0)), node, out);
+    this.pushValue(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Value, index, 0)), node, out);
   }
 
   private enterItem(config: Stack, alternative: ArrayAlternative, phase: ArrayPhase, count: number, whitespace: number, out: Map<number, Stack>): void {
     const canWait = this.options.flexible && whitespace < this.options.maxWhitespace;
     if (canWait || (phase === ArrayPhase.First && alternative.minItems === 0)) {
-      this.emit(this.replaceTop(config, this.frame(Kind.Array, alternative.id, phase, count, whitespace)), out);
+      this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, phase, count, whitespace)), out);
     }
     const item = count < alternative.maxItems ? (alternative.prefix[count] ?? alternative.items) : null;
     if (item !== null && this.fits(config.depth, item)) {
-      this.pushValue(this.replaceTop(config, this.frame(Kind.Array, alternative.id, ArrayPhase.Value, count, 0)), item, out);
+      this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0)), item, out);
     }
   }
 
@@ -717,12 +789,12 @@ export class JsonAutomaton {
   private keyStart(config: Stack, alternative: ObjectAlternative, index: number, out: Map<number, Stack>): void {
     const quoteNode = alternative.keys.children[0]!.get(0x22);
     if (quoteNode !== undefined && this.keyCandidate(config, alternative, index, quoteNode)) {
-      this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Key, index, quoteNode)), out);
+      this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, index, quoteNode)), out);
     }
     if (this.additionalAllowed(config, alternative, index)) {
       const key = alternative.additionalKey!;
-      const parent = this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.AdditionalKey, index, 0));
-      this.emit(this.stack(this.frame(Kind.String, key.id, StringMode.Boundary, key.dfa.start, 0, 0), parent), out);
+      const parent = this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.AdditionalKey, index, 0));
+      this.emit(this.stack(this.stringFrame(key.id, StringMode.Boundary, key.dfa.start, 0, 0), parent), out);
     }
   }
 
@@ -737,33 +809,33 @@ export class JsonAutomaton {
     const frame = config.frame;
     switch (frame.kind) {
       case Kind.Done:
-        if (WHITESPACE[byte] === 1 && this.options.flexible && frame.b < this.options.maxWhitespace) {
-          if (frame.a === DocumentPhase.Before) this.enterDocument(config, frame.b + 1, out);
-          else if (frame.a === DocumentPhase.After) this.emit(this.replaceTop(config, this.frame(Kind.Done, DocumentPhase.After, frame.b + 1)), out);
+        if (WHITESPACE[byte] === 1 && this.options.flexible && frame.whitespace < this.options.maxWhitespace) {
+          if (frame.phase === DocumentPhase.Before) this.enterDocument(config, frame.whitespace + 1, out);
+          else if (frame.phase === DocumentPhase.After) this.emit(this.replaceTop(config, this.documentFrame(DocumentPhase.After, frame.whitespace + 1)), out);
         }
         return;
       case Kind.Literal: {
-        const child = this.literalNodes.get(frame.a)!.literals!.children[frame.b]!.get(byte);
-        if (child !== undefined) this.emit(this.replaceTop(config, this.frame(Kind.Literal, frame.a, child)), out);
+        const child = this.literalNodes.get(frame.literalNode)!.literals!.children[frame.trieNode]!.get(byte);
+        if (child !== undefined) this.emit(this.replaceTop(config, this.literalFrame(frame.literalNode, child)), out);
         return;
       }
       case Kind.Number: {
         const symbol = NUMBER_SYMBOL_OF_BYTE[byte]!;
         if (symbol < 0) return;
-        const alternative = this.alternatives[frame.a]!;
+        const alternative = this.alternatives[frame.alternative]!;
         if (alternative.kind !== 'number') return;
-        const next = alternative.automaton.next[frame.b * NUMBER_SYMBOLS + symbol]!;
-        if (next >= 0) this.emit(this.replaceTop(config, this.frame(Kind.Number, frame.a, next)), out);
+        const next = alternative.automaton.next[frame.numberState * NUMBER_SYMBOLS + symbol]!;
+        if (next >= 0) this.emit(this.replaceTop(config, this.numberFrame(frame.alternative, next)), out);
         return;
       }
       case Kind.String:
-        this.stepString(config, this.alternatives[frame.a] as StringAlternative, byte, out);
+        this.stepString(config, this.alternatives[frame.alternative] as StringAlternative, byte, out);
         return;
       case Kind.Object:
-        this.stepObject(config, this.alternatives[frame.a] as ObjectAlternative, byte, out);
+        this.stepObject(config, this.alternatives[frame.alternative] as ObjectAlternative, byte, out);
         return;
       case Kind.Array:
-        this.stepArray(config, this.alternatives[frame.a] as ArrayAlternative, byte, out);
+        this.stepArray(config, this.alternatives[frame.alternative] as ArrayAlternative, byte, out);
         return;
     }
   }
@@ -771,37 +843,37 @@ export class JsonAutomaton {
   private stepObject(config: Stack, alternative: ObjectAlternative, byte: number, out: Map<number, Stack>): void {
     const frame = config.frame;
     const flexible = this.options.flexible;
-    const wsOk = WHITESPACE[byte] === 1 && flexible && frame.d < this.options.maxWhitespace;
-    switch (frame.b as ObjectPhase) {
+    const wsOk = WHITESPACE[byte] === 1 && flexible && frame.whitespace < this.options.maxWhitespace;
+    switch (frame.phase as ObjectPhase) {
       case ObjectPhase.Open:
-        if (byte === 0x7b) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.First, -1, 0)), out);
+        if (byte === 0x7b) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.First, -1, 0)), out);
         return;
       case ObjectPhase.First:
       case ObjectPhase.Next:
-        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, frame.b, frame.c, frame.d + 1)), out);
-        else if (byte === 0x22) this.keyStart(config, alternative, frame.c, out);
-        else if (byte === 0x7d && frame.b === ObjectPhase.First && !this.requiredAfter(alternative, -1)) this.finish(config, out);
+        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, frame.phase, frame.property, frame.whitespace + 1)), out);
+        else if (byte === 0x22) this.keyStart(config, alternative, frame.property, out);
+        else if (byte === 0x7d && frame.phase === ObjectPhase.First && !this.requiredAfter(alternative, -1)) this.finish(config, out);
         return;
       case ObjectPhase.Key: {
-        const child = alternative.keys.children[frame.d]!.get(byte);
-        if (child === undefined || !this.keyCandidate(config, alternative, frame.c, child)) return;
+        const child = alternative.keys.children[frame.keyNode]!.get(byte);
+        if (child === undefined || !this.keyCandidate(config, alternative, frame.property, child)) return;
         const property = alternative.keys.terminal[child]!;
-        if (property >= 0) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Colon, property, 0)), out);
-        else this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Key, frame.c, child)), out);
+        if (property >= 0) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Colon, property, 0)), out);
+        else this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, frame.property, child)), out);
         return;
       }
       case ObjectPhase.Colon:
-        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Colon, frame.c, frame.d + 1)), out);
-        else if (byte === 0x3a) this.enterPreValue(config, alternative, frame.c, 0, out);
+        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Colon, frame.property, frame.whitespace + 1)), out);
+        else if (byte === 0x3a) this.enterPreValue(config, alternative, frame.property, 0, out);
         return;
       case ObjectPhase.PreValue:
-        if (wsOk) this.enterPreValue(config, alternative, frame.c, frame.d + 1, out);
+        if (wsOk) this.enterPreValue(config, alternative, frame.property, frame.whitespace + 1, out);
         return;
       case ObjectPhase.After:
-        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.After, frame.c, frame.d + 1)), out);
+        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.After, frame.property, frame.whitespace + 1)), out);
         else if (byte === 0x2c) {
-          if (this.canContinue(config, alternative, frame.c)) this.emit(this.replaceTop(config, this.frame(Kind.Object, alternative.id, ObjectPhase.Next, frame.c, 0)), out);
-        } else if (byte === 0x7d && !this.requiredAfter(alternative, frame.c)) this.finish(config, out);
+          if (this.canContinue(config, alternative, frame.property)) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0)), out);
+        } else if (byte === 0x7d && !this.requiredAfter(alternative, frame.property)) this.finish(config, out);
         return;
       default:
         return;
@@ -810,22 +882,22 @@ export class JsonAutomaton {
 
   private stepArray(config: Stack, alternative: ArrayAlternative, byte: number, out: Map<number, Stack>): void {
     const frame = config.frame;
-    const wsOk = WHITESPACE[byte] === 1 && this.options.flexible && frame.d < this.options.maxWhitespace;
-    switch (frame.b as ArrayPhase) {
+    const wsOk = WHITESPACE[byte] === 1 && this.options.flexible && frame.whitespace < this.options.maxWhitespace;
+    switch (frame.phase as ArrayPhase) {
       case ArrayPhase.Open:
         if (byte === 0x5b) this.enterItem(config, alternative, ArrayPhase.First, 0, 0, out);
         return;
       case ArrayPhase.First:
       case ArrayPhase.Next:
-        if (wsOk) this.enterItem(config, alternative, frame.b, frame.c, frame.d + 1, out);
-        else if (byte === 0x5d && frame.b === ArrayPhase.First && alternative.minItems === 0) this.finish(config, out);
+        if (wsOk) this.enterItem(config, alternative, frame.phase, frame.items, frame.whitespace + 1, out);
+        else if (byte === 0x5d && frame.phase === ArrayPhase.First && alternative.minItems === 0) this.finish(config, out);
         return;
       case ArrayPhase.After: {
-        if (wsOk) this.emit(this.replaceTop(config, this.frame(Kind.Array, alternative.id, ArrayPhase.After, frame.c, frame.d + 1)), out);
+        if (wsOk) this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1)), out);
         else if (byte === 0x2c) {
-          const item = frame.c < alternative.maxItems ? (alternative.prefix[frame.c] ?? alternative.items) : null;
-          if (item !== null && this.fits(config.depth, item)) this.enterItem(config, alternative, ArrayPhase.Next, frame.c, 0, out);
-        } else if (byte === 0x5d && frame.c >= alternative.minItems) this.finish(config, out);
+          const item = frame.items < alternative.maxItems ? (alternative.prefix[frame.items] ?? alternative.items) : null;
+          if (item !== null && this.fits(config.depth, item)) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
+        } else if (byte === 0x5d && frame.items >= alternative.minItems) this.finish(config, out);
         return;
       }
       default:
@@ -837,10 +909,10 @@ export class JsonAutomaton {
 
   private stepString(config: Stack, alternative: StringAlternative, byte: number, out: Map<number, Stack>): void {
     const frame = config.frame;
-    const { b: mode, c: state, d: count, e: exclusion } = frame;
+    const { phase: mode, dfaState: state, count, exclusion } = frame;
     switch (mode as StringMode) {
       case StringMode.Open:
-        if (byte === 0x22) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, count, exclusion)), out);
+        if (byte === 0x22) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Boundary, state, count, exclusion)), out);
         return;
       case StringMode.Boundary: {
         if (byte === 0x22) {
@@ -848,7 +920,7 @@ export class JsonAutomaton {
           return;
         }
         if (byte === 0x5c) {
-          if (this.escapeViable(alternative, state, count)) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Escape, state, count, exclusion)), out);
+          if (this.escapeViable(alternative, state, count)) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Escape, state, count, exclusion)), out);
           return;
         }
         if (byte < 0x20) return;
@@ -867,9 +939,9 @@ export class JsonAutomaton {
       }
       case StringMode.Utf8: {
         if (byte < 0x80 || byte > 0xbf) return;
-        const value = (frame.x << 6) | (byte & 0x3f);
-        const remaining = (frame.y >> 3) - 1;
-        const length = frame.y & 7;
+        const value = (frame.sequenceValue << 6) | (byte & 0x3f);
+        const remaining = frame.sequenceLeft - 1;
+        const length = frame.sequenceLength;
         if (remaining === 0) {
           if (value >= UTF8_MIN[length]! && !(value >= 0xd800 && value <= 0xdfff)) this.completeChar(config, alternative, value, out);
         } else {
@@ -879,10 +951,10 @@ export class JsonAutomaton {
       }
       case StringMode.Utf8To: {
         if (byte < 0x80 || byte > 0xbf) return;
-        if (frame.x > 1) {
-          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8To, state, count, -1, frame.x - 1)), out);
+        if (frame.sequenceLeft > 1) {
+          this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Utf8To, state, count, -1, 0, frame.sequenceLeft - 1)), out);
         } else {
-          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
+          this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
         }
         return;
       }
@@ -891,15 +963,15 @@ export class JsonAutomaton {
         if (short !== undefined) this.completeChar(config, alternative, short, out);
         else if (byte === 0x2f && this.options.flexible) this.completeChar(config, alternative, 0x2f, out);
         else if (byte === 0x75 && this.unicodeEscapeViable(alternative, state, count, 0, 0)) {
-          this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, 0, 0)), out);
+          this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscape, state, count, exclusion, 0, 4)), out);
         }
         return;
       }
       case StringMode.UnicodeEscape: {
         const digit = hexValue(byte, this.options.flexible);
         if (digit < 0) return;
-        const value = frame.x * 16 + digit;
-        const digits = frame.y + 1;
+        const value = frame.sequenceValue * 16 + digit;
+        const digits = 4 - frame.sequenceLeft + 1;
         if (digits === 4) {
           if (this.unicodeAllowed(value, value)) this.completeChar(config, alternative, value, out);
         } else if (this.unicodeEscapeViable(alternative, state, count, value, digits)) {
@@ -907,15 +979,15 @@ export class JsonAutomaton {
           const lo = value * 16 ** (4 - digits);
           const hi = lo + 16 ** (4 - digits) - 1;
           const target = this.options.flexible && !(lo <= 0xdfff && hi >= 0xd800) && (alternative.exclude === null || !alternative.exclude.hasChildIn(exclusion, lo, hi)) ? alternative.dfa.rangeTarget(state, lo, hi) : -1;
-          if (target >= 0) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscapeTo, target, count, -1, 4 - digits)), out);
-          else this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, digits)), out);
+          if (target >= 0) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, target, count, -1, 0, 4 - digits)), out);
+          else this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, 4 - digits)), out);
         }
         return;
       }
       case StringMode.UnicodeEscapeTo: {
         if (hexValue(byte, true) < 0) return;
-        if (frame.x > 1) this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.UnicodeEscapeTo, state, count, -1, frame.x - 1)), out);
-        else this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
+        if (frame.sequenceLeft > 1) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, state, count, -1, 0, frame.sequenceLeft - 1)), out);
+        else this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
         return;
       }
     }
@@ -929,11 +1001,11 @@ export class JsonAutomaton {
 
   private completeChar(config: Stack, alternative: StringAlternative, codePoint: number, out: Map<number, Stack>): void {
     const frame = config.frame;
-    const next = alternative.dfa.step(frame.c, codePoint);
+    const next = alternative.dfa.step(frame.dfaState, codePoint);
     if (next < 0) return;
-    if (!this.liveAfterChar(alternative, next, frame.d)) return;
-    const exclusion = alternative.exclude === null ? -1 : alternative.exclude.step(frame.e, codePoint);
-    this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Boundary, next, nextCount(alternative, frame.d), exclusion)), out);
+    if (!this.liveAfterChar(alternative, next, frame.count)) return;
+    const exclusion = alternative.exclude === null ? -1 : alternative.exclude.step(frame.exclusion, codePoint);
+    this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Boundary, next, nextCount(alternative, frame.count), exclusion)), out);
   }
 
   /** Whether a string may continue to an accepting end after one more character lands in `state`. */
@@ -968,19 +1040,19 @@ export class JsonAutomaton {
     if (lo > hi) return;
     const touchesSurrogates = lo <= 0xdfff && hi >= 0xd800;
     if (touchesSurrogates && lo >= 0xd800 && hi <= 0xdfff) return;
-    if (!this.rangeViable(alternative, frame.c, frame.d, lo, hi)) return;
+    if (!this.rangeViable(alternative, frame.dfaState, frame.count, lo, hi)) return;
     // forgetting the bytes is only safe when every continuation completes a valid character:
     // E0, F0 and F4 lead bytes (overlong or out-of-range completions) and ED (surrogates) must wait
     const everyCompletionValid = rawLo >= UTF8_MIN[length]! && rawHi <= UTF8_MAX[length]! && !touchesSurrogates;
-    if (everyCompletionValid && (alternative.exclude === null || !alternative.exclude.hasChildIn(frame.e, lo, hi))) {
-      const target = alternative.dfa.rangeTarget(frame.c, lo, hi);
+    if (everyCompletionValid && (alternative.exclude === null || !alternative.exclude.hasChildIn(frame.exclusion, lo, hi))) {
+      const target = alternative.dfa.rangeTarget(frame.dfaState, lo, hi);
       if (target >= 0) {
         // every completion lands in `target`: forget the exact bytes, so CJK tokens share states
-        this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8To, target, frame.d, -1, remaining)), out);
+        this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Utf8To, target, frame.count, -1, 0, remaining)), out);
         return;
       }
     }
-    this.emit(this.replaceTop(config, this.frame(Kind.String, alternative.id, StringMode.Utf8, frame.c, frame.d, frame.e, value, remaining * 8 + length)), out);
+    this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Utf8, frame.dfaState, frame.count, frame.exclusion, value, remaining, length)), out);
   }
 
   private escapeViable(alternative: StringAlternative, state: number, count: number): boolean {
@@ -1040,26 +1112,23 @@ export class JsonAutomaton {
   }
 }
 
-const loopClassCache = new Map<string, { key: string; members: Uint8Array } | undefined>();
-
-/** Printable ASCII characters (no quote or backslash, which need escapes) on which `state` loops to itself. */
-const dfaLoopClasses = new WeakMap<StringAlternative['dfa'], readonly { key: string; members: Uint8Array }[]>();
-
-function loopClassOf(alternative: StringAlternative, state: number): { key: string; members: Uint8Array } | undefined {
-  const members = new Uint8Array(256);
-  let key = '';
-  for (let byte = 0x20; byte < 0x7f; byte++) {
-    if (byte === 0x22 || byte === 0x5c) continue;
-    if (alternative.dfa.step(state, byte) === state) {
-      members[byte] = 1;
-      key += String.fromCharCode(byte);
-    }
+/** The fields a frame of its kind uses, for `describe`. */
+function describeFrame(frame: Frame): string {
+  switch (frame.kind) {
+    case Kind.Done:
+      return `phase=${frame.phase},ws=${frame.whitespace}`;
+    case Kind.Literal:
+      return `node=${frame.literalNode},trie=${frame.trieNode}`;
+    case Kind.Number:
+      return `alt=${frame.alternative},state=${frame.numberState}`;
+    case Kind.Object:
+      return `alt=${frame.alternative},phase=${frame.phase},property=${frame.property},ws=${frame.whitespace},key=${frame.keyNode}`;
+    case Kind.Array:
+      return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace}`;
+    case Kind.String:
+      return `alt=${frame.alternative},mode=${frame.phase},dfa=${frame.dfaState},count=${frame.count},excl=${frame.exclusion},seq=${frame.sequenceValue}/${frame.sequenceLeft}/${frame.sequenceLength}`;
   }
-  if (key === '') return undefined;
-  if (!loopClassCache.has(key)) loopClassCache.set(key, { key, members });
-  return loopClassCache.get(key);
 }
-
 
 function isCounted(alternative: StringAlternative): boolean {
   return alternative.minLength > 0 || alternative.maxLength !== Infinity;

@@ -17,9 +17,10 @@ import {
   type StringAlternative,
   type ValueNode,
 } from './grammar-ir.js';
-import { numberAutomaton, toPlainDecimal } from './number-language.js';
+import { toPlainDecimal } from './number-language.js';
+import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
-import { parseRegex, RegexUnsupportedError, splitCountedTail } from '../shared/regex/parse-regex.js';
+import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { SchemaRegistry, type SchemaPlace } from './schema-registry.js';
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
 
@@ -162,6 +163,8 @@ const MAX_ALTERNATIVES = 256;
 export interface LowerOptions {
   readonly lenient: boolean;
   readonly schemas: Readonly<Record<string, unknown>>;
+  /** Where pattern, format and number automata are kept between compiles. */
+  readonly cache: GrammarCache;
 }
 
 export interface LoweredSchema {
@@ -200,49 +203,6 @@ function formatChoices(formats: readonly PatternRule[]): FormatChoice[] {
     );
   }
   return choices;
-}
-
-const patternCache = new Map<string, CodePointDfa>();
-
-function compilePattern(source: string, ignoreCase: boolean): CodePointDfa {
-  const key = `${ignoreCase ? 'i' : '-'}${source}`;
-  let dfa = patternCache.get(key);
-  if (dfa === undefined) {
-    dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }));
-    patternCache.set(key, dfa);
-  }
-  return dfa;
-}
-
-/** Intersections by the ids of their (cached, so stable) automata: a time format's product takes a second to build. */
-const intersectionCache = new Map<string, CodePointDfa>();
-
-function intersectCached(automata: readonly CodePointDfa[]): CodePointDfa {
-  if (automata.length === 1) return automata[0]!;
-  const key = automata.map((automaton) => automaton.id).join(',');
-  let dfa = intersectionCache.get(key);
-  if (dfa === undefined) {
-    dfa = CodePointDfa.intersect(automata);
-    intersectionCache.set(key, dfa);
-  }
-  return dfa;
-}
-
-const splitCache = new Map<string, { dfa: CodePointDfa; minLength: number; maxLength: number }>();
-
-/** A schema pattern as an automaton plus the length bounds its counted tail was turned into. */
-function compileSchemaPattern(source: string): { dfa: CodePointDfa; minLength: number; maxLength: number } {
-  let compiled = splitCache.get(source);
-  if (compiled === undefined) {
-    const tree = parseRegex(source);
-    const split = splitCountedTail(tree);
-    compiled =
-      split === undefined
-        ? { dfa: compilePattern(source, false), minLength: 0, maxLength: Infinity }
-        : { dfa: CodePointDfa.fromRegex(split.tree), minLength: split.minLength, maxLength: split.maxLength };
-    splitCache.set(source, compiled);
-  }
-  return compiled;
 }
 
 export function lowerJsonSchema(schema: unknown, options: LowerOptions): LoweredSchema {
@@ -622,7 +582,7 @@ class Lowering {
       case 'number': {
         const merged = intersectTyped(a, b);
         if (merged === undefined) return true;
-        return numberAutomaton({ integer: merged.integer, minimum: merged.minimum, exclusiveMinimum: merged.exclusiveMinimum, maximum: merged.maximum, exclusiveMaximum: merged.exclusiveMaximum }) === null;
+        return this.options.cache.numberAutomaton({ integer: merged.integer, minimum: merged.minimum, exclusiveMinimum: merged.exclusiveMinimum, maximum: merged.maximum, exclusiveMaximum: merged.exclusiveMaximum }) === null;
       }
       case 'string': {
         if (Math.max(a.minLength, b.minLength) > Math.min(a.maxLength, b.maxLength)) return true;
@@ -696,7 +656,7 @@ class Lowering {
           addLiteral(false);
           break;
         case 'number': {
-          const automaton = numberAutomaton({
+          const automaton = this.options.cache.numberAutomaton({
             integer: typed.integer,
             minimum: typed.minimum,
             exclusiveMinimum: typed.exclusiveMinimum,
@@ -725,17 +685,17 @@ class Lowering {
     const automata: CodePointDfa[] = [];
     for (const pattern of patterns) {
       try {
-        automata.push(compileSchemaPattern(pattern.source).dfa);
+        automata.push(this.options.cache.schemaPattern(pattern.source).dfa);
       } catch (error) {
         if (!(error instanceof RegexUnsupportedError)) throw error;
         if (refuse) this.refuse('pattern', pattern.pointer, `the regex uses ${error.message}`);
         else throw error;
       }
     }
-    for (const { source, ignoreCase } of choice.patterns) automata.push(compilePattern(source, ignoreCase));
+    for (const { source, ignoreCase } of choice.patterns) automata.push(this.options.cache.pattern(source, ignoreCase));
     if (automata.length === 0) return undefined;
     try {
-      return intersectCached(automata);
+      return this.options.cache.intersection(automata);
     } catch (error) {
       if (!(error instanceof RegexUnsupportedError)) throw error;
       if (refuse) this.refuse('pattern', patterns[0]?.pointer ?? choice.pointer ?? '#', error.message);
@@ -749,7 +709,7 @@ class Lowering {
     let patternMaxLength = typed.maxLength;
     for (const pattern of typed.patterns) {
       try {
-        const compiled = compileSchemaPattern(pattern.source);
+        const compiled = this.options.cache.schemaPattern(pattern.source);
         patternMinLength = Math.max(patternMinLength, compiled.minLength);
         patternMaxLength = Math.min(patternMaxLength, compiled.maxLength);
       } catch {
@@ -845,12 +805,12 @@ class Lowering {
           const matches = (alternative: FormatAlternative): boolean =>
             length >= (alternative.minLength ?? 0) &&
             length <= (alternative.maxLength ?? Infinity) &&
-            alternative.patterns.every((source) => compilePattern(source, language.ignoreCase).matches(text));
+            alternative.patterns.every((source) => this.options.cache.pattern(source, language.ignoreCase).matches(text));
           if (!language.alternatives.some(matches)) return false;
         }
         for (const pattern of typed.patterns) {
           try {
-            if (!compilePattern(pattern.source, false).matches(text)) return false;
+            if (!this.options.cache.pattern(pattern.source, false).matches(text)) return false;
           } catch {
             // a refused pattern (lenient) does not constrain
           }

@@ -200,22 +200,13 @@ const MAX_EXPONENT_ONE_DIGIT = 307;
 /** Largest positive exponent after a mantissa of up to 16 integer digits. */
 const MAX_POSITIVE_EXPONENT = 290;
 
-const cache = new Map<string, NumberAutomaton | null>();
-
 /**
  * The automaton for number texts in the interval (null when the interval holds no
  * number). Unbounded non-integers also accept exponent notation (`1.5e-7`), with
  * at most 16 mantissa digits before the point and an exponent of at most +290.
+ * Built afresh on each call: `GrammarCache.numberAutomaton` keeps them.
  */
 export function numberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
-  const key = JSON.stringify([constraint.integer, constraint.minimum, constraint.exclusiveMinimum, constraint.maximum, constraint.exclusiveMaximum]);
-  if (cache.has(key)) return cache.get(key)!;
-  const automaton = buildNumberAutomaton(constraint);
-  cache.set(key, automaton);
-  return automaton;
-}
-
-function buildNumberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
   let { minimum, maximum } = constraint;
   const unbounded = minimum === -Infinity && maximum === Infinity;
   if (unbounded) {

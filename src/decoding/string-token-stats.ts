@@ -4,6 +4,7 @@
  * starts before it closes the string, and whether it closes it.
  * @module
  */
+import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import type { StoredMask } from './stored-mask.js';
 import { TokenTrie } from './token-trie.js';
 
@@ -39,10 +40,11 @@ export class StringTokenStats {
   /**
    * Masks of string positions over the content (non-closing) tokens, keyed by content
    * automaton and position; they do not depend on what follows the string, so every
-   * grammar over this vocabulary shares them.
+   * grammar over this vocabulary shares them. Bounded: an evicted mask is walked again.
    */
-  readonly contentMasks = new Map<string, StoredMask>();
-  private readonly classFlags = new Map<string, Uint8Array>();
+  readonly contentMasks: BoundedCache<string, StoredMask>;
+  /** Content-trie flags per loop class (one byte per content-trie node each, so few fit). */
+  private readonly classFlags: BoundedCache<string, Uint8Array>;
 
   /** Per content-trie node: 1 when every byte below it is in the ASCII class `members` (cached by `key`). */
   contentClassFlags(key: string, members: Uint8Array): Uint8Array {
@@ -60,8 +62,11 @@ export class StringTokenStats {
   private closingShorterThan = new Int32Array(1);
   private denseBudgets: Uint32Array[] = [];
 
-  constructor(vocabulary: TokenTable) {
+  /** @param cacheBytes estimated bytes for the shared content masks and loop-class flags together */
+  constructor(vocabulary: TokenTable, cacheBytes: number) {
     this.vocabulary = vocabulary;
+    this.contentMasks = new BoundedCache(cacheBytes / 2, (mask) => mask.data.byteLength + OBJECT_OVERHEAD_BYTES);
+    this.classFlags = new BoundedCache(cacheBytes / 2, (flags) => flags.byteLength + OBJECT_OVERHEAD_BYTES);
     const size = vocabulary.size;
     const consumed = new Uint16Array(size);
     const closes = new Uint8Array(size);

@@ -9,6 +9,7 @@ import { getOwn, isPlainObject } from '../shared/own.js';
 import { VocabularyError } from './decoding-errors.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import { ByteSink, TokenKind, type TokenEncoding, type TokenSource } from './token-text-decoding.js';
+import { GrammarCache } from './grammar-cache.js';
 import { StringTokenStats } from './string-token-stats.js';
 import { TokenTrie } from './token-trie.js';
 
@@ -25,7 +26,17 @@ export interface VocabularyOptions {
   eosTokenIds?: readonly number[];
   /** Token ids never to allow although they are text (e.g. Qwen's `</tool_call>`, which would end the call's framing). */
   disallowedTokenIds?: readonly number[];
+  /**
+   * Estimated bytes the caches that grammars over this vocabulary share may hold: half for
+   * pattern, format and number automata, half for the string-content masks and loop-class
+   * tables. Beyond it the least recently used entries are dropped (and rebuilt on demand).
+   * Default 128 MiB.
+   */
+  cacheBytes?: number;
 }
+
+/** Default of `VocabularyOptions.cacheBytes`. */
+const DEFAULT_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** One token as read from a tokenizer file. */
 export interface VocabularyEntry {
@@ -72,6 +83,8 @@ export class Vocabulary {
   private readonly texts: readonly string[];
   private trieCache: TokenTrie | undefined;
   private statsCache: StringTokenStats | undefined;
+  private grammarCacheInstance: GrammarCache | undefined;
+  private readonly cacheBytes: number;
 
   private constructor(source: TokenSource, encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions) {
     const tokenCount = source.texts.length;
@@ -79,6 +92,9 @@ export class Vocabulary {
     if (!Number.isInteger(size) || size < tokenCount) {
       throw new VocabularyError(`vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`);
     }
+    const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    if (!(cacheBytes > 0)) throw new VocabularyError(`cacheBytes ${String(options.cacheBytes)} is not a positive number. Pass an estimate in bytes (default ${DEFAULT_CACHE_BYTES}).`);
+    this.cacheBytes = cacheBytes;
     const disallowed = new Set(options.disallowedTokenIds ?? []);
     const sink = new ByteSink(tokenCount * 8);
     const offsets = new Uint32Array(size + 1);
@@ -273,8 +289,14 @@ export class Vocabulary {
 
   /** @internal Per-token facts inside JSON strings, built on first use and kept. */
   get stringStats(): StringTokenStats {
-    this.statsCache ??= new StringTokenStats(this);
+    this.statsCache ??= new StringTokenStats(this, this.cacheBytes / 2);
     return this.statsCache;
+  }
+
+  /** @internal Pattern, format and number automata kept for every grammar compiled over this vocabulary. */
+  get grammarCache(): GrammarCache {
+    this.grammarCacheInstance ??= new GrammarCache(this.cacheBytes / 2);
+    return this.grammarCacheInstance;
   }
 
   /**

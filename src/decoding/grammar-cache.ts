@@ -1,0 +1,129 @@
+/**
+ * The schema → automaton work that does not depend on tokens (regex and format DFAs, their
+ * intersections, number automata, the character classes DFA states loop on), cached for
+ * every grammar compiled through the same owner. Each `Vocabulary` holds one; the cache is
+ * bounded in estimated bytes and drops the least recently used automata beyond that.
+ * @module
+ */
+import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
+import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
+import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
+
+/**
+ * Default bound. The largest automata are the `time` family's leap-second products (up
+ * to 12,500 states each, about 1 MiB); every format of ajv-formats together fits well
+ * within this, so only a process compiling very many distinct patterns evicts.
+ */
+export const DEFAULT_GRAMMAR_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Printable ASCII characters (no quote or backslash, which need escapes) on which a DFA state loops to itself. */
+export interface LoopClass {
+  /** The characters, as a string: names the class across automata. */
+  readonly key: string;
+  /** 256-entry table, 1 for a member byte. */
+  readonly members: Uint8Array;
+}
+
+/** Loop classes of one DFA: per state (undefined when it loops on none) and the distinct ones. */
+export interface DfaLoopClasses {
+  readonly byState: readonly (LoopClass | undefined)[];
+  readonly distinct: readonly LoopClass[];
+}
+
+/** A schema pattern as an automaton plus the length bounds its counted tail was turned into. */
+export interface SchemaPattern {
+  readonly dfa: CodePointDfa;
+  readonly minLength: number;
+  readonly maxLength: number;
+}
+
+export class GrammarCache {
+  private readonly patterns: BoundedCache<string, CodePointDfa>;
+  private readonly schemaPatterns: BoundedCache<string, SchemaPattern>;
+  private readonly intersections: BoundedCache<string, CodePointDfa>;
+  private readonly numbers: BoundedCache<string, NumberAutomaton | null>;
+  private readonly loops: BoundedCache<CodePointDfa, DfaLoopClasses>;
+
+  /** @param maxBytes estimated bytes for all its automata together, split evenly between its five kinds */
+  constructor(readonly maxBytes: number = DEFAULT_GRAMMAR_CACHE_BYTES) {
+    const share = maxBytes / 5;
+    this.patterns = new BoundedCache(share, dfaBytes);
+    this.schemaPatterns = new BoundedCache(share, (pattern) => dfaBytes(pattern.dfa));
+    this.intersections = new BoundedCache(share, dfaBytes);
+    this.numbers = new BoundedCache(share, (automaton) => OBJECT_OVERHEAD_BYTES + (automaton === null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength));
+    this.loops = new BoundedCache(share, (loops) => loops.byState.length * 8 + loops.distinct.length * (256 + OBJECT_OVERHEAD_BYTES));
+  }
+
+  /** Entries held, over all kinds (tests and capacity planning). */
+  get size(): number {
+    return this.patterns.size + this.schemaPatterns.size + this.intersections.size + this.numbers.size + this.loops.size;
+  }
+
+  /** Estimated bytes held, over all kinds. */
+  get bytes(): number {
+    return this.patterns.bytes + this.schemaPatterns.bytes + this.intersections.bytes + this.numbers.bytes + this.loops.bytes;
+  }
+
+  /** The DFA of a regex (`ignoreCase`: ASCII letters match either case, as ajv-formats' `i` flag). */
+  pattern(source: string, ignoreCase: boolean): CodePointDfa {
+    return this.patterns.getOrCompute(`${ignoreCase ? 'i' : '-'}${source}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase })));
+  }
+
+  /** A schema `pattern`: `^L C{m,n}$` with a fixed-length `L` becomes `^L C*$` plus length bounds. */
+  schemaPattern(source: string): SchemaPattern {
+    return this.schemaPatterns.getOrCompute(source, () => {
+      const split = splitCountedTail(parseRegex(source));
+      return split === undefined
+        ? { dfa: this.pattern(source, false), minLength: 0, maxLength: Infinity }
+        : { dfa: CodePointDfa.fromRegex(split.tree), minLength: split.minLength, maxLength: split.maxLength };
+    });
+  }
+
+  /** The product of several automata, by their ids (a time format's product takes a second to build). */
+  intersection(automata: readonly CodePointDfa[]): CodePointDfa {
+    if (automata.length === 1) return automata[0]!;
+    return this.intersections.getOrCompute(automata.map((automaton) => automaton.id).join(','), () => CodePointDfa.intersect(automata));
+  }
+
+  /** The automaton of number texts within `constraint` (null when the interval holds no number). */
+  numberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
+    const key = JSON.stringify([constraint.integer, constraint.minimum, constraint.exclusiveMinimum, constraint.maximum, constraint.exclusiveMaximum]);
+    return this.numbers.getOrCompute(key, () => numberAutomaton(constraint));
+  }
+
+  /** The loop classes of every state of `dfa` (a time format's DFA has thousands of states: computed once). */
+  loopClasses(dfa: CodePointDfa): DfaLoopClasses {
+    return this.loops.getOrCompute(dfa, () => computeLoopClasses(dfa));
+  }
+}
+
+function dfaBytes(dfa: CodePointDfa): number {
+  let bytes = OBJECT_OVERHEAD_BYTES + dfa.accepting.byteLength;
+  for (const ranges of dfa.transitions) bytes += ranges.byteLength + OBJECT_OVERHEAD_BYTES;
+  return bytes;
+}
+
+function computeLoopClasses(dfa: CodePointDfa): DfaLoopClasses {
+  const distinct = new Map<string, LoopClass>();
+  const byState: (LoopClass | undefined)[] = [];
+  for (let state = 0; state < dfa.stateCount; state++) {
+    let key = '';
+    for (let byte = 0x20; byte < 0x7f; byte++) {
+      if (byte !== 0x22 && byte !== 0x5c && dfa.step(state, byte) === state) key += String.fromCharCode(byte);
+    }
+    if (key === '') {
+      byState.push(undefined);
+      continue;
+    }
+    let loop = distinct.get(key);
+    if (loop === undefined) {
+      const members = new Uint8Array(256);
+      for (let index = 0; index < key.length; index++) members[key.charCodeAt(index)] = 1;
+      loop = { key, members };
+      distinct.set(key, loop);
+    }
+    byState.push(loop);
+  }
+  return { byState, distinct: [...distinct.values()] };
+}
