@@ -218,8 +218,9 @@ describe('wall time covers the model call', () => {
       server.enqueue({ text: 'too late', delayMs: 120_000 });
       const model = createModel('openai:gpt-4o-mini', { baseURL: server.openaiBaseURL, apiKey: 'test-key', maxRetries: 0 });
       const folder = mkdtempSync(join(records, 'hang-'));
-      const result = await runAgent(options(model, [tick], { limits: { maxWallTimeMs: 300 }, recordDir: folder }));
-      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs', max: 300, interrupted: 'model_call' } });
+      // Two seconds: long enough for the request to reach the server on a loaded machine, far below the 120 s hold.
+      const result = await runAgent(options(model, [tick], { limits: { maxWallTimeMs: 2000 }, recordDir: folder }));
+      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs', max: 2000, interrupted: 'model_call' } });
       expect(server.requests).toHaveLength(1);
       const events = readRunRecord(result.recordPath!);
       expect(events.map((event) => event.type)).toEqual(['run_started', 'model_request', 'model_error', 'stop']);
