@@ -20,7 +20,7 @@ import {
 import { numberAutomaton, toPlainDecimal } from './number-language.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { parseRegex, RegexUnsupportedError, splitCountedTail } from '../shared/regex/parse-regex.js';
-import { SchemaRegistry, type SchemaPlace } from './schema-registry.js';
+import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
