@@ -21,7 +21,9 @@ type RefResolver = (holder: Record<string, unknown>, ref: unknown) => unknown;
 
 function documentResolver(root: unknown): RefResolver {
   const registry = new SchemaRegistry(root);
-  return (holder, ref) => (typeof ref === 'string' ? registry.resolve(ref, registry.placeOf(holder)?.base ?? DEFAULT_BASE)?.schema : undefined);
+  // A holder outside the document (a caller's own subschema) resolves against the root's base.
+  const rootBase = registry.placeOf(root)?.base ?? DEFAULT_BASE;
+  return (holder, ref) => (typeof ref === 'string' ? registry.resolve(ref, registry.placeOf(holder)?.base ?? rootBase)?.schema : undefined);
 }
 
 function acceptsNull(schema: unknown, resolve: RefResolver, depth: number): boolean {
