@@ -21,7 +21,8 @@ import { toPlainDecimal } from './number-language.js';
 import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
-import { SchemaRegistry, type SchemaPlace } from './schema-registry.js';
+import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
+import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
@@ -79,26 +80,14 @@ interface Typed {
   pointer: string;
 }
 
-/** Keywords that only annotate (or hold subschemas handled elsewhere): nothing to enforce. */
+/**
+ * Keywords that only annotate (or hold subschemas handled elsewhere): nothing to enforce. The references are
+ * handled or refused below, and `$recursiveAnchor` is refused as the validator does.
+ */
 const ANNOTATIONS = new Set([
-  '$schema',
-  '$id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$comment',
-  '$defs',
-  'definitions',
-  '$vocabulary',
-  'title',
-  'description',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  'contentMediaType',
-  'contentEncoding',
-  'contentSchema',
+  ...CORE_KEYWORDS.filter((keyword) => !REFERENCE_KEYWORDS.includes(keyword) && keyword !== '$recursiveAnchor'),
+  ...METADATA_KEYWORDS,
+  ...CONTENT_KEYWORDS,
 ]);
 
 /** Keywords this compiler enforces. */

@@ -6,7 +6,7 @@
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { ToolCallRequest } from '../tools/types.js';
-import { restoreOptionalNulls } from './provider-schema.js';
+import { nullRestorePlan } from './provider-schema/index.js';
 import { toolLookup, type ToolSource } from './tool-source.js';
 
 /** Options shared by the OpenAI parsers (Chat Completions and Responses). */
@@ -17,7 +17,7 @@ export interface ParseToolCallOptions {
   strict?: boolean;
 }
 
-/** Builds the lookup once per response rather than once per call. */
+/** Builds the lookup once per response rather than once per call; each tool's restore plan is built once per schema and cached. */
 export function argumentsReader(options: ParseToolCallOptions): (id: string, name: string, text: string) => ToolCallRequest {
   const lookup = options.strict && options.tools ? toolLookup(options.tools) : undefined;
   return (id, name, text) => {
@@ -26,7 +26,7 @@ export function argumentsReader(options: ParseToolCallOptions): (id: string, nam
       const parsed = safeParseJson(text);
       // Only a parsed object is restored; anything else goes on as text, so the
       // registry writes the model-facing error from the original characters.
-      if (parsed.success && isPlainObject(parsed.value)) return { id, name, arguments: restoreOptionalNulls(tool.inputSchema, parsed.value) };
+      if (parsed.success && isPlainObject(parsed.value)) return { id, name, arguments: nullRestorePlan(tool.inputSchema).restore(parsed.value) };
     }
     return { id, name, argumentsText: text };
   };

@@ -9,13 +9,14 @@
 export type { FormatWarning, SchemaProvider } from './format-warning.js';
 export {
   OPENAI_STRICT_LIMITS,
+  nullRestorePlan,
   openAIStrictLimitWarnings,
   restoreOptionalNulls,
   schemaAcceptsNull,
   schemaCompatibilityWarnings,
   toOpenAIStrictSchema,
-} from './provider-schema.js';
-export type { StrictSchemaConversion } from './provider-schema.js';
+} from './provider-schema/index.js';
+export type { NullRestorePlan, StrictSchemaConversion } from './provider-schema/index.js';
 export { parsePartialJson } from './partial-json.js';
 export type { PartialJsonResult } from './partial-json.js';
 export type { PartialToolCall } from './partial-tool-call.js';

@@ -6,6 +6,10 @@
  * and for values that arrive already parsed; every walk here is iterative.
  * @module
  */
+import { escapePointer } from './json-schema/json-pointer.js';
+
+/** Kept here for the modules that import it from safe-json; the definition lives with the other JSON Pointer helpers. */
+export { escapePointer };
 
 export interface JsonParseFailure {
   /** What broke, in a sentence. */
@@ -252,8 +256,4 @@ function describeSyntaxError(text: string, error: unknown): JsonParseFailure {
 
 function lowerFirst(text: string): string {
   return text.length === 0 ? text : text[0]!.toLowerCase() + text.slice(1);
-}
-
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

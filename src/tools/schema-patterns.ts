@@ -5,10 +5,11 @@
  * they agree on what a pattern is and where it sits.
  * @module
  */
+import { escapePointer } from '../shared/json-schema/json-pointer.js';
+import { walkSubschemas } from '../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../shared/own.js';
 import { compileLinearRegExp, type LinearRegExp } from '../shared/regex/linear-regexp.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
-import { escapePointer } from '../shared/safe-json.js';
 
 export interface SchemaPatternSite {
   /** JSON Pointer to the `pattern` keyword, or to the `patternProperties` entry whose key is the pattern. */
@@ -19,33 +20,21 @@ export interface SchemaPatternSite {
   holder: Record<string, unknown>;
 }
 
-const SINGLE_SCHEMA_KEYWORDS = ['items', 'additionalItems', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
-const ARRAY_SCHEMA_KEYWORDS = ['items', 'prefixItems', 'allOf', 'anyOf', 'oneOf'];
-const MAP_SCHEMA_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
-
 /** Every pattern in the schema's subschemas (not inside `const`, `enum`, `default` or `examples`), in document order. */
 export function listSchemaPatterns(schema: unknown, rootPointer = ''): SchemaPatternSite[] {
   const sites: SchemaPatternSite[] = [];
-  const seen = new Set<unknown>();
-  const visit = (node: unknown, pointer: string): void => {
-    if (!isPlainObject(node) || seen.has(node)) return;
-    seen.add(node);
-    if (typeof node.pattern === 'string') sites.push({ pointer: `${pointer}/pattern`, keyword: 'pattern', pattern: node.pattern, holder: node });
-    if (isPlainObject(node.patternProperties)) {
-      for (const key of Object.keys(node.patternProperties)) sites.push({ pointer: `${pointer}/patternProperties/${escapePointer(key)}`, keyword: 'patternProperties', pattern: key, holder: node });
-    }
-    for (const keyword of SINGLE_SCHEMA_KEYWORDS) visit(node[keyword], `${pointer}/${keyword}`);
-    for (const keyword of ARRAY_SCHEMA_KEYWORDS) {
-      const list = node[keyword];
-      if (Array.isArray(list)) list.forEach((child, index) => visit(child, `${pointer}/${keyword}/${index}`));
-    }
-    for (const keyword of MAP_SCHEMA_KEYWORDS) {
-      const map = node[keyword];
-      if (!isPlainObject(map)) continue;
-      for (const [key, child] of Object.entries(map)) visit(child, `${pointer}/${keyword}/${escapePointer(key)}`);
-    }
-  };
-  visit(schema, rootPointer);
+  walkSubschemas(
+    schema,
+    ({ schema: node, pointer }) => {
+      if (typeof node.pattern === 'string') sites.push({ pointer: `${pointer}/pattern`, keyword: 'pattern', pattern: node.pattern, holder: node });
+      if (isPlainObject(node.patternProperties)) {
+        for (const key of Object.keys(node.patternProperties)) {
+          sites.push({ pointer: `${pointer}/patternProperties/${escapePointer(key)}`, keyword: 'patternProperties', pattern: key, holder: node });
+        }
+      }
+    },
+    { rootPointer },
+  );
   return sites;
 }
 

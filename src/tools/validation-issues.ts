@@ -4,7 +4,7 @@
  * @module
  */
 import type { ErrorObject } from 'ajv';
-import { escapePointer } from '../shared/safe-json.js';
+import { decodePointer, decodePointerFragment, encodePointer } from '../shared/json-schema/json-pointer.js';
 
 export type ValidationIssueCode =
   | 'invalid_type'
@@ -56,7 +56,7 @@ export function formatIssuePath(path: readonly (string | number)[]): string {
 }
 
 export function toJsonPointer(path: readonly (string | number)[]): string {
-  return path.map((segment) => '/' + escapePointer(String(segment))).join('');
+  return encodePointer(path);
 }
 
 const FORMAT_EXAMPLES: Record<string, string> = {
@@ -88,13 +88,16 @@ function listValues(values: readonly unknown[]): string {
   return shown.join(', ') + (values.length > 30 ? `, … (${values.length - 30} more)` : '');
 }
 
+/** Ajv's instance path as segments; an index-looking segment becomes a number (Ajv writes array indices that way). */
 function pointerToPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+  return (decodePointer(pointer) ?? [pointer]).map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}
+
+/** The name a `$ref` ends with (`#/$defs/a~1b` → `a/b`), for a short description of the schema it names. */
+function referenceName(reference: string): string {
+  const hash = reference.indexOf('#');
+  const segments = hash >= 0 ? decodePointerFragment(reference.slice(hash)) : undefined;
+  return segments !== undefined && segments.length > 0 ? segments[segments.length - 1]! : (reference.split('/').pop() ?? reference);
 }
 
 function summarizeAlternative(schema: unknown): string {
@@ -104,7 +107,7 @@ function summarizeAlternative(schema: unknown): string {
   const record = schema as Record<string, unknown>;
   if ('const' in record) return JSON.stringify(record.const);
   if (Array.isArray(record.enum)) return `one of ${listValues(record.enum)}`;
-  if (typeof record.$ref === 'string') return `a ${record.$ref.split('/').pop()}`;
+  if (typeof record.$ref === 'string') return `a ${referenceName(record.$ref)}`;
   const type = Array.isArray(record.type) ? record.type.join(' or ') : typeof record.type === 'string' ? record.type : undefined;
   if (type === 'object' && typeof record.properties === 'object' && record.properties !== null) {
     const required = Array.isArray(record.required) ? (record.required as string[]) : [];

@@ -1,13 +1,14 @@
 /**
- * Visits every subschema of a tool's input schema with its JSON Pointer, so each
- * lint rule can look at objects and properties wherever they nest. `$ref` is not
- * followed: the schemas it points at are visited where they are defined (`$defs`).
+ * The lint rules' view of a tool's input schema: every subschema with its JSON
+ * Pointer (from the shared walker, so `$ref` is not followed: the schemas it
+ * points at are visited where they are defined), and every declared property.
  * @module
  */
-import { escapePointer } from '../../shared/safe-json.js';
+import { escapePointer } from '../../shared/json-schema/json-pointer.js';
+import { walkSubschemas, type SchemaRecord } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
 
-export type SchemaRecord = Record<string, unknown>;
+export type { SchemaRecord };
 
 /** Where a subschema sits: its pointer, and the keyword that led to it (`properties`, `items`, `allOf`…). */
 export interface SchemaVisit {
@@ -30,30 +31,10 @@ export interface PropertyVisit {
   topLevel: boolean;
 }
 
-const SINGLE_SCHEMA_KEYWORDS = ['items', 'additionalProperties', 'unevaluatedProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems'];
-const ARRAY_SCHEMA_KEYWORDS = ['prefixItems', 'allOf', 'anyOf', 'oneOf'];
-const MAP_SCHEMA_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-
-/** Every subschema object, depth first, the root first. Boolean schemas are skipped: no rule applies to them. */
+/** Every subschema object, depth first in document order, the root first. Boolean schemas are skipped: no rule applies to them. */
 export function listSchemas(root: unknown, rootPointer: string): SchemaVisit[] {
   const visits: SchemaVisit[] = [];
-  const seen = new Set<unknown>();
-  const visit = (schema: unknown, pointer: string, via: string | undefined): void => {
-    if (!isPlainObject(schema) || seen.has(schema)) return;
-    seen.add(schema);
-    visits.push({ schema, pointer, via });
-    for (const keyword of SINGLE_SCHEMA_KEYWORDS) visit(schema[keyword], `${pointer}/${keyword}`, keyword);
-    for (const keyword of ARRAY_SCHEMA_KEYWORDS) {
-      const list = schema[keyword];
-      if (Array.isArray(list)) list.forEach((child, index) => visit(child, `${pointer}/${keyword}/${index}`, keyword));
-    }
-    for (const keyword of MAP_SCHEMA_KEYWORDS) {
-      const map = schema[keyword];
-      if (!isPlainObject(map)) continue;
-      for (const [key, child] of Object.entries(map)) visit(child, `${pointer}/${keyword}/${escapePointer(key)}`, keyword);
-    }
-  };
-  visit(root, rootPointer, undefined);
+  walkSubschemas(root, ({ schema, pointer, keyword }) => visits.push({ schema, pointer, via: keyword }), { rootPointer });
   return visits;
 }
 

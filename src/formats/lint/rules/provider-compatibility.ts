@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../../shared/own.js';
 import { describeToolNameProblem } from '../../../tools/index.js';
 import type { FormatWarning, SchemaProvider } from '../../format-warning.js';
-import { schemaCompatibilityWarnings } from '../../provider-schema.js';
+import { schemaCompatibilityWarnings } from '../../provider-schema/index.js';
 import type { LintContext, LintRule, LintRuleReport } from '../lint-rule.js';
 
 const PROVIDER_LABELS: Record<SchemaProvider, string> = {

@@ -1,8 +1,8 @@
 /**
- * One schema for every backend: rewrites a tool's JSON Schema (2020-12) into the
- * subset OpenAI accepts with `strict: true`, reports every change as a
- * {@link FormatWarning}, maps the nulls that rewrite invites back to "absent",
- * and lists what each provider would ignore or reject.
+ * The strict rewrite: a tool's JSON Schema (2020-12) becomes the subset OpenAI
+ * accepts with `strict: true`, every change reported as a {@link FormatWarning},
+ * together with the plan that maps the nulls the rewrite invites back to "absent"
+ * (`restore.ts`), so a caller computes both once per schema.
  *
  * The rules follow OpenAI's Structured Outputs guide, "Supported schemas"
  * (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas,
@@ -15,10 +15,12 @@
  * model what to fix.
  * @module
  */
-import { isPlainObject } from '../shared/own.js';
-import { escapePointer } from '../shared/safe-json.js';
-import type { JsonSchema, JsonSchemaObject } from '../tools/types.js';
-import type { FormatWarning, SchemaProvider } from './format-warning.js';
+import { METADATA_KEYWORDS } from '../../shared/json-schema/keywords.js';
+import { isPlainObject } from '../../shared/own.js';
+import type { JsonSchema, JsonSchemaObject } from '../../tools/types.js';
+import type { FormatWarning, SchemaProvider } from '../format-warning.js';
+import { nullRestorePlan, type NullRestorePlan } from './restore.js';
+import { pointer, setOwn, typeList } from './schema-shape.js';
 
 /** The result of {@link toOpenAIStrictSchema}. */
 export interface StrictSchemaConversion {
@@ -26,33 +28,31 @@ export interface StrictSchemaConversion {
   schema: JsonSchemaObject;
   /** Every change and loss, in the order met. */
   warnings: FormatWarning[];
+  /** Maps the arguments a model sends for {@link schema} back to the original schema's shape (the nulls of optional properties removed). */
+  readonly restorePlan: NullRestorePlan;
 }
 
-/**
- * OpenAI's documented size limits for a strict schema, from the Structured
- * Outputs guide, "Objects have limitations on nesting depth and size" and the
- * paragraphs after it:
- * https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
- */
-export const OPENAI_STRICT_LIMITS = {
-  /** Levels of object nesting, the root object counting as one. */
-  maxNestingDepth: 10,
-  /** Object properties in the whole schema. */
-  maxTotalProperties: 5000,
-  /** Enum values across all enums. */
-  maxTotalEnumValues: 1000,
-  /** Characters in all property names, definition names, enum values and const values together. */
-  maxTotalStringLength: 120_000,
-  /** A string enum with more values than this falls under {@link OPENAI_STRICT_LIMITS.maxLargeEnumStringLength}. */
-  largeEnumValueCount: 250,
-  /** Characters in the values of one string enum that has more than 250 values. */
-  maxLargeEnumStringLength: 15_000,
-} as const;
+/** The plan is a getter, built on first use (and shared through the cache), so a conversion stays plain data when compared or serialised. */
+class StrictConversionResult implements StrictSchemaConversion {
+  readonly #original: JsonSchemaObject;
+
+  constructor(
+    public schema: JsonSchemaObject,
+    public warnings: FormatWarning[],
+    original: JsonSchemaObject,
+  ) {
+    this.#original = original;
+  }
+
+  get restorePlan(): NullRestorePlan {
+    return nullRestorePlan(this.#original);
+  }
+}
 
 const STRICT: SchemaProvider = 'openai-strict';
 
-/** Keywords that only describe; kept as they are. */
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords that only describe; kept as they are (`default` is not: strict mode rejects it, see below). */
+const ANNOTATIONS = new Set([...METADATA_KEYWORDS.filter((keyword) => keyword !== 'default'), '$comment']);
 
 /** Constraints the guide lists as supported ("Supported properties"), plus enum and const. */
 const KEPT_CONSTRAINTS = new Set(['enum', 'const', 'pattern', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems']);
@@ -99,17 +99,6 @@ const ENFORCEMENT_NOTE = 'decoding no longer enforces it; the registry still che
 
 function anyScalarSchema(): JsonSchemaObject {
   return { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] };
-}
-
-function pointer(path: string, ...segments: (string | number)[]): string {
-  return path + segments.map((segment) => `/${escapePointer(String(segment))}`).join('');
-}
-
-function typeList(schema: JsonSchemaObject): string[] | undefined {
-  const type = schema.type;
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type) && type.every((entry): entry is string => typeof entry === 'string')) return type;
-  return undefined;
 }
 
 function hasObjectKeywords(schema: JsonSchemaObject): boolean {
@@ -366,11 +355,6 @@ class StrictConverter {
   }
 }
 
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty, so a property named "__proto__" stays a property.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /** Whether the schema itself admits null, without following `$ref`. */
 function directlyAcceptsNull(schema: JsonSchema): boolean {
   if (typeof schema === 'boolean') return schema;
@@ -413,7 +397,7 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
   const converter = new StrictConverter();
   if (!isPlainObject(schema)) {
     converter.warn('unsupported', 'root-type', '', 'the schema is not an object; it became an object without properties');
-    return { schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, warnings: converter.warnings };
+    return new StrictConversionResult({ type: 'object', properties: {}, required: [], additionalProperties: false }, converter.warnings, schema);
   }
   const rootTypes = typeList(schema);
   if (rootTypes !== undefined && !(rootTypes.length === 1 && rootTypes[0] === 'object')) {
@@ -428,261 +412,6 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
     root = { type: 'object', ...schema };
   }
   const converted = converter.convert(root, '');
-  if (typeof converted === 'boolean') return { schema: { type: 'object', properties: {}, required: [], additionalProperties: false }, warnings: converter.warnings };
-  return { schema: converted, warnings: converter.warnings };
-}
-
-// ---------------------------------------------------------------------------
-// null → absent on the way back in
-
-const MAX_REF_DEPTH = 32;
-
-interface ObjectView {
-  properties: Map<string, unknown>;
-  required: Set<string>;
-}
-
-function resolveRef(ref: unknown, root: JsonSchemaObject): unknown {
-  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let current: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;
-    current = current[segment];
-  }
-  return current;
-}
-
-/** Whether a schema admits null, following local `$ref`s (JSON Schema semantics: no `type` means any type). */
-export function schemaAcceptsNull(schema: unknown, root: JsonSchemaObject, depth = 0): boolean {
-  if (typeof schema === 'boolean') return schema;
-  if (!isPlainObject(schema) || depth > MAX_REF_DEPTH) return true;
-  const types = typeList(schema);
-  if (types && !types.includes('null')) return false;
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) return false;
-  if ('const' in schema && schema.const !== null) return false;
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((branch) => schemaAcceptsNull(branch, root, depth + 1))) return false;
-  if (Array.isArray(schema.oneOf) && !schema.oneOf.some((branch) => schemaAcceptsNull(branch, root, depth + 1))) return false;
-  if (Array.isArray(schema.allOf) && !schema.allOf.every((branch) => schemaAcceptsNull(branch, root, depth + 1))) return false;
-  if ('$ref' in schema) {
-    const target = resolveRef(schema.$ref, root);
-    if (target !== undefined && !schemaAcceptsNull(target, root, depth + 1)) return false;
-  }
-  return true;
-}
-
-/** The properties and required names a schema gives an object value, gathered through `$ref` and `allOf`. */
-function objectView(schema: unknown, root: JsonSchemaObject, value: Record<string, unknown>, depth = 0): ObjectView | undefined {
-  if (!isPlainObject(schema) || depth > MAX_REF_DEPTH) return undefined;
-  const view: ObjectView = { properties: new Map(), required: new Set() };
-  let found = false;
-  const add = (other: ObjectView | undefined) => {
-    if (!other) return;
-    found = true;
-    for (const [name, sub] of other.properties) if (!view.properties.has(name)) view.properties.set(name, sub);
-    for (const name of other.required) view.required.add(name);
-  };
-  if (isPlainObject(schema.properties)) {
-    found = true;
-    for (const [name, sub] of Object.entries(schema.properties)) view.properties.set(name, sub);
-  }
-  if (Array.isArray(schema.required)) {
-    for (const name of schema.required) if (typeof name === 'string') view.required.add(name);
-  }
-  if ('$ref' in schema) add(objectView(resolveRef(schema.$ref, root), root, value, depth + 1));
-  if (Array.isArray(schema.allOf)) for (const branch of schema.allOf) add(objectView(branch, root, value, depth + 1));
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[key];
-    if (!Array.isArray(branches)) continue;
-    // The branch that declares most of the value's keys is the one the model meant.
-    let best: ObjectView | undefined;
-    let bestScore = -1;
-    for (const branch of branches) {
-      const candidate = objectView(branch, root, value, depth + 1);
-      if (!candidate) continue;
-      const score = Object.keys(value).filter((name) => candidate.properties.has(name)).length;
-      if (score > bestScore) [best, bestScore] = [candidate, score];
-    }
-    add(best);
-  }
-  return found ? view : undefined;
-}
-
-function itemSchemas(schema: unknown, root: JsonSchemaObject, depth = 0): { prefix: unknown[]; items: unknown } | undefined {
-  if (!isPlainObject(schema) || depth > MAX_REF_DEPTH) return undefined;
-  if ('items' in schema || 'prefixItems' in schema) {
-    return { prefix: Array.isArray(schema.prefixItems) ? schema.prefixItems : [], items: Array.isArray(schema.items) ? undefined : schema.items };
-  }
-  if ('$ref' in schema) return itemSchemas(resolveRef(schema.$ref, root), root, depth + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const branches = schema[key];
-    if (!Array.isArray(branches)) continue;
-    for (const branch of branches) {
-      const found = itemSchemas(branch, root, depth + 1);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-function restore(value: unknown, schema: unknown, root: JsonSchemaObject, depth: number): unknown {
-  if (depth > 256) return value;
-  if (Array.isArray(value)) {
-    const schemas = itemSchemas(schema, root);
-    if (!schemas) return value;
-    return value.map((item, index) => restore(item, index < schemas.prefix.length ? schemas.prefix[index] : schemas.items, root, depth + 1));
-  }
-  if (!isPlainObject(value)) return value;
-  const view = objectView(schema, root, value);
-  if (!view) return value;
-  const out: Record<string, unknown> = {};
-  for (const [name, child] of Object.entries(value)) {
-    const sub = view.properties.get(name);
-    if (child === null && sub !== undefined && !view.required.has(name) && !schemaAcceptsNull(sub, root)) continue;
-    setOwn(out, name, sub === undefined ? child : restore(child, sub, root, depth + 1));
-  }
-  return out;
-}
-
-/**
- * Undoes the nullable rewrite of {@link toOpenAIStrictSchema} on arguments that
- * come back: removes `null` from every property that was optional in
- * `originalSchema` and whose schema there does not accept null, through nested
- * objects and arrays. The input is not modified.
- */
-export function restoreOptionalNulls(originalSchema: JsonSchemaObject, args: unknown): unknown {
-  return restore(args, originalSchema, originalSchema, 0);
-}
-
-// ---------------------------------------------------------------------------
-// What each provider ignores or rejects
-
-function rootWarnings(schema: JsonSchemaObject, provider: SchemaProvider): FormatWarning[] {
-  const warnings: FormatWarning[] = [];
-  const who = provider === 'mcp' ? 'MCP' : provider === 'anthropic' ? 'Anthropic' : 'OpenAI';
-  if (schema.type !== 'object') {
-    const got = schema.type === undefined ? 'no `type`' : `type ${JSON.stringify(schema.type)}`;
-    warnings.push({ type: 'unsupported', provider, feature: 'root-type', path: '', details: `the root has ${got}; ${who} requires \`type: "object"\` at the root of a tool's input schema` });
-  }
-  // OpenAI: "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level";
-  // Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level".
-  const banned = provider === 'anthropic' ? ['anyOf', 'oneOf', 'allOf'] : provider === 'mcp' ? [] : ['anyOf', 'oneOf', 'allOf', 'enum', 'not'];
-  for (const key of banned) {
-    if (key in schema) warnings.push({ type: 'unsupported', provider, feature: 'root-union', path: pointer('', key), details: `${who} rejects \`${key}\` at the top level of a tool's input schema; make the root one object and move the alternatives into a property` });
-  }
-  return warnings;
-}
-
-function externalRefWarnings(schema: unknown, provider: SchemaProvider, path: string, out: FormatWarning[], depth = 0): void {
-  if (depth > 256) return;
-  if (Array.isArray(schema)) {
-    schema.forEach((entry, index) => externalRefWarnings(entry, provider, pointer(path, index), out, depth + 1));
-    return;
-  }
-  if (!isPlainObject(schema)) return;
-  for (const [key, value] of Object.entries(schema)) {
-    // enum/const/default/examples hold values, not schemas.
-    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
-    if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) {
-      out.push({ type: 'unsupported', provider, feature: '$ref', path: pointer(path, key), details: `\`$ref: ${JSON.stringify(value)}\` points outside the schema; providers do not fetch references, so inline it or move it into $defs` });
-    } else {
-      externalRefWarnings(value, provider, pointer(path, key), out, depth + 1);
-    }
-  }
-}
-
-interface SizeTally {
-  properties: number;
-  enumValues: number;
-  stringLength: number;
-  deepest: { depth: number; path: string };
-  largeEnums: { path: string; length: number; count: number }[];
-}
-
-function tally(schema: unknown, path: string, depth: number, sizes: SizeTally, guard: number): void {
-  if (!isPlainObject(schema) || guard > 256) return;
-  let level = depth;
-  if (isPlainObject(schema.properties) || typeList(schema)?.includes('object')) {
-    level = depth + 1;
-    if (level > sizes.deepest.depth) sizes.deepest = { depth: level, path };
-  }
-  if (isPlainObject(schema.properties)) {
-    for (const [name, sub] of Object.entries(schema.properties)) {
-      sizes.properties += 1;
-      sizes.stringLength += name.length;
-      tally(sub, pointer(path, 'properties', name), level, sizes, guard + 1);
-    }
-  }
-  if (Array.isArray(schema.enum)) {
-    sizes.enumValues += schema.enum.length;
-    let length = 0;
-    for (const entry of schema.enum) if (typeof entry === 'string') length += entry.length;
-    sizes.stringLength += length;
-    if (schema.enum.length > OPENAI_STRICT_LIMITS.largeEnumValueCount && schema.enum.every((entry) => typeof entry === 'string')) {
-      sizes.largeEnums.push({ path: pointer(path, 'enum'), length, count: schema.enum.length });
-    }
-  }
-  if (typeof schema.const === 'string') sizes.stringLength += schema.const.length;
-  for (const key of ['$defs', 'definitions'] as const) {
-    const defs = schema[key];
-    if (!isPlainObject(defs)) continue;
-    for (const [name, def] of Object.entries(defs)) {
-      sizes.stringLength += name.length;
-      tally(def, pointer(path, key, name), depth, sizes, guard + 1);
-    }
-  }
-  if (isPlainObject(schema.items)) tally(schema.items, pointer(path, 'items'), level, sizes, guard + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches)) branches.forEach((branch, index) => tally(branch, pointer(path, key, index), depth, sizes, guard + 1));
-  }
-}
-
-/** OpenAI's documented size limits ({@link OPENAI_STRICT_LIMITS}) checked on a schema already in strict form. */
-export function openAIStrictLimitWarnings(schema: JsonSchemaObject): FormatWarning[] {
-  const sizes: SizeTally = { properties: 0, enumValues: 0, stringLength: 0, deepest: { depth: 0, path: '' }, largeEnums: [] };
-  tally(schema, '', 0, sizes, 0);
-  const limits = OPENAI_STRICT_LIMITS;
-  const warnings: FormatWarning[] = [];
-  const add = (feature: string, path: string, details: string) => warnings.push({ type: 'unsupported', provider: STRICT, feature, path, details });
-  if (sizes.deepest.depth > limits.maxNestingDepth) {
-    add('nesting-depth', sizes.deepest.path, `objects nest ${sizes.deepest.depth} levels deep; OpenAI strict mode allows at most ${limits.maxNestingDepth}, so flatten the schema`);
-  }
-  if (sizes.properties > limits.maxTotalProperties) {
-    add('total-properties', '', `the schema declares ${sizes.properties} object properties in all; OpenAI strict mode allows at most ${limits.maxTotalProperties}`);
-  }
-  if (sizes.enumValues > limits.maxTotalEnumValues) {
-    add('total-enum-values', '', `the schema has ${sizes.enumValues} enum values in all; OpenAI strict mode allows at most ${limits.maxTotalEnumValues}`);
-  }
-  if (sizes.stringLength > limits.maxTotalStringLength) {
-    add('total-string-length', '', `property names, definition names, enum and const values add up to ${sizes.stringLength} characters; OpenAI strict mode allows at most ${limits.maxTotalStringLength}`);
-  }
-  for (const large of sizes.largeEnums) {
-    if (large.length > limits.maxLargeEnumStringLength) {
-      add('enum-string-length', large.path, `this enum has ${large.count} string values totalling ${large.length} characters; with more than ${limits.largeEnumValueCount} values OpenAI strict mode allows at most ${limits.maxLargeEnumStringLength} characters`);
-    }
-  }
-  return warnings;
-}
-
-/**
- * What a provider would ignore, reject or change in this input schema. For
- * `openai-strict` this includes every change {@link toOpenAIStrictSchema}
- * makes and the documented size limits, measured on the rewritten schema.
- */
-export function schemaCompatibilityWarnings(schema: JsonSchemaObject, provider: SchemaProvider): FormatWarning[] {
-  if (!isPlainObject(schema)) {
-    return [{ type: 'unsupported', provider, feature: 'root-type', path: '', details: 'the input schema is not a JSON object; every provider requires an object schema with `type: "object"`' }];
-  }
-  const warnings: FormatWarning[] = [];
-  if (provider === 'openai-strict') {
-    const converted = toOpenAIStrictSchema(schema);
-    warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(converted.schema));
-    return warnings;
-  }
-  warnings.push(...rootWarnings(schema, provider));
-  externalRefWarnings(schema, provider, '', warnings);
-  return warnings;
+  if (typeof converted === 'boolean') return new StrictConversionResult({ type: 'object', properties: {}, required: [], additionalProperties: false }, converter.warnings, schema);
+  return new StrictConversionResult(converted, converter.warnings, schema);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OPENAI_STRICT_LIMITS, restoreOptionalNulls, schemaAcceptsNull, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema.js';
-import type { JsonSchemaObject } from '../tools/types.js';
+import { OPENAI_STRICT_LIMITS, restoreOptionalNulls, schemaAcceptsNull, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './index.js';
+import type { JsonSchemaObject } from '../../tools/types.js';
 
 const weather: JsonSchemaObject = {
   type: 'object',

@@ -1,0 +1,9 @@
+/**
+ * One schema for every backend: the strict rewrite for OpenAI (`rewrite.ts`), the
+ * plan that maps its nulls back to "absent" (`restore.ts`), and what each
+ * provider would ignore or reject (`limits.ts`).
+ * @module
+ */
+export { toOpenAIStrictSchema, type StrictSchemaConversion } from './rewrite.js';
+export { NullRestorePlan, nullRestorePlan, restoreOptionalNulls, schemaAcceptsNull } from './restore.js';
+export { OPENAI_STRICT_LIMITS, openAIStrictLimitWarnings, schemaCompatibilityWarnings } from './limits.js';

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BASE, SchemaRegistry } from './schema-registry.js';
+
+describe('SchemaRegistry', () => {
+  it('resolves local pointers, through arrays, with ~0/~1 and percent-encoding', () => {
+    const target = { type: 'integer' };
+    const root = { $defs: { 'a/b': { type: 'string' }, 'c~d': { anyOf: [true, target] }, 'e f': { type: 'null' } } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#')?.schema).toBe(root);
+    expect(registry.resolve('#/$defs/a~1b')?.schema).toEqual({ type: 'string' });
+    expect(registry.resolve('#/$defs/c~0d/anyOf/1')?.schema).toBe(target);
+    expect(registry.resolve('#/$defs/c~0d/anyOf/1')?.place.pointer).toBe('#/$defs/c~0d/anyOf/1');
+    expect(registry.resolve('#/$defs/e%20f')?.schema).toEqual({ type: 'null' });
+    expect(registry.resolve('#/$defs/missing')).toBeUndefined();
+    // a malformed escape is "no such schema", never an exception
+    expect(registry.resolve('#/$defs/%zz')).toBeUndefined();
+    expect(registry.resolve('#/$defs/a~2b')).toBeUndefined();
+  });
+
+  it('accepts draft-7 definitions and resolves $anchor and $id within the document, never fetching', () => {
+    const item = { $id: 'item.json', type: 'object', $defs: { name: { $anchor: 'name', type: 'string' } } };
+    const root = { $id: 'https://example.com/root.json', definitions: { item } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('https://example.com/item.json')?.schema).toBe(item);
+    expect(registry.resolve('item.json#name', 'https://example.com/root.json')?.schema).toEqual({ $anchor: 'name', type: 'string' });
+    // inside item.json, '#/$defs/name' is relative to item.json, not to the root document
+    expect(registry.resolve('#/$defs/name', registry.placeOf(item)!.base)?.schema).toEqual({ $anchor: 'name', type: 'string' });
+    expect(registry.placeOf(item)).toEqual({ base: 'https://example.com/item.json', pointer: '#/definitions/item' });
+    expect(registry.resolve('https://example.com/elsewhere.json')).toBeUndefined();
+  });
+
+  it('resolves a recursive schema to the same objects', () => {
+    const root: Record<string, unknown> = { type: 'object', properties: { next: { $ref: '#' } } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#', DEFAULT_BASE)?.schema).toBe(root);
+    expect(registry.resolve('#/properties/next')?.schema).toEqual({ $ref: '#' });
+  });
+
+  it('scans remote schemas supplied by the caller', () => {
+    const remote = { $defs: { id: { type: 'string', format: 'uuid' } } };
+    const registry = new SchemaRegistry({ $ref: 'https://schemas.example/common.json#/$defs/id' }, { 'https://schemas.example/common.json': remote });
+    expect(registry.resolve('https://schemas.example/common.json#/$defs/id')?.schema).toEqual({ type: 'string', format: 'uuid' });
+    expect(registry.placeOf(remote.$defs.id)?.pointer).toBe('https://schemas.example/common.json#/$defs/id');
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `$ref` / `$id` resolution within the documents at hand, never fetching: finds
+ * every schema resource (`$id`), anchor (`$anchor`, `$dynamicAnchor`) and JSON
+ * pointer a `$ref` can name, for one root schema plus the remote schemas the
+ * caller supplies.
+ * @module
+ */
+import { decodePointerFragment, valueAtPointer } from './json-pointer.js';
+import { walkSubschemas } from './walk-schema.js';
+
+/** Base URI of a root schema without `$id`; never fetched. */
+export const DEFAULT_BASE = 'https://toolwright.invalid/schema.json';
+
+/** Where a schema object sits: its base URI and a JSON pointer for messages. */
+export interface SchemaPlace {
+  readonly base: string;
+  readonly pointer: string;
+}
+
+export class SchemaRegistry {
+  private readonly resources = new Map<string, unknown>();
+  private readonly anchors = new Map<string, unknown>();
+  private readonly places = new Map<object, SchemaPlace>();
+
+  constructor(root: unknown, remotes: Readonly<Record<string, unknown>> = {}) {
+    const seen = new Set<object>();
+    for (const [uri, schema] of Object.entries(remotes)) this.scan(schema, stripFragment(uri), uri.includes('#') ? uri : `${stripFragment(uri)}#`, seen);
+    this.scan(root, DEFAULT_BASE, '#', seen);
+  }
+
+  /** Base URI and pointer of a schema object met during the scan (undefined for booleans and unscanned objects). */
+  placeOf(schema: unknown): SchemaPlace | undefined {
+    return typeof schema === 'object' && schema !== null ? this.places.get(schema) : undefined;
+  }
+
+  /** The schema a `$ref` names, resolved against `base` (by default the root's), or undefined. */
+  resolve(reference: string, base: string = DEFAULT_BASE): { schema: unknown; place: SchemaPlace } | undefined {
+    let absolute: string;
+    try {
+      absolute = new URL(reference, base).href;
+    } catch {
+      return undefined;
+    }
+    const hash = absolute.indexOf('#');
+    const resourceUri = hash >= 0 ? absolute.slice(0, hash) : absolute;
+    const fragment = hash >= 0 ? absolute.slice(hash + 1) : '';
+    if (fragment !== '' && !fragment.startsWith('/')) {
+      const anchored = this.anchors.get(`${resourceUri}#${fragment}`);
+      if (anchored === undefined) return undefined;
+      return { schema: anchored, place: this.placeOf(anchored) ?? { base: resourceUri, pointer: reference } };
+    }
+    const resource = this.resources.get(resourceUri);
+    if (resource === undefined) return undefined;
+    const segments = decodePointerFragment(fragment);
+    if (segments === undefined) return undefined;
+    // The base of the target is that of the nearest scanned schema on the way down (an $id inside the pointer's path moves it).
+    let target: unknown = resource;
+    let targetBase = this.placeOf(resource)?.base ?? resourceUri;
+    for (let index = 0; index < segments.length; index++) {
+      target = valueAtPointer(target, segments.slice(index, index + 1));
+      if (target === undefined) return undefined;
+      targetBase = this.placeOf(target)?.base ?? targetBase;
+    }
+    return { schema: target, place: this.placeOf(target) ?? { base: targetBase, pointer: `${resourceUri}#${fragment}` } };
+  }
+
+  private scan(schema: unknown, base: string, pointer: string, seen: Set<object>): void {
+    walkSubschemas(
+      schema,
+      ({ schema: node, pointer: at, parent }) => {
+        const parentBase = parent === undefined ? base : this.places.get(parent.schema)!.base;
+        let here = parentBase;
+        if (typeof node.$id === 'string') {
+          const id = node.$id;
+          try {
+            const resolved = new URL(id, parentBase).href;
+            if (id.startsWith('#')) {
+              this.anchors.set(resolved, node);
+            } else {
+              here = stripFragment(resolved);
+              this.resources.set(here, node);
+            }
+          } catch {
+            // an unparsable $id leaves the base unchanged; a $ref to it will not resolve and is reported then
+          }
+        }
+        if (!this.resources.has(here)) this.resources.set(here, node);
+        if (typeof node.$anchor === 'string') this.anchors.set(`${here}#${node.$anchor}`, node);
+        if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`)) this.anchors.set(`${here}#${node.$dynamicAnchor}`, node);
+        this.places.set(node, { base: here, pointer: at });
+      },
+      { rootPointer: pointer, seen },
+    );
+  }
+}
+
+function stripFragment(uri: string): string {
+  const hash = uri.indexOf('#');
+  return hash >= 0 ? uri.slice(0, hash) : uri;
+}
