@@ -4,8 +4,15 @@
  * thrown: they are tool results (see `src/tools/model-messages.ts`).
  * @module
  */
+import { isInstanceOfClass, lineageOf } from './class-lineage.js';
 
 const BRAND = Symbol.for('toolwright.error');
+/**
+ * The class names from an error's own class up to `ToolwrightError`. Registry
+ * symbols and names (not constructors) so that a check still works when two
+ * copies of the package are loaded.
+ */
+const LINEAGE = Symbol.for('toolwright.error.lineage');
 
 /**
  * Every stable error code, with what it means. A code is never reused for a
@@ -48,16 +55,22 @@ export interface ToolwrightErrorOptions {
 export class ToolwrightError extends Error {
   readonly code: ErrorCode;
   readonly [BRAND] = true;
+  readonly [LINEAGE]: readonly string[];
 
   constructor(code: ErrorCode, message: string, options: ToolwrightErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.name = new.target.name;
+    this[LINEAGE] = lineageOf(new.target, ToolwrightError);
   }
 
-  /** Works across duplicate copies of the package, unlike `instanceof`. */
-  static isInstance(value: unknown): value is ToolwrightError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  /**
+   * Whether `value` is an instance of the class this is called on (or of a subclass):
+   * `ProviderAuthError.isInstance(error)` is false for a `ToolNotFoundError`.
+   * Unlike `instanceof`, it also recognises errors thrown by another copy of the package.
+   */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return isInstanceOfClass(this, ToolwrightError, value, BRAND, LINEAGE);
   }
 }
 
