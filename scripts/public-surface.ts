@@ -3,6 +3,8 @@
  * entry point in package.json `exports`, the names it exports, and every type
  * declared under src/ that its public signatures mention (parameters, return
  * types, properties, heritage, alias bodies, generic constraints; recursively).
+ * A base interface that its own module does not export counts as part of the derived
+ * type (its members are walked through it), not as a type the user must name.
  * Used by `test/architecture/public-types.test.ts` and `scripts/count-exports.ts`.
  * @module
  */
@@ -72,12 +74,21 @@ function sourceDeclarationPath(symbol: ts.Symbol): string | undefined {
   return relative(PACKAGE_ROOT, file);
 }
 
+/** Private members, and members documented `@internal` (not part of the API even though TypeScript lets them be reached). */
 function isHiddenMember(symbol: ts.Symbol): boolean {
   if (symbol.name.startsWith('#') || symbol.name.startsWith('__#')) return true;
   return (symbol.declarations ?? []).some((declaration) => {
     if (ts.isPrivateIdentifier((declaration as ts.NamedDeclaration).name ?? declaration)) return true;
+    if (ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal')) return true;
     return (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) !== 0;
   });
+}
+
+function isInternalSignature(signature: ts.Signature): boolean {
+  const declaration = signature.getDeclaration() as ts.Declaration | undefined;
+  if (declaration === undefined) return false;
+  if ((ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) !== 0) return true;
+  return ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
 }
 
 /** Walks the types reachable from one entry's exports and lists the src/ types among them. */
@@ -115,6 +126,20 @@ export function analyseEntry(program: ts.Program, entry: EntryPoint): EntrySurfa
     return true;
   }
 
+  /**
+   * A base interface or class that its own module keeps unexported is an implementation
+   * detail of the derived type: its members are checked through the derived type's
+   * properties, so only its type arguments are walked here.
+   */
+  function walkBase(base: ts.Type, via: string): void {
+    const symbol = base.getSymbol();
+    const exportedFromModule = (symbol?.declarations ?? []).some((declaration) => (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Export) !== 0);
+    if (symbol === undefined || exportedFromModule || sourceDeclarationPath(symbol) === undefined) walkType(base, via);
+    else if ((base as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) {
+      for (const argument of checker.getTypeArguments(base as ts.TypeReference)) walkType(argument, via);
+    }
+  }
+
   function walkSignature(signature: ts.Signature, via: string): void {
     for (const parameter of signature.getTypeParameters() ?? []) walkType(parameter, via);
     for (const parameter of signature.getParameters()) walkType(checker.getTypeOfSymbol(parameter), via);
@@ -130,8 +155,8 @@ export function analyseEntry(program: ts.Program, entry: EntryPoint): EntrySurfa
       if (isHiddenMember(property)) continue;
       walkType(checker.getTypeOfSymbol(property), via);
     }
-    for (const signature of type.getCallSignatures()) walkSignature(signature, via);
-    for (const signature of type.getConstructSignatures()) walkSignature(signature, via);
+    for (const signature of type.getCallSignatures()) if (!isInternalSignature(signature)) walkSignature(signature, via);
+    for (const signature of type.getConstructSignatures()) if (!isInternalSignature(signature)) walkSignature(signature, via);
     for (const info of checker.getIndexInfosOfType(type)) {
       walkType(info.keyType, via);
       walkType(info.type, via);
@@ -179,14 +204,14 @@ export function analyseEntry(program: ts.Program, entry: EntryPoint): EntrySurfa
     if (symbol.flags & ts.SymbolFlags.Class) {
       const instance = checker.getDeclaredTypeOfSymbol(symbol);
       walkStructure(instance, via);
-      for (const base of checker.getBaseTypes(instance as ts.InterfaceType)) walkType(base, via);
+      for (const base of checker.getBaseTypes(instance as ts.InterfaceType)) walkBase(base, via);
       for (const parameter of (instance as ts.InterfaceType).typeParameters ?? []) walkType(parameter, via);
       const declaration = symbol.valueDeclaration;
       if (declaration !== undefined) walkStructure(checker.getTypeOfSymbolAtLocation(symbol, declaration), via);
     } else if (symbol.flags & ts.SymbolFlags.Interface) {
       const declared = checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType;
       walkStructure(declared, via);
-      for (const base of checker.getBaseTypes(declared)) walkType(base, via);
+      for (const base of checker.getBaseTypes(declared)) walkBase(base, via);
       for (const parameter of declared.typeParameters ?? []) walkType(parameter, via);
     } else if (symbol.flags & ts.SymbolFlags.TypeAlias) {
       const declared = checker.getDeclaredTypeOfSymbol(symbol);
