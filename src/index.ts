@@ -55,6 +55,7 @@ export {
   DuplicateToolError,
   ERROR_CODES,
   InvalidArgumentError,
+  InvalidStateError,
   ModuleLoadError,
   SchemaCompileError,
   ToolDefinitionError,

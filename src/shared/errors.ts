@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
   TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
   TW_MODULE_LOAD: 'A tool module could not be loaded or exports no tools.',
+  TW_INVALID_STATE: 'A method was called on an object whose state does not allow it (started twice).',
   TW_SCRIPT_EXHAUSTED: 'A scripted test model was asked for a turn its script does not hold.',
   TW_INVALID_MODEL_SPEC: 'A model spec (`provider:model`) names no known provider or no model.',
   TW_MISSING_API_KEY: 'A provider needs an API key and none was given or found in its environment variable.',
@@ -149,5 +150,12 @@ export class ModuleLoadError extends ToolwrightError {
   constructor(modulePath: string, message: string, options: ToolwrightErrorOptions = {}) {
     super('TW_MODULE_LOAD', `Cannot load tools from "${modulePath}": ${message}`, options);
     this.modulePath = modulePath;
+  }
+}
+
+/** A method called at the wrong time: the object's state does not allow it (e.g. started twice). */
+export class InvalidStateError extends ToolwrightError {
+  constructor(message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_INVALID_STATE', message, options);
   }
 }

@@ -26,6 +26,7 @@ import { ScriptExhaustedError } from '../../src/models/scripted/scripted-model.j
 import {
   DuplicateToolError,
   InvalidArgumentError,
+  InvalidStateError,
   ModuleLoadError,
   SchemaCompileError,
   ToolDefinitionError,
@@ -49,6 +50,7 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['ToolNotFoundError', () => new ToolNotFoundError('t', [])],
   ['InvalidArgumentError', () => new InvalidArgumentError('bad')],
   ['ModuleLoadError', () => new ModuleLoadError('./tools.js', 'missing')],
+  ['InvalidStateError', () => new InvalidStateError('started twice')],
   ['RunNotFoundError', () => new RunNotFoundError('run')],
   ['RunNotResumableError', () => new RunNotResumableError('run', 'completed', 'finished')],
   ['RunLeasedError', () => new RunLeasedError('run', undefined)],
