@@ -2,7 +2,8 @@
  * The agent runtime: a guarded tool-calling loop with budgets, a loop breaker,
  * effect-aware scheduling, durable confirmations, routing, a JSONL record and
  * OpenTelemetry spans.
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export { runAgent, newRunId } from './run-agent.js';
@@ -36,7 +37,7 @@ export { canonicalJson } from '../shared/canonical-json.js';
 export { createMemoryRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
-export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
 export type { RoutingCategory, RoutingOptions } from './route-tools.js';

@@ -7,6 +7,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { InvalidArgumentError } from '../shared/errors.js';
 
 const enum ValueType {
   UINT8 = 0,
@@ -183,7 +184,7 @@ function encodeTensor(tensor: GgufTensor): Buffer {
     return out;
   }
   // Q8_0: blocks of 32 values, each a f16 scale followed by 32 signed bytes.
-  if (data.length % 32 !== 0) throw new Error(`tensor ${tensor.name}: Q8_0 needs a multiple of 32 values`);
+  if (data.length % 32 !== 0) throw new InvalidArgumentError(`Tensor ${tensor.name} has ${data.length} values; Q8_0 stores blocks of 32: pad it to a multiple of 32 or write it as F32/F16.`);
   const blocks = data.length / 32;
   const out = Buffer.alloc(blocks * 34);
   for (let block = 0; block < blocks; block++) {

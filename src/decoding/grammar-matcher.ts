@@ -30,6 +30,7 @@ export class GrammarMatcher {
   private steps = 0;
   private failure: DecodingLimitError | undefined;
 
+  /** @internal Use `grammar.matcher()`. */
   constructor(host: MatcherHost) {
     this.host = host;
     this.history = new Int32Array(256);

@@ -317,7 +317,7 @@ export class Vocabulary {
     return this.tokenBytesFlat.byteLength + this.tokenOffsets.byteLength + this.textTokens.byteLength + (this.trieCache?.byteSize() ?? 0) + (this.statsCache?.byteSize() ?? 0);
   }
 
-  /** The byte trie over the text tokens, built on first use and kept. */
+  /** @internal The byte trie over the text tokens, built on first use and kept. */
   get trie(): TokenTrie {
     if (this.trieCache === undefined) {
       const ids: number[] = [];

@@ -3,7 +3,8 @@
  * Anthropic and MCP wire shapes and back — declarations, calls, results and
  * streamed calls — plus the strict-schema rewrite and the schema linter.
  * Pure functions: no network, no provider SDK at runtime (only its types).
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export type { FormatWarning, SchemaProvider } from './format-warning.js';

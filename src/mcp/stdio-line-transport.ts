@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCErrorResponse, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InvalidStateError } from '../shared/errors.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 
 /** Longest line accepted, in bytes (4 MiB, the same bound as the HTTP body limit). */
@@ -42,7 +43,7 @@ export class StdioLineTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    if (this.#started) throw new Error('StdioLineTransport already started; Server.connect() starts it.');
+    if (this.#started) throw new InvalidStateError('StdioLineTransport is already started: Server.connect() starts it, so do not call start() yourself.');
     this.#started = true;
     this.#input.on('data', this.#onData);
     this.#input.on('error', this.#onInputError);

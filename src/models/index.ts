@@ -1,7 +1,8 @@
 /**
  * Models: one provider-neutral contract, the OpenAI / Anthropic / OpenAI-compatible
  * providers (their SDKs load on first request), and a scripted model for tests.
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export { resultText } from './types.js';
@@ -55,3 +56,4 @@ export { convertToOpenAIResponsesInput } from './openai/convert-to-openai-respon
 export type { OpenAIResponsesInput } from './openai/convert-to-openai-responses-input.js';
 export { mapOpenAIChatFinishReason } from './openai/map-openai-chat-finish-reason.js';
 export { mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
+export type { LocalModelOptions } from './local/local-model-options.js';

@@ -3,7 +3,8 @@
  * constraints, call limits and information-flow rules, checked at the tool
  * boundary by the agent loop; and Spotlighting-style isolation of untrusted
  * tool output.
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export { createPolicy } from './create-policy.js';

@@ -4,8 +4,15 @@
  * thrown: they are tool results (see `src/tools/model-messages.ts`).
  * @module
  */
+import { isInstanceOfClass, lineageOf } from './class-lineage.js';
 
 const BRAND = Symbol.for('toolwright.error');
+/**
+ * The class names from an error's own class up to `ToolwrightError`. Registry
+ * symbols and names (not constructors) so that a check still works when two
+ * copies of the package are loaded.
+ */
+const LINEAGE = Symbol.for('toolwright.error.lineage');
 
 /**
  * Every stable error code, with what it means. A code is never reused for a
@@ -19,6 +26,7 @@ export const ERROR_CODES = {
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
   TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
   TW_MODULE_LOAD: 'A tool module could not be loaded or exports no tools.',
+  TW_INVALID_STATE: 'A method was called on an object whose state does not allow it (started twice).',
   TW_SCRIPT_EXHAUSTED: 'A scripted test model was asked for a turn its script does not hold.',
   TW_INVALID_MODEL_SPEC: 'A model spec (`provider:model`) names no known provider or no model.',
   TW_MISSING_API_KEY: 'A provider needs an API key and none was given or found in its environment variable.',
@@ -48,16 +56,22 @@ export interface ToolwrightErrorOptions {
 export class ToolwrightError extends Error {
   readonly code: ErrorCode;
   readonly [BRAND] = true;
+  readonly [LINEAGE]: readonly string[];
 
   constructor(code: ErrorCode, message: string, options: ToolwrightErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.name = new.target.name;
+    this[LINEAGE] = lineageOf(new.target, ToolwrightError);
   }
 
-  /** Works across duplicate copies of the package, unlike `instanceof`. */
-  static isInstance(value: unknown): value is ToolwrightError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  /**
+   * Whether `value` is an instance of the class this is called on (or of a subclass):
+   * `ProviderAuthError.isInstance(error)` is false for a `ToolNotFoundError`.
+   * Unlike `instanceof`, it also recognises errors thrown by another copy of the package.
+   */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return isInstanceOfClass(this, ToolwrightError, value, BRAND, LINEAGE);
   }
 }
 
@@ -136,5 +150,12 @@ export class ModuleLoadError extends ToolwrightError {
   constructor(modulePath: string, message: string, options: ToolwrightErrorOptions = {}) {
     super('TW_MODULE_LOAD', `Cannot load tools from "${modulePath}": ${message}`, options);
     this.modulePath = modulePath;
+  }
+}
+
+/** A method called at the wrong time: the object's state does not allow it (e.g. started twice). */
+export class InvalidStateError extends ToolwrightError {
+  constructor(message: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_INVALID_STATE', message, options);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Tools: one definition, a validating registry, and errors written for the model.
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export { defineTool } from './define-tool.js';

@@ -5,7 +5,10 @@
  * @module
  */
 
+import { isInstanceOfClass, lineageOf } from '../shared/class-lineage.js';
+
 const BRAND = Symbol.for('toolwright.tool-error');
+const LINEAGE = Symbol.for('toolwright.tool-error.lineage');
 
 /** Stable kinds of domain failure; they decide the default retry advice. */
 export type ToolErrorKind = 'not_found' | 'invalid_request' | 'out_of_scope' | 'conflict' | 'permission_denied' | 'unavailable' | 'rate_limited' | 'failed';
@@ -24,17 +27,23 @@ export class ToolError extends Error {
   readonly suggestion: string | undefined;
   readonly retryable: boolean;
   readonly [BRAND] = true;
+  readonly [LINEAGE]: readonly string[];
 
   constructor(message: string, options: ToolErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolError';
+    this[LINEAGE] = lineageOf(new.target, ToolError);
     this.kind = options.kind ?? 'failed';
     this.suggestion = options.suggestion;
     this.retryable = options.retryable ?? (this.kind === 'unavailable' || this.kind === 'rate_limited');
   }
 
-  static isInstance(value: unknown): value is ToolError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  /**
+   * Whether `value` is an instance of the class this is called on (or of a subclass):
+   * `NotFoundError.isInstance(new ToolError('…'))` is false. Also recognises errors from another copy of the package.
+   */
+  static isInstance<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
+    return isInstanceOfClass(this, ToolError, value, BRAND, LINEAGE);
   }
 }
 

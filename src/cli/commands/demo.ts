@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { InvalidArgumentError } from '../../shared/errors.js';
+import { InvalidArgumentError, ModuleLoadError } from '../../shared/errors.js';
 import { loadToolModule } from '../load-tool-module.js';
 import { runFormatsDemo, type DemoPack, type FormatsDemoReport } from '../demo/formats-demo.js';
 import { renderLocalDemo, runLocalDemo, type LocalDemoReport } from '../demo/local-demo.js';
@@ -20,7 +20,7 @@ const EXAMPLE_PACKS = ['conjugate', 'subscriptions'] as const;
 
 async function loadExamplePack(name: string): Promise<DemoPack> {
   const path = join(packageRoot, 'examples', name, 'index.ts');
-  if (!existsSync(path)) throw new Error(`the example pack ${path} is missing; run the demo from a clone of the toolwright repository`);
+  if (!existsSync(path)) throw new ModuleLoadError(path, 'the example pack is missing; run the demo from a clone of the toolwright repository.');
   const loaded = await loadToolModule(path);
   return { name, tools: loaded.tools };
 }

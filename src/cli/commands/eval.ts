@@ -19,9 +19,6 @@ import {
   SIMULATOR_SPECS,
   WORKSPACE_SUITE,
   createSimulator,
-  isSimulatorSpec,
-  parseStrategies,
-  percent,
   runEval,
   selfCheckSuite,
   type EvalModelSource,
@@ -30,6 +27,9 @@ import {
   type SelfCheckReport,
   type StrategyMetrics,
 } from '../../eval/index.js';
+import { percent } from '../../eval/metrics.js';
+import { isSimulatorSpec } from '../../eval/simulated-models.js';
+import { parseStrategies } from '../../eval/strategies.js';
 import { createModel } from '../../models/create-model.js';
 import { ensureTinyModel } from '../../models/local/tiny-model.js';
 import type { Model } from '../../models/types.js';

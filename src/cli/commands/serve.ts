@@ -10,7 +10,8 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError as CommanderArgumentError, Option } from 'commander';
 import { toMcpTools } from '../../formats/mcp/to-mcp-tools.js';
-import { isLoopbackHost, readMcpExtras, serveHttp, serveStdio } from '../../mcp/index.js';
+import { isLoopbackHost } from '../../mcp/http-request-guard.js';
+import { readMcpExtras, serveHttp, serveStdio } from '../../mcp/index.js';
 import type { McpHttpOptions, McpServerOptions } from '../../mcp/index.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { ToolRegistry } from '../../tools/index.js';

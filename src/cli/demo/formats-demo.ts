@@ -24,6 +24,7 @@ import {
   type FormatWarning,
   type LintFinding,
 } from '../../formats/index.js';
+import { ToolNotFoundError } from '../../shared/errors.js';
 import { ToolRegistry, silentLogger, type AnyTool, type ToolCallRequest, type ToolFailureCode } from '../../tools/index.js';
 
 export interface DemoPack {
@@ -63,7 +64,7 @@ const CONJUGATE_ARGUMENTS = { verb: 'eat', tense: 'past_simple', person: '3sg' }
 
 function findTool(packs: readonly DemoPack[], name: string): AnyTool {
   for (const pack of packs) for (const tool of pack.tools) if (tool.name === name) return tool;
-  throw new Error(`the demo needs the example tool "${name}"`);
+  throw new ToolNotFoundError(name, packs.flatMap((pack) => pack.tools.map((tool) => tool.name)));
 }
 
 export async function runFormatsDemo(packs: readonly DemoPack[], lintPacks: readonly DemoPack[] = packs): Promise<FormatsDemoReport> {

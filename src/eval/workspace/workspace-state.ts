@@ -66,8 +66,3 @@ export interface WorkspaceState {
   /** The next id number for anything created during a run. */
   nextId: number;
 }
-
-/** A deep copy (the state is plain JSON). */
-export function cloneWorkspace(state: WorkspaceState): WorkspaceState {
-  return structuredClone(state);
-}

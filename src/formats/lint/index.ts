@@ -1,6 +1,8 @@
 /**
  * The schema linter: advice on tool definitions, as findings with a rule id, a
- * JSON Pointer and a fix. Any new export added here becomes public API. Use named exports, not wildcards.
+ * JSON Pointer and a fix.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
 export { lintTools, DEFAULT_MAX_TOOLS_WITHOUT_ROUTING } from './lint-tools.js';

