@@ -2,6 +2,7 @@
  * One schema for every backend: the strict rewrite for OpenAI (`rewrite.ts`), the
  * plan that maps its nulls back to "absent" (`restore.ts`), and what each
  * provider would ignore or reject (`limits.ts`).
+ * Internal barrel, not a package entry point (see package.json `exports`).
  * @module
  */
 export { toOpenAIStrictSchema, type StrictSchemaConversion } from './rewrite.js';
