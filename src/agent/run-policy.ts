@@ -7,7 +7,7 @@
  * counts and boundary.
  * @module
  */
-import type { Message } from '../models/types.js';
+import type { Message } from '../protocol/messages.js';
 import type { Policy, PolicySession, TrustLabel } from '../policy/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { ToolResult } from '../tools/types.js';

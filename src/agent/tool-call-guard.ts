@@ -6,7 +6,7 @@
  * means asking a person.
  * @module
  */
-import type { Message } from '../models/types.js';
+import type { Message } from '../protocol/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
 
 /** What a guard is shown. */

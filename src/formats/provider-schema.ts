@@ -18,7 +18,7 @@
 import { isPlainObject } from '../shared/own.js';
 import { escapePointer } from '../shared/safe-json.js';
 import type { JsonSchema, JsonSchemaObject } from '../tools/types.js';
-import type { FormatWarning, SchemaProvider } from './format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 
 /** The result of {@link toOpenAIStrictSchema}. */
 export interface StrictSchemaConversion {

@@ -8,11 +8,11 @@
  * @module
  */
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { FormatWarning } from '../../formats/format-warning.js';
-import { toAnthropicResultMessage } from '../../formats/anthropic/to-anthropic-result-message.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import { isPlainObject } from '../../shared/own.js';
 import { safeParseJson } from '../../shared/safe-json.js';
-import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../types.js';
+import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../../protocol/messages.js';
 
 export interface AnthropicMessages {
   /** The joined system messages, or `undefined` when there were none. */
