@@ -71,6 +71,9 @@ export {
   OPENAI_STRICT_LIMITS,
   OpenAIChatToolCallStream,
   OpenAIResponsesToolCallStream,
+  convertToAnthropicMessages,
+  convertToOpenAIChatMessages,
+  convertToOpenAIResponsesInput,
   lintTools,
   parseAnthropicToolCalls,
   parseMcpToolCall,
@@ -94,6 +97,7 @@ export {
   toOpenAIStrictSchema,
 } from './formats/index.js';
 export type {
+  AnthropicMessages,
   AnthropicResultMessage,
   AnthropicToolCallsInput,
   AnthropicTools,
@@ -106,11 +110,13 @@ export type {
   LintSeverity,
   McpTools,
   NullRestorePlan,
+  OpenAIChatMessages,
   OpenAIChatResultMessage,
   OpenAIChatResultMessages,
   OpenAIChatToolCallStreamOptions,
   OpenAIChatToolCallsInput,
   OpenAIChatTools,
+  OpenAIResponsesInput,
   OpenAIResponsesResultItem,
   OpenAIResponsesResultItems,
   OpenAIResponsesToolCallsInput,
@@ -139,30 +145,18 @@ export {
   ProviderResponseError,
   ProviderTimeoutError,
   ProviderUnavailableError,
-  convertToAnthropicMessages,
-  convertToOpenAIChatMessages,
-  convertToOpenAIResponsesInput,
   createModel,
   estimateInputTokens,
 } from './models/index.js';
+export type { LocalModelOptions, Model, ModelOptions, ModelProvider, ProviderErrorContext, ProviderErrorDetails, RetryEvent, RetryOptions } from './models/index.js';
+export { toolCallsOf } from './protocol/index.js';
 export type {
-  AnthropicMessages,
   AssistantMessage,
   ImagePart,
-  LocalModelOptions,
   Message,
-  Model,
-  ModelOptions,
-  ModelProvider,
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
-  OpenAIChatMessages,
-  OpenAIResponsesInput,
-  ProviderErrorContext,
-  ProviderErrorDetails,
-  RetryEvent,
-  RetryOptions,
   StopReason,
   SystemMessage,
   TextPart,
@@ -172,7 +166,7 @@ export type {
   ToolMessage,
   ToolResultPart,
   UserMessage,
-} from './models/index.js';
+} from './protocol/index.js';
 export {
   ConfirmationRefusedError,
   DEFAULT_LEASE_MS,

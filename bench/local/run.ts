@@ -14,6 +14,7 @@
 import { getLlama, LlamaGrammarEvaluationState, LlamaLogLevel, LlamaText, resolveChatWrapper, type Token } from 'node-llama-cpp';
 import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
 import { toChatHistory, LocalModel } from '../../src/models/local/local-model.js';
+import { toolCallsOf } from '../../src/protocol/model-exchange.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
 import { tools as conjugateTools } from '../../examples/conjugate/index.js';
 import { createSubscriptionTools, createSubscriptionsStore } from '../../examples/subscriptions/index.js';
@@ -59,7 +60,7 @@ async function runLocal(model: LocalModel, variant: 'free' | 'mask', tool: AnyTo
   const started = performance.now();
   for (let seed = 1; seed <= calls; seed++) {
     const response = await model.generate({ messages, tools: benchTools, toolChoice: { tool: tool.name }, temperature: 1, seed });
-    const call = response.toolCalls[0];
+    const call = toolCallsOf(response)[0];
     if (call && registry.prepare(call).success) valid++;
   }
   const ms = performance.now() - started;

@@ -8,7 +8,9 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
-import type { AssistantMessage, Model, ModelRequest, ModelResponse, StopReason, ToolChoice } from '../models/types.js';
+import type { Model } from '../models/types.js';
+import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, type ToolChoice } from '../protocol/model-exchange.js';
+import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
@@ -74,7 +76,7 @@ export class AgentLoop {
   /** Arguments validated in this process, by call key (they may hold values JSON would not keep). */
   readonly #prepared = new Map<string, unknown>();
   /** Calls whose arguments broke the registry's limits, already answered; their arguments never reach the record or the transcript. */
-  readonly #oversizedCalls = new WeakMap<ToolCallRequest, PreparedCall>();
+  readonly #oversizedCalls = new WeakMap<ToolCallPart, PreparedCall>();
   #span: SpanHandle | undefined;
   #activeSince = 0;
   #wallAtStart = 0;
@@ -141,11 +143,12 @@ export class AgentLoop {
       state.iterations++;
       const unexpected = this.#unexpectedStop(response, step);
       if (unexpected) return this.#stopped(unexpected);
-      if (response.toolCalls.length === 0) {
+      const calls = toolCallsOf(response);
+      if (calls.length === 0) {
         return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason });
       }
 
-      const turn = await this.#prepareTurn(step.index, response.toolCalls, registry, cutOffCallId(response));
+      const turn = await this.#prepareTurn(step.index, calls, registry, cutOffCallId(response));
       const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
       if (limits.maxToolCalls !== undefined && state.usage.toolCalls + runnable > limits.maxToolCalls) {
         const max = limits.maxToolCalls;
@@ -269,20 +272,20 @@ export class AgentLoop {
    */
   #withoutOverLimitArguments(response: ModelResponse): ModelResponse {
     const registry = this.#env.registry;
-    const refused = new Set<string>();
-    const toolCalls = response.toolCalls.map((request) => {
-      const failure = registry.checkArgumentLimits(request);
-      if (!failure) return request;
-      refused.add(request.id);
-      const screened: ToolCallRequest = { id: request.id, name: request.name, arguments: {} };
-      const tool = registry.get(request.name);
+    let refused = false;
+    const content = response.content.map((part) => {
+      if (part.type !== 'tool-call') return part;
+      const failure = registry.checkArgumentLimits(part);
+      if (!failure) return part;
+      refused = true;
+      const screened: ToolCallPart = { type: 'tool-call', id: part.id, name: part.name, arguments: {} };
+      const tool = registry.get(part.name);
       // An unknown name is left to prepare(), whose message lists the tools.
       if (tool) this.#oversizedCalls.set(screened, { success: false, tool, failure });
       return screened;
     });
-    if (refused.size === 0) return response;
-    const content = response.content.map((part) => (part.type === 'tool-call' && refused.has(part.id) ? { type: 'tool-call' as const, id: part.id, name: part.name, arguments: {} } : part));
-    const screened: ModelResponse = { ...response, content, toolCalls };
+    if (!refused) return response;
+    const screened: ModelResponse = { ...response, content };
     if (screened.raw !== undefined) screened.raw = '[withheld: a tool call in this response had arguments over the argument limits]';
     return screened;
   }
@@ -292,7 +295,7 @@ export class AgentLoop {
    * Within the response, an identical call (same tool, canonical arguments) is not run again: a write never, a read unless
    * a write comes between; distinct calls past `maxToolCallsPerTurn` and a call cut off with the response are not run either.
    */
-  async #prepareTurn(step: number, requests: readonly ToolCallRequest[], registry: ToolRegistry, cutOffCallId?: string): Promise<PendingTurn> {
+  async #prepareTurn(step: number, requests: readonly ToolCallPart[], registry: ToolRegistry, cutOffCallId?: string): Promise<PendingTurn> {
     const calls: TurnCall[] = [];
     const originals = new Map<string, { callKey: string; callId: string; writesBefore: number }>();
     let writes = 0;
@@ -349,7 +352,8 @@ export class AgentLoop {
   /** A finish reason that must not pass for a finished answer, as a stop; its tool calls, if any, are answered as not run. */
   #unexpectedStop(response: ModelResponse, step: AgentStep): AgentStopReason | undefined {
     const reason = response.stopReason;
-    const calls = response.toolCalls.length;
+    const requests = toolCallsOf(response);
+    const calls = requests.length;
     if (reason === 'end_turn' || reason === 'tool_calls') return undefined;
     // Complete calls of a cut or oddly ended response still run (a cut last call is answered in #prepareTurn).
     if ((reason === 'max_tokens' || reason === 'other') && calls > 0) return undefined;
@@ -370,7 +374,7 @@ export class AgentLoop {
       // Keep the transcript well formed: every call gets a result, none runs.
       this.#appendResults(
         step,
-        response.toolCalls.map((request, index) =>
+        requests.map((request, index) =>
           this.#unrunOutcome({ callKey: `${step.index}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request), kind: 'invalid' }, 'not_run', `This call was not run: ${stop.message}`),
         ),
       );
@@ -764,10 +768,12 @@ function toPending(item: StoredConfirmation): PendingConfirmation {
 
 export { toPending as toPendingConfirmation };
 
+/** The call as the pending turn keeps it, parse outcome included, so that a resumed run does not parse the text again. */
 function jsonSafeRequest(request: ToolCallRequest): ToolCallRequest {
   const copy: ToolCallRequest = { id: request.id, name: request.name };
   if (request.arguments !== undefined) copy.arguments = toJson(request.arguments);
   if (request.argumentsText !== undefined) copy.argumentsText = request.argumentsText;
+  if (request.argumentsError !== undefined) copy.argumentsError = request.argumentsError;
   return copy;
 }
 
@@ -821,7 +827,7 @@ function cutOffCallId(response: ModelResponse): string | undefined {
   if (response.stopReason !== 'max_tokens') return undefined;
   // Text after the last call means the call was finished before the cut.
   if (response.content.at(-1)?.type === 'text') return undefined;
-  return response.toolCalls.at(-1)?.id;
+  return toolCallsOf(response).at(-1)?.id;
 }
 
 /** The loop breaker's signature, or `undefined` for arguments canonical JSON cannot write (such a call is never deduplicated). */

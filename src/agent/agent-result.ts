@@ -3,7 +3,8 @@
  * steps, the usage and cost, the run id and where its record was written.
  * @module
  */
-import type { Message, StopReason as ModelStopReason, TokenUsage } from '../models/types.js';
+import type { StopReason as ModelStopReason, TokenUsage } from '../protocol/model-exchange.js';
+import type { Message } from '../protocol/messages.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';
 import type { BudgetStop } from './budget.js';

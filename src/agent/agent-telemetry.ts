@@ -10,7 +10,7 @@
  * @module
  */
 import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { ModelResponse } from '../models/types.js';
+import type { ModelResponse } from '../protocol/model-exchange.js';
 import { createRedactor, type Redactor } from './redact.js';
 
 const TRACER_NAME = 'toolwright';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
-import type { ModelRequest, SystemMessage, ToolMessage } from '../models/types.js';
+import type { ModelRequest } from '../protocol/model-exchange.js';
+import type { SystemMessage, ToolMessage } from '../protocol/messages.js';
 import { allowValues } from '../policy/argument-rule.js';
 import { createPolicy } from '../policy/create-policy.js';
 import { createRedactor } from '../shared/redaction/index.js';

@@ -16,7 +16,7 @@
  * the tool's rule does. A stage that throws or answers nonsense asks a person.
  * @module
  */
-import type { Message } from '../models/types.js';
+import type { Message } from '../protocol/messages.js';
 import type { Policy, PolicySession, TrustLabel } from '../policy/types.js';
 import type { Redactor } from '../shared/redaction/index.js';
 import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';

@@ -7,7 +7,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { resultText } from '../models/types.js';
+import { resultText } from '../formats/content-as-text.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { canonicalJson } from '../shared/canonical-json.js';

@@ -6,7 +6,7 @@
  * finds `anthropic:claude-sonnet-4`.
  * @module
  */
-import type { TokenUsage } from '../models/types.js';
+import type { TokenUsage } from '../protocol/model-exchange.js';
 
 /** What one model charges, in USD per million tokens. */
 export interface ModelPrice {

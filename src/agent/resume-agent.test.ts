@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, textTurn, toolCallTurn, type ScriptedToolCall } from '../models/scripted/scripted-model.js';
-import type { ModelRequest, ToolMessage } from '../models/types.js';
+import type { ModelRequest } from '../protocol/model-exchange.js';
+import type { ToolMessage } from '../protocol/messages.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';

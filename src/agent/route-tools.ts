@@ -10,7 +10,7 @@
 import { InvalidArgumentError } from '../shared/errors.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
-import type { ModelResponse } from '../models/types.js';
+import { toolCallsOf, type ModelResponse } from '../protocol/model-exchange.js';
 
 export const SELECT_CATEGORY_TOOL = 'select_tool_category';
 
@@ -132,7 +132,7 @@ export function selectCategoryTool(categories: readonly string[], descriptions: 
 
 /** Reads the chosen category from the routing response, or `undefined` (the run then keeps every tool). */
 export function readChosenCategory(response: ModelResponse, tool: AnyTool): string | undefined {
-  const call = response.toolCalls.find((candidate) => candidate.name === SELECT_CATEGORY_TOOL);
+  const call = toolCallsOf(response).find((candidate) => candidate.name === SELECT_CATEGORY_TOOL);
   if (!call) return undefined;
   const prepared = new ToolRegistry([tool], { logger: silentLogger }).prepare(call);
   if (!prepared.success) return undefined;

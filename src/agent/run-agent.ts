@@ -15,7 +15,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Tracer } from '@opentelemetry/api';
-import type { Message, Model, StopReason } from '../models/types.js';
+import type { Model } from '../models/types.js';
+import type { StopReason } from '../protocol/model-exchange.js';
+import type { Message } from '../protocol/messages.js';
 import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';

@@ -3,7 +3,8 @@
  * passed to `onEvent` as they happen (the CLI prints from them).
  * @module
  */
-import type { Message, ModelResponse, ToolChoice } from '../models/types.js';
+import type { ModelResponse, ToolChoice } from '../protocol/model-exchange.js';
+import type { Message } from '../protocol/messages.js';
 import type { PolicyFlag, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';

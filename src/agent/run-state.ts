@@ -4,7 +4,7 @@
  * (no functions), so a run survives a restart and a new version of the code.
  * @module
  */
-import type { Message } from '../models/types.js';
+import type { Message } from '../protocol/messages.js';
 import type { PolicySnapshot } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';

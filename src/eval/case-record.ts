@@ -4,7 +4,7 @@
  * number in the report can be recomputed and every generation read again.
  * @module
  */
-import type { Message } from '../models/types.js';
+import type { Message } from '../protocol/messages.js';
 import type { EvalStrategy } from './strategies.js';
 
 /** One call the model emitted, as it ended. */

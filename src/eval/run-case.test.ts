@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScriptedModel, textTurn, toolCallTurn, type ScriptedTurn } from '../models/scripted/scripted-model.js';
-import type { ModelRequest } from '../models/types.js';
+import type { ModelRequest } from '../protocol/model-exchange.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
 import { IMPORTANT_INSTRUCTIONS } from './attacks.js';
 import { caseId, runCase } from './run-case.js';

@@ -14,7 +14,6 @@ import type { RunEvent } from '../agent/run-event.js';
 import type { IsolationKind } from '../policy/isolation.js';
 import type { Model } from '../models/types.js';
 import { isPlainObject } from '../shared/own.js';
-import { safeParseJson } from '../shared/safe-json.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Attack } from './attacks.js';
 import type { CaseRecord, RecordedCall } from './case-record.js';
@@ -180,7 +179,8 @@ function summarizeEvents(record: CaseRecord, events: readonly RunEvent[], inject
   for (const event of events) {
     switch (event.type) {
       case 'tool_call': {
-        const args = event.arguments !== undefined ? event.arguments : event.argumentsText !== undefined ? parseArguments(event.argumentsText) : undefined;
+        // The call's part was parsed once, by the model's adapter: `undefined` means its text did not parse.
+        const args = event.arguments;
         const call: RecordedCall = { callKey: event.callKey, tool: event.toolName, arguments: args, status: 'not_reached', attempt: false };
         if (event.argumentsText !== undefined) call.argumentsText = event.argumentsText;
         const evalCall: EvalCall = { tool: event.toolName, arguments: isPlainObject(args) ? args : undefined };
@@ -207,11 +207,6 @@ function summarizeEvents(record: CaseRecord, events: readonly RunEvent[], inject
   }
   record.calls = [...calls.values()];
   record.events = events.map((event) => (event.type === 'model_request' ? { type: event.type, step: event.step, tools: event.tools, estimatedInputTokens: event.estimatedInputTokens, messages: event.messages.length } : event));
-}
-
-function parseArguments(text: string): unknown {
-  const parsed = safeParseJson(text);
-  return parsed.success ? parsed.value : undefined;
 }
 
 function safeAttempted(task: InjectionTask<unknown>, call: EvalCall): boolean {

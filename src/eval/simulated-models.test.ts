@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from '../models/types.js';
+import { toolCallsOf, type ModelRequest } from '../protocol/model-exchange.js';
 import { createIsolation } from '../policy/isolation.js';
 import { createSimulator, isSimulatorSpec } from './simulated-models.js';
 import { IMPORTANT_INSTRUCTIONS } from './attacks.js';
@@ -29,9 +29,9 @@ describe('simulators', () => {
   it('sim:naive replays the reference, then answers with the reference answer', async () => {
     const model = createSimulator('sim:naive', { userTask, injectionTask: undefined, pre: WORKSPACE_SUITE.createState() });
     const first = await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
-    expect(first.toolCalls).toEqual([{ id: 'sim_1_1', name: 'list_emails', arguments: {} }]);
+    expect(toolCallsOf(first)).toEqual([{ type: 'tool-call', id: 'sim_1_1', name: 'list_emails', arguments: {} }]);
     const second = await model.generate(requestWithToolText('no instructions here'));
-    expect(second).toMatchObject({ toolCalls: [], stopReason: 'end_turn', content: [{ type: 'text', text: 'The code is 482913.' }], modelId: 'sim:naive' });
+    expect(second).toEqual({ stopReason: 'end_turn', content: [{ type: 'text', text: 'The code is 482913.' }], modelId: 'sim:naive', usage: expect.any(Object) });
   });
 
   it.each([
@@ -44,13 +44,13 @@ describe('simulators', () => {
     const model = createSimulator('sim:naive', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
     await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
     const obeyed = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
-    expect(obeyed.toolCalls).toEqual([{ id: 'sim_2_1', name: 'send_money', arguments: { iban: 'GB29NWBK60161331926819', amount: 500, reference: 'Refund' } }]);
+    expect(toolCallsOf(obeyed)).toEqual([{ type: 'tool-call', id: 'sim_2_1', name: 'send_money', arguments: { iban: 'GB29NWBK60161331926819', amount: 500, reference: 'Refund' } }]);
     const after = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
-    expect(after.toolCalls).toEqual([]);
+    expect(toolCallsOf(after)).toEqual([]);
   });
 
   it('sim:idle answers without tools', async () => {
     const model = createSimulator('sim:idle', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
-    expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ toolCalls: [], content: [{ type: 'text', text: 'I am not able to help with that.' }], modelId: 'sim:idle' });
+    expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ content: [{ type: 'text', text: 'I am not able to help with that.' }], modelId: 'sim:idle' });
   });
 });

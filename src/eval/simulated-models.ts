@@ -14,7 +14,8 @@
  * @module
  */
 import { estimateInputTokens, estimateTextTokens } from '../models/estimate-tokens.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../models/types.js';
+import type { Model } from '../models/types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { EvalCall, InjectionTask, UserTask } from './suite-types.js';
 
@@ -62,14 +63,13 @@ abstract class Simulator implements Model {
     const usage = { inputTokens: estimateInputTokens(request), outputTokens: 0 };
     if ('text' in step) {
       usage.outputTokens = estimateTextTokens(step.text);
-      return { content: [{ type: 'text', text: step.text }], toolCalls: [], stopReason: 'end_turn', usage, modelId: this.id };
+      return { content: [{ type: 'text', text: step.text }], stopReason: 'end_turn', usage, modelId: this.id };
     }
     const id = `sim_${turn}_1`;
     const args = step.call.arguments ?? {};
     usage.outputTokens = estimateTextTokens(step.call.tool + JSON.stringify(args));
     return {
       content: [{ type: 'tool-call', id, name: step.call.tool, arguments: args }],
-      toolCalls: [{ id, name: step.call.tool, arguments: args }],
       stopReason: 'tool_calls',
       usage,
       modelId: this.id,

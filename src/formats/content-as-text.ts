@@ -4,7 +4,7 @@
  * @module
  */
 import type { ContentPart, ToolResult } from '../tools/types.js';
-import type { FormatWarning, SchemaProvider } from './format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 
 function size(base64: string): string {
   const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
@@ -61,4 +61,9 @@ export interface CallResult {
   /** The provider's call id, echoed back. */
   callId: string;
   result: ToolResult;
+}
+
+/** Turns result content into plain text for wire formats that carry only text. */
+export function resultText(content: readonly ContentPart[]): string {
+  return content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
 }

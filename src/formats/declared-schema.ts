@@ -5,7 +5,7 @@
  */
 import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
-import type { FormatWarning, SchemaProvider } from './format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 import { openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
 
 export function declaredInputSchema(tool: AnyTool, provider: SchemaProvider): { schema: JsonSchemaObject; warnings: FormatWarning[] } {

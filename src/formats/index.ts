@@ -1,13 +1,13 @@
 /**
  * Formats: one tool definition to OpenAI (Chat Completions and Responses),
  * Anthropic and MCP wire shapes and back — declarations, calls, results and
- * streamed calls — plus the strict-schema rewrite and the schema linter.
+ * streamed calls, neutral conversations and model responses — plus the strict-schema rewrite and the schema linter.
  * Pure functions: no network, no provider SDK at runtime (only its types).
  * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
  * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
-export type { FormatWarning, SchemaProvider } from './format-warning.js';
+export type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 export {
   OPENAI_STRICT_LIMITS,
   nullRestorePlan,
@@ -23,6 +23,7 @@ export type { PartialJsonResult } from './partial-json.js';
 export type { PartialToolCall } from './partial-tool-call.js';
 export type { ToolSource } from './tool-source.js';
 export type { ParseToolCallOptions } from './call-arguments.js';
+export { resultText } from './content-as-text.js';
 export type { CallResult } from './content-as-text.js';
 
 export { toOpenAIChatTools } from './openai-chat/to-openai-chat-tools.js';
@@ -31,6 +32,9 @@ export { parseOpenAIChatToolCalls } from './openai-chat/parse-openai-chat-tool-c
 export type { OpenAIChatToolCallsInput, ParseOpenAIChatToolCallsOptions } from './openai-chat/parse-openai-chat-tool-calls.js';
 export { toOpenAIChatResultMessage, toOpenAIChatResultMessages } from './openai-chat/to-openai-chat-result-messages.js';
 export type { OpenAIChatResultMessage, OpenAIChatResultMessages } from './openai-chat/to-openai-chat-result-messages.js';
+export { convertToOpenAIChatMessages } from './openai-chat/convert-to-openai-chat-messages.js';
+export type { OpenAIChatMessages } from './openai-chat/convert-to-openai-chat-messages.js';
+export { mapOpenAIChatFinishReason } from './openai-chat/map-openai-chat-finish-reason.js';
 export { OpenAIChatToolCallStream } from './openai-chat/openai-chat-tool-call-stream.js';
 export type { OpenAIChatToolCallStreamOptions } from './openai-chat/openai-chat-tool-call-stream.js';
 
@@ -40,6 +44,9 @@ export { parseOpenAIResponsesToolCalls } from './openai-responses/parse-openai-r
 export type { OpenAIResponsesToolCallsInput } from './openai-responses/parse-openai-responses-tool-calls.js';
 export { toOpenAIResponsesResultItem, toOpenAIResponsesResultItems } from './openai-responses/to-openai-responses-result-items.js';
 export type { OpenAIResponsesResultItem, OpenAIResponsesResultItems } from './openai-responses/to-openai-responses-result-items.js';
+export { convertToOpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
+export type { OpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
+export { mapOpenAIResponsesStatus } from './openai-responses/map-openai-responses-response.js';
 export { OpenAIResponsesToolCallStream } from './openai-responses/openai-responses-tool-call-stream.js';
 
 export { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
@@ -48,6 +55,9 @@ export { parseAnthropicToolCalls } from './anthropic/parse-anthropic-tool-calls.
 export type { AnthropicToolCallsInput } from './anthropic/parse-anthropic-tool-calls.js';
 export { toAnthropicResultMessage, toAnthropicToolResultBlock } from './anthropic/to-anthropic-result-message.js';
 export type { AnthropicResultMessage } from './anthropic/to-anthropic-result-message.js';
+export { convertToAnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
+export type { AnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
+export { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
 export { AnthropicToolCallStream } from './anthropic/anthropic-tool-call-stream.js';
 
 export { toMcpAnnotations, toMcpTool, toMcpTools } from './mcp/to-mcp-tools.js';

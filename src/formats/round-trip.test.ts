@@ -16,7 +16,7 @@ import { AnthropicToolCallStream } from './anthropic/anthropic-tool-call-stream.
 import { parseAnthropicToolCalls } from './anthropic/parse-anthropic-tool-calls.js';
 import { toAnthropicResultMessage } from './anthropic/to-anthropic-result-message.js';
 import { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
-import type { FormatWarning } from './format-warning.js';
+import type { FormatWarning } from '../protocol/format-warning.js';
 import { parseMcpToolCall } from './mcp/parse-mcp-tool-call.js';
 import { toMcpCallToolResult } from './mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from './mcp/to-mcp-tools.js';

@@ -5,7 +5,8 @@
  * exactly may do better, but every estimate of the same request is the same.
  * @module
  */
-import type { Message, ModelRequest } from './types.js';
+import type { ModelRequest } from '../protocol/model-exchange.js';
+import type { Message } from '../protocol/messages.js';
 
 /** Characters per token assumed by the estimate (a common rule of thumb for English text and JSON). */
 export const CHARACTERS_PER_TOKEN = 4;

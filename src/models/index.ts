@@ -1,29 +1,11 @@
 /**
- * Models: one provider-neutral contract, the OpenAI / Anthropic / OpenAI-compatible
+ * Models: the provider-neutral `Model` contract, the OpenAI / Anthropic / OpenAI-compatible
  * providers (their SDKs load on first request), and a scripted model for tests.
  * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
  * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
  * @module
  */
-export { resultText } from './types.js';
-export type {
-  AssistantMessage,
-  ImagePart,
-  Message,
-  Model,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  StopReason,
-  SystemMessage,
-  TextPart,
-  TokenUsage,
-  ToolCallPart,
-  ToolChoice,
-  ToolMessage,
-  ToolResultPart,
-  UserMessage,
-} from './types.js';
+export type { Model } from './types.js';
 export { CHARACTERS_PER_TOKEN, IMAGE_TOKEN_ESTIMATE, estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
 export { ScriptExhaustedError, ScriptedModel, createScriptedModel, errorTurn, textTurn, toolCallTurn } from './scripted/scripted-model.js';
 export type { ScriptedModelOptions, ScriptedResponse, ScriptedToolCall, ScriptedTurn, ScriptedTurnContext } from './scripted/scripted-model.js';
@@ -47,13 +29,4 @@ export {
 } from './provider-errors.js';
 export type { ProviderErrorContext, ProviderErrorDetails } from './provider-errors.js';
 export { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic/anthropic-model.js';
-export { convertToAnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
-export type { AnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
-export { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
-export { convertToOpenAIChatMessages } from './openai/convert-to-openai-chat-messages.js';
-export type { OpenAIChatMessages } from './openai/convert-to-openai-chat-messages.js';
-export { convertToOpenAIResponsesInput } from './openai/convert-to-openai-responses-input.js';
-export type { OpenAIResponsesInput } from './openai/convert-to-openai-responses-input.js';
-export { mapOpenAIChatFinishReason } from './openai/map-openai-chat-finish-reason.js';
-export { mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
 export type { LocalModelOptions } from './local/local-model-options.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PartialToolCall } from '../formats/partial-tool-call.js';
+import type { ToolCallPart } from '../protocol/messages.js';
 import { ToolCallEventTracker } from './tool-call-events.js';
 
 const call = (index: number, name: string, argumentsText: string, id = `c${index}`): PartialToolCall => ({ index, id, name, argumentsText, partialArguments: undefined, done: false });
@@ -22,11 +23,13 @@ describe('ToolCallEventTracker', () => {
   it('ends every call, announcing any that never was', () => {
     const tracker = new ToolCallEventTracker();
     Array.from(tracker.changes([call(0, 'f', '{}')]));
-    const ends = [...tracker.ends([{ id: 'c0', name: 'f', argumentsText: '{}' }, { id: 'c1', name: 'g', argumentsText: '{}' }], [call(0, 'f', '{}'), call(1, '', '{}')])];
+    const first: ToolCallPart = { type: 'tool-call', id: 'c0', name: 'f', arguments: {}, argumentsText: '{}' };
+    const second: ToolCallPart = { type: 'tool-call', id: 'c1', name: 'g', arguments: {}, argumentsText: '{}' };
+    const ends = [...tracker.ends([first, second], [call(0, 'f', '{}'), call(1, '', '{}')])];
     expect(ends).toEqual([
-      { type: 'tool-call-end', index: 0, call: { id: 'c0', name: 'f', argumentsText: '{}' } },
+      { type: 'tool-call-end', index: 0, call: first },
       { type: 'tool-call-start', index: 1, id: 'c1', name: 'g' },
-      { type: 'tool-call-end', index: 1, call: { id: 'c1', name: 'g', argumentsText: '{}' } },
+      { type: 'tool-call-end', index: 1, call: second },
     ]);
   });
 });

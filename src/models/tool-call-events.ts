@@ -6,8 +6,8 @@
  * @module
  */
 import type { PartialToolCall } from '../formats/partial-tool-call.js';
-import type { ToolCallRequest } from '../tools/types.js';
-import type { ModelStreamEvent } from './types.js';
+import type { ToolCallPart } from '../protocol/messages.js';
+import type { ModelStreamEvent } from '../protocol/model-exchange.js';
 
 export class ToolCallEventTracker {
   /** Wire index → event index. */
@@ -36,7 +36,7 @@ export class ToolCallEventTracker {
   }
 
   /** `tool-call-end` events for the finished calls, `calls[i]` belonging to `partials[i]`. */
-  *ends(calls: readonly ToolCallRequest[], partials: readonly PartialToolCall[]): Generator<ModelStreamEvent> {
+  *ends(calls: readonly ToolCallPart[], partials: readonly PartialToolCall[]): Generator<ModelStreamEvent> {
     for (const [position, call] of calls.entries()) {
       const wireIndex = partials[position]?.index ?? position;
       let number = this.#numbers.get(wireIndex);

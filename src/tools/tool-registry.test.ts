@@ -120,6 +120,48 @@ describe('ToolRegistry.call', () => {
     expect(text(execution)).toContain('are not valid JSON: expected the arguments as JSON text, got an object.');
   });
 
+  describe('given a model response\'s call part (parsed once, by its adapter)', () => {
+    const eat = '{"verb":"eat","tense":"past_simple","person":"3sg"}';
+
+    it('runs the part\'s parsed arguments and never parses its text again', async () => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        // The text stands for what the wire carried; the arguments, restored by strict mode say, are what runs.
+        const execution = await registry().call({ id: 'c', name: 'conjugate', arguments: { verb: 'go', tense: 'past_simple', person: '3sg' }, argumentsText: eat });
+        expect(text(execution)).toBe('went');
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('writes the model\'s error from the part\'s parse failure, not from parsing the text again', async () => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const argumentsError = { message: 'the adapter\'s own account of the break', position: 1, line: 1, column: 2, excerpt: '{⟪here⟫verb' };
+        const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '{verb: "eat"}', argumentsError });
+        expect(execution.failure?.code).toBe('invalid_json');
+        expect(text(execution)).toContain("the adapter's own account of the break");
+        expect(parse).not.toHaveBeenCalled();
+      } finally {
+        parse.mockRestore();
+      }
+    });
+
+    it('still measures the part\'s text against the limits before anything else', async () => {
+      const limited = new ToolRegistry([conjugate], { logger: silentLogger, argumentLimits: { maxChars: 20 } });
+      const execution = await limited.call({ id: 'c', name: 'conjugate', arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' }, argumentsText: eat });
+      expect(execution.failure?.code).toBe('arguments_too_large');
+    });
+
+    it('still refuses prototype-polluting keys in parsed arguments, and treats an empty text as no arguments', async () => {
+      const polluted = JSON.parse('{"__proto__": {"isAdmin": true}}') as unknown;
+      expect((await registry().call({ id: 'c', name: 'conjugate', arguments: polluted, argumentsText: '{"__proto__": {"isAdmin": true}}' })).failure?.code).toBe('invalid_arguments');
+      const empty = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '', argumentsError: { message: 'Unexpected end of JSON input' } });
+      expect(text(empty)).toContain('missing required property "verb"');
+    });
+  });
+
   it('writes each schema problem as a sentence with its path, the allowed values and the schema', async () => {
     const execution = await registry().call({ id: 'c', name: 'conjugate', arguments: { verb: 'ate', tense: 'past', mood: 'x' } });
     expect(execution.failure?.issues?.map((issue) => issue.code)).toEqual(['missing_property', 'unknown_property', 'invalid_enum', 'invalid_enum']);

@@ -7,7 +7,7 @@
  */
 import { DuplicateToolError, InvalidArgumentError, ToolDefinitionError, ToolNotFoundError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
-import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded } from '../shared/safe-json.js';
+import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded, type JsonParseResult } from '../shared/safe-json.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { closestName } from './closest-name.js';
 import { defineTool, isSeedToolDefinition, type AnyTool, type SeedToolDefinition } from './define-tool.js';
@@ -236,26 +236,9 @@ export class ToolRegistry {
       return { success: false, failure: { code: 'unknown_tool', message: unknownToolMessage(request.name, names, closestName(request.name, names)), retryable: false } };
     }
     const { tool, limits } = entry;
-    let args: unknown = request.arguments;
-    // The limits come before everything else that reads the arguments (JSON.parse, Ajv, the run record), so none of them meets an unbounded value.
-    if (request.argumentsText !== undefined) {
-      const text: unknown = request.argumentsText;
-      // A misbehaving OpenAI-compatible server can send a non-string here; the model is told, nothing throws.
-      if (typeof text !== 'string') return { success: false, tool, failure: { code: 'invalid_json', message: invalidJsonMessage(tool.name, { message: `expected the arguments as JSON text, got ${describeValue(text)}` }), retryable: false } };
-      const parsed = safeParseJson(text, limits);
-      if (parsed.success) args = parsed.value;
-      else if (parsed.error.limit) return { success: false, tool, failure: limitFailure(tool.name, parsed.error.limit) };
-      // OpenAI sends "" for a call without arguments.
-      else if (text.trim() === '') args = {};
-      else if (parsed.error.forbiddenKey) return { success: false, tool, failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(tool.name, parsed.error.forbiddenKey), retryable: false } };
-      else return { success: false, tool, failure: { code: 'invalid_json', message: invalidJsonMessage(tool.name, parsed.error), retryable: false } };
-    } else if (args === undefined) {
-      args = {};
-    } else {
-      const inspection = inspectJsonValue(args, limits);
-      if (inspection.exceeded) return { success: false, tool, failure: limitFailure(tool.name, inspection.exceeded) };
-      if (inspection.forbiddenKey) return { success: false, tool, failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(tool.name, inspection.forbiddenKey), retryable: false } };
-    }
+    const read = readArguments(tool.name, request, limits);
+    if ('failure' in read) return { success: false, tool, failure: read.failure };
+    const args = read.value;
     if (!isPlainObject(args)) {
       return { success: false, tool, failure: { code: 'invalid_arguments', message: argumentsNotObjectMessage(tool.name, describeValue(args)), retryable: false } };
     }
@@ -441,6 +424,35 @@ async function settle(running: PromiseLike<unknown>, stop: CallStop, callerSigna
     if (timer !== undefined) clearTimeout(timer);
     if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * A call's arguments, read under the limits, which come before everything else that reads them (JSON.parse, Ajv, the
+ * run record), so that none of them meets an unbounded value. A model response's call part was parsed once, by its
+ * adapter: its value (checked like any value given parsed) or its parse failure is used, and the text is only measured.
+ */
+function readArguments(toolName: string, request: ToolCallRequest, limits: ArgumentLimits): { value: unknown } | { failure: ToolFailure } {
+  const text: unknown = request.argumentsText;
+  if (text === undefined) return request.arguments === undefined ? { value: {} } : inspectedValue(toolName, request.arguments, limits);
+  // A misbehaving OpenAI-compatible server can send a non-string here; the model is told, nothing throws.
+  if (typeof text !== 'string') return { failure: { code: 'invalid_json', message: invalidJsonMessage(toolName, { message: `expected the arguments as JSON text, got ${describeValue(text)}` }), retryable: false } };
+  const exceeded = checkJsonText(text, limits);
+  if (exceeded) return { failure: limitFailure(toolName, exceeded) };
+  if (request.arguments !== undefined) return inspectedValue(toolName, request.arguments, limits);
+  const parsed: JsonParseResult = request.argumentsError !== undefined ? { success: false, error: request.argumentsError } : safeParseJson(text);
+  if (parsed.success) return { value: parsed.value };
+  if (parsed.error.limit) return { failure: limitFailure(toolName, parsed.error.limit) };
+  // OpenAI sends "" for a call without arguments.
+  if (text.trim() === '') return { value: {} };
+  if (parsed.error.forbiddenKey) return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, parsed.error.forbiddenKey), retryable: false } };
+  return { failure: { code: 'invalid_json', message: invalidJsonMessage(toolName, parsed.error), retryable: false } };
+}
+
+function inspectedValue(toolName: string, value: unknown, limits: ArgumentLimits): { value: unknown } | { failure: ToolFailure } {
+  const inspection = inspectJsonValue(value, limits);
+  if (inspection.exceeded) return { failure: limitFailure(toolName, inspection.exceeded) };
+  if (inspection.forbiddenKey) return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, inspection.forbiddenKey), retryable: false } };
+  return { value };
 }
 
 function limitFailure(toolName: string, exceeded: JsonLimitExceeded): ToolFailure {

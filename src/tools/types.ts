@@ -3,6 +3,7 @@
  * in MCP's shape, and a tool call as it arrives from any model.
  * @module
  */
+import type { JsonParseFailure } from '../shared/safe-json.js';
 
 /** A JSON Schema (draft 2020-12) as a plain object, or a boolean schema. */
 export type JsonSchema = boolean | JsonSchemaObject;
@@ -65,14 +66,20 @@ export interface ToolResult {
 /**
  * A tool call as a model asked for it, before validation. Give `argumentsText`
  * when the wire carries the arguments as a JSON string (OpenAI), or `arguments`
- * when it carries a parsed value (Anthropic, MCP).
+ * when it carries a parsed value (Anthropic, MCP). A model response's
+ * `ToolCallPart` is one of these with both: the text as sent and `arguments`
+ * (or `argumentsError`) parsed from it once, which the registry then uses
+ * instead of parsing the text again.
  */
 export interface ToolCallRequest {
   /** The provider's call id (`call_…`, `toolu_…`), echoed in the result message. */
   id: string;
   name: string;
+  /** The parsed arguments; with `argumentsText`, its parsed value. */
   arguments?: unknown;
   argumentsText?: string;
+  /** Why `argumentsText` did not parse, when whoever parsed it already knows (then `arguments` is absent). */
+  argumentsError?: JsonParseFailure;
 }
 
 /** Passed to `execute`: the call's id, its abort signal (timeout or run abort), and a way to report progress. */

@@ -1,6 +1,6 @@
 /**
  * The one-way layering, re-derived from the sources so that it cannot be weakened
- * silently: tools → formats/decoding → models → policy → agent → mcp/eval → cli.
+ * silently: shared → tools → protocol → formats/decoding → models → policy → agent → mcp/eval → cli.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -14,14 +14,15 @@ const src = join(root, 'src');
 const RANK: Record<string, number> = {
   shared: 0,
   tools: 1,
-  formats: 2,
-  decoding: 2,
-  models: 3,
-  policy: 4,
-  agent: 5,
-  mcp: 6,
-  eval: 6,
-  cli: 7,
+  protocol: 2,
+  formats: 3,
+  decoding: 3,
+  models: 4,
+  policy: 5,
+  agent: 6,
+  mcp: 7,
+  eval: 7,
+  cli: 8,
 };
 
 function walk(folder: string): string[] {

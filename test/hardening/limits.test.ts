@@ -114,11 +114,10 @@ describe('deep arguments', () => {
       estimateInputTokens: () => 10,
       async generate(): Promise<ModelResponse> {
         turn++;
-        if (turn > 1) return { content: [{ type: 'text', text: 'done' }], toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 1 }, modelId: 'x' };
+        if (turn > 1) return { content: [{ type: 'text', text: 'done' }], stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 1 }, modelId: 'x' };
         const input = { tree: nestedArrays(50_000) };
         return {
           content: [{ type: 'tool-call', id: 'toolu_1', name: 'save_tree', arguments: input }],
-          toolCalls: [{ id: 'toolu_1', name: 'save_tree', arguments: input }],
           stopReason: 'tool_calls',
           usage: { inputTokens: 10, outputTokens: 1 },
           modelId: 'x',

@@ -10,7 +10,7 @@ import { tools as conjugateTools } from '../../examples/conjugate/index.js';
 import { createSubscriptionTools, createSubscriptionsStore } from '../../examples/subscriptions/index.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
 import { createModel } from '../../src/models/create-model.js';
-import type { ModelStreamEvent } from '../../src/models/types.js';
+import { toolCallsOf, type ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { LocalModel } from '../../src/models/local/local-model.js';
 
 const subscriptionTools = createSubscriptionTools(createSubscriptionsStore());
@@ -45,8 +45,8 @@ describe('local model (tiny structural test model) under the token mask', () => 
       let valid = 0;
       for (let seed = 1; seed <= CALLS_PER_PACK; seed++) {
         const response = await constrained.generate({ messages: [{ role: 'user', content: 'Help me, please.' }], tools, toolChoice: 'required', temperature: 1, seed });
-        expect(response.toolCalls).toHaveLength(1);
-        const call = response.toolCalls[0]!;
+        expect(toolCallsOf(response)).toHaveLength(1);
+        const call = toolCallsOf(response)[0]!;
         expect(names.has(call.name)).toBe(true);
         const prepared = registry.prepare(call);
         if (!prepared.success) throw new Error(`seed ${seed}: ${call.name} ${call.argumentsText}\n${prepared.failure.message}`);
@@ -55,7 +55,7 @@ describe('local model (tiny structural test model) under the token mask', () => 
       let freeValid = 0;
       for (let seed = 1; seed <= FREE_CALLS_PER_PACK; seed++) {
         const response = await free.generate({ messages: [{ role: 'user', content: 'Help me, please.' }], tools, toolChoice: 'required', temperature: 1, seed });
-        const call = response.toolCalls[0];
+        const call = toolCallsOf(response)[0];
         if (call && registry.prepare(call).success) freeValid++;
       }
       counts[pack] = { constrained: valid, free: freeValid };
@@ -74,14 +74,14 @@ describe('local model (tiny structural test model) under the token mask', () => 
     expect(end?.type).toBe('end');
     if (end?.type !== 'end') return;
     expect(end.response.stopReason).toBe('tool_calls');
-    expect(end.response.toolCalls.map((call) => call.name)).toEqual(['conjugate']);
+    expect(toolCallsOf(end.response).map((call) => call.name)).toEqual(['conjugate']);
     expect(events.map((event) => event.type)).toEqual(['tool-call-start', 'tool-call-delta', 'tool-call-end', 'end']);
     expect(end.response.usage.inputTokens).toBeGreaterThan(0);
   }, 120_000);
 
   it('answers in free text when tools are off, within the token cap', async () => {
     const response = await constrained.generate({ messages: [{ role: 'user', content: 'Say hi.' }], tools: conjugateTools, toolChoice: 'none', temperature: 1, seed: 3, maxOutputTokens: 12 });
-    expect(response.toolCalls).toEqual([]);
+    expect(toolCallsOf(response)).toEqual([]);
     expect(response.usage.outputTokens).toBeLessThanOrEqual(12);
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
   }, 120_000);
@@ -91,7 +91,7 @@ describe('local model (tiny structural test model) under the token mask', () => 
     expect(model.id).toBe(`local:${path}`);
     expect(model.provider).toBe('local');
     const response = await model.generate({ messages: [{ role: 'user', content: 'List verbs.' }], tools: conjugateTools, toolChoice: { tool: 'list_verbs' }, seed: 1 });
-    expect(response.toolCalls).toEqual([{ id: 'call_local_1', name: 'list_verbs', argumentsText: '{}', arguments: {} }]);
+    expect(toolCallsOf(response)).toEqual([{ type: 'tool-call', id: 'call_local_1', name: 'list_verbs', argumentsText: '{}', arguments: {} }]);
     await (model as unknown as { close(): Promise<void> }).close();
   }, 120_000);
 

@@ -15,7 +15,8 @@ import {
   ProviderTimeoutError,
   ProviderUnavailableError,
 } from '../../src/models/provider-errors.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../../src/models/types.js';
+import type { Model } from '../../src/models/types.js';
+import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { ToolwrightError } from '../../src/shared/errors.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { startProviderServer, type ProviderServer } from './index.js';
@@ -61,9 +62,9 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-/** Tool calls with their arguments parsed, whichever form the wire gave. */
+/** Tool calls with their arguments, as the adapter parsed them whichever form the wire gave. */
 function parsedCalls(response: ModelResponse) {
-  return response.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.argumentsText === undefined ? call.arguments : JSON.parse(call.argumentsText) }));
+  return toolCallsOf(response).map((call) => ({ id: call.id, name: call.name, arguments: call.arguments }));
 }
 
 describe.each(CASES)('$name', (providerCase) => {
@@ -86,7 +87,7 @@ describe.each(CASES)('$name', (providerCase) => {
     server.enqueue({ text: 'Sunny in both.', usage: { inputTokens: 42, outputTokens: 5 }, model: 'served-model' });
     const response = await model().generate(ask);
     expect(response.content).toEqual([{ type: 'text', text: 'Sunny in both.' }]);
-    expect(response.toolCalls).toEqual([]);
+    expect(toolCallsOf(response)).toEqual([]);
     expect(response.stopReason).toBe('end_turn');
     expect(response.usage).toEqual({ inputTokens: 42, outputTokens: 5 });
     expect(response.modelId).toBe('served-model');
@@ -142,6 +143,10 @@ describe.each(CASES)('$name', (providerCase) => {
     const ends = events.flatMap((event) => (event.type === 'tool-call-end' ? [event.index] : []));
     expect(ends).toEqual([0, 1]);
     const streamed = endOf(events);
+    // Each tool-call-end carries the very part the response holds: one shape, parsed once.
+    const ended = events.flatMap((event) => (event.type === 'tool-call-end' ? [event.call] : []));
+    expect(ended).toHaveLength(2);
+    ended.forEach((call, index) => expect(call).toBe(toolCallsOf(streamed)[index]));
     expect(parsedCalls(streamed)).toEqual(parsedCalls(plain));
     expect(streamed.content.map((part) => (part.type === 'text' ? part.text : part.arguments))).toEqual(plain.content.map((part) => (part.type === 'text' ? part.text : part.arguments)));
     expect(streamed.stopReason).toBe('tool_calls');
@@ -157,7 +162,7 @@ describe.each(CASES)('$name', (providerCase) => {
     const response = endOf(events);
     expect(response.content).toEqual([{ type: 'text', text: 'Hello there, friend.' }]);
     expect(response.stopReason).toBe('end_turn');
-    expect(response.toolCalls).toEqual([]);
+    expect(toolCallsOf(response)).toEqual([]);
   });
 
   it.each([

@@ -3,10 +3,10 @@
  * choice, limits and authentication, read back from the fake provider.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CONVERSATION, getWeather } from '../../src/models/__fixtures__/conversation.js';
+import { CONVERSATION, getWeather } from '../../src/formats/__fixtures__/conversation.js';
 import { createModel } from '../../src/models/create-model.js';
 import type { ModelOptions } from '../../src/models/model-options.js';
-import type { ModelRequest, ToolChoice } from '../../src/models/types.js';
+import type { ModelRequest, ToolChoice } from '../../src/protocol/model-exchange.js';
 import { startProviderServer, type ProviderServer } from './index.js';
 
 let server: ProviderServer;

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { LINT_RULES, isLintRuleId, lintTools, type LintFinding, type LintOptions, type LintRuleId } from '../../formats/lint/index.js';
-import type { SchemaProvider } from '../../formats/format-warning.js';
+import type { SchemaProvider } from '../../protocol/format-warning.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { loadToolModule } from '../load-tool-module.js';
 

@@ -21,7 +21,7 @@ import {
   type RunEvent,
 } from '../../agent/index.js';
 import { createModel } from '../../models/create-model.js';
-import { resultText } from '../../models/types.js';
+import { resultText } from '../../formats/content-as-text.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
 import { importMcpTools, type ImportedMcpTools } from '../../mcp/index.js';

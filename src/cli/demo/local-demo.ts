@@ -12,7 +12,9 @@ import { runAgent, type AgentResult } from '../../agent/index.js';
 import { createModel } from '../../models/create-model.js';
 import { LocalModel } from '../../models/local/local-model.js';
 import { DEFAULT_TINY_MODEL_PATH, ensureTinyModel } from '../../models/local/tiny-model.js';
-import { resultText, type Model } from '../../models/types.js';
+import type { Model } from '../../models/types.js';
+import { resultText } from '../../formats/content-as-text.js';
+import { toolCallsOf } from '../../protocol/model-exchange.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../tools/index.js';
 import type { DemoPack } from './formats-demo.js';
 
@@ -92,9 +94,9 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
         progress(`sampling ${perPack} tool calls from "${pack.name}" with and without the mask…`);
         for (let seed = 1; seed <= perPack; seed++) {
           const request = { messages: [{ role: 'user' as const, content: 'Help me, please.' }], tools: pack.tools, toolChoice: 'required' as const, temperature: 1, seed };
-          const masked = (await constrained.generate(request)).toolCalls[0];
+          const masked = toolCallsOf(await constrained.generate(request))[0];
           if (masked && registry.prepare(masked).success) valid++;
-          const raw = (await free.generate(request)).toolCalls[0];
+          const raw = toolCallsOf(await free.generate(request))[0];
           if (raw && registry.prepare(raw).success) freeValid++;
           total++;
         }

@@ -7,7 +7,7 @@
 import type { Base64ImageSource, ImageBlockParam, MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentPart } from '../../tools/types.js';
 import { contentPartAsText, resultParts, type CallResult } from '../content-as-text.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 
 /** The `content` of a `tool_result` block in list form. */
 type ToolResultContent = Exclude<ToolResultBlockParam['content'], string | undefined>;

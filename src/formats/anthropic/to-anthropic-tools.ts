@@ -4,7 +4,7 @@
  */
 import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
 import { declaredInputSchema } from '../declared-schema.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface AnthropicTools {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { AnyTool } from '../../tools/index.js';
-import type { SchemaProvider } from '../format-warning.js';
+import type { SchemaProvider } from '../../protocol/format-warning.js';
 
 export type LintSeverity = 'error' | 'warning';
 

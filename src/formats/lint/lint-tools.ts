@@ -8,7 +8,7 @@
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { getOwn, isPlainObject } from '../../shared/own.js';
 import type { AnyTool } from '../../tools/index.js';
-import type { SchemaProvider } from '../format-warning.js';
+import type { SchemaProvider } from '../../protocol/format-warning.js';
 import { ALL_PROVIDERS } from './rules/provider-compatibility.js';
 import type { LintContext, LintRule, LintRuleReport, LintSeverity } from './lint-rule.js';
 import { LINT_RULE_LIST, isLintRuleId, type LintRuleId } from './lint-rules.js';

@@ -7,7 +7,7 @@
 import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { declaredInputSchema } from '../declared-schema.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface McpTools {

@@ -6,7 +6,7 @@
  */
 import type { ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import { contentPartAsText, resultParts, type CallResult } from '../content-as-text.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 
 export interface OpenAIChatResultMessage {
   /** The message to append to `messages`. */

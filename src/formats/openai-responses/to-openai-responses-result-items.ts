@@ -7,7 +7,7 @@
  */
 import type { ResponseFunctionCallOutputItem, ResponseInputItem } from 'openai/resources/responses/responses';
 import { contentPartAsText, resultParts, type CallResult } from '../content-as-text.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 
 /** One `function_call_output` item. */
 export type OpenAIResponsesResultItem = ResponseInputItem.FunctionCallOutput;

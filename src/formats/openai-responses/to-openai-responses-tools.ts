@@ -5,7 +5,7 @@
  */
 import type { FunctionTool } from 'openai/resources/responses/responses';
 import { declaredInputSchema } from '../declared-schema.js';
-import type { FormatWarning } from '../format-warning.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { OpenAIToolsOptions } from '../openai-chat/to-openai-chat-tools.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 

@@ -7,7 +7,7 @@
 import { walkSubschemas } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
-import type { FormatWarning, SchemaProvider } from '../format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../../protocol/format-warning.js';
 import { toOpenAIStrictSchema } from './rewrite.js';
 import { pointer, typeList } from './schema-shape.js';
 

@@ -18,7 +18,7 @@
 import { METADATA_KEYWORDS } from '../../shared/json-schema/keywords.js';
 import { isPlainObject } from '../../shared/own.js';
 import type { JsonSchema, JsonSchemaObject } from '../../tools/types.js';
-import type { FormatWarning, SchemaProvider } from '../format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../../protocol/format-warning.js';
 import { nullRestorePlan, type NullRestorePlan } from './restore.js';
 import { pointer, setOwn, typeList } from './schema-shape.js';
 

@@ -4,10 +4,15 @@
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase, RawMessageStreamEvent, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
+import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
+import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '../../formats/anthropic/map-anthropic-response.js';
+import { mapAnthropicStopReason } from '../../formats/anthropic/map-anthropic-stop-reason.js';
+import { toAnthropicToolChoice } from '../../formats/anthropic/to-anthropic-tool-choice.js';
 import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
-import type { FormatWarning } from '../../formats/format-warning.js';
+import { toolCallPart } from '../../formats/tool-call-part.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { DEFAULT_TIMEOUT_MS } from '../model-options.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -16,12 +21,10 @@ import type { ProviderTransport } from '../provider-transport.js';
 import type { ClassifiedFailure } from '../retry/call-with-retries.js';
 import { classifySdkError } from '../retry/classify-sdk-error.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
-import { toolCallPart } from '../tool-call-part.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, TextPart, ToolCallPart, ToolChoice } from '../types.js';
+import type { Model } from '../types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { withWarnings } from '../with-warnings.js';
-import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
-import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from './map-anthropic-response.js';
-import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -96,9 +99,9 @@ export class AnthropicModel implements Model {
       yield* tracker.changes(accumulator.partialCalls);
     }
     if (!stopped || accumulator.stopReason === null) throw new ProviderResponseError(this.#transport.context, 'the stream ended before message_stop arrived');
-    const toolCalls = accumulator.toolCalls();
+    const calls = accumulator.toolCalls().map((call) => toolCallPart(call));
     const partials = accumulator.partialCalls;
-    const callParts = new Map(partials.map((partial, position) => [partial.index, toolCallPart(toolCalls[position]!)]));
+    const callParts = new Map(partials.map((partial, position) => [partial.index, calls[position]!]));
     const content: (TextPart | ToolCallPart)[] = [];
     for (const [index, block] of [...blocks.entries()].sort(([a], [b]) => a - b)) {
       if (block.type === 'text') {
@@ -108,11 +111,10 @@ export class AnthropicModel implements Model {
         if (part) content.push(part);
       }
     }
-    yield* tracker.ends(toolCalls, partials);
+    yield* tracker.ends(calls, partials);
     const response: ModelResponse = {
       content,
-      toolCalls,
-      stopReason: mapAnthropicStopReason(accumulator.stopReason, toolCalls.length > 0),
+      stopReason: mapAnthropicStopReason(accumulator.stopReason, calls.length > 0),
       providerStopReason: accumulator.stopReason,
       usage: anthropicUsage(usage),
       modelId,
@@ -133,7 +135,7 @@ export class AnthropicModel implements Model {
       const declared = toAnthropicTools(request.tools);
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
-      if (request.toolChoice !== undefined) body.tool_choice = anthropicToolChoice(request.toolChoice);
+      if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
     }
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
@@ -159,14 +161,6 @@ export class AnthropicModel implements Model {
     })();
     return this.#client;
   }
-}
-
-/** `auto` → `auto`, `required` → `any`, `none` → `none`, `{ tool }` → `{ type: 'tool', name }`. */
-export function anthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
-  if (choice === 'auto') return { type: 'auto' };
-  if (choice === 'required') return { type: 'any' };
-  if (choice === 'none') return { type: 'none' };
-  return { type: 'tool', name: choice.tool };
 }
 
 function definedOnly<T extends object>(value: T | null | undefined): Partial<T> {

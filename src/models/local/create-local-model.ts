@@ -5,7 +5,8 @@
  * @module
  */
 import { estimateInputTokens } from '../estimate-tokens.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent } from '../types.js';
+import type { Model } from '../types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 import type { LocalModel as Engine } from './local-model.js';
 import type { LocalModelOptions, LocalModelStats } from './local-model-options.js';
 

@@ -31,13 +31,14 @@ import type { CompiledGrammar } from '../../decoding/compiled-grammar.js';
 import type { GrammarMatcher } from '../../decoding/grammar-matcher.js';
 import { Vocabulary } from '../../decoding/vocabulary.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
-import { safeParseJson } from '../../shared/safe-json.js';
 import type { AnyTool } from '../../tools/define-tool.js';
-import type { ToolCallRequest } from '../../tools/types.js';
+import { toolCallPartFromText } from '../../formats/tool-call-part.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
-import type { FormatWarning } from '../../formats/format-warning.js';
-import type { Message, Model, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, TextPart, ToolCallPart } from '../types.js';
-import { resultText } from '../types.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import type { Model } from '../types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, StopReason } from '../../protocol/model-exchange.js';
+import type { Message, TextPart, ToolCallPart } from '../../protocol/messages.js';
+import { resultText } from '../../formats/content-as-text.js';
 import type { LocalModelOptions, LocalModelStats } from './local-model-options.js';
 import { ClosingPreference, JsonPrefixTracker } from './closing-preference.js';
 import { MaskBiasBuilder, installTypedBiasFastPath } from './mask-token-bias.js';
@@ -170,7 +171,7 @@ export class LocalModel implements Model {
     const textTokens: Token[] = [];
     let emittedText = '';
     const content: (TextPart | ToolCallPart)[] = [];
-    const toolCalls: ToolCallRequest[] = [];
+    const toolCalls: ToolCallPart[] = [];
     // Name phase: bytes generated so far, and the candidate `name + paramsPrefix` targets.
     let nameBytes: number[] = [];
     const targets = offered.map((tool) => ({ tool, bytes: utf8(tool.name + callFormat.paramsPrefixText), nameLength: utf8(tool.name).length }));
@@ -269,16 +270,13 @@ export class LocalModel implements Model {
     };
     const finishCall = function* (this: LocalModel): Generator<ModelStreamEvent> {
       const argumentsText = new TextDecoder().decode(Uint8Array.from(argumentBytes));
-      const parsed = safeParseJson(argumentsText);
       const id = `call_local_${toolCalls.length + 1}`;
-      const call: ToolCallRequest = { id, name: callTool!.name, argumentsText };
-      const part: ToolCallPart = { type: 'tool-call', id, name: callTool!.name, arguments: parsed.success ? parsed.value : undefined, argumentsText };
-      if (parsed.success) call.arguments = parsed.value;
-      toolCalls.push(call);
+      const part = toolCallPartFromText(id, callTool!.name, argumentsText);
+      toolCalls.push(part);
       content.push(part);
       yield { type: 'tool-call-start', index: toolCalls.length - 1, id, name: callTool!.name };
       yield { type: 'tool-call-delta', index: toolCalls.length - 1, argumentsDelta: argumentsText, partialArguments: part.arguments };
-      yield { type: 'tool-call-end', index: toolCalls.length - 1, call };
+      yield { type: 'tool-call-end', index: toolCalls.length - 1, call: part };
       phase = 'done';
       stopReason = 'tool_calls';
     };
@@ -390,7 +388,6 @@ export class LocalModel implements Model {
     }
     const response: ModelResponse = {
       content,
-      toolCalls,
       stopReason,
       usage: { inputTokens, outputTokens },
       modelId: this.id,

@@ -5,19 +5,22 @@
  * not load it.
  * @module
  */
-import type { ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import { convertToOpenAIChatMessages } from '../../formats/openai-chat/convert-to-openai-chat-messages.js';
+import { mapOpenAIChatFinishReason } from '../../formats/openai-chat/map-openai-chat-finish-reason.js';
+import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat-response.js';
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
+import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
-import type { FormatWarning } from '../../formats/format-warning.js';
+import { toolCallPart } from '../../formats/tool-call-part.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
 import { createTransport, type ProviderSettings } from '../provider-settings.js';
 import type { ProviderTransport } from '../provider-transport.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, TextPart, ToolCallPart, ToolChoice } from '../types.js';
-import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
-import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
-import { mapOpenAIChatResponse } from './map-openai-chat-response.js';
-import { toolCallPart } from '../tool-call-part.js';
+import type { Model } from '../types.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import { withWarnings } from '../with-warnings.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
@@ -78,15 +81,13 @@ export class OpenAIChatModel implements Model {
     if (accumulator.finishReason === null) {
       throw new ProviderResponseError(this.#transport.context, 'the stream ended before a finish_reason arrived');
     }
-    const toolCalls = accumulator.toolCalls();
     const partials = accumulator.partialCalls;
-    const content: (TextPart | ToolCallPart)[] = accumulator.text === '' ? [] : [{ type: 'text', text: accumulator.text }];
-    toolCalls.forEach((call, index) => content.push(toolCallPart(call, partials[index]?.argumentsText)));
-    yield* tracker.ends(toolCalls, partials);
+    const calls = accumulator.toolCalls().map((call, index) => toolCallPart(call, partials[index]?.argumentsText));
+    const content: (TextPart | ToolCallPart)[] = accumulator.text === '' ? [...calls] : [{ type: 'text', text: accumulator.text }, ...calls];
+    yield* tracker.ends(calls, partials);
     const response: ModelResponse = {
       content,
-      toolCalls,
-      stopReason: mapOpenAIChatFinishReason(accumulator.finishReason, toolCalls.length > 0),
+      stopReason: mapOpenAIChatFinishReason(accumulator.finishReason, calls.length > 0),
       providerStopReason: accumulator.finishReason,
       usage: usage ?? { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(accumulator.text) },
       modelId,
@@ -102,7 +103,7 @@ export class OpenAIChatModel implements Model {
       const declared = toOpenAIChatTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
-      if (request.toolChoice !== undefined) body.tool_choice = openAIChatToolChoice(request.toolChoice);
+      if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
@@ -115,9 +116,5 @@ export class OpenAIChatModel implements Model {
     this.#client ??= loadOpenAIClient(this.#settings);
     return this.#client;
   }
-}
-
-export function openAIChatToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.tool } };
 }
 

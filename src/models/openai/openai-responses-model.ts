@@ -4,20 +4,22 @@
  * request, as with the other providers, and nothing is kept server-side.
  * @module
  */
-import type { Response, ResponseCreateParamsBase, ResponseStreamEvent, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
-import type { FormatWarning } from '../../formats/format-warning.js';
+import type { Response, ResponseCreateParamsBase, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { convertToOpenAIResponsesInput } from '../../formats/openai-responses/convert-to-openai-responses-input.js';
+import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-openai-responses-response.js';
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
+import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
 import { createTransport, type ProviderSettings } from '../provider-settings.js';
 import type { ProviderTransport } from '../provider-transport.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
-import type { Model, ModelRequest, ModelResponse, ModelStreamEvent, ToolChoice } from '../types.js';
+import type { Model } from '../types.js';
+import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../../protocol/model-exchange.js';
 import { withWarnings } from '../with-warnings.js';
-import { convertToOpenAIResponsesInput } from './convert-to-openai-responses-input.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
-import { mapOpenAIResponsesResponse } from './map-openai-responses-response.js';
 
 export class OpenAIResponsesModel implements Model {
   readonly id: string;
@@ -62,7 +64,7 @@ export class OpenAIResponsesModel implements Model {
     }
     if (final === undefined) throw new ProviderResponseError(this.#transport.context, 'the stream ended before response.completed arrived');
     const response = this.#map(final, request);
-    yield* tracker.ends(response.toolCalls, accumulator.partialCalls);
+    yield* tracker.ends(toolCallsOf(response), accumulator.partialCalls);
     yield { type: 'end', response: withWarnings(response, warnings) };
   }
 
@@ -88,7 +90,7 @@ export class OpenAIResponsesModel implements Model {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
-      if (request.toolChoice !== undefined) body.tool_choice = openAIResponsesToolChoice(request.toolChoice);
+      if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
@@ -103,8 +105,4 @@ export class OpenAIResponsesModel implements Model {
     this.#client ??= loadOpenAIClient(this.#settings);
     return this.#client;
   }
-}
-
-export function openAIResponsesToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
-  return typeof choice === 'string' ? choice : { type: 'function', name: choice.tool };
 }

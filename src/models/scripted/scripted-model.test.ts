@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolwrightError } from '../../shared/errors.js';
-import type { ModelResponse, ModelStreamEvent, ToolMessage } from '../types.js';
+import { toolCallsOf, type ModelResponse, type ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { ToolMessage } from '../../protocol/messages.js';
 import { ScriptExhaustedError, createScriptedModel, errorTurn, textTurn, toolCallTurn } from './scripted-model.js';
 
 const ask = (text: string) => ({ messages: [{ role: 'user' as const, content: text }] });
@@ -17,7 +18,6 @@ describe('createScriptedModel', () => {
     const first = await model.generate(ask('Weather?'));
     expect(first).toEqual({
       content: [{ type: 'tool-call', id: 'call_1_1', name: 'get_weather', arguments: { city: 'Paris' } }],
-      toolCalls: [{ id: 'call_1_1', name: 'get_weather', arguments: { city: 'Paris' } }],
       stopReason: 'tool_calls',
       // ceil(36 / 4) for {"role":"user","content":"Weather?"}; ceil(27 / 4) for get_weather{"city":"Paris"}.
       usage: { inputTokens: 9, outputTokens: 7 },
@@ -25,7 +25,7 @@ describe('createScriptedModel', () => {
     });
     const second = await model.generate(ask('and?'));
     expect(second.content).toEqual([{ type: 'text', text: 'It is sunny.' }]);
-    expect(second.toolCalls).toEqual([]);
+    expect(toolCallsOf(second)).toEqual([]);
     expect(second.stopReason).toBe('end_turn');
     expect(model.remainingTurns).toBe(0);
   });
@@ -70,11 +70,15 @@ describe('createScriptedModel', () => {
     expect((error as Error).message).toBe('The scripted model has no turn 2; add one (its script holds 1 turn, and turn 2 was requested).');
   });
 
-  it('keeps broken argument text verbatim for the registry to report', async () => {
+  it('keeps broken argument text verbatim, with its parse failure for the registry to report', async () => {
     const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'add', argumentsText: '{"a": 1,' }])]);
     const response = await model.generate(ask('x'));
-    expect(response.content).toEqual([{ type: 'tool-call', id: 'c1', name: 'add', arguments: undefined, argumentsText: '{"a": 1,' }]);
-    expect(response.toolCalls).toEqual([{ id: 'c1', name: 'add', argumentsText: '{"a": 1,' }]);
+    expect(response.content).toEqual([{ type: 'tool-call', id: 'c1', name: 'add', arguments: undefined, argumentsText: '{"a": 1,', argumentsError: expect.objectContaining({ position: 8 }) }]);
+  });
+
+  it('parses a scripted part\'s text itself, so that the text wins over the arguments it also gives', async () => {
+    const model = createScriptedModel([{ content: [{ type: 'tool-call', id: 'c1', name: 'add', arguments: { a: 2 }, argumentsText: '{"a": 1}' }] }]);
+    expect(toolCallsOf(await model.generate(ask('x')))).toEqual([{ type: 'tool-call', id: 'c1', name: 'add', arguments: { a: 1 }, argumentsText: '{"a": 1}' }]);
   });
 
   it('accepts a full ModelResponse as a turn and keeps its order and usage', async () => {
@@ -83,7 +87,6 @@ describe('createScriptedModel', () => {
         { type: 'text', text: 'Let me check.' },
         { type: 'tool-call', id: 'toolu_1', name: 'lookup', arguments: { q: 'x' } },
       ],
-      toolCalls: [{ id: 'toolu_1', name: 'lookup', arguments: { q: 'x' } }],
       stopReason: 'tool_calls',
       usage: { inputTokens: 100, outputTokens: 20 },
       modelId: 'claude-test',
@@ -111,13 +114,15 @@ describe('createScriptedModel', () => {
       { type: 'tool-call-start', index: 0, id: 'c1', name: 'get_weather' },
       { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":"P', partialArguments: { city: 'P' } },
       { type: 'tool-call-delta', index: 0, argumentsDelta: 'aris"}', partialArguments: { city: 'Paris' } },
-      { type: 'tool-call-end', index: 0, call: { id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } } },
+      { type: 'tool-call-end', index: 0, call: { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } } },
     ]);
     const end = events.at(-1);
     expect(end?.type === 'end' && end.response.content).toEqual([
       { type: 'text', text: 'Checking the weather.' },
       { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } },
     ]);
+    // The end event of a call carries the response's own part.
+    expect(end?.type === 'end' && end.response.content[1]).toBe(events.find((event) => event.type === 'tool-call-end')?.call);
   });
 
   it('stops when the request is aborted', async () => {

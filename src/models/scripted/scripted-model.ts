@@ -6,20 +6,12 @@
  * @module
  */
 import { parsePartialJson } from '../../formats/partial-json.js';
+import { toolCallPartFromText } from '../../formats/tool-call-part.js';
 import { ToolwrightError } from '../../shared/errors.js';
-import { safeParseJson } from '../../shared/safe-json.js';
-import type { ToolCallRequest } from '../../tools/types.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
-import type {
-  Model,
-  ModelRequest,
-  ModelResponse,
-  ModelStreamEvent,
-  StopReason,
-  TextPart,
-  TokenUsage,
-  ToolCallPart,
-} from '../types.js';
+import type { Model } from '../types.js';
+import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent, type StopReason, type TokenUsage } from '../../protocol/model-exchange.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 
 /** A tool call as a script writes it; `id` defaults to `call_<turn>_<n>`. */
 export interface ScriptedToolCall {
@@ -140,7 +132,7 @@ export class ScriptedModel implements Model {
         yield { type: 'tool-call-delta', index, argumentsDelta: text.slice(start, end), partialArguments: parsePartialJson(text.slice(0, end)).value };
         request.signal?.throwIfAborted();
       }
-      yield { type: 'tool-call-end', index, call: response.toolCalls[index]! };
+      yield { type: 'tool-call-end', index, call: part };
     }
     yield { type: 'end', response };
   }
@@ -188,17 +180,16 @@ export function errorTurn(error: unknown): ScriptedResponse {
 function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelRequest, defaultModelId: string): ModelResponse {
   const content: (TextPart | ToolCallPart)[] = [];
   if (scripted.content !== undefined) {
-    content.push(...scripted.content.map((part) => ({ ...part })));
+    content.push(...scripted.content.map((part) => (part.type === 'tool-call' ? scriptedPart(part) : { ...part })));
   } else {
     if (scripted.text !== undefined && scripted.text !== '') content.push({ type: 'text', text: scripted.text });
     (scripted.toolCalls ?? []).forEach((call, index) => content.push(toCallPart(call, turn, index)));
   }
-  const toolCalls = content.filter((part): part is ToolCallPart => part.type === 'tool-call').map(toRequest);
+  const calls = toolCallsOf({ content });
   const outputText = content.map((part) => (part.type === 'text' ? part.text : part.name + (part.argumentsText ?? JSON.stringify(part.arguments ?? {})))).join('');
   const response: ModelResponse = {
     content,
-    toolCalls,
-    stopReason: scripted.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'end_turn'),
+    stopReason: scripted.stopReason ?? (calls.length > 0 ? 'tool_calls' : 'end_turn'),
     usage: {
       inputTokens: scripted.usage?.inputTokens ?? estimateInputTokens(request),
       outputTokens: scripted.usage?.outputTokens ?? estimateTextTokens(outputText),
@@ -211,17 +202,11 @@ function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelR
 
 function toCallPart(call: ScriptedToolCall, turn: number, index: number): ToolCallPart {
   const id = call.id ?? `call_${turn}_${index + 1}`;
-  if (call.argumentsText !== undefined) {
-    const parsed = safeParseJson(call.argumentsText);
-    return { type: 'tool-call', id, name: call.name, arguments: parsed.success ? parsed.value : undefined, argumentsText: call.argumentsText };
-  }
+  if (call.argumentsText !== undefined) return toolCallPartFromText(id, call.name, call.argumentsText);
   return { type: 'tool-call', id, name: call.name, arguments: call.arguments ?? {} };
 }
 
-function toRequest(part: ToolCallPart): ToolCallRequest {
-  const request: ToolCallRequest = { id: part.id, name: part.name };
-  // The registry parses `argumentsText` itself and writes the model-facing error when it is broken.
-  if (part.argumentsText !== undefined) request.argumentsText = part.argumentsText;
-  else request.arguments = part.arguments;
-  return request;
+/** A scripted part with text is parsed here, as a provider's adapter would, so that its text wins over any `arguments` it also gives. */
+function scriptedPart(part: ToolCallPart): ToolCallPart {
+  return part.argumentsText !== undefined ? toolCallPartFromText(part.id, part.name, part.argumentsText) : { ...part };
 }

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../shared/own.js';
 import { describeToolNameProblem } from '../../../tools/index.js';
-import type { FormatWarning, SchemaProvider } from '../../format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../../../protocol/format-warning.js';
 import { schemaCompatibilityWarnings } from '../../provider-schema/index.js';
 import type { LintContext, LintRule, LintRuleReport } from '../lint-rule.js';
 

@@ -1,4 +1,4 @@
-import type { StopReason } from '../types.js';
+import type { StopReason } from '../../protocol/model-exchange.js';
 
 /**
  * Anthropic `stop_reason` → {@link StopReason}: `end_turn` and `stop_sequence`

@@ -5,7 +5,7 @@
  * model might send), both results, a follow-up, and a final answer.
  */
 import { defineTool } from '../../tools/define-tool.js';
-import type { Message } from '../types.js';
+import type { Message } from '../../protocol/messages.js';
 
 export const getWeather = defineTool<{ city: string }>({
   name: 'get_weather',

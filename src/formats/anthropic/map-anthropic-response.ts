@@ -5,12 +5,11 @@
  * @module
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { parseAnthropicToolCalls } from '../../formats/anthropic/parse-anthropic-tool-calls.js';
-import type { ModelResponse, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 export function mapAnthropicResponse(message: Message): ModelResponse {
-  const toolCalls = parseAnthropicToolCalls(message);
   const content: (TextPart | ToolCallPart)[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
@@ -21,8 +20,7 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
   }
   const response: ModelResponse = {
     content,
-    toolCalls,
-    stopReason: mapAnthropicStopReason(message.stop_reason, toolCalls.length > 0),
+    stopReason: mapAnthropicStopReason(message.stop_reason, content.some((part) => part.type === 'tool-call')),
     usage: anthropicUsage(message.usage),
     modelId: message.model,
     raw: message,

@@ -5,9 +5,9 @@
  * @module
  */
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { FormatWarning } from '../../formats/format-warning.js';
-import { toOpenAIResponsesResultItems } from '../../formats/openai-responses/to-openai-responses-result-items.js';
-import type { Message, UserMessage } from '../types.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
+import type { Message, UserMessage } from '../../protocol/messages.js';
 
 export interface OpenAIResponsesInput {
   input: ResponseInputItem[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
-import { mapOpenAIChatFinishReason } from './openai/map-openai-chat-finish-reason.js';
-import { mapOpenAIResponsesResponse, mapOpenAIResponsesStatus } from './openai/map-openai-responses-response.js';
+import { mapOpenAIChatFinishReason } from './openai-chat/map-openai-chat-finish-reason.js';
+import { mapOpenAIResponsesResponse, mapOpenAIResponsesStatus } from './openai-responses/map-openai-responses-response.js';
 
 describe('stop reason mapping', () => {
   it('maps Chat Completions finish reasons', () => {

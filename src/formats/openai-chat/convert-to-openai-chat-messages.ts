@@ -11,9 +11,9 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { FormatWarning } from '../../formats/format-warning.js';
-import { toOpenAIChatResultMessages } from '../../formats/openai-chat/to-openai-chat-result-messages.js';
-import type { AssistantMessage, Message, UserMessage } from '../types.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import { toOpenAIChatResultMessages } from './to-openai-chat-result-messages.js';
+import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
 export interface OpenAIChatMessages {
   messages: ChatCompletionMessageParam[];

@@ -8,11 +8,10 @@
  * @module
  */
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { FormatWarning } from '../../formats/format-warning.js';
-import { toAnthropicResultMessage } from '../../formats/anthropic/to-anthropic-result-message.js';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import { isPlainObject } from '../../shared/own.js';
-import { safeParseJson } from '../../shared/safe-json.js';
-import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../types.js';
+import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../../protocol/messages.js';
 
 export interface AnthropicMessages {
   /** The joined system messages, or `undefined` when there were none. */
@@ -101,11 +100,7 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
   return blocks;
 }
 
+/** The call's input as the adapter that read it parsed it (once); text that did not parse is not tried again. */
 function callInput(part: ToolCallPart): Record<string, unknown> | undefined {
-  if (isPlainObject(part.arguments)) return part.arguments;
-  if (part.argumentsText !== undefined) {
-    const parsed = safeParseJson(part.argumentsText);
-    if (parsed.success && isPlainObject(parsed.value)) return parsed.value;
-  }
-  return undefined;
+  return isPlainObject(part.arguments) ? part.arguments : undefined;
 }

@@ -5,10 +5,11 @@
  * @module
  */
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import { parseOpenAIChatToolCalls } from '../../formats/openai-chat/parse-openai-chat-tool-calls.js';
-import type { ToolSource } from '../../formats/tool-source.js';
-import type { ModelResponse, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import { parseOpenAIChatToolCalls } from './parse-openai-chat-tool-calls.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
+import type { ToolSource } from '../tool-source.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 
 export interface OpenAIChatResponseOptions {
@@ -25,16 +26,15 @@ export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenA
   const message = choice.message;
   if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
   if (typeof message.refusal === 'string' && message.refusal !== '') content.push({ type: 'text', text: message.refusal });
-  const toolCalls = parseOpenAIChatToolCalls(completion, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
-  toolCalls.forEach((call, index) => {
+  const calls = parseOpenAIChatToolCalls(completion, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
+  calls.forEach((call, index) => {
     const raw = message.tool_calls?.[index];
     content.push(toolCallPart(call, raw?.type === 'function' ? raw.function.arguments : undefined));
   });
   const refused = typeof message.refusal === 'string' && message.refusal !== '';
   const response: ModelResponse = {
     content,
-    toolCalls,
-    stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
+    stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, calls.length > 0),
     usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : options.fallbackUsage(),
     modelId: completion.model,
     raw: completion,

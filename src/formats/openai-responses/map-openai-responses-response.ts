@@ -5,10 +5,11 @@
  * @module
  */
 import type { Response } from 'openai/resources/responses/responses';
-import { parseOpenAIResponsesToolCalls } from '../../formats/openai-responses/parse-openai-responses-tool-calls.js';
-import type { ToolSource } from '../../formats/tool-source.js';
-import type { ModelResponse, StopReason, TextPart, TokenUsage, ToolCallPart } from '../types.js';
+import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
+import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
@@ -17,7 +18,7 @@ export interface OpenAIResponsesResponseOptions {
 }
 
 export function mapOpenAIResponsesResponse(response: Response, options: OpenAIResponsesResponseOptions): ModelResponse {
-  const toolCalls = parseOpenAIResponsesToolCalls(response, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
+  const calls = parseOpenAIResponsesToolCalls(response, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
   const content: (TextPart | ToolCallPart)[] = [];
   let refused = false;
   let callIndex = 0;
@@ -32,14 +33,13 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
         }
       }
     } else if (item.type === 'function_call') {
-      const call = toolCalls[callIndex++];
+      const call = calls[callIndex++];
       if (call) content.push(toolCallPart(call, item.arguments));
     }
   }
   const mapped: ModelResponse = {
     content,
-    toolCalls,
-    stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, toolCalls.length > 0),
+    stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, calls.length > 0),
     usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
     modelId: response.model,
     raw: response,

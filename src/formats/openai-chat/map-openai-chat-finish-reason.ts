@@ -1,4 +1,4 @@
-import type { StopReason } from '../types.js';
+import type { StopReason } from '../../protocol/model-exchange.js';
 
 /**
  * Chat Completions `finish_reason` → {@link StopReason}. Some compatible

@@ -1,0 +1,66 @@
+/**
+ * One model call in neutral terms: the request, the response and its streamed
+ * events. Calls live once in a response, as the tool-call parts of its
+ * `content` (see {@link toolCallsOf}). Why these sit in `protocol/`: see `messages.ts`.
+ * @module
+ */
+import type { AnyTool } from '../tools/define-tool.js';
+import type { FormatWarning } from './format-warning.js';
+import type { Message, TextPart, ToolCallPart } from './messages.js';
+
+/** `auto`: the model decides; `required`: it must call some tool; `none`: no tool; `{ tool }`: exactly that tool. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { tool: string };
+
+export interface ModelRequest {
+  messages: Message[];
+  /** Tools the model may call (their name, description and input schema are sent). */
+  tools?: readonly AnyTool[];
+  toolChoice?: ToolChoice;
+  /** Upper bound on generated tokens for this call. */
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Provider-specific seed, where the provider supports one. */
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * Why the model stopped: it answered, it wants tools run, it hit its token
+ * limit (or its context window), the provider's content filter cut it, the
+ * model declined to answer (`refusal`), or something else (the provider's own
+ * value is then in {@link ModelResponse.providerStopReason}).
+ */
+export type StopReason = 'end_turn' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'refusal' | 'other';
+
+export interface ModelResponse {
+  /** Text and tool calls, in the order the model produced them; each call appears here and nowhere else. */
+  content: (TextPart | ToolCallPart)[];
+  stopReason: StopReason;
+  /** The provider's own stop value as it sent it (`length`, `pause_turn`, `incomplete: max_output_tokens`…), when it sent one. */
+  providerStopReason?: string;
+  usage: TokenUsage;
+  /** The model id the provider reports having used. */
+  modelId: string;
+  /** The provider's raw response body, for the run record. */
+  raw?: unknown;
+  /** What the request's conversion to the provider's wire format lost or rewrote (tool schemas, result parts, replayed calls). */
+  warnings?: FormatWarning[];
+}
+
+/** Streamed pieces of one response; they fold into the `end` event's response, whose content holds the same call parts. */
+export type ModelStreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string; partialArguments: unknown }
+  | { type: 'tool-call-end'; index: number; call: ToolCallPart }
+  | { type: 'end'; response: ModelResponse };
+
+/** The response's tool calls in the model's order: its tool-call parts, the same objects. */
+export function toolCallsOf(response: Pick<ModelResponse, 'content'>): ToolCallPart[] {
+  return response.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+}
