@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../shared/errors.js';
-import { kv, writeGguf, type GgufTensor, type GgufValue } from '../../decoding/gguf-writer.js';
+import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
 
 /** Bump when the model's bytes change, so cached copies are rebuilt. */
 export const TINY_MODEL_VERSION = 1;
