@@ -13,7 +13,8 @@
  */
 import { getLlama, LlamaGrammarEvaluationState, LlamaLogLevel, LlamaText, resolveChatWrapper, type Token } from 'node-llama-cpp';
 import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
-import { toChatHistory, LocalModel } from '../../src/models/local/local-model.js';
+import { toChatHistory } from '../../src/models/local/chat-history.js';
+import { LocalModel } from '../../src/models/local/local-model.js';
 import { toolCallsOf } from '../../src/protocol/model-exchange.js';
 import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
 import { tools as conjugateTools } from '../../examples/conjugate/index.js';

@@ -10,23 +10,40 @@ import { VocabularyError } from './decoding-errors.js';
 /** A metadata value: numbers (64-bit integers as bigint), booleans, strings and arrays of them. */
 export type GgufMetadataValue = number | bigint | boolean | string | GgufMetadataValue[] | Int32Array | Uint32Array | Float32Array;
 
-const enum GgufType {
-  UINT8 = 0,
-  INT8 = 1,
-  UINT16 = 2,
-  INT16 = 3,
-  UINT32 = 4,
-  INT32 = 5,
-  FLOAT32 = 6,
-  BOOL = 7,
-  STRING = 8,
-  ARRAY = 9,
-  UINT64 = 10,
-  INT64 = 11,
-  FLOAT64 = 12,
-}
+/**
+ * GGUF metadata value types, numbered as the format numbers them. The one table for
+ * this reader and for the writer that makes the tiny test model (src/models/local).
+ */
+export const GgufValueType = {
+  UINT8: 0,
+  INT8: 1,
+  UINT16: 2,
+  INT16: 3,
+  UINT32: 4,
+  INT32: 5,
+  FLOAT32: 6,
+  BOOL: 7,
+  STRING: 8,
+  ARRAY: 9,
+  UINT64: 10,
+  INT64: 11,
+  FLOAT64: 12,
+} as const;
+export type GgufValueType = (typeof GgufValueType)[keyof typeof GgufValueType];
 
-const SCALAR_SIZE: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8 };
+const SCALAR_SIZE: Record<number, number> = {
+  [GgufValueType.UINT8]: 1,
+  [GgufValueType.INT8]: 1,
+  [GgufValueType.UINT16]: 2,
+  [GgufValueType.INT16]: 2,
+  [GgufValueType.UINT32]: 4,
+  [GgufValueType.INT32]: 4,
+  [GgufValueType.FLOAT32]: 4,
+  [GgufValueType.BOOL]: 1,
+  [GgufValueType.UINT64]: 8,
+  [GgufValueType.INT64]: 8,
+  [GgufValueType.FLOAT64]: 8,
+};
 const CHUNK = 1 << 20;
 
 class FileReader {
@@ -103,57 +120,57 @@ class FileReader {
     this.start += size;
     const buffer = this.buffer;
     switch (type) {
-      case GgufType.UINT8:
+      case GgufValueType.UINT8:
         return buffer.readUInt8(at);
-      case GgufType.INT8:
+      case GgufValueType.INT8:
         return buffer.readInt8(at);
-      case GgufType.UINT16:
+      case GgufValueType.UINT16:
         return buffer.readUInt16LE(at);
-      case GgufType.INT16:
+      case GgufValueType.INT16:
         return buffer.readInt16LE(at);
-      case GgufType.UINT32:
+      case GgufValueType.UINT32:
         return buffer.readUInt32LE(at);
-      case GgufType.INT32:
+      case GgufValueType.INT32:
         return buffer.readInt32LE(at);
-      case GgufType.FLOAT32:
+      case GgufValueType.FLOAT32:
         return buffer.readFloatLE(at);
-      case GgufType.BOOL:
+      case GgufValueType.BOOL:
         return buffer.readUInt8(at) !== 0;
-      case GgufType.UINT64:
+      case GgufValueType.UINT64:
         return buffer.readBigUInt64LE(at);
-      case GgufType.INT64:
+      case GgufValueType.INT64:
         return buffer.readBigInt64LE(at);
       default:
         return buffer.readDoubleLE(at);
     }
   }
   value(type: number): GgufMetadataValue {
-    if (type === GgufType.STRING) return this.string();
-    if (type !== GgufType.ARRAY) return this.scalar(type);
+    if (type === GgufValueType.STRING) return this.string();
+    if (type !== GgufValueType.ARRAY) return this.scalar(type);
     const itemType = this.u32();
     const length = this.count();
-    if (itemType === GgufType.INT32 || itemType === GgufType.UINT32 || itemType === GgufType.FLOAT32) {
+    if (itemType === GgufValueType.INT32 || itemType === GgufValueType.UINT32 || itemType === GgufValueType.FLOAT32) {
       const raw = this.bytes(length * 4);
       const copy = new Uint8Array(raw).buffer;
-      return itemType === GgufType.INT32 ? new Int32Array(copy) : itemType === GgufType.UINT32 ? new Uint32Array(copy) : new Float32Array(copy);
+      return itemType === GgufValueType.INT32 ? new Int32Array(copy) : itemType === GgufValueType.UINT32 ? new Uint32Array(copy) : new Float32Array(copy);
     }
     const items: GgufMetadataValue[] = [];
     for (let index = 0; index < length; index++) items.push(this.value(itemType));
     return items;
   }
   skip(type: number): void {
-    if (type === GgufType.STRING) {
+    if (type === GgufValueType.STRING) {
       this.bytes(this.count());
       return;
     }
-    if (type !== GgufType.ARRAY) {
+    if (type !== GgufValueType.ARRAY) {
       this.scalar(type);
       return;
     }
     const itemType = this.u32();
     const length = this.count();
     const size = SCALAR_SIZE[itemType];
-    if (size !== undefined && itemType !== GgufType.STRING) {
+    if (size !== undefined && itemType !== GgufValueType.STRING) {
       // read in bounded pieces: an array can be larger than any buffer we want to hold
       let left = length * size;
       while (left > 0) {

@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { VocabularyError } from '../../decoding/decoding-errors.js';
-import { kv, writeGguf, type GgufTensor, type GgufValue } from '../../decoding/gguf-writer.js';
+import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
 
 /** Bump when the model's bytes change, so cached copies are rebuilt. */
 export const TINY_MODEL_VERSION = 1;

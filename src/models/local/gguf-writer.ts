@@ -1,29 +1,14 @@
 /**
  * A dependency-free GGUF v3 writer: metadata key/values and F32 / F16 / Q8_0
  * tensors, aligned as llama.cpp expects. Used to make the project's own tiny
- * test model (no weights can be downloaded here) and GGUF test fixtures.
+ * test model (tiny-model.ts, beside it; no weights can be downloaded here) and GGUF test fixtures.
  * Format: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  * @module
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { InvalidArgumentError } from '../shared/errors.js';
-
-const enum ValueType {
-  UINT8 = 0,
-  INT8 = 1,
-  UINT16 = 2,
-  INT16 = 3,
-  UINT32 = 4,
-  INT32 = 5,
-  FLOAT32 = 6,
-  BOOL = 7,
-  STRING = 8,
-  ARRAY = 9,
-  UINT64 = 10,
-  INT64 = 11,
-  FLOAT64 = 12,
-}
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { GgufValueType } from '../../decoding/read-gguf-metadata.js';
 
 /** A typed metadata value; build with the `kv` helpers. */
 export type GgufValue =
@@ -104,46 +89,46 @@ class ByteSink {
 function writeValue(sink: ByteSink, value: GgufValue): void {
   switch (value.type) {
     case 'u32':
-      sink.u32(ValueType.UINT32);
+      sink.u32(GgufValueType.UINT32);
       sink.u32(value.value);
       return;
     case 'i32':
-      sink.u32(ValueType.INT32);
+      sink.u32(GgufValueType.INT32);
       sink.i32(value.value);
       return;
     case 'u64':
-      sink.u32(ValueType.UINT64);
+      sink.u32(GgufValueType.UINT64);
       sink.u64(value.value);
       return;
     case 'f32':
-      sink.u32(ValueType.FLOAT32);
+      sink.u32(GgufValueType.FLOAT32);
       sink.f32(value.value);
       return;
     case 'bool':
-      sink.u32(ValueType.BOOL);
+      sink.u32(GgufValueType.BOOL);
       sink.push(Buffer.from([value.value ? 1 : 0]));
       return;
     case 'string':
-      sink.u32(ValueType.STRING);
+      sink.u32(GgufValueType.STRING);
       sink.string(value.value);
       return;
     case 'string[]':
-      sink.u32(ValueType.ARRAY);
-      sink.u32(ValueType.STRING);
+      sink.u32(GgufValueType.ARRAY);
+      sink.u32(GgufValueType.STRING);
       sink.u64(value.value.length);
       for (const item of value.value) sink.string(item);
       return;
     case 'i32[]': {
-      sink.u32(ValueType.ARRAY);
-      sink.u32(ValueType.INT32);
+      sink.u32(GgufValueType.ARRAY);
+      sink.u32(GgufValueType.INT32);
       sink.u64(value.value.length);
       const array = Int32Array.from(value.value);
       sink.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));
       return;
     }
     case 'f32[]': {
-      sink.u32(ValueType.ARRAY);
-      sink.u32(ValueType.FLOAT32);
+      sink.u32(GgufValueType.ARRAY);
+      sink.u32(GgufValueType.FLOAT32);
       sink.u64(value.value.length);
       const array = Float32Array.from(value.value);
       sink.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength));

@@ -5,13 +5,13 @@
  * constrained decoder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
-import { tools as conjugateTools } from '../../examples/conjugate/index.js';
-import { createSubscriptionTools, createSubscriptionsStore } from '../../examples/subscriptions/index.js';
-import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
-import { createModel } from '../../src/models/create-model.js';
-import { toolCallsOf, type ModelStreamEvent } from '../../src/protocol/model-exchange.js';
-import { LocalModel } from '../../src/models/local/local-model.js';
+import { ensureTinyModel } from './tiny-model.js';
+import { tools as conjugateTools } from '../../../examples/conjugate/index.js';
+import { createSubscriptionTools, createSubscriptionsStore } from '../../../examples/subscriptions/index.js';
+import { ToolRegistry, silentLogger, type AnyTool } from '../../tools/index.js';
+import { createModel } from '../create-model.js';
+import { toolCallsOf, type ModelStreamEvent } from '../../protocol/model-exchange.js';
+import { LocalModel } from './local-model.js';
 
 const subscriptionTools = createSubscriptionTools(createSubscriptionsStore());
 const packs: [string, AnyTool[]][] = [
