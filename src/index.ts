@@ -64,6 +64,7 @@ export {
   UnsafePatternError,
 } from './shared/errors.js';
 export type { ErrorCode, ToolwrightErrorOptions } from './shared/errors.js';
+export type { ForbiddenKey, JsonLimitExceeded, JsonParseFailure } from './shared/safe-json.js';
 export {
   AnthropicToolCallStream,
   DEFAULT_MAX_TOOLS_WITHOUT_ROUTING,

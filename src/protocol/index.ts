@@ -1,7 +1,8 @@
 /**
  * Protocol: the provider-neutral conversation (messages, parts) and model call
  * (request, response, stream events) that formats convert and models send.
- * Any new export added here becomes public API. Use named exports, not wildcards.
+ * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
+ * chosen name by name in src/index.ts. Use named exports, not wildcards.
  * @module
  */
 export type { FormatWarning, SchemaProvider } from './format-warning.js';

@@ -544,6 +544,8 @@ describe('leases across real processes', { timeout: 300_000 }, () => {
     // The winner waits at the gate inside the write, so the first to finish is the loser, refused while the winner runs.
     const loser = await Promise.race([first.done, second.done]);
     expect(loser.output).toMatchObject({ error: 'TW_RUN_LEASED', message: expect.stringMatching(/is being continued by another process \(pid \d+ on .+\) whose lease runs until/) });
+    // The loser can be refused before the winner, holding the lease, has reached the tool.
+    await waitForFile(`${files}.starts`, 'the winner to start the write');
     expect(lines(`${files}.starts`)).toHaveLength(1);
     writeFileSync(gate, '');
     const [one, two] = await Promise.all([first.done, second.done]);

@@ -124,7 +124,15 @@ const response = (decoder: CallDecoder) => toModelResponse(decoder, { inputToken
 const callEvents = (name: string, argumentsText: string, value: unknown) => [
   { type: 'tool-call-start', index: 0, id: 'call_local_1', name },
   { type: 'tool-call-delta', index: 0, argumentsDelta: argumentsText, partialArguments: value },
-  { type: 'tool-call-end', index: 0, call: value === undefined ? { id: 'call_local_1', name, argumentsText } : { id: 'call_local_1', name, argumentsText, arguments: value } },
+  {
+    type: 'tool-call-end',
+    index: 0,
+    // The same part the response holds; text that did not parse keeps its parse failure for the registry's message.
+    call:
+      value === undefined
+        ? { type: 'tool-call', id: 'call_local_1', name, argumentsText, arguments: undefined, argumentsError: expect.objectContaining({ message: expect.any(String) }) }
+        : { type: 'tool-call', id: 'call_local_1', name, argumentsText, arguments: value },
+  },
 ];
 
 describe('CallDecoder on scripted tokens', () => {
@@ -148,7 +156,6 @@ describe('CallDecoder on scripted tokens', () => {
     expect(decoder.phase).toBe('done');
     expect(response(decoder)).toEqual({
       content: [{ type: 'tool-call', id: 'call_local_1', name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city":"Paris"}' }],
-      toolCalls: [{ id: 'call_local_1', name: 'get_weather', argumentsText: '{"city":"Paris"}', arguments: { city: 'Paris' } }],
       stopReason: 'tool_calls',
       usage: { inputTokens: 3, outputTokens: 3 },
       modelId: 'local:test',
@@ -199,7 +206,7 @@ describe('CallDecoder on scripted tokens', () => {
     decoder.accept(E_ACUTE_FIRST);
     expect(decoder.accept(IM_END)).toEqual({ events: [], forced: [], stop: true });
     expect(decoder.end()).toEqual([{ type: 'text-delta', text: '\uFFFD' }]);
-    expect(response(decoder)).toMatchObject({ content: [{ type: 'text', text: ' world\uFFFD' }], toolCalls: [], stopReason: 'end_turn', usage: { outputTokens: 4 } });
+    expect(response(decoder)).toMatchObject({ content: [{ type: 'text', text: ' world\uFFFD' }], stopReason: 'end_turn', usage: { outputTokens: 4 } });
   });
 
   it('stops at maxOutputTokens, cutting a call under way', () => {
@@ -214,7 +221,7 @@ describe('CallDecoder on scripted tokens', () => {
     inCall.accept(token('Paris'));
     expect(inCall.accept(token(' world')).events).toEqual(callEvents('get_weather', '{"city":"Paris world', undefined));
     // The forced framing is not counted against the cap; the sampled tokens are.
-    expect(response(inCall)).toMatchObject({ stopReason: 'max_tokens', usage: { outputTokens: 2 }, toolCalls: [{ name: 'get_weather', argumentsText: '{"city":"Paris world' }] });
+    expect(response(inCall)).toMatchObject({ stopReason: 'max_tokens', usage: { outputTokens: 2 }, content: [{ type: 'tool-call', name: 'get_weather', argumentsText: '{"city":"Paris world' }] });
   });
 
   it('cuts a call at maxCallTokens, and steers it toward its end after callTokenBudget', () => {
