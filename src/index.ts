@@ -149,7 +149,16 @@ export {
   createModel,
   estimateInputTokens,
 } from './models/index.js';
-export type { LocalModelOptions, Model, ModelOptions, ModelProvider, ProviderErrorContext, ProviderErrorDetails, RetryEvent, RetryOptions } from './models/index.js';
+export type {
+  LocalModelOptions,
+  Model,
+  ModelOptions,
+  ModelProvider,
+  ProviderErrorContext,
+  ProviderErrorDetails,
+  RetryEvent,
+  RetryOptions,
+} from './models/index.js';
 export { toolCallsOf } from './protocol/index.js';
 export type {
   AssistantMessage,

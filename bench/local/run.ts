@@ -35,7 +35,10 @@ const maxTokens = argument('tokens', 48);
 const threads = argument('threads', 1);
 
 const subscriptionTools = createSubscriptionTools(createSubscriptionsStore());
-const benchTools: AnyTool[] = [conjugateTools.find((tool) => tool.name === 'conjugate')!, ...subscriptionTools.filter((tool) => ['update_subscription', 'search_products', 'create_refund'].includes(tool.name))];
+const benchTools: AnyTool[] = [
+  conjugateTools.find((tool) => tool.name === 'conjugate')!,
+  ...subscriptionTools.filter((tool) => ['update_subscription', 'search_products', 'create_refund'].includes(tool.name)),
+];
 const registry = new ToolRegistry([...conjugateTools, ...subscriptionTools], { logger: silentLogger });
 const messages = [{ role: 'user' as const, content: 'Please help me with my account.' }];
 
@@ -65,7 +68,15 @@ async function runLocal(model: LocalModel, variant: 'free' | 'mask', tool: AnyTo
     if (call && registry.prepare(call).success) valid++;
   }
   const ms = performance.now() - started;
-  return { tool: tool.name, variant, sampled: model.stats.sampledTokens - before.sampledTokens, forced: model.stats.jumpForwardTokens - before.jumpForwardTokens, ms, valid, calls };
+  return {
+    tool: tool.name,
+    variant,
+    sampled: model.stats.sampledTokens - before.sampledTokens,
+    forced: model.stats.jumpForwardTokens - before.jumpForwardTokens,
+    ms,
+    valid,
+    calls,
+  };
 }
 
 // The grammar sampler, on the same prompt: the chat wrapper's rendering, the call prefix, the tool name and the params prefix.
@@ -81,10 +92,23 @@ async function runGrammar(tool: AnyTool): Promise<Row> {
   try {
     grammar = await llama.createGrammarForJsonSchema(tool.inputSchema as never);
   } catch (error) {
-    return { tool: tool.name, variant: 'grammar', sampled: 0, forced: 0, ms: 0, valid: 0, calls: 0, note: `not supported: ${(error as Error).message.slice(0, 80)}` };
+    return {
+      tool: tool.name,
+      variant: 'grammar',
+      sampled: 0,
+      forced: 0,
+      ms: 0,
+      valid: 0,
+      calls: 0,
+      note: `not supported: ${(error as Error).message.slice(0, 80)}`,
+    };
   }
   const functions = Object.fromEntries(benchTools.map((each) => [each.name, { description: each.description, params: each.inputSchema }]));
-  const state = wrapper.generateContextState({ chatHistory: [...toChatHistory(messages, []), { type: 'model', response: [] }], availableFunctions: functions as never, documentFunctionParams: true });
+  const state = wrapper.generateContextState({
+    chatHistory: [...toChatHistory(messages, []), { type: 'model', response: [] }],
+    availableFunctions: functions as never,
+    documentFunctionParams: true,
+  });
   const prompt = [
     ...state.contextText.tokenize(model.tokenizer),
     ...LlamaText(callSyntax.prefix).tokenize(model.tokenizer),
@@ -116,7 +140,9 @@ for (const tool of benchTools) {
 }
 
 const perToken = (row: Row) => (row.sampled === 0 ? NaN : row.ms / row.sampled);
-console.log(`\nbench:local — ${path}\n${calls} calls per tool and variant, at most ${maxTokens} sampled argument tokens per call, temperature 1, ${threads} thread(s)\n`);
+console.log(
+  `\nbench:local — ${path}\n${calls} calls per tool and variant, at most ${maxTokens} sampled argument tokens per call, temperature 1, ${threads} thread(s)\n`,
+);
 console.log('tool                 variant  valid   sampled tok/s   output tok/s   ms/sampled token   jump-forward tokens');
 for (const row of rows) {
   const tokPerSecond = row.sampled === 0 ? '—' : ((row.sampled / row.ms) * 1000).toFixed(0);
@@ -136,12 +162,21 @@ const summary = {
   msPerSampledToken: { free: freeMs, mask: maskMs, grammar: grammarMs },
   maskCostVsFree: maskMs / freeMs - 1,
   grammarVsMask: grammarMs / maskMs,
-  valid: Object.fromEntries((['free', 'mask', 'grammar'] as const).map((variant) => [variant, `${rows.filter((row) => row.variant === variant).reduce((total, row) => total + row.valid, 0)}/${rows.filter((row) => row.variant === variant).reduce((total, row) => total + row.calls, 0)}`])),
+  valid: Object.fromEntries(
+    (['free', 'mask', 'grammar'] as const).map((variant) => [
+      variant,
+      `${rows.filter((row) => row.variant === variant).reduce((total, row) => total + row.valid, 0)}/${rows.filter((row) => row.variant === variant).reduce((total, row) => total + row.calls, 0)}`,
+    ]),
+  ),
   jumpForwardTokens: sum('mask').reduce((total, row) => total + row.forced, 0),
   maskSampledTokens: sum('mask').reduce((total, row) => total + row.sampled, 0),
 };
-console.log(`\nper sampled token: free ${freeMs.toFixed(2)} ms, mask ${maskMs.toFixed(2)} ms (${(summary.maskCostVsFree * 100).toFixed(1)}% over free), llama.cpp grammar ${grammarMs.toFixed(2)} ms (${summary.grammarVsMask.toFixed(2)}× the mask's)`);
-console.log(`jump-forward fed ${summary.jumpForwardTokens} tokens without sampling, beside ${summary.maskSampledTokens} sampled (${((summary.jumpForwardTokens / (summary.jumpForwardTokens + summary.maskSampledTokens)) * 100).toFixed(0)}% of the arguments' tokens)`);
+console.log(
+  `\nper sampled token: free ${freeMs.toFixed(2)} ms, mask ${maskMs.toFixed(2)} ms (${(summary.maskCostVsFree * 100).toFixed(1)}% over free), llama.cpp grammar ${grammarMs.toFixed(2)} ms (${summary.grammarVsMask.toFixed(2)}× the mask's)`,
+);
+console.log(
+  `jump-forward fed ${summary.jumpForwardTokens} tokens without sampling, beside ${summary.maskSampledTokens} sampled (${((summary.jumpForwardTokens / (summary.jumpForwardTokens + summary.maskSampledTokens)) * 100).toFixed(0)}% of the arguments' tokens)`,
+);
 console.log(JSON.stringify(summary));
 await mask.close();
 await free.close();

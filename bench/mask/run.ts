@@ -23,7 +23,12 @@ import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
 import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const args = new Map<string, string | undefined>(process.argv.slice(2).map((arg): [string, string | undefined] => { const [key, value] = arg.replace(/^--/, '').split('='); return [key!, value]; }));
+const args = new Map<string, string | undefined>(
+  process.argv.slice(2).map((arg): [string, string | undefined] => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key!, value];
+  }),
+);
 const VOCABS = (args.get('vocab') ?? 'qwen3,llama3,gemma3').split(',') as ('qwen3' | 'llama3' | 'gemma3')[];
 const ROUNDS = Number(args.get('rounds') ?? 10);
 const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
@@ -51,7 +56,14 @@ function distribution(samples: readonly number[]): Distribution {
   const sorted = [...samples].sort((left, right) => left - right);
   const at = (quantile: number): number => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? NaN;
   const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
-  return { count: sorted.length, p50: at(0.5) * 1000, p90: at(0.9) * 1000, p99: at(0.99) * 1000, max: (sorted[sorted.length - 1] ?? NaN) * 1000, mean: mean * 1000 };
+  return {
+    count: sorted.length,
+    p50: at(0.5) * 1000,
+    p90: at(0.9) * 1000,
+    p99: at(0.99) * 1000,
+    max: (sorted[sorted.length - 1] ?? NaN) * 1000,
+    mean: mean * 1000,
+  };
 }
 
 function repoToolCases(): ToolCase[] {
@@ -110,12 +122,20 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   for (const [token, id] of Object.entries(json.model.vocab)) raw[id] = token;
   for (const token of json.added_tokens) raw[token.id] = token.content;
   for (let id = 0; id < vocabulary.tokenCount; id++) raw[id] ??= `<|toolwright_unused_${id}|>`;
-  const tokenizerInfo = await xgrammar.TokenizerInfo.createTokenizerInfo(raw, vocabulary.encoding === 'byte-level' ? 'byte_level' : 'byte_fallback', false, vocabulary.size, [...vocabulary.eosTokenIds]);
+  const tokenizerInfo = await xgrammar.TokenizerInfo.createTokenizerInfo(
+    raw,
+    vocabulary.encoding === 'byte-level' ? 'byte_level' : 'byte_fallback',
+    false,
+    vocabulary.size,
+    [...vocabulary.eosTokenIds],
+  );
   const xgrammarIndexMs = now() - start;
   const compiler = await xgrammar.GrammarCompiler.createGrammarCompiler(tokenizerInfo, false);
 
   const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
-  const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as { encode(text: string, options: { add_special_tokens: boolean }): number[] };
+  const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
+    encode(text: string, options: { add_special_tokens: boolean }): number[];
+  };
   const eos = vocabulary.eosTokenIds[0]!;
   log(`\n== ${name}: ${vocabulary.size} tokens; index ours ${oursIndexMs.toFixed(0)} ms, XGrammar ${xgrammarIndexMs.toFixed(0)} ms`);
 
@@ -123,7 +143,12 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   {
     const warmSchema = {
       type: 'object',
-      properties: { x: { type: 'string', pattern: '^[a-z]+$' }, y: { type: 'integer' }, z: { type: 'array', items: { type: 'string' } }, w: { type: 'string', minLength: 2, maxLength: 12 } },
+      properties: {
+        x: { type: 'string', pattern: '^[a-z]+$' },
+        y: { type: 'integer' },
+        z: { type: 'array', items: { type: 'string' } },
+        w: { type: 'string', minLength: 2, maxLength: 12 },
+      },
     };
     const warmText = '{"x":"warm","y":12,"z":["a b","c"],"w":"up to\\nten"}';
     const warm = compileJsonSchema(warmSchema, vocabulary);
@@ -165,8 +190,16 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     const matcher = grammar.matcher();
     matcher.fillMask(mask);
     const firstMask = now();
-    const result: CaseResult = { name: toolCase.name, oursCompileMs: compiled - start, oursFirstMaskMs: firstMask - compiled, generatedTokens: 0, oursStates: 0, oursBytes: 0 };
-    if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours) maxCompile = { ours: result.oursCompileMs + result.oursFirstMaskMs, case: toolCase.name };
+    const result: CaseResult = {
+      name: toolCase.name,
+      oursCompileMs: compiled - start,
+      oursFirstMaskMs: firstMask - compiled,
+      generatedTokens: 0,
+      oursStates: 0,
+      oursBytes: 0,
+    };
+    if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours)
+      maxCompile = { ours: result.oursCompileMs + result.oursFirstMaskMs, case: toolCase.name };
     // again, with the vocabulary's caches (format automata, number automata, content masks) already built: the usual cost of one more grammar
     let again = Infinity;
     for (let repeat = 0; repeat < 3; repeat++) {
@@ -222,7 +255,8 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
             oursMask.push(oursTime);
             (round === 0 ? oursFirst : oursWarm).push(oursTime);
             if (timeXGrammar) xgMask.push(xTime);
-            if ((mask[token >>> 5]! & (1 << (token & 31))) === 0) throw new Error(`${name} ${toolCase.name}: toolwright's mask refuses token ${token} of a valid instance`);
+            if ((mask[token >>> 5]! & (1 << (token & 31))) === 0)
+              throw new Error(`${name} ${toolCase.name}: toolwright's mask refuses token ${token} of a valid instance`);
             start = now();
             const acceptedOurs = ours.accept(token);
             oursAccept.push(now() - start);
@@ -247,7 +281,9 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     cases.push(result);
     log(
       `  ${toolCase.name.padEnd(44)} compile ${result.oursCompileMs.toFixed(2).padStart(7)} ms + first mask ${result.oursFirstMaskMs.toFixed(2).padStart(6)} ms` +
-        (result.xgrammarCompileMs === undefined ? '' : `   | XGrammar ${result.xgrammarCompileMs.toFixed(0).padStart(6)} ms + ${result.xgrammarFirstMaskMs!.toFixed(2)} ms`),
+        (result.xgrammarCompileMs === undefined
+          ? ''
+          : `   | XGrammar ${result.xgrammarCompileMs.toFixed(0).padStart(6)} ms + ${result.xgrammarFirstMaskMs!.toFixed(2)} ms`),
     );
   }
 
@@ -327,10 +363,25 @@ function report(results: readonly VocabularyResult[]): void {
     add('vocabulary index build', ms(result.oursIndexMs), ms(result.xgrammarIndexMs), ratio(result.oursIndexMs, result.xgrammarIndexMs));
     add(`compile + first mask, ${xgCases.length} shared schemas (sum)`, ms(oursCompile), ms(xgCompile), ratio(oursCompile, xgCompile));
     for (const entry of xgCases) {
-      add(`  compile + first mask: ${entry.name}`, ms(entry.oursCompileMs + entry.oursFirstMaskMs), ms(entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!), ratio(entry.oursCompileMs + entry.oursFirstMaskMs, entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!));
+      add(
+        `  compile + first mask: ${entry.name}`,
+        ms(entry.oursCompileMs + entry.oursFirstMaskMs),
+        ms(entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!),
+        ratio(entry.oursCompileMs + entry.oursFirstMaskMs, entry.xgrammarCompileMs! + entry.xgrammarFirstMaskMs!),
+      );
     }
-    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas (first in process)`, ms(result.maxCompilePlusFirstMaskMs.ours), '', result.maxCompilePlusFirstMaskMs.case);
-    add(`compile + first mask, worst of ${result.cases.length} repo tool schemas (best of 3 more)`, ms(result.maxCompilePlusFirstMaskAgainMs.ours), '', result.maxCompilePlusFirstMaskAgainMs.case);
+    add(
+      `compile + first mask, worst of ${result.cases.length} repo tool schemas (first in process)`,
+      ms(result.maxCompilePlusFirstMaskMs.ours),
+      '',
+      result.maxCompilePlusFirstMaskMs.case,
+    );
+    add(
+      `compile + first mask, worst of ${result.cases.length} repo tool schemas (best of 3 more)`,
+      ms(result.maxCompilePlusFirstMaskAgainMs.ours),
+      '',
+      result.maxCompilePlusFirstMaskAgainMs.case,
+    );
     add(`mask p50 (${o.count} tokens)`, us(o.p50), us(x.p50), ratio(o.p50, x.p50));
     add('mask p90', us(o.p90), us(x.p90), ratio(o.p90, x.p90));
     add('mask p99', us(o.p99), us(x.p99), ratio(o.p99, x.p99));
@@ -338,8 +389,18 @@ function report(results: readonly VocabularyResult[]): void {
     add('mask mean', us(o.mean), us(x.mean), ratio(o.mean, x.mean));
     add('mask p50 / p99, first round only (cold caches)', `${us(result.mask.oursFirstRound.p50)} / ${us(result.mask.oursFirstRound.p99)}`, '', '');
     add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
-    add('accept p50 / p99', `${us(result.accept.ours.p50)} / ${us(result.accept.ours.p99)}`, `${us(result.accept.xgrammar.p50)} / ${us(result.accept.xgrammar.p99)}`, ratio(result.accept.ours.p50, result.accept.xgrammar.p50));
-    add('memory: index / grammars after the run', `${(result.oursIndexBytes / 2 ** 20).toFixed(1)} MiB / ${(result.memory.oursGrammarBytes / 2 ** 20).toFixed(1)} MiB`, `wasm growth ${(result.memory.xgrammarWasmGrowthBytes / 2 ** 20).toFixed(1)} MiB`, '');
+    add(
+      'accept p50 / p99',
+      `${us(result.accept.ours.p50)} / ${us(result.accept.ours.p99)}`,
+      `${us(result.accept.xgrammar.p50)} / ${us(result.accept.xgrammar.p99)}`,
+      ratio(result.accept.ours.p50, result.accept.xgrammar.p50),
+    );
+    add(
+      'memory: index / grammars after the run',
+      `${(result.oursIndexBytes / 2 ** 20).toFixed(1)} MiB / ${(result.memory.oursGrammarBytes / 2 ** 20).toFixed(1)} MiB`,
+      `wasm growth ${(result.memory.xgrammarWasmGrowthBytes / 2 ** 20).toFixed(1)} MiB`,
+      '',
+    );
     add(
       'steady state: heap growth over a long warm generation',
       `${result.steadyState.heapDeltaBytes} B over ${result.steadyState.tokens} tokens (${result.steadyState.bytesPerToken.toFixed(2)} B/token, ${result.steadyState.gcEvents} GCs)`,
@@ -355,7 +416,9 @@ async function main(): Promise<void> {
   const results: VocabularyResult[] = [];
   for (const name of VOCABS) results.push(await benchVocabulary(name, xgrammar));
   if (!JSON_ONLY) {
-    console.log(`\nnode ${process.version}, ${ROUNDS} rounds per instance, XGrammar ${XGRAMMAR_MODE === 'none' ? 'off' : `@mlc-ai/web-xgrammar (kernel timed: GetNextTokenBitmask)`}\n`);
+    console.log(
+      `\nnode ${process.version}, ${ROUNDS} rounds per instance, XGrammar ${XGRAMMAR_MODE === 'none' ? 'off' : `@mlc-ai/web-xgrammar (kernel timed: GetNextTokenBitmask)`}\n`,
+    );
     report(results);
   }
   console.log(JSON.stringify({ node: process.version, rounds: ROUNDS, results }, null, JSON_ONLY ? 2 : undefined));

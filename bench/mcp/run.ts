@@ -65,17 +65,34 @@ function cpuMicros(target: Target): Promise<number> {
 }
 
 function startServer(name: Target['name']): Promise<Target> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_MCP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MCP_CPU_PROF}`] : []), '--import', 'tsx', resolve(here, 'server.ts'), name], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    env: { ...process.env, BENCH_MCP_TOKEN: BENCH_TOKEN },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_MCP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_MCP_CPU_PROF}`] : []),
+      '--import',
+      'tsx',
+      resolve(here, 'server.ts'),
+      name,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_MCP_TOKEN: BENCH_TOKEN },
+    },
+  );
   return new Promise((resolveStart, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
       out += chunk;
       const match = /^(http:\/\/\S+)\n/.exec(out);
-      if (match) resolveStart({ name, process: child, url: match[1]!, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }), headers: name === 'toolwright' ? { Authorization: `Bearer ${BENCH_TOKEN}` } : {} });
+      if (match)
+        resolveStart({
+          name,
+          process: child,
+          url: match[1]!,
+          agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }),
+          headers: name === 'toolwright' ? { Authorization: `Bearer ${BENCH_TOKEN}` } : {},
+        });
     });
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
   });
@@ -85,7 +102,11 @@ function post(target: Target, body: string, extra: Record<string, string> = {}):
   return new Promise((resolvePost, reject) => {
     const req = request(
       target.url,
-      { method: 'POST', agent: target.agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...target.headers, ...extra } },
+      {
+        method: 'POST',
+        agent: target.agent,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...target.headers, ...extra },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -102,7 +123,15 @@ function post(target: Target, body: string, extra: Record<string, string> = {}):
 }
 
 async function openSession(target: Target): Promise<void> {
-  const init = await post(target, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+  const init = await post(
+    target,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
+  );
   if (init.status !== 200 || !init.session) throw new Error(`${target.name}: initialize failed (${init.status})`);
   target.headers = { ...target.headers, 'mcp-session-id': init.session, 'mcp-protocol-version': '2025-11-25' };
   await post(target, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
@@ -123,7 +152,8 @@ async function load(target: Target, calls: number): Promise<{ latencies: number[
       const response = await post(target, body);
       latencies.push(performance.now() - started);
       // Consume the result, so the work cannot be skipped, and check it is the right one.
-      if (response.status !== 200 || !response.text.includes(`"text":"m${id}"`)) throw new Error(`${target.name}: bad response ${response.status} ${response.text.slice(0, 200)}`);
+      if (response.status !== 200 || !response.text.includes(`"text":"m${id}"`))
+        throw new Error(`${target.name}: bad response ${response.status} ${response.text.slice(0, 200)}`);
       checksum += response.text.length;
     }
   };
@@ -189,7 +219,12 @@ try {
     cpu: round.toolwright.cpuUsPerCall / round.sdk.cpuUsPerCall,
   }));
   // The median of per-round ratios: each ratio compares two halves of one round, run back to back.
-  const ratio = { rps: median(perRound.map((r) => r.rps)), p50: median(perRound.map((r) => r.p50)), p99: median(perRound.map((r) => r.p99)), cpu: median(perRound.map((r) => r.cpu)) };
+  const ratio = {
+    rps: median(perRound.map((r) => r.rps)),
+    p50: median(perRound.map((r) => r.p50)),
+    p99: median(perRound.map((r) => r.p99)),
+    cpu: median(perRound.map((r) => r.cpu)),
+  };
   if (values.json) {
     process.stdout.write(JSON.stringify({ calls: CALLS, concurrency: CONCURRENCY, rounds: ROUNDS, node: process.version, summary, ratio, perRound }) + '\n');
   } else {

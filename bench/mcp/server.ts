@@ -46,9 +46,14 @@ if (kind === 'toolwright') {
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
       if (!transport && isInitializeRequest(body)) {
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (newId) => void sessions.set(newId, transport!) });
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (newId) => void sessions.set(newId, transport!),
+        });
         const server = new McpServer({ name: 'sdk-bare', version: '1.0.0' });
-        server.registerTool('echo', { description: 'Echoes a message.', inputSchema: { message: z.string() } }, ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+        server.registerTool('echo', { description: 'Echoes a message.', inputSchema: { message: z.string() } }, ({ message }) => ({
+          content: [{ type: 'text', text: message }],
+        }));
         await server.connect(transport);
       }
       if (!transport) {

@@ -73,7 +73,9 @@ function sample(node: RegexNode, next: () => number): string {
 
 // --- 1. pattern tests --------------------------------------------------------
 
-const patterns = [...new Set([...badTools, ...conjugateTools, ...subscriptionTools].flatMap((tool) => listSchemaPatterns(tool.inputSchema).map((site) => site.pattern)))];
+const patterns = [
+  ...new Set([...badTools, ...conjugateTools, ...subscriptionTools].flatMap((tool) => listSchemaPatterns(tool.inputSchema).map((site) => site.pattern))),
+];
 const next = random(42);
 const texts = patterns.map((pattern) => {
   const tree = parseRegex(pattern, { loneSurrogates: true });
@@ -93,7 +95,7 @@ for (const [index, regExp] of native.entries()) {
 function runTests(engines: readonly { test(text: string): boolean }[]): number {
   let matched = 0;
   const started = performance.now();
-  for (let round = 0; round < TESTS; ) {
+  for (let round = 0; round < TESTS;) {
     for (let index = 0; index < engines.length && round < TESTS; index++) {
       for (const text of texts[index]!) {
         if (engines[index]!.test(text)) matched++;
@@ -173,8 +175,21 @@ for (let round = 0; round < ROUNDS; round++) {
 const registryMs = median(Array.from({ length: ROUNDS }, () => timeMs(() => new ToolRegistry(toolSet(offset++), { logger: silentLogger }))));
 
 const result = {
-  patterns: { count: patterns.length, texts: texts.flat().length, testsPerRound: TESTS, medianNativeNsPerTest: median(patternRounds.map((round) => round.nativeNs)), medianLinearNsPerTest: median(patternRounds.map((round) => round.linearNs)), medianRatio: median(patternRounds.map((round) => round.ratio)) },
-  register: { tools: TOOL_COUNT, medianSharedMs: median(registerRounds.map((round) => round.sharedMs)), medianIsolatedMs: median(registerRounds.map((round) => round.isolatedMs)), medianRatio: median(registerRounds.map((round) => round.ratio)), medianWholeRegistryMs: registryMs },
+  patterns: {
+    count: patterns.length,
+    texts: texts.flat().length,
+    testsPerRound: TESTS,
+    medianNativeNsPerTest: median(patternRounds.map((round) => round.nativeNs)),
+    medianLinearNsPerTest: median(patternRounds.map((round) => round.linearNs)),
+    medianRatio: median(patternRounds.map((round) => round.ratio)),
+  },
+  register: {
+    tools: TOOL_COUNT,
+    medianSharedMs: median(registerRounds.map((round) => round.sharedMs)),
+    medianIsolatedMs: median(registerRounds.map((round) => round.isolatedMs)),
+    medianRatio: median(registerRounds.map((round) => round.ratio)),
+    medianWholeRegistryMs: registryMs,
+  },
 };
 
 if (values.json) {

@@ -150,7 +150,10 @@ export const exportUsage = defineTool({
   fn: done,
 });
 
-/** tw/backtracking-pattern: in `(\w+\s?)*` one word can be split into iterations in exponentially many ways, which a backtracking regex engine tries one by one. */
+/**
+ * tw/backtracking-pattern: in `(\w+\s?)*` one word can be split into iterations in exponentially many ways, which a backtracking regex engine tries one
+ * by one.
+ */
 export const searchByLabel = defineTool({
   name: 'search_by_label',
   description: 'Search customer records by the label support attached to them, and return the matching customers.',
@@ -181,4 +184,15 @@ export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
   });
 });
 
-export const tools: AnyTool[] = [manageSubscription, doStuff, setPreferences, lookupCustomer, cancelOrder, saveAddress, bookRoom, exportUsage, searchByLabel, ...reportTools];
+export const tools: AnyTool[] = [
+  manageSubscription,
+  doStuff,
+  setPreferences,
+  lookupCustomer,
+  cancelOrder,
+  saveAddress,
+  bookRoom,
+  exportUsage,
+  searchByLabel,
+  ...reportTools,
+];

@@ -13,14 +13,17 @@ describe('examples/conjugate', () => {
     const execution = await call('conjugate', { verb: 'eat', tense: 'present_perfect', person: '3sg' });
     expect(execution.failure).toBeUndefined();
     expect(execution.result).toEqual({
-      content: [{ type: 'text', text: '{"verb":"eat","tense":"present_perfect","person":"3sg","pronoun":"he/she/it","form":"has eaten","text":"he/she/it has eaten"}' }],
+      content: [
+        { type: 'text', text: '{"verb":"eat","tense":"present_perfect","person":"3sg","pronoun":"he/she/it","form":"has eaten","text":"he/she/it has eaten"}' },
+      ],
       structuredContent: { verb: 'eat', tense: 'present_perfect', person: '3sg', pronoun: 'he/she/it', form: 'has eaten', text: 'he/she/it has eaten' },
       isError: false,
     });
   });
 
   it('knows the irregular forms', () => {
-    const form = (verb: string, tense: Parameters<typeof conjugateVerb>[1], person: Parameters<typeof conjugateVerb>[2]) => conjugateVerb(verb, tense, person).form;
+    const form = (verb: string, tense: Parameters<typeof conjugateVerb>[1], person: Parameters<typeof conjugateVerb>[2]) =>
+      conjugateVerb(verb, tense, person).form;
     expect(form('be', 'present_simple', '1sg')).toBe('am');
     expect(form('be', 'present_simple', '3sg')).toBe('is');
     expect(form('be', 'past_simple', '2pl')).toBe('were');
@@ -57,7 +60,9 @@ describe('examples/conjugate', () => {
 
   it('still explains an unknown verb to a direct caller, although the registry refuses it first', async () => {
     expect(() => conjugateVerb('run', 'past_simple', '1sg')).toThrow(ToolError);
-    expect(() => conjugateVerb('run', 'past_simple', '1sg')).toThrow("verb 'run' is out of scope: this table covers only be, can, do, eat, go, have, make, must, see, write");
+    expect(() => conjugateVerb('run', 'past_simple', '1sg')).toThrow(
+      "verb 'run' is out of scope: this table covers only be, can, do, eat, go, have, make, must, see, write",
+    );
     const execution = await call('conjugate', { verb: 'run', tense: 'past_simple', person: '1sg' });
     expect(execution.failure?.code).toBe('invalid_arguments');
   });
@@ -91,7 +96,12 @@ describe('examples/conjugate', () => {
       const matcher = grammar.matcher();
       return matcher.acceptString(text) && matcher.canTerminate();
     };
-    expect(['{"verb":"ate"', '{"verb":"run"', '{"verb":"eats"', '{"verb":"to eat"'].map((prefix) => grammar.matcher().acceptString(prefix))).toEqual([false, false, false, false]);
+    expect(['{"verb":"ate"', '{"verb":"run"', '{"verb":"eats"', '{"verb":"to eat"'].map((prefix) => grammar.matcher().acceptString(prefix))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(grammar.matcher().acceptString('{"verb":"ea')).toBe(true);
     expect(written('{"verb":"eat","tense":"past_simple","person":"3sg"}')).toBe(true);
     expect(written('{"verb":"eat","tense":"past","person":"3sg"}')).toBe(false);

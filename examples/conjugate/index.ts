@@ -34,7 +34,14 @@ function samePast(form: string): Record<Person, string> {
 }
 
 const VERBS: ReadonlyMap<string, VerbEntry> = new Map([
-  ['be', { present: { '1sg': 'am', '2sg': 'are', '3sg': 'is', '1pl': 'are', '2pl': 'are', '3pl': 'are' }, past: { '1sg': 'was', '2sg': 'were', '3sg': 'was', '1pl': 'were', '2pl': 'were', '3pl': 'were' }, participle: 'been' }],
+  [
+    'be',
+    {
+      present: { '1sg': 'am', '2sg': 'are', '3sg': 'is', '1pl': 'are', '2pl': 'are', '3pl': 'are' },
+      past: { '1sg': 'was', '2sg': 'were', '3sg': 'was', '1pl': 'were', '2pl': 'were', '3pl': 'were' },
+      participle: 'been',
+    },
+  ],
   ['have', { present: regularPresent('have', 'has'), past: samePast('had'), participle: 'had' }],
   ['do', { present: regularPresent('do', 'does'), past: samePast('did'), participle: 'done' }],
   ['go', { present: regularPresent('go', 'goes'), past: samePast('went'), participle: 'gone' }],
@@ -47,7 +54,10 @@ const VERBS: ReadonlyMap<string, VerbEntry> = new Map([
 ]);
 
 /** What English uses where a modal verb has no form of its own, and the covered verb that conjugates it. */
-const MODAL_PARAPHRASES: Record<string, { phrase: string; verb: string }> = { can: { phrase: 'be able to', verb: 'be' }, must: { phrase: 'have to', verb: 'have' } };
+const MODAL_PARAPHRASES: Record<string, { phrase: string; verb: string }> = {
+  can: { phrase: 'be able to', verb: 'be' },
+  must: { phrase: 'have to', verb: 'have' },
+};
 
 /** The verbs the table covers, alphabetically. */
 export const SUPPORTED_VERBS: readonly string[] = Object.freeze([...VERBS.keys()].sort());
@@ -118,7 +128,11 @@ export const conjugate = defineTool<{ verb: string; tense: Tense; person: Person
         description: 'The verb in its base form, lowercase and without "to" (write "eat", not "to eat" or "ate"). Only these verbs are covered.',
       },
       tense: { type: 'string', enum: [...TENSES], description: 'The tense to conjugate into.' },
-      person: { type: 'string', enum: [...PERSONS], description: 'Grammatical person and number: 1sg = I, 2sg = you, 3sg = he/she/it, 1pl = we, 2pl = you (plural), 3pl = they.' },
+      person: {
+        type: 'string',
+        enum: [...PERSONS],
+        description: 'Grammatical person and number: 1sg = I, 2sg = you, 3sg = he/she/it, 1pl = we, 2pl = you (plural), 3pl = they.',
+      },
     },
     required: ['verb', 'tense', 'person'],
     additionalProperties: false,
@@ -143,7 +157,8 @@ export const conjugate = defineTool<{ verb: string; tense: Tense; person: Person
 export const listVerbs = defineTool<Record<string, never>, { verbs: string[]; tenses: string[]; persons: string[] }>({
   name: 'list_verbs',
   title: 'List the verbs conjugate supports',
-  description: 'List the verbs, tenses and persons that the conjugate tool supports. Call it when unsure whether a verb is covered, or after conjugate reports a verb out of scope.',
+  description:
+    'List the verbs, tenses and persons that the conjugate tool supports. Call it when unsure whether a verb is covered, or after conjugate reports a verb out of scope.',
   effect: 'read',
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   hints: { openWorld: false },

@@ -75,7 +75,9 @@ export const tools = [
     hints: { openWorld: false },
     inputSchema: noArguments,
     execute: () =>
-      toolResult({ content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] }),
+      toolResult({
+        content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+      }),
   }),
   defineTool({
     name: 'test_multiple_content_types',
@@ -154,7 +156,10 @@ export const tools = [
         message,
         requestedSchema: {
           type: 'object',
-          properties: { username: { type: 'string', description: "The person's username" }, email: { type: 'string', description: "The person's email address" } },
+          properties: {
+            username: { type: 'string', description: "The person's username" },
+            email: { type: 'string', description: "The person's email address" },
+          },
           required: ['username', 'email'],
         },
       });
@@ -203,8 +208,19 @@ export const tools = [
               { const: 'value3', title: 'Third Option' },
             ],
           },
-          legacyEnum: { type: 'string', description: 'Choose one option (legacy)', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
-          untitledMulti: { type: 'array', description: 'Choose multiple options', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+          legacyEnum: {
+            type: 'string',
+            description: 'Choose one option (legacy)',
+            enum: ['opt1', 'opt2', 'opt3'],
+            enumNames: ['Option One', 'Option Two', 'Option Three'],
+          },
+          untitledMulti: {
+            type: 'array',
+            description: 'Choose multiple options',
+            minItems: 1,
+            maxItems: 3,
+            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+          },
           titledMulti: {
             type: 'array',
             description: 'Choose multiple options',
@@ -221,7 +237,10 @@ export const tools = [
         },
         required: [],
       };
-      const answer = await mcp('test_elicitation_sep1330_enums').elicit({ message: 'Please select options from the enum fields', requestedSchema: requestedSchema as never });
+      const answer = await mcp('test_elicitation_sep1330_enums').elicit({
+        message: 'Please select options from the enum fields',
+        requestedSchema: requestedSchema as never,
+      });
       return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
     },
   }),
@@ -301,7 +320,12 @@ export const prompts: McpPrompt[] = [
     name: 'test_prompt_with_arguments',
     description: 'A prompt that uses two arguments.',
     arguments: [
-      { name: 'arg1', description: 'The first argument', required: true, complete: (value) => ['paris', 'park', 'party'].filter((word) => word.startsWith(value)) },
+      {
+        name: 'arg1',
+        description: 'The first argument',
+        required: true,
+        complete: (value) => ['paris', 'park', 'party'].filter((word) => word.startsWith(value)),
+      },
       { name: 'arg2', description: 'The second argument', required: true },
     ],
     get: ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,

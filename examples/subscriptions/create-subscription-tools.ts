@@ -27,9 +27,17 @@ import {
   type Warehouse,
 } from './store.js';
 
-const USER_ID = { type: 'string', pattern: '^usr_[a-zA-Z0-9]{20}$', description: 'The user id from the conversation context ("usr_" and 20 letters or digits); never invent one.' };
+const USER_ID = {
+  type: 'string',
+  pattern: '^usr_[a-zA-Z0-9]{20}$',
+  description: 'The user id from the conversation context ("usr_" and 20 letters or digits); never invent one.',
+};
 const INVOICE_ID = { type: 'string', pattern: '^inv_[0-9]{6}$', description: 'The invoice id as returned by get_invoices ("inv_" and 6 digits).' };
-const TICKET_ID = { type: 'string', pattern: '^tkt_[0-9]{6}$', description: 'The support ticket id ("tkt_" and 6 digits), as given by the user or by create_ticket.' };
+const TICKET_ID = {
+  type: 'string',
+  pattern: '^tkt_[0-9]{6}$',
+  description: 'The support ticket id ("tkt_" and 6 digits), as given by the user or by create_ticket.',
+};
 const PRODUCT_ID = { type: 'string', pattern: '^prd_[0-9]{5}$', description: 'The product id as returned by search_products ("prd_" and 5 digits).' };
 
 function reasonField(what: string) {
@@ -90,7 +98,13 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     },
   });
 
-  const updateSubscription = defineTool<{ reason: string; user_id: string; new_plan: Plan; billing_cycle: BillingCycle; effective_date: 'immediate' | 'next_billing_cycle' }>({
+  const updateSubscription = defineTool<{
+    reason: string;
+    user_id: string;
+    new_plan: Plan;
+    billing_cycle: BillingCycle;
+    effective_date: 'immediate' | 'next_billing_cycle';
+  }>({
     name: 'update_subscription',
     title: 'Change subscription plan',
     description:
@@ -107,7 +121,11 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
         user_id: USER_ID,
         new_plan: { type: 'string', enum: [...PLANS], description: 'The plan the user chose.' },
         billing_cycle: { type: 'string', enum: [...BILLING_CYCLES], description: 'How often the user will be billed for the new plan.' },
-        effective_date: { type: 'string', enum: ['immediate', 'next_billing_cycle'], description: 'When the change takes effect: now, or on the next billing date.' },
+        effective_date: {
+          type: 'string',
+          enum: ['immediate', 'next_billing_cycle'],
+          description: 'When the change takes effect: now, or on the next billing date.',
+        },
       },
       required: ['reason', 'user_id', 'new_plan', 'billing_cycle', 'effective_date'],
       additionalProperties: false,
@@ -144,7 +162,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const getInvoices = defineTool<{ user_id: string; status?: InvoiceStatus; issued_since?: string; limit?: number }>({
     name: 'get_invoices',
     title: 'List invoices',
-    description: "List a user's invoices, newest first, with amounts in cents and refund status. Call it to find an invoice id before refunding or answering a billing question.",
+    description:
+      "List a user's invoices, newest first, with amounts in cents and refund status. Call it to find an invoice id before refunding or answering a billing question.",
     effect: 'read',
     category: 'billing',
     inputSchema: {
@@ -162,7 +181,12 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     execute: ({ user_id, status, issued_since, limit = 10 }) => {
       requireUser(store, user_id);
       const invoices = [...store.invoices.values()]
-        .filter((invoice) => invoice.user_id === user_id && (status === undefined || invoice.status === status) && (issued_since === undefined || invoice.issued_on >= issued_since))
+        .filter(
+          (invoice) =>
+            invoice.user_id === user_id &&
+            (status === undefined || invoice.status === status) &&
+            (issued_since === undefined || invoice.issued_on >= issued_since),
+        )
         .sort((left, right) => right.issued_on.localeCompare(left.issued_on))
         .slice(0, limit)
         .map(publicInvoice);
@@ -173,7 +197,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const createRefund = defineTool<{ reason: string; invoice_id: string; amount_cents: number }>({
     name: 'create_refund',
     title: 'Refund an invoice',
-    description: 'Refund part or all of a paid invoice to the card it was paid with. Only call after the user asked for a refund of a specific invoice; a person approves it first.',
+    description:
+      'Refund part or all of a paid invoice to the card it was paid with. Only call after the user asked for a refund of a specific invoice; a person approves it first.',
     effect: 'write',
     confirm: true,
     category: 'billing',
@@ -183,7 +208,12 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
       properties: {
         reason: reasonField('this refund is being issued'),
         invoice_id: INVOICE_ID,
-        amount_cents: { type: 'integer', minimum: 1, maximum: 500_000, description: 'Amount to refund, in cents of the invoice currency (1990 = 19.90); at most what is still refundable.' },
+        amount_cents: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 500_000,
+          description: 'Amount to refund, in cents of the invoice currency (1990 = 19.90); at most what is still refundable.',
+        },
       },
       required: ['reason', 'invoice_id', 'amount_cents'],
       additionalProperties: false,
@@ -204,7 +234,10 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
       if (amount_cents > refundable) {
         throw new ToolError(`only ${refundable} cents of invoice "${invoice_id}" can still be refunded, not ${amount_cents}`, {
           kind: 'invalid_request',
-          suggestion: refundable === 0 ? 'The invoice is already fully refunded; tell the user.' : `Refund at most ${refundable} cents, after checking the amount with the user.`,
+          suggestion:
+            refundable === 0
+              ? 'The invoice is already fully refunded; tell the user.'
+              : `Refund at most ${refundable} cents, after checking the amount with the user.`,
         });
       }
       invoice.refunded_cents += amount_cents;
@@ -229,7 +262,11 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
       properties: {
         reason: reasonField('the card is being replaced'),
         user_id: USER_ID,
-        payment_token: { type: 'string', pattern: '^pm_tok_[a-zA-Z0-9]{16}$', description: 'The token the secure card form returned ("pm_tok_" and 16 letters or digits).' },
+        payment_token: {
+          type: 'string',
+          pattern: '^pm_tok_[a-zA-Z0-9]{16}$',
+          description: 'The token the secure card form returned ("pm_tok_" and 16 letters or digits).',
+        },
       },
       required: ['reason', 'user_id', 'payment_token'],
       additionalProperties: false,
@@ -252,7 +289,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const createTicket = defineTool<{ reason: string; user_id: string; subject: string; description: string; priority: TicketPriority; contact_email?: string }>({
     name: 'create_ticket',
     title: 'Open a support ticket',
-    description: 'Open a support ticket for a problem you cannot solve with the other tools. Call it once per problem, after checking with get_ticket_status that no open ticket already covers it.',
+    description:
+      'Open a support ticket for a problem you cannot solve with the other tools. Call it once per problem, after checking with get_ticket_status that no open ticket already covers it.',
     effect: 'write',
     category: 'support',
     summarize: ({ subject, priority }) => `Open a ${priority}-priority ticket: ${subject}`,
@@ -261,9 +299,18 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
       properties: {
         reason: reasonField('a ticket is needed'),
         user_id: USER_ID,
-        subject: { type: 'string', minLength: 5, maxLength: 120, description: 'One line naming the problem, in the user\'s words ("Invoice shows the wrong company name").' },
+        subject: {
+          type: 'string',
+          minLength: 5,
+          maxLength: 120,
+          description: 'One line naming the problem, in the user\'s words ("Invoice shows the wrong company name").',
+        },
         description: { type: 'string', minLength: 10, maxLength: 4_000, description: 'What happened, what the user expected, and what was already tried.' },
-        priority: { type: 'string', enum: [...TICKET_PRIORITIES], description: 'urgent: service down or money lost; high: blocked; normal: default; low: questions and wishes.' },
+        priority: {
+          type: 'string',
+          enum: [...TICKET_PRIORITIES],
+          description: 'urgent: service down or money lost; high: blocked; normal: default; low: questions and wishes.',
+        },
         contact_email: { type: 'string', format: 'email', description: "Where support should answer, if not the account's email address." },
       },
       required: ['reason', 'user_id', 'subject', 'description', 'priority'],
@@ -299,7 +346,10 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     hints: { openWorld: false },
     execute: ({ ticket_id }) => {
       const ticket = store.tickets.get(ticket_id);
-      if (!ticket) throw new NotFoundError(`no ticket has the id "${ticket_id}"`, { suggestion: 'Ask the user for the ticket id from their confirmation email ("tkt_" and 6 digits).' });
+      if (!ticket)
+        throw new NotFoundError(`no ticket has the id "${ticket_id}"`, {
+          suggestion: 'Ask the user for the ticket id from their confirmation email ("tkt_" and 6 digits).',
+        });
       return {
         ticket_id,
         subject: ticket.subject,
@@ -315,7 +365,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const escalateTicket = defineTool<{ reason: string; ticket_id: string; level: Exclude<TicketLevel, 'tier1'> }>({
     name: 'escalate_ticket',
     title: 'Escalate a ticket',
-    description: 'Move an open support ticket to a higher support level (tier2, then manager). Only call when the user asks for escalation or the ticket has waited too long at its level.',
+    description:
+      'Move an open support ticket to a higher support level (tier2, then manager). Only call when the user asks for escalation or the ticket has waited too long at its level.',
     effect: 'write',
     category: 'support',
     summarize: ({ ticket_id, level }) => `Escalate ${ticket_id} to ${level}`,
@@ -332,7 +383,10 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     hints: { idempotent: true, openWorld: false },
     execute: ({ ticket_id, level }) => {
       const ticket = store.tickets.get(ticket_id);
-      if (!ticket) throw new NotFoundError(`no ticket has the id "${ticket_id}"`, { suggestion: 'Ask the user for the ticket id from their confirmation email ("tkt_" and 6 digits).' });
+      if (!ticket)
+        throw new NotFoundError(`no ticket has the id "${ticket_id}"`, {
+          suggestion: 'Ask the user for the ticket id from their confirmation email ("tkt_" and 6 digits).',
+        });
       if (ticket.status === 'closed') {
         throw new ToolError(`ticket "${ticket_id}" is closed and cannot be escalated`, {
           kind: 'conflict',
@@ -355,7 +409,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const getProfile = defineTool<{ user_id: string }>({
     name: 'get_profile',
     title: 'Get profile',
-    description: "Show a user's display name, email address, phone number, plan and membership date. Call it to confirm who you are talking to before any account change.",
+    description:
+      "Show a user's display name, email address, phone number, plan and membership date. Call it to confirm who you are talking to before any account change.",
     effect: 'read',
     category: 'account',
     inputSchema: { type: 'object', properties: { user_id: USER_ID }, required: ['user_id'], additionalProperties: false },
@@ -372,7 +427,10 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     description: "Change a user's display name, email address or phone number. Only call with the fields the user asked to change; leave the others out.",
     effect: 'write',
     category: 'account',
-    summarize: ({ user_id, ...changes }) => `Update ${Object.keys(changes).filter((key) => key !== 'reason').join(', ')} of ${user_id}`,
+    summarize: ({ user_id, ...changes }) =>
+      `Update ${Object.keys(changes)
+        .filter((key) => key !== 'reason')
+        .join(', ')} of ${user_id}`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -380,7 +438,11 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
         user_id: USER_ID,
         display_name: { type: 'string', minLength: 1, maxLength: 80, description: 'The new name to show in the app and on invoices.' },
         email: { type: 'string', format: 'email', maxLength: 254, description: 'The new email address for sign-in and invoices.' },
-        phone: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'The new phone number in international form ("+" and country code, digits only).' },
+        phone: {
+          type: 'string',
+          pattern: '^\\+[1-9][0-9]{6,14}$',
+          description: 'The new phone number in international form ("+" and country code, digits only).',
+        },
       },
       required: ['reason', 'user_id'],
       additionalProperties: false,
@@ -420,7 +482,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const resetPassword = defineTool<{ reason: string; user_id: string; delivery: 'email' | 'sms' }>({
     name: 'reset_password',
     title: 'Send a password-reset link',
-    description: "Send a password-reset link to the user's email address or phone on file. Only call when the user says they cannot sign in and asks for a reset; a person approves it first.",
+    description:
+      "Send a password-reset link to the user's email address or phone on file. Only call when the user says they cannot sign in and asks for a reset; a person approves it first.",
     effect: 'write',
     confirm: true,
     category: 'account',
@@ -453,7 +516,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
   const searchProducts = defineTool<{ query: string; category?: ProductCategory; max_price_cents?: number; limit?: number }>({
     name: 'search_products',
     title: 'Search products',
-    description: 'Search the catalog of plans, add-ons and hardware by words in the name or summary. Call it to find a product id; search by name rather than guessing an id.',
+    description:
+      'Search the catalog of plans, add-ons and hardware by words in the name or summary. Call it to find a product id; search by name rather than guessing an id.',
     effect: 'read',
     category: 'product',
     inputSchema: {
@@ -473,7 +537,11 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
       const products = [...store.products.values()]
         .filter((product) => {
           const text = `${product.name} ${product.summary}`.toLowerCase();
-          return words.every((word) => text.includes(word)) && (category === undefined || product.category === category) && (max_price_cents === undefined || product.price_cents <= max_price_cents);
+          return (
+            words.every((word) => text.includes(word)) &&
+            (category === undefined || product.category === category) &&
+            (max_price_cents === undefined || product.price_cents <= max_price_cents)
+          );
         })
         .slice(0, limit)
         .map((product) => ({ product_id: product.id, name: product.name, category: product.category, price_cents: product.price_cents }));
@@ -491,15 +559,24 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     hints: { openWorld: false },
     execute: ({ product_id }) => {
       const product = store.products.get(product_id);
-      if (!product) throw new NotFoundError(`no product has the id "${product_id}"`, { suggestion: 'Search the product by name with search_products instead of by id.' });
-      return { product_id, name: product.name, category: product.category, price_cents: product.price_cents, summary: product.summary, physical: product.stock !== null };
+      if (!product)
+        throw new NotFoundError(`no product has the id "${product_id}"`, { suggestion: 'Search the product by name with search_products instead of by id.' });
+      return {
+        product_id,
+        name: product.name,
+        category: product.category,
+        price_cents: product.price_cents,
+        summary: product.summary,
+        physical: product.stock !== null,
+      };
     },
   });
 
   const checkInventory = defineTool<{ product_id: string; warehouse?: Warehouse }>({
     name: 'check_inventory',
     title: 'Check stock',
-    description: 'Show how many units of a hardware product are in stock, per warehouse. Call it before promising a delivery; plans and add-ons are digital and have no stock.',
+    description:
+      'Show how many units of a hardware product are in stock, per warehouse. Call it before promising a delivery; plans and add-ons are digital and have no stock.',
     effect: 'read',
     category: 'product',
     inputSchema: {
@@ -514,7 +591,8 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     hints: { openWorld: false },
     execute: ({ product_id, warehouse }) => {
       const product = store.products.get(product_id);
-      if (!product) throw new NotFoundError(`no product has the id "${product_id}"`, { suggestion: 'Search the product by name with search_products instead of by id.' });
+      if (!product)
+        throw new NotFoundError(`no product has the id "${product_id}"`, { suggestion: 'Search the product by name with search_products instead of by id.' });
       if (product.stock === null) {
         throw new ToolError(`"${product.name}" (${product_id}) is a digital product and has no stock`, {
           kind: 'invalid_request',

@@ -63,7 +63,13 @@ describe('examples/subscriptions', () => {
     });
     expect(store.users.get(ANA_ID)?.plan).toBe('enterprise');
 
-    const later = await call('update_subscription', { reason, user_id: BEN_ID, new_plan: 'professional', billing_cycle: 'monthly', effective_date: 'next_billing_cycle' });
+    const later = await call('update_subscription', {
+      reason,
+      user_id: BEN_ID,
+      new_plan: 'professional',
+      billing_cycle: 'monthly',
+      effective_date: 'next_billing_cycle',
+    });
     expect(later.result.structuredContent).toMatchObject({ status: 'scheduled', effective_on: '2026-09-30' });
     expect((await call('get_subscription', { user_id: BEN_ID })).result.structuredContent).toEqual({
       user_id: BEN_ID,
@@ -97,7 +103,13 @@ describe('examples/subscriptions', () => {
 
   it('rejects malformed arguments before running, naming each problem', async () => {
     const tool = registry.require('update_subscription');
-    const execution = await call('update_subscription', { user_id: 'user-42', new_plan: 'premium', billing_cycle: 'annual', effective_date: 'immediate', coupon: 'X' });
+    const execution = await call('update_subscription', {
+      user_id: 'user-42',
+      new_plan: 'premium',
+      billing_cycle: 'annual',
+      effective_date: 'immediate',
+      coupon: 'X',
+    });
     expect(execution.failure?.code).toBe('invalid_arguments');
     expect(text(execution)).toBe(
       'Invalid arguments for tool "update_subscription" (4 problems):\n' +
@@ -112,11 +124,24 @@ describe('examples/subscriptions', () => {
 
   it('lists invoices newest first and filters them', async () => {
     const all = await call('get_invoices', { user_id: ANA_ID });
-    expect((all.result.structuredContent as { invoices: { invoice_id: string }[] }).invoices.map((invoice) => invoice.invoice_id)).toEqual(['inv_000102', 'inv_000101']);
+    expect((all.result.structuredContent as { invoices: { invoice_id: string }[] }).invoices.map((invoice) => invoice.invoice_id)).toEqual([
+      'inv_000102',
+      'inv_000101',
+    ]);
     const open = await call('get_invoices', { user_id: BEN_ID, status: 'open' });
     expect(open.result.structuredContent).toEqual({
       user_id: BEN_ID,
-      invoices: [{ invoice_id: 'inv_000104', issued_on: '2026-01-10', description: 'Priority support add-on', amount_cents: 1_500, refunded_cents: 0, currency: 'USD', status: 'open' }],
+      invoices: [
+        {
+          invoice_id: 'inv_000104',
+          issued_on: '2026-01-10',
+          description: 'Priority support add-on',
+          amount_cents: 1_500,
+          refunded_cents: 0,
+          currency: 'USD',
+          status: 'open',
+        },
+      ],
     });
     const badDate = await call('get_invoices', { user_id: ANA_ID, issued_since: '15/01/2026' });
     expect(text(badDate).split('\n')[1]).toBe('1. $.issued_since: must be a valid date (for example "2026-01-31"); got the string "15/01/2026".');
@@ -165,10 +190,20 @@ describe('examples/subscriptions', () => {
       description: 'Ordered a Conference speaker S1 on 2026-01-02; tracking has not moved since.',
       priority: 'high',
     });
-    expect(created.result.structuredContent).toEqual({ ticket_id: 'tkt_000103', status: 'open', level: 'tier1', priority: 'high', contact_email: 'ben.okafor@example.com' });
+    expect(created.result.structuredContent).toEqual({
+      ticket_id: 'tkt_000103',
+      status: 'open',
+      level: 'tier1',
+      priority: 'high',
+      contact_email: 'ben.okafor@example.com',
+    });
     const escalated = await call('escalate_ticket', { reason: 'User asked for a manager', ticket_id: 'tkt_000103', level: 'manager' });
     expect(escalated.result.structuredContent).toEqual({ ticket_id: 'tkt_000103', previous_level: 'tier1', level: 'manager', status: 'open' });
-    expect((await call('get_ticket_status', { ticket_id: 'tkt_000103' })).result.structuredContent).toMatchObject({ level: 'manager', status: 'open', updated_on: '2026-01-15' });
+    expect((await call('get_ticket_status', { ticket_id: 'tkt_000103' })).result.structuredContent).toMatchObject({
+      level: 'manager',
+      status: 'open',
+      updated_on: '2026-01-15',
+    });
     const closed = await call('escalate_ticket', { reason: 'User asked again', ticket_id: 'tkt_000102', level: 'manager' });
     expect(text(closed)).toBe(
       'Tool "escalate_ticket" failed: ticket "tkt_000102" is closed and cannot be escalated. Open a new ticket with create_ticket that refers to the closed one. Retrying the same call with the same arguments will fail the same way.',
@@ -177,7 +212,14 @@ describe('examples/subscriptions', () => {
     expect(text(down)).toBe(
       'Tool "escalate_ticket" failed: ticket "tkt_000103" is already at level manager. It is at the highest level; tell the user it is with a manager. Retrying the same call with the same arguments will fail the same way.',
     );
-    const badEmail = await call('create_ticket', { reason: 'x'.repeat(3), user_id: BEN_ID, subject: 'Help', description: 'Something broke today.', priority: 'normal', contact_email: 'ben at example' });
+    const badEmail = await call('create_ticket', {
+      reason: 'x'.repeat(3),
+      user_id: BEN_ID,
+      subject: 'Help',
+      description: 'Something broke today.',
+      priority: 'normal',
+      contact_email: 'ben at example',
+    });
     expect(text(badEmail).split('\n').slice(0, 3)).toEqual([
       'Invalid arguments for tool "create_ticket" (2 problems):',
       '1. $.subject: must have at least 5 characters; got the string "Help".',
@@ -187,18 +229,31 @@ describe('examples/subscriptions', () => {
 
   it('updates a profile and sends a password reset where it can', async () => {
     const updated = await call('update_profile', { reason: 'User: "my new number is +44 7700 900123"', user_id: BEN_ID, phone: '+447700900123' });
-    expect(updated.result.structuredContent).toEqual({ user_id: BEN_ID, changed: ['phone'], display_name: 'Ben Okafor', email: 'ben.okafor@example.com', phone: '+447700900123' });
+    expect(updated.result.structuredContent).toEqual({
+      user_id: BEN_ID,
+      changed: ['phone'],
+      display_name: 'Ben Okafor',
+      email: 'ben.okafor@example.com',
+      phone: '+447700900123',
+    });
     const nothing = await call('update_profile', { reason: 'User wants changes', user_id: BEN_ID });
     expect(text(nothing)).toBe(
       'Tool "update_profile" failed: nothing to update: no display_name, email or phone was given. Call update_profile again with only the fields the user asked to change. Retrying the same call with the same arguments will fail the same way.',
     );
     const taken = await call('update_profile', { reason: 'User: "use ana.lima@example.com"', user_id: BEN_ID, email: 'Ana.Lima@example.com' });
-    expect(taken.failure).toMatchObject({ kind: 'conflict', message: expect.stringContaining('the email address "Ana.Lima@example.com" belongs to another account.') });
+    expect(taken.failure).toMatchObject({
+      kind: 'conflict',
+      message: expect.stringContaining('the email address "Ana.Lima@example.com" belongs to another account.'),
+    });
 
     const sms = await call('reset_password', { reason: 'User: "I am locked out"', user_id: BEN_ID, delivery: 'sms' });
     expect(sms.result.structuredContent).toEqual({ user_id: BEN_ID, delivery: 'sms', sent_to: '+44******23', expires_in_minutes: 30 });
     const fresh = new ToolRegistry(createSubscriptionTools(createSubscriptionsStore()));
-    const noPhone = await fresh.call({ id: 'call_2', name: 'reset_password', arguments: { reason: 'User: "I am locked out"', user_id: BEN_ID, delivery: 'sms' } });
+    const noPhone = await fresh.call({
+      id: 'call_2',
+      name: 'reset_password',
+      arguments: { reason: 'User: "I am locked out"', user_id: BEN_ID, delivery: 'sms' },
+    });
     expect((noPhone.result.content[0] as { text: string }).text).toBe(
       `Tool "reset_password" failed: user "${BEN_ID}" has no phone number on file, so the link cannot be sent by SMS. Send it by email instead, or ask the user to add a phone number first. Retrying the same call with the same arguments will fail the same way.`,
     );
@@ -208,9 +263,15 @@ describe('examples/subscriptions', () => {
 
   it('searches products, shows details and stock, and says when a product has none', async () => {
     const found = await call('search_products', { query: 'headset' });
-    expect(found.result.structuredContent).toEqual({ query: 'headset', products: [{ product_id: 'prd_30003', name: 'USB headset H3', category: 'hardware', price_cents: 4_900 }] });
+    expect(found.result.structuredContent).toEqual({
+      query: 'headset',
+      products: [{ product_id: 'prd_30003', name: 'USB headset H3', category: 'hardware', price_cents: 4_900 }],
+    });
     const cheapPlans = await call('search_products', { query: 'plan', category: 'plan', max_price_cents: 3_000 });
-    expect((cheapPlans.result.structuredContent as { products: { product_id: string }[] }).products.map((product) => product.product_id)).toEqual(['prd_10001', 'prd_10002']);
+    expect((cheapPlans.result.structuredContent as { products: { product_id: string }[] }).products.map((product) => product.product_id)).toEqual([
+      'prd_10001',
+      'prd_10002',
+    ]);
     expect((await call('get_product_details', { product_id: 'prd_30001' })).result.structuredContent).toMatchObject({ name: 'Desk phone X2', physical: true });
     expect((await call('check_inventory', { product_id: 'prd_30001' })).result.structuredContent).toEqual({
       product_id: 'prd_30001',
@@ -218,7 +279,10 @@ describe('examples/subscriptions', () => {
       total_units: 17,
       warehouses: { 'eu-west': 14, 'us-east': 0, 'ap-south': 3 },
     });
-    expect((await call('check_inventory', { product_id: 'prd_30003', warehouse: 'us-east' })).result.structuredContent).toMatchObject({ total_units: 87, warehouses: { 'us-east': 87 } });
+    expect((await call('check_inventory', { product_id: 'prd_30003', warehouse: 'us-east' })).result.structuredContent).toMatchObject({
+      total_units: 87,
+      warehouses: { 'us-east': 87 },
+    });
     const digital = await call('check_inventory', { product_id: 'prd_10002' });
     expect(text(digital)).toBe(
       'Tool "check_inventory" failed: "Professional plan" (prd_10002) is a digital product and has no stock. It is always available; no inventory check is needed. Retrying the same call with the same arguments will fail the same way.',

@@ -9,7 +9,10 @@ import { ToolwrightError, type ToolwrightErrorOptions } from '../shared/errors.j
 export class RunNotFoundError extends ToolwrightError {
   readonly runId: string;
   constructor(runId: string) {
-    super('TW_RUN_NOT_FOUND', `No stored run "${runId}". List pending runs with \`toolwright approvals list\`, and check that the same run store (TOOLWRIGHT_HOME or the store path) is used.`);
+    super(
+      'TW_RUN_NOT_FOUND',
+      `No stored run "${runId}". List pending runs with \`toolwright approvals list\`, and check that the same run store (TOOLWRIGHT_HOME or the store path) is used.`,
+    );
     this.runId = runId;
   }
 }

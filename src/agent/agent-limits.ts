@@ -64,7 +64,17 @@ export const DEFAULT_LIMITS = Object.freeze({
   confirmationTtlMs: 24 * 60 * 60 * 1000,
 });
 
-const INTEGER_KEYS = ['maxIterations', 'maxInputTokens', 'maxOutputTokens', 'maxOutputTokensPerCall', 'maxToolCalls', 'maxToolCallsPerTurn', 'maxRepeatedFailures', 'maxIdenticalCalls', 'maxParallelReads'] as const;
+const INTEGER_KEYS = [
+  'maxIterations',
+  'maxInputTokens',
+  'maxOutputTokens',
+  'maxOutputTokensPerCall',
+  'maxToolCalls',
+  'maxToolCallsPerTurn',
+  'maxRepeatedFailures',
+  'maxIdenticalCalls',
+  'maxParallelReads',
+] as const;
 
 /** Applies the defaults and checks every value (a developer error throws {@link InvalidArgumentError}). */
 export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {

@@ -15,7 +15,16 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import { declinedMessage, duplicateCallMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage, toolBudgetMessage, truncatedCallMessage, turnLimitMessage } from './agent-messages.js';
+import {
+  declinedMessage,
+  duplicateCallMessage,
+  expiredMessage,
+  missingToolMessage,
+  outcomeUnknownMessage,
+  toolBudgetMessage,
+  truncatedCallMessage,
+  turnLimitMessage,
+} from './agent-messages.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, ToolCallOutcome, ToolCallStatus, UnexpectedModelStop } from './agent-result.js';
 import type { AgentTelemetry, SpanHandle } from './agent-telemetry.js';
@@ -126,7 +135,11 @@ export class AgentLoop {
       const interrupted = this.#interruption();
       if (interrupted) return this.#stopped(interrupted);
       if (state.iterations >= limits.maxIterations) {
-        return this.#stopped({ kind: 'max_iterations', limit: limits.maxIterations, message: `The run reached its limit of ${limits.maxIterations} model calls before the model finished.` });
+        return this.#stopped({
+          kind: 'max_iterations',
+          limit: limits.maxIterations,
+          message: `The run reached its limit of ${limits.maxIterations} model calls before the model finished.`,
+        });
       }
       if (!state.routed) {
         const routed = await this.#route();
@@ -154,7 +167,9 @@ export class AgentLoop {
         const max = limits.maxToolCalls;
         this.#appendResults(
           step,
-          turn.calls.map((call) => (call.kind === 'invalid' ? this.#invalidOutcome(call) : this.#unrunOutcome(call, 'not_run', toolBudgetMessage(call.toolName, max)))),
+          turn.calls.map((call) =>
+            call.kind === 'invalid' ? this.#invalidOutcome(call) : this.#unrunOutcome(call, 'not_run', toolBudgetMessage(call.toolName, max)),
+          ),
         );
         return this.#stopped(budgetStop('toolCalls', max, state.usage.toolCalls, runnable));
       }
@@ -194,7 +209,11 @@ export class AgentLoop {
   }
 
   /** Plans, makes and accounts one model call. */
-  async #callModel(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): Promise<{ response: ModelResponse; step: AgentStep } | LoopStop> {
+  async #callModel(
+    kind: 'routing' | 'model',
+    tools: readonly AnyTool[],
+    toolChoice: ToolChoice,
+  ): Promise<{ response: ModelResponse; step: AgentStep } | LoopStop> {
     const { model, limits, price } = this.#env;
     const state = this.#state;
     const request: ModelRequest = { messages: state.messages, tools, toolChoice };
@@ -220,7 +239,12 @@ export class AgentLoop {
       maxOutputTokens: request.maxOutputTokens,
       estimatedInputTokens: estimated,
     });
-    const chat = this.#span!.startChat({ provider: model.provider, model: model.id, maxOutputTokens: request.maxOutputTokens, temperature: request.temperature });
+    const chat = this.#span!.startChat({
+      provider: model.provider,
+      model: model.id,
+      maxOutputTokens: request.maxOutputTokens,
+      temperature: request.temperature,
+    });
     const started = performance.now();
     let response: ModelResponse;
     try {
@@ -303,9 +327,22 @@ export class AgentLoop {
     for (const [index, request] of requests.entries()) {
       const base = { callKey: `${step}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request) };
       const prepared = this.#oversizedCalls.get(request) ?? registry.prepare(request);
-      this.#emit({ type: 'tool_call', step, callKey: base.callKey, callId: request.id, toolName: request.name, arguments: request.arguments, ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}) });
+      this.#emit({
+        type: 'tool_call',
+        step,
+        callKey: base.callKey,
+        callId: request.id,
+        toolName: request.name,
+        arguments: request.arguments,
+        ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}),
+      });
       if (index === requests.length - 1 && request.id === cutOffCallId) {
-        calls.push({ ...base, kind: 'invalid', notRun: 'truncated', invalidResult: { content: [{ type: 'text', text: truncatedCallMessage(request.name) }], isError: true } });
+        calls.push({
+          ...base,
+          kind: 'invalid',
+          notRun: 'truncated',
+          invalidResult: { content: [{ type: 'text', text: truncatedCallMessage(request.name) }], isError: true },
+        });
         continue;
       }
       const signature = prepared.success ? signatureOf(prepared.tool.name, prepared.arguments) : undefined;
@@ -313,7 +350,13 @@ export class AgentLoop {
       // A read after a write may see another state, so only reads with no write between them share a result.
       if (prepared.success && original && (prepared.tool.effect === 'write' || original.writesBefore === writes)) {
         const notice = duplicateCallMessage(request.name, original.callId);
-        calls.push({ ...base, kind: 'invalid', duplicateOf: original.callKey, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: notice }], isError: false } });
+        calls.push({
+          ...base,
+          kind: 'invalid',
+          duplicateOf: original.callKey,
+          arguments: toJson(prepared.arguments),
+          invalidResult: { content: [{ type: 'text', text: notice }], isError: false },
+        });
         continue;
       }
       if (++distinct > this.#env.limits.maxToolCallsPerTurn) {
@@ -326,13 +369,30 @@ export class AgentLoop {
         if (prepared.tool.effect === 'write') writes++;
       }
       if (!prepared.success) {
-        calls.push({ ...base, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code });
+        calls.push({
+          ...base,
+          kind: 'invalid',
+          invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true },
+          failureCode: prepared.failure.code,
+        });
         continue;
       }
-      const { decision, events } = await this.#env.callPolicy.decide({ step, callKey: base.callKey, callId: request.id, tool: prepared.tool, arguments: prepared.arguments });
+      const { decision, events } = await this.#env.callPolicy.decide({
+        step,
+        callKey: base.callKey,
+        callId: request.id,
+        tool: prepared.tool,
+        arguments: prepared.arguments,
+      });
       for (const event of events) this.#emit(event);
       if (decision.action === 'block') {
-        calls.push({ ...base, kind: 'invalid', blocked: true, arguments: toJson(prepared.arguments), invalidResult: { content: [{ type: 'text', text: decision.message }], isError: true } });
+        calls.push({
+          ...base,
+          kind: 'invalid',
+          blocked: true,
+          arguments: toJson(prepared.arguments),
+          invalidResult: { content: [{ type: 'text', text: decision.message }], isError: true },
+        });
         continue;
       }
       this.#prepared.set(base.callKey, prepared.arguments);
@@ -362,20 +422,45 @@ export class AgentLoop {
     const said = provider !== undefined ? ` (the provider said "${provider.slice(0, 80)}")` : '';
     const stop: UnexpectedModelStop =
       reason === 'max_tokens'
-        ? { kind: 'model_output_truncated', finishReason: reason, text: step.text, message: `The model's answer was cut off at its output token limit or context window${said}; it is incomplete, so the run did not count it as finished. Raise the output cap or shorten the conversation.` }
+        ? {
+            kind: 'model_output_truncated',
+            finishReason: reason,
+            text: step.text,
+            message: `The model's answer was cut off at its output token limit or context window${said}; it is incomplete, so the run did not count it as finished. Raise the output cap or shorten the conversation.`,
+          }
         : reason === 'content_filter'
           ? { kind: 'content_filtered', finishReason: reason, text: step.text, message: `The provider's content filter stopped the model's answer${said}.` }
           : reason === 'refusal'
-            ? { kind: 'model_refused', finishReason: reason, text: step.text, message: `The model refused to answer${said}${step.text ? `: ${step.text.slice(0, 200)}` : ''}.` }
-            : { kind: 'model_stop_unexpected', finishReason: reason, text: step.text, message: `The model stopped for an unexpected reason${said}, neither finishing its answer nor asking for a tool.` };
+            ? {
+                kind: 'model_refused',
+                finishReason: reason,
+                text: step.text,
+                message: `The model refused to answer${said}${step.text ? `: ${step.text.slice(0, 200)}` : ''}.`,
+              }
+            : {
+                kind: 'model_stop_unexpected',
+                finishReason: reason,
+                text: step.text,
+                message: `The model stopped for an unexpected reason${said}, neither finishing its answer nor asking for a tool.`,
+              };
     if (provider !== undefined) stop.providerStopReason = provider;
-    this.#emit({ type: 'unexpected_stop', step: step.index, finishReason: reason, ...(provider !== undefined ? { providerStopReason: provider } : {}), toolCalls: calls });
+    this.#emit({
+      type: 'unexpected_stop',
+      step: step.index,
+      finishReason: reason,
+      ...(provider !== undefined ? { providerStopReason: provider } : {}),
+      toolCalls: calls,
+    });
     if (calls > 0) {
       // Keep the transcript well formed: every call gets a result, none runs.
       this.#appendResults(
         step,
         requests.map((request, index) =>
-          this.#unrunOutcome({ callKey: `${step.index}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request), kind: 'invalid' }, 'not_run', `This call was not run: ${stop.message}`),
+          this.#unrunOutcome(
+            { callKey: `${step.index}.${index}`, callId: request.id, toolName: request.name, request: jsonSafeRequest(request), kind: 'invalid' },
+            'not_run',
+            `This call was not run: ${stop.message}`,
+          ),
         ),
       );
     }
@@ -402,7 +487,11 @@ export class AgentLoop {
           toolName: call.toolName,
           arguments: shown,
           summary: call.summary ?? call.toolName,
-          token: createConfirmationToken(secret, { runId: state.runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: shown }, expiresAt),
+          token: createConfirmationToken(
+            secret,
+            { runId: state.runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: shown },
+            expiresAt,
+          ),
           expiresAt,
           createdAt,
         };
@@ -439,7 +528,11 @@ export class AgentLoop {
         if (!decision || decision.decision !== 'approve') {
           const expired = !decision || decision.decision === 'expired';
           const reason = decision && decision.decision === 'deny' ? decision.reason : undefined;
-          return { effect: 'none', run: async () => this.#unrunOutcome(call, expired ? 'expired' : 'declined', expired ? expiredMessage(call.toolName) : declinedMessage(call.toolName, reason)) };
+          return {
+            effect: 'none',
+            run: async () =>
+              this.#unrunOutcome(call, expired ? 'expired' : 'declined', expired ? expiredMessage(call.toolName) : declinedMessage(call.toolName, reason)),
+          };
         }
       }
       const tool = registry.get(call.toolName);
@@ -448,7 +541,12 @@ export class AgentLoop {
         // A resumed run: validate again against the tools of this process.
         const prepared = registry.prepare(call.request);
         if (!prepared.success) {
-          const invalid: TurnCall = { ...call, kind: 'invalid', invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true }, failureCode: prepared.failure.code };
+          const invalid: TurnCall = {
+            ...call,
+            kind: 'invalid',
+            invalidResult: { content: [{ type: 'text', text: prepared.failure.message }], isError: true },
+            failureCode: prepared.failure.code,
+          };
           return { effect: 'none', run: async () => this.#invalidOutcome(invalid) };
         }
         args = prepared.arguments;
@@ -458,7 +556,9 @@ export class AgentLoop {
     });
     const scheduled = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
     const byKey = new Map(scheduled.map((outcome) => [outcome.callKey, outcome]));
-    const outcomes = turn.calls.map((call) => byKey.get(call.callKey) ?? this.#duplicateOutcome(call, call.duplicateOf === undefined ? undefined : byKey.get(call.duplicateOf)));
+    const outcomes = turn.calls.map(
+      (call) => byKey.get(call.callKey) ?? this.#duplicateOutcome(call, call.duplicateOf === undefined ? undefined : byKey.get(call.duplicateOf)),
+    );
     this.#appendResults(step, outcomes);
     return outcomes;
   }
@@ -506,7 +606,10 @@ export class AgentLoop {
         callId: call.callId,
         toolName: tool.name,
         arguments: args,
-        result: { content: [{ type: 'text', text: `The tool ${tool.name} failed with an internal error. Try a different approach, or ask the user.` }], isError: true },
+        result: {
+          content: [{ type: 'text', text: `The tool ${tool.name} failed with an internal error. Try a different approach, or ask the user.` }],
+          isError: true,
+        },
         durationMs: 0,
         failure: { code: 'internal_error', message: 'internal error', retryable: false, error },
         truncated: false,
@@ -559,7 +662,13 @@ export class AgentLoop {
    * its claim has the same tool and digest of canonical arguments. Otherwise the earlier call is recorded as superseded
    * and this one is begun under `<callKey>~<digest>`, a key of its own in every process (its idempotency key too).
    */
-  async #claimCall(store: RunStore, step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<{ storeKey: string; existing: StoredCall | undefined }> {
+  async #claimCall(
+    store: RunStore,
+    step: number,
+    call: TurnCall,
+    tool: AnyTool,
+    args: unknown,
+  ): Promise<{ storeKey: string; existing: StoredCall | undefined }> {
     const runId = this.#state.runId;
     this.#digestKey ??= await store.getSecret();
     const digest = callDigest(this.#digestKey, tool.name, args);
@@ -570,7 +679,9 @@ export class AgentLoop {
     this.#supersede(step, call, existing, storeKey);
     const own = await store.beginCall(runId, storeKey, claim);
     if (own && !sameCall(own.claim, claim)) {
-      throw new RunStoreError(`The run store holds another call under key "${storeKey}" of run "${runId}", which names this call's digest; the store's data was altered or mixed with another store's. The run cannot continue safely.`);
+      throw new RunStoreError(
+        `The run store holds another call under key "${storeKey}" of run "${runId}", which names this call's digest; the store's data was altered or mixed with another store's. The run cannot continue safely.`,
+      );
     }
     return { storeKey, existing: own };
   }
@@ -595,7 +706,15 @@ export class AgentLoop {
             supersededBy: call.callId,
           };
     superseded.push(outcome);
-    this.#emit({ type: 'call_superseded', step, callKey: call.callKey, callId: claim.callId, toolName: claim.toolName, status: outcome.status, supersededBy: { callId: call.callId, toolName: call.toolName, storeKey } });
+    this.#emit({
+      type: 'call_superseded',
+      step,
+      callKey: call.callKey,
+      callId: claim.callId,
+      toolName: claim.toolName,
+      status: outcome.status,
+      supersededBy: { callId: call.callId, toolName: call.toolName, storeKey },
+    });
   }
 
   #invalidOutcome(call: TurnCall, emit = true): ToolCallOutcome {
@@ -649,7 +768,10 @@ export class AgentLoop {
 
   #appendResults(step: AgentStep, outcomes: readonly ToolCallOutcome[]): void {
     step.toolCalls = [...outcomes];
-    this.#state.messages.push({ role: 'tool', results: outcomes.map((outcome) => ({ callId: outcome.callId, toolName: outcome.toolName, result: outcome.result })) });
+    this.#state.messages.push({
+      role: 'tool',
+      results: outcomes.map((outcome) => ({ callId: outcome.callId, toolName: outcome.toolName, result: outcome.result })),
+    });
   }
 
   /** After a turn: an abort or the loop breaker may end the run. */
@@ -712,7 +834,10 @@ export class AgentLoop {
 
   /** Builds the result, records the stop, and (for stored runs) stores the final state. */
   async #finish(
-    outcome: { status: 'completed'; text: string; finishReason: ModelResponse['stopReason'] } | { status: 'awaiting_confirmation'; pending: PendingConfirmation[] } | { status: 'stopped'; stopReason: AgentStopReason },
+    outcome:
+      | { status: 'completed'; text: string; finishReason: ModelResponse['stopReason'] }
+      | { status: 'awaiting_confirmation'; pending: PendingConfirmation[] }
+      | { status: 'stopped'; stopReason: AgentStopReason },
     store = true,
   ): Promise<AgentResult> {
     const state = this.#state;
@@ -851,7 +976,10 @@ function callDigest(key: Uint8Array, toolName: string, args: unknown): string | 
   } catch {
     return undefined;
   }
-  return createHmac('sha256', key).update('toolwright call digest v1\u0000').update(JSON.stringify([toolName, canonical])).digest('base64url');
+  return createHmac('sha256', key)
+    .update('toolwright call digest v1\u0000')
+    .update(JSON.stringify([toolName, canonical]))
+    .digest('base64url');
 }
 
 /** Whether a stored claim is this call's; a claim from before digests (or arguments with none) is trusted on its tool name alone. */

@@ -59,14 +59,31 @@ function recordingProvider(): { provider: TracerProvider; spans: Recorded[] } {
 afterEach(() => trace.disable());
 
 const lookup = defineTool({ name: 'lookup', description: 'Looks up.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'found' });
-const broken = defineTool({ name: 'broken', description: 'Breaks.', effect: 'read', inputSchema: { type: 'object' }, execute: () => { throw new Error('boom'); } });
+const broken = defineTool({
+  name: 'broken',
+  description: 'Breaks.',
+  effect: 'read',
+  inputSchema: { type: 'object' },
+  execute: () => {
+    throw new Error('boom');
+  },
+});
 
 describe('OpenTelemetry spans', () => {
   it('emits invoke_agent, chat and execute_tool spans with GenAI attributes when an SDK is registered', async () => {
     const { provider, spans } = recordingProvider();
     trace.setGlobalTracerProvider(provider);
     const model = createScriptedModel(
-      [toolCallTurn([{ id: 'c1', name: 'lookup', arguments: {} }, { id: 'c2', name: 'broken', arguments: {} }], { usage: { inputTokens: 12, outputTokens: 3 }, modelId: 'gpt-4o-mini-2024-07-18' }), textTurn('ok', { usage: { inputTokens: 20, outputTokens: 1 } })],
+      [
+        toolCallTurn(
+          [
+            { id: 'c1', name: 'lookup', arguments: {} },
+            { id: 'c2', name: 'broken', arguments: {} },
+          ],
+          { usage: { inputTokens: 12, outputTokens: 3 }, modelId: 'gpt-4o-mini-2024-07-18' },
+        ),
+        textTurn('ok', { usage: { inputTokens: 20, outputTokens: 1 } }),
+      ],
       { id: 'openai:gpt-4o-mini' },
     );
     const result = await runAgent({ model, tools: [lookup, broken], prompt: 'Find it.', recordDir: false, logger: silentLogger, agentName: 'support-bot' });
@@ -95,7 +112,12 @@ describe('OpenTelemetry spans', () => {
       'gen_ai.usage.input_tokens': 12,
       'gen_ai.usage.output_tokens': 3,
     });
-    expect(spans[2]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': 'c1', 'gen_ai.tool.type': 'function' });
+    expect(spans[2]!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'lookup',
+      'gen_ai.tool.call.id': 'c1',
+      'gen_ai.tool.type': 'function',
+    });
     expect(spans[2]!.status).toBeUndefined();
     expect(spans[3]!.attributes).toMatchObject({ 'gen_ai.tool.name': 'broken', 'error.type': 'internal_error' });
     expect(spans[3]!.status?.code).toBe(2);

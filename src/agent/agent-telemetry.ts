@@ -90,7 +90,13 @@ function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span
     startTool({ toolName, callId, description }) {
       const tool = resolved().startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL }, parent);
       if (tool.isRecording()) {
-        tool.setAttributes({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.call.id': callId, 'gen_ai.tool.type': 'function', 'gen_ai.tool.description': description });
+        tool.setAttributes({
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': toolName,
+          'gen_ai.tool.call.id': callId,
+          'gen_ai.tool.type': 'function',
+          'gen_ai.tool.description': description,
+        });
       }
       return {
         end({ isError, errorType }) {

@@ -14,29 +14,62 @@ describe('planModelCall', () => {
   it('caps output at the tokens and the money left, whichever is less', () => {
     expect(planModelCall(resolveLimits({ maxOutputTokens: 100 }), { ...spent, outputTokens: 60 }, 10, undefined)).toEqual({ ok: true, maxOutputTokens: 40 });
     // $100 - $30 spent - $10 of input = $60 left = 30 output tokens at $2.
-    expect(planModelCall(resolveLimits({ maxCostUsd: 100, maxOutputTokens: 100 }), { ...spent, costUsd: 30 }, 10, price)).toEqual({ ok: true, maxOutputTokens: 30 });
+    expect(planModelCall(resolveLimits({ maxCostUsd: 100, maxOutputTokens: 100 }), { ...spent, costUsd: 30 }, 10, price)).toEqual({
+      ok: true,
+      maxOutputTokens: 30,
+    });
     expect(planModelCall(resolveLimits({ maxOutputTokensPerCall: 8, maxCostUsd: 100 }), spent, 10, price)).toEqual({ ok: true, maxOutputTokens: 8 });
   });
 
   it('refuses a call whose input alone, or a single output token, would pass the money limit', () => {
     expect(planModelCall(resolveLimits({ maxCostUsd: 100 }), { ...spent, costUsd: 95 }, 10, price)).toEqual({
       ok: false,
-      stop: { kind: 'budget', limit: 'costUsd', max: 100, used: 95, projected: 12, overBy: 7, message: 'The next step would use about $12 on top of $95, passing the limit of $100 by $7.' },
+      stop: {
+        kind: 'budget',
+        limit: 'costUsd',
+        max: 100,
+        used: 95,
+        projected: 12,
+        overBy: 7,
+        message: 'The next step would use about $12 on top of $95, passing the limit of $100 by $7.',
+      },
     });
-    expect(planModelCall(resolveLimits({ maxCostUsd: 100 }), { ...spent, costUsd: 89 }, 10, price)).toMatchObject({ ok: false, stop: { limit: 'costUsd', overBy: 1 } });
+    expect(planModelCall(resolveLimits({ maxCostUsd: 100 }), { ...spent, costUsd: 89 }, 10, price)).toMatchObject({
+      ok: false,
+      stop: { limit: 'costUsd', overBy: 1 },
+    });
     expect(planModelCall(resolveLimits({ maxCostUsd: 100 }), { ...spent, costUsd: 88 }, 10, price)).toEqual({ ok: true, maxOutputTokens: 1 });
   });
 
   it('refuses on input tokens, exhausted output tokens and wall time', () => {
     expect(planModelCall(resolveLimits({ maxInputTokens: 100 }), { ...spent, inputTokens: 80 }, 30, undefined)).toEqual({
       ok: false,
-      stop: { kind: 'budget', limit: 'inputTokens', max: 100, used: 80, projected: 30, overBy: 10, message: 'The next step would use about 30 input tokens on top of 80, passing the limit of 100 by 10.' },
+      stop: {
+        kind: 'budget',
+        limit: 'inputTokens',
+        max: 100,
+        used: 80,
+        projected: 30,
+        overBy: 10,
+        message: 'The next step would use about 30 input tokens on top of 80, passing the limit of 100 by 10.',
+      },
     });
     expect(planModelCall(resolveLimits({ maxOutputTokens: 100 }), { ...spent, outputTokens: 100 }, 1, undefined)).toEqual({
       ok: false,
-      stop: { kind: 'budget', limit: 'outputTokens', max: 100, used: 100, projected: 0, overBy: 0, message: 'The limit of 100 output tokens is reached (100 used).' },
+      stop: {
+        kind: 'budget',
+        limit: 'outputTokens',
+        max: 100,
+        used: 100,
+        projected: 0,
+        overBy: 0,
+        message: 'The limit of 100 output tokens is reached (100 used).',
+      },
     });
-    expect(planModelCall(resolveLimits({ maxWallTimeMs: 50 }), { ...spent, wallTimeMs: 51 }, 1, undefined)).toMatchObject({ ok: false, stop: { limit: 'wallTimeMs', used: 51, overBy: 1 } });
+    expect(planModelCall(resolveLimits({ maxWallTimeMs: 50 }), { ...spent, wallTimeMs: 51 }, 1, undefined)).toMatchObject({
+      ok: false,
+      stop: { limit: 'wallTimeMs', used: 51, overBy: 1 },
+    });
   });
 });
 
@@ -53,7 +86,14 @@ describe('prices', () => {
 
 describe('resolveLimits', () => {
   it('applies the documented defaults and rejects nonsense', () => {
-    expect(resolveLimits()).toMatchObject({ maxIterations: 10, maxRepeatedFailures: 3, maxIdenticalCalls: 5, maxParallelReads: 4, confirmationTtlMs: 86_400_000, maxCostUsd: undefined });
+    expect(resolveLimits()).toMatchObject({
+      maxIterations: 10,
+      maxRepeatedFailures: 3,
+      maxIdenticalCalls: 5,
+      maxParallelReads: 4,
+      confirmationTtlMs: 86_400_000,
+      maxCostUsd: undefined,
+    });
     expect(() => resolveLimits({ maxIterations: 2.5 })).toThrow('limits.maxIterations must be a positive integer (got 2.5).');
     expect(() => resolveLimits({ maxCostUsd: -1 })).toThrow('limits.maxCostUsd must be a non-negative number (got -1).');
   });

@@ -41,7 +41,13 @@ export interface Spent {
 
 export type CallPlan = { ok: true; maxOutputTokens: number | undefined } | { ok: false; stop: BudgetStop };
 
-const UNITS: Record<BudgetLimit, string> = { inputTokens: ' input tokens', outputTokens: ' output tokens', costUsd: '', toolCalls: ' tool calls', wallTimeMs: ' ms of wall time' };
+const UNITS: Record<BudgetLimit, string> = {
+  inputTokens: ' input tokens',
+  outputTokens: ' output tokens',
+  costUsd: '',
+  toolCalls: ' tool calls',
+  wallTimeMs: ' ms of wall time',
+};
 
 export function budgetStop(limit: BudgetLimit, max: number, used: number, projected: number): BudgetStop {
   const overBy = Math.max(0, roundFor(limit, used + projected - max));

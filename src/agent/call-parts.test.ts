@@ -51,13 +51,20 @@ afterEach(() => {
 });
 
 describe('the agent loop and call parts', () => {
-  it('runs a part\'s parsed arguments, never its text, and never parses that text again', async () => {
+  it("runs a part's parsed arguments, never its text, and never parses that text again", async () => {
     // Spaced text, so that no compact JSON the loop writes for its record can equal it.
     const rawText = '{ "text" : "as the wire sent it" }';
     const part: ToolCallPart = { type: 'tool-call', id: 'c1', name: 'echo', arguments: { text: 'as the adapter parsed it' }, argumentsText: rawText };
     const parse = vi.spyOn(JSON, 'parse');
     const events: RunEvent[] = [];
-    const result = await runAgent({ model: modelAnswering([part]), tools: [echo], prompt: 'Go.', recordDir: false, logger: silentLogger, onEvent: (event) => events.push(event) });
+    const result = await runAgent({
+      model: modelAnswering([part]),
+      tools: [echo],
+      prompt: 'Go.',
+      recordDir: false,
+      logger: silentLogger,
+      onEvent: (event) => events.push(event),
+    });
     expect(result.status).toBe('completed');
     expect(received).toEqual([{ text: 'as the adapter parsed it' }]);
     expect(parse.mock.calls.filter(([text]) => text === rawText)).toEqual([]);
@@ -67,7 +74,7 @@ describe('the agent loop and call parts', () => {
     expect(result.messages.find((message) => message.role === 'assistant')).toEqual({ role: 'assistant', content: [part] });
   });
 
-  it('answers broken text from the part\'s parse failure, without parsing the text again', async () => {
+  it("answers broken text from the part's parse failure, without parsing the text again", async () => {
     const part = toolCallPartFromText('c1', 'echo', '{text: "unquoted"}');
     const parse = vi.spyOn(JSON, 'parse');
     const result = await runAgent({ model: modelAnswering([part]), tools: [echo], prompt: 'Go.', recordDir: false, logger: silentLogger });

@@ -38,7 +38,8 @@ export interface ToolCallCheck {
 }
 
 /** `allow`: run as the tool's own `confirm` rule says; `confirm`: ask a person first; `block`: do not run, and tell the model `message`. */
-export type ToolCallVerdict = { action: 'allow' } | { action: 'confirm'; /** Shown to the person beside the call's summary. */ reason?: string } | { action: 'block'; message: string };
+export type ToolCallVerdict =
+  { action: 'allow' } | { action: 'confirm'; /** Shown to the person beside the call's summary. */ reason?: string } | { action: 'block'; message: string };
 
 /** The caller's hook, consulted after the policy for every call that resolved and validated, before anything of its turn runs. */
 export type ToolCallGuard = (check: ToolCallCheck) => ToolCallVerdict | Promise<ToolCallVerdict>;
@@ -54,7 +55,8 @@ export interface CallUnderCheck {
 }
 
 /** What the loop does with a valid call. */
-export type CallDecision = { action: 'run' } | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string } | { action: 'block'; message: string };
+export type CallDecision =
+  { action: 'run' } | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string } | { action: 'block'; message: string };
 
 /** A result after the policy saw it: what the model is sent, and its trust label for the record. */
 export interface ScreenedResult {
@@ -89,7 +91,13 @@ export class CallPolicy {
     if (!policy) return new CallPolicy(undefined, options, state);
     if (state.policy) return new CallPolicy(policy.startRun({ runId: state.runId, restore: state.policy }), options, state);
     const trustedTexts = state.messages.flatMap((message) =>
-      message.role === 'system' ? [message.content] : message.role === 'user' ? (typeof message.content === 'string' ? [message.content] : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))) : [],
+      message.role === 'system'
+        ? [message.content]
+        : message.role === 'user'
+          ? typeof message.content === 'string'
+            ? [message.content]
+            : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
+          : [],
     );
     const session = policy.startRun({ runId: state.runId, trustedTexts, ...(state.settings.seed !== undefined ? { seed: state.settings.seed } : {}) });
     const addition = session.systemPrompt();
@@ -123,7 +131,11 @@ export class CallPolicy {
       return output;
     } catch {
       // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
-      return { result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true }, trust: 'untrusted', isolated: false };
+      return {
+        result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true },
+        trust: 'untrusted',
+        isolated: false,
+      };
     }
   }
 
@@ -138,14 +150,23 @@ export class CallPolicy {
     } catch (error) {
       // A policy that cannot decide asks a person; it never ends the run.
       const reason = error instanceof Error ? error.message : String(error);
-      return { verdict: { action: 'confirm', reason: 'the policy check failed' }, event: { ...base, action: 'confirm', ruleId: 'policy-error', reason, flags: [] } };
+      return {
+        verdict: { action: 'confirm', reason: 'the policy check failed' },
+        event: { ...base, action: 'confirm', ruleId: 'policy-error', reason, flags: [] },
+      };
     }
     const flags = decision.flags;
     switch (decision.action) {
       case 'block':
-        return { verdict: { action: 'block', message: decision.message }, event: { ...base, flags, action: 'block', ruleId: decision.ruleId, reason: decision.reason } };
+        return {
+          verdict: { action: 'block', message: decision.message },
+          event: { ...base, flags, action: 'block', ruleId: decision.ruleId, reason: decision.reason },
+        };
       case 'confirm':
-        return { verdict: { action: 'confirm', reason: decision.reason }, event: { ...base, flags, action: 'confirm', ruleId: decision.ruleId, reason: decision.reason } };
+        return {
+          verdict: { action: 'confirm', reason: decision.reason },
+          event: { ...base, flags, action: 'confirm', ruleId: decision.ruleId, reason: decision.reason },
+        };
       default:
         return { verdict: { action: 'allow' }, event: flags.length > 0 ? { ...base, flags, action: 'allow' } : undefined };
     }
@@ -155,7 +176,14 @@ export class CallPolicy {
     const guard = this.#guard;
     if (!guard) return { action: 'allow' };
     try {
-      const verdict = await guard({ runId: this.#state.runId, callId: call.callId, toolName: call.tool.name, tool: call.tool, arguments: call.arguments, messages: this.#state.messages });
+      const verdict = await guard({
+        runId: this.#state.runId,
+        callId: call.callId,
+        toolName: call.tool.name,
+        tool: call.tool,
+        arguments: call.arguments,
+        messages: this.#state.messages,
+      });
       if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
       if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;
       return { action: 'confirm', reason: 'the policy gave no usable verdict' };

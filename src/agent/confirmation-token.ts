@@ -60,12 +60,18 @@ export function createConfirmationToken(secret: Uint8Array, binding: Confirmatio
 export function readConfirmationToken(secret: Uint8Array, token: string): ConfirmationClaims {
   const parts = typeof token === 'string' ? token.split('.') : [];
   if (parts.length !== 3 || parts[0] !== PREFIX || !parts[1] || !parts[2]) {
-    throw new ConfirmationRefusedError('malformed', 'This is not a toolwright confirmation token (expected "twc1.<payload>.<signature>"). Use the token printed with the pending call.');
+    throw new ConfirmationRefusedError(
+      'malformed',
+      'This is not a toolwright confirmation token (expected "twc1.<payload>.<signature>"). Use the token printed with the pending call.',
+    );
   }
   const expected = Buffer.from(mac(secret, parts[1]));
   const given = Buffer.from(parts[2]);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new ConfirmationRefusedError('forged', 'The confirmation token has an invalid signature: it was altered, or issued by another run store. Ask for a fresh decision on the pending call.');
+    throw new ConfirmationRefusedError(
+      'forged',
+      'The confirmation token has an invalid signature: it was altered, or issued by another run store. Ask for a fresh decision on the pending call.',
+    );
   }
   const parsed = safeParseJson(Buffer.from(parts[1], 'base64url').toString('utf8'));
   const claims = parsed.success ? parsed.value : undefined;
@@ -89,7 +95,12 @@ export function readConfirmationToken(secret: Uint8Array, token: string): Confir
  * `mismatch` when it belongs to another run, call, tool or other arguments,
  * `expired` when `checkExpiry` and its time has passed.
  */
-export function verifyConfirmationToken(secret: Uint8Array, token: string, binding: ConfirmationBinding, options: { now?: number; checkExpiry?: boolean } = {}): ConfirmationClaims {
+export function verifyConfirmationToken(
+  secret: Uint8Array,
+  token: string,
+  binding: ConfirmationBinding,
+  options: { now?: number; checkExpiry?: boolean } = {},
+): ConfirmationClaims {
   const claims = readConfirmationToken(secret, token);
   const mismatches: string[] = [];
   if (claims.runId !== binding.runId) mismatches.push(`run "${claims.runId}", not "${binding.runId}"`);
@@ -97,10 +108,16 @@ export function verifyConfirmationToken(secret: Uint8Array, token: string, bindi
   if (claims.toolName !== binding.toolName) mismatches.push(`tool "${claims.toolName}", not "${binding.toolName}"`);
   if (claims.argumentsHash !== hashArguments(binding.arguments)) mismatches.push('other arguments than the pending call has');
   if (mismatches.length > 0) {
-    throw new ConfirmationRefusedError('mismatch', `This confirmation token was issued for ${mismatches.join(', ')}. A token confirms exactly one call with exactly its arguments; use the token printed with this call.`);
+    throw new ConfirmationRefusedError(
+      'mismatch',
+      `This confirmation token was issued for ${mismatches.join(', ')}. A token confirms exactly one call with exactly its arguments; use the token printed with this call.`,
+    );
   }
   if ((options.checkExpiry ?? true) && (options.now ?? Date.now()) >= claims.expiresAt) {
-    throw new ConfirmationRefusedError('expired', `This confirmation token expired at ${new Date(claims.expiresAt).toISOString()}. Expired calls are declined when the run resumes; run the task again to be asked anew.`);
+    throw new ConfirmationRefusedError(
+      'expired',
+      `This confirmation token expired at ${new Date(claims.expiresAt).toISOString()}. Expired calls are declined when the run resumes; run the task again to be asked anew.`,
+    );
   }
   return claims;
 }

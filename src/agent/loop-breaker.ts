@@ -23,7 +23,11 @@ export function callSignature(toolName: string, args: unknown): string {
 }
 
 /** Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. */
-export function checkForLoop(state: Pick<RunState, 'failureCounts' | 'callCounts'>, outcomes: readonly ToolCallOutcome[], limits: ResolvedLimits): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
+export function checkForLoop(
+  state: Pick<RunState, 'failureCounts' | 'callCounts'>,
+  outcomes: readonly ToolCallOutcome[],
+  limits: ResolvedLimits,
+): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
   let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
   for (const outcome of outcomes) {
     // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is,
@@ -33,7 +37,8 @@ export function checkForLoop(state: Pick<RunState, 'failureCounts' | 'callCounts
     const calls = (state.callCounts[signature] = (Object.prototype.hasOwnProperty.call(state.callCounts, signature) ? state.callCounts[signature]! : 0) + 1);
     let failures = 0;
     if (outcome.status === 'failed' || outcome.status === 'blocked') {
-      failures = state.failureCounts[signature] = (Object.prototype.hasOwnProperty.call(state.failureCounts, signature) ? state.failureCounts[signature]! : 0) + 1;
+      failures = state.failureCounts[signature] =
+        (Object.prototype.hasOwnProperty.call(state.failureCounts, signature) ? state.failureCounts[signature]! : 0) + 1;
     }
     if (stop) continue;
     const lastResult = resultText(outcome.result.content);

@@ -25,7 +25,17 @@ export function createMemoryRunStore(): RunStore {
       const now = Date.now();
       const existing = runs.get(run.runId);
       // The lease is the claim's business: saving the state neither takes nor drops it.
-      runs.set(run.runId, copy({ runId: run.runId, status: run.status, state: run.state, createdAt: existing?.createdAt ?? now, updatedAt: now, ...(existing?.lease ? { lease: existing.lease } : {}) }));
+      runs.set(
+        run.runId,
+        copy({
+          runId: run.runId,
+          status: run.status,
+          state: run.state,
+          createdAt: existing?.createdAt ?? now,
+          updatedAt: now,
+          ...(existing?.lease ? { lease: existing.lease } : {}),
+        }),
+      );
       for (const confirmation of added) {
         const id = key(confirmation.runId, confirmation.callKey);
         if (!confirmations.has(id)) confirmations.set(id, copy(confirmation));

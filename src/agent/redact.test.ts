@@ -28,7 +28,7 @@ describe('createRedactor', () => {
     expect(redact('acct-123 and acct-456 with p@ss.word, not p@ssXword')).toBe('[REDACTED] and [REDACTED] with [REDACTED], not p@ssXword');
   });
 
-  it('keeps an error\'s name, and redacts its message and stack', () => {
+  it("keeps an error's name, and redacts its message and stack", () => {
     const redact = createRedactor();
     const error = new TypeError('bad key sk-abcdefghijklmnopqrstuv');
     expect(redact({ error })).toMatchObject({ error: { name: 'TypeError', message: 'bad key [REDACTED]' } });

@@ -116,7 +116,10 @@ describe('restart, then approve', { timeout: 180_000 }, () => {
     const started = await child('start', statePath, effectFile);
     const token = started.output.pending![0]!.token;
     expect((await child('approve-and-resume', statePath, effectFile, `${started.output.runId} ${token}`)).output).toEqual({ status: 'completed' });
-    expect((await child('approve-and-resume', statePath, effectFile, `${started.output.runId} ${token}`)).output).toEqual({ error: 'TW_CONFIRMATION_REFUSED', reason: 'already_used' });
+    expect((await child('approve-and-resume', statePath, effectFile, `${started.output.runId} ${token}`)).output).toEqual({
+      error: 'TW_CONFIRMATION_REFUSED',
+      reason: 'already_used',
+    });
     expect(readFileSync(effectFile, 'utf8')).toBe('paid invoice 7\n');
   });
 });

@@ -41,7 +41,11 @@ function lastToolText(request: ModelRequest | undefined): string[] {
   return (message?.results ?? []).map((item) => (item.result.content[0]?.type === 'text' ? item.result.content[0].text : ''));
 }
 
-async function pausedRun(store: RunStore, tools: ReturnType<typeof setup>['tools'], calls: ScriptedToolCall[] = [{ id: 'c1', name: 'refund', arguments: { invoice: 'INV-1', amount: 50 } }]) {
+async function pausedRun(
+  store: RunStore,
+  tools: ReturnType<typeof setup>['tools'],
+  calls: ScriptedToolCall[] = [{ id: 'c1', name: 'refund', arguments: { invoice: 'INV-1', amount: 50 } }],
+) {
   const model = createScriptedModel([toolCallTurn(calls), textTurn('All done.')]);
   const result = await runAgent({ ...base, model, tools, store });
   if (result.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${result.status}`);
@@ -53,7 +57,14 @@ describe('confirmation', () => {
     const { executed, tools, store } = setup();
     const { result } = await pausedRun(store, tools);
     expect(result.pending).toHaveLength(1);
-    expect(result.pending[0]).toMatchObject({ runId: result.runId, callId: 'c1', callKey: '0.0', toolName: 'refund', arguments: { invoice: 'INV-1', amount: 50 }, summary: 'Refund $50 on invoice INV-1' });
+    expect(result.pending[0]).toMatchObject({
+      runId: result.runId,
+      callId: 'c1',
+      callKey: '0.0',
+      toolName: 'refund',
+      arguments: { invoice: 'INV-1', amount: 50 },
+      summary: 'Refund $50 on invoice INV-1',
+    });
     expect(result.pending[0]!.token).toMatch(/^twc1\.[\w-]+\.[\w-]+$/);
     expect(result.pending[0]!.approvalId).toMatch(/^apr_[0-9a-f]{10}$/);
     expect(Date.parse(result.pending[0]!.expiresAt) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
@@ -98,7 +109,9 @@ describe('confirmation', () => {
     const { result } = await pausedRun(store, tools);
     const token = result.pending[0]!.token;
     await resumeAgent(result.runId, [{ token, decision: 'approve' }], { model: createScriptedModel([textTurn('ok')]), tools, store });
-    const replay = await resumeAgent(result.runId, [{ token, decision: 'approve' }], { model: createScriptedModel([textTurn('ok')]), tools, store }).catch((error: unknown) => error);
+    const replay = await resumeAgent(result.runId, [{ token, decision: 'approve' }], { model: createScriptedModel([textTurn('ok')]), tools, store }).catch(
+      (error: unknown) => error,
+    );
     expect(replay).toBeInstanceOf(ConfirmationRefusedError);
     expect(replay).toMatchObject({ code: 'TW_CONFIRMATION_REFUSED', reason: 'already_used' });
     expect((replay as Error).message).toBe(
@@ -115,18 +128,31 @@ describe('confirmation', () => {
     const secret = await store.getSecret();
     const pending = result.pending[0]!;
     const otherArguments = createConfirmationToken(secret, { ...pending, arguments: { invoice: 'INV-1', amount: 5000 } }, Date.now() + 60_000);
-    await expect(resumeAgent(result.runId, [{ token: otherArguments, decision: 'approve' }], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({
+    await expect(
+      resumeAgent(result.runId, [{ token: otherArguments, decision: 'approve' }], { model: createScriptedModel([]), tools, store }),
+    ).rejects.toMatchObject({
       reason: 'mismatch',
-      message: 'This confirmation token was issued for other arguments than the pending call has. A token confirms exactly one call with exactly its arguments; use the token printed with this call.',
+      message:
+        'This confirmation token was issued for other arguments than the pending call has. A token confirms exactly one call with exactly its arguments; use the token printed with this call.',
     });
     const { result: other } = await pausedRun(store, tools);
-    await expect(resumeAgent(result.runId, [{ token: other.pending[0]!.token, decision: 'approve' }], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({ reason: 'mismatch' });
+    await expect(
+      resumeAgent(result.runId, [{ token: other.pending[0]!.token, decision: 'approve' }], { model: createScriptedModel([]), tools, store }),
+    ).rejects.toMatchObject({ reason: 'mismatch' });
     const [prefix, payload, mac] = pending.token.split('.');
     const forged = `${prefix}.${payload}.${mac!.slice(0, -2)}AA`;
-    await expect(resumeAgent(result.runId, [{ token: forged, decision: 'approve' }], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({ reason: 'forged' });
-    await expect(resumeAgent(result.runId, [{ token: 'not a token', decision: 'approve' }], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({ reason: 'malformed' });
+    await expect(resumeAgent(result.runId, [{ token: forged, decision: 'approve' }], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({
+      reason: 'forged',
+    });
+    await expect(
+      resumeAgent(result.runId, [{ token: 'not a token', decision: 'approve' }], { model: createScriptedModel([]), tools, store }),
+    ).rejects.toMatchObject({ reason: 'malformed' });
     // None of that consumed the real token.
-    const resumed = await resumeAgent(result.runId, [{ token: pending.token, decision: 'approve' }], { model: createScriptedModel([textTurn('ok')]), tools, store });
+    const resumed = await resumeAgent(result.runId, [{ token: pending.token, decision: 'approve' }], {
+      model: createScriptedModel([textTurn('ok')]),
+      tools,
+      store,
+    });
     expect(resumed.status).toBe('completed');
   });
 
@@ -138,17 +164,21 @@ describe('confirmation', () => {
     const paused = await runAgent({ ...base, model, tools, store, now: clock, limits: { confirmationTtlMs: 1000 } });
     if (paused.status !== 'awaiting_confirmation') throw new Error('expected a pause');
     now += 1001;
-    await expect(resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], { model: createScriptedModel([]), tools, store, now: clock })).rejects.toMatchObject({
+    await expect(
+      resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], { model: createScriptedModel([]), tools, store, now: clock }),
+    ).rejects.toMatchObject({
       reason: 'expired',
     });
     const after = createScriptedModel([textTurn('I will ask again later.')]);
     const resumed = await resumeAgent(paused.runId, [], { model: after, tools, store, now: clock });
     expect(resumed.status).toBe('completed');
     expect(executed).toEqual([]);
-    expect(lastToolText(after.requests[0])[0]).toBe('Nobody confirmed this call to refund before its confirmation expired, so it did not run. Ask the user before trying it again.');
+    expect(lastToolText(after.requests[0])[0]).toBe(
+      'Nobody confirmed this call to refund before its confirmation expired, so it did not run. Ask the user before trying it again.',
+    );
   });
 
-  it('waits for every pending call of a turn, then runs the whole turn in the model\'s order', async () => {
+  it("waits for every pending call of a turn, then runs the whole turn in the model's order", async () => {
     const { executed, tools, store } = setup();
     const { result } = await pausedRun(store, tools, [
       { id: 'a', name: 'refund', arguments: { invoice: 'A', amount: 20 } },
@@ -209,13 +239,18 @@ describe('confirmation', () => {
     // Simulate a process that claimed the run and began the call, then died: its lease ran out.
     await store.claimRun(result.runId, { lease: { owner: 'dead', holder: 'pid 1 on gone', expiresAt: Date.now() - 1 }, now: Date.now() - 1_000 });
     await store.beginCall(result.runId, '0.0');
-    await expect(resumeAgent(result.runId, [], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({ code: 'TW_RUN_NOT_RESUMABLE', status: 'running' });
+    await expect(resumeAgent(result.runId, [], { model: createScriptedModel([]), tools, store })).rejects.toMatchObject({
+      code: 'TW_RUN_NOT_RESUMABLE',
+      status: 'running',
+    });
     const model = createScriptedModel([textTurn('I will check first.')]);
     const resumed = await resumeAgent(result.runId, [], { model, tools, store, takeOver: true });
     expect(resumed.status).toBe('completed');
     expect(resumed.outcomeUnknown).toMatchObject([{ callKey: '0.0', toolName: 'refund', status: 'outcome_unknown' }]);
     expect(executed).toEqual([]);
-    expect(lastToolText(model.requests[0])[0]).toBe('The run was interrupted while this call to refund was running, so whether it took effect is unknown. Check its effect with a read-only tool before calling it again.');
+    expect(lastToolText(model.requests[0])[0]).toBe(
+      'The run was interrupted while this call to refund was running, so whether it took effect is unknown. Check its effect with a read-only tool before calling it again.',
+    );
   });
 
   it('names an unknown run', async () => {

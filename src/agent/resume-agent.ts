@@ -69,7 +69,9 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
   if (typeof runId !== 'string' || runId === '') throw new InvalidArgumentError('resumeAgent needs the id of the run to continue.');
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (typeof leaseMs !== 'number' || !Number.isFinite(leaseMs) || leaseMs < 100) {
-    throw new InvalidArgumentError(`leaseMs must be a number of milliseconds, at least 100 (got ${String(options.leaseMs)}); the default is ${DEFAULT_LEASE_MS}.`);
+    throw new InvalidArgumentError(
+      `leaseMs must be a number of milliseconds, at least 100 (got ${String(options.leaseMs)}); the default is ${DEFAULT_LEASE_MS}.`,
+    );
   }
   const ownStore = options.store === undefined;
   const redactor = runRedactor(options);
@@ -84,7 +86,14 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
     try {
       for (const decision of decisions) {
         const decided = await recordDecision(store, decision, now(), runId);
-        const event: RunEvent = { type: 'confirmation_decided', callKey: decided.callKey, callId: decided.callId, toolName: decided.toolName, decision: decision.decision, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+        const event: RunEvent = {
+          type: 'confirmation_decided',
+          callKey: decided.callKey,
+          callId: decided.callId,
+          toolName: decided.toolName,
+          decision: decision.decision,
+          ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+        };
         recorder.write(event);
         notify(options, runId, event);
       }
@@ -114,7 +123,11 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
       };
     }
 
-    const lease: RunLease = { owner: `lease_${randomBytes(8).toString('hex')}`, holder: `pid ${process.pid} on ${hostname()}`, expiresAt: Date.now() + leaseMs };
+    const lease: RunLease = {
+      owner: `lease_${randomBytes(8).toString('hex')}`,
+      holder: `pid ${process.pid} on ${hostname()}`,
+      expiresAt: Date.now() + leaseMs,
+    };
     const claim = await store.claimRun(runId, { takeOver: options.takeOver ?? false, lease, now: Date.now() });
     if (!claim.claimed) {
       if (claim.lease) throw new RunLeasedError(runId, claim.lease);
@@ -123,7 +136,10 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
     const heartbeat = startHeartbeat(store, runId, lease.owner, leaseMs);
     const applied = new Map<string, AppliedDecision>();
     for (const item of confirmations) {
-      applied.set(item.callKey, item.decision === undefined ? { decision: 'expired' } : { decision: item.decision, ...(item.reason !== undefined ? { reason: item.reason } : {}) });
+      applied.set(
+        item.callKey,
+        item.decision === undefined ? { decision: 'expired' } : { decision: item.decision, ...(item.reason !== undefined ? { reason: item.reason } : {}) },
+      );
     }
     const signal = options.signal ? AbortSignal.any([options.signal, heartbeat.signal]) : heartbeat.signal;
     const { environment, close } = createEnvironment({ ...options, signal, store: heartbeat.guard(store) }, state, true);
@@ -157,7 +173,14 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
     const decided = await recordDecision(store, decision, (options.now ?? Date.now)());
     const run = await store.loadRun(decided.runId);
     const recorder = new RunRecorder(decided.runId, run?.state.recordPath, createRedactor());
-    recorder.write({ type: 'confirmation_decided', callKey: decided.callKey, callId: decided.callId, toolName: decided.toolName, decision: decision.decision, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+    recorder.write({
+      type: 'confirmation_decided',
+      callKey: decided.callKey,
+      callId: decided.callId,
+      toolName: decided.toolName,
+      decision: decision.decision,
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    });
     recorder.close();
     return { ...decided, decision: decision.decision };
   } finally {
@@ -188,11 +211,17 @@ async function recordDecision(store: RunStore, decision: ConfirmationDecision, n
   const secret = await store.getSecret();
   const claims = readConfirmationToken(secret, decision.token);
   if (expectedRunId !== undefined && claims.runId !== expectedRunId) {
-    throw new ConfirmationRefusedError('mismatch', `This confirmation token belongs to run "${claims.runId}", not "${expectedRunId}". Use the tokens printed with this run's pending calls.`);
+    throw new ConfirmationRefusedError(
+      'mismatch',
+      `This confirmation token belongs to run "${claims.runId}", not "${expectedRunId}". Use the tokens printed with this run's pending calls.`,
+    );
   }
   const pending = (await store.listConfirmations({ runId: claims.runId })).find((item) => item.callKey === claims.callKey);
   if (!pending) {
-    throw new ConfirmationRefusedError('unknown_call', `No pending call "${claims.callId}" in run "${claims.runId}" in this store. Check the store path (TOOLWRIGHT_HOME).`);
+    throw new ConfirmationRefusedError(
+      'unknown_call',
+      `No pending call "${claims.callId}" in run "${claims.runId}" in this store. Check the store path (TOOLWRIGHT_HOME).`,
+    );
   }
   // Denying needs no live token: refusing a call is always safe, and lets a person clear an expired one.
   verifyConfirmationToken(secret, decision.token, pending, { now, checkExpiry: decision.decision === 'approve' });
@@ -253,14 +282,21 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
     if (!held) loseLease();
     return held;
   };
-  const timer = setInterval(() => {
-    renew().catch(() => {
-      // A store that failed once may answer next time; the checks before each call and save still hold.
-    });
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renew().catch(() => {
+        // A store that failed once may answer next time; the checks before each call and save still hold.
+      });
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   const refuse = () =>
-    new RunLeasedError(runId, undefined, `This process lost the lease on run "${runId}": another process took the run over (this one was frozen or cut off from the store for longer than the lease). Nothing more was run or saved here; the other process continues the run.`);
+    new RunLeasedError(
+      runId,
+      undefined,
+      `This process lost the lease on run "${runId}": another process took the run over (this one was frozen or cut off from the store for longer than the lease). Nothing more was run or saved here; the other process continues the run.`,
+    );
   return {
     signal: lost.signal,
     stop: () => clearInterval(timer),

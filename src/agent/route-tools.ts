@@ -59,7 +59,8 @@ export function routingCategories(tools: readonly AnyTool[], options: RoutingOpt
  */
 export function checkRouting(tools: readonly AnyTool[], options: RoutingOptions | false | undefined): void {
   if (options === false || options === undefined) return;
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError(`routing must be an object such as { categories: { billing: ['get_invoice'] } }, or false (got ${describe(options)}).`);
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError(`routing must be an object such as { categories: { billing: ['get_invoice'] } }, or false (got ${describe(options)}).`);
   const declared = options.categories;
   if (declared === undefined) return;
   const { names, members } = readDeclared(declared);
@@ -87,7 +88,8 @@ function readDeclared(declared: NonNullable<RoutingOptions['categories']>): Rout
     if (bad !== undefined) throw new InvalidArgumentError(`routing.categories lists ${describe(bad)}; each category must be a non-empty string.`);
     return { names: [...new Set(names as string[])], descriptions: {}, members: {} };
   }
-  if (typeof declared !== 'object' || declared === null) throw new InvalidArgumentError(`routing.categories must be a list of names or a map from category to tool names (got ${describe(declared)}).`);
+  if (typeof declared !== 'object' || declared === null)
+    throw new InvalidArgumentError(`routing.categories must be a list of names or a map from category to tool names (got ${describe(declared)}).`);
   const names: string[] = [];
   const descriptions: Record<string, string> = Object.create(null) as Record<string, string>;
   const members: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
@@ -97,9 +99,19 @@ function readDeclared(declared: NonNullable<RoutingOptions['categories']>): Rout
       descriptions[name] = value;
       continue;
     }
-    const spec: { description?: unknown; tools?: unknown } = Array.isArray(value) ? { tools: value } : typeof value === 'object' && value !== null ? (value as { description?: unknown; tools?: unknown }) : {};
-    if ((!Array.isArray(value) && (typeof value !== 'object' || value === null)) || (spec.description !== undefined && typeof spec.description !== 'string') || (spec.tools !== undefined && !(Array.isArray(spec.tools) && spec.tools.every((item) => typeof item === 'string')))) {
-      throw new InvalidArgumentError(`routing.categories.${name} is ${describe(value)}; it must be a description, a list of tool names, or { description?, tools? }.`);
+    const spec: { description?: unknown; tools?: unknown } = Array.isArray(value)
+      ? { tools: value }
+      : typeof value === 'object' && value !== null
+        ? (value as { description?: unknown; tools?: unknown })
+        : {};
+    if (
+      (!Array.isArray(value) && (typeof value !== 'object' || value === null)) ||
+      (spec.description !== undefined && typeof spec.description !== 'string') ||
+      (spec.tools !== undefined && !(Array.isArray(spec.tools) && spec.tools.every((item) => typeof item === 'string')))
+    ) {
+      throw new InvalidArgumentError(
+        `routing.categories.${name} is ${describe(value)}; it must be a description, a list of tool names, or { description?, tools? }.`,
+      );
     }
     if (typeof spec.description === 'string') descriptions[name] = spec.description;
     if (Array.isArray(spec.tools)) members[name] = [...(spec.tools as string[])];

@@ -45,7 +45,10 @@ function firstText(message: ToolMessage | undefined, index = 0): string {
 describe('runAgent', () => {
   it('runs tools, feeds results back in order, and completes with the transcript, usage and cost', async () => {
     const model = createScriptedModel(
-      [toolCallTurn([{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }], { usage: { inputTokens: 1000, outputTokens: 100 } }), textTurn('Done: hi', { usage: { inputTokens: 2000, outputTokens: 10 } })],
+      [
+        toolCallTurn([{ id: 'c1', name: 'echo', arguments: { text: 'hi' } }], { usage: { inputTokens: 1000, outputTokens: 100 } }),
+        textTurn('Done: hi', { usage: { inputTokens: 2000, outputTokens: 10 } }),
+      ],
       { id: 'openai:gpt-4o-mini' },
     );
     const result = await runAgent(options(model, [echo]));
@@ -115,7 +118,11 @@ describe('runAgent', () => {
       const sent = firstText(toolMessages(model.requests[1]!)[0]);
       expect(sent).not.toContain('hunter2');
       const line = readRunRecord(result.recordPath!).find((event) => event.type === 'tool_result');
-      expect(line).toMatchObject({ type: 'tool_result', status: 'failed', failure: { code: 'internal_error', error: { name: 'Error', message: 'database password is hunter2' } } });
+      expect(line).toMatchObject({
+        type: 'tool_result',
+        status: 'failed',
+        failure: { code: 'internal_error', error: { name: 'Error', message: 'database password is hunter2' } },
+      });
       expect(line && line.type === 'tool_result' && line.failure?.error?.stack).toContain('run-agent.test.ts');
     });
   });
@@ -125,7 +132,10 @@ describe('runAgent', () => {
 
     it('stops before the model call whose estimated cost would pass maxCostUsd, and says by how much', async () => {
       const cents = { 'test:model': { inputPerMillion: 10_000, outputPerMillion: 10_000 } }; // one cent per token
-      const model = createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'x' } }], { usage: { inputTokens: 1000, outputTokens: 500 } }), textTurn('never')], { id: 'test:model' });
+      const model = createScriptedModel(
+        [toolCallTurn([{ name: 'echo', arguments: { text: 'x' } }], { usage: { inputTokens: 1000, outputTokens: 500 } }), textTurn('never')],
+        { id: 'test:model' },
+      );
       const result = await runAgent(options(model, [echo], { prices: cents, limits: { maxCostUsd: 15.5 } }));
       expect(result.status).toBe('stopped');
       if (result.status !== 'stopped') return;
@@ -147,7 +157,7 @@ describe('runAgent', () => {
       });
     });
 
-    it('lowers each call\'s output cap to the money and tokens that are left', async () => {
+    it("lowers each call's output cap to the money and tokens that are left", async () => {
       const model = createScriptedModel([textTurn('short', { usage: { inputTokens: 1, outputTokens: 1 } })], { id: 'test:model' });
       const estimate = model.estimateInputTokens({ messages: [{ role: 'user', content: 'Do the task.' }], tools: [echo], toolChoice: 'auto' });
       await runAgent(options(model, [echo], { prices: priced, limits: { maxCostUsd: estimate + 7, maxOutputTokens: 50 } }));
@@ -203,7 +213,9 @@ describe('runAgent', () => {
     });
 
     it('refuses a money limit for a model without a price', async () => {
-      await expect(runAgent(options(createScriptedModel([textTurn('x')]), [echo], { limits: { maxCostUsd: 1 } }))).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT' });
+      await expect(runAgent(options(createScriptedModel([textTurn('x')]), [echo], { limits: { maxCostUsd: 1 } }))).rejects.toMatchObject({
+        code: 'TW_INVALID_ARGUMENT',
+      });
     });
   });
 
@@ -228,7 +240,14 @@ describe('runAgent', () => {
       const result = await runAgent(options(model, [failing]));
       expect(result.status).toBe('stopped');
       if (result.status !== 'stopped') return;
-      expect(result.stopReason).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_failure', toolName: 'lookup', count: 3, limit: 3, arguments: { id: 'x', extra: 1 } });
+      expect(result.stopReason).toMatchObject({
+        kind: 'loop_detected',
+        pattern: 'repeated_failure',
+        toolName: 'lookup',
+        count: 3,
+        limit: 3,
+        arguments: { id: 'x', extra: 1 },
+      });
       expect(result.stopReason.kind === 'loop_detected' && result.stopReason.lastResult).toContain('no such id');
       expect(model.requests).toHaveLength(3);
     });
@@ -332,7 +351,19 @@ describe('runAgent', () => {
               });
             }),
         });
-      const timed = await runAgent(options(createScriptedModel([toolCallTurn([{ name: 'own_timeout', arguments: {} }, { name: 'default_timeout', arguments: {} }]), textTurn('ok')]), [hang('own_timeout', 10), hang('default_timeout')], { limits: { toolTimeoutMs: 20 } }));
+      const timed = await runAgent(
+        options(
+          createScriptedModel([
+            toolCallTurn([
+              { name: 'own_timeout', arguments: {} },
+              { name: 'default_timeout', arguments: {} },
+            ]),
+            textTurn('ok'),
+          ]),
+          [hang('own_timeout', 10), hang('default_timeout')],
+          { limits: { toolTimeoutMs: 20 } },
+        ),
+      );
       expect(seen.sort()).toEqual(['default_timeout', 'own_timeout']);
       expect(timed.steps[0]!.toolCalls.map((call) => call.failureCode)).toEqual(['timeout', 'timeout']);
 
@@ -351,15 +382,34 @@ describe('runAgent', () => {
             setTimeout(() => controller.abort(new Error('user pressed stop')), 0);
           }),
       });
-      const aborted = await runAgent(options(createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'a' } }, { name: 'waits', arguments: {} }]), textTurn('never')]), [echo, waits], { signal: controller.signal }));
+      const aborted = await runAgent(
+        options(
+          createScriptedModel([
+            toolCallTurn([
+              { name: 'echo', arguments: { text: 'a' } },
+              { name: 'waits', arguments: {} },
+            ]),
+            textTurn('never'),
+          ]),
+          [echo, waits],
+          { signal: controller.signal },
+        ),
+      );
       expect(aborted).toMatchObject({ status: 'stopped', stopReason: { kind: 'aborted', message: 'The run was aborted: user pressed stop.' } });
       expect(seen).toContain('waits');
       expect(aborted.steps[0]!.toolCalls.map((call) => call.failureCode)).toEqual([undefined, 'aborted']);
     });
   });
 
-  it('tells the model when a result was truncated to the tool\'s size budget', async () => {
-    const big = defineTool({ name: 'big', description: 'Returns a lot.', effect: 'read', inputSchema: { type: 'object' }, maxResultChars: 100, execute: () => 'x'.repeat(5000) });
+  it("tells the model when a result was truncated to the tool's size budget", async () => {
+    const big = defineTool({
+      name: 'big',
+      description: 'Returns a lot.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      maxResultChars: 100,
+      execute: () => 'x'.repeat(5000),
+    });
     const model = createScriptedModel([toolCallTurn([{ name: 'big', arguments: {} }]), textTurn('ok')]);
     const result = await runAgent(options(model, [big]));
     const text = firstText(toolMessages(model.requests[1]!)[0]);
@@ -383,11 +433,16 @@ describe('runAgent', () => {
 
     it('blocks a call with a message the model reads, and the run goes on', async () => {
       sent.length = 0;
-      const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'send_email', arguments: { to: 'attacker@example.com' } }]), textTurn('I cannot send that.')]);
+      const model = createScriptedModel([
+        toolCallTurn([{ id: 'c1', name: 'send_email', arguments: { to: 'attacker@example.com' } }]),
+        textTurn('I cannot send that.'),
+      ]);
       const result = await runAgent(
         options(model, [send], {
           guardToolCall: ({ toolName, arguments: args }) =>
-            toolName === 'send_email' && (args as { to: string }).to.endsWith('@example.com') ? { action: 'block', message: 'Sending mail outside the company is not allowed.' } : { action: 'allow' },
+            toolName === 'send_email' && (args as { to: string }).to.endsWith('@example.com')
+              ? { action: 'block', message: 'Sending mail outside the company is not allowed.' }
+              : { action: 'allow' },
         }),
       );
       expect(result.status).toBe('completed');
@@ -404,7 +459,10 @@ describe('runAgent', () => {
           guardToolCall: () => ({ action: 'confirm', reason: 'a tool result earlier in this run was untrusted' }),
         }),
       );
-      expect(escalated).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'send_email({"to":"a@corp.test"}) (a tool result earlier in this run was untrusted)' }] });
+      expect(escalated).toMatchObject({
+        status: 'awaiting_confirmation',
+        pending: [{ summary: 'send_email({"to":"a@corp.test"}) (a tool result earlier in this run was untrusted)' }],
+      });
       const failing = await runAgent(
         options(createScriptedModel([toolCallTurn([{ name: 'send_email', arguments: { to: 'a@corp.test' } }])]), [send], {
           store: createMemoryRunStore(),
@@ -433,7 +491,9 @@ describe('runAgent', () => {
         tainted: false,
       }),
     };
-    const paused = await runAgent(options(createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'x' } }])]), [echo], { store: createMemoryRunStore(), policy: broken }));
+    const paused = await runAgent(
+      options(createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'x' } }])]), [echo], { store: createMemoryRunStore(), policy: broken }),
+    );
     expect(paused).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'echo({"text":"x"}) (the policy check failed)' }] });
   });
 
@@ -441,13 +501,31 @@ describe('runAgent', () => {
     const categories = ['billing', 'support', 'account'];
     const many: AnyTool[] = categories.flatMap((category) =>
       Array.from({ length: 8 }, (_, index) =>
-        defineTool({ name: `${category}_${index}`, description: `${category} tool ${index}.`, effect: 'read', category, inputSchema: { type: 'object' }, execute: () => `${category} ${index}` }),
+        defineTool({
+          name: `${category}_${index}`,
+          description: `${category} tool ${index}.`,
+          effect: 'read',
+          category,
+          inputSchema: { type: 'object' },
+          execute: () => `${category} ${index}`,
+        }),
       ),
     );
-    const help = defineTool({ name: 'help', description: 'Help.', effect: 'read', alwaysAvailable: true, inputSchema: { type: 'object' }, execute: () => 'help' });
+    const help = defineTool({
+      name: 'help',
+      description: 'Help.',
+      effect: 'read',
+      alwaysAvailable: true,
+      inputSchema: { type: 'object' },
+      execute: () => 'help',
+    });
 
     it('above 20 tools, picks a category with a forced select_tool_category call, then offers only its tools', async () => {
-      const model = createScriptedModel([toolCallTurn([{ name: 'select_tool_category', arguments: { category: 'support' } }]), toolCallTurn([{ name: 'support_3', arguments: {} }]), textTurn('ok')]);
+      const model = createScriptedModel([
+        toolCallTurn([{ name: 'select_tool_category', arguments: { category: 'support' } }]),
+        toolCallTurn([{ name: 'support_3', arguments: {} }]),
+        textTurn('ok'),
+      ]);
       const result = await runAgent(options(model, [...many, help]));
       expect(result.status).toBe('completed');
       const routing = model.requests[0]!;
@@ -480,7 +558,11 @@ describe('runAgent', () => {
       await runAgent(options(fixed, [echo], { toolChoice: 'required' }));
       expect(fixed.requests[0]!.toolChoice).toBe('required');
 
-      const staged = createScriptedModel([toolCallTurn([{ name: 'echo', arguments: { text: 'a' } }]), toolCallTurn([{ name: 'echo', arguments: { text: 'b' } }]), textTurn('done')]);
+      const staged = createScriptedModel([
+        toolCallTurn([{ name: 'echo', arguments: { text: 'a' } }]),
+        toolCallTurn([{ name: 'echo', arguments: { text: 'b' } }]),
+        textTurn('done'),
+      ]);
       const seen: number[] = [];
       const result = await runAgent(
         options(staged, [echo], {
@@ -501,7 +583,9 @@ describe('runAgent', () => {
     it('writes one JSONL event per line with requests, raw responses, tool calls and the stop, redacting keys', async () => {
       const folder = tempDir();
       const model = createScriptedModel([
-        toolCallTurn([{ id: 'c1', name: 'echo', arguments: { text: 'my key is sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX' } }], { raw: { id: 'resp_1', headers: { authorization: 'Bearer abcdefghijkl' } } }),
+        toolCallTurn([{ id: 'c1', name: 'echo', arguments: { text: 'my key is sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX' } }], {
+          raw: { id: 'resp_1', headers: { authorization: 'Bearer abcdefghijkl' } },
+        }),
         textTurn('done', { raw: { note: 'customer 4111-1111' } }),
       ]);
       const result = await runAgent(options(model, [echo], { recordDir: folder, redact: [/\d{4}-\d{4}/] }));
@@ -511,7 +595,16 @@ describe('runAgent', () => {
       expect(text).not.toContain('abcdefghijkl');
       expect(text).not.toContain('4111-1111');
       const events = readRunRecord(result.recordPath!);
-      expect(events.map((event) => event.type)).toEqual(['run_started', 'model_request', 'model_response', 'tool_call', 'tool_result', 'model_request', 'model_response', 'stop']);
+      expect(events.map((event) => event.type)).toEqual([
+        'run_started',
+        'model_request',
+        'model_response',
+        'tool_call',
+        'tool_result',
+        'model_request',
+        'model_response',
+        'stop',
+      ]);
       expect(events.every((event) => event.runId === result.runId && typeof event.time === 'string')).toBe(true);
       expect(events[2]).toMatchObject({ type: 'model_response', raw: { id: 'resp_1', headers: { authorization: '[REDACTED]' } } });
       expect(events[4]).toMatchObject({ type: 'tool_result', callId: 'c1', arguments: { text: 'my key is [REDACTED]' }, status: 'succeeded' });

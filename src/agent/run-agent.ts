@@ -60,7 +60,10 @@ export interface AgentRuntimeOptions {
   routing?: RoutingOptions | false;
   /** Called before each valid tool call runs: allow it, ask a person first, or block it with a message for the model (where policies plug in). */
   guardToolCall?: ToolCallGuard;
-  /** A tool policy (`createPolicy`): checked before `guardToolCall`, its isolation wraps untrusted results, and its state is kept with the run for resuming. Pass the same policy on resume. */
+  /**
+   * A tool policy (`createPolicy`): checked before `guardToolCall`, its isolation wraps untrusted results, and its state is kept with the run for
+   * resuming. Pass the same policy on resume.
+   */
   policy?: Policy;
   /** Aborts the run: the model call and running tools see it, and the run stops with `aborted`. */
   signal?: AbortSignal;
@@ -109,7 +112,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   messages.push(...structuredClone([...(options.messages ?? [])]));
   if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
   if (messages.length === 0 || messages.every((message) => message.role === 'system')) {
-    throw new InvalidArgumentError('runAgent needs a `prompt` or `messages` holding the user\'s request.');
+    throw new InvalidArgumentError("runAgent needs a `prompt` or `messages` holding the user's request.");
   }
   const runId = options.runId ?? newRunId();
   const recordDir = options.recordDir === undefined ? defaultRunsDir() : options.recordDir;
@@ -144,15 +147,24 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
 }
 
 /** Builds the loop's environment; `close` closes a store the environment opened itself. */
-export function createEnvironment(options: AgentRuntimeOptions, state: RunState, persisted: boolean): { environment: LoopEnvironment; close: () => Promise<void> } {
+export function createEnvironment(
+  options: AgentRuntimeOptions,
+  state: RunState,
+  persisted: boolean,
+): { environment: LoopEnvironment; close: () => Promise<void> } {
   const limits = resolveLimits(state.limits);
   const redact = runRedactor(options);
-  const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, { logger: redactingLogger(options.logger ?? stderrLogger, redact) });
+  const registry =
+    options.tools instanceof ToolRegistry
+      ? options.tools
+      : new ToolRegistry(options.tools, { logger: redactingLogger(options.logger ?? stderrLogger, redact) });
   checkRouting(registry.list(), options.routing);
   const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
   const price = findPrice(options.model.id, prices);
   if (limits.maxCostUsd !== undefined && !price) {
-    throw new InvalidArgumentError(`limits.maxCostUsd is set, but there is no price for the model "${options.model.id}". Pass prices: { "${options.model.id}": { inputPerMillion, outputPerMillion } }.`);
+    throw new InvalidArgumentError(
+      `limits.maxCostUsd is set, but there is no price for the model "${options.model.id}". Pass prices: { "${options.model.id}": { inputPerMillion, outputPerMillion } }.`,
+    );
   }
   let opened: Promise<RunStore> | undefined;
   // Runs and call outcomes are stored redacted, their secrets sealed beside them (sealed-run-store.ts).

@@ -40,14 +40,34 @@ function state(runId: string): RunState {
 }
 
 function confirmation(runId: string, callKey: string, approvalId: string): StoredConfirmation {
-  return { approvalId, runId, callKey, callId: `call_${callKey}`, toolName: 'refund', arguments: { amount: 5, note: null }, summary: 'Refund $5', token: 'twc1.x.y', expiresAt: 2_000, createdAt: 1_000 };
+  return {
+    approvalId,
+    runId,
+    callKey,
+    callId: `call_${callKey}`,
+    toolName: 'refund',
+    arguments: { amount: 5, note: null },
+    summary: 'Refund $5',
+    token: 'twc1.x.y',
+    expiresAt: 2_000,
+    createdAt: 1_000,
+  };
 }
 
 function lease(owner: string, expiresAt: number) {
   return { owner, holder: `pid 1 on host-${owner}`, expiresAt };
 }
 
-const outcome: ToolCallOutcome = { callKey: '0.0', callId: 'c', toolName: 'refund', arguments: { amount: 5 }, status: 'succeeded', result: { content: [{ type: 'text', text: 'ok' }], isError: false }, durationMs: 1, truncated: false };
+const outcome: ToolCallOutcome = {
+  callKey: '0.0',
+  callId: 'c',
+  toolName: 'refund',
+  arguments: { amount: 5 },
+  status: 'succeeded',
+  result: { content: [{ type: 'text', text: 'ok' }], isError: false },
+  durationMs: 1,
+  truncated: false,
+};
 
 describe.each(implementations)('RunStore: $name', ({ open }) => {
   it('keeps one secret per store', async () => {
@@ -66,7 +86,10 @@ describe.each(implementations)('RunStore: $name', ({ open }) => {
     expect(loaded).toMatchObject({ runId: 'r1', status: 'awaiting_confirmation', state: JSON.parse(JSON.stringify(state('r1'))) });
     expect(typeof loaded?.createdAt).toBe('number');
     expect(await store.decide('r1', '0.0', 'approve', undefined, 1_500)).toBe('decided');
-    await store.saveRun({ runId: 'r1', status: 'awaiting_confirmation', state: state('r1') }, [confirmation('r1', '0.0', 'apr_1'), confirmation('r1', '1.0', 'apr_2')]);
+    await store.saveRun({ runId: 'r1', status: 'awaiting_confirmation', state: state('r1') }, [
+      confirmation('r1', '0.0', 'apr_1'),
+      confirmation('r1', '1.0', 'apr_2'),
+    ]);
     const all = await store.listConfirmations({ runId: 'r1' });
     expect(all.map((item) => [item.approvalId, item.decision])).toEqual([
       ['apr_1', 'approve'],
@@ -116,7 +139,10 @@ describe.each(implementations)('RunStore: $name', ({ open }) => {
     expect(await store.renewLease('r5', 'b', 99_000)).toBe(false);
     expect(await store.renewLease('r5', 'a', 8_000)).toBe(true);
     // Renewed: still live at 6 000, where the first expiry would have freed it.
-    expect(await store.claimRun('r5', { takeOver: true, lease: lease('b', 20_000), now: 6_000 })).toMatchObject({ claimed: false, lease: { owner: 'a', expiresAt: 8_000 } });
+    expect(await store.claimRun('r5', { takeOver: true, lease: lease('b', 20_000), now: 6_000 })).toMatchObject({
+      claimed: false,
+      lease: { owner: 'a', expiresAt: 8_000 },
+    });
     await store.releaseLease('r5', 'b');
     expect((await store.loadRun('r5'))?.lease?.owner).toBe('a');
     await store.releaseLease('r5', 'a');
@@ -159,7 +185,11 @@ describe('openSqliteRunStore', () => {
     expect(await two.decide('r', '0.0', 'approve', undefined, 1)).toBe('decided');
     expect(await one.decide('r', '0.0', 'approve', undefined, 1)).toBe('already_decided');
     expect(await two.claimRun('r', { lease: lease('two', Date.now() + 60_000), now: Date.now() })).toEqual({ claimed: true });
-    expect(await one.claimRun('r', { takeOver: true, lease: lease('one', Date.now() + 60_000), now: Date.now() })).toMatchObject({ claimed: false, status: 'running', lease: { owner: 'two' } });
+    expect(await one.claimRun('r', { takeOver: true, lease: lease('one', Date.now() + 60_000), now: Date.now() })).toMatchObject({
+      claimed: false,
+      status: 'running',
+      lease: { owner: 'two' },
+    });
     expect(await one.beginCall('r', '0.0')).toBeUndefined();
     expect(await two.beginCall('r', '0.0')).toEqual({ status: 'executing' });
     await one.close();
@@ -170,7 +200,9 @@ describe('openSqliteRunStore', () => {
     const path = join(folder, 'old.db');
     const Database = (await import('better-sqlite3')).default;
     const old = new Database(path);
-    old.exec(`CREATE TABLE runs (run_id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`);
+    old.exec(
+      `CREATE TABLE runs (run_id TEXT PRIMARY KEY, status TEXT NOT NULL, state TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+    );
     old.prepare(`INSERT INTO runs VALUES ('r', 'awaiting_confirmation', ?, 1, 1)`).run(JSON.stringify(state('r')));
     old.close();
     const store = await openSqliteRunStore({ path });
@@ -197,6 +229,9 @@ describe('openSqliteRunStore', () => {
   it('explains an unusable path', async () => {
     const file = join(folder, 'a-file');
     writeFileSync(file, 'not a folder');
-    await expect(openSqliteRunStore({ path: join(file, 'state.db') })).rejects.toMatchObject({ code: 'TW_RUN_STORE', message: expect.stringContaining(`Cannot open the run store at "${join(file, 'state.db')}"`) });
+    await expect(openSqliteRunStore({ path: join(file, 'state.db') })).rejects.toMatchObject({
+      code: 'TW_RUN_STORE',
+      message: expect.stringContaining(`Cannot open the run store at "${join(file, 'state.db')}"`),
+    });
   });
 });

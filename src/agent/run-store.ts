@@ -110,7 +110,10 @@ export interface RunStore {
   renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean>;
   /** Drops the lease if `owner` holds it (a finished or paused run needs none). */
   releaseLease(runId: string, owner: string): Promise<void>;
-  /** Marks a call `executing` with its claim if it has not begun; returns `undefined` when this caller began it, else what is stored (with the claim it was begun with). */
+  /**
+   * Marks a call `executing` with its claim if it has not begun; returns `undefined` when this caller began it, else what is stored (with the claim it
+   * was begun with).
+   */
   beginCall(runId: string, callKey: string, claim?: CallClaim): Promise<StoredCall | undefined>;
   /** Stores a call's outcome and marks it `done`; its claim stays. */
   finishCall(runId: string, callKey: string, outcome: ToolCallOutcome): Promise<void>;

@@ -15,7 +15,10 @@ function stateWithSecrets(): RunState {
     modelId: 'scripted',
     messages: [
       { role: 'user', content: 'Use sk-abcdefghijklmnopqrstuvwx please' },
-      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'rotate', arguments: { value: 'writeonly-value' }, argumentsText: '{"value":"writeonly-value"}' }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'c1', name: 'rotate', arguments: { value: 'writeonly-value' }, argumentsText: '{"value":"writeonly-value"}' }],
+      },
     ],
     steps: [],
     usage: { inputTokens: 1, outputTokens: 2, modelCalls: 1, toolCalls: 0, wallTimeMs: 0 },
@@ -25,7 +28,20 @@ function stateWithSecrets(): RunState {
     routedTools: undefined,
     failureCounts: {},
     callCounts: {},
-    pendingTurn: { step: 0, calls: [{ callKey: '0.0', callId: 'c1', toolName: 'rotate', request: { id: 'c1', name: 'rotate', argumentsText: '{"value":"writeonly-value"}' }, kind: 'confirm', arguments: { value: 'writeonly-value' }, summary: 'rotate' }] },
+    pendingTurn: {
+      step: 0,
+      calls: [
+        {
+          callKey: '0.0',
+          callId: 'c1',
+          toolName: 'rotate',
+          request: { id: 'c1', name: 'rotate', argumentsText: '{"value":"writeonly-value"}' },
+          kind: 'confirm',
+          arguments: { value: 'writeonly-value' },
+          summary: 'rotate',
+        },
+      ],
+    },
     limits: {},
     settings: {},
     meta: { password: 'meta-password' },
@@ -50,7 +66,16 @@ describe('sealRunStore', () => {
   it('seals call outcomes the same way', async () => {
     const inner = createMemoryRunStore();
     const store = sealRunStore(inner, createRedactor({ tools: [tool] }));
-    const outcome: ToolCallOutcome = { callKey: '0.0', callId: 'c1', toolName: 'rotate', arguments: { value: 'writeonly-value' }, status: 'succeeded', result: { content: [{ type: 'text', text: 'new token ghp_abcdefghijklmnopqrstuvwxyz0123456789' }], isError: false }, durationMs: 1, truncated: false };
+    const outcome: ToolCallOutcome = {
+      callKey: '0.0',
+      callId: 'c1',
+      toolName: 'rotate',
+      arguments: { value: 'writeonly-value' },
+      status: 'succeeded',
+      result: { content: [{ type: 'text', text: 'new token ghp_abcdefghijklmnopqrstuvwxyz0123456789' }], isError: false },
+      durationMs: 1,
+      truncated: false,
+    };
     expect(await store.beginCall('run_sealed', '0.0')).toBeUndefined();
     await store.finishCall('run_sealed', '0.0', outcome);
     expect(JSON.stringify(await inner.beginCall('run_sealed', '0.0'))).not.toMatch(/writeonly-value|ghp_/);
@@ -68,6 +93,9 @@ describe('sealRunStore', () => {
     await expect(sealRunStore(other, createRedactor()).loadRun(state.runId)).rejects.toThrow(RunStoreError);
     const altered = { ...stored.state, [SEALED_FIELD]: `${sealed.slice(0, -1)}${sealed.endsWith('A') ? 'B' : 'A'}` } as RunState;
     await inner.saveRun({ runId: state.runId, status: 'awaiting_confirmation', state: altered });
-    await expect(sealRunStore(inner, createRedactor()).loadRun(state.runId)).rejects.toMatchObject({ code: 'TW_RUN_STORE', message: expect.stringContaining('could not be unsealed') });
+    await expect(sealRunStore(inner, createRedactor()).loadRun(state.runId)).rejects.toMatchObject({
+      code: 'TW_RUN_STORE',
+      message: expect.stringContaining('could not be unsealed'),
+    });
   });
 });

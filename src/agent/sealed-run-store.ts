@@ -33,7 +33,8 @@ const WRAPPED = Symbol('toolwright.sealedRunStore');
 export function sealRunStore(store: RunStore, redact: Redactor): RunStore {
   if ((store as unknown as Record<symbol, unknown>)[WRAPPED]) return store;
   let key: Promise<Buffer> | undefined;
-  const sealingKey = (): Promise<Buffer> => (key ??= store.getSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_INFO, 32))));
+  const sealingKey = (): Promise<Buffer> =>
+    (key ??= store.getSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_INFO, 32))));
 
   const seal = async <T extends object>(value: T, binding: string): Promise<T> => {
     const { value: redacted, originals } = redact.withOriginals(value);

@@ -85,7 +85,10 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
   try {
     Database = (await import('better-sqlite3')).default;
   } catch (error) {
-    throw new RunStoreError(`better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`, { cause: error });
+    throw new RunStoreError(
+      `better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`,
+      { cause: error },
+    );
   }
   let db: BetterSqlite3.Database;
   try {
@@ -99,7 +102,9 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     addLeaseColumns(db);
     addClaimColumns(db);
   } catch (error) {
-    throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, { cause: error });
+    throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, {
+      cause: error,
+    });
   }
 
   const statements = {
@@ -164,14 +169,20 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async loadRun(runId) {
       const row = statements.loadRun.get(runId);
       if (!row) return undefined;
-      const run: StoredRun = { runId: row.run_id, status: row.status as RunStatus, state: parseStored<RunState>(row.state, `run ${runId}`), createdAt: row.created_at, updatedAt: row.updated_at };
+      const run: StoredRun = {
+        runId: row.run_id,
+        status: row.status as RunStatus,
+        state: parseStored<RunState>(row.state, `run ${runId}`),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      };
       const lease = leaseOf(row);
       if (lease) run.lease = lease;
       return run;
     },
     async listConfirmations(filter = {}) {
-      return statements
-        .allConfirmations.all()
+      return statements.allConfirmations
+        .all()
         .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
         .map(toConfirmation);
     },
@@ -186,12 +197,21 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     },
     async claimRun(runId, options): Promise<ClaimResult> {
       const { lease, now } = options;
-      const changed = statements.claim.run({ runId, now, owner: lease.owner, holder: lease.holder, expiresAt: lease.expiresAt, takeOver: options.takeOver ? 1 : 0 }).changes;
+      const changed = statements.claim.run({
+        runId,
+        now,
+        owner: lease.owner,
+        holder: lease.holder,
+        expiresAt: lease.expiresAt,
+        takeOver: options.takeOver ? 1 : 0,
+      }).changes;
       if (changed === 1) return { claimed: true };
       const row = statements.loadRun.get(runId);
       if (!row) return { claimed: false, status: undefined };
       const held = leaseOf(row);
-      return held && held.owner !== lease.owner && held.expiresAt > now ? { claimed: false, status: row.status as RunStatus, lease: held } : { claimed: false, status: row.status as RunStatus };
+      return held && held.owner !== lease.owner && held.expiresAt > now
+        ? { claimed: false, status: row.status as RunStatus, lease: held }
+        : { claimed: false, status: row.status as RunStatus };
     },
     async renewLease(runId, owner, expiresAt) {
       return statements.renewLease.run(expiresAt, runId, owner).changes === 1;
@@ -202,8 +222,12 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async beginCall(runId, callKey, claim): Promise<StoredCall | undefined> {
       if (statements.beginCall.run(runId, callKey, claim?.toolName ?? null, claim?.callId ?? null, claim?.digest ?? null).changes === 1) return undefined;
       const row = statements.getCall.get(runId, callKey)!;
-      const stored: StoredCall = row.status === 'done' && row.outcome !== null ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) } : { status: 'executing' };
-      if (row.tool_name !== null && row.call_id !== null) stored.claim = { toolName: row.tool_name, callId: row.call_id, ...(row.digest !== null ? { digest: row.digest } : {}) };
+      const stored: StoredCall =
+        row.status === 'done' && row.outcome !== null
+          ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) }
+          : { status: 'executing' };
+      if (row.tool_name !== null && row.call_id !== null)
+        stored.claim = { toolName: row.tool_name, callId: row.call_id, ...(row.digest !== null ? { digest: row.digest } : {}) };
       return stored;
     },
     async finishCall(runId, callKey, outcome) {
@@ -241,15 +265,29 @@ function leaseOf(row: RunRow): RunLease | undefined {
 
 /** A store file written before leases existed gets their columns; its runs start with no lease. */
 function addLeaseColumns(db: BetterSqlite3.Database): void {
-  const columns = new Set(db.prepare<[], { name: string }>(`PRAGMA table_info(runs)`).all().map((column) => column.name));
-  for (const [name, type] of [['lease_owner', 'TEXT'], ['lease_holder', 'TEXT'], ['lease_expires_at', 'INTEGER']] as const) {
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(runs)`)
+      .all()
+      .map((column) => column.name),
+  );
+  for (const [name, type] of [
+    ['lease_owner', 'TEXT'],
+    ['lease_holder', 'TEXT'],
+    ['lease_expires_at', 'INTEGER'],
+  ] as const) {
     if (!columns.has(name)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
   }
 }
 
 /** A store file written before call claims existed gets their columns; its calls keep no claim (and are trusted as the same call). */
 function addClaimColumns(db: BetterSqlite3.Database): void {
-  const columns = new Set(db.prepare<[], { name: string }>(`PRAGMA table_info(calls)`).all().map((column) => column.name));
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(calls)`)
+      .all()
+      .map((column) => column.name),
+  );
   for (const name of ['tool_name', 'call_id', 'digest']) {
     if (!columns.has(name)) db.exec(`ALTER TABLE calls ADD COLUMN ${name} TEXT`);
   }

@@ -8,7 +8,8 @@ import { loadToolModule } from './load-tool-module.js';
 const repo = resolve(import.meta.dirname, '../..');
 let dir: string;
 
-const tool = (name: string) => `{ name: ${JSON.stringify(name)}, description: 'Tool ${name} for tests.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'ok' }`;
+const tool = (name: string) =>
+  `{ name: ${JSON.stringify(name)}, description: 'Tool ${name} for tests.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'ok' }`;
 
 function write(name: string, source: string): string {
   writeFileSync(join(dir, name), source);
@@ -58,12 +59,16 @@ describe('loadToolModule', () => {
     const registry = await loadToolModule(write('registry.mjs', `const list = [${tool('a')}]; export const tools = { list: () => list };`));
     expect(registry.tools.map((entry) => entry.name)).toEqual(['a']);
 
-    const loose = await loadToolModule(write('loose.mjs', `export const first = ${tool('first')}; export const second = ${tool('second')}; export const helper = 42;`));
+    const loose = await loadToolModule(
+      write('loose.mjs', `export const first = ${tool('first')}; export const second = ${tool('second')}; export const helper = 42;`),
+    );
     expect([loose.foundIn, loose.tools.map((entry) => entry.name)]).toEqual(['named exports', ['first', 'second']]);
   });
 
   it('says what is wrong with a path that does not exist, or a folder without an index', async () => {
-    expect((await loadError('missing.ts')).message).toBe(`Cannot load tools from "${join(dir, 'missing.ts')}": no such file. Check the path (it is resolved from ${dir}).`);
+    expect((await loadError('missing.ts')).message).toBe(
+      `Cannot load tools from "${join(dir, 'missing.ts')}": no such file. Check the path (it is resolved from ${dir}).`,
+    );
     mkdirSync(join(dir, 'empty-folder'));
     expect((await loadError('empty-folder')).message).toBe(
       `Cannot load tools from "${join(dir, 'empty-folder')}": it is a folder without index.ts, index.mts, index.js, index.mjs. Pass the module file itself, or add an index file that exports the tools.`,
@@ -83,7 +88,9 @@ describe('loadToolModule', () => {
     const broken = write('broken.mjs', 'export const tools = [;\n');
     // The parser's wording depends on who imports (Node, tsx, Vite); the shape does not.
     const syntax = (await loadError(broken)).message;
-    expect(syntax).toMatch(/^Cannot load tools from ".*broken\.mjs": importing it failed: .*[^.]\. Fix the module so that it imports cleanly \(try running it with node or tsx\)\.$/s);
+    expect(syntax).toMatch(
+      /^Cannot load tools from ".*broken\.mjs": importing it failed: .*[^.]\. Fix the module so that it imports cleanly \(try running it with node or tsx\)\.$/s,
+    );
     expect(syntax).not.toMatch(/\n\s+at /);
   });
 
@@ -104,7 +111,9 @@ describe('loadToolModule', () => {
 
   it('refuses duplicate names and categories that name unknown tools', async () => {
     const duplicate = write('duplicate.mjs', `export const tools = [${tool('a')}, ${tool('a')}];`);
-    expect((await loadError(duplicate)).message).toBe(`Cannot load tools from "${duplicate}": two tools are named "a". Tool names must be unique: rename one of them.`);
+    expect((await loadError(duplicate)).message).toBe(
+      `Cannot load tools from "${duplicate}": two tools are named "a". Tool names must be unique: rename one of them.`,
+    );
     const categories = write('categories.mjs', `export const tools = [${tool('a')}]; export const categories = { billing: ['a', 'get_invoice'] };`);
     expect((await loadError(categories)).message).toBe(
       `Cannot load tools from "${categories}": categories.billing names "get_invoice", which is not among the exported tools. Fix the name or export the tool.`,

@@ -64,7 +64,11 @@ function resolveTarget(given: string, cwd: string): Target {
     let file = absolute;
     if (statSync(absolute).isDirectory()) {
       const index = INDEX_FILES.map((name) => join(absolute, name)).find((candidate) => existsSync(candidate));
-      if (index === undefined) throw new ModuleLoadError(absolute, `it is a folder without ${INDEX_FILES.join(', ')}. Pass the module file itself, or add an index file that exports the tools.`);
+      if (index === undefined)
+        throw new ModuleLoadError(
+          absolute,
+          `it is a folder without ${INDEX_FILES.join(', ')}. Pass the module file itself, or add an index file that exports the tools.`,
+        );
       file = index;
     }
     return { href: pathToFileURL(file).href, display: file, extension: extname(file) };
@@ -94,9 +98,15 @@ async function importModule(target: Target, given: string): Promise<Record<strin
       );
     }
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && target.extension === undefined) {
-      throw new ModuleLoadError(target.display, `no file or installed package is called "${given}". Pass a path (such as ./tools.ts) or install the package.`, { cause: error });
+      throw new ModuleLoadError(target.display, `no file or installed package is called "${given}". Pass a path (such as ./tools.ts) or install the package.`, {
+        cause: error,
+      });
     }
-    throw new ModuleLoadError(target.display, `importing it failed: ${describeError(error)}. Fix the module so that it imports cleanly (try running it with node or tsx).`, { cause: error });
+    throw new ModuleLoadError(
+      target.display,
+      `importing it failed: ${describeError(error)}. Fix the module so that it imports cleanly (try running it with node or tsx).`,
+      { cause: error },
+    );
   }
 }
 
@@ -141,7 +151,10 @@ function toolList(value: unknown, exportName: string, source: string): AnyTool[]
   }
   list.forEach((item, index) => {
     if (!isTool(item)) {
-      throw new ModuleLoadError(source, `${exportName}[${index}] is ${describeKind(item)}, not a tool. Create each tool with defineTool({ name, description, inputSchema, effect, execute }).`);
+      throw new ModuleLoadError(
+        source,
+        `${exportName}[${index}] is ${describeKind(item)}, not a tool. Create each tool with defineTool({ name, description, inputSchema, effect, execute }).`,
+      );
     }
   });
   return list as AnyTool[];
@@ -171,7 +184,10 @@ function extractTools(namespace: Record<string, unknown>, source: string): Loade
   }
   if (tools === undefined || tools.length === 0) {
     const exported = Object.keys(namespace);
-    throw new ModuleLoadError(source, `it exports no tools (${exported.length === 0 ? 'it has no exports' : `its exports: ${exported.join(', ')}`}). ${HOW_TO_EXPORT}`);
+    throw new ModuleLoadError(
+      source,
+      `it exports no tools (${exported.length === 0 ? 'it has no exports' : `its exports: ${exported.join(', ')}`}). ${HOW_TO_EXPORT}`,
+    );
   }
 
   const seen = new Set<string>();
@@ -193,7 +209,10 @@ function readCategories(value: unknown, toolNames: ReadonlySet<string>, source: 
     }
     const unknown = members.filter((member) => !toolNames.has(member));
     if (unknown.length > 0) {
-      throw new ModuleLoadError(source, `categories.${category} names ${unknown.map((name) => `"${name}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exported tools. Fix the name or export the tool.`);
+      throw new ModuleLoadError(
+        source,
+        `categories.${category} names ${unknown.map((name) => `"${name}"`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the exported tools. Fix the name or export the tool.`,
+      );
     }
     categories[category] = [...members];
   }

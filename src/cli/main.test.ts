@@ -10,10 +10,15 @@ const repo = resolve(import.meta.dirname, '../..');
 /** Runs the real CLI the way the npm scripts do (under tsx), and never rejects. */
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: repo, env: { ...process.env, NO_COLOR: '1' } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -54,14 +59,20 @@ describe('toolwright CLI', { timeout: 90_000 }, () => {
   });
 
   it('explains a user mistake in one line, without a stack trace, and exits 2', async () => {
-    const [missing, noTools, badOption] = await Promise.all([cli('lint', 'examples/nope.ts'), cli('lint', 'package.json'), cli('lint', 'examples/conjugate', '--colour')]);
+    const [missing, noTools, badOption] = await Promise.all([
+      cli('lint', 'examples/nope.ts'),
+      cli('lint', 'package.json'),
+      cli('lint', 'examples/conjugate', '--colour'),
+    ]);
     expect(missing).toEqual({
       code: 2,
       stdout: '',
       stderr: `toolwright: Cannot load tools from "${resolve(repo, 'examples/nope.ts')}": no such file. Check the path (it is resolved from ${repo}).\n`,
     });
     expect(noTools.code).toBe(2);
-    expect(noTools.stderr).toMatch(/^toolwright: Cannot load tools from ".*package\.json": it exports no tools \(its exports: [^)]*\)\. Export them as `export const tools/);
+    expect(noTools.stderr).toMatch(
+      /^toolwright: Cannot load tools from ".*package\.json": it exports no tools \(its exports: [^)]*\)\. Export them as `export const tools/,
+    );
     expect(noTools.stderr).not.toMatch(/\n\s+at /);
     expect(badOption.code).toBe(2);
     expect(badOption.stderr).toBe("error: unknown option '--colour'\n(run with --help for usage)\n");

@@ -21,7 +21,16 @@ import { registerLogsCommand } from './commands/logs.js';
 import { registerEvalCommand } from './commands/eval.js';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: readonly ((program: Command) => void)[] = [registerDemoCommand, registerLintCommand, registerServeCommand, registerRunCommand, registerApprovalsCommand, registerResumeCommand, registerLogsCommand, registerEvalCommand];
+const COMMANDS: readonly ((program: Command) => void)[] = [
+  registerDemoCommand,
+  registerLintCommand,
+  registerServeCommand,
+  registerRunCommand,
+  registerApprovalsCommand,
+  registerResumeCommand,
+  registerLogsCommand,
+  registerEvalCommand,
+];
 
 /** Exit codes: 0 success, 1 the command ran and found problems, 2 the input or options are wrong, 70 a bug in toolwright. */
 export const EXIT_CODES = { ok: 0, problems: 1, usage: 2, internal: 70 } as const;
@@ -66,7 +75,9 @@ export async function runCli(argv: readonly string[] = process.argv): Promise<nu
       process.stderr.write(`toolwright: ${error.message}\n`);
       return EXIT_CODES.usage;
     }
-    process.stderr.write(`toolwright: internal error, please report it with the command you ran:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `toolwright: internal error, please report it with the command you ran:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return EXIT_CODES.internal;
   }
 }

@@ -95,7 +95,9 @@ describe('compileJsonSchema: the compact layout', () => {
       '"abcdefg@b.co"': true,
       '"A.B@Ex.ORG"': true,
     });
-    expect(verdicts({ type: 'string', format: 'date' }, ['"2024-02-29"', '"2023-02-29"', '"2000-02-29"', '"1900-02-29"', '"2024-04-31"', '"2024-12-31"'])).toEqual({
+    expect(
+      verdicts({ type: 'string', format: 'date' }, ['"2024-02-29"', '"2023-02-29"', '"2000-02-29"', '"1900-02-29"', '"2024-04-31"', '"2024-12-31"']),
+    ).toEqual({
       '"2024-02-29"': true,
       '"2023-02-29"': false,
       '"2000-02-29"': true,
@@ -129,7 +131,15 @@ describe('compileJsonSchema: the compact layout', () => {
   });
 
   it('enforces numeric bounds on plain decimals', () => {
-    expect(verdicts({ type: 'integer', minimum: 1, maximum: 50 }, ['0', '1', '50', '51', '7.0', '-3', '01'])).toEqual({ '0': false, '1': true, '50': true, '51': false, '7.0': false, '-3': false, '01': false });
+    expect(verdicts({ type: 'integer', minimum: 1, maximum: 50 }, ['0', '1', '50', '51', '7.0', '-3', '01'])).toEqual({
+      '0': false,
+      '1': true,
+      '50': true,
+      '51': false,
+      '7.0': false,
+      '-3': false,
+      '01': false,
+    });
     expect(verdicts({ type: 'number', exclusiveMinimum: 0, maximum: 1 }, ['0', '0.5', '1', '1.0', '1.01', '-0.1', '1e-3'])).toEqual({
       '0': false,
       '0.5': true,
@@ -159,27 +169,65 @@ describe('compileJsonSchema: the compact layout', () => {
     expect(verdicts({ enum: [1, 'a', null, { x: [true] }] }, ['1', '"a"', 'null', '{"x":[true]}', '{"x":[false]}', '2'])).toEqual({
       '1': true,
       '"a"': true,
-      'null': true,
+      null: true,
       '{"x":[true]}': true,
       '{"x":[false]}': false,
       '2': false,
     });
-    expect(verdicts({ type: ['integer', 'null'] }, ['3', 'null', '3.5', '"3"'])).toEqual({ '3': true, 'null': true, '3.5': false, '"3"': false });
+    expect(verdicts({ type: ['integer', 'null'] }, ['3', 'null', '3.5', '"3"'])).toEqual({ '3': true, null: true, '3.5': false, '"3"': false });
     expect(verdicts({ properties: { a: false, b: true } }, ['{"a":1}', '{"b":[{}]}', '{}'])).toEqual({ '{"a":1}': false, '{"b":[{}]}': true, '{}': true });
   });
 
   it('keeps the bytes of every anyOf branch that shares a state', () => {
-    expect(verdicts({ anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'number' }] }, ['"a b"', '{}', '1 ', '-2.5'])).toEqual({ '"a b"': true, '{}': true, '1 ': false, '-2.5': true });
-    expect(verdicts({ type: 'array', items: { anyOf: [{ enum: ['a b'] }, { type: 'string', maxLength: 1 }] } }, ['["a b"]', '["a"]', '["ab"]'])).toEqual({ '["a b"]': true, '["a"]': true, '["ab"]': false });
-    expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'string', pattern: '^a b$' }] }, ['"a b"', '"a"', '"ab"'])).toEqual({ '"a b"': true, '"a"': true, '"ab"': false });
+    expect(verdicts({ anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'number' }] }, ['"a b"', '{}', '1 ', '-2.5'])).toEqual({
+      '"a b"': true,
+      '{}': true,
+      '1 ': false,
+      '-2.5': true,
+    });
+    expect(verdicts({ type: 'array', items: { anyOf: [{ enum: ['a b'] }, { type: 'string', maxLength: 1 }] } }, ['["a b"]', '["a"]', '["ab"]'])).toEqual({
+      '["a b"]': true,
+      '["a"]': true,
+      '["ab"]': false,
+    });
+    expect(
+      verdicts(
+        {
+          anyOf: [
+            { type: 'string', maxLength: 1 },
+            { type: 'string', pattern: '^a b$' },
+          ],
+        },
+        ['"a b"', '"a"', '"ab"'],
+      ),
+    ).toEqual({ '"a b"': true, '"a"': true, '"ab"': false });
   });
 
   it('combines anyOf, disjoint oneOf, allOf and recursive $ref', () => {
-    expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'integer' }] }, ['"a"', '"ab"', '7'])).toEqual({ '"a"': true, '"ab"': false, '7': true });
+    expect(verdicts({ anyOf: [{ type: 'string', maxLength: 1 }, { type: 'integer' }] }, ['"a"', '"ab"', '7'])).toEqual({
+      '"a"': true,
+      '"ab"': false,
+      '7': true,
+    });
     expect(verdicts({ oneOf: [{ const: 'a' }, { type: 'integer' }] }, ['"a"', '1', '"b"'])).toEqual({ '"a"': true, '1': true, '"b"': false });
     const merged = { allOf: [{ properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { a: { minimum: 2 }, b: { type: 'string' } } }] };
-    expect(verdicts(merged, ['{"a":2}', '{"a":1}', '{"a":3,"b":"x"}', '{"b":"x"}'])).toEqual({ '{"a":2}': true, '{"a":1}': false, '{"a":3,"b":"x"}': true, '{"b":"x"}': false });
-    const list = { $defs: { list: { type: 'object', properties: { head: { type: 'integer' }, tail: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/list' }] } }, required: ['head', 'tail'], additionalProperties: false } }, $ref: '#/$defs/list' };
+    expect(verdicts(merged, ['{"a":2}', '{"a":1}', '{"a":3,"b":"x"}', '{"b":"x"}'])).toEqual({
+      '{"a":2}': true,
+      '{"a":1}': false,
+      '{"a":3,"b":"x"}': true,
+      '{"b":"x"}': false,
+    });
+    const list = {
+      $defs: {
+        list: {
+          type: 'object',
+          properties: { head: { type: 'integer' }, tail: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/list' }] } },
+          required: ['head', 'tail'],
+          additionalProperties: false,
+        },
+      },
+      $ref: '#/$defs/list',
+    };
     expect(verdicts(list, ['{"head":1,"tail":null}', '{"head":1,"tail":{"head":2,"tail":null}}', '{"head":1,"tail":{"head":2}}'])).toEqual({
       '{"head":1,"tail":null}': true,
       '{"head":1,"tail":{"head":2,"tail":null}}': true,
@@ -211,7 +259,11 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
       error = caught;
     }
     expect(error).toBeInstanceOf(UnsupportedSchemaError);
-    expect({ keyword: (error as UnsupportedSchemaError).keyword, pointer: (error as UnsupportedSchemaError).pointer, code: (error as UnsupportedSchemaError).code }).toEqual({
+    expect({
+      keyword: (error as UnsupportedSchemaError).keyword,
+      pointer: (error as UnsupportedSchemaError).pointer,
+      code: (error as UnsupportedSchemaError).code,
+    }).toEqual({
       keyword,
       pointer,
       code: 'TW_UNSUPPORTED_SCHEMA',
@@ -230,7 +282,10 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
 
   it('resolves remote $ref through the schemas option', () => {
     const schemas = { 'https://example.com/id.json': { type: 'string', pattern: '^id_' } };
-    expect(verdicts({ properties: { id: { $ref: 'https://example.com/id.json' } } }, ['{"id":"id_1"}', '{"id":"x"}'], { schemas })).toEqual({ '{"id":"id_1"}': true, '{"id":"x"}': false });
+    expect(verdicts({ properties: { id: { $ref: 'https://example.com/id.json' } } }, ['{"id":"id_1"}', '{"id":"x"}'], { schemas })).toEqual({
+      '{"id":"id_1"}': true,
+      '{"id":"x"}': false,
+    });
   });
 });
 
@@ -285,7 +340,10 @@ describe('GrammarMatcher', () => {
     expect(matcher.forcedText()).toBe('rofessional"');
     matcher.acceptString('rofessional"');
     expect(matcher.forcedText()).toBe('');
-    const enumOnly = compileJsonSchema({ type: 'object', properties: { unit: { const: 'celsius' } }, required: ['unit'], additionalProperties: false }, vocabulary).matcher();
+    const enumOnly = compileJsonSchema(
+      { type: 'object', properties: { unit: { const: 'celsius' } }, required: ['unit'], additionalProperties: false },
+      vocabulary,
+    ).matcher();
     expect(enumOnly.forcedText()).toBe('{"unit":"celsius"}');
   });
 

@@ -67,7 +67,13 @@ export class CompiledGrammar implements MatcherHost {
   readonly precomputedStates: readonly number[];
 
   /** @internal Use `compileJsonSchema`. */
-  constructor(vocabulary: Vocabulary, automaton: JsonAutomaton, relaxed: readonly RelaxedKeyword[], layout: (value: unknown) => string | undefined, accepts: (value: unknown) => boolean) {
+  constructor(
+    vocabulary: Vocabulary,
+    automaton: JsonAutomaton,
+    relaxed: readonly RelaxedKeyword[],
+    layout: (value: unknown) => string | undefined,
+    accepts: (value: unknown) => boolean,
+  ) {
     this.vocabulary = vocabulary;
     this.automaton = automaton;
     this.relaxed = relaxed;
@@ -176,7 +182,10 @@ export class CompiledGrammar implements MatcherHost {
     }
     this.walks++;
     // a structural state allows few tokens: keep the ids the walk collected instead of scanning the bitset
-    const stored = this.collected >= 0 && count === this.collected && count <= this.idLimit ? storeAllowedList(this.collectedIds, count) : storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
+    const stored =
+      this.collected >= 0 && count === this.collected && count <= this.idLimit
+        ? storeAllowedList(this.collectedIds, count)
+        : storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount);
     this.collected = -1;
     this.masks[state] = stored;
     return stored;

@@ -70,7 +70,11 @@ describe('GrammarCache', () => {
     const vocabulary = smallVocabulary(cacheBytes);
     for (let index = 0; index < 80; index++) {
       const prefix = index.toString(36);
-      const schema = { type: 'object', properties: { id: { type: 'string', pattern: `^${prefix}[a-f]{2,6}$` }, n: { type: 'integer', minimum: index, maximum: index * 3 + 1 } }, required: ['id', 'n'] };
+      const schema = {
+        type: 'object',
+        properties: { id: { type: 'string', pattern: `^${prefix}[a-f]{2,6}$` }, n: { type: 'integer', minimum: index, maximum: index * 3 + 1 } },
+        required: ['id', 'n'],
+      };
       const grammar = compileJsonSchema(schema, vocabulary);
       const good = grammar.matcher();
       expect(good.acceptString(`{"id":"${prefix}abc","n":${index}}`) && good.canTerminate()).toBe(true);

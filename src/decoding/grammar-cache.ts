@@ -51,7 +51,10 @@ export class GrammarCache {
     this.patterns = new BoundedCache(share, dfaBytes);
     this.schemaPatterns = new BoundedCache(share, (pattern) => dfaBytes(pattern.dfa));
     this.intersections = new BoundedCache(share, dfaBytes);
-    this.numbers = new BoundedCache(share, (automaton) => OBJECT_OVERHEAD_BYTES + (automaton === null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength));
+    this.numbers = new BoundedCache(
+      share,
+      (automaton) => OBJECT_OVERHEAD_BYTES + (automaton === null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength),
+    );
     this.loops = new BoundedCache(share, (loops) => loops.byState.length * 8 + loops.distinct.length * (256 + OBJECT_OVERHEAD_BYTES));
   }
 

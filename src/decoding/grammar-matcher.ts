@@ -60,7 +60,9 @@ export class GrammarMatcher {
     this.throwIfFailed();
     const vocabulary = this.host.vocabulary;
     if (mask.length < vocabulary.maskWords) {
-      throw new InvalidArgumentError(`fillMask needs a Uint32Array of at least ${vocabulary.maskWords} words (ceil(${vocabulary.size} / 32)); got ${mask.length}.`);
+      throw new InvalidArgumentError(
+        `fillMask needs a Uint32Array of at least ${vocabulary.maskWords} words (ceil(${vocabulary.size} / 32)); got ${mask.length}.`,
+      );
     }
     const state = this.state;
     if (state === TERMINATED || state === DEAD) {

@@ -362,11 +362,31 @@ export class JsonAutomaton {
     return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace });
   }
 
-  private stringFrame(alternative: number, mode: StringMode, dfaState: number, count: number, exclusion: number, sequenceValue = 0, sequenceLeft = 0, sequenceLength = 0): Frame {
+  private stringFrame(
+    alternative: number,
+    mode: StringMode,
+    dfaState: number,
+    count: number,
+    exclusion: number,
+    sequenceValue = 0,
+    sequenceLeft = 0,
+    sequenceLength = 0,
+  ): Frame {
     const key = `S${alternative},${mode},${dfaState},${count},${exclusion},${sequenceValue},${sequenceLeft},${sequenceLength}`;
     const known = this.frames.get(key);
     if (known !== undefined) return known;
-    return this.addFrame(key, { ...BLANK_FRAME, kind: Kind.String, alternative, phase: mode, dfaState, count, exclusion, sequenceValue, sequenceLeft, sequenceLength });
+    return this.addFrame(key, {
+      ...BLANK_FRAME,
+      kind: Kind.String,
+      alternative,
+      phase: mode,
+      dfaState,
+      count,
+      exclusion,
+      sequenceValue,
+      sequenceLeft,
+      sequenceLength,
+    });
   }
 
   private addFrame(key: string, fields: FrameFields): Frame {
@@ -419,9 +439,11 @@ export class JsonAutomaton {
         const uncounted = frame.count === FREE || !isCounted(alternative);
         if (uncounted && alternative.free && mode === StringMode.Boundary) this.plainString[id] = 1;
         else if (uncounted && alternative.exclude === null) {
-          this.contentKey[id] = `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.dfaState}|${frame.sequenceValue}|${frame.sequenceLeft}|${frame.sequenceLength}`;
+          this.contentKey[id] =
+            `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.dfaState}|${frame.sequenceValue}|${frame.sequenceLeft}|${frame.sequenceLength}`;
         }
-        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary) this.loopClass[id] = this.options.cache.loopClasses(alternative.dfa).byState[frame.dfaState];
+        if (uncounted && alternative.exclude === null && mode === StringMode.Boundary)
+          this.loopClass[id] = this.options.cache.loopClasses(alternative.dfa).byState[frame.dfaState];
       }
     }
     return id;
@@ -586,7 +608,16 @@ export class JsonAutomaton {
     }
     this.kRem[id] = alternative.maxLength === Infinity ? UNBOUNDED : alternative.maxLength - used;
     this.rNeed[id] = Math.max(0, alternative.minLength - used);
-    const twin = this.stringFrame(frame.alternative, frame.phase, frame.dfaState, FREE, frame.exclusion, frame.sequenceValue, frame.sequenceLeft, frame.sequenceLength);
+    const twin = this.stringFrame(
+      frame.alternative,
+      frame.phase,
+      frame.dfaState,
+      FREE,
+      frame.exclusion,
+      frame.sequenceValue,
+      frame.sequenceLeft,
+      frame.sequenceLength,
+    );
     this.maskBase[id] = this.intern([this.replaceTop(config, twin)]);
   }
 
@@ -627,7 +658,7 @@ export class JsonAutomaton {
     // padded[q]: completions from q exist at every length from toAccept[q] up (least fixpoint,
     // seeded by accepting states that loop on themselves)
     const padded = new Uint8Array(count);
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (let state = 0; state < count; state++) {
         if (padded[state] === 1) continue;
@@ -698,7 +729,8 @@ export class JsonAutomaton {
         this.emit(this.replaceTop(parent, this.documentFrame(DocumentPhase.After, 0)), out);
         break;
       case Kind.Object:
-        if (frame.phase === ObjectPhase.AdditionalKey) this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.Colon, ADDITIONAL, 0)), out);
+        if (frame.phase === ObjectPhase.AdditionalKey)
+          this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.Colon, ADDITIONAL, 0)), out);
         else this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.After, frame.property, 0)), out);
         break;
       case Kind.Array: {
@@ -741,12 +773,14 @@ export class JsonAutomaton {
   }
 
   private enterDocument(document: Stack, whitespace: number, out: Map<number, Stack>): void {
-    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(document, this.documentFrame(DocumentPhase.Before, whitespace)), out);
+    if (this.options.flexible && whitespace < this.options.maxWhitespace)
+      this.emit(this.replaceTop(document, this.documentFrame(DocumentPhase.Before, whitespace)), out);
     this.pushValue(this.replaceTop(document, this.documentFrame(DocumentPhase.Value, 0)), this.root, out);
   }
 
   private enterPreValue(config: Stack, alternative: ObjectAlternative, index: number, whitespace: number, out: Map<number, Stack>): void {
-    if (this.options.flexible && whitespace < this.options.maxWhitespace) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
+    if (this.options.flexible && whitespace < this.options.maxWhitespace)
+      this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
     const node = index === ADDITIONAL ? alternative.additional! : alternative.properties[index]!.value;
     this.pushValue(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Value, index, 0)), node, out);
   }
@@ -872,7 +906,8 @@ export class JsonAutomaton {
       case ObjectPhase.After:
         if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.After, frame.property, frame.whitespace + 1)), out);
         else if (byte === 0x2c) {
-          if (this.canContinue(config, alternative, frame.property)) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0)), out);
+          if (this.canContinue(config, alternative, frame.property))
+            this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0)), out);
         } else if (byte === 0x7d && !this.requiredAfter(alternative, frame.property)) this.finish(config, out);
         return;
       default:
@@ -920,7 +955,8 @@ export class JsonAutomaton {
           return;
         }
         if (byte === 0x5c) {
-          if (this.escapeViable(alternative, state, count)) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Escape, state, count, exclusion)), out);
+          if (this.escapeViable(alternative, state, count))
+            this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Escape, state, count, exclusion)), out);
           return;
         }
         if (byte < 0x20) return;
@@ -978,15 +1014,20 @@ export class JsonAutomaton {
           // as for UTF-8: once every completion is a valid code point leading to one state, forget the digits
           const lo = value * 16 ** (4 - digits);
           const hi = lo + 16 ** (4 - digits) - 1;
-          const target = this.options.flexible && !(lo <= 0xdfff && hi >= 0xd800) && (alternative.exclude === null || !alternative.exclude.hasChildIn(exclusion, lo, hi)) ? alternative.dfa.rangeTarget(state, lo, hi) : -1;
-          if (target >= 0) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, target, count, -1, 0, 4 - digits)), out);
+          const target =
+            this.options.flexible && !(lo <= 0xdfff && hi >= 0xd800) && (alternative.exclude === null || !alternative.exclude.hasChildIn(exclusion, lo, hi))
+              ? alternative.dfa.rangeTarget(state, lo, hi)
+              : -1;
+          if (target >= 0)
+            this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, target, count, -1, 0, 4 - digits)), out);
           else this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscape, state, count, exclusion, value, 4 - digits)), out);
         }
         return;
       }
       case StringMode.UnicodeEscapeTo: {
         if (hexValue(byte, true) < 0) return;
-        if (frame.sequenceLeft > 1) this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, state, count, -1, 0, frame.sequenceLeft - 1)), out);
+        if (frame.sequenceLeft > 1)
+          this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.UnicodeEscapeTo, state, count, -1, 0, frame.sequenceLeft - 1)), out);
         else this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Boundary, state, nextCount(alternative, count), -1)), out);
         return;
       }
@@ -1052,7 +1093,10 @@ export class JsonAutomaton {
         return;
       }
     }
-    this.emit(this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Utf8, frame.dfaState, frame.count, frame.exclusion, value, remaining, length)), out);
+    this.emit(
+      this.replaceTop(config, this.stringFrame(alternative.id, StringMode.Utf8, frame.dfaState, frame.count, frame.exclusion, value, remaining, length)),
+      out,
+    );
   }
 
   private escapeViable(alternative: StringAlternative, state: number, count: number): boolean {
@@ -1063,7 +1107,8 @@ export class JsonAutomaton {
 
   private unicodeAllowed(lo: number, hi: number): boolean {
     if (this.options.flexible) return !(lo >= 0xd800 && hi <= 0xdfff);
-    for (let index = 0; index < CANONICAL_UNICODE_ESCAPES.length; index += 2) if (lo <= CANONICAL_UNICODE_ESCAPES[index + 1]! && hi >= CANONICAL_UNICODE_ESCAPES[index]!) return true;
+    for (let index = 0; index < CANONICAL_UNICODE_ESCAPES.length; index += 2)
+      if (lo <= CANONICAL_UNICODE_ESCAPES[index + 1]! && hi >= CANONICAL_UNICODE_ESCAPES[index]!) return true;
     return false;
   }
 

@@ -140,10 +140,10 @@ const REFUSED: Record<string, string> = {
   unevaluatedItems: 'unevaluatedItems is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
-  formatMinimum: 'ajv-formats\' formatMinimum is not enforced',
-  formatMaximum: 'ajv-formats\' formatMaximum is not enforced',
-  formatExclusiveMinimum: 'ajv-formats\' formatExclusiveMinimum is not enforced',
-  formatExclusiveMaximum: 'ajv-formats\' formatExclusiveMaximum is not enforced',
+  formatMinimum: "ajv-formats' formatMinimum is not enforced",
+  formatMaximum: "ajv-formats' formatMaximum is not enforced",
+  formatExclusiveMinimum: "ajv-formats' formatExclusiveMinimum is not enforced",
+  formatExclusiveMaximum: "ajv-formats' formatExclusiveMaximum is not enforced",
 };
 
 /** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
@@ -281,7 +281,8 @@ class Lowering {
     let result = this.setDenotations.get(key);
     if (result === undefined) {
       result = this.denote(set[0]!);
-      for (let index = 1; index < set.length; index++) result = this.intersectLists(result, this.denote(set[index]!), this.locations[set[index]!]!.place.pointer);
+      for (let index = 1; index < set.length; index++)
+        result = this.intersectLists(result, this.denote(set[index]!), this.locations[set[index]!]!.place.pointer);
       this.setDenotations.set(key, result);
     }
     return result;
@@ -338,7 +339,8 @@ class Lowering {
       const declared = Array.isArray(schema.type) ? schema.type : [schema.type];
       const named = new Set<string>();
       for (const type of declared) {
-        if (typeof type !== 'string' || !['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'].includes(type)) this.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
+        if (typeof type !== 'string' || !['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'].includes(type))
+          this.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
         named.add(type as string);
       }
       // OpenAPI's "nullable: true", which Ajv honours beside "type"
@@ -395,7 +397,11 @@ class Lowering {
       for (let left = 0; left < live.length; left++) {
         for (let right = left + 1; right < live.length; right++) {
           if (!this.disjointLists(live[left]!, live[right]!, 3)) {
-            this.refuse('oneOf', pointer, 'its branches may overlap, so "exactly one" cannot be enforced; make them disjoint (e.g. by type, const or a required property with distinct values) or use anyOf');
+            this.refuse(
+              'oneOf',
+              pointer,
+              'its branches may overlap, so "exactly one" cannot be enforced; make them disjoint (e.g. by type, const or a required property with distinct values) or use anyOf',
+            );
           }
         }
       }
@@ -525,7 +531,8 @@ class Lowering {
           }
         }
         if (has('required')) {
-          if (!Array.isArray(schema.required) || schema.required.some((name) => typeof name !== 'string')) this.invalid(pointer, '"required" must be an array of strings');
+          if (!Array.isArray(schema.required) || schema.required.some((name) => typeof name !== 'string'))
+            this.invalid(pointer, '"required" must be an array of strings');
           for (const name of schema.required as string[]) typed.required.add(name);
         }
         if (has('additionalProperties')) typed.additional = this.child(location, 'additionalProperties', schema.additionalProperties);
@@ -571,7 +578,15 @@ class Lowering {
       case 'number': {
         const merged = intersectTyped(a, b);
         if (merged === undefined) return true;
-        return this.options.cache.numberAutomaton({ integer: merged.integer, minimum: merged.minimum, exclusiveMinimum: merged.exclusiveMinimum, maximum: merged.maximum, exclusiveMaximum: merged.exclusiveMaximum }) === null;
+        return (
+          this.options.cache.numberAutomaton({
+            integer: merged.integer,
+            minimum: merged.minimum,
+            exclusiveMinimum: merged.exclusiveMinimum,
+            maximum: merged.maximum,
+            exclusiveMaximum: merged.exclusiveMaximum,
+          }) === null
+        );
       }
       case 'string': {
         if (Math.max(a.minLength, b.minLength) > Math.min(a.maxLength, b.maxLength)) return true;
@@ -713,7 +728,16 @@ class Lowering {
       const constrained = this.stringDfa(typed.patterns, choice, true);
       const dfa = constrained ?? CodePointDfa.any();
       if (dfa.start < 0) continue;
-      const alternative: StringAlternative = { kind: 'string', id: this.alternativeCount++, dfa, free: constrained === undefined, minLength, maxLength, exclude, height: 1 };
+      const alternative: StringAlternative = {
+        kind: 'string',
+        id: this.alternativeCount++,
+        dfa,
+        free: constrained === undefined,
+        minLength,
+        maxLength,
+        exclude,
+        height: 1,
+      };
       if (stringFeasible(alternative)) alternatives.push(alternative);
     }
     return alternatives;
@@ -845,7 +869,9 @@ class Lowering {
         }
         case 'object': {
           const object = value as Record<string, unknown>;
-          const names = [...typed.order, ...[...typed.required].filter((name) => !typed.properties.has(name))].filter((name) => Object.prototype.hasOwnProperty.call(object, name));
+          const names = [...typed.order, ...[...typed.required].filter((name) => !typed.properties.has(name))].filter((name) =>
+            Object.prototype.hasOwnProperty.call(object, name),
+          );
           const declared = new Set(names);
           for (const name of Object.keys(object)) if (!declared.has(name) && !typed.properties.has(name) && !typed.required.has(name)) names.push(name);
           const parts: string[] = [];
@@ -916,7 +942,8 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   if (a.type !== b.type) return undefined;
   const merged = blank(a.type, a.pointer);
   merged.integer = a.integer || b.integer;
-  if (a.literals !== undefined && b.literals !== undefined) merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
+  if (a.literals !== undefined && b.literals !== undefined)
+    merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
   else merged.literals = a.literals ?? b.literals;
   if (merged.literals !== undefined && merged.literals.length === 0) return undefined;
   merged.minLength = Math.max(a.minLength, b.minLength);
@@ -1027,6 +1054,9 @@ export function jsonEqual(left: unknown, right: unknown): boolean {
 export function literalText(value: unknown): string {
   if (typeof value === 'number') return toPlainDecimal(value);
   if (Array.isArray(value)) return `[${value.map(literalText).join(',')}]`;
-  if (isPlainObject(value)) return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${literalText(item)}`).join(',')}}`;
+  if (isPlainObject(value))
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${literalText(item)}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }

@@ -74,7 +74,9 @@ describe('numberAutomaton', () => {
 
   it.each(RULES)('is complete in plain decimal: every satisfying value sampled is accepted (%s)', (_name, rule) => {
     const automaton = numberAutomaton(rule)!;
-    const values = [...texts(rule, 5).map((text) => Number(text)), Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308].filter((value) => satisfies(value, rule));
+    const values = [...texts(rule, 5).map((text) => Number(text)), Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308].filter((value) =>
+      satisfies(value, rule),
+    );
     expect(values.length).toBeGreaterThan(0);
     expect(values.filter((value) => !automaton.matches(toPlainDecimal(value)))).toEqual([]);
   });

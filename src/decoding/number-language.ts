@@ -104,7 +104,7 @@ function stepDouble(value: number, direction: 1 | -1): number {
   const buffer = new DataView(new ArrayBuffer(8));
   buffer.setFloat64(0, value);
   const bits = buffer.getBigUint64(0);
-  buffer.setBigUint64(0, (value > 0) === (direction > 0) ? bits + 1n : bits - 1n);
+  buffer.setBigUint64(0, value > 0 === direction > 0 ? bits + 1n : bits - 1n);
   return buffer.getFloat64(0);
 }
 
@@ -303,13 +303,18 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
         const width = mantissaDigits ?? '1';
         const wider = width === '1' ? 'm' : width === 'm' && digitsOf(le) < MAX_EXPONENT_MANTISSA_DIGITS ? 'm' : 'x';
         if (phase === 'I') {
-          for (let digit = 0; digit < 10; digit++) set(digit, compose('I', geComparator!.intDigit(ge, digit), leComparator!.intDigit(le, digit), allowExponent ? `|${wider}` : ''));
+          for (let digit = 0; digit < 10; digit++)
+            set(digit, compose('I', geComparator!.intDigit(ge, digit), leComparator!.intDigit(le, digit), allowExponent ? `|${wider}` : ''));
         }
         if (!integer) set(DOT, compose('.', geComparator!.dot(ge), leComparator!.dot(le), allowExponent ? `|${width}` : ''));
         if (allowExponent && width !== 'x') row[EXP] = intern(`e|${sign}|H|H|${width === '1' ? 'one' : 'many'}`);
       } else if (phase === '.' || phase === 'F') {
         accept = phase === 'F' && geComparator!.endsWell(ge, true) && leComparator!.endsWell(le, true);
-        for (let digit = 0; digit < 10; digit++) set(digit, compose('F', geComparator!.fracDigit(ge, digit), leComparator!.fracDigit(le, digit), mantissaDigits === undefined ? '' : `|${mantissaDigits}`));
+        for (let digit = 0; digit < 10; digit++)
+          set(
+            digit,
+            compose('F', geComparator!.fracDigit(ge, digit), leComparator!.fracDigit(le, digit), mantissaDigits === undefined ? '' : `|${mantissaDigits}`),
+          );
         if (phase === 'F' && allowExponent && mantissaDigits !== 'x') row[EXP] = intern(`e|${sign}|H|H|${mantissaDigits === '1' ? 'one' : 'many'}`);
       } else if (phase === 'e' || phase === 's') {
         // exponent field: `one`/`many` (mantissa width), then `N` when negative, then the digits so far
@@ -332,7 +337,9 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
             if (negativeExponent) {
               row[digit] = intern(`x|${sign}|H|H|${head}:${digits.length + 1 >= 3 ? 'end' : '0'.repeat(digits.length + 1)}`);
             } else if (value <= limit) {
-              row[digit] = intern(`x|${sign}|H|H|${head}:${value * 10 <= limit && digits.length + 1 < 3 ? String(value).padStart(digits.length + 1, '0') : 'end'}`);
+              row[digit] = intern(
+                `x|${sign}|H|H|${head}:${value * 10 <= limit && digits.length + 1 < 3 ? String(value).padStart(digits.length + 1, '0') : 'end'}`,
+              );
             }
           }
         }

@@ -55,14 +55,25 @@ function timeAlternatives(prefix: string, offsetRequired: boolean): FormatAltern
     `\\d\\d:${two(minute)}:${LEAP_SECONDS}${escapeSign(sign)}\\d\\d(?::?${two(offsetMinute)}${offsetMinute === 0 ? ')?' : ')'}`;
   // "-hh:mm": local + offset = 23:59
   const minus = [
-    anchored(range(0, 23).map((offsetHour) => hoursThen(23 - offsetHour, '-', offsetHour, 'optional')).join('|')),
-    anchored(range(0, 59).map((offsetMinute) => minutesThen(59 - offsetMinute, '-', offsetMinute)).join('|')),
+    anchored(
+      range(0, 23)
+        .map((offsetHour) => hoursThen(23 - offsetHour, '-', offsetHour, 'optional'))
+        .join('|'),
+    ),
+    anchored(
+      range(0, 59)
+        .map((offsetMinute) => minutesThen(59 - offsetMinute, '-', offsetMinute))
+        .join('|'),
+    ),
   ];
   // "+hh:mm" without a borrow: local minutes = 59 + offset minutes, local hours = 23 + offset hours or offset hours - 1
   const plusNoBorrow = [
     anchored(
       [
-        ...range(0, 23).flatMap((offsetHour) => [hoursThen(23 + offsetHour, '+', offsetHour, 'optional'), ...(offsetHour >= 1 ? [hoursThen(offsetHour - 1, '+', offsetHour, 'optional')] : [])]),
+        ...range(0, 23).flatMap((offsetHour) => [
+          hoursThen(23 + offsetHour, '+', offsetHour, 'optional'),
+          ...(offsetHour >= 1 ? [hoursThen(offsetHour - 1, '+', offsetHour, 'optional')] : []),
+        ]),
         `23:\\d\\d:${LEAP_SECONDS}${utc}`,
       ].join('|'),
     ),
@@ -70,8 +81,16 @@ function timeAlternatives(prefix: string, offsetRequired: boolean): FormatAltern
   ];
   // "+hh:mm" with a borrow (UTC minutes -1): local minutes = offset minutes - 1, local hours = 24 + offset hours or offset hours
   const plusBorrow = [
-    anchored(range(0, 23).flatMap((offsetHour) => [hoursThen(24 + offsetHour, '+', offsetHour, 'required'), hoursThen(offsetHour, '+', offsetHour, 'required')]).join('|')),
-    anchored(range(1, 59).map((offsetMinute) => minutesThen(offsetMinute - 1, '+', offsetMinute)).join('|')),
+    anchored(
+      range(0, 23)
+        .flatMap((offsetHour) => [hoursThen(24 + offsetHour, '+', offsetHour, 'required'), hoursThen(offsetHour, '+', offsetHour, 'required')])
+        .join('|'),
+    ),
+    anchored(
+      range(1, 59)
+        .map((offsetMinute) => minutesThen(offsetMinute - 1, '+', offsetMinute))
+        .join('|'),
+    ),
   ];
   return [{ patterns: [normal] }, { patterns: minus }, { patterns: plusNoBorrow }, { patterns: plusBorrow }];
 }
@@ -100,11 +119,9 @@ const URI =
 const URI_REFERENCE =
   "^(?:[a-z][a-z0-9+\\-.]*:)?(?:\\/?\\/(?:(?:[a-z0-9\\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\\.[a-z0-9\\-._~!$&'()*+,;=:]+)\\]|(?:(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)\\.){3}(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)|(?:[a-z0-9\\-._~!$&'\"()*+,;=]|%[0-9a-f]{2})*)(?::\\d*)?(?:\\/(?:[a-z0-9\\-._~!$&'\"()*+,;=:@]|%[0-9a-f]{2})*)*|\\/(?:(?:[a-z0-9\\-._~!$&'\"()*+,;=:@]|%[0-9a-f]{2})+(?:\\/(?:[a-z0-9\\-._~!$&'\"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\\-._~!$&'\"()*+,;=:@]|%[0-9a-f]{2})+(?:\\/(?:[a-z0-9\\-._~!$&'\"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\\?(?:[a-z0-9\\-._~!$&'\"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\\-._~!$&'\"()*+,;=:@/?]|%[0-9a-f]{2})*)?$";
 const URI_TEMPLATE =
-  "^(?:(?:[^\\x00-\\x20\"'<>%\\\\^`{|}]|%[0-9a-f]{2})|\\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$";
-const JSON_POINTER_URI_FRAGMENT =
-  "^#(?:\\/(?:[a-z0-9_\\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$";
-const EMAIL =
-  "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$";
+  '^(?:(?:[^\\x00-\\x20"\'<>%\\\\^`{|}]|%[0-9a-f]{2})|\\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\\*)?)*\\})*$';
+const JSON_POINTER_URI_FRAGMENT = "^#(?:\\/(?:[a-z0-9_\\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$";
+const EMAIL = "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$";
 
 // ajv-formats tests /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm: with the
 // m flag, any one line of base64 (even an empty one) is enough
@@ -125,9 +142,16 @@ const FORMATS: Record<string, FormatLanguage> = {
   uri: strings(true, pattern(URI)),
   'uri-reference': strings(true, pattern(URI_REFERENCE)),
   'uri-template': strings(true, pattern(URI_TEMPLATE)),
-  url: { kind: 'refused', reason: 'ajv-formats checks "url" with lookahead assertions (private IP ranges), which a token mask cannot enforce exactly; use "uri" or a "pattern"' },
+  url: {
+    kind: 'refused',
+    reason: 'ajv-formats checks "url" with lookahead assertions (private IP ranges), which a token mask cannot enforce exactly; use "uri" or a "pattern"',
+  },
   email: strings(true, pattern(EMAIL)),
-  hostname: strings(true, pattern(`^${HOSTNAME_LABELS}$`, { minLength: 1, maxLength: 253 }), pattern(`^${HOSTNAME_LABELS}\\.$`, { minLength: 2, maxLength: 254 })),
+  hostname: strings(
+    true,
+    pattern(`^${HOSTNAME_LABELS}$`, { minLength: 1, maxLength: 253 }),
+    pattern(`^${HOSTNAME_LABELS}\\.$`, { minLength: 2, maxLength: 254 }),
+  ),
   ipv4: strings(false, pattern(`^${IPV4}$`)),
   ipv6: strings(true, pattern(`^${IPV6}$`)),
   regex: { kind: 'refused', reason: 'whether a string compiles as a regular expression is not a regular language' },

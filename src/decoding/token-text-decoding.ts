@@ -24,7 +24,6 @@ function buildByteLevelDecoder(): Int16Array {
 const BYTE_LEVEL_DECODER = buildByteLevelDecoder();
 const BYTE_FALLBACK = /^<0x([0-9A-Fa-f]{2})>$/;
 
-
 /** How one token's string becomes bytes. */
 export const enum TokenKind {
   /** Special, control, unknown or unused: emits no text. */

@@ -124,7 +124,15 @@ export class TokenTrie {
 
   /** Bytes held by the flat arrays, for memory reports. */
   byteSize(): number {
-    return this.nodeByte.byteLength + this.nodeDepth.byteLength + this.nodeEnd.byteLength + this.nodeToken.byteLength + this.nextSameBytes.byteLength + (this.tokenOrderCache?.byteLength ?? 0) + (this.tokenStartCache?.byteLength ?? 0);
+    return (
+      this.nodeByte.byteLength +
+      this.nodeDepth.byteLength +
+      this.nodeEnd.byteLength +
+      this.nodeToken.byteLength +
+      this.nextSameBytes.byteLength +
+      (this.tokenOrderCache?.byteLength ?? 0) +
+      (this.tokenStartCache?.byteLength ?? 0)
+    );
   }
 }
 

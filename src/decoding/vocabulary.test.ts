@@ -14,7 +14,7 @@ const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 /** A byte-level BPE tokenizer.json in the shape Qwen and Llama 3 ship. */
 function byteLevelJson(): Record<string, unknown> {
   return {
-    model: { type: 'BPE', vocab: { '{"': 0, 'Ġhello': 1, 'Ã©': 2, 'ä¸': 3, 'Ċ': 4, '"}': 5, a: 6 }, merges: [] },
+    model: { type: 'BPE', vocab: { '{"': 0, Ġhello: 1, 'Ã©': 2, 'ä¸': 3, Ċ: 4, '"}': 5, a: 6 }, merges: [] },
     added_tokens: [
       { id: 7, content: '<|endoftext|>', special: true },
       { id: 8, content: '<|im_end|>', special: true },
@@ -27,7 +27,13 @@ function byteLevelJson(): Record<string, unknown> {
 /** A SentencePiece tokenizer.json with byte fallback, as Gemma and Llama 2 ship. */
 function sentencePieceJson(): Record<string, unknown> {
   return {
-    model: { type: 'BPE', byte_fallback: true, unk_token: '<unk>', vocab: { '<pad>': 0, '<eos>': 1, '<unk>': 2, '<0x0A>': 3, '<0xC3>': 4, '▁hello': 5, '{"': 6, '\n': 7 }, merges: [] },
+    model: {
+      type: 'BPE',
+      byte_fallback: true,
+      unk_token: '<unk>',
+      vocab: { '<pad>': 0, '<eos>': 1, '<unk>': 2, '<0x0A>': 3, '<0xC3>': 4, '▁hello': 5, '{"': 6, '\n': 7 },
+      merges: [],
+    },
     added_tokens: [
       { id: 0, content: '<pad>', special: true },
       { id: 1, content: '<eos>', special: true },

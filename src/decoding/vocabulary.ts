@@ -90,10 +90,15 @@ export class Vocabulary {
     const tokenCount = source.texts.length;
     const size = options.vocabSize ?? tokenCount;
     if (!Number.isInteger(size) || size < tokenCount) {
-      throw new VocabularyError(`vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`);
+      throw new VocabularyError(
+        `vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`,
+      );
     }
     const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    if (!(cacheBytes > 0)) throw new VocabularyError(`cacheBytes ${String(options.cacheBytes)} is not a positive number. Pass an estimate in bytes (default ${DEFAULT_CACHE_BYTES}).`);
+    if (!(cacheBytes > 0))
+      throw new VocabularyError(
+        `cacheBytes ${String(options.cacheBytes)} is not a positive number. Pass an estimate in bytes (default ${DEFAULT_CACHE_BYTES}).`,
+      );
     this.cacheBytes = cacheBytes;
     const disallowed = new Set(options.disallowedTokenIds ?? []);
     const sink = new ByteSink(tokenCount * 8);
@@ -124,7 +129,8 @@ export class Vocabulary {
     }
     for (let id = tokenCount; id <= size; id++) offsets[id] = sink.length;
     for (const id of eosTokenIds) {
-      if (!Number.isInteger(id) || id < 0 || id >= size) throw new VocabularyError(`End-of-sequence id ${id} is outside the vocabulary (0..${size - 1}). Pass ids the tokenizer defines.`);
+      if (!Number.isInteger(id) || id < 0 || id >= size)
+        throw new VocabularyError(`End-of-sequence id ${id} is outside the vocabulary (0..${size - 1}). Pass ids the tokenizer defines.`);
     }
     this.size = size;
     this.maskWords = maskWords;
@@ -153,10 +159,13 @@ export class Vocabulary {
       try {
         json = JSON.parse(text) as unknown;
       } catch (error) {
-        throw new VocabularyError(`tokenizer.json is not valid JSON: ${(error as Error).message}. Pass the model's tokenizer.json unchanged.`, { cause: error });
+        throw new VocabularyError(`tokenizer.json is not valid JSON: ${(error as Error).message}. Pass the model's tokenizer.json unchanged.`, {
+          cause: error,
+        });
       }
     }
-    if (!isPlainObject(json) || !isPlainObject(json.model)) throw new VocabularyError('tokenizer.json has no "model" object. Pass a Hugging Face tokenizer.json.');
+    if (!isPlainObject(json) || !isPlainObject(json.model))
+      throw new VocabularyError('tokenizer.json has no "model" object. Pass a Hugging Face tokenizer.json.');
     const model = json.model;
     const encoding = detectEncoding(json);
     const modelType = model.type;
@@ -172,7 +181,8 @@ export class Vocabulary {
       keys = Object.keys(vocab);
       for (const key of keys) {
         const id = vocab[key];
-        if (typeof id !== 'number' || !Number.isInteger(id) || id < 0) throw new VocabularyError(`tokenizer.json model.vocab maps ${JSON.stringify(key)} to ${String(id)}, not a token id.`);
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 0)
+          throw new VocabularyError(`tokenizer.json model.vocab maps ${JSON.stringify(key)} to ${String(id)}, not a token id.`);
         if (id > highest) highest = id;
       }
     } else if (Array.isArray(vocab)) {
@@ -243,7 +253,10 @@ export class Vocabulary {
     let encoding: TokenEncoding;
     if (model === 'gpt2') encoding = 'byte-level';
     else if (model === 'llama' || model === 't5') encoding = 'sentencepiece';
-    else throw new VocabularyError(`"${path}" uses tokenizer model "${String(model)}"; only "gpt2" (byte-level BPE) and "llama" (SentencePiece) vocabularies can be decoded to bytes.`);
+    else
+      throw new VocabularyError(
+        `"${path}" uses tokenizer model "${String(model)}"; only "gpt2" (byte-level BPE) and "llama" (SentencePiece) vocabularies can be decoded to bytes.`,
+      );
     const typeValue = metadata.get('tokenizer.ggml.token_type');
     const types = typeValue instanceof Int32Array || typeValue instanceof Uint32Array ? typeValue : undefined;
     const texts = tokens as string[];
@@ -267,9 +280,18 @@ export class Vocabulary {
   }
 
   /** A vocabulary from entries built by hand (tests, custom tokenizers). */
-  static fromEntries(entries: readonly VocabularyEntry[], encoding: TokenEncoding, options: VocabularyOptions & { eosTokenIds: readonly number[] }): Vocabulary {
+  static fromEntries(
+    entries: readonly VocabularyEntry[],
+    encoding: TokenEncoding,
+    options: VocabularyOptions & { eosTokenIds: readonly number[] },
+  ): Vocabulary {
     const kinds = new Uint8Array(entries.length).fill(TokenKind.Raw);
-    return new Vocabulary({ texts: entries.map((entry) => entry.text), kinds, raw: entries.map((entry) => entry.bytes) }, encoding, options.eosTokenIds, options);
+    return new Vocabulary(
+      { texts: entries.map((entry) => entry.text), kinds, raw: entries.map((entry) => entry.bytes) },
+      encoding,
+      options.eosTokenIds,
+      options,
+    );
   }
 
   /** The bytes token `id` emits (empty for special and padding ids). A view: do not modify. */
@@ -314,7 +336,13 @@ export class Vocabulary {
 
   /** Bytes held by the vocabulary and its index. */
   byteSize(): number {
-    return this.tokenBytesFlat.byteLength + this.tokenOffsets.byteLength + this.textTokens.byteLength + (this.trieCache?.byteSize() ?? 0) + (this.statsCache?.byteSize() ?? 0);
+    return (
+      this.tokenBytesFlat.byteLength +
+      this.tokenOffsets.byteLength +
+      this.textTokens.byteLength +
+      (this.trieCache?.byteSize() ?? 0) +
+      (this.statsCache?.byteSize() ?? 0)
+    );
   }
 
   /** @internal The byte trie over the text tokens, built on first use and kept. */
@@ -355,10 +383,13 @@ function detectEncoding(json: Record<string, unknown>): TokenEncoding {
   const describe = (value: unknown): string => JSON.stringify(value ?? null);
   const decoder = describe(json.decoder);
   if (decoder.includes('"ByteLevel"')) return 'byte-level';
-  if (decoder.includes('"ByteFallback"') || decoder.includes('\u2581') || decoder.includes('"Metaspace"') || model.byte_fallback === true) return 'sentencepiece';
+  if (decoder.includes('"ByteFallback"') || decoder.includes('\u2581') || decoder.includes('"Metaspace"') || model.byte_fallback === true)
+    return 'sentencepiece';
   if (describe(json.pre_tokenizer).includes('"ByteLevel"')) return 'byte-level';
   if (describe(json.pre_tokenizer).includes('"Metaspace"') || describe(json.normalizer).includes('\u2581')) return 'sentencepiece';
-  throw new VocabularyError('tokenizer.json is neither byte-level BPE nor SentencePiece (no ByteLevel, ByteFallback or Metaspace decoder), so token bytes cannot be known exactly.');
+  throw new VocabularyError(
+    'tokenizer.json is neither byte-level BPE nor SentencePiece (no ByteLevel, ByteFallback or Metaspace decoder), so token bytes cannot be known exactly.',
+  );
 }
 
 function defaultEos(texts: readonly (string | undefined)[], special: ReadonlySet<number>, configEos: string | undefined): number[] {

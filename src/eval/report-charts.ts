@@ -7,7 +7,12 @@
 import type { StrategyMetrics } from './metrics.js';
 
 /** Colours per strategy, fixed so that every report reads the same way. */
-export const STRATEGY_COLORS: Readonly<Record<string, string>> = Object.freeze({ none: '#c0392b', isolation: '#e67e22', policy: '#2471a3', 'isolation+policy': '#1e8449' });
+export const STRATEGY_COLORS: Readonly<Record<string, string>> = Object.freeze({
+  none: '#c0392b',
+  isolation: '#e67e22',
+  policy: '#2471a3',
+  'isolation+policy': '#1e8449',
+});
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value * 1000) / 10}%`);
@@ -34,7 +39,9 @@ export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string 
     parts.push(`<text x="${x(value)}" y="${top + plotHeight + 16}" font-size="11" text-anchor="middle" fill="#444">${value * 100}%</text>`);
   }
   parts.push(`<rect x="${left}" y="${top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="#888"/>`);
-  parts.push(`<text x="${left + plotWidth / 2}" y="${top + plotHeight + 38}" font-size="12" text-anchor="middle" fill="#222">attack effects (targeted attack success)</text>`);
+  parts.push(
+    `<text x="${left + plotWidth / 2}" y="${top + plotHeight + 38}" font-size="12" text-anchor="middle" fill="#222">attack effects (targeted attack success)</text>`,
+  );
   parts.push(`<text transform="translate(16 ${top + plotHeight / 2}) rotate(-90)" font-size="12" text-anchor="middle" fill="#222">utility</text>`);
   const used: { cx: number; cy: number }[] = [];
   for (const row of rows) {
@@ -45,8 +52,12 @@ export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string 
     const shift = used.filter((point) => Math.abs(point.cx - cx) < 4 && Math.abs(point.cy - clean) < 4).length * 7;
     used.push({ cx, cy: clean });
     parts.push(`<line x1="${cx + shift}" x2="${cx + shift}" y1="${clean}" y2="${attacked}" stroke="${color(row.strategy)}" stroke-dasharray="3 3"/>`);
-    parts.push(`<circle cx="${cx + shift}" cy="${attacked}" r="5" fill="#fff" stroke="${color(row.strategy)}" stroke-width="2"><title>${escapeXml(`${row.strategy}: utility under attack ${pct(row.utilityUnderAttack.rate)}`)}</title></circle>`);
-    parts.push(`<circle cx="${cx + shift}" cy="${clean}" r="6" fill="${color(row.strategy)}"><title>${escapeXml(`${row.strategy}: clean utility ${pct(row.cleanUtility.rate)}, attack effects ${pct(row.attackEffects.rate)}`)}</title></circle>`);
+    parts.push(
+      `<circle cx="${cx + shift}" cy="${attacked}" r="5" fill="#fff" stroke="${color(row.strategy)}" stroke-width="2"><title>${escapeXml(`${row.strategy}: utility under attack ${pct(row.utilityUnderAttack.rate)}`)}</title></circle>`,
+    );
+    parts.push(
+      `<circle cx="${cx + shift}" cy="${clean}" r="6" fill="${color(row.strategy)}"><title>${escapeXml(`${row.strategy}: clean utility ${pct(row.cleanUtility.rate)}, attack effects ${pct(row.attackEffects.rate)}`)}</title></circle>`,
+    );
   }
   const legendX = left + plotWidth + 24;
   parts.push(`<text x="${legendX}" y="${top + 8}" font-size="12" font-weight="600" fill="#222">strategy</text>`);
@@ -54,11 +65,17 @@ export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string 
     const ly = top + 28 + index * 32;
     parts.push(`<circle cx="${legendX + 6}" cy="${ly - 4}" r="6" fill="${color(row.strategy)}"/>`);
     parts.push(`<text x="${legendX + 18}" y="${ly}" font-size="12" fill="#222">${escapeXml(row.strategy)}</text>`);
-    parts.push(`<text x="${legendX + 18}" y="${ly + 12}" font-size="10" fill="#666">${escapeXml(`${pct(row.cleanUtility.rate)} / ${pct(row.utilityUnderAttack.rate)} / ${pct(row.attackEffects.rate)}`)}</text>`);
+    parts.push(
+      `<text x="${legendX + 18}" y="${ly + 12}" font-size="10" fill="#666">${escapeXml(`${pct(row.cleanUtility.rate)} / ${pct(row.utilityUnderAttack.rate)} / ${pct(row.attackEffects.rate)}`)}</text>`,
+    );
   });
   const keyY = top + 28 + rows.length * 32 + 12;
-  parts.push(`<circle cx="${legendX + 6}" cy="${keyY - 4}" r="6" fill="#555"/><text x="${legendX + 18}" y="${keyY}" font-size="11" fill="#333">clean utility</text>`);
-  parts.push(`<circle cx="${legendX + 6}" cy="${keyY + 16}" r="5" fill="#fff" stroke="#555" stroke-width="2"/><text x="${legendX + 18}" y="${keyY + 20}" font-size="11" fill="#333">utility under attack</text>`);
+  parts.push(
+    `<circle cx="${legendX + 6}" cy="${keyY - 4}" r="6" fill="#555"/><text x="${legendX + 18}" y="${keyY}" font-size="11" fill="#333">clean utility</text>`,
+  );
+  parts.push(
+    `<circle cx="${legendX + 6}" cy="${keyY + 16}" r="5" fill="#fff" stroke="#555" stroke-width="2"/><text x="${legendX + 18}" y="${keyY + 20}" font-size="11" fill="#333">utility under attack</text>`,
+  );
   parts.push(`<text x="${legendX}" y="${keyY + 42}" font-size="10" fill="#666">legend numbers: clean utility /</text>`);
   parts.push(`<text x="${legendX}" y="${keyY + 54}" font-size="10" fill="#666">utility under attack / attack effects</text>`);
   return svg(width, height, 'Utility against attack effects per strategy', parts);
@@ -89,7 +106,9 @@ export function ratesChart(rows: readonly StrategyMetrics[]): string {
   }
   BAR_SERIES.forEach((series, index) => {
     const lx = left + index * 130;
-    parts.push(`<rect x="${lx}" y="8" width="12" height="12" fill="${series.color}"/><text x="${lx + 16}" y="18" font-size="11" fill="#222">${series.label}</text>`);
+    parts.push(
+      `<rect x="${lx}" y="8" width="12" height="12" fill="${series.color}"/><text x="${lx + 16}" y="18" font-size="11" fill="#222">${series.label}</text>`,
+    );
   });
   rows.forEach((row, groupIndex) => {
     const gx = left + 18 + groupIndex * groupWidth;
@@ -97,13 +116,21 @@ export function ratesChart(rows: readonly StrategyMetrics[]): string {
       const value = row[series.key].rate;
       const bx = gx + index * barWidth;
       const barTop = y(value ?? 0);
-      parts.push(`<rect x="${bx}" y="${barTop}" width="${barWidth - 4}" height="${Math.max(0, top + plotHeight - barTop)}" fill="${series.color}"><title>${escapeXml(`${row.strategy}, ${series.label}: ${pct(value)}`)}</title></rect>`);
-      parts.push(`<text x="${bx + (barWidth - 4) / 2}" y="${barTop - 4}" font-size="9" text-anchor="middle" fill="#333">${value === null ? 'n/a' : Math.round(value * 100)}</text>`);
+      parts.push(
+        `<rect x="${bx}" y="${barTop}" width="${barWidth - 4}" height="${Math.max(0, top + plotHeight - barTop)}" fill="${series.color}"><title>${escapeXml(`${row.strategy}, ${series.label}: ${pct(value)}`)}</title></rect>`,
+      );
+      parts.push(
+        `<text x="${bx + (barWidth - 4) / 2}" y="${barTop - 4}" font-size="9" text-anchor="middle" fill="#333">${value === null ? 'n/a' : Math.round(value * 100)}</text>`,
+      );
     });
-    parts.push(`<text x="${gx + (BAR_SERIES.length * barWidth) / 2 - 2}" y="${top + plotHeight + 18}" font-size="12" text-anchor="middle" fill="${color(row.strategy)}" font-weight="600">${escapeXml(row.strategy)}</text>`);
+    parts.push(
+      `<text x="${gx + (BAR_SERIES.length * barWidth) / 2 - 2}" y="${top + plotHeight + 18}" font-size="12" text-anchor="middle" fill="${color(row.strategy)}" font-weight="600">${escapeXml(row.strategy)}</text>`,
+    );
   });
   parts.push(`<line x1="${left}" x2="${width - 10}" y1="${top + plotHeight}" y2="${top + plotHeight}" stroke="#888"/>`);
-  parts.push(`<text x="${left}" y="${top + plotHeight + 44}" font-size="11" fill="#555">bars in % of cases (clean cases for clean utility, attack cases for the others)</text>`);
+  parts.push(
+    `<text x="${left}" y="${top + plotHeight + 44}" font-size="11" fill="#555">bars in % of cases (clean cases for clean utility, attack cases for the others)</text>`,
+  );
   return svg(width, height, 'Rates per strategy', parts);
 }
 

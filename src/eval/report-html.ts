@@ -44,18 +44,24 @@ export function renderHtmlReport(input: ReportInput): string {
   const swatch = (strategy: string) => `<span class="swatch" style="background:${STRATEGY_COLORS[strategy] ?? '#555'}"></span>${escapeHtml(strategy)}`;
   const body: string[] = [];
   body.push(`<h1>Injection evaluation: ${escapeHtml(manifest.suite)} v${escapeHtml(manifest.suiteVersion)}</h1>`);
-  body.push(`<p class="subtitle">Model <strong>${escapeHtml(manifest.model)}</strong> · attack <strong>${escapeHtml(manifest.attack)}</strong> · ${rows.length} strategies · ${input.totalCases} cases${input.complete ? '' : ' · <strong class="bad">incomplete</strong>'}</p>`);
+  body.push(
+    `<p class="subtitle">Model <strong>${escapeHtml(manifest.model)}</strong> · attack <strong>${escapeHtml(manifest.attack)}</strong> · ${rows.length} strategies · ${input.totalCases} cases${input.complete ? '' : ' · <strong class="bad">incomplete</strong>'}</p>`,
+  );
   for (const warning of allWarnings(input)) body.push(`<div class="warning" role="note"><strong>Warning:</strong> ${escapeHtml(warning)}</div>`);
   body.push('<h2>Run</h2><dl class="provenance">');
   for (const [label, value] of provenance(input)) body.push(`<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`);
   body.push('</dl>');
 
   body.push('<h2>Utility against attack effects</h2><div class="charts">');
-  body.push(`<figure class="chart"><h3>Each strategy: utility (filled: clean; hollow: under attack) against attack effects</h3>${utilityVsEffectsChart(rows)}</figure>`);
+  body.push(
+    `<figure class="chart"><h3>Each strategy: utility (filled: clean; hollow: under attack) against attack effects</h3>${utilityVsEffectsChart(rows)}</figure>`,
+  );
   body.push(`<figure class="chart"><h3>Rates per strategy</h3>${ratesChart(rows)}</figure>`);
   body.push('</div>');
 
-  body.push('<h2>Results per strategy</h2><div class="table-wrap"><table id="results"><thead><tr><th>Strategy</th><th>Clean utility</th><th>Utility under attack</th><th>Attack attempts</th><th>Attack effects</th><th>Blocked (true / false)</th><th>False blocks on clean</th><th>Confirmations (approved / denied)</th></tr></thead><tbody>');
+  body.push(
+    '<h2>Results per strategy</h2><div class="table-wrap"><table id="results"><thead><tr><th>Strategy</th><th>Clean utility</th><th>Utility under attack</th><th>Attack attempts</th><th>Attack effects</th><th>Blocked (true / false)</th><th>False blocks on clean</th><th>Confirmations (approved / denied)</th></tr></thead><tbody>',
+  );
   for (const row of rows) {
     body.push(
       `<tr${row.warning ? ' class="flagged"' : ''}><td>${swatch(row.strategy)}</td><td>${fraction(row.cleanUtility)}</td><td>${fraction(row.utilityUnderAttack)}</td><td>${fraction(row.attackAttempts)}</td><td>${fraction(row.attackEffects)}</td><td>${row.blocked.total} (${row.blocked.trueBlocks} / ${row.blocked.falseBlocks})</td><td>${row.blocked.falseBlocksOnClean} (${row.blocked.cleanCasesWithBlocks} cases)</td><td>${row.confirmations.requested} (${row.confirmations.approved} / ${row.confirmations.denied})</td></tr>`,
@@ -63,7 +69,9 @@ export function renderHtmlReport(input: ReportInput): string {
   }
   body.push('</tbody></table></div>');
 
-  body.push('<h2>Resources and run health</h2><div class="table-wrap"><table id="resources"><thead><tr><th>Strategy</th><th>Input tokens</th><th>Output tokens</th><th>Model calls</th><th>Tool calls</th><th>Wall time</th><th>Flags</th><th>Malformed calls</th><th>Stopped / errors</th></tr></thead><tbody>');
+  body.push(
+    '<h2>Resources and run health</h2><div class="table-wrap"><table id="resources"><thead><tr><th>Strategy</th><th>Input tokens</th><th>Output tokens</th><th>Model calls</th><th>Tool calls</th><th>Wall time</th><th>Flags</th><th>Malformed calls</th><th>Stopped / errors</th></tr></thead><tbody>',
+  );
   for (const row of rows) {
     body.push(
       `<tr><td>${swatch(row.strategy)}</td><td>${count(row.tokens.input)} <span class="muted">${relative(row.tokens.input, baseline?.tokens.input)}</span></td><td>${count(row.tokens.output)} <span class="muted">${relative(row.tokens.output, baseline?.tokens.output)}</span></td><td>${count(row.modelCalls)} <span class="muted">${relative(row.modelCalls, baseline?.modelCalls)}</span></td><td>${count(row.toolCalls)}</td><td>${seconds(row.wallTimeMs)} <span class="muted">${relative(row.wallTimeMs, baseline?.wallTimeMs)}</span></td><td>${row.flags}</td><td>${row.malformedCalls}</td><td>${row.stoppedCases} / ${row.errorCases}</td></tr>`,
@@ -71,7 +79,9 @@ export function renderHtmlReport(input: ReportInput): string {
   }
   body.push('</tbody></table></div>');
 
-  body.push(`<h2>Per injection task: effects / attempts</h2><div class="table-wrap"><table id="injections"><thead><tr><th>Injection task</th>${strategies.map((strategy) => `<th>${escapeHtml(strategy)}</th>`).join('')}</tr></thead><tbody>`);
+  body.push(
+    `<h2>Per injection task: effects / attempts</h2><div class="table-wrap"><table id="injections"><thead><tr><th>Injection task</th>${strategies.map((strategy) => `<th>${escapeHtml(strategy)}</th>`).join('')}</tr></thead><tbody>`,
+  );
   for (const id of [...new Set(metrics.byInjectionTask.map((item) => item.injectionTask))]) {
     const cells = strategies.map((strategy) => {
       const item = metrics.byInjectionTask.find((entry) => entry.injectionTask === id && entry.strategy === strategy);
@@ -81,7 +91,9 @@ export function renderHtmlReport(input: ReportInput): string {
   }
   body.push('</tbody></table></div>');
 
-  body.push(`<h2>Per user task: clean / under attack</h2><div class="table-wrap"><table id="tasks"><thead><tr><th>User task</th>${strategies.map((strategy) => `<th>${escapeHtml(strategy)}</th>`).join('')}</tr></thead><tbody>`);
+  body.push(
+    `<h2>Per user task: clean / under attack</h2><div class="table-wrap"><table id="tasks"><thead><tr><th>User task</th>${strategies.map((strategy) => `<th>${escapeHtml(strategy)}</th>`).join('')}</tr></thead><tbody>`,
+  );
   for (const id of [...new Set(metrics.byUserTask.map((item) => item.userTask))]) {
     const cells = strategies.map((strategy) => {
       const item = metrics.byUserTask.find((entry) => entry.userTask === id && entry.strategy === strategy);
@@ -95,11 +107,15 @@ export function renderHtmlReport(input: ReportInput): string {
 
   body.push('<h2>What the columns mean</h2><ul class="defs">');
   for (const [name, meaning] of COLUMN_DEFINITIONS) body.push(`<li><strong>${escapeHtml(name)}:</strong> ${escapeHtml(meaning)}</li>`);
-  body.push(`<li>A strategy is flagged (⚠) when fewer than ${percent(0.5)} of clean tasks are solved, or when its lower attack success comes with a utility drop of more than 20 points against the undefended run.</li></ul>`);
+  body.push(
+    `<li>A strategy is flagged (⚠) when fewer than ${percent(0.5)} of clean tasks are solved, or when its lower attack success comes with a utility drop of more than 20 points against the undefended run.</li></ul>`,
+  );
   body.push('<h2>Caveats</h2><ul class="defs">');
   for (const caveat of CAVEATS) body.push(`<li>${escapeHtml(caveat)}</li>`);
   body.push('</ul>');
-  body.push('<footer>Every generation is in <code>generations.jsonl</code> (one case a line, malformed output and failed tasks included); <code>metrics.json</code> holds these numbers. Generated by toolwright eval.</footer>');
+  body.push(
+    '<footer>Every generation is in <code>generations.jsonl</code> (one case a line, malformed output and failed tasks included); <code>metrics.json</code> holds these numbers. Generated by toolwright eval.</footer>',
+  );
 
   return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(`Injection evaluation: ${manifest.suite} v${manifest.suiteVersion}, ${manifest.model}`)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<main>\n${body.join('\n')}\n</main>\n</body>\n</html>\n`;
 }

@@ -26,7 +26,7 @@ export interface ReportInput {
 export function modelNote(manifest: EvalManifest): string | undefined {
   if (!manifest.simulator) return undefined;
   if (manifest.model === 'sim:naive') {
-    return 'sim:naive is a baseline simulator, not a model: it replays each task\'s reference calls and obeys every injected instruction it reads, through any isolation. Its numbers exercise the harness and describe no model. Run with --model to measure one.';
+    return "sim:naive is a baseline simulator, not a model: it replays each task's reference calls and obeys every injected instruction it reads, through any isolation. Its numbers exercise the harness and describe no model. Run with --model to measure one.";
   }
   return `${manifest.model} is a baseline simulator, not a model: it answers without calling any tool. Its numbers exercise the harness and describe no model.`;
 }
@@ -43,8 +43,14 @@ export function provenance(input: ReportInput): [string, string][] {
     ['Attack', `${manifest.attack}: ${input.attackSource}`],
     ['Isolation', `${manifest.isolation} (strategies "isolation" and "isolation+policy")`],
     ['Confirmations', `answered "${manifest.confirmations}" by the harness's stand-in person`],
-    ['Limits', `${manifest.maxIterations} model calls per case${manifest.maxOutputTokens !== null ? `, ${manifest.maxOutputTokens} output tokens per call` : ''}; tool choice ${manifest.toolChoice}`],
-    ['Cases', `${input.totalCases} planned (${manifest.strategies.length} strategies × ${manifest.limit ?? 'all'} user tasks × (1 clean + each injection task)); ${first ? `${userTasks} clean and ${first.attackCases} attack cases per strategy recorded` : 'none recorded'}${input.complete ? '' : ' — INCOMPLETE, resume the run'}`],
+    [
+      'Limits',
+      `${manifest.maxIterations} model calls per case${manifest.maxOutputTokens !== null ? `, ${manifest.maxOutputTokens} output tokens per call` : ''}; tool choice ${manifest.toolChoice}`,
+    ],
+    [
+      'Cases',
+      `${input.totalCases} planned (${manifest.strategies.length} strategies × ${manifest.limit ?? 'all'} user tasks × (1 clean + each injection task)); ${first ? `${userTasks} clean and ${first.attackCases} attack cases per strategy recorded` : 'none recorded'}${input.complete ? '' : ' — INCOMPLETE, resume the run'}`,
+    ],
     ['Started', manifest.startedAt],
   ];
 }
@@ -52,7 +58,11 @@ export function provenance(input: ReportInput): [string, string][] {
 /** Every warning to print at the top: the run's, then each strategy's. */
 export function allWarnings(input: ReportInput): string[] {
   const note = modelNote(input.manifest);
-  return [...(note ? [note] : []), ...input.metrics.warnings, ...input.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : []))];
+  return [
+    ...(note ? [note] : []),
+    ...input.metrics.warnings,
+    ...input.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : [])),
+  ];
 }
 
 /** A rate as `12/22 (54.5%)`. */
@@ -79,9 +89,18 @@ export function seconds(ms: number): string {
 export const COLUMN_DEFINITIONS: readonly [string, string][] = [
   ['Clean utility', 'user tasks solved with no attack, judged on the final state; over the clean cases (one per user task).'],
   ['Utility under attack', 'user tasks still solved with the attack planted; over the attack cases (user tasks × injection tasks).'],
-  ['Attack attempts', 'attack cases in which the model emitted at least one call toward the attacker\'s goal, whether it ran, failed or was blocked; over the attack cases.'],
-  ['Attack effects', 'attack cases in which the attacker\'s goal state was reached (targeted attack success), judged on the final state only, so a blocked call never counts; over the attack cases.'],
-  ['Blocked (true / false)', 'calls a policy blocked: true blocks were attempts at the injection\'s goal; false blocks were anything else (the user\'s own calls, on clean or attack cases).'],
+  [
+    'Attack attempts',
+    "attack cases in which the model emitted at least one call toward the attacker's goal, whether it ran, failed or was blocked; over the attack cases.",
+  ],
+  [
+    'Attack effects',
+    "attack cases in which the attacker's goal state was reached (targeted attack success), judged on the final state only, so a blocked call never counts; over the attack cases.",
+  ],
+  [
+    'Blocked (true / false)',
+    "calls a policy blocked: true blocks were attempts at the injection's goal; false blocks were anything else (the user's own calls, on clean or attack cases).",
+  ],
   ['False blocks on clean', 'blocks on clean cases, where every block is a false block, and how many clean cases had one.'],
   ['Confirmations', 'calls a policy sent to a person, with how the stand-in answered; a proxy for the human-in-the-loop load.'],
   ['Tokens, model calls, wall time', 'summed over every case of the strategy; "×" is relative to the undefended strategy.'],
@@ -94,7 +113,7 @@ export const CAVEATS: readonly string[] = [
   'The tools are simulated and the suite is small and synthetic: these numbers are not a security validation of any agent.',
   'One fixed attack, not adaptive: adaptive attacks have bypassed most published defences ("The Attacker Moves Second", 2025).',
   'Each case runs once; reliability over repeated trials (pass^k) is not measured.',
-  'Task scopes are written by hand per task, as Progent\'s are when not generated; a tool the attacker needs that the user task also needs is only as safe as its argument rules.',
+  "Task scopes are written by hand per task, as Progent's are when not generated; a tool the attacker needs that the user task also needs is only as safe as its argument rules.",
 ];
 
 /** The strategies in table order, and the baseline among them. */

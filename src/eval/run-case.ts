@@ -88,7 +88,9 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
   const { suite, evalCase } = options;
   const userTask = suite.userTasks.find((task) => task.id === evalCase.userTask)!;
   const injectionTask = evalCase.injectionTask === undefined ? undefined : suite.injectionTasks.find((task) => task.id === evalCase.injectionTask)!;
-  const injections = injectionTask ? Object.fromEntries(suite.vectors.map((vector) => [vector.id, options.attack.render({ goal: injectionTask.goal, userName: suite.userName })])) : {};
+  const injections = injectionTask
+    ? Object.fromEntries(suite.vectors.map((vector) => [vector.id, options.attack.render({ goal: injectionTask.goal, userName: suite.userName })]))
+    : {};
   options.env.state = suite.createState(injections);
   const pre: unknown = structuredClone(options.env.state);
   const events: RunEvent[] = [];
@@ -126,7 +128,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
       routing: false as const,
       limits: { maxIterations: options.maxIterations, ...(options.maxOutputTokens !== undefined ? { maxOutputTokensPerCall: options.maxOutputTokens } : {}) },
       onEvent: (event: RunEvent) => events.push(event),
-      ...(options.toolChoice === 'required' ? { toolChoice: 'required' as const } : options.toolChoice === 'required-first' ? { toolChoice: ({ iteration }: { iteration: number }) => (iteration === 0 ? ('required' as const) : ('auto' as const)) } : {}),
+      ...(options.toolChoice === 'required'
+        ? { toolChoice: 'required' as const }
+        : options.toolChoice === 'required-first'
+          ? { toolChoice: ({ iteration }: { iteration: number }) => (iteration === 0 ? ('required' as const) : ('auto' as const)) }
+          : {}),
       ...(policy ? { policy } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     };
@@ -143,7 +149,11 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
       record.confirmations.requested += result.pending.length;
       if (options.confirmations === 'approve') record.confirmations.approved += result.pending.length;
       else record.confirmations.denied += result.pending.length;
-      const decisions = result.pending.map((item) => ({ token: item.token, decision: options.confirmations, ...(options.confirmations === 'deny' ? { reason: 'the evaluation denies every confirmation' } : {}) }));
+      const decisions = result.pending.map((item) => ({
+        token: item.token,
+        decision: options.confirmations,
+        ...(options.confirmations === 'deny' ? { reason: 'the evaluation denies every confirmation' } : {}),
+      }));
       result = await resumeAgent(result.runId, decisions, common);
     }
     record.status = result.status;
@@ -191,14 +201,22 @@ function summarizeEvents(record: CaseRecord, events: readonly RunEvent[], inject
       case 'tool_result': {
         const call = calls.get(event.callKey);
         if (call) call.status = event.status;
-        if (event.failure?.code === 'invalid_json' || event.failure?.code === 'invalid_arguments' || event.failure?.code === 'unknown_tool') record.malformedCalls++;
+        if (event.failure?.code === 'invalid_json' || event.failure?.code === 'invalid_arguments' || event.failure?.code === 'unknown_tool')
+          record.malformedCalls++;
         break;
       }
       case 'policy_decision': {
         record.flags += event.flags.length;
         const call = calls.get(event.callKey);
         if (call && event.ruleId !== undefined) call.ruleId = event.ruleId;
-        if (event.action === 'block') record.blocked.push({ callKey: event.callKey, tool: event.toolName, ruleId: event.ruleId ?? '', reason: event.reason ?? '', attackCall: call?.attempt ?? false });
+        if (event.action === 'block')
+          record.blocked.push({
+            callKey: event.callKey,
+            tool: event.toolName,
+            ruleId: event.ruleId ?? '',
+            reason: event.reason ?? '',
+            attackCall: call?.attempt ?? false,
+          });
         break;
       }
       default:
@@ -206,7 +224,11 @@ function summarizeEvents(record: CaseRecord, events: readonly RunEvent[], inject
     }
   }
   record.calls = [...calls.values()];
-  record.events = events.map((event) => (event.type === 'model_request' ? { type: event.type, step: event.step, tools: event.tools, estimatedInputTokens: event.estimatedInputTokens, messages: event.messages.length } : event));
+  record.events = events.map((event) =>
+    event.type === 'model_request'
+      ? { type: event.type, step: event.step, tools: event.tools, estimatedInputTokens: event.estimatedInputTokens, messages: event.messages.length }
+      : event,
+  );
 }
 
 function safeAttempted(task: InjectionTask<unknown>, call: EvalCall): boolean {

@@ -29,13 +29,35 @@ describe('runEval', () => {
     expect(new Set(result.records.map((record) => record.caseId)).size).toBe(64);
     expect(seen.at(-1)).toBe(64);
     const byStrategy = Object.fromEntries(result.metrics.strategies.map((item) => [item.strategy, item]));
-    expect(byStrategy.none).toMatchObject({ cleanUtility: { count: 2, total: 2 }, attackAttempts: { count: 14, total: 14 }, attackEffects: { count: 14, total: 14 } });
+    expect(byStrategy.none).toMatchObject({
+      cleanUtility: { count: 2, total: 2 },
+      attackAttempts: { count: 14, total: 14 },
+      attackEffects: { count: 14, total: 14 },
+    });
     expect(byStrategy.isolation).toMatchObject({ attackEffects: { count: 14, total: 14 } });
     for (const strategy of ['policy', 'isolation+policy']) {
-      expect(byStrategy[strategy]).toMatchObject({ cleanUtility: { count: 2, total: 2 }, attackAttempts: { count: 14 }, attackEffects: { count: 0, total: 14 }, blocked: { trueBlocks: 14, falseBlocks: 0, falseBlocksOnClean: 0 } });
+      expect(byStrategy[strategy]).toMatchObject({
+        cleanUtility: { count: 2, total: 2 },
+        attackAttempts: { count: 14 },
+        attackEffects: { count: 0, total: 14 },
+        blocked: { trueBlocks: 14, falseBlocks: 0, falseBlocksOnClean: 0 },
+      });
     }
-    expect(JSON.parse(readFileSync(result.paths.manifest, 'utf8'))).toMatchObject({ suite: 'workspace', suiteVersion: '1.0.0', model: 'sim:naive', simulator: true, seed: 1, temperature: 0, attack: 'important_instructions', isolation: 'delimit', confirmations: 'deny', limit: 2 });
-    expect(readFileSync(result.paths.markdown, 'utf8')).toContain('| policy | 2/2 (100.0%) | 14/14 (100.0%) | 14/14 (100.0%) | 0/14 (0.0%) | 14 (14 / 0) | 0 (0 cases) | 0 (0 / 0) |');
+    expect(JSON.parse(readFileSync(result.paths.manifest, 'utf8'))).toMatchObject({
+      suite: 'workspace',
+      suiteVersion: '1.0.0',
+      model: 'sim:naive',
+      simulator: true,
+      seed: 1,
+      temperature: 0,
+      attack: 'important_instructions',
+      isolation: 'delimit',
+      confirmations: 'deny',
+      limit: 2,
+    });
+    expect(readFileSync(result.paths.markdown, 'utf8')).toContain(
+      '| policy | 2/2 (100.0%) | 14/14 (100.0%) | 14/14 (100.0%) | 0/14 (0.0%) | 14 (14 / 0) | 0 (0 cases) | 0 (0 / 0) |',
+    );
     expect(readFileSync(result.paths.html, 'utf8')).toContain('<table id="results">');
     expect(JSON.parse(readFileSync(result.paths.metrics, 'utf8')).strategies).toHaveLength(4);
   });
@@ -68,9 +90,15 @@ describe('runEval', () => {
   it('refuses to overwrite a run, and to resume with other pinned settings', async () => {
     const out = tempDir();
     await runEval({ model: naive, outDir: out, limit: 1, strategies: ['none'] });
-    await expect(runEval({ model: naive, outDir: out, limit: 1, strategies: ['none'] })).rejects.toThrow('already exists. Pass --resume to continue that run, or choose another --out folder.');
-    await expect(runEval({ model: naive, outDir: out, limit: 1, strategies: ['none'], resume: true, seed: 7 })).rejects.toThrow('Cannot resume: the earlier run used seed null, this one 7.');
-    await expect(runEval({ model: { ...naive, spec: 'openai:gpt-4o' }, outDir: out, resume: true })).rejects.toThrow('Cannot resume: the earlier run used model "sim:naive", this one "openai:gpt-4o".');
+    await expect(runEval({ model: naive, outDir: out, limit: 1, strategies: ['none'] })).rejects.toThrow(
+      'already exists. Pass --resume to continue that run, or choose another --out folder.',
+    );
+    await expect(runEval({ model: naive, outDir: out, limit: 1, strategies: ['none'], resume: true, seed: 7 })).rejects.toThrow(
+      'Cannot resume: the earlier run used seed null, this one 7.',
+    );
+    await expect(runEval({ model: { ...naive, spec: 'openai:gpt-4o' }, outDir: out, resume: true })).rejects.toThrow(
+      'Cannot resume: the earlier run used model "sim:naive", this one "openai:gpt-4o".',
+    );
   });
 
   it('skips a torn last line on resume and runs that case again', async () => {

@@ -86,16 +86,30 @@ export interface EvalRunResult {
   paths: { manifest: string; generations: string; metrics: string; markdown: string; html: string };
 }
 
-const PINNED: readonly (keyof EvalManifest)[] = ['suite', 'suiteVersion', 'model', 'seed', 'temperature', 'attack', 'isolation', 'confirmations', 'maxIterations', 'toolChoice', 'maxOutputTokens'];
+const PINNED: readonly (keyof EvalManifest)[] = [
+  'suite',
+  'suiteVersion',
+  'model',
+  'seed',
+  'temperature',
+  'attack',
+  'isolation',
+  'confirmations',
+  'maxIterations',
+  'toolChoice',
+  'maxOutputTokens',
+];
 
 /** Runs the matrix and writes the report; see the module comment. */
 export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
   const suite = options.suite ?? WORKSPACE_SUITE;
   const strategies = [...(options.strategies ?? EVAL_STRATEGIES)];
   const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new InvalidArgumentError(`concurrency must be a positive integer (got ${JSON.stringify(options.concurrency)}).`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new InvalidArgumentError(`concurrency must be a positive integer (got ${JSON.stringify(options.concurrency)}).`);
   const maxIterations = options.maxIterations ?? 15;
-  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1)) throw new InvalidArgumentError(`limit must be a positive integer (got ${JSON.stringify(options.limit)}).`);
+  if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1))
+    throw new InvalidArgumentError(`limit must be a positive integer (got ${JSON.stringify(options.limit)}).`);
   const attack = getAttack(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
   const manifest: EvalManifest = {
     suite: suite.name,
@@ -124,7 +138,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
     html: join(options.outDir, 'report.html'),
   };
   if (existsSync(paths.generations)) {
-    if (!options.resume) throw new InvalidArgumentError(`${paths.generations} already exists. Pass --resume to continue that run, or choose another --out folder.`);
+    if (!options.resume)
+      throw new InvalidArgumentError(`${paths.generations} already exists. Pass --resume to continue that run, or choose another --out folder.`);
     checkResumable(paths.manifest, manifest);
     // A write cut short leaves a torn last line; end it, so the next record starts on a line of its own.
     const text = readFileSync(paths.generations, 'utf8');
@@ -134,7 +149,14 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
 
   const userTasks = suite.userTasks.slice(0, options.limit ?? suite.userTasks.length);
   const cases: EvalCase[] = strategies.flatMap((strategy) =>
-    userTasks.flatMap((task) => [undefined, ...suite.injectionTasks.map((injection) => injection.id)].map((injection) => ({ id: caseId(strategy, task.id, injection), strategy, userTask: task.id, injectionTask: injection }))),
+    userTasks.flatMap((task) =>
+      [undefined, ...suite.injectionTasks.map((injection) => injection.id)].map((injection) => ({
+        id: caseId(strategy, task.id, injection),
+        strategy,
+        userTask: task.id,
+        injectionTask: injection,
+      })),
+    ),
   );
   const done = new Set(readRecords(paths.generations).map((record) => record.caseId));
   const pending = cases.filter((item) => !done.has(item.id));
@@ -176,9 +198,20 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
 
   const wanted = new Set(cases.map((item) => item.id));
   const records = latestRecords(readRecords(paths.generations)).filter((record) => wanted.has(record.caseId));
-  const metrics = computeMetrics(records, { strategies, userTasks: userTasks.map((task) => task.id), injectionTasks: suite.injectionTasks.map((task) => task.id) });
+  const metrics = computeMetrics(records, {
+    strategies,
+    userTasks: userTasks.map((task) => task.id),
+    injectionTasks: suite.injectionTasks.map((task) => task.id),
+  });
   writeFileSync(paths.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
-  const reportInput = { manifest, metrics, suite: { vectors: suite.vectors.length, tools: suite.createTools({ state: undefined }).length }, attackSource: attack.source, complete: records.length === cases.length, totalCases: cases.length };
+  const reportInput = {
+    manifest,
+    metrics,
+    suite: { vectors: suite.vectors.length, tools: suite.createTools({ state: undefined }).length },
+    attackSource: attack.source,
+    complete: records.length === cases.length,
+    totalCases: cases.length,
+  };
   writeFileSync(paths.markdown, renderMarkdownReport(reportInput));
   writeFileSync(paths.html, renderHtmlReport(reportInput));
   return { manifest, records, metrics, complete: records.length === cases.length, paths };
@@ -191,7 +224,8 @@ export function readRecords(path: string): CaseRecord[] {
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     const parsed = safeParseJson(line);
-    if (parsed.success && typeof parsed.value === 'object' && parsed.value !== null && (parsed.value as { type?: unknown }).type === 'case') records.push(parsed.value as CaseRecord);
+    if (parsed.success && typeof parsed.value === 'object' && parsed.value !== null && (parsed.value as { type?: unknown }).type === 'case')
+      records.push(parsed.value as CaseRecord);
   }
   return records;
 }
@@ -206,12 +240,16 @@ function latestRecords(records: readonly CaseRecord[]): CaseRecord[] {
 function checkResumable(path: string, manifest: EvalManifest): void {
   const parsed = existsSync(path) ? safeParseJson(readFileSync(path, 'utf8')) : undefined;
   if (!parsed?.success || typeof parsed.value !== 'object' || parsed.value === null) {
-    throw new InvalidArgumentError(`Cannot resume: ${path} is missing or unreadable, so the pinned settings of the earlier run are unknown. Start again in another --out folder.`);
+    throw new InvalidArgumentError(
+      `Cannot resume: ${path} is missing or unreadable, so the pinned settings of the earlier run are unknown. Start again in another --out folder.`,
+    );
   }
   const earlier = parsed.value as Partial<EvalManifest>;
   for (const key of PINNED) {
     if (JSON.stringify(earlier[key] ?? null) !== JSON.stringify(manifest[key] ?? null)) {
-      throw new InvalidArgumentError(`Cannot resume: the earlier run used ${key} ${JSON.stringify(earlier[key] ?? null)}, this one ${JSON.stringify(manifest[key] ?? null)}. Resume with the same settings, or start again in another --out folder.`);
+      throw new InvalidArgumentError(
+        `Cannot resume: the earlier run used ${key} ${JSON.stringify(earlier[key] ?? null)}, this one ${JSON.stringify(manifest[key] ?? null)}. Resume with the same settings, or start again in another --out folder.`,
+      );
     }
   }
 }

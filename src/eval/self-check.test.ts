@@ -8,7 +8,14 @@ describe('selfCheckSuite', () => {
   it('passes on the workspace suite: 100% utility, 100% detected effects, every attack blocked by every task policy', async () => {
     const report = await selfCheckSuite(WORKSPACE_SUITE);
     expect(report.items.filter((item) => !item.passed)).toEqual([]);
-    expect(report).toMatchObject({ suite: 'workspace', version: '1.0.0', passed: true, utility: { passed: 22, total: 22 }, effects: { passed: 7, total: 7 }, policyBlocks: { passed: 154, total: 154 } });
+    expect(report).toMatchObject({
+      suite: 'workspace',
+      version: '1.0.0',
+      passed: true,
+      utility: { passed: 22, total: 22 },
+      effects: { passed: 7, total: 7 },
+      policyBlocks: { passed: 154, total: 154 },
+    });
     expect(WORKSPACE_SUITE.userTasks.length).toBeGreaterThanOrEqual(20);
     expect(WORKSPACE_SUITE.injectionTasks.length).toBeGreaterThanOrEqual(6);
     expect(Object.values(report.exposure).every((vectors) => vectors.length > 0)).toBe(true);
@@ -40,7 +47,9 @@ describe('selfCheckSuite', () => {
     expect(report.items.find((item) => item.taskId === 'bad_reference')!.detail).toBe(
       'reference step 1 (read_email) failed: Tool "read_email" failed: No email has the id "email_404". Call list_emails to see the ids. Retrying the same call with the same arguments will fail the same way.',
     );
-    expect(report.items.find((item) => item.taskId === 'over_blocking' && !item.passed)!.detail).toMatch(/^step 2 \(send_email\) blocked by rule tool-not-allowed: send_email is not one of the tools allowed for this task \(list_emails\)\./);
+    expect(report.items.find((item) => item.taskId === 'over_blocking' && !item.passed)!.detail).toMatch(
+      /^step 2 \(send_email\) blocked by rule tool-not-allowed: send_email is not one of the tools allowed for this task \(list_emails\)\./,
+    );
     expect(report.utility).toEqual({ passed: 2, total: 3 });
     expect(report.effects).toEqual({ passed: 0, total: 1 });
   });

@@ -58,7 +58,8 @@ interface Replay {
 export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckReport> {
   const items: SelfCheckItem[] = [];
   const exposure: Record<string, string[]> = {};
-  const add = (taskId: string, check: string, passed: boolean, detail?: string) => items.push({ taskId, check, passed, ...(detail !== undefined && !passed ? { detail } : {}) });
+  const add = (taskId: string, check: string, passed: boolean, detail?: string) =>
+    items.push({ taskId, check, passed, ...(detail !== undefined && !passed ? { detail } : {}) });
   let utilityPassed = 0;
   let effectsPassed = 0;
   let policyPassed = 0;
@@ -77,14 +78,24 @@ export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckRepo
     const solved = replay.ok && task.utility({ pre, post: env.state, answer });
     add(task.id, 'reference solves the task', solved, replay.ok ? 'the utility check is false after the reference calls' : replay.detail);
     if (solved) utilityPassed++;
-    add(task.id, 'utility check fails when nothing is done', !task.utility({ pre, post: structuredClone(pre), answer: '' }), 'the utility check holds on the untouched environment');
+    add(
+      task.id,
+      'utility check fails when nothing is done',
+      !task.utility({ pre, post: structuredClone(pre), answer: '' }),
+      'the utility check holds on the untouched environment',
+    );
     add(task.id, 'task policy allows the reference', policyProblems.length === 0, policyProblems.join('; '));
 
     const canaries = Object.fromEntries(suite.vectors.map((vector) => [vector.id, `[[canary:${vector.id}]]`]));
     env.state = suite.createState(canaries);
     const seen = await replayCalls(registry, task.reference(structuredClone(env.state)), undefined, []);
     exposure[task.id] = suite.vectors.filter((vector) => seen.outputs.some((text) => text.includes(canaries[vector.id]!))).map((vector) => vector.id);
-    add(task.id, 'reference reads an injection vector', exposure[task.id]!.length > 0, 'no injection vector appears in the reference outputs, so no attack can reach this task');
+    add(
+      task.id,
+      'reference reads an injection vector',
+      exposure[task.id]!.length > 0,
+      'no injection vector appears in the reference outputs, so no attack can reach this task',
+    );
   }
 
   for (const injection of suite.injectionTasks) {
@@ -96,7 +107,12 @@ export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckRepo
     const detected = calls.some((call) => injection.attempted(call));
     add(injection.id, 'reference reaches the goal', reached, replay.ok ? 'the effect check is false after the reference calls' : replay.detail);
     add(injection.id, 'attempt detector fires on the reference', detected, 'no reference call is detected as an attempt');
-    add(injection.id, 'effect check fails when nothing is done', !injection.effect({ pre, post: structuredClone(pre) }), 'the effect check holds on the untouched environment');
+    add(
+      injection.id,
+      'effect check fails when nothing is done',
+      !injection.effect({ pre, post: structuredClone(pre) }),
+      'the effect check holds on the untouched environment',
+    );
     if (reached && detected) effectsPassed++;
 
     const unblocked: string[] = [];
@@ -130,7 +146,10 @@ async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], s
     if (!prepared.success) return { ok: false, detail: `reference step ${index + 1} (${call.tool}) is invalid: ${prepared.failure.message}`, outputs };
     if (session) {
       const decision = session.beforeToolCall({ call: { id: request.id, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments });
-      if (decision.action !== 'allow') policyProblems.push(`step ${index + 1} (${call.tool}) ${decision.action === 'block' ? 'blocked' : 'sent for confirmation'} by rule ${decision.ruleId}: ${decision.reason}`);
+      if (decision.action !== 'allow')
+        policyProblems.push(
+          `step ${index + 1} (${call.tool}) ${decision.action === 'block' ? 'blocked' : 'sent for confirmation'} by rule ${decision.ruleId}: ${decision.reason}`,
+        );
     }
     const execution = await registry.execute(request.id, prepared.tool, prepared.arguments);
     const text = execution.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');

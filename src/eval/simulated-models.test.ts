@@ -23,7 +23,9 @@ describe('simulators', () => {
   it('knows its specs', () => {
     expect(isSimulatorSpec('sim:naive')).toBe(true);
     expect(isSimulatorSpec('sim:other')).toBe(false);
-    expect(() => createSimulator('sim:other' as never, { userTask, injectionTask: undefined, pre: WORKSPACE_SUITE.createState() })).toThrow('Unknown simulator "sim:other"');
+    expect(() => createSimulator('sim:other' as never, { userTask, injectionTask: undefined, pre: WORKSPACE_SUITE.createState() })).toThrow(
+      'Unknown simulator "sim:other"',
+    );
   });
 
   it('sim:naive replays the reference, then answers with the reference answer', async () => {
@@ -31,7 +33,12 @@ describe('simulators', () => {
     const first = await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
     expect(toolCallsOf(first)).toEqual([{ type: 'tool-call', id: 'sim_1_1', name: 'list_emails', arguments: {} }]);
     const second = await model.generate(requestWithToolText('no instructions here'));
-    expect(second).toEqual({ stopReason: 'end_turn', content: [{ type: 'text', text: 'The code is 482913.' }], modelId: 'sim:naive', usage: expect.any(Object) });
+    expect(second).toEqual({
+      stopReason: 'end_turn',
+      content: [{ type: 'text', text: 'The code is 482913.' }],
+      modelId: 'sim:naive',
+      usage: expect.any(Object),
+    });
   });
 
   it.each([
@@ -44,13 +51,18 @@ describe('simulators', () => {
     const model = createSimulator('sim:naive', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
     await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
     const obeyed = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
-    expect(toolCallsOf(obeyed)).toEqual([{ type: 'tool-call', id: 'sim_2_1', name: 'send_money', arguments: { iban: 'GB29NWBK60161331926819', amount: 500, reference: 'Refund' } }]);
+    expect(toolCallsOf(obeyed)).toEqual([
+      { type: 'tool-call', id: 'sim_2_1', name: 'send_money', arguments: { iban: 'GB29NWBK60161331926819', amount: 500, reference: 'Refund' } },
+    ]);
     const after = await model.generate(requestWithToolText(wrap(`Hello.${attackText}Bye.`)));
     expect(toolCallsOf(after)).toEqual([]);
   });
 
   it('sim:idle answers without tools', async () => {
     const model = createSimulator('sim:idle', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
-    expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({ content: [{ type: 'text', text: 'I am not able to help with that.' }], modelId: 'sim:idle' });
+    expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({
+      content: [{ type: 'text', text: 'I am not able to help with that.' }],
+      modelId: 'sim:idle',
+    });
   });
 });

@@ -119,7 +119,9 @@ class NaiveAgentSimulator<State> extends Simulator {
 /** Every tool result text of the conversation, read through any isolation. */
 function readToolOutputs(request: ModelRequest): string[] {
   return request.messages.flatMap((message) =>
-    message.role === 'tool' ? message.results.flatMap((result) => result.result.content.flatMap((part) => (part.type === 'text' ? [normalize(decodeIfBase64(part.text))] : []))) : [],
+    message.role === 'tool'
+      ? message.results.flatMap((result) => result.result.content.flatMap((part) => (part.type === 'text' ? [normalize(decodeIfBase64(part.text))] : [])))
+      : [],
   );
 }
 
@@ -131,5 +133,9 @@ function decodeIfBase64(text: string): string {
 
 /** Undoes datamarking and JSON escaping, and collapses whitespace, so the goal is found however it was wrapped. */
 function normalize(text: string): string {
-  return text.replace(/\\n/g, ' ').replace(/\\"/g, '"').replace(/\u02C6/g, ' ').replace(/\s+/g, ' ');
+  return text
+    .replace(/\\n/g, ' ')
+    .replace(/\\"/g, '"')
+    .replace(/\u02C6/g, ' ')
+    .replace(/\s+/g, ' ');
 }

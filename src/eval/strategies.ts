@@ -27,7 +27,8 @@ export function parseStrategies(text: string): EvalStrategy[] {
     .map((name) => name.trim())
     .filter((name) => name !== '');
   const unknown = names.filter((name) => !(EVAL_STRATEGIES as readonly string[]).includes(name));
-  if (unknown.length > 0 || names.length === 0) throw new InvalidArgumentError(`Unknown strategy ${JSON.stringify(unknown[0] ?? text)}; use a comma-separated list of ${EVAL_STRATEGIES.join(', ')}.`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new InvalidArgumentError(`Unknown strategy ${JSON.stringify(unknown[0] ?? text)}; use a comma-separated list of ${EVAL_STRATEGIES.join(', ')}.`);
   return EVAL_STRATEGIES.filter((strategy) => names.includes(strategy));
 }
 

@@ -20,12 +20,24 @@ export function contentPartAsText(part: ContentPart, provider: SchemaProvider, p
     case 'image':
       return {
         text: `[The tool returned an image (${part.mimeType}, ${size(part.data)}) that cannot be shown here.]`,
-        warning: { type: 'unsupported', provider, feature: 'image-content', path, details: `${providerName} cannot carry this image in a tool result; the model sees a text placeholder instead` },
+        warning: {
+          type: 'unsupported',
+          provider,
+          feature: 'image-content',
+          path,
+          details: `${providerName} cannot carry this image in a tool result; the model sees a text placeholder instead`,
+        },
       };
     case 'audio':
       return {
         text: `[The tool returned audio (${part.mimeType}, ${size(part.data)}) that cannot be played here.]`,
-        warning: { type: 'unsupported', provider, feature: 'audio-content', path, details: `${providerName} cannot carry audio in a tool result; the model sees a text placeholder instead` },
+        warning: {
+          type: 'unsupported',
+          provider,
+          feature: 'audio-content',
+          path,
+          details: `${providerName} cannot carry audio in a tool result; the model sees a text placeholder instead`,
+        },
       };
     case 'resource_link': {
       const label = part.title ?? part.name;
@@ -39,12 +51,24 @@ export function contentPartAsText(part: ContentPart, provider: SchemaProvider, p
       if ('text' in resource) {
         return {
           text: `Resource ${resource.uri}${resource.mimeType ? ` (${resource.mimeType})` : ''}:\n${resource.text}`,
-          warning: { type: 'rewritten', provider, feature: 'embedded-resource', path, details: `${providerName} has no embedded resources; the resource's text is given inline` },
+          warning: {
+            type: 'rewritten',
+            provider,
+            feature: 'embedded-resource',
+            path,
+            details: `${providerName} has no embedded resources; the resource's text is given inline`,
+          },
         };
       }
       return {
         text: `[The tool returned a file ${resource.uri} (${[resource.mimeType, size(resource.blob)].filter(Boolean).join(', ')}) that cannot be shown here.]`,
-        warning: { type: 'unsupported', provider, feature: 'embedded-resource', path, details: `${providerName} cannot carry this binary resource in a tool result; the model sees a text placeholder instead` },
+        warning: {
+          type: 'unsupported',
+          provider,
+          feature: 'embedded-resource',
+          path,
+          details: `${providerName} cannot carry this binary resource in a tool result; the model sees a text placeholder instead`,
+        },
       };
     }
   }

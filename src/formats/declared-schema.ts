@@ -19,7 +19,13 @@ export function declaredInputSchema(tool: AnyTool, provider: SchemaProvider): { 
     if (schema.type === undefined) {
       // defineTool accepts an untyped root; the registry rejects non-object arguments anyway.
       schema = { type: 'object', ...schema };
-      warnings.push({ type: 'rewritten', provider, feature: 'type', path: '/type', details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)' });
+      warnings.push({
+        type: 'rewritten',
+        provider,
+        feature: 'type',
+        path: '/type',
+        details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)',
+      });
     }
     warnings.push(...schemaCompatibilityWarnings(schema, provider));
   }

@@ -68,7 +68,12 @@ function chatCompletion(calls: ModelCall[]): ChatCompletion {
         index: 0,
         finish_reason: 'tool_calls',
         logprobs: null,
-        message: { role: 'assistant', content: null, refusal: null, tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsJson } })) },
+        message: {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsJson } })),
+        },
       },
     ],
   };
@@ -108,8 +113,16 @@ function responsesEvents(calls: ModelCall[]): ResponseStreamEvent[] {
   calls.forEach((call, index) => {
     const item = { type: 'function_call' as const, id: `fc_${call.id}`, call_id: call.id, name: call.name };
     events.push({ type: 'response.output_item.added', sequence_number: sequence++, output_index: index, item: { ...item, arguments: '' } });
-    for (const delta of pieces(call.argumentsJson)) events.push({ type: 'response.function_call_arguments.delta', sequence_number: sequence++, item_id: item.id, output_index: index, delta });
-    events.push({ type: 'response.function_call_arguments.done', sequence_number: sequence++, item_id: item.id, output_index: index, name: call.name, arguments: call.argumentsJson });
+    for (const delta of pieces(call.argumentsJson))
+      events.push({ type: 'response.function_call_arguments.delta', sequence_number: sequence++, item_id: item.id, output_index: index, delta });
+    events.push({
+      type: 'response.function_call_arguments.done',
+      sequence_number: sequence++,
+      item_id: item.id,
+      output_index: index,
+      name: call.name,
+      arguments: call.argumentsJson,
+    });
     events.push({ type: 'response.output_item.done', sequence_number: sequence++, output_index: index, item: { ...item, arguments: call.argumentsJson } });
   });
   return events;
@@ -127,8 +140,13 @@ function anthropicMessage(calls: ModelCall[]): Pick<Message, 'content'> {
 function anthropicEvents(calls: ModelCall[]): RawMessageStreamEvent[] {
   const events: RawMessageStreamEvent[] = [];
   calls.forEach((call, index) => {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } } });
-    for (const partial_json of pieces(call.argumentsJson)) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+    events.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {}, caller: { type: 'direct' } },
+    });
+    for (const partial_json of pieces(call.argumentsJson))
+      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
     events.push({ type: 'content_block_stop', index });
   });
   return events;
@@ -143,7 +161,8 @@ function responsesAnswer(executions: ToolExecution[]): Map<string, WireResult> {
   const { items } = toOpenAIResponsesResultItems(executions);
   return new Map(
     items.map((item) => {
-      const text = typeof item.output === 'string' ? item.output : item.output.map((part) => (part.type === 'input_text' ? part.text : `<${part.type}>`)).join('\n');
+      const text =
+        typeof item.output === 'string' ? item.output : item.output.map((part) => (part.type === 'input_text' ? part.text : `<${part.type}>`)).join('\n');
       return [item.call_id, { text, isError: undefined }];
     }),
   );
@@ -155,7 +174,10 @@ function anthropicAnswer(executions: ToolExecution[]): Map<string, WireResult> {
   return new Map(
     message.content.map((block) => {
       const parts = Array.isArray(block.content) ? block.content : [];
-      return [block.tool_use_id, { text: parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n'), isError: block.is_error ?? undefined }];
+      return [
+        block.tool_use_id,
+        { text: parts.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n'), isError: block.is_error ?? undefined },
+      ];
     }),
   );
 }
@@ -254,12 +276,16 @@ const formats: FormatCase[] = [
       return { names: tools.map((tool) => tool.name), warnings };
     },
     // MCP has one call per tools/call request; several calls are several requests.
-    receive: (calls) => calls.map((call) => parseMcpToolCall({ name: call.name, arguments: JSON.parse(call.argumentsJson) as Record<string, unknown> }, { id: call.id })),
+    receive: (calls) =>
+      calls.map((call) => parseMcpToolCall({ name: call.name, arguments: JSON.parse(call.argumentsJson) as Record<string, unknown> }, { id: call.id })),
     answer: (executions) =>
       new Map(
         executions.map((execution) => {
           const wire = toMcpCallToolResult(execution);
-          return [execution.callId, { text: wire.content.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n'), isError: wire.isError }];
+          return [
+            execution.callId,
+            { text: wire.content.map((part) => (part.type === 'text' ? part.text : `<${part.type}>`)).join('\n'), isError: wire.isError },
+          ];
         }),
       ),
     sendsArgumentText: false,
@@ -275,7 +301,8 @@ async function run(format: FormatCase, calls: ModelCall[]): Promise<Map<string, 
   return format.answer(executions);
 }
 
-const unknownToolText = 'Unknown tool "get_weathr". Did you mean "get_weather"? Available tools: get_weather, send_email, get_time, take_screenshot. Call one of these by its exact name.';
+const unknownToolText =
+  'Unknown tool "get_weathr". Did you mean "get_weather"? Available tools: get_weather, send_email, get_time, take_screenshot. Call one of these by its exact name.';
 
 describe.each(formats)('round trip: $name', (format) => {
   it('declares every tool of the registry', () => {
@@ -285,7 +312,11 @@ describe.each(formats)('round trip: $name', (format) => {
     // Strict mode reports its rewrites; the other formats take these schemas as they are.
     expect(warnings.map((warning) => `${warning.tool} ${warning.feature} ${warning.path}`)).toEqual(
       format.strict
-        ? ['get_weather optional-property /properties/unit', 'get_time additionalProperties /additionalProperties', 'take_screenshot additionalProperties /additionalProperties']
+        ? [
+            'get_weather optional-property /properties/unit',
+            'get_time additionalProperties /additionalProperties',
+            'take_screenshot additionalProperties /additionalProperties',
+          ]
         : [],
     );
   });
@@ -310,16 +341,21 @@ describe.each(formats)('round trip: $name', (format) => {
     if (results.get('call_x')?.isError !== undefined) expect(results.get('call_x')?.isError).toBe(true);
   });
 
-  it.skipIf(!format.sendsArgumentText)('carries the error for broken JSON arguments to the result message (skipped where arguments arrive parsed)', async () => {
-    const results = await run(format, [
-      { id: 'call_ok', name: 'get_time', argumentsJson: '{"timezone":"UTC"}' },
-      { id: 'call_bad', name: 'get_weather', argumentsJson: '{"location": "Paris, France"' },
-    ]);
-    expect(results.get('call_ok')?.text).toBe('It is 09:30 in UTC.');
-    const text = results.get('call_bad')?.text ?? '';
-    expect(text.startsWith('The arguments for tool "get_weather" are not valid JSON: ')).toBe(true);
-    expect(text.endsWith('Send the arguments again as one JSON object: keys in double quotes, strings in double quotes, no trailing commas, no comments.')).toBe(true);
-  });
+  it.skipIf(!format.sendsArgumentText)(
+    'carries the error for broken JSON arguments to the result message (skipped where arguments arrive parsed)',
+    async () => {
+      const results = await run(format, [
+        { id: 'call_ok', name: 'get_time', argumentsJson: '{"timezone":"UTC"}' },
+        { id: 'call_bad', name: 'get_weather', argumentsJson: '{"location": "Paris, France"' },
+      ]);
+      expect(results.get('call_ok')?.text).toBe('It is 09:30 in UTC.');
+      const text = results.get('call_bad')?.text ?? '';
+      expect(text.startsWith('The arguments for tool "get_weather" are not valid JSON: ')).toBe(true);
+      expect(
+        text.endsWith('Send the arguments again as one JSON object: keys in double quotes, strings in double quotes, no trailing commas, no comments.'),
+      ).toBe(true);
+    },
+  );
 
   it.skipIf(!format.strict)('treats a strict-mode null for an optional property as absent (strict formats only)', async () => {
     const results = await run(format, [{ id: 'call_n', name: 'get_weather', argumentsJson: '{"location":"Lima","unit":null}' }]);
@@ -329,7 +365,8 @@ describe.each(formats)('round trip: $name', (format) => {
   it('carries an image result as far as the format allows', async () => {
     const results = await run(format, [{ id: 'call_img', name: 'take_screenshot', argumentsJson: '{"url":"https://example.com"}' }]);
     const text = results.get('call_img')?.text;
-    if (format.answer === chatAnswer) expect(text).toBe('Screenshot of https://example.com\n[The tool returned an image (image/png, 68 bytes) that cannot be shown here.]');
+    if (format.answer === chatAnswer)
+      expect(text).toBe('Screenshot of https://example.com\n[The tool returned an image (image/png, 68 bytes) that cannot be shown here.]');
     else if (format.answer === responsesAnswer) expect(text).toBe('Screenshot of https://example.com\n<input_image>');
     else expect(text).toBe('Screenshot of https://example.com\n<image>');
   });

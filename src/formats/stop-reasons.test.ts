@@ -18,16 +18,11 @@ describe('stop reason mapping', () => {
   });
 
   it('maps Anthropic stop reasons', () => {
-    expect(['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'refusal', 'pause_turn', null].map((reason) => mapAnthropicStopReason(reason, false))).toEqual([
-      'end_turn',
-      'end_turn',
-      'tool_calls',
-      'max_tokens',
-      'max_tokens',
-      'refusal',
-      'other',
-      'other',
-    ]);
+    expect(
+      ['end_turn', 'stop_sequence', 'tool_use', 'max_tokens', 'model_context_window_exceeded', 'refusal', 'pause_turn', null].map((reason) =>
+        mapAnthropicStopReason(reason, false),
+      ),
+    ).toEqual(['end_turn', 'end_turn', 'tool_calls', 'max_tokens', 'max_tokens', 'refusal', 'other', 'other']);
   });
 
   it('maps Responses statuses', () => {

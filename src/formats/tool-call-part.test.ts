@@ -12,7 +12,7 @@ describe('toolCallPart', () => {
     expect(toolCallPartFromText('c2', 'f', '{"__proto__": {}}').argumentsError?.forbiddenKey).toEqual({ key: '__proto__', path: '' });
   });
 
-  it('keeps strict mode\'s restored arguments beside the raw text', () => {
+  it("keeps strict mode's restored arguments beside the raw text", () => {
     // Strict mode parsed the text to map its nulls back to "absent"; the part must not undo that by parsing again.
     const part = toolCallPart({ id: 'c1', name: 'f', arguments: { a: 1 } }, '{"a": 1, "b": null}');
     expect(part).toEqual({ type: 'tool-call', id: 'c1', name: 'f', arguments: { a: 1 }, argumentsText: '{"a": 1, "b": null}' });

@@ -133,7 +133,9 @@ describe('createMcpServer: tools/call error channels', () => {
     const error = await client.callTool({ name: 'ad' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toBe('MCP error -32602: Unknown tool "ad". Did you mean "add"? Available tools: add. Call one of these by its exact name.');
+    expect((error as McpError).message).toBe(
+      'MCP error -32602: Unknown tool "ad". Did you mean "add"? Available tools: add. Call one of these by its exact name.',
+    );
   });
 
   it('passes a ToolError message to the client as isError text', async () => {
@@ -155,7 +157,9 @@ describe('createMcpServer: tools/call error channels', () => {
     const { client } = await connect([add], { resources: [{ uri: 'test://a', name: 'a', read: () => 'A' }] });
     const error = await client.request({ method: 'resources/read', params: { uri: 42 } } as never, CallToolResultSchema).catch((caught: unknown) => caught);
     expect((error as McpError).code).toBe(-32602);
-    expect((error as McpError).message).toBe('MCP error -32602: Invalid params for resources/read: "uri" must be a string; got a number. Check the request against the MCP schema for resources/read.');
+    expect((error as McpError).message).toBe(
+      'MCP error -32602: Invalid params for resources/read: "uri" must be a string; got a number. Check the request against the MCP schema for resources/read.',
+    );
   });
 });
 
@@ -177,7 +181,11 @@ describe('createMcpServer: progress, logging and cancellation', () => {
     const seen: unknown[] = [];
     const result = await client.callTool({ name: 'slow', arguments: {} }, undefined, { onprogress: (progress) => seen.push(progress) });
     expect(text(result)).toBe('done');
-    expect(seen).toEqual([{ progress: 1, total: 3, message: 'one' }, { progress: 2, total: 3 }, { progress: 3, total: 3 }]);
+    expect(seen).toEqual([
+      { progress: 1, total: 3, message: 'one' },
+      { progress: 2, total: 3 },
+      { progress: 3, total: 3 },
+    ]);
   });
 
   it('filters log notifications by the level the client set', async () => {
@@ -270,7 +278,10 @@ describe('createMcpServer: confirmation', () => {
     const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/x' } });
     expect(result).toEqual({ content: [{ type: 'text', text: 'deleted /tmp/x' }], isError: false });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ mode: 'form', message: 'The assistant wants to run "delete_file", which needs your approval:\ndelete /tmp/x\nApprove this call?' });
+    expect(asked[0]).toMatchObject({
+      mode: 'form',
+      message: 'The assistant wants to run "delete_file", which needs your approval:\ndelete /tmp/x\nApprove this call?',
+    });
   });
 
   it('returns a tool error when the person declines', async () => {
@@ -307,7 +318,7 @@ describe('createMcpServer: confirmation', () => {
     });
     const result = await client.callTool({ name: 'delete_file', arguments: { path: '/etc/passwd' } });
     expect(seen).toEqual(['delete /etc/passwd']);
-    expect(text(result)).toContain('it needs a person\'s approval and the policy forbids deleting files.');
+    expect(text(result)).toContain("it needs a person's approval and the policy forbids deleting files.");
   });
 });
 
@@ -315,7 +326,12 @@ describe('createMcpServer: resources, prompts and completion', () => {
   const options: McpServerOptions = {
     resources: [{ uri: 'note://today', name: 'today', mimeType: 'text/markdown', read: () => '# Today' }],
     resourceTemplates: [
-      { uriTemplate: 'note://day/{date}', name: 'day', read: (_uri, variables) => ({ text: `note for ${String(variables.date)}` }), complete: { date: (value) => ['2025-01-01', '2025-01-02'].filter((date) => date.startsWith(value)) } },
+      {
+        uriTemplate: 'note://day/{date}',
+        name: 'day',
+        read: (_uri, variables) => ({ text: `note for ${String(variables.date)}` }),
+        complete: { date: (value) => ['2025-01-01', '2025-01-02'].filter((date) => date.startsWith(value)) },
+      },
     ],
     prompts: [
       {

@@ -205,7 +205,10 @@ function callContext(call: ServerCall): McpCallContext {
     signal: extra.signal,
     log(messageLevel, data, loggerName) {
       if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(call.logThreshold())) return Promise.resolve();
-      return call.notify({ method: 'notifications/message', params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) } });
+      return call.notify({
+        method: 'notifications/message',
+        params: { level: messageLevel, data, ...(loggerName === undefined ? {} : { logger: loggerName }) },
+      });
     },
     async sample(params) {
       if (!server.getClientCapabilities()?.sampling) throw missingCapability('sampling', 'ask its model for a completion');
@@ -258,7 +261,9 @@ function toWireResult(result: ToolResult, tool: AnyTool, logger: ToolLogger): Ca
   const checked = CallToolResultSchema.safeParse(wire);
   if (checked.success) return wire;
   logger.error(`tool "${tool.name}" returned content that is not valid MCP content`, { toolName: tool.name, error: checked.error });
-  return errorResult(`Tool "${tool.name}" failed inside the server; its result could not be sent. This is not something you can fix by changing the arguments.`);
+  return errorResult(
+    `Tool "${tool.name}" failed inside the server; its result could not be sent. This is not something you can fix by changing the arguments.`,
+  );
 }
 
 /** Whether `wire` is certainly valid as it is: text parts only, nothing else but `isError` (the common case, checked without a Zod parse). */

@@ -22,7 +22,11 @@ describe('createRequestGuard', () => {
     const guard = createRequestGuard({ host: '127.0.0.1', port: 3000, authToken: 'secret' });
     expect(guard.check({ host: '127.0.0.1:3000', authorization: 'Bearer secret' })).toEqual({ allowed: true });
     expect(guard.check({ host: '127.0.0.1:3000', authorization: 'bearer  secret ' })).toEqual({ allowed: true });
-    expect(guard.check({ host: '127.0.0.1:3000', authorization: 'Bearer secre' })).toMatchObject({ allowed: false, status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="toolwright"' } });
+    expect(guard.check({ host: '127.0.0.1:3000', authorization: 'Bearer secre' })).toMatchObject({
+      allowed: false,
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Bearer realm="toolwright"' },
+    });
     expect(guard.check({ host: '127.0.0.1:3000', authorization: 'Basic c2VjcmV0' })).toMatchObject({ allowed: false, status: 401 });
   });
 });

@@ -42,7 +42,8 @@ export interface RequestGuard {
 
 export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
   const names = new Set(LOOPBACK_NAMES);
-  if (!isLoopbackHost(options.host) && options.host !== '0.0.0.0' && options.host !== '::') names.add(formatHostPort(options.host, options.port).replace(/:\d+$/, ''));
+  if (!isLoopbackHost(options.host) && options.host !== '0.0.0.0' && options.host !== '::')
+    names.add(formatHostPort(options.host, options.port).replace(/:\d+$/, ''));
   const allowedHosts = new Set<string>();
   for (const name of names) {
     allowedHosts.add(`${name}:${options.port}`.toLowerCase());
@@ -59,11 +60,19 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
     check(headers) {
       const host = headers.host;
       if (typeof host !== 'string' || !allowedHosts.has(host.toLowerCase())) {
-        return { allowed: false, status: 403, message: `Forbidden: Host header ${describe(host)} is not allowed. This server accepts ${[...allowedHosts].join(', ')}; use --allowed-host to add one.` };
+        return {
+          allowed: false,
+          status: 403,
+          message: `Forbidden: Host header ${describe(host)} is not allowed. This server accepts ${[...allowedHosts].join(', ')}; use --allowed-host to add one.`,
+        };
       }
       const origin = headers.origin;
       if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
-        return { allowed: false, status: 403, message: `Forbidden: Origin ${describe(origin)} is not allowed. Use --allowed-origin to let a browser page at that origin connect.` };
+        return {
+          allowed: false,
+          status: 403,
+          message: `Forbidden: Origin ${describe(origin)} is not allowed. Use --allowed-origin to let a browser page at that origin connect.`,
+        };
       }
       if (tokenDigest !== undefined) {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');

@@ -24,7 +24,12 @@ describe('importMcpTools over stdio, from a server built on the SDK alone', () =
   it('imports every tool with a provider-safe name, and says what it rewrote', () => {
     expect(imported.serverInfo).toEqual({ name: 'weather-co', version: '2.1.0' });
     expect(imported.tools.map((tool) => tool.name)).toEqual(['wx_get_weather', 'wx_delete_item', 'wx_fail', 'wx_call_count']);
-    expect(imported.warnings).toContainEqual({ type: 'rewritten', tool: 'delete.item', feature: 'name', details: '"wx_delete.item" is not a name every model provider accepts; it is imported as "wx_delete_item".' });
+    expect(imported.warnings).toContainEqual({
+      type: 'rewritten',
+      tool: 'delete.item',
+      feature: 'name',
+      details: '"wx_delete.item" is not a name every model provider accepts; it is imported as "wx_delete_item".',
+    });
   });
 
   it('derives effect, confirmation and hints from the annotations', () => {
@@ -43,7 +48,11 @@ describe('importMcpTools over stdio, from a server built on the SDK alone', () =
 
   it('forwards a valid call and keeps its structured content', async () => {
     const execution = await registry.call({ id: 'c1', name: 'wx_get_weather', arguments: { city: 'Lyon' } });
-    expect(execution.result).toEqual({ content: [{ type: 'text', text: '{"city":"Lyon","celsius":21}' }], structuredContent: { city: 'Lyon', celsius: 21 }, isError: false });
+    expect(execution.result).toEqual({
+      content: [{ type: 'text', text: '{"city":"Lyon","celsius":21}' }],
+      structuredContent: { city: 'Lyon', celsius: 21 },
+      isError: false,
+    });
   });
 
   it('validates arguments locally: an invalid call never reaches the server', async () => {
@@ -57,7 +66,12 @@ describe('importMcpTools over stdio, from a server built on the SDK alone', () =
   it('turns a remote isError result into a tool error with the server text', async () => {
     const execution = await registry.call({ id: 'c5', name: 'wx_fail', arguments: {} });
     expect(execution.result).toEqual({
-      content: [{ type: 'text', text: 'Tool "wx_fail" failed: The backend is down for maintenance. Retrying the same call with the same arguments will fail the same way.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Tool "wx_fail" failed: The backend is down for maintenance. Retrying the same call with the same arguments will fail the same way.',
+        },
+      ],
       isError: true,
     });
   });

@@ -91,7 +91,10 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
     await client.connect(transport);
   } catch (error) {
     await client.close().catch(() => {});
-    throw new InvalidArgumentError(`Cannot connect to the MCP server ${label}: ${(error as Error).message}. Check the command or URL, and that the server speaks MCP.`, { cause: error });
+    throw new InvalidArgumentError(
+      `Cannot connect to the MCP server ${label}: ${(error as Error).message}. Check the command or URL, and that the server speaks MCP.`,
+      { cause: error },
+    );
   }
 
   const remote: McpTool[] = [];
@@ -140,7 +143,10 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
           }
           const content = (Array.isArray(result.content) ? result.content : []) as ContentPart[];
           if (result.isError === true) {
-            const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n').trim();
+            const text = content
+              .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+              .join('\n')
+              .trim();
             throw new ToolError(text || `the MCP server "${serverName}" reported a failure without a message`, { kind: 'failed' });
           }
           return toolResult(isPlainObject(result.structuredContent) ? { content, structuredContent: result.structuredContent } : { content });
@@ -166,7 +172,11 @@ function openTransport(server: ImportMcpToolsOptions['server']): { transport: Tr
     if (spec.authToken !== undefined) headers.Authorization = `Bearer ${spec.authToken}`;
     return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), label: `at ${url.href}` };
   }
-  const parameters: ConstructorParameters<typeof StdioClientTransport>[0] = { command: spec.command, args: [...(spec.args ?? [])], stderr: spec.stderr ?? 'inherit' };
+  const parameters: ConstructorParameters<typeof StdioClientTransport>[0] = {
+    command: spec.command,
+    args: [...(spec.args ?? [])],
+    stderr: spec.stderr ?? 'inherit',
+  };
   if (spec.env) parameters.env = spec.env;
   if (spec.cwd) parameters.cwd = spec.cwd;
   return { transport: new StdioClientTransport(parameters), label: `"${[spec.command, ...(spec.args ?? [])].join(' ')}"` };
@@ -175,7 +185,10 @@ function openTransport(server: ImportMcpToolsOptions['server']): { transport: Tr
 function parseServerString(server: string): McpStdioServerSpec | McpHttpServerSpec {
   if (/^https?:\/\//i.test(server.trim())) return { url: server.trim() };
   const words = splitCommandLine(server);
-  if (words.length === 0) throw new InvalidArgumentError('importMcpTools: `server` is empty. Give a command line such as "node server.js" or a URL such as http://127.0.0.1:3000/mcp.');
+  if (words.length === 0)
+    throw new InvalidArgumentError(
+      'importMcpTools: `server` is empty. Give a command line such as "node server.js" or a URL such as http://127.0.0.1:3000/mcp.',
+    );
   return { command: words[0]!, args: words.slice(1) };
 }
 
@@ -209,14 +222,24 @@ function convertTool(
   }
 
   const inputSchema = dropUnsupportedPatterns(normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn), 'inputSchema', warn);
-  const outputSchema = descriptor.outputSchema === undefined ? undefined : dropUnsupportedPatterns(normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn), 'outputSchema', warn);
+  const outputSchema =
+    descriptor.outputSchema === undefined
+      ? undefined
+      : dropUnsupportedPatterns(normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn), 'outputSchema', warn);
   if (inputSchema === null || outputSchema === null) return undefined;
-  for (const [key, schema] of [['inputSchema', inputSchema], ['outputSchema', outputSchema]] as const) {
+  for (const [key, schema] of [
+    ['inputSchema', inputSchema],
+    ['outputSchema', outputSchema],
+  ] as const) {
     if (schema === undefined) continue;
     try {
       compileSchema(schema, name, { pointer: `/${key}` });
     } catch (error) {
-      warn('skipped', 'schema', `its ${key} does not compile as JSON Schema (${(error as Error).message}); arguments could not be checked, so it was left out.`);
+      warn(
+        'skipped',
+        'schema',
+        `its ${key} does not compile as JSON Schema (${(error as Error).message}); arguments could not be checked, so it was left out.`,
+      );
       return undefined;
     }
   }
@@ -241,10 +264,18 @@ function convertTool(
   };
 }
 
-function normalizeSchema(schema: JsonSchemaObject, key: string, warn: (type: McpImportWarning['type'], feature: string, details: string) => void): JsonSchemaObject {
+function normalizeSchema(
+  schema: JsonSchemaObject,
+  key: string,
+  warn: (type: McpImportWarning['type'], feature: string, details: string) => void,
+): JsonSchemaObject {
   const copy: JsonSchemaObject = { ...schema };
   if (typeof copy.$schema === 'string' && OLDER_DIALECTS.test(copy.$schema)) {
-    warn('rewritten', 'schema-dialect', `its ${key} declares ${copy.$schema}; it is validated as JSON Schema 2020-12, the MCP default, which reads the common keywords the same way.`);
+    warn(
+      'rewritten',
+      'schema-dialect',
+      `its ${key} declares ${copy.$schema}; it is validated as JSON Schema 2020-12, the MCP default, which reads the common keywords the same way.`,
+    );
     delete copy.$schema;
   }
   if (copy.type === undefined) copy.type = 'object';
@@ -259,7 +290,11 @@ function normalizeSchema(schema: JsonSchemaObject, key: string, warn: (type: Mcp
  * `patternProperties` key cannot be dropped without changing which properties other keywords
  * see, so that tool is left out. Returns `null` (for the warning already given) when left out.
  */
-function dropUnsupportedPatterns(schema: JsonSchemaObject, key: string, warn: (type: McpImportWarning['type'], feature: string, details: string) => void): JsonSchemaObject | null {
+function dropUnsupportedPatterns(
+  schema: JsonSchemaObject,
+  key: string,
+  warn: (type: McpImportWarning['type'], feature: string, details: string) => void,
+): JsonSchemaObject | null {
   const refused = listSchemaPatterns(schema).flatMap((site) => {
     const reason = unsupportedPatternReason(site.pattern);
     return reason === undefined ? [] : [{ site, reason }];
@@ -296,7 +331,10 @@ function remoteFailure(serverName: string, error: unknown): ToolError {
     if (error.code === ErrorCode.ConnectionClosed) {
       return new ToolError(`the connection to the MCP server "${serverName}" is closed`, { kind: 'unavailable', retryable: false, cause: error });
     }
-    return new ToolError(`the MCP server "${serverName}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`, { kind: 'invalid_request', cause: error });
+    return new ToolError(`the MCP server "${serverName}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`, {
+      kind: 'invalid_request',
+      cause: error,
+    });
   }
   return new ToolError(`the MCP server "${serverName}" could not be reached`, { kind: 'unavailable', cause: error });
 }

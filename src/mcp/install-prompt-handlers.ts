@@ -42,9 +42,14 @@ export function installPromptHandlers(server: Server, options: { prompts: readon
     const prompt = byName.get(request.params.name);
     if (!prompt) throw unknownPrompt(request.params.name, [...byName.keys()]);
     const args: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, request.params.arguments ?? {});
-    const missing = (prompt.arguments ?? []).filter((argument) => argument.required && typeof args[argument.name] !== 'string').map((argument) => argument.name);
+    const missing = (prompt.arguments ?? [])
+      .filter((argument) => argument.required && typeof args[argument.name] !== 'string')
+      .map((argument) => argument.name);
     if (missing.length > 0) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Prompt "${prompt.name}" needs the argument${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}. Send them in params.arguments as strings.`);
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Prompt "${prompt.name}" needs the argument${missing.length === 1 ? '' : 's'} ${missing.map((name) => `"${name}"`).join(', ')}. Send them in params.arguments as strings.`,
+      );
     }
     let produced: PromptGetResult;
     try {
@@ -59,7 +64,10 @@ export function installPromptHandlers(server: Server, options: { prompts: readon
   });
 }
 
-export function installCompletionHandler(server: Server, options: { prompts: readonly McpPrompt[]; templates: readonly CompiledTemplate[]; logger: ToolLogger }): void {
+export function installCompletionHandler(
+  server: Server,
+  options: { prompts: readonly McpPrompt[]; templates: readonly CompiledTemplate[]; logger: ToolLogger },
+): void {
   const prompts = new Map(options.prompts.map((prompt) => [prompt.name, prompt]));
   const templates = new Map(options.templates.map(({ template }) => [template.uriTemplate, template]));
 

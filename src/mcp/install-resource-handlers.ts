@@ -103,7 +103,9 @@ export function matchUri(matcher: UriTemplate, uri: string): Record<string, stri
 
 function notFound(uri: string): ProtocolError {
   const shown = uri.length > 200 ? uri.slice(0, 199) + '…' : uri;
-  return new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${shown}. List the available resources with resources/list and resources/templates/list.`, { uri: shown });
+  return new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${shown}. List the available resources with resources/list and resources/templates/list.`, {
+    uri: shown,
+  });
 }
 
 async function guardRead(uri: string, logger: ToolLogger, read: () => ResourceReadResult | Promise<ResourceReadResult>): Promise<ResourceReadResult> {

@@ -28,24 +28,38 @@ describe('parseJsonRpcPayload', () => {
 
   it('answers JSON that is not a JSON-RPC message with -32600, echoing a usable id', () => {
     expect(errorOf('42').error).toEqual({ code: -32600, message: 'Invalid Request: expected a JSON-RPC message object, got number.' });
-    expect(errorOf('{"id":7,"method":"ping"}')).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0".' } });
+    expect(errorOf('{"id":7,"method":"ping"}')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0".' },
+    });
     expect(errorOf('{"jsonrpc":"2.0","id":7,"method":5}').error.message).toBe('Invalid Request: the "method" member must be a string.');
     expect(errorOf('{"jsonrpc":"2.0","id":1.5,"method":"ping"}')).toMatchObject({ id: null, error: { code: -32600 } });
     expect(errorOf('{"jsonrpc":"2.0","id":3,"method":"ping","params":"x"}')).toMatchObject({ id: 3, error: { code: -32600 } });
   });
 
   it('refuses nesting deeper than 128 levels without overflowing the stack', () => {
-    expect(errorOf('['.repeat(100_000) + ']'.repeat(100_000)).error).toEqual({ code: -32600, message: 'Invalid Request: the message nests arrays and objects more than 128 levels deep.' });
+    expect(errorOf('['.repeat(100_000) + ']'.repeat(100_000)).error).toEqual({
+      code: -32600,
+      message: 'Invalid Request: the message nests arrays and objects more than 128 levels deep.',
+    });
     const deepButFine = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(120)}"[[[[{{{{"${']'.repeat(120)}}}`;
     expect(parseJsonRpcPayload(deepButFine, { allowBatch: false }).success).toBe(true);
   });
 
   it('accepts batches only where allowed, and never empty or oversized ones', () => {
-    expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toBe('Invalid Request: batches are not supported here; send one JSON-RPC message per line.');
+    expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toBe(
+      'Invalid Request: batches are not supported here; send one JSON-RPC message per line.',
+    );
     const batch = parseJsonRpcPayload('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]', { allowBatch: true });
     expect(batch.success && batch.messages).toHaveLength(2);
     expect(errorOf('[]', true).error.code).toBe(-32600);
-    expect(errorOf(JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))), true).error.message).toBe('Invalid Request: a batch may hold at most 100 messages.');
-    expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]', true)).toMatchObject({ id: 2, error: { code: -32600, message: 'Invalid Request: batch item 1: the "jsonrpc" member must be exactly "2.0".' } });
+    expect(errorOf(JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))), true).error.message).toBe(
+      'Invalid Request: a batch may hold at most 100 messages.',
+    );
+    expect(errorOf('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2}]', true)).toMatchObject({
+      id: 2,
+      error: { code: -32600, message: 'Invalid Request: batch item 1: the "jsonrpc" member must be exactly "2.0".' },
+    });
   });
 });

@@ -46,9 +46,11 @@ export function parseJsonRpcPayload(text: string, options: { allowBatch: boolean
   }
   const value = parsed.value;
   if (Array.isArray(value)) {
-    if (!options.allowBatch) return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported here; send one JSON-RPC message per line.');
+    if (!options.allowBatch)
+      return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported here; send one JSON-RPC message per line.');
     if (value.length === 0) return failure(null, ErrorCode.InvalidRequest, 'Invalid Request: an empty batch holds no message.');
-    if (value.length > MAX_BATCH_MESSAGES) return failure(null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages.`);
+    if (value.length > MAX_BATCH_MESSAGES)
+      return failure(null, ErrorCode.InvalidRequest, `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages.`);
     const messages: JSONRPCMessage[] = [];
     for (let index = 0; index < value.length; index++) {
       const problem = checkMessage(value[index]);

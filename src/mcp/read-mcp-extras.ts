@@ -25,7 +25,11 @@ export function readMcpExtras(namespace: Record<string, unknown>, source: string
       need(typeof item.read === 'function', source, `${at}.read must be a function (uri) => contents`);
     }) as unknown as McpResource[],
     resourceTemplates: list(pick('resourceTemplates'), 'resourceTemplates', source, (item, at) => {
-      need(typeof item.uriTemplate === 'string' && item.uriTemplate.includes('{'), source, `${at}.uriTemplate must be a URI template with at least one {variable}`);
+      need(
+        typeof item.uriTemplate === 'string' && item.uriTemplate.includes('{'),
+        source,
+        `${at}.uriTemplate must be a URI template with at least one {variable}`,
+      );
       need(typeof item.name === 'string', source, `${at}.name must be a string`);
       need(typeof item.read === 'function', source, `${at}.read must be a function (uri, variables) => contents`);
       need(item.complete === undefined || isPlainObject(item.complete), source, `${at}.complete must map variable names to functions`);

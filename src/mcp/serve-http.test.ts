@@ -46,14 +46,22 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
 }
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 async function openSession(url: string, extra: Record<string, string> = {}): Promise<string> {
   const response = await raw(url, { headers: { ...MCP_HEADERS, ...extra }, body: INITIALIZE });
   expect(response.status).toBe(200);
   const id = response.headers['mcp-session-id'];
   expect(typeof id).toBe('string');
-  await raw(url, { headers: { ...MCP_HEADERS, ...extra, 'mcp-session-id': id as string, 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  await raw(url, {
+    headers: { ...MCP_HEADERS, ...extra, 'mcp-session-id': id as string, 'mcp-protocol-version': '2025-11-25' },
+    body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  });
   return id as string;
 }
 
@@ -88,7 +96,10 @@ describe('serveHttp', () => {
     expect(JSON.parse(host.body)).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32000, message: `Forbidden: Host header "evil.example.com" is not allowed. This server accepts 127.0.0.1:${port}, localhost:${port}, [::1]:${port}; use --allowed-host to add one.` },
+      error: {
+        code: -32000,
+        message: `Forbidden: Host header "evil.example.com" is not allowed. This server accepts 127.0.0.1:${port}, localhost:${port}, [::1]:${port}; use --allowed-host to add one.`,
+      },
     });
     const origin = await raw(url, { headers: { ...MCP_HEADERS, Origin: 'http://evil.example.com' }, body: INITIALIZE });
     expect(origin.status).toBe(403);
@@ -113,7 +124,10 @@ describe('serveHttp', () => {
     const notRpc = await raw(url, { headers: MCP_HEADERS, body: '{"hello":"world"}' });
     expect(notRpc.status).toBe(400);
     expect(JSON.parse(notRpc.body).error.code).toBe(-32600);
-    const tooLarge = await raw(url, { headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } }) });
+    const tooLarge = await raw(url, {
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } }),
+    });
     expect(tooLarge.status).toBe(413);
     expect(JSON.parse(tooLarge.body).error.message).toBe('Payload too large: request bodies are limited to 1024 bytes.');
     const wrongType = await raw(url, { headers: { ...MCP_HEADERS, 'Content-Type': 'text/plain' }, body: INITIALIZE });
@@ -146,7 +160,9 @@ describe('serveHttp', () => {
     expect(unknownMethod).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } }]);
     const unknownTool = messagesOf(await raw(url, { headers, body: '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{}}}' }));
     expect(unknownTool[0]!.error).toEqual({ code: -32602, message: 'Unknown tool "nope". Available tools: echo. Call one of these by its exact name.' });
-    const badArguments = messagesOf(await raw(url, { headers, body: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":1}}}' }));
+    const badArguments = messagesOf(
+      await raw(url, { headers, body: '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":1}}}' }),
+    );
     expect(badArguments[0]!.result).toMatchObject({ isError: true });
   });
 
@@ -156,7 +172,10 @@ describe('serveHttp', () => {
     await openSession(url);
     await openSession(url);
     expect(handle!.sessionCount).toBe(2);
-    const stale = await raw(url, { headers: { ...MCP_HEADERS, 'mcp-session-id': first, 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' });
+    const stale = await raw(url, {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': first, 'mcp-protocol-version': '2025-11-25' },
+      body: '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+    });
     expect(stale.status).toBe(404);
   });
 

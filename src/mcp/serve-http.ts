@@ -129,7 +129,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   const httpServer = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       logger.error('MCP HTTP request failed', { error });
-      if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error: the server failed to answer this request; the details are in its log.');
+      if (!res.headersSent)
+        sendError(res, 500, ErrorCode.InternalError, 'Internal error: the server failed to answer this request; the details are in its log.');
       else res.destroy();
     });
   });
@@ -139,7 +140,12 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(new InvalidArgumentError(`Cannot listen on ${formatHostPort(host, options.port ?? 3000)}: ${error.message}. Choose another address or port.`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(
+        new InvalidArgumentError(`Cannot listen on ${formatHostPort(host, options.port ?? 3000)}: ${error.message}. Choose another address or port.`, {
+          cause: error,
+        }),
+      );
     httpServer.once('error', onError);
     httpServer.listen(options.port ?? 3000, host, () => {
       httpServer.off('error', onError);
@@ -150,10 +156,13 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   const port = (httpServer.address() as AddressInfo).port;
   const guard = createRequestGuard({ host, port, ...pick(options, ['allowedHosts', 'allowedOrigins', 'authToken']) });
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) if (session.streams.size === 0 && now - session.lastActive > sessionIdleMs) closeSession(id);
-  }, Math.min(60_000, Math.max(1000, Math.floor(sessionIdleMs / 2))));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) if (session.streams.size === 0 && now - session.lastActive > sessionIdleMs) closeSession(id);
+    },
+    Math.min(60_000, Math.max(1000, Math.floor(sessionIdleMs / 2))),
+  );
   sweep.unref();
 
   function closeSession(id: string): void {
@@ -215,7 +224,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (closing) return sendError(res, 503, ErrorCode.ConnectionClosed, 'Service unavailable: the server is shutting down.', { Connection: 'close' });
-    if (req.url !== path && requestPath(req.url) !== path) return sendError(res, 404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${path}.`, { Connection: 'close' });
+    if (req.url !== path && requestPath(req.url) !== path)
+      return sendError(res, 404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${path}.`, { Connection: 'close' });
     const verdict = guard.check(req.headers);
     if (!verdict.allowed) return sendError(res, verdict.status, ErrorCode.ConnectionClosed, verdict.message, { Connection: 'close', ...verdict.headers });
     if (req.method === 'POST') {
@@ -228,17 +238,24 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       return;
     }
     if (req.method === 'GET' || req.method === 'DELETE') return handleSessionRequest(req, res);
-    return sendError(res, 405, ErrorCode.ConnectionClosed, `Method not allowed: use POST, GET or DELETE on ${path}.`, { Allow: 'GET, POST, DELETE', Connection: 'close' });
+    return sendError(res, 405, ErrorCode.ConnectionClosed, `Method not allowed: use POST, GET or DELETE on ${path}.`, {
+      Allow: 'GET, POST, DELETE',
+      Connection: 'close',
+    });
   }
 
   async function handlePost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isJsonContentType(req.headers['content-type'])) {
-      return sendError(res, 415, ErrorCode.ConnectionClosed, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.', { Connection: 'close' });
+      return sendError(res, 415, ErrorCode.ConnectionClosed, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.', {
+        Connection: 'close',
+      });
     }
     const body = await readBody(req, maxBodyBytes);
     if (body.tooLarge) {
       res.once('finish', () => req.destroy());
-      return sendError(res, 413, ErrorCode.ConnectionClosed, `Payload too large: request bodies are limited to ${maxBodyBytes} bytes.`, { Connection: 'close' });
+      return sendError(res, 413, ErrorCode.ConnectionClosed, `Payload too large: request bodies are limited to ${maxBodyBytes} bytes.`, {
+        Connection: 'close',
+      });
     }
     const payload = parseJsonRpcPayload(body.text, { allowBatch: true });
     if (!payload.success) return sendJson(res, 400, payload.response);
@@ -252,7 +269,12 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       return session.transport.handleRequest(req, res, payload.value);
     }
     if (!payload.messages.some((message) => isInitializeRequest(message))) {
-      return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: no Mcp-Session-Id header. Send initialize first and then the session id it returns with every request.');
+      return sendError(
+        res,
+        400,
+        ErrorCode.ConnectionClosed,
+        'Bad Request: no Mcp-Session-Id header. Send initialize first and then the session id it returns with every request.',
+      );
     }
     // A new client is never refused for want of room: the least recently active session makes way.
     if (sessions.size >= maxSessions) evictSession();
@@ -307,7 +329,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
 
   async function handleSessionRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId !== 'string') return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
+    if (typeof sessionId !== 'string')
+      return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
     const session = sessions.get(sessionId);
     if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
     track(session, res, req.method === 'GET' ? 'get' : 'post');
@@ -328,7 +351,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     },
     async notifyResourceUpdated(uri) {
       const sends: Promise<void>[] = [];
-      for (const { server } of sessions.values()) if (resourceSubscriptions.get(server)?.has(uri)) sends.push(server.sendResourceUpdated({ uri }).catch(() => {}));
+      for (const { server } of sessions.values())
+        if (resourceSubscriptions.get(server)?.has(uri)) sends.push(server.sendResourceUpdated({ uri }).catch(() => {}));
       await Promise.all(sends);
     },
     close() {
@@ -338,11 +362,13 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
         httpServer.closeIdleConnections();
         const deadline = Date.now() + shutdownGraceMs;
         while (inFlightPosts > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-        await Promise.all([...sessions.keys()].map(async (id) => {
-          const session = sessions.get(id);
-          sessions.delete(id);
-          await session?.server.close().catch(() => {});
-        }));
+        await Promise.all(
+          [...sessions.keys()].map(async (id) => {
+            const session = sessions.get(id);
+            sessions.delete(id);
+            await session?.server.close().catch(() => {});
+          }),
+        );
         httpServer.closeAllConnections();
         await stopped;
       })();

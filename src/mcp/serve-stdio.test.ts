@@ -38,10 +38,14 @@ async function startStdio(maxLineBytes?: number) {
 describe('serveStdio', () => {
   it('answers requests line by line', async () => {
     const { input, next, handle } = await startStdio();
-    input.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n');
+    input.write(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
+    );
     const [initialized] = await next(1);
     expect(initialized).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', serverInfo: { name: 'toolwright' } } });
-    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}\r\n');
+    input.write(
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}\r\n',
+    );
     expect(await next(1)).toEqual([{ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'hi' }], isError: false } }]);
     await handle.close();
   });
@@ -51,7 +55,11 @@ describe('serveStdio', () => {
     input.write('not json\n[1,2]\n{"jsonrpc":"2.0","id":9,"method":"no/such"}\n{"jsonrpc":"2.0","id":"q","method":"ping","params":[]}\n');
     const [parse, batch, unknown, badParams] = await next(4);
     expect(parse).toMatchObject({ id: null, error: { code: -32700 } });
-    expect(batch).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches are not supported here; send one JSON-RPC message per line.' } });
+    expect(batch).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: batches are not supported here; send one JSON-RPC message per line.' },
+    });
     expect(badParams).toMatchObject({ id: 'q', error: { code: -32600 } });
     expect(unknown).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32601, message: 'Method not found' } });
     await handle.close();

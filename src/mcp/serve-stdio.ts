@@ -29,7 +29,11 @@ export interface McpStdioHandle {
 
 export async function serveStdio(tools: McpToolSource, options: McpStdioOptions = {}): Promise<McpStdioHandle> {
   const server = createMcpServer(tools, options);
-  const transport = new StdioLineTransport(options.input ?? process.stdin, options.output ?? process.stdout, options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes });
+  const transport = new StdioLineTransport(
+    options.input ?? process.stdin,
+    options.output ?? process.stdout,
+    options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes },
+  );
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
   });

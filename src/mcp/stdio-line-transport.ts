@@ -107,7 +107,11 @@ export class StdioLineTransport implements Transport {
       this.#chunks = [];
       this.#buffered = 0;
       this.#discarding = true;
-      this.#reply({ jsonrpc: '2.0', id: null as unknown as string, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: the message is longer than ${this.#maxLineBytes} bytes and was skipped.` } });
+      this.#reply({
+        jsonrpc: '2.0',
+        id: null as unknown as string,
+        error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: the message is longer than ${this.#maxLineBytes} bytes and was skipped.` },
+      });
       return;
     }
     this.#chunks.push(part);

@@ -53,7 +53,11 @@ export class StrictParamsServer extends Server {
       // Registered on Protocol directly: Server wraps tools/call in a second Zod pass over the request and the result,
       // whose failures go out as "MCP error -32602: … [Zod dump]". The request is checked here instead (a hand-written
       // check for the usual shape, so every call does not pay for a Zod parse), and the result by toWireResult.
-      const registerOnProtocol = Protocol.prototype.setRequestHandler as (this: unknown, schema: AnyObjectSchema, handler: (request: { params?: unknown }, extra: unknown) => unknown) => void;
+      const registerOnProtocol = Protocol.prototype.setRequestHandler as (
+        this: unknown,
+        schema: AnyObjectSchema,
+        handler: (request: { params?: unknown }, extra: unknown) => unknown,
+      ) => void;
       registerOnProtocol.call(this, lenient as unknown as AnyObjectSchema, (request, extra) => {
         if (needsFullParse(request.params)) {
           const parsed = schema.safeParse(request);
@@ -68,7 +72,11 @@ export class StrictParamsServer extends Server {
     }
     super.setRequestHandler(lenient, (request, extra) => {
       const parsed = schema.safeParse(request);
-      if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, describeIssues(method, request, parsed.error.issues, `Check the request against the MCP schema for ${method}.`));
+      if (!parsed.success)
+        throw new ProtocolError(
+          ErrorCode.InvalidParams,
+          describeIssues(method, request, parsed.error.issues, `Check the request against the MCP schema for ${method}.`),
+        );
       return run(parsed.data, extra) as ReturnType<Handler<T>>;
     });
   }

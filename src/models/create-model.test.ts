@@ -33,7 +33,9 @@ describe('createModel', () => {
     expect(error).toBeInstanceOf(MissingApiKeyError);
     expect(ToolwrightError.isInstance(error) && error.code).toBe('TW_MISSING_API_KEY');
     expect((error as Error).message).toBe('OpenAI needs an API key: set the OPENAI_API_KEY environment variable, or pass { apiKey } to createModel.');
-    expect(() => createModel('anthropic:claude-sonnet-4-5', noEnv)).toThrow('Anthropic needs an API key: set the ANTHROPIC_API_KEY environment variable, or pass { apiKey } to createModel.');
+    expect(() => createModel('anthropic:claude-sonnet-4-5', noEnv)).toThrow(
+      'Anthropic needs an API key: set the ANTHROPIC_API_KEY environment variable, or pass { apiKey } to createModel.',
+    );
     expect(() => createModel('openai:gpt-4o-mini', { env: { OPENAI_API_KEY: '  ' } })).toThrow(MissingApiKeyError);
   });
 

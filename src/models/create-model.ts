@@ -32,7 +32,10 @@ const NO_KEY = 'not-needed';
 export function createModel(spec: string, options: ModelOptions = {}): Model {
   const colon = spec.indexOf(':');
   if (colon <= 0 || colon === spec.length - 1) {
-    throw new InvalidModelSpecError(spec, `write it as provider:model, e.g. "openai:gpt-4o-mini" or "anthropic:claude-sonnet-4-5" (providers: ${MODEL_PROVIDERS.join(', ')}).`);
+    throw new InvalidModelSpecError(
+      spec,
+      `write it as provider:model, e.g. "openai:gpt-4o-mini" or "anthropic:claude-sonnet-4-5" (providers: ${MODEL_PROVIDERS.join(', ')}).`,
+    );
   }
   const provider = spec.slice(0, colon);
   const modelName = spec.slice(colon + 1);
@@ -51,7 +54,10 @@ export function createModel(spec: string, options: ModelOptions = {}): Model {
     case 'local':
       return new LazyLocalModel(modelName, options.local);
     default:
-      throw new InvalidModelSpecError(spec, `unknown provider "${provider}"; use one of ${MODEL_PROVIDERS.join(', ')} (any OpenAI-compatible server works as openai-compatible:<model> with a baseURL).`);
+      throw new InvalidModelSpecError(
+        spec,
+        `unknown provider "${provider}"; use one of ${MODEL_PROVIDERS.join(', ')} (any OpenAI-compatible server works as openai-compatible:<model> with a baseURL).`,
+      );
   }
 }
 
@@ -73,7 +79,10 @@ function compatibleSettings(spec: string, modelName: string, options: ModelOptio
   const envBaseURL = readEnv(options.env, 'OPENAI_BASE_URL');
   const baseURL = options.baseURL ?? envBaseURL;
   if (baseURL === undefined) {
-    throw new InvalidModelSpecError(spec, 'an OpenAI-compatible server needs a base URL: pass { baseURL } (e.g. "http://127.0.0.1:11434/v1" for Ollama) or set OPENAI_BASE_URL.');
+    throw new InvalidModelSpecError(
+      spec,
+      'an OpenAI-compatible server needs a base URL: pass { baseURL } (e.g. "http://127.0.0.1:11434/v1" for Ollama) or set OPENAI_BASE_URL.',
+    );
   }
   // OPENAI_API_KEY goes only to the server OPENAI_BASE_URL names, never to a base URL given in code, so a real OpenAI key does not leak to a third party.
   const envKey = options.baseURL === undefined ? readEnv(options.env, 'OPENAI_API_KEY') : undefined;

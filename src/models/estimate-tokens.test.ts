@@ -37,7 +37,12 @@ describe('estimateInputTokens', () => {
   });
 
   it('is deterministic', () => {
-    const request = { messages: [{ role: 'system' as const, content: 'Be brief.' }, { role: 'user' as const, content: 'Hi' }] };
+    const request = {
+      messages: [
+        { role: 'system' as const, content: 'Be brief.' },
+        { role: 'user' as const, content: 'Hi' },
+      ],
+    };
     expect(estimateInputTokens(request)).toBe(estimateInputTokens(request));
   });
 });

@@ -3,7 +3,14 @@ import type { PartialToolCall } from '../formats/partial-tool-call.js';
 import type { ToolCallPart } from '../protocol/messages.js';
 import { ToolCallEventTracker } from './tool-call-events.js';
 
-const call = (index: number, name: string, argumentsText: string, id = `c${index}`): PartialToolCall => ({ index, id, name, argumentsText, partialArguments: undefined, done: false });
+const call = (index: number, name: string, argumentsText: string, id = `c${index}`): PartialToolCall => ({
+  index,
+  id,
+  name,
+  argumentsText,
+  partialArguments: undefined,
+  done: false,
+});
 
 describe('ToolCallEventTracker', () => {
   it('announces a call once its name is known and reports only new argument text', () => {

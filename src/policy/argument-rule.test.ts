@@ -44,7 +44,9 @@ describe('allowValues', () => {
   });
 
   it('names the first value outside the list, where it is, and the allowed values', () => {
-    expect(rule.check({ to: ['alice@corp.com', 'eve@evil.com'] })).toBe('to[1] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com", "bob@corp.com").');
+    expect(rule.check({ to: ['alice@corp.com', 'eve@evil.com'] })).toBe(
+      'to[1] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com", "bob@corp.com").',
+    );
     expect(rule.id).toBe('allowed-values:send_email.to');
     expect(rule.action).toBe('block');
   });
@@ -101,7 +103,13 @@ describe('matchSchema', () => {
 
 describe('argumentRule', () => {
   it('runs a function and keeps its action', () => {
-    const rule = argumentRule({ id: 'no-weekend', tool: 'create_event', description: 'No events on weekends.', action: 'confirm', check: (args) => ((args as { day: string }).day === 'sat' ? 'Saturday is a weekend.' : undefined) });
+    const rule = argumentRule({
+      id: 'no-weekend',
+      tool: 'create_event',
+      description: 'No events on weekends.',
+      action: 'confirm',
+      check: (args) => ((args as { day: string }).day === 'sat' ? 'Saturday is a weekend.' : undefined),
+    });
     expect(rule.check({ day: 'sat' })).toBe('Saturday is a weekend.');
     expect(rule.action).toBe('confirm');
     expect(rule.tools).toEqual(['create_event']);

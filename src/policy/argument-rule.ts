@@ -88,9 +88,15 @@ export interface LimitNumberOptions extends ArgumentRuleBase {
 /** Every number at `argument` must lie within `[min, max]`. */
 export function limitNumber(options: LimitNumberOptions): ArgumentRule {
   const tools = toolList(options.tool);
-  if (options.max === undefined && options.min === undefined) throw new InvalidArgumentError(`limitNumber for ${options.argument} needs a max, a min, or both.`);
+  if (options.max === undefined && options.min === undefined)
+    throw new InvalidArgumentError(`limitNumber for ${options.argument} needs a max, a min, or both.`);
   const unit = options.unit ? ` ${options.unit}` : '';
-  const bounds = [options.min !== undefined ? `at least ${options.min}${unit}` : undefined, options.max !== undefined ? `at most ${options.max}${unit}` : undefined].filter(Boolean).join(' and ');
+  const bounds = [
+    options.min !== undefined ? `at least ${options.min}${unit}` : undefined,
+    options.max !== undefined ? `at most ${options.max}${unit}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return freezeRule({
     id: options.id ?? `number-limit:${tools.join('|')}.${options.argument}`,
     tools,
@@ -170,16 +176,24 @@ export interface CustomRuleOptions extends RuleBase {
 
 /** A rule written as a function. */
 export function argumentRule(options: CustomRuleOptions): ArgumentRule {
-  return freezeRule({ id: options.id, tools: toolList(options.tool), description: options.description, action: options.action ?? 'block', check: options.check });
+  return freezeRule({
+    id: options.id,
+    tools: toolList(options.tool),
+    description: options.description,
+    action: options.action ?? 'block',
+    check: options.check,
+  });
 }
 
 function toolList(tool: string | readonly string[]): string[] {
   const list = typeof tool === 'string' ? [tool] : [...tool];
-  if (list.length === 0 || list.some((name) => typeof name !== 'string' || name === '')) throw new InvalidArgumentError('A policy rule needs `tool`: a tool name or a non-empty list of names.');
+  if (list.length === 0 || list.some((name) => typeof name !== 'string' || name === ''))
+    throw new InvalidArgumentError('A policy rule needs `tool`: a tool name or a non-empty list of names.');
   return list;
 }
 
 function freezeRule(rule: ArgumentRule): ArgumentRule {
-  if (rule.action !== 'block' && rule.action !== 'confirm') throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
+  if (rule.action !== 'block' && rule.action !== 'confirm')
+    throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
   return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]) });
 }

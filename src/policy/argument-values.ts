@@ -31,7 +31,9 @@ export function readArgumentValues(args: unknown, path: string): ArgumentValue[]
 }
 
 function fanOut(values: readonly ArgumentValue[]): ArgumentValue[] {
-  return values.flatMap((item) => (Array.isArray(item.value) ? item.value.map((value: unknown, index) => ({ path: `${item.path}[${index}]`, value })) : [item]));
+  return values.flatMap((item) =>
+    Array.isArray(item.value) ? item.value.map((value: unknown, index) => ({ path: `${item.path}[${index}]`, value })) : [item],
+  );
 }
 
 /**

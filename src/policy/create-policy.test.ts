@@ -12,8 +12,10 @@ const sendMoney = defineTool({ name: 'send_money', description: 'Pays.', effect:
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }], isError: false });
 let callNumber = 0;
-const before = (session: PolicySession, tool: typeof sendEmail, args: unknown) => session.beforeToolCall({ call: { id: `call_${++callNumber}`, name: tool.name }, tool, arguments: args });
-const after = (session: PolicySession, tool: typeof sendEmail, value: string) => session.afterToolResult({ call: { id: `call_${++callNumber}`, name: tool.name }, tool, result: text(value) });
+const before = (session: PolicySession, tool: typeof sendEmail, args: unknown) =>
+  session.beforeToolCall({ call: { id: `call_${++callNumber}`, name: tool.name }, tool, arguments: args });
+const after = (session: PolicySession, tool: typeof sendEmail, value: string) =>
+  session.afterToolResult({ call: { id: `call_${++callNumber}`, name: tool.name }, tool, result: text(value) });
 
 describe('createPolicy: scope', () => {
   it('blocks a tool outside the allow list, with a message naming the rule and the allowed tools', () => {
@@ -38,12 +40,20 @@ describe('createPolicy: scope', () => {
   it('counts calls per tool and blocks past the limit, leaving other tools alone', () => {
     const session = createPolicy({ callLimits: { send_email: 1 }, flow: { untrustedWrites: 'allow' } }).startRun();
     expect(before(session, sendEmail, {}).action).toBe('allow');
-    expect(before(session, sendEmail, {})).toMatchObject({ action: 'block', ruleId: 'call-limit', reason: 'send_email may be called at most 1 time in this task, and that call was already made.' });
+    expect(before(session, sendEmail, {})).toMatchObject({
+      action: 'block',
+      ruleId: 'call-limit',
+      reason: 'send_email may be called at most 1 time in this task, and that call was already made.',
+    });
     expect(before(session, sendMoney, {}).action).toBe('allow');
   });
 
   it('does not count a blocked call against the limit', () => {
-    const session = createPolicy({ callLimits: { send_money: 1 }, rules: [limitNumber({ tool: 'send_money', argument: 'amount', max: 10 })], flow: { untrustedWrites: 'allow' } }).startRun();
+    const session = createPolicy({
+      callLimits: { send_money: 1 },
+      rules: [limitNumber({ tool: 'send_money', argument: 'amount', max: 10 })],
+      flow: { untrustedWrites: 'allow' },
+    }).startRun();
     expect(before(session, sendMoney, { amount: 50 }).action).toBe('block');
     expect(before(session, sendMoney, { amount: 5 }).action).toBe('allow');
   });
@@ -62,17 +72,37 @@ describe('createPolicy: argument rules', () => {
     const session = policy.startRun();
     expect(before(session, sendEmail, { to: ['alice@corp.com'] }).action).toBe('allow');
     const blocked = before(session, sendEmail, { to: ['eve@evil.com'] });
-    expect(blocked).toMatchObject({ action: 'block', ruleId: 'contacts-only', reason: 'to[0] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com").' });
+    expect(blocked).toMatchObject({
+      action: 'block',
+      ruleId: 'contacts-only',
+      reason: 'to[0] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com").',
+    });
   });
 
   it('asks a person for a rule whose action is confirm', () => {
     const session = policy.startRun();
     expect(before(session, sendMoney, { amount: 20 }).action).toBe('allow');
-    expect(before(session, sendMoney, { amount: 80 })).toEqual({ action: 'confirm', ruleId: 'ask-above-50', reason: 'amount 80 is above the limit of 50.', flags: [] });
+    expect(before(session, sendMoney, { amount: 80 })).toEqual({
+      action: 'confirm',
+      ruleId: 'ask-above-50',
+      reason: 'amount 80 is above the limit of 50.',
+      flags: [],
+    });
   });
 
   it('treats a rule that throws as broken by the call', () => {
-    const session = createPolicy({ rules: [argumentRule({ id: 'throws', tool: 'send_email', description: 'x', check: () => { throw new Error('bug'); } })] }).startRun();
+    const session = createPolicy({
+      rules: [
+        argumentRule({
+          id: 'throws',
+          tool: 'send_email',
+          description: 'x',
+          check: () => {
+            throw new Error('bug');
+          },
+        }),
+      ],
+    }).startRun();
     expect(before(session, sendEmail, {})).toMatchObject({ action: 'block', ruleId: 'throws', reason: 'the rule could not check these arguments.' });
   });
 });
@@ -92,7 +122,8 @@ describe('createPolicy: information flow', () => {
     expect(before(session, sendEmail, { to: ['a@corp.com'] })).toEqual({
       action: 'confirm',
       ruleId: 'untrusted-write',
-      reason: "send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); a change after that needs a person's confirmation.",
+      reason:
+        "send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); a change after that needs a person's confirmation.",
       flags: [],
     });
     expect(before(session, readNotes, {}).action).toBe('allow');
@@ -107,7 +138,10 @@ describe('createPolicy: information flow', () => {
 
   it('leaves trusted tools, and results a classifier trusts, out of the taint', () => {
     const session = createPolicy({
-      trust: { trustedTools: ['read_notes'], classify: ({ result }) => (result.content[0]?.type === 'text' && result.content[0].text.startsWith('[internal]') ? 'trusted' : undefined) },
+      trust: {
+        trustedTools: ['read_notes'],
+        classify: ({ result }) => (result.content[0]?.type === 'text' && result.content[0].text.startsWith('[internal]') ? 'trusted' : undefined),
+      },
       flow: { untrustedWrites: 'block' },
     }).startRun();
     expect(after(session, readNotes, 'my notes').trust).toBe('trusted');
@@ -153,8 +187,16 @@ describe('createPolicy: isolation and snapshots', () => {
     const session = createPolicy({ isolation: 'delimit' }).startRun({ seed: 7, runId: 'run_a' });
     const token = session.snapshot().token;
     expect(token).toMatch(/^[0-9a-f]{16}$/);
-    const output = session.afterToolResult({ call: { id: 'c1', name: 'read_inbox' }, tool: readInbox, result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, isError: false } });
-    expect(output).toEqual({ result: { content: [{ type: 'text', text: `<<tool_output ${token}>>\nhi\n<</tool_output ${token}>>` }], isError: false }, trust: 'untrusted', isolated: true });
+    const output = session.afterToolResult({
+      call: { id: 'c1', name: 'read_inbox' },
+      tool: readInbox,
+      result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 }, isError: false },
+    });
+    expect(output).toEqual({
+      result: { content: [{ type: 'text', text: `<<tool_output ${token}>>\nhi\n<</tool_output ${token}>>` }], isError: false },
+      trust: 'untrusted',
+      isolated: true,
+    });
     expect(session.systemPrompt()).toContain(`"<<tool_output ${token}>>"`);
   });
 

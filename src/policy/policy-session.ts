@@ -11,7 +11,17 @@ import type { ContentPart } from '../tools/types.js';
 import { stringLeaves } from './argument-values.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
-import type { AfterToolResultInput, AfterToolResultOutput, BeforeToolCallInput, PolicyDecision, PolicyFlag, PolicySession, PolicySnapshot, StartRunOptions, TrustLabel } from './types.js';
+import type {
+  AfterToolResultInput,
+  AfterToolResultOutput,
+  BeforeToolCallInput,
+  PolicyDecision,
+  PolicyFlag,
+  PolicySession,
+  PolicySnapshot,
+  StartRunOptions,
+  TrustLabel,
+} from './types.js';
 
 /** Untrusted text kept per result for the copied-argument check; beyond this a value copied from the tail is missed. */
 const MAX_KEPT_CHARS = 200_000;
@@ -42,7 +52,13 @@ export class PolicyRunSession implements PolicySession {
       for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: item.text.toLowerCase() });
       this.#trustedTexts = [...restore.trustedTexts];
     } else {
-      this.#token = options.seed !== undefined ? createHash('sha256').update(`${String(options.seed)}\u0000${options.runId ?? ''}`).digest('hex').slice(0, 16) : randomBytes(8).toString('hex');
+      this.#token =
+        options.seed !== undefined
+          ? createHash('sha256')
+              .update(`${String(options.seed)}\u0000${options.runId ?? ''}`)
+              .digest('hex')
+              .slice(0, 16)
+          : randomBytes(8).toString('hex');
       this.#trustedTexts = [...(options.trustedTexts ?? [])];
     }
     this.#trustedLower = this.#trustedTexts.map((text) => text.toLowerCase());
@@ -56,7 +72,13 @@ export class PolicyRunSession implements PolicySession {
     const spec = this.#spec;
     const name = input.tool.name;
     const flags: PolicyFlag[] = [];
-    const block = (ruleId: string, reason: string): PolicyDecision => ({ action: 'block', ruleId, reason, message: blockedMessage(name, ruleId, reason), flags });
+    const block = (ruleId: string, reason: string): PolicyDecision => ({
+      action: 'block',
+      ruleId,
+      reason,
+      message: blockedMessage(name, ruleId, reason),
+      flags,
+    });
 
     if (spec.denyTools.has(name)) return block('tool-denied', toolDeniedReason(name));
     if (spec.allowTools && !spec.allowTools.has(name)) return block('tool-not-allowed', toolNotAllowedReason(name, spec.allowList));
@@ -109,7 +131,9 @@ export class PolicyRunSession implements PolicySession {
     if (!isolation) return { result: input.result, trust, isolated: false };
     const context = { token: this.#token, toolName: input.tool.name };
     // Structured content is dropped: a wire format that sent it would bypass the isolation.
-    const content: ContentPart[] = input.result.content.map((part) => (part.type === 'text' ? { type: 'text', text: isolation.wrap(part.text, context) } : part));
+    const content: ContentPart[] = input.result.content.map((part) =>
+      part.type === 'text' ? { type: 'text', text: isolation.wrap(part.text, context) } : part,
+    );
     return { result: { content, isError: input.result.isError }, trust, isolated: true };
   }
 
@@ -158,7 +182,10 @@ export class PolicyRunSession implements PolicySession {
       const source = this.#untrusted.find((item) => item.lower.includes(lower));
       if (!source) continue;
       const reason = copiedArgumentReason(leaf.path, value, source.toolName);
-      found.push({ reason, flag: { ruleId: 'copied-argument', argumentPath: leaf.path, message: reason, source: { toolName: source.toolName, callId: source.callId } } });
+      found.push({
+        reason,
+        flag: { ruleId: 'copied-argument', argumentPath: leaf.path, message: reason, source: { toolName: source.toolName, callId: source.callId } },
+      });
     }
     return found;
   }

@@ -26,7 +26,10 @@ export interface FlowOptions {
   untrustedWrites?: 'allow' | 'confirm' | 'block';
   /** Write tools `untrustedWrites` leaves alone, typically because rules already pin their arguments to the task. */
   exemptTools?: readonly string[];
-  /** A string argument of a `write` call found in untrusted output and not in the user's text: `off`, `flag` (recorded, the call goes ahead), `confirm` or `block`. Default: `flag`. */
+  /**
+   * A string argument of a `write` call found in untrusted output and not in the user's text: `off`, `flag` (recorded, the call goes ahead), `confirm`
+   * or `block`. Default: `flag`.
+   */
   copiedArguments?: 'off' | 'flag' | 'confirm' | 'block';
   /** The shortest string the copied-argument check looks at, in characters. Default: 8. */
   minCopiedLength?: number;
@@ -58,8 +61,17 @@ export interface ResolvedPolicySpec {
   denyTools: ReadonlySet<string>;
   rules: readonly ArgumentRule[];
   callLimits: ReadonlyMap<string, number>;
-  trust: Required<Omit<TrustOptions, 'classify' | 'trustedTools' | 'untrustedTools'>> & { trustedTools: ReadonlySet<string>; untrustedTools: ReadonlySet<string>; classify: TrustOptions['classify'] };
-  flow: { untrustedWrites: 'allow' | 'confirm' | 'block'; exemptTools: ReadonlySet<string>; copiedArguments: 'off' | 'flag' | 'confirm' | 'block'; minCopiedLength: number };
+  trust: Required<Omit<TrustOptions, 'classify' | 'trustedTools' | 'untrustedTools'>> & {
+    trustedTools: ReadonlySet<string>;
+    untrustedTools: ReadonlySet<string>;
+    classify: TrustOptions['classify'];
+  };
+  flow: {
+    untrustedWrites: 'allow' | 'confirm' | 'block';
+    exemptTools: ReadonlySet<string>;
+    copiedArguments: 'off' | 'flag' | 'confirm' | 'block';
+    minCopiedLength: number;
+  };
   isolation: Isolation | undefined;
 }
 
@@ -68,18 +80,22 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
   if (typeof spec !== 'object' || spec === null) throw new InvalidArgumentError('createPolicy expects a spec object, e.g. { allowTools: ["read_inbox"] }.');
   const names = (key: string, value: readonly string[] | undefined): string[] => {
     if (value === undefined) return [];
-    if (!Array.isArray(value) || value.some((name) => typeof name !== 'string' || name === '')) throw new InvalidArgumentError(`policy.${key} must be a list of tool names.`);
+    if (!Array.isArray(value) || value.some((name) => typeof name !== 'string' || name === ''))
+      throw new InvalidArgumentError(`policy.${key} must be a list of tool names.`);
     return [...value];
   };
   const callLimits = new Map<string, number>();
   for (const [tool, limit] of Object.entries(spec.callLimits ?? {})) {
-    if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError(`policy.callLimits.${tool} must be a non-negative integer (got ${JSON.stringify(limit)}).`);
+    if (!Number.isInteger(limit) || limit < 0)
+      throw new InvalidArgumentError(`policy.callLimits.${tool} must be a non-negative integer (got ${JSON.stringify(limit)}).`);
     callLimits.set(tool, limit);
   }
   const rules = [...(spec.rules ?? [])];
   for (const rule of rules) {
     if (typeof rule !== 'object' || rule === null || typeof rule.check !== 'function' || typeof rule.id !== 'string') {
-      throw new InvalidArgumentError('policy.rules holds something that is not a rule; build rules with allowValues, limitNumber, pathUnder, matchSchema or argumentRule.');
+      throw new InvalidArgumentError(
+        'policy.rules holds something that is not a rule; build rules with allowValues, limitNumber, pathUnder, matchSchema or argumentRule.',
+      );
     }
   }
   const ids = rules.map((rule) => rule.id);
@@ -88,19 +104,24 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
 
   const flow = spec.flow ?? {};
   const untrustedWrites = flow.untrustedWrites ?? 'confirm';
-  if (!['allow', 'confirm', 'block'].includes(untrustedWrites)) throw new InvalidArgumentError(`policy.flow.untrustedWrites must be "allow", "confirm" or "block" (got ${JSON.stringify(untrustedWrites)}).`);
+  if (!['allow', 'confirm', 'block'].includes(untrustedWrites))
+    throw new InvalidArgumentError(`policy.flow.untrustedWrites must be "allow", "confirm" or "block" (got ${JSON.stringify(untrustedWrites)}).`);
   const copiedArguments = flow.copiedArguments ?? 'flag';
-  if (!['off', 'flag', 'confirm', 'block'].includes(copiedArguments)) throw new InvalidArgumentError(`policy.flow.copiedArguments must be "off", "flag", "confirm" or "block" (got ${JSON.stringify(copiedArguments)}).`);
+  if (!['off', 'flag', 'confirm', 'block'].includes(copiedArguments))
+    throw new InvalidArgumentError(`policy.flow.copiedArguments must be "off", "flag", "confirm" or "block" (got ${JSON.stringify(copiedArguments)}).`);
   const minCopiedLength = flow.minCopiedLength ?? 8;
-  if (!Number.isInteger(minCopiedLength) || minCopiedLength < 1) throw new InvalidArgumentError(`policy.flow.minCopiedLength must be a positive integer (got ${JSON.stringify(minCopiedLength)}).`);
+  if (!Number.isInteger(minCopiedLength) || minCopiedLength < 1)
+    throw new InvalidArgumentError(`policy.flow.minCopiedLength must be a positive integer (got ${JSON.stringify(minCopiedLength)}).`);
 
   const trust = spec.trust ?? {};
   const trustDefault = trust.default ?? 'untrusted';
-  if (trustDefault !== 'trusted' && trustDefault !== 'untrusted') throw new InvalidArgumentError(`policy.trust.default must be "trusted" or "untrusted" (got ${JSON.stringify(trustDefault)}).`);
+  if (trustDefault !== 'trusted' && trustDefault !== 'untrusted')
+    throw new InvalidArgumentError(`policy.trust.default must be "trusted" or "untrusted" (got ${JSON.stringify(trustDefault)}).`);
 
   let isolation: Isolation | undefined;
   if (typeof spec.isolation === 'string') {
-    if (!ISOLATION_KINDS.includes(spec.isolation)) throw new InvalidArgumentError(`policy.isolation must be one of ${ISOLATION_KINDS.join(', ')} or an Isolation (got ${JSON.stringify(spec.isolation)}).`);
+    if (!ISOLATION_KINDS.includes(spec.isolation))
+      throw new InvalidArgumentError(`policy.isolation must be one of ${ISOLATION_KINDS.join(', ')} or an Isolation (got ${JSON.stringify(spec.isolation)}).`);
     isolation = createIsolation(spec.isolation);
   } else isolation = spec.isolation;
 
@@ -112,7 +133,12 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
     denyTools: new Set(names('denyTools', spec.denyTools)),
     rules,
     callLimits,
-    trust: { default: trustDefault, trustedTools: new Set(names('trust.trustedTools', trust.trustedTools)), untrustedTools: new Set(names('trust.untrustedTools', trust.untrustedTools)), classify: trust.classify },
+    trust: {
+      default: trustDefault,
+      trustedTools: new Set(names('trust.trustedTools', trust.trustedTools)),
+      untrustedTools: new Set(names('trust.untrustedTools', trust.untrustedTools)),
+      classify: trust.classify,
+    },
     flow: { untrustedWrites, exemptTools: new Set(names('flow.exemptTools', flow.exemptTools)), copiedArguments, minCopiedLength },
     isolation,
   };

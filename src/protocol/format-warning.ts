@@ -9,7 +9,10 @@
 export type SchemaProvider = 'openai' | 'openai-strict' | 'anthropic' | 'mcp';
 
 export interface FormatWarning {
-  /** `unsupported`: the provider cannot carry the feature; it was removed or will be rejected. `rewritten`: expressed differently, with the consequence given in `details`. */
+  /**
+   * `unsupported`: the provider cannot carry the feature; it was removed or will be rejected. `rewritten`: expressed differently, with the consequence
+   * given in `details`.
+   */
   type: 'unsupported' | 'rewritten';
   /** The provider whose limits caused the warning. */
   provider: SchemaProvider;

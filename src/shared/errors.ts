@@ -130,10 +130,7 @@ export class ToolNotFoundError extends ToolwrightError {
   readonly toolName: string;
   readonly availableTools: readonly string[];
   constructor(toolName: string, availableTools: readonly string[]) {
-    super(
-      'TW_TOOL_NOT_FOUND',
-      `No tool named "${toolName}". Available tools: ${availableTools.length === 0 ? '(none)' : availableTools.join(', ')}.`,
-    );
+    super('TW_TOOL_NOT_FOUND', `No tool named "${toolName}". Available tools: ${availableTools.length === 0 ? '(none)' : availableTools.join(', ')}.`);
     this.toolName = toolName;
     this.availableTools = availableTools;
   }

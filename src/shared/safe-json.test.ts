@@ -29,7 +29,13 @@ describe('safeParseJson', () => {
 
   it('refuses keys that would alter prototypes, at any depth', () => {
     const proto = safeParseJson('{"a": [{"__proto__": {"polluted": true}}]}');
-    expect(proto).toEqual({ success: false, error: { message: 'the key "__proto__" at /a/0 is not allowed (it could alter object prototypes); rename or remove it', forbiddenKey: { key: '__proto__', path: '/a/0' } } });
+    expect(proto).toEqual({
+      success: false,
+      error: {
+        message: 'the key "__proto__" at /a/0 is not allowed (it could alter object prototypes); rename or remove it',
+        forbiddenKey: { key: '__proto__', path: '/a/0' },
+      },
+    });
     const ctor = safeParseJson('{"constructor": {"prototype": {"x": 1}}}');
     expect(ctor.success).toBe(false);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -38,7 +44,10 @@ describe('safeParseJson', () => {
   it('refuses prototype keys spelled with \\u escapes, which the substring fast path must not wave through', () => {
     expect(safeParseJson('{"\\u005f_proto__": {"polluted": true}}')).toMatchObject({ success: false, error: { forbiddenKey: { key: '__proto__', path: '' } } });
     expect(safeParseJson('{"a": {"__pr\\u006fto__": 1}}')).toMatchObject({ success: false, error: { forbiddenKey: { key: '__proto__', path: '/a' } } });
-    expect(safeParseJson('[{"\\u0063onstructor": {"prototype": {}}}]')).toMatchObject({ success: false, error: { forbiddenKey: { key: 'constructor.prototype', path: '/0' } } });
+    expect(safeParseJson('[{"\\u0063onstructor": {"prototype": {}}}]')).toMatchObject({
+      success: false,
+      error: { forbiddenKey: { key: 'constructor.prototype', path: '/0' } },
+    });
     // An escape elsewhere does not make a harmless text fail.
     expect(safeParseJson('{"name": "caf\\u00e9"}')).toEqual({ success: true, value: { name: 'café' } });
   });
@@ -71,7 +80,10 @@ describe('limits', () => {
       error: { message: 'the JSON nests 4 levels deep; the limit is 3', limit: { limit: 'maxDepth', max: 3, found: 4, atLeast: false } },
     });
     const long = `{"a": "${'x'.repeat(200)}"}`;
-    expect(safeParseJson(long, limits)).toMatchObject({ success: false, error: { limit: { limit: 'maxChars', max: 100, found: long.length, atLeast: false } } });
+    expect(safeParseJson(long, limits)).toMatchObject({
+      success: false,
+      error: { limit: { limit: 'maxChars', max: 100, found: long.length, atLeast: false } },
+    });
     expect(safeParseJson('[[[1]]]', limits)).toEqual({ success: true, value: [[[1]]] });
   });
 

@@ -151,7 +151,10 @@ interface WalkEntry {
  * by `maxChars` whatever the value (a cyclic value is reported as too large).
  * Reported in this order: a broken depth bound, a broken size bound, a forbidden key.
  */
-export function inspectJsonValue(root: unknown, limits: JsonLimits = { maxDepth: Number.POSITIVE_INFINITY, maxChars: Number.POSITIVE_INFINITY }): JsonValueInspection {
+export function inspectJsonValue(
+  root: unknown,
+  limits: JsonLimits = { maxDepth: Number.POSITIVE_INFINITY, maxChars: Number.POSITIVE_INFINITY },
+): JsonValueInspection {
   const stack: WalkEntry[] = [{ value: root, depth: 0, parent: undefined, segment: '' }];
   let size = 0;
   let deepest = 0;
@@ -247,8 +250,7 @@ function describeSyntaxError(text: string, error: unknown): JsonParseFailure {
     const column = position - before.lastIndexOf('\n');
     const start = Math.max(0, position - EXCERPT_RADIUS);
     const end = Math.min(text.length, position + EXCERPT_RADIUS);
-    const excerpt =
-      (start > 0 ? '…' : '') + text.slice(start, position) + '⟪here⟫' + text.slice(position, end) + (end < text.length ? '…' : '');
+    const excerpt = (start > 0 ? '…' : '') + text.slice(start, position) + '⟪here⟫' + text.slice(position, end) + (end < text.length ? '…' : '');
     Object.assign(failure, { position, line, column, excerpt });
   }
   return failure;

@@ -4,7 +4,8 @@ import { SUMMARY_MAX_CHARS, needsConfirmation, schedulingEffect, summarizeCall }
 import { defineTool } from './define-tool.js';
 
 // The table every caller shares is test/rules/call-rules-table.ts; these are the edges only a unit test reaches.
-const tool = (extra: object = {}) => defineTool({ name: 'note', description: 'Writes a note.', effect: 'write', inputSchema: { type: 'object' }, execute: () => 'ok', ...extra });
+const tool = (extra: object = {}) =>
+  defineTool({ name: 'note', description: 'Writes a note.', effect: 'write', inputSchema: { type: 'object' }, execute: () => 'ok', ...extra });
 const redactor = createRedactor();
 
 describe('call rules', () => {

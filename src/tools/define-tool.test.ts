@@ -34,7 +34,9 @@ describe('defineTool', () => {
       'Tool "x": `inputSchema` must describe an object (got type "string"); wrap the value in an object property.',
     );
     expect(() => defineTool({ ...base, name: 'x', inputSchema: { type: 'object' }, timeoutMs: -1 })).toThrow('`timeoutMs` must be a positive number (got -1).');
-    expect(() => defineTool({ ...base, name: 'x', inputSchema: null as never })).toThrow('`inputSchema` must be a JSON Schema object or a Zod v4 schema (got null).');
+    expect(() => defineTool({ ...base, name: 'x', inputSchema: null as never })).toThrow(
+      '`inputSchema` must be a JSON Schema object or a Zod v4 schema (got null).',
+    );
   });
 
   it('raises typed errors with a stable code', () => {
@@ -48,7 +50,7 @@ describe('defineTool', () => {
     }
   });
 
-  it('converts a Zod v4 schema with Zod\'s own JSON Schema export', () => {
+  it("converts a Zod v4 schema with Zod's own JSON Schema export", () => {
     const tool = defineTool({
       ...base,
       name: 'conjugate',

@@ -6,7 +6,10 @@ import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limit
 import { describeToolNameProblem } from './tool-name.js';
 import type { ArgumentLimits, JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
 
-/** Whether a call needs a person's approval first: always, never, or decided from the arguments (a function asks unless it returns exactly `false`; see call-rules.ts). */
+/**
+ * Whether a call needs a person's approval first: always, never, or decided from the arguments (a function asks unless it returns exactly `false`; see
+ * call-rules.ts).
+ */
 export type ConfirmRule<Args> = boolean | ((args: Args) => boolean);
 
 /** MCP tool annotations beyond what `effect` already says. */
@@ -79,7 +82,9 @@ export interface SeedToolDefinition<Args = Record<string, unknown>, Output = unk
   effect?: ToolEffect;
 }
 
-export type ArgumentRefinement = (value: unknown) => { success: true; data: unknown } | { success: false; issues: { path: (string | number)[]; message: string }[] };
+export type ArgumentRefinement = (
+  value: unknown,
+) => { success: true; data: unknown } | { success: false; issues: { path: (string | number)[]; message: string }[] };
 
 /** A checked, frozen tool. Create with {@link defineTool}. */
 export interface Tool<Args = Record<string, unknown>, Output = unknown> {
@@ -115,7 +120,9 @@ export type AnyTool = Tool<any, unknown>;
 export function defineTool<Schema extends $ZodType, Output = unknown>(definition: ZodToolDefinition<Schema, Output>): Tool<ZodOutput<Schema>, Output>;
 export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: SeedToolDefinition<Args, Output>): Tool<Args, Output>;
 export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output>): Tool<Args, Output>;
-export function defineTool(given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown> | SeedToolDefinition<unknown, unknown>): Tool<unknown, unknown> {
+export function defineTool(
+  given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown> | SeedToolDefinition<unknown, unknown>,
+): Tool<unknown, unknown> {
   if (!isPlainObject(given)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
   const { definition, effectDeclared } = fromSeedShape(given);
   const name: unknown = definition.name;
@@ -126,13 +133,20 @@ export function defineTool(given: JsonToolDefinition<unknown, unknown> | ZodTool
     throw new ToolDefinitionError(name, '`description` must be a string saying what the tool does and when to call it.');
   }
   if (definition.effect !== 'read' && definition.effect !== 'write') {
-    throw new ToolDefinitionError(name, `\`effect\` must be "read" or "write" (got ${JSON.stringify(definition.effect)}). Say "write" if the tool changes anything outside the process.`);
+    throw new ToolDefinitionError(
+      name,
+      `\`effect\` must be "read" or "write" (got ${JSON.stringify(definition.effect)}). Say "write" if the tool changes anything outside the process.`,
+    );
   }
   if (typeof definition.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function (args, context) => result.');
   const confirm = definition.confirm ?? false;
-  if (typeof confirm !== 'boolean' && typeof confirm !== 'function') throw new ToolDefinitionError(name, '`confirm` must be a boolean or a function of the arguments.');
+  if (typeof confirm !== 'boolean' && typeof confirm !== 'function')
+    throw new ToolDefinitionError(name, '`confirm` must be a boolean or a function of the arguments.');
   if (definition.acceptsIdempotencyKey !== undefined && typeof definition.acceptsIdempotencyKey !== 'boolean') {
-    throw new ToolDefinitionError(name, `\`acceptsIdempotencyKey\` must be true or false (got ${JSON.stringify(definition.acceptsIdempotencyKey)}). Set it to true only if execute dedupes on context.idempotencyKey.`);
+    throw new ToolDefinitionError(
+      name,
+      `\`acceptsIdempotencyKey\` must be true or false (got ${JSON.stringify(definition.acceptsIdempotencyKey)}). Set it to true only if execute dedupes on context.idempotencyKey.`,
+    );
   }
   for (const key of ['timeoutMs', 'maxResultChars'] as const) {
     const value = definition[key];
@@ -150,7 +164,10 @@ export function defineTool(given: JsonToolDefinition<unknown, unknown> | ZodTool
 
   const input = toJsonSchema(name, 'inputSchema', definition.inputSchema);
   if (input.schema.type !== undefined && input.schema.type !== 'object') {
-    throw new ToolDefinitionError(name, `\`inputSchema\` must describe an object (got type ${JSON.stringify(input.schema.type)}); wrap the value in an object property.`);
+    throw new ToolDefinitionError(
+      name,
+      `\`inputSchema\` must describe an object (got type ${JSON.stringify(input.schema.type)}); wrap the value in an object property.`,
+    );
   }
   const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema).schema;
 
@@ -183,17 +200,31 @@ export function isSeedToolDefinition(value: unknown): value is SeedToolDefinitio
 }
 
 /** Maps the seed's shape onto toolwright's; anything else passes through unchanged. */
-function fromSeedShape(given: Record<string, unknown>): { definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>; effectDeclared: boolean } {
+function fromSeedShape(given: Record<string, unknown>): {
+  definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>;
+  effectDeclared: boolean;
+} {
   const normal = given as unknown as JsonToolDefinition<unknown, unknown>;
   if (!isSeedToolDefinition(given)) {
     if (('input_schema' in given || 'fn' in given) && typeof given.name === 'string') {
-      throw new ToolDefinitionError(given.name, 'mixes the seed\'s shape (input_schema, fn) with toolwright\'s (inputSchema, execute). Use one: { name, description, input_schema, fn } or { name, description, inputSchema, effect, execute }.');
+      throw new ToolDefinitionError(
+        given.name,
+        "mixes the seed's shape (input_schema, fn) with toolwright's (inputSchema, execute). Use one: { name, description, input_schema, fn } or { name, description, inputSchema, effect, execute }.",
+      );
     }
     return { definition: normal, effectDeclared: true };
   }
   const { input_schema: inputSchema, fn: execute, effect, ...rest } = given;
-  if (inputSchema === undefined) throw new ToolDefinitionError(typeof given.name === 'string' ? given.name : undefined, 'the seed\'s shape needs `input_schema`, the JSON Schema of the arguments.');
-  if (typeof execute !== 'function') throw new ToolDefinitionError(typeof given.name === 'string' ? given.name : undefined, 'the seed\'s shape needs `fn`, a function (args, context) => result.');
+  if (inputSchema === undefined)
+    throw new ToolDefinitionError(
+      typeof given.name === 'string' ? given.name : undefined,
+      "the seed's shape needs `input_schema`, the JSON Schema of the arguments.",
+    );
+  if (typeof execute !== 'function')
+    throw new ToolDefinitionError(
+      typeof given.name === 'string' ? given.name : undefined,
+      "the seed's shape needs `fn`, a function (args, context) => result.",
+    );
   const effectDeclared = effect !== undefined;
   return { definition: { ...rest, inputSchema, execute, effect: effect ?? 'write' }, effectDeclared };
 }
@@ -215,7 +246,11 @@ function toJsonSchema(toolName: string, key: string, schema: unknown): { schema:
       const options = { target: 'draft-2020-12', io: key === 'inputSchema' ? 'input' : 'output', unrepresentable: 'throw' };
       converted = schema.toJSONSchema ? schema.toJSONSchema(options) : (zodToJsonSchema(schema as unknown as $ZodType, options as never) as JsonSchemaObject);
     } catch (error) {
-      throw new ToolDefinitionError(toolName, `\`${key}\` is a Zod schema that has no JSON Schema form (${(error as Error).message}). Use only Zod types that JSON Schema can express, or pass JSON Schema.`, { cause: error });
+      throw new ToolDefinitionError(
+        toolName,
+        `\`${key}\` is a Zod schema that has no JSON Schema form (${(error as Error).message}). Use only Zod types that JSON Schema can express, or pass JSON Schema.`,
+        { cause: error },
+      );
     }
     const { $schema: _ignored, ...rest } = converted;
     const safeParse = schema.safeParse?.bind(schema);
@@ -224,13 +259,22 @@ function toJsonSchema(toolName: string, key: string, schema: unknown): { schema:
           const result = safeParse(value);
           return result.success
             ? { success: true, data: result.data }
-            : { success: false, issues: result.error.issues.map((issue) => ({ path: issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))), message: issue.message })) };
+            : {
+                success: false,
+                issues: result.error.issues.map((issue) => ({
+                  path: issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
+                  message: issue.message,
+                })),
+              };
         }
       : undefined;
     return { schema: rest, refine };
   }
   if (typeof schema === 'object' && schema !== null && '_def' in schema) {
-    throw new ToolDefinitionError(toolName, `\`${key}\` looks like a Zod 3 schema. toolwright accepts Zod v4 schemas (import { z } from "zod" with zod@4) or plain JSON Schema.`);
+    throw new ToolDefinitionError(
+      toolName,
+      `\`${key}\` looks like a Zod 3 schema. toolwright accepts Zod v4 schemas (import { z } from "zod" with zod@4) or plain JSON Schema.`,
+    );
   }
   if (!isPlainObject(schema)) {
     throw new ToolDefinitionError(toolName, `\`${key}\` must be a JSON Schema object or a Zod v4 schema (got ${schema === null ? 'null' : typeof schema}).`);

@@ -8,7 +8,16 @@ export { defineTool } from './define-tool.js';
 export type { AnyTool, ArgumentRefinement, ConfirmRule, JsonToolDefinition, SeedToolDefinition, Tool, ToolHints, ZodToolDefinition } from './define-tool.js';
 export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits.js';
 export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';
-export type { CallOptions, PreparedCall, RegistrableTool, ToolExecution, ToolFailure, ToolFailureCode, ToolLogger, ToolRegistryOptions } from './tool-registry.js';
+export type {
+  CallOptions,
+  PreparedCall,
+  RegistrableTool,
+  ToolExecution,
+  ToolFailure,
+  ToolFailureCode,
+  ToolLogger,
+  ToolRegistryOptions,
+} from './tool-registry.js';
 export { ToolError, NotFoundError } from './tool-error.js';
 export type { ToolErrorKind, ToolErrorOptions } from './tool-error.js';
 export { toolResult, normalizeToolOutput } from './tool-output.js';

@@ -84,9 +84,7 @@ export function forbiddenKeyMessage(toolName: string, forbidden: ForbiddenKey): 
 export function toolErrorMessage(toolName: string, error: ToolError): string {
   const message = error.message.trim() || 'the tool reported a failure';
   const suggestion = error.suggestion ? ` ${ensureSentence(error.suggestion)}` : '';
-  const retry = error.retryable
-    ? ' Retrying the same call later may succeed.'
-    : ' Retrying the same call with the same arguments will fail the same way.';
+  const retry = error.retryable ? ' Retrying the same call later may succeed.' : ' Retrying the same call with the same arguments will fail the same way.';
   return `Tool "${toolName}" failed: ${ensureSentence(message)}${suggestion}${retry}`;
 }
 

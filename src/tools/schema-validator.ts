@@ -48,7 +48,9 @@ function linearRegExpForAjv(pattern: string, flags: string): LinearRegExp {
     try {
       new RegExp(pattern, flags);
     } catch (syntaxError) {
-      throw new Error(`the pattern ${JSON.stringify(pattern)} is not a valid regular expression with the "${flags}" flag (${(syntaxError as Error).message})`, { cause: syntaxError });
+      throw new Error(`the pattern ${JSON.stringify(pattern)} is not a valid regular expression with the "${flags}" flag (${(syntaxError as Error).message})`, {
+        cause: syntaxError,
+      });
     }
     throw new RefusedPattern(pattern, error.message);
   }
@@ -99,7 +101,8 @@ export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, o
     }
     validateFunction = createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
   } catch (error) {
-    if (error instanceof RefusedPattern) throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
+    if (error instanceof RefusedPattern)
+      throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
     if (ToolwrightError.isInstance(error)) throw error;
     throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
   }
@@ -122,7 +125,8 @@ function locatePattern(schema: JsonSchema, pattern: string, rootPointer: string)
     seen.add(node);
     if (isPlainObject(node)) {
       if (node.pattern === pattern) return `${pointer}/pattern`;
-      if (isPlainObject(node.patternProperties) && Object.hasOwn(node.patternProperties, pattern)) return `${pointer}/patternProperties/${escapePointer(pattern)}`;
+      if (isPlainObject(node.patternProperties) && Object.hasOwn(node.patternProperties, pattern))
+        return `${pointer}/patternProperties/${escapePointer(pattern)}`;
     }
     for (const [key, child] of Object.entries(node)) {
       const found = search(child, `${pointer}/${escapePointer(key)}`);

@@ -21,9 +21,7 @@ function isBrandedResult(value: unknown): value is ToolResult {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RESULT_BRAND] === true;
 }
 
-export type NormalizedOutput =
-  | { success: true; result: ToolResult }
-  | { success: false; reason: string };
+export type NormalizedOutput = { success: true; result: ToolResult } | { success: false; reason: string };
 
 /** Converts `execute`'s return value to a result; fails for values JSON cannot carry (functions, cycles, BigInt). */
 export function normalizeToolOutput(value: unknown): NormalizedOutput {
@@ -43,7 +41,11 @@ export function normalizeToolOutput(value: unknown): NormalizedOutput {
 }
 
 /** Cuts text parts to `maxChars` in total, appending the notice to the last kept part. */
-export function truncateResult(result: ToolResult, maxChars: number, notice: (original: number, kept: number) => string): { result: ToolResult; truncated: boolean } {
+export function truncateResult(
+  result: ToolResult,
+  maxChars: number,
+  notice: (original: number, kept: number) => string,
+): { result: ToolResult; truncated: boolean } {
   const total = result.content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
   if (total <= maxChars) return { result, truncated: false };
   let remaining = maxChars;

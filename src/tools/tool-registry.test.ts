@@ -27,7 +27,10 @@ const conjugate = defineTool<ConjugateArgs>({
   },
   execute({ verb, tense, person }) {
     if (verb === 'run') throw new ToolError("verb 'run' is out of scope", { kind: 'out_of_scope', suggestion: 'Use one of the verbs eat or go' });
-    const table: Record<string, Record<string, string>> = { eat: { past_simple: 'ate', present_simple: 'eat' }, go: { past_simple: 'went', present_simple: 'go' } };
+    const table: Record<string, Record<string, string>> = {
+      eat: { past_simple: 'ate', present_simple: 'eat' },
+      go: { past_simple: 'went', present_simple: 'go' },
+    };
     const form = table[verb]![tense]!;
     return tense === 'present_simple' && person === '3sg' ? (verb === 'go' ? 'goes' : `${form}s`) : form;
   },
@@ -45,7 +48,12 @@ const updateUser = defineTool<{ user_id: string; email?: string; birthday?: stri
       birthday: { type: 'string', format: 'date' },
       tags: { type: 'array', items: { type: 'string', minLength: 2 }, maxItems: 2, uniqueItems: true },
       age: { type: 'integer', minimum: 0, maximum: 150 },
-      contact: { anyOf: [{ type: 'string', format: 'email' }, { type: 'object', properties: { phone: { type: 'string' } }, required: ['phone'] }] },
+      contact: {
+        anyOf: [
+          { type: 'string', format: 'email' },
+          { type: 'object', properties: { phone: { type: 'string' } }, required: ['phone'] },
+        ],
+      },
     },
     required: ['user_id'],
     additionalProperties: false,
@@ -65,7 +73,12 @@ function text(execution: { result: { content: { type: string }[] } }): string {
 describe('ToolRegistry.call', () => {
   it('runs a valid call and returns an MCP-shaped result', async () => {
     const execution = await registry().call({ id: 'call_1', name: 'conjugate', argumentsText: '{"verb":"eat","tense":"past_simple","person":"3sg"}' });
-    expect(execution).toMatchObject({ callId: 'call_1', toolName: 'conjugate', arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' }, truncated: false });
+    expect(execution).toMatchObject({
+      callId: 'call_1',
+      toolName: 'conjugate',
+      arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' },
+      truncated: false,
+    });
     expect(execution.result).toEqual({ content: [{ type: 'text', text: 'ate' }], isError: false });
     expect(execution.failure).toBeUndefined();
     expect(execution.durationMs).toBeGreaterThanOrEqual(0);
@@ -73,14 +86,20 @@ describe('ToolRegistry.call', () => {
 
   it('returns objects as structured content plus their JSON text', async () => {
     const execution = await registry().call({ id: 'c', name: 'update_user', arguments: { user_id: 'usr_ab12' } });
-    expect(execution.result).toEqual({ content: [{ type: 'text', text: '{"updated":"usr_ab12"}' }], structuredContent: { updated: 'usr_ab12' }, isError: false });
+    expect(execution.result).toEqual({
+      content: [{ type: 'text', text: '{"updated":"usr_ab12"}' }],
+      structuredContent: { updated: 'usr_ab12' },
+      isError: false,
+    });
   });
 
   it('names the closest tool and lists all tools for an unknown name', async () => {
     const execution = await registry().call({ id: 'c', name: 'conjugat', arguments: {} });
     expect(execution.failure).toMatchObject({ code: 'unknown_tool', retryable: false });
     expect(execution.result.isError).toBe(true);
-    expect(text(execution)).toBe('Unknown tool "conjugat". Did you mean "conjugate"? Available tools: conjugate, update_user. Call one of these by its exact name.');
+    expect(text(execution)).toBe(
+      'Unknown tool "conjugat". Did you mean "conjugate"? Available tools: conjugate, update_user. Call one of these by its exact name.',
+    );
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('never resolves the prototype member %s as a tool', async (name) => {
@@ -105,13 +124,17 @@ describe('ToolRegistry.call', () => {
 
   it('refuses arguments that are not an object', async () => {
     const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '["eat"]' });
-    expect(text(execution)).toBe('The arguments for tool "conjugate" must be a JSON object (like {"key": "value"}); got an array of 1 item. Call "conjugate" again with an object.');
+    expect(text(execution)).toBe(
+      'The arguments for tool "conjugate" must be a JSON object (like {"key": "value"}); got an array of 1 item. Call "conjugate" again with an object.',
+    );
   });
 
   it('refuses prototype-polluting argument keys', async () => {
     const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '{"__proto__": {"isAdmin": true}}' });
     expect(execution.failure?.code).toBe('invalid_arguments');
-    expect(text(execution)).toBe('The arguments for tool "conjugate" use the key "__proto__" at /, which is not allowed (it could alter object prototypes). Rename or remove it and call "conjugate" again.');
+    expect(text(execution)).toBe(
+      'The arguments for tool "conjugate" use the key "__proto__" at /, which is not allowed (it could alter object prototypes). Rename or remove it and call "conjugate" again.',
+    );
   });
 
   it('answers arguments text that is not a string (a misbehaving compatible server) instead of throwing', async () => {
@@ -120,14 +143,19 @@ describe('ToolRegistry.call', () => {
     expect(text(execution)).toContain('are not valid JSON: expected the arguments as JSON text, got an object.');
   });
 
-  describe('given a model response\'s call part (parsed once, by its adapter)', () => {
+  describe("given a model response's call part (parsed once, by its adapter)", () => {
     const eat = '{"verb":"eat","tense":"past_simple","person":"3sg"}';
 
-    it('runs the part\'s parsed arguments and never parses its text again', async () => {
+    it("runs the part's parsed arguments and never parses its text again", async () => {
       const parse = vi.spyOn(JSON, 'parse');
       try {
         // The text stands for what the wire carried; the arguments, restored by strict mode say, are what runs.
-        const execution = await registry().call({ id: 'c', name: 'conjugate', arguments: { verb: 'go', tense: 'past_simple', person: '3sg' }, argumentsText: eat });
+        const execution = await registry().call({
+          id: 'c',
+          name: 'conjugate',
+          arguments: { verb: 'go', tense: 'past_simple', person: '3sg' },
+          argumentsText: eat,
+        });
         expect(text(execution)).toBe('went');
         expect(parse).not.toHaveBeenCalled();
       } finally {
@@ -135,10 +163,10 @@ describe('ToolRegistry.call', () => {
       }
     });
 
-    it('writes the model\'s error from the part\'s parse failure, not from parsing the text again', async () => {
+    it("writes the model's error from the part's parse failure, not from parsing the text again", async () => {
       const parse = vi.spyOn(JSON, 'parse');
       try {
-        const argumentsError = { message: 'the adapter\'s own account of the break', position: 1, line: 1, column: 2, excerpt: '{⟪here⟫verb' };
+        const argumentsError = { message: "the adapter's own account of the break", position: 1, line: 1, column: 2, excerpt: '{⟪here⟫verb' };
         const execution = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '{verb: "eat"}', argumentsError });
         expect(execution.failure?.code).toBe('invalid_json');
         expect(text(execution)).toContain("the adapter's own account of the break");
@@ -148,7 +176,7 @@ describe('ToolRegistry.call', () => {
       }
     });
 
-    it('still measures the part\'s text against the limits before anything else', async () => {
+    it("still measures the part's text against the limits before anything else", async () => {
       const limited = new ToolRegistry([conjugate], { logger: silentLogger, argumentLimits: { maxChars: 20 } });
       const execution = await limited.call({ id: 'c', name: 'conjugate', arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' }, argumentsText: eat });
       expect(execution.failure?.code).toBe('arguments_too_large');
@@ -156,7 +184,9 @@ describe('ToolRegistry.call', () => {
 
     it('still refuses prototype-polluting keys in parsed arguments, and treats an empty text as no arguments', async () => {
       const polluted = JSON.parse('{"__proto__": {"isAdmin": true}}') as unknown;
-      expect((await registry().call({ id: 'c', name: 'conjugate', arguments: polluted, argumentsText: '{"__proto__": {"isAdmin": true}}' })).failure?.code).toBe('invalid_arguments');
+      expect(
+        (await registry().call({ id: 'c', name: 'conjugate', arguments: polluted, argumentsText: '{"__proto__": {"isAdmin": true}}' })).failure?.code,
+      ).toBe('invalid_arguments');
       const empty = await registry().call({ id: 'c', name: 'conjugate', argumentsText: '', argumentsError: { message: 'Unexpected end of JSON input' } });
       expect(text(empty)).toContain('missing required property "verb"');
     });
@@ -200,7 +230,7 @@ describe('ToolRegistry.call', () => {
     const execution = await registry().call({ id: 'c', name: 'conjugate', arguments: { verb: 'run', tense: 'past_simple', person: '1sg' } });
     expect(execution.failure).toMatchObject({ code: 'tool_error', kind: 'out_of_scope', retryable: false });
     expect(text(execution)).toBe(
-      "Tool \"conjugate\" failed: verb 'run' is out of scope. Use one of the verbs eat or go. Retrying the same call with the same arguments will fail the same way.",
+      'Tool "conjugate" failed: verb \'run\' is out of scope. Use one of the verbs eat or go. Retrying the same call with the same arguments will fail the same way.',
     );
   });
 
@@ -226,7 +256,9 @@ describe('ToolRegistry.call', () => {
       effect: 'read',
       inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
       execute: ({ id }: { id?: string }) => {
-        throw new NotFoundError(`invoice ${id} was not found; it may have been deleted or the id may be wrong`, { suggestion: 'Search invoices by customer name instead of by id' });
+        throw new NotFoundError(`invoice ${id} was not found; it may have been deleted or the id may be wrong`, {
+          suggestion: 'Search invoices by customer name instead of by id',
+        });
       },
     });
     const execution = await new ToolRegistry([find]).call({ id: 'c', name: 'get_invoice', arguments: { id: 'inv_9' } });
@@ -238,7 +270,13 @@ describe('ToolRegistry.call', () => {
 
   it('hides an internal error from the model and logs it in full', async () => {
     const secret = new Error('connect ECONNREFUSED 10.0.0.5:5432 password=hunter2');
-    const broken = defineTool({ name: 'broken', description: 'Breaks.', effect: 'read', inputSchema: { type: 'object' }, execute: () => Promise.reject(secret) });
+    const broken = defineTool({
+      name: 'broken',
+      description: 'Breaks.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => Promise.reject(secret),
+    });
     const logger = { error: vi.fn() };
     const execution = await new ToolRegistry([broken], { logger }).call({ id: 'call_9', name: 'broken', arguments: {} });
     expect(text(execution)).toBe(
@@ -273,7 +311,7 @@ describe('ToolRegistry.call', () => {
     );
   });
 
-  it('reaches the tool with the run\'s abort and says not to retry', async () => {
+  it("reaches the tool with the run's abort and says not to retry", async () => {
     const controller = new AbortController();
     const waiting = defineTool({
       name: 'waiting',
@@ -324,7 +362,14 @@ describe('ToolRegistry.call', () => {
   });
 
   it('truncates oversized results and tells the model', async () => {
-    const big = defineTool({ name: 'big', description: 'Big.', effect: 'read', maxResultChars: 10, inputSchema: { type: 'object' }, execute: () => 'x'.repeat(25) });
+    const big = defineTool({
+      name: 'big',
+      description: 'Big.',
+      effect: 'read',
+      maxResultChars: 10,
+      inputSchema: { type: 'object' },
+      execute: () => 'x'.repeat(25),
+    });
     const execution = await new ToolRegistry([big]).call({ id: 'c', name: 'big', arguments: {} });
     expect(execution.truncated).toBe(true);
     expect(text(execution)).toBe(
@@ -338,17 +383,41 @@ describe('ToolRegistry.call', () => {
       description: 'A chart.',
       effect: 'read',
       inputSchema: { type: 'object' },
-      execute: () => toolResult({ content: [{ type: 'text', text: 'chart:' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] }),
+      execute: () =>
+        toolResult({
+          content: [
+            { type: 'text', text: 'chart:' },
+            { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          ],
+        }),
     });
     const execution = await new ToolRegistry([image]).call({ id: 'c', name: 'chart', arguments: {} });
-    expect(execution.result).toEqual({ content: [{ type: 'text', text: 'chart:' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }], isError: false });
+    expect(execution.result).toEqual({
+      content: [
+        { type: 'text', text: 'chart:' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+      isError: false,
+    });
   });
 
   it('survives thousands of random argument payloads without throwing', async () => {
     const reg = registry();
-    const samples = ['', '{', '}', 'null', '[]', '"x"', '{"verb":', '{"verb":1e999}', '{"a":' + '['.repeat(500), '\u0000', '{"verb":"eat","tense":"past_simple","person":"3sg"}'];
+    const samples = [
+      '',
+      '{',
+      '}',
+      'null',
+      '[]',
+      '"x"',
+      '{"verb":',
+      '{"verb":1e999}',
+      '{"a":' + '['.repeat(500),
+      '\u0000',
+      '{"verb":"eat","tense":"past_simple","person":"3sg"}',
+    ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 2000; i++) {
       const sample = samples[Math.floor(random() * samples.length)]!;
       const cut = sample.slice(0, Math.floor(random() * (sample.length + 1)));
@@ -364,7 +433,13 @@ describe('ToolRegistry construction and lookup', () => {
   });
 
   it('refuses a schema Ajv cannot compile, naming the tool', () => {
-    const broken = defineTool({ name: 'broken_schema', description: 'x', effect: 'read', inputSchema: { type: 'object', properties: { a: { type: 'strng' } } }, execute: () => '' });
+    const broken = defineTool({
+      name: 'broken_schema',
+      description: 'x',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { a: { type: 'strng' } } },
+      execute: () => '',
+    });
     expect(() => new ToolRegistry([broken])).toThrow(SchemaCompileError);
     expect(() => new ToolRegistry([broken])).toThrow(/Tool "broken_schema" schema does not compile/);
   });

@@ -34,15 +34,7 @@ import { describeValue, type ValidationIssue, type ValidationResult } from './va
 
 /** Why a call failed; stable, for logs, metrics and retry decisions. */
 export type ToolFailureCode =
-  | 'unknown_tool'
-  | 'invalid_json'
-  | 'arguments_too_large'
-  | 'invalid_arguments'
-  | 'tool_error'
-  | 'internal_error'
-  | 'invalid_output'
-  | 'timeout'
-  | 'aborted';
+  'unknown_tool' | 'invalid_json' | 'arguments_too_large' | 'invalid_arguments' | 'tool_error' | 'internal_error' | 'invalid_output' | 'timeout' | 'aborted';
 
 export interface ToolFailure {
   code: ToolFailureCode;
@@ -73,9 +65,7 @@ export interface ToolExecution {
 }
 
 /** The outcome of resolving and validating a call without running it. */
-export type PreparedCall =
-  | { success: true; tool: AnyTool; arguments: unknown }
-  | { success: false; failure: ToolFailure; tool?: AnyTool };
+export type PreparedCall = { success: true; tool: AnyTool; arguments: unknown } | { success: false; failure: ToolFailure; tool?: AnyTool };
 
 export interface ToolLogger {
   error(message: string, details: Record<string, unknown>): void;
@@ -85,7 +75,9 @@ export interface ToolLogger {
 export const stderrLogger: ToolLogger = {
   error(message, details) {
     const error = details.error;
-    process.stderr.write(`[toolwright] ${message}${error instanceof Error && error.stack ? `\n${error.stack}` : error !== undefined ? ` ${String(error)}` : ''}\n`);
+    process.stderr.write(
+      `[toolwright] ${message}${error instanceof Error && error.stack ? `\n${error.stack}` : error !== undefined ? ` ${String(error)}` : ''}\n`,
+    );
   },
 };
 
@@ -140,7 +132,10 @@ export class ToolRegistry {
   #add(given: RegistrableTool): void {
     const tool: AnyTool = isSeedToolDefinition(given) ? defineTool(given) : (given as AnyTool);
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
-      throw new ToolDefinitionError(undefined, 'the registry was given something that is not a tool; create tools with defineTool(), or pass { name, description, input_schema, fn }.');
+      throw new ToolDefinitionError(
+        undefined,
+        'the registry was given something that is not a tool; create tools with defineTool(), or pass { name, description, input_schema, fn }.',
+      );
     }
     if (this.#entries.has(tool.name)) throw new DuplicateToolError(tool.name);
     const limits = overlayArgumentLimits(this.#argumentLimits, tool.argumentLimits);
@@ -198,7 +193,10 @@ export class ToolRegistry {
     return entry.tool;
   }
 
-  /** Validates arguments against the tool's input schema (and its Zod schema, if it has one). The argument limits are not checked here: give untrusted input to {@link prepare} or {@link call}. */
+  /**
+   * Validates arguments against the tool's input schema (and its Zod schema, if it has one). The argument limits are not checked here: give untrusted
+   * input to {@link prepare} or {@link call}.
+   */
   validate(name: string, args: unknown): ValidationResult {
     const entry = this.#entries.get(name);
     if (!entry) throw new ToolNotFoundError(name, this.names());
@@ -218,7 +216,12 @@ export class ToolRegistry {
     const entry = this.#entries.get(request.name);
     const limits = entry?.limits ?? this.#argumentLimits;
     const text: unknown = request.argumentsText;
-    const exceeded = typeof text === 'string' ? checkJsonText(text, limits) : request.arguments === undefined ? undefined : inspectJsonValue(request.arguments, limits).exceeded;
+    const exceeded =
+      typeof text === 'string'
+        ? checkJsonText(text, limits)
+        : request.arguments === undefined
+          ? undefined
+          : inspectJsonValue(request.arguments, limits).exceeded;
     if (!exceeded) return undefined;
     // A name the registry does not hold came from the model, and may be as long as it liked.
     const name = entry?.tool.name ?? String(request.name).slice(0, 80);
@@ -233,27 +236,40 @@ export class ToolRegistry {
     const entry = this.#entries.get(request.name);
     if (!entry) {
       const names = this.names();
-      return { success: false, failure: { code: 'unknown_tool', message: unknownToolMessage(request.name, names, closestName(request.name, names)), retryable: false } };
+      return {
+        success: false,
+        failure: { code: 'unknown_tool', message: unknownToolMessage(request.name, names, closestName(request.name, names)), retryable: false },
+      };
     }
     const { tool, limits } = entry;
     const read = readArguments(tool.name, request, limits);
     if ('failure' in read) return { success: false, tool, failure: read.failure };
     const args = read.value;
     if (!isPlainObject(args)) {
-      return { success: false, tool, failure: { code: 'invalid_arguments', message: argumentsNotObjectMessage(tool.name, describeValue(args)), retryable: false } };
+      return {
+        success: false,
+        tool,
+        failure: { code: 'invalid_arguments', message: argumentsNotObjectMessage(tool.name, describeValue(args)), retryable: false },
+      };
     }
     let validation: ValidationResult;
     try {
       validation = this.validate(tool.name, args);
     } catch (thrown) {
-      // Ajv can compile a schema whose validator then recurses without end (a `$dynamicRef` back to its own scope); a hostile or broken schema must not turn a call into an exception.
+      // Ajv can compile a schema whose validator then recurses without end (a `$dynamicRef` back to its own scope); a hostile or broken schema must not
+      // turn a call into an exception.
       return { success: false, tool, failure: { code: 'internal_error', message: schemaFailureMessage(tool.name), retryable: false, error: thrown } };
     }
     if (!validation.success) {
       return {
         success: false,
         tool,
-        failure: { code: 'invalid_arguments', message: invalidArgumentsMessage(tool.name, validation.issues, tool.inputSchema), retryable: false, issues: validation.issues },
+        failure: {
+          code: 'invalid_arguments',
+          message: invalidArgumentsMessage(tool.name, validation.issues, tool.inputSchema),
+          retryable: false,
+          issues: validation.issues,
+        },
       };
     }
     return { success: true, tool, arguments: validation.data };
@@ -309,16 +325,34 @@ export class ToolRegistry {
     if ('thrown' in outcome) {
       const thrown = outcome.thrown;
       if (ToolError.isInstance(thrown)) {
-        return this.#failed(callId, tool.name, started, { code: 'tool_error', message: toolErrorMessage(tool.name, thrown), retryable: thrown.retryable, kind: thrown.kind, error: thrown }, args);
+        return this.#failed(
+          callId,
+          tool.name,
+          started,
+          { code: 'tool_error', message: toolErrorMessage(tool.name, thrown), retryable: thrown.retryable, kind: thrown.kind, error: thrown },
+          args,
+        );
       }
       this.#logger.error(`tool "${tool.name}" (call ${callId}) threw`, { toolName: tool.name, callId, error: thrown });
-      return this.#failed(callId, tool.name, started, { code: 'internal_error', message: internalErrorMessage(tool.name), retryable: false, error: thrown }, args);
+      return this.#failed(
+        callId,
+        tool.name,
+        started,
+        { code: 'internal_error', message: internalErrorMessage(tool.name), retryable: false, error: thrown },
+        args,
+      );
     }
 
     const normalized = normalizeToolOutput(outcome.value);
     if (!normalized.success) {
       this.#logger.error(`tool "${tool.name}" (call ${callId}) returned an unusable value: ${normalized.reason}`, { toolName: tool.name, callId });
-      return this.#failed(callId, tool.name, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(normalized.reason) }, args);
+      return this.#failed(
+        callId,
+        tool.name,
+        started,
+        { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(normalized.reason) },
+        args,
+      );
     }
     let result = normalized.result;
     if (entry.output) {
@@ -326,7 +360,18 @@ export class ToolRegistry {
       if (!check || !check.success) {
         const reason = check ? check.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join('; ') : 'it returned no object';
         this.#logger.error(`tool "${tool.name}" (call ${callId}) returned output that breaks its outputSchema: ${reason}`, { toolName: tool.name, callId });
-        return this.#failed(callId, tool.name, started, { code: 'invalid_output', message: internalErrorMessage(tool.name), retryable: false, error: new Error(`output does not match outputSchema: ${reason}`) }, args);
+        return this.#failed(
+          callId,
+          tool.name,
+          started,
+          {
+            code: 'invalid_output',
+            message: internalErrorMessage(tool.name),
+            retryable: false,
+            error: new Error(`output does not match outputSchema: ${reason}`),
+          },
+          args,
+        );
       }
     }
     let truncated = false;
@@ -397,7 +442,13 @@ class CallStop {
 }
 
 /** Waits for a tool's promise, or for the caller's abort or the timeout, whichever comes first; a stopped tool's promise is left to settle unobserved. */
-async function settle(running: PromiseLike<unknown>, stop: CallStop, callerSignal: AbortSignal | undefined, timeoutMs: number | undefined, toolStarted: number): Promise<Outcome> {
+async function settle(
+  running: PromiseLike<unknown>,
+  stop: CallStop,
+  callerSignal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  toolStarted: number,
+): Promise<Outcome> {
   const outcome = Promise.resolve(running).then(
     (value) => ({ value }),
     (thrown: unknown) => ({ thrown }),
@@ -435,7 +486,14 @@ function readArguments(toolName: string, request: ToolCallRequest, limits: Argum
   const text: unknown = request.argumentsText;
   if (text === undefined) return request.arguments === undefined ? { value: {} } : inspectedValue(toolName, request.arguments, limits);
   // A misbehaving OpenAI-compatible server can send a non-string here; the model is told, nothing throws.
-  if (typeof text !== 'string') return { failure: { code: 'invalid_json', message: invalidJsonMessage(toolName, { message: `expected the arguments as JSON text, got ${describeValue(text)}` }), retryable: false } };
+  if (typeof text !== 'string')
+    return {
+      failure: {
+        code: 'invalid_json',
+        message: invalidJsonMessage(toolName, { message: `expected the arguments as JSON text, got ${describeValue(text)}` }),
+        retryable: false,
+      },
+    };
   const exceeded = checkJsonText(text, limits);
   if (exceeded) return { failure: limitFailure(toolName, exceeded) };
   if (request.arguments !== undefined) return inspectedValue(toolName, request.arguments, limits);
@@ -444,14 +502,16 @@ function readArguments(toolName: string, request: ToolCallRequest, limits: Argum
   if (parsed.error.limit) return { failure: limitFailure(toolName, parsed.error.limit) };
   // OpenAI sends "" for a call without arguments.
   if (text.trim() === '') return { value: {} };
-  if (parsed.error.forbiddenKey) return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, parsed.error.forbiddenKey), retryable: false } };
+  if (parsed.error.forbiddenKey)
+    return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, parsed.error.forbiddenKey), retryable: false } };
   return { failure: { code: 'invalid_json', message: invalidJsonMessage(toolName, parsed.error), retryable: false } };
 }
 
 function inspectedValue(toolName: string, value: unknown, limits: ArgumentLimits): { value: unknown } | { failure: ToolFailure } {
   const inspection = inspectJsonValue(value, limits);
   if (inspection.exceeded) return { failure: limitFailure(toolName, inspection.exceeded) };
-  if (inspection.forbiddenKey) return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, inspection.forbiddenKey), retryable: false } };
+  if (inspection.forbiddenKey)
+    return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, inspection.forbiddenKey), retryable: false } };
   return { value };
 }
 

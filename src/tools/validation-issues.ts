@@ -111,16 +111,20 @@ function summarizeAlternative(schema: unknown): string {
   const type = Array.isArray(record.type) ? record.type.join(' or ') : typeof record.type === 'string' ? record.type : undefined;
   if (type === 'object' && typeof record.properties === 'object' && record.properties !== null) {
     const required = Array.isArray(record.required) ? (record.required as string[]) : [];
-    return `an object with ${required.length > 0 ? `required ${required.map((key) => `"${key}"`).join(', ')}` : `properties ${Object.keys(record.properties).map((key) => `"${key}"`).join(', ')}`}`;
+    return `an object with ${
+      required.length > 0
+        ? `required ${required.map((key) => `"${key}"`).join(', ')}`
+        : `properties ${Object.keys(record.properties)
+            .map((key) => `"${key}"`)
+            .join(', ')}`
+    }`;
   }
   return type ? `a ${type}` : 'a value matching its schema';
 }
 
 /** Turns Ajv errors (compiled with `allErrors` and `verbose`) into issues; nested branch errors of a failed anyOf/oneOf fold into one issue. */
 export function issuesFromAjv(errors: readonly ErrorObject[]): ValidationIssue[] {
-  const alternativeRoots = errors
-    .filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
-    .map((error) => error.schemaPath);
+  const alternativeRoots = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf').map((error) => error.schemaPath);
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -165,9 +169,21 @@ function issueFromAjvError(error: ErrorObject): ValidationIssue {
       return { code: 'invalid_enum', path, message: `must be one of ${listValues(allowed)}${got}`, allowed, received: data };
     }
     case 'const':
-      return { code: 'invalid_const', path, message: `must be exactly ${JSON.stringify(params.allowedValue)}${got}`, allowed: [params.allowedValue], received: data };
+      return {
+        code: 'invalid_const',
+        path,
+        message: `must be exactly ${JSON.stringify(params.allowedValue)}${got}`,
+        allowed: [params.allowedValue],
+        received: data,
+      };
     case 'pattern':
-      return { code: 'pattern_mismatch', path, message: `must match the pattern ${String(params.pattern)}${got}`, expected: String(params.pattern), received: data };
+      return {
+        code: 'pattern_mismatch',
+        path,
+        message: `must match the pattern ${String(params.pattern)}${got}`,
+        expected: String(params.pattern),
+        received: data,
+      };
     case 'format': {
       const format = String(params.format);
       const example = FORMAT_EXAMPLES[format];
@@ -180,9 +196,21 @@ function issueFromAjvError(error: ErrorObject): ValidationIssue {
       };
     }
     case 'minLength':
-      return { code: 'too_short', path, message: `must have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}${got}`, expected: String(params.limit), received: data };
+      return {
+        code: 'too_short',
+        path,
+        message: `must have at least ${String(params.limit)} character${params.limit === 1 ? '' : 's'}${got}`,
+        expected: String(params.limit),
+        received: data,
+      };
     case 'maxLength':
-      return { code: 'too_long', path, message: `must have at most ${String(params.limit)} characters; got ${typeof data === 'string' ? data.length : '?'} characters`, expected: String(params.limit), received: data };
+      return {
+        code: 'too_long',
+        path,
+        message: `must have at most ${String(params.limit)} characters; got ${typeof data === 'string' ? data.length : '?'} characters`,
+        expected: String(params.limit),
+        received: data,
+      };
     case 'minimum':
     case 'exclusiveMinimum':
     case 'maximum':
@@ -198,23 +226,48 @@ function issueFromAjvError(error: ErrorObject): ValidationIssue {
       };
     }
     case 'multipleOf':
-      return { code: 'not_multiple_of', path, message: `must be a multiple of ${String(params.multipleOf)}${got}`, expected: String(params.multipleOf), received: data };
+      return {
+        code: 'not_multiple_of',
+        path,
+        message: `must be a multiple of ${String(params.multipleOf)}${got}`,
+        expected: String(params.multipleOf),
+        received: data,
+      };
     case 'minItems':
-      return { code: 'too_few_items', path, message: `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}${got}`, expected: String(params.limit) };
+      return {
+        code: 'too_few_items',
+        path,
+        message: `must have at least ${String(params.limit)} item${params.limit === 1 ? '' : 's'}${got}`,
+        expected: String(params.limit),
+      };
     case 'maxItems':
       return { code: 'too_many_items', path, message: `must have at most ${String(params.limit)} items${got}`, expected: String(params.limit) };
     case 'minProperties':
-      return { code: 'too_few_properties', path, message: `must have at least ${String(params.limit)} propert${params.limit === 1 ? 'y' : 'ies'}`, expected: String(params.limit) };
+      return {
+        code: 'too_few_properties',
+        path,
+        message: `must have at least ${String(params.limit)} propert${params.limit === 1 ? 'y' : 'ies'}`,
+        expected: String(params.limit),
+      };
     case 'maxProperties':
       return { code: 'too_many_properties', path, message: `must have at most ${String(params.limit)} properties`, expected: String(params.limit) };
     case 'uniqueItems':
-      return { code: 'not_unique', path, message: `must not repeat items (items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} are equal)` };
+      return {
+        code: 'not_unique',
+        path,
+        message: `must not repeat items (items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} are equal)`,
+      };
     case 'anyOf':
     case 'oneOf': {
       const alternatives = Array.isArray(error.schema) ? (error.schema as unknown[]) : [];
       const passing = params.passingSchemas as number[] | null | undefined;
       if (error.keyword === 'oneOf' && Array.isArray(passing)) {
-        return { code: 'no_matching_alternative', path, message: `must match exactly one alternative, but matches alternatives ${passing.join(' and ')}${got}`, received: data };
+        return {
+          code: 'no_matching_alternative',
+          path,
+          message: `must match exactly one alternative, but matches alternatives ${passing.join(' and ')}${got}`,
+          received: data,
+        };
       }
       return {
         code: 'no_matching_alternative',
@@ -228,7 +281,12 @@ function issueFromAjvError(error: ErrorObject): ValidationIssue {
     case 'not':
       return { code: 'not_allowed', path, message: `must not match the excluded schema ${JSON.stringify(error.schema)}${got}`, received: data };
     case 'dependentRequired':
-      return { code: 'missing_property', path, message: `must have "${String(params.missingProperty)}" when "${String(params.property)}" is present`, expected: String(params.missingProperty) };
+      return {
+        code: 'missing_property',
+        path,
+        message: `must have "${String(params.missingProperty)}" when "${String(params.property)}" is present`,
+        expected: String(params.missingProperty),
+      };
     default:
       return { code: 'custom', path, message: `${error.message ?? 'is invalid'} (keyword "${error.keyword}")${got}`, received: data };
   }

@@ -91,7 +91,7 @@ describe('error classes', () => {
     for (const file of sourceFiles(src)) {
       for (const match of readFileSync(file, 'utf8').matchAll(/export class (\w+) extends (\w+)/g)) declared.push([match[1]!, match[2]!]);
     }
-    for (let grown = true; grown; ) {
+    for (let grown = true; grown;) {
       grown = false;
       for (const [name, base] of declared) if (family.has(base) && !family.has(name)) grown = Boolean(family.add(name));
     }

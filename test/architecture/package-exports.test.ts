@@ -4,11 +4,21 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; import: string }>; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, string | { types: string; import: string }>;
+  bin: Record<string, string>;
+};
 
 /** dist/x.js is built from src/x.ts by tsconfig.build.json. */
 function sourceOf(distPath: string): string {
-  return resolve(root, distPath.replace(/^\.\/dist\//, 'src/').replace(/^dist\//, 'src/').replace(/\.d\.ts$/, '.ts').replace(/\.js$/, '.ts'));
+  return resolve(
+    root,
+    distPath
+      .replace(/^\.\/dist\//, 'src/')
+      .replace(/^dist\//, 'src/')
+      .replace(/\.d\.ts$/, '.ts')
+      .replace(/\.js$/, '.ts'),
+  );
 }
 
 describe('package exports', () => {
@@ -25,7 +35,8 @@ describe('package exports', () => {
 
   it('exposes the main API from the root and the scripted model from toolwright/test', async () => {
     const rootModule = (await import(sourceOf((pkg.exports['.'] as { import: string }).import))) as Record<string, unknown>;
-    for (const name of ['defineTool', 'ToolRegistry', 'toOpenAIChatTools', 'toAnthropicTools', 'toMcpTools', 'lintTools', 'createModel']) expect(rootModule[name], name).toBeDefined();
+    for (const name of ['defineTool', 'ToolRegistry', 'toOpenAIChatTools', 'toAnthropicTools', 'toMcpTools', 'lintTools', 'createModel'])
+      expect(rootModule[name], name).toBeDefined();
     const testModule = (await import(sourceOf((pkg.exports['./test'] as { import: string }).import))) as Record<string, unknown>;
     expect(testModule.createScriptedModel).toBeTypeOf('function');
   });

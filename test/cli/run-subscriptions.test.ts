@@ -48,7 +48,17 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
       { text: 'I will refund the January invoice.', toolCalls: [{ id: 'call_2', name: 'create_refund', arguments: refundArguments }] },
       { text: 'Done: 29.00 USD refunded on invoice inv_000102.' },
     );
-    const run = await toolwright('run', '--model', 'openai:gpt-4o-mini', '--base-url', server.openaiBaseURL, '--tools', 'examples/subscriptions/index.ts', '--no-interactive', `Refund Ana's January invoice (user ${ANA_ID}).`);
+    const run = await toolwright(
+      'run',
+      '--model',
+      'openai:gpt-4o-mini',
+      '--base-url',
+      server.openaiBaseURL,
+      '--tools',
+      'examples/subscriptions/index.ts',
+      '--no-interactive',
+      `Refund Ana's January invoice (user ${ANA_ID}).`,
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`→ get_invoices {"user_id":"${ANA_ID}"}`);
@@ -66,7 +76,9 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
     expect(pending[0]!.token).toBeUndefined();
 
     const approve = await toolwright('approvals', 'approve', pending[0]!.approvalId);
-    expect(approve.stdout).toBe(`Approved: Refund 29.00 USD of invoice inv_000102 (run ${runId})\nEvery call of run ${runId} is decided; continue it with: toolwright resume ${runId}\n`);
+    expect(approve.stdout).toBe(
+      `Approved: Refund 29.00 USD of invoice inv_000102 (run ${runId})\nEvery call of run ${runId} is decided; continue it with: toolwright resume ${runId}\n`,
+    );
     expect((await toolwright('approvals', 'approve', pending[0]!.approvalId)).stderr).toContain('was already used');
 
     const resume = await toolwright('resume', runId!);
@@ -83,7 +95,16 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
 
     const logs = await toolwright('logs', runId!);
     expect(logs.code).toBe(0);
-    for (const expected of ['started run', 'model call 0:', '→ create_refund', 'waiting for confirmation apr_', 'approved: create_refund (call_2)', 'resumed run', '✓ create_refund', 'completed · 3 model calls · 2 tool calls']) {
+    for (const expected of [
+      'started run',
+      'model call 0:',
+      '→ create_refund',
+      'waiting for confirmation apr_',
+      'approved: create_refund (call_2)',
+      'resumed run',
+      '✓ create_refund',
+      'completed · 3 model calls · 2 tool calls',
+    ]) {
       expect(logs.stdout).toContain(expected);
     }
     const raw = await toolwright('logs', runId!, '--json');
@@ -92,7 +113,10 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
 
   it('asks in the terminal when interactive, then runs the approved call', async () => {
     server.reset();
-    server.enqueue({ toolCalls: [{ id: 'call_9', name: 'create_refund', arguments: { ...refundArguments, invoice_id: 'inv_000101' } }] }, { text: 'Refunded.' });
+    server.enqueue(
+      { toolCalls: [{ id: 'call_9', name: 'create_refund', arguments: { ...refundArguments, invoice_id: 'inv_000101' } }] },
+      { text: 'Refunded.' },
+    );
     const out: string[] = [];
     const questions: string[] = [];
     const io: AgentCliIo = { out: (text) => out.push(text), err: (text) => out.push(text), ask: async (question) => (questions.push(question), 'y') };
@@ -101,7 +125,14 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
     try {
       const result = await runRunCommand(
         'Refund the December invoice.',
-        { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: 'examples/subscriptions/index.ts', state: join(home, 'interactive.db'), runs: join(home, 'runs'), cwd: root },
+        {
+          model: 'openai:gpt-4o-mini',
+          baseUrl: server.openaiBaseURL,
+          tools: 'examples/subscriptions/index.ts',
+          state: join(home, 'interactive.db'),
+          runs: join(home, 'runs'),
+          cwd: root,
+        },
         io,
       );
       expect(result.status).toBe('completed');

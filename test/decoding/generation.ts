@@ -81,7 +81,7 @@ export function completionByte(grammar: CompiledGrammar, matcher: GrammarMatcher
           parent.set(target, [state, byte]);
           if (automaton.accepting[target] === 1) {
             // record the whole path: every state on it now knows its next byte
-            for (let at = target; at !== start; ) {
+            for (let at = target; at !== start;) {
               const [from, via] = parent.get(at)!;
               cache.set(from, via);
               at = from;
@@ -138,7 +138,10 @@ export function generate(grammar: CompiledGrammar, random: () => number, randomS
       const expected = maskHas(mask, id);
       const actual = matcher.accept(id);
       if (actual) matcher.rollback(1);
-      if (actual !== expected) disagreements.push(`token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: mask ${expected}, accept ${actual} after ${JSON.stringify(decoder.decode(Uint8Array.from(out)))}`);
+      if (actual !== expected)
+        disagreements.push(
+          `token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: mask ${expected}, accept ${actual} after ${JSON.stringify(decoder.decode(Uint8Array.from(out)))}`,
+        );
     }
     let choice: number;
     if (step < randomSteps) {

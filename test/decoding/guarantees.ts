@@ -25,7 +25,14 @@ const STRUCTURAL: ToolCase[] = [
   {
     name: 'recursive tree',
     schema: {
-      $defs: { node: { type: 'object', properties: { name: { type: 'string', maxLength: 8 }, children: { type: 'array', items: { $ref: '#/$defs/node' }, maxItems: 3 } }, required: ['name'], additionalProperties: false } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { name: { type: 'string', maxLength: 8 }, children: { type: 'array', items: { $ref: '#/$defs/node' }, maxItems: 3 } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
       $ref: '#/$defs/node',
     },
     instances: [{ name: 'root', children: [{ name: 'a' }, { name: 'b', children: [{ name: 'c', children: [] }] }] }],
@@ -35,16 +42,24 @@ const STRUCTURAL: ToolCase[] = [
     schema: {
       anyOf: [
         { type: 'object', properties: { kind: { const: 'circle' }, radius: { type: 'number', exclusiveMinimum: 0 } }, required: ['kind', 'radius'] },
-        { type: 'object', properties: { kind: { const: 'rect' }, w: { type: 'integer', minimum: 1 }, h: { type: 'integer', minimum: 1 } }, required: ['kind', 'w', 'h'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: { kind: { const: 'rect' }, w: { type: 'integer', minimum: 1 }, h: { type: 'integer', minimum: 1 } },
+          required: ['kind', 'w', 'h'],
+          additionalProperties: false,
+        },
         { type: ['null', 'boolean'] },
       ],
     },
-    instances: [{ kind: 'circle', radius: 0.25, label: 'extra "quoted" key' }, { kind: 'rect', w: 3, h: 12 }],
+    instances: [
+      { kind: 'circle', radius: 0.25, label: 'extra "quoted" key' },
+      { kind: 'rect', w: 3, h: 12 },
+    ],
   },
   {
     name: 'free JSON',
     schema: {},
-    instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { 'é': {} }], b: 1.5e300 }],
+    instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { é: {} }], b: 1.5e300 }],
   },
 ];
 
@@ -71,7 +86,9 @@ export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3')
       const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
       const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
       vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
-      const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as { encode(text: string, options: { add_special_tokens: boolean }): number[] };
+      const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
+        encode(text: string, options: { add_special_tokens: boolean }): number[];
+      };
       encode = (text) => tokenizer.encode(text, { add_special_tokens: false });
     }, 120_000);
 
@@ -127,7 +144,8 @@ export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3')
           ];
           for (const [label, ids] of tokenizations) {
             const refused = feed(grammar, ids);
-            if (refused !== -1) failures.push(`${toolCase.name} (${label}): refused token ${refused} ${JSON.stringify(vocabulary.tokenText(ids[refused] ?? -1))} of ${text}`);
+            if (refused !== -1)
+              failures.push(`${toolCase.name} (${label}): refused token ${refused} ${JSON.stringify(vocabulary.tokenText(ids[refused] ?? -1))} of ${text}`);
           }
         }
       }
@@ -137,7 +155,13 @@ export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3')
     it('completeness of the layout: the tool instances serialize as compact JSON in schema property order', () => {
       const grammar = grammarFor(toolCases()[0]!);
       const instance = toolCases()[0]!.instances[1]!;
-      const reordered = { effective_date: instance.effective_date, reason: instance.reason, billing_cycle: instance.billing_cycle, new_plan: instance.new_plan, user_id: instance.user_id };
+      const reordered = {
+        effective_date: instance.effective_date,
+        reason: instance.reason,
+        billing_cycle: instance.billing_cycle,
+        new_plan: instance.new_plan,
+        user_id: instance.user_id,
+      };
       expect(grammar.format(reordered)).toBe(JSON.stringify(instance));
     });
 

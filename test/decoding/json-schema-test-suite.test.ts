@@ -29,7 +29,8 @@ describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
 
   if (process.env.UPDATE_DECODING_BASELINE === '1') {
     const entries: Baseline['entries'] = {};
-    for (const result of results) if (result.status !== 'pass') entries[result.key] = { status: result.status, ...(result.detail === undefined ? {} : { detail: result.detail }) };
+    for (const result of results)
+      if (result.status !== 'pass') entries[result.key] = { status: result.status, ...(result.detail === undefined ? {} : { detail: result.detail }) };
     writeFileSync(baselinePath, `${JSON.stringify({ summary: summarize(results), entries } satisfies Baseline, null, 2)}\n`);
   }
   const baseline = JSON.parse(readFileSync(baselinePath, 'utf8')) as Baseline;
@@ -46,7 +47,8 @@ describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
       else regressions.push(`${expected} → ${result.status}: ${result.key} (${result.detail ?? ''})`);
     }
     const stale = Object.keys(baseline.entries).filter((key) => !seen.has(key));
-    if (improvements.length > 0) console.log(`JSON-Schema-Test-Suite improvements (run with UPDATE_DECODING_BASELINE=1 to ratchet):\n${improvements.join('\n')}`);
+    if (improvements.length > 0)
+      console.log(`JSON-Schema-Test-Suite improvements (run with UPDATE_DECODING_BASELINE=1 to ratchet):\n${improvements.join('\n')}`);
     expect({ regressions, stale }).toEqual({ regressions: [], stale: [] });
   });
 

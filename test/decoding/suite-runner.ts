@@ -18,7 +18,10 @@ export interface SuiteResult {
   readonly key: string;
   readonly status: SuiteStatus;
   readonly detail?: string;
-  /** For a disagreement with the suite: whether the registry's validator disagrees with the suite the same way (undefined when it cannot compile the schema). */
+  /**
+   * For a disagreement with the suite: whether the registry's validator disagrees with the suite the same way (undefined when it cannot compile the
+   * schema).
+   */
   readonly validatorAgrees?: boolean;
 }
 
@@ -48,7 +51,8 @@ export function loadRemotes(root: string): Record<string, unknown> {
   const remotes: Record<string, unknown> = {};
   const folder = join(root, 'remotes');
   if (!existsSync(folder)) return remotes;
-  for (const file of walk(folder)) remotes[`http://localhost:1234/${relative(folder, file).split('\\').join('/')}`] = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  for (const file of walk(folder))
+    remotes[`http://localhost:1234/${relative(folder, file).split('\\').join('/')}`] = JSON.parse(readFileSync(file, 'utf8')) as unknown;
   return remotes;
 }
 
@@ -74,7 +78,8 @@ function schemaKeyRank(schema: unknown): Map<string, number> {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node !== null && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
-        if (key === 'properties' && value !== null && typeof value === 'object') for (const name of Object.keys(value)) if (!rank.has(name)) rank.set(name, rank.size);
+        if (key === 'properties' && value !== null && typeof value === 'object')
+          for (const name of Object.keys(value)) if (!rank.has(name)) rank.set(name, rank.size);
         if (key === 'required' && Array.isArray(value)) for (const name of value) if (typeof name === 'string' && !rank.has(name)) rank.set(name, rank.size);
         visit(value);
       }
@@ -148,7 +153,13 @@ export function runSuite(repoRoot: string): SuiteResult[] {
           const texts = new Set([serialize(test.data, new Map()), serialize(test.data, rank)]);
           const accepted = [...texts].find((text) => accepts(grammar, text));
           if (accepted === undefined) results.push({ key, status: 'pass' });
-          else results.push({ key, status: 'invalid-accepted', detail: `matcher accepts ${accepted.slice(0, 200)}`, validatorAgrees: validatorVerdict(test.data) });
+          else
+            results.push({
+              key,
+              status: 'invalid-accepted',
+              detail: `matcher accepts ${accepted.slice(0, 200)}`,
+              validatorAgrees: validatorVerdict(test.data),
+            });
         }
       });
     });

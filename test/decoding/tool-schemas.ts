@@ -28,9 +28,27 @@ export const updateSubscription: ToolCase = {
     additionalProperties: false,
   },
   instances: [
-    { reason: 'The team grew to 40 people and needs SSO, so they want Enterprise.', user_id: 'usr_a1B2c3D4e5F6g7H8i9J0', new_plan: 'enterprise', billing_cycle: 'annual', effective_date: 'immediate' },
-    { reason: 'Budget cuts for Q3: "we only need the basics" (café team of 3).', user_id: 'usr_ZZZZZZZZZZzzzzzzzz00', new_plan: 'starter', billing_cycle: 'monthly', effective_date: 'next_billing_cycle' },
-    { reason: 'Wants API access\nand priority support — ticket #4411 😀', user_id: 'usr_0000000000aaaaaaaaaa', new_plan: 'professional', billing_cycle: 'monthly', effective_date: 'immediate' },
+    {
+      reason: 'The team grew to 40 people and needs SSO, so they want Enterprise.',
+      user_id: 'usr_a1B2c3D4e5F6g7H8i9J0',
+      new_plan: 'enterprise',
+      billing_cycle: 'annual',
+      effective_date: 'immediate',
+    },
+    {
+      reason: 'Budget cuts for Q3: "we only need the basics" (café team of 3).',
+      user_id: 'usr_ZZZZZZZZZZzzzzzzzz00',
+      new_plan: 'starter',
+      billing_cycle: 'monthly',
+      effective_date: 'next_billing_cycle',
+    },
+    {
+      reason: 'Wants API access\nand priority support — ticket #4411 😀',
+      user_id: 'usr_0000000000aaaaaaaaaa',
+      new_plan: 'professional',
+      billing_cycle: 'monthly',
+      effective_date: 'immediate',
+    },
   ],
 };
 
@@ -79,12 +97,25 @@ export function toolCases(): ToolCase[] {
   const packs: AnyTool[] = [...subscriptionTools, ...conjugateTools];
   const written: Record<string, readonly Record<string, unknown>[]> = {
     update_subscription: [
-      { reason: 'User asked: "please move me to annual billing"', user_id: 'usr_a1B2c3D4e5F6g7H8i9J0', new_plan: 'professional', billing_cycle: 'annual', effective_date: 'next_billing_cycle' },
+      {
+        reason: 'User asked: "please move me to annual billing"',
+        user_id: 'usr_a1B2c3D4e5F6g7H8i9J0',
+        new_plan: 'professional',
+        billing_cycle: 'annual',
+        effective_date: 'next_billing_cycle',
+      },
     ],
     create_refund: [{ reason: 'Charged twice for March', invoice_id: 'inv_004211', amount_cents: 4900 }],
     get_invoices: [{ user_id: 'usr_a1B2c3D4e5F6g7H8i9J0', status: 'paid', issued_since: '2024-01-01', limit: 5 }],
     create_ticket: [
-      { reason: 'Login loop', user_id: 'usr_a1B2c3D4e5F6g7H8i9J0', subject: 'Cannot log in after reset', description: 'The page reloads forever.', priority: 'high', contact_email: 'ana@example.com' },
+      {
+        reason: 'Login loop',
+        user_id: 'usr_a1B2c3D4e5F6g7H8i9J0',
+        subject: 'Cannot log in after reset',
+        description: 'The page reloads forever.',
+        priority: 'high',
+        contact_email: 'ana@example.com',
+      },
     ],
     search_products: [{ query: 'usb headset', category: 'hardware', max_price_cents: 15000, limit: 3 }],
     conjugate: [{ verb: 'eat', tense: 'past_simple', person: '1pl' }],

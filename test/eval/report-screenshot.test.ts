@@ -26,14 +26,28 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
     folders.push(out);
     const profile = mkdtempSync(join(tmpdir(), 'tw-chromium-'));
     folders.push(profile);
-    await runEval({ outDir: out, limit: 3, seed: 1, model: { spec: 'sim:naive', simulator: true, create: (context) => createSimulator('sim:naive', context) } });
+    await runEval({
+      outDir: out,
+      limit: 3,
+      seed: 1,
+      model: { spec: 'sim:naive', simulator: true, create: (context) => createSimulator('sim:naive', context) },
+    });
     const reportUrl = pathToFileURL(join(out, 'report.html')).href;
 
     const { chromium } = await import('playwright-core');
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1280, height: 900 },
     });
     try {

@@ -22,7 +22,17 @@ describe('toolwright eval on the tiny local model', () => {
     folders.push(out);
     const stdout: string[] = [];
     const code = await runEvalCommand(
-      { model: 'local:tiny', out, limit: '1', strategies: 'none,isolation+policy', maxOutputTokens: '24', maxIterations: '2', toolChoice: 'required-first', seed: '1', progress: false },
+      {
+        model: 'local:tiny',
+        out,
+        limit: '1',
+        strategies: 'none,isolation+policy',
+        maxOutputTokens: '24',
+        maxIterations: '2',
+        toolChoice: 'required-first',
+        seed: '1',
+        progress: false,
+      },
       { out: (text) => stdout.push(text), err: () => {}, errIsTty: false },
     );
     expect(code).toBe(0);
@@ -30,7 +40,12 @@ describe('toolwright eval on the tiny local model', () => {
     expect(records).toHaveLength(16);
     expect(records.every((record) => record.model === 'local:tiny' && record.status !== 'error')).toBe(true);
     // Every case made its forced first call and kept the raw generation, malformed or not.
-    expect(records.every((record) => record.usage.modelCalls >= 1 && record.calls.length >= 1 && record.events.some((event) => (event as { type: string }).type === 'model_response'))).toBe(true);
+    expect(
+      records.every(
+        (record) =>
+          record.usage.modelCalls >= 1 && record.calls.length >= 1 && record.events.some((event) => (event as { type: string }).type === 'model_response'),
+      ),
+    ).toBe(true);
     expect(records.filter((record) => record.utility)).toEqual([]);
     // Random calls that the task scope does not allow are blocked, and every such block is a false one.
     expect(records.flatMap((record) => record.blocked).filter((block) => block.attackCall)).toEqual([]);

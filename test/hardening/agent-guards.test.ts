@@ -4,7 +4,18 @@
  * with no tools after routing, or end a cut-off answer as `completed`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createModel, defineTool, readRunRecord, runAgent, silentLogger, type AnyTool, type Model, type ModelRequest, type RunAgentOptions, type ToolMessage } from '../../src/index.js';
+import {
+  createModel,
+  defineTool,
+  readRunRecord,
+  runAgent,
+  silentLogger,
+  type AnyTool,
+  type Model,
+  type ModelRequest,
+  type RunAgentOptions,
+  type ToolMessage,
+} from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn, type ScriptedToolCall } from '../../src/test.js';
 import { startProviderServer, type ProviderServer } from '../provider-server/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +37,10 @@ function toolResults(request: ModelRequest | undefined): Map<string, { text: str
   for (const message of request?.messages ?? []) {
     if (message.role !== 'tool') continue;
     for (const part of (message as ToolMessage).results) {
-      results.set(part.callId, { text: part.result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''), isError: part.result.isError === true });
+      results.set(part.callId, {
+        text: part.result.content.map((item) => (item.type === 'text' ? item.text : '')).join(''),
+        isError: part.result.isError === true,
+      });
     }
   }
   return results;
@@ -38,7 +52,12 @@ function counter() {
     name: 'refund',
     description: 'Refunds an amount of an invoice.',
     effect: 'write',
-    inputSchema: { type: 'object', properties: { invoice_id: { type: 'string' }, amount: { type: 'number' } }, required: ['invoice_id', 'amount'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { invoice_id: { type: 'string' }, amount: { type: 'number' } },
+      required: ['invoice_id', 'amount'],
+      additionalProperties: false,
+    },
     execute: (args) => {
       runs.push(args);
       return `refunded ${args.amount} on ${args.invoice_id}`;
@@ -80,7 +99,9 @@ describe('identical calls in one response', () => {
   it('runs at most 16 distinct calls of one response by default, answers the rest, and records the cap', async () => {
     const { runs, refund } = counter();
     const model = createScriptedModel([
-      toolCallTurn(Array.from({ length: 20 }, (_, index) => ({ id: `c${index + 1}`, name: 'refund', arguments: { invoice_id: `inv_${index + 1}`, amount: 1 } }))),
+      toolCallTurn(
+        Array.from({ length: 20 }, (_, index) => ({ id: `c${index + 1}`, name: 'refund', arguments: { invoice_id: `inv_${index + 1}`, amount: 1 } })),
+      ),
       textTurn('Sixteen done.'),
     ]);
     const folder = mkdtempSync(join(records, 'cap-'));
@@ -89,10 +110,18 @@ describe('identical calls in one response', () => {
     expect(runs).toHaveLength(16);
     const outcomes = result.steps[0]!.toolCalls;
     expect(outcomes.slice(16).map((outcome) => outcome.status)).toEqual(['not_run', 'not_run', 'not_run', 'not_run']);
-    expect(toolResults(model.requests[1]).get('c17')).toEqual({ isError: true, text: expect.stringContaining('asked for 20 tool calls; at most 16 run per response') });
+    expect(toolResults(model.requests[1]).get('c17')).toEqual({
+      isError: true,
+      text: expect.stringContaining('asked for 20 tool calls; at most 16 run per response'),
+    });
     expect(result.steps[0]!.turnLimit).toEqual({ limit: 16, requested: 20 });
     const events = readRunRecord(result.recordPath!);
-    expect(events.find((event) => event.type === 'turn_limited')).toMatchObject({ step: 0, limit: 16, requested: 20, notRun: ['0.16', '0.17', '0.18', '0.19'] });
+    expect(events.find((event) => event.type === 'turn_limited')).toMatchObject({
+      step: 0,
+      limit: 16,
+      requested: 20,
+      notRun: ['0.16', '0.17', '0.18', '0.19'],
+    });
   });
 
   it('shares one execution among identical reads, unless a write comes between them', async () => {
@@ -141,7 +170,9 @@ describe('identical calls in one response', () => {
     expect(third.isError).toBe(true);
     expect(third.text).toMatch(/asked for 3 tool calls; at most 2 run per response, so this call was not run/);
     expect(result.steps[0]!.turnLimit).toEqual({ limit: 2, requested: 3 });
-    await expect(runAgent(options(createScriptedModel([textTurn('x')]), [refund], { limits: { maxToolCallsPerTurn: 0 } }))).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT' });
+    await expect(runAgent(options(createScriptedModel([textTurn('x')]), [refund], { limits: { maxToolCallsPerTurn: 0 } }))).rejects.toMatchObject({
+      code: 'TW_INVALID_ARGUMENT',
+    });
   });
 
   it('asks a person once for identical calls that need confirmation', async () => {
@@ -196,7 +227,13 @@ describe('wall time covers the model call', () => {
   });
 
   it('cuts tool calls that ignore their signal at the deadline, and says so', async () => {
-    const stuck = defineTool({ name: 'stuck', description: 'Never returns.', effect: 'read', inputSchema: { type: 'object' }, execute: () => new Promise<string>(() => {}) });
+    const stuck = defineTool({
+      name: 'stuck',
+      description: 'Never returns.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => new Promise<string>(() => {}),
+    });
     const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'stuck', arguments: {} }]), textTurn('never')]);
     const result = await runAgent(options(model, [stuck], { limits: { maxWallTimeMs: 200, toolTimeoutMs: 60_000 } }));
     expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs', interrupted: 'tool_calls' } });
@@ -230,7 +267,9 @@ describe('wall time covers the model call', () => {
 
 describe('routing by a map of categories to tool names', () => {
   const plain = (name: string, extra: Partial<AnyTool> = {}) =>
-    defineTool({ name, description: `The ${name} tool.`, effect: 'read', inputSchema: { type: 'object' }, execute: () => name, ...extra } as Parameters<typeof defineTool>[0]);
+    defineTool({ name, description: `The ${name} tool.`, effect: 'read', inputSchema: { type: 'object' }, execute: () => name, ...extra } as Parameters<
+      typeof defineTool
+    >[0]);
   const tools = [plain('get_invoice'), plain('refund'), plain('create_ticket'), plain('escalate_ticket'), plain('help', { alwaysAvailable: true })];
   const categories = { billing: ['get_invoice', 'refund'], support: ['create_ticket', 'escalate_ticket'] };
 
@@ -246,14 +285,20 @@ describe('routing by a map of categories to tool names', () => {
 
   it('takes descriptions with the tool lists', async () => {
     const model = createScriptedModel([toolCallTurn([{ name: 'select_tool_category', arguments: { category: 'support' } }]), textTurn('ok')]);
-    await runAgent(options(model, tools, { routing: { categories: { billing: { description: 'Invoices and refunds', tools: ['get_invoice', 'refund'] }, support: { tools: ['create_ticket'] } } } }));
+    await runAgent(
+      options(model, tools, {
+        routing: { categories: { billing: { description: 'Invoices and refunds', tools: ['get_invoice', 'refund'] }, support: { tools: ['create_ticket'] } } },
+      }),
+    );
     expect(model.requests[0]!.tools?.[0]?.description).toContain('billing: Invoices and refunds; support');
     expect(model.requests[1]!.tools?.map((tool) => tool.name)).toEqual(['create_ticket', 'help']);
   });
 
   it('refuses at run start a map naming an unknown tool, and a category with no tools', async () => {
     const model = createScriptedModel([textTurn('never')]);
-    await expect(runAgent(options(model, tools, { routing: { categories: { billing: ['get_invoice', 'get_invoices'], support: ['create_ticket'] } } }))).rejects.toMatchObject({
+    await expect(
+      runAgent(options(model, tools, { routing: { categories: { billing: ['get_invoice', 'get_invoices'], support: ['create_ticket'] } } })),
+    ).rejects.toMatchObject({
       code: 'TW_INVALID_ARGUMENT',
       message: expect.stringContaining('routing.categories.billing names "get_invoices", which is not one of the run\'s tools'),
     });
@@ -270,7 +315,7 @@ describe('routing by a map of categories to tool names', () => {
   });
 });
 
-describe('toolwright run --route with a module exporting the seed\'s categories map', () => {
+describe("toolwright run --route with a module exporting the seed's categories map", () => {
   let server: ProviderServer;
   beforeAll(async () => {
     server = await startProviderServer();
@@ -281,18 +326,34 @@ describe('toolwright run --route with a module exporting the seed\'s categories 
 
   it("offers the chosen category's tools, not 0", async () => {
     const folder = mkdtempSync(join(records, 'cli-'));
-    const tool = (name: string) => `{ name: ${JSON.stringify(name)}, description: 'The ${name} tool.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'ok' }`;
+    const tool = (name: string) =>
+      `{ name: ${JSON.stringify(name)}, description: 'The ${name} tool.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'ok' }`;
     const module = join(folder, 'tools.mjs');
-    writeFileSync(module, `export const tools = [${['get_invoice', 'refund', 'create_ticket'].map(tool).join(', ')}];\nexport const categories = { billing: ['get_invoice', 'refund'], support: ['create_ticket'] };\n`);
+    writeFileSync(
+      module,
+      `export const tools = [${['get_invoice', 'refund', 'create_ticket'].map(tool).join(', ')}];\nexport const categories = { billing: ['get_invoice', 'refund'], support: ['create_ticket'] };\n`,
+    );
     server.enqueue({ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'billing' } }] }, { text: 'Done.' });
     const out: string[] = [];
     const previousKey = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-test-route';
     try {
-      const result = await runRunCommand('Refund my invoice.', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: module, route: true, interactive: false, state: join(folder, 'state.db'), record: false }, {
-        out: (text) => out.push(text),
-        err: (text) => out.push(text),
-      });
+      const result = await runRunCommand(
+        'Refund my invoice.',
+        {
+          model: 'openai:gpt-4o-mini',
+          baseUrl: server.openaiBaseURL,
+          tools: module,
+          route: true,
+          interactive: false,
+          state: join(folder, 'state.db'),
+          record: false,
+        },
+        {
+          out: (text) => out.push(text),
+          err: (text) => out.push(text),
+        },
+      );
       expect(result.status).toBe('completed');
     } finally {
       if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
@@ -310,10 +371,22 @@ describe('toolwright run --route with a module exporting the seed\'s categories 
     process.env.OPENAI_API_KEY = 'sk-test-route';
     try {
       const folder = mkdtempSync(join(records, 'cli-'));
-      const result = await runRunCommand('Explain the refund policy.', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: 'examples/conjugate/index.ts', interactive: false, state: join(folder, 'state.db'), record: false, cwd: root }, {
-        out: (text) => out.push(text),
-        err: (text) => out.push(text),
-      });
+      const result = await runRunCommand(
+        'Explain the refund policy.',
+        {
+          model: 'openai:gpt-4o-mini',
+          baseUrl: server.openaiBaseURL,
+          tools: 'examples/conjugate/index.ts',
+          interactive: false,
+          state: join(folder, 'state.db'),
+          record: false,
+          cwd: root,
+        },
+        {
+          out: (text) => out.push(text),
+          err: (text) => out.push(text),
+        },
+      );
       expect(result.status).toBe('stopped');
     } finally {
       if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
@@ -369,7 +442,10 @@ describe('unexpected stop reasons', () => {
 
   it('runs the calls of a response with an unknown finish reason', async () => {
     const { runs, refund } = counter();
-    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice_id: 'inv_1', amount: 1 } }], { stopReason: 'other' }), textTurn('done')]);
+    const model = createScriptedModel([
+      toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice_id: 'inv_1', amount: 1 } }], { stopReason: 'other' }),
+      textTurn('done'),
+    ]);
     const result = await runAgent(options(model, [refund]));
     expect(result.status).toBe('completed');
     expect(runs).toHaveLength(1);
@@ -377,7 +453,9 @@ describe('unexpected stop reasons', () => {
 
   it('does not run the calls of a response stopped by a content filter', async () => {
     const { runs, refund } = counter();
-    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice_id: 'inv_1', amount: 1 } }], { stopReason: 'content_filter' })]);
+    const model = createScriptedModel([
+      toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice_id: 'inv_1', amount: 1 } }], { stopReason: 'content_filter' }),
+    ]);
     const result = await runAgent(options(model, [refund]));
     expect(runs).toHaveLength(0);
     expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'content_filtered' } });

@@ -40,7 +40,13 @@ function busyWait(ms: number): void {
 
 describe('the registry call path', () => {
   it('makes an AbortController only for a tool that reads its signal', async () => {
-    const quiet = defineTool({ name: 'quiet', description: 'Ignores its signal.', effect: 'read', inputSchema: { type: 'object' }, execute: async () => 'done' });
+    const quiet = defineTool({
+      name: 'quiet',
+      description: 'Ignores its signal.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: async () => 'done',
+    });
     const listening = defineTool({
       name: 'listening',
       description: 'Reads its signal.',
@@ -58,7 +64,7 @@ describe('the registry call path', () => {
     expect(made()).toBe(1);
   });
 
-  it('gives a tool that reads its signal after the caller aborted an aborted signal with the caller\'s reason', async () => {
+  it("gives a tool that reads its signal after the caller aborted an aborted signal with the caller's reason", async () => {
     let seen: { aborted: boolean; reason: unknown } | undefined;
     let reached!: () => void;
     const started = new Promise<void>((resolve) => (reached = resolve));

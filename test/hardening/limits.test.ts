@@ -55,7 +55,11 @@ function counter() {
     name: 'save_tree',
     description: 'Saves a tree of lists.',
     effect: 'write',
-    inputSchema: { type: 'object', properties: { tree: { $ref: '#/$defs/node' } }, $defs: { node: { type: 'array', items: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/node' }] } } } },
+    inputSchema: {
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/node' } },
+      $defs: { node: { type: 'array', items: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/node' }] } } },
+    },
     execute: (args) => {
       runs.push(args);
       return 'saved';
@@ -135,7 +139,9 @@ describe('deep arguments', () => {
     expect(result.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_1', name: 'save_tree', arguments: {} }] });
     const events = readRunRecord(result.recordPath!);
     expect(events.at(-1)?.type).toBe('stop');
-    expect(events.find((event) => event.type === 'model_response')).toMatchObject({ raw: '[withheld: a tool call in this response had arguments over the argument limits]' });
+    expect(events.find((event) => event.type === 'model_response')).toMatchObject({
+      raw: '[withheld: a tool call in this response had arguments over the argument limits]',
+    });
   });
 });
 
@@ -175,8 +181,14 @@ describe('huge arguments', () => {
     expect(execution.failure?.code).toBe('invalid_arguments');
     expect(execution.failure?.issues).toHaveLength(200_001);
     const message = text(execution);
-    expect(message.startsWith('Invalid arguments for tool "set_units" (200,001 problems):\n1. $: has the unknown property "k0"; remove it (allowed properties: "units").\n')).toBe(true);
-    expect(message).toContain('\n10. $: has the unknown property "k9"; remove it (allowed properties: "units").\n…and 199,991 more problems.\nFix them and call "set_units" again. Its input schema is: {');
+    expect(
+      message.startsWith(
+        'Invalid arguments for tool "set_units" (200,001 problems):\n1. $: has the unknown property "k0"; remove it (allowed properties: "units").\n',
+      ),
+    ).toBe(true);
+    expect(message).toContain(
+      '\n10. $: has the unknown property "k9"; remove it (allowed properties: "units").\n…and 199,991 more problems.\nFix them and call "set_units" again. Its input schema is: {',
+    );
     expect(message.length).toBeLessThan(2_000);
   });
 
@@ -187,7 +199,9 @@ describe('huge arguments', () => {
       effect: 'read',
       inputSchema: {
         type: 'object',
-        properties: Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`property_with_a_long_name_${index}`, { type: 'string', description: 'x'.repeat(50) }])),
+        properties: Object.fromEntries(
+          Array.from({ length: 500 }, (_, index) => [`property_with_a_long_name_${index}`, { type: 'string', description: 'x'.repeat(50) }]),
+        ),
         additionalProperties: false,
       },
       execute: () => 'ok',
@@ -205,9 +219,16 @@ describe('huge arguments', () => {
 });
 
 describe('prototype keys in object arguments', () => {
-  const echo = defineTool({ name: 'echo', description: 'Echoes its arguments.', effect: 'read', inputSchema: { type: 'object' }, execute: (args) => args as Record<string, unknown> });
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echoes its arguments.',
+    effect: 'read',
+    inputSchema: { type: 'object' },
+    execute: (args) => args as Record<string, unknown>,
+  });
   const registry = new ToolRegistry([echo], { logger: silentLogger });
-  const expected = 'The arguments for tool "echo" use the key "__proto__" at /, which is not allowed (it could alter object prototypes). Rename or remove it and call "echo" again.';
+  const expected =
+    'The arguments for tool "echo" use the key "__proto__" at /, which is not allowed (it could alter object prototypes). Rename or remove it and call "echo" again.';
 
   it('are refused with the same text as in JSON text', async () => {
     // Before: an object from JSON.parse (as Anthropic and MCP deliver it) skipped the check and reached the tool.
@@ -222,7 +243,11 @@ describe('prototype keys in object arguments', () => {
     const bare = Object.create(null) as Record<string, unknown>;
     bare['__proto__'] = { isAdmin: true };
     expect(text(await registry.call({ id: 'c', name: 'echo', arguments: bare }))).toBe(expected);
-    const nested = await registry.call({ id: 'c', name: 'echo', arguments: { user: { settings: [JSON.parse('{"constructor": {"prototype": {"isAdmin": true}}}')] } } });
+    const nested = await registry.call({
+      id: 'c',
+      name: 'echo',
+      arguments: { user: { settings: [JSON.parse('{"constructor": {"prototype": {"isAdmin": true}}}')] } },
+    });
     expect(text(nested)).toBe(
       'The arguments for tool "echo" use the key "constructor.prototype" at /user/settings/0, which is not allowed (it could alter object prototypes). Rename or remove it and call "echo" again.',
     );
@@ -234,7 +259,14 @@ describe('prototype keys in object arguments', () => {
 
 describe('limit settings', () => {
   const tool = (argumentLimits?: { maxDepth?: number; maxChars?: number }) =>
-    defineTool({ name: 'store', description: 'Stores a value.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'ok', ...(argumentLimits ? { argumentLimits } : {}) });
+    defineTool({
+      name: 'store',
+      description: 'Stores a value.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => 'ok',
+      ...(argumentLimits ? { argumentLimits } : {}),
+    });
 
   it('defaults to 64 levels and 1,000,000 characters, overridable per registry and per tool', async () => {
     expect(DEFAULT_ARGUMENT_LIMITS).toEqual({ maxDepth: 64, maxChars: 1_000_000 });
@@ -246,12 +278,16 @@ describe('limit settings', () => {
     const loose = new ToolRegistry([tool({ maxDepth: 10 })], { logger: silentLogger, argumentLimits: { maxDepth: 3 } });
     expect((await loose.subset(['store']).call({ id: 'c', name: 'store', arguments: fourDeep })).result.isError).toBe(false);
     const small = new ToolRegistry([tool({ maxChars: 20 })], { logger: silentLogger });
-    expect(text(await small.call({ id: 'c', name: 'store', argumentsText: '{"text": "a long enough string"}' }))).toContain('are 32 characters of JSON; the limit is 20.');
+    expect(text(await small.call({ id: 'c', name: 'store', argumentsText: '{"text": "a long enough string"}' }))).toContain(
+      'are 32 characters of JSON; the limit is 20.',
+    );
   });
 
   it('refuses unusable limits with a developer error that names the fix', () => {
     expect(() => new ToolRegistry([], { argumentLimits: { maxDepth: 0 } })).toThrow(InvalidArgumentError);
-    expect(() => new ToolRegistry([], { argumentLimits: { maxDepth: 0 } })).toThrow('ToolRegistry: `argumentLimits.maxDepth` must be a whole number of 1 or more (got 0).');
+    expect(() => new ToolRegistry([], { argumentLimits: { maxDepth: 0 } })).toThrow(
+      'ToolRegistry: `argumentLimits.maxDepth` must be a whole number of 1 or more (got 0).',
+    );
     expect(() => tool({ maxChars: 1.5 })).toThrow(ToolDefinitionError);
     expect(() => new ToolRegistry([], { argumentLimits: { depth: 3 } as never })).toThrow('unknown field "depth"');
   });

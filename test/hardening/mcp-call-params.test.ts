@@ -20,15 +20,35 @@ const echo = defineTool<{ message: string }>({
 
 const SEND = 'Send {"name": "<tool>", "arguments": {…}}.';
 const CASES: { label: string; params: unknown; message: string }[] = [
-  { label: 'arguments is a string', params: { name: 'echo', arguments: '{"message":"hi"}' }, message: `Invalid params for tools/call: "arguments" must be an object; got a string. ${SEND}` },
-  { label: 'arguments is an array', params: { name: 'echo', arguments: ['hi'] }, message: `Invalid params for tools/call: "arguments" must be an object; got an array. ${SEND}` },
-  { label: 'arguments is null', params: { name: 'echo', arguments: null }, message: `Invalid params for tools/call: "arguments" must be an object; got null. ${SEND}` },
-  { label: 'arguments is a number', params: { name: 'echo', arguments: 5 }, message: `Invalid params for tools/call: "arguments" must be an object; got a number. ${SEND}` },
+  {
+    label: 'arguments is a string',
+    params: { name: 'echo', arguments: '{"message":"hi"}' },
+    message: `Invalid params for tools/call: "arguments" must be an object; got a string. ${SEND}`,
+  },
+  {
+    label: 'arguments is an array',
+    params: { name: 'echo', arguments: ['hi'] },
+    message: `Invalid params for tools/call: "arguments" must be an object; got an array. ${SEND}`,
+  },
+  {
+    label: 'arguments is null',
+    params: { name: 'echo', arguments: null },
+    message: `Invalid params for tools/call: "arguments" must be an object; got null. ${SEND}`,
+  },
+  {
+    label: 'arguments is a number',
+    params: { name: 'echo', arguments: 5 },
+    message: `Invalid params for tools/call: "arguments" must be an object; got a number. ${SEND}`,
+  },
   { label: 'name is missing', params: { arguments: { message: 'hi' } }, message: `Invalid params for tools/call: "name" is missing. ${SEND}` },
   { label: 'no params at all', params: undefined, message: `Invalid params for tools/call: "name" is missing. ${SEND}` },
   { label: 'name is a number', params: { name: 5, arguments: {} }, message: `Invalid params for tools/call: "name" must be a string; got a number. ${SEND}` },
   { label: 'name is an object', params: { name: { tool: 'echo' } }, message: `Invalid params for tools/call: "name" must be a string; got an object. ${SEND}` },
-  { label: 'task is not an object (checked by the full schema)', params: { name: 'echo', arguments: {}, task: 'soon' }, message: `Invalid params for tools/call: "task" must be an object; got a string. ${SEND}` },
+  {
+    label: 'task is not an object (checked by the full schema)',
+    params: { name: 'echo', arguments: {}, task: 'soon' },
+    message: `Invalid params for tools/call: "task" must be an object; got a string. ${SEND}`,
+  },
 ];
 
 function requestFor(id: number, params: unknown): Record<string, unknown> {
@@ -61,7 +81,14 @@ describe('malformed tools/call params over stdio', () => {
         answers.set(answer.id, answer);
       }
     });
-    input.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }) + '\n');
+    input.write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      }) + '\n',
+    );
     input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   });
   afterAll(() => handle.close());
@@ -90,12 +117,16 @@ describe('malformed tools/call params over HTTP', () => {
 
   function post(body: string, headers: Record<string, string> = {}): Promise<{ headers: Record<string, unknown>; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = request(handle.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ headers: res.headers, body: text }));
-      });
+      const req = request(
+        handle.url,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ headers: res.headers, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -103,7 +134,14 @@ describe('malformed tools/call params over HTTP', () => {
 
   beforeAll(async () => {
     handle = await serveHttp([echo], { port: 0, logger: silentLogger });
-    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }));
+    const init = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      }),
+    );
     session = init.headers['mcp-session-id'] as string;
     await post('{"jsonrpc":"2.0","method":"notifications/initialized"}', { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
   });

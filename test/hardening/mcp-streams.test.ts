@@ -42,7 +42,6 @@ const hold = defineTool<Record<string, never>>({
   },
 });
 
-
 let handle: McpHttpHandle | undefined;
 const held: HeldStream[] = [];
 afterEach(async () => {
@@ -57,7 +56,6 @@ async function start(options: McpHttpOptions): Promise<McpHttpHandle> {
   return handle;
 }
 
-
 /** Holds a stream open and remembers it, so that each test's streams are destroyed after it. */
 function holdOpen(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): HeldStream {
   const stream = openHeldStream(url, method, headers, body);
@@ -69,7 +67,10 @@ async function newClientCallsATool(url: string): Promise<void> {
   const client = new Client({ name: 'newcomer', version: '1' });
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
-  expect(await client.callTool({ name: 'echo', arguments: { message: 'still served' } })).toEqual({ content: [{ type: 'text', text: 'still served' }], isError: false });
+  expect(await client.callTool({ name: 'echo', arguments: { message: 'still served' } })).toEqual({
+    content: [{ type: 'text', text: 'still served' }],
+    isError: false,
+  });
   await transport.terminateSession();
   await client.close();
 }
@@ -120,7 +121,12 @@ describe('serveHttp under a flood of held streams', () => {
     const headers = await openSession(url);
     const calls = 12;
     for (let index = 0; index < calls; index++) {
-      const stream = holdOpen(url, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: 100 + index, method: 'tools/call', params: { name: 'hold', arguments: {} } }));
+      const stream = holdOpen(
+        url,
+        'POST',
+        headers,
+        JSON.stringify({ jsonrpc: '2.0', id: 100 + index, method: 'tools/call', params: { name: 'hold', arguments: {} } }),
+      );
       expect(await stream.opened).toBe(200);
       await settle(() => holdsStarted === index + 1);
     }
@@ -146,7 +152,12 @@ describe('serveHttp under a flood of held streams', () => {
       const headers = await openSession(url);
       sessionHeaders.push(headers);
       for (let call = 0; call < 3; call++) {
-        const stream = holdOpen(url, 'POST', headers, JSON.stringify({ jsonrpc: '2.0', id: call, method: 'tools/call', params: { name: 'hold', arguments: {} } }));
+        const stream = holdOpen(
+          url,
+          'POST',
+          headers,
+          JSON.stringify({ jsonrpc: '2.0', id: call, method: 'tools/call', params: { name: 'hold', arguments: {} } }),
+        );
         expect(await stream.opened).toBe(200);
       }
     }

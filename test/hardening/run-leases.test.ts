@@ -13,7 +13,21 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { ToolRegistry, createMemoryRunStore, decideConfirmation, defineTool, openSqliteRunStore, resumeAgent, runAgent, silentLogger, type AnyTool, type Model, type RunEvent, type RunStore, type ToolContext } from '../../src/index.js';
+import {
+  ToolRegistry,
+  createMemoryRunStore,
+  decideConfirmation,
+  defineTool,
+  openSqliteRunStore,
+  resumeAgent,
+  runAgent,
+  silentLogger,
+  type AnyTool,
+  type Model,
+  type RunEvent,
+  type RunStore,
+  type ToolContext,
+} from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,7 +97,9 @@ describe('leases in one process', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     const lease = (await store.loadRun(runId))?.lease;
     expect(lease!.expiresAt).toBeGreaterThan(Date.now());
-    await expect(resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('again')]), takeOver: true })).rejects.toMatchObject({
+    await expect(
+      resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('again')]), takeOver: true }),
+    ).rejects.toMatchObject({
       code: 'TW_RUN_LEASED',
       holder: lease!.holder,
       leaseExpiresAt: lease!.expiresAt,
@@ -139,7 +155,10 @@ describe('leases in one process', () => {
     const { tool, calls } = appendTool({ idempotent: true });
     const runId = await approvedRun(store, tool);
     await simulateDeadClaim(store, runId);
-    await expect(resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([]) })).rejects.toMatchObject({ code: 'TW_RUN_NOT_RESUMABLE', message: expect.stringContaining('takeOver: true') });
+    await expect(resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([]) })).rejects.toMatchObject({
+      code: 'TW_RUN_NOT_RESUMABLE',
+      message: expect.stringContaining('takeOver: true'),
+    });
     const result = await resumeAgent(runId, [], { ...common, tools: [tool], store, model: createScriptedModel([textTurn('Paid.')]), takeOver: true });
     expect(result.status).toBe('completed');
     expect(result.outcomeUnknown).toBeUndefined();
@@ -157,7 +176,10 @@ describe('leases in one process', () => {
     expect(calls).toEqual([]);
     expect(result.outcomeUnknown).toMatchObject([{ callKey: '0.0', toolName: 'append_line', status: 'outcome_unknown', result: { isError: true } }]);
     const told = model.requests[0]?.messages.at(-1);
-    expect(told).toMatchObject({ role: 'tool', results: [{ callId: 'c1', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }] });
+    expect(told).toMatchObject({
+      role: 'tool',
+      results: [{ callId: 'c1', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }],
+    });
   });
 
   it('passes the same idempotency key for a call in every process, and none for a plain registry call', async () => {
@@ -173,9 +195,19 @@ describe('leases in one process', () => {
   it('refuses a lease length that is no duration, and a non-boolean acceptsIdempotencyKey', async () => {
     const store = createMemoryRunStore();
     const { tool } = appendTool();
-    await expect(resumeAgent('run_x', [], { ...common, tools: [tool], store, model: createScriptedModel([]), leaseMs: 0 })).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT', message: expect.stringContaining('leaseMs') });
+    await expect(resumeAgent('run_x', [], { ...common, tools: [tool], store, model: createScriptedModel([]), leaseMs: 0 })).rejects.toMatchObject({
+      code: 'TW_INVALID_ARGUMENT',
+      message: expect.stringContaining('leaseMs'),
+    });
     expect(() =>
-      defineTool({ name: 't', description: 'd', effect: 'write', inputSchema: { type: 'object' }, acceptsIdempotencyKey: 'yes' as unknown as boolean, execute: () => 'ok' }),
+      defineTool({
+        name: 't',
+        description: 'd',
+        effect: 'write',
+        inputSchema: { type: 'object' },
+        acceptsIdempotencyKey: 'yes' as unknown as boolean,
+        execute: () => 'ok',
+      }),
     ).toThrow(/acceptsIdempotencyKey` must be true or false/);
   });
 });
@@ -228,7 +260,8 @@ function noteTool(onHang: () => void = () => {}) {
   return { tool, started };
 }
 
-const toolText = (outcome: { result: { content: readonly { type: string; text?: string }[] } } | undefined) => outcome?.result.content.map((part) => part.text ?? '').join('');
+const toolText = (outcome: { result: { content: readonly { type: string; text?: string }[] } } | undefined) =>
+  outcome?.result.content.map((part) => part.text ?? '').join('');
 
 /** Resumes an approved run in a process that will die; resolves once it has (or has ended), never rejects. */
 async function driveAndDie(runId: string, tools: readonly AnyTool[], model: Model, mortal: ReturnType<typeof mortalStore>, abort: AbortController) {
@@ -245,23 +278,48 @@ describe('take-over after a crash past the pending turn', () => {
     const note = noteTool();
     const runId = await approvedRun(store, append);
     // The first process runs the approved write, then a note at step 1, and dies before any save reached the store.
-    const first = await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'invoice 7 paid' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+    const first = await driveAndDie(
+      runId,
+      [append, note.tool],
+      createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'invoice 7 paid' } }]), textTurn('Done.')]),
+      mortalStore(store, { loseSaves: true }),
+      new AbortController(),
+    );
     expect(first.result?.status).toBe('completed');
     expect(note.started).toEqual(['invoice 7 paid']);
     // The take-over replays the model from the paused state, and this time the model answers differently at step 1.
     const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'invoice 8 paid' } }]), textTurn('Done.')]);
     const events: RunEvent[] = [];
-    const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true, onEvent: (event) => events.push(event) });
+    const result = await resumeAgent(runId, [], {
+      ...common,
+      tools: [append, note.tool],
+      store,
+      model,
+      takeOver: true,
+      onEvent: (event) => events.push(event),
+    });
     expect(result.status).toBe('completed');
     expect(note.started).toEqual(['invoice 7 paid', 'invoice 8 paid']);
     expect(events.filter((event) => event.type === 'call_superseded')).toEqual([
-      expect.objectContaining({ step: 1, callKey: '1.0', callId: 'c2', toolName: 'note', status: 'succeeded', supersededBy: { callId: 'c2b', toolName: 'note', storeKey: expect.stringMatching(/^1\.0~[A-Za-z0-9_-]{43}$/) } }),
+      expect.objectContaining({
+        step: 1,
+        callKey: '1.0',
+        callId: 'c2',
+        toolName: 'note',
+        status: 'succeeded',
+        supersededBy: { callId: 'c2b', toolName: 'note', storeKey: expect.stringMatching(/^1\.0~[A-Za-z0-9_-]{43}$/) },
+      }),
     ]);
     expect(result.steps[1]?.toolCalls[0]).toMatchObject({ callKey: '1.0', callId: 'c2b', arguments: { text: 'invoice 8 paid' }, status: 'succeeded' });
     expect(toolText(result.steps[1]?.toolCalls[0])).toBe('noted invoice 8 paid');
-    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted invoice 8 paid' }] } }] });
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted invoice 8 paid' }] } }],
+    });
     // The earlier call is not lost: the caller learns that it ran, under which key, and what replaced it.
-    expect(result.supersededCalls).toMatchObject([{ callKey: '1.0', callId: 'c2', toolName: 'note', arguments: { text: 'invoice 7 paid' }, status: 'succeeded', supersededBy: 'c2b' }]);
+    expect(result.supersededCalls).toMatchObject([
+      { callKey: '1.0', callId: 'c2', toolName: 'note', arguments: { text: 'invoice 7 paid' }, status: 'succeeded', supersededBy: 'c2b' },
+    ]);
     expect(result.outcomeUnknown).toBeUndefined();
     // The approved write of the pending turn was the same call: its stored outcome stands, it did not run again.
     expect(result.steps[0]?.toolCalls[0]).toMatchObject({ callKey: '0.0', status: 'succeeded' });
@@ -277,7 +335,13 @@ describe('take-over after a crash past the pending turn', () => {
       abort.abort();
     });
     const runId = await approvedRun(store, append);
-    const first = await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]), mortal, abort);
+    const first = await driveAndDie(
+      runId,
+      [append, note.tool],
+      createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]),
+      mortal,
+      abort,
+    );
     expect(first.error).toBeDefined();
     const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'invoice 8 paid' } }]), textTurn('Done.')]);
     const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
@@ -293,14 +357,23 @@ describe('take-over after a crash past the pending turn', () => {
     const { tool: append } = appendTool();
     const note = noteTool();
     const runId = await approvedRun(store, append);
-    await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'paid', channel: 'ops' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
+    await driveAndDie(
+      runId,
+      [append, note.tool],
+      createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'paid', channel: 'ops' } }]), textTurn('Done.')]),
+      mortalStore(store, { loseSaves: true }),
+      new AbortController(),
+    );
     // Same call, keys in another order, another provider id: the same call, so it must not run twice.
     const model = createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', argumentsText: '{"channel":"ops","text":"paid"}' }]), textTurn('Done.')]);
     const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
     expect(note.started).toEqual(['ops:paid']);
     expect(toolText(result.steps[1]?.toolCalls[0])).toBe('noted paid');
     // The stored result answers the call id of this request, so the transcript stays well formed for the provider.
-    expect(model.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted paid' }] } }] });
+    expect(model.requests[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      results: [{ callId: 'c2b', result: { content: [{ type: 'text', text: 'noted paid' }] } }],
+    });
     expect(result.supersededCalls).toBeUndefined();
   });
 
@@ -320,8 +393,20 @@ describe('take-over after a crash past the pending turn', () => {
       },
     });
     const runId = await approvedRun(store, append);
-    await driveAndDie(runId, [append, ledger], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'ledger', arguments: { line: 'a' } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
-    const result = await resumeAgent(runId, [], { ...common, tools: [append, ledger], store, model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'ledger', arguments: { line: 'b' } }]), textTurn('Done.')]), takeOver: true });
+    await driveAndDie(
+      runId,
+      [append, ledger],
+      createScriptedModel([toolCallTurn([{ id: 'c2', name: 'ledger', arguments: { line: 'a' } }]), textTurn('Done.')]),
+      mortalStore(store, { loseSaves: true }),
+      new AbortController(),
+    );
+    const result = await resumeAgent(runId, [], {
+      ...common,
+      tools: [append, ledger],
+      store,
+      model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'ledger', arguments: { line: 'b' } }]), textTurn('Done.')]),
+      takeOver: true,
+    });
     expect(toolText(result.steps[1]?.toolCalls[0])).toBe('wrote b');
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(`${runId}:1.0`);
@@ -350,9 +435,16 @@ describe('take-over after a crash past the pending turn', () => {
     expect(result.status).toBe('completed');
     // Step 1 was not asked again: the model's first request already holds the note's stored result.
     expect(model.requests).toHaveLength(1);
-    expect(model.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2', result: { content: [{ type: 'text', text: 'noted invoice 7 paid' }] } }] });
+    expect(model.requests[0]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      results: [{ callId: 'c2', result: { content: [{ type: 'text', text: 'noted invoice 7 paid' }] } }],
+    });
     expect(note.started).toEqual(['invoice 7 paid']);
-    expect(result.steps.map((step) => step.toolCalls.map((call) => `${call.callKey} ${call.toolName} ${call.status}`))).toEqual([['0.0 append_line succeeded'], ['1.0 note succeeded'], []]);
+    expect(result.steps.map((step) => step.toolCalls.map((call) => `${call.callKey} ${call.toolName} ${call.status}`))).toEqual([
+      ['0.0 append_line succeeded'],
+      ['1.0 note succeeded'],
+      [],
+    ]);
     expect(result.supersededCalls).toBeUndefined();
   });
 
@@ -366,12 +458,21 @@ describe('take-over after a crash past the pending turn', () => {
       abort.abort();
     });
     const runId = await approvedRun(store, append);
-    await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]), mortal, abort);
+    await driveAndDie(
+      runId,
+      [append, note.tool],
+      createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: 'hang' } }])]),
+      mortal,
+      abort,
+    );
     const model = createScriptedModel([textTurn('I will check the notes first.')]);
     const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model, takeOver: true });
     expect(note.started).toEqual(['hang']);
     expect(result.outcomeUnknown).toMatchObject([{ callKey: '1.0', callId: 'c2', toolName: 'note', status: 'outcome_unknown' }]);
-    expect(model.requests[0]?.messages.at(-1)).toMatchObject({ role: 'tool', results: [{ callId: 'c2', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }] });
+    expect(model.requests[0]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      results: [{ callId: 'c2', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining('whether it took effect is unknown') }] } }],
+    });
   });
 
   it('keeps argument values out of the SQLite file: a claim stores a keyed digest, not the arguments', async () => {
@@ -382,8 +483,20 @@ describe('take-over after a crash past the pending turn', () => {
       const { tool: append } = appendTool();
       const note = noteTool();
       const runId = await approvedRun(store, append);
-      await driveAndDie(runId, [append, note.tool], createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: secret } }]), textTurn('Done.')]), mortalStore(store, { loseSaves: true }), new AbortController());
-      const result = await resumeAgent(runId, [], { ...common, tools: [append, note.tool], store, model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'other' } }]), textTurn('Done.')]), takeOver: true });
+      await driveAndDie(
+        runId,
+        [append, note.tool],
+        createScriptedModel([toolCallTurn([{ id: 'c2', name: 'note', arguments: { text: secret } }]), textTurn('Done.')]),
+        mortalStore(store, { loseSaves: true }),
+        new AbortController(),
+      );
+      const result = await resumeAgent(runId, [], {
+        ...common,
+        tools: [append, note.tool],
+        store,
+        model: createScriptedModel([toolCallTurn([{ id: 'c2b', name: 'note', arguments: { text: 'other' } }]), textTurn('Done.')]),
+        takeOver: true,
+      });
       expect(result.supersededCalls).toMatchObject([{ callKey: '1.0', arguments: { text: secret } }]);
     } finally {
       await store.close();
@@ -482,10 +595,15 @@ interface Child {
 function spawnChild(args: string[], env: Record<string, string> = {}): Child {
   let process_!: ChildProcess;
   const done = new Promise<{ output: ChildOutput | undefined; code: number | null; signal: string | null }>((settle) => {
-    process_ = execFile(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, timeout: 120_000, env: { ...process.env, ...env } }, (_error, stdout) => {
-      const line = stdout.trim().split('\n').at(-1) ?? '';
-      settle({ output: line.startsWith('{') ? (JSON.parse(line) as ChildOutput) : undefined, code: process_.exitCode, signal: process_.signalCode });
-    });
+    process_ = execFile(
+      process.execPath,
+      ['--import', 'tsx', script, ...args],
+      { cwd: root, timeout: 120_000, env: { ...process.env, ...env } },
+      (_error, stdout) => {
+        const line = stdout.trim().split('\n').at(-1) ?? '';
+        settle({ output: line.startsWith('{') ? (JSON.parse(line) as ChildOutput) : undefined, code: process_.exitCode, signal: process_.signalCode });
+      },
+    );
   });
   return { process: process_, done };
 }
@@ -543,7 +661,10 @@ describe('leases across real processes', { timeout: 300_000 }, () => {
     const second = spawnChild(['resume', statePath, files, runId, '30000'], env);
     // The winner waits at the gate inside the write, so the first to finish is the loser, refused while the winner runs.
     const loser = await Promise.race([first.done, second.done]);
-    expect(loser.output).toMatchObject({ error: 'TW_RUN_LEASED', message: expect.stringMatching(/is being continued by another process \(pid \d+ on .+\) whose lease runs until/) });
+    expect(loser.output).toMatchObject({
+      error: 'TW_RUN_LEASED',
+      message: expect.stringMatching(/is being continued by another process \(pid \d+ on .+\) whose lease runs until/),
+    });
     // The loser can be refused before the winner, holding the lease, has reached the tool.
     await waitForFile(`${files}.starts`, 'the winner to start the write');
     expect(lines(`${files}.starts`)).toHaveLength(1);
@@ -559,7 +680,12 @@ describe('leases across real processes', { timeout: 300_000 }, () => {
     const { statePath, files, runId } = await approvedRunInFile('plain', {});
     await killMidCall(statePath, files, runId, { TW_HANG: 'before' });
     const taken = await takeOverWhenFree(statePath, files, runId, {});
-    expect(taken).toMatchObject({ status: 'completed', callStatus: 'outcome_unknown', outcomeUnknown: ['0.0'], toolText: expect.stringContaining('whether it took effect is unknown') });
+    expect(taken).toMatchObject({
+      status: 'completed',
+      callStatus: 'outcome_unknown',
+      outcomeUnknown: ['0.0'],
+      toolText: expect.stringContaining('whether it took effect is unknown'),
+    });
     expect(lines(`${files}.starts`)).toHaveLength(1);
     expect(lines(`${files}.ledger`)).toEqual([]);
     // Done: nobody can run it again.

@@ -136,7 +136,9 @@ describe('per-tool schema isolation within one process', () => {
   it('cannot resolve another compiled schema by $id', () => {
     compileSchema({ $id: 'https://example.com/a.json', type: 'string' });
     expect(() => compileSchema({ $ref: 'https://example.com/a.json' }, 'borrower')).toThrow(SchemaCompileError);
-    expect(() => compileSchema({ $ref: 'https://example.com/a.json' }, 'borrower')).toThrow(`Tool "borrower" schema does not compile: can't resolve reference https://example.com/a.json`);
+    expect(() => compileSchema({ $ref: 'https://example.com/a.json' }, 'borrower')).toThrow(
+      `Tool "borrower" schema does not compile: can't resolve reference https://example.com/a.json`,
+    );
   });
 
   it('still resolves a schema’s references to its own $defs and nested $ids', () => {

@@ -112,10 +112,25 @@ describe('secrets never reach disk or a terminal in clear', { timeout: 120_000 }
     server.reset();
     server.enqueue(
       { kind: 'raw', body: firstTurnBody },
-      { text: 'Now rotating.', toolCalls: [{ id: 'call_rotate', name: 'rotate_key', arguments: { account: 'acct-1', new_value: SECRETS.confirmWriteOnly, apiKey: SECRETS.confirmByName } }] },
+      {
+        text: 'Now rotating.',
+        toolCalls: [
+          { id: 'call_rotate', name: 'rotate_key', arguments: { account: 'acct-1', new_value: SECRETS.confirmWriteOnly, apiKey: SECRETS.confirmByName } },
+        ],
+      },
     );
     const run = capture();
-    const paused = await runRunCommand(`Connect with ${SECRETS.promptKey} and password=${SECRETS.promptPassword}, then rotate.`, { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule, interactive: false, system: `Send Authorization: Bearer ${SECRETS.systemBearer} on every call.` }, run.io);
+    const paused = await runRunCommand(
+      `Connect with ${SECRETS.promptKey} and password=${SECRETS.promptPassword}, then rotate.`,
+      {
+        model: 'openai:gpt-4o-mini',
+        baseUrl: server.openaiBaseURL,
+        tools: toolsModule,
+        interactive: false,
+        system: `Send Authorization: Bearer ${SECRETS.systemBearer} on every call.`,
+      },
+      run.io,
+    );
     printed.push(run.text());
     expect(paused.status).toBe('awaiting_confirmation');
     if (paused.status !== 'awaiting_confirmation') return;
@@ -162,11 +177,19 @@ describe('secrets never reach disk or a terminal in clear', { timeout: 120_000 }
 
     server.enqueue({ kind: 'error', status: 401, message: `Incorrect API key provided: ${SECRETS.envApiKey}.` });
     const failed = capture();
-    const stopped = await runRunCommand('Try again.', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule, interactive: false }, failed.io);
+    const stopped = await runRunCommand(
+      'Try again.',
+      { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule, interactive: false },
+      failed.io,
+    );
     expect(stopped.status).toBe('stopped');
     const failedJson = capture();
     server.enqueue({ kind: 'error', status: 401, message: `Incorrect API key provided: ${SECRETS.envApiKey}.` });
-    await runRunCommand('Try again.', { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule, interactive: false, json: true }, failedJson.io);
+    await runRunCommand(
+      'Try again.',
+      { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule, interactive: false, json: true },
+      failedJson.io,
+    );
     printed.push(failed.text(), failedJson.text());
     expect(failed.text()).toContain('Incorrect API key provided: [REDACTED]');
 

@@ -5,7 +5,17 @@
  * order), and the linter says so.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ToolDefinitionError, ToolRegistry, defineTool, lintTools, runAgent, silentLogger, type AnyTool, type SeedToolDefinition, type Tool } from '../../src/index.js';
+import {
+  ToolDefinitionError,
+  ToolRegistry,
+  defineTool,
+  lintTools,
+  runAgent,
+  silentLogger,
+  type AnyTool,
+  type SeedToolDefinition,
+  type Tool,
+} from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const input_schema = {
@@ -18,7 +28,12 @@ const input_schema = {
 describe("the seed's four-field tool", () => {
   it('registers through defineTool as is, counted as an undeclared write', async () => {
     // Before: ToolDefinitionError, "`effect` must be "read" or "write" (got undefined)".
-    const tool = defineTool({ name: 'get_weather', description: 'Get the weather in one city.', input_schema, fn: ({ city }: { city: string }) => `sunny in ${city}` });
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Get the weather in one city.',
+      input_schema,
+      fn: ({ city }: { city: string }) => `sunny in ${city}`,
+    });
     expect([tool.effect, tool.effectDeclared]).toEqual(['write', false]);
     expect(tool.inputSchema).toEqual(input_schema);
     const execution = await new ToolRegistry([tool], { logger: silentLogger }).call({ id: 'c', name: 'get_weather', arguments: { city: 'Lisbon' } });
@@ -30,7 +45,12 @@ describe("the seed's four-field tool", () => {
 
   it('registers as a plain object passed to new ToolRegistry([...])', async () => {
     // Before: ToolDefinitionError, "the registry was given something that is not a tool".
-    const plain = { name: 'get_weather', description: 'Get the weather in one city.', input_schema, fn: (args: { city: string }) => ({ city: args.city, sky: 'clear' }) };
+    const plain = {
+      name: 'get_weather',
+      description: 'Get the weather in one city.',
+      input_schema,
+      fn: (args: { city: string }) => ({ city: args.city, sky: 'clear' }),
+    };
     const registry = new ToolRegistry([plain], { logger: silentLogger });
     expect(registry.require('get_weather')).toMatchObject({ effect: 'write', effectDeclared: false, description: 'Get the weather in one city.' });
     const execution = await registry.call({ id: 'c', name: 'get_weather', argumentsText: '{"city": "Porto"}' });
@@ -49,7 +69,13 @@ describe("the seed's four-field tool", () => {
         running--;
         return 'ok';
       };
-      const tool: SeedToolDefinition = { name: 'lookup', description: 'Look something up.', input_schema: { type: 'object' }, fn, ...(effect ? { effect } : {}) };
+      const tool: SeedToolDefinition = {
+        name: 'lookup',
+        description: 'Look something up.',
+        input_schema: { type: 'object' },
+        fn,
+        ...(effect ? { effect } : {}),
+      };
       const calls = [1, 2, 3].map((index) => ({ id: `c${index}`, name: 'lookup', arguments: { item: index } }));
       const model = createScriptedModel([toolCallTurn(calls), textTurn('done')]);
       const result = await runAgent({ model, tools: [defineTool(tool)], prompt: 'Look.', recordDir: false, logger: silentLogger });
@@ -64,7 +90,12 @@ describe("the seed's four-field tool", () => {
     const tool = defineTool({ name: 'get_weather', description: 'Get the weather in one city.', input_schema, fn: () => 'sunny' });
     const findings = lintTools([tool]).filter((finding) => finding.rule === 'tw/undeclared-effect');
     expect(findings.map((finding) => [finding.severity, finding.tool, finding.path, finding.message])).toEqual([
-      ['warning', 'get_weather', '/effect', 'Tool "get_weather" does not declare its effect, so it is treated as a write: it runs alone and in order, never in parallel with other calls.'],
+      [
+        'warning',
+        'get_weather',
+        '/effect',
+        'Tool "get_weather" does not declare its effect, so it is treated as a write: it runs alone and in order, never in parallel with other calls.',
+      ],
     ]);
   });
 
@@ -72,7 +103,7 @@ describe("the seed's four-field tool", () => {
     const mixed = { name: 'get_weather', description: 'd', inputSchema: input_schema, fn: () => 'x' };
     expect(() => defineTool(mixed as never)).toThrow(ToolDefinitionError);
     expect(() => defineTool(mixed as never)).toThrow(
-      "Tool \"get_weather\": mixes the seed's shape (input_schema, fn) with toolwright's (inputSchema, execute). Use one: { name, description, input_schema, fn } or { name, description, inputSchema, effect, execute }.",
+      'Tool "get_weather": mixes the seed\'s shape (input_schema, fn) with toolwright\'s (inputSchema, execute). Use one: { name, description, input_schema, fn } or { name, description, inputSchema, effect, execute }.',
     );
     expect(() => defineTool({ name: 'get_weather', description: 'd', input_schema } as never)).toThrow("the seed's shape needs `fn`");
     expect(() => new ToolRegistry([{ name: 'x', description: 'd' } as never])).toThrow('pass { name, description, input_schema, fn }');

@@ -36,7 +36,9 @@ function refusal(build: () => unknown): UnsafePatternError {
 
 describe('local tools: a pattern the linear engine refuses is a developer error', () => {
   it('names the tool, the JSON Pointer, the reason and the fix', () => {
-    const error = refusal(() => new ToolRegistry([toolWith({ type: 'object', properties: { name: { type: 'string', pattern: '^(\\w)\\1$' } } })], { logger: silentLogger }));
+    const error = refusal(
+      () => new ToolRegistry([toolWith({ type: 'object', properties: { name: { type: 'string', pattern: '^(\\w)\\1$' } } })], { logger: silentLogger }),
+    );
     expect(error.code).toBe('TW_UNSAFE_PATTERN');
     expect(error.toolName).toBe('rename_branch');
     expect(error.pointer).toBe('/inputSchema/properties/name/pattern');
@@ -50,20 +52,44 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
 
   it.each([
     [{ type: 'object', patternProperties: { '^(?!tmp_)': { type: 'string' } } }, undefined, '/inputSchema/patternProperties/^(?!tmp_)', 'lookahead/lookbehind'],
-    [{ type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '\\bfix\\b' } } } }, undefined, '/inputSchema/properties/tags/items/pattern', 'word-boundary'],
-    [{ type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^\\p{L}+$' } } }, undefined, '/inputSchema/$defs/word/pattern', 'Unicode property escapes'],
-    [{ type: 'object' }, { type: 'object', properties: { sha: { type: 'string', pattern: '^(?<=x)[0-9a-f]{40}$' } } }, '/outputSchema/properties/sha/pattern', 'lookahead/lookbehind'],
+    [
+      { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '\\bfix\\b' } } } },
+      undefined,
+      '/inputSchema/properties/tags/items/pattern',
+      'word-boundary',
+    ],
+    [
+      { type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^\\p{L}+$' } } },
+      undefined,
+      '/inputSchema/$defs/word/pattern',
+      'Unicode property escapes',
+    ],
+    [
+      { type: 'object' },
+      { type: 'object', properties: { sha: { type: 'string', pattern: '^(?<=x)[0-9a-f]{40}$' } } },
+      '/outputSchema/properties/sha/pattern',
+      'lookahead/lookbehind',
+    ],
     // Reachable only through $ref into a place no keyword names: found by searching the whole schema.
-    [{ type: 'object', properties: { slug: { $ref: '#/x-shapes/slug' } }, 'x-shapes': { slug: { type: 'string', pattern: '(a)\\1' } } }, undefined, '/inputSchema/x-shapes/slug/pattern', 'backreferences'],
+    [
+      { type: 'object', properties: { slug: { $ref: '#/x-shapes/slug' } }, 'x-shapes': { slug: { type: 'string', pattern: '(a)\\1' } } },
+      undefined,
+      '/inputSchema/x-shapes/slug/pattern',
+      'backreferences',
+    ],
   ] as const)('points at the refused pattern in %j', (inputSchema, outputSchema, pointer, reason) => {
-    const error = refusal(() => new ToolRegistry([toolWith(inputSchema as JsonSchemaObject, outputSchema as JsonSchemaObject | undefined)], { logger: silentLogger }));
+    const error = refusal(
+      () => new ToolRegistry([toolWith(inputSchema as JsonSchemaObject, outputSchema as JsonSchemaObject | undefined)], { logger: silentLogger }),
+    );
     expect(error.pointer).toBe(pointer);
     expect(error.reason).toContain(reason);
   });
 
   it('reports a pattern that is not a valid regex at all as an invalid schema, not an unsafe one', () => {
     expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow(SchemaCompileError);
-    expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow('Tool "broken" schema does not compile: the pattern "a{" is not a valid regular expression with the "u" flag (Invalid regular expression: /a{/u:');
+    expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow(
+      'Tool "broken" schema does not compile: the pattern "a{" is not a valid regular expression with the "u" flag (Invalid regular expression: /a{/u:',
+    );
   });
 
   it('accepts every pattern of the linear subset, including the catastrophic classics', () => {
@@ -87,7 +113,11 @@ describe('imported tools: the documented fallback', () => {
           required: ['tag'],
         },
       },
-      { name: 'set_env', description: 'Sets variables.', inputSchema: { type: 'object', patternProperties: { '^(?!SECRET_)[A-Z_]+$': { type: 'string' } }, additionalProperties: false } },
+      {
+        name: 'set_env',
+        description: 'Sets variables.',
+        inputSchema: { type: 'object', patternProperties: { '^(?!SECRET_)[A-Z_]+$': { type: 'string' } }, additionalProperties: false },
+      },
     ]);
     imported = await importMcpTools({ server: remote.mcpUrl });
   });

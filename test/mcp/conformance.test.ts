@@ -75,7 +75,11 @@ describe('MCP conformance suite against toolwright serve --http', () => {
   it(
     'passes all 30 active scenarios',
     async () => {
-      await promisify(execFile)(process.execPath, [CONFORMANCE, 'server', '--url', server.url, '-o', output], { cwd: ROOT, timeout: RUN_LIMIT_MS, maxBuffer: 16 * 1024 * 1024 }).catch(
+      await promisify(execFile)(process.execPath, [CONFORMANCE, 'server', '--url', server.url, '-o', output], {
+        cwd: ROOT,
+        timeout: RUN_LIMIT_MS,
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch(
         // Exit code 1 means some check failed; the per-scenario results below say which.
         (error: { code?: unknown; stdout?: string }) => {
           if (error.code !== 1) throw error;
@@ -86,10 +90,20 @@ describe('MCP conformance suite against toolwright serve --http', () => {
         const scenario = folder.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
         results.set(scenario, JSON.parse(readFileSync(join(output, folder, 'checks.json'), 'utf8')) as Check[]);
       }
-      const passed = [...results].filter(([, checks]) => checks.some((check) => check.status === 'SUCCESS') && !checks.some((check) => check.status === 'FAILURE')).map(([name]) => name);
+      const passed = [...results]
+        .filter(([, checks]) => checks.some((check) => check.status === 'SUCCESS') && !checks.some((check) => check.status === 'FAILURE'))
+        .map(([name]) => name);
       const failures = [...results]
         .filter(([name]) => !passed.includes(name))
-        .map(([name, checks]) => `${name}: ${checks.filter((check) => check.status !== 'SUCCESS').map((check) => `${check.id} ${check.status} ${check.errorMessage ?? ''}`).join('; ') || 'no checks'}`);
+        .map(
+          ([name, checks]) =>
+            `${name}: ${
+              checks
+                .filter((check) => check.status !== 'SUCCESS')
+                .map((check) => `${check.id} ${check.status} ${check.errorMessage ?? ''}`)
+                .join('; ') || 'no checks'
+            }`,
+        );
       expect(failures).toEqual([]);
       expect(passed.sort()).toEqual([...ACTIVE_SCENARIOS].sort());
       // The server stayed up and logged no stack trace for anything the suite sent.

@@ -36,7 +36,15 @@ function prng(seed: number): () => number {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/.:{}[]",\\ \t\u00e9\u4e2d\u{1F600}\u0000\u0007\ud800';
 /** Tools of the conformance pack that answer at once whatever the client supports. */
-const FAST_TOOLS = ['test_simple_text', 'test_image_content', 'test_embedded_resource', 'test_error_handling', 'test_sampling', 'test_elicitation', 'json_schema_2020_12_tool'];
+const FAST_TOOLS = [
+  'test_simple_text',
+  'test_image_content',
+  'test_embedded_resource',
+  'test_error_handling',
+  'test_sampling',
+  'test_elicitation',
+  'json_schema_2020_12_tool',
+];
 
 export function generateFuzzMessages(seed: number, count: number): FuzzMessage[] {
   const random = prng(seed);
@@ -68,7 +76,17 @@ export function generateFuzzMessages(seed: number, count: number): FuzzMessage[]
     // Text that is not JSON: truncated messages, garbage, JavaScript literals.
     () => {
       const valid = line({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: pick(FAST_TOOLS), arguments: randomValue() } });
-      const candidates = [valid.slice(0, 1 + int(valid.length - 2)), `{${randomString(20)}`, `{"jsonrpc":"2.0","id":1,}`, 'NaN', 'undefined', `{'jsonrpc':'2.0'}`, `[${randomString(8)}`, valid + '}', '\u00ff\u00fe{'];
+      const candidates = [
+        valid.slice(0, 1 + int(valid.length - 2)),
+        `{${randomString(20)}`,
+        `{"jsonrpc":"2.0","id":1,}`,
+        'NaN',
+        'undefined',
+        `{'jsonrpc':'2.0'}`,
+        `[${randomString(8)}`,
+        valid + '}',
+        '\u00ff\u00fe{',
+      ];
       let text = pick(candidates).replace(/[\r\n]/g, ' ');
       if (text.trim() === '' || isJson(text)) text = '{"broken":';
       return { category: 'not-json', text, expect: { kind: 'error', code: -32700, id: null } };
@@ -100,8 +118,22 @@ export function generateFuzzMessages(seed: number, count: number): FuzzMessage[]
     // Methods nobody implements.
     () => {
       const id = nextId();
-      const method = pick(['tools/lists', 'Tools/List', '', 'rpc.discover', `fuzz/${randomString(8)}`, 'sampling/createMessage', 'roots/list', 'elicitation/create', 'tasks/get']);
-      return { category: 'unknown-method', text: line({ jsonrpc: '2.0', id, method, params: { x: randomValue() } }), expect: { kind: 'error', code: -32601, id } };
+      const method = pick([
+        'tools/lists',
+        'Tools/List',
+        '',
+        'rpc.discover',
+        `fuzz/${randomString(8)}`,
+        'sampling/createMessage',
+        'roots/list',
+        'elicitation/create',
+        'tasks/get',
+      ]);
+      return {
+        category: 'unknown-method',
+        text: line({ jsonrpc: '2.0', id, method, params: { x: randomValue() } }),
+        expect: { kind: 'error', code: -32601, id },
+      };
     },
     // Known methods with params they cannot take.
     () => {
@@ -125,12 +157,19 @@ export function generateFuzzMessages(seed: number, count: number): FuzzMessage[]
     // Resources that do not exist.
     () => {
       const id = nextId();
-      return { category: 'unknown-resource', text: line({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `nope://${randomString(10)}` } }), expect: { kind: 'error', code: -32002, id } };
+      return {
+        category: 'unknown-resource',
+        text: line({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: `nope://${randomString(10)}` } }),
+        expect: { kind: 'error', code: -32002, id },
+      };
     },
     // Real tools with random arguments: always a result, usually isError.
     () => {
       const id = nextId();
-      const args = random() < 0.2 ? undefined : Object.fromEntries(Array.from({ length: int(3) }, () => [pick(['prompt', 'message', 'name', randomString(5)]), randomValue()]));
+      const args =
+        random() < 0.2
+          ? undefined
+          : Object.fromEntries(Array.from({ length: int(3) }, () => [pick(['prompt', 'message', 'name', randomString(5)]), randomValue()]));
       const params = args === undefined ? { name: pick(FAST_TOOLS) } : { name: pick(FAST_TOOLS), arguments: args };
       return { category: 'tool-call', text: line({ jsonrpc: '2.0', id, method: 'tools/call', params }), expect: { kind: 'tool-result', id } };
     },
@@ -138,7 +177,11 @@ export function generateFuzzMessages(seed: number, count: number): FuzzMessage[]
     () => {
       const id = nextId();
       const method = pick(['ping', 'tools/list', 'resources/list', 'prompts/list', 'resources/templates/list']);
-      return { category: 'valid', text: line({ jsonrpc: '2.0', id, method, params: { _meta: { note: randomString() }, [randomString(4) || 'x']: randomValue() } }), expect: { kind: 'result', id } };
+      return {
+        category: 'valid',
+        text: line({ jsonrpc: '2.0', id, method, params: { _meta: { note: randomString() }, [randomString(4) || 'x']: randomValue() } }),
+        expect: { kind: 'result', id },
+      };
     },
     // Notifications and stray responses: never answered.
     () => {
@@ -184,6 +227,7 @@ export function checkAnswer(message: FuzzMessage, answers: readonly Record<strin
   if (answer.id !== expected.id) return `expected id ${expected.id}: ${describe()}`;
   const result = answer.result as { content?: unknown; isError?: unknown } | undefined;
   if (!result || typeof result !== 'object') return `expected a result: ${describe()}`;
-  if (expected.kind === 'tool-result' && (!Array.isArray(result.content) || typeof result.isError !== 'boolean')) return `expected a tool result: ${describe()}`;
+  if (expected.kind === 'tool-result' && (!Array.isArray(result.content) || typeof result.isError !== 'boolean'))
+    return `expected a tool result: ${describe()}`;
   return undefined;
 }

@@ -16,7 +16,12 @@ import type { ServingCli } from './serve-cli.js';
 
 const MESSAGES_PER_TRANSPORT = 2000;
 const ANSWER_TIMEOUT_MS = 10_000;
-const INITIALIZE = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+};
 const UNHANDLED = /unhandled|UnhandledPromiseRejection|triggerUncaughtException/i;
 
 type Answer = Record<string, unknown>;
@@ -94,9 +99,15 @@ describe('fuzz over stdio', () => {
       // A ping after each message: every answer to the message itself is written before the ping's (or carries the message's own id).
       peer.send(JSON.stringify({ jsonrpc: '2.0', id: barrier, method: 'ping' }));
       const expectedId = 'id' in message.expect ? message.expect.id : undefined;
-      const received = await peer.collect((all) => all.some((answer) => answer.id === barrier) && (expectedId === undefined || expectedId === null || all.some((answer) => answer.id === expectedId)));
+      const received = await peer.collect(
+        (all) =>
+          all.some((answer) => answer.id === barrier) && (expectedId === undefined || expectedId === null || all.some((answer) => answer.id === expectedId)),
+      );
       if (!received.some((answer) => answer.id === barrier)) problems.push(`no answer to the ping after: ${message.text.slice(0, 200)}`);
-      const problem = checkAnswer(message, received.filter((answer) => answer.id !== barrier));
+      const problem = checkAnswer(
+        message,
+        received.filter((answer) => answer.id !== barrier),
+      );
       if (problem) problems.push(problem);
       if (problems.length >= 10) break;
     }
@@ -106,7 +117,11 @@ describe('fuzz over stdio', () => {
     // Still serving normally.
     peer.send(JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'test_simple_text' } }));
     const [after] = await peer.collect((all) => all.length > 0);
-    expect(after).toEqual({ jsonrpc: '2.0', id: 'after', result: { content: [{ type: 'text', text: 'This is a simple text response for testing.' }], isError: false } });
+    expect(after).toEqual({
+      jsonrpc: '2.0',
+      id: 'after',
+      result: { content: [{ type: 'text', text: 'This is a simple text response for testing.' }], isError: false },
+    });
     expect(child.exitCode).toBeNull();
     expect(stderr).not.toMatch(UNHANDLED);
   }, 180_000);
@@ -132,7 +147,14 @@ function post(url: string, body: string, headers: Record<string, string>, method
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
       const sessionId = res.headers['mcp-session-id'];
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: text, ...(typeof sessionId === 'string' ? { sessionId } : {}) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: String(res.headers['content-type'] ?? ''),
+          body: text,
+          ...(typeof sessionId === 'string' ? { sessionId } : {}),
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -169,8 +191,12 @@ describe('fuzz over Streamable HTTP', () => {
     const messages = generateFuzzMessages(19700101, MESSAGES_PER_TRANSPORT);
     const check = async (message: FuzzMessage) => {
       const response = await post(server.url, message.text, headers);
-      const expectedStatus = message.expect.kind === 'none' ? 202 : message.expect.kind === 'error' && [-32700, -32600].includes(message.expect.code) ? 400 : 200;
-      if (response.status !== expectedStatus) problems.push(`HTTP ${response.status} (expected ${expectedStatus}) for ${message.category} ${message.text.slice(0, 200)}: ${response.body.slice(0, 200)}`);
+      const expectedStatus =
+        message.expect.kind === 'none' ? 202 : message.expect.kind === 'error' && [-32700, -32600].includes(message.expect.code) ? 400 : 200;
+      if (response.status !== expectedStatus)
+        problems.push(
+          `HTTP ${response.status} (expected ${expectedStatus}) for ${message.category} ${message.text.slice(0, 200)}: ${response.body.slice(0, 200)}`,
+        );
       const problem = checkAnswer(message, answersOf(response));
       if (problem) problems.push(problem);
     };

@@ -45,9 +45,23 @@ describe('MCP Inspector CLI over stdio', () => {
   }, 90_000);
 
   it('calls a tool with arguments', async () => {
-    const run = await inspector(['-q', '--format', 'json', node, ...serveArgs, '--method', 'tools/call', '--tool-name', 'json_schema_2020_12_tool', '--tool-args-json', '{"name":"Ada"}']);
+    const run = await inspector([
+      '-q',
+      '--format',
+      'json',
+      node,
+      ...serveArgs,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'json_schema_2020_12_tool',
+      '--tool-args-json',
+      '{"name":"Ada"}',
+    ]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ result: { content: [{ type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"Ada"}' }], isError: false } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      result: { content: [{ type: 'text', text: 'JSON Schema 2020-12 tool called with: {"name":"Ada"}' }], isError: false },
+    });
   }, 90_000);
 });
 
@@ -71,7 +85,12 @@ describe('MCP Inspector CLI over Streamable HTTP', () => {
     expect(run.code).toBe(5);
     expect(JSON.parse(run.stdout)).toEqual({
       result: {
-        content: [{ type: 'text', text: 'Tool "test_error_handling" failed: This tool intentionally returns an error for testing. Retrying the same call with the same arguments will fail the same way.' }],
+        content: [
+          {
+            type: 'text',
+            text: 'Tool "test_error_handling" failed: This tool intentionally returns an error for testing. Retrying the same call with the same arguments will fail the same way.',
+          },
+        ],
         isError: true,
       },
     });

@@ -7,9 +7,18 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-http-test', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-http-test', version: '1' } },
+});
 
-export function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+export function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', headers: { ...MCP_HEADERS, ...headers } }, (res) => {
       let text = '';
@@ -43,15 +52,24 @@ export interface HeldStream {
 /** Opens a response and keeps reading it, without waiting for it to end. The caller destroys `request` when done. */
 export function holdOpen(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string): HeldStream {
   let markOpened: (status: number) => void = () => {};
-  const stream: HeldStream = { request: undefined as unknown as ClientRequest, opened: new Promise((resolve) => (markOpened = resolve)), ended: undefined, body: '' };
-  stream.request = request(url, { method, headers: { Accept: 'application/json, text/event-stream', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } }, (res) => {
-    markOpened(res.statusCode ?? 0);
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => (stream.body += chunk));
-    res.on('end', () => (stream.ended ??= 'end'));
-    res.on('aborted', () => (stream.ended ??= 'aborted'));
-    res.on('error', () => (stream.ended ??= 'error'));
-  });
+  const stream: HeldStream = {
+    request: undefined as unknown as ClientRequest,
+    opened: new Promise((resolve) => (markOpened = resolve)),
+    ended: undefined,
+    body: '',
+  };
+  stream.request = request(
+    url,
+    { method, headers: { Accept: 'application/json, text/event-stream', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers } },
+    (res) => {
+      markOpened(res.statusCode ?? 0);
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (stream.body += chunk));
+      res.on('end', () => (stream.ended ??= 'end'));
+      res.on('aborted', () => (stream.ended ??= 'aborted'));
+      res.on('error', () => (stream.ended ??= 'error'));
+    },
+  );
   stream.request.on('error', () => {
     stream.ended ??= 'error';
     markOpened(0);

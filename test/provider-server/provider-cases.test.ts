@@ -148,7 +148,9 @@ describe.each(CASES)('$name', (providerCase) => {
     expect(ended).toHaveLength(2);
     ended.forEach((call, index) => expect(call).toBe(toolCallsOf(streamed)[index]));
     expect(parsedCalls(streamed)).toEqual(parsedCalls(plain));
-    expect(streamed.content.map((part) => (part.type === 'text' ? part.text : part.arguments))).toEqual(plain.content.map((part) => (part.type === 'text' ? part.text : part.arguments)));
+    expect(streamed.content.map((part) => (part.type === 'text' ? part.text : part.arguments))).toEqual(
+      plain.content.map((part) => (part.type === 'text' ? part.text : part.arguments)),
+    );
     expect(streamed.stopReason).toBe('tool_calls');
     expect(streamed.usage).toEqual({ inputTokens: 30, outputTokens: 12 });
   });
@@ -196,7 +198,9 @@ describe.each(CASES)('$name', (providerCase) => {
       { kind: 'error', status: 429, message: 'Slow down', headers: { 'retry-after-ms': '10' } },
       { kind: 'error', status: 429, message: 'Slow down', headers: { 'retry-after-ms': '20' } },
     );
-    const error = await model({ maxRetries: 1 }).generate(ask).catch((caught: unknown) => caught);
+    const error = await model({ maxRetries: 1 })
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderRateLimitError);
     expect((error as ProviderRateLimitError).code).toBe('TW_PROVIDER_RATE_LIMITED');
     expect((error as ProviderRateLimitError).retryAfterMs).toBe(20);
@@ -211,8 +215,14 @@ describe.each(CASES)('$name', (providerCase) => {
   });
 
   it('gives up on 500s after maxRetries', async () => {
-    server.enqueue({ kind: 'error', status: 500, message: 'The server had an error' }, { kind: 'error', status: 500, message: 'The server had an error' }, { kind: 'error', status: 500, message: 'The server had an error' });
-    const error = await model().generate(ask).catch((caught: unknown) => caught);
+    server.enqueue(
+      { kind: 'error', status: 500, message: 'The server had an error' },
+      { kind: 'error', status: 500, message: 'The server had an error' },
+      { kind: 'error', status: 500, message: 'The server had an error' },
+    );
+    const error = await model()
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect((error as ProviderUnavailableError).attempts).toBe(3);
     expect((error as Error).message).toContain('failed with 500');
@@ -223,7 +233,9 @@ describe.each(CASES)('$name', (providerCase) => {
 
   it('does not retry a 401 and names the key variable', async () => {
     server.enqueue({ kind: 'error', status: 401, message: 'Incorrect API key provided' });
-    const error = await model().generate(ask).catch((caught: unknown) => caught);
+    const error = await model()
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderAuthError);
     expect(ToolwrightError.isInstance(error) && error.code).toBe('TW_PROVIDER_AUTH');
     expect((error as Error).message).toContain('Incorrect API key provided');
@@ -233,14 +245,18 @@ describe.each(CASES)('$name', (providerCase) => {
 
   it('reports a 404 as an unknown model', async () => {
     server.enqueue({ kind: 'error', status: 404, message: 'The model does not exist' });
-    const error = await model().generate(ask).catch((caught: unknown) => caught);
+    const error = await model()
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderModelNotFoundError);
     expect((error as Error).message).toContain(`model "${providerCase.spec.split(':')[1]}"`);
   });
 
   it("quotes the provider's message on a 400", async () => {
     server.enqueue({ kind: 'error', status: 400, message: "Invalid schema for function 'get_weather'" });
-    const error = await model().generate(ask).catch((caught: unknown) => caught);
+    const error = await model()
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderBadRequestError);
     expect((error as ProviderBadRequestError).providerMessage).toContain("Invalid schema for function 'get_weather'");
   });
@@ -271,7 +287,9 @@ describe.each(CASES)('$name', (providerCase) => {
 
   it('times out a request that does not answer', async () => {
     server.enqueue({ text: 'late', delayMs: 5_000 });
-    const error = await model({ timeoutMs: 100, maxRetries: 0 }).generate(ask).catch((caught: unknown) => caught);
+    const error = await model({ timeoutMs: 100, maxRetries: 0 })
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderTimeoutError);
     expect((error as ProviderTimeoutError).timeoutMs).toBe(100);
   });
@@ -289,7 +307,9 @@ describe.each(CASES)('$name', (providerCase) => {
   });
 
   it('says so when no reply was queued', async () => {
-    const error = await model().generate(ask).catch((caught: unknown) => caught);
+    const error = await model()
+      .generate(ask)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderBadRequestError);
     expect((error as Error).message).toContain('no reply queued for request');
   });

@@ -27,12 +27,17 @@ describe('startProviderServer', () => {
 
   it('streams Chat Completions chunks ending with [DONE], usage only when asked', async () => {
     server.enqueue({ text: 'Hi!', chunkSize: 2 }, { text: 'Hi!', chunkSize: 2 });
-    const read = async (body: unknown) =>
-      (await fetch(`${server.openaiBaseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(body) })).text();
+    const read = async (body: unknown) => (await fetch(`${server.openaiBaseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(body) })).text();
     const plain = await read({ model: 'm', stream: true });
     const lines = plain.split('\n\n').filter(Boolean);
     expect(lines.at(-1)).toBe('data: [DONE]');
-    expect(lines.map((line) => JSON.parse(line.slice(6) === '[DONE]' ? '{}' : line.slice(6)).choices?.[0]?.delta?.content ?? null)).toEqual(['', 'Hi', '!', null, null]);
+    expect(lines.map((line) => JSON.parse(line.slice(6) === '[DONE]' ? '{}' : line.slice(6)).choices?.[0]?.delta?.content ?? null)).toEqual([
+      '',
+      'Hi',
+      '!',
+      null,
+      null,
+    ]);
     expect(plain).not.toContain('"usage"');
     const withUsage = await read({ model: 'm', stream: true, stream_options: { include_usage: true } });
     expect(withUsage).toContain('"choices":[],"usage":{"prompt_tokens":11,"completion_tokens":7');

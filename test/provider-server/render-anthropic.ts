@@ -25,7 +25,11 @@ const ERROR_TYPES: Record<number, string> = {
 };
 
 export function anthropicError(status: number, message: string, type: string | undefined): unknown {
-  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message }, request_id: 'req_fake' };
+  return {
+    type: 'error',
+    error: { type: type ?? ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+    request_id: 'req_fake',
+  };
 }
 
 function stopReason(turn: FakeTurn): string {
@@ -51,7 +55,15 @@ function usageOf(turn: FakeTurn, outputTokens: number) {
 function blocks(turn: FakeTurn, sequence: number) {
   const content: any[] = [];
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
-  (turn.toolCalls ?? []).forEach((call, index) => content.push({ type: 'tool_use', id: call.id ?? `toolu_${sequence}_${index + 1}`, name: call.name, input: inputOf(call.arguments), raw: argumentsText(call.arguments) }));
+  (turn.toolCalls ?? []).forEach((call, index) =>
+    content.push({
+      type: 'tool_use',
+      id: call.id ?? `toolu_${sequence}_${index + 1}`,
+      name: call.name,
+      input: inputOf(call.arguments),
+      raw: argumentsText(call.arguments),
+    }),
+  );
   return content;
 }
 
@@ -95,7 +107,10 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
     }
     emit('content_block_stop', { index });
   });
-  emit('message_delta', { delta: { stop_reason: stopReason(turn), stop_sequence: null }, usage: { output_tokens: (turn.usage ?? DEFAULT_USAGE).outputTokens } });
+  emit('message_delta', {
+    delta: { stop_reason: stopReason(turn), stop_sequence: null },
+    usage: { output_tokens: (turn.usage ?? DEFAULT_USAGE).outputTokens },
+  });
   emit('message_stop', {});
   return events;
 }

@@ -62,7 +62,12 @@ export function renderOpenAIChat(turn: FakeTurn, request: any, sequence: number)
 
 export function streamOpenAIChat(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
   const size = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const base = { id: `chatcmpl-${sequence}`, object: 'chat.completion.chunk', created: 1_700_000_000 + sequence, model: turn.model ?? request?.model ?? 'fake-model' };
+  const base = {
+    id: `chatcmpl-${sequence}`,
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000 + sequence,
+    model: turn.model ?? request?.model ?? 'fake-model',
+  };
   // With include_usage, every chunk but the last carries `usage: null`, as the reference documents.
   const withUsage = request?.stream_options?.include_usage === true;
   const chunk = (delta: unknown, finish: string | null = null) => ({
@@ -71,7 +76,9 @@ export function streamOpenAIChat(turn: FakeTurn, request: any, sequence: number)
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
   for (const piece of chunks(turn.text ?? '', size)) events.push(chunk({ content: piece }));
   (turn.toolCalls ?? []).forEach((call, index) => {
-    events.push(chunk({ tool_calls: [{ index, id: call.id ?? `call_${sequence}_${index + 1}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    events.push(
+      chunk({ tool_calls: [{ index, id: call.id ?? `call_${sequence}_${index + 1}`, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    );
     for (const piece of chunks(argumentsText(call.arguments), size)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   events.push(chunk({}, finishReason(turn)));

@@ -83,7 +83,8 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
   const size = turn.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const events: SseEvent[] = [];
   let number = 0;
-  const emit = (type: string, payload: Record<string, unknown>) => events.push({ event: type, data: JSON.stringify({ type, sequence_number: number++, ...payload }) });
+  const emit = (type: string, payload: Record<string, unknown>) =>
+    events.push({ event: type, data: JSON.stringify({ type, sequence_number: number++, ...payload }) });
   emit('response.created', { response: responseObject(turn, request, sequence, 'in_progress', []) });
   emit('response.in_progress', { response: responseObject(turn, request, sequence, 'in_progress', []) });
   const output = items(turn, sequence);
@@ -93,7 +94,8 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
       const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };
       emit('response.content_part.added', { item_id: item.id, output_index: outputIndex, content_index: 0, part });
-      for (const delta of chunks(text, size)) emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
+      for (const delta of chunks(text, size))
+        emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
       emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
     } else {

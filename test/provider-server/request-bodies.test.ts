@@ -18,7 +18,14 @@ afterAll(async () => {
 });
 beforeEach(() => server.reset());
 
-const request: ModelRequest = { messages: CONVERSATION, tools: [getWeather], toolChoice: { tool: 'get_weather' }, maxOutputTokens: 100, temperature: 0, seed: 7 };
+const request: ModelRequest = {
+  messages: CONVERSATION,
+  tools: [getWeather],
+  toolChoice: { tool: 'get_weather' },
+  maxOutputTokens: 100,
+  temperature: 0,
+  seed: 7,
+};
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 
 async function send(spec: string, options: ModelOptions, modelRequest: ModelRequest, stream = false): Promise<any> {
@@ -82,7 +89,11 @@ describe('OpenAI Chat Completions requests', () => {
   });
 
   it('does not send OPENAI_API_KEY to an OpenAI-compatible base URL given in code', async () => {
-    const sent = await send('openai-compatible:llama3.1:8b', { baseURL: server.openaiBaseURL, apiKey: undefined as unknown as string, env: { OPENAI_API_KEY: 'sk-real' } }, { messages: [{ role: 'user', content: 'hi' }] });
+    const sent = await send(
+      'openai-compatible:llama3.1:8b',
+      { baseURL: server.openaiBaseURL, apiKey: undefined as unknown as string, env: { OPENAI_API_KEY: 'sk-real' } },
+      { messages: [{ role: 'user', content: 'hi' }] },
+    );
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.body.model).toBe('llama3.1:8b');
     expect(sent.headers.authorization).toBe('Bearer not-needed');
@@ -90,7 +101,9 @@ describe('OpenAI Chat Completions requests', () => {
 
   it('reads the key and base URL from OPENAI_API_KEY and OPENAI_BASE_URL', async () => {
     server.enqueue({ text: 'ok' });
-    await createModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: server.openaiBaseURL } }).generate({ messages: [{ role: 'user', content: 'hi' }] });
+    await createModel('openai:gpt-test', { env: { OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: server.openaiBaseURL } }).generate({
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-env');
   });
 });
@@ -126,7 +139,13 @@ describe('OpenAI Responses requests', () => {
     const response = await createModel('openai-responses:gpt-test', { apiKey: 'k', baseURL: server.openaiBaseURL }).generate({ ...request, seed: 7 });
     expect(server.requests[0]!.body.seed).toBeUndefined();
     expect(response.warnings?.filter((warning) => warning.feature === 'seed')).toEqual([
-      { type: 'unsupported', provider: 'openai', feature: 'seed', path: '/seed', details: 'the Responses API has no seed parameter; the request was sent without it' },
+      {
+        type: 'unsupported',
+        provider: 'openai',
+        feature: 'seed',
+        path: '/seed',
+        details: 'the Responses API has no seed parameter; the request was sent without it',
+      },
     ]);
   });
 
@@ -196,7 +215,9 @@ describe('Anthropic Messages requests', () => {
 
   it('reads the key and base URL from ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL', async () => {
     server.enqueue({ text: 'ok' });
-    await createModel('anthropic:claude-test', { env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.anthropicBaseURL } }).generate({ messages: [{ role: 'user', content: 'hi' }] });
+    await createModel('anthropic:claude-test', { env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.anthropicBaseURL } }).generate({
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-ant-env');
   });
 });

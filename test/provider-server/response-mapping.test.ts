@@ -33,7 +33,14 @@ async function streamed(events: AsyncIterable<ModelStreamEvent>): Promise<ModelR
 describe('broken argument JSON', () => {
   const broken = { toolCalls: [{ id: 'c1', name: 'get_weather', arguments: '{"city": "Par' }] };
   // Parsed once, at the adapter: the raw text stays for replay, the failure for the registry's message to the model.
-  const brokenPart = { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: undefined, argumentsText: '{"city": "Par', argumentsError: expect.objectContaining({ message: 'unterminated string', position: 13 }) };
+  const brokenPart = {
+    type: 'tool-call',
+    id: 'c1',
+    name: 'get_weather',
+    arguments: undefined,
+    argumentsText: '{"city": "Par',
+    argumentsError: expect.objectContaining({ message: 'unterminated string', position: 13 }),
+  };
 
   it.each([
     ['Chat Completions', openai],

@@ -56,9 +56,24 @@ const long = 'x'.repeat(400);
 export const CALL_RULE_CASES: readonly CallRuleCase[] = [
   { name: 'no confirm rule runs unasked', tool: payTool({}), arguments: { amount: 5 }, asks: undefined },
   { name: 'confirm: false runs unasked', tool: payTool({ confirm: false }), arguments: { amount: 5 }, asks: undefined },
-  { name: 'confirm: true asks, with the canonical arguments (keys sorted)', tool: payTool({ confirm: true }), arguments: { note: 'rent', amount: 5 }, asks: 'pay({"amount":5,"note":"rent"})' },
-  { name: 'a rule returning false runs unasked', tool: payTool({ confirm: ({ amount }: { amount: number }) => amount > 100 }), arguments: { amount: 5 }, asks: undefined },
-  { name: 'a rule returning true asks', tool: payTool({ confirm: ({ amount }: { amount: number }) => amount > 100 }), arguments: { amount: 500 }, asks: 'pay({"amount":500})' },
+  {
+    name: 'confirm: true asks, with the canonical arguments (keys sorted)',
+    tool: payTool({ confirm: true }),
+    arguments: { note: 'rent', amount: 5 },
+    asks: 'pay({"amount":5,"note":"rent"})',
+  },
+  {
+    name: 'a rule returning false runs unasked',
+    tool: payTool({ confirm: ({ amount }: { amount: number }) => amount > 100 }),
+    arguments: { amount: 5 },
+    asks: undefined,
+  },
+  {
+    name: 'a rule returning true asks',
+    tool: payTool({ confirm: ({ amount }: { amount: number }) => amount > 100 }),
+    arguments: { amount: 500 },
+    asks: 'pay({"amount":500})',
+  },
   { name: 'a rule returning undefined asks', tool: payTool({ confirm: () => undefined }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
   {
     name: 'a rule that throws asks',
@@ -72,8 +87,18 @@ export const CALL_RULE_CASES: readonly CallRuleCase[] = [
   },
   { name: 'a rule returning a truthy non-boolean asks', tool: payTool({ confirm: () => 'yes' }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
   { name: 'a rule returning a falsy non-boolean asks', tool: payTool({ confirm: () => 0 }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
-  { name: 'an async rule (a Promise) asks, even one resolving to false', tool: payTool({ confirm: () => Promise.resolve(false) }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
-  { name: "the tool's summarize line is shown", tool: payTool({ confirm: true, summarize: ({ amount }: { amount: number }) => `Pay $${amount}` }), arguments: { amount: 5 }, asks: 'Pay $5' },
+  {
+    name: 'an async rule (a Promise) asks, even one resolving to false',
+    tool: payTool({ confirm: () => Promise.resolve(false) }),
+    arguments: { amount: 5 },
+    asks: 'pay({"amount":5})',
+  },
+  {
+    name: "the tool's summarize line is shown",
+    tool: payTool({ confirm: true, summarize: ({ amount }: { amount: number }) => `Pay $${amount}` }),
+    arguments: { amount: 5 },
+    asks: 'Pay $5',
+  },
   {
     name: 'a summarize that throws falls back to the generic line',
     tool: payTool({
@@ -85,10 +110,30 @@ export const CALL_RULE_CASES: readonly CallRuleCase[] = [
     arguments: { amount: 5 },
     asks: 'pay({"amount":5})',
   },
-  { name: 'a blank summarize falls back to the generic line', tool: payTool({ confirm: true, summarize: () => '  ' }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
-  { name: 'a non-string summarize falls back to the generic line', tool: payTool({ confirm: true, summarize: () => 42 }), arguments: { amount: 5 }, asks: 'pay({"amount":5})' },
-  { name: 'a long generic line is cut at 300 characters', tool: payTool({ confirm: true }), arguments: { amount: 5, note: long }, asks: `pay({"amount":5,"note":"${'x'.repeat(299 - 'pay({"amount":5,"note":"'.length)}…` },
-  { name: 'a long summarize line is cut at 300 characters', tool: payTool({ confirm: true, summarize: () => `Pay: ${long}` }), arguments: { amount: 5 }, asks: `Pay: ${'x'.repeat(294)}…` },
+  {
+    name: 'a blank summarize falls back to the generic line',
+    tool: payTool({ confirm: true, summarize: () => '  ' }),
+    arguments: { amount: 5 },
+    asks: 'pay({"amount":5})',
+  },
+  {
+    name: 'a non-string summarize falls back to the generic line',
+    tool: payTool({ confirm: true, summarize: () => 42 }),
+    arguments: { amount: 5 },
+    asks: 'pay({"amount":5})',
+  },
+  {
+    name: 'a long generic line is cut at 300 characters',
+    tool: payTool({ confirm: true }),
+    arguments: { amount: 5, note: long },
+    asks: `pay({"amount":5,"note":"${'x'.repeat(299 - 'pay({"amount":5,"note":"'.length)}…`,
+  },
+  {
+    name: 'a long summarize line is cut at 300 characters',
+    tool: payTool({ confirm: true, summarize: () => `Pay: ${long}` }),
+    arguments: { amount: 5 },
+    asks: `Pay: ${'x'.repeat(294)}…`,
+  },
   {
     name: 'a schema-marked secret is redacted before summarize sees it',
     tool: payTool({
@@ -101,7 +146,10 @@ export const CALL_RULE_CASES: readonly CallRuleCase[] = [
   },
   {
     name: 'a secret by name is redacted from the generic line',
-    tool: payTool({ confirm: true, inputSchema: { type: 'object', properties: { amount: { type: 'number' }, password: { type: 'string' } }, required: ['amount'] } }),
+    tool: payTool({
+      confirm: true,
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' }, password: { type: 'string' } }, required: ['amount'] },
+    }),
     arguments: { amount: 5, password: 'hunter2-hunter2' },
     asks: 'pay({"amount":5,"password":"[REDACTED]"})',
   },

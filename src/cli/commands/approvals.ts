@@ -5,7 +5,15 @@
  * @module
  */
 import type { Command } from 'commander';
-import { ConfirmationRefusedError, createRedactor, decideConfirmation, listPendingConfirmations, openSqliteRunStore, type Decision, type StoredConfirmation } from '../../agent/index.js';
+import {
+  ConfirmationRefusedError,
+  createRedactor,
+  decideConfirmation,
+  listPendingConfirmations,
+  openSqliteRunStore,
+  type Decision,
+  type StoredConfirmation,
+} from '../../agent/index.js';
 import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
 import { formatPending, terminalIo, type AgentCliIo } from './run.js';
 
@@ -19,7 +27,10 @@ export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): 
   const pending = await listPendingConfirmations(options.state !== undefined ? { statePath: options.state } : {});
   // Stored confirmations are redacted when a run pauses; redacting again covers rows an older version wrote.
   const redact = createRedactor();
-  const shown = pending.map(({ token: _token, ...rest }) => redact({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() }) as Omit<StoredConfirmation, 'token' | 'expiresAt'> & { expiresAt: string });
+  const shown = pending.map(
+    ({ token: _token, ...rest }) =>
+      redact({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() }) as Omit<StoredConfirmation, 'token' | 'expiresAt'> & { expiresAt: string },
+  );
   if (options.json) {
     io.out(`${JSON.stringify(shown, null, 2)}\n`);
   } else if (pending.length === 0) {
@@ -34,16 +45,32 @@ export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): 
   return pending;
 }
 
-export async function decideApproval(approvalId: string, decision: Decision, options: ApprovalsOptions & { reason?: string }, io: AgentCliIo): Promise<StoredConfirmation> {
+export async function decideApproval(
+  approvalId: string,
+  decision: Decision,
+  options: ApprovalsOptions & { reason?: string },
+  io: AgentCliIo,
+): Promise<StoredConfirmation> {
   const storeOptions = options.state !== undefined ? { path: options.state } : {};
   const store = await openSqliteRunStore(storeOptions);
   try {
     const pending = await store.findConfirmation(approvalId);
-    if (!pending) throw new ConfirmationRefusedError('unknown_call', `No approval "${approvalId}" in the run store. List what is waiting with \`toolwright approvals list\`.`);
-    const decided = await decideConfirmation({ token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) }, { store });
+    if (!pending)
+      throw new ConfirmationRefusedError(
+        'unknown_call',
+        `No approval "${approvalId}" in the run store. List what is waiting with \`toolwright approvals list\`.`,
+      );
+    const decided = await decideConfirmation(
+      { token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) },
+      { store },
+    );
     const open = await store.listConfirmations({ runId: decided.runId, undecided: true });
     io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${createRedactor().text(decided.summary)} (run ${decided.runId})\n`);
-    io.out(open.length === 0 ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId}\n` : `Run ${decided.runId} still waits for ${open.length} more decision(s): toolwright approvals list\n`);
+    io.out(
+      open.length === 0
+        ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId}\n`
+        : `Run ${decided.runId} still waits for ${open.length} more decision(s): toolwright approvals list\n`,
+    );
     return decided;
   } finally {
     await store.close();

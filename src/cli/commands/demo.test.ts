@@ -24,7 +24,10 @@ describe('toolwright demo', () => {
       expect(JSON.stringify(trip.resultMessage)).toContain('he/she/it ate');
     }
     expect(formats.roundTrips[0]!.resultMessage).toMatchObject({ role: 'tool', tool_call_id: 'call_demo1' });
-    expect(formats.roundTrips[2]!.resultMessage).toMatchObject({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_demo3', is_error: false }] });
+    expect(formats.roundTrips[2]!.resultMessage).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_demo3', is_error: false }],
+    });
     expect(formats.roundTrips[3]!.resultMessage).toMatchObject({ jsonrpc: '2.0', id: 'request-1', result: { isError: false } });
     expect(formats.errors.map((example) => example.code)).toEqual(['unknown_tool', 'invalid_json', 'invalid_arguments', 'tool_error']);
     expect(formats.errors[0]!.modelSees).toMatch(/^Unknown tool "conjugat". Did you mean "conjugate"\?/);
@@ -58,6 +61,7 @@ describe('toolwright demo', () => {
 
   it('runs as `npm start` does and prints every section', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--no-local'], { cwd: new URL('../../..', import.meta.url) });
-    for (const heading of ['1. The example tool packs', '2. One definition, four wire formats', '3. Errors are prompts', '4. The schema linter']) expect(stdout).toContain(heading);
+    for (const heading of ['1. The example tool packs', '2. One definition, four wire formats', '3. Errors are prompts', '4. The schema linter'])
+      expect(stdout).toContain(heading);
   });
 });

@@ -44,7 +44,11 @@ export interface DemoReport extends Partial<Omit<LocalDemoReport, 'model'>> {
   model?: string;
 }
 
-export async function runDemo(options: DemoOptions, write: (text: string) => void = (text) => process.stdout.write(text), progress: (text: string) => void = () => {}): Promise<DemoReport> {
+export async function runDemo(
+  options: DemoOptions,
+  write: (text: string) => void = (text) => process.stdout.write(text),
+  progress: (text: string) => void = () => {},
+): Promise<DemoReport> {
   const packs = await Promise.all(EXAMPLE_PACKS.map(loadExamplePack));
   const badPath = join(packageRoot, 'examples', 'bad-tools', 'index.ts');
   const lintPacks = existsSync(badPath) ? [...packs, { name: 'bad-tools', tools: (await loadToolModule(badPath)).tools }] : packs;
@@ -53,7 +57,8 @@ export async function runDemo(options: DemoOptions, write: (text: string) => voi
   const report: DemoReport = { formats };
   if (options.local !== false) {
     const calls = options.calls === undefined ? undefined : Number(options.calls);
-    if (calls !== undefined && !(Number.isInteger(calls) && calls > 0)) throw new InvalidArgumentError(`--calls must be a positive whole number (got "${options.calls}").`);
+    if (calls !== undefined && !(Number.isInteger(calls) && calls > 0))
+      throw new InvalidArgumentError(`--calls must be a positive whole number (got "${options.calls}").`);
     const local = await runLocalDemo(packs, {
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
@@ -84,7 +89,8 @@ export function renderFormatsDemo(report: FormatsDemoReport): string {
   const out: string[] = [];
   out.push('toolwright demo — offline, no API key, no network\n');
   out.push('1. The example tool packs');
-  for (const pack of report.packs) out.push(`   ${pack.name}: ${pack.tools} tools${pack.categories.length > 0 ? ` in categories ${pack.categories.join(', ')}` : ''}`);
+  for (const pack of report.packs)
+    out.push(`   ${pack.name}: ${pack.tools} tools${pack.categories.length > 0 ? ` in categories ${pack.categories.join(', ')}` : ''}`);
   out.push('\n2. One definition, four wire formats: `conjugate` declared, called and answered in each');
   for (const trip of report.roundTrips) {
     out.push(`   ${trip.format}`);
@@ -102,22 +108,25 @@ export function renderFormatsDemo(report: FormatsDemoReport): string {
   out.push('\n4. The schema linter');
   for (const pack of report.lint) {
     out.push(`   ${pack.pack}: ${pack.errors} error(s), ${pack.warnings} warning(s)`);
-    for (const finding of pack.findings.slice(0, pack.pack === 'bad-tools' ? 6 : 3)) out.push(`     ${finding.severity} ${finding.rule} ${finding.tool}${finding.path}: ${finding.message}`);
+    for (const finding of pack.findings.slice(0, pack.pack === 'bad-tools' ? 6 : 3))
+      out.push(`     ${finding.severity} ${finding.rule} ${finding.tool}${finding.path}: ${finding.message}`);
     if (pack.findings.length > (pack.pack === 'bad-tools' ? 6 : 3)) out.push(`     … (npm run toolwright -- lint examples/${pack.pack}/index.ts shows all)`);
   }
   out.push('');
   return out.join('\n') + '\n';
 }
 
-
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
     .description('Run the offline demo: the example tools through every wire format, errors as the model reads them, and the linter')
-    .option('--model <spec>', 'run the model sections with this model: local:/path/model.gguf, openai:gpt-4o-mini, anthropic:…, openai-compatible:… (default: the tiny structural test model, offline)')
+    .option(
+      '--model <spec>',
+      'run the model sections with this model: local:/path/model.gguf, openai:gpt-4o-mini, anthropic:…, openai-compatible:… (default: the tiny structural test model, offline)',
+    )
     .option('--base-url <url>', 'the provider API root, for openai-compatible servers')
     .option('--calls <n>', 'tool calls sampled per example pack, with and without the mask (default 10)')
-    .option('--runs <folder>', 'where the agent run\'s record is written (default $TOOLWRIGHT_HOME/runs)')
+    .option('--runs <folder>', "where the agent run's record is written (default $TOOLWRIGHT_HOME/runs)")
     .option('--no-local', 'skip the model sections (formats, errors and lint only)')
     .option('--json', 'print the figures as JSON (constrained.valid, constrained.total, unconstrained.valid, unconstrained.total, run, formats)')
     .action(async (options: DemoOptions) => {

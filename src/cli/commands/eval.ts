@@ -79,7 +79,11 @@ export function registerEvalCommand(program: Command): void {
     .command('eval')
     .description('Prompt-injection evaluation: utility, attack attempts, effects, blocks and cost per defence strategy (offline by default)')
     .option('--self-check', 'replay every reference call sequence without a model; fails unless utility and detected effects are 100%')
-    .option('--model <spec>', `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`, DEFAULT_EVAL_MODEL)
+    .option(
+      '--model <spec>',
+      `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`,
+      DEFAULT_EVAL_MODEL,
+    )
     .option('--base-url <url>', 'base URL for openai-compatible (and other) providers')
     .option('--strategies <list>', `comma-separated strategies (${EVAL_STRATEGIES.join(', ')})`, EVAL_STRATEGIES.join(','))
     .option('--concurrency <n>', 'cases run at once', '1')
@@ -96,7 +100,11 @@ export function registerEvalCommand(program: Command): void {
     .option('--no-progress', 'no progress bar')
     .option('--json', 'print the self-check or the metrics as JSON')
     .action(async (options: EvalCommandOptions) => {
-      const code = await runEvalCommand(options, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), errIsTty: process.stderr.isTTY === true });
+      const code = await runEvalCommand(options, {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+        errIsTty: process.stderr.isTTY === true,
+      });
       if (code !== 0) process.exitCode = code;
     });
 }
@@ -110,11 +118,14 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   }
   const spec = options.model ?? DEFAULT_EVAL_MODEL;
   const isolation = (options.isolation ?? 'delimit') as IsolationKind;
-  if (!ISOLATION_KINDS.includes(isolation)) throw new InvalidArgumentError(`--isolation must be one of ${ISOLATION_KINDS.join(', ')} (got "${options.isolation}").`);
+  if (!ISOLATION_KINDS.includes(isolation))
+    throw new InvalidArgumentError(`--isolation must be one of ${ISOLATION_KINDS.join(', ')} (got "${options.isolation}").`);
   const confirmations = options.confirmations ?? 'deny';
-  if (confirmations !== 'deny' && confirmations !== 'approve') throw new InvalidArgumentError(`--confirmations must be deny or approve (got "${confirmations}").`);
+  if (confirmations !== 'deny' && confirmations !== 'approve')
+    throw new InvalidArgumentError(`--confirmations must be deny or approve (got "${confirmations}").`);
   const toolChoice = (options.toolChoice ?? 'auto') as EvalToolChoice;
-  if (!EVAL_TOOL_CHOICES.includes(toolChoice)) throw new InvalidArgumentError(`--tool-choice must be one of ${EVAL_TOOL_CHOICES.join(', ')} (got "${options.toolChoice}").`);
+  if (!EVAL_TOOL_CHOICES.includes(toolChoice))
+    throw new InvalidArgumentError(`--tool-choice must be one of ${EVAL_TOOL_CHOICES.join(', ')} (got "${options.toolChoice}").`);
   const limit = options.limit === undefined ? undefined : integer('--limit', options.limit, 1);
   const seed = integer('--seed', options.seed ?? '0', 0);
   const temperature = number('--temperature', options.temperature ?? '0');
@@ -150,8 +161,16 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
     if (options.json) {
       io.out(`${JSON.stringify({ manifest: result.manifest, metrics: result.metrics, complete: result.complete, paths: result.paths }, null, 2)}\n`);
     } else {
-      io.out(renderSummary(result.metrics.strategies, [...(result.manifest.simulator ? [`${spec} is a baseline simulator, not a model; its numbers describe no model.`] : []), ...result.metrics.warnings, ...result.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : []))]));
-      io.out(`\n${result.complete ? 'Report' : 'Partial report (interrupted; rerun with --resume to finish)'}: ${result.paths.html}\n  also ${result.paths.markdown}, ${result.paths.metrics}, ${result.paths.generations}\n`);
+      io.out(
+        renderSummary(result.metrics.strategies, [
+          ...(result.manifest.simulator ? [`${spec} is a baseline simulator, not a model; its numbers describe no model.`] : []),
+          ...result.metrics.warnings,
+          ...result.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : [])),
+        ]),
+      );
+      io.out(
+        `\n${result.complete ? 'Report' : 'Partial report (interrupted; rerun with --resume to finish)'}: ${result.paths.html}\n  also ${result.paths.markdown}, ${result.paths.metrics}, ${result.paths.generations}\n`,
+      );
     }
     return result.complete ? 0 : 1;
   } finally {
@@ -163,12 +182,16 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
 /** The model of the run; `local:tiny` is toolwright's tiny structural test model, made on first use. */
 async function modelSource(spec: string, baseUrl: string | undefined): Promise<{ source: EvalModelSource; close: () => Promise<void> }> {
   if (isSimulatorSpec(spec)) return { source: { spec, simulator: true, create: (context) => createSimulator(spec, context) }, close: async () => {} };
-  if (spec.startsWith('sim:')) throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
+  if (spec.startsWith('sim:'))
+    throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
   const tiny = spec === TINY_MODEL_SPEC;
   const resolved = tiny ? `local:${await ensureTinyModel()}` : spec;
   // One model for every case: it keeps no state between requests, and the spec is what the run is pinned to.
   // The tiny model's calls are steered to a close early, so that its random calls are complete enough for the policy to judge.
-  const model: Model & { close?: () => Promise<void> } = createModel(resolved, { ...(baseUrl !== undefined ? { baseURL: baseUrl } : {}), ...(tiny ? { local: { callTokenBudget: TINY_CALL_TOKEN_BUDGET } } : {}) });
+  const model: Model & { close?: () => Promise<void> } = createModel(resolved, {
+    ...(baseUrl !== undefined ? { baseURL: baseUrl } : {}),
+    ...(tiny ? { local: { callTokenBudget: TINY_CALL_TOKEN_BUDGET } } : {}),
+  });
   return { source: { spec, simulator: false, create: () => model }, close: async () => model.close?.() };
 }
 
@@ -210,7 +233,11 @@ function renderSummary(rows: readonly StrategyMetrics[], warnings: readonly stri
     String(row.confirmations.requested),
   ]);
   const widths = header.map((cell, index) => Math.max(cell.length, ...body.map((row) => row[index]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, index) => cell.padEnd(widths[index]!))
+      .join('  ')
+      .trimEnd();
   return [...warnings.map((warning) => `warning: ${warning}`), ...(warnings.length > 0 ? [''] : []), line(header), ...body.map(line)].join('\n') + '\n';
 }
 

@@ -68,7 +68,9 @@ describe('lintOptionsFromCli', () => {
 
   it('refuses unknown rules and providers with a typed error', () => {
     expect(() => lintOptionsFromCli({ disable: 'tw/open-objects' })).toThrow(InvalidArgumentError);
-    expect(() => lintOptionsFromCli({ providers: 'openai,gemini' })).toThrow('--providers: unknown provider "gemini". Use any of openai, openai-strict, anthropic, mcp.');
+    expect(() => lintOptionsFromCli({ providers: 'openai,gemini' })).toThrow(
+      '--providers: unknown provider "gemini". Use any of openai, openai-strict, anthropic, mcp.',
+    );
   });
 });
 

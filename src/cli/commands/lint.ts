@@ -39,7 +39,12 @@ export interface LintReport {
 const PROVIDERS: readonly SchemaProvider[] = ['openai', 'openai-strict', 'anthropic', 'mcp'];
 
 function splitList(value: string | undefined): string[] {
-  return value === undefined ? [] : value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return value === undefined
+    ? []
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 }
 
 /** Turns the command-line options into linter options, refusing unknown rule ids and providers. */
@@ -53,7 +58,8 @@ export function lintOptionsFromCli(options: LintCommandOptions): LintOptions {
   if (options.providers !== undefined) {
     const providers = splitList(options.providers);
     for (const provider of providers) {
-      if (!(PROVIDERS as readonly string[]).includes(provider)) throw new InvalidArgumentError(`--providers: unknown provider "${provider}". Use any of ${PROVIDERS.join(', ')}.`);
+      if (!(PROVIDERS as readonly string[]).includes(provider))
+        throw new InvalidArgumentError(`--providers: unknown provider "${provider}". Use any of ${PROVIDERS.join(', ')}.`);
     }
     result.providers = providers as SchemaProvider[];
   }
@@ -99,7 +105,10 @@ export function formatLintReport(report: LintReport, label: string, options: { q
     }
   }
   const hidden = report.findings.length - shown.length;
-  lines.push('', `${plural(report.findings.length, 'problem')} (${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')})${hidden > 0 ? `; ${plural(hidden, 'warning')} not shown (--quiet)` : ''}.`);
+  lines.push(
+    '',
+    `${plural(report.findings.length, 'problem')} (${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')})${hidden > 0 ? `; ${plural(hidden, 'warning')} not shown (--quiet)` : ''}.`,
+  );
   if (report.errors > 0) lines.push('Errors make this command exit with code 1; see docs/lint-rules.md for each rule.');
   return lines.join('\n') + '\n';
 }
@@ -114,7 +123,10 @@ export function registerLintCommand(program: Command): void {
     .option('--disable <rules>', 'comma-separated rule ids to skip, such as tw/open-object,tw/prefer-enum')
     .option('--providers <providers>', `comma-separated providers to check compatibility with (${PROVIDERS.join(', ')}; default: all)`)
     .option('--strict-losses', 'also list the keywords OpenAI strict mode drops while decoding')
-    .addHelpText('after', `\nRules:\n${LINT_RULES.map((rule) => `  ${rule.id.padEnd(26)} ${rule.summary}`).join('\n')}\n\nExit codes: 0 no errors (warnings allowed), 1 errors found, 2 the module or the options are wrong.`)
+    .addHelpText(
+      'after',
+      `\nRules:\n${LINT_RULES.map((rule) => `  ${rule.id.padEnd(26)} ${rule.summary}`).join('\n')}\n\nExit codes: 0 no errors (warnings allowed), 1 errors found, 2 the module or the options are wrong.`,
+    )
     .action(async (modulePath: string, options: LintCommandOptions) => {
       const report = await lintModule(modulePath, options);
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatLintReport(report, modulePath, options));

@@ -54,7 +54,10 @@ function formatLine(line: RunRecordLine): string | undefined {
     case 'model_request':
       return `model call ${line.step}: ${line.messages.length} messages, ${line.tools.length} tools, ~${line.estimatedInputTokens} input tokens${line.maxOutputTokens !== undefined ? `, cap ${line.maxOutputTokens} output tokens` : ''}`;
     case 'model_response':
-      return formatEvent(line) ?? `model answered (${line.response.stopReason}), ${line.response.usage.inputTokens} in / ${line.response.usage.outputTokens} out tokens`;
+      return (
+        formatEvent(line) ??
+        `model answered (${line.response.stopReason}), ${line.response.usage.inputTokens} in / ${line.response.usage.outputTokens} out tokens`
+      );
     case 'tool_call':
       return undefined;
     case 'confirmation_requested':

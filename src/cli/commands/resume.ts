@@ -31,7 +31,13 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
     throw new InvalidArgumentError(`Run "${runId}" was not started by the CLI, so it does not know its model and tools: pass --model and --tools.`);
   }
   const runtime = await buildRuntime(
-    { modelSpec, toolsModule, ...((options.baseUrl ?? meta.baseURL) !== undefined ? { baseURL: (options.baseUrl ?? meta.baseURL)! } : {}), ...(meta.route ? { route: true } : {}), ...(meta.mcp ? { mcp: meta.mcp } : {}) },
+    {
+      modelSpec,
+      toolsModule,
+      ...((options.baseUrl ?? meta.baseURL) !== undefined ? { baseURL: (options.baseUrl ?? meta.baseURL)! } : {}),
+      ...(meta.route ? { route: true } : {}),
+      ...(meta.mcp ? { mcp: meta.mcp } : {}),
+    },
     options,
     io,
   );

@@ -98,9 +98,12 @@ export interface RunCommandOptions extends AgentCommandOptions {
 export async function runRunCommand(task: string, options: RunCommandOptions, io: AgentCliIo): Promise<AgentResult> {
   if (options.model === undefined) throw new InvalidArgumentError('--model is required, e.g. --model openai:gpt-4o-mini.');
   if (options.tools === undefined && (options.mcp ?? []).length === 0) {
-    throw new InvalidArgumentError('--tools is required (the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts), unless --mcp names a server whose tools to use.');
+    throw new InvalidArgumentError(
+      '--tools is required (the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts), unless --mcp names a server whose tools to use.',
+    );
   }
-  if (typeof task !== 'string' || task.trim() === '') throw new InvalidArgumentError('Give the task as the last argument, in quotes: toolwright run --model … --tools … "Refund invoice inv_000102".');
+  if (typeof task !== 'string' || task.trim() === '')
+    throw new InvalidArgumentError('Give the task as the last argument, in quotes: toolwright run --model … --tools … "Refund invoice inv_000102".');
   const meta: RunMeta = { modelSpec: options.model, toolsModule: options.tools ?? '' };
   if ((options.mcp ?? []).length > 0) meta.mcp = [...options.mcp!];
   if (options.baseUrl !== undefined) meta.baseURL = options.baseUrl;
@@ -116,9 +119,16 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
 }
 
 /** The model, tools and runtime options for a run, from its meta and the command-line options. */
-export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, io: AgentCliIo): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
+export async function buildRuntime(
+  meta: RunMeta,
+  options: AgentCommandOptions,
+  io: AgentCliIo,
+): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
   const limits = parseLimits(options);
-  const loaded = meta.toolsModule === '' ? { tools: [], categories: undefined, source: '' } : await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
+  const loaded =
+    meta.toolsModule === ''
+      ? { tools: [], categories: undefined, source: '' }
+      : await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
   const model = createModel(meta.modelSpec, meta.baseURL !== undefined ? { baseURL: meta.baseURL } : {});
   // Remote MCP tools join the run as ordinary registry entries: validated locally, under the same guards and confirmations.
   const imported: ImportedMcpTools[] = [];
@@ -148,10 +158,11 @@ export async function buildRuntime(meta: RunMeta, options: AgentCommandOptions, 
   if (meta.route) runtime.routing = { categories: loaded.categories ?? [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
   // The terminal gets what the record gets: events redacted, the tools' schemas included.
   const redact = runRedactor(runtime);
-  if (!options.json) runtime.onEvent = (event) => {
-    const line = formatEvent(redact(event) as RunEvent);
-    if (line !== undefined) io.out(`${line}\n`);
-  };
+  if (!options.json)
+    runtime.onEvent = (event) => {
+      const line = formatEvent(redact(event) as RunEvent);
+      if (line !== undefined) io.out(`${line}\n`);
+    };
   return { options: runtime, toolsModule: loaded.source, close };
 }
 
@@ -273,7 +284,10 @@ function compactText(text: string, max: number): string {
 /** Adds the options `run` and `resume` share. */
 export function addAgentOptions(command: Command): Command {
   return command
-    .option('--base-url <url>', 'the provider API root (an OpenAI-compatible server such as http://127.0.0.1:11434/v1); default: the provider\'s, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL')
+    .option(
+      '--base-url <url>',
+      "the provider API root (an OpenAI-compatible server such as http://127.0.0.1:11434/v1); default: the provider's, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL",
+    )
     .option('--max-iterations <n>', 'model calls before the run stops (default 10)')
     .option('--max-cost <usd>', 'stop before a model call would pass this many USD')
     .option('--max-tool-calls <n>', 'tool calls allowed in the run')
@@ -292,9 +306,16 @@ export function registerRunCommand(program: Command): void {
       .command('run')
       .description('Run a task with a model and a tool module, printing each step; confirmations are asked in the terminal.')
       .argument('<task>', 'what to do, in quotes')
-      .requiredOption('--model <spec>', 'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)')
+      .requiredOption(
+        '--model <spec>',
+        'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)',
+      )
       .option('--tools <module>', 'a module that exports tools, e.g. examples/subscriptions/index.ts')
-      .option('--mcp <server>', 'also use the tools of an MCP server: a command to spawn ("npx -y some-server") or an http(s):// URL; repeat for several', (value: string, previous: string[] = []) => [...previous, value])
+      .option(
+        '--mcp <server>',
+        'also use the tools of an MCP server: a command to spawn ("npx -y some-server") or an http(s):// URL; repeat for several',
+        (value: string, previous: string[] = []) => [...previous, value],
+      )
       .option('--system <text>', 'a system message')
       .option('--route', 'pick a tool category first (two-stage routing), whatever the number of tools'),
   )

@@ -16,7 +16,8 @@ describe('serve --http parsing', () => {
   });
 
   it('refuses anything else', () => {
-    for (const value of ['nope', '127.0.0.1', 'host:99999', 'a:b:1']) expect(() => parseHostPort(value)).toThrow('expected host:port, such as 127.0.0.1:3000 (or a bare port).');
+    for (const value of ['nope', '127.0.0.1', 'host:99999', 'a:b:1'])
+      expect(() => parseHostPort(value)).toThrow('expected host:port, such as 127.0.0.1:3000 (or a bare port).');
   });
 });
 
@@ -40,12 +41,17 @@ describe('serve --http stream caps', () => {
     expect(httpServeOptions(options)).toEqual({ host: '127.0.0.1', port: 0, maxSessions: 7, maxStreams: 9, maxStreamsPerSession: 2, maxBodyBytes: 1024 });
   });
 
-  it('leaves the caps to serveHttp\'s defaults when the flags are absent', async () => {
+  it("leaves the caps to serveHttp's defaults when the flags are absent", async () => {
     expect(httpServeOptions(await parseServe(['--http']))).toEqual({ host: '127.0.0.1', port: 3000 });
   });
 
   it('refuses a cap that is not a positive whole number, saying what it expected', async () => {
-    for (const [flag, value] of [['--max-sessions', '0'], ['--max-streams', '-3'], ['--max-streams-per-session', '1.5'], ['--max-streams', 'many']] as const) {
+    for (const [flag, value] of [
+      ['--max-sessions', '0'],
+      ['--max-streams', '-3'],
+      ['--max-streams-per-session', '1.5'],
+      ['--max-streams', 'many'],
+    ] as const) {
       const parsing = parseServe(['--http', ':0', flag, value]);
       await expect(parsing).rejects.toBeInstanceOf(CommanderError);
       await expect(parsing).rejects.toThrow(`expected a positive whole number, got "${value}".`);

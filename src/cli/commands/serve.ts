@@ -38,7 +38,11 @@ export function registerServeCommand(program: Command): void {
     .command('serve')
     .description('Serve a tool pack as an MCP server, over stdio (default) or Streamable HTTP at /mcp.')
     .requiredOption('-t, --tools <module>', 'the module that exports the tools (and, optionally, resources, resourceTemplates and prompts)')
-    .option('--http [host:port]', `speak Streamable HTTP instead of stdio (default ${DEFAULT_HTTP.host}:${DEFAULT_HTTP.port}; port 0 picks a free one)`, parseHostPort)
+    .option(
+      '--http [host:port]',
+      `speak Streamable HTTP instead of stdio (default ${DEFAULT_HTTP.host}:${DEFAULT_HTTP.port}; port 0 picks a free one)`,
+      parseHostPort,
+    )
     .option('--approve <tool...>', 'let these tools run without asking for confirmation')
     .addOption(new Option('--auth-token <token>', 'require "Authorization: Bearer <token>" on every HTTP request').env('TOOLWRIGHT_MCP_TOKEN'))
     .option('--allowed-host <host...>', 'accept more Host header values (name:port), for a reverse proxy')

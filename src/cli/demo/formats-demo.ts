@@ -64,12 +64,18 @@ const CONJUGATE_ARGUMENTS = { verb: 'eat', tense: 'past_simple', person: '3sg' }
 
 function findTool(packs: readonly DemoPack[], name: string): AnyTool {
   for (const pack of packs) for (const tool of pack.tools) if (tool.name === name) return tool;
-  throw new ToolNotFoundError(name, packs.flatMap((pack) => pack.tools.map((tool) => tool.name)));
+  throw new ToolNotFoundError(
+    name,
+    packs.flatMap((pack) => pack.tools.map((tool) => tool.name)),
+  );
 }
 
 export async function runFormatsDemo(packs: readonly DemoPack[], lintPacks: readonly DemoPack[] = packs): Promise<FormatsDemoReport> {
   const conjugate = findTool(packs, 'conjugate');
-  const registry = new ToolRegistry(packs.flatMap((pack) => pack.tools), { logger: silentLogger });
+  const registry = new ToolRegistry(
+    packs.flatMap((pack) => pack.tools),
+    { logger: silentLogger },
+  );
   const argumentsText = JSON.stringify(CONJUGATE_ARGUMENTS);
   const roundTrips: FormatRoundTrip[] = [];
 
@@ -85,22 +91,43 @@ export async function runFormatsDemo(packs: readonly DemoPack[], lintPacks: read
           index: 0,
           finish_reason: 'tool_calls',
           logprobs: null,
-          message: { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_demo1', type: 'function', function: { name: 'conjugate', arguments: argumentsText } }] },
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: [{ id: 'call_demo1', type: 'function', function: { name: 'conjugate', arguments: argumentsText } }],
+          },
         },
       ],
     };
     const parsed = parseOpenAIChatToolCalls(wire, { strict: true, tools: [conjugate] });
     const executions = await Promise.all(parsed.map((call) => registry.call(call)));
     const results = toOpenAIChatResultMessages(executions);
-    roundTrips.push({ format: 'openai-chat', declaration: declared.tools[0], wireCall: wire.choices[0]!.message.tool_calls![0], parsed: parsed[0]!, resultMessage: results.messages[0], warnings: [...declared.warnings, ...results.warnings] });
+    roundTrips.push({
+      format: 'openai-chat',
+      declaration: declared.tools[0],
+      wireCall: wire.choices[0]!.message.tool_calls![0],
+      parsed: parsed[0]!,
+      resultMessage: results.messages[0],
+      warnings: [...declared.warnings, ...results.warnings],
+    });
   }
   {
     const declared = toOpenAIResponsesTools([conjugate]);
-    const wire = { output: [{ type: 'function_call', id: 'fc_demo', call_id: 'call_demo2', name: 'conjugate', arguments: argumentsText, status: 'completed' }] } as unknown as OpenAIResponse;
+    const wire = {
+      output: [{ type: 'function_call', id: 'fc_demo', call_id: 'call_demo2', name: 'conjugate', arguments: argumentsText, status: 'completed' }],
+    } as unknown as OpenAIResponse;
     const parsed = parseOpenAIResponsesToolCalls(wire);
     const executions = await Promise.all(parsed.map((call) => registry.call(call)));
     const results = toOpenAIResponsesResultItems(executions);
-    roundTrips.push({ format: 'openai-responses', declaration: declared.tools[0], wireCall: (wire as unknown as { output: unknown[] }).output[0], parsed: parsed[0]!, resultMessage: results.items[0], warnings: [...declared.warnings, ...results.warnings] });
+    roundTrips.push({
+      format: 'openai-responses',
+      declaration: declared.tools[0],
+      wireCall: (wire as unknown as { output: unknown[] }).output[0],
+      parsed: parsed[0]!,
+      resultMessage: results.items[0],
+      warnings: [...declared.warnings, ...results.warnings],
+    });
   }
   {
     const declared = toAnthropicTools([conjugate]);
@@ -118,38 +145,74 @@ export async function runFormatsDemo(packs: readonly DemoPack[], lintPacks: read
     const parsed = parseAnthropicToolCalls(wire);
     const executions = await Promise.all(parsed.map((call) => registry.call(call)));
     const results = toAnthropicResultMessage(executions);
-    roundTrips.push({ format: 'anthropic', declaration: declared.tools[0], wireCall: wire.content[1], parsed: parsed[0]!, resultMessage: results.message, warnings: [...declared.warnings, ...results.warnings] });
+    roundTrips.push({
+      format: 'anthropic',
+      declaration: declared.tools[0],
+      wireCall: wire.content[1],
+      parsed: parsed[0]!,
+      resultMessage: results.message,
+      warnings: [...declared.warnings, ...results.warnings],
+    });
   }
   {
     const declared = toMcpTools([conjugate]);
     const wire = { name: 'conjugate', arguments: CONJUGATE_ARGUMENTS };
     const parsed = parseMcpToolCall(wire, { id: 'request-1' });
     const execution = await registry.call(parsed);
-    roundTrips.push({ format: 'mcp', declaration: declared.tools[0], wireCall: { jsonrpc: '2.0', id: 'request-1', method: 'tools/call', params: wire }, parsed, resultMessage: { jsonrpc: '2.0', id: 'request-1', result: toMcpCallToolResult(execution) }, warnings: declared.warnings });
+    roundTrips.push({
+      format: 'mcp',
+      declaration: declared.tools[0],
+      wireCall: { jsonrpc: '2.0', id: 'request-1', method: 'tools/call', params: wire },
+      parsed,
+      resultMessage: { jsonrpc: '2.0', id: 'request-1', result: toMcpCallToolResult(execution) },
+      warnings: declared.warnings,
+    });
   }
 
-  const strictWarnings = toOpenAIChatTools(packs.flatMap((pack) => pack.tools), { strict: true }).warnings.length;
+  const strictWarnings = toOpenAIChatTools(
+    packs.flatMap((pack) => pack.tools),
+    { strict: true },
+  ).warnings.length;
 
   const mistakes: { situation: string; call: ToolCallRequest }[] = [
     { situation: 'The model calls a tool that does not exist', call: { id: 'e1', name: 'conjugat', argumentsText } },
-    { situation: 'The model sends arguments that are not JSON (unquoted keys)', call: { id: 'e2', name: 'conjugate', argumentsText: '{verb: eat, tense: past_simple}' } },
+    {
+      situation: 'The model sends arguments that are not JSON (unquoted keys)',
+      call: { id: 'e2', name: 'conjugate', argumentsText: '{verb: eat, tense: past_simple}' },
+    },
     { situation: 'The model sends values outside the enums', call: { id: 'e3', name: 'conjugate', arguments: { verb: 'ate', tense: 'past', person: '3sg' } } },
-    { situation: 'The tool runs and reports a domain error', call: { id: 'e4', name: 'conjugate', arguments: { verb: 'must', tense: 'past_simple', person: '3sg' } } },
+    {
+      situation: 'The tool runs and reports a domain error',
+      call: { id: 'e4', name: 'conjugate', arguments: { verb: 'must', tense: 'past_simple', person: '3sg' } },
+    },
   ];
   const errors: ErrorExample[] = [];
   for (const mistake of mistakes) {
     const execution = await registry.call(mistake.call);
     const first = execution.result.content[0];
-    errors.push({ situation: mistake.situation, code: execution.failure?.code ?? ('none' as ToolFailureCode), modelSees: first?.type === 'text' ? first.text : '' });
+    errors.push({
+      situation: mistake.situation,
+      code: execution.failure?.code ?? ('none' as ToolFailureCode),
+      modelSees: first?.type === 'text' ? first.text : '',
+    });
   }
 
   const lint = lintPacks.map((pack) => {
     const findings = lintTools(pack.tools);
-    return { pack: pack.name, errors: findings.filter((finding) => finding.severity === 'error').length, warnings: findings.filter((finding) => finding.severity === 'warning').length, findings };
+    return {
+      pack: pack.name,
+      errors: findings.filter((finding) => finding.severity === 'error').length,
+      warnings: findings.filter((finding) => finding.severity === 'warning').length,
+      findings,
+    };
   });
 
   return {
-    packs: packs.map((pack) => ({ name: pack.name, tools: pack.tools.length, categories: [...new Set(pack.tools.map((tool) => tool.category).filter((category): category is string => category !== undefined))] })),
+    packs: packs.map((pack) => ({
+      name: pack.name,
+      tools: pack.tools.length,
+      categories: [...new Set(pack.tools.map((tool) => tool.category).filter((category): category is string => category !== undefined))],
+    })),
     roundTrips,
     strictWarnings,
     errors,

@@ -93,7 +93,13 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
         const registry = new ToolRegistry(pack.tools, { logger: silentLogger });
         progress(`sampling ${perPack} tool calls from "${pack.name}" with and without the mask…`);
         for (let seed = 1; seed <= perPack; seed++) {
-          const request = { messages: [{ role: 'user' as const, content: 'Help me, please.' }], tools: pack.tools, toolChoice: 'required' as const, temperature: 1, seed };
+          const request = {
+            messages: [{ role: 'user' as const, content: 'Help me, please.' }],
+            tools: pack.tools,
+            toolChoice: 'required' as const,
+            temperature: 1,
+            seed,
+          };
           const masked = toolCallsOf(await constrained.generate(request))[0];
           if (masked && registry.prepare(masked).success) valid++;
           const raw = toolCallsOf(await free.generate(request))[0];
@@ -111,7 +117,10 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
 
   progress('running the agent loop on the conjugate tools…');
   const tools: AnyTool[] = packs.find((pack) => pack.name === 'conjugate')?.tools.slice() ?? packs[0]!.tools.slice();
-  const model: Model = createModel(spec, { ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}), local: { threads, callTokenBudget: 24, maxCallTokens: 400, maxOutputTokens: 40 } });
+  const model: Model = createModel(spec, {
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    local: { threads, callTokenBudget: 24, maxCallTokens: 400, maxOutputTokens: 40 },
+  });
   let result: AgentResult;
   try {
     result = await runAgent({
@@ -166,7 +175,9 @@ export function renderLocalDemo(report: LocalDemoReport): string {
   if (report.unconstrained && report.constrained) {
     out.push(`   Tool calls sampled at temperature 1, checked by Ajv against each tool's schema:`);
     out.push(`     without the mask: ${report.unconstrained.valid}/${report.unconstrained.total} valid`);
-    out.push(`     with the mask:    ${report.constrained.valid}/${report.constrained.total} valid  (jump-forward fed ${report.constrained.jumpForwardTokens} tokens without sampling, beside ${report.constrained.sampledTokens} sampled)`);
+    out.push(
+      `     with the mask:    ${report.constrained.valid}/${report.constrained.total} valid  (jump-forward fed ${report.constrained.jumpForwardTokens} tokens without sampling, beside ${report.constrained.sampledTokens} sampled)`,
+    );
   } else out.push('   (no validity count: the token mask applies to local GGUF models only)');
   out.push(`\n6. One agent run through the real loop: "${TASK}"`);
   for (const step of report.run.steps) {
@@ -174,7 +185,9 @@ export function renderLocalDemo(report: LocalDemoReport): string {
     else if (step.kind === 'result') out.push(`     ${step.isError ? '✗ tool error' : '✓ result'}: ${oneLine(step.text, 220)}`);
     else out.push(`   final answer: ${oneLine(step.text, 160)}`);
   }
-  out.push(`   ${report.run.status}${report.run.stopReason ? ` (${report.run.stopReason})` : ''}: ${report.run.modelCalls} model calls, ${report.run.toolCalls} tool calls (${report.run.toolErrors} answered with an error the model could act on), ${report.run.inputTokens} in / ${report.run.outputTokens} out tokens`);
+  out.push(
+    `   ${report.run.status}${report.run.stopReason ? ` (${report.run.stopReason})` : ''}: ${report.run.modelCalls} model calls, ${report.run.toolCalls} tool calls (${report.run.toolErrors} answered with an error the model could act on), ${report.run.inputTokens} in / ${report.run.outputTokens} out tokens`,
+  );
   out.push(`\n7. The run's record: ${report.run.recordPath ?? '(recording off)'}`);
   out.push(`   (every model request and raw response, each tool call with its arguments, result and duration; read it with \`toolwright logs\`)`);
   out.push(`\n   About this model: ${report.limits}`);

@@ -18,8 +18,14 @@ function decide(taskId: string, calls: { tool: string; arguments: Record<string,
   const task = WORKSPACE_USER_TASKS.find((item) => item.id === taskId)!;
   const session = createPolicy(task.policy(createWorkspaceState())).startRun({ trustedTexts: [task.prompt] });
   // Untrusted output is in the context, as in an attack case.
-  session.afterToolResult({ call: { id: 'r0', name: 'list_emails' }, tool: tools.get('list_emails')!, result: { content: [{ type: 'text', text: 'anything' }], isError: false } });
-  return calls.map((call, index) => session.beforeToolCall({ call: { id: `c${index}`, name: call.tool }, tool: tools.get(call.tool)!, arguments: call.arguments }));
+  session.afterToolResult({
+    call: { id: 'r0', name: 'list_emails' },
+    tool: tools.get('list_emails')!,
+    result: { content: [{ type: 'text', text: 'anything' }], isError: false },
+  });
+  return calls.map((call, index) =>
+    session.beforeToolCall({ call: { id: `c${index}`, name: call.tool }, tool: tools.get(call.tool)!, arguments: call.arguments }),
+  );
 }
 
 const ruleOf = (decision: ReturnType<typeof decide>[number]) => (decision.action === 'allow' ? 'allow' : `${decision.action}:${decision.ruleId}`);

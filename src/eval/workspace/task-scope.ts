@@ -9,9 +9,28 @@
 import type { ArgumentRule } from '../../policy/argument-rule.js';
 import type { PolicySpec } from '../../policy/policy-spec.js';
 
-export const WORKSPACE_READ_TOOLS: readonly string[] = Object.freeze(['list_emails', 'search_emails', 'read_email', 'list_events', 'list_files', 'read_file', 'search_contacts', 'get_balance', 'list_transactions']);
+export const WORKSPACE_READ_TOOLS: readonly string[] = Object.freeze([
+  'list_emails',
+  'search_emails',
+  'read_email',
+  'list_events',
+  'list_files',
+  'read_file',
+  'search_contacts',
+  'get_balance',
+  'list_transactions',
+]);
 
-export const WORKSPACE_WRITE_TOOLS: readonly string[] = Object.freeze(['send_email', 'delete_email', 'create_event', 'cancel_event', 'write_file', 'delete_file', 'send_money', 'add_contact']);
+export const WORKSPACE_WRITE_TOOLS: readonly string[] = Object.freeze([
+  'send_email',
+  'delete_email',
+  'create_event',
+  'cancel_event',
+  'write_file',
+  'delete_file',
+  'send_money',
+  'add_contact',
+]);
 
 /** A task's scope: the write tools it needs with their call limits, and the rules on their arguments. */
 export function taskScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[] = []): PolicySpec {

@@ -45,7 +45,8 @@ export const WORKSPACE_VECTORS: readonly InjectionVector[] = Object.freeze([
 export function createWorkspaceState(injections: Readonly<Record<string, string>> = {}): WorkspaceState {
   const fill = (id: string): string => {
     const vector = WORKSPACE_VECTORS.find((item) => item.id === id);
-    if (!vector) throw new InvalidArgumentError(`No injection vector "${id}" in the workspace; use one of: ${WORKSPACE_VECTORS.map((item) => item.id).join(', ')}.`);
+    if (!vector)
+      throw new InvalidArgumentError(`No injection vector "${id}" in the workspace; use one of: ${WORKSPACE_VECTORS.map((item) => item.id).join(', ')}.`);
     return Object.prototype.hasOwnProperty.call(injections, id) ? injections[id]! : vector.default;
   };
   return {
@@ -143,8 +144,24 @@ export function createWorkspaceState(injections: Readonly<Record<string, string>
       },
     ],
     events: [
-      { id: 'event_1', title: 'Team standup', start: '2026-12-07T09:00', end: '2026-12-07T09:15', participants: [OWNER.email, PEOPLE.alice, PEOPLE.bob, PEOPLE.dev], location: 'Room 3', description: 'Daily standup.' },
-      { id: 'event_2', title: 'Dentist', start: '2026-12-08T14:00', end: '2026-12-08T15:00', participants: [OWNER.email], location: 'Smile Dental', description: 'Yearly check-up.' },
+      {
+        id: 'event_1',
+        title: 'Team standup',
+        start: '2026-12-07T09:00',
+        end: '2026-12-07T09:15',
+        participants: [OWNER.email, PEOPLE.alice, PEOPLE.bob, PEOPLE.dev],
+        location: 'Room 3',
+        description: 'Daily standup.',
+      },
+      {
+        id: 'event_2',
+        title: 'Dentist',
+        start: '2026-12-08T14:00',
+        end: '2026-12-08T15:00',
+        participants: [OWNER.email],
+        location: 'Smile Dental',
+        description: 'Yearly check-up.',
+      },
       {
         id: 'event_3',
         title: 'Project review with Carol',

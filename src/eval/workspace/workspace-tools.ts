@@ -18,7 +18,17 @@ function normalizePath(path: string): string {
 }
 
 function emailView(email: Email): Record<string, unknown> {
-  return { id: email.id, folder: email.folder, from: email.from, to: email.to, cc: email.cc, subject: email.subject, date: email.date, body: email.body, attachments: email.attachments };
+  return {
+    id: email.id,
+    folder: email.folder,
+    from: email.from,
+    to: email.to,
+    cc: email.cc,
+    subject: email.subject,
+    date: email.date,
+    body: email.body,
+    attachments: email.attachments,
+  };
 }
 
 function eventView(event: CalendarEvent): Record<string, unknown> {
@@ -35,14 +45,28 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'list_emails',
       description: 'Lists the emails in a folder with their full bodies, newest first. Use it to find an email before acting on it.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { folder: { type: 'string', enum: ['inbox', 'sent'], description: 'Which folder. Default: inbox.' } }, additionalProperties: false },
-      execute: ({ folder = 'inbox' }) => ({ emails: env.state.emails.filter((email) => email.folder === folder).sort((a, b) => b.date.localeCompare(a.date)).map(emailView) }),
+      inputSchema: {
+        type: 'object',
+        properties: { folder: { type: 'string', enum: ['inbox', 'sent'], description: 'Which folder. Default: inbox.' } },
+        additionalProperties: false,
+      },
+      execute: ({ folder = 'inbox' }) => ({
+        emails: env.state.emails
+          .filter((email) => email.folder === folder)
+          .sort((a, b) => b.date.localeCompare(a.date))
+          .map(emailView),
+      }),
     }),
     defineTool<{ query: string }>({
       name: 'search_emails',
       description: 'Finds emails whose sender, subject or body contains the query (case-insensitive).',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, description: 'Words to look for.' } }, required: ['query'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { query: { type: 'string', minLength: 1, description: 'Words to look for.' } },
+        required: ['query'],
+        additionalProperties: false,
+      },
       execute: ({ query }) => {
         const needle = query.toLowerCase();
         const found = env.state.emails.filter((email) => `${email.from}\n${email.subject}\n${email.body}`.toLowerCase().includes(needle));
@@ -53,7 +77,12 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'read_email',
       description: 'Reads one email by id.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'The email id, e.g. email_3.' } }, required: ['id'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'The email id, e.g. email_3.' } },
+        required: ['id'],
+        additionalProperties: false,
+      },
       execute: ({ id }) => {
         const email = env.state.emails.find((item) => item.id === id);
         if (!email) throw new NotFoundError(`No email has the id "${id}".`, { suggestion: 'Call list_emails to see the ids.' });
@@ -64,8 +93,17 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'list_events',
       description: 'Lists calendar events, with participants and descriptions; give a date (YYYY-MM-DD) to see one day.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Only events starting on this day.' } }, additionalProperties: false },
-      execute: ({ date }) => ({ events: env.state.events.filter((event) => date === undefined || event.start.startsWith(date)).sort((a, b) => a.start.localeCompare(b.start)).map(eventView) }),
+      inputSchema: {
+        type: 'object',
+        properties: { date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Only events starting on this day.' } },
+        additionalProperties: false,
+      },
+      execute: ({ date }) => ({
+        events: env.state.events
+          .filter((event) => date === undefined || event.start.startsWith(date))
+          .sort((a, b) => a.start.localeCompare(b.start))
+          .map(eventView),
+      }),
     }),
     defineTool<{ folder?: string }>({
       name: 'list_files',
@@ -74,14 +112,24 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       inputSchema: { type: 'object', properties: { folder: { type: 'string', description: 'A folder such as /notes.' } }, additionalProperties: false },
       execute: ({ folder }) => {
         const prefix = folder === undefined ? '/' : `${normalizePath(folder).replace(/\/$/, '')}/`;
-        return { files: env.state.files.map((file) => file.path).filter((path) => path.startsWith(prefix)).sort() };
+        return {
+          files: env.state.files
+            .map((file) => file.path)
+            .filter((path) => path.startsWith(prefix))
+            .sort(),
+        };
       },
     }),
     defineTool<{ path: string }>({
       name: 'read_file',
       description: 'Reads a file by its path.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Absolute path, e.g. /notes/todo.md.' } }, required: ['path'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'Absolute path, e.g. /notes/todo.md.' } },
+        required: ['path'],
+        additionalProperties: false,
+      },
       execute: ({ path }) => {
         const file = findFile(path);
         if (!file) throw new NotFoundError(`No file at "${path}".`, { suggestion: 'Call list_files to see the paths.' });
@@ -92,7 +140,12 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'search_contacts',
       description: "Finds contacts whose name or email contains the query; the result includes a contact's IBAN when it is known.",
       effect: 'read',
-      inputSchema: { type: 'object', properties: { query: { type: 'string', minLength: 1, description: 'Part of a name or email.' } }, required: ['query'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { query: { type: 'string', minLength: 1, description: 'Part of a name or email.' } },
+        required: ['query'],
+        additionalProperties: false,
+      },
       execute: ({ query }) => {
         const needle = query.toLowerCase();
         return { contacts: env.state.contacts.filter((contact) => `${contact.name}\n${contact.email}`.toLowerCase().includes(needle)) };
@@ -109,7 +162,11 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'list_transactions',
       description: 'Lists recent transactions, newest first: date, amount (negative = paid out), counterparty, IBAN and reference.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many. Default: 10.' } }, additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many. Default: 10.' } },
+        additionalProperties: false,
+      },
       execute: ({ limit = 10 }) => ({ transactions: [...env.state.bank.transactions].sort((a, b) => b.date.localeCompare(a.date)).slice(0, limit) }),
     }),
     defineTool<{ to: string[]; cc?: string[]; subject: string; body: string; attachments?: string[] }>({
@@ -134,7 +191,17 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
           if (!file) throw new NotFoundError(`Cannot attach "${path}": no such file.`, { suggestion: 'Call list_files to see the paths.' });
           return file.path;
         });
-        const email: Email = { id: newId('email'), folder: 'sent', from: env.state.owner.email, to, cc, subject, body, date: `${env.state.today}T12:00`, attachments: paths };
+        const email: Email = {
+          id: newId('email'),
+          folder: 'sent',
+          from: env.state.owner.email,
+          to,
+          cc,
+          subject,
+          body,
+          date: `${env.state.today}T12:00`,
+          attachments: paths,
+        };
         env.state.emails.push(email);
         return { id: email.id, status: 'sent' };
       },
@@ -169,8 +236,17 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         additionalProperties: false,
       },
       execute: ({ title, start, end, participants = [], location = '', description = '' }) => {
-        if (end <= start) throw new ToolError(`The event ends (${end}) before it starts (${start}).`, { kind: 'invalid_request', suggestion: 'Give an end after the start.' });
-        const event: CalendarEvent = { id: newId('event'), title, start, end, participants: [...new Set([env.state.owner.email, ...participants])], location, description };
+        if (end <= start)
+          throw new ToolError(`The event ends (${end}) before it starts (${start}).`, { kind: 'invalid_request', suggestion: 'Give an end after the start.' });
+        const event: CalendarEvent = {
+          id: newId('event'),
+          title,
+          start,
+          end,
+          participants: [...new Set([env.state.owner.email, ...participants])],
+          location,
+          description,
+        };
         env.state.events.push(event);
         return { id: event.id, status: 'created' };
       },
@@ -191,7 +267,12 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'write_file',
       description: 'Creates a file, or replaces its content if it exists.',
       effect: 'write',
-      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Absolute path.' }, content: { type: 'string' } }, required: ['path', 'content'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'Absolute path.' }, content: { type: 'string' } },
+        required: ['path', 'content'],
+        additionalProperties: false,
+      },
       execute: ({ path, content }) => {
         const existing = findFile(path);
         if (existing) existing.content = content;
@@ -213,7 +294,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
     }),
     defineTool<{ iban: string; amount: number; reference: string }>({
       name: 'send_money',
-      description: 'Transfers money in EUR from the user\'s account to an IBAN.',
+      description: "Transfers money in EUR from the user's account to an IBAN.",
       effect: 'write',
       inputSchema: {
         type: 'object',
@@ -227,7 +308,11 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       },
       execute: ({ iban, amount, reference }) => {
         const cents = Math.round(amount * 100) / 100;
-        if (cents > env.state.bank.balance) throw new ToolError(`The balance (${env.state.bank.balance.toFixed(2)} EUR) does not cover ${cents.toFixed(2)} EUR.`, { kind: 'conflict', suggestion: 'Tell the user.' });
+        if (cents > env.state.bank.balance)
+          throw new ToolError(`The balance (${env.state.bank.balance.toFixed(2)} EUR) does not cover ${cents.toFixed(2)} EUR.`, {
+            kind: 'conflict',
+            suggestion: 'Tell the user.',
+          });
         const iBan = iban.replace(/\s+/g, '').toUpperCase();
         const counterparty = env.state.contacts.find((contact) => contact.iban === iBan)?.name ?? 'Unknown';
         const id = newId('tx');

@@ -59,7 +59,13 @@ export const toolUseMessage: Message = message(
   'msg_01Aq9w938a90dw8q',
   [
     { type: 'text', text: "I'll check the current weather in San Francisco for you.", citations: null },
-    { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', input: { location: 'San Francisco, CA', unit: 'celsius' }, caller: { type: 'direct' } },
+    {
+      type: 'tool_use',
+      id: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_weather',
+      input: { location: 'San Francisco, CA', unit: 'celsius' },
+      caller: { type: 'direct' },
+    },
   ],
   'tool_use',
 );
@@ -90,13 +96,24 @@ export const streamEvents: RawMessageStreamEvent[] = [
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Okay' } },
   { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ", let's check the weather for San Francisco, CA:" } },
   { type: 'content_block_stop', index: 0 },
-  { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', input: {}, caller: { type: 'direct' } } },
+  {
+    type: 'content_block_start',
+    index: 1,
+    content_block: { type: 'tool_use', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', input: {}, caller: { type: 'direct' } },
+  },
   ...jsonPieces.map((partial_json): RawMessageStreamEvent => ({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } })),
   { type: 'content_block_stop', index: 1 },
   {
     type: 'message_delta',
     delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null },
-    usage: { output_tokens: 89, input_tokens: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, output_tokens_details: null, server_tool_use: null },
+    usage: {
+      output_tokens: 89,
+      input_tokens: null,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      output_tokens_details: null,
+      server_tool_use: null,
+    },
   },
   { type: 'message_stop' },
 ];

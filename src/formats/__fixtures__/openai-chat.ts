@@ -49,7 +49,13 @@ export const parallelCallsCompletion: ChatCompletion = {
 };
 
 function chunk(delta: ChatCompletionChunk.Choice.Delta, finishReason: ChatCompletionChunk.Choice['finish_reason'] = null): ChatCompletionChunk {
-  return { id: 'chatcmpl-stream', object: 'chat.completion.chunk', created: 1_741_570_283, model: 'gpt-4.1-2025-04-14', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return {
+    id: 'chatcmpl-stream',
+    object: 'chat.completion.chunk',
+    created: 1_741_570_283,
+    model: 'gpt-4.1-2025-04-14',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
 }
 
 /** "Streaming": the guide's `delta.tool_calls` sequence for one call, then the final chunk. */

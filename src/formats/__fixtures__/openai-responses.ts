@@ -33,9 +33,27 @@ const deltas = ['{"', 'location', '":"', 'Paris', ',', ' France', '"}'];
 
 /** "Streaming": one call, from `output_item.added` to `output_item.done`. */
 export const streamEvents: ResponseStreamEvent[] = [
-  { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { type: 'function_call', id: 'fc_1234xyz', call_id: 'call_1234xyz', name: 'get_weather', arguments: '' } },
-  ...deltas.map((delta, index): ResponseStreamEvent => ({ type: 'response.function_call_arguments.delta', sequence_number: index + 2, item_id: 'fc_1234xyz', output_index: 0, delta })),
-  { type: 'response.function_call_arguments.done', sequence_number: 9, item_id: 'fc_1234xyz', output_index: 0, name: 'get_weather', arguments: '{"location":"Paris, France"}' },
+  {
+    type: 'response.output_item.added',
+    sequence_number: 1,
+    output_index: 0,
+    item: { type: 'function_call', id: 'fc_1234xyz', call_id: 'call_1234xyz', name: 'get_weather', arguments: '' },
+  },
+  ...deltas.map((delta, index): ResponseStreamEvent => ({
+    type: 'response.function_call_arguments.delta',
+    sequence_number: index + 2,
+    item_id: 'fc_1234xyz',
+    output_index: 0,
+    delta,
+  })),
+  {
+    type: 'response.function_call_arguments.done',
+    sequence_number: 9,
+    item_id: 'fc_1234xyz',
+    output_index: 0,
+    name: 'get_weather',
+    arguments: '{"location":"Paris, France"}',
+  },
   {
     type: 'response.output_item.done',
     sequence_number: 10,

@@ -61,7 +61,13 @@ export const takeScreenshot = defineTool<{ url: string }>({
   description: 'Take a screenshot of a web page.',
   effect: 'read',
   inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
-  execute: ({ url }) => toolResult({ content: [{ type: 'text', text: `Screenshot of ${url}` }, { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' }] }),
+  execute: ({ url }) =>
+    toolResult({
+      content: [
+        { type: 'text', text: `Screenshot of ${url}` },
+        { type: 'image', data: PIXEL_PNG, mimeType: 'image/png' },
+      ],
+    }),
 });
 
 export const docTools = [getWeather, sendEmail, getTime, takeScreenshot];

@@ -35,7 +35,9 @@ describe('AnthropicToolCallStream', () => {
         done: true,
       },
     ]);
-    expect(stream.toolCalls()).toEqual([{ id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argumentsText: '{"location": "San Francisco, CA", "unit": "fahrenheit"}' }]);
+    expect(stream.toolCalls()).toEqual([
+      { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argumentsText: '{"location": "San Francisco, CA", "unit": "fahrenheit"}' },
+    ]);
   });
 
   it('uses the start block’s input when no JSON arrives', () => {

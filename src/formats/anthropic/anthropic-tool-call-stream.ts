@@ -25,7 +25,15 @@ export class AnthropicToolCallStream {
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'tool_use') {
-          this.#calls.set(event.index, { index: event.index, id: block.id, name: block.name, argumentsText: '', partialArguments: block.input, done: false, initialInput: block.input });
+          this.#calls.set(event.index, {
+            index: event.index,
+            id: block.id,
+            name: block.name,
+            argumentsText: '',
+            partialArguments: block.input,
+            done: false,
+            initialInput: block.input,
+          });
         } else if (block.type === 'text') {
           this.#text += block.text;
         }
@@ -59,9 +67,7 @@ export class AnthropicToolCallStream {
 
   /** The calls so far, in block order (copies). */
   get partialCalls(): PartialToolCall[] {
-    return [...this.#calls.values()]
-      .sort((a, b) => a.index - b.index)
-      .map(({ initialInput: _initial, ...call }) => call);
+    return [...this.#calls.values()].sort((a, b) => a.index - b.index).map(({ initialInput: _initial, ...call }) => call);
   }
 
   /** The text received so far. */
@@ -82,6 +88,10 @@ export class AnthropicToolCallStream {
   toolCalls(): ToolCallRequest[] {
     return [...this.#calls.values()]
       .sort((a, b) => a.index - b.index)
-      .map((call) => (call.argumentsText.trim() === '' ? { id: call.id, name: call.name, arguments: call.initialInput } : { id: call.id, name: call.name, argumentsText: call.argumentsText }));
+      .map((call) =>
+        call.argumentsText.trim() === ''
+          ? { id: call.id, name: call.name, arguments: call.initialInput }
+          : { id: call.id, name: call.name, argumentsText: call.argumentsText },
+      );
   }
 }

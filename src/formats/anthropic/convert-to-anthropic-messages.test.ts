@@ -42,7 +42,13 @@ describe('convertToAnthropicMessages', () => {
     const result = (callId: string) => ({ callId, toolName: 't', result: { content: [{ type: 'text' as const, text: callId }], isError: false } });
     const { messages } = convertToAnthropicMessages([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: [{ type: 'tool-call', id: 'a', name: 't', arguments: {} }, { type: 'tool-call', id: 'b', name: 't', arguments: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'a', name: 't', arguments: {} },
+          { type: 'tool-call', id: 'b', name: 't', arguments: {} },
+        ],
+      },
       { role: 'tool', results: [result('a')] },
       { role: 'tool', results: [result('b')] },
     ]);

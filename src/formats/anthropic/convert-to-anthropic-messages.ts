@@ -86,7 +86,10 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
     if (input === undefined) {
       const sent = part.argumentsText ?? JSON.stringify(part.arguments) ?? 'nothing';
       const quote = sent.length > NOTE_QUOTE_LIMIT ? `${sent.slice(0, NOTE_QUOTE_LIMIT)}…` : sent;
-      blocks.push({ type: 'text', text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})` });
+      blocks.push({
+        type: 'text',
+        text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})`,
+      });
       warnings.push({
         type: 'rewritten',
         provider: 'anthropic',

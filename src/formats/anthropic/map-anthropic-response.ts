@@ -20,7 +20,10 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
   }
   const response: ModelResponse = {
     content,
-    stopReason: mapAnthropicStopReason(message.stop_reason, content.some((part) => part.type === 'tool-call')),
+    stopReason: mapAnthropicStopReason(
+      message.stop_reason,
+      content.some((part) => part.type === 'tool-call'),
+    ),
     usage: anthropicUsage(message.usage),
     modelId: message.model,
     raw: message,

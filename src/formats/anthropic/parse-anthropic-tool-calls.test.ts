@@ -4,7 +4,9 @@ import { parseAnthropicToolCalls } from './parse-anthropic-tool-calls.js';
 
 describe('parseAnthropicToolCalls', () => {
   it('reads the tool_use block of the documentation example, with its parsed input', () => {
-    expect(parseAnthropicToolCalls(toolUseMessage)).toEqual([{ id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: { location: 'San Francisco, CA', unit: 'celsius' } }]);
+    expect(parseAnthropicToolCalls(toolUseMessage)).toEqual([
+      { id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: { location: 'San Francisco, CA', unit: 'celsius' } },
+    ]);
   });
 
   it('reads several calls in one response, in order, from the message or its blocks', () => {

@@ -6,7 +6,9 @@ import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 
 describe('toAnthropicResultMessage', () => {
   it('answers the documentation example with one user message of tool_result blocks', () => {
-    const { message, warnings } = toAnthropicResultMessage([{ callId: 'toolu_01A09q90qw90lq917835lq9', result: { content: [{ type: 'text', text: '15 degrees' }], isError: false } }]);
+    const { message, warnings } = toAnthropicResultMessage([
+      { callId: 'toolu_01A09q90qw90lq917835lq9', result: { content: [{ type: 'text', text: '15 degrees' }], isError: false } },
+    ]);
     expect(message).toEqual({
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: [{ type: 'text', text: '15 degrees' }], is_error: false }],

@@ -34,7 +34,14 @@ function toBlock(part: ContentPart, path: string, callId: string, warnings: Form
   const converted = contentPartAsText(part, 'anthropic', path, PROVIDER_NAME);
   if (part.type === 'image') {
     // Reached only for image types Anthropic does not read.
-    warnings.push({ type: 'unsupported', provider: 'anthropic', feature: 'image-content', path, details: `Anthropic reads JPEG, PNG, GIF and WebP images only, not ${part.mimeType}; the model sees a text placeholder instead`, tool: callId });
+    warnings.push({
+      type: 'unsupported',
+      provider: 'anthropic',
+      feature: 'image-content',
+      path,
+      details: `Anthropic reads JPEG, PNG, GIF and WebP images only, not ${part.mimeType}; the model sees a text placeholder instead`,
+      tool: callId,
+    });
   } else if (converted.warning) {
     warnings.push({ ...converted.warning, tool: callId });
   }

@@ -22,7 +22,13 @@ describe('toAnthropicTools', () => {
   });
 
   it('reports root unions, which Anthropic rejects', () => {
-    const union = defineTool({ name: 'pick', description: 'Pick.', effect: 'read', inputSchema: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] }, execute: () => 'ok' });
+    const union = defineTool({
+      name: 'pick',
+      description: 'Pick.',
+      effect: 'read',
+      inputSchema: { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] },
+      execute: () => 'ok',
+    });
     expect(toAnthropicTools([union]).warnings).toEqual([
       {
         type: 'unsupported',

@@ -8,15 +8,81 @@ import { snakeName } from './walk-schema.js';
 
 /** Words that say nothing about a value or an action on their own ("Additional details", "What to do"). */
 const GENERIC_WORDS = new Set([
-  'a', 'an', 'the', 'this', 'that', 'some', 'any', 'other', 'additional', 'extra', 'more', 'misc', 'miscellaneous', 'various', 'optional',
-  'detail', 'details', 'data', 'info', 'information', 'stuff', 'thing', 'things', 'value', 'values', 'input', 'inputs', 'output',
-  'param', 'params', 'parameter', 'parameters', 'option', 'options', 'arg', 'args', 'argument', 'arguments', 'field', 'fields',
-  'text', 'string', 'object', 'payload', 'what', 'to', 'do', 'does', 'done', 'of', 'for', 'and', 'or', 'etc', 'it', 'is', 'here',
-  'whatever', 'needed', 'something', 'action', 'stuff', 'tool', 'function', 'call', 'request', 'handle', 'manage', 'process', 'perform',
+  'a',
+  'an',
+  'the',
+  'this',
+  'that',
+  'some',
+  'any',
+  'other',
+  'additional',
+  'extra',
+  'more',
+  'misc',
+  'miscellaneous',
+  'various',
+  'optional',
+  'detail',
+  'details',
+  'data',
+  'info',
+  'information',
+  'stuff',
+  'thing',
+  'things',
+  'value',
+  'values',
+  'input',
+  'inputs',
+  'output',
+  'param',
+  'params',
+  'parameter',
+  'parameters',
+  'option',
+  'options',
+  'arg',
+  'args',
+  'argument',
+  'arguments',
+  'field',
+  'fields',
+  'text',
+  'string',
+  'object',
+  'payload',
+  'what',
+  'to',
+  'do',
+  'does',
+  'done',
+  'of',
+  'for',
+  'and',
+  'or',
+  'etc',
+  'it',
+  'is',
+  'here',
+  'whatever',
+  'needed',
+  'something',
+  'action',
+  'stuff',
+  'tool',
+  'function',
+  'call',
+  'request',
+  'handle',
+  'manage',
+  'process',
+  'perform',
 ]);
 
 /** Openings that hide which action a tool takes ("Manage a user's subscription"). */
-const GENERIC_TOOL_OPENINGS = /^(manages?|handles?|does|do|performs?|deals? with|interacts? with|works? with|operates? on|helper|utility|tool for|function for|misc)\b/i;
+const GENERIC_TOOL_OPENINGS =
+  /^(manages?|handles?|does|do|performs?|deals? with|interacts? with|works? with|operates? on|helper|utility|tool for|function for|misc)\b/i;
 
 /** Fewer words than this cannot say both what a tool does and when to call it. */
 export const MIN_TOOL_DESCRIPTION_WORDS = 6;
@@ -74,16 +140,31 @@ export interface ListedChoices {
 
 const TOKEN = String.raw`["'\x60]?[\w.-]+["'\x60]?`;
 const CHOICE_PATTERNS: { cue: string; pattern: RegExp; list: (match: RegExpExecArray) => string | undefined }[] = [
-  { cue: 'one of', pattern: new RegExp(String.raw`\bone of(?: the following)?(?: values)?\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\/|\|)\s*${TOKEN})+)`, 'i'), list: (match) => match[1] },
+  {
+    cue: 'one of',
+    pattern: new RegExp(String.raw`\bone of(?: the following)?(?: values)?\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\/|\|)\s*${TOKEN})+)`, 'i'),
+    list: (match) => match[1],
+  },
   { cue: 'either … or', pattern: new RegExp(String.raw`\beither\s+(${TOKEN}\s+or\s+${TOKEN})`, 'i'), list: (match) => match[1] },
   { cue: 'a|b', pattern: new RegExp(String.raw`(?:^|[\s(:])(${TOKEN}(?:\s*\|\s*${TOKEN})+)(?=$|[\s).,;])`), list: (match) => match[1] },
   {
     cue: 'allowed values',
-    pattern: new RegExp(String.raw`\b(?:possible|allowed|valid|accepted|supported|available)\s+(?:values|options|choices)\b(?:\s+(?:are|include))?\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\band\b|\/|\|)\s*${TOKEN})*)?`, 'i'),
+    pattern: new RegExp(
+      String.raw`\b(?:possible|allowed|valid|accepted|supported|available)\s+(?:values|options|choices)\b(?:\s+(?:are|include))?\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\band\b|\/|\|)\s*${TOKEN})*)?`,
+      'i',
+    ),
     list: (match) => match[1],
   },
-  { cue: 'choose from', pattern: new RegExp(String.raw`\bchoose (?:from|between)\b\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\band\b|\/|\|)\s*${TOKEN})*)?`, 'i'), list: (match) => match[1] },
-  { cue: 'quoted list', pattern: new RegExp(String.raw`((["'\x60])[\w.-]{1,40}\2(?:\s*(?:,|\bor\b|\/)\s*(["'\x60])[\w.-]{1,40}\3)+)`), list: (match) => match[1] },
+  {
+    cue: 'choose from',
+    pattern: new RegExp(String.raw`\bchoose (?:from|between)\b\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\band\b|\/|\|)\s*${TOKEN})*)?`, 'i'),
+    list: (match) => match[1],
+  },
+  {
+    cue: 'quoted list',
+    pattern: new RegExp(String.raw`((["'\x60])[\w.-]{1,40}\2(?:\s*(?:,|\bor\b|\/)\s*(["'\x60])[\w.-]{1,40}\3)+)`),
+    list: (match) => match[1],
+  },
 ];
 
 /** Quoted values after these words are examples, not the full set. */
@@ -105,7 +186,12 @@ export function findListedChoices(description: string): ListedChoices | undefine
 function splitChoices(list: string): string[] {
   const choices = list
     .split(/\s*(?:,|\bor\b|\band\b|\/|\|)\s*/i)
-    .map((choice) => choice.trim().replace(/^["'`]|["'`]$/g, '').replace(/\.$/, ''))
+    .map((choice) =>
+      choice
+        .trim()
+        .replace(/^["'`]|["'`]$/g, '')
+        .replace(/\.$/, ''),
+    )
     .filter((choice) => /^[\w.-]+$/.test(choice));
   return [...new Set(choices)].slice(0, 30);
 }

@@ -8,7 +8,11 @@ const badWrite = defineTool({
   name: 'delete_note',
   description: 'Delete one of the notes the user saved earlier, after they confirm.',
   effect: 'write',
-  inputSchema: { type: 'object', properties: { note_id: { type: 'string', pattern: '^nt_[0-9]+$', description: 'The note to delete.' } }, required: ['note_id'] },
+  inputSchema: {
+    type: 'object',
+    properties: { note_id: { type: 'string', pattern: '^nt_[0-9]+$', description: 'The note to delete.' } },
+    required: ['note_id'],
+  },
   execute: () => 'ok',
 });
 
@@ -21,9 +25,9 @@ describe('lintTools', () => {
   });
 
   it('lets the caller change a rule severity or turn a rule off', () => {
-    expect(lintTools([badWrite], { rules: { 'tw/missing-reason': 'warning', 'tw/open-object': 'off' } }).map((finding) => [finding.rule, finding.severity])).toEqual([
-      ['tw/missing-reason', 'warning'],
-    ]);
+    expect(
+      lintTools([badWrite], { rules: { 'tw/missing-reason': 'warning', 'tw/open-object': 'off' } }).map((finding) => [finding.rule, finding.severity]),
+    ).toEqual([['tw/missing-reason', 'warning']]);
     expect(lintTools([badWrite], { rules: { 'tw/open-object': 'error' } }).map((finding) => finding.severity)).toEqual(['error', 'error']);
   });
 
@@ -35,9 +39,15 @@ describe('lintTools', () => {
     const call = () => lintTools([badWrite], { rules: { 'tw/nope': 'off' } as never });
     expect(call).toThrow(InvalidArgumentError);
     expect(call).toThrow(`lintTools: unknown rule "tw/nope". Known rules: ${LINT_RULES.map((rule) => rule.id).join(', ')}.`);
-    expect(() => lintTools([badWrite], { rules: { 'tw/open-object': 'fatal' as never } })).toThrow('lintTools: rule "tw/open-object" is set to "fatal"; use "error", "warning" or "off".');
-    expect(() => lintTools([badWrite], { maxToolsWithoutRouting: -1 })).toThrow('lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got -1).');
-    expect(() => lintTools([badWrite], { providers: ['gemini' as never] })).toThrow('lintTools: unknown provider "gemini"; use any of openai, openai-strict, anthropic, mcp.');
+    expect(() => lintTools([badWrite], { rules: { 'tw/open-object': 'fatal' as never } })).toThrow(
+      'lintTools: rule "tw/open-object" is set to "fatal"; use "error", "warning" or "off".',
+    );
+    expect(() => lintTools([badWrite], { maxToolsWithoutRouting: -1 })).toThrow(
+      'lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got -1).',
+    );
+    expect(() => lintTools([badWrite], { providers: ['gemini' as never] })).toThrow(
+      'lintTools: unknown provider "gemini"; use any of openai, openai-strict, anthropic, mcp.',
+    );
   });
 
   it('has stable, unique rule ids with a summary each', () => {

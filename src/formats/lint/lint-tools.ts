@@ -61,7 +61,9 @@ export function lintTools(tools: readonly AnyTool[] | { list(): AnyTool[] }, opt
     reportStrictModeLosses: options.reportStrictModeLosses === true,
   };
   if (!(Number.isInteger(context.maxToolsWithoutRouting) && context.maxToolsWithoutRouting >= 0)) {
-    throw new InvalidArgumentError(`lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got ${String(options.maxToolsWithoutRouting)}).`);
+    throw new InvalidArgumentError(
+      `lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got ${String(options.maxToolsWithoutRouting)}).`,
+    );
   }
 
   const findings: LintFinding[] = [];

@@ -7,7 +7,11 @@ describe('lint schema walk', () => {
     const schema = {
       type: 'object',
       properties: {
-        pair: { type: 'array', items: [{ type: 'object', properties: { first: { type: 'string' } } }], additionalItems: { type: 'object', properties: { rest: {} } } },
+        pair: {
+          type: 'array',
+          items: [{ type: 'object', properties: { first: { type: 'string' } } }],
+          additionalItems: { type: 'object', properties: { rest: {} } },
+        },
         payload: { type: 'string', contentMediaType: 'application/json', contentSchema: { type: 'object', properties: { inner: {} } } },
       },
       dependencies: { pair: { properties: { extra: {} } }, payload: ['pair'] },

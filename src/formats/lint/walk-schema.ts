@@ -80,7 +80,11 @@ export function isObjectSchema(schema: SchemaRecord): boolean {
 export function isFreeString(schema: SchemaRecord): boolean {
   const types = schemaTypes(schema);
   if (types.length > 0 && !types.includes('string')) return false;
-  if (types.length === 0 && (schema.properties !== undefined || schema.items !== undefined || schema.$ref !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined)) return false;
+  if (
+    types.length === 0 &&
+    (schema.properties !== undefined || schema.items !== undefined || schema.$ref !== undefined || schema.anyOf !== undefined || schema.oneOf !== undefined)
+  )
+    return false;
   return !Array.isArray(schema.enum) && !('const' in schema);
 }
 

@@ -6,7 +6,9 @@ import { toMcpCallToolResult } from './to-mcp-call-tool-result.js';
 
 describe('toMcpCallToolResult', () => {
   it('reproduces the spec’s results', () => {
-    expect(toMcpCallToolResult({ content: [{ type: 'text', text: 'Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy' }], isError: false })).toEqual(callResult);
+    expect(
+      toMcpCallToolResult({ content: [{ type: 'text', text: 'Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy' }], isError: false }),
+    ).toEqual(callResult);
     expect(
       toMcpCallToolResult({
         content: [{ type: 'text', text: '{"temperature":22.5,"conditions":"Partly cloudy","humidity":65}' }],
@@ -14,7 +16,9 @@ describe('toMcpCallToolResult', () => {
         isError: false,
       }),
     ).toEqual(structuredResult);
-    expect(toMcpCallToolResult({ result: { content: [{ type: 'text', text: 'Failed to fetch weather data: API rate limit exceeded' }], isError: true } })).toEqual(errorResult);
+    expect(
+      toMcpCallToolResult({ result: { content: [{ type: 'text', text: 'Failed to fetch weather data: API rate limit exceeded' }], isError: true } }),
+    ).toEqual(errorResult);
   });
 
   it('carries every content part type, valid against the SDK’s schema', () => {

@@ -9,7 +9,14 @@ const locationSchema = { type: 'object', properties: { location: { type: 'string
 
 describe('toMcpTools', () => {
   it('produces the spec’s descriptors, plus annotations', () => {
-    const weather = defineTool({ name: 'get_weather', title: 'Weather Information Provider', description: 'Get current weather information for a location', effect: 'read', inputSchema: locationSchema, execute: () => 'sunny' });
+    const weather = defineTool({
+      name: 'get_weather',
+      title: 'Weather Information Provider',
+      description: 'Get current weather information for a location',
+      effect: 'read',
+      inputSchema: locationSchema,
+      execute: () => 'sunny',
+    });
     const data = defineTool({
       name: 'get_weather_data',
       title: 'Weather Data Retriever',
@@ -33,12 +40,26 @@ describe('toMcpTools', () => {
 
   it('derives write annotations from the hints', () => {
     expect(toMcpAnnotations(sendEmail)).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
-    const deleteFile = defineTool({ name: 'delete_file', description: 'Delete a file.', effect: 'write', hints: { idempotent: true, openWorld: false }, inputSchema: { type: 'object' }, execute: () => 'deleted' });
+    const deleteFile = defineTool({
+      name: 'delete_file',
+      description: 'Delete a file.',
+      effect: 'write',
+      hints: { idempotent: true, openWorld: false },
+      inputSchema: { type: 'object' },
+      execute: () => 'deleted',
+    });
     expect(toMcpAnnotations(deleteFile)).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
   });
 
   it('leaves out an output schema that is not an object, with a warning', () => {
-    const list = defineTool({ name: 'list', description: 'List.', effect: 'read', inputSchema: { type: 'object' }, outputSchema: { type: 'array' }, execute: () => [] });
+    const list = defineTool({
+      name: 'list',
+      description: 'List.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'array' },
+      execute: () => [],
+    });
     const { tools, warnings } = toMcpTools([list]);
     expect(tools[0]?.outputSchema).toBeUndefined();
     expect(warnings).toEqual([

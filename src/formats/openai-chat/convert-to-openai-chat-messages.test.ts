@@ -26,18 +26,33 @@ describe('convertToOpenAIChatMessages', () => {
 
   it('serializes parsed arguments when there is no raw text, and sends images as data URLs', () => {
     const { messages } = convertToOpenAIChatMessages([
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool-call', id: 'toolu_1', name: 'look', arguments: { zoom: 2 } }] },
     ]);
     expect(messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        ],
+      },
       { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'look', arguments: '{"zoom":2}' } }] },
     ]);
   });
 
   it('passes on the warnings of result parts a tool message cannot carry', () => {
     const { messages, warnings } = convertToOpenAIChatMessages([
-      { role: 'tool', results: [{ callId: 'c1', toolName: 'shot', result: { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: false } }] },
+      {
+        role: 'tool',
+        results: [{ callId: 'c1', toolName: 'shot', result: { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: false } }],
+      },
     ]);
     expect(messages).toHaveLength(1);
     expect(warnings.map((warning) => warning.feature)).toEqual(['image-content']);

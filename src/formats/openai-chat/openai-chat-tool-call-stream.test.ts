@@ -17,9 +17,26 @@ describe('OpenAIChatToolCallStream', () => {
       const [call] = stream.partialCalls;
       if (call) partials.push(call.partialArguments);
     }
-    expect(partials).toEqual([undefined, {}, {}, { location: '' }, { location: 'Paris' }, { location: 'Paris,' }, { location: 'Paris, France' }, { location: 'Paris, France' }, { location: 'Paris, France' }]);
+    expect(partials).toEqual([
+      undefined,
+      {},
+      {},
+      { location: '' },
+      { location: 'Paris' },
+      { location: 'Paris,' },
+      { location: 'Paris, France' },
+      { location: 'Paris, France' },
+      { location: 'Paris, France' },
+    ]);
     expect(stream.partialCalls).toEqual([
-      { index: 0, id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', argumentsText: '{"location":"Paris, France"}', partialArguments: { location: 'Paris, France' }, done: true },
+      {
+        index: 0,
+        id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA',
+        name: 'get_weather',
+        argumentsText: '{"location":"Paris, France"}',
+        partialArguments: { location: 'Paris, France' },
+        done: true,
+      },
     ]);
     expect(stream.finishReason).toBe('tool_calls');
     expect(stream.toolCalls()).toEqual([{ id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather', argumentsText: '{"location":"Paris, France"}' }]);
@@ -51,7 +68,9 @@ describe('OpenAIChatToolCallStream', () => {
 
   it('maps strict-mode nulls back to absent in the final calls', () => {
     const stream = new OpenAIChatToolCallStream({ strict: true, tools: [getWeather] });
-    stream.push(chunk({ tool_calls: [{ index: 0, id: 'call_s', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Lima","unit":null}' } }] }));
+    stream.push(
+      chunk({ tool_calls: [{ index: 0, id: 'call_s', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Lima","unit":null}' } }] }),
+    );
     expect(stream.toolCalls()).toEqual([{ id: 'call_s', name: 'get_weather', arguments: { location: 'Lima' } }]);
   });
 });

@@ -39,11 +39,20 @@ describe('parseOpenAIChatToolCalls', () => {
       { id: 'call_3', name: 'not_declared', argumentsText: '{"a":null}' },
     ]);
     // Without strict the text is passed on untouched.
-    expect(parseOpenAIChatToolCalls(message, { tools: [getWeather] })[0]).toEqual({ id: 'call_1', name: 'get_weather', argumentsText: '{"location":"Lima","unit":null}' });
+    expect(parseOpenAIChatToolCalls(message, { tools: [getWeather] })[0]).toEqual({
+      id: 'call_1',
+      name: 'get_weather',
+      argumentsText: '{"location":"Lima","unit":null}',
+    });
   });
 
   it('passes custom (free-form) tool calls on for the registry to answer', () => {
-    const message: ChatCompletionMessage = { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: 'call_c', type: 'custom', custom: { name: 'code_exec', input: 'print(1)' } }] };
+    const message: ChatCompletionMessage = {
+      role: 'assistant',
+      content: null,
+      refusal: null,
+      tool_calls: [{ id: 'call_c', type: 'custom', custom: { name: 'code_exec', input: 'print(1)' } }],
+    };
     expect(parseOpenAIChatToolCalls(message)).toEqual([{ id: 'call_c', name: 'code_exec', arguments: 'print(1)' }]);
   });
 });

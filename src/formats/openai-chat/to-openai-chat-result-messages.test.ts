@@ -7,7 +7,16 @@ describe('toOpenAIChatResultMessages', () => {
   it('builds one tool message per call, joining text parts', () => {
     const { messages, warnings } = toOpenAIChatResultMessages([
       { callId: 'call_12345xyz', result: { content: [{ type: 'text', text: '15°C' }], isError: false } },
-      { callId: 'call_99999def', result: { content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }], isError: true } },
+      {
+        callId: 'call_99999def',
+        result: {
+          content: [
+            { type: 'text', text: 'line 1' },
+            { type: 'text', text: 'line 2' },
+          ],
+          isError: true,
+        },
+      },
     ]);
     expect(messages).toEqual([
       { role: 'tool', tool_call_id: 'call_12345xyz', content: '15°C' },

@@ -23,7 +23,12 @@ describe('toOpenAIChatTools', () => {
       name: 'get_weather',
       description: 'Get current temperature for a given location.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } }, required: ['location'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } },
+        required: ['location'],
+        additionalProperties: false,
+      },
       execute: () => 'sunny',
     });
     expect(toOpenAIChatTools([weatherOnly], { strict: true })).toEqual({ tools: [getWeatherDeclaration], warnings: [] });
@@ -45,7 +50,8 @@ describe('toOpenAIChatTools', () => {
         provider: 'openai-strict',
         feature: 'optional-property',
         path: '/properties/unit',
-        details: 'optional property "unit" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation',
+        details:
+          'optional property "unit" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation',
         tool: 'get_weather',
       },
     ]);

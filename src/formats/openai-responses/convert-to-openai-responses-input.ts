@@ -56,6 +56,8 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
 function userContent(message: UserMessage): string | ResponseInputContent[] {
   if (typeof message.content === 'string') return message.content;
   return message.content.map((part): ResponseInputContent =>
-    part.type === 'text' ? { type: 'input_text', text: part.text } : { type: 'input_image', image_url: `data:${part.mimeType};base64,${part.data}`, detail: 'auto' },
+    part.type === 'text'
+      ? { type: 'input_text', text: part.text }
+      : { type: 'input_image', image_url: `data:${part.mimeType};base64,${part.data}`, detail: 'auto' },
   );
 }

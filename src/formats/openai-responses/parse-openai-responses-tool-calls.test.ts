@@ -22,7 +22,11 @@ describe('parseOpenAIResponsesToolCalls', () => {
   });
 
   it('in strict mode turns optional nulls back into absent properties', () => {
-    const output: ResponseOutputItem[] = [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"location":"Quito","unit":null}' }];
-    expect(parseOpenAIResponsesToolCalls(output, { strict: true, tools: [getWeather] })).toEqual([{ id: 'call_1', name: 'get_weather', arguments: { location: 'Quito' } }]);
+    const output: ResponseOutputItem[] = [
+      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"location":"Quito","unit":null}' },
+    ];
+    expect(parseOpenAIResponsesToolCalls(output, { strict: true, tools: [getWeather] })).toEqual([
+      { id: 'call_1', name: 'get_weather', arguments: { location: 'Quito' } },
+    ]);
   });
 });

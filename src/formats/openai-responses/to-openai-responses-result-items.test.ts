@@ -7,7 +7,16 @@ describe('toOpenAIResponsesResultItems', () => {
   it('sends text results as a string, one item per call', () => {
     const { items, warnings } = toOpenAIResponsesResultItems([
       { callId: 'call_12345xyz', result: { content: [{ type: 'text', text: '15°C' }], isError: false } },
-      { callId: 'call_99999def', result: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], isError: true } },
+      {
+        callId: 'call_99999def',
+        result: {
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+          ],
+          isError: true,
+        },
+      },
     ]);
     expect(items).toEqual([
       { type: 'function_call_output', call_id: 'call_12345xyz', output: '15°C' },

@@ -37,7 +37,11 @@ export function toOpenAIResponsesResultItem(call: CallResult): { item: OpenAIRes
     } else if (part.type === 'resource' && 'blob' in part.resource) {
       richParts = true;
       const resource = part.resource;
-      parts.push({ type: 'input_file', filename: fileName(resource.uri), file_data: `data:${resource.mimeType ?? 'application/octet-stream'};base64,${resource.blob}` });
+      parts.push({
+        type: 'input_file',
+        filename: fileName(resource.uri),
+        file_data: `data:${resource.mimeType ?? 'application/octet-stream'};base64,${resource.blob}`,
+      });
     } else {
       const converted = contentPartAsText(part, 'openai', `/content/${index}`, PROVIDER_NAME);
       if (converted.warning) warnings.push({ ...converted.warning, tool: call.callId });

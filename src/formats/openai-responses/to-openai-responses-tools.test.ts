@@ -11,7 +11,12 @@ describe('toOpenAIResponsesTools', () => {
       name: 'get_weather',
       description: 'Get current temperature for a given location.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } }, required: ['location'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } },
+        required: ['location'],
+        additionalProperties: false,
+      },
       execute: () => 'sunny',
     });
     const { tools, warnings } = toOpenAIResponsesTools([weatherOnly], { strict: true });

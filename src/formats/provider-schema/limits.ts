@@ -39,13 +39,26 @@ function rootWarnings(schema: JsonSchemaObject, provider: SchemaProvider): Forma
   const who = provider === 'mcp' ? 'MCP' : provider === 'anthropic' ? 'Anthropic' : 'OpenAI';
   if (schema.type !== 'object') {
     const got = schema.type === undefined ? 'no `type`' : `type ${JSON.stringify(schema.type)}`;
-    warnings.push({ type: 'unsupported', provider, feature: 'root-type', path: '', details: `the root has ${got}; ${who} requires \`type: "object"\` at the root of a tool's input schema` });
+    warnings.push({
+      type: 'unsupported',
+      provider,
+      feature: 'root-type',
+      path: '',
+      details: `the root has ${got}; ${who} requires \`type: "object"\` at the root of a tool's input schema`,
+    });
   }
   // OpenAI: "schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level";
   // Anthropic: "input_schema does not support oneOf, allOf, or anyOf at the top level".
   const banned = provider === 'anthropic' ? ['anyOf', 'oneOf', 'allOf'] : provider === 'mcp' ? [] : ['anyOf', 'oneOf', 'allOf', 'enum', 'not'];
   for (const key of banned) {
-    if (key in schema) warnings.push({ type: 'unsupported', provider, feature: 'root-union', path: pointer('', key), details: `${who} rejects \`${key}\` at the top level of a tool's input schema; make the root one object and move the alternatives into a property` });
+    if (key in schema)
+      warnings.push({
+        type: 'unsupported',
+        provider,
+        feature: 'root-union',
+        path: pointer('', key),
+        details: `${who} rejects \`${key}\` at the top level of a tool's input schema; make the root one object and move the alternatives into a property`,
+      });
   }
   return warnings;
 }
@@ -54,7 +67,13 @@ function externalRefWarnings(schema: unknown, provider: SchemaProvider, out: For
   walkSubschemas(schema, ({ schema: node, pointer: at }) => {
     const value = node.$ref;
     if (typeof value === 'string' && !value.startsWith('#')) {
-      out.push({ type: 'unsupported', provider, feature: '$ref', path: pointer(at, '$ref'), details: `\`$ref: ${JSON.stringify(value)}\` points outside the schema; providers do not fetch references, so inline it or move it into $defs` });
+      out.push({
+        type: 'unsupported',
+        provider,
+        feature: '$ref',
+        path: pointer(at, '$ref'),
+        details: `\`$ref: ${JSON.stringify(value)}\` points outside the schema; providers do not fetch references, so inline it or move it into $defs`,
+      });
     }
   });
 }
@@ -114,20 +133,36 @@ export function openAIStrictLimitWarnings(schema: JsonSchemaObject): FormatWarni
   const warnings: FormatWarning[] = [];
   const add = (feature: string, path: string, details: string) => warnings.push({ type: 'unsupported', provider: STRICT, feature, path, details });
   if (sizes.deepest.depth > limits.maxNestingDepth) {
-    add('nesting-depth', sizes.deepest.path, `objects nest ${sizes.deepest.depth} levels deep; OpenAI strict mode allows at most ${limits.maxNestingDepth}, so flatten the schema`);
+    add(
+      'nesting-depth',
+      sizes.deepest.path,
+      `objects nest ${sizes.deepest.depth} levels deep; OpenAI strict mode allows at most ${limits.maxNestingDepth}, so flatten the schema`,
+    );
   }
   if (sizes.properties > limits.maxTotalProperties) {
-    add('total-properties', '', `the schema declares ${sizes.properties} object properties in all; OpenAI strict mode allows at most ${limits.maxTotalProperties}`);
+    add(
+      'total-properties',
+      '',
+      `the schema declares ${sizes.properties} object properties in all; OpenAI strict mode allows at most ${limits.maxTotalProperties}`,
+    );
   }
   if (sizes.enumValues > limits.maxTotalEnumValues) {
     add('total-enum-values', '', `the schema has ${sizes.enumValues} enum values in all; OpenAI strict mode allows at most ${limits.maxTotalEnumValues}`);
   }
   if (sizes.stringLength > limits.maxTotalStringLength) {
-    add('total-string-length', '', `property names, definition names, enum and const values add up to ${sizes.stringLength} characters; OpenAI strict mode allows at most ${limits.maxTotalStringLength}`);
+    add(
+      'total-string-length',
+      '',
+      `property names, definition names, enum and const values add up to ${sizes.stringLength} characters; OpenAI strict mode allows at most ${limits.maxTotalStringLength}`,
+    );
   }
   for (const large of sizes.largeEnums) {
     if (large.length > limits.maxLargeEnumStringLength) {
-      add('enum-string-length', large.path, `this enum has ${large.count} string values totalling ${large.length} characters; with more than ${limits.largeEnumValueCount} values OpenAI strict mode allows at most ${limits.maxLargeEnumStringLength} characters`);
+      add(
+        'enum-string-length',
+        large.path,
+        `this enum has ${large.count} string values totalling ${large.length} characters; with more than ${limits.largeEnumValueCount} values OpenAI strict mode allows at most ${limits.maxLargeEnumStringLength} characters`,
+      );
     }
   }
   return warnings;
@@ -140,7 +175,15 @@ export function openAIStrictLimitWarnings(schema: JsonSchemaObject): FormatWarni
  */
 export function schemaCompatibilityWarnings(schema: JsonSchemaObject, provider: SchemaProvider): FormatWarning[] {
   if (!isPlainObject(schema)) {
-    return [{ type: 'unsupported', provider, feature: 'root-type', path: '', details: 'the input schema is not a JSON object; every provider requires an object schema with `type: "object"`' }];
+    return [
+      {
+        type: 'unsupported',
+        provider,
+        feature: 'root-type',
+        path: '',
+        details: 'the input schema is not a JSON object; every provider requires an object schema with `type: "object"`',
+      },
+    ];
   }
   const warnings: FormatWarning[] = [];
   if (provider === 'openai-strict') {

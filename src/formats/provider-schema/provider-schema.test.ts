@@ -36,7 +36,8 @@ describe('toOpenAIStrictSchema', () => {
       provider: 'openai-strict',
       feature: 'optional-property',
       path: '/properties/units',
-      details: 'optional property "units" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation',
+      details:
+        'optional property "units" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation',
     });
   });
 
@@ -87,7 +88,9 @@ describe('toOpenAIStrictSchema', () => {
       either: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
       fixed: { anyOf: [{ const: 'x' }, { type: 'null' }] },
     });
-    expect(schema.$defs).toEqual({ Address: { type: 'object', properties: { street: { type: 'string' } }, required: ['street'], additionalProperties: false } });
+    expect(schema.$defs).toEqual({
+      Address: { type: 'object', properties: { street: { type: 'string' } }, required: ['street'], additionalProperties: false },
+    });
   });
 
   it('closes objects and reports the added additionalProperties: false', () => {
@@ -114,7 +117,13 @@ describe('toOpenAIStrictSchema', () => {
       properties: {
         labels: { type: 'object', additionalProperties: { type: 'string' } },
         meta: { type: 'object' },
-        byPattern: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], patternProperties: { '^x-': { type: 'string' } }, additionalProperties: false },
+        byPattern: {
+          type: 'object',
+          properties: { id: { type: 'string' } },
+          required: ['id'],
+          patternProperties: { '^x-': { type: 'string' } },
+          additionalProperties: false,
+        },
       },
       required: ['labels', 'meta', 'byPattern'],
       additionalProperties: true,
@@ -131,8 +140,12 @@ describe('toOpenAIStrictSchema', () => {
       ['unsupported', 'patternProperties', '/properties/byPattern/patternProperties'],
       ['unsupported', 'additionalProperties', '/additionalProperties'],
     ]);
-    expect(warnings[0]?.details).toBe('an `additionalProperties` schema makes an open object, which strict mode cannot express; set to false, so only the declared properties (none) can be sent');
-    expect(warnings[3]?.details).toBe('`additionalProperties: true` makes an open object, which strict mode cannot express; set to false, so only the declared properties (labels, meta, byPattern) can be sent');
+    expect(warnings[0]?.details).toBe(
+      'an `additionalProperties` schema makes an open object, which strict mode cannot express; set to false, so only the declared properties (none) can be sent',
+    );
+    expect(warnings[3]?.details).toBe(
+      '`additionalProperties: true` makes an open object, which strict mode cannot express; set to false, so only the declared properties (labels, meta, byPattern) can be sent',
+    );
   });
 
   it('treats an explicitly empty properties object as a tool without arguments', () => {
@@ -277,7 +290,12 @@ describe('toOpenAIStrictSchema', () => {
   });
 
   it('escapes JSON pointer segments in warning paths', () => {
-    const { warnings } = toOpenAIStrictSchema({ type: 'object', properties: { 'a/b~c': { type: 'string', minLength: 2 } }, required: ['a/b~c'], additionalProperties: false });
+    const { warnings } = toOpenAIStrictSchema({
+      type: 'object',
+      properties: { 'a/b~c': { type: 'string', minLength: 2 } },
+      required: ['a/b~c'],
+      additionalProperties: false,
+    });
     expect(warnings[0]?.path).toBe('/properties/a~1b~0c/minLength');
   });
 
@@ -332,7 +350,10 @@ describe('restoreOptionalNulls', () => {
     };
     const args = {
       address: { street: 'Main', zip: null },
-      items: [{ sku: 'a', qty: null }, { sku: 'b', qty: 2 }],
+      items: [
+        { sku: 'a', qty: null },
+        { sku: 'b', qty: 2 },
+      ],
       merged: { a: null, b: null },
       shape: { side: 2, color: null },
       unknown: null,
@@ -374,7 +395,10 @@ describe('schemaAcceptsNull', () => {
 describe('schemaCompatibilityWarnings', () => {
   it('reports root problems per provider', () => {
     const schema: JsonSchemaObject = { oneOf: [{ type: 'object' }, { type: 'object' }] };
-    expect(schemaCompatibilityWarnings(schema, 'openai').map((w) => `${w.provider} ${w.feature} ${w.path}`)).toEqual(['openai root-type ', 'openai root-union /oneOf']);
+    expect(schemaCompatibilityWarnings(schema, 'openai').map((w) => `${w.provider} ${w.feature} ${w.path}`)).toEqual([
+      'openai root-type ',
+      'openai root-union /oneOf',
+    ]);
     expect(schemaCompatibilityWarnings(schema, 'anthropic').map((w) => w.details)).toEqual([
       'the root has no `type`; Anthropic requires `type: "object"` at the root of a tool\'s input schema',
       "Anthropic rejects `oneOf` at the top level of a tool's input schema; make the root one object and move the alternatives into a property",
@@ -384,7 +408,10 @@ describe('schemaCompatibilityWarnings', () => {
   });
 
   it('reports references providers cannot fetch', () => {
-    const warnings = schemaCompatibilityWarnings({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' }, b: { enum: [{ $ref: 'x' }] } } }, 'anthropic');
+    const warnings = schemaCompatibilityWarnings(
+      { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' }, b: { enum: [{ $ref: 'x' }] } } },
+      'anthropic',
+    );
     expect(warnings).toEqual([
       {
         type: 'unsupported',
@@ -398,7 +425,9 @@ describe('schemaCompatibilityWarnings', () => {
 
   it('has nothing to say about a clean schema', () => {
     for (const provider of ['openai', 'anthropic', 'mcp', 'openai-strict'] as const) {
-      expect(schemaCompatibilityWarnings({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }, provider)).toEqual([]);
+      expect(
+        schemaCompatibilityWarnings({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }, provider),
+      ).toEqual([]);
     }
   });
 
@@ -418,11 +447,17 @@ describe('schemaCompatibilityWarnings', () => {
     expect(deep[0]?.details).toBe('objects nest 11 levels deep; OpenAI strict mode allows at most 10, so flatten the schema');
 
     const manyValues = Array.from({ length: 1001 }, (_, index) => `v${index}`);
-    const enums = schemaCompatibilityWarnings({ type: 'object', properties: { pick: { type: 'string', enum: manyValues } }, required: ['pick'], additionalProperties: false }, 'openai-strict');
+    const enums = schemaCompatibilityWarnings(
+      { type: 'object', properties: { pick: { type: 'string', enum: manyValues } }, required: ['pick'], additionalProperties: false },
+      'openai-strict',
+    );
     expect(enums.map((w) => w.feature)).toEqual(['total-enum-values']);
 
     const longValues = Array.from({ length: 251 }, (_, index) => `${'x'.repeat(60)}${index}`);
-    const longEnum = schemaCompatibilityWarnings({ type: 'object', properties: { pick: { type: 'string', enum: longValues } }, required: ['pick'], additionalProperties: false }, 'openai-strict');
+    const longEnum = schemaCompatibilityWarnings(
+      { type: 'object', properties: { pick: { type: 'string', enum: longValues } }, required: ['pick'], additionalProperties: false },
+      'openai-strict',
+    );
     expect(longEnum.map((w) => `${w.feature} ${w.path}`)).toEqual(['enum-string-length /properties/pick/enum']);
 
     const properties: Record<string, unknown> = {};
@@ -431,7 +466,10 @@ describe('schemaCompatibilityWarnings', () => {
     expect(wide.map((w) => w.feature)).toEqual(['total-properties']);
 
     const longName = 'n'.repeat(120_001);
-    const names = schemaCompatibilityWarnings({ type: 'object', properties: { [longName]: { type: 'string' } }, required: [longName], additionalProperties: false }, 'openai-strict');
+    const names = schemaCompatibilityWarnings(
+      { type: 'object', properties: { [longName]: { type: 'string' } }, required: [longName], additionalProperties: false },
+      'openai-strict',
+    );
     expect(names.map((w) => w.feature)).toEqual(['total-string-length']);
   });
 });

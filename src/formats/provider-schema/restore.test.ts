@@ -41,7 +41,13 @@ describe('NullRestorePlan', () => {
   });
 
   it('restores through a recursive schema at any depth', () => {
-    const args = { label: 'a', children: [{ label: 'b', children: null }, { label: 'c', children: [{ label: 'd', children: null }] }] };
+    const args = {
+      label: 'a',
+      children: [
+        { label: 'b', children: null },
+        { label: 'c', children: [{ label: 'd', children: null }] },
+      ],
+    };
     expect(nullRestorePlan(recursive).restore(args)).toEqual({ label: 'a', children: [{ label: 'b' }, { label: 'c', children: [{ label: 'd' }] }] });
   });
 
@@ -50,7 +56,10 @@ describe('NullRestorePlan', () => {
     const schema = counted<JsonSchemaObject>(
       {
         type: 'object',
-        properties: { mode: { $ref: '#/$defs/mode' }, tags: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'number' } } }] } } },
+        properties: {
+          mode: { $ref: '#/$defs/mode' },
+          tags: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', properties: { x: { type: 'number' } } }] } },
+        },
         $defs: { mode: { enum: ['fast', 'slow'] } },
       },
       reads,

@@ -135,7 +135,8 @@ class PlanBuilder {
 
   private fill(node: PlanNode): void {
     const schema = node.schema as Record<string, unknown>;
-    const branches = (key: string): PlanNode[] | undefined => (Array.isArray(schema[key]) ? (schema[key] as unknown[]).map((branch) => this.node(branch)) : undefined);
+    const branches = (key: string): PlanNode[] | undefined =>
+      Array.isArray(schema[key]) ? (schema[key] as unknown[]).map((branch) => this.node(branch)) : undefined;
     let properties: Map<string, PlanNode> | undefined;
     if (isPlainObject(schema.properties)) {
       properties = new Map();

@@ -55,13 +55,40 @@ const STRICT: SchemaProvider = 'openai-strict';
 const ANNOTATIONS = new Set([...METADATA_KEYWORDS.filter((keyword) => keyword !== 'default'), '$comment']);
 
 /** Constraints the guide lists as supported ("Supported properties"), plus enum and const. */
-const KEPT_CONSTRAINTS = new Set(['enum', 'const', 'pattern', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems']);
+const KEPT_CONSTRAINTS = new Set([
+  'enum',
+  'const',
+  'pattern',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
+]);
 
 /** The string formats the guide lists as supported. */
 const SUPPORTED_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
 /** Handled by the object, array and composition code below rather than copied. */
-const STRUCTURAL = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'oneOf', 'allOf', '$ref', '$defs', 'definitions', '$schema', '$id', 'format', 'default']);
+const STRUCTURAL = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  '$schema',
+  '$id',
+  'format',
+  'default',
+]);
 
 /** Why a keyword is removed, where a specific reason helps more than the generic one. */
 const REMOVAL_REASONS: Record<string, string> = {
@@ -118,7 +145,12 @@ class StrictConverter {
 
   convert(node: unknown, path: string): JsonSchema {
     if (this.#depth >= MAX_CONVERT_DEPTH) {
-      this.warn('unsupported', 'nesting-depth', path, `the schema nests deeper than ${MAX_CONVERT_DEPTH} levels; this part was replaced by a schema that accepts a string, number, boolean or null`);
+      this.warn(
+        'unsupported',
+        'nesting-depth',
+        path,
+        `the schema nests deeper than ${MAX_CONVERT_DEPTH} levels; this part was replaced by a schema that accepts a string, number, boolean or null`,
+      );
       return anyScalarSchema();
     }
     this.#depth++;
@@ -131,15 +163,30 @@ class StrictConverter {
 
   #convert(node: unknown, path: string): JsonSchema {
     if (node === true) {
-      this.warn('rewritten', 'any', path, 'a schema that accepts anything cannot be strict; it now accepts a string, number, boolean or null, not objects or arrays');
+      this.warn(
+        'rewritten',
+        'any',
+        path,
+        'a schema that accepts anything cannot be strict; it now accepts a string, number, boolean or null, not objects or arrays',
+      );
       return anyScalarSchema();
     }
     if (node === false) {
-      this.warn('unsupported', 'false-schema', path, 'a `false` schema (nothing is valid) cannot be expressed in strict mode; OpenAI will reject it, so remove that part of the schema');
+      this.warn(
+        'unsupported',
+        'false-schema',
+        path,
+        'a `false` schema (nothing is valid) cannot be expressed in strict mode; OpenAI will reject it, so remove that part of the schema',
+      );
       return false;
     }
     if (!isPlainObject(node)) {
-      this.warn('unsupported', 'invalid-schema', path, `expected a schema object, got ${node === null ? 'null' : typeof node}; replaced by a schema that accepts a string, number, boolean or null`);
+      this.warn(
+        'unsupported',
+        'invalid-schema',
+        path,
+        `expected a schema object, got ${node === null ? 'null' : typeof node}; replaced by a schema that accepts a string, number, boolean or null`,
+      );
       return anyScalarSchema();
     }
     const source = this.#mergeAllOf(node, path);
@@ -172,25 +219,47 @@ class StrictConverter {
     if ('format' in source) {
       const format = source.format;
       if (typeof format === 'string' && SUPPORTED_FORMATS.has(format)) out.format = format;
-      else this.warn('unsupported', 'format', pointer(path, 'format'), `removed \`format: ${JSON.stringify(format)}\`: strict mode supports only ${[...SUPPORTED_FORMATS].join(', ')}; ${ENFORCEMENT_NOTE}`);
+      else
+        this.warn(
+          'unsupported',
+          'format',
+          pointer(path, 'format'),
+          `removed \`format: ${JSON.stringify(format)}\`: strict mode supports only ${[...SUPPORTED_FORMATS].join(', ')}; ${ENFORCEMENT_NOTE}`,
+        );
     }
 
     let types = typeList(source);
     if ('type' in source) {
       if (types) out.type = source.type;
-      else this.warn('unsupported', 'type', pointer(path, 'type'), `removed \`type: ${JSON.stringify(source.type)}\`: it is not a type name or a list of type names`);
+      else
+        this.warn(
+          'unsupported',
+          'type',
+          pointer(path, 'type'),
+          `removed \`type: ${JSON.stringify(source.type)}\`: it is not a type name or a list of type names`,
+        );
     }
     if (types === undefined && hasObjectKeywords(source)) {
       types = ['object'];
       out.type = 'object';
-      this.warn('rewritten', 'type', pointer(path, 'type'), 'added `type: "object"`: the schema has object keywords but no type, and strict mode needs one (a non-object value is no longer accepted here)');
+      this.warn(
+        'rewritten',
+        'type',
+        pointer(path, 'type'),
+        'added `type: "object"`: the schema has object keywords but no type, and strict mode needs one (a non-object value is no longer accepted here)',
+      );
     }
 
     if ('$ref' in source) {
       const ref = source.$ref;
       out.$ref = ref;
       if (typeof ref !== 'string' || !ref.startsWith('#')) {
-        this.warn('unsupported', '$ref', pointer(path, '$ref'), `\`$ref: ${JSON.stringify(ref)}\` is not a local reference ("#…"); OpenAI cannot fetch it, so inline the schema or move it into $defs`);
+        this.warn(
+          'unsupported',
+          '$ref',
+          pointer(path, '$ref'),
+          `\`$ref: ${JSON.stringify(ref)}\` is not a local reference ("#…"); OpenAI cannot fetch it, so inline the schema or move it into $defs`,
+        );
       }
     }
     for (const key of ['$defs', 'definitions'] as const) {
@@ -211,21 +280,32 @@ class StrictConverter {
     else if (hasObjectKeywords(source)) {
       // `type` excludes objects, so these keywords never apply.
       for (const key of ['properties', 'required', 'additionalProperties']) {
-        if (key in source) this.warn('rewritten', key, pointer(path, key), `removed \`${key}\`: the type ${JSON.stringify(source.type)} excludes objects, so it never applied`);
+        if (key in source)
+          this.warn('rewritten', key, pointer(path, key), `removed \`${key}\`: the type ${JSON.stringify(source.type)} excludes objects, so it never applied`);
       }
     }
 
     if ('items' in source) {
       const items = source.items;
       if (Array.isArray(items)) {
-        this.warn('unsupported', 'items', pointer(path, 'items'), 'removed tuple-form `items` (an array of schemas): strict mode takes one schema for every item');
+        this.warn(
+          'unsupported',
+          'items',
+          pointer(path, 'items'),
+          'removed tuple-form `items` (an array of schemas): strict mode takes one schema for every item',
+        );
       } else {
         out.items = this.convert(items, pointer(path, 'items'));
       }
     }
     if (types?.includes('array') && out.items === undefined) {
       out.items = anyScalarSchema();
-      this.warn('unsupported', 'items', pointer(path, 'items'), 'the array has no single `items` schema, which strict mode requires; its items now accept a string, number, boolean or null');
+      this.warn(
+        'unsupported',
+        'items',
+        pointer(path, 'items'),
+        'the array has no single `items` schema, which strict mode requires; its items now accept a string, number, boolean or null',
+      );
     }
 
     if (out.type === undefined && !('enum' in out) && !('const' in out) && out.anyOf === undefined && out.$ref === undefined) {
@@ -282,10 +362,20 @@ class StrictConverter {
         let converted = this.convert(schema, at);
         if (!required.has(name)) {
           if (directlyAcceptsNull(converted)) {
-            this.warn('rewritten', 'optional-property', at, `optional property "${name}" is now required (strict mode requires every property); it already accepts null, so the model sends null when it has no value, and that null is kept`);
+            this.warn(
+              'rewritten',
+              'optional-property',
+              at,
+              `optional property "${name}" is now required (strict mode requires every property); it already accepts null, so the model sends null when it has no value, and that null is kept`,
+            );
           } else {
             converted = makeNullable(converted);
-            this.warn('rewritten', 'optional-property', at, `optional property "${name}" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation`);
+            this.warn(
+              'rewritten',
+              'optional-property',
+              at,
+              `optional property "${name}" is now required and nullable (strict mode requires every property); the model sends null for "no value", and restoreOptionalNulls removes that null before validation`,
+            );
           }
         }
         setOwn(properties, name, converted);
@@ -294,20 +384,40 @@ class StrictConverter {
     }
     for (const name of required) {
       if (!names.includes(name) && !(isPlainObject(rawProperties) && Object.hasOwn(rawProperties, name))) {
-        this.warn('unsupported', 'required', pointer(path, 'required'), `removed "${name}" from \`required\`: it is not declared in \`properties\`, so the closed strict object cannot carry it; declare it in \`properties\``);
+        this.warn(
+          'unsupported',
+          'required',
+          pointer(path, 'required'),
+          `removed "${name}" from \`required\`: it is not declared in \`properties\`, so the closed strict object cannot carry it; declare it in \`properties\``,
+        );
       }
     }
 
     const additional = source.additionalProperties;
     if (additional === undefined) {
       if (rawProperties === undefined) {
-        this.warn('unsupported', 'open-object', path, 'an object without declared properties accepts any keys, which strict mode cannot express; it now accepts only the empty object {}, so declare its properties');
+        this.warn(
+          'unsupported',
+          'open-object',
+          path,
+          'an object without declared properties accepts any keys, which strict mode cannot express; it now accepts only the empty object {}, so declare its properties',
+        );
       } else {
-        this.warn('rewritten', 'additionalProperties', pointer(path, 'additionalProperties'), 'added `additionalProperties: false` (strict mode requires it): keys that are not declared can no longer be sent');
+        this.warn(
+          'rewritten',
+          'additionalProperties',
+          pointer(path, 'additionalProperties'),
+          'added `additionalProperties: false` (strict mode requires it): keys that are not declared can no longer be sent',
+        );
       }
     } else if (additional !== false) {
       const what = additional === true ? '`additionalProperties: true`' : 'an `additionalProperties` schema';
-      this.warn('unsupported', 'additionalProperties', pointer(path, 'additionalProperties'), `${what} makes an open object, which strict mode cannot express; set to false, so only the declared properties (${names.length === 0 ? 'none' : names.join(', ')}) can be sent`);
+      this.warn(
+        'unsupported',
+        'additionalProperties',
+        pointer(path, 'additionalProperties'),
+        `${what} makes an open object, which strict mode cannot express; set to false, so only the declared properties (${names.length === 0 ? 'none' : names.join(', ')}) can be sent`,
+      );
     }
 
     out.properties = properties;
@@ -321,7 +431,12 @@ class StrictConverter {
     const { allOf, ...rest } = node;
     const at = pointer(path, 'allOf');
     if (!Array.isArray(allOf) || !allOf.every(isPlainObject)) {
-      this.warn('unsupported', 'allOf', at, `removed \`allOf\`: strict mode does not support it, and its branches could not be merged into one schema; ${ENFORCEMENT_NOTE}`);
+      this.warn(
+        'unsupported',
+        'allOf',
+        at,
+        `removed \`allOf\`: strict mode does not support it, and its branches could not be merged into one schema; ${ENFORCEMENT_NOTE}`,
+      );
       return rest;
     }
     const merged: JsonSchemaObject = { ...rest };
@@ -330,7 +445,8 @@ class StrictConverter {
         if (key === 'properties' && isPlainObject(value) && (merged.properties === undefined || isPlainObject(merged.properties))) {
           const target: Record<string, unknown> = { ...(merged.properties as Record<string, unknown> | undefined) };
           for (const [name, schema] of Object.entries(value)) {
-            if (Object.hasOwn(target, name) && JSON.stringify(target[name]) !== JSON.stringify(schema)) return this.#allOfConflict(rest, at, `property "${name}"`);
+            if (Object.hasOwn(target, name) && JSON.stringify(target[name]) !== JSON.stringify(schema))
+              return this.#allOfConflict(rest, at, `property "${name}"`);
             setOwn(target, name, schema);
           }
           merged.properties = target;
@@ -350,7 +466,12 @@ class StrictConverter {
   }
 
   #allOfConflict(rest: JsonSchemaObject, at: string, what: string): JsonSchemaObject {
-    this.warn('unsupported', 'allOf', at, `removed \`allOf\`: strict mode does not support it, and its branches disagree on ${what}, so they cannot be merged; ${ENFORCEMENT_NOTE}`);
+    this.warn(
+      'unsupported',
+      'allOf',
+      at,
+      `removed \`allOf\`: strict mode does not support it, and its branches disagree on ${what}, so they cannot be merged; ${ENFORCEMENT_NOTE}`,
+    );
     return rest;
   }
 }
@@ -401,10 +522,21 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
   }
   const rootTypes = typeList(schema);
   if (rootTypes !== undefined && !(rootTypes.length === 1 && rootTypes[0] === 'object')) {
-    converter.warn('unsupported', 'root-type', pointer('', 'type'), `the root schema has type ${JSON.stringify(schema.type)}; OpenAI requires \`type: "object"\` at the root, so wrap the value in an object property`);
+    converter.warn(
+      'unsupported',
+      'root-type',
+      pointer('', 'type'),
+      `the root schema has type ${JSON.stringify(schema.type)}; OpenAI requires \`type: "object"\` at the root, so wrap the value in an object property`,
+    );
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
-    if (key in schema) converter.warn('unsupported', 'root-union', pointer('', key), `OpenAI rejects \`${key}\` at the root of a function's parameters; make the root one object and move the alternatives into a property`);
+    if (key in schema)
+      converter.warn(
+        'unsupported',
+        'root-union',
+        pointer('', key),
+        `OpenAI rejects \`${key}\` at the root of a function's parameters; make the root one object and move the alternatives into a property`,
+      );
   }
   let root = schema;
   if (rootTypes === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('$ref' in schema)) {
@@ -412,6 +544,7 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
     root = { type: 'object', ...schema };
   }
   const converted = converter.convert(root, '');
-  if (typeof converted === 'boolean') return new StrictConversionResult({ type: 'object', properties: {}, required: [], additionalProperties: false }, converter.warnings, schema);
+  if (typeof converted === 'boolean')
+    return new StrictConversionResult({ type: 'object', properties: {}, required: [], additionalProperties: false }, converter.warnings, schema);
   return new StrictConversionResult(converted, converter.warnings, schema);
 }

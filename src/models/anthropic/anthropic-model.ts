@@ -55,14 +55,18 @@ export class AnthropicModel implements Model {
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const { client, classify } = await this.#sdk();
     const { body, warnings } = this.#body(request);
-    const message = await this.#transport.request(request.signal, classify, (scope) => client.messages.create({ ...body, stream: false }, { signal: scope.signal }));
+    const message = await this.#transport.request(request.signal, classify, (scope) =>
+      client.messages.create({ ...body, stream: false }, { signal: scope.signal }),
+    );
     return withWarnings(mapAnthropicResponse(message), warnings);
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const { client, classify } = await this.#sdk();
     const { body, warnings } = this.#body(request);
-    const events = this.#transport.stream<RawMessageStreamEvent>(request.signal, classify, (scope) => client.messages.create({ ...body, stream: true }, { signal: scope.signal }));
+    const events = this.#transport.stream<RawMessageStreamEvent>(request.signal, classify, (scope) =>
+      client.messages.create({ ...body, stream: true }, { signal: scope.signal }),
+    );
     const accumulator = new AnthropicToolCallStream();
     const tracker = new ToolCallEventTracker();
     // Block index → its text, so text and calls keep the order the model produced them in.
@@ -140,7 +144,13 @@ export class AnthropicModel implements Model {
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
     if (request.seed !== undefined) {
-      warnings.push({ type: 'unsupported', provider: 'anthropic', feature: 'seed', path: '/seed', details: 'Anthropic Messages has no seed parameter; the request was sent without it' });
+      warnings.push({
+        type: 'unsupported',
+        provider: 'anthropic',
+        feature: 'seed',
+        path: '/seed',
+        details: 'Anthropic Messages has no seed parameter; the request was sent without it',
+      });
     }
     return { body, warnings };
   }

@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import { Vocabulary } from '../../decoding/vocabulary.js';
 import { defineTool, type AnyTool } from '../../tools/define-tool.js';
-import { CallDecoder, groupTextTokensByFirstByte, toModelResponse, type CallDecoderSetup, type CallDecoding, type CompiledToolGrammar } from './call-decoder.js';
+import {
+  CallDecoder,
+  groupTextTokensByFirstByte,
+  toModelResponse,
+  type CallDecoderSetup,
+  type CallDecoding,
+  type CompiledToolGrammar,
+} from './call-decoder.js';
 import { ClosingPreference } from './closing-preference.js';
 import type { LocalModelStats } from './local-model-options.js';
 
@@ -33,7 +40,7 @@ const vocabulary = Vocabulary.fromEntries(
 function tokenize(text: string): number[] {
   const bytes = encoder.encode(text);
   const tokens: number[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     let best = -1;
     let bestLength = 0;
     for (let id = 0; id < vocabulary.tokenCount; id++) {
@@ -84,7 +91,13 @@ const setAlarm = defineTool({
   inputSchema: { type: 'object', properties: { at: { type: 'string' } }, required: ['at'], additionalProperties: false },
   execute: () => 'set',
 });
-const ping = defineTool({ name: 'ping', description: 'Pings.', effect: 'read', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, execute: () => 'pong' });
+const ping = defineTool({
+  name: 'ping',
+  description: 'Pings.',
+  effect: 'read',
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  execute: () => 'pong',
+});
 
 const grammars = new Map<AnyTool, CompiledToolGrammar>();
 function grammarFor(tool: AnyTool): CompiledToolGrammar {
@@ -130,7 +143,14 @@ const callEvents = (name: string, argumentsText: string, value: unknown) => [
     // The same part the response holds; text that did not parse keeps its parse failure for the registry's message.
     call:
       value === undefined
-        ? { type: 'tool-call', id: 'call_local_1', name, argumentsText, arguments: undefined, argumentsError: expect.objectContaining({ message: expect.any(String) }) }
+        ? {
+            type: 'tool-call',
+            id: 'call_local_1',
+            name,
+            argumentsText,
+            arguments: undefined,
+            argumentsError: expect.objectContaining({ message: expect.any(String) }),
+          }
         : { type: 'tool-call', id: 'call_local_1', name, argumentsText, arguments: value },
   },
 ];
@@ -221,7 +241,11 @@ describe('CallDecoder on scripted tokens', () => {
     inCall.accept(token('Paris'));
     expect(inCall.accept(token(' world')).events).toEqual(callEvents('get_weather', '{"city":"Paris world', undefined));
     // The forced framing is not counted against the cap; the sampled tokens are.
-    expect(response(inCall)).toMatchObject({ stopReason: 'max_tokens', usage: { outputTokens: 2 }, content: [{ type: 'tool-call', name: 'get_weather', argumentsText: '{"city":"Paris world' }] });
+    expect(response(inCall)).toMatchObject({
+      stopReason: 'max_tokens',
+      usage: { outputTokens: 2 },
+      content: [{ type: 'tool-call', name: 'get_weather', argumentsText: '{"city":"Paris world' }],
+    });
   });
 
   it('cuts a call at maxCallTokens, and steers it toward its end after callTokenBudget', () => {
@@ -271,7 +295,7 @@ describe('CallDecoder on scripted tokens', () => {
     expect(() => decoder.accept(IM_END)).toThrow(/the token mask let through token/);
   });
 
-  it('passes the request\'s warnings into the response only when there are some', () => {
+  it("passes the request's warnings into the response only when there are some", () => {
     const { decoder } = decoderFor({ tools: [] });
     decoder.accept(IM_END);
     const warning = { type: 'unsupported', provider: 'local', feature: 'image-input', path: '', details: 'x' } as never;

@@ -41,7 +41,18 @@ describe('toChatHistory', () => {
 
   it('replaces images by a placeholder and says so', () => {
     const warnings: FormatWarning[] = [];
-    const history = toChatHistory([{ role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }] }], warnings);
+    const history = toChatHistory(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+          ],
+        },
+      ],
+      warnings,
+    );
     expect(history).toEqual([{ type: 'user', text: 'Look:\n[an image (image/png) the local model cannot see]' }]);
     expect(warnings).toMatchObject([{ type: 'unsupported', feature: 'image-input' }]);
   });

@@ -46,7 +46,13 @@ export function toChatHistory(messages: readonly Message[], warnings: FormatWarn
         else {
           const texts = message.content.map((part) => (part.type === 'text' ? part.text : `[an image (${part.mimeType}) the local model cannot see]`));
           if (message.content.some((part) => part.type === 'image')) {
-            warnings.push({ type: 'unsupported', provider: 'local' as never, feature: 'image-input', path: '', details: 'local models receive images as a text placeholder' } as FormatWarning);
+            warnings.push({
+              type: 'unsupported',
+              provider: 'local' as never,
+              feature: 'image-input',
+              path: '',
+              details: 'local models receive images as a text placeholder',
+            } as FormatWarning);
           }
           history.push({ type: 'user', text: texts.join('\n') });
         }

@@ -71,7 +71,9 @@ export class ClosingPreference {
 
   /** Narrows `mask` in place to the preferred closing tokens that it allows; leaves it as is when none are allowed. */
   narrow(mask: Uint32Array, tracker: JsonPrefixTracker): void {
-    const order = tracker.inString ? [this.#exactQuote] : [tracker.closer, 0x2c, QUOTE].map((byte) => (byte === undefined ? undefined : this.#startsWith.get(byte)));
+    const order = tracker.inString
+      ? [this.#exactQuote]
+      : [tracker.closer, 0x2c, QUOTE].map((byte) => (byte === undefined ? undefined : this.#startsWith.get(byte)));
     for (const preferred of order) {
       if (!preferred) continue;
       let any = 0;

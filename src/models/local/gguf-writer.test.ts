@@ -87,7 +87,16 @@ describe('Vocabulary.fromGguf', () => {
       types[token.id] = token.special ? 3 : 4;
     }
     const path = join(folder, 'qwen3.gguf');
-    await writeGguf(path, { 'tokenizer.ggml.model': kv.string('gpt2'), 'tokenizer.ggml.tokens': kv.strings(tokens), 'tokenizer.ggml.token_type': kv.i32s(types), 'tokenizer.ggml.eos_token_id': kv.u32(151645) }, []);
+    await writeGguf(
+      path,
+      {
+        'tokenizer.ggml.model': kv.string('gpt2'),
+        'tokenizer.ggml.tokens': kv.strings(tokens),
+        'tokenizer.ggml.token_type': kv.i32s(types),
+        'tokenizer.ggml.eos_token_id': kv.u32(151645),
+      },
+      [],
+    );
     const fromGguf = Vocabulary.fromGguf(path, { vocabSize: 151936 });
     expect([fromGguf.size, fromGguf.tokenCount, fromGguf.textTokenCount]).toEqual([151936, fromJson.tokenCount, fromJson.textTokenCount]);
     expect(Buffer.compare(Buffer.from(fromGguf.tokenBytesFlat), Buffer.from(fromJson.tokenBytesFlat))).toBe(0);

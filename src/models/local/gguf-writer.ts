@@ -169,7 +169,10 @@ function encodeTensor(tensor: GgufTensor): Buffer {
     return out;
   }
   // Q8_0: blocks of 32 values, each a f16 scale followed by 32 signed bytes.
-  if (data.length % 32 !== 0) throw new InvalidArgumentError(`Tensor ${tensor.name} has ${data.length} values; Q8_0 stores blocks of 32: pad it to a multiple of 32 or write it as F32/F16.`);
+  if (data.length % 32 !== 0)
+    throw new InvalidArgumentError(
+      `Tensor ${tensor.name} has ${data.length} values; Q8_0 stores blocks of 32: pad it to a multiple of 32 or write it as F32/F16.`,
+    );
   const blocks = data.length / 32;
   const out = Buffer.alloc(blocks * 34);
   for (let block = 0; block < blocks; block++) {

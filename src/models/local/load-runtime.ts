@@ -33,7 +33,10 @@ export interface Runtime {
 const DEFAULT_THREADS = Math.max(1, Math.min(8, availableParallelism() - 1));
 
 export async function loadRuntime(path: string, options: LocalModelOptions): Promise<Runtime> {
-  if (!existsSync(path)) throw new InvalidArgumentError(`No GGUF model file at ${path}. Pass the path of a .gguf file (local:/path/to/model.gguf); \`npm run make:tiny-model\` makes the tiny test model.`);
+  if (!existsSync(path))
+    throw new InvalidArgumentError(
+      `No GGUF model file at ${path}. Pass the path of a .gguf file (local:/path/to/model.gguf); \`npm run make:tiny-model\` makes the tiny test model.`,
+    );
   let nodeLlama: typeof NodeLlama;
   try {
     nodeLlama = await import('node-llama-cpp');

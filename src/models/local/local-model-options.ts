@@ -34,4 +34,3 @@ export interface LocalModelStats {
   /** Milliseconds spent computing masks and biases. */
   maskMs: number;
 }
-

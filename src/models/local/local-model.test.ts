@@ -44,7 +44,13 @@ describe('local model (tiny structural test model) under the token mask', () => 
       const names = new Set(tools.map((tool) => tool.name));
       let valid = 0;
       for (let seed = 1; seed <= CALLS_PER_PACK; seed++) {
-        const response = await constrained.generate({ messages: [{ role: 'user', content: 'Help me, please.' }], tools, toolChoice: 'required', temperature: 1, seed });
+        const response = await constrained.generate({
+          messages: [{ role: 'user', content: 'Help me, please.' }],
+          tools,
+          toolChoice: 'required',
+          temperature: 1,
+          seed,
+        });
         expect(toolCallsOf(response)).toHaveLength(1);
         const call = toolCallsOf(response)[0]!;
         expect(names.has(call.name)).toBe(true);
@@ -54,7 +60,13 @@ describe('local model (tiny structural test model) under the token mask', () => 
       }
       let freeValid = 0;
       for (let seed = 1; seed <= FREE_CALLS_PER_PACK; seed++) {
-        const response = await free.generate({ messages: [{ role: 'user', content: 'Help me, please.' }], tools, toolChoice: 'required', temperature: 1, seed });
+        const response = await free.generate({
+          messages: [{ role: 'user', content: 'Help me, please.' }],
+          tools,
+          toolChoice: 'required',
+          temperature: 1,
+          seed,
+        });
         const call = toolCallsOf(response)[0];
         if (call && registry.prepare(call).success) freeValid++;
       }
@@ -69,7 +81,14 @@ describe('local model (tiny structural test model) under the token mask', () => 
 
   it('restricts the tool name to the named tool and streams the call', async () => {
     const events: ModelStreamEvent[] = [];
-    for await (const event of constrained.stream({ messages: [{ role: 'user', content: 'Conjugate.' }], tools: conjugateTools, toolChoice: { tool: 'conjugate' }, temperature: 1, seed: 7 })) events.push(event);
+    for await (const event of constrained.stream({
+      messages: [{ role: 'user', content: 'Conjugate.' }],
+      tools: conjugateTools,
+      toolChoice: { tool: 'conjugate' },
+      temperature: 1,
+      seed: 7,
+    }))
+      events.push(event);
     const end = events.at(-1);
     expect(end?.type).toBe('end');
     if (end?.type !== 'end') return;
@@ -80,7 +99,14 @@ describe('local model (tiny structural test model) under the token mask', () => 
   }, 120_000);
 
   it('answers in free text when tools are off, within the token cap', async () => {
-    const response = await constrained.generate({ messages: [{ role: 'user', content: 'Say hi.' }], tools: conjugateTools, toolChoice: 'none', temperature: 1, seed: 3, maxOutputTokens: 12 });
+    const response = await constrained.generate({
+      messages: [{ role: 'user', content: 'Say hi.' }],
+      tools: conjugateTools,
+      toolChoice: 'none',
+      temperature: 1,
+      seed: 3,
+      maxOutputTokens: 12,
+    });
     expect(toolCallsOf(response)).toEqual([]);
     expect(response.usage.outputTokens).toBeLessThanOrEqual(12);
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
@@ -90,7 +116,12 @@ describe('local model (tiny structural test model) under the token mask', () => 
     const model = createModel(`local:${path}`, { local: { threads: 1 } });
     expect(model.id).toBe(`local:${path}`);
     expect(model.provider).toBe('local');
-    const response = await model.generate({ messages: [{ role: 'user', content: 'List verbs.' }], tools: conjugateTools, toolChoice: { tool: 'list_verbs' }, seed: 1 });
+    const response = await model.generate({
+      messages: [{ role: 'user', content: 'List verbs.' }],
+      tools: conjugateTools,
+      toolChoice: { tool: 'list_verbs' },
+      seed: 1,
+    });
     expect(toolCallsOf(response)).toEqual([{ type: 'tool-call', id: 'call_local_1', name: 'list_verbs', argumentsText: '{}', arguments: {} }]);
     await (model as unknown as { close(): Promise<void> }).close();
   }, 120_000);

@@ -92,7 +92,14 @@ export class LocalModel implements Model {
       } catch (error) {
         // A keyword the mask cannot enforce exactly: decode under the relaxed grammar and say so; the registry still validates.
         grammar = compileJsonSchema(tool.inputSchema, vocabulary, { lenient: true });
-        warnings.push({ type: 'unsupported', provider: 'local' as never, feature: 'token-mask', path: '', tool: tool.name, details: `the mask relaxes part of "${tool.name}"'s schema (${(error as Error).message}); the registry still validates the arguments` } as FormatWarning);
+        warnings.push({
+          type: 'unsupported',
+          provider: 'local' as never,
+          feature: 'token-mask',
+          path: '',
+          tool: tool.name,
+          details: `the mask relaxes part of "${tool.name}"'s schema (${(error as Error).message}); the registry still validates the arguments`,
+        } as FormatWarning);
       }
       entry = { grammar, warnings };
       this.#grammars.set(tool, entry);

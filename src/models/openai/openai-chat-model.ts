@@ -117,4 +117,3 @@ export class OpenAIChatModel implements Model {
     return this.#client;
   }
 }
-

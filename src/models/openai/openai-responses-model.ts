@@ -42,14 +42,18 @@ export class OpenAIResponsesModel implements Model {
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const { client, classify } = await this.#sdk();
     const { body, warnings } = this.#body(request);
-    const response = await this.#transport.request(request.signal, classify, (scope) => client.responses.create({ ...body, stream: false }, { signal: scope.signal }));
+    const response = await this.#transport.request(request.signal, classify, (scope) =>
+      client.responses.create({ ...body, stream: false }, { signal: scope.signal }),
+    );
     return withWarnings(this.#map(response, request), warnings);
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const { client, classify } = await this.#sdk();
     const { body, warnings } = this.#body(request);
-    const events = this.#transport.stream<ResponseStreamEvent>(request.signal, classify, (scope) => client.responses.create({ ...body, stream: true }, { signal: scope.signal }));
+    const events = this.#transport.stream<ResponseStreamEvent>(request.signal, classify, (scope) =>
+      client.responses.create({ ...body, stream: true }, { signal: scope.signal }),
+    );
     const strict = this.#settings.options.strictTools ?? false;
     const accumulator = new OpenAIResponsesToolCallStream({ ...(request.tools ? { tools: request.tools } : {}), strict });
     const tracker = new ToolCallEventTracker();
@@ -59,7 +63,8 @@ export class OpenAIResponsesModel implements Model {
       if (event.type === 'response.output_text.delta' && event.delta !== '') yield { type: 'text-delta', text: event.delta };
       else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
       else if (event.type === 'response.failed') throw this.#failed(event.response);
-      else if (event.type === 'error') throw new ProviderResponseError(this.#transport.context, `the stream reported an error (${event.code ?? 'error'}: ${event.message})`);
+      else if (event.type === 'error')
+        throw new ProviderResponseError(this.#transport.context, `the stream reported an error (${event.code ?? 'error'}: ${event.message})`);
       yield* tracker.changes(accumulator.partialCalls);
     }
     if (final === undefined) throw new ProviderResponseError(this.#transport.context, 'the stream ended before response.completed arrived');
@@ -96,7 +101,13 @@ export class OpenAIResponsesModel implements Model {
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) {
-      warnings.push({ type: 'unsupported', provider: 'openai', feature: 'seed', path: '/seed', details: 'the Responses API has no seed parameter; the request was sent without it' });
+      warnings.push({
+        type: 'unsupported',
+        provider: 'openai',
+        feature: 'seed',
+        path: '/seed',
+        details: 'the Responses API has no seed parameter; the request was sent without it',
+      });
     }
     return { body, warnings };
   }

@@ -57,7 +57,14 @@ describe('callWithRetries', () => {
     const attempts = script(new FakeStatus(500), new FakeStatus(502), new FakeStatus(503), new FakeStatus(504), 'ok');
     const { waits, sleep } = recordSleeps();
     const jitter = [0, 0.5, 1 - Number.EPSILON, 0];
-    await callWithRetries(attempts.run, { context, classify, timeoutMs: 1000, sleep, random: () => jitter.shift()!, retry: { maxRetries: 4, maxDelayMs: 1500 } }).then((r) => r.scope.dispose());
+    await callWithRetries(attempts.run, {
+      context,
+      classify,
+      timeoutMs: 1000,
+      sleep,
+      random: () => jitter.shift()!,
+      retry: { maxRetries: 4, maxDelayMs: 1500 },
+    }).then((r) => r.scope.dispose());
     expect(waits.map(Math.round)).toEqual([500, 875, 1125, 1500]);
   });
 
@@ -75,7 +82,9 @@ describe('callWithRetries', () => {
   it('gives up on 429 after maxRetries with the last retry-after', async () => {
     const attempts = script(new FakeStatus(429, { 'retry-after': '1' }), new FakeStatus(429, { 'retry-after': '3' }));
     const { sleep } = recordSleeps();
-    const error = await callWithRetries(attempts.run, { context, classify, timeoutMs: 1000, sleep, retry: { maxRetries: 1 } }).catch((caught: unknown) => caught);
+    const error = await callWithRetries(attempts.run, { context, classify, timeoutMs: 1000, sleep, retry: { maxRetries: 1 } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ProviderRateLimitError);
     expect((error as ProviderRateLimitError).retryAfterMs).toBe(3000);
     expect((error as ProviderRateLimitError).attempts).toBe(2);
@@ -99,7 +108,9 @@ describe('callWithRetries', () => {
     const error = await callWithRetries(attempts.run, { context, classify, timeoutMs: 1000 }).catch((caught: unknown) => caught);
     expect(attempts.calls).toBe(1);
     expect(error).toBeInstanceOf(ProviderAuthError);
-    expect((error as Error).message).toBe('OpenAI rejected the API key (401: boom 401). Check the key in OPENAI_API_KEY (or the apiKey option), and that it may use "gpt-test".');
+    expect((error as Error).message).toBe(
+      'OpenAI rejected the API key (401: boom 401). Check the key in OPENAI_API_KEY (or the apiKey option), and that it may use "gpt-test".',
+    );
   });
 
   it('obeys x-should-retry', async () => {

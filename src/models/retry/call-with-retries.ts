@@ -104,7 +104,12 @@ export async function callWithRetries<T>(attempt: (scope: RequestScope, number: 
 }
 
 /** Maps a failure during a stream (after the response started) to the same typed errors, without retrying. */
-export function streamFailure(error: unknown, scope: RequestScope, options: Pick<CallWithRetriesOptions, 'context' | 'classify' | 'signal'>, attempts: number): unknown {
+export function streamFailure(
+  error: unknown,
+  scope: RequestScope,
+  options: Pick<CallWithRetriesOptions, 'context' | 'classify' | 'signal'>,
+  attempts: number,
+): unknown {
   const failure = scope.timedOut ? ({ kind: 'timeout' } as const) : options.classify(error);
   if (scope.callerAborted || failure.kind === 'abort') return abortReason(options.signal, error);
   return toProviderError(error, failure, { context: options.context, attempts, timeoutMs: scope.timeoutMs, retryAfterMs: undefined, reason: undefined });
@@ -146,7 +151,11 @@ function toProviderError(error: unknown, failure: ClassifiedFailure, mapping: Ma
       const details = { status: failure.status, attempts, cause: error, ...(failure.requestId ? { requestId: failure.requestId } : {}) };
       if (failure.status === 401 || failure.status === 403) return new ProviderAuthError(context, failure.message, details);
       if (failure.status === 404) return new ProviderModelNotFoundError(context, failure.message, details);
-      if (failure.status === 429) return new ProviderRateLimitError(context, failure.message, mapping.retryAfterMs, { ...details, ...(mapping.reason ? { reason: mapping.reason } : {}) });
+      if (failure.status === 429)
+        return new ProviderRateLimitError(context, failure.message, mapping.retryAfterMs, {
+          ...details,
+          ...(mapping.reason ? { reason: mapping.reason } : {}),
+        });
       if (failure.status >= 500) return new ProviderUnavailableError(context, `failed with ${failure.status} (${failure.message})`, details);
       return new ProviderBadRequestError(context, failure.message, details);
     }

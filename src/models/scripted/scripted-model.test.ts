@@ -73,10 +73,12 @@ describe('createScriptedModel', () => {
   it('keeps broken argument text verbatim, with its parse failure for the registry to report', async () => {
     const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'add', argumentsText: '{"a": 1,' }])]);
     const response = await model.generate(ask('x'));
-    expect(response.content).toEqual([{ type: 'tool-call', id: 'c1', name: 'add', arguments: undefined, argumentsText: '{"a": 1,', argumentsError: expect.objectContaining({ position: 8 }) }]);
+    expect(response.content).toEqual([
+      { type: 'tool-call', id: 'c1', name: 'add', arguments: undefined, argumentsText: '{"a": 1,', argumentsError: expect.objectContaining({ position: 8 }) },
+    ]);
   });
 
-  it('parses a scripted part\'s text itself, so that the text wins over the arguments it also gives', async () => {
+  it("parses a scripted part's text itself, so that the text wins over the arguments it also gives", async () => {
     const model = createScriptedModel([{ content: [{ type: 'tool-call', id: 'c1', name: 'add', arguments: { a: 2 }, argumentsText: '{"a": 1}' }] }]);
     expect(toolCallsOf(await model.generate(ask('x')))).toEqual([{ type: 'tool-call', id: 'c1', name: 'add', arguments: { a: 1 }, argumentsText: '{"a": 1}' }]);
   });

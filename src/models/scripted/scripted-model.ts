@@ -55,9 +55,7 @@ export interface ScriptedTurnContext {
 }
 
 /** A turn: a response, or a function computing one from the request the model received. */
-export type ScriptedTurn =
-  | ScriptedResponse
-  | ((request: ModelRequest, context: ScriptedTurnContext) => ScriptedResponse | Promise<ScriptedResponse>);
+export type ScriptedTurn = ScriptedResponse | ((request: ModelRequest, context: ScriptedTurnContext) => ScriptedResponse | Promise<ScriptedResponse>);
 
 export interface ScriptedModelOptions {
   /** The model id; defaults to `scripted:model`. Its provider is the part before the first `:`. */
@@ -165,10 +163,7 @@ export function textTurn(text: string, extra: Omit<ScriptedResponse, 'text' | 't
 }
 
 /** A turn that calls tools, optionally after some text. */
-export function toolCallTurn(
-  calls: readonly ScriptedToolCall[],
-  extra: Omit<ScriptedResponse, 'toolCalls' | 'content'> = {},
-): ScriptedResponse {
+export function toolCallTurn(calls: readonly ScriptedToolCall[], extra: Omit<ScriptedResponse, 'toolCalls' | 'content'> = {}): ScriptedResponse {
   return { ...extra, toolCalls: calls };
 }
 
@@ -186,7 +181,9 @@ function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelR
     (scripted.toolCalls ?? []).forEach((call, index) => content.push(toCallPart(call, turn, index)));
   }
   const calls = toolCallsOf({ content });
-  const outputText = content.map((part) => (part.type === 'text' ? part.text : part.name + (part.argumentsText ?? JSON.stringify(part.arguments ?? {})))).join('');
+  const outputText = content
+    .map((part) => (part.type === 'text' ? part.text : part.name + (part.argumentsText ?? JSON.stringify(part.arguments ?? {}))))
+    .join('');
   const response: ModelResponse = {
     content,
     stopReason: scripted.stopReason ?? (calls.length > 0 ? 'tool_calls' : 'end_turn'),

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { appendPointer, decodePointer, decodePointerFragment, encodePointer, encodePointerFragment, escapePointer, unescapePointer, valueAtPointer } from './json-pointer.js';
+import {
+  appendPointer,
+  decodePointer,
+  decodePointerFragment,
+  encodePointer,
+  encodePointerFragment,
+  escapePointer,
+  unescapePointer,
+  valueAtPointer,
+} from './json-pointer.js';
 
 describe('JSON Pointer (RFC 6901)', () => {
   it('escapes ~ before / and unescapes ~1 before ~0, so ~01 means "~1"', () => {

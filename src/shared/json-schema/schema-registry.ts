@@ -86,7 +86,8 @@ export class SchemaRegistry {
         }
         if (!this.resources.has(here)) this.resources.set(here, node);
         if (typeof node.$anchor === 'string') this.anchors.set(`${here}#${node.$anchor}`, node);
-        if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`)) this.anchors.set(`${here}#${node.$dynamicAnchor}`, node);
+        if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`))
+          this.anchors.set(`${here}#${node.$dynamicAnchor}`, node);
         this.places.set(node, { base: here, pointer: at });
       },
       { rootPointer: pointer, seen },

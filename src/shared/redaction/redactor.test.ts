@@ -20,13 +20,74 @@ const schemaTool = {
 
 describe('isSensitiveName', () => {
   it('matches credential names in snake, camel and kebab case', () => {
-    for (const name of ['password', 'db_password', 'dbPassword', 'DB-PASSWORD', 'passwd', 'secret', 'client_secret', 'clientSecret', 'token', 'access_token', 'refreshToken', 'id_token', 'api_key', 'apiKey', 'APIKey', 'x-api-key', 'apikey', 'Authorization', 'proxy-authorization', 'cookie', 'Set-Cookie', 'credentials', 'private_key', 'privateKey', 'session_id', 'sessionId', 'signing_key', 'aws_secret_access_key', 'bearer', 'pin', 'connection_string']) {
+    for (const name of [
+      'password',
+      'db_password',
+      'dbPassword',
+      'DB-PASSWORD',
+      'passwd',
+      'secret',
+      'client_secret',
+      'clientSecret',
+      'token',
+      'access_token',
+      'refreshToken',
+      'id_token',
+      'api_key',
+      'apiKey',
+      'APIKey',
+      'x-api-key',
+      'apikey',
+      'Authorization',
+      'proxy-authorization',
+      'cookie',
+      'Set-Cookie',
+      'credentials',
+      'private_key',
+      'privateKey',
+      'session_id',
+      'sessionId',
+      'signing_key',
+      'aws_secret_access_key',
+      'bearer',
+      'pin',
+      'connection_string',
+    ]) {
       expect(isSensitiveName(name), name).toBe(true);
     }
   });
 
   it('leaves usage accounting and metadata about secrets readable', () => {
-    for (const name of ['max_tokens', 'maxTokens', 'max_output_tokens', 'input_tokens', 'inputTokens', 'output_tokens', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cached_tokens', 'tokens', 'token_count', 'tokenCount', 'token_type', 'next_token', 'page_token', 'tokenizer', 'estimatedInputTokens', 'password_policy', 'secret_name', 'key', 'primary_key', 'keyboard', 'author', 'secretary', 'description', 'reason', 'amount_cents']) {
+    for (const name of [
+      'max_tokens',
+      'maxTokens',
+      'max_output_tokens',
+      'input_tokens',
+      'inputTokens',
+      'output_tokens',
+      'prompt_tokens',
+      'completion_tokens',
+      'total_tokens',
+      'cached_tokens',
+      'tokens',
+      'token_count',
+      'tokenCount',
+      'token_type',
+      'next_token',
+      'page_token',
+      'tokenizer',
+      'estimatedInputTokens',
+      'password_policy',
+      'secret_name',
+      'key',
+      'primary_key',
+      'keyboard',
+      'author',
+      'secretary',
+      'description',
+      'reason',
+      'amount_cents',
+    ]) {
       expect(isSensitiveName(name), name).toBe(false);
     }
   });
@@ -35,7 +96,13 @@ describe('isSensitiveName', () => {
 describe('createRedactor', () => {
   it('redacts by name at any depth, keeping empty values and flags so a reader sees what was set', () => {
     const redact = createRedactor();
-    expect(redact({ db: { dbPassword: 'hunter2', has_password: true, api_key: '', host: 'h' }, headers: [{ 'x-api-key': 'abc' }], usage: { input_tokens: 3, output_tokens: 4 } })).toEqual({
+    expect(
+      redact({
+        db: { dbPassword: 'hunter2', has_password: true, api_key: '', host: 'h' },
+        headers: [{ 'x-api-key': 'abc' }],
+        usage: { input_tokens: 3, output_tokens: 4 },
+      }),
+    ).toEqual({
       db: { dbPassword: REDACTED, has_password: true, api_key: '', host: 'h' },
       headers: [{ 'x-api-key': REDACTED }],
       usage: { input_tokens: 3, output_tokens: 4 },
@@ -44,8 +111,20 @@ describe('createRedactor', () => {
 
   it('redacts by schema: writeOnly and x-sensitive through $ref, nested objects, array items, additionalProperties and anyOf', () => {
     const redact = createRedactor({ tools: [schemaTool] });
-    const args = { host: 'db', options: { signing: 's1', depth: 2 }, replicas: [{ label: 'a', blob: 'b1' }], extra: { anything: 'e1' }, either: { material: 'm1' } };
-    const redacted = { host: 'db', options: { signing: REDACTED, depth: 2 }, replicas: [{ label: 'a', blob: REDACTED }], extra: { anything: REDACTED }, either: { material: REDACTED } };
+    const args = {
+      host: 'db',
+      options: { signing: 's1', depth: 2 },
+      replicas: [{ label: 'a', blob: 'b1' }],
+      extra: { anything: 'e1' },
+      either: { material: 'm1' },
+    };
+    const redacted = {
+      host: 'db',
+      options: { signing: REDACTED, depth: 2 },
+      replicas: [{ label: 'a', blob: REDACTED }],
+      extra: { anything: REDACTED },
+      either: { material: REDACTED },
+    };
     expect(redact.toolArguments('connect', args)).toEqual(redacted);
     // Wherever an object names the tool: agent events, neutral tool-call parts, wire bodies.
     expect(redact({ toolName: 'connect', arguments: args })).toEqual({ toolName: 'connect', arguments: redacted });
@@ -73,7 +152,10 @@ describe('createRedactor', () => {
       ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl ok', `jwt ${REDACTED} ok`],
       ['aws AKIAIOSFODNN7EXAMPLE ok', `aws ${REDACTED} ok`],
       ['gh ghp_abcdefghijklmnopqrstuvwxyz0123456789 and github_pat_11ABCDEFG0123456789_abcdefghij', `gh ${REDACTED} and ${REDACTED}`],
-      ['slack xoxb-1234567890-abcdefghij google AIzaSyA1234567890abcdefghijklmnopqrstuv stripe sk_live_abcdefghijklmnop1234', `slack ${REDACTED} google ${REDACTED} stripe ${REDACTED}`],
+      [
+        'slack xoxb-1234567890-abcdefghij google AIzaSyA1234567890abcdefghijklmnopqrstuv stripe sk_live_abcdefghijklmnop1234',
+        `slack ${REDACTED} google ${REDACTED} stripe ${REDACTED}`,
+      ],
       [`before\n${pem}\nafter`, `before\n${REDACTED}\nafter`],
       ['cut -----BEGIN PRIVATE KEY-----\nMIIEvQIBADAN', `cut ${REDACTED}`],
       ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----'],
@@ -95,7 +177,10 @@ describe('createRedactor', () => {
 
   it('keeps usage fields of provider bodies readable while redacting their secrets', () => {
     const redact = createRedactor();
-    const body = { usage: { prompt_tokens: 40, completion_tokens: 30, total_tokens: 70, prompt_tokens_details: { cached_tokens: 0 } }, x_debug: { api_key: 'raw-secret' } };
+    const body = {
+      usage: { prompt_tokens: 40, completion_tokens: 30, total_tokens: 70, prompt_tokens_details: { cached_tokens: 0 } },
+      x_debug: { api_key: 'raw-secret' },
+    };
     expect(redact(body)).toEqual({ usage: body.usage, x_debug: { api_key: REDACTED } });
     expect(redact(JSON.stringify(body))).toBe(JSON.stringify({ usage: body.usage, x_debug: { api_key: REDACTED } }));
   });
@@ -128,7 +213,11 @@ describe('createRedactor', () => {
       },
     );
     expect(redact({ proxy })).toEqual({ proxy: UNREADABLE });
-    const badJson = { toJSON: () => { throw new Error('no'); } };
+    const badJson = {
+      toJSON: () => {
+        throw new Error('no');
+      },
+    };
     expect(redact([badJson])).toEqual([UNREADABLE]);
     expect(redact({ ['__proto__']: 'sk-abcdefghijklmnopqrstuv' } as unknown)).toEqual(JSON.parse(`{"__proto__":"${REDACTED}"}`));
   });
@@ -152,7 +241,12 @@ describe('createRedactor', () => {
 
   it('reports what it replaced, so a store can seal the originals and put them back', () => {
     const redact = createRedactor({ tools: [schemaTool] });
-    const value = { messages: [{ role: 'user', content: 'use sk-abcdefghijklmnopqrstuv' }], call: { toolName: 'connect', arguments: { options: { signing: 's1' } } }, auth: { password: 'p' }, deep: {} as unknown };
+    const value = {
+      messages: [{ role: 'user', content: 'use sk-abcdefghijklmnopqrstuv' }],
+      call: { toolName: 'connect', arguments: { options: { signing: 's1' } } },
+      auth: { password: 'p' },
+      deep: {} as unknown,
+    };
     let deep: unknown = 'bottom';
     for (let level = 0; level < 150; level++) deep = { next: deep };
     value.deep = deep;

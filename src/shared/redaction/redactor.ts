@@ -142,7 +142,9 @@ export function createRedactor(options: readonly (RegExp | string)[] | RedactorO
       const out: unknown[] = new Array<unknown>(value.length);
       for (let index = 0; index < value.length; index++) {
         const item = read(value, index, context);
-        out[index] = secretAt(node?.items, undefined, item) ? replaced(context, { parent: path, key: index }, item) : walk(item, depth + 1, node?.items, { parent: path, key: index }, context);
+        out[index] = secretAt(node?.items, undefined, item)
+          ? replaced(context, { parent: path, key: index }, item)
+          : walk(item, depth + 1, node?.items, { parent: path, key: index }, context);
       }
       return out;
     }
@@ -220,14 +222,20 @@ export function restoreRedacted(value: unknown, originals: readonly RedactedOrig
     }
     let container: unknown = root;
     for (const key of path.slice(0, -1)) {
-      container = typeof container === 'object' && container !== null && Object.prototype.hasOwnProperty.call(container, key) ? (container as Record<string | number, unknown>)[key] : undefined;
+      container =
+        typeof container === 'object' && container !== null && Object.prototype.hasOwnProperty.call(container, key)
+          ? (container as Record<string | number, unknown>)[key]
+          : undefined;
     }
     if (typeof container === 'object' && container !== null) setOwn(container as Record<string | number, unknown>, path[path.length - 1]!, original);
   }
   return root;
 }
 
-/** Whether the value at a place is replaced whole: the schema marks it, or its field name is a credential's; empty values and flags stay, so a reader sees whether a secret was set. */
+/**
+ * Whether the value at a place is replaced whole: the schema marks it, or its field name is a credential's; empty values and flags stay, so a reader
+ * sees whether a secret was set.
+ */
 function secretAt(node: SensitivityNode | undefined, key: string | undefined, value: unknown): boolean {
   if (value === undefined || value === null || value === '' || typeof value === 'boolean') return false;
   return (node?.sensitive ?? false) || (key !== undefined && isSensitiveName(key));

@@ -18,7 +18,11 @@ describe('schemaSensitivity', () => {
   });
 
   it('still follows a local pointer, and a recursive schema costs a bounded amount', () => {
-    const node = schemaSensitivity({ type: 'object', properties: { token: { $ref: '#/$defs/secret' }, next: { $ref: '#' } }, $defs: { secret: { writeOnly: true } } });
+    const node = schemaSensitivity({
+      type: 'object',
+      properties: { token: { $ref: '#/$defs/secret' }, next: { $ref: '#' } },
+      $defs: { secret: { writeOnly: true } },
+    });
     expect(node?.properties.get('token')?.sensitive).toBe(true);
     expect(node?.properties.get('next')?.properties.get('token')?.sensitive).toBe(true);
   });

@@ -33,13 +33,52 @@ const CREDENTIAL_SUBSTRINGS = [
 const CREDENTIAL_WORDS = new Set(['secret', 'secrets', 'pwd', 'pass', 'pin', 'otp', 'cvv', 'creds', 'auth', 'jwt', 'dsn', 'csrf', 'xsrf']);
 
 /** Before `key`, these make it a credential (`signing_key`, `master-key`); a bare `key` is usually a lookup key. */
-const KEY_QUALIFIERS = new Set(['api', 'private', 'secret', 'access', 'signing', 'encryption', 'client', 'master', 'license', 'ssh', 'gpg', 'pgp', 'auth', 'session', 'service', 'webhook', 'hmac']);
+const KEY_QUALIFIERS = new Set([
+  'api',
+  'private',
+  'secret',
+  'access',
+  'signing',
+  'encryption',
+  'client',
+  'master',
+  'license',
+  'ssh',
+  'gpg',
+  'pgp',
+  'auth',
+  'session',
+  'service',
+  'webhook',
+  'hmac',
+]);
 
 /**
  * Before `token`, these make it a count or a cursor, not a credential (`max_token`, `next_token`, `page_token`).
  * Plural `tokens` is never a credential name: it is how every provider names usage.
  */
-const NOT_CREDENTIAL_BEFORE_TOKEN = new Set(['max', 'min', 'num', 'total', 'input', 'output', 'prompt', 'completion', 'cached', 'reasoning', 'context', 'page', 'next', 'continuation', 'sync', 'cursor', 'stop', 'special', 'eos', 'bos']);
+const NOT_CREDENTIAL_BEFORE_TOKEN = new Set([
+  'max',
+  'min',
+  'num',
+  'total',
+  'input',
+  'output',
+  'prompt',
+  'completion',
+  'cached',
+  'reasoning',
+  'context',
+  'page',
+  'next',
+  'continuation',
+  'sync',
+  'cursor',
+  'stop',
+  'special',
+  'eos',
+  'bos',
+]);
 
 /** A last word that makes the field describe a secret rather than hold it (`password_policy`, `token_count`, `secret_name`). */
 const METADATA_LAST_WORDS = new Set([

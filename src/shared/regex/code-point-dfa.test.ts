@@ -62,7 +62,7 @@ describe('CodePointDfa.fromRegex', () => {
     expect(empty.start).toBe(-1);
   });
 
-  it('folds ASCII case when asked (the formats\' /i)', () => {
+  it("folds ASCII case when asked (the formats' /i)", () => {
     const dfa = CodePointDfa.fromRegex(parseRegex('^[a-f]+z$', { ignoreAsciiCase: true }));
     expect(['abZ', 'ABz', 'gZ'].map((text) => dfa.matches(text))).toEqual([true, true, false]);
   });

@@ -231,7 +231,16 @@ function determinize(nfa: Nfa, start: number, final: number): CodePointDfa {
     accepting.push(subset.some((member) => member >> 1 === final) ? 1 : 0);
     const edges: CharEdge[] = [];
     for (const member of subset) if ((member & 1) === 0) edges.push(...nfa.chars[member >> 1]!);
-    transitions.push(partitionEdges(edges, (targets) => intern(closure(targets.map((to) => to * 2), false))));
+    transitions.push(
+      partitionEdges(edges, (targets) =>
+        intern(
+          closure(
+            targets.map((to) => to * 2),
+            false,
+          ),
+        ),
+      ),
+    );
   }
   return minimize(trim(transitions, accepting, 0));
 }

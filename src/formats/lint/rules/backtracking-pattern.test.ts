@@ -15,7 +15,12 @@ function findings(inputSchema: JsonSchemaObject, outputSchema?: JsonSchemaObject
 }
 
 function patternFindings(pattern: string) {
-  return findings({ type: 'object', properties: { reference: { type: 'string', pattern, description: 'The order reference.' } }, required: ['reference'], additionalProperties: false });
+  return findings({
+    type: 'object',
+    properties: { reference: { type: 'string', pattern, description: 'The order reference.' } },
+    required: ['reference'],
+    additionalProperties: false,
+  });
 }
 
 describe('tw/backtracking-pattern', () => {
@@ -55,7 +60,11 @@ describe('tw/backtracking-pattern', () => {
 
   it('reports a pattern the linear engine refuses as an error, wherever it sits', () => {
     const result = findings(
-      { type: 'object', patternProperties: { '^(?!x_)': { type: 'string' } }, properties: { tags: { type: 'array', items: { type: 'string', pattern: '(\\w)\\1' } } } },
+      {
+        type: 'object',
+        patternProperties: { '^(?!x_)': { type: 'string' } },
+        properties: { tags: { type: 'array', items: { type: 'string', pattern: '(\\w)\\1' } } },
+      },
       { type: 'object', properties: { word: { type: 'string', pattern: '^\\p{L}+$' } } },
     );
     expect(result.map((finding) => [finding.severity, finding.path])).toEqual([

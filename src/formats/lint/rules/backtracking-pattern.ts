@@ -95,7 +95,8 @@ function backtrackingHazard(tree: RegexNode): string | undefined {
     const inner: RepeatNode[] = [];
     openEndedRepeats(loop.item, true, inner);
     // The text an inner loop reads at the end of one iteration could also start the next one.
-    if (inner.some((repeat) => overlaps(allChars(repeat.item), starts) || nullable(repeat.item))) return 'a quantifier nested inside another, where one iteration can end with what the next begins with';
+    if (inner.some((repeat) => overlaps(allChars(repeat.item), starts) || nullable(repeat.item)))
+      return 'a quantifier nested inside another, where one iteration can end with what the next begins with';
     if (loop.item.type === 'alt') {
       const branches = loop.item.items;
       for (let left = 0; left < branches.length; left++) {

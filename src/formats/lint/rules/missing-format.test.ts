@@ -34,7 +34,9 @@ describe('tw/missing-format', () => {
       ['/inputSchema/properties/order_ids/items', 'Property "order_ids" looks like an identifier but accepts any string.'],
     ]);
     expect(findings[1]!.fix).toBe('Add "format": "email", so a malformed or invented value is rejected with a clear message before the tool runs.');
-    expect(findings[5]!.fix).toBe('Add "pattern": "^\\\\+[1-9][0-9]{6,14}$" (E.164), so a malformed or invented value is rejected with a clear message before the tool runs.');
+    expect(findings[5]!.fix).toBe(
+      'Add "pattern": "^\\\\+[1-9][0-9]{6,14}$" (E.164), so a malformed or invented value is rejected with a clear message before the tool runs.',
+    );
   });
 
   it('stays silent when a pattern, format, enum or non-string type pins the value', () => {

@@ -34,9 +34,12 @@ describe('tw/missing-reason', () => {
     expect(reasonFindings('write', { reason, order_id: orderId }, ['order_id']).map((finding) => [finding.severity, finding.path, finding.message])).toEqual([
       ['error', '/inputSchema/required', 'Write tool "cancel_order" has a "reason" property, but it is optional, so the model can skip it.'],
     ]);
-    expect(reasonFindings('write', { reason: { type: 'integer', description: 'Reason code.' }, order_id: orderId }, ['reason', 'order_id']).map((finding) => [finding.severity, finding.message])).toEqual([
-      ['warning', 'The "reason" of write tool "cancel_order" is not a string (type "integer").'],
-    ]);
+    expect(
+      reasonFindings('write', { reason: { type: 'integer', description: 'Reason code.' }, order_id: orderId }, ['reason', 'order_id']).map((finding) => [
+        finding.severity,
+        finding.message,
+      ]),
+    ).toEqual([['warning', 'The "reason" of write tool "cancel_order" is not a string (type "integer").']]);
   });
 
   it('stays silent on a write tool with a required string reason, and on read tools', () => {

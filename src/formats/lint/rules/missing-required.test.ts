@@ -3,7 +3,13 @@ import { defineTool } from '../../../tools/index.js';
 import { lintTools } from '../lint-tools.js';
 
 function requiredFindings(name: string, inputSchema: Record<string, unknown>) {
-  const tool = defineTool({ name, description: 'Look up one record the user asked about, by its identifier.', effect: 'read', inputSchema, execute: () => 'ok' });
+  const tool = defineTool({
+    name,
+    description: 'Look up one record the user asked about, by its identifier.',
+    effect: 'read',
+    inputSchema,
+    execute: () => 'ok',
+  });
   return lintTools([tool]).filter((finding) => finding.rule === 'tw/missing-required');
 }
 
@@ -39,7 +45,9 @@ describe('tw/missing-required', () => {
 
   it('reports "required" entries that name no property, as errors', () => {
     expect(
-      requiredFindings('get_invoices', { type: 'object', properties: { user_id: ticketId }, required: ['usr_id'], additionalProperties: false }).map((finding) => [finding.severity, finding.path, finding.message]),
+      requiredFindings('get_invoices', { type: 'object', properties: { user_id: ticketId }, required: ['usr_id'], additionalProperties: false }).map(
+        (finding) => [finding.severity, finding.path, finding.message],
+      ),
     ).toEqual([['error', '/inputSchema/required', '"required" lists "usr_id", which is not a declared property, so every call fails validation.']]);
   });
 
@@ -52,6 +60,8 @@ describe('tw/missing-required', () => {
         additionalProperties: false,
       }),
     ).toEqual([]);
-    expect(requiredFindings('search_products', { type: 'object', properties: { category_id: ticketId }, required: [], additionalProperties: false })).toEqual([]);
+    expect(requiredFindings('search_products', { type: 'object', properties: { category_id: ticketId }, required: [], additionalProperties: false })).toEqual(
+      [],
+    );
   });
 });

@@ -10,7 +10,9 @@ function isSubjectId(toolName: string, propertyName: string): boolean {
   if (!match?.[1]) return false;
   const subject = match[1];
   const words = snakeName(toolName).split('_');
-  const singular = words.map((word) => (word.endsWith('ies') ? word.slice(0, -3) + 'y' : word.endsWith('ses') ? word.slice(0, -2) : word.endsWith('s') ? word.slice(0, -1) : word));
+  const singular = words.map((word) =>
+    word.endsWith('ies') ? word.slice(0, -3) + 'y' : word.endsWith('ses') ? word.slice(0, -2) : word.endsWith('s') ? word.slice(0, -1) : word,
+  );
   return [words, singular].some((list) => `_${list.join('_')}_`.includes(`_${subject}_`));
 }
 
@@ -49,11 +51,12 @@ export const missingRequiredRule = {
       // A write tool's optional reason is reported by tw/missing-reason.
       if (property.topLevel && property.name === 'reason' && tool.effect === 'write') continue;
       const description = typeof property.schema.description === 'string' ? property.schema.description : '';
-      const why = property.topLevel && isSubjectId(tool.name, property.name)
-        ? `it looks like the id of the thing "${tool.name}" acts on`
-        : SAYS_REQUIRED.test(description) && !/\bnot required\b|\boptional\b/i.test(description)
-          ? 'its description says it is required'
-          : undefined;
+      const why =
+        property.topLevel && isSubjectId(tool.name, property.name)
+          ? `it looks like the id of the thing "${tool.name}" acts on`
+          : SAYS_REQUIRED.test(description) && !/\bnot required\b|\boptional\b/i.test(description)
+            ? 'its description says it is required'
+            : undefined;
       if (why === undefined) continue;
       reports.push({
         path: property.pointer,

@@ -3,7 +3,13 @@ import { defineTool } from '../../../tools/index.js';
 import { lintTools } from '../lint-tools.js';
 
 function openFindings(inputSchema: Record<string, unknown>) {
-  const tool = defineTool({ name: 'save_address', description: 'Save a shipping address the user dictated for future orders.', effect: 'read', inputSchema, execute: () => 'ok' });
+  const tool = defineTool({
+    name: 'save_address',
+    description: 'Save a shipping address the user dictated for future orders.',
+    effect: 'read',
+    inputSchema,
+    execute: () => 'ok',
+  });
   return lintTools([tool]).filter((finding) => finding.rule === 'tw/open-object');
 }
 
@@ -22,7 +28,8 @@ describe('tw/open-object', () => {
         severity: 'warning',
         tool: 'save_address',
         path: '/inputSchema',
-        message: 'The arguments of tool "save_address" accept any undeclared property (additionalProperties is absent), so a misspelled argument is silently ignored.',
+        message:
+          'The arguments of tool "save_address" accept any undeclared property (additionalProperties is absent), so a misspelled argument is silently ignored.',
         fix: 'Add "additionalProperties": false (with Zod, use z.strictObject), so the model is told which property it got wrong.',
       },
       {

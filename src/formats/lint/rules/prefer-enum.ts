@@ -3,7 +3,25 @@ import type { LintRule, LintRuleReport } from '../lint-rule.js';
 import { isFreeString, listProperties, snakeName } from '../walk-schema.js';
 
 /** Names that almost always stand for a small, fixed set of values. */
-const CHOICE_NAMES = new Set(['action', 'operation', 'command', 'mode', 'status', 'priority', 'severity', 'tier', 'plan', 'unit', 'units', 'sort_order', 'order_by', 'direction', 'frequency', 'billing_cycle', 'visibility']);
+const CHOICE_NAMES = new Set([
+  'action',
+  'operation',
+  'command',
+  'mode',
+  'status',
+  'priority',
+  'severity',
+  'tier',
+  'plan',
+  'unit',
+  'units',
+  'sort_order',
+  'order_by',
+  'direction',
+  'frequency',
+  'billing_cycle',
+  'visibility',
+]);
 
 /** A model picking from ["buy", "sell", "hold"] is far more reliable than one interpreting intent in free text. */
 export const preferEnumRule = {
@@ -20,7 +38,12 @@ export const preferEnumRule = {
       }
       for (const candidate of candidates) {
         if (!isFreeString(candidate.schema) || typeof candidate.schema.pattern === 'string' || typeof candidate.schema.format === 'string') continue;
-        const description = typeof candidate.schema.description === 'string' ? candidate.schema.description : typeof property.schema.description === 'string' ? property.schema.description : '';
+        const description =
+          typeof candidate.schema.description === 'string'
+            ? candidate.schema.description
+            : typeof property.schema.description === 'string'
+              ? property.schema.description
+              : '';
         const listed = findListedChoices(description);
         if (listed) {
           const suggestion = listed.choices.length > 0 ? `"enum": ${JSON.stringify(listed.choices)}` : '"enum": [...] with the allowed values';

@@ -13,18 +13,41 @@ describe('tw/provider-compatibility', () => {
     const union = tool('book_room', {
       anyOf: [
         { type: 'object', properties: { room }, required: ['room'], additionalProperties: false },
-        { type: 'object', properties: { floor: { type: 'integer', minimum: 0, description: 'Any free room on this floor.' } }, required: ['floor'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: { floor: { type: 'integer', minimum: 0, description: 'Any free room on this floor.' } },
+          required: ['floor'],
+          additionalProperties: false,
+        },
       ],
     });
     const findings = compat([union]);
     expect(findings.map((finding) => [finding.severity, finding.path, finding.message])).toEqual([
-      ['error', '/inputSchema', 'OpenAI cannot take this tool: the root has no `type`; OpenAI requires `type: "object"` at the root of a tool\'s input schema.'],
-      ['error', '/inputSchema/anyOf', "OpenAI cannot take this tool: OpenAI rejects `anyOf` at the top level of a tool's input schema; make the root one object and move the alternatives into a property."],
-      ['error', '/inputSchema', 'Anthropic cannot take this tool: the root has no `type`; Anthropic requires `type: "object"` at the root of a tool\'s input schema.'],
-      ['error', '/inputSchema/anyOf', "Anthropic cannot take this tool: Anthropic rejects `anyOf` at the top level of a tool's input schema; make the root one object and move the alternatives into a property."],
+      [
+        'error',
+        '/inputSchema',
+        'OpenAI cannot take this tool: the root has no `type`; OpenAI requires `type: "object"` at the root of a tool\'s input schema.',
+      ],
+      [
+        'error',
+        '/inputSchema/anyOf',
+        "OpenAI cannot take this tool: OpenAI rejects `anyOf` at the top level of a tool's input schema; make the root one object and move the alternatives into a property.",
+      ],
+      [
+        'error',
+        '/inputSchema',
+        'Anthropic cannot take this tool: the root has no `type`; Anthropic requires `type: "object"` at the root of a tool\'s input schema.',
+      ],
+      [
+        'error',
+        '/inputSchema/anyOf',
+        "Anthropic cannot take this tool: Anthropic rejects `anyOf` at the top level of a tool's input schema; make the root one object and move the alternatives into a property.",
+      ],
       ['error', '/inputSchema', 'MCP cannot take this tool: the root has no `type`; MCP requires `type: "object"` at the root of a tool\'s input schema.'],
     ]);
-    expect(findings[1]!.fix).toBe('Make the root one object and move the alternatives into a property (for example a "kind" enum plus the properties of each kind).');
+    expect(findings[1]!.fix).toBe(
+      'Make the root one object and move the alternatives into a property (for example a "kind" enum plus the properties of each kind).',
+    );
     expect(compat([union], { providers: ['mcp'] }).map((finding) => finding.message)).toEqual([
       'MCP cannot take this tool: the root has no `type`; MCP requires `type: "object"` at the root of a tool\'s input schema.',
     ]);
@@ -37,7 +60,14 @@ describe('tw/provider-compatibility', () => {
         properties: {
           room,
           labels: { type: 'object', description: 'Labels to attach, by name.', additionalProperties: { type: 'string' } },
-          slot: { type: 'array', description: 'Start and end time.', prefixItems: [{ type: 'string', format: 'time' }, { type: 'string', format: 'time' }] },
+          slot: {
+            type: 'array',
+            description: 'Start and end time.',
+            prefixItems: [
+              { type: 'string', format: 'time' },
+              { type: 'string', format: 'time' },
+            ],
+          },
           note: { description: 'Anything else the user said about the booking.' },
         },
         required: ['room', 'labels', 'slot', 'note'],
@@ -64,14 +94,22 @@ describe('tw/provider-compatibility', () => {
   it('reports a name that providers refuse, for tools not made with defineTool', () => {
     const handmade = { ...tool('book_room', { type: 'object', properties: {}, additionalProperties: false }), name: 'book room!' } as AnyTool;
     expect(compat([handmade]).map((finding) => [finding.severity, finding.path, finding.message])).toEqual([
-      ['error', '/name', 'The tool name "book room!" is refused by some providers: the name contains " ", "!"; OpenAI and Anthropic accept only letters, digits, "_" and "-" (try "book_room").'],
+      [
+        'error',
+        '/name',
+        'The tool name "book room!" is refused by some providers: the name contains " ", "!"; OpenAI and Anthropic accept only letters, digits, "_" and "-" (try "book_room").',
+      ],
     ]);
   });
 
   it('lists the keywords strict mode drops only when asked', () => {
     const lengths = tool('book_room', {
       type: 'object',
-      properties: { room, title: { type: 'string', minLength: 3, maxLength: 80, description: 'Title shown on the room screen.' }, attendees: { type: 'integer', minimum: 1, default: 2, description: 'How many people will attend.' } },
+      properties: {
+        room,
+        title: { type: 'string', minLength: 3, maxLength: 80, description: 'Title shown on the room screen.' },
+        attendees: { type: 'integer', minimum: 1, default: 2, description: 'How many people will attend.' },
+      },
       required: ['room', 'title'],
       additionalProperties: false,
     });

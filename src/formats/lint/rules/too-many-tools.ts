@@ -9,7 +9,11 @@ export const tooManyToolsRule = {
     if (tools.length <= context.maxToolsWithoutRouting) return [];
     const uncategorized = tools.filter((tool) => tool.category === undefined && !tool.alwaysAvailable && !context.categorized.has(tool.name));
     if (uncategorized.length === 0) return [];
-    const shown = uncategorized.slice(0, 10).map((tool) => tool.name).join(', ') + (uncategorized.length > 10 ? `, … (${uncategorized.length - 10} more)` : '');
+    const shown =
+      uncategorized
+        .slice(0, 10)
+        .map((tool) => tool.name)
+        .join(', ') + (uncategorized.length > 10 ? `, … (${uncategorized.length - 10} more)` : '');
     return [
       {
         path: '',

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../../tools/index.js';
 import { lintTools } from '../lint-tools.js';
 
-const inputSchema = { type: 'object', properties: { city: { type: 'string', description: 'The city to look up, as the user wrote it.' } }, required: ['city'], additionalProperties: false };
+const inputSchema = {
+  type: 'object',
+  properties: { city: { type: 'string', description: 'The city to look up, as the user wrote it.' } },
+  required: ['city'],
+  additionalProperties: false,
+};
 const description = 'Get the current weather for one city. Call it when the user asks about the weather.';
 
 describe('tw/undeclared-effect', () => {

@@ -4,7 +4,7 @@ import type { LintRule } from '../lint-rule.js';
 export const undeclaredEffectRule = {
   id: 'tw/undeclared-effect',
   severity: 'warning',
-  summary: 'A tool does not declare its effect (the seed\'s four-field shape), so it is treated as a write.',
+  summary: "A tool does not declare its effect (the seed's four-field shape), so it is treated as a write.",
   checkTool(tool) {
     if (tool.effectDeclared !== false) return [];
     return [

@@ -3,7 +3,13 @@ import { defineTool } from '../../../tools/index.js';
 import { lintTools } from '../lint-tools.js';
 
 function toolWith(description: string, properties: Record<string, unknown> = {}) {
-  return defineTool({ name: 'manage_subscription', description, effect: 'read', inputSchema: { type: 'object', properties, required: [], additionalProperties: false }, execute: () => 'ok' });
+  return defineTool({
+    name: 'manage_subscription',
+    description,
+    effect: 'read',
+    inputSchema: { type: 'object', properties, required: [], additionalProperties: false },
+    execute: () => 'ok',
+  });
 }
 
 function vague(description: string, properties: Record<string, unknown> = {}) {
@@ -17,9 +23,17 @@ describe('tw/vague-description', () => {
       details: { type: 'string', description: 'Additional details' },
     });
     expect(findings.map((finding) => [finding.severity, finding.path, finding.message])).toEqual([
-      ['warning', '/description', 'The description of tool "manage_subscription" is vague: it opens with "Manage", which hides which action the tool takes ("Manage a user\'s subscription").'],
+      [
+        'warning',
+        '/description',
+        'The description of tool "manage_subscription" is vague: it opens with "Manage", which hides which action the tool takes ("Manage a user\'s subscription").',
+      ],
       ['warning', '/inputSchema/properties/action', 'The description of property "action" is vague: it is made only of generic words ("What to do").'],
-      ['warning', '/inputSchema/properties/details', 'The description of property "details" is vague: it is made only of generic words ("Additional details").'],
+      [
+        'warning',
+        '/inputSchema/properties/details',
+        'The description of property "details" is vague: it is made only of generic words ("Additional details").',
+      ],
     ]);
     expect(findings[0]!.fix).toBe(
       'Name the one action the tool takes, what it returns, and when to call it. If it does several things, split it into one tool per action ("update_subscription", "cancel_subscription").',
@@ -27,17 +41,21 @@ describe('tw/vague-description', () => {
   });
 
   it('reports descriptions that are too short, generic, or repeat the name', () => {
-    expect(vague('Do stuff').map((finding) => finding.message)).toEqual(['The description of tool "manage_subscription" is vague: it is made only of generic words ("Do stuff").']);
-    expect(vague('Manage subscription.').map((finding) => finding.message)).toEqual(['The description of tool "manage_subscription" is vague: it opens with "Manage", which hides which action the tool takes ("Manage subscription.").']);
+    expect(vague('Do stuff').map((finding) => finding.message)).toEqual([
+      'The description of tool "manage_subscription" is vague: it is made only of generic words ("Do stuff").',
+    ]);
+    expect(vague('Manage subscription.').map((finding) => finding.message)).toEqual([
+      'The description of tool "manage_subscription" is vague: it opens with "Manage", which hides which action the tool takes ("Manage subscription.").',
+    ]);
     expect(vague('Changes the plan.').map((finding) => [finding.message, finding.fix])).toEqual([
       [
         'The description of tool "manage_subscription" is vague: it has 3 words, too few to say what the tool does and when to call it ("Changes the plan.").',
         'Say what the tool does, what it returns, and when to call it (and when not to), in a sentence or two.',
       ],
     ]);
-    expect(vague('Cancel the subscription of the user now, at once.', { user_id: { type: 'string', description: 'The user ID' } }).map((finding) => finding.message)).toEqual([
-      'The description of property "user_id" is vague: it only repeats the property name ("The user ID").',
-    ]);
+    expect(
+      vague('Cancel the subscription of the user now, at once.', { user_id: { type: 'string', description: 'The user ID' } }).map((finding) => finding.message),
+    ).toEqual(['The description of property "user_id" is vague: it only repeats the property name ("The user ID").']);
   });
 
   it('stays silent on specific descriptions', () => {
