@@ -1,6 +1,7 @@
 /**
  * The one-way layering, re-derived from the sources so that it cannot be weakened
  * silently: shared → tools → protocol → formats/decoding → models → policy → agent → mcp/eval → cli.
+ * Within formats/ and models/, each provider's folder is its own: it imports no other provider's folder.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -44,6 +45,30 @@ function areaOf(file: string): string | undefined {
   return parts.length > 1 ? parts[0] : undefined;
 }
 
+/**
+ * The provider folders: one wire format (formats/) or one provider's SDK glue (models/) each. The shared pieces
+ * beside them (formats/provider-schema, formats/lint, models/retry, the files at the area's root) are not providers.
+ */
+const PROVIDER_FOLDERS: Record<string, readonly string[]> = {
+  formats: ['anthropic', 'mcp', 'openai-chat', 'openai-responses'],
+  models: ['anthropic', 'local', 'openai', 'scripted'],
+};
+
+function providerFolderOf(file: string): { area: string; folder: string } | undefined {
+  const [area, folder, ...rest] = relative(src, file).split(sep);
+  if (area === undefined || folder === undefined || rest.length === 0) return undefined;
+  return PROVIDER_FOLDERS[area]?.includes(folder) ? { area, folder } : undefined;
+}
+
+/** Relative imports that load code: `import type` / `export type` are erased, so sharing an options type is allowed. */
+function runtimeImportsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT_PATTERN)]
+    .filter((match) => !/^\s*(?:import|export)\s+type\s/.test(match[0]))
+    .map((match) => match[1] ?? match[2] ?? match[3]!)
+    .filter((specifier) => specifier.startsWith('.'));
+}
+
 function resolveImport(from: string, specifier: string): string {
   return resolve(dirname(from), specifier).replace(/\.js$/, '.ts');
 }
@@ -76,6 +101,19 @@ describe('layering', () => {
         }
         if (toArea === fromArea) continue;
         if (RANK[toArea]! >= RANK[fromArea]!) violations.push(`${relative(root, file)} (${fromArea}) imports ${relative(root, target)} (${toArea})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps each provider in its own folder: a provider folder of formats/ or models/ imports no other provider folder', () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const from = providerFolderOf(file);
+      if (from === undefined) continue;
+      for (const specifier of runtimeImportsOf(file)) {
+        const to = providerFolderOf(resolveImport(file, specifier));
+        if (to !== undefined && to.area === from.area && to.folder !== from.folder) violations.push(`${relative(root, file)} imports ${specifier}`);
       }
     }
     expect(violations).toEqual([]);
