@@ -34,6 +34,7 @@ export type {
   SeedToolDefinition,
   TextContent,
   Tool,
+  ToolCallApproval,
   ToolCallRequest,
   ToolContext,
   ToolEffect,

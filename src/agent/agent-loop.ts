@@ -13,7 +13,7 @@ import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, ty
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
-import type { ToolCallRequest, ToolResult } from '../tools/types.js';
+import type { ToolCallApproval, ToolCallRequest, ToolResult } from '../tools/types.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import {
   declinedMessage,
@@ -552,7 +552,9 @@ export class AgentLoop {
         args = prepared.arguments;
       }
       if (!tool) return { effect: 'none', run: async () => this.#unrunOutcome(call, 'failed', missingToolMessage(call.toolName)) };
-      return { effect: schedulingEffect(tool), run: () => this.#executeCall(turn.step, call, tool, args) };
+      // Only a call a person approved carries the approval to its tool (an imported MCP tool answers its server's confirmation with it).
+      const approval: ToolCallApproval | undefined = call.kind === 'confirm' ? { approvedBy: 'person', summary: call.summary ?? call.toolName } : undefined;
+      return { effect: schedulingEffect(tool), run: () => this.#executeCall(turn.step, call, tool, args, approval) };
     });
     const scheduled = await scheduleByEffect(jobs, this.#env.limits.maxParallelReads);
     const byKey = new Map(scheduled.map((outcome) => [outcome.callKey, outcome]));
@@ -576,7 +578,7 @@ export class AgentLoop {
     return outcome;
   }
 
-  async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown): Promise<ToolCallOutcome> {
+  async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown, approval: ToolCallApproval | undefined): Promise<ToolCallOutcome> {
     const state = this.#state;
     let storeKey = call.callKey;
     if (this.#env.persisted) {
@@ -599,6 +601,7 @@ export class AgentLoop {
         ...(this.#runSignal ? { signal: this.#runSignal } : {}),
         ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
         idempotencyKey: idempotencyKeyFor(state.runId, storeKey),
+        ...(approval ? { approval } : {}),
       });
     } catch (error) {
       // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.

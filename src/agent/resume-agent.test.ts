@@ -79,6 +79,38 @@ describe('confirmation', () => {
     expect(executed).toEqual([{ invoice: 'INV-2', amount: 5 }]);
   });
 
+  it("gives the approved call, and only it, the person's approval in its context", async () => {
+    const approvals: unknown[] = [];
+    const refund = defineTool<Refund>({
+      name: 'refund',
+      description: 'Refunds an invoice.',
+      effect: 'write',
+      inputSchema: { type: 'object', properties: { invoice: { type: 'string' }, amount: { type: 'number' } }, required: ['invoice', 'amount'] },
+      confirm: ({ amount }) => amount > 10,
+      summarize: ({ invoice, amount }) => `Refund $${amount} on invoice ${invoice}`,
+      execute: (args, context) => {
+        approvals.push([args.invoice, context.approval ?? 'none']);
+        return 'ok';
+      },
+    });
+    const tools = [refund];
+    const store = createMemoryRunStore();
+    const { result } = await pausedRun(store, tools, [
+      { id: 'c1', name: 'refund', arguments: { invoice: 'INV-1', amount: 50 } },
+      { id: 'c2', name: 'refund', arguments: { invoice: 'INV-2', amount: 5 } },
+    ]);
+    await resumeAgent(result.runId, [{ token: result.pending[0]!.token, decision: 'approve' }], {
+      model: createScriptedModel([textTurn('ok')]),
+      tools,
+      store,
+      recordDir: false,
+    });
+    expect(approvals).toEqual([
+      ['INV-1', { approvedBy: 'person', summary: 'Refund $50 on invoice INV-1' }],
+      ['INV-2', 'none'],
+    ]);
+  });
+
   it('runs an approved call once resumed, and the model sees its result', async () => {
     const { executed, tools, store } = setup();
     const { result } = await pausedRun(store, tools);

@@ -322,6 +322,32 @@ describe('createMcpServer: confirmation', () => {
   });
 });
 
+describe('createMcpServer: the approval a tool sees', () => {
+  const seen: unknown[] = [];
+  const recordApproval = defineTool<{ path: string }>({
+    name: 'delete_file',
+    description: 'Deletes a file.',
+    effect: 'write',
+    confirm: ({ path }) => path.startsWith('/'),
+    summarize: ({ path }) => `delete ${path}`,
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    execute: (_args, context) => {
+      seen.push(context.approval ?? 'none');
+      return 'ok';
+    },
+  });
+
+  it('is the approved line after a confirmation, and absent when nobody was asked or --approve skipped asking', async () => {
+    seen.length = 0;
+    const confirmed = await connect([recordApproval], { confirmation: async () => ({ approved: true }) });
+    await confirmed.client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } });
+    await confirmed.client.callTool({ name: 'delete_file', arguments: { path: 'relative' } });
+    const preapproved = await connect([recordApproval], { preapproved: ['delete_file'] });
+    await preapproved.client.callTool({ name: 'delete_file', arguments: { path: '/tmp/b' } });
+    expect(seen).toEqual([{ approvedBy: 'person', summary: 'delete /tmp/a' }, 'none', 'none']);
+  });
+});
+
 describe('createMcpServer: resources, prompts and completion', () => {
   const options: McpServerOptions = {
     resources: [{ uri: 'note://today', name: 'today', mimeType: 'text/markdown', read: () => '# Today' }],

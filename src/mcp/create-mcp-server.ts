@@ -28,7 +28,7 @@ import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
-import type { AnyTool, ToolLogger, ToolResult } from '../tools/index.js';
+import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
@@ -137,10 +137,14 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
 
     const call = new ServerCall(server, extra, logThreshold);
 
+    // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
+    // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
+    let approval: ToolCallApproval | undefined;
     if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments)) {
       const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor() });
       const refusal = await confirm(server, extra, tool, prepared.arguments, summary, options);
       if (refusal !== undefined) return errorResult(refusal);
+      approval = { approvedBy: 'person', summary };
     }
 
     const progressToken = request.params._meta?.progressToken;
@@ -152,7 +156,9 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execution = await runWithMcpCall(call, onProgress, () => registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress }));
+    const execution = await runWithMcpCall(call, onProgress, () =>
+      registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, ...(approval ? { approval } : {}) }),
+    );
     await call.notificationsSent();
     return toWireResult(execution.result, tool, logger);
   });

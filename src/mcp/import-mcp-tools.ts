@@ -9,19 +9,25 @@
  *
  * Annotations come from the server and are hints: the default confirms every
  * call a server does not declare read-only or non-destructive.
+ *
+ * The client declares elicitation, and answers a toolwright server's request
+ * to confirm a call with the approval the person gave here (a call that ran
+ * with `context.approval`); every other elicitation is declined
+ * (answer-confirmations.ts says exactly what is answered).
  * @module
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
 import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestToolName, toolResult } from '../tools/index.js';
 import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
+import { ConfirmationAnswerer } from './answer-confirmations.js';
 import { splitCommandLine } from './split-command-line.js';
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
@@ -86,7 +92,11 @@ const OLDER_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-0[3-7]|draft\/2019-
 /** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
 export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
   const { transport, label } = openTransport(options.server);
-  const client = new Client({ name: options.clientName ?? 'toolwright', version: '0' }, { capabilities: {} });
+  // Elicitation is declared so that a toolwright server can ask to confirm a call a person already approved here; the
+  // handler answers only that, and declines every other request (answer-confirmations.ts).
+  const client = new Client({ name: options.clientName ?? 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+  const answerer = new ConfirmationAnswerer();
+  client.setRequestHandler(ElicitRequestSchema, (request) => answerer.answer(request));
   try {
     await client.connect(transport);
   } catch (error) {
@@ -125,12 +135,14 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
     const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName, warnings, taken });
     if (!converted) continue;
     const remoteName = descriptor.name;
+    const labels = [...new Set([descriptor.title, descriptor.annotations?.title, remoteName].filter((label): label is string => typeof label === 'string'))];
     tools.push(
       defineTool({
         ...converted,
         confirm: confirm(descriptor),
         execute: async (args: Record<string, unknown>, context) => {
           let result: CallToolResult;
+          const inFlight = answerer.begin(labels, context.approval?.approvedBy === 'person');
           try {
             result = (await client.callTool({ name: remoteName, arguments: args }, undefined, {
               signal: context.signal,
@@ -140,6 +152,8 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
             })) as CallToolResult;
           } catch (error) {
             throw remoteFailure(serverName, error);
+          } finally {
+            answerer.end(inFlight);
           }
           const content = (Array.isArray(result.content) ? result.content : []) as ContentPart[];
           if (result.isError === true) {

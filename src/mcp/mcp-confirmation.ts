@@ -41,7 +41,33 @@ export const CONFIRMATION_SCHEMA = {
 } as const;
 
 export function confirmationPrompt(tool: AnyTool, summary: string): string {
-  return `The assistant wants to run "${tool.title ?? tool.name}", which needs your approval:\n${summary}\nApprove this call?`;
+  return `${confirmationPromptStart(tool.title ?? tool.name)}${summary}${CONFIRMATION_PROMPT_END}`;
+}
+
+const CONFIRMATION_PROMPT_END = '\nApprove this call?';
+function confirmationPromptStart(label: string): string {
+  return `The assistant wants to run "${label}", which needs your approval:\n`;
+}
+
+/**
+ * Whether `message` is {@link confirmationPrompt}'s text for the tool shown as `label` (its title, or its name): what
+ * toolwright's MCP client checks before answering a server's confirmation request for a call to that tool.
+ */
+export function isConfirmationPromptFor(message: string, label: string): boolean {
+  const start = confirmationPromptStart(label);
+  return message.length >= start.length + CONFIRMATION_PROMPT_END.length && message.startsWith(start) && message.endsWith(CONFIRMATION_PROMPT_END);
+}
+
+/** Whether a requested form is {@link CONFIRMATION_SCHEMA}'s: an object with one field, `approve`, a required boolean, and nothing else. */
+export function isConfirmationSchema(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { type, properties, required } = schema as { type?: unknown; properties?: unknown; required?: unknown };
+  if (type !== 'object' || typeof properties !== 'object' || properties === null) return false;
+  const keys = Object.keys(properties);
+  if (keys.length !== 1 || keys[0] !== 'approve') return false;
+  const field: unknown = (properties as Record<string, unknown>).approve;
+  if (typeof field !== 'object' || field === null || (field as { type?: unknown }).type !== 'boolean') return false;
+  return Array.isArray(required) && required.length === 1 && required[0] === 'approve';
 }
 
 export function decisionFromElicitation(result: ElicitResult): McpConfirmationDecision {

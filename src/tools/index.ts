@@ -36,6 +36,7 @@ export type {
   JsonSchemaObject,
   ResourceLinkContent,
   TextContent,
+  ToolCallApproval,
   ToolCallRequest,
   ToolContext,
   ToolEffect,

@@ -29,7 +29,7 @@ import {
 import { compileSchema, type SchemaValidator } from './schema-validator.js';
 import { ToolError, type ToolErrorKind } from './tool-error.js';
 import { normalizeToolOutput, truncateResult } from './tool-output.js';
-import type { ArgumentLimits, ToolCallRequest, ToolContext, ToolResult } from './types.js';
+import type { ArgumentLimits, ToolCallApproval, ToolCallRequest, ToolContext, ToolResult } from './types.js';
 import { describeValue, type ValidationIssue, type ValidationResult } from './validation-issues.js';
 
 /** Why a call failed; stable, for logs, metrics and retry decisions. */
@@ -103,6 +103,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Passed to the tool as `context.idempotencyKey`. */
   idempotencyKey?: string;
+  /** Passed to the tool as `context.approval`: give it only for a call a person approved (the agent runtime and the MCP server do). */
+  approval?: ToolCallApproval;
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
@@ -303,6 +305,7 @@ export class ToolRegistry {
       reportProgress: options.onProgress ?? ignoreProgress,
     };
     if (options.idempotencyKey !== undefined) context.idempotencyKey = options.idempotencyKey;
+    if (options.approval !== undefined) context.approval = { approvedBy: 'person', summary: options.approval.summary };
 
     const toolStarted = performance.now();
     let outcome: Outcome;

@@ -95,4 +95,17 @@ export interface ToolContext {
   idempotencyKey?: string;
   /** Reports progress (for MCP progress notifications); a no-op when nobody listens. */
   reportProgress: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Present only when a person approved this very call before it ran (the agent runtime's confirmations, or an MCP
+   * client's answer to the server's confirmation request); absent for a call that ran without asking. A tool that
+   * forwards the call elsewhere (an imported MCP tool) answers the other side's confirmation request with it.
+   */
+  approval?: ToolCallApproval;
+}
+
+/** A person's approval of one call, as the tool sees it. */
+export interface ToolCallApproval {
+  approvedBy: 'person';
+  /** The line the person approved (redacted). */
+  summary: string;
 }

@@ -56,6 +56,49 @@ describe('toolwright run --mcp', { timeout: 120_000 }, () => {
     expect(second.messages.at(-1)!.content).toContain('$.tense: must be one of');
   });
 
+  it('completes a write that a toolwright server confirms, once the person approves it in the terminal', async () => {
+    server.reset();
+    const refund = { reason: 'Charged twice', invoice_id: 'inv_000102', amount_cents: 1000 };
+    server.enqueue(
+      { toolCalls: [{ id: 'call_1', name: 'create_refund', arguments: refund }] },
+      // The same refund again: it is asked about again, and this time denied.
+      { toolCalls: [{ id: 'call_2', name: 'create_refund', arguments: refund }] },
+      { text: 'Refunded 10.00 USD once.' },
+    );
+    const out: string[] = [];
+    const asked: string[] = [];
+    const answers = ['y', 'n'];
+    const io: AgentCliIo = {
+      out: (text) => out.push(text),
+      err: () => {},
+      ask: async (question) => {
+        asked.push(question);
+        return answers.shift() ?? 'n';
+      },
+    };
+    const serve = `${process.execPath} --import tsx ${join(root, 'src/cli/main.ts')} serve --tools ${join(root, 'examples/subscriptions/index.ts')}`;
+    const previousKey = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
+    try {
+      const result = await runRunCommand(
+        'Refund 10 USD of invoice inv_000102, I was charged twice.',
+        { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root },
+        io,
+      );
+      expect(result.status).toBe('completed');
+    } finally {
+      if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = previousKey;
+    }
+    expect(asked).toHaveLength(2);
+    // The server ran the approved refund (its structured result reached the model) and was never reached by the denied one.
+    const second = server.requests[1]!.body as { messages: { role: string; content: string }[] };
+    const refunded = JSON.parse(second.messages.at(-1)!.content) as Record<string, unknown>;
+    expect(refunded).toMatchObject({ invoice_id: 'inv_000102', amount_cents: 1000, invoice_status: 'partially_refunded' });
+    const third = server.requests[2]!.body as { messages: { role: string; content: string }[] };
+    expect(third.messages.at(-1)!.content).toContain('The user declined this call to create_refund');
+  });
+
   it('asks for --tools or --mcp', async () => {
     await expect(runRunCommand('x', { model: 'openai:gpt-4o-mini' }, { out: () => {}, err: () => {} })).rejects.toThrow('--tools is required');
   });
