@@ -42,19 +42,22 @@ describe('StatusLine', () => {
     status.advance(2_400);
     status.line.retrying({ attempt: 2, delayMs: 3_000, reason: '429' });
     status.advance(1_000);
+    status.advance(2_000);
     status.line.modelCallEnded();
     expect(status.written).toEqual([
       '\r\u001b[2K… waiting for openai:gpt-4o-mini · 0 s',
       '\r\u001b[2K… waiting for openai:gpt-4o-mini · 2 s',
       '\r\u001b[2K… waiting for openai:gpt-4o-mini · 2 s · retry 2/4 in 3.0 s (429 rate limited)',
       '\r\u001b[2K… waiting for openai:gpt-4o-mini · 3 s · retry 2/4 in 3.0 s (429 rate limited)',
+      // The wait is over: the line names the attempt in flight.
+      '\r\u001b[2K… waiting for openai:gpt-4o-mini · 5 s · attempt 3/5 (after 429 rate limited)',
       '\r\u001b[2K',
     ]);
     expect(status.stopped()).toBe(1);
     // Nothing drawn: nothing to erase, and a stray tick draws nothing.
     status.line.clear();
     status.line.tick();
-    expect(status.written).toHaveLength(5);
+    expect(status.written).toHaveLength(6);
   });
 
   it('a new model call forgets the last one’s retry and restarts the clock', () => {

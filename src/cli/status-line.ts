@@ -42,7 +42,8 @@ export class StatusLine {
   /** What the model call is: e.g. `model call 2`; undefined when nothing is in flight. */
   #waitingFor: string | undefined;
   #startedAt = 0;
-  #retry: string | undefined;
+  /** The last retry of this call, and when it was announced. */
+  #retry: { event: RetryEvent; at: number } | undefined;
   #drawn = false;
   #stopTicker: (() => void) | undefined;
 
@@ -63,12 +64,11 @@ export class StatusLine {
 
   /** The provider call failed and will be retried after `event.delayMs`. */
   retrying(event: RetryEvent): void {
-    const text = `retry ${event.attempt}/${this.#options.maxRetries} in ${(event.delayMs / 1000).toFixed(1)} s (${describeRetryReason(event.reason)})`;
     if (!this.#options.isTTY) {
-      this.#options.stream.write(`${text}\n`);
+      this.#options.stream.write(`${retryLine(event, this.#options.maxRetries)}\n`);
       return;
     }
-    this.#retry = text;
+    this.#retry = { event, at: this.#now() };
     this.#draw();
   }
 
@@ -97,14 +97,26 @@ export class StatusLine {
     if (this.#waitingFor === undefined) return;
     const seconds = Math.max(0, Math.floor((this.#now() - this.#startedAt) / 1000));
     const waiting = `… waiting for ${this.#waitingFor} · ${seconds} s`;
-    const line = this.#retry === undefined ? this.#paint(waiting, DIM) : `${this.#paint(waiting, DIM)}${this.#paint(` · ${this.#retry}`, YELLOW)}`;
+    const line = this.#retry === undefined ? this.#paint(waiting, DIM) : `${this.#paint(waiting, DIM)}${this.#paint(` · ${this.#retryText()}`, YELLOW)}`;
     this.#options.stream.write(`\r\u001b[2K${line}`);
     this.#drawn = true;
+  }
+
+  /** During the wait, the retry and its wait; once the wait is over, the attempt now in flight. */
+  #retryText(): string {
+    const { event, at } = this.#retry!;
+    const reason = describeRetryReason(event.reason);
+    if (this.#now() - at < event.delayMs) return retryLine(event, this.#options.maxRetries);
+    return `attempt ${event.attempt + 1}/${this.#options.maxRetries + 1} (after ${reason})`;
   }
 
   #paint(text: string, code: string): string {
     return this.#options.color ? `${code}${text}\u001b[0m` : text;
   }
+}
+
+function retryLine(event: RetryEvent, maxRetries: number): string {
+  return `retry ${event.attempt}/${maxRetries} in ${(event.delayMs / 1000).toFixed(1)} s (${describeRetryReason(event.reason)})`;
 }
 
 const DIM = '\u001b[2m';
