@@ -11,7 +11,7 @@ export class RunNotFoundError extends ToolwrightError {
   constructor(runId: string) {
     super(
       'TW_RUN_NOT_FOUND',
-      `No stored run "${runId}". List pending runs with \`toolwright approvals list\`, and check that the same run store (TOOLWRIGHT_HOME or the store path) is used.`,
+      `No stored run "${runId}". List pending runs with \`toolwright approvals list\`, and check that the same run store (TOOLWRIGHT_HOME or the store path) is used. A run started without \`store\` or \`statePath\` lives only in its process's memory: pass one to resume it from another process.`,
     );
     this.runId = runId;
   }

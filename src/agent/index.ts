@@ -34,7 +34,7 @@ export type { ConfirmationRefusal } from './agent-errors.js';
 export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';
 export { canonicalJson } from '../shared/canonical-json.js';
-export { createMemoryRunStore } from './memory-run-store.js';
+export { createMemoryRunStore, processRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
 export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';

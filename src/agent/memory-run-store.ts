@@ -1,7 +1,9 @@
 /**
  * A {@link RunStore} in memory: for tests and for processes that never need to
  * resume a run after a restart. Values are copied in and out through JSON, as
- * a database would, so a caller cannot change stored state by mutation.
+ * a database would, so a caller cannot change stored state by mutation. The
+ * process-wide one ({@link processRunStore}) is what `runAgent` and
+ * `resumeAgent` share when the caller names no store.
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -100,4 +102,16 @@ export function createMemoryRunStore(): RunStore {
     },
     async close() {},
   };
+}
+
+let processStore: RunStore | undefined;
+
+/**
+ * The store a library run uses when it is given neither `store` nor `statePath`: one memory store per process, so a run
+ * paused for confirmation resumes in the same process and nothing is written to disk. Its paused runs live until the
+ * process ends; a server that keeps runs longer, or across restarts, passes its own store (`openSqliteRunStore`).
+ */
+export function processRunStore(): RunStore {
+  processStore ??= createMemoryRunStore();
+  return processStore;
 }

@@ -21,7 +21,7 @@ import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { Decision, RunLease, RunStore, StoredConfirmation } from './run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
-import { openSqliteRunStore } from './sqlite-run-store.js';
+import { defaultRunStore } from './default-run-store.js';
 
 /** A person's decision on one pending call. */
 export interface ConfirmationDecision {
@@ -52,7 +52,7 @@ export interface ResumeAgentOptions extends AgentRuntimeOptions {
 export const DEFAULT_LEASE_MS = 30_000;
 
 export interface DecideOptions {
-  /** The run store. Default: the SQLite store at `statePath`. */
+  /** The run store. Default: the SQLite store at `statePath` when given, else the process's memory store (as `runAgent`). */
   store?: RunStore;
   statePath?: string;
   /** The clock for expiry. Default: `Date.now`. */
@@ -76,7 +76,7 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
   const ownStore = options.store === undefined;
   const redactor = runRedactor(options);
   // Sealed: the stored state is redacted, and the real values come back for the resumed calls.
-  const store = sealRunStore(options.store ?? (await openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {})), redactor);
+  const store = sealRunStore(options.store ?? (await defaultRunStore(options)), redactor);
   try {
     const now = options.now ?? Date.now;
     const stored = await store.loadRun(runId);
@@ -168,7 +168,7 @@ export async function resumeAgent(runId: string, decisions: readonly Confirmatio
  * approve` does); `resumeAgent` continues it later. Returns the decided call.
  */
 export async function decideConfirmation(decision: ConfirmationDecision, options: DecideOptions = {}): Promise<StoredConfirmation> {
-  const store = options.store ?? (await openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {}));
+  const store = options.store ?? (await defaultRunStore(options));
   try {
     const decided = await recordDecision(store, decision, (options.now ?? Date.now)());
     const run = await store.loadRun(decided.runId);
@@ -190,7 +190,7 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
 
 /** Every call still waiting for a decision, oldest first (expired ones included; they are declined on resume). */
 export async function listPendingConfirmations(options: DecideOptions = {}): Promise<StoredConfirmation[]> {
-  const store = options.store ?? (await openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {}));
+  const store = options.store ?? (await defaultRunStore(options));
   try {
     const undecided = await store.listConfirmations({ undecided: true });
     const live: StoredConfirmation[] = [];

@@ -35,8 +35,7 @@ import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
 import type { RunStore } from './run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
-import { openSqliteRunStore } from './sqlite-run-store.js';
-import { defaultRunsDir } from './toolwright-home.js';
+import { defaultRunStore } from './default-run-store.js';
 
 /** Options shared by {@link runAgent} and `resumeAgent`. */
 export interface AgentRuntimeOptions {
@@ -48,11 +47,18 @@ export interface AgentRuntimeOptions {
   limits?: AgentLimits;
   /** Prices per model id, merged over the built-in table. */
   prices?: PriceTable;
-  /** Where paused runs live. Default: the SQLite store at `statePath`, opened only if the run needs a confirmation. */
+  /**
+   * Where paused runs live. Default: the SQLite store at `statePath` when one is given (opened only if the run needs a
+   * confirmation), else one memory store per process (`processRunStore`): a paused run resumes in the same process, and
+   * nothing touches the disk. Pass a store (or `statePath`) to resume after a restart.
+   */
   store?: RunStore;
-  /** The SQLite file of the default store. Default: `$TOOLWRIGHT_HOME/state.db` (`~/.toolwright/state.db`). */
+  /** A SQLite file to keep paused runs in, when no `store` is given. Default: none (see `store`); the CLI uses `$TOOLWRIGHT_HOME/state.db`. */
   statePath?: string;
-  /** The folder of run records, or `false` for none. Default: `$TOOLWRIGHT_HOME/runs`. */
+  /**
+   * The folder of run records (one JSONL file per run). Default: none, no record is written; `false` says the same.
+   * The CLI uses `$TOOLWRIGHT_HOME/runs` (`defaultRunsDir()`).
+   */
   recordDir?: string | false;
   /** Extra patterns redacted from the record, the store and the logs (strings match literally), besides the built-in rules (docs/agent.md, "Redaction"). */
   redact?: readonly (RegExp | string)[];
@@ -115,7 +121,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     throw new InvalidArgumentError("runAgent needs a `prompt` or `messages` holding the user's request.");
   }
   const runId = options.runId ?? newRunId();
-  const recordDir = options.recordDir === undefined ? defaultRunsDir() : options.recordDir;
+  // A library run writes nothing to disk unless asked: the caller names the folder (the CLI names $TOOLWRIGHT_HOME/runs).
+  const recordDir = options.recordDir === undefined ? false : options.recordDir;
   const state: RunState = {
     version: 1,
     runId,
@@ -170,7 +177,7 @@ export function createEnvironment(
   // Runs and call outcomes are stored redacted, their secrets sealed beside them (sealed-run-store.ts).
   const store = (): Promise<RunStore> => {
     if (options.store) return Promise.resolve(sealRunStore(options.store, redact));
-    opened ??= openSqliteRunStore(options.statePath !== undefined ? { path: options.statePath } : {}).then((opened) => sealRunStore(opened, redact));
+    opened ??= defaultRunStore(options).then((opened) => sealRunStore(opened, redact));
     return opened;
   };
   const environment: LoopEnvironment = {

@@ -9,6 +9,7 @@ import {
   ConfirmationRefusedError,
   createRedactor,
   decideConfirmation,
+  defaultStatePath,
   listPendingConfirmations,
   openSqliteRunStore,
   type Decision,
@@ -24,7 +25,8 @@ export interface ApprovalsOptions {
 }
 
 export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
-  const pending = await listPendingConfirmations(options.state !== undefined ? { statePath: options.state } : {});
+  // The CLI's store is the SQLite file under $TOOLWRIGHT_HOME; a library caller naming no store gets the process's memory store.
+  const pending = await listPendingConfirmations({ statePath: options.state ?? defaultStatePath() });
   // Stored confirmations are redacted when a run pauses; redacting again covers rows an older version wrote.
   const redact = createRedactor();
   const shown = pending.map(

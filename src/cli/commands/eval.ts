@@ -60,6 +60,8 @@ export interface EvalCommandOptions {
   confirmations?: string;
   maxIterations?: string;
   maxOutputTokens?: string;
+  /** Retries of a failed model request; default 2. */
+  maxRetries?: string;
   toolChoice?: string;
   json?: boolean;
   /** `false` with `--no-progress`. */
@@ -95,6 +97,7 @@ export function registerEvalCommand(program: Command): void {
     .option('--isolation <kind>', `isolation of the isolation strategies (${ISOLATION_KINDS.join(', ')})`, 'delimit')
     .option('--confirmations <answer>', 'how the stand-in person answers policy confirmations: deny or approve', 'deny')
     .option('--max-iterations <n>', 'model calls per case', '15')
+    .option('--max-retries <n>', 'retries of a failed model request (429, 5xx, connection, timeout); default 2')
     .option('--max-output-tokens <n>', "cap on each model call's output tokens (default: the provider's)")
     .option('--tool-choice <choice>', `${EVAL_TOOL_CHOICES.join(', ')}: required-first makes the first model call of each case call a tool`, 'auto')
     .option('--no-progress', 'no progress bar')
@@ -130,7 +133,8 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   const seed = integer('--seed', options.seed ?? '0', 0);
   const temperature = number('--temperature', options.temperature ?? '0');
   let concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
-  const { source: model, close } = await modelSource(spec, options.baseUrl);
+  const maxRetries = options.maxRetries === undefined ? undefined : integer('--max-retries', options.maxRetries, 0);
+  const { source: model, close } = await modelSource(spec, options.baseUrl, maxRetries);
   if (spec.startsWith('local:') && concurrency > 1) {
     io.err('note: a local model generates one answer at a time; running with --concurrency 1.\n');
     concurrency = 1;
@@ -180,7 +184,11 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
 }
 
 /** The model of the run; `local:tiny` is toolwright's tiny structural test model, made on first use. */
-async function modelSource(spec: string, baseUrl: string | undefined): Promise<{ source: EvalModelSource; close: () => Promise<void> }> {
+async function modelSource(
+  spec: string,
+  baseUrl: string | undefined,
+  maxRetries: number | undefined,
+): Promise<{ source: EvalModelSource; close: () => Promise<void> }> {
   if (isSimulatorSpec(spec)) return { source: { spec, simulator: true, create: (context) => createSimulator(spec, context) }, close: async () => {} };
   if (spec.startsWith('sim:'))
     throw new InvalidArgumentError(`Unknown simulator "${spec}"; use one of ${SIMULATOR_SPECS.join(', ')}, or a provider:model spec.`);
@@ -190,6 +198,7 @@ async function modelSource(spec: string, baseUrl: string | undefined): Promise<{
   // The tiny model's calls are steered to a close early, so that its random calls are complete enough for the policy to judge.
   const model: Model & { close?: () => Promise<void> } = createModel(resolved, {
     ...(baseUrl !== undefined ? { baseURL: baseUrl } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
     ...(tiny ? { local: { callTokenBudget: TINY_CALL_TOKEN_BUDGET } } : {}),
   });
   return { source: { spec, simulator: false, create: () => model }, close: async () => model.close?.() };

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RunRecorder, createRedactor, defaultRunsDir, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { RunRecorder, createRedactor, defaultRunsDir, findPrice, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
 
@@ -40,14 +40,17 @@ export async function printLogs(runId: string, options: LogsOptions, io: AgentCl
     for (const line of lines) io.out(`${JSON.stringify(line)}\n`);
     return lines;
   }
+  // The record keeps no price table: a model the built-in table lacks shows "price unknown", not $0.
+  let priceKnown = true;
   for (const line of lines) {
-    const text = formatLine(line);
+    if (line.type === 'run_started') priceKnown = findPrice(line.modelId) !== undefined;
+    const text = formatLine(line, priceKnown);
     if (text !== undefined) io.out(`${line.time.slice(11, 23)}  ${text.replace(/\n/g, '\n              ')}\n`);
   }
   return lines;
 }
 
-function formatLine(line: RunRecordLine): string | undefined {
+function formatLine(line: RunRecordLine, priceKnown: boolean): string | undefined {
   switch (line.type) {
     case 'run_started':
       return `${line.resumed ? 'resumed' : 'started'} run ${line.runId} with ${line.modelId} (${line.tools.length} tools)`;
@@ -63,7 +66,7 @@ function formatLine(line: RunRecordLine): string | undefined {
     case 'confirmation_requested':
       return line.pending.map((item) => `waiting for confirmation ${item.approvalId}: ${item.summary}`).join('\n');
     case 'stop':
-      return `${line.status}${line.stopReason ? ` (${line.stopReason.kind}: ${line.stopReason.message})` : ''} · ${line.usage.modelCalls} model calls · ${line.usage.toolCalls} tool calls · ${line.usage.inputTokens} in / ${line.usage.outputTokens} out tokens · $${line.costUsd.toFixed(4)}`;
+      return `${line.status}${line.stopReason ? ` (${line.stopReason.kind}: ${line.stopReason.message})` : ''} · ${line.usage.modelCalls} model calls · ${line.usage.toolCalls} tool calls · ${line.usage.inputTokens} in / ${line.usage.outputTokens} out tokens · ${priceKnown ? `$${line.costUsd.toFixed(4)}` : 'price unknown'}`;
     default:
       return formatEvent(line)?.trim();
   }

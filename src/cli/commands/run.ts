@@ -20,7 +20,11 @@ import {
   type PendingConfirmation,
   type RunEvent,
 } from '../../agent/index.js';
+import { DEFAULT_PRICES, findPrice } from '../../agent/price-table.js';
+import { defaultRunsDir, defaultStatePath } from '../../agent/toolwright-home.js';
 import { createModel } from '../../models/create-model.js';
+import { DEFAULT_RETRY } from '../../models/retry/call-with-retries.js';
+import { StatusLine, useColor } from '../status-line.js';
 import { resultText } from '../../formats/content-as-text.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
@@ -33,11 +37,20 @@ export interface AgentCliIo {
   err: (text: string) => void;
   /** Asks a question and resolves to the answer; absent when no terminal is attached. */
   ask?: (question: string) => Promise<string>;
+  /** `err` is a terminal: the status line is redrawn in place there. Default `false`: a plain line per retry. */
+  errIsTTY?: boolean;
+  /** Colour what goes to `err` (a terminal, `NO_COLOR` unset). Default `false`. */
+  color?: boolean;
 }
 
 /** The terminal: stdout, stderr, and questions on stdin when it is a TTY. */
 export function terminalIo(): AgentCliIo {
-  const io: AgentCliIo = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+  const io: AgentCliIo = {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    errIsTTY: process.stderr.isTTY === true,
+    color: useColor(process.stderr.isTTY),
+  };
   if (process.stdin.isTTY) {
     io.ask = async (question) => {
       const prompt = createInterface({ input: process.stdin, output: process.stdout });
@@ -83,6 +96,8 @@ export interface AgentCommandOptions {
   maxToolCalls?: string;
   maxTokens?: string;
   timeout?: string;
+  /** Retries of a failed provider request (429, 5xx, connection, timeout); default 2. */
+  maxRetries?: string;
   /** Resolve the tool module from here. Default: `process.cwd()`. */
   cwd?: string;
   /** MCP servers whose tools join the run: commands to spawn (stdio) or `http(s)://` URLs. */
@@ -125,11 +140,22 @@ export async function buildRuntime(
   io: AgentCliIo,
 ): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
   const limits = parseLimits(options);
+  const maxRetries = wholeNumber(options.maxRetries, '--max-retries');
+  const status = new StatusLine({
+    stream: { write: (text) => io.err(text) },
+    isTTY: io.errIsTTY === true,
+    color: io.color === true,
+    maxRetries: maxRetries ?? DEFAULT_RETRY.maxRetries,
+  });
   const loaded =
     meta.toolsModule === ''
       ? { tools: [], categories: undefined, source: '' }
       : await loadToolModule(meta.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
-  const model = createModel(meta.modelSpec, meta.baseURL !== undefined ? { baseURL: meta.baseURL } : {});
+  const model = createModel(meta.modelSpec, {
+    ...(meta.baseURL !== undefined ? { baseURL: meta.baseURL } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    onRetry: (event) => status.retrying(event),
+  });
   // Remote MCP tools join the run as ordinary registry entries: validated locally, under the same guards and confirmations.
   const imported: ImportedMcpTools[] = [];
   const close = async () => {
@@ -149,21 +175,31 @@ export async function buildRuntime(
     model,
     tools: [...loaded.tools, ...imported.flatMap((connection) => connection.tools)],
     limits,
-    recordDir: options.record === false ? false : (options.runs ?? undefined),
+    // The CLI keeps its state under $TOOLWRIGHT_HOME, named here because a library run keeps none on disk by default.
+    recordDir: options.record === false ? false : (options.runs ?? defaultRunsDir()),
+    statePath: options.state ?? defaultStatePath(),
     logger: { error: () => {} },
   };
-  if (runtime.recordDir === undefined) delete runtime.recordDir;
-  if (options.state !== undefined) runtime.statePath = options.state;
   // The module's map names each category's tools, which need no `category` field of their own.
   if (meta.route) runtime.routing = { categories: loaded.categories ?? [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
   // The terminal gets what the record gets: events redacted, the tools' schemas included.
   const redact = runRedactor(runtime);
-  if (!options.json)
-    runtime.onEvent = (event) => {
-      const line = formatEvent(redact(event) as RunEvent);
-      if (line !== undefined) io.out(`${line}\n`);
-    };
-  return { options: runtime, toolsModule: loaded.source, close };
+  runtime.onEvent = (event) => {
+    // The status line (stderr) shows each wait for the model, in --json mode too; stdout gets the steps only without --json.
+    if (event.type === 'model_request') status.modelCallStarted(meta.modelSpec);
+    else if (event.type === 'model_response' || event.type === 'model_error') status.modelCallEnded();
+    if (options.json) return;
+    const line = formatEvent(redact(event) as RunEvent);
+    if (line !== undefined) io.out(`${line}\n`);
+  };
+  return {
+    options: runtime,
+    toolsModule: loaded.source,
+    close: async () => {
+      status.modelCallEnded();
+      await close();
+    },
+  };
 }
 
 /** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
@@ -182,18 +218,24 @@ export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, o
   }
   // Printed redacted (a pending call's token too: approve by id with `toolwright approvals`); the caller gets the result as it is.
   const shown = redact(result) as AgentResult;
-  io.out(options.json ? `${JSON.stringify(shown, null, 2)}\n` : formatResult(shown));
+  const priceKnown = findPrice(runtime.model.id, { ...DEFAULT_PRICES, ...runtime.prices }) !== undefined;
+  // Without a price the cost is unknown, not zero: JSON says `costUsd: null, priceKnown: false`.
+  io.out(
+    options.json ? `${JSON.stringify({ ...shown, costUsd: priceKnown ? shown.costUsd : null, priceKnown }, null, 2)}\n` : formatResult(shown, { priceKnown }),
+  );
   return result;
+}
+
+function wholeNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`${flag} must be a whole number (got "${value}").`);
+  return parsed;
 }
 
 function parseLimits(options: AgentCommandOptions): AgentLimits {
   const limits: AgentLimits = {};
-  const integer = (value: string | undefined, flag: string): number | undefined => {
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`${flag} must be a whole number (got "${value}").`);
-    return parsed;
-  };
+  const integer = wholeNumber;
   const iterations = integer(options.maxIterations, '--max-iterations');
   if (iterations !== undefined) limits.maxIterations = iterations;
   const toolCalls = integer(options.maxToolCalls, '--max-tool-calls');
@@ -224,7 +266,7 @@ export function formatEvent(event: RunEvent): string | undefined {
       return lines.length === 0 ? undefined : lines.join('\n');
     }
     case 'model_error':
-      return `! model call failed: ${event.error.message}`;
+      return `! model call failed: ${cliWording(event.error.message)}`;
     case 'unexpected_stop':
       return `! the model stopped early (${event.finishReason}${event.providerStopReason !== undefined ? `: ${compactText(event.providerStopReason, 60)}` : ''})${event.toolCalls > 0 ? `; its ${event.toolCalls} tool call${event.toolCalls === 1 ? '' : 's'} did not run` : ''}`;
     case 'turn_limited':
@@ -242,15 +284,19 @@ export function formatEvent(event: RunEvent): string | undefined {
   }
 }
 
-/** The end of a run, for a person. */
-export function formatResult(result: AgentResult): string {
-  const totals = `${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens · $${result.costUsd.toFixed(4)}`;
+/**
+ * The end of a run, for a person. The answer itself is not repeated: the steps already showed it as an `assistant:`
+ * line. Without a price for the model (`priceKnown: false`) the cost reads "price unknown", never `$0.0000`.
+ */
+export function formatResult(result: AgentResult, options: { priceKnown?: boolean } = {}): string {
+  const cost = options.priceKnown === false ? 'price unknown' : `$${result.costUsd.toFixed(4)}`;
+  const totals = `${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · ${result.usage.inputTokens} in / ${result.usage.outputTokens} out tokens · ${cost}`;
   const record = result.recordPath === undefined ? '' : `\nrecord: ${result.recordPath}`;
   switch (result.status) {
     case 'completed':
-      return `\n${result.text}\n\n— completed (run ${result.runId}) · ${totals}${record}\n`;
+      return `\n— completed (run ${result.runId}) · ${totals}${record}\n`;
     case 'stopped':
-      return `\n— stopped (${result.stopReason.kind}, run ${result.runId}): ${result.stopReason.message}\n  ${totals}${record}\n`;
+      return `\n— stopped (${result.stopReason.kind}, run ${result.runId}): ${cliWording(result.stopReason.message)}\n  ${totals}${record}\n`;
     case 'awaiting_confirmation':
       return `\n— waiting for confirmation (run ${result.runId}):\n${result.pending.map(formatPending).join('')}\nApprove or deny each: toolwright approvals approve <id> | toolwright approvals deny <id>\nthen continue:       toolwright resume ${result.runId}\n  ${totals}${record}\n`;
   }
@@ -270,6 +316,14 @@ export function readRunMeta(meta: Record<string, unknown>): Partial<RunMeta> {
   if (typeof meta.baseURL === 'string') out.baseURL = meta.baseURL;
   if (meta.route === true) out.route = true;
   return out;
+}
+
+/**
+ * A library message in the CLI's words: the provider errors advise raising the `maxRetries` option, which the CLI
+ * spells `--max-retries`.
+ */
+export function cliWording(message: string): string {
+  return message.replace(/\braise maxRetries\b/g, 'raise --max-retries');
 }
 
 function compact(value: unknown, max: number): string {
@@ -293,6 +347,7 @@ export function addAgentOptions(command: Command): Command {
     .option('--max-tool-calls <n>', 'tool calls allowed in the run')
     .option('--max-tokens <n>', 'output tokens allowed in the run')
     .option('--timeout <ms>', 'active wall time allowed in the run, in milliseconds')
+    .option('--max-retries <n>', 'retries of a failed model request (429, 5xx, connection, timeout), waiting as the provider asks (default 2)')
     .option('--no-interactive', 'leave confirmations pending instead of asking in the terminal')
     .option('--state <file>', 'the SQLite file of pending runs (default $TOOLWRIGHT_HOME/state.db, ~/.toolwright/state.db)')
     .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
@@ -306,7 +361,8 @@ export function registerRunCommand(program: Command): void {
       .command('run')
       .description('Run a task with a model and a tool module, printing each step; confirmations are asked in the terminal.')
       .argument('<task>', 'what to do, in quotes')
-      .requiredOption(
+      // Checked by runRunCommand rather than commander's requiredOption, whose check would pre-empt an unknown option's report (--modle).
+      .option(
         '--model <spec>',
         'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)',
       )

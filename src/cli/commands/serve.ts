@@ -37,7 +37,8 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('Serve a tool pack as an MCP server, over stdio (default) or Streamable HTTP at /mcp.')
-    .requiredOption('-t, --tools <module>', 'the module that exports the tools (and, optionally, resources, resourceTemplates and prompts)')
+    // Checked in serve() rather than by requiredOption, whose check would pre-empt an unknown option's report (--tols).
+    .option('-t, --tools <module>', 'the module that exports the tools (and, optionally, resources, resourceTemplates and prompts)')
     .option(
       '--http [host:port]',
       `speak Streamable HTTP instead of stdio (default ${DEFAULT_HTTP.host}:${DEFAULT_HTTP.port}; port 0 picks a free one)`,
@@ -68,6 +69,8 @@ export function registerServeCommand(program: Command): void {
 }
 
 async function serve(options: ServeOptions): Promise<void> {
+  if (options.tools === undefined)
+    throw new InvalidArgumentError('--tools is required: the module that exports the tools, e.g. toolwright serve --tools examples/mcp-conformance/tools.ts.');
   const loaded = await loadToolModule(options.tools);
   const extras = readMcpExtras(loaded.exports, loaded.source);
   const registry = new ToolRegistry(loaded.tools);

@@ -8,7 +8,7 @@
  * or a GGUF file of your own.
  * @module
  */
-import { runAgent, type AgentResult } from '../../agent/index.js';
+import { defaultRunsDir, runAgent, type AgentResult } from '../../agent/index.js';
 import { createModel } from '../../models/create-model.js';
 import { LocalModel } from '../../models/local/local-model.js';
 import { DEFAULT_TINY_MODEL_PATH, ensureTinyModel } from '../../models/local/tiny-model.js';
@@ -134,7 +134,8 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
       acceptFinishReasons: ['max_tokens'],
       // A model with no skill never chooses to call a tool: require calls first, then ask for the answer.
       ...(tiny ? { toolChoice: ({ iteration }: { iteration: number }) => (iteration < 2 ? ('required' as const) : ('none' as const)) } : {}),
-      ...(options.recordDir !== undefined ? { recordDir: options.recordDir } : {}),
+      // The demo is the CLI: its record goes under $TOOLWRIGHT_HOME as before, although a library run writes none by default.
+      recordDir: options.recordDir ?? defaultRunsDir(),
       logger: silentLogger,
     });
   } finally {
