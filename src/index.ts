@@ -49,6 +49,8 @@ export type {
   ValidationIssue,
   ValidationIssueCode,
   ValidationResult,
+  ZodSchemaLike,
+  ZodSchemaOutput,
   ZodToolDefinition,
 } from './tools/index.js';
 export {
@@ -57,6 +59,7 @@ export {
   InvalidArgumentError,
   InvalidStateError,
   ModuleLoadError,
+  MissingPeerError,
   SchemaCompileError,
   ToolDefinitionError,
   ToolNotFoundError,
