@@ -50,6 +50,8 @@ export type {
   ValidationIssue,
   ValidationIssueCode,
   ValidationResult,
+  ZodSchemaLike,
+  ZodSchemaOutput,
   ZodToolDefinition,
 } from './tools/index.js';
 export {
@@ -58,6 +60,7 @@ export {
   InvalidArgumentError,
   InvalidStateError,
   ModuleLoadError,
+  MissingPeerError,
   SchemaCompileError,
   ToolDefinitionError,
   ToolNotFoundError,

@@ -11,6 +11,8 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { safeParseJson } from '../shared/safe-json.js';
+import { MissingPeerError } from '../shared/errors.js';
+import { isMissingPackage } from '../shared/load-peer.js';
 import { RunStoreError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
@@ -78,13 +80,17 @@ interface ConfirmationRow {
   decided_at: number | null;
 }
 
-/** Opens (creating if needed) a SQLite run store; throws {@link RunStoreError} when better-sqlite3 cannot be loaded or the file cannot be opened. */
+/**
+ * Opens (creating if needed) a SQLite run store; throws {@link MissingPeerError} when better-sqlite3 is not installed,
+ * {@link RunStoreError} when it cannot be loaded (addon not built) or the file cannot be opened.
+ */
 export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): Promise<RunStore> {
   const path = options.path ?? defaultStatePath();
   let Database: typeof BetterSqlite3;
   try {
     Database = (await import('better-sqlite3')).default;
   } catch (error) {
+    if (isMissingPackage(error, 'better-sqlite3')) throw new MissingPeerError('better-sqlite3', 'openSqliteRunStore', { cause: error });
     throw new RunStoreError(
       `better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`,
       { cause: error },

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
   TW_INVALID_ARGUMENT: 'A function was called with an argument it cannot use.',
   TW_MODULE_LOAD: 'A tool module could not be loaded or exports no tools.',
+  TW_MISSING_PEER: 'A feature needs an optional package (a provider SDK, the MCP SDK, better-sqlite3, zod) that is not installed.',
   TW_INVALID_STATE: 'A method was called on an object whose state does not allow it (started twice).',
   TW_SCRIPT_EXHAUSTED: 'A scripted test model was asked for a turn its script does not hold.',
   TW_INVALID_MODEL_SPEC: 'A model spec (`provider:model`) names no known provider or no model.',
@@ -147,6 +148,19 @@ export class ModuleLoadError extends ToolwrightError {
   constructor(modulePath: string, message: string, options: ToolwrightErrorOptions = {}) {
     super('TW_MODULE_LOAD', `Cannot load tools from "${modulePath}": ${message}`, options);
     this.modulePath = modulePath;
+  }
+}
+
+/**
+ * An optional package that one feature needs is not installed. toolwright lists
+ * provider SDKs, the MCP SDK, better-sqlite3 and zod as optional peers so that
+ * an app installs only what it uses; `npm i <packageName>` fixes this.
+ */
+export class MissingPeerError extends ToolwrightError {
+  readonly packageName: string;
+  constructor(packageName: string, feature: string, options: ToolwrightErrorOptions = {}) {
+    super('TW_MISSING_PEER', `${feature} needs the package "${packageName}", which is not installed. Install it in your app: npm i ${packageName}`, options);
+    this.packageName = packageName;
   }
 }
 

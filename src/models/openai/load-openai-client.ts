@@ -8,6 +8,7 @@ import type { ProviderSettings } from '../provider-settings.js';
 import { DEFAULT_TIMEOUT_MS } from '../model-options.js';
 import type { ClassifiedFailure } from '../retry/call-with-retries.js';
 import { classifySdkError } from '../retry/classify-sdk-error.js';
+import { loadPeer } from '../../shared/load-peer.js';
 
 export interface OpenAIClient {
   client: OpenAI;
@@ -15,7 +16,7 @@ export interface OpenAIClient {
 }
 
 export async function loadOpenAIClient(settings: ProviderSettings): Promise<OpenAIClient> {
-  const sdk = await import('openai');
+  const sdk = await loadPeer('openai', 'An OpenAI model (openai:…)', () => import('openai'));
   const options = settings.options;
   const client = new sdk.OpenAI({
     apiKey: settings.apiKey,

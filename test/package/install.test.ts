@@ -1,0 +1,275 @@
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/ through `prepack`),
+ * then the tarball installed into throwaway apps, offline. Proves that `import`,
+ * CommonJS `require` (Node's require(esm)) and TypeScript under `nodenext` and
+ * `bundler` all reach the same entries, that the optional peers really are
+ * optional, and prints what each optional part costs to install.
+ *
+ * Offline by construction: each app gets a lock file cut from this repository's
+ * package-lock.json, so `npm ci --offline` needs only the tarballs that this
+ * repository's own `npm ci` put in the npm cache. A tarball missing from the
+ * cache skips the test with the reason; it never reaches the network.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+
+interface LockEntry {
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  [key: string]: unknown;
+}
+const repoLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional: boolean }>;
+};
+
+/** Where npm's lookup from `fromPath` finds `name`: the nearest node_modules up the tree, as Node resolves it. */
+function locate(fromPath: string, name: string): string | undefined {
+  let base = fromPath;
+  for (;;) {
+    const candidate = `${base === '' ? '' : `${base}/`}node_modules/${name}`;
+    if (repoLock.packages[candidate]) return candidate;
+    if (base === '') return undefined;
+    const cut = base.lastIndexOf('/node_modules/');
+    base = cut === -1 ? '' : base.slice(0, cut);
+  }
+}
+
+/** The repository lock's entries that installing `names` needs (dependencies and required peers, transitively). */
+function closure(names: string[]): Record<string, LockEntry> {
+  const picked: Record<string, LockEntry> = {};
+  const pending = names.map((name) => ({ from: '', name }));
+  while (pending.length > 0) {
+    const { from, name } = pending.pop()!;
+    const path = locate(from, name);
+    if (path === undefined || picked[path]) continue;
+    const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = repoLock.packages[path]!;
+    picked[path] = entry;
+    const requiredPeers = Object.keys(entry.peerDependencies ?? {}).filter((peer) => !entry.peerDependenciesMeta?.[peer]?.optional);
+    for (const next of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...requiredPeers]) {
+      pending.push({ from: path, name: next });
+    }
+  }
+  return picked;
+}
+
+function diskKilobytes(path: string): number {
+  let bytes = 0;
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const stat = lstatSync(join(at, name));
+      if (stat.isDirectory()) walk(join(at, name));
+      else bytes += stat.size;
+    }
+  };
+  walk(path);
+  return Math.round(bytes / 1024);
+}
+
+interface InstalledApp {
+  dir: string;
+  seconds: number;
+  kilobytes: number;
+  packages: number;
+}
+
+let work = '';
+let tarball = '';
+const installs = new Map<string, InstalledApp | { skipped: string }>();
+
+/** Installs the tarball plus `peers` (at the versions this repository tests) into a fresh app, offline. */
+function installApp(label: string, peers: string[]): InstalledApp | { skipped: string } {
+  const dir = join(work, label.replace(/[^a-z0-9]+/gi, '-'));
+  mkdirSync(dir);
+  const peerVersions = Object.fromEntries(peers.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version!]));
+  const dependencies = { toolwright: `file:${tarball}`, ...peerVersions };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies }, null, 2));
+  const own = closure([...Object.keys(manifest.dependencies), ...peers]);
+  const lock = {
+    name: 'app',
+    version: '1.0.0',
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name: 'app', version: '1.0.0', dependencies },
+      'node_modules/toolwright': {
+        version: '0.1.0',
+        resolved: `file:${tarball}`,
+        dependencies: manifest.dependencies,
+        peerDependencies: manifest.peerDependencies,
+        peerDependenciesMeta: manifest.peerDependenciesMeta,
+      },
+      ...own,
+    },
+  };
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  const started = process.hrtime.bigint();
+  // Install scripts off: the figures are for what npm downloads and unpacks (better-sqlite3 would otherwise compile or fetch its addon).
+  const result = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (result.status !== 0) {
+    const output = `${result.stdout}${result.stderr}`;
+    if (/ENOTCACHED|only-if-cached/.test(output))
+      return { skipped: `a package is not in the npm cache (run \`npm ci\` online once): ${output.split('\n')[1] ?? output}` };
+    throw new Error(`npm ci failed for ${label}:\n${output}`);
+  }
+  const packages = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) =>
+    /^(?:.*[\\/]node_modules[\\/])?(?:@[^\\/]+[\\/])?[^\\/@.][^\\/]*[\\/]package\.json$/.test(path),
+  ).length;
+  return { dir, seconds, kilobytes: diskKilobytes(join(dir, 'node_modules')), packages };
+}
+
+function app(label: string, skip: (note: string) => void): InstalledApp {
+  const installed = installs.get(label);
+  if (installed === undefined || 'skipped' in installed) {
+    skip(installed === undefined ? 'not installed' : installed.skipped);
+    throw new Error('unreachable');
+  }
+  return installed;
+}
+
+function runNode(dir: string, file: string): string {
+  return execFileSync(process.execPath, ['--no-warnings', file], { cwd: dir, encoding: 'utf8' });
+}
+
+const OPTIONAL_PARTS: Array<[label: string, peers: string[]]> = [
+  ['toolwright alone', []],
+  ['+ zod', ['zod']],
+  ['+ openai', ['openai']],
+  ['+ @anthropic-ai/sdk', ['@anthropic-ai/sdk']],
+  ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
+  ['+ better-sqlite3 (scripts off)', ['better-sqlite3']],
+];
+
+describe('the packed tarball in a fresh app', () => {
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'toolwright-install-'));
+    execFileSync(npm, ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    tarball = join(
+      work,
+      readdirSync(work).find((name) => name.endsWith('.tgz'))!,
+    );
+    for (const [label, peers] of OPTIONAL_PARTS) installs.set(label, installApp(label, peers));
+    const rows = [...installs].map(([label, installed]) =>
+      'skipped' in installed
+        ? `${label.padEnd(32)} skipped: ${installed.skipped}`
+        : `${label.padEnd(32)} ${String(installed.packages).padStart(4)} packages ${(installed.kilobytes / 1024).toFixed(1).padStart(7)} MB ${installed.seconds.toFixed(1).padStart(5)} s`,
+    );
+    console.log(`install size and time (npm ci --offline, warm cache):\n${rows.join('\n')}`);
+  }, 240_000);
+
+  afterAll(() => {
+    if (work !== '') rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships dist, docs, README and LICENSE, and no sources or tests', () => {
+    const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(listing).toContain('package/LICENSE');
+    expect(listing).toContain('package/README.md');
+    expect(listing).toContain('package/docs/errors.md');
+    expect(listing).toContain('package/dist/index.js');
+    expect(listing.filter((path) => /^package\/(src|test)\//.test(path) || /\.test\.(js|d\.ts)$/.test(path))).toEqual([]);
+  });
+
+  it('works from an ES module app: a JSON Schema tool, and a coded error for a missing optional peer', (context) => {
+    const { dir } = app('toolwright alone', context.skip);
+    writeFileSync(
+      join(dir, 'main.mjs'),
+      `import { defineTool, ToolRegistry, openSqliteRunStore } from 'toolwright';
+const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  execute: ({ text }) => text.toUpperCase() });
+const execution = await new ToolRegistry([echo]).call({ id: '1', name: 'echo', argumentsText: '{"text":"hi"}' });
+const missing = await openSqliteRunStore({ path: ':memory:' }).catch((error) => error);
+console.log(JSON.stringify({ content: execution.result.content, code: missing.code, message: missing.message }));
+`,
+    );
+    const printed = JSON.parse(runNode(dir, 'main.mjs')) as { content: unknown; code: string; message: string };
+    expect(printed.content).toEqual([{ type: 'text', text: 'HI' }]);
+    expect(printed.code).toBe('TW_MISSING_PEER');
+    expect(printed.message).toContain('npm i better-sqlite3');
+  });
+
+  it('works from a CommonJS app through require(), every entry that needs no peer', (context) => {
+    const { dir } = app('toolwright alone', context.skip);
+    writeFileSync(
+      join(dir, 'main.cjs'),
+      `const { defineTool, ToolRegistry } = require('toolwright');
+for (const entry of ['toolwright/decoding', 'toolwright/eval', 'toolwright/test']) require(entry);
+const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  execute: ({ text }) => text + '!' });
+new ToolRegistry([echo]).call({ id: '1', name: 'echo', argumentsText: '{"text":"hi"}' })
+  .then((execution) => console.log(JSON.stringify(execution.result.content)));
+`,
+    );
+    expect(JSON.parse(runNode(dir, 'main.cjs'))).toEqual([{ type: 'text', text: 'hi!' }]);
+  });
+
+  it('loads toolwright/mcp through require() once the MCP SDK is installed', (context) => {
+    const { dir } = app('+ @modelcontextprotocol/sdk', context.skip);
+    writeFileSync(join(dir, 'main.cjs'), `console.log(typeof require('toolwright/mcp').createMcpServer);\n`);
+    expect(runNode(dir, 'main.cjs').trim()).toBe('function');
+  });
+
+  it('runs a Zod tool with the app’s own zod', (context) => {
+    const { dir } = app('+ zod', context.skip);
+    writeFileSync(
+      join(dir, 'main.mjs'),
+      `import { z } from 'zod';
+import { defineTool, ToolRegistry } from 'toolwright';
+const add = defineTool({ name: 'add', description: 'Add two numbers.', effect: 'read',
+  inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+const registry = new ToolRegistry([add]);
+const ok = await registry.call({ id: '1', name: 'add', argumentsText: '{"a":1,"b":2}' });
+const bad = await registry.call({ id: '2', name: 'add', argumentsText: '{"a":"1"}' });
+console.log(JSON.stringify([ok.result.content, bad.result.isError]));
+`,
+    );
+    expect(JSON.parse(runNode(dir, 'main.mjs'))).toEqual([[{ type: 'text', text: '3' }], true]);
+  });
+
+  it.for([
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
+  ] as const)('typechecks a TypeScript app under moduleResolution %s', ([name, options], context) => {
+    const { dir } = app('+ zod', context.skip);
+    const project = join(dir, `ts-${name}`);
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ['main.ts'] }),
+    );
+    writeFileSync(
+      join(project, 'main.ts'),
+      `import { z } from 'zod';
+import { defineTool, ToolRegistry, type Tool } from 'toolwright';
+import { createScriptedModel } from 'toolwright/test';
+const add = defineTool({ name: 'add', description: 'Add two numbers.', effect: 'read',
+  inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+const typed: Tool<{ a: number; b: number }, number> = add;
+// @ts-expect-error: execute's arguments are Zod's parsed type, so a string is refused.
+add.execute({ a: '1', b: 2 }, undefined as never);
+export const registry = new ToolRegistry([typed]);
+export const model = createScriptedModel;
+`,
+    );
+    const result = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
+    expect(`${result.stdout}${result.stderr}`).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
