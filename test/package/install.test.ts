@@ -145,14 +145,18 @@ function runNode(dir: string, file: string): string {
   return execFileSync(process.execPath, ['--no-warnings', file], { cwd: dir, encoding: 'utf8' });
 }
 
-const OPTIONAL_PARTS: Array<[label: string, peers: string[]]> = [
+/** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
+const TESTED_PARTS: Array<[label: string, peers: string[]]> = [
   ['toolwright alone', []],
   ['+ zod', ['zod']],
+  ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
+];
+const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[]]> = [
   ['+ openai', ['openai']],
   ['+ @anthropic-ai/sdk', ['@anthropic-ai/sdk']],
-  ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
   ['+ better-sqlite3 (scripts off)', ['better-sqlite3']],
 ];
+const OPTIONAL_PARTS = process.env.TW_INSTALL_FIGURES === '1' ? [...TESTED_PARTS, ...MEASURED_ONLY_PARTS] : TESTED_PARTS;
 
 describe('the packed tarball in a fresh app', () => {
   beforeAll(() => {
