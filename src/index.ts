@@ -43,6 +43,7 @@ export type {
   ToolFailure,
   ToolFailureCode,
   ToolHints,
+  ToolOrigin,
   ToolLogger,
   ToolRegistryOptions,
   ToolResult,

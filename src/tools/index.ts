@@ -5,7 +5,17 @@
  * @module
  */
 export { defineTool } from './define-tool.js';
-export type { AnyTool, ArgumentRefinement, ConfirmRule, JsonToolDefinition, SeedToolDefinition, Tool, ToolHints, ZodToolDefinition } from './define-tool.js';
+export type {
+  AnyTool,
+  ArgumentRefinement,
+  ConfirmRule,
+  JsonToolDefinition,
+  SeedToolDefinition,
+  Tool,
+  ToolHints,
+  ToolOrigin,
+  ZodToolDefinition,
+} from './define-tool.js';
 export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits.js';
 export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';
 export type {

@@ -20,19 +20,24 @@ describe('lintTools', () => {
   it('reports tool by tool, in rule order, with the default severities', () => {
     expect(lintTools([badWrite]).map((finding) => [finding.rule, finding.severity, finding.tool, finding.path])).toEqual([
       ['tw/missing-reason', 'error', 'delete_note', '/inputSchema/properties'],
+      // it deletes, and nothing asks a person first
+      ['tw/unconfirmed-action', 'error', 'delete_note', '/confirm'],
       ['tw/open-object', 'warning', 'delete_note', '/inputSchema'],
     ]);
   });
 
   it('lets the caller change a rule severity or turn a rule off', () => {
     expect(
-      lintTools([badWrite], { rules: { 'tw/missing-reason': 'warning', 'tw/open-object': 'off' } }).map((finding) => [finding.rule, finding.severity]),
+      lintTools([badWrite], { rules: { 'tw/missing-reason': 'warning', 'tw/open-object': 'off', 'tw/unconfirmed-action': 'off' } }).map((finding) => [
+        finding.rule,
+        finding.severity,
+      ]),
     ).toEqual([['tw/missing-reason', 'warning']]);
-    expect(lintTools([badWrite], { rules: { 'tw/open-object': 'error' } }).map((finding) => finding.severity)).toEqual(['error', 'error']);
+    expect(lintTools([badWrite], { rules: { 'tw/open-object': 'error' } }).map((finding) => finding.severity)).toEqual(['error', 'error', 'error']);
   });
 
   it('accepts a ToolRegistry', () => {
-    expect(lintTools(new ToolRegistry([badWrite])).length).toBe(2);
+    expect(lintTools(new ToolRegistry([badWrite])).length).toBe(3);
   });
 
   it('throws a typed error, naming the known rules, for an unknown rule or setting', () => {
