@@ -47,7 +47,7 @@ export interface LintOptions {
   /**
    * Lint every tool as someone else's (as `toolwright lint --imported` does): advice only the author of a schema
    * or description can act on is skipped (see docs/lint-rules.md, "Imported tools"). Default: only tools whose
-   * `origin.kind` is `mcp` (made by importMcpTools) are linted so.
+   * `origin.kind` is `mcp` (made by importMcpTools) are linted so. `false` lints every tool as the caller's own.
    */
   imported?: boolean;
 }
@@ -67,7 +67,7 @@ export function lintTools(tools: readonly AnyTool[] | { list(): AnyTool[] }, opt
     maxToolsWithoutRouting: options.maxToolsWithoutRouting ?? DEFAULT_MAX_TOOLS_WITHOUT_ROUTING,
     providers: resolveProviders(options.providers),
     reportStrictModeLosses: options.reportStrictModeLosses === true,
-    isImported: options.imported === true ? () => true : (tool) => tool.origin?.kind === 'mcp',
+    isImported: options.imported === undefined ? (tool) => tool.origin?.kind === 'mcp' : () => options.imported === true,
   };
   if (options.imported !== undefined && typeof options.imported !== 'boolean') {
     throw new InvalidArgumentError(`lintTools: \`imported\` must be true or false (got ${JSON.stringify(options.imported)}).`);
