@@ -44,6 +44,7 @@ export type {
   ToolFailure,
   ToolFailureCode,
   ToolHints,
+  ToolOrigin,
   ToolLogger,
   ToolRegistryOptions,
   ToolResult,

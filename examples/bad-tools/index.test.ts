@@ -16,7 +16,14 @@ describe('examples/bad-tools', () => {
       byTool.set(key, (byTool.get(key) ?? new Set()).add(finding.rule));
     }
     const rules = (name: string) => [...(byTool.get(name) ?? [])].sort();
-    expect(rules('manage_subscription')).toEqual(['tw/missing-reason', 'tw/missing-required', 'tw/open-object', 'tw/prefer-enum', 'tw/vague-description']);
+    expect(rules('manage_subscription')).toEqual([
+      'tw/missing-reason',
+      'tw/missing-required',
+      'tw/missing-when',
+      'tw/open-object',
+      'tw/prefer-enum',
+      'tw/vague-description',
+    ]);
     expect(rules('do_stuff')).toEqual(['tw/missing-description']);
     expect(rules('set_preferences')).toEqual(['tw/prefer-enum']);
     expect(rules('lookup_customer')).toEqual(['tw/missing-format', 'tw/missing-required']);
@@ -25,13 +32,14 @@ describe('examples/bad-tools', () => {
     expect(rules('book_room')).toEqual(['tw/provider-compatibility']);
     expect(rules('export_usage')).toEqual(['tw/undeclared-effect']);
     expect(rules('search_by_label')).toEqual(['tw/backtracking-pattern']);
+    expect(rules('send_reminder')).toEqual(['tw/unconfirmed-action']);
     expect(rules('legacy_report_01')).toEqual([]);
     expect(rules('(tool set)')).toEqual(['tw/too-many-tools']);
   });
 
   it('still runs in a registry, which is the problem: open and optional schemas let bad calls through', async () => {
     const registry = new ToolRegistry(tools);
-    expect(registry.size).toBe(24);
+    expect(registry.size).toBe(25);
     // A misspelled property passes validation, because the object is open.
     const typo = await registry.call({ id: 'call_1', name: 'manage_subscription', arguments: { actoin: 'cancel' } });
     expect(typo.result).toEqual({ content: [{ type: 'text', text: 'done' }], isError: false });

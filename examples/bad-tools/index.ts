@@ -36,7 +36,7 @@ export const doStuff = defineTool({
 /** tw/prefer-enum: the allowed values are listed in prose. */
 export const setPreferences = defineTool({
   name: 'set_preferences',
-  description: 'Save the display preferences the user asked for, for the rest of the session.',
+  description: 'Save the display preferences the user asked for, for the rest of the session. Call it when the user changes a display setting.',
   effect: 'read',
   inputSchema: {
     type: 'object',
@@ -54,7 +54,7 @@ export const setPreferences = defineTool({
 /** tw/missing-format: ids, emails, dates, URLs and phone numbers as bare strings. */
 export const lookupCustomer = defineTool({
   name: 'lookup_customer',
-  description: 'Find the customer record that matches every identifier the user gave.',
+  description: 'Find the customer record that matches every identifier the user gave; call it before any change to a customer.',
   effect: 'read',
   inputSchema: {
     type: 'object',
@@ -88,7 +88,7 @@ export const cancelOrder = defineTool({
 /** tw/open-object, nested: the address accepts any property. */
 export const saveAddress = defineTool({
   name: 'save_address',
-  description: 'Save the shipping address the user dictated, for their future orders.',
+  description: 'Save the shipping address the user dictated, for their future orders. Call it only when the user asks to change the address.',
   effect: 'read',
   inputSchema: {
     type: 'object',
@@ -110,7 +110,7 @@ export const saveAddress = defineTool({
 /** tw/provider-compatibility: a root union (OpenAI and Anthropic refuse it) and a map (OpenAI strict mode cannot carry it). */
 export const bookRoom = defineTool({
   name: 'book_room',
-  description: 'Book a meeting room, either by room code or as any free room on a floor.',
+  description: 'Book a meeting room, either by room code or as any free room on a floor, when the user asks for a room.',
   effect: 'read',
   inputSchema: {
     anyOf: [
@@ -137,7 +137,7 @@ export const bookRoom = defineTool({
 /** tw/undeclared-effect: the seed's four-field shape, `{ name, description, input_schema, fn }`, says nothing about side effects, so it counts as a write. */
 export const exportUsage = defineTool({
   name: 'export_usage',
-  description: 'Export the usage figures of one month as a CSV file and return its download link.',
+  description: 'Export the usage figures of one month as a CSV file and return its download link, when the user asks for raw figures.',
   input_schema: {
     type: 'object',
     properties: {
@@ -156,7 +156,7 @@ export const exportUsage = defineTool({
  */
 export const searchByLabel = defineTool({
   name: 'search_by_label',
-  description: 'Search customer records by the label support attached to them, and return the matching customers.',
+  description: 'Search customer records by the label support attached to them, and return the matching customers. Use it when the user names a label.',
   effect: 'read',
   inputSchema: {
     type: 'object',
@@ -167,12 +167,29 @@ export const searchByLabel = defineTool({
   execute: done,
 });
 
+/** tw/unconfirmed-action: it sends a message to a customer, which cannot be taken back, and nothing asks a person first. */
+export const sendReminder = defineTool({
+  name: 'send_reminder',
+  description: 'Send the customer an email reminding them of an unpaid invoice. Call it only when the user asks to remind a customer.',
+  effect: 'write',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      reason: { type: 'string', description: "Why the reminder is being sent (quote the user's request)." },
+      invoice_id: { type: 'string', pattern: '^inv_[0-9]{6}$', description: 'The unpaid invoice to remind the customer of.' },
+    },
+    required: ['reason', 'invoice_id'],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
 /** tw/too-many-tools: 15 more tools, well described but without categories, push the pack past 20. */
 export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
   const number = String(index + 1).padStart(2, '0');
   return defineTool({
     name: `legacy_report_${number}`,
-    description: `Produce legacy sales report ${number} for the month the user named, as a table.`,
+    description: `Produce legacy sales report ${number} for the month the user named, as a table. Call it only when the user asks for report ${number}.`,
     effect: 'read',
     inputSchema: {
       type: 'object',
@@ -194,5 +211,6 @@ export const tools: AnyTool[] = [
   bookRoom,
   exportUsage,
   searchByLabel,
+  sendReminder,
   ...reportTools,
 ];

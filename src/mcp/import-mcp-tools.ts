@@ -178,6 +178,62 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
   };
 }
 
+/** Options of {@link mcpToolsFromList}. */
+export interface McpToolListOptions {
+  /** The server's name, for categories, messages and `origin.server`. */
+  server: string;
+  /** As in {@link ImportMcpToolsOptions.prefix}. */
+  prefix?: string;
+  /** As in {@link ImportMcpToolsOptions.confirm}. */
+  confirm?: (tool: McpTool) => boolean;
+}
+
+/**
+ * Tools from a saved `tools/list` result (the `tools` array, or the whole result), converted exactly as
+ * {@link importMcpTools} converts a live server's, without connecting: for linting someone else's tools.
+ * Calling one fails with a message that says to import it from the running server. Entries that are not
+ * tool descriptors (no string `name`, no object `inputSchema`) are skipped with a warning: the file is as
+ * untrusted as the server that wrote it.
+ */
+export function mcpToolsFromList(list: unknown, options: McpToolListOptions): { tools: AnyTool[]; warnings: McpImportWarning[] } {
+  const entries = isPlainObject(list) && Array.isArray(list.tools) ? (list.tools as unknown[]) : list;
+  if (!Array.isArray(entries)) {
+    throw new InvalidArgumentError('mcpToolsFromList: expected a tools/list result ({ "tools": [...] }) or its array of tool descriptors.');
+  }
+  const warnings: McpImportWarning[] = [];
+  const tools: AnyTool[] = [];
+  const taken = new Set<string>();
+  const confirm = options.confirm ?? defaultConfirm;
+  entries.forEach((entry, index) => {
+    if (!isPlainObject(entry) || typeof entry.name !== 'string' || !isPlainObject(entry.inputSchema)) {
+      const label = isPlainObject(entry) && typeof entry.name === 'string' ? entry.name : `#${index}`;
+      warnings.push({
+        type: 'skipped',
+        tool: label,
+        feature: 'schema',
+        details: 'it is not a tool descriptor with a string "name" and an object "inputSchema".',
+      });
+      return;
+    }
+    const descriptor = entry as unknown as McpTool;
+    const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName: options.server, warnings, taken });
+    if (!converted) return;
+    tools.push(
+      defineTool({
+        ...converted,
+        confirm: confirm(descriptor),
+        execute: () => {
+          throw new ToolError(`"${descriptor.name}" was read from a saved tool list of "${options.server}"; import it from the running server to call it`, {
+            kind: 'unavailable',
+            retryable: false,
+          });
+        },
+      }),
+    );
+  });
+  return { tools, warnings };
+}
+
 function openTransport(server: ImportMcpToolsOptions['server']): { transport: Transport; label: string } {
   const spec = typeof server === 'string' ? parseServerString(server) : server;
   if ('url' in spec) {
@@ -275,6 +331,7 @@ function convertTool(
     ...(outputSchema === undefined ? {} : { outputSchema }),
     hints,
     category: context.serverName,
+    origin: { kind: 'mcp', server: context.serverName, effectAnnotated: annotations?.readOnlyHint !== undefined || annotations?.destructiveHint !== undefined },
   };
 }
 

@@ -22,6 +22,21 @@ export interface ToolHints {
   additive?: boolean;
 }
 
+/**
+ * Who wrote a tool's definition. `local` (the default): written here, so its author can change the schema and description.
+ * `mcp`: listed by someone else's MCP server (`importMcpTools`); only its `confirm`, name prefix and selection are in the
+ * importer's hands, which is what the linter's imported mode takes into account.
+ */
+export type ToolOrigin =
+  | { readonly kind: 'local' }
+  | {
+      readonly kind: 'mcp';
+      /** The server's name (from `initialize`) or the command line or URL it was reached at. */
+      readonly server: string;
+      /** Whether the server said what the tool does to the world (`readOnlyHint` or `destructiveHint`); without it `effect` is only the safe default. */
+      readonly effectAnnotated: boolean;
+    };
+
 interface ToolDefinitionBase<Args> {
   /** Letters, digits, `_` and `-`, at most 64 characters: accepted by OpenAI, Anthropic and MCP alike. */
   name: string;
@@ -52,6 +67,8 @@ interface ToolDefinitionBase<Args> {
   /** Tighter or looser bounds on this tool's arguments than the registry's (`DEFAULT_ARGUMENT_LIMITS` unless the registry sets others). */
   argumentLimits?: Partial<ArgumentLimits>;
   hints?: ToolHints;
+  /** Who wrote the definition; set by `importMcpTools`. Default `{ kind: 'local' }`. */
+  origin?: ToolOrigin;
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
@@ -120,6 +137,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   /** This tool's own bounds on its arguments, laid over the registry's. */
   readonly argumentLimits: Readonly<Partial<ArgumentLimits>> | undefined;
   readonly hints: Readonly<ToolHints>;
+  /** Who wrote the definition: here (`local`), or an MCP server it was imported from. */
+  readonly origin: ToolOrigin;
   /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
   readonly refineArguments: ArgumentRefinement | undefined;
   readonly execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
@@ -176,6 +195,13 @@ export function defineTool(
     argumentLimits = Object.freeze({ ...definition.argumentLimits });
   }
 
+  const origin: unknown = definition.origin;
+  if (origin !== undefined && !(isPlainObject(origin) && (origin.kind === 'local' || (origin.kind === 'mcp' && typeof origin.server === 'string')))) {
+    throw new ToolDefinitionError(
+      name,
+      '`origin` must be { kind: "local" } or { kind: "mcp", server, effectAnnotated }; leave it out for a tool written here.',
+    );
+  }
   const input = toJsonSchema(name, 'inputSchema', definition.inputSchema);
   if (input.schema.type !== undefined && input.schema.type !== 'object') {
     throw new ToolDefinitionError(
@@ -202,6 +228,7 @@ export function defineTool(
     maxResultChars: definition.maxResultChars,
     argumentLimits,
     hints: Object.freeze({ ...definition.hints }),
+    origin: Object.freeze(definition.origin === undefined ? { kind: 'local' as const } : { ...definition.origin }),
     refineArguments: input.refine,
     execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
   };

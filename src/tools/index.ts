@@ -13,6 +13,7 @@ export type {
   SeedToolDefinition,
   Tool,
   ToolHints,
+  ToolOrigin,
   ZodSchemaLike,
   ZodSchemaOutput,
   ZodToolDefinition,

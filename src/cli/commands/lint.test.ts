@@ -83,8 +83,8 @@ describe('lintModule', () => {
   it('applies --disable', async () => {
     const all = await lintModule('examples/bad-tools/index.ts', { cwd: repo });
     const some = await lintModule('examples/bad-tools/index.ts', { cwd: repo, disable: 'tw/provider-compatibility,tw/missing-reason' });
-    expect(all.errors).toBe(8);
-    expect(some.errors).toBe(1);
+    expect(all.errors).toBe(9);
+    expect(some.errors).toBe(2);
     expect(some.findings.some((finding) => finding.rule === 'tw/provider-compatibility' || finding.rule === 'tw/missing-reason')).toBe(false);
   });
 });

@@ -1,10 +1,15 @@
 /**
  * `toolwright lint <module>`: runs the schema linter on a tool pack and prints
  * the findings grouped by tool, each with its fix (or as JSON with `--json`).
+ * With `--imported`, the tools are someone else's (a saved MCP tools/list
+ * result, or a pack): advice only their author can take is skipped, and the
+ * report adds what OpenAI strict mode and the token mask lose of each tool.
  * Exit code 1 when there is at least one error, 0 otherwise.
  * @module
  */
 import type { Command } from 'commander';
+import type { McpImportWarning } from '../../mcp/import-mcp-tools.js';
+import type { ImportedToolLosses } from './lint-imported.js';
 import { LINT_RULES, isLintRuleId, lintTools, type LintFinding, type LintOptions, type LintRuleId } from '../../formats/lint/index.js';
 import type { SchemaProvider } from '../../protocol/format-warning.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -21,6 +26,8 @@ export interface LintCommandOptions {
   providers?: string;
   /** List the keywords OpenAI strict mode drops while decoding. */
   strictLosses?: boolean;
+  /** Lint someone else's tools: a saved tools/list `.json` file or a pack, linted as imported, with what strict mode and the token mask lose. */
+  imported?: boolean;
   /** Resolve the module from here. Default: `process.cwd()`. */
   cwd?: string;
 }
@@ -34,6 +41,8 @@ export interface LintReport {
   errors: number;
   warnings: number;
   findings: LintFinding[];
+  /** With `--imported`: what was changed or left out converting the tools, and per tool what strict mode and the token mask lose. */
+  imported?: { warnings: McpImportWarning[]; losses: ImportedToolLosses[] };
 }
 
 const PROVIDERS: readonly SchemaProvider[] = ['openai', 'openai-strict', 'anthropic', 'mcp'];
@@ -55,6 +64,7 @@ export function lintOptionsFromCli(options: LintCommandOptions): LintOptions {
     rules[id] = 'off';
   }
   const result: LintOptions = { rules, reportStrictModeLosses: options.strictLosses === true };
+  if (options.imported === true) result.imported = true;
   if (options.providers !== undefined) {
     const providers = splitList(options.providers);
     for (const provider of providers) {
@@ -69,6 +79,20 @@ export function lintOptionsFromCli(options: LintCommandOptions): LintOptions {
 /** Loads the module, lints it, and returns the report. */
 export async function lintModule(modulePath: string, options: LintCommandOptions = {}): Promise<LintReport> {
   const lintOptions = lintOptionsFromCli(options);
+  if (options.imported === true) {
+    // Loaded on demand: it brings the decoding engine and the MCP client, which plain linting does not need.
+    const { importedToolLosses, loadImportedTools } = await import('./lint-imported.js');
+    const imported = await loadImportedTools(modulePath, options.cwd);
+    const findings = lintTools(imported.tools, lintOptions);
+    return {
+      module: imported.source,
+      tools: imported.tools.length,
+      errors: findings.filter((finding) => finding.severity === 'error').length,
+      warnings: findings.filter((finding) => finding.severity === 'warning').length,
+      findings,
+      imported: { warnings: imported.warnings, losses: imported.tools.map(importedToolLosses) },
+    };
+  }
   const loaded = await loadToolModule(modulePath, options.cwd === undefined ? {} : { cwd: options.cwd });
   if (loaded.categories !== undefined) lintOptions.categories = loaded.categories;
   const findings = lintTools(loaded.tools, lintOptions);
@@ -123,13 +147,23 @@ export function registerLintCommand(program: Command): void {
     .option('--disable <rules>', 'comma-separated rule ids to skip, such as tw/open-object,tw/prefer-enum')
     .option('--providers <providers>', `comma-separated providers to check compatibility with (${PROVIDERS.join(', ')}; default: all)`)
     .option('--strict-losses', 'also list the keywords OpenAI strict mode drops while decoding')
+    .option(
+      '--imported',
+      "lint someone else's tools (a saved MCP tools/list .json file, or a pack): skip advice only their author can take, and list what OpenAI strict mode and the token mask lose per tool",
+    )
     .addHelpText(
       'after',
       `\nRules:\n${LINT_RULES.map((rule) => `  ${rule.id.padEnd(26)} ${rule.summary}`).join('\n')}\n\nExit codes: 0 no errors (warnings allowed), 1 errors found, 2 the module or the options are wrong.`,
     )
     .action(async (modulePath: string, options: LintCommandOptions) => {
       const report = await lintModule(modulePath, options);
-      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatLintReport(report, modulePath, options));
+      let text = options.json ? `${JSON.stringify(report, null, 2)}\n` : formatLintReport(report, modulePath, options);
+      if (!options.json && report.imported !== undefined) {
+        const { formatImportedLosses } = await import('./lint-imported.js');
+        const skipped = report.imported.warnings.map((warning) => `  ${warning.type} ${warning.tool} (${warning.feature}): ${warning.details}`);
+        text += `${skipped.length > 0 ? `\nChanged or left out on import:\n${skipped.join('\n')}\n` : ''}\nWhat each tool loses on its way to a model:\n${formatImportedLosses(report.imported.losses)}`;
+      }
+      process.stdout.write(text);
       if (report.errors > 0) process.exitCode = 1;
     });
 }

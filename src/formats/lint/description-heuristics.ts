@@ -145,7 +145,22 @@ const CHOICE_PATTERNS: { cue: string; pattern: RegExp; list: (match: RegExpExecA
     pattern: new RegExp(String.raw`\bone of(?: the following)?(?: values)?\s*:?\s*(${TOKEN}(?:\s*(?:,|\bor\b|\/|\|)\s*${TOKEN})+)`, 'i'),
     list: (match) => match[1],
   },
-  { cue: 'either … or', pattern: new RegExp(String.raw`\beither\s+(${TOKEN}\s+or\s+${TOKEN})`, 'i'), list: (match) => match[1] },
+  // Only when the pair ends the clause: "either absolute or relative to the root" and "either http or https URLs" qualify something else.
+  {
+    cue: 'either … or',
+    pattern: new RegExp(String.raw`\beither\s+(${TOKEN}\s+or\s+${TOKEN})(?=\s*(?:$|[.;:)]|,\s*(?:default|defaults)\b))`, 'i'),
+    list: (match) => match[1],
+  },
+  {
+    cue: 'must be … or',
+    pattern: new RegExp(String.raw`\bmust be\s+(${TOKEN}(?:\s*,\s*${TOKEN})*\s*,?\s+or\s+${TOKEN})(?=\s*(?:$|[.;:)]))`, 'i'),
+    list: (match) => match[1],
+  },
+  {
+    cue: 'parenthesized list',
+    pattern: new RegExp(String.raw`\((${TOKEN}(?:\s*,\s*${TOKEN})+\s*,?\s+or\s+${TOKEN})\)`, 'i'),
+    list: (match) => match[1],
+  },
   { cue: 'a|b', pattern: new RegExp(String.raw`(?:^|[\s(:])(${TOKEN}(?:\s*\|\s*${TOKEN})+)(?=$|[\s).,;])`), list: (match) => match[1] },
   {
     cue: 'allowed values',
@@ -167,8 +182,14 @@ const CHOICE_PATTERNS: { cue: string; pattern: RegExp; list: (match: RegExpExecA
   },
 ];
 
-/** Quoted values after these words are examples, not the full set. */
-const EXAMPLE_LEAD = /(?:e\.g\.|for example|for instance|such as|like|say)\s*:?\s*\(?$/i;
+/** Values after these words are examples, not the full set. */
+const EXAMPLE_LEAD = /(?:e\.g\.?|i\.e\.?|eg|for example|for instance|such as|like|say|including)\s*[:,]?\s*\(?$/i;
+/** A list that starts with one of these is a list of examples ("(e.g. a, b or c)"). */
+const EXAMPLE_WORD = /^(?:e\.g\.?|eg|i\.e\.?|etc\.?)$/i;
+/** "Provide either text or regex, not both": two parameters that exclude each other, not two values of one. */
+const NOT_BOTH = /^[\s,;]*(?:but\s+)?not both\b/i;
+/** Cues that say outright that the list is the whole set, so no example lead can undo them. */
+const EXPLICIT_CUES = new Set(['one of', 'allowed values', 'choose from']);
 
 /** Whether the description enumerates values a free-text field would otherwise have to guess. */
 export function findListedChoices(description: string): ListedChoices | undefined {
@@ -177,7 +198,10 @@ export function findListedChoices(description: string): ListedChoices | undefine
     if (!match) continue;
     const raw = list(match);
     const choices = raw === undefined ? [] : splitChoices(raw);
-    if (cue === 'quoted list' && (choices.length < 2 || EXAMPLE_LEAD.test(description.slice(Math.max(0, match.index - 24), match.index)))) continue;
+    const before = description.slice(Math.max(0, match.index - 24), match.index + (match[0].length - match[0].trimStart().length));
+    if (!EXPLICIT_CUES.has(cue) && (EXAMPLE_LEAD.test(before) || (choices[0] !== undefined && EXAMPLE_WORD.test(choices[0])))) continue;
+    if (NOT_BOTH.test(description.slice(match.index + match[0].length))) continue;
+    if (cue === 'quoted list' && choices.length < 2) continue;
     return { cue, choices };
   }
   return undefined;
@@ -194,4 +218,18 @@ function splitChoices(list: string): string[] {
     )
     .filter((choice) => /^[\w.-]+$/.test(choice));
   return [...new Set(choices)].slice(0, 30);
+}
+
+/**
+ * Phrases that tie a tool to a situation: a condition ("when", "if", "unless", "only", "before", "after"),
+ * a contrast with other tools ("instead of", "rather than", "do not", "never"), or a direct instruction to
+ * the model ("call it", "use this for"). A description with none of them says what the tool does but not
+ * when to reach for it. Deliberately loose: it warns only about descriptions that give the model no cue at all.
+ */
+const WHEN_TO_CALL =
+  /\b(?:when|whenever|if|unless|only|before|after|once|instead|rather than|do not|don't|never|avoid|prefer|call (?:it|this|me)|use (?:it|this|me)\b|use (?:this )?(?:tool|function) (?:to|for|when)|for (?:questions|requests) about|in case)\b/i;
+
+/** Whether a tool description says when to call the tool, or when not to. */
+export function saysWhenToCall(description: string): boolean {
+  return WHEN_TO_CALL.test(description);
 }

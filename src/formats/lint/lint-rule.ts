@@ -30,6 +30,11 @@ export interface LintContext {
   providers: readonly SchemaProvider[];
   /** Whether tw/provider-compatibility lists the keywords OpenAI strict mode drops while decoding. */
   reportStrictModeLosses: boolean;
+  /**
+   * Whether someone else wrote the tool's definition (an MCP server's, or every tool under `imported: true`):
+   * its schema and description are then out of the linted user's hands, and advice only an author can act on is skipped.
+   */
+  isImported(tool: AnyTool): boolean;
 }
 
 export interface LintRule {

@@ -15,15 +15,19 @@ import { preferEnumRule } from './rules/prefer-enum.js';
 import { providerCompatibilityRule } from './rules/provider-compatibility.js';
 import { tooManyToolsRule } from './rules/too-many-tools.js';
 import { undeclaredEffectRule } from './rules/undeclared-effect.js';
+import { unconfirmedActionRule } from './rules/unconfirmed-action.js';
+import { missingWhenRule } from './rules/missing-when.js';
 import { vagueDescriptionRule } from './rules/vague-description.js';
 
 export const LINT_RULE_LIST = [
   missingDescriptionRule,
   vagueDescriptionRule,
+  missingWhenRule,
   preferEnumRule,
   missingFormatRule,
   backtrackingPatternRule,
   missingReasonRule,
+  unconfirmedActionRule,
   missingRequiredRule,
   openObjectRule,
   providerCompatibilityRule,

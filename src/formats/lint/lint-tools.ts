@@ -6,6 +6,8 @@
  * @module
  */
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import { decodePointer, valueAtPointer } from '../../shared/json-schema/json-pointer.js';
 import { getOwn, isPlainObject } from '../../shared/own.js';
 import type { AnyTool } from '../../tools/index.js';
 import type { SchemaProvider } from '../../protocol/format-warning.js';
@@ -42,6 +44,12 @@ export interface LintOptions {
   providers?: readonly SchemaProvider[];
   /** Also list, per tool, the keywords OpenAI strict mode drops while decoding (the registry still enforces them). Default: false. */
   reportStrictModeLosses?: boolean;
+  /**
+   * Lint every tool as someone else's (as `toolwright lint --imported` does): advice only the author of a schema
+   * or description can act on is skipped (see docs/lint-rules.md, "Imported tools"). Default: only tools whose
+   * `origin.kind` is `mcp` (made by importMcpTools) are linted so. `false` lints every tool as the caller's own.
+   */
+  imported?: boolean;
 }
 
 /** Seen through the common interface, so every check takes the same arguments. */
@@ -59,7 +67,11 @@ export function lintTools(tools: readonly AnyTool[] | { list(): AnyTool[] }, opt
     maxToolsWithoutRouting: options.maxToolsWithoutRouting ?? DEFAULT_MAX_TOOLS_WITHOUT_ROUTING,
     providers: resolveProviders(options.providers),
     reportStrictModeLosses: options.reportStrictModeLosses === true,
+    isImported: options.imported === undefined ? (tool) => tool.origin?.kind === 'mcp' : () => options.imported === true,
   };
+  if (options.imported !== undefined && typeof options.imported !== 'boolean') {
+    throw new InvalidArgumentError(`lintTools: \`imported\` must be true or false (got ${JSON.stringify(options.imported)}).`);
+  }
   if (!(Number.isInteger(context.maxToolsWithoutRouting) && context.maxToolsWithoutRouting >= 0)) {
     throw new InvalidArgumentError(
       `lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got ${String(options.maxToolsWithoutRouting)}).`,
@@ -78,11 +90,49 @@ export function lintTools(tools: readonly AnyTool[] | { list(): AnyTool[] }, opt
       for (const report of rule.checkTool(tool, context)) add(rule.id, tool.name, report, rule.severity);
     }
   }
+  reportSharedDefinitionsOnce(findings, list);
   for (const rule of RULES) {
     if (!rule.checkToolSet || settings.get(rule.id) === 'off') continue;
     for (const report of rule.checkToolSet(list, context)) add(rule.id, null, report, rule.severity);
   }
   return findings;
+}
+
+/** The definition a finding's path points into: `/inputSchema/$defs/Repo/properties/owner` → the `Repo` definition's pointer and the rest. */
+const IN_DEFINITION = /^(\/inputSchema(?:\/[^/]+)*?\/(?:\$defs|definitions)\/[^/]+)(.*)$/;
+
+/**
+ * Tools from one server often carry the same `$defs` (a `Repository`, a `User`), and a problem in one is one
+ * problem, whoever points at it. Two findings are the same when they come from the same rule about the same
+ * spot of a definition whose content is identical (canonical JSON, so key order does not matter) and say the
+ * same thing once each tool's name is left out. The first is kept and names the other tools; the rest go.
+ */
+function reportSharedDefinitionsOnce(findings: LintFinding[], tools: readonly AnyTool[]): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const first = new Map<string, { finding: LintFinding; others: string[] }>();
+  const kept: LintFinding[] = [];
+  for (const finding of findings) {
+    const match = finding.tool === null ? null : IN_DEFINITION.exec(finding.path);
+    const tool = finding.tool === null ? undefined : byName.get(finding.tool);
+    const segments = match ? decodePointer(match[1]!) : undefined;
+    const definition = tool && segments ? valueAtPointer({ inputSchema: tool.inputSchema }, segments) : undefined;
+    if (!match || !tool || !isPlainObject(definition)) {
+      kept.push(finding);
+      continue;
+    }
+    const key = [finding.rule, finding.severity, canonicalJson(definition), match[2], finding.message.split(tool.name).join('\u0000')].join('\u0001');
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, { finding, others: [] });
+      kept.push(finding);
+    } else if (earlier.finding.tool !== tool.name && !earlier.others.includes(tool.name)) {
+      earlier.others.push(tool.name);
+    }
+  }
+  for (const { finding, others } of first.values()) {
+    if (others.length > 0) finding.message += ` The same definition is in ${others.map((name) => `"${name}"`).join(', ')}; reported once.`;
+  }
+  findings.splice(0, findings.length, ...kept);
 }
 
 function resolveRuleSettings(rules: LintOptions['rules']): Map<LintRuleId, LintSeverity | 'off'> {

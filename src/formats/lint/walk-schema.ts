@@ -1,10 +1,13 @@
 /**
- * The lint rules' view of a tool's input schema: every subschema with its JSON
- * Pointer (from the shared walker, so `$ref` is not followed: the schemas it
- * points at are visited where they are defined), and every declared property.
+ * The lint rules' view of a tool's input schema: every subschema the arguments
+ * can be checked against, with its JSON Pointer, and every declared property.
+ * Definitions (`$defs`, `definitions`) are visited only when a `$ref` reaches
+ * them from the root, once each, where they are defined: a definition nothing
+ * uses cannot make a call go wrong.
  * @module
  */
 import { escapePointer } from '../../shared/json-schema/json-pointer.js';
+import { SchemaRegistry } from '../../shared/json-schema/schema-registry.js';
 import { walkSubschemas, type SchemaRecord } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
 
@@ -31,10 +34,42 @@ export interface PropertyVisit {
   topLevel: boolean;
 }
 
-/** Every subschema object, depth first in document order, the root first. Boolean schemas are skipped: no rule applies to them. */
+const DEFINITION_KEYWORDS = new Set(['$defs', 'definitions']);
+
+/**
+ * Every subschema object reachable from the root, the root first, then depth first in document order; each
+ * definition a `$ref` reaches (resolved by the shared registry, never fetched) follows, walked where it is
+ * defined. Boolean schemas are skipped: no rule applies to them.
+ */
 export function listSchemas(root: unknown, rootPointer: string): SchemaVisit[] {
+  const definitions = new Set<object>();
+  walkSubschemas(root, ({ schema, keyword }) => {
+    if (keyword !== undefined && DEFINITION_KEYWORDS.has(keyword)) definitions.add(schema);
+  });
   const visits: SchemaVisit[] = [];
-  walkSubschemas(root, ({ schema, pointer, keyword }) => visits.push({ schema, pointer, via: keyword }), { rootPointer });
+  if (!isPlainObject(root)) return visits;
+  // Unreached definitions count as seen, so the walker does not enter them through `$defs`; one is released when a `$ref` reaches it.
+  const seen = new Set<object>(definitions);
+  const visited = new Set<object>();
+  let registry: SchemaRegistry | undefined;
+  const queue: { schema: SchemaRecord; pointer: string }[] = [{ schema: root, pointer: rootPointer }];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    seen.delete(next.schema);
+    walkSubschemas(
+      next.schema,
+      ({ schema, pointer, keyword }) => {
+        visited.add(schema);
+        visits.push({ schema, pointer, via: keyword });
+        if (typeof schema.$ref !== 'string') return;
+        registry ??= new SchemaRegistry(root);
+        const target = registry.resolve(schema.$ref, registry.placeOf(schema)?.base);
+        if (target === undefined || !isPlainObject(target.schema) || visited.has(target.schema)) return;
+        if (queue.some((entry) => entry.schema === target.schema) || !target.place.pointer.startsWith('#')) return;
+        queue.push({ schema: target.schema, pointer: rootPointer + target.place.pointer.slice(1) });
+      },
+      { rootPointer: next.pointer, seen },
+    );
+  }
   return visits;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../../tools/index.js';
 import { lintTools } from '../lint-tools.js';
 
-const only = { rules: { 'tw/vague-description': 'off', 'tw/open-object': 'off', 'tw/missing-required': 'off' } } as const;
+const only = { rules: { 'tw/vague-description': 'off', 'tw/open-object': 'off', 'tw/missing-required': 'off', 'tw/missing-when': 'off' } } as const;
 
 describe('tw/missing-description', () => {
   it('reports a tool without a description as an error and an undescribed property as a warning', () => {

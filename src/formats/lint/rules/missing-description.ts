@@ -6,15 +6,19 @@ export const missingDescriptionRule = {
   id: 'tw/missing-description',
   severity: 'error',
   summary: 'A tool or one of its properties has no description.',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
+    const imported = context.isImported(tool);
     if (tool.description.trim() === '') {
       reports.push({
         path: '/description',
+        // The importer cannot write it, but should know the model will guess: a warning.
+        ...(imported ? { severity: 'warning' as const } : {}),
         message: `Tool "${tool.name}" has no description, so the model must guess what it does from its name.`,
         fix: 'Describe what the tool does and when to call it, including when not to ("Change a user\'s plan. Only call when the user has asked for a plan change and confirmed the new plan.").',
       });
     }
+    if (imported) return reports;
     for (const property of listProperties(tool.inputSchema, '/inputSchema')) {
       if ('$ref' in property.schema) continue;
       const description = property.schema.description;

@@ -11,8 +11,10 @@ export const missingFormatRule = {
   id: 'tw/missing-format',
   severity: 'warning',
   summary: 'An id-, email-, date-, URL- or phone-like string has no pattern or format.',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
+    // Schema-design advice only the author can take.
+    if (context.isImported(tool)) return reports;
     for (const property of listProperties(tool.inputSchema, '/inputSchema')) {
       const advice = valueKindOf(property.name);
       if (!advice) continue;

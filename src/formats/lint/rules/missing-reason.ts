@@ -9,8 +9,9 @@ export const missingReasonRule = {
   id: 'tw/missing-reason',
   severity: 'error',
   summary: 'A write tool has no required string property "reason".',
-  checkTool(tool) {
-    if (tool.effect !== 'write') return [];
+  checkTool(tool, context) {
+    // Nobody can add a property to someone else's server; and an unannotated imported tool is not known to be a write.
+    if (tool.effect !== 'write' || context.isImported(tool)) return [];
     const properties = isPlainObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
     const reason = getOwn(properties, 'reason');
     if (!isPlainObject(reason)) {

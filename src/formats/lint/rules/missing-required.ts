@@ -21,13 +21,16 @@ export const missingRequiredRule = {
   id: 'tw/missing-required',
   severity: 'warning',
   summary: 'An object has no "required" list, lists unknown properties, or leaves an essential-looking property optional.',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
+    // On someone else's tool only what makes every call fail is reported: the rest is advice for the author.
+    const imported = context.isImported(tool);
     for (const { schema, pointer, via } of listSchemas(tool.inputSchema, '/inputSchema')) {
       if (!isPlainObject(schema.properties)) continue;
       const names = Object.keys(schema.properties);
       if (names.length === 0 || via === 'allOf') continue;
       if (!Array.isArray(schema.required)) {
+        if (imported) continue;
         reports.push({
           path: pointer,
           message: `${pointer === '/inputSchema' ? `The arguments of tool "${tool.name}" have` : 'This object has'} no "required" list, so every property (${names.join(', ')}) is optional.`,
@@ -46,6 +49,7 @@ export const missingRequiredRule = {
         }
       }
     }
+    if (imported) return reports;
     for (const property of listProperties(tool.inputSchema, '/inputSchema')) {
       if (property.required || !Array.isArray(property.parent.required)) continue;
       // A write tool's optional reason is reported by tw/missing-reason.

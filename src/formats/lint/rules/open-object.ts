@@ -6,8 +6,10 @@ export const openObjectRule = {
   id: 'tw/open-object',
   severity: 'warning',
   summary: 'An object schema allows properties it does not declare (additionalProperties absent or true).',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
+    // Only the author can close the object; what strict mode does with it is tw/provider-compatibility's and `lint --imported`'s.
+    if (context.isImported(tool)) return reports;
     for (const { schema, pointer, via } of listSchemas(tool.inputSchema, '/inputSchema')) {
       // allOf branches must stay open to combine; the closing belongs on the object that holds them.
       if (via === 'allOf' || !isObjectSchema(schema)) continue;

@@ -28,8 +28,9 @@ export const preferEnumRule = {
   id: 'tw/prefer-enum',
   severity: 'warning',
   summary: 'A free-text string lists its allowed values in prose instead of an enum.',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
+    const imported = context.isImported(tool);
     for (const property of listProperties(tool.inputSchema, '/inputSchema')) {
       const candidates = [{ schema: property.schema, pointer: property.pointer }];
       // An array of choices ("tags: any of a, b, c") needs the enum on its items.
@@ -54,7 +55,8 @@ export const preferEnumRule = {
           });
           break;
         }
-        if (candidate.pointer === property.pointer && CHOICE_NAMES.has(snakeName(property.name))) {
+        // A name is a guess about the author's intent; on someone else's tool only a listed set is worth reporting.
+        if (!imported && candidate.pointer === property.pointer && CHOICE_NAMES.has(snakeName(property.name))) {
           reports.push({
             path: candidate.pointer,
             message: `Property "${property.name}" is free text, but its name suggests a fixed set of values.`,

@@ -7,7 +7,7 @@ export const vagueDescriptionRule = {
   id: 'tw/vague-description',
   severity: 'warning',
   summary: 'A tool or property description is too short or too generic to guide the model.',
-  checkTool(tool) {
+  checkTool(tool, context) {
     const reports: LintRuleReport[] = [];
     if (tool.description.trim() !== '') {
       const vagueness = toolDescriptionVagueness(tool.description, tool.name);
@@ -22,6 +22,8 @@ export const vagueDescriptionRule = {
         });
       }
     }
+    // Property descriptions are the author's to improve; the tool's tells an importer whether to offer the tool at all.
+    if (context.isImported(tool)) return reports;
     for (const property of listProperties(tool.inputSchema, '/inputSchema')) {
       const description = property.schema.description;
       if (typeof description !== 'string' || description.trim() === '') continue;
