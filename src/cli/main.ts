@@ -12,6 +12,7 @@ import { Command, CommanderError } from 'commander';
 import { ToolwrightError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerInitCommand } from './commands/init.js';
 import { registerLintCommand } from './commands/lint.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerRunCommand } from './commands/run.js';
@@ -23,6 +24,7 @@ import { registerEvalCommand } from './commands/eval.js';
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
   registerDemoCommand,
+  registerInitCommand,
   registerLintCommand,
   registerServeCommand,
   registerRunCommand,

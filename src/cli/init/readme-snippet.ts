@@ -1,0 +1,66 @@
+/**
+ * `TOOLWRIGHT.md`, the README snippet `toolwright init` writes beside the pack:
+ * how to install, lint, test, run and serve it. Every command in it runs a `.ts`
+ * file through tsx, because Node 20 cannot import TypeScript on its own.
+ * @module
+ */
+import type { ScaffoldSchemaKind } from './templates.js';
+
+/** The snippet for a pack whose schemas are written in `schema`. */
+export function readmeSnippet(schema: ScaffoldSchemaKind): string {
+  const install = schema === 'zod' ? 'npm i toolwright zod' : 'npm i toolwright';
+  const schemas = schema === 'zod' ? 'Zod (zod 4)' : 'JSON Schema (2020-12)';
+  return `# Tool pack
+
+Made by \`toolwright init --schema ${schema}\`:
+
+- \`tools.ts\`: two tools over an in-memory to-do list, input schemas in ${schemas}. \`list_tasks\` reads (\`effect: 'read'\`, runs at once); \`delete_task\` changes data (\`effect: 'write'\`, \`confirm: true\`: a person approves each call before it runs, shown the line its \`summarize\` writes).
+- \`tools.test.ts\`: drives both tools through toolwright's agent loop (\`runAgent\`, \`resumeAgent\`) with the scripted model of \`toolwright/test\`: no API key, no network. It uses \`node:test\` and \`node:assert\`, so no test framework is needed.
+
+## Install
+
+\`\`\`sh
+${install}
+npm i -D tsx          # runs TypeScript: the pack, its test, and the toolwright CLI on a .ts pack
+\`\`\`
+
+Node 20.19 or later. ES modules and CommonJS projects both work.
+
+## Test
+
+\`\`\`sh
+npx tsx --test tools.test.ts
+\`\`\`
+
+## Lint
+
+\`\`\`sh
+npx tsx node_modules/.bin/toolwright lint tools.ts
+\`\`\`
+
+Exit code 1 on errors. Each finding names its rule and its fix; the rules are described in \`node_modules/toolwright/docs/lint-rules.md\`.
+
+## Run with a model
+
+\`\`\`sh
+npm i openai
+OPENAI_API_KEY=... npx tsx node_modules/.bin/toolwright run --model openai:gpt-4o-mini --tools tools.ts "Delete the launch post task."
+\`\`\`
+
+\`delete_task\` asks in the terminal before it runs (\`--no-interactive\` leaves it pending: \`toolwright approvals list\`). Other models: \`anthropic:...\` (\`npm i @anthropic-ai/sdk\`), \`openai-compatible:...\` with \`--base-url\`.
+
+## Serve over MCP
+
+\`\`\`sh
+npm i @modelcontextprotocol/sdk
+npx tsx node_modules/.bin/toolwright serve --tools tools.ts                        # stdio, for an MCP client that starts the server
+npx tsx node_modules/.bin/toolwright serve --tools tools.ts --http 127.0.0.1:3000  # Streamable HTTP at http://127.0.0.1:3000/mcp
+\`\`\`
+
+The server asks the client to confirm each \`delete_task\` call (\`--approve delete_task\` runs it unasked).
+
+## Make it yours
+
+Replace \`createTaskStore\` with your own data and rename the tools. Keep each description saying when to call the tool; keep \`effect: 'write'\` and \`confirm\` on every tool that changes, sends, pays or deletes; lint after each change, and extend \`tools.test.ts\` with the calls your users' requests lead to.
+`;
+}
