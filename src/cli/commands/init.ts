@@ -6,7 +6,10 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { Option, type Command } from 'commander';
-import { SCAFFOLD_SCHEMA_KINDS, scaffoldToolPack, type ScaffoldResult, type ScaffoldSchemaKind } from '../init/scaffold.js';
+import type { ScaffoldResult, ScaffoldSchemaKind } from '../init/scaffold.js';
+
+/** The `--schema` choices; `scaffoldToolPack` checks the same list. */
+const SCHEMA_KINDS = ['zod', 'json'] as const satisfies readonly ScaffoldSchemaKind[];
 
 export interface InitCommandOptions {
   schema?: ScaffoldSchemaKind;
@@ -41,10 +44,13 @@ export function registerInitCommand(program: Command): void {
     .command('init')
     .description('Scaffold a tool pack: a read tool, a write tool behind a confirmation, a test driving them with a scripted model, and TOOLWRIGHT.md.')
     .argument('[dir]', 'the folder to write into (created when missing)', '.')
-    .addOption(new Option('--schema <kind>', 'write the input schemas in Zod or JSON Schema').choices([...SCAFFOLD_SCHEMA_KINDS]).default('zod'))
+    .addOption(new Option('--schema <kind>', 'write the input schemas in Zod or JSON Schema').choices([...SCHEMA_KINDS]).default('zod'))
     .option('--force', 'overwrite tools.ts, tools.test.ts and TOOLWRIGHT.md when they exist')
     .addHelpText('after', '\nExit codes: 0 written, 2 the folder is a file or already has one of the files (nothing is written; --force overwrites).')
-    .action((dir: string, options: InitCommandOptions) => {
+    .action(async (dir: string, options: InitCommandOptions) => {
+      // Loaded on demand: the templates are text no other command needs, and they spell out imports (of zod, among
+      // others) that a scan of the CLI's static imports (test/architecture/root-entry-clean.test.ts) would take as real.
+      const { scaffoldToolPack } = await import('../init/scaffold.js');
       const result = scaffoldToolPack(dir, { schema: options.schema ?? 'zod', force: options.force === true });
       process.stdout.write(formatInitResult(result));
     });
