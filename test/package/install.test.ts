@@ -161,7 +161,8 @@ const OPTIONAL_PARTS = process.env.TW_INSTALL_FIGURES === '1' ? [...TESTED_PARTS
 describe('the packed tarball in a fresh app', () => {
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'toolwright-install-'));
-    execFileSync(npm, ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const packed = spawnSync(npm, ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (packed.status !== 0) throw new Error(`npm pack failed (${packed.status ?? packed.signal}):\n${packed.stdout}\n${packed.stderr}`);
     tarball = join(
       work,
       readdirSync(work).find((name) => name.endsWith('.tgz'))!,
