@@ -9,17 +9,17 @@
 /** How the scaffold's input schemas are written: Zod 4 or JSON Schema 2020-12. */
 export type ScaffoldSchemaKind = 'zod' | 'json';
 
-/** `tools.ts` with Zod input schemas: `list_tasks` (read) and `delete_task` (write, confirmed). */
-export const TOOLS_ZOD = `/**
+/** The opening comment of both `tools.ts` variants. */
+const PACK_HEADER = `/**
  * A toolwright tool pack: one read tool and one write tool over an in-memory
  * to-do list. Replace the store with your own data; keep the descriptions
  * saying when to call each tool, and keep \`confirm\` on anything that changes data.
  * Check it with \`toolwright lint tools.ts\` (see TOOLWRIGHT.md).
  */
-import { z } from 'zod';
-import { NotFoundError, defineTool } from 'toolwright';
+`;
 
-export interface Task {
+/** The data both variants work on: the task type and an in-memory store. */
+const TASK_STORE = `export interface Task {
   id: string;
   title: string;
   done: boolean;
@@ -38,7 +38,13 @@ export function createTaskStore(): TaskStore {
   return { tasks: new Map(seed.map((task) => [task.id, task])) };
 }
 
-/** The tools, bound to one store (tests pass a fresh one). */
+`;
+
+/** `tools.ts` with Zod input schemas: `list_tasks` (read) and `delete_task` (write, confirmed). */
+export const TOOLS_ZOD = `${PACK_HEADER}import { z } from 'zod';
+import { NotFoundError, defineTool } from 'toolwright';
+
+${TASK_STORE}/** The tools, bound to one store (tests pass a fresh one). */
 export function createTools(store: TaskStore = createTaskStore()) {
   const listTasks = defineTool({
     name: 'list_tasks',
@@ -86,34 +92,9 @@ export const tools = createTools();
 `;
 
 /** `tools.ts` with JSON Schema input schemas: the same two tools, typed through `defineTool<Args>`. */
-export const TOOLS_JSON_SCHEMA = `/**
- * A toolwright tool pack: one read tool and one write tool over an in-memory
- * to-do list. Replace the store with your own data; keep the descriptions
- * saying when to call each tool, and keep \`confirm\` on anything that changes data.
- * Check it with \`toolwright lint tools.ts\` (see TOOLWRIGHT.md).
- */
-import { NotFoundError, defineTool } from 'toolwright';
+export const TOOLS_JSON_SCHEMA = `${PACK_HEADER}import { NotFoundError, defineTool } from 'toolwright';
 
-export interface Task {
-  id: string;
-  title: string;
-  done: boolean;
-}
-
-/** Where the tools keep their data; swap it for your database or API client. */
-export interface TaskStore {
-  tasks: Map<string, Task>;
-}
-
-export function createTaskStore(): TaskStore {
-  const seed: Task[] = [
-    { id: 'task_001', title: 'Write the launch post', done: false },
-    { id: 'task_002', title: 'Book the venue', done: true },
-  ];
-  return { tasks: new Map(seed.map((task) => [task.id, task])) };
-}
-
-/** The tools, bound to one store (tests pass a fresh one). */
+${TASK_STORE}/** The tools, bound to one store (tests pass a fresh one). */
 export function createTools(store: TaskStore = createTaskStore()) {
   const listTasks = defineTool<{ status: 'open' | 'done' | 'all' }>({
     name: 'list_tasks',
