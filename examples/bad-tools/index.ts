@@ -2,4 +2,17 @@
  * The bad-tools example pack (a tool per lint rule). Its source lives in src/cli/demo/packs/bad-tools.ts so that `toolwright demo` ships it.
  * @module
  */
-export * from '../../src/cli/demo/packs/bad-tools.js';
+export {
+  manageSubscription,
+  doStuff,
+  setPreferences,
+  lookupCustomer,
+  cancelOrder,
+  saveAddress,
+  bookRoom,
+  exportUsage,
+  searchByLabel,
+  sendReminder,
+  reportTools,
+  tools,
+} from '../../src/cli/demo/packs/bad-tools.js';

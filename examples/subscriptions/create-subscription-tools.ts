@@ -2,4 +2,4 @@
  * The subscriptions example's tools; the source is src/cli/demo/packs/subscriptions/create-subscription-tools.ts.
  * @module
  */
-export * from '../../src/cli/demo/packs/subscriptions/create-subscription-tools.js';
+export { createSubscriptionTools } from '../../src/cli/demo/packs/subscriptions/create-subscription-tools.js';
