@@ -108,9 +108,13 @@ let tsxRegistered: Promise<void> | undefined;
  * itself never imports tsx.
  */
 function registerTsx(): Promise<void> {
-  tsxRegistered ??= loadPeer('tsx', 'Loading a TypeScript tool module', () => import('tsx/esm/api')).then((tsx) => {
-    tsx.register();
-  });
+  tsxRegistered ??= loadPeer('tsx', 'Loading a TypeScript tool module', () => Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])).then(
+    ([esm, cjs]) => {
+      // Both, as the tsx CLI does: a .ts file outside a `"type": "module"` package is CommonJS, which Node's require() loads.
+      cjs.register();
+      esm.register();
+    },
+  );
   return tsxRegistered;
 }
 
