@@ -2,6 +2,8 @@
  * The subscriptions example: a SaaS support desk's tools (subscription, billing,
  * support, account, product) over an in-memory store. `tools` share one default
  * store; `createSubscriptionTools(createSubscriptionsStore())` gives fresh state.
+ * Internal barrel, not a package entry point: `toolwright demo` imports it, and
+ * examples/subscriptions re-exports it by name.
  * @module
  */
 import type { AnyTool } from '../../../../tools/index.js';
