@@ -9,7 +9,8 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ModuleLoadError } from '../shared/errors.js';
+import { MissingPeerError, ModuleLoadError } from '../shared/errors.js';
+import { loadPeer } from '../shared/load-peer.js';
 import { getOwn, isPlainObject } from '../shared/own.js';
 import type { AnyTool } from '../tools/index.js';
 
@@ -85,18 +86,57 @@ function resolveTarget(given: string, cwd: string): Target {
   }
 }
 
+/**
+ * Node's error codes for "this is TypeScript and I will not (or cannot) run it":
+ * no type stripping (Node 20, early 22), syntax that stripping cannot erase (enums,
+ * namespaces), a pack under node_modules, or a `./x.js` import that names a `.ts`
+ * file (tsx maps it; Node's stripping does not).
+ */
+const NODE_REFUSES_TYPESCRIPT = new Set([
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING',
+  'ERR_MODULE_NOT_FOUND',
+]);
+
+let tsxRegistered: Promise<void> | undefined;
+
+/**
+ * Registers tsx's module hooks once per process, so that `import()` of a `.ts`
+ * file (and the `.ts` files it imports) works from the installed bin without
+ * user-side flags. Loaded only when a TypeScript pack needs it: the library
+ * itself never imports tsx.
+ */
+function registerTsx(): Promise<void> {
+  tsxRegistered ??= loadPeer('tsx', 'Loading a TypeScript tool module', () => Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])).then(
+    ([esm, cjs]) => {
+      // Both, as the tsx CLI does: a .ts file outside a `"type": "module"` package is CommonJS, which Node's require() loads.
+      cjs.register();
+      esm.register();
+    },
+  );
+  return tsxRegistered;
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
 async function importModule(target: Target, given: string): Promise<Record<string, unknown>> {
   try {
-    return (await import(target.href)) as Record<string, unknown>;
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && target.extension !== undefined && TYPESCRIPT_EXTENSIONS.has(target.extension)) {
-      throw new ModuleLoadError(
-        target.display,
-        'it is TypeScript, which Node cannot import on its own. Run toolwright under tsx (`npx tsx node_modules/.bin/toolwright ...` or `node --import tsx ...`), or compile the module to JavaScript first.',
-        { cause: error },
-      );
+    try {
+      return (await import(target.href)) as Record<string, unknown>;
+    } catch (error) {
+      // Under tsx, vitest or Node's own type stripping the first import works; otherwise load it through tsx.
+      const isTypeScript = target.extension !== undefined && TYPESCRIPT_EXTENSIONS.has(target.extension);
+      if (!isTypeScript || !NODE_REFUSES_TYPESCRIPT.has(String(errorCode(error)))) throw error;
+      await registerTsx();
+      // A fresh URL: Node keeps the failed attempt in its module map under the plain one.
+      return (await import(`${target.href}?toolwright-tsx`)) as Record<string, unknown>;
     }
+  } catch (error) {
+    if (error instanceof MissingPeerError) throw error;
+    const code = errorCode(error);
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && target.extension === undefined) {
       throw new ModuleLoadError(target.display, `no file or installed package is called "${given}". Pass a path (such as ./tools.ts) or install the package.`, {
         cause: error,

@@ -10,12 +10,13 @@
  * repository's own `npm ci` put in the npm cache. A tarball missing from the
  * cache skips the test with the reason; it never reaches the network.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProviderServer } from '../provider-server/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -31,6 +32,7 @@ interface LockEntry {
 }
 const repoLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  bin: Record<string, string>;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional: boolean }>;
@@ -109,6 +111,7 @@ function installApp(label: string, peers: string[]): InstalledApp | { skipped: s
         version: '0.1.0',
         resolved: `file:${tarball}`,
         dependencies: manifest.dependencies,
+        bin: manifest.bin,
         peerDependencies: manifest.peerDependencies,
         peerDependenciesMeta: manifest.peerDependenciesMeta,
       },
@@ -145,11 +148,15 @@ function runNode(dir: string, file: string): string {
   return execFileSync(process.execPath, ['--no-warnings', file], { cwd: dir, encoding: 'utf8' });
 }
 
+const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
+
 /** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
 const TESTED_PARTS: Array<[label: string, peers: string[]]> = [
   ['toolwright alone', []],
   ['+ zod', ['zod']],
   ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
+  // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
+  [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
 ];
 const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[]]> = [
   ['+ openai', ['openai']],
@@ -177,7 +184,7 @@ describe('the packed tarball in a fresh app', () => {
   }, 240_000);
 
   afterAll(() => {
-    if (work !== '') rmSync(work, { recursive: true, force: true });
+    if (work !== '' && process.env.TW_INSTALL_KEEP !== '1') rmSync(work, { recursive: true, force: true });
   });
 
   it('ships dist, docs, README and LICENSE, and no sources or tests', () => {
@@ -276,5 +283,123 @@ export const model = createScriptedModel;
     const result = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
     expect(`${result.stdout}${result.stderr}`).toBe('');
     expect(result.status).toBe(0);
+  });
+
+  describe('the installed `toolwright` bin on a TypeScript tool pack', () => {
+    /** Runs node_modules/.bin/toolwright in the app, as a user would: no tsx, no flags. */
+    function toolwright(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+      return new Promise((done) => {
+        execFile(
+          join(dir, 'node_modules/.bin/toolwright'),
+          args,
+          { cwd: dir, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '', TOOLWRIGHT_HOME: join(dir, '.toolwright'), ...env } },
+          (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
+    }
+
+    /** A TypeScript pack as a README reader writes one: types, an interface, and a `./x.js` import of a `.ts` sibling. */
+    function writePack(dir: string): void {
+      mkdirSync(join(dir, 'pack'), { recursive: true });
+      writeFileSync(
+        join(dir, 'pack/greeting.ts'),
+        `export interface Greeting { name: string; shout: boolean }
+export function greet({ name, shout }: Greeting): string {
+  const text: string = \`Hello, \${name}!\`;
+  return shout ? text.toUpperCase() : text;
+}
+`,
+      );
+      writeFileSync(
+        join(dir, 'pack/tools.ts'),
+        `import { defineTool } from 'toolwright';
+import { greet, type Greeting } from './greeting.js';
+export const tools = [
+  defineTool<Greeting, string>({
+    name: 'greet',
+    description: 'Greets a person by name. Call it when the user asks to greet someone; it returns the greeting text.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The name of the person to greet.', maxLength: 100 },
+        shout: { type: 'boolean', description: 'Whether to write the greeting in capitals.' },
+      },
+      required: ['name', 'shout'],
+      additionalProperties: false,
+    },
+    execute: (input: Greeting) => greet(input),
+  }),
+];
+`,
+      );
+    }
+
+    it('lints it', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      writePack(dir);
+      // The app's package.json has no "type": the pack is CommonJS to tsx (as to tsc), and its `export`s arrive as the default export.
+      const lint = await toolwright(dir, ['lint', './pack/tools.ts']);
+      expect(lint).toEqual({ code: 0, stdout: './pack/tools.ts: 1 tool, no problems found.\n', stderr: '' });
+      // The same pack as an ES module.
+      mkdirSync(join(dir, 'esm-pack'), { recursive: true });
+      for (const file of ['tools.ts', 'greeting.ts']) writeFileSync(join(dir, 'esm-pack', file), readFileSync(join(dir, 'pack', file)));
+      writeFileSync(join(dir, 'esm-pack/package.json'), JSON.stringify({ type: 'module' }));
+      const lintEsm = await toolwright(dir, ['lint', './esm-pack/tools.ts']);
+      expect(lintEsm).toEqual({ code: 0, stdout: './esm-pack/tools.ts: 1 tool, no problems found.\n', stderr: '' });
+    }, 90_000);
+
+    it('runs it against the local OpenAI-wire test provider: the scripted model calls the tool and answers', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      writePack(dir);
+      const server = await startProviderServer();
+      try {
+        server.enqueue({ toolCalls: [{ id: 'call_1', name: 'greet', arguments: { name: 'Ada', shout: true } }] }, { text: 'I greeted Ada.' });
+        const run = await toolwright(
+          dir,
+          ['run', '--model', 'openai:gpt-4o-mini', '--base-url', server.openaiBaseURL, '--tools', './pack/tools.ts', '--no-interactive', 'Greet Ada loudly.'],
+          { OPENAI_API_KEY: 'sk-test-0123456789abcdefghij' },
+        );
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain('→ greet {"name":"Ada","shout":true}');
+        expect(run.stdout).toMatch(/✓ greet \(\d+ ms\): HELLO, ADA!/);
+        expect(run.stdout).toContain('I greeted Ada.');
+      } finally {
+        await server.close();
+      }
+    }, 90_000);
+
+    it('serves it over stdio, listed by the MCP Inspector CLI', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      writePack(dir);
+      const listed = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+        execFile(
+          join(root, 'node_modules/.bin/mcp-inspector'),
+          ['--cli', join(dir, 'node_modules/.bin/toolwright'), 'serve', '--tools', './pack/tools.ts', '--method', 'tools/list'],
+          // A throwaway HOME: the Inspector creates ~/.mcp-inspector; the memory store keeps it away from any keychain.
+          { cwd: dir, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '', HOME: dir, MCP_INSPECTOR_SECRET_STORE: 'memory' } },
+          (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(listed.code).toBe(0);
+      const { tools } = JSON.parse(listed.stdout) as { tools: { name: string; inputSchema: { required: string[] } }[] };
+      expect(tools.map((tool) => [tool.name, tool.inputSchema.required])).toEqual([['greet', ['name', 'shout']]]);
+    }, 90_000);
+
+    it('runs `toolwright demo`: the shipped example packs, and a clear note instead of the model section without node-llama-cpp', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      const demo = await toolwright(dir, ['demo']);
+      expect(demo.stderr).not.toContain('internal error');
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toContain('conjugate: 2 tools');
+      expect(demo.stdout).toContain('subscriptions: 14 tools');
+      expect(demo.stdout).toMatch(/bad-tools: \d+ error\(s\)/);
+      expect(demo.stdout).toContain(
+        '5. The token mask on a real inference engine: skipped. The demo\'s model section (the tiny test model, offline) needs the package "node-llama-cpp"',
+      );
+      expect(demo.stdout).toContain('npm i node-llama-cpp');
+      expect(demo.stdout).toContain('toolwright demo --no-local');
+    }, 90_000);
   });
 });

@@ -4,25 +4,28 @@
  * of mistake, and the linter; `--json` prints the same as data.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { InvalidArgumentError, ModuleLoadError } from '../../shared/errors.js';
-import { loadToolModule } from '../load-tool-module.js';
+import { InvalidArgumentError, MissingPeerError } from '../../shared/errors.js';
 import { runFormatsDemo, type DemoPack, type FormatsDemoReport } from '../demo/formats-demo.js';
 import { renderLocalDemo, runLocalDemo, type LocalDemoReport } from '../demo/local-demo.js';
 
-// src/cli/commands and dist/cli/commands both sit three levels below the package root.
-const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-const EXAMPLE_PACKS = ['conjugate', 'subscriptions'] as const;
-
-async function loadExamplePack(name: string): Promise<DemoPack> {
-  const path = join(packageRoot, 'examples', name, 'index.ts');
-  if (!existsSync(path)) throw new ModuleLoadError(path, 'the example pack is missing; run the demo from a clone of the toolwright repository.');
-  const loaded = await loadToolModule(path);
-  return { name, tools: loaded.tools };
+/**
+ * The example packs, compiled into dist/ with the CLI (their sources are under
+ * src/cli/demo/packs; examples/ re-exports them), so that the installed package's
+ * demo needs neither the repository nor a TypeScript loader. Imported on demand:
+ * other commands do not pay for them.
+ */
+async function loadDemoPacks(): Promise<{ packs: DemoPack[]; lintPacks: DemoPack[] }> {
+  const [conjugate, subscriptions, badTools] = await Promise.all([
+    import('../demo/packs/conjugate.js'),
+    import('../demo/packs/subscriptions/index.js'),
+    import('../demo/packs/bad-tools.js'),
+  ]);
+  const packs = [
+    { name: 'conjugate', tools: conjugate.tools },
+    { name: 'subscriptions', tools: subscriptions.tools },
+  ];
+  return { packs, lintPacks: [...packs, { name: 'bad-tools', tools: badTools.tools }] };
 }
 
 export interface DemoOptions {
@@ -42,6 +45,8 @@ export interface DemoOptions {
 export interface DemoReport extends Partial<Omit<LocalDemoReport, 'model'>> {
   formats: FormatsDemoReport;
   model?: string;
+  /** Why the model section did not run: the tiny model's optional peers are not installed. */
+  localSkipped?: string;
 }
 
 export async function runDemo(
@@ -49,9 +54,7 @@ export async function runDemo(
   write: (text: string) => void = (text) => process.stdout.write(text),
   progress: (text: string) => void = () => {},
 ): Promise<DemoReport> {
-  const packs = await Promise.all(EXAMPLE_PACKS.map(loadExamplePack));
-  const badPath = join(packageRoot, 'examples', 'bad-tools', 'index.ts');
-  const lintPacks = existsSync(badPath) ? [...packs, { name: 'bad-tools', tools: (await loadToolModule(badPath)).tools }] : packs;
+  const { packs, lintPacks } = await loadDemoPacks();
   const formats = await runFormatsDemo(packs, lintPacks);
   if (!options.json) write(renderFormatsDemo(formats));
   const report: DemoReport = { formats };
@@ -59,13 +62,23 @@ export async function runDemo(
     const calls = options.calls === undefined ? undefined : Number(options.calls);
     if (calls !== undefined && !(Number.isInteger(calls) && calls > 0))
       throw new InvalidArgumentError(`--calls must be a positive whole number (got "${options.calls}").`);
-    const local = await runLocalDemo(packs, {
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
-      ...(options.runs !== undefined ? { recordDir: options.runs } : {}),
-      ...(calls !== undefined ? { callsPerPack: calls } : {}),
-      onProgress: options.json ? () => {} : progress,
-    });
+    let local: LocalDemoReport;
+    try {
+      local = await runLocalDemo(packs, {
+        ...(options.model !== undefined ? { model: options.model } : {}),
+        ...(options.baseUrl !== undefined ? { baseURL: options.baseUrl } : {}),
+        ...(options.runs !== undefined ? { recordDir: options.runs } : {}),
+        ...(calls !== undefined ? { callsPerPack: calls } : {}),
+        onProgress: options.json ? () => {} : progress,
+      });
+    } catch (error) {
+      // Sections 1–4 stand on their own: an installed toolwright without the tiny model's peers still shows them.
+      if (!(error instanceof MissingPeerError) || options.model !== undefined) throw error;
+      report.localSkipped = `${error.message} (or run \`toolwright demo --no-local\` to leave the model section out)`;
+      if (options.json) write(JSON.stringify(report, null, 2) + '\n');
+      else write(`5. The token mask on a real inference engine: skipped. ${report.localSkipped}\n`);
+      return report;
+    }
     Object.assign(report, local);
     if (!options.json) write(renderLocalDemo(local));
   }

