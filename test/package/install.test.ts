@@ -387,6 +387,25 @@ export const tools = [
       expect(tools.map((tool) => [tool.name, tool.inputSchema.required])).toEqual([['greet', ['name', 'shout']]]);
     }, 90_000);
 
+    it('scaffolds a pack with `toolwright init` that lints clean and passes its own test', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      const init = await toolwright(dir, ['init', 'scaffold', '--schema', 'json']);
+      expect(init).toMatchObject({ code: 0, stderr: '' });
+      expect(init.stdout).toContain('tools.test.ts');
+      const lint = await toolwright(dir, ['lint', './scaffold/tools.ts']);
+      expect(lint).toEqual({ code: 0, stdout: './scaffold/tools.ts: 2 tools, no problems found.\n', stderr: '' });
+      // tsx arrives with toolwright (it loads .ts packs); the scaffold's test runs under it as TOOLWRIGHT.md says.
+      const tsxCli = join(dir, 'node_modules/tsx/dist/cli.mjs');
+      const test = spawnSync(process.execPath, [tsxCli, '--test', 'tools.test.ts'], {
+        cwd: join(dir, 'scaffold'),
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' },
+      });
+      expect(`${test.stdout}${test.stderr}`).toMatch(/# pass 4\b/);
+      expect(test.status).toBe(0);
+    }, 120_000);
+
     it('runs `toolwright demo`: the shipped example packs, and a clear note instead of the model section without node-llama-cpp', async (context) => {
       const { dir } = app(CLI_APP, context.skip);
       const demo = await toolwright(dir, ['demo']);

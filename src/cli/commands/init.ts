@@ -34,7 +34,7 @@ export function formatInitResult(result: ScaffoldResult, cwd: string = process.c
     ...(shown === '.' ? [] : [`  cd ${shellWord(shown)}`]),
     '  npm i toolwright' + (result.schema === 'zod' ? ' zod' : '') + ' && npm i -D tsx',
     "  npx tsx --test tools.test.ts                        # the pack's own test, with a scripted model",
-    '  npx tsx node_modules/.bin/toolwright lint tools.ts  # the schema linter',
+    '  npx toolwright lint tools.ts  # the schema linter',
   ];
   return lines.join('\n') + '\n';
 }

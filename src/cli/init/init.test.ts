@@ -146,7 +146,7 @@ describe('toolwright init', () => {
         `  cd ${dir}`,
         '  npm i toolwright zod && npm i -D tsx',
         "  npx tsx --test tools.test.ts                        # the pack's own test, with a scripted model",
-        '  npx tsx node_modules/.bin/toolwright lint tools.ts  # the schema linter',
+        '  npx toolwright lint tools.ts  # the schema linter',
         '',
       ].join('\n'),
     );

@@ -1,7 +1,7 @@
 /**
  * `TOOLWRIGHT.md`, the README snippet `toolwright init` writes beside the pack:
- * how to install, lint, test, run and serve it. Every command in it runs a `.ts`
- * file through tsx, because Node 20 cannot import TypeScript on its own.
+ * how to install, lint, test, run and serve it. The toolwright CLI loads a `.ts`
+ * pack itself; the pack's own test runs under tsx, because Node 20 cannot import TypeScript on its own.
  * @module
  */
 import type { ScaffoldSchemaKind } from './templates.js';
@@ -21,7 +21,7 @@ Made by \`toolwright init --schema ${schema}\`:
 
 \`\`\`sh
 ${install}
-npm i -D tsx          # runs TypeScript: the pack, its test, and the toolwright CLI on a .ts pack
+npm i -D tsx          # runs the pack's own TypeScript test (the toolwright CLI loads .ts packs itself)
 \`\`\`
 
 Node 20.19 or later. ES modules and CommonJS projects both work.
@@ -35,7 +35,7 @@ npx tsx --test tools.test.ts
 ## Lint
 
 \`\`\`sh
-npx tsx node_modules/.bin/toolwright lint tools.ts
+npx toolwright lint tools.ts
 \`\`\`
 
 Exit code 1 on errors. Each finding names its rule and its fix; the rules are described in \`node_modules/toolwright/docs/lint-rules.md\`.
@@ -44,7 +44,7 @@ Exit code 1 on errors. Each finding names its rule and its fix; the rules are de
 
 \`\`\`sh
 npm i openai
-OPENAI_API_KEY=... npx tsx node_modules/.bin/toolwright run --model openai:gpt-4o-mini --tools tools.ts "Delete the launch post task."
+OPENAI_API_KEY=... npx toolwright run --model openai:gpt-4o-mini --tools tools.ts "Delete the launch post task."
 \`\`\`
 
 \`delete_task\` asks in the terminal before it runs (\`--no-interactive\` leaves it pending: \`toolwright approvals list\`). Other models: \`anthropic:...\` (\`npm i @anthropic-ai/sdk\`), \`openai-compatible:...\` with \`--base-url\`.
@@ -53,8 +53,8 @@ OPENAI_API_KEY=... npx tsx node_modules/.bin/toolwright run --model openai:gpt-4
 
 \`\`\`sh
 npm i @modelcontextprotocol/sdk
-npx tsx node_modules/.bin/toolwright serve --tools tools.ts                        # stdio, for an MCP client that starts the server
-npx tsx node_modules/.bin/toolwright serve --tools tools.ts --http 127.0.0.1:3000  # Streamable HTTP at http://127.0.0.1:3000/mcp
+npx toolwright serve --tools tools.ts                        # stdio, for an MCP client that starts the server
+npx toolwright serve --tools tools.ts --http 127.0.0.1:3000  # Streamable HTTP at http://127.0.0.1:3000/mcp
 \`\`\`
 
 The server asks the client to confirm each \`delete_task\` call (\`--approve delete_task\` runs it unasked).
