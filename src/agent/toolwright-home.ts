@@ -2,14 +2,10 @@
  * Where toolwright keeps per-user state: `$TOOLWRIGHT_HOME`, or `~/.toolwright`.
  * @module
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { toolwrightHome } from '../shared/toolwright-home.js';
 
-/** The per-user folder: `TOOLWRIGHT_HOME` when set, else `~/.toolwright`. */
-export function toolwrightHome(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.TOOLWRIGHT_HOME;
-  return configured !== undefined && configured !== '' ? configured : join(homedir(), '.toolwright');
-}
+export { toolwrightHome };
 
 /** The default SQLite file holding pending runs and confirmations. */
 export function defaultStatePath(env: NodeJS.ProcessEnv = process.env): string {

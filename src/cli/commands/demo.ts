@@ -123,7 +123,8 @@ export function renderFormatsDemo(report: FormatsDemoReport): string {
     out.push(`   ${pack.pack}: ${pack.errors} error(s), ${pack.warnings} warning(s)`);
     for (const finding of pack.findings.slice(0, pack.pack === 'bad-tools' ? 6 : 3))
       out.push(`     ${finding.severity} ${finding.rule} ${finding.tool}${finding.path}: ${finding.message}`);
-    if (pack.findings.length > (pack.pack === 'bad-tools' ? 6 : 3)) out.push(`     … (npm run toolwright -- lint examples/${pack.pack}/index.ts shows all)`);
+    if (pack.findings.length > (pack.pack === 'bad-tools' ? 6 : 3))
+      out.push(`     … (${pack.findings.length} in all; \`toolwright lint <pack>\` lists every finding of a pack)`);
   }
   out.push('');
   return out.join('\n') + '\n';

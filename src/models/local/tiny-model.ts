@@ -12,9 +12,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { toolwrightHome } from '../../shared/toolwright-home.js';
 import { VocabularyError } from '../../decoding/decoding-errors.js';
 import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
 
@@ -22,7 +23,19 @@ import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js
 export const TINY_MODEL_VERSION = 1;
 // src/models/local and dist/models/local both sit three levels below the package root.
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const DEFAULT_TINY_MODEL_PATH = join(packageRoot, '.cache', 'models', `tiny-qwen3-v${TINY_MODEL_VERSION}.gguf`);
+
+/**
+ * Where the generated tiny model is cached. In a checkout: `.cache/models` beside the sources (ignored by git).
+ * In an installed package (under `node_modules`, which a global install may not let the user write):
+ * `$TOOLWRIGHT_HOME/models`, where the CLI keeps its other state.
+ */
+export function tinyModelPath(root: string = packageRoot, env: NodeJS.ProcessEnv = process.env): string {
+  const file = `tiny-qwen3-v${TINY_MODEL_VERSION}.gguf`;
+  const installed = root.split(sep).includes('node_modules');
+  return installed ? join(toolwrightHome(env), 'models', file) : join(root, '.cache', 'models', file);
+}
+
+export const DEFAULT_TINY_MODEL_PATH = tinyModelPath();
 
 export interface TinyModelOptions {
   seed?: number;
