@@ -93,13 +93,19 @@ let tarball = '';
 const installs = new Map<string, InstalledApp | { skipped: string }>();
 
 /** Installs the tarball plus `peers` (at the versions this repository tests) into a fresh app, offline. */
-function installApp(label: string, peers: string[]): InstalledApp | { skipped: string } {
+function installApp(label: string, peers: string[], aliases: Record<string, string> = {}): InstalledApp | { skipped: string } {
   const dir = join(work, label.replace(/[^a-z0-9]+/gi, '-'));
   mkdirSync(dir);
-  const peerVersions = Object.fromEntries(peers.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version!]));
+  // A peer may come from another lock entry of this repository (an npm alias such as zod4-alt), to install another release under its own name.
+  const lockPathOf = (name: string) => aliases[name] ?? `node_modules/${name}`;
+  const peerVersions = Object.fromEntries(peers.map((name) => [name, repoLock.packages[lockPathOf(name)]!.version!]));
   const dependencies = { toolwright: `file:${tarball}`, ...peerVersions };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies }, null, 2));
-  const own = closure([...Object.keys(manifest.dependencies), ...peers]);
+  const own = closure([...Object.keys(manifest.dependencies), ...peers.filter((name) => !(name in aliases))]);
+  for (const name of peers.filter((peer) => peer in aliases)) {
+    const { name: _alias, dev: _dev, ...entry } = repoLock.packages[aliases[name]!]!;
+    own[`node_modules/${name}`] = entry;
+  }
   const lock = {
     name: 'app',
     version: '1.0.0',
@@ -149,16 +155,19 @@ function runNode(dir: string, file: string): string {
 }
 
 const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
+/** An app whose zod is another 4.x release than the one this repository builds with (4.1, from the zod4-alt alias in package-lock.json). */
+const OTHER_ZOD_APP = '+ zod 4.1 (not the zod toolwright is built with)';
 
 /** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
-const TESTED_PARTS: Array<[label: string, peers: string[]]> = [
+const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ['toolwright alone', []],
   ['+ zod', ['zod']],
+  [OTHER_ZOD_APP, ['zod'], { zod: 'node_modules/zod4-alt' }],
   ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
   // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
   [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
 ];
-const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[]]> = [
+const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ['+ openai', ['openai']],
   ['+ @anthropic-ai/sdk', ['@anthropic-ai/sdk']],
   ['+ better-sqlite3 (scripts off)', ['better-sqlite3']],
@@ -174,7 +183,7 @@ describe('the packed tarball in a fresh app', () => {
       work,
       readdirSync(work).find((name) => name.endsWith('.tgz'))!,
     );
-    for (const [label, peers] of OPTIONAL_PARTS) installs.set(label, installApp(label, peers));
+    for (const [label, peers, aliases] of OPTIONAL_PARTS) installs.set(label, installApp(label, peers, aliases));
     const rows = [...installs].map(([label, installed]) =>
       'skipped' in installed
         ? `${label.padEnd(32)} skipped: ${installed.skipped}`
@@ -255,10 +264,13 @@ console.log(JSON.stringify([ok.result.content, bad.result.isError]));
   });
 
   it.for([
-    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
-    ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
-  ] as const)('typechecks a TypeScript app under moduleResolution %s', ([name, options], context) => {
-    const { dir } = app('+ zod', context.skip);
+    ['nodenext', '+ zod', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', '+ zod', { module: 'preserve', moduleResolution: 'bundler' }],
+    ['nodenext', OTHER_ZOD_APP, { module: 'nodenext', moduleResolution: 'nodenext' }],
+  ] as const)('typechecks a Zod tool in a TypeScript app under moduleResolution %s (%s)', ([name, label, options], context) => {
+    const { dir } = app(label, context.skip);
+    const zodVersion = (JSON.parse(readFileSync(join(dir, 'node_modules/zod/package.json'), 'utf8')) as { version: string }).version;
+    expect(zodVersion).toBe(repoLock.packages[label === OTHER_ZOD_APP ? 'node_modules/zod4-alt' : 'node_modules/zod']!.version);
     const project = join(dir, `ts-${name}`);
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
