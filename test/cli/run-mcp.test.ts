@@ -22,6 +22,23 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** Runs `toolwright run --mcp "toolwright serve --tools <pack>"` against the local provider server, with a test key. */
+async function runAgainstServedPack(question: string, pack: string, io: AgentCliIo): Promise<Awaited<ReturnType<typeof runRunCommand>>> {
+  const serve = `${process.execPath} --import tsx ${join(root, 'src/cli/main.ts')} serve --tools ${join(root, pack)}`;
+  const previousKey = process.env.OPENAI_API_KEY;
+  process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
+  try {
+    return await runRunCommand(
+      question,
+      { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root },
+      io,
+    );
+  } finally {
+    if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = previousKey;
+  }
+}
+
 describe('toolwright run --mcp', { timeout: 120_000 }, () => {
   it('calls a tool served by an MCP server, with local validation errors reaching the model', async () => {
     server.reset();
@@ -32,20 +49,8 @@ describe('toolwright run --mcp', { timeout: 120_000 }, () => {
     );
     const out: string[] = [];
     const io: AgentCliIo = { out: (text) => out.push(text), err: () => {} };
-    const serve = `${process.execPath} --import tsx ${join(root, 'src/cli/main.ts')} serve --tools ${join(root, 'examples/conjugate/index.ts')}`;
-    const previousKey = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
-    try {
-      const result = await runRunCommand(
-        'How do you say eat in the past for he?',
-        { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root },
-        io,
-      );
-      expect(result.status).toBe('completed');
-    } finally {
-      if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = previousKey;
-    }
+    const result = await runAgainstServedPack('How do you say eat in the past for he?', 'examples/conjugate/index.ts', io);
+    expect(result.status).toBe('completed');
     const text = out.join('');
     expect(text).toContain('✗ conjugate [invalid_arguments]');
     expect(text).toContain('✓ conjugate');
@@ -76,20 +81,8 @@ describe('toolwright run --mcp', { timeout: 120_000 }, () => {
         return answers.shift() ?? 'n';
       },
     };
-    const serve = `${process.execPath} --import tsx ${join(root, 'src/cli/main.ts')} serve --tools ${join(root, 'examples/subscriptions/index.ts')}`;
-    const previousKey = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = 'sk-test-0123456789abcdefghij';
-    try {
-      const result = await runRunCommand(
-        'Refund 10 USD of invoice inv_000102, I was charged twice.',
-        { model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, mcp: [serve], runs: join(home, 'runs'), state: join(home, 'state.db'), cwd: root },
-        io,
-      );
-      expect(result.status).toBe('completed');
-    } finally {
-      if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = previousKey;
-    }
+    const result = await runAgainstServedPack('Refund 10 USD of invoice inv_000102, I was charged twice.', 'examples/subscriptions/index.ts', io);
+    expect(result.status).toBe('completed');
     expect(asked).toHaveLength(2);
     // The server ran the approved refund (its structured result reached the model) and was never reached by the denied one.
     const second = server.requests[1]!.body as { messages: { role: string; content: string }[] };

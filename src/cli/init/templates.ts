@@ -40,6 +40,24 @@ export function createTaskStore(): TaskStore {
 
 `;
 
+/** The end of both variants: `delete_task`'s body, the factory's return and the exported pack. */
+const DELETE_AND_EXPORT = `    execute: ({ task_id }) => {
+      const task = store.tasks.get(task_id);
+      if (task === undefined) {
+        throw new NotFoundError(\`no task has the id "\${task_id}"\`, { suggestion: 'Call list_tasks with status "all" to find the id.' });
+      }
+      store.tasks.delete(task_id);
+      return { deleted: task_id, title: task.title };
+    },
+  });
+
+  return [listTasks, deleteTask];
+}
+
+/** What \`toolwright lint\`, \`run\` and \`serve\` load. */
+export const tools = createTools();
+`;
+
 /** `tools.ts` with Zod input schemas: `list_tasks` (read) and `delete_task` (write, confirmed). */
 export const TOOLS_ZOD = `${PACK_HEADER}import { z } from 'zod';
 import { NotFoundError, defineTool } from 'toolwright';
@@ -74,22 +92,7 @@ export function createTools(store: TaskStore = createTaskStore()) {
         .regex(/^task_[0-9]{3}$/)
         .describe('The id of the task to delete, as returned by list_tasks ("task_" and 3 digits).'),
     }),
-    execute: ({ task_id }) => {
-      const task = store.tasks.get(task_id);
-      if (task === undefined) {
-        throw new NotFoundError(\`no task has the id "\${task_id}"\`, { suggestion: 'Call list_tasks with status "all" to find the id.' });
-      }
-      store.tasks.delete(task_id);
-      return { deleted: task_id, title: task.title };
-    },
-  });
-
-  return [listTasks, deleteTask];
-}
-
-/** What \`toolwright lint\`, \`run\` and \`serve\` load. */
-export const tools = createTools();
-`;
+${DELETE_AND_EXPORT}`;
 
 /** `tools.ts` with JSON Schema input schemas: the same two tools, typed through `defineTool<Args>`. */
 export const TOOLS_JSON_SCHEMA = `${PACK_HEADER}import { NotFoundError, defineTool } from 'toolwright';
@@ -131,22 +134,7 @@ export function createTools(store: TaskStore = createTaskStore()) {
       required: ['reason', 'task_id'],
       additionalProperties: false,
     },
-    execute: ({ task_id }) => {
-      const task = store.tasks.get(task_id);
-      if (task === undefined) {
-        throw new NotFoundError(\`no task has the id "\${task_id}"\`, { suggestion: 'Call list_tasks with status "all" to find the id.' });
-      }
-      store.tasks.delete(task_id);
-      return { deleted: task_id, title: task.title };
-    },
-  });
-
-  return [listTasks, deleteTask];
-}
-
-/** What \`toolwright lint\`, \`run\` and \`serve\` load. */
-export const tools = createTools();
-`;
+${DELETE_AND_EXPORT}`;
 
 /** `tools.test.ts`: drives the pack through `runAgent` with the scripted model, under `node:test`. */
 export const TOOLS_TEST = `/**
