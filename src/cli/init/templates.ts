@@ -160,19 +160,24 @@ test('the read tool runs at once', async () => {
   assert.match(JSON.stringify(model.requests[1]?.messages.at(-1)), /Write the launch post/);
 });
 
-test('the write tool waits for a person, then runs once approved', async () => {
+/** Asks to delete task_001 and returns the run paused on its confirmation, with what resuming needs. */
+async function pausedDeletion(answer: string) {
   const store = createTaskStore();
   const tools = createTools(store);
   const runStore = createMemoryRunStore();
   const model = createScriptedModel([
     toolCallTurn([{ name: 'delete_task', arguments: { reason: 'User said: "delete the launch post task"', task_id: 'task_001' } }]),
-    textTurn('Deleted.'),
+    textTurn(answer),
   ]);
-
   const paused = await runAgent({ model, tools, prompt: 'Delete the launch post task.', store: runStore });
   if (paused.status !== 'awaiting_confirmation') assert.fail(\`expected the run to wait for a confirmation, got \${paused.status}\`);
   const [pending] = paused.pending;
   assert.ok(pending);
+  return { store, tools, runStore, model, paused, pending };
+}
+
+test('the write tool waits for a person, then runs once approved', async () => {
+  const { store, tools, runStore, model, paused, pending } = await pausedDeletion('Deleted.');
   // What the person is asked to approve (the tool's summarize):
   assert.equal(pending.summary, 'Delete task task_001');
   assert.ok(store.tasks.has('task_001'), 'nothing is deleted before the approval');
@@ -184,17 +189,7 @@ test('the write tool waits for a person, then runs once approved', async () => {
 });
 
 test('a denied write does not run', async () => {
-  const store = createTaskStore();
-  const tools = createTools(store);
-  const runStore = createMemoryRunStore();
-  const model = createScriptedModel([
-    toolCallTurn([{ name: 'delete_task', arguments: { reason: 'User said: "delete the launch post task"', task_id: 'task_001' } }]),
-    textTurn('I did not delete it.'),
-  ]);
-  const paused = await runAgent({ model, tools, prompt: 'Delete the launch post task.', store: runStore });
-  if (paused.status !== 'awaiting_confirmation') assert.fail(\`expected the run to wait for a confirmation, got \${paused.status}\`);
-  const [pending] = paused.pending;
-  assert.ok(pending);
+  const { store, tools, runStore, model, paused, pending } = await pausedDeletion('I did not delete it.');
 
   const denied = await resumeAgent(paused.runId, [{ token: pending.token, decision: 'deny', reason: 'not now' }], { model, tools, store: runStore });
   assert.equal(denied.status, 'completed');
