@@ -201,6 +201,7 @@ export {
   readRunRecord,
   resumeAgent,
   runAgent,
+  createToolGuards,
 } from './agent/index.js';
 export type {
   AgentLimits,
@@ -249,6 +250,15 @@ export type {
   ToolChoicePolicy,
   TurnCall,
   UnexpectedModelStop,
+  GuardDecision,
+  GuardedCall,
+  GuardedRunOptions,
+  GuardUsage,
+  ToolGuardLimits,
+  ToolGuards,
+  ToolGuardsOptions,
+  ToolGuardsStop,
+  CallPlan,
 } from './agent/index.js';
 export { ISOLATION_KINDS, allowValues, argumentRule, createIsolation, createPolicy, limitNumber, matchSchema, pathUnder } from './policy/index.js';
 export type {
