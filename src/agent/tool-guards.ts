@@ -139,6 +139,17 @@ interface Checked {
   decision: GuardDecision;
 }
 
+/** Whether `value` is a {@link ToolGuards} object (the adapters take guards or tools). */
+export function isToolGuards(value: unknown): value is ToolGuards {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ToolGuards).check === 'function' &&
+    typeof (value as ToolGuards).run === 'function' &&
+    typeof (value as ToolGuards).recordUsage === 'function'
+  );
+}
+
 /** Creates the guards; throws {@link InvalidArgumentError} for bad limits or tools. */
 export function createToolGuards(options: ToolGuardsOptions): ToolGuards {
   if (typeof options !== 'object' || options === null || !options.tools) {
