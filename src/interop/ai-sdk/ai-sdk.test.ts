@@ -112,6 +112,14 @@ describe('toAISDKTools under generateText', () => {
     expect(ran).toEqual(['get_weather Oslo']);
   });
 
+  it('leaves broken JSON to the AI SDK, which answers it with its own error text before any tool runs', async () => {
+    const { ran, tools } = fixtures();
+    const model = new MockLanguageModelV4({ doGenerate: [callsResult([{ id: 'c1', name: 'get_weather', input: '{"city": "Os' }]), textResult('Sorry.')] });
+    await generateText({ model, tools: toAISDKTools(tools), prompt: 'Weather?', stopWhen: stepCountIs(3) });
+    expect(toolOutputsIn(model.doGenerateCalls[1]).c1).toMatchObject({ type: 'error-text' });
+    expect(ran).toEqual([]);
+  });
+
   it('applies the policy per call: a blocked call reaches the model as the policy message and does not run', async () => {
     const { ran, tools } = fixtures();
     const model = new MockLanguageModelV4({
@@ -212,7 +220,7 @@ describe('toAISDKTools under generateText', () => {
       prompt: 'Weather?',
       stopWhen: [stepCountIs(10), () => guards.stopped !== undefined],
       onStepFinish: (step) => {
-        guards.recordUsage({ inputTokens: step.usage.inputTokens, outputTokens: step.usage.outputTokens });
+        guards.recordUsage(step.usage);
       },
     });
     expect(result.steps).toHaveLength(2);
