@@ -13,7 +13,7 @@ import { createPolicy } from '../../policy/create-policy.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ToolResult } from '../../tools/types.js';
-import { fromAISDKTools, toAISDKTools, toModelOutput } from './index.js';
+import { fromAISDKTools, toAISDKToolApproval, toAISDKTools, toModelOutput } from './index.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -176,6 +176,24 @@ describe('toAISDKTools under generateText', () => {
 
     // The same approval sent again does not pay twice.
     await generateText({ model: new MockLanguageModelV4({ doGenerate: [textResult('ok')] }), tools: aiTools, messages, stopWhen: stepCountIs(2) });
+    expect(ran).toEqual(['send_money bob 500 approved']);
+  });
+
+  it("asks through generateText's toolApproval (AI SDK 7), the approval request carrying toolwright's summary as its reason", async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    const aiTools = toAISDKTools(guards);
+    const toolApproval = toAISDKToolApproval(guards);
+    const model = new MockLanguageModelV4({
+      doGenerate: [callsResult([{ id: 'c1', name: 'send_money', input: { to: 'bob', amount: 500 } }]), textResult('Paid bob.')],
+    });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Pay bob 500' }];
+    const first = await generateText({ model, tools: aiTools, toolApproval, messages, stopWhen: stepCountIs(3) });
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+    expect(request.reason).toBe('send_money({"amount":500,"to":"bob"})');
+    expect(ran).toEqual([]);
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
+    await generateText({ model, tools: aiTools, toolApproval, messages, stopWhen: stepCountIs(3) });
     expect(ran).toEqual(['send_money bob 500 approved']);
   });
 

@@ -5,7 +5,7 @@
  * Use named exports, not wildcards.
  * @module
  */
-export { toAISDKTools, toModelOutput } from './to-ai-sdk-tools.js';
-export type { AISDKTool, AISDKToolModelOutput, AISDKToolsOptions } from './to-ai-sdk-tools.js';
+export { toAISDKToolApproval, toAISDKTools, toModelOutput } from './to-ai-sdk-tools.js';
+export type { AISDKTool, AISDKToolApproval, AISDKToolModelOutput, AISDKToolsOptions } from './to-ai-sdk-tools.js';
 export { fromAISDKTools } from './from-ai-sdk-tools.js';
 export type { AnyAISDKTool, FromAISDKToolsOptions } from './from-ai-sdk-tools.js';

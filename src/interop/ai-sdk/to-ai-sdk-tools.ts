@@ -13,7 +13,7 @@
  * run time (the schema carries the AI SDK's global schema marker).
  * @module
  */
-import type { ModelMessage, Tool } from 'ai';
+import type { ModelMessage, Tool, ToolApprovalStatus } from 'ai';
 import { createToolGuards, isToolGuards, type ToolGuards, type ToolGuardsOptions } from '../../agent/tool-guards.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import type { AnyTool } from '../../tools/define-tool.js';
@@ -46,6 +46,26 @@ export function toAISDKTools(source: ToolGuards | ToolRegistry | readonly Regist
   const set: Record<string, AISDKTool> = {};
   for (const tool of guards.registry.list()) set[tool.name] = aiSDKTool(guards, tool);
   return set;
+}
+
+/** A per-tool `toolApproval` setting for `generateText`/`streamText`, as {@link toAISDKToolApproval} makes it. */
+export type AISDKToolApproval = Record<string, (input: unknown, options: { toolCallId: string }) => Promise<ToolApprovalStatus>>;
+
+/**
+ * The AI SDK 7 way to ask for approval (`generateText({ toolApproval })`, which replaces the tools' own deprecated
+ * `needsApproval`): for each tool of the guards, `user-approval` with toolwright's redacted summary as the reason shown
+ * to the person when the guards' decision is `confirm`, otherwise `not-applicable`.
+ */
+export function toAISDKToolApproval(guards: ToolGuards): AISDKToolApproval {
+  if (!isToolGuards(guards)) throw new InvalidArgumentError('toAISDKToolApproval expects the guards the tools were made with (createToolGuards).');
+  const approval: AISDKToolApproval = {};
+  for (const name of guards.registry.names()) {
+    approval[name] = async (input, options) => {
+      const decision = await guards.check({ id: options.toolCallId, name, arguments: input });
+      return decision.action === 'confirm' ? { type: 'user-approval', reason: decision.summary } : { type: 'not-applicable' };
+    };
+  }
+  return approval;
 }
 
 function aiSDKTool(guards: ToolGuards, tool: AnyTool): AISDKTool {
