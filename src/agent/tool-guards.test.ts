@@ -206,6 +206,23 @@ describe('createToolGuards', () => {
     expect(textOf(call.result)).toContain('Sunny in Oslo');
   });
 
+  it("stops a running tool when the host's signal aborts, answering with the registry's aborted text", async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Waits until stopped.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: (_args: Record<string, never>, context) => new Promise<string>((resolve) => context.signal.addEventListener('abort', () => resolve('late'))),
+    });
+    const guards = createToolGuards({ tools: [slow] });
+    const controller = new AbortController();
+    const running = guards.run({ id: 'c1', name: 'slow', arguments: {} }, { signal: controller.signal });
+    controller.abort(new Error('user left'));
+    const call = await running;
+    expect(call.status).toBe('failed');
+    expect(call.execution?.failure?.code).toBe('aborted');
+  });
+
   it('throws a typed error for bad options', () => {
     expect(() => createToolGuards({} as never)).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
     expect(() => createToolGuards({ tools: [], limits: { maxToolCalls: -1 } })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));

@@ -246,6 +246,13 @@ describe('toAISDKTools under generateText', () => {
   });
 });
 
+describe('toAISDKTools options', () => {
+  it('refuses options beside guards that already exist (they would be ignored)', () => {
+    const { tools } = fixtures();
+    expect(() => toAISDKTools(createToolGuards({ tools }), { limits: { maxToolCalls: 1 } })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+  });
+});
+
 describe('toAISDKTools under streamText', () => {
   function streamOf(result: LanguageModelV4GenerateResult): { stream: ReadableStream<LanguageModelV4StreamPart> } {
     const parts: LanguageModelV4StreamPart[] = [];
