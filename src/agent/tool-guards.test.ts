@@ -135,6 +135,15 @@ describe('createToolGuards', () => {
     expect(ran).toEqual(['send_money bob 500']);
   });
 
+  it('does not carry an approval over to other arguments under the same call id', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    expect(await guards.check({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } })).toMatchObject({ action: 'confirm' });
+    const swapped = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'eve', amount: 5000 } }, { approved: true });
+    expect(swapped.status).toBe('needs_approval');
+    expect(ran).toEqual([]);
+  });
+
   it('refuses calls past maxToolCalls and stays stopped', async () => {
     const { ran, tools } = fixtures();
     const guards = createToolGuards({ tools, limits: { maxToolCalls: 2 } });

@@ -167,6 +167,7 @@ class Guards implements ToolGuards {
   readonly #systemPrompt: string | undefined;
   readonly #checked = new Map<string, Checked>();
   readonly #done = new Set<string>();
+  readonly #changed = new Set<string>();
   #reserved = 0;
   #stopped: ToolGuardsStop | undefined;
 
@@ -232,6 +233,9 @@ class Guards implements ToolGuards {
     const signature = callSignature(prepared.tool.name, prepared.arguments);
     const earlier = this.#checked.get(call.id);
     if (earlier && earlier.signature === signature) return earlier;
+    // The same call id with other arguments than were checked (and maybe put to a person): decided afresh, and an approval given for the
+    // earlier arguments does not carry over.
+    if (earlier) this.#changed.add(call.id);
     const { decision } = await this.#policy.decide({ step: 0, callKey: call.id, callId: call.id, tool: prepared.tool, arguments: prepared.arguments });
     const checked: Checked = {
       signature,
@@ -257,7 +261,7 @@ class Guards implements ToolGuards {
       const outcome = this.#outcome(call, toolName, call.arguments ?? call.argumentsText ?? {}, status, decision.result, decision.failureCode);
       return this.#afterCall({ callId: call.id, toolName, status, result: decision.result }, outcome);
     }
-    if (decision.action === 'confirm' && options.approved !== true) {
+    if (decision.action === 'confirm' && (options.approved !== true || this.#changed.has(call.id))) {
       return { callId: call.id, toolName, status: 'needs_approval', result: errorResult(needsApprovalMessage(toolName)) };
     }
     const max = this.#limits.maxToolCalls;
@@ -268,6 +272,7 @@ class Guards implements ToolGuards {
     }
     this.#done.add(call.id);
     this.#checked.delete(call.id);
+    this.#changed.delete(call.id);
     this.#reserved++;
     let execution: ToolExecution;
     try {
