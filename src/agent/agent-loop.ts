@@ -72,6 +72,10 @@ export interface LoopEnvironment {
   toolChoice: ToolChoicePolicy | undefined;
   /** Finish reasons besides `end_turn` that complete a run when the answer has no tool call (e.g. `max_tokens`). */
   acceptFinishReasons: readonly StopReason[];
+  /** The caller's run context: handed to each tool as it is; never put in the state, the record or a model request. */
+  context: unknown;
+  /** What the caller's `recordContext` chose to record, written in `run_started`; absent: nothing of the context is recorded. */
+  recordedContext?: unknown;
 }
 
 /** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
@@ -105,7 +109,14 @@ export class AgentLoop {
     this.#wallAtStart = this.#state.usage.wallTimeMs;
     const timer = this.#armDeadline();
     this.#span = this.#env.telemetry.startRun({ runId: this.#state.runId, agentName: this.#env.agentName, provider: model.provider, model: model.id });
-    this.#emit({ type: 'run_started', modelId: model.id, tools: this.#env.registry.names(), limits: this.#env.limits, resumed: decisions !== undefined });
+    this.#emit({
+      type: 'run_started',
+      modelId: model.id,
+      tools: this.#env.registry.names(),
+      limits: this.#env.limits,
+      resumed: decisions !== undefined,
+      ...(this.#env.recordedContext !== undefined ? { context: this.#env.recordedContext } : {}),
+    });
     let result: AgentResult | undefined;
     try {
       const pending = this.#state.pendingTurn;
@@ -602,6 +613,7 @@ export class AgentLoop {
         ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
         idempotencyKey: idempotencyKeyFor(state.runId, storeKey),
         ...(approval ? { approval } : {}),
+        context: this.#env.context,
       });
     } catch (error) {
       // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.
