@@ -234,7 +234,8 @@ export function createEnvironment(
 
 /** What the caller's `recordContext` chose to record; a throw is the caller's bug, reported before the run starts. */
 function contextToRecord(recordContext: (context: never) => unknown, context: unknown): unknown {
-  if (typeof recordContext !== 'function') throw new InvalidArgumentError('`recordContext` must be a function (context) => value to record; leave it out to record nothing.');
+  if (typeof recordContext !== 'function')
+    throw new InvalidArgumentError('`recordContext` must be a function (context) => value to record; leave it out to record nothing.');
   try {
     return recordContext(context as never);
   } catch (error) {

@@ -155,7 +155,7 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
  * Any tool, whatever its argument type; what registries and adapters accept. `AnyTool<Ctx>` is any tool that a run
  * with a context of type `Ctx` can call (one that needs no context, or one that needs a `Ctx`).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args (and Ctx); `any` lets a Tool<{verb: string}> sit in a list of tools.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args and Ctx; `any` lets a Tool<{verb: string}> sit in a list.
 export type AnyTool<Ctx = any> = Tool<any, unknown, Ctx>;
 
 /** `defineTool` for tools that all need the same run context; see {@link defineTool.withContext}. */
