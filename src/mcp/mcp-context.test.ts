@@ -4,10 +4,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { defineTool, type ToolContext, type ToolLogger } from '../tools/index.js';
 import { createMcpServer, type McpCallInfo, type McpServerOptions } from './create-mcp-server.js';
+import { serveHttp } from './serve-http.js';
 
 interface Caller {
   user: string;
@@ -106,5 +108,31 @@ describe('createMcpServer({ context })', () => {
     const result = await client.callTool({ name: 'plain', arguments: {} }, CallToolResultSchema);
     await client.close();
     expect(result.content).toEqual([{ type: 'text', text: 'no context' }]);
+  });
+
+  it("over Streamable HTTP, the factory reads the call's session id and request headers", async () => {
+    ran.length = 0;
+    const infos: McpCallInfo[] = [];
+    const handle = await serveHttp([whoami], {
+      port: 0,
+      context: (info) => {
+        infos.push(info);
+        return { user: String(info.headers?.['x-user']), requestId: info.requestId };
+      },
+      preapproved: ['whoami'],
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { 'x-user': 'ana' } } });
+    try {
+      await client.connect(transport);
+      const result = (await client.callTool({ name: 'whoami', arguments: { note: 'hi' } })) as { content: { text?: string }[] };
+      expect(result.content[0]?.text).toBe(`ana (${infos[0]!.requestId}): hi`);
+      expect(infos[0]!.sessionId).toBe(transport.sessionId);
+      expect(infos[0]!.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(ran).toEqual([{ user: 'ana', requestId: infos[0]!.requestId }]);
+    } finally {
+      await client.close();
+      await handle.close();
+    }
   });
 });
