@@ -253,6 +253,17 @@ async function compileTimeChecks(model: Model): Promise<void> {
   // @ts-expect-error -- and resume without it
   await resumeAgent('run_1', [], { model, tools: [balance] });
   await resumeAgent('run_1', [], { model, tools: [balance], context: bank('acme') });
+  // defineTool.withContext types confirm and summarize too (the docs' example).
+  defineBankTool<{ amount: number }>({
+    name: 'pay',
+    description: 'x',
+    effect: 'write',
+    inputSchema: { type: 'object' },
+    confirm: (args, { context }) => args.amount > context.approvalLimit,
+    summarize: (args, { context }) => `Pay ${args.amount} for ${context.tenant}`,
+    // @ts-expect-error -- Bank's approvalLimit is a number
+    execute: (_args, { context }) => context.approvalLimit.toUpperCase(),
+  });
   defineBankTool({
     name: 'typed',
     description: 'x',
