@@ -7,6 +7,7 @@
  * @module
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { trackConversation } from '../models/conversation-token-estimate.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import type { Model } from '../models/types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, type ToolChoice } from '../protocol/model-exchange.js';
@@ -219,6 +220,8 @@ export class AgentLoop {
     const request: ModelRequest = { messages: state.messages, tools, toolChoice };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
+    // The run only appends to its messages: estimates reuse the counts of the messages already seen.
+    trackConversation(state.messages);
     let estimated: number;
     try {
       estimated = model.estimateInputTokens(request);
