@@ -72,8 +72,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-const spread = (values: readonly number[], digits: number): string =>
-  `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+const spread = (values: readonly number[], digits: number): string => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 interface StepFigures {
   steps: number;
@@ -262,11 +261,21 @@ if (JSON_ONLY) {
     log(`per-step CPU at ${last.steps} steps over ${first.steps} steps: toolwright ${growth('toolwright')}×, AI SDK ${growth('aiSdk')}×`);
   }
   log();
-  log(`parallel reads: ${parallel.sleepsMs.length} reads sleeping ${parallel.sleepsMs.join(', ')} ms in one step (slowest ${parallel.slowestMs} ms), whole run`);
-  log(`  toolwright ${median(parallel.toolwrightWallMs).toFixed(1)} ms = ${median(parallel.toolwrightRatio).toFixed(3)}× the slowest read (${spread(parallel.toolwrightRatio, 3)}); goal ≤ 1.1×`);
-  log(`  AI SDK     ${median(parallel.aiSdkWallMs).toFixed(1)} ms = ${median(parallel.aiSdkRatio).toFixed(3)}× the slowest read (${spread(parallel.aiSdkRatio, 3)})`);
+  log(
+    `parallel reads: ${parallel.sleepsMs.length} reads sleeping ${parallel.sleepsMs.join(', ')} ms in one step (slowest ${parallel.slowestMs} ms), whole run`,
+  );
+  log(
+    `  toolwright ${median(parallel.toolwrightWallMs).toFixed(1)} ms = ${median(parallel.toolwrightRatio).toFixed(3)}× the slowest read (${spread(parallel.toolwrightRatio, 3)}); goal ≤ 1.1×`,
+  );
+  log(
+    `  AI SDK     ${median(parallel.aiSdkWallMs).toFixed(1)} ms = ${median(parallel.aiSdkRatio).toFixed(3)}× the slowest read (${spread(parallel.aiSdkRatio, 3)})`,
+  );
   log();
-  log(`heap after runAgent({ tools: [same 2 tool objects] }), one step of ${READS} reads per run${heap.gcAvailable ? ', after a full GC' : ' (no --expose-gc: figures include garbage)'}:`);
+  log(
+    `heap after runAgent({ tools: [same 2 tool objects] }), one step of ${READS} reads per run${heap.gcAvailable ? ', after a full GC' : ' (no --expose-gc: figures include garbage)'}:`,
+  );
   log(`  ${heap.points.map((point) => `${point.runs} runs: ${point.heapUsedMb.toFixed(1)} MB`).join(' · ')}`);
-  log(`  Ajv compilations after the first run: ${heap.ajvCompilations}; first run ${heap.firstRunMs.toFixed(2)} ms, later runs ${heap.laterRunMs.toFixed(2)} ms (median)`);
+  log(
+    `  Ajv compilations after the first run: ${heap.ajvCompilations}; first run ${heap.firstRunMs.toFixed(2)} ms, later runs ${heap.laterRunMs.toFixed(2)} ms (median)`,
+  );
 }

@@ -70,7 +70,10 @@ const FINAL_TEXT = 'Done: every city and stock was looked up.';
 export function toolwrightScript(steps: number, reads: number): ScriptedResponse[] {
   const turns: ScriptedResponse[] = [];
   for (let step = 0; step < steps; step++) {
-    turns.push({ toolCalls: stepCalls(step, reads).map((call, index) => ({ id: `c${step}_${index}`, name: call.name, argumentsText: JSON.stringify(call.args) })), usage: USAGE });
+    turns.push({
+      toolCalls: stepCalls(step, reads).map((call, index) => ({ id: `c${step}_${index}`, name: call.name, argumentsText: JSON.stringify(call.args) })),
+      usage: USAGE,
+    });
   }
   turns.push({ text: FINAL_TEXT, usage: USAGE });
   return turns;
@@ -84,7 +87,12 @@ export function aiSdkScript(steps: number, reads: number): LanguageModelV4Genera
   const results: LanguageModelV4GenerateResult[] = [];
   for (let step = 0; step < steps; step++) {
     results.push({
-      content: stepCalls(step, reads).map((call, index) => ({ type: 'tool-call', toolCallId: `c${step}_${index}`, toolName: call.name, input: JSON.stringify(call.args) })),
+      content: stepCalls(step, reads).map((call, index) => ({
+        type: 'tool-call',
+        toolCallId: `c${step}_${index}`,
+        toolName: call.name,
+        input: JSON.stringify(call.args),
+      })),
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage,
       warnings: [],
@@ -100,7 +108,8 @@ export async function runToolwright(tools: readonly AnyTool[], steps: number, re
   const started = performance.now();
   const result = await runAgent({ model, tools, prompt: 'Look up every city and stock.', limits: { maxIterations: steps + 1 } });
   const elapsed = performance.now() - started;
-  if (result.status !== 'completed' || result.steps.length !== steps + 1) throw new Error(`toolwright run ended ${result.status} after ${result.steps.length} steps`);
+  if (result.status !== 'completed' || result.steps.length !== steps + 1)
+    throw new Error(`toolwright run ended ${result.status} after ${result.steps.length} steps`);
   return elapsed;
 }
 
