@@ -42,7 +42,7 @@ const READS = Number(args.get('reads') ?? 2);
 /** Each measurement covers at least this many steps (short runs are repeated), so a 50-step figure is not one 10 ms sample. */
 const MIN_STEPS_PER_SAMPLE = Number(args.get('min-steps') ?? 400);
 const PARALLEL_SLEEPS_MS = (args.get('sleeps') ?? '20,35,50,30').split(',').map(Number);
-const HEAP_COUNTS = (args.get('heap-runs') ?? '100,500,1000,2000').split(',').map(Number);
+const HEAP_COUNTS = (args.get('heap-runs') ?? '100,1000,2000,5000,10000').split(',').map(Number);
 const JSON_ONLY = args.has('json');
 
 const gc = (globalThis as { gc?: () => void }).gc;
