@@ -97,6 +97,8 @@ export class AgentLoop {
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
+    // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
+    trackConversation(state.messages);
   }
 
   /** Runs (or, given the decisions on its pending turn, continues) the loop to its next result. */
@@ -220,8 +222,6 @@ export class AgentLoop {
     const request: ModelRequest = { messages: state.messages, tools, toolChoice };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
-    // The run only appends to its messages: estimates reuse the counts of the messages already seen.
-    trackConversation(state.messages);
     let estimated: number;
     try {
       estimated = model.estimateInputTokens(request);
