@@ -7,6 +7,7 @@
  * @module
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { trackConversation } from '../models/conversation-token-estimate.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import type { Model } from '../models/types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, type ToolChoice } from '../protocol/model-exchange.js';
@@ -100,6 +101,8 @@ export class AgentLoop {
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
+    // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
+    trackConversation(state.messages);
   }
 
   /** Runs (or, given the decisions on its pending turn, continues) the loop to its next result. */

@@ -26,10 +26,11 @@ import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
+import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
+import { EffectGate } from './effect-gate.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
@@ -96,6 +97,11 @@ export interface McpServerOptions<Ctx = any> {
   logger?: ToolLogger;
   /** Log level used until the client sends `logging/setLevel`. Default `"info"`. */
   defaultLogLevel?: LoggingLevel;
+  /**
+   * How one session's concurrent `tools/call`s run. `by-effect` (default): reads overlap, each write runs alone, in the
+   * order the calls arrived (after its confirmation, which is asked first). `concurrent`: every call starts at once.
+   */
+  callScheduling?: 'by-effect' | 'concurrent';
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -147,6 +153,8 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   });
 
   const preapproved = new Set(options.preapproved ?? []);
+  // One gate per server, and a server serves one session (stdio, or one Streamable HTTP session).
+  const gate = options.callScheduling === 'concurrent' ? undefined : new EffectGate();
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
   const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
@@ -191,9 +199,11 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execution = await runWithMcpCall(call, onProgress, () =>
-      registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
-    );
+    const execute = () =>
+      runWithMcpCall(call, onProgress, () =>
+        registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
+      );
+    const execution = await (gate ? gate.run(schedulingEffect(tool), extra.signal, execute) : execute());
     await call.notificationsSent();
     return toWireResult(execution.result, tool, logger);
   });
