@@ -232,6 +232,37 @@ describe('createToolGuards', () => {
     expect(call.execution?.failure?.code).toBe('aborted');
   });
 
+  it("hands the conversation's context to the tool, its confirm rule and the guard, and lets one call override the tool's", async () => {
+    const seen: unknown[] = [];
+    const whoami = defineTool.withContext<{ user: string; request?: number }>()({
+      name: 'whoami',
+      description: 'Names the user.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      confirm: (_args, call) => call.context.user !== 'ann',
+      execute: (_args, context) => {
+        seen.push(context.context);
+        return 'ok';
+      },
+    });
+    const guarded: unknown[] = [];
+    const guards = createToolGuards({
+      tools: [whoami],
+      context: { user: 'ann' },
+      guardToolCall: (check) => {
+        guarded.push(check.context);
+        return { action: 'allow' };
+      },
+    });
+    expect(await guards.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'run' });
+    await guards.run({ id: 'c1', name: 'whoami', arguments: {} });
+    await guards.run({ id: 'c2', name: 'whoami', arguments: {} }, { context: { user: 'ann', request: 7 } });
+    expect(seen).toEqual([{ user: 'ann' }, { user: 'ann', request: 7 }]);
+    expect(guarded).toEqual([{ user: 'ann' }, { user: 'ann' }]);
+    const other = createToolGuards({ tools: [whoami], context: { user: 'bob' } });
+    expect(await other.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'confirm' });
+  });
+
   it('throws a typed error for bad options', () => {
     expect(() => createToolGuards({} as never)).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
     expect(() => createToolGuards({ tools: [], limits: { maxToolCalls: -1 } })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));

@@ -56,6 +56,12 @@ export interface ToolGuardsOptions {
    * content. Give what you know when you create the guards.
    */
   trustedTexts?: readonly string[] | undefined;
+  /**
+   * The conversation's context (the user, a database handle, a tenant), as in `runAgent({ context })`: passed as it is to
+   * every tool (`execute(args, { context })`), the policy session, the guard and the tool's confirm rule and summary; never
+   * sent to the model. `run(call, { context })` overrides it for one call.
+   */
+  context?: unknown;
   /** Where internal tool failures are logged, when `tools` is a list. Default: stderr. */
   logger?: ToolLogger | undefined;
 }
@@ -86,6 +92,8 @@ export interface GuardedRunOptions {
    */
   approved?: boolean | undefined;
   onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
+  /** The context the tool receives for this call, instead of the guards' `context` (the policy and rules still see the guards' one). */
+  context?: unknown;
 }
 
 /** A call's end, as the host gives it back to the model. */
@@ -168,6 +176,7 @@ class Guards implements ToolGuards {
   readonly #checked = new Map<string, Checked>();
   readonly #done = new Set<string>();
   readonly #changed = new Set<string>();
+  readonly #context: unknown;
   #reserved = 0;
   #stopped: ToolGuardsStop | undefined;
 
@@ -197,7 +206,8 @@ class Guards implements ToolGuards {
       recordPath: undefined,
     };
     const redactor = runRedactor({ redact: options.redact, tools: this.registry });
-    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor }, this.#state);
+    this.#context = options.context;
+    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, this.#state);
     const system = messages.find((message) => message.role === 'system');
     this.#systemPrompt = system?.role === 'system' ? system.content : undefined;
   }
@@ -280,6 +290,7 @@ class Guards implements ToolGuards {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(this.#limits.toolTimeoutMs !== undefined && decision.tool.timeoutMs === undefined ? { timeoutMs: this.#limits.toolTimeoutMs } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        context: 'context' in options ? options.context : this.#context,
         ...(decision.action === 'confirm' ? { approval: { approvedBy: 'person' as const, summary: decision.summary } } : {}),
       });
     } finally {
