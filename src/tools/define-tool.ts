@@ -301,7 +301,8 @@ function zodCoreToJsonSchema(toolName: string, key: string): ZodCoreToJsonSchema
   }
 }
 
-function toJsonSchema(toolName: string, key: string, schema: unknown): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
+/** A Zod v4 schema or a JSON Schema object as JSON Schema (2020-12), with Zod's own parse as a refinement; also used for run outputs (define-output.ts). */
+export function toJsonSchema(toolName: string, key: string, schema: unknown): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
   if (isZodSchema(schema)) {
     let converted: JsonSchemaObject;
     try {
