@@ -68,7 +68,8 @@ export function defineOutput(schema: ZodSchemaLike | JsonSchemaObject, options: 
   }
   let converted: { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined };
   try {
-    converted = toJsonSchema(name, 'output', schema);
+    // What the model writes is what Zod parses: the schema's input side (transforms run after).
+    converted = toJsonSchema(name, 'output', schema, 'input');
   } catch (error) {
     if (!ToolwrightError.isInstance(error) || error.code !== 'TW_INVALID_TOOL_DEFINITION') throw error;
     throw new InvalidArgumentError(`The output schema ${error.message.replace(/^Tool "[^"]*": /, '')}`, { cause: error });
