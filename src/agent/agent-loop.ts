@@ -225,7 +225,8 @@ export class AgentLoop {
     const state = this.#state;
     const request: ModelRequest = { messages: state.messages, tools, toolChoice };
     const output = this.#env.output;
-    if (kind === 'model' && output) request.output = { name: output.name, schema: output.schema, ...(output.description ? { description: output.description } : {}) };
+    if (kind === 'model' && output)
+      request.output = { name: output.name, schema: output.schema, ...(output.description ? { description: output.description } : {}) };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
     let estimated: number;

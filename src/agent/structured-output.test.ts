@@ -49,10 +49,7 @@ function completedOutput<Output>(result: AgentResult<Output>): Output {
 
 describe('runAgent with output', () => {
   it('sends the schema with every loop call and completes with the validated value', async () => {
-    const model = createScriptedModel([
-      toolCallTurn([{ name: 'lookup', arguments: { city: 'Paris' } }]),
-      textTurn('{"city": "Paris", "celsius": 21}'),
-    ]);
+    const model = createScriptedModel([toolCallTurn([{ name: 'lookup', arguments: { city: 'Paris' } }]), textTurn('{"city": "Paris", "celsius": 21}')]);
     const result = await runAgent({ ...options(model), output: weatherSchema });
     expect(completedOutput(result)).toEqual({ city: 'Paris', celsius: 21 });
     expect(result.status === 'completed' && result.text).toBe('{"city": "Paris", "celsius": 21}');
@@ -128,11 +125,7 @@ describe('runAgent with output', () => {
   });
 
   it('allows one repair per run, even when tools ran between the answers', async () => {
-    const model = createScriptedModel([
-      textTurn('{}'),
-      toolCallTurn([{ name: 'lookup', arguments: { city: 'Paris' } }]),
-      textTurn('not json'),
-    ]);
+    const model = createScriptedModel([textTurn('{}'), toolCallTurn([{ name: 'lookup', arguments: { city: 'Paris' } }]), textTurn('not json')]);
     const result = await runAgent({ ...options(model), output: weatherSchema });
     expect(result.status === 'stopped' && result.stopReason).toMatchObject({ kind: 'output_invalid', jsonError: { message: expect.any(String) }, issues: [] });
   });
@@ -185,11 +178,7 @@ describe('runAgent with output', () => {
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
       execute: () => 'removed',
     });
-    const model = createScriptedModel([
-      toolCallTurn([{ name: 'remove', arguments: { id: 'a' } }]),
-      textTurn('{"removed": 1}'),
-      textTurn('{"removed": "a"}'),
-    ]);
+    const model = createScriptedModel([toolCallTurn([{ name: 'remove', arguments: { id: 'a' } }]), textTurn('{"removed": 1}'), textTurn('{"removed": "a"}')]);
     const output = defineOutput<{ removed: string }>({ type: 'object', properties: { removed: { type: 'string' } }, required: ['removed'] });
     const paused = await runAgent({ ...options(model, [remove]), output });
     expect(paused.status).toBe('awaiting_confirmation');

@@ -171,7 +171,9 @@ describe.each(CASES)('$name reads the answer back', ({ name, model }) => {
     expect(server.requests).toHaveLength(3);
     const repair = server.requests[2]!.body;
     const last = (repair.messages ?? repair.input).at(-1);
-    expect(JSON.stringify(last)).toContain('Your final answer does not match the schema of \\"weather_report\\" (1 problem):\\n1. $.city: must have at least 1 character');
+    expect(JSON.stringify(last)).toContain(
+      'Your final answer does not match the schema of \\"weather_report\\" (1 problem):\\n1. $.city: must have at least 1 character',
+    );
   });
 });
 

@@ -32,7 +32,11 @@ export function toAnthropicFinalAnswerTool(format: ModelOutputFormat): { tool: A
  * that tool), so the model answers only through it; `none` forces the final tool; `required` and a named tool keep their
  * meaning (a real tool call is due) and leave the final tool out or unchosen.
  */
-export function toAnthropicOutputToolChoice(choice: ToolChoice, format: ModelOutputFormat, realTools: number): { toolChoice: AnthropicToolChoice; declare: boolean } {
+export function toAnthropicOutputToolChoice(
+  choice: ToolChoice,
+  format: ModelOutputFormat,
+  realTools: number,
+): { toolChoice: AnthropicToolChoice; declare: boolean } {
   if (choice === 'required') return { toolChoice: { type: 'any' }, declare: false };
   if (typeof choice === 'object') return { toolChoice: toAnthropicToolChoice(choice), declare: true };
   if (choice === 'none' || realTools === 0) return { toolChoice: { type: 'tool', name: format.name }, declare: true };

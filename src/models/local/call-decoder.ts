@@ -392,7 +392,9 @@ export class CallDecoder {
   #argumentsComplete(): boolean {
     const matcher = this.#matcher;
     return (
-      (this.#phase === 'arguments' || this.#phase === 'answer') && matcher !== undefined && (matcher.isTerminated() || (matcher.canTerminate() && this.#nothingButEnd))
+      (this.#phase === 'arguments' || this.#phase === 'answer') &&
+      matcher !== undefined &&
+      (matcher.isTerminated() || (matcher.canTerminate() && this.#nothingButEnd))
     );
   }
 

@@ -27,6 +27,7 @@ import type { Model } from '../types.js';
 import type { ModelOutputFormat, ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 import type { Message } from '../../protocol/messages.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
+import { withOutputValue } from '../../formats/output-format.js';
 import { CallDecoder, toModelResponse } from './call-decoder.js';
 import { keepReusablePrefix, renderPrompt } from './chat-history.js';
 import { loadRuntime, type Runtime } from './load-runtime.js';
@@ -155,7 +156,7 @@ export class LocalModel implements Model {
     }
     yield* decoder.end();
     const facts = { inputTokens: promptTokens.length, modelId: this.id, warnings: [...warnings, ...decoder.grammarWarnings] };
-    yield { type: 'end', response: toModelResponse(decoder, facts) };
+    yield { type: 'end', response: withOutputValue(toModelResponse(decoder, facts), request.output, false) };
   }
 }
 

@@ -111,7 +111,10 @@ export class OpenAIChatModel implements Model {
       const declared = declaredOutputSchema(request.output, 'openai-strict');
       warnings.push(...declared.warnings);
       const { name, description } = request.output;
-      body.response_format = { type: 'json_schema', json_schema: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true } };
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true },
+      };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
