@@ -3,13 +3,13 @@
  * token mask every final answer is a JSON value its schema accepts, where unconstrained sampling gives none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAgent } from '../../agent/run-agent.js';
-import { toolCallsOf, type ModelOutputFormat } from '../../protocol/model-exchange.js';
-import { defineOutput } from '../../tools/define-output.js';
-import { defineTool } from '../../tools/define-tool.js';
-import { ToolRegistry, silentLogger } from '../../tools/tool-registry.js';
-import { LocalModel } from './local-model.js';
-import { ensureTinyModel } from './tiny-model.js';
+import { runAgent } from '../../src/agent/run-agent.js';
+import { toolCallsOf, type ModelOutputFormat } from '../../src/protocol/model-exchange.js';
+import { defineOutput } from '../../src/tools/define-output.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { ToolRegistry, silentLogger } from '../../src/tools/tool-registry.js';
+import { LocalModel } from '../../src/models/local/local-model.js';
+import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
 
 const ticket = defineOutput<{ title: string; priority: 'low' | 'high'; estimate: number; tags: string[]; done?: boolean }>(
   {
@@ -71,7 +71,7 @@ describe('local model with an output schema', () => {
     expect(freeValid).toBe(0);
   }, 600_000);
 
-  // This model opens the call at nearly every seed; call-decoder-output.tiny-model.test.ts draws tokens uniformly from the mask and gets both.
+  // This model opens the call at nearly every seed; src/models/local/call-decoder-output.tiny-model.test.ts draws tokens uniformly from the mask and gets both.
   it('with a tool offered, each response is a valid call or a valid answer whose text deltas spell it', async () => {
     const registry = new ToolRegistry([lookup], { logger: silentLogger });
     const kinds = { call: 0, answer: 0 };
