@@ -16,7 +16,8 @@ import type { OutputDefinition } from '../tools/define-output.js';
 import { invalidOutputMessage, outputNotJsonMessage } from '../tools/model-messages.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallApproval, ToolCallRequest, ToolResult } from '../tools/types.js';
-import { safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
+import { describeForbiddenKey, describeLimit, inspectJsonValue, safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../tools/argument-limits.js';
 import {
   declinedMessage,
   duplicateCallMessage,
@@ -307,9 +308,14 @@ export class AgentLoop {
     const state = this.#state;
     let checked: ReturnType<OutputDefinition['validate']> | undefined;
     let jsonError: JsonParseFailure | undefined;
-    if (response.output) checked = output.validate(response.output.value);
-    else {
-      const parsed = safeParseJson(step.text.trim());
+    // The answer is hostile input like any call's arguments: the same bounds apply before anything walks it.
+    if (response.output) {
+      const { exceeded, forbiddenKey } = inspectJsonValue(response.output.value, DEFAULT_ARGUMENT_LIMITS);
+      if (exceeded) jsonError = { message: describeLimit(exceeded), limit: exceeded };
+      else if (forbiddenKey) jsonError = { message: describeForbiddenKey(forbiddenKey), forbiddenKey };
+      else checked = output.validate(response.output.value);
+    } else {
+      const parsed = safeParseJson(step.text.trim(), DEFAULT_ARGUMENT_LIMITS);
       if (parsed.success) checked = output.validate(parsed.value);
       else jsonError = parsed.error;
     }

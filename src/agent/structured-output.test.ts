@@ -106,7 +106,7 @@ describe('runAgent with output', () => {
     const result = await runAgent({ ...options(model), output: weatherSchema });
     expect(result.status).toBe('completed');
     const repair = model.requests[1]!.messages.at(-1) as UserMessage;
-    expect(repair.content).toMatch(/^Your final answer is not valid JSON: .+\nGive your final answer again, complete, as one JSON value/);
+    expect(repair.content).toMatch(/^Your final answer could not be read as JSON: .+\nGive your final answer again, complete, as one JSON value/);
   });
 
   it('stops with output_invalid and the issues after a second invalid answer', async () => {
@@ -128,6 +128,22 @@ describe('runAgent with output', () => {
     const model = createScriptedModel([textTurn('{}'), toolCallTurn([{ name: 'lookup', arguments: { city: 'Paris' } }]), textTurn('not json')]);
     const result = await runAgent({ ...options(model), output: weatherSchema });
     expect(result.status === 'stopped' && result.stopReason).toMatchObject({ kind: 'output_invalid', jsonError: { message: expect.any(String) }, issues: [] });
+  });
+
+  it('holds the answer to the argument limits before validating it, as text or as a value', async () => {
+    const deep = '['.repeat(100) + ']'.repeat(100);
+    const nested: unknown[] = [];
+    let cursor = nested;
+    for (let depth = 0; depth < 100; depth++) cursor.push((cursor = []));
+    const model = createScriptedModel([textTurn(deep), { text: '{}', output: { value: { deep: nested } } }]);
+    const result = await runAgent({ ...options(model), output: weatherSchema });
+    expect((model.requests[1]!.messages.at(-1) as UserMessage).content).toMatch(
+      /^Your final answer could not be read as JSON: the JSON nests 100 levels deep; the limit is 64/,
+    );
+    expect(result.status === 'stopped' && result.stopReason).toMatchObject({
+      kind: 'output_invalid',
+      jsonError: { limit: { limit: 'maxDepth', max: 64 } },
+    });
   });
 
   it('keeps an answer cut at max_tokens a truncation stop, not a repair', async () => {

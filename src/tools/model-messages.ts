@@ -76,10 +76,10 @@ export function invalidOutputMessage(outputName: string, issues: readonly Valida
   return `Your final answer does not match the schema of "${outputName}" (${count}):\n${listed}\n${answerAgain(outputName, schema)}`;
 }
 
-/** The repair turn's text when a final answer is not JSON. */
+/** The repair turn's text when a final answer is not JSON, or JSON past the argument limits. */
 export function outputNotJsonMessage(outputName: string, failure: JsonParseFailure, schema: JsonSchemaObject): string {
   const where = failure.line !== undefined ? ` at line ${failure.line}, column ${failure.column}` : '';
-  return `Your final answer is not valid JSON: ${failure.message}${where}.\n${answerAgain(outputName, schema)}`;
+  return `Your final answer could not be read as JSON: ${failure.message}${where}.\n${answerAgain(outputName, schema)}`;
 }
 
 function answerAgain(outputName: string, schema: JsonSchemaObject): string {

@@ -10,6 +10,8 @@ import type { Tool as AnthropicTool, ToolChoice as AnthropicToolChoice } from '@
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelOutputFormat, ModelResponse, ToolChoice } from '../../protocol/model-exchange.js';
+import { describeLimit, inspectJsonValue } from '../../shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
 import { declaredOutputSchema } from '../output-format.js';
 import { toAnthropicToolChoice } from './to-anthropic-tool-choice.js';
 
@@ -51,11 +53,14 @@ export function foldFinalAnswer(response: ModelResponse, format: ModelOutputForm
   if (format === undefined) return response;
   const final = response.content.find((part): part is ToolCallPart => part.type === 'tool-call' && part.name === format.name);
   if (!final) return response;
-  const content = response.content.map((part): TextPart | ToolCallPart => (part === final ? { type: 'text', text: answerText(part) } : part));
+  // An input past the argument limits is not walked or written out again (the record and the transcript would have to).
+  const exceeded = final.argumentsError === undefined ? inspectJsonValue(final.arguments ?? {}, DEFAULT_ARGUMENT_LIMITS).exceeded : undefined;
+  const text = exceeded ? `(the final answer was not kept: ${describeLimit(exceeded)})` : answerText(final);
+  const content = response.content.map((part): TextPart | ToolCallPart => (part === final ? { type: 'text', text } : part));
   const folded: ModelResponse = { ...response, content };
   if (content.some((part) => part.type === 'tool-call')) return folded;
   if (folded.stopReason === 'tool_calls') folded.stopReason = 'end_turn';
-  if (final.argumentsError === undefined) folded.output = { value: final.arguments };
+  if (final.argumentsError === undefined && !exceeded) folded.output = { value: final.arguments };
   return folded;
 }
 
