@@ -7,7 +7,7 @@
  * @module
  */
 export { runAgent, newRunId } from './run-agent.js';
-export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
+export type { AgentRuntimeOptions, ContextRequirement, RunAgentOptions } from './run-agent.js';
 export type { ToolChoicePolicy } from './agent-loop.js';
 export { DEFAULT_LEASE_MS, resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
