@@ -57,6 +57,11 @@ export type {
   ZodSchemaOutput,
   ZodToolDefinition,
 } from './tools/index.js';
+// Structured output (runAgent({ output })).
+export { defineOutput } from './tools/index.js';
+export type { OutputDefinition, OutputOf, OutputOption, OutputOptions } from './tools/index.js';
+export type { ModelOutputFormat } from './protocol/index.js';
+export type { OutputInvalidStop } from './agent/index.js';
 export {
   DuplicateToolError,
   ERROR_CODES,

@@ -20,6 +20,7 @@ export type {
   AgentUsage,
   AwaitingConfirmationResult,
   CompletedAgentResult,
+  OutputInvalidStop,
   PendingConfirmation,
   StoppedAgentResult,
   ToolCallOutcome,
