@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertToAISDKPrompt } from './convert-to-ai-sdk-prompt.js';
+import { mapAISDKWarnings } from './map-ai-sdk-response.js';
 import { toAISDKFunctionTools, toAISDKToolChoice } from './to-ai-sdk-function-tools.js';
 import { defineTool } from '../../tools/define-tool.js';
 
@@ -95,5 +96,25 @@ describe('toAISDKFunctionTools', () => {
       { type: 'none' },
       { type: 'tool', toolName: 'ping' },
     ]);
+  });
+});
+
+describe('mapAISDKWarnings', () => {
+  it('maps each kind of AI SDK warning to a FormatWarning and skips junk', () => {
+    expect(
+      mapAISDKWarnings([
+        { type: 'unsupported', feature: 'seed' },
+        { type: 'compatibility', feature: 'tool-choice', details: 'emulated' },
+        { type: 'deprecated', setting: 'maxTokens', message: 'use maxOutputTokens' },
+        { type: 'other', message: 'something' },
+        null as never,
+      ]),
+    ).toEqual([
+      { type: 'unsupported', provider: 'ai-sdk', feature: 'seed', path: '', details: 'the provider does not support it' },
+      { type: 'rewritten', provider: 'ai-sdk', feature: 'tool-choice', path: '', details: 'emulated' },
+      { type: 'rewritten', provider: 'ai-sdk', feature: 'maxTokens', path: '', details: 'deprecated: use maxOutputTokens' },
+      { type: 'rewritten', provider: 'ai-sdk', feature: 'other', path: '', details: 'something' },
+    ]);
+    expect(mapAISDKWarnings(undefined)).toEqual([]);
   });
 });
