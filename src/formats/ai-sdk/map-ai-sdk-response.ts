@@ -15,9 +15,10 @@ import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model
 import { isPlainObject } from '../../shared/own.js';
 import { toolCallPart } from '../tool-call-part.js';
 
-/** What a response needs besides the result: the model id to report when the provider names none. */
+/** What a response needs besides the result: the model id to report when the provider names none, and a usage estimate when it gives none. */
 export interface AISDKResponseContext {
   modelId: string;
+  estimateUsage: (content: readonly (TextPart | ToolCallPart)[]) => TokenUsage;
 }
 
 /**
@@ -50,15 +51,19 @@ export function aiSDKProviderStopReason(finishReason: Partial<LanguageModelV4Fin
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Total input and output tokens; a count the provider did not give is 0. */
-export function aiSDKUsage(usage: LanguageModelV4Usage | undefined): TokenUsage {
-  return { inputTokens: count(usage?.inputTokens), outputTokens: count(usage?.outputTokens) };
+/** Total input and output tokens; a count the provider did not give comes from `fallback` (the model's estimate). */
+export function aiSDKUsage(usage: LanguageModelV4Usage | undefined, fallback: () => TokenUsage): TokenUsage {
+  const inputTokens = count(usage?.inputTokens);
+  const outputTokens = count(usage?.outputTokens);
+  if (inputTokens !== undefined && outputTokens !== undefined) return { inputTokens, outputTokens };
+  const estimate = fallback();
+  return { inputTokens: inputTokens ?? estimate.inputTokens, outputTokens: outputTokens ?? estimate.outputTokens };
 }
 
-function count(tokens: unknown): number {
+function count(tokens: unknown): number | undefined {
   // AI SDK 4 and earlier gave a plain number; V3 and V4 an object with `total`.
   const total = isPlainObject(tokens) ? tokens.total : tokens;
-  return typeof total === 'number' && Number.isFinite(total) && total >= 0 ? total : 0;
+  return typeof total === 'number' && Number.isFinite(total) && total >= 0 ? total : undefined;
 }
 
 /** The AI SDK's warnings for a call, as FormatWarnings. */
@@ -138,7 +143,7 @@ export function mapAISDKGenerateResult(
   const response: ModelResponse = {
     content,
     stopReason: mapAISDKFinishReason(result.finishReason, hasCalls),
-    usage: aiSDKUsage(result.usage),
+    usage: aiSDKUsage(result.usage, () => context.estimateUsage(content)),
     modelId: typeof result.response?.modelId === 'string' ? result.response.modelId : context.modelId,
     raw: result.response?.body ?? result.content,
   };

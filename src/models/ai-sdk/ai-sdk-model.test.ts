@@ -145,12 +145,18 @@ describe('fromAISDKModel: generate', () => {
     ]);
   });
 
-  it('reads a hostile result without crashing: junk parts are skipped, missing usage counts 0', async () => {
+  it('reads a hostile result without crashing: junk parts are skipped, missing usage is estimated', async () => {
     const junk = { content: [null, 7, { type: 'text', text: 3 }, { type: 'tool-call', toolCallId: 5, toolName: null, input: { a: 1 } }], finishReason: 'stop' };
     const model = fromAISDKModel(new MockLanguageModelV4({ doGenerate: junk as unknown as LanguageModelV4GenerateResult }));
+    expect(model.estimateInputTokens({ messages: [{ role: 'user', content: 'x' }] })).toBeGreaterThan(0);
     const response = await model.generate({ messages: [{ role: 'user', content: 'x' }] });
     expect(response.content).toEqual([{ type: 'tool-call', id: '', name: '', arguments: { a: 1 }, argumentsText: '{"a":1}' }]);
-    expect(response).toMatchObject({ stopReason: 'tool_calls', usage: { inputTokens: 0, outputTokens: 0 }, modelId: 'mock-model-id' });
+    // The estimate: ceil(characters / 4) over the request, and over the call's name and argument text ('{"a":1}').
+    expect(response).toMatchObject({
+      stopReason: 'tool_calls',
+      usage: { inputTokens: model.estimateInputTokens({ messages: [{ role: 'user', content: 'x' }] }), outputTokens: 2 },
+      modelId: 'mock-model-id',
+    });
     await expect(fromAISDKModel(new MockLanguageModelV4({ doGenerate: null as never })).generate({ messages: [] })).rejects.toBeInstanceOf(
       ProviderResponseError,
     );

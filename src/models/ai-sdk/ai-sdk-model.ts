@@ -23,10 +23,10 @@ import {
 } from '../../formats/ai-sdk/map-ai-sdk-response.js';
 import { toAISDKFunctionTools, toAISDKToolChoice } from '../../formats/ai-sdk/to-ai-sdk-function-tools.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import type { ToolCallPart } from '../../protocol/messages.js';
-import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, TokenUsage } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
-import { estimateInputTokens } from '../estimate-tokens.js';
+import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
 import { DEFAULT_TIMEOUT_MS, retryOptions, type ModelOptions } from '../model-options.js';
 import { ProviderResponseError, type ProviderErrorContext } from '../provider-errors.js';
 import { ProviderTransport } from '../provider-transport.js';
@@ -89,7 +89,10 @@ export class AISDKModel implements Model {
       throw this.#unreadable(error);
     }
     if (!isPlainObject(result)) throw new ProviderResponseError(this.#transport.context, 'doGenerate returned no result object');
-    const { response, callMetadata } = mapAISDKGenerateResult(result, { modelId: this.#model.modelId });
+    const { response, callMetadata } = mapAISDKGenerateResult(result, {
+      modelId: this.#model.modelId,
+      estimateUsage: (content) => estimateUsage(request, content),
+    });
     this.#remember(callMetadata);
     return withWarnings(response, [...warnings, ...mapAISDKWarnings(result.warnings)]);
   }
@@ -119,7 +122,7 @@ export class AISDKModel implements Model {
     const response: ModelResponse = {
       content,
       stopReason: mapAISDKFinishReason(finish.finishReason, calls.length > 0),
-      usage: aiSDKUsage(finish.usage),
+      usage: aiSDKUsage(finish.usage, () => estimateUsage(request, content)),
       modelId: accumulator.modelId ?? this.#model.modelId,
     };
     const providerStopReason = aiSDKProviderStopReason(finish.finishReason);
@@ -163,6 +166,12 @@ export class AISDKModel implements Model {
     if (!isAISDKResponseError(error)) return error;
     return new ProviderResponseError(this.#transport.context, (error as Error).message, { cause: error });
   }
+}
+
+/** The usage other providers report when a server gives none: the request's estimate, and the output's text and arguments at the same rate. */
+function estimateUsage(request: ModelRequest, content: readonly (TextPart | ToolCallPart)[]): TokenUsage {
+  const output = content.map((part) => (part.type === 'text' ? part.text : `${part.name}${part.argumentsText ?? ''}`)).join('');
+  return { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(output) };
 }
 
 /**
