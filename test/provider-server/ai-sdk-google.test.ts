@@ -7,11 +7,18 @@
  * and retries of the other providers.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import type { AISDKModelOptions } from '../../src/models/ai-sdk/index.js';
-import { ProviderAuthError, ProviderRateLimitError, ProviderUnavailableError } from '../../src/models/provider-errors.js';
+import {
+  ProviderAuthError,
+  ProviderRateLimitError,
+  ProviderResponseError,
+  ProviderTimeoutError,
+  ProviderUnavailableError,
+} from '../../src/models/provider-errors.js';
 import type { Model } from '../../src/models/types.js';
 import type { ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { defineTool } from '../../src/tools/define-tool.js';
@@ -210,17 +217,38 @@ describe('fromAISDKModel over @ai-sdk/google and the Gemini wire', () => {
     expect(limited).toBeInstanceOf(ProviderRateLimitError);
     expect(limited).toMatchObject({ attempts: 2, status: 429 });
 
-    const closed = await startProviderServer();
-    const deadURL = `${closed.url}/v1beta`;
-    await closed.close();
-    const unreachable = await fromAISDKModel(createGoogleGenerativeAI({ baseURL: deadURL, apiKey: 'k' })('gemini-test'), {
+    // A server that closes every connection at once: fetch fails the way it does for a host that went away.
+    const hangUp = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
+    const { port } = hangUp.address() as AddressInfo;
+    const unreachable = await fromAISDKModel(createGoogleGenerativeAI({ baseURL: `http://127.0.0.1:${port}/v1beta`, apiKey: 'k' })('gemini-test'), {
       maxRetries: 1,
       retry: { initialDelayMs: 1 },
     })
       .generate({ messages: [{ role: 'user', content: 'x' }] })
       .catch((error: unknown) => error);
+    await new Promise((resolve) => hangUp.close(resolve));
     expect(unreachable).toBeInstanceOf(ProviderUnavailableError);
     expect(unreachable).toMatchObject({ attempts: 2 });
+  });
+
+  it('times out a request that does not answer, and a stream that stalls', async () => {
+    server.enqueue({ text: 'late', delayMs: 2_000 });
+    await expect(gemini({ timeoutMs: 100, maxRetries: 0 }).generate({ messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      ProviderTimeoutError,
+    );
+    server.enqueue({ text: 'Hello there, slowly', stallAfterEvents: 1 });
+    await expect(collect(gemini({ timeoutMs: 100, maxRetries: 0 }).stream({ messages: [{ role: 'user', content: 'x' }] }))).rejects.toBeInstanceOf(
+      ProviderTimeoutError,
+    );
+  });
+
+  it('reports a stream cut before its finish reason as an unreadable response', async () => {
+    const chunk = { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }] };
+    server.enqueue({ kind: 'raw', contentType: 'text/event-stream', body: `data: ${JSON.stringify(chunk)}\n\n` });
+    const error = await collect(gemini().stream({ messages: [{ role: 'user', content: 'x' }] })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderResponseError);
+    expect((error as Error).message).toContain('"interrupted"');
   });
 
   it('aborts a stalled stream with the caller reason', async () => {

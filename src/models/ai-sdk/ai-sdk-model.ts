@@ -116,6 +116,13 @@ export class AISDKModel implements Model {
     }
     const finish = accumulator.finish;
     if (finish === undefined) throw new ProviderResponseError(this.#transport.context, 'the stream ended before its finish part arrived');
+    // The provider package's word for a stream cut before the provider's own end: the answer may be incomplete, as a cut stream is for the other providers.
+    if (finish.finishReason?.unified === 'interrupted') {
+      throw new ProviderResponseError(
+        this.#transport.context,
+        'the stream ended before the provider said the answer was complete (finish reason "interrupted")',
+      );
+    }
     const { content, calls, callMetadata } = accumulator.content();
     this.#remember(callMetadata);
     yield* tracker.ends(calls, accumulator.partialCalls);
