@@ -6,7 +6,8 @@
  * final JSON text. A provider that sends only `tool-call` is read the same way.
  * `stream-start` brings the warnings, `response-metadata` the model id,
  * `finish` the usage and finish reason; an `error` part is kept for the caller
- * to raise. Reasoning, sources, files and provider-executed tools are skipped.
+ * to raise. Reasoning deltas are reported but not kept; sources, files and
+ * provider-executed tools are skipped.
  * @module
  */
 import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
@@ -28,7 +29,8 @@ interface CallEntry extends PartialToolCall {
 type Block = { type: 'text'; id: string; text: string } | { type: 'call'; entry: CallEntry };
 
 /** What one stream part changed, for the caller's events. */
-export type AISDKStreamChange = { type: 'text-delta'; text: string } | { type: 'calls' } | { type: 'error'; error: unknown } | { type: 'none' };
+export type AISDKStreamChange =
+  { type: 'text-delta'; text: string } | { type: 'reasoning-delta'; text: string } | { type: 'calls' } | { type: 'error'; error: unknown } | { type: 'none' };
 
 export class AISDKStreamAccumulator {
   readonly #blocks: Block[] = [];
@@ -58,6 +60,9 @@ export class AISDKStreamAccumulator {
         this.#text(String(value.id)).text += value.delta;
         return { type: 'text-delta', text: value.delta };
       }
+      case 'reasoning-delta':
+        // Reported, not kept: the neutral history has no reasoning part.
+        return typeof value.delta === 'string' && value.delta !== '' ? { type: 'reasoning-delta', text: value.delta } : { type: 'none' };
       case 'tool-input-start': {
         const id = String(value.id);
         if (value.providerExecuted === true) {

@@ -110,6 +110,7 @@ export class AISDKModel implements Model {
         const change = accumulator.push(part);
         if (change.type === 'text-delta') yield { type: 'text-delta', text: change.text };
         else if (change.type === 'calls') yield* tracker.changes(accumulator.partialCalls);
+        // `reasoning-delta` changes are dropped here: ModelStreamEvent has no reasoning event (yet).
       }
     } catch (error) {
       throw this.#unreadable(error);
