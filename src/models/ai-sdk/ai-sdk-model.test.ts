@@ -7,11 +7,9 @@ import {
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3, MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { runAgent } from '../../agent/run-agent.js';
 import type { ModelStreamEvent } from '../../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { defineTool } from '../../tools/define-tool.js';
-import { silentLogger } from '../../tools/tool-registry.js';
 import { ProviderAuthError, ProviderBadRequestError, ProviderRateLimitError, ProviderResponseError, ProviderUnavailableError } from '../provider-errors.js';
 import { fromAISDKModel } from './from-ai-sdk-model.js';
 
@@ -160,22 +158,6 @@ describe('fromAISDKModel: generate', () => {
     await expect(fromAISDKModel(new MockLanguageModelV4({ doGenerate: null as never })).generate({ messages: [] })).rejects.toBeInstanceOf(
       ProviderResponseError,
     );
-  });
-
-  it('replays the provider metadata a call came with as its provider options (Gemini thought signatures)', async () => {
-    const signature = { google: { thoughtSignature: 'sig-1' } };
-    const mock = new MockLanguageModelV4({
-      doGenerate: [
-        generated([{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: '{"city":"Paris"}', providerMetadata: signature }], 'tool-calls'),
-        generated([{ type: 'text', text: 'Sunny.' }], 'stop'),
-      ],
-    });
-    const result = await runAgent({ model: fromAISDKModel(mock), tools: [getWeather], prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger });
-    expect(result.status).toBe('completed');
-    const assistant = mock.doGenerateCalls[1]!.prompt.find((message) => message.role === 'assistant');
-    expect(assistant?.content).toEqual([
-      { type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' }, providerOptions: signature },
-    ]);
   });
 });
 
@@ -368,25 +350,6 @@ describe('fromAISDKModel: errors, retries, abort', () => {
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
     expect(seenSignal?.aborted).toBe(true);
-  });
-});
-
-describe('fromAISDKModel: through runAgent', () => {
-  it('runs a two-step agent with a real tool, generate and history conversion included', async () => {
-    const mock = new MockLanguageModelV4({
-      doGenerate: [
-        generated([{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: '{"city":"Paris"}' }], 'tool-calls'),
-        generated([{ type: 'text', text: 'Paris is sunny.' }], 'stop'),
-      ],
-    });
-    const result = await runAgent({ model: fromAISDKModel(mock), tools: [getWeather], prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger });
-    expect(result.status).toBe('completed');
-    expect(result.status === 'completed' && result.text).toBe('Paris is sunny.');
-    expect(result.usage).toMatchObject({ inputTokens: 24, outputTokens: 10, modelCalls: 2 });
-    expect(mock.doGenerateCalls[1]!.prompt.slice(1)).toEqual([
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'get_weather', output: { type: 'text', value: 'Paris: sunny' } }] },
-    ]);
   });
 });
 
