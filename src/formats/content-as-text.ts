@@ -4,7 +4,7 @@
  * @module
  */
 import type { ContentPart, ToolResult } from '../tools/types.js';
-import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
+import type { FormatWarning } from '../protocol/format-warning.js';
 
 function size(base64: string): string {
   const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
@@ -13,7 +13,12 @@ function size(base64: string): string {
 }
 
 /** The part as text and, when that loses something, the warning saying what. */
-export function contentPartAsText(part: ContentPart, provider: SchemaProvider, path: string, providerName: string): { text: string; warning?: FormatWarning } {
+export function contentPartAsText(
+  part: ContentPart,
+  provider: FormatWarning['provider'],
+  path: string,
+  providerName: string,
+): { text: string; warning?: FormatWarning } {
   switch (part.type) {
     case 'text':
       return { text: part.text };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mapAISDKFinishReason } from './ai-sdk/map-ai-sdk-response.js';
 import { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
 import { mapOpenAIChatFinishReason } from './openai-chat/map-openai-chat-finish-reason.js';
 import { mapOpenAIResponsesResponse, mapOpenAIResponsesStatus } from './openai-responses/map-openai-responses-response.js';
@@ -15,6 +16,23 @@ describe('stop reason mapping', () => {
       'other',
     ]);
     expect(mapOpenAIChatFinishReason('stop', true)).toBe('tool_calls');
+  });
+
+  it('maps AI SDK unified finish reasons, the calls winning over a plain stop', () => {
+    const unified = ['stop', 'tool-calls', 'length', 'content-filter', 'error', 'interrupted', 'other', undefined] as const;
+    expect(unified.map((reason) => mapAISDKFinishReason({ unified: reason as never, raw: undefined }, false))).toEqual([
+      'end_turn',
+      'tool_calls',
+      'max_tokens',
+      'content_filter',
+      'other',
+      'other',
+      'other',
+      'other',
+    ]);
+    expect(mapAISDKFinishReason({ unified: 'stop', raw: 'STOP' }, true)).toBe('tool_calls');
+    expect(mapAISDKFinishReason({ unified: 'content-filter', raw: 'refusal' }, false)).toBe('refusal');
+    expect(mapAISDKFinishReason(undefined, false)).toBe('other');
   });
 
   it('maps Anthropic stop reasons', () => {

@@ -53,6 +53,13 @@ describe('createModel', () => {
     expect(() => createModel('gemini:pro', noEnv)).toThrow('unknown provider "gemini"');
   });
 
+  it('points an ai-sdk: spec at fromAISDKModel, since only the provider package can build that model', () => {
+    expect(() => createModel('ai-sdk:google:gemini-2.5-flash', noEnv)).toThrow(
+      `Model spec "ai-sdk:google:gemini-2.5-flash": AI SDK models come from their provider package, not a string: wrap one with fromAISDKModel from toolwright/ai-sdk, e.g. fromAISDKModel(google('gemini-2.5-flash')).`,
+    );
+    expect(() => createModel('ai-sdk:mistral.chat:mistral-large', noEnv)).toThrow("fromAISDKModel(mistral('mistral-large'))");
+  });
+
   it('requires a base URL for OpenAI-compatible servers', () => {
     expect(() => createModel('openai-compatible:llama3', noEnv)).toThrow(
       'Model spec "openai-compatible:llama3": an OpenAI-compatible server needs a base URL: pass { baseURL } (e.g. "http://127.0.0.1:11434/v1" for Ollama) or set OPENAI_BASE_URL.',

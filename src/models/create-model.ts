@@ -53,12 +53,25 @@ export function createModel(spec: string, options: ModelOptions = {}): Model {
       return new AnthropicModel(anthropicSettings(modelName, options));
     case 'local':
       return new LazyLocalModel(modelName, options.local);
+    case 'ai-sdk':
+      // The provider package builds an AI SDK model (its key, URL, fetch); a string cannot say which package, so it is never loaded from one.
+      throw new InvalidModelSpecError(
+        spec,
+        `AI SDK models come from their provider package, not a string: wrap one with fromAISDKModel from toolwright/ai-sdk, e.g. fromAISDKModel(${aiSDKExample(modelName)}).`,
+      );
     default:
       throw new InvalidModelSpecError(
         spec,
         `unknown provider "${provider}"; use one of ${MODEL_PROVIDERS.join(', ')} (any OpenAI-compatible server works as openai-compatible:<model> with a baseURL).`,
       );
   }
+}
+
+/** `google:gemini-2.5-flash` → `google('gemini-2.5-flash')`, the call that builds that model in its provider package. */
+function aiSDKExample(modelName: string): string {
+  const colon = modelName.indexOf(':');
+  if (colon <= 0) return `google('${modelName}')`;
+  return `${modelName.slice(0, colon).split('.')[0]}('${modelName.slice(colon + 1)}')`;
 }
 
 function openAISettings(modelName: string, options: ModelOptions): ProviderSettings {

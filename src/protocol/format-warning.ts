@@ -14,8 +14,8 @@ export interface FormatWarning {
    * given in `details`.
    */
   type: 'unsupported' | 'rewritten';
-  /** The provider whose limits caused the warning. */
-  provider: SchemaProvider;
+  /** The provider whose limits caused the warning; `ai-sdk` for a model reached through the Vercel AI SDK (`fromAISDKModel`). */
+  provider: SchemaProvider | 'ai-sdk';
   /** The keyword or feature concerned (`minLength`, `optional-property`, `image-content`…), stable for filtering. */
   feature: string;
   /** JSON Pointer to the place in the input (schema or result) the warning is about; `""` is the root. */

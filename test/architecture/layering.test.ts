@@ -51,8 +51,8 @@ function areaOf(file: string): string | undefined {
  * beside them (formats/provider-schema, formats/lint, models/retry, the files at the area's root) are not providers.
  */
 const PROVIDER_FOLDERS: Record<string, readonly string[]> = {
-  formats: ['anthropic', 'mcp', 'openai-chat', 'openai-responses'],
-  models: ['anthropic', 'local', 'openai', 'scripted'],
+  formats: ['ai-sdk', 'anthropic', 'mcp', 'openai-chat', 'openai-responses'],
+  models: ['ai-sdk', 'anthropic', 'local', 'openai', 'scripted'],
 };
 
 function providerFolderOf(file: string): { area: string; folder: string } | undefined {

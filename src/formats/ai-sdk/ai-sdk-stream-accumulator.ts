@@ -1,0 +1,193 @@
+/**
+ * Folds the AI SDK's stream parts (`LanguageModelV4StreamPart`) into text
+ * blocks and tool calls, in the order the model produced them:
+ * `tool-input-start` opens a call, `tool-input-delta` pieces are concatenated
+ * (and parsed as far as they go, for display), the `tool-call` part gives the
+ * final JSON text. A provider that sends only `tool-call` is read the same way.
+ * `stream-start` brings the warnings, `response-metadata` the model id,
+ * `finish` the usage and finish reason; an `error` part is kept for the caller
+ * to raise. Reasoning deltas are reported but not kept; sources, files and
+ * provider-executed tools are skipped.
+ * @module
+ */
+import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
+import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import { isPlainObject } from '../../shared/own.js';
+import { parsePartialJson } from '../partial-json.js';
+import type { PartialToolCall } from '../partial-tool-call.js';
+import { aiSDKToolCallPart } from './map-ai-sdk-response.js';
+
+interface CallEntry extends PartialToolCall {
+  /** The final `tool-call` part's input, once it arrived. */
+  finalInput: unknown;
+  hasFinal: boolean;
+  /** `text` encoding: the deltas are not JSON, so only the final input counts. */
+  textEncoded: boolean;
+  providerMetadata: unknown;
+}
+
+type Block = { type: 'text'; id: string; text: string } | { type: 'call'; entry: CallEntry };
+
+/** What one stream part changed, for the caller's events. */
+export type AISDKStreamChange =
+  { type: 'text-delta'; text: string } | { type: 'reasoning-delta'; text: string } | { type: 'calls' } | { type: 'error'; error: unknown } | { type: 'none' };
+
+export class AISDKStreamAccumulator {
+  readonly #blocks: Block[] = [];
+  readonly #texts = new Map<string, Block & { type: 'text' }>();
+  readonly #calls = new Map<string, CallEntry>();
+  readonly #skippedCalls = new Set<string>();
+  #warnings: SharedV4Warning[] = [];
+  #modelId: string | undefined;
+  #finish: { usage: LanguageModelV4Usage | undefined; finishReason: LanguageModelV4FinishReason | undefined } | undefined;
+
+  /** Adds one part and says what changed. */
+  push(part: LanguageModelV4StreamPart): AISDKStreamChange {
+    if (!isPlainObject(part)) return { type: 'none' };
+    const value = part as Record<string, unknown>;
+    switch (value.type) {
+      case 'stream-start':
+        if (Array.isArray(value.warnings)) this.#warnings = value.warnings as SharedV4Warning[];
+        return { type: 'none' };
+      case 'response-metadata':
+        if (typeof value.modelId === 'string') this.#modelId = value.modelId;
+        return { type: 'none' };
+      case 'text-start':
+        this.#text(String(value.id));
+        return { type: 'none' };
+      case 'text-delta': {
+        if (typeof value.delta !== 'string' || value.delta === '') return { type: 'none' };
+        this.#text(String(value.id)).text += value.delta;
+        return { type: 'text-delta', text: value.delta };
+      }
+      case 'reasoning-delta':
+        // Reported, not kept: the neutral history has no reasoning part.
+        return typeof value.delta === 'string' && value.delta !== '' ? { type: 'reasoning-delta', text: value.delta } : { type: 'none' };
+      case 'tool-input-start': {
+        const id = String(value.id);
+        if (value.providerExecuted === true) {
+          this.#skippedCalls.add(id);
+          return { type: 'none' };
+        }
+        this.#call(id, value.toolName).textEncoded = value.inputEncoding === 'text';
+        return { type: 'calls' };
+      }
+      case 'tool-input-delta': {
+        const entry = this.#calls.get(String(value.id));
+        if (entry === undefined || entry.hasFinal || entry.textEncoded || typeof value.delta !== 'string' || value.delta === '') return { type: 'none' };
+        entry.argumentsText += value.delta;
+        if (entry.argumentsText.trim() !== '') entry.partialArguments = parsePartialJson(entry.argumentsText).value;
+        return { type: 'calls' };
+      }
+      case 'tool-input-end': {
+        const entry = this.#calls.get(String(value.id));
+        if (entry) entry.done = true;
+        return { type: 'none' };
+      }
+      case 'tool-call': {
+        const id = String(value.toolCallId);
+        if (value.providerExecuted === true || this.#skippedCalls.has(id)) return { type: 'none' };
+        const entry = this.#call(id, value.toolName);
+        entry.finalInput = value.input;
+        entry.hasFinal = true;
+        entry.done = true;
+        if (value.providerMetadata !== undefined) entry.providerMetadata = value.providerMetadata;
+        // The final text may restate what the deltas sent, or be all there is (no deltas, or `text` encoding).
+        if (typeof value.input === 'string' && value.input !== entry.argumentsText) {
+          entry.argumentsText = value.input;
+          entry.partialArguments = value.input.trim() === '' ? undefined : parsePartialJson(value.input).value;
+        }
+        return { type: 'calls' };
+      }
+      case 'finish':
+        this.#finish = { usage: value.usage as LanguageModelV4Usage | undefined, finishReason: value.finishReason as LanguageModelV4FinishReason | undefined };
+        return { type: 'none' };
+      case 'error':
+        return { type: 'error', error: value.error };
+      default:
+        return { type: 'none' };
+    }
+  }
+
+  /** The calls so far, in order of appearance (copies). */
+  get partialCalls(): PartialToolCall[] {
+    return [...this.#calls.values()].map(({ index, id, name, argumentsText, partialArguments, done }) => ({
+      index,
+      id,
+      name,
+      argumentsText,
+      partialArguments,
+      done,
+    }));
+  }
+
+  get warnings(): readonly SharedV4Warning[] {
+    return this.#warnings;
+  }
+
+  get modelId(): string | undefined {
+    return this.#modelId;
+  }
+
+  /** The `finish` part's usage and finish reason; `undefined` until it arrived. */
+  get finish(): { usage: LanguageModelV4Usage | undefined; finishReason: LanguageModelV4FinishReason | undefined } | undefined {
+    return this.#finish;
+  }
+
+  /**
+   * The response content in order, each call parsed once (its final input, or
+   * the text streamed so far when the stream ended before the `tool-call` part),
+   * with each call's provider metadata.
+   */
+  content(): { content: (TextPart | ToolCallPart)[]; calls: ToolCallPart[]; callMetadata: Map<ToolCallPart, unknown> } {
+    const content: (TextPart | ToolCallPart)[] = [];
+    const calls: ToolCallPart[] = [];
+    const callMetadata = new Map<ToolCallPart, unknown>();
+    for (const block of this.#blocks) {
+      if (block.type === 'text') {
+        if (block.text === '') continue;
+        const last = content.at(-1);
+        if (last?.type === 'text') last.text += block.text;
+        else content.push({ type: 'text', text: block.text });
+        continue;
+      }
+      const entry = block.entry;
+      const call = aiSDKToolCallPart(entry.id, entry.name, entry.hasFinal ? entry.finalInput : entry.argumentsText);
+      content.push(call);
+      calls.push(call);
+      if (entry.providerMetadata !== undefined) callMetadata.set(call, entry.providerMetadata);
+    }
+    return { content, calls, callMetadata };
+  }
+
+  #text(id: string): Block & { type: 'text' } {
+    let block = this.#texts.get(id);
+    if (block === undefined) {
+      block = { type: 'text', id, text: '' };
+      this.#texts.set(id, block);
+      this.#blocks.push(block);
+    }
+    return block;
+  }
+
+  #call(id: string, toolName: unknown): CallEntry {
+    let entry = this.#calls.get(id);
+    if (entry === undefined) {
+      entry = {
+        index: this.#calls.size,
+        id,
+        name: typeof toolName === 'string' ? toolName : '',
+        argumentsText: '',
+        partialArguments: undefined,
+        done: false,
+        finalInput: undefined,
+        hasFinal: false,
+        textEncoded: false,
+        providerMetadata: undefined,
+      };
+      this.#calls.set(id, entry);
+      this.#blocks.push({ type: 'call', entry });
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Tools → the AI SDK's function tool declarations (`LanguageModelV4FunctionTool`),
+ * which the provider package then writes in its own wire format. The input
+ * schema goes as the tool declares it, with `type: "object"` added at the root
+ * when missing; what the provider itself cannot carry it reports in its own
+ * warnings (see `mapAISDKWarnings`).
+ * @module
+ */
+import type { LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
+import type { FormatWarning } from '../../protocol/format-warning.js';
+import type { ToolChoice } from '../../protocol/model-exchange.js';
+import { listTools, type ToolSource } from '../tool-source.js';
+
+export interface AISDKFunctionTools {
+  tools: LanguageModelV4FunctionTool[];
+  warnings: FormatWarning[];
+}
+
+export function toAISDKFunctionTools(source: ToolSource): AISDKFunctionTools {
+  const warnings: FormatWarning[] = [];
+  const tools = listTools(source).map((tool): LanguageModelV4FunctionTool => {
+    let schema = tool.inputSchema;
+    if (schema.type === undefined) {
+      // defineTool accepts an untyped root; every provider the AI SDK wraps requires an object, and arguments always are one.
+      schema = { type: 'object', ...schema };
+      warnings.push({
+        type: 'rewritten',
+        provider: 'ai-sdk',
+        feature: 'type',
+        path: '/type',
+        details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)',
+        tool: tool.name,
+      });
+    }
+    return { type: 'function', name: tool.name, description: tool.description, inputSchema: schema as LanguageModelV4FunctionTool['inputSchema'] };
+  });
+  return { tools, warnings };
+}
+
+/** `auto`, `required`, `none` as they are; `{ tool }` → `{ type: 'tool', toolName }`. */
+export function toAISDKToolChoice(choice: ToolChoice): LanguageModelV4ToolChoice {
+  if (typeof choice === 'string') return { type: choice };
+  return { type: 'tool', toolName: choice.tool };
+}
