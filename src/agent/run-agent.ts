@@ -22,7 +22,7 @@ import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
-import { AgentLoop, type LoopEnvironment, type ToolChoicePolicy } from './agent-loop.js';
+import { AgentLoop, type LoopEnvironment, type LoopStreamSink, type ToolChoicePolicy } from './agent-loop.js';
 import { CallPolicy, type ToolCallGuard } from './call-policy.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
@@ -110,6 +110,18 @@ export interface RunAgentOptions extends AgentRuntimeOptions {
 
 /** Runs the loop until the model answers, a guard stops it, or a call needs a person's confirmation. */
 export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+  return prepareAgentRun(options).run();
+}
+
+/**
+ * Checks the options and builds a new run, throwing for a caller's mistake before anything runs; `run` drives it.
+ * With `streaming`, every model call streams and its pieces go to the sink made for the run's state (`streamAgent`).
+ * @internal
+ */
+export function prepareAgentRun(
+  options: RunAgentOptions,
+  streaming?: (state: RunState) => LoopStreamSink,
+): { state: RunState; run: () => Promise<AgentResult> } {
   if (typeof options !== 'object' || options === null || !options.model || typeof options.model.generate !== 'function') {
     throw new InvalidArgumentError('runAgent needs { model, tools, prompt | messages }: `model` must be a Model (see createModel or createScriptedModel).');
   }
@@ -146,11 +158,17 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
     recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),
   };
   const { environment, close } = createEnvironment(options, state, false);
-  try {
-    return await new AgentLoop(state, environment).run();
-  } finally {
-    await close();
-  }
+  if (streaming) environment.stream = streaming(state);
+  return {
+    state,
+    run: async () => {
+      try {
+        return await new AgentLoop(state, environment).run();
+      } finally {
+        await close();
+      }
+    },
+  };
 }
 
 /** Builds the loop's environment; `close` closes a store the environment opened itself. */

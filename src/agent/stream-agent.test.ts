@@ -1,0 +1,260 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScriptedModel, errorTurn, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
+import type { Model } from '../models/types.js';
+import type { ModelStreamEvent } from '../protocol/model-exchange.js';
+import { InvalidArgumentError, InvalidStateError } from '../shared/errors.js';
+import { defineTool, type AnyTool } from '../tools/define-tool.js';
+import { silentLogger } from '../tools/tool-registry.js';
+import { createMemoryRunStore } from './memory-run-store.js';
+import { readRunRecord } from './run-recorder.js';
+import type { RunAgentOptions } from './run-agent.js';
+import { streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
+
+const folders: string[] = [];
+function tempDir(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tw-stream-'));
+  folders.push(folder);
+  return folder;
+}
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+const weather = defineTool<{ city: string }>({
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  effect: 'read',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  execute: ({ city }, context) => {
+    context.reportProgress(1, 2, `asking the station in ${city}`);
+    context.reportProgress(2, 2);
+    return `${city}: sunny`;
+  },
+});
+
+function options(model: Model, tools: readonly AnyTool[], extra: Partial<RunAgentOptions> = {}): RunAgentOptions {
+  return { model, tools, prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger, ...extra };
+}
+
+async function collect(run: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> {
+  const events: AgentStreamEvent[] = [];
+  for await (const event of run) events.push(event);
+  return events;
+}
+
+/** A model whose stream sends its first pieces, then waits until the request is aborted (a provider that never finishes). */
+function stallingModel(pieces: readonly string[]): Model & { aborted: boolean } {
+  const model = {
+    id: 'scripted:stall',
+    provider: 'scripted',
+    aborted: false,
+    generate: () => Promise.reject(new Error('streamAgent must not call generate')),
+    async *stream(request: { signal?: AbortSignal }): AsyncGenerator<ModelStreamEvent> {
+      for (const text of pieces) yield { type: 'text-delta', text };
+      await new Promise<void>((resolve) => {
+        if (request.signal?.aborted) resolve();
+        request.signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      model.aborted = true;
+    },
+    estimateInputTokens: () => 1,
+  };
+  return model;
+}
+
+describe('streamAgent', () => {
+  it('streams text, tool calls as they form, tool progress, results and step totals, ending with stop', async () => {
+    const model = createScriptedModel(
+      [
+        toolCallTurn([{ id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } }], { text: 'Checking.', usage: { inputTokens: 10, outputTokens: 5 } }),
+        textTurn('It is sunny in Paris.', { usage: { inputTokens: 20, outputTokens: 6 } }),
+      ],
+      { streamChunkSize: 6 },
+    );
+    const run = streamAgent(options(model, [weather]));
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(events.every((event) => event.runId === run.runId && run.runId === result.runId)).toBe(true);
+    expect(events.map((event) => event.type)).toEqual([
+      'run_started',
+      'step_started',
+      'text_delta',
+      'text_delta',
+      'tool_call_start',
+      'tool_call_delta',
+      'tool_call_delta',
+      'tool_call_delta',
+      'tool_call_end',
+      'tool_call',
+      'tool_progress',
+      'tool_progress',
+      'tool_result',
+      'step_finished',
+      'step_started',
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'step_finished',
+      'stop',
+    ]);
+    const text = (step: number) =>
+      events
+        .filter((event) => event.type === 'text_delta' && event.step === step)
+        .map((event) => (event.type === 'text_delta' ? event.text : ''))
+        .join('');
+    expect(text(0)).toBe('Checking.');
+    expect(text(1)).toBe('It is sunny in Paris.');
+    const deltas = events.filter((event) => event.type === 'tool_call_delta');
+    expect(deltas.map((event) => event.type === 'tool_call_delta' && [event.callId, event.toolName, event.partialArguments])).toEqual([
+      ['c1', 'get_weather', {}],
+      ['c1', 'get_weather', { city: 'Par' }],
+      ['c1', 'get_weather', { city: 'Paris' }],
+    ]);
+    expect(events.filter((event) => event.type === 'tool_progress')).toEqual([
+      {
+        type: 'tool_progress',
+        step: 0,
+        callKey: '0.0',
+        callId: 'c1',
+        toolName: 'get_weather',
+        progress: 1,
+        total: 2,
+        message: 'asking the station in Paris',
+        runId: run.runId,
+      },
+      { type: 'tool_progress', step: 0, callKey: '0.0', callId: 'c1', toolName: 'get_weather', progress: 2, total: 2, runId: run.runId },
+    ]);
+    const finished = events.filter((event) => event.type === 'step_finished');
+    expect(
+      finished.map((event) => event.type === 'step_finished' && [event.step, event.finishReason, event.toolCalls, event.usage.inputTokens, event.text]),
+    ).toEqual([
+      [0, 'tool_calls', 1, 10, 'Checking.'],
+      [1, 'end_turn', 0, 30, 'It is sunny in Paris.'],
+    ]);
+    const stop = events.at(-1);
+    expect(stop?.type === 'stop' && [stop.status, stop.usage.outputTokens, stop.usage.toolCalls]).toEqual(['completed', 11, 1]);
+    // Every model call streamed.
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('queues every event for a reader that comes late, and gives the same result to one that never reads', async () => {
+    const script = () => createScriptedModel([toolCallTurn([{ name: 'get_weather', arguments: { city: 'Rome' } }]), textTurn('Sunny.')]);
+    const late = streamAgent(options(script(), [weather]));
+    const result = await late.result;
+    const events = await collect(late);
+    expect(events[0]?.type).toBe('run_started');
+    expect(events.at(-1)?.type).toBe('stop');
+    expect(events.filter((event) => event.type === 'text_delta').length).toBeGreaterThan(0);
+    expect(result.status).toBe('completed');
+    const unread = streamAgent(options(script(), [weather]));
+    expect((await unread.result).status).toBe('completed');
+  });
+
+  it('can be read once', async () => {
+    const run = streamAgent(options(createScriptedModel([textTurn('hi')]), []));
+    run[Symbol.asyncIterator]();
+    expect(() => run[Symbol.asyncIterator]()).toThrow(InvalidStateError);
+    await run.result;
+  });
+
+  it('throws at once for the mistakes runAgent rejects for', () => {
+    expect(() => streamAgent({ model: createScriptedModel([]), tools: [] } as RunAgentOptions)).toThrow(InvalidArgumentError);
+    expect(() => streamAgent({ tools: [], prompt: 'x' } as unknown as RunAgentOptions)).toThrow(InvalidArgumentError);
+  });
+
+  it('ends with a typed stop, not a throw, when the model call fails', async () => {
+    const run = streamAgent(options(createScriptedModel([errorTurn(new Error('upstream broke'))]), []));
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason.kind).toBe('model_error');
+    expect(events.map((event) => event.type)).toEqual(['run_started', 'step_started', 'model_error', 'stop']);
+  });
+
+  it('stops with model_error when a provider stream ends without its final response', async () => {
+    const model: Model = {
+      id: 'scripted:cut',
+      provider: 'scripted',
+      generate: () => Promise.reject(new Error('unused')),
+      async *stream() {
+        yield { type: 'text-delta', text: 'Half an ans' };
+      },
+      estimateInputTokens: () => 1,
+    };
+    const run = streamAgent(options(model, []));
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason).toMatchObject({ kind: 'model_error', errorCode: 'IncompleteModelStream' });
+    expect(events.map((event) => event.type)).toEqual(['run_started', 'step_started', 'text_delta', 'model_error', 'stop']);
+  });
+
+  it('aborts the run when the reader breaks out early, and waits until the run has recorded its stop', async () => {
+    const recordDir = tempDir();
+    const model = stallingModel(['Thinking', ' about it']);
+    const run = streamAgent(options(model, [], { recordDir }));
+    const seen: AgentStreamEvent[] = [];
+    for await (const event of run) {
+      seen.push(event);
+      if (event.type === 'text_delta') break;
+    }
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason).toEqual({ kind: 'aborted', message: 'The run was aborted: the stream was closed by its reader.' });
+    const record = readRunRecord(result.recordPath!);
+    expect(record.at(-1)).toMatchObject({ type: 'stop', status: 'stopped', stopReason: { kind: 'aborted' } });
+    expect(record.map((line) => line.type)).toEqual(['run_started', 'model_request', 'model_error', 'stop']);
+    // The provider's stream saw the abort.
+    await expect.poll(() => model.aborted).toBe(true);
+  });
+
+  it("stops on the caller's signal mid-stream, and the stream still ends with stop", async () => {
+    const controller = new AbortController();
+    const run: AgentStream = streamAgent(options(stallingModel(['a', 'b']), [], { signal: controller.signal }));
+    const types: string[] = [];
+    for await (const event of run) {
+      types.push(event.type);
+      if (event.type === 'text_delta' && event.text === 'b') controller.abort(new Error('user left'));
+    }
+    expect(types).toEqual(['run_started', 'step_started', 'text_delta', 'text_delta', 'model_error', 'stop']);
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason.message).toBe('The run was aborted: user left.');
+  });
+
+  it('pauses for a confirmation as runAgent does: confirmation_requested, then stop awaiting_confirmation', async () => {
+    const pay = defineTool<{ amount: number }>({
+      name: 'pay',
+      description: 'Pays.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      execute: () => 'paid',
+    });
+    const run = streamAgent(
+      options(createScriptedModel([toolCallTurn([{ name: 'pay', arguments: { amount: 5 } }])]), [pay], { store: createMemoryRunStore() }),
+    );
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status).toBe('awaiting_confirmation');
+    expect(events.slice(-3).map((event) => event.type)).toEqual(['confirmation_requested', 'step_finished', 'stop']);
+    const asked = events.find((event) => event.type === 'confirmation_requested');
+    expect(asked?.type === 'confirmation_requested' && asked.pending.map((pending) => pending.toolName)).toEqual(['pay']);
+  });
+
+  it('passes every record event to onEvent too, and a throwing listener does not end the run', async () => {
+    const seen: string[] = [];
+    const run = streamAgent(
+      options(createScriptedModel([textTurn('hi')]), [], {
+        onEvent: (event) => {
+          seen.push(event.type);
+          throw new Error('listener broke');
+        },
+      }),
+    );
+    await collect(run);
+    expect((await run.result).status).toBe('completed');
+    expect(seen).toEqual(['run_started', 'model_request', 'model_response', 'stop']);
+  });
+});
