@@ -258,3 +258,37 @@ describe('streamAgent', () => {
     expect(seen).toEqual(['run_started', 'model_request', 'model_response', 'stop']);
   });
 });
+
+describe('streamAgent abort while a tool runs', () => {
+  it('aborts the running tool through its signal and answers its call, so the transcript and record stay whole', async () => {
+    const recordDir = tempDir();
+    let toolSawAbort = false;
+    const slow = defineTool<{ id: string }>({
+      name: 'slow_read',
+      description: 'Reads slowly.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: async (_args, context) => {
+        context.reportProgress(0, 1, 'started');
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(), { once: true }));
+        toolSawAbort = true;
+        throw context.signal.reason;
+      },
+    });
+    const store = createMemoryRunStore();
+    const run = streamAgent(
+      options(createScriptedModel([toolCallTurn([{ id: 'c1', name: 'slow_read', arguments: { id: 'a' } }])]), [slow], { recordDir, store }),
+    );
+    for await (const event of run) if (event.type === 'tool_progress') break;
+    const result = await run.result;
+    expect(toolSawAbort).toBe(true);
+    expect(result.status === 'stopped' && result.stopReason).toMatchObject({ kind: 'aborted' });
+    // Every call of the transcript has its result.
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(result.steps[0]?.toolCalls.map((call) => [call.callId, call.status])).toEqual([['c1', 'failed']]);
+    const record = readRunRecord(result.recordPath!);
+    expect(record.map((line) => line.type)).toEqual(['run_started', 'model_request', 'model_response', 'tool_call', 'tool_result', 'stop']);
+    // A run that never paused left nothing behind in the store.
+    expect(await store.loadRun(result.runId)).toBeUndefined();
+  });
+});
