@@ -32,7 +32,9 @@ describe('redactAgentStream', () => {
 
   it.each([1, 3, 7, 40])('never sends a key cut across deltas of %i characters, and sends the text whole, redacted as the record would', async (size) => {
     const text = `Here is the key: ${KEY} and the pass phrase is correct horse battery staple. Authorization: Basic dXNlcjpwYXNz\nDone, nothing else here.`;
-    const events = await collect(redactAgentStream(from([...textDeltas(text, size), { type: 'stop', status: 'completed', usage: usage(), costUsd: 0, runId: 'r' }]), redactor));
+    const events = await collect(
+      redactAgentStream(from([...textDeltas(text, size), { type: 'stop', status: 'completed', usage: usage(), costUsd: 0, runId: 'r' }]), redactor),
+    );
     const sent = joined(events);
     expect(sent).toBe(redactor(text));
     // At no point has a reader seen any of a secret: what went out so far never holds a piece of one.
@@ -64,7 +66,16 @@ describe('redactAgentStream', () => {
     const text = JSON.stringify({ user: 'ada', password: 'hunter2-very-secret', note: `key ${KEY}` });
     const deltas: AgentStreamEvent[] = [{ type: 'tool_call_start', step: 0, index: 0, callId: 'c1', toolName: 'login', runId: 'r' }];
     for (let start = 0; start < text.length; start += 4) {
-      deltas.push({ type: 'tool_call_delta', step: 0, index: 0, callId: 'c1', toolName: 'login', argumentsDelta: text.slice(start, start + 4), partialArguments: {}, runId: 'r' });
+      deltas.push({
+        type: 'tool_call_delta',
+        step: 0,
+        index: 0,
+        callId: 'c1',
+        toolName: 'login',
+        argumentsDelta: text.slice(start, start + 4),
+        partialArguments: {},
+        runId: 'r',
+      });
     }
     const events = await collect(redactAgentStream(from(deltas), schemaRedactor));
     const shown = events.filter((event) => event.type === 'tool_call_delta');
@@ -94,7 +105,10 @@ describe('redactAgentStream', () => {
       inputSchema: { type: 'object', properties: { secret: { type: 'string', 'x-sensitive': true } }, required: ['secret'] },
       execute: ({ secret }) => `stored ${secret}`,
     });
-    const model = createScriptedModel([toolCallTurn([{ name: 'vault', arguments: { secret: 'open-sesame-42' } }], { text: `Using ${KEY}.` }), { text: 'Stored it.' }]);
+    const model = createScriptedModel([
+      toolCallTurn([{ name: 'vault', arguments: { secret: 'open-sesame-42' } }], { text: `Using ${KEY}.` }),
+      { text: 'Stored it.' },
+    ]);
     const run = streamAgent({ model, tools: [vault], prompt: 'Store it.', recordDir: false, logger: silentLogger, redact: ['open-sesame-42'] });
     const events = await collect(run.redacted());
     expect((await run.result).status).toBe('completed');

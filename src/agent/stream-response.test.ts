@@ -132,6 +132,7 @@ describe('toEventStreamResponse', () => {
         generate: () => Promise.reject(new Error('unused')),
         async *stream(request): AsyncGenerator<ModelStreamEvent> {
           await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
+          yield { type: 'text-delta', text: 'too late' };
         },
         estimateInputTokens: () => 1,
       },
