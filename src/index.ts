@@ -201,6 +201,17 @@ export {
   readRunRecord,
   resumeAgent,
   runAgent,
+  streamAgent,
+  toEventStreamResponse,
+} from './agent/index.js';
+export type {
+  AgentDeltaEvent,
+  AgentStream,
+  AgentStreamEvent,
+  EventStreamResponseOptions,
+  RedactStreamOptions,
+  StreamedRunEvent,
+  ToolProgressReport,
 } from './agent/index.js';
 export type {
   AgentLimits,

@@ -11,7 +11,7 @@
  */
 import { parsePartialJson } from '../formats/partial-json.js';
 import type { Redactor } from './redact.js';
-import type { AgentStreamEvent } from './stream-agent.js';
+import type { AgentStreamEvent } from './stream-event.js';
 
 export interface RedactStreamOptions {
   /**
