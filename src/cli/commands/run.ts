@@ -1,6 +1,7 @@
 /**
  * `toolwright run --model <spec> --tools <module> "<task>"`: runs the agent
- * loop and prints each step as it happens. A call that needs confirmation is
+ * loop (`streamAgent`) and prints each step as it happens, the answer token by
+ * token (redacted like the record, so held back a few words). A call that needs confirmation is
  * asked in the terminal, or left pending with `--no-interactive` (approve it
  * later with `toolwright approvals`, continue with `toolwright resume`).
  * Exit codes: 0 completed or left pending, 1 stopped by a guard, 2 bad input.
@@ -10,12 +11,13 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import {
   resumeAgent,
-  runAgent,
   runRedactor,
   SELECT_CATEGORY_TOOL,
+  streamAgent,
   type AgentLimits,
   type AgentResult,
   type AgentRuntimeOptions,
+  type AgentStreamEvent,
   type ConfirmationDecision,
   type PendingConfirmation,
   type RunEvent,
@@ -127,8 +129,16 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
   const runtime = await buildRuntime(meta, options, io);
   try {
     meta.toolsModule = runtime.toolsModule;
-    const result = await runAgent({ ...runtime.options, prompt: task, ...(options.system !== undefined ? { system: options.system } : {}), meta: { ...meta } });
-    return await settle(result, runtime.options, options, io);
+    // The answer prints as it streams; one reader prints every step, in order (onEvent stays with the resumed runs of settle).
+    const run = streamAgent({
+      ...runtime.options,
+      onEvent: undefined,
+      prompt: task,
+      ...(options.system !== undefined ? { system: options.system } : {}),
+      meta: { ...meta },
+    });
+    for await (const event of run.redacted()) runtime.printStream(event);
+    return await settle(await run.result, runtime.options, options, io);
   } finally {
     await runtime.close();
   }
@@ -139,7 +149,7 @@ export async function buildRuntime(
   meta: RunMeta,
   options: AgentCommandOptions,
   io: AgentCliIo,
-): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
+): Promise<{ options: AgentRuntimeOptions; toolsModule: string; printStream: (event: AgentStreamEvent) => void; close: () => Promise<void> }> {
   const limits = parseLimits(options);
   const maxRetries = wholeNumber(options.maxRetries, '--max-retries');
   const status = new StatusLine({
@@ -197,11 +207,71 @@ export async function buildRuntime(
   return {
     options: runtime,
     toolsModule: loaded.source,
+    printStream: streamPrinter(io, status, meta.modelSpec, options.json === true),
     close: async () => {
       status.modelCallEnded();
       await close();
     },
   };
+}
+
+/**
+ * Prints a streamed run's (redacted) events as they come: the answer token by token after `assistant: `, each call and
+ * result on a line of its own, the status line while the model is silent. With `--json`, stdout gets nothing here
+ * (the JSON result comes at the end) and only the status line shows.
+ */
+function streamPrinter(io: AgentCliIo, status: StatusLine, label: string, json: boolean): (event: AgentStreamEvent) => void {
+  /** The step whose answer line is open, and whether the last text printed ended its line. */
+  let open: number | undefined;
+  let endsLine = true;
+  const write = (text: string) => {
+    if (text === '') return;
+    io.out(text);
+    endsLine = text.endsWith('\n');
+  };
+  const closeAnswer = () => {
+    if (open === undefined) return;
+    if (!endsLine) write('\n');
+    open = undefined;
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'step_started':
+        closeAnswer();
+        status.modelCallStarted(label);
+        return;
+      case 'text_delta': {
+        // Tokens are flowing: the wait is over, and the status line must not be drawn over them.
+        status.modelCallEnded();
+        if (json) return;
+        if (open === event.step) return write(event.text);
+        closeAnswer();
+        const text = event.text.trimStart();
+        if (text === '') return;
+        open = event.step;
+        write(`assistant: ${text}`);
+        return;
+      }
+      case 'step_finished':
+      case 'model_error':
+        status.modelCallEnded();
+        break;
+      case 'reasoning_delta':
+      case 'tool_call_start':
+      case 'tool_call_delta':
+      case 'tool_call_end':
+      case 'tool_progress':
+        return;
+    }
+    closeAnswer();
+    if (json) return;
+    const line = event.type === 'tool_call' ? formatCall(event.toolName, event.argumentsText, event.arguments) : formatEvent(event as RunEvent);
+    if (line !== undefined) write(`${line}\n`);
+  };
+}
+
+function formatCall(toolName: string, argumentsText: string | undefined, args: unknown): string | undefined {
+  return toolName === SELECT_CATEGORY_TOOL ? undefined : `→ ${toolName} ${argumentsText ?? compact(args, 200)}`;
 }
 
 /** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
@@ -263,7 +333,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       const lines: string[] = [];
       for (const part of event.response.content) {
         if (part.type === 'text' && part.text.trim() !== '') lines.push(`assistant: ${part.text.trim()}`);
-        if (part.type === 'tool-call' && part.name !== SELECT_CATEGORY_TOOL) lines.push(`→ ${part.name} ${part.argumentsText ?? compact(part.arguments, 200)}`);
+        const call = part.type === 'tool-call' ? formatCall(part.name, part.argumentsText, part.arguments) : undefined;
+        if (call !== undefined) lines.push(call);
       }
       return lines.length === 0 ? undefined : lines.join('\n');
     }
