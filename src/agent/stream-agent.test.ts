@@ -10,7 +10,7 @@ import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { readRunRecord } from './run-recorder.js';
-import type { RunAgentOptions } from './run-agent.js';
+import { runAgent, type RunAgentOptions } from './run-agent.js';
 import { streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
 
 const folders: string[] = [];
@@ -290,5 +290,46 @@ describe('streamAgent abort while a tool runs', () => {
     expect(record.map((line) => line.type)).toEqual(['run_started', 'model_request', 'model_response', 'tool_call', 'tool_result', 'stop']);
     // A run that never paused left nothing behind in the store.
     expect(await store.loadRun(result.runId)).toBeUndefined();
+  });
+});
+
+describe('streamAgent: stopping and failing', () => {
+  it('run.abort() stops the run like its signal', async () => {
+    const run = streamAgent(options(stallingModel(['a']), []));
+    const types: string[] = [];
+    for await (const event of run) {
+      types.push(event.type);
+      if (event.type === 'text_delta') run.abort(new Error('stopped by the app'));
+    }
+    expect(types.at(-1)).toBe('stop');
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason.message).toBe('The run was aborted: stopped by the app.');
+  });
+
+  it('rejects where runAgent rejects (a broken run store), after handing over every event before the failure', async () => {
+    const pay = defineTool<{ amount: number }>({
+      name: 'pay',
+      description: 'Pays.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      execute: () => 'paid',
+    });
+    const brokenStore = () => {
+      const store = createMemoryRunStore();
+      store.saveRun = () => Promise.reject(new Error('disk full'));
+      return store;
+    };
+    const script = () => createScriptedModel([toolCallTurn([{ name: 'pay', arguments: { amount: 5 } }])]);
+    await expect(runAgent(options(script(), [pay], { store: brokenStore() }))).rejects.toThrow('disk full');
+    const run = streamAgent(options(script(), [pay], { store: brokenStore() }));
+    const types: string[] = [];
+    await expect(
+      (async () => {
+        for await (const event of run) types.push(event.type);
+      })(),
+    ).rejects.toThrow('disk full');
+    await expect(run.result).rejects.toThrow('disk full');
+    expect(types).toContain('confirmation_requested');
   });
 });
