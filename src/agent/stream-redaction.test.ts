@@ -47,6 +47,30 @@ describe('redactAgentStream', () => {
     expect(events.at(-1)?.type).toBe('stop');
   });
 
+  it.each([2, 9])('redacts a PEM key across many lines, and long texts line by line as the record does whole (deltas of %i)', async (size) => {
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n'.repeat(6)}-----END RSA PRIVATE KEY-----`;
+    const paragraph = 'A line of ordinary prose, long enough to pass the hold-back window on its own.\n';
+    const text = `${paragraph.repeat(5)}Here is the key:\n${pem}\n${paragraph.repeat(5)}password: hunter2-hunter2\n${paragraph}`;
+    const events = await collect(redactAgentStream(from(textDeltas(text, size)), redactor));
+    expect(joined(events)).toBe(redactor(text));
+    let seen = '';
+    for (const event of events) {
+      seen += event.type === 'text_delta' ? event.text : '';
+      for (const piece of ['MIIE', 'hunter2']) expect(seen).not.toContain(piece);
+    }
+    // The prose before the key went out before the key had arrived.
+    const firstPiece = events[0]?.type === 'text_delta' ? events[0].text : '';
+    expect(firstPiece.length).toBeLessThan(text.length / 2);
+  });
+
+  it('holds a text that starts as JSON until it ends, and redacts it by field name as the record does', async () => {
+    const text = JSON.stringify({ user: 'ada', credentials: { login: 'ada', secret_answer: 'blue' }, notes: 'x'.repeat(200) }, null, 2);
+    const events = await collect(redactAgentStream(from(textDeltas(text, 5)), redactor));
+    expect(events).toHaveLength(1);
+    expect(joined(events)).toBe(redactor(text));
+    expect(joined(events)).not.toContain('blue');
+  });
+
   it('sends text before the hold-back window as it arrives, not only at the end', async () => {
     const text = 'word '.repeat(40);
     const events = await collect(redactAgentStream(from(textDeltas(text, 5)), redactor, { holdBackChars: 16 }));
