@@ -8,7 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryRunStore, readRunRecord, runAgent, type AgentResult, type RunAgentOptions, type RunRecordLine } from '../../src/agent/index.js';
+import {
+  createMemoryRunStore,
+  readRunRecord,
+  runAgent,
+  type AgentResult,
+  type RunAgentOptions,
+  type RunRecordLine,
+  type RunStore,
+} from '../../src/agent/index.js';
 import { streamAgent, type AgentStreamEvent } from '../../src/agent/stream-agent.js';
 import { silentLogger } from '../../src/tools/index.js';
 import { BEHAVIOUR_CASES, scriptedModel, type BehaviourCase } from './agent-behaviour-table.js';
@@ -27,7 +35,20 @@ const DELTAS = new Set([
   'step_finished',
 ]);
 /** Values that differ between two runs of one script: ids, tokens, times. */
-const VARYING = new Set(['runId', 'recordPath', 'time', 'durationMs', 'wallTimeMs', 'approvalId', 'token', 'expiresAt', 'idempotencyKey']);
+const VARYING = new Set([
+  'runId',
+  'recordPath',
+  'time',
+  'durationMs',
+  'wallTimeMs',
+  'approvalId',
+  'token',
+  'expiresAt',
+  'createdAt',
+  'updatedAt',
+  'idempotencyKey',
+  'toolwrightSealed',
+]);
 
 function normalize(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalize);
@@ -35,7 +56,7 @@ function normalize(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, VARYING.has(key) ? '<varies>' : normalize(item)]));
 }
 
-function optionsFor(behaviour: BehaviourCase, path: string): RunAgentOptions {
+function optionsFor(behaviour: BehaviourCase, path: string): RunAgentOptions & { store: RunStore } {
   return {
     model: scriptedModel(behaviour),
     tools: behaviour.tools(),
@@ -44,13 +65,16 @@ function optionsFor(behaviour: BehaviourCase, path: string): RunAgentOptions {
     store: createMemoryRunStore(),
     logger: silentLogger,
     ...behaviour.options,
+    ...behaviour.fresh?.(),
   };
 }
 
 describe.each(BEHAVIOUR_CASES)('$name', (behaviour) => {
   it('ends alike through runAgent and streamAgent', async () => {
-    const plain = await runAgent(optionsFor(behaviour, 'plain'));
-    const run = streamAgent(optionsFor(behaviour, 'stream'));
+    const plainOptions = optionsFor(behaviour, 'plain');
+    const streamOptions = optionsFor(behaviour, 'stream');
+    const plain = await runAgent(plainOptions);
+    const run = streamAgent(streamOptions);
     const events: AgentStreamEvent[] = [];
     for await (const event of run) events.push(event);
     const streamed: AgentResult = await run.result;
@@ -65,6 +89,8 @@ describe.each(BEHAVIOUR_CASES)('$name', (behaviour) => {
     const plainRecord = readRunRecord(plain.recordPath!);
     const streamRecord = readRunRecord(streamed.recordPath!);
     expect(normalize(streamRecord)).toEqual(normalize(plainRecord));
+    // What the store holds of the run (a paused run, its confirmations): the same.
+    expect(normalize(await streamOptions.store.loadRun(streamed.runId))).toEqual(normalize(await plainOptions.store.loadRun(plain.runId)));
 
     // The stream is the record, less the model's request and response, plus its own pieces.
     const recordTypes = (record: RunRecordLine[]) => record.map((line) => line.type).filter((type) => type !== 'model_request' && type !== 'model_response');

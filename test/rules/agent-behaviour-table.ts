@@ -19,6 +19,8 @@ export interface BehaviourCase {
   tools: () => AnyTool[];
   /** More run options (limits, policy, guard…). */
   options?: Partial<RunAgentOptions>;
+  /** Options made fresh for each run (a signal and the tool that fires it), over `options`. */
+  fresh?: () => Partial<RunAgentOptions>;
   /** The model id (a priced one for cost limits). Default `scripted:model`. */
   modelId?: string;
   /** What the run must end with. */
@@ -201,6 +203,26 @@ export const BEHAVIOUR_CASES: readonly BehaviourCase[] = [
     script: [errorTurn(new Error('503 from upstream'))],
     tools: () => [],
     expect: { status: 'stopped', stopKind: 'model_error', toolCalls: 0 },
+  },
+  {
+    name: 'an abort while a tool runs stops the run, and the call is answered',
+    script: [toolCallTurn([call('lookup', { id: 'a' }), call('hang_up', {})]), textTurn('never')],
+    tools: () => [lookup()],
+    fresh: () => {
+      const controller = new AbortController();
+      const hangUp = defineTool<Record<string, never>>({
+        name: 'hang_up',
+        description: 'The user leaves.',
+        effect: 'write',
+        inputSchema: { type: 'object', properties: {} },
+        execute: (_args, context) => {
+          controller.abort(new Error('the user left'));
+          throw context.signal.reason;
+        },
+      });
+      return { tools: [lookup(), hangUp], signal: controller.signal };
+    },
+    expect: { status: 'stopped', stopKind: 'aborted', toolCalls: 2 },
   },
   {
     name: 'two-stage routing picks a category first',
