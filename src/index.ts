@@ -200,6 +200,7 @@ export {
   processRunStore,
   readRunRecord,
   resumeAgent,
+  resumeAgentStream,
   runAgent,
   streamAgent,
   toEventStreamResponse,

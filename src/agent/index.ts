@@ -8,7 +8,7 @@
  */
 export { runAgent, newRunId } from './run-agent.js';
 export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
-export { streamAgent } from './stream-agent.js';
+export { resumeAgentStream, streamAgent } from './stream-agent.js';
 export type { AgentStream } from './stream-agent.js';
 export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './stream-event.js';
 export type { ToolProgressReport } from './agent-loop.js';

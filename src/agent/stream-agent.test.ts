@@ -11,7 +11,7 @@ import { silentLogger } from '../tools/tool-registry.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { readRunRecord } from './run-recorder.js';
 import { runAgent, type RunAgentOptions } from './run-agent.js';
-import { streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
+import { resumeAgentStream, streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
 
 const folders: string[] = [];
 function tempDir(): string {
@@ -331,5 +331,67 @@ describe('streamAgent: stopping and failing', () => {
     ).rejects.toThrow('disk full');
     await expect(run.result).rejects.toThrow('disk full');
     expect(types).toContain('confirmation_requested');
+  });
+});
+
+describe('resumeAgentStream', () => {
+  const pay = (ran: unknown[]) =>
+    defineTool<{ amount: number }>({
+      name: 'pay',
+      description: 'Pays.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      execute: ({ amount }) => {
+        ran.push(amount);
+        return `paid ${amount}`;
+      },
+    });
+
+  it('continues a paused run after the decisions, streaming the rest, and gives what resumeAgent gives', async () => {
+    const store = createMemoryRunStore();
+    const ran: unknown[] = [];
+    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'pay', arguments: { amount: 5 } }]), textTurn('Paid five.')]);
+    const first = await streamAgent(options(model, [pay(ran)], { store })).result;
+    expect(first.status).toBe('awaiting_confirmation');
+    if (first.status !== 'awaiting_confirmation') return;
+
+    const run = resumeAgentStream(first.runId, [{ token: first.pending[0]!.token, decision: 'approve' }], options(model, [pay(ran)], { store }));
+    expect(run.runId).toBe(first.runId);
+    const events = await collect(run);
+    const result = await run.result;
+    expect(result.status === 'completed' && result.text).toBe('Paid five.');
+    expect(ran).toEqual([5]);
+    expect(events.map((event) => event.type)).toEqual([
+      'confirmation_decided',
+      'run_started',
+      'tool_result',
+      'step_started',
+      'text_delta',
+      'text_delta',
+      'step_finished',
+      'stop',
+    ]);
+    expect((await store.loadRun(first.runId))?.status).toBe('completed');
+  });
+
+  it('ends with stop awaiting_confirmation when other calls still wait, and rejects for a refused token as resumeAgent does', async () => {
+    const store = createMemoryRunStore();
+    const model = createScriptedModel([
+      toolCallTurn([
+        { id: 'c1', name: 'pay', arguments: { amount: 5 } },
+        { id: 'c2', name: 'pay', arguments: { amount: 7 } },
+      ]),
+    ]);
+    const first = await runAgent(options(model, [pay([])], { store }));
+    if (first.status !== 'awaiting_confirmation') throw new Error('expected a pause');
+    const partly = resumeAgentStream(first.runId, [{ token: first.pending[0]!.token, decision: 'approve' }], options(model, [pay([])], { store }));
+    const events = await collect(partly);
+    expect(events.map((event) => event.type)).toEqual(['confirmation_decided', 'stop']);
+    expect(events.at(-1)).toMatchObject({ type: 'stop', status: 'awaiting_confirmation', runId: first.runId });
+
+    const replayed = resumeAgentStream(first.runId, [{ token: first.pending[0]!.token, decision: 'approve' }], options(model, [pay([])], { store }));
+    await expect(collect(replayed)).rejects.toMatchObject({ code: 'TW_CONFIRMATION_REFUSED' });
+    await expect(replayed.result).rejects.toMatchObject({ code: 'TW_CONFIRMATION_REFUSED' });
   });
 });

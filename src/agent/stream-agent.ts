@@ -22,7 +22,8 @@ import type { LoopStreamSink } from './agent-loop.js';
 import type { AgentResult } from './agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
 import { runRedactor } from './redact.js';
-import { prepareAgentRun, type RunAgentOptions } from './run-agent.js';
+import { resumeAgentRun, type ConfirmationDecision, type ResumeAgentOptions } from './resume-agent.js';
+import { prepareAgentRun, type AgentRuntimeOptions, type RunAgentOptions } from './run-agent.js';
 import type { RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 import type { AgentDeltaEvent, AgentStreamEvent } from './stream-event.js';
@@ -54,11 +55,34 @@ export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
  * aborts the run and waits until it has stopped. Throws at once for the mistakes `runAgent` rejects for.
  */
 export function streamAgent(options: RunAgentOptions): AgentStream {
+  return startStream(options, (hooked, streaming) => {
+    const prepared = prepareAgentRun({ ...options, ...hooked }, streaming);
+    return { runId: prepared.state.runId, result: prepared.run() };
+  });
+}
+
+/**
+ * `resumeAgent`, streamed: records the decisions and, once every call of the run's pending turn is decided, continues
+ * the run as {@link streamAgent} runs one. Its errors (a refused token, a run not found or leased) reject `result` and
+ * end the iteration, as `resumeAgent` rejects for them. A run that still waits for other decisions ends at once, with
+ * `stop` (`awaiting_confirmation`).
+ */
+export function resumeAgentStream(runId: string, decisions: readonly ConfirmationDecision[], options: ResumeAgentOptions): AgentStream {
+  return startStream(options, (hooked, streaming) => ({ runId, result: resumeAgentRun(runId, decisions, { ...options, ...hooked }, streaming) }));
+}
+
+/** What a streamed run's start is given: the options it must run with, and the sink factory for the loop. */
+type StreamStart = (
+  hooked: { signal: AbortSignal; onEvent: (event: RunEvent & { runId: string }) => void },
+  streaming: (state: RunState) => LoopStreamSink,
+) => { runId: string; result: Promise<AgentResult> };
+
+function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStream {
   const reader = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, reader.signal]) : reader.signal;
   const queue = new EventQueue<AgentStreamEvent>();
-  let runId = '';
   let state: RunState | undefined;
+  let sawStop = false;
   /** The step whose `step_finished` is still to be sent. */
   let openStep: number | undefined;
   const calls = new Map<string, { callId: string; toolName: string }>();
@@ -78,17 +102,20 @@ export function streamAgent(options: RunAgentOptions): AgentStream {
       toolCalls: step.toolCalls.length,
       usage: { ...state.usage },
       costUsd: state.costUsd,
-      runId,
+      runId: state.runId,
     });
   };
   const onEvent = (event: RunEvent & { runId: string }) => {
     if (event.type === 'model_request') {
       finishStep();
-      push({ type: 'step_started', step: event.step, runId });
+      push({ type: 'step_started', step: event.step, runId: event.runId });
     } else if (event.type === 'model_response') {
       openStep = event.step;
     } else {
-      if (event.type === 'stop') finishStep();
+      if (event.type === 'stop') {
+        finishStep();
+        sawStop = true;
+      }
       push({ ...event });
     }
     const listener = options.onEvent;
@@ -103,17 +130,32 @@ export function streamAgent(options: RunAgentOptions): AgentStream {
   const sink: LoopStreamSink = {
     modelDelta: (step, delta) => {
       const event = deltaEvent(step, delta, calls);
-      if (event) push({ ...event, runId });
+      if (event) push({ ...event, runId: state?.runId ?? '' });
     },
-    toolProgress: (report) => push({ type: 'tool_progress', ...report, runId }),
+    toolProgress: (report) => push({ type: 'tool_progress', ...report, runId: state?.runId ?? '' }),
   };
 
-  const prepared = prepareAgentRun({ ...options, signal, onEvent }, (runState) => {
+  const started = start({ signal, onEvent }, (runState) => {
     state = runState;
     return sink;
   });
-  runId = prepared.state.runId;
-  const result = prepared.run().finally(() => queue.close());
+  const runId = started.runId;
+  const result = started.result
+    .then((ended) => {
+      // A resume that found other calls still undecided ends without running the loop: its stream still ends with stop.
+      if (!sawStop) {
+        push({
+          type: 'stop',
+          status: ended.status,
+          ...(ended.status === 'stopped' ? { stopReason: ended.stopReason } : {}),
+          usage: { ...ended.usage },
+          costUsd: ended.costUsd,
+          runId: ended.runId,
+        });
+      }
+      return ended;
+    })
+    .finally(() => queue.close());
   // The caller may only iterate; a rejection is still theirs through `result` and the iterator.
   result.catch(() => {});
   const abort = (reason?: unknown) => {

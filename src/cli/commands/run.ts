@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import {
   resumeAgent,
+  resumeAgentStream,
   runRedactor,
   SELECT_CATEGORY_TOOL,
   streamAgent,
@@ -138,7 +139,7 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
       meta: { ...meta },
     });
     for await (const event of run.redacted()) runtime.printStream(event);
-    return await settle(await run.result, runtime.options, options, io);
+    return await settle(await run.result, runtime.options, options, io, runtime.printStream);
   } finally {
     await runtime.close();
   }
@@ -274,8 +275,17 @@ function formatCall(toolName: string, argumentsText: string | undefined, args: u
   return toolName === SELECT_CATEGORY_TOOL ? undefined : `→ ${toolName} ${argumentsText ?? compact(args, 200)}`;
 }
 
-/** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
-export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, options: AgentCommandOptions, io: AgentCliIo): Promise<AgentResult> {
+/**
+ * Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result.
+ * With `printStream`, a resumed run streams and prints through it (`run`); without, its steps print from `onEvent`.
+ */
+export async function settle(
+  first: AgentResult,
+  runtime: AgentRuntimeOptions,
+  options: AgentCommandOptions,
+  io: AgentCliIo,
+  printStream?: (event: AgentStreamEvent) => void,
+): Promise<AgentResult> {
   let result = first;
   const redact = runRedactor(runtime);
   while (result.status === 'awaiting_confirmation' && options.interactive !== false && io.ask) {
@@ -286,7 +296,13 @@ export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, o
       const approved = answer === 'y' || answer === 'yes';
       decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
     }
-    result = await resumeAgent(result.runId, decisions, runtime);
+    if (printStream) {
+      const resumed = resumeAgentStream(result.runId, decisions, { ...runtime, onEvent: undefined });
+      for await (const event of resumed.redacted()) printStream(event);
+      result = await resumed.result;
+    } else {
+      result = await resumeAgent(result.runId, decisions, runtime);
+    }
   }
   // Printed redacted (a pending call's token too: approve by id with `toolwright approvals`); the caller gets the result as it is.
   const shown = redact(result) as AgentResult;
