@@ -7,6 +7,7 @@
  * @module
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { trackConversation } from '../models/conversation-token-estimate.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import type { Model } from '../models/types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, type ToolChoice } from '../protocol/model-exchange.js';
@@ -73,6 +74,10 @@ export interface LoopEnvironment {
   toolChoice: ToolChoicePolicy | undefined;
   /** Finish reasons besides `end_turn` that complete a run when the answer has no tool call (e.g. `max_tokens`). */
   acceptFinishReasons: readonly StopReason[];
+  /** The caller's run context: handed to each tool as it is; never put in the state, the record or a model request. */
+  context: unknown;
+  /** What the caller's `recordContext` chose to record, written in `run_started`; absent: nothing of the context is recorded. */
+  recordedContext?: unknown;
   /** Set by `streamAgent`: every model call is then made with `model.stream`, and its pieces and the tools' progress are handed over as they come. */
   stream?: LoopStreamSink;
 }
@@ -118,6 +123,8 @@ export class AgentLoop {
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
+    // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
+    trackConversation(state.messages);
   }
 
   /** Runs (or, given the decisions on its pending turn, continues) the loop to its next result. */
@@ -127,7 +134,14 @@ export class AgentLoop {
     this.#wallAtStart = this.#state.usage.wallTimeMs;
     const timer = this.#armDeadline();
     this.#span = this.#env.telemetry.startRun({ runId: this.#state.runId, agentName: this.#env.agentName, provider: model.provider, model: model.id });
-    this.#emit({ type: 'run_started', modelId: model.id, tools: this.#env.registry.names(), limits: this.#env.limits, resumed: decisions !== undefined });
+    this.#emit({
+      type: 'run_started',
+      modelId: model.id,
+      tools: this.#env.registry.names(),
+      limits: this.#env.limits,
+      resumed: decisions !== undefined,
+      ...(this.#env.recordedContext !== undefined ? { context: this.#env.recordedContext } : {}),
+    });
     let result: AgentResult | undefined;
     try {
       const pending = this.#state.pendingTurn;
@@ -629,6 +643,7 @@ export class AgentLoop {
         ...(tool.timeoutMs === undefined && this.#env.limits.toolTimeoutMs !== undefined ? { timeoutMs: this.#env.limits.toolTimeoutMs } : {}),
         idempotencyKey: idempotencyKeyFor(state.runId, storeKey),
         ...(approval ? { approval } : {}),
+        context: this.#env.context,
         ...(this.#env.stream ? { onProgress: this.#progressListener(this.#env.stream, step, call, tool.name) } : {}),
       });
     } catch (error) {

@@ -26,7 +26,8 @@ import type { RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 
 /** What a guard is shown. */
-export interface ToolCallCheck {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions: a guard written without a context type fits any run.
+export interface ToolCallCheck<Ctx = any> {
   runId: string;
   callId: string;
   toolName: string;
@@ -35,6 +36,8 @@ export interface ToolCallCheck {
   arguments: unknown;
   /** The transcript so far, the assistant message with this call included. */
   messages: readonly Message[];
+  /** The run's context (`runAgent({ context })`), as it is. */
+  context: Ctx;
 }
 
 /** `allow`: run as the tool's own `confirm` rule says; `confirm`: ask a person first; `block`: do not run, and tell the model `message`. */
@@ -42,7 +45,8 @@ export type ToolCallVerdict =
   { action: 'allow' } | { action: 'confirm'; /** Shown to the person beside the call's summary. */ reason?: string } | { action: 'block'; message: string };
 
 /** The caller's hook, consulted after the policy for every call that resolved and validated, before anything of its turn runs. */
-export type ToolCallGuard = (check: ToolCallCheck) => ToolCallVerdict | Promise<ToolCallVerdict>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as ToolCallCheck.
+export type ToolCallGuard<Ctx = any> = (check: ToolCallCheck<Ctx>) => ToolCallVerdict | Promise<ToolCallVerdict>;
 
 /** A valid call, as the loop hands it to the seam. */
 export interface CallUnderCheck {
@@ -70,6 +74,8 @@ export interface CallPolicyOptions {
   guard?: ToolCallGuard | undefined;
   /** The run's redactor: the summary a person sees goes through it. */
   redactor: Redactor;
+  /** The run's context, handed to every stage (policy session, guard, the tool's rule and summary) and kept nowhere else. */
+  context?: unknown;
 }
 
 export class CallPolicy {
@@ -77,12 +83,14 @@ export class CallPolicy {
   readonly #guard: ToolCallGuard | undefined;
   readonly #redactor: Redactor;
   readonly #state: RunState;
+  readonly #context: unknown;
 
   private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: RunState) {
     this.#session = session;
     this.#guard = options.guard;
     this.#redactor = options.redactor;
     this.#state = state;
+    this.#context = options.context;
   }
 
   /** The seam of a run: starts the policy's session (or restores it from the run state); a fresh run gets the isolation text in its system prompt. */
@@ -116,9 +124,9 @@ export class CallPolicy {
     const guarded = await this.#askGuard(call);
     if (guarded.action === 'block') return { decision: guarded, events };
     const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
-    if (!escalated && !needsConfirmation(call.tool, call.arguments)) return { decision: { action: 'run' }, events };
+    if (!escalated && !needsConfirmation(call.tool, call.arguments, this.#context)) return { decision: { action: 'run' }, events };
     // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
-    const summary = summarizeCall(call.tool, call.arguments, { redactor: this.#redactor, reason: escalated?.reason });
+    const summary = summarizeCall(call.tool, call.arguments, { redactor: this.#redactor, reason: escalated?.reason, context: this.#context });
     return { decision: { action: 'confirm', summary }, events };
   }
 
@@ -126,7 +134,7 @@ export class CallPolicy {
   screen(callId: string, tool: AnyTool, result: ToolResult): ScreenedResult | undefined {
     if (!this.#session) return undefined;
     try {
-      const output = this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result });
+      const output = this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result, runContext: this.#context });
       this.#save();
       return output;
     } catch {
@@ -145,7 +153,13 @@ export class CallPolicy {
     const base = { type: 'policy_decision' as const, step, callKey, callId, toolName: tool.name };
     let decision: ReturnType<PolicySession['beforeToolCall']>;
     try {
-      decision = this.#session.beforeToolCall({ call: { id: callId, name: tool.name, callKey }, tool, arguments: call.arguments, context: { step } });
+      decision = this.#session.beforeToolCall({
+        call: { id: callId, name: tool.name, callKey },
+        tool,
+        arguments: call.arguments,
+        context: { step },
+        runContext: this.#context,
+      });
       this.#save();
     } catch (error) {
       // A policy that cannot decide asks a person; it never ends the run.
@@ -183,6 +197,7 @@ export class CallPolicy {
         tool: call.tool,
         arguments: call.arguments,
         messages: this.#state.messages,
+        context: this.#context,
       });
       if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
       if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;

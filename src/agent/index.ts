@@ -7,7 +7,7 @@
  * @module
  */
 export { runAgent, newRunId } from './run-agent.js';
-export type { AgentRuntimeOptions, RunAgentOptions } from './run-agent.js';
+export type { AgentRuntimeOptions, ContextRequirement, RunAgentOptions } from './run-agent.js';
 export { resumeAgentStream, streamAgent } from './stream-agent.js';
 export type { AgentStream } from './stream-agent.js';
 export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './stream-event.js';

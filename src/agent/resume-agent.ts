@@ -16,7 +16,7 @@ import { AgentLoop, toPendingConfirmation, type AppliedDecision, type LoopStream
 import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 import { createRedactor, runRedactor } from './redact.js';
-import { createEnvironment, type AgentRuntimeOptions } from './run-agent.js';
+import { createEnvironment, type AgentRuntimeOptions, type ContextRequirement } from './run-agent.js';
 import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { Decision, RunLease, RunStore, StoredConfirmation } from './run-store.js';
@@ -33,7 +33,9 @@ export interface ConfirmationDecision {
   reason?: string;
 }
 
-export interface ResumeAgentOptions extends AgentRuntimeOptions {
+/** `context` is not stored with a paused run: pass it again here, as to `runAgent`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions.
+export interface ResumeAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
   /**
    * Continue a run whose last process died while continuing it (its status is stuck at `running` and its lease ran out).
    * A live lease is never taken over. The run goes on from its last saved turn (each turn is saved before its calls
@@ -66,7 +68,11 @@ export interface DecideOptions {
  * Throws {@link ConfirmationRefusedError} for a bad, replayed, expired or
  * mismatched token, {@link RunNotFoundError} and {@link RunNotResumableError}.
  */
-export async function resumeAgent(runId: string, decisions: readonly ConfirmationDecision[], options: ResumeAgentOptions): Promise<AgentResult> {
+export async function resumeAgent<Ctx = undefined>(
+  runId: string,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeAgentOptions<Ctx> & ContextRequirement<Ctx>,
+): Promise<AgentResult> {
   return resumeAgentRun(runId, decisions, options);
 }
 

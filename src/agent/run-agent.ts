@@ -37,12 +37,28 @@ import type { RunStore } from './run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
 import { defaultRunStore } from './default-run-store.js';
 
-/** Options shared by {@link runAgent} and `resumeAgent`. */
-export interface AgentRuntimeOptions {
+/**
+ * Options shared by {@link runAgent} and `resumeAgent`. `Ctx` is the type of the run's `context`; `runAgent` infers it
+ * from `context` and the tools, so a tool that needs another context type is a type error.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: options written without a context type accept any tool.
+export interface AgentRuntimeOptions<Ctx = any> {
   /** The model to call. */
   model: Model;
-  /** The tools the model may call: a registry, or tools to put in one. */
-  tools: ToolRegistry | readonly AnyTool[];
+  /** The tools the model may call: a registry (its tools' context types are not checked), or tools to put in one. */
+  tools: ToolRegistry | readonly AnyTool<Ctx>[];
+  /**
+   * The run's typed context (the user, a database handle, a tenant): passed as it is to every tool (`execute(args, { context })`),
+   * the tool's `confirm` and `summarize`, `guardToolCall` and the policy's hooks. It is never sent to the model and never
+   * written to the record, the run store, telemetry or logs (except what `recordContext` returns), so `resumeAgent` needs
+   * it again. Default: `undefined`.
+   */
+  context?: Ctx;
+  /**
+   * What of `context` the record may hold: its return value (JSON; redacted like every line) is written in the
+   * `run_started` event as `context`. Default: nothing of the context is recorded.
+   */
+  recordContext?: (context: Ctx) => unknown;
   /** Guards and budgets; see {@link AgentLimits} for each default. On resume, they replace the stored ones field by field. */
   limits?: AgentLimits;
   /** Prices per model id, merged over the built-in table. */
@@ -65,7 +81,7 @@ export interface AgentRuntimeOptions {
   /** Two-stage routing; `false` turns it off. Default: on above 20 tools with at least two categories. */
   routing?: RoutingOptions | false;
   /** Called before each valid tool call runs: allow it, ask a person first, or block it with a message for the model (where policies plug in). */
-  guardToolCall?: ToolCallGuard;
+  guardToolCall?: ToolCallGuard<Ctx>;
   /**
    * A tool policy (`createPolicy`): checked before `guardToolCall`, its isolation wraps untrusted results, and its state is kept with the run for
    * resuming. Pass the same policy on resume.
@@ -93,7 +109,8 @@ export interface AgentRuntimeOptions {
   acceptFinishReasons?: readonly StopReason[];
 }
 
-export interface RunAgentOptions extends AgentRuntimeOptions {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions.
+export interface RunAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
   /** The user's request, appended as a user message. */
   prompt?: string;
   /** A system message, put first. */
@@ -108,8 +125,14 @@ export interface RunAgentOptions extends AgentRuntimeOptions {
   meta?: Record<string, unknown>;
 }
 
+/**
+ * `context` is required when the run's tools need one (their context type does not accept `undefined`), optional
+ * otherwise.
+ */
+export type ContextRequirement<Ctx> = undefined extends Ctx ? unknown : { context: Ctx };
+
 /** Runs the loop until the model answers, a guard stops it, or a call needs a person's confirmation. */
-export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
+export async function runAgent<Ctx = undefined>(options: RunAgentOptions<Ctx> & ContextRequirement<Ctx>): Promise<AgentResult> {
   return prepareAgentRun(options).run();
 }
 
@@ -204,7 +227,9 @@ export function createEnvironment(
     limits,
     price,
     routing: options.routing,
-    callPolicy: CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor: redact }, state),
+    callPolicy: CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context }, state),
+    context: options.context,
+    ...(options.recordContext ? { recordedContext: contextToRecord(options.recordContext, options.context) } : {}),
     store,
     persisted,
     recorder: new RunRecorder(state.runId, state.recordPath, redact),
@@ -223,6 +248,20 @@ export function createEnvironment(
       if (opened) await (await opened.catch(() => undefined))?.close();
     },
   };
+}
+
+/** What the caller's `recordContext` chose to record; a throw is the caller's bug, reported before the run starts. */
+function contextToRecord(recordContext: (context: never) => unknown, context: unknown): unknown {
+  if (typeof recordContext !== 'function')
+    throw new InvalidArgumentError('`recordContext` must be a function (context) => value to record; leave it out to record nothing.');
+  try {
+    return recordContext(context as never);
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `\`recordContext\` threw (${error instanceof Error ? error.message : String(error)}). Make it return a JSON value, or leave it out to record nothing of the context.`,
+      { cause: error },
+    );
+  }
 }
 
 /** A logger that gets redacted texts; an error stays an `Error` (with its message and stack redacted) so loggers can print its stack. */

@@ -20,7 +20,15 @@ export interface RecordedError {
 }
 
 export type RunEvent =
-  | { type: 'run_started'; modelId: string; tools: string[]; limits: ResolvedLimits; resumed: boolean }
+  | {
+      type: 'run_started';
+      modelId: string;
+      tools: string[];
+      limits: ResolvedLimits;
+      resumed: boolean;
+      /** What `recordContext` returned; absent unless the caller chose to record part of the run's context. */
+      context?: unknown;
+    }
   | { type: 'routing'; step: number; categories: string[]; category: string | undefined; tools: string[]; note?: string }
   | {
       type: 'model_request';

@@ -23,7 +23,7 @@ import type { AgentResult } from './agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
 import { runRedactor } from './redact.js';
 import { resumeAgentRun, type ConfirmationDecision, type ResumeAgentOptions } from './resume-agent.js';
-import { prepareAgentRun, type AgentRuntimeOptions, type RunAgentOptions } from './run-agent.js';
+import { prepareAgentRun, type AgentRuntimeOptions, type ContextRequirement, type RunAgentOptions } from './run-agent.js';
 import type { RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 import type { AgentDeltaEvent, AgentStreamEvent } from './stream-event.js';
@@ -54,7 +54,7 @@ export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
  * queue until they are read, and none is dropped. Leaving the `for await` loop early (`break`, `return`, a throw)
  * aborts the run and waits until it has stopped. Throws at once for the mistakes `runAgent` rejects for.
  */
-export function streamAgent(options: RunAgentOptions): AgentStream {
+export function streamAgent<Ctx = undefined>(options: RunAgentOptions<Ctx> & ContextRequirement<Ctx>): AgentStream {
   return startStream(options, (hooked, streaming) => {
     const prepared = prepareAgentRun({ ...options, ...hooked }, streaming);
     return { runId: prepared.state.runId, result: prepared.run() };
@@ -67,7 +67,11 @@ export function streamAgent(options: RunAgentOptions): AgentStream {
  * end the iteration, as `resumeAgent` rejects for them. A run that still waits for other decisions ends at once, with
  * `stop` (`awaiting_confirmation`).
  */
-export function resumeAgentStream(runId: string, decisions: readonly ConfirmationDecision[], options: ResumeAgentOptions): AgentStream {
+export function resumeAgentStream<Ctx = undefined>(
+  runId: string,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeAgentOptions<Ctx> & ContextRequirement<Ctx>,
+): AgentStream {
   return startStream(options, (hooked, streaming) => ({ runId, result: resumeAgentRun(runId, decisions, { ...options, ...hooked }, streaming) }));
 }
 

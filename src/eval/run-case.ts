@@ -8,7 +8,7 @@
  */
 import type { AgentResult } from '../agent/agent-result.js';
 import { createMemoryRunStore } from '../agent/memory-run-store.js';
-import { resumeAgent } from '../agent/resume-agent.js';
+import { resumeAgent, type ConfirmationDecision } from '../agent/resume-agent.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { RunEvent } from '../agent/run-event.js';
 import type { IsolationKind } from '../policy/isolation.js';
@@ -149,7 +149,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
       record.confirmations.requested += result.pending.length;
       if (options.confirmations === 'approve') record.confirmations.approved += result.pending.length;
       else record.confirmations.denied += result.pending.length;
-      const decisions = result.pending.map((item) => ({
+      const decisions: ConfirmationDecision[] = result.pending.map((item) => ({
         token: item.token,
         decision: options.confirmations,
         ...(options.confirmations === 'deny' ? { reason: 'the evaluation denies every confirmation' } : {}),

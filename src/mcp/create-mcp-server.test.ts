@@ -267,6 +267,60 @@ describe('createMcpServer: progress, logging and cancellation', () => {
   });
 });
 
+describe('createMcpServer: concurrent calls in one session', () => {
+  /** Tools that count how many of them run at once; each waits a few event-loop turns so that overlaps would show. */
+  function overlapProbe() {
+    let running = 0;
+    let runningWrites = 0;
+    const peak = { all: 0, writes: 0, writeWithOther: false };
+    const order: string[] = [];
+    const make = (name: string, effect: 'read' | 'write') =>
+      defineTool<{ id: string }>({
+        name,
+        description: `A ${effect} that takes a moment.`,
+        effect,
+        inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        async execute({ id }) {
+          running++;
+          if (effect === 'write') runningWrites++;
+          peak.all = Math.max(peak.all, running);
+          peak.writes = Math.max(peak.writes, runningWrites);
+          if (effect === 'write' && running > 1) peak.writeWithOther = true;
+          order.push(id);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (effect === 'write' && running > 1) peak.writeWithOther = true;
+          running--;
+          if (effect === 'write') runningWrites--;
+          return id;
+        },
+      });
+    return { tools: [make('read_row', 'read'), make('write_row', 'write')], peak, order };
+  }
+
+  it("runs one session's writes one at a time, in arrival order, and its reads together", async () => {
+    const probe = overlapProbe();
+    const { client } = await connect(probe.tools);
+    const calls = [
+      client.callTool({ name: 'read_row', arguments: { id: 'r1' } }),
+      client.callTool({ name: 'read_row', arguments: { id: 'r2' } }),
+      client.callTool({ name: 'write_row', arguments: { id: 'w1' } }),
+      client.callTool({ name: 'write_row', arguments: { id: 'w2' } }),
+      client.callTool({ name: 'read_row', arguments: { id: 'r3' } }),
+    ];
+    const results = await Promise.all(calls);
+    expect(results.map(text)).toEqual(['r1', 'r2', 'w1', 'w2', 'r3']);
+    expect(probe.peak).toEqual({ all: 2, writes: 1, writeWithOther: false });
+    expect(probe.order).toEqual(['r1', 'r2', 'w1', 'w2', 'r3']);
+  });
+
+  it("with callScheduling 'concurrent', starts every call at once", async () => {
+    const probe = overlapProbe();
+    const { client } = await connect(probe.tools, { callScheduling: 'concurrent' });
+    await Promise.all(['w1', 'w2', 'w3'].map((id) => client.callTool({ name: 'write_row', arguments: { id } })));
+    expect(probe.peak.writes).toBe(3);
+  });
+});
+
 describe('createMcpServer: confirmation', () => {
   it('runs a confirmed call after the person approves through elicitation', async () => {
     const { client } = await connect([deleteFile], {}, { elicitation: { form: {} } });

@@ -26,10 +26,11 @@ import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
+import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
+import { EffectGate } from './effect-gate.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
@@ -49,9 +50,32 @@ import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
-export type McpToolSource = ToolRegistry | readonly AnyTool[];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: a source written without a context type takes any tool.
+export type McpToolSource<Ctx = any> = ToolRegistry | readonly AnyTool<Ctx>[];
 
-export interface McpServerOptions {
+/** What a server's `context` factory is told about one `tools/call`. */
+export interface McpCallInfo {
+  /** The tool called (it exists and its arguments are valid). */
+  toolName: string;
+  /** The JSON-RPC request id, also the tool's `context.toolCallId`. */
+  requestId: string;
+  /** The transport's session id (Streamable HTTP); `undefined` on stdio. */
+  sessionId: string | undefined;
+  /** What an authenticating HTTP layer attached to the request (the MCP SDK's `AuthInfo`: token, client id, scopes…), when any. */
+  authInfo: Readonly<Record<string, unknown>> | undefined;
+  /** The HTTP request's headers (Streamable HTTP); `undefined` on stdio. */
+  headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
+export interface McpServerOptions<Ctx = any> {
+  /**
+   * Makes the run context for each `tools/call` (from its session, auth info or headers), given to the tool's `confirm`,
+   * `summarize` and `execute` as `context`, as `runAgent({ context })` does. Called once per valid call, before the
+   * confirmation. A factory that throws or rejects fails that call only (the client reads a neutral error; the error
+   * goes to the logger). Default: none, `context` is `undefined`.
+   */
+  context?: (call: McpCallInfo) => Ctx | Promise<Ctx>;
   /** `serverInfo.name`. Default `"toolwright"`. */
   name?: string;
   /** `serverInfo.version`. Default: toolwright's own version. */
@@ -73,6 +97,11 @@ export interface McpServerOptions {
   logger?: ToolLogger;
   /** Log level used until the client sends `logging/setLevel`. Default `"info"`. */
   defaultLogLevel?: LoggingLevel;
+  /**
+   * How one session's concurrent `tools/call`s run. `by-effect` (default): reads overlap, each write runs alone, in the
+   * order the calls arrived (after its confirmation, which is asked first). `concurrent`: every call starts at once.
+   */
+  callScheduling?: 'by-effect' | 'concurrent';
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -85,12 +114,14 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export const resourceSubscriptions = new WeakMap<Server, Set<string>>();
 
 /** Builds an MCP server over `tools`, ready to `connect` to one transport. */
-export function createMcpServer(tools: McpToolSource, options: McpServerOptions = {}): Server {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
+export function createMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, options: McpServerOptions<Ctx> = {}): Server {
   return createStrictMcpServer(tools, options);
 }
 
 /** {@link createMcpServer}, typed as the subclass the transports use (it can cancel a request). */
-export function createStrictMcpServer(tools: McpToolSource, options: McpServerOptions = {}): StrictParamsServer {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
+export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, options: McpServerOptions<Ctx> = {}): StrictParamsServer {
   const logger = options.logger ?? stderrLogger;
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
   const resources = options.resources ?? [];
@@ -122,6 +153,8 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
   });
 
   const preapproved = new Set(options.preapproved ?? []);
+  // One gate per server, and a server serves one session (stdio, or one Streamable HTTP session).
+  const gate = options.callScheduling === 'concurrent' ? undefined : new EffectGate();
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
   const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
@@ -137,11 +170,21 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
 
     const call = new ServerCall(server, extra, logThreshold);
 
+    let context: unknown;
+    if (options.context) {
+      try {
+        context = await options.context(callInfo(tool.name, callId, extra));
+      } catch (error) {
+        logger.error(`the context factory failed for "${tool.name}"`, { toolName: tool.name, error });
+        return errorResult(contextFailedMessage(tool.name));
+      }
+    }
+
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
     // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
     let approval: ToolCallApproval | undefined;
-    if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments)) {
-      const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor() });
+    if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments, context)) {
+      const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor(), context });
       const refusal = await confirm(server, extra, tool, prepared.arguments, summary, options);
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
@@ -156,9 +199,11 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execution = await runWithMcpCall(call, onProgress, () =>
-      registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, ...(approval ? { approval } : {}) }),
-    );
+    const execute = () =>
+      runWithMcpCall(call, onProgress, () =>
+        registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
+      );
+    const execution = await (gate ? gate.run(schedulingEffect(tool), extra.signal, execute) : execute());
     await call.notificationsSent();
     return toWireResult(execution.result, tool, logger);
   });
@@ -169,6 +214,22 @@ export function createStrictMcpServer(tools: McpToolSource, options: McpServerOp
   if (capabilities.prompts) installPromptHandlers(server, { prompts, pageSize, logger });
   if (capabilities.completions) installCompletionHandler(server, { prompts, templates, logger });
   return server;
+}
+
+/** What the context factory is told: copies, so that it cannot change what the transport holds. */
+function callInfo(toolName: string, requestId: string, extra: Extra): McpCallInfo {
+  const headers = extra.requestInfo?.headers;
+  return {
+    toolName,
+    requestId,
+    sessionId: extra.sessionId,
+    authInfo: extra.authInfo ? { ...extra.authInfo } : undefined,
+    headers: headers ? { ...headers } : undefined,
+  };
+}
+
+function contextFailedMessage(toolName: string): string {
+  return `The server could not set up the call to "${toolName}" (its context could not be made), so it did not run. Try again later, or tell the user.`;
 }
 
 /**

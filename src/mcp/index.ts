@@ -5,7 +5,7 @@
  * @module
  */
 export { createMcpServer } from './create-mcp-server.js';
-export type { McpServerOptions, McpToolSource } from './create-mcp-server.js';
+export type { McpCallInfo, McpServerOptions, McpToolSource } from './create-mcp-server.js';
 export { serveStdio } from './serve-stdio.js';
 export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
 export { serveHttp } from './serve-http.js';

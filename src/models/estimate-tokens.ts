@@ -6,7 +6,7 @@
  * @module
  */
 import type { ModelRequest } from '../protocol/model-exchange.js';
-import type { Message } from '../protocol/messages.js';
+import { countMessage, countToolDeclaration, trackedConversation } from './conversation-token-estimate.js';
 
 /** Characters per token assumed by the estimate (a common rule of thumb for English text and JSON). */
 export const CHARACTERS_PER_TOKEN = 4;
@@ -14,40 +14,28 @@ export const CHARACTERS_PER_TOKEN = 4;
 /** Tokens charged per image or audio part: base64 length says nothing about what a provider charges for an image, so a flat figure is used. */
 export const IMAGE_TOKEN_ESTIMATE = 1_000;
 
-/** Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image or audio part. */
+/**
+ * Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image or audio part.
+ * For the agent loop's own conversation, counts kept from its earlier calls are reused (`conversation-token-estimate.ts`); the figure is the same.
+ */
 export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
+  const conversation = trackedConversation(request.messages);
   let characters = 0;
   let images = 0;
-  for (const message of request.messages) {
-    const counted = countMessage(message);
-    characters += counted.characters;
-    images += counted.images;
+  if (conversation) {
+    ({ characters, images } = conversation.count(request.messages));
+  } else {
+    for (const message of request.messages) {
+      const counted = countMessage(message);
+      characters += counted.characters;
+      images += counted.images;
+    }
   }
-  for (const tool of request.tools ?? []) {
-    characters += tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
-  }
+  for (const tool of request.tools ?? []) characters += conversation ? conversation.toolCharacters(tool) : countToolDeclaration(tool);
   return Math.ceil(characters / CHARACTERS_PER_TOKEN) + images * IMAGE_TOKEN_ESTIMATE;
 }
 
 /** Estimates the tokens of generated text the same way, for models that report no usage. */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
-}
-
-function countMessage(message: Message): { characters: number; images: number } {
-  let images = 0;
-  // Image bytes are replaced before serializing so that their base64 length does not swamp the estimate.
-  const serialized = JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
-    if (key === 'data' && typeof value === 'string' && isMediaPart(this)) {
-      images++;
-      return '';
-    }
-    return value;
-  });
-  return { characters: serialized.length, images };
-}
-
-function isMediaPart(holder: unknown): boolean {
-  const type = (holder as { type?: unknown } | null)?.type;
-  return type === 'image' || type === 'audio';
 }

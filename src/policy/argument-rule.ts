@@ -24,8 +24,17 @@ export interface ArgumentRule {
   readonly description: string;
   /** What happens to a call that breaks it. Default: `block`. */
   readonly action: RuleAction;
-  /** Returns what is wrong with the arguments, as one sentence for the model, or `undefined` when they comply. */
-  check(args: unknown): string | undefined;
+  /**
+   * Returns what is wrong with the arguments, as one sentence for the model, or `undefined` when they comply. `call.context`
+   * is the run's context (`runAgent({ context })`); the session always passes it.
+   */
+  check(args: unknown, call?: ArgumentRuleInput): string | undefined;
+}
+
+/** What a rule's `check` gets beside the arguments. */
+export interface ArgumentRuleInput {
+  /** The run's context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
+  readonly context: unknown;
 }
 
 interface RuleBase {
@@ -170,8 +179,8 @@ export function matchSchema(options: MatchSchemaOptions): ArgumentRule {
 export interface CustomRuleOptions extends RuleBase {
   id: string;
   description: string;
-  /** Returns what is wrong, as one sentence for the model, or `undefined`. A throw counts as a violation. */
-  check: (args: unknown) => string | undefined;
+  /** Returns what is wrong, as one sentence for the model, or `undefined`; `call.context` is the run's context. A throw counts as a violation. */
+  check: (args: unknown, call: ArgumentRuleInput) => string | undefined;
 }
 
 /** A rule written as a function. */
@@ -181,7 +190,7 @@ export function argumentRule(options: CustomRuleOptions): ArgumentRule {
     tools: toolList(options.tool),
     description: options.description,
     action: options.action ?? 'block',
-    check: options.check,
+    check: (args, call) => options.check(args, call ?? { context: undefined }),
   });
 }
 

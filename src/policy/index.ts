@@ -10,7 +10,15 @@
 export { createPolicy } from './create-policy.js';
 export type { FlowOptions, PolicySpec, TrustOptions } from './policy-spec.js';
 export { allowValues, argumentRule, limitNumber, matchSchema, pathUnder } from './argument-rule.js';
-export type { AllowValuesOptions, ArgumentRule, CustomRuleOptions, LimitNumberOptions, MatchSchemaOptions, PathUnderOptions } from './argument-rule.js';
+export type {
+  AllowValuesOptions,
+  ArgumentRule,
+  ArgumentRuleInput,
+  CustomRuleOptions,
+  LimitNumberOptions,
+  MatchSchemaOptions,
+  PathUnderOptions,
+} from './argument-rule.js';
 export { readArgumentValues } from './argument-values.js';
 export type { ArgumentValue } from './argument-values.js';
 export { ISOLATION_KINDS, createIsolation } from './isolation.js';

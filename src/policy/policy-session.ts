@@ -91,7 +91,7 @@ export class PolicyRunSession implements PolicySession {
       if (!rule.tools.includes(name)) continue;
       let violation: string | undefined;
       try {
-        violation = rule.check(input.arguments);
+        violation = rule.check(input.arguments, { context: input.runContext });
       } catch {
         // A rule that cannot decide does not let the call through.
         violation = `the rule could not check these arguments.`;

@@ -46,6 +46,8 @@ export interface BeforeToolCallInput {
   arguments: unknown;
   /** Where in the run the call was made. */
   context?: { step?: number };
+  /** The run's typed context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
+  runContext?: unknown;
 }
 
 /** A note on an allowed call, kept in the record: the call went ahead, but a reviewer should look. */
@@ -92,6 +94,8 @@ export interface AfterToolResultInput {
   tool: AnyTool;
   /** The result as the tool (or the registry) produced it. */
   result: ToolResult;
+  /** The run's typed context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
+  runContext?: unknown;
 }
 
 /** Output of {@link PolicySession.afterToolResult}. */

@@ -10,23 +10,24 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import type { Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { AnyTool } from './define-tool.js';
-import type { ToolEffect } from './types.js';
+import type { ToolCallRuleInput, ToolEffect } from './types.js';
 
 /** The longest summary line a person is shown, in UTF-16 code units; a longer one is cut and ends with `…`. */
 export const SUMMARY_MAX_CHARS = 300;
 
 /**
  * Whether a call needs a person's approval before it runs. `confirm: true` or `false` decides alone; a function
- * decides from the arguments, and only a function that returns exactly `false` lets the call run unasked. A function
- * that returns `undefined` (a missing `return`), any other non-boolean (a Promise from an `async` rule, `0`, `'no'`)
- * or throws asks a person: a safety check that gave no clear answer must fail towards asking.
+ * decides from the arguments (and the run's `context`, passed as `{ context }`), and only a function that returns
+ * exactly `false` lets the call run unasked. A function that returns `undefined` (a missing `return`), any other
+ * non-boolean (a Promise from an `async` rule, `0`, `'no'`) or throws asks a person: a safety check that gave no clear
+ * answer must fail towards asking.
  */
-export function needsConfirmation(tool: AnyTool, args: unknown): boolean {
+export function needsConfirmation(tool: AnyTool, args: unknown, context?: unknown): boolean {
   const rule: unknown = tool.confirm;
   if (typeof rule === 'boolean') return rule;
   if (typeof rule !== 'function') return true;
   try {
-    return (rule as (value: unknown) => unknown)(args) !== false;
+    return (rule as (value: unknown, call: ToolCallRuleInput) => unknown)(args, { context }) !== false;
   } catch {
     return true;
   }
@@ -37,6 +38,8 @@ export interface SummaryOptions {
   redactor: Redactor;
   /** Why the call is asked about (a policy's reason), appended in parentheses after the cut. */
   reason?: string | undefined;
+  /** The run's context, passed to `summarize` as `{ context }` as it is (not redacted: what `summarize` copies from it is redacted with the line). */
+  context?: unknown;
 }
 
 /**
@@ -46,9 +49,9 @@ export interface SummaryOptions {
  * redacted again, then cut at {@link SUMMARY_MAX_CHARS}.
  */
 export function summarizeCall(tool: AnyTool, args: unknown, options: SummaryOptions): string {
-  const { redactor, reason } = options;
+  const { redactor, reason, context } = options;
   const shown = redactor.toolArguments(tool.name, jsonCopy(args));
-  const line = cutToLength(redactor.text(customSummary(tool, shown) ?? `${tool.name}(${argumentText(shown)})`), SUMMARY_MAX_CHARS);
+  const line = cutToLength(redactor.text(customSummary(tool, shown, context) ?? `${tool.name}(${argumentText(shown)})`), SUMMARY_MAX_CHARS);
   return reason ? `${line} (${redactor.text(reason)})` : line;
 }
 
@@ -57,10 +60,10 @@ export function schedulingEffect(tool: AnyTool): ToolEffect {
   return tool.effect === 'read' ? 'read' : 'write';
 }
 
-function customSummary(tool: AnyTool, args: unknown): string | undefined {
+function customSummary(tool: AnyTool, args: unknown, context: unknown): string | undefined {
   if (!tool.summarize) return undefined;
   try {
-    const text: unknown = tool.summarize(args);
+    const text: unknown = tool.summarize(args, { context });
     return typeof text === 'string' && text.trim() !== '' ? text : undefined;
   } catch {
     // A summary that cannot be written must not hide the call: the generic line stands in.

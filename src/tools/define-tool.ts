@@ -4,13 +4,13 @@ import { isMissingPackage } from '../shared/load-peer.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { describeToolNameProblem } from './tool-name.js';
-import type { ArgumentLimits, JsonSchemaObject, ToolContext, ToolEffect } from './types.js';
+import type { ArgumentLimits, JsonSchemaObject, ToolCallRuleInput, ToolContext, ToolEffect } from './types.js';
 
 /**
- * Whether a call needs a person's approval first: always, never, or decided from the arguments (a function asks unless it returns exactly `false`; see
- * call-rules.ts).
+ * Whether a call needs a person's approval first: always, never, or decided from the arguments and the run's context (a function asks unless it
+ * returns exactly `false`; see call-rules.ts).
  */
-export type ConfirmRule<Args> = boolean | ((args: Args) => boolean);
+export type ConfirmRule<Args, Ctx = unknown> = boolean | ((args: Args, call: ToolCallRuleInput<Ctx>) => boolean);
 
 /** MCP tool annotations beyond what `effect` already says. */
 export interface ToolHints {
@@ -37,7 +37,7 @@ export type ToolOrigin =
       readonly effectAnnotated: boolean;
     };
 
-interface ToolDefinitionBase<Args> {
+interface ToolDefinitionBase<Args, Ctx> {
   /** Letters, digits, `_` and `-`, at most 64 characters: accepted by OpenAI, Anthropic and MCP alike. */
   name: string;
   /** A human-facing title (MCP `title`). */
@@ -47,9 +47,12 @@ interface ToolDefinitionBase<Args> {
   /** `read`: no side effects, safe to run in parallel. `write`: changes the world, runs alone and in order. */
   effect: ToolEffect;
   /** Ask a person before running (see the agent runtime's confirmations). Defaults to `false`. */
-  confirm?: ConfirmRule<Args>;
-  /** A one-line human-readable description of a call, shown when asking for confirmation; it receives the arguments with secrets redacted. */
-  summarize?: (args: Args) => string;
+  confirm?: ConfirmRule<Args, Ctx>;
+  /**
+   * A one-line human-readable description of a call, shown when asking for confirmation and stored with it; it receives the arguments with secrets
+   * redacted, and the run's context as it is (what it copies from the context into the line is shown and stored).
+   */
+  summarize?: (args: Args, call: ToolCallRuleInput<Ctx>) => string;
   /** Groups tools for two-stage routing ("billing", "support"…). */
   category?: string;
   /** Offered to the model whatever category routing picks. */
@@ -72,10 +75,10 @@ interface ToolDefinitionBase<Args> {
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
-export interface JsonToolDefinition<Args, Output> extends ToolDefinitionBase<Args> {
+export interface JsonToolDefinition<Args, Output, Ctx = unknown> extends ToolDefinitionBase<Args, Ctx> {
   inputSchema: JsonSchemaObject;
   outputSchema?: JsonSchemaObject;
-  execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  execute: (args: Args, context: ToolContext<Ctx>) => Output | Promise<Output>;
 }
 
 /**
@@ -91,10 +94,10 @@ export interface ZodSchemaLike {
 export type ZodSchemaOutput<Schema> = Schema extends { readonly _zod: { readonly output: infer Parsed } } ? Parsed : unknown;
 
 /** A tool defined with a Zod v4 schema; it is converted with Zod's own JSON Schema export and `execute` receives Zod's parsed output. */
-export interface ZodToolDefinition<Schema extends ZodSchemaLike, Output> extends ToolDefinitionBase<ZodSchemaOutput<Schema>> {
+export interface ZodToolDefinition<Schema extends ZodSchemaLike, Output, Ctx = unknown> extends ToolDefinitionBase<ZodSchemaOutput<Schema>, Ctx> {
   inputSchema: Schema;
   outputSchema?: JsonSchemaObject | ZodSchemaLike;
-  execute: (args: ZodSchemaOutput<Schema>, context: ToolContext) => Output | Promise<Output>;
+  execute: (args: ZodSchemaOutput<Schema>, context: ToolContext<Ctx>) => Output | Promise<Output>;
 }
 
 /**
@@ -103,11 +106,11 @@ export interface ZodToolDefinition<Schema extends ZodSchemaLike, Output> extends
  * counts as a write (run alone, in order), since nothing says it is safe to run
  * in parallel; the linter reports it (`tw/undeclared-effect`).
  */
-export interface SeedToolDefinition<Args = Record<string, unknown>, Output = unknown> {
+export interface SeedToolDefinition<Args = Record<string, unknown>, Output = unknown, Ctx = unknown> {
   name: string;
   description: string;
   input_schema: JsonSchemaObject;
-  fn: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  fn: (args: Args, context: ToolContext<Ctx>) => Output | Promise<Output>;
   effect?: ToolEffect;
 }
 
@@ -115,8 +118,11 @@ export type ArgumentRefinement = (
   value: unknown,
 ) => { success: true; data: unknown } | { success: false; issues: { path: (string | number)[]; message: string }[] };
 
-/** A checked, frozen tool. Create with {@link defineTool}. */
-export interface Tool<Args = Record<string, unknown>, Output = unknown> {
+/**
+ * A checked, frozen tool. Create with {@link defineTool}. `Ctx` is the run context it needs (`unknown`: any, or none); a
+ * tool that needs one fits only a run whose `context` is of that type.
+ */
+export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = unknown> {
   readonly name: string;
   readonly title: string | undefined;
   readonly description: string;
@@ -126,8 +132,9 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly effect: ToolEffect;
   /** False when the definition gave no `effect` (the seed's four-field shape) and `effect` is the conservative default, `write`. */
   readonly effectDeclared: boolean;
-  readonly confirm: ConfirmRule<Args>;
-  readonly summarize: ((args: Args) => string) | undefined;
+  /** The definition's rule; toolwright always passes the second argument (optional here so that existing direct calls still compile). */
+  readonly confirm: boolean | ((args: Args, call?: ToolCallRuleInput<Ctx>) => boolean);
+  readonly summarize: ((args: Args, call?: ToolCallRuleInput<Ctx>) => string) | undefined;
   readonly category: string | undefined;
   readonly alwaysAvailable: boolean;
   readonly timeoutMs: number | undefined;
@@ -141,18 +148,31 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly origin: ToolOrigin;
   /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
   readonly refineArguments: ArgumentRefinement | undefined;
-  readonly execute: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  readonly execute: (args: Args, context: ToolContext<Ctx>) => Output | Promise<Output>;
 }
 
-/** Any tool, whatever its argument type; what registries and adapters accept. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args; `any` lets a Tool<{verb: string}> sit in a list of tools.
-export type AnyTool = Tool<any, unknown>;
+/**
+ * Any tool, whatever its argument type; what registries and adapters accept. `AnyTool<Ctx>` is any tool that a run
+ * with a context of type `Ctx` can call (one that needs no context, or one that needs a `Ctx`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `execute` is contravariant in Args and Ctx; `any` lets a Tool<{verb: string}> sit in a list.
+export type AnyTool<Ctx = any> = Tool<any, unknown, Ctx>;
 
-export function defineTool<Schema extends ZodSchemaLike, Output = unknown>(
-  definition: ZodToolDefinition<Schema, Output>,
-): Tool<ZodSchemaOutput<Schema>, Output>;
-export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: SeedToolDefinition<Args, Output>): Tool<Args, Output>;
-export function defineTool<Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output>): Tool<Args, Output>;
+/** `defineTool` for tools that all need the same run context; see {@link defineTool.withContext}. */
+export interface DefineToolWithContext<Ctx> {
+  <Schema extends ZodSchemaLike, Output = unknown>(definition: ZodToolDefinition<Schema, Output, Ctx>): Tool<ZodSchemaOutput<Schema>, Output, Ctx>;
+  <Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output, Ctx>): Tool<Args, Output, Ctx>;
+}
+
+export function defineTool<Schema extends ZodSchemaLike, Output = unknown, Ctx = unknown>(
+  definition: ZodToolDefinition<Schema, Output, Ctx>,
+): Tool<ZodSchemaOutput<Schema>, Output, Ctx>;
+export function defineTool<Args = Record<string, unknown>, Output = unknown, Ctx = unknown>(
+  definition: SeedToolDefinition<Args, Output, Ctx>,
+): Tool<Args, Output, Ctx>;
+export function defineTool<Args = Record<string, unknown>, Output = unknown, Ctx = unknown>(
+  definition: JsonToolDefinition<Args, Output, Ctx>,
+): Tool<Args, Output, Ctx>;
 export function defineTool(
   given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<ZodSchemaLike, unknown> | SeedToolDefinition<unknown, unknown>,
 ): Tool<unknown, unknown> {
@@ -219,8 +239,8 @@ export function defineTool(
     outputSchema: output,
     effect: definition.effect,
     effectDeclared,
-    confirm: confirm as ConfirmRule<unknown>,
-    summarize: definition.summarize as ((args: unknown) => string) | undefined,
+    confirm: confirm as Tool<unknown, unknown>['confirm'],
+    summarize: definition.summarize as Tool<unknown, unknown>['summarize'],
     category: definition.category,
     alwaysAvailable: definition.alwaysAvailable ?? false,
     timeoutMs: definition.timeoutMs,
@@ -234,6 +254,15 @@ export function defineTool(
   };
   return Object.freeze(tool);
 }
+
+/**
+ * `defineTool` with the run context fixed: `const defineAppTool = defineTool.withContext<AppContext>()`, then each
+ * `defineAppTool({ …, execute(args, { context }) { … } })` gets `context` typed as `AppContext`, and so do its
+ * `confirm` and `summarize` functions. Only types change: it is `defineTool` itself.
+ */
+defineTool.withContext = function withContext<Ctx>(): DefineToolWithContext<Ctx> {
+  return defineTool as DefineToolWithContext<Ctx>;
+};
 
 /** Whether a value has the seed's shape: `input_schema` and `fn` where toolwright's shape has `inputSchema` and `execute`. */
 export function isSeedToolDefinition(value: unknown): value is SeedToolDefinition<unknown, unknown> {

@@ -89,23 +89,21 @@ export interface CompileSchemaOptions {
 }
 
 /**
- * Compiles a schema in an Ajv instance of its own. Throws {@link SchemaCompileError} for an invalid
- * schema and {@link UnsafePatternError} for a pattern the linear-time engine cannot run.
+ * Validators compiled so far, by schema object, with the schema's JSON text when it was compiled: a registry built
+ * again from the same tool objects (`runAgent({ tools: [...] })` builds one per run) compiles nothing, and a schema
+ * changed in place since (its text differs) compiles again. Failures are not kept: their errors name the owner.
+ */
+const compiled = new WeakMap<object, { text: string; validate: ValidateFunction }>();
+
+/**
+ * Compiles a schema in an Ajv instance of its own, once per schema object (see {@link compiled}). Throws
+ * {@link SchemaCompileError} for an invalid schema and {@link UnsafePatternError} for a pattern the linear-time engine cannot run.
  */
 export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, options: CompileSchemaOptions = {}): SchemaValidator<T> {
-  let validateFunction: ValidateFunction;
-  try {
-    if (typeof schema !== 'boolean') {
-      metaAjv ??= createAjv({});
-      if (!metaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' })}`);
-    }
-    validateFunction = createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
-  } catch (error) {
-    if (error instanceof RefusedPattern)
-      throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
-    if (ToolwrightError.isInstance(error)) throw error;
-    throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
-  }
+  const text = typeof schema === 'object' && schema !== null ? schemaText(schema) : undefined;
+  const cached = text === undefined ? undefined : compiled.get(schema as object);
+  const validateFunction = cached !== undefined && cached.text === text ? cached.validate : compileValidateFunction(schema, owner, options);
+  if (text !== undefined && cached?.validate !== validateFunction) compiled.set(schema as object, { text, validate: validateFunction });
   return {
     schema,
     validate(value: unknown): ValidationResult<T> {
@@ -113,6 +111,30 @@ export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, o
       return { success: false, issues: issuesFromAjv(validateFunction.errors ?? []) };
     },
   };
+}
+
+function compileValidateFunction(schema: JsonSchema, owner: string | undefined, options: CompileSchemaOptions): ValidateFunction {
+  try {
+    if (typeof schema !== 'boolean') {
+      metaAjv ??= createAjv({});
+      if (!metaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' })}`);
+    }
+    return createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
+  } catch (error) {
+    if (error instanceof RefusedPattern)
+      throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
+    if (ToolwrightError.isInstance(error)) throw error;
+    throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
+  }
+}
+
+/** The schema's JSON text, or `undefined` when it has none (a cycle, a BigInt): such a schema is compiled every time. */
+function schemaText(schema: object): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the refused pattern sits: in a subschema where it is a keyword, else anywhere Ajv could have reached it through `$ref`. */

@@ -105,6 +105,8 @@ export interface CallOptions {
   idempotencyKey?: string;
   /** Passed to the tool as `context.approval`: give it only for a call a person approved (the agent runtime and the MCP server do). */
   approval?: ToolCallApproval;
+  /** The caller's run context, passed to the tool as `context.context` as it is (`undefined` when absent). */
+  context?: unknown;
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
@@ -303,6 +305,7 @@ export class ToolRegistry {
         return stop.signal();
       },
       reportProgress: options.onProgress ?? ignoreProgress,
+      context: options.context,
     };
     if (options.idempotencyKey !== undefined) context.idempotencyKey = options.idempotencyKey;
     if (options.approval !== undefined) context.approval = { approvedBy: 'person', summary: options.approval.summary };

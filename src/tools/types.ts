@@ -82,8 +82,11 @@ export interface ToolCallRequest {
   argumentsError?: JsonParseFailure;
 }
 
-/** Passed to `execute`: the call's id, its abort signal (timeout or run abort), and a way to report progress. */
-export interface ToolContext {
+/**
+ * Passed to `execute`: the call's id, its abort signal (timeout or run abort), a way to report progress, and the
+ * caller's typed per-run context (`runAgent({ context })`).
+ */
+export interface ToolContext<Ctx = unknown> {
   toolCallId: string;
   toolName: string;
   signal: AbortSignal;
@@ -101,6 +104,20 @@ export interface ToolContext {
    * forwards the call elsewhere (an imported MCP tool) answers the other side's confirmation request with it.
    */
   approval?: ToolCallApproval;
+  /**
+   * What the caller passed as the run's context (`runAgent({ context })`, `resumeAgent`, an MCP server's `context`
+   * factory): the user, a database handle, a tenant. The same object, never copied, never sent to the model, never
+   * recorded or stored. `undefined` when the caller gave none. A tool declares the type it needs by annotating this
+   * parameter (`execute(args, ctx: ToolContext<AppContext>)`) or with `defineTool.withContext<AppContext>()`; a run
+   * whose context does not fit is then a type error.
+   */
+  context: Ctx;
+}
+
+/** What a tool's `confirm` and `summarize` functions receive beside the arguments. */
+export interface ToolCallRuleInput<Ctx = unknown> {
+  /** The run's context, as `ToolContext.context`. */
+  readonly context: Ctx;
 }
 
 /** A person's approval of one call, as the tool sees it. */

