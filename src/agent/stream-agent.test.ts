@@ -395,3 +395,26 @@ describe('resumeAgentStream', () => {
     await expect(replayed.result).rejects.toMatchObject({ code: 'TW_CONFIRMATION_REFUSED' });
   });
 });
+
+describe('streamAgent with a typed run context', () => {
+  it("hands the caller's context to each tool, as runAgent does, and never streams it", async () => {
+    const seen: unknown[] = [];
+    const whoami = defineTool<Record<string, never>, string, { tenant: string }>({
+      name: 'whoami',
+      description: 'Names the tenant.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: {} },
+      execute: (_args, { context }) => {
+        seen.push(context);
+        return `tenant ${context.tenant}`;
+      },
+    });
+    const model = createScriptedModel([toolCallTurn([{ name: 'whoami', arguments: {} }]), textTurn('Done.')]);
+    const run = streamAgent({ ...options(model, [whoami]), context: { tenant: 'acme-secret-tenant' } });
+    const events = await collect(run);
+    expect((await run.result).status).toBe('completed');
+    expect(seen).toEqual([{ tenant: 'acme-secret-tenant' }]);
+    // The tool's result names it (the tool chose to); nothing else of the stream holds the context.
+    expect(JSON.stringify(events.filter((event) => event.type !== 'tool_result' && event.type !== 'step_finished'))).not.toContain('acme-secret-tenant');
+  });
+});
