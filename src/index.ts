@@ -57,6 +57,11 @@ export type {
   ZodSchemaOutput,
   ZodToolDefinition,
 } from './tools/index.js';
+// Structured output (runAgent({ output })).
+export { defineOutput } from './tools/index.js';
+export type { OutputDefinition, OutputOf, OutputOption, OutputOptions } from './tools/index.js';
+export type { ModelOutputFormat } from './protocol/index.js';
+export type { OutputInvalidStop } from './agent/index.js';
 export {
   DuplicateToolError,
   ERROR_CODES,
@@ -206,6 +211,7 @@ export {
   runAgent,
   streamAgent,
   toEventStreamResponse,
+  createToolGuards,
 } from './agent/index.js';
 export type {
   AgentDeltaEvent,
@@ -264,6 +270,15 @@ export type {
   ToolChoicePolicy,
   TurnCall,
   UnexpectedModelStop,
+  GuardDecision,
+  GuardedCall,
+  GuardedRunOptions,
+  GuardUsage,
+  ToolGuardLimits,
+  ToolGuards,
+  ToolGuardsOptions,
+  ToolGuardsStop,
+  CallPlan,
 } from './agent/index.js';
 export { ISOLATION_KINDS, allowValues, argumentRule, createIsolation, createPolicy, limitNumber, matchSchema, pathUnder } from './policy/index.js';
 export type {

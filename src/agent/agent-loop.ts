@@ -13,9 +13,12 @@ import type { Model } from '../models/types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, type ToolChoice } from '../protocol/model-exchange.js';
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import type { OutputDefinition } from '../tools/define-output.js';
+import { invalidOutputMessage, outputNotJsonMessage } from '../tools/model-messages.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallApproval, ToolCallRequest, ToolResult } from '../tools/types.js';
-import { safeParseJson } from '../shared/safe-json.js';
+import { describeForbiddenKey, describeLimit, inspectJsonValue, safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../tools/argument-limits.js';
 import {
   declinedMessage,
   duplicateCallMessage,
@@ -78,6 +81,8 @@ export interface LoopEnvironment {
   context: unknown;
   /** What the caller's `recordContext` chose to record, written in `run_started`; absent: nothing of the context is recorded. */
   recordedContext?: unknown;
+  /** The schema the final answer must follow (`runAgent({ output })`), or `undefined` for a text answer. */
+  output?: OutputDefinition | undefined;
   /** Set by `streamAgent`: every model call is then made with `model.stream`, and its pieces and the tools' progress are handed over as they come. */
   stream?: LoopStreamSink;
 }
@@ -194,7 +199,10 @@ export class AgentLoop {
       if (unexpected) return this.#stopped(unexpected);
       const calls = toolCallsOf(response);
       if (calls.length === 0) {
-        return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason });
+        if (!this.#env.output) return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason, output: undefined });
+        const answer = this.#finalAnswer(this.#env.output, response, step);
+        if (answer === 'repair') continue;
+        return answer;
       }
 
       const turn = await this.#prepareTurn(step.index, calls, registry, cutOffCallId(response));
@@ -253,6 +261,9 @@ export class AgentLoop {
     const { model, limits, price } = this.#env;
     const state = this.#state;
     const request: ModelRequest = { messages: state.messages, tools, toolChoice };
+    const output = this.#env.output;
+    if (kind === 'model' && output)
+      request.output = { name: output.name, schema: output.schema, ...(output.description ? { description: output.description } : {}) };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
     let estimated: number;
@@ -328,6 +339,48 @@ export class AgentLoop {
       state.messages.push(assistant);
     }
     return { response, step };
+  }
+
+  /**
+   * A final answer under `output`: validated, it completes the run. The first invalid one gets a repair turn (a user
+   * message listing the problems, returned as `'repair'`); a second stops the run with `output_invalid`.
+   */
+  #finalAnswer(output: OutputDefinition, response: ModelResponse, step: AgentStep): Promise<AgentResult> | 'repair' {
+    const state = this.#state;
+    let checked: ReturnType<OutputDefinition['validate']> | undefined;
+    let jsonError: JsonParseFailure | undefined;
+    // The answer is hostile input like any call's arguments: the same bounds apply before anything walks it.
+    if (response.output) {
+      const { exceeded, forbiddenKey } = inspectJsonValue(response.output.value, DEFAULT_ARGUMENT_LIMITS);
+      if (exceeded) jsonError = { message: describeLimit(exceeded), limit: exceeded };
+      else if (forbiddenKey) jsonError = { message: describeForbiddenKey(forbiddenKey), forbiddenKey };
+      else checked = output.validate(response.output.value);
+    } else {
+      const parsed = safeParseJson(step.text.trim(), DEFAULT_ARGUMENT_LIMITS);
+      if (parsed.success) checked = output.validate(parsed.value);
+      else jsonError = parsed.error;
+    }
+    if (checked?.success) return this.#finish({ status: 'completed', text: step.text, finishReason: response.stopReason, output: checked.data });
+    const issues = checked && !checked.success ? checked.issues : [];
+    const repair = (state.outputRepairs ?? 0) < 1;
+    const event: RunEvent = { type: 'output_invalid', step: step.index, output: output.name, issues, repair };
+    if (jsonError) event.jsonError = jsonError.message;
+    this.#emit(event);
+    if (repair) {
+      state.outputRepairs = (state.outputRepairs ?? 0) + 1;
+      const content = jsonError ? outputNotJsonMessage(output.name, jsonError, output.schema) : invalidOutputMessage(output.name, issues, output.schema);
+      state.messages.push({ role: 'user', content });
+      return 'repair';
+    }
+    const problem = jsonError ? `was not JSON (${jsonError.message})` : `had ${issues.length} problem${issues.length === 1 ? '' : 's'}`;
+    return this.#stopped({
+      kind: 'output_invalid',
+      output: output.name,
+      issues,
+      ...(jsonError ? { jsonError } : {}),
+      text: step.text,
+      message: `The model's final answer did not match the output schema "${output.name}" after one repair turn: it ${problem}. See stopReason.issues; check that the schema is one the model can follow, or describe the answer in the prompt.`,
+    });
   }
 
   /**
@@ -896,7 +949,7 @@ export class AgentLoop {
   /** Builds the result, records the stop, and (for stored runs) stores the final state. */
   async #finish(
     outcome:
-      | { status: 'completed'; text: string; finishReason: ModelResponse['stopReason'] }
+      | { status: 'completed'; text: string; finishReason: ModelResponse['stopReason']; output: unknown }
       | { status: 'awaiting_confirmation'; pending: PendingConfirmation[] }
       | { status: 'stopped'; stopReason: AgentStopReason },
     store = true,
@@ -905,6 +958,7 @@ export class AgentLoop {
     this.#updateWallTime();
     const stopEvent: RunEvent = { type: 'stop', status: outcome.status, usage: { ...state.usage }, costUsd: state.costUsd };
     if (outcome.status === 'stopped') stopEvent.stopReason = outcome.stopReason;
+    if (outcome.status === 'completed' && outcome.output !== undefined) stopEvent.output = outcome.output;
     this.#emit(stopEvent);
     if (store && this.#env.persisted && outcome.status !== 'awaiting_confirmation') {
       await (await this.#env.store()).saveRun({ runId: state.runId, status: outcome.status, state });

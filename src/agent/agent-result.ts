@@ -7,6 +7,8 @@ import type { StopReason as ModelStopReason, TokenUsage } from '../protocol/mode
 import type { Message } from '../protocol/messages.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';
+import type { ValidationIssue } from '../tools/validation-issues.js';
+import type { JsonParseFailure } from '../shared/safe-json.js';
 import type { BudgetStop } from './budget.js';
 
 /** Totals over the run, routing included. */
@@ -106,6 +108,7 @@ export type AgentStopReason =
       message: string;
     }
   | UnexpectedModelStop
+  | OutputInvalidStop
   | { kind: 'aborted'; message: string }
   | { kind: 'model_error'; message: string; /** The thrown value's `code` or `name`. */ errorCode: string };
 
@@ -122,6 +125,21 @@ export interface UnexpectedModelStop {
   /** The provider's own value (`length`, `refusal`, `pause_turn`, `incomplete: max_output_tokens`…), when it sent one. */
   providerStopReason?: string;
   /** The answer's text as far as it went (for a refusal, the refusal). */
+  text: string;
+  message: string;
+}
+
+/**
+ * With `output`: the model's final answer failed the output schema twice (the first failure got one repair turn,
+ * whose message listed the problems). `issues` are the last answer's; `jsonError` is set when it was not JSON at all.
+ */
+export interface OutputInvalidStop {
+  kind: 'output_invalid';
+  /** The output's name. */
+  output: string;
+  issues: ValidationIssue[];
+  jsonError?: JsonParseFailure;
+  /** The last answer's text. */
   text: string;
   message: string;
 }
@@ -152,12 +170,14 @@ interface AgentResultBase {
   supersededCalls?: ToolCallOutcome[];
 }
 
-export interface CompletedAgentResult extends AgentResultBase {
+export interface CompletedAgentResult<Output = unknown> extends AgentResultBase {
   status: 'completed';
-  /** The final assistant text. */
+  /** The final assistant text (with `output`, the answer's JSON text). */
   text: string;
   /** The model's reason for its last answer. */
   finishReason: ModelStopReason;
+  /** With `output`: the final answer, validated against its schema (for a Zod schema, Zod's parsed value); `undefined` without. */
+  output: Output;
 }
 
 export interface AwaitingConfirmationResult extends AgentResultBase {
@@ -171,4 +191,5 @@ export interface StoppedAgentResult extends AgentResultBase {
   stopReason: AgentStopReason;
 }
 
-export type AgentResult = CompletedAgentResult | AwaitingConfirmationResult | StoppedAgentResult;
+/** `Output`: the type of `output` on a completed result (see `runAgent`'s `output` option). */
+export type AgentResult<Output = unknown> = CompletedAgentResult<Output> | AwaitingConfirmationResult | StoppedAgentResult;

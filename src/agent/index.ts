@@ -28,6 +28,7 @@ export type {
   AgentUsage,
   AwaitingConfirmationResult,
   CompletedAgentResult,
+  OutputInvalidStop,
   PendingConfirmation,
   StoppedAgentResult,
   ToolCallOutcome,
@@ -56,3 +57,15 @@ export type { RedactedOriginal, Redactor, RedactorOptions } from './redact.js';
 export { sealRunStore } from './sealed-run-store.js';
 export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';
 export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './call-policy.js';
+export { createToolGuards } from './tool-guards.js';
+export type {
+  GuardDecision,
+  GuardedCall,
+  GuardedRunOptions,
+  GuardUsage,
+  ToolGuardLimits,
+  ToolGuards,
+  ToolGuardsOptions,
+  ToolGuardsStop,
+} from './tool-guards.js';
+export type { CallPlan } from './budget.js';

@@ -21,6 +21,7 @@ import type { Message } from '../protocol/messages.js';
 import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
+import { resolveOutput, type OutputOf, type OutputOption } from '../tools/define-output.js';
 import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
 import { AgentLoop, type LoopEnvironment, type LoopStreamSink, type ToolChoicePolicy } from './agent-loop.js';
 import { CallPolicy, type ToolCallGuard } from './call-policy.js';
@@ -107,6 +108,12 @@ export interface AgentRuntimeOptions<Ctx = any> {
    * stop reason. Pass `['max_tokens']` where short, capped answers are expected.
    */
   acceptFinishReasons?: readonly StopReason[];
+  /**
+   * The schema the final answer must follow: a Zod v4 schema, a JSON Schema object (its root an object), or
+   * `defineOutput(…)`. A completed run then has the validated value in `result.output`; an invalid answer gets one repair
+   * turn, then the run stops with `output_invalid` (docs/agent.md, "Structured output"). Pass the same output on resume.
+   */
+  output?: OutputOption;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions.
@@ -131,9 +138,14 @@ export interface RunAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
  */
 export type ContextRequirement<Ctx> = undefined extends Ctx ? unknown : { context: Ctx };
 
-/** Runs the loop until the model answers, a guard stops it, or a call needs a person's confirmation. */
-export async function runAgent<Ctx = undefined>(options: RunAgentOptions<Ctx> & ContextRequirement<Ctx>): Promise<AgentResult> {
-  return prepareAgentRun(options).run();
+/**
+ * Runs the loop until the model answers, a guard stops it, or a call needs a person's confirmation. `Ctx` is inferred
+ * from the tools and `context`; `Output` from `output`, and it types `result.output` (see {@link OutputOf}).
+ */
+export async function runAgent<Ctx = undefined, Output extends OutputOption | undefined = undefined>(
+  options: Omit<RunAgentOptions<Ctx>, 'output'> & { output?: Output } & ContextRequirement<Ctx>,
+): Promise<AgentResult<OutputOf<Output>>> {
+  return (await prepareAgentRun(options as RunAgentOptions).run()) as AgentResult<OutputOf<Output>>;
 }
 
 /**
@@ -207,6 +219,12 @@ export function createEnvironment(
       ? options.tools
       : new ToolRegistry(options.tools, { logger: redactingLogger(options.logger ?? stderrLogger, redact) });
   checkRouting(registry.list(), options.routing);
+  const output = options.output === undefined ? undefined : resolveOutput(options.output);
+  if (output && registry.has(output.name)) {
+    throw new InvalidArgumentError(
+      `The output's name "${output.name}" is also a tool's name; the model could not tell the answer from the call. Name the output otherwise: defineOutput(schema, { name: "…" }).`,
+    );
+  }
   const prices: PriceTable = { ...DEFAULT_PRICES, ...options.prices };
   const price = findPrice(options.model.id, prices);
   if (limits.maxCostUsd !== undefined && !price) {
@@ -241,6 +259,7 @@ export function createEnvironment(
     now: options.now ?? Date.now,
     toolChoice: options.toolChoice,
     acceptFinishReasons: options.acceptFinishReasons ?? [],
+    output,
   };
   return {
     environment,

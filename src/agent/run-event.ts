@@ -8,6 +8,7 @@ import type { Message } from '../protocol/messages.js';
 import type { PolicyFlag, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';
+import type { ValidationIssue } from '../tools/validation-issues.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, AgentUsage, PendingConfirmation, ToolCallStatus } from './agent-result.js';
 import type { Decision } from './run-store.js';
@@ -84,9 +85,26 @@ export type RunEvent =
       supersededBy: { callId: string; toolName: string; storeKey: string };
     }
   | { type: 'unexpected_stop'; step: number; finishReason: ModelResponse['stopReason']; providerStopReason?: string; toolCalls: number }
+  | {
+      /** With `output`: the final answer failed its schema; `repair`: the model was asked once more (else the run stops with `output_invalid`). */
+      type: 'output_invalid';
+      step: number;
+      output: string;
+      issues: ValidationIssue[];
+      jsonError?: string;
+      repair: boolean;
+    }
   | { type: 'confirmation_requested'; step: number; pending: Omit<PendingConfirmation, 'token'>[] }
   | { type: 'confirmation_decided'; callKey: string; callId: string; toolName: string; decision: Decision | 'expired'; reason?: string }
-  | { type: 'stop'; status: 'completed' | 'awaiting_confirmation' | 'stopped'; stopReason?: AgentStopReason; usage: AgentUsage; costUsd: number };
+  | {
+      type: 'stop';
+      status: 'completed' | 'awaiting_confirmation' | 'stopped';
+      stopReason?: AgentStopReason;
+      /** With `output`, on a completed run: the validated final answer. */
+      output?: unknown;
+      usage: AgentUsage;
+      costUsd: number;
+    };
 
 /** A record line: the event plus when and in which run. */
 export type RunRecordLine = RunEvent & { time: string; runId: string };

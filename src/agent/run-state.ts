@@ -73,6 +73,8 @@ export interface RunState {
   recordPath: string | undefined;
   /** The policy session's state (taint, call counts, isolation boundary), when the run has a policy. */
   policy?: PolicySnapshot;
+  /** With `output`: repair turns asked for an invalid final answer (at most one per run). */
+  outputRepairs?: number;
   /** Calls a dead process began under a key that a take-over gave to a different call (see `AgentResult.supersededCalls`). */
   supersededCalls?: ToolCallOutcome[];
 }

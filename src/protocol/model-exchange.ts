@@ -5,8 +5,20 @@
  * @module
  */
 import type { AnyTool } from '../tools/define-tool.js';
+import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning } from './format-warning.js';
 import type { Message, TextPart, ToolCallPart } from './messages.js';
+
+/**
+ * The schema a final answer must follow, as providers receive it: OpenAI Chat `response_format` and Responses `text.format`
+ * (`json_schema`), Anthropic a final tool the model calls to answer, a local model the token mask. The root is an object.
+ */
+export interface ModelOutputFormat {
+  /** `[a-zA-Z0-9_-]{1,64}`; not the name of any tool of the request. */
+  name: string;
+  description?: string;
+  schema: JsonSchemaObject;
+}
 
 /** `auto`: the model decides; `required`: it must call some tool; `none`: no tool; `{ tool }`: exactly that tool. */
 export type ToolChoice = 'auto' | 'required' | 'none' | { tool: string };
@@ -21,6 +33,8 @@ export interface ModelRequest {
   temperature?: number;
   /** Provider-specific seed, where the provider supports one. */
   seed?: number;
+  /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
+  output?: ModelOutputFormat;
   signal?: AbortSignal;
 }
 
@@ -50,6 +64,12 @@ export interface ModelResponse {
   raw?: unknown;
   /** What the request's conversion to the provider's wire format lost or rewrote (tool schemas, result parts, replayed calls). */
   warnings?: FormatWarning[];
+  /**
+   * With `request.output`: the answer's value as the adapter read it off the wire (OpenAI strict-mode nulls restored to
+   * "absent"; Anthropic: the final tool's input). Absent when the adapter read none: the agent then parses the answer's text.
+   * The answer is also in `content`, as its JSON text.
+   */
+  output?: { value: unknown };
 }
 
 /** Streamed pieces of one response; they fold into the `end` event's response, whose content holds the same call parts. */

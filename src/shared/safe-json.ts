@@ -85,7 +85,7 @@ export function describeForbiddenKey(forbidden: ForbiddenKey): string {
   return `the key "${forbidden.key}" at ${forbidden.path || '/'} is not allowed (it could alter object prototypes); rename or remove it`;
 }
 
-function describeLimit(exceeded: JsonLimitExceeded): string {
+export function describeLimit(exceeded: JsonLimitExceeded): string {
   const found = `${exceeded.atLeast ? 'at least ' : ''}${exceeded.found}`;
   return exceeded.limit === 'maxDepth'
     ? `the JSON nests ${found} levels deep; the limit is ${exceeded.max}`

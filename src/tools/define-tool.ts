@@ -330,11 +330,17 @@ function zodCoreToJsonSchema(toolName: string, key: string): ZodCoreToJsonSchema
   }
 }
 
-function toJsonSchema(toolName: string, key: string, schema: unknown): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
+/** A Zod v4 schema or a JSON Schema object as JSON Schema (2020-12), with Zod's own parse as a refinement; also used for run outputs (define-output.ts). */
+export function toJsonSchema(
+  toolName: string,
+  key: string,
+  schema: unknown,
+  io: 'input' | 'output' = key === 'inputSchema' ? 'input' : 'output',
+): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
   if (isZodSchema(schema)) {
     let converted: JsonSchemaObject;
     try {
-      const options = { target: 'draft-2020-12', io: key === 'inputSchema' ? 'input' : 'output', unrepresentable: 'throw' };
+      const options = { target: 'draft-2020-12', io, unrepresentable: 'throw' };
       converted = schema.toJSONSchema ? schema.toJSONSchema(options) : zodCoreToJsonSchema(toolName, key)(schema, options);
     } catch (error) {
       throw new ToolDefinitionError(

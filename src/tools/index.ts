@@ -5,6 +5,8 @@
  * @module
  */
 export { defineTool } from './define-tool.js';
+export { DEFAULT_OUTPUT_NAME, defineOutput } from './define-output.js';
+export type { OutputDefinition, OutputOf, OutputOption, OutputOptions } from './define-output.js';
 export type {
   AnyTool,
   ArgumentRefinement,

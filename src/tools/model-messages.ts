@@ -45,6 +45,13 @@ export function argumentsNotObjectMessage(toolName: string, received: string): s
 export function invalidArgumentsMessage(toolName: string, issues: readonly ValidationIssue[], inputSchema: JsonSchemaObject): string {
   const total = issues.length;
   const count = total === 1 ? '1 problem' : `${formatCount(total)} problems`;
+  let schema = JSON.stringify(inputSchema);
+  if (schema.length > SCHEMA_IN_MESSAGE_MAX_CHARS) schema = schema.slice(0, SCHEMA_IN_MESSAGE_MAX_CHARS) + '… (schema cut)';
+  return `Invalid arguments for tool "${toolName}" (${count}):\n${problemLines(issues)}\nFix ${total === 1 ? 'it' : 'them'} and call "${toolName}" again. Its input schema is: ${schema}`;
+}
+
+/** The first {@link MAX_LISTED_PROBLEMS} problems, one a line (fewer if their text passes {@link PROBLEMS_IN_MESSAGE_MAX_CHARS}), then a count of the rest. */
+function problemLines(issues: readonly ValidationIssue[]): string {
   const lines: string[] = [];
   let listedChars = 0;
   for (const [index, issue] of issues.entries()) {
@@ -54,11 +61,31 @@ export function invalidArgumentsMessage(toolName: string, issues: readonly Valid
     lines.push(line);
     listedChars += line.length + 1;
   }
-  const unlisted = total - lines.length;
+  const unlisted = issues.length - lines.length;
   if (unlisted > 0) lines.push(`…and ${formatCount(unlisted)} more problem${unlisted === 1 ? '' : 's'}.`);
-  let schema = JSON.stringify(inputSchema);
-  if (schema.length > SCHEMA_IN_MESSAGE_MAX_CHARS) schema = schema.slice(0, SCHEMA_IN_MESSAGE_MAX_CHARS) + '… (schema cut)';
-  return `Invalid arguments for tool "${toolName}" (${count}):\n${lines.join('\n')}\nFix ${total === 1 ? 'it' : 'them'} and call "${toolName}" again. Its input schema is: ${schema}`;
+  return lines.join('\n');
+}
+
+/**
+ * The repair turn's text when a final answer fails its output schema: the problems, listed and cut as for arguments,
+ * then the schema. It asks for the whole answer again, since a model cannot patch the one it sent.
+ */
+export function invalidOutputMessage(outputName: string, issues: readonly ValidationIssue[], schema: JsonSchemaObject): string {
+  const listed = problemLines(issues);
+  const count = issues.length === 1 ? '1 problem' : `${formatCount(issues.length)} problems`;
+  return `Your final answer does not match the schema of "${outputName}" (${count}):\n${listed}\n${answerAgain(outputName, schema)}`;
+}
+
+/** The repair turn's text when a final answer is not JSON, or JSON past the argument limits. */
+export function outputNotJsonMessage(outputName: string, failure: JsonParseFailure, schema: JsonSchemaObject): string {
+  const where = failure.line !== undefined ? ` at line ${failure.line}, column ${failure.column}` : '';
+  return `Your final answer could not be read as JSON: ${failure.message}${where}.\n${answerAgain(outputName, schema)}`;
+}
+
+function answerAgain(outputName: string, schema: JsonSchemaObject): string {
+  let text = JSON.stringify(schema);
+  if (text.length > SCHEMA_IN_MESSAGE_MAX_CHARS) text = text.slice(0, SCHEMA_IN_MESSAGE_MAX_CHARS) + '… (schema cut)';
+  return `Give your final answer again, complete, as one JSON value following the schema of "${outputName}" (no other text): ${text}`;
 }
 
 export function argumentsTooDeepMessage(toolName: string, exceeded: JsonLimitExceeded): string {

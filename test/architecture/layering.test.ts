@@ -1,6 +1,6 @@
 /**
  * The one-way layering, re-derived from the sources so that it cannot be weakened
- * silently: shared → tools → protocol → formats/decoding → models → policy → agent → mcp/eval → cli.
+ * silently: shared → tools → protocol → formats/decoding → models → policy → agent → mcp/eval/interop → cli.
  * Within formats/ and models/, each provider's folder is its own: it imports no other provider's folder.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -23,6 +23,7 @@ const RANK: Record<string, number> = {
   agent: 6,
   mcp: 7,
   eval: 7,
+  interop: 7,
   cli: 8,
 };
 

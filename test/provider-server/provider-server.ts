@@ -107,12 +107,21 @@ export async function startProviderServer(): Promise<ProviderServer> {
       sendJson(response, reply.status, endpoint.error(reply.status, reply.message ?? `fake error ${reply.status}`, reply.type), reply.headers);
       return;
     }
+    let turn: FakeTurn = reply;
+    if (reply.output !== undefined) {
+      const placed = placeOutput(path, body, reply);
+      if (typeof placed === 'string') {
+        sendJson(response, 400, endpoint.error(400, `provider-server: ${placed}`, undefined));
+        return;
+      }
+      turn = placed;
+    }
     if (body?.stream !== true) {
-      sendJson(response, 200, endpoint.render(reply, body, number), reply.headers);
+      sendJson(response, 200, endpoint.render(turn, body, number), reply.headers);
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
-    const events = endpoint.stream(reply, body, number);
+    const events = endpoint.stream(turn, body, number);
     const limit = reply.stallAfterEvents ?? events.length;
     for (const event of events.slice(0, limit)) response.write(formatSse(event));
     // A stalled stream stays open until the client gives up or the server closes.
@@ -147,6 +156,23 @@ export async function startProviderServer(): Promise<ProviderServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A turn's `output` where the request's response format puts it, or why the request cannot take one. */
+function placeOutput(path: string, body: any, turn: FakeTurn): FakeTurn | string {
+  const text = typeof turn.output === 'string' ? turn.output : JSON.stringify(turn.output);
+  if (path === '/v1/chat/completions') {
+    if (body?.response_format?.type !== 'json_schema') return 'the turn answers with `output`, but the request has no response_format of type json_schema';
+    return { ...turn, text };
+  }
+  if (path === '/v1/responses') {
+    if (body?.text?.format?.type !== 'json_schema') return 'the turn answers with `output`, but the request has no text.format of type json_schema';
+    return { ...turn, text };
+  }
+  const tools: { name: string }[] = Array.isArray(body?.tools) ? body.tools : [];
+  const name: unknown = body?.tool_choice?.type === 'tool' ? body.tool_choice.name : tools.at(-1)?.name;
+  if (typeof name !== 'string' || !tools.some((tool) => tool.name === name)) return 'the turn answers with `output`, but the request declares no final tool';
+  return { ...turn, toolCalls: [...(turn.toolCalls ?? []), { name, arguments: turn.output }] };
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

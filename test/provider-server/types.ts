@@ -23,6 +23,13 @@ export interface FakeTurn {
   kind?: 'turn';
   /** Answer text; emitted before the tool calls. */
   text?: string;
+  /**
+   * A structured final answer, put where the request's response format asks for it: as the message text (JSON) for
+   * OpenAI Chat (`response_format: json_schema`) and Responses (`text.format: json_schema`), as a call of the final tool
+   * for Anthropic (the tool `tool_choice` names, else the last tool declared). A string is sent verbatim (to script broken
+   * JSON). The server answers 400 when the request declared no such format.
+   */
+  output?: unknown;
   toolCalls?: FakeToolCall[];
   /** Defaults to `tool_calls` when there are tool calls, else `end_turn`. */
   stopReason?: FakeStopReason;

@@ -5,6 +5,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
 import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
 import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '../../formats/anthropic/map-anthropic-response.js';
@@ -59,7 +60,7 @@ export class AnthropicModel implements Model {
     const message = await this.#transport.request(request.signal, classify, (scope) =>
       client.messages.create({ ...body, stream: false }, { signal: scope.signal }),
     );
-    return withWarnings(mapAnthropicResponse(message), warnings);
+    return withWarnings(foldFinalAnswer(mapAnthropicResponse(message), request.output), warnings);
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
@@ -75,6 +76,9 @@ export class AnthropicModel implements Model {
     let modelId = this.#settings.modelName;
     let usage: AnthropicUsageLike = {};
     let stopped = false;
+    // The final-answer tool's call streams as the answer's text, as it will read in the response.
+    const finalAnswerCalls = new Set<number>();
+    const finalName = request.output?.name;
     for await (const event of events) {
       accumulator.push(event);
       switch (event.type) {
@@ -101,7 +105,11 @@ export class AnthropicModel implements Model {
           stopped = true;
           break;
       }
-      yield* tracker.changes(accumulator.partialCalls);
+      for (const change of tracker.changes(accumulator.partialCalls)) {
+        if (change.type === 'tool-call-start' && change.name === finalName) finalAnswerCalls.add(change.index);
+        else if (change.type === 'tool-call-delta' && finalAnswerCalls.has(change.index)) yield { type: 'text-delta', text: change.argumentsDelta };
+        else yield change;
+      }
     }
     if (!stopped || accumulator.stopReason === null) throw new ProviderResponseError(this.#transport.context, 'the stream ended before message_stop arrived');
     const calls = accumulator.toolCalls().map((call) => toolCallPart(call));
@@ -116,7 +124,7 @@ export class AnthropicModel implements Model {
         if (part) content.push(part);
       }
     }
-    yield* tracker.ends(calls, partials);
+    for (const change of tracker.ends(calls, partials)) if (!(change.type === 'tool-call-end' && change.call.name === finalName)) yield change;
     const response: ModelResponse = {
       content,
       stopReason: mapAnthropicStopReason(accumulator.stopReason, calls.length > 0),
@@ -124,7 +132,7 @@ export class AnthropicModel implements Model {
       usage: anthropicUsage(usage),
       modelId,
     };
-    yield { type: 'end', response: withWarnings(response, warnings) };
+    yield { type: 'end', response: withWarnings(foldFinalAnswer(response, request.output), warnings) };
   }
 
   #body(request: ModelRequest): { body: MessageCreateParamsBase; warnings: FormatWarning[] } {
@@ -136,11 +144,21 @@ export class AnthropicModel implements Model {
       max_tokens: request.maxOutputTokens ?? options.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     };
     if (system !== undefined) body.system = system;
-    if (request.tools !== undefined && request.tools.length > 0) {
+    const realTools = request.tools?.length ?? 0;
+    if (request.tools !== undefined && realTools > 0) {
       const declared = toAnthropicTools(request.tools);
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
+    }
+    if (request.output !== undefined) {
+      const { toolChoice, declare } = toAnthropicOutputToolChoice(request.toolChoice ?? 'auto', request.output, realTools);
+      if (declare) {
+        const final = toAnthropicFinalAnswerTool(request.output);
+        body.tools = [...(body.tools ?? []), final.tool];
+        warnings.push(...final.warnings);
+      }
+      body.tool_choice = toolChoice;
     }
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });

@@ -4,7 +4,10 @@
  * follow the tool's input schema under the token mask.
  *
  * Phases: `text` → (the call's start token, or at once when a call is required)
- * → `name` (skipped when one tool is offered) → `arguments` → `done`. Each sampled
+ * → `name` (skipped when one tool is offered) → `arguments` → `done`. With an
+ * answer grammar (a run's output schema) there is no free text: the first token
+ * either opens a call or starts the answer, `answer` → `done`, decoded under the
+ * answer's grammar as arguments are under a tool's. Each sampled
  * token goes to {@link CallDecoder.accept}, which says which tokens to feed without
  * sampling (the call framing, the rest of the name, jump-forward text), which
  * stream events the token produced, and whether generation stops. The mask for the
@@ -70,13 +73,15 @@ export interface CallDecoding {
   /** Argument tokens after which the call is cut. */
   maxCallTokens: number;
   grammarFor(tool: AnyTool): CompiledToolGrammar;
+  /** The grammar a final answer follows (a run's output schema); without one, an answer is free text. Needs `constrained`. */
+  answerGrammar?: CompiledToolGrammar;
   /** The mask for the next sampled token (bit i set: token i allowed); `undefined` lifts it. */
   applyMask(mask: Uint32Array | undefined): void;
   /** The model's counters, advanced in place. */
   stats: LocalModelStats;
 }
 
-export type DecoderPhase = 'text' | 'name' | 'arguments' | 'done';
+export type DecoderPhase = 'text' | 'name' | 'arguments' | 'answer' | 'done';
 
 export interface DecodeStep {
   /** Stream events the step produced, in order. */
@@ -152,7 +157,7 @@ export class CallDecoder {
 
   /** Before the first sampled token: opens the call when one is required; `forced` then follows the prompt. */
   begin(): DecodeStep {
-    if (!this.#decoding.mustCall) return this.#step([], false);
+    if (!this.#decoding.mustCall) return this.#beginAnswer();
     const forced = [...this.#setup.callFormat.prefixTokens, ...this.#enterName()];
     this.#decoding.stats.forcedTokens += forced.length;
     if (this.#argumentsComplete()) {
@@ -171,7 +176,11 @@ export class CallDecoder {
     let forced: number[] = [];
     if (this.#phase === 'text') {
       if (this.#setup.isEndOfGeneration(token)) return this.#step([], true);
-      if (this.#decoding.tools.length > 0 && token === this.#setup.callFormat.startToken) {
+      if (this.#matcher !== undefined && token !== this.#setup.callFormat.startToken) {
+        // The answer's first token (the mask allowed only those and the call's start).
+        this.#phase = 'answer';
+        forced = this.#acceptAnswerToken(token);
+      } else if (this.#decoding.tools.length > 0 && token === this.#setup.callFormat.startToken) {
         this.#flushText(true);
         this.#endText();
         forced = [...this.#setup.callFormat.prefixTokens.slice(1), ...this.#enterName()];
@@ -181,6 +190,7 @@ export class CallDecoder {
         this.#flushText(false);
       }
     } else if (this.#phase === 'name') forced = this.#acceptNameToken(token);
+    else if (this.#phase === 'answer') forced = this.#acceptAnswerToken(token);
     else forced = this.#acceptArgumentToken(token);
 
     if (this.#isDone()) {
@@ -190,6 +200,7 @@ export class CallDecoder {
     }
     if (this.#outputTokens >= this.#decoding.maxOutputTokens) {
       if (this.#phase === 'arguments') this.#finishCall('max_tokens');
+      if (this.#phase === 'answer') this.#finishAnswer('max_tokens');
       this.#stopReason = 'max_tokens';
       return this.#step([], true);
     }
@@ -200,6 +211,8 @@ export class CallDecoder {
 
   /** After the last token: the rest of the text, unless a call was under way. */
   end(): ModelStreamEvent[] {
+    // Generation ended with the answer unfinished: not a reason the model gave.
+    if (this.#phase === 'answer') this.#finishAnswer('other');
     if (this.#phase === 'text' || this.#phase === 'name') {
       this.#flushText(true);
       this.#endText();
@@ -216,6 +229,69 @@ export class CallDecoder {
     const events = this.#events;
     this.#events = [];
     return { events, forced, stop };
+  }
+
+  /**
+   * With an answer grammar: no tools (or none may be called) starts the answer at once; otherwise the first token is
+   * masked to the answer's first tokens and the call's start token.
+   */
+  #beginAnswer(): DecodeStep {
+    const answer = this.#decoding.answerGrammar;
+    if (!answer || !this.#decoding.constrained) return this.#step([], false);
+    for (const warning of answer.warnings) if (!this.#grammarWarnings.includes(warning)) this.#grammarWarnings.push(warning);
+    this.#matcher = answer.grammar.matcher();
+    this.#argumentBytes = [];
+    this.#callTokens = 0;
+    this.#tracker.reset();
+    if (this.#decoding.tools.length > 0) {
+      this.#setArgumentsMask();
+      const start = this.#setup.callFormat.startToken;
+      this.#mask[start >>> 5]! |= 1 << (start & 31);
+      this.#decoding.applyMask(this.#mask);
+      return this.#step([], false);
+    }
+    this.#phase = 'answer';
+    const forced = this.#jumpForward();
+    this.#decoding.stats.forcedTokens += forced.length;
+    this.#outputTokens += forced.length;
+    this.#flushAnswer(false);
+    if (!this.#matcher.isTerminated()) this.#setArgumentsMask();
+    if (this.#argumentsComplete()) this.#finishAnswer();
+    return this.#step(forced, this.#isDone());
+  }
+
+  #acceptAnswerToken(token: number): number[] {
+    const bytes = this.#setup.vocabulary.isTextToken(token) ? this.#setup.vocabulary.tokenBytes(token) : new Uint8Array();
+    const matcher = this.#matcher!;
+    this.#callTokens++;
+    if (!matcher.accept(token)) throw new Error(`the token mask let through token ${token}, which the answer's grammar refuses; please report this`);
+    this.#argumentBytes.push(...bytes);
+    this.#tracker.push(bytes);
+    const forced = this.#jumpForward();
+    this.#flushAnswer(false);
+    if (!matcher.isTerminated()) this.#setArgumentsMask();
+    if (this.#argumentsComplete()) this.#finishAnswer();
+    else if (this.#callTokens >= this.#decoding.maxCallTokens) this.#finishAnswer('max_tokens');
+    return forced;
+  }
+
+  /** The answer so far as text deltas, a trailing partial UTF-8 sequence held back until the next token completes it. */
+  #flushAnswer(final: boolean): void {
+    const text = decoder.decode(Uint8Array.from(this.#argumentBytes));
+    const safe = final ? text : text.endsWith('\uFFFD') ? text.slice(0, text.lastIndexOf('\uFFFD')) : text;
+    if (safe.length > this.#emittedText.length) {
+      this.#events.push({ type: 'text-delta', text: safe.slice(this.#emittedText.length) });
+      this.#emittedText = safe;
+    }
+  }
+
+  #finishAnswer(stopReason: StopReason = 'end_turn'): void {
+    this.#flushAnswer(true);
+    const text = decoder.decode(Uint8Array.from(this.#argumentBytes));
+    if (text.length > 0) this.#content.push({ type: 'text', text });
+    this.#emittedText = '';
+    this.#phase = 'done';
+    this.#stopReason = stopReason;
   }
 
   #acceptNameToken(token: number): number[] {
@@ -315,7 +391,11 @@ export class CallDecoder {
   /** The arguments are a complete value and the grammar allows nothing more (e.g. `{}` for a tool without parameters). */
   #argumentsComplete(): boolean {
     const matcher = this.#matcher;
-    return this.#phase === 'arguments' && matcher !== undefined && (matcher.isTerminated() || (matcher.canTerminate() && this.#nothingButEnd));
+    return (
+      (this.#phase === 'arguments' || this.#phase === 'answer') &&
+      matcher !== undefined &&
+      (matcher.isTerminated() || (matcher.canTerminate() && this.#nothingButEnd))
+    );
   }
 
   #setNameMask(): void {

@@ -24,7 +24,10 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import type { Model } from '../types.js';
-import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { ModelOutputFormat, ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
+import type { Message } from '../../protocol/messages.js';
+import type { JsonSchemaObject } from '../../tools/types.js';
+import { withOutputValue } from '../../formats/output-format.js';
 import { CallDecoder, toModelResponse } from './call-decoder.js';
 import { keepReusablePrefix, renderPrompt } from './chat-history.js';
 import { loadRuntime, type Runtime } from './load-runtime.js';
@@ -39,6 +42,8 @@ export class LocalModel implements Model {
   #runtime: Promise<Runtime> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   readonly #grammars = new WeakMap<AnyTool, { grammar: CompiledGrammar; warnings: FormatWarning[] }>();
+  /** Output schemas' grammars, by schema object (`defineOutput` keeps one per definition). */
+  readonly #answerGrammars = new WeakMap<JsonSchemaObject, { grammar: CompiledGrammar; warnings: FormatWarning[] }>();
 
   constructor(path: string, options: LocalModelOptions = {}) {
     this.path = path;
@@ -85,24 +90,17 @@ export class LocalModel implements Model {
   #grammarFor(tool: AnyTool, vocabulary: Vocabulary): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
     let entry = this.#grammars.get(tool);
     if (!entry) {
-      const warnings: FormatWarning[] = [];
-      let grammar: CompiledGrammar;
-      try {
-        grammar = compileJsonSchema(tool.inputSchema, vocabulary);
-      } catch (error) {
-        // A keyword the mask cannot enforce exactly: decode under the relaxed grammar and say so; the registry still validates.
-        grammar = compileJsonSchema(tool.inputSchema, vocabulary, { lenient: true });
-        warnings.push({
-          type: 'unsupported',
-          provider: 'local' as never,
-          feature: 'token-mask',
-          path: '',
-          tool: tool.name,
-          details: `the mask relaxes part of "${tool.name}"'s schema (${(error as Error).message}); the registry still validates the arguments`,
-        } as FormatWarning);
-      }
-      entry = { grammar, warnings };
+      entry = compileGrammar(tool.inputSchema, tool.name, vocabulary, 'the registry still validates the arguments');
       this.#grammars.set(tool, entry);
+    }
+    return entry;
+  }
+
+  #answerGrammarFor(format: ModelOutputFormat, vocabulary: Vocabulary): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
+    let entry = this.#answerGrammars.get(format.schema);
+    if (!entry) {
+      entry = compileGrammar(format.schema, format.name, vocabulary, 'the agent still validates the answer');
+      this.#answerGrammars.set(format.schema, entry);
     }
     return entry;
   }
@@ -115,7 +113,8 @@ export class LocalModel implements Model {
       throw new InvalidArgumentError(`toolChoice names "${toolChoice.tool}", which is not among the request's tools; pass that tool in \`tools\`.`);
     }
     const warnings: FormatWarning[] = [];
-    const promptTokens = renderPrompt(runtime.chatWrapper, runtime.model, request.messages, offered, warnings);
+    const messages = request.output ? withOutputInstruction(request.messages, request.output) : request.messages;
+    const promptTokens = renderPrompt(runtime.chatWrapper, runtime.model, messages, offered, warnings);
     const { vocabulary } = runtime.decoderSetup;
     let currentBias: TokenBias = runtime.emptyBias;
     const decoder = new CallDecoder(runtime.decoderSetup, {
@@ -127,6 +126,7 @@ export class LocalModel implements Model {
       callTokenBudget: options.callTokenBudget ?? 256,
       maxCallTokens: options.maxCallTokens ?? 2048,
       grammarFor: (tool) => this.#grammarFor(tool, vocabulary),
+      ...(request.output ? { answerGrammar: this.#answerGrammarFor(request.output, vocabulary) } : {}),
       applyMask: (mask) => (currentBias = mask ? runtime.biases.biasFor(mask) : runtime.emptyBias),
       stats: this.stats,
     });
@@ -156,6 +156,41 @@ export class LocalModel implements Model {
     }
     yield* decoder.end();
     const facts = { inputTokens: promptTokens.length, modelId: this.id, warnings: [...warnings, ...decoder.grammarWarnings] };
-    yield { type: 'end', response: toModelResponse(decoder, facts) };
+    yield { type: 'end', response: withOutputValue(toModelResponse(decoder, facts), request.output, false) };
   }
+}
+
+/** Compiles a schema for the mask; a keyword the mask cannot enforce exactly relaxes the grammar, said in a warning (`checked` names who still validates). */
+function compileGrammar(
+  schema: JsonSchemaObject,
+  owner: string,
+  vocabulary: Vocabulary,
+  checked: string,
+): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
+  const warnings: FormatWarning[] = [];
+  let grammar: CompiledGrammar;
+  try {
+    grammar = compileJsonSchema(schema, vocabulary);
+  } catch (error) {
+    grammar = compileJsonSchema(schema, vocabulary, { lenient: true });
+    warnings.push({
+      type: 'unsupported',
+      provider: 'local' as never,
+      feature: 'token-mask',
+      path: '',
+      tool: owner,
+      details: `the mask relaxes part of "${owner}"'s schema (${(error as Error).message}); ${checked}`,
+    } as FormatWarning);
+  }
+  return { grammar, warnings };
+}
+
+/** The model learns the answer's schema from the prompt; the mask then holds it to it. Added to the first system message, or as one. */
+function withOutputInstruction(messages: readonly Message[], format: ModelOutputFormat): Message[] {
+  const instruction =
+    `When you give your final answer instead of calling a tool, answer with only a JSON value that follows this JSON Schema` +
+    `${format.description ? ` (${format.description})` : ''}: ${JSON.stringify(format.schema)}`;
+  const [first, ...rest] = messages;
+  if (first?.role === 'system') return [{ role: 'system', content: `${first.content}\n\n${instruction}` }, ...rest];
+  return [{ role: 'system', content: instruction }, ...messages];
 }

@@ -12,6 +12,7 @@ import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
 import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
+import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
@@ -55,7 +56,7 @@ export class OpenAIChatModel implements Model {
       fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
     });
     if (response === undefined) throw new ProviderResponseError(this.#transport.context, 'the completion has no choices');
-    return withWarnings(response, warnings);
+    return withWarnings(withOutputValue(response, request.output, true), warnings);
   }
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
@@ -92,7 +93,7 @@ export class OpenAIChatModel implements Model {
       usage: usage ?? { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(accumulator.text) },
       modelId,
     };
-    yield { type: 'end', response: withWarnings(response, warnings) };
+    yield { type: 'end', response: withWarnings(withOutputValue(response, request.output, true), warnings) };
   }
 
   #body(request: ModelRequest): { body: ChatCompletionCreateParamsBase; warnings: FormatWarning[] } {
@@ -104,6 +105,16 @@ export class OpenAIChatModel implements Model {
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
+    }
+    if (request.output !== undefined) {
+      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
+      const declared = declaredOutputSchema(request.output, 'openai-strict');
+      warnings.push(...declared.warnings);
+      const { name, description } = request.output;
+      body.response_format = {
+        type: 'json_schema',
+        json_schema: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true },
+      };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;

@@ -10,6 +10,7 @@ import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-o
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
+import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -75,11 +76,12 @@ export class OpenAIResponsesModel implements Model {
 
   #map(response: Response, request: ModelRequest): ModelResponse {
     if (response.status === 'failed') throw this.#failed(response);
-    return mapOpenAIResponsesResponse(response, {
+    const mapped = mapOpenAIResponsesResponse(response, {
       tools: request.tools,
       strict: this.#settings.options.strictTools ?? false,
       fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
     });
+    return withOutputValue(mapped, request.output, true);
   }
 
   #failed(response: Response): ProviderResponseError {
@@ -96,6 +98,13 @@ export class OpenAIResponsesModel implements Model {
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
+    }
+    if (request.output !== undefined) {
+      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
+      const declared = declaredOutputSchema(request.output, 'openai-strict');
+      warnings.push(...declared.warnings);
+      const { name, description } = request.output;
+      body.text = { format: { type: 'json_schema', name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true } };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;

@@ -44,6 +44,8 @@ export interface ScriptedResponse {
   modelId?: string;
   /** Reported as the response's `raw`. */
   raw?: unknown;
+  /** The answer's value as an adapter would have read it (`ModelResponse.output`); passed through as it is. */
+  output?: { value: unknown };
   /** Throw this instead of answering, to script a provider failure. */
   error?: unknown;
 }
@@ -194,6 +196,7 @@ function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelR
     modelId: scripted.modelId ?? defaultModelId,
   };
   if (scripted.raw !== undefined) response.raw = scripted.raw;
+  if (scripted.output !== undefined) response.output = scripted.output;
   return response;
 }
 

@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import { createPolicy } from '../policy/create-policy.js';
+import { defineTool } from '../tools/define-tool.js';
+import { silentLogger } from '../tools/tool-registry.js';
+import type { ToolCallApproval, ToolResult } from '../tools/types.js';
+import { createToolGuards } from './tool-guards.js';
+
+const textOf = (result: ToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+function fixtures() {
+  const ran: string[] = [];
+  const approvals: (ToolCallApproval | undefined)[] = [];
+  const getWeather = defineTool({
+    name: 'get_weather',
+    description: 'Weather for a city.',
+    effect: 'read',
+    inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'], additionalProperties: false },
+    execute: ({ city }: { city: string }) => {
+      ran.push(`get_weather ${city}`);
+      return `Sunny in ${city}`;
+    },
+  });
+  const sendMoney = defineTool({
+    name: 'send_money',
+    description: 'Pays someone.',
+    effect: 'write',
+    inputSchema: { type: 'object', properties: { to: { type: 'string' }, amount: { type: 'number' } }, required: ['to', 'amount'] },
+    confirm: ({ amount }: { to: string; amount: number }) => amount > 100,
+    summarize: ({ to, amount }: { to: string; amount: number }) => `Pay ${amount} to ${to}`,
+    execute: ({ to, amount }: { to: string; amount: number }, context) => {
+      ran.push(`send_money ${to} ${amount}`);
+      approvals.push(context.approval);
+      return `Paid ${amount} to ${to}`;
+    },
+  });
+  const flaky = defineTool({
+    name: 'flaky',
+    description: 'Always fails.',
+    effect: 'read',
+    inputSchema: { type: 'object' },
+    execute: () => {
+      throw new Error('database down');
+    },
+  });
+  return { ran, approvals, tools: [getWeather, sendMoney, flaky] };
+}
+
+describe('createToolGuards', () => {
+  it('runs a valid call and returns the tool result', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    const call = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(call).toMatchObject({ callId: 'c1', toolName: 'get_weather', status: 'succeeded', result: { isError: false } });
+    expect(textOf(call.result)).toBe('Sunny in Oslo');
+    expect(ran).toEqual(['get_weather Oslo']);
+    expect(guards.spent().toolCalls).toBe(1);
+  });
+
+  it('answers invalid arguments, broken JSON and unknown tools with the registry recovery texts, without running anything', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    const invalid = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'X' } });
+    expect(invalid.status).toBe('failed');
+    expect(invalid.result.isError).toBe(true);
+    expect(textOf(invalid.result)).toContain('city');
+    expect(textOf(invalid.result)).toContain('at least 2');
+    expect(await guards.check({ id: 'c2', name: 'get_weather', argumentsText: '{"city": "Os' })).toMatchObject({
+      action: 'refuse',
+      failureCode: 'invalid_json',
+    });
+    expect((await guards.run({ id: 'c2', name: 'get_weather', argumentsText: '{"city": "Os' })).status).toBe('failed');
+    const unknown = await guards.run({ id: 'c3', name: 'get_wether', arguments: {} });
+    expect(textOf(unknown.result)).toContain('get_weather');
+    expect(ran).toEqual([]);
+    expect(guards.spent().toolCalls).toBe(0);
+  });
+
+  it('turns a throwing tool into the internal-error text, never the error itself', async () => {
+    const { tools } = fixtures();
+    const guards = createToolGuards({ tools: tools.map((tool) => tool), logger: silentLogger });
+    const call = await guards.run({ id: 'c1', name: 'flaky', arguments: {} });
+    expect(call.status).toBe('failed');
+    expect(textOf(call.result)).not.toContain('database down');
+    expect(call.execution?.failure?.code).toBe('internal_error');
+  });
+
+  it('applies the policy per call: a blocked call gets the policy message and does not run', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, policy: createPolicy({ allowTools: ['get_weather'] }) });
+    const check = await guards.check({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 5 } });
+    expect(check).toMatchObject({ action: 'refuse', reason: 'blocked' });
+    const call = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 5 } });
+    expect(call.status).toBe('blocked');
+    expect(textOf(call.result)).toContain('tool-not-allowed');
+    expect(ran).toEqual([]);
+  });
+
+  it('asks the policy once per call id: a check followed by a run of the same call is one call for its limits', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, policy: createPolicy({ callLimits: { get_weather: 1 } }) });
+    expect(await guards.check({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } })).toMatchObject({ action: 'run' });
+    expect((await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } })).status).toBe('succeeded');
+    const second = await guards.run({ id: 'c2', name: 'get_weather', arguments: { city: 'Rome' } });
+    expect(second.status).toBe('blocked');
+    expect(ran).toEqual(['get_weather Oslo']);
+  });
+
+  it("consults the caller's guard after the policy", async () => {
+    const { tools } = fixtures();
+    const guards = createToolGuards({
+      tools,
+      guardToolCall: (check) => (check.toolName === 'get_weather' ? { action: 'block', message: 'No weather today.' } : { action: 'allow' }),
+    });
+    const call = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(call.status).toBe('blocked');
+    expect(textOf(call.result)).toBe('No weather today.');
+  });
+
+  it("asks for a person when the tool's confirm rule says so, runs once approved, and never twice for the same call id", async () => {
+    const { ran, approvals, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    const small = await guards.check({ id: 'c0', name: 'send_money', arguments: { to: 'bob', amount: 5 } });
+    expect(small.action).toBe('run');
+    const decision = await guards.check({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } });
+    expect(decision).toMatchObject({ action: 'confirm', summary: 'Pay 500 to bob' });
+    const unapproved = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } });
+    expect(unapproved.status).toBe('needs_approval');
+    expect(ran).toEqual([]);
+    const approved = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } }, { approved: true });
+    expect(approved.status).toBe('succeeded');
+    expect(approvals).toEqual([{ approvedBy: 'person', summary: 'Pay 500 to bob' }]);
+    const replay = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } }, { approved: true });
+    expect(replay.status).toBe('not_run');
+    expect(textOf(replay.result)).toContain('already ran');
+    expect(ran).toEqual(['send_money bob 500']);
+  });
+
+  it('does not carry an approval over to other arguments under the same call id', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools });
+    expect(await guards.check({ id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } })).toMatchObject({ action: 'confirm' });
+    const swapped = await guards.run({ id: 'c1', name: 'send_money', arguments: { to: 'eve', amount: 5000 } }, { approved: true });
+    expect(swapped.status).toBe('needs_approval');
+    expect(ran).toEqual([]);
+  });
+
+  it('refuses calls past maxToolCalls and stays stopped', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxToolCalls: 2 } });
+    await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    await guards.run({ id: 'c2', name: 'get_weather', arguments: { city: 'Rome' } });
+    const third = await guards.run({ id: 'c3', name: 'get_weather', arguments: { city: 'Bern' } });
+    expect(third.status).toBe('not_run');
+    expect(third.stop).toMatchObject({ kind: 'budget', limit: 'toolCalls', max: 2 });
+    expect(textOf(third.result)).toContain('budget of 2 tool calls');
+    expect(guards.stopped).toMatchObject({ kind: 'budget', limit: 'toolCalls' });
+    const fourth = await guards.run({ id: 'c4', name: 'get_weather', arguments: { city: 'Lima' } });
+    expect(textOf(fourth.result)).toContain('Do not call any more tools');
+    expect(ran).toEqual(['get_weather Oslo', 'get_weather Rome']);
+  });
+
+  it('runs parallel calls against the tool budget without letting them overshoot it', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxToolCalls: 2 } });
+    const calls = await Promise.all(['Oslo', 'Rome', 'Bern'].map((city, index) => guards.run({ id: `c${index}`, name: 'get_weather', arguments: { city } })));
+    expect(calls.map((call) => call.status)).toEqual(['succeeded', 'succeeded', 'not_run']);
+    expect(ran).toHaveLength(2);
+  });
+
+  it('stops a model repeating the same failing call (loop breaker), telling it in the result that tripped it', async () => {
+    const { tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxRepeatedFailures: 2 } });
+    const first = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'X' } });
+    expect(first.stop).toBeUndefined();
+    const second = await guards.run({ id: 'c2', name: 'get_weather', arguments: { city: 'X' } });
+    expect(second.stop).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_failure', count: 2 });
+    expect(textOf(second.result)).toContain('Tool use for this task was stopped');
+    const third = await guards.run({ id: 'c3', name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(third.status).toBe('not_run');
+  });
+
+  it('stops identical successful calls at maxIdenticalCalls', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxIdenticalCalls: 3 } });
+    for (const id of ['c1', 'c2', 'c3']) await guards.run({ id, name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(guards.stopped).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_call', count: 3 });
+    expect(ran).toHaveLength(3);
+  });
+
+  it('counts reported usage against the token and money budgets', async () => {
+    const { tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxOutputTokens: 100, maxCostUsd: 1 } });
+    expect(guards.planModelCall(10)).toEqual({ ok: true, maxOutputTokens: 100 });
+    expect(guards.recordUsage({ inputTokens: 10, outputTokens: 60, costUsd: 0.25 })).toBeUndefined();
+    expect(guards.planModelCall(10)).toEqual({ ok: true, maxOutputTokens: 40 });
+    // Garbled usage from a host counts as nothing.
+    expect(guards.recordUsage({ inputTokens: Number.NaN, outputTokens: -5 })).toBeUndefined();
+    const stop = guards.recordUsage({ inputTokens: 10, outputTokens: 50 });
+    expect(stop).toMatchObject({ kind: 'budget', limit: 'outputTokens', max: 100, used: 110 });
+    expect(guards.stopped).toBe(stop);
+    expect(guards.planModelCall(1)).toMatchObject({ ok: false });
+    expect(guards.spent()).toEqual({ toolCalls: 0, inputTokens: 20, outputTokens: 110, costUsd: 0.25 });
+  });
+
+  it("screens results through the policy's isolation and offers its system prompt text", async () => {
+    const { tools } = fixtures();
+    const guards = createToolGuards({
+      tools,
+      policy: createPolicy({ trust: { untrustedTools: ['get_weather'] }, isolation: 'delimit' }),
+      trustedTexts: ['What is the weather in Oslo?'],
+    });
+    expect(guards.systemPrompt()).toEqual(expect.any(String));
+    const call = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(textOf(call.result)).not.toBe('Sunny in Oslo');
+    expect(textOf(call.result)).toContain('Sunny in Oslo');
+  });
+
+  it("stops a running tool when the host's signal aborts, answering with the registry's aborted text", async () => {
+    const slow = defineTool({
+      name: 'slow',
+      description: 'Waits until stopped.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: (_args: Record<string, never>, context) => new Promise<string>((resolve) => context.signal.addEventListener('abort', () => resolve('late'))),
+    });
+    const guards = createToolGuards({ tools: [slow] });
+    const controller = new AbortController();
+    const running = guards.run({ id: 'c1', name: 'slow', arguments: {} }, { signal: controller.signal });
+    controller.abort(new Error('user left'));
+    const call = await running;
+    expect(call.status).toBe('failed');
+    expect(call.execution?.failure?.code).toBe('aborted');
+  });
+
+  it("hands the conversation's context to the tool, its confirm rule and the guard, and lets one call override the tool's", async () => {
+    const seen: unknown[] = [];
+    const whoami = defineTool.withContext<{ user: string; request?: number }>()({
+      name: 'whoami',
+      description: 'Names the user.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      confirm: (_args, call) => call.context.user !== 'ann',
+      execute: (_args, context) => {
+        seen.push(context.context);
+        return 'ok';
+      },
+    });
+    const guarded: unknown[] = [];
+    const guards = createToolGuards({
+      tools: [whoami],
+      context: { user: 'ann' },
+      guardToolCall: (check) => {
+        guarded.push(check.context);
+        return { action: 'allow' };
+      },
+    });
+    expect(await guards.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'run' });
+    await guards.run({ id: 'c1', name: 'whoami', arguments: {} });
+    await guards.run({ id: 'c2', name: 'whoami', arguments: {} }, { context: { user: 'ann', request: 7 } });
+    expect(seen).toEqual([{ user: 'ann' }, { user: 'ann', request: 7 }]);
+    expect(guarded).toEqual([{ user: 'ann' }, { user: 'ann' }]);
+    const other = createToolGuards({ tools: [whoami], context: { user: 'bob' } });
+    expect(await other.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'confirm' });
+  });
+
+  it('throws a typed error for bad options', () => {
+    expect(() => createToolGuards({} as never)).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+    expect(() => createToolGuards({ tools: [], limits: { maxToolCalls: -1 } })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * toolwright's per-call guards for someone else's loop (the Vercel AI SDK's
+ * `generateText`, the OpenAI Agents SDK's `run`, a hand-written loop): the
+ * registry's validation and recovery texts, the policy session and the
+ * caller's guard (through {@link CallPolicy}, exactly as in `runAgent`), the
+ * tool's `confirm` rule with single-use approvals, the tool-call budget (and
+ * the token and money budgets when the host reports usage), and the loop
+ * breaker (`checkForLoop`, the same counts as in `runAgent`).
+ *
+ * The host loop keeps control of the model; the guards never throw for what a
+ * model or a tool does. When a budget or the loop breaker trips, the guards
+ * are `stopped`: the call that tripped them gets a note, and every later call
+ * is refused with a text telling the model to stop calling tools. The host
+ * ends its loop by checking {@link ToolGuards.stopped} (the adapters show how).
+ *
+ * State lives in memory, per guards object: create one per conversation (or
+ * per request, accepting that counts start again).
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { Message } from '../protocol/messages.js';
+import type { Policy } from '../policy/types.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import type { AnyTool } from '../tools/define-tool.js';
+import { ToolRegistry, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
+import type { ToolCallRequest, ToolResult } from '../tools/types.js';
+import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-limits.js';
+import { toolBudgetMessage } from './agent-messages.js';
+import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
+import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
+import { CallPolicy, type ToolCallGuard } from './call-policy.js';
+import { callSignature, checkForLoop } from './loop-breaker.js';
+import { runRedactor } from './redact.js';
+import type { RunState } from './run-state.js';
+
+/** The limits the guards enforce: the tool-call budget, the loop breaker, the token and money budgets (from reported usage), and a tool timeout. */
+export type ToolGuardLimits = Pick<
+  AgentLimits,
+  'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'maxInputTokens' | 'maxOutputTokens' | 'maxCostUsd' | 'toolTimeoutMs'
+>;
+
+export interface ToolGuardsOptions {
+  /** The tools: a registry, or tools to put in one (each schema compiled once, here). */
+  tools: ToolRegistry | readonly RegistrableTool[];
+  /** The policy (`createPolicy`); its session starts with the guards. */
+  policy?: Policy | undefined;
+  /** The caller's hook, consulted after the policy for every valid call (as `runAgent({ guardToolCall })`). */
+  guardToolCall?: ToolCallGuard | undefined;
+  limits?: ToolGuardLimits | undefined;
+  /** Extra patterns to redact from the summaries a person is shown. */
+  redact?: readonly (RegExp | string)[] | undefined;
+  /** An id for the guards' run (the policy session's and the guard's `runId`). Default: a fresh one. */
+  runId?: string | undefined;
+  /**
+   * What the user wrote (the prompt, the system prompt): the policy never counts a value found here as copied from untrusted
+   * content. Give what you know when you create the guards.
+   */
+  trustedTexts?: readonly string[] | undefined;
+  /**
+   * The conversation's context (the user, a database handle, a tenant), as in `runAgent({ context })`: passed as it is to
+   * every tool (`execute(args, { context })`), the policy session, the guard and the tool's confirm rule and summary; never
+   * sent to the model. `run(call, { context })` overrides it for one call.
+   */
+  context?: unknown;
+  /** Where internal tool failures are logged, when `tools` is a list. Default: stderr. */
+  logger?: ToolLogger | undefined;
+}
+
+/** What the guards say about a call before it runs. */
+export type GuardDecision =
+  | { action: 'run'; tool: AnyTool; arguments: unknown }
+  | { action: 'confirm'; tool: AnyTool; arguments: unknown; /** The redacted line to show the person deciding. */ summary: string }
+  | {
+      action: 'refuse';
+      /**
+       * `invalid`: unknown tool or bad arguments; `blocked`: the policy or guard said no; `stopped`: a budget or the loop
+       * breaker ended tool use; `already_run`: this call id ran before.
+       */
+      reason: 'invalid' | 'blocked' | 'stopped' | 'already_run';
+      /** What the model is sent instead of a result. */
+      result: ToolResult;
+      failureCode?: ToolFailureCode;
+    };
+
+/** Options of {@link ToolGuards.run}. */
+export interface GuardedRunOptions {
+  /** Aborts the tool; its `context.signal` fires. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Pass `true` only for a call a person approved (the host's approval flow). It approves this call id with the
+   * arguments the guards checked, once: a second run of the same call id is refused.
+   */
+  approved?: boolean | undefined;
+  onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
+  /** The context the tool receives for this call, instead of the guards' `context` (the policy and rules still see the guards' one). */
+  context?: unknown;
+}
+
+/** A call's end, as the host gives it back to the model. */
+export interface GuardedCall {
+  callId: string;
+  toolName: string;
+  /** `needs_approval`: the call wants a person and `approved` was not given (it did not run). */
+  status: ToolCallStatus | 'needs_approval';
+  /** What the model is sent: the tool's result (screened by the policy), or a recovery text. */
+  result: ToolResult;
+  /** The registry's record of the run, when the tool ran or failed validation. */
+  execution?: ToolExecution;
+  /** Set when this call tripped a budget or the loop breaker. */
+  stop?: ToolGuardsStop;
+}
+
+/** Why the guards stopped tool use. */
+export type ToolGuardsStop = BudgetStop | Extract<AgentStopReason, { kind: 'loop_detected' }>;
+
+/** Token usage (and cost, when the host knows it) of one model call, for the budgets. */
+export interface GuardUsage {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  costUsd?: number | undefined;
+}
+
+export interface ToolGuards {
+  readonly registry: ToolRegistry;
+  readonly runId: string;
+  /** Set once a budget or the loop breaker stopped tool use; the host should end its loop. */
+  readonly stopped: ToolGuardsStop | undefined;
+  /** What was spent so far (tool calls run, reported tokens and cost). */
+  spent(): { toolCalls: number; inputTokens: number; outputTokens: number; costUsd: number };
+  /** The policy's text for the system prompt (the isolation convention), if any: add it to the host's instructions. */
+  systemPrompt(): string | undefined;
+  /**
+   * Resolves, validates and decides a call without running it. The decision is kept for the call id, so that a later
+   * {@link run} of the same call (same tool and arguments) uses it instead of asking the policy twice.
+   */
+  check(call: ToolCallRequest): Promise<GuardDecision>;
+  /** Checks (or reuses the check of) a call and runs it; never rejects for what the model or the tool did. */
+  run(call: ToolCallRequest, options?: GuardedRunOptions): Promise<GuardedCall>;
+  /** Counts a model call's usage against the budgets; returns the stop when one is passed (the guards are then stopped). */
+  recordUsage(usage: GuardUsage): ToolGuardsStop | undefined;
+  /** Before a model call: whether the token and money budgets allow it, and the output cap to send (as `runAgent` plans each call). */
+  planModelCall(estimatedInputTokens?: number): CallPlan;
+}
+
+interface Checked {
+  signature: string;
+  decision: GuardDecision;
+}
+
+/** Whether `value` is a {@link ToolGuards} object (the adapters take guards or tools). */
+export function isToolGuards(value: unknown): value is ToolGuards {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ToolGuards).check === 'function' &&
+    typeof (value as ToolGuards).run === 'function' &&
+    typeof (value as ToolGuards).recordUsage === 'function'
+  );
+}
+
+/** Creates the guards; throws {@link InvalidArgumentError} for bad limits or tools. */
+export function createToolGuards(options: ToolGuardsOptions): ToolGuards {
+  if (typeof options !== 'object' || options === null || !options.tools) {
+    throw new InvalidArgumentError('createToolGuards expects { tools } (a ToolRegistry or a list of tools).');
+  }
+  return new Guards(options);
+}
+
+class Guards implements ToolGuards {
+  readonly registry: ToolRegistry;
+  readonly runId: string;
+  readonly #limits: ResolvedLimits;
+  readonly #state: RunState;
+  readonly #policy: CallPolicy;
+  readonly #systemPrompt: string | undefined;
+  readonly #checked = new Map<string, Checked>();
+  readonly #done = new Set<string>();
+  readonly #changed = new Set<string>();
+  readonly #context: unknown;
+  #reserved = 0;
+  #stopped: ToolGuardsStop | undefined;
+
+  constructor(options: ToolGuardsOptions) {
+    this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, options.logger ? { logger: options.logger } : {});
+    this.#limits = resolveLimits(options.limits);
+    this.runId = options.runId ?? `guards_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    // The policy session reads the trusted texts from the user messages of a run state, and puts its isolation text in the system message.
+    const messages: Message[] = (options.trustedTexts ?? []).map((text) => ({ role: 'user', content: text }));
+    this.#state = {
+      version: 1,
+      runId: this.runId,
+      modelId: 'host',
+      messages,
+      steps: [],
+      usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, wallTimeMs: 0 },
+      costUsd: 0,
+      iterations: 0,
+      routed: true,
+      routedTools: undefined,
+      failureCounts: {},
+      callCounts: {},
+      pendingTurn: undefined,
+      limits: { ...options.limits },
+      settings: {},
+      meta: {},
+      recordPath: undefined,
+    };
+    const redactor = runRedactor({ redact: options.redact, tools: this.registry });
+    this.#context = options.context;
+    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, this.#state);
+    const system = messages.find((message) => message.role === 'system');
+    this.#systemPrompt = system?.role === 'system' ? system.content : undefined;
+  }
+
+  get stopped(): ToolGuardsStop | undefined {
+    return this.#stopped;
+  }
+
+  spent() {
+    const { usage, costUsd } = this.#state;
+    return { toolCalls: usage.toolCalls, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd };
+  }
+
+  systemPrompt(): string | undefined {
+    return this.#systemPrompt;
+  }
+
+  async check(call: ToolCallRequest): Promise<GuardDecision> {
+    return (await this.#check(call)).decision;
+  }
+
+  async #check(call: ToolCallRequest): Promise<Checked> {
+    if (this.#done.has(call.id)) {
+      return { signature: '', decision: refusal('already_run', alreadyRunMessage(String(call.name).slice(0, 80), call.id)) };
+    }
+    if (this.#stopped) return { signature: '', decision: refusal('stopped', stoppedMessage(this.#stopped)) };
+    const limited = this.registry.checkArgumentLimits(call);
+    const prepared = limited ? { success: false as const, failure: limited } : this.registry.prepare(call);
+    if (!prepared.success) {
+      const decision: GuardDecision = { ...refusal('invalid', prepared.failure.message), failureCode: prepared.failure.code };
+      return { signature: '', decision };
+    }
+    const signature = callSignature(prepared.tool.name, prepared.arguments);
+    const earlier = this.#checked.get(call.id);
+    if (earlier && earlier.signature === signature) return earlier;
+    // The same call id with other arguments than were checked (and maybe put to a person): decided afresh, and an approval given for the
+    // earlier arguments does not carry over.
+    if (earlier) this.#changed.add(call.id);
+    const { decision } = await this.#policy.decide({ step: 0, callKey: call.id, callId: call.id, tool: prepared.tool, arguments: prepared.arguments });
+    const checked: Checked = {
+      signature,
+      decision:
+        decision.action === 'block'
+          ? refusal('blocked', decision.message)
+          : decision.action === 'confirm'
+            ? { action: 'confirm', tool: prepared.tool, arguments: prepared.arguments, summary: decision.summary }
+            : { action: 'run', tool: prepared.tool, arguments: prepared.arguments },
+    };
+    this.#checked.set(call.id, checked);
+    return checked;
+  }
+
+  async run(call: ToolCallRequest, options: GuardedRunOptions = {}): Promise<GuardedCall> {
+    const { decision } = await this.#check(call);
+    const toolName = decision.action === 'refuse' ? String(call.name).slice(0, 80) : decision.tool.name;
+    if (decision.action === 'refuse') {
+      if (decision.reason === 'already_run' || decision.reason === 'stopped') return { callId: call.id, toolName, status: 'not_run', result: decision.result };
+      const status = decision.reason === 'blocked' ? 'blocked' : 'failed';
+      // Invalid and blocked calls count for the loop breaker, as in runAgent: a model repeating them is looping.
+      this.#done.add(call.id);
+      const outcome = this.#outcome(call, toolName, call.arguments ?? call.argumentsText ?? {}, status, decision.result, decision.failureCode);
+      return this.#afterCall({ callId: call.id, toolName, status, result: decision.result }, outcome);
+    }
+    if (decision.action === 'confirm' && (options.approved !== true || this.#changed.has(call.id))) {
+      return { callId: call.id, toolName, status: 'needs_approval', result: errorResult(needsApprovalMessage(toolName)) };
+    }
+    const max = this.#limits.maxToolCalls;
+    if (max !== undefined && this.#state.usage.toolCalls + this.#reserved + 1 > max) {
+      const stop = budgetStop('toolCalls', max, this.#state.usage.toolCalls, 1);
+      this.#stop(stop);
+      return { callId: call.id, toolName, status: 'not_run', result: errorResult(`${toolBudgetMessage(toolName, max)} ${STOP_CALLING}`), stop };
+    }
+    this.#done.add(call.id);
+    this.#checked.delete(call.id);
+    this.#changed.delete(call.id);
+    this.#reserved++;
+    let execution: ToolExecution;
+    try {
+      execution = await this.registry.execute(call.id, decision.tool, decision.arguments, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(this.#limits.toolTimeoutMs !== undefined && decision.tool.timeoutMs === undefined ? { timeoutMs: this.#limits.toolTimeoutMs } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        context: 'context' in options ? options.context : this.#context,
+        ...(decision.action === 'confirm' ? { approval: { approvedBy: 'person' as const, summary: decision.summary } } : {}),
+      });
+    } finally {
+      this.#reserved--;
+    }
+    this.#state.usage.toolCalls++;
+    const screened = this.#policy.screen(call.id, decision.tool, execution.result);
+    const result = screened ? screened.result : execution.result;
+    const status = execution.failure ? 'failed' : 'succeeded';
+    const outcome = this.#outcome(call, toolName, decision.arguments, status, result, execution.failure?.code);
+    return this.#afterCall({ callId: call.id, toolName, status, result, execution }, outcome);
+  }
+
+  recordUsage(usage: GuardUsage): ToolGuardsStop | undefined {
+    const { usage: total } = this.#state;
+    total.inputTokens += count(usage.inputTokens);
+    total.outputTokens += count(usage.outputTokens);
+    total.modelCalls++;
+    this.#state.costUsd += count(usage.costUsd);
+    const limits = this.#limits;
+    let stop: BudgetStop | undefined;
+    if (limits.maxInputTokens !== undefined && total.inputTokens > limits.maxInputTokens) {
+      stop = budgetStop('inputTokens', limits.maxInputTokens, total.inputTokens, 0);
+    } else if (limits.maxOutputTokens !== undefined && total.outputTokens >= limits.maxOutputTokens) {
+      stop = budgetStop('outputTokens', limits.maxOutputTokens, total.outputTokens, 0);
+    } else if (limits.maxCostUsd !== undefined && this.#state.costUsd >= limits.maxCostUsd) {
+      stop = budgetStop('costUsd', limits.maxCostUsd, this.#state.costUsd, 0);
+    }
+    if (stop) this.#stop(stop);
+    return stop;
+  }
+
+  planModelCall(estimatedInputTokens = 0): CallPlan {
+    if (this.#stopped?.kind === 'budget') return { ok: false, stop: this.#stopped };
+    const { usage, costUsd } = this.#state;
+    const spent = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd, toolCalls: usage.toolCalls, wallTimeMs: 0 };
+    // Without a price the money budget is checked only from the cost the host reports (recordUsage).
+    return planModelCall({ ...this.#limits, maxCostUsd: undefined, maxWallTimeMs: undefined }, spent, count(estimatedInputTokens), undefined);
+  }
+
+  #outcome(call: ToolCallRequest, toolName: string, args: unknown, status: ToolCallStatus, result: ToolResult, failureCode?: ToolFailureCode): ToolCallOutcome {
+    const outcome: ToolCallOutcome = { callKey: call.id, callId: call.id, toolName, arguments: args, status, result, durationMs: 0, truncated: false };
+    if (failureCode) outcome.failureCode = failureCode;
+    return outcome;
+  }
+
+  #afterCall(call: GuardedCall, outcome: ToolCallOutcome): GuardedCall {
+    const loop = checkForLoop(this.#state, [outcome], this.#limits);
+    if (!loop || this.#stopped) return call;
+    this.#stop(loop);
+    // The model reads the result that tripped the breaker with the reason beside it, so it stops at once instead of trying again.
+    return { ...call, result: { ...call.result, content: [...call.result.content, { type: 'text', text: stoppedMessage(loop) }] }, stop: loop };
+  }
+
+  #stop(stop: ToolGuardsStop): void {
+    this.#stopped ??= stop;
+  }
+}
+
+const STOP_CALLING = 'Do not call any more tools: answer the user now with what you have, and say what is left undone.';
+
+function stoppedMessage(stop: ToolGuardsStop): string {
+  return `Tool use for this task was stopped: ${stop.message} ${STOP_CALLING}`;
+}
+
+function needsApprovalMessage(toolName: string): string {
+  return `This call to ${toolName} needs a person's approval, and none was given, so it did not run. Ask the user whether to go ahead, or carry on without it.`;
+}
+
+function alreadyRunMessage(toolName: string, callId: string): string {
+  return `The call ${callId} to ${toolName} already ran (or was refused) once, so it was not run again. To repeat it, make a new call.`;
+}
+
+function refusal(reason: 'invalid' | 'blocked' | 'stopped' | 'already_run', text: string): Extract<GuardDecision, { action: 'refuse' }> {
+  return { action: 'refuse', reason, result: errorResult(text) };
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A reported count: a finite non-negative number, else nothing (a host's missing or garbled usage must not break the sums). */
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}

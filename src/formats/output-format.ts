@@ -1,0 +1,40 @@
+/**
+ * A run's final-answer schema on the wire, shared by the provider folders: the
+ * schema as a provider receives it (OpenAI's strict rewrite, with its warnings),
+ * and the answer read back (the strict rewrite's nulls restored to "absent").
+ * @module
+ */
+import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
+import type { ModelOutputFormat, ModelResponse } from '../protocol/model-exchange.js';
+import { isPlainObject } from '../shared/own.js';
+import { safeParseJson } from '../shared/safe-json.js';
+import type { JsonSchemaObject } from '../tools/types.js';
+import { nullRestorePlan, openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
+
+/** The output schema for `provider`; each warning names the output in `tool`. */
+export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): { schema: JsonSchemaObject; warnings: FormatWarning[] } {
+  let schema = format.schema;
+  const warnings: FormatWarning[] = [];
+  if (provider === 'openai-strict') {
+    const converted = toOpenAIStrictSchema(schema);
+    schema = converted.schema;
+    warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(schema));
+  } else {
+    warnings.push(...schemaCompatibilityWarnings(schema, provider));
+  }
+  return { schema, warnings: warnings.map((warning) => ({ ...warning, tool: format.name })) };
+}
+
+/**
+ * Sets `response.output` from the answer's text when the response calls no tool: the parsed value, with the nulls the
+ * strict rewrite invites restored to "absent" when `strict`. Text that does not parse is left for the agent to report.
+ */
+export function withOutputValue(response: ModelResponse, format: ModelOutputFormat | undefined, strict: boolean): ModelResponse {
+  if (format === undefined || response.stopReason === 'refusal') return response;
+  if (response.content.some((part) => part.type === 'tool-call')) return response;
+  const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  const parsed = safeParseJson(text);
+  if (!parsed.success) return response;
+  const value = strict && isPlainObject(parsed.value) ? nullRestorePlan(format.schema).restore(parsed.value) : parsed.value;
+  return { ...response, output: { value } };
+}
