@@ -207,8 +207,20 @@ export {
   processRunStore,
   readRunRecord,
   resumeAgent,
+  resumeAgentStream,
   runAgent,
+  streamAgent,
+  toEventStreamResponse,
   createToolGuards,
+} from './agent/index.js';
+export type {
+  AgentDeltaEvent,
+  AgentStream,
+  AgentStreamEvent,
+  EventStreamResponseOptions,
+  RedactStreamOptions,
+  StreamedRunEvent,
+  ToolProgressReport,
 } from './agent/index.js';
 export type {
   AgentLimits,

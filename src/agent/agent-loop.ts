@@ -47,6 +47,7 @@ import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
 import { schedulingEffect } from '../tools/call-rules.js';
+import { foldModelStream, type ModelDelta } from './fold-model-stream.js';
 
 /** A decision as the loop applies it to a pending call. */
 export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
@@ -82,6 +83,27 @@ export interface LoopEnvironment {
   recordedContext?: unknown;
   /** The schema the final answer must follow (`runAgent({ output })`), or `undefined` for a text answer. */
   output?: OutputDefinition | undefined;
+  /** Set by `streamAgent`: every model call is then made with `model.stream`, and its pieces and the tools' progress are handed over as they come. */
+  stream?: LoopStreamSink;
+}
+
+/** Where a streamed run's pieces go; the events of the record still go through `onEvent`. */
+export interface LoopStreamSink {
+  /** A piece of the model call of `step` (a routing call is streamed too, but its pieces are not handed over). */
+  modelDelta(step: number, delta: ModelDelta): void;
+  /** A running tool's progress report (`ToolContext.reportProgress`). */
+  toolProgress(report: ToolProgressReport): void;
+}
+
+/** One progress report of a running tool call. */
+export interface ToolProgressReport {
+  step: number;
+  callKey: string;
+  callId: string;
+  toolName: string;
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
@@ -273,8 +295,13 @@ export class AgentLoop {
     const started = performance.now();
     let response: ModelResponse;
     try {
+      const sent: ModelRequest = { ...request, messages: [...state.messages], signal: this.#runSignal };
+      const sink = this.#env.stream;
+      const answer = sink
+        ? foldModelStream(() => model.stream(sent), kind === 'model' ? (delta) => sink.modelDelta(index, delta) : undefined, this.#runSignal)
+        : model.generate(sent);
       // A provider that ignores the signal must not hold the run past its deadline or the caller's abort.
-      response = await untilAborted(model.generate({ ...request, messages: [...state.messages], signal: this.#runSignal }), this.#runSignal);
+      response = await untilAborted(answer, this.#runSignal);
     } catch (error) {
       // Provider errors can quote the API key; the stop reason, span and record get the redacted text.
       const recorded = this.#env.redactor(recordError(error)) as RecordedError;
@@ -670,6 +697,7 @@ export class AgentLoop {
         idempotencyKey: idempotencyKeyFor(state.runId, storeKey),
         ...(approval ? { approval } : {}),
         context: this.#env.context,
+        ...(this.#env.stream ? { onProgress: this.#progressListener(this.#env.stream, step, call, tool.name) } : {}),
       });
     } catch (error) {
       // The registry does not throw for tools; this is a broken registry or tool object, kept to this one call.
@@ -725,6 +753,21 @@ export class AgentLoop {
     this.#emit(event);
     if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, outcome);
     return outcome;
+  }
+
+  #progressListener(sink: LoopStreamSink, step: number, call: TurnCall, toolName: string): (progress: number, total?: number, message?: string) => void {
+    return (progress, total, message) => {
+      // A tool may keep reporting after the run was aborted; a stopped stream gets nothing more.
+      if (this.#runSignal?.aborted) return;
+      const report: ToolProgressReport = { step, callKey: call.callKey, callId: call.callId, toolName, progress };
+      if (total !== undefined) report.total = total;
+      if (message !== undefined) report.message = message;
+      try {
+        sink.toolProgress(report);
+      } catch {
+        // Progress is for display; it never fails the call.
+      }
+    };
   }
 
   /**

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
-import { AgentLoop, toPendingConfirmation, type AppliedDecision } from './agent-loop.js';
+import { AgentLoop, toPendingConfirmation, type AppliedDecision, type LoopStreamSink } from './agent-loop.js';
 import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 import { createRedactor, runRedactor } from './redact.js';
@@ -20,6 +20,7 @@ import { createEnvironment, type AgentRuntimeOptions, type ContextRequirement } 
 import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { Decision, RunLease, RunStore, StoredConfirmation } from './run-store.js';
+import type { RunState } from './run-state.js';
 import { sealRunStore } from './sealed-run-store.js';
 import { defaultRunStore } from './default-run-store.js';
 
@@ -71,6 +72,20 @@ export async function resumeAgent<Ctx = undefined>(
   runId: string,
   decisions: readonly ConfirmationDecision[],
   options: ResumeAgentOptions<Ctx> & ContextRequirement<Ctx>,
+): Promise<AgentResult> {
+  return resumeAgentRun(runId, decisions, options);
+}
+
+/**
+ * {@link resumeAgent}; with `streaming`, every model call streams and its pieces go to the sink made for the run's
+ * state (`resumeAgentStream`).
+ * @internal
+ */
+export async function resumeAgentRun(
+  runId: string,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeAgentOptions,
+  streaming?: (state: RunState) => LoopStreamSink,
 ): Promise<AgentResult> {
   if (typeof runId !== 'string' || runId === '') throw new InvalidArgumentError('resumeAgent needs the id of the run to continue.');
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -149,6 +164,7 @@ export async function resumeAgent<Ctx = undefined>(
     }
     const signal = options.signal ? AbortSignal.any([options.signal, heartbeat.signal]) : heartbeat.signal;
     const { environment, close } = createEnvironment({ ...options, signal, store: heartbeat.guard(store) }, state, true);
+    if (streaming) environment.stream = streaming(state);
     try {
       for (const item of confirmations) {
         if (item.decision !== undefined) continue;

@@ -23,7 +23,7 @@ import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveOutput, type OutputOf, type OutputOption } from '../tools/define-output.js';
 import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
-import { AgentLoop, type LoopEnvironment, type ToolChoicePolicy } from './agent-loop.js';
+import { AgentLoop, type LoopEnvironment, type LoopStreamSink, type ToolChoicePolicy } from './agent-loop.js';
 import { CallPolicy, type ToolCallGuard } from './call-policy.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
@@ -145,6 +145,18 @@ export type ContextRequirement<Ctx> = undefined extends Ctx ? unknown : { contex
 export async function runAgent<Ctx = undefined, Output extends OutputOption | undefined = undefined>(
   options: Omit<RunAgentOptions<Ctx>, 'output'> & { output?: Output } & ContextRequirement<Ctx>,
 ): Promise<AgentResult<OutputOf<Output>>> {
+  return (await prepareAgentRun(options as RunAgentOptions).run()) as AgentResult<OutputOf<Output>>;
+}
+
+/**
+ * Checks the options and builds a new run, throwing for a caller's mistake before anything runs; `run` drives it.
+ * With `streaming`, every model call streams and its pieces go to the sink made for the run's state (`streamAgent`).
+ * @internal
+ */
+export function prepareAgentRun(
+  options: RunAgentOptions,
+  streaming?: (state: RunState) => LoopStreamSink,
+): { state: RunState; run: () => Promise<AgentResult> } {
   if (typeof options !== 'object' || options === null || !options.model || typeof options.model.generate !== 'function') {
     throw new InvalidArgumentError('runAgent needs { model, tools, prompt | messages }: `model` must be a Model (see createModel or createScriptedModel).');
   }
@@ -181,11 +193,17 @@ export async function runAgent<Ctx = undefined, Output extends OutputOption | un
     recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),
   };
   const { environment, close } = createEnvironment(options, state, false);
-  try {
-    return (await new AgentLoop(state, environment).run()) as AgentResult<OutputOf<Output>>;
-  } finally {
-    await close();
-  }
+  if (streaming) environment.stream = streaming(state);
+  return {
+    state,
+    run: async () => {
+      try {
+        return await new AgentLoop(state, environment).run();
+      } finally {
+        await close();
+      }
+    },
+  };
 }
 
 /** Builds the loop's environment; `close` closes a store the environment opened itself. */

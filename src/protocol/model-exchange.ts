@@ -75,6 +75,8 @@ export interface ModelResponse {
 /** Streamed pieces of one response; they fold into the `end` event's response, whose content holds the same call parts. */
 export type ModelStreamEvent =
   | { type: 'text-delta'; text: string }
+  /** The model's reasoning (thinking) text, where a provider streams it; it is not part of the response's content. */
+  | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string; partialArguments: unknown }
   | { type: 'tool-call-end'; index: number; call: ToolCallPart }

@@ -64,6 +64,49 @@ describe('toolwright run: progress and results', () => {
     expect(stderr).toBe('');
   });
 
+  it('prints the answer as it streams, after the status line is cleared, and each step once', async () => {
+    const answer = `${'The Free plan costs nothing, the Pro plan costs 29 USD a month, '.repeat(3)}and the Team plan is priced per seat.`;
+    server.reset();
+    server.enqueue(
+      { text: 'Let me look.', toolCalls: [{ id: 'call_1', name: 'get_invoices', arguments: { user_id: 'usr_8f3kd92mfa01xq7zt4pb' } }] },
+      { text: answer, chunkSize: 6 },
+    );
+    const writes: { to: 'out' | 'err'; text: string }[] = [];
+    const io: AgentCliIo = {
+      out: (text) => writes.push({ to: 'out', text }),
+      err: (text) => writes.push({ to: 'err', text }),
+      errIsTTY: true,
+    };
+    const result = await runRunCommand(
+      'What plans are there?',
+      {
+        model: 'openai:gpt-4o-mini',
+        baseUrl: server.openaiBaseURL,
+        tools: 'examples/subscriptions/index.ts',
+        interactive: false,
+        state: join(home, 'state.db'),
+        runs: join(home, 'runs'),
+        cwd: root,
+      },
+      io,
+    );
+    expect(result.status).toBe('completed');
+    expect(server.requests.every((request) => request.body.stream === true)).toBe(true);
+    const stdout = writes.flatMap((write) => (write.to === 'out' ? [write.text] : [])).join('');
+    expect(stdout.split(answer)).toHaveLength(2);
+    expect(stdout).toContain(`assistant: Let me look.\n→ get_invoices {"user_id":"usr_8f3kd92mfa01xq7zt4pb"}\n  ✓ get_invoices`);
+    expect(stdout).toContain(`assistant: ${answer}\n`);
+    // The long answer came in several writes, not one at the end.
+    const first = writes.findIndex((write) => write.to === 'out' && write.text.startsWith('assistant: The'));
+    const pieces = writes.slice(first).filter((write) => write.to === 'out' && !write.text.startsWith('\n—'));
+    expect(pieces.length).toBeGreaterThan(3);
+    // On a terminal the status line was drawn while waiting, and erased before the first token.
+    const before = writes.slice(0, first).filter((write) => write.to === 'err');
+    expect(before.some((write) => write.text.includes('waiting for openai:gpt-4o-mini'))).toBe(true);
+    expect(before.at(-1)?.text).toBe('\r\u001b[2K');
+    expect(writes.slice(first).some((write) => write.to === 'err' && write.text.includes('waiting'))).toBe(false);
+  });
+
   it('says "price unknown" for a model without a price, in text and in --json', async () => {
     server.reset();
     server.enqueue({ text: 'Three.' }, { text: 'Three.' }, { text: 'Three.' });

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { RunNotFoundError, openSqliteRunStore, resumeAgent, type AgentResult } from '../../agent/index.js';
+import { RunNotFoundError, openSqliteRunStore, resumeAgentStream, type AgentResult } from '../../agent/index.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { addAgentOptions, buildRuntime, readRunMeta, settle, terminalIo, type AgentCliIo, type AgentCommandOptions } from './run.js';
 
@@ -42,8 +42,10 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
     io,
   );
   try {
-    const result = await resumeAgent(runId, [], { ...runtime.options, ...(options.takeOver ? { takeOver: true } : {}) });
-    return await settle(result, runtime.options, options, io);
+    // Printed as it streams, by one reader (the runtime's onEvent printer is for runs that do not stream).
+    const run = resumeAgentStream(runId, [], { ...runtime.options, onEvent: undefined, ...(options.takeOver ? { takeOver: true } : {}) });
+    for await (const event of run.redacted()) runtime.printStream(event);
+    return await settle(await run.result, runtime.options, options, io, runtime.printStream);
   } finally {
     await runtime.close();
   }

@@ -1,6 +1,7 @@
 /**
  * `toolwright run --model <spec> --tools <module> "<task>"`: runs the agent
- * loop and prints each step as it happens. A call that needs confirmation is
+ * loop (`streamAgent`) and prints each step as it happens, the answer token by
+ * token (redacted like the record, so held back a few words). A call that needs confirmation is
  * asked in the terminal, or left pending with `--no-interactive` (approve it
  * later with `toolwright approvals`, continue with `toolwright resume`).
  * Exit codes: 0 completed or left pending, 1 stopped by a guard, 2 bad input.
@@ -10,12 +11,14 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import {
   resumeAgent,
-  runAgent,
+  resumeAgentStream,
   runRedactor,
   SELECT_CATEGORY_TOOL,
+  streamAgent,
   type AgentLimits,
   type AgentResult,
   type AgentRuntimeOptions,
+  type AgentStreamEvent,
   type ConfirmationDecision,
   type PendingConfirmation,
   type RunEvent,
@@ -127,8 +130,16 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
   const runtime = await buildRuntime(meta, options, io);
   try {
     meta.toolsModule = runtime.toolsModule;
-    const result = await runAgent({ ...runtime.options, prompt: task, ...(options.system !== undefined ? { system: options.system } : {}), meta: { ...meta } });
-    return await settle(result, runtime.options, options, io);
+    // The answer prints as it streams; one reader prints every step, in order (onEvent stays with the resumed runs of settle).
+    const run = streamAgent({
+      ...runtime.options,
+      onEvent: undefined,
+      prompt: task,
+      ...(options.system !== undefined ? { system: options.system } : {}),
+      meta: { ...meta },
+    });
+    for await (const event of run.redacted()) runtime.printStream(event);
+    return await settle(await run.result, runtime.options, options, io, runtime.printStream);
   } finally {
     await runtime.close();
   }
@@ -139,7 +150,7 @@ export async function buildRuntime(
   meta: RunMeta,
   options: AgentCommandOptions,
   io: AgentCliIo,
-): Promise<{ options: AgentRuntimeOptions; toolsModule: string; close: () => Promise<void> }> {
+): Promise<{ options: AgentRuntimeOptions; toolsModule: string; printStream: (event: AgentStreamEvent) => void; close: () => Promise<void> }> {
   const limits = parseLimits(options);
   const maxRetries = wholeNumber(options.maxRetries, '--max-retries');
   const status = new StatusLine({
@@ -197,6 +208,7 @@ export async function buildRuntime(
   return {
     options: runtime,
     toolsModule: loaded.source,
+    printStream: streamPrinter(io, status, meta.modelSpec, options.json === true),
     close: async () => {
       status.modelCallEnded();
       await close();
@@ -204,8 +216,76 @@ export async function buildRuntime(
   };
 }
 
-/** Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result. */
-export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, options: AgentCommandOptions, io: AgentCliIo): Promise<AgentResult> {
+/**
+ * Prints a streamed run's (redacted) events as they come: the answer token by token after `assistant: `, each call and
+ * result on a line of its own, the status line while the model is silent. With `--json`, stdout gets nothing here
+ * (the JSON result comes at the end) and only the status line shows.
+ */
+function streamPrinter(io: AgentCliIo, status: StatusLine, label: string, json: boolean): (event: AgentStreamEvent) => void {
+  /** The step whose answer line is open, and whether the last text printed ended its line. */
+  let open: number | undefined;
+  let endsLine = true;
+  const write = (text: string) => {
+    if (text === '') return;
+    io.out(text);
+    endsLine = text.endsWith('\n');
+  };
+  const closeAnswer = () => {
+    if (open === undefined) return;
+    if (!endsLine) write('\n');
+    open = undefined;
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'step_started':
+        closeAnswer();
+        status.modelCallStarted(label);
+        return;
+      case 'text_delta': {
+        // Tokens are flowing: the wait is over, and the status line must not be drawn over them.
+        status.modelCallEnded();
+        if (json) return;
+        if (open === event.step) return write(event.text);
+        closeAnswer();
+        const text = event.text.trimStart();
+        if (text === '') return;
+        open = event.step;
+        write(`assistant: ${text}`);
+        return;
+      }
+      case 'step_finished':
+      case 'model_error':
+        status.modelCallEnded();
+        break;
+      case 'reasoning_delta':
+      case 'tool_call_start':
+      case 'tool_call_delta':
+      case 'tool_call_end':
+      case 'tool_progress':
+        return;
+    }
+    closeAnswer();
+    if (json) return;
+    const line = event.type === 'tool_call' ? formatCall(event.toolName, event.argumentsText, event.arguments) : formatEvent(event as RunEvent);
+    if (line !== undefined) write(`${line}\n`);
+  };
+}
+
+function formatCall(toolName: string, argumentsText: string | undefined, args: unknown): string | undefined {
+  return toolName === SELECT_CATEGORY_TOOL ? undefined : `→ ${toolName} ${argumentsText ?? compact(args, 200)}`;
+}
+
+/**
+ * Asks the pending confirmations in the terminal (when allowed and possible), resumes, and prints the final result.
+ * With `printStream`, a resumed run streams and prints through it (`run`); without, its steps print from `onEvent`.
+ */
+export async function settle(
+  first: AgentResult,
+  runtime: AgentRuntimeOptions,
+  options: AgentCommandOptions,
+  io: AgentCliIo,
+  printStream?: (event: AgentStreamEvent) => void,
+): Promise<AgentResult> {
   let result = first;
   const redact = runRedactor(runtime);
   while (result.status === 'awaiting_confirmation' && options.interactive !== false && io.ask) {
@@ -216,7 +296,13 @@ export async function settle(first: AgentResult, runtime: AgentRuntimeOptions, o
       const approved = answer === 'y' || answer === 'yes';
       decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
     }
-    result = await resumeAgent(result.runId, decisions, runtime);
+    if (printStream) {
+      const resumed = resumeAgentStream(result.runId, decisions, { ...runtime, onEvent: undefined });
+      for await (const event of resumed.redacted()) printStream(event);
+      result = await resumed.result;
+    } else {
+      result = await resumeAgent(result.runId, decisions, runtime);
+    }
   }
   // Printed redacted (a pending call's token too: approve by id with `toolwright approvals`); the caller gets the result as it is.
   const shown = redact(result) as AgentResult;
@@ -263,7 +349,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       const lines: string[] = [];
       for (const part of event.response.content) {
         if (part.type === 'text' && part.text.trim() !== '') lines.push(`assistant: ${part.text.trim()}`);
-        if (part.type === 'tool-call' && part.name !== SELECT_CATEGORY_TOOL) lines.push(`→ ${part.name} ${part.argumentsText ?? compact(part.arguments, 200)}`);
+        const call = part.type === 'tool-call' ? formatCall(part.name, part.argumentsText, part.arguments) : undefined;
+        if (call !== undefined) lines.push(call);
       }
       return lines.length === 0 ? undefined : lines.join('\n');
     }
