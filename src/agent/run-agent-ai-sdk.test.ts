@@ -3,13 +3,15 @@
  * SDK's own `MockLanguageModelV4`): the loop, the registry and the history
  * conversion together.
  */
-import type { LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { fromAISDKModel } from '../models/ai-sdk/index.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
+import { defineOutput } from '../tools/define-output.js';
 import { runAgent } from './run-agent.js';
+import { streamAgent } from './stream-agent.js';
 
 const getWeather = defineTool<{ city: string }>({
   name: 'get_weather',
@@ -62,5 +64,52 @@ describe('runAgent with fromAISDKModel', () => {
     expect(assistant?.content).toEqual([
       { type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' }, providerOptions: signature },
     ]);
+  });
+});
+
+describe('streamAgent with fromAISDKModel', () => {
+  const verdict = defineOutput<{ city: string; sunny: boolean }>(
+    { type: 'object', properties: { city: { type: 'string' }, sunny: { type: 'boolean' } }, required: ['city', 'sunny'], additionalProperties: false },
+    { name: 'verdict' },
+  );
+  const streamed = (parts: LanguageModelV4StreamPart[]) => ({ stream: convertArrayToReadableStream(parts) });
+
+  it('streams reasoning and text deltas, runs the tool, and ends with the structured output the AI SDK was asked for', async () => {
+    const mock = new MockLanguageModelV4({
+      doStream: [
+        streamed([
+          { type: 'reasoning-start', id: 'r' },
+          { type: 'reasoning-delta', id: 'r', delta: 'I should look it up.' },
+          { type: 'reasoning-end', id: 'r' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: '{"city":"Paris"}' },
+          { type: 'finish', usage: usage(12, 5), finishReason: { unified: 'tool-calls', raw: undefined } },
+        ]),
+        streamed([
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: '{"city":"Paris",' },
+          { type: 'text-delta', id: 't', delta: '"sunny":true}' },
+          { type: 'text-end', id: 't' },
+          { type: 'finish', usage: usage(20, 8), finishReason: { unified: 'stop', raw: undefined } },
+        ]),
+      ],
+    });
+    const run = streamAgent({ model: fromAISDKModel(mock), tools: [getWeather], prompt: 'Is Paris sunny?', output: verdict, logger: silentLogger });
+    const kinds: string[] = [];
+    let reasoning = '';
+    let text = '';
+    for await (const event of run) {
+      kinds.push(event.type);
+      if (event.type === 'reasoning_delta') reasoning += event.text;
+      if (event.type === 'text_delta') text += event.text;
+    }
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    // Typed from defineOutput: a wrong property would not compile.
+    expect(result.status === 'completed' && result.output.sunny).toBe(true);
+    expect(reasoning).toBe('I should look it up.');
+    expect(text).toBe('{"city":"Paris","sunny":true}');
+    expect(kinds).toContain('tool_result');
+    expect(kinds.at(-1)).toBe('stop');
+    expect(mock.doStreamCalls[0]!.responseFormat).toEqual({ type: 'json', name: 'verdict', schema: verdict.schema });
   });
 });

@@ -18,6 +18,7 @@
  * @module
  */
 import { InvalidStateError } from '../shared/errors.js';
+import type { OutputOf, OutputOption } from '../tools/define-output.js';
 import type { LoopStreamSink } from './agent-loop.js';
 import type { AgentResult } from './agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
@@ -32,13 +33,13 @@ import { redactAgentStream, type RedactStreamOptions } from './stream-redaction.
 export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './stream-event.js';
 
 /** A run under way: iterate it for its events (once), await `result` for its end. */
-export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
+export interface AgentStream<Output = unknown> extends AsyncIterable<AgentStreamEvent> {
   readonly runId: string;
   /**
    * The run's result, as `runAgent` would return it. It rejects only where `runAgent` would (a broken run store, for
    * instance), never for what the model or a tool does.
    */
-  readonly result: Promise<AgentResult>;
+  readonly result: Promise<AgentResult<Output>>;
   /** Stops the run as its `signal` would: it ends with `stop` (`aborted`), its record and store consistent. */
   abort(reason?: unknown): void;
   /**
@@ -54,11 +55,13 @@ export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
  * queue until they are read, and none is dropped. Leaving the `for await` loop early (`break`, `return`, a throw)
  * aborts the run and waits until it has stopped. Throws at once for the mistakes `runAgent` rejects for.
  */
-export function streamAgent<Ctx = undefined>(options: RunAgentOptions<Ctx> & ContextRequirement<Ctx>): AgentStream {
-  return startStream(options, (hooked, streaming) => {
-    const prepared = prepareAgentRun({ ...options, ...hooked }, streaming);
+export function streamAgent<Ctx = undefined, Output extends OutputOption | undefined = undefined>(
+  options: Omit<RunAgentOptions<Ctx>, 'output'> & { output?: Output } & ContextRequirement<Ctx>,
+): AgentStream<OutputOf<Output>> {
+  return startStream(options as RunAgentOptions, (hooked, streaming) => {
+    const prepared = prepareAgentRun({ ...(options as RunAgentOptions), ...hooked }, streaming);
     return { runId: prepared.state.runId, result: prepared.run() };
-  });
+  }) as AgentStream<OutputOf<Output>>;
 }
 
 /**

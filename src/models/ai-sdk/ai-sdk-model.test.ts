@@ -162,7 +162,7 @@ describe('fromAISDKModel: generate', () => {
 });
 
 describe('fromAISDKModel: stream', () => {
-  it('streams text and tool-call events with partial arguments, ending with usage and the stop reason', async () => {
+  it('streams reasoning, text and tool-call events with partial arguments, ending with usage and the stop reason', async () => {
     const mock = new MockLanguageModelV4({
       doStream: streamed([
         { type: 'stream-start', warnings: [{ type: 'compatibility', feature: 'tool-choice', details: 'emulated' }] },
@@ -187,6 +187,7 @@ describe('fromAISDKModel: stream', () => {
     const events = await collect(fromAISDKModel(mock).stream({ messages: [{ role: 'user', content: 'Weather?' }], tools: [getWeather] }));
     const end = events.at(-1);
     expect(events.slice(0, -1)).toEqual([
+      { type: 'reasoning-delta', text: 'hmm' },
       { type: 'text-delta', text: 'Check' },
       { type: 'text-delta', text: 'ing.' },
       { type: 'tool-call-start', index: 0, id: 'c1', name: 'get_weather' },

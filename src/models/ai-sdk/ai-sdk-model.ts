@@ -35,6 +35,7 @@ import type { Model } from '../types.js';
 import { withWarnings } from '../with-warnings.js';
 import { AISDKStreamPartError, classifyAISDKError, isAISDKResponseError } from './classify-ai-sdk-error.js';
 
+type JsonResponseSchema = Extract<NonNullable<LanguageModelV4CallOptions['responseFormat']>, { type: 'json' }>['schema'];
 /** How an AI SDK model is driven: the retry, timeout and output settings every toolwright provider takes, plus the AI SDK's provider options. */
 export interface AISDKModelOptions extends Pick<ModelOptions, 'timeoutMs' | 'maxRetries' | 'retry' | 'onRetry' | 'maxOutputTokens' | 'headers'> {
   /** Provider-specific options sent with every call, keyed by provider (`{ google: { thinkingConfig: { thinkingBudget: 0 } } }`). */
@@ -109,8 +110,8 @@ export class AISDKModel implements Model {
       for await (const part of parts) {
         const change = accumulator.push(part);
         if (change.type === 'text-delta') yield { type: 'text-delta', text: change.text };
+        else if (change.type === 'reasoning-delta') yield { type: 'reasoning-delta', text: change.text };
         else if (change.type === 'calls') yield* tracker.changes(accumulator.partialCalls);
-        // `reasoning-delta` changes are dropped here: ModelStreamEvent has no reasoning event (yet).
       }
     } catch (error) {
       throw this.#unreadable(error);
@@ -154,6 +155,12 @@ export class AISDKModel implements Model {
     if (maxOutputTokens !== undefined) callOptions.maxOutputTokens = maxOutputTokens;
     if (request.temperature !== undefined) callOptions.temperature = request.temperature;
     if (request.seed !== undefined) callOptions.seed = request.seed;
+    if (request.output !== undefined) {
+      // The AI SDK's JSON mode: each provider package enforces the schema its own way (native structured output, a
+      // forced tool, or only a hint); the loop validates the answer whichever it was.
+      const { name, description, schema } = request.output;
+      callOptions.responseFormat = { type: 'json', name, schema: schema as JsonResponseSchema, ...(description === undefined ? {} : { description }) };
+    }
     if (this.#options.headers !== undefined) callOptions.headers = this.#options.headers;
     if (this.#options.providerOptions !== undefined) callOptions.providerOptions = this.#options.providerOptions;
     return { callOptions, warnings };
