@@ -54,6 +54,7 @@ function usageOf(turn: FakeTurn, outputTokens: number) {
 
 function blocks(turn: FakeTurn, sequence: number) {
   const content: any[] = [];
+  if (turn.reasoning !== undefined) content.push({ type: 'thinking', thinking: turn.reasoning, signature: `sig_${sequence}` });
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
   (turn.toolCalls ?? []).forEach((call, index) =>
     content.push({
@@ -101,6 +102,10 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
       if (index === 0) emit('ping', {});
       for (const text of chunks(block.text, size)) emit('content_block_delta', { index, delta: { type: 'text_delta', text } });
+    } else if (block.type === 'thinking') {
+      emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      for (const thinking of chunks(block.thinking, size)) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
+      emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
     } else {
       emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
       for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });

@@ -137,3 +137,34 @@ function comparable(result: Awaited<ReturnType<typeof runAgent>>) {
     usage: { ...result.usage, wallTimeMs: 0 },
   };
 }
+
+describe('streamAgent on Anthropic Messages with extended thinking', () => {
+  let server: ProviderServer;
+  beforeAll(async () => {
+    server = await startProviderServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('streams the thinking as reasoning deltas, apart from the answer, and keeps it out of the response and the next request', async () => {
+    server.enqueue(
+      { reasoning: 'Paris first, then answer.', toolCalls: [{ id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } }], chunkSize: 6 },
+      { reasoning: 'It is sunny.', text: 'Sunny in Paris.', chunkSize: 6 },
+    );
+    const model = createModel('anthropic:claude-test', { apiKey: 'test-key', baseURL: server.anthropicBaseURL, retry: { initialDelayMs: 5, maxDelayMs: 20 } });
+    const run = streamAgent({ model, tools: [getWeather], prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger });
+    const events: AgentStreamEvent[] = [];
+    for await (const event of run) events.push(event);
+    const result = await run.result;
+    const joined = (type: 'reasoning_delta' | 'text_delta', step: number) =>
+      events.map((event) => (event.type === type && event.step === step ? event.text : '')).join('');
+    expect(events.filter((event) => event.type === 'reasoning_delta').length).toBeGreaterThan(2);
+    expect(joined('reasoning_delta', 0)).toBe('Paris first, then answer.');
+    expect(joined('reasoning_delta', 1)).toBe('It is sunny.');
+    expect(joined('text_delta', 1)).toBe('Sunny in Paris.');
+    expect(result.status === 'completed' && result.text).toBe('Sunny in Paris.');
+    // The history sent back holds the call and its result, not the thinking.
+    expect(JSON.stringify(server.requests[1]!.body)).not.toContain('Paris first');
+  });
+});

@@ -23,6 +23,8 @@ export interface FakeTurn {
   kind?: 'turn';
   /** Answer text; emitted before the tool calls. */
   text?: string;
+  /** Anthropic only: a `thinking` block before the text (streamed as `thinking_delta`s, then a `signature_delta`). */
+  reasoning?: string;
   /**
    * A structured final answer, put where the request's response format asks for it: as the message text (JSON) for
    * OpenAI Chat (`response_format: json_schema`) and Responses (`text.format: json_schema`), as a call of the final tool

@@ -95,6 +95,9 @@ export class AnthropicModel implements Model {
             const block = blocks.get(event.index);
             if (block?.type === 'text') block.text += event.delta.text;
             if (event.delta.text !== '') yield { type: 'text-delta', text: event.delta.text };
+          } else if (event.delta.type === 'thinking_delta' && event.delta.thinking !== '') {
+            // Extended thinking, streamed for a reader; not kept in the response (the neutral history has no reasoning part).
+            yield { type: 'reasoning-delta', text: event.delta.thinking };
           }
           break;
         case 'message_delta':
