@@ -48,6 +48,7 @@ import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
 import { schedulingEffect } from '../tools/call-rules.js';
 import { foldModelStream, type ModelDelta } from './fold-model-stream.js';
+import { untilAborted } from '../shared/until-aborted.js';
 
 /** A decision as the loop applies it to a pending call. */
 export type AppliedDecision = { decision: Decision; reason?: string } | { decision: 'expired' };
@@ -1038,28 +1039,6 @@ function errorCode(error: unknown): string {
     if (typeof name === 'string') return name;
   }
   return '_OTHER';
-}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it fires, whether or not `work` ever settles. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  // A late rejection of abandoned work must not surface as an unhandled rejection.
-  work.catch(() => {});
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }
 
 /** The id of a response's last tool call when the response was cut at its output limit right after it (so it may be incomplete). */

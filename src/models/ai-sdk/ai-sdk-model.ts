@@ -34,6 +34,7 @@ import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { Model } from '../types.js';
 import { withWarnings } from '../with-warnings.js';
 import { AISDKStreamPartError, classifyAISDKError, isAISDKResponseError } from './classify-ai-sdk-error.js';
+import { untilAborted } from '../../shared/until-aborted.js';
 
 type JsonResponseSchema = Extract<NonNullable<LanguageModelV4CallOptions['responseFormat']>, { type: 'json' }>['schema'];
 /** How an AI SDK model is driven: the retry, timeout and output settings every toolwright provider takes, plus the AI SDK's provider options. */
@@ -216,26 +217,4 @@ async function* readParts(result: unknown, signal: AbortSignal): AsyncGenerator<
     if (!finished) void reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-}
-
-/** Settles with `work`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
 }
