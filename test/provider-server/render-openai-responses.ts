@@ -21,6 +21,7 @@ function incompleteReason(turn: FakeTurn): string | undefined {
 
 function items(turn: FakeTurn, sequence: number) {
   const output: any[] = [];
+  if (turn.reasoning !== undefined) output.push({ type: 'reasoning', id: `rs_${sequence}`, summary: [{ type: 'summary_text', text: turn.reasoning }] });
   if (turn.text !== undefined) {
     output.push({
       type: 'message',
@@ -89,7 +90,16 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
   emit('response.in_progress', { response: responseObject(turn, request, sequence, 'in_progress', []) });
   const output = items(turn, sequence);
   output.forEach((item, outputIndex) => {
-    if (item.type === 'message') {
+    if (item.type === 'reasoning') {
+      const text: string = item.summary[0].text;
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } });
+      const part = { type: 'summary_text', text: '' };
+      emit('response.reasoning_summary_part.added', { item_id: item.id, output_index: outputIndex, summary_index: 0, part });
+      for (const delta of chunks(text, size))
+        emit('response.reasoning_summary_text.delta', { item_id: item.id, output_index: outputIndex, summary_index: 0, delta });
+      emit('response.reasoning_summary_text.done', { item_id: item.id, output_index: outputIndex, summary_index: 0, text });
+      emit('response.reasoning_summary_part.done', { item_id: item.id, output_index: outputIndex, summary_index: 0, part: { ...part, text } });
+    } else if (item.type === 'message') {
       const text: string = item.content[0].text;
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress', content: [] } });
       const part = { type: 'output_text', text: '', annotations: [], logprobs: [] };

@@ -138,7 +138,10 @@ function comparable(result: Awaited<ReturnType<typeof runAgent>>) {
   };
 }
 
-describe('streamAgent on Anthropic Messages with extended thinking', () => {
+describe.each([
+  { name: 'Anthropic Messages with extended thinking', spec: 'anthropic:claude-test', base: (s: ProviderServer) => s.anthropicBaseURL },
+  { name: 'OpenAI Responses with reasoning summaries', spec: 'openai-responses:o-test', base: (s: ProviderServer) => s.openaiBaseURL },
+])('streamAgent on $name', (providerCase) => {
   let server: ProviderServer;
   beforeAll(async () => {
     server = await startProviderServer();
@@ -152,7 +155,7 @@ describe('streamAgent on Anthropic Messages with extended thinking', () => {
       { reasoning: 'Paris first, then answer.', toolCalls: [{ id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } }], chunkSize: 6 },
       { reasoning: 'It is sunny.', text: 'Sunny in Paris.', chunkSize: 6 },
     );
-    const model = createModel('anthropic:claude-test', { apiKey: 'test-key', baseURL: server.anthropicBaseURL, retry: { initialDelayMs: 5, maxDelayMs: 20 } });
+    const model = createModel(providerCase.spec, { apiKey: 'test-key', baseURL: providerCase.base(server), retry: { initialDelayMs: 5, maxDelayMs: 20 } });
     const run = streamAgent({ model, tools: [getWeather], prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger });
     const events: AgentStreamEvent[] = [];
     for await (const event of run) events.push(event);

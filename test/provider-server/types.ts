@@ -23,7 +23,10 @@ export interface FakeTurn {
   kind?: 'turn';
   /** Answer text; emitted before the tool calls. */
   text?: string;
-  /** Anthropic only: a `thinking` block before the text (streamed as `thinking_delta`s, then a `signature_delta`). */
+  /**
+   * Reasoning before the text: an Anthropic `thinking` block (streamed as `thinking_delta`s, then a `signature_delta`),
+   * or an OpenAI Responses `reasoning` item with a summary (streamed as `response.reasoning_summary_text.delta`s).
+   */
   reasoning?: string;
   /**
    * A structured final answer, put where the request's response format asks for it: as the message text (JSON) for

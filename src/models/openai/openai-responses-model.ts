@@ -62,6 +62,8 @@ export class OpenAIResponsesModel implements Model {
     for await (const event of events) {
       accumulator.push(event);
       if (event.type === 'response.output_text.delta' && event.delta !== '') yield { type: 'text-delta', text: event.delta };
+      // A reasoning model's summary of its reasoning, streamed for a reader; not kept in the response.
+      else if (event.type === 'response.reasoning_summary_text.delta' && event.delta !== '') yield { type: 'reasoning-delta', text: event.delta };
       else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
       else if (event.type === 'response.failed') throw this.#failed(event.response);
       else if (event.type === 'error')
