@@ -7,10 +7,10 @@ import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult, Languag
 import { generateText, jsonSchema, stepCountIs, streamText, tool, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { interopTools } from '../../../test/fixtures/interop-tools.js';
 import { z } from 'zod';
 import { createToolGuards } from '../../agent/tool-guards.js';
 import { createPolicy } from '../../policy/create-policy.js';
-import { defineTool } from '../../tools/define-tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import type { ToolResult } from '../../tools/types.js';
 import { fromAISDKTools, toAISDKToolApproval, toAISDKTools, toModelOutput } from './index.js';
@@ -54,31 +54,7 @@ function toolOutputsIn(options: LanguageModelV4CallOptions | undefined): Record<
   return outputs;
 }
 
-function fixtures() {
-  const ran: string[] = [];
-  const getWeather = defineTool({
-    name: 'get_weather',
-    description: 'Weather for a city.',
-    effect: 'read',
-    inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'], additionalProperties: false },
-    execute: ({ city }: { city: string }) => {
-      ran.push(`get_weather ${city}`);
-      return `Sunny in ${city}`;
-    },
-  });
-  const sendMoney = defineTool({
-    name: 'send_money',
-    description: 'Pays someone.',
-    effect: 'write',
-    inputSchema: { type: 'object', properties: { to: { type: 'string' }, amount: { type: 'number' } }, required: ['to', 'amount'] },
-    confirm: ({ amount }: { to: string; amount: number }) => amount > 100,
-    execute: ({ to, amount }: { to: string; amount: number }, context) => {
-      ran.push(`send_money ${to} ${amount} ${context.approval ? 'approved' : 'unasked'}`);
-      return { paid: amount, to };
-    },
-  });
-  return { ran, tools: [getWeather, sendMoney] };
-}
+const fixtures = interopTools;
 
 describe('toAISDKTools under generateText', () => {
   it('declares each tool with its JSON Schema and runs a valid call, the result reaching the model', async () => {

@@ -7,9 +7,9 @@ import { Agent, RunState, run, setTracingDisabled, tool } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall, type RecordedModelCall } from '@openai/agents/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { interopTools } from '../../../test/fixtures/interop-tools.js';
 import { createToolGuards } from '../../agent/tool-guards.js';
 import { createPolicy } from '../../policy/create-policy.js';
-import { defineTool } from '../../tools/define-tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { fromOpenAIAgentsTools, toOpenAIAgentsTools } from './index.js';
 
@@ -35,31 +35,7 @@ function outputText(output: unknown): string {
   return JSON.stringify(output);
 }
 
-function fixtures() {
-  const ran: string[] = [];
-  const getWeather = defineTool({
-    name: 'get_weather',
-    description: 'Weather for a city.',
-    effect: 'read',
-    inputSchema: { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'], additionalProperties: false },
-    execute: ({ city }: { city: string }) => {
-      ran.push(`get_weather ${city}`);
-      return `Sunny in ${city}`;
-    },
-  });
-  const sendMoney = defineTool({
-    name: 'send_money',
-    description: 'Pays someone.',
-    effect: 'write',
-    inputSchema: { type: 'object', properties: { to: { type: 'string' }, amount: { type: 'number' } }, required: ['to', 'amount'] },
-    confirm: ({ amount }: { to: string; amount: number }) => amount > 100,
-    execute: ({ to, amount }: { to: string; amount: number }, context) => {
-      ran.push(`send_money ${to} ${amount} ${context.approval ? 'approved' : 'unasked'}`);
-      return { paid: amount, to };
-    },
-  });
-  return { ran, tools: [getWeather, sendMoney] };
-}
+const fixtures = interopTools;
 
 describe('toOpenAIAgentsTools under run()', () => {
   it('declares the JSON Schema (not strict), runs a valid call and sends its result to the model', async () => {
