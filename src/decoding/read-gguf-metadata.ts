@@ -62,6 +62,11 @@ class FileReader {
     closeSync(this.fd);
   }
 
+  /** Bytes consumed from the file's start. */
+  get position(): number {
+    return this.filePosition - (this.end - this.start);
+  }
+
   private ensure(size: number): void {
     if (this.end - this.start >= size) return;
     if (size > this.buffer.length) {
@@ -184,8 +189,11 @@ class FileReader {
   }
 }
 
-/** The GGUF version and the metadata key/values of the file at `path` (only `keys`, when given). */
-export function readGgufMetadata(path: string, keys?: ReadonlySet<string>): { version: number; metadata: Map<string, GgufMetadataValue> } {
+/**
+ * The GGUF version and the metadata key/values of the file at `path` (only `keys`, when given),
+ * and where the metadata ends (the tensor infos follow).
+ */
+export function readGgufMetadata(path: string, keys?: ReadonlySet<string>): { version: number; metadata: Map<string, GgufMetadataValue>; metadataEnd: number } {
   let reader: FileReader;
   try {
     reader = new FileReader(path);
@@ -206,7 +214,7 @@ export function readGgufMetadata(path: string, keys?: ReadonlySet<string>): { ve
       if (keys === undefined || keys.has(key)) metadata.set(key, reader.value(type));
       else reader.skip(type);
     }
-    return { version, metadata };
+    return { version, metadata, metadataEnd: reader.position };
   } finally {
     reader.close();
   }

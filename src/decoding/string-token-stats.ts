@@ -6,7 +6,25 @@
  */
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import type { StoredMask } from './stored-mask.js';
-import { TokenTrie } from './token-trie.js';
+import { TokenTrie, type TokenTrieArrays } from './token-trie.js';
+
+/** What a vocabulary index file stores of the statistics: the per-token facts, the three tries and the prepared length lists. */
+export interface StringTokenStatsArrays {
+  readonly consumed: Uint16Array;
+  readonly closes: Uint8Array;
+  readonly maxConsumed: number;
+  readonly plainContent: Uint32Array;
+  readonly plainContentCount: number;
+  readonly remainder: TokenTrieArrays;
+  readonly quoteTrie: TokenTrieArrays;
+  readonly contentTrie: TokenTrieArrays;
+  readonly longestFirst: Uint32Array;
+  readonly longerThan: Int32Array;
+  readonly closingShortestFirst: Uint32Array;
+  readonly closingShorterThan: Int32Array;
+  /** The dense budget masks back to back, `maskWords` words each. */
+  readonly denseBudgets: Uint32Array;
+}
 
 /** The parts of a vocabulary the statistics read (kept structural to avoid an import cycle). */
 export interface TokenTable {
@@ -56,17 +74,37 @@ export class StringTokenStats {
     return flags;
   }
   private readonly spans = new Map<string, number>();
-  private longestFirst = new Uint32Array(0);
-  private longerThan = new Int32Array(0);
-  private closingShortestFirst = new Uint32Array(0);
-  private closingShorterThan = new Int32Array(1);
+  private longestFirst: Uint32Array = new Uint32Array(0);
+  private longerThan: Int32Array = new Int32Array(0);
+  private closingShortestFirst: Uint32Array = new Uint32Array(0);
+  private closingShorterThan: Int32Array = new Int32Array(1);
   private denseBudgets: Uint32Array[] = [];
 
-  /** @param cacheBytes estimated bytes for the shared content masks and loop-class flags together */
-  constructor(vocabulary: TokenTable, cacheBytes: number) {
+  /**
+   * @param cacheBytes estimated bytes for the shared content masks and loop-class flags together
+   * @param stored the arrays of an index file built for this very vocabulary (`toArrays()`), used as they are
+   */
+  constructor(vocabulary: TokenTable, cacheBytes: number, stored?: StringTokenStatsArrays) {
     this.vocabulary = vocabulary;
     this.contentMasks = new BoundedCache(cacheBytes / 2, (mask) => mask.data.byteLength + OBJECT_OVERHEAD_BYTES);
     this.classFlags = new BoundedCache(cacheBytes / 2, (flags) => flags.byteLength + OBJECT_OVERHEAD_BYTES);
+    if (stored !== undefined) {
+      this.consumed = stored.consumed;
+      this.closes = stored.closes;
+      this.maxConsumed = stored.maxConsumed;
+      this.plainContent = stored.plainContent;
+      this.plainContentCount = stored.plainContentCount;
+      this.remainderTrie = TokenTrie.fromArrays(stored.remainder);
+      this.quoteTrieCache = TokenTrie.fromArrays(stored.quoteTrie);
+      this.contentTrieCache = TokenTrie.fromArrays(stored.contentTrie);
+      this.longestFirst = stored.longestFirst;
+      this.longerThan = stored.longerThan;
+      this.closingShortestFirst = stored.closingShortestFirst;
+      this.closingShorterThan = stored.closingShorterThan;
+      const words = vocabulary.maskWords;
+      for (let at = 0; at + words <= stored.denseBudgets.length && words > 0; at += words) this.denseBudgets.push(stored.denseBudgets.subarray(at, at + words));
+      return;
+    }
     const size = vocabulary.size;
     const consumed = new Uint16Array(size);
     const closes = new Uint8Array(size);
@@ -254,6 +292,30 @@ export class StringTokenStats {
     this.closingShortestFirst = Uint32Array.from(closingShortestFirst);
     this.closingShorterThan = closingShorterThan;
     this.denseBudgets = dense;
+  }
+
+  /** The built index (tries and length lists built now if they were not), for storing it. */
+  toArrays(): StringTokenStatsArrays {
+    this.prepare();
+    const words = this.vocabulary.maskWords;
+    const denseBudgets = new Uint32Array(this.denseBudgets.length * words);
+    this.denseBudgets.forEach((mask, index) => denseBudgets.set(mask, index * words));
+    void this.contentTrie.tokenStart; // the content walk's token slices, built now so they are stored
+    return {
+      consumed: this.consumed,
+      closes: this.closes,
+      maxConsumed: this.maxConsumed,
+      plainContent: this.plainContent,
+      plainContentCount: this.plainContentCount,
+      remainder: this.remainder.toArrays(),
+      quoteTrie: this.quoteTrie.toArrays(),
+      contentTrie: this.contentTrie.toArrays(),
+      longestFirst: this.longestFirst,
+      longerThan: this.longerThan,
+      closingShortestFirst: this.closingShortestFirst,
+      closingShorterThan: this.closingShorterThan,
+      denseBudgets,
+    };
   }
 
   /** Bytes held by the cached bitsets. */

@@ -5,6 +5,19 @@
  * @module
  */
 
+/** A trie's arrays, as a vocabulary index file stores them (`vocabulary-index-file.ts`). */
+export interface TokenTrieArrays {
+  readonly nodeByte: Uint8Array;
+  readonly nodeDepth: Uint16Array;
+  readonly nodeEnd: Uint32Array;
+  readonly nodeToken: Int32Array;
+  readonly nextSameBytes: Int32Array;
+  readonly maxDepth: number;
+  /** Present once built (`tokenOrder`, `tokenStart`). */
+  readonly tokenOrder?: Int32Array;
+  readonly tokenStart?: Uint32Array;
+}
+
 export class TokenTrie {
   /** Number of nodes (the root is implicit and not stored). */
   readonly nodeCount: number;
@@ -80,6 +93,22 @@ export class TokenTrie {
 
   private tokenOrderCache: Int32Array | undefined;
   private tokenStartCache: Uint32Array | undefined;
+
+  /** The arrays as they are (views, not copies), for storing the trie. */
+  toArrays(): TokenTrieArrays {
+    const { nodeByte, nodeDepth, nodeEnd, nodeToken, nextSameBytes, maxDepth } = this;
+    return { nodeByte, nodeDepth, nodeEnd, nodeToken, nextSameBytes, maxDepth, tokenOrder: this.tokenOrderCache, tokenStart: this.tokenStartCache };
+  }
+
+  /** A trie over stored arrays (kept as they are: no copy). */
+  static fromArrays(arrays: TokenTrieArrays): TokenTrie {
+    const trie = new TokenTrie(arrays.nodeByte, arrays.nodeDepth, arrays.nodeEnd, arrays.nodeToken, arrays.nextSameBytes, arrays.maxDepth);
+    if (arrays.tokenOrder !== undefined && arrays.tokenStart !== undefined) {
+      trie.tokenOrderCache = arrays.tokenOrder;
+      trie.tokenStartCache = arrays.tokenStart;
+    }
+    return trie;
+  }
 
   /** Every token in node (DFS) order, identical-bytes tokens together: a subtree's tokens form one slice. */
   get tokenOrder(): Int32Array {

@@ -10,8 +10,8 @@ import { VocabularyError } from './decoding-errors.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import { ByteSink, TokenKind, type TokenEncoding, type TokenSource } from './token-text-decoding.js';
 import { GrammarCache } from './grammar-cache.js';
-import { StringTokenStats } from './string-token-stats.js';
-import { TokenTrie } from './token-trie.js';
+import { StringTokenStats, type StringTokenStatsArrays } from './string-token-stats.js';
+import { TokenTrie, type TokenTrieArrays } from './token-trie.js';
 
 export type { TokenEncoding } from './token-text-decoding.js';
 
@@ -37,6 +37,27 @@ export interface VocabularyOptions {
 
 /** Default of `VocabularyOptions.cacheBytes`. */
 const DEFAULT_CACHE_BYTES = 128 * 1024 * 1024;
+
+/** Token spellings, for messages: an array when decoded from a tokenizer, decoded on demand when read from an index file. */
+export interface TokenTexts {
+  readonly count: number;
+  text(id: number): string;
+}
+
+/** @internal What a vocabulary is made of; an index file stores all of it, tries and string statistics included. */
+export interface VocabularyParts {
+  readonly size: number;
+  readonly tokenCount: number;
+  readonly encoding: TokenEncoding;
+  readonly eosTokenIds: readonly number[];
+  readonly textTokenCount: number;
+  readonly tokenBytesFlat: Uint8Array;
+  readonly tokenOffsets: Uint32Array;
+  readonly textTokens: Uint32Array;
+  readonly texts: TokenTexts;
+  readonly trie?: TokenTrieArrays;
+  readonly stringStats?: StringTokenStatsArrays;
+}
 
 /** One token as read from a tokenizer file. */
 export interface VocabularyEntry {
@@ -80,13 +101,57 @@ export class Vocabulary {
   readonly tokenOffsets: Uint32Array;
   /** @internal Bitset of the tokens that emit text (length `maskWords`). */
   readonly textTokens: Uint32Array;
-  private readonly texts: readonly string[];
+  private readonly texts: TokenTexts;
   private trieCache: TokenTrie | undefined;
   private statsCache: StringTokenStats | undefined;
   private grammarCacheInstance: GrammarCache | undefined;
   private readonly cacheBytes: number;
 
-  private constructor(source: TokenSource, encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions) {
+  private constructor(parts: VocabularyParts, options: VocabularyOptions) {
+    const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    if (!(cacheBytes > 0))
+      throw new VocabularyError(
+        `cacheBytes ${String(options.cacheBytes)} is not a positive number. Pass an estimate in bytes (default ${DEFAULT_CACHE_BYTES}).`,
+      );
+    this.cacheBytes = cacheBytes;
+    this.size = parts.size;
+    this.maskWords = Math.ceil(parts.size / 32);
+    this.tokenCount = parts.tokenCount;
+    this.encoding = parts.encoding;
+    this.eosTokenIds = Object.freeze([...new Set(parts.eosTokenIds)].sort((left, right) => left - right));
+    this.textTokenCount = parts.textTokenCount;
+    this.tokenBytesFlat = parts.tokenBytesFlat;
+    this.tokenOffsets = parts.tokenOffsets;
+    this.textTokens = parts.textTokens;
+    this.texts = parts.texts;
+    if (parts.trie !== undefined) this.trieCache = TokenTrie.fromArrays(parts.trie);
+    if (parts.stringStats !== undefined) this.statsCache = new StringTokenStats(this, this.cacheBytes / 2, parts.stringStats);
+  }
+
+  /** @internal A vocabulary over parts read back from an index file (`vocabulary-index-file.ts`), used as they are. */
+  static fromParts(parts: VocabularyParts, options: VocabularyOptions = {}): Vocabulary {
+    return new Vocabulary(parts, options);
+  }
+
+  /** @internal Everything the index holds, its tries and string statistics built now if they were not. */
+  toParts(): Required<VocabularyParts> {
+    const { size, tokenCount, encoding, eosTokenIds, textTokenCount, tokenBytesFlat, tokenOffsets, textTokens, texts } = this;
+    return {
+      size,
+      tokenCount,
+      encoding,
+      eosTokenIds,
+      textTokenCount,
+      tokenBytesFlat,
+      tokenOffsets,
+      textTokens,
+      texts,
+      trie: this.trie.toArrays(),
+      stringStats: this.stringStats.toArrays(),
+    };
+  }
+
+  private static decode(source: TokenSource, encoding: TokenEncoding, eosTokenIds: readonly number[], options: VocabularyOptions): Vocabulary {
     const tokenCount = source.texts.length;
     const size = options.vocabSize ?? tokenCount;
     if (!Number.isInteger(size) || size < tokenCount) {
@@ -94,12 +159,6 @@ export class Vocabulary {
         `vocabSize ${String(options.vocabSize)} is smaller than the tokenizer's ${tokenCount} ids. Pass the model's logits width (config.json "vocab_size"), which is at least the token count.`,
       );
     }
-    const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    if (!(cacheBytes > 0))
-      throw new VocabularyError(
-        `cacheBytes ${String(options.cacheBytes)} is not a positive number. Pass an estimate in bytes (default ${DEFAULT_CACHE_BYTES}).`,
-      );
-    this.cacheBytes = cacheBytes;
     const disallowed = new Set(options.disallowedTokenIds ?? []);
     const sink = new ByteSink(tokenCount * 8);
     const offsets = new Uint32Array(size + 1);
@@ -132,16 +191,21 @@ export class Vocabulary {
       if (!Number.isInteger(id) || id < 0 || id >= size)
         throw new VocabularyError(`End-of-sequence id ${id} is outside the vocabulary (0..${size - 1}). Pass ids the tokenizer defines.`);
     }
-    this.size = size;
-    this.maskWords = maskWords;
-    this.tokenCount = tokenCount;
-    this.encoding = encoding;
-    this.eosTokenIds = Object.freeze([...new Set(eosTokenIds)].sort((left, right) => left - right));
-    this.textTokenCount = textTokenCount;
-    this.tokenBytesFlat = sink.bytes.slice(0, sink.length);
-    this.tokenOffsets = offsets;
-    this.textTokens = textTokens;
-    this.texts = source.texts;
+    const texts = source.texts;
+    return new Vocabulary(
+      {
+        size,
+        tokenCount,
+        encoding,
+        eosTokenIds,
+        textTokenCount,
+        tokenBytesFlat: sink.bytes.slice(0, sink.length),
+        tokenOffsets: offsets,
+        textTokens,
+        texts: { count: texts.length, text: (id) => texts[id] ?? '' },
+      },
+      options,
+    );
   }
 
   /**
@@ -228,7 +292,7 @@ export class Vocabulary {
     if (Array.isArray(vocab) && typeof model.unk_id === 'number') special.add(model.unk_id);
     for (const id of special) kinds[id] = TokenKind.None;
     const eos = options.eosTokenIds ?? defaultEos(texts, special, configEos);
-    return new Vocabulary({ texts, kinds }, encoding, eos, options);
+    return Vocabulary.decode({ texts, kinds }, encoding, eos, options);
   }
 
   /**
@@ -276,7 +340,7 @@ export class Vocabulary {
         .filter((value): value is number => typeof value === 'number');
       eos = [...new Set([...declared, ...defaultEos(texts, special, undefined)])];
     }
-    return new Vocabulary({ texts, kinds }, encoding, eos, options);
+    return Vocabulary.decode({ texts, kinds }, encoding, eos, options);
   }
 
   /** A vocabulary from entries built by hand (tests, custom tokenizers). */
@@ -286,7 +350,7 @@ export class Vocabulary {
     options: VocabularyOptions & { eosTokenIds: readonly number[] },
   ): Vocabulary {
     const kinds = new Uint8Array(entries.length).fill(TokenKind.Raw);
-    return new Vocabulary(
+    return Vocabulary.decode(
       { texts: entries.map((entry) => entry.text), kinds, raw: entries.map((entry) => entry.bytes) },
       encoding,
       options.eosTokenIds,
@@ -301,7 +365,7 @@ export class Vocabulary {
 
   /** The token as spelled in the tokenizer file. */
   tokenText(id: number): string {
-    return this.texts[id] ?? '';
+    return id >= 0 && id < this.texts.count ? this.texts.text(id) : '';
   }
 
   /** True when token `id` emits text that a mask may allow. */

