@@ -86,7 +86,7 @@ describe.skipIf(unavailable !== undefined)(`a fleet of worker processes on one P
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
       const killed: { pid: number; invoice: string }[] = [];
       const completed = async () => Number((await db.query(`SELECT count(*) AS n FROM toolwright.runs WHERE status = 'completed'`)).rows[0].n as string);
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + 60_000;
       while (killed.length < KILLS && Date.now() < deadline && (await completed()) < RUNS) {
         const live = new Set(workers.filter((worker) => worker.child.exitCode === null && worker.child.signalCode === null).map((worker) => worker.child.pid));
         const { rows } = await db.query(
