@@ -133,14 +133,20 @@ export async function createRunQueue(options: RunQueueOptions): Promise<RunQueue
         }
       };
       for (let index = 0; index < concurrency; index++) {
-        workerIds.push(
-          await boss.work<{ runId: string }>(queue, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 }, async (jobs) => {
+        // Filled once pg-boss names the worker; its first job may come before that.
+        const worker: { id?: string } = {};
+        worker.id = await boss.work<{ runId: string }>(queue, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 }, async (jobs) => {
+          try {
             for (const job of jobs) {
               if (typeof job.data?.runId !== 'string') continue;
               await handle(job.data.runId);
             }
-          }),
-        );
+          } finally {
+            // pg-boss waits out its polling interval after a job; a worker that just found one looks for the next at once.
+            if (worker.id !== undefined) boss.notifyWorker(worker.id);
+          }
+        });
+        workerIds.push(worker.id);
       }
       stopListening ??= await listen(options.connectionString, channel, () => {
         for (const id of workerIds) boss.notifyWorker(id);

@@ -14,8 +14,10 @@ export const FLEET_SCHEMA = 'fleet';
 let pool: pg.Pool | undefined;
 /** The ledger's pool in this process (from `FLEET_DATABASE_URL`). */
 export function ledgerPool(): pg.Pool {
-  pool ??= new pg.Pool({ connectionString: process.env.FLEET_DATABASE_URL, max: 4 });
-  pool.on('error', () => {});
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: process.env.FLEET_DATABASE_URL, max: 4 });
+    pool.on('error', () => {});
+  }
   return pool;
 }
 

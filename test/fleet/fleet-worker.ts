@@ -8,10 +8,15 @@ import { FLEET_SCHEMA, fleetResumeOptions, ledgerPool } from './fleet-tools.js';
 
 const connectionString = process.env.FLEET_DATABASE_URL!;
 const leaseMs = Number(process.env.FLEET_LEASE_MS ?? 1_500);
-const store = await createPostgresRunStore({ connectionString, maxConnections: 4 });
+const store = await createPostgresRunStore({
+  connectionString,
+  maxConnections: 4,
+  ...(process.env.FLEET_STORE_SCHEMA ? { schema: process.env.FLEET_STORE_SCHEMA } : {}),
+});
 const queue = await createRunQueue({
   connectionString,
   store,
+  ...(process.env.FLEET_QUEUE ? { queue: process.env.FLEET_QUEUE } : {}),
   expireInSeconds: Number(process.env.FLEET_JOB_EXPIRE_S ?? 3),
   maintenanceIntervalSeconds: 1,
   retryDelaySeconds: 1,
