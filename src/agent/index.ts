@@ -45,6 +45,10 @@ export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-tok
 export { canonicalJson } from '../shared/canonical-json.js';
 export { createMemoryRunStore, processRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
+export { createPostgresRunStore } from './postgres-run-store.js';
+export { createRunQueue } from './run-queue.js';
+export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from './run-queue.js';
+export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
 export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';

@@ -9,24 +9,27 @@ import {
   ConfirmationRefusedError,
   createRedactor,
   decideConfirmation,
-  defaultStatePath,
   listPendingConfirmations,
-  openSqliteRunStore,
   type Decision,
   type StoredConfirmation,
 } from '../../agent/index.js';
+import { STORE_OPTION_HELP, openCliRunStore, type StoreOptions } from '../cli-run-store.js';
 import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
 import { formatPending, terminalIo, type AgentCliIo } from './run.js';
 
-export interface ApprovalsOptions {
-  /** The SQLite file of pending runs. */
-  state?: string;
+export interface ApprovalsOptions extends StoreOptions {
   json?: boolean;
 }
 
 export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
-  // The CLI's store is the SQLite file under $TOOLWRIGHT_HOME; a library caller naming no store gets the process's memory store.
-  const pending = await listPendingConfirmations({ statePath: options.state ?? defaultStatePath() });
+  // The CLI's store is PostgreSQL when named, else the SQLite file under $TOOLWRIGHT_HOME; a library caller naming no store gets the process's memory store.
+  const store = await openCliRunStore(options);
+  let pending: StoredConfirmation[];
+  try {
+    pending = await listPendingConfirmations({ store });
+  } finally {
+    await store.close();
+  }
   // Stored confirmations are redacted when a run pauses; redacting again covers rows an older version wrote.
   const redact = createRedactor();
   const shown = pending.map(
@@ -53,8 +56,7 @@ export async function decideApproval(
   options: ApprovalsOptions & { reason?: string },
   io: AgentCliIo,
 ): Promise<StoredConfirmation> {
-  const storeOptions = options.state !== undefined ? { path: options.state } : {};
-  const store = await openSqliteRunStore(storeOptions);
+  const store = await openCliRunStore(options);
   try {
     const pending = await store.findConfirmation(approvalId);
     if (!pending)
@@ -85,6 +87,7 @@ export function registerApprovalsCommand(program: Command): void {
     .command('list')
     .description('List the calls waiting for a decision, by run.')
     .option('--state <file>', 'the SQLite file of pending runs (default $TOOLWRIGHT_HOME/state.db)')
+    .option('--store <url>', STORE_OPTION_HELP)
     .option('--json', 'print JSON')
     .action(async (options: ApprovalsOptions) => {
       await listApprovals(options, terminalIo());
@@ -94,6 +97,7 @@ export function registerApprovalsCommand(program: Command): void {
     .description('Approve one waiting call (it runs when its run resumes).')
     .argument('<id>', 'the approval id from `toolwright approvals list`')
     .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--store <url>', STORE_OPTION_HELP)
     .option('--resume', 'continue the run right away when nothing else waits')
     .action(async (id: string, options: ApprovalsOptions & { resume?: boolean }) => {
       const io = terminalIo();
@@ -101,6 +105,7 @@ export function registerApprovalsCommand(program: Command): void {
       if (options.resume) {
         const resumeOptions: ResumeCommandOptions = { interactive: false };
         if (options.state !== undefined) resumeOptions.state = options.state;
+        if (options.store !== undefined) resumeOptions.store = options.store;
         await runResumeCommand(decided.runId, resumeOptions, io);
       }
     });
@@ -109,6 +114,7 @@ export function registerApprovalsCommand(program: Command): void {
     .description('Deny one waiting call; the model is told the user declined.')
     .argument('<id>', 'the approval id from `toolwright approvals list`')
     .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--store <url>', STORE_OPTION_HELP)
     .option('--reason <text>', 'why, for the model')
     .action(async (id: string, options: ApprovalsOptions & { reason?: string }) => {
       await decideApproval(id, 'deny', options, terminalIo());

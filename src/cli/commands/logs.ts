@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RunRecorder, createRedactor, defaultRunsDir, findPrice, openSqliteRunStore, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { RunRecorder, createRedactor, defaultRunsDir, findPrice, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { STORE_OPTION_HELP, openCliRunStore } from '../cli-run-store.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
 
@@ -14,6 +15,8 @@ export interface LogsOptions {
   runs?: string;
   /** The SQLite file of pending runs (to find the record of a run that was paused). */
   state?: string;
+  /** A PostgreSQL run store (`postgres://…`); default `TOOLWRIGHT_DATABASE_URL`. */
+  store?: string;
   json?: boolean;
 }
 
@@ -21,7 +24,7 @@ export interface LogsOptions {
 export async function findRecord(runId: string, options: LogsOptions): Promise<string> {
   const inFolder = RunRecorder.pathFor(options.runs ?? defaultRunsDir(), runId);
   if (existsSync(inFolder)) return inFolder;
-  const store = await openSqliteRunStore(options.state !== undefined ? { path: options.state } : {});
+  const store = await openCliRunStore(options);
   try {
     const stored = await store.loadRun(runId);
     const path = stored?.state.recordPath;
@@ -79,6 +82,7 @@ export function registerLogsCommand(program: Command): void {
     .argument('<runId>', 'the run id')
     .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
     .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--store <url>', STORE_OPTION_HELP)
     .option('--json', 'print the raw JSONL events')
     .action(async (runId: string, options: LogsOptions) => {
       await printLogs(runId, options, terminalIo());

@@ -6,7 +6,8 @@
  * @module
  */
 import type { Command } from 'commander';
-import { RunNotFoundError, openSqliteRunStore, resumeAgentStream, type AgentResult } from '../../agent/index.js';
+import { RunNotFoundError, resumeAgentStream, type AgentResult } from '../../agent/index.js';
+import { openCliRunStore } from '../cli-run-store.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { addAgentOptions, buildRuntime, readRunMeta, settle, terminalIo, type AgentCliIo, type AgentCommandOptions } from './run.js';
 
@@ -16,7 +17,7 @@ export interface ResumeCommandOptions extends AgentCommandOptions {
 }
 
 export async function runResumeCommand(runId: string, options: ResumeCommandOptions, io: AgentCliIo): Promise<AgentResult> {
-  const store = await openSqliteRunStore(options.state !== undefined ? { path: options.state } : {});
+  const store = await openCliRunStore(options);
   let stored;
   try {
     stored = await store.loadRun(runId);

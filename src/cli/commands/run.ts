@@ -22,12 +22,14 @@ import {
   type ConfirmationDecision,
   type PendingConfirmation,
   type RunEvent,
+  type RunStore,
 } from '../../agent/index.js';
 import { DEFAULT_PRICES, findPrice } from '../../agent/price-table.js';
 import { defaultRunsDir, defaultStatePath } from '../../agent/toolwright-home.js';
 import { createModel } from '../../models/create-model.js';
 import { DEFAULT_RETRY } from '../../models/retry/call-with-retries.js';
 import { StatusLine, useColor } from '../status-line.js';
+import { STORE_OPTION_HELP, openCliRunStore, postgresUrlOf } from '../cli-run-store.js';
 import { resultText } from '../../formats/content-as-text.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
@@ -88,6 +90,8 @@ export interface AgentCommandOptions {
   baseUrl?: string;
   /** The SQLite file of pending runs. */
   state?: string;
+  /** A PostgreSQL run store (`postgres://…`); default `TOOLWRIGHT_DATABASE_URL`. */
+  store?: string;
   /** The folder of run records. */
   runs?: string;
   /** `false` with `--no-record`. */
@@ -190,9 +194,20 @@ export async function buildRuntime(
     limits,
     // The CLI keeps its state under $TOOLWRIGHT_HOME, named here because a library run keeps none on disk by default.
     recordDir: options.record === false ? false : (options.runs ?? defaultRunsDir()),
-    statePath: options.state ?? defaultStatePath(),
     logger: { error: () => {} },
   };
+  const postgresUrl = postgresUrlOf(options);
+  let store: RunStore | undefined;
+  if (postgresUrl !== undefined) {
+    try {
+      store = runtime.store = await openCliRunStore(options);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  } else {
+    runtime.statePath = options.state ?? defaultStatePath();
+  }
   // The module's map names each category's tools, which need no `category` field of their own.
   if (meta.route) runtime.routing = { categories: loaded.categories ?? [...new Set(loaded.tools.flatMap((tool) => (tool.category ? [tool.category] : [])))] };
   // The terminal gets what the record gets: events redacted, the tools' schemas included.
@@ -212,6 +227,7 @@ export async function buildRuntime(
     close: async () => {
       status.modelCallEnded();
       await close();
+      await store?.close();
     },
   };
 }
@@ -439,6 +455,7 @@ export function addAgentOptions(command: Command): Command {
     .option('--max-retries <n>', 'retries of a failed model request (429, 5xx, connection, timeout), waiting as the provider asks (default 2)')
     .option('--no-interactive', 'leave confirmations pending instead of asking in the terminal')
     .option('--state <file>', 'the SQLite file of pending runs (default $TOOLWRIGHT_HOME/state.db, ~/.toolwright/state.db)')
+    .option('--store <url>', STORE_OPTION_HELP)
     .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
     .option('--no-record', 'write no run record')
     .option('--json', 'print the final result as JSON instead of the steps');
