@@ -102,6 +102,25 @@ describe.each(implementations)('RunStore: $name', ({ open }) => {
     await store.close();
   });
 
+  it('lists runs most recently updated first, up to a limit', async () => {
+    const store = await open();
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+    for (const runId of ['run_a', 'run_b', 'run_c']) {
+      await store.saveRun({ runId, status: 'awaiting_confirmation', state: state(runId) });
+      await tick();
+    }
+    await store.saveRun({ runId: 'run_a', status: 'completed', state: state('run_a') });
+    const listed = await store.listRuns!();
+    expect(listed.map((run) => [run.runId, run.status])).toEqual([
+      ['run_a', 'completed'],
+      ['run_c', 'awaiting_confirmation'],
+      ['run_b', 'awaiting_confirmation'],
+    ]);
+    expect(listed[0]!.state.meta).toEqual({ modelSpec: 'openai:gpt-4o-mini' });
+    expect((await store.listRuns!({ limit: 2 })).map((run) => run.runId)).toEqual(['run_a', 'run_c']);
+    await store.close();
+  });
+
   it('decides a call once', async () => {
     const store = await open();
     await store.saveRun({ runId: 'r2', status: 'awaiting_confirmation', state: state('r2') }, [confirmation('r2', '0.0', 'apr_3')]);
