@@ -112,7 +112,7 @@ describe('the console', () => {
     expect(reply.headers['set-cookie']).toEqual([`tw_console_${fixture.console.port}=${fixture.console.token}; HttpOnly; SameSite=Strict; Path=/`]);
   });
 
-  it('sends a strict Content-Security-Policy and no-sniff, no-frame, no-referrer headers on every page', async () => {
+  it('sends a strict Content-Security-Policy and no-sniff, no-frame, same-origin-referrer headers on every page', async () => {
     for (const path of ['/', '/approvals', `/runs/${fixture.runId}`, '/evals', '/nowhere']) {
       const reply = await send({ path, headers: { cookie } });
       expect(reply.headers['content-security-policy']).toBe(
@@ -120,7 +120,7 @@ describe('the console', () => {
       );
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
       expect(reply.headers['x-frame-options']).toBe('DENY');
-      expect(reply.headers['referrer-policy']).toBe('no-referrer');
+      expect(reply.headers['referrer-policy']).toBe('same-origin');
       // Only real tags start with `<` (escaped text cannot): none is a script, none has an inline style or handler.
       const tags = reply.body.match(/<[a-z][^>]*>/gi) ?? [];
       expect(tags.length).toBeGreaterThan(5);

@@ -9,7 +9,7 @@
 import type { StoredConfirmation } from '../../agent/index.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
-import type { RunTimeline, TimelineSpan } from './run-timeline.js';
+import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
 
 /** A value longer than this (as JSON) is cut in the page, with a note saying how much is left out. */
 export const MAX_SHOWN_CHARS = 20_000;
@@ -24,7 +24,6 @@ export function layout(options: { title: string; section?: Section; pendingCount
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
         ${options.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
         <title>${options.title} · toolwright console</title>
         <link rel="stylesheet" href="/console.css" />
@@ -156,42 +155,25 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
   </section>`;
 }
 
-/** Spans as bars on one time axis (an SVG per row, so no inline style is needed), in the order they started. */
+/**
+ * Spans as bars (an SVG per row, so no inline style is needed), in the order they started, one list per section (the start and each
+ * resume) with its own time axis.
+ */
 function waterfall(timeline: RunTimeline): Html {
-  const total = Math.max(timeline.end - timeline.start, 1);
-  const x = (time: number) => Math.round(((time - timeline.start) / total) * 1000 * 10) / 10;
-  const spans = [...timeline.spans].sort((a, b) => a.start - b.start);
-  const row = (span: TimelineSpan) => {
-    const left = x(span.start);
-    const width = Math.max(Math.round((x(span.end) - left) * 10) / 10, 2);
-    return html`<li class="span ${span.kind}" data-kind="${span.kind}" ${span.callKey !== undefined ? html` data-call-key="${span.callKey}"` : ''}>
-      <div class="span-row">
-        <span class="label" title="${span.label}">${span.kind === 'tool' ? html`<code>${span.label}</code>` : span.label}</span>
-        <svg class="bar" viewBox="0 0 1000 14" preserveAspectRatio="none" role="img" aria-label="${span.label}: ${formatDuration(span.end - span.start)}">
-          <rect class="${span.kind} ${span.status}" x="${left}" y="2" width="${width}" height="10"></rect>
-        </svg>
-        <span class="num">${formatDuration(span.end - span.start)}</span
-        ><span><span class="status status-${span.status}">${span.status.replace(/_/g, ' ')}</span></span>
-      </div>
-      ${
-        span.decisions.length
-          ? html`<ul class="decisions">
-              ${span.decisions.map((decision) => html`<li>${decision}</li>`)}
-            </ul>`
-          : ''
-      }
-      ${span.details.map(
-        (detail) =>
-          html`<details>
-            <summary>${detail.title}</summary>
-            <pre>${shown(detail.value)}</pre>
-          </details>`,
-      )}
-    </li>`;
-  };
-  return html`<ol class="waterfall" id="timeline">
-      ${spans.map(row)}
-    </ol>
+  const sections = timeline.sections.map((section, index) => {
+    const spans = timeline.spans.filter((span) => span.section === index).sort((a, b) => a.start - b.start);
+    if (spans.length === 0) return '';
+    const previous = timeline.sections[index - 1];
+    const heading =
+      section.resumed && previous
+        ? `Resumed ${formatTime(section.start)}${previous.end > 0 ? `, ${formatDuration(section.start - previous.end)} after the pause` : ''}`
+        : `${section.resumed ? 'Resumed' : 'Started'} ${formatTime(section.start)}`;
+    return html`<h3 class="muted">${heading} · the bars span ${formatDuration(section.end - section.start)}</h3>
+      <ol class="waterfall" data-section="${index}">
+        ${spans.map((span) => waterfallRow(span, section))}
+      </ol>`;
+  });
+  return html`<div id="timeline">${sections}</div>
     <h2>Events</h2>
     <ul class="marks">
       ${[...timeline.marks]
@@ -210,6 +192,37 @@ function waterfall(timeline: RunTimeline): Html {
             </li>`,
         )}
     </ul>`;
+}
+
+function waterfallRow(span: TimelineSpan, section: TimelineSection): Html {
+  const total = Math.max(section.end - section.start, 1);
+  const x = (time: number) => Math.round(((time - section.start) / total) * 1000 * 10) / 10;
+  const left = x(span.start);
+  const width = Math.max(Math.round((x(span.end) - left) * 10) / 10, 2);
+  return html`<li class="span ${span.kind}" data-kind="${span.kind}" ${span.callKey !== undefined ? html` data-call-key="${span.callKey}"` : ''}>
+    <div class="span-row">
+      <span class="label" title="${span.label}">${span.kind === 'tool' ? html`<code>${span.label}</code>` : span.label}</span>
+      <svg class="bar" viewBox="0 0 1000 14" preserveAspectRatio="none" role="img" aria-label="${span.label}: ${formatDuration(span.end - span.start)}">
+        <rect class="${span.kind} ${span.status}" x="${left}" y="2" width="${width}" height="10"></rect>
+      </svg>
+      <span class="num">${formatDuration(span.end - span.start)}</span
+      ><span><span class="status status-${span.status}">${span.status.replace(/_/g, ' ')}</span></span>
+    </div>
+    ${
+      span.decisions.length
+        ? html`<ul class="decisions">
+            ${span.decisions.map((decision) => html`<li>${decision}</li>`)}
+          </ul>`
+        : ''
+    }
+    ${span.details.map(
+      (detail) =>
+        html`<details>
+          <summary>${detail.title}</summary>
+          <pre>${shown(detail.value)}</pre>
+        </details>`,
+    )}
+  </li>`;
 }
 
 export function evalsPage(reports: readonly { index: number; folder: string; modifiedAt: number }[]): Html {

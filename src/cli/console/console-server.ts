@@ -102,6 +102,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       return decide(response, decodePath(decision[1]!), decision[2] as Decision, form.get('reason') ?? undefined);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, { status: 405, message: 'The console’s pages are read with GET.' });
+    // Browsers ask for an icon on their own; answering "none" keeps a 404 out of their console.
+    if (path === '/favicon.ico') return void response.writeHead(204, securityHeaders(PAGE_CSP)).end();
     if (path === '/console.css') return send(response, 200, CONSOLE_CSS, 'text/css; charset=utf-8');
     if (path === '/') {
       const [runs, pending] = await Promise.all([listRuns(sources), listPendingConfirmations({ store: options.store })]);
@@ -239,7 +241,8 @@ function securityHeaders(csp: string): Record<string, string> {
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // Not `no-referrer`: under it a browser sends `Origin: null` with a form POST, and the origin check needs the real one.
+    'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'cache-control': 'no-store',

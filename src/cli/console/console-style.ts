@@ -16,6 +16,7 @@ header nav a[aria-current="page"] { font-weight: 600; border-bottom: 2px solid v
 main { padding: 16px 24px 48px; max-width: 1280px; }
 h1 { font-size: 20px; margin: 8px 0 16px; }
 h2 { font-size: 16px; margin: 24px 0 8px; }
+h3 { font-size: 13px; font-weight: 500; margin: 14px 0 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }

@@ -3,7 +3,10 @@
  * placed by when it started and how long it took (the `durationMs` the record
  * holds, ending at the line's time), so calls that ran in parallel overlap.
  * Everything else the record says (routing, confirmations, limits, the stop)
- * becomes a mark at its time. Built from the record lines only: the console
+ * becomes a mark at its time. A resumed run is drawn as one section per
+ * process run (started, then each resume), each on its own time axis, so the
+ * hours a run waited for a person do not squash its calls into slivers.
+ * Built from the record lines only: the console
  * never shows more than the record holds.
  * @module
  */
@@ -16,6 +19,8 @@ export interface TimelineDetail {
 
 export interface TimelineSpan {
   kind: 'model' | 'tool';
+  /** The section: 0 for the first start, one more for each resume. */
+  section: number;
   /** `model call 2`, or the tool's name. */
   label: string;
   step: number;
@@ -32,14 +37,22 @@ export interface TimelineSpan {
 }
 
 export interface TimelineMark {
+  section: number;
   time: number;
   label: string;
   detail?: unknown;
 }
 
-export interface RunTimeline {
+/** One start or resume of the run: the time axis its spans are drawn on. */
+export interface TimelineSection {
+  resumed: boolean;
+  /** Milliseconds since the epoch (0 for an empty section). */
   start: number;
   end: number;
+}
+
+export interface RunTimeline {
+  sections: TimelineSection[];
   spans: TimelineSpan[];
   marks: TimelineMark[];
 }
@@ -58,7 +71,13 @@ export function buildTimeline(lines: readonly RunRecordLine[]): RunTimeline {
     else decisions.set(callKey, [...(decisions.get(callKey) ?? []), text]);
   };
   let modelCalls = 0;
+  let section = -1;
+  const resumedSections: boolean[] = [];
   for (const line of lines) {
+    if (line.type === 'run_started' || section === -1) {
+      section++;
+      resumedSections.push(line.type === 'run_started' && line.resumed);
+    }
     const time = Date.parse(line.time);
     if (!Number.isFinite(time)) continue;
     switch (line.type) {
@@ -85,6 +104,7 @@ export function buildTimeline(lines: readonly RunRecordLine[]): RunTimeline {
         }
         spans.push({
           kind: 'model',
+          section,
           label: `model call ${++modelCalls}`,
           step: line.step,
           start: Math.min(time - duration, request?.time ?? Infinity),
@@ -112,7 +132,7 @@ export function buildTimeline(lines: readonly RunRecordLine[]): RunTimeline {
         break;
       case 'confirmation_requested':
         for (const pending of line.pending) decide(pending.callKey, `asked a person: ${pending.summary}`);
-        marks.push({ time, label: `waiting for ${line.pending.length} confirmation(s)`, detail: line.pending });
+        marks.push({ section, time, label: `waiting for ${line.pending.length} confirmation(s)`, detail: line.pending });
         break;
       case 'tool_result': {
         const call = calls.get(line.callKey);
@@ -126,6 +146,7 @@ export function buildTimeline(lines: readonly RunRecordLine[]): RunTimeline {
         if (line.trust !== undefined) details.push({ title: 'trust', value: { trust: line.trust, isolated: line.isolated === true } });
         const span: TimelineSpan = {
           kind: 'tool',
+          section,
           label: line.toolName,
           step: line.step,
           callKey: line.callKey,
@@ -144,36 +165,37 @@ export function buildTimeline(lines: readonly RunRecordLine[]): RunTimeline {
         break;
       }
       case 'run_started':
-        marks.push({ time, label: `${line.resumed ? 'resumed' : 'started'} with ${line.modelId}` });
+        marks.push({ section, time, label: `${line.resumed ? 'resumed' : 'started'} with ${line.modelId}` });
         break;
       case 'routing':
-        marks.push({ time, label: `routing: ${line.category ?? 'no category chosen'} (${line.tools.length} tools)`, detail: line });
+        marks.push({ section, time, label: `routing: ${line.category ?? 'no category chosen'} (${line.tools.length} tools)`, detail: line });
         break;
       case 'turn_limited':
-        marks.push({ time, label: `turn limited to ${line.limit} of ${line.requested} calls`, detail: line });
+        marks.push({ section, time, label: `turn limited to ${line.limit} of ${line.requested} calls`, detail: line });
         break;
       case 'unexpected_stop':
-        marks.push({ time, label: `model stopped early (${line.finishReason})`, detail: line });
+        marks.push({ section, time, label: `model stopped early (${line.finishReason})`, detail: line });
         break;
       case 'output_invalid':
-        marks.push({ time, label: 'final answer failed its schema', detail: line.issues });
+        marks.push({ section, time, label: 'final answer failed its schema', detail: line.issues });
         break;
       case 'call_superseded':
-        marks.push({ time, label: `call ${line.callKey} superseded`, detail: line });
+        marks.push({ section, time, label: `call ${line.callKey} superseded`, detail: line });
         break;
       case 'stop':
-        marks.push({ time, label: `${line.status}${line.stopReason ? ` (${line.stopReason.kind})` : ''}`, detail: line.stopReason ?? line.output });
+        marks.push({ section, time, label: `${line.status}${line.stopReason ? ` (${line.stopReason.kind})` : ''}`, detail: line.stopReason ?? line.output });
         break;
     }
   }
-  // A loop, not Math.min(...times): a long record would overflow the argument list.
-  let start = Infinity;
-  let end = -Infinity;
-  for (const time of [...spans.flatMap((span) => [span.start, span.end]), ...marks.map((mark) => mark.time)]) {
-    if (time < start) start = time;
-    if (time > end) end = time;
-  }
-  return start <= end ? { start, end, spans, marks } : { start: 0, end: 0, spans, marks };
+  const sections = resumedSections.map((resumed, index) => {
+    // A loop, not Math.min(...times): a long record would overflow the argument list.
+    let start = Infinity;
+    let end = -Infinity;
+    for (const span of spans) if (span.section === index) [start, end] = [Math.min(start, span.start), Math.max(end, span.end)];
+    for (const mark of marks) if (mark.section === index) [start, end] = [Math.min(start, mark.time), Math.max(end, mark.time)];
+    return start <= end ? { resumed, start, end } : { resumed, start: 0, end: 0 };
+  });
+  return { sections, spans, marks };
 }
 
 function finiteDuration(value: unknown): number {
