@@ -7,7 +7,9 @@
  * strict Content-Security-Policy; and a tool result holding markup reaches the
  * page escaped, with the record's redactions.
  */
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE, SECRET, startConsoleFixture, type ConsoleFixture } from './console-fixture.js';
 
@@ -135,6 +137,17 @@ describe('the console', () => {
     expect(page).toContain('&lt;script&gt;document.title=\\&quot;owned\\&quot;&lt;/script&gt;&lt;img src=x onerror=');
     expect(page).not.toContain(SECRET);
     expect(page).toContain('key [REDACTED]');
+  });
+
+  it('redacts again a record written without redaction (by an older version), as `toolwright logs` does', async () => {
+    const line = { time: new Date().toISOString(), runId: 'run_old', type: 'run_started', modelId: `model ${SECRET}`, tools: [], limits: {}, resumed: false };
+    writeFileSync(join(fixture.folder, 'runs', 'run_old.jsonl'), `${JSON.stringify(line)}\n`);
+    for (const path of ['/', '/runs/run_old']) {
+      const page = (await send({ path, headers: { cookie } })).body;
+      expect(page).toContain('run_old');
+      expect(page).not.toContain(SECRET);
+      expect(page).toContain('model [REDACTED]');
+    }
   });
 
   it('records a decision once: the approval’s signed token is single use', async () => {
