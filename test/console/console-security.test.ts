@@ -90,7 +90,7 @@ describe('the console refuses', () => {
     expect((await send({ path: '/', headers: { host: `localhost:${fixture.console.port}`, cookie } })).status).toBe(200);
   });
 
-  it('a write from another origin, without an origin, without the form token, or by GET; nothing is decided', async () => {
+  it('a write from another origin, without an origin, without the form token, by GET, or over 16 KiB; nothing is decided', async () => {
     const action = `/approvals/${fixture.approvalId}/approve`;
     expect((await post(action, { form: formToken }, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(action, { form: formToken }, { origin: `http://127.0.0.1:${fixture.console.port + 1}` })).status).toBe(403);
@@ -100,6 +100,7 @@ describe('the console refuses', () => {
     expect((await post(action, { form: 'forged' })).status).toBe(403);
     expect((await post(action, {})).status).toBe(403);
     expect((await send({ path: action, headers: { cookie } })).status).toBe(405);
+    expect((await post(action, { form: formToken, reason: 'x'.repeat(17 * 1024) })).status).toBe(413);
     // The cookie is what a cross-site form could not send (SameSite=Strict), but the token in a URL is never accepted for a write either.
     expect((await send({ method: 'POST', path: `${action}?token=${fixture.console.token}`, body: `form=${formToken}` })).status).toBe(401);
     expect((await fixture.store.findConfirmation(fixture.approvalId))?.decision).toBeUndefined();
@@ -123,6 +124,7 @@ describe('the console', () => {
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
       expect(reply.headers['x-frame-options']).toBe('DENY');
       expect(reply.headers['referrer-policy']).toBe('same-origin');
+      expect(reply.headers['cache-control']).toBe('no-store');
       // Only real tags start with `<` (escaped text cannot): none is a script, none has an inline style or handler.
       const tags = reply.body.match(/<[a-z][^>]*>/gi) ?? [];
       expect(tags.length).toBeGreaterThan(5);
