@@ -152,6 +152,18 @@ describe('the console', () => {
     }
   });
 
+  it('lists runs when a record has a line of the wrong shape', async () => {
+    const time = new Date().toISOString();
+    const lines = [
+      { time, runId: 'run_odd', type: 'run_started', modelId: { not: 'a string' }, tools: 5, resumed: false },
+      { time, runId: 'run_odd', type: 'stop', status: 'completed', usage: null, costUsd: 'free' },
+    ];
+    writeFileSync(join(fixture.folder, 'runs', 'run_odd.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const reply = await send({ path: '/', headers: { cookie } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatch(/<tr data-run-id="run_odd">[\s\S]*?completed/);
+  });
+
   it('records a decision once: the approval’s signed token is single use', async () => {
     const action = `/approvals/${fixture.approvalId}/deny`;
     const first = await post(action, { form: formToken, reason: 'not today' });

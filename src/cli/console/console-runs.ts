@@ -88,13 +88,14 @@ export function summarize(runId: string, lines: readonly RunRecordLine[]): RunSu
   for (const line of lines) {
     const time = Date.parse(line.time);
     if (summary.startedAt === undefined && Number.isFinite(time)) summary.startedAt = time;
+    // The record is toolwright's own, but a file on disk: a line of the wrong shape is passed over rather than failing the list.
     if (line.type === 'run_started') {
-      summary.model ??= line.modelId;
-      for (const tool of line.tools) if (!summary.tools.includes(tool)) summary.tools.push(tool);
-    } else if (line.type === 'stop') {
+      if (typeof line.modelId === 'string') summary.model ??= line.modelId;
+      if (Array.isArray(line.tools)) for (const tool of line.tools) if (typeof tool === 'string' && !summary.tools.includes(tool)) summary.tools.push(tool);
+    } else if (line.type === 'stop' && typeof line.status === 'string') {
       summary.status = line.status;
-      summary.costUsd = line.costUsd;
-      summary.durationMs = line.usage.wallTimeMs;
+      summary.costUsd = typeof line.costUsd === 'number' ? line.costUsd : undefined;
+      summary.durationMs = typeof line.usage?.wallTimeMs === 'number' ? line.usage.wallTimeMs : undefined;
     }
   }
   return summary;
