@@ -47,6 +47,12 @@ export function createMemoryRunStore(): RunStore {
       const run = runs.get(runId);
       return run && copy(run);
     },
+    async listRuns({ limit = 100 } = {}) {
+      return [...runs.values()]
+        .sort((a, b) => b.updatedAt - a.updatedAt)
+        .slice(0, Math.max(0, limit))
+        .map(copy);
+    },
     async listConfirmations(filter = {}) {
       return [...confirmations.values()]
         .filter((item) => (filter.runId === undefined || item.runId === filter.runId) && (!filter.undecided || item.decision === undefined))

@@ -289,17 +289,14 @@ class PostgresStore implements PostgresRunStore {
 
   async loadRun(runId: string): Promise<StoredRun | undefined> {
     const [row] = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE run_id = $1`, [runId]);
-    if (!row) return undefined;
-    const run: StoredRun = {
-      runId: row.run_id,
-      status: row.status as RunStatus,
-      state: parseStored<RunState>(row.state, `run ${runId}`),
-      createdAt: Number(row.created_at),
-      updatedAt: Number(row.updated_at),
-    };
-    const lease = leaseOf(row);
-    if (lease) run.lease = lease;
-    return run;
+    return row && runOf(row);
+  }
+
+  async listRuns({ limit = 100 }: { limit?: number } = {}): Promise<StoredRun[]> {
+    const rows = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs ORDER BY updated_at DESC, run_id DESC LIMIT $1`, [
+      Math.max(0, Math.floor(limit)),
+    ]);
+    return rows.map(runOf);
   }
 
   async listConfirmations(filter: { runId?: string; undecided?: boolean } = {}): Promise<StoredConfirmation[]> {
@@ -516,6 +513,19 @@ function readNotice(payload: string): DecisionNotice | undefined {
   const { runId, callKey, decision } = parsed.value as Record<string, unknown>;
   if (typeof runId !== 'string' || typeof callKey !== 'string' || (decision !== 'approve' && decision !== 'deny')) return undefined;
   return { runId, callKey, decision };
+}
+
+function runOf(row: RunRow): StoredRun {
+  const run: StoredRun = {
+    runId: row.run_id,
+    status: row.status as RunStatus,
+    state: parseStored<RunState>(row.state, `run ${row.run_id}`),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  const lease = leaseOf(row);
+  if (lease) run.lease = lease;
+  return run;
 }
 
 function leaseOf(row: RunRow): RunLease | undefined {

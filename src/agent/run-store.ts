@@ -97,6 +97,11 @@ export interface RunStore {
   /** Inserts or replaces a run; adds the given confirmations (existing ones, decided or not, are kept). The lease is left as it is. */
   saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations?: readonly StoredConfirmation[]): Promise<void>;
   loadRun(runId: string): Promise<StoredRun | undefined>;
+  /**
+   * The most recently updated runs first, at most `limit` (default 100), for a person looking over them (`toolwright console`).
+   * Optional: a store without it still runs agents, and the console then lists only the runs it finds records of.
+   */
+  listRuns?(options?: { limit?: number }): Promise<StoredRun[]>;
   listConfirmations(filter?: { runId?: string; undecided?: boolean }): Promise<StoredConfirmation[]>;
   findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined>;
   /** Records a decision once; a second decision on the same call is `already_decided`. */

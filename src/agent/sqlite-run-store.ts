@@ -64,6 +64,19 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 `;
 
+function toRun(row: RunRow): StoredRun {
+  const run: StoredRun = {
+    runId: row.run_id,
+    status: row.status as RunStatus,
+    state: parseStored<RunState>(row.state, `run ${row.run_id}`),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  const lease = leaseOf(row);
+  if (lease) run.lease = lease;
+  return run;
+}
+
 interface ConfirmationRow {
   run_id: string;
   call_key: string;
@@ -125,6 +138,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
        VALUES (@runId, @callKey, @approvalId, @callId, @toolName, @arguments, @summary, @token, @expiresAt, @createdAt)`,
     ),
     loadRun: db.prepare<[string], RunRow>(`SELECT * FROM runs WHERE run_id = ?`),
+    recentRuns: db.prepare<[number], RunRow>(`SELECT * FROM runs ORDER BY updated_at DESC, rowid DESC LIMIT ?`),
     allConfirmations: db.prepare<[], ConfirmationRow>(`SELECT * FROM confirmations ORDER BY created_at, rowid`),
     findConfirmation: db.prepare<[string], ConfirmationRow>(`SELECT * FROM confirmations WHERE approval_id = ?`),
     decide: db.prepare(`UPDATE confirmations SET decision = ?, reason = ?, decided_at = ? WHERE run_id = ? AND call_key = ? AND decision IS NULL`),
@@ -174,17 +188,10 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     },
     async loadRun(runId) {
       const row = statements.loadRun.get(runId);
-      if (!row) return undefined;
-      const run: StoredRun = {
-        runId: row.run_id,
-        status: row.status as RunStatus,
-        state: parseStored<RunState>(row.state, `run ${runId}`),
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
-      const lease = leaseOf(row);
-      if (lease) run.lease = lease;
-      return run;
+      return row && toRun(row);
+    },
+    async listRuns({ limit = 100 } = {}) {
+      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map(toRun);
     },
     async listConfirmations(filter = {}) {
       return statements.allConfirmations

@@ -20,6 +20,7 @@ import { registerApprovalsCommand } from './commands/approvals.js';
 import { registerResumeCommand } from './commands/resume.js';
 import { registerLogsCommand } from './commands/logs.js';
 import { registerEvalCommand } from './commands/eval.js';
+import { registerConsoleCommand } from './commands/console.js';
 
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -32,6 +33,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   registerResumeCommand,
   registerLogsCommand,
   registerEvalCommand,
+  registerConsoleCommand,
 ];
 
 /** Exit codes: 0 success, 1 the command ran and found problems, 2 the input or options are wrong, 70 a bug in toolwright. */

@@ -1,0 +1,290 @@
+/**
+ * The console's pages, server-rendered: every value from a run, its record or
+ * a confirmation goes through the escaping `html` template, and no page has a
+ * script. Values shown are those the record and the store hold (already
+ * redacted when written, redacted again on reading), cut to a readable length,
+ * never more.
+ * @module
+ */
+import type { StoredConfirmation } from '../../agent/index.js';
+import type { RunSummary } from './console-runs.js';
+import { html, type Html } from './html.js';
+import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
+
+/** A value longer than this (as JSON) is cut in the page, with a note saying how much is left out. */
+export const MAX_SHOWN_CHARS = 20_000;
+
+type Section = 'runs' | 'approvals' | 'evals';
+
+export function layout(options: { title: string; section?: Section; pendingCount?: number; refreshSeconds?: number }, body: Html): Html {
+  const link = (section: Section, href: string, text: string) =>
+    html`<a href="${href}" ${options.section === section ? html` aria-current="page"` : ''}>${text}</a>`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        ${options.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
+        <title>${options.title} · toolwright console</title>
+        <link rel="stylesheet" href="/console.css" />
+      </head>
+      <body>
+        <header>
+          <strong>toolwright console</strong>
+          <nav>
+            ${link('runs', '/', 'Runs')}${link(
+              'approvals',
+              '/approvals',
+              `Approvals${options.pendingCount ? ` (${options.pendingCount})` : ''}`,
+            )}${link('evals', '/evals', 'Eval reports')}
+          </nav>
+        </header>
+        <main>${body}</main>
+      </body>
+    </html> `;
+}
+
+export function runsPage(runs: readonly RunSummary[], pendingCount: number): Html {
+  const rows = runs.map(
+    (run) =>
+      html`<tr data-run-id="${run.runId}">
+        <td>
+          <a href="/runs/${encodeURIComponent(run.runId)}"><code>${run.runId}</code></a>
+        </td>
+        <td><span class="status status-${run.status}">${run.status.replace(/_/g, ' ')}</span></td>
+        <td>${run.model ?? html`<span class="muted">unknown</span>`}</td>
+        <td>${run.tools.length ? run.tools.join(', ') : html`<span class="muted">none</span>`}</td>
+        <td class="num">${run.costUsd !== undefined ? `$${run.costUsd.toFixed(4)}` : '–'}</td>
+        <td class="num">${run.durationMs !== undefined ? formatDuration(run.durationMs) : '–'}</td>
+        <td class="num">${run.startedAt !== undefined ? formatTime(run.startedAt) : '–'}</td>
+      </tr>`,
+  );
+  return layout(
+    { title: 'Runs', section: 'runs', pendingCount },
+    html`<h1>Runs</h1>
+      ${
+        runs.length === 0
+          ? html`<p class="notice">No runs yet: runs started with <code>toolwright run</code> (or with this store and records folder) show here.</p>`
+          : html`<table id="runs">
+              <thead>
+                <tr>
+                  <th>Run</th>
+                  <th>Status</th>
+                  <th>Model</th>
+                  <th>Tools</th>
+                  <th>Cost</th>
+                  <th>Duration</th>
+                  <th>Started</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }`,
+  );
+}
+
+export interface RunPageInput {
+  summary: RunSummary;
+  timeline: RunTimeline | undefined;
+  /** Why there is no timeline (no record, or too large). */
+  recordNote?: string;
+  pending: readonly StoredConfirmation[];
+  formToken: string;
+  /** A resume the console started and its outcome, when there is one. */
+  resume?: { state: 'resuming' } | { state: 'failed'; message: string };
+  pendingCount: number;
+}
+
+export function runPage(input: RunPageInput): Html {
+  const { summary, timeline } = input;
+  const live = summary.status === 'running' || input.resume?.state === 'resuming';
+  return layout(
+    { title: `Run ${summary.runId}`, section: 'runs', pendingCount: input.pendingCount, ...(live ? { refreshSeconds: 1 } : {}) },
+    html`<h1>Run <code>${summary.runId}</code></h1>
+      <p>
+        <span id="run-status" class="status status-${summary.status}">${summary.status.replace(/_/g, ' ')}</span> · ${summary.model ?? 'model unknown'} ·
+        ${summary.costUsd !== undefined ? `$${summary.costUsd.toFixed(4)}` : 'cost unknown'} ·
+        ${summary.durationMs !== undefined ? formatDuration(summary.durationMs) : 'duration unknown'} active
+      </p>
+      ${input.resume?.state === 'resuming' ? html`<p class="notice" id="resume-note">Resuming the run…</p>` : ''}
+      ${input.resume?.state === 'failed' ? html`<p class="notice" id="resume-note">The console could not resume the run: ${input.resume.message}</p>` : ''}
+      ${
+        input.pending.length
+          ? html`<h2>Waiting for a decision</h2>
+              ${input.pending.map((item) => approvalCard(item, input.formToken))}`
+          : ''
+      }
+      <h2>Timeline</h2>
+      ${timeline ? waterfall(timeline) : html`<p class="notice">${input.recordNote ?? 'This run has no record.'}</p>`}`,
+  );
+}
+
+export function approvalsPage(pending: readonly StoredConfirmation[], formToken: string): Html {
+  return layout(
+    { title: 'Approvals', section: 'approvals', pendingCount: pending.length },
+    html`<h1>Calls waiting for a decision</h1>
+      ${pending.length === 0 ? html`<p class="notice">No calls are waiting for confirmation.</p>` : pending.map((item) => approvalCard(item, formToken, true))}`,
+  );
+}
+
+function approvalCard(item: StoredConfirmation, formToken: string, showRun = false): Html {
+  const action = `/approvals/${encodeURIComponent(item.approvalId)}`;
+  return html`<section class="approval" data-approval-id="${item.approvalId}">
+    <div class="summary">${item.summary}</div>
+    <div class="muted">
+      ${item.toolName} · <code>${item.approvalId}</code>${
+        showRun ? html` · run <a href="/runs/${encodeURIComponent(item.runId)}"><code>${item.runId}</code></a>` : ''
+      }
+      · expires ${formatTime(item.expiresAt)}
+    </div>
+    <pre>${shown(item.arguments)}</pre>
+    <form method="post" action="${action}/approve">
+      <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
+    </form>
+    <form method="post" action="${action}/deny">
+      <input type="hidden" name="form" value="${formToken}" /><input
+        type="text"
+        name="reason"
+        maxlength="500"
+        placeholder="why (told to the model)"
+        aria-label="reason"
+      /><button class="deny" type="submit">Deny</button>
+    </form>
+  </section>`;
+}
+
+/**
+ * Spans as bars (an SVG per row, so no inline style is needed), in the order they started, one list per section (the start and each
+ * resume) with its own time axis.
+ */
+function waterfall(timeline: RunTimeline): Html {
+  const sections = timeline.sections.map((section, index) => {
+    const spans = timeline.spans.filter((span) => span.section === index).sort((a, b) => a.start - b.start);
+    if (spans.length === 0) return '';
+    const previous = timeline.sections[index - 1];
+    const heading =
+      section.resumed && previous
+        ? `Resumed ${formatTime(section.start)}${previous.end > 0 ? `, ${formatDuration(section.start - previous.end)} after the pause` : ''}`
+        : `${section.resumed ? 'Resumed' : 'Started'} ${formatTime(section.start)}`;
+    return html`<h3 class="muted">${heading} · the bars span ${formatDuration(section.end - section.start)}</h3>
+      <ol class="waterfall" data-section="${index}">
+        ${spans.map((span) => waterfallRow(span, section))}
+      </ol>`;
+  });
+  return html`<div id="timeline">${sections}</div>
+    <h2>Events</h2>
+    <ul class="marks">
+      ${[...timeline.marks]
+        .sort((a, b) => a.time - b.time)
+        .map(
+          (mark) =>
+            html`<li>
+              <span class="muted">${formatTime(mark.time)}</span> ${mark.label}${
+                mark.detail !== undefined
+                  ? html`<details>
+                      <summary>details</summary>
+                      <pre>${shown(mark.detail)}</pre>
+                    </details>`
+                  : ''
+              }
+            </li>`,
+        )}
+    </ul>`;
+}
+
+function waterfallRow(span: TimelineSpan, section: TimelineSection): Html {
+  const total = Math.max(section.end - section.start, 1);
+  const x = (time: number) => Math.round(((time - section.start) / total) * 1000 * 10) / 10;
+  const left = x(span.start);
+  const width = Math.max(Math.round((x(span.end) - left) * 10) / 10, 2);
+  return html`<li class="span ${span.kind}" data-kind="${span.kind}" ${span.callKey !== undefined ? html` data-call-key="${span.callKey}"` : ''}>
+    <div class="span-row">
+      <span class="label" title="${span.label}">${span.kind === 'tool' ? html`<code>${span.label}</code>` : span.label}</span>
+      <svg class="bar" viewBox="0 0 1000 14" preserveAspectRatio="none" role="img" aria-label="${span.label}: ${formatDuration(span.end - span.start)}">
+        <rect class="${span.kind} ${span.status}" x="${left}" y="2" width="${width}" height="10"></rect>
+      </svg>
+      <span class="num">${formatDuration(span.end - span.start)}</span
+      ><span><span class="status status-${span.status}">${span.status.replace(/_/g, ' ')}</span></span>
+    </div>
+    ${
+      span.decisions.length
+        ? html`<ul class="decisions">
+            ${span.decisions.map((decision) => html`<li>${decision}</li>`)}
+          </ul>`
+        : ''
+    }
+    ${span.details.map(
+      (detail) =>
+        html`<details>
+          <summary>${detail.title}</summary>
+          <pre>${shown(detail.value)}</pre>
+        </details>`,
+    )}
+  </li>`;
+}
+
+export function evalsPage(reports: readonly { index: number; folder: string; modifiedAt: number }[]): Html {
+  return layout(
+    { title: 'Eval reports', section: 'evals' },
+    html`<h1>Eval reports</h1>
+      ${
+        reports.length === 0
+          ? html`<p class="notice">
+              No eval reports found: <code>toolwright eval --out &lt;folder&gt;</code> writes one, and
+              <code>toolwright console --evals &lt;folder&gt;</code> lists it.
+            </p>`
+          : html`<table id="evals">
+              <thead>
+                <tr>
+                  <th>Report</th>
+                  <th>Written</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${reports.map(
+                  (report) =>
+                    html`<tr>
+                      <td>
+                        <a href="/evals/${report.index}/report.html"><code>${report.folder}</code></a>
+                      </td>
+                      <td class="num">${formatTime(report.modifiedAt)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }`,
+  );
+}
+
+export function errorPage(status: number, message: string): Html {
+  return layout(
+    { title: `Error ${status}` },
+    html`<h1>${status}</h1>
+      <p class="notice">${message}</p>`,
+  );
+}
+
+/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at {@link MAX_SHOWN_CHARS}. */
+export function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+  } catch {
+    text = '(cannot be shown)';
+  }
+  return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length - MAX_SHOWN_CHARS} more characters in the record)` : text;
+}
+
+function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+function formatTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? '–' : date.toISOString().replace('T', ' ').slice(0, 19);
+}

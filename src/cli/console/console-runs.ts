@@ -1,0 +1,137 @@
+/**
+ * What the console knows of runs: the store's runs (any {@link RunStore}; the
+ * ones that can list them) joined with the records in the runs folder, so a
+ * run shows with its status from the store and its model, tools and timing
+ * from its record. Records are read asynchronously and bounded in size: a
+ * record is hostile text and may be large.
+ * @module
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RunRecorder, createRedactor, type RunRecordLine, type RunStore, type StoredRun } from '../../agent/index.js';
+import { safeParseJson } from '../../shared/safe-json.js';
+
+/** A record larger than this is not read (the console says so rather than holding it in memory). */
+export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+export interface RunSummary {
+  runId: string;
+  /** The store's status when it has the run, else the record's last stop (`running` when it has none yet). */
+  status: string;
+  model: string | undefined;
+  tools: string[];
+  costUsd: number | undefined;
+  /** Active wall time (waiting for a person not counted). */
+  durationMs: number | undefined;
+  /** Milliseconds since the epoch: the run's first record line, else when the store first saved it. */
+  startedAt: number | undefined;
+  updatedAt: number | undefined;
+}
+
+export interface ConsoleSources {
+  store: RunStore;
+  /** The folder of run records (`$TOOLWRIGHT_HOME/runs` for the CLI). */
+  runsDir: string;
+}
+
+export type RecordRead = { lines: RunRecordLine[]; path: string } | { missing: true; path: string } | { tooLarge: true; path: string; bytes: number };
+
+/** Reads a run's record: where the store says it is, else in the runs folder. Lines are redacted again, as `toolwright logs` does. */
+export async function readRecord(sources: ConsoleSources, runId: string, stored?: StoredRun): Promise<RecordRead> {
+  const candidates = [stored?.state.recordPath, RunRecorder.pathFor(sources.runsDir, runId)].filter((path): path is string => typeof path === 'string');
+  for (const path of candidates) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    if (info.size > MAX_RECORD_BYTES) return { tooLarge: true, path, bytes: info.size };
+    const redact = createRedactor();
+    const lines: RunRecordLine[] = [];
+    for (const text of (await readFile(path, 'utf8')).split('\n')) {
+      if (text.trim() === '') continue;
+      const parsed = safeParseJson(text);
+      // A torn last line, or a line that is not an event object, is skipped, as readRunRecord does.
+      if (parsed.success && isRecordLine(parsed.value)) lines.push(redact(parsed.value) as RunRecordLine);
+    }
+    return { lines, path };
+  }
+  return { missing: true, path: candidates.at(-1)! };
+}
+
+/** The most recent runs, newest first: the store's, and those with a record in the runs folder. */
+export async function listRuns(sources: ConsoleSources, limit = 100): Promise<RunSummary[]> {
+  const byId = new Map<string, RunSummary>();
+  const storedRuns = (await sources.store.listRuns?.({ limit })) ?? [];
+  for (const run of storedRuns) byId.set(run.runId, fromStored(run));
+  const records = await recentRecords(sources.runsDir, limit);
+  for (const record of records) {
+    const stored = storedRuns.find((run) => run.runId === record.runId);
+    const read = await readRecord(sources, record.runId, stored);
+    const fromRecord = 'lines' in read ? summarize(record.runId, read.lines) : undefined;
+    const existing = byId.get(record.runId);
+    if (!fromRecord) {
+      if (!existing) byId.set(record.runId, { ...empty(record.runId), updatedAt: record.mtimeMs });
+      continue;
+    }
+    byId.set(
+      record.runId,
+      existing
+        ? { ...fromRecord, status: existing.status, costUsd: existing.costUsd ?? fromRecord.costUsd, updatedAt: existing.updatedAt }
+        : { ...fromRecord, updatedAt: record.mtimeMs },
+    );
+  }
+  return [...byId.values()].sort((a, b) => (b.startedAt ?? b.updatedAt ?? 0) - (a.startedAt ?? a.updatedAt ?? 0)).slice(0, limit);
+}
+
+/** A run's summary from its record lines. */
+export function summarize(runId: string, lines: readonly RunRecordLine[]): RunSummary {
+  const summary = empty(runId);
+  summary.status = 'running';
+  for (const line of lines) {
+    const time = Date.parse(line.time);
+    if (summary.startedAt === undefined && Number.isFinite(time)) summary.startedAt = time;
+    // The record is toolwright's own, but a file on disk: a line of the wrong shape is passed over rather than failing the list.
+    if (line.type === 'run_started') {
+      if (typeof line.modelId === 'string') summary.model ??= line.modelId;
+      if (Array.isArray(line.tools)) for (const tool of line.tools) if (typeof tool === 'string' && !summary.tools.includes(tool)) summary.tools.push(tool);
+    } else if (line.type === 'stop' && typeof line.status === 'string') {
+      summary.status = line.status;
+      summary.costUsd = typeof line.costUsd === 'number' ? line.costUsd : undefined;
+      summary.durationMs = typeof line.usage?.wallTimeMs === 'number' ? line.usage.wallTimeMs : undefined;
+    }
+  }
+  return summary;
+}
+
+function fromStored(run: StoredRun): RunSummary {
+  const tools = [...new Set(run.state.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName)))];
+  return {
+    runId: run.runId,
+    status: run.status,
+    model: run.state.modelId,
+    tools,
+    costUsd: run.state.costUsd,
+    durationMs: run.state.usage.wallTimeMs,
+    startedAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
+}
+
+function empty(runId: string): RunSummary {
+  return { runId, status: 'unknown', model: undefined, tools: [], costUsd: undefined, durationMs: undefined, startedAt: undefined, updatedAt: undefined };
+}
+
+async function recentRecords(folder: string, limit: number): Promise<{ runId: string; mtimeMs: number }[]> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const found: { runId: string; mtimeMs: number }[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    const info = await stat(join(folder, name)).catch(() => undefined);
+    if (info?.isFile()) found.push({ runId: name.slice(0, -'.jsonl'.length), mtimeMs: info.mtimeMs });
+  }
+  return found.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, limit);
+}
+
+function isRecordLine(value: unknown): value is RunRecordLine {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const line = value as Record<string, unknown>;
+  return typeof line.type === 'string' && typeof line.time === 'string';
+}
