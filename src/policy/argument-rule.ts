@@ -193,8 +193,12 @@ export function matchSchema(options: MatchSchemaOptions): ArgumentRule {
   });
 }
 
-export interface CustomRuleOptions extends Omit<RuleBase, 'vouch'> {
+export interface CustomRuleOptions {
   id: string;
+  /** The tool (or tools) it applies to. */
+  tool: string | readonly string[];
+  /** What happens to a call that breaks it. Default: `block`. */
+  action?: RuleAction;
   description: string;
   /** Returns what is wrong, as one sentence for the model, or `undefined`; `call.context` is the run's context. A throw counts as a violation. */
   check: (args: unknown, call: ArgumentRuleInput) => string | undefined;

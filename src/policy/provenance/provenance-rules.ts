@@ -21,7 +21,8 @@ import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, detectValues, type ValueKind } f
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
 export type ProvenanceFrom = ProvenanceOrigin | `tool:${string}`;
 
-interface ProvenanceRuleBase {
+/** Options of `argumentFrom` (and the base of `valuesFrom`'s). */
+export interface ArgumentFromOptions {
   /** Stable id; defaults to `<kind>:<tool>.<argument>`. */
   id?: string;
   /** The tool (or tools) it applies to. */
@@ -36,12 +37,10 @@ interface ProvenanceRuleBase {
   action?: RuleAction;
 }
 
-export interface ValuesFromOptions extends ProvenanceRuleBase {
+export interface ValuesFromOptions extends ArgumentFromOptions {
   /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers and paths (not dates). */
   kinds?: readonly ValueKind[];
 }
-
-export type ArgumentFromOptions = ProvenanceRuleBase;
 
 const EMPTY_VIEW: ProvenanceView = Object.freeze({ sourcesOfValue: () => [], sourcesOfText: () => [], sourcesOfNumber: () => [] });
 
