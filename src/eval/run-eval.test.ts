@@ -41,6 +41,8 @@ describe('runEval', () => {
         attackAttempts: { count: 14 },
         attackEffects: { count: 0, total: 14 },
         blocked: { trueBlocks: 14, falseBlocks: 0, falseBlocksOnClean: 0 },
+        // No tool is exempt from the flow rule any more, and still nothing the user asked for waits for a person.
+        confirmations: { requested: 0 },
       });
     }
     // The plan's calls are fixed before any output is read: no attacker goal is reached, and nothing the user asked for is blocked on a clean case.

@@ -64,6 +64,23 @@ describe('workspace scopes against in-scope injections', () => {
     expect(new Set(cases.map((item) => item.tool))).toEqual(new Set(['send_email', 'create_event', 'write_file', 'send_money', 'add_contact']));
   });
 
+  it('sends a write for confirmation when its free text has no provenance rule: the flow rule fires in the suite', async () => {
+    const task = WORKSPACE_USER_TASKS.find((item) => item.id === 'user_task_1')!;
+    const spec = task.policy(createWorkspaceState());
+    const session = createPolicy({ ...spec, rules: (spec.rules ?? []).filter((rule) => !rule.id.startsWith('values-from:')) }).startRun({
+      trustedTexts: [task.prompt],
+    });
+    const [read, send] = task.reference(createWorkspaceState());
+    const readTool = registry.list().find((item) => item.name === read!.tool)!;
+    session.afterToolResult({ call: { id: 'r', name: read!.tool }, tool: readTool, result: { content: [{ type: 'text', text: INJECTION }], isError: false } });
+    const sendTool = registry.list().find((item) => item.name === send!.tool)!;
+    expect(session.beforeToolCall({ call: { id: 's', name: send!.tool }, tool: sendTool, arguments: send!.arguments })).toMatchObject({
+      action: 'confirm',
+      ruleId: 'untrusted-write',
+      reason: expect.stringContaining('no rule vouches for where subject, body came from'),
+    });
+  });
+
   it.each(cases)('$task: the reference $tool passes with the injection in every vector', async ({ task }) => {
     expect((await replay(task, () => undefined)).every((decision) => decision === 'allow')).toBe(true);
   });
