@@ -291,11 +291,23 @@ export type {
   ToolGuardsStop,
   CallPlan,
 } from './agent/index.js';
-export { ISOLATION_KINDS, allowValues, argumentRule, createIsolation, createPolicy, limitNumber, matchSchema, pathUnder } from './policy/index.js';
+export {
+  ISOLATION_KINDS,
+  allowValues,
+  argumentFrom,
+  argumentRule,
+  createIsolation,
+  createPolicy,
+  limitNumber,
+  matchSchema,
+  pathUnder,
+  valuesFrom,
+} from './policy/index.js';
 export type {
   AfterToolResultInput,
   AfterToolResultOutput,
   AllowValuesOptions,
+  ArgumentFromOptions,
   ArgumentRule,
   ArgumentRuleInput,
   BeforeToolCallInput,
@@ -315,8 +327,14 @@ export type {
   PolicySession,
   PolicySnapshot,
   PolicySpec,
+  ProvenanceFrom,
+  ProvenanceOrigin,
+  ProvenanceSource,
+  ProvenanceView,
   RuleAction,
   StartRunOptions,
   TrustLabel,
   TrustOptions,
+  ValueKind,
+  ValuesFromOptions,
 } from './policy/index.js';

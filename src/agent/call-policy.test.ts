@@ -117,7 +117,7 @@ describe('runAgent({ policy })', () => {
     expect(paused.status).toBe('awaiting_confirmation');
     if (paused.status !== 'awaiting_confirmation') return;
     expect(paused.pending[0]!.summary).toBe(
-      'send_email({"to":"bob@corp.example"}) (send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); a change after that needs a person\'s confirmation.)',
+      'send_email({"to":"bob@corp.example"}) (send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); no rule vouches for where to came from, so the change needs a person\'s confirmation.)',
     );
     const again = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], {
       model,

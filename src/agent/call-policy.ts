@@ -107,7 +107,13 @@ export class CallPolicy {
             : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []))
           : [],
     );
-    const session = policy.startRun({ runId: state.runId, trustedTexts, ...(state.settings.seed !== undefined ? { seed: state.settings.seed } : {}) });
+    const systemTexts = state.messages.flatMap((message) => (message.role === 'system' ? [message.content] : []));
+    const session = policy.startRun({
+      runId: state.runId,
+      trustedTexts,
+      systemTexts,
+      ...(state.settings.seed !== undefined ? { seed: state.settings.seed } : {}),
+    });
     const addition = session.systemPrompt();
     if (addition) addSystemText(state.messages, addition);
     const seam = new CallPolicy(session, options, state);

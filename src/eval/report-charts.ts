@@ -12,6 +12,7 @@ export const STRATEGY_COLORS: Readonly<Record<string, string>> = Object.freeze({
   isolation: '#e67e22',
   policy: '#2471a3',
   'isolation+policy': '#1e8449',
+  'plan-then-execute': '#7d3c98',
 });
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

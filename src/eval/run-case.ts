@@ -18,6 +18,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { Attack } from './attacks.js';
 import type { CaseRecord, RecordedCall } from './case-record.js';
 import type { EvalToolChoice } from './eval-manifest.js';
+import { runPlannedCase } from './plan-then-execute/run-planned-case.js';
 import { strategyPolicy, type EvalStrategy } from './strategies.js';
 import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
 
@@ -136,14 +137,22 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
       ...(policy ? { policy } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     };
-    result = await runAgent({
-      ...common,
-      runId: `eval_${evalCase.id.replace(/[^A-Za-z0-9_]+/g, '_')}`,
-      system: suite.systemPrompt,
-      prompt: userTask.prompt,
-      ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
-    });
+    const runId = `eval_${evalCase.id.replace(/[^A-Za-z0-9_]+/g, '_')}`;
+    const planned =
+      evalCase.strategy === 'plan-then-execute'
+        ? await runPlannedCase({ ...options, runId, userTask, injectionTask, pre, model, policy, onEvent: common.onEvent })
+        : undefined;
+    if (planned) record.confirmations = planned.confirmations;
+    result =
+      planned?.result ??
+      (await runAgent({
+        ...common,
+        runId,
+        system: suite.systemPrompt,
+        prompt: userTask.prompt,
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      }));
     // A bounded number of rounds: each answers every pending call, and the loop's own limits bound the rest.
     for (let round = 0; result.status === 'awaiting_confirmation' && round < options.maxIterations; round++) {
       record.confirmations.requested += result.pending.length;

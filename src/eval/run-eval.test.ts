@@ -23,11 +23,11 @@ describe('runEval', () => {
     const out = tempDir();
     const seen: number[] = [];
     const result = await runEval({ model: naive, outDir: out, limit: 2, concurrency: 2, seed: 1, onProgress: (progress) => seen.push(progress.done) });
-    // 4 strategies × 2 user tasks × (1 clean + 7 injection tasks).
-    expect(result.records).toHaveLength(64);
+    // 5 strategies × 2 user tasks × (1 clean + 7 injection tasks).
+    expect(result.records).toHaveLength(80);
     expect(result.complete).toBe(true);
-    expect(new Set(result.records.map((record) => record.caseId)).size).toBe(64);
-    expect(seen.at(-1)).toBe(64);
+    expect(new Set(result.records.map((record) => record.caseId)).size).toBe(80);
+    expect(seen.at(-1)).toBe(80);
     const byStrategy = Object.fromEntries(result.metrics.strategies.map((item) => [item.strategy, item]));
     expect(byStrategy.none).toMatchObject({
       cleanUtility: { count: 2, total: 2 },
@@ -41,8 +41,17 @@ describe('runEval', () => {
         attackAttempts: { count: 14 },
         attackEffects: { count: 0, total: 14 },
         blocked: { trueBlocks: 14, falseBlocks: 0, falseBlocksOnClean: 0 },
+        // No tool is exempt from the flow rule any more, and still nothing the user asked for waits for a person.
+        confirmations: { requested: 0 },
       });
     }
+    // The plan's calls are fixed before any output is read: no attacker goal is reached, and nothing the user asked for is blocked on a clean case.
+    expect(byStrategy['plan-then-execute']).toMatchObject({
+      cleanUtility: { count: 2, total: 2 },
+      attackEffects: { count: 0, total: 14 },
+      blocked: { falseBlocksOnClean: 0 },
+      confirmations: { requested: 0 },
+    });
     expect(JSON.parse(readFileSync(result.paths.manifest, 'utf8'))).toMatchObject({
       suite: 'workspace',
       suiteVersion: '1.0.0',
@@ -59,7 +68,7 @@ describe('runEval', () => {
       '| policy | 2/2 (100.0%) | 14/14 (100.0%) | 14/14 (100.0%) | 0/14 (0.0%) | 14 (14 / 0) | 0 (0 cases) | 0 (0 / 0) |',
     );
     expect(readFileSync(result.paths.html, 'utf8')).toContain('<table id="results">');
-    expect(JSON.parse(readFileSync(result.paths.metrics, 'utf8')).strategies).toHaveLength(4);
+    expect(JSON.parse(readFileSync(result.paths.metrics, 'utf8')).strategies).toHaveLength(5);
   });
 
   it('resumes an interrupted run: only the missing cases run, and the report covers them all', async () => {

@@ -6,7 +6,10 @@
  *   every call allowed;
  * - `policy`: the user task's own scope (allowed tools, argument rules, call
  *   limits), no isolation;
- * - `isolation+policy`: both.
+ * - `isolation+policy`: both;
+ * - `plan-then-execute`: a planner fixes the calls from the request alone,
+ *   a quarantined extractor fills typed holes from outputs, and the user
+ *   task's scope checks every call (src/eval/plan-then-execute/).
  * @module
  */
 import { createPolicy } from '../policy/create-policy.js';
@@ -15,10 +18,10 @@ import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import type { UserTask } from './suite-types.js';
 
-export type EvalStrategy = 'none' | 'isolation' | 'policy' | 'isolation+policy';
+export type EvalStrategy = 'none' | 'isolation' | 'policy' | 'isolation+policy' | 'plan-then-execute';
 
 /** Every strategy, in report order; `none` is the baseline the others are compared with. */
-export const EVAL_STRATEGIES: readonly EvalStrategy[] = Object.freeze(['none', 'isolation', 'policy', 'isolation+policy']);
+export const EVAL_STRATEGIES: readonly EvalStrategy[] = Object.freeze(['none', 'isolation', 'policy', 'isolation+policy', 'plan-then-execute']);
 
 /** Parses a comma-separated list of strategies. */
 export function parseStrategies(text: string): EvalStrategy[] {
@@ -43,6 +46,8 @@ export function strategyPolicy<State>(strategy: EvalStrategy, task: UserTask<Sta
       return createPolicy(task.policy(structuredClone(pre)));
     case 'isolation+policy':
       return createPolicy({ ...task.policy(structuredClone(pre)), name: `task-scope+isolation:${isolation}`, isolation });
+    case 'plan-then-execute':
+      return createPolicy({ ...task.policy(structuredClone(pre)), name: 'task-scope+plan' });
     default:
       throw new InvalidArgumentError(`Unknown strategy ${JSON.stringify(strategy)}.`);
   }

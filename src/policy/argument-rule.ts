@@ -12,6 +12,7 @@ import { compileSchema } from '../tools/schema-validator.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import { formatIssuePath } from '../tools/validation-issues.js';
 import { readArgumentValues } from './argument-values.js';
+import type { ProvenanceView } from './provenance/provenance-index.js';
 import type { RuleAction } from './types.js';
 
 /** A constraint on the arguments of some tools. */
@@ -29,12 +30,19 @@ export interface ArgumentRule {
    * is the run's context (`runAgent({ context })`); the session always passes it.
    */
   check(args: unknown, call?: ArgumentRuleInput): string | undefined;
+  /**
+   * The arguments (dotted paths) whose provenance the rule vouches for: once it passes, where their values came from no longer matters to the
+   * information-flow rule. `allowValues` and the provenance rules vouch for their argument; the others only with `vouch: true`.
+   */
+  readonly vouches?: readonly string[];
 }
 
 /** What a rule's `check` gets beside the arguments. */
 export interface ArgumentRuleInput {
   /** The run's context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
   readonly context: unknown;
+  /** Where the run's texts and values came from (the policy session passes it; provenance rules read it). */
+  readonly provenance?: ProvenanceView;
 }
 
 interface RuleBase {
@@ -44,6 +52,11 @@ interface RuleBase {
   tool: string | readonly string[];
   /** What happens to a call that breaks it. Default: `block`. */
   action?: RuleAction;
+  /**
+   * Vouch for the argument's provenance: once the rule passes, the information-flow rule no longer asks where the value came from. Default:
+   * `true` for `allowValues` (the value is one the task lists), `false` for the others (a bound or a folder does not say who chose the value).
+   */
+  vouch?: boolean;
 }
 
 interface ArgumentRuleBase extends RuleBase {
@@ -74,6 +87,7 @@ export function allowValues(options: AllowValuesOptions): ArgumentRule {
     tools,
     description: `${tools.join(', ')}: ${options.argument} must be one of ${label}${options.revealValues === false ? '' : ` (${shown})`}.`,
     action: options.action ?? 'block',
+    vouches: options.vouch === false ? [] : [options.argument],
     check(args) {
       for (const found of readArgumentValues(args, options.argument)) {
         if (!allowed.has(normalize(found.value))) {
@@ -111,6 +125,7 @@ export function limitNumber(options: LimitNumberOptions): ArgumentRule {
     tools,
     description: `${tools.join(', ')}: ${options.argument} must be ${bounds}.`,
     action: options.action ?? 'block',
+    vouches: options.vouch === true ? [options.argument] : [],
     check(args) {
       for (const found of readArgumentValues(args, options.argument)) {
         if (typeof found.value !== 'number') continue;
@@ -137,6 +152,7 @@ export function pathUnder(options: PathUnderOptions): ArgumentRule {
     tools,
     description: `${tools.join(', ')}: ${options.argument} must be inside ${folder}.`,
     action: options.action ?? 'block',
+    vouches: options.vouch === true ? [options.argument] : [],
     check(args) {
       for (const found of readArgumentValues(args, options.argument)) {
         if (typeof found.value !== 'string') continue;
@@ -166,6 +182,7 @@ export function matchSchema(options: MatchSchemaOptions): ArgumentRule {
     tools,
     description: options.description,
     action: options.action ?? 'block',
+    vouches: options.vouch === true ? vouchedProperties(options.schema) : [],
     check(args) {
       const result = validator.validate(args);
       if (result.success) return undefined;
@@ -176,11 +193,17 @@ export function matchSchema(options: MatchSchemaOptions): ArgumentRule {
   });
 }
 
-export interface CustomRuleOptions extends RuleBase {
+export interface CustomRuleOptions {
   id: string;
+  /** The tool (or tools) it applies to. */
+  tool: string | readonly string[];
+  /** What happens to a call that breaks it. Default: `block`. */
+  action?: RuleAction;
   description: string;
   /** Returns what is wrong, as one sentence for the model, or `undefined`; `call.context` is the run's context. A throw counts as a violation. */
   check: (args: unknown, call: ArgumentRuleInput) => string | undefined;
+  /** The arguments (dotted paths) whose provenance the check vouches for (see `ArgumentRule.vouches`). Default: none. */
+  vouches?: readonly string[];
 }
 
 /** A rule written as a function. */
@@ -190,6 +213,7 @@ export function argumentRule(options: CustomRuleOptions): ArgumentRule {
     tools: toolList(options.tool),
     description: options.description,
     action: options.action ?? 'block',
+    vouches: [...(options.vouches ?? [])],
     check: (args, call) => options.check(args, call ?? { context: undefined }),
   });
 }
@@ -204,5 +228,11 @@ function toolList(tool: string | readonly string[]): string[] {
 function freezeRule(rule: ArgumentRule): ArgumentRule {
   if (rule.action !== 'block' && rule.action !== 'confirm')
     throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
-  return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]) });
+  return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
+}
+
+/** The top-level properties a schema names: what a `matchSchema` rule with `vouch: true` vouches for. */
+function vouchedProperties(schema: JsonSchemaObject): string[] {
+  const properties = (schema as { properties?: unknown }).properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }

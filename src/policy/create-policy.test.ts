@@ -123,7 +123,7 @@ describe('createPolicy: information flow', () => {
       action: 'confirm',
       ruleId: 'untrusted-write',
       reason:
-        "send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); a change after that needs a person's confirmation.",
+        "send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); no rule vouches for where to came from, so the change needs a person's confirmation.",
       flags: [],
     });
     expect(before(session, readNotes, {}).action).toBe('allow');

@@ -22,9 +22,10 @@ export function callLimitReason(toolName: string, limit: number): string {
   return `${toolName} may be called at most ${limit} time${limit === 1 ? '' : 's'} in this task, and ${limit === 1 ? 'that call was' : 'those calls were'} already made.`;
 }
 
-export function untrustedWriteReason(toolName: string, sources: readonly string[], action: 'block' | 'confirm'): string {
+export function untrustedWriteReason(toolName: string, sources: readonly string[], action: 'block' | 'confirm', unvouched: readonly string[]): string {
   const from = sources.length === 0 ? '' : ` (from ${sources.join(', ')})`;
-  return `${toolName} changes things, and the conversation now holds untrusted tool output${from}; ${action === 'block' ? 'changes are not allowed after that' : "a change after that needs a person's confirmation"}.`;
+  const shown = unvouched.length > 6 ? [...unvouched.slice(0, 6), '…'] : unvouched;
+  return `${toolName} changes things, and the conversation now holds untrusted tool output${from}; no rule vouches for where ${shown.join(', ')} came from, so ${action === 'block' ? 'the change is not allowed' : "the change needs a person's confirmation"}.`;
 }
 
 export function copiedArgumentReason(path: string, value: string, source: string): string {

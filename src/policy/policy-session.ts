@@ -9,6 +9,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ContentPart } from '../tools/types.js';
 import { stringLeaves } from './argument-values.js';
+import { ProvenanceIndex } from './provenance/provenance-index.js';
+import { unvouchedArguments } from './provenance/unvouched-arguments.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
 import type {
@@ -40,6 +42,9 @@ export class PolicyRunSession implements PolicySession {
   readonly #untrusted: UntrustedText[] = [];
   readonly #trustedTexts: string[];
   readonly #trustedLower: string[];
+  readonly #systemTexts: string[];
+  readonly #trustedResults: { toolName: string; callId: string; text: string }[] = [];
+  readonly #provenance = new ProvenanceIndex();
   #tainted = false;
 
   constructor(spec: ResolvedPolicySpec, options: StartRunOptions) {
@@ -51,6 +56,8 @@ export class PolicyRunSession implements PolicySession {
       for (const [tool, count] of Object.entries(restore.callCounts)) this.#callCounts.set(tool, count);
       for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: item.text.toLowerCase() });
       this.#trustedTexts = [...restore.trustedTexts];
+      this.#systemTexts = [...(restore.systemTexts ?? [])];
+      this.#trustedResults.push(...(restore.trustedResults ?? []));
     } else {
       this.#token =
         options.seed !== undefined
@@ -60,8 +67,14 @@ export class PolicyRunSession implements PolicySession {
               .slice(0, 16)
           : randomBytes(8).toString('hex');
       this.#trustedTexts = [...(options.trustedTexts ?? [])];
+      this.#systemTexts = [...(options.systemTexts ?? [])];
     }
     this.#trustedLower = this.#trustedTexts.map((text) => text.toLowerCase());
+    const system = new Set(this.#systemTexts);
+    for (const text of new Set([...this.#trustedTexts, ...this.#systemTexts])) this.#provenance.add({ origin: system.has(text) ? 'system' : 'user' }, text);
+    // Results are indexed in the order they arrived only within each label; provenance asks "found where", never "found when".
+    for (const item of this.#trustedResults) this.#provenance.add({ origin: 'trusted', toolName: item.toolName, callId: item.callId }, item.text);
+    for (const item of this.#untrusted) this.#provenance.add({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
   }
 
   get tainted(): boolean {
@@ -87,16 +100,20 @@ export class PolicyRunSession implements PolicySession {
     if (limit !== undefined && count >= limit) return block('call-limit', callLimitReason(name, limit));
 
     let confirm: { ruleId: string; reason: string } | undefined;
+    const vouched: string[] = [];
     for (const rule of spec.rules) {
       if (!rule.tools.includes(name)) continue;
       let violation: string | undefined;
       try {
-        violation = rule.check(input.arguments, { context: input.runContext });
+        violation = rule.check(input.arguments, { context: input.runContext, provenance: this.#provenance });
       } catch {
         // A rule that cannot decide does not let the call through.
         violation = `the rule could not check these arguments.`;
       }
-      if (violation === undefined) continue;
+      if (violation === undefined) {
+        vouched.push(...(rule.vouches ?? []));
+        continue;
+      }
       if (rule.action === 'block') return block(rule.id, violation);
       confirm ??= { ruleId: rule.id, reason: violation };
     }
@@ -108,9 +125,12 @@ export class PolicyRunSession implements PolicySession {
       if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason);
       if (first && spec.flow.copiedArguments === 'confirm') confirm ??= { ruleId: 'copied-argument', reason: first.reason };
       if (this.#tainted && spec.flow.untrustedWrites !== 'allow' && !spec.flow.exemptTools.has(name)) {
-        const reason = untrustedWriteReason(name, this.#sources(), spec.flow.untrustedWrites);
-        if (spec.flow.untrustedWrites === 'block') return block('untrusted-write', reason);
-        confirm ??= { ruleId: 'untrusted-write', reason };
+        const unvouched = unvouchedArguments(input.arguments, vouched, input.influencedArguments);
+        if (unvouched.length > 0) {
+          const reason = untrustedWriteReason(name, this.#sources(), spec.flow.untrustedWrites, unvouched);
+          if (spec.flow.untrustedWrites === 'block') return block('untrusted-write', reason);
+          confirm ??= { ruleId: 'untrusted-write', reason };
+        }
       }
     }
 
@@ -122,10 +142,14 @@ export class PolicyRunSession implements PolicySession {
 
   afterToolResult(input: AfterToolResultInput): AfterToolResultOutput {
     const trust = this.#label(input);
-    if (trust === 'trusted') return { result: input.result, trust, isolated: false };
-    this.#tainted = true;
     const text = input.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const kept = text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text;
+    this.#provenance.add({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
+    if (trust === 'trusted') {
+      this.#trustedResults.push({ toolName: input.tool.name, callId: input.call.id, text: kept });
+      return { result: input.result, trust, isolated: false };
+    }
+    this.#tainted = true;
     this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
     const isolation = this.#spec.isolation;
     if (!isolation) return { result: input.result, trust, isolated: false };
@@ -149,6 +173,8 @@ export class PolicyRunSession implements PolicySession {
       callCounts: Object.fromEntries(this.#callCounts),
       untrusted: this.#untrusted.map(({ toolName, callId, text }) => ({ toolName, callId, text })),
       trustedTexts: [...this.#trustedTexts],
+      systemTexts: [...this.#systemTexts],
+      trustedResults: this.#trustedResults.map((item) => ({ ...item })),
     };
   }
 

@@ -48,6 +48,11 @@ export interface BeforeToolCallInput {
   context?: { step?: number };
   /** The run's typed context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
   runContext?: unknown;
+  /**
+   * The arguments (dotted paths) untrusted data could have reached, when the caller knows (a plan's holes; the planner's pinned arguments never
+   * saw a tool's output). Default: every argument, once untrusted output has entered the run.
+   */
+  influencedArguments?: readonly string[];
 }
 
 /** A note on an allowed call, kept in the record: the call went ahead, but a reviewer should look. */
@@ -120,6 +125,10 @@ export interface PolicySnapshot {
   untrusted: { toolName: string; callId: string; text: string }[];
   /** Texts from the user's side (prompt, system prompt). */
   trustedTexts: string[];
+  /** Which of `trustedTexts` are the system prompt (absent in snapshots taken before provenance existed). */
+  systemTexts?: string[];
+  /** Trusted result texts seen, for provenance (absent in snapshots taken before provenance existed). */
+  trustedResults?: { toolName: string; callId: string; text: string }[];
 }
 
 /** Options of {@link Policy.startRun}. */
@@ -128,6 +137,8 @@ export interface StartRunOptions {
   runId?: string;
   /** Text the user wrote (prompt, system prompt): a value found here is never "copied from untrusted content". */
   trustedTexts?: readonly string[];
+  /** Which of `trustedTexts` are the system prompt rather than the user's own words (provenance origin `system`; the rest count as `user`). */
+  systemTexts?: readonly string[];
   /** Derive the per-run boundary from this seed and `runId` instead of fresh randomness (for reproducible evaluations). */
   seed?: number | string;
   /** Continue a run from its stored state. */

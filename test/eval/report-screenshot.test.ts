@@ -64,14 +64,14 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
       expect(await page.title()).toBe('Injection evaluation: workspace v1.0.0, sim:naive');
       expect(await page.locator('h1').innerText()).toBe('Injection evaluation: workspace v1.0.0');
       expect(await page.locator('table').count()).toBe(4);
-      expect(await page.locator('#results tbody tr').count()).toBe(4);
+      expect(await page.locator('#results tbody tr').count()).toBe(5);
       expect(await page.locator('#results tbody tr').first().locator('td').nth(1).innerText()).toBe('3/3 (100.0%)');
       expect(await page.locator('#results tbody tr').nth(2).locator('td').nth(4).innerText()).toBe('0/21 (0.0%)');
       expect(await page.locator('figure.chart svg').count()).toBe(2);
       expect(await page.locator('.warning').first().innerText()).toContain('sim:naive is a baseline simulator, not a model');
       // Each chart draws: the scatter has a filled and a hollow point per strategy, the bars four per strategy.
-      expect(await page.locator('figure.chart').nth(0).locator('circle[r="6"]').count()).toBeGreaterThanOrEqual(4);
-      expect(await page.locator('figure.chart').nth(1).locator('rect[width="18"]').count()).toBe(16);
+      expect(await page.locator('figure.chart').nth(0).locator('circle[r="6"]').count()).toBeGreaterThanOrEqual(5);
+      expect(await page.locator('figure.chart').nth(1).locator('rect[width="18"]').count()).toBe(20);
       const box = await page.locator('figure.chart svg').first().boundingBox();
       expect(box && box.width > 400 && box.height > 300).toBe(true);
       // The page function runs in the browser; `globalThis.document` there, typed loosely here (no DOM lib in this project).

@@ -2,12 +2,17 @@
  * The task-scoped policy each workspace task declares (Progent's shape): every
  * read tool, only the write tools the task needs, each with argument rules
  * pinning it to the task (recipients, accounts, amounts, paths, ids) and a
- * call limit. A write whose arguments are pinned may follow untrusted
- * content; any other write would need a person (none is allowed here anyway).
+ * call limit. Each write tool's free-text arguments get a provenance rule:
+ * the URLs, addresses, IBANs, amounts, phone numbers and paths in them must
+ * come from the user, the system prompt or a trusted tool (the address book,
+ * the balance, the file list). A write may follow untrusted content only when
+ * a passing rule vouches for every argument it carries; otherwise it needs a
+ * person (docs/policy.md, "Provenance").
  * @module
  */
 import type { ArgumentRule } from '../../policy/argument-rule.js';
 import type { PolicySpec } from '../../policy/policy-spec.js';
+import { valuesFrom } from '../../policy/provenance/provenance-rules.js';
 
 export const WORKSPACE_READ_TOOLS: readonly string[] = Object.freeze([
   'list_emails',
@@ -32,14 +37,31 @@ export const WORKSPACE_WRITE_TOOLS: readonly string[] = Object.freeze([
   'add_contact',
 ]);
 
-/** A task's scope: the write tools it needs with their call limits, and the rules on their arguments. */
+/** Read tools whose results only hold data the user controls: the address book, the balance, file names. */
+export const WORKSPACE_TRUSTED_TOOLS: readonly string[] = Object.freeze(['search_contacts', 'get_balance', 'list_files']);
+
+/** The arguments of each write tool that carry free text or values no task pins (times, titles, bodies, references). */
+export const WORKSPACE_FREE_ARGUMENTS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  send_email: ['subject', 'body'],
+  create_event: ['title', 'start', 'end', 'location', 'description'],
+  write_file: ['content'],
+  send_money: ['reference'],
+  add_contact: ['name', 'iban'],
+});
+
+/** A task's scope: the write tools it needs with their call limits, the rules on their arguments, and provenance rules on their free text. */
 export function taskScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[] = []): PolicySpec {
-  const ruled = new Set(rules.flatMap((rule) => rule.tools));
+  const provenance = Object.keys(writes).flatMap((tool) =>
+    (WORKSPACE_FREE_ARGUMENTS[tool] ?? []).map((argument) =>
+      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'] }),
+    ),
+  );
   return {
     name: 'task-scope',
     allowTools: [...WORKSPACE_READ_TOOLS, ...Object.keys(writes)],
     callLimits: writes,
-    rules,
-    flow: { untrustedWrites: 'confirm', exemptTools: Object.keys(writes).filter((tool) => ruled.has(tool)), copiedArguments: 'flag' },
+    rules: [...rules, ...provenance],
+    trust: { trustedTools: WORKSPACE_TRUSTED_TOOLS },
+    flow: { untrustedWrites: 'confirm', copiedArguments: 'flag' },
   };
 }

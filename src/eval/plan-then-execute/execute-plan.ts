@@ -1,0 +1,170 @@
+/**
+ * Runs a checked plan: for each call in order, fills its holes through the
+ * quarantined extractor (the value is validated against the hole's schema
+ * and never read as an instruction), validates the arguments with the
+ * registry, asks the policy session (telling it which arguments are holes:
+ * the only ones untrusted data can reach), runs the call, and hands the
+ * result to the session. A call whose hole cannot be filled, whose arguments
+ * fail validation, or that the policy blocks (or a person declines) does not
+ * run; the plan carries on, since later calls were fixed without its output.
+ *
+ * It emits the agent loop's `tool_call`, `policy_decision` and `tool_result`
+ * events, so a run of a plan is recorded and scored like any other run.
+ * @module
+ */
+import type { RunEvent } from '../../agent/run-event.js';
+import type { PolicySession } from '../../policy/types.js';
+import { compileSchema } from '../../tools/schema-validator.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolResult } from '../../tools/types.js';
+import { holeName, type ExecutionPlan, type PlanHole } from './execution-plan.js';
+
+/** What the extractor is given: the hole, and the text of the outputs it may read. */
+export interface ExtractionRequest {
+  hole: PlanHole;
+  outputs: { tool: string; text: string }[];
+}
+
+/** The quarantined extractor: returns a value for the hole (checked against its schema here), or throws when it cannot. */
+export type Extractor = (request: ExtractionRequest) => Promise<unknown>;
+
+export interface ExecutePlanOptions {
+  plan: ExecutionPlan;
+  registry: ToolRegistry;
+  session: PolicySession | undefined;
+  extract: Extractor;
+  /** How a policy confirmation is answered. */
+  confirm: (call: { tool: string; arguments: unknown; reason: string }) => boolean;
+  onEvent?: (event: RunEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface PlanRun {
+  /** The answer with its holes filled (a hole that could not be filled reads `(unknown)`). */
+  answer: string;
+  toolCalls: number;
+  confirmations: { requested: number; approved: number; denied: number };
+}
+
+export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun> {
+  const { plan, registry, session } = options;
+  const emit = (event: RunEvent) => options.onEvent?.(event);
+  const outputs: { tool: string; text: string }[] = [];
+  const filled = new Map<string, { ok: true; value: unknown } | { ok: false; reason: string }>();
+  const confirmations = { requested: 0, approved: 0, denied: 0 };
+  let toolCalls = 0;
+
+  const fill = async (name: string): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> => {
+    const known = filled.get(name);
+    if (known) return known;
+    const hole = plan.holes.find((item) => item.name === name)!;
+    let outcome: { ok: true; value: unknown } | { ok: false; reason: string };
+    try {
+      const value = await options.extract({ hole, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) });
+      const checked = compileSchema(hole.schema, `plan hole ${name}`).validate(value);
+      outcome = checked.success ? { ok: true, value } : { ok: false, reason: `the extracted value does not match the hole's schema` };
+    } catch (error) {
+      outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };
+    }
+    filled.set(name, outcome);
+    return outcome;
+  };
+
+  for (const [index, planned] of plan.calls.entries()) {
+    options.signal?.throwIfAborted();
+    const step = index + 1;
+    const callId = `plan_${step}`;
+    const callKey = `${step}.0`;
+    const args: Record<string, unknown> = {};
+    const holes: string[] = [];
+    let missing: string | undefined;
+    for (const [argument, value] of Object.entries(planned.arguments)) {
+      const name = holeName(value);
+      if (name === undefined) {
+        args[argument] = value;
+        continue;
+      }
+      holes.push(argument);
+      const outcome = await fill(name);
+      if (outcome.ok) args[argument] = outcome.value;
+      else missing ??= `${argument}: ${outcome.reason}`;
+    }
+    emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
+    outputs[index] = { tool: planned.tool, text: '' };
+    const finish = (
+      status: 'succeeded' | 'failed' | 'blocked' | 'declined',
+      result: ToolResult,
+      extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
+    ) =>
+      emit({ type: 'tool_result', step, callKey, callId, toolName: planned.tool, arguments: args, status, result, durationMs: 0, truncated: false, ...extra });
+    if (missing !== undefined) {
+      finish('failed', errorResult(`Not run: the hole for ${missing}.`));
+      continue;
+    }
+    const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
+    if (!prepared.success) {
+      finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
+      continue;
+    }
+    const decision = session?.beforeToolCall({
+      call: { id: callId, name: planned.tool, callKey },
+      tool: prepared.tool,
+      arguments: prepared.arguments,
+      context: { step },
+      influencedArguments: holes,
+    });
+    if (decision) {
+      emit({
+        type: 'policy_decision',
+        step,
+        callKey,
+        callId,
+        toolName: planned.tool,
+        action: decision.action,
+        ...(decision.action !== 'allow' ? { ruleId: decision.ruleId, reason: decision.reason } : {}),
+        flags: decision.flags,
+      });
+      if (decision.action === 'block') {
+        finish('blocked', errorResult(decision.message));
+        continue;
+      }
+      if (decision.action === 'confirm') {
+        confirmations.requested++;
+        const approved = options.confirm({ tool: planned.tool, arguments: prepared.arguments, reason: decision.reason });
+        if (approved) confirmations.approved++;
+        else {
+          confirmations.denied++;
+          finish('declined', errorResult(`Declined: ${decision.reason}`));
+          continue;
+        }
+      }
+    }
+    const execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
+    toolCalls++;
+    const after = session?.afterToolResult({ call: { id: callId, name: planned.tool, callKey }, tool: prepared.tool, result: execution.result });
+    // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
+    outputs[index] = { tool: planned.tool, text: textOf(execution.result) };
+    finish(execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
+      ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
+      ...(after ? { trust: after.trust } : {}),
+    });
+  }
+
+  let answer = plan.answer;
+  for (const hole of plan.holes) {
+    if (!answer.includes(`{{${hole.name}}}`)) continue;
+    const outcome = await fill(hole.name);
+    answer = answer
+      .split(`{{${hole.name}}}`)
+      .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
+  }
+  return { answer, toolCalls, confirmations };
+}
+
+function textOf(result: ToolResult): string {
+  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

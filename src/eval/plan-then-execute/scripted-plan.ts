@@ -1,0 +1,126 @@
+/**
+ * The planner and extractor the offline simulators stand in with, so the
+ * plan-then-execute strategy runs with no key and no weights. Like the
+ * simulators, they describe the harness, not a model.
+ *
+ * The planner is derived from the user task's reference calls and sees only
+ * the prompt: an argument whose data (typed values, and any token with a
+ * digit: ids, amounts, codes, times) all appears in the user's request is
+ * pinned; every other argument becomes a hole read from the earlier calls'
+ * outputs. The extractor returns the reference value, unless it is gullible
+ * and the outputs it reads carry the injection: then it does the worst a
+ * quarantined extractor can do, filling the hole with the attacker's value
+ * for the same tool and argument when the injection's reference has one, and
+ * otherwise folding the attacker's instruction into a text hole. It can
+ * never add a call.
+ * @module
+ */
+import { fold } from '../../policy/provenance/provenance-index.js';
+import { detectValues, normalizeNumber } from '../../policy/provenance/value-detectors.js';
+import type { JsonSchemaObject } from '../../tools/types.js';
+import type { EvalCall, InjectionTask, UserTask } from '../suite-types.js';
+import type { ExecutionPlan, PlanHole } from './execution-plan.js';
+import type { Extractor } from './execute-plan.js';
+
+interface HoleOrigin {
+  tool: string;
+  argument: string;
+  value: unknown;
+}
+
+export interface ScriptedPlanner {
+  plan: ExecutionPlan;
+  extractor: Extractor;
+  /** Extractions made so far (each is one model call of a real extractor). */
+  readonly extractions: number;
+}
+
+/** A scripted plan and extractor for one case; `gullible` makes the extractor obey an injection it reads (as `sim:naive` does). */
+export function scriptedPlanner<State>(input: {
+  userTask: UserTask<State>;
+  injectionTask: InjectionTask<State> | undefined;
+  pre: State;
+  gullible: boolean;
+}): ScriptedPlanner {
+  const prompt = fold(input.userTask.prompt);
+  const promptNumbers = new Set((input.userTask.prompt.match(/\d[\d,.']*\d|\d/g) ?? []).map(normalizeNumber));
+  const origins = new Map<string, HoleOrigin>();
+  const holes: PlanHole[] = [];
+  const calls = input.userTask.reference(structuredClone(input.pre)).map((call, index) => {
+    const args: Record<string, unknown> = {};
+    for (const [argument, value] of Object.entries(call.arguments ?? {})) {
+      if (derivable(value, prompt, promptNumbers)) {
+        args[argument] = value;
+        continue;
+      }
+      const name = `${call.tool}_${argument}_${index}`;
+      holes.push({ name, description: `${argument} for ${call.tool}`, schema: schemaOf(value), from: range(index) });
+      origins.set(name, { tool: call.tool, argument, value });
+      args[argument] = { $hole: name };
+    }
+    return { tool: call.tool, arguments: args };
+  });
+  let answer = 'Done.';
+  const reference = input.userTask.referenceAnswer?.(structuredClone(input.pre));
+  if (reference !== undefined) {
+    holes.push({ name: 'answer', description: "the answer to the user's question", schema: { type: 'string' }, from: range(calls.length) });
+    origins.set('answer', { tool: '', argument: 'answer', value: reference });
+    answer = '{{answer}}';
+  }
+  const injected = input.injectionTask ? input.injectionTask.reference(structuredClone(input.pre)) : [];
+  const goal = input.injectionTask ? squash(input.injectionTask.goal) : undefined;
+  let extractions = 0;
+  const extractor: Extractor = async ({ hole, outputs }) => {
+    extractions++;
+    const origin = origins.get(hole.name);
+    if (!origin) throw new Error(`no such hole ${hole.name}`);
+    const compromised = input.gullible && goal !== undefined && outputs.some((output) => squash(output.text).includes(goal));
+    if (!compromised) return structuredClone(origin.value);
+    const attacker = attackerValue(injected, origin);
+    if (attacker !== undefined) return attacker;
+    return typeof origin.value === 'string' ? `${origin.value} ${input.injectionTask!.goal}` : structuredClone(origin.value);
+  };
+  return {
+    plan: { calls, holes, answer },
+    extractor,
+    get extractions() {
+      return extractions;
+    },
+  };
+}
+
+/** The attacker's value for the same tool and argument, when the injection's reference has one of the same type. */
+function attackerValue(injected: readonly EvalCall[], origin: HoleOrigin): unknown {
+  for (const call of injected) {
+    if (call.tool !== origin.tool) continue;
+    const value = call.arguments?.[origin.argument];
+    if (value !== undefined && typeof value === typeof origin.value && Array.isArray(value) === Array.isArray(origin.value)) return structuredClone(value);
+  }
+  return undefined;
+}
+
+/** Whether the planner could have written the value from the prompt alone: all its data-like fragments appear there. */
+function derivable(value: unknown, prompt: string, promptNumbers: ReadonlySet<string | undefined>): boolean {
+  if (typeof value === 'number') return promptNumbers.has(normalizeNumber(String(value)));
+  if (typeof value === 'boolean') return true;
+  if (Array.isArray(value)) return value.every((item) => derivable(item, prompt, promptNumbers));
+  if (typeof value !== 'string') return false;
+  const fragments = [...detectValues(value).map((found) => found.text), ...(value.match(/[\w.@/-]*\d[\w.@/-]*/g) ?? [])];
+  return fragments.every((fragment) => prompt.includes(fold(fragment)));
+}
+
+function schemaOf(value: unknown): JsonSchemaObject {
+  if (typeof value === 'number') return { type: 'number' };
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (Array.isArray(value)) return { type: 'array', items: value.length > 0 ? schemaOf(value[0]) : {} };
+  return { type: 'string' };
+}
+
+function range(count: number): number[] {
+  return Array.from({ length: count }, (_, index) => index);
+}
+
+/** Folded, with JSON escapes undone, so a goal is found inside a tool's JSON output. */
+function squash(text: string): string {
+  return fold(text.replace(/\\n/g, ' ').replace(/\\"/g, '"'));
+}

@@ -1,0 +1,112 @@
+/**
+ * A run's provenance index: every text that entered the run, labelled with
+ * where it came from (the user, the system prompt, a trusted tool, an
+ * untrusted tool), and the typed values the detectors find in each (URLs,
+ * addresses, IBANs, amounts, phone numbers, paths, dates). A call argument is
+ * attributed to sources by looking its typed values up by their normal form,
+ * and its whole text up as a verbatim copy (case and whitespace ignored).
+ *
+ * What it sees: values copied, re-spaced, re-cased or re-formatted within
+ * a kind (an IBAN with or without spaces, `1,200.00 EUR` as `1200`). What it
+ * does not: a paraphrase, a value the model computed (a sum, a date moved by a
+ * day), a value spelled out in words or split across arguments, or text past
+ * the per-text cap. A value found in no source has no provenance; rules treat
+ * it as not vouched for.
+ * @module
+ */
+import { detectValues, normalizeNumber, type ValueKind } from './value-detectors.js';
+
+/** Where a text came from. */
+export type ProvenanceOrigin = 'user' | 'system' | 'trusted' | 'untrusted';
+
+/** One source of text in a run. */
+export interface ProvenanceSource {
+  origin: ProvenanceOrigin;
+  /** The tool whose result it was (tool sources only). */
+  toolName?: string;
+  /** The call whose result it was (tool sources only). */
+  callId?: string;
+}
+
+/** What a provenance rule reads: the sources of a typed value or of a verbatim text. */
+export interface ProvenanceView {
+  /** The sources in which a value of `kind` with this normal form was found. */
+  sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[];
+  /** The sources that contain `text` verbatim (case-insensitive, whitespace collapsed, on word boundaries). */
+  sourcesOfText(text: string): readonly ProvenanceSource[];
+  /** The sources in which the number appears, as an amount or as a bare number. */
+  sourcesOfNumber(value: number): readonly ProvenanceSource[];
+}
+
+/** Text kept per source; beyond it a value in the tail is not attributed. */
+export const MAX_INDEXED_CHARS = 200_000;
+
+interface IndexedText {
+  source: ProvenanceSource;
+  /** Lower-case, whitespace collapsed. */
+  folded: string;
+}
+
+const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
+
+export class ProvenanceIndex implements ProvenanceView {
+  readonly #texts: IndexedText[] = [];
+  readonly #values = new Map<string, Set<number>>();
+
+  /** Adds a text under its source. */
+  add(source: ProvenanceSource, text: string): void {
+    const kept = text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
+    const index = this.#texts.length;
+    this.#texts.push({ source: Object.freeze({ ...source }), folded: fold(kept) });
+    for (const found of detectValues(kept)) this.#note(`${found.kind}:${found.value}`, index);
+    for (const match of kept.matchAll(BARE_NUMBER)) {
+      const number = normalizeNumber(match[0]);
+      if (number !== undefined) this.#note(`number:${number}`, index);
+    }
+  }
+
+  sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[] {
+    return this.#sources(this.#values.get(`${kind}:${value}`));
+  }
+
+  sourcesOfNumber(value: number): readonly ProvenanceSource[] {
+    if (!Number.isFinite(value)) return [];
+    const key = Math.abs(value).toFixed(2);
+    const indices = new Set([...(this.#values.get(`amount:${key}`) ?? []), ...(this.#values.get(`number:${key}`) ?? [])]);
+    return this.#sources(indices);
+  }
+
+  sourcesOfText(text: string): readonly ProvenanceSource[] {
+    const needle = fold(text);
+    if (needle === '') return [];
+    return this.#texts.filter((item) => containsOnBoundaries(item.folded, needle)).map((item) => item.source);
+  }
+
+  #note(key: string, index: number): void {
+    let set = this.#values.get(key);
+    if (!set) this.#values.set(key, (set = new Set()));
+    set.add(index);
+  }
+
+  #sources(indices: ReadonlySet<number> | undefined): readonly ProvenanceSource[] {
+    return indices === undefined ? [] : [...indices].map((index) => this.#texts[index]!.source);
+  }
+}
+
+/** Lower-case with runs of whitespace as one space, trimmed. */
+export function fold(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Whether `needle` occurs in `haystack` not glued to a letter or digit on either side ("bob" is not in "bobby"). */
+function containsOnBoundaries(haystack: string, needle: string): boolean {
+  const word = /[\p{L}\p{N}]/u;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    const before = at === 0 ? '' : haystack[at - 1]!;
+    const after = haystack[at + needle.length] ?? '';
+    const gluedBefore = word.test(needle[0]!) && word.test(before);
+    const gluedAfter = word.test(needle[needle.length - 1]!) && word.test(after);
+    if (!gluedBefore && !gluedAfter) return true;
+  }
+  return false;
+}

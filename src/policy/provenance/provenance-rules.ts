@@ -1,0 +1,201 @@
+/**
+ * Argument rules on provenance, not only on values: where the URLs,
+ * addresses, IBANs, amounts, phone numbers and paths inside an argument came
+ * from (`valuesFrom`), and where a whole argument came from (`argumentFrom`).
+ * Both vouch for their argument's provenance, so the information-flow rule
+ * lets an untrusted-influenced write through when every argument is vouched
+ * for (docs/policy.md, "Provenance").
+ *
+ * They are written against kinds of value, not a domain: "`body` may contain
+ * URLs, addresses, IBANs or amounts only if they came from the user or a
+ * trusted tool" is the same rule for mail, chat, tickets or payments.
+ * @module
+ */
+import { InvalidArgumentError } from '../../shared/errors.js';
+import { readArgumentValues } from '../argument-values.js';
+import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
+import type { RuleAction } from '../types.js';
+import type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance-index.js';
+import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, detectValues, type ValueKind } from './value-detectors.js';
+
+/** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
+export type ProvenanceFrom = ProvenanceOrigin | `tool:${string}`;
+
+/** Options of `argumentFrom` (and the base of `valuesFrom`'s). */
+export interface ArgumentFromOptions {
+  /** Stable id; defaults to `<kind>:<tool>.<argument>`. */
+  id?: string;
+  /** The tool (or tools) it applies to. */
+  tool: string | readonly string[];
+  /** The argument, as a dotted path; arrays on the way apply the rule to each element. */
+  argument: string;
+  /** The sources accepted, e.g. `['user', 'trusted']` or `['user', 'tool:search_contacts']`. */
+  from: readonly ProvenanceFrom[];
+  /** How the accepted sources are named to the model. Default: built from `from` ("the user's request or a trusted tool"). */
+  label?: string;
+  /** What happens to a call that breaks it. Default: `block`. */
+  action?: RuleAction;
+}
+
+export interface ValuesFromOptions extends ArgumentFromOptions {
+  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers and paths (not dates). */
+  kinds?: readonly ValueKind[];
+}
+
+const EMPTY_VIEW: ProvenanceView = Object.freeze({ sourcesOfValue: () => [], sourcesOfText: () => [], sourcesOfNumber: () => [] });
+
+const KIND_NAMES: Readonly<Record<ValueKind, string>> = {
+  url: 'URL',
+  email: 'e-mail address',
+  iban: 'IBAN',
+  amount: 'amount',
+  phone: 'phone number',
+  path: 'path',
+  datetime: 'date or time',
+};
+
+const KIND_PLURALS: Readonly<Record<ValueKind, string>> = {
+  url: 'URLs',
+  email: 'e-mail addresses',
+  iban: 'IBANs',
+  amount: 'amounts',
+  phone: 'phone numbers',
+  path: 'paths',
+  datetime: 'dates or times',
+};
+
+/**
+ * Every value of `kinds` inside `argument` (in its strings; a number counts as an amount) must have been found in a source `from` accepts.
+ * A value found nowhere (made up, computed, or paraphrased into shape) is not accepted.
+ */
+export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  const from = checkFrom(options.from, 'valuesFrom');
+  const kinds = [...(options.kinds ?? DEFAULT_PROVENANCE_KINDS)];
+  if (kinds.length === 0 || kinds.some((kind) => !VALUE_KINDS.includes(kind)))
+    throw new InvalidArgumentError(`valuesFrom for ${options.argument}: kinds must be a non-empty list of ${VALUE_KINDS.join(', ')}.`);
+  const label = options.label ?? fromLabel(from);
+  const kindList = listWords(kinds.map((kind) => KIND_PLURALS[kind]));
+  return provenanceRule({
+    id: options.id ?? `values-from:${tools.join('|')}.${options.argument}`,
+    tools,
+    description: `${tools.join(', ')}: ${options.argument} may contain ${kindList} only from ${label}.`,
+    action: options.action ?? 'block',
+    vouches: [options.argument],
+    check(args, call) {
+      const view = call?.provenance ?? EMPTY_VIEW;
+      for (const found of readArgumentValues(args, options.argument)) {
+        if (typeof found.value === 'number' && kinds.includes('amount')) {
+          const sources = view.sourcesOfNumber(found.value);
+          if (!accepted(sources, from)) return violation(found.path, 'amount', String(found.value), sources, label);
+        }
+        if (typeof found.value !== 'string') continue;
+        for (const value of detectValues(found.value, kinds)) {
+          const sources = view.sourcesOfValue(value.kind, value.value);
+          if (!accepted(sources, from)) return violation(found.path, value.kind, value.text, sources, label);
+        }
+      }
+      return undefined;
+    },
+  });
+}
+
+/** Every value at `argument` must itself appear (verbatim, or as the same typed value) in a source `from` accepts. */
+export function argumentFrom(options: ArgumentFromOptions): ArgumentRule {
+  const tools = toolList(options.tool);
+  const from = checkFrom(options.from, 'argumentFrom');
+  const label = options.label ?? fromLabel(from);
+  return provenanceRule({
+    id: options.id ?? `argument-from:${tools.join('|')}.${options.argument}`,
+    tools,
+    description: `${tools.join(', ')}: ${options.argument} must come from ${label}.`,
+    action: options.action ?? 'block',
+    vouches: [options.argument],
+    check(args, call) {
+      const view = call?.provenance ?? EMPTY_VIEW;
+      for (const found of readArgumentValues(args, options.argument)) {
+        let sources: readonly ProvenanceSource[];
+        if (typeof found.value === 'number') sources = view.sourcesOfNumber(found.value);
+        else if (typeof found.value === 'string') {
+          const whole = found.value.trim();
+          const typed = detectValues(whole).filter((value) => value.text === whole);
+          sources = [...view.sourcesOfText(whole), ...typed.flatMap((value) => view.sourcesOfValue(value.kind, value.value))];
+        } else continue;
+        if (!accepted(sources, from)) {
+          const shown = JSON.stringify(shorten(String(found.value)));
+          return `${found.path} ${shown} ${sources.length === 0 ? 'appears nowhere in the conversation' : `came only from ${describeSources(sources)}`}, not from ${label}.`;
+        }
+      }
+      return undefined;
+    },
+  });
+}
+
+/** Whether any source is one `from` accepts. */
+export function accepted(sources: readonly ProvenanceSource[], from: readonly ProvenanceFrom[]): boolean {
+  return sources.some((source) => from.some((item) => (item.startsWith('tool:') ? source.toolName === item.slice(5) : source.origin === item)));
+}
+
+function violation(path: string, kind: ValueKind, text: string, sources: readonly ProvenanceSource[], label: string): string {
+  const where = sources.length === 0 ? 'appears nowhere in the conversation' : `came only from ${describeSources(sources)}`;
+  return `${path} contains the ${KIND_NAMES[kind]} ${JSON.stringify(shorten(text))}, which ${where}; it may hold one only from ${label}.`;
+}
+
+/** "untrusted output of list_emails and read_file", "the system prompt". */
+export function describeSources(sources: readonly ProvenanceSource[]): string {
+  const parts = new Set(
+    sources.map((source) =>
+      source.origin === 'user'
+        ? "the user's request"
+        : source.origin === 'system'
+          ? 'the system prompt'
+          : `${source.origin} output of ${source.toolName ?? 'a tool'}`,
+    ),
+  );
+  return listWords([...parts]);
+}
+
+function fromLabel(from: readonly ProvenanceFrom[]): string {
+  return listWords(
+    from.map((item) =>
+      item === 'user'
+        ? "the user's request"
+        : item === 'system'
+          ? 'the system prompt'
+          : item === 'trusted'
+            ? 'a trusted tool'
+            : item === 'untrusted'
+              ? 'an untrusted tool'
+              : `${item.slice(5)}'s results`,
+    ),
+    'or',
+  );
+}
+
+function checkFrom(from: readonly ProvenanceFrom[], name: string): ProvenanceFrom[] {
+  const origins: readonly string[] = ['user', 'system', 'trusted', 'untrusted'];
+  if (!Array.isArray(from) || from.length === 0 || from.some((item) => typeof item !== 'string' || !(origins.includes(item) || /^tool:.+/.test(item))))
+    throw new InvalidArgumentError(`${name}: from must be a non-empty list of "user", "system", "trusted", "untrusted" or "tool:<name>".`);
+  return [...from];
+}
+
+function toolList(tool: string | readonly string[]): string[] {
+  const list = typeof tool === 'string' ? [tool] : [...tool];
+  if (list.length === 0 || list.some((name) => typeof name !== 'string' || name === ''))
+    throw new InvalidArgumentError('A policy rule needs `tool`: a tool name or a non-empty list of names.');
+  return list;
+}
+
+function provenanceRule(rule: ArgumentRule & { check(args: unknown, call?: ArgumentRuleInput): string | undefined }): ArgumentRule {
+  if (rule.action !== 'block' && rule.action !== 'confirm')
+    throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
+  return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
+}
+
+function listWords(words: readonly string[], joiner = 'and'): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${joiner} ${words[words.length - 1]}`;
+}
+
+function shorten(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
