@@ -1,0 +1,10 @@
+/**
+ * The built-in suites by name, for `toolwright eval --suite <name>`: two
+ * domains with their own tools, data and tasks, so that no defence can be
+ * tuned to one.
+ * @module
+ */
+import type { AnyEvalSuite } from './suite-types.js';
+import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
+
+export const BUILT_IN_SUITES: Readonly<Record<string, AnyEvalSuite>> = Object.freeze({ [WORKSPACE_SUITE.name]: WORKSPACE_SUITE });
