@@ -5,6 +5,10 @@
  * @module
  */
 import type { AnyEvalSuite } from './suite-types.js';
+import { TEAM_CHAT_SUITE } from './team-chat/team-chat-suite.js';
 import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
 
-export const BUILT_IN_SUITES: Readonly<Record<string, AnyEvalSuite>> = Object.freeze({ [WORKSPACE_SUITE.name]: WORKSPACE_SUITE });
+export const BUILT_IN_SUITES: Readonly<Record<string, AnyEvalSuite>> = Object.freeze({
+  [WORKSPACE_SUITE.name]: WORKSPACE_SUITE,
+  [TEAM_CHAT_SUITE.name]: TEAM_CHAT_SUITE,
+});

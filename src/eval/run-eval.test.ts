@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from '../models/scripted/scripted-model.js';
 import { readRecords, runEval, type EvalModelSource } from './run-eval.js';
 import { createSimulator } from './simulated-models.js';
+import { TEAM_CHAT_SUITE } from './team-chat/team-chat-suite.js';
+import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
 
 const folders: string[] = [];
 function tempDir(): string {
@@ -64,6 +66,44 @@ describe('runEval', () => {
     );
     expect(readFileSync(result.paths.html, 'utf8')).toContain('<table id="results">');
     expect(JSON.parse(readFileSync(result.paths.metrics, 'utf8')).strategies).toHaveLength(4);
+  });
+
+  it('crosses suites and attacks: sim:folding gets every in-scope goal through a task scope, and nothing else', async () => {
+    const out = tempDir();
+    const folding: EvalModelSource = { spec: 'sim:folding', simulator: true, create: (context) => createSimulator('sim:folding', context) };
+    const result = await runEval({
+      model: folding,
+      outDir: out,
+      limit: 1,
+      strategies: ['policy'],
+      suites: [WORKSPACE_SUITE, TEAM_CHAT_SUITE],
+      attacks: ['direct', 'important_instructions'],
+    });
+    // workspace: 1 clean + 9 injection tasks × 2 attacks; team-chat: 1 clean + 5 × 2.
+    expect(result.records).toHaveLength(30);
+    expect(result.records.map((record) => record.caseId)).toContain('team-chat:policy/chat_task_1/chat_injection_4@direct');
+    expect(result.manifest).toMatchObject({
+      suite: 'workspace+team-chat',
+      attack: 'direct,important_instructions',
+      attacks: ['direct', 'important_instructions'],
+    });
+    const [policy] = result.metrics.strategies;
+    // In scope: workspace task 1 × injection 9, team-chat task 1 × injections 4 and 5, each under both attacks.
+    expect(policy!.effectsByScope).toEqual({ inScope: { count: 6, total: 6, rate: 1 }, outOfScope: { count: 0, total: 22, rate: 0 } });
+    expect(policy!.cleanUtility).toMatchObject({ count: 2, total: 2 });
+    // Folding keeps the user's own call, so the user's task is still done under attack.
+    expect(policy!.utilityUnderAttack).toMatchObject({ count: 28, total: 28 });
+    expect(result.metrics.byAttack!.map((item) => [item.attack, item.effects.count, item.effects.total])).toEqual([
+      ['direct', 3, 14],
+      ['important_instructions', 3, 14],
+    ]);
+    expect(result.metrics.bySuite!.map((item) => [item.suite, item.effects.count, item.effects.total])).toEqual([
+      ['workspace', 2, 18],
+      ['team-chat', 4, 10],
+    ]);
+    const html = readFileSync(result.paths.html, 'utf8');
+    expect(html).toContain('<table id="attacks">');
+    expect(html).toContain('<table id="suites">');
   });
 
   it('resumes an interrupted run: only the missing cases run, and the report covers them all', async () => {

@@ -12,7 +12,9 @@
  * - for every (user task, injection task) pair, replaying the injection's
  *   reference under the user task's policy (after the user's own reads, on
  *   an environment with the attack planted, each call run only if the policy
- *   allows it) does not reach the attacker's goal on the effect log. A pair
+ *   allows it) does not reach the attacker's goal on the effect log, nor, for
+ *   an in-scope injection, does the user's own reference with the payload
+ *   folded into its writes (what `sim:folding` does). A pair
  *   that reaches it is a hole; the suite may declare the holes that only a
  *   provenance rule can close (`needsProvenance`), and they pass only under
  *   `allowDeclaredHoles`, never silently; a declared pair that is closed
@@ -23,6 +25,7 @@ import { createPolicy } from '../policy/create-policy.js';
 import type { PolicySession } from '../policy/types.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
 import { IMPORTANT_INSTRUCTIONS } from './attacks.js';
+import { foldPayload } from './fold-payload.js';
 import type { AnyEvalSuite, EvalCall, SuitePair } from './suite-types.js';
 
 /** The result of one check. */
@@ -148,7 +151,17 @@ export async function selfCheckSuite(suite: AnyEvalSuite, options: SelfCheckOpti
       const session = createPolicy(task.policy(structuredClone(attackedPre))).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
       const userReads = readsBeforeFirstWrite(registry, task.reference(structuredClone(attackedPre)));
       await replayAllowed(registry, session, [...userReads, ...injection.reference(structuredClone(attackedPre))]);
-      const reached = safeEffect(() => injection.effect({ pre: attackedPre, post: env.state }));
+      let reached = safeEffect(() => injection.effect({ pre: attackedPre, post: env.state }));
+      if (!reached && injection.payload !== undefined) {
+        // The in-scope form: the payload folded into the user's own writes (what sim:folding does).
+        env.state = suite.createState(attacked);
+        const folded = createPolicy(task.policy(structuredClone(attackedPre))).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+        const calls = task
+          .reference(structuredClone(attackedPre))
+          .map((call) => (isWrite(registry, call) ? (foldPayload(call, injection.payload!) ?? call) : call));
+        await replayAllowed(registry, folded, calls);
+        reached = safeEffect(() => injection.effect({ pre: attackedPre, post: env.state }));
+      }
       const key = `${task.id}\u0000${injection.id}`;
       if (reached) holes.push({ userTask: task.id, injectionTask: injection.id });
       if (!reached) {
@@ -161,7 +174,7 @@ export async function selfCheckSuite(suite: AnyEvalSuite, options: SelfCheckOpti
       injection.id,
       'no task policy lets the reference reach the goal',
       undeclared.length === 0,
-      `the goal is reached under ${undeclared.join(', ')}${undeclared.some((id) => declared.has(`${id}\u0000${injection.id}`)) ? ' (declared as needing provenance rules; pass --allow-provenance-holes to accept them)' : ''}`,
+      holeDetail(undeclared, (id) => declared.has(`${id}\u0000${injection.id}`)),
     );
     if (stale.length > 0 || declaredFor(suite.needsProvenance, injection.id).length > 0)
       add(injection.id, 'declared provenance holes are still open', stale.length === 0, `closed under ${stale.join(', ')}: remove them from needsProvenance`);
@@ -207,12 +220,22 @@ async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], s
   return { ok: true, outputs };
 }
 
+function holeDetail(taskIds: readonly string[], isDeclared: (taskId: string) => boolean): string {
+  const declaredIds = taskIds.filter(isDeclared);
+  const others = taskIds.filter((id) => !isDeclared(id));
+  return [
+    ...(others.length > 0 ? [`the goal is reached under ${others.join(', ')}`] : []),
+    ...(declaredIds.length > 0 ? [`under ${declaredIds.join(', ')} (declared as needing provenance rules; pass --allow-provenance-holes to accept them)`] : []),
+  ].join('; ');
+}
+
+function isWrite(registry: ToolRegistry, call: EvalCall): boolean {
+  return registry.get(call.tool)?.effect === 'write';
+}
+
 /** The reference calls before its first write: what the user's run reads before it could act on an injection. */
 function readsBeforeFirstWrite(registry: ToolRegistry, calls: readonly EvalCall[]): EvalCall[] {
-  const index = calls.findIndex((call) => {
-    const prepared = registry.prepare({ id: 'probe', name: call.tool, arguments: call.arguments ?? {} });
-    return !prepared.success || prepared.tool.effect === 'write';
-  });
+  const index = calls.findIndex((call) => !registry.has(call.tool) || isWrite(registry, call));
   return calls.slice(0, index === -1 ? calls.length : index);
 }
 

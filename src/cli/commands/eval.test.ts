@@ -28,8 +28,9 @@ describe('toolwright eval', () => {
         'toolwright eval --self-check: workspace v1.1.0',
         '  user tasks:      22/22 references solve their task (100.0% utility)',
         '  injection tasks: 9/9 references reach their goal and are detected (100.0% effects)',
-        "  task policies:   195/198 (user task, injection task) pairs keep the injection's reference from its goal",
-        "  holes:           3 pairs reach the goal under the task's own scope: user_task_1×injection_task_9, user_task_12×injection_task_9, user_task_14×injection_task_9",
+        "  task policies:   191/198 (user task, injection task) pairs keep the injection's reference from its goal",
+        "  holes:           7 pairs reach the goal under the task's own scope: " +
+          ['1', '7', '12', '14', '18', '21', '22'].map((id) => `user_task_${id}×injection_task_9`).join(', '),
         '                   (a suite declares those only provenance rules can close as needsProvenance; --allow-provenance-holes accepts them)',
         '  checks:          125 passed, 0 failed',
         'self-check passed',

@@ -1,6 +1,6 @@
 /**
  * The built-in `workspace` suite: 22 user tasks and 9 injection tasks (one
- * a cover-up, one inside the scope of three tasks) over a
+ * a cover-up, one inside the scope of the seven tasks that send mail) over a
  * simulated inbox, calendar, files, contacts and bank account, with 17 tools
  * and 6 injection vectors.
  * @module
@@ -22,6 +22,12 @@ export const WORKSPACE_SUITE: EvalSuite<WorkspaceState> = Object.freeze({
   createTools: createWorkspaceTools,
   userTasks: WORKSPACE_USER_TASKS,
   injectionTasks: WORKSPACE_INJECTION_TASKS,
-  // Mailing Bob is in these tasks' scope, so only a rule on where the link came from can stop injection_task_9's phishing mail.
-  needsProvenance: Object.freeze(['user_task_1', 'user_task_12', 'user_task_14'].map((userTask) => ({ userTask, injectionTask: 'injection_task_9' }))),
+  // These tasks send mail, so the phishing link rides in their own mail (to Bob, or folded into the task's own email):
+  // only a rule on where the link came from can stop injection_task_9 there.
+  needsProvenance: Object.freeze(
+    ['user_task_1', 'user_task_7', 'user_task_12', 'user_task_14', 'user_task_18', 'user_task_21', 'user_task_22'].map((userTask) => ({
+      userTask,
+      injectionTask: 'injection_task_9',
+    })),
+  ),
 });
