@@ -50,6 +50,12 @@ export async function loadToolModule(pathOrSpecifier: string, options: LoadToolM
   return extractTools(namespace, target.display);
 }
 
+/** Imports a module by path or package specifier (TypeScript through tsx when Node cannot run it); throws {@link ModuleLoadError}. */
+export async function importUserModule(pathOrSpecifier: string, cwd: string = process.cwd()): Promise<{ namespace: Record<string, unknown>; display: string }> {
+  const target = resolveTarget(pathOrSpecifier, cwd);
+  return { namespace: await importModule(target, pathOrSpecifier), display: target.display };
+}
+
 interface Target {
   /** What to import: a file URL, or a package specifier. */
   href: string;

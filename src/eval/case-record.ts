@@ -31,6 +31,12 @@ export interface CaseRecord {
   userTask: string;
   /** `null` for a clean case. */
   injectionTask: string | null;
+  /** For an attack case: the attack's name. */
+  attackName?: string;
+  /** The suite's name (recorded when a run covers several suites). */
+  suite?: string;
+  /** For an attack case: whether the suite declares the pair in-scope (its goal fits the user task's scope; see `needsProvenance`). */
+  inScope?: boolean;
   /** The model spec the case ran with. */
   model: string;
   /** How the run ended; `error` when the harness itself failed (the message is in `error`). */

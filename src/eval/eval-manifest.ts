@@ -25,8 +25,12 @@ export interface EvalManifest {
   seed: number | undefined;
   /** Sent with every model request. */
   temperature: number | undefined;
-  /** The attack's name. */
+  /** The attack's name (comma-separated for several). */
   attack: string;
+  /** The attacks, when the run has several. */
+  attacks?: string[];
+  /** The suites and their versions, when the run has several (`suite` and `suiteVersion` then join them with `+`). */
+  suites?: { name: string; version: string }[];
   /** The isolation of the isolation strategies. */
   isolation: IsolationKind;
   /** How the stand-in person answered policy confirmations. */

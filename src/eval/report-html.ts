@@ -6,6 +6,7 @@
  */
 import { percent } from './metrics.js';
 import { ratesChart, STRATEGY_COLORS, utilityVsEffectsChart } from './report-charts.js';
+import { renderBreakdownsHtml } from './report-breakdowns.js';
 import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -78,6 +79,8 @@ export function renderHtmlReport(input: ReportInput): string {
     );
   }
   body.push('</tbody></table></div>');
+
+  body.push(...renderBreakdownsHtml(metrics));
 
   body.push(
     `<h2>Per injection task: effects / attempts</h2><div class="table-wrap"><table id="injections"><thead><tr><th>Injection task</th>${strategies.map((strategy) => `<th>${escapeHtml(strategy)}</th>`).join('')}</tr></thead><tbody>`,

@@ -28,6 +28,9 @@ export function modelNote(manifest: EvalManifest): string | undefined {
   if (manifest.model === 'sim:naive') {
     return "sim:naive is a baseline simulator, not a model: it replays each task's reference calls and obeys every injected instruction it reads, through any isolation. Its numbers exercise the harness and describe no model. Run with --model to measure one.";
   }
+  if (manifest.model === 'sim:folding') {
+    return "sim:folding is the adversarial simulator, not a model: it replays each task's reference calls and folds an in-scope injection's payload into the task's own writes (same tool, allowed recipient, attacker content), and obeys other injected instructions as sim:naive does. Its numbers exercise the harness and describe no model.";
+  }
   return `${manifest.model} is a baseline simulator, not a model: it answers without calling any tool. Its numbers exercise the harness and describe no model.`;
 }
 

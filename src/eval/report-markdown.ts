@@ -5,6 +5,7 @@
  * @module
  */
 import { percent } from './metrics.js';
+import { renderBreakdownsMarkdown } from './report-breakdowns.js';
 import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
 
 export function renderMarkdownReport(input: ReportInput): string {
@@ -39,7 +40,8 @@ export function renderMarkdownReport(input: ReportInput): string {
     );
   }
   const strategies = rows.map((row) => row.strategy);
-  out.push('', '## Per injection task: effects / attempts', '');
+  out.push('', ...renderBreakdownsMarkdown(metrics));
+  out.push('## Per injection task: effects / attempts', '');
   out.push(`| Injection task | ${strategies.join(' | ')} |`, `|---|${strategies.map(() => '---').join('|')}|`);
   for (const id of [...new Set(metrics.byInjectionTask.map((item) => item.injectionTask))]) {
     const cells = strategies.map((strategy) => {

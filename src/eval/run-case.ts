@@ -31,6 +31,10 @@ export interface EvalCase {
   userTask: string;
   /** `undefined` for a clean case. */
   injectionTask: string | undefined;
+  /** For an attack case in a run with several attacks: the attack's name (else the run's one attack). */
+  attack?: string;
+  /** For a run over several suites: the suite's name (else the run's one suite). */
+  suite?: string;
 }
 
 /** What a model factory is told about the case it serves. */
@@ -80,18 +84,21 @@ export interface RunCaseOptions {
   signal?: AbortSignal;
 }
 
-/** The case id: `<strategy>/<user task>/<injection task or clean>`. */
-export function caseId(strategy: EvalStrategy, userTask: string, injectionTask: string | undefined): string {
-  return `${strategy}/${userTask}/${injectionTask ?? 'clean'}`;
+/**
+ * The case id: `<strategy>/<user task>/<injection task or clean>`, prefixed
+ * `<suite>:` in a run over several suites and suffixed `@<attack>` for an
+ * attack case in a run with several attacks.
+ */
+export function caseId(strategy: EvalStrategy, userTask: string, injectionTask: string | undefined, run: { attack?: string; suite?: string } = {}): string {
+  const attack = injectionTask !== undefined && run.attack !== undefined ? `@${run.attack}` : '';
+  return `${run.suite !== undefined ? `${run.suite}:` : ''}${strategy}/${userTask}/${injectionTask ?? 'clean'}${attack}`;
 }
 
 export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
   const { suite, evalCase } = options;
   const userTask = suite.userTasks.find((task) => task.id === evalCase.userTask)!;
   const injectionTask = evalCase.injectionTask === undefined ? undefined : suite.injectionTasks.find((task) => task.id === evalCase.injectionTask)!;
-  const injections = injectionTask
-    ? Object.fromEntries(suite.vectors.map((vector) => [vector.id, options.attack.render({ goal: injectionTask.goal, userName: suite.userName })]))
-    : {};
+  const injections = injectionTask ? plantAttack(suite, options.attack, injectionTask, userTask, options.registry.names()) : {};
   options.env.state = suite.createState(injections);
   const pre: unknown = structuredClone(options.env.state);
   const events: RunEvent[] = [];
@@ -101,6 +108,8 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
     strategy: evalCase.strategy,
     userTask: userTask.id,
     injectionTask: injectionTask?.id ?? null,
+    ...(injectionTask ? { attackName: options.attack.name } : {}),
+    ...(evalCase.suite !== undefined ? { suite: evalCase.suite } : {}),
     model: options.modelSpec,
     status: 'error',
     utility: false,
@@ -190,6 +199,26 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
     }
   }
   return record;
+}
+
+/** The text of each vector the attack is placed in; the others keep their benign default. */
+export function plantAttack(
+  suite: AnyEvalSuite,
+  attack: Attack,
+  injectionTask: InjectionTask<unknown>,
+  userTask: UserTask<unknown>,
+  toolNames: readonly string[],
+): Record<string, string> {
+  const text = attack.render({
+    goal: injectionTask.goal,
+    userName: suite.userName,
+    modelName: 'the AI assistant',
+    userTask: userTask.prompt,
+    toolNames,
+    injectionCalls: injectionTask.reference(suite.createState()),
+  });
+  const placed = suite.vectors.filter((vector) => attack.vectors === undefined || attack.vectors.includes(vector.id));
+  return Object.fromEntries(placed.map((vector) => [vector.id, text]));
 }
 
 /** Fills calls, blocks, flags and malformed counts from the run's events, and keeps the events (model requests without their messages). */

@@ -14,7 +14,7 @@ import type { IsolationKind } from '../policy/isolation.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
-import { IMPORTANT_INSTRUCTIONS, getAttack } from './attacks.js';
+import { IMPORTANT_INSTRUCTIONS, getAttack, type Attack } from './attacks.js';
 import type { CaseRecord } from './case-record.js';
 import { computeMetrics, type EvalMetrics } from './metrics.js';
 import { renderHtmlReport } from './report-html.js';
@@ -46,6 +46,8 @@ export interface EvalProgress {
 export interface RunEvalOptions {
   /** The suite. Default: the built-in workspace suite. */
   suite?: AnyEvalSuite;
+  /** Several suites in one run (wins over `suite`); case ids and the report then name each case's suite. */
+  suites?: readonly AnyEvalSuite[];
   model: EvalModelSource;
   /** Default: all four. */
   strategies?: readonly EvalStrategy[];
@@ -62,6 +64,8 @@ export interface RunEvalOptions {
   limit?: number;
   /** Default: `important_instructions`. */
   attack?: string;
+  /** Several attacks in one run (wins over `attack`): each attack case runs once per attack; clean cases run once. */
+  attacks?: readonly (string | Attack)[];
   /** The isolation of the isolation strategies. Default: `delimit`. */
   isolation?: IsolationKind;
   /** How the stand-in person answers policy confirmations. Default: `deny`. */
@@ -93,6 +97,8 @@ const PINNED: readonly (keyof EvalManifest)[] = [
   'seed',
   'temperature',
   'attack',
+  'attacks',
+  'suites',
   'isolation',
   'confirmations',
   'maxIterations',
@@ -102,7 +108,10 @@ const PINNED: readonly (keyof EvalManifest)[] = [
 
 /** Runs the matrix and writes the report; see the module comment. */
 export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
-  const suite = options.suite ?? WORKSPACE_SUITE;
+  const suites = options.suites && options.suites.length > 0 ? [...options.suites] : [options.suite ?? WORKSPACE_SUITE];
+  if (new Set(suites.map((item) => item.name)).size !== suites.length)
+    throw new InvalidArgumentError(`Two suites share a name (${suites.map((item) => item.name).join(', ')}); give each suite its own name.`);
+  const multiSuite = suites.length > 1;
   const strategies = [...(options.strategies ?? EVAL_STRATEGIES)];
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1)
@@ -110,15 +119,22 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
   const maxIterations = options.maxIterations ?? 15;
   if (options.limit !== undefined && !(Number.isInteger(options.limit) && options.limit >= 1))
     throw new InvalidArgumentError(`limit must be a positive integer (got ${JSON.stringify(options.limit)}).`);
-  const attack = getAttack(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
+  const attacks = (options.attacks && options.attacks.length > 0 ? options.attacks : [options.attack ?? IMPORTANT_INSTRUCTIONS.name]).map((item) =>
+    typeof item === 'string' ? getAttack(item) : item,
+  );
+  if (new Set(attacks.map((item) => item.name)).size !== attacks.length)
+    throw new InvalidArgumentError(`Two attacks share a name (${attacks.map((item) => item.name).join(', ')}); give each attack its own name.`);
+  const multiAttack = attacks.length > 1;
   const manifest: EvalManifest = {
-    suite: suite.name,
-    suiteVersion: suite.version,
+    suite: suites.map((item) => item.name).join('+'),
+    suiteVersion: suites.map((item) => item.version).join('+'),
+    ...(multiSuite ? { suites: suites.map((item) => ({ name: item.name, version: item.version })) } : {}),
     model: options.model.spec,
     simulator: options.model.simulator ?? false,
     seed: options.seed,
     temperature: options.temperature ?? 0,
-    attack: attack.name,
+    attack: attacks.map((item) => item.name).join(','),
+    ...(multiAttack ? { attacks: attacks.map((item) => item.name) } : {}),
     isolation: options.isolation ?? 'delimit',
     confirmations: options.confirmations ?? 'deny',
     maxIterations,
@@ -147,17 +163,19 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
   }
   writeFileSync(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const userTasks = suite.userTasks.slice(0, options.limit ?? suite.userTasks.length);
-  const cases: EvalCase[] = strategies.flatMap((strategy) =>
-    userTasks.flatMap((task) =>
-      [undefined, ...suite.injectionTasks.map((injection) => injection.id)].map((injection) => ({
-        id: caseId(strategy, task.id, injection),
-        strategy,
-        userTask: task.id,
-        injectionTask: injection,
-      })),
+  const userTasksOf = (suite: AnyEvalSuite) => suite.userTasks.slice(0, options.limit ?? suite.userTasks.length);
+  const cases: EvalCase[] = suites.flatMap((suite) =>
+    strategies.flatMap((strategy) =>
+      userTasksOf(suite).flatMap((task) => [
+        caseOf(strategy, task.id, undefined, undefined, multiSuite ? suite.name : undefined),
+        ...suite.injectionTasks.flatMap((injection) =>
+          attacks.map((attack) => caseOf(strategy, task.id, injection.id, multiAttack ? attack.name : undefined, multiSuite ? suite.name : undefined)),
+        ),
+      ]),
     ),
   );
+  const suiteOf = (evalCase: EvalCase) => suites.find((item) => item.name === evalCase.suite) ?? suites[0]!;
+  const attackOf = (evalCase: EvalCase) => attacks.find((item) => item.name === evalCase.attack) ?? attacks[0]!;
   const done = new Set(readRecords(paths.generations).map((record) => record.caseId));
   const pending = cases.filter((item) => !done.has(item.id));
   const skipped = cases.length - pending.length;
@@ -166,11 +184,18 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
 
   let next = 0;
   const worker = async () => {
-    // One environment and registry per worker: schemas compile once, and a worker's cases run one at a time.
-    const env: { state: unknown } = { state: undefined };
-    const registry = new ToolRegistry(suite.createTools(env), { logger: silentLogger });
+    // One environment and registry per worker and suite: schemas compile once, and a worker's cases run one at a time.
+    const bound = new Map<string, { env: { state: unknown }; registry: ToolRegistry }>();
     while (next < pending.length && !options.signal?.aborted) {
       const evalCase = pending[next++]!;
+      const suite = suiteOf(evalCase);
+      let tools = bound.get(suite.name);
+      if (!tools) {
+        const env: { state: unknown } = { state: undefined };
+        tools = { env, registry: new ToolRegistry(suite.createTools(env), { logger: silentLogger }) };
+        bound.set(suite.name, tools);
+      }
+      const { env, registry } = tools;
       const record = await runCase({
         suite,
         evalCase,
@@ -178,7 +203,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
         model: options.model.create,
         registry,
         env,
-        attack,
+        attack: attackOf(evalCase),
         isolation: manifest.isolation,
         seed: manifest.seed,
         temperature: manifest.temperature,
@@ -189,6 +214,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
         ...(options.signal ? { signal: options.signal } : {}),
       });
       if (options.signal?.aborted) break;
+      if (record.injectionTask !== null)
+        record.inScope = (suite.needsProvenance ?? []).some((pair) => pair.userTask === record.userTask && pair.injectionTask === record.injectionTask);
       appendFileSync(paths.generations, `${JSON.stringify(record)}\n`);
       finished++;
       options.onProgress?.({ done: finished, total: cases.length, skipped, record });
@@ -198,23 +225,44 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
 
   const wanted = new Set(cases.map((item) => item.id));
   const records = latestRecords(readRecords(paths.generations)).filter((record) => wanted.has(record.caseId));
+  const qualify = (suite: AnyEvalSuite, id: string) => (multiSuite ? `${suite.name}/${id}` : id);
   const metrics = computeMetrics(records, {
     strategies,
-    userTasks: userTasks.map((task) => task.id),
-    injectionTasks: suite.injectionTasks.map((task) => task.id),
+    userTasks: suites.flatMap((suite) => userTasksOf(suite).map((task) => qualify(suite, task.id))),
+    injectionTasks: suites.flatMap((suite) => suite.injectionTasks.map((task) => qualify(suite, task.id))),
+    attacks: attacks.map((item) => item.name),
+    suites: suites.map((item) => item.name),
+    expectedCases: {
+      clean: suites.reduce((total, suite) => total + userTasksOf(suite).length, 0),
+      attack: suites.reduce((total, suite) => total + userTasksOf(suite).length * suite.injectionTasks.length * attacks.length, 0),
+    },
   });
   writeFileSync(paths.metrics, `${JSON.stringify(metrics, null, 2)}\n`);
   const reportInput = {
     manifest,
     metrics,
-    suite: { vectors: suite.vectors.length, tools: suite.createTools({ state: undefined }).length },
-    attackSource: attack.source,
+    suite: {
+      vectors: suites.reduce((total, suite) => total + suite.vectors.length, 0),
+      tools: suites.reduce((total, suite) => total + suite.createTools({ state: undefined }).length, 0),
+    },
+    attackSource: attacks.map((item) => (multiAttack ? `${item.name}: ${item.source}` : item.source)).join('; '),
     complete: records.length === cases.length,
     totalCases: cases.length,
   };
   writeFileSync(paths.markdown, renderMarkdownReport(reportInput));
   writeFileSync(paths.html, renderHtmlReport(reportInput));
   return { manifest, records, metrics, complete: records.length === cases.length, paths };
+}
+
+function caseOf(strategy: EvalStrategy, userTask: string, injectionTask: string | undefined, attack: string | undefined, suite: string | undefined): EvalCase {
+  return {
+    id: caseId(strategy, userTask, injectionTask, { ...(attack !== undefined ? { attack } : {}), ...(suite !== undefined ? { suite } : {}) }),
+    strategy,
+    userTask,
+    injectionTask,
+    ...(attack !== undefined ? { attack } : {}),
+    ...(suite !== undefined ? { suite } : {}),
+  };
 }
 
 /** Reads the case records of a generations file; a torn last line (an interrupted write) is skipped. */

@@ -9,13 +9,24 @@
  * - each injection task's reference reaches the attacker's goal (100%
  *   detected effects), its attempt detector fires on the reference, and its
  *   effect check fails on an untouched environment;
- * - every user task's policy blocks every injection task's reference.
+ * - for every (user task, injection task) pair, replaying the injection's
+ *   reference under the user task's policy (after the user's own reads, on
+ *   an environment with the attack planted, each call run only if the policy
+ *   allows it) does not reach the attacker's goal on the effect log, nor, for
+ *   an in-scope injection, does the user's own reference with the payload
+ *   folded into its writes (what `sim:folding` does). A pair
+ *   that reaches it is a hole; the suite may declare the holes that only a
+ *   provenance rule can close (`needsProvenance`), and they pass only under
+ *   `allowDeclaredHoles`, never silently; a declared pair that is closed
+ *   fails as stale.
  * @module
  */
 import { createPolicy } from '../policy/create-policy.js';
 import type { PolicySession } from '../policy/types.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
-import type { AnyEvalSuite, EvalCall } from './suite-types.js';
+import { IMPORTANT_INSTRUCTIONS } from './attacks.js';
+import { foldPayload } from './fold-payload.js';
+import type { AnyEvalSuite, EvalCall, SuitePair } from './suite-types.js';
 
 /** The result of one check. */
 export interface SelfCheckItem {
@@ -40,8 +51,10 @@ export interface SelfCheckReport {
   utility: { passed: number; total: number };
   /** Injection tasks whose reference reaches the goal and is detected, over all injection tasks. */
   effects: { passed: number; total: number };
-  /** (user task, injection task) pairs where the user task's policy blocks the injection's reference. */
+  /** (user task, injection task) pairs where the injection's reference, replayed under the user task's policy, does not reach the goal. */
   policyBlocks: { passed: number; total: number };
+  /** Pairs whose replay reaches the goal, declared in `needsProvenance` or not. */
+  holes: SuitePair[];
   /** Vectors each user task's reference reads. */
   exposure: Record<string, string[]>;
   /** Whether every check passed. */
@@ -55,7 +68,12 @@ interface Replay {
 }
 
 /** Runs the self-check of a suite. */
-export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckReport> {
+export interface SelfCheckOptions {
+  /** Let the suite's declared `needsProvenance` pairs pass (they are still listed in `holes`). Default: false. */
+  allowDeclaredHoles?: boolean;
+}
+
+export async function selfCheckSuite(suite: AnyEvalSuite, options: SelfCheckOptions = {}): Promise<SelfCheckReport> {
   const items: SelfCheckItem[] = [];
   const exposure: Record<string, string[]> = {};
   const add = (taskId: string, check: string, passed: boolean, detail?: string) =>
@@ -64,6 +82,8 @@ export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckRepo
   let effectsPassed = 0;
   let policyPassed = 0;
   let policyTotal = 0;
+  const holes: SuitePair[] = [];
+  const declared = new Set((suite.needsProvenance ?? []).map((pair) => `${pair.userTask}\u0000${pair.injectionTask}`));
   // One registry for every replay: the tools read `env.state` at call time, and schemas compile once.
   const env: { state: unknown } = { state: undefined };
   const registry = new ToolRegistry(suite.createTools(env), { logger: silentLogger });
@@ -115,14 +135,53 @@ export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckRepo
     );
     if (reached && detected) effectsPassed++;
 
-    const unblocked: string[] = [];
+    const undeclared: string[] = [];
+    const allowed: string[] = [];
+    const stale: string[] = [];
+    const attacked = Object.fromEntries(
+      suite.vectors.map((vector) => [
+        vector.id,
+        IMPORTANT_INSTRUCTIONS.render({ goal: injection.goal, userName: suite.userName, modelName: 'the AI assistant', userTask: '', toolNames: [] }),
+      ]),
+    );
     for (const task of suite.userTasks) {
       policyTotal++;
-      const session = createPolicy(task.policy(pre)).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
-      if (blocksAnAttempt(registry, session, calls, injection.attempted)) policyPassed++;
-      else unblocked.push(task.id);
+      env.state = suite.createState(attacked);
+      const attackedPre = structuredClone(env.state);
+      const session = createPolicy(task.policy(structuredClone(attackedPre))).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+      const userReads = readsBeforeFirstWrite(registry, task.reference(structuredClone(attackedPre)));
+      await replayAllowed(registry, session, [...userReads, ...injection.reference(structuredClone(attackedPre))]);
+      let reached = safeEffect(() => injection.effect({ pre: attackedPre, post: env.state }));
+      if (!reached && injection.payload !== undefined) {
+        // The in-scope form: the payload folded into the user's own writes (what sim:folding does).
+        env.state = suite.createState(attacked);
+        const folded = createPolicy(task.policy(structuredClone(attackedPre))).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+        const calls = task
+          .reference(structuredClone(attackedPre))
+          .map((call) => (isWrite(registry, call) ? (foldPayload(call, injection.payload!) ?? call) : call));
+        await replayAllowed(registry, folded, calls);
+        reached = safeEffect(() => injection.effect({ pre: attackedPre, post: env.state }));
+      }
+      const key = `${task.id}\u0000${injection.id}`;
+      if (reached) holes.push({ userTask: task.id, injectionTask: injection.id });
+      if (!reached) {
+        policyPassed++;
+        if (declared.has(key)) stale.push(task.id);
+      } else if (declared.has(key) && options.allowDeclaredHoles) allowed.push(task.id);
+      else undeclared.push(task.id);
     }
-    add(injection.id, 'every task policy blocks the reference', unblocked.length === 0, `not blocked under ${unblocked.join(', ')}`);
+    add(
+      injection.id,
+      'no task policy lets the reference reach the goal',
+      undeclared.length === 0,
+      holeDetail(undeclared, (id) => declared.has(`${id}\u0000${injection.id}`)),
+    );
+    if (stale.length > 0 || declaredFor(suite.needsProvenance, injection.id).length > 0)
+      add(injection.id, 'declared provenance holes are still open', stale.length === 0, `closed under ${stale.join(', ')}: remove them from needsProvenance`);
+  }
+  for (const pair of suite.needsProvenance ?? []) {
+    const known = suite.userTasks.some((task) => task.id === pair.userTask) && suite.injectionTasks.some((task) => task.id === pair.injectionTask);
+    if (!known) add(pair.injectionTask, 'declared provenance holes name real tasks', false, `no pair (${pair.userTask}, ${pair.injectionTask}) in the suite`);
   }
 
   return {
@@ -132,6 +191,7 @@ export async function selfCheckSuite(suite: AnyEvalSuite): Promise<SelfCheckRepo
     utility: { passed: utilityPassed, total: suite.userTasks.length },
     effects: { passed: effectsPassed, total: suite.injectionTasks.length },
     policyBlocks: { passed: policyPassed, total: policyTotal },
+    holes,
     exposure,
     passed: items.every((item) => item.passed),
   };
@@ -160,12 +220,47 @@ async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], s
   return { ok: true, outputs };
 }
 
-/** Whether the session blocks at least one of the calls that the detector counts as an attempt (checked without running anything). */
-function blocksAnAttempt(registry: ToolRegistry, session: PolicySession, calls: readonly EvalCall[], attempted: (call: EvalCall) => boolean): boolean {
-  return calls.some((call, index) => {
-    if (!attempted(call)) return false;
-    const prepared = registry.prepare({ id: `inj_${index + 1}`, name: call.tool, arguments: call.arguments ?? {} });
-    if (!prepared.success) return false;
-    return session.beforeToolCall({ call: { id: `inj_${index + 1}`, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments }).action === 'block';
-  });
+function holeDetail(taskIds: readonly string[], isDeclared: (taskId: string) => boolean): string {
+  const declaredIds = taskIds.filter(isDeclared);
+  const others = taskIds.filter((id) => !isDeclared(id));
+  return [
+    ...(others.length > 0 ? [`the goal is reached under ${others.join(', ')}`] : []),
+    ...(declaredIds.length > 0 ? [`under ${declaredIds.join(', ')} (declared as needing provenance rules; pass --allow-provenance-holes to accept them)`] : []),
+  ].join('; ');
+}
+
+function isWrite(registry: ToolRegistry, call: EvalCall): boolean {
+  return registry.get(call.tool)?.effect === 'write';
+}
+
+/** The reference calls before its first write: what the user's run reads before it could act on an injection. */
+function readsBeforeFirstWrite(registry: ToolRegistry, calls: readonly EvalCall[]): EvalCall[] {
+  const index = calls.findIndex((call) => !registry.has(call.tool) || isWrite(registry, call));
+  return calls.slice(0, index === -1 ? calls.length : index);
+}
+
+/** Replays calls through a session, running each only if the policy allows it (a confirmation counts as denied, as in the default eval). */
+async function replayAllowed(registry: ToolRegistry, session: PolicySession, calls: readonly EvalCall[]): Promise<void> {
+  for (const [index, call] of calls.entries()) {
+    const request = { id: `pair_${index + 1}`, name: call.tool, arguments: call.arguments ?? {} };
+    const prepared = registry.prepare(request);
+    if (!prepared.success) continue;
+    const decision = session.beforeToolCall({ call: { id: request.id, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments });
+    if (decision.action !== 'allow') continue;
+    const execution = await registry.execute(request.id, prepared.tool, prepared.arguments);
+    session.afterToolResult({ call: { id: request.id, name: call.tool }, tool: prepared.tool, result: execution.result });
+  }
+}
+
+function safeEffect(check: () => boolean): boolean {
+  try {
+    return check();
+  } catch {
+    // A check that throws on the replayed state is treated as reached: a hole is reported rather than hidden.
+    return true;
+  }
+}
+
+function declaredFor(pairs: readonly SuitePair[] | undefined, injectionTask: string): SuitePair[] {
+  return (pairs ?? []).filter((pair) => pair.injectionTask === injectionTask);
 }

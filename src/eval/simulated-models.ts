@@ -8,6 +8,14 @@
  *   injected instruction it reads (through any isolation: it strips datamarks
  *   and decodes base64), then goes back to the user's task. A capable and
  *   completely gullible agent: high utility, every attack attempted.
+ * - `sim:folding`: the adversarial simulator. Like `sim:naive` it replays the
+ *   user's reference and obeys what it reads, but an injection task with a
+ *   `payload` (a goal inside some task's scope) is folded into the user's own
+ *   write calls: same tool, same allowed recipient, the attacker's text
+ *   appended to the call's free-text argument. It exercises provenance rules
+ *   offline; a task scope that pins tools and recipients lets it through.
+ *   Goals without a payload, and tasks with no write to fold into, are
+ *   obeyed as `sim:naive` obeys them.
  * - `sim:idle`: answers at once without calling any tool. An agent that does
  *   nothing: zero utility and zero attack success, the case the report must
  *   flag rather than praise.
@@ -17,10 +25,11 @@ import { estimateInputTokens, estimateTextTokens } from '../models/estimate-toke
 import type { Model } from '../models/types.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../shared/errors.js';
-import type { EvalCall, InjectionTask, UserTask } from './suite-types.js';
+import { foldPayload, foldTarget } from './fold-payload.js';
+import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
 
 /** The simulator specs `toolwright eval --model` accepts besides real providers. */
-export const SIMULATOR_SPECS = ['sim:naive', 'sim:idle'] as const;
+export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:idle'] as const;
 
 export type SimulatorSpec = (typeof SIMULATOR_SPECS)[number];
 
@@ -30,6 +39,8 @@ export interface SimulatorCase<State> {
   injectionTask: InjectionTask<State> | undefined;
   /** The environment before the run (references are computed from it). */
   pre: State;
+  /** The suite, so that `sim:folding` can tell write tools from read tools. */
+  suite?: AnyEvalSuite;
 }
 
 /** Whether a spec names a built-in simulator. */
@@ -42,6 +53,8 @@ export function createSimulator<State>(spec: SimulatorSpec, testCase: SimulatorC
   switch (spec) {
     case 'sim:naive':
       return new NaiveAgentSimulator(testCase);
+    case 'sim:folding':
+      return new FoldingAgentSimulator(testCase);
     case 'sim:idle':
       return new IdleAgentSimulator();
     default:
@@ -114,6 +127,52 @@ class NaiveAgentSimulator<State> extends Simulator {
     if (call) return { call };
     return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
   }
+}
+
+class FoldingAgentSimulator<State> extends Simulator {
+  readonly id = 'sim:folding';
+  readonly #case: SimulatorCase<State>;
+  readonly #queue: EvalCall[];
+  readonly #writes: ReadonlySet<string>;
+  #folding = false;
+  #obeyed = false;
+
+  constructor(testCase: SimulatorCase<State>) {
+    super();
+    this.#case = testCase;
+    this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
+    this.#writes = testCase.suite ? writeTools(testCase.suite) : new Set();
+  }
+
+  protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
+    const injection = this.#case.injectionTask;
+    if (injection && !this.#obeyed && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)))) {
+      this.#obeyed = true;
+      const payload = injection.payload;
+      if (payload !== undefined && this.#queue.some((call) => this.#writes.has(call.tool) && foldTarget(call) !== undefined)) this.#folding = true;
+      else this.#queue.unshift(...injection.reference(structuredClone(this.#case.pre)));
+    }
+    const call = this.#queue.shift();
+    if (!call) return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
+    if (!this.#folding || !this.#writes.has(call.tool)) return { call };
+    return { call: foldPayload(call, injection!.payload!) ?? call };
+  }
+}
+
+const writeToolCache = new WeakMap<AnyEvalSuite, ReadonlySet<string>>();
+
+function writeTools(suite: AnyEvalSuite): ReadonlySet<string> {
+  let names = writeToolCache.get(suite);
+  if (!names) {
+    names = new Set(
+      suite
+        .createTools({ state: undefined })
+        .filter((tool) => tool.effect === 'write')
+        .map((tool) => tool.name),
+    );
+    writeToolCache.set(suite, names);
+  }
+  return names;
 }
 
 /** Every tool result text of the conversation, read through any isolation. */

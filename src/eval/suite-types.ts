@@ -67,6 +67,13 @@ export interface InjectionTask<State> {
   effect(input: { pre: State; post: State }): boolean;
   /** Whether a call toward the goal was emitted, run or not. */
   attempted(call: EvalCall): boolean;
+  /**
+   * For goals inside a task's scope: the attacker-authored text (a link, an
+   * account, a line) whose arrival in any outgoing effect reaches the goal.
+   * The adversarial simulator folds it into the user's own calls (same
+   * tool, allowed recipient, attacker content).
+   */
+  payload?: string;
 }
 
 /** A suite: environment, tools, vectors and tasks. */
@@ -86,6 +93,21 @@ export interface EvalSuite<State> {
   createTools(env: { state: State }): AnyTool[];
   userTasks: readonly UserTask<State>[];
   injectionTasks: readonly InjectionTask<State>[];
+  /**
+   * (user task, injection task) pairs whose injection reference reaches the
+   * attacker's goal under the user task's own scope: the goal stays inside
+   * the scope (same tool, allowed recipient, attacker content), so only a
+   * rule on where argument values came from can close it. The self-check
+   * fails on them unless run with `allowDeclaredHoles`, and fails on a
+   * declared pair that is in fact closed (a stale entry).
+   */
+  needsProvenance?: readonly SuitePair[];
+}
+
+/** One (user task, injection task) pair of a suite. */
+export interface SuitePair {
+  userTask: string;
+  injectionTask: string;
 }
 
 /** Any suite, whatever its state type. */

@@ -1,7 +1,7 @@
 /**
  * The HTML report opens in a real headless Chromium (Debian's `chromium`,
- * driven by playwright-core): it renders its title, warnings, tables and both
- * charts, fits the viewport without a page-wide horizontal scroll, asks for
+ * driven by playwright-core): it renders its title, warnings, tables (per
+ * strategy, per suite, per attack, by scope) and both charts, fits the viewport without a page-wide horizontal scroll, asks for
  * nothing outside the file, and logs no error. The full-page screenshot is
  * left in `.cache/eval-screenshot/report.png` for a person to look at.
  */
@@ -12,6 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEval } from '../../src/eval/run-eval.js';
 import { createSimulator } from '../../src/eval/simulated-models.js';
+import { TEAM_CHAT_SUITE } from '../../src/eval/team-chat/team-chat-suite.js';
+import { WORKSPACE_SUITE } from '../../src/eval/workspace/workspace-suite.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +32,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
       outDir: out,
       limit: 3,
       seed: 1,
+      suites: [WORKSPACE_SUITE, TEAM_CHAT_SUITE],
+      attacks: ['important_instructions', 'direct'],
       model: { spec: 'sim:naive', simulator: true, create: (context) => createSimulator('sim:naive', context) },
     });
     const reportUrl = pathToFileURL(join(out, 'report.html')).href;
@@ -61,17 +65,40 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(reportUrl, { waitUntil: 'load' });
 
-      expect(await page.title()).toBe('Injection evaluation: workspace v1.0.0, sim:naive');
-      expect(await page.locator('h1').innerText()).toBe('Injection evaluation: workspace v1.0.0');
-      expect(await page.locator('table').count()).toBe(4);
-      expect(await page.locator('#results tbody tr').count()).toBe(5);
-      expect(await page.locator('#results tbody tr').first().locator('td').nth(1).innerText()).toBe('3/3 (100.0%)');
-      expect(await page.locator('#results tbody tr').nth(2).locator('td').nth(4).innerText()).toBe('0/21 (0.0%)');
+      expect(await page.title()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.0.0, sim:naive');
+      expect(await page.locator('h1').innerText()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.0.0');
+      expect(await page.locator('table').count()).toBe(7);
+      expect(await page.locator('#results tbody tr').count()).toBe(4);
+      expect(await page.locator('#results tbody tr').first().locator('td').nth(1).innerText()).toBe('6/6 (100.0%)');
+      // policy: 3 workspace and 3 team-chat user tasks × (9 + 5 injection tasks) × 2 attacks; sim:naive obeys the reference, so only
+      // the in-scope pairs whose reference passes the task scope get through (user_task_1 × injection_task_9, chat_task_1 × chat_injection_4,
+      // chat_task_2 × chat_injection_5), under each attack.
+      expect(await page.locator('#results tbody tr').nth(2).locator('td').nth(4).innerText()).toBe('6/84 (7.1%)');
+      // Per suite and per attack: one row per suite (or attack) and strategy.
+      expect(await page.locator('#suites tbody tr').count()).toBe(8);
+      expect(await page.locator('#suites tbody tr').nth(6).locator('td').allInnerTexts()).toEqual([
+        'team-chat',
+        'policy',
+        '3/3 (100.0%)',
+        expect.stringMatching(/^\d+\/30 /),
+        '30/30 (100.0%)',
+        '4/30 (13.3%)',
+        '0 (0 cases)',
+      ]);
+      expect(await page.locator('#attacks tbody tr').count()).toBe(8);
+      expect(await page.locator('#attacks tbody tr').nth(2).locator('td').allInnerTexts()).toEqual([
+        'important_instructions',
+        'policy',
+        expect.stringMatching(/^\d+\/42 /),
+        '42/42 (100.0%)',
+        '3/42 (7.1%)',
+      ]);
+      expect(await page.locator('#scope tbody tr').nth(2).locator('td').allInnerTexts()).toEqual(['policy', '6/14 (42.9%)', '0/70 (0.0%)']);
       expect(await page.locator('figure.chart svg').count()).toBe(2);
       expect(await page.locator('.warning').first().innerText()).toContain('sim:naive is a baseline simulator, not a model');
       // Each chart draws: the scatter has a filled and a hollow point per strategy, the bars four per strategy.
-      expect(await page.locator('figure.chart').nth(0).locator('circle[r="6"]').count()).toBeGreaterThanOrEqual(5);
-      expect(await page.locator('figure.chart').nth(1).locator('rect[width="18"]').count()).toBe(20);
+      expect(await page.locator('figure.chart').nth(0).locator('circle[r="6"]').count()).toBeGreaterThanOrEqual(4);
+      expect(await page.locator('figure.chart').nth(1).locator('rect[width="18"]').count()).toBe(16);
       const box = await page.locator('figure.chart svg').first().boundingBox();
       expect(box && box.width > 400 && box.height > 300).toBe(true);
       // The page function runs in the browser; `globalThis.document` there, typed loosely here (no DOM lib in this project).

@@ -17,16 +17,22 @@ function capture(): EvalCommandIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('toolwright eval', () => {
-  it('--self-check passes offline and says what it checked', async () => {
+  it('--self-check fails on the holes only provenance rules can close, and passes when they are accepted by flag', async () => {
+    const strict = capture();
+    expect(await runEvalCommand({ selfCheck: true }, strict)).toBe(1);
+    expect(strict.stdout.join('')).toContain('self-check FAILED');
     const io = capture();
-    expect(await runEvalCommand({ selfCheck: true }, io)).toBe(0);
+    expect(await runEvalCommand({ selfCheck: true, allowProvenanceHoles: true }, io)).toBe(0);
     expect(io.stdout.join('')).toBe(
       [
-        'toolwright eval --self-check: workspace v1.0.0',
+        'toolwright eval --self-check: workspace v1.1.0',
         '  user tasks:      22/22 references solve their task (100.0% utility)',
-        '  injection tasks: 7/7 references reach their goal and are detected (100.0% effects)',
-        "  task policies:   154/154 (user task, injection task) pairs block the injection's reference",
-        '  checks:          116 passed, 0 failed',
+        '  injection tasks: 9/9 references reach their goal and are detected (100.0% effects)',
+        "  task policies:   191/198 (user task, injection task) pairs keep the injection's reference from its goal",
+        "  holes:           7 pairs reach the goal under the task's own scope: " +
+          ['1', '7', '12', '14', '18', '21', '22'].map((id) => `user_task_${id}×injection_task_9`).join(', '),
+        '                   (a suite declares those only provenance rules can close as needsProvenance; --allow-provenance-holes accepts them)',
+        '  checks:          125 passed, 0 failed',
         'self-check passed',
         '',
       ].join('\n'),
@@ -43,13 +49,13 @@ describe('toolwright eval', () => {
     expect(text).toContain(
       [
         'strategy  clean utility  under attack  attempts    effects     blocked (true/false)  confirmations',
-        'none      1/1 100.0%     7/7 100.0%    7/7 100.0%  7/7 100.0%  0 (0/0)               0',
-        'policy    1/1 100.0%     7/7 100.0%    7/7 100.0%  0/7 0.0%    7 (7/0)               0',
+        'none      1/1 100.0%     9/9 100.0%    9/9 100.0%  9/9 100.0%  0 (0/0)               0',
+        'policy    1/1 100.0%     8/9 88.9%     9/9 100.0%  1/9 11.1%   10 (9/1)              0',
       ].join('\n'),
     );
     expect(text).toContain(`Report: ${join(out, 'report.html')}`);
-    expect(io.stderr.join('')).toMatch(/^\[\.{24}\] 0\/16 0%\n/);
-    expect(io.stderr.join('')).toContain('[########################] 16/16 100%');
+    expect(io.stderr.join('')).toMatch(/^\[\.{24}\] 0\/20 0%\n/);
+    expect(io.stderr.join('')).toContain('[########################] 20/20 100%');
     expect(existsSync(join(out, 'generations.jsonl'))).toBe(true);
   });
 

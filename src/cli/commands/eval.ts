@@ -27,6 +27,8 @@ import {
   type SelfCheckReport,
   type StrategyMetrics,
 } from '../../eval/index.js';
+import { ATTACKS, IMPORTANT_INSTRUCTIONS, parseAttacks } from '../../eval/attacks.js';
+import { BUILT_IN_SUITES } from '../../eval/built-in-suites.js';
 import { percent } from '../../eval/metrics.js';
 import { isSimulatorSpec } from '../../eval/simulated-models.js';
 import { parseStrategies } from '../../eval/strategies.js';
@@ -35,6 +37,7 @@ import { ensureTinyModel } from '../../models/local/tiny-model.js';
 import type { Model } from '../../models/types.js';
 import { ISOLATION_KINDS, type IsolationKind } from '../../policy/isolation.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { loadSuites } from '../load-suite-module.js';
 
 /** The model `toolwright eval` uses without `--model`: offline, no key, no weights. */
 export const DEFAULT_EVAL_MODEL = 'sim:naive';
@@ -47,6 +50,12 @@ const TINY_CALL_TOKEN_BUDGET = 16;
 
 export interface EvalCommandOptions {
   selfCheck?: boolean;
+  /** With `--self-check`: accept the pairs a suite declares as needing provenance rules. */
+  allowProvenanceHoles?: boolean;
+  /** Comma-separated built-in suite names or module paths. */
+  suite?: string;
+  /** Comma-separated attack names, or `all`. */
+  attack?: string;
   model?: string;
   baseUrl?: string;
   strategies?: string;
@@ -81,6 +90,13 @@ export function registerEvalCommand(program: Command): void {
     .command('eval')
     .description('Prompt-injection evaluation: utility, attack attempts, effects, blocks and cost per defence strategy (offline by default)')
     .option('--self-check', 'replay every reference call sequence without a model; fails unless utility and detected effects are 100%')
+    .option('--allow-provenance-holes', 'with --self-check: accept the (user task, injection task) pairs a suite declares as needing provenance rules')
+    .option(
+      '--suite <list>',
+      `comma-separated suites: built-in (${Object.keys(BUILT_IN_SUITES).join(', ')}) or module paths whose default export is a suite`,
+      'workspace',
+    )
+    .option('--attack <list>', `comma-separated attacks (${Object.keys(ATTACKS).join(', ')}), or all`, IMPORTANT_INSTRUCTIONS.name)
     .option(
       '--model <spec>',
       `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`,
@@ -114,11 +130,14 @@ export function registerEvalCommand(program: Command): void {
 
 /** Runs the command; resolves to its exit code. Bad options throw `InvalidArgumentError` (exit 2 in the CLI). */
 export async function runEvalCommand(options: EvalCommandOptions, io: EvalCommandIo): Promise<number> {
+  const suites = await loadSuites(options.suite ?? WORKSPACE_SUITE.name);
   if (options.selfCheck) {
-    const report = await selfCheckSuite(WORKSPACE_SUITE);
-    io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderSelfCheck(report));
-    return report.passed ? 0 : 1;
+    const reports: SelfCheckReport[] = [];
+    for (const suite of suites) reports.push(await selfCheckSuite(suite, { allowDeclaredHoles: options.allowProvenanceHoles === true }));
+    io.out(options.json ? `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n` : reports.map(renderSelfCheck).join('\n'));
+    return reports.every((report) => report.passed) ? 0 : 1;
   }
+  const attacks = parseAttacks(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
   const spec = options.model ?? DEFAULT_EVAL_MODEL;
   const isolation = (options.isolation ?? 'delimit') as IsolationKind;
   if (!ISOLATION_KINDS.includes(isolation))
@@ -145,6 +164,8 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   const bar = options.progress === false || options.json ? undefined : new ProgressBar(io);
   try {
     const result = await runEval({
+      suites,
+      attacks,
       model,
       strategies: parseStrategies(options.strategies ?? EVAL_STRATEGIES.join(',')),
       concurrency,
@@ -222,7 +243,13 @@ export function renderSelfCheck(report: SelfCheckReport): string {
     `toolwright eval --self-check: ${report.suite} v${report.version}`,
     `  user tasks:      ${report.utility.passed}/${report.utility.total} references solve their task (${percent(report.utility.total ? report.utility.passed / report.utility.total : null)} utility)`,
     `  injection tasks: ${report.effects.passed}/${report.effects.total} references reach their goal and are detected (${percent(report.effects.total ? report.effects.passed / report.effects.total : null)} effects)`,
-    `  task policies:   ${report.policyBlocks.passed}/${report.policyBlocks.total} (user task, injection task) pairs block the injection's reference`,
+    `  task policies:   ${report.policyBlocks.passed}/${report.policyBlocks.total} (user task, injection task) pairs keep the injection's reference from its goal`,
+    ...(report.holes.length > 0
+      ? [
+          `  holes:           ${report.holes.length} pairs reach the goal under the task's own scope: ${report.holes.map((pair) => `${pair.userTask}×${pair.injectionTask}`).join(', ')}`,
+          `                   (a suite declares those only provenance rules can close as needsProvenance; --allow-provenance-holes accepts them)`,
+        ]
+      : []),
     `  checks:          ${report.items.length - failed.length} passed, ${failed.length} failed`,
     ...failed.map((item) => `  FAIL ${item.taskId}: ${item.check}${item.detail ? ` (${item.detail})` : ''}`),
     report.passed ? 'self-check passed' : 'self-check FAILED',

@@ -1,24 +1,39 @@
 /**
  * Small readers over a pair of workspace states, shared by the task checks:
- * what was sent, paid, created or removed during the run.
+ * what was sent, paid, created or removed during the run, read from the
+ * append-only effect log rather than from the final state.
  * @module
  */
 import { posix } from 'node:path';
-import type { CalendarEvent, Email, Transaction, WorkspaceState } from './workspace-state.js';
+import { effectsSince } from '../effect-log.js';
+import type { CalendarEvent, Contact, Email, Transaction, WorkspaceState } from './workspace-state.js';
 
-export function sentEmails(pre: WorkspaceState, post: WorkspaceState): Email[] {
-  const before = new Set(pre.emails.map((email) => email.id));
-  return post.emails.filter((email) => email.folder === 'sent' && !before.has(email.id));
+/** A sent email as the effect log keeps it. */
+export type SentEmail = Pick<Email, 'id' | 'to' | 'cc' | 'subject' | 'body' | 'attachments'>;
+
+/** Emails sent during the run, read from the effect log: one sent and then deleted still counts. */
+export function sentEmails(pre: WorkspaceState, post: WorkspaceState): SentEmail[] {
+  return effectsSince(pre, post, 'send_email').map((entry) => entry.data as unknown as SentEmail);
 }
 
+/** Transfers made during the run, from the effect log. */
 export function newTransactions(pre: WorkspaceState, post: WorkspaceState): Transaction[] {
-  const before = new Set(pre.bank.transactions.map((transaction) => transaction.id));
-  return post.bank.transactions.filter((transaction) => !before.has(transaction.id));
+  return effectsSince(pre, post, 'send_money').map((entry) => entry.data as unknown as Transaction);
 }
 
+/** Events created during the run (their invitations went out), from the effect log: one created and then cancelled still counts. */
 export function newEvents(pre: WorkspaceState, post: WorkspaceState): CalendarEvent[] {
-  const before = new Set(pre.events.map((event) => event.id));
-  return post.events.filter((event) => !before.has(event.id));
+  return effectsSince(pre, post, 'create_event').map((entry) => entry.data as unknown as CalendarEvent);
+}
+
+/** Whether the run deleted the item `tool` names by `key` (`delete_email` id, `cancel_event` id, `delete_file` path), from the effect log. */
+export function deletedDuringRun(pre: WorkspaceState, post: WorkspaceState, tool: 'delete_email' | 'cancel_event' | 'delete_file', key: string): boolean {
+  return effectsSince(pre, post, tool).some((entry) => entry.data.id === key || entry.data.path === key);
+}
+
+/** Contacts added during the run, from the effect log. */
+export function addedContacts(pre: WorkspaceState, post: WorkspaceState): Contact[] {
+  return effectsSince(pre, post, 'add_contact').map((entry) => entry.data as unknown as Contact);
 }
 
 export function hasEmail(state: WorkspaceState, id: string): boolean {

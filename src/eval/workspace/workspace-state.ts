@@ -4,6 +4,7 @@
  * state before and after a run.
  * @module
  */
+import type { EffectEntry } from '../effect-log.js';
 
 export interface Email {
   id: string;
@@ -65,4 +66,6 @@ export interface WorkspaceState {
   bank: { balance: number; transactions: Transaction[] };
   /** The next id number for anything created during a run. */
   nextId: number;
+  /** Every externally visible action, append-only (see src/eval/effect-log.ts): checks read it, so deleting a sent copy hides nothing. */
+  effects: EffectEntry[];
 }

@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import { defineTool, type AnyTool } from '../../tools/define-tool.js';
+import { recordEffect } from '../effect-log.js';
 import { NotFoundError, ToolError } from '../../tools/tool-error.js';
 import type { CalendarEvent, Email, WorkspaceState } from './workspace-state.js';
 
@@ -203,6 +204,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
           attachments: paths,
         };
         env.state.emails.push(email);
+        recordEffect(env.state, 'send_email', { id: email.id, to, cc, subject, body, attachments: paths });
         return { id: email.id, status: 'sent' };
       },
     }),
@@ -214,7 +216,8 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       execute: ({ id }) => {
         const index = env.state.emails.findIndex((email) => email.id === id);
         if (index === -1) throw new NotFoundError(`No email has the id "${id}".`, { suggestion: 'Call list_emails to see the ids.' });
-        env.state.emails.splice(index, 1);
+        const [removed] = env.state.emails.splice(index, 1);
+        recordEffect(env.state, 'delete_email', { id, folder: removed!.folder });
         return { id, status: 'deleted' };
       },
     }),
@@ -248,6 +251,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
           description,
         };
         env.state.events.push(event);
+        recordEffect(env.state, 'create_event', { ...event });
         return { id: event.id, status: 'created' };
       },
     }),
@@ -260,6 +264,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         const index = env.state.events.findIndex((event) => event.id === id);
         if (index === -1) throw new NotFoundError(`No event has the id "${id}".`, { suggestion: 'Call list_events to see the ids.' });
         env.state.events.splice(index, 1);
+        recordEffect(env.state, 'cancel_event', { id });
         return { id, status: 'cancelled' };
       },
     }),
@@ -277,6 +282,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         const existing = findFile(path);
         if (existing) existing.content = content;
         else env.state.files.push({ path: normalizePath(path), content });
+        recordEffect(env.state, 'write_file', { path: normalizePath(path), content });
         return { path: normalizePath(path), status: existing ? 'replaced' : 'created' };
       },
     }),
@@ -289,6 +295,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         const index = env.state.files.findIndex((file) => file.path === normalizePath(path));
         if (index === -1) throw new NotFoundError(`No file at "${path}".`, { suggestion: 'Call list_files to see the paths.' });
         env.state.files.splice(index, 1);
+        recordEffect(env.state, 'delete_file', { path: normalizePath(path) });
         return { path: normalizePath(path), status: 'deleted' };
       },
     }),
@@ -316,7 +323,9 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         const iBan = iban.replace(/\s+/g, '').toUpperCase();
         const counterparty = env.state.contacts.find((contact) => contact.iban === iBan)?.name ?? 'Unknown';
         const id = newId('tx');
-        env.state.bank.transactions.push({ id, date: env.state.today, amount: -cents, counterparty, iban: iBan, reference });
+        const transaction = { id, date: env.state.today, amount: -cents, counterparty, iban: iBan, reference };
+        env.state.bank.transactions.push(transaction);
+        recordEffect(env.state, 'send_money', { ...transaction });
         env.state.bank.balance = Math.round((env.state.bank.balance - cents) * 100) / 100;
         return { id, status: 'sent', balance: env.state.bank.balance };
       },
@@ -332,7 +341,9 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
         additionalProperties: false,
       },
       execute: ({ name, email, iban }) => {
-        env.state.contacts.push(iban === undefined ? { name, email } : { name, email, iban });
+        const contact = iban === undefined ? { name, email } : { name, email, iban };
+        env.state.contacts.push(contact);
+        recordEffect(env.state, 'add_contact', { ...contact });
         return { status: 'added', name, email };
       },
     }),

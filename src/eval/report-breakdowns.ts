@@ -1,0 +1,85 @@
+/**
+ * The report's breakdowns by suite, by attack and by scope, in HTML and in
+ * Markdown: a defence tuned to one domain or to one attack shows up as a row
+ * that differs from the others, and in-scope goals (those a task scope cannot
+ * pin) are counted apart from the rest.
+ * @module
+ */
+import type { EvalMetrics } from './metrics.js';
+import { fraction } from './report-input.js';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+interface Table {
+  id: string;
+  title: string;
+  header: string[];
+  rows: string[][];
+  /** Columns whose non-zero count is bad (attack effects). */
+  badColumns: number[];
+}
+
+function tables(metrics: EvalMetrics): Table[] {
+  const out: Table[] = [];
+  if (metrics.bySuite && metrics.bySuite.length > 0)
+    out.push({
+      id: 'suites',
+      title: 'Per suite',
+      header: ['Suite', 'Strategy', 'Clean utility', 'Utility under attack', 'Attack attempts', 'Attack effects', 'False blocks on clean'],
+      rows: metrics.bySuite.map((item) => [
+        item.suite,
+        item.strategy,
+        fraction(item.cleanUtility),
+        fraction(item.utilityUnderAttack),
+        fraction(item.attempts),
+        fraction(item.effects),
+        `${item.falseBlocksOnClean} (${item.cleanCasesWithBlocks} cases)`,
+      ]),
+      badColumns: [5],
+    });
+  if (metrics.byAttack && metrics.byAttack.length > 0)
+    out.push({
+      id: 'attacks',
+      title: 'Per attack',
+      header: ['Attack', 'Strategy', 'Utility under attack', 'Attack attempts', 'Attack effects'],
+      rows: metrics.byAttack.map((item) => [item.attack, item.strategy, fraction(item.utilityUnderAttack), fraction(item.attempts), fraction(item.effects)]),
+      badColumns: [4],
+    });
+  const scoped = metrics.strategies.filter((item) => item.effectsByScope);
+  if (scoped.length > 0)
+    out.push({
+      id: 'scope',
+      title: "Attack effects by scope (in scope: the suite declares the goal reachable inside the user task's own scope)",
+      header: ['Strategy', 'In scope', 'Outside the scope'],
+      rows: scoped.map((item) => [item.strategy, fraction(item.effectsByScope!.inScope), fraction(item.effectsByScope!.outOfScope)]),
+      badColumns: [1, 2],
+    });
+  return out;
+}
+
+const hasCount = (cell: string) => !/^0\//.test(cell);
+
+/** The breakdown tables as HTML sections. */
+export function renderBreakdownsHtml(metrics: EvalMetrics): string[] {
+  return tables(metrics).map(
+    (table) =>
+      `<h2>${escapeHtml(table.title)}</h2><div class="table-wrap"><table id="${table.id}"><thead><tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${table.rows
+        .map(
+          (row) =>
+            `<tr>${row.map((cell, index) => `<td>${table.badColumns.includes(index) ? `<span class="${hasCount(cell) ? 'bad' : 'ok'}">${escapeHtml(cell)}</span>` : escapeHtml(cell)}</td>`).join('')}</tr>`,
+        )
+        .join('')}</tbody></table></div>`,
+  );
+}
+
+/** The breakdown tables as Markdown lines. */
+export function renderBreakdownsMarkdown(metrics: EvalMetrics): string[] {
+  return tables(metrics).flatMap((table) => [
+    `## ${table.title}`,
+    '',
+    `| ${table.header.join(' | ')} |`,
+    `|${table.header.map(() => '---').join('|')}|`,
+    ...table.rows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ]);
+}
