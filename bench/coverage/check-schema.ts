@@ -118,7 +118,13 @@ export function checkSchema(job: SchemaJob, vocabulary: Vocabulary): SchemaResul
         // the lenient compile failing too leaves the first reason as the only one known
       }
       const unknownFormats = [...new Set(relaxed.flatMap((entry) => (entry.unknownFormat === undefined ? [] : [entry.unknownFormat])))];
-      return { name: job.name, outcome: 'refused', reason: refusalReason(error).reason, relaxed: [...new Set(relaxed.map((entry) => entry.reason))], unknownFormats };
+      return {
+        name: job.name,
+        outcome: 'refused',
+        reason: refusalReason(error).reason,
+        relaxed: [...new Set(relaxed.map((entry) => entry.reason))],
+        unknownFormats,
+      };
     }
     if (error instanceof SchemaCompileError) return { name: job.name, outcome: 'schema-error', reason: errorReason(error) };
     if (error instanceof DecodingLimitError) return { name: job.name, outcome: 'limit', reason: error.limit };

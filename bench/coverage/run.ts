@@ -323,7 +323,11 @@ function table(summaries: readonly Summary[]): string {
   return lines.join('\n');
 }
 
-function reasonTable(summaries: readonly Summary[], field: 'refusedBy' | 'refusedOnlyBy' | 'refusedInvolving' | 'unknownFormats' | 'schemaErrors' | 'errors', top: number): string {
+function reasonTable(
+  summaries: readonly Summary[],
+  field: 'refusedBy' | 'refusedOnlyBy' | 'refusedInvolving' | 'unknownFormats' | 'schemaErrors' | 'errors',
+  top: number,
+): string {
   const total = summaries[summaries.length - 1]!;
   const reasons = Object.entries(total[field])
     .sort((left, right) => right[1] - left[1])
@@ -391,8 +395,10 @@ async function main(): Promise<void> {
   console.log(reasonTable(summaries, 'schemaErrors', 15));
   console.log('\n### Budget hits and other errors\n');
   console.log(reasonTable(summaries, 'errors', 15));
-  if (total.failures.length > 0) console.log(`\n### Disagreements with the validator (first ${total.failures.length})\n\n${total.failures.map((line) => `- ${line}`).join('\n')}`);
-  if (JSON_OUTPUT) console.log(`\n${JSON.stringify({ vocabulary: VOCAB, layout: LAYOUT, seed: SEED, maxInstances: MAX_INSTANCES, seconds, summaries }, null, 2)}`);
+  if (total.failures.length > 0)
+    console.log(`\n### Disagreements with the validator (first ${total.failures.length})\n\n${total.failures.map((line) => `- ${line}`).join('\n')}`);
+  if (JSON_OUTPUT)
+    console.log(`\n${JSON.stringify({ vocabulary: VOCAB, layout: LAYOUT, seed: SEED, maxInstances: MAX_INSTANCES, seconds, summaries }, null, 2)}`);
   process.exitCode = total.instances.invalidAccepted > 0 ? 1 : 0;
 }
 

@@ -24,7 +24,13 @@ parentPort!.on('message', (job: SchemaJob) => {
   try {
     result = checkSchema(job, vocabulary);
   } catch (error) {
-    result = { name: job.name, outcome: 'error', reason: `checking threw: ${String((error as Error)?.message ?? error).split('\n')[0]!.slice(0, 120)}` };
+    result = {
+      name: job.name,
+      outcome: 'error',
+      reason: `checking threw: ${String((error as Error)?.message ?? error)
+        .split('\n')[0]!
+        .slice(0, 120)}`,
+    };
   }
   parentPort!.postMessage(result);
 });
