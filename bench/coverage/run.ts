@@ -363,9 +363,9 @@ async function main(): Promise<void> {
       const results: SchemaResult[] = [...dataset.unreadable];
       for (const [index, schemaJob] of dataset.jobs.entries()) {
         results.push(await pool.run(schemaJob));
-        if (!JSON_OUTPUT && process.stderr.isTTY && index % 50 === 0) process.stderr.write(`\r${dataset.name}: ${index}/${dataset.jobs.length}`);
+        if (index % 250 === 249)
+          process.stderr.write(`${dataset.name}: ${index + 1}/${dataset.jobs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
       }
-      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
       all.push(...results);
       summaries.push(summarize(dataset.name, results, dataset.draftUrisRemoved, (performance.now() - datasetStart) / 1000));
     }
