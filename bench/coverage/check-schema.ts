@@ -135,7 +135,10 @@ export function checkSchema(job: SchemaJob, vocabulary: Vocabulary): SchemaResul
   const failures: string[] = [];
   let validator: SchemaValidator | undefined;
   try {
-    validator = compileSchema(job.schema as never);
+    // Ajv compiles a root "$async": true schema to a function returning a Promise, which the registry reads as "valid":
+    // such a schema labels nothing
+    const asynchronous = job.schema !== null && typeof job.schema === 'object' && (job.schema as Record<string, unknown>).$async === true;
+    validator = asynchronous ? undefined : compileSchema(job.schema as never);
   } catch {
     validator = undefined;
   }

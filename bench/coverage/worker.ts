@@ -18,6 +18,8 @@ function loadVocabulary(name: string): Vocabulary {
   return Vocabulary.fromTokenizerJson(json).buildIndex();
 }
 
+// a validator that rejects a Promise nobody awaits (Ajv's "$async" schemas) must not end the run
+process.on('unhandledRejection', () => undefined);
 const vocabulary = loadVocabulary((workerData as { vocab: string }).vocab);
 parentPort!.on('message', (job: SchemaJob) => {
   let result;
