@@ -7,7 +7,7 @@
  * token checked against the mask before `accept`, then EOS. A valid instance is offered in
  * the grammar's layout (`grammar.format`), and under `propertyOrder: 'any'` also with its
  * keys reversed; an invalid one in every serialization tried (layout, insertion order, sorted
- * and reversed keys) and must be refused in all.
+ * and reversed keys) and must be refused in all (token by token in the first of them).
  *
  * A schema the engine refuses is skipped and listed with the keyword the refusal names, so
  * the test starts covering a keyword the moment it is enforced; a refusal that names no
@@ -92,11 +92,14 @@ describe('differential soundness: mask acceptance equals the registry validator 
     orders = supportedPropertyOrders(vocabulary);
   }, 120_000);
 
-  /** The mask's verdict on a text, both ways; a disagreement between the two ways is itself reported. */
-  const verdict = (grammar: CompiledGrammar, text: string, problems: string[], where: string): boolean => {
+  /**
+   * The mask's verdict on a text: through acceptString, and token by token when `byToken` (a disagreement between the two ways is
+   * itself reported).
+   */
+  const verdict = (grammar: CompiledGrammar, text: string, problems: string[], where: string, byToken = true): boolean => {
     const matcher = grammar.matcher();
     const whole = matcher.acceptString(text) && matcher.canTerminate();
-    const tokens = feed(grammar, encode(text)) === -1;
+    const tokens = byToken ? feed(grammar, encode(text)) === -1 : whole;
     if (whole !== tokens) problems.push(`${where}: acceptString says ${whole}, token by token ${tokens}: ${text.slice(0, 160)}`);
     return whole && tokens;
   };
@@ -145,7 +148,10 @@ describe('differential soundness: mask acceptance equals the registry validator 
             compactWithKeys(value, (keys) => [...keys].reverse()),
           ].filter((text): text is string => text !== undefined),
         );
-        for (const text of texts) if (verdict(grammar, text, problems, where)) problems.push(`${where}: INVALID instance accepted: ${text.slice(0, 160)}`);
+        // the first text (the layout's, else compact JSON) also token by token; the other orders through acceptString, to keep the run short
+        [...texts].forEach((text, index) => {
+          if (verdict(grammar, text, problems, where, index === 0)) problems.push(`${where}: INVALID instance accepted: ${text.slice(0, 160)}`);
+        });
       }
     }
     // instances on both sides, or the case proves nothing
