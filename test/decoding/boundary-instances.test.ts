@@ -24,11 +24,12 @@ describe('boundaryInstances', () => {
   });
 
   it('drops each required property, adds unknown keys, and counts properties around min/maxProperties', () => {
-    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } }, required: ['a'], maxProperties: 1 };
+    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } }, required: ['a', 'b'], maxProperties: 2 };
     const instances = boundaryInstances(schema);
-    expect(instances).toContainEqual({});
-    expect(instances).toContainEqual({ a: 0, extra_key: 1 });
-    expect(instances.some((value) => typeof value === 'object' && value !== null && Object.keys(value).length === 2)).toBe(true);
+    expect(instances).toContainEqual({ b: 'a' });
+    expect(instances).toContainEqual({ a: 0 });
+    expect(instances).toContainEqual({ a: 0, b: 'a', extra_key: 1 });
+    expect(instances.some((value) => typeof value === 'object' && value !== null && Object.keys(value).length === 3)).toBe(true);
   });
 
   it('builds arrays with contains counts around minContains/maxContains and with duplicates', () => {
