@@ -1,0 +1,47 @@
+/**
+ * The per-schema check behind `npm run bench:coverage` (bench/coverage/check-schema.ts), on the byte vocabulary:
+ * outcomes, refusal grouping and instance counts.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkSchema, type SchemaJob } from '../../bench/coverage/check-schema.js';
+import { byteVocabulary } from './byte-vocabulary.js';
+
+const vocabulary = byteVocabulary();
+const job = (schema: unknown, extra: Partial<SchemaJob> = {}): SchemaJob => ({ name: 'case', schema, layout: 'compact', maxInstances: 200, seed: 1, ...extra });
+
+describe('bench:coverage schema check', () => {
+  it('compiles an enforced schema, times it, and counts generated instances on both sides, accepting exactly the valid ones', () => {
+    const result = checkSchema(
+      job({ type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 9 }, s: { type: 'string', maxLength: 3 } }, required: ['n'] }),
+      vocabulary,
+    );
+    expect(result.outcome).toBe('compiled');
+    expect(result.compileMs).toBeGreaterThanOrEqual(0);
+    const counts = result.instances!;
+    expect(counts.valid).toBeGreaterThan(3);
+    expect(counts.invalid).toBeGreaterThan(3);
+    expect({ validAccepted: counts.validAccepted, invalidAccepted: counts.invalidAccepted }).toEqual({ validAccepted: counts.valid, invalidAccepted: 0 });
+  });
+
+  it('groups a refusal by its first keyword and lists every keyword a lenient compile relaxes', () => {
+    const result = checkSchema(
+      job({ type: 'object', patternProperties: { '^x': { type: 'integer' } }, minProperties: 1, properties: { d: { format: 'topic' } } }),
+      vocabulary,
+    );
+    expect(result.outcome).toBe('refused');
+    expect(result.relaxed).toEqual(expect.arrayContaining(['patternProperties', 'minProperties', 'format (unknown to ajv-formats)']));
+    expect(result.relaxed).toContain(result.reason);
+    expect(result.unknownFormats).toEqual(['topic']);
+  });
+
+  it('tells schema errors from refusals, and checks given instances instead of generated ones', () => {
+    expect(checkSchema(job({ id: 'draft-4', type: 'string' }), vocabulary).outcome).toBe('schema-error');
+    const given = checkSchema(job({ type: 'string', maxLength: 2 }, { instances: ['ab', 'abc', 3] }), vocabulary);
+    expect(given.instances).toEqual({ valid: 1, validAccepted: 1, invalid: 2, invalidAccepted: 0, unlabeled: 0 });
+  });
+
+  it('labels nothing for a root "$async" schema, whose registry validator reads every value as valid', () => {
+    const result = checkSchema(job({ $async: true, type: 'integer' }, { instances: [1, 'x'] }), vocabulary);
+    expect(result.instances).toEqual({ valid: 0, validAccepted: 0, invalid: 0, invalidAccepted: 0, unlabeled: 2 });
+  });
+});

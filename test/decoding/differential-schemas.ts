@@ -1,0 +1,257 @@
+/**
+ * Schemas for the differential soundness test, one or more per keyword of issue #14 (and a
+ * few the engine already enforces, as controls), written for this repository in the shapes
+ * the JSONSchemaBench corpus uses them: small, so that every boundary instance of each is
+ * checked on every run. `keywords` names what the schema is there to exercise.
+ */
+export interface DifferentialCase {
+  readonly name: string;
+  readonly keywords: readonly string[];
+  readonly schema: Record<string, unknown>;
+}
+
+export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
+  // ---- controls: enforced today --------------------------------------------------------
+  {
+    name: 'tool arguments: required, enum, bounds, lengths, pattern, additionalProperties',
+    keywords: ['required', 'enum', 'minimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'additionalProperties'],
+    schema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', pattern: '^usr_[a-z0-9]{4}$' },
+        plan: { enum: ['free', 'pro', 'team'] },
+        seats: { type: 'integer', minimum: 1, exclusiveMaximum: 100 },
+        note: { type: 'string', minLength: 2, maxLength: 5 },
+      },
+      required: ['id', 'plan'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'const, nested arrays, prefixItems, boolean schema',
+    keywords: ['const', 'prefixItems', 'items', 'minItems', 'maxItems'],
+    schema: {
+      type: 'array',
+      prefixItems: [{ const: 'point' }, { type: 'number', minimum: -1, maximum: 1 }],
+      items: { type: 'array', items: { type: 'boolean' }, maxItems: 2 },
+      minItems: 2,
+      maxItems: 4,
+    },
+  },
+  {
+    name: 'disjoint oneOf, anyOf, allOf, not around type, $ref recursion',
+    keywords: ['oneOf', 'anyOf', 'allOf', 'not', '$ref'],
+    schema: {
+      $defs: { leaf: { type: 'string', maxLength: 3 }, node: { type: 'object', properties: { child: { $ref: '#/$defs/node' } }, additionalProperties: false } },
+      type: 'object',
+      properties: {
+        shape: { oneOf: [{ type: 'null' }, { type: 'integer', minimum: 0 }, { $ref: '#/$defs/leaf' }] },
+        either: {
+          anyOf: [
+            { type: 'string', minLength: 2 },
+            { type: 'string', maxLength: 1 },
+          ],
+        },
+        both: { allOf: [{ type: 'number', minimum: 0 }, { maximum: 10 }] },
+        notText: { not: { type: 'string' } },
+        tree: { $ref: '#/$defs/node' },
+      },
+    },
+  },
+  // ---- issue #14 keywords ---------------------------------------------------------------
+  {
+    name: 'patternProperties with additionalProperties false',
+    keywords: ['patternProperties', 'additionalProperties'],
+    schema: {
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      patternProperties: { '^x-[a-z]+$': { type: 'integer', minimum: 0 }, '^tag_': { type: 'boolean' } },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'patternProperties overlapping a declared property',
+    keywords: ['patternProperties'],
+    schema: { type: 'object', properties: { aa: { type: 'string', maxLength: 2 } }, patternProperties: { '^a': { type: 'string', minLength: 1 } } },
+  },
+  {
+    name: 'propertyNames pattern and maxLength',
+    keywords: ['propertyNames'],
+    schema: { type: 'object', propertyNames: { pattern: '^[a-z][a-z0-9_]*$', maxLength: 6 }, additionalProperties: { type: 'integer' } },
+  },
+  {
+    name: 'propertyNames enum',
+    keywords: ['propertyNames', 'enum'],
+    schema: { type: 'object', propertyNames: { enum: ['red', 'green', 'blue'] } },
+  },
+  {
+    name: 'minProperties and maxProperties with optional properties',
+    keywords: ['minProperties', 'maxProperties'],
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'boolean' } },
+      minProperties: 1,
+      maxProperties: 2,
+    },
+  },
+  {
+    name: 'minProperties with additional properties',
+    keywords: ['minProperties'],
+    schema: { type: 'object', additionalProperties: { type: 'number' }, minProperties: 2 },
+  },
+  {
+    name: 'dependentRequired',
+    keywords: ['dependentRequired'],
+    schema: {
+      type: 'object',
+      properties: { card: { type: 'string' }, cvv: { type: 'string', pattern: '^[0-9]{3}$' }, expiry: { type: 'string' } },
+      dependentRequired: { card: ['cvv', 'expiry'] },
+    },
+  },
+  {
+    name: 'dependentSchemas',
+    keywords: ['dependentSchemas'],
+    schema: {
+      type: 'object',
+      properties: { mode: { enum: ['fast', 'safe'] }, retries: { type: 'integer' } },
+      dependentSchemas: { retries: { properties: { retries: { maximum: 3 } }, required: ['mode'] } },
+    },
+  },
+  {
+    name: 'draft-7 dependencies (both forms)',
+    keywords: ['dependencies'],
+    schema: {
+      type: 'object',
+      properties: { street: { type: 'string' }, city: { type: 'string' }, zip: { type: 'string' } },
+      dependencies: { street: ['city'], zip: { required: ['city'], properties: { zip: { pattern: '^[0-9]{5}$' } } } },
+    },
+  },
+  {
+    name: 'if/then/else on a discriminator',
+    keywords: ['if', 'then', 'else'],
+    schema: {
+      type: 'object',
+      properties: { kind: { enum: ['us', 'ca'] }, postal: { type: 'string' } },
+      required: ['kind', 'postal'],
+      if: { properties: { kind: { const: 'us' } } },
+      then: { properties: { postal: { pattern: '^[0-9]{5}$' } } },
+      else: { properties: { postal: { pattern: '^[A-Z][0-9][A-Z] [0-9][A-Z][0-9]$' } } },
+    },
+  },
+  {
+    name: 'if/then without else on numbers',
+    keywords: ['if', 'then'],
+    schema: { type: 'integer', if: { minimum: 10 }, then: { multipleOf: 5 } },
+  },
+  {
+    name: 'contains with minContains and maxContains',
+    keywords: ['contains', 'minContains', 'maxContains'],
+    schema: { type: 'array', items: { type: 'integer' }, contains: { minimum: 10 }, minContains: 2, maxContains: 3, maxItems: 6 },
+  },
+  {
+    name: 'contains alone',
+    keywords: ['contains'],
+    schema: { type: 'array', contains: { const: 'admin' } },
+  },
+  {
+    name: 'multipleOf on integers',
+    keywords: ['multipleOf'],
+    schema: { type: 'integer', multipleOf: 7, minimum: -30, maximum: 100 },
+  },
+  {
+    name: 'multipleOf on decimals',
+    keywords: ['multipleOf'],
+    schema: { type: 'number', multipleOf: 0.01, minimum: 0, maximum: 5 },
+  },
+  {
+    name: 'multipleOf unbounded decimal',
+    keywords: ['multipleOf'],
+    schema: { type: 'number', multipleOf: 0.5 },
+  },
+  {
+    name: 'general not',
+    keywords: ['not'],
+    schema: { type: 'string', not: { pattern: '^admin' }, maxLength: 8 },
+  },
+  {
+    name: 'not of an object shape',
+    keywords: ['not', 'required'],
+    schema: { type: 'object', properties: { a: { type: 'integer' } }, not: { required: ['a'], properties: { a: { minimum: 5 } } } },
+  },
+  {
+    name: 'overlapping oneOf',
+    keywords: ['oneOf'],
+    schema: {
+      oneOf: [
+        { type: 'integer', minimum: 0, maximum: 10 },
+        { type: 'integer', minimum: 5, maximum: 20 },
+      ],
+    },
+  },
+  {
+    name: 'overlapping oneOf on objects',
+    keywords: ['oneOf', 'required'],
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      oneOf: [{ required: ['a'] }, { required: ['b'] }],
+    },
+  },
+  {
+    name: 'unevaluatedProperties after allOf',
+    keywords: ['unevaluatedProperties', 'allOf'],
+    schema: {
+      allOf: [{ type: 'object', properties: { a: { type: 'string' } } }],
+      properties: { b: { type: 'integer' } },
+      unevaluatedProperties: false,
+    },
+  },
+  {
+    name: 'unevaluatedItems after prefixItems',
+    keywords: ['unevaluatedItems', 'prefixItems'],
+    schema: { type: 'array', prefixItems: [{ type: 'string' }], unevaluatedItems: { type: 'integer' }, maxItems: 4 },
+  },
+  {
+    name: 'uniqueItems on an enumerable item language',
+    keywords: ['uniqueItems'],
+    schema: { type: 'array', items: { enum: ['a', 'b', 'c', 1] }, uniqueItems: true },
+  },
+  {
+    name: 'uniqueItems on booleans with minItems',
+    keywords: ['uniqueItems', 'minItems'],
+    schema: { type: 'array', items: { type: 'boolean' }, uniqueItems: true, minItems: 1 },
+  },
+  {
+    name: 'number formats int32, int64, float, double',
+    keywords: ['format'],
+    schema: {
+      type: 'object',
+      properties: {
+        small: { type: 'integer', format: 'int32' },
+        big: { type: 'integer', format: 'int64' },
+        f: { type: 'number', format: 'float' },
+        d: { type: 'number', format: 'double' },
+      },
+    },
+  },
+  {
+    name: 'string formats',
+    keywords: ['format'],
+    schema: {
+      type: 'object',
+      properties: {
+        day: { type: 'string', format: 'date' },
+        mail: { type: 'string', format: 'email' },
+        host: { type: 'string', format: 'hostname' },
+        ip: { type: 'string', format: 'ipv4' },
+        id: { type: 'string', format: 'uuid' },
+        span: { type: 'string', format: 'duration' },
+      },
+    },
+  },
+  {
+    name: 'formats Ajv enforces but the engine refuses today',
+    keywords: ['format'],
+    schema: { type: 'object', properties: { link: { type: 'string', format: 'url' }, expression: { type: 'string', format: 'regex' } } },
+  },
+];

