@@ -682,8 +682,23 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       },
       { schema: { $defs: { base: { properties: { a: {} } } }, $ref: '#/$defs/base', unevaluatedProperties: { type: 'integer' } }, instances: LOGIC },
       { schema: { allOf: [{ additionalProperties: { type: 'integer' } }], unevaluatedProperties: false }, instances: LOGIC },
+      // conditional applicators that evaluate no names leave the evaluation static
+      {
+        schema: {
+          allOf: [{ properties: { a: {} } }],
+          if: { required: ['kind'] },
+          then: { required: ['x'] },
+          dependentSchemas: { b: { required: ['a'] } },
+          unevaluatedProperties: false,
+        },
+        instances: [...LOGIC, { a: 1, b: 1 }],
+      },
     ],
-    refused: [{ anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }], unevaluatedProperties: false }],
+    refused: [
+      { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
+      // Ajv then forgets the names allOf evaluated when "then" does not apply: refused, not guessed
+      { allOf: [{ properties: { user: {} } }], if: { required: ['c'] }, then: { properties: { to: {} } }, unevaluatedProperties: false },
+    ],
   },
   unevaluatedItems: {
     enforced: [
