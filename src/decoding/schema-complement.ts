@@ -20,6 +20,8 @@ const FALSE_SET: LocationSet = [0];
 
 const isTrue = (set: LocationSet): boolean => set.length === 0;
 const isFalse = (set: LocationSet): boolean => set[0] === 0;
+/** True when every value of `held` satisfies `needed` (a location set holds all of its locations): no value can fail it. */
+const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(held) || needed.every((id) => held.includes(id));
 
 /** Items a complement may unroll one by one ("one item past the prefix fails `items`") when the other side bounds the length. */
 export const MAX_UNROLLED_ITEMS = 16;
@@ -223,14 +225,15 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(longer);
       }
       const itemFails = (index: number, set: LocationSet): void => {
-        if (isTrue(set)) return;
+        if (implies(typed.prefix[index] ?? typed.items, set)) return;
         const failing = piece();
         failing.minItems = index + 1;
         failing.prefix = [...Array<LocationSet>(index).fill(TRUE_SET), context.complement(set)];
         pieces.push(failing);
       };
       negated.prefix.forEach((set, index) => itemFails(index, set));
-      if (!isTrue(negated.items)) {
+      const laterItemsHold = typed.prefix.slice(negated.prefix.length).every((set) => implies(set, negated.items)) && implies(typed.items, negated.items);
+      if (!laterItemsHold) {
         const from = negated.prefix.length;
         const limit = isFalse(typed.items) ? Math.min(typed.prefix.length, typed.maxItems) : typed.maxItems;
         if (isFalse(negated.items) && limit > from) {
@@ -277,7 +280,7 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       }
       for (const name of names) {
         const set = negated.properties.get(name) ?? negated.additional;
-        if (isTrue(set)) continue;
+        if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
         const failing = ordered();
         if (!failing.properties.has(name)) failing.order.push(name);
         failing.properties.set(name, context.complement(set));

@@ -610,6 +610,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         instances: LOGIC,
       },
       { schema: { oneOf: [{ type: 'integer' }, { type: 'integer', minimum: 2 }, { type: 'string' }] }, instances: LOGIC },
+      // properties the branches share (declared beside oneOf) cannot tell them apart, so their complements are not needed
+      {
+        schema: {
+          type: 'object',
+          properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+          oneOf: [{ required: ['a'] }, { required: ['b'] }],
+        },
+        instances: [...LOGIC, { n: 1, a: 1 }, { n: 1.5, a: 1 }, { tags: ['x'], b: 1 }, { tags: [1], b: 1 }, { tags: [], a: 1, b: 1 }],
+      },
       {
         schema: {
           oneOf: [
