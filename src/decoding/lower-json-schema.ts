@@ -505,9 +505,18 @@ class Lowering {
 
   /** `oneOf`: the union when the branches are provably disjoint, else each branch minus the branches it may overlap. */
   private exactlyOne(live: readonly Typed[][], pointer: string): Typed[] {
+    const overlaps = live.map(() => new Array<boolean>(live.length).fill(false));
+    let anyOverlap = false;
+    for (let left = 0; left < live.length; left++) {
+      for (let right = left + 1; right < live.length; right++) {
+        if (this.disjointLists(live[left]!, live[right]!, 3)) continue;
+        overlaps[left]![right] = overlaps[right]![left] = anyOverlap = true;
+      }
+    }
+    if (!anyOverlap) return live.flat();
     const result: Typed[] = [];
     for (let index = 0; index < live.length; index++) {
-      const overlapping = live.filter((other, at) => at !== index && !this.disjointLists(live[index]!, other, 3)).flat();
+      const overlapping = live.filter((_, at) => overlaps[index]![at]).flat();
       const only = overlapping.length === 0 ? live[index]! : this.difference(live[index]!, overlapping, 'oneOf', pointer);
       if (only === undefined) return live.flat();
       result.push(...only);
