@@ -211,6 +211,8 @@ class Lowering {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private readonly inProgress = new Set<number>();
+  /** Locations whose denotation dropped a keyword (lenient): negating them would be stricter than the schema, not looser. */
+  private readonly relaxedDenotations = new Set<number>();
   private readonly nodes: ValueNode[] = [];
   private readonly nodeOf = new Map<string, ValueNode>();
   private readonly pending: { node: ValueNode; set: LocationSet }[] = [];
@@ -251,6 +253,7 @@ class Lowering {
   /** Refuses a keyword, or (lenient) records it as relaxed and returns so the caller skips it. */
   private refuse(keyword: string, pointer: string, details: string): void {
     if (!this.options.lenient) throw new UnsupportedSchemaError(keyword, pointer, details);
+    for (const id of this.inProgress) this.relaxedDenotations.add(id);
     const key = `${keyword}\u0000${pointer}\u0000${details}`;
     if (this.relaxedKeys.has(key)) return;
     this.relaxedKeys.add(key);
@@ -287,6 +290,7 @@ class Lowering {
     if (set[0] === FALSE_LOCATION) return [];
     const key = set.join(',');
     let result = this.setDenotations.get(key);
+    if (result !== undefined && this.relaxedWithin(set)) for (const id of this.inProgress) this.relaxedDenotations.add(id);
     if (result === undefined) {
       result = this.denote(set[0]!);
       for (let index = 1; index < set.length; index++)
@@ -298,7 +302,10 @@ class Lowering {
 
   private denote(id: number): Typed[] {
     const cached = this.denotations.get(id);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      if (this.relaxedDenotations.has(id)) for (const outer of this.inProgress) this.relaxedDenotations.add(outer);
+      return cached;
+    }
     const location = this.locations[id]!;
     if (this.inProgress.has(id)) {
       this.refuse('$ref', location.place.pointer, 'a $ref cycle that never enters a property or item (the schema refers to itself without nesting)');
@@ -399,10 +406,15 @@ class Lowering {
     }
     if (has('oneOf')) {
       const parts = this.schemaArray(schema.oneOf, pointer, 'oneOf');
-      const branches = parts.map((part, index) => this.denoteSet(this.child(location, 'oneOf', part, `/${index}`)));
+      const branchSets = parts.map((part, index) => this.child(location, 'oneOf', part, `/${index}`));
+      const branches = branchSets.map((set) => this.denoteSet(set));
       // a branch that shares no value with the rest of the schema cannot make two branches hold
       const live = branches.map((branch) => this.intersectLists(result, branch, `${pointer}/oneOf`)).filter((branch) => branch.length > 0);
-      result = this.exactlyOne(live, pointer);
+      result = this.exactlyOne(
+        live,
+        pointer,
+        branchSets.some((set) => this.relaxedWithin(set)),
+      );
     }
     if (has('not')) result = this.applyNot(result, location, schema.not);
     if (has('if')) result = this.applyConditional(result, location, schema);
@@ -415,7 +427,20 @@ class Lowering {
 
   private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
     const pointer = `${location.place.pointer}/not`;
-    return this.difference(result, this.denoteSet(this.child(location, 'not', negated)), 'not', pointer) ?? result;
+    const negatedSet = this.child(location, 'not', negated);
+    const denotation = this.denoteSet(negatedSet);
+    if (this.relaxedWithin(negatedSet)) return this.dropNegation(result, 'not', pointer);
+    return this.difference(result, denotation, 'not', pointer) ?? result;
+  }
+
+  private relaxedWithin(set: LocationSet): boolean {
+    return set.some((id) => this.relaxedDenotations.has(id));
+  }
+
+  /** Lenient: a negated schema lost keywords, so its complement would reject valid values; the negation is dropped instead. */
+  private dropNegation(result: Typed[], keyword: string, pointer: string): Typed[] {
+    this.refuse(keyword, pointer, 'the negated schema has keywords that are not enforced, so its complement is not enforced either');
+    return result;
   }
 
   // ---- complements (schema-complement.ts) ------------------------------------------------
@@ -476,7 +501,9 @@ class Lowering {
 
   private denoteComplement(location: Location, set: LocationSet): Typed[] {
     const everything = ALL_TYPES.map((type) => blank(type, location.place.pointer));
-    return this.difference(everything, this.denoteSet(set), 'not', location.place.pointer) ?? everything;
+    const denotation = this.denoteSet(set);
+    if (this.relaxedWithin(set)) return this.dropNegation(everything, 'not', location.place.pointer);
+    return this.difference(everything, denotation, 'not', location.place.pointer) ?? everything;
   }
 
   /** The string language of an alternative as pieces (one per format alternative); undefined when a pattern is refused. */
@@ -504,7 +531,7 @@ class Lowering {
   }
 
   /** `oneOf`: the union when the branches are provably disjoint, else each branch minus the branches it may overlap. */
-  private exactlyOne(live: readonly Typed[][], pointer: string): Typed[] {
+  private exactlyOne(live: readonly Typed[][], pointer: string, relaxed: boolean): Typed[] {
     const overlaps = live.map(() => new Array<boolean>(live.length).fill(false));
     let anyOverlap = false;
     for (let left = 0; left < live.length; left++) {
@@ -514,6 +541,7 @@ class Lowering {
       }
     }
     if (!anyOverlap) return live.flat();
+    if (relaxed) return this.dropNegation(live.flat(), 'oneOf', pointer);
     const result: Typed[] = [];
     for (let index = 0; index < live.length; index++) {
       const overlapping = live.filter((_, at) => overlaps[index]![at]).flat();
@@ -532,7 +560,9 @@ class Lowering {
   private applyConditional(result: Typed[], location: Location, schema: Record<string, unknown>): Typed[] {
     const pointer = location.place.pointer;
     const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-    const condition = this.denoteSet(this.child(location, 'if', schema.if));
+    const conditionSet = this.child(location, 'if', schema.if);
+    const condition = this.denoteSet(conditionSet);
+    if (this.relaxedWithin(conditionSet)) return this.dropNegation(result, 'if', `${pointer}/if`);
     let matching = this.intersectLists(result, condition, `${pointer}/if`);
     if (has('then')) matching = this.intersectLists(matching, this.denoteSet(this.child(location, 'then', schema.then)), `${pointer}/then`);
     let failing = this.difference(result, condition, 'if', `${pointer}/if`);
