@@ -249,7 +249,8 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ items: { type: 'string', format: 'idn-email' } }, 'format', '#/items'],
     [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],
     [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
-    [{ not: { minimum: 3 } }, 'not', '#/not'],
+    [{ not: { type: 'integer' } }, 'not', '#/not'],
+    [{ type: 'array', not: { items: { type: 'string' } } }, 'not', '#/not'],
     [{ type: 'integer', multipleOf: 3 }, 'multipleOf', '#'],
   ])('%j → %s at %s', (schema, keyword, pointer) => {
     let error: unknown;
@@ -274,6 +275,30 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     const grammar = compileJsonSchema({ type: 'array', items: { type: 'string', format: 'idn-email' }, uniqueItems: true }, vocabulary, { lenient: true });
     expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['uniqueItems #', 'format #/items']);
     expect(accepts(grammar, '["x","x"]')).toBe(true);
+  });
+
+  it('lenient never negates a relaxed schema: not, if and overlapping oneOf around a dropped keyword are dropped too (looser, not stricter)', () => {
+    const relaxedInside = [
+      { type: 'string', not: { format: 'regex' } },
+      { type: 'object', not: { properties: { a: { format: 'regex' } }, required: ['a'] } },
+      { if: { type: 'string', format: 'regex' }, then: false },
+      {
+        oneOf: [
+          { type: 'string', format: 'regex' },
+          { type: 'string', maxLength: 1 },
+        ],
+      },
+    ];
+    const texts = ['"x"', '"(("', '{"a":"x"}'];
+    for (const schema of relaxedInside) {
+      const grammar = compileJsonSchema(schema, vocabulary, { lenient: true });
+      const accepted = texts.filter((text) => accepts(grammar, text));
+      expect({ schema, accepted: accepted.filter((text) => text.startsWith('"') || schema.type === 'object') }).toEqual({
+        schema,
+        accepted: schema.type === 'object' ? ['{"a":"x"}'] : ['"x"', '"(("'],
+      });
+      expect(grammar.relaxed.map((entry) => entry.keyword)).toContain('format');
+    }
   });
 
   it('ignores annotations and unknown keywords (they constrain nothing)', () => {

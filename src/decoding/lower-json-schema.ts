@@ -24,6 +24,8 @@ import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
+import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
+import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -48,6 +50,8 @@ interface Location {
   readonly id: number;
   readonly schema: unknown;
   readonly place: SchemaPlace;
+  /** Set for a location that denotes the complement of this set (`not`, `if`/`else`, `oneOf`). */
+  readonly complementOf?: LocationSet;
 }
 
 interface PatternRule {
@@ -64,6 +68,8 @@ interface Typed {
   minLength: number;
   maxLength: number;
   patterns: PatternRule[];
+  /** Complement DFAs (from `not`) the string must match too. */
+  languages: CodePointDfa[];
   formats: PatternRule[];
   minimum: number;
   exclusiveMinimum: boolean;
@@ -115,6 +121,13 @@ const HANDLED = new Set([
   'oneOf',
   'allOf',
   'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'dependencies',
+  'unevaluatedProperties',
+  'unevaluatedItems',
   '$ref',
   'uniqueItems',
   'nullable',
@@ -128,16 +141,9 @@ const REFUSED: Record<string, string> = {
   patternProperties: 'patternProperties is not enforced',
   propertyNames: 'propertyNames is not enforced',
   dependentRequired: 'dependentRequired is not enforced',
-  dependentSchemas: 'dependentSchemas is not enforced',
-  dependencies: 'dependencies is not enforced',
   contains: 'contains is not enforced',
   minContains: 'minContains is not enforced',
   maxContains: 'maxContains is not enforced',
-  if: 'if/then/else is not enforced',
-  then: 'if/then/else is not enforced',
-  else: 'if/then/else is not enforced',
-  unevaluatedProperties: 'unevaluatedProperties is not enforced',
-  unevaluatedItems: 'unevaluatedItems is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
   formatMinimum: "ajv-formats' formatMinimum is not enforced",
@@ -205,11 +211,15 @@ class Lowering {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private readonly inProgress = new Set<number>();
+  /** Locations whose denotation dropped a keyword (lenient): negating them would be stricter than the schema, not looser. */
+  private readonly relaxedDenotations = new Set<number>();
   private readonly nodes: ValueNode[] = [];
   private readonly nodeOf = new Map<string, ValueNode>();
   private readonly pending: { node: ValueNode; set: LocationSet }[] = [];
   private readonly relaxed: RelaxedKeyword[] = [];
   private readonly relaxedKeys = new Set<string>();
+  private readonly complementLocations = new Map<string, LocationSet>();
+  private readonly complementDfas = new Map<CodePointDfa, CodePointDfa>();
   private alternativeCount = 0;
 
   constructor(
@@ -243,6 +253,7 @@ class Lowering {
   /** Refuses a keyword, or (lenient) records it as relaxed and returns so the caller skips it. */
   private refuse(keyword: string, pointer: string, details: string): void {
     if (!this.options.lenient) throw new UnsupportedSchemaError(keyword, pointer, details);
+    for (const id of this.inProgress) this.relaxedDenotations.add(id);
     const key = `${keyword}\u0000${pointer}\u0000${details}`;
     if (this.relaxedKeys.has(key)) return;
     this.relaxedKeys.add(key);
@@ -279,6 +290,7 @@ class Lowering {
     if (set[0] === FALSE_LOCATION) return [];
     const key = set.join(',');
     let result = this.setDenotations.get(key);
+    if (result !== undefined && this.relaxedWithin(set)) for (const id of this.inProgress) this.relaxedDenotations.add(id);
     if (result === undefined) {
       result = this.denote(set[0]!);
       for (let index = 1; index < set.length; index++)
@@ -290,7 +302,10 @@ class Lowering {
 
   private denote(id: number): Typed[] {
     const cached = this.denotations.get(id);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      if (this.relaxedDenotations.has(id)) for (const outer of this.inProgress) this.relaxedDenotations.add(outer);
+      return cached;
+    }
     const location = this.locations[id]!;
     if (this.inProgress.has(id)) {
       this.refuse('$ref', location.place.pointer, 'a $ref cycle that never enters a property or item (the schema refers to itself without nesting)');
@@ -298,7 +313,7 @@ class Lowering {
     }
     this.inProgress.add(id);
     try {
-      const result = this.denoteObject(location);
+      const result = location.complementOf === undefined ? this.denoteObject(location) : this.denoteComplement(location, location.complementOf);
       this.denotations.set(id, result);
       return result;
     } finally {
@@ -391,66 +406,204 @@ class Lowering {
     }
     if (has('oneOf')) {
       const parts = this.schemaArray(schema.oneOf, pointer, 'oneOf');
-      const branches = parts.map((part, index) => this.denoteSet(this.child(location, 'oneOf', part, `/${index}`)));
+      const branchSets = parts.map((part, index) => this.child(location, 'oneOf', part, `/${index}`));
+      const branches = branchSets.map((set) => this.denoteSet(set));
       // a branch that shares no value with the rest of the schema cannot make two branches hold
       const live = branches.map((branch) => this.intersectLists(result, branch, `${pointer}/oneOf`)).filter((branch) => branch.length > 0);
-      for (let left = 0; left < live.length; left++) {
-        for (let right = left + 1; right < live.length; right++) {
-          if (!this.disjointLists(live[left]!, live[right]!, 3)) {
-            this.refuse(
-              'oneOf',
-              pointer,
-              'its branches may overlap, so "exactly one" cannot be enforced; make them disjoint (e.g. by type, const or a required property with distinct values) or use anyOf',
-            );
-          }
-        }
-      }
-      result = live.flat();
+      result = this.exactlyOne(
+        live,
+        pointer,
+        branchSets.some((set) => this.relaxedWithin(set)),
+      );
     }
     if (has('not')) result = this.applyNot(result, location, schema.not);
+    if (has('if')) result = this.applyConditional(result, location, schema);
+    if (has('dependentSchemas')) result = this.applyDependencies(result, location, schema.dependentSchemas, 'dependentSchemas');
+    if (has('dependencies')) result = this.applyDependencies(result, location, schema.dependencies, 'dependencies');
+    if (has('unevaluatedProperties') || has('unevaluatedItems')) result = applyUnevaluated(result, location, schema, this.unevaluatedContext());
     if (result.length > MAX_ALTERNATIVES) this.refuse('anyOf', pointer, `the schema expands to more than ${MAX_ALTERNATIVES} alternatives`);
     return result;
   }
 
   private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
     const pointer = `${location.place.pointer}/not`;
-    if (negated === true) return [];
-    if (negated === false) return result;
-    if (isPlainObject(negated)) {
-      const keys = Object.keys(negated).filter((key) => !ANNOTATIONS.has(key));
-      if (keys.length === 0) return [];
-      if (keys.length === 1 && keys[0] === 'type') {
-        const excluded = new Set<string>(Array.isArray(negated.type) ? (negated.type as string[]) : [negated.type as string]);
-        return result.flatMap((typed) => {
-          if (excluded.has(typed.type)) return [];
-          if (typed.type === 'number' && excluded.has('integer')) {
-            if (typed.integer) return [];
-            this.refuse('not', pointer, '"not": {"type": "integer"} on numbers (non-integers only) is not enforced');
-          }
-          return [typed];
-        });
+    const negatedSet = this.child(location, 'not', negated);
+    const denotation = this.denoteSet(negatedSet);
+    if (this.relaxedWithin(negatedSet)) return this.dropNegation(result, 'not', pointer);
+    return this.difference(result, denotation, 'not', pointer) ?? result;
+  }
+
+  private relaxedWithin(set: LocationSet): boolean {
+    return set.some((id) => this.relaxedDenotations.has(id));
+  }
+
+  /** Lenient: a negated schema lost keywords, so its complement would reject valid values; the negation is dropped instead. */
+  private dropNegation(result: Typed[], keyword: string, pointer: string): Typed[] {
+    this.refuse(keyword, pointer, 'the negated schema has keywords that are not enforced, so its complement is not enforced either');
+    return result;
+  }
+
+  // ---- complements (schema-complement.ts) ------------------------------------------------
+
+  /** `left ∧ ¬right`, or undefined (after refusing `keyword`) when not expressible exactly. */
+  private difference(left: readonly Typed[], right: readonly Typed[], keyword: string, pointer: string): Typed[] | undefined {
+    return differenceOf(left, right, this.differenceContext(), keyword, pointer, MAX_ALTERNATIVES);
+  }
+
+  private differenceContextCache: DifferenceContext<Typed> | undefined;
+
+  private differenceContext(): DifferenceContext<Typed> {
+    this.differenceContextCache ??= {
+      blank,
+      intersect: intersectTyped,
+      complement: (set) => this.complementSet(set),
+      satisfies: (value, typed) => this.satisfiesTyped(value, typed),
+      stringPieces: (typed) => this.stringPieces(typed),
+      complementDfa: (dfa) => {
+        let complement = this.complementDfas.get(dfa);
+        if (complement === undefined) {
+          complement = dfa.complement();
+          this.complementDfas.set(dfa, complement);
+        }
+        return complement;
+      },
+      refuse: (keyword, pointer, details) => this.refuse(keyword, pointer, details),
+    };
+    return this.differenceContextCache;
+  }
+
+  private unevaluatedContext(): UnevaluatedContext<Typed, Location> {
+    return {
+      blank,
+      intersectLists: (left, right, pointer) => this.intersectLists(left, right, pointer),
+      child: (location, keyword, value) => this.child(location, keyword, value),
+      resolve: (reference, base) => this.registry.resolve(reference, base),
+      placeOf: (schema) => this.registry.placeOf(schema),
+      refuse: (keyword, pointer, details) => this.refuse(keyword, pointer, details),
+    };
+  }
+
+  /** A location set that denotes every JSON value `set` rejects. */
+  private complementSet(set: LocationSet): LocationSet {
+    if (set.length === 0) return FALSE_SET;
+    if (set[0] === FALSE_LOCATION) return TRUE_SET;
+    const key = set.join(',');
+    let complement = this.complementLocations.get(key);
+    if (complement === undefined) {
+      const place = this.locations[set[0]!]!.place;
+      const id = this.locations.length;
+      this.locations.push({ id, schema: {}, place: { base: place.base, pointer: `${place.pointer}` }, complementOf: set });
+      complement = [id];
+      this.complementLocations.set(key, complement);
+    }
+    return complement;
+  }
+
+  private denoteComplement(location: Location, set: LocationSet): Typed[] {
+    const everything = ALL_TYPES.map((type) => blank(type, location.place.pointer));
+    const denotation = this.denoteSet(set);
+    if (this.relaxedWithin(set)) return this.dropNegation(everything, 'not', location.place.pointer);
+    return this.difference(everything, denotation, 'not', location.place.pointer) ?? everything;
+  }
+
+  /** The string language of an alternative as pieces (one per format alternative); undefined when a pattern is refused. */
+  private stringPieces(typed: Typed): StringPiece[] | undefined {
+    let minLength = typed.minLength;
+    let maxLength = typed.maxLength;
+    try {
+      for (const pattern of typed.patterns) {
+        const compiled = this.options.cache.schemaPattern(pattern.source);
+        minLength = Math.max(minLength, compiled.minLength);
+        maxLength = Math.min(maxLength, compiled.maxLength);
       }
-      if (keys.length === 1 && (keys[0] === 'const' || keys[0] === 'enum')) {
-        const values = keys[0] === 'const' ? [negated.const] : Array.isArray(negated.enum) ? (negated.enum as unknown[]) : [];
-        const remaining = result.flatMap((typed) => {
-          if (typed.literals !== undefined) {
-            const kept = typed.literals.filter((value) => !values.some((excluded) => jsonEqual(excluded, value)));
-            return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
-          }
-          if (typed.type === 'null' && values.includes(null)) return [];
-          if (typed.type === 'boolean') {
-            const kept = [true, false].filter((value) => !values.includes(value));
-            return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
-          }
-          if (values.some((value) => jsonTypeOf(value) === typed.type || (typed.type === 'number' && typeof value === 'number'))) {
-            this.refuse('not', pointer, `excluding particular ${typed.type} values is not enforced`);
-          }
-          return [typed];
-        });
-        return remaining;
+      const pieces: StringPiece[] = [];
+      for (const choice of formatChoices(typed.formats)) {
+        const dfa = this.stringDfa(typed.patterns, choice, false, typed.languages);
+        // undefined for a constrained string: the intersection exceeded its budget
+        if (dfa === undefined && typed.patterns.length + choice.patterns.length + typed.languages.length > 0) return undefined;
+        pieces.push({ dfa, minLength: Math.max(minLength, choice.minLength), maxLength: Math.min(maxLength, choice.maxLength) });
+      }
+      return pieces;
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      return undefined;
+    }
+  }
+
+  /** `oneOf`: the union when the branches are provably disjoint, else each branch minus the branches it may overlap. */
+  private exactlyOne(live: readonly Typed[][], pointer: string, relaxed: boolean): Typed[] {
+    const overlaps = live.map(() => new Array<boolean>(live.length).fill(false));
+    let anyOverlap = false;
+    for (let left = 0; left < live.length; left++) {
+      for (let right = left + 1; right < live.length; right++) {
+        if (this.disjointLists(live[left]!, live[right]!, 3)) continue;
+        overlaps[left]![right] = overlaps[right]![left] = anyOverlap = true;
       }
     }
-    this.refuse('not', pointer, '"not" is only enforced around "type", "const", "enum", true or an empty schema');
+    if (!anyOverlap) return live.flat();
+    if (relaxed) return this.dropNegation(live.flat(), 'oneOf', pointer);
+    const result: Typed[] = [];
+    for (let index = 0; index < live.length; index++) {
+      const overlapping = live.filter((_, at) => overlaps[index]![at]).flat();
+      const only = overlapping.length === 0 ? live[index]! : this.difference(live[index]!, overlapping, 'oneOf', pointer);
+      if (only === undefined) return live.flat();
+      result.push(...only);
+      if (result.length > MAX_ALTERNATIVES) {
+        this.refuse('oneOf', pointer, `exactly one of its overlapping branches expands to more than ${MAX_ALTERNATIVES} alternatives (MAX_ALTERNATIVES)`);
+        return live.flat();
+      }
+    }
+    return result;
+  }
+
+  /** `if`/`then`/`else` = (if ∧ then) ∪ (¬if ∧ else), an absent `then`/`else` being true. */
+  private applyConditional(result: Typed[], location: Location, schema: Record<string, unknown>): Typed[] {
+    const pointer = location.place.pointer;
+    const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+    const conditionSet = this.child(location, 'if', schema.if);
+    const condition = this.denoteSet(conditionSet);
+    if (this.relaxedWithin(conditionSet)) return this.dropNegation(result, 'if', `${pointer}/if`);
+    let matching = this.intersectLists(result, condition, `${pointer}/if`);
+    if (has('then')) matching = this.intersectLists(matching, this.denoteSet(this.child(location, 'then', schema.then)), `${pointer}/then`);
+    let failing = this.difference(result, condition, 'if', `${pointer}/if`);
+    if (failing === undefined) return result;
+    if (has('else')) failing = this.intersectLists(failing, this.denoteSet(this.child(location, 'else', schema.else)), `${pointer}/else`);
+    return [...matching, ...failing];
+  }
+
+  /** `dependentSchemas` / draft-7 `dependencies`: an object either lacks the property or also satisfies its schema (or has its names). */
+  private applyDependencies(result: Typed[], location: Location, dependencies: unknown, keyword: string): Typed[] {
+    const pointer = location.place.pointer;
+    if (!isPlainObject(dependencies)) this.invalid(pointer, `"${keyword}" must be an object`);
+    for (const [name, value] of Object.entries(dependencies)) {
+      const escaped = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      let consequence: Typed[];
+      if (Array.isArray(value)) {
+        if (keyword !== 'dependencies' || value.some((item) => typeof item !== 'string')) this.invalid(pointer, `"${keyword}${escaped}" must be a schema`);
+        const names = blank('object', pointer);
+        for (const required of value as string[]) names.required.add(required);
+        consequence = [...ALL_TYPES.filter((type) => type !== 'object').map((type) => blank(type, pointer)), names];
+      } else {
+        consequence = this.denoteSet(this.child(location, keyword, value, escaped));
+      }
+      const absent = blank('object', pointer);
+      absent.order.push(name);
+      absent.properties.set(name, FALSE_SET);
+      const present = blank('object', pointer);
+      present.required.add(name);
+      const others = ALL_TYPES.filter((type) => type !== 'object').map((type) => blank(type, pointer));
+      const withoutName = this.intersectLists(result, [...others, absent], `${pointer}/${keyword}${escaped}`);
+      const withName = this.intersectLists(
+        this.intersectLists(result, [present], `${pointer}/${keyword}${escaped}`),
+        consequence,
+        `${pointer}/${keyword}${escaped}`,
+      );
+      result = [...withoutName, ...withName];
+      if (result.length > MAX_ALTERNATIVES) {
+        this.refuse(keyword, `${pointer}/${keyword}${escaped}`, `the dependencies expand to more than ${MAX_ALTERNATIVES} alternatives (MAX_ALTERNATIVES)`);
+        return result;
+      }
+    }
     return result;
   }
 
@@ -593,7 +746,7 @@ class Lowering {
         try {
           // no pattern or format on either side: both accept overlapping strings
           return formatChoices([...a.formats, ...b.formats]).every((choice) => {
-            const dfa = this.stringDfa([...a.patterns, ...b.patterns], choice, false);
+            const dfa = this.stringDfa([...a.patterns, ...b.patterns], choice, false, [...a.languages, ...b.languages]);
             return dfa !== undefined && dfa.start < 0;
           });
         } catch {
@@ -685,8 +838,13 @@ class Lowering {
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
-  private stringDfa(patterns: readonly PatternRule[], choice: FormatChoice, refuse: boolean): CodePointDfa | undefined {
-    const automata: CodePointDfa[] = [];
+  private stringDfa(
+    patterns: readonly PatternRule[],
+    choice: FormatChoice,
+    refuse: boolean,
+    languages: readonly CodePointDfa[] = [],
+  ): CodePointDfa | undefined {
+    const automata: CodePointDfa[] = [...languages];
     for (const pattern of patterns) {
       try {
         automata.push(this.options.cache.schemaPattern(pattern.source).dfa);
@@ -725,7 +883,7 @@ class Lowering {
       const minLength = Math.max(patternMinLength, choice.minLength);
       const maxLength = Math.min(patternMaxLength, choice.maxLength);
       if (minLength > maxLength) continue;
-      const constrained = this.stringDfa(typed.patterns, choice, true);
+      const constrained = this.stringDfa(typed.patterns, choice, true, typed.languages);
       const dfa = constrained ?? CodePointDfa.any();
       if (dfa.start < 0) continue;
       const alternative: StringAlternative = {
@@ -821,6 +979,7 @@ class Lowering {
             alternative.patterns.every((source) => this.options.cache.pattern(source, language.ignoreCase).matches(text));
           if (!language.alternatives.some(matches)) return false;
         }
+        for (const language of typed.languages) if (!language.matches(text)) return false;
         for (const pattern of typed.patterns) {
           try {
             if (!this.options.cache.pattern(pattern.source, false).matches(text)) return false;
@@ -900,6 +1059,7 @@ function blank(type: JsonType, pointer: string): Typed {
     minLength: 0,
     maxLength: Infinity,
     patterns: [],
+    languages: [],
     formats: [],
     minimum: -Infinity,
     exclusiveMinimum: false,
@@ -949,6 +1109,7 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.minLength = Math.max(a.minLength, b.minLength);
   merged.maxLength = Math.min(a.maxLength, b.maxLength);
   merged.patterns = [...a.patterns, ...b.patterns];
+  merged.languages = [...a.languages, ...b.languages];
   merged.formats = [...a.formats, ...b.formats];
   merged.minimum = a.minimum;
   merged.exclusiveMinimum = a.exclusiveMinimum;

@@ -57,6 +57,52 @@ const STRUCTURAL: ToolCase[] = [
     ],
   },
   {
+    name: 'not, if/then/else, overlapping oneOf, dependentSchemas',
+    schema: {
+      type: 'object',
+      properties: {
+        user: { type: 'string', maxLength: 12, not: { enum: ['admin', 'root'] } },
+        channel: { enum: ['email', 'sms', 'none'] },
+        to: { type: 'string', maxLength: 24 },
+        tags: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 6, not: { pattern: '^_' } } },
+        payment: {
+          oneOf: [
+            { type: 'object', properties: { card: { type: 'string', pattern: '^[0-9]{4}$' } }, required: ['card'] },
+            { type: 'object', properties: { iban: { type: 'string', minLength: 4, maxLength: 8 } }, required: ['iban'] },
+          ],
+        },
+        retries: { type: 'integer', not: { minimum: 3, maximum: 5 }, maximum: 9 },
+      },
+      if: { properties: { channel: { const: 'email' } }, required: ['channel'] },
+      then: { properties: { to: { pattern: '@' } }, required: ['to'] },
+      else: { not: { required: ['to'] } },
+      dependentSchemas: { payment: { required: ['tags'] } },
+      required: ['user'],
+      additionalProperties: false,
+    },
+    instances: [
+      { channel: 'email', to: 'a@b.c', user: 'ann' },
+      { user: 'administra', channel: 'sms', tags: ['x', 'y_'], payment: { card: '1234', iban: 'ab' }, retries: 7 },
+      { channel: 'sms', tags: ['x', 'y_'], payment: { card: '1234', iban: 'ab' }, retries: 7, user: 'administra' },
+      { payment: { iban: 'DE12345' }, tags: [], retries: -1, user: 'r' },
+    ],
+  },
+  {
+    name: 'unevaluatedProperties over allOf, unevaluatedItems over prefixItems',
+    schema: {
+      allOf: [
+        { $ref: '#/$defs/base' },
+        { properties: { items: { type: 'array', prefixItems: [{ type: 'integer' }], unevaluatedItems: { type: 'string', maxLength: 4 }, maxItems: 4 } } },
+      ],
+      $defs: { base: { type: 'object', properties: { id: { type: 'integer', minimum: 0 } }, required: ['id'] } },
+      properties: { note: { type: 'string', maxLength: 10 } },
+      if: { required: ['note'] },
+      then: { required: ['items'] },
+      unevaluatedProperties: false,
+    },
+    instances: [{ id: 1 }, { note: 'n', id: 7, items: [3, 'ab', 'cd'] }],
+  },
+  {
     name: 'free JSON',
     schema: {},
     instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { é: {} }], b: 1.5e300 }],

@@ -444,6 +444,38 @@ const STRINGS = ['', 'a', 'ab', 'abc', 'é', '😀', '😀😀', 'a1', 'A', '12'
 const OBJECTS = [{}, { a: 1 }, { a: 'x' }, { b: 1 }, { a: 1, b: 2 }, { a: null }, { c: [1] }];
 const ARRAYS = [[], [1], [1, 2], [1, 'x'], ['x'], [1, 2, 3], [1, 1], [null]];
 const ANY = [null, true, false, 0, 1, -1, 1.5, 2, 3, 'x', '', 'ab', [], [1], {}, { a: 1 }];
+/** Around the boundaries of the complement (`not`, `if`/`else`, overlapping `oneOf`): lengths, intervals, patterns, required and typed properties, items. */
+const LOGIC = [
+  ...ANY,
+  1.4999999999999998,
+  1.5000000000000002,
+  10,
+  10.000000000000002,
+  'a',
+  'abc',
+  'ba',
+  'b',
+  'aa',
+  '2024-02-29',
+  '2023-02-29',
+  [1, 2],
+  ['x', 1],
+  [1, 'x', 2],
+  ['x', 'y'],
+  { a: 'x' },
+  { b: 1 },
+  { a: 1, b: 2 },
+  { a: 'x', b: 2 },
+  { a: null },
+  { kind: 'a' },
+  { kind: 'a', x: 1 },
+  { kind: 'b', x: 1 },
+  { v: 1 },
+  { v: 1, next: { v: 2 } },
+  { v: 1, next: { v: 'x' } },
+  { v: 1, next: {} },
+  { v: 1, next: { v: 2, next: { w: 1 } } },
+];
 
 const KEYWORD_CASES: Record<string, Expectation> = {
   $dynamicAnchor: { enforced: [{ schema: { $dynamicAnchor: 'node', type: 'integer' }, instances: ANY }] },
@@ -513,10 +545,39 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { not: { type: 'string' } }, instances: ANY },
       { schema: { type: ['boolean', 'null', 'string'], not: { enum: [null, true] } }, instances: ANY },
       { schema: { enum: [1, 2, 3], not: { const: 2 } }, instances: [...ANY, 2] },
+      { schema: { type: 'string', not: { pattern: '^a' } }, instances: LOGIC },
+      { schema: { type: 'integer', not: { enum: [1, 2] } }, instances: LOGIC },
+      { schema: { not: { enum: [1.5, 'a', null] } }, instances: LOGIC },
+      { schema: { not: { type: 'string', minLength: 2, maxLength: 2 } }, instances: LOGIC },
+      { schema: { type: 'string', not: { format: 'date' } }, instances: LOGIC },
+      { schema: { not: { type: 'number', exclusiveMinimum: 1.5, maximum: 10 } }, instances: LOGIC },
+      { schema: { not: { minimum: 2 } }, instances: LOGIC },
+      { schema: { not: { not: { type: 'string', maxLength: 1 } } }, instances: LOGIC },
+      { schema: { not: { required: ['a'] } }, instances: LOGIC },
+      { schema: { not: { properties: { a: { type: 'string' } }, required: ['a'] } }, instances: LOGIC },
+      {
+        schema: { type: 'object', properties: { a: {}, b: {} }, additionalProperties: false, not: { additionalProperties: { type: 'string' } } },
+        instances: LOGIC,
+      },
+      { schema: { type: 'array', maxItems: 3, not: { items: { type: 'string' } } }, instances: LOGIC },
+      { schema: { not: { prefixItems: [{ type: 'string' }], minItems: 2 } }, instances: LOGIC },
+      { schema: { not: { type: 'array', items: false, prefixItems: [{}] } }, instances: LOGIC },
+      { schema: { allOf: [{ not: { type: 'null' } }, { anyOf: [{ not: { const: 'a' } }, { type: 'null' }] }] }, instances: LOGIC },
+      {
+        schema: {
+          $defs: { list: { type: 'object', properties: { v: { type: 'string' }, next: { $ref: '#/$defs/list' } }, required: ['v'] } },
+          not: { $ref: '#/$defs/list' },
+        },
+        instances: [...LOGIC, { v: 'x' }, { v: 'x', next: { v: 'y' } }, { v: 'x', next: { v: 1 } }, { v: 'x', next: { v: 'y', next: 1 } }],
+      },
     ],
     refused: [
-      { type: 'string', not: { pattern: '^a' } },
-      { type: 'integer', not: { enum: [1, 2] } },
+      // the non-integers are not a language the number automata enforce exactly
+      { not: { type: 'integer' } },
+      // "some item fails" with no bound on the length needs contains-like counting
+      { type: 'array', not: { items: { type: 'string' } } },
+      // "some other key fails additionalProperties" in an open object
+      { type: 'object', not: { additionalProperties: false } },
     ],
   },
   anyOf: {
@@ -533,13 +594,58 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     ],
   },
   oneOf: {
-    enforced: [{ schema: { oneOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] }, instances: ANY }],
+    enforced: [
+      { schema: { oneOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] }, instances: ANY },
+      // values that match 0, 1 and 2 branches
+      { schema: { oneOf: [{ minimum: 0 }, { maximum: 10 }] }, instances: [...LOGIC, -5, 0, 5, 10, 15] },
+      { schema: { oneOf: [{ required: ['a'] }, { required: ['b'] }] }, instances: LOGIC },
+      {
+        schema: {
+          oneOf: [
+            { type: 'string', pattern: '^a' },
+            { type: 'string', maxLength: 1 },
+            { type: 'string', pattern: 'b$' },
+          ],
+        },
+        instances: LOGIC,
+      },
+      { schema: { oneOf: [{ type: 'integer' }, { type: 'integer', minimum: 2 }, { type: 'string' }] }, instances: LOGIC },
+      // properties the branches share (declared beside oneOf) cannot tell them apart, so their complements are not needed
+      {
+        schema: {
+          type: 'object',
+          properties: { n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+          oneOf: [{ required: ['a'] }, { required: ['b'] }],
+        },
+        instances: [...LOGIC, { n: 1, a: 1 }, { n: 1.5, a: 1 }, { tags: ['x'], b: 1 }, { tags: [1], b: 1 }, { tags: [], a: 1, b: 1 }],
+      },
+      {
+        schema: {
+          oneOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { type: 'object', properties: { b: {} }, additionalProperties: false },
+          ],
+        },
+        instances: LOGIC,
+      },
+    ],
     refused: [{ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }],
   },
   allOf: { enforced: [{ schema: { allOf: [{ type: 'integer' }, { minimum: 1 }, { maximum: 2 }] }, instances: ANY }] },
-  if: { refused: [{ if: { type: 'string' }, then: { minLength: 1 } }] },
-  then: { refused: [{ if: { type: 'string' }, then: { minLength: 1 } }] },
-  else: { refused: [{ if: { type: 'string' }, else: { type: 'integer' } }] },
+  if: {
+    enforced: [
+      {
+        schema: { if: { properties: { kind: { const: 'a' } } }, then: { required: ['x'] }, else: { required: ['b'] } },
+        instances: [...LOGIC, { kind: 'b', b: 1 }],
+      },
+      { schema: { if: { required: ['a'] }, then: { properties: { a: { type: 'string' } } }, else: { not: { required: ['b'] } } }, instances: LOGIC },
+      // without then and else, if constrains nothing
+      { schema: { type: 'string', if: { minLength: 2 } }, instances: LOGIC },
+    ],
+    refused: [{ if: { type: 'integer' }, else: { type: 'string' } }],
+  },
+  then: { enforced: [{ schema: { if: { type: 'string' }, then: { minLength: 2 } }, instances: LOGIC }] },
+  else: { enforced: [{ schema: { if: { type: 'string' }, else: { type: 'number', maximum: 2 } }, instances: LOGIC }] },
   propertyNames: { refused: [{ type: 'object', propertyNames: { maxLength: 1 } }] },
   additionalProperties: {
     enforced: [
@@ -547,7 +653,12 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'object', additionalProperties: { type: 'integer' } }, instances: OBJECTS },
     ],
   },
-  dependencies: { refused: [{ type: 'object', dependencies: { a: ['b'] } }] },
+  dependencies: {
+    enforced: [
+      { schema: { type: 'object', dependencies: { a: ['b'] } }, instances: LOGIC },
+      { schema: { dependencies: { a: ['b'], b: { properties: { a: { type: 'integer' } } } } }, instances: LOGIC },
+    ],
+  },
   properties: {
     enforced: [{ schema: { type: 'object', properties: { a: { type: 'integer', maximum: 1 }, c: { type: 'array', maxItems: 0 } } }, instances: OBJECTS }],
   },
@@ -562,11 +673,49 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   contains: { refused: [{ type: 'array', contains: { type: 'string' } }] },
   format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
   dependentRequired: { refused: [{ type: 'object', dependentRequired: { a: ['b'] } }] },
-  dependentSchemas: { refused: [{ type: 'object', dependentSchemas: { a: { required: ['b'] } } }] },
+  dependentSchemas: {
+    enforced: [
+      { schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } }, instances: LOGIC },
+      { schema: { dependentSchemas: { a: { properties: { b: { type: 'string' } } }, kind: { required: ['x'] } } }, instances: LOGIC },
+    ],
+  },
   maxContains: { refused: [{ type: 'array', contains: { type: 'string' }, maxContains: 1 }] },
   minContains: { refused: [{ type: 'array', contains: { type: 'string' }, minContains: 2 }] },
-  unevaluatedProperties: { refused: [{ type: 'object', unevaluatedProperties: false }] },
-  unevaluatedItems: { refused: [{ type: 'array', unevaluatedItems: false }] },
+  unevaluatedProperties: {
+    enforced: [
+      { schema: { type: 'object', unevaluatedProperties: false }, instances: LOGIC },
+      // the layout writes the schema's own properties first, then those of allOf
+      {
+        schema: { properties: { b: {} }, allOf: [{ properties: { a: { type: 'integer' } } }], unevaluatedProperties: false },
+        instances: [...ANY, { b: 2, a: 1 }, { b: 2, a: 'x' }, { b: 1, c: 1 }, { b: 1 }, { a: 1 }, { c: 1 }],
+      },
+      { schema: { $defs: { base: { properties: { a: {} } } }, $ref: '#/$defs/base', unevaluatedProperties: { type: 'integer' } }, instances: LOGIC },
+      { schema: { allOf: [{ additionalProperties: { type: 'integer' } }], unevaluatedProperties: false }, instances: LOGIC },
+      // conditional applicators that evaluate no names leave the evaluation static
+      {
+        schema: {
+          allOf: [{ properties: { a: {} } }],
+          if: { required: ['kind'] },
+          then: { required: ['x'] },
+          dependentSchemas: { b: { required: ['a'] } },
+          unevaluatedProperties: false,
+        },
+        instances: [...LOGIC, { a: 1, b: 1 }],
+      },
+    ],
+    refused: [
+      { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
+      // Ajv then forgets the names allOf evaluated when "then" does not apply: refused, not guessed
+      { allOf: [{ properties: { user: {} } }], if: { required: ['c'] }, then: { properties: { to: {} } }, unevaluatedProperties: false },
+    ],
+  },
+  unevaluatedItems: {
+    enforced: [
+      { schema: { type: 'array', unevaluatedItems: false }, instances: LOGIC },
+      { schema: { prefixItems: [{}], allOf: [{ prefixItems: [{}, { type: 'string' }] }], unevaluatedItems: { type: 'integer' } }, instances: LOGIC },
+    ],
+    refused: [{ anyOf: [{ prefixItems: [{}] }], unevaluatedItems: false }],
+  },
   formatMaximum: { refused: [{ type: 'string', format: 'date', formatMaximum: '2024-01-01' }] },
   formatMinimum: { refused: [{ type: 'string', format: 'date', formatMinimum: '2024-01-01' }] },
   formatExclusiveMaximum: { refused: [{ type: 'string', format: 'date', formatExclusiveMaximum: '2024-01-01' }] },

@@ -62,6 +62,24 @@ describe('CodePointDfa.fromRegex', () => {
     expect(empty.start).toBe(-1);
   });
 
+  it.each(PATTERNS)('complements exactly, trimmed (every state still reaches acceptance): /%s/', (pattern) => {
+    const dfa = CodePointDfa.fromRegex(parseRegex(pattern));
+    const complement = dfa.complement();
+    const mismatches = samples(pattern, 400, pattern.length + 1).filter((text) => complement.matches(text) === dfa.matches(text));
+    expect(mismatches).toEqual([]);
+    expect(complement.complement().stateCount).toBe(dfa.stateCount);
+    const live = complement.accepting.every((_, state) => reachesAcceptance(complement, state));
+    expect(live).toBe(true);
+  });
+
+  it('builds finite sets of strings, and their complements', () => {
+    const set = CodePointDfa.literals(['ab', 'a', '😀', '']);
+    expect(['ab', 'a', '😀', '', 'b', 'abc', '😀😀'].map((text) => set.matches(text))).toEqual([true, true, true, true, false, false, false]);
+    expect(['ab', 'b', 'abc'].map((text) => set.complement().matches(text))).toEqual([false, true, true]);
+    expect(CodePointDfa.literals([]).start).toBe(-1);
+    expect(CodePointDfa.literals([]).complement().matches('anything')).toBe(true);
+  });
+
   it("folds ASCII case when asked (the formats' /i)", () => {
     const dfa = CodePointDfa.fromRegex(parseRegex('^[a-f]+z$', { ignoreAsciiCase: true }));
     expect(['abZ', 'ABz', 'gZ'].map((text) => dfa.matches(text))).toEqual([true, true, false]);
@@ -100,3 +118,20 @@ describe('splitCountedTail', () => {
     expect(splitCountedTail(parseRegex('^\\+[1-9][0-9]{6,14}$'))).toMatchObject({ minLength: 8, maxLength: 16 });
   });
 });
+
+function reachesAcceptance(dfa: CodePointDfa, from: number): boolean {
+  const seen = new Set([from]);
+  const stack = [from];
+  while (stack.length > 0) {
+    const state = stack.pop()!;
+    if (dfa.accepting[state] === 1) return true;
+    const ranges = dfa.transitions[state]!;
+    for (let index = 2; index < ranges.length; index += 3) {
+      if (!seen.has(ranges[index]!)) {
+        seen.add(ranges[index]!);
+        stack.push(ranges[index]!);
+      }
+    }
+  }
+  return false;
+}

@@ -105,6 +105,46 @@ export class CodePointDfa {
     for (let index = 1; index < automata.length; index++) result = product(result, automata[index]!);
     return result;
   }
+
+  /** The strings this automaton rejects (every code point a JSON string can hold), minimized and trimmed. */
+  complement(): CodePointDfa {
+    if (this.start < 0) return CodePointDfa.any();
+    const sink = this.stateCount;
+    const transitions: Int32Array[] = [];
+    const accepting: number[] = [];
+    for (let state = 0; state < sink; state++) {
+      transitions.push(fillGaps(this.transitions[state]!, sink));
+      accepting.push(1 - this.accepting[state]!);
+    }
+    transitions.push(fillGaps(new Int32Array(0), sink));
+    accepting.push(1);
+    return minimize(trim(transitions, accepting, this.start));
+  }
+
+  /** Exactly the given strings (a trie, minimized); the empty language for none. */
+  static literals(texts: readonly string[]): CodePointDfa {
+    const children: Map<number, number>[] = [new Map()];
+    const accepting: number[] = [0];
+    for (const text of texts) {
+      let node = 0;
+      for (const char of text) {
+        const codePoint = char.codePointAt(0)!;
+        let child = children[node]!.get(codePoint);
+        if (child === undefined) {
+          child = children.length;
+          children.push(new Map());
+          accepting.push(0);
+          children[node]!.set(codePoint, child);
+        }
+        node = child;
+      }
+      accepting[node] = 1;
+    }
+    const transitions = children.map((edges) =>
+      Int32Array.from([...edges].sort((left, right) => left[0] - right[0]).flatMap(([codePoint, target]) => [codePoint, codePoint, target])),
+    );
+    return minimize(trim(transitions, accepting, 0));
+  }
 }
 
 export interface CharEdge {
@@ -337,6 +377,25 @@ function product(left: CodePointDfa, right: CodePointDfa): CodePointDfa {
     transitions.push(Int32Array.from(out));
   }
   return minimize(trim(transitions, accepting, 0));
+}
+
+/** `ranges` (sorted, disjoint) completed over ANY_CHAR: every code point without a transition goes to `sink`. */
+function fillGaps(ranges: Int32Array, sink: number): Int32Array {
+  const out: number[] = [];
+  for (let part = 0; part < ANY_CHAR.length; part += 2) {
+    let cursor = ANY_CHAR[part]!;
+    const end = ANY_CHAR[part + 1]!;
+    for (let index = 0; index < ranges.length && cursor <= end; index += 3) {
+      const lo = Math.max(ranges[index]!, cursor);
+      const hi = Math.min(ranges[index + 1]!, end);
+      if (lo > hi) continue;
+      if (lo > cursor) out.push(cursor, lo - 1, sink);
+      out.push(lo, hi, ranges[index + 2]!);
+      cursor = hi + 1;
+    }
+    if (cursor <= end) out.push(cursor, end, sink);
+  }
+  return Int32Array.from(out);
 }
 
 /** Moore partition refinement: merges states with the same future, so equal positions share one mask. */

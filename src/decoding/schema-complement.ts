@@ -1,0 +1,306 @@
+/**
+ * Difference of typed alternatives (`p ∧ ¬n`), the one construction behind `not`,
+ * `if`/`then`/`else` and `oneOf` with overlapping branches. "Some constraint of `n`
+ * fails" is a union of alternatives, each built from `p` and one failed constraint:
+ * a string outside the DFA (DFA complement) or outside the length bounds, a number
+ * below or above an interval (or between excluded literals), an array too short, too
+ * long or with one item in the complement of its schema, an object missing a required
+ * property or holding one whose value is in the complement. Nested complements are
+ * schema locations of their own (`complement`), denoted lazily, so recursion and
+ * double negation need nothing special. What cannot be expressed exactly is refused.
+ * @module
+ */
+import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+
+/** Sorted ids of schema locations that must all hold; `[]` is `true`, `[0]` is `false` (as in `lower-json-schema.ts`). */
+export type LocationSet = readonly number[];
+
+const TRUE_SET: LocationSet = [];
+const FALSE_SET: LocationSet = [0];
+
+const isTrue = (set: LocationSet): boolean => set.length === 0;
+const isFalse = (set: LocationSet): boolean => set[0] === 0;
+/** True when every value of `held` satisfies `needed` (a location set holds all of its locations): no value can fail it. */
+const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(held) || needed.every((id) => held.includes(id));
+
+/** Items a complement may unroll one by one ("one item past the prefix fails `items`") when the other side bounds the length. */
+export const MAX_UNROLLED_ITEMS = 16;
+
+/** The fields of a typed alternative that the difference reads and writes (the lowering's `Typed`). */
+export interface DifferenceTyped {
+  type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+  integer: boolean;
+  literals: unknown[] | undefined;
+  minLength: number;
+  maxLength: number;
+  /** Extra string languages (complements built here) that must all match. */
+  languages: CodePointDfa[];
+  minimum: number;
+  exclusiveMinimum: boolean;
+  maximum: number;
+  exclusiveMaximum: boolean;
+  prefix: LocationSet[];
+  items: LocationSet;
+  minItems: number;
+  maxItems: number;
+  order: string[];
+  properties: Map<string, LocationSet>;
+  required: Set<string>;
+  additional: LocationSet;
+  pointer: string;
+}
+
+/** One way a string can satisfy a typed alternative: its content DFA (undefined: any string) and length bounds. */
+export interface StringPiece {
+  readonly dfa: CodePointDfa | undefined;
+  readonly minLength: number;
+  readonly maxLength: number;
+}
+
+/** What the difference needs from the lowering. */
+export interface DifferenceContext<T extends DifferenceTyped> {
+  blank(type: T['type'], pointer: string): T;
+  intersect(left: T, right: T): T | undefined;
+  /** A location set denoting the complement of `set` (every JSON value `set` rejects). */
+  complement(set: LocationSet): LocationSet;
+  /** Whether a JSON value satisfies the typed alternative exactly as the engine enforces it. */
+  satisfies(value: unknown, typed: T): boolean;
+  /** The string language of a typed alternative as a union of pieces; undefined when a pattern is refused. */
+  stringPieces(typed: T): StringPiece[] | undefined;
+  /** The complement of a DFA (kept, so the same complement is one automaton). */
+  complementDfa(dfa: CodePointDfa): CodePointDfa;
+  /** Refuses (or, lenient, records) `keyword` at `pointer`. */
+  refuse(keyword: string, pointer: string, details: string): void;
+}
+
+/** Fields {@link subtractTyped} understands; any other field that differs from a blank alternative makes it refuse. */
+const UNDERSTOOD = new Set([
+  'type',
+  'integer',
+  'literals',
+  'minLength',
+  'maxLength',
+  'patterns',
+  'formats',
+  'languages',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'prefix',
+  'items',
+  'minItems',
+  'maxItems',
+  'order',
+  'properties',
+  'required',
+  'additional',
+  'pointer',
+]);
+
+/** Thrown inside a difference when it cannot be built exactly; the caller refuses its keyword. */
+export class ComplementRefused extends Error {}
+
+/**
+ * `left ∧ ¬right` as a union of alternatives, or undefined when it is not expressible
+ * exactly or would exceed `maxAlternatives` (then `keyword` at `pointer` is refused).
+ */
+export function differenceOf<T extends DifferenceTyped>(
+  left: readonly T[],
+  right: readonly T[],
+  context: DifferenceContext<T>,
+  keyword: string,
+  pointer: string,
+  maxAlternatives: number,
+): T[] | undefined {
+  let result: T[] = [...left];
+  try {
+    for (const negated of right) {
+      result = result.flatMap((typed) => subtractTyped(typed, negated, context));
+      if (result.length > maxAlternatives) {
+        context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (MAX_ALTERNATIVES)`);
+        return undefined;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof ComplementRefused)) throw error;
+    context.refuse(keyword, pointer, error.message);
+    return undefined;
+  }
+  return result;
+}
+
+/** `typed ∧ ¬negated` for one pair of alternatives. Throws {@link ComplementRefused} where it is not expressible. */
+export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, context: DifferenceContext<T>): T[] {
+  if (typed.type !== negated.type) return [typed];
+  // null and booleans are finite: subtract value by value
+  if (typed.literals === undefined && typed.type === 'null') typed = { ...typed, literals: [null] };
+  if (typed.literals === undefined && typed.type === 'boolean') typed = { ...typed, literals: [true, false] };
+  if (typed.literals !== undefined) {
+    const kept = typed.literals.filter((value) => !context.satisfies(value, negated));
+    return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
+  }
+  const reference = context.blank(negated.type, negated.pointer);
+  for (const field of Object.keys(negated)) {
+    if (UNDERSTOOD.has(field)) continue;
+    if (!isDefault((negated as unknown as Record<string, unknown>)[field], (reference as unknown as Record<string, unknown>)[field]))
+      throw new ComplementRefused(`the complement of "${field}" is not enforced`);
+  }
+  const pieces: T[] = [];
+  const piece = (): T => context.blank(typed.type, typed.pointer);
+  switch (negated.type) {
+    case 'null':
+    case 'boolean':
+      // unreachable: `typed` has literals by now
+      return [];
+    case 'number': {
+      if (negated.literals !== undefined) {
+        const values = [...new Set(negated.literals.filter((value) => context.satisfies(value, negated)) as number[])].sort((a, b) => a - b);
+        let low = -Infinity;
+        for (const value of [...values, Infinity]) {
+          const interval = piece();
+          if (low !== -Infinity) [interval.minimum, interval.exclusiveMinimum] = [low, true];
+          if (value !== Infinity) [interval.maximum, interval.exclusiveMaximum] = [value, true];
+          pieces.push(interval);
+          low = value;
+        }
+        break;
+      }
+      if (negated.integer && !typed.integer) throw new ComplementRefused('the complement of "integer" (the non-integers) is not enforced');
+      if (negated.minimum !== -Infinity) {
+        const below = piece();
+        [below.maximum, below.exclusiveMaximum] = [negated.minimum, !negated.exclusiveMinimum];
+        pieces.push(below);
+      }
+      if (negated.maximum !== Infinity) {
+        const above = piece();
+        [above.minimum, above.exclusiveMinimum] = [negated.maximum, !negated.exclusiveMaximum];
+        pieces.push(above);
+      }
+      break;
+    }
+    case 'string': {
+      if (negated.literals !== undefined) {
+        const values = negated.literals.filter((value) => context.satisfies(value, negated)) as string[];
+        const outside = piece();
+        outside.languages = [context.complementDfa(CodePointDfa.literals(values))];
+        pieces.push(outside);
+        break;
+      }
+      const union = context.stringPieces(negated);
+      if (union === undefined) throw new ComplementRefused('the complement of a refused pattern is not enforced');
+      // ¬(∪ pieces) = ∩ ¬piece, and ¬(D ∩ len∈[a,b]) = ¬D ∪ len<a ∪ len>b
+      let result: T[] = [typed];
+      for (const { dfa, minLength, maxLength } of union) {
+        const failures: T[] = [];
+        if (dfa !== undefined) {
+          const outside = piece();
+          outside.languages = [context.complementDfa(dfa)];
+          failures.push(outside);
+        }
+        if (minLength > 0) {
+          const shorter = piece();
+          shorter.maxLength = minLength - 1;
+          failures.push(shorter);
+        }
+        if (maxLength !== Infinity) {
+          const longer = piece();
+          longer.minLength = maxLength + 1;
+          failures.push(longer);
+        }
+        result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+      }
+      return result;
+    }
+    case 'array': {
+      if (negated.literals !== undefined) throw new ComplementRefused('the complement of array literals (enum/const) is not enforced');
+      if (negated.minItems > 0) {
+        const shorter = piece();
+        shorter.maxItems = negated.minItems - 1;
+        pieces.push(shorter);
+      }
+      if (negated.maxItems !== Infinity) {
+        const longer = piece();
+        longer.minItems = negated.maxItems + 1;
+        pieces.push(longer);
+      }
+      const itemFails = (index: number, set: LocationSet): void => {
+        if (implies(typed.prefix[index] ?? typed.items, set)) return;
+        const failing = piece();
+        failing.minItems = index + 1;
+        failing.prefix = [...Array<LocationSet>(index).fill(TRUE_SET), context.complement(set)];
+        pieces.push(failing);
+      };
+      negated.prefix.forEach((set, index) => itemFails(index, set));
+      const laterItemsHold = typed.prefix.slice(negated.prefix.length).every((set) => implies(set, negated.items)) && implies(typed.items, negated.items);
+      if (!laterItemsHold) {
+        const from = negated.prefix.length;
+        const limit = isFalse(typed.items) ? Math.min(typed.prefix.length, typed.maxItems) : typed.maxItems;
+        if (isFalse(negated.items) && limit > from) {
+          const longer = piece();
+          longer.minItems = from + 1;
+          pieces.push(longer);
+        } else if (limit - from > MAX_UNROLLED_ITEMS) {
+          throw new ComplementRefused(
+            `an item failing "items" at any position is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
+          );
+        } else {
+          for (let index = from; index < limit; index++) itemFails(index, negated.items);
+        }
+      }
+      break;
+    }
+    case 'object': {
+      if (negated.literals !== undefined) throw new ComplementRefused('the complement of object literals (enum/const) is not enforced');
+      // each piece lists the negated schema's names (true, so constraining nothing) to keep its property order in the layout
+      const ordered = (): T => {
+        const failing = piece();
+        for (const name of negated.order) {
+          failing.order.push(name);
+          failing.properties.set(name, TRUE_SET);
+        }
+        return failing;
+      };
+      for (const name of negated.required) {
+        if (typed.required.has(name)) continue;
+        const missing = ordered();
+        if (!missing.properties.has(name)) missing.order.push(name);
+        missing.properties.set(name, FALSE_SET);
+        pieces.push(missing);
+      }
+      const names = new Set([...negated.properties.keys(), ...negated.required]);
+      if (!isTrue(negated.additional)) {
+        // "some other key fails additionalProperties" is expressible only when `typed` lists every key it allows
+        if (!isFalse(typed.additional))
+          throw new ComplementRefused(
+            'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
+          );
+        for (const [name, set] of typed.properties) if (!isFalse(set)) names.add(name);
+        for (const name of typed.required) names.add(name);
+      }
+      for (const name of names) {
+        const set = negated.properties.get(name) ?? negated.additional;
+        if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
+        const failing = ordered();
+        if (!failing.properties.has(name)) failing.order.push(name);
+        failing.properties.set(name, context.complement(set));
+        failing.required.add(name);
+        pieces.push(failing);
+      }
+      break;
+    }
+  }
+  return pieces.flatMap((failure) => intersectOrNone(typed, failure, context));
+}
+
+function intersectOrNone<T extends DifferenceTyped>(left: T, right: T, context: DifferenceContext<T>): T[] {
+  const merged = context.intersect(left, right);
+  return merged === undefined ? [] : [merged];
+}
+
+function isDefault(value: unknown, reference: unknown): boolean {
+  if (value === reference) return true;
+  if (value instanceof Map || value instanceof Set) return value.size === 0 && (reference instanceof Map || reference instanceof Set) && reference.size === 0;
+  if (Array.isArray(value) && Array.isArray(reference)) return value.length === reference.length && value.every((item, index) => item === reference[index]);
+  return false;
+}
