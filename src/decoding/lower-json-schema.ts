@@ -18,6 +18,7 @@ import {
   type ValueNode,
 } from './grammar-ir.js';
 import { toPlainDecimal } from './number-language.js';
+import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
@@ -69,6 +70,8 @@ interface Typed {
   exclusiveMinimum: boolean;
   maximum: number;
   exclusiveMaximum: boolean;
+  /** `multipleOf` divisors that all hold (Ajv's floating-point test). */
+  multiples: number[];
   prefix: LocationSet[];
   items: LocationSet;
   minItems: number;
@@ -118,11 +121,11 @@ const HANDLED = new Set([
   '$ref',
   'uniqueItems',
   'nullable',
+  'multipleOf',
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
 const REFUSED: Record<string, string> = {
-  multipleOf: 'multipleOf is not enforced',
   minProperties: 'minProperties is not enforced',
   maxProperties: 'maxProperties is not enforced',
   patternProperties: 'patternProperties is not enforced',
@@ -495,6 +498,11 @@ class Lowering {
         if (exclusiveMinimum !== undefined) tightenLow(typed, exclusiveMinimum, true);
         if (maximum !== undefined) tightenHigh(typed, maximum, false);
         if (exclusiveMaximum !== undefined) tightenHigh(typed, exclusiveMaximum, true);
+        if (has('multipleOf')) {
+          const divisor = schema.multipleOf;
+          if (typeof divisor !== 'number' || !(divisor > 0) || !Number.isFinite(divisor)) this.invalid(pointer, '"multipleOf" must be a number greater than 0');
+          typed.multiples.push(divisor as number);
+        }
         // string formats do not constrain numbers, as in Ajv
         const format = has('format') ? formatLanguage(schema.format as string) : undefined;
         if (format?.kind === 'number') {
@@ -660,6 +668,10 @@ class Lowering {
           addLiteral(false);
           break;
         case 'number': {
+          if (typed.multiples.length > 0) {
+            for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
+            break;
+          }
           const automaton = this.options.cache.numberAutomaton({
             integer: typed.integer,
             minimum: typed.minimum,
@@ -682,6 +694,32 @@ class Lowering {
       }
     }
     if (literalCount > 0) node.literals = literals;
+  }
+
+  /**
+   * A number alternative under `multipleOf`: pushes its automaton onto `node` and returns undefined, or returns the
+   * values to list as literals. Refused (lenient: enforced without `multipleOf`) where Ajv's float test is not exact.
+   */
+  private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
+    const plan = planMultipleOf(typed, typed.multiples);
+    if (plan.kind === 'values') return [...plan.values];
+    let range: Typed = typed;
+    if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
+    else this.refuse('multipleOf', typed.pointer, plan.reason);
+    const base = this.options.cache.numberAutomaton({
+      integer: range.integer,
+      minimum: range.minimum,
+      exclusiveMinimum: range.exclusiveMinimum,
+      maximum: range.maximum,
+      exclusiveMaximum: range.exclusiveMaximum,
+    });
+    let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : []);
+    if (automaton === undefined) {
+      this.refuse('multipleOf', typed.pointer, `the multipleOf automaton needs more than ${MULTIPLE_OF_MAX_STATES} states (MULTIPLE_OF_MAX_STATES)`);
+      automaton = base;
+    }
+    if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
+    return undefined;
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
@@ -836,7 +874,7 @@ class Lowering {
         if (typed.integer && !Number.isInteger(number)) return false;
         if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
         if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
-        return true;
+        return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor));
       }
       case 'array': {
         const items = value as unknown[];
@@ -905,6 +943,7 @@ function blank(type: JsonType, pointer: string): Typed {
     exclusiveMinimum: false,
     maximum: Infinity,
     exclusiveMaximum: false,
+    multiples: [],
     prefix: [],
     items: TRUE_SET,
     minItems: 0,
@@ -956,6 +995,7 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.exclusiveMaximum = a.exclusiveMaximum;
   tightenLow(merged, b.minimum, b.exclusiveMinimum);
   tightenHigh(merged, b.maximum, b.exclusiveMaximum);
+  merged.multiples = [...a.multiples, ...b.multiples];
   const length = Math.max(a.prefix.length, b.prefix.length);
   for (let index = 0; index < length; index++) merged.prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
   merged.items = unionSets(a.items, b.items);

@@ -64,6 +64,59 @@ const NUMBER_EDGES = [
   1e-7,
 ];
 const NOT_NUMBERS = ['1', 'x', true, null, [], {}];
+/** Multiples and near-misses of 3, 4, 6 and 7: negatives, zero, ±2^52 and its neighbours. */
+const MULTIPLE_OF_INTEGERS = [
+  0,
+  -0,
+  3,
+  -3,
+  4,
+  6,
+  7,
+  12,
+  24,
+  -24,
+  1,
+  2,
+  5,
+  14,
+  99,
+  100,
+  -99,
+  2 ** 52,
+  2 ** 52 - 1,
+  2 ** 52 - 4,
+  -(2 ** 52) + 1,
+  4503599627370489,
+  3.0000000000000004,
+];
+/** Decimal multiples and near-misses (0.3 / 0.1 and 0.07 / 0.01 fail in Ajv's floating point), and exponent forms. */
+const MULTIPLE_OF_DECIMALS = [
+  0,
+  0.01,
+  0.07,
+  0.1,
+  0.2,
+  0.25,
+  0.3,
+  0.5,
+  0.75,
+  1.1,
+  1.25,
+  2.5,
+  4.99,
+  5,
+  -0.07,
+  -0.25,
+  -4.75,
+  0.30000000000000004,
+  0.125,
+  1e-8,
+  999999.75,
+  1e6,
+  -1e6,
+  'x',
+];
 
 /** Clock times around every rule of ajv-formats' `time`: ranges, fractions, leap seconds against the offset, wrap-arounds. */
 const CLOCKS = [
@@ -469,7 +522,23 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   exclusiveMinimum: {
     enforced: [{ schema: { type: 'integer', exclusiveMinimum: 2 ** 31 - 1 }, instances: [2 ** 31 - 1, 2 ** 31, 2 ** 63, Number.MAX_VALUE, 2 ** 31 + 0.5] }],
   },
-  multipleOf: { refused: [{ type: 'integer', multipleOf: 3 }] },
+  multipleOf: {
+    enforced: [
+      { schema: { type: 'integer', multipleOf: 3, minimum: -(2 ** 52), maximum: 2 ** 52 }, instances: MULTIPLE_OF_INTEGERS },
+      { schema: { type: 'number', multipleOf: 0.25, minimum: -1e6, maximum: 1e6 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 0.01, minimum: -5, maximum: 5 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 10 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 1e-8, minimum: 0, maximum: 1e-5 }, instances: [...MULTIPLE_OF_DECIMALS, 3e-8, 5e-8, 1.5e-8, 1e-5] },
+      { schema: { type: 'number', multipleOf: 1 }, instances: [...MULTIPLE_OF_INTEGERS, 1e21, 999999999999999900000, -1e21, ...NUMBER_EDGES] },
+      { schema: { allOf: [{ multipleOf: 4 }, { multipleOf: 6 }], minimum: -100, maximum: 100 }, instances: [...MULTIPLE_OF_INTEGERS, ...ANY] },
+      { schema: { type: 'integer', multipleOf: 7, minimum: 1, exclusiveMaximum: 70, enum: [7, 14, 15, 70, 'x'] }, instances: [7, 14, 15, 70, 'x', 21] },
+    ],
+    refused: [
+      { type: 'integer', multipleOf: 3 },
+      { type: 'number', multipleOf: 0.01 },
+      { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 1e6 },
+    ],
+  },
   maxLength: { enforced: [{ schema: { type: 'string', maxLength: 2 }, instances: STRINGS }] },
   minLength: { enforced: [{ schema: { type: 'string', minLength: 2 }, instances: STRINGS }] },
   pattern: {
