@@ -15,6 +15,7 @@ import {
   type ObjectAlternative,
   type PropertyRule,
   type StringAlternative,
+  type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
 import { toPlainDecimal } from './number-language.js';
@@ -76,6 +77,8 @@ interface Typed {
   items: LocationSet;
   minItems: number;
   maxItems: number;
+  /** `uniqueItems: true` somewhere in the intersection. */
+  uniqueItems: boolean;
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
@@ -149,6 +152,14 @@ const REFUSED: Record<string, string> = {
   formatExclusiveMaximum: "ajv-formats' formatExclusiveMaximum is not enforced",
 };
 
+/**
+ * Most sets of items a `uniqueItems` array may reach (the sum of C(n, k) for k up to `maxItems`, n distinct values:
+ * 2^n without `maxItems`); each set is an array state, so 12 values without `maxItems`, or 30 with `maxItems: 2`.
+ */
+export const UNIQUE_ITEMS_MAX_SETS = 4096;
+/** The array frame holds the set written so far as a bit set: at most this many distinct values. */
+const UNIQUE_ITEMS_MAX_VALUES = 30;
+
 /** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
 const MAX_ALTERNATIVES = 256;
 
@@ -214,6 +225,9 @@ class Lowering {
   private readonly relaxed: RelaxedKeyword[] = [];
   private readonly relaxedKeys = new Set<string>();
   private alternativeCount = 0;
+  /** Per node: its literal values by literal index (for `uniqueItems`). */
+  private readonly literalValues = new Map<ValueNode, unknown[]>();
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string }[] = [];
 
   constructor(
     private readonly root: unknown,
@@ -230,6 +244,7 @@ class Lowering {
       const { node, set } = this.pending.pop()!;
       this.fill(node, set);
     }
+    for (const { alternative, pointer } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer);
     computeHeights(this.nodes);
     for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
     return {
@@ -331,9 +346,6 @@ class Lowering {
       } else if (language.kind === 'refused') {
         this.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
       }
-    }
-    if (has('uniqueItems') && schema.uniqueItems === true && !(typeof schema.maxItems === 'number' && schema.maxItems <= 1)) {
-      this.refuse('uniqueItems', pointer, 'uniqueItems: true is not enforced (only with maxItems ≤ 1)');
     }
 
     let types: JsonType[] = [...ALL_TYPES];
@@ -515,6 +527,7 @@ class Lowering {
       case 'array': {
         typed.minItems = count('minItems') ?? 0;
         typed.maxItems = count('maxItems') ?? Infinity;
+        if (schema.uniqueItems === true) typed.uniqueItems = true;
         let rest: unknown = has('items') ? schema.items : undefined;
         let prefix: unknown[] = [];
         if (has('prefixItems')) prefix = this.schemaArray(schema.prefixItems, pointer, 'prefixItems');
@@ -651,7 +664,10 @@ class Lowering {
   private fill(node: ValueNode, set: LocationSet): void {
     const literals = new ByteTrie();
     let literalCount = 0;
+    const values: unknown[] = [];
+    this.literalValues.set(node, values);
     const addLiteral = (value: unknown): void => {
+      values.push(value);
       literals.add(new TextEncoder().encode(literalText(value)), literalCount++);
     };
     for (const typed of this.denoteSet(set)) {
@@ -694,6 +710,42 @@ class Lowering {
       }
     }
     if (literalCount > 0) node.literals = literals;
+  }
+
+  /**
+   * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
+   * items' language is infinite or the classes exceed `UNIQUE_ITEMS_MAX_VALUES`.
+   */
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string): void {
+    const refuse = (details: string): void => this.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
+    if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
+    const node = alternative.items;
+    if (node === null) return;
+    if (node.alternatives.length > 0 || node.literals === null) {
+      return refuse(
+        'the items are not a finite set of values (only enum/const, booleans and null items are tracked); list the allowed values in an "enum", or set "maxItems": 1',
+      );
+    }
+    const values = this.literalValues.get(node)!;
+    const classOf = new Int32Array(values.length);
+    const representatives: unknown[] = [];
+    values.forEach((value, index) => {
+      let found = representatives.findIndex((other) => jsonEqual(other, value));
+      if (found < 0) found = representatives.push(value) - 1;
+      classOf[index] = found;
+    });
+    const sets = reachableSets(representatives.length, alternative.maxItems);
+    if (representatives.length > UNIQUE_ITEMS_MAX_VALUES || sets > UNIQUE_ITEMS_MAX_SETS) {
+      return refuse(
+        `the items' ${representatives.length} distinct values make more than ${UNIQUE_ITEMS_MAX_SETS} sets of items (UNIQUE_ITEMS_MAX_SETS); lower "maxItems"`,
+      );
+    }
+    const unique: UniqueItems = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues() };
+    const mutable = alternative as { unique: UniqueItems | null; maxItems: number };
+    mutable.unique = unique;
+    // n distinct values make at most n items
+    mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
   }
 
   /**
@@ -786,7 +838,19 @@ class Lowering {
     const prefix = typed.prefix.slice(0, prefixLength).map((set) => this.nodeFor(set));
     const items = typed.items[0] === FALSE_LOCATION || typed.maxItems <= prefixLength ? null : this.nodeFor(typed.items);
     const maxItems = items === null ? Math.min(typed.maxItems, prefixLength) : typed.maxItems;
-    return { kind: 'array', id: this.alternativeCount++, prefix, items, minItems: typed.minItems, maxItems, height: Infinity };
+    const alternative: ArrayAlternative = {
+      kind: 'array',
+      id: this.alternativeCount++,
+      prefix,
+      items,
+      minItems: typed.minItems,
+      maxItems,
+      unique: null,
+      height: Infinity,
+    };
+    // the items' literals are known once their node is filled: `run` settles uniqueness then
+    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer });
+    return alternative;
   }
 
   private lowerObject(typed: Typed): ObjectAlternative {
@@ -879,6 +943,7 @@ class Lowering {
       case 'array': {
         const items = value as unknown[];
         if (items.length < typed.minItems || items.length > typed.maxItems) return false;
+        if (typed.uniqueItems && items.some((item, index) => items.findIndex((other) => jsonEqual(other, item)) !== index)) return false;
         return items.every((item, index) => this.satisfiesSet(item, typed.prefix[index] ?? typed.items));
       }
       case 'object': {
@@ -948,6 +1013,7 @@ function blank(type: JsonType, pointer: string): Typed {
     items: TRUE_SET,
     minItems: 0,
     maxItems: Infinity,
+    uniqueItems: false,
     order: [],
     properties: new Map(),
     required: new Set(),
@@ -1001,6 +1067,7 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.items = unionSets(a.items, b.items);
   merged.minItems = Math.max(a.minItems, b.minItems);
   merged.maxItems = Math.min(a.maxItems, b.maxItems);
+  merged.uniqueItems = a.uniqueItems || b.uniqueItems;
   merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
   for (const name of new Set([...a.order, ...b.order])) {
     merged.properties.set(name, unionSets(a.properties.get(name) ?? a.additional, b.properties.get(name) ?? b.additional));
@@ -1008,6 +1075,17 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.required = new Set([...a.required, ...b.required]);
   merged.additional = unionSets(a.additional, b.additional);
   return merged;
+}
+
+/** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */
+function reachableSets(n: number, maxItems: number): number {
+  let total = 0;
+  let choose = 1;
+  for (let k = 0; k <= Math.min(n, maxItems) && total <= UNIQUE_ITEMS_MAX_SETS; k++) {
+    total += choose;
+    choose = (choose * (n - k)) / (k + 1);
+  }
+  return total;
 }
 
 function stringFeasible(alternative: StringAlternative): boolean {

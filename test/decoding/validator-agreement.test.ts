@@ -496,6 +496,26 @@ const FORMAT_CASES: Record<string, Expectation> = {
 const STRINGS = ['', 'a', 'ab', 'abc', 'é', '😀', '😀😀', 'a1', 'A', '12', 'x y'];
 const OBJECTS = [{}, { a: 1 }, { a: 'x' }, { b: 1 }, { a: 1, b: 2 }, { a: null }, { c: [1] }];
 const ARRAYS = [[], [1], [1, 2], [1, 'x'], ['x'], [1, 2, 3], [1, 1], [null]];
+/** Arrays with and without duplicates under JSON equality (1 and 1.0, objects in either key order). */
+const UNIQUE_ARRAYS = [
+  ...ARRAYS,
+  [1, 1.0],
+  ['x', 'xy'],
+  ['xy', 'x', 'x'],
+  [null, null],
+  [true, false],
+  [false, null, true],
+  [true, true],
+  [
+    { a: 1, b: 2 },
+    { b: 2, a: 1 },
+  ],
+  [{ a: 1, b: 2 }, [1]],
+  [[1], [1]],
+  [1, 'x', 'xy', null, { a: 1, b: 2 }, [1]],
+  [2, 1],
+  'x',
+];
 const ANY = [null, true, false, 0, 1, -1, 1.5, 2, 3, 'x', '', 'ab', [], [1], {}, { a: 1 }];
 
 const KEYWORD_CASES: Record<string, Expectation> = {
@@ -557,8 +577,17 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     enforced: [
       { schema: { type: 'array', uniqueItems: true, maxItems: 1 }, instances: ARRAYS },
       { schema: { type: 'array', uniqueItems: false }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', uniqueItems: true, items: { enum: [1, 'x', 'xy', null, { a: 1, b: 2 }, { b: 2, a: 1 }, [1]] } }, instances: UNIQUE_ARRAYS },
+      { schema: { type: 'array', uniqueItems: true, items: { type: ['boolean', 'null'] }, minItems: 2 }, instances: UNIQUE_ARRAYS },
+      { schema: { type: 'array', uniqueItems: true, items: { anyOf: [{ const: 1.0 }, { enum: [1, 2] }] }, maxItems: 2 }, instances: UNIQUE_ARRAYS },
+      { schema: { allOf: [{ uniqueItems: true }, { items: { enum: [1, 2, 3] } }], minItems: 3 }, instances: [...UNIQUE_ARRAYS, [3, 2, 1], [1, 2, 3, 1]] },
     ],
-    refused: [{ type: 'array', uniqueItems: true }],
+    refused: [
+      { type: 'array', uniqueItems: true },
+      { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
+      { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
+      { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },
+    ],
   },
   type: {
     enforced: [
