@@ -26,6 +26,7 @@ import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
+import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -125,6 +126,7 @@ const HANDLED = new Set([
   'uniqueItems',
   'nullable',
   'multipleOf',
+  ...FORMAT_LIMIT_KEYWORDS,
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
@@ -146,10 +148,6 @@ const REFUSED: Record<string, string> = {
   unevaluatedItems: 'unevaluatedItems is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
-  formatMinimum: "ajv-formats' formatMinimum is not enforced",
-  formatMaximum: "ajv-formats' formatMaximum is not enforced",
-  formatExclusiveMinimum: "ajv-formats' formatExclusiveMinimum is not enforced",
-  formatExclusiveMaximum: "ajv-formats' formatExclusiveMaximum is not enforced",
 };
 
 /**
@@ -348,6 +346,25 @@ class Lowering {
       }
     }
 
+    for (const keyword of FORMAT_LIMIT_KEYWORDS) {
+      if (!has(keyword)) continue;
+      if (typeof schema[keyword] !== 'string') this.invalid(pointer, `"${keyword}" must be a string (Ajv refuses other values)`);
+      if (!has('format')) this.invalid(pointer, `"${keyword}" needs "format" beside it (Ajv refuses it alone)`);
+      const format = schema.format as string;
+      // an unknown format is refused above; an unchecked one (password) has nothing to compare, so Ajv skips the bound
+      const kind = formatLanguage(format)?.kind;
+      if (kind === undefined || kind === 'unchecked') continue;
+      const comparison = formatComparison(format);
+      if (comparison === 'none') this.invalid(pointer, `"${keyword}": format "${format}" defines no comparison (Ajv refuses it)`);
+      if (comparison === 'date-parser') {
+        this.refuse(
+          keyword,
+          pointer,
+          `${keyword} on format "${format}" is not enforced: ajv-formats compares through JavaScript's Date parser, whose verdicts (NaN for leap seconds and some offsets, which then pass) the engine does not model`,
+        );
+      }
+    }
+
     let types: JsonType[] = [...ALL_TYPES];
     let integerOnly = false;
     if (has('type')) {
@@ -499,6 +516,13 @@ class Lowering {
         }
         // number formats (int32…) and unchecked ones (password) do not constrain strings, as in Ajv
         if (has('format') && formatLanguage(schema.format as string)?.kind === 'string') typed.formats.push({ source: schema.format as string, pointer });
+        // ajv-formats compares dates in string order: a regular bound, enforced as one more pattern
+        if (has('format') && formatComparison(schema.format as string) === 'string-order') {
+          for (const keyword of FORMAT_LIMIT_KEYWORDS) {
+            const source = has(keyword) ? stringOrderPattern(keyword, schema[keyword] as string) : undefined;
+            if (source !== undefined) typed.patterns.push({ source, pointer: `${pointer}/${keyword}` });
+          }
+        }
         break;
       }
       case 'number': {

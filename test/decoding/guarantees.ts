@@ -93,6 +93,15 @@ const STRUCTURAL: ToolCase[] = [
     ],
   },
   {
+    name: 'date bounds (formatMinimum, formatExclusiveMaximum)',
+    schema: {
+      type: 'object',
+      properties: { from: { type: 'string', format: 'date', formatMinimum: '2020-02-29', formatExclusiveMaximum: '2030-01-01' } },
+      required: ['from'],
+    },
+    instances: [{ from: '2020-02-29' }, { from: '2029-12-31' }],
+  },
+  {
     name: 'free JSON',
     schema: {},
     instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { é: {} }], b: 1.5e300 }],

@@ -236,6 +236,21 @@ const DATES = [
   '2024-06-15 ',
   '9999-12-31',
 ];
+/** Dates on both sides of 2024-02-29 and 2000-01-01…2000-12-31, and non-dates. */
+const LIMIT_DATES = [
+  ...DATES,
+  '2024-02-28',
+  '2024-03-01',
+  '2024-02-29',
+  '2024-01-31',
+  '2025-01-01',
+  '1999-12-31',
+  '2000-01-01',
+  '2000-12-31',
+  '2001-01-01',
+  '2000-06-15',
+  'x',
+];
 const SEPARATORS = ['T', 't', ' ', '\n', '\t', '\u2003', '\u3000', '\ufeff', 'x', 'TT', '', '_'];
 const DATE_TIMES = [
   ...DATES.slice(0, 6).flatMap((date) => SEPARATORS.map((separator) => `${date}${separator}12:00:00Z`)),
@@ -665,10 +680,35 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   minContains: { refused: [{ type: 'array', contains: { type: 'string' }, minContains: 2 }] },
   unevaluatedProperties: { refused: [{ type: 'object', unevaluatedProperties: false }] },
   unevaluatedItems: { refused: [{ type: 'array', unevaluatedItems: false }] },
-  formatMaximum: { refused: [{ type: 'string', format: 'date', formatMaximum: '2024-01-01' }] },
-  formatMinimum: { refused: [{ type: 'string', format: 'date', formatMinimum: '2024-01-01' }] },
-  formatExclusiveMaximum: { refused: [{ type: 'string', format: 'date', formatExclusiveMaximum: '2024-01-01' }] },
-  formatExclusiveMinimum: { refused: [{ type: 'string', format: 'date', formatExclusiveMinimum: '2024-01-01' }] },
+  formatMaximum: {
+    enforced: [
+      { schema: { type: 'string', format: 'date', formatMaximum: '2024-02-29' }, instances: LIMIT_DATES },
+      { schema: { format: 'date', formatMaximum: '2024-1' }, instances: [...LIMIT_DATES, 5, null] },
+      { schema: { type: 'string', format: 'date', formatMaximum: '' }, instances: LIMIT_DATES },
+    ],
+    refused: [{ type: 'string', format: 'date-time', formatMaximum: '2024-01-01T00:00:00Z' }],
+    invalid: [
+      { type: 'string', formatMaximum: '2024-01-01' },
+      { type: 'string', format: 'email', formatMaximum: 'a' },
+      { format: 'date', formatMaximum: 5 },
+    ],
+  },
+  formatMinimum: {
+    enforced: [
+      { schema: { type: 'string', format: 'date', formatMinimum: '2024-02-29' }, instances: LIMIT_DATES },
+      { schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2000-12-31' }, instances: LIMIT_DATES },
+      { schema: { type: 'string', format: 'date', formatMinimum: '2024-02-29\u00e9' }, instances: LIMIT_DATES },
+    ],
+    refused: [{ type: 'string', format: 'time', formatMinimum: '08:00:00Z' }],
+  },
+  formatExclusiveMaximum: {
+    enforced: [{ schema: { type: 'string', format: 'date', formatExclusiveMaximum: '2024-02-29' }, instances: LIMIT_DATES }],
+    refused: [{ type: 'string', format: 'iso-time', formatExclusiveMaximum: '08:00:00' }],
+  },
+  formatExclusiveMinimum: {
+    enforced: [{ schema: { type: 'string', format: 'date', formatExclusiveMinimum: '2024-02-29' }, instances: LIMIT_DATES }],
+    refused: [{ type: 'string', format: 'iso-date-time', formatExclusiveMinimum: '2024-01-01T00:00:00' }],
+  },
 };
 
 describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-formats, full mode)', () => {
