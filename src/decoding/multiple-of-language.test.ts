@@ -62,6 +62,23 @@ describe('multipleOf as the registry Ajv decides it', () => {
     expect(valid).toBeGreaterThan(10);
   });
 
+  it('lists every double Ajv accepts: no passing double lies further than two ulps from k · m', () => {
+    for (const divisor of [0.1, 0.01, 0.3, 1e-8, 0.07]) {
+      const plan = planMultipleOf(range(-300 * divisor, 300 * divisor), [divisor]);
+      if (plan.kind !== 'values') throw new Error(`expected listed values for ${divisor}`);
+      const listed = new Set(plan.values);
+      for (let k = -300; k <= 300; k++) {
+        // scan eight doubles each side of k · m, four times the window the listing searches
+        let candidate = k * divisor;
+        for (let step = 0; step < 8; step++) candidate = neighbour(candidate, -1);
+        for (let step = 0; step <= 16; step++, candidate = neighbour(candidate, 1)) {
+          if (candidate < -300 * divisor || candidate > 300 * divisor) continue;
+          expect([divisor, candidate, listed.has(candidate)]).toEqual([divisor, candidate, ajvMultipleOf(candidate, divisor)]);
+        }
+      }
+    }
+  });
+
   it('m = 1 is an integer below 1e21 on any range; exponent texts are refused', () => {
     const plan = planMultipleOf(range(-Infinity, Infinity), [1]);
     const accept = accepts(plan);
@@ -93,3 +110,11 @@ describe('multipleOf as the registry Ajv decides it', () => {
     expect(big.kind === 'refused' && big.reason).toContain('±9007199254740992');
   });
 });
+
+function neighbour(value: number, direction: 1 | -1): number {
+  if (value === 0) return direction * Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  view.setBigUint64(0, value > 0 === direction > 0 ? view.getBigUint64(0) + 1n : view.getBigUint64(0) - 1n);
+  return view.getFloat64(0);
+}
