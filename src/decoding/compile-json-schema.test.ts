@@ -273,7 +273,7 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
 
   it('relaxes them only when lenient, and lists what it relaxed', () => {
     const grammar = compileJsonSchema({ type: 'array', items: { type: 'string', format: 'idn-email' }, uniqueItems: true }, vocabulary, { lenient: true });
-    expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['uniqueItems #', 'format #/items']);
+    expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['format #/items', 'uniqueItems #']);
     expect(accepts(grammar, '["x","x"]')).toBe(true);
   });
 

@@ -109,7 +109,18 @@ export interface ArrayAlternative {
   readonly minItems: number;
   /** `Infinity` when unbounded. */
   readonly maxItems: number;
+  /** `uniqueItems: true` over a finite set of literal items, or null. */
+  readonly unique: UniqueItems | null;
   height: number;
+}
+
+/** The value classes of a `uniqueItems` array's literal items (the `items` node's enum/const texts). */
+export interface UniqueItems {
+  /** Per literal index of the items node: its class (literals equal as JSON share one), below 31. */
+  readonly classOf: Int32Array;
+  readonly classes: number;
+  /** Per node of the items node's literal trie: the literal indexes below it. */
+  readonly subtreeValues: readonly (readonly number[])[];
 }
 
 export interface PropertyRule {

@@ -13,7 +13,7 @@
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, UniqueItems, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 
 /** Transition not computed yet. */
@@ -98,6 +98,8 @@ interface Frame {
   readonly keyNode: number;
   /** Array: items written so far (clamped once no rule tells larger counts apart). */
   readonly items: number;
+  /** Array with `uniqueItems`: bit set of the value classes written so far. */
+  readonly used: number;
   /** Literal: node of the literal-text trie reached so far. */
   readonly trieNode: number;
   /** Number: state of the number automaton. */
@@ -127,6 +129,7 @@ const BLANK_FRAME: FrameFields = {
   property: 0,
   keyNode: 0,
   items: 0,
+  used: 0,
   trieNode: 0,
   numberState: 0,
   dfaState: 0,
@@ -357,9 +360,9 @@ export class JsonAutomaton {
     return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase: ObjectPhase.Key, property, keyNode });
   }
 
-  private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number): Frame {
-    const key = `A${alternative},${phase},${items},${whitespace}`;
-    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace });
+  private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number, used: number): Frame {
+    const key = `A${alternative},${phase},${items},${whitespace},${used}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace, used });
   }
 
   private stringFrame(
@@ -715,9 +718,32 @@ export class JsonAutomaton {
       const alternative = this.alternatives[frame.alternative]!;
       complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.numberState] === 1;
     } else if (frame.kind === Kind.Literal) {
-      complete = this.literalNodes.get(frame.literalNode)!.literals!.terminal[frame.trieNode]! >= 0;
+      const value = this.literalNodes.get(frame.literalNode)!.literals!.terminal[frame.trieNode]!;
+      complete = value >= 0 && !this.usedBefore(config, value);
     }
     if (complete) this.finish(config, out);
+  }
+
+  /** The value classes of the `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
+  private uniqueParent(config: Stack): UniqueItems | null {
+    const parent = config.parent?.frame;
+    if (parent?.kind !== Kind.Array) return null;
+    const alternative = this.alternatives[parent.alternative] as ArrayAlternative;
+    return alternative.unique;
+  }
+
+  /** True when literal `value` is an item its `uniqueItems` array already holds (JSON equality). */
+  private usedBefore(config: Stack, value: number): boolean {
+    const unique = this.uniqueParent(config);
+    return unique !== null && (config.parent!.frame.used & (1 << unique.classOf[value]!)) !== 0;
+  }
+
+  /** True when some literal below trie node `child` is not yet an item of the `uniqueItems` array above (if any). */
+  private literalOpen(config: Stack, child: number): boolean {
+    const unique = this.uniqueParent(config);
+    if (unique === null) return true;
+    const used = config.parent!.frame.used;
+    return unique.subtreeValues[child]!.some((value) => (used & (1 << unique.classOf[value]!)) === 0);
   }
 
   /** The value on top of `config` is complete: pop it and advance its parent. */
@@ -735,7 +761,11 @@ export class JsonAutomaton {
         break;
       case Kind.Array: {
         const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
-        this.emit(this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0)), out);
+        const used =
+          alternative.unique === null
+            ? 0
+            : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
+        this.emit(this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used)), out);
         break;
       }
       default:
@@ -754,7 +784,7 @@ export class JsonAutomaton {
           frame = this.objectFrame(alternative.id, ObjectPhase.Open, -1, 0);
           break;
         case 'array':
-          frame = this.arrayFrame(alternative.id, ArrayPhase.Open, 0, 0);
+          frame = this.arrayFrame(alternative.id, ArrayPhase.Open, 0, 0, 0);
           break;
         case 'string':
           frame = this.stringFrame(alternative.id, StringMode.Open, alternative.dfa.start, 0, alternative.exclude === null ? -1 : 0);
@@ -788,11 +818,11 @@ export class JsonAutomaton {
   private enterItem(config: Stack, alternative: ArrayAlternative, phase: ArrayPhase, count: number, whitespace: number, out: Map<number, Stack>): void {
     const canWait = this.options.flexible && whitespace < this.options.maxWhitespace;
     if (canWait || (phase === ArrayPhase.First && alternative.minItems === 0)) {
-      this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, phase, count, whitespace)), out);
+      this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, phase, count, whitespace, config.frame.used)), out);
     }
     const item = count < alternative.maxItems ? (alternative.prefix[count] ?? alternative.items) : null;
     if (item !== null && this.fits(config.depth, item)) {
-      this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0)), item, out);
+      this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, config.frame.used)), item, out);
     }
   }
 
@@ -850,7 +880,7 @@ export class JsonAutomaton {
         return;
       case Kind.Literal: {
         const child = this.literalNodes.get(frame.literalNode)!.literals!.children[frame.trieNode]!.get(byte);
-        if (child !== undefined) this.emit(this.replaceTop(config, this.literalFrame(frame.literalNode, child)), out);
+        if (child !== undefined && this.literalOpen(config, child)) this.emit(this.replaceTop(config, this.literalFrame(frame.literalNode, child)), out);
         return;
       }
       case Kind.Number: {
@@ -928,7 +958,7 @@ export class JsonAutomaton {
         else if (byte === 0x5d && frame.phase === ArrayPhase.First && alternative.minItems === 0) this.finish(config, out);
         return;
       case ArrayPhase.After: {
-        if (wsOk) this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1)), out);
+        if (wsOk) this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1, frame.used)), out);
         else if (byte === 0x2c) {
           const item = frame.items < alternative.maxItems ? (alternative.prefix[frame.items] ?? alternative.items) : null;
           if (item !== null && this.fits(config.depth, item)) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
@@ -1169,7 +1199,7 @@ function describeFrame(frame: Frame): string {
     case Kind.Object:
       return `alt=${frame.alternative},phase=${frame.phase},property=${frame.property},ws=${frame.whitespace},key=${frame.keyNode}`;
     case Kind.Array:
-      return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace}`;
+      return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace},used=${frame.used}`;
     case Kind.String:
       return `alt=${frame.alternative},mode=${frame.phase},dfa=${frame.dfaState},count=${frame.count},excl=${frame.exclusion},seq=${frame.sequenceValue}/${frame.sequenceLeft}/${frame.sequenceLength}`;
   }

@@ -15,9 +15,11 @@ import {
   type ObjectAlternative,
   type PropertyRule,
   type StringAlternative,
+  type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
 import { toPlainDecimal } from './number-language.js';
+import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
@@ -26,6 +28,7 @@ import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-r
 import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
+import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -75,10 +78,14 @@ interface Typed {
   exclusiveMinimum: boolean;
   maximum: number;
   exclusiveMaximum: boolean;
+  /** `multipleOf` divisors that all hold (Ajv's floating-point test). */
+  multiples: number[];
   prefix: LocationSet[];
   items: LocationSet;
   minItems: number;
   maxItems: number;
+  /** `uniqueItems: true` somewhere in the intersection. */
+  uniqueItems: boolean;
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
@@ -131,11 +138,12 @@ const HANDLED = new Set([
   '$ref',
   'uniqueItems',
   'nullable',
+  'multipleOf',
+  ...FORMAT_LIMIT_KEYWORDS,
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
 const REFUSED: Record<string, string> = {
-  multipleOf: 'multipleOf is not enforced',
   minProperties: 'minProperties is not enforced',
   maxProperties: 'maxProperties is not enforced',
   patternProperties: 'patternProperties is not enforced',
@@ -146,11 +154,15 @@ const REFUSED: Record<string, string> = {
   maxContains: 'maxContains is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
-  formatMinimum: "ajv-formats' formatMinimum is not enforced",
-  formatMaximum: "ajv-formats' formatMaximum is not enforced",
-  formatExclusiveMinimum: "ajv-formats' formatExclusiveMinimum is not enforced",
-  formatExclusiveMaximum: "ajv-formats' formatExclusiveMaximum is not enforced",
 };
+
+/**
+ * Most sets of items a `uniqueItems` array may reach (the sum of C(n, k) for k up to `maxItems`, n distinct values:
+ * 2^n without `maxItems`); each set is an array state, so 12 values without `maxItems`, or 30 with `maxItems: 2`.
+ */
+export const UNIQUE_ITEMS_MAX_SETS = 4096;
+/** The array frame holds the set written so far as a bit set: at most this many distinct values. */
+const UNIQUE_ITEMS_MAX_VALUES = 30;
 
 /** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
 const MAX_ALTERNATIVES = 256;
@@ -221,6 +233,9 @@ class Lowering {
   private readonly complementLocations = new Map<string, LocationSet>();
   private readonly complementDfas = new Map<CodePointDfa, CodePointDfa>();
   private alternativeCount = 0;
+  /** Per node: its literal values by literal index (for `uniqueItems`). */
+  private readonly literalValues = new Map<ValueNode, unknown[]>();
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string }[] = [];
 
   constructor(
     private readonly root: unknown,
@@ -237,6 +252,7 @@ class Lowering {
       const { node, set } = this.pending.pop()!;
       this.fill(node, set);
     }
+    for (const { alternative, pointer } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer);
     computeHeights(this.nodes);
     for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
     return {
@@ -344,8 +360,24 @@ class Lowering {
         this.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
       }
     }
-    if (has('uniqueItems') && schema.uniqueItems === true && !(typeof schema.maxItems === 'number' && schema.maxItems <= 1)) {
-      this.refuse('uniqueItems', pointer, 'uniqueItems: true is not enforced (only with maxItems ≤ 1)');
+
+    for (const keyword of FORMAT_LIMIT_KEYWORDS) {
+      if (!has(keyword)) continue;
+      if (typeof schema[keyword] !== 'string') this.invalid(pointer, `"${keyword}" must be a string (Ajv refuses other values)`);
+      if (!has('format')) this.invalid(pointer, `"${keyword}" needs "format" beside it (Ajv refuses it alone)`);
+      const format = schema.format as string;
+      // an unknown format is refused above; an unchecked one (password) has nothing to compare, so Ajv skips the bound
+      const kind = formatLanguage(format)?.kind;
+      if (kind === undefined || kind === 'unchecked') continue;
+      const comparison = formatComparison(format);
+      if (comparison === 'none') this.invalid(pointer, `"${keyword}": format "${format}" defines no comparison (Ajv refuses it)`);
+      if (comparison === 'date-parser') {
+        this.refuse(
+          keyword,
+          pointer,
+          `${keyword} on format "${format}" is not enforced: ajv-formats compares through JavaScript's Date parser, whose verdicts (NaN for leap seconds and some offsets, which then pass) the engine does not model`,
+        );
+      }
     }
 
     let types: JsonType[] = [...ALL_TYPES];
@@ -637,6 +669,13 @@ class Lowering {
         }
         // number formats (int32…) and unchecked ones (password) do not constrain strings, as in Ajv
         if (has('format') && formatLanguage(schema.format as string)?.kind === 'string') typed.formats.push({ source: schema.format as string, pointer });
+        // ajv-formats compares dates in string order: a regular bound, enforced as one more pattern
+        if (has('format') && formatComparison(schema.format as string) === 'string-order') {
+          for (const keyword of FORMAT_LIMIT_KEYWORDS) {
+            const source = has(keyword) ? stringOrderPattern(keyword, schema[keyword] as string) : undefined;
+            if (source !== undefined) typed.patterns.push({ source, pointer: `${pointer}/${keyword}` });
+          }
+        }
         break;
       }
       case 'number': {
@@ -648,6 +687,11 @@ class Lowering {
         if (exclusiveMinimum !== undefined) tightenLow(typed, exclusiveMinimum, true);
         if (maximum !== undefined) tightenHigh(typed, maximum, false);
         if (exclusiveMaximum !== undefined) tightenHigh(typed, exclusiveMaximum, true);
+        if (has('multipleOf')) {
+          const divisor = schema.multipleOf;
+          if (typeof divisor !== 'number' || !(divisor > 0) || !Number.isFinite(divisor)) this.invalid(pointer, '"multipleOf" must be a number greater than 0');
+          typed.multiples.push(divisor as number);
+        }
         // string formats do not constrain numbers, as in Ajv
         const format = has('format') ? formatLanguage(schema.format as string) : undefined;
         if (format?.kind === 'number') {
@@ -660,6 +704,7 @@ class Lowering {
       case 'array': {
         typed.minItems = count('minItems') ?? 0;
         typed.maxItems = count('maxItems') ?? Infinity;
+        if (schema.uniqueItems === true) typed.uniqueItems = true;
         let rest: unknown = has('items') ? schema.items : undefined;
         let prefix: unknown[] = [];
         if (has('prefixItems')) prefix = this.schemaArray(schema.prefixItems, pointer, 'prefixItems');
@@ -796,7 +841,10 @@ class Lowering {
   private fill(node: ValueNode, set: LocationSet): void {
     const literals = new ByteTrie();
     let literalCount = 0;
+    const values: unknown[] = [];
+    this.literalValues.set(node, values);
     const addLiteral = (value: unknown): void => {
+      values.push(value);
       literals.add(new TextEncoder().encode(literalText(value)), literalCount++);
     };
     for (const typed of this.denoteSet(set)) {
@@ -813,6 +861,10 @@ class Lowering {
           addLiteral(false);
           break;
         case 'number': {
+          if (typed.multiples.length > 0) {
+            for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
+            break;
+          }
           const automaton = this.options.cache.numberAutomaton({
             integer: typed.integer,
             minimum: typed.minimum,
@@ -835,6 +887,68 @@ class Lowering {
       }
     }
     if (literalCount > 0) node.literals = literals;
+  }
+
+  /**
+   * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
+   * items' language is infinite or the classes exceed `UNIQUE_ITEMS_MAX_VALUES`.
+   */
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string): void {
+    const refuse = (details: string): void => this.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
+    if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
+    const node = alternative.items;
+    if (node === null) return;
+    if (node.alternatives.length > 0 || node.literals === null) {
+      return refuse(
+        'the items are not a finite set of values (only enum/const, booleans and null items are tracked); list the allowed values in an "enum", or set "maxItems": 1',
+      );
+    }
+    const values = this.literalValues.get(node)!;
+    const classOf = new Int32Array(values.length);
+    const representatives: unknown[] = [];
+    values.forEach((value, index) => {
+      let found = representatives.findIndex((other) => jsonEqual(other, value));
+      if (found < 0) found = representatives.push(value) - 1;
+      classOf[index] = found;
+    });
+    const sets = reachableSets(representatives.length, alternative.maxItems);
+    if (representatives.length > UNIQUE_ITEMS_MAX_VALUES || sets > UNIQUE_ITEMS_MAX_SETS) {
+      return refuse(
+        `the items' ${representatives.length} distinct values make more than ${UNIQUE_ITEMS_MAX_SETS} sets of items (UNIQUE_ITEMS_MAX_SETS); lower "maxItems"`,
+      );
+    }
+    const unique: UniqueItems = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues() };
+    const mutable = alternative as { unique: UniqueItems | null; maxItems: number };
+    mutable.unique = unique;
+    // n distinct values make at most n items
+    mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /**
+   * A number alternative under `multipleOf`: pushes its automaton onto `node` and returns undefined, or returns the
+   * values to list as literals. Refused (lenient: enforced without `multipleOf`) where Ajv's float test is not exact.
+   */
+  private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
+    const plan = planMultipleOf(typed, typed.multiples);
+    if (plan.kind === 'values') return [...plan.values];
+    let range: Typed = typed;
+    if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
+    else this.refuse('multipleOf', typed.pointer, plan.reason);
+    const base = this.options.cache.numberAutomaton({
+      integer: range.integer,
+      minimum: range.minimum,
+      exclusiveMinimum: range.exclusiveMinimum,
+      maximum: range.maximum,
+      exclusiveMaximum: range.exclusiveMaximum,
+    });
+    let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : []);
+    if (automaton === undefined) {
+      this.refuse('multipleOf', typed.pointer, `the multipleOf automaton needs more than ${MULTIPLE_OF_MAX_STATES} states (MULTIPLE_OF_MAX_STATES)`);
+      automaton = base;
+    }
+    if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
+    return undefined;
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
@@ -906,7 +1020,19 @@ class Lowering {
     const prefix = typed.prefix.slice(0, prefixLength).map((set) => this.nodeFor(set));
     const items = typed.items[0] === FALSE_LOCATION || typed.maxItems <= prefixLength ? null : this.nodeFor(typed.items);
     const maxItems = items === null ? Math.min(typed.maxItems, prefixLength) : typed.maxItems;
-    return { kind: 'array', id: this.alternativeCount++, prefix, items, minItems: typed.minItems, maxItems, height: Infinity };
+    const alternative: ArrayAlternative = {
+      kind: 'array',
+      id: this.alternativeCount++,
+      prefix,
+      items,
+      minItems: typed.minItems,
+      maxItems,
+      unique: null,
+      height: Infinity,
+    };
+    // the items' literals are known once their node is filled: `run` settles uniqueness then
+    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer });
+    return alternative;
   }
 
   private lowerObject(typed: Typed): ObjectAlternative {
@@ -995,11 +1121,12 @@ class Lowering {
         if (typed.integer && !Number.isInteger(number)) return false;
         if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
         if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
-        return true;
+        return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor));
       }
       case 'array': {
         const items = value as unknown[];
         if (items.length < typed.minItems || items.length > typed.maxItems) return false;
+        if (typed.uniqueItems && items.some((item, index) => items.findIndex((other) => jsonEqual(other, item)) !== index)) return false;
         return items.every((item, index) => this.satisfiesSet(item, typed.prefix[index] ?? typed.items));
       }
       case 'object': {
@@ -1065,10 +1192,12 @@ function blank(type: JsonType, pointer: string): Typed {
     exclusiveMinimum: false,
     maximum: Infinity,
     exclusiveMaximum: false,
+    multiples: [],
     prefix: [],
     items: TRUE_SET,
     minItems: 0,
     maxItems: Infinity,
+    uniqueItems: false,
     order: [],
     properties: new Map(),
     required: new Set(),
@@ -1117,11 +1246,13 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.exclusiveMaximum = a.exclusiveMaximum;
   tightenLow(merged, b.minimum, b.exclusiveMinimum);
   tightenHigh(merged, b.maximum, b.exclusiveMaximum);
+  merged.multiples = [...a.multiples, ...b.multiples];
   const length = Math.max(a.prefix.length, b.prefix.length);
   for (let index = 0; index < length; index++) merged.prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
   merged.items = unionSets(a.items, b.items);
   merged.minItems = Math.max(a.minItems, b.minItems);
   merged.maxItems = Math.min(a.maxItems, b.maxItems);
+  merged.uniqueItems = a.uniqueItems || b.uniqueItems;
   merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
   for (const name of new Set([...a.order, ...b.order])) {
     merged.properties.set(name, unionSets(a.properties.get(name) ?? a.additional, b.properties.get(name) ?? b.additional));
@@ -1129,6 +1260,17 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.required = new Set([...a.required, ...b.required]);
   merged.additional = unionSets(a.additional, b.additional);
   return merged;
+}
+
+/** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */
+function reachableSets(n: number, maxItems: number): number {
+  let total = 0;
+  let choose = 1;
+  for (let k = 0; k <= Math.min(n, maxItems) && total <= UNIQUE_ITEMS_MAX_SETS; k++) {
+    total += choose;
+    choose = (choose * (n - k)) / (k + 1);
+  }
+  return total;
 }
 
 function stringFeasible(alternative: StringAlternative): boolean {

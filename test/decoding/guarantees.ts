@@ -103,6 +103,51 @@ const STRUCTURAL: ToolCase[] = [
     instances: [{ id: 1 }, { note: 'n', id: 7, items: [3, 'ab', 'cd'] }],
   },
   {
+    name: 'multipleOf: integers, cents, quarters, whole numbers',
+    schema: {
+      type: 'object',
+      properties: {
+        count: { type: 'integer', multipleOf: 5, minimum: -1000, maximum: 1000 },
+        price: { type: 'number', multipleOf: 0.01, minimum: 0, maximum: 30 },
+        quarter: { type: 'number', multipleOf: 0.25, minimum: -100, exclusiveMaximum: 100 },
+        whole: { type: 'number', multipleOf: 1 },
+        step: { type: 'number', multipleOf: 1e-8, minimum: 0, maximum: 0.00002 },
+      },
+      required: ['count', 'price', 'quarter', 'whole'],
+      additionalProperties: false,
+    },
+    instances: [
+      { count: -995, price: 29.99, quarter: 99.75, whole: 1e20, step: 0.00001234 },
+      { count: 0, price: 0.3, quarter: -0.25, whole: -7 },
+    ],
+  },
+  {
+    name: 'uniqueItems over enums, booleans and null',
+    schema: {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { enum: ['red', 'green', 'blue', 'red-ish', 1, 2.5] }, uniqueItems: true, minItems: 1 },
+        flags: { type: 'array', items: { type: ['boolean', 'null'] }, uniqueItems: true },
+        pair: { type: 'array', items: { enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] }, uniqueItems: true, maxItems: 2 },
+      },
+      required: ['tags', 'flags'],
+      additionalProperties: false,
+    },
+    instances: [
+      { tags: ['red', 'red-ish', 1, 2.5, 'blue', 'green'], flags: [null, false, true], pair: [20, 2] },
+      { tags: ['green'], flags: [] },
+    ],
+  },
+  {
+    name: 'date bounds (formatMinimum, formatExclusiveMaximum)',
+    schema: {
+      type: 'object',
+      properties: { from: { type: 'string', format: 'date', formatMinimum: '2020-02-29', formatExclusiveMaximum: '2030-01-01' } },
+      required: ['from'],
+    },
+    instances: [{ from: '2020-02-29' }, { from: '2029-12-31' }],
+  },
+  {
     name: 'free JSON',
     schema: {},
     instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { é: {} }], b: 1.5e300 }],

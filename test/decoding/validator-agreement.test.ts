@@ -64,6 +64,59 @@ const NUMBER_EDGES = [
   1e-7,
 ];
 const NOT_NUMBERS = ['1', 'x', true, null, [], {}];
+/** Multiples and near-misses of 3, 4, 6 and 7: negatives, zero, ±2^52 and its neighbours. */
+const MULTIPLE_OF_INTEGERS = [
+  0,
+  -0,
+  3,
+  -3,
+  4,
+  6,
+  7,
+  12,
+  24,
+  -24,
+  1,
+  2,
+  5,
+  14,
+  99,
+  100,
+  -99,
+  2 ** 52,
+  2 ** 52 - 1,
+  2 ** 52 - 4,
+  -(2 ** 52) + 1,
+  4503599627370489,
+  3.0000000000000004,
+];
+/** Decimal multiples and near-misses (0.3 / 0.1 and 0.07 / 0.01 fail in Ajv's floating point), and exponent forms. */
+const MULTIPLE_OF_DECIMALS = [
+  0,
+  0.01,
+  0.07,
+  0.1,
+  0.2,
+  0.25,
+  0.3,
+  0.5,
+  0.75,
+  1.1,
+  1.25,
+  2.5,
+  4.99,
+  5,
+  -0.07,
+  -0.25,
+  -4.75,
+  0.30000000000000004,
+  0.125,
+  1e-8,
+  999999.75,
+  1e6,
+  -1e6,
+  'x',
+];
 
 /** Clock times around every rule of ajv-formats' `time`: ranges, fractions, leap seconds against the offset, wrap-arounds. */
 const CLOCKS = [
@@ -182,6 +235,21 @@ const DATES = [
   '٢٠٢٤-01-01',
   '2024-06-15 ',
   '9999-12-31',
+];
+/** Dates on both sides of 2024-02-29 and 2000-01-01…2000-12-31, and non-dates. */
+const LIMIT_DATES = [
+  ...DATES,
+  '2024-02-28',
+  '2024-03-01',
+  '2024-02-29',
+  '2024-01-31',
+  '2025-01-01',
+  '1999-12-31',
+  '2000-01-01',
+  '2000-12-31',
+  '2001-01-01',
+  '2000-06-15',
+  'x',
 ];
 const SEPARATORS = ['T', 't', ' ', '\n', '\t', '\u2003', '\u3000', '\ufeff', 'x', 'TT', '', '_'];
 const DATE_TIMES = [
@@ -443,6 +511,26 @@ const FORMAT_CASES: Record<string, Expectation> = {
 const STRINGS = ['', 'a', 'ab', 'abc', 'é', '😀', '😀😀', 'a1', 'A', '12', 'x y'];
 const OBJECTS = [{}, { a: 1 }, { a: 'x' }, { b: 1 }, { a: 1, b: 2 }, { a: null }, { c: [1] }];
 const ARRAYS = [[], [1], [1, 2], [1, 'x'], ['x'], [1, 2, 3], [1, 1], [null]];
+/** Arrays with and without duplicates under JSON equality (1 and 1.0, objects in either key order). */
+const UNIQUE_ARRAYS = [
+  ...ARRAYS,
+  [1, 1.0],
+  ['x', 'xy'],
+  ['xy', 'x', 'x'],
+  [null, null],
+  [true, false],
+  [false, null, true],
+  [true, true],
+  [
+    { a: 1, b: 2 },
+    { b: 2, a: 1 },
+  ],
+  [{ a: 1, b: 2 }, [1]],
+  [[1], [1]],
+  [1, 'x', 'xy', null, { a: 1, b: 2 }, [1]],
+  [2, 1],
+  'x',
+];
 const ANY = [null, true, false, 0, 1, -1, 1.5, 2, 3, 'x', '', 'ab', [], [1], {}, { a: 1 }];
 /** Around the boundaries of the complement (`not`, `if`/`else`, overlapping `oneOf`): lengths, intervals, patterns, required and typed properties, items. */
 const LOGIC = [
@@ -501,7 +589,23 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   exclusiveMinimum: {
     enforced: [{ schema: { type: 'integer', exclusiveMinimum: 2 ** 31 - 1 }, instances: [2 ** 31 - 1, 2 ** 31, 2 ** 63, Number.MAX_VALUE, 2 ** 31 + 0.5] }],
   },
-  multipleOf: { refused: [{ type: 'integer', multipleOf: 3 }] },
+  multipleOf: {
+    enforced: [
+      { schema: { type: 'integer', multipleOf: 3, minimum: -(2 ** 52), maximum: 2 ** 52 }, instances: MULTIPLE_OF_INTEGERS },
+      { schema: { type: 'number', multipleOf: 0.25, minimum: -1e6, maximum: 1e6 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 0.01, minimum: -5, maximum: 5 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 10 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 1e-8, minimum: 0, maximum: 1e-5 }, instances: [...MULTIPLE_OF_DECIMALS, 3e-8, 5e-8, 1.5e-8, 1e-5] },
+      { schema: { type: 'number', multipleOf: 1 }, instances: [...MULTIPLE_OF_INTEGERS, 1e21, 999999999999999900000, -1e21, ...NUMBER_EDGES] },
+      { schema: { allOf: [{ multipleOf: 4 }, { multipleOf: 6 }], minimum: -100, maximum: 100 }, instances: [...MULTIPLE_OF_INTEGERS, ...ANY] },
+      { schema: { type: 'integer', multipleOf: 7, minimum: 1, exclusiveMaximum: 70, enum: [7, 14, 15, 70, 'x'] }, instances: [7, 14, 15, 70, 'x', 21] },
+    ],
+    refused: [
+      { type: 'integer', multipleOf: 3 },
+      { type: 'number', multipleOf: 0.01 },
+      { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 1e6 },
+    ],
+  },
   maxLength: { enforced: [{ schema: { type: 'string', maxLength: 2 }, instances: STRINGS }] },
   minLength: { enforced: [{ schema: { type: 'string', minLength: 2 }, instances: STRINGS }] },
   pattern: {
@@ -520,8 +624,17 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     enforced: [
       { schema: { type: 'array', uniqueItems: true, maxItems: 1 }, instances: ARRAYS },
       { schema: { type: 'array', uniqueItems: false }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', uniqueItems: true, items: { enum: [1, 'x', 'xy', null, { a: 1, b: 2 }, { b: 2, a: 1 }, [1]] } }, instances: UNIQUE_ARRAYS },
+      { schema: { type: 'array', uniqueItems: true, items: { type: ['boolean', 'null'] }, minItems: 2 }, instances: UNIQUE_ARRAYS },
+      { schema: { type: 'array', uniqueItems: true, items: { anyOf: [{ const: 1.0 }, { enum: [1, 2] }] }, maxItems: 2 }, instances: UNIQUE_ARRAYS },
+      { schema: { allOf: [{ uniqueItems: true }, { items: { enum: [1, 2, 3] } }], minItems: 3 }, instances: [...UNIQUE_ARRAYS, [3, 2, 1], [1, 2, 3, 1]] },
     ],
-    refused: [{ type: 'array', uniqueItems: true }],
+    refused: [
+      { type: 'array', uniqueItems: true },
+      { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
+      { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
+      { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },
+    ],
   },
   type: {
     enforced: [
@@ -716,10 +829,35 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     ],
     refused: [{ anyOf: [{ prefixItems: [{}] }], unevaluatedItems: false }],
   },
-  formatMaximum: { refused: [{ type: 'string', format: 'date', formatMaximum: '2024-01-01' }] },
-  formatMinimum: { refused: [{ type: 'string', format: 'date', formatMinimum: '2024-01-01' }] },
-  formatExclusiveMaximum: { refused: [{ type: 'string', format: 'date', formatExclusiveMaximum: '2024-01-01' }] },
-  formatExclusiveMinimum: { refused: [{ type: 'string', format: 'date', formatExclusiveMinimum: '2024-01-01' }] },
+  formatMaximum: {
+    enforced: [
+      { schema: { type: 'string', format: 'date', formatMaximum: '2024-02-29' }, instances: LIMIT_DATES },
+      { schema: { format: 'date', formatMaximum: '2024-1' }, instances: [...LIMIT_DATES, 5, null] },
+      { schema: { type: 'string', format: 'date', formatMaximum: '' }, instances: LIMIT_DATES },
+    ],
+    refused: [{ type: 'string', format: 'date-time', formatMaximum: '2024-01-01T00:00:00Z' }],
+    invalid: [
+      { type: 'string', formatMaximum: '2024-01-01' },
+      { type: 'string', format: 'email', formatMaximum: 'a' },
+      { format: 'date', formatMaximum: 5 },
+    ],
+  },
+  formatMinimum: {
+    enforced: [
+      { schema: { type: 'string', format: 'date', formatMinimum: '2024-02-29' }, instances: LIMIT_DATES },
+      { schema: { type: 'string', format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2000-12-31' }, instances: LIMIT_DATES },
+      { schema: { type: 'string', format: 'date', formatMinimum: '2024-02-29\u00e9' }, instances: LIMIT_DATES },
+    ],
+    refused: [{ type: 'string', format: 'time', formatMinimum: '08:00:00Z' }],
+  },
+  formatExclusiveMaximum: {
+    enforced: [{ schema: { type: 'string', format: 'date', formatExclusiveMaximum: '2024-02-29' }, instances: LIMIT_DATES }],
+    refused: [{ type: 'string', format: 'iso-time', formatExclusiveMaximum: '08:00:00' }],
+  },
+  formatExclusiveMinimum: {
+    enforced: [{ schema: { type: 'string', format: 'date', formatExclusiveMinimum: '2024-02-29' }, instances: LIMIT_DATES }],
+    refused: [{ type: 'string', format: 'iso-date-time', formatExclusiveMinimum: '2024-01-01T00:00:00' }],
+  },
 };
 
 describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-formats, full mode)', () => {

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_VALUES, planMultipleOf, type NumberRange } from './multiple-of-language.js';
+import { numberAutomaton, toPlainDecimal } from './number-language.js';
+
+const range = (minimum: number, maximum: number, integer = false): NumberRange => ({
+  integer,
+  minimum,
+  maximum,
+  exclusiveMinimum: false,
+  exclusiveMaximum: false,
+});
+
+/** The language of a plan, as a predicate on texts. */
+function accepts(plan: ReturnType<typeof planMultipleOf>): (text: string) => boolean {
+  if (plan.kind === 'values') {
+    const texts = new Set(plan.values.map(toPlainDecimal));
+    return (text) => texts.has(text);
+  }
+  if (plan.kind === 'refused') throw new Error(plan.reason);
+  const automaton = intersectNumberAutomata(numberAutomaton(plan.range)!, plan.moduli);
+  return (text) => automaton?.matches(text) === true;
+}
+
+describe('multipleOf as the registry Ajv decides it', () => {
+  it('mirrors Ajv: 0.07 is not a multiple of 0.01, 0.3 not of 0.1, nothing from 1e21 on', () => {
+    expect(ajvMultipleOf(0.07, 0.01)).toBe(false);
+    expect(ajvMultipleOf(0.3, 0.1)).toBe(false);
+    expect(ajvMultipleOf(0.2, 0.1)).toBe(true);
+    expect(ajvMultipleOf(1e21, 1)).toBe(false);
+    expect(ajvMultipleOf(-0, 3)).toBe(true);
+  });
+
+  it.each([
+    [range(-1000, 1000, true), [3]],
+    [range(-50, 50), [0.25]],
+    [range(-3, 3), [0.01]],
+    [range(0, 2), [0.1]],
+    [range(-1e6, 1e6), [7]],
+    [range(0, 1e-5), [1e-8]],
+    [range(-200, 200), [4, 6]],
+    [range(-1e4, 1e4), [2.5, 0.5]],
+  ])('on %o with divisors %o, exactly the layout texts of the doubles Ajv accepts', (numbers, divisors) => {
+    const accept = accepts(planMultipleOf(numbers, divisors));
+    const candidates = new Set<number>();
+    const step = Math.min(...divisors) / 4;
+    for (let index = 0; index < 12_000; index++) {
+      const value = numbers.minimum + index * step;
+      candidates.add(value);
+      candidates.add(Number(value.toPrecision(12)));
+      candidates.add(Number(value.toFixed(3)));
+      candidates.add(Math.round(value));
+      for (const divisor of divisors) candidates.add(Math.round(value / divisor) * divisor);
+      candidates.add(Math.round(value * 100) / 100);
+    }
+    let valid = 0;
+    for (const value of candidates) {
+      if (value < numbers.minimum || value > numbers.maximum) continue;
+      const expected = divisors.every((divisor) => ajvMultipleOf(value, divisor)) && (!numbers.integer || Number.isInteger(value));
+      if (expected) valid++;
+      expect([toPlainDecimal(value), accept(toPlainDecimal(value))]).toEqual([toPlainDecimal(value), expected]);
+    }
+    expect(valid).toBeGreaterThan(10);
+  });
+
+  it('lists every double Ajv accepts: no passing double lies further than two ulps from k · m', () => {
+    for (const divisor of [0.1, 0.01, 0.3, 1e-8, 0.07]) {
+      const plan = planMultipleOf(range(-300 * divisor, 300 * divisor), [divisor]);
+      if (plan.kind !== 'values') throw new Error(`expected listed values for ${divisor}`);
+      const listed = new Set(plan.values);
+      for (let k = -300; k <= 300; k++) {
+        // scan eight doubles each side of k · m, four times the window the listing searches
+        let candidate = k * divisor;
+        for (let step = 0; step < 8; step++) candidate = neighbour(candidate, -1);
+        for (let step = 0; step <= 16; step++, candidate = neighbour(candidate, 1)) {
+          if (candidate < -300 * divisor || candidate > 300 * divisor) continue;
+          expect([divisor, candidate, listed.has(candidate)]).toEqual([divisor, candidate, ajvMultipleOf(candidate, divisor)]);
+        }
+      }
+    }
+  });
+
+  it('m = 1 is an integer below 1e21 on any range; exponent texts are refused', () => {
+    const plan = planMultipleOf(range(-Infinity, Infinity), [1]);
+    const accept = accepts(plan);
+    expect(accept('999999999999999900000')).toBe(true);
+    expect(accept('1000000000000000000000')).toBe(false);
+    expect(accept('-12')).toBe(true);
+    expect(accept('1.5')).toBe(false);
+    expect(accept('1e3')).toBe(false);
+  });
+
+  it('an integer divisor on a range within ±2^53 is a remainder automaton over integer texts', () => {
+    const plan = planMultipleOf(range(-(2 ** 52), 2 ** 52), [9]);
+    expect(plan.kind).toBe('automaton');
+    const accept = accepts(plan);
+    expect(accept('4503599627370489')).toBe(true);
+    expect(accept('4503599627370491')).toBe(false);
+    expect(accept('-81')).toBe(true);
+    expect(accept('-0')).toBe(true);
+    expect(accept('9.0')).toBe(false);
+  });
+
+  it('refuses, with the reason and the budget, where Ajv follows float rounding over too many values', () => {
+    const unbounded = planMultipleOf(range(-Infinity, Infinity), [0.01]);
+    expect(unbounded.kind).toBe('refused');
+    expect(unbounded.kind === 'refused' && unbounded.reason).toContain('0.07 / 0.01');
+    const wide = planMultipleOf(range(0, MULTIPLE_OF_MAX_VALUES * 0.1), [0.1]);
+    expect(wide.kind === 'refused' && wide.reason).toContain('MULTIPLE_OF_MAX_VALUES');
+    const big = planMultipleOf(range(-Infinity, Infinity, true), [3]);
+    expect(big.kind === 'refused' && big.reason).toContain('±9007199254740992');
+  });
+});
+
+function neighbour(value: number, direction: 1 | -1): number {
+  if (value === 0) return direction * Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  view.setBigUint64(0, value > 0 === direction > 0 ? view.getBigUint64(0) + 1n : view.getBigUint64(0) - 1n);
+  return view.getFloat64(0);
+}

@@ -1,0 +1,266 @@
+/**
+ * `multipleOf` as the registry's Ajv decides it: Ajv (without `multipleOfPrecision`) accepts a
+ * number `d` when the floating-point quotient `d / m` is an integer that `parseInt` reads back,
+ * so `0.07` is not a multiple of `0.01` (0.07 / 0.01 is 7.000000000000001) and nothing at or
+ * beyond 1e21 · m is a multiple of anything. Two exact constructions follow that rule:
+ *
+ * - a remainder automaton over the scaled decimal, where the float quotient provably equals
+ *   exact decimal divisibility: `m` is an integer and every value lies below 2^53, or `m` is a
+ *   binary fraction (0.5, 0.25, 0.125…) whose multiples keep 15 significant digits or fewer
+ *   (so each valid double's shortest text is its exact decimal); `m = 1` is an integer below
+ *   1e21, whatever the range;
+ * - otherwise, when the interval holds few multiples, the list of the doubles Ajv accepts,
+ *   found by testing Ajv's predicate on the doubles around each `k · m`.
+ *
+ * Anything else (e.g. `0.01` on an unbounded number: Ajv's accepted set follows float rounding)
+ * is refused by the caller with the reason returned here.
+ * @module
+ */
+import { NUMBER_SYMBOLS, NumberAutomaton, toDecimal } from './number-language.js';
+
+/** Most multiples a bounded interval may hold for them to be listed as literal values. */
+export const MULTIPLE_OF_MAX_VALUES = 4096;
+/** Largest scaled modulus (`m · 10^s` for `s` fraction digits) of the remainder automaton. */
+export const MULTIPLE_OF_MAX_MODULUS = 10_000;
+/** Most states the product of the bound automaton and the remainder automaton may have. */
+export const MULTIPLE_OF_MAX_STATES = 200_000;
+
+const MINUS = 10;
+const DOT = 11;
+/** The largest double below 1e21: Ajv's `parseInt(String(q))` reads 1e21 and above as 1. */
+const BELOW_1E21 = 999_999_999_999_999_868_928;
+
+/** Ajv's own test, verbatim in meaning: `d / m` is an integer that `parseInt` reads back. */
+export function ajvMultipleOf(value: number, divisor: number): boolean {
+  const quotient = value / divisor;
+  return quotient === Number.parseInt(String(quotient), 10);
+}
+
+/** The interval a number alternative already has, as the lowering keeps it. */
+export interface NumberRange {
+  readonly integer: boolean;
+  readonly minimum: number;
+  readonly exclusiveMinimum: boolean;
+  readonly maximum: number;
+  readonly exclusiveMaximum: boolean;
+}
+
+export type MultipleOfPlan =
+  /** Intersect the range's automaton (with these tightened bounds) with remainder automata. */
+  | { readonly kind: 'automaton'; readonly range: NumberRange; readonly moduli: readonly ScaledModulus[] }
+  /** Exactly these values. */
+  | { readonly kind: 'values'; readonly values: readonly number[] }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/** `m = modulus / 10^scale` exactly. */
+export interface ScaledModulus {
+  readonly modulus: number;
+  readonly scale: number;
+}
+
+/** How to enforce `multipleOf` (every divisor in `divisors`) on numbers in `range`. */
+export function planMultipleOf(range: NumberRange, divisors: readonly number[]): MultipleOfPlan {
+  const distinct = [...new Set(divisors)];
+  let integer = range.integer;
+  let { minimum, maximum } = range;
+  let exclusiveMinimum = range.exclusiveMinimum;
+  let exclusiveMaximum = range.exclusiveMaximum;
+  // a quotient of 1e21 or more never passes Ajv's parseInt test; for m = 1 that is the whole rule
+  const others = distinct.filter((divisor) => divisor !== 1);
+  if (others.length < distinct.length) {
+    integer = true;
+    if (minimum <= -BELOW_1E21) ({ minimum, exclusiveMinimum } = { minimum: -BELOW_1E21, exclusiveMinimum: false });
+    if (maximum >= BELOW_1E21) ({ maximum, exclusiveMaximum } = { maximum: BELOW_1E21, exclusiveMaximum: false });
+  }
+  const tightened: NumberRange = { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum };
+  if (others.length === 0) return { kind: 'automaton', range: tightened, moduli: [] };
+  const moduli: ScaledModulus[] = [];
+  let why: string | undefined;
+  for (const divisor of others) {
+    const scaled = exactScaledModulus(divisor);
+    if (scaled === undefined) {
+      why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (0.07 / 0.01 is 7.000000000000001: 0.07 fails)`;
+    } else if (scaled.modulus > MULTIPLE_OF_MAX_MODULUS) {
+      why = `${divisor} scales to ${scaled.modulus}, above the remainder automaton's ${MULTIPLE_OF_MAX_MODULUS} (MULTIPLE_OF_MAX_MODULUS)`;
+    } else {
+      // beyond this the float quotient or the shortest text of a valid double stops matching exact decimal divisibility
+      const limit = scaled.scale === 0 ? 2 ** 53 : 10 ** (15 - scaled.scale);
+      if (!(minimum > -limit && maximum < limit))
+        why = `Ajv's floating-point quotient matches exact divisibility by ${divisor} only for values within ±${limit}`;
+    }
+    if (why !== undefined) break;
+    moduli.push(scaled!);
+  }
+  if (why === undefined) return { kind: 'automaton', range: tightened, moduli };
+  const values = listMultiples(tightened, others);
+  if (values !== undefined) return { kind: 'values', values };
+  return {
+    kind: 'refused',
+    reason:
+      `multipleOf: ${why}, and the range holds more than ${MULTIPLE_OF_MAX_VALUES} multiples to list one by one (MULTIPLE_OF_MAX_VALUES); ` +
+      `bound the value with "minimum" and "maximum", or use an integer unit`,
+  };
+}
+
+/** `m` as `modulus / 10^scale` when the double `m` equals that decimal exactly (integers and binary fractions), else undefined. */
+function exactScaledModulus(divisor: number): ScaledModulus | undefined {
+  if (!(divisor > 0) || !Number.isFinite(divisor)) return undefined;
+  const { magnitude } = toDecimal(divisor);
+  const scale = magnitude.frac.length;
+  if (scale > 15) return undefined;
+  const digits = BigInt(magnitude.int + magnitude.frac);
+  // the decimal is a binary fraction (so the double equals it) exactly when 5^scale divides its digits
+  if (digits % 5n ** BigInt(scale) !== 0n) return undefined;
+  if (digits > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  return { modulus: Number(digits), scale };
+}
+
+/** Every double in the range that Ajv takes as a multiple of all divisors, or undefined past the budget. */
+function listMultiples(range: NumberRange, divisors: readonly number[]): number[] | undefined {
+  if (!Number.isFinite(range.minimum) || !Number.isFinite(range.maximum)) return undefined;
+  const divisor = Math.max(...divisors);
+  // Ajv's quotient rounds monotonically, so a passing d has fl(d / m) = k with k within one of [min / m, max / m]
+  const first = Math.floor(range.minimum / divisor) - 1;
+  const last = Math.ceil(range.maximum / divisor) + 1;
+  if (!(last - first < MULTIPLE_OF_MAX_VALUES)) return undefined;
+  const found = new Set<number>();
+  for (let k = first; k <= last; k++) {
+    // a passing d lies within one ulp of k · m, and fl(k · m) within half an ulp: two neighbours each side cover it
+    let candidate = k * divisor;
+    for (let step = 0; step < 2; step++) candidate = nextDouble(candidate, -1);
+    for (let step = 0; step < 5; step++, candidate = nextDouble(candidate, 1)) {
+      if (!inRange(candidate, range)) continue;
+      if (divisors.every((each) => ajvMultipleOf(candidate, each))) found.add(candidate === 0 ? 0 : candidate);
+    }
+  }
+  return [...found].sort((left, right) => left - right);
+}
+
+function inRange(value: number, range: NumberRange): boolean {
+  if (!Number.isFinite(value)) return false;
+  if (range.integer && !Number.isInteger(value)) return false;
+  if (value < range.minimum || (range.exclusiveMinimum && value === range.minimum)) return false;
+  if (value > range.maximum || (range.exclusiveMaximum && value === range.maximum)) return false;
+  return true;
+}
+
+function nextDouble(value: number, direction: 1 | -1): number {
+  if (value === 0) return direction * Number.MIN_VALUE;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  view.setBigUint64(0, value > 0 === direction > 0 ? bits + 1n : bits - 1n);
+  return view.getFloat64(0);
+}
+
+/**
+ * Texts whose exact decimal value is a multiple of `modulus / 10^scale`: the remainder of the
+ * value scaled by 10^scale, digit by digit. Syntax is the bound automaton's business (the
+ * product keeps only its texts); here a fraction digit past `scale` must be 0, and exponents are
+ * refused (the layout writes these numbers in plain decimal).
+ */
+function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton {
+  // states: 0 start, 1 after '-', then integer remainders (2 + r), then fraction (remainder, digits) pairs
+  const fractionBase = 2 + modulus;
+  const fractionState = (remainder: number, digits: number): number => fractionBase + digits * modulus + remainder;
+  const count = fractionBase + (scale + 1) * modulus;
+  const next = new Int32Array(count * NUMBER_SYMBOLS).fill(-1);
+  const accepting = new Uint8Array(count);
+  // 10^k mod modulus, so that remainder · 10^k stays far below 2^53
+  const powers = Array.from({ length: scale + 1 }, (_, index) => Number(10n ** BigInt(index) % BigInt(modulus)));
+  for (const start of [0, 1]) {
+    for (let digit = 0; digit < 10; digit++) next[start * NUMBER_SYMBOLS + digit] = 2 + (digit % modulus);
+  }
+  next[0 * NUMBER_SYMBOLS + MINUS] = 1;
+  for (let remainder = 0; remainder < modulus; remainder++) {
+    const state = 2 + remainder;
+    for (let digit = 0; digit < 10; digit++) next[state * NUMBER_SYMBOLS + digit] = 2 + ((remainder * 10 + digit) % modulus);
+    // an integer divisor takes integer texts only (the layout writes integral numbers without a point)
+    if (scale > 0) next[state * NUMBER_SYMBOLS + DOT] = fractionState(remainder, 0);
+    accepting[state] = (remainder * powers[scale]!) % modulus === 0 ? 1 : 0;
+    for (let digits = 0; digits <= scale; digits++) {
+      const fraction = fractionState(remainder, digits);
+      accepting[fraction] = digits > 0 && (remainder * powers[scale - digits]!) % modulus === 0 ? 1 : 0;
+      for (let digit = 0; digit < 10; digit++) {
+        if (digits < scale) next[fraction * NUMBER_SYMBOLS + digit] = fractionState((remainder * 10 + digit) % modulus, digits + 1);
+        else if (digit === 0) next[fraction * NUMBER_SYMBOLS + digit] = fraction;
+      }
+    }
+  }
+  return new NumberAutomaton(next, accepting);
+}
+
+/** Texts both automata accept (a product, reachable states only), or null when none; undefined past `MULTIPLE_OF_MAX_STATES`. */
+export function intersectNumberAutomata(base: NumberAutomaton, moduli: readonly ScaledModulus[]): NumberAutomaton | null | undefined {
+  let result = base;
+  for (const modulus of moduli) {
+    const product = product2(result, remainderAutomaton(modulus));
+    if (product === undefined) return undefined;
+    if (product === null) return null;
+    result = product;
+  }
+  return result;
+}
+
+function product2(left: NumberAutomaton, right: NumberAutomaton): NumberAutomaton | null | undefined {
+  const rightCount = right.accepting.length;
+  const ids = new Map<number, number>([[0, 0]]);
+  const pairs: number[] = [0];
+  const next: number[] = [];
+  const accepting: number[] = [];
+  for (let id = 0; id < pairs.length; id++) {
+    const pair = pairs[id]!;
+    const l = Math.floor(pair / rightCount);
+    const r = pair % rightCount;
+    accepting.push(left.accepting[l] === 1 && right.accepting[r] === 1 ? 1 : 0);
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const a = left.next[l * NUMBER_SYMBOLS + symbol]!;
+      const b = right.next[r * NUMBER_SYMBOLS + symbol]!;
+      if (a < 0 || b < 0) {
+        next.push(-1);
+        continue;
+      }
+      const key = a * rightCount + b;
+      let target = ids.get(key);
+      if (target === undefined) {
+        target = pairs.length;
+        if (target >= MULTIPLE_OF_MAX_STATES) return undefined;
+        ids.set(key, target);
+        pairs.push(key);
+      }
+      next.push(target);
+    }
+  }
+  return trimDead(Int32Array.from(next), Uint8Array.from(accepting));
+}
+
+/** Drops states that cannot reach acceptance (the engine needs every state live); null when the start is dead. */
+function trimDead(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {
+  const count = accepting.length;
+  const reverse: number[][] = Array.from({ length: count }, () => []);
+  for (let state = 0; state < count; state++) {
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const target = next[state * NUMBER_SYMBOLS + symbol]!;
+      if (target >= 0) reverse[target]!.push(state);
+    }
+  }
+  const live = new Uint8Array(count);
+  const queue: number[] = [];
+  for (let state = 0; state < count; state++) {
+    if (accepting[state] === 1) {
+      live[state] = 1;
+      queue.push(state);
+    }
+  }
+  while (queue.length > 0) {
+    for (const source of reverse[queue.pop()!]!) {
+      if (live[source] === 0) {
+        live[source] = 1;
+        queue.push(source);
+      }
+    }
+  }
+  if (live[0] === 0) return null;
+  for (let index = 0; index < next.length; index++) if (next[index]! >= 0 && live[next[index]!] === 0) next[index] = -1;
+  return new NumberAutomaton(next, accepting);
+}
