@@ -839,7 +839,8 @@ class Lowering {
   ): ObjectProgressRules {
     const index = new Map(properties.map((property, at) => [property.name, at]));
     const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
-    let anyOrder = this.options.propertyOrder === 'any' && properties.length > 1;
+    // one declared property without other keys has one order anyway
+    let anyOrder = this.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
     let tracked = anyOrder || edges.length > 0;
     if (tracked && properties.length > MAX_TRACKED_PROPERTIES) {
       if (edges.length > 0)
