@@ -9,6 +9,7 @@
  * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
  *
  * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --json-only
+ * `--property-order=any` instead compares propertyOrder 'any' with the schema's order (property-order.ts).
  */
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -21,6 +22,7 @@ import { tools as badTools } from '../../examples/bad-tools/index.js';
 import { tools as conformanceTools } from '../../examples/mcp-conformance/tools.js';
 import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
 import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
+import { benchPropertyOrder } from './property-order.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map<string, string | undefined>(
@@ -412,6 +414,7 @@ function report(results: readonly VocabularyResult[]): void {
 }
 
 async function main(): Promise<void> {
+  if (args.get('property-order') === 'any') return benchPropertyOrder(VOCABS, ROUNDS);
   const xgrammar = loadXGrammar();
   const results: VocabularyResult[] = [];
   for (const name of VOCABS) results.push(await benchVocabulary(name, xgrammar));
