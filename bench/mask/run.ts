@@ -13,6 +13,7 @@
  * interleaved, `--cold-runs=5` of each.
  *
  * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --cold-runs=5  --json-only
+ * `--property-order=any` instead compares propertyOrder 'any' with the schema's order (property-order.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { tools as badTools } from '../../examples/bad-tools/index.js';
 import { tools as conformanceTools } from '../../examples/mcp-conformance/tools.js';
 import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
 import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
+import { benchPropertyOrder } from './property-order.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map<string, string | undefined>(
@@ -482,6 +484,7 @@ function report(results: readonly VocabularyResult[]): void {
 }
 
 async function main(): Promise<void> {
+  if (args.get('property-order') === 'any') return benchPropertyOrder(VOCABS, ROUNDS);
   const xgrammar = loadXGrammar();
   const results: VocabularyResult[] = [];
   for (const name of VOCABS) results.push(await benchVocabulary(name, xgrammar));

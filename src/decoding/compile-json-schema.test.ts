@@ -244,7 +244,7 @@ describe('compileJsonSchema: the compact layout', () => {
 describe('compileJsonSchema: refusals name the keyword and its JSON pointer', () => {
   it.each([
     [{ type: 'array', uniqueItems: true }, 'uniqueItems', '#'],
-    [{ properties: { tags: { patternProperties: { '^x': {} } } } }, 'patternProperties', '#/properties/tags'],
+    [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
     [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'idn-email' } }, 'format', '#/items'],
     [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],

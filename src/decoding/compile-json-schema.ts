@@ -25,6 +25,12 @@ export interface CompileJsonSchemaOptions {
   maxStates?: number;
   /** Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. */
   maxDepth?: number;
+  /**
+   * `schema` (default): declared properties in the schema's order. `any`: in any order, each
+   * at most once, with additional and pattern properties between them; an object must still
+   * hold its required properties to close. `format()` keeps the schema's order either way.
+   */
+  propertyOrder?: 'schema' | 'any';
 }
 
 /**
@@ -36,7 +42,12 @@ export interface CompileJsonSchemaOptions {
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
   const cache = vocabulary.grammarCache;
-  const lowered = lowerJsonSchema(schema, { lenient: options.lenient ?? false, schemas: options.schemas ?? {}, cache });
+  const lowered = lowerJsonSchema(schema, {
+    lenient: options.lenient ?? false,
+    schemas: options.schemas ?? {},
+    cache,
+    propertyOrder: options.propertyOrder ?? 'schema',
+  });
   if (lowered.root.height === Infinity) {
     throw new SchemaCompileError(undefined, 'it accepts no JSON value (a false schema, contradictory constraints, or only values deeper than maxDepth)');
   }

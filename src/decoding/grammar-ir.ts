@@ -134,19 +134,48 @@ export interface ObjectAlternative {
   readonly id: number;
   /** Properties in layout order. */
   readonly properties: readonly PropertyRule[];
-  /** Schema of other keys (which differ from every declared name); null when none are allowed. */
-  readonly additional: ValueNode | null;
+  /**
+   * Keys other than the declared names, partitioned by the value schema they get
+   * (additionalProperties, or the patternProperties they match); the key languages are disjoint.
+   */
+  readonly keyClasses: readonly KeyClass[];
   /** `"name"` texts (quotes included) of the declared properties, terminal = property index. */
   readonly keys: ByteTrie;
   /** Per key-trie node: property indexes below it. */
   readonly keyValues: number[][];
-  /** The additional-key string (free, excluding declared names), or null. */
-  readonly additionalKey: StringAlternative | null;
   /** For each property index i: the last index a key may jump to (the next required one, or the end). */
   readonly reach: Int32Array;
   /** A required property can never be present (its schema is false). */
   readonly blocked: boolean;
+  /** Counting and property-set rules (see `object-progress.ts`). */
+  readonly progress: ObjectProgressRules;
   height: number;
+}
+
+/** Keys outside the declared names that share one value schema. */
+export interface KeyClass {
+  /** The key's string alternatives (several when propertyNames or a format has several). */
+  readonly keys: readonly StringAlternative[];
+  readonly value: ValueNode;
+}
+
+/** What an object frame tracks beyond "the last property written", and the rules over it. */
+export interface ObjectProgressRules {
+  /** Declared properties may come in any order, each at most once (`propertyOrder: 'any'`). */
+  readonly anyOrder: boolean;
+  /** The frame keeps the set of declared properties written (a bitset): any order or dependentRequired. */
+  readonly tracked: boolean;
+  /** Bits of the required properties. */
+  readonly requiredMask: number;
+  /** Per property index: its bit and the bits of every property it makes required, transitively. */
+  readonly closure: Int32Array;
+  readonly minProperties: number;
+  /** `Infinity` when unbounded. */
+  readonly maxProperties: number;
+  /** Property counts at or above this are not told apart (max when bounded, else min). */
+  readonly countCap: number;
+  /** Per index i: required properties at index ≥ i (schema order). */
+  readonly requiredFrom: Int32Array;
 }
 
 export type Alternative = StringAlternative | NumberAlternative | ArrayAlternative | ObjectAlternative;

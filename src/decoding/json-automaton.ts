@@ -15,6 +15,7 @@ import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, UniqueItems, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
+import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 
 /** Transition not computed yet. */
 export const UNKNOWN = -2;
@@ -74,8 +75,6 @@ const enum StringMode {
 
 /** `count` of a string whose length no longer matters (the mask abstraction's stand-in). */
 const FREE = -1;
-/** Object index meaning "the last key was an additional property". */
-const ADDITIONAL = -2;
 
 /**
  * One parser frame. Every frame has every field (one object shape keeps the transition
@@ -92,10 +91,14 @@ interface Frame {
   readonly phase: number;
   /** Document, object (outside a key), array: whitespace characters read in a row (flexible layout). */
   readonly whitespace: number;
-  /** Object: index of the last property written (-1 before the first, `ADDITIONAL` after an additional one). */
+  /** Object: index of the last property written (-1 before the first, `classProperty(c)` after a key of class c). */
   readonly property: number;
-  /** Object in `ObjectPhase.Key`: node of the declared-keys trie reached so far. */
+  /** Object in `ObjectPhase.Key`: node of the declared-keys trie reached so far; in `AdditionalKey`: the key class. */
   readonly keyNode: number;
+  /** Object whose rules track it: bitset of the declared properties written. */
+  readonly written: number;
+  /** Object: properties written (clamped at the rules' `countCap`). */
+  readonly propertyCount: number;
   /** Array: items written so far (clamped once no rule tells larger counts apart). */
   readonly items: number;
   /** Array with `uniqueItems`: bit set of the value classes written so far. */
@@ -128,6 +131,8 @@ const BLANK_FRAME: FrameFields = {
   whitespace: 0,
   property: 0,
   keyNode: 0,
+  written: 0,
+  propertyCount: 0,
   items: 0,
   used: 0,
   trieNode: 0,
@@ -248,7 +253,7 @@ export class JsonAutomaton {
       if (node.literals !== null) this.literalNodes.set(node.id, node);
       for (const alternative of node.alternatives) {
         this.alternatives[alternative.id] = alternative;
-        if (alternative.kind === 'object' && alternative.additionalKey !== null) this.alternatives[alternative.additionalKey.id] = alternative.additionalKey;
+        if (alternative.kind === 'object') for (const keyClass of alternative.keyClasses) for (const key of keyClass.keys) this.alternatives[key.id] = key;
       }
     }
     const capacity = 64;
@@ -350,14 +355,20 @@ export class JsonAutomaton {
     return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Number, alternative, numberState });
   }
 
-  private objectFrame(alternative: number, phase: ObjectPhase, property: number, whitespace: number): Frame {
-    const key = `O${alternative},${phase},${property},${whitespace}`;
-    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase, property, whitespace });
+  private objectFrame(alternative: number, phase: ObjectPhase, property: number, whitespace: number, written = 0, propertyCount = 0, keyNode = 0): Frame {
+    const key = `O${alternative},${phase},${property},${whitespace},${written},${propertyCount},${keyNode}`;
+    return (
+      this.frames.get(key) ??
+      this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase, property, whitespace, written, propertyCount, keyNode })
+    );
   }
 
-  private objectKeyFrame(alternative: number, property: number, keyNode: number): Frame {
-    const key = `K${alternative},${property},${keyNode}`;
-    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase: ObjectPhase.Key, property, keyNode });
+  private objectKeyFrame(alternative: number, property: number, keyNode: number, written: number, propertyCount: number): Frame {
+    const key = `K${alternative},${property},${keyNode},${written},${propertyCount}`;
+    return (
+      this.frames.get(key) ??
+      this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Object, alternative, phase: ObjectPhase.Key, property, keyNode, written, propertyCount })
+    );
   }
 
   private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number, used: number): Frame {
@@ -755,9 +766,22 @@ export class JsonAutomaton {
         this.emit(this.replaceTop(parent, this.documentFrame(DocumentPhase.After, 0)), out);
         break;
       case Kind.Object:
-        if (frame.phase === ObjectPhase.AdditionalKey)
-          this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.Colon, ADDITIONAL, 0)), out);
-        else this.emit(this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.After, frame.property, 0)), out);
+        if (frame.phase === ObjectPhase.AdditionalKey) {
+          const rules = (this.alternatives[frame.alternative] as ObjectAlternative).progress;
+          const next = this.objectFrame(
+            frame.alternative,
+            ObjectPhase.Colon,
+            classProperty(frame.keyNode),
+            0,
+            frame.written,
+            countAfter(rules, frame.propertyCount),
+          );
+          this.emit(this.replaceTop(parent, next), out);
+        } else
+          this.emit(
+            this.replaceTop(parent, this.objectFrame(frame.alternative, ObjectPhase.After, frame.property, 0, frame.written, frame.propertyCount)),
+            out,
+          );
         break;
       case Kind.Array: {
         const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
@@ -809,10 +833,11 @@ export class JsonAutomaton {
   }
 
   private enterPreValue(config: Stack, alternative: ObjectAlternative, index: number, whitespace: number, out: Map<number, Stack>): void {
+    const { written, propertyCount } = config.frame;
     if (this.options.flexible && whitespace < this.options.maxWhitespace)
-      this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.PreValue, index, whitespace)), out);
-    const node = index === ADDITIONAL ? alternative.additional! : alternative.properties[index]!.value;
-    this.pushValue(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Value, index, 0)), node, out);
+      this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.PreValue, index, whitespace, written, propertyCount)), out);
+    const node = index <= -2 ? alternative.keyClasses[classOf(index)]!.value : alternative.properties[index]!.value;
+    this.pushValue(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Value, index, 0, written, propertyCount)), node, out);
   }
 
   private enterItem(config: Stack, alternative: ArrayAlternative, phase: ArrayPhase, count: number, whitespace: number, out: Map<number, Stack>): void {
@@ -828,43 +853,42 @@ export class JsonAutomaton {
 
   // ---- object keys -----------------------------------------------------------------------
 
-  private requiredAfter(alternative: ObjectAlternative, index: number): boolean {
-    if (index === ADDITIONAL) return false;
-    for (let next = index + 1; next < alternative.properties.length; next++) if (alternative.properties[next]!.required) return true;
-    return false;
+  /** Frames a property value may still take below `config` (as `fits` counts). */
+  private room(config: Stack): number {
+    return this.options.maxDepth - (config.depth - 1);
   }
 
-  /** True when some declared key below trie `node` may follow property `index` and fits. */
-  private keyCandidate(config: Stack, alternative: ObjectAlternative, index: number, node: number): boolean {
-    if (index === ADDITIONAL) return false;
-    const last = alternative.reach[index + 1]!;
+  /** True when some declared key below trie `node` may come next and fits. */
+  private keyCandidate(config: Stack, alternative: ObjectAlternative, node: number): boolean {
+    const { property, written, propertyCount } = config.frame;
+    const room = this.room(config);
     for (const candidate of alternative.keyValues[node]!) {
-      if (candidate <= index) continue;
-      if (candidate > last) break;
-      if (this.fits(config.depth, alternative.properties[candidate]!.value)) return true;
+      if (declaredAllowed(alternative, property, written, propertyCount, candidate, room)) return true;
     }
     return false;
   }
 
-  private additionalAllowed(config: Stack, alternative: ObjectAlternative, index: number): boolean {
-    return alternative.additionalKey !== null && !this.requiredAfter(alternative, index) && this.fits(config.depth, alternative.additional);
+  private keyStart(config: Stack, alternative: ObjectAlternative, out: Map<number, Stack>): void {
+    const { property, written, propertyCount } = config.frame;
+    const quoteNode = alternative.keys.children[0]!.get(0x22);
+    if (quoteNode !== undefined && this.keyCandidate(config, alternative, quoteNode)) {
+      this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, property, quoteNode, written, propertyCount)), out);
+    }
+    const room = this.room(config);
+    alternative.keyClasses.forEach((keyClass, index) => {
+      if (!classAllowed(alternative, property, written, propertyCount, index, room)) return;
+      const parent = this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.AdditionalKey, property, 0, written, propertyCount, index));
+      for (const key of keyClass.keys)
+        this.emit(this.stack(this.stringFrame(key.id, StringMode.Boundary, key.dfa.start, 0, key.exclude === null ? -1 : 0), parent), out);
+    });
   }
 
-  private keyStart(config: Stack, alternative: ObjectAlternative, index: number, out: Map<number, Stack>): void {
+  private canContinue(config: Stack, alternative: ObjectAlternative): boolean {
+    const { property, written, propertyCount } = config.frame;
     const quoteNode = alternative.keys.children[0]!.get(0x22);
-    if (quoteNode !== undefined && this.keyCandidate(config, alternative, index, quoteNode)) {
-      this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, index, quoteNode)), out);
-    }
-    if (this.additionalAllowed(config, alternative, index)) {
-      const key = alternative.additionalKey!;
-      const parent = this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.AdditionalKey, index, 0));
-      this.emit(this.stack(this.stringFrame(key.id, StringMode.Boundary, key.dfa.start, 0, 0), parent), out);
-    }
-  }
-
-  private canContinue(config: Stack, alternative: ObjectAlternative, index: number): boolean {
-    const quoteNode = alternative.keys.children[0]!.get(0x22);
-    return (quoteNode !== undefined && this.keyCandidate(config, alternative, index, quoteNode)) || this.additionalAllowed(config, alternative, index);
+    if (quoteNode !== undefined && this.keyCandidate(config, alternative, quoteNode)) return true;
+    const room = this.room(config);
+    return alternative.keyClasses.some((_, index) => classAllowed(alternative, property, written, propertyCount, index, room));
   }
 
   // ---- step ---------------------------------------------------------------------------------
@@ -906,6 +930,7 @@ export class JsonAutomaton {
 
   private stepObject(config: Stack, alternative: ObjectAlternative, byte: number, out: Map<number, Stack>): void {
     const frame = config.frame;
+    const { written, propertyCount: count } = frame;
     const flexible = this.options.flexible;
     const wsOk = WHITESPACE[byte] === 1 && flexible && frame.whitespace < this.options.maxWhitespace;
     switch (frame.phase as ObjectPhase) {
@@ -914,31 +939,36 @@ export class JsonAutomaton {
         return;
       case ObjectPhase.First:
       case ObjectPhase.Next:
-        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, frame.phase, frame.property, frame.whitespace + 1)), out);
-        else if (byte === 0x22) this.keyStart(config, alternative, frame.property, out);
-        else if (byte === 0x7d && frame.phase === ObjectPhase.First && !this.requiredAfter(alternative, -1)) this.finish(config, out);
+        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, frame.phase, frame.property, frame.whitespace + 1, written, count)), out);
+        else if (byte === 0x22) this.keyStart(config, alternative, out);
+        else if (byte === 0x7d && frame.phase === ObjectPhase.First && objectCanClose(alternative, -1, 0, 0)) this.finish(config, out);
         return;
       case ObjectPhase.Key: {
         const child = alternative.keys.children[frame.keyNode]!.get(byte);
-        if (child === undefined || !this.keyCandidate(config, alternative, frame.property, child)) return;
+        if (child === undefined || !this.keyCandidate(config, alternative, child)) return;
         const property = alternative.keys.terminal[child]!;
-        if (property >= 0) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Colon, property, 0)), out);
-        else this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, frame.property, child)), out);
+        if (property >= 0) {
+          const rules = alternative.progress;
+          const next = this.objectFrame(alternative.id, ObjectPhase.Colon, property, 0, writtenAfter(rules, written, property), countAfter(rules, count));
+          this.emit(this.replaceTop(config, next), out);
+        } else this.emit(this.replaceTop(config, this.objectKeyFrame(alternative.id, frame.property, child, written, count)), out);
         return;
       }
       case ObjectPhase.Colon:
-        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Colon, frame.property, frame.whitespace + 1)), out);
+        if (wsOk)
+          this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Colon, frame.property, frame.whitespace + 1, written, count)), out);
         else if (byte === 0x3a) this.enterPreValue(config, alternative, frame.property, 0, out);
         return;
       case ObjectPhase.PreValue:
         if (wsOk) this.enterPreValue(config, alternative, frame.property, frame.whitespace + 1, out);
         return;
       case ObjectPhase.After:
-        if (wsOk) this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.After, frame.property, frame.whitespace + 1)), out);
+        if (wsOk)
+          this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.After, frame.property, frame.whitespace + 1, written, count)), out);
         else if (byte === 0x2c) {
-          if (this.canContinue(config, alternative, frame.property))
-            this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0)), out);
-        } else if (byte === 0x7d && !this.requiredAfter(alternative, frame.property)) this.finish(config, out);
+          if (this.canContinue(config, alternative))
+            this.emit(this.replaceTop(config, this.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0, written, count)), out);
+        } else if (byte === 0x7d && objectCanClose(alternative, frame.property, written, count)) this.finish(config, out);
         return;
       default:
         return;
@@ -1197,7 +1227,7 @@ function describeFrame(frame: Frame): string {
     case Kind.Number:
       return `alt=${frame.alternative},state=${frame.numberState}`;
     case Kind.Object:
-      return `alt=${frame.alternative},phase=${frame.phase},property=${frame.property},ws=${frame.whitespace},key=${frame.keyNode}`;
+      return `alt=${frame.alternative},phase=${frame.phase},property=${frame.property},ws=${frame.whitespace},key=${frame.keyNode},written=${frame.written},count=${frame.propertyCount}`;
     case Kind.Array:
       return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace},used=${frame.used}`;
     case Kind.String:

@@ -12,7 +12,9 @@ import {
   ByteTrie,
   CodePointTrie,
   type ArrayAlternative,
+  type KeyClass,
   type ObjectAlternative,
+  type ObjectProgressRules,
   type PropertyRule,
   type StringAlternative,
   type UniqueItems,
@@ -21,7 +23,7 @@ import {
 import { toPlainDecimal } from './number-language.js';
 import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
-import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
@@ -29,6 +31,8 @@ import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './str
 import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
+import { keySignatureLanguages, MAX_KEY_PATTERNS, namesDfa } from './key-signature-languages.js';
+import { MAX_TRACKED_PROPERTIES, objectMinHeight } from './object-progress.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -89,8 +93,21 @@ interface Typed {
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
+  /** Value of keys neither declared nor governed by a pattern group (with groups: conjoined with theirs). */
   additional: LocationSet;
+  minProperties: number;
+  maxProperties: number;
+  propertyNames: LocationSet;
+  /** One per schema with patternProperties: its patterns, and its additionalProperties for keys matching none. */
+  patternGroups: PatternGroup[];
+  /** dependentRequired (and array-valued draft-7 dependencies): name → names it makes required. */
+  dependencies: Map<string, Set<string>>;
   pointer: string;
+}
+
+interface PatternGroup {
+  readonly rules: readonly { readonly source: string; readonly set: LocationSet; readonly dfa: CodePointDfa }[];
+  readonly additional: LocationSet;
 }
 
 /**
@@ -140,15 +157,16 @@ const HANDLED = new Set([
   'nullable',
   'multipleOf',
   ...FORMAT_LIMIT_KEYWORDS,
+  'minProperties',
+  'maxProperties',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependencies',
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
 const REFUSED: Record<string, string> = {
-  minProperties: 'minProperties is not enforced',
-  maxProperties: 'maxProperties is not enforced',
-  patternProperties: 'patternProperties is not enforced',
-  propertyNames: 'propertyNames is not enforced',
-  dependentRequired: 'dependentRequired is not enforced',
   contains: 'contains is not enforced',
   minContains: 'minContains is not enforced',
   maxContains: 'maxContains is not enforced',
@@ -169,6 +187,8 @@ const MAX_ALTERNATIVES = 256;
 
 export interface LowerOptions {
   readonly lenient: boolean;
+  /** `any`: declared properties may come in any order, each at most once. Default `schema`. */
+  readonly propertyOrder?: 'schema' | 'any';
   readonly schemas: Readonly<Record<string, unknown>>;
   /** Where pattern, format and number automata are kept between compiles. */
   readonly cache: GrammarCache;
@@ -612,9 +632,8 @@ class Lowering {
       let consequence: Typed[];
       if (Array.isArray(value)) {
         if (keyword !== 'dependencies' || value.some((item) => typeof item !== 'string')) this.invalid(pointer, `"${keyword}${escaped}" must be a schema`);
-        const names = blank('object', pointer);
-        for (const required of value as string[]) names.required.add(required);
-        consequence = [...ALL_TYPES.filter((type) => type !== 'object').map((type) => blank(type, pointer)), names];
+        // names made required are tracked by the object's progress (applyObjectKeywords), without splitting alternatives
+        continue;
       } else {
         consequence = this.denoteSet(this.child(location, keyword, value, escaped));
       }
@@ -734,6 +753,7 @@ class Lowering {
           for (const name of schema.required as string[]) typed.required.add(name);
         }
         if (has('additionalProperties')) typed.additional = this.child(location, 'additionalProperties', schema.additionalProperties);
+        this.applyObjectKeywords(typed, location, schema);
         break;
       }
       default:
@@ -811,8 +831,8 @@ class Lowering {
       case 'object': {
         if (depth <= 0) return false;
         for (const name of new Set([...a.required, ...b.required])) {
-          const left = a.properties.get(name) ?? a.additional;
-          const right = b.properties.get(name) ?? b.additional;
+          const left = valueSetFor(a, name);
+          const right = valueSetFor(b, name);
           if (a.required.has(name) || b.required.has(name)) {
             if (this.denoteSet(left).length === 0 || this.denoteSet(right).length === 0) return true;
           }
@@ -1036,21 +1056,15 @@ class Lowering {
   }
 
   private lowerObject(typed: Typed): ObjectAlternative {
-    const names = [...typed.order];
-    for (const name of typed.required) if (!typed.properties.has(name)) names.push(name);
-    const properties: PropertyRule[] = [];
+    const names = layoutNames(typed);
     const excluded = new CodePointTrie();
-    let impossible = false;
-    for (const name of names) {
-      excluded.add(name);
-      const set = typed.properties.get(name) ?? typed.additional;
-      const required = typed.required.has(name);
-      if (set[0] === FALSE_LOCATION) {
-        if (required) impossible = true;
-        continue;
-      }
-      properties.push({ name, value: this.nodeFor(set), required });
-    }
+    for (const name of names) excluded.add(name);
+    const plan = this.planObject(typed, names);
+    const properties: PropertyRule[] = plan.present.map((name) => ({
+      name,
+      value: this.nodeFor(valueSetFor(typed, name)),
+      required: typed.required.has(name),
+    }));
     const keys = new ByteTrie();
     const encoder = new TextEncoder();
     properties.forEach((property, index) => keys.add(encoder.encode(JSON.stringify(property.name)), index));
@@ -1061,23 +1075,270 @@ class Lowering {
       reach[index] = nextRequired;
       if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
     }
-    const allowAdditional = typed.additional[0] !== FALSE_LOCATION;
-    const additional = allowAdditional ? this.nodeFor(typed.additional) : null;
-    const additionalKey: StringAlternative | null = allowAdditional
-      ? { kind: 'string', id: this.alternativeCount++, dfa: CodePointDfa.any(), free: true, minLength: 0, maxLength: Infinity, exclude: excluded, height: 1 }
-      : null;
+    const keyClasses = this.keyClasses(typed, names, excluded);
     return {
       kind: 'object',
       id: this.alternativeCount++,
       properties,
-      additional,
+      keyClasses,
       keys,
       keyValues: keys.subtreeValues(),
-      additionalKey,
       reach,
-      blocked: impossible,
+      blocked: plan.impossible,
+      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0),
       height: Infinity,
     };
+  }
+
+  /** The declared names that can appear (not false, accepted by propertyNames, their dependents can appear too) and the dependencies enforced. */
+  private planObject(typed: Typed, names: readonly string[]): { present: string[]; impossible: boolean; dependencies: Map<string, Set<string>> } {
+    const absent = new Set<string>();
+    for (const name of names) {
+      if (valueSetFor(typed, name)[0] === FALSE_LOCATION || (typed.propertyNames.length > 0 && !this.satisfiesSet(name, typed.propertyNames))) absent.add(name);
+    }
+    let dependencies = typed.dependencies;
+    if (dependencies.size > 0 && typed.maxProperties !== Infinity) {
+      this.refuse('dependentRequired', typed.pointer, 'dependentRequired together with maxProperties is not enforced');
+      dependencies = new Map();
+    }
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const [name, dependents] of dependencies) {
+        if (!absent.has(name) && [...dependents].some((dependent) => absent.has(dependent))) {
+          absent.add(name);
+          changed = true;
+        }
+      }
+    }
+    const present = names.filter((name) => !absent.has(name));
+    const impossible = typed.minProperties > typed.maxProperties || names.some((name) => absent.has(name) && typed.required.has(name));
+    return { present, impossible, dependencies };
+  }
+
+  private progressRules(
+    typed: Typed,
+    properties: readonly PropertyRule[],
+    dependencies: Map<string, Set<string>>,
+    hasKeyClasses: boolean,
+  ): ObjectProgressRules {
+    const index = new Map(properties.map((property, at) => [property.name, at]));
+    const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
+    // one declared property without other keys has one order anyway
+    let anyOrder = this.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
+    let tracked = anyOrder || edges.length > 0;
+    if (tracked && properties.length > MAX_TRACKED_PROPERTIES) {
+      if (edges.length > 0)
+        this.refuse(
+          'dependentRequired',
+          typed.pointer,
+          `tracking which of ${properties.length} declared properties were written exceeds MAX_TRACKED_PROPERTIES (${MAX_TRACKED_PROPERTIES})`,
+        );
+      if (anyOrder && !this.options.lenient)
+        throw new UnsupportedSchemaError(
+          'propertyOrder',
+          typed.pointer,
+          `propertyOrder "any" on an object with ${properties.length} declared properties exceeds MAX_TRACKED_PROPERTIES (${MAX_TRACKED_PROPERTIES}); use propertyOrder "schema"`,
+        );
+      // lenient: the schema's order (still exact) and no dependentRequired (looser, listed in relaxed)
+      anyOrder = false;
+      tracked = false;
+    }
+    let minProperties = typed.minProperties;
+    if (minProperties > 1 && hasKeyClasses) {
+      this.refuse(
+        'minProperties',
+        typed.pointer,
+        'minProperties above 1 with additional or pattern properties allowed is not enforced: a repeated key would count twice (duplicate keys are not detected)',
+      );
+      minProperties = 0;
+    }
+    const closure = new Int32Array(tracked ? properties.length : 0);
+    let requiredMask = 0;
+    if (tracked) {
+      properties.forEach((property, at) => {
+        closure[at] = 1 << at;
+        if (property.required) requiredMask |= 1 << at;
+      });
+      for (const [name, dependents] of edges) for (const dependent of dependents) closure[index.get(name)!]! |= 1 << index.get(dependent)!;
+      for (let changed = true; changed;) {
+        changed = false;
+        for (let at = 0; at < closure.length; at++) {
+          let bits = closure[at]!;
+          for (let other = 0; other < closure.length; other++) if (((bits >>> other) & 1) === 1) bits |= closure[other]!;
+          if (bits !== closure[at]) {
+            closure[at] = bits;
+            changed = true;
+          }
+        }
+      }
+    }
+    const requiredFrom = new Int32Array(properties.length + 1);
+    for (let at = properties.length - 1; at >= 0; at--) requiredFrom[at] = requiredFrom[at + 1]! + (properties[at]!.required ? 1 : 0);
+    return {
+      anyOrder,
+      tracked,
+      requiredMask,
+      closure,
+      minProperties,
+      maxProperties: typed.maxProperties,
+      countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
+      requiredFrom,
+    };
+  }
+
+  /** Keys other than the declared names, grouped by the value schema they get. */
+  private keyClasses(typed: Typed, names: readonly string[], excluded: CodePointTrie): KeyClass[] {
+    const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET) }];
+    if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0) {
+      return typed.additional[0] === FALSE_LOCATION ? [] : [{ keys: [this.freeKey(excluded)], value: this.nodeFor(typed.additional) }];
+    }
+    const rules = typed.patternGroups.flatMap((group) => group.rules);
+    if (rules.length > MAX_KEY_PATTERNS) {
+      this.refuse('patternProperties', typed.pointer, `more than ${MAX_KEY_PATTERNS} patterns (MAX_KEY_PATTERNS) on one object is over budget`);
+      return loose();
+    }
+    let languages: Map<number, CodePointDfa> | undefined;
+    let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
+    try {
+      languages = keySignatureLanguages(
+        namesDfa(names),
+        rules.map((rule) => rule.dfa),
+      );
+      keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      this.refuse('propertyNames', typed.pointer, error.message);
+      return loose();
+    }
+    if (languages === undefined) {
+      this.refuse('patternProperties', typed.pointer, `the key automaton (the product of the key patterns) exceeds ${MAX_DFA_STATES} states`);
+      return loose();
+    }
+    const classes: KeyClass[] = [];
+    for (const [signature, dfa] of languages) {
+      let set = typed.additional;
+      let offset = 0;
+      for (const group of typed.patternGroups) {
+        let matched = false;
+        group.rules.forEach((rule, at) => {
+          if (((signature >>> (offset + at)) & 1) === 1) {
+            matched = true;
+            set = unionSets(set, rule.set);
+          }
+        });
+        if (!matched) set = unionSets(set, group.additional);
+        offset += group.rules.length;
+      }
+      if (set[0] === FALSE_LOCATION) continue;
+      const keys: StringAlternative[] = [];
+      for (const language of typed.propertyNames.length === 0 ? [{ dfa, minLength: 0, maxLength: Infinity }] : keyLanguages) {
+        let keyDfa = dfa;
+        if (language.dfa !== dfa) {
+          try {
+            keyDfa = this.options.cache.intersection([dfa, language.dfa]);
+          } catch (error) {
+            if (!(error instanceof RegexUnsupportedError)) throw error;
+            this.refuse('propertyNames', typed.pointer, error.message);
+            return loose();
+          }
+        }
+        if (keyDfa.start < 0) continue;
+        const key: StringAlternative = {
+          kind: 'string',
+          id: this.alternativeCount++,
+          dfa: keyDfa,
+          free: false,
+          minLength: language.minLength,
+          maxLength: language.maxLength,
+          exclude: null,
+          height: 1,
+        };
+        if (stringFeasible(key)) keys.push(key);
+      }
+      if (keys.length > 0) classes.push({ keys, value: this.nodeFor(set) });
+    }
+    return classes;
+  }
+
+  private freeKey(excluded: CodePointTrie): StringAlternative {
+    return {
+      kind: 'string',
+      id: this.alternativeCount++,
+      dfa: CodePointDfa.any(),
+      free: true,
+      minLength: 0,
+      maxLength: Infinity,
+      exclude: excluded,
+      height: 1,
+    };
+  }
+
+  /** The string languages a propertyNames schema allows (non-string alternatives never apply to keys). */
+  private keyLanguages(set: LocationSet): { dfa: CodePointDfa; minLength: number; maxLength: number }[] {
+    const out: { dfa: CodePointDfa; minLength: number; maxLength: number }[] = [];
+    for (const typed of this.denoteSet(set)) {
+      if (typed.type !== 'string') continue;
+      if (typed.literals !== undefined) {
+        const dfa = namesDfa(typed.literals.filter((value) => this.satisfiesTyped(value, typed)) as string[]);
+        if (dfa.start >= 0) out.push({ dfa, minLength: 0, maxLength: Infinity });
+        continue;
+      }
+      for (const alternative of this.lowerString(typed)) out.push({ dfa: alternative.dfa, minLength: alternative.minLength, maxLength: alternative.maxLength });
+    }
+    return out;
+  }
+
+  /** minProperties, maxProperties, patternProperties, propertyNames, dependentRequired and draft-7 dependencies with array values. */
+  private applyObjectKeywords(typed: Typed, location: Location, schema: Record<string, unknown>): void {
+    const pointer = location.place.pointer;
+    const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+    const escape = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
+    for (const keyword of ['minProperties', 'maxProperties'] as const) {
+      if (!has(keyword)) continue;
+      const value = schema[keyword];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.invalid(pointer, `"${keyword}" must be a non-negative integer`);
+      typed[keyword] = value as number;
+    }
+    if (has('propertyNames')) typed.propertyNames = this.child(location, 'propertyNames', schema.propertyNames);
+    if (has('patternProperties')) {
+      if (!isPlainObject(schema.patternProperties)) this.invalid(pointer, '"patternProperties" must be an object');
+      const rules: PatternGroup['rules'][number][] = [];
+      let unsupported = false;
+      for (const [source, value] of Object.entries(schema.patternProperties)) {
+        try {
+          rules.push({ source, set: this.child(location, 'patternProperties', value, `/${escape(source)}`), dfa: this.options.cache.pattern(source, false) });
+        } catch (error) {
+          if (!(error instanceof RegexUnsupportedError)) throw error;
+          this.refuse('patternProperties', `${pointer}/patternProperties/${escape(source)}`, `the regex uses ${error.message}`);
+          unsupported = true;
+        }
+      }
+      if (unsupported) {
+        // lenient: neither the patterns nor additionalProperties constrain undeclared keys (a looser language)
+        typed.additional = TRUE_SET;
+      } else {
+        for (const name of typed.order) {
+          for (const rule of rules) if (rule.dfa.matches(name)) typed.properties.set(name, unionSets(typed.properties.get(name)!, rule.set));
+        }
+        typed.patternGroups.push({ rules, additional: typed.additional });
+        typed.additional = TRUE_SET;
+      }
+    }
+    for (const keyword of ['dependentRequired', 'dependencies'] as const) {
+      if (!has(keyword)) continue;
+      if (!isPlainObject(schema[keyword])) this.invalid(pointer, `"${keyword}" must be an object`);
+      for (const [name, value] of Object.entries(schema[keyword] as Record<string, unknown>)) {
+        if (Array.isArray(value)) {
+          if (value.some((dependent) => typeof dependent !== 'string')) this.invalid(pointer, `"${keyword}/${name}" must be an array of strings`);
+          const dependents = typed.dependencies.get(name) ?? new Set<string>();
+          for (const dependent of value as string[]) dependents.add(dependent);
+          typed.dependencies.set(name, dependents);
+        } else if (keyword === 'dependentRequired') {
+          this.invalid(pointer, `"dependentRequired/${name}" must be an array of strings`);
+        }
+        // a schema-valued draft-7 dependency is a dependentSchemas entry: applyDependencies splits the alternatives for it
+      }
+    }
   }
 
   // ---- values: satisfaction and layout -------------------------------------------------
@@ -1131,8 +1392,13 @@ class Lowering {
       }
       case 'object': {
         const object = value as Record<string, unknown>;
-        for (const name of typed.required) if (!Object.prototype.hasOwnProperty.call(object, name)) return false;
-        return Object.entries(object).every(([name, item]) => this.satisfiesSet(item, typed.properties.get(name) ?? typed.additional));
+        const present = (name: string): boolean => Object.prototype.hasOwnProperty.call(object, name);
+        const names = Object.keys(object);
+        if (names.length < typed.minProperties || names.length > typed.maxProperties) return false;
+        for (const name of typed.required) if (!present(name)) return false;
+        for (const [name, dependents] of typed.dependencies) if (present(name) && ![...dependents].every(present)) return false;
+        if (typed.propertyNames.length > 0 && !names.every((name) => this.satisfiesSet(name, typed.propertyNames))) return false;
+        return Object.entries(object).every(([name, item]) => this.satisfiesSet(item, valueSetFor(typed, name)));
       }
       default:
         return true;
@@ -1155,14 +1421,13 @@ class Lowering {
         }
         case 'object': {
           const object = value as Record<string, unknown>;
-          const names = [...typed.order, ...[...typed.required].filter((name) => !typed.properties.has(name))].filter((name) =>
-            Object.prototype.hasOwnProperty.call(object, name),
-          );
-          const declared = new Set(names);
-          for (const name of Object.keys(object)) if (!declared.has(name) && !typed.properties.has(name) && !typed.required.has(name)) names.push(name);
+          const layout = layoutNames(typed);
+          const names = layout.filter((name) => Object.prototype.hasOwnProperty.call(object, name));
+          const declared = new Set(layout);
+          for (const name of Object.keys(object)) if (!declared.has(name)) names.push(name);
           const parts: string[] = [];
           for (const name of names) {
-            const text = this.serialize(object[name], typed.properties.get(name) ?? typed.additional);
+            const text = this.serialize(object[name], valueSetFor(typed, name));
             if (text === undefined) return undefined;
             parts.push(`${JSON.stringify(name)}:${text}`);
           }
@@ -1202,6 +1467,11 @@ function blank(type: JsonType, pointer: string): Typed {
     properties: new Map(),
     required: new Set(),
     additional: TRUE_SET,
+    minProperties: 0,
+    maxProperties: Infinity,
+    propertyNames: TRUE_SET,
+    patternGroups: [],
+    dependencies: new Map(),
     pointer,
   };
 }
@@ -1255,10 +1525,17 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.uniqueItems = a.uniqueItems || b.uniqueItems;
   merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
   for (const name of new Set([...a.order, ...b.order])) {
-    merged.properties.set(name, unionSets(a.properties.get(name) ?? a.additional, b.properties.get(name) ?? b.additional));
+    merged.properties.set(name, unionSets(valueSetFor(a, name), valueSetFor(b, name)));
   }
   merged.required = new Set([...a.required, ...b.required]);
   merged.additional = unionSets(a.additional, b.additional);
+  merged.minProperties = Math.max(a.minProperties, b.minProperties);
+  merged.maxProperties = Math.min(a.maxProperties, b.maxProperties);
+  merged.propertyNames = unionSets(a.propertyNames, b.propertyNames);
+  merged.patternGroups = [...a.patternGroups, ...b.patternGroups];
+  for (const source of [a.dependencies, b.dependencies]) {
+    for (const [name, dependents] of source) merged.dependencies.set(name, new Set([...(merged.dependencies.get(name) ?? []), ...dependents]));
+  }
   return merged;
 }
 
@@ -1271,6 +1548,35 @@ function reachableSets(n: number, maxItems: number): number {
     choose = (choose * (n - k)) / (k + 1);
   }
   return total;
+}
+
+/** The value schema of property `name`: declared, else the patterns it matches, else additionalProperties. */
+function valueSetFor(typed: Typed, name: string): LocationSet {
+  const declared = typed.properties.get(name);
+  if (declared !== undefined) return declared;
+  let set = typed.additional;
+  for (const group of typed.patternGroups) {
+    const matching = group.rules.filter((rule) => rule.dfa.matches(name));
+    set = matching.length === 0 ? unionSets(set, group.additional) : matching.reduce((result, rule) => unionSets(result, rule.set), set);
+  }
+  return set;
+}
+
+/** Property layout order: `properties`, then names only `required` or `dependentRequired` mention. */
+function layoutNames(typed: Typed): string[] {
+  const names = [...typed.order];
+  const seen = new Set(names);
+  const add = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    names.push(name);
+  };
+  for (const name of typed.required) add(name);
+  for (const [name, dependents] of typed.dependencies) {
+    add(name);
+    for (const dependent of dependents) add(dependent);
+  }
+  return names;
 }
 
 function stringFeasible(alternative: StringAlternative): boolean {
@@ -1305,8 +1611,7 @@ function computeHeights(nodes: readonly ValueNode[]): void {
       for (const alternative of node.alternatives) {
         let height = alternative.height;
         if (alternative.kind === 'object') {
-          height = alternative.blocked ? Infinity : 1;
-          for (const property of alternative.properties) if (property.required) height = Math.max(height, 1 + property.value.height);
+          height = objectMinHeight(alternative);
         } else if (alternative.kind === 'array') {
           height = alternative.minItems > alternative.maxItems ? Infinity : 1;
           for (let index = 0; index < alternative.minItems; index++) {

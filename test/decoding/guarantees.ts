@@ -148,6 +148,29 @@ const STRUCTURAL: ToolCase[] = [
     instances: [{ from: '2020-02-29' }, { from: '2029-12-31' }],
   },
   {
+    name: 'object keywords',
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 8 },
+        tags: {
+          type: 'object',
+          patternProperties: { '^[a-z]+$': { type: 'integer' }, '^x': { minimum: 0 } },
+          propertyNames: { maxLength: 6 },
+          additionalProperties: { type: 'boolean' },
+          maxProperties: 3,
+        },
+        limits: { type: 'object', properties: { low: { type: 'integer' }, high: { type: 'integer' } }, dependentRequired: { high: ['low'] }, minProperties: 1 },
+      },
+      required: ['name'],
+      dependentRequired: { limits: ['tags'] },
+    },
+    instances: [
+      { name: 'root', tags: { ab: 1, x: 2, 'A-1': true }, limits: { low: 1, high: 2 } },
+      { name: 'é', limits: { low: -1 }, tags: {} },
+    ],
+  },
+  {
     name: 'free JSON',
     schema: {},
     instances: [{ a: [1, -2.5e-7, 'x\u0001y', null, true, { é: {} }], b: 1.5e300 }],
@@ -266,6 +289,38 @@ export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3')
             const refused = feed(grammar, encode(text));
             if (refused !== -1) failures.push(`${toolCase.name}: refused ${JSON.stringify(text)} at token ${refused}`);
           }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+
+    it('propertyOrder any: random-logit generations end Ajv-valid with masks agreeing with accept(), and instances with reversed keys are accepted under the own tokenization', () => {
+      const failures: string[] = [];
+      const random = createRandom(tokenizerName.length * 131);
+      const reversed = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(reversed);
+        if (value !== null && typeof value === 'object')
+          return Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([key, item]) => [key, reversed(item)]),
+          );
+        return value;
+      };
+      for (const toolCase of cases.filter((entry) => entry.name !== 'free JSON')) {
+        const grammar = compileJsonSchema(toolCase.schema, vocabulary, { propertyOrder: 'any' });
+        // the test's shortest-completion search explores every state a few bytes away: a depth budget keeps it small
+        const shallow = compileJsonSchema(toolCase.schema, vocabulary, { propertyOrder: 'any', maxDepth: 6 });
+        const validate = ajv.compile(toolCase.schema as object);
+        for (let run = 0; run < Math.ceil(RUNS / 2); run++) {
+          const generation = generate(shallow, random, Math.floor(random() * 48));
+          failures.push(...generation.disagreements.map((text) => `${toolCase.name}: ${text}`));
+          if (!validate(JSON.parse(generation.text))) failures.push(`${toolCase.name}: Ajv rejects ${generation.text.slice(0, 200)}`);
+        }
+        for (const instance of toolCase.instances) {
+          const text = JSON.stringify(reversed(instance));
+          const refused = feed(grammar, encode(text));
+          if (refused !== -1) failures.push(`${toolCase.name}: refused token ${refused} of ${text}`);
         }
       }
       expect(failures).toEqual([]);

@@ -565,6 +565,28 @@ const LOGIC = [
   { v: 1, next: { v: 2, next: { w: 1 } } },
 ];
 
+/** Objects around the object keywords' boundaries: counts 0–4, keys in and out of patterns and names, dependents present and missing. */
+const KEYED_OBJECTS = [
+  ...OBJECTS,
+  { a: 1, b: 2, c: 3 },
+  { a: 1, b: 2, c: 3, d: 4 },
+  { b: 1, c: 2 },
+  { a: 1, c: 2 },
+  { ab: 1 },
+  { ab: 'x' },
+  { ab: 1, x1: 'y' },
+  { x1: 'y' },
+  { x1: 1 },
+  { xx: 1 },
+  { a: 1, ab: 1, x1: 'y' },
+  { abc: 1 },
+  { é: 1 },
+  { '': 1 },
+  { a: 1, '': 2 },
+  { b: 1 },
+  { a: 'x', b: 1, x2: 'z' },
+];
+
 const KEYWORD_CASES: Record<string, Expectation> = {
   $dynamicAnchor: { enforced: [{ schema: { $dynamicAnchor: 'node', type: 'integer' }, instances: ANY }] },
   $dynamicRef: { refused: [{ $defs: { a: { $dynamicAnchor: 'a', type: 'string' } }, $dynamicRef: '#a' }] },
@@ -615,8 +637,30 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     ],
     refused: [{ type: 'string', pattern: '^(?=a)\\w+$' }],
   },
-  maxProperties: { refused: [{ type: 'object', maxProperties: 1 }] },
-  minProperties: { refused: [{ type: 'object', minProperties: 1 }] },
+  maxProperties: {
+    enforced: [
+      { schema: { type: 'object', maxProperties: 1 }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', maxProperties: 2, properties: { a: {}, b: {} }, required: ['a'] }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', maxProperties: 0 }, instances: KEYED_OBJECTS },
+      { schema: { type: ['object', 'null'], maxProperties: 1, required: ['a', 'b'] }, instances: [...KEYED_OBJECTS, null] },
+    ],
+  },
+  minProperties: {
+    enforced: [
+      { schema: { type: 'object', minProperties: 1 }, instances: KEYED_OBJECTS },
+      {
+        schema: { type: 'object', minProperties: 2, maxProperties: 3, properties: { a: {}, b: {}, c: {} }, additionalProperties: false },
+        instances: KEYED_OBJECTS,
+      },
+      { schema: { type: 'object', minProperties: 1, properties: { a: { type: 'integer' } }, additionalProperties: false }, instances: KEYED_OBJECTS },
+      {
+        schema: { type: ['object', 'null'], minProperties: 4, properties: { a: {}, b: {}, c: {} }, additionalProperties: false },
+        instances: [...KEYED_OBJECTS, null],
+      },
+    ],
+    // a repeated additional key would count twice, and duplicate keys are not detected
+    refused: [{ type: 'object', minProperties: 2 }],
+  },
   required: { enforced: [{ schema: { type: 'object', required: ['a'] }, instances: OBJECTS }] },
   maxItems: { enforced: [{ schema: { type: 'array', maxItems: 1 }, instances: ARRAYS }] },
   minItems: { enforced: [{ schema: { type: 'array', minItems: 2 }, instances: ARRAYS }] },
@@ -759,7 +803,17 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   },
   then: { enforced: [{ schema: { if: { type: 'string' }, then: { minLength: 2 } }, instances: LOGIC }] },
   else: { enforced: [{ schema: { if: { type: 'string' }, else: { type: 'number', maximum: 2 } }, instances: LOGIC }] },
-  propertyNames: { refused: [{ type: 'object', propertyNames: { maxLength: 1 } }] },
+  propertyNames: {
+    enforced: [
+      { schema: { type: 'object', propertyNames: { maxLength: 1 } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', properties: { a: {}, ab: {} }, required: ['a'], propertyNames: { pattern: '^.$' } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', propertyNames: { enum: ['a', 'b', 'é'] } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', propertyNames: false }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', propertyNames: true, properties: { a: { type: 'integer' } } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', propertyNames: { format: 'ipv4' } }, instances: [{}, { '1.2.3.4': 1 }, { a: 1 }] },
+      { schema: { type: ['object', 'null'], required: ['ab'], propertyNames: { maxLength: 1 } }, instances: [...KEYED_OBJECTS, null] },
+    ],
+  },
   additionalProperties: {
     enforced: [
       { schema: { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, instances: OBJECTS },
@@ -770,12 +824,39 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     enforced: [
       { schema: { type: 'object', dependencies: { a: ['b'] } }, instances: LOGIC },
       { schema: { dependencies: { a: ['b'], b: { properties: { a: { type: 'integer' } } } } }, instances: LOGIC },
+      { schema: { type: 'object', dependencies: { a: ['b'] } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', dependencies: { a: ['b'], b: ['c'] }, properties: { c: {}, b: {}, a: {} } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', dependencies: { a: true, b: {} } }, instances: [...KEYED_OBJECTS, null] },
+      { schema: { type: 'object', dependencies: { a: { required: ['b'] }, c: ['a'] } }, instances: KEYED_OBJECTS },
     ],
   },
   properties: {
     enforced: [{ schema: { type: 'object', properties: { a: { type: 'integer', maximum: 1 }, c: { type: 'array', maxItems: 0 } } }, instances: OBJECTS }],
   },
-  patternProperties: { refused: [{ type: 'object', patternProperties: { '^a': { type: 'string' } } }] },
+  patternProperties: {
+    enforced: [
+      { schema: { type: 'object', patternProperties: { '^a': { type: 'string' } } }, instances: KEYED_OBJECTS },
+      {
+        schema: {
+          type: 'object',
+          properties: { a: { type: 'integer' } },
+          patternProperties: { '^a': { maximum: 1 }, '\\d$': { type: 'string' } },
+          additionalProperties: false,
+        },
+        instances: KEYED_OBJECTS,
+      },
+      {
+        schema: { type: 'object', patternProperties: { '^x': { type: 'string' }, '1': { maxLength: 1 } }, additionalProperties: { type: 'integer' } },
+        instances: KEYED_OBJECTS,
+      },
+      { schema: { type: 'object', patternProperties: { '^(a|b)$': {} }, properties: { a: {}, b: {} }, additionalProperties: false }, instances: KEYED_OBJECTS },
+      {
+        schema: { allOf: [{ patternProperties: { '^a': { type: 'integer' } } }, { additionalProperties: false, properties: { ab: {} } }] },
+        instances: KEYED_OBJECTS,
+      },
+    ],
+    refused: [{ type: 'object', patternProperties: { '^(?=a)': { type: 'string' } } }],
+  },
   prefixItems: { enforced: [{ schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, instances: ARRAYS }] },
   items: {
     enforced: [
@@ -785,7 +866,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
   },
   contains: { refused: [{ type: 'array', contains: { type: 'string' } }] },
   format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
-  dependentRequired: { refused: [{ type: 'object', dependentRequired: { a: ['b'] } }] },
+  dependentRequired: {
+    enforced: [
+      { schema: { type: 'object', dependentRequired: { a: ['b'] } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', dependentRequired: { a: ['c'] }, properties: { c: {}, a: {} }, additionalProperties: false }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', dependentRequired: { a: ['b'] }, properties: { b: false } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', dependentRequired: { a: ['b'] }, minProperties: 1, required: ['c'] }, instances: KEYED_OBJECTS },
+    ],
+    refused: [{ type: 'object', dependentRequired: { a: ['b'] }, maxProperties: 3 }],
+  },
   dependentSchemas: {
     enforced: [
       { schema: { type: 'object', dependentSchemas: { a: { required: ['b'] } } }, instances: LOGIC },
@@ -899,7 +988,8 @@ describe('the token mask agrees with the registry validator (Ajv 2020 + ajv-form
     for (const instance of agreementCase.instances) {
       const valid = validate(instance);
       verdicts.add(valid);
-      const texts = [literalText(instance)];
+      // objects in the layout's key order (the schema's); other values as literalText writes them
+      const texts = [grammar.format(instance) ?? literalText(instance)];
       if (!valid && JSON.stringify(instance) !== texts[0]) texts.push(JSON.stringify(instance));
       for (const text of texts) {
         const accepted = maskAccepts(grammar, text);

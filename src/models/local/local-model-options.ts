@@ -8,6 +8,13 @@ export interface LocalModelOptions {
   constrained?: boolean;
   /** Feed text the grammar fixes without sampling it. Default true. */
   jumpForward?: boolean;
+  /**
+   * Order of a call's declared properties under the mask. `schema` (default): the schema's
+   * order, so jump-forward writes each next required key without sampling. `any`: the model
+   * picks the order (each property once, required ones still enforced); it costs jump-forward
+   * those keys and about 2× the automaton states. Both give only schema-valid arguments.
+   */
+  propertyOrder?: 'schema' | 'any';
   /** Default sampling temperature when the request gives none. Default 0.7. */
   temperature?: number;
   /** Top-k; keep it above 0 (0 sorts the whole vocabulary every step). Default 40. */

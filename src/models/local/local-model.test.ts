@@ -112,6 +112,37 @@ describe('local model (tiny structural test model) under the token mask', () => 
     expect(['end_turn', 'max_tokens']).toContain(response.stopReason);
   }, 120_000);
 
+  it('with propertyOrder any, writes valid calls whose keys need not follow the schema order', async () => {
+    const anyOrder = new LocalModel(path, { threads: 1, callTokenBudget: 16, maxCallTokens: 400, propertyOrder: 'any' });
+    let reordered = 0;
+    try {
+      // the conjugate pack only: on the subscriptions pack one seed rambled inside an e-mail past maxCallTokens
+      // (the closing preference cannot steer a string to a format's end), a reason the default stays schema order
+      for (const tools of [conjugateTools]) {
+        const registry = new ToolRegistry(tools, { logger: silentLogger });
+        for (let seed = 1; seed <= 16; seed++) {
+          const response = await anyOrder.generate({
+            messages: [{ role: 'user', content: 'Help me, please.' }],
+            tools,
+            toolChoice: 'required',
+            temperature: 1,
+            seed,
+          });
+          const call = toolCallsOf(response)[0]!;
+          const prepared = registry.prepare(call);
+          if (!prepared.success) throw new Error(`seed ${seed}: ${call.name} ${call.argumentsText}\n${prepared.failure.message}`);
+          const declared = Object.keys((tools.find((tool) => tool.name === call.name)!.inputSchema.properties ?? {}) as Record<string, unknown>);
+          const positions = Object.keys(JSON.parse(call.argumentsText ?? '{}') as Record<string, unknown>).map((key) => declared.indexOf(key));
+          if (positions.some((position, index) => index > 0 && position < positions[index - 1]!)) reordered++;
+        }
+      }
+    } finally {
+      await anyOrder.close();
+    }
+    // a random-weight model picks keys at random: some call leaves the schema's order
+    expect(reordered).toBeGreaterThan(0);
+  }, 300_000);
+
   it('is reached through createModel("local:…") without loading anything until the first request', async () => {
     const model = createModel(`local:${path}`, { local: { threads: 1 } });
     expect(model.id).toBe(`local:${path}`);

@@ -90,7 +90,7 @@ export class LocalModel implements Model {
   #grammarFor(tool: AnyTool, vocabulary: Vocabulary): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
     let entry = this.#grammars.get(tool);
     if (!entry) {
-      entry = compileGrammar(tool.inputSchema, tool.name, vocabulary, 'the registry still validates the arguments');
+      entry = compileGrammar(tool.inputSchema, tool.name, vocabulary, 'the registry still validates the arguments', this.#options.propertyOrder);
       this.#grammars.set(tool, entry);
     }
     return entry;
@@ -99,7 +99,7 @@ export class LocalModel implements Model {
   #answerGrammarFor(format: ModelOutputFormat, vocabulary: Vocabulary): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
     let entry = this.#answerGrammars.get(format.schema);
     if (!entry) {
-      entry = compileGrammar(format.schema, format.name, vocabulary, 'the agent still validates the answer');
+      entry = compileGrammar(format.schema, format.name, vocabulary, 'the agent still validates the answer', this.#options.propertyOrder);
       this.#answerGrammars.set(format.schema, entry);
     }
     return entry;
@@ -166,13 +166,14 @@ function compileGrammar(
   owner: string,
   vocabulary: Vocabulary,
   checked: string,
+  propertyOrder: 'schema' | 'any' = 'schema',
 ): { grammar: CompiledGrammar; warnings: FormatWarning[] } {
   const warnings: FormatWarning[] = [];
   let grammar: CompiledGrammar;
   try {
-    grammar = compileJsonSchema(schema, vocabulary);
+    grammar = compileJsonSchema(schema, vocabulary, { propertyOrder });
   } catch (error) {
-    grammar = compileJsonSchema(schema, vocabulary, { lenient: true });
+    grammar = compileJsonSchema(schema, vocabulary, { lenient: true, propertyOrder });
     warnings.push({
       type: 'unsupported',
       provider: 'local' as never,

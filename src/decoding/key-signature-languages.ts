@@ -1,0 +1,149 @@
+/**
+ * Keys outside an object's declared names, split by the `patternProperties` they match.
+ * One product automaton runs the declared-names automaton and every pattern's DFA side by
+ * side; the set of patterns accepting at the closing quote (the key's signature) decides
+ * the key's value schema. Each signature becomes its own DFA with dead states trimmed, so
+ * the key languages are disjoint and every state can still reach a key of that class.
+ * @module
+ */
+import { ANY_CHAR } from '../shared/regex/code-point-set.js';
+import { CodePointDfa, MAX_DFA_STATES, partitionEdges, type CharEdge } from '../shared/regex/code-point-dfa.js';
+
+/** Most patterns (over all `patternProperties` an object combines) whose signatures are tracked. */
+export const MAX_KEY_PATTERNS = 16;
+
+/** The automaton accepting exactly `names`. */
+export function namesDfa(names: Iterable<string>): CodePointDfa {
+  const children: Map<number, number>[] = [new Map()];
+  const accepting: number[] = [0];
+  for (const name of names) {
+    let node = 0;
+    for (const char of name) {
+      const codePoint = char.codePointAt(0)!;
+      let child = children[node]!.get(codePoint);
+      if (child === undefined) {
+        child = children.length;
+        children.push(new Map());
+        accepting.push(0);
+        children[node]!.set(codePoint, child);
+      }
+      node = child;
+    }
+    accepting[node] = 1;
+  }
+  const transitions = children.map((edges) => {
+    const out: number[] = [];
+    for (const [codePoint, child] of [...edges].sort((left, right) => left[0] - right[0])) out.push(codePoint, codePoint, child);
+    return Int32Array.from(out);
+  });
+  const hasName = accepting.includes(1);
+  return new CodePointDfa(hasName ? transitions : [], Uint8Array.from(hasName ? accepting : []), hasName ? 0 : -1);
+}
+
+/**
+ * Per signature (bit i: pattern i matches), the keys that are not in `excluded` and match
+ * exactly those patterns; signatures no key has are absent. Undefined when the product
+ * exceeds `maxStates`.
+ */
+export function keySignatureLanguages(
+  excluded: CodePointDfa,
+  patterns: readonly CodePointDfa[],
+  maxStates = MAX_DFA_STATES,
+): Map<number, CodePointDfa> | undefined {
+  const components = [excluded, ...patterns];
+  const stride = Math.max(...components.map((dfa) => dfa.stateCount)) + 1;
+  const tuples: Int32Array[] = [];
+  const index = new Map<string, number>();
+  const intern = (tuple: Int32Array): number => {
+    const key = tuple.join(',');
+    let id = index.get(key);
+    if (id === undefined) {
+      id = tuples.length;
+      index.set(key, id);
+      tuples.push(tuple);
+    }
+    return id;
+  };
+  intern(Int32Array.from(components, (dfa) => dfa.start));
+  const transitions: Int32Array[] = [];
+  for (let id = 0; id < tuples.length; id++) {
+    if (tuples.length > maxStates) return undefined;
+    const tuple = tuples[id]!;
+    // one edge over every character keeps characters no component takes (they lead to the all-sink tuple)
+    const edges: CharEdge[] = [{ set: ANY_CHAR, to: -1 }];
+    tuple.forEach((state, component) => {
+      if (state < 0) return;
+      const ranges = components[component]!.transitions[state]!;
+      for (let at = 0; at < ranges.length; at += 3) edges.push({ set: [ranges[at]!, ranges[at + 1]!], to: component * stride + ranges[at + 2]! });
+    });
+    transitions.push(
+      partitionEdges(edges, (targets) => {
+        const next = new Int32Array(components.length).fill(-1);
+        for (const target of targets) if (target >= 0) next[Math.floor(target / stride)] = target % stride;
+        return intern(next);
+      }),
+    );
+  }
+  const signatures = new Int32Array(tuples.length).fill(-1);
+  tuples.forEach((tuple, id) => {
+    if (tuple[0]! >= 0 && excluded.accepting[tuple[0]!] === 1) return;
+    let signature = 0;
+    for (let pattern = 0; pattern < patterns.length; pattern++) {
+      const state = tuple[pattern + 1]!;
+      if (state >= 0 && patterns[pattern]!.accepting[state] === 1) signature |= 1 << pattern;
+    }
+    signatures[id] = signature;
+  });
+  const result = new Map<number, CodePointDfa>();
+  for (const signature of new Set(signatures)) {
+    if (signature < 0) continue;
+    const dfa = trimmed(transitions, (id) => signatures[id] === signature);
+    if (dfa.start >= 0) result.set(signature, dfa);
+  }
+  return result;
+}
+
+/** The automaton over `transitions` (start 0) accepting where `accepts` says, without states that cannot reach acceptance. */
+function trimmed(transitions: readonly Int32Array[], accepts: (state: number) => boolean): CodePointDfa {
+  const reverse: number[][] = transitions.map(() => []);
+  transitions.forEach((ranges, from) => {
+    for (let at = 2; at < ranges.length; at += 3) reverse[ranges[at]!]!.push(from);
+  });
+  const live = new Uint8Array(transitions.length);
+  const queue: number[] = [];
+  for (let state = 0; state < transitions.length; state++) {
+    if (accepts(state)) {
+      live[state] = 1;
+      queue.push(state);
+    }
+  }
+  for (let head = 0; head < queue.length; head++) {
+    for (const from of reverse[queue[head]!]!) {
+      if (live[from] === 0) {
+        live[from] = 1;
+        queue.push(from);
+      }
+    }
+  }
+  if (live[0] === 0) return new CodePointDfa([], new Uint8Array(0), -1);
+  const renumber = new Int32Array(transitions.length).fill(-1);
+  let count = 0;
+  for (let state = 0; state < transitions.length; state++) if (live[state] === 1) renumber[state] = count++;
+  const kept: Int32Array[] = [];
+  const accepting = new Uint8Array(count);
+  for (let state = 0; state < transitions.length; state++) {
+    if (live[state] === 0) continue;
+    const ranges = transitions[state]!;
+    const out: number[] = [];
+    for (let at = 0; at < ranges.length; at += 3) {
+      const target = renumber[ranges[at + 2]!]!;
+      if (target < 0) continue;
+      const last = out.length - 3;
+      if (last >= 0 && out[last + 2] === target && out[last + 1] === ranges[at]! - 1) out[last + 1] = ranges[at + 1]!;
+      else out.push(ranges[at]!, ranges[at + 1]!, target);
+    }
+    kept.push(Int32Array.from(out));
+    accepting[renumber[state]!] = accepts(state) ? 1 : 0;
+  }
+  return new CodePointDfa(kept, accepting, 0);
+}

@@ -1,0 +1,192 @@
+/**
+ * The rules an object frame follows between properties: which declared key or key class
+ * may come next and whether the object may close, under `required`, `dependentRequired`,
+ * `minProperties`/`maxProperties`, the property order and the depth budget. Every move
+ * is allowed only into a progress from which the object can still close, so an object
+ * state never dead-ends. Computed when a transition is first built, never per token.
+ *
+ * Progress is `(last, written, count)`: the last property written (a declared index, -1
+ * before the first, `classProperty(c)` after a key of class `c`), the set of declared
+ * properties written (a bitset, kept only for tracked objects), and the number of
+ * properties written (clamped at `countCap`).
+ * @module
+ */
+import type { ObjectAlternative, ObjectProgressRules } from './grammar-ir.js';
+
+/** Most declared properties an object may have when its frame keeps the set written (one bit each in an int32). */
+export const MAX_TRACKED_PROPERTIES = 30;
+
+/** The `property` of a frame whose last key was of key class `index`. */
+export function classProperty(index: number): number {
+  return -2 - index;
+}
+
+/** The key class of a `property` at or below -2. */
+export function classOf(property: number): number {
+  return -2 - property;
+}
+
+/** Property count after one more, clamped where no rule tells larger counts apart. */
+export function countAfter(rules: ObjectProgressRules, count: number): number {
+  return Math.min(count + 1, rules.countCap);
+}
+
+/** The written set after declared property `index` (unchanged for untracked objects, which keep none). */
+export function writtenAfter(rules: ObjectProgressRules, written: number, index: number): number {
+  return rules.tracked ? written | (1 << index) : 0;
+}
+
+function popcount(bits: number): number {
+  let count = 0;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
+function closureOf(rules: ObjectProgressRules, bits: number): number {
+  let out = 0;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) out |= rules.closure[31 - Math.clz32(rest & -rest)]!;
+  return out;
+}
+
+/** Bits 0..index. */
+function upTo(index: number): number {
+  return index >= 30 ? 0x7fffffff : (1 << (index + 1)) - 1;
+}
+
+/** Declared properties still required: the required ones and the dependents of those written, transitively. */
+function pendingRequired(rules: ObjectProgressRules, written: number): number {
+  return closureOf(rules, rules.requiredMask | written) & ~written;
+}
+
+function allFit(alternative: ObjectAlternative, bits: number, room: number): boolean {
+  for (let rest = bits; rest !== 0; rest &= rest - 1) {
+    if (alternative.properties[31 - Math.clz32(rest & -rest)]!.value.height > room) return false;
+  }
+  return true;
+}
+
+/** Can the object, at this progress and with `room` frames left for a property value, still close? */
+export function objectLive(alternative: ObjectAlternative, last: number, written: number, count: number, room: number): boolean {
+  const rules = alternative.progress;
+  if (count > rules.maxProperties) return false;
+  let need: number;
+  let pending = 0;
+  if (!rules.tracked) {
+    // the object's height covers its required properties, so they fit
+    need = last <= -2 ? 0 : rules.requiredFrom[last + 1]!;
+  } else {
+    pending = pendingRequired(rules, written);
+    if (!rules.anyOrder && pending !== 0 && (last <= -2 || (pending & upTo(last)) !== 0)) return false;
+    if (!allFit(alternative, pending, room)) return false;
+    need = popcount(pending);
+  }
+  if (count + need > rules.maxProperties) return false;
+  if (count + need >= rules.minProperties) return true;
+  if (alternative.keyClasses.some((keyClass) => keyClass.value.height <= room)) return true;
+  return count + need + optionalReach(alternative, last, written | pending, room) >= rules.minProperties;
+}
+
+/** How many more declared properties, beyond `taken`, some continuation can still write (no maxProperties applies here). */
+function optionalReach(alternative: ObjectAlternative, last: number, taken: number, room: number): number {
+  const rules = alternative.progress;
+  const properties = alternative.properties;
+  if (!rules.anyOrder && last <= -2) return 0;
+  const from = rules.anyOrder ? 0 : last + 1;
+  if (!rules.tracked) {
+    // no bitset here (an untracked object may have more than 30 properties); required ones are already counted
+    let optional = 0;
+    for (let index = from; index < properties.length; index++) if (!properties[index]!.required && properties[index]!.value.height <= room) optional++;
+    return optional;
+  }
+  let reach = taken;
+  for (let index = from; index < properties.length; index++) {
+    if (((reach >>> index) & 1) === 1) continue;
+    const added = rules.closure[index]! & ~reach;
+    // in schema order a dependent before `last` can no longer be written
+    if (!rules.anyOrder && (added & upTo(last)) !== 0) continue;
+    if (allFit(alternative, added, room)) reach |= added;
+  }
+  return popcount(reach & ~taken);
+}
+
+/** May the object close (`}`) at this progress? */
+export function objectCanClose(alternative: ObjectAlternative, last: number, written: number, count: number): boolean {
+  const rules = alternative.progress;
+  if (count < rules.minProperties) return false;
+  if (!rules.tracked) return last <= -2 || rules.requiredFrom[last + 1] === 0;
+  return pendingRequired(rules, written) === 0;
+}
+
+/** May declared property `index` come next? */
+export function declaredAllowed(alternative: ObjectAlternative, last: number, written: number, count: number, index: number, room: number): boolean {
+  const rules = alternative.progress;
+  if (count >= rules.maxProperties) return false;
+  if (rules.anyOrder) {
+    if (((written >>> index) & 1) === 1) return false;
+  } else {
+    if (last <= -2 || index <= last) return false;
+    if (!rules.tracked && index > alternative.reach[last + 1]!) return false;
+  }
+  if (alternative.properties[index]!.value.height > room) return false;
+  return objectLive(alternative, index, writtenAfter(rules, written, index), countAfter(rules, count), room);
+}
+
+/** May a key of class `index` come next? */
+export function classAllowed(alternative: ObjectAlternative, last: number, written: number, count: number, index: number, room: number): boolean {
+  const rules = alternative.progress;
+  if (count >= rules.maxProperties) return false;
+  if (alternative.keyClasses[index]!.value.height > room) return false;
+  if (!rules.tracked && last > -2 && rules.requiredFrom[last + 1]! > 0) return false;
+  return objectLive(alternative, classProperty(index), written, countAfter(rules, count), room);
+}
+
+/**
+ * Fewest frames a value of the object needs (Infinity: none), consistent with `objectLive`:
+ * an object pushed where its height fits can always close.
+ */
+export function objectMinHeight(alternative: ObjectAlternative): number {
+  const rules = alternative.progress;
+  if (alternative.blocked || rules.minProperties > rules.maxProperties) return Infinity;
+  const properties = alternative.properties;
+  const valueHeight = (index: number): number => 1 + properties[index]!.value.height;
+  let height = 1;
+  let need = 0;
+  const optional: number[] = [];
+  if (rules.tracked) {
+    const pending = pendingRequired(rules, 0);
+    for (let index = 0; index < properties.length; index++) {
+      if (((pending >>> index) & 1) === 1) {
+        height = Math.max(height, valueHeight(index));
+        need++;
+        continue;
+      }
+      let optionalHeight = 1;
+      for (let rest = rules.closure[index]! & ~pending; rest !== 0; rest &= rest - 1)
+        optionalHeight = Math.max(optionalHeight, valueHeight(31 - Math.clz32(rest & -rest)));
+      optional.push(optionalHeight);
+    }
+  } else {
+    properties.forEach((property, index) => {
+      if (!property.required) optional.push(valueHeight(index));
+      else {
+        height = Math.max(height, valueHeight(index));
+        need++;
+      }
+    });
+  }
+  if (need > rules.maxProperties) return Infinity;
+  const extra = rules.minProperties - need;
+  if (extra > 0) {
+    optional.sort((left, right) => left - right);
+    const classHeight = Math.min(Infinity, ...alternative.keyClasses.map((keyClass) => 1 + keyClass.value.height));
+    // the extra properties: the j lowest declared ones, and the rest from a key class
+    let best = Infinity;
+    for (let declared = 0; declared <= Math.min(extra, optional.length); declared++) {
+      const fromDeclared = declared === 0 ? 1 : optional[declared - 1]!;
+      const fromClass = declared < extra ? classHeight : 1;
+      best = Math.min(best, Math.max(fromDeclared, fromClass));
+    }
+    height = Math.max(height, best);
+  }
+  return height;
+}
