@@ -30,8 +30,33 @@ const DATE = `(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]
 const two = (value: number): string => String(value).padStart(2, '0');
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
-/** Seconds of a leap-second time: ajv-formats takes any `sec < 61` there. */
+/**
+ * Fractions `.f` with `0.f` below `1 − 2^-48`: ajv-formats reads the seconds with `+text`, and a
+ * text at or above `60 − 2^-48` (the midpoint between 60 and the double below it; the tie goes
+ * to 60, whose significand is even) becomes 60, so `59.999999999999999` is not `< 60`. The same
+ * would hold one second later for a leap second's `< 61` (see LEAP_SECONDS).
+ */
+const FRACTION_BELOW_ONE_DOUBLE = fractionBelow('999999999999996447286321199499070644378662109375');
+/** Seconds of an ordinary time: `sec < 60` as ajv-formats computes it. */
+const SECONDS = `(?:(?:[0-4]\\d|5[0-8])(?:\\.\\d+)?|59(?:\\.${FRACTION_BELOW_ONE_DOUBLE})?)`;
+/**
+ * Seconds of a leap-second time: ajv-formats takes any `sec < 61` there. A text at or above
+ * `61 − 2^-48` (`60.999999999999997`) becomes 61 and fails; excluding it here would multiply the
+ * hours-and-minutes automata of the leap-second relation by the fraction's 50 positions
+ * (past the 20,000-state budget), so these texts are accepted: a known disagreement
+ * (docs/decoding.md, "Known limits").
+ */
 const LEAP_SECONDS = '(?:[0-5]\\d|60)(?:\\.\\d+)?';
+
+/** A regex for the digit strings `f` (at least one digit) with `0.f < 0.limit`, `limit` having no trailing zero; linear in its length. */
+function fractionBelow(limit: string, at = 0): string {
+  const digit = Number(limit[at]);
+  // a smaller digit here: below, whatever follows
+  const smaller = digit > 0 ? [`[0-${digit - 1}]\\d*`] : [];
+  // the same digit: a proper prefix of the limit is below it (the limit's later digits are not all zero), and so is what is below its rest
+  const same = at + 1 < limit.length ? [`${digit}${fractionBelow(limit, at + 1)}?`] : [];
+  return `(?:${[...smaller, ...same].join('|')})`;
+}
 const escapeSign = (sign: '+' | '-'): string => (sign === '+' ? '\\+' : '-');
 const OFFSET_HOURS = '(?:[01]\\d|2[0-3])';
 
@@ -46,7 +71,7 @@ const OFFSET_HOURS = '(?:[01]\\d|2[0-3])';
 function timeAlternatives(prefix: string, offsetRequired: boolean): FormatAlternative[] {
   const optional = offsetRequired ? '' : '?';
   const anchored = (body: string): string => `^${prefix}(?:${body})$`;
-  const normal = anchored(`(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:z|[+-]${OFFSET_HOURS}(?::?[0-5]\\d)?)${optional}`);
+  const normal = anchored(`(?:[01]\\d|2[0-3]):[0-5]\\d:${SECONDS}(?:z|[+-]${OFFSET_HOURS}(?::?[0-5]\\d)?)${optional}`);
   // an absent offset (iso-time) counts as "+00:00", as "z" does
   const utc = offsetRequired ? 'z' : '(?:z|)';
   const hoursThen = (hour: number, sign: '+' | '-', offsetHour: number, minutes: 'optional' | 'required'): string =>
