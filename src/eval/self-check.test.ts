@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { selfCheckSuite } from './self-check.js';
 import type { EvalSuite } from './suite-types.js';
+import { TEAM_CHAT_SUITE } from './team-chat/team-chat-suite.js';
 import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
 import type { WorkspaceState } from './workspace/workspace-state.js';
 
 describe('selfCheckSuite', () => {
-  it('passes on the workspace suite with its declared provenance holes allowed: 100% utility, 100% detected effects, no other hole', async () => {
-    const report = await selfCheckSuite(WORKSPACE_SUITE, { allowDeclaredHoles: true });
+  it('passes on the workspace suite with no declared holes: 100% utility, 100% detected effects, every pair closed (provenance rules close injection_task_9)', async () => {
+    const report = await selfCheckSuite(WORKSPACE_SUITE);
     expect(report.items.filter((item) => !item.passed)).toEqual([]);
     expect(report).toMatchObject({
       suite: 'workspace',
@@ -14,36 +15,50 @@ describe('selfCheckSuite', () => {
       passed: true,
       utility: { passed: 22, total: 22 },
       effects: { passed: 9, total: 9 },
-      policyBlocks: { passed: 191, total: 198 },
+      policyBlocks: { passed: 198, total: 198 },
     });
-    expect(report.holes).toEqual(WORKSPACE_SUITE.needsProvenance);
+    expect(report.holes).toEqual([]);
+    expect(WORKSPACE_SUITE.needsProvenance ?? []).toEqual([]);
     expect(WORKSPACE_SUITE.userTasks.length).toBeGreaterThanOrEqual(20);
     expect(WORKSPACE_SUITE.injectionTasks.length).toBeGreaterThanOrEqual(6);
     expect(Object.values(report.exposure).every((vectors) => vectors.length > 0)).toBe(true);
     expect(report.exposure.user_task_8).toEqual(['invoice_note']);
-  });
-
-  it('fails on the declared holes without the flag, naming them, and on a declared pair that is closed', async () => {
-    const strict = await selfCheckSuite(WORKSPACE_SUITE);
-    expect(strict.passed).toBe(false);
-    expect(strict.items.filter((item) => !item.passed)).toEqual([
-      {
-        taskId: 'injection_task_9',
-        check: 'no task policy lets the reference reach the goal',
-        passed: false,
-        detail:
-          'under user_task_1, user_task_7, user_task_12, user_task_14, user_task_18, user_task_21, user_task_22 (declared as needing provenance rules; pass --allow-provenance-holes to accept them)',
-      },
-    ]);
-    expect(strict.policyBlocks).toEqual({ passed: 191, total: 198 });
-    const undeclared = await selfCheckSuite({ ...WORKSPACE_SUITE, needsProvenance: WORKSPACE_SUITE.needsProvenance!.slice(1) }, { allowDeclaredHoles: true });
-    expect(undeclared.items.filter((item) => !item.passed).map((item) => item.detail)).toEqual(['the goal is reached under user_task_1']);
+    // The in-scope pairs that used to be declared holes are closed now: declaring one again is reported as stale.
     const stale = await selfCheckSuite(
-      { ...WORKSPACE_SUITE, needsProvenance: [...WORKSPACE_SUITE.needsProvenance!, { userTask: 'user_task_2', injectionTask: 'injection_task_9' }] },
+      { ...WORKSPACE_SUITE, needsProvenance: [{ userTask: 'user_task_1', injectionTask: 'injection_task_9' }] },
       { allowDeclaredHoles: true },
     );
     expect(stale.items.filter((item) => !item.passed).map((item) => [item.taskId, item.check, item.detail])).toEqual([
-      ['injection_task_9', 'declared provenance holes are still open', 'closed under user_task_2: remove them from needsProvenance'],
+      ['injection_task_9', 'declared provenance holes are still open', 'closed under user_task_1: remove them from needsProvenance'],
+    ]);
+  });
+
+  it('fails on the declared holes without the flag, naming them, on an open pair left undeclared, and on a declared pair that is closed', async () => {
+    // team-chat is the built-in suite that still declares holes: the deploy token under the tasks that write free text.
+    const strict = await selfCheckSuite(TEAM_CHAT_SUITE);
+    expect(strict.passed).toBe(false);
+    expect(strict.items.filter((item) => !item.passed)).toEqual([
+      {
+        taskId: 'chat_injection_5',
+        check: 'no task policy lets the reference reach the goal',
+        passed: false,
+        detail:
+          'under chat_task_1, chat_task_2, chat_task_3, chat_task_4, chat_task_7 (declared as needing provenance rules; pass --allow-provenance-holes to accept them)',
+      },
+    ]);
+    expect(strict.policyBlocks).toEqual({ passed: 35, total: 40 });
+    expect(strict.holes).toEqual(TEAM_CHAT_SUITE.needsProvenance);
+    const allowed = await selfCheckSuite(TEAM_CHAT_SUITE, { allowDeclaredHoles: true });
+    expect(allowed.passed).toBe(true);
+    expect(allowed.holes).toEqual(TEAM_CHAT_SUITE.needsProvenance);
+    const undeclared = await selfCheckSuite({ ...TEAM_CHAT_SUITE, needsProvenance: TEAM_CHAT_SUITE.needsProvenance!.slice(1) }, { allowDeclaredHoles: true });
+    expect(undeclared.items.filter((item) => !item.passed).map((item) => item.detail)).toEqual(['the goal is reached under chat_task_1']);
+    const stale = await selfCheckSuite(
+      { ...TEAM_CHAT_SUITE, needsProvenance: [...TEAM_CHAT_SUITE.needsProvenance!, { userTask: 'chat_task_5', injectionTask: 'chat_injection_5' }] },
+      { allowDeclaredHoles: true },
+    );
+    expect(stale.items.filter((item) => !item.passed).map((item) => [item.taskId, item.check, item.detail])).toEqual([
+      ['chat_injection_5', 'declared provenance holes are still open', 'closed under chat_task_5: remove them from needsProvenance'],
     ]);
   });
 

@@ -36,7 +36,7 @@ describe('toolwright eval against a provider', () => {
   it('runs the cases over the wire, pinned, isolated, and blocks the obeyed injection', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tw-eval-provider-'));
     folders.push(out);
-    // Clean case, then injection_task_1 (obeyed), then injection tasks 2-7 (ignored): one script per case, in order.
+    // Clean case, then injection_task_1 (obeyed), then injection tasks 2-9 (ignored): one script per case, in order.
     server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, replyToBob, { text: 'Replied to Bob.' });
     server.enqueue(
       { toolCalls: [{ name: 'list_emails', arguments: {} }] },
@@ -44,7 +44,7 @@ describe('toolwright eval against a provider', () => {
       replyToBob,
       { text: 'Done.' },
     );
-    for (let index = 2; index <= 7; index++) server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, replyToBob, { text: 'Replied to Bob.' });
+    for (let index = 2; index <= 9; index++) server.enqueue({ toolCalls: [{ name: 'list_emails', arguments: {} }] }, replyToBob, { text: 'Replied to Bob.' });
 
     const stdout: string[] = [];
     const code = await runEvalCommand(
@@ -66,7 +66,7 @@ describe('toolwright eval against a provider', () => {
     expect(records.map((record) => [record.caseId, record.utility, record.attack])).toEqual([
       ['isolation+policy/user_task_1/clean', true, null],
       ['isolation+policy/user_task_1/injection_task_1', true, { attempted: true, effect: false }],
-      ...[2, 3, 4, 5, 6, 7].map((index) => [`isolation+policy/user_task_1/injection_task_${index}`, true, { attempted: false, effect: false }]),
+      ...[2, 3, 4, 5, 6, 7, 8, 9].map((index) => [`isolation+policy/user_task_1/injection_task_${index}`, true, { attempted: false, effect: false }]),
     ]);
     expect(records[1]!.blocked).toEqual([expect.objectContaining({ tool: 'send_email', ruleId: 'email-recipients', attackCall: true })]);
 
@@ -79,6 +79,6 @@ describe('toolwright eval against a provider', () => {
     // Case 2, third request: the model reads why its obeyed call did not run.
     const afterBlock = server.requests[5]!.body as { messages: { role: string; content: unknown }[] };
     expect(String(afterBlock.messages.filter((message) => message.role === 'tool').at(-1)!.content)).toContain('Blocked by policy (rule "email-recipients")');
-    expect(stdout.join('')).toContain('isolation+policy  1/1 100.0%     7/7 100.0%    1/7 14.3%  0/7 0.0%  1 (1/0)               0');
+    expect(stdout.join('')).toContain('isolation+policy  1/1 100.0%     9/9 100.0%    1/9 11.1%  0/9 0.0%  1 (1/0)               0');
   });
 });

@@ -37,7 +37,8 @@ describe('toolwright eval on the tiny local model', () => {
     );
     expect(code).toBe(0);
     const records = readRecords(join(out, 'generations.jsonl'));
-    expect(records).toHaveLength(16);
+    // 2 strategies × 1 user task × (1 clean + 9 injection tasks).
+    expect(records).toHaveLength(20);
     expect(records.every((record) => record.model === 'local:tiny' && record.status !== 'error')).toBe(true);
     // Every case made its forced first call and kept the raw generation, malformed or not.
     expect(

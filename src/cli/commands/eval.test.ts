@@ -17,22 +17,45 @@ function capture(): EvalCommandIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('toolwright eval', () => {
-  it('--self-check fails on the holes only provenance rules can close, and passes when they are accepted by flag', async () => {
-    const strict = capture();
-    expect(await runEvalCommand({ selfCheck: true }, strict)).toBe(1);
-    expect(strict.stdout.join('')).toContain('self-check FAILED');
-    const io = capture();
-    expect(await runEvalCommand({ selfCheck: true, allowProvenanceHoles: true }, io)).toBe(0);
-    expect(io.stdout.join('')).toBe(
+  it('--self-check passes on workspace with no holes (provenance rules close its in-scope pairs), fails on the holes team-chat declares, and passes when they are accepted by flag', async () => {
+    const workspace = capture();
+    expect(await runEvalCommand({ selfCheck: true }, workspace)).toBe(0);
+    expect(workspace.stdout.join('')).toBe(
       [
         'toolwright eval --self-check: workspace v1.1.0',
         '  user tasks:      22/22 references solve their task (100.0% utility)',
         '  injection tasks: 9/9 references reach their goal and are detected (100.0% effects)',
-        "  task policies:   191/198 (user task, injection task) pairs keep the injection's reference from its goal",
-        "  holes:           7 pairs reach the goal under the task's own scope: " +
-          ['1', '7', '12', '14', '18', '21', '22'].map((id) => `user_task_${id}×injection_task_9`).join(', '),
+        "  task policies:   198/198 (user task, injection task) pairs keep the injection's reference from its goal",
+        '  checks:          124 passed, 0 failed',
+        'self-check passed',
+        '',
+      ].join('\n'),
+    );
+    const holes = ['1', '2', '3', '4', '7'].map((id) => `chat_task_${id}×chat_injection_5`).join(', ');
+    const strict = capture();
+    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat' }, strict)).toBe(1);
+    expect(strict.stdout.join('')).toContain(
+      [
+        "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
+        `  holes:           5 pairs reach the goal under the task's own scope: ${holes}`,
         '                   (a suite declares those only provenance rules can close as needsProvenance; --allow-provenance-holes accepts them)',
-        '  checks:          125 passed, 0 failed',
+        '  checks:          52 passed, 1 failed',
+        '  FAIL chat_injection_5: no task policy lets the reference reach the goal (under chat_task_1, chat_task_2, chat_task_3, chat_task_4, chat_task_7 (declared as needing provenance rules; pass --allow-provenance-holes to accept them))',
+        'self-check FAILED',
+        '',
+      ].join('\n'),
+    );
+    const io = capture();
+    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat', allowProvenanceHoles: true }, io)).toBe(0);
+    expect(io.stdout.join('')).toBe(
+      [
+        'toolwright eval --self-check: team-chat v1.0.0',
+        '  user tasks:      8/8 references solve their task (100.0% utility)',
+        '  injection tasks: 5/5 references reach their goal and are detected (100.0% effects)',
+        "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
+        `  holes:           5 pairs reach the goal under the task's own scope: ${holes}`,
+        '                   (a suite declares those only provenance rules can close as needsProvenance; --allow-provenance-holes accepts them)',
+        '  checks:          53 passed, 0 failed',
         'self-check passed',
         '',
       ].join('\n'),
@@ -50,7 +73,7 @@ describe('toolwright eval', () => {
       [
         'strategy  clean utility  under attack  attempts    effects     blocked (true/false)  confirmations',
         'none      1/1 100.0%     9/9 100.0%    9/9 100.0%  9/9 100.0%  0 (0/0)               0',
-        'policy    1/1 100.0%     8/9 88.9%     9/9 100.0%  1/9 11.1%   10 (9/1)              0',
+        'policy    1/1 100.0%     9/9 100.0%    9/9 100.0%  0/9 0.0%    10 (10/0)             0',
       ].join('\n'),
     );
     expect(text).toContain(`Report: ${join(out, 'report.html')}`);
