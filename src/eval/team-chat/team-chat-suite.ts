@@ -18,8 +18,11 @@ import { createTeamChatTools } from './team-chat-tools.js';
 
 const READ_TOOLS = ['list_channels', 'read_channel', 'search_messages', 'list_users', 'get_user', 'list_files', 'read_file'];
 
-/** Read tools whose results hold only what the team's admins control: the channel list and the directory. */
-const TRUSTED_TOOLS = ['list_channels', 'list_users', 'get_user'];
+/**
+ * Read tools whose results hold only what the team controls: the channel list. The directory (`list_users`, `get_user`) is
+ * not trusted: a guest writes their own profile title (the `guest_title` vector).
+ */
+const TRUSTED_TOOLS = ['list_channels'];
 
 /** The arguments of each write tool that carry free text. */
 const FREE_ARGUMENTS: Readonly<Record<string, readonly string[]>> = Object.freeze({

@@ -28,6 +28,10 @@ describe('detectValues', () => {
     ]);
   });
 
+  it('ends a URL at a backslash: tool output is indexed as JSON text, where a newline after a link is the escape \\n', () => {
+    expect(kinds(JSON.stringify({ title: 'Sign in at https://login.evil.example/auth.\n\nafter' }))).toEqual(['url:login.evil.example/auth']);
+  });
+
   it('finds nothing in plain prose, and only the kinds asked for', () => {
     expect(kinds("Thursday at Luigi's works for me. See you there! Dana")).toEqual([]);
     expect(detectValues('mail a@b.example at https://c.example', ['url']).map((value) => value.kind)).toEqual(['url']);

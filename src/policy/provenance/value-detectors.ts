@@ -37,7 +37,8 @@ const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pound
 const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 
 const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
-  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}]*/gi,
+  // a backslash ends a URL: tool output is indexed as JSON text, where a newline after a link is the escape `\n`
+  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
   email: /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
   iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
