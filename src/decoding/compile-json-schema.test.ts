@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, SchemaCompileError } from '../shared/errors.js';
 import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
+import { compileSchema } from '../tools/schema-validator.js';
 import { compileJsonSchema, type CompileJsonSchemaOptions } from './compile-json-schema.js';
 import type { CompiledGrammar } from './compiled-grammar.js';
 import { DecodingLimitError, UnsupportedSchemaError } from './decoding-errors.js';
@@ -241,12 +242,25 @@ describe('compileJsonSchema: the compact layout', () => {
   });
 });
 
+describe('compileJsonSchema: a format ajv-formats does not know', () => {
+  it('constrains nothing, as the registry validator ignores it (exact, so nothing is listed as relaxed)', () => {
+    const schema = { type: 'object', properties: { version: { type: 'string', format: 'semver' } }, required: ['version'] };
+    const grammar = compileJsonSchema(schema, vocabulary);
+    expect(grammar.relaxed).toEqual([]);
+    for (const version of ['1.2.3', 'not a version', '']) {
+      expect(accepts(grammar, JSON.stringify({ version }))).toBe(true);
+      expect(compileSchema(schema).validate({ version }).success).toBe(true);
+    }
+    expect(accepts(grammar, '{"version":1}')).toBe(false);
+  });
+});
+
 describe('compileJsonSchema: refusals name the keyword and its JSON pointer', () => {
   it.each([
     [{ type: 'array', uniqueItems: true }, 'uniqueItems', '#'],
     [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
     [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
-    [{ items: { type: 'string', format: 'idn-email' } }, 'format', '#/items'],
+    [{ items: { type: 'string', format: 'url' } }, 'format', '#/items'],
     [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],
     [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
     [{ not: { type: 'integer' } }, 'not', '#/not'],
@@ -272,7 +286,7 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
   });
 
   it('relaxes them only when lenient, and lists what it relaxed', () => {
-    const grammar = compileJsonSchema({ type: 'array', items: { type: 'string', format: 'idn-email' }, uniqueItems: true }, vocabulary, { lenient: true });
+    const grammar = compileJsonSchema({ type: 'array', items: { type: 'string', format: 'url' }, uniqueItems: true }, vocabulary, { lenient: true });
     expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['format #/items', 'uniqueItems #']);
     expect(accepts(grammar, '["x","x"]')).toBe(true);
   });

@@ -27,7 +27,7 @@ import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js'
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
-import { formatLanguage, SUPPORTED_FORMATS, type FormatAlternative } from './string-formats.js';
+import { formatLanguage, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
@@ -204,8 +204,6 @@ export interface LoweredSchema {
   accepts(value: unknown): boolean;
 }
 
-const SUPPORTED_FORMAT_LIST = SUPPORTED_FORMATS.join(', ');
-
 /** One alternative of every string format on a string, combined: regexes that must all match, and length bounds. */
 interface FormatChoice {
   readonly patterns: readonly { readonly source: string; readonly ignoreCase: boolean }[];
@@ -374,9 +372,8 @@ class Lowering {
     if (has('format')) {
       if (typeof schema.format !== 'string') this.invalid(pointer, '"format" must be a string');
       const language = formatLanguage(schema.format);
-      if (language === undefined) {
-        this.refuse('format', pointer, `format "${schema.format}" is unknown to ajv-formats (supported: ${SUPPORTED_FORMAT_LIST})`);
-      } else if (language.kind === 'refused') {
+      // a format ajv-formats does not know constrains nothing: the registry's Ajv (strict: false) ignores it, so the mask does too
+      if (language !== undefined && language.kind === 'refused') {
         this.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
       }
     }
