@@ -12,34 +12,6 @@ import { CodePointDfa, MAX_DFA_STATES, partitionEdges, type CharEdge } from '../
 /** Most patterns (over all `patternProperties` an object combines) whose signatures are tracked. */
 export const MAX_KEY_PATTERNS = 16;
 
-/** The automaton accepting exactly `names`. */
-export function namesDfa(names: Iterable<string>): CodePointDfa {
-  const children: Map<number, number>[] = [new Map()];
-  const accepting: number[] = [0];
-  for (const name of names) {
-    let node = 0;
-    for (const char of name) {
-      const codePoint = char.codePointAt(0)!;
-      let child = children[node]!.get(codePoint);
-      if (child === undefined) {
-        child = children.length;
-        children.push(new Map());
-        accepting.push(0);
-        children[node]!.set(codePoint, child);
-      }
-      node = child;
-    }
-    accepting[node] = 1;
-  }
-  const transitions = children.map((edges) => {
-    const out: number[] = [];
-    for (const [codePoint, child] of [...edges].sort((left, right) => left[0] - right[0])) out.push(codePoint, codePoint, child);
-    return Int32Array.from(out);
-  });
-  const hasName = accepting.includes(1);
-  return new CodePointDfa(hasName ? transitions : [], Uint8Array.from(hasName ? accepting : []), hasName ? 0 : -1);
-}
-
 /**
  * Per signature (bit i: pattern i matches), the keys that are not in `excluded` and match
  * exactly those patterns; signatures no key has are absent. Undefined when the product

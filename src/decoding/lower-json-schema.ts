@@ -31,7 +31,7 @@ import { formatLanguage, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
-import { keySignatureLanguages, MAX_KEY_PATTERNS, namesDfa } from './key-signature-languages.js';
+import { keySignatureLanguages, MAX_KEY_PATTERNS } from './key-signature-languages.js';
 import { MAX_TRACKED_PROPERTIES, objectMinHeight } from './object-progress.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
@@ -1198,7 +1198,7 @@ class Lowering {
     let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
     try {
       languages = keySignatureLanguages(
-        namesDfa(names),
+        CodePointDfa.literals([...names]),
         rules.map((rule) => rule.dfa),
       );
       keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
@@ -1276,7 +1276,7 @@ class Lowering {
     for (const typed of this.denoteSet(set)) {
       if (typed.type !== 'string') continue;
       if (typed.literals !== undefined) {
-        const dfa = namesDfa(typed.literals.filter((value) => this.satisfiesTyped(value, typed)) as string[]);
+        const dfa = CodePointDfa.literals(typed.literals.filter((value) => this.satisfiesTyped(value, typed)) as string[]);
         if (dfa.start >= 0) out.push({ dfa, minLength: 0, maxLength: Infinity });
         continue;
       }

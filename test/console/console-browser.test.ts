@@ -15,8 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runEval } from '../../src/eval/run-eval.js';
 import { createSimulator } from '../../src/eval/simulated-models.js';
 import { HOSTILE, SECRET, startConsoleFixture } from './console-fixture.js';
+import { CHROMIUM, launchChromium } from '../fixtures/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const folders: string[] = [];
 afterAll(() => {
@@ -35,22 +35,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the console in headless Chromium (skippe
       model: { spec: 'sim:naive', simulator: true, create: (context) => createSimulator('sim:naive', context) },
     });
     const fixture = await startConsoleFixture({ evalDirs: [evals] });
-    const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
+    const context = await launchChromium(profile);
     const shots = join(root, '.cache', 'console-screenshot');
     mkdirSync(shots, { recursive: true });
     try {

@@ -14,8 +14,8 @@ import { runEval } from '../../src/eval/run-eval.js';
 import { createSimulator } from '../../src/eval/simulated-models.js';
 import { TEAM_CHAT_SUITE } from '../../src/eval/team-chat/team-chat-suite.js';
 import { WORKSPACE_SUITE } from '../../src/eval/workspace/workspace-suite.js';
+import { CHROMIUM, launchChromium } from '../fixtures/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const folders: string[] = [];
 afterAll(() => {
@@ -38,22 +38,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
     });
     const reportUrl = pathToFileURL(join(out, 'report.html')).href;
 
-    const { chromium } = await import('playwright-core');
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
+    const context = await launchChromium(profile);
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const requests: string[] = [];
