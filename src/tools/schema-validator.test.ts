@@ -66,3 +66,19 @@ describe('compileSchema, once per schema object', () => {
     expect(compile).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('compileSchema and the terminal', () => {
+  it('writes nothing to the console for a format it does not know, which constrains nothing', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      const validator = compileSchema({ type: 'object', properties: { version: { type: 'string', format: 'semver-unknown-here' } } });
+      expect(validator.validate({ version: 'anything' }).success).toBe(true);
+      expect(validator.validate({ version: 1 }).success).toBe(false);
+      expect([...warn.mock.calls, ...log.mock.calls]).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
+  });
+});
