@@ -4,6 +4,8 @@
  * an unknown tool, a missing argument).
  */
 import { describe, expect, it } from 'vitest';
+import { byteVocabulary } from '../../../test/decoding/byte-vocabulary.js';
+import { compileJsonSchema } from '../../decoding/index.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { compileSchema } from '../../tools/schema-validator.js';
 import { checkPlan, planSchemaFor } from './execution-plan.js';
@@ -49,6 +51,18 @@ describe('planSchemaFor', () => {
     expect(validate(planOf({ tool: 'delete_all', arguments: {} }))).toBe(false);
     expect(validate(planOf({ tool: 'search', arguments: { query: 'x', limit: 3 } }))).toBe(false);
     expect(validate({ ...planOf({ tool: 'search', arguments: { query: 'x' } }), extra: true })).toBe(false);
+  });
+
+  it('compiles on the token mask, so a local planner writes only plans the tools accept', () => {
+    const grammar = compileJsonSchema(planSchemaFor([book, search]), byteVocabulary());
+    const accepts = (plan: unknown) => {
+      const matcher = grammar.matcher();
+      return matcher.acceptString(JSON.stringify(plan)) && matcher.canTerminate();
+    };
+    expect(accepts(planOf({ tool: 'book_flight', arguments: { flight: { from: 'LIS', to: 'BER' }, seats: 2 } }))).toBe(true);
+    expect(accepts(planOf({ tool: 'book_flight', arguments: { flight: { $hole: 'route' }, seats: 2 } }))).toBe(true);
+    expect(accepts(planOf({ tool: 'book_flight', arguments: { flight: { from: 'lisbon', to: 'BER' }, seats: 2 } }))).toBe(false);
+    expect(accepts(planOf({ tool: 'delete_all', arguments: {} }))).toBe(false);
   });
 
   it('keeps the tool schema unchanged and names its hoisted definitions per tool', () => {
