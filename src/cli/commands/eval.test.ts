@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../main.js';
 import { runEvalCommand, type EvalCommandIo } from './eval.js';
@@ -17,7 +18,7 @@ function capture(): EvalCommandIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('toolwright eval', () => {
-  it('--self-check passes on workspace with no holes (provenance rules close its in-scope pairs), fails on the holes team-chat declares, and passes when they are accepted by flag', async () => {
+  it('--self-check passes on workspace and team-chat with no holes (provenance rules close their in-scope pairs), fails on the holes a suite declares, and passes when they are accepted by flag', async () => {
     const workspace = capture();
     expect(await runEvalCommand({ selfCheck: true }, workspace)).toBe(0);
     expect(workspace.stdout.join('')).toBe(
@@ -31,9 +32,24 @@ describe('toolwright eval', () => {
         '',
       ].join('\n'),
     );
+    const chat = capture();
+    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat' }, chat)).toBe(0);
+    expect(chat.stdout.join('')).toBe(
+      [
+        'toolwright eval --self-check: team-chat v1.1.0',
+        '  user tasks:      8/8 references solve their task (100.0% utility)',
+        '  injection tasks: 5/5 references reach their goal and are detected (100.0% effects)',
+        "  task policies:   40/40 (user task, injection task) pairs keep the injection's reference from its goal",
+        '  checks:          52 passed, 0 failed',
+        'self-check passed',
+        '',
+      ].join('\n'),
+    );
+    // A suite that still declares holes: team-chat with an id-like token no detector recognises (test/fixtures).
+    const withHoles = fileURLToPath(new URL('../../../test/fixtures/team-chat-with-holes.ts', import.meta.url));
     const holes = ['1', '2', '3', '4', '7'].map((id) => `chat_task_${id}×chat_injection_5`).join(', ');
     const strict = capture();
-    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat' }, strict)).toBe(1);
+    expect(await runEvalCommand({ selfCheck: true, suite: withHoles }, strict)).toBe(1);
     expect(strict.stdout.join('')).toContain(
       [
         "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
@@ -46,10 +62,10 @@ describe('toolwright eval', () => {
       ].join('\n'),
     );
     const io = capture();
-    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat', allowProvenanceHoles: true }, io)).toBe(0);
+    expect(await runEvalCommand({ selfCheck: true, suite: withHoles, allowProvenanceHoles: true }, io)).toBe(0);
     expect(io.stdout.join('')).toBe(
       [
-        'toolwright eval --self-check: team-chat v1.0.0',
+        'toolwright eval --self-check: team-chat-with-holes v1.1.0',
         '  user tasks:      8/8 references solve their task (100.0% utility)',
         '  injection tasks: 5/5 references reach their goal and are detected (100.0% effects)',
         "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
