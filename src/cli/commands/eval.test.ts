@@ -109,9 +109,32 @@ describe('toolwright eval', () => {
     expect(io.stderr).toEqual([]);
   });
 
+  it('--attack all,adaptive --attack-tries: prints the best of N beside the best single-shot attack, and the tries it ran', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tw-eval-cli-'));
+    folders.push(out);
+    const io = capture();
+    const code = await runEvalCommand(
+      { out, model: 'sim:fickle', suite: 'team-chat', limit: '2', strategies: 'none,policy', attack: 'all,adaptive', attackTries: '6', progress: false },
+      io,
+    );
+    expect(code).toBe(0);
+    const text = io.stdout.join('');
+    expect(text).toMatch(/adaptive \(best of 6\) under none: effects \d+\/10 [\d.]+%; best single-shot attack \w+: \d+\/10 [\d.]+%; \d+ of 60 tries run/);
+    expect(text).toContain(
+      'adaptive (best of 6) under policy: effects 0/10 0.0%; best single-shot attack important_instructions: 0/10 0.0%; 60 of 60 tries run',
+    );
+  });
+
   it('refuses bad options with a message naming the fix (exit 2)', async () => {
     await expect(runEvalCommand({ isolation: 'rot13' }, capture())).rejects.toThrow('--isolation must be one of delimit, datamark, encode (got "rot13").');
     await expect(runEvalCommand({ strategies: 'none,magic' }, capture())).rejects.toThrow('Unknown strategy "magic"');
+    for (const tries of ['0', '51', '2.5', 'many', ''])
+      await expect(runEvalCommand({ attack: 'adaptive', attackTries: tries }, capture())).rejects.toThrow(
+        `--attack-tries must be an integer from 1 to 50 (got ${JSON.stringify(tries)}): it is how many agent runs the adaptive attack makes per attack case.`,
+      );
+    await expect(runEvalCommand({ attack: 'all', attackTries: '5' }, capture())).rejects.toThrow(
+      '--attack-tries applies to the adaptive attack only, and --attack "all" does not name it; add adaptive (e.g. --attack all,adaptive).',
+    );
     await expect(runEvalCommand({ concurrency: '0' }, capture())).rejects.toThrow('--concurrency must be an integer of at least 1 (got "0").');
     await expect(runEvalCommand({ model: 'sim:genius' }, capture())).rejects.toThrow('Unknown simulator "sim:genius"');
     await expect(runEvalCommand({ model: 'nope' }, capture())).rejects.toThrow('write it as provider:model');
