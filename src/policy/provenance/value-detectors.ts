@@ -48,15 +48,18 @@ export interface DetectedValue {
 }
 
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
-const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+// At most seven thousands groups (10^24): unbounded, a long run of `100 100 100 …` is rescanned from every group (quadratic).
+const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3}){1,7}(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 
 /**
  * Secrets whose format says what they are. Each prefix is fixed and each body a single bounded character class, so every
- * pattern is linear; the PEM block ends at its own END line (a lazy match over one class with a fixed terminator).
+ * pattern is linear. A PEM body holds no dash, so its scan stops at the next dash whatever follows: a text of many BEGIN
+ * lines with no END costs one pass, not one per BEGIN (legacy encrypted blocks with `Proc-Type:` headers are missed whole;
+ * their base64 lines still read as opaque secrets).
  */
 const KNOWN_SECRET = new RegExp(
   [
-    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]{0,16384}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`,
+    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[^-]{1,16384}-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`,
     String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, // a JWT: base64url of '{"' twice, then the signature
     String.raw`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`, // OpenAI, Anthropic
     String.raw`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, // Stripe secret and restricted keys
@@ -84,8 +87,12 @@ export const MIN_SECRET_PIECES_PER_CHAR = 0.3;
 const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
   secret: OPAQUE_CANDIDATE,
   // a backslash ends a URL: tool output is indexed as JSON text, where a newline after a link is the escape `\n`
-  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
-  email: /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
+  // A bare host has at most 16 labels of at most 63 characters (DNS allows 63): unbounded, a long `a.a.a.…` or `a-a-a-…` with
+  // no slash is rescanned from every label (quadratic: 40,000 characters took 1.4 s).
+  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9][a-z0-9-]{0,62}\.){1,16}[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
+  // Starts only where a run of local-part characters starts: a match from inside a run implies one from its start, and without
+  // the guard a long run with no '@' is rescanned from every position (quadratic: 60,000 characters took 4 s).
+  email: /(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
   iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
   amount: new RegExp(String.raw`${CURRENCY}\s?(?:${NUMBER})\b|\b(?:${NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi'),
@@ -111,7 +118,17 @@ export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_K
       if (kinds.includes(kind)) found.push({ kind, value, text: raw });
     }
     // Masked, not removed: positions stay put, and a later detector cannot join the text on either side of a claimed span.
-    for (const [start, end] of spans) masked = masked.slice(0, start) + ' '.repeat(end - start) + masked.slice(end);
+    // One rebuild per detector, not per span: a text with thousands of values would otherwise be copied once per value.
+    if (spans.length > 0) {
+      const parts: string[] = [];
+      let at = 0;
+      for (const [start, end] of spans) {
+        parts.push(masked.slice(at, start), ' '.repeat(end - start));
+        at = end;
+      }
+      parts.push(masked.slice(at));
+      masked = parts.join('');
+    }
   }
   return found.sort((a, b) => VALUE_KINDS.indexOf(a.kind) - VALUE_KINDS.indexOf(b.kind));
 }
