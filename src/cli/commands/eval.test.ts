@@ -135,6 +135,9 @@ describe('toolwright eval', () => {
     await expect(runEvalCommand({ attack: 'all', attackTries: '5' }, capture())).rejects.toThrow(
       '--attack-tries applies to the adaptive attack only, and --attack "all" does not name it; add adaptive (e.g. --attack all,adaptive).',
     );
+    await expect(runEvalCommand({ attack: 'direct', attackerModel: 'openai:gpt-4o-mini' }, capture())).rejects.toThrow(
+      '--attacker-model applies to the adaptive attack only, and --attack "direct" does not name it',
+    );
     await expect(runEvalCommand({ concurrency: '0' }, capture())).rejects.toThrow('--concurrency must be an integer of at least 1 (got "0").');
     await expect(runEvalCommand({ model: 'sim:genius' }, capture())).rejects.toThrow('Unknown simulator "sim:genius"');
     await expect(runEvalCommand({ model: 'nope' }, capture())).rejects.toThrow('write it as provider:model');

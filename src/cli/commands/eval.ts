@@ -231,6 +231,7 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   } finally {
     process.removeListener('SIGINT', onSignal);
     await close();
+    await (attackerModel as { close?: () => Promise<void> } | undefined)?.close?.();
   }
 }
 
