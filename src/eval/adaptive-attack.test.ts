@@ -121,6 +121,11 @@ describe('the adaptive attack in runEval', () => {
       expect(defended.metrics.strategies[0]!.attackEffects).toMatchObject({ count: 0, total: 3 * 9 + 3 * 5 });
       // With nothing reached, every case spends its whole budget.
       expect(defended.metrics.adaptive![0]).toMatchObject({ triesUsed: 42 * 8, budget: 42 * 8 });
+      // With no try reaching the goal, the kept try is the earliest with the most visible actions.
+      for (const record of defended.records.filter((item) => item.adaptive)) {
+        const counts = record.adaptive!.tries.map((item) => item.effects);
+        expect(record.adaptive!.kept).toBe(counts.indexOf(Math.max(...counts)) + 1);
+      }
     }
   });
 
