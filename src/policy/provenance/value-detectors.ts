@@ -12,8 +12,8 @@
  * and texts are scanned once per detector, in a fixed order: a span a
  * detector claims is masked for the later ones, so the digits of an IBAN or a
  * date never also count as a phone number. Secrets are looked for twice:
- * secrets of a known format (`sk-…`, `ghp_…`, `xoxb-…`, `AKIA…`, JWTs, PEM
- * private keys) first, before a URL or path can swallow them; opaque
+ * secrets of a known format (the redaction layer's list: `sk-…`, `ghp_…`,
+ * `xoxb-…`, `AKIA…`, JWTs; and PEM private keys) first, before a URL or path can swallow them; opaque
  * high-entropy strings last, after every other kind has claimed its text (see
  * `isOpaqueSecret` for what counts).
  *
@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { DEFAULT_REDACTION_PATTERNS } from '../../shared/redaction/index.js';
 
 /** A kind of value the detectors find. */
 export type ValueKind = 'url' | 'email' | 'iban' | 'amount' | 'phone' | 'path' | 'datetime' | 'secret';
@@ -52,22 +53,16 @@ const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pound
 const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3}){1,7}(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 
 /**
- * Secrets whose format says what they are. Each prefix is fixed and each body a single bounded character class, so every
- * pattern is linear. A PEM body holds no dash, so its scan stops at the next dash whatever follows: a text of many BEGIN
- * lines with no END costs one pass, not one per BEGIN (legacy encrypted blocks with `Proc-Type:` headers are missed whole;
- * their base64 lines still read as opaque secrets).
+ * Secrets whose format says what they are: the key and token formats the redaction layer knows (`DEFAULT_REDACTION_PATTERNS`:
+ * `sk-…`, JWTs, AWS key ids, GitHub, Slack, Google and Stripe keys; one list, so a format added there is detected here too),
+ * and PEM private-key blocks. Those patterns are linear (each starts after a one-character look-behind); a PEM body holds no
+ * dash, so its scan stops at the next dash whatever follows, and a text of many BEGIN lines with no END costs one pass
+ * (legacy encrypted blocks with `Proc-Type:` headers are missed whole; their base64 lines still read as opaque secrets).
  */
 const KNOWN_SECRET = new RegExp(
   [
     String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[^-]{1,16384}-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`,
-    String.raw`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, // a JWT: base64url of '{"' twice, then the signature
-    String.raw`\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}`, // OpenAI, Anthropic
-    String.raw`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, // Stripe secret and restricted keys
-    String.raw`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{40,}`, // GitHub
-    String.raw`\bgl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,}`, // GitLab
-    String.raw`\bxox[abposr]-[A-Za-z0-9-]{10,}`, // Slack
-    String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`, // AWS access key ids
-    String.raw`\bAIza[0-9A-Za-z_-]{35}`, // Google API keys
+    ...DEFAULT_REDACTION_PATTERNS.map((pattern) => pattern.source),
   ].join('|'),
   'g',
 );
