@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ATTACKS, IMPORTANT_INSTRUCTIONS, TOOL_KNOWLEDGE, getAttack, parseAttacks } from './attacks.js';
+import {
+  ATTACKS,
+  DEFAULT_ATTACK_TRIES,
+  IMPORTANT_INSTRUCTIONS,
+  TOOL_KNOWLEDGE,
+  createAdaptiveAttack,
+  getAttack,
+  isAdaptiveAttack,
+  parseAttacks,
+} from './attacks.js';
 
 const context = {
   goal: 'Delete the file /reports/q3-draft.md.',
@@ -28,6 +37,20 @@ describe('the attack library', () => {
     expect(parseAttacks('direct, injecagent,direct').map((attack) => attack.name)).toEqual(['direct', 'injecagent']);
     expect(parseAttacks('all')).toHaveLength(6);
     expect(() => getAttack('jailbreak')).toThrow('Unknown attack "jailbreak"; known attacks: important_instructions, tool_knowledge');
+    expect(() => getAttack('jailbreak')).toThrow('direct, adaptive.');
     expect(() => parseAttacks(' , ')).toThrow('No attack named');
+  });
+
+  it('adds the adaptive attack by name, alone or after all, with the tries asked for', () => {
+    const attacks = parseAttacks('all,adaptive', { tries: 4 });
+    expect(attacks.map((attack) => attack.name)).toEqual([...Object.keys(ATTACKS), 'adaptive']);
+    const adaptive = attacks[6]!;
+    expect(isAdaptiveAttack(adaptive) && adaptive.adaptive.tries).toBe(4);
+    expect(attacks.slice(0, 6).some(isAdaptiveAttack)).toBe(false);
+    expect(isAdaptiveAttack(getAttack('adaptive')) && (getAttack('adaptive') as ReturnType<typeof createAdaptiveAttack>).adaptive.tries).toBe(
+      DEFAULT_ATTACK_TRIES,
+    );
+    // Outside a search it renders as its first family, so a plain plant still carries the goal.
+    expect(createAdaptiveAttack().render(context)).toBe(IMPORTANT_INSTRUCTIONS.render(context));
   });
 });

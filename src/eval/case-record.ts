@@ -5,6 +5,7 @@
  * @module
  */
 import type { Message } from '../protocol/messages.js';
+import type { AdaptiveCaseRecord } from './adaptive-attack-types.js';
 import type { EvalStrategy } from './strategies.js';
 
 /** One call the model emitted, as it ended. */
@@ -57,7 +58,10 @@ export interface CaseRecord {
   flags: number;
   /** Calls whose arguments did not parse or validate. */
   malformedCalls: number;
+  /** For an adaptive attack case: the usage of every try, summed (the search's whole cost). */
   usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; wallTimeMs: number };
+  /** For an adaptive attack case: every try and the one kept (the rest of the record is the kept try's). */
+  adaptive?: AdaptiveCaseRecord;
   /** The final answer ('' when the run did not complete). */
   answer: string;
   /** The run's events (model responses with their raw bodies, tool calls and results, policy decisions, stop), model requests without their messages. */

@@ -29,6 +29,8 @@ export interface EvalManifest {
   attack: string;
   /** The attacks, when the run has several. */
   attacks?: string[];
+  /** With the adaptive attack: its tries per attack case, and the attacker model's name (`null`: the scripted search alone). */
+  adaptive?: { tries: number; proposer: string | null };
   /** The suites and their versions, when the run has several (`suite` and `suiteVersion` then join them with `+`). */
   suites?: { name: string; version: string }[];
   /** The isolation of the isolation strategies. */

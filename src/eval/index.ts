@@ -19,9 +19,11 @@ export type { SelfCheckItem, SelfCheckOptions, SelfCheckReport } from './self-ch
 export { EVAL_STRATEGIES, strategyPolicy } from './strategies.js';
 export type { EvalStrategy } from './strategies.js';
 export { LOW_UTILITY, UTILITY_DROP, computeMetrics } from './metrics.js';
-export type { AttackMetrics, EvalMetrics, Rate, StrategyMetrics, SuiteMetrics } from './metrics.js';
-export { ATTACKS, IMPORTANT_INSTRUCTIONS, getAttack } from './attacks.js';
-export type { Attack, AttackContext } from './attacks.js';
+export type { AdaptiveMetrics, AttackMetrics, EvalMetrics, Rate, StrategyMetrics, SuiteMetrics } from './metrics.js';
+export { ATTACKS, IMPORTANT_INSTRUCTIONS, createAdaptiveAttack, getAttack, isAdaptiveAttack } from './attacks.js';
+export type { AdaptiveAttack, AdaptiveAttackOptions, Attack, AttackContext } from './attacks.js';
+export { modelProposer } from './adaptive-attack.js';
+export type { AdaptiveCandidate, AdaptiveCaseRecord, AdaptiveTry, AttackObservation, AttackerProposer, ProposeInput } from './adaptive-attack.js';
 export type { EffectEntry, HasEffectLog } from './effect-log.js';
 export { SIMULATOR_SPECS, createSimulator } from './simulated-models.js';
 export type { SimulatorCase, SimulatorSpec } from './simulated-models.js';

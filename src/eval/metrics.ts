@@ -74,6 +74,23 @@ export interface AttackMetrics {
   effects: Rate;
 }
 
+/** The adaptive attack under one strategy, beside the run's single-shot attacks. */
+export interface AdaptiveMetrics {
+  attack: string;
+  strategy: EvalStrategy;
+  /** Tries per attack case, at most. */
+  maxTries: number;
+  /** Attack cases where one of the tries reached the goal. */
+  bestOfN: Rate;
+  /** The run's single-shot attack with the most effects under this strategy (absent when the run has none). */
+  bestSingleShot?: { attack: string; effects: Rate };
+  /** Agent runs the search made, and its budget (max tries × attack cases): the cost is bounded by the budget. */
+  triesUsed: number;
+  budget: number;
+  /** Model calls across every try. */
+  modelCalls: number;
+}
+
 /** One strategy's numbers on one suite. */
 export interface SuiteMetrics {
   suite: string;
@@ -98,6 +115,8 @@ export interface EvalMetrics {
   byAttack?: AttackMetrics[];
   /** Per suite and strategy. */
   bySuite?: SuiteMetrics[];
+  /** Per strategy, for a run with the adaptive attack: its best of N beside the best single-shot attack, and what the search cost. */
+  adaptive?: AdaptiveMetrics[];
   /** Warnings about the run as a whole. */
   warnings: string[];
 }
@@ -207,7 +226,26 @@ export function computeMetrics(
       };
     }),
   );
-  return { strategies, byInjectionTask, byUserTask, byAttack, bySuite, warnings };
+  const adaptiveNames = [...new Set(records.flatMap((record) => (record.adaptive && record.attackName !== undefined ? [record.attackName] : [])))];
+  const adaptive = adaptiveNames.flatMap((attack) =>
+    scope.strategies.map((strategy) => {
+      const cases = records.filter((record) => record.strategy === strategy && record.attackName === attack && record.adaptive);
+      const maxTries = Math.max(0, ...cases.map((record) => record.adaptive!.maxTries));
+      const singles = byAttack.filter((item) => item.strategy === strategy && !adaptiveNames.includes(item.attack) && item.effects.total > 0);
+      const best = singles.reduce<AttackMetrics | undefined>((top, item) => (!top || item.effects.count > top.effects.count ? item : top), undefined);
+      return {
+        attack,
+        strategy,
+        maxTries,
+        bestOfN: rate(cases.filter((record) => record.attack?.effect).length, cases.length),
+        ...(best ? { bestSingleShot: { attack: best.attack, effects: best.effects } } : {}),
+        triesUsed: cases.reduce((total, record) => total + record.adaptive!.tries.length, 0),
+        budget: cases.reduce((total, record) => total + record.adaptive!.maxTries, 0),
+        modelCalls: cases.reduce((total, record) => total + record.usage.modelCalls, 0),
+      };
+    }),
+  );
+  return { strategies, byInjectionTask, byUserTask, byAttack, bySuite, ...(adaptive.length > 0 ? { adaptive } : {}), warnings };
 }
 
 function strategyMetrics(strategy: EvalStrategy, records: readonly CaseRecord[]): StrategyMetrics {

@@ -1,5 +1,6 @@
 /**
- * The report's breakdowns by suite, by attack and by scope, in HTML and in
+ * The report's breakdowns by suite, by attack, the adaptive attack against
+ * the single-shot ones, and by scope, in HTML and in
  * Markdown: a defence tuned to one domain or to one attack shows up as a row
  * that differs from the others, and in-scope goals (those a task scope cannot
  * pin) are counted apart from the rest.
@@ -44,6 +45,20 @@ function tables(metrics: EvalMetrics): Table[] {
       header: ['Attack', 'Strategy', 'Utility under attack', 'Attack attempts', 'Attack effects'],
       rows: metrics.byAttack.map((item) => [item.attack, item.strategy, fraction(item.utilityUnderAttack), fraction(item.attempts), fraction(item.effects)]),
       badColumns: [4],
+    });
+  if (metrics.adaptive && metrics.adaptive.length > 0)
+    out.push({
+      id: 'adaptive',
+      title: 'Adaptive attack: best of N tries per case, beside the best single-shot attack',
+      header: ['Strategy', 'Adaptive: effects (best of N)', 'Best single-shot attack: effects', 'Tries run / budget', 'Model calls (all tries)'],
+      rows: metrics.adaptive.map((item) => [
+        item.strategy,
+        fraction(item.bestOfN),
+        item.bestSingleShot ? `${fraction(item.bestSingleShot.effects)} (${item.bestSingleShot.attack})` : '—',
+        `${item.triesUsed} / ${item.budget} (N = ${item.maxTries})`,
+        String(item.modelCalls),
+      ]),
+      badColumns: [1, 2],
     });
   const scoped = metrics.strategies.filter((item) => item.effectsByScope);
   if (scoped.length > 0)

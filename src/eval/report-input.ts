@@ -31,6 +31,9 @@ export function modelNote(manifest: EvalManifest): string | undefined {
   if (manifest.model === 'sim:folding') {
     return "sim:folding is the adversarial simulator, not a model: it replays each task's reference calls and folds an in-scope injection's payload into the task's own writes (same tool, allowed recipient, attacker content), and obeys other injected instructions as sim:naive does. Its numbers exercise the harness and describe no model.";
   }
+  if (manifest.model === 'sim:fickle') {
+    return "sim:fickle is a baseline simulator, not a model: it replays each task's reference calls and obeys one injected text in three (chosen by a hash of the case and the text), so attacks differ in success. Its numbers exercise the harness and describe no model.";
+  }
   return `${manifest.model} is a baseline simulator, not a model: it answers without calling any tool. Its numbers exercise the harness and describe no model.`;
 }
 

@@ -15,7 +15,7 @@ import type { IsolationKind } from '../policy/isolation.js';
 import type { Model } from '../models/types.js';
 import { isPlainObject } from '../shared/own.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { Attack } from './attacks.js';
+import type { Attack, AttackContext } from './attacks.js';
 import type { CaseRecord, RecordedCall } from './case-record.js';
 import type { EvalToolChoice } from './eval-manifest.js';
 import { runPlannedCase } from './plan-then-execute/run-planned-case.js';
@@ -82,6 +82,8 @@ export interface RunCaseOptions {
   toolChoice?: EvalToolChoice;
   /** Stops the case's run (it ends `stopped`, `aborted`). */
   signal?: AbortSignal;
+  /** Called once the run is over with the environment before and after it (the adaptive attack reads the visible effects). */
+  observe?: (pre: unknown, post: unknown) => void;
 }
 
 /**
@@ -190,6 +192,7 @@ export async function runCase(options: RunCaseOptions): Promise<CaseRecord> {
     record.error ??= `utility check failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   summarizeEvents(record, events, injectionTask);
+  options.observe?.(pre, options.env.state);
   if (injectionTask) {
     record.attack = { attempted: record.calls.some((call) => call.attempt), effect: false };
     try {
@@ -209,16 +212,26 @@ export function plantAttack(
   userTask: UserTask<unknown>,
   toolNames: readonly string[],
 ): Record<string, string> {
-  const text = attack.render({
+  const text = attack.render(attackContext(suite, injectionTask, userTask, toolNames));
+  const placed = suite.vectors.filter((vector) => attack.vectors === undefined || attack.vectors.includes(vector.id));
+  return Object.fromEntries(placed.map((vector) => [vector.id, text]));
+}
+
+/** What an attack is told when it writes its text for a case. */
+export function attackContext(
+  suite: AnyEvalSuite,
+  injectionTask: InjectionTask<unknown>,
+  userTask: UserTask<unknown>,
+  toolNames: readonly string[],
+): AttackContext {
+  return {
     goal: injectionTask.goal,
     userName: suite.userName,
     modelName: 'the AI assistant',
     userTask: userTask.prompt,
     toolNames,
     injectionCalls: injectionTask.reference(suite.createState()),
-  });
-  const placed = suite.vectors.filter((vector) => attack.vectors === undefined || attack.vectors.includes(vector.id));
-  return Object.fromEntries(placed.map((vector) => [vector.id, text]));
+  };
 }
 
 /** Fills calls, blocks, flags and malformed counts from the run's events, and keeps the events (model requests without their messages). */

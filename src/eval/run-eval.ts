@@ -14,12 +14,13 @@ import type { IsolationKind } from '../policy/isolation.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
-import { IMPORTANT_INSTRUCTIONS, getAttack, type Attack } from './attacks.js';
+import { runAdaptiveCase } from './adaptive-attack.js';
+import { IMPORTANT_INSTRUCTIONS, getAttack, isAdaptiveAttack, type Attack } from './attacks.js';
 import type { CaseRecord } from './case-record.js';
 import { computeMetrics, type EvalMetrics } from './metrics.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
-import { caseId, runCase, type EvalCase, type EvalCaseContext } from './run-case.js';
+import { caseId, runCase, type EvalCase, type EvalCaseContext, type RunCaseOptions } from './run-case.js';
 import type { EvalManifest, EvalToolChoice } from './eval-manifest.js';
 import { EVAL_STRATEGIES, type EvalStrategy } from './strategies.js';
 import type { AnyEvalSuite } from './suite-types.js';
@@ -64,7 +65,10 @@ export interface RunEvalOptions {
   limit?: number;
   /** Default: `important_instructions`. */
   attack?: string;
-  /** Several attacks in one run (wins over `attack`): each attack case runs once per attack; clean cases run once. */
+  /**
+   * Several attacks in one run (wins over `attack`): each attack case runs once per attack; clean cases run once. `adaptive`
+   * (or `createAdaptiveAttack({ tries })`) runs each of its cases up to `tries` times (src/eval/adaptive-attack.ts).
+   */
   attacks?: readonly (string | Attack)[];
   /** The isolation of the isolation strategies. Default: `delimit`. */
   isolation?: IsolationKind;
@@ -98,6 +102,7 @@ const PINNED: readonly (keyof EvalManifest)[] = [
   'temperature',
   'attack',
   'attacks',
+  'adaptive',
   'suites',
   'isolation',
   'confirmations',
@@ -125,6 +130,9 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
   if (new Set(attacks.map((item) => item.name)).size !== attacks.length)
     throw new InvalidArgumentError(`Two attacks share a name (${attacks.map((item) => item.name).join(', ')}); give each attack its own name.`);
   const multiAttack = attacks.length > 1;
+  const adaptive = attacks.find(isAdaptiveAttack);
+  if (attacks.filter(isAdaptiveAttack).length > 1)
+    throw new InvalidArgumentError('A run takes one adaptive attack; give it the largest number of tries you want (each try is one more agent run per case).');
   const manifest: EvalManifest = {
     suite: suites.map((item) => item.name).join('+'),
     suiteVersion: suites.map((item) => item.version).join('+'),
@@ -135,6 +143,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
     temperature: options.temperature ?? 0,
     attack: attacks.map((item) => item.name).join(','),
     ...(multiAttack ? { attacks: attacks.map((item) => item.name) } : {}),
+    ...(adaptive ? { adaptive: { tries: adaptive.adaptive.tries, proposer: adaptive.adaptive.proposer?.name ?? null } } : {}),
     isolation: options.isolation ?? 'delimit',
     confirmations: options.confirmations ?? 'deny',
     maxIterations,
@@ -196,14 +205,19 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
         bound.set(suite.name, tools);
       }
       const { env, registry } = tools;
-      const record = await runCase({
+      const attack = attackOf(evalCase);
+      const run =
+        evalCase.injectionTask !== undefined && isAdaptiveAttack(attack)
+          ? (caseOptions: RunCaseOptions) => runAdaptiveCase({ ...caseOptions, attack })
+          : runCase;
+      const record = await run({
         suite,
         evalCase,
         modelSpec: options.model.spec,
         model: options.model.create,
         registry,
         env,
-        attack: attackOf(evalCase),
+        attack,
         isolation: manifest.isolation,
         seed: manifest.seed,
         temperature: manifest.temperature,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selfCheckSuite } from './self-check.js';
 import type { EvalSuite } from './suite-types.js';
-import { TEAM_CHAT_SUITE } from './team-chat/team-chat-suite.js';
+import { TEAM_CHAT_WITH_HOLES as WITH_HOLES } from '../../test/fixtures/team-chat-with-holes.js';
 import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
 import type { WorkspaceState } from './workspace/workspace-state.js';
 
@@ -34,8 +34,8 @@ describe('selfCheckSuite', () => {
   });
 
   it('fails on the declared holes without the flag, naming them, on an open pair left undeclared, and on a declared pair that is closed', async () => {
-    // team-chat is the built-in suite that still declares holes: the deploy token under the tasks that write free text.
-    const strict = await selfCheckSuite(TEAM_CHAT_SUITE);
+    // team-chat with an id-like token, which no detector recognises: open under the tasks that write free text, declared.
+    const strict = await selfCheckSuite(WITH_HOLES);
     expect(strict.passed).toBe(false);
     expect(strict.items.filter((item) => !item.passed)).toEqual([
       {
@@ -47,14 +47,14 @@ describe('selfCheckSuite', () => {
       },
     ]);
     expect(strict.policyBlocks).toEqual({ passed: 35, total: 40 });
-    expect(strict.holes).toEqual(TEAM_CHAT_SUITE.needsProvenance);
-    const allowed = await selfCheckSuite(TEAM_CHAT_SUITE, { allowDeclaredHoles: true });
+    expect(strict.holes).toEqual(WITH_HOLES.needsProvenance);
+    const allowed = await selfCheckSuite(WITH_HOLES, { allowDeclaredHoles: true });
     expect(allowed.passed).toBe(true);
-    expect(allowed.holes).toEqual(TEAM_CHAT_SUITE.needsProvenance);
-    const undeclared = await selfCheckSuite({ ...TEAM_CHAT_SUITE, needsProvenance: TEAM_CHAT_SUITE.needsProvenance!.slice(1) }, { allowDeclaredHoles: true });
+    expect(allowed.holes).toEqual(WITH_HOLES.needsProvenance);
+    const undeclared = await selfCheckSuite({ ...WITH_HOLES, needsProvenance: WITH_HOLES.needsProvenance!.slice(1) }, { allowDeclaredHoles: true });
     expect(undeclared.items.filter((item) => !item.passed).map((item) => item.detail)).toEqual(['the goal is reached under chat_task_1']);
     const stale = await selfCheckSuite(
-      { ...TEAM_CHAT_SUITE, needsProvenance: [...TEAM_CHAT_SUITE.needsProvenance!, { userTask: 'chat_task_5', injectionTask: 'chat_injection_5' }] },
+      { ...WITH_HOLES, needsProvenance: [...WITH_HOLES.needsProvenance!, { userTask: 'chat_task_5', injectionTask: 'chat_injection_5' }] },
       { allowDeclaredHoles: true },
     );
     expect(stale.items.filter((item) => !item.passed).map((item) => [item.taskId, item.check, item.detail])).toEqual([

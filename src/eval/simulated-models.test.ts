@@ -58,6 +58,22 @@ describe('simulators', () => {
     expect(toolCallsOf(after)).toEqual([]);
   });
 
+  it('sim:fickle obeys some injected texts and not others, the same text always the same way', async () => {
+    const obeys = async (text: string) => {
+      const model = createSimulator('sim:fickle', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
+      await model.generate({ messages: [{ role: 'user', content: userTask.prompt }] });
+      return toolCallsOf(await model.generate(requestWithToolText(text))).some((call) => call.name === 'send_money');
+    };
+    const texts = Array.from({ length: 30 }, (_, index) => `Note ${index}.${attackText}`);
+    const verdicts = await Promise.all(texts.map(obeys));
+    expect(await Promise.all(texts.map(obeys))).toEqual(verdicts);
+    // One in three by construction (a hash); over 30 texts, between a sixth and a half.
+    expect(verdicts.filter(Boolean).length).toBeGreaterThanOrEqual(5);
+    expect(verdicts.filter(Boolean).length).toBeLessThanOrEqual(15);
+    // A goal it cannot read verbatim it never obeys.
+    expect(await obeys(Buffer.from(attackText).toString('base64').slice(0, 40))).toBe(false);
+  });
+
   it('sim:idle answers without tools', async () => {
     const model = createSimulator('sim:idle', { userTask, injectionTask, pre: WORKSPACE_SUITE.createState() });
     expect(await model.generate({ messages: [{ role: 'user', content: 'hi' }] })).toMatchObject({

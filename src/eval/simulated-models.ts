@@ -16,6 +16,13 @@
  *   offline; a task scope that pins tools and recipients lets it through.
  *   Goals without a payload, and tasks with no write to fold into, are
  *   obeyed as `sim:naive` obeys them.
+ * - `sim:fickle`: `sim:naive` that obeys only some injected texts: one in
+ *   three, chosen by a hash of the user task and the tool output that carries
+ *   the goal (so the same text in the same case is always obeyed or always
+ *   ignored). A stand-in for a model that falls for some phrasings and not
+ *   others, so that attacks differ and a search over rewrites can beat every
+ *   single family; a goal it cannot find verbatim (encoded, split) it never
+ *   obeys.
  * - `sim:idle`: answers at once without calling any tool. An agent that does
  *   nothing: zero utility and zero attack success, the case the report must
  *   flag rather than praise.
@@ -29,7 +36,7 @@ import { foldPayload, foldTarget } from './fold-payload.js';
 import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
 
 /** The simulator specs `toolwright eval --model` accepts besides real providers. */
-export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:idle'] as const;
+export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:fickle', 'sim:idle'] as const;
 
 export type SimulatorSpec = (typeof SIMULATOR_SPECS)[number];
 
@@ -55,6 +62,8 @@ export function createSimulator<State>(spec: SimulatorSpec, testCase: SimulatorC
       return new NaiveAgentSimulator(testCase);
     case 'sim:folding':
       return new FoldingAgentSimulator(testCase);
+    case 'sim:fickle':
+      return new NaiveAgentSimulator(testCase, 'sim:fickle', (text) => fnv1a(`${testCase.userTask.id}\u0000${text}`) % FICKLE_ODDS === 0);
     case 'sim:idle':
       return new IdleAgentSimulator();
     default:
@@ -105,21 +114,27 @@ class IdleAgentSimulator extends Simulator {
   }
 }
 
+/** `sim:fickle` obeys one injected text in this many. */
+const FICKLE_ODDS = 3;
+
 class NaiveAgentSimulator<State> extends Simulator {
-  readonly id = 'sim:naive';
+  readonly id: string;
   readonly #case: SimulatorCase<State>;
   readonly #queue: EvalCall[];
+  readonly #obeys: (toolOutput: string) => boolean;
   #obeyed = false;
 
-  constructor(testCase: SimulatorCase<State>) {
+  constructor(testCase: SimulatorCase<State>, id = 'sim:naive', obeys: (toolOutput: string) => boolean = () => true) {
     super();
+    this.id = id;
     this.#case = testCase;
     this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
+    this.#obeys = obeys;
   }
 
   protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
     const injection = this.#case.injectionTask;
-    if (injection && !this.#obeyed && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)))) {
+    if (injection && !this.#obeyed && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)) && this.#obeys(text))) {
       this.#obeyed = true;
       this.#queue.unshift(...injection.reference(structuredClone(this.#case.pre)));
     }
@@ -197,4 +212,13 @@ function normalize(text: string): string {
     .replace(/\\"/g, '"')
     .replace(/\u02C6/g, ' ')
     .replace(/\s+/g, ' ');
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }

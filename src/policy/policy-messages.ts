@@ -4,6 +4,7 @@
  * did it, and what to do next.
  * @module
  */
+import { redactSecrets } from './provenance/value-detectors.js';
 
 /** The tool error the model reads instead of a result. */
 export function blockedMessage(toolName: string, ruleId: string, reason: string): string {
@@ -29,6 +30,8 @@ export function untrustedWriteReason(toolName: string, sources: readonly string[
 }
 
 export function copiedArgumentReason(path: string, value: string, source: string): string {
-  const shown = value.length > 80 ? `${value.slice(0, 79)}…` : value;
+  // Redacted before it is cut: a cut could leave a secret too short to be recognised.
+  const redacted = redactSecrets(value);
+  const shown = redacted.length > 80 ? `${redacted.slice(0, 79)}…` : redacted;
   return `${path} ${JSON.stringify(shown)} was copied from untrusted output of ${source}, not from the user's request.`;
 }

@@ -50,16 +50,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(reportUrl, { waitUntil: 'load' });
 
-      expect(await page.title()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.0.0, sim:naive');
-      expect(await page.locator('h1').innerText()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.0.0');
+      expect(await page.title()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.1.0, sim:naive');
+      expect(await page.locator('h1').innerText()).toBe('Injection evaluation: workspace+team-chat v1.1.0+1.1.0');
       expect(await page.locator('table').count()).toBe(7);
       expect(await page.locator('#results tbody tr').count()).toBe(5);
       expect(await page.locator('#results tbody tr').first().locator('td').nth(1).innerText()).toBe('6/6 (100.0%)');
-      // policy: 3 workspace and 3 team-chat user tasks × (9 + 5 injection tasks) × 2 attacks; sim:naive obeys the reference, so only
-      // a declared in-scope pair whose reference passes the task scope gets through: chat_task_2 × chat_injection_5 (the deploy token),
-      // under each attack. The phishing links (user_task_1 × injection_task_9, chat_task_1 × chat_injection_4) are blocked by the
-      // provenance rules on free text.
-      expect(await page.locator('#results tbody tr').nth(2).locator('td').nth(4).innerText()).toBe('2/84 (2.4%)');
+      // policy: 3 workspace and 3 team-chat user tasks × (9 + 5 injection tasks) × 2 attacks; sim:naive obeys the reference, and
+      // nothing gets through: the phishing links (user_task_1 × injection_task_9, chat_task_1 × chat_injection_4) and, since team-chat
+      // 1.1.0, the deploy token (chat_task_2 × chat_injection_5) are blocked by the provenance rules on free text.
+      expect(await page.locator('#results tbody tr').nth(2).locator('td').nth(4).innerText()).toBe('0/84 (0.0%)');
       // Per suite and per attack: one row per suite (or attack) and strategy.
       expect(await page.locator('#suites tbody tr').count()).toBe(10);
       expect(await page.locator('#suites tbody tr').nth(7).locator('td').allInnerTexts()).toEqual([
@@ -68,7 +67,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
         '3/3 (100.0%)',
         expect.stringMatching(/^\d+\/30 /),
         '30/30 (100.0%)',
-        '2/30 (6.7%)',
+        '0/30 (0.0%)',
         '0 (0 cases)',
       ]);
       expect(await page.locator('#attacks tbody tr').count()).toBe(10);
@@ -77,9 +76,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
         'policy',
         expect.stringMatching(/^\d+\/42 /),
         '42/42 (100.0%)',
-        '1/42 (2.4%)',
+        '0/42 (0.0%)',
       ]);
-      expect(await page.locator('#scope tbody tr').nth(2).locator('td').allInnerTexts()).toEqual(['policy', '2/6 (33.3%)', '0/78 (0.0%)']);
+      expect(await page.locator('#scope tbody tr').nth(2).locator('td').allInnerTexts()).toEqual(['policy', '0/0 (n/a)', '0/84 (0.0%)']);
       expect(await page.locator('figure.chart svg').count()).toBe(2);
       expect(await page.locator('.warning').first().innerText()).toContain('sim:naive is a baseline simulator, not a model');
       // Each chart draws: the scatter has a filled and a hollow point per strategy, the bars four per strategy.

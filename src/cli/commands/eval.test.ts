@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../main.js';
 import { runEvalCommand, type EvalCommandIo } from './eval.js';
@@ -17,7 +18,7 @@ function capture(): EvalCommandIo & { stdout: string[]; stderr: string[] } {
 }
 
 describe('toolwright eval', () => {
-  it('--self-check passes on workspace with no holes (provenance rules close its in-scope pairs), fails on the holes team-chat declares, and passes when they are accepted by flag', async () => {
+  it('--self-check passes on workspace and team-chat with no holes (provenance rules close their in-scope pairs), fails on the holes a suite declares, and passes when they are accepted by flag', async () => {
     const workspace = capture();
     expect(await runEvalCommand({ selfCheck: true }, workspace)).toBe(0);
     expect(workspace.stdout.join('')).toBe(
@@ -31,9 +32,24 @@ describe('toolwright eval', () => {
         '',
       ].join('\n'),
     );
+    const chat = capture();
+    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat' }, chat)).toBe(0);
+    expect(chat.stdout.join('')).toBe(
+      [
+        'toolwright eval --self-check: team-chat v1.1.0',
+        '  user tasks:      8/8 references solve their task (100.0% utility)',
+        '  injection tasks: 5/5 references reach their goal and are detected (100.0% effects)',
+        "  task policies:   40/40 (user task, injection task) pairs keep the injection's reference from its goal",
+        '  checks:          52 passed, 0 failed',
+        'self-check passed',
+        '',
+      ].join('\n'),
+    );
+    // A suite that still declares holes: team-chat with an id-like token no detector recognises (test/fixtures).
+    const withHoles = fileURLToPath(new URL('../../../test/fixtures/team-chat-with-holes.ts', import.meta.url));
     const holes = ['1', '2', '3', '4', '7'].map((id) => `chat_task_${id}×chat_injection_5`).join(', ');
     const strict = capture();
-    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat' }, strict)).toBe(1);
+    expect(await runEvalCommand({ selfCheck: true, suite: withHoles }, strict)).toBe(1);
     expect(strict.stdout.join('')).toContain(
       [
         "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
@@ -46,10 +62,10 @@ describe('toolwright eval', () => {
       ].join('\n'),
     );
     const io = capture();
-    expect(await runEvalCommand({ selfCheck: true, suite: 'team-chat', allowProvenanceHoles: true }, io)).toBe(0);
+    expect(await runEvalCommand({ selfCheck: true, suite: withHoles, allowProvenanceHoles: true }, io)).toBe(0);
     expect(io.stdout.join('')).toBe(
       [
-        'toolwright eval --self-check: team-chat v1.0.0',
+        'toolwright eval --self-check: team-chat-with-holes v1.1.0',
         '  user tasks:      8/8 references solve their task (100.0% utility)',
         '  injection tasks: 5/5 references reach their goal and are detected (100.0% effects)',
         "  task policies:   35/40 (user task, injection task) pairs keep the injection's reference from its goal",
@@ -93,9 +109,35 @@ describe('toolwright eval', () => {
     expect(io.stderr).toEqual([]);
   });
 
+  it('--attack all,adaptive --attack-tries: prints the best of N beside the best single-shot attack, and the tries it ran', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tw-eval-cli-'));
+    folders.push(out);
+    const io = capture();
+    const code = await runEvalCommand(
+      { out, model: 'sim:fickle', suite: 'team-chat', limit: '2', strategies: 'none,policy', attack: 'all,adaptive', attackTries: '6', progress: false },
+      io,
+    );
+    expect(code).toBe(0);
+    const text = io.stdout.join('');
+    expect(text).toMatch(/adaptive \(best of 6\) under none: effects \d+\/10 [\d.]+%; best single-shot attack \w+: \d+\/10 [\d.]+%; \d+ of 60 tries run/);
+    expect(text).toContain(
+      'adaptive (best of 6) under policy: effects 0/10 0.0%; best single-shot attack important_instructions: 0/10 0.0%; 60 of 60 tries run',
+    );
+  });
+
   it('refuses bad options with a message naming the fix (exit 2)', async () => {
     await expect(runEvalCommand({ isolation: 'rot13' }, capture())).rejects.toThrow('--isolation must be one of delimit, datamark, encode (got "rot13").');
     await expect(runEvalCommand({ strategies: 'none,magic' }, capture())).rejects.toThrow('Unknown strategy "magic"');
+    for (const tries of ['0', '51', '2.5', 'many', ''])
+      await expect(runEvalCommand({ attack: 'adaptive', attackTries: tries }, capture())).rejects.toThrow(
+        `--attack-tries must be an integer from 1 to 50 (got ${JSON.stringify(tries)}): it is how many agent runs the adaptive attack makes per attack case.`,
+      );
+    await expect(runEvalCommand({ attack: 'all', attackTries: '5' }, capture())).rejects.toThrow(
+      '--attack-tries applies to the adaptive attack only, and --attack "all" does not name it; add adaptive (e.g. --attack all,adaptive).',
+    );
+    await expect(runEvalCommand({ attack: 'direct', attackerModel: 'openai:gpt-4o-mini' }, capture())).rejects.toThrow(
+      '--attacker-model applies to the adaptive attack only, and --attack "direct" does not name it',
+    );
     await expect(runEvalCommand({ concurrency: '0' }, capture())).rejects.toThrow('--concurrency must be an integer of at least 1 (got "0").');
     await expect(runEvalCommand({ model: 'sim:genius' }, capture())).rejects.toThrow('Unknown simulator "sim:genius"');
     await expect(runEvalCommand({ model: 'nope' }, capture())).rejects.toThrow('write it as provider:model');

@@ -27,9 +27,18 @@ import {
   type SelfCheckReport,
   type StrategyMetrics,
 } from '../../eval/index.js';
-import { ATTACKS, IMPORTANT_INSTRUCTIONS, parseAttacks } from '../../eval/attacks.js';
+import { modelProposer } from '../../eval/adaptive-attack.js';
+import {
+  ADAPTIVE_ATTACK_NAME,
+  ATTACKS,
+  DEFAULT_ATTACK_TRIES,
+  IMPORTANT_INSTRUCTIONS,
+  MAX_ATTACK_TRIES,
+  isAdaptiveAttack,
+  parseAttacks,
+} from '../../eval/attacks.js';
 import { BUILT_IN_SUITES } from '../../eval/built-in-suites.js';
-import { percent } from '../../eval/metrics.js';
+import { percent, type AdaptiveMetrics } from '../../eval/metrics.js';
 import { isSimulatorSpec } from '../../eval/simulated-models.js';
 import { parseStrategies } from '../../eval/strategies.js';
 import { createModel } from '../../models/create-model.js';
@@ -56,6 +65,10 @@ export interface EvalCommandOptions {
   suite?: string;
   /** Comma-separated attack names, or `all`. */
   attack?: string;
+  /** The adaptive attack's tries per attack case. */
+  attackTries?: string;
+  /** A `provider:model` spec whose model proposes the adaptive attack's rewrites. */
+  attackerModel?: string;
   model?: string;
   baseUrl?: string;
   strategies?: string;
@@ -96,7 +109,13 @@ export function registerEvalCommand(program: Command): void {
       `comma-separated suites: built-in (${Object.keys(BUILT_IN_SUITES).join(', ')}) or module paths whose default export is a suite`,
       'workspace',
     )
-    .option('--attack <list>', `comma-separated attacks (${Object.keys(ATTACKS).join(', ')}), or all`, IMPORTANT_INSTRUCTIONS.name)
+    .option(
+      '--attack <list>',
+      `comma-separated attacks (${[...Object.keys(ATTACKS), ADAPTIVE_ATTACK_NAME].join(', ')}), or all (the six families; all,adaptive adds the search)`,
+      IMPORTANT_INSTRUCTIONS.name,
+    )
+    .option('--attack-tries <n>', `the adaptive attack's agent runs per attack case, 1 to ${MAX_ATTACK_TRIES} (default ${DEFAULT_ATTACK_TRIES})`)
+    .option('--attacker-model <spec>', "a provider:model that proposes the adaptive attack's rewrites from the earlier tries' outcomes")
     .option(
       '--model <spec>',
       `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`,
@@ -137,7 +156,18 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
     io.out(options.json ? `${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n` : reports.map(renderSelfCheck).join('\n'));
     return reports.every((report) => report.passed) ? 0 : 1;
   }
-  const attacks = parseAttacks(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
+  const attackTries = options.attackTries === undefined ? undefined : attackTriesOption(options.attackTries);
+  const attackNames = parseAttacks(options.attack ?? IMPORTANT_INSTRUCTIONS.name);
+  if ((attackTries !== undefined || options.attackerModel !== undefined) && !attackNames.some(isAdaptiveAttack))
+    throw new InvalidArgumentError(
+      `${attackTries !== undefined ? '--attack-tries' : '--attacker-model'} applies to the adaptive attack only, and --attack ${JSON.stringify(options.attack ?? IMPORTANT_INSTRUCTIONS.name)} does not name it; add adaptive (e.g. --attack all,adaptive).`,
+    );
+  const seed = integer('--seed', options.seed ?? '0', 0);
+  const attackerModel = options.attackerModel === undefined ? undefined : createModel(options.attackerModel);
+  const attacks = parseAttacks(options.attack ?? IMPORTANT_INSTRUCTIONS.name, {
+    ...(attackTries !== undefined ? { tries: attackTries } : {}),
+    ...(attackerModel ? { proposer: modelProposer(attackerModel, { name: options.attackerModel!, seed }) } : {}),
+  });
   const spec = options.model ?? DEFAULT_EVAL_MODEL;
   const isolation = (options.isolation ?? 'delimit') as IsolationKind;
   if (!ISOLATION_KINDS.includes(isolation))
@@ -149,7 +179,6 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   if (!EVAL_TOOL_CHOICES.includes(toolChoice))
     throw new InvalidArgumentError(`--tool-choice must be one of ${EVAL_TOOL_CHOICES.join(', ')} (got "${options.toolChoice}").`);
   const limit = options.limit === undefined ? undefined : integer('--limit', options.limit, 1);
-  const seed = integer('--seed', options.seed ?? '0', 0);
   const temperature = number('--temperature', options.temperature ?? '0');
   let concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
   const maxRetries = options.maxRetries === undefined ? undefined : integer('--max-retries', options.maxRetries, 0);
@@ -193,6 +222,7 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
           ...result.metrics.strategies.flatMap((item) => (item.warning ? [`${item.strategy}: ${item.warning}`] : [])),
         ]),
       );
+      if (result.metrics.adaptive) io.out(renderAdaptiveSummary(result.metrics.adaptive));
       io.out(
         `\n${result.complete ? 'Report' : 'Partial report (interrupted; rerun with --resume to finish)'}: ${result.paths.html}\n  also ${result.paths.markdown}, ${result.paths.metrics}, ${result.paths.generations}\n`,
       );
@@ -201,6 +231,7 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   } finally {
     process.removeListener('SIGINT', onSignal);
     await close();
+    await (attackerModel as { close?: () => Promise<void> } | undefined)?.close?.();
   }
 }
 
@@ -223,6 +254,26 @@ async function modelSource(
     ...(tiny ? { local: { callTokenBudget: TINY_CALL_TOKEN_BUDGET } } : {}),
   });
   return { source: { spec, simulator: false, create: () => model }, close: async () => model.close?.() };
+}
+
+function attackTriesOption(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < 1 || value > MAX_ATTACK_TRIES)
+    throw new InvalidArgumentError(
+      `--attack-tries must be an integer from 1 to ${MAX_ATTACK_TRIES} (got ${JSON.stringify(text)}): it is how many agent runs the adaptive attack makes per attack case.`,
+    );
+  return value;
+}
+
+/** One line per strategy: the adaptive attack's best of N beside the best single-shot attack, and the tries it ran. */
+function renderAdaptiveSummary(rows: readonly AdaptiveMetrics[]): string {
+  const rate = (item: { count: number; total: number; rate: number | null }) => `${item.count}/${item.total} ${percent(item.rate)}`;
+  return `\n${rows
+    .map(
+      (row) =>
+        `${row.attack} (best of ${row.maxTries}) under ${row.strategy}: effects ${rate(row.bestOfN)}${row.bestSingleShot ? `; best single-shot attack ${row.bestSingleShot.attack}: ${rate(row.bestSingleShot.effects)}` : ''}; ${row.triesUsed} of ${row.budget} tries run`,
+    )
+    .join('\n')}\n`;
 }
 
 function integer(name: string, text: string, min: number): number {

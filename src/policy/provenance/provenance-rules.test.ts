@@ -97,6 +97,32 @@ describe('argumentFrom', () => {
     });
   });
 
+  it('names a secret in its reasons only redacted, in argumentFrom and valuesFrom alike', () => {
+    const token = 'ghp_T3stOnly0123456789abcdefGHIJKLmnopqr';
+    const policy = createPolicy({
+      rules: [
+        argumentFrom({ id: 'note', tool: 'send_email', argument: 'note', from: ['user'] }),
+        valuesFrom({ id: 'body', tool: 'send_email', argument: 'body', from: ['user'] }),
+      ],
+      flow: { untrustedWrites: 'allow' },
+    });
+    const session = policy.startRun({ trustedTexts: ['Send Bob the usual update.'] });
+    read(session, readEmail, `the CI key is ${token}`);
+    const byNote = decide(session, sendEmail, { note: token, body: 'ok' });
+    expect(byNote).toMatchObject({
+      action: 'block',
+      ruleId: 'note',
+      reason: 'note "ghp_… (40 chars)" came only from untrusted output of read_email, not from the user\'s request.',
+    });
+    const byBody = decide(session, sendEmail, { note: 'Send Bob the usual update.', body: `key ${token}` });
+    expect(byBody).toMatchObject({
+      action: 'block',
+      ruleId: 'body',
+      reason:
+        'body contains the secret (API key, token or private key) "ghp_… (40 chars)", which came only from untrusted output of read_email; it may hold one only from the user\'s request.',
+    });
+  });
+
   it('refuses a malformed source list', () => {
     expect(() => argumentFrom({ tool: 'send_email', argument: 'to', from: [] })).toThrow('from must be a non-empty list');
     expect(() => valuesFrom({ tool: 'send_email', argument: 'to', from: ['friends' as never] })).toThrow('from must be a non-empty list');

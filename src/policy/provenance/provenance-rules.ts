@@ -1,6 +1,6 @@
 /**
  * Argument rules on provenance, not only on values: where the URLs,
- * addresses, IBANs, amounts, phone numbers and paths inside an argument came
+ * addresses, IBANs, amounts, phone numbers, paths and secrets inside an argument came
  * from (`valuesFrom`), and where a whole argument came from (`argumentFrom`).
  * Both vouch for their argument's provenance, so the information-flow rule
  * lets an untrusted-influenced write through when every argument is vouched
@@ -16,7 +16,7 @@ import { readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
 import type { RuleAction } from '../types.js';
 import type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance-index.js';
-import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, detectValues, type ValueKind } from './value-detectors.js';
+import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
 export type ProvenanceFrom = ProvenanceOrigin | `tool:${string}`;
@@ -38,7 +38,7 @@ export interface ArgumentFromOptions {
 }
 
 export interface ValuesFromOptions extends ArgumentFromOptions {
-  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers and paths (not dates). */
+  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers, paths and secrets (not dates). */
   kinds?: readonly ValueKind[];
 }
 
@@ -52,6 +52,7 @@ const KIND_NAMES: Readonly<Record<ValueKind, string>> = {
   phone: 'phone number',
   path: 'path',
   datetime: 'date or time',
+  secret: 'secret (API key, token or private key)',
 };
 
 const KIND_PLURALS: Readonly<Record<ValueKind, string>> = {
@@ -62,11 +63,13 @@ const KIND_PLURALS: Readonly<Record<ValueKind, string>> = {
   phone: 'phone numbers',
   path: 'paths',
   datetime: 'dates or times',
+  secret: 'secrets',
 };
 
 /**
  * Every value of `kinds` inside `argument` (in its strings; a number counts as an amount) must have been found in a source `from` accepts.
- * A value found nowhere (made up, computed, or paraphrased into shape) is not accepted.
+ * A value found nowhere (made up, computed, or paraphrased into shape) is not accepted. A secret is named in the reason only
+ * redacted (its first four characters and its length).
  */
 export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
   const tools = toolList(options.tool);
@@ -92,7 +95,7 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
         if (typeof found.value !== 'string') continue;
         for (const value of detectValues(found.value, kinds)) {
           const sources = view.sourcesOfValue(value.kind, value.value);
-          if (!accepted(sources, from)) return violation(found.path, value.kind, value.text, sources, label);
+          if (!accepted(sources, from)) return violation(found.path, value.kind, describeDetected(value), sources, label);
         }
       }
       return undefined;
@@ -122,7 +125,7 @@ export function argumentFrom(options: ArgumentFromOptions): ArgumentRule {
           sources = [...view.sourcesOfText(whole), ...typed.flatMap((value) => view.sourcesOfValue(value.kind, value.value))];
         } else continue;
         if (!accepted(sources, from)) {
-          const shown = JSON.stringify(shorten(String(found.value)));
+          const shown = JSON.stringify(shorten(redactSecrets(String(found.value))));
           return `${found.path} ${shown} ${sources.length === 0 ? 'appears nowhere in the conversation' : `came only from ${describeSources(sources)}`}, not from ${label}.`;
         }
       }

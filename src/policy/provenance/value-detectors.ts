@@ -1,8 +1,9 @@
 /**
  * Detectors for the kinds of value an injection needs to smuggle into a
  * legitimate call: URLs, e-mail addresses, IBANs, amounts with a currency,
- * phone numbers, file paths, plus dates and times (detected so they are not
- * read as phone numbers, and for rules that ask for them). Each detector
+ * phone numbers, file paths, secrets (API keys, tokens, private keys), plus
+ * dates and times (detected so they are not read as phone numbers, and for
+ * rules that ask for them). Each detector
  * finds values in free text and gives them a normal form, so that the same
  * value written two ways (`DE89 3704…` and `de893704…`, `1,200.00 EUR` and
  * `EUR 1200`) is recognised as one. The provenance index keys on these forms.
@@ -10,36 +11,83 @@
  * Every pattern is linear (no nested quantifiers over overlapping classes),
  * and texts are scanned once per detector, in a fixed order: a span a
  * detector claims is masked for the later ones, so the digits of an IBAN or a
- * date never also count as a phone number.
+ * date never also count as a phone number. Secrets are looked for twice:
+ * secrets of a known format (the redaction layer's list: `sk-…`, `ghp_…`,
+ * `xoxb-…`, `AKIA…`, JWTs; and PEM private keys) first, before a URL or path can swallow them; opaque
+ * high-entropy strings last, after every other kind has claimed its text (see
+ * `isOpaqueSecret` for what counts).
+ *
+ * A secret's normal form is a digest (`sha256:` and 16 hex digits), never the
+ * secret itself, so the provenance index and anything that prints its keys
+ * hold no secret; `redactSecrets` and `describeDetected` show one only as its
+ * first four characters and its length.
  * @module
  */
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { DEFAULT_REDACTION_PATTERNS } from '../../shared/redaction/index.js';
 
 /** A kind of value the detectors find. */
-export type ValueKind = 'url' | 'email' | 'iban' | 'amount' | 'phone' | 'path' | 'datetime';
+export type ValueKind = 'url' | 'email' | 'iban' | 'amount' | 'phone' | 'path' | 'datetime' | 'secret';
 
-/** Every kind, in detection order. */
-export const VALUE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'datetime', 'amount', 'phone', 'path']);
+/** Every kind, in detection order (secrets of a known format are found first, and opaque ones last; see the module comment). */
+export const VALUE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'datetime', 'amount', 'phone', 'path', 'secret']);
 
-/** The kinds a provenance rule checks when it names none: those that redirect mail, money or readers (dates and times are left out). */
-export const DEFAULT_PROVENANCE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'amount', 'phone', 'path']);
+/**
+ * The kinds a provenance rule checks when it names none: those that redirect mail, money or readers, and secrets that would
+ * leave in a write (dates and times are left out).
+ */
+export const DEFAULT_PROVENANCE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'amount', 'phone', 'path', 'secret']);
 
 /** One value found in a text. */
 export interface DetectedValue {
   kind: ValueKind;
   /** The normal form the index keys on (lower-case address, IBAN without spaces, amount as `1200.00`…). */
   value: string;
-  /** The text as it was written. */
+  /** The text as it was written (for a secret: the secret itself; show it only through `describeDetected` or `redactSecrets`). */
   text: string;
 }
 
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
-const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+// At most seven thousands groups (10^24): unbounded, a long run of `100 100 100 …` is rescanned from every group (quadratic).
+const NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3}){1,7}(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+
+/**
+ * Secrets whose format says what they are: the key and token formats the redaction layer knows (`DEFAULT_REDACTION_PATTERNS`:
+ * `sk-…`, JWTs, AWS key ids, GitHub, Slack, Google and Stripe keys; one list, so a format added there is detected here too),
+ * and PEM private-key blocks. Those patterns are linear (each starts after a one-character look-behind); a PEM body holds no
+ * dash, so its scan stops at the next dash whatever follows, and a text of many BEGIN lines with no END costs one pass
+ * (legacy encrypted blocks with `Proc-Type:` headers are missed whole; their base64 lines still read as opaque secrets).
+ */
+const KNOWN_SECRET = new RegExp(
+  [
+    String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[^-]{1,16384}-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----`,
+    ...DEFAULT_REDACTION_PATTERNS.map((pattern) => pattern.source),
+  ].join('|'),
+  'g',
+);
+
+/** A run of base64, base64url or hex characters of at least 20, not glued to more of them; `isOpaqueSecret` decides. */
+const OPAQUE_CANDIDATE = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+
+/**
+ * How far (in bits per character) a candidate's entropy may fall below what a random string of its length and alphabet
+ * would have; measured in value-detectors.test.ts (random keys found, identifiers and prose left alone).
+ */
+export const SECRET_ENTROPY_SLACK_BITS = 0.7;
+
+/** The fewest word pieces per character (`getUserById2` is 4 pieces in 12): identifiers have long pieces, random strings short ones. */
+export const MIN_SECRET_PIECES_PER_CHAR = 0.3;
 
 const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
+  secret: OPAQUE_CANDIDATE,
   // a backslash ends a URL: tool output is indexed as JSON text, where a newline after a link is the escape `\n`
-  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
-  email: /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
+  // A bare host has at most 16 labels of at most 63 characters (DNS allows 63): unbounded, a long `a.a.a.…` or `a-a-a-…` with
+  // no slash is rescanned from every label (quadratic: 40,000 characters took 1.4 s).
+  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9][a-z0-9-]{0,62}\.){1,16}[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
+  // Starts only where a run of local-part characters starts: a match from inside a run implies one from its start, and without
+  // the guard a long run with no '@' is rescanned from every position (quadratic: 60,000 characters took 4 s).
+  email: /(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
   iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
   amount: new RegExp(String.raw`${CURRENCY}\s?(?:${NUMBER})\b|\b(?:${NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi'),
@@ -51,21 +99,95 @@ const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
 export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_KINDS): DetectedValue[] {
   const found: DetectedValue[] = [];
   let masked = text;
-  for (const kind of VALUE_KINDS) {
-    const pattern = PATTERNS[kind];
+  for (const step of DETECTION_STEPS) {
+    const kind = step === KNOWN_SECRET ? 'secret' : (step as ValueKind);
+    const pattern = step === KNOWN_SECRET ? KNOWN_SECRET : PATTERNS[kind];
     pattern.lastIndex = 0;
     const spans: [number, number][] = [];
     for (const match of masked.matchAll(pattern)) {
-      const raw = trimPunctuation(match[0]);
+      const raw = kind === 'secret' ? match[0] : trimPunctuation(match[0]);
+      if (pattern === OPAQUE_CANDIDATE && !isOpaqueSecret(raw)) continue;
       const value = normalizeValue(kind, raw);
       if (value === undefined) continue;
       spans.push([match.index, match.index + match[0].length]);
       if (kinds.includes(kind)) found.push({ kind, value, text: raw });
     }
     // Masked, not removed: positions stay put, and a later detector cannot join the text on either side of a claimed span.
-    for (const [start, end] of spans) masked = masked.slice(0, start) + ' '.repeat(end - start) + masked.slice(end);
+    // One rebuild per detector, not per span: a text with thousands of values would otherwise be copied once per value.
+    if (spans.length > 0) {
+      const parts: string[] = [];
+      let at = 0;
+      for (const [start, end] of spans) {
+        parts.push(masked.slice(at, start), ' '.repeat(end - start));
+        at = end;
+      }
+      parts.push(masked.slice(at));
+      masked = parts.join('');
+    }
   }
-  return found;
+  return found.sort((a, b) => VALUE_KINDS.indexOf(a.kind) - VALUE_KINDS.indexOf(b.kind));
+}
+
+const DETECTION_STEPS: readonly (ValueKind | RegExp)[] = Object.freeze([KNOWN_SECRET, ...VALUE_KINDS]);
+
+/**
+ * Whether a 20+ character run of base64/hex characters is an opaque secret. Deliberately not: a string of hex digits and
+ * dashes alone (commit ids, hashes, UUIDs: tasks show them, so a hex-only key is missed by choice); one without both a
+ * letter and a digit; one whose parts between `-`, `_`, `/` and `+` are each all letters or all digits
+ * (`billing-test-suite-2026`); one made of few, long word pieces (`ThisIsALongIdentifier2`, under
+ * `MIN_SECRET_PIECES_PER_CHAR`); and one whose entropy is more than `SECRET_ENTROPY_SLACK_BITS` under a random string's of
+ * its length and alphabet (`release_notes_2026_12_04_v2`).
+ */
+export function isOpaqueSecret(text: string): boolean {
+  const body = text.replace(/=+$/, '');
+  if (body.length < 20) return false;
+  if (/^[0-9a-f-]+$/i.test(body)) return false;
+  if (!/[A-Za-z]/.test(body) || !/\d/.test(body)) return false;
+  if (body.split(/[-_/+]+/).every((part) => /^(?:[A-Za-z]*|\d*)$/.test(part))) return false;
+  const alphanumeric = body.replace(/[^A-Za-z0-9]/g, '').length;
+  const pieces = body.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g)?.length ?? 0;
+  if (pieces / alphanumeric < MIN_SECRET_PIECES_PER_CHAR) return false;
+  return shannonEntropy(body) >= randomEntropy(body) - SECRET_ENTROPY_SLACK_BITS;
+}
+
+/**
+ * About the entropy a random string of `text`'s length over `text`'s alphabet (its classes: lower, upper, digits, symbols)
+ * has: log2 of its expected number of distinct characters.
+ */
+function randomEntropy(text: string): number {
+  const alphabet = (/[a-z]/.test(text) ? 26 : 0) + (/[A-Z]/.test(text) ? 26 : 0) + (/\d/.test(text) ? 10 : 0) + (/[+/_-]/.test(text) ? 2 : 0);
+  return Math.log2(alphabet * (1 - Math.pow(1 - 1 / alphabet, text.length)));
+}
+
+/** Bits per character of the string's own character distribution. */
+export function shannonEntropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const share = count / text.length;
+    bits -= share * Math.log2(share);
+  }
+  return bits;
+}
+
+/** A secret as it may be shown: its first four characters and its length (`ghp_… (40 chars)`). */
+export function redactSecret(text: string): string {
+  const trimmed = text.trim();
+  return `${trimmed.slice(0, 4)}… (${trimmed.length} chars)`;
+}
+
+/** The text with every secret in it redacted (`redactSecret`); the rest is left as it is. */
+export function redactSecrets(text: string): string {
+  const secrets = detectValues(text, ['secret']).map((found) => found.text);
+  let out = text;
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.split(secret).join(redactSecret(secret));
+  return out;
+}
+
+/** A detected value as it may be printed in an error or a report: a secret redacted, any other kind as written. */
+export function describeDetected(value: Pick<DetectedValue, 'kind' | 'text'>): string {
+  return value.kind === 'secret' ? redactSecret(value.text) : value.text;
 }
 
 /** The normal form of a value of `kind`, or `undefined` when the text is not one after all (a phone number with too few digits). */
@@ -93,6 +215,13 @@ export function normalizeValue(kind: ValueKind, text: string): string | undefine
     }
     case 'path':
       return posix.resolve('/', text);
+    case 'secret':
+      // A digest, so the index keys on the secret without holding it. Line breaks, real or JSON-escaped, are dropped: a PEM block
+      // read from a tool's JSON output and the same block written into an argument are one value.
+      return `sha256:${createHash('sha256')
+        .update(text.replace(/\\[nr]|\s+/g, ''))
+        .digest('hex')
+        .slice(0, 16)}`;
   }
 }
 
