@@ -16,7 +16,7 @@ import { ensureTinyModel } from '../../src/models/local/tiny-model.js';
 import { toChatHistory } from '../../src/models/local/chat-history.js';
 import { LocalModel } from '../../src/models/local/local-model.js';
 import { toolCallsOf } from '../../src/protocol/model-exchange.js';
-import { ToolRegistry, silentLogger, type AnyTool } from '../../src/tools/index.js';
+import { ToolRegistry, defineTool, silentLogger, type AnyTool } from '../../src/tools/index.js';
 import { tools as conjugateTools } from '../../examples/conjugate/index.js';
 import { createSubscriptionTools, createSubscriptionsStore } from '../../examples/subscriptions/index.js';
 
@@ -139,6 +139,50 @@ for (const tool of benchTools) {
   rows.push(await runGrammar(tool));
 }
 
+// The per-step cost on equal work: one free-text argument that both variants fill up to the same token budget, so
+// neither per-call costs (the call framing, jump-forward decodes between short sampled runs) nor validity changes what
+// is divided by what. Interleaved round by round, order alternating; the figure is the median of per-round ratios.
+const noteTool = defineTool({
+  name: 'note',
+  description: 'Writes a note.',
+  effect: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  execute: () => 'ok',
+});
+const longRounds = argument('long-rounds', 12);
+const longFree = new LocalModel(path, { threads, constrained: false, maxCallTokens: maxTokens * 2 });
+const longMask = new LocalModel(path, { threads, callTokenBudget: maxTokens * 2, maxCallTokens: maxTokens * 2, maxOutputTokens: maxTokens * 4 });
+const longRequest = (seed: number) => ({ messages, tools: [noteTool], toolChoice: { tool: noteTool.name }, temperature: 1, seed });
+for (const model of [longFree, longMask]) await model.generate(longRequest(0));
+const stepRatios: number[] = [];
+const long = { free: { ms: 0, steps: 0 }, mask: { ms: 0, steps: 0, maskMs: 0, maskedSteps: 0 } };
+for (let round = 1; round <= longRounds; round++) {
+  const perStep: Record<'free' | 'mask', number> = { free: NaN, mask: NaN };
+  for (const variant of round % 2 === 0 ? (['mask', 'free'] as const) : (['free', 'mask'] as const)) {
+    const model = variant === 'free' ? longFree : longMask;
+    const before = { ...model.stats };
+    const started = performance.now();
+    await model.generate(longRequest(round));
+    const ms = performance.now() - started;
+    const steps = model.stats.sampledTokens - before.sampledTokens;
+    long[variant].ms += ms;
+    long[variant].steps += steps;
+    if (variant === 'mask') {
+      long.mask.maskMs += model.stats.maskMs - before.maskMs;
+      long.mask.maskedSteps += model.stats.maskedSteps - before.maskedSteps;
+    }
+    perStep[variant] = ms / steps;
+  }
+  stepRatios.push(perStep.mask / perStep.free);
+}
+stepRatios.sort((a, b) => a - b);
+const medianStepRatio = stepRatios[Math.floor(stepRatios.length / 2)]!;
+const freeStepMs = long.free.ms / long.free.steps;
+const maskStepMs = long.mask.ms / long.mask.steps;
+const maskFillUs = (long.mask.maskMs / long.mask.maskedSteps) * 1000;
+await longFree.close();
+await longMask.close();
+
 const perToken = (row: Row) => (row.sampled === 0 ? NaN : row.ms / row.sampled);
 console.log(
   `\nbench:local — ${path}\n${calls} calls per tool and variant, at most ${maxTokens} sampled argument tokens per call, temperature 1, ${threads} thread(s)\n`,
@@ -177,7 +221,17 @@ console.log(
 console.log(
   `jump-forward fed ${summary.jumpForwardTokens} tokens without sampling, beside ${summary.maskSampledTokens} sampled (${((summary.jumpForwardTokens / (summary.jumpForwardTokens + summary.maskSampledTokens)) * 100).toFixed(0)}% of the arguments' tokens)`,
 );
-console.log(JSON.stringify(summary));
+console.log(
+  `\nper sampled step on one long string value (${longRounds} rounds, up to ${maxTokens * 2} tokens each, interleaved): free ${freeStepMs.toFixed(3)} ms, mask ${maskStepMs.toFixed(3)} ms; ` +
+    `median per-round ratio ${medianStepRatio.toFixed(3)} (${((medianStepRatio - 1) * 100).toFixed(1)}% over free, ${((maskStepMs - freeStepMs) * 1000).toFixed(0)} µs per step, ` +
+    `of which the mask fill and bias lookup in JavaScript ${maskFillUs.toFixed(0)} µs)`,
+);
+console.log(
+  'The per-sampled-token figure above also carries per-call costs that free sampling does not pay the same way: ' +
+    'each jump-forward run is one more decode, divided among few sampled tokens.',
+);
+const longValue = { freeMsPerStep: freeStepMs, maskMsPerStep: maskStepMs, medianRatio: medianStepRatio, maskFillUsPerStep: maskFillUs };
+console.log(JSON.stringify({ ...summary, longValue }));
 await mask.close();
 await free.close();
 await context.dispose();

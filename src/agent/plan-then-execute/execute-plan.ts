@@ -84,7 +84,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       const schema = argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject);
       const value = await options.extract({ hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) });
       // The argument's own schema is checked when the call is validated; the hole's schema, when the planner gave one, here.
-      const checked = hole.schema ? compileSchema(hole.schema, `plan hole ${name}`).validate(value) : { success: argumentSchema !== undefined || typeof value === 'string' };
+      const checked = hole.schema
+        ? compileSchema(hole.schema, `plan hole ${name}`).validate(value)
+        : { success: argumentSchema !== undefined || typeof value === 'string' };
       outcome = checked.success ? { ok: true, value } : { ok: false, reason: `the extracted value does not match the hole's schema` };
     } catch (error) {
       outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };

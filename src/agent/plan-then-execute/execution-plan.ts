@@ -64,9 +64,7 @@ export function planSchemaFor(tools: readonly AnyTool[]): JsonSchemaObject {
   const definitions: Record<string, unknown> = {};
   const calls = tools.map((tool, index) => {
     const input = hoistDefinitions(tool.inputSchema, `t${index}_`, definitions) as Record<string, unknown> & { properties?: Record<string, unknown> };
-    const properties = Object.fromEntries(
-      Object.entries(input.properties ?? {}).map(([name, schema]) => [name, { anyOf: [schema, HOLE_REFERENCE] }]),
-    );
+    const properties = Object.fromEntries(Object.entries(input.properties ?? {}).map(([name, schema]) => [name, { anyOf: [schema, HOLE_REFERENCE] }]));
     const { properties: _properties, $schema: _schema, $id: _id, ...rest } = input;
     return {
       type: 'object',

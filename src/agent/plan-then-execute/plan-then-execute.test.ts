@@ -60,7 +60,13 @@ function answering(values: unknown[]): Model & { requests: ModelRequest[] } {
     async generate(request): Promise<ModelResponse> {
       requests.push(request);
       request.signal?.throwIfAborted();
-      return { content: [], stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5 }, modelId: 'fake', output: { value: values[requests.length - 1] } };
+      return {
+        content: [],
+        stopReason: 'end_turn',
+        usage: { inputTokens: 10, outputTokens: 5 },
+        modelId: 'fake',
+        output: { value: values[requests.length - 1] },
+      };
     },
     async *stream() {},
     estimateInputTokens: () => 1,
@@ -82,7 +88,13 @@ describe('planThenExecute', () => {
     const planner = answering([replyPlan]);
     const extractor = answering([{ value: 'bob@corp.example' }]);
     const events: RunEvent[] = [];
-    const result = await planThenExecute({ planner, extractor, tools: list, prompt: 'Tell whoever wrote that 12:30 works.', onEvent: (event) => events.push(event) });
+    const result = await planThenExecute({
+      planner,
+      extractor,
+      tools: list,
+      prompt: 'Tell whoever wrote that 12:30 works.',
+      onEvent: (event) => events.push(event),
+    });
 
     expect(result.status).toBe('completed');
     if (result.status !== 'completed') return;
@@ -118,7 +130,7 @@ describe('planThenExecute', () => {
     expect(effects).toEqual([]);
   });
 
-  it("asks the confirmer for a tool whose own rule wants a person, shows secrets redacted, and declines by default", async () => {
+  it('asks the confirmer for a tool whose own rule wants a person, shows secrets redacted, and declines by default', async () => {
     const transferPlan: ExecutionPlan = {
       calls: [{ tool: 'transfer', arguments: { iban: 'DE02120300000000202051', apiKey: 'sk-live-1234567890abcdefghij' } }],
       holes: [],
@@ -158,7 +170,12 @@ describe('planThenExecute', () => {
   it("holds a hole to the planner's schema as well as the argument's: a value outside either does not run the call", async () => {
     const { effects, list } = tools();
     const narrowed: ExecutionPlan = { ...replyPlan, holes: [{ ...replyPlan.holes[0]!, schema: { type: 'string', pattern: '@corp\\.example$' } }] };
-    const outside = await planThenExecute({ planner: answering([narrowed]), extractor: answering([{ value: 'eve@exfil.example' }]), tools: list, prompt: 'Reply.' });
+    const outside = await planThenExecute({
+      planner: answering([narrowed]),
+      extractor: answering([{ value: 'eve@exfil.example' }]),
+      tools: list,
+      prompt: 'Reply.',
+    });
     expect(outside.status === 'completed' && outside.calls.map((call) => call.status)).toEqual(['succeeded', 'failed']);
     const notAString = await planThenExecute({ planner: answering([replyPlan]), extractor: answering([{ value: 42 }]), tools: list, prompt: 'Reply.' });
     expect(notAString.status === 'completed' && notAString.calls.map((call) => call.status)).toEqual(['succeeded', 'failed']);
@@ -167,7 +184,11 @@ describe('planThenExecute', () => {
 
   it('runs nothing when the plan is unusable or longer than maxCalls', async () => {
     const { effects, list } = tools();
-    const unknownTool = await planThenExecute({ planner: answering([{ calls: [{ tool: 'rm_rf', arguments: {} }], holes: [], answer: '' }]), tools: list, prompt: 'Clean up.' });
+    const unknownTool = await planThenExecute({
+      planner: answering([{ calls: [{ tool: 'rm_rf', arguments: {} }], holes: [], answer: '' }]),
+      tools: list,
+      prompt: 'Clean up.',
+    });
     expect(unknownTool).toMatchObject({ status: 'plan_rejected', usage: { toolCalls: 0, modelCalls: 1 } });
     expect(unknownTool.status === 'plan_rejected' && unknownTool.message).toContain('unknown tool "rm_rf"');
 
