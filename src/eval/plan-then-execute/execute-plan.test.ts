@@ -178,7 +178,9 @@ describe('the planner and extractor on a model', () => {
   it('extracts a value under the hole schema from the named outputs only', async () => {
     const model = answering([{ value: ['bob@corp.example'] }]);
     const extract = modelExtractor({ model }, { modelCalls: 0, inputTokens: 0, outputTokens: 0 });
-    await expect(extract({ hole: plan.holes[0]!, schema: plan.holes[0]!.schema!, outputs: [{ tool: 'read_inbox', text: 'mail' }] })).resolves.toEqual(['bob@corp.example']);
+    await expect(extract({ hole: plan.holes[0]!, schema: plan.holes[0]!.schema!, outputs: [{ tool: 'read_inbox', text: 'mail' }] })).resolves.toEqual([
+      'bob@corp.example',
+    ]);
     expect(model.requests[0]!.output!.schema).toMatchObject({ properties: { value: plan.holes[0]!.schema! } });
     expect(model.requests[0]!.tools).toBeUndefined();
   });
