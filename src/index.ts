@@ -237,6 +237,7 @@ export type {
   CallClaim,
   ClaimOptions,
   ClaimResult,
+  LeaseFence,
   CompletedAgentResult,
   ConfirmationDecision,
   ConfirmationRefusal,
