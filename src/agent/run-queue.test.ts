@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
-import { createScriptedModel, textTurn, toolCallTurn } from '../test.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { createPostgresRunStore, type PostgresRunStore } from './postgres-run-store.js';
