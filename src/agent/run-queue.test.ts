@@ -35,14 +35,14 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A store and a queue of their own (schemas and queue name), fast enough for a test: 1 s retries, 0.5 s polls. */
-async function openQueue(): Promise<{ store: PostgresRunStore; queue: RunQueue; queueSchema: string; queueName: string }> {
+async function openQueue(connectionString = url): Promise<{ store: PostgresRunStore; queue: RunQueue; queueSchema: string; queueName: string }> {
   const id = ++fresh;
-  const store = await createPostgresRunStore({ connectionString: url, schema: `queue_store_${id}` });
+  const store = await createPostgresRunStore({ connectionString, schema: `queue_store_${id}` });
   opened.stores.push(store);
   const queueSchema = `queue_boss_${id}`;
   const queueName = `resume-${id}`;
   const queue = await createRunQueue({
-    connectionString: url,
+    connectionString,
     store,
     schema: queueSchema,
     queue: queueName,
@@ -82,11 +82,12 @@ async function pausedRun(store: PostgresRunStore, tool: AnyTool, invoices: strin
   return { runId: result.runId, pending: result.pending };
 }
 
-const resumeWith = (tool: AnyTool) => () => ({
+const resumeWith = (tool: AnyTool, leaseMs?: number) => () => ({
   model: createScriptedModel([textTurn('Paid.')]),
   tools: [tool],
   recordDir: false as const,
   logger: silentLogger,
+  ...(leaseMs !== undefined ? { leaseMs } : {}),
 });
 
 async function jobCount(schema: string, queueName: string): Promise<number> {
@@ -200,6 +201,51 @@ describe.skipIf(unavailable !== undefined)(`createRunQueue${unavailable ? ` (ski
       await client.end();
     }
   });
+
+  it(
+    'recovers when the database drops every connection of the worker in the middle of a write: the run completes, the write ran once, and it serves the next run',
+    { timeout: 90_000 },
+    async () => {
+      const database = 'queue_dropped';
+      const { store, queue } = await openQueue(await server!.createDatabase(database));
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started = false;
+      const { tool, paid } = payTool({ gate, onStart: () => (started = true) });
+      const first = await pausedRun(store, tool, ['inv_7']);
+      const outcomes: WorkerOutcome[] = [];
+      await queue.work(resumeWith(tool, 2_000), { onOutcome: (outcome) => outcomes.push(outcome) });
+      await queue.decide({ token: first.pending[0]!.token, decision: 'approve' });
+      await until(() => started, 'the write to start');
+
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        // As an administrator or a failover would: every backend of the worker's database goes (store pool, pg-boss, LISTEN).
+        const dropped = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`, [
+          database,
+        ]);
+        expect(dropped.rows.length).toBeGreaterThan(0);
+        await until(
+          async () => Number((await admin.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1`, [database])).rows[0].n) === 0,
+          'the backends to end',
+        );
+      } finally {
+        await admin.end();
+      }
+      release();
+      // Whether this resume records its outcome on a new connection or fails and the job's retry takes the run over, the
+      // run completes and the write is not run again.
+      await until(async () => (await store.loadRun(first.runId))?.status === 'completed', 'the run to complete');
+      expect(paid).toEqual(['inv_7']);
+
+      const second = await pausedRun(store, tool, ['inv_8']);
+      await queue.decide({ token: second.pending[0]!.token, decision: 'approve' });
+      await until(() => outcomes.some((outcome) => outcome.runId === second.runId), 'the next run');
+      expect(outcomes.find((outcome) => outcome.runId === second.runId)).toMatchObject({ result: { status: 'completed' } });
+      expect(paid).toEqual(['inv_7', 'inv_8']);
+    },
+  );
 
   it('gives typed errors for bad input: a queue name, an unreachable database, a malformed or forged token', { timeout: 60_000 }, async () => {
     const store = await createPostgresRunStore({ connectionString: url, schema: `queue_store_${++fresh}` });
