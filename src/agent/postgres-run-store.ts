@@ -265,27 +265,27 @@ class PostgresStore implements PostgresRunStore {
     fence?: LeaseFence,
   ): Promise<void> {
     const s = this.#schema;
+    const values = [run.runId, run.status, JSON.stringify(run.state), Date.now()];
+    // Fenced: the owner check is in the UPDATE's WHERE, re-checked under the row's lock, so a take-over that commits first wins.
+    const [text, saveValues] = fence
+      ? [`UPDATE ${s}.runs SET status = $2, state = $3, updated_at = $4 WHERE run_id = $1 AND lease_owner = $5`, [...values, fence.leaseOwner]]
+      : [
+          `INSERT INTO ${s}.runs (run_id, status, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+           ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
+          values,
+        ];
+    if (confirmations.length === 0) {
+      // One statement, no transaction: a process frozen here holds no lock on the run past the statement, so it cannot
+      // keep a take-over waiting.
+      const saved = await this.#pool.query(text, saveValues);
+      if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
+      return;
+    }
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
-      const now = Date.now();
-      if (fence) {
-        // The owner check is in the UPDATE's WHERE, re-checked under the row's lock: a take-over that commits first wins.
-        const saved = await client.query(`UPDATE ${s}.runs SET status = $2, state = $3, updated_at = $4 WHERE run_id = $1 AND lease_owner = $5`, [
-          run.runId,
-          run.status,
-          JSON.stringify(run.state),
-          now,
-          fence.leaseOwner,
-        ]);
-        if (saved.rowCount !== 1) throw leaseLostError(run.runId);
-      } else {
-        await client.query(
-          `INSERT INTO ${s}.runs (run_id, status, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-           ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
-          [run.runId, run.status, JSON.stringify(run.state), now],
-        );
-      }
+      const saved = await client.query(text, saveValues);
+      if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       for (const item of confirmations) {
         await client.query(
           `INSERT INTO ${s}.confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
