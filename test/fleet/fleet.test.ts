@@ -291,37 +291,42 @@ describe.skipIf(unavailable !== undefined)(`a fleet of worker processes on one P
         const approver = start('fleet-approver.ts', { ...env, FLEET_APPROVE_GAP_MS: '300' });
         const paused: { pid: number; invoice: string; stoppedAt: number }[] = [];
         let inconclusive = 0;
-        const frozen = new Set<number>();
+        // Frozen workers, each until its run is finished: by another worker (a take-over), or by the victim itself before
+        // the signal landed. A freeze inside a transaction (pg-boss's; the store's only when a run pauses again) could hold
+        // a row the take-over needs until it wakes; after FREEZE_MS such a freeze proves nothing either.
+        const frozen = new Map<number, { worker: ReturnType<typeof start>; invoice: string; stoppedAt: number; thawAt: number }>();
+        let freezes = 0;
         const deadline = Date.now() + 60_000;
-        while (paused.length + inconclusive < PAUSES && Date.now() < deadline && (await fleet.completed()) < PAUSE_RUNS) {
-          const live = workers.filter((worker) => isLive(worker.child) && !frozen.has(worker.child.pid!));
-          const inFlight = await writesInFlight(db, new Set(live.map((worker) => worker.child.pid)));
-          // One worker always stays awake to take the frozen one's run over.
-          if (inFlight.length === 0 || live.length < 2) {
-            await sleep(20);
+        while ((freezes < PAUSES || frozen.size > 0) && Date.now() < deadline) {
+          for (const [pid, entry] of frozen) {
+            const { rows } = await db.query(`SELECT pid FROM ${FLEET_SCHEMA}.outcomes WHERE run_id = $1 AND status = 'completed'`, [
+              fleet.runIdOf(entry.invoice),
+            ]);
+            const finisher = (rows[0] as { pid: number } | undefined)?.pid;
+            if (finisher === undefined && Date.now() < entry.thawAt) continue;
+            entry.worker.child.kill('SIGCONT');
+            frozen.delete(pid);
+            if (finisher === undefined || finisher === pid) inconclusive++;
+            else paused.push({ pid, invoice: entry.invoice, stoppedAt: entry.stoppedAt });
+          }
+          const awake = workers.filter((worker) => isLive(worker.child) && !frozen.has(worker.child.pid!));
+          // One worker always stays awake to take the frozen ones' runs over.
+          const inFlight = freezes < PAUSES && awake.length >= 2 ? await writesInFlight(db, new Set(awake.map((worker) => worker.child.pid))) : [];
+          if (inFlight.length === 0) {
+            if (frozen.size === 0 && (await fleet.completed()) === PAUSE_RUNS) break;
+            await sleep(50);
             continue;
           }
-          const victim = inFlight[0]!;
-          const runId = fleet.runIdOf(victim.run_id);
+          // A kind of write not frozen yet first: a plain one and a keyed one, when the timing allows.
+          const frozenKinds = new Set([...frozen.values(), ...paused].map((entry) => fleet.invoiceOf.get(fleet.runIdOf(entry.invoice))!.keyed));
+          const victim = inFlight.find((row) => !frozenKinds.has(fleet.invoiceOf.get(fleet.runIdOf(row.run_id))!.keyed)) ?? inFlight[0]!;
           const worker = workers.find((item) => item.child.pid === victim.pid)!;
           worker.child.kill('SIGSTOP');
           const stoppedAt = Date.now();
-          frozen.add(victim.pid);
-          // Frozen past its lease and its job's expiry: wait until the run is finished, by another worker (a take-over) or
-          // by the victim itself before the signal landed. A pause inside a transaction (pg-boss's; the store's only when a
-          // run pauses again) could hold a row the take-over needs until it wakes; after FREEZE_MS it proves nothing either.
-          let finisher: number | undefined;
-          const thawAt = Math.min(deadline, Date.now() + FREEZE_MS);
-          while (finisher === undefined && Date.now() < thawAt) {
-            const { rows } = await db.query(`SELECT pid FROM ${FLEET_SCHEMA}.outcomes WHERE run_id = $1 AND status = 'completed'`, [runId]);
-            finisher = (rows[0] as { pid: number } | undefined)?.pid;
-            if (finisher === undefined) await sleep(100);
-          }
-          worker.child.kill('SIGCONT');
-          frozen.delete(victim.pid);
-          if (finisher === undefined || finisher === victim.pid) inconclusive++;
-          else paused.push({ pid: victim.pid, invoice: victim.run_id, stoppedAt });
+          frozen.set(victim.pid, { worker, invoice: victim.run_id, stoppedAt, thawAt: stoppedAt + FREEZE_MS });
+          freezes++;
         }
+        for (const entry of frozen.values()) entry.worker.child.kill('SIGCONT');
         expect(await approver.exited).toBe(0);
         while (Date.now() < deadline && (await fleet.completed()) < PAUSE_RUNS) await sleep(100);
         // A woken worker's next store write is refused: it reports the run lost and keeps serving (it did not crash).
