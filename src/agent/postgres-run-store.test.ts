@@ -1,6 +1,11 @@
 /** The PostgreSQL store under the RunStore contract, against a real server the test starts; and what only it does. */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
+import { defineTool } from '../tools/define-tool.js';
+import { silentLogger } from '../tools/tool-registry.js';
+import { decideConfirmation, resumeAgent } from './resume-agent.js';
+import { runAgent } from './run-agent.js';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
 import { confirmation, describeRunStoreContract, lease, state } from '../../test/fixtures/run-store-contract.js';
 import { createRedactor } from './redact.js';
@@ -126,6 +131,43 @@ describe.skipIf(unavailable !== undefined)(`createPostgresRunStore${unavailable 
     const lateAgain = Date.now() - 10_000;
     expect(await behind.claimRun('l', { takeOver: true, lease: lease('c', lateAgain + 30_000), now: lateAgain })).toEqual({ claimed: true });
     expect((await holder.loadRun('l'))?.lease?.owner).toBe('c');
+  });
+
+  it('lets resumeAgent on a process whose clock runs 30 s behind take over a run whose lease ran out on the database clock', async () => {
+    const store = await open(freshSchema());
+    const paid: string[] = [];
+    const pay = defineTool<{ invoice: string }>({
+      name: 'pay',
+      description: 'Pays an invoice.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
+      execute: ({ invoice }) => {
+        paid.push(invoice);
+        return 'paid';
+      },
+    });
+    const common = { tools: [pay], store, recordDir: false as const, logger: silentLogger };
+    const paused = await runAgent({
+      ...common,
+      model: createScriptedModel([toolCallTurn([{ name: 'pay', arguments: { invoice: 'inv_9' } }])]),
+      prompt: 'Pay.',
+    });
+    if (paused.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${paused.status}`);
+    await decideConfirmation({ token: paused.pending[0]!.token, decision: 'approve' }, { store });
+    // A worker claimed it and died; its lease ran out on the database's clock a moment ago.
+    const now = Date.now();
+    expect(await store.claimRun(paused.runId, { lease: lease('dead', now), now })).toEqual({ claimed: true });
+    const realNow = Date.now.bind(Date);
+    const behind = vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 30_000);
+    try {
+      // On this process's clock the dead lease still has 30 s to go; the database says it is over.
+      const result = await resumeAgent(paused.runId, [], { ...common, model: createScriptedModel([textTurn('Paid.')]), takeOver: true });
+      expect(result.status).toBe('completed');
+    } finally {
+      behind.mockRestore();
+    }
+    expect(paid).toEqual(['inv_9']);
   });
 
   it('tells every listening instance of a decision once it commits, and wakes a waiter on it', async () => {
