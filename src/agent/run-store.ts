@@ -57,7 +57,8 @@ export interface ClaimOptions {
  * Fencing: a write made on behalf of the lease's owner happens only while that owner still holds the run's lease,
  * checked in the same atomic step as the write. A refused write throws `RunLeasedError` with `leaseLost: true`
  * (`TW_RUN_LEASED`) and changes nothing, so a process that froze past its lease and was taken over cannot overwrite
- * the new owner's state, outcomes or finish.
+ * the new owner's state, outcomes or finish. A store of your own that ignores the argument still works, without this
+ * protection (the heartbeat's renewal before each save and call start is then the only check).
  */
 export interface LeaseFence {
   /** The `RunLease.owner` the writer claimed the run with. */
