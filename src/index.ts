@@ -252,6 +252,7 @@ export type {
   CallClaim,
   ClaimOptions,
   ClaimResult,
+  LeaseFence,
   CompletedAgentResult,
   ConfirmationDecision,
   ConfirmationRefusal,

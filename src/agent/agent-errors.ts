@@ -38,7 +38,9 @@ export class RunLeasedError extends ToolwrightError {
   readonly holder: string | undefined;
   /** When the lease ends unless renewed (milliseconds since the epoch), when known. */
   readonly leaseExpiresAt: number | undefined;
-  constructor(runId: string, lease: { holder: string; expiresAt: number } | undefined, message?: string) {
+  /** True when this process had claimed the run and lost the lease to another (a fenced write was refused); false when another held it first. */
+  readonly leaseLost: boolean;
+  constructor(runId: string, lease: { holder: string; expiresAt: number } | undefined, message?: string, options: { leaseLost?: boolean } = {}) {
     super(
       'TW_RUN_LEASED',
       message ??
@@ -47,7 +49,18 @@ export class RunLeasedError extends ToolwrightError {
     this.runId = runId;
     this.holder = lease?.holder;
     this.leaseExpiresAt = lease?.expiresAt;
+    this.leaseLost = options.leaseLost === true;
   }
+}
+
+/** The refusal of a fenced write (`LeaseFence`): the writer no longer holds the run's lease. */
+export function leaseLostError(runId: string): RunLeasedError {
+  return new RunLeasedError(
+    runId,
+    undefined,
+    `This process lost the lease on run "${runId}": another process took the run over (this one was frozen or cut off from the store for longer than the lease). Nothing more was run or saved here; the other process continues the run.`,
+    { leaseLost: true },
+  );
 }
 
 /** Why a confirmation was refused; stable, for callers that branch on it. */

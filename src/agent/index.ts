@@ -56,6 +56,7 @@ export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from 
 export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
 export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';
+export type { LeaseFence } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
 export type { RoutingCategory, RoutingOptions } from './route-tools.js';

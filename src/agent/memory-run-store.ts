@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ToolCallOutcome } from './agent-result.js';
-import type { ClaimResult, Decision, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import { leaseLostError } from './agent-errors.js';
+import type { ClaimResult, Decision, LeaseFence, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -18,12 +19,17 @@ export function createMemoryRunStore(): RunStore {
   const confirmations = new Map<string, StoredConfirmation>();
   const calls = new Map<string, StoredCall>();
   const key = (runId: string, callKey: string) => `${runId}\u0000${callKey}`;
+  // Checked and written in one synchronous step: no other call runs in between.
+  const checkFence = (runId: string, fence: LeaseFence | undefined) => {
+    if (fence && runs.get(runId)?.lease?.owner !== fence.leaseOwner) throw leaseLostError(runId);
+  };
 
   return {
     async getSecret() {
       return secret;
     },
-    async saveRun(run, added = []) {
+    async saveRun(run, added = [], fence) {
+      checkFence(run.runId, fence);
       const now = Date.now();
       const existing = runs.get(run.runId);
       // The lease is the claim's business: saving the state neither takes nor drops it.
@@ -95,14 +101,16 @@ export function createMemoryRunStore(): RunStore {
       const run = runs.get(runId);
       if (run?.lease?.owner === owner) delete run.lease;
     },
-    async beginCall(runId, callKey, claim) {
+    async beginCall(runId, callKey, claim, fence) {
+      checkFence(runId, fence);
       const id = key(runId, callKey);
       const existing = calls.get(id);
       if (existing) return copy(existing);
       calls.set(id, { status: 'executing', ...(claim ? { claim: copy(claim) } : {}) });
       return undefined;
     },
-    async finishCall(runId, callKey, outcome: ToolCallOutcome) {
+    async finishCall(runId, callKey, outcome: ToolCallOutcome, fence) {
+      checkFence(runId, fence);
       const claim = calls.get(key(runId, callKey))?.claim;
       calls.set(key(runId, callKey), { status: 'done', outcome: copy(outcome), ...(claim ? { claim } : {}) });
     },

@@ -1,8 +1,13 @@
 /** The PostgreSQL store under the RunStore contract, against a real server the test starts; and what only it does. */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
+import { defineTool } from '../tools/define-tool.js';
+import { silentLogger } from '../tools/tool-registry.js';
+import { decideConfirmation, resumeAgent } from './resume-agent.js';
+import { runAgent } from './run-agent.js';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
-import { confirmation, describeRunStoreContract, state } from '../../test/fixtures/run-store-contract.js';
+import { confirmation, describeRunStoreContract, lease, state } from '../../test/fixtures/run-store-contract.js';
 import { createRedactor } from './redact.js';
 import { createPostgresRunStore, POSTGRES_SCHEMA_VERSION, type DecisionNotice, type PostgresRunStore } from './postgres-run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
@@ -24,7 +29,7 @@ const freshSchema = () => `store_${++schemas}`;
 describeRunStoreContract(
   'postgres',
   async () => createPostgresRunStore({ connectionString: server!.connectionString, schema: freshSchema() }),
-  unavailable ? { skip: unavailable } : {},
+  unavailable ? { skip: unavailable, leaseClock: 'store' } : { leaseClock: 'store' },
 );
 
 describe.skipIf(unavailable !== undefined)(`createPostgresRunStore${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
@@ -77,6 +82,92 @@ describe.skipIf(unavailable !== undefined)(`createPostgresRunStore${unavailable 
     expect(await one.decide('r', '0.0', 'approve', undefined, 1)).toBe('already_decided');
     expect(await other.loadRun('r')).toBeUndefined();
     expect(Buffer.from(await other.getSecret()).equals(Buffer.from(await one.getSecret()))).toBe(false);
+  });
+
+  /** The database's clock, as the store reads it. */
+  const databaseNow = async (): Promise<number> => {
+    const client = new pg.Client({ connectionString: server!.connectionString });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT (extract(epoch from clock_timestamp()) * 1000)::bigint AS now`);
+      return Number(rows[0].now);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('measures leases on the database clock: a handle whose clock runs 10 s ahead cannot take over a lease renewed a moment ago', async () => {
+    const schema = freshSchema();
+    const holder = await open(schema);
+    const skewed = await open(schema);
+    await holder.saveRun({ runId: 'k', status: 'awaiting_confirmation', state: state('k') });
+    const now = Date.now();
+    expect(await holder.claimRun('k', { lease: lease('a', now + 5_000), now })).toEqual({ claimed: true });
+    const renewedAt = Date.now();
+    expect(await holder.renewLease('k', 'a', renewedAt + 5_000, renewedAt)).toBe(true);
+    // The other instance's clock is 10 s ahead: on it, the lease ran out 5 s ago.
+    const ahead = Date.now() + 10_000;
+    const refused = await skewed.claimRun('k', { takeOver: true, lease: lease('b', ahead + 5_000), now: ahead });
+    expect(refused).toMatchObject({ claimed: false, status: 'running', lease: { owner: 'a' } });
+    expect((await skewed.loadRun('k'))?.lease?.owner).toBe('a');
+  });
+
+  it('starts a lease on the database clock with the length the caller asked, and lets a clock 10 s behind take over once it ran out there', async () => {
+    const schema = freshSchema();
+    const holder = await open(schema);
+    const behind = await open(schema);
+    await holder.saveRun({ runId: 'l', status: 'awaiting_confirmation', state: state('l') });
+    const before = await databaseNow();
+    const late = Date.now() - 10_000;
+    expect(await behind.claimRun('l', { lease: lease('b', late + 30_000), now: late })).toEqual({ claimed: true });
+    const after = await databaseNow();
+    const stored = (await holder.loadRun('l'))!.lease!;
+    expect(stored.expiresAt).toBeGreaterThanOrEqual(before + 30_000);
+    expect(stored.expiresAt).toBeLessThanOrEqual(after + 30_000);
+    // 'b' renews with no time left: the lease runs out now, on the database's clock.
+    const renewedAt = Date.now() - 10_000;
+    expect(await behind.renewLease('l', 'b', renewedAt, renewedAt)).toBe(true);
+    // On the clock 10 s behind the lease has 10 s to go; the database says it is over, and the database decides.
+    const lateAgain = Date.now() - 10_000;
+    expect(await behind.claimRun('l', { takeOver: true, lease: lease('c', lateAgain + 30_000), now: lateAgain })).toEqual({ claimed: true });
+    expect((await holder.loadRun('l'))?.lease?.owner).toBe('c');
+  });
+
+  it('lets resumeAgent on a process whose clock runs 30 s behind take over a run whose lease ran out on the database clock', async () => {
+    const store = await open(freshSchema());
+    const paid: string[] = [];
+    const pay = defineTool<{ invoice: string }>({
+      name: 'pay',
+      description: 'Pays an invoice.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
+      execute: ({ invoice }) => {
+        paid.push(invoice);
+        return 'paid';
+      },
+    });
+    const common = { tools: [pay], store, recordDir: false as const, logger: silentLogger };
+    const paused = await runAgent({
+      ...common,
+      model: createScriptedModel([toolCallTurn([{ name: 'pay', arguments: { invoice: 'inv_9' } }])]),
+      prompt: 'Pay.',
+    });
+    if (paused.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${paused.status}`);
+    await decideConfirmation({ token: paused.pending[0]!.token, decision: 'approve' }, { store });
+    // A worker claimed it and died; its lease ran out on the database's clock a moment ago.
+    const now = Date.now();
+    expect(await store.claimRun(paused.runId, { lease: lease('dead', now), now })).toEqual({ claimed: true });
+    const realNow = Date.now.bind(Date);
+    const behind = vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 30_000);
+    try {
+      // On this process's clock the dead lease still has 30 s to go; the database says it is over.
+      const result = await resumeAgent(paused.runId, [], { ...common, model: createScriptedModel([textTurn('Paid.')]), takeOver: true });
+      expect(result.status).toBe('completed');
+    } finally {
+      behind.mockRestore();
+    }
+    expect(paid).toEqual(['inv_9']);
   });
 
   it('tells every listening instance of a decision once it commits, and wakes a waiter on it', async () => {

@@ -14,10 +14,10 @@ import { randomBytes } from 'node:crypto';
 import { safeParseJson } from '../shared/safe-json.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
-import { RunStoreError } from './agent-errors.js';
+import { leaseLostError, RunStoreError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
-import type { ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import type { ClaimResult, Decision, LeaseFence, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
 
 /** The part of a node-postgres client the store uses (a `pg.PoolClient`). */
 export interface PostgresClient {
@@ -114,6 +114,16 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
+
+/**
+ * The database's clock in milliseconds since the epoch. Leases start and expire on it, not on the instances' clocks:
+ * an instance whose clock runs ahead would otherwise find a live lease already expired and take the run over.
+ * `clock_timestamp()`, not `now()`: the time the row is checked, not when a transaction began.
+ */
+const DATABASE_NOW = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
+/** A lease's length as the caller meant it: its expiry less the caller's time (never negative). */
+const leaseLength = (expiresAt: number, now: number): number => Math.max(0, Math.round(expiresAt - now));
 
 /**
  * Connects to PostgreSQL and brings the schema up to date. Throws {@link MissingPeerError} when `pg` is not installed
@@ -249,17 +259,33 @@ class PostgresStore implements PostgresRunStore {
     return new Uint8Array(row!.value);
   }
 
-  async saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations: readonly StoredConfirmation[] = []): Promise<void> {
+  async saveRun(
+    run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>,
+    confirmations: readonly StoredConfirmation[] = [],
+    fence?: LeaseFence,
+  ): Promise<void> {
     const s = this.#schema;
+    const values = [run.runId, run.status, JSON.stringify(run.state), Date.now()];
+    // Fenced: the owner check is in the UPDATE's WHERE, re-checked under the row's lock, so a take-over that commits first wins.
+    const [text, saveValues] = fence
+      ? [`UPDATE ${s}.runs SET status = $2, state = $3, updated_at = $4 WHERE run_id = $1 AND lease_owner = $5`, [...values, fence.leaseOwner]]
+      : [
+          `INSERT INTO ${s}.runs (run_id, status, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
+           ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
+          values,
+        ];
+    if (confirmations.length === 0) {
+      // One statement, no transaction: a process frozen here holds no lock on the run past the statement, so it cannot
+      // keep a take-over waiting.
+      const saved = await this.#pool.query(text, saveValues);
+      if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
+      return;
+    }
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
-      const now = Date.now();
-      await client.query(
-        `INSERT INTO ${s}.runs (run_id, status, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)
-         ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
-        [run.runId, run.status, JSON.stringify(run.state), now],
-      );
+      const saved = await client.query(text, saveValues);
+      if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       for (const item of confirmations) {
         await client.query(
           `INSERT INTO ${s}.confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
@@ -332,26 +358,29 @@ class PostgresStore implements PostgresRunStore {
     const { lease, now } = options;
     const s = this.#schema;
     // One UPDATE: it locks the row, and a racing claim blocked on that lock re-checks the WHERE clause against the
-    // committed winner (READ COMMITTED), finds the status or the live lease changed, and updates nothing.
+    // committed winner (READ COMMITTED), finds the status or the live lease changed, and updates nothing. The lease
+    // starts and is judged expired on the database's clock; only its length comes from the caller.
     const claimed = await this.#rows(
-      `UPDATE ${s}.runs SET status = 'running', updated_at = $2, lease_owner = $3, lease_holder = $4, lease_expires_at = $5
+      `UPDATE ${s}.runs SET status = 'running', updated_at = $2, lease_owner = $3, lease_holder = $4, lease_expires_at = ${DATABASE_NOW} + $5
        WHERE run_id = $1 AND (status = 'awaiting_confirmation' OR ($6 AND status = 'running'))
-         AND (lease_owner IS NULL OR lease_owner = $3 OR lease_expires_at <= $2)
+         AND (lease_owner IS NULL OR lease_owner = $3 OR lease_expires_at <= ${DATABASE_NOW})
        RETURNING run_id`,
-      [runId, now, lease.owner, lease.holder, lease.expiresAt, options.takeOver === true],
+      [runId, now, lease.owner, lease.holder, leaseLength(lease.expiresAt, now), options.takeOver === true],
     );
     if (claimed.length === 1) return { claimed: true };
-    const [row] = await this.#rows<RunRow>(`SELECT * FROM ${s}.runs WHERE run_id = $1`, [runId]);
+    const [row] = await this.#rows<RunRow & { live: boolean | null }>(`SELECT *, lease_expires_at > ${DATABASE_NOW} AS live FROM ${s}.runs WHERE run_id = $1`, [
+      runId,
+    ]);
     if (!row) return { claimed: false, status: undefined };
     const held = leaseOf(row);
-    return held && held.owner !== lease.owner && held.expiresAt > now
+    return held && held.owner !== lease.owner && row.live === true
       ? { claimed: false, status: row.status as RunStatus, lease: held }
       : { claimed: false, status: row.status as RunStatus };
   }
 
-  async renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean> {
-    const result = await this.#pool.query(`UPDATE ${this.#schema}.runs SET lease_expires_at = $1 WHERE run_id = $2 AND lease_owner = $3`, [
-      expiresAt,
+  async renewLease(runId: string, owner: string, expiresAt: number, now: number = Date.now()): Promise<boolean> {
+    const result = await this.#pool.query(`UPDATE ${this.#schema}.runs SET lease_expires_at = ${DATABASE_NOW} + $1 WHERE run_id = $2 AND lease_owner = $3`, [
+      leaseLength(expiresAt, now),
       runId,
       owner,
     ]);
@@ -365,14 +394,29 @@ class PostgresStore implements PostgresRunStore {
     );
   }
 
-  async beginCall(runId: string, callKey: string, claim?: { toolName: string; callId: string; digest?: string }): Promise<StoredCall | undefined> {
+  async beginCall(
+    runId: string,
+    callKey: string,
+    claim?: { toolName: string; callId: string; digest?: string },
+    fence?: LeaseFence,
+  ): Promise<StoredCall | undefined> {
     const s = this.#schema;
-    const begun = await this.#rows(
-      `INSERT INTO ${s}.calls (run_id, call_key, status, tool_name, call_id, digest) VALUES ($1, $2, 'executing', $3, $4, $5)
-       ON CONFLICT (run_id, call_key) DO NOTHING RETURNING 1`,
-      [runId, callKey, claim ? encodeText(claim.toolName) : null, claim ? encodeText(claim.callId) : null, claim?.digest ?? null],
-    );
+    const values = [runId, callKey, claim ? encodeText(claim.toolName) : null, claim ? encodeText(claim.callId) : null, claim?.digest ?? null];
+    // Fenced: FOR SHARE holds the run's row until the insert commits, so a take-over's claim waits and then sees this call begun.
+    const begun = fence
+      ? await this.#rows(
+          `INSERT INTO ${s}.calls (run_id, call_key, status, tool_name, call_id, digest)
+           SELECT $1, $2, 'executing', $3, $4, $5 WHERE EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = $1 AND lease_owner = $6 FOR SHARE)
+           ON CONFLICT (run_id, call_key) DO NOTHING RETURNING 1`,
+          [...values, fence.leaseOwner],
+        )
+      : await this.#rows(
+          `INSERT INTO ${s}.calls (run_id, call_key, status, tool_name, call_id, digest) VALUES ($1, $2, 'executing', $3, $4, $5)
+           ON CONFLICT (run_id, call_key) DO NOTHING RETURNING 1`,
+          values,
+        );
     if (begun.length === 1) return undefined;
+    if (fence && !(await this.#holdsLease(runId, fence.leaseOwner))) throw leaseLostError(runId);
     const [row] = await this.#rows<CallRow>(`SELECT status, outcome, tool_name, call_id, digest FROM ${s}.calls WHERE run_id = $1 AND call_key = $2`, [
       runId,
       callKey,
@@ -391,12 +435,26 @@ class PostgresStore implements PostgresRunStore {
     return stored;
   }
 
-  async finishCall(runId: string, callKey: string, outcome: ToolCallOutcome): Promise<void> {
-    await this.#pool.query(`UPDATE ${this.#schema}.calls SET status = 'done', outcome = $1 WHERE run_id = $2 AND call_key = $3`, [
-      JSON.stringify(outcome),
-      runId,
-      callKey,
-    ]);
+  async finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void> {
+    const s = this.#schema;
+    if (!fence) {
+      await this.#pool.query(`UPDATE ${s}.calls SET status = 'done', outcome = $1 WHERE run_id = $2 AND call_key = $3`, [
+        JSON.stringify(outcome),
+        runId,
+        callKey,
+      ]);
+      return;
+    }
+    const finished = await this.#pool.query(
+      `UPDATE ${s}.calls SET status = 'done', outcome = $1 WHERE run_id = $2 AND call_key = $3
+         AND EXISTS (SELECT 1 FROM ${s}.runs WHERE run_id = $2 AND lease_owner = $4 FOR SHARE)`,
+      [JSON.stringify(outcome), runId, callKey, fence.leaseOwner],
+    );
+    if (finished.rowCount !== 1 && !(await this.#holdsLease(runId, fence.leaseOwner))) throw leaseLostError(runId);
+  }
+
+  async #holdsLease(runId: string, owner: string): Promise<boolean> {
+    return (await this.#rows(`SELECT 1 FROM ${this.#schema}.runs WHERE run_id = $1 AND lease_owner = $2`, [runId, owner])).length === 1;
   }
 
   async onDecision(listener: (notice: DecisionNotice) => void): Promise<() => Promise<void>> {

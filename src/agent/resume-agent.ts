@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from '../shared/errors.js';
-import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
+import { ConfirmationRefusedError, leaseLostError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
 import { AgentLoop, toPendingConfirmation, type AppliedDecision, type LoopStreamSink } from './agent-loop.js';
 import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
@@ -121,7 +121,9 @@ export async function resumeAgentRun(
     } finally {
       recorder.close();
     }
-    if (stored.status === 'running' && stored.lease && stored.lease.expiresAt > Date.now()) throw new RunLeasedError(runId, stored.lease);
+    // Only a plain resume is refused here on this process's clock; a take-over is judged by `claimRun` alone, on the store's
+    // clock (the database's, for PostgreSQL), so a clock that runs behind cannot hold a dead worker's run back.
+    if (!options.takeOver && stored.status === 'running' && stored.lease && stored.lease.expiresAt > Date.now()) throw new RunLeasedError(runId, stored.lease);
     if (stored.status !== 'awaiting_confirmation' && !(options.takeOver && stored.status === 'running')) {
       throw new RunNotResumableError(runId, stored.status, notResumableDetail(stored.status, stored.lease));
     }
@@ -300,7 +302,8 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
   };
   const renew = async (): Promise<boolean> => {
     if (lost.signal.aborted) return false;
-    const held = await store.renewLease(runId, owner, Date.now() + leaseMs);
+    const now = Date.now();
+    const held = await store.renewLease(runId, owner, now + leaseMs, now);
     if (!held) loseLease();
     return held;
   };
@@ -313,12 +316,17 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
     Math.max(50, Math.floor(leaseMs / 3)),
   );
   timer.unref();
-  const refuse = () =>
-    new RunLeasedError(
-      runId,
-      undefined,
-      `This process lost the lease on run "${runId}": another process took the run over (this one was frozen or cut off from the store for longer than the lease). Nothing more was run or saved here; the other process continues the run.`,
-    );
+  const refuse = () => leaseLostError(runId);
+  // A store refusing a fenced write has the last word: the run stops driving at once.
+  const fenced = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (error) {
+      if (RunLeasedError.isInstance(error) && error.leaseLost) loseLease();
+      throw error;
+    }
+  };
+  const fence = { leaseOwner: owner };
   return {
     signal: lost.signal,
     stop: () => clearInterval(timer),
@@ -326,7 +334,7 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
       getSecret: () => inner.getSecret(),
       saveRun: async (run, confirmations) => {
         if (!(await renew())) throw refuse();
-        return inner.saveRun(run, confirmations);
+        return fenced(() => inner.saveRun(run, confirmations, fence));
       },
       loadRun: (id) => inner.loadRun(id),
       listConfirmations: (filter) => inner.listConfirmations(filter),
@@ -337,9 +345,10 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
       releaseLease: (...args) => inner.releaseLease(...args),
       beginCall: async (id, callKey, claim) => {
         if (!(await renew())) throw refuse();
-        return inner.beginCall(id, callKey, claim);
+        return fenced(() => inner.beginCall(id, callKey, claim, fence));
       },
-      finishCall: (...args) => inner.finishCall(...args),
+      // No renewal first: the outcome of a call that ran is worth recording whenever this process still owns the run.
+      finishCall: (id, callKey, outcome) => fenced(() => inner.finishCall(id, callKey, outcome, fence)),
       // The caller's store outlives the run; resumeAgent closes its own.
       close: async () => {},
     }),

@@ -44,8 +44,12 @@ export interface RunQueueOptions {
 /** What a worker does with a run: the options to resume it with (the model, tools and context it was started with). */
 export type ResumeOptionsFor = (runId: string) => ResumeAgentOptions | Promise<ResumeAgentOptions>;
 
-/** One resume a worker finished: the run's result, or why there was nothing to do. */
-export type WorkerOutcome = { runId: string; result: AgentResult } | { runId: string; skipped: 'not_resumable' };
+/**
+ * One resume a worker finished: the run's result, or why there was nothing to do. `lease_lost`: this worker was taken
+ * over mid-run (it froze or was cut off past its lease); the store refused its writes and it stopped, leaving the run to
+ * the new owner. Its job is retried, so the run is not lost if that owner dies too.
+ */
+export type WorkerOutcome = { runId: string; result: AgentResult } | { runId: string; skipped: 'not_resumable' | 'lease_lost' };
 
 export interface RunQueue {
   /**
@@ -115,22 +119,29 @@ export async function createRunQueue(options: RunQueueOptions): Promise<RunQueue
     async work(resumeOptions, workOptions = {}) {
       const concurrency = workOptions.concurrency ?? 1;
       const handle = async (runId: string): Promise<void> => {
+        const report = (outcome: WorkerOutcome) => {
+          try {
+            workOptions.onOutcome?.(outcome);
+          } catch {
+            // A failing listener must not fail the job.
+          }
+        };
         let outcome: WorkerOutcome;
         try {
           const result = await resumeAgent(runId, [], { ...(await resumeOptions(runId)), store, takeOver: true });
           outcome = { runId, result };
         } catch (error) {
-          // A live lease: another worker drives the run; retry, so the run is not lost if that worker dies.
-          if (RunLeasedError.isInstance(error)) throw error;
+          // A live lease: another worker drives the run (or took it from this one); retry, so the run is not lost if that
+          // worker dies. Failing the job, never completing it: pg-boss may have handed this same job to the new owner.
+          if (RunLeasedError.isInstance(error)) {
+            if (error.leaseLost) report({ runId, skipped: 'lease_lost' });
+            throw error;
+          }
           // Finished, stopped or gone: a duplicate delivery, nothing to do.
           if (RunNotResumableError.isInstance(error)) outcome = { runId, skipped: 'not_resumable' };
           else throw error;
         }
-        try {
-          workOptions.onOutcome?.(outcome);
-        } catch {
-          // A failing listener must not fail the job.
-        }
+        report(outcome);
       };
       for (let index = 0; index < concurrency; index++) {
         // Filled once pg-boss names the worker; its first job may come before that.

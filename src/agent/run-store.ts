@@ -39,13 +39,30 @@ export interface RunLease {
   expiresAt: number;
 }
 
-/** What `claimRun` needs: the lease to take and the time it is taken at (the lease clock, shared by every process on the store). */
+/**
+ * What `claimRun` needs: the lease to take and the caller's time it is taken at. A store on one machine (memory, SQLite)
+ * measures leases on that clock; a store shared by many machines (PostgreSQL) takes only the lease's length
+ * (`lease.expiresAt - now`) from the caller and measures start and expiry on its own clock, so that instances whose
+ * clocks disagree cannot end each other's leases early.
+ */
 export interface ClaimOptions {
   /** Also claim a run stuck at `running` whose lease is free (its process died or gave up). */
   takeOver?: boolean;
   lease: RunLease;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch, on the caller's clock. */
   now: number;
+}
+
+/**
+ * Fencing: a write made on behalf of the lease's owner happens only while that owner still holds the run's lease,
+ * checked in the same atomic step as the write. A refused write throws `RunLeasedError` with `leaseLost: true`
+ * (`TW_RUN_LEASED`) and changes nothing, so a process that froze past its lease and was taken over cannot overwrite
+ * the new owner's state, outcomes or finish. A store of your own that ignores the argument still works, without this
+ * protection (the heartbeat's renewal before each save and call start is then the only check).
+ */
+export interface LeaseFence {
+  /** The `RunLease.owner` the writer claimed the run with. */
+  leaseOwner: string;
 }
 
 export type Decision = 'approve' | 'deny';
@@ -95,7 +112,7 @@ export interface RunStore {
   /** The per-store secret that signs confirmation tokens; created on first use. */
   getSecret(): Promise<Uint8Array>;
   /** Inserts or replaces a run; adds the given confirmations (existing ones, decided or not, are kept). The lease is left as it is. */
-  saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations?: readonly StoredConfirmation[]): Promise<void>;
+  saveRun(run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations?: readonly StoredConfirmation[], fence?: LeaseFence): Promise<void>;
   loadRun(runId: string): Promise<StoredRun | undefined>;
   /**
    * The most recently updated runs first, at most `limit` (default 100), for a person looking over them (`toolwright console`).
@@ -111,16 +128,20 @@ export interface RunStore {
    * atomic step, but only while no other owner's lease is live (`expiresAt > now`): of two racing claims, one wins.
    */
   claimRun(runId: string, options: ClaimOptions): Promise<ClaimResult>;
-  /** Moves the lease's expiry to `expiresAt` if `owner` still holds it; `false` when another claim took it. */
-  renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Moves the lease's expiry to `expiresAt` if `owner` still holds it; `false` when another claim took it. `now` is the
+   * caller's time `expiresAt` was computed at (default: the store process's `Date.now()`); a store on its own clock takes
+   * only the length `expiresAt - now` from it, as `claimRun` does.
+   */
+  renewLease(runId: string, owner: string, expiresAt: number, now?: number): Promise<boolean>;
   /** Drops the lease if `owner` holds it (a finished or paused run needs none). */
   releaseLease(runId: string, owner: string): Promise<void>;
   /**
    * Marks a call `executing` with its claim if it has not begun; returns `undefined` when this caller began it, else what is stored (with the claim it
    * was begun with).
    */
-  beginCall(runId: string, callKey: string, claim?: CallClaim): Promise<StoredCall | undefined>;
+  beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined>;
   /** Stores a call's outcome and marks it `done`; its claim stays. */
-  finishCall(runId: string, callKey: string, outcome: ToolCallOutcome): Promise<void>;
+  finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void>;
   close(): Promise<void>;
 }

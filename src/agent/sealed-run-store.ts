@@ -57,19 +57,19 @@ export function sealRunStore(store: RunStore, redact: Redactor): RunStore {
   };
 
   const overrides: Partial<RunStore> = {
-    async saveRun(run, confirmations) {
-      await store.saveRun({ ...run, state: await seal(run.state, run.runId) }, confirmations);
+    async saveRun(run, confirmations, fence) {
+      await store.saveRun({ ...run, state: await seal(run.state, run.runId) }, confirmations, fence);
     },
     async loadRun(runId) {
       const run = await store.loadRun(runId);
       if (!run) return run;
       return { ...run, state: await unseal<RunState>(run.state, runId, `run "${runId}"`) } satisfies StoredRun;
     },
-    async finishCall(runId, callKey, outcome) {
-      await store.finishCall(runId, callKey, await seal<ToolCallOutcome>(outcome, `${runId}/${callKey}`));
+    async finishCall(runId, callKey, outcome, fence) {
+      await store.finishCall(runId, callKey, await seal<ToolCallOutcome>(outcome, `${runId}/${callKey}`), fence);
     },
-    async beginCall(runId, callKey, claim) {
-      const existing = await store.beginCall(runId, callKey, claim);
+    async beginCall(runId, callKey, claim, fence) {
+      const existing = await store.beginCall(runId, callKey, claim, fence);
       if (!existing?.outcome) return existing;
       return { ...existing, outcome: await unseal(existing.outcome, `${runId}/${callKey}`, `call ${callKey} of run "${runId}"`) } satisfies StoredCall;
     },

@@ -13,10 +13,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { safeParseJson } from '../shared/safe-json.js';
 import { MissingPeerError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
-import { RunStoreError } from './agent-errors.js';
+import { leaseLostError, RunStoreError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
-import type { ClaimResult, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import type { ClaimResult, LeaseFence, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -154,26 +154,45 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     beginCall: db.prepare(`INSERT OR IGNORE INTO calls (run_id, call_key, status, tool_name, call_id, digest) VALUES (?, ?, 'executing', ?, ?, ?)`),
     getCall: db.prepare<[string, string], CallRow>(`SELECT status, outcome, tool_name, call_id, digest FROM calls WHERE run_id = ? AND call_key = ?`),
     finishCall: db.prepare(`UPDATE calls SET status = 'done', outcome = ? WHERE run_id = ? AND call_key = ?`),
+    // Fenced writes (`LeaseFence`): the lease check is part of the statement that writes.
+    fencedUpdateRun: db.prepare(`UPDATE runs SET status = @status, state = @state, updated_at = @now WHERE run_id = @runId AND lease_owner = @owner`),
+    fencedBeginCall: db.prepare(
+      `INSERT OR IGNORE INTO calls (run_id, call_key, status, tool_name, call_id, digest)
+       SELECT @runId, @callKey, 'executing', @toolName, @callId, @digest WHERE EXISTS (SELECT 1 FROM runs WHERE run_id = @runId AND lease_owner = @owner)`,
+    ),
+    fencedFinishCall: db.prepare(
+      `UPDATE calls SET status = 'done', outcome = @outcome WHERE run_id = @runId AND call_key = @callKey
+         AND EXISTS (SELECT 1 FROM runs WHERE run_id = @runId AND lease_owner = @owner)`,
+    ),
+    holdsLease: db.prepare<[string, string], { one: number }>(`SELECT 1 AS one FROM runs WHERE run_id = ? AND lease_owner = ?`),
   };
 
-  const saveRun = db.transaction((run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations: readonly StoredConfirmation[]) => {
-    const now = Date.now();
-    statements.upsertRun.run({ runId: run.runId, status: run.status, state: JSON.stringify(run.state), now });
-    for (const item of confirmations) {
-      statements.insertConfirmation.run({
-        runId: item.runId,
-        callKey: item.callKey,
-        approvalId: item.approvalId,
-        callId: item.callId,
-        toolName: item.toolName,
-        arguments: JSON.stringify(item.arguments ?? null),
-        summary: item.summary,
-        token: item.token,
-        expiresAt: item.expiresAt,
-        createdAt: item.createdAt,
-      });
-    }
-  });
+  const saveRun = db.transaction(
+    (run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations: readonly StoredConfirmation[], fence: LeaseFence | undefined) => {
+      const now = Date.now();
+      const row = { runId: run.runId, status: run.status, state: JSON.stringify(run.state), now };
+      // Throwing inside the transaction rolls it back: a refused save adds no confirmation either.
+      if (fence) {
+        if (statements.fencedUpdateRun.run({ ...row, owner: fence.leaseOwner }).changes !== 1) throw leaseLostError(run.runId);
+      } else {
+        statements.upsertRun.run(row);
+      }
+      for (const item of confirmations) {
+        statements.insertConfirmation.run({
+          runId: item.runId,
+          callKey: item.callKey,
+          approvalId: item.approvalId,
+          callId: item.callId,
+          toolName: item.toolName,
+          arguments: JSON.stringify(item.arguments ?? null),
+          summary: item.summary,
+          token: item.token,
+          expiresAt: item.expiresAt,
+          createdAt: item.createdAt,
+        });
+      }
+    },
+  );
 
   return {
     async getSecret() {
@@ -183,8 +202,8 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       statements.putSecret.run(randomBytes(32));
       return new Uint8Array(statements.getSecret.get()!.value);
     },
-    async saveRun(run, confirmations = []) {
-      saveRun(run, confirmations);
+    async saveRun(run, confirmations = [], fence) {
+      saveRun(run, confirmations, fence);
     },
     async loadRun(runId) {
       const row = statements.loadRun.get(runId);
@@ -232,8 +251,13 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async releaseLease(runId, owner) {
       statements.releaseLease.run(runId, owner);
     },
-    async beginCall(runId, callKey, claim): Promise<StoredCall | undefined> {
-      if (statements.beginCall.run(runId, callKey, claim?.toolName ?? null, claim?.callId ?? null, claim?.digest ?? null).changes === 1) return undefined;
+    async beginCall(runId, callKey, claim, fence): Promise<StoredCall | undefined> {
+      const values = { runId, callKey, toolName: claim?.toolName ?? null, callId: claim?.callId ?? null, digest: claim?.digest ?? null };
+      const begun = fence
+        ? statements.fencedBeginCall.run({ ...values, owner: fence.leaseOwner }).changes
+        : statements.beginCall.run(runId, callKey, values.toolName, values.callId, values.digest).changes;
+      if (begun === 1) return undefined;
+      if (fence && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
       const row = statements.getCall.get(runId, callKey)!;
       const stored: StoredCall =
         row.status === 'done' && row.outcome !== null
@@ -243,8 +267,13 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
         stored.claim = { toolName: row.tool_name, callId: row.call_id, ...(row.digest !== null ? { digest: row.digest } : {}) };
       return stored;
     },
-    async finishCall(runId, callKey, outcome) {
-      statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
+    async finishCall(runId, callKey, outcome, fence) {
+      if (!fence) {
+        statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
+        return;
+      }
+      const finished = statements.fencedFinishCall.run({ outcome: JSON.stringify(outcome), runId, callKey, owner: fence.leaseOwner }).changes;
+      if (finished === 0 && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
     },
     async close() {
       if (db.open) db.close();

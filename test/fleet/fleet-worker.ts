@@ -1,10 +1,17 @@
 /**
  * One worker process of the fleet: opens the PostgreSQL run store and the pg-boss queue on `FLEET_DATABASE_URL`, works
  * the queue until SIGTERM, and logs each outcome (with its pid) in the ledger. Prints `ready` once it works.
+ * `FLEET_CLOCK_OFFSET_MS` moves this process's `Date.now` (a machine whose clock is off by that much).
  * @module
  */
 import { createPostgresRunStore, createRunQueue } from '../../src/index.js';
 import { FLEET_SCHEMA, fleetResumeOptions, ledgerPool } from './fleet-tools.js';
+
+const clockOffsetMs = Number(process.env.FLEET_CLOCK_OFFSET_MS ?? 0);
+if (clockOffsetMs !== 0) {
+  const realNow = Date.now.bind(Date);
+  Date.now = () => realNow() + clockOffsetMs;
+}
 
 const connectionString = process.env.FLEET_DATABASE_URL!;
 const leaseMs = Number(process.env.FLEET_LEASE_MS ?? 1_500);

@@ -111,7 +111,7 @@ describe('leases in one process', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('stops driving a run whose lease another process took: starts no further call and does not save over that process', async () => {
+  it('stops driving a run whose lease another process took: records no outcome, asks no model, starts no further call, saves nothing over that process', async () => {
     const store = createMemoryRunStore();
     const notes: string[] = [];
     const note = defineTool<{ text: string }>({
@@ -143,8 +143,10 @@ describe('leases in one process', () => {
     const thief = { owner: 'other', holder: 'pid 2 on host-b', expiresAt: Date.now() + 3_600_000 };
     expect(await store.claimRun(runId, { takeOver: true, lease: thief, now: Date.now() + 60_000 })).toEqual({ claimed: true });
     release();
-    await expect(driving).rejects.toMatchObject({ code: 'TW_RUN_LEASED', message: expect.stringContaining('lost the lease') });
-    expect(model.requests).toHaveLength(1);
+    await expect(driving).rejects.toMatchObject({ code: 'TW_RUN_LEASED', leaseLost: true, message: expect.stringContaining('lost the lease') });
+    // The call it was running when the lease went stays `executing` for the new owner (outcome unknown), not `done`.
+    expect(await store.beginCall(runId, '0.0')).toMatchObject({ status: 'executing' });
+    expect(model.requests).toHaveLength(0);
     expect(notes).toEqual([]);
     expect(await store.beginCall(runId, '1.0')).toBeUndefined();
     expect(await store.loadRun(runId)).toMatchObject({ status: 'running', lease: thief });
