@@ -111,7 +111,26 @@ export interface ArrayAlternative {
   readonly maxItems: number;
   /** `uniqueItems: true` over a finite set of literal items, or null. */
   readonly unique: UniqueItems | null;
+  /** `contains` with `minContains`/`maxContains`, or null. */
+  readonly contains: ContainsCounting | null;
   height: number;
+}
+
+/**
+ * How an array counts the items that match `contains`: each position's item schema split into the values that match
+ * and those that do not (disjoint), so the frame knows, when an item closes, whether to count it.
+ */
+export interface ContainsCounting {
+  /** Per prefix position: its values that match `contains`. */
+  readonly prefixMatch: readonly ValueNode[];
+  /** Per prefix position: its values that do not. */
+  readonly prefixMiss: readonly ValueNode[];
+  /** Items past the prefix that match, or null when none may follow. */
+  readonly itemsMatch: ValueNode | null;
+  readonly itemsMiss: ValueNode | null;
+  readonly minContains: number;
+  /** `Infinity` when unbounded. */
+  readonly maxContains: number;
 }
 
 /** The value classes of a `uniqueItems` array's literal items (the `items` node's enum/const texts). */

@@ -26,6 +26,18 @@ const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(hel
 /** Items a complement may unroll one by one ("one item past the prefix fails `items`") when the other side bounds the length. */
 export const MAX_UNROLLED_ITEMS = 16;
 
+/**
+ * `contains` with its bounds: the array holds between `min` and `max` items (`Infinity`: unbounded) that satisfy `set`.
+ * `min > max` (Ajv: "always invalid") is kept as it is, so no array satisfies it and its complement is every array.
+ */
+export interface ContainsRule {
+  readonly set: LocationSet;
+  readonly min: number;
+  readonly max: number;
+  /** JSON pointer of the schema holding `contains`, for messages. */
+  readonly pointer: string;
+}
+
 /** The fields of a typed alternative that the difference reads and writes (the lowering's `Typed`). */
 export interface DifferenceTyped {
   type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
@@ -43,6 +55,8 @@ export interface DifferenceTyped {
   items: LocationSet;
   minItems: number;
   maxItems: number;
+  /** `contains` rules that all hold (each counted on its own). */
+  contains: ContainsRule[];
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
@@ -91,6 +105,7 @@ const UNDERSTOOD = new Set([
   'items',
   'minItems',
   'maxItems',
+  'contains',
   'order',
   'properties',
   'required',
@@ -223,6 +238,19 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         const longer = piece();
         longer.minItems = negated.maxItems + 1;
         pieces.push(longer);
+      }
+      // ¬(min ≤ count ≤ max) is a count below min or above max: the same counter with other bounds
+      for (const rule of negated.contains) {
+        if (rule.min > 0) {
+          const fewer = piece();
+          fewer.contains = [{ ...rule, min: 0, max: rule.min - 1 }];
+          pieces.push(fewer);
+        }
+        if (rule.max !== Infinity) {
+          const more = piece();
+          more.contains = [{ ...rule, min: rule.max + 1, max: Infinity }];
+          pieces.push(more);
+        }
       }
       const itemFails = (index: number, set: LocationSet): void => {
         if (implies(typed.prefix[index] ?? typed.items, set)) return;
