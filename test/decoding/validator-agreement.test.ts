@@ -869,7 +869,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'array', prefixItems: [{ type: 'integer' }], items: false }, instances: ARRAYS },
     ],
   },
-  contains: { refused: [{ type: 'array', contains: { type: 'string' } }] },
+  contains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'string' } }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', prefixItems: [{ type: 'integer' }], contains: { const: 1 } }, instances: [...ARRAYS, [2, 1], [1, 1, 1]] },
+      { schema: { not: { contains: { maximum: 1 } } }, instances: [...ARRAYS, [2, 3], 'x'] },
+    ],
+    // the values that miss `integer` are the non-integers, which a decimal text cannot tell apart
+    refused: [{ type: 'array', contains: { type: 'integer' } }],
+  },
   format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
   dependentRequired: {
     enforced: [
@@ -886,8 +894,20 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { dependentSchemas: { a: { properties: { b: { type: 'string' } } }, kind: { required: ['x'] } } }, instances: LOGIC },
     ],
   },
-  maxContains: { refused: [{ type: 'array', contains: { type: 'string' }, maxContains: 1 }] },
-  minContains: { refused: [{ type: 'array', contains: { type: 'string' }, minContains: 2 }] },
+  maxContains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'number' }, maxContains: 1 }, instances: ARRAYS },
+      { schema: { type: 'array', maxContains: 0 }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 0, maxContains: 1 }, instances: ARRAYS },
+    ],
+  },
+  minContains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 2 }, instances: ARRAYS },
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 0 }, instances: [...ARRAYS, 'x'] },
+      { schema: { anyOf: [{ type: 'array', contains: { type: 'number' }, minContains: 2, maxContains: 1 }, { maxItems: 0 }] }, instances: ARRAYS },
+    ],
+  },
   unevaluatedProperties: {
     enforced: [
       { schema: { type: 'object', unevaluatedProperties: false }, instances: LOGIC },
