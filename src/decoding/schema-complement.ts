@@ -4,7 +4,8 @@
  * fails" is a union of alternatives, each built from `p` and one failed constraint:
  * a string outside the DFA (DFA complement) or outside the length bounds, a number
  * below or above an interval (or between excluded literals), an array too short, too
- * long or with one item in the complement of its schema, an object missing a required
+ * long, with a `contains` count out of its bounds or with one item in the complement of its
+ * schema, an object missing a required
  * property or holding one whose value is in the complement. Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
