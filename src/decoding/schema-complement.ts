@@ -269,9 +269,14 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
           const longer = piece();
           longer.minItems = from + 1;
           pieces.push(longer);
+        } else if (limit - from > MAX_UNROLLED_ITEMS && from === 0) {
+          // every position falls under `items`: "some item fails it" is a contains of its complement
+          const failing = piece();
+          failing.contains = [{ set: context.complement(negated.items), min: 1, max: Infinity, pointer: negated.pointer }];
+          pieces.push(failing);
         } else if (limit - from > MAX_UNROLLED_ITEMS) {
           throw new ComplementRefused(
-            `an item failing "items" at any position is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
+            `an item failing "items" at any position past "prefixItems" is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
           );
         } else {
           for (let index = from; index < limit; index++) itemFails(index, negated.items);

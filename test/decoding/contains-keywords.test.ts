@@ -54,6 +54,13 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     unevaluatedItems: false,
   },
   'contains true with unevaluatedItems (skipped by the registry, so nothing evaluated)': { prefixItems: [{}], contains: true, unevaluatedItems: false },
+  'not items (some item fails them: a contains of their complement)': { type: 'array', not: { items: { type: 'number' } } },
+  'oneOf over items (each branch minus the other)': {
+    oneOf: [
+      { type: 'array', items: { type: 'number' } },
+      { type: 'array', items: { type: ['number', 'null'] } },
+    ],
+  },
   'contains in if': { type: 'array', if: { contains: { const: 'a' } }, then: { maxItems: 2 }, else: { items: { type: 'integer' } } },
 };
 
@@ -186,5 +193,9 @@ describe('contains, minContains, maxContains', () => {
     expect(accepts(grammar, '[1,"a"]')).toBe(true);
     expect(accepts(grammar, '[1]')).toBe(true);
     expect(accepts(grammar, '["a"]')).toBe(false);
+    // a split the complement cannot build exactly: the other values stay the whole item schema, so counts only loosen
+    const integers = compileJsonSchema({ type: 'array', contains: { type: 'integer' }, maxContains: 1 }, vocabulary, { lenient: true });
+    expect(integers.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);
+    expect(['[1]', '[1,2]', '["a",1]', '["a"]', '[]'].filter((value) => accepts(integers, value))).toEqual(['[1]', '[1,2]', '["a",1]']);
   });
 });

@@ -732,12 +732,14 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...LOGIC, { v: 'x' }, { v: 'x', next: { v: 'y' } }, { v: 'x', next: { v: 1 } }, { v: 'x', next: { v: 'y', next: 1 } }],
       },
+      // "some item fails items" on an unbounded array: a contains of the items' complement
+      { schema: { type: 'array', not: { items: { type: 'string' } } }, instances: [...ARRAYS, ['x', 'y', 1], ['x', 'y'], 'x'] },
     ],
     refused: [
       // the non-integers are not a language the number automata enforce exactly
       { not: { type: 'integer' } },
-      // "some item fails" with no bound on the length needs contains-like counting
-      { type: 'array', not: { items: { type: 'string' } } },
+      // "some item past the prefix fails" with no bound on the length: contains counts every position, so it cannot say this
+      { type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } },
       // "some other key fails additionalProperties" in an open object
       { type: 'object', not: { additionalProperties: false } },
     ],
