@@ -64,6 +64,9 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
   'contains in if': { type: 'array', if: { contains: { const: 'a' } }, then: { maxItems: 2 }, else: { items: { type: 'integer' } } },
 };
 
+/** Random generations per schema and layout; `DECODING_STRESS_RUNS=N` raises them. */
+const RUNS = Number(process.env.DECODING_STRESS_RUNS ?? 40);
+
 const VALUES: readonly unknown[] = [0, 1, 2, 'a', null, [1], []];
 
 /** Every array of VALUES up to `most` items. */
@@ -134,7 +137,7 @@ describe('contains, minContains, maxContains', () => {
     for (const flexible of [false, true]) {
       const grammar = compileJsonSchema(schema, vocabulary, { layout: flexible ? 'flexible' : 'compact', maxDepth: 4 });
       const random = createRandom(name.length * 31 + (flexible ? 7 : 0));
-      for (let run = 0; run < 40; run++) {
+      for (let run = 0; run < RUNS; run++) {
         const generation = generate(grammar, random, Math.floor(random() * 40));
         failures.push(...generation.disagreements);
         const value = JSON.parse(generation.text) as unknown;
