@@ -60,3 +60,36 @@ export function containsMinHeight(alternative: ArrayAlternative): number {
   for (const room of [...rooms].sort((left, right) => left - right)) if (containsCanClose(alternative, 0, 0, room)) return 1 + room;
   return Infinity;
 }
+
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
+/**
+ * `uniqueItems` over literal values beside `contains`: the set written (`used`, `items` of them) decides the count, so
+ * true when some set of unused values, a matching ones and b others, brings the array within [minItems, maxItems] and
+ * the count within [minContains, maxContains].
+ */
+export function uniqueCanClose(alternative: ArrayAlternative, used: number, items: number): boolean {
+  const unique = alternative.unique!;
+  const { matchClasses, minContains, maxContains } = unique.contains!;
+  const all = unique.classes >= 31 ? -1 >>> 0 : (1 << unique.classes) - 1;
+  const count = bitCount(used & matchClasses);
+  const freeMatches = bitCount(matchClasses & ~used & all);
+  const freeOthers = bitCount(~matchClasses & ~used & all);
+  for (let matches = Math.max(0, minContains - count); matches <= Math.min(freeMatches, maxContains - count); matches++) {
+    const fewest = Math.max(0, alternative.minItems - items - matches);
+    const most = Math.min(freeOthers, alternative.maxItems - items - matches);
+    if (fewest <= most) return true;
+  }
+  return false;
+}
+
+/** True when a `uniqueItems` array with `contains` may close now. */
+export function uniqueSatisfied(alternative: ArrayAlternative, used: number, items: number): boolean {
+  const { matchClasses, minContains, maxContains } = alternative.unique!.contains!;
+  const count = bitCount(used & matchClasses);
+  return items >= alternative.minItems && count >= minContains && count <= maxContains;
+}

@@ -140,6 +140,8 @@ export interface UniqueItems {
   readonly classes: number;
   /** Per node of the items node's literal trie: the literal indexes below it. */
   readonly subtreeValues: readonly (readonly number[])[];
+  /** `contains` beside it: the classes that match, whose count in the set written must lie in the bounds; or null. */
+  readonly contains: { readonly matchClasses: number; readonly minContains: number; readonly maxContains: number } | null;
 }
 
 export interface PropertyRule {

@@ -13,7 +13,7 @@
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
-import { containedAfter, containsCanClose, containsChoice, containsSatisfied } from './array-contains.js';
+import { containedAfter, containsCanClose, containsChoice, containsSatisfied, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, UniqueItems, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
@@ -742,26 +742,40 @@ export class JsonAutomaton {
     if (complete) this.finish(config, out);
   }
 
-  /** The value classes of the `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
-  private uniqueParent(config: Stack): UniqueItems | null {
+  /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
+  private uniqueParent(config: Stack): ArrayAlternative | null {
     const parent = config.parent?.frame;
     if (parent?.kind !== Kind.Array) return null;
     const alternative = this.alternatives[parent.alternative] as ArrayAlternative;
-    return alternative.unique;
+    return alternative.unique === null ? null : alternative;
   }
 
-  /** True when literal `value` is an item its `uniqueItems` array already holds (JSON equality). */
+  /** True when the value class may come next in the array frame: not written yet and, with `contains`, the array can still close after it. */
+  private classAllowed(alternative: ArrayAlternative, frame: Frame, valueClass: number): boolean {
+    const bit = 1 << valueClass;
+    if ((frame.used & bit) !== 0) return false;
+    return alternative.unique!.contains === null || uniqueCanClose(alternative, frame.used | bit, frame.items + 1);
+  }
+
+  /** True when literal `value` cannot be the next item of its `uniqueItems` array: already held (JSON equality), or no way to close after it. */
   private usedBefore(config: Stack, value: number): boolean {
-    const unique = this.uniqueParent(config);
-    return unique !== null && (config.parent!.frame.used & (1 << unique.classOf[value]!)) !== 0;
+    const alternative = this.uniqueParent(config);
+    return alternative !== null && !this.classAllowed(alternative, config.parent!.frame, alternative.unique!.classOf[value]!);
   }
 
-  /** True when some literal below trie node `child` is not yet an item of the `uniqueItems` array above (if any). */
+  /** True when some literal below trie node `child` may still be the next item of the `uniqueItems` array above (if any). */
   private literalOpen(config: Stack, child: number): boolean {
-    const unique = this.uniqueParent(config);
-    if (unique === null) return true;
-    const used = config.parent!.frame.used;
-    return unique.subtreeValues[child]!.some((value) => (used & (1 << unique.classOf[value]!)) === 0);
+    const alternative = this.uniqueParent(config);
+    if (alternative === null) return true;
+    const unique = alternative.unique!;
+    const frame = config.parent!.frame;
+    return unique.subtreeValues[child]!.some((value) => this.classAllowed(alternative, frame, unique.classOf[value]!));
+  }
+
+  /** A `uniqueItems` array with `contains`: true when some value class may come next. */
+  private uniqueItemCanFollow(alternative: ArrayAlternative, frame: Frame): boolean {
+    for (let valueClass = 0; valueClass < alternative.unique!.classes; valueClass++) if (this.classAllowed(alternative, frame, valueClass)) return true;
+    return false;
   }
 
   /** The value on top of `config` is complete: pop it and advance its parent. */
@@ -871,13 +885,20 @@ export class JsonAutomaton {
       return;
     }
     const item = alternative.prefix[count] ?? alternative.items;
+    if (alternative.unique?.contains != null && !this.uniqueItemCanFollow(alternative, config.frame)) return;
     if (item !== null && this.fits(config.depth, item)) {
       this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used)), item, out);
     }
   }
 
   private arrayCanCloseEmpty(alternative: ArrayAlternative): boolean {
+    if (alternative.unique?.contains != null) return uniqueSatisfied(alternative, 0, 0);
     return alternative.contains === null ? alternative.minItems === 0 : containsSatisfied(alternative, 0, 0);
+  }
+
+  private arrayCanClose(alternative: ArrayAlternative, frame: Frame): boolean {
+    if (alternative.unique?.contains != null) return uniqueSatisfied(alternative, frame.used, frame.items);
+    return alternative.contains === null ? frame.items >= alternative.minItems : containsSatisfied(alternative, frame.items, frame.contained);
   }
 
   /** True when some item may come at the frame's position and the array can still close after it. */
@@ -887,6 +908,7 @@ export class JsonAutomaton {
     const counting = alternative.contains;
     if (counting === null) {
       const item = alternative.prefix[items] ?? alternative.items;
+      if (alternative.unique?.contains != null && !this.uniqueItemCanFollow(alternative, config.frame)) return false;
       return item !== null && this.fits(config.depth, item);
     }
     const room = this.room(config);
@@ -1040,11 +1062,7 @@ export class JsonAutomaton {
           );
         else if (byte === 0x2c) {
           if (this.itemCanFollow(config, alternative)) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
-        } else if (
-          byte === 0x5d &&
-          (alternative.contains === null ? frame.items >= alternative.minItems : containsSatisfied(alternative, frame.items, frame.contained))
-        )
-          this.finish(config, out);
+        } else if (byte === 0x5d && this.arrayCanClose(alternative, frame)) this.finish(config, out);
         return;
       }
       default:

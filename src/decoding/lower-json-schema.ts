@@ -30,7 +30,7 @@ import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS 
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type ContainsRule, type DifferenceContext, type StringPiece } from './schema-complement.js';
-import { containsMinHeight } from './array-contains.js';
+import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
 import { keySignatureLanguages, MAX_KEY_PATTERNS } from './key-signature-languages.js';
@@ -261,7 +261,7 @@ class Lowering {
   private alternativeCount = 0;
   /** Per node: its literal values by literal index (for `uniqueItems`). */
   private readonly literalValues = new Map<ValueNode, unknown[]>();
-  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string }[] = [];
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule | undefined }[] = [];
 
   constructor(
     private readonly root: unknown,
@@ -278,7 +278,7 @@ class Lowering {
       const { node, set } = this.pending.pop()!;
       this.fill(node, set);
     }
-    for (const { alternative, pointer } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer);
+    for (const { alternative, pointer, contains } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer, contains);
     computeHeights(this.nodes);
     for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
     return {
@@ -942,7 +942,7 @@ class Lowering {
    * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
    * items' language is infinite or the classes exceed `UNIQUE_ITEMS_MAX_VALUES`.
    */
-  private settleUniqueItems(alternative: ArrayAlternative, pointer: string): void {
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule | undefined): void {
     const refuse = (details: string): void => this.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
     const node = alternative.items;
@@ -966,9 +966,18 @@ class Lowering {
         `the items' ${representatives.length} distinct values make more than ${UNIQUE_ITEMS_MAX_SETS} sets of items (UNIQUE_ITEMS_MAX_SETS); lower "maxItems"`,
       );
     }
-    const unique: UniqueItems = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues() };
-    const mutable = alternative as { unique: UniqueItems | null; maxItems: number };
+    // the values written decide the contains count: the classes that match it, counted in the set (no second counter)
+    let matchClasses = 0;
+    if (contains !== undefined) representatives.forEach((value, index) => (matchClasses |= this.satisfiesSet(value, contains.set) ? 1 << index : 0));
+    const unique: UniqueItems = {
+      classOf,
+      classes: representatives.length,
+      subtreeValues: node.literals.subtreeValues(),
+      contains: contains === undefined ? null : { matchClasses, minContains: contains.min, maxContains: contains.max },
+    };
+    const mutable = alternative as { unique: UniqueItems | null; maxItems: number; contains: ContainsCounting | null };
     mutable.unique = unique;
+    mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
   }
@@ -1076,19 +1085,13 @@ class Lowering {
       minItems: typed.minItems,
       maxItems,
       unique: null,
-      contains: this.containsCounting(typed, prefixLength, items !== null),
+      contains: null,
       height: Infinity,
     };
-    // the items' literals are known once their node is filled: `run` settles uniqueness then
-    if (typed.uniqueItems && maxItems > 1) {
-      if (alternative.contains !== null)
-        this.refuse(
-          'uniqueItems',
-          typed.pointer,
-          'uniqueItems: true beside contains is not enforced (the frame tracks either the values written or the matching count); drop one of them',
-        );
-      else this.uniqueArrays.push({ alternative, pointer: typed.pointer });
-    }
+    const rule = this.containsRule(typed);
+    if (rule !== undefined) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rule, typed, prefixLength, items !== null);
+    // the items' literals are known once their node is filled: `run` settles uniqueness then (and counts contains on the set)
+    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rule });
     return alternative;
   }
 
@@ -1101,8 +1104,8 @@ class Lowering {
   }
 
   /** Each position's item schema split into the values that match `contains` and the rest; one counter per array. */
-  private containsCounting(typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting | null {
-    if (typed.contains.length === 0) return null;
+  private containsRule(typed: Typed): ContainsRule | undefined {
+    if (typed.contains.length === 0) return undefined;
     // `contains` repeated with the same schema (allOf parts written apart) is one counter with both bounds
     let rule = typed.contains[0]!;
     const others: ContainsRule[] = [];
@@ -1117,6 +1120,10 @@ class Lowering {
         `a second contains schema on the same array is not enforced (one matching count per array; the other is at ${rule.pointer}); merge them into one "contains"`,
       );
     }
+    return rule;
+  }
+
+  private containsCounting(rule: ContainsRule, typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
     const pointer = `${rule.pointer}/contains`;
     const split = (set: LocationSet): [ValueNode, ValueNode] => [
       this.nodeFor(unionSets(set, rule.set)),
@@ -1710,6 +1717,9 @@ function computeHeights(nodes: readonly ValueNode[]): void {
         let height = alternative.height;
         if (alternative.kind === 'object') {
           height = objectMinHeight(alternative);
+        } else if (alternative.kind === 'array' && alternative.unique?.contains != null) {
+          // literal items (height 1 each): 1 when the empty array will do
+          height = !uniqueCanClose(alternative, 0, 0) ? Infinity : uniqueSatisfied(alternative, 0, 0) ? 1 : 2;
         } else if (alternative.kind === 'array' && alternative.contains !== null) {
           height = containsMinHeight(alternative);
         } else if (alternative.kind === 'array') {

@@ -61,6 +61,18 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
       { type: 'array', items: { type: ['number', 'null'] } },
     ],
   },
+  'contains with uniqueItems over an enum (the set written decides the count)': {
+    type: 'array',
+    items: { enum: [0, 1, 2, 'a', null] },
+    uniqueItems: true,
+    contains: { type: 'number', minimum: 1 },
+    minContains: 2,
+    maxContains: 2,
+  },
+  'contains with uniqueItems and minItems': { type: 'array', items: { enum: [1, 'a', null, 2] }, uniqueItems: true, contains: { type: 'string' }, minItems: 3 },
+  'contains with uniqueItems, minContains beyond the distinct matches (no array)': {
+    anyOf: [{ type: 'array', items: { enum: [1, 'a', 1.0] }, uniqueItems: true, contains: { const: 1 }, minContains: 2 }, { const: 'a' }],
+  },
   'contains in if': { type: 'array', if: { contains: { const: 'a' } }, then: { maxItems: 2 }, else: { items: { type: 'integer' } } },
 };
 
@@ -169,7 +181,7 @@ describe('contains, minContains, maxContains', () => {
   });
 
   it.each([
-    [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { enum: [1, 2, 'a'] } }, 'uniqueItems', '#'],
+    [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
     [{ type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] }, 'contains', '#/allOf/1'],
     // the values that miss "integer" include the non-integers, which the engine cannot tell from integers by their text
     [{ type: 'array', contains: { type: 'integer' } }, 'contains', '#/contains'],

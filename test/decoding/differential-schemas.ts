@@ -176,6 +176,11 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'array', items: { type: 'string', maxLength: 6 }, contains: { pattern: '^#' }, minContains: 0, maxContains: 2 },
   },
   {
+    name: 'contains with uniqueItems over an enum',
+    keywords: ['contains', 'minContains', 'uniqueItems'],
+    schema: { type: 'array', items: { enum: ['read', 'write', 'admin', 'owner'] }, uniqueItems: true, contains: { enum: ['admin', 'owner'] }, minContains: 1 },
+  },
+  {
     name: 'contains under not, and unevaluatedItems beside contains',
     keywords: ['contains', 'not', 'unevaluatedItems'],
     schema: {

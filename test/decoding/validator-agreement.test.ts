@@ -677,6 +677,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'array', uniqueItems: true, items: { type: ['boolean', 'null'] }, minItems: 2 }, instances: UNIQUE_ARRAYS },
       { schema: { type: 'array', uniqueItems: true, items: { anyOf: [{ const: 1.0 }, { enum: [1, 2] }] }, maxItems: 2 }, instances: UNIQUE_ARRAYS },
       { schema: { allOf: [{ uniqueItems: true }, { items: { enum: [1, 2, 3] } }], minItems: 3 }, instances: [...UNIQUE_ARRAYS, [3, 2, 1], [1, 2, 3, 1]] },
+      // beside contains: the set written decides the count
+      {
+        schema: { type: 'array', uniqueItems: true, items: { enum: [1, 2, 'x', 'xy'] }, contains: { type: 'string' }, maxContains: 1 },
+        instances: UNIQUE_ARRAYS,
+      },
     ],
     refused: [
       { type: 'array', uniqueItems: true },
