@@ -14,7 +14,7 @@ import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containedAfter, containsCanClose, containsChoice, containsSatisfied, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, UniqueItems, ValueNode } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 
