@@ -1117,7 +1117,7 @@ class Lowering {
       this.refuse(
         'contains',
         other.pointer,
-        `a second contains schema on the same array is not enforced (one matching count per array; the other is at ${rule.pointer}); merge them into one "contains"`,
+        `two different contains schemas apply to the same array (${rule.pointer === other.pointer ? rule.pointer : `${rule.pointer} and ${other.pointer}`}; "some item fails items" under not or an overlapping oneOf counts as one), and the frame keeps one matching count; merge them into one "contains"`,
       );
     }
     return rule;
