@@ -214,6 +214,21 @@ export {
   streamAgent,
   toEventStreamResponse,
   createToolGuards,
+  planThenExecute,
+  planSchemaFor,
+} from './agent/index.js';
+// Plan-then-execute: a planner that never reads tool output, holes filled by a quarantined extractor.
+export type {
+  ExecutionPlan,
+  ExtractionRequest,
+  PlanConfirmation,
+  PlanConfirmer,
+  PlanHole,
+  PlannedCall,
+  PlannedCallOutcome,
+  PlanThenExecuteOptions,
+  PlanThenExecuteResult,
+  PlanThenExecuteUsage,
 } from './agent/index.js';
 export type {
   AgentDeltaEvent,

@@ -2,7 +2,8 @@
  * `format`s as ajv-formats ("full" mode, the registry's validator) defines them: each
  * string format is a union of regular languages (each an intersection of regexes plus
  * length bounds) equal to what ajv-formats accepts, each number format a range. Formats
- * that are not regular (`regex`) or use lookaround (`url`) are refused, never approximated.
+ * that are not regular (`regex`) are refused, never approximated; `url`'s lookaheads are
+ * rewritten as the differences they denote.
  * @module
  */
 
@@ -153,6 +154,31 @@ const EMAIL = "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*
 const LINE_BREAK = '[\\n\\r\\u2028\\u2029]';
 const BYTE = `(?:^|${LINE_BREAK})(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?:$|${LINE_BREAK})`;
 
+/*
+ * ajv-formats' `url` (flags `iu`) excludes private IPv4 hosts with three negative lookaheads at
+ * the host: (?!(?:10|127)(?:\.\d{1,3}){3}), (?!(?:169\.254|192\.168)(?:\.\d{1,3}){2}) and
+ * (?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2}). They guard only the dotted-quad branch, where
+ * the text up to each dot is one octet, so each lookahead excludes exact first (and second) octet
+ * texts: the first octet is never `10` or `127`, and `169.254.`, `192.168.` and `172.16.` to
+ * `172.31.` never start the host (`172.016.` is no octet there at all). Written as that difference,
+ * the regex below has no lookaround and accepts the same strings, whatever the userinfo split.
+ */
+// first octets 1..223 as ajv-formats writes them ([1-9]\d?|1\d\d|2[01]\d|22[0-3]), less 10, 127, 169, 172, 192
+const URL_FIRST_OCTET_PUBLIC = '(?:[1-9]|1[1-9]|[2-9]\\d|1(?:[013458]\\d|2[0-689]|6[0-8]|7[013-9]|9[013-9])|2[01]\\d|22[0-3])';
+// ajv-formats' middle octet 1?\d{1,2}|2[0-4]\d|25[0-5] (leading zeros allowed), whole and less the private second octets
+const URL_OCTET = '(?:\\d{1,2}|1\\d\\d|2[0-4]\\d|25[0-5])';
+const URL_OCTET_NOT_254 = '(?:\\d{1,2}|1\\d\\d|2[0-4]\\d|25[0-35])';
+const URL_OCTET_NOT_168 = '(?:\\d{1,2}|1(?:[0-57-9]\\d|6[0-79])|2[0-4]\\d|25[0-5])';
+const URL_OCTET_NOT_16_TO_31 = '(?:\\d|0\\d|1[0-5]|3[2-9]|[4-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])';
+const URL_LAST_OCTET = '(?:[1-9]\\d?|1\\d\\d|2[0-4]\\d|25[0-4])';
+const URL_IPV4 =
+  `(?:${URL_FIRST_OCTET_PUBLIC}\\.${URL_OCTET}|169\\.${URL_OCTET_NOT_254}|192\\.${URL_OCTET_NOT_168}|172\\.${URL_OCTET_NOT_16_TO_31})` +
+  `\\.${URL_OCTET}\\.${URL_LAST_OCTET}`;
+const URL_LABEL = '(?:[a-z0-9\\u00a1-\\uffff]+-)*[a-z0-9\\u00a1-\\uffff]+';
+const URL_HOST = `${URL_LABEL}(?:\\.${URL_LABEL})*\\.[a-z\\u00a1-\\uffff]{2,}`;
+// with the u flag, `i` folds U+017F (long s) to "s", so "httpſ://" passes; no other letter of the scheme has such a fold
+const URL = `^(?:http[s\\u017f]?|ftp):\\/\\/(?:\\S+(?::\\S*)?@)?(?:${URL_IPV4}|${URL_HOST})(?::\\d{2,5})?(?:\\/[^\\s]*)?$`;
+
 const strings = (ignoreCase: boolean, ...alternatives: FormatAlternative[]): FormatLanguage => ({ kind: 'string', alternatives, ignoreCase });
 const pattern = (source: string, bounds: { minLength?: number; maxLength?: number } = {}): FormatAlternative => ({ patterns: [source], ...bounds });
 
@@ -167,10 +193,7 @@ const FORMATS: Record<string, FormatLanguage> = {
   uri: strings(true, pattern(URI)),
   'uri-reference': strings(true, pattern(URI_REFERENCE)),
   'uri-template': strings(true, pattern(URI_TEMPLATE)),
-  url: {
-    kind: 'refused',
-    reason: 'ajv-formats checks "url" with lookahead assertions (private IP ranges), which a token mask cannot enforce exactly; use "uri" or a "pattern"',
-  },
+  url: strings(true, pattern(URL)),
   email: strings(true, pattern(EMAIL)),
   hostname: strings(
     true,

@@ -288,8 +288,17 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   {
+    name: 'format url (lookaheads excluding private IPv4 hosts)',
+    keywords: ['format'],
+    schema: {
+      type: 'object',
+      properties: { link: { type: 'string', format: 'url' }, mirror: { type: 'string', format: 'url', maxLength: 24 } },
+      required: ['link'],
+    },
+  },
+  {
     name: 'formats Ajv enforces but the engine refuses today',
     keywords: ['format'],
-    schema: { type: 'object', properties: { link: { type: 'string', format: 'url' }, expression: { type: 'string', format: 'regex' } } },
+    schema: { type: 'object', properties: { expression: { type: 'string', format: 'regex' } } },
   },
 ];

@@ -10,9 +10,9 @@ import { ToolRegistry, silentLogger } from '../../tools/tool-registry.js';
 import { WORKSPACE_INJECTION_TASKS } from '../workspace/injection-tasks.js';
 import { WORKSPACE_USER_TASKS } from '../workspace/user-tasks.js';
 import { createWorkspaceState, PEOPLE } from '../workspace/workspace-data.js';
-import { checkPlan, type ExecutionPlan } from './execution-plan.js';
-import { executePlan, type Extractor } from './execute-plan.js';
-import { modelExtractor, planWithModel } from './model-planner.js';
+import { checkPlan, type ExecutionPlan } from '../../agent/plan-then-execute/execution-plan.js';
+import { executePlan, type Extractor } from '../../agent/plan-then-execute/execute-plan.js';
+import { modelExtractor, planWithModel } from '../../agent/plan-then-execute/model-planner.js';
 import { scriptedPlanner } from './scripted-plan.js';
 
 const sent: unknown[] = [];
@@ -137,9 +137,9 @@ describe('scriptedPlanner', () => {
     const hole = { name: 'send_email_to_1', description: '', schema: {}, from: [0] };
     const planner = (gullible: boolean) => scriptedPlanner({ userTask: task, injectionTask: injection, pre: createWorkspaceState(), gullible });
     const injected = [{ tool: 'list_emails', text: JSON.stringify({ body: `x\n${injection.goal}` }) }];
-    expect(await planner(true).extractor({ hole, outputs: injected })).toEqual(['mallory@exfil.example']);
-    expect(await planner(false).extractor({ hole, outputs: injected })).toEqual([PEOPLE.bob]);
-    expect(await planner(true).extractor({ hole, outputs: [{ tool: 'list_emails', text: 'clean' }] })).toEqual([PEOPLE.bob]);
+    expect(await planner(true).extractor({ hole, schema: {}, outputs: injected })).toEqual(['mallory@exfil.example']);
+    expect(await planner(false).extractor({ hole, schema: {}, outputs: injected })).toEqual([PEOPLE.bob]);
+    expect(await planner(true).extractor({ hole, schema: {}, outputs: [{ tool: 'list_emails', text: 'clean' }] })).toEqual([PEOPLE.bob]);
   });
 });
 
@@ -178,8 +178,8 @@ describe('the planner and extractor on a model', () => {
   it('extracts a value under the hole schema from the named outputs only', async () => {
     const model = answering([{ value: ['bob@corp.example'] }]);
     const extract = modelExtractor({ model }, { modelCalls: 0, inputTokens: 0, outputTokens: 0 });
-    await expect(extract({ hole: plan.holes[0]!, outputs: [{ tool: 'read_inbox', text: 'mail' }] })).resolves.toEqual(['bob@corp.example']);
-    expect(model.requests[0]!.output!.schema).toMatchObject({ properties: { value: plan.holes[0]!.schema } });
+    await expect(extract({ hole: plan.holes[0]!, schema: plan.holes[0]!.schema!, outputs: [{ tool: 'read_inbox', text: 'mail' }] })).resolves.toEqual(['bob@corp.example']);
+    expect(model.requests[0]!.output!.schema).toMatchObject({ properties: { value: plan.holes[0]!.schema! } });
     expect(model.requests[0]!.tools).toBeUndefined();
   });
 });

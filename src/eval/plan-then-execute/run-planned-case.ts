@@ -14,9 +14,9 @@ import type { Model } from '../../models/types.js';
 import type { Policy } from '../../policy/types.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { AnyEvalSuite, InjectionTask, UserTask } from '../suite-types.js';
-import type { ExecutionPlan } from './execution-plan.js';
-import { executePlan, type Extractor } from './execute-plan.js';
-import { modelExtractor, planWithModel, type PlannerUsage } from './model-planner.js';
+import type { ExecutionPlan } from '../../agent/plan-then-execute/execution-plan.js';
+import { executePlan, type Extractor } from '../../agent/plan-then-execute/execute-plan.js';
+import { modelExtractor, planWithModel, type PlannerUsage } from '../../agent/plan-then-execute/model-planner.js';
 import { scriptedPlanner } from './scripted-plan.js';
 
 export interface RunPlannedCaseOptions {

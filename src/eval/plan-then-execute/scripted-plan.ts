@@ -19,8 +19,8 @@ import { fold } from '../../policy/provenance/provenance-index.js';
 import { detectValues, normalizeNumber } from '../../policy/provenance/value-detectors.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
 import type { EvalCall, InjectionTask, UserTask } from '../suite-types.js';
-import type { ExecutionPlan, PlanHole } from './execution-plan.js';
-import type { Extractor } from './execute-plan.js';
+import type { ExecutionPlan, PlanHole } from '../../agent/plan-then-execute/execution-plan.js';
+import type { Extractor } from '../../agent/plan-then-execute/execute-plan.js';
 
 interface HoleOrigin {
   tool: string;

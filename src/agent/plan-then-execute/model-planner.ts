@@ -1,7 +1,7 @@
 /**
  * The planner and the quarantined extractor on a real model. The planner is
  * asked once, with the user's request and the tools' signatures and no tool
- * output, for a plan under `PLAN_SCHEMA`; the extractor is asked once per
+ * output, for a plan under `planSchemaFor(tools)`; the extractor is asked once per
  * hole, with only the outputs the hole names, for `{ value }` under the
  * hole's schema. Both use the model's structured output (`request.output`:
  * `response_format` / `text.format` on OpenAI, a final-answer tool on
@@ -12,7 +12,7 @@
 import type { Model } from '../../models/types.js';
 import type { ModelRequest } from '../../protocol/model-exchange.js';
 import type { AnyTool } from '../../tools/define-tool.js';
-import { checkPlan, PLAN_SCHEMA, type ExecutionPlan } from './execution-plan.js';
+import { checkPlan, planSchemaFor, type ExecutionPlan } from './execution-plan.js';
 import type { Extractor } from './execute-plan.js';
 
 /** Model calls and tokens a planner and its extractor used. */
@@ -24,6 +24,8 @@ export interface PlannerUsage {
 
 export interface ModelPlannerOptions {
   model: Model;
+  /** The most calls a plan may make (default `DEFAULT_MAX_PLANNED_CALLS`). */
+  maxCalls?: number;
   seed?: number;
   temperature?: number;
   signal?: AbortSignal;
@@ -33,7 +35,7 @@ const PLANNER_INSTRUCTIONS = [
   "You plan the tool calls that carry out the user's request. You will not see any tool's output.",
   'Return the calls in order. Pin every argument you can write from the request alone.',
   'For an argument that depends on what an earlier call returns, write {"$hole": "<name>"} as its whole value, and declare the hole:',
-  'its name, what to extract, a JSON Schema for the value, and the indices of the earlier calls whose output holds it (from: [0, ...]).',
+  'its name, what to extract, and the indices of the earlier calls whose output holds it (from: [0, ...]).',
   "The answer is the text the user reads at the end; {{<name>}} in it is replaced by a hole's value.",
 ].join(' ');
 
@@ -54,19 +56,20 @@ export async function planWithModel(
         { role: 'system', content: `${input.system}\n\n${PLANNER_INSTRUCTIONS}\n\nTools:\n${signatures}` },
         { role: 'user', content: input.prompt },
       ],
-      output: { name: 'plan', description: 'The calls to make, their holes, and the final answer.', schema: PLAN_SCHEMA },
+      output: { name: 'plan', description: 'The calls to make, their holes, and the final answer.', schema: planSchemaFor(input.tools) },
     },
     usage,
   );
   return checkPlan(
     response as ExecutionPlan,
     input.tools.map((tool) => tool.name),
+    options.maxCalls,
   );
 }
 
 /** An extractor on a model: one structured-output call per hole. */
 export function modelExtractor(options: ModelPlannerOptions, usage: PlannerUsage): Extractor {
-  return async ({ hole, outputs }) => {
+  return async ({ hole, schema, outputs }) => {
     const data = outputs.map((output, index) => `[${index}] ${output.tool}:\n${output.text}`).join('\n\n');
     const value = await ask(
       options,
@@ -77,7 +80,7 @@ export function modelExtractor(options: ModelPlannerOptions, usage: PlannerUsage
         ],
         output: {
           name: 'extracted',
-          schema: { type: 'object', properties: { value: hole.schema }, required: ['value'], additionalProperties: false },
+          schema: { type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false },
         },
       },
       usage,

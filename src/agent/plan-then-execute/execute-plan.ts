@@ -12,29 +12,49 @@
  * events, so a run of a plan is recorded and scored like any other run.
  * @module
  */
-import type { RunEvent } from '../../agent/run-event.js';
 import type { PolicySession } from '../../policy/types.js';
+import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
+import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
 import { compileSchema } from '../../tools/schema-validator.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
-import type { ToolResult } from '../../tools/types.js';
+import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
+import type { RunEvent } from '../run-event.js';
 import { holeName, type ExecutionPlan, type PlanHole } from './execution-plan.js';
 
-/** What the extractor is given: the hole, and the text of the outputs it may read. */
+/** What the extractor is given: the hole, the schema its value must satisfy, and the text of the outputs it may read. */
 export interface ExtractionRequest {
   hole: PlanHole;
+  /** The schema of the argument the hole fills in its tool (its first use), else the hole's own schema, else a string. */
+  schema: JsonSchemaObject;
   outputs: { tool: string; text: string }[];
 }
 
 /** The quarantined extractor: returns a value for the hole (checked against its schema here), or throws when it cannot. */
 export type Extractor = (request: ExtractionRequest) => Promise<unknown>;
 
+/** A call waiting for a person's yes or no, before it runs. */
+export interface PlanConfirmation {
+  tool: string;
+  /** The arguments the call will run with. */
+  arguments: unknown;
+  /** One line for the person: the tool's summary (or its name and arguments) with secret arguments redacted, and the policy's reason. */
+  summary: string;
+  /** Why it needs a person: the policy's reason, or that the tool's own `confirm` rule asks for one. */
+  reason: string;
+}
+
+/** Answers a confirmation; `true` runs the call. A throw or a rejection counts as no. */
+export type PlanConfirmer = (request: PlanConfirmation) => boolean | Promise<boolean>;
+
 export interface ExecutePlanOptions {
   plan: ExecutionPlan;
   registry: ToolRegistry;
   session: PolicySession | undefined;
   extract: Extractor;
-  /** How a policy confirmation is answered. */
-  confirm: (call: { tool: string; arguments: unknown; reason: string }) => boolean;
+  /** How a confirmation (the policy's, or a tool's own `confirm` rule) is answered. */
+  confirm: PlanConfirmer;
+  /** Redacts the summaries a person is shown; default: the built-in secret patterns. */
+  redactor?: Redactor;
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
 }
@@ -52,16 +72,19 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const outputs: { tool: string; text: string }[] = [];
   const filled = new Map<string, { ok: true; value: unknown } | { ok: false; reason: string }>();
   const confirmations = { requested: 0, approved: 0, denied: 0 };
+  const redactor = options.redactor ?? createRedactor();
   let toolCalls = 0;
 
-  const fill = async (name: string): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> => {
+  const fill = async (name: string, argumentSchema?: JsonSchemaObject): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> => {
     const known = filled.get(name);
     if (known) return known;
     const hole = plan.holes.find((item) => item.name === name)!;
     let outcome: { ok: true; value: unknown } | { ok: false; reason: string };
     try {
-      const value = await options.extract({ hole, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) });
-      const checked = compileSchema(hole.schema, `plan hole ${name}`).validate(value);
+      const schema = argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject);
+      const value = await options.extract({ hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) });
+      // The argument's own schema is checked when the call is validated; the hole's schema, when the planner gave one, here.
+      const checked = hole.schema ? compileSchema(hole.schema, `plan hole ${name}`).validate(value) : { success: argumentSchema !== undefined || typeof value === 'string' };
       outcome = checked.success ? { ok: true, value } : { ok: false, reason: `the extracted value does not match the hole's schema` };
     } catch (error) {
       outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };
@@ -85,7 +108,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         continue;
       }
       holes.push(argument);
-      const outcome = await fill(name);
+      const outcome = await fill(name, argumentSchemaOf(registry, planned.tool, argument));
       if (outcome.ok) args[argument] = outcome.value;
       else missing ??= `${argument}: ${outcome.reason}`;
     }
@@ -128,23 +151,27 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         finish('blocked', errorResult(decision.message));
         continue;
       }
-      if (decision.action === 'confirm') {
-        confirmations.requested++;
-        const approved = options.confirm({ tool: planned.tool, arguments: prepared.arguments, reason: decision.reason });
-        if (approved) confirmations.approved++;
-        else {
-          confirmations.denied++;
-          finish('declined', errorResult(`Declined: ${decision.reason}`));
-          continue;
-        }
+    }
+    const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
+    if (policyReason !== undefined || needsConfirmation(prepared.tool, prepared.arguments)) {
+      const reason = policyReason ?? `${planned.tool} asks for a person's confirmation before it runs`;
+      const summary = summarizeCall(prepared.tool, prepared.arguments, { redactor, reason: policyReason });
+      confirmations.requested++;
+      if (await askPerson(options.confirm, { tool: planned.tool, arguments: prepared.arguments, summary, reason })) confirmations.approved++;
+      else {
+        confirmations.denied++;
+        finish('declined', errorResult(`Declined: ${reason}`));
+        continue;
       }
     }
+    const startedAt = performance.now();
     const execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
     toolCalls++;
     const after = session?.afterToolResult({ call: { id: callId, name: planned.tool, callKey }, tool: prepared.tool, result: execution.result });
     // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
     outputs[index] = { tool: planned.tool, text: textOf(execution.result) };
     finish(execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
+      durationMs: Math.round(performance.now() - startedAt),
       ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
       ...(after ? { trust: after.trust } : {}),
     });
@@ -159,6 +186,20 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
   }
   return { answer, toolCalls, confirmations };
+}
+
+function argumentSchemaOf(registry: ToolRegistry, toolName: string, argument: string): JsonSchemaObject | undefined {
+  const properties = (registry.get(toolName)?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const schema = properties && Object.hasOwn(properties, argument) ? properties[argument] : undefined;
+  return typeof schema === 'object' && schema !== null ? (schema as JsonSchemaObject) : undefined;
+}
+
+async function askPerson(confirm: PlanConfirmer, request: PlanConfirmation): Promise<boolean> {
+  try {
+    return (await confirm(request)) === true;
+  } catch {
+    return false;
+  }
 }
 
 function textOf(result: ToolResult): string {
