@@ -264,7 +264,7 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],
     [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
     [{ not: { type: 'integer' } }, 'not', '#/not'],
-    [{ type: 'array', not: { items: { type: 'string' } } }, 'not', '#/not'],
+    [{ type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } }, 'not', '#/not'],
     [{ type: 'integer', multipleOf: 3 }, 'multipleOf', '#'],
   ])('%j → %s at %s', (schema, keyword, pointer) => {
     let error: unknown;

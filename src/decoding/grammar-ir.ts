@@ -111,7 +111,26 @@ export interface ArrayAlternative {
   readonly maxItems: number;
   /** `uniqueItems: true` over a finite set of literal items, or null. */
   readonly unique: UniqueItems | null;
+  /** `contains` with `minContains`/`maxContains`, or null. */
+  readonly contains: ContainsCounting | null;
   height: number;
+}
+
+/**
+ * How an array counts the items that match `contains`: each position's item schema split into the values that match
+ * and those that do not (disjoint), so the frame knows, when an item closes, whether to count it.
+ */
+export interface ContainsCounting {
+  /** Per prefix position: its values that match `contains`. */
+  readonly prefixMatch: readonly ValueNode[];
+  /** Per prefix position: its values that do not. */
+  readonly prefixMiss: readonly ValueNode[];
+  /** Items past the prefix that match, or null when none may follow. */
+  readonly itemsMatch: ValueNode | null;
+  readonly itemsMiss: ValueNode | null;
+  readonly minContains: number;
+  /** `Infinity` when unbounded. */
+  readonly maxContains: number;
 }
 
 /** The value classes of a `uniqueItems` array's literal items (the `items` node's enum/const texts). */
@@ -121,6 +140,8 @@ export interface UniqueItems {
   readonly classes: number;
   /** Per node of the items node's literal trie: the literal indexes below it. */
   readonly subtreeValues: readonly (readonly number[])[];
+  /** `contains` beside it: the classes that match, whose count in the set written must lie in the bounds; or null. */
+  readonly contains: { readonly matchClasses: number; readonly minContains: number; readonly maxContains: number } | null;
 }
 
 export interface PropertyRule {

@@ -13,7 +13,8 @@
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, UniqueItems, ValueNode } from './grammar-ir.js';
+import { containedAfter, containsCanClose, containsChoice, containsSatisfied, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 
@@ -103,6 +104,10 @@ interface Frame {
   readonly items: number;
   /** Array with `uniqueItems`: bit set of the value classes written so far. */
   readonly used: number;
+  /** Array with `contains`: items written so far that match it (clamped where larger counts are alike). */
+  readonly contained: number;
+  /** Array with `contains`, in `ArrayPhase.Value`: 1 when the item being written is one of the matching values. */
+  readonly matching: number;
   /** Literal: node of the literal-text trie reached so far. */
   readonly trieNode: number;
   /** Number: state of the number automaton. */
@@ -135,6 +140,8 @@ const BLANK_FRAME: FrameFields = {
   propertyCount: 0,
   items: 0,
   used: 0,
+  contained: 0,
+  matching: 0,
   trieNode: 0,
   numberState: 0,
   dfaState: 0,
@@ -371,9 +378,9 @@ export class JsonAutomaton {
     );
   }
 
-  private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number, used: number): Frame {
-    const key = `A${alternative},${phase},${items},${whitespace},${used}`;
-    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace, used });
+  private arrayFrame(alternative: number, phase: ArrayPhase, items: number, whitespace: number, used: number, contained = 0, matching = 0): Frame {
+    const key = `A${alternative},${phase},${items},${whitespace},${used},${contained},${matching}`;
+    return this.frames.get(key) ?? this.addFrame(key, { ...BLANK_FRAME, kind: Kind.Array, alternative, phase, items, whitespace, used, contained, matching });
   }
 
   private stringFrame(
@@ -735,26 +742,40 @@ export class JsonAutomaton {
     if (complete) this.finish(config, out);
   }
 
-  /** The value classes of the `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
-  private uniqueParent(config: Stack): UniqueItems | null {
+  /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
+  private uniqueParent(config: Stack): ArrayAlternative | null {
     const parent = config.parent?.frame;
     if (parent?.kind !== Kind.Array) return null;
     const alternative = this.alternatives[parent.alternative] as ArrayAlternative;
-    return alternative.unique;
+    return alternative.unique === null ? null : alternative;
   }
 
-  /** True when literal `value` is an item its `uniqueItems` array already holds (JSON equality). */
+  /** True when the value class may come next in the array frame: not written yet and, with `contains`, the array can still close after it. */
+  private classAllowed(alternative: ArrayAlternative, frame: Frame, valueClass: number): boolean {
+    const bit = 1 << valueClass;
+    if ((frame.used & bit) !== 0) return false;
+    return alternative.unique!.contains === null || uniqueCanClose(alternative, frame.used | bit, frame.items + 1);
+  }
+
+  /** True when literal `value` cannot be the next item of its `uniqueItems` array: already held (JSON equality), or no way to close after it. */
   private usedBefore(config: Stack, value: number): boolean {
-    const unique = this.uniqueParent(config);
-    return unique !== null && (config.parent!.frame.used & (1 << unique.classOf[value]!)) !== 0;
+    const alternative = this.uniqueParent(config);
+    return alternative !== null && !this.classAllowed(alternative, config.parent!.frame, alternative.unique!.classOf[value]!);
   }
 
-  /** True when some literal below trie node `child` is not yet an item of the `uniqueItems` array above (if any). */
+  /** True when some literal below trie node `child` may still be the next item of the `uniqueItems` array above (if any). */
   private literalOpen(config: Stack, child: number): boolean {
-    const unique = this.uniqueParent(config);
-    if (unique === null) return true;
-    const used = config.parent!.frame.used;
-    return unique.subtreeValues[child]!.some((value) => (used & (1 << unique.classOf[value]!)) === 0);
+    const alternative = this.uniqueParent(config);
+    if (alternative === null) return true;
+    const unique = alternative.unique!;
+    const frame = config.parent!.frame;
+    return unique.subtreeValues[child]!.some((value) => this.classAllowed(alternative, frame, unique.classOf[value]!));
+  }
+
+  /** A `uniqueItems` array with `contains`: true when some value class may come next. */
+  private uniqueItemCanFollow(alternative: ArrayAlternative, frame: Frame): boolean {
+    for (let valueClass = 0; valueClass < alternative.unique!.classes; valueClass++) if (this.classAllowed(alternative, frame, valueClass)) return true;
+    return false;
   }
 
   /** The value on top of `config` is complete: pop it and advance its parent. */
@@ -789,7 +810,11 @@ export class JsonAutomaton {
           alternative.unique === null
             ? 0
             : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
-        this.emit(this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used)), out);
+        const contained = frame.matching === 1 ? containedAfter(alternative.contains!, frame.contained) : frame.contained;
+        this.emit(
+          this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used, contained)),
+          out,
+        );
         break;
       }
       default:
@@ -842,13 +867,55 @@ export class JsonAutomaton {
 
   private enterItem(config: Stack, alternative: ArrayAlternative, phase: ArrayPhase, count: number, whitespace: number, out: Map<number, Stack>): void {
     const canWait = this.options.flexible && whitespace < this.options.maxWhitespace;
-    if (canWait || (phase === ArrayPhase.First && alternative.minItems === 0)) {
-      this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, phase, count, whitespace, config.frame.used)), out);
+    const { used, contained } = config.frame;
+    if (canWait || (phase === ArrayPhase.First && this.arrayCanCloseEmpty(alternative))) {
+      this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, phase, count, whitespace, used, contained)), out);
     }
-    const item = count < alternative.maxItems ? (alternative.prefix[count] ?? alternative.items) : null;
+    if (count >= alternative.maxItems) return;
+    const counting = alternative.contains;
+    if (counting !== null) {
+      // the matching and the other values of this position are pushed apart, so the item's close knows whether it counts
+      const room = this.room(config);
+      for (const match of [0, 1]) {
+        const item = containsChoice(counting, count, match === 1);
+        const after = match === 1 ? containedAfter(counting, contained) : contained;
+        if (item === null || item.height > room || !containsCanClose(alternative, count + 1, after, room)) continue;
+        this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used, contained, match)), item, out);
+      }
+      return;
+    }
+    const item = alternative.prefix[count] ?? alternative.items;
+    if (alternative.unique?.contains != null && !this.uniqueItemCanFollow(alternative, config.frame)) return;
     if (item !== null && this.fits(config.depth, item)) {
-      this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, config.frame.used)), item, out);
+      this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used)), item, out);
     }
+  }
+
+  private arrayCanCloseEmpty(alternative: ArrayAlternative): boolean {
+    if (alternative.unique?.contains != null) return uniqueSatisfied(alternative, 0, 0);
+    return alternative.contains === null ? alternative.minItems === 0 : containsSatisfied(alternative, 0, 0);
+  }
+
+  private arrayCanClose(alternative: ArrayAlternative, frame: Frame): boolean {
+    if (alternative.unique?.contains != null) return uniqueSatisfied(alternative, frame.used, frame.items);
+    return alternative.contains === null ? frame.items >= alternative.minItems : containsSatisfied(alternative, frame.items, frame.contained);
+  }
+
+  /** True when some item may come at the frame's position and the array can still close after it. */
+  private itemCanFollow(config: Stack, alternative: ArrayAlternative): boolean {
+    const { items, contained } = config.frame;
+    if (items >= alternative.maxItems) return false;
+    const counting = alternative.contains;
+    if (counting === null) {
+      const item = alternative.prefix[items] ?? alternative.items;
+      if (alternative.unique?.contains != null && !this.uniqueItemCanFollow(alternative, config.frame)) return false;
+      return item !== null && this.fits(config.depth, item);
+    }
+    const room = this.room(config);
+    return [false, true].some((match) => {
+      const item = containsChoice(counting, items, match);
+      return item !== null && item.height <= room && containsCanClose(alternative, items + 1, match ? containedAfter(counting, contained) : contained, room);
+    });
   }
 
   // ---- object keys -----------------------------------------------------------------------
@@ -985,14 +1052,17 @@ export class JsonAutomaton {
       case ArrayPhase.First:
       case ArrayPhase.Next:
         if (wsOk) this.enterItem(config, alternative, frame.phase, frame.items, frame.whitespace + 1, out);
-        else if (byte === 0x5d && frame.phase === ArrayPhase.First && alternative.minItems === 0) this.finish(config, out);
+        else if (byte === 0x5d && frame.phase === ArrayPhase.First && this.arrayCanCloseEmpty(alternative)) this.finish(config, out);
         return;
       case ArrayPhase.After: {
-        if (wsOk) this.emit(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1, frame.used)), out);
+        if (wsOk)
+          this.emit(
+            this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1, frame.used, frame.contained)),
+            out,
+          );
         else if (byte === 0x2c) {
-          const item = frame.items < alternative.maxItems ? (alternative.prefix[frame.items] ?? alternative.items) : null;
-          if (item !== null && this.fits(config.depth, item)) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
-        } else if (byte === 0x5d && frame.items >= alternative.minItems) this.finish(config, out);
+          if (this.itemCanFollow(config, alternative)) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
+        } else if (byte === 0x5d && this.arrayCanClose(alternative, frame)) this.finish(config, out);
         return;
       }
       default:
@@ -1229,7 +1299,7 @@ function describeFrame(frame: Frame): string {
     case Kind.Object:
       return `alt=${frame.alternative},phase=${frame.phase},property=${frame.property},ws=${frame.whitespace},key=${frame.keyNode},written=${frame.written},count=${frame.propertyCount}`;
     case Kind.Array:
-      return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace},used=${frame.used}`;
+      return `alt=${frame.alternative},phase=${frame.phase},items=${frame.items},ws=${frame.whitespace},used=${frame.used},contained=${frame.contained},matching=${frame.matching}`;
     case Kind.String:
       return `alt=${frame.alternative},mode=${frame.phase},dfa=${frame.dfaState},count=${frame.count},excl=${frame.exclusion},seq=${frame.sequenceValue}/${frame.sequenceLeft}/${frame.sequenceLength}`;
   }

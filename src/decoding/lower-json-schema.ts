@@ -12,6 +12,7 @@ import {
   ByteTrie,
   CodePointTrie,
   type ArrayAlternative,
+  type ContainsCounting,
   type KeyClass,
   type ObjectAlternative,
   type ObjectProgressRules,
@@ -28,7 +29,8 @@ import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
-import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
+import { differenceOf, type ContainsRule, type DifferenceContext, type StringPiece } from './schema-complement.js';
+import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
 import { keySignatureLanguages, MAX_KEY_PATTERNS } from './key-signature-languages.js';
@@ -59,6 +61,10 @@ interface Location {
   readonly place: SchemaPlace;
   /** Set for a location that denotes the complement of this set (`not`, `if`/`else`, `oneOf`). */
   readonly complementOf?: LocationSet;
+  /** With `complementOf`: the location denotes `within ∧ ¬complementOf` (the item values that miss `contains`). */
+  readonly within?: LocationSet;
+  /** With `complementOf`: the keyword a refused complement names (default `not`). */
+  readonly keyword?: string;
 }
 
 interface PatternRule {
@@ -90,6 +96,8 @@ interface Typed {
   maxItems: number;
   /** `uniqueItems: true` somewhere in the intersection. */
   uniqueItems: boolean;
+  /** `contains` rules that all hold. */
+  contains: ContainsRule[];
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
@@ -154,6 +162,9 @@ const HANDLED = new Set([
   'unevaluatedItems',
   '$ref',
   'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
   'nullable',
   'multipleOf',
   ...FORMAT_LIMIT_KEYWORDS,
@@ -167,9 +178,6 @@ const HANDLED = new Set([
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
 const REFUSED: Record<string, string> = {
-  contains: 'contains is not enforced',
-  minContains: 'minContains is not enforced',
-  maxContains: 'maxContains is not enforced',
   $dynamicRef: '$dynamicRef is not resolved',
   $recursiveRef: '$recursiveRef is not resolved',
 };
@@ -253,7 +261,7 @@ class Lowering {
   private alternativeCount = 0;
   /** Per node: its literal values by literal index (for `uniqueItems`). */
   private readonly literalValues = new Map<ValueNode, unknown[]>();
-  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string }[] = [];
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule | undefined }[] = [];
 
   constructor(
     private readonly root: unknown,
@@ -270,7 +278,7 @@ class Lowering {
       const { node, set } = this.pending.pop()!;
       this.fill(node, set);
     }
-    for (const { alternative, pointer } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer);
+    for (const { alternative, pointer, contains } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer, contains);
     computeHeights(this.nodes);
     for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
     return {
@@ -549,10 +557,27 @@ class Lowering {
   }
 
   private denoteComplement(location: Location, set: LocationSet): Typed[] {
-    const everything = ALL_TYPES.map((type) => blank(type, location.place.pointer));
+    const keyword = location.keyword ?? 'not';
+    const everything = location.within === undefined ? ALL_TYPES.map((type) => blank(type, location.place.pointer)) : this.denoteSet(location.within);
     const denotation = this.denoteSet(set);
-    if (this.relaxedWithin(set)) return this.dropNegation(everything, 'not', location.place.pointer);
-    return this.difference(everything, denotation, 'not', location.place.pointer) ?? everything;
+    if (this.relaxedWithin(set)) return this.dropNegation(everything, keyword, location.place.pointer);
+    return this.difference(everything, denotation, keyword, location.place.pointer) ?? everything;
+  }
+
+  /** A location denoting the values of `within` that `set` rejects; a complement it cannot build refuses `keyword` at `pointer`. */
+  private differenceSet(within: LocationSet, set: LocationSet, keyword: string, pointer: string): LocationSet {
+    if (within[0] === FALSE_LOCATION || set.length === 0) return FALSE_SET;
+    if (set[0] === FALSE_LOCATION) return within;
+    const key = `${within.join(',')}\u0000${set.join(',')}\u0000${keyword}\u0000${pointer}`;
+    let difference = this.complementLocations.get(key);
+    if (difference === undefined) {
+      const place = this.locations[set[0]!]!.place;
+      const id = this.locations.length;
+      this.locations.push({ id, schema: {}, place: { base: place.base, pointer }, complementOf: set, within, keyword });
+      difference = [id];
+      this.complementLocations.set(key, difference);
+    }
+    return difference;
   }
 
   /** The string language of an alternative as pieces (one per format alternative); undefined when a pattern is refused. */
@@ -734,6 +759,12 @@ class Lowering {
           typed.prefix = prefix.map((item, index) => this.child(location, 'prefixItems', item, `/${index}`));
           typed.items = rest === undefined ? TRUE_SET : this.child(location, 'items', rest);
         }
+        // 2020-12: minContains defaults to 1; both bounds mean nothing without contains
+        const minContains = count('minContains') ?? 1;
+        const maxContains = count('maxContains') ?? Infinity;
+        if (has('contains') && !(minContains === 0 && maxContains === Infinity)) {
+          typed.contains.push({ set: this.child(location, 'contains', schema.contains), min: minContains, max: maxContains, pointer });
+        }
         break;
       }
       case 'object': {
@@ -911,7 +942,7 @@ class Lowering {
    * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
    * items' language is infinite or the classes exceed `UNIQUE_ITEMS_MAX_VALUES`.
    */
-  private settleUniqueItems(alternative: ArrayAlternative, pointer: string): void {
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule | undefined): void {
     const refuse = (details: string): void => this.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
     const node = alternative.items;
@@ -935,9 +966,18 @@ class Lowering {
         `the items' ${representatives.length} distinct values make more than ${UNIQUE_ITEMS_MAX_SETS} sets of items (UNIQUE_ITEMS_MAX_SETS); lower "maxItems"`,
       );
     }
-    const unique: UniqueItems = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues() };
-    const mutable = alternative as { unique: UniqueItems | null; maxItems: number };
+    // the values written decide the contains count: the classes that match it, counted in the set (no second counter)
+    let matchClasses = 0;
+    if (contains !== undefined) representatives.forEach((value, index) => (matchClasses |= this.satisfiesSet(value, contains.set) ? 1 << index : 0));
+    const unique: UniqueItems = {
+      classOf,
+      classes: representatives.length,
+      subtreeValues: node.literals.subtreeValues(),
+      contains: contains === undefined ? null : { matchClasses, minContains: contains.min, maxContains: contains.max },
+    };
+    const mutable = alternative as { unique: UniqueItems | null; maxItems: number; contains: ContainsCounting | null };
     mutable.unique = unique;
+    mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
   }
@@ -1045,11 +1085,60 @@ class Lowering {
       minItems: typed.minItems,
       maxItems,
       unique: null,
+      contains: null,
       height: Infinity,
     };
-    // the items' literals are known once their node is filled: `run` settles uniqueness then
-    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer });
+    const rule = this.containsRule(typed);
+    if (rule !== undefined) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rule, typed, prefixLength, items !== null);
+    // the items' literals are known once their node is filled: `run` settles uniqueness then (and counts contains on the set)
+    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rule });
     return alternative;
+  }
+
+  private sameSchemas(left: LocationSet, right: LocationSet): boolean {
+    if (left.length !== right.length) return false;
+    return left.every((id, index) => {
+      const [a, b] = [this.locations[id]!, this.locations[right[index]!]!];
+      return a.complementOf === undefined && b.complementOf === undefined && a.place.base === b.place.base && jsonEqual(a.schema, b.schema);
+    });
+  }
+
+  /** Each position's item schema split into the values that match `contains` and the rest; one counter per array. */
+  private containsRule(typed: Typed): ContainsRule | undefined {
+    if (typed.contains.length === 0) return undefined;
+    // `contains` repeated with the same schema (allOf parts written apart) is one counter with both bounds
+    let rule = typed.contains[0]!;
+    const others: ContainsRule[] = [];
+    for (const other of typed.contains.slice(1)) {
+      if (this.sameSchemas(rule.set, other.set)) rule = { ...rule, min: Math.max(rule.min, other.min), max: Math.min(rule.max, other.max) };
+      else others.push(other);
+    }
+    for (const other of others) {
+      this.refuse(
+        'contains',
+        other.pointer,
+        `two different contains schemas apply to the same array (${rule.pointer === other.pointer ? rule.pointer : `${rule.pointer} and ${other.pointer}`}; "some item fails items" under not or an overlapping oneOf counts as one), and the frame keeps one matching count; merge them into one "contains"`,
+      );
+    }
+    return rule;
+  }
+
+  private containsCounting(rule: ContainsRule, typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
+    const pointer = `${rule.pointer}/contains`;
+    const split = (set: LocationSet): [ValueNode, ValueNode] => [
+      this.nodeFor(unionSets(set, rule.set)),
+      this.nodeFor(this.differenceSet(set, rule.set, 'contains', pointer)),
+    ];
+    const prefix = typed.prefix.slice(0, prefixLength).map(split);
+    const items = hasItems ? split(typed.items) : null;
+    return {
+      prefixMatch: prefix.map(([match]) => match),
+      prefixMiss: prefix.map(([, miss]) => miss),
+      itemsMatch: items?.[0] ?? null,
+      itemsMiss: items?.[1] ?? null,
+      minContains: rule.min,
+      maxContains: rule.max,
+    };
   }
 
   private lowerObject(typed: Typed): ObjectAlternative {
@@ -1385,6 +1474,10 @@ class Lowering {
         const items = value as unknown[];
         if (items.length < typed.minItems || items.length > typed.maxItems) return false;
         if (typed.uniqueItems && items.some((item, index) => items.findIndex((other) => jsonEqual(other, item)) !== index)) return false;
+        for (const rule of typed.contains) {
+          const matching = items.filter((item) => this.satisfiesSet(item, rule.set)).length;
+          if (matching < rule.min || matching > rule.max) return false;
+        }
         return items.every((item, index) => this.satisfiesSet(item, typed.prefix[index] ?? typed.items));
       }
       case 'object': {
@@ -1460,6 +1553,7 @@ function blank(type: JsonType, pointer: string): Typed {
     minItems: 0,
     maxItems: Infinity,
     uniqueItems: false,
+    contains: [],
     order: [],
     properties: new Map(),
     required: new Set(),
@@ -1485,6 +1579,10 @@ function tightenHigh(typed: Typed, value: number, exclusive: boolean): void {
     typed.maximum = value;
     typed.exclusiveMaximum = exclusive;
   }
+}
+
+function sameSet(left: LocationSet, right: LocationSet): boolean {
+  return left.length === right.length && left.every((id, index) => id === right[index]);
 }
 
 function unionSets(left: LocationSet, right: LocationSet): LocationSet {
@@ -1520,6 +1618,16 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   merged.minItems = Math.max(a.minItems, b.minItems);
   merged.maxItems = Math.min(a.maxItems, b.maxItems);
   merged.uniqueItems = a.uniqueItems || b.uniqueItems;
+  merged.contains = [...a.contains];
+  for (const rule of b.contains) {
+    // the same schema counted twice is one counter with both bounds
+    const same = merged.contains.findIndex((other) => sameSet(other.set, rule.set));
+    if (same < 0) merged.contains.push(rule);
+    else {
+      const other = merged.contains[same]!;
+      merged.contains[same] = { ...other, min: Math.max(other.min, rule.min), max: Math.min(other.max, rule.max) };
+    }
+  }
   merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
   for (const name of new Set([...a.order, ...b.order])) {
     merged.properties.set(name, unionSets(valueSetFor(a, name), valueSetFor(b, name)));
@@ -1609,6 +1717,11 @@ function computeHeights(nodes: readonly ValueNode[]): void {
         let height = alternative.height;
         if (alternative.kind === 'object') {
           height = objectMinHeight(alternative);
+        } else if (alternative.kind === 'array' && alternative.unique?.contains != null) {
+          // literal items (height 1 each): 1 when the empty array will do
+          height = !uniqueCanClose(alternative, 0, 0) ? Infinity : uniqueSatisfied(alternative, 0, 0) ? 1 : 2;
+        } else if (alternative.kind === 'array' && alternative.contains !== null) {
+          height = containsMinHeight(alternative);
         } else if (alternative.kind === 'array') {
           height = alternative.minItems > alternative.maxItems ? Infinity : 1;
           for (let index = 0; index < alternative.minItems; index++) {

@@ -4,13 +4,43 @@
  * in every subschema it always applies (`allOf`, `$ref`), so the keyword is
  * `additionalProperties` (`items`) over that union. Where a subschema that may or may not
  * pass (`anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) or a keyword that
- * evaluates part of the instance (`patternProperties`, `contains`, `$dynamicRef`) would
- * decide what is evaluated, the keyword is refused.
+ * evaluates part of the instance (`patternProperties`, `$dynamicRef`) would decide what is
+ * evaluated, the keyword is refused. `contains` follows the registry's Ajv, which marks every
+ * item evaluated once a `contains` with assertions ran (the spec: only the items it matches).
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
 import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import type { LocationSet } from './schema-complement.js';
+import { APPLICATOR_KEYWORDS, REFERENCE_KEYWORDS, VALIDATION_KEYWORDS } from '../shared/json-schema/keywords.js';
+
+/** Keywords Ajv compiles to code; a subschema with none of them is "always valid" to Ajv and skipped. */
+const AJV_RULE_KEYWORDS = new Set([
+  ...APPLICATOR_KEYWORDS,
+  ...VALIDATION_KEYWORDS,
+  ...REFERENCE_KEYWORDS,
+  'format',
+  'formatMinimum',
+  'formatMaximum',
+  'formatExclusiveMinimum',
+  'formatExclusiveMaximum',
+  'nullable',
+  '$comment',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  'id',
+]);
+
+/**
+ * True when the registry's Ajv marks all items evaluated for this schema's `contains`: it does so after running any
+ * `contains` it does not skip, and it skips one without assertions (`true`, `{}`) and `minContains: 0` without `maxContains`.
+ */
+function containsEvaluatesAll(schema: Record<string, unknown>): boolean {
+  const contains = schema.contains;
+  if (schema.minContains === 0 && schema.maxContains === undefined) return false;
+  if (typeof contains === 'boolean') return !contains;
+  return isPlainObject(contains) && Object.keys(contains).some((keyword) => AJV_RULE_KEYWORDS.has(keyword));
+}
 
 /** The fields of a typed alternative this module sets. */
 interface UnevaluatedTyped {
@@ -129,7 +159,10 @@ function collect<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
     items();
     if (conditional === undefined) out.allItems = true;
   }
-  if (has('contains')) out.itemsVary ??= '"contains" (it evaluates the items it matches)';
+  if (has('contains') && containsEvaluatesAll(schema)) {
+    items();
+    if (conditional === undefined) out.allItems = true;
+  }
   if (has('$dynamicRef') || has('$recursiveRef')) {
     out.namesVary ??= 'a dynamic reference';
     out.itemsVary ??= 'a dynamic reference';

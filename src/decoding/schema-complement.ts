@@ -4,7 +4,8 @@
  * fails" is a union of alternatives, each built from `p` and one failed constraint:
  * a string outside the DFA (DFA complement) or outside the length bounds, a number
  * below or above an interval (or between excluded literals), an array too short, too
- * long or with one item in the complement of its schema, an object missing a required
+ * long, with a `contains` count out of its bounds or with one item in the complement of its
+ * schema, an object missing a required
  * property or holding one whose value is in the complement. Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
@@ -26,6 +27,18 @@ const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(hel
 /** Items a complement may unroll one by one ("one item past the prefix fails `items`") when the other side bounds the length. */
 export const MAX_UNROLLED_ITEMS = 16;
 
+/**
+ * `contains` with its bounds: the array holds between `min` and `max` items (`Infinity`: unbounded) that satisfy `set`.
+ * `min > max` (Ajv: "always invalid") is kept as it is, so no array satisfies it and its complement is every array.
+ */
+export interface ContainsRule {
+  readonly set: LocationSet;
+  readonly min: number;
+  readonly max: number;
+  /** JSON pointer of the schema holding `contains`, for messages. */
+  readonly pointer: string;
+}
+
 /** The fields of a typed alternative that the difference reads and writes (the lowering's `Typed`). */
 export interface DifferenceTyped {
   type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
@@ -43,6 +56,8 @@ export interface DifferenceTyped {
   items: LocationSet;
   minItems: number;
   maxItems: number;
+  /** `contains` rules that all hold (each counted on its own). */
+  contains: ContainsRule[];
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
@@ -91,6 +106,7 @@ const UNDERSTOOD = new Set([
   'items',
   'minItems',
   'maxItems',
+  'contains',
   'order',
   'properties',
   'required',
@@ -224,6 +240,19 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         longer.minItems = negated.maxItems + 1;
         pieces.push(longer);
       }
+      // ¬(min ≤ count ≤ max) is a count below min or above max: the same counter with other bounds
+      for (const rule of negated.contains) {
+        if (rule.min > 0) {
+          const fewer = piece();
+          fewer.contains = [{ ...rule, min: 0, max: rule.min - 1 }];
+          pieces.push(fewer);
+        }
+        if (rule.max !== Infinity) {
+          const more = piece();
+          more.contains = [{ ...rule, min: rule.max + 1, max: Infinity }];
+          pieces.push(more);
+        }
+      }
       const itemFails = (index: number, set: LocationSet): void => {
         if (implies(typed.prefix[index] ?? typed.items, set)) return;
         const failing = piece();
@@ -240,9 +269,14 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
           const longer = piece();
           longer.minItems = from + 1;
           pieces.push(longer);
+        } else if (limit - from > MAX_UNROLLED_ITEMS && from === 0) {
+          // every position falls under `items`: "some item fails it" is a contains of its complement
+          const failing = piece();
+          failing.contains = [{ set: context.complement(negated.items), min: 1, max: Infinity, pointer: negated.pointer }];
+          pieces.push(failing);
         } else if (limit - from > MAX_UNROLLED_ITEMS) {
           throw new ComplementRefused(
-            `an item failing "items" at any position is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
+            `an item failing "items" at any position past "prefixItems" is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
           );
         } else {
           for (let index = from; index < limit; index++) itemFails(index, negated.items);

@@ -537,8 +537,12 @@ class BoundaryGenerator {
       const maxContains = typeof schema.maxContains === 'number' ? schema.maxContains : minContains + 1;
       for (const count of new Set([0, 1, minContains - 1, minContains, maxContains, maxContains + 1]))
         if (count >= 0 && count <= 32) {
-          out.add([...Array.from({ length: count }, () => match), miss]);
-          out.add(Array.from({ length: count }, () => match));
+          const matches = Array.from({ length: count }, () => match);
+          out.add([...matches, miss]);
+          out.add(matches);
+          // after a miss, and after the prefix's own items (which may match too), so counts are met off position 0
+          out.add([miss, ...matches]);
+          if (prefix.length > 0) out.add([...this.arrayOfLength(schema, prefix.length, depth), ...matches]);
         }
       for (const value of this.values(schema.contains, depth + 1).slice(0, 6)) out.add([value]);
     }

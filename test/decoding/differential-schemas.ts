@@ -154,6 +154,44 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'array', contains: { const: 'admin' } },
   },
   {
+    name: 'contains over objects with prefixItems',
+    keywords: ['contains', 'maxContains', 'prefixItems'],
+    schema: {
+      type: 'array',
+      prefixItems: [{ type: 'object', properties: { role: { enum: ['owner', 'admin'] } }, required: ['role'] }],
+      items: {
+        type: 'object',
+        properties: { role: { type: 'string' }, name: { type: 'string', maxLength: 4 } },
+        required: ['role'],
+        additionalProperties: false,
+      },
+      contains: { properties: { role: { const: 'admin' } } },
+      maxContains: 1,
+      maxItems: 4,
+    },
+  },
+  {
+    name: 'contains on patterned strings, minContains 0',
+    keywords: ['contains', 'minContains', 'maxContains'],
+    schema: { type: 'array', items: { type: 'string', maxLength: 6 }, contains: { pattern: '^#' }, minContains: 0, maxContains: 2 },
+  },
+  {
+    name: 'contains with uniqueItems over an enum',
+    keywords: ['contains', 'minContains', 'uniqueItems'],
+    schema: { type: 'array', items: { enum: ['read', 'write', 'admin', 'owner'] }, uniqueItems: true, contains: { enum: ['admin', 'owner'] }, minContains: 1 },
+  },
+  {
+    name: 'contains under not, and unevaluatedItems beside contains',
+    keywords: ['contains', 'not', 'unevaluatedItems'],
+    schema: {
+      type: 'object',
+      properties: {
+        noAdmins: { type: 'array', not: { contains: { const: 'admin' } } },
+        tagged: { type: 'array', prefixItems: [{ type: 'boolean' }], contains: { type: 'string' }, unevaluatedItems: false },
+      },
+    },
+  },
+  {
     name: 'multipleOf on integers',
     keywords: ['multipleOf'],
     schema: { type: 'integer', multipleOf: 7, minimum: -30, maximum: 100 },

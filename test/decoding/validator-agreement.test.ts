@@ -742,6 +742,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'array', uniqueItems: true, items: { type: ['boolean', 'null'] }, minItems: 2 }, instances: UNIQUE_ARRAYS },
       { schema: { type: 'array', uniqueItems: true, items: { anyOf: [{ const: 1.0 }, { enum: [1, 2] }] }, maxItems: 2 }, instances: UNIQUE_ARRAYS },
       { schema: { allOf: [{ uniqueItems: true }, { items: { enum: [1, 2, 3] } }], minItems: 3 }, instances: [...UNIQUE_ARRAYS, [3, 2, 1], [1, 2, 3, 1]] },
+      // beside contains: the set written decides the count
+      {
+        schema: { type: 'array', uniqueItems: true, items: { enum: [1, 2, 'x', 'xy'] }, contains: { type: 'string' }, maxContains: 1 },
+        instances: UNIQUE_ARRAYS,
+      },
     ],
     refused: [
       { type: 'array', uniqueItems: true },
@@ -797,12 +802,14 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...LOGIC, { v: 'x' }, { v: 'x', next: { v: 'y' } }, { v: 'x', next: { v: 1 } }, { v: 'x', next: { v: 'y', next: 1 } }],
       },
+      // "some item fails items" on an unbounded array: a contains of the items' complement
+      { schema: { type: 'array', not: { items: { type: 'string' } } }, instances: [...ARRAYS, ['x', 'y', 1], ['x', 'y'], 'x'] },
     ],
     refused: [
       // the non-integers are not a language the number automata enforce exactly
       { not: { type: 'integer' } },
-      // "some item fails" with no bound on the length needs contains-like counting
-      { type: 'array', not: { items: { type: 'string' } } },
+      // "some item past the prefix fails" with no bound on the length: contains counts every position, so it cannot say this
+      { type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } },
       // "some other key fails additionalProperties" in an open object
       { type: 'object', not: { additionalProperties: false } },
     ],
@@ -934,7 +941,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'array', prefixItems: [{ type: 'integer' }], items: false }, instances: ARRAYS },
     ],
   },
-  contains: { refused: [{ type: 'array', contains: { type: 'string' } }] },
+  contains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'string' } }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', prefixItems: [{ type: 'integer' }], contains: { const: 1 } }, instances: [...ARRAYS, [2, 1], [1, 1, 1]] },
+      { schema: { not: { contains: { maximum: 1 } } }, instances: [...ARRAYS, [2, 3], 'x'] },
+    ],
+    // the values that miss `integer` are the non-integers, which a decimal text cannot tell apart
+    refused: [{ type: 'array', contains: { type: 'integer' } }],
+  },
   format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
   dependentRequired: {
     enforced: [
@@ -951,8 +966,20 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { dependentSchemas: { a: { properties: { b: { type: 'string' } } }, kind: { required: ['x'] } } }, instances: LOGIC },
     ],
   },
-  maxContains: { refused: [{ type: 'array', contains: { type: 'string' }, maxContains: 1 }] },
-  minContains: { refused: [{ type: 'array', contains: { type: 'string' }, minContains: 2 }] },
+  maxContains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'number' }, maxContains: 1 }, instances: ARRAYS },
+      { schema: { type: 'array', maxContains: 0 }, instances: [...ARRAYS, 'x'] },
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 0, maxContains: 1 }, instances: ARRAYS },
+    ],
+  },
+  minContains: {
+    enforced: [
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 2 }, instances: ARRAYS },
+      { schema: { type: 'array', contains: { type: 'number' }, minContains: 0 }, instances: [...ARRAYS, 'x'] },
+      { schema: { anyOf: [{ type: 'array', contains: { type: 'number' }, minContains: 2, maxContains: 1 }, { maxItems: 0 }] }, instances: ARRAYS },
+    ],
+  },
   unevaluatedProperties: {
     enforced: [
       { schema: { type: 'object', unevaluatedProperties: false }, instances: LOGIC },
