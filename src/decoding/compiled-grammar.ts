@@ -3,6 +3,7 @@
  * cache of token masks per automaton state. Shared by every matcher made from it.
  * @module
  */
+import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
@@ -21,6 +22,16 @@ import type { Vocabulary } from './vocabulary.js';
 export const PRECOMPUTE_WORK_BUDGET = 24_000;
 /** Work units of one computed automaton transition (a rough estimate of its cost in node visits). */
 const TRANSITION_WORK = 16;
+/**
+ * Compile-time work budget (same units) for the masks of the states a generation reaches
+ * first: breadth-first by tokens from the start state, so that a first generation copies
+ * masks instead of walking the trie at its first visit of each state (XGrammar computes
+ * all of them at compile time; this stops at the budget, and the rest are walked on first
+ * use).
+ */
+export const REACHABLE_WORK_BUDGET = 160_000;
+/** A plain content byte: in an unconstrained string body every plain-content token leads where this byte does. */
+const PLAIN_BYTE = 0x61;
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -65,6 +76,9 @@ export class CompiledGrammar implements MatcherHost {
   private transitionsComputed = 0;
   /** @internal Automaton states whose shared content masks this grammar's compile computed, in order (determinism tests). */
   readonly precomputedStates: readonly number[];
+  /** While the compile explores reachable states: the states found at token ends, in discovery order (walks append to it). */
+  private successors: number[] | undefined;
+  private readonly queued = new Set<number>();
 
   /** @internal Use `compileJsonSchema`. */
   constructor(
@@ -73,6 +87,7 @@ export class CompiledGrammar implements MatcherHost {
     relaxed: readonly RelaxedKeyword[],
     layout: (value: unknown) => string | undefined,
     accepts: (value: unknown) => boolean,
+    reachableWork = REACHABLE_WORK_BUDGET,
   ) {
     this.vocabulary = vocabulary;
     this.automaton = automaton;
@@ -87,6 +102,58 @@ export class CompiledGrammar implements MatcherHost {
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
     this.precomputedStates = this.precomputeContentMasks(PRECOMPUTE_WORK_BUDGET);
+    if (reachableWork > 0) this.precomputeReachableMasks(reachableWork);
+  }
+
+  /**
+   * Computes the masks of the states reachable from the start, nearest first (by tokens),
+   * until `workBudget` units are spent. A walk's token ends name the next states, so the
+   * exploration costs nothing beyond the walks the first generation would do anyway; a
+   * state whose mask another state already holds (a length-bounded string's twin) adds no
+   * successors. Deterministic: a count of work, not a deadline.
+   */
+  private precomputeReachableMasks(workBudget: number): void {
+    const automaton = this.automaton;
+    if (automaton.start < 0) return;
+    const visitedBefore = this.visited;
+    const transitionsBefore = this.transitionsComputed;
+    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * TRANSITION_WORK;
+    const order = [automaton.start];
+    this.queued.add(automaton.start);
+    this.successors = order;
+    try {
+      for (let at = 0; at < order.length && spent() < workBudget; at++) {
+        const state = order[at]!;
+        const base = automaton.maskBase[state]!;
+        if (this.masks[base] !== undefined) continue;
+        this.computeMask(base);
+        if (automaton.plainString[base] === 1) this.enqueueAfterByte(base, PLAIN_BYTE);
+        // content tokens come from the shared content mask, not a walk: follow the string's ASCII characters one byte at a time instead
+        else if (automaton.contentKey[base] !== undefined)
+          for (let byte = 0x20; byte < 0x7f; byte++) if (byte !== 0x22 && byte !== 0x5c) this.enqueueAfterByte(base, byte);
+      }
+    } catch (error) {
+      // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
+      if (!(error instanceof DecodingLimitError)) throw error;
+    } finally {
+      this.successors = undefined;
+      this.queued.clear();
+    }
+  }
+
+  private enqueueAfterByte(state: number, byte: number): void {
+    let next = this.automaton.trans[state * 256 + byte]!;
+    if (next === UNKNOWN) {
+      next = this.automaton.transition(state, byte);
+      this.transitionsComputed++;
+    }
+    if (next >= 0) this.enqueue(next);
+  }
+
+  private enqueue(state: number): void {
+    if (this.queued.has(state)) return;
+    this.queued.add(state);
+    this.successors!.push(state);
   }
 
   /**
@@ -211,6 +278,7 @@ export class CompiledGrammar implements MatcherHost {
     const loopTables = this.loopFlagTables;
     const stack = this.walkStack;
     let trans = automaton.trans;
+    const recordSuccessors = this.successors !== undefined;
     let count = 0;
     let visited = 0;
     stack[0] = state;
@@ -245,12 +313,14 @@ export class CompiledGrammar implements MatcherHost {
             out[token >>> 5]! |= 1 << (token & 31);
           }
           count += end - tokenStart![node]!;
+          if (recordSuccessors) this.enqueue(to);
           node = nodeEnd[node]!;
           continue;
         }
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
+      if (recordSuccessors && token >= 0) this.enqueue(to);
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;
