@@ -34,9 +34,9 @@ export interface CompileJsonSchemaOptions {
   /**
    * Work spent at compile time on the masks of the states a generation reaches first,
    * nearest first, so that a first generation copies masks instead of walking the trie: a
-   * count (a trie node visited is 1, an automaton transition computed 16), not a deadline,
-   * so a schema precomputes the same masks on every machine. Default `REACHABLE_WORK_BUDGET`
-   * (160,000; docs/decoding.md gives its cost). 0: every mask on first use.
+   * count (a trie node visited is 1, an automaton transition computed 64), not a deadline,
+   * so a schema precomputes the same masks on every machine. Default 200,000
+   * (docs/decoding.md gives its cost). 0: every mask on first use.
    */
   precomputeWork?: number;
 }

@@ -29,7 +29,13 @@ const TRANSITION_WORK = 16;
  * all of them at compile time; this stops at the budget, and the rest are walked on first
  * use).
  */
-export const REACHABLE_WORK_BUDGET = 160_000;
+export const REACHABLE_WORK_BUDGET = 200_000;
+/**
+ * Work units of a transition computed by the look-ahead: profiling the first generations of
+ * the repo's tool schemas put a computed transition at 50–100 node visits, so the look-ahead
+ * weighs it more than the pattern precompute's older estimate does.
+ */
+const REACHABLE_TRANSITION_WORK = 64;
 /** A plain content byte: in an unconstrained string body every plain-content token leads where this byte does. */
 const PLAIN_BYTE = 0x61;
 
@@ -117,7 +123,7 @@ export class CompiledGrammar implements MatcherHost {
     if (automaton.start < 0) return;
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
-    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * TRANSITION_WORK;
+    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK;
     const order = [automaton.start];
     this.queued.add(automaton.start);
     this.successors = order;
