@@ -84,7 +84,8 @@ export class CompiledGrammar implements MatcherHost {
   readonly precomputedStates: readonly number[];
   /** While the compile explores reachable states: the states found at token ends, in discovery order (walks append to it). */
   private successors: number[] | undefined;
-  private readonly queued = new Set<number>();
+  /** Per state: 1 once the look-ahead queued it (a flat table: walks test it at every token end). */
+  private queued = new Uint8Array(0);
 
   /** @internal Use `compileJsonSchema`. */
   constructor(
@@ -124,9 +125,10 @@ export class CompiledGrammar implements MatcherHost {
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
     const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK;
-    const order = [automaton.start];
-    this.queued.add(automaton.start);
+    const order: number[] = [];
+    this.queued = new Uint8Array(Math.max(64, automaton.stateCount * 2));
     this.successors = order;
+    this.enqueue(automaton.start);
     try {
       for (let at = 0; at < order.length && spent() < workBudget; at++) {
         const state = order[at]!;
@@ -143,7 +145,7 @@ export class CompiledGrammar implements MatcherHost {
       if (!(error instanceof DecodingLimitError)) throw error;
     } finally {
       this.successors = undefined;
-      this.queued.clear();
+      this.queued = new Uint8Array(0);
     }
   }
 
@@ -157,8 +159,13 @@ export class CompiledGrammar implements MatcherHost {
   }
 
   private enqueue(state: number): void {
-    if (this.queued.has(state)) return;
-    this.queued.add(state);
+    if (state >= this.queued.length) {
+      const bigger = new Uint8Array(Math.max(state + 1, this.queued.length * 2));
+      bigger.set(this.queued);
+      this.queued = bigger;
+    }
+    if (this.queued[state] === 1) return;
+    this.queued[state] = 1;
     this.successors!.push(state);
   }
 
@@ -326,7 +333,7 @@ export class CompiledGrammar implements MatcherHost {
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
-      if (recordSuccessors && token >= 0) this.enqueue(to);
+      if (recordSuccessors && token >= 0 && this.queued[to] !== 1) this.enqueue(to);
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;
