@@ -90,6 +90,9 @@ interface CaseResult {
   xgrammarCompileMs?: number;
   xgrammarFirstMaskMs?: number;
   generatedTokens: number;
+  /** First-round tokens whose mask needed a trie walk (a state the compile-time look-ahead did not reach): a count, so load does not blur it. */
+  firstRoundWalks: number;
+  firstRoundTokens: number;
   oursStates: number;
   oursBytes: number;
 }
@@ -270,6 +273,8 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
       oursFirstMaskMs: firstMask - compiled,
       generatedTokens: 0,
       oursStates: 0,
+      firstRoundWalks: 0,
+      firstRoundTokens: 0,
       oursBytes: 0,
     };
     if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours)
@@ -301,7 +306,10 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     const sequences = toolCase.instances.map((instance) => [...tokenizer.encode(grammar.format(instance)!, { add_special_tokens: false }), eos]);
     const timeXGrammar = xMatcher !== undefined && xKernel !== undefined;
     if (timeXGrammar || XGRAMMAR_MODE === 'none') {
+      const walksBeforeGeneration = grammar.statistics().maskWalks;
+      result.firstRoundTokens = sequences.reduce((sum, sequence) => sum + sequence.length, 0);
       for (let round = 0; round < ROUNDS; round++) {
+        if (round === 1) result.firstRoundWalks = grammar.statistics().maskWalks - walksBeforeGeneration;
         for (const sequence of sequences) {
           const ours: GrammarMatcher = grammar.matcher();
           xMatcher?.reset();
@@ -345,6 +353,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
           }
         }
       }
+      if (ROUNDS === 1) result.firstRoundWalks = grammar.statistics().maskWalks - walksBeforeGeneration;
       xMatcher?.dispose();
       steadyCase ??= { grammar, sequences };
     }
@@ -481,6 +490,13 @@ function report(results: readonly VocabularyResult[]): void {
     add('mask max', us(o.max), us(x.max), ratio(o.max, x.max));
     add('mask mean', us(o.mean), us(x.mean), ratio(o.mean, x.mean));
     add('mask p50 / p99, first round only (cold caches)', `${us(result.mask.oursFirstRound.p50)} / ${us(result.mask.oursFirstRound.p99)}`, '', '');
+    const generated = result.cases.filter((entry) => entry.firstRoundTokens > 0);
+    add(
+      '  first-round masks that walked the trie (states the compile-time look-ahead did not reach)',
+      `${generated.reduce((sum, entry) => sum + entry.firstRoundWalks, 0)} of ${generated.reduce((sum, entry) => sum + entry.firstRoundTokens, 0)} tokens`,
+      '',
+      generated.map((entry) => `${entry.name} ${entry.firstRoundWalks}`).join(', '),
+    );
     add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
     add(
       'accept p50 / p99',
