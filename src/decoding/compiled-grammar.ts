@@ -38,6 +38,8 @@ export const REACHABLE_WORK_BUDGET = 200_000;
 const REACHABLE_TRANSITION_WORK = 64;
 /** A plain content byte: in an unconstrained string body every plain-content token leads where this byte does. */
 const PLAIN_BYTE = 0x61;
+const QUOTE_BYTE = 0x22;
+const BACKSLASH_BYTE = 0x5c;
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -136,9 +138,13 @@ export class CompiledGrammar implements MatcherHost {
         if (this.masks[base] !== undefined) continue;
         this.computeMask(base);
         if (automaton.plainString[base] === 1) this.enqueueAfterByte(base, PLAIN_BYTE);
-        // content tokens come from the shared content mask, not a walk: follow the string's ASCII characters one byte at a time instead
-        else if (automaton.contentKey[base] !== undefined)
-          for (let byte = 0x20; byte < 0x7f; byte++) if (byte !== 0x22 && byte !== 0x5c) this.enqueueAfterByte(base, byte);
+        // content tokens come from the shared content mask, not a walk: follow the string's ASCII characters one byte at a time
+        // instead, except those the state loops on (they lead back to it)
+        else if (automaton.contentKey[base] !== undefined) {
+          const loop = automaton.loopClass[base]?.members;
+          for (let byte = 0x20; byte < 0x7f; byte++)
+            if (byte !== QUOTE_BYTE && byte !== BACKSLASH_BYTE && loop?.[byte] !== 1) this.enqueueAfterByte(base, byte);
+        }
       }
     } catch (error) {
       // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
