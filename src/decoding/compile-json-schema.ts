@@ -3,7 +3,7 @@
  * @module
  */
 import { SchemaCompileError } from '../shared/errors.js';
-import { CompiledGrammar } from './compiled-grammar.js';
+import { CompiledGrammar, REACHABLE_WORK_BUDGET } from './compiled-grammar.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -31,12 +31,21 @@ export interface CompileJsonSchemaOptions {
    * hold its required properties to close. `format()` keeps the schema's order either way.
    */
   propertyOrder?: 'schema' | 'any';
+  /**
+   * Work spent at compile time on the masks of the states a generation reaches first,
+   * nearest first, so that a first generation copies masks instead of walking the trie: a
+   * count (a trie node visited is 1, an automaton transition computed 64), not a deadline,
+   * so a schema precomputes the same masks on every machine. Default 200,000
+   * (docs/decoding.md gives its cost). 0: every mask on first use.
+   */
+  precomputeWork?: number;
 }
 
 /**
- * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation is
- * cheap (no vocabulary pass); masks are computed on first use and cached in the
- * grammar, which any number of matchers may share.
+ * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation
+ * computes the masks of the states nearest the start within `precomputeWork`; the others
+ * are computed on first use, and all are cached in the grammar, which any number of
+ * matchers may share.
  * @throws UnsupportedSchemaError for a keyword or regex feature that cannot be enforced exactly.
  * @throws SchemaCompileError for a malformed schema or one that accepts no value.
  */
@@ -59,5 +68,5 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
     cache,
   });
-  return new CompiledGrammar(vocabulary, automaton, lowered.relaxed, lowered.serialize, lowered.accepts);
+  return new CompiledGrammar(vocabulary, automaton, lowered.relaxed, lowered.serialize, lowered.accepts, options.precomputeWork ?? REACHABLE_WORK_BUDGET);
 }

