@@ -3,7 +3,7 @@
  * @module
  */
 import { SchemaCompileError } from '../shared/errors.js';
-import { CompiledGrammar, REACHABLE_WORK_BUDGET } from './compiled-grammar.js';
+import { CompiledGrammar, reachableWorkBudget } from './compiled-grammar.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -35,7 +35,8 @@ export interface CompileJsonSchemaOptions {
    * Work spent at compile time on the masks of the states a generation reaches first,
    * nearest first, so that a first generation copies masks instead of walking the trie: a
    * count (a trie node visited is 1, an automaton transition computed 64), not a deadline,
-   * so a schema precomputes the same masks on every machine. Default 200,000
+   * so a schema precomputes the same masks on every machine. Default 600,000 for vocabularies
+   * up to 151,669 tokens, proportionally less above
    * (docs/decoding.md gives its cost). 0: every mask on first use.
    */
   precomputeWork?: number;
@@ -68,5 +69,12 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
     cache,
   });
-  return new CompiledGrammar(vocabulary, automaton, lowered.relaxed, lowered.serialize, lowered.accepts, options.precomputeWork ?? REACHABLE_WORK_BUDGET);
+  return new CompiledGrammar(
+    vocabulary,
+    automaton,
+    lowered.relaxed,
+    lowered.serialize,
+    lowered.accepts,
+    options.precomputeWork ?? reachableWorkBudget(vocabulary.size),
+  );
 }

@@ -27,9 +27,19 @@ const TRANSITION_WORK = 16;
  * first: breadth-first by tokens from the start state, so that a first generation copies
  * masks instead of walking the trie at its first visit of each state (XGrammar computes
  * all of them at compile time; this stops at the budget, and the rest are walked on first
- * use).
+ * use). 600,000 units for vocabularies up to Qwen3's size: on the repo's tool schemas that
+ * kept compile + first mask under 40 ms and the first generation's p99 under 70 µs on
+ * Qwen3 and Llama 3 (docs/decoding.md). Larger vocabularies get proportionally less, since
+ * each mask costs more there: at 800,000 units Gemma 3's worst compile + first mask reached
+ * 119 ms.
  */
-export const REACHABLE_WORK_BUDGET = 200_000;
+export const REACHABLE_WORK_BUDGET = 600_000;
+const REACHABLE_BUDGET_VOCABULARY = 151_669;
+
+/** The look-ahead's default budget for a vocabulary of `size` tokens. */
+export function reachableWorkBudget(size: number): number {
+  return size <= REACHABLE_BUDGET_VOCABULARY ? REACHABLE_WORK_BUDGET : Math.floor((REACHABLE_WORK_BUDGET * REACHABLE_BUDGET_VOCABULARY) / size);
+}
 /**
  * Work units of a transition computed by the look-ahead: profiling the first generations of
  * the repo's tool schemas put a computed transition at 50–100 node visits, so the look-ahead
