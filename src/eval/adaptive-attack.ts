@@ -38,6 +38,7 @@ import { ATTACKS, type AdaptiveAttack, type Attack, type AttackContext } from '.
 import type { CaseRecord } from './case-record.js';
 import { effectsSince, type HasEffectLog } from './effect-log.js';
 import { attackContext, runCase, type RunCaseOptions } from './run-case.js';
+import { fnv1a, mulberry32 } from '../shared/seeded-random.js';
 
 export type { AdaptiveCandidate, AdaptiveCaseRecord, AdaptiveTry, AttackObservation, AttackerProposer, ProposeInput } from './adaptive-attack-types.js';
 
@@ -253,26 +254,6 @@ function half(value: string): number {
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffle<T>(items: readonly T[], random: () => number): T[] {

@@ -34,6 +34,7 @@ import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/
 import { InvalidArgumentError } from '../shared/errors.js';
 import { foldPayload, foldTarget } from './fold-payload.js';
 import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
+import { fnv1a } from '../shared/seeded-random.js';
 
 /** The simulator specs `toolwright eval --model` accepts besides real providers. */
 export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:fickle', 'sim:idle'] as const;
@@ -212,13 +213,4 @@ function normalize(text: string): string {
     .replace(/\\"/g, '"')
     .replace(/\u02C6/g, ' ')
     .replace(/\s+/g, ' ');
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }

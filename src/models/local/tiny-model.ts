@@ -18,6 +18,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { toolwrightHome } from '../../shared/toolwright-home.js';
 import { VocabularyError } from '../../decoding/decoding-errors.js';
 import { kv, writeGguf, type GgufTensor, type GgufValue } from './gguf-writer.js';
+import { mulberry32 } from '../../shared/seeded-random.js';
 
 /** Bump when the model's bytes change, so cached copies are rebuilt. */
 export const TINY_MODEL_VERSION = 1;
@@ -47,17 +48,6 @@ export interface TinyModelOptions {
 }
 
 const TOKEN_TYPE = { NORMAL: 1, CONTROL: 3, USER_DEFINED: 4 } as const;
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(random: () => number, count: number, std: number): Float32Array {
   const out = new Float32Array(count);
