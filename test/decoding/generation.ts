@@ -3,18 +3,10 @@
  * alternative tokenizations of a text.
  */
 import type { CompiledGrammar, GrammarMatcher, Vocabulary } from '../../src/decoding/index.js';
+import { mulberry32 } from '../../src/shared/seeded-random.js';
 
 /** Deterministic PRNG (mulberry32). */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const createRandom = mulberry32;
 
 export function maskHas(mask: Uint32Array, id: number): boolean {
   return (mask[id >>> 5]! & (1 << (id & 31))) !== 0;

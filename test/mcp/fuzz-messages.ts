@@ -3,6 +3,7 @@
  * the answer a correct MCP server gives. Used by the fuzz test over stdio and
  * over HTTP; the same seed gives the same messages.
  */
+import { mulberry32 } from '../../src/shared/seeded-random.js';
 
 export type Expectation =
   /** A JSON-RPC error with this code; `id` is the id the response must carry. */
@@ -23,16 +24,7 @@ export interface FuzzMessage {
 }
 
 /** mulberry32: a small, fast, seeded PRNG. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/.:{}[]",\\ \t\u00e9\u4e2d\u{1F600}\u0000\u0007\ud800';
 /** Tools of the conformance pack that answer at once whatever the client supports. */
