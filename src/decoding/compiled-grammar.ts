@@ -96,6 +96,8 @@ export class CompiledGrammar implements MatcherHost {
   readonly precomputedStates: readonly number[];
   /** While the compile explores reachable states: the states found at token ends, in discovery order (walks append to it). */
   private successors: number[] | undefined;
+  /** States reached by tokens that end inside an escape or on a non-ASCII byte: looked ahead only after the others. */
+  private laterSuccessors: number[] = [];
   /** Per state: 1 once the look-ahead queued it (a flat table: walks test it at every token end). */
   private queued = new Uint8Array(0);
 
@@ -129,7 +131,10 @@ export class CompiledGrammar implements MatcherHost {
    * until `workBudget` units are spent. A walk's token ends name the next states, so the
    * exploration costs nothing beyond the walks the first generation would do anyway; a
    * state whose mask another state already holds (a length-bounded string's twin) adds no
-   * successors. Deterministic: a count of work, not a deadline.
+   * successors. States reached by a token that ends on a backslash or a non-ASCII byte (the
+   * inside of an escape or of a multi-byte character, rare in tool arguments) wait until the
+   * others are done, so the budget goes to the keys and values a generation reaches first.
+   * Deterministic: a count of work, not a deadline.
    */
   private precomputeReachableMasks(workBudget: number): void {
     const automaton = this.automaton;
@@ -140,9 +145,15 @@ export class CompiledGrammar implements MatcherHost {
     const order: number[] = [];
     this.queued = new Uint8Array(Math.max(64, automaton.stateCount * 2));
     this.successors = order;
+    this.laterSuccessors = [];
     this.enqueue(automaton.start);
     try {
-      for (let at = 0; at < order.length && spent() < workBudget; at++) {
+      for (let at = 0; spent() < workBudget; at++) {
+        if (at === order.length) {
+          if (this.laterSuccessors.length === 0) break;
+          order.push(...this.laterSuccessors);
+          this.laterSuccessors = [];
+        }
         const state = order[at]!;
         const base = automaton.maskBase[state]!;
         if (this.masks[base] !== undefined) continue;
@@ -161,6 +172,7 @@ export class CompiledGrammar implements MatcherHost {
       if (!(error instanceof DecodingLimitError)) throw error;
     } finally {
       this.successors = undefined;
+      this.laterSuccessors = [];
       this.queued = new Uint8Array(0);
     }
   }
@@ -183,6 +195,17 @@ export class CompiledGrammar implements MatcherHost {
     if (this.queued[state] === 1) return;
     this.queued[state] = 1;
     this.successors!.push(state);
+  }
+
+  private enqueueLater(state: number): void {
+    if (state < this.queued.length && this.queued[state] !== 0) return;
+    if (state >= this.queued.length) {
+      const bigger = new Uint8Array(Math.max(state + 1, this.queued.length * 2));
+      bigger.set(this.queued);
+      this.queued = bigger;
+    }
+    this.queued[state] = 2;
+    this.laterSuccessors.push(state);
   }
 
   /**
@@ -349,7 +372,10 @@ export class CompiledGrammar implements MatcherHost {
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
-      if (recordSuccessors && token >= 0 && this.queued[to] !== 1) this.enqueue(to);
+      if (recordSuccessors && token >= 0 && this.queued[to] !== 1) {
+        if (byte >= 0x80 || byte === BACKSLASH_BYTE) this.enqueueLater(to);
+        else this.enqueue(to);
+      }
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;
