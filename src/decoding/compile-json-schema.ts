@@ -36,7 +36,8 @@ export interface CompileJsonSchemaOptions {
    * nearest first, so that a first generation copies masks instead of walking the trie: a
    * count (a trie node visited is 1, an automaton transition computed 64), not a deadline,
    * so a schema precomputes the same masks on every machine. Default 600,000 for vocabularies
-   * up to 151,669 tokens, proportionally less above
+   * up to 151,669 tokens, proportionally less above;
+   * twice that under `propertyOrder: 'any'`, whose objects have more states
    * (docs/decoding.md gives its cost). 0: every mask on first use.
    */
   precomputeWork?: number;
@@ -75,6 +76,6 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     lowered.relaxed,
     lowered.serialize,
     lowered.accepts,
-    options.precomputeWork ?? reachableWorkBudget(vocabulary.size),
+    options.precomputeWork ?? reachableWorkBudget(vocabulary.size) * (options.propertyOrder === 'any' ? 2 : 1),
   );
 }

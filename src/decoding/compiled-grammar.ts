@@ -373,7 +373,7 @@ export class CompiledGrammar implements MatcherHost {
       stack[depth] = to;
       let token = nodeToken[node]!;
       if (recordSuccessors && token >= 0 && this.queued[to] !== 1) {
-        if (byte >= 0x80 || byte === BACKSLASH_BYTE) this.enqueueLater(to);
+        if (byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to)) this.enqueueLater(to);
         else this.enqueue(to);
       }
       while (token >= 0) {

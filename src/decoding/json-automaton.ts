@@ -334,6 +334,25 @@ export class JsonAutomaton {
     return target;
   }
 
+  /**
+   * Whether some configuration of `state` has written its objects' declared properties as a
+   * prefix of their declared order so far (the bitset of written properties is 2^k − 1).
+   * Under
+   * `propertyOrder: 'any'` the compile-time look-ahead visits these states first: models
+   * mostly write keys in the order a schema lists them, and the other orders multiply states.
+   */
+  inDeclaredOrder(state: number): boolean {
+    for (const config of this.stateConfigs[state]!) {
+      let ordered = true;
+      for (let at: Stack | null = config; at !== null && ordered; at = at.parent) {
+        const written = at.frame.written;
+        if (at.frame.kind === Kind.Object && (written & (written + 1)) !== 0) ordered = false;
+      }
+      if (ordered) return true;
+    }
+    return false;
+  }
+
   /** Human-readable description of a state's configurations (debugging). */
   describe(state: number): string {
     return this.stateConfigs[state]!.map((config) => {
