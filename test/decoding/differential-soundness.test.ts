@@ -17,18 +17,14 @@
  * keyword of the schema fails. `DECODING_DIFF_RUNS=N` checks N instance samples (seeds) of
  * up to 400 instances each instead of one of 160.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TokenizerLoader } from '@lenml/tokenizers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileJsonSchema, UnsupportedSchemaError, Vocabulary, type CompiledGrammar, type CompileJsonSchemaOptions } from '../../src/decoding/index.js';
+import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar, type Vocabulary, type CompileJsonSchemaOptions } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { boundaryInstances } from './boundary-instances.js';
 import { DIFFERENTIAL_CASES, type DifferentialCase } from './differential-schemas.js';
 import { feed } from './generation.js';
+import { loadTestTokenizer } from './test-tokenizer.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNS = Number(process.env.DECODING_DIFF_RUNS ?? 1);
 const MAX_INSTANCES = RUNS > 1 ? 400 : 160;
 const SEEDS = Array.from({ length: RUNS }, (_, run) => run + 1);
@@ -112,14 +108,7 @@ for (const vocabularyName of VOCABULARIES)
     let orders: PropertyOrder[];
 
     beforeAll(() => {
-      const folder = resolve(repoRoot, `node_modules/@lenml/tokenizer-${vocabularyName}/models`);
-      const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
-      const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
-      vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
-      const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
-        encode(text: string, options: { add_special_tokens: boolean }): number[];
-      };
-      encode = (text) => tokenizer.encode(text, { add_special_tokens: false });
+      ({ vocabulary, encode } = loadTestTokenizer(vocabularyName));
       orders = supportedPropertyOrders(vocabulary);
     }, 120_000);
 

@@ -3,18 +3,14 @@
  * soundness (sampled outputs pass Ajv), completeness (valid values are accepted under
  * several tokenizations), no dead ends, and mask/accept agreement.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TokenizerLoader } from '@lenml/tokenizers';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileJsonSchema, Vocabulary, type CompiledGrammar } from '../../src/decoding/index.js';
+import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { createRandom, feed, generate, tokenizePerCharacter, tokenizeRandomly } from './generation.js';
+import { loadTestTokenizer } from './test-tokenizer.js';
 import { toolCases, type ToolCase } from './tool-schemas.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Random generations per schema; `DECODING_STRESS_RUNS` raises it for a stress run. */
@@ -179,7 +175,6 @@ const STRUCTURAL: ToolCase[] = [
 
 export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3'): void {
   describe(`mask engine guarantees on the ${tokenizerName} vocabulary`, () => {
-    const folder = resolve(repoRoot, `node_modules/@lenml/tokenizer-${tokenizerName}/models`);
     let vocabulary: Vocabulary;
     let encode: (text: string) => number[];
     const ajv = new Ajv2020({ strict: false, allowUnionTypes: true });
@@ -197,13 +192,7 @@ export function describeGuarantees(tokenizerName: 'qwen3' | 'llama3' | 'gemma3')
     };
 
     beforeAll(() => {
-      const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
-      const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
-      vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
-      const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
-        encode(text: string, options: { add_special_tokens: boolean }): number[];
-      };
-      encode = (text) => tokenizer.encode(text, { add_special_tokens: false });
+      ({ vocabulary, encode } = loadTestTokenizer(tokenizerName));
     }, 120_000);
 
     it('has valid instances for every case (guards the fixtures themselves)', () => {

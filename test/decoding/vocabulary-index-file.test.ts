@@ -67,6 +67,21 @@ function expectSameMasks(built: Vocabulary, read: Vocabulary, seed: number): num
   return steps;
 }
 
+/** A GGUF file with only a tokenizer in its metadata (no tensors), enough for `loadVocabulary`. */
+const ggufTokens = ['<|end|>', '{"', 'a', '":"', '"}', '"', 'b', 'Ġ'];
+const writeModel = (path: string, tokens = ggufTokens): Promise<void> =>
+  writeGguf(
+    path,
+    {
+      'general.architecture': kv.string('llama'),
+      'tokenizer.ggml.model': kv.string('gpt2'),
+      'tokenizer.ggml.tokens': kv.strings(tokens),
+      'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token.startsWith('<|') ? 3 : 1))),
+      'tokenizer.ggml.eos_token_id': kv.u32(0),
+    },
+    [],
+  );
+
 describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () => {
   const tokenizerFolder = join(folder, 'qwen3');
   const tokenizerPath = join(tokenizerFolder, 'tokenizer.json');
@@ -140,25 +155,13 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
 
   it('keys a GGUF model by its metadata section: the same tokens read back, other tokens build anew', async () => {
     const path = join(folder, 'model.gguf');
-    const write = (tokens: string[]): Promise<void> =>
-      writeGguf(
-        path,
-        {
-          'general.architecture': kv.string('llama'),
-          'tokenizer.ggml.model': kv.string('gpt2'),
-          'tokenizer.ggml.tokens': kv.strings(tokens),
-          'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token.startsWith('<|') ? 3 : 1))),
-          'tokenizer.ggml.eos_token_id': kv.u32(0),
-        },
-        [],
-      );
-    await write(['<|end|>', '{"', 'a', '":"', '"}', '"', 'b', 'Ġ']);
+    await writeModel(path);
     const ggufIndex = join(folder, 'gguf-index');
     expect(loadVocabulary(path, { indexDir: ggufIndex }).index).toBe('built');
     const read = loadVocabulary(path, { indexDir: ggufIndex });
     expect(read.index).toBe('read');
     expect(new TextDecoder().decode(read.vocabulary.tokenBytes(7))).toBe(' ');
-    await write(['<|end|>', '{"', 'a', '":"', '"}', '"', 'c', 'Ġ']);
+    await writeModel(path, ['<|end|>', '{"', 'a', '":"', '"}', '"', 'c', 'Ġ']);
     const changed = loadVocabulary(path, { indexDir: ggufIndex });
     expect(changed.index).toBe('built');
     expect(new TextDecoder().decode(changed.vocabulary.tokenBytes(6))).toBe('c');
@@ -225,20 +228,6 @@ describe('loadVocabulary: the memo that skips hashing the tokenizer', { timeout:
     expect(loadVocabulary(tokenizerPath, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo', file: withConfig.file });
     expect(memosIn(indexDir)).toHaveLength(1);
   });
-
-  const ggufTokens = ['<|end|>', '{"', 'a', '":"', '"}', '"', 'b', 'Ġ'];
-  const writeModel = (path: string, tokens = ggufTokens): Promise<void> =>
-    writeGguf(
-      path,
-      {
-        'general.architecture': kv.string('llama'),
-        'tokenizer.ggml.model': kv.string('gpt2'),
-        'tokenizer.ggml.tokens': kv.strings(tokens),
-        'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token.startsWith('<|') ? 3 : 1))),
-        'tokenizer.ggml.eos_token_id': kv.u32(0),
-      },
-      [],
-    );
 
   it('rebuilds when the memo names an index that is missing or damaged', async () => {
     const path = join(folder, 'memo-model.gguf');

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../agent/run-event.js';
-import type { Model } from '../../models/types.js';
-import type { ModelRequest, ModelResponse } from '../../protocol/model-exchange.js';
 import { allowValues } from '../../policy/argument-rule.js';
 import { createPolicy } from '../../policy/create-policy.js';
 import { valuesFrom } from '../../policy/provenance/provenance-rules.js';
@@ -14,6 +12,7 @@ import { checkPlan, type ExecutionPlan } from '../../agent/plan-then-execute/exe
 import { executePlan, type Extractor } from '../../agent/plan-then-execute/execute-plan.js';
 import { modelExtractor, planWithModel } from '../../agent/plan-then-execute/model-planner.js';
 import { scriptedPlanner } from './scripted-plan.js';
+import { structuredAnswersModel } from '../../../test/fixtures/structured-answers-model.js';
 
 const sent: unknown[] = [];
 const readInbox = defineTool({
@@ -144,26 +143,7 @@ describe('scriptedPlanner', () => {
 });
 
 describe('the planner and extractor on a model', () => {
-  const answering = (values: unknown[]): Model & { requests: ModelRequest[] } => {
-    const requests: ModelRequest[] = [];
-    return {
-      id: 'fake',
-      provider: 'fake',
-      requests,
-      async generate(request): Promise<ModelResponse> {
-        requests.push(request);
-        return {
-          content: [],
-          stopReason: 'end_turn',
-          usage: { inputTokens: 1, outputTokens: 1 },
-          modelId: 'fake',
-          output: { value: values[requests.length - 1] },
-        };
-      },
-      async *stream() {},
-      estimateInputTokens: () => 1,
-    } as Model & { requests: ModelRequest[] };
-  };
+  const answering = structuredAnswersModel;
 
   it('asks for a plan under the plan schema with no tools and no outputs, and checks it', async () => {
     const model = answering([plan, { calls: [{ tool: 'rm_rf', arguments: {} }], holes: [], answer: '' }]);

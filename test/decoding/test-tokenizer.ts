@@ -1,0 +1,25 @@
+/**
+ * The real tokenizers the decoding tests run under (Qwen3, Llama 3, Gemma 3, from the
+ * `@lenml/tokenizer-*` packages): the mask's vocabulary with its index built, and the
+ * tokenizer's own encoding, so a test can feed text token by token as the model would.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TokenizerLoader } from '@lenml/tokenizers';
+import { Vocabulary } from '../../src/decoding/index.js';
+
+export type TestTokenizerName = 'qwen3' | 'llama3' | 'gemma3';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function loadTestTokenizer(name: TestTokenizerName): { vocabulary: Vocabulary; encode: (text: string) => number[] } {
+  const folder = resolve(repoRoot, `node_modules/@lenml/tokenizer-${name}/models`);
+  const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
+  const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
+  const vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
+  const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
+    encode(text: string, options: { add_special_tokens: boolean }): number[];
+  };
+  return { vocabulary, encode: (text) => tokenizer.encode(text, { add_special_tokens: false }) };
+}
