@@ -98,15 +98,43 @@ export function fold(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** Whether `needle` occurs in `haystack` not glued to a letter or digit on either side ("bob" is not in "bobby"). */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `needle` occurs in `haystack` not glued to a letter or digit on either side ("bob" is not in "bobby").
+ * Knuth-Morris-Pratt, so the scan is linear in both lengths whatever they hold: with `indexOf` from each occurrence, a
+ * model's argument of 16,000 `a`s against a tool output of 200,000 `a`s (every occurrence glued) took 0.8 s.
+ */
 function containsOnBoundaries(haystack: string, needle: string): boolean {
-  const word = /[\p{L}\p{N}]/u;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
-    const before = at === 0 ? '' : haystack[at - 1]!;
-    const after = haystack[at + needle.length] ?? '';
-    const gluedBefore = word.test(needle[0]!) && word.test(before);
-    const gluedAfter = word.test(needle[needle.length - 1]!) && word.test(after);
+  const checkBefore = WORD_CHARACTER.test(characterAt(needle, 0));
+  const checkAfter = WORD_CHARACTER.test(characterBefore(needle, needle.length));
+  const fallback = new Int32Array(needle.length);
+  for (let at = 1, matched = 0; at < needle.length; at++) {
+    while (matched > 0 && needle.charCodeAt(at) !== needle.charCodeAt(matched)) matched = fallback[matched - 1]!;
+    if (needle.charCodeAt(at) === needle.charCodeAt(matched)) matched++;
+    fallback[at] = matched;
+  }
+  for (let at = 0, matched = 0; at < haystack.length; at++) {
+    while (matched > 0 && haystack.charCodeAt(at) !== needle.charCodeAt(matched)) matched = fallback[matched - 1]!;
+    if (haystack.charCodeAt(at) === needle.charCodeAt(matched)) matched++;
+    if (matched < needle.length) continue;
+    const start = at - needle.length + 1;
+    const gluedBefore = checkBefore && start > 0 && WORD_CHARACTER.test(characterBefore(haystack, start));
+    const gluedAfter = checkAfter && WORD_CHARACTER.test(characterAt(haystack, at + 1));
     if (!gluedBefore && !gluedAfter) return true;
+    matched = fallback[matched - 1]!;
   }
   return false;
+}
+
+/** The code point ending just before `index` (a letter outside the BMP is two code units). */
+function characterBefore(text: string, index: number): string {
+  const low = text.charCodeAt(index - 1);
+  return low >= 0xdc00 && low <= 0xdfff && index >= 2 ? text.slice(index - 2, index) : text.slice(index - 1, index);
+}
+
+/** The code point starting at `index`, or '' past the end. */
+function characterAt(text: string, index: number): string {
+  const codePoint = text.codePointAt(index);
+  return codePoint === undefined ? '' : String.fromCodePoint(codePoint);
 }
