@@ -175,6 +175,18 @@ describe('createPolicy: information flow', () => {
     expect(before(session, sendEmail, { to: ['ATTACKER@evil.com'] })).toMatchObject({ action: 'block', ruleId: 'copied-argument' });
   });
 
+  it('searches for copied arguments in linear time: a periodic argument against a tool output of one letter', () => {
+    // V8's includes compares in O(text × argument) here: 1.5 s per argument and text, 25 s in all. The bound is a liveness
+    // check about 100 times the linear search's cost, not a speed measurement.
+    const session = createPolicy({ flow: { untrustedWrites: 'allow', copiedArguments: 'block' } }).startRun({ trustedTexts: ['a'.repeat(200_000)] });
+    after(session, readInbox, 'a'.repeat(200_000));
+    const periodic = `${'a'.repeat(25_000)}b${'a'.repeat(25_000)}`;
+    expect(before(session, sendEmail, { parts: Array.from({ length: 8 }, () => periodic) }).action).toBe('allow');
+    const fresh = createPolicy({ flow: { untrustedWrites: 'allow', copiedArguments: 'block' } }).startRun();
+    after(fresh, readInbox, `${'a'.repeat(199_000)}b`);
+    expect(before(fresh, sendEmail, { body: `${'a'.repeat(50_000)}b` })).toMatchObject({ action: 'block', ruleId: 'copied-argument' });
+  }, 5_000);
+
   it('does not check read calls for copied arguments', () => {
     const session = createPolicy({ flow: { copiedArguments: 'block' } }).startRun();
     after(session, readInbox, 'search for quarterly numbers');

@@ -8,6 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ContentPart } from '../tools/types.js';
+import { includesLinear } from '../shared/linear-search.js';
 import { stringLeaves } from './argument-values.js';
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
@@ -204,8 +205,9 @@ export class PolicyRunSession implements PolicySession {
       const value = (leaf.value as string).trim();
       if (value.length < this.#spec.flow.minCopiedLength) continue;
       const lower = value.toLowerCase();
-      if (this.#trustedLower.some((text) => text.includes(lower))) continue;
-      const source = this.#untrusted.find((item) => item.lower.includes(lower));
+      // linear search: both the argument (the model's) and the texts (tools') may be written to make `includes` quadratic
+      if (this.#trustedLower.some((text) => includesLinear(text, lower))) continue;
+      const source = this.#untrusted.find((item) => includesLinear(item.lower, lower));
       if (!source) continue;
       const reason = copiedArgumentReason(leaf.path, value, source.toolName);
       found.push({

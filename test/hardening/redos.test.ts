@@ -135,3 +135,36 @@ describe('ReDoS: catastrophic patterns are validated in linear time', () => {
     expect(longestGapMs).toBeLessThan(STALL_MS);
   });
 });
+
+describe('hostile strings outside patterns are handled in linear time', () => {
+  it('answers a 1,000,000-character unknown tool name on the MCP server without stalling (500 tools to suggest from)', async () => {
+    // The "did you mean" suggestion compared the name with every tool by edit distance: 100,000 characters against 500
+    // tools held the event loop for 12 s. A name too long to be a typo of any tool is now skipped by length.
+    const tools = Array.from({ length: 500 }, (_, index) =>
+      defineTool({
+        name: `tool_number_${index}_with_a_longer_name`,
+        description: 'A read.',
+        effect: 'read',
+        inputSchema: { type: 'object' },
+        execute: () => 'ok',
+      }),
+    );
+    const server = createMcpServer(tools, { logger: silentLogger });
+    const client = new Client({ name: 'attacker', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    closeAfter = () => client.close();
+    const { longestGapMs } = await longestTimerGap(async () => {
+      for (const name of ['x'.repeat(1_000_000), `tool_number_7_with_a_longer_name${'x'.repeat(5)}`]) {
+        const answer = await client.callTool({ name, arguments: {} }).then(
+          (result) => JSON.stringify(result),
+          (error: Error) => error.message,
+        );
+        expect(answer).toMatch(/Unknown tool/);
+        await yieldToTimers();
+      }
+    });
+    expect(longestGapMs).toBeLessThan(STALL_MS);
+  });
+});
