@@ -107,6 +107,24 @@ describe('createPolicy: argument rules', () => {
   });
 });
 
+describe('createPolicy: allowed values', () => {
+  it('names the only values blocking allowValues rules let through at an argument, intersected; confirm rules and hidden lists bound nothing', () => {
+    const session = createPolicy({
+      rules: [
+        allowValues({ id: 'a', tool: ['send_email', 'forward'], argument: 'to', values: ['bob@corp.example', 'ann@corp.example'] }),
+        allowValues({ id: 'b', tool: 'send_email', argument: 'to', values: ['ann@corp.example', 'eve@corp.example'] }),
+        allowValues({ id: 'c', tool: 'send_email', argument: 'cc', values: ['x@corp.example'], action: 'confirm' }),
+        allowValues({ id: 'd', tool: 'send_email', argument: 'bcc', values: ['y@corp.example'], revealValues: false }),
+      ],
+    }).startRun();
+    expect(session.allowedValues?.('send_email', 'to')).toEqual(['ann@corp.example']);
+    expect(session.allowedValues?.('forward', 'to')).toEqual(['bob@corp.example', 'ann@corp.example']);
+    expect(session.allowedValues?.('send_email', 'cc')).toBeUndefined();
+    expect(session.allowedValues?.('send_email', 'bcc')).toBeUndefined();
+    expect(session.allowedValues?.('send_email', 'subject')).toBeUndefined();
+  });
+});
+
 describe('createPolicy: information flow', () => {
   it('labels results untrusted by default and taints the run', () => {
     const session = createPolicy().startRun();

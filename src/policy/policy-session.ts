@@ -161,6 +161,17 @@ export class PolicyRunSession implements PolicySession {
     return { result: { content, isError: input.result.isError }, trust, isolated: true };
   }
 
+  allowedValues(toolName: string, argument: string): readonly (string | number | boolean)[] | undefined {
+    let values: (string | number | boolean)[] | undefined;
+    for (const rule of this.#spec.rules) {
+      // A confirm rule lets other values through to a person, so only a blocking rule bounds what may be written.
+      if (rule.action !== 'block' || !rule.allowed || rule.allowed.argument !== argument || !rule.tools.includes(toolName)) continue;
+      const listed = rule.allowed.values;
+      values = values === undefined ? [...listed] : values.filter((value) => listed.includes(value));
+    }
+    return values;
+  }
+
   systemPrompt(): string | undefined {
     return this.#spec.isolation?.systemPrompt(this.#token);
   }
