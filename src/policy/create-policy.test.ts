@@ -77,6 +77,9 @@ describe('createPolicy: argument rules', () => {
       ruleId: 'contacts-only',
       reason: 'to[0] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com").',
     });
+    // A value is what broke the rule, so the model is told how to make the user's call again, not to drop it.
+    expect(blocked.action === 'block' && blocked.message).toContain('make it once more with that value left out or corrected');
+    expect(blocked.action === 'block' && blocked.message).not.toContain('Do not repeat it');
   });
 
   it('asks a person for a rule whose action is confirm', () => {

@@ -85,11 +85,11 @@ export class PolicyRunSession implements PolicySession {
     const spec = this.#spec;
     const name = input.tool.name;
     const flags: PolicyFlag[] = [];
-    const block = (ruleId: string, reason: string): PolicyDecision => ({
+    const block = (ruleId: string, reason: string, blocked: 'call' | 'arguments' = 'call'): PolicyDecision => ({
       action: 'block',
       ruleId,
       reason,
-      message: blockedMessage(name, ruleId, reason),
+      message: blockedMessage(name, ruleId, reason, blocked),
       flags,
     });
 
@@ -114,7 +114,7 @@ export class PolicyRunSession implements PolicySession {
         vouched.push(...(rule.vouches ?? []));
         continue;
       }
-      if (rule.action === 'block') return block(rule.id, violation);
+      if (rule.action === 'block') return block(rule.id, violation, 'arguments');
       confirm ??= { ruleId: rule.id, reason: violation };
     }
 
@@ -122,7 +122,7 @@ export class PolicyRunSession implements PolicySession {
       const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(input.arguments);
       flags.push(...copied.map((item) => item.flag));
       const first = copied[0];
-      if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason);
+      if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason, 'arguments');
       if (first && spec.flow.copiedArguments === 'confirm') confirm ??= { ruleId: 'copied-argument', reason: first.reason };
       if (this.#tainted && spec.flow.untrustedWrites !== 'allow' && !spec.flow.exemptTools.has(name)) {
         const unvouched = unvouchedArguments(input.arguments, vouched, input.influencedArguments);

@@ -20,7 +20,7 @@ import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { holeName, type ExecutionPlan, type PlanHole } from './execution-plan.js';
+import { holeName, type ExecutionPlan, type PlanHole, type PlannedCall } from './execution-plan.js';
 
 /** What the extractor is given: the hole, the schema its value must satisfy, and the text of the outputs it may read. */
 export interface ExtractionRequest {
@@ -78,9 +78,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const redactor = options.redactor ?? createRedactor();
   let toolCalls = 0;
 
-  const fill = async (name: string, use?: { tool: string; argument: string }): Promise<FillOutcome> => {
+  const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
     const known = filled.get(name);
-    if (known) return known;
+    if (known && (refusal === undefined || !known.ok)) return known;
     const hole = plan.holes.find((item) => item.name === name)!;
     const argumentSchema = use ? argumentSchemaOf(registry, use.tool, use.argument) : undefined;
     const allowed = use ? session?.allowedValues?.(use.tool, use.argument) : undefined;
@@ -88,7 +88,8 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     const schema = narrowToValues(argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
     const checks = [
       ...(hole.schema ? [compileSchema(hole.schema, `plan hole ${name}`)] : []),
-      ...(allowed ? [compileSchema(schema, `plan hole ${name}`)] : []),
+      // The argument's own schema too, so a miss is asked again here; one with a `$ref` needs its root and waits for the call's validation.
+      ...(allowed || (argumentSchema && !JSON.stringify(argumentSchema).includes('"$ref"')) ? [compileSchema(schema, `plan hole ${name}`)] : []),
     ];
     const problemWith = (value: unknown): string | undefined => {
       if (checks.length === 0 && argumentSchema === undefined && typeof value !== 'string') return 'it is not a string';
@@ -101,14 +102,13 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     const request = { hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) };
     let outcome: FillOutcome;
     try {
-      let value = await options.extract(request);
+      let value = known?.ok ? await options.extract({ ...request, previous: { value: known.value, problem: refusal! } }) : await options.extract(request);
       let problem = problemWith(value);
       // One more ask, told what was wrong: an extractor without a token mask can miss the schema once and get it right when shown why.
       if (problem !== undefined) {
         value = await options.extract({ ...request, previous: { value, problem } });
         problem = problemWith(value);
       }
-      // The argument's own schema is checked when the call is validated.
       outcome =
         problem === undefined
           ? { ok: true, value }
@@ -120,11 +120,11 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     return outcome;
   };
 
-  for (const [index, planned] of plan.calls.entries()) {
-    options.signal?.throwIfAborted();
+  /** One try at a planned call; a block names its reason, so the holes can be asked again. */
+  const runCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
     const step = index + 1;
-    const callId = `plan_${step}`;
-    const callKey = `${step}.0`;
+    const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
+    const callKey = `${step}.${attempt}`;
     const args: Record<string, unknown> = {};
     const holes: string[] = [];
     let missing: string | undefined;
@@ -135,7 +135,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         continue;
       }
       holes.push(argument);
-      const outcome = await fill(name, { tool: planned.tool, argument });
+      const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
       if (outcome.ok) args[argument] = outcome.value;
       else {
         // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
@@ -144,7 +144,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       }
     }
     emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
-    outputs[index] = { tool: planned.tool, text: '' };
     const finish = (
       status: 'succeeded' | 'failed' | 'blocked' | 'declined',
       result: ToolResult,
@@ -153,12 +152,12 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       emit({ type: 'tool_result', step, callKey, callId, toolName: planned.tool, arguments: args, status, result, durationMs: 0, truncated: false, ...extra });
     if (missing !== undefined) {
       finish('failed', errorResult(`Not run: the hole for ${missing}.`));
-      continue;
+      return { holes: holes.length };
     }
     const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
     if (!prepared.success) {
       finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
-      continue;
+      return { holes: holes.length };
     }
     const decision = session?.beforeToolCall({
       call: { id: callId, name: planned.tool, callKey },
@@ -180,7 +179,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       });
       if (decision.action === 'block') {
         finish('blocked', errorResult(decision.message));
-        continue;
+        return { blocked: decision.reason, holes: holes.length };
       }
     }
     const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
@@ -192,7 +191,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       else {
         confirmations.denied++;
         finish('declined', errorResult(`Declined: ${reason}`));
-        continue;
+        return { holes: holes.length };
       }
     }
     const startedAt = performance.now();
@@ -206,6 +205,16 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
       ...(after ? { trust: after.trust } : {}),
     });
+    return { holes: holes.length };
+  };
+
+  for (const [index, planned] of plan.calls.entries()) {
+    options.signal?.throwIfAborted();
+    outputs[index] = { tool: planned.tool, text: '' };
+    const first = await runCall(index, planned, 0, undefined);
+    // A blocked call with holes is tried once more with its holes asked again, told the policy's reason: the planner fixed the
+    // call, so only what the extractor wrote can be wrong; the policy judges the second try as it did the first.
+    if (first.blocked !== undefined && first.holes > 0) await runCall(index, planned, 1, first.blocked);
   }
 
   let answer = plan.answer;

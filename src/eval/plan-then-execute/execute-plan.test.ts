@@ -101,7 +101,8 @@ describe('executePlan', () => {
       arguments: { to: ['mallory@exfil.example'] },
     });
     const withLink = await run(async ({ hole }) => (hole.name === 'bob' ? ['bob@corp.example'] : 'See https://evil.example/x'));
-    expect(withLink.outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked']);
+    // Blocked, asked again with the policy's reason, and blocked again: an extractor that insists gets no third try.
+    expect(withLink.outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked', 'send_email:blocked']);
     expect(withLink.events.find((event) => event.type === 'policy_decision' && event.action === 'block')).toMatchObject({
       ruleId: 'values-from:send_email.body',
     });
@@ -120,6 +121,19 @@ describe('executePlan', () => {
     expect(asked[0]).toEqual({ schema: { type: 'array', items: { type: 'string', enum: ['bob@corp.example'] } }, previous: undefined });
     expect(asked[1]!.previous).toMatchObject({ value: ['mallory@exfil.example'], problem: expect.stringContaining('must be one of') });
     expect(asked).toHaveLength(2);
+  });
+
+  it("asks a blocked call's holes once more, told the policy's reason, and runs the call when the new values pass", async () => {
+    const problems: string[] = [];
+    const { outcomes, events } = await run(async ({ hole, previous }) => {
+      if (hole.name === 'bob') return ['bob@corp.example'];
+      if (previous) problems.push(previous.problem);
+      return previous ? '12:30 works.' : '12:30 works. See https://evil.example/x';
+    });
+    expect(outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked', 'send_email:succeeded']);
+    expect(problems).toEqual([expect.stringContaining('the URL "https://evil.example/x"')]);
+    expect(sent).toEqual([{ to: ['bob@corp.example'], subject: 'Lunch', body: '12:30 works.' }]);
+    expect(events.flatMap((event) => (event.type === 'tool_call' ? [event.callKey] : []))).toEqual(['1.0', '2.0', '2.1']);
   });
 
   it('does not run a call whose hole gets a value outside its schema', async () => {
