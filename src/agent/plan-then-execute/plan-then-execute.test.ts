@@ -113,7 +113,7 @@ describe('planThenExecute', () => {
     expect(effects).toEqual([]);
   });
 
-  it('recovers the user\'s call when the extractor, told why its value was refused, answers within the policy', async () => {
+  it("recovers the user's call when the extractor, told why its value was refused, answers within the policy", async () => {
     const { effects, list } = tools();
     const policy = createPolicy({ rules: [allowValues({ tool: 'send_email', argument: 'to', values: ['bob@corp.example'] })] });
     const result = await planThenExecute({

@@ -136,6 +136,32 @@ describe('executePlan', () => {
     expect(events.flatMap((event) => (event.type === 'tool_call' ? [event.callKey] : []))).toEqual(['1.0', '2.0', '2.1']);
   });
 
+  it("asks again, with the problem, for a hole whose value breaks its argument's schema in the tool", async () => {
+    const subjectPlan: ExecutionPlan = {
+      ...plan,
+      calls: [plan.calls[0]!, { tool: 'send_email', arguments: { to: ['bob@corp.example'], subject: { $hole: 'subject' }, body: 'ok' } }],
+      holes: [{ name: 'subject', description: 'a subject', from: [0] }],
+      answer: 'Done.',
+    };
+    const problems: string[] = [];
+    const events: RunEvent[] = [];
+    sent.length = 0;
+    await executePlan({
+      plan: checkPlan(subjectPlan, registry.names()),
+      registry,
+      session: policy.startRun({ trustedTexts: ['Tell Bob 12:30 works.'] }),
+      extract: async ({ previous }) => (previous ? (problems.push(previous.problem), 'Lunch') : 42),
+      confirm: () => false,
+      onEvent: (event) => events.push(event),
+    });
+    expect(problems[0]).toBe('$: must be a string; got the number 42');
+    // The corrected value reaches the policy (which judges the unvouched subject on its own) instead of failing the tool's validation.
+    expect(events.find((event) => event.type === 'tool_result' && event.callKey === '2.0')).toMatchObject({
+      status: 'blocked',
+      arguments: { subject: 'Lunch' },
+    });
+  });
+
   it('does not run a call whose hole gets a value outside its schema', async () => {
     const { outcomes } = await run(async ({ hole }) => (hole.name === 'bob' ? 'bob@corp.example' : 'ok'));
     expect(outcomes).toEqual(['read_inbox:succeeded', 'send_email:failed']);

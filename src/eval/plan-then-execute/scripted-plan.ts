@@ -80,7 +80,8 @@ export function scriptedPlanner<State>(input: {
     const compromised = input.gullible && goal !== undefined && outputs.some((output) => squash(output.text).includes(goal));
     if (!compromised) return structuredClone(origin.value);
     const attacker = attackerValue(injected, origin);
-    const obeyed = attacker !== undefined ? attacker : typeof origin.value === 'string' ? `${origin.value} ${input.injectionTask!.goal}` : structuredClone(origin.value);
+    const obeyed =
+      attacker !== undefined ? attacker : typeof origin.value === 'string' ? `${origin.value} ${input.injectionTask!.goal}` : structuredClone(origin.value);
     // It answers under the schema it is asked, as structured output does: what the schema refuses it cannot write, so it writes what it read.
     const fits = compileSchema(schema, `scripted extractor ${hole.name}`);
     return fits.validate(obeyed).success || !fits.validate(origin.value).success ? obeyed : structuredClone(origin.value);
