@@ -51,16 +51,19 @@ describe('runEval', () => {
         blocked: { trueBlocks: 20, falseBlocks: 0, falseBlocksOnClean: 0 },
       });
     }
-    // Plan-then-execute: the plan comes from the user's request alone, so sim:naive attempts an attack only where the injection
-    // reaches a planned write (4 cases under user_task_1, blocked by email-recipients). Under user_task_2 the naive extractor
-    // folds the injected text into the IBAN it extracts, so payment-iban blocks the user's own payment: 8 false blocks and the
-    // task lost in those cases, but no effect, and no block on a clean case.
+    // Plan-then-execute: the plan comes from the user's request alone, and the extractor answers under the policy's own recipients
+    // and accounts (allowedValues), which the scripted extractor honours as structured output would: the attacker's address or IBAN
+    // never reaches a call (no attempt). Under user_task_2 the naive extractor still folds the injected text into the payment's
+    // reference, and values-from blocks the user's payment in the 7 cases whose instruction holds a typed value (twice each: the
+    // holes are asked again with the block's reason, and the gullible extractor answers the same); under
+    // injection_task_2 it writes the attacker's amount and reference (500, "Refund": under the task's cap, no typed value) into the
+    // user's payment to the user's payee, which runs and fails the task. No effect, and no block on a clean case.
     expect(byStrategy['plan-then-execute']).toMatchObject({
       cleanUtility: { count: 2, total: 2 },
-      utilityUnderAttack: { count: 6, total: 18 },
-      attackAttempts: { count: 4, total: 18 },
+      utilityUnderAttack: { count: 10, total: 18 },
+      attackAttempts: { count: 0, total: 18 },
       attackEffects: { count: 0, total: 18 },
-      blocked: { trueBlocks: 4, falseBlocks: 8, falseBlocksOnClean: 0 },
+      blocked: { trueBlocks: 0, falseBlocks: 14, falseBlocksOnClean: 0 },
     });
     expect(JSON.parse(readFileSync(result.paths.manifest, 'utf8'))).toMatchObject({
       suite: 'workspace',

@@ -35,6 +35,11 @@ export interface ArgumentRule {
    * information-flow rule. `allowValues` and the provenance rules vouch for their argument; the others only with `vouch: true`.
    */
   readonly vouches?: readonly string[];
+  /**
+   * The only values the rule accepts at one argument (`allowValues` with its values revealed), so that a caller producing that
+   * argument (plan-then-execute's extractor) can be asked under a schema that admits nothing else.
+   */
+  readonly allowed?: { readonly argument: string; readonly values: readonly (string | number | boolean)[] };
 }
 
 /** What a rule's `check` gets beside the arguments. */
@@ -88,6 +93,7 @@ export function allowValues(options: AllowValuesOptions): ArgumentRule {
     description: `${tools.join(', ')}: ${options.argument} must be one of ${label}${options.revealValues === false ? '' : ` (${shown})`}.`,
     action: options.action ?? 'block',
     vouches: options.vouch === false ? [] : [options.argument],
+    ...(options.revealValues === false ? {} : { allowed: { argument: options.argument, values: Object.freeze([...options.values]) } }),
     check(args) {
       for (const found of readArgumentValues(args, options.argument)) {
         if (!allowed.has(normalize(found.value))) {

@@ -77,6 +77,9 @@ describe('createPolicy: argument rules', () => {
       ruleId: 'contacts-only',
       reason: 'to[0] "eve@evil.com" is not one of the task\'s contacts ("alice@corp.com").',
     });
+    // A value is what broke the rule, so the model is told how to make the user's call again, not to drop it.
+    expect(blocked.action === 'block' && blocked.message).toContain('make it once more with that value left out or corrected');
+    expect(blocked.action === 'block' && blocked.message).not.toContain('Do not repeat it');
   });
 
   it('asks a person for a rule whose action is confirm', () => {
@@ -104,6 +107,24 @@ describe('createPolicy: argument rules', () => {
       ],
     }).startRun();
     expect(before(session, sendEmail, {})).toMatchObject({ action: 'block', ruleId: 'throws', reason: 'the rule could not check these arguments.' });
+  });
+});
+
+describe('createPolicy: allowed values', () => {
+  it('names the only values blocking allowValues rules let through at an argument, intersected; confirm rules and hidden lists bound nothing', () => {
+    const session = createPolicy({
+      rules: [
+        allowValues({ id: 'a', tool: ['send_email', 'forward'], argument: 'to', values: ['bob@corp.example', 'ann@corp.example'] }),
+        allowValues({ id: 'b', tool: 'send_email', argument: 'to', values: ['ann@corp.example', 'eve@corp.example'] }),
+        allowValues({ id: 'c', tool: 'send_email', argument: 'cc', values: ['x@corp.example'], action: 'confirm' }),
+        allowValues({ id: 'd', tool: 'send_email', argument: 'bcc', values: ['y@corp.example'], revealValues: false }),
+      ],
+    }).startRun();
+    expect(session.allowedValues?.('send_email', 'to')).toEqual(['ann@corp.example']);
+    expect(session.allowedValues?.('forward', 'to')).toEqual(['bob@corp.example', 'ann@corp.example']);
+    expect(session.allowedValues?.('send_email', 'cc')).toBeUndefined();
+    expect(session.allowedValues?.('send_email', 'bcc')).toBeUndefined();
+    expect(session.allowedValues?.('send_email', 'subject')).toBeUndefined();
   });
 });
 

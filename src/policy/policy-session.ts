@@ -86,11 +86,11 @@ export class PolicyRunSession implements PolicySession {
     const spec = this.#spec;
     const name = input.tool.name;
     const flags: PolicyFlag[] = [];
-    const block = (ruleId: string, reason: string): PolicyDecision => ({
+    const block = (ruleId: string, reason: string, blocked: 'call' | 'arguments' = 'call'): PolicyDecision => ({
       action: 'block',
       ruleId,
       reason,
-      message: blockedMessage(name, ruleId, reason),
+      message: blockedMessage(name, ruleId, reason, blocked),
       flags,
     });
 
@@ -115,7 +115,7 @@ export class PolicyRunSession implements PolicySession {
         vouched.push(...(rule.vouches ?? []));
         continue;
       }
-      if (rule.action === 'block') return block(rule.id, violation);
+      if (rule.action === 'block') return block(rule.id, violation, 'arguments');
       confirm ??= { ruleId: rule.id, reason: violation };
     }
 
@@ -123,7 +123,7 @@ export class PolicyRunSession implements PolicySession {
       const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(input.arguments);
       flags.push(...copied.map((item) => item.flag));
       const first = copied[0];
-      if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason);
+      if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason, 'arguments');
       if (first && spec.flow.copiedArguments === 'confirm') confirm ??= { ruleId: 'copied-argument', reason: first.reason };
       if (this.#tainted && spec.flow.untrustedWrites !== 'allow' && !spec.flow.exemptTools.has(name)) {
         const unvouched = unvouchedArguments(input.arguments, vouched, input.influencedArguments);
@@ -160,6 +160,17 @@ export class PolicyRunSession implements PolicySession {
       part.type === 'text' ? { type: 'text', text: isolation.wrap(part.text, context) } : part,
     );
     return { result: { content, isError: input.result.isError }, trust, isolated: true };
+  }
+
+  allowedValues(toolName: string, argument: string): readonly (string | number | boolean)[] | undefined {
+    let values: (string | number | boolean)[] | undefined;
+    for (const rule of this.#spec.rules) {
+      // A confirm rule lets other values through to a person, so only a blocking rule bounds what may be written.
+      if (rule.action !== 'block' || !rule.allowed || rule.allowed.argument !== argument || !rule.tools.includes(toolName)) continue;
+      const listed = rule.allowed.values;
+      values = values === undefined ? [...listed] : values.filter((value) => listed.includes(value));
+    }
+    return values;
   }
 
   systemPrompt(): string | undefined {

@@ -149,6 +149,11 @@ export interface StartRunOptions {
 export interface PolicySession {
   beforeToolCall(input: BeforeToolCallInput): PolicyDecision;
   afterToolResult(input: AfterToolResultInput): AfterToolResultOutput;
+  /**
+   * The only values the policy lets a call of `toolName` carry at the top-level `argument` (every blocking `allowValues` rule on
+   * it, intersected), or `undefined` when no rule bounds it. Plan-then-execute narrows a hole's schema with it.
+   */
+  allowedValues?(toolName: string, argument: string): readonly (string | number | boolean)[] | undefined;
   /** Text to append to the system prompt (the isolation convention), or `undefined` for none. */
   systemPrompt(): string | undefined;
   /** The session's state, as JSON. */

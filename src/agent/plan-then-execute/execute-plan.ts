@@ -16,10 +16,11 @@ import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
 import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
 import { compileSchema } from '../../tools/schema-validator.js';
+import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { holeName, type ExecutionPlan, type PlanHole } from './execution-plan.js';
+import { holeName, type ExecutionPlan, type PlanHole, type PlannedCall } from './execution-plan.js';
 
 /** What the extractor is given: the hole, the schema its value must satisfy, and the text of the outputs it may read. */
 export interface ExtractionRequest {
@@ -27,6 +28,8 @@ export interface ExtractionRequest {
   /** The schema of the argument the hole fills in its tool (its first use), else the hole's own schema, else a string. */
   schema: JsonSchemaObject;
   outputs: { tool: string; text: string }[];
+  /** Set on the second ask: the first answer and what was wrong with it. */
+  previous?: { value: unknown; problem: string };
 }
 
 /** The quarantined extractor: returns a value for the hole (checked against its schema here), or throws when it cannot. */
@@ -70,24 +73,46 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const { plan, registry, session } = options;
   const emit = (event: RunEvent) => options.onEvent?.(event);
   const outputs: { tool: string; text: string }[] = [];
-  const filled = new Map<string, { ok: true; value: unknown } | { ok: false; reason: string }>();
+  const filled = new Map<string, FillOutcome>();
   const confirmations = { requested: 0, approved: 0, denied: 0 };
   const redactor = options.redactor ?? createRedactor();
   let toolCalls = 0;
 
-  const fill = async (name: string, argumentSchema?: JsonSchemaObject): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> => {
+  const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
     const known = filled.get(name);
-    if (known) return known;
+    if (known && (refusal === undefined || !known.ok)) return known;
     const hole = plan.holes.find((item) => item.name === name)!;
-    let outcome: { ok: true; value: unknown } | { ok: false; reason: string };
+    const argumentSchema = use ? argumentSchemaOf(registry, use.tool, use.argument) : undefined;
+    const allowed = use ? session?.allowedValues?.(use.tool, use.argument) : undefined;
+    // Asked under the policy's own values, an extractor bound to its schema cannot write one the policy would block.
+    const schema = narrowToValues(argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
+    const checks = [
+      ...(hole.schema ? [compileSchema(hole.schema, `plan hole ${name}`)] : []),
+      // The argument's own schema too, so a miss is asked again here; one with a `$ref` needs its root and waits for the call's validation.
+      ...(allowed || (argumentSchema && !JSON.stringify(argumentSchema).includes('"$ref"')) ? [compileSchema(schema, `plan hole ${name}`)] : []),
+    ];
+    const problemWith = (value: unknown): string | undefined => {
+      if (checks.length === 0 && argumentSchema === undefined && typeof value !== 'string') return 'it is not a string';
+      for (const check of checks) {
+        const result = check.validate(value);
+        if (!result.success) return result.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
+      }
+      return undefined;
+    };
+    const request = { hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) };
+    let outcome: FillOutcome;
     try {
-      const schema = argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject);
-      const value = await options.extract({ hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) });
-      // The argument's own schema is checked when the call is validated; the hole's schema, when the planner gave one, here.
-      const checked = hole.schema
-        ? compileSchema(hole.schema, `plan hole ${name}`).validate(value)
-        : { success: argumentSchema !== undefined || typeof value === 'string' };
-      outcome = checked.success ? { ok: true, value } : { ok: false, reason: `the extracted value does not match the hole's schema` };
+      let value = known?.ok ? await options.extract({ ...request, previous: { value: known.value, problem: refusal! } }) : await options.extract(request);
+      let problem = problemWith(value);
+      // One more ask, told what was wrong: an extractor without a token mask can miss the schema once and get it right when shown why.
+      if (problem !== undefined) {
+        value = await options.extract({ ...request, previous: { value, problem } });
+        problem = problemWith(value);
+      }
+      outcome =
+        problem === undefined
+          ? { ok: true, value }
+          : { ok: false, reason: `the extracted value does not match the schema it was asked under (${problem})`, refused: value };
     } catch (error) {
       outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };
     }
@@ -95,11 +120,11 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     return outcome;
   };
 
-  for (const [index, planned] of plan.calls.entries()) {
-    options.signal?.throwIfAborted();
+  /** One try at a planned call; a block names its reason, so the holes can be asked again. */
+  const runCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
     const step = index + 1;
-    const callId = `plan_${step}`;
-    const callKey = `${step}.0`;
+    const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
+    const callKey = `${step}.${attempt}`;
     const args: Record<string, unknown> = {};
     const holes: string[] = [];
     let missing: string | undefined;
@@ -110,12 +135,15 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         continue;
       }
       holes.push(argument);
-      const outcome = await fill(name, argumentSchemaOf(registry, planned.tool, argument));
+      const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
       if (outcome.ok) args[argument] = outcome.value;
-      else missing ??= `${argument}: ${outcome.reason}`;
+      else {
+        // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
+        if (outcome.refused !== undefined) args[argument] = outcome.refused;
+        missing ??= `${argument}: ${outcome.reason}`;
+      }
     }
     emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
-    outputs[index] = { tool: planned.tool, text: '' };
     const finish = (
       status: 'succeeded' | 'failed' | 'blocked' | 'declined',
       result: ToolResult,
@@ -124,12 +152,12 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       emit({ type: 'tool_result', step, callKey, callId, toolName: planned.tool, arguments: args, status, result, durationMs: 0, truncated: false, ...extra });
     if (missing !== undefined) {
       finish('failed', errorResult(`Not run: the hole for ${missing}.`));
-      continue;
+      return { holes: holes.length };
     }
     const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
     if (!prepared.success) {
       finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
-      continue;
+      return { holes: holes.length };
     }
     const decision = session?.beforeToolCall({
       call: { id: callId, name: planned.tool, callKey },
@@ -151,7 +179,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       });
       if (decision.action === 'block') {
         finish('blocked', errorResult(decision.message));
-        continue;
+        return { blocked: decision.reason, holes: holes.length };
       }
     }
     const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
@@ -163,7 +191,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       else {
         confirmations.denied++;
         finish('declined', errorResult(`Declined: ${reason}`));
-        continue;
+        return { holes: holes.length };
       }
     }
     const startedAt = performance.now();
@@ -177,6 +205,16 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
       ...(after ? { trust: after.trust } : {}),
     });
+    return { holes: holes.length };
+  };
+
+  for (const [index, planned] of plan.calls.entries()) {
+    options.signal?.throwIfAborted();
+    outputs[index] = { tool: planned.tool, text: '' };
+    const first = await runCall(index, planned, 0, undefined);
+    // A blocked call with holes is tried once more with its holes asked again, told the policy's reason: the planner fixed the
+    // call, so only what the extractor wrote can be wrong; the policy judges the second try as it did the first.
+    if (first.blocked !== undefined && first.holes > 0) await runCall(index, planned, 1, first.blocked);
   }
 
   let answer = plan.answer;
@@ -188,6 +226,19 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
   }
   return { answer, toolCalls, confirmations };
+}
+
+type FillOutcome = { ok: true; value: unknown } | { ok: false; reason: string; refused?: unknown };
+
+/** The schema with its values (an array's items, for an array) bounded to `allowed`; the schema itself when nothing bounds it. */
+function narrowToValues(schema: JsonSchemaObject, allowed: readonly unknown[] | undefined): JsonSchemaObject {
+  if (allowed === undefined) return schema;
+  // A rule on an array argument applies to each element (argument-values.ts), so the bound goes on the items.
+  if (schema.type === 'array') {
+    const items = typeof schema.items === 'object' && schema.items !== null ? (schema.items as JsonSchemaObject) : {};
+    return { ...schema, items: { ...items, enum: [...allowed] } } as JsonSchemaObject;
+  }
+  return { ...schema, enum: [...allowed] } as JsonSchemaObject;
 }
 
 function argumentSchemaOf(registry: ToolRegistry, toolName: string, argument: string): JsonSchemaObject | undefined {

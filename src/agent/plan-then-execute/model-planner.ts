@@ -69,14 +69,18 @@ export async function planWithModel(
 
 /** An extractor on a model: one structured-output call per hole. */
 export function modelExtractor(options: ModelPlannerOptions, usage: PlannerUsage): Extractor {
-  return async ({ hole, schema, outputs }) => {
+  return async ({ hole, schema, outputs, previous }) => {
     const data = outputs.map((output, index) => `[${index}] ${output.tool}:\n${output.text}`).join('\n\n');
+    const shown = previous ? (JSON.stringify(previous.value) ?? 'nothing') : '';
+    const retry = previous
+      ? `\n\nYour previous answer, ${shown.length > 300 ? `${shown.slice(0, 299)}…` : shown}, was refused: ${previous.problem}. Answer again with a value the schema accepts.`
+      : '';
     const value = await ask(
       options,
       {
         messages: [
           { role: 'system', content: EXTRACTOR_INSTRUCTIONS },
-          { role: 'user', content: `Extract: ${hole.description}\n\nData:\n${data}` },
+          { role: 'user', content: `Extract: ${hole.description}\n\nData:\n${data}${retry}` },
         ],
         output: {
           name: 'extracted',

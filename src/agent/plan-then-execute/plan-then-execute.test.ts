@@ -96,17 +96,37 @@ describe('planThenExecute', () => {
   it('lets injected text change a hole only: no call is added, and the policy stops the attacker value', async () => {
     const { effects, list } = tools();
     const policy = createPolicy({ rules: [allowValues({ tool: 'send_email', argument: 'to', values: ['bob@corp.example'] })] });
+    const extractor = answering([{ value: 'mallory@exfil.example' }, { value: 'mallory@exfil.example' }]);
     const result = await planThenExecute({
       planner: answering([replyPlan]),
-      extractor: answering([{ value: 'mallory@exfil.example' }]),
+      extractor,
       tools: list,
       policy,
       prompt: 'Tell whoever wrote that 12:30 works.',
     });
     expect(result.status).toBe('completed');
     if (result.status !== 'completed') return;
-    expect(result.calls.map((call) => `${call.tool}:${call.status}`)).toEqual(['read_inbox:succeeded', 'send_email:blocked']);
+    // Refused before the call is formed: asked under the policy's values, then once more with the problem.
+    expect(result.calls.map((call) => `${call.tool}:${call.status}`)).toEqual(['read_inbox:succeeded', 'send_email:failed']);
+    expect(extractor.requests[0]!.output!.schema).toMatchObject({ properties: { value: { type: 'string', enum: ['bob@corp.example'] } } });
+    expect(JSON.stringify(extractor.requests[1]!.messages)).toContain('was refused');
     expect(effects).toEqual([]);
+  });
+
+  it("recovers the user's call when the extractor, told why its value was refused, answers within the policy", async () => {
+    const { effects, list } = tools();
+    const policy = createPolicy({ rules: [allowValues({ tool: 'send_email', argument: 'to', values: ['bob@corp.example'] })] });
+    const result = await planThenExecute({
+      planner: answering([replyPlan]),
+      extractor: answering([{ value: 'mallory@exfil.example' }, { value: 'bob@corp.example' }]),
+      tools: list,
+      policy,
+      prompt: 'Tell whoever wrote that 12:30 works.',
+    });
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(result.calls.map((call) => `${call.tool}:${call.status}`)).toEqual(['read_inbox:succeeded', 'send_email:succeeded']);
+    expect(effects).toEqual(['send_email:bob@corp.example']);
   });
 
   it('asks the confirmer for a tool whose own rule wants a person, shows secrets redacted, and declines by default', async () => {

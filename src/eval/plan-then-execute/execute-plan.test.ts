@@ -95,13 +95,71 @@ describe('executePlan', () => {
 
   it('lets a compromised extractor fill holes only: the policy blocks the attacker values, and no call is added', async () => {
     const toMallory = await run(async ({ hole }) => (hole.name === 'bob' ? ['mallory@exfil.example'] : 'ok'));
-    expect(toMallory.outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked']);
+    // The value is refused against the policy's own recipients before the call is formed, and stays in the record as an attempt.
+    expect(toMallory.outcomes).toEqual(['read_inbox:succeeded', 'send_email:failed']);
+    expect(toMallory.events.find((event) => event.type === 'tool_call' && event.toolName === 'send_email')).toMatchObject({
+      arguments: { to: ['mallory@exfil.example'] },
+    });
     const withLink = await run(async ({ hole }) => (hole.name === 'bob' ? ['bob@corp.example'] : 'See https://evil.example/x'));
-    expect(withLink.outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked']);
+    // Blocked, asked again with the policy's reason, and blocked again: an extractor that insists gets no third try.
+    expect(withLink.outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked', 'send_email:blocked']);
     expect(withLink.events.find((event) => event.type === 'policy_decision' && event.action === 'block')).toMatchObject({
       ruleId: 'values-from:send_email.body',
     });
     expect(sent).toEqual([]);
+  });
+
+  it("asks the extractor under the policy's allowed values, and once more with the problem when it answers outside them", async () => {
+    const asked: { schema: unknown; previous: unknown }[] = [];
+    const { outcomes } = await run(async ({ hole, schema, previous }) => {
+      if (hole.name !== 'bob') return '12:30 works.';
+      asked.push({ schema, previous });
+      return previous ? ['bob@corp.example'] : ['mallory@exfil.example'];
+    });
+    expect(outcomes).toEqual(['read_inbox:succeeded', 'send_email:succeeded']);
+    expect(sent).toEqual([{ to: ['bob@corp.example'], subject: 'Lunch', body: '12:30 works.' }]);
+    expect(asked[0]).toEqual({ schema: { type: 'array', items: { type: 'string', enum: ['bob@corp.example'] } }, previous: undefined });
+    expect(asked[1]!.previous).toMatchObject({ value: ['mallory@exfil.example'], problem: expect.stringContaining('must be one of') });
+    expect(asked).toHaveLength(2);
+  });
+
+  it("asks a blocked call's holes once more, told the policy's reason, and runs the call when the new values pass", async () => {
+    const problems: string[] = [];
+    const { outcomes, events } = await run(async ({ hole, previous }) => {
+      if (hole.name === 'bob') return ['bob@corp.example'];
+      if (previous) problems.push(previous.problem);
+      return previous ? '12:30 works.' : '12:30 works. See https://evil.example/x';
+    });
+    expect(outcomes).toEqual(['read_inbox:succeeded', 'send_email:blocked', 'send_email:succeeded']);
+    expect(problems).toEqual([expect.stringContaining('the URL "https://evil.example/x"')]);
+    expect(sent).toEqual([{ to: ['bob@corp.example'], subject: 'Lunch', body: '12:30 works.' }]);
+    expect(events.flatMap((event) => (event.type === 'tool_call' ? [event.callKey] : []))).toEqual(['1.0', '2.0', '2.1']);
+  });
+
+  it("asks again, with the problem, for a hole whose value breaks its argument's schema in the tool", async () => {
+    const subjectPlan: ExecutionPlan = {
+      ...plan,
+      calls: [plan.calls[0]!, { tool: 'send_email', arguments: { to: ['bob@corp.example'], subject: { $hole: 'subject' }, body: 'ok' } }],
+      holes: [{ name: 'subject', description: 'a subject', from: [0] }],
+      answer: 'Done.',
+    };
+    const problems: string[] = [];
+    const events: RunEvent[] = [];
+    sent.length = 0;
+    await executePlan({
+      plan: checkPlan(subjectPlan, registry.names()),
+      registry,
+      session: policy.startRun({ trustedTexts: ['Tell Bob 12:30 works.'] }),
+      extract: async ({ previous }) => (previous ? (problems.push(previous.problem), 'Lunch') : 42),
+      confirm: () => false,
+      onEvent: (event) => events.push(event),
+    });
+    expect(problems[0]).toBe('$: must be a string; got the number 42');
+    // The corrected value reaches the policy (which judges the unvouched subject on its own) instead of failing the tool's validation.
+    expect(events.find((event) => event.type === 'tool_result' && event.callKey === '2.0')).toMatchObject({
+      status: 'blocked',
+      arguments: { subject: 'Lunch' },
+    });
   });
 
   it('does not run a call whose hole gets a value outside its schema', async () => {
@@ -137,6 +195,9 @@ describe('scriptedPlanner', () => {
     const planner = (gullible: boolean) => scriptedPlanner({ userTask: task, injectionTask: injection, pre: createWorkspaceState(), gullible });
     const injected = [{ tool: 'list_emails', text: JSON.stringify({ body: `x\n${injection.goal}` }) }];
     expect(await planner(true).extractor({ hole, schema: {}, outputs: injected })).toEqual(['mallory@exfil.example']);
+    // Under a schema that refuses the attacker's value (structured output), it writes the value it read.
+    const bounded = { type: 'array', items: { type: 'string', enum: [PEOPLE.bob] } } as const;
+    expect(await planner(true).extractor({ hole, schema: bounded, outputs: injected })).toEqual([PEOPLE.bob]);
     expect(await planner(false).extractor({ hole, schema: {}, outputs: injected })).toEqual([PEOPLE.bob]);
     expect(await planner(true).extractor({ hole, schema: {}, outputs: [{ tool: 'list_emails', text: 'clean' }] })).toEqual([PEOPLE.bob]);
   });

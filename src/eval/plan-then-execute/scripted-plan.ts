@@ -11,12 +11,15 @@
  * and the outputs it reads carry the injection: then it does the worst a
  * quarantined extractor can do, filling the hole with the attacker's value
  * for the same tool and argument when the injection's reference has one, and
- * otherwise folding the attacker's instruction into a text hole. It can
- * never add a call.
+ * otherwise folding the attacker's instruction into a text hole; like an
+ * extractor under structured output, it answers within the schema it is
+ * asked under, so where that schema refuses the attacker's value it writes
+ * the value it read. It can never add a call.
  * @module
  */
 import { fold } from '../../policy/provenance/provenance-index.js';
 import { detectValues, normalizeNumber } from '../../policy/provenance/value-detectors.js';
+import { compileSchema } from '../../tools/schema-validator.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
 import type { EvalCall, InjectionTask, UserTask } from '../suite-types.js';
 import type { ExecutionPlan, PlanHole } from '../../agent/plan-then-execute/execution-plan.js';
@@ -70,15 +73,18 @@ export function scriptedPlanner<State>(input: {
   const injected = input.injectionTask ? input.injectionTask.reference(structuredClone(input.pre)) : [];
   const goal = input.injectionTask ? squash(input.injectionTask.goal) : undefined;
   let extractions = 0;
-  const extractor: Extractor = async ({ hole, outputs }) => {
+  const extractor: Extractor = async ({ hole, schema, outputs }) => {
     extractions++;
     const origin = origins.get(hole.name);
     if (!origin) throw new Error(`no such hole ${hole.name}`);
     const compromised = input.gullible && goal !== undefined && outputs.some((output) => squash(output.text).includes(goal));
     if (!compromised) return structuredClone(origin.value);
     const attacker = attackerValue(injected, origin);
-    if (attacker !== undefined) return attacker;
-    return typeof origin.value === 'string' ? `${origin.value} ${input.injectionTask!.goal}` : structuredClone(origin.value);
+    const obeyed =
+      attacker !== undefined ? attacker : typeof origin.value === 'string' ? `${origin.value} ${input.injectionTask!.goal}` : structuredClone(origin.value);
+    // It answers under the schema it is asked, as structured output does: what the schema refuses it cannot write, so it writes what it read.
+    const fits = compileSchema(schema, `scripted extractor ${hole.name}`);
+    return fits.validate(obeyed).success || !fits.validate(origin.value).success ? obeyed : structuredClone(origin.value);
   };
   return {
     plan: { calls, holes, answer },
