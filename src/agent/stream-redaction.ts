@@ -15,7 +15,7 @@
  * since the record redacts such a text by its field names once it parses.
  * @module
  */
-import { parsePartialJson } from '../formats/partial-json.js';
+import { parsePartialJson, ReparseGate } from '../formats/partial-json.js';
 import type { Redactor } from './redact.js';
 import type { AgentStreamEvent } from './stream-event.js';
 
@@ -61,7 +61,7 @@ export async function* redactAgentStream(
 ): AsyncGenerator<AgentStreamEvent> {
   const holdBack = Math.max(0, options.holdBackChars ?? DEFAULT_HOLD_BACK);
   const channels = new Map<string, TextChannel>();
-  const callTexts = new Map<string, { text: string; shown: string }>();
+  const callTexts = new Map<string, { text: string; shown: string; gate: ReparseGate }>();
   const redactWhole = (text: string): string => {
     const out = redactor(text);
     return typeof out === 'string' ? out : '';
@@ -115,9 +115,11 @@ export async function* redactAgentStream(
         break;
       case 'tool_call_delta': {
         const key = `${event.step}.${event.index}`;
-        const call = callTexts.get(key) ?? { text: '', shown: '' };
+        const call = callTexts.get(key) ?? { text: '', shown: '', gate: new ReparseGate() };
         callTexts.set(key, call);
         call.text += event.argumentsDelta ?? '';
+        // cutting, parsing, redacting and printing are each linear in the text: on every delta they would be quadratic
+        if (!call.gate.due(call.text.length)) break;
         const partial = redactor.toolArguments(event.toolName, parsePartialJson(withoutOpenString(call.text)).value);
         const shown = JSON.stringify(partial) ?? '';
         if (shown === call.shown) break;

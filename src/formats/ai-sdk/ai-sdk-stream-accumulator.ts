@@ -13,7 +13,7 @@
 import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { isPlainObject } from '../../shared/own.js';
-import { parsePartialJson } from '../partial-json.js';
+import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 import { aiSDKToolCallPart } from './map-ai-sdk-response.js';
 
@@ -24,6 +24,8 @@ interface CallEntry extends PartialToolCall {
   /** `text` encoding: the deltas are not JSON, so only the final input counts. */
   textEncoded: boolean;
   providerMetadata: unknown;
+  /** `partialArguments` as the deltas arrive, parsed again only when the text grew enough. */
+  preview: PartialJsonPreview;
 }
 
 type Block = { type: 'text'; id: string; text: string } | { type: 'call'; entry: CallEntry };
@@ -76,12 +78,15 @@ export class AISDKStreamAccumulator {
         const entry = this.#calls.get(String(value.id));
         if (entry === undefined || entry.hasFinal || entry.textEncoded || typeof value.delta !== 'string' || value.delta === '') return { type: 'none' };
         entry.argumentsText += value.delta;
-        if (entry.argumentsText.trim() !== '') entry.partialArguments = parsePartialJson(entry.argumentsText).value;
+        entry.partialArguments = entry.preview.value(entry.argumentsText) ?? entry.partialArguments;
         return { type: 'calls' };
       }
       case 'tool-input-end': {
         const entry = this.#calls.get(String(value.id));
-        if (entry) entry.done = true;
+        if (entry) {
+          entry.done = true;
+          if (!entry.hasFinal && !entry.textEncoded) entry.partialArguments = entry.preview.value(entry.argumentsText, true) ?? entry.partialArguments;
+        }
         return { type: 'none' };
       }
       case 'tool-call': {
@@ -95,7 +100,7 @@ export class AISDKStreamAccumulator {
         // The final text may restate what the deltas sent, or be all there is (no deltas, or `text` encoding).
         if (typeof value.input === 'string' && value.input !== entry.argumentsText) {
           entry.argumentsText = value.input;
-          entry.partialArguments = value.input.trim() === '' ? undefined : parsePartialJson(value.input).value;
+          entry.partialArguments = entry.preview.value(value.input, true);
         }
         return { type: 'calls' };
       }
@@ -184,6 +189,7 @@ export class AISDKStreamAccumulator {
         hasFinal: false,
         textEncoded: false,
         providerMetadata: undefined,
+        preview: new PartialJsonPreview(),
       };
       this.#calls.set(id, entry);
       this.#blocks.push({ type: 'call', entry });

@@ -6,7 +6,7 @@
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolCallRequest } from '../../tools/types.js';
-import { parsePartialJson } from '../partial-json.js';
+import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 
 interface Entry extends PartialToolCall {
@@ -16,8 +16,15 @@ interface Entry extends PartialToolCall {
 
 export class AnthropicToolCallStream {
   readonly #calls = new Map<number, Entry>();
+  readonly #previews = new Map<number, PartialJsonPreview>();
   #text = '';
   #stopReason: string | null = null;
+
+  #preview(index: number): PartialJsonPreview {
+    let preview = this.#previews.get(index);
+    if (!preview) this.#previews.set(index, (preview = new PartialJsonPreview()));
+    return preview;
+  }
 
   /** Adds one event; events that do not concern tool use or text are ignored. */
   push(event: RawMessageStreamEvent): void {
@@ -49,12 +56,15 @@ export class AnthropicToolCallStream {
         const call = this.#calls.get(event.index);
         if (!call) return;
         call.argumentsText += delta.partial_json;
-        if (call.argumentsText.trim() !== '') call.partialArguments = parsePartialJson(call.argumentsText).value;
+        call.partialArguments = this.#preview(event.index).value(call.argumentsText) ?? call.partialArguments;
         return;
       }
       case 'content_block_stop': {
         const call = this.#calls.get(event.index);
-        if (call) call.done = true;
+        if (call) {
+          call.done = true;
+          call.partialArguments = this.#preview(event.index).value(call.argumentsText, true) ?? call.partialArguments;
+        }
         return;
       }
       case 'message_delta':

@@ -6,7 +6,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
-import { parsePartialJson } from '../partial-json.js';
+import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 
 export interface OpenAIChatToolCallStreamOptions extends ParseToolCallOptions {
@@ -16,6 +16,7 @@ export interface OpenAIChatToolCallStreamOptions extends ParseToolCallOptions {
 
 export class OpenAIChatToolCallStream {
   readonly #calls = new Map<number, PartialToolCall>();
+  readonly #previews = new Map<number, PartialJsonPreview>();
   readonly #options: OpenAIChatToolCallStreamOptions;
   #text = '';
   #finishReason: string | null = null;
@@ -30,22 +31,27 @@ export class OpenAIChatToolCallStream {
     for (const choice of chunk.choices) {
       if (choice.index !== choiceIndex) continue;
       if (typeof choice.delta.content === 'string') this.#text += choice.delta.content;
-      if (choice.finish_reason) {
-        this.#finishReason = choice.finish_reason;
-        for (const call of this.#calls.values()) call.done = true;
-      }
       for (const delta of choice.delta.tool_calls ?? []) {
         let call = this.#calls.get(delta.index);
         if (!call) {
           call = { index: delta.index, id: '', name: '', argumentsText: '', partialArguments: undefined, done: false };
           this.#calls.set(delta.index, call);
+          this.#previews.set(delta.index, new PartialJsonPreview());
         }
         // Compatible servers repeat the id and name in every delta; the first one counts.
         if (delta.id && !call.id) call.id = delta.id;
         if (delta.function?.name && !call.name) call.name = delta.function.name;
         if (delta.function?.arguments) {
           call.argumentsText += delta.function.arguments;
-          call.partialArguments = parsePartialJson(call.argumentsText).value;
+          call.partialArguments = this.#previews.get(delta.index)!.value(call.argumentsText);
+        }
+      }
+      // after this chunk's deltas, which may carry the end of the arguments
+      if (choice.finish_reason) {
+        this.#finishReason = choice.finish_reason;
+        for (const call of this.#calls.values()) {
+          call.done = true;
+          call.partialArguments = this.#previews.get(call.index)!.value(call.argumentsText, true);
         }
       }
     }

@@ -7,13 +7,14 @@
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
-import { parsePartialJson } from '../partial-json.js';
+import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 
 export class OpenAIResponsesToolCallStream {
   /** Keyed by `output_index`; `#byItemId` maps the item id used by the delta events. */
   readonly #calls = new Map<number, PartialToolCall>();
   readonly #byItemId = new Map<string, PartialToolCall>();
+  readonly #previews = new Map<PartialToolCall, PartialJsonPreview>();
   readonly #options: ParseToolCallOptions;
   #text = '';
 
@@ -32,7 +33,7 @@ export class OpenAIResponsesToolCallStream {
         if (item.call_id) call.id = item.call_id;
         if (item.name) call.name = item.name;
         if (event.type === 'response.output_item.done') {
-          this.#setArguments(call, item.arguments);
+          this.#setArguments(call, item.arguments, true);
           call.done = true;
         } else if (item.arguments && call.argumentsText === '') {
           this.#setArguments(call, item.arguments);
@@ -47,7 +48,7 @@ export class OpenAIResponsesToolCallStream {
       case 'response.function_call_arguments.done': {
         const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
         if (event.name && !call.name) call.name = event.name;
-        this.#setArguments(call, event.arguments);
+        this.#setArguments(call, event.arguments, true);
         call.done = true;
         return;
       }
@@ -69,10 +70,11 @@ export class OpenAIResponsesToolCallStream {
     return call;
   }
 
-  #setArguments(call: PartialToolCall, text: string): void {
-    if (text === call.argumentsText && call.partialArguments !== undefined) return;
+  #setArguments(call: PartialToolCall, text: string, final = false): void {
+    let preview = this.#previews.get(call);
+    if (!preview) this.#previews.set(call, (preview = new PartialJsonPreview()));
     call.argumentsText = text;
-    call.partialArguments = parsePartialJson(text).value;
+    call.partialArguments = preview.value(text, final);
   }
 
   /** The calls so far, in output order (copies). */
