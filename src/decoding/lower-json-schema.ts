@@ -1163,7 +1163,8 @@ class Lowering {
   private containsCounting(rules: readonly ContainsRule[], typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
     const split = (set: LocationSet): ContainsCell[] => {
       const cells: ContainsCell[] = [];
-      for (let matches = 0; matches < 2 ** rules.length; matches++) {
+      // matching cells first: they are filled (and refused) in the order one counter always used
+      for (let matches = 2 ** rules.length - 1; matches >= 0; matches--) {
         // the schemas it matches first, so each complement is taken within the smallest set
         let cell = set;
         rules.forEach((rule, index) => (cell = (matches & (1 << index)) !== 0 ? unionSets(cell, rule.set) : cell));
