@@ -117,20 +117,33 @@ export interface ArrayAlternative {
 }
 
 /**
- * How an array counts the items that match `contains`: each position's item schema split into the values that match
- * and those that do not (disjoint), so the frame knows, when an item closes, whether to count it.
+ * How an array counts the items that match its `contains` schemas, one counter each: each position's item schema is
+ * split into cells `item ∧ ±contains₁ ∧ ±contains₂ …` (disjoint), so the frame knows, when an item closes, which
+ * counters it adds to. The counts live in one number, a mixed-radix code (counter i at digit `strides[i]`).
  */
 export interface ContainsCounting {
-  /** Per prefix position: its values that match `contains`. */
-  readonly prefixMatch: readonly ValueNode[];
-  /** Per prefix position: its values that do not. */
-  readonly prefixMiss: readonly ValueNode[];
-  /** Items past the prefix that match, or null when none may follow. */
-  readonly itemsMatch: ValueNode | null;
-  readonly itemsMiss: ValueNode | null;
-  readonly minContains: number;
+  /** Per `contains` schema: its bounds, and the largest count kept (`max`, or `min` without one: larger counts are alike). */
+  readonly counters: readonly ContainsCounter[];
+  /** Per prefix position: its cells. */
+  readonly prefixCells: readonly (readonly ContainsCell[])[];
+  /** Cells of the items past the prefix, or null when none may follow. */
+  readonly itemsCells: readonly ContainsCell[] | null;
+}
+
+export interface ContainsCounter {
+  readonly min: number;
   /** `Infinity` when unbounded. */
-  readonly maxContains: number;
+  readonly max: number;
+  /** The largest count told apart. */
+  readonly cap: number;
+  /** Weight of this counter's digit in the count code. */
+  readonly stride: number;
+}
+
+/** The values of one position that match exactly the `contains` schemas in `matches` (bit i: schema i). */
+export interface ContainsCell {
+  readonly node: ValueNode;
+  readonly matches: number;
 }
 
 /** The value classes of a `uniqueItems` array's literal items (the `items` node's enum/const texts). */
@@ -140,8 +153,8 @@ export interface UniqueItems {
   readonly classes: number;
   /** Per node of the items node's literal trie: the literal indexes below it. */
   readonly subtreeValues: readonly (readonly number[])[];
-  /** `contains` beside it: the classes that match, whose count in the set written must lie in the bounds; or null. */
-  readonly contains: { readonly matchClasses: number; readonly minContains: number; readonly maxContains: number } | null;
+  /** `contains` beside it, one entry per schema: the classes that match, whose count in the set written must lie in the bounds; or null. */
+  readonly contains: readonly { readonly matchClasses: number; readonly minContains: number; readonly maxContains: number }[] | null;
 }
 
 export interface PropertyRule {

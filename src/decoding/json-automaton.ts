@@ -13,7 +13,7 @@
 import { normalizeSet } from '../shared/regex/code-point-set.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
-import { containedAfter, containsCanClose, containsChoice, containsSatisfied, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
+import { containsCanClose, containsCells, containsSatisfied, countsAfter, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
@@ -104,9 +104,9 @@ interface Frame {
   readonly items: number;
   /** Array with `uniqueItems`: bit set of the value classes written so far. */
   readonly used: number;
-  /** Array with `contains`: items written so far that match it (clamped where larger counts are alike). */
+  /** Array with `contains`: the counts of items written so far that match each schema, as one code (see `ContainsCounting`). */
   readonly contained: number;
-  /** Array with `contains`, in `ArrayPhase.Value`: 1 when the item being written is one of the matching values. */
+  /** Array with `contains`, in `ArrayPhase.Value`: bit i set when the item being written matches `contains` schema i. */
   readonly matching: number;
   /** Literal: node of the literal-text trie reached so far. */
   readonly trieNode: number;
@@ -829,7 +829,7 @@ export class JsonAutomaton {
           alternative.unique === null
             ? 0
             : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
-        const contained = frame.matching === 1 ? containedAfter(alternative.contains!, frame.contained) : frame.contained;
+        const contained = alternative.contains === null ? frame.contained : countsAfter(alternative.contains, frame.contained, frame.matching);
         this.emit(
           this.replaceTop(parent, this.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used, contained)),
           out,
@@ -893,13 +893,11 @@ export class JsonAutomaton {
     if (count >= alternative.maxItems) return;
     const counting = alternative.contains;
     if (counting !== null) {
-      // the matching and the other values of this position are pushed apart, so the item's close knows whether it counts
+      // each cell of this position is pushed apart, so the item's close knows which counters it raises
       const room = this.room(config);
-      for (const match of [0, 1]) {
-        const item = containsChoice(counting, count, match === 1);
-        const after = match === 1 ? containedAfter(counting, contained) : contained;
-        if (item === null || item.height > room || !containsCanClose(alternative, count + 1, after, room)) continue;
-        this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used, contained, match)), item, out);
+      for (const cell of containsCells(counting, count) ?? []) {
+        if (cell.node.height > room || !containsCanClose(alternative, count + 1, countsAfter(counting, contained, cell.matches), room)) continue;
+        this.pushValue(this.replaceTop(config, this.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used, contained, cell.matches)), cell.node, out);
       }
       return;
     }
@@ -931,10 +929,9 @@ export class JsonAutomaton {
       return item !== null && this.fits(config.depth, item);
     }
     const room = this.room(config);
-    return [false, true].some((match) => {
-      const item = containsChoice(counting, items, match);
-      return item !== null && item.height <= room && containsCanClose(alternative, items + 1, match ? containedAfter(counting, contained) : contained, room);
-    });
+    return (containsCells(counting, items) ?? []).some(
+      (cell) => cell.node.height <= room && containsCanClose(alternative, items + 1, countsAfter(counting, contained, cell.matches), room),
+    );
   }
 
   // ---- object keys -----------------------------------------------------------------------

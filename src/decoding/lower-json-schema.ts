@@ -12,6 +12,8 @@ import {
   ByteTrie,
   CodePointTrie,
   type ArrayAlternative,
+  type ContainsCell,
+  type ContainsCounter,
   type ContainsCounting,
   type KeyClass,
   type ObjectAlternative,
@@ -190,6 +192,17 @@ export const UNIQUE_ITEMS_MAX_SETS = 4096;
 /** The array frame holds the set written so far as a bit set: at most this many distinct values. */
 const UNIQUE_ITEMS_MAX_VALUES = 30;
 
+/**
+ * Most cells one array position is split into: k different `contains` schemas split each item schema into 2^k cells
+ * (`item ∧ ±contains₁ ∧ …`), each a node of its own, so at most 4 schemas on one array.
+ */
+export const CONTAINS_MAX_CELLS = 16;
+/**
+ * Most count states of an array with several `contains` schemas: the product over the schemas of (maxContains + 1), or
+ * (minContains + 1) without maxContains. One schema alone is bounded by the items only, as before.
+ */
+export const CONTAINS_MAX_COUNT_STATES = 4096;
+
 /** Most typed alternatives one schema may denote before it is refused as too combinatorial. */
 const MAX_ALTERNATIVES = 256;
 
@@ -261,7 +274,7 @@ class Lowering {
   private alternativeCount = 0;
   /** Per node: its literal values by literal index (for `uniqueItems`). */
   private readonly literalValues = new Map<ValueNode, unknown[]>();
-  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule | undefined }[] = [];
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule[] }[] = [];
 
   constructor(
     private readonly root: unknown,
@@ -942,7 +955,7 @@ class Lowering {
    * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
    * items' language is infinite or the classes exceed `UNIQUE_ITEMS_MAX_VALUES`.
    */
-  private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule | undefined): void {
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
     const node = alternative.items;
@@ -966,14 +979,17 @@ class Lowering {
         `the items' ${representatives.length} distinct values make more than ${UNIQUE_ITEMS_MAX_SETS} sets of items (UNIQUE_ITEMS_MAX_SETS); lower "maxItems"`,
       );
     }
-    // the values written decide the contains count: the classes that match it, counted in the set (no second counter)
-    let matchClasses = 0;
-    if (contains !== undefined) representatives.forEach((value, index) => (matchClasses |= this.satisfiesSet(value, contains.set) ? 1 << index : 0));
+    // the values written decide every contains count: per schema, the classes that match it, counted in the set (no counters)
+    const counted = contains.map((rule) => {
+      let matchClasses = 0;
+      representatives.forEach((value, index) => (matchClasses |= this.satisfiesSet(value, rule.set) ? 1 << index : 0));
+      return { matchClasses, minContains: rule.min, maxContains: rule.max };
+    });
     const unique: UniqueItems = {
       classOf,
       classes: representatives.length,
       subtreeValues: node.literals.subtreeValues(),
-      contains: contains === undefined ? null : { matchClasses, minContains: contains.min, maxContains: contains.max },
+      contains: counted.length === 0 ? null : counted,
     };
     const mutable = alternative as { unique: UniqueItems | null; maxItems: number; contains: ContainsCounting | null };
     mutable.unique = unique;
@@ -1088,10 +1104,11 @@ class Lowering {
       contains: null,
       height: Infinity,
     };
-    const rule = this.containsRule(typed);
-    if (rule !== undefined) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rule, typed, prefixLength, items !== null);
+    const setBased = typed.uniqueItems && maxItems > 1;
+    const rules = this.containsRules(typed, setBased);
+    if (rules.length > 0) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rules, typed, prefixLength, items !== null);
     // the items' literals are known once their node is filled: `run` settles uniqueness then (and counts contains on the set)
-    if (typed.uniqueItems && maxItems > 1) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rule });
+    if (setBased) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rules });
     return alternative;
   }
 
@@ -1103,41 +1120,72 @@ class Lowering {
     });
   }
 
-  /** Each position's item schema split into the values that match `contains` and the rest; one counter per array. */
-  private containsRule(typed: Typed): ContainsRule | undefined {
-    if (typed.contains.length === 0) return undefined;
-    // `contains` repeated with the same schema (allOf parts written apart) is one counter with both bounds
-    let rule = typed.contains[0]!;
-    const others: ContainsRule[] = [];
-    for (const other of typed.contains.slice(1)) {
-      if (this.sameSchemas(rule.set, other.set)) rule = { ...rule, min: Math.max(rule.min, other.min), max: Math.min(rule.max, other.max) };
-      else others.push(other);
+  /**
+   * The distinct `contains` schemas on the array, one counter each: `contains` repeated with the same schema (allOf parts
+   * written apart) is one counter with both bounds. Past `CONTAINS_MAX_CELLS` cells per item, or (counted by counters,
+   * not by the set written under `uniqueItems`) past `CONTAINS_MAX_COUNT_STATES` count states, the schema is refused.
+   */
+  private containsRules(typed: Typed, setBased: boolean): ContainsRule[] {
+    const distinct: ContainsRule[] = [];
+    for (const rule of typed.contains) {
+      const same = distinct.findIndex((other) => this.sameSchemas(other.set, rule.set));
+      if (same < 0) distinct.push(rule);
+      else distinct[same] = { ...distinct[same]!, min: Math.max(distinct[same]!.min, rule.min), max: Math.min(distinct[same]!.max, rule.max) };
     }
-    for (const other of others) {
-      this.refuse(
-        'contains',
-        other.pointer,
-        `two different contains schemas apply to the same array (${rule.pointer === other.pointer ? rule.pointer : `${rule.pointer} and ${other.pointer}`}; "some item fails items" under not or an overlapping oneOf counts as one), and the frame keeps one matching count; merge them into one "contains"`,
-      );
+    const kept: ContainsRule[] = [];
+    let states = 1;
+    for (const rule of distinct) {
+      const where = [...kept, rule].map((other) => other.pointer).join(', ');
+      if (2 ** (kept.length + 1) > CONTAINS_MAX_CELLS) {
+        this.refuse(
+          'contains',
+          rule.pointer,
+          `${kept.length + 1} different contains schemas apply to the same array (${where}; "some item fails items" under not or an overlapping oneOf counts as one): each item would be split into ${2 ** (kept.length + 1)} cells, one per combination of matches, more than CONTAINS_MAX_CELLS (${CONTAINS_MAX_CELLS}); merge some of them into one "contains"`,
+        );
+        continue;
+      }
+      const nextStates = states * (countCap(rule) + 1);
+      if (!setBased && kept.length > 0 && nextStates > CONTAINS_MAX_COUNT_STATES) {
+        this.refuse(
+          'contains',
+          rule.pointer,
+          `the counts of the ${kept.length + 1} different contains schemas on one array (${where}) make ${nextStates} states (each count runs to its maxContains, or its minContains without one), more than CONTAINS_MAX_COUNT_STATES (${CONTAINS_MAX_COUNT_STATES}); lower "maxContains" or "minContains", or merge them into one "contains"`,
+        );
+        continue;
+      }
+      states = nextStates;
+      kept.push(rule);
     }
-    return rule;
+    return kept;
   }
 
-  private containsCounting(rule: ContainsRule, typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
-    const pointer = `${rule.pointer}/contains`;
-    const split = (set: LocationSet): [ValueNode, ValueNode] => [
-      this.nodeFor(unionSets(set, rule.set)),
-      this.nodeFor(this.differenceSet(set, rule.set, 'contains', pointer)),
-    ];
-    const prefix = typed.prefix.slice(0, prefixLength).map(split);
-    const items = hasItems ? split(typed.items) : null;
+  /** Each position's item schema split into cells `item ∧ ±contains₁ ∧ ±contains₂ …`, one per combination of matches. */
+  private containsCounting(rules: readonly ContainsRule[], typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
+    const split = (set: LocationSet): ContainsCell[] => {
+      const cells: ContainsCell[] = [];
+      // matching cells first: they are filled (and refused) in the order one counter always used
+      for (let matches = 2 ** rules.length - 1; matches >= 0; matches--) {
+        // the schemas it matches first, so each complement is taken within the smallest set
+        let cell = set;
+        rules.forEach((rule, index) => (cell = (matches & (1 << index)) !== 0 ? unionSets(cell, rule.set) : cell));
+        rules.forEach((rule, index) => {
+          if ((matches & (1 << index)) === 0) cell = this.differenceSet(cell, rule.set, 'contains', `${rule.pointer}/contains`);
+        });
+        // an empty cell stays in the list: its node's height is Infinity, so it is never offered
+        if (cell[0] !== FALSE_LOCATION) cells.push({ node: this.nodeFor(cell), matches });
+      }
+      return cells;
+    };
+    let stride = 1;
+    const counters = rules.map((rule): ContainsCounter => {
+      const counter = { min: rule.min, max: rule.max, cap: countCap(rule), stride };
+      stride *= counter.cap + 1;
+      return counter;
+    });
     return {
-      prefixMatch: prefix.map(([match]) => match),
-      prefixMiss: prefix.map(([, miss]) => miss),
-      itemsMatch: items?.[0] ?? null,
-      itemsMiss: items?.[1] ?? null,
-      minContains: rule.min,
-      maxContains: rule.max,
+      counters,
+      prefixCells: typed.prefix.slice(0, prefixLength).map(split),
+      itemsCells: hasItems ? split(typed.items) : null,
     };
   }
 
@@ -1583,6 +1631,11 @@ function tightenHigh(typed: Typed, value: number, exclusive: boolean): void {
 
 function sameSet(left: LocationSet, right: LocationSet): boolean {
   return left.length === right.length && left.every((id, index) => id === right[index]);
+}
+
+/** The largest count of `rule` told apart: past its maxContains nothing is written, past its minContains alone counts are alike. */
+function countCap(rule: ContainsRule): number {
+  return rule.max === Infinity ? rule.min : rule.max;
 }
 
 function unionSets(left: LocationSet, right: LocationSet): LocationSet {

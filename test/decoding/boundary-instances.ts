@@ -546,6 +546,23 @@ class BoundaryGenerator {
         }
       for (const value of this.values(schema.contains, depth + 1).slice(0, 6)) out.add([value]);
     }
+    const pad = this.example(rest, depth + 1);
+    const rules = this.containsRules(schema, pad, depth);
+    if (rules.length >= 2) {
+      // each contains counted on its own: every combination of counts at the bounds of each, matches grouped and interleaved
+      const head = this.arrayOfLength(schema, prefix.length, depth);
+      let groups: unknown[][][] = [[]];
+      for (const rule of rules.slice(0, 3))
+        groups = groups.flatMap((kept) =>
+          rule.counts.map((count) => [...kept, Array.from({ length: count }, (_, index) => rule.matches[index % rule.matches.length])]),
+        );
+      for (const group of groups) {
+        out.add(group.flat());
+        out.add([pad, ...group.flat()]);
+        out.add(interleave(group));
+        if (prefix.length > 0) out.add([...head, ...interleave(group)]);
+      }
+    }
     if (schema.uniqueItems === true || schema.uniqueItems === false) {
       const item = base[0] ?? this.example(rest, depth + 1);
       out.add([item, item]);
@@ -554,6 +571,32 @@ class BoundaryGenerator {
       if (isObject(item)) out.add([item, Object.fromEntries(Object.entries(item).reverse())]);
     }
     return out.list;
+  }
+
+  /**
+   * The `contains` of an array schema and of its `allOf` members: a value that matches each (an object one laid over the
+   * items' example `pad`, so it may pass `items` too), and its counts at the bounds.
+   */
+  private containsRules(schema: Schema, pad: unknown, depth: number): { matches: unknown[]; counts: number[] }[] {
+    const rules: { matches: unknown[]; counts: number[] }[] = [];
+    // items from an enum: its members of the type `contains` names, distinct, so uniqueItems arrays reach each count too
+    const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
+    const members = isObject(rest) && Array.isArray(rest.enum) ? rest.enum : [];
+    const collect = (member: unknown, level: number): void => {
+      if (!isObject(member) || level > 4) return;
+      if ('contains' in member) {
+        const minContains = typeof member.minContains === 'number' ? member.minContains : 1;
+        const maxContains = typeof member.maxContains === 'number' ? member.maxContains : minContains + 1;
+        const counts = [...new Set([minContains - 1, minContains, maxContains, maxContains + 1])].filter((count) => count >= 0 && count <= 8);
+        const match = this.example(member.contains, depth + 1);
+        const type = isObject(member.contains) ? member.contains.type : undefined;
+        const typed = typeof type === 'string' ? members.filter((value) => jsonType(value, type)) : [];
+        rules.push({ matches: typed.length > 0 ? typed : [isObject(match) && isObject(pad) ? { ...pad, ...match } : match], counts });
+      }
+      if (Array.isArray(member.allOf)) for (const part of member.allOf) collect(part, level + 1);
+    };
+    collect(schema, 0);
+    return rules;
   }
 
   private objectValues(schema: Schema, depth: number): unknown[] {
@@ -655,6 +698,22 @@ function without(value: Record<string, unknown>, name: string): Record<string, u
   const copy = { ...value };
   delete copy[name];
   return copy;
+}
+
+/** Whether `value` has JSON Schema type `type`. */
+function jsonType(value: unknown, type: string): boolean {
+  if (type === 'integer') return Number.isInteger(value);
+  if (type === 'null') return value === null;
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return isObject(value);
+  return typeof value === type;
+}
+
+/** The groups' items taken one from each group in turn. */
+function interleave(groups: readonly (readonly unknown[])[]): unknown[] {
+  const out: unknown[] = [];
+  for (let index = 0; groups.some((group) => index < group.length); index++) for (const group of groups) if (index < group.length) out.push(group[index]);
+  return out;
 }
 
 /** Values next to a literal: another number, a longer string, a flipped boolean, a changed member. */

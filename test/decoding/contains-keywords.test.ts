@@ -74,6 +74,76 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     anyOf: [{ type: 'array', items: { enum: [1, 'a', 1.0] }, uniqueItems: true, contains: { const: 1 }, minContains: 2 }, { const: 'a' }],
   },
   'contains in if': { type: 'array', if: { contains: { const: 'a' } }, then: { maxItems: 2 }, else: { items: { type: 'integer' } } },
+  'two contains, overlapping (numbers from 1 match both)': {
+    type: 'array',
+    allOf: [
+      { contains: { type: 'number' }, minContains: 2 },
+      { contains: { minimum: 1 }, maxContains: 2 },
+    ],
+  },
+  'two contains, disjoint': { type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'null' }, minContains: 2, maxContains: 2 }] },
+  'two contains, maxContains 0 on one and minContains 2 on the other, with maxItems': {
+    type: 'array',
+    allOf: [
+      { contains: { type: 'array' }, minContains: 0, maxContains: 0 },
+      { contains: { type: 'number' }, minContains: 2 },
+    ],
+    maxItems: 3,
+  },
+  'two contains with minItems and maxItems (the last slot must fill the count still missing)': {
+    type: 'array',
+    minItems: 2,
+    maxItems: 3,
+    allOf: [{ contains: { type: 'number' }, minContains: 2 }, { contains: { type: 'string' } }],
+  },
+  'three contains (8 cells, some empty)': {
+    type: 'array',
+    allOf: [
+      { contains: { type: 'number' }, minContains: 2 },
+      { contains: { minimum: 1 }, maxContains: 1 },
+      { contains: { type: ['null', 'string'] }, minContains: 1, maxContains: 1 },
+    ],
+  },
+  'two contains with prefixItems': {
+    type: 'array',
+    prefixItems: [{ type: 'integer' }, { type: ['string', 'null'] }],
+    items: { type: ['integer', 'null'] },
+    allOf: [
+      { contains: { type: 'null' }, maxContains: 1 },
+      { contains: { minimum: 1 }, minContains: 2 },
+    ],
+  },
+  'two contains with uniqueItems over an enum (the set written decides both counts)': {
+    type: 'array',
+    items: { enum: [0, 1, 2, 'a', null] },
+    uniqueItems: true,
+    allOf: [
+      { contains: { type: 'number', minimum: 1 }, minContains: 2 },
+      { contains: { type: ['string', 'null'] }, maxContains: 1 },
+    ],
+  },
+  'not contains beside a contains': { type: 'array', contains: { type: 'string' }, not: { contains: { type: 'number' }, minContains: 2 } },
+  'not items (a contains of their complement) beside a contains': {
+    type: 'array',
+    not: { items: { type: 'number' } },
+    contains: { type: 'number' },
+    maxContains: 1,
+  },
+  'two contains under not (either count out of its bounds)': {
+    type: 'array',
+    not: {
+      allOf: [
+        { contains: { type: 'number' }, minContains: 2 },
+        { contains: { type: 'string' }, maxContains: 1 },
+      ],
+    },
+  },
+  'two contains with unevaluatedItems (the registry: every item evaluated)': {
+    type: 'array',
+    prefixItems: [{ type: 'string' }],
+    allOf: [{ contains: { type: 'number' } }, { contains: { type: 'null' }, maxContains: 1 }],
+    unevaluatedItems: false,
+  },
 };
 
 /** Random generations per schema and layout; `DECODING_STRESS_RUNS=N` raises them. */
@@ -182,12 +252,65 @@ describe('contains, minContains, maxContains', () => {
 
   it.each([
     [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
-    [{ type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] }, 'contains', '#/allOf/1'],
+    // two contains schemas, one with a complement the engine cannot build: the refusal names that one
+    [{ type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'integer' } }] }, 'contains', '#/allOf/1/contains'],
     // the values that miss "integer" include the non-integers, which the engine cannot tell from integers by their text
     [{ type: 'array', contains: { type: 'integer' } }, 'contains', '#/contains'],
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
+  });
+
+  it('refuses a fifth contains schema on one array, naming CONTAINS_MAX_CELLS', () => {
+    const schema = { type: 'array', allOf: [0, 1, 2, 3, 4].map((value) => ({ contains: { const: value } })) };
+    expect(refusal(schema)).toEqual({ keyword: 'contains', pointer: '#/allOf/4' });
+    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/32 cells.*CONTAINS_MAX_CELLS \(16\)/);
+    // four are within the budget
+    expect(refusal({ type: 'array', allOf: [0, 1, 2, 3].map((value) => ({ contains: { const: value } })) })).toBeUndefined();
+  });
+
+  it('refuses two counters whose counts make more than CONTAINS_MAX_COUNT_STATES states, naming the budget', () => {
+    const schema = {
+      type: 'array',
+      allOf: [
+        { contains: { type: 'number' }, maxContains: 100 },
+        { contains: { type: 'string' }, minContains: 50, maxContains: 100 },
+      ],
+    };
+    expect(refusal(schema)).toEqual({ keyword: 'contains', pointer: '#/allOf/1' });
+    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/10201 states.*CONTAINS_MAX_COUNT_STATES \(4096\)/);
+    // one large counter alone is bounded by the items only; 64 × 64 states fit
+    expect(refusal({ type: 'array', contains: { type: 'number' }, maxContains: 10000 })).toBeUndefined();
+    const fitting = {
+      type: 'array',
+      allOf: [
+        { contains: { type: 'number' }, maxContains: 63 },
+        { contains: { type: 'string' }, maxContains: 63 },
+      ],
+    };
+    expect(refusal(fitting)).toBeUndefined();
+  });
+
+  it('two counters: at one maxContains only items that miss it may start; the last slot must fill the other minContains', () => {
+    const schema = {
+      type: 'array',
+      maxItems: 3,
+      allOf: [
+        { contains: { type: 'string' }, maxContains: 1 },
+        { contains: { type: 'number' }, minContains: 1 },
+      ],
+    };
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const full = grammar.matcher();
+    expect(full.acceptString('["a",')).toBe(true);
+    expect(full.acceptString('"b"')).toBe(false);
+    expect(full.acceptString('null,')).toBe(true);
+    // one slot left and no number yet: only a number
+    expect(full.acceptString('null')).toBe(false);
+    expect(full.acceptString('1]')).toBe(true);
+    const early = grammar.matcher();
+    expect(early.acceptString('["a"')).toBe(true);
+    expect(early.acceptString(']')).toBe(false);
   });
 
   it('follows the specification where the registry reuses a stale result: a contains without maxContains inside a loop, on an empty array', () => {
@@ -202,12 +325,13 @@ describe('contains, minContains, maxContains', () => {
   });
 
   it('lenient lists what it relaxed and stays looser than the schema', () => {
-    const schema = { type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] };
+    // past CONTAINS_MAX_CELLS the fifth schema is dropped, the first four still counted
+    const schema = { type: 'array', allOf: [1, 'a', null, 2, 0].map((value) => ({ contains: { const: value } })) };
     const grammar = compileJsonSchema(schema, vocabulary, { lenient: true });
-    expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/allOf/1']);
-    expect(accepts(grammar, '[1,"a"]')).toBe(true);
-    expect(accepts(grammar, '[1]')).toBe(true);
-    expect(accepts(grammar, '["a"]')).toBe(false);
+    expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/allOf/4']);
+    expect(accepts(grammar, '[1,"a",null,2,0]')).toBe(true);
+    expect(accepts(grammar, '[1,"a",null,2]')).toBe(true);
+    expect(accepts(grammar, '[1,"a",null]')).toBe(false);
     // a split the complement cannot build exactly: the other values stay the whole item schema, so counts only loosen
     const integers = compileJsonSchema({ type: 'array', contains: { type: 'integer' }, maxContains: 1 }, vocabulary, { lenient: true });
     expect(integers.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);

@@ -192,6 +192,46 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   {
+    name: 'two contains on patterned strings (one admin, at most two guests) and some item failing items under not',
+    keywords: ['contains', 'maxContains', 'not'],
+    schema: {
+      type: 'array',
+      items: { type: 'string', maxLength: 8 },
+      allOf: [{ contains: { const: 'admin' } }, { contains: { pattern: '^guest' }, maxContains: 2 }],
+      not: { items: { maxLength: 4 } },
+      maxItems: 6,
+    },
+  },
+  {
+    name: 'two contains over objects with prefixItems: at most one admin, two active',
+    keywords: ['contains', 'minContains', 'maxContains', 'prefixItems'],
+    schema: {
+      type: 'array',
+      prefixItems: [{ type: 'string', maxLength: 4 }],
+      items: {
+        type: 'object',
+        properties: { role: { enum: ['user', 'admin'] }, active: { type: 'boolean' } },
+        required: ['role', 'active'],
+        additionalProperties: false,
+      },
+      allOf: [
+        { contains: { type: 'object', properties: { role: { const: 'admin' } } }, minContains: 0, maxContains: 1 },
+        { contains: { type: 'object', properties: { active: { const: true } } }, minContains: 2 },
+      ],
+      maxItems: 5,
+    },
+  },
+  {
+    name: 'two contains over a uniqueItems enum (the set written decides both counts)',
+    keywords: ['contains', 'minContains', 'maxContains', 'uniqueItems'],
+    schema: {
+      type: 'array',
+      items: { enum: ['read', 'write', 'admin', 1, 2] },
+      uniqueItems: true,
+      allOf: [{ contains: { type: 'string' }, minContains: 2 }, { contains: { type: 'integer' }, maxContains: 1 }],
+    },
+  },
+  {
     name: 'multipleOf on integers',
     keywords: ['multipleOf'],
     schema: { type: 'integer', multipleOf: 7, minimum: -30, maximum: 100 },
