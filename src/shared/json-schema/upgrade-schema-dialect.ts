@@ -109,7 +109,7 @@ const KEPT_BESIDE_REF = new Set([
  * A nested `$schema` naming a dialect switches the rewrite for its subtree.
  * @throws SchemaCompileError for a root that is not a schema, draft-03, a `"__proto__"` keyword, nesting deeper than
  * {@link MAX_UPGRADE_DEPTH}, a malformed `id`, a `$recursiveRef` that only resolves at run time, or (read as 2020-12)
- * a draft-04 `id`, naming the fix.
+ * a draft-04 `id` at the root, naming the fix.
  */
 export function upgradeSchemaDialect(schema: unknown, options: UpgradeSchemaDialectOptions = {}): UpgradedSchema {
   const toolName = options.toolName;
@@ -142,8 +142,9 @@ export function upgradeSchemaDialect(schema: unknown, options: UpgradeSchemaDial
 
 /**
  * A schema read as 2020-12 is passed on as it is, after the checks the rewrite would make: no
- * `"__proto__"` keyword, and no draft-04 `id`, which Ajv refuses with a message that does not
- * say the schema may be draft-04.
+ * `"__proto__"` keyword, and no draft-04 `id` at the root, which Ajv refuses with a message that
+ * does not say the schema may be draft-04. A nested `id` is left to Ajv and the mask, which
+ * refuse it only where they compile it (not in an unused definition).
  */
 function checkAs2020(schema: Record<string, unknown>, rootPointer: string, fail: (pointer: string, message: string) => never): void {
   const depthOf = new Map<object, number>();
@@ -154,7 +155,7 @@ function checkAs2020(schema: Record<string, unknown>, rootPointer: string, fail:
       if (depth > MAX_UPGRADE_DEPTH) fail(pointer, `the schema nests deeper than ${MAX_UPGRADE_DEPTH} levels; flatten it with $defs and $ref`);
       depthOf.set(subschema, depth);
       if (Object.hasOwn(subschema, '__proto__')) fail(pointer, PROTO_KEYWORD);
-      if (Object.hasOwn(subschema, 'id') && typeof subschema.id === 'string') {
+      if (parent === undefined && Object.hasOwn(subschema, 'id') && typeof subschema.id === 'string') {
         fail(
           pointer,
           `"id" is the draft-04 form of "$id", and the schema is read as JSON Schema 2020-12. Add "$schema": "http://json-schema.org/draft-04/schema#" at its root to have it read as draft-04, or rename "id" to "$id"`,
