@@ -160,6 +160,14 @@ describe('older JSON Schema dialects: the registry and the mask read the same re
     expect([validator.validate({ pair: ['a'] }).success, validator.validate({ pair: ['a', 'b'] }).success]).toEqual([true, false]);
   });
 
+  it('reads each schema of the `schemas` option under its own root $schema', () => {
+    const schemas = { 'http://example.com/count.json': { $schema: DRAFT_04, type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 9 } };
+    const grammar = compileJsonSchema({ type: 'object', properties: { n: { $ref: 'http://example.com/count.json' } }, required: ['n'] }, vocabulary, {
+      schemas,
+    });
+    expect(['{"n":0}', '{"n":1}', '{"n":9}'].map((text) => accepts(grammar, text))).toEqual([false, true, true]);
+  });
+
   it('refuses a draft-04 "id" in an untagged schema with the fix, on both sides', () => {
     const legacy = { id: 'http://example.com/a.json', type: 'object' };
     expect(() => compileJsonSchema(legacy, vocabulary)).toThrow('Add "$schema": "http://json-schema.org/draft-04/schema#" at its root');
