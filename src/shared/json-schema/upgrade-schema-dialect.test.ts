@@ -61,6 +61,15 @@ describe('upgradeSchemaDialect', () => {
     });
   });
 
+  it('keeps keywords a later draft added with their later meaning (const, contains, if in a draft-04 schema)', () => {
+    expect(upgraded({ $schema: DRAFT_04, const: 1, contains: { minimum: 1, exclusiveMinimum: true }, if: { type: 'array' } })).toEqual({
+      $schema: JSON_SCHEMA_2020_12,
+      const: 1,
+      contains: { exclusiveMinimum: 1 },
+      if: { type: 'array' },
+    });
+  });
+
   it('leaves numeric exclusive bounds (draft-06 and later) as they are', () => {
     expect(upgraded({ $schema: DRAFT_06, type: 'number', exclusiveMinimum: 1, maximum: 2 })).toEqual({
       $schema: JSON_SCHEMA_2020_12,
