@@ -76,6 +76,9 @@ export {
   UnsafePatternError,
 } from './shared/errors.js';
 export type { ErrorCode, ToolwrightErrorOptions } from './shared/errors.js';
+// Older JSON Schema drafts rewritten into 2020-12, as defineTool and compileJsonSchema do.
+export { upgradeSchemaDialect } from './shared/json-schema/upgrade-schema-dialect.js';
+export type { SchemaDialect, UpgradeSchemaDialectOptions, UpgradedSchema } from './shared/json-schema/upgrade-schema-dialect.js';
 export type { ForbiddenKey, JsonLimitExceeded, JsonParseFailure } from './shared/safe-json.js';
 export {
   AnthropicToolCallStream,

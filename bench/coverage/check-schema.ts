@@ -6,6 +6,7 @@
  */
 import { compileJsonSchema, DecodingLimitError, UnsupportedSchemaError, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { SchemaCompileError } from '../../src/shared/errors.js';
+import { upgradeSchemaDialect } from '../../src/shared/json-schema/upgrade-schema-dialect.js';
 import { compileSchema, type SchemaValidator } from '../../src/tools/schema-validator.js';
 import { boundaryInstances } from '../../test/decoding/boundary-instances.js';
 
@@ -131,18 +132,21 @@ export function checkSchema(job: SchemaJob, vocabulary: Vocabulary): SchemaResul
     return { name: job.name, outcome: 'error', reason: errorReason(error) };
   }
 
+  // compileJsonSchema read an older draft through upgradeSchemaDialect; the validator and the instance generator read the same rewrite
+  // (it cannot throw here: the compile above already ran it)
+  const schema = upgradeSchemaDialect(job.schema).schema;
   const counts: InstanceCounts = { valid: 0, validAccepted: 0, invalid: 0, invalidAccepted: 0, unlabeled: 0 };
   const failures: string[] = [];
   let validator: SchemaValidator | undefined;
   try {
     // Ajv compiles a root "$async": true schema to a function returning a Promise, which the registry reads as "valid":
     // such a schema labels nothing
-    const asynchronous = job.schema !== null && typeof job.schema === 'object' && (job.schema as Record<string, unknown>).$async === true;
-    validator = asynchronous ? undefined : compileSchema(job.schema as never);
+    const asynchronous = schema !== null && typeof schema === 'object' && (schema as Record<string, unknown>).$async === true;
+    validator = asynchronous ? undefined : compileSchema(schema as never);
   } catch {
     validator = undefined;
   }
-  const generate = (): unknown[] => boundaryInstances(job.schema, { seed: job.seed, maxInstances: job.maxInstances, schemas: job.remotes ?? {} });
+  const generate = (): unknown[] => boundaryInstances(schema, { seed: job.seed, maxInstances: job.maxInstances, schemas: job.remotes ?? {} });
   const instances = job.instances ?? (job.maxInstances === 0 ? [] : generate());
   for (const value of instances) {
     let valid: boolean;

@@ -3,6 +3,7 @@
  * @module
  */
 import { SchemaCompileError } from '../shared/errors.js';
+import { upgradeSchemaDialect, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { CompiledGrammar, reachableWorkBudget } from './compiled-grammar.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
@@ -19,8 +20,13 @@ export interface CompileJsonSchemaOptions {
   maxWhitespace?: number;
   /** Drop keywords the engine cannot enforce instead of refusing the schema; the grammar's `relaxed` lists them. Default false. */
   lenient?: boolean;
-  /** Schemas that `$ref` may name by absolute URI (nothing is fetched). */
+  /** Schemas that `$ref` may name by absolute URI (nothing is fetched). Each is read under its own root `$schema`, as `schema` is. */
   schemas?: Readonly<Record<string, unknown>>;
+  /**
+   * How to read a schema whose root `$schema` names no dialect: `draft-04`, `draft-06`, `draft-07` and `2019-09` are
+   * rewritten into 2020-12 first (`upgradeSchemaDialect`), as `defineTool` does. Default `2020-12`. A root `$schema` wins.
+   */
+  schemaDialect?: SchemaDialect;
   /** Budget of automaton states per grammar (≈1 KiB each). Default 200,000. */
   maxStates?: number;
   /** Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. */
@@ -53,9 +59,12 @@ export interface CompileJsonSchemaOptions {
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
   const cache = vocabulary.grammarCache;
-  const lowered = lowerJsonSchema(schema, {
+  const dialect = options.schemaDialect === undefined ? {} : { dialect: options.schemaDialect };
+  const schemas: Record<string, unknown> = {};
+  for (const [uri, remote] of Object.entries(options.schemas ?? {})) schemas[uri] = upgradeSchemaDialect(remote, { ...dialect, pointer: uri }).schema;
+  const lowered = lowerJsonSchema(upgradeSchemaDialect(schema, dialect).schema, {
     lenient: options.lenient ?? false,
-    schemas: options.schemas ?? {},
+    schemas,
     cache,
     propertyOrder: options.propertyOrder ?? 'schema',
   });

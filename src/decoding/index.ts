@@ -15,6 +15,7 @@ export { loadVocabulary } from './vocabulary-index-file.js';
 export type { LoadVocabularyOptions, LoadedVocabulary } from './vocabulary-index-file.js';
 export { compileJsonSchema } from './compile-json-schema.js';
 export type { CompileJsonSchemaOptions } from './compile-json-schema.js';
+export type { SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 export { CompiledGrammar } from './compiled-grammar.js';
 export type { GrammarStats } from './compiled-grammar.js';
 export { GrammarMatcher } from './grammar-matcher.js';

@@ -1,9 +1,10 @@
 /**
  * The two schema adjustments every framework adapter makes: a tool's schema as
  * the frameworks declare it (an object root), and a framework's schema as
- * toolwright compiles it (JSON Schema 2020-12, without a draft-07 dialect tag).
+ * toolwright compiles it (JSON Schema 2020-12, rewritten from the converters' draft-07).
  * @module
  */
+import { upgradeSchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 
@@ -17,11 +18,12 @@ export function objectRootSchema(schema: unknown): JsonSchemaObject {
 }
 
 /**
- * A framework's JSON Schema without its `$schema` tag: the converters (Zod's, the SDKs') write draft-07, which
- * toolwright's 2020-12 validator does not load, while using only keywords that mean the same in both.
+ * A framework's JSON Schema as JSON Schema 2020-12: the converters (Zod's, the SDKs') write draft-07, whose tuples
+ * (`items` as an array, `additionalItems`) and `dependencies` mean something else in 2020-12, so the schema is
+ * rewritten (`upgradeSchemaDialect`) rather than stripped of its tag. An untagged schema is read as 2020-12.
+ * @throws SchemaCompileError when the schema cannot be read (a `"__proto__"` key, draft-03…).
  */
-export function withoutDialect(schema: unknown): JsonSchemaObject {
+export function as2020Schema(schema: unknown, toolName?: string): JsonSchemaObject {
   if (!isPlainObject(schema)) return { type: 'object' };
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
+  return upgradeSchemaDialect(schema, { ...(toolName === undefined ? {} : { toolName }), pointer: '/inputSchema' }).schema as JsonSchemaObject;
 }

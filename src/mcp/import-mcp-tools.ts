@@ -23,6 +23,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
+import { upgradeSchemaDialect, type UpgradedSchema } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestToolName, toolResult } from '../tools/index.js';
 import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
@@ -87,7 +88,6 @@ export interface ImportedMcpTools {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const MAX_LIST_PAGES = 100;
-const OLDER_DIALECTS = /^https?:\/\/json-schema\.org\/(draft-0[3-7]|draft\/2019-09)\/schema#?$/;
 
 /** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
 export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
@@ -291,11 +291,11 @@ function convertTool(
     warn('rewritten', 'description', 'the server gave no description; a generic one was used, so the model may not know when to call it.');
   }
 
-  const inputSchema = dropUnsupportedPatterns(normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn), 'inputSchema', warn);
-  const outputSchema =
-    descriptor.outputSchema === undefined
-      ? undefined
-      : dropUnsupportedPatterns(normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn), 'outputSchema', warn);
+  const normalInput = normalizeSchema(descriptor.inputSchema as JsonSchemaObject, 'inputSchema', warn);
+  const normalOutput = descriptor.outputSchema === undefined ? undefined : normalizeSchema(descriptor.outputSchema as JsonSchemaObject, 'outputSchema', warn);
+  if (normalInput === null || normalOutput === null) return undefined;
+  const inputSchema = dropUnsupportedPatterns(normalInput, 'inputSchema', warn);
+  const outputSchema = normalOutput === undefined ? undefined : dropUnsupportedPatterns(normalOutput, 'outputSchema', warn);
   if (inputSchema === null || outputSchema === null) return undefined;
   for (const [key, schema] of [
     ['inputSchema', inputSchema],
@@ -339,15 +339,26 @@ function normalizeSchema(
   schema: JsonSchemaObject,
   key: string,
   warn: (type: McpImportWarning['type'], feature: string, details: string) => void,
-): JsonSchemaObject {
-  const copy: JsonSchemaObject = { ...schema };
-  if (typeof copy.$schema === 'string' && OLDER_DIALECTS.test(copy.$schema)) {
+): JsonSchemaObject | null {
+  const declared: unknown = isPlainObject(schema) ? schema.$schema : undefined;
+  let upgraded: UpgradedSchema;
+  try {
+    upgraded = upgradeSchemaDialect(schema, { pointer: `/${key}` });
+  } catch (error) {
+    warn('skipped', 'schema', `its ${key} cannot be read as JSON Schema (${(error as Error).message}); arguments could not be checked, so it was left out.`);
+    return null;
+  }
+  const copy: JsonSchemaObject = { ...(upgraded.schema as JsonSchemaObject) };
+  if (upgraded.dialect !== '2020-12') {
+    const ignored =
+      upgraded.ignored.length === 0
+        ? ''
+        : ` Keywords that ${upgraded.dialect} ignores were removed: ${upgraded.ignored.slice(0, 5).join(', ')}${upgraded.ignored.length > 5 ? ` and ${upgraded.ignored.length - 5} more` : ''}.`;
     warn(
       'rewritten',
       'schema-dialect',
-      `its ${key} declares ${copy.$schema}; it is validated as JSON Schema 2020-12, the MCP default, which reads the common keywords the same way.`,
+      `its ${key} declares ${String(declared)}; it was rewritten into JSON Schema 2020-12 with the same meaning (upgradeSchemaDialect).${ignored}`,
     );
-    delete copy.$schema;
   }
   if (copy.type === undefined) copy.type = 'object';
   return copy;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../tools/index.js';
+import { ToolError, ToolRegistry, silentLogger } from '../tools/index.js';
 import { mcpToolsFromList } from './import-mcp-tools.js';
 
 describe('mcpToolsFromList', () => {
@@ -30,5 +30,48 @@ describe('mcpToolsFromList', () => {
       ['skipped', 'x', 'schema'],
       ['skipped', '#1', 'schema'],
     ]);
+  });
+
+  it('rewrites an older-dialect schema into 2020-12 with an accurate warning, instead of dropping its tag', () => {
+    const { tools, warnings } = mcpToolsFromList(
+      {
+        tools: [
+          {
+            name: 'reserve',
+            description: 'Reserve seats.',
+            inputSchema: {
+              $schema: 'http://json-schema.org/draft-04/schema#',
+              type: 'object',
+              definitions: { seat: { type: 'string', maxLength: 3 } },
+              properties: { count: { type: 'integer', minimum: 0, exclusiveMinimum: true }, seat: { $ref: '#/definitions/seat', minLength: 2 } },
+              required: ['count'],
+            },
+          },
+          { name: 'tree', description: 'Old recursion.', inputSchema: { $schema: 'https://json-schema.org/draft/2019-09/schema', $recursiveRef: '#/x' } },
+        ],
+      },
+      { server: 'seats' },
+    );
+    expect(warnings).toEqual([
+      {
+        type: 'rewritten',
+        tool: 'reserve',
+        feature: 'schema-dialect',
+        details:
+          'its inputSchema declares http://json-schema.org/draft-04/schema#; it was rewritten into JSON Schema 2020-12 with the same meaning (upgradeSchemaDialect). Keywords that draft-04 ignores were removed: /inputSchema/properties/seat/minLength.',
+      },
+      {
+        type: 'skipped',
+        tool: 'tree',
+        feature: 'schema',
+        details: expect.stringContaining('its inputSchema cannot be read as JSON Schema (Schema does not compile: "$recursiveRef" must be "#"') as string,
+      },
+    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(['reserve']);
+    const registry = new ToolRegistry(tools, { logger: silentLogger });
+    const prepared = (args: unknown) => registry.prepare({ id: 'a', name: 'reserve', arguments: args });
+    expect(tools[0]!.inputSchema.properties).toEqual({ count: { type: 'integer', exclusiveMinimum: 0 }, seat: { $ref: '#/definitions/seat' } });
+    expect(prepared({ count: 0 }).success).toBe(false);
+    expect(prepared({ count: 1, seat: 'a' }).success).toBe(true);
   });
 });

@@ -26,6 +26,53 @@ describe('defineTool', () => {
     expect(() => defineTool({ ...base, name, inputSchema: { type: 'object' } })).toThrow(`Tool "${name}": ${message}`);
   });
 
+  it('rewrites a schema tagged with an older draft into 2020-12, so the registry reads it as that draft does', async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      id: 'http://example.com/order.json',
+      type: 'object',
+      properties: { quantity: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
+      required: ['quantity'],
+    };
+    const tool = defineTool({ ...base, name: 'order', inputSchema: schema });
+    expect(tool.inputSchema).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'http://example.com/order.json',
+      type: 'object',
+      properties: { quantity: { type: 'integer', exclusiveMinimum: 0 } },
+      required: ['quantity'],
+    });
+    expect(schema.properties.quantity).toEqual({ type: 'integer', minimum: 0, exclusiveMinimum: true });
+    const registry = new ToolRegistry([tool], { logger: silentLogger });
+    expect((await registry.call({ id: 'a', name: 'order', arguments: { quantity: 1 } })).result.isError).toBe(false);
+    // draft-04 "exclusiveMinimum": true excludes the bound itself
+    expect((await registry.call({ id: 'b', name: 'order', arguments: { quantity: 0 } })).result.isError).toBe(true);
+  });
+
+  it('reads an untagged schema as 2020-12 unless `schemaDialect` says otherwise, and refuses an unknown dialect', () => {
+    const tuple = { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }], additionalItems: false } } };
+    expect(defineTool({ ...base, name: 'pair', inputSchema: tuple, schemaDialect: 'draft-07' }).inputSchema.properties).toEqual({
+      pair: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+    });
+    expect(defineTool({ ...base, name: 'pair', inputSchema: { type: 'object' } }).inputSchema).toEqual({ type: 'object' });
+    expect(() => defineTool({ ...base, name: 'pair', inputSchema: tuple, schemaDialect: 'draft-05' as never })).toThrow(
+      'Tool "pair": `schemaDialect` must be one of "draft-04", "draft-06", "draft-07", "2019-09", "2020-12" (got "draft-05").',
+    );
+  });
+
+  it('says how to fix a draft-04 "id" in an untagged schema', () => {
+    let error: unknown;
+    try {
+      defineTool({ ...base, name: 'legacy', inputSchema: { id: 'http://example.com/legacy.json', type: 'object' } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ToolwrightError.isInstance(error) && error.code).toBe('TW_INVALID_SCHEMA');
+    expect((error as Error).message).toContain('Tool "legacy" schema does not compile: "id" is the draft-04 form of "$id"');
+    expect((error as Error).message).toContain('Add "$schema": "http://json-schema.org/draft-04/schema#" at its root');
+    expect((error as Error).message).toContain('(at /inputSchema)');
+  });
+
   it('refuses a missing effect, a non-object schema and a bad timeout', () => {
     expect(() => defineTool({ ...base, name: 'x', effect: 'delete' as never, inputSchema: { type: 'object' } })).toThrow(
       'Tool "x": `effect` must be "read" or "write" (got "delete"). Say "write" if the tool changes anything outside the process.',

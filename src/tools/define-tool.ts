@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { MissingPeerError, ToolDefinitionError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
+import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { describeToolNameProblem } from './tool-name.js';
@@ -72,6 +73,11 @@ interface ToolDefinitionBase<Args, Ctx> {
   hints?: ToolHints;
   /** Who wrote the definition; set by `importMcpTools`. Default `{ kind: 'local' }`. */
   origin?: ToolOrigin;
+  /**
+   * How to read a JSON Schema input or output schema without a root `$schema` naming a dialect: `draft-04`, `draft-06`,
+   * `draft-07` and `2019-09` are rewritten into 2020-12 (`upgradeSchemaDialect`). Default `2020-12`. A root `$schema` wins.
+   */
+  schemaDialect?: SchemaDialect;
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
@@ -222,14 +228,22 @@ export function defineTool(
       '`origin` must be { kind: "local" } or { kind: "mcp", server, effectAnnotated }; leave it out for a tool written here.',
     );
   }
-  const input = toJsonSchema(name, 'inputSchema', definition.inputSchema);
+  const schemaDialect: unknown = definition.schemaDialect;
+  if (schemaDialect !== undefined && !SCHEMA_DIALECTS.includes(schemaDialect as SchemaDialect)) {
+    throw new ToolDefinitionError(
+      name,
+      `\`schemaDialect\` must be one of ${SCHEMA_DIALECTS.map((dialect) => `"${dialect}"`).join(', ')} (got ${JSON.stringify(schemaDialect)}).`,
+    );
+  }
+  const dialect = { dialect: schemaDialect as SchemaDialect | undefined };
+  const input = toJsonSchema(name, 'inputSchema', definition.inputSchema, 'input', dialect);
   if (input.schema.type !== undefined && input.schema.type !== 'object') {
     throw new ToolDefinitionError(
       name,
       `\`inputSchema\` must describe an object (got type ${JSON.stringify(input.schema.type)}); wrap the value in an object property.`,
     );
   }
-  const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema).schema;
+  const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema, 'output', dialect).schema;
 
   const tool: Tool<unknown, unknown> = {
     name,
@@ -330,12 +344,17 @@ function zodCoreToJsonSchema(toolName: string, key: string): ZodCoreToJsonSchema
   }
 }
 
-/** A Zod v4 schema or a JSON Schema object as JSON Schema (2020-12), with Zod's own parse as a refinement; also used for run outputs (define-output.ts). */
+/**
+ * A Zod v4 schema or a JSON Schema object as JSON Schema (2020-12), with Zod's own parse as a refinement; also used for
+ * run outputs (define-output.ts). A JSON Schema whose root `$schema` names an older draft (or, untagged, `options.dialect`)
+ * is rewritten into 2020-12 here, so that the registry's Ajv and the token mask compile the same schema.
+ */
 export function toJsonSchema(
   toolName: string,
   key: string,
   schema: unknown,
   io: 'input' | 'output' = key === 'inputSchema' ? 'input' : 'output',
+  options: { dialect?: SchemaDialect | undefined } = {},
 ): { schema: JsonSchemaObject; refine: ArgumentRefinement | undefined } {
   if (isZodSchema(schema)) {
     let converted: JsonSchemaObject;
@@ -376,5 +395,7 @@ export function toJsonSchema(
   if (!isPlainObject(schema)) {
     throw new ToolDefinitionError(toolName, `\`${key}\` must be a JSON Schema object or a Zod v4 schema (got ${schema === null ? 'null' : typeof schema}).`);
   }
-  return { schema: structuredClone(schema) as JsonSchemaObject, refine: undefined };
+  const upgraded = upgradeSchemaDialect(schema, { toolName, pointer: `/${key}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }) });
+  // the tool must share nothing with the caller's object (a rewritten schema still holds its enum and default values)
+  return { schema: structuredClone(upgraded.schema) as JsonSchemaObject, refine: undefined };
 }

@@ -343,13 +343,35 @@ describe('fromAISDKTools', () => {
     };
   }
 
+  it('reads a draft-07 tuple as draft-07 does (array items, additionalItems) instead of dropping its tag', async () => {
+    const pair = tool({
+      description: 'Takes a pair.',
+      inputSchema: jsonSchema<{ pair: [string, number] }>({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false } },
+        required: ['pair'],
+      }),
+      execute: async () => 'ok',
+    });
+    const registry = new ToolRegistry(await fromAISDKTools({ pair }, { effect: 'read' }));
+    expect(registry.require('pair').inputSchema.properties).toEqual({
+      pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }], items: false },
+    });
+    expect((await registry.call({ id: 'a', name: 'pair', arguments: { pair: ['a', 1] } })).result.isError).toBe(false);
+    // with the tag only dropped, Ajv 2020 refuses array items and the tool does not compile at all
+    expect((await registry.call({ id: 'b', name: 'pair', arguments: { pair: ['a', 1, 2] } })).result.isError).toBe(true);
+    expect((await registry.call({ id: 'c', name: 'pair', arguments: { pair: [1, 'a'] } })).result.isError).toBe(true);
+  });
+
   it('brings AI SDK tools under a registry: their JSON Schema, validation texts, results, effects and approvals', async () => {
     const { calls, tools } = aiTools();
     const converted = await fromAISDKTools(tools, { effect: { lookup: 'read', count: 'read', erase: 'write' } });
     const registry = new ToolRegistry(converted);
     expect(registry.names()).toEqual(['lookup', 'count', 'erase']);
     expect(registry.get('lookup')).toMatchObject({ effect: 'read', description: 'Looks a word up.', inputSchema: { type: 'object', required: ['word'] } });
-    expect(registry.get('lookup')!.inputSchema).not.toHaveProperty('$schema');
+    // the converter's draft-07 is rewritten into 2020-12, and the tag says so
+    expect(registry.get('lookup')!.inputSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(registry.get('erase')).toMatchObject({ effect: 'write', confirm: true });
 
     const ok = await registry.call({ id: 'a', name: 'lookup', arguments: { word: 'cat' } });

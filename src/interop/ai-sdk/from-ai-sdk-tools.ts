@@ -15,7 +15,7 @@ import { isPlainObject } from '../../shared/own.js';
 import { defineTool, type AnyTool, type ConfirmRule } from '../../tools/define-tool.js';
 import { ToolError } from '../../tools/tool-error.js';
 import type { ToolContext, ToolEffect } from '../../tools/types.js';
-import { withoutDialect } from '../schema-shapes.js';
+import { as2020Schema } from '../schema-shapes.js';
 
 export interface FromAISDKToolsOptions {
   /** What each tool does to the world: one effect for all, or one per tool name (every tool must be named). */
@@ -49,7 +49,7 @@ export async function fromAISDKTools(tools: Readonly<Record<string, AnyAISDKTool
       throw new ToolDefinitionError(name, 'it has no execute function (a provider-executed or client-side AI SDK tool cannot run under toolwright).');
     }
     const schema = asSchema(aiTool.inputSchema);
-    const inputSchema = withoutDialect(await schema.jsonSchema);
+    const inputSchema = as2020Schema(await schema.jsonSchema, name);
     const execute = aiTool.execute;
     const description = typeof aiTool.description === 'string' ? aiTool.description : name;
     const confirm: ConfirmRule<Record<string, unknown>> =

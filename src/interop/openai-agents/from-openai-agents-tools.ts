@@ -12,7 +12,7 @@ import { loadPeer } from '../../shared/load-peer.js';
 import { isPlainObject } from '../../shared/own.js';
 import { defineTool, type AnyTool, type ConfirmRule } from '../../tools/define-tool.js';
 import type { ToolContext, ToolEffect } from '../../tools/types.js';
-import { withoutDialect } from '../schema-shapes.js';
+import { as2020Schema } from '../schema-shapes.js';
 
 export interface FromOpenAIAgentsToolsOptions {
   /** What each tool does to the world: one effect for all, or one per tool name (every tool must be named). */
@@ -48,7 +48,7 @@ export async function fromOpenAIAgentsTools(tools: readonly AnyOpenAIAgentsFunct
       throw new InvalidArgumentError(`fromOpenAIAgentsTools: no effect for the tool "${name}"; add it to options.effect as "read" or "write".`);
     }
     const confirm = options.confirm && Object.prototype.hasOwnProperty.call(options.confirm, name) ? options.confirm[name]! : false;
-    const inputSchema = withoutDialect(sdkTool.parameters);
+    const inputSchema = as2020Schema(sdkTool.parameters, name);
     return defineTool({
       name,
       description: sdkTool.description,
