@@ -72,7 +72,10 @@ export class DynamicReferences {
   resolve(keyword: string, reference: unknown, base: string, frame: Record<string, unknown>): DynamicResolution {
     if (typeof reference !== 'string') return { kind: 'invalid', message: `"${keyword}" must be a string` };
     if (!reference.startsWith('#'))
-      return { kind: 'invalid', message: `"${keyword}" ${JSON.stringify(reference)} is not a fragment: the registry's Ajv only supports "#name" (it refuses the schema)` };
+      return {
+        kind: 'invalid',
+        message: `"${keyword}" ${JSON.stringify(reference)} is not a fragment: the registry's Ajv only supports "#name" (it refuses the schema)`,
+      };
     const name = reference.slice(1);
     const registry = this.registryTarget(name, frame);
     if (registry.kind !== 'target') return registry;

@@ -67,10 +67,22 @@ const CASES: readonly Case[] = [
       required: ['head'],
       additionalProperties: false,
       $defs: {
-        node: { $anchor: 'node', type: 'object', properties: { value: { type: 'integer' }, next: { $dynamicRef: '#node' } }, required: ['value'], additionalProperties: false },
+        node: {
+          $anchor: 'node',
+          type: 'object',
+          properties: { value: { type: 'integer' }, next: { $dynamicRef: '#node' } },
+          required: ['value'],
+          additionalProperties: false,
+        },
       },
     },
-    values: [{ head: { value: 1 } }, { head: { value: 1, next: { value: 2 } } }, { head: { value: 1, next: {} } }, { head: { value: 1, next: { value: 'x' } } }, {}],
+    values: [
+      { head: { value: 1 } },
+      { head: { value: 1, next: { value: 2 } } },
+      { head: { value: 1, next: {} } },
+      { head: { value: 1, next: { value: 'x' } } },
+      {},
+    ],
   },
   {
     name: '$recursiveRef "#" without $recursiveAnchor is a recursive $ref',
@@ -120,7 +132,13 @@ const DEPARTURES: readonly { name: string; schema: Record<string, unknown>; keyw
   {
     // the root binds T, but the list's function does not declare it: Ajv compiled the list first and uses the list
     name: 'a root anchor and a reference in a $ref target without it',
-    schema: { $id: 'https://example.com/root', $dynamicAnchor: 'T', type: ['string', 'array'], $ref: 'list', $defs: { list: { $id: 'list', type: 'array', items: { $dynamicRef: '#T' } } } },
+    schema: {
+      $id: 'https://example.com/root',
+      $dynamicAnchor: 'T',
+      type: ['string', 'array'],
+      $ref: 'list',
+      $defs: { list: { $id: 'list', type: 'array', items: { $dynamicRef: '#T' } } },
+    },
     keyword: '$dynamicRef',
     pointer: '#/$defs/list/items',
     ajv: [
@@ -161,7 +179,12 @@ describe('$dynamicRef and $recursiveRef as the registry resolves them (Qwen3)', 
         const registry = validator.validate(value).success;
         return { text, registry, mask: accepts(grammar, text), tokens: feed(grammar, encode(text)) === -1 };
       });
-      for (const verdict of verdicts) expect({ text: verdict.text, mask: verdict.mask, tokens: verdict.tokens }).toEqual({ text: verdict.text, mask: verdict.registry, tokens: verdict.registry });
+      for (const verdict of verdicts)
+        expect({ text: verdict.text, mask: verdict.mask, tokens: verdict.tokens }).toEqual({
+          text: verdict.text,
+          mask: verdict.registry,
+          tokens: verdict.registry,
+        });
       // both verdicts occur, so the comparison is not vacuous
       expect(new Set(verdicts.map((verdict) => verdict.registry))).toEqual(new Set([true, false]));
       const random = createRandom(7);
