@@ -12,6 +12,9 @@
  * - the reference's function, when no `$dynamicAnchor: name` can run (none sits in a subschema reachable through
  *   applicators and `$ref` targets);
  * and is refused otherwise (which anchor the map holds then depends on the instance or on Ajv's compile order).
+ * That target is used only where the specification names the same schema (the reference's own target when it lacks
+ * a matching `$dynamicAnchor`, else the root when the root declares it); where the two differ the reference is
+ * refused, so the mask never accepts a value the registry or the specification rejects.
  * The lowering compiles a schema holding a dynamic reference once per function it is reached in (its "frame"),
  * at most {@link MAX_DYNAMIC_SPECIALIZATIONS} times in all.
  * @module
