@@ -37,6 +37,7 @@ import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.j
 import { FORMAT_LIMIT_KEYWORDS, formatComparison, stringOrderPattern } from './format-limits.js';
 import { keySignatureLanguages, MAX_KEY_PATTERNS } from './key-signature-languages.js';
 import { MAX_TRACKED_PROPERTIES, objectMinHeight } from './object-progress.js';
+import { DYNAMIC_REFERENCE_KEYWORDS, DynamicReferences, MAX_DYNAMIC_SPECIALIZATIONS } from './dynamic-reference.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
 export interface RelaxedKeyword {
@@ -67,6 +68,8 @@ interface Location {
   readonly within?: LocationSet;
   /** With `complementOf`: the keyword a refused complement names (default `not`). */
   readonly keyword?: string;
+  /** For a schema holding a dynamic reference: the schema where the registry's Ajv function holding it starts. */
+  readonly frame?: Record<string, unknown>;
 }
 
 interface PatternRule {
@@ -163,6 +166,7 @@ const HANDLED = new Set([
   'unevaluatedProperties',
   'unevaluatedItems',
   '$ref',
+  ...DYNAMIC_REFERENCE_KEYWORDS,
   'uniqueItems',
   'contains',
   'minContains',
@@ -179,10 +183,7 @@ const HANDLED = new Set([
 ]);
 
 /** Assertion and applicator keywords of the 2020-12 vocabularies that the engine refuses. */
-const REFUSED: Record<string, string> = {
-  $dynamicRef: '$dynamicRef is not resolved',
-  $recursiveRef: '$recursiveRef is not resolved',
-};
+const REFUSED: Record<string, string> = {};
 
 /**
  * Most sets of items a `uniqueItems` array may reach (the sum of C(n, k) for k up to `maxItems`, n distinct values:
@@ -259,6 +260,10 @@ class Lowering {
   private readonly registry: SchemaRegistry;
   private readonly locations: Location[] = [];
   private readonly locationOf = new Map<unknown, number>();
+  /** Locations of schemas holding a dynamic reference, by schema then frame (see `dynamic-reference.ts`). */
+  private readonly framedLocationOf = new Map<unknown, Map<unknown, number>>();
+  private framedLocationCount = 0;
+  private readonly dynamicReferences: DynamicReferences;
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private readonly inProgress = new Set<number>();
@@ -281,11 +286,12 @@ class Lowering {
     private readonly options: LowerOptions,
   ) {
     this.registry = new SchemaRegistry(root, options.schemas);
+    this.dynamicReferences = new DynamicReferences(root, this.registry);
     this.locations.push({ id: FALSE_LOCATION, schema: false, place: { base: '', pointer: '#' } });
   }
 
   run(): LoweredSchema {
-    const rootSet = this.locate(this.root, this.registry.placeOf(this.root) ?? { base: '', pointer: '#' });
+    const rootSet = this.locate(this.root, this.registry.placeOf(this.root) ?? { base: '', pointer: '#' }, isPlainObject(this.root) ? this.root : undefined);
     const root = this.nodeFor(rootSet);
     while (this.pending.length > 0) {
       const { node, set } = this.pending.pop()!;
@@ -321,10 +327,11 @@ class Lowering {
 
   // ---- locations ---------------------------------------------------------------
 
-  private locate(schema: unknown, place: SchemaPlace): LocationSet {
+  private locate(schema: unknown, place: SchemaPlace, frame?: Record<string, unknown>): LocationSet {
     if (schema === true) return TRUE_SET;
     if (schema === false) return FALSE_SET;
     if (!isPlainObject(schema)) this.invalid(place.pointer, 'a schema must be an object or a boolean');
+    if (frame !== undefined && this.dynamicReferences.holdsDynamicReference(schema)) return this.locateFramed(schema, place, frame);
     let id = this.locationOf.get(schema);
     if (id === undefined) {
       id = this.locations.length;
@@ -334,8 +341,34 @@ class Lowering {
     return [id];
   }
 
+  /** One location per (schema, frame): a dynamic reference inside resolves by its frame, so each frame is a copy. */
+  private locateFramed(schema: Record<string, unknown>, place: SchemaPlace, frame: Record<string, unknown>): LocationSet {
+    let byFrame = this.framedLocationOf.get(schema);
+    if (byFrame === undefined) {
+      byFrame = new Map();
+      this.framedLocationOf.set(schema, byFrame);
+    }
+    let id = byFrame.get(frame);
+    if (id === undefined) {
+      const resolvedPlace = this.registry.placeOf(schema) ?? place;
+      if (++this.framedLocationCount > MAX_DYNAMIC_SPECIALIZATIONS) {
+        this.refuse(
+          '$dynamicRef',
+          resolvedPlace.pointer,
+          `the schemas holding dynamic references need more than ${MAX_DYNAMIC_SPECIALIZATIONS} copies, one per $ref target they are reached through (MAX_DYNAMIC_SPECIALIZATIONS)`,
+        );
+        // lenient: one copy without a frame, whose dynamic references are dropped (looser than the schema)
+        return this.locate(schema, place);
+      }
+      id = this.locations.length;
+      this.locations.push({ id, schema, place: resolvedPlace, frame });
+      byFrame.set(frame, id);
+    }
+    return [id];
+  }
+
   private child(location: Location, keyword: string, value: unknown, suffix = ''): LocationSet {
-    return this.locate(value, { base: location.place.base, pointer: `${location.place.pointer}/${keyword}${suffix}` });
+    return this.locate(value, { base: location.place.base, pointer: `${location.place.pointer}/${keyword}${suffix}` }, location.frame);
   }
 
   // ---- denotation ---------------------------------------------------------------
@@ -459,10 +492,12 @@ class Lowering {
       if (target === undefined) {
         this.refuse('$ref', pointer, `cannot resolve "${String(schema.$ref)}"; pass remote schemas in the "schemas" option, keyed by their URI`);
       } else {
-        const targetSet = this.locate(target.schema, target.place);
+        // the registry's Ajv compiles a target that holds a dynamic reference as a function of its own: a new frame
+        const targetSet = this.locate(target.schema, target.place, isPlainObject(target.schema) ? target.schema : undefined);
         result = this.intersectLists(result, this.denoteSet(targetSet), pointer);
       }
     }
+    for (const keyword of DYNAMIC_REFERENCE_KEYWORDS) if (has(keyword)) result = this.applyDynamicReference(result, location, keyword);
     if (has('allOf')) {
       const parts = this.schemaArray(schema.allOf, pointer, 'allOf');
       parts.forEach((part, index) => {
@@ -656,6 +691,23 @@ class Lowering {
     if (failing === undefined) return result;
     if (has('else')) failing = this.intersectLists(failing, this.denoteSet(this.child(location, 'else', schema.else)), `${pointer}/else`);
     return [...matching, ...failing];
+  }
+
+  /** `$dynamicRef` / `$recursiveRef`: a static reference within the location's frame (`dynamic-reference.ts`). */
+  private applyDynamicReference(result: Typed[], location: Location, keyword: string): Typed[] {
+    const pointer = location.place.pointer;
+    const reference = (location.schema as Record<string, unknown>)[keyword];
+    // over the specialization budget (lenient): no frame, so the reference is dropped (already listed as relaxed)
+    if (location.frame === undefined) return result;
+    const resolution = this.dynamicReferences.resolve(keyword, reference, location.place.base, location.frame);
+    if (resolution.kind === 'invalid') this.invalid(pointer, resolution.message);
+    if (resolution.kind === 'refused') {
+      this.refuse(keyword, pointer, resolution.details);
+      return result;
+    }
+    const target = resolution.schema;
+    const targetSet = this.locate(target, this.registry.placeOf(target) ?? { base: location.place.base, pointer: '#' }, target);
+    return this.intersectLists(result, this.denoteSet(targetSet), pointer);
   }
 
   /** `dependentSchemas` / draft-7 `dependencies`: an object either lacks the property or also satisfies its schema (or has its names). */
@@ -1116,7 +1168,9 @@ class Lowering {
     if (left.length !== right.length) return false;
     return left.every((id, index) => {
       const [a, b] = [this.locations[id]!, this.locations[right[index]!]!];
-      return a.complementOf === undefined && b.complementOf === undefined && a.place.base === b.place.base && jsonEqual(a.schema, b.schema);
+      return (
+        a.complementOf === undefined && b.complementOf === undefined && a.frame === b.frame && a.place.base === b.place.base && jsonEqual(a.schema, b.schema)
+      );
     });
   }
 

@@ -163,9 +163,10 @@ function collect<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
     items();
     if (conditional === undefined) out.allItems = true;
   }
+  // where a dynamic reference leads depends on the function it is reached in (dynamic-reference.ts), which this walk does not track
   if (has('$dynamicRef') || has('$recursiveRef')) {
-    out.namesVary ??= 'a dynamic reference';
-    out.itemsVary ??= 'a dynamic reference';
+    out.namesVary ??= 'a $dynamicRef/$recursiveRef that always applies (where it leads depends on the $ref that reached it)';
+    out.itemsVary ??= 'a $dynamicRef/$recursiveRef that always applies (where it leads depends on the $ref that reached it)';
   }
   if (has('allOf') && Array.isArray(schema.allOf)) for (const part of schema.allOf) collect(part, base, conditional, seen, out, context, false);
   if (has('$ref') && typeof schema.$ref === 'string') {

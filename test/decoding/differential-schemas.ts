@@ -337,6 +337,39 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   {
+    name: 'strict tree: $dynamicRef rebound by the extending schema, unevaluatedProperties at every level',
+    keywords: ['$dynamicRef', '$dynamicAnchor', 'unevaluatedProperties'],
+    schema: {
+      $id: 'https://example.com/strict-tree',
+      $dynamicAnchor: 'node',
+      $ref: '#/$defs/tree',
+      unevaluatedProperties: false,
+      $defs: {
+        tree: {
+          $id: 'https://example.com/tree',
+          $dynamicAnchor: 'node',
+          type: 'object',
+          properties: { data: { type: 'integer', minimum: 0 }, children: { type: 'array', items: { $dynamicRef: '#node' }, maxItems: 2 } },
+          required: ['data'],
+        },
+      },
+    },
+  },
+  {
+    name: 'generic list whose item type the outer schema sets ($dynamicRef), and $recursiveRef',
+    keywords: ['$dynamicRef', '$recursiveRef'],
+    schema: {
+      $id: 'https://example.com/tags',
+      $dynamicAnchor: 'T',
+      anyOf: [
+        { type: 'string', maxLength: 4 },
+        { $ref: '#/$defs/list' },
+        { type: 'object', properties: { wrap: { $recursiveRef: '#' } }, required: ['wrap'], additionalProperties: false },
+      ],
+      $defs: { list: { $id: 'https://example.com/list', $dynamicAnchor: 'T', type: 'array', items: { $dynamicRef: '#T' }, maxItems: 3 } },
+    },
+  },
+  {
     name: 'formats Ajv enforces but the engine refuses today',
     keywords: ['format'],
     schema: { type: 'object', properties: { expression: { type: 'string', format: 'regex' } } },

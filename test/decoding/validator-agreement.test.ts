@@ -659,10 +659,24 @@ const KEYED_OBJECTS = [
 
 const KEYWORD_CASES: Record<string, Expectation> = {
   $dynamicAnchor: { enforced: [{ schema: { $dynamicAnchor: 'node', type: 'integer' }, instances: ANY }] },
-  $dynamicRef: { refused: [{ $defs: { a: { $dynamicAnchor: 'a', type: 'string' } }, $dynamicRef: '#a' }] },
+  // where Ajv departs from the specification (an anchor in $defs, which Ajv never runs) it is refused; dynamic-ref.test.ts has the rest
+  $dynamicRef: {
+    refused: [{ $defs: { a: { $dynamicAnchor: 'a', type: 'string' } }, $dynamicRef: '#a' }],
+    enforced: [
+      {
+        schema: { $dynamicAnchor: 'n', type: ['integer', 'array'], items: { $dynamicRef: '#n' }, maxItems: 2 },
+        instances: [...ANY, [[1], 2], [[[]]], [['x']]],
+      },
+    ],
+  },
   // draft 2019-09: the registry rejects it in either form (the 2020-12 meta-schema wants a string, Ajv's keyword a boolean)
   $recursiveAnchor: { invalid: [{ $recursiveAnchor: true, type: 'string' }, { $recursiveAnchor: 'node' }] },
-  $recursiveRef: { refused: [{ $recursiveRef: '#' }] },
+  // alone at the root it refers to itself without nesting (Ajv recurses until the stack overflows): the $ref cycle refusal
+  $recursiveRef: {
+    refused: [{ $recursiveRef: '#' }],
+    keyword: '$ref',
+    enforced: [{ schema: { type: ['integer', 'array'], items: { $recursiveRef: '#' }, maxItems: 2 }, instances: [...ANY, [[1], 2], [[[]]], [['x']]] }],
+  },
   $comment: { enforced: [{ schema: { $comment: 'why', type: 'boolean' }, instances: ANY }] },
   id: { invalid: [{ id: 'http://example.com/a', type: 'string' }] },
   $ref: {
