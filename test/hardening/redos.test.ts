@@ -73,6 +73,17 @@ async function longestTimerGap(work: () => Promise<void>): Promise<{ longestGapM
 const yieldToTimers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 let closeAfter: (() => Promise<void>) | undefined;
+
+/** An MCP client connected to a toolwright server over these tools, closed after the test. */
+async function attackerClient(tools: Parameters<typeof createMcpServer>[0]): Promise<Client> {
+  const server = createMcpServer(tools, { logger: silentLogger });
+  const client = new Client({ name: 'attacker', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  closeAfter = () => client.close();
+  return client;
+}
 afterEach(async () => {
   await closeAfter?.();
   closeAfter = undefined;
@@ -119,12 +130,7 @@ describe('ReDoS: catastrophic patterns are validated in linear time', () => {
   });
 
   it('protects the MCP server path, which validates through the same registry', async () => {
-    const server = createMcpServer([patternTool(0, '^(a+)+$')], { logger: silentLogger });
-    const client = new Client({ name: 'attacker', version: '1.0.0' });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    closeAfter = () => client.close();
+    const client = await attackerClient([patternTool(0, '^(a+)+$')]);
     const { longestGapMs } = await longestTimerGap(async () => {
       for (let round = 0; round < 20; round++) {
         const result = await client.callTool({ name: 'check_0', arguments: { value: `${'a'.repeat(30)}!` } });
@@ -149,12 +155,7 @@ describe('hostile strings outside patterns are handled in linear time', () => {
         execute: () => 'ok',
       }),
     );
-    const server = createMcpServer(tools, { logger: silentLogger });
-    const client = new Client({ name: 'attacker', version: '1.0.0' });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    closeAfter = () => client.close();
+    const client = await attackerClient(tools);
     const { longestGapMs } = await longestTimerGap(async () => {
       for (const name of ['x'.repeat(1_000_000), `tool_number_7_with_a_longer_name${'x'.repeat(5)}`]) {
         const answer = await client.callTool({ name, arguments: {} }).then(
