@@ -28,6 +28,7 @@ import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js'
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
+import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type ContainsRule, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
@@ -54,6 +55,9 @@ type LocationSet = readonly number[];
 const FALSE_LOCATION = 0;
 const TRUE_SET: LocationSet = [];
 const FALSE_SET: LocationSet = [FALSE_LOCATION];
+
+/** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */
+class ProbeCycle extends Error {}
 
 interface Location {
   readonly id: number;
@@ -249,6 +253,8 @@ class Lowering {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private readonly inProgress = new Set<number>();
+  /** Nesting of disjointness probes; inside one, reaching a location being denoted abandons the probe instead of refusing. */
+  private probing = 0;
   /** Locations whose denotation dropped a keyword (lenient): negating them would be stricter than the schema, not looser. */
   private readonly relaxedDenotations = new Set<number>();
   private readonly nodes: ValueNode[] = [];
@@ -272,6 +278,7 @@ class Lowering {
   }
 
   run(): LoweredSchema {
+    this.rejectNonUnicodePatterns();
     const rootSet = this.locate(this.root, this.registry.placeOf(this.root) ?? { base: '', pointer: '#' });
     const root = this.nodeFor(rootSet);
     while (this.pending.length > 0) {
@@ -300,6 +307,45 @@ class Lowering {
     if (this.relaxedKeys.has(key)) return;
     this.relaxedKeys.add(key);
     this.relaxed.push({ keyword, pointer, details });
+  }
+
+  /**
+   * The registry's Ajv compiles every `pattern` and `patternProperties` key it reaches (all subschemas but unreferenced
+   * definitions) as `new RegExp(source, "u")`, and a regex that is not valid under the `u` flag (`\:`, a lone `]`)
+   * fails the whole schema, whether a value ever gets there or not. The engine refuses the same schemas the same way.
+   */
+  private rejectNonUnicodePatterns(): void {
+    const check = (source: unknown, pointer: string): void => {
+      if (typeof source !== 'string') return;
+      try {
+        new RegExp(source, 'u');
+      } catch (error) {
+        this.invalid(
+          pointer,
+          `the pattern ${JSON.stringify(source)} is not a valid regular expression with the "u" flag (${(error as Error).message}), so the registry's validator refuses the schema too; escape only syntax characters (write ":" for "\\:") and escape a literal "]" or "}"`,
+        );
+      }
+    };
+    const seen = new Set<object>();
+    const work: { schema: unknown; place: SchemaPlace }[] = [{ schema: this.root, place: this.registry.placeOf(this.root) ?? { base: '', pointer: '#' } }];
+    while (work.length > 0) {
+      const { schema, place } = work.pop()!;
+      if (!isPlainObject(schema) || seen.has(schema)) continue;
+      seen.add(schema);
+      check(schema.pattern, `${place.pointer}/pattern`);
+      if (isPlainObject(schema.patternProperties))
+        for (const source of Object.keys(schema.patternProperties)) check(source, `${place.pointer}/patternProperties`);
+      for (const slot of subschemaSlots(schema)) {
+        // Ajv compiles a definition only where a $ref reaches it, and never contentSchema (an annotation)
+        if (slot.keyword === '$defs' || slot.keyword === 'definitions' || slot.keyword === 'contentSchema') continue;
+        const pointer = `${place.pointer}/${slot.keyword}${slot.key === undefined ? '' : `/${String(slot.key).replaceAll('~', '~0').replaceAll('/', '~1')}`}`;
+        work.push({ schema: slot.schema, place: this.registry.placeOf(slot.schema) ?? { base: place.base, pointer } });
+      }
+      if (typeof schema.$ref === 'string') {
+        const target = this.registry.resolve(schema.$ref, place.base);
+        if (target !== undefined) work.push(target);
+      }
+    }
   }
 
   private invalid(pointer: string, message: string): never {
@@ -350,6 +396,8 @@ class Lowering {
     }
     const location = this.locations[id]!;
     if (this.inProgress.has(id)) {
+      // a disjointness probe reached a schema still being denoted: the probe gives up (not provably disjoint)
+      if (this.probing > 0) throw new ProbeCycle();
       this.refuse('$ref', location.place.pointer, 'a $ref cycle that never enters a property or item (the schema refers to itself without nesting)');
       return ALL_TYPES.map((type) => blank(type, location.place.pointer));
     }
@@ -514,6 +562,7 @@ class Lowering {
       blank,
       intersect: intersectTyped,
       complement: (set) => this.complementSet(set),
+      literal: (value, pointer) => this.literalSet(value, pointer),
       satisfies: (value, typed) => this.satisfiesTyped(value, typed),
       stringPieces: (typed) => this.stringPieces(typed),
       complementDfa: (dfa) => {
@@ -538,6 +587,19 @@ class Lowering {
       placeOf: (schema) => this.registry.placeOf(schema),
       refuse: (keyword, pointer, details) => this.refuse(keyword, pointer, details),
     };
+  }
+
+  private readonly literalLocations = new Map<string, LocationSet>();
+
+  /** A location set that denotes one JSON value, as `{ "const": value }` at `pointer` (complements of array and object literals use them). */
+  private literalSet(value: unknown, pointer: string): LocationSet {
+    const key = `${pointer}\u0000${JSON.stringify(value)}`;
+    let set = this.literalLocations.get(key);
+    if (set === undefined) {
+      set = this.locate({ const: value }, { base: '', pointer });
+      this.literalLocations.set(key, set);
+    }
+    return set;
   }
 
   /** A location set that denotes every JSON value `set` rejects. */
@@ -811,6 +873,36 @@ class Lowering {
     return left.every((a) => right.every((b) => this.disjointTyped(a, b, depth)));
   }
 
+  /**
+   * Disjointness of item or property values, which denotes them: through a `$ref` back to a `oneOf` being denoted
+   * that would be a cycle, though the value nests; unsure then, so not disjoint (the overlapping-branch construction
+   * is exact either way).
+   */
+  private disjointSets(left: LocationSet, right: LocationSet, depth: number): boolean {
+    this.probing++;
+    try {
+      return this.disjointLists(this.denoteSet(left), this.denoteSet(right), depth);
+    } catch (error) {
+      if (error instanceof ProbeCycle) return false;
+      throw error;
+    } finally {
+      this.probing--;
+    }
+  }
+
+  /** Whether no value satisfies `set`, or undefined when deciding it reaches a location being denoted. */
+  private emptySet(set: LocationSet): boolean | undefined {
+    this.probing++;
+    try {
+      return this.denoteSet(set).length === 0;
+    } catch (error) {
+      if (error instanceof ProbeCycle) return undefined;
+      throw error;
+    } finally {
+      this.probing--;
+    }
+  }
+
   private disjointTyped(a: Typed, b: Typed, depth: number): boolean {
     if (a.type !== b.type) return true;
     if (a.literals !== undefined && b.literals !== undefined) return !a.literals.some((value) => b.literals!.some((other) => jsonEqual(value, other)));
@@ -852,7 +944,7 @@ class Lowering {
         const length = Math.max(a.prefix.length, b.prefix.length);
         for (let index = 0; index < length; index++) {
           if (index >= Math.max(a.minItems, b.minItems)) break;
-          if (this.disjointLists(this.denoteSet(a.prefix[index] ?? a.items), this.denoteSet(b.prefix[index] ?? b.items), depth - 1)) return true;
+          if (this.disjointSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items, depth - 1)) return true;
         }
         return false;
       }
@@ -862,9 +954,9 @@ class Lowering {
           const left = valueSetFor(a, name);
           const right = valueSetFor(b, name);
           if (a.required.has(name) || b.required.has(name)) {
-            if (this.denoteSet(left).length === 0 || this.denoteSet(right).length === 0) return true;
+            if (this.emptySet(left) === true || this.emptySet(right) === true) return true;
           }
-          if (a.required.has(name) && b.required.has(name) && this.disjointLists(this.denoteSet(left), this.denoteSet(right), depth - 1)) return true;
+          if (a.required.has(name) && b.required.has(name) && this.disjointSets(left, right, depth - 1)) return true;
         }
         return false;
       }

@@ -62,6 +62,8 @@ export interface DifferenceTyped {
   properties: Map<string, LocationSet>;
   required: Set<string>;
   additional: LocationSet;
+  minProperties: number;
+  maxProperties: number;
   pointer: string;
 }
 
@@ -78,6 +80,8 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   intersect(left: T, right: T): T | undefined;
   /** A location set denoting the complement of `set` (every JSON value `set` rejects). */
   complement(set: LocationSet): LocationSet;
+  /** A location set denoting exactly one JSON value (`{ "const": value }`), placed at `pointer`. */
+  literal(value: unknown, pointer: string): LocationSet;
   /** Whether a JSON value satisfies the typed alternative exactly as the engine enforces it. */
   satisfies(value: unknown, typed: T): boolean;
   /** The string language of a typed alternative as a union of pieces; undefined when a pattern is refused. */
@@ -111,6 +115,8 @@ const UNDERSTOOD = new Set([
   'properties',
   'required',
   'additional',
+  'minProperties',
+  'maxProperties',
   'pointer',
 ]);
 
@@ -229,7 +235,30 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       return result;
     }
     case 'array': {
-      if (negated.literals !== undefined) throw new ComplementRefused('the complement of array literals (enum/const) is not enforced');
+      if (negated.literals !== undefined) {
+        // an array differs from [v0, …, vn-1] by its length or by one item: ∩ over the values of those unions
+        const values = negated.literals.filter((value) => context.satisfies(value, negated)) as unknown[][];
+        let result: T[] = [typed];
+        for (const value of values) {
+          const failures: T[] = [];
+          if (value.length > 0) {
+            const shorter = piece();
+            shorter.maxItems = value.length - 1;
+            failures.push(shorter);
+          }
+          const longer = piece();
+          longer.minItems = value.length + 1;
+          failures.push(longer);
+          value.forEach((item, index) => {
+            const differing = piece();
+            differing.minItems = index + 1;
+            differing.prefix = [...Array<LocationSet>(index).fill(TRUE_SET), context.complement(context.literal(item, `${negated.pointer}/${index}`))];
+            failures.push(differing);
+          });
+          result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+        }
+        return result;
+      }
       if (negated.minItems > 0) {
         const shorter = piece();
         shorter.maxItems = negated.minItems - 1;
@@ -285,7 +314,46 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       break;
     }
     case 'object': {
-      if (negated.literals !== undefined) throw new ComplementRefused('the complement of object literals (enum/const) is not enforced');
+      if (negated.literals !== undefined) {
+        // an object differs from a literal by a key it lacks, a key's value, or a key the literal lacks (listed only
+        // when `typed` is closed: "some other key" on an open object would need duplicate keys told apart)
+        const values = negated.literals.filter((value) => context.satisfies(value, negated)) as Record<string, unknown>[];
+        let result: T[] = [typed];
+        for (const value of values) {
+          const names = Object.keys(value);
+          const failures: T[] = [];
+          const inOrder = (): T => {
+            const failing = piece();
+            for (const name of names) {
+              failing.order.push(name);
+              failing.properties.set(name, TRUE_SET);
+            }
+            return failing;
+          };
+          for (const name of names) {
+            const missing = inOrder();
+            missing.properties.set(name, FALSE_SET);
+            failures.push(missing);
+            const differing = inOrder();
+            differing.properties.set(name, context.complement(context.literal(value[name], `${negated.pointer}/${name}`)));
+            differing.required.add(name);
+            failures.push(differing);
+          }
+          if (!isFalse(typed.additional))
+            throw new ComplementRefused(
+              'the complement of an object literal (enum/const) is not enforced unless the object is closed (additionalProperties: false): a key the literal lacks could be any key',
+            );
+          for (const name of new Set([...typed.properties.keys(), ...typed.required])) {
+            if (names.includes(name) || isFalse(typed.properties.get(name) ?? typed.additional)) continue;
+            const extra = inOrder();
+            extra.order.push(name);
+            extra.required.add(name);
+            failures.push(extra);
+          }
+          result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+        }
+        return result;
+      }
       // each piece lists the negated schema's names (true, so constraining nothing) to keep its property order in the layout
       const ordered = (): T => {
         const failing = piece();
@@ -295,6 +363,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         }
         return failing;
       };
+      // ¬(min ≤ count ≤ max) is a count below min or above max (counted as the object frame counts keys)
+      if (negated.minProperties > 0) {
+        const fewer = ordered();
+        fewer.maxProperties = negated.minProperties - 1;
+        pieces.push(fewer);
+      }
+      if (negated.maxProperties !== Infinity) {
+        const more = ordered();
+        more.minProperties = negated.maxProperties + 1;
+        pieces.push(more);
+      }
       for (const name of negated.required) {
         if (typed.required.has(name)) continue;
         const missing = ordered();

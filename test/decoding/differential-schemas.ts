@@ -217,6 +217,49 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'object', properties: { a: { type: 'integer' } }, not: { required: ['a'], properties: { a: { minimum: 5 } } } },
   },
   {
+    name: 'not of array and object literals',
+    keywords: ['not', 'enum', 'const'],
+    schema: {
+      type: 'object',
+      properties: {
+        changes: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 3, not: { enum: [['deleted'], [], ['a', 'b']] } },
+        kind: {
+          type: 'object',
+          properties: { type: { enum: ['void', 'list', 'map'] }, size: { type: 'integer', minimum: 0, maximum: 3 } },
+          additionalProperties: false,
+          not: { enum: [{ type: 'void' }, { type: 'list', size: 2 }] },
+        },
+      },
+      required: ['changes'],
+    },
+  },
+  {
+    name: 'not of property counts',
+    keywords: ['not', 'minProperties', 'maxProperties'],
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'boolean' } },
+      additionalProperties: false,
+      not: { minProperties: 1, maxProperties: 2 },
+    },
+  },
+  {
+    name: 'oneOf whose branch refers back to it through a property',
+    keywords: ['oneOf', '$ref'],
+    schema: {
+      $defs: {
+        resource: { oneOf: [{ type: 'string', maxLength: 3 }, { $ref: '#/$defs/selector' }] },
+        selector: {
+          oneOf: [
+            { type: 'object', properties: { ios: { $ref: '#/$defs/resource' } }, required: ['ios'], additionalProperties: false },
+            { type: 'object', properties: { ios: { type: 'string' }, ref: { type: 'string' } }, required: ['ref'], additionalProperties: false },
+          ],
+        },
+      },
+      $ref: '#/$defs/resource',
+    },
+  },
+  {
     name: 'overlapping oneOf',
     keywords: ['oneOf'],
     schema: {
