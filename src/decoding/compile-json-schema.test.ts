@@ -510,6 +510,30 @@ describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #
     expect(agreement({ ...closed, not: { minProperties: 1, maxProperties: 2 } }, values).map((row) => row.mask)).toEqual([true, false, false, true]);
   });
 
+  it('not of patternProperties on a closed object: one of its keys matching a pattern with a value failing it', () => {
+    const schema = {
+      type: 'object',
+      properties: { x1: { type: 'integer' }, x2: { type: 'integer' }, y: { type: 'integer' } },
+      additionalProperties: false,
+      not: { properties: { x2: { minimum: 0 } }, patternProperties: { '^x': { maximum: 5 } }, additionalProperties: { maximum: 9 } },
+    };
+    const values = [{}, { x1: 5 }, { x1: 6 }, { x2: -1 }, { x2: 6 }, { x2: 3 }, { y: 9 }, { y: 10 }, { x1: 1, y: 10 }, { x1: 7, x2: 1, y: 1 }];
+    const rows = agreement(schema, values);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => row.mask).map((row) => row.text)).toEqual([
+      '{"x1":6}',
+      '{"x2":-1}',
+      '{"x2":6}',
+      '{"y":10}',
+      '{"x1":1,"y":10}',
+      '{"x1":7,"x2":1,"y":1}',
+    ]);
+    // open: the failing key could be any key matching the pattern
+    expect(() => compileJsonSchema({ type: 'object', not: { patternProperties: { '^x': { maximum: 5 } } } }, vocabulary)).toThrow(
+      /cannot enforce "not" at #\/not/,
+    );
+  });
+
   it('a oneOf whose branch refers back to it through a property is not a $ref cycle (the disjointness probe gives up instead)', () => {
     const schema = {
       $defs: {

@@ -563,6 +563,7 @@ class Lowering {
       intersect: intersectTyped,
       complement: (set) => this.complementSet(set),
       literal: (value, pointer) => this.literalSet(value, pointer),
+      valueSet: valueSetFor,
       satisfies: (value, typed) => this.satisfiesTyped(value, typed),
       stringPieces: (typed) => this.stringPieces(typed),
       complementDfa: (dfa) => {

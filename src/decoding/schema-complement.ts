@@ -62,6 +62,8 @@ export interface DifferenceTyped {
   properties: Map<string, LocationSet>;
   required: Set<string>;
   additional: LocationSet;
+  /** `patternProperties` groups; the difference reads them only through {@link DifferenceContext.valueSet}. */
+  patternGroups: readonly unknown[];
   minProperties: number;
   maxProperties: number;
   pointer: string;
@@ -80,6 +82,8 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   intersect(left: T, right: T): T | undefined;
   /** A location set denoting the complement of `set` (every JSON value `set` rejects). */
   complement(set: LocationSet): LocationSet;
+  /** The schemas a property `name` of an object alternative must satisfy: declared, else its matching patterns' or `additionalProperties`. */
+  valueSet(typed: T, name: string): LocationSet;
   /** A location set denoting exactly one JSON value (`{ "const": value }`), placed at `pointer`. */
   literal(value: unknown, pointer: string): LocationSet;
   /** Whether a JSON value satisfies the typed alternative exactly as the engine enforces it. */
@@ -115,6 +119,7 @@ const UNDERSTOOD = new Set([
   'properties',
   'required',
   'additional',
+  'patternGroups',
   'minProperties',
   'maxProperties',
   'pointer',
@@ -382,17 +387,20 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(missing);
       }
       const names = new Set([...negated.properties.keys(), ...negated.required]);
-      if (!isTrue(negated.additional)) {
-        // "some other key fails additionalProperties" is expressible only when `typed` lists every key it allows
+      if (!isTrue(negated.additional) || negated.patternGroups.length > 0) {
+        // "some other key fails additionalProperties (or a matching patternProperties)" is expressible only when `typed`
+        // lists every key it allows: on an open object the key is any string, and a repeated key keeps only its last value
         if (!isFalse(typed.additional))
           throw new ComplementRefused(
-            'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
+            negated.patternGroups.length > 0
+              ? 'an object whose keys matching patternProperties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)'
+              : 'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
           );
         for (const [name, set] of typed.properties) if (!isFalse(set)) names.add(name);
         for (const name of typed.required) names.add(name);
       }
       for (const name of names) {
-        const set = negated.properties.get(name) ?? negated.additional;
+        const set = context.valueSet(negated, name);
         if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
         const failing = ordered();
         if (!failing.properties.has(name)) failing.order.push(name);

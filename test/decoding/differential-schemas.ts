@@ -244,6 +244,16 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   {
+    name: 'not of patternProperties on a closed object',
+    keywords: ['not', 'patternProperties'],
+    schema: {
+      type: 'object',
+      properties: { x1: { type: 'integer' }, x2: { type: 'integer' }, y: { type: 'integer' } },
+      additionalProperties: false,
+      not: { properties: { x2: { minimum: 0 } }, patternProperties: { '^x': { maximum: 5 } }, additionalProperties: { maximum: 9 } },
+    },
+  },
+  {
     name: 'oneOf whose branch refers back to it through a property',
     keywords: ['oneOf', '$ref'],
     schema: {
