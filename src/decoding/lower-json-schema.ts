@@ -21,8 +21,8 @@ import {
   type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
-import { toPlainDecimal } from './number-language.js';
-import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
+import { toPlainDecimal, type NumberAutomaton } from './number-language.js';
+import { ajvMultipleOf, intersectNumberAutomata, intersectTwoNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
@@ -80,6 +80,8 @@ interface PatternRule {
 interface Typed {
   type: JsonType;
   integer: boolean;
+  /** Only non-integers (the complement of `integer`, from `not`, `if` or an overlapping `oneOf`). */
+  fractional: boolean;
   /** enum/const values of this type that remain possible; undefined when unrestricted. */
   literals: unknown[] | undefined;
   minLength: number;
@@ -1006,13 +1008,16 @@ class Lowering {
             for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
             break;
           }
-          const automaton = this.options.cache.numberAutomaton({
-            integer: typed.integer,
-            minimum: typed.minimum,
-            exclusiveMinimum: typed.exclusiveMinimum,
-            maximum: typed.maximum,
-            exclusiveMaximum: typed.exclusiveMaximum,
-          });
+          const automaton = this.fractionalOnly(
+            typed,
+            this.options.cache.numberAutomaton({
+              integer: typed.integer,
+              minimum: typed.minimum,
+              exclusiveMinimum: typed.exclusiveMinimum,
+              maximum: typed.maximum,
+              exclusiveMaximum: typed.exclusiveMaximum,
+            }),
+          );
           if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
           break;
         }
@@ -1081,7 +1086,7 @@ class Lowering {
    */
   private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
     const plan = planMultipleOf(typed, typed.multiples);
-    if (plan.kind === 'values') return [...plan.values];
+    if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
     let range: Typed = typed;
     if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
     else this.refuse('multipleOf', typed.pointer, plan.reason);
@@ -1093,12 +1098,19 @@ class Lowering {
       exclusiveMaximum: range.exclusiveMaximum,
     });
     let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : []);
+    if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
     if (automaton === undefined) {
       this.refuse('multipleOf', typed.pointer, `the multipleOf automaton needs more than ${MULTIPLE_OF_MAX_STATES} states (MULTIPLE_OF_MAX_STATES)`);
       automaton = base;
     }
     if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
     return undefined;
+  }
+
+  /** `automaton` restricted to texts that parse to a non-integer when the alternative is `fractional`. */
+  private fractionalOnly(typed: Typed, automaton: NumberAutomaton | null): NumberAutomaton | null {
+    if (!typed.fractional || automaton === null) return automaton;
+    return intersectTwoNumberAutomata(automaton, this.options.cache.fractionalNumbers());
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
@@ -1559,6 +1571,7 @@ class Lowering {
         const number = value as number;
         if (!Number.isFinite(number)) return false;
         if (typed.integer && !Number.isInteger(number)) return false;
+        if (typed.fractional && Number.isInteger(number)) return false;
         if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
         if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
         return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor));
@@ -1630,6 +1643,7 @@ function blank(type: JsonType, pointer: string): Typed {
   return {
     type,
     integer: false,
+    fractional: false,
     literals: undefined,
     minLength: 0,
     maxLength: Infinity,
@@ -1689,6 +1703,8 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   if (a.type !== b.type) return undefined;
   const merged = blank(a.type, a.pointer);
   merged.integer = a.integer || b.integer;
+  merged.fractional = a.fractional || b.fractional;
+  if (merged.integer && merged.fractional) return undefined;
   if (a.literals !== undefined && b.literals !== undefined)
     merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
   else merged.literals = a.literals ?? b.literals;

@@ -43,6 +43,8 @@ export interface ContainsRule {
 export interface DifferenceTyped {
   type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
   integer: boolean;
+  /** Only non-integers. */
+  fractional: boolean;
   literals: unknown[] | undefined;
   minLength: number;
   maxLength: number;
@@ -100,6 +102,7 @@ export interface DifferenceContext<T extends DifferenceTyped> {
 const UNDERSTOOD = new Set([
   'type',
   'integer',
+  'fractional',
   'literals',
   'minLength',
   'maxLength',
@@ -193,7 +196,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         }
         break;
       }
-      if (negated.integer && !typed.integer) throw new ComplementRefused('the complement of "integer" (the non-integers) is not enforced');
+      // ¬integer is the non-integers (fractional-number-language.ts), and ¬non-integer the integers
+      if (negated.integer && !typed.integer) {
+        const fraction = piece();
+        fraction.fractional = true;
+        pieces.push(fraction);
+      }
+      if (negated.fractional && !typed.fractional) {
+        const whole = piece();
+        whole.integer = true;
+        pieces.push(whole);
+      }
       if (negated.minimum !== -Infinity) {
         const below = piece();
         [below.maximum, below.exclusiveMaximum] = [negated.minimum, !negated.exclusiveMinimum];

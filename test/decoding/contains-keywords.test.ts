@@ -183,8 +183,6 @@ describe('contains, minContains, maxContains', () => {
   it.each([
     [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
     [{ type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] }, 'contains', '#/allOf/1'],
-    // the values that miss "integer" include the non-integers, which the engine cannot tell from integers by their text
-    [{ type: 'array', contains: { type: 'integer' } }, 'contains', '#/contains'],
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
@@ -209,8 +207,10 @@ describe('contains, minContains, maxContains', () => {
     expect(accepts(grammar, '[1]')).toBe(true);
     expect(accepts(grammar, '["a"]')).toBe(false);
     // a split the complement cannot build exactly: the other values stay the whole item schema, so counts only loosen
-    const integers = compileJsonSchema({ type: 'array', contains: { type: 'integer' }, maxContains: 1 }, vocabulary, { lenient: true });
-    expect(integers.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);
-    expect(['[1]', '[1,2]', '["a",1]', '["a"]', '[]'].filter((value) => accepts(integers, value))).toEqual(['[1]', '[1,2]', '["a",1]']);
+    const closed = compileJsonSchema({ type: 'array', contains: { type: 'object', additionalProperties: false }, maxContains: 1 }, vocabulary, {
+      lenient: true,
+    });
+    expect(closed.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);
+    expect(['[{}]', '[{},{}]', '["a",{}]', '["a"]', '[]'].filter((value) => accepts(closed, value))).toEqual(['[{}]', '[{},{}]', '["a",{}]']);
   });
 });

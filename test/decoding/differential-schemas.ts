@@ -217,6 +217,18 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'object', properties: { a: { type: 'integer' } }, not: { required: ['a'], properties: { a: { minimum: 5 } } } },
   },
   {
+    name: 'not of integer (the non-integers), bounded and not',
+    keywords: ['not', 'type'],
+    schema: {
+      type: 'object',
+      properties: {
+        ratio: { type: 'number', minimum: -1, maximum: 2, not: { type: 'integer' } },
+        amount: { not: { type: 'integer' } },
+      },
+      required: ['ratio'],
+    },
+  },
+  {
     name: 'not of array and object literals',
     keywords: ['not', 'enum', 'const'],
     schema: {
