@@ -504,6 +504,9 @@ describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #
     ).toEqual([]);
     expect(accepts(compileJsonSchema(nested, vocabulary), '[1.0,[true],"k"]')).toBe(false);
     expect(accepts(compileJsonSchema(nested, vocabulary), '[1.5,[true],"k"]')).toBe(true);
+    // many excluded literals multiply the alternatives: refused with the count, before the product is built
+    const many = { type: 'array', not: { enum: Array.from({ length: 40 }, (_, index) => [index, index + 1, index + 2]) } };
+    expect(() => compileJsonSchema(many, vocabulary)).toThrow(/cannot enforce "not" at #\/not: the complement of these literals expands to more than 256/);
   });
 
   it('not of object literals on a closed object: a missing key, a differing value or a key the literal lacks', () => {

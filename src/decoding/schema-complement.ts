@@ -3,10 +3,12 @@
  * `if`/`then`/`else` and `oneOf` with overlapping branches. "Some constraint of `n`
  * fails" is a union of alternatives, each built from `p` and one failed constraint:
  * a string outside the DFA (DFA complement) or outside the length bounds, a number
- * below or above an interval (or between excluded literals), an array too short, too
+ * below or above an interval (or between excluded literals), a non-integer for `integer`, an array too short, too
  * long, with a `contains` count out of its bounds or with one item in the complement of its
- * schema, an object missing a required
- * property or holding one whose value is in the complement. Nested complements are
+ * schema (array literals: another length or one item outside `{const: vᵢ}`), an object missing
+ * a required property, with a property count out of its bounds, or holding one whose value is in
+ * the complement (object literals: a key missing, a value outside `{const: …}`, or on a closed
+ * object a key the literal lacks). Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
  * @module
@@ -127,6 +129,9 @@ const UNDERSTOOD = new Set([
   'maxProperties',
   'pointer',
 ]);
+
+/** Most alternatives the complement of array or object literals may reach (the lowering's MAX_ALTERNATIVES, 256). */
+export const MAX_LITERAL_COMPLEMENT_ALTERNATIVES = 256;
 
 /** Thrown inside a difference when it cannot be built exactly; the caller refuses its keyword. */
 export class ComplementRefused extends Error {}
@@ -274,6 +279,9 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
             failures.push(differing);
           });
           result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+          // each excluded literal multiplies the alternatives: stop before the product grows past any budget
+          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
+            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
         }
         return result;
       }
@@ -369,6 +377,9 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
             failures.push(extra);
           }
           result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+          // each excluded literal multiplies the alternatives: stop before the product grows past any budget
+          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
+            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
         }
         return result;
       }
