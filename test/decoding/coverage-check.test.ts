@@ -25,7 +25,11 @@ describe('bench:coverage schema check', () => {
 
   it('groups a refusal by its first keyword and lists every keyword a lenient compile relaxes', () => {
     const result = checkSchema(
-      job({ type: 'object', minProperties: 2, properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'integer' } } } }),
+      job({
+        type: 'object',
+        minProperties: 2,
+        properties: { d: { format: 'regex' }, l: { type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] } },
+      }),
       vocabulary,
     );
     expect(result.outcome).toBe('refused');
