@@ -37,6 +37,8 @@ export interface SchemaResult {
   readonly outcome: Outcome;
   /** Refusal reason (keyword, or `format "x"`, or the regex feature) or the error's first line. */
   readonly reason?: string;
+  /** The first refusal as the engine reported it, for `--list-refused`. */
+  readonly refusal?: { readonly keyword: string; readonly pointer: string; readonly details: string };
   /** Under `lenient`, every reason the engine would have to relax (empty when it compiles strictly). */
   readonly relaxed?: readonly string[];
   /** Names of the formats unknown to ajv-formats that the schema uses, when that is a reason. */
@@ -123,6 +125,7 @@ export function checkSchema(job: SchemaJob, vocabulary: Vocabulary): SchemaResul
         name: job.name,
         outcome: 'refused',
         reason: refusalReason(error).reason,
+        refusal: { keyword: error.keyword, pointer: error.pointer, details: error.details },
         relaxed: [...new Set(relaxed.map((entry) => entry.reason))],
         unknownFormats,
       };

@@ -20,6 +20,7 @@
  * Flags: --vocab=qwen3|llama3|gemma3|byte  --limit=N (first N per folder)  --sample=N (N per
  * folder at random)  --seed=1  --instances=200 (per schema)  --timeout-ms=20000 (per schema,
  * the worker is replaced when it runs past)  --layout=compact|flexible  --suite  --json
+ * --list-refused (every refused schema with its keyword, JSON pointer and the engine's reason)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -46,10 +47,11 @@ const MAX_INSTANCES = Number(flags.get('instances') ?? 200);
 const TIMEOUT_MS = Number(flags.get('timeout-ms') ?? 20_000);
 const LAYOUT = (flags.get('layout') ?? 'compact') as 'compact' | 'flexible';
 const JSON_OUTPUT = flags.has('json');
+const LIST_REFUSED = flags.has('list-refused');
 if (flags.has('suite')) folders.push(resolve(root, 'test/fixtures/json-schema-test-suite'));
 if (folders.length === 0 || !['qwen3', 'llama3', 'gemma3', 'byte'].includes(VOCAB) || !['compact', 'flexible'].includes(LAYOUT)) {
   console.error(
-    'usage: npm run bench:coverage -- <folder>... [--suite] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json]',
+    'usage: npm run bench:coverage -- <folder>... [--suite] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json] [--list-refused]',
   );
   process.exit(2);
 }
@@ -357,6 +359,7 @@ async function main(): Promise<void> {
   const pool = new WorkerPool();
   const summaries: Summary[] = [];
   const all: SchemaResult[] = [];
+  const refusedSchemas: { dataset: string; result: SchemaResult }[] = [];
   try {
     for (const dataset of datasets) {
       const datasetStart = performance.now();
@@ -367,6 +370,7 @@ async function main(): Promise<void> {
           process.stderr.write(`${dataset.name}: ${index + 1}/${dataset.jobs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
       }
       all.push(...results);
+      for (const result of results) if (result.outcome === 'refused') refusedSchemas.push({ dataset: dataset.name, result });
       summaries.push(summarize(dataset.name, results, dataset.olderDialects, (performance.now() - datasetStart) / 1000));
     }
   } finally {
@@ -397,6 +401,14 @@ async function main(): Promise<void> {
   console.log(reasonTable(summaries, 'errors', 15));
   if (total.failures.length > 0)
     console.log(`\n### Disagreements with the validator (first ${total.failures.length})\n\n${total.failures.map((line) => `- ${line}`).join('\n')}`);
+  if (LIST_REFUSED) {
+    console.log(`\n### Refused schemas (${refusedSchemas.length})\n\n| schema | keyword | at | reason |\n| --- | --- | --- | --- |`);
+    for (const { dataset, result } of refusedSchemas) {
+      const { keyword, pointer, details } = result.refusal ?? { keyword: result.reason ?? '?', pointer: '?', details: '' };
+      const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+      console.log(`| ${cell(`${dataset}/${result.name}`)} | ${cell(keyword)} | ${cell(pointer)} | ${cell(details)} |`);
+    }
+  }
   if (JSON_OUTPUT)
     console.log(`\n${JSON.stringify({ vocabulary: VOCAB, layout: LAYOUT, seed: SEED, maxInstances: MAX_INSTANCES, seconds, summaries }, null, 2)}`);
   process.exitCode = total.instances.invalidAccepted > 0 ? 1 : 0;

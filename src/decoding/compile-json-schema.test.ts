@@ -261,9 +261,9 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
     [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'regex' } }, 'format', '#/items'],
-    [{ oneOf: [{ type: 'integer' }, { minimum: 2 }] }, 'oneOf', '#'],
+    [{ oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }, 'oneOf', '#'],
     [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
-    [{ not: { type: 'integer' } }, 'not', '#/not'],
+    [{ type: 'object', not: { additionalProperties: false } }, 'not', '#/not'],
     [{ type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } }, 'not', '#/not'],
     [{ type: 'integer', multipleOf: 3 }, 'multipleOf', '#'],
   ])('%j → %s at %s', (schema, keyword, pointer) => {
@@ -434,5 +434,202 @@ describe('compileJsonSchema: flexible layout and depth', () => {
     matcher.fillMask(mask);
     const allowed = [...Array(vocabulary.size).keys()].filter((id) => (mask[id >>> 5]! >>> (id & 31)) & 1).map((id) => vocabulary.tokenText(id));
     expect(allowed).toEqual(['<0x5d>']);
+  });
+});
+
+describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #14)', () => {
+  /** Each value's verdict under the mask (compact text) next to the registry's, so a disagreement shows which value. */
+  function agreement(schema: Record<string, unknown>, values: readonly unknown[]): { text: string; mask: boolean; registry: boolean }[] {
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const validator = compileSchema(schema);
+    return values.map((value) => {
+      // the grammar's layout where it has one (bounded numbers are plain decimals), else as JSON.stringify writes it
+      const text = grammar.format(value) ?? JSON.stringify(value);
+      return { text, mask: accepts(grammar, text), registry: validator.validate(value).success };
+    });
+  }
+  const disagreements = (rows: ReturnType<typeof agreement>): typeof rows => rows.filter((row) => row.mask !== row.registry);
+
+  it('not of integer: the non-integers, decided on the text as the double it parses to', () => {
+    const schema = { type: 'object', properties: { value: { type: 'number', not: { type: 'integer' } }, size: { not: { type: 'integer' }, maximum: 3 } } };
+    const values = [
+      { value: 1.5 },
+      { value: 1 },
+      { value: -0.25 },
+      { value: 2 ** 52 - 0.5 },
+      { size: 2.5 },
+      { size: 3 },
+      { size: 3.5 },
+      { size: 'x' },
+      { size: -1e-7 },
+    ];
+    expect(disagreements(agreement(schema, values))).toEqual([]);
+    const grammar = compileJsonSchema(schema, vocabulary);
+    // texts that parse to an integer although they carry a fraction
+    expect(
+      ['{"value":1.0}', '{"value":1.0000000000000001}', '{"value":4503599627370496.5}', '{"value":1e-400}'].filter((text) => accepts(grammar, text)),
+    ).toEqual([]);
+    expect(['{"value":1.0000000000000003}', '{"value":5e-324}', '{"size":2.9999999999999996}'].filter((text) => !accepts(grammar, text))).toEqual([]);
+    // and the other way: an overlapping oneOf of integers and numbers leaves the non-integers to the second branch
+    expect(disagreements(agreement({ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }, [-1, 0, 0.5, 1, 1.5, -1.5, 'x']))).toEqual([]);
+  });
+
+  it('not of array literals: a different length or one differing item', () => {
+    const schema = { type: 'array', items: { type: 'string' }, not: { enum: [['deleted'], [], ['a', 'b']] } };
+    const rows = agreement(schema, [[], ['deleted'], ['a', 'b'], ['x'], ['deleted', 'x'], ['a'], ['a', 'c'], ['b', 'b'], ['a', 'b', 'c'], ['deletedx'], [1]]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => row.mask).map((row) => row.text)).toEqual([
+      '["x"]',
+      '["deleted","x"]',
+      '["a"]',
+      '["a","c"]',
+      '["b","b"]',
+      '["a","b","c"]',
+      '["deletedx"]',
+    ]);
+    // nested literals and numbers equal as JSON (1 and 1.0) are the same item
+    const nested = { type: 'array', not: { const: [1, [true], 'k'] } };
+    expect(
+      disagreements(
+        agreement(nested, [
+          [1, [true], 'k'],
+          [1, [false], 'k'],
+          [2, [true], 'k'],
+          [1, [true], 'j'],
+          [1, [true]],
+          [1, [true, true], 'k'],
+          [1, [true], 'k', 0],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(accepts(compileJsonSchema(nested, vocabulary), '[1.0,[true],"k"]')).toBe(false);
+    expect(accepts(compileJsonSchema(nested, vocabulary), '[1.5,[true],"k"]')).toBe(true);
+    // many excluded literals multiply the alternatives: refused with the count, before the product is built
+    const many = { type: 'array', not: { enum: Array.from({ length: 40 }, (_, index) => [index, index + 1, index + 2]) } };
+    expect(() => compileJsonSchema(many, vocabulary)).toThrow(/cannot enforce "not" at #\/not: the complement of these literals expands to more than 256/);
+  });
+
+  it('not of object literals on a closed object: a missing key, a differing value or a key the literal lacks', () => {
+    const schema = {
+      type: 'object',
+      properties: { type: { type: 'string' }, size: { type: 'integer' } },
+      additionalProperties: false,
+      not: { enum: [{ type: 'void' }, { type: 'list', size: 2 }] },
+    };
+    const rows = agreement(schema, [
+      {},
+      { type: 'void' },
+      { type: 'list', size: 2 },
+      { type: 'list' },
+      { type: 'void', size: 1 },
+      { type: 'list', size: 3 },
+      { size: 2 },
+      { type: 'other' },
+    ]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => !row.mask).map((row) => row.text)).toEqual(['{"type":"void"}', '{"type":"list","size":2}']);
+    // on an open object "some key the literal lacks" could be any key (duplicates included): refused, naming not
+    expect(() => compileJsonSchema({ type: 'object', not: { const: { type: 'void' } } }, vocabulary)).toThrow(/cannot enforce "not" at #\/not/);
+  });
+
+  it('not of minProperties and maxProperties: a count below or above', () => {
+    const closed = { type: 'object', properties: { a: {}, b: {}, c: {} }, additionalProperties: false };
+    const values = [{}, { a: 1 }, { a: 1, b: 2 }, { a: 1, b: 2, c: 3 }];
+    expect(disagreements(agreement({ ...closed, not: { minProperties: 2 } }, values))).toEqual([]);
+    expect(disagreements(agreement({ ...closed, not: { maxProperties: 1 } }, values))).toEqual([]);
+    expect(disagreements(agreement({ ...closed, not: { minProperties: 1, maxProperties: 2 } }, values))).toEqual([]);
+    expect(agreement({ ...closed, not: { minProperties: 1, maxProperties: 2 } }, values).map((row) => row.mask)).toEqual([true, false, false, true]);
+  });
+
+  it('not of patternProperties on a closed object: one of its keys matching a pattern with a value failing it', () => {
+    const schema = {
+      type: 'object',
+      properties: { x1: { type: 'integer' }, x2: { type: 'integer' }, y: { type: 'integer' } },
+      additionalProperties: false,
+      not: { properties: { x2: { minimum: 0 } }, patternProperties: { '^x': { maximum: 5 } }, additionalProperties: { maximum: 9 } },
+    };
+    const values = [{}, { x1: 5 }, { x1: 6 }, { x2: -1 }, { x2: 6 }, { x2: 3 }, { y: 9 }, { y: 10 }, { x1: 1, y: 10 }, { x1: 7, x2: 1, y: 1 }];
+    const rows = agreement(schema, values);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => row.mask).map((row) => row.text)).toEqual([
+      '{"x1":6}',
+      '{"x2":-1}',
+      '{"x2":6}',
+      '{"y":10}',
+      '{"x1":1,"y":10}',
+      '{"x1":7,"x2":1,"y":1}',
+    ]);
+    // open: the failing key could be any key matching the pattern
+    expect(() => compileJsonSchema({ type: 'object', not: { patternProperties: { '^x': { maximum: 5 } } } }, vocabulary)).toThrow(
+      /cannot enforce "not" at #\/not/,
+    );
+  });
+
+  it('a oneOf whose branch refers back to it through a property is not a $ref cycle (the disjointness probe gives up instead)', () => {
+    const schema = {
+      $defs: {
+        resource: { oneOf: [{ type: 'string' }, { $ref: '#/$defs/selector' }] },
+        selector: {
+          oneOf: [
+            { type: 'object', properties: { ios: { $ref: '#/$defs/resource' } }, required: ['ios'], additionalProperties: false },
+            { type: 'object', properties: { ios: { type: 'string' }, ref: { type: 'string' } }, required: ['ref'], additionalProperties: false },
+          ],
+        },
+      },
+      $ref: '#/$defs/resource',
+    };
+    const rows = agreement(schema, ['x', 1, { ios: 'a' }, { ios: { ios: 'b' } }, { ref: 'r' }, { ios: 'a', ref: 'r' }, { ios: { ref: 'r' } }, { ios: 1 }, {}]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => !row.mask).map((row) => row.text)).toEqual(['1', '{"ios":1}', '{}']);
+  });
+
+  it('a pattern that is not a regex under the u flag fails the schema in the engine exactly where it fails in the registry', () => {
+    const sources = [
+      '^Agenda\\:[0-9]+$',
+      '^[[a-z]*[-]?[a-z]*]*$',
+      '^PUBMED:\\{d}',
+      "^[\\'#]+$",
+      '.*\\{\\{.+}}.*',
+      '\\#',
+      '^[a-z]+$',
+      '^\\{\\}$',
+      '[\\]]',
+      '^\\d{2}$',
+    ];
+    const placements = (source: string): Record<string, unknown>[] => [
+      { type: 'string', pattern: source },
+      { type: 'object', patternProperties: { [source]: { type: 'integer' } } },
+      // Ajv compiles what it reaches: definitions through $ref, other subschemas always
+      { type: 'string', $defs: { unused: { pattern: source } } },
+      { type: 'string', $defs: { used: { pattern: source } }, properties: { a: { $ref: '#/$defs/used' } } },
+      {
+        oneOf: [
+          { type: 'string', pattern: source },
+          { type: 'string', maxLength: 1 },
+        ],
+      },
+    ];
+    const outcome = (compile: () => unknown): string => {
+      try {
+        compile();
+        return 'compiles';
+      } catch (error) {
+        return error instanceof SchemaCompileError ? 'SchemaCompileError' : (error as Error).constructor.name;
+      }
+    };
+    const rows = sources.flatMap((source) =>
+      placements(source).map((schema) => ({
+        schema: JSON.stringify(schema),
+        registry: outcome(() => compileSchema(schema)),
+        engine: outcome(() => compileJsonSchema(schema, vocabulary)),
+        lenient: outcome(() => compileJsonSchema(schema, vocabulary, { lenient: true })),
+      })),
+    );
+    expect(rows.filter((row) => (row.registry === 'SchemaCompileError') !== (row.engine === 'SchemaCompileError') || row.engine !== row.lenient)).toEqual([]);
+    expect(rows.filter((row) => row.engine === 'SchemaCompileError').length).toBe(6 * 4);
+    expect(rows.filter((row) => row.registry === 'compiles' && row.schema.includes('unused')).length).toBe(sources.length);
+    expect(() => compileJsonSchema({ type: 'string', pattern: '^Agenda\\:[0-9]+$' }, vocabulary)).toThrow(
+      /not a valid regular expression with the "u" flag[\s\S]*at #\/pattern/,
+    );
   });
 });

@@ -8,6 +8,7 @@
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
+import { fractionalNumberAutomaton } from './fractional-number-language.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 
 /**
@@ -93,6 +94,11 @@ export class GrammarCache {
   numberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
     const key = JSON.stringify([constraint.integer, constraint.minimum, constraint.exclusiveMinimum, constraint.maximum, constraint.exclusiveMaximum]);
     return this.numbers.getOrCompute(key, () => numberAutomaton(constraint));
+  }
+
+  /** The automaton of number texts that parse to a non-integer double (the complement of `integer` among numbers). */
+  fractionalNumbers(): NumberAutomaton {
+    return this.numbers.getOrCompute('fractional', () => fractionalNumberAutomaton())!;
   }
 
   /** The loop classes of every state of `dfa` (a time format's DFA has thousands of states: computed once). */

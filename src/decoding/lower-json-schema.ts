@@ -23,13 +23,14 @@ import {
   type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
-import { toPlainDecimal } from './number-language.js';
-import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
+import { toPlainDecimal, type NumberAutomaton } from './number-language.js';
+import { ajvMultipleOf, intersectNumberAutomata, intersectTwoNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
 import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
+import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 import { differenceOf, type ContainsRule, type DifferenceContext, type StringPiece } from './schema-complement.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
@@ -58,6 +59,9 @@ const FALSE_LOCATION = 0;
 const TRUE_SET: LocationSet = [];
 const FALSE_SET: LocationSet = [FALSE_LOCATION];
 
+/** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */
+class ProbeCycle extends Error {}
+
 interface Location {
   readonly id: number;
   readonly schema: unknown;
@@ -81,6 +85,8 @@ interface PatternRule {
 interface Typed {
   type: JsonType;
   integer: boolean;
+  /** Only non-integers (the complement of `integer`, from `not`, `if` or an overlapping `oneOf`). */
+  fractional: boolean;
   /** enum/const values of this type that remain possible; undefined when unrestricted. */
   literals: unknown[] | undefined;
   minLength: number;
@@ -267,6 +273,8 @@ class Lowering {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private readonly inProgress = new Set<number>();
+  /** Nesting of disjointness probes; inside one, reaching a location being denoted abandons the probe instead of refusing. */
+  private probing = 0;
   /** Locations whose denotation dropped a keyword (lenient): negating them would be stricter than the schema, not looser. */
   private readonly relaxedDenotations = new Set<number>();
   private readonly nodes: ValueNode[] = [];
@@ -291,6 +299,7 @@ class Lowering {
   }
 
   run(): LoweredSchema {
+    this.rejectNonUnicodePatterns();
     const rootSet = this.locate(this.root, this.registry.placeOf(this.root) ?? { base: '', pointer: '#' }, isPlainObject(this.root) ? this.root : undefined);
     const root = this.nodeFor(rootSet);
     while (this.pending.length > 0) {
@@ -319,6 +328,45 @@ class Lowering {
     if (this.relaxedKeys.has(key)) return;
     this.relaxedKeys.add(key);
     this.relaxed.push({ keyword, pointer, details });
+  }
+
+  /**
+   * The registry's Ajv compiles every `pattern` and `patternProperties` key it reaches (all subschemas but unreferenced
+   * definitions) as `new RegExp(source, "u")`, and a regex that is not valid under the `u` flag (`\:`, a lone `]`)
+   * fails the whole schema, whether a value ever gets there or not. The engine refuses the same schemas the same way.
+   */
+  private rejectNonUnicodePatterns(): void {
+    const check = (source: unknown, pointer: string): void => {
+      if (typeof source !== 'string') return;
+      try {
+        new RegExp(source, 'u');
+      } catch (error) {
+        this.invalid(
+          pointer,
+          `the pattern ${JSON.stringify(source)} is not a valid regular expression with the "u" flag (${(error as Error).message}), so the registry's validator refuses the schema too; escape only syntax characters (write ":" for "\\:") and escape a literal "]" or "}"`,
+        );
+      }
+    };
+    const seen = new Set<object>();
+    const work: { schema: unknown; place: SchemaPlace }[] = [{ schema: this.root, place: this.registry.placeOf(this.root) ?? { base: '', pointer: '#' } }];
+    while (work.length > 0) {
+      const { schema, place } = work.pop()!;
+      if (!isPlainObject(schema) || seen.has(schema)) continue;
+      seen.add(schema);
+      check(schema.pattern, `${place.pointer}/pattern`);
+      if (isPlainObject(schema.patternProperties))
+        for (const source of Object.keys(schema.patternProperties)) check(source, `${place.pointer}/patternProperties`);
+      for (const slot of subschemaSlots(schema)) {
+        // Ajv compiles a definition only where a $ref reaches it, and never contentSchema (an annotation)
+        if (slot.keyword === '$defs' || slot.keyword === 'definitions' || slot.keyword === 'contentSchema') continue;
+        const pointer = `${place.pointer}/${slot.keyword}${slot.key === undefined ? '' : `/${String(slot.key).replaceAll('~', '~0').replaceAll('/', '~1')}`}`;
+        work.push({ schema: slot.schema, place: this.registry.placeOf(slot.schema) ?? { base: place.base, pointer } });
+      }
+      if (typeof schema.$ref === 'string') {
+        const target = this.registry.resolve(schema.$ref, place.base);
+        if (target !== undefined) work.push(target);
+      }
+    }
   }
 
   private invalid(pointer: string, message: string): never {
@@ -396,6 +444,8 @@ class Lowering {
     }
     const location = this.locations[id]!;
     if (this.inProgress.has(id)) {
+      // a disjointness probe reached a schema still being denoted: the probe gives up (not provably disjoint)
+      if (this.probing > 0) throw new ProbeCycle();
       this.refuse('$ref', location.place.pointer, 'a $ref cycle that never enters a property or item (the schema refers to itself without nesting)');
       return ALL_TYPES.map((type) => blank(type, location.place.pointer));
     }
@@ -562,6 +612,8 @@ class Lowering {
       blank,
       intersect: intersectTyped,
       complement: (set) => this.complementSet(set),
+      literal: (value, pointer) => this.literalSet(value, pointer),
+      valueSet: valueSetFor,
       satisfies: (value, typed) => this.satisfiesTyped(value, typed),
       stringPieces: (typed) => this.stringPieces(typed),
       complementDfa: (dfa) => {
@@ -586,6 +638,19 @@ class Lowering {
       placeOf: (schema) => this.registry.placeOf(schema),
       refuse: (keyword, pointer, details) => this.refuse(keyword, pointer, details),
     };
+  }
+
+  private readonly literalLocations = new Map<string, LocationSet>();
+
+  /** A location set that denotes one JSON value, as `{ "const": value }` at `pointer` (complements of array and object literals use them). */
+  private literalSet(value: unknown, pointer: string): LocationSet {
+    const key = `${pointer}\u0000${JSON.stringify(value)}`;
+    let set = this.literalLocations.get(key);
+    if (set === undefined) {
+      set = this.locate({ const: value }, { base: '', pointer });
+      this.literalLocations.set(key, set);
+    }
+    return set;
   }
 
   /** A location set that denotes every JSON value `set` rejects. */
@@ -876,6 +941,36 @@ class Lowering {
     return left.every((a) => right.every((b) => this.disjointTyped(a, b, depth)));
   }
 
+  /**
+   * Disjointness of item or property values, which denotes them: through a `$ref` back to a `oneOf` being denoted
+   * that would be a cycle, though the value nests; unsure then, so not disjoint (the overlapping-branch construction
+   * is exact either way).
+   */
+  private disjointSets(left: LocationSet, right: LocationSet, depth: number): boolean {
+    this.probing++;
+    try {
+      return this.disjointLists(this.denoteSet(left), this.denoteSet(right), depth);
+    } catch (error) {
+      if (error instanceof ProbeCycle) return false;
+      throw error;
+    } finally {
+      this.probing--;
+    }
+  }
+
+  /** Whether no value satisfies `set`, or undefined when deciding it reaches a location being denoted. */
+  private emptySet(set: LocationSet): boolean | undefined {
+    this.probing++;
+    try {
+      return this.denoteSet(set).length === 0;
+    } catch (error) {
+      if (error instanceof ProbeCycle) return undefined;
+      throw error;
+    } finally {
+      this.probing--;
+    }
+  }
+
   private disjointTyped(a: Typed, b: Typed, depth: number): boolean {
     if (a.type !== b.type) return true;
     if (a.literals !== undefined && b.literals !== undefined) return !a.literals.some((value) => b.literals!.some((other) => jsonEqual(value, other)));
@@ -917,7 +1012,7 @@ class Lowering {
         const length = Math.max(a.prefix.length, b.prefix.length);
         for (let index = 0; index < length; index++) {
           if (index >= Math.max(a.minItems, b.minItems)) break;
-          if (this.disjointLists(this.denoteSet(a.prefix[index] ?? a.items), this.denoteSet(b.prefix[index] ?? b.items), depth - 1)) return true;
+          if (this.disjointSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items, depth - 1)) return true;
         }
         return false;
       }
@@ -927,9 +1022,9 @@ class Lowering {
           const left = valueSetFor(a, name);
           const right = valueSetFor(b, name);
           if (a.required.has(name) || b.required.has(name)) {
-            if (this.denoteSet(left).length === 0 || this.denoteSet(right).length === 0) return true;
+            if (this.emptySet(left) === true || this.emptySet(right) === true) return true;
           }
-          if (a.required.has(name) && b.required.has(name) && this.disjointLists(this.denoteSet(left), this.denoteSet(right), depth - 1)) return true;
+          if (a.required.has(name) && b.required.has(name) && this.disjointSets(left, right, depth - 1)) return true;
         }
         return false;
       }
@@ -978,13 +1073,16 @@ class Lowering {
             for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
             break;
           }
-          const automaton = this.options.cache.numberAutomaton({
-            integer: typed.integer,
-            minimum: typed.minimum,
-            exclusiveMinimum: typed.exclusiveMinimum,
-            maximum: typed.maximum,
-            exclusiveMaximum: typed.exclusiveMaximum,
-          });
+          const automaton = this.fractionalOnly(
+            typed,
+            this.options.cache.numberAutomaton({
+              integer: typed.integer,
+              minimum: typed.minimum,
+              exclusiveMinimum: typed.exclusiveMinimum,
+              maximum: typed.maximum,
+              exclusiveMaximum: typed.exclusiveMaximum,
+            }),
+          );
           if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
           break;
         }
@@ -1056,7 +1154,7 @@ class Lowering {
    */
   private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
     const plan = planMultipleOf(typed, typed.multiples);
-    if (plan.kind === 'values') return [...plan.values];
+    if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
     let range: Typed = typed;
     if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
     else this.refuse('multipleOf', typed.pointer, plan.reason);
@@ -1068,12 +1166,19 @@ class Lowering {
       exclusiveMaximum: range.exclusiveMaximum,
     });
     let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : []);
+    if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
     if (automaton === undefined) {
       this.refuse('multipleOf', typed.pointer, `the multipleOf automaton needs more than ${MULTIPLE_OF_MAX_STATES} states (MULTIPLE_OF_MAX_STATES)`);
       automaton = base;
     }
     if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.alternativeCount++, automaton, height: 1 });
     return undefined;
+  }
+
+  /** `automaton` restricted to texts that parse to a non-integer when the alternative is `fractional`. */
+  private fractionalOnly(typed: Typed, automaton: NumberAutomaton | null): NumberAutomaton | null {
+    if (!typed.fractional || automaton === null) return automaton;
+    return intersectTwoNumberAutomata(automaton, this.options.cache.fractionalNumbers());
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */
@@ -1568,6 +1673,7 @@ class Lowering {
         const number = value as number;
         if (!Number.isFinite(number)) return false;
         if (typed.integer && !Number.isInteger(number)) return false;
+        if (typed.fractional && Number.isInteger(number)) return false;
         if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
         if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
         return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor));
@@ -1639,6 +1745,7 @@ function blank(type: JsonType, pointer: string): Typed {
   return {
     type,
     integer: false,
+    fractional: false,
     literals: undefined,
     minLength: 0,
     maxLength: Infinity,
@@ -1703,6 +1810,8 @@ function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   if (a.type !== b.type) return undefined;
   const merged = blank(a.type, a.pointer);
   merged.integer = a.integer || b.integer;
+  merged.fractional = a.fractional || b.fractional;
+  if (merged.integer && merged.fractional) return undefined;
   if (a.literals !== undefined && b.literals !== undefined)
     merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
   else merged.literals = a.literals ?? b.literals;

@@ -202,7 +202,12 @@ export function intersectNumberAutomata(base: NumberAutomaton, moduli: readonly 
   return result;
 }
 
-function product2(left: NumberAutomaton, right: NumberAutomaton): NumberAutomaton | null | undefined {
+/** The texts both automata accept (null: none), without a state budget: for automata of known, bounded size. */
+export function intersectTwoNumberAutomata(left: NumberAutomaton, right: NumberAutomaton): NumberAutomaton | null {
+  return product2(left, right, Infinity)!;
+}
+
+function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates = MULTIPLE_OF_MAX_STATES): NumberAutomaton | null | undefined {
   const rightCount = right.accepting.length;
   const ids = new Map<number, number>([[0, 0]]);
   const pairs: number[] = [0];
@@ -224,7 +229,7 @@ function product2(left: NumberAutomaton, right: NumberAutomaton): NumberAutomato
       let target = ids.get(key);
       if (target === undefined) {
         target = pairs.length;
-        if (target >= MULTIPLE_OF_MAX_STATES) return undefined;
+        if (target >= maxStates) return undefined;
         ids.set(key, target);
         pairs.push(key);
       }

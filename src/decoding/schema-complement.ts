@@ -3,10 +3,12 @@
  * `if`/`then`/`else` and `oneOf` with overlapping branches. "Some constraint of `n`
  * fails" is a union of alternatives, each built from `p` and one failed constraint:
  * a string outside the DFA (DFA complement) or outside the length bounds, a number
- * below or above an interval (or between excluded literals), an array too short, too
+ * below or above an interval (or between excluded literals), a non-integer for `integer`, an array too short, too
  * long, with a `contains` count out of its bounds or with one item in the complement of its
- * schema, an object missing a required
- * property or holding one whose value is in the complement. Nested complements are
+ * schema (array literals: another length or one item outside `{const: vᵢ}`), an object missing
+ * a required property, with a property count out of its bounds, or holding one whose value is in
+ * the complement (object literals: a key missing, a value outside `{const: …}`, or on a closed
+ * object a key the literal lacks). Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
  * @module
@@ -43,6 +45,8 @@ export interface ContainsRule {
 export interface DifferenceTyped {
   type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
   integer: boolean;
+  /** Only non-integers. */
+  fractional: boolean;
   literals: unknown[] | undefined;
   minLength: number;
   maxLength: number;
@@ -62,6 +66,10 @@ export interface DifferenceTyped {
   properties: Map<string, LocationSet>;
   required: Set<string>;
   additional: LocationSet;
+  /** `patternProperties` groups; the difference reads them only through {@link DifferenceContext.valueSet}. */
+  patternGroups: readonly unknown[];
+  minProperties: number;
+  maxProperties: number;
   pointer: string;
 }
 
@@ -78,6 +86,10 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   intersect(left: T, right: T): T | undefined;
   /** A location set denoting the complement of `set` (every JSON value `set` rejects). */
   complement(set: LocationSet): LocationSet;
+  /** The schemas a property `name` of an object alternative must satisfy: declared, else its matching patterns' or `additionalProperties`. */
+  valueSet(typed: T, name: string): LocationSet;
+  /** A location set denoting exactly one JSON value (`{ "const": value }`), placed at `pointer`. */
+  literal(value: unknown, pointer: string): LocationSet;
   /** Whether a JSON value satisfies the typed alternative exactly as the engine enforces it. */
   satisfies(value: unknown, typed: T): boolean;
   /** The string language of a typed alternative as a union of pieces; undefined when a pattern is refused. */
@@ -92,6 +104,7 @@ export interface DifferenceContext<T extends DifferenceTyped> {
 const UNDERSTOOD = new Set([
   'type',
   'integer',
+  'fractional',
   'literals',
   'minLength',
   'maxLength',
@@ -111,8 +124,14 @@ const UNDERSTOOD = new Set([
   'properties',
   'required',
   'additional',
+  'patternGroups',
+  'minProperties',
+  'maxProperties',
   'pointer',
 ]);
+
+/** Most alternatives the complement of array or object literals may reach (the lowering's MAX_ALTERNATIVES, 256). */
+export const MAX_LITERAL_COMPLEMENT_ALTERNATIVES = 256;
 
 /** Thrown inside a difference when it cannot be built exactly; the caller refuses its keyword. */
 export class ComplementRefused extends Error {}
@@ -182,7 +201,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         }
         break;
       }
-      if (negated.integer && !typed.integer) throw new ComplementRefused('the complement of "integer" (the non-integers) is not enforced');
+      // ¬integer is the non-integers (fractional-number-language.ts), and ¬non-integer the integers
+      if (negated.integer && !typed.integer) {
+        const fraction = piece();
+        fraction.fractional = true;
+        pieces.push(fraction);
+      }
+      if (negated.fractional && !typed.fractional) {
+        const whole = piece();
+        whole.integer = true;
+        pieces.push(whole);
+      }
       if (negated.minimum !== -Infinity) {
         const below = piece();
         [below.maximum, below.exclusiveMaximum] = [negated.minimum, !negated.exclusiveMinimum];
@@ -229,7 +258,33 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       return result;
     }
     case 'array': {
-      if (negated.literals !== undefined) throw new ComplementRefused('the complement of array literals (enum/const) is not enforced');
+      if (negated.literals !== undefined) {
+        // an array differs from [v0, …, vn-1] by its length or by one item: ∩ over the values of those unions
+        const values = negated.literals.filter((value) => context.satisfies(value, negated)) as unknown[][];
+        let result: T[] = [typed];
+        for (const value of values) {
+          const failures: T[] = [];
+          if (value.length > 0) {
+            const shorter = piece();
+            shorter.maxItems = value.length - 1;
+            failures.push(shorter);
+          }
+          const longer = piece();
+          longer.minItems = value.length + 1;
+          failures.push(longer);
+          value.forEach((item, index) => {
+            const differing = piece();
+            differing.minItems = index + 1;
+            differing.prefix = [...Array<LocationSet>(index).fill(TRUE_SET), context.complement(context.literal(item, `${negated.pointer}/${index}`))];
+            failures.push(differing);
+          });
+          result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+          // each excluded literal multiplies the alternatives: stop before the product grows past any budget
+          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
+            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
+        }
+        return result;
+      }
       if (negated.minItems > 0) {
         const shorter = piece();
         shorter.maxItems = negated.minItems - 1;
@@ -285,7 +340,49 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       break;
     }
     case 'object': {
-      if (negated.literals !== undefined) throw new ComplementRefused('the complement of object literals (enum/const) is not enforced');
+      if (negated.literals !== undefined) {
+        // an object differs from a literal by a key it lacks, a key's value, or a key the literal lacks (listed only
+        // when `typed` is closed: "some other key" on an open object would need duplicate keys told apart)
+        const values = negated.literals.filter((value) => context.satisfies(value, negated)) as Record<string, unknown>[];
+        let result: T[] = [typed];
+        for (const value of values) {
+          const names = Object.keys(value);
+          const failures: T[] = [];
+          const inOrder = (): T => {
+            const failing = piece();
+            for (const name of names) {
+              failing.order.push(name);
+              failing.properties.set(name, TRUE_SET);
+            }
+            return failing;
+          };
+          for (const name of names) {
+            const missing = inOrder();
+            missing.properties.set(name, FALSE_SET);
+            failures.push(missing);
+            const differing = inOrder();
+            differing.properties.set(name, context.complement(context.literal(value[name], `${negated.pointer}/${name}`)));
+            differing.required.add(name);
+            failures.push(differing);
+          }
+          if (!isFalse(typed.additional))
+            throw new ComplementRefused(
+              'the complement of an object literal (enum/const) is not enforced unless the object is closed (additionalProperties: false): a key the literal lacks could be any key',
+            );
+          for (const name of new Set([...typed.properties.keys(), ...typed.required])) {
+            if (names.includes(name) || isFalse(typed.properties.get(name) ?? typed.additional)) continue;
+            const extra = inOrder();
+            extra.order.push(name);
+            extra.required.add(name);
+            failures.push(extra);
+          }
+          result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
+          // each excluded literal multiplies the alternatives: stop before the product grows past any budget
+          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
+            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
+        }
+        return result;
+      }
       // each piece lists the negated schema's names (true, so constraining nothing) to keep its property order in the layout
       const ordered = (): T => {
         const failing = piece();
@@ -295,6 +392,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         }
         return failing;
       };
+      // ¬(min ≤ count ≤ max) is a count below min or above max (counted as the object frame counts keys)
+      if (negated.minProperties > 0) {
+        const fewer = ordered();
+        fewer.maxProperties = negated.minProperties - 1;
+        pieces.push(fewer);
+      }
+      if (negated.maxProperties !== Infinity) {
+        const more = ordered();
+        more.minProperties = negated.maxProperties + 1;
+        pieces.push(more);
+      }
       for (const name of negated.required) {
         if (typed.required.has(name)) continue;
         const missing = ordered();
@@ -303,17 +411,20 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(missing);
       }
       const names = new Set([...negated.properties.keys(), ...negated.required]);
-      if (!isTrue(negated.additional)) {
-        // "some other key fails additionalProperties" is expressible only when `typed` lists every key it allows
+      if (!isTrue(negated.additional) || negated.patternGroups.length > 0) {
+        // "some other key fails additionalProperties (or a matching patternProperties)" is expressible only when `typed`
+        // lists every key it allows: on an open object the key is any string, and a repeated key keeps only its last value
         if (!isFalse(typed.additional))
           throw new ComplementRefused(
-            'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
+            negated.patternGroups.length > 0
+              ? 'an object whose keys matching patternProperties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)'
+              : 'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
           );
         for (const [name, set] of typed.properties) if (!isFalse(set)) names.add(name);
         for (const name of typed.required) names.add(name);
       }
       for (const name of names) {
-        const set = negated.properties.get(name) ?? negated.additional;
+        const set = context.valueSet(negated, name);
         if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
         const failing = ordered();
         if (!failing.properties.has(name)) failing.order.push(name);

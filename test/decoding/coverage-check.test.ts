@@ -25,13 +25,25 @@ describe('bench:coverage schema check', () => {
 
   it('groups a refusal by its first keyword and lists every keyword a lenient compile relaxes', () => {
     const result = checkSchema(
-      job({ type: 'object', minProperties: 2, properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'integer' } } } }),
+      job({
+        type: 'object',
+        minProperties: 2,
+        properties: { d: { format: 'regex' }, l: { type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] } },
+      }),
       vocabulary,
     );
     expect(result.outcome).toBe('refused');
     expect(result.relaxed).toEqual(expect.arrayContaining(['minProperties', 'contains', 'format "regex"']));
     expect(result.relaxed).toContain(result.reason);
     expect(result.unknownFormats).toEqual([]);
+    // what --list-refused prints: the first refusal's keyword and pointer as the engine reported them
+    expect(result.refusal).toMatchObject({ keyword: result.reason, pointer: expect.stringMatching(/^#/) });
+    expect(result.refusal!.details.length).toBeGreaterThan(10);
+  });
+
+  it('counts a pattern the registry cannot compile under the u flag as a schema error, not a refusal', () => {
+    const result = checkSchema(job({ type: 'object', properties: { text: { type: 'string', pattern: '^Agenda\\:[0-9]+$' } } }), vocabulary);
+    expect(result).toMatchObject({ outcome: 'schema-error', reason: expect.stringContaining('"u" flag') });
   });
 
   it('tells schema errors from refusals, and checks given instances instead of generated ones', () => {

@@ -257,6 +257,71 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'object', properties: { a: { type: 'integer' } }, not: { required: ['a'], properties: { a: { minimum: 5 } } } },
   },
   {
+    name: 'not of integer (the non-integers), bounded and not',
+    keywords: ['not', 'type'],
+    schema: {
+      type: 'object',
+      properties: {
+        ratio: { type: 'number', minimum: -1, maximum: 2, not: { type: 'integer' } },
+        amount: { not: { type: 'integer' } },
+      },
+      required: ['ratio'],
+    },
+  },
+  {
+    name: 'not of array and object literals',
+    keywords: ['not', 'enum', 'const'],
+    schema: {
+      type: 'object',
+      properties: {
+        changes: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 3, not: { enum: [['deleted'], [], ['a', 'b']] } },
+        kind: {
+          type: 'object',
+          properties: { type: { enum: ['void', 'list', 'map'] }, size: { type: 'integer', minimum: 0, maximum: 3 } },
+          additionalProperties: false,
+          not: { enum: [{ type: 'void' }, { type: 'list', size: 2 }] },
+        },
+      },
+      required: ['changes'],
+    },
+  },
+  {
+    name: 'not of property counts',
+    keywords: ['not', 'minProperties', 'maxProperties'],
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'boolean' } },
+      additionalProperties: false,
+      not: { minProperties: 1, maxProperties: 2 },
+    },
+  },
+  {
+    name: 'not of patternProperties on a closed object',
+    keywords: ['not', 'patternProperties'],
+    schema: {
+      type: 'object',
+      properties: { x1: { type: 'integer' }, x2: { type: 'integer' }, y: { type: 'integer' } },
+      additionalProperties: false,
+      not: { properties: { x2: { minimum: 0 } }, patternProperties: { '^x': { maximum: 5 } }, additionalProperties: { maximum: 9 } },
+    },
+  },
+  {
+    name: 'oneOf whose branch refers back to it through a property',
+    keywords: ['oneOf', '$ref'],
+    schema: {
+      $defs: {
+        resource: { oneOf: [{ type: 'string', maxLength: 3 }, { $ref: '#/$defs/selector' }] },
+        selector: {
+          oneOf: [
+            { type: 'object', properties: { ios: { $ref: '#/$defs/resource' } }, required: ['ios'], additionalProperties: false },
+            { type: 'object', properties: { ios: { type: 'string' }, ref: { type: 'string' } }, required: ['ref'], additionalProperties: false },
+          ],
+        },
+      },
+      $ref: '#/$defs/resource',
+    },
+  },
+  {
     name: 'overlapping oneOf',
     keywords: ['oneOf'],
     schema: {

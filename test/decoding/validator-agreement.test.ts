@@ -816,12 +816,13 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...LOGIC, { v: 'x' }, { v: 'x', next: { v: 'y' } }, { v: 'x', next: { v: 1 } }, { v: 'x', next: { v: 'y', next: 1 } }],
       },
+      // the non-integers: a fraction beyond half an ulp of both neighbouring integers (fractional-number-language.ts)
+      { schema: { not: { type: 'integer' } }, instances: [...LOGIC, ...NUMBER_EDGES, 4503599627370495.5, 2 ** 52 - 0.25, 0.9999999999999999, 5e-324] },
+      { schema: { type: 'number', minimum: -2, maximum: 2, not: { type: 'integer' } }, instances: [...NUMBER_EDGES, -2, -1.5, 1.9999999999999998, 2] },
       // "some item fails items" on an unbounded array: a contains of the items' complement
       { schema: { type: 'array', not: { items: { type: 'string' } } }, instances: [...ARRAYS, ['x', 'y', 1], ['x', 'y'], 'x'] },
     ],
     refused: [
-      // the non-integers are not a language the number automata enforce exactly
-      { not: { type: 'integer' } },
       // "some item past the prefix fails" with no bound on the length: contains counts every position, so it cannot say this
       { type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } },
       // "some other key fails additionalProperties" in an open object
@@ -876,8 +877,10 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: LOGIC,
       },
+      // integers and non-negative non-integers: the second branch minus the first
+      { schema: { oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }, instances: [...LOGIC, ...NUMBER_EDGES] },
     ],
-    refused: [{ oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }],
+    refused: [{ oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }],
   },
   allOf: { enforced: [{ schema: { allOf: [{ type: 'integer' }, { minimum: 1 }, { maximum: 2 }] }, instances: ANY }] },
   if: {
@@ -889,8 +892,9 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { if: { required: ['a'] }, then: { properties: { a: { type: 'string' } } }, else: { not: { required: ['b'] } } }, instances: LOGIC },
       // without then and else, if constrains nothing
       { schema: { type: 'string', if: { minLength: 2 } }, instances: LOGIC },
+      { schema: { if: { type: 'integer' }, else: { type: 'string' } }, instances: [...LOGIC, ...NUMBER_EDGES] },
     ],
-    refused: [{ if: { type: 'integer' }, else: { type: 'string' } }],
+    refused: [{ if: { type: 'object', additionalProperties: false }, else: { type: 'string' } }],
   },
   then: { enforced: [{ schema: { if: { type: 'string' }, then: { minLength: 2 } }, instances: LOGIC }] },
   else: { enforced: [{ schema: { if: { type: 'string' }, else: { type: 'number', maximum: 2 } }, instances: LOGIC }] },
@@ -960,9 +964,9 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'array', contains: { type: 'string' } }, instances: [...ARRAYS, 'x'] },
       { schema: { type: 'array', prefixItems: [{ type: 'integer' }], contains: { const: 1 } }, instances: [...ARRAYS, [2, 1], [1, 1, 1]] },
       { schema: { not: { contains: { maximum: 1 } } }, instances: [...ARRAYS, [2, 3], 'x'] },
+      // the items that miss `integer` are the non-integers (fractional-number-language.ts)
+      { schema: { type: 'array', contains: { type: 'integer' } }, instances: [...ARRAYS, [1.5], [1.5, 2], [0.1, 'x'], 'x'] },
     ],
-    // the values that miss `integer` are the non-integers, which a decimal text cannot tell apart
-    refused: [{ type: 'array', contains: { type: 'integer' } }],
   },
   format: { enforced: [{ schema: { type: 'string', format: 'ipv4' }, instances: IPV4S }] },
   dependentRequired: {
