@@ -28,7 +28,7 @@ describe('bench:coverage schema check', () => {
       job({
         type: 'object',
         minProperties: 2,
-        properties: { d: { format: 'regex' }, l: { type: 'array', allOf: [{ contains: { type: 'number' } }, { contains: { type: 'string' } }] } },
+        properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'object', additionalProperties: false } } },
       }),
       vocabulary,
     );
