@@ -253,7 +253,11 @@ describe('contains, minContains, maxContains', () => {
   it.each([
     [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
     // two contains schemas, one with a complement the engine cannot build: the refusal names that one
-    [{ type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'object', additionalProperties: false } }] }, 'contains', '#/allOf/1/contains'],
+    [
+      { type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'object', additionalProperties: false } }] },
+      'contains',
+      '#/allOf/1/contains',
+    ],
     // the values that miss "a closed object" include objects with an extra key, which is not a regular language
     [{ type: 'array', contains: { type: 'object', additionalProperties: false } }, 'contains', '#/contains'],
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],

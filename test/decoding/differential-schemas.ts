@@ -228,7 +228,10 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
       type: 'array',
       items: { enum: ['read', 'write', 'admin', 1, 2] },
       uniqueItems: true,
-      allOf: [{ contains: { type: 'string' }, minContains: 2 }, { contains: { type: 'integer' }, maxContains: 1 }],
+      allOf: [
+        { contains: { type: 'string' }, minContains: 2 },
+        { contains: { type: 'integer' }, maxContains: 1 },
+      ],
     },
   },
   {
