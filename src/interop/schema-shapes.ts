@@ -25,5 +25,9 @@ export function objectRootSchema(schema: unknown): JsonSchemaObject {
  */
 export function as2020Schema(schema: unknown, toolName?: string): JsonSchemaObject {
   if (!isPlainObject(schema)) return { type: 'object' };
-  return upgradeSchemaDialect(schema, { ...(toolName === undefined ? {} : { toolName }), pointer: '/inputSchema' }).schema as JsonSchemaObject;
+  const upgraded = upgradeSchemaDialect(schema, { ...(toolName === undefined ? {} : { toolName }), pointer: '/inputSchema' });
+  // without the tag the rewrite adds, as the frameworks' schemas were before: 2020-12 is how an untagged schema is read
+  if (upgraded.dialect === '2020-12') return upgraded.schema as JsonSchemaObject;
+  const { $schema: _addedTag, ...untagged } = upgraded.schema as JsonSchemaObject;
+  return untagged;
 }

@@ -396,6 +396,10 @@ export function toJsonSchema(
     throw new ToolDefinitionError(toolName, `\`${key}\` must be a JSON Schema object or a Zod v4 schema (got ${schema === null ? 'null' : typeof schema}).`);
   }
   const upgraded = upgradeSchemaDialect(schema, { toolName, pointer: `/${key}`, ...(options.dialect === undefined ? {} : { dialect: options.dialect }) });
+  // A rewritten older draft reads as 2020-12 without a tag, as every untagged schema does; the tag the rewrite adds would
+  // only travel to the providers in the tool's parameters.
+  const { $schema: _addedTag, ...untagged } = upgraded.schema as JsonSchemaObject;
+  const result = upgraded.dialect === '2020-12' ? upgraded.schema : untagged;
   // the tool must share nothing with the caller's object (a rewritten schema still holds its enum and default values)
-  return { schema: structuredClone(upgraded.schema) as JsonSchemaObject, refine: undefined };
+  return { schema: structuredClone(result) as JsonSchemaObject, refine: undefined };
 }
