@@ -19,7 +19,7 @@
  * accepted.
  * @module
  */
-import { NUMBER_SYMBOLS, NumberAutomaton } from './number-language.js';
+import { NUMBER_SYMBOLS, type NumberAutomaton, trimNumberAutomaton } from './number-language.js';
 
 const MINUS = 10;
 const DOT = 11;
@@ -177,27 +177,7 @@ export function fractionalNumberAutomaton(): NumberAutomaton {
     next.push(...row);
     accepting.push(accept ? 1 : 0);
   }
-  return trimDead(Int32Array.from(next), Uint8Array.from(accepting));
-}
-
-/** Drops states that cannot reach acceptance (the engine needs every state live). */
-function trimDead(next: Int32Array, accepting: Uint8Array): NumberAutomaton {
-  const count = accepting.length;
-  const live = Uint8Array.from(accepting);
-  for (let changed = true; changed;) {
-    changed = false;
-    for (let state = 0; state < count; state++) {
-      if (live[state] === 1) continue;
-      for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
-        const target = next[state * NUMBER_SYMBOLS + symbol]!;
-        if (target >= 0 && live[target] === 1) {
-          live[state] = 1;
-          changed = true;
-          break;
-        }
-      }
-    }
-  }
-  for (let index = 0; index < next.length; index++) if (next[index]! >= 0 && live[next[index]!] === 0) next[index] = -1;
-  return new NumberAutomaton(next, accepting);
+  const trimmed = trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
+  if (trimmed === null) throw new Error('the non-integer language has no accepting path');
+  return trimmed;
 }

@@ -357,14 +357,15 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
     return `${digit === 0 ? '0' : 'I'}|${sign}|${ge}|${le}${allowExponent ? '|1' : ''}`;
   }
 
-  return trim(Int32Array.from(next), Uint8Array.from(accepting));
+  return trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
 }
 
 function digitsOf(state: string): number {
   return state.startsWith('i') ? Number(state.slice(1, -1)) : 0;
 }
 
-function trim(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {
+/** The automaton without the states that cannot reach acceptance (the engine needs every state live), or `null` when the start cannot. */
+export function trimNumberAutomaton(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {
   const count = accepting.length;
   const live = new Uint8Array(count);
   let changed = true;
