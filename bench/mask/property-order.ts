@@ -7,14 +7,10 @@
  * only it accepts. Reports compile + first mask, automaton states after the run, and mask
  * p50/p99 (all rounds, first round, later rounds), each as a ratio any / schema.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { TokenizerLoader } from '@lenml/tokenizers';
-import { compileJsonSchema, Vocabulary, type CompiledGrammar } from '../../src/decoding/index.js';
+import { compileJsonSchema, type CompiledGrammar } from '../../src/decoding/index.js';
+import { loadTestTokenizer } from '../../test/decoding/test-tokenizer.js';
 import { toolCases } from '../../test/decoding/tool-schemas.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const now = (): number => performance.now();
 
 /** Microseconds at a quantile. */
@@ -38,13 +34,7 @@ function reversed(value: unknown): unknown {
 export async function benchPropertyOrder(vocabularies: readonly ('qwen3' | 'llama3' | 'gemma3')[], rounds: number): Promise<void> {
   const results: Record<string, unknown>[] = [];
   for (const name of vocabularies) {
-    const folder = resolve(root, `node_modules/@lenml/tokenizer-${name}/models`);
-    const json = JSON.parse(readFileSync(resolve(folder, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
-    const config = JSON.parse(readFileSync(resolve(folder, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
-    const vocabulary = Vocabulary.fromTokenizerJson(json).buildIndex();
-    const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
-      encode(text: string, options: { add_special_tokens: boolean }): number[];
-    };
+    const { vocabulary, encode } = loadTestTokenizer(name);
     const eos = vocabulary.eosTokenIds[0]!;
     const mask = new Uint32Array(vocabulary.maskWords);
     const samples = {
@@ -78,11 +68,8 @@ export async function benchPropertyOrder(vocabularies: readonly ('qwen3' | 'llam
       const anyOrder = timed('any');
       compileSchema = Math.max(compileSchema, schemaOrder.ms);
       compileAny = Math.max(compileAny, anyOrder.ms);
-      const sequences = toolCase.instances.map((instance) => [...tokenizer.encode(schemaOrder.grammar.format(instance)!, { add_special_tokens: false }), eos]);
-      const reversedSequences = toolCase.instances.map((instance) => [
-        ...tokenizer.encode(JSON.stringify(reversed(instance)), { add_special_tokens: false }),
-        eos,
-      ]);
+      const sequences = toolCase.instances.map((instance) => [...encode(schemaOrder.grammar.format(instance)!), eos]);
+      const reversedSequences = toolCase.instances.map((instance) => [...encode(JSON.stringify(reversed(instance))), eos]);
       for (let round = 0; round < rounds; round++) {
         for (const sequence of sequences) {
           const ours = schemaOrder.grammar.matcher();

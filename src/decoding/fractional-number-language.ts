@@ -19,7 +19,7 @@
  * accepted.
  * @module
  */
-import { NUMBER_SYMBOLS, type NumberAutomaton, trimNumberAutomaton } from './number-language.js';
+import { NUMBER_SYMBOLS, type NumberAutomaton, stateKeys, trimNumberAutomaton } from './number-language.js';
 
 const MINUS = 10;
 const DOT = 11;
@@ -70,19 +70,9 @@ function integerKey(prefix: string): string {
 
 /** The automaton of number texts that parse to a non-integer double (a few thousand states: `GrammarCache.fractionalNumbers` keeps it). */
 export function fractionalNumberAutomaton(): NumberAutomaton {
-  const ids = new Map<string, number>();
-  const keys: string[] = [];
+  const { keys, intern } = stateKeys();
   /** For integer states: a prefix that reaches the state. */
   const prefixes = new Map<string, string>();
-  const intern = (key: string): number => {
-    let id = ids.get(key);
-    if (id === undefined) {
-      id = keys.length;
-      ids.set(key, id);
-      keys.push(key);
-    }
-    return id;
-  };
   const integerState = (prefix: string): number | undefined => {
     if (prefix.length > MAX_INTEGER_DIGITS) return undefined;
     const key = integerKey(prefix);

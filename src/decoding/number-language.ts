@@ -251,11 +251,8 @@ interface SignRange {
  * zero, `I` integer digits, `.` after the point, `F` fraction digits, `e` after the
  * exponent mark, `s` after its sign, `x<n>` exponent digits (`n` = value, `N` when negative).
  */
-function build(positive: SignRange | undefined, negative: SignRange | undefined, integer: boolean, allowExponent: boolean): NumberAutomaton | null {
-  const comparators = {
-    pos: positive === undefined ? undefined : [new Comparator(positive.atLeast, true), new Comparator(positive.atMost, false)],
-    neg: negative === undefined ? undefined : [new Comparator(negative.atLeast, true), new Comparator(negative.atMost, false)],
-  };
+/** State keys numbered in order of first sight, for automata built breadth-first by key. */
+export function stateKeys(): { keys: string[]; intern: (key: string) => number } {
   const ids = new Map<string, number>();
   const keys: string[] = [];
   const intern = (key: string): number => {
@@ -267,6 +264,15 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
     }
     return id;
   };
+  return { keys, intern };
+}
+
+function build(positive: SignRange | undefined, negative: SignRange | undefined, integer: boolean, allowExponent: boolean): NumberAutomaton | null {
+  const comparators = {
+    pos: positive === undefined ? undefined : [new Comparator(positive.atLeast, true), new Comparator(positive.atMost, false)],
+    neg: negative === undefined ? undefined : [new Comparator(negative.atLeast, true), new Comparator(negative.atMost, false)],
+  };
+  const { keys, intern } = stateKeys();
   intern('S');
   const next: number[] = [];
   const accepting: number[] = [];
