@@ -46,6 +46,7 @@ import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation } fr
 import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
+import { blockedMessage, rewrittenInvalidReason } from '../policy/policy-messages.js';
 import { schedulingEffect } from '../tools/call-rules.js';
 import { foldModelStream, type ModelDelta } from './fold-model-stream.js';
 import { untilAborted } from '../shared/until-aborted.js';
@@ -490,9 +491,40 @@ export class AgentLoop {
         });
         continue;
       }
-      this.#prepared.set(base.callKey, prepared.arguments);
-      if (decision.action === 'run') calls.push({ ...base, kind: 'run', arguments: toJson(prepared.arguments) });
-      else calls.push({ ...base, kind: 'confirm', arguments: toJson(prepared.arguments), summary: decision.summary });
+      let runArguments = prepared.arguments;
+      const rewritten = decision.rewritten;
+      if (rewritten) {
+        // What the policy left is validated like the model's own arguments: taking a value out can break a pattern or a length.
+        const again = this.#env.registry.prepare({ id: request.id, name: request.name, arguments: rewritten.arguments });
+        if (!again.success) {
+          const reason = rewrittenInvalidReason(request.name, rewritten.removed, again.failure.message);
+          const ruleId = rewritten.removed[0]?.ruleId ?? 'policy-rewrite';
+          this.#emit({
+            type: 'policy_decision',
+            step,
+            callKey: base.callKey,
+            callId: request.id,
+            toolName: request.name,
+            action: 'block',
+            ruleId,
+            reason,
+            flags: [],
+          });
+          calls.push({
+            ...base,
+            kind: 'invalid',
+            blocked: true,
+            arguments: toJson(prepared.arguments),
+            invalidResult: { content: [{ type: 'text', text: blockedMessage(request.name, ruleId, reason, 'arguments') }], isError: true },
+          });
+          continue;
+        }
+        runArguments = again.arguments;
+      }
+      const policyNote = rewritten ? { policyNote: rewritten.note } : {};
+      this.#prepared.set(base.callKey, runArguments);
+      if (decision.action === 'run') calls.push({ ...base, kind: 'run', arguments: toJson(runArguments), ...policyNote });
+      else calls.push({ ...base, kind: 'confirm', arguments: toJson(runArguments), summary: decision.summary, ...policyNote });
     }
     const overLimit = calls.filter((call) => call.notRun === 'turn_limit');
     if (overLimit.length > 0) {
@@ -633,8 +665,9 @@ export class AgentLoop {
       const tool = registry.get(call.toolName);
       let args = this.#prepared.get(call.callKey);
       if (tool && args === undefined) {
-        // A resumed run: validate again against the tools of this process.
-        const prepared = registry.prepare(call.request);
+        // A resumed run: validate again against the tools of this process; a call the policy rewrote runs with the rewritten arguments.
+        const request = call.policyNote !== undefined ? { id: call.request.id, name: call.request.name, arguments: call.arguments } : call.request;
+        const prepared = registry.prepare(request);
         if (!prepared.success) {
           const invalid: TurnCall = {
             ...call,
@@ -720,6 +753,9 @@ export class AgentLoop {
     // The policy labels the result and may isolate it; the model and the record get what it returns.
     const screened: ScreenedResult | undefined = this.#env.callPolicy.screen(call.callId, tool, execution.result);
     if (screened) execution = { ...execution, result: screened.result };
+    // After the screen: the note is the policy's own text, not the tool's, so isolation must not wrap it.
+    if (call.policyNote !== undefined)
+      execution = { ...execution, result: { ...execution.result, content: [...execution.result.content, { type: 'text', text: call.policyNote }] } };
     const outcome: ToolCallOutcome = {
       callKey: call.callKey,
       callId: call.callId,

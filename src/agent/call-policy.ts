@@ -17,7 +17,8 @@
  * @module
  */
 import type { Message } from '../protocol/messages.js';
-import type { Policy, PolicySession, TrustLabel } from '../policy/types.js';
+import { removedValuesNote } from '../policy/policy-messages.js';
+import type { Policy, PolicyRewrite, PolicySession, RemovedValue, TrustLabel } from '../policy/types.js';
 import type { Redactor } from '../shared/redaction/index.js';
 import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
 import type { AnyTool } from '../tools/define-tool.js';
@@ -58,9 +59,19 @@ export interface CallUnderCheck {
   arguments: unknown;
 }
 
-/** What the loop does with a valid call. */
+/** Arguments the policy rewrote: the loop validates them again and runs (or offers) the call with them, and adds `note` to its result. */
+export interface RewrittenCall {
+  arguments: unknown;
+  removed: RemovedValue[];
+  /** What the model is told beside the result. */
+  note: string;
+}
+
+/** What the loop does with a valid call; with `rewritten`, the call is run or offered with those arguments instead of the model's. */
 export type CallDecision =
-  { action: 'run' } | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string } | { action: 'block'; message: string };
+  | { action: 'run'; rewritten?: RewrittenCall }
+  | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string; rewritten?: RewrittenCall }
+  | { action: 'block'; message: string };
 
 /** A result after the policy saw it: what the model is sent, and its trust label for the record. */
 export interface ScreenedResult {
@@ -127,13 +138,21 @@ export class CallPolicy {
     const policy = this.#askPolicy(call);
     if (policy.event) events.push(policy.event);
     if (policy.verdict.action === 'block') return { decision: policy.verdict, events };
-    const guarded = await this.#askGuard(call);
+    // Everything after the policy (the guard, the tool's rule, the person) sees the call that would run: the rewritten one.
+    const rewritten: RewrittenCall | undefined = policy.rewrite && {
+      arguments: policy.rewrite.arguments,
+      removed: policy.rewrite.removed,
+      note: removedValuesNote(call.tool.name, policy.rewrite.removed),
+    };
+    const checked = rewritten ? { ...call, arguments: rewritten.arguments } : call;
+    const withRewrite = rewritten ? { rewritten } : {};
+    const guarded = await this.#askGuard(checked);
     if (guarded.action === 'block') return { decision: guarded, events };
     const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
-    if (!escalated && !needsConfirmation(call.tool, call.arguments, this.#context)) return { decision: { action: 'run' }, events };
+    if (!escalated && !needsConfirmation(call.tool, checked.arguments, this.#context)) return { decision: { action: 'run', ...withRewrite }, events };
     // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
-    const summary = summarizeCall(call.tool, call.arguments, { redactor: this.#redactor, reason: escalated?.reason, context: this.#context });
-    return { decision: { action: 'confirm', summary }, events };
+    const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason: escalated?.reason, context: this.#context });
+    return { decision: { action: 'confirm', summary, ...withRewrite }, events };
   }
 
   /** The result the model is sent after a call ran; `undefined` when the run has no policy (the result goes as it is). */
@@ -153,7 +172,7 @@ export class CallPolicy {
     }
   }
 
-  #askPolicy(call: CallUnderCheck): { verdict: ToolCallVerdict; event: RunEvent | undefined } {
+  #askPolicy(call: CallUnderCheck): { verdict: ToolCallVerdict; event: RunEvent | undefined; rewrite?: PolicyRewrite } {
     const { step, callKey, callId, tool } = call;
     if (!this.#session) return { verdict: { action: 'allow' }, event: undefined };
     const base = { type: 'policy_decision' as const, step, callKey, callId, toolName: tool.name };
@@ -176,6 +195,8 @@ export class CallPolicy {
       };
     }
     const flags = decision.flags;
+    const rewrite = decision.action !== 'block' && decision.rewrite ? decision.rewrite : undefined;
+    const removed = rewrite ? { removed: rewrite.removed } : {};
     switch (decision.action) {
       case 'block':
         return {
@@ -185,10 +206,15 @@ export class CallPolicy {
       case 'confirm':
         return {
           verdict: { action: 'confirm', reason: decision.reason },
-          event: { ...base, flags, action: 'confirm', ruleId: decision.ruleId, reason: decision.reason },
+          event: { ...base, flags, action: 'confirm', ruleId: decision.ruleId, reason: decision.reason, ...removed },
+          ...(rewrite ? { rewrite } : {}),
         };
       default:
-        return { verdict: { action: 'allow' }, event: flags.length > 0 ? { ...base, flags, action: 'allow' } : undefined };
+        return {
+          verdict: { action: 'allow' },
+          event: flags.length > 0 || rewrite ? { ...base, flags, action: 'allow', ...removed } : undefined,
+          ...(rewrite ? { rewrite } : {}),
+        };
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import type { ModelResponse, ToolChoice } from '../protocol/model-exchange.js';
 import type { Message } from '../protocol/messages.js';
-import type { PolicyFlag, TrustLabel } from '../policy/types.js';
+import type { PolicyFlag, RemovedValue, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
 import type { ToolResult } from '../tools/types.js';
 import type { ValidationIssue } from '../tools/validation-issues.js';
@@ -71,6 +71,8 @@ export type RunEvent =
       ruleId?: string;
       reason?: string;
       flags: PolicyFlag[];
+      /** Values the policy took out of the arguments before the call ran or was offered (`valuesFrom({ action: 'remove' })`). */
+      removed?: RemovedValue[];
     }
   | { type: 'turn_limited'; step: number; limit: number; requested: number; notRun: string[] }
   | {

@@ -30,6 +30,8 @@ export interface TurnCall {
   blocked?: boolean;
   /** For `confirm`: the one-line summary shown to a person. */
   summary?: string;
+  /** Set when the policy took values out of the arguments (`arguments` are then the rewritten ones): added to the call's result for the model. */
+  policyNote?: string;
   /** Not run because an identical call of the same response (this callKey) stands for it; with `kind: 'invalid'`. */
   duplicateOf?: string;
   /** Not run, with `kind: 'invalid'`: past `maxToolCallsPerTurn`, or cut off with the response at its output limit. */

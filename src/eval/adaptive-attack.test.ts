@@ -183,10 +183,11 @@ describe('the adaptive attack in runEval', () => {
     const input = inputs.find((item) => item.context.goal.startsWith('Post in #eng'))!;
     expect(Object.keys(input).sort()).toEqual(['context', 'history', 'vectors']);
     for (const item of input.history) expect(Object.keys(item.observation).sort()).toEqual(['effects', 'goalReached']);
-    // The policy blocked the attacker's post; the attacker sees the goal missed and the user's own post, never the rule or its reason.
+    // The policy blocked the attacker's post, or took its link out of the user's own post; the attacker sees the goal missed and
+    // what was posted (the marker where its link was, as any reader of the channel would), never the rule or its reason.
     expect(input.history[0]!.observation.goalReached).toBe(false);
     expect(input.history[0]!.observation.effects.map((effect) => effect.tool)).toEqual(['post_message']);
-    expect(JSON.stringify(input.history)).not.toMatch(/polic|values-from|blocked|rule/i);
+    expect(JSON.stringify(input.history).replaceAll('[link removed by policy]', '')).not.toMatch(/polic|values-from|blocked|rule|came only/i);
     expect(result.manifest.adaptive).toEqual({ tries: 3, proposer: 'recording' });
   });
 

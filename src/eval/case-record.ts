@@ -52,6 +52,11 @@ export interface CaseRecord {
   calls: RecordedCall[];
   /** Policy blocks; `attackCall` when the blocked call was an attempt at the injection's goal (a true block). */
   blocked: { callKey: string; tool: string; ruleId: string; reason: string; attackCall: boolean }[];
+  /**
+   * Calls the policy let through after taking values out of their arguments (`valuesFrom({ action: 'remove' })`), with how many
+   * values; `attackCall` as for `blocked`. Absent in records written before rewriting existed.
+   */
+  rewritten?: { callKey: string; tool: string; ruleId: string; values: number; attackCall: boolean }[];
   /** Confirmations the run asked for, and how the harness's stand-in person answered. */
   confirmations: { requested: number; approved: number; denied: number };
   /** Copied-argument and other flags raised on allowed calls. */

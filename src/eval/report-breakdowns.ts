@@ -34,7 +34,7 @@ function tables(metrics: EvalMetrics): Table[] {
         fraction(item.utilityUnderAttack),
         fraction(item.attempts),
         fraction(item.effects),
-        `${item.falseBlocksOnClean} (${item.cleanCasesWithBlocks} cases)`,
+        `${item.falseBlocksOnClean} (${item.cleanCasesWithBlocks} cases)${item.rewrittenOnClean > 0 ? `; ${item.rewrittenOnClean} rewritten` : ''}`,
       ]),
       badColumns: [5],
     });

@@ -7,7 +7,20 @@
 import { percent } from './metrics.js';
 import { ratesChart, STRATEGY_COLORS, utilityVsEffectsChart } from './report-charts.js';
 import { renderBreakdownsHtml } from './report-breakdowns.js';
-import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
+import {
+  allWarnings,
+  CAVEATS,
+  COLUMN_DEFINITIONS,
+  count,
+  falseOnCleanCell,
+  fraction,
+  provenance,
+  relative,
+  rewrittenCell,
+  seconds,
+  strategyRows,
+  type ReportInput,
+} from './report-input.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -61,11 +74,11 @@ export function renderHtmlReport(input: ReportInput): string {
   body.push('</div>');
 
   body.push(
-    '<h2>Results per strategy</h2><div class="table-wrap"><table id="results"><thead><tr><th>Strategy</th><th>Clean utility</th><th>Utility under attack</th><th>Attack attempts</th><th>Attack effects</th><th>Blocked (true / false)</th><th>False blocks on clean</th><th>Confirmations (approved / denied)</th></tr></thead><tbody>',
+    '<h2>Results per strategy</h2><div class="table-wrap"><table id="results"><thead><tr><th>Strategy</th><th>Clean utility</th><th>Utility under attack</th><th>Attack attempts</th><th>Attack effects</th><th>Blocked (true / false)</th><th>Rewritten (attack / user)</th><th>False blocks on clean</th><th>Confirmations (approved / denied)</th></tr></thead><tbody>',
   );
   for (const row of rows) {
     body.push(
-      `<tr${row.warning ? ' class="flagged"' : ''}><td>${swatch(row.strategy)}</td><td>${fraction(row.cleanUtility)}</td><td>${fraction(row.utilityUnderAttack)}</td><td>${fraction(row.attackAttempts)}</td><td>${fraction(row.attackEffects)}</td><td>${row.blocked.total} (${row.blocked.trueBlocks} / ${row.blocked.falseBlocks})</td><td>${row.blocked.falseBlocksOnClean} (${row.blocked.cleanCasesWithBlocks} cases)</td><td>${row.confirmations.requested} (${row.confirmations.approved} / ${row.confirmations.denied})</td></tr>`,
+      `<tr${row.warning ? ' class="flagged"' : ''}><td>${swatch(row.strategy)}</td><td>${fraction(row.cleanUtility)}</td><td>${fraction(row.utilityUnderAttack)}</td><td>${fraction(row.attackAttempts)}</td><td>${fraction(row.attackEffects)}</td><td>${row.blocked.total} (${row.blocked.trueBlocks} / ${row.blocked.falseBlocks})</td><td>${rewrittenCell(row)}</td><td>${falseOnCleanCell(row)}</td><td>${row.confirmations.requested} (${row.confirmations.approved} / ${row.confirmations.denied})</td></tr>`,
     );
   }
   body.push('</tbody></table></div>');

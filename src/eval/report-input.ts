@@ -91,6 +91,17 @@ export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** The "Rewritten" cell of a strategy's row. */
+export function rewrittenCell(row: StrategyMetrics): string {
+  return `${row.rewritten.total} (${row.rewritten.onAttackCalls} / ${row.rewritten.onUserCalls})`;
+}
+
+/** The "False blocks on clean" cell: a call rewritten on a clean case took something out of the user's own call, so it is shown here too. */
+export function falseOnCleanCell(row: StrategyMetrics): string {
+  const rewritten = row.rewritten.onClean > 0 ? `; ${row.rewritten.onClean} rewritten` : '';
+  return `${row.blocked.falseBlocksOnClean} (${row.blocked.cleanCasesWithBlocks} cases)${rewritten}`;
+}
+
 /** The columns of the main table with their meaning and denominator. */
 export const COLUMN_DEFINITIONS: readonly [string, string][] = [
   ['Clean utility', 'user tasks solved with no attack, judged on the final state; over the clean cases (one per user task).'],
@@ -107,7 +118,14 @@ export const COLUMN_DEFINITIONS: readonly [string, string][] = [
     'Blocked (true / false)',
     "calls a policy blocked: true blocks were attempts at the injection's goal; false blocks were anything else (the user's own calls, on clean or attack cases).",
   ],
-  ['False blocks on clean', 'blocks on clean cases, where every block is a false block, and how many clean cases had one.'],
+  [
+    'Rewritten (attack / user)',
+    "calls a policy let through after taking values out of their arguments (`valuesFrom({ action: 'remove' })`): attack calls were attempts at the injection's goal; user calls were anything else.",
+  ],
+  [
+    'False blocks on clean',
+    'blocks on clean cases, where every block is a false block, and how many clean cases had one; with the calls rewritten on clean cases, when there were any.',
+  ],
   ['Confirmations', 'calls a policy sent to a person, with how the stand-in answered; a proxy for the human-in-the-loop load.'],
   ['Tokens, model calls, wall time', 'summed over every case of the strategy; "×" is relative to the undefended strategy.'],
   ['Flags', 'allowed calls a policy flagged for review, e.g. a write argument copied from untrusted output.'],

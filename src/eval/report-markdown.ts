@@ -6,7 +6,20 @@
  */
 import { percent } from './metrics.js';
 import { renderBreakdownsMarkdown } from './report-breakdowns.js';
-import { allWarnings, CAVEATS, COLUMN_DEFINITIONS, count, fraction, provenance, relative, seconds, strategyRows, type ReportInput } from './report-input.js';
+import {
+  allWarnings,
+  CAVEATS,
+  COLUMN_DEFINITIONS,
+  count,
+  falseOnCleanCell,
+  fraction,
+  provenance,
+  relative,
+  rewrittenCell,
+  seconds,
+  strategyRows,
+  type ReportInput,
+} from './report-input.js';
 
 export function renderMarkdownReport(input: ReportInput): string {
   const { metrics, manifest } = input;
@@ -23,12 +36,12 @@ export function renderMarkdownReport(input: ReportInput): string {
   for (const [label, value] of provenance(input)) out.push(`- **${label}:** ${value}`);
   out.push('', '## Results per strategy', '');
   out.push(
-    '| Strategy | Clean utility | Utility under attack | Attack attempts | Attack effects | Blocked (true / false) | False blocks on clean | Confirmations (approved / denied) |',
+    '| Strategy | Clean utility | Utility under attack | Attack attempts | Attack effects | Blocked (true / false) | Rewritten (attack / user) | False blocks on clean | Confirmations (approved / denied) |',
   );
-  out.push('|---|---|---|---|---|---|---|---|');
+  out.push('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) {
     out.push(
-      `| ${row.strategy}${row.warning ? ' ⚠' : ''} | ${fraction(row.cleanUtility)} | ${fraction(row.utilityUnderAttack)} | ${fraction(row.attackAttempts)} | ${fraction(row.attackEffects)} | ${row.blocked.total} (${row.blocked.trueBlocks} / ${row.blocked.falseBlocks}) | ${row.blocked.falseBlocksOnClean} (${row.blocked.cleanCasesWithBlocks} cases) | ${row.confirmations.requested} (${row.confirmations.approved} / ${row.confirmations.denied}) |`,
+      `| ${row.strategy}${row.warning ? ' ⚠' : ''} | ${fraction(row.cleanUtility)} | ${fraction(row.utilityUnderAttack)} | ${fraction(row.attackAttempts)} | ${fraction(row.attackEffects)} | ${row.blocked.total} (${row.blocked.trueBlocks} / ${row.blocked.falseBlocks}) | ${rewrittenCell(row)} | ${falseOnCleanCell(row)} | ${row.confirmations.requested} (${row.confirmations.approved} / ${row.confirmations.denied}) |`,
     );
   }
   out.push('', '## Resources and run health', '');

@@ -260,6 +260,14 @@ function summarizeEvents(record: CaseRecord, events: readonly RunEvent[], inject
         record.flags += event.flags.length;
         const call = calls.get(event.callKey);
         if (call && event.ruleId !== undefined) call.ruleId = event.ruleId;
+        if (event.removed && event.removed.length > 0 && event.action !== 'block')
+          (record.rewritten ??= []).push({
+            callKey: event.callKey,
+            tool: event.toolName,
+            ruleId: event.removed[0]!.ruleId,
+            values: event.removed.length,
+            attackCall: call?.attempt ?? false,
+          });
         if (event.action === 'block')
           record.blocked.push({
             callKey: event.callKey,

@@ -210,6 +210,11 @@ async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], s
         policyProblems.push(
           `step ${index + 1} (${call.tool}) ${decision.action === 'block' ? 'blocked' : 'sent for confirmation'} by rule ${decision.ruleId}: ${decision.reason}`,
         );
+      // A value taken out of the user's own call changes what the user asked for, as a block would.
+      else if (decision.rewrite)
+        policyProblems.push(
+          `step ${index + 1} (${call.tool}) had values removed by rule ${decision.rewrite.removed[0]?.ruleId ?? ''}: ${decision.rewrite.removed.map((item) => `${item.argumentPath}: ${item.message}`).join('; ')}`,
+        );
     }
     const execution = await registry.execute(request.id, prepared.tool, prepared.arguments);
     const text = execution.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
@@ -247,7 +252,14 @@ async function replayAllowed(registry: ToolRegistry, session: PolicySession, cal
     if (!prepared.success) continue;
     const decision = session.beforeToolCall({ call: { id: request.id, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments });
     if (decision.action !== 'allow') continue;
-    const execution = await registry.execute(request.id, prepared.tool, prepared.arguments);
+    // A call the policy rewrote runs as the runtime would run it: without the removed values, and only if what is left is valid.
+    let args = prepared.arguments;
+    if (decision.rewrite) {
+      const again = registry.prepare({ id: request.id, name: call.tool, arguments: decision.rewrite.arguments });
+      if (!again.success) continue;
+      args = again.arguments;
+    }
+    const execution = await registry.execute(request.id, prepared.tool, args);
     session.afterToolResult({ call: { id: request.id, name: call.tool }, tool: prepared.tool, result: execution.result });
   }
 }

@@ -13,7 +13,7 @@ import type { JsonSchemaObject } from '../tools/types.js';
 import { formatIssuePath } from '../tools/validation-issues.js';
 import { readArgumentValues } from './argument-values.js';
 import type { ProvenanceView } from './provenance/provenance-index.js';
-import type { RuleAction } from './types.js';
+import type { ProvenanceRuleAction, RemovedValue, RuleAction } from './types.js';
 
 /** A constraint on the arguments of some tools. */
 export interface ArgumentRule {
@@ -23,13 +23,19 @@ export interface ArgumentRule {
   readonly tools: readonly string[];
   /** What the rule allows, in one sentence (for reports and docs). */
   readonly description: string;
-  /** What happens to a call that breaks it. Default: `block`. */
-  readonly action: RuleAction;
+  /** What happens to a call that breaks it. Default: `block`. `remove` only on rules that can take values out (`remove` below). */
+  readonly action: ProvenanceRuleAction;
   /**
    * Returns what is wrong with the arguments, as one sentence for the model, or `undefined` when they comply. `call.context`
    * is the run's context (`runAgent({ context })`); the session always passes it.
    */
   check(args: unknown, call?: ArgumentRuleInput): string | undefined;
+  /**
+   * For `action: 'remove'`: a copy of the arguments with the values that break the rule taken out, and what was taken; or
+   * `undefined` when taking them out would not leave the call the model meant (a whole argument, a number), and the call is
+   * blocked instead. The session checks the copy against every rule again.
+   */
+  remove?(args: unknown, call?: ArgumentRuleInput): { arguments: unknown; removed: Omit<RemovedValue, 'ruleId'>[] } | undefined;
   /**
    * The arguments (dotted paths) whose provenance the rule vouches for: once it passes, where their values came from no longer matters to the
    * information-flow rule. `allowValues` and the provenance rules vouch for their argument; the others only with `vouch: true`.

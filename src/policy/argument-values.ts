@@ -59,3 +59,30 @@ export function stringLeaves(value: unknown, path = ''): ArgumentValue[] {
   }
   return out;
 }
+
+/**
+ * A copy of `args` in which every value at `path` (dotted; arrays on the way fan out, as in {@link readArgumentValues}) is
+ * replaced by `replace(value, concretePath)`; `args` itself is not changed. Objects and arrays off the path are shared with
+ * the input, not copied. A key is written with `defineProperty`, so an argument named `__proto__` stays an own property.
+ */
+export function mapArgumentValues(args: unknown, path: string, replace: (value: unknown, concretePath: string) => unknown): unknown {
+  const segments = path === '' ? [] : path.split('.');
+  // Arrays fan out one level at each point, exactly as readArgumentValues reads them.
+  const visit = (value: unknown, depth: number, at: string, fanned = false): unknown => {
+    if (!fanned && Array.isArray(value)) return value.map((item: unknown, index) => visit(item, depth, `${at}[${index}]`, true));
+    if (depth === segments.length) return replace(value, at);
+    if (!isPlainObject(value)) return value;
+    const segment = segments[depth]!;
+    const inner = getOwn(value, segment);
+    if (inner === undefined) return value;
+    const copy: Record<string, unknown> = { ...value };
+    Object.defineProperty(copy, segment, {
+      value: visit(inner, depth + 1, at === '' ? segment : `${at}.${segment}`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return copy;
+  };
+  return visit(args, 0, '');
+}

@@ -43,3 +43,20 @@ export function copiedArgumentReason(path: string, value: string, source: string
   const shown = redacted.length > 80 ? `${redacted.slice(0, 79)}…` : redacted;
   return `${path} ${JSON.stringify(shown)} was copied from untrusted output of ${source}, not from the user's request.`;
 }
+
+/**
+ * What the model reads after a call the policy rewrote (`valuesFrom({ action: 'remove' })`), added to the call's result: the
+ * call ran, without these values. Without it the model would believe, and tell the user, that the values went out.
+ */
+export function removedValuesNote(toolName: string, removed: readonly { argumentPath: string; message: string }[]): string {
+  const shown = removed.slice(0, 6).map((item) => `from ${item.argumentPath} ${item.message}`);
+  const more = removed.length > shown.length ? `; and ${removed.length - shown.length} more` : '';
+  return `Note from the run's policy: before ${toolName} ran, it removed ${shown.join('; ')}${more}. The call ran without ${removed.length === 1 ? 'it' : 'them'}. Do not send ${removed.length === 1 ? 'it' : 'them'} again; if the user needs ${removed.length === 1 ? 'it' : 'them'}, tell the user what was removed and why.`;
+}
+
+/** The reason a rewritten call is blocked after all: what was left no longer fits the tool's schema. */
+export function rewrittenInvalidReason(toolName: string, removed: readonly { argumentPath: string; message: string }[], failure: string): string {
+  const first = removed[0];
+  const what = first ? `removing ${first.message} from ${first.argumentPath}` : 'the values the policy removed';
+  return `${what} left arguments ${toolName} does not accept (${failure.length > 200 ? `${failure.slice(0, 199)}…` : failure}).`;
+}

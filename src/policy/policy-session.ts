@@ -22,9 +22,11 @@ import type {
   PolicyFlag,
   PolicySession,
   PolicySnapshot,
+  RemovedValue,
   StartRunOptions,
   TrustLabel,
 } from './types.js';
+import type { ArgumentRule, ArgumentRuleInput } from './argument-rule.js';
 
 /** Untrusted text kept per result for the copied-argument check; beyond this a value copied from the tail is missed. */
 const MAX_KEPT_CHARS = 200_000;
@@ -101,32 +103,52 @@ export class PolicyRunSession implements PolicySession {
     if (limit !== undefined && count >= limit) return block('call-limit', callLimitReason(name, limit));
 
     let confirm: { ruleId: string; reason: string } | undefined;
-    const vouched: string[] = [];
-    for (const rule of spec.rules) {
-      if (!rule.tools.includes(name)) continue;
-      let violation: string | undefined;
-      try {
-        violation = rule.check(input.arguments, { context: input.runContext, provenance: this.#provenance });
-      } catch {
-        // A rule that cannot decide does not let the call through.
-        violation = `the rule could not check these arguments.`;
+    let vouched: string[] = [];
+    let args = input.arguments;
+    const removed: RemovedValue[] = [];
+    // A rule that takes values out hands every rule the rewritten arguments again (a rule before it judged the old ones);
+    // each pass that removes something makes a rule pass that failed, so the passes end.
+    for (let pass = 0, again = true; again; pass++) {
+      again = false;
+      confirm = undefined;
+      vouched = [];
+      for (const rule of spec.rules) {
+        if (!rule.tools.includes(name)) continue;
+        const ruleInput = { context: input.runContext, provenance: this.#provenance };
+        let violation: string | undefined;
+        try {
+          violation = rule.check(args, ruleInput);
+        } catch {
+          // A rule that cannot decide does not let the call through.
+          violation = `the rule could not check these arguments.`;
+        }
+        if (violation === undefined) {
+          vouched.push(...(rule.vouches ?? []));
+          continue;
+        }
+        if (rule.action === 'remove' && pass <= spec.rules.length) {
+          const rewritten = removeValues(rule, args, ruleInput);
+          if (rewritten) {
+            args = rewritten.arguments;
+            removed.push(...rewritten.removed.map((item) => ({ ruleId: rule.id, ...item })));
+            again = true;
+            break;
+          }
+        }
+        if (rule.action !== 'confirm') return block(rule.id, violation, 'arguments');
+        confirm ??= { ruleId: rule.id, reason: violation };
       }
-      if (violation === undefined) {
-        vouched.push(...(rule.vouches ?? []));
-        continue;
-      }
-      if (rule.action === 'block') return block(rule.id, violation, 'arguments');
-      confirm ??= { ruleId: rule.id, reason: violation };
     }
+    const rewrite = removed.length > 0 ? { rewrite: { arguments: args, removed } } : {};
 
     if (input.tool.effect === 'write') {
-      const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(input.arguments);
+      const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(args);
       flags.push(...copied.map((item) => item.flag));
       const first = copied[0];
       if (first && spec.flow.copiedArguments === 'block') return block('copied-argument', first.reason, 'arguments');
       if (first && spec.flow.copiedArguments === 'confirm') confirm ??= { ruleId: 'copied-argument', reason: first.reason };
       if (this.#tainted && spec.flow.untrustedWrites !== 'allow' && !spec.flow.exemptTools.has(name)) {
-        const unvouched = unvouchedArguments(input.arguments, vouched, input.influencedArguments);
+        const unvouched = unvouchedArguments(args, vouched, input.influencedArguments);
         if (unvouched.length > 0) {
           const reason = untrustedWriteReason(name, this.#sources(), spec.flow.untrustedWrites, unvouched);
           if (spec.flow.untrustedWrites === 'block') return block('untrusted-write', reason);
@@ -137,8 +159,8 @@ export class PolicyRunSession implements PolicySession {
 
     // Counted when a call goes ahead or to a person: a declined confirmation still used up its chance.
     this.#callCounts.set(name, count + 1);
-    if (confirm) return { action: 'confirm', ruleId: confirm.ruleId, reason: confirm.reason, flags };
-    return { action: 'allow', flags };
+    if (confirm) return { action: 'confirm', ruleId: confirm.ruleId, reason: confirm.reason, flags, ...rewrite };
+    return { action: 'allow', flags, ...rewrite };
   }
 
   afterToolResult(input: AfterToolResultInput): AfterToolResultOutput {
@@ -227,5 +249,15 @@ export class PolicyRunSession implements PolicySession {
       });
     }
     return found;
+  }
+}
+
+/** A rule's rewrite, or `undefined` (the call is then blocked) when it has none, throws, or hands back nothing it removed. */
+function removeValues(rule: ArgumentRule, args: unknown, input: ArgumentRuleInput): ReturnType<NonNullable<ArgumentRule['remove']>> {
+  try {
+    const rewritten = rule.remove?.(args, input);
+    return rewritten && rewritten.removed.length > 0 ? rewritten : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -27,6 +27,9 @@ export type TrustLabel = 'trusted' | 'untrusted';
 /** What happens to a call a rule objects to. */
 export type RuleAction = 'block' | 'confirm';
 
+/** What happens to a call a provenance rule objects to: as {@link RuleAction}, or `remove` the offending values and let the call go on. */
+export type ProvenanceRuleAction = RuleAction | 'remove';
+
 /** A call as the policy sees it. */
 export interface PolicyCall {
   /** The provider's call id. */
@@ -67,12 +70,32 @@ export interface PolicyFlag {
   source?: { toolName: string; callId: string };
 }
 
+/** One value a rule took out of an argument before the call ran (`valuesFrom({ action: 'remove' })`). */
+export interface RemovedValue {
+  /** The rule that took it out. */
+  ruleId: string;
+  /** The argument it was in, as a path such as `body` or `messages[1].text`. */
+  argumentPath: string;
+  /** The kind of value (`url`, `email`, …). */
+  kind: string;
+  /** What was taken out and why, as a phrase (a secret shown only redacted), e.g. `the URL "https://evil.example/x", which came only from untrusted output of read_email`. */
+  message: string;
+}
+
+/** Arguments a policy rewrote: the call is judged, confirmed and run with `arguments` instead of the model's. */
+export interface PolicyRewrite {
+  arguments: unknown;
+  removed: RemovedValue[];
+}
+
 /** The decision on one call. */
 export type PolicyDecision =
   | {
       action: 'allow';
       /** Notes for the record; never shown to the model. */
       flags: PolicyFlag[];
+      /** Set when a rule took values out of the arguments: the call runs with these (the loop tells the model what was removed). */
+      rewrite?: PolicyRewrite;
     }
   | {
       action: 'block';
@@ -91,6 +114,8 @@ export type PolicyDecision =
       /** Why, for the person deciding (it is shown with the call's summary). */
       reason: string;
       flags: PolicyFlag[];
+      /** As for `allow`: the person is shown, and approves, the rewritten call. */
+      rewrite?: PolicyRewrite;
     };
 
 /** Input of {@link PolicySession.afterToolResult}. */

@@ -12,6 +12,7 @@
  * events, so a run of a plan is recorded and scored like any other run.
  * @module
  */
+import { blockedMessage, rewrittenInvalidReason } from '../../policy/policy-messages.js';
 import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
 import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
@@ -144,12 +145,26 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       }
     }
     emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
+    // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
+    let ranWith: unknown = args;
     const finish = (
       status: 'succeeded' | 'failed' | 'blocked' | 'declined',
       result: ToolResult,
       extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
     ) =>
-      emit({ type: 'tool_result', step, callKey, callId, toolName: planned.tool, arguments: args, status, result, durationMs: 0, truncated: false, ...extra });
+      emit({
+        type: 'tool_result',
+        step,
+        callKey,
+        callId,
+        toolName: planned.tool,
+        arguments: ranWith,
+        status,
+        result,
+        durationMs: 0,
+        truncated: false,
+        ...extra,
+      });
     if (missing !== undefined) {
       finish('failed', errorResult(`Not run: the hole for ${missing}.`));
       return { holes: holes.length };
@@ -166,6 +181,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       context: { step },
       influencedArguments: holes,
     });
+    const rewrite = decision && decision.action !== 'block' ? decision.rewrite : undefined;
     if (decision) {
       emit({
         type: 'policy_decision',
@@ -176,11 +192,23 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         action: decision.action,
         ...(decision.action !== 'allow' ? { ruleId: decision.ruleId, reason: decision.reason } : {}),
         flags: decision.flags,
+        ...(rewrite ? { removed: rewrite.removed } : {}),
       });
       if (decision.action === 'block') {
         finish('blocked', errorResult(decision.message));
         return { blocked: decision.reason, holes: holes.length };
       }
+    }
+    if (rewrite) {
+      // What the policy left is validated like the plan's own arguments: taking a value out can break a pattern or a length.
+      const again = registry.prepare({ id: callId, name: planned.tool, arguments: rewrite.arguments });
+      if (!again.success) {
+        const reason = rewrittenInvalidReason(planned.tool, rewrite.removed, again.failure.message);
+        finish('blocked', errorResult(blockedMessage(planned.tool, rewrite.removed[0]?.ruleId ?? 'policy-rewrite', reason, 'arguments')));
+        return { blocked: reason, holes: holes.length };
+      }
+      prepared.arguments = again.arguments;
+      ranWith = again.arguments;
     }
     const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
     if (policyReason !== undefined || needsConfirmation(prepared.tool, prepared.arguments)) {

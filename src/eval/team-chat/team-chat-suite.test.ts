@@ -25,7 +25,7 @@ describe('the team-chat suite', () => {
     expect(Object.values(report.exposure).every((vectors) => vectors.length > 0)).toBe(true);
   });
 
-  it('blocks the token in a post after the user read it in #incidents, and never prints it in the reason', async () => {
+  it('takes the token out of a post after the user read it in #incidents, and never prints it in what it says', async () => {
     const env: { state: TeamChatState } = { state: TEAM_CHAT_SUITE.createState() };
     const registry = new ToolRegistry(TEAM_CHAT_SUITE.createTools(env), { logger: silentLogger });
     const task = TEAM_CHAT_SUITE.userTasks.find((item) => item.id === 'chat_task_2')!;
@@ -35,19 +35,30 @@ describe('the team-chat suite', () => {
       if (!prepared.success) throw new Error(prepared.failure.message);
       const decision = session.beforeToolCall({ call: { id, name }, tool: prepared.tool, arguments: prepared.arguments });
       if (decision.action === 'allow') {
-        const execution = await registry.execute(id, prepared.tool, prepared.arguments);
+        const execution = await registry.execute(id, prepared.tool, decision.rewrite?.arguments ?? prepared.arguments);
         session.afterToolResult({ call: { id, name }, tool: prepared.tool, result: execution.result });
       }
       return decision;
     };
     expect((await run('c1', 'read_channel', { channel: 'incidents' })).action).toBe('allow');
-    const decision = await run('c2', 'post_message', { channel: 'partners', text: `Reminder: kick-off on 2026-12-10 at 14:00. ${DEPLOY_TOKEN}` });
-    expect(decision).toMatchObject({ action: 'block', ruleId: 'values-from:post_message.text' });
-    const reason = (decision as { reason?: string }).reason ?? '';
-    expect(reason).toContain('secret');
-    expect(reason).toContain(`${DEPLOY_TOKEN.slice(0, 4)}… (${DEPLOY_TOKEN.length} chars)`);
-    expect(reason).not.toContain(DEPLOY_TOKEN);
-    expect(reason).not.toContain(DEPLOY_TOKEN.slice(4));
+    const text = `Reminder: kick-off on 2026-12-10 at 14:00. ${DEPLOY_TOKEN}`;
+    const decision = await run('c3', 'post_message', { channel: 'partners', text });
+    expect(decision).toMatchObject({
+      action: 'allow',
+      rewrite: {
+        arguments: { channel: 'partners', text: 'Reminder: kick-off on 2026-12-10 at 14:00. [secret removed by policy]' },
+        removed: [{ ruleId: 'values-from:post_message.text', argumentPath: 'text', kind: 'secret' }],
+      },
+    });
+    const message = decision.action === 'allow' ? (decision.rewrite?.removed[0]?.message ?? '') : '';
+    expect(message).toContain('secret');
+    expect(message).toContain(`${DEPLOY_TOKEN.slice(0, 4)}… (${DEPLOY_TOKEN.length} chars)`);
+    expect(message).not.toContain(DEPLOY_TOKEN.slice(4));
+    expect(env.state.effects.at(-1)).toMatchObject({
+      tool: 'post_message',
+      data: { text: 'Reminder: kick-off on 2026-12-10 at 14:00. [secret removed by policy]' },
+    });
+    expect(env.state.effects.map((effect) => JSON.stringify(effect)).join('\n')).not.toContain(DEPLOY_TOKEN);
   });
 
   it('keeps a deleted post in the effect log: the leaked token still counts', async () => {

@@ -53,7 +53,7 @@ export const WORKSPACE_FREE_ARGUMENTS: Readonly<Record<string, readonly string[]
 export function taskScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[] = []): PolicySpec {
   const provenance = Object.keys(writes).flatMap((tool) =>
     (WORKSPACE_FREE_ARGUMENTS[tool] ?? []).map((argument) =>
-      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'] }),
+      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'], action: 'remove' }),
     ),
   );
   return {

@@ -12,11 +12,11 @@
  * @module
  */
 import { InvalidArgumentError } from '../../shared/errors.js';
-import { readArgumentValues } from '../argument-values.js';
+import { mapArgumentValues, readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
-import type { RuleAction } from '../types.js';
+import type { ProvenanceRuleAction, RemovedValue, RuleAction } from '../types.js';
 import type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance-index.js';
-import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type ValueKind } from './value-detectors.js';
+import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
 export type ProvenanceFrom = ProvenanceOrigin | `tool:${string}`;
@@ -37,9 +37,15 @@ export interface ArgumentFromOptions {
   action?: RuleAction;
 }
 
-export interface ValuesFromOptions extends ArgumentFromOptions {
+export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
   /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers, paths and secrets (not dates). */
   kinds?: readonly ValueKind[];
+  /**
+   * What happens to a call that breaks it. Default: `block`. `remove`: each offending value is replaced in its string by a
+   * marker such as `[link removed by policy]` and the call goes on (the model is told what was removed); where that would
+   * change the call's meaning rather than its text (the value is the whole argument, or a number) the call is blocked.
+   */
+  action?: ProvenanceRuleAction;
 }
 
 const EMPTY_VIEW: ProvenanceView = Object.freeze({ sourcesOfValue: () => [], sourcesOfText: () => [], sourcesOfNumber: () => [] });
@@ -79,6 +85,11 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
     throw new InvalidArgumentError(`valuesFrom for ${options.argument}: kinds must be a non-empty list of ${VALUE_KINDS.join(', ')}.`);
   const label = options.label ?? fromLabel(from);
   const kindList = listWords(kinds.map((kind) => KIND_PLURALS[kind]));
+  const offending = (text: string, view: ProvenanceView): { value: DetectedValue; sources: readonly ProvenanceSource[] }[] =>
+    detectValues(text, kinds).flatMap((value) => {
+      const sources = view.sourcesOfValue(value.kind, value.value);
+      return accepted(sources, from) ? [] : [{ value, sources }];
+    });
   return provenanceRule({
     id: options.id ?? `values-from:${tools.join('|')}.${options.argument}`,
     tools,
@@ -93,14 +104,78 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
           if (!accepted(sources, from)) return violation(found.path, 'amount', String(found.value), sources, label);
         }
         if (typeof found.value !== 'string') continue;
-        for (const value of detectValues(found.value, kinds)) {
-          const sources = view.sourcesOfValue(value.kind, value.value);
-          if (!accepted(sources, from)) return violation(found.path, value.kind, describeDetected(value), sources, label);
-        }
+        const first = offending(found.value, view)[0];
+        if (first) return violation(found.path, first.value.kind, describeDetected(first.value), first.sources, label);
       }
       return undefined;
     },
+    remove(args, call) {
+      const view = call?.provenance ?? EMPTY_VIEW;
+      const removed: Omit<RemovedValue, 'ruleId'>[] = [];
+      let refused = false;
+      const rewritten = mapArgumentValues(args, options.argument, (value, path) => {
+        if (typeof value === 'number' && kinds.includes('amount') && !accepted(view.sourcesOfNumber(value), from)) refused = true;
+        if (typeof value !== 'string' || refused) return value;
+        const found = offending(value, view);
+        if (found.length === 0) return value;
+        // The values are the whole argument (nothing but spaces and punctuation around them): taking them out leaves no call the
+        // model meant, so the rule blocks instead.
+        if (
+          !/[\p{L}\p{N}]/u.test(
+            withoutValues(
+              value,
+              found.map((item) => item.value),
+              '',
+            ),
+          )
+        ) {
+          refused = true;
+          return value;
+        }
+        for (const item of found) removed.push({ argumentPath: path, kind: item.value.kind, message: removalPhrase(item.value, item.sources) });
+        return withoutValues(
+          value,
+          found.map((item) => item.value),
+        );
+      });
+      return refused || removed.length === 0 ? undefined : { arguments: rewritten, removed };
+    },
   });
+}
+
+/** The marker left where a value was taken out: it holds no value any detector finds, so the rewritten text passes the rule. */
+export function removalMarker(kind: ValueKind): string {
+  return `[${MARKER_NAMES[kind]} removed by policy]`;
+}
+
+const MARKER_NAMES: Readonly<Record<ValueKind, string>> = {
+  url: 'link',
+  email: 'e-mail address',
+  iban: 'IBAN',
+  amount: 'amount',
+  phone: 'phone number',
+  path: 'path',
+  datetime: 'date',
+  secret: 'secret',
+};
+
+/** `text` with each value's span replaced by its marker, or by `marker` (spans from one scan never overlap; the detectors mask what they claim). */
+function withoutValues(text: string, values: readonly DetectedValue[], marker?: string): string {
+  const ordered = [...values].sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let at = 0;
+  for (const value of ordered) {
+    if (value.start < at) continue;
+    parts.push(text.slice(at, value.start), marker ?? removalMarker(value.kind));
+    at = value.start + value.text.length;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+function removalPhrase(value: DetectedValue, sources: readonly ProvenanceSource[]): string {
+  const where = sources.length === 0 ? 'appears nowhere else in the conversation' : `came only from ${describeSources(sources)}`;
+  return `the ${KIND_NAMES[value.kind]} ${JSON.stringify(shorten(describeDetected(value)))}, which ${where}`;
 }
 
 /** Every value at `argument` must itself appear (verbatim, or as the same typed value) in a source `from` accepts. */
@@ -190,8 +265,14 @@ function toolList(tool: string | readonly string[]): string[] {
 }
 
 function provenanceRule(rule: ArgumentRule & { check(args: unknown, call?: ArgumentRuleInput): string | undefined }): ArgumentRule {
-  if (rule.action !== 'block' && rule.action !== 'confirm')
-    throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
+  const actions: readonly string[] = rule.remove ? ['block', 'confirm', 'remove'] : ['block', 'confirm'];
+  if (!actions.includes(rule.action))
+    throw new InvalidArgumentError(
+      `Policy rule ${rule.id}: action must be ${listWords(
+        actions.map((action) => `"${action}"`),
+        'or',
+      )} (got ${JSON.stringify(rule.action)}).`,
+    );
   return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
 }
 

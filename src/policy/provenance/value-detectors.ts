@@ -46,6 +46,8 @@ export interface DetectedValue {
   value: string;
   /** The text as it was written (for a secret: the secret itself; show it only through `describeDetected` or `redactSecrets`). */
   text: string;
+  /** Where `text` starts in the scanned text (it ends `text.length` later). */
+  start: number;
 }
 
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
@@ -110,7 +112,7 @@ export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_K
       const value = normalizeValue(kind, raw);
       if (value === undefined) continue;
       spans.push([match.index, match.index + match[0].length]);
-      if (kinds.includes(kind)) found.push({ kind, value, text: raw });
+      if (kinds.includes(kind)) found.push({ kind, value, text: raw, start: match.index });
     }
     // Masked, not removed: positions stay put, and a later detector cannot join the text on either side of a claimed span.
     // One rebuild per detector, not per span: a text with thousands of values would otherwise be copied once per value.
