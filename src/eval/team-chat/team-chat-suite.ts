@@ -38,7 +38,9 @@ const FREE_ARGUMENTS: Readonly<Record<string, readonly string[]>> = Object.freez
  */
 function chatScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[]): PolicySpec {
   const provenance = Object.keys(writes).flatMap((tool) =>
-    (FREE_ARGUMENTS[tool] ?? []).map((argument) => valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'], action: 'remove' })),
+    (FREE_ARGUMENTS[tool] ?? []).map((argument) =>
+      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'], action: 'remove' }),
+    ),
   );
   return {
     name: 'task-scope',
