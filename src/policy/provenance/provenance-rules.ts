@@ -15,7 +15,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
 import type { RuleAction } from '../types.js';
-import type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance-index.js';
+import { sourcedValues, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
 import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
@@ -49,6 +49,7 @@ const KIND_NAMES: Readonly<Record<ValueKind, string>> = {
   email: 'e-mail address',
   iban: 'IBAN',
   amount: 'amount',
+  code: 'one-time code (verification, reset or confirmation code, or PIN)',
   phone: 'phone number',
   path: 'path',
   datetime: 'date or time',
@@ -60,6 +61,7 @@ const KIND_PLURALS: Readonly<Record<ValueKind, string>> = {
   email: 'e-mail addresses',
   iban: 'IBANs',
   amount: 'amounts',
+  code: 'one-time codes',
   phone: 'phone numbers',
   path: 'paths',
   datetime: 'dates or times',
@@ -93,8 +95,7 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
           if (!accepted(sources, from)) return violation(found.path, 'amount', String(found.value), sources, label);
         }
         if (typeof found.value !== 'string') continue;
-        for (const value of detectValues(found.value, kinds)) {
-          const sources = view.sourcesOfValue(value.kind, value.value);
+        for (const { value, sources } of sourcedValues(view, found.value, kinds)) {
           if (!accepted(sources, from)) return violation(found.path, value.kind, describeDetected(value), sources, label);
         }
       }
