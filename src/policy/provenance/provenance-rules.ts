@@ -38,7 +38,7 @@ export interface ArgumentFromOptions {
 }
 
 export interface ValuesFromOptions extends ArgumentFromOptions {
-  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers, paths and secrets (not dates). */
+  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, one-time codes, phone numbers, paths and secrets (not dates). */
   kinds?: readonly ValueKind[];
 }
 

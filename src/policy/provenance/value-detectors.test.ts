@@ -150,6 +150,8 @@ describe('the code detector', () => {
     ['grouped with dashes', 'verification code 123-456-789', '123456789'],
     ['eight digits (not a phone number)', 'code 12345678', '12345678'],
     ['a year-like PIN right after its cue', 'PIN 1984', '1984'],
+    ['as a JSON key', JSON.stringify({ user: 'dana', pin: 4096 }), '4096'],
+    ['in a JSON key', JSON.stringify({ reset_code: 482913 }), '482913'],
   ])('finds a code with the cue %s, in its normal form (digits only)', (_, text, expected) => {
     expect(codes(text)).toEqual([expected]);
   });
@@ -178,6 +180,7 @@ describe('the code detector', () => {
     ['a cue in another sentence', 'Reset the code. Room 5678 is free.'],
     ['a cue too far before', 'Your code is below and the meeting room for the review on Thursday is 4402'],
     ['three or eleven digits', 'code 123 and code 12345678901'],
+    ['a JSON number value whose key is no cue', JSON.stringify({ reference: 'Reset fee', amount: 1200, year: 2026 })],
   ])('finds no code in %s', (_, text) => {
     expect(codes(text)).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * Detectors for the kinds of value an injection needs to smuggle into a
  * legitimate call: URLs, e-mail addresses, IBANs, amounts with a currency,
- * phone numbers, file paths, secrets (API keys, tokens, private keys), plus
+ * one-time codes (digits with a cue word near: `reset code 482913`), phone
+ * numbers, file paths, secrets (API keys, tokens, private keys), plus
  * dates and times (detected so they are not read as phone numbers, and for
  * rules that ask for them). Each detector
  * finds values in free text and gives them a normal form, so that the same
@@ -177,14 +178,17 @@ const CUE_CONTEXT_CHARS = 120;
 
 /**
  * Whether a cue word stands within `CODE_CUE_WORDS_BEFORE` words before the candidate at `start`–`end` or
- * `CODE_CUE_WORDS_AFTER` after it, in the same sentence. A four-digit number from 1900 to 2099 reads as a year unless its cue
- * is the word right before it (`PIN 1984`). The context read is bounded, so the cost per candidate is constant.
+ * `CODE_CUE_WORDS_AFTER` after it, in the same sentence (a colon before a line break does not end it). A four-digit number
+ * from 1900 to 2099, and a JSON number value, need the cue as the word right before them. The context read is bounded, so
+ * the cost per candidate is constant.
  */
 function hasCodeCue(text: string, start: number, end: number): boolean {
   const before = words(lastClause(unescapeBreaks(text.slice(Math.max(0, start - CUE_CONTEXT_CHARS), start))));
   const after = words(unescapeBreaks(text.slice(end, end + CUE_CONTEXT_CHARS)).split(SENTENCE_END)[0] ?? '');
-  const digits = text.slice(start, end);
-  if (/^(?:19|20)\d\d$/.test(digits)) return before.length > 0 && isCueAt(before, before.length - 1);
+  // A year, or a JSON number value (`"amount":1200` next to a `"reference":"Reset fee"`), is a code only by the word right
+  // before it: `PIN 1984`, `"pin":1234`.
+  if (/^(?:19|20)\d\d$/.test(text.slice(start, end)) || /"\s*:\s*$/.test(text.slice(Math.max(0, start - 8), start)))
+    return before.length > 0 && isCueAt(before, before.length - 1);
   for (let index = Math.max(0, before.length - CODE_CUE_WORDS_BEFORE); index < before.length; index++) if (isCueAt(before, index)) return true;
   for (let index = 0; index < Math.min(after.length, CODE_CUE_WORDS_AFTER); index++) if (isCueAt(after, index)) return true;
   return false;
