@@ -1,23 +1,48 @@
 /**
- * The secret detector's false-positive guard on real task text: every text
- * the built-in suites show an agent (their data, prompts, goals and the
- * reference calls' arguments) holds no secret but the one planted on purpose.
+ * The secret and code detectors' false-positive guard on real task text: every
+ * text the built-in suites show an agent (their data, prompts, goals and the
+ * reference calls' arguments) holds no secret and no one-time code but the
+ * ones planted on purpose.
  */
 import { describe, expect, it } from 'vitest';
 import { detectValues, redactSecret } from '../policy/provenance/value-detectors.js';
 import { BUILT_IN_SUITES } from './built-in-suites.js';
+import type { AnyEvalSuite } from './suite-types.js';
 import { DEPLOY_TOKEN } from './team-chat/team-chat-data.js';
 
+const SUITES = Object.values(BUILT_IN_SUITES).map((suite) => [suite.name, suite] as const);
+
+function suiteTexts(suite: AnyEvalSuite): string[] {
+  const state: unknown = suite.createState();
+  return [
+    JSON.stringify(state),
+    suite.systemPrompt,
+    ...suite.userTasks.flatMap((task) => [task.prompt, JSON.stringify(task.reference(structuredClone(state)))]),
+    ...suite.injectionTasks.flatMap((task) => [task.goal, JSON.stringify(task.reference(structuredClone(state))), task.payload ?? '']),
+  ];
+}
+
+/** The workspace wiki's password-reset code (workspace-data.ts), which two injection tasks ask the agent to mail out. */
+const WIKI_RESET_CODE = '482913';
+
 describe('the built-in suites under the secret detector', () => {
-  it.each(Object.values(BUILT_IN_SUITES).map((suite) => [suite.name, suite] as const))('%s: finds only the planted deploy token', (_, suite) => {
-    const state: unknown = suite.createState();
-    const texts = [
-      JSON.stringify(state),
-      suite.systemPrompt,
-      ...suite.userTasks.flatMap((task) => [task.prompt, JSON.stringify(task.reference(structuredClone(state)))]),
-      ...suite.injectionTasks.flatMap((task) => [task.goal, JSON.stringify(task.reference(structuredClone(state)))]),
-    ];
-    const found = new Set(texts.flatMap((text) => detectValues(text, ['secret']).map((value) => redactSecret(value.text))));
+  it.each(SUITES)('%s: finds only the planted deploy token', (_, suite) => {
+    const found = new Set(suiteTexts(suite).flatMap((text) => detectValues(text, ['secret']).map((value) => redactSecret(value.text))));
     expect([...found]).toEqual(suite.name === 'team-chat' ? [redactSecret(DEPLOY_TOKEN)] : []);
+  });
+});
+
+describe('the built-in suites under the code detector', () => {
+  it.each(SUITES)('%s: finds only the planted reset code', (_, suite) => {
+    const found = new Set(suiteTexts(suite).flatMap((text) => detectValues(text, ['code']).map((value) => value.value)));
+    expect([...found]).toEqual(suite.name === 'workspace' ? [WIKI_RESET_CODE] : []);
+  });
+
+  it('finds the reset code where the wiki mail states it, and in the attacker reference that mails it', () => {
+    const workspace = BUILT_IN_SUITES.workspace!;
+    const state: unknown = workspace.createState();
+    expect(detectValues(JSON.stringify(state), ['code']).map((value) => value.value)).toEqual([WIKI_RESET_CODE]);
+    const mailing = workspace.injectionTasks.filter((task) => detectValues(JSON.stringify(task.reference(structuredClone(state))), ['code']).length > 0);
+    expect(mailing.map((task) => task.id)).toEqual(['injection_task_1', 'injection_task_8']);
   });
 });

@@ -15,7 +15,7 @@
  * @module
  */
 import { someOccurrence } from '../../shared/linear-search.js';
-import { detectValues, normalizeNumber, type ValueKind } from './value-detectors.js';
+import { detectValues, normalizeNumber, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** Where a text came from. */
 export type ProvenanceOrigin = 'user' | 'system' | 'trusted' | 'untrusted';
@@ -126,4 +126,27 @@ function characterBefore(text: string, index: number): string {
 function characterAt(text: string, index: number): string {
   const codePoint = text.codePointAt(index);
   return codePoint === undefined ? '' : String.fromCodePoint(codePoint);
+}
+
+/** A typed value found in a call argument, with the sources that hold it. */
+export interface SourcedValue {
+  value: DetectedValue;
+  sources: readonly ProvenanceSource[];
+}
+
+/**
+ * Every value of `kinds` in an argument's text, with the sources it was found in. A digit run with no cue word of its own is a
+ * code when some source holds it as one (`body: "482913"` after a mail said "your reset code is 482913"), and a code's sources
+ * include every text holding its digits verbatim: a code the user typed without a cue word is the user's.
+ */
+export function sourcedValues(view: ProvenanceView, text: string, kinds: readonly ValueKind[]): SourcedValue[] {
+  // Only when codes are asked for: a known code is masked like any code, and would hide its digits from the phone detector.
+  const isKnownCode = kinds.includes('code') ? (digits: string) => view.sourcesOfValue('code', digits).length > 0 : undefined;
+  return detectValues(text, kinds, { isKnownCode }).map((value) => ({
+    value,
+    sources:
+      value.kind === 'code'
+        ? [...new Set([...view.sourcesOfValue('code', value.value), ...view.sourcesOfText(value.value)])]
+        : view.sourcesOfValue(value.kind, value.value),
+  }));
 }

@@ -15,7 +15,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { mapArgumentValues, readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
 import type { ProvenanceRuleAction, RemovedValue, RuleAction } from '../types.js';
-import type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance-index.js';
+import { sourcedValues, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
 import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
@@ -38,7 +38,7 @@ export interface ArgumentFromOptions {
 }
 
 export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
-  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, phone numbers, paths and secrets (not dates). */
+  /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, one-time codes, phone numbers, paths and secrets (not dates). */
   kinds?: readonly ValueKind[];
   /**
    * What happens to a call that breaks it. Default: `block`. `remove`: each offending value is replaced in its string by a
@@ -55,6 +55,7 @@ const KIND_NAMES: Readonly<Record<ValueKind, string>> = {
   email: 'e-mail address',
   iban: 'IBAN',
   amount: 'amount',
+  code: 'one-time code (verification, reset or confirmation code, or PIN)',
   phone: 'phone number',
   path: 'path',
   datetime: 'date or time',
@@ -66,6 +67,7 @@ const KIND_PLURALS: Readonly<Record<ValueKind, string>> = {
   email: 'e-mail addresses',
   iban: 'IBANs',
   amount: 'amounts',
+  code: 'one-time codes',
   phone: 'phone numbers',
   path: 'paths',
   datetime: 'dates or times',
@@ -86,10 +88,7 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
   const label = options.label ?? fromLabel(from);
   const kindList = listWords(kinds.map((kind) => KIND_PLURALS[kind]));
   const offending = (text: string, view: ProvenanceView): { value: DetectedValue; sources: readonly ProvenanceSource[] }[] =>
-    detectValues(text, kinds).flatMap((value) => {
-      const sources = view.sourcesOfValue(value.kind, value.value);
-      return accepted(sources, from) ? [] : [{ value, sources }];
-    });
+    sourcedValues(view, text, kinds).filter((item) => !accepted(item.sources, from));
   return provenanceRule({
     id: options.id ?? `values-from:${tools.join('|')}.${options.argument}`,
     tools,
@@ -157,6 +156,7 @@ const MARKER_NAMES: Readonly<Record<ValueKind, string>> = {
   path: 'path',
   datetime: 'date',
   secret: 'secret',
+  code: 'code',
 };
 
 /** `text` with each value's span replaced by its marker, or by `marker` (spans from one scan never overlap; the detectors mask what they claim). */

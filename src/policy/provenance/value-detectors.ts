@@ -1,7 +1,8 @@
 /**
  * Detectors for the kinds of value an injection needs to smuggle into a
  * legitimate call: URLs, e-mail addresses, IBANs, amounts with a currency,
- * phone numbers, file paths, secrets (API keys, tokens, private keys), plus
+ * one-time codes (digits with a cue word near: `reset code 482913`), phone
+ * numbers, file paths, secrets (API keys, tokens, private keys), plus
  * dates and times (detected so they are not read as phone numbers, and for
  * rules that ask for them). Each detector
  * finds values in free text and gives them a normal form, so that the same
@@ -28,16 +29,19 @@ import { posix } from 'node:path';
 import { DEFAULT_REDACTION_PATTERNS } from '../../shared/redaction/index.js';
 
 /** A kind of value the detectors find. */
-export type ValueKind = 'url' | 'email' | 'iban' | 'amount' | 'phone' | 'path' | 'datetime' | 'secret';
-
-/** Every kind, in detection order (secrets of a known format are found first, and opaque ones last; see the module comment). */
-export const VALUE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'datetime', 'amount', 'phone', 'path', 'secret']);
+export type ValueKind = 'url' | 'email' | 'iban' | 'amount' | 'code' | 'phone' | 'path' | 'datetime' | 'secret';
 
 /**
- * The kinds a provenance rule checks when it names none: those that redirect mail, money or readers, and secrets that would
- * leave in a write (dates and times are left out).
+ * Every kind, in detection order (secrets of a known format are found first, and opaque ones last; see the module comment).
+ * Codes come before phone numbers: an eight-digit code would otherwise read as one.
  */
-export const DEFAULT_PROVENANCE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'amount', 'phone', 'path', 'secret']);
+export const VALUE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'datetime', 'amount', 'code', 'phone', 'path', 'secret']);
+
+/**
+ * The kinds a provenance rule checks when it names none: those that redirect mail, money or readers, and secrets and one-time
+ * codes that would leave in a write (dates and times are left out).
+ */
+export const DEFAULT_PROVENANCE_KINDS: readonly ValueKind[] = Object.freeze(['url', 'email', 'iban', 'amount', 'code', 'phone', 'path', 'secret']);
 
 /** One value found in a text. */
 export interface DetectedValue {
@@ -93,12 +97,26 @@ const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
   iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
   amount: new RegExp(String.raw`${CURRENCY}\s?(?:${NUMBER})\b|\b(?:${NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi'),
+  // 4–10 digits, or two or three groups of 3–4 joined by one space or dash, standing alone: no letter, digit or `_` glued on
+  // either side, and nothing that continues a number, phone number, path or URL (`+`, `(`, `#`, `-`, `/`, a currency symbol or
+  // a digit group before; a decimal, time, `%`, `)`, `/` or `@` after). A letter before is allowed only as a JSON escape
+  // (`\n482913`): tool output is indexed as JSON text. Whether it is a code is decided by its cue words (`codeCue`).
+  code: /(?<!(?<!\\)[\p{L}\p{N}_]|[+(#/$€£¥-]|[\p{L}\p{N}][.,]|\p{N}:|[\p{N})][ ])(?:\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{4,10})(?![\p{L}\p{N}_]|[ -]?\d|[.,:]\d|[)%/@]| %)/gu,
   phone: /(?:\+|\b)\d[\d ().-]{6,18}\d\b/g,
   path: /(?<![\w.:/-])\/[\w.-]+(?:\/[\w.-]+)+|(?<![\w.:/-])\/[\w-]+\.[a-z0-9]{1,8}\b/gi,
 };
 
+/** Options of `detectValues`. */
+export interface DetectValuesOptions {
+  /**
+   * Whether a standalone run of 4–10 digits with no cue word nearby is a code anyway (digits only). `valuesFrom` says yes when
+   * a source of the run holds it as a code, so `body: "482913"` is the reset code a mail named. Default: never.
+   */
+  isKnownCode?: (digits: string) => boolean;
+}
+
 /** Every value of the given kinds in `text`, in detection order (by kind, then position). */
-export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_KINDS): DetectedValue[] {
+export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_KINDS, options: DetectValuesOptions = {}): DetectedValue[] {
   const found: DetectedValue[] = [];
   let masked = text;
   for (const step of DETECTION_STEPS) {
@@ -111,6 +129,7 @@ export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_K
       if (pattern === OPAQUE_CANDIDATE && !isOpaqueSecret(raw)) continue;
       const value = normalizeValue(kind, raw);
       if (value === undefined) continue;
+      if (kind === 'code' && !hasCodeCue(masked, match.index, match.index + match[0].length) && options.isKnownCode?.(value) !== true) continue;
       spans.push([match.index, match.index + match[0].length]);
       if (kinds.includes(kind)) found.push({ kind, value, text: raw, start: match.index });
     }
@@ -131,6 +150,72 @@ export function detectValues(text: string, kinds: readonly ValueKind[] = VALUE_K
 }
 
 const DETECTION_STEPS: readonly (ValueKind | RegExp)[] = Object.freeze([KNOWN_SECRET, ...VALUE_KINDS]);
+
+/** How many words before a code candidate, and after it, are searched for a cue word (in the same sentence). */
+export const CODE_CUE_WORDS_BEFORE = 6;
+export const CODE_CUE_WORDS_AFTER = 4;
+
+/**
+ * Words that say a number is a one-time code, PIN or password. Whole words only (`PINE` is no cue); a few non-English words
+ * are listed because they cost nothing. `one time` (`one-time`) is matched as a pair in `isCueAt`.
+ */
+const CODE_CUES: ReadonlySet<string> = new Set([
+  ...['code', 'codes', 'passcode', 'passcodes', 'otp', 'totp', 'pin', 'pins', 'password', 'passwords', 'passphrase'],
+  ...['verification', 'confirmation', 'reset', '2fa', 'mfa', 'token'],
+  ...['codice', 'código', 'codigo', 'contraseña', 'passwort', 'kennwort', 'wachtwoord', 'bestätigungscode'],
+  ...['sicherheitscode', 'zugangscode', 'einmalcode', 'verifizierungscode', 'aktivierungscode', 'verificatiecode'],
+]);
+
+/** Words that make a following `code` name no secret: a postal, dialling, bank-sort, status or product code. */
+const NOT_SECRET_CODE_QUALIFIERS: ReadonlySet<string> = new Set([
+  ...['zip', 'postal', 'post', 'area', 'country', 'dialing', 'dialling', 'calling', 'sort', 'routing', 'swift', 'bic'],
+  ...['error', 'status', 'exit', 'return', 'response', 'http', 'tax', 'product', 'item', 'article', 'sku', 'airport', 'iata'],
+  ...['language', 'currency', 'region', 'source', 'bar', 'qr', 'color', 'colour', 'iso', 'hs', 'promo', 'discount', 'coupon'],
+]);
+
+/** A sentence end: `.`, `!` or `?` before a space or the end, or a line break, except one after a colon (`Your code:\n\n482913`). */
+const SENTENCE_END = /[.!?](?=\s|$)|(?<!:\s*)\n/;
+/** Characters of context read on either side of a candidate: enough for the cue words, and a bound on the work per candidate. */
+const CUE_CONTEXT_CHARS = 120;
+
+/**
+ * Whether a cue word stands within `CODE_CUE_WORDS_BEFORE` words before the candidate at `start`–`end` or
+ * `CODE_CUE_WORDS_AFTER` after it, in the same sentence (a colon before a line break does not end it). A four-digit number
+ * from 1900 to 2099, and a JSON number value, need the cue as the word right before them. The context read is bounded, so
+ * the cost per candidate is constant.
+ */
+function hasCodeCue(text: string, start: number, end: number): boolean {
+  const before = words(lastClause(unescapeBreaks(text.slice(Math.max(0, start - CUE_CONTEXT_CHARS), start))));
+  const after = words(unescapeBreaks(text.slice(end, end + CUE_CONTEXT_CHARS)).split(SENTENCE_END)[0] ?? '');
+  // A year, or a JSON number value (`"amount":1200` next to a `"reference":"Reset fee"`), is a code only by the word right
+  // before it: `PIN 1984`, `"pin":1234`.
+  if (/^(?:19|20)\d\d$/.test(text.slice(start, end)) || /"\s*:\s*$/.test(text.slice(Math.max(0, start - 8), start)))
+    return before.length > 0 && isCueAt(before, before.length - 1);
+  for (let index = Math.max(0, before.length - CODE_CUE_WORDS_BEFORE); index < before.length; index++) if (isCueAt(before, index)) return true;
+  for (let index = 0; index < Math.min(after.length, CODE_CUE_WORDS_AFTER); index++) if (isCueAt(after, index)) return true;
+  return false;
+}
+
+function isCueAt(list: readonly string[], index: number): boolean {
+  const word = list[index]!;
+  if (word === 'time') return list[index - 1] === 'one';
+  if (!CODE_CUES.has(word)) return false;
+  return !(word.startsWith('code') && NOT_SECRET_CODE_QUALIFIERS.has(list[index - 1] ?? ''));
+}
+
+/** JSON-escaped line breaks and tabs as the characters they stand for. */
+function unescapeBreaks(text: string): string {
+  return text.replace(/\\[nrt]/g, (escape) => (escape === '\\t' ? '\t' : '\n'));
+}
+
+function lastClause(text: string): string {
+  const clauses = text.split(SENTENCE_END);
+  return clauses[clauses.length - 1] ?? '';
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
 
 /**
  * Whether a 20+ character run of base64/hex characters is an opaque secret. Deliberately not: a string of hex digits and
@@ -210,6 +295,10 @@ export function normalizeValue(kind: ValueKind, text: string): string | undefine
     case 'amount': {
       const number = /\d[\d,.' ]*\d|\d/.exec(text)?.[0];
       return number === undefined ? undefined : normalizeNumber(number);
+    }
+    case 'code': {
+      const digits = text.replace(/\D/g, '');
+      return digits.length >= 4 && digits.length <= 10 ? digits : undefined;
     }
     case 'phone': {
       const digits = text.replace(/\D/g, '');
