@@ -21,7 +21,8 @@ const LINEAGE = Symbol.for('toolwright.error.lineage');
 export const ERROR_CODES = {
   TW_INVALID_TOOL_DEFINITION: 'A tool definition is malformed (name, description, schema or execute).',
   TW_INVALID_SCHEMA: 'A JSON Schema could not be compiled.',
-  TW_SCHEMA_EVALUATION: 'Checking a value against a compiled JSON Schema overflowed the stack (a schema that refers to itself without nesting, or a value nested too deep).',
+  TW_SCHEMA_EVALUATION:
+    'Checking a value against a compiled JSON Schema overflowed the stack (a schema that refers to itself without nesting, or a value nested too deep).',
   TW_UNSAFE_PATTERN: 'A schema `pattern` (or `patternProperties` key) uses a regex feature the linear-time pattern engine cannot run.',
   TW_DUPLICATE_TOOL: 'Two tools in one registry share a name.',
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',

@@ -152,7 +152,11 @@ describe('defineTool', () => {
         { type: 'object', properties: { p: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [{ $ref: '#/$defs/y' }] }, y: { $ref: '#/$defs/x' } } },
         '#/$defs/x → #/$defs/x/anyOf/0 → #/$defs/y → #/$defs/x',
       ],
-      ['a 2019-09 $recursiveRef beside the root keywords', { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', $recursiveRef: '#' }, '# → #'],
+      [
+        'a 2019-09 $recursiveRef beside the root keywords',
+        { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', $recursiveRef: '#' },
+        '# → #',
+      ],
     ])('refuses %s at definition, naming the loop and the fix', (_name, inputSchema, path) => {
       let thrown: unknown;
       try {
@@ -165,7 +169,9 @@ describe('defineTool', () => {
       const error = thrown as SchemaReferenceCycleError;
       expect(error.code).toBe('TW_INVALID_SCHEMA');
       expect(error.cycle.join(' → ')).toBe(path);
-      expect(error.message).toContain(`Tool "loop" schema does not compile: its references in /inputSchema loop back without entering a property or item, so validation would never end: ${path}.`);
+      expect(error.message).toContain(
+        `Tool "loop" schema does not compile: its references in /inputSchema loop back without entering a property or item, so validation would never end: ${path}.`,
+      );
       expect(error.message).toContain('A schema may refer to itself only under a keyword that descends into a property or item');
       expect(error.message).not.toContain('call stack');
     });

@@ -83,7 +83,7 @@ describe('compileSchema and the terminal', () => {
   });
 });
 
-/** JSON-Schema-Test-Suite, ref.json "URN ref with nested pointer ref": valid and finite, but Ajv resolves the inner "#/$defs/bar" so that its compilation loops. */
+/** JSON-Schema-Test-Suite, ref.json "URN ref with nested pointer ref": finite, but Ajv resolves the inner "#/$defs/bar" so that compiling it loops. */
 const AJV_MISRESOLVED = {
   $ref: 'urn:uuid:deadbeef-4321-ffff-ffff-1234feebdaed',
   $defs: { foo: { $id: 'urn:uuid:deadbeef-4321-ffff-ffff-1234feebdaed', $defs: { bar: { type: 'string' } }, $ref: '#/$defs/bar' } },
@@ -94,14 +94,20 @@ describe('compileSchema and schemas that never stop validating', () => {
     const compile = countCompilations();
     let thrown: unknown;
     try {
-      compileSchema({ type: 'object', properties: { p: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [{ $ref: '#/$defs/y' }] }, y: { $ref: '#/$defs/x' } } }, 'policy rule r', {
-        pointer: '/schema',
-      });
+      compileSchema(
+        { type: 'object', properties: { p: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [{ $ref: '#/$defs/y' }] }, y: { $ref: '#/$defs/x' } } },
+        'policy rule r',
+        {
+          pointer: '/schema',
+        },
+      );
     } catch (error) {
       thrown = error;
     }
     expect(SchemaReferenceCycleError.isInstance(thrown)).toBe(true);
-    expect((thrown as Error).message).toContain('its references in /schema loop back without entering a property or item, so validation would never end: #/$defs/x → #/$defs/x/anyOf/0 → #/$defs/y → #/$defs/x.');
+    expect((thrown as Error).message).toContain(
+      'its references in /schema loop back without entering a property or item, so validation would never end: #/$defs/x → #/$defs/x/anyOf/0 → #/$defs/y → #/$defs/x.',
+    );
     expect(compile).not.toHaveBeenCalled();
   });
 
@@ -115,12 +121,17 @@ describe('compileSchema and schemas that never stop validating', () => {
     expect(SchemaCompileError.isInstance(thrown)).toBe(true);
     expect(SchemaReferenceCycleError.isInstance(thrown)).toBe(false);
     expect((thrown as Error).cause).toBeInstanceOf(RangeError);
-    expect((thrown as Error).message).toContain('Tool "misresolved" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep, or refers to itself');
+    expect((thrown as Error).message).toContain(
+      'Tool "misresolved" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep, or refers to itself',
+    );
     expect((thrown as Error).message).not.toContain('Maximum call stack');
   });
 
   it('turns a stack overflow on a value nested 100,000 levels deep into SchemaEvaluationError that says what to change', () => {
-    const validator = compileSchema({ $defs: { json: { anyOf: [{ type: 'number' }, { type: 'array', items: { $ref: '#/$defs/json' } }] } }, $ref: '#/$defs/json' }, 'nested');
+    const validator = compileSchema(
+      { $defs: { json: { anyOf: [{ type: 'number' }, { type: 'array', items: { $ref: '#/$defs/json' } }] } }, $ref: '#/$defs/json' },
+      'nested',
+    );
     expect(validator.validate([[1], [[2]]]).success).toBe(true);
     const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
     let thrown: unknown;
@@ -146,7 +157,9 @@ describe('compileSchema and schemas that never stop validating', () => {
       thrown = error;
     }
     expect(SchemaCompileError.isInstance(thrown)).toBe(true);
-    expect((thrown as Error).message).toContain('Tool "deep" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep');
+    expect((thrown as Error).message).toContain(
+      'Tool "deep" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep',
+    );
     expect((thrown as Error).message).not.toContain('Maximum call stack');
   });
 });

@@ -538,7 +538,8 @@ function inspectedValue(toolName: string, value: unknown, limits: ArgumentLimits
 function validatorFailure(toolName: string, args: unknown, thrown: unknown): ToolFailure {
   if (!SchemaEvaluationError.isInstance(thrown)) return { code: 'internal_error', message: schemaFailureMessage(toolName), retryable: false, error: thrown };
   const exceeded = inspectJsonValue(args, { maxDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth, maxChars: Number.MAX_SAFE_INTEGER }).exceeded;
-  if (exceeded?.limit === 'maxDepth') return { code: 'arguments_too_large', message: argumentsTooDeepToCheckMessage(toolName, exceeded), retryable: false, error: thrown };
+  if (exceeded?.limit === 'maxDepth')
+    return { code: 'arguments_too_large', message: argumentsTooDeepToCheckMessage(toolName, exceeded), retryable: false, error: thrown };
   return { code: 'invalid_schema', message: schemaFailureMessage(toolName), retryable: false, error: thrown };
 }
 

@@ -14,14 +14,26 @@ describe('findReferenceCycle', () => {
     ['a loop through not', { type: 'object', not: { $ref: '#' } }, ['#', '#/not', '#']],
     ['a loop through then', { type: 'object', if: { required: ['a'] }, then: { $ref: '#' } }, ['#', '#/then', '#']],
     ['a loop through dependentSchemas', { type: 'object', dependentSchemas: { a: { $ref: '#' } } }, ['#', '#/dependentSchemas/a', '#']],
-    ['an $anchor', { type: 'object', properties: { p: { $ref: '#a' } }, $defs: { x: { $anchor: 'a', allOf: [{ $ref: '#a' }] } } }, ['#/$defs/x', '#/$defs/x/allOf/0', '#/$defs/x']],
+    [
+      'an $anchor',
+      { type: 'object', properties: { p: { $ref: '#a' } }, $defs: { x: { $anchor: 'a', allOf: [{ $ref: '#a' }] } } },
+      ['#/$defs/x', '#/$defs/x/allOf/0', '#/$defs/x'],
+    ],
     [
       '"#" inside an embedded resource ($id), which names that resource',
       { $id: 'https://example.test/root', type: 'object', properties: { p: { $ref: 'other' } }, $defs: { o: { $id: 'other', oneOf: [{ $ref: '#' }] } } },
       ['#/$defs/o', '#/$defs/o/oneOf/0', '#/$defs/o'],
     ],
-    ['a $dynamicRef back to the root that declares its anchor', { $dynamicAnchor: 'node', type: 'object', anyOf: [{ $dynamicRef: '#node' }] }, ['#', '#/anyOf/0', '#']],
-    ['a pointer into a value keyword, which Ajv follows too', { type: 'object', properties: { p: { $ref: '#/default' } }, default: { $ref: '#/default' } }, ['#/default', '#/default']],
+    [
+      'a $dynamicRef back to the root that declares its anchor',
+      { $dynamicAnchor: 'node', type: 'object', anyOf: [{ $dynamicRef: '#node' }] },
+      ['#', '#/anyOf/0', '#'],
+    ],
+    [
+      'a pointer into a value keyword, which Ajv follows too',
+      { type: 'object', properties: { p: { $ref: '#/default' } }, default: { $ref: '#/default' } },
+      ['#/default', '#/default'],
+    ],
   ])('finds %s, with the path of the loop', (_name, schema, path) => {
     expect(findReferenceCycle(schema)).toEqual(path);
   });
@@ -70,10 +82,22 @@ describe('findReferenceCycle', () => {
         },
       },
     ],
-    ['references through prefixItems, patternProperties, contains and propertyNames', { type: 'object', prefixItems: [{ $ref: '#' }], patternProperties: { '^x': { $ref: '#' } }, contains: { $ref: '#' }, propertyNames: { $ref: '#' } }],
-    ['a reference through unevaluatedProperties (it applies to properties)', { type: 'object', unevaluatedProperties: { $ref: '#' } }],
-    ['a tree extended with $dynamicRef', { $dynamicAnchor: 'node', type: 'object', properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } } }],
-    ['a chain of references that ends', { type: 'object', properties: { p: { $ref: '#/$defs/a' } }, $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { type: 'string' } } }],
+    [
+      'references through prefixItems, patternProperties, contains and propertyNames',
+      { type: 'object', prefixItems: [{ $ref: '#' }], patternProperties: { '^x': { $ref: '#' } }, contains: { $ref: '#' }, propertyNames: { $ref: '#' } },
+    ],
+    [
+      'references through unevaluatedProperties and unevaluatedItems (they apply to properties and items)',
+      { type: ['object', 'array'], unevaluatedProperties: { $ref: '#' }, unevaluatedItems: { $ref: '#' } },
+    ],
+    [
+      'a tree extended with $dynamicRef',
+      { $dynamicAnchor: 'node', type: 'object', properties: { children: { type: 'array', items: { $dynamicRef: '#node' } } } },
+    ],
+    [
+      'a chain of references that ends',
+      { type: 'object', properties: { p: { $ref: '#/$defs/a' } }, $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { type: 'string' } } },
+    ],
     ['a loop only in a definition nothing uses', { type: 'object', $defs: { x: { $ref: '#/$defs/y' }, y: { $ref: '#/$defs/x' } } }],
     ['a reference that resolves to nothing (Ajv refuses it on its own)', { type: 'object', allOf: [{ $ref: '#/$defs/missing' }] }],
     ['boolean schemas and non-objects', true],

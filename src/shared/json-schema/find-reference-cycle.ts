@@ -67,7 +67,7 @@ class ReferenceGraph {
   private readonly dynamicAnchors = new Map<string, SchemaRecord[]>();
   private readonly recursiveAnchors: SchemaRecord[] = [];
   private readonly parents = new Map<SchemaRecord, SchemaRecord>();
-  /** Schemas a reference names, and dynamic anchors: Ajv compiles each (holding a reference) as a function of its own, which a dynamic reference inside may call. */
+  /** Reference targets and dynamic anchors: Ajv compiles each (holding a reference) as a function of its own, which a dynamic reference inside may call. */
   private readonly referenced = new Set<SchemaRecord>();
 
   constructor(private readonly root: SchemaRecord) {
@@ -155,7 +155,8 @@ class ReferenceGraph {
   /** The root and every reference target or dynamic anchor that holds `schema` (itself included): the functions Ajv may have compiled it into. */
   private enclosingFunctions(schema: SchemaRecord): SchemaRecord[] {
     const functions: SchemaRecord[] = [];
-    for (let at: SchemaRecord | undefined = schema; at !== undefined; at = this.parents.get(at)) if (at === this.root || this.referenced.has(at)) functions.push(at);
+    for (let at: SchemaRecord | undefined = schema; at !== undefined; at = this.parents.get(at))
+      if (at === this.root || this.referenced.has(at)) functions.push(at);
     return functions;
   }
 }
