@@ -6,7 +6,8 @@
  * Every `*.json` under a folder is one schema (JSONSchemaBench layout); a folder holding `tests/draft2020-12` is read as
  * JSON-Schema-Test-Suite (one schema per test group, probed with the suite's own instances). Older drafts are rewritten
  * first (`upgradeSchemaDialect`), as `defineTool` does. Probes elsewhere: a few plain values, and an object holding each
- * root property set to each of them.
+ * root property set to each of them. It also prints the time `findReferenceCycle` took in all, beside Ajv's compiles of
+ * the same schemas (one pass, not a benchmark: a rough share of what the check adds to a compile).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,10 +58,13 @@ function probesFor(schema: unknown): unknown[] {
 /** `overflow` when Ajv's stack overflows compiling the schema or checking a probe, `error` when it refuses the schema, else `runs`. */
 function ajvVerdict(schema: unknown, instances: readonly unknown[]): 'overflow' | 'error' | 'runs' {
   let validate;
+  const started = performance.now();
   try {
     validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false }).compile(schema as object);
   } catch (error) {
     return error instanceof RangeError ? 'overflow' : 'error';
+  } finally {
+    timings.ajvCompileMs += performance.now() - started;
   }
   for (const instance of instances) {
     try {
@@ -79,6 +83,7 @@ if (folders.length === 0) {
   console.error('usage: npx tsx scripts/survey-reference-cycles.ts <folder> [<folder>...]');
   process.exit(2);
 }
+const timings = { findReferenceCycleMs: 0, ajvCompileMs: 0 };
 const counts = { schemas: 0, unreadable: 0, refusedAndOverflows: 0, refusedButRuns: 0, refusedAjvError: 0, missedOverflow: 0, passedAndRuns: 0 };
 const notable: string[] = [];
 for (const folder of folders) {
@@ -91,7 +96,9 @@ for (const folder of folders) {
       counts.unreadable++;
       continue;
     }
+    const started = performance.now();
     const cycle = findReferenceCycle(upgraded);
+    timings.findReferenceCycleMs += performance.now() - started;
     const verdict = ajvVerdict(upgraded, instances ?? probesFor(upgraded));
     if (cycle !== undefined) {
       if (verdict === 'overflow') counts.refusedAndOverflows++;
@@ -104,5 +111,6 @@ for (const folder of folders) {
     } else counts.passedAndRuns++;
   }
 }
-console.log(JSON.stringify(counts, null, 2));
+const rounded = { findReferenceCycleMs: Math.round(timings.findReferenceCycleMs), ajvCompileMs: Math.round(timings.ajvCompileMs) };
+console.log(JSON.stringify({ ...counts, ...rounded }, null, 2));
 for (const line of notable) console.log(line);
