@@ -13,6 +13,7 @@ describe('findReferenceCycle', () => {
     ],
     ['a loop through not', { type: 'object', not: { $ref: '#' } }, ['#', '#/not', '#']],
     ['a loop through then', { type: 'object', if: { required: ['a'] }, then: { $ref: '#' } }, ['#', '#/then', '#']],
+    ['a loop through if', { type: 'object', if: { $ref: '#' }, else: false }, ['#', '#/if', '#']],
     ['a loop through dependentSchemas', { type: 'object', dependentSchemas: { a: { $ref: '#' } } }, ['#', '#/dependentSchemas/a', '#']],
     [
       'an $anchor',
@@ -98,6 +99,7 @@ describe('findReferenceCycle', () => {
       'a chain of references that ends',
       { type: 'object', properties: { p: { $ref: '#/$defs/a' } }, $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { type: 'string' } } },
     ],
+    ['"if" alone, and "then" without "if" (neither is applied)', { type: 'object', anyOf: [{ if: { $ref: '#' } }, { then: { $ref: '#' } }] }],
     ['a loop only in a definition nothing uses', { type: 'object', $defs: { x: { $ref: '#/$defs/y' }, y: { $ref: '#/$defs/x' } } }],
     ['a reference that resolves to nothing (Ajv refuses it on its own)', { type: 'object', allOf: [{ $ref: '#/$defs/missing' }] }],
     ['boolean schemas and non-objects', true],

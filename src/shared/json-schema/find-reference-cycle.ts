@@ -120,7 +120,13 @@ class ReferenceGraph {
   /** The schemas applied to the same instance as `schema`: its in-place subschemas and what its references name. */
   inPlaceTargets(schema: SchemaRecord): SchemaRecord[] {
     const targets = this.referenceTargets(schema);
-    for (const slot of subschemaSlots(schema)) if (IN_PLACE_APPLICATORS.has(slot.keyword) && isPlainObject(slot.schema)) targets.push(slot.schema);
+    // "if" without "then" or "else" decides nothing, and they nothing without it: neither the specification nor Ajv applies them
+    const conditional = 'if' in schema && ('then' in schema || 'else' in schema);
+    for (const slot of subschemaSlots(schema)) {
+      if (!IN_PLACE_APPLICATORS.has(slot.keyword) || !isPlainObject(slot.schema)) continue;
+      if ((slot.keyword === 'if' || slot.keyword === 'then' || slot.keyword === 'else') && !conditional) continue;
+      targets.push(slot.schema);
+    }
     return targets;
   }
 
