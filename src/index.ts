@@ -70,6 +70,8 @@ export {
   ModuleLoadError,
   MissingPeerError,
   SchemaCompileError,
+  SchemaEvaluationError,
+  SchemaReferenceCycleError,
   ToolDefinitionError,
   ToolNotFoundError,
   ToolwrightError,

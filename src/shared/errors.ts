@@ -21,6 +21,8 @@ const LINEAGE = Symbol.for('toolwright.error.lineage');
 export const ERROR_CODES = {
   TW_INVALID_TOOL_DEFINITION: 'A tool definition is malformed (name, description, schema or execute).',
   TW_INVALID_SCHEMA: 'A JSON Schema could not be compiled.',
+  TW_SCHEMA_EVALUATION:
+    'Checking a value against a compiled JSON Schema overflowed the stack (a schema that refers to itself without nesting, or a value nested too deep).',
   TW_UNSAFE_PATTERN: 'A schema `pattern` (or `patternProperties` key) uses a regex feature the linear-time pattern engine cannot run.',
   TW_DUPLICATE_TOOL: 'Two tools in one registry share a name.',
   TW_TOOL_NOT_FOUND: 'A tool name is not in the registry.',
@@ -90,6 +92,47 @@ export class SchemaCompileError extends ToolwrightError {
     super(
       'TW_INVALID_SCHEMA',
       `${toolName === undefined ? 'Schema' : `Tool "${toolName}" schema`} does not compile: ${message}. Fix the schema so that it is valid JSON Schema 2020-12.`,
+      options,
+    );
+    this.toolName = toolName;
+  }
+}
+
+/**
+ * A schema whose references loop back without entering a property or item: validation would follow them forever
+ * (the specification leaves such a schema's behaviour undefined; Ajv overflows the stack on it).
+ */
+export class SchemaReferenceCycleError extends SchemaCompileError {
+  /** JSON pointers of the schemas along the loop, the first repeated at the end (`['#/$defs/x', '#/$defs/y', '#/$defs/x']`). */
+  readonly cycle: readonly string[];
+  constructor(toolName: string | undefined, cycle: readonly string[], options: ToolwrightErrorOptions & { pointer?: string } = {}) {
+    super(
+      toolName,
+      `its references${options.pointer ? ` in ${options.pointer}` : ''} loop back without entering a property or item, so validation would never end: ${describeCycle(cycle)}. ` +
+        'A schema may refer to itself only under a keyword that descends into a property or item (properties, patternProperties, additionalProperties, items, prefixItems, contains); ' +
+        'remove one reference on that loop, or move it under such a keyword',
+      options,
+    );
+    this.cycle = cycle;
+  }
+}
+
+/** A hostile schema's loop can be 100,000 schemas long and as deep: the message shows its ends, each pointer cut. */
+function describeCycle(cycle: readonly string[]): string {
+  const cut = (pointer: string) => (pointer.length > 120 ? `${pointer.slice(0, 119)}…` : pointer);
+  const shown = cycle.length > 8 ? [...cycle.slice(0, 4).map(cut), `… ${cycle.length - 7} more …`, ...cycle.slice(-3).map(cut)] : cycle.map(cut);
+  return shown.join(' → ');
+}
+
+/** Checking a value against a compiled schema overflowed the stack: thrown by a validator instead of the `RangeError`. */
+export class SchemaEvaluationError extends ToolwrightError {
+  readonly toolName: string | undefined;
+  constructor(toolName: string | undefined, options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_SCHEMA_EVALUATION',
+      `${toolName === undefined ? 'A schema' : `Tool "${toolName}" schema`} could not check a value: validation overflowed the stack. ` +
+        'Either the schema refers to itself without entering a property or item (a loop that compiling it did not reveal, such as a $dynamicRef that Ajv resolves back to its own schema), ' +
+        'or the value nests deeper than validation can follow. Remove the loop from the schema, or keep argumentLimits.maxDepth low (the default is 64).',
       options,
     );
     this.toolName = toolName;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolDefinitionError, ToolwrightError } from '../shared/errors.js';
+import { SchemaCompileError, SchemaReferenceCycleError, ToolDefinitionError, ToolwrightError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { ToolRegistry, silentLogger } from './tool-registry.js';
 
@@ -140,5 +140,97 @@ describe('defineTool', () => {
 
   it('refuses a Zod type that JSON Schema cannot express', () => {
     expect(() => defineTool({ ...base, name: 'x', inputSchema: z.object({ when: z.date() }) })).toThrow(/is a Zod schema that has no JSON Schema form/);
+  });
+
+  describe('schemas whose references loop without nesting', () => {
+    it.each([
+      ['a property that refers to itself', { type: 'object', properties: { a: { $ref: '#/properties/a' } } }, '#/properties/a → #/properties/a'],
+      ['the root beside its own $ref', { $ref: '#', type: 'object' }, '# → #'],
+      ['allOf back to the root', { type: 'object', allOf: [{ $ref: '#' }] }, '# → #/allOf/0 → #'],
+      [
+        'two definitions used under a property',
+        { type: 'object', properties: { p: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [{ $ref: '#/$defs/y' }] }, y: { $ref: '#/$defs/x' } } },
+        '#/$defs/x → #/$defs/x/anyOf/0 → #/$defs/y → #/$defs/x',
+      ],
+      [
+        'a 2019-09 $recursiveRef beside the root keywords',
+        { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', $recursiveRef: '#' },
+        '# → #',
+      ],
+    ])('refuses %s at definition, naming the loop and the fix', (_name, inputSchema, path) => {
+      let thrown: unknown;
+      try {
+        defineTool({ ...base, name: 'loop', inputSchema });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(SchemaReferenceCycleError.isInstance(thrown)).toBe(true);
+      expect(SchemaCompileError.isInstance(thrown)).toBe(true);
+      const error = thrown as SchemaReferenceCycleError;
+      expect(error.code).toBe('TW_INVALID_SCHEMA');
+      expect(error.cycle.join(' → ')).toBe(path);
+      expect(error.message).toContain(
+        `Tool "loop" schema does not compile: its references in /inputSchema loop back without entering a property or item, so validation would never end: ${path}.`,
+      );
+      expect(error.message).toContain('A schema may refer to itself only under a keyword that descends into a property or item');
+      expect(error.message).not.toContain('call stack');
+    });
+
+    it('refuses a loop in the output schema too', () => {
+      expect(() => defineTool({ ...base, name: 'loop', inputSchema: { type: 'object' }, outputSchema: { not: { $ref: '#' } } })).toThrow(
+        'its references in /outputSchema loop back without entering a property or item, so validation would never end: # → #/not → #.',
+      );
+    });
+
+    it('cuts a long loop to its ends in the message, and each pointer in it', () => {
+      let inputSchema: Record<string, unknown> = { allOf: [{ $ref: '#' }] };
+      for (let depth = 0; depth < 200; depth++) inputSchema = { allOf: [inputSchema] };
+      let message = '';
+      try {
+        defineTool({ ...base, name: 'loop', inputSchema });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain('# → #/allOf/0 → #/allOf/0/allOf/0 → #/allOf/0/allOf/0/allOf/0 → … 196 more … → #/allOf/0/allOf/0/allOf/0/allOf/0/');
+      expect(message).toContain('/allOf…');
+      expect(message.length).toBeLessThan(1500);
+    });
+
+    it.each([
+      [
+        'a tree',
+        { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] },
+        { name: 'root', children: [{ name: 'leaf', children: [] }] },
+        { name: 'root', children: [{ children: [] }] },
+      ],
+      [
+        'a linked list',
+        { type: 'object', properties: { value: { type: 'number' }, next: { anyOf: [{ type: 'null' }, { $ref: '#' }] } }, required: ['value'] },
+        { value: 1, next: { value: 2, next: null } },
+        { value: 1, next: { value: 'two', next: null } },
+      ],
+      [
+        'any JSON value',
+        {
+          type: 'object',
+          properties: { value: { $ref: '#/$defs/json' } },
+          $defs: {
+            json: {
+              anyOf: [
+                { type: ['null', 'boolean', 'number', 'string'] },
+                { type: 'array', items: { $ref: '#/$defs/json' } },
+                { type: 'object', additionalProperties: { $ref: '#/$defs/json' } },
+              ],
+            },
+          },
+        },
+        { value: { a: [1, 'b', { c: null }] } },
+        { value: { a: [1, 'b', { c: undefined }] } },
+      ],
+    ])('accepts %s, which refers to itself through a property or item, and validates it', async (_name, inputSchema, valid, invalid) => {
+      const registry = new ToolRegistry([defineTool({ ...base, name: 'recursive', inputSchema })], { logger: silentLogger });
+      expect((await registry.call({ id: 'ok', name: 'recursive', arguments: valid })).failure).toBeUndefined();
+      expect((await registry.call({ id: 'bad', name: 'recursive', arguments: invalid })).failure?.code).toBe('invalid_arguments');
+    });
   });
 });

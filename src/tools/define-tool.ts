@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { MissingPeerError, ToolDefinitionError } from '../shared/errors.js';
+import { MissingPeerError, SchemaReferenceCycleError, ToolDefinitionError } from '../shared/errors.js';
+import { findReferenceCycle } from '../shared/json-schema/find-reference-cycle.js';
 import { isMissingPackage } from '../shared/load-peer.js';
 import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
@@ -384,6 +385,7 @@ export function toJsonSchema(
               };
         }
       : undefined;
+    refuseReferenceCycle(toolName, key, rest);
     return { schema: rest, refine };
   }
   if (typeof schema === 'object' && schema !== null && '_def' in schema) {
@@ -400,6 +402,13 @@ export function toJsonSchema(
   // only travel to the providers in the tool's parameters.
   const { $schema: _addedTag, ...untagged } = upgraded.schema as JsonSchemaObject;
   const result = upgraded.dialect === '2020-12' ? upgraded.schema : untagged;
+  refuseReferenceCycle(toolName, key, result);
   // the tool must share nothing with the caller's object (a rewritten schema still holds its enum and default values)
   return { schema: structuredClone(result) as JsonSchemaObject, refine: undefined };
+}
+
+/** Refused at definition rather than at registration: such a schema can never validate anything (Ajv overflows the stack on it). */
+function refuseReferenceCycle(toolName: string | undefined, key: string, schema: unknown): void {
+  const cycle = findReferenceCycle(schema);
+  if (cycle !== undefined) throw new SchemaReferenceCycleError(toolName, cycle, { pointer: `/${key}` });
 }

@@ -95,6 +95,14 @@ export function argumentsTooDeepMessage(toolName: string, exceeded: JsonLimitExc
   );
 }
 
+/** Arguments within a raised depth limit that still nest too deep for the validator to follow. */
+export function argumentsTooDeepToCheckMessage(toolName: string, exceeded: JsonLimitExceeded): string {
+  return (
+    `The arguments for tool "${toolName}" nest ${exceeded.atLeast ? 'more than ' : ''}${formatCount(exceeded.atLeast ? exceeded.max : exceeded.found)} levels deep, too deep to be checked against its schema. ` +
+    `Send a flatter object (at most ${formatCount(exceeded.max)} levels of objects and arrays inside one another) and call "${toolName}" again.`
+  );
+}
+
 export function argumentsTooLargeMessage(toolName: string, exceeded: JsonLimitExceeded): string {
   const size = exceeded.atLeast ? `more than ${formatCount(exceeded.max)}` : formatCount(exceeded.found);
   return (

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SchemaCompileError } from '../shared/errors.js';
+import { SchemaCompileError, SchemaEvaluationError, SchemaReferenceCycleError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { compileSchema } from './schema-validator.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -80,5 +80,86 @@ describe('compileSchema and the terminal', () => {
       warn.mockRestore();
       log.mockRestore();
     }
+  });
+});
+
+/** JSON-Schema-Test-Suite, ref.json "URN ref with nested pointer ref": finite, but Ajv resolves the inner "#/$defs/bar" so that compiling it loops. */
+const AJV_MISRESOLVED = {
+  $ref: 'urn:uuid:deadbeef-4321-ffff-ffff-1234feebdaed',
+  $defs: { foo: { $id: 'urn:uuid:deadbeef-4321-ffff-ffff-1234feebdaed', $defs: { bar: { type: 'string' } }, $ref: '#/$defs/bar' } },
+};
+
+describe('compileSchema and schemas that never stop validating', () => {
+  it('refuses a reference loop before Ajv sees it, wherever the schema comes from', () => {
+    const compile = countCompilations();
+    let thrown: unknown;
+    try {
+      compileSchema(
+        { type: 'object', properties: { p: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [{ $ref: '#/$defs/y' }] }, y: { $ref: '#/$defs/x' } } },
+        'policy rule r',
+        {
+          pointer: '/schema',
+        },
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SchemaReferenceCycleError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'its references in /schema loop back without entering a property or item, so validation would never end: #/$defs/x → #/$defs/x/anyOf/0 → #/$defs/y → #/$defs/x.',
+    );
+    expect(compile).not.toHaveBeenCalled();
+  });
+
+  it('turns a stack overflow while compiling a loop only Ajv makes (it misresolves a reference) into SchemaCompileError that says what to change', () => {
+    let thrown: unknown;
+    try {
+      compileSchema(AJV_MISRESOLVED, 'misresolved');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SchemaCompileError.isInstance(thrown)).toBe(true);
+    expect(SchemaReferenceCycleError.isInstance(thrown)).toBe(false);
+    expect((thrown as Error).cause).toBeInstanceOf(RangeError);
+    expect((thrown as Error).message).toContain(
+      'Tool "misresolved" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep, or refers to itself',
+    );
+    expect((thrown as Error).message).not.toContain('Maximum call stack');
+  });
+
+  it('turns a stack overflow on a value nested 100,000 levels deep into SchemaEvaluationError that says what to change', () => {
+    const validator = compileSchema(
+      { $defs: { json: { anyOf: [{ type: 'number' }, { type: 'array', items: { $ref: '#/$defs/json' } }] } }, $ref: '#/$defs/json' },
+      'nested',
+    );
+    expect(validator.validate([[1], [[2]]]).success).toBe(true);
+    const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+    let thrown: unknown;
+    try {
+      validator.validate(deep);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SchemaEvaluationError.isInstance(thrown)).toBe(true);
+    expect((thrown as SchemaEvaluationError).code).toBe('TW_SCHEMA_EVALUATION');
+    expect((thrown as Error).cause).toBeInstanceOf(RangeError);
+    expect((thrown as Error).message).toContain('Tool "nested" schema could not check a value: validation overflowed the stack.');
+    expect((thrown as Error).message).toContain('keep argumentLimits.maxDepth low');
+  });
+
+  it('turns a stack overflow while compiling (a schema nested 100,000 levels) into SchemaCompileError that says what to change', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 100_000; depth++) schema = { type: 'object', properties: { a: schema } };
+    let thrown: unknown;
+    try {
+      compileSchema(schema, 'deep');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SchemaCompileError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'Tool "deep" schema does not compile: compiling it overflowed the stack: it nests subschemas thousands of levels deep',
+    );
+    expect((thrown as Error).message).not.toContain('Maximum call stack');
   });
 });

@@ -10,6 +10,10 @@
  * schema, and the per-schema instance skips it. Unknown `$ref`s fail to compile;
  * nothing is ever fetched.
  *
+ * Reference loops: a schema whose `$ref`s (or in-place applicators) lead back to it without entering a property or
+ * item is refused before Ajv sees it ({@link SchemaReferenceCycleError}), since Ajv overflows the stack on it; any
+ * stack overflow left (compiling, or checking a value) becomes a typed error that says what to change.
+ *
  * Linear-time patterns: Ajv runs `pattern` and `patternProperties` through
  * toolwright's lazily determinized automaton instead of the backtracking `RegExp`,
  * so no argument can make validation take more than linear time.
@@ -17,7 +21,8 @@
  */
 import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { SchemaCompileError, ToolwrightError, UnsafePatternError } from '../shared/errors.js';
+import { SchemaCompileError, SchemaEvaluationError, SchemaReferenceCycleError, ToolwrightError, UnsafePatternError } from '../shared/errors.js';
+import { findReferenceCycle } from '../shared/json-schema/find-reference-cycle.js';
 import { isPlainObject } from '../shared/own.js';
 import type { LinearRegExp } from '../shared/regex/linear-regexp.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
@@ -110,7 +115,15 @@ export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, o
   return {
     schema,
     validate(value: unknown): ValidationResult<T> {
-      if (validateFunction(value)) return { success: true, data: value as T };
+      let valid: boolean;
+      try {
+        valid = validateFunction(value) as boolean;
+      } catch (error) {
+        // a loop the compile-time check cannot see (Ajv's own $dynamicRef resolution) or a value nested past the stack
+        if (error instanceof RangeError) throw new SchemaEvaluationError(owner, { cause: error });
+        throw error;
+      }
+      if (valid) return { success: true, data: value as T };
       return { success: false, issues: issuesFromAjv(validateFunction.errors ?? []) };
     },
   };
@@ -121,12 +134,21 @@ function compileValidateFunction(schema: JsonSchema, owner: string | undefined, 
     if (typeof schema !== 'boolean') {
       metaAjv ??= createAjv({});
       if (!metaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' })}`);
+      const cycle = findReferenceCycle(schema);
+      if (cycle !== undefined) throw new SchemaReferenceCycleError(owner, cycle, options.pointer ? { pointer: options.pointer } : {});
     }
     return createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
   } catch (error) {
     if (error instanceof RefusedPattern)
       throw new UnsafePatternError(owner, locatePattern(schema, error.pattern, options.pointer ?? ''), error.pattern, error.reason, { cause: error });
     if (ToolwrightError.isInstance(error)) throw error;
+    if (error instanceof RangeError)
+      throw new SchemaCompileError(
+        owner,
+        'compiling it overflowed the stack: it nests subschemas thousands of levels deep, or refers to itself without entering a property or item. ' +
+          'Flatten it (move repeated parts into $defs and refer to them), and make every $ref, $dynamicRef or allOf/anyOf/oneOf/not/if chain that leads back to a schema on it pass through properties, items or another keyword that descends into the value',
+        { cause: error },
+      );
     throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
   }
 }

@@ -5,7 +5,7 @@
  * whose text tells the model how to recover, and a `failure` record for the log.
  * @module
  */
-import { DuplicateToolError, InvalidArgumentError, ToolDefinitionError, ToolNotFoundError } from '../shared/errors.js';
+import { DuplicateToolError, InvalidArgumentError, SchemaEvaluationError, ToolDefinitionError, ToolNotFoundError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
 import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded, type JsonParseResult } from '../shared/safe-json.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
@@ -19,6 +19,7 @@ import {
   forbiddenKeyMessage,
   internalErrorMessage,
   schemaFailureMessage,
+  argumentsTooDeepToCheckMessage,
   invalidArgumentsMessage,
   invalidJsonMessage,
   timeoutMessage,
@@ -34,7 +35,16 @@ import { describeValue, type ValidationIssue, type ValidationResult } from './va
 
 /** Why a call failed; stable, for logs, metrics and retry decisions. */
 export type ToolFailureCode =
-  'unknown_tool' | 'invalid_json' | 'arguments_too_large' | 'invalid_arguments' | 'tool_error' | 'internal_error' | 'invalid_output' | 'timeout' | 'aborted';
+  | 'unknown_tool'
+  | 'invalid_json'
+  | 'arguments_too_large'
+  | 'invalid_arguments'
+  | 'invalid_schema'
+  | 'tool_error'
+  | 'internal_error'
+  | 'invalid_output'
+  | 'timeout'
+  | 'aborted';
 
 export interface ToolFailure {
   code: ToolFailureCode;
@@ -262,7 +272,7 @@ export class ToolRegistry {
     } catch (thrown) {
       // Ajv can compile a schema whose validator then recurses without end (a `$dynamicRef` back to its own scope); a hostile or broken schema must not
       // turn a call into an exception.
-      return { success: false, tool, failure: { code: 'internal_error', message: schemaFailureMessage(tool.name), retryable: false, error: thrown } };
+      return { success: false, tool, failure: validatorFailure(tool.name, args, thrown) };
     }
     if (!validation.success) {
       return {
@@ -519,6 +529,18 @@ function inspectedValue(toolName: string, value: unknown, limits: ArgumentLimits
   if (inspection.forbiddenKey)
     return { failure: { code: 'invalid_arguments', message: forbiddenKeyMessage(toolName, inspection.forbiddenKey), retryable: false } };
   return { value };
+}
+
+/**
+ * A validator that threw. A stack overflow on arguments deeper than the default limit (which Ajv always survives) is
+ * blamed on their depth, since a registry whose limits were raised lets them through; any other is the schema's fault.
+ */
+function validatorFailure(toolName: string, args: unknown, thrown: unknown): ToolFailure {
+  if (!SchemaEvaluationError.isInstance(thrown)) return { code: 'internal_error', message: schemaFailureMessage(toolName), retryable: false, error: thrown };
+  const exceeded = inspectJsonValue(args, { maxDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth, maxChars: Number.MAX_SAFE_INTEGER }).exceeded;
+  if (exceeded?.limit === 'maxDepth')
+    return { code: 'arguments_too_large', message: argumentsTooDeepToCheckMessage(toolName, exceeded), retryable: false, error: thrown };
+  return { code: 'invalid_schema', message: schemaFailureMessage(toolName), retryable: false, error: thrown };
 }
 
 function limitFailure(toolName: string, exceeded: JsonLimitExceeded): ToolFailure {
