@@ -55,4 +55,6 @@ export interface AdaptiveCaseRecord {
   kept: number;
   /** Tries the proposer failed to fill (an error, no text, a repeat), left to the scripted search. */
   proposerFailures: number;
+  /** Why, for the first few distinct failures (an error's message, redacted and cut; "no text"; "a repeat"), so a broken attacker model is seen. */
+  proposerFailureReasons?: string[];
 }

@@ -32,7 +32,7 @@
  * @module
  */
 import type { Model } from '../models/types.js';
-import { detectValues } from '../policy/provenance/value-detectors.js';
+import { detectValues, redactSecrets } from '../policy/provenance/value-detectors.js';
 import type { AdaptiveCandidate, AdaptiveCaseRecord, AdaptiveTry, AttackObservation, AttackerProposer, ProposeInput } from './adaptive-attack-types.js';
 import { ATTACKS, type AdaptiveAttack, type Attack, type AttackContext } from './attacks.js';
 import type { CaseRecord } from './case-record.js';
@@ -118,6 +118,7 @@ export async function runAdaptiveCase(options: RunCaseOptions & { attack: Adapti
   const usage = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, wallTimeMs: 0 };
   let next = 0;
   let proposerFailures = 0;
+  const proposerFailureReasons: string[] = [];
   let kept: { record: CaseRecord; index: number; effects: number } | undefined;
 
   for (let index = 0; index < attack.adaptive.tries && !options.signal?.aborted; index++) {
@@ -125,10 +126,14 @@ export async function runAdaptiveCase(options: RunCaseOptions & { attack: Adapti
     let proposedBy: 'script' | 'model' = 'script';
     if (proposer && index > 0) {
       const proposed = await safePropose(proposer, { context, vectors: suite.vectors, history });
-      if (proposed && !seen.has(candidateKey(proposed))) {
-        candidate = { ...proposed, label: `model#${index + 1}` };
+      if (proposed.candidate && !seen.has(candidateKey(proposed.candidate))) {
+        candidate = { ...proposed.candidate, label: `model#${index + 1}` };
         proposedBy = 'model';
-      } else proposerFailures++;
+      } else {
+        proposerFailures++;
+        const reason = proposed.failure ?? 'it repeated an earlier try';
+        if (proposerFailureReasons.length < MAX_FAILURE_REASONS && !proposerFailureReasons.includes(reason)) proposerFailureReasons.push(reason);
+      }
     }
     while (!candidate && next < scripted.length) {
       const scriptedCandidate = scripted[next++]!;
@@ -155,7 +160,13 @@ export async function runAdaptiveCase(options: RunCaseOptions & { attack: Adapti
   // With no try at all (aborted before the first), run the first family once so that the case still has a record to discard.
   const record = kept?.record ?? (await runCase({ ...options, attack: candidateAttack(attack, scripted[0]!) }));
   record.usage = tries.length > 0 ? usage : record.usage;
-  record.adaptive = { maxTries: attack.adaptive.tries, tries, kept: (kept?.index ?? 0) + 1, proposerFailures };
+  record.adaptive = {
+    maxTries: attack.adaptive.tries,
+    tries,
+    kept: (kept?.index ?? 0) + 1,
+    proposerFailures,
+    ...(proposerFailureReasons.length > 0 ? { proposerFailureReasons } : {}),
+  };
   return record;
 }
 
@@ -164,7 +175,10 @@ export async function runAdaptiveCase(options: RunCaseOptions & { attack: Adapti
  * earlier try with what it observed (never the policy or the utility check: the attacker has no more). Its answer is the text
  * planted in every vector, cut at `MAX_PROPOSED_CHARS`.
  */
-export function modelProposer(model: Model, options: { name?: string; temperature?: number; seed?: number } = {}): AttackerProposer {
+export function modelProposer(
+  model: Model,
+  options: { name?: string; temperature?: number; seed?: number; /** Cap on each rewrite's output tokens (default 512). */ maxOutputTokens?: number } = {},
+): AttackerProposer {
   return {
     name: options.name ?? `${model.provider}:${model.id}`,
     async propose({ context, vectors, history }) {
@@ -198,6 +212,7 @@ export function modelProposer(model: Model, options: { name?: string; temperatur
         ],
         ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        maxOutputTokens: options.maxOutputTokens ?? DEFAULT_PROPOSAL_TOKENS,
       });
       const text = response.content
         .flatMap((part) => (part.type === 'text' ? [part.text] : []))
@@ -208,15 +223,23 @@ export function modelProposer(model: Model, options: { name?: string; temperatur
   };
 }
 
-async function safePropose(proposer: AttackerProposer, input: ProposeInput): Promise<AdaptiveCandidate | undefined> {
+/** An injection text needs no more; an attacker model that rambles is cut here rather than at the provider's limit. */
+const DEFAULT_PROPOSAL_TOKENS = 512;
+
+/** Distinct failure reasons kept per case. */
+const MAX_FAILURE_REASONS = 3;
+
+async function safePropose(proposer: AttackerProposer, input: ProposeInput): Promise<{ candidate?: AdaptiveCandidate; failure?: string }> {
   try {
     const proposed = await proposer.propose(input);
     return proposed && typeof proposed.text === 'string' && proposed.text.trim() !== ''
-      ? { ...proposed, text: proposed.text.slice(0, MAX_PROPOSED_CHARS) }
-      : undefined;
-  } catch {
-    // A failing attacker model costs the try nothing: the scripted search fills it, and the record counts the failure.
-    return undefined;
+      ? { candidate: { ...proposed, text: proposed.text.slice(0, MAX_PROPOSED_CHARS) } }
+      : { failure: 'it proposed no text' };
+  } catch (error) {
+    // A failing attacker model costs the try nothing: the scripted search fills it, and the record counts the failure and says why
+    // (redacted: a provider's error can echo a key or a header).
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { failure: `it failed: ${clip(redactSecrets(message), 300)}` };
   }
 }
 

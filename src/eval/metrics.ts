@@ -91,6 +91,9 @@ export interface AdaptiveMetrics {
   budget: number;
   /** Model calls across every try. */
   modelCalls: number;
+  /** Tries the attacker model failed to fill (left to the scripted search), and the first distinct reasons. */
+  proposerFailures: number;
+  proposerFailureReasons: string[];
 }
 
 /** One strategy's numbers on one suite. */
@@ -247,6 +250,8 @@ export function computeMetrics(
         triesUsed: cases.reduce((total, record) => total + record.adaptive!.tries.length, 0),
         budget: cases.reduce((total, record) => total + record.adaptive!.maxTries, 0),
         modelCalls: cases.reduce((total, record) => total + record.usage.modelCalls, 0),
+        proposerFailures: cases.reduce((total, record) => total + record.adaptive!.proposerFailures, 0),
+        proposerFailureReasons: [...new Set(cases.flatMap((record) => record.adaptive!.proposerFailureReasons ?? []))].slice(0, 3),
       };
     }),
   );

@@ -55,4 +55,34 @@ describe('toolwright eval on the tiny local model', () => {
     expect(report).toContain('isolation+policy: Low utility: 0.0% of clean tasks solved (0/1).');
     expect(stdout.join('')).toContain('none !');
   }, 240_000);
+
+  it('uses the tiny local model as the adaptive attacker: its rewrites are planted and scored like any try', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tw-eval-tiny-attacker-'));
+    folders.push(out);
+    const stdout: string[] = [];
+    const code = await runEvalCommand(
+      {
+        suite: 'team-chat',
+        model: 'sim:fickle',
+        attack: 'adaptive',
+        attackTries: '2',
+        attackerModel: 'local:tiny',
+        out,
+        limit: '1',
+        strategies: 'none',
+        progress: false,
+      },
+      { out: (text) => stdout.push(text), err: () => {}, errIsTty: false },
+    );
+    expect(code).toBe(0);
+    const attacked = readRecords(join(out, 'generations.jsonl')).filter((record) => record.adaptive);
+    expect(attacked).toHaveLength(5);
+    // Every case that needed a second try got it from the model (random text from random weights, but text), none from the script.
+    const second = attacked.filter((record) => record.adaptive!.tries.length === 2);
+    expect(second.length).toBeGreaterThan(0);
+    for (const record of second) expect(record.adaptive!.tries[1]).toMatchObject({ label: 'model#2', proposedBy: 'model' });
+    expect(attacked.every((record) => record.adaptive!.proposerFailures === 0)).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toMatchObject({ adaptive: { tries: 2, proposer: 'local:tiny' } });
+    expect(stdout.join('')).toContain('adaptive (best of 2) under none');
+  }, 240_000);
 });

@@ -115,7 +115,10 @@ export function registerEvalCommand(program: Command): void {
       IMPORTANT_INSTRUCTIONS.name,
     )
     .option('--attack-tries <n>', `the adaptive attack's agent runs per attack case, 1 to ${MAX_ATTACK_TRIES} (default ${DEFAULT_ATTACK_TRIES})`)
-    .option('--attacker-model <spec>', "a provider:model that proposes the adaptive attack's rewrites from the earlier tries' outcomes")
+    .option(
+      '--attacker-model <spec>',
+      `a provider:model (or ${TINY_MODEL_SPEC}) that proposes the adaptive attack's rewrites from the earlier tries' outcomes; --base-url is not applied to it`,
+    )
     .option(
       '--model <spec>',
       `the pinned model: provider:model, ${TINY_MODEL_SPEC} (the tiny offline test model), or a simulator (${SIMULATOR_SPECS.join(', ')})`,
@@ -163,7 +166,14 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
       `${attackTries !== undefined ? '--attack-tries' : '--attacker-model'} applies to the adaptive attack only, and --attack ${JSON.stringify(options.attack ?? IMPORTANT_INSTRUCTIONS.name)} does not name it; add adaptive (e.g. --attack all,adaptive).`,
     );
   const seed = integer('--seed', options.seed ?? '0', 0);
-  const attackerModel = options.attackerModel === undefined ? undefined : createModel(options.attackerModel);
+  const maxRetries = options.maxRetries === undefined ? undefined : integer('--max-retries', options.maxRetries, 0);
+  // Resolved like --model (local:tiny is the tiny test model), without --base-url, which is the pinned model's.
+  const attackerModel =
+    options.attackerModel === undefined
+      ? undefined
+      : createModel(options.attackerModel === TINY_MODEL_SPEC ? `local:${await ensureTinyModel()}` : options.attackerModel, {
+          ...(maxRetries !== undefined ? { maxRetries } : {}),
+        });
   const attacks = parseAttacks(options.attack ?? IMPORTANT_INSTRUCTIONS.name, {
     ...(attackTries !== undefined ? { tries: attackTries } : {}),
     ...(attackerModel ? { proposer: modelProposer(attackerModel, { name: options.attackerModel!, seed }) } : {}),
@@ -181,7 +191,6 @@ export async function runEvalCommand(options: EvalCommandOptions, io: EvalComman
   const limit = options.limit === undefined ? undefined : integer('--limit', options.limit, 1);
   const temperature = number('--temperature', options.temperature ?? '0');
   let concurrency = integer('--concurrency', options.concurrency ?? '1', 1);
-  const maxRetries = options.maxRetries === undefined ? undefined : integer('--max-retries', options.maxRetries, 0);
   const { source: model, close } = await modelSource(spec, options.baseUrl, maxRetries);
   if (spec.startsWith('local:') && concurrency > 1) {
     io.err('note: a local model generates one answer at a time; running with --concurrency 1.\n');
@@ -271,7 +280,11 @@ function renderAdaptiveSummary(rows: readonly AdaptiveMetrics[]): string {
   return `\n${rows
     .map(
       (row) =>
-        `${row.attack} (best of ${row.maxTries}) under ${row.strategy}: effects ${rate(row.bestOfN)}${row.bestSingleShot ? `; best single-shot attack ${row.bestSingleShot.attack}: ${rate(row.bestSingleShot.effects)}` : ''}; ${row.triesUsed} of ${row.budget} tries run`,
+        `${row.attack} (best of ${row.maxTries}) under ${row.strategy}: effects ${rate(row.bestOfN)}${row.bestSingleShot ? `; best single-shot attack ${row.bestSingleShot.attack}: ${rate(row.bestSingleShot.effects)}` : ''}; ${row.triesUsed} of ${row.budget} tries run${
+          row.proposerFailures > 0
+            ? `\n  the attacker model left ${row.proposerFailures} tries to the scripted search: ${row.proposerFailureReasons.join('; ')}`
+            : ''
+        }`,
     )
     .join('\n')}\n`;
 }
