@@ -50,13 +50,22 @@ function tables(metrics: EvalMetrics): Table[] {
     out.push({
       id: 'adaptive',
       title: 'Adaptive attack: best of N tries per case, beside the best single-shot attack',
-      header: ['Strategy', 'Adaptive: effects (best of N)', 'Best single-shot attack: effects', 'Tries run / budget', 'Model calls (all tries)'],
+      header: [
+        'Strategy',
+        'Adaptive: effects (best of N)',
+        'Best single-shot attack: effects',
+        'Tries run / budget',
+        'Model calls (all tries)',
+        'Attacker model failures',
+      ],
       rows: metrics.adaptive.map((item) => [
         item.strategy,
         fraction(item.bestOfN),
         item.bestSingleShot ? `${fraction(item.bestSingleShot.effects)} (${item.bestSingleShot.attack})` : '—',
         `${item.triesUsed} / ${item.budget} (N = ${item.maxTries})`,
         String(item.modelCalls),
+        // Optional in metrics written before failures were counted.
+        (item.proposerFailures ?? 0) === 0 ? '0' : `${item.proposerFailures}: ${(item.proposerFailureReasons ?? []).join('; ')}`,
       ]),
       badColumns: [1, 2],
     });
@@ -94,7 +103,12 @@ export function renderBreakdownsMarkdown(metrics: EvalMetrics): string[] {
     '',
     `| ${table.header.join(' | ')} |`,
     `|${table.header.map(() => '---').join('|')}|`,
-    ...table.rows.map((row) => `| ${row.join(' | ')} |`),
+    ...table.rows.map((row) => `| ${row.map(markdownCell).join(' | ')} |`),
     '',
   ]);
+}
+
+/** A cell can hold text from outside (an attacker model's error): a bar or a line break would end the row. */
+function markdownCell(text: string): string {
+  return text.replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
 }
