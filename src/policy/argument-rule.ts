@@ -209,11 +209,16 @@ export interface CustomRuleOptions {
   id: string;
   /** The tool (or tools) it applies to. */
   tool: string | readonly string[];
-  /** What happens to a call that breaks it. Default: `block`. */
-  action?: RuleAction;
+  /** What happens to a call that breaks it. Default: `block`. `remove` needs `remove`. */
+  action?: ProvenanceRuleAction;
   description: string;
   /** Returns what is wrong, as one sentence for the model, or `undefined`; `call.context` is the run's context. A throw counts as a violation. */
   check: (args: unknown, call: ArgumentRuleInput) => string | undefined;
+  /**
+   * With `action: 'remove'`: a copy of the arguments with what breaks the rule taken out, and what was taken (`argumentPath`, `kind`,
+   * `message`), or `undefined` to block. The session checks the copy against every rule again; a throw blocks.
+   */
+  remove?: (args: unknown, call: ArgumentRuleInput) => { arguments: unknown; removed: Omit<RemovedValue, 'ruleId'>[] } | undefined;
   /** The arguments (dotted paths) whose provenance the check vouches for (see `ArgumentRule.vouches`). Default: none. */
   vouches?: readonly string[];
 }
@@ -227,6 +232,7 @@ export function argumentRule(options: CustomRuleOptions): ArgumentRule {
     action: options.action ?? 'block',
     vouches: [...(options.vouches ?? [])],
     check: (args, call) => options.check(args, call ?? { context: undefined }),
+    ...(options.remove ? { remove: (args: unknown, call?: ArgumentRuleInput) => options.remove!(args, call ?? { context: undefined }) } : {}),
   });
 }
 
@@ -238,8 +244,10 @@ function toolList(tool: string | readonly string[]): string[] {
 }
 
 function freezeRule(rule: ArgumentRule): ArgumentRule {
-  if (rule.action !== 'block' && rule.action !== 'confirm')
-    throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block" or "confirm" (got ${JSON.stringify(rule.action)}).`);
+  if (rule.action === 'remove' && typeof rule.remove !== 'function')
+    throw new InvalidArgumentError(`Policy rule ${rule.id}: action "remove" needs a remove(args, input) function that takes the offending values out.`);
+  if (rule.action !== 'block' && rule.action !== 'confirm' && rule.action !== 'remove')
+    throw new InvalidArgumentError(`Policy rule ${rule.id}: action must be "block", "confirm" or "remove" (got ${JSON.stringify(rule.action)}).`);
   return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
 }
 

@@ -178,14 +178,32 @@ describe("valuesFrom({ action: 'remove' })", () => {
   });
 
   it('blocks when a custom remove keeps handing back values it did not take out, and is refused on argumentFrom', () => {
-    const stubborn = {
+    const stubborn = argumentRule({
       id: 'stubborn',
-      tools: ['send_email'],
+      tool: 'send_email',
       description: 'never satisfied',
-      action: 'remove' as const,
+      action: 'remove',
       check: () => 'still wrong.',
-      remove: (args: unknown) => ({ arguments: args, removed: [{ argumentPath: 'body', kind: 'url', message: 'nothing' }] }),
-    };
+      remove: (args) => ({ arguments: args, removed: [{ argumentPath: 'body', kind: 'url', message: 'nothing' }] }),
+    });
+    expect(() => argumentRule({ id: 'no-remove', tool: 'send_email', description: 'd', action: 'remove', check: () => undefined })).toThrow(
+      'action "remove" needs a remove(args, input) function',
+    );
+    const censor = argumentRule({
+      id: 'censor',
+      tool: 'send_email',
+      description: 'no shouting',
+      action: 'remove',
+      check: (args) => (JSON.stringify(args).includes('SHOUT') ? 'no shouting.' : undefined),
+      remove: (args) => ({
+        arguments: JSON.parse(JSON.stringify(args).replaceAll('SHOUT', '')) as unknown,
+        removed: [{ argumentPath: 'body', kind: 'shout', message: 'a shout' }],
+      }),
+    });
+    expect(decide(createPolicy({ rules: [censor] }).startRun(), sendEmail, { body: 'hi SHOUT' })).toMatchObject({
+      action: 'allow',
+      rewrite: { arguments: { body: 'hi ' }, removed: [{ ruleId: 'censor', argumentPath: 'body', kind: 'shout', message: 'a shout' }] },
+    });
     const session = createPolicy({ rules: [stubborn] }).startRun();
     expect(outcome(decide(session, sendEmail, { body: 'x' }))).toBe('block:stubborn');
     expect(() => argumentFrom({ tool: 'send_email', argument: 'to', from: ['user'], action: 'remove' as never })).toThrow(
