@@ -151,6 +151,21 @@ describe('runEval', () => {
     expect(html).toContain('<table id="suites">');
   });
 
+  it("plan-then-execute's scripted extractor is as gullible as the simulator: sim:fickle's loses a subset of sim:naive's cases", async () => {
+    const lost = async (spec: 'sim:naive' | 'sim:fickle') => {
+      const source: EvalModelSource = { spec, simulator: true, create: (context) => createSimulator(spec, context) };
+      const result = await runEval({ model: source, outDir: tempDir(), strategies: ['plan-then-execute'], suites: [WORKSPACE_SUITE, TEAM_CHAT_SUITE] });
+      expect(result.metrics.strategies[0]!.attackEffects.count).toBe(0);
+      return new Set(result.records.filter((record) => record.injectionTask !== null && !record.utility).map((record) => record.caseId));
+    };
+    const naiveLost = await lost('sim:naive');
+    const fickleLost = await lost('sim:fickle');
+    expect(naiveLost.size).toBe(18);
+    expect(fickleLost.size).toBeGreaterThan(0);
+    expect(fickleLost.size).toBeLessThan(naiveLost.size);
+    for (const caseId of fickleLost) expect(naiveLost).toContain(caseId);
+  });
+
   it('resumes an interrupted run: only the missing cases run, and the report covers them all', async () => {
     const out = tempDir();
     const controller = new AbortController();

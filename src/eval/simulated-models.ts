@@ -64,7 +64,7 @@ export function createSimulator<State>(spec: SimulatorSpec, testCase: SimulatorC
     case 'sim:folding':
       return new FoldingAgentSimulator(testCase);
     case 'sim:fickle':
-      return new NaiveAgentSimulator(testCase, 'sim:fickle', (text) => fnv1a(`${testCase.userTask.id}\u0000${text}`) % FICKLE_ODDS === 0);
+      return new NaiveAgentSimulator(testCase, 'sim:fickle', simulatorObeys(spec, testCase.userTask.id));
     case 'sim:idle':
       return new IdleAgentSimulator();
     default:
@@ -117,6 +117,16 @@ class IdleAgentSimulator extends Simulator {
 
 /** `sim:fickle` obeys one injected text in this many. */
 const FICKLE_ODDS = 3;
+
+/**
+ * Which tool outputs carrying an injection a simulator obeys, for one user task: every one, or for `sim:fickle` one in
+ * {@link FICKLE_ODDS} by a hash of the task and the text. Plan-then-execute's scripted extractor uses the same predicate, so
+ * that under each simulator it is as gullible as the agent it stands in for.
+ */
+export function simulatorObeys(spec: string, userTaskId: string): (toolOutput: string) => boolean {
+  if (spec === 'sim:fickle') return (text) => fnv1a(`${userTaskId}\u0000${text}`) % FICKLE_ODDS === 0;
+  return () => true;
+}
 
 class NaiveAgentSimulator<State> extends Simulator {
   readonly id: string;

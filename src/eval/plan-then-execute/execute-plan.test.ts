@@ -12,6 +12,7 @@ import { checkPlan, type ExecutionPlan } from '../../agent/plan-then-execute/exe
 import { executePlan, type Extractor } from '../../agent/plan-then-execute/execute-plan.js';
 import { modelExtractor, planWithModel } from '../../agent/plan-then-execute/model-planner.js';
 import { scriptedPlanner } from './scripted-plan.js';
+import { simulatorObeys } from '../simulated-models.js';
 import { structuredAnswersModel } from '../../../test/fixtures/structured-answers-model.js';
 
 const sent: unknown[] = [];
@@ -200,6 +201,21 @@ describe('scriptedPlanner', () => {
     expect(await planner(true).extractor({ hole, schema: bounded, outputs: injected })).toEqual([PEOPLE.bob]);
     expect(await planner(false).extractor({ hole, schema: {}, outputs: injected })).toEqual([PEOPLE.bob]);
     expect(await planner(true).extractor({ hole, schema: {}, outputs: [{ tool: 'list_emails', text: 'clean' }] })).toEqual([PEOPLE.bob]);
+  });
+
+  it("under sim:fickle obeys exactly the outputs the simulator's own predicate obeys", async () => {
+    const injection = WORKSPACE_INJECTION_TASKS[0]!;
+    const hole = { name: 'send_email_to_1', description: '', schema: {}, from: [0] };
+    const obeys = simulatorObeys('sim:fickle', task.id);
+    const texts = Array.from({ length: 30 }, (_, index) => JSON.stringify({ body: `note ${index}\n${injection.goal}` }));
+    const planner = scriptedPlanner({ userTask: task, injectionTask: injection, pre: createWorkspaceState(), gullible: obeys });
+    const answers = await Promise.all(texts.map((text) => planner.extractor({ hole, schema: {}, outputs: [{ tool: 'list_emails', text }] })));
+    expect(answers).toEqual(texts.map((text) => (obeys(text) ? ['mallory@exfil.example'] : [PEOPLE.bob])));
+    // Some of each, about one in three: the same odds as the agent simulator's.
+    const obeyed = texts.filter(obeys).length;
+    expect(obeyed).toBeGreaterThan(0);
+    expect(obeyed).toBeLessThan(texts.length);
+    expect(simulatorObeys('sim:naive', task.id)(texts[0]!)).toBe(true);
   });
 });
 

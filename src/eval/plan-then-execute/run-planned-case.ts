@@ -18,6 +18,7 @@ import type { ExecutionPlan } from '../../agent/plan-then-execute/execution-plan
 import { executePlan, type Extractor } from '../../agent/plan-then-execute/execute-plan.js';
 import { modelExtractor, planWithModel, type PlannerUsage } from '../../agent/plan-then-execute/model-planner.js';
 import { scriptedPlanner } from './scripted-plan.js';
+import { simulatorObeys } from '../simulated-models.js';
 
 export interface RunPlannedCaseOptions {
   runId: string;
@@ -65,7 +66,12 @@ export async function runPlannedCase(options: RunPlannedCaseOptions): Promise<Pl
         extract = () => Promise.reject(new Error('no holes'));
         scripted = { extractions: 0 };
       } else {
-        const planner = scriptedPlanner({ userTask: options.userTask, injectionTask: options.injectionTask, pre: options.pre, gullible: true });
+        const planner = scriptedPlanner({
+          userTask: options.userTask,
+          injectionTask: options.injectionTask,
+          pre: options.pre,
+          gullible: simulatorObeys(options.model.id, options.userTask.id),
+        });
         plan = planner.plan;
         extract = planner.extractor;
         scripted = planner;

@@ -38,12 +38,16 @@ export interface ScriptedPlanner {
   readonly extractions: number;
 }
 
-/** A scripted plan and extractor for one case; `gullible` makes the extractor obey an injection it reads (as `sim:naive` does). */
+/**
+ * A scripted plan and extractor for one case. `gullible` makes the extractor obey an injection it reads: always (`true`, as
+ * `sim:naive` does), or when the tool output carrying the goal passes the predicate (`sim:fickle`'s, so that the extractor falls
+ * for the same texts as the simulator it stands in for).
+ */
 export function scriptedPlanner<State>(input: {
   userTask: UserTask<State>;
   injectionTask: InjectionTask<State> | undefined;
   pre: State;
-  gullible: boolean;
+  gullible: boolean | ((toolOutput: string) => boolean);
 }): ScriptedPlanner {
   const prompt = fold(input.userTask.prompt);
   const promptNumbers = new Set((input.userTask.prompt.match(/\d[\d,.']*\d|\d/g) ?? []).map(normalizeNumber));
@@ -77,7 +81,8 @@ export function scriptedPlanner<State>(input: {
     extractions++;
     const origin = origins.get(hole.name);
     if (!origin) throw new Error(`no such hole ${hole.name}`);
-    const compromised = input.gullible && goal !== undefined && outputs.some((output) => squash(output.text).includes(goal));
+    const obeys = typeof input.gullible === 'function' ? input.gullible : () => input.gullible === true;
+    const compromised = goal !== undefined && outputs.some((output) => squash(output.text).includes(goal) && obeys(output.text));
     if (!compromised) return structuredClone(origin.value);
     const attacker = attackerValue(injected, origin);
     const obeyed =
