@@ -160,7 +160,7 @@ describe('runEval', () => {
     };
     const naiveLost = await lost('sim:naive');
     const fickleLost = await lost('sim:fickle');
-    expect(naiveLost.size).toBe(18);
+    expect(naiveLost.size).toBe(10);
     expect(fickleLost.size).toBeGreaterThan(0);
     expect(fickleLost.size).toBeLessThan(naiveLost.size);
     for (const caseId of fickleLost) expect(naiveLost).toContain(caseId);

@@ -21,12 +21,24 @@ import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { holeName, type ExecutionPlan, type PlanHole, type PlannedCall } from './execution-plan.js';
+import {
+  HOLE_KIND_SCHEMAS,
+  holeName,
+  renderTemplate,
+  templateOf,
+  templateSlots,
+  type ExecutionPlan,
+  type PlanHole,
+  type PlannedCall,
+} from './execution-plan.js';
 
 /** What the extractor is given: the hole, the schema its value must satisfy, and the text of the outputs it may read. */
 export interface ExtractionRequest {
   hole: PlanHole;
-  /** The schema of the argument the hole fills in its tool (its first use), else the hole's own schema, else a string. */
+  /**
+   * The schema of the argument the hole fills in its tool (its first use); for a hole in a template or the answer, its kind's
+   * schema (`HOLE_KIND_SCHEMAS`), else its own schema, else a string.
+   */
   schema: JsonSchemaObject;
   outputs: { tool: string; text: string }[];
   /** Set on the second ask: the first answer and what was wrong with it. */
@@ -85,9 +97,11 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     const hole = plan.holes.find((item) => item.name === name)!;
     const argumentSchema = use ? argumentSchemaOf(registry, use.tool, use.argument) : undefined;
     const allowed = use ? session?.allowedValues?.(use.tool, use.argument) : undefined;
+    const kindSchema = hole.kind ? HOLE_KIND_SCHEMAS[hole.kind] : undefined;
     // Asked under the policy's own values, an extractor bound to its schema cannot write one the policy would block.
-    const schema = narrowToValues(argumentSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
+    const schema = narrowToValues(argumentSchema ?? kindSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
     const checks = [
+      ...(kindSchema ? [compileSchema(kindSchema, `plan hole ${name}`)] : []),
       ...(hole.schema ? [compileSchema(hole.schema, `plan hole ${name}`)] : []),
       // The argument's own schema too, so a miss is asked again here; one with a `$ref` needs its root and waits for the call's validation.
       ...(allowed || (argumentSchema && !JSON.stringify(argumentSchema).includes('"$ref"')) ? [compileSchema(schema, `plan hole ${name}`)] : []),
@@ -130,6 +144,21 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     const holes: string[] = [];
     let missing: string | undefined;
     for (const [argument, value] of Object.entries(planned.arguments)) {
+      const template = templateOf(value);
+      if (template !== undefined) {
+        // The planner's text with the holes' values in it: the argument is influenced (untrusted data reaches it), the prose is not.
+        holes.push(argument);
+        const values = new Map<string, string>();
+        for (const slot of templateSlots(template)) {
+          const outcome = await fill(slot, undefined, refusal);
+          const filledValue = outcome.ok ? outcome.value : outcome.refused;
+          if (!outcome.ok) missing ??= `${argument} (${slot}): ${outcome.reason}`;
+          else if (!isScalar(outcome.value)) missing ??= `${argument} (${slot}): the value is not a string, number or boolean, so it cannot sit in text`;
+          values.set(slot, isScalar(filledValue) ? String(filledValue) : filledValue === undefined ? '(unknown)' : JSON.stringify(filledValue));
+        }
+        args[argument] = renderTemplate(template, (slot) => values.get(slot) ?? '(unknown)');
+        continue;
+      }
       const name = holeName(value);
       if (name === undefined) {
         args[argument] = value;
@@ -257,6 +286,10 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
 }
 
 type FillOutcome = { ok: true; value: unknown } | { ok: false; reason: string; refused?: unknown };
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
 
 /** The schema with its values (an array's items, for an array) bounded to `allowed`; the schema itself when nothing bounds it. */
 function narrowToValues(schema: JsonSchemaObject, allowed: readonly unknown[] | undefined): JsonSchemaObject {

@@ -9,8 +9,12 @@
  * neither add a call nor change a pinned argument.
  *
  * Holes sit at the top level of a call's arguments (`{ "to": { "$hole":
- * "recipient" } }`), so the arguments untrusted data can reach are exactly the
- * holes' names, which the policy's flow rule is told.
+ * "recipient" } }`), or inside a string the planner writes itself
+ * (`{ "body": { "$template": "The standup starts at {{standup_time}}." } }`),
+ * so the arguments untrusted data can reach are exactly those, which the
+ * policy's flow rule is told. A hole in a template is a scalar under its
+ * `kind` (a time, a date, a number…): the planner's prose stays the planner's,
+ * and the extractor can only supply a value of that shape.
  * @module
  */
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -32,9 +36,33 @@ export interface PlanHole {
   schema?: JsonSchemaObject;
   /** The indices of the earlier calls whose outputs the extractor reads. */
   from: number[];
+  /**
+   * The value's shape, held to {@link HOLE_KIND_SCHEMAS}: what a model planner can say about a hole (its plan schema has no room
+   * for a free JSON Schema). A hole in a template is a string of this kind (`text` when absent; `number` and `integer` are numbers).
+   */
+  kind?: HoleKind;
 }
 
-/** One planned call: a tool and its arguments, each pinned or `{ "$hole": name }`. */
+/** The shapes a hole can be declared with. */
+export const HOLE_KINDS = ['text', 'word', 'number', 'integer', 'date', 'time', 'datetime', 'email', 'url'] as const;
+export type HoleKind = (typeof HOLE_KINDS)[number];
+
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
+
+/** The schema of each hole kind. Patterns are anchored and bounded, so an extractor's answer is a value of that shape and nothing more. */
+export const HOLE_KIND_SCHEMAS: Readonly<Record<HoleKind, JsonSchemaObject>> = Object.freeze({
+  text: { type: 'string', maxLength: 4000 },
+  word: { type: 'string', pattern: '^[^\\s{}]{1,64}$' },
+  number: { type: 'number' },
+  integer: { type: 'integer' },
+  date: { type: 'string', pattern: `^(?:\\d{4}-\\d{2}-\\d{2}|\\d{1,2} (?:${MONTHS})(?: \\d{4})?|(?:${MONTHS}) \\d{1,2}(?:, \\d{4})?)$` },
+  time: { type: 'string', pattern: '^(?:[01]?\\d|2[0-3])[:.][0-5]\\d(?: ?[AaPp][Mm])?$' },
+  datetime: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(?::\\d{2})?$' },
+  email: { type: 'string', pattern: '^[^\\s@{}]{1,64}@[^\\s@{}]{1,253}$' },
+  url: { type: 'string', pattern: '^https?://[^\\s{}]+$', maxLength: 2000 },
+} as Record<HoleKind, JsonSchemaObject>);
+
+/** One planned call: a tool and its arguments, each pinned, `{ "$hole": name }` or a string `{ "$template": "…{{name}}…" }`. */
 export interface PlannedCall {
   tool: string;
   arguments: Record<string, unknown>;
@@ -46,6 +74,16 @@ export interface ExecutionPlan {
   /** The final answer; `{{name}}` is replaced by the hole's value (filled after the last call when no call used it). */
   answer: string;
 }
+
+/** `{{name}}` in a template or the answer. */
+const TEMPLATE_SLOT = /\{\{([A-Za-z0-9_]{1,64})\}\}/g;
+
+const TEMPLATE_REFERENCE: JsonSchemaObject = Object.freeze({
+  type: 'object',
+  properties: { $template: { type: 'string', maxLength: 4000 } },
+  required: ['$template'],
+  additionalProperties: false,
+}) as JsonSchemaObject;
 
 const HOLE_REFERENCE: JsonSchemaObject = Object.freeze({
   type: 'object',
@@ -64,7 +102,12 @@ export function planSchemaFor(tools: readonly AnyTool[]): JsonSchemaObject {
   const definitions: Record<string, unknown> = {};
   const calls = tools.map((tool, index) => {
     const input = hoistDefinitions(tool.inputSchema, `t${index}_`, definitions) as Record<string, unknown> & { properties?: Record<string, unknown> };
-    const properties = Object.fromEntries(Object.entries(input.properties ?? {}).map(([name, schema]) => [name, { anyOf: [schema, HOLE_REFERENCE] }]));
+    const properties = Object.fromEntries(
+      Object.entries(input.properties ?? {}).map(([name, schema]) => [
+        name,
+        { anyOf: [schema, HOLE_REFERENCE, ...(admitsString(schema) ? [TEMPLATE_REFERENCE] : [])] },
+      ]),
+    );
     const { properties: _properties, $schema: _schema, $id: _id, ...rest } = input;
     return {
       type: 'object',
@@ -85,6 +128,7 @@ export function planSchemaFor(tools: readonly AnyTool[]): JsonSchemaObject {
             name: { type: 'string', pattern: '^[A-Za-z0-9_]{1,64}$' },
             description: { type: 'string' },
             from: { type: 'array', items: { type: 'integer', minimum: 0 } },
+            kind: { enum: [...HOLE_KINDS] },
           },
           required: ['name', 'description', 'from'],
           additionalProperties: false,
@@ -125,12 +169,39 @@ function hoistDefinitions(schema: JsonSchemaObject, prefix: string, into: Record
   return root;
 }
 
+/** Whether a tool's property schema may hold a string (a template renders to one); a `$ref` or no `type` may. */
+function admitsString(schema: unknown): boolean {
+  if (!isPlainObject(schema)) return schema === true;
+  const type = schema.type;
+  return type === undefined || type === 'string' || (Array.isArray(type) && type.includes('string'));
+}
+
+/** The template a value stands for (its text), or `undefined` when it is not one. */
+export function templateOf(value: unknown): string | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === '$template' && typeof value.$template === 'string' ? value.$template : undefined;
+}
+
+/** The hole names a template (or the answer) uses, in order, each once. */
+export function templateSlots(text: string): string[] {
+  return [...new Set([...text.matchAll(TEMPLATE_SLOT)].map((match) => match[1]!))];
+}
+
+/** A template with each `{{name}}` replaced by `render(name)`. */
+export function renderTemplate(text: string, render: (name: string) => string): string {
+  return text.replace(TEMPLATE_SLOT, (_, name: string) => render(name));
+}
+
 /** The hole a value stands for, or `undefined` when it is a pinned value. */
 export function holeName(value: unknown): string | undefined {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === '$hole' && typeof value.$hole === 'string' ? value.$hole : undefined;
 }
+
+/** Every kind is a scalar, so every kind may sit in a template; kept as a set so a structured kind added later is refused there. */
+const TEMPLATE_KINDS: ReadonlySet<HoleKind> = new Set(HOLE_KINDS);
 
 /** The most calls a plan may make unless the caller says otherwise: a planner that runs away is stopped before anything runs. */
 export const DEFAULT_MAX_PLANNED_CALLS = 20;
@@ -151,6 +222,8 @@ export function checkPlan(plan: ExecutionPlan, toolNames: readonly string[], max
   for (const hole of plan.holes) {
     if (!isPlainObject(hole) || typeof hole.name !== 'string' || (hole.schema !== undefined && !isPlainObject(hole.schema)) || !Array.isArray(hole.from))
       fail('a hole is malformed');
+    if (hole.kind !== undefined && !(HOLE_KINDS as readonly string[]).includes(hole.kind))
+      fail(`the hole "${hole.name}" has the unknown kind ${JSON.stringify(hole.kind)} (use one of ${HOLE_KINDS.join(', ')})`);
     if (holes.has(hole.name)) fail(`the hole "${hole.name}" is declared twice`);
     holes.set(hole.name, hole);
   }
@@ -158,15 +231,22 @@ export function checkPlan(plan: ExecutionPlan, toolNames: readonly string[], max
     if (!isPlainObject(call) || typeof call.tool !== 'string' || !isPlainObject(call.arguments)) fail(`call ${index} is malformed`);
     if (!toolNames.includes(call.tool)) fail(`call ${index} names the unknown tool "${call.tool}"`);
     for (const [argument, value] of Object.entries(call.arguments)) {
-      const name = holeName(value);
-      if (name === undefined) {
-        if (JSON.stringify(value)?.includes('"$hole"')) fail(`call ${index} puts a hole inside ${argument}; holes stand for whole arguments`);
+      const template = templateOf(value);
+      const names = template !== undefined ? templateSlots(template) : [holeName(value)].filter((name): name is string => name !== undefined);
+      if (template === undefined && names.length === 0) {
+        const text = JSON.stringify(value) ?? '';
+        if (text.includes('"$hole"') || text.includes('"$template"'))
+          fail(`call ${index} puts a hole inside ${argument}; a hole stands for a whole argument, or sits in a top-level { "$template": "…{{name}}…" }`);
         continue;
       }
-      const hole = holes.get(name);
-      if (!hole) fail(`call ${index} uses the undeclared hole "${name}"`);
-      if (hole!.from.some((source) => !Number.isInteger(source) || source < 0 || source >= index))
-        fail(`the hole "${name}" reads a call that has not run before call ${index}`);
+      for (const name of names) {
+        const hole = holes.get(name);
+        if (!hole) fail(`call ${index} uses the undeclared hole "${name}"`);
+        if (hole!.from.some((source) => !Number.isInteger(source) || source < 0 || source >= index))
+          fail(`the hole "${name}" reads a call that has not run before call ${index}`);
+        if (template !== undefined && hole!.kind !== undefined && !TEMPLATE_KINDS.has(hole!.kind))
+          fail(`the hole "${name}" sits in a template, so it must be a scalar kind`);
+      }
     }
   }
   return plan;

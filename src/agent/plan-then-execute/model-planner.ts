@@ -36,6 +36,8 @@ const PLANNER_INSTRUCTIONS = [
   'Return the calls in order. Pin every argument you can write from the request alone.',
   'For an argument that depends on what an earlier call returns, write {"$hole": "<name>"} as its whole value, and declare the hole:',
   'its name, what to extract, and the indices of the earlier calls whose output holds it (from: [0, ...]).',
+  'For a text you can write yourself around a few values you cannot (a time, a date, a number), write {"$template": "The standup starts at {{standup_time}}."}',
+  'and declare each hole with its kind (time, date, datetime, number, integer, word, email, url, or text): the extractor can then only supply a value of that kind.',
   "The answer is the text the user reads at the end; {{<name>}} in it is replaced by a hole's value.",
 ].join(' ');
 

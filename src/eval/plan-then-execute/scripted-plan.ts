@@ -6,8 +6,11 @@
  * The planner is derived from the user task's reference calls and sees only
  * the prompt: an argument whose data (typed values, and any token with a
  * digit: ids, amounts, codes, times) all appears in the user's request is
- * pinned; every other argument becomes a hole read from the earlier calls'
- * outputs. The extractor returns the reference value, unless it is gullible
+ * pinned; a text whose only words not in the request are typed values (times,
+ * dates, numbers, addresses, links) becomes a template, the planner's words
+ * around one typed hole per value (`{ "$template": "… {{h}}." }`), as a
+ * planner that writes its own prose would plan it; every other argument
+ * becomes a hole read from the earlier calls' outputs. The extractor returns the reference value, unless it is gullible
  * and the outputs it reads carry the injection: then it does the worst a
  * quarantined extractor can do, filling the hole with the attacker's value
  * for the same tool and argument when the injection's reference has one, and
@@ -22,7 +25,7 @@ import { detectValues, normalizeNumber } from '../../policy/provenance/value-det
 import { compileSchema } from '../../tools/schema-validator.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
 import type { EvalCall, InjectionTask, UserTask } from '../suite-types.js';
-import type { ExecutionPlan, PlanHole } from '../../agent/plan-then-execute/execution-plan.js';
+import type { ExecutionPlan, HoleKind, PlanHole } from '../../agent/plan-then-execute/execution-plan.js';
 import type { Extractor } from '../../agent/plan-then-execute/execute-plan.js';
 
 interface HoleOrigin {
@@ -58,6 +61,17 @@ export function scriptedPlanner<State>(input: {
     for (const [argument, value] of Object.entries(call.arguments ?? {})) {
       if (derivable(value, prompt, promptNumbers)) {
         args[argument] = value;
+        continue;
+      }
+      const template = typeof value === 'string' ? templateFor(value, prompt) : undefined;
+      if (template) {
+        const names = template.values.map((item, slot) => {
+          const name = `${call.tool}_${argument}_${index}_${slot}`;
+          holes.push({ name, description: `the ${item.kind} in ${argument} for ${call.tool}`, kind: item.kind, from: range(index) });
+          origins.set(name, { tool: call.tool, argument, value: item.value });
+          return name;
+        });
+        args[argument] = { $template: template.text.split('\u0000').reduce((text, part, slot) => `${text}{{${names[slot - 1]}}}${part}`) };
         continue;
       }
       const name = `${call.tool}_${argument}_${index}`;
@@ -134,4 +148,56 @@ function range(count: number): number[] {
 /** Folded, with JSON escapes undone, so a goal is found inside a tool's JSON output. */
 function squash(text: string): string {
   return fold(text.replace(/\\n/g, ' ').replace(/\\"/g, '"'));
+}
+
+/** Words a planner writes whatever the data says; any other word of a template must be in the user's request. */
+const FUNCTION_WORDS = new Set(
+  'a an the on at in is are was be of to for from by with and or but our my your his her their its it this that these those'.split(' '),
+);
+
+const MONTH_NAMES = 'January|February|March|April|May|June|July|August|September|October|November|December';
+
+/** Typed values a planner cannot know before reading the data, in the order they are looked for; the first to claim a span wins. */
+const TEMPLATE_VALUES: readonly { kind: HoleKind; pattern: RegExp; value?: (text: string) => unknown }[] = [
+  { kind: 'url', pattern: /https?:\/\/[^\s{}]+[^\s{}.,;:!?)]/g },
+  { kind: 'email', pattern: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g },
+  { kind: 'datetime', pattern: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}\b/g },
+  { kind: 'date', pattern: new RegExp(`\\b(?:\\d{4}-\\d{2}-\\d{2}|\\d{1,2} (?:${MONTH_NAMES})|(?:${MONTH_NAMES}) \\d{1,2})\\b`, 'g') },
+  { kind: 'time', pattern: /\b(?:[01]?\d|2[0-3]):[0-5]\d\b/g },
+  { kind: 'number', pattern: /(?<![\w.])\d+(?:\.\d+)?(?![\w.])/g, value: Number },
+];
+
+/**
+ * The template a planner would write for `text`: its typed values (above) taken out as holes, when every other word is one the
+ * user's request holds or a function word; `undefined` when a word of the text comes only from the data (the text then needs a
+ * hole of its own), when it holds no typed value, or when it is typed values alone (each is then a hole of its own, asked under the
+ * argument's schema and the policy's values). `text` in the result marks each hole with a NUL.
+ */
+function templateFor(text: string, prompt: string): { text: string; values: { kind: HoleKind; value: unknown }[] } | undefined {
+  const claimed: { start: number; end: number; kind: HoleKind; value: unknown }[] = [];
+  for (const { kind, pattern, value } of TEMPLATE_VALUES) {
+    for (const match of text.matchAll(pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (claimed.some((span) => start < span.end && end > span.start)) continue;
+      claimed.push({ start, end, kind, value: value ? value(match[0]) : match[0] });
+    }
+  }
+  if (claimed.length === 0) return undefined;
+  claimed.sort((a, b) => a.start - b.start);
+  let literal = '';
+  let at = 0;
+  for (const span of claimed) {
+    literal += `${text.slice(at, span.start)}\u0000`;
+    at = span.end;
+  }
+  literal += text.slice(at);
+  const promptWords = new Set(fold(prompt).split(/[^\p{L}\p{N}]+/u));
+  const words = fold(literal.split('\u0000').join(' '))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+  const known = (word: string) => FUNCTION_WORDS.has(word) || promptWords.has(word) || (word.endsWith('s') && promptWords.has(word.slice(0, -1)));
+  // A value alone is a hole of its own: asked under the argument's schema (and the policy's values), not a template's kind.
+  if (words.length === 0 || !words.every(known)) return undefined;
+  return { text: literal, values: claimed.map((span) => ({ kind: span.kind, value: span.value })) };
 }
