@@ -221,11 +221,14 @@ export {
   createToolGuards,
   planThenExecute,
   planSchemaFor,
+  HOLE_KINDS,
+  HOLE_KIND_SCHEMAS,
 } from './agent/index.js';
 // Plan-then-execute: a planner that never reads tool output, holes filled by a quarantined extractor.
 export type {
   ExecutionPlan,
   ExtractionRequest,
+  HoleKind,
   PlanConfirmation,
   PlanConfirmer,
   PlanHole,
