@@ -130,7 +130,8 @@ export class PolicyRunSession implements PolicySession {
           const rewritten = removeValues(rule, args, ruleInput);
           if (rewritten) {
             args = rewritten.arguments;
-            removed.push(...rewritten.removed.map((item) => ({ ruleId: rule.id, ...item })));
+            // A loop, not a spread: a long argument can hold more values than a call can take arguments.
+            for (const item of rewritten.removed) removed.push({ ruleId: rule.id, ...item });
             again = true;
             break;
           }
