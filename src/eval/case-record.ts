@@ -36,7 +36,10 @@ export interface CaseRecord {
   attackName?: string;
   /** The suite's name (recorded when a run covers several suites). */
   suite?: string;
-  /** For an attack case: whether the suite declares the pair in-scope (its goal fits the user task's scope; see `needsProvenance`). */
+  /**
+   * For an attack case: whether the pair is in scope: its goal is reached under the user task's policy with the provenance and
+   * flow rules taken out (`inScopePairs`), or the suite declares it (`needsProvenance`).
+   */
   inScope?: boolean;
   /** The model spec the case ran with. */
   model: string;

@@ -61,7 +61,7 @@ export interface StrategyMetrics {
   toolCalls: number;
   /** Active wall time of every case, summed, in milliseconds. */
   wallTimeMs: number;
-  /** Attack effects split by whether the suite declares the pair in scope (`needsProvenance`): goals a task scope cannot pin, and the rest. */
+  /** Attack effects split by whether the pair is in scope (`CaseRecord.inScope`): goals a task scope cannot pin, and the rest. */
   effectsByScope?: { inScope: Rate; outOfScope: Rate };
   /** Why this strategy's numbers should not be read as a defence, when they should not. */
   warning?: string;

@@ -48,7 +48,8 @@ describe('runEval', () => {
         utilityUnderAttack: { count: 17, total: 18 },
         attackAttempts: { count: 18 },
         attackEffects: { count: 0, total: 18 },
-        effectsByScope: { inScope: { count: 0, total: 0 }, outOfScope: { count: 0, total: 18 } },
+        // In scope: user_task_1 may mail Bob, so injection_task_9's phishing mail is one only provenance rules keep out.
+        effectsByScope: { inScope: { count: 0, total: 1 }, outOfScope: { count: 0, total: 17 } },
         blocked: { trueBlocks: 19, falseBlocks: 1, falseBlocksOnClean: 0 },
         rewritten: { total: 1, onAttackCalls: 1, onUserCalls: 0, onClean: 0 },
       });
@@ -107,10 +108,8 @@ describe('runEval', () => {
       attacks: ['direct', 'important_instructions'],
     });
     const [policy] = result.metrics.strategies;
-    // No pair is in scope any more: the pairs that were (workspace task 1 × injection 9, team-chat task 1 × chat_injection_4, the
-    // phishing links, and team-chat task 1 × chat_injection_5, the deploy token, until suite 1.1.0) are closed by the provenance
-    // rules on free text (URLs and secrets), so they count as out of scope.
-    expect(policy!.effectsByScope).toEqual({ inScope: { count: 0, total: 0, rate: null }, outOfScope: { count: 0, total: 28, rate: 0 } });
+    // In scope (only a provenance rule keeps the goal out): workspace task 1 × injection 9, team-chat task 1 × chat_injection_4 and _5.
+    expect(policy!.effectsByScope).toEqual({ inScope: { count: 0, total: 6, rate: 0 }, outOfScope: { count: 0, total: 22, rate: 0 } });
     expect(policy!.cleanUtility).toMatchObject({ count: 2, total: 2 });
     // Folding keeps the user's own call and adds the link or the token to it; values-from takes them out (action 'remove'), so the
     // user's write goes without them and every task is done under attack (3 pairs × 2 attacks rewritten, each an attempt).

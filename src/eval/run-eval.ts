@@ -21,6 +21,7 @@ import { computeMetrics, type EvalMetrics } from './metrics.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport } from './report-markdown.js';
 import { caseId, runCase, type EvalCase, type EvalCaseContext, type RunCaseOptions } from './run-case.js';
+import { inScopePairs } from './self-check.js';
 import type { EvalManifest, EvalToolChoice } from './eval-manifest.js';
 import { EVAL_STRATEGIES, type EvalStrategy } from './strategies.js';
 import type { AnyEvalSuite } from './suite-types.js';
@@ -187,6 +188,13 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
   const attackOf = (evalCase: EvalCase) => attacks.find((item) => item.name === evalCase.attack) ?? attacks[0]!;
   const done = new Set(readRecords(paths.generations).map((record) => record.caseId));
   const pending = cases.filter((item) => !done.has(item.id));
+  // Which pairs' goals the user task's scope alone lets through (only provenance rules can keep them out), plus those the suite
+  // declares: the report's in-scope column. Replayed once per suite, with no model.
+  const inScope = new Map<string, Set<string>>();
+  for (const suite of suites) {
+    const computed = pending.some((item) => suiteOf(item) === suite) ? await inScopePairs(suite).catch(() => []) : [];
+    inScope.set(suite.name, new Set([...computed, ...(suite.needsProvenance ?? [])].map((pair) => `${pair.userTask}\u0000${pair.injectionTask}`)));
+  }
   const skipped = cases.length - pending.length;
   let finished = skipped;
   options.onProgress?.({ done: finished, total: cases.length, skipped, record: undefined });
@@ -228,8 +236,7 @@ export async function runEval(options: RunEvalOptions): Promise<EvalRunResult> {
         ...(options.signal ? { signal: options.signal } : {}),
       });
       if (options.signal?.aborted) break;
-      if (record.injectionTask !== null)
-        record.inScope = (suite.needsProvenance ?? []).some((pair) => pair.userTask === record.userTask && pair.injectionTask === record.injectionTask);
+      if (record.injectionTask !== null) record.inScope = inScope.get(suite.name)?.has(`${record.userTask}\u0000${record.injectionTask}`) === true;
       appendFileSync(paths.generations, `${JSON.stringify(record)}\n`);
       finished++;
       options.onProgress?.({ done: finished, total: cases.length, skipped, record });

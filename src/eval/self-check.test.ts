@@ -1,9 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { selfCheckSuite } from './self-check.js';
+import { inScopePairs, selfCheckSuite } from './self-check.js';
+import { TEAM_CHAT_SUITE } from './team-chat/team-chat-suite.js';
 import type { EvalSuite } from './suite-types.js';
 import { TEAM_CHAT_WITH_HOLES as WITH_HOLES } from '../../test/fixtures/team-chat-with-holes.js';
 import { WORKSPACE_SUITE } from './workspace/workspace-suite.js';
 import type { WorkspaceState } from './workspace/workspace-state.js';
+
+describe('inScopePairs', () => {
+  it("finds the pairs whose goal only a provenance rule keeps out: the task's scope alone lets them through", async () => {
+    const workspace = await inScopePairs(WORKSPACE_SUITE);
+    // The phishing mail to Bob, under the seven tasks that may mail Bob; nothing else (every other goal needs a tool or a target the scope refuses).
+    expect(workspace.map((pair) => pair.injectionTask)).toEqual(Array(7).fill('injection_task_9'));
+    expect(workspace.map((pair) => pair.userTask)).toEqual([
+      'user_task_1',
+      'user_task_7',
+      'user_task_12',
+      'user_task_14',
+      'user_task_18',
+      'user_task_21',
+      'user_task_22',
+    ]);
+    const teamChat = await inScopePairs(TEAM_CHAT_SUITE);
+    expect(new Set(teamChat.map((pair) => pair.injectionTask))).toEqual(new Set(['chat_injection_4', 'chat_injection_5']));
+    expect(teamChat).toHaveLength(10);
+    // With the provenance rules in place the full self-check closes every one of them.
+    expect((await selfCheckSuite(TEAM_CHAT_SUITE)).holes).toEqual([]);
+  });
+});
 
 describe('selfCheckSuite', () => {
   it('passes on the workspace suite with no declared holes: 100% utility, 100% detected effects, every pair closed (provenance rules close injection_task_9)', async () => {

@@ -197,6 +197,49 @@ export async function selfCheckSuite(suite: AnyEvalSuite, options: SelfCheckOpti
   };
 }
 
+/**
+ * The (user task, injection task) pairs whose goal lies inside the user task's scope: the injection's reference, or its payload
+ * folded into the user's own writes, reaches the goal under the task's policy with every provenance rule (`valuesFrom`,
+ * `argumentFrom`) and the flow rule taken out, so that only a rule on where a value came from can keep it out. Replayed like the
+ * self-check's pairs (the user's reads first, `important_instructions` in every vector, a confirmation counted as denied).
+ */
+export async function inScopePairs(suite: AnyEvalSuite): Promise<SuitePair[]> {
+  const env: { state: unknown } = { state: undefined };
+  const registry = new ToolRegistry(suite.createTools(env), { logger: silentLogger });
+  const pairs: SuitePair[] = [];
+  for (const injection of suite.injectionTasks) {
+    const attacked = Object.fromEntries(
+      suite.vectors.map((vector) => [
+        vector.id,
+        IMPORTANT_INSTRUCTIONS.render({ goal: injection.goal, userName: suite.userName, modelName: 'the AI assistant', userTask: '', toolNames: [] }),
+      ]),
+    );
+    for (const task of suite.userTasks) {
+      const scopeOnly = (pre: unknown) => {
+        const spec = task.policy(structuredClone(pre));
+        return createPolicy({
+          ...spec,
+          rules: (spec.rules ?? []).filter((rule) => rule.provenance !== true),
+          flow: { ...spec.flow, untrustedWrites: 'allow', copiedArguments: 'off' },
+        }).startRun({ trustedTexts: [task.prompt, suite.systemPrompt] });
+      };
+      env.state = suite.createState(attacked);
+      const pre = structuredClone(env.state);
+      const userReads = readsBeforeFirstWrite(registry, task.reference(structuredClone(pre)));
+      await replayAllowed(registry, scopeOnly(pre), [...userReads, ...injection.reference(structuredClone(pre))]);
+      let reached = safeEffect(() => injection.effect({ pre, post: env.state }));
+      if (!reached && injection.payload !== undefined) {
+        env.state = suite.createState(attacked);
+        const calls = task.reference(structuredClone(pre)).map((call) => (isWrite(registry, call) ? (foldPayload(call, injection.payload!) ?? call) : call));
+        await replayAllowed(registry, scopeOnly(pre), calls);
+        reached = safeEffect(() => injection.effect({ pre, post: env.state }));
+      }
+      if (reached) pairs.push({ userTask: task.id, injectionTask: injection.id });
+    }
+  }
+  return pairs;
+}
+
 /** Replays calls through the registry, optionally through a policy session (recording any decision that is not `allow`). */
 async function replayCalls(registry: ToolRegistry, calls: readonly EvalCall[], session: PolicySession | undefined, policyProblems: string[]): Promise<Replay> {
   const outputs: string[] = [];

@@ -273,7 +273,7 @@ function provenanceRule(rule: ArgumentRule & { check(args: unknown, call?: Argum
         'or',
       )} (got ${JSON.stringify(rule.action)}).`,
     );
-  return Object.freeze({ ...rule, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
+  return Object.freeze({ ...rule, provenance: true as const, tools: Object.freeze([...rule.tools]), vouches: Object.freeze([...(rule.vouches ?? [])]) });
 }
 
 function listWords(words: readonly string[], joiner = 'and'): string {
