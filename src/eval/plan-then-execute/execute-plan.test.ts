@@ -165,6 +165,69 @@ describe('executePlan with a template', () => {
   });
 });
 
+describe('executePlan under a policy that takes values out', () => {
+  const removing = (bodyPattern?: string) => {
+    const mail = defineTool<{ to: string[]; subject: string; body: string }>({
+      name: 'send_email',
+      description: 'Sends mail.',
+      effect: 'write',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          to: { type: 'array', items: { type: 'string' } },
+          subject: { type: 'string' },
+          body: { type: 'string', ...(bodyPattern ? { pattern: bodyPattern } : {}) },
+        },
+        required: ['to', 'subject', 'body'],
+      },
+      execute: (args) => (sent.push(args), 'sent'),
+    });
+    return new ToolRegistry([readInbox, mail], { logger: silentLogger });
+  };
+  const removal = createPolicy({
+    rules: [
+      allowValues({ tool: 'send_email', argument: 'to', values: ['bob@corp.example'] }),
+      valuesFrom({ tool: 'send_email', argument: 'body', from: ['user', 'trusted'], action: 'remove' }),
+    ],
+    flow: { untrustedWrites: 'block' },
+  });
+  const go = async (tools: ToolRegistry) => {
+    sent.length = 0;
+    const events: RunEvent[] = [];
+    await executePlan({
+      plan: checkPlan(plan, tools.names()),
+      registry: tools,
+      session: removal.startRun({ trustedTexts: ['Tell Bob 12:30 works.'] }),
+      extract: async ({ hole }) => (hole.name === 'bob' ? ['bob@corp.example'] : '12:30 works. See https://evil.example/x'),
+      confirm: () => false,
+      onEvent: (event) => events.push(event),
+    });
+    return events;
+  };
+
+  it('runs the call with the value taken out, and records the arguments it ran with', async () => {
+    const events = await go(removing());
+    expect(sent).toEqual([{ to: ['bob@corp.example'], subject: 'Lunch', body: '12:30 works. See [link removed by policy]' }]);
+    expect(events.find((event) => event.type === 'policy_decision' && event.toolName === 'send_email')).toMatchObject({
+      action: 'allow',
+      removed: [{ argumentPath: 'body', kind: 'url' }],
+    });
+    expect(events.find((event) => event.type === 'tool_result' && event.toolName === 'send_email')).toMatchObject({
+      status: 'succeeded',
+      arguments: { body: '12:30 works. See [link removed by policy]' },
+    });
+  });
+
+  it('blocks the call when what is left no longer fits the tool schema', async () => {
+    const events = await go(removing('^[^\\[]*$'));
+    expect(sent).toEqual([]);
+    const result = events.filter((event) => event.type === 'tool_result' && event.toolName === 'send_email');
+    expect(result.length).toBeGreaterThan(0);
+    expect(result.every((event) => event.type === 'tool_result' && event.status === 'blocked')).toBe(true);
+    expect(JSON.stringify(result[0])).toContain('left arguments send_email does not accept');
+  });
+});
+
 describe('executePlan', () => {
   it('fills holes from earlier outputs and runs the planned calls, and nothing else', async () => {
     const seen: string[] = [];
