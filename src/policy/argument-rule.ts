@@ -46,7 +46,10 @@ export interface ArgumentRule {
    * argument (plan-then-execute's extractor) can be asked under a schema that admits nothing else.
    */
   readonly allowed?: { readonly argument: string; readonly values: readonly (string | number | boolean)[] };
-  /** Set on rules about where a value came from (`valuesFrom`, `argumentFrom`), as against what it is: the eval strips them to tell which goals a task's scope alone lets through. */
+  /**
+   * Set on rules about where a value came from (`valuesFrom`, `argumentFrom`), as against what it is: the eval strips them to
+   * tell which goals a task's scope alone lets through.
+   */
   readonly provenance?: true;
 }
 
