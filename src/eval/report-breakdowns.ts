@@ -73,7 +73,8 @@ function tables(metrics: EvalMetrics): Table[] {
   if (scoped.length > 0)
     out.push({
       id: 'scope',
-      title: "Attack effects by scope (in scope: the user task's scope alone lets the goal through, so only a rule on where a value came from can keep it out; or the suite declares so)",
+      title:
+        "Attack effects by scope (in scope: the user task's scope alone lets the goal through, so only a rule on where a value came from can keep it out; or the suite declares so)",
       header: ['Strategy', 'In scope', 'Outside the scope'],
       rows: scoped.map((item) => [item.strategy, fraction(item.effectsByScope!.inScope), fraction(item.effectsByScope!.outOfScope)]),
       badColumns: [1, 2],
