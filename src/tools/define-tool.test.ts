@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { SchemaCompileError, SchemaReferenceCycleError, ToolDefinitionError, ToolwrightError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { ToolRegistry, silentLogger } from './tool-registry.js';
+import { JSON_VALUE_SCHEMA, LINKED_LIST_SCHEMA } from '../../test/fixtures/recursive-schemas.js';
 
 const base = { description: 'Echo the text back.', effect: 'read' as const, execute: () => 'ok' };
 
@@ -203,30 +204,8 @@ describe('defineTool', () => {
         { name: 'root', children: [{ name: 'leaf', children: [] }] },
         { name: 'root', children: [{ children: [] }] },
       ],
-      [
-        'a linked list',
-        { type: 'object', properties: { value: { type: 'number' }, next: { anyOf: [{ type: 'null' }, { $ref: '#' }] } }, required: ['value'] },
-        { value: 1, next: { value: 2, next: null } },
-        { value: 1, next: { value: 'two', next: null } },
-      ],
-      [
-        'any JSON value',
-        {
-          type: 'object',
-          properties: { value: { $ref: '#/$defs/json' } },
-          $defs: {
-            json: {
-              anyOf: [
-                { type: ['null', 'boolean', 'number', 'string'] },
-                { type: 'array', items: { $ref: '#/$defs/json' } },
-                { type: 'object', additionalProperties: { $ref: '#/$defs/json' } },
-              ],
-            },
-          },
-        },
-        { value: { a: [1, 'b', { c: null }] } },
-        { value: { a: [1, 'b', { c: undefined }] } },
-      ],
+      ['a linked list', LINKED_LIST_SCHEMA, { value: 1, next: { value: 2, next: null } }, { value: 1, next: { value: 'two', next: null } }],
+      ['any JSON value', JSON_VALUE_SCHEMA, { value: { a: [1, 'b', { c: null }] } }, { value: { a: [1, 'b', { c: undefined }] } }],
     ])('accepts %s, which refers to itself through a property or item, and validates it', async (_name, inputSchema, valid, invalid) => {
       const registry = new ToolRegistry([defineTool({ ...base, name: 'recursive', inputSchema })], { logger: silentLogger });
       expect((await registry.call({ id: 'ok', name: 'recursive', arguments: valid })).failure).toBeUndefined();

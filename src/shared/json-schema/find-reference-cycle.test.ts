@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findReferenceCycle } from './find-reference-cycle.js';
+import { JSON_VALUE_SCHEMA, LINKED_LIST_SCHEMA } from '../../../test/fixtures/recursive-schemas.js';
 
 describe('findReferenceCycle', () => {
   it.each([
@@ -66,23 +67,8 @@ describe('findReferenceCycle', () => {
 
   it.each([
     ['a tree', { type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } }],
-    ['a linked list', { type: 'object', properties: { value: { type: 'number' }, next: { anyOf: [{ type: 'null' }, { $ref: '#' }] } } }],
-    [
-      'any JSON value',
-      {
-        type: 'object',
-        properties: { value: { $ref: '#/$defs/json' } },
-        $defs: {
-          json: {
-            anyOf: [
-              { type: ['null', 'boolean', 'number', 'string'] },
-              { type: 'array', items: { $ref: '#/$defs/json' } },
-              { type: 'object', additionalProperties: { $ref: '#/$defs/json' } },
-            ],
-          },
-        },
-      },
-    ],
+    ['a linked list', LINKED_LIST_SCHEMA],
+    ['any JSON value', JSON_VALUE_SCHEMA],
     [
       'references through prefixItems, patternProperties, contains and propertyNames',
       { type: 'object', prefixItems: [{ $ref: '#' }], patternProperties: { '^x': { $ref: '#' } }, contains: { $ref: '#' }, propertyNames: { $ref: '#' } },
