@@ -119,23 +119,13 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
         if (found.length === 0) return value;
         // The values are the whole argument (nothing but spaces and punctuation around them): taking them out leaves no call the
         // model meant, so the rule blocks instead.
-        if (
-          !/[\p{L}\p{N}]/u.test(
-            withoutValues(
-              value,
-              found.map((item) => item.value),
-              '',
-            ),
-          )
-        ) {
+        const values = found.map((item) => item.value);
+        if (!/[\p{L}\p{N}]/u.test(withoutValues(value, values, ''))) {
           refused = true;
           return value;
         }
         for (const item of found) removed.push({ argumentPath: path, kind: item.value.kind, message: removalPhrase(item.value, item.sources) });
-        return withoutValues(
-          value,
-          found.map((item) => item.value),
-        );
+        return withoutValues(value, values);
       });
       return refused || removed.length === 0 ? undefined : { arguments: rewritten, removed };
     },
