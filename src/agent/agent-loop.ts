@@ -46,7 +46,7 @@ import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation } fr
 import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
-import { blockedMessage, rewrittenInvalidReason } from '../policy/policy-messages.js';
+import { prepareRewrittenCall } from './rewritten-call.js';
 import { schedulingEffect } from '../tools/call-rules.js';
 import { foldModelStream, type ModelDelta } from './fold-model-stream.js';
 import { untilAborted } from '../shared/until-aborted.js';
@@ -494,11 +494,9 @@ export class AgentLoop {
       let runArguments = prepared.arguments;
       const rewritten = decision.rewritten;
       if (rewritten) {
-        // What the policy left is validated like the model's own arguments: taking a value out can break a pattern or a length.
-        const again = this.#env.registry.prepare({ id: request.id, name: request.name, arguments: rewritten.arguments });
-        if (!again.success) {
-          const reason = rewrittenInvalidReason(request.name, rewritten.removed, again.failure.message);
-          const ruleId = rewritten.removed[0]?.ruleId ?? 'policy-rewrite';
+        const again = prepareRewrittenCall(this.#env.registry, request, rewritten);
+        if (!again.ok) {
+          const { ruleId, reason } = again;
           this.#emit({
             type: 'policy_decision',
             step,
@@ -515,7 +513,7 @@ export class AgentLoop {
             kind: 'invalid',
             blocked: true,
             arguments: toJson(prepared.arguments),
-            invalidResult: { content: [{ type: 'text', text: blockedMessage(request.name, ruleId, reason, 'arguments') }], isError: true },
+            invalidResult: { content: [{ type: 'text', text: again.message }], isError: true },
           });
           continue;
         }

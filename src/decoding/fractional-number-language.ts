@@ -19,11 +19,8 @@
  * accepted.
  * @module
  */
-import { NUMBER_SYMBOLS, type NumberAutomaton, stateKeys, trimNumberAutomaton } from './number-language.js';
+import { DOT, EXP, MINUS, type NumberAutomaton, exploreNumberStates, stateKeys } from './number-language.js';
 
-const MINUS = 10;
-const DOT = 11;
-const EXP = 12;
 /** Integers at or above 2^52 have no fractional doubles; a 17-digit integer part is past it. */
 const NO_FRACTION_BINADE = 52;
 const MAX_INTEGER_DIGITS = 16;
@@ -89,11 +86,7 @@ export function fractionalNumberAutomaton(): NumberAutomaton {
   };
   intern('S');
   intern('N');
-  const next: number[] = [];
-  const accepting: number[] = [];
-  for (let id = 0; id < keys.length; id++) {
-    const key = keys[id]!;
-    const row = new Array<number>(NUMBER_SYMBOLS).fill(-1);
+  const trimmed = exploreNumberStates(keys, (key, row) => {
     let accept = false;
     const parts = key.split('|');
     switch (parts[0]) {
@@ -164,10 +157,8 @@ export function fractionalNumberAutomaton(): NumberAutomaton {
         break;
       }
     }
-    next.push(...row);
-    accepting.push(accept ? 1 : 0);
-  }
-  const trimmed = trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
+    return accept;
+  });
   if (trimmed === null) throw new Error('the non-integer language has no accepting path');
   return trimmed;
 }

@@ -8,9 +8,9 @@
 
 /** Symbols of the number alphabet: digits 0–9, then `-`, `.`, `e`/`E`, `+`. */
 export const NUMBER_SYMBOLS = 14;
-const MINUS = 10;
-const DOT = 11;
-const EXP = 12;
+export const MINUS = 10;
+export const DOT = 11;
+export const EXP = 12;
 const PLUS = 13;
 
 /** Byte → number symbol, or -1. */
@@ -246,11 +246,6 @@ interface SignRange {
   atMost: Decimal;
 }
 
-/**
- * States are strings `phase|ge|le`; phases: `S` start, `-` after minus, `0` a lone
- * zero, `I` integer digits, `.` after the point, `F` fraction digits, `e` after the
- * exponent mark, `s` after its sign, `x<n>` exponent digits (`n` = value, `N` when negative).
- */
 /** State keys numbered in order of first sight, for automata built breadth-first by key. */
 export function stateKeys(): { keys: string[]; intern: (key: string) => number } {
   const ids = new Map<string, number>();
@@ -267,6 +262,27 @@ export function stateKeys(): { keys: string[]; intern: (key: string) => number }
   return { keys, intern };
 }
 
+/**
+ * Explores an automaton breadth-first over `keys` (which `expand` may grow by interning): `expand` fills a state's row (symbol →
+ * state id, −1 where the symbol is refused) and says whether the state accepts. The result is trimmed to states that can still
+ * reach an accepting one.
+ */
+export function exploreNumberStates(keys: readonly string[], expand: (key: string, row: number[]) => boolean): NumberAutomaton | null {
+  const next: number[] = [];
+  const accepting: number[] = [];
+  for (let id = 0; id < keys.length; id++) {
+    const row = new Array<number>(NUMBER_SYMBOLS).fill(-1);
+    accepting.push(expand(keys[id]!, row) ? 1 : 0);
+    next.push(...row);
+  }
+  return trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
+}
+
+/**
+ * States are strings `phase|ge|le`; phases: `S` start, `-` after minus, `0` a lone
+ * zero, `I` integer digits, `.` after the point, `F` fraction digits, `e` after the
+ * exponent mark, `s` after its sign, `x<n>` exponent digits (`n` = value, `N` when negative).
+ */
 function build(positive: SignRange | undefined, negative: SignRange | undefined, integer: boolean, allowExponent: boolean): NumberAutomaton | null {
   const comparators = {
     pos: positive === undefined ? undefined : [new Comparator(positive.atLeast, true), new Comparator(positive.atMost, false)],
@@ -274,11 +290,7 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
   };
   const { keys, intern } = stateKeys();
   intern('S');
-  const next: number[] = [];
-  const accepting: number[] = [];
-  for (let id = 0; id < keys.length; id++) {
-    const key = keys[id]!;
-    const row = new Array<number>(NUMBER_SYMBOLS).fill(-1);
+  return exploreNumberStates(keys, (key, row) => {
     let accept = false;
     if (key === 'S') {
       if (comparators.neg !== undefined) row[MINUS] = intern('-|neg');
@@ -351,9 +363,8 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
         }
       }
     }
-    next.push(...row);
-    accepting.push(accept ? 1 : 0);
-  }
+    return accept;
+  });
 
   function startDigit(sign: 'pos' | 'neg', digit: number): string | undefined {
     const [geComparator, leComparator] = comparators[sign]!;
@@ -362,8 +373,6 @@ function build(positive: SignRange | undefined, negative: SignRange | undefined,
     if (geComparator!.verdict(ge) === Verdict.Fails || leComparator!.verdict(le) === Verdict.Fails) return undefined;
     return `${digit === 0 ? '0' : 'I'}|${sign}|${ge}|${le}${allowExponent ? '|1' : ''}`;
   }
-
-  return trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
 }
 
 function digitsOf(state: string): number {

@@ -21,6 +21,7 @@
  *   fails as stale.
  * @module
  */
+import { prepareRewrittenCall } from '../agent/rewritten-call.js';
 import { createPolicy } from '../policy/create-policy.js';
 import type { PolicySession } from '../policy/types.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
@@ -298,8 +299,8 @@ async function replayAllowed(registry: ToolRegistry, session: PolicySession, cal
     // A call the policy rewrote runs as the runtime would run it: without the removed values, and only if what is left is valid.
     let args = prepared.arguments;
     if (decision.rewrite) {
-      const again = registry.prepare({ id: request.id, name: call.tool, arguments: decision.rewrite.arguments });
-      if (!again.success) continue;
+      const again = prepareRewrittenCall(registry, request, decision.rewrite);
+      if (!again.ok) continue;
       args = again.arguments;
     }
     const execution = await registry.execute(request.id, prepared.tool, args);

@@ -106,6 +106,7 @@ export class PolicyRunSession implements PolicySession {
     let vouched: string[] = [];
     let args = input.arguments;
     const removed: RemovedValue[] = [];
+    const ruleInput = { context: input.runContext, provenance: this.#provenance };
     // A rule that takes values out hands every rule the rewritten arguments again (a rule before it judged the old ones);
     // each pass that removes something makes a rule pass that failed, so the passes end.
     for (let pass = 0, again = true; again; pass++) {
@@ -114,7 +115,6 @@ export class PolicyRunSession implements PolicySession {
       vouched = [];
       for (const rule of spec.rules) {
         if (!rule.tools.includes(name)) continue;
-        const ruleInput = { context: input.runContext, provenance: this.#provenance };
         let violation: string | undefined;
         try {
           violation = rule.check(args, ruleInput);

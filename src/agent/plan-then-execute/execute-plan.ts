@@ -12,7 +12,6 @@
  * events, so a run of a plan is recorded and scored like any other run.
  * @module
  */
-import { blockedMessage, rewrittenInvalidReason } from '../../policy/policy-messages.js';
 import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
 import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
@@ -21,6 +20,7 @@ import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
+import { prepareRewrittenCall } from '../rewritten-call.js';
 import {
   HOLE_KIND_SCHEMAS,
   holeName,
@@ -229,12 +229,10 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       }
     }
     if (rewrite) {
-      // What the policy left is validated like the plan's own arguments: taking a value out can break a pattern or a length.
-      const again = registry.prepare({ id: callId, name: planned.tool, arguments: rewrite.arguments });
-      if (!again.success) {
-        const reason = rewrittenInvalidReason(planned.tool, rewrite.removed, again.failure.message);
-        finish('blocked', errorResult(blockedMessage(planned.tool, rewrite.removed[0]?.ruleId ?? 'policy-rewrite', reason, 'arguments')));
-        return { blocked: reason, holes: holes.length };
+      const again = prepareRewrittenCall(registry, { id: callId, name: planned.tool }, rewrite);
+      if (!again.ok) {
+        finish('blocked', errorResult(again.message));
+        return { blocked: again.reason, holes: holes.length };
       }
       prepared.arguments = again.arguments;
       ranWith = again.arguments;

@@ -200,9 +200,6 @@ export function holeName(value: unknown): string | undefined {
   return keys.length === 1 && keys[0] === '$hole' && typeof value.$hole === 'string' ? value.$hole : undefined;
 }
 
-/** Every kind is a scalar, so every kind may sit in a template; kept as a set so a structured kind added later is refused there. */
-const TEMPLATE_KINDS: ReadonlySet<HoleKind> = new Set(HOLE_KINDS);
-
 /** The most calls a plan may make unless the caller says otherwise: a planner that runs away is stopped before anything runs. */
 export const DEFAULT_MAX_PLANNED_CALLS = 20;
 
@@ -244,8 +241,6 @@ export function checkPlan(plan: ExecutionPlan, toolNames: readonly string[], max
         if (!hole) fail(`call ${index} uses the undeclared hole "${name}"`);
         if (hole!.from.some((source) => !Number.isInteger(source) || source < 0 || source >= index))
           fail(`the hole "${name}" reads a call that has not run before call ${index}`);
-        if (template !== undefined && hole!.kind !== undefined && !TEMPLATE_KINDS.has(hole!.kind))
-          fail(`the hole "${name}" sits in a template, so it must be a scalar kind`);
       }
     }
   }
