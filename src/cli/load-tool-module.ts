@@ -56,6 +56,14 @@ export async function importUserModule(pathOrSpecifier: string, cwd: string = pr
   return { namespace: await importModule(target, pathOrSpecifier), display: target.display };
 }
 
+/**
+ * What {@link loadToolModule} would report as `source` for this path or specifier (the resolved file, or the package name),
+ * without importing it: to compare a configured module with the one a run was stored with.
+ */
+export function toolModuleSource(pathOrSpecifier: string, options: LoadToolModuleOptions = {}): string {
+  return resolveTarget(pathOrSpecifier, options.cwd ?? process.cwd()).display;
+}
+
 interface Target {
   /** What to import: a file URL, or a package specifier. */
   href: string;

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   TW_RUN_LEASED: 'Another live process holds the lease on an agent run (it is continuing it), or took it from this one.',
   TW_CONFIRMATION_REFUSED: 'A confirmation token or decision was refused (malformed, forged, expired, already used, or for other arguments).',
   TW_RUN_STORE: 'The store of pending agent runs could not be opened or used.',
+  TW_STORED_SETTINGS_MISMATCH: 'A stored run names another model, base URL, tool module or MCP servers than the operator configured for its resume.',
   TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
   TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
   TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth).',

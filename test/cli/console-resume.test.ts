@@ -64,7 +64,10 @@ describe('toolwright console with the CLI', { timeout: 120_000 }, () => {
     if (paused.status !== 'awaiting_confirmation') throw new Error(`expected the run to wait, got ${paused.status}`);
 
     const printed: string[] = [];
-    const { console: app, close } = await runConsoleCommand({ store: state, runs, evals: [] }, { out: () => {}, err: (text) => printed.push(text) });
+    const { console: app, close } = await runConsoleCommand(
+      { store: state, runs, evals: [], model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: 'examples/subscriptions/index.ts', cwd: root },
+      { out: () => {}, err: (text) => printed.push(text) },
+    );
     try {
       const exchanged = await fetch(app.url, { redirect: 'manual' });
       const cookie = exchanged.headers.get('set-cookie')!.split(';')[0]!;

@@ -86,7 +86,11 @@ describe.skipIf(unavailable !== undefined)(`toolwright run / approvals / resume 
     expect(await listApprovals({ store: url }, io)).toEqual([]);
 
     provider.enqueue({ text: 'Refunded.' });
-    const resumed = await runResumeCommand(paused.runId, { interactive: false, store: url, baseUrl: provider.openaiBaseURL, cwd: root }, io);
+    const resumed = await runResumeCommand(
+      paused.runId,
+      { interactive: false, store: url, model: 'openai:gpt-4o-mini', baseUrl: provider.openaiBaseURL, tools: 'examples/subscriptions/index.ts', cwd: root },
+      io,
+    );
     expect(resumed).toMatchObject({ status: 'completed', runId: paused.runId });
     expect(existsSync(join(home, 'toolwright', 'state.db'))).toBe(false);
   });

@@ -77,11 +77,12 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
 
     const approve = await toolwright('approvals', 'approve', pending[0]!.approvalId);
     expect(approve.stdout).toBe(
-      `Approved: Refund 29.00 USD of invoice inv_000102 (run ${runId})\nEvery call of run ${runId} is decided; continue it with: toolwright resume ${runId}\n`,
+      `Approved: Refund 29.00 USD of invoice inv_000102 (run ${runId})\nEvery call of run ${runId} is decided; continue it with: toolwright resume ${runId} --model … --tools …\n`,
     );
     expect((await toolwright('approvals', 'approve', pending[0]!.approvalId)).stderr).toContain('was already used');
 
-    const resume = await toolwright('resume', runId!);
+    const settings = ['--model', 'openai:gpt-4o-mini', '--base-url', server.openaiBaseURL, '--tools', 'examples/subscriptions/index.ts'];
+    const resume = await toolwright('resume', runId!, ...settings);
     expect(resume.code).toBe(0);
     expect(resume.stdout).toMatch(/ {2}✓ create_refund \(\d+ ms\): \{"refund_id":"ref_\w+","invoice_id":"inv_000102","amount_cents":2900/);
     expect(resume.stdout).toContain('Done: 29.00 USD refunded on invoice inv_000102.');
@@ -91,7 +92,7 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
     expect(lastMessages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_2' });
     expect(lastMessages.at(-1)!.content).toContain('"invoice_status":"refunded"');
 
-    expect((await toolwright('resume', runId!)).stderr).toContain('cannot be resumed: it has already completed.');
+    expect((await toolwright('resume', runId!, ...settings)).stderr).toContain('cannot be resumed: it has already completed.');
 
     const logs = await toolwright('logs', runId!);
     expect(logs.code).toBe(0);

@@ -150,7 +150,11 @@ describe('secrets never reach disk or a terminal in clear', { timeout: 120_000 }
 
     server.enqueue({ text: 'Rotated.' });
     const resume = capture();
-    const finished = await runResumeCommand(paused.runId, { interactive: false }, resume.io);
+    const finished = await runResumeCommand(
+      paused.runId,
+      { interactive: false, model: 'openai:gpt-4o-mini', baseUrl: server.openaiBaseURL, tools: toolsModule },
+      resume.io,
+    );
     printed.push(resume.text());
     expect(finished.status).toBe('completed');
     // The approved call ran with the values the model sent, restored from the sealed store.

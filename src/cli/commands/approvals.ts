@@ -11,9 +11,12 @@ import {
   decideConfirmation,
   listPendingConfirmations,
   type Decision,
+  type RunStore,
   type StoredConfirmation,
 } from '../../agent/index.js';
 import { STORE_OPTION_HELP, openCliRunStore, type StoreOptions } from '../cli-run-store.js';
+import { SETTINGS_FLAGS_HINT, addRunSettingsOptions, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
+import { InvalidArgumentError } from '../../shared/errors.js';
 import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
 import { formatPending, terminalIo, type AgentCliIo } from './run.js';
 
@@ -25,8 +28,10 @@ export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): 
   // The CLI's store is PostgreSQL when named, else the SQLite file under $TOOLWRIGHT_HOME; a library caller naming no store gets the process's memory store.
   const store = await openCliRunStore(options);
   let pending: StoredConfirmation[];
+  let storedSettings = new Map<string, string>();
   try {
     pending = await listPendingConfirmations({ store });
+    if (!options.json) storedSettings = await storedSettingsNotes(store, new Set(pending.map((item) => item.runId)));
   } finally {
     await store.close();
   }
@@ -44,10 +49,24 @@ export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): 
     const byRun = new Map<string, (typeof shown)[number][]>();
     for (const item of shown) byRun.set(item.runId, [...(byRun.get(item.runId) ?? []), item]);
     for (const [runId, items] of byRun) {
-      io.out(`run ${runId}\n${items.map((item) => formatPending(item)).join('')}`);
+      io.out(`run ${runId}\n${storedSettings.get(runId) ?? ''}${items.map((item) => formatPending(item)).join('')}`);
     }
   }
   return pending;
+}
+
+/**
+ * Per run, what its stored settings name that a resume would execute or contact if it trusted the store: shown so an
+ * operator sees what someone with write access to the store planted (a resume uses the operator's flags, never these).
+ */
+async function storedSettingsNotes(store: RunStore, runIds: ReadonlySet<string>): Promise<Map<string, string>> {
+  const notes = new Map<string, string>();
+  for (const runId of runIds) {
+    const run = await store.loadRun(runId);
+    const lines = run ? storedSettingsLines(run.state.meta) : [];
+    if (lines.length > 0) notes.set(runId, `  stored settings (compared with yours on resume, never used): ${lines.join(' · ')}\n`);
+  }
+  return notes;
 }
 
 export async function decideApproval(
@@ -72,7 +91,7 @@ export async function decideApproval(
     io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${createRedactor().text(decided.summary)} (run ${decided.runId})\n`);
     io.out(
       open.length === 0
-        ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId}\n`
+        ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId} --model … --tools …\n`
         : `Run ${decided.runId} still waits for ${open.length} more decision(s): toolwright approvals list\n`,
     );
     return decided;
@@ -92,23 +111,27 @@ export function registerApprovalsCommand(program: Command): void {
     .action(async (options: ApprovalsOptions) => {
       await listApprovals(options, terminalIo());
     });
-  approvals
-    .command('approve')
-    .description('Approve one waiting call (it runs when its run resumes).')
-    .argument('<id>', 'the approval id from `toolwright approvals list`')
-    .option('--state <file>', 'the SQLite file of pending runs')
-    .option('--store <url>', STORE_OPTION_HELP)
-    .option('--resume', 'continue the run right away when nothing else waits')
-    .action(async (id: string, options: ApprovalsOptions & { resume?: boolean }) => {
-      const io = terminalIo();
-      const decided = await decideApproval(id, 'approve', options, io);
-      if (options.resume) {
-        const resumeOptions: ResumeCommandOptions = { interactive: false };
-        if (options.state !== undefined) resumeOptions.state = options.state;
-        if (options.store !== undefined) resumeOptions.store = options.store;
-        await runResumeCommand(decided.runId, resumeOptions, io);
-      }
-    });
+  addRunSettingsOptions(
+    approvals
+      .command('approve')
+      .description('Approve one waiting call (it runs when its run resumes).')
+      .argument('<id>', 'the approval id from `toolwright approvals list`')
+      .option('--state <file>', 'the SQLite file of pending runs')
+      .option('--store <url>', STORE_OPTION_HELP)
+      .option('--resume', 'continue the run right away when nothing else waits, with the model and tools given by --model, --tools, --mcp'),
+  ).action(async (id: string, options: ApprovalsOptions & RunSettingsOptions & { resume?: boolean }) => {
+    const io = terminalIo();
+    // Checked before the decision is recorded, so a missing flag does not leave an approved call behind an error.
+    if (options.resume && configuredSettings(options) === undefined) {
+      throw new InvalidArgumentError(`--resume needs ${SETTINGS_FLAGS_HINT}: a resume never takes them from the run store.`);
+    }
+    const decided = await decideApproval(id, 'approve', options, io);
+    if (options.resume) {
+      const { json: _json, resume: _resume, ...rest } = options;
+      const resumeOptions: ResumeCommandOptions = { ...rest, interactive: false };
+      await runResumeCommand(decided.runId, resumeOptions, io);
+    }
+  });
   approvals
     .command('deny')
     .description('Deny one waiting call; the model is told the user declined.')

@@ -1,8 +1,11 @@
 /**
- * `toolwright console [--port <n>] [--store <file>]`: the web console on
- * 127.0.0.1 (src/cli/console/). It prints its URL, with a fresh access token,
- * once; approving or denying there is `toolwright approvals approve|deny`, and
- * a run whose calls are all decided continues as `toolwright resume` would.
+ * `toolwright console [--port <n>] [--store <file>] [--model … --tools …]`:
+ * the web console on 127.0.0.1 (src/cli/console/). It prints its URL, with a
+ * fresh access token, once; approving or denying there is `toolwright
+ * approvals approve|deny`, and a run whose calls are all decided continues as
+ * `toolwright resume` would, with the model, base URL, tools and MCP servers
+ * the console was started with (never the stored run's; without them, the
+ * console only records decisions).
  * @module
  */
 import type { Command } from 'commander';
@@ -10,10 +13,14 @@ import { openCliRunStore, postgresUrlOf, type StoreOptions } from '../cli-run-st
 import { defaultRunsDir, defaultStatePath } from '../../agent/toolwright-home.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { startConsole, type ConsoleServer } from '../console/console-server.js';
+import { addRunSettingsOptions, compareRunSettings, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
+import type { StoredSettingsNotice } from '../console/stored-settings-card.js';
+import { toolModuleSource } from '../load-tool-module.js';
+import type { RunMeta } from './run.js';
 import { runResumeCommand } from './resume.js';
 import { terminalIo, type AgentCliIo } from './run.js';
 
-export interface ConsoleCommandOptions {
+export interface ConsoleCommandOptions extends RunSettingsOptions {
   /** The port on 127.0.0.1; default: a free one. */
   port?: string;
   /** The run store: a SQLite file. Default `$TOOLWRIGHT_HOME/state.db`. */
@@ -34,6 +41,11 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
   // a postgres:// --store (or TOOLWRIGHT_DATABASE_URL without --store) is the shared store; anything else a SQLite file
   const postgresUrl = options.store !== undefined && !/^postgres(ql)?:\/\//i.test(options.store) ? undefined : postgresUrlOf({ store: options.store });
   const storeOptions: StoreOptions = postgresUrl !== undefined ? { store: postgresUrl } : { state: options.store ?? defaultStatePath() };
+  const settings = configuredSettings(options);
+  // Resolved now, so a wrong path fails at start rather than at the first approval.
+  if (settings && settings.toolsModule !== '')
+    settings.toolsModule = toolModuleSource(settings.toolsModule, options.cwd !== undefined ? { cwd: options.cwd } : {});
+  const resumes = options.resume !== false && settings !== undefined;
   const store = await openCliRunStore(storeOptions);
   const runsDir = options.runs ?? defaultRunsDir();
   // A resumed run prints nothing here: its steps go to its record, which the console shows.
@@ -45,14 +57,16 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
       runsDir,
       evalDirs: options.evals ?? ['toolwright-eval'],
       ...(options.port !== undefined ? { port } : {}),
-      ...(options.resume === false
-        ? {}
-        : {
+      storedSettings: (meta) => storedSettingsNotice(meta, resumes ? settings : undefined, options),
+      ...(resumes
+        ? {
             resume: async (runId: string) => {
-              const result = await runResumeCommand(runId, { ...storeOptions, runs: runsDir, interactive: false }, quiet);
+              const { port: _port, store: _store, runs: _runs, evals: _evals, resume: _resume, ...settingsOptions } = options;
+              const result = await runResumeCommand(runId, { ...settingsOptions, ...storeOptions, runs: runsDir, interactive: false }, quiet);
               io.err(`run ${runId}: ${result.status.replace(/_/g, ' ')}\n`);
             },
-          }),
+          }
+        : {}),
       log: io.err,
     });
   } catch (error) {
@@ -60,6 +74,9 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
     throw error;
   }
   io.out(`toolwright console: ${server.url}\n(open it in a browser on this machine; the token changes at every start)\n`);
+  if (options.resume !== false && settings === undefined) {
+    io.err('No --model and --tools given: approving in the console records decisions; continue runs with `toolwright resume`.\n');
+  }
   return {
     console: server,
     close: async () => {
@@ -70,28 +87,38 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
   };
 }
 
+/** What a stored run's meta names, compared with the settings the console resumes with (`undefined`: it resumes nothing). */
+function storedSettingsNotice(meta: Record<string, unknown>, settings: RunMeta | undefined, options: RunSettingsOptions): StoredSettingsNotice | undefined {
+  const stored = storedSettingsLines(meta);
+  if (stored.length === 0) return undefined;
+  if (settings === undefined) return { stored, differences: [], outcome: 'not_configured' };
+  const differences = compareRunSettings(meta, settings, options.cwd);
+  return { stored, differences, outcome: differences.length === 0 ? 'resumes' : options.acceptStoredSettingsMismatch ? 'accepted' : 'refused' };
+}
+
 export function registerConsoleCommand(program: Command): void {
-  program
-    .command('console')
-    .description('Open the web console: runs, their timelines, calls waiting for approval, eval reports (127.0.0.1 only).')
-    .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
-    .option('--store <file|url>', 'the run store: a SQLite file, or postgres://… (default TOOLWRIGHT_DATABASE_URL, else $TOOLWRIGHT_HOME/state.db)')
-    .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
-    .option('--evals <folders...>', 'folders `toolwright eval --out` wrote to (default ./toolwright-eval)')
-    .option('--no-resume', 'only record decisions; continue runs with `toolwright resume`')
-    .action(async (options: ConsoleCommandOptions) => {
-      const io = terminalIo();
-      const { close } = await runConsoleCommand(options, io);
-      let stopping = false;
-      const stop = () => {
-        if (stopping) process.exit(1);
-        stopping = true;
-        close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+  addRunSettingsOptions(
+    program
+      .command('console')
+      .description('Open the web console: runs, their timelines, calls waiting for approval, eval reports (127.0.0.1 only).')
+      .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
+      .option('--store <file|url>', 'the run store: a SQLite file, or postgres://… (default TOOLWRIGHT_DATABASE_URL, else $TOOLWRIGHT_HOME/state.db)')
+      .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
+      .option('--evals <folders...>', 'folders `toolwright eval --out` wrote to (default ./toolwright-eval)')
+      .option('--no-resume', 'only record decisions; continue runs with `toolwright resume`'),
+  ).action(async (options: ConsoleCommandOptions) => {
+    const io = terminalIo();
+    const { close } = await runConsoleCommand(options, io);
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

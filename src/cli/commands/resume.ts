@@ -1,17 +1,28 @@
 /**
  * `toolwright resume <runId>`: continues a run once its pending calls are
  * decided (undecided ones are asked in the terminal, or the run stays
- * pending with `--no-interactive`). The model and tools default to those the
- * run was started with.
+ * pending with `--no-interactive`). The model, base URL, tools and MCP
+ * servers are the operator's flags, never the stored run's: the values the
+ * run was stored with are only compared with them (src/cli/run-settings.ts).
  * @module
  */
 import type { Command } from 'commander';
 import { RunNotFoundError, resumeAgentStream, type AgentResult } from '../../agent/index.js';
 import { openCliRunStore } from '../cli-run-store.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import {
+  SETTINGS_FLAGS_HINT,
+  StoredSettingsMismatchError,
+  addRunSettingsOptions,
+  compareRunSettings,
+  configuredSettings,
+  formatDifferences,
+  storedSettingsLines,
+  type RunSettingsOptions,
+} from '../run-settings.js';
 import { addAgentOptions, buildRuntime, readRunMeta, settle, terminalIo, type AgentCliIo, type AgentCommandOptions } from './run.js';
 
-export interface ResumeCommandOptions extends AgentCommandOptions {
+export interface ResumeCommandOptions extends AgentCommandOptions, RunSettingsOptions {
   /** Continue a run whose process died while continuing it. */
   takeOver?: boolean;
 }
@@ -25,23 +36,24 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
     await store.close();
   }
   if (!stored) throw new RunNotFoundError(runId);
-  const meta = readRunMeta(stored.state.meta);
-  const modelSpec = options.model ?? meta.modelSpec;
-  const toolsModule = options.tools ?? meta.toolsModule;
-  if (modelSpec === undefined || toolsModule === undefined || (toolsModule === '' && (meta.mcp ?? []).length === 0)) {
-    throw new InvalidArgumentError(`Run "${runId}" was not started by the CLI, so it does not know its model and tools: pass --model and --tools.`);
+  const settings = configuredSettings(options);
+  if (settings === undefined) {
+    const lines = storedSettingsLines(stored.state.meta);
+    throw new InvalidArgumentError(
+      `Resuming run "${runId}" needs ${SETTINGS_FLAGS_HINT}: a resume never takes them from the run store.` +
+        (lines.length > 0 ? ` For comparison, the run was stored with:\n${lines.map((line) => `  ${line}`).join('\n')}` : ''),
+    );
   }
-  const runtime = await buildRuntime(
-    {
-      modelSpec,
-      toolsModule,
-      ...((options.baseUrl ?? meta.baseURL) !== undefined ? { baseURL: (options.baseUrl ?? meta.baseURL)! } : {}),
-      ...(meta.route ? { route: true } : {}),
-      ...(meta.mcp ? { mcp: meta.mcp } : {}),
-    },
-    options,
-    io,
-  );
+  const differences = compareRunSettings(stored.state.meta, settings, options.cwd);
+  if (differences.length > 0) {
+    if (!options.acceptStoredSettingsMismatch) throw new StoredSettingsMismatchError(runId, differences);
+    io.err(
+      `warning: run ${runId} was stored with other settings; continuing with yours (--accept-stored-settings-mismatch):\n${formatDifferences(differences)}\n`,
+    );
+  }
+  // Routing only narrows which of the operator's tools are offered, so the stored choice is kept.
+  if (readRunMeta(stored.state.meta).route) settings.route = true;
+  const runtime = await buildRuntime(settings, options, io);
   try {
     // Printed as it streams, by one reader (the runtime's onEvent printer is for runs that do not stream).
     const run = resumeAgentStream(runId, [], { ...runtime.options, onEvent: undefined, ...(options.takeOver ? { takeOver: true } : {}) });
@@ -54,13 +66,14 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
 
 export function registerResumeCommand(program: Command): void {
   addAgentOptions(
-    program
-      .command('resume')
-      .description('Continue a run that waited for confirmations (see `toolwright approvals`).')
-      .argument('<runId>', 'the run id printed by `toolwright run`')
-      .option('--model <spec>', 'the model to continue with (default: the one the run started with)')
-      .option('--tools <module>', 'the tool module (default: the one the run started with)')
-      .option('--take-over', 'continue a run whose last process died while continuing it (once its lease has run out)'),
+    addRunSettingsOptions(
+      program
+        .command('resume')
+        .description('Continue a run that waited for confirmations (see `toolwright approvals`), with the model and tools you name.')
+        .argument('<runId>', 'the run id printed by `toolwright run`')
+        .option('--take-over', 'continue a run whose last process died while continuing it (once its lease has run out)'),
+      { baseUrl: false },
+    ),
   ).action(async (runId: string, options: ResumeCommandOptions) => {
     const result = await runResumeCommand(runId, options, terminalIo());
     if (result.status === 'stopped') process.exitCode = 1;

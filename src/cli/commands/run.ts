@@ -403,7 +403,7 @@ export function formatResult(result: AgentResult, options: { priceKnown?: boolea
     case 'stopped':
       return `\n— stopped (${result.stopReason.kind}, run ${result.runId}): ${cliWording(result.stopReason.message)}\n  ${totals}${record}\n`;
     case 'awaiting_confirmation':
-      return `\n— waiting for confirmation (run ${result.runId}):\n${result.pending.map(formatPending).join('')}\nApprove or deny each: toolwright approvals approve <id> | toolwright approvals deny <id>\nthen continue:       toolwright resume ${result.runId}\n  ${totals}${record}\n`;
+      return `\n— waiting for confirmation (run ${result.runId}):\n${result.pending.map(formatPending).join('')}\nApprove or deny each: toolwright approvals approve <id> | toolwright approvals deny <id>\nthen continue:       toolwright resume ${result.runId} --model … --tools … (your settings, as for this run)\n  ${totals}${record}\n`;
   }
 }
 

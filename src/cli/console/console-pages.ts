@@ -10,6 +10,7 @@ import type { StoredConfirmation } from '../../agent/index.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
 import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
+import { storedSettingsSection, type StoredSettingsNotice } from './stored-settings-card.js';
 
 /** A value longer than this (as JSON) is cut in the page, with a note saying how much is left out. */
 export const MAX_SHOWN_CHARS = 20_000;
@@ -95,6 +96,8 @@ export interface RunPageInput {
   /** A resume the console started and its outcome, when there is one. */
   resume?: { state: 'resuming' } | { state: 'failed'; message: string };
   pendingCount: number;
+  /** What the run's stored settings name, shown on its approval cards. */
+  storedSettings?: StoredSettingsNotice;
 }
 
 export function runPage(input: RunPageInput): Html {
@@ -113,7 +116,7 @@ export function runPage(input: RunPageInput): Html {
       ${
         input.pending.length
           ? html`<h2>Waiting for a decision</h2>
-              ${input.pending.map((item) => approvalCard(item, input.formToken))}`
+              ${input.pending.map((item) => approvalCard(item, input.formToken, false, input.storedSettings))}`
           : ''
       }
       <h2>Timeline</h2>
@@ -121,15 +124,19 @@ export function runPage(input: RunPageInput): Html {
   );
 }
 
-export function approvalsPage(pending: readonly StoredConfirmation[], formToken: string): Html {
+export function approvalsPage(
+  pending: readonly StoredConfirmation[],
+  formToken: string,
+  storedSettings: ReadonlyMap<string, StoredSettingsNotice> = new Map(),
+): Html {
   return layout(
     { title: 'Approvals', section: 'approvals', pendingCount: pending.length },
     html`<h1>Calls waiting for a decision</h1>
-      ${pending.length === 0 ? html`<p class="notice">No calls are waiting for confirmation.</p>` : pending.map((item) => approvalCard(item, formToken, true))}`,
+      ${pending.length === 0 ? html`<p class="notice">No calls are waiting for confirmation.</p>` : pending.map((item) => approvalCard(item, formToken, true, storedSettings.get(item.runId)))}`,
   );
 }
 
-function approvalCard(item: StoredConfirmation, formToken: string, showRun = false): Html {
+function approvalCard(item: StoredConfirmation, formToken: string, showRun = false, storedSettings?: StoredSettingsNotice): Html {
   const action = `/approvals/${encodeURIComponent(item.approvalId)}`;
   return html`<section class="approval" data-approval-id="${item.approvalId}">
     <div class="summary">${item.summary}</div>
@@ -140,6 +147,7 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
       · expires ${formatTime(item.expiresAt)}
     </div>
     <pre>${shown(item.arguments)}</pre>
+    ${storedSettings ? storedSettingsSection(storedSettings, item.runId) : ''}
     <form method="post" action="${action}/approve">
       <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
     </form>

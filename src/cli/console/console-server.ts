@@ -22,6 +22,7 @@ import { listRuns, readRecord, summarize, type ConsoleSources, type RunSummary }
 import { CONSOLE_CSS } from './console-style.js';
 import type { Html } from './html.js';
 import { buildTimeline } from './run-timeline.js';
+import type { StoredSettingsNotice } from './stored-settings-card.js';
 
 export interface ConsoleOptions {
   store: RunStore;
@@ -36,6 +37,11 @@ export interface ConsoleOptions {
    * and the run waits for a resume elsewhere.
    */
   resume?: (runId: string) => Promise<unknown>;
+  /**
+   * What a stored run's meta names that a resume would execute or contact, and how it compares with the settings `resume` runs
+   * with; shown on the run's approval cards. Without it, the cards show none.
+   */
+  storedSettings?: (meta: Record<string, unknown>) => StoredSettingsNotice | undefined;
   /** Where the console reports a failure it cannot show on a page. Default: nowhere. */
   log?: (message: string) => void;
 }
@@ -109,7 +115,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       const [runs, pending] = await Promise.all([listRuns(sources), listPendingConfirmations({ store: options.store })]);
       return send(response, 200, runsPage(runs, pending.length));
     }
-    if (path === '/approvals') return send(response, 200, approvalsPage(await listPendingConfirmations({ store: options.store }), gate.formToken));
+    if (path === '/approvals') {
+      const pending = await listPendingConfirmations({ store: options.store });
+      return send(response, 200, approvalsPage(pending, gate.formToken, await storedSettingsOf(pending)));
+    }
     const run = /^\/runs\/([^/]+)$/.exec(path);
     if (run) return showRun(response, decodePath(run[1]!));
     if (path === '/evals') return send(response, 200, evalsPage(await findReports()));
@@ -138,6 +147,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     };
     const allPending = await listPendingConfirmations({ store: options.store });
     const resume = resumes.get(runId);
+    const storedSettings = stored ? options.storedSettings?.(stored.state.meta) : undefined;
     return send(
       response,
       200,
@@ -150,8 +160,21 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         formToken: gate.formToken,
         ...(resume ? { resume } : {}),
         pendingCount: allPending.length,
+        ...(storedSettings ? { storedSettings } : {}),
       }),
     );
+  }
+
+  /** The stored-settings notice of each run with a waiting call. */
+  async function storedSettingsOf(pending: readonly { runId: string }[]): Promise<Map<string, StoredSettingsNotice>> {
+    const notices = new Map<string, StoredSettingsNotice>();
+    if (!options.storedSettings) return notices;
+    for (const runId of new Set(pending.map((item) => item.runId))) {
+      const run = await options.store.loadRun(runId);
+      const notice = run ? options.storedSettings(run.state.meta) : undefined;
+      if (notice) notices.set(runId, notice);
+    }
+    return notices;
   }
 
   async function decide(response: ServerResponse, approvalId: string, decision: Decision, reason: string | undefined): Promise<void> {
