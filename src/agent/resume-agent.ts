@@ -58,6 +58,11 @@ export interface DecideOptions {
   /** The run store. Default: the SQLite store at `statePath` when given, else the process's memory store (as `runAgent`). */
   store?: RunStore;
   statePath?: string;
+  /**
+   * The folder of run records: the decision is written to the run's record there. Default: the record path the stored
+   * run names (which anyone who can write the store chooses); `false` writes no record.
+   */
+  recordDir?: string | false;
   /** The clock for expiry. Default: `Date.now`. */
   now?: () => number;
 }
@@ -103,7 +108,8 @@ export async function resumeAgentRun(
     const stored = await store.loadRun(runId);
     if (!stored) throw new RunNotFoundError(runId);
     // Decisions first: a replayed token is refused as such, even on a finished run.
-    const recorder = new RunRecorder(runId, stored.state.recordPath, redactor);
+    const recordPath = recordPathOf(options.recordDir, runId, stored.state.recordPath);
+    const recorder = new RunRecorder(runId, recordPath, redactor);
     try {
       for (const decision of decisions) {
         const decided = await recordDecision(store, decision, now(), runId);
@@ -132,7 +138,7 @@ export async function resumeAgentRun(
     const keys = new Set((turn?.calls ?? []).filter((call) => call.kind === 'confirm').map((call) => call.callKey));
     const confirmations = (await store.listConfirmations({ runId })).filter((item) => keys.has(item.callKey));
     const open = confirmations.filter((item) => item.decision === undefined && item.expiresAt > now());
-    const state = { ...stored.state, limits: { ...stored.state.limits, ...options.limits } };
+    const state = { ...stored.state, recordPath, limits: { ...stored.state.limits, ...options.limits } };
     if (open.length > 0) {
       return {
         status: 'awaiting_confirmation',
@@ -196,7 +202,7 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
   try {
     const decided = await recordDecision(store, decision, (options.now ?? Date.now)());
     const run = await store.loadRun(decided.runId);
-    const recorder = new RunRecorder(decided.runId, run?.state.recordPath, createRedactor());
+    const recorder = new RunRecorder(decided.runId, recordPathOf(options.recordDir, decided.runId, run?.state.recordPath), createRedactor());
     recorder.write({
       type: 'confirmation_decided',
       callKey: decided.callKey,
@@ -210,6 +216,15 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
   } finally {
     if (!options.store) await store.close();
   }
+}
+
+/**
+ * Where a resumed or decided run's record goes: in the caller's `recordDir` when it names one, so a stored path (written
+ * by whoever can write the store) is followed only by a caller that names no folder of its own.
+ */
+function recordPathOf(recordDir: string | false | undefined, runId: string, storedPath: string | undefined): string | undefined {
+  if (recordDir === undefined) return storedPath;
+  return recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId);
 }
 
 /** Every call still waiting for a decision, oldest first (expired ones included; they are declined on resume). */

@@ -3,8 +3,9 @@
  * PostgreSQL database, or the SQLite file) edits a paused run's model, base URL, tool module and MCP servers; the
  * operator then lists the approvals, resumes from the CLI and approves from the console. Nothing planted runs or is
  * contacted: the planted base URL is a local listener that must receive no request, the planted tool module and MCP
- * command would each write a marker file that must not exist afterwards. Every difference is shown (terminal and
- * approval card) and refused unless the operator accepts it, and an accepted resume runs with the operator's settings.
+ * command would each write a marker file that must not exist afterwards, and the planted record path must not be
+ * written. Every difference is shown (terminal and approval card) and refused unless the operator accepts it, and an
+ * accepted resume runs with the operator's settings.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -32,6 +33,8 @@ const unavailable = postgresUnavailable();
 
 const TOOLS = 'examples/subscriptions/index.ts';
 const markers = { tools: join(home, 'planted-tools-ran'), mcp: join(home, 'planted-mcp-ran') };
+// A record path outside the operator's runs folder (a shell start-up file, say): decisions and resumes must not append to it.
+const plantedRecordPath = join(home, 'planted', 'profile');
 const plantedToolsModule = join(home, 'planted', 'tools.mjs');
 const plantedMcpScript = join(home, 'planted', 'mcp-server.cjs');
 // A right-to-left override inside the planted model id: shown escaped, it cannot pass for the operator's.
@@ -84,6 +87,7 @@ function expectNothingPlantedRan(): void {
   expect(planted.requests).toEqual([]);
   expect(existsSync(markers.tools)).toBe(false);
   expect(existsSync(markers.mcp)).toBe(false);
+  expect(existsSync(plantedRecordPath)).toBe(false);
 }
 
 /** The operator's own settings, as flags. */
@@ -233,10 +237,10 @@ async function probe(store: StoreOptions, plant: (runId: string, meta: Record<st
   expectNothingPlantedRan();
 }
 
-/** Rewrites a run's meta in its stored state as text, as someone holding the store's file or database would. */
+/** Rewrites a run's meta and record path in its stored state as text, as someone holding the store's file or database would. */
 function withMeta(stateText: string, meta: Record<string, unknown>): string {
   const state = JSON.parse(stateText) as Record<string, unknown>;
-  return JSON.stringify({ ...state, meta });
+  return JSON.stringify({ ...state, meta, recordPath: plantedRecordPath });
 }
 
 describe('a stored run cannot choose what a resume runs', { timeout: 180_000 }, () => {

@@ -14,6 +14,7 @@ import {
   type RunStore,
   type StoredConfirmation,
 } from '../../agent/index.js';
+import { defaultRunsDir } from '../../agent/toolwright-home.js';
 import { STORE_OPTION_HELP, openCliRunStore, type StoreOptions } from '../cli-run-store.js';
 import { SETTINGS_FLAGS_HINT, addRunSettingsOptions, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -22,6 +23,8 @@ import { formatPending, terminalIo, type AgentCliIo } from './run.js';
 
 export interface ApprovalsOptions extends StoreOptions {
   json?: boolean;
+  /** The folder of run records, where a decision is written. Default `$TOOLWRIGHT_HOME/runs`. */
+  runs?: string;
 }
 
 export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
@@ -85,7 +88,8 @@ export async function decideApproval(
       );
     const decided = await decideConfirmation(
       { token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) },
-      { store },
+      // The record goes to the operator's folder, never to a path the stored run names.
+      { store, recordDir: options.runs ?? defaultRunsDir() },
     );
     const open = await store.listConfirmations({ runId: decided.runId, undecided: true });
     io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${createRedactor().text(decided.summary)} (run ${decided.runId})\n`);
@@ -118,6 +122,7 @@ export function registerApprovalsCommand(program: Command): void {
       .argument('<id>', 'the approval id from `toolwright approvals list`')
       .option('--state <file>', 'the SQLite file of pending runs')
       .option('--store <url>', STORE_OPTION_HELP)
+      .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
       .option('--resume', 'continue the run right away when nothing else waits, with the model and tools given by --model, --tools, --mcp'),
   ).action(async (id: string, options: ApprovalsOptions & RunSettingsOptions & { resume?: boolean }) => {
     const io = terminalIo();
@@ -138,6 +143,7 @@ export function registerApprovalsCommand(program: Command): void {
     .argument('<id>', 'the approval id from `toolwright approvals list`')
     .option('--state <file>', 'the SQLite file of pending runs')
     .option('--store <url>', STORE_OPTION_HELP)
+    .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
     .option('--reason <text>', 'why, for the model')
     .action(async (id: string, options: ApprovalsOptions & { reason?: string }) => {
       await decideApproval(id, 'deny', options, terminalIo());

@@ -185,7 +185,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       // The same path as `toolwright approvals approve|deny`: the stored signed token, decided once.
       await decideConfirmation(
         { token: pending.token, decision, ...(reason !== undefined && reason.trim() !== '' ? { reason: reason.trim() } : {}) },
-        { store: options.store },
+        // The record goes to the console's folder, never to a path the stored run names.
+        { store: options.store, recordDir: options.runsDir },
       );
     } catch (error) {
       if (error instanceof ConfirmationRefusedError) return send(response, 409, errorPage(409, `Not recorded: ${error.message}`));
