@@ -2,8 +2,8 @@
  * `toolwright console` with the CLI's own resume: a run started by `toolwright
  * run --no-interactive` against the local OpenAI-compatible test server waits
  * for a refund; approving it in the console (a form POST, as the browser
- * sends it) continues the run with the model and tools it started with, and
- * the refund runs once.
+ * sends it) continues the run with the model and tools the console was
+ * started with (the same as the run's), and the refund runs once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';

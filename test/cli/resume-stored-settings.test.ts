@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANA_ID } from '../../examples/subscriptions/index.js';
-import { decideApproval, listApprovals } from '../../src/cli/commands/approvals.js';
+import { approveApproval, listApprovals } from '../../src/cli/commands/approvals.js';
 import { runConsoleCommand } from '../../src/cli/commands/console.js';
 import { runResumeCommand, type ResumeCommandOptions } from '../../src/cli/commands/resume.js';
 import { runRunCommand, type AgentCliIo } from '../../src/cli/commands/run.js';
@@ -175,7 +175,13 @@ async function probe(store: StoreOptions, plant: (runId: string, meta: Record<st
   expect(listed.out()).toContain(`base URL: ${JSON.stringify(planted.url)}`);
   expect(listed.out()).toContain(`tools module: ${JSON.stringify(plantedToolsModule)}`);
   expect(listed.out()).toContain(`MCP server: ${JSON.stringify(`node ${plantedMcpScript}`)}`);
-  await decideApproval(first.approvalId, 'approve', store, capture().io);
+  // `approvals approve --resume`: without the operator's settings it refuses before recording anything; with them, it
+  // records the approval and refuses to resume.
+  const approveBare = approveApproval(first.approvalId, { ...store, resume: true }, capture().io);
+  await expect(approveBare).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT', message: expect.stringContaining('never takes them from the run store') });
+  const approveAndResume = approveApproval(first.approvalId, { ...store, runs, resume: true, ...operatorSettings() }, capture().io);
+  await expect(approveAndResume).rejects.toMatchObject({ code: 'TW_STORED_SETTINGS_MISMATCH' });
+  expectNothingPlantedRan();
 
   // Without the operator's settings, nothing is taken from the store: the stored values are only shown.
   const bare = runResumeCommand(first.runId, { ...store, runs, interactive: false, cwd: root }, capture().io);

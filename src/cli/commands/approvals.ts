@@ -104,6 +104,26 @@ export async function decideApproval(
   }
 }
 
+export interface ApproveOptions extends ApprovalsOptions, RunSettingsOptions {
+  /** Continue the run right away when nothing else waits, with the settings the options name. */
+  resume?: boolean;
+}
+
+/** `toolwright approvals approve <id> [--resume --model … --tools …]`. */
+export async function approveApproval(approvalId: string, options: ApproveOptions, io: AgentCliIo): Promise<StoredConfirmation> {
+  // Checked before the decision is recorded, so a missing flag does not leave an approved call behind an error.
+  if (options.resume && configuredSettings(options) === undefined) {
+    throw new InvalidArgumentError(`--resume needs ${SETTINGS_FLAGS_HINT}: a resume never takes them from the run store.`);
+  }
+  const decided = await decideApproval(approvalId, 'approve', options, io);
+  if (options.resume) {
+    const { json: _json, resume: _resume, ...rest } = options;
+    const resumeOptions: ResumeCommandOptions = { ...rest, interactive: false };
+    await runResumeCommand(decided.runId, resumeOptions, io);
+  }
+  return decided;
+}
+
 export function registerApprovalsCommand(program: Command): void {
   const approvals = program.command('approvals').description('List, approve or deny the tool calls waiting for confirmation.');
   approvals
@@ -124,18 +144,8 @@ export function registerApprovalsCommand(program: Command): void {
       .option('--store <url>', STORE_OPTION_HELP)
       .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
       .option('--resume', 'continue the run right away when nothing else waits, with the model and tools given by --model, --tools, --mcp'),
-  ).action(async (id: string, options: ApprovalsOptions & RunSettingsOptions & { resume?: boolean }) => {
-    const io = terminalIo();
-    // Checked before the decision is recorded, so a missing flag does not leave an approved call behind an error.
-    if (options.resume && configuredSettings(options) === undefined) {
-      throw new InvalidArgumentError(`--resume needs ${SETTINGS_FLAGS_HINT}: a resume never takes them from the run store.`);
-    }
-    const decided = await decideApproval(id, 'approve', options, io);
-    if (options.resume) {
-      const { json: _json, resume: _resume, ...rest } = options;
-      const resumeOptions: ResumeCommandOptions = { ...rest, interactive: false };
-      await runResumeCommand(decided.runId, resumeOptions, io);
-    }
+  ).action(async (id: string, options: ApproveOptions) => {
+    await approveApproval(id, options, terminalIo());
   });
   approvals
     .command('deny')
