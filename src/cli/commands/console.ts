@@ -90,8 +90,8 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
 /** What a stored run's meta names, compared with the settings the console resumes with (`undefined`: it resumes nothing). */
 function storedSettingsNotice(meta: Record<string, unknown>, settings: RunMeta | undefined, options: RunSettingsOptions): StoredSettingsNotice | undefined {
   const stored = storedSettingsLines(meta);
-  if (stored.length === 0) return undefined;
-  if (settings === undefined) return { stored, differences: [], outcome: 'not_configured' };
+  if (settings === undefined) return stored.length === 0 ? undefined : { stored, differences: [], outcome: 'not_configured' };
+  // A run that names nothing (not started by the CLI) differs too: the console cannot tell what it ran with.
   const differences = compareRunSettings(meta, settings, options.cwd);
   return { stored, differences, outcome: differences.length === 0 ? 'resumes' : options.acceptStoredSettingsMismatch ? 'accepted' : 'refused' };
 }

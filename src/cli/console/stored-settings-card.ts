@@ -42,7 +42,7 @@ export function storedSettingsSection(notice: StoredSettingsNotice, runId: strin
   return html`<div class="stored-settings" data-stored-settings>
     <p class="muted">Stored with this run (never run or contacted: a resume uses the operator's settings):</p>
     <ul>
-      ${notice.stored.map((line) => html`<li><code>${line}</code></li>`)}
+      ${notice.stored.length > 0 ? notice.stored.map((line) => html`<li><code>${line}</code></li>`) : html`<li class="muted">nothing</li>`}
     </ul>
     ${
       notice.differences.length > 0
