@@ -7,7 +7,7 @@
  * written. Every difference is shown (terminal and approval card) and refused unless the operator accepts it, and an
  * accepted resume runs with the operator's settings.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -208,6 +208,9 @@ async function probe(store: StoreOptions, plant: (runId: string, meta: Record<st
     accepted.io,
   );
   expect(resumed.status).toBe('completed');
+  // The record went on in the operator's runs folder.
+  expect(resumed.recordPath).toBe(join(runs, `${first.runId}.jsonl`));
+  expect(readFileSync(resumed.recordPath!, 'utf8')).toContain('"resumed":true');
   expect(accepted.err()).toContain('continuing with yours (--accept-stored-settings-mismatch)');
   expect(accepted.err()).toContain(`base URL: stored ${JSON.stringify(planted.url)}`);
   expect(accepted.out()).toContain('✓ create_refund');
