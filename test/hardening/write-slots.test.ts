@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineTool, runAgent, silentLogger, type AnyTool, type RunEvent } from '../../src/index.js';
+import { ToolRegistry, defineTool, runAgent, silentLogger, type AnyTool, type RunEvent } from '../../src/index.js';
 import { createMcpServer, serveHttp, serveStdio, type McpHttpHandle, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
@@ -73,6 +73,24 @@ async function connect(tools: readonly AnyTool[], options: McpServerOptions = {}
   return client;
 }
 
+describe('ToolRegistry: the moment a stopped call has ended', () => {
+  it('gives workEnded only for a call stopped before its tool ended, and settles it when the tool does', async () => {
+    const tools = probe(20);
+    const registry = new ToolRegistry(tools.tools, { logger: silentLogger });
+    const finished = await registry.call({ id: 'c0', name: 'send_payment', arguments: { id: 'quick' } });
+    expect(finished.workEnded).toBeUndefined();
+    const stopped = await registry.call({ id: 'c1', name: 'send_payment', arguments: { id: 'stubborn-1' } });
+    expect(stopped.failure?.code).toBe('timeout');
+    let ended = false;
+    void stopped.workEnded!.then(() => (ended = true));
+    await settleTime();
+    expect(ended).toBe(false);
+    tools.release('stubborn-1');
+    await stopped.workEnded;
+    expect(tools.log.at(-1)).toBe('end stubborn-1');
+  });
+});
+
 describe('MCP: a stopped write keeps its slot until its tool has ended', () => {
   it('after the client cancels a write (notifications/cancelled), the next write and a read start only once it has ended', async () => {
     const tools = probe();
@@ -94,20 +112,23 @@ describe('MCP: a stopped write keeps its slot until its tool has ended', () => {
     expect(tools.log).toEqual(['start stubborn-1', 'end stubborn-1', 'start w2', 'end w2', 'start r3', 'end r3']);
   });
 
-  it('after a write times out, the next write starts only once it has ended; the timed-out call is answered then', async () => {
+  it('after a write times out, the next write and a read start only once it has ended; the timed-out call is answered then', async () => {
     const tools = probe(20);
     const client = await connect(tools.tools);
     const first = client.callTool({ name: 'send_payment', arguments: { id: 'stubborn-1' } });
     const second = client.callTool({ name: 'send_payment', arguments: { id: 'w2' } });
+    const read = client.callTool({ name: 'read_balance', arguments: { id: 'r3' } });
     await until(() => tools.started('stubborn-1'));
     await settleTime();
     expect(tools.started('w2')).toBe(false);
+    expect(tools.started('r3')).toBe(false);
     tools.release('stubborn-1');
     const answered = await first;
     expect(answered.isError).toBe(true);
     expect(textOf(answered)).toContain('did not finish within 20 ms');
     expect(textOf(await second)).toBe('done w2');
-    expect(tools.log).toEqual(['start stubborn-1', 'end stubborn-1', 'start w2', 'end w2']);
+    expect(textOf(await read)).toBe('done r3');
+    expect(tools.log).toEqual(['start stubborn-1', 'end stubborn-1', 'start w2', 'end w2', 'start r3', 'end r3']);
   });
 
   it('a write still running past the grace period is answered "outcome unknown", and until it ends every call of the session is refused', async () => {
@@ -194,7 +215,10 @@ describe('runAgent: a stopped write keeps its slot until its tool has ended', ()
     expect(second!.map((call) => call.status)).toEqual(['not_run', 'not_run']);
     expect(textOf(second![1]!.result)).toContain('an earlier call to "send_payment" was stopped but is still running');
     expect(result.outcomeUnknown?.map((call) => call.callId)).toEqual(['c1']);
-    expect(events.find((event) => event.type === 'tool_result' && event.callId === 'c1')).toMatchObject({ status: 'outcome_unknown' });
+    expect(events.find((event) => event.type === 'tool_result' && event.callId === 'c1')).toMatchObject({
+      status: 'outcome_unknown',
+      failure: { code: 'timeout' },
+    });
     tools.release('stubborn-1');
   });
 });
