@@ -114,6 +114,9 @@ export type ToolChoicePolicy = ToolChoice | ((context: { iteration: number; tool
 
 type LoopStop = { stop: AgentStopReason };
 
+/** The runs of this process with a stopped call whose tool is still running, kept only until it ends. */
+const stoppedCallsByRun = new Map<string, StoppedCalls>();
+
 export class AgentLoop {
   readonly #state: RunState;
   readonly #env: LoopEnvironment;
@@ -133,7 +136,7 @@ export class AgentLoop {
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
-    this.#stoppedCalls = new StoppedCalls(env.limits.stoppedCallGraceMs);
+    this.#stoppedCalls = stoppedCallsByRun.get(state.runId) ?? new StoppedCalls(env.limits.stoppedCallGraceMs);
     // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
     trackConversation(state.messages);
   }
@@ -754,7 +757,9 @@ export class AgentLoop {
       };
     }
     // The call's slot is held until its tool's work has ended, however the call stopped (scheduleByEffect waits for this job).
-    const stillRunning = !(await this.#stoppedCalls.awaitEnd(execution, effect)) && effect === 'write';
+    const ended = await this.#stoppedCalls.awaitEnd(execution, effect);
+    if (!ended) this.#keepForResumes(execution.workEnded!);
+    const stillRunning = !ended && effect === 'write';
     if (stillRunning)
       execution = { ...execution, result: { content: [{ type: 'text', text: stillRunningMessage(tool.name, this.#stoppedCalls.graceMs) }], isError: true } };
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
@@ -799,6 +804,15 @@ export class AgentLoop {
     this.#emit(event);
     if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, outcome);
     return outcome;
+  }
+
+  /** A resume of this run in this process (a new loop) must see the call still running too, until it ends. */
+  #keepForResumes(workEnded: Promise<void>): void {
+    const runId = this.#state.runId;
+    stoppedCallsByRun.set(runId, this.#stoppedCalls);
+    void workEnded.then(() => {
+      if (this.#stoppedCalls.blockerFor('write') === undefined && stoppedCallsByRun.get(runId) === this.#stoppedCalls) stoppedCallsByRun.delete(runId);
+    });
   }
 
   #progressListener(sink: LoopStreamSink, step: number, call: TurnCall, toolName: string): (progress: number, total?: number, message?: string) => void {

@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRegistry, defineTool, runAgent, silentLogger, type AnyTool, type RunEvent } from '../../src/index.js';
+import { ToolRegistry, createMemoryRunStore, defineTool, resumeAgent, runAgent, silentLogger, type AnyTool, type RunEvent } from '../../src/index.js';
 import { createMcpServer, serveHttp, serveStdio, type McpHttpHandle, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
@@ -219,6 +219,43 @@ describe('runAgent: a stopped write keeps its slot until its tool has ended', ()
       status: 'outcome_unknown',
       failure: { code: 'timeout' },
     });
+    tools.release('stubborn-1');
+  });
+});
+
+describe('resumeAgent: a write still running from before the pause', () => {
+  it('keeps an approved write of the resumed run from starting until it ends', async () => {
+    const tools = probe();
+    const approvedWrite = defineTool<{ id: string }>({
+      name: 'close_account',
+      description: 'Closes an account; asks a person first.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: ({ id }) => {
+        tools.log.push(`start ${id}`);
+        return `closed ${id}`;
+      },
+    });
+    const all = [...tools.tools, approvedWrite];
+    const store = createMemoryRunStore();
+    const options = { tools: all, store, recordDir: false as const, logger: silentLogger, limits: { toolTimeoutMs: 20, stoppedCallGraceMs: 30 } };
+    const paused = await runAgent({
+      ...options,
+      prompt: 'Pay, then close.',
+      model: createScriptedModel([
+        toolCallTurn([{ id: 'c1', name: 'send_payment', arguments: { id: 'stubborn-1' } }]),
+        toolCallTurn([{ id: 'c2', name: 'close_account', arguments: { id: 'a2' } }]),
+      ]),
+    });
+    expect(paused.status).toBe('awaiting_confirmation');
+    if (paused.status !== 'awaiting_confirmation') return;
+    const resumed = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], {
+      ...options,
+      model: createScriptedModel([textTurn('done')]),
+    });
+    expect(resumed.steps[1]!.toolCalls[0]).toMatchObject({ callId: 'c2', status: 'not_run' });
+    expect(tools.log).toEqual(['start stubborn-1']);
     tools.release('stubborn-1');
   });
 });
