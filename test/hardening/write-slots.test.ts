@@ -223,6 +223,56 @@ describe('runAgent: a stopped write keeps its slot until its tool has ended', ()
   });
 });
 
+describe('runAgent: stopped calls still running past the grace period', () => {
+  it('a read still running blocks the later writes of the run, not its reads', async () => {
+    const tools = probe();
+    const slowRead = defineTool<{ id: string }>({ ...tools.tools[1]!, name: 'slow_read', timeoutMs: 20 } as never);
+    const model = createScriptedModel([
+      toolCallTurn([{ id: 'c1', name: 'slow_read', arguments: { id: 'stubborn-r' } }]),
+      toolCallTurn([
+        { id: 'c2', name: 'send_payment', arguments: { id: 'w2' } },
+        { id: 'c3', name: 'read_balance', arguments: { id: 'r3' } },
+      ]),
+      textTurn('done'),
+    ]);
+    const result = await runAgent({
+      model,
+      tools: [...tools.tools, slowRead],
+      prompt: 'Look, then pay.',
+      recordDir: false,
+      logger: silentLogger,
+      limits: { stoppedCallGraceMs: 30 },
+    });
+    expect(result.steps[0]!.toolCalls[0]).toMatchObject({ status: 'failed', failureCode: 'timeout' });
+    expect(result.steps[1]!.toolCalls.map((call) => call.status)).toEqual(['not_run', 'succeeded']);
+    expect(textOf(result.steps[1]!.toolCalls[0]!.result)).toContain('an earlier call to "slow_read" was stopped but is still running');
+    expect(tools.log).toEqual(['start stubborn-r', 'start r3', 'end r3']);
+    tools.release('stubborn-r');
+  });
+
+  it("a write stopped by the run's abort and still running is outcome_unknown", async () => {
+    const tools = probe();
+    const abort = new AbortController();
+    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'send_payment', arguments: { id: 'stubborn-1' } }]), textTurn('never')]);
+    const run = runAgent({
+      model,
+      tools: tools.tools,
+      prompt: 'Pay.',
+      recordDir: false,
+      logger: silentLogger,
+      signal: abort.signal,
+      limits: { stoppedCallGraceMs: 30 },
+    });
+    await until(() => tools.started('stubborn-1'));
+    abort.abort(new Error('the user pressed stop'));
+    const result = await run;
+    expect(result.status).toBe('stopped');
+    expect(result.steps[0]!.toolCalls[0]).toMatchObject({ status: 'outcome_unknown', failureCode: 'aborted' });
+    expect(result.outcomeUnknown?.map((call) => call.callId)).toEqual(['c1']);
+    tools.release('stubborn-1');
+  });
+});
+
 describe('resumeAgent: a write still running from before the pause', () => {
   it('keeps an approved write of the resumed run from starting until it ends', async () => {
     const tools = probe();
