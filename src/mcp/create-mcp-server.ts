@@ -31,7 +31,7 @@ import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/cal
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import { blockedByStillRunningMessage, stillRunningMessage } from '../tools/model-messages.js';
 import { StoppedCalls } from '../tools/stopped-calls.js';
-import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
+import type { AnyTool, ToolCallApproval, ToolEffect, ToolExecution, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import { EffectGate } from './effect-gate.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
@@ -171,8 +171,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
 
   const preapproved = new Set(options.preapproved ?? []);
   // One gate per server, and a server serves one session (stdio, or one Streamable HTTP session).
-  const gate = options.callScheduling === 'concurrent' ? undefined : new EffectGate();
-  const stoppedCalls = gate ? new StoppedCalls(options.stoppedCallGraceMs) : undefined;
+  const slots = options.callScheduling === 'concurrent' ? undefined : { gate: new EffectGate(), stoppedCalls: new StoppedCalls(options.stoppedCallGraceMs) };
   const maxPendingCalls = options.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS;
   if (!Number.isInteger(maxPendingCalls) || maxPendingCalls < 1) {
     throw new InvalidArgumentError(`createMcpServer: \`maxPendingCalls\` must be a positive integer (got ${String(options.maxPendingCalls)}).`);
@@ -183,7 +182,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
-    if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(request.params.name, maxPendingCalls));
+    if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
     pendingCalls++;
     try {
       return await answerCall(request, extra);
@@ -238,19 +237,9 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
       );
     const effect = schedulingEffect(tool);
-    // Inside the gate's slot: a stopped call keeps it until its tool's work ends, or the grace period says it may never.
-    const executeHoldingSlot = async (): Promise<ToolResult> => {
-      const blocker = stoppedCalls!.blockerFor(effect);
-      if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(tool.name, blocker));
-      const execution = await execute();
-      if (await stoppedCalls!.awaitEnd(execution, effect)) return execution.result;
-      logger.error(`tool "${tool.name}" (call ${callId}) was stopped but is still running after ${stoppedCalls!.graceMs} ms`, {
-        toolName: tool.name,
-        callId,
-      });
-      return effect === 'write' ? errorResult(stillRunningMessage(tool.name, stoppedCalls!.graceMs)) : execution.result;
-    };
-    const result = gate ? await gate.run(effect, extra.signal, executeHoldingSlot) : (await execute()).result;
+    const result = slots
+      ? await slots.gate.run(effect, extra.signal, () => runHoldingSlot(slots.stoppedCalls, effect, tool.name, callId, logger, execute))
+      : (await execute()).result;
     await call.notificationsSent();
     return toWireResult(result, tool, logger);
   }
@@ -273,6 +262,26 @@ function callInfo(toolName: string, requestId: string, extra: Extra): McpCallInf
     authInfo: extra.authInfo ? { ...extra.authInfo } : undefined,
     headers: headers ? { ...headers } : undefined,
   };
+}
+
+/**
+ * Runs a call inside its gate slot, which it keeps until its tool's work has ended: a call stopped early waits here for
+ * its tool, up to the grace period; one still running after it keeps blocking the calls it must not overlap.
+ */
+async function runHoldingSlot(
+  stoppedCalls: StoppedCalls,
+  effect: ToolEffect,
+  toolName: string,
+  callId: string,
+  logger: ToolLogger,
+  execute: () => Promise<ToolExecution>,
+): Promise<ToolResult> {
+  const blocker = stoppedCalls.blockerFor(effect);
+  if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(toolName, blocker));
+  const execution = await execute();
+  if (await stoppedCalls.awaitEnd(execution, effect)) return execution.result;
+  logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
+  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : execution.result;
 }
 
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
