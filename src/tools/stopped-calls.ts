@@ -16,6 +16,8 @@ import type { ToolEffect } from './types.js';
 /** How long a stopped call's work may take to end before it counts as still running. */
 export const DEFAULT_STOPPED_CALL_GRACE_MS = 5000;
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface StillRunning {
   toolName: string;
   effect: ToolEffect;
@@ -26,8 +28,9 @@ export class StoppedCalls {
   readonly #stillRunning = new Set<StillRunning>();
 
   constructor(graceMs: number = DEFAULT_STOPPED_CALL_GRACE_MS) {
-    if (!Number.isFinite(graceMs) || graceMs < 0) {
-      throw new InvalidArgumentError(`stoppedCallGraceMs must be a non-negative number of milliseconds (got ${String(graceMs)}).`);
+    // Node fires a timer of more than 2^31 - 1 ms at once, which would cut every grace period short.
+    if (!Number.isFinite(graceMs) || graceMs < 0 || graceMs > MAX_TIMER_MS) {
+      throw new InvalidArgumentError(`stoppedCallGraceMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (got ${String(graceMs)}).`);
     }
     this.#graceMs = graceMs;
   }

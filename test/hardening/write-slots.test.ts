@@ -370,3 +370,12 @@ describe('MCP: pending calls per session are bounded', () => {
     await client.close();
   });
 });
+
+describe('the options are checked', () => {
+  it('refuses a grace period a timer cannot hold and a pending-call bound below 1', () => {
+    expect(() => createMcpServer([], { stoppedCallGraceMs: 2 ** 31 })).toThrow(
+      'stoppedCallGraceMs must be a number of milliseconds from 0 to 2147483647 (got 2147483648).',
+    );
+    expect(() => createMcpServer([], { maxPendingCalls: 0 })).toThrow('createMcpServer: `maxPendingCalls` must be a positive integer (got 0).');
+  });
+});
