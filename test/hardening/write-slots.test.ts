@@ -317,6 +317,17 @@ describe('MCP: pending calls per session are bounded', () => {
     http = undefined;
   });
 
+  it("holds under callScheduling 'concurrent' too", async () => {
+    const tools = probe();
+    const client = await connect(tools.tools, { callScheduling: 'concurrent', maxPendingCalls: 1 });
+    const first = client.callTool({ name: 'send_payment', arguments: { id: 'stubborn-a' } });
+    await until(() => tools.started('stubborn-a'));
+    expect(textOf(await client.callTool({ name: 'send_payment', arguments: { id: 'w-b' } }))).toContain('(maxPendingCalls)');
+    tools.release('stubborn-a');
+    expect(textOf(await first)).toBe('done stubborn-a');
+    expect(tools.started('w-b')).toBe(false);
+  });
+
   it('over stdio, a call past maxPendingCalls is answered at once with a tool error naming the limit', async () => {
     const tools = probe();
     const input = new PassThrough();
