@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidArgumentError } from '../shared/errors.js';
+import { DEFAULT_STOPPED_CALL_GRACE_MS } from '../tools/stopped-calls.js';
 
 export interface AgentLimits {
   /** Model calls in the loop (the routing call is not counted). Default: 10. */
@@ -34,6 +35,13 @@ export interface AgentLimits {
   maxParallelReads?: number;
   /** Timeout of each tool call that sets none of its own, in milliseconds. Default: none. */
   toolTimeoutMs?: number;
+  /**
+   * How long a call stopped by its timeout or the run's abort may take to end when its tool ignores the signal, in
+   * milliseconds. The call keeps its slot until its tool's work ends, so no other write (or, for a write, no other call)
+   * starts beside it. A write still running past this is `outcome_unknown`, and until it ends every later call of the run
+   * (only writes, when a read is still running) is answered `not_run`. Default: 5000.
+   */
+  stoppedCallGraceMs?: number;
   /** How long a confirmation token stays valid, in milliseconds. Default: 24 hours. */
   confirmationTtlMs?: number;
 }
@@ -52,6 +60,7 @@ export interface ResolvedLimits {
   maxIdenticalCalls: number;
   maxParallelReads: number;
   toolTimeoutMs: number | undefined;
+  stoppedCallGraceMs: number;
   confirmationTtlMs: number;
 }
 
@@ -61,6 +70,7 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxRepeatedFailures: 3,
   maxIdenticalCalls: 5,
   maxParallelReads: 4,
+  stoppedCallGraceMs: DEFAULT_STOPPED_CALL_GRACE_MS,
   confirmationTtlMs: 24 * 60 * 60 * 1000,
 });
 
@@ -84,7 +94,7 @@ export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
       throw new InvalidArgumentError(`limits.${key} must be a positive integer (got ${JSON.stringify(value)}).`);
     }
   }
-  for (const key of ['maxCostUsd', 'maxWallTimeMs', 'toolTimeoutMs', 'confirmationTtlMs'] as const) {
+  for (const key of ['maxCostUsd', 'maxWallTimeMs', 'toolTimeoutMs', 'stoppedCallGraceMs', 'confirmationTtlMs'] as const) {
     const value = limits[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
       throw new InvalidArgumentError(`limits.${key} must be a non-negative number (got ${JSON.stringify(value)}).`);
@@ -103,6 +113,7 @@ export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
     maxIdenticalCalls: limits.maxIdenticalCalls ?? DEFAULT_LIMITS.maxIdenticalCalls,
     maxParallelReads: limits.maxParallelReads ?? DEFAULT_LIMITS.maxParallelReads,
     toolTimeoutMs: limits.toolTimeoutMs,
+    stoppedCallGraceMs: limits.stoppedCallGraceMs ?? DEFAULT_LIMITS.stoppedCallGraceMs,
     confirmationTtlMs: limits.confirmationTtlMs ?? DEFAULT_LIMITS.confirmationTtlMs,
   };
 }

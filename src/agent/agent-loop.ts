@@ -14,7 +14,8 @@ import { toolCallsOf, type ModelRequest, type ModelResponse, type StopReason, ty
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { OutputDefinition } from '../tools/define-output.js';
-import { invalidOutputMessage, outputNotJsonMessage } from '../tools/model-messages.js';
+import { blockedByStillRunningMessage, invalidOutputMessage, outputNotJsonMessage, stillRunningMessage } from '../tools/model-messages.js';
+import { StoppedCalls } from '../tools/stopped-calls.js';
 import type { PreparedCall, ToolExecution, ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallApproval, ToolCallRequest, ToolResult } from '../tools/types.js';
 import { describeForbiddenKey, describeLimit, inspectJsonValue, safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
@@ -113,11 +114,16 @@ export type ToolChoicePolicy = ToolChoice | ((context: { iteration: number; tool
 
 type LoopStop = { stop: AgentStopReason };
 
+/** The runs of this process with a stopped call whose tool is still running, kept only until it ends. */
+const stoppedCallsByRun = new Map<string, StoppedCalls>();
+
 export class AgentLoop {
   readonly #state: RunState;
   readonly #env: LoopEnvironment;
   /** Arguments validated in this process, by call key (they may hold values JSON would not keep). */
   readonly #prepared = new Map<string, unknown>();
+  /** Calls of this run stopped while their tool kept running: they hold their slot past their turn, until they end. */
+  readonly #stoppedCalls: StoppedCalls;
   /** Calls whose arguments broke the registry's limits, already answered; their arguments never reach the record or the transcript. */
   readonly #oversizedCalls = new WeakMap<ToolCallPart, PreparedCall>();
   #span: SpanHandle | undefined;
@@ -130,6 +136,7 @@ export class AgentLoop {
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
+    this.#stoppedCalls = stoppedCallsByRun.get(state.runId) ?? new StoppedCalls(env.limits.stoppedCallGraceMs);
     // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
     trackConversation(state.messages);
   }
@@ -706,6 +713,9 @@ export class AgentLoop {
 
   async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown, approval: ToolCallApproval | undefined): Promise<ToolCallOutcome> {
     const state = this.#state;
+    const effect = schedulingEffect(tool);
+    const blocker = this.#stoppedCalls.blockerFor(effect);
+    if (blocker !== undefined) return this.#unrunOutcome(call, 'not_run', blockedByStillRunningMessage(tool.name, blocker));
     let storeKey = call.callKey;
     if (this.#env.persisted) {
       const store = await this.#env.store();
@@ -746,6 +756,12 @@ export class AgentLoop {
         truncated: false,
       };
     }
+    // The call's slot is held until its tool's work has ended, however the call stopped (scheduleByEffect waits for this job).
+    const ended = await this.#stoppedCalls.awaitEnd(execution, effect);
+    if (!ended) this.#keepForResumes(execution.workEnded!);
+    const stillRunning = !ended && effect === 'write';
+    if (stillRunning)
+      execution = { ...execution, result: { content: [{ type: 'text', text: stillRunningMessage(tool.name, this.#stoppedCalls.graceMs) }], isError: true } };
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
     state.usage.toolCalls++;
     // The policy labels the result and may isolate it; the model and the record get what it returns.
@@ -759,7 +775,7 @@ export class AgentLoop {
       callId: call.callId,
       toolName: tool.name,
       arguments: toJson(args),
-      status: execution.result.isError ? 'failed' : 'succeeded',
+      status: stillRunning ? 'outcome_unknown' : execution.result.isError ? 'failed' : 'succeeded',
       result: execution.result,
       durationMs: execution.durationMs,
       truncated: execution.truncated,
@@ -788,6 +804,15 @@ export class AgentLoop {
     this.#emit(event);
     if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, outcome);
     return outcome;
+  }
+
+  /** A resume of this run in this process (a new loop) must see the call still running too, until it ends. */
+  #keepForResumes(workEnded: Promise<void>): void {
+    const runId = this.#state.runId;
+    stoppedCallsByRun.set(runId, this.#stoppedCalls);
+    void workEnded.then(() => {
+      if (this.#stoppedCalls.blockerFor('write') === undefined && stoppedCallsByRun.get(runId) === this.#stoppedCalls) stoppedCallsByRun.delete(runId);
+    });
   }
 
   #progressListener(sink: LoopStreamSink, step: number, call: TurnCall, toolName: string): (progress: number, total?: number, message?: string) => void {

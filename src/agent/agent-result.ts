@@ -26,9 +26,11 @@ export interface AgentUsage {
 /** How one tool call ended. */
 /**
  * `blocked`: a policy (`guardToolCall`) refused it; `declined`/`expired`: a person refused it or nobody decided in time;
- * `not_run`: a budget or the per-turn cap was used up, or the response was cut off while the call was written;
+ * `not_run`: a budget or the per-turn cap was used up, the response was cut off while the call was written, or a stopped call it must not
+ * overlap was still running;
  * `duplicate`: an identical call (same tool, same canonical arguments) earlier in the same response stands for it;
- * `outcome_unknown`: its process died while it ran, and its tool does not accept an idempotency key, so it was not started again.
+ * `outcome_unknown`: its process died while it ran, and its tool does not accept an idempotency key, so it was not started again; or, a write,
+ * it was stopped (timeout, abort) and its tool was still running `stoppedCallGraceMs` later.
  */
 export type ToolCallStatus = 'succeeded' | 'failed' | 'blocked' | 'declined' | 'expired' | 'not_run' | 'duplicate' | 'outcome_unknown';
 

@@ -2,7 +2,9 @@
  * Runs one turn's calls by side effect: consecutive reads run together (at
  * most `maxParallelReads` at once), each write runs alone, after everything
  * before it and before everything after it. Results come back in the model's
- * order whatever order they finished in.
+ * order whatever order they finished in. A job holds its slot until its `run`
+ * settles: the agent loop's job for a call stopped early settles only once the
+ * tool's own work has ended, or its grace period has passed (src/tools/stopped-calls.ts).
  * @module
  */
 

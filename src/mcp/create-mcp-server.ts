@@ -21,14 +21,17 @@ import {
   LoggingLevelSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
+import { InvalidArgumentError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
-import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
+import { blockedByStillRunningMessage, stillRunningMessage } from '../tools/model-messages.js';
+import { StoppedCalls } from '../tools/stopped-calls.js';
+import type { AnyTool, ToolCallApproval, ToolEffect, ToolExecution, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import { EffectGate } from './effect-gate.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
@@ -102,10 +105,24 @@ export interface McpServerOptions<Ctx = any> {
    * order the calls arrived (after its confirmation, which is asked first). `concurrent`: every call starts at once.
    */
   callScheduling?: 'by-effect' | 'concurrent';
+  /**
+   * With `by-effect` scheduling: how long a call that was cancelled or timed out may take to end when its tool ignores
+   * the abort, in ms. Its slot stays held until its tool's work ends: a write stopped by the client keeps the session's
+   * other calls waiting meanwhile. One still running past this answers "whether it took effect is unknown" (a write),
+   * and until it ends the session's calls it must not overlap (every call, for a write; writes, for a read) are
+   * refused at once with an `isError` result. Default 5000.
+   */
+  stoppedCallGraceMs?: number;
+  /**
+   * Most `tools/call` requests of one session unanswered at once (being confirmed, waiting for their turn, running);
+   * one more is answered at once with an `isError` result that names this limit. Default 64.
+   */
+  maxPendingCalls?: number;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_MAX_PENDING_CALLS = 64;
 const LOG_LEVELS = LoggingLevelSchema.options;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -154,11 +171,27 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
 
   const preapproved = new Set(options.preapproved ?? []);
   // One gate per server, and a server serves one session (stdio, or one Streamable HTTP session).
-  const gate = options.callScheduling === 'concurrent' ? undefined : new EffectGate();
+  const slots = options.callScheduling === 'concurrent' ? undefined : { gate: new EffectGate(), stoppedCalls: new StoppedCalls(options.stoppedCallGraceMs) };
+  const maxPendingCalls = options.maxPendingCalls ?? DEFAULT_MAX_PENDING_CALLS;
+  if (!Number.isInteger(maxPendingCalls) || maxPendingCalls < 1) {
+    throw new InvalidArgumentError(`createMcpServer: \`maxPendingCalls\` must be a positive integer (got ${String(options.maxPendingCalls)}).`);
+  }
+  let pendingCalls = 0;
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
   const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
+    if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
+    pendingCalls++;
+    try {
+      return await answerCall(request, extra);
+    } finally {
+      pendingCalls--;
+    }
+  });
+
+  async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
     if (!prepared.success) {
@@ -203,10 +236,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
       runWithMcpCall(call, onProgress, () =>
         registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
       );
-    const execution = await (gate ? gate.run(schedulingEffect(tool), extra.signal, execute) : execute());
+    const effect = schedulingEffect(tool);
+    const result = slots
+      ? await slots.gate.run(effect, extra.signal, () => runHoldingSlot(slots.stoppedCalls, effect, tool.name, callId, logger, execute))
+      : (await execute()).result;
     await call.notificationsSent();
-    return toWireResult(execution.result, tool, logger);
-  });
+    return toWireResult(result, tool, logger);
+  }
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);
@@ -226,6 +262,30 @@ function callInfo(toolName: string, requestId: string, extra: Extra): McpCallInf
     authInfo: extra.authInfo ? { ...extra.authInfo } : undefined,
     headers: headers ? { ...headers } : undefined,
   };
+}
+
+/**
+ * Runs a call inside its gate slot, which it keeps until its tool's work has ended: a call stopped early waits here for
+ * its tool, up to the grace period; one still running after it keeps blocking the calls it must not overlap.
+ */
+async function runHoldingSlot(
+  stoppedCalls: StoppedCalls,
+  effect: ToolEffect,
+  toolName: string,
+  callId: string,
+  logger: ToolLogger,
+  execute: () => Promise<ToolExecution>,
+): Promise<ToolResult> {
+  const blocker = stoppedCalls.blockerFor(effect);
+  if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(toolName, blocker));
+  const execution = await execute();
+  if (await stoppedCalls.awaitEnd(execution, effect)) return execution.result;
+  logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
+  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : execution.result;
+}
+
+function tooManyPendingCallsMessage(toolName: string, limit: number): string {
+  return `The call to "${toolName}" was not run: this session already has ${limit} tool calls waiting or running (maxPendingCalls), the most it takes at once. Wait for some of them to finish, then make this call again, with fewer calls in flight.`;
 }
 
 function contextFailedMessage(toolName: string): string {
@@ -317,7 +377,7 @@ async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknow
   return decision.approved ? undefined : confirmationRefusedMessage(tool, decision.reason);
 }
 
-function errorResult(text: string): CallToolResult {
+function errorResult(text: string): ToolResult & CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 

@@ -3,7 +3,10 @@
  * twin of the agent loop's `scheduleByEffect`: reads run beside each other, a
  * write runs alone, and callers are admitted in the order they arrived — a
  * read that arrives while a write waits queues behind that write, so writes
- * are never starved and never overlap a read or another write.
+ * are never starved and never overlap a read or another write. A call's
+ * slot is held for as long as its `work` runs: the server's work for a call
+ * stopped early waits there for its tool to end (src/tools/stopped-calls.ts),
+ * so the slot outlives the caller's patience.
  * @module
  */
 import type { ToolEffect } from '../tools/types.js';

@@ -140,6 +140,16 @@ export function abortedMessage(toolName: string): string {
   return `The call to tool "${toolName}" was cancelled before it finished, because the run was stopped. Do not retry it.`;
 }
 
+/** A write stopped (cancelled or timed out) whose tool was still running when the grace period ended. */
+export function stillRunningMessage(toolName: string, graceMs: number): string {
+  return `The call to tool "${toolName}" was stopped, but the tool was still running ${graceMs} ms later, so whether it took effect is unknown. No other call runs beside it until it ends. Check its effect with a read-only tool before calling it again, or tell the user.`;
+}
+
+/** A call refused because a stopped call it must not overlap is still running. */
+export function blockedByStillRunningMessage(toolName: string, runningToolName: string): string {
+  return `Tool "${toolName}" was not run: an earlier call to "${runningToolName}" was stopped but is still running, and a write never runs beside another call. Try again later; if it keeps being refused, tell the user that "${runningToolName}" did not stop.`;
+}
+
 export function truncationNotice(originalChars: number, keptChars: number): string {
   return `\n[Result truncated: it had ${originalChars} characters and only the first ${keptChars} are shown. If you need the rest, call again asking for less (filters, pagination).]`;
 }

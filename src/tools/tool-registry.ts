@@ -72,6 +72,12 @@ export interface ToolExecution {
   failure?: ToolFailure;
   /** True when the result was cut to the tool's `maxResultChars`. */
   truncated: boolean;
+  /**
+   * Present only when the call was stopped (its caller's signal aborted, or it timed out) before the tool's own work
+   * ended, as with a tool that ignores `context.signal`: resolves, never rejects, when that work ends. Until then the
+   * tool may still be acting, so a scheduler that runs writes alone keeps this call's slot until then (`StoppedCalls`, src/tools/stopped-calls.ts).
+   */
+  workEnded?: Promise<void>;
 }
 
 /** The outcome of resolving and validating a call without running it. */
@@ -336,7 +342,9 @@ export class ToolRegistry {
       const failure: ToolFailure = stop.timedOut
         ? { code: 'timeout', message: timeoutMessage(tool.name, timeoutMs ?? 0), retryable: true }
         : { code: 'aborted', message: abortedMessage(tool.name), retryable: false };
-      return this.#failed(callId, tool.name, started, failure, args);
+      const execution = this.#failed(callId, tool.name, started, failure, args);
+      if (stop.workEnded !== undefined) execution.workEnded = stop.workEnded;
+      return execution;
     }
     if ('thrown' in outcome) {
       const thrown = outcome.thrown;
@@ -413,6 +421,7 @@ const STOPPED = 'stopped';
 type Outcome = { value: unknown } | { thrown: unknown } | typeof STOPPED;
 
 function ignoreProgress(): void {}
+function ignoreOutcome(): void {}
 
 /**
  * Whether a tool's return value must be awaited. Reading `then` runs code of the tool's choosing (a getter), so a
@@ -434,6 +443,8 @@ function isPending(value: unknown): value is PromiseLike<unknown> {
  */
 class CallStop {
   timedOut = false;
+  /** Set when the call stopped while the tool's promise was still pending: settles when it does. */
+  workEnded: Promise<void> | undefined;
   #stopped = false;
   #reason: unknown;
   #controller: AbortController | undefined;
@@ -486,7 +497,9 @@ async function settle(
     }
   });
   try {
-    return await Promise.race([outcome, stopped]);
+    const first = await Promise.race([outcome, stopped]);
+    if (first === STOPPED) stop.workEnded = outcome.then(ignoreOutcome);
+    return first;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     if (onAbort !== undefined) callerSignal!.removeEventListener('abort', onAbort);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holdOpen, openSession, post, settle } from '../../../test/mcp/raw-http-session.js';
 import { startHttpServe } from '../../../test/mcp/serve-cli.js';
 import type { ServingCli } from '../../../test/mcp/serve-cli.js';
-import { httpServeOptions, parseHostPort, registerServeCommand } from './serve.js';
+import { httpServeOptions, parseHostPort, registerServeCommand, sessionLimits } from './serve.js';
 import type { ServeOptions } from './serve.js';
 
 describe('serve --http parsing', () => {
@@ -56,6 +56,17 @@ describe('serve --http stream caps', () => {
       await expect(parsing).rejects.toBeInstanceOf(CommanderError);
       await expect(parsing).rejects.toThrow(`expected a positive whole number, got "${value}".`);
     }
+  });
+});
+
+describe('serve session bounds', () => {
+  it('passes --max-pending-calls and --stopped-call-grace-ms to the server of either transport', async () => {
+    expect(sessionLimits(await parseServe(['--max-pending-calls', '3', '--stopped-call-grace-ms', '250']))).toEqual({
+      maxPendingCalls: 3,
+      stoppedCallGraceMs: 250,
+    });
+    expect(sessionLimits(await parseServe([]))).toEqual({});
+    await expect(parseServe(['--max-pending-calls', '0'])).rejects.toThrow('expected a positive whole number, got "0".');
   });
 });
 

@@ -28,6 +28,8 @@ export interface ServeOptions {
   maxSessions?: number;
   maxStreams?: number;
   maxStreamsPerSession?: number;
+  maxPendingCalls?: number;
+  stoppedCallGraceMs?: number;
   name?: string;
 }
 
@@ -52,6 +54,12 @@ export function registerServeCommand(program: Command): void {
     .option('--max-sessions <count>', 'most HTTP sessions held at once; a new client closes the least recently active one (default 1000)', parsePositiveInteger)
     .option('--max-streams <count>', 'most open SSE streams over all sessions; a new one closes the idlest (default 500)', parsePositiveInteger)
     .option('--max-streams-per-session <count>', 'most open SSE streams of one session; a new one closes its idlest (default 32)', parsePositiveInteger)
+    .option('--max-pending-calls <count>', 'most tool calls of one session waiting or running; one more is refused (default 64)', parsePositiveInteger)
+    .option(
+      '--stopped-call-grace-ms <ms>',
+      "how long a cancelled or timed-out call's tool may take to end; a write still running then is reported unknown (default 5000)",
+      parsePositiveInteger,
+    )
     .option('--name <name>', 'the server name clients see (default "toolwright")')
     .addHelpText(
       'after',
@@ -80,7 +88,7 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   for (const warning of toMcpTools(registry).warnings) say(`warning: tool "${warning.tool}": ${warning.details}`);
 
-  const serverOptions: McpServerOptions = { ...extras };
+  const serverOptions: McpServerOptions = { ...extras, ...sessionLimits(options) };
   if (options.approve) serverOptions.preapproved = options.approve;
   if (options.name !== undefined) serverOptions.name = options.name;
   const what = `${plural(registry.size, 'tool')}${extras.resources.length + extras.resourceTemplates.length > 0 ? `, ${plural(extras.resources.length + extras.resourceTemplates.length, 'resource')}` : ''}${extras.prompts.length > 0 ? `, ${plural(extras.prompts.length, 'prompt')}` : ''}`;
@@ -120,6 +128,14 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** The per-session bounds of either transport, from the command line (absent: the server's defaults). */
+export function sessionLimits(options: ServeOptions): Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs'> {
+  const limits: Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs'> = {};
+  if (options.maxPendingCalls !== undefined) limits.maxPendingCalls = options.maxPendingCalls;
+  if (options.stoppedCallGraceMs !== undefined) limits.stoppedCallGraceMs = options.stoppedCallGraceMs;
+  return limits;
 }
 
 /** What `serveHttp` gets from the command line (`--http` given or not: stdio callers never ask). */
