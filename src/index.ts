@@ -295,6 +295,7 @@ export type {
   StoppedAgentResult,
   StoredCall,
   StoredConfirmation,
+  StoredOutcome,
   StoredRun,
   ToolCallCheck,
   WorkerOutcome,

@@ -164,11 +164,25 @@ export class CallPolicy {
       return output;
     } catch {
       // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
-      return {
-        result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true },
-        trust: 'untrusted',
-        isolated: false,
-      };
+      return { result: withheldResult(tool), trust: 'untrusted', isolated: false };
+    }
+  }
+
+  /**
+   * A stored outcome a resumed run reuses instead of running its call again: the policy learns from its result (taint,
+   * provenance) as in the process that ran it, under the label stored with it (or labels it again); the stored result is
+   * what the model is sent. Without this, a run taken over after a crash would judge its next write as if it had never read
+   * what that call returned. Returns the note to send instead when the policy could not take the result in.
+   */
+  restore(callId: string, tool: AnyTool, result: ToolResult, trust: TrustLabel | undefined): ToolResult | undefined {
+    if (!this.#session) return undefined;
+    try {
+      const restored = trust !== undefined ? { trust } : {};
+      this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result, runContext: this.#context, restored });
+      this.#save();
+      return undefined;
+    } catch {
+      return withheldResult(tool);
     }
   }
 
@@ -243,6 +257,10 @@ export class CallPolicy {
   #save(): void {
     if (this.#session) this.#state.policy = this.#session.snapshot();
   }
+}
+
+function withheldResult(tool: AnyTool): ToolResult {
+  return { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true };
 }
 
 function addSystemText(messages: Message[], text: string): void {

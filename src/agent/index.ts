@@ -55,7 +55,19 @@ export type { ExtractionRequest, PlanConfirmation, PlanConfirmer } from './plan-
 export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from './run-queue.js';
 export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
-export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';
+export type {
+  ClaimOptions,
+  ClaimResult,
+  Decision,
+  RunLease,
+  RunStatus,
+  RunStore,
+  StoredCall,
+  StoredConfirmation,
+  StoredOutcome,
+  StoredRun,
+  CallClaim,
+} from './run-store.js';
 export type { LeaseFence } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';

@@ -13,6 +13,7 @@
  * key is started again (see docs/agent.md).
  * @module
  */
+import type { TrustLabel } from '../policy/types.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
 
@@ -98,9 +99,18 @@ export interface CallClaim {
 }
 
 /** A call whose execution began: `executing` (no result yet, perhaps never) or `done` with its outcome. */
+/**
+ * A finished call's outcome as stored: with the trust label the run's policy gave its result, so that a run that reuses the
+ * outcome after a take-over teaches its policy what the run read (the label is absent without a policy, and in outcomes
+ * stored by earlier versions, whose results the policy labels again).
+ */
+export interface StoredOutcome extends ToolCallOutcome {
+  trust?: TrustLabel;
+}
+
 export interface StoredCall {
   status: 'executing' | 'done';
-  outcome?: ToolCallOutcome;
+  outcome?: StoredOutcome;
   /** What it was begun with; absent for a call begun without one (by a version of toolwright before claims). */
   claim?: CallClaim;
 }
@@ -142,6 +152,6 @@ export interface RunStore {
    */
   beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined>;
   /** Stores a call's outcome and marks it `done`; its claim stays. */
-  finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void>;
+  finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void>;
   close(): Promise<void>;
 }

@@ -126,6 +126,12 @@ export interface AfterToolResultInput {
   result: ToolResult;
   /** The run's typed context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
   runContext?: unknown;
+  /**
+   * Set when the result is not new: a stored outcome that a resumed run reuses instead of running the call again (a take-over
+   * after the process that ran it died). The session learns from it as from a fresh result (taint, provenance) and returns it
+   * as it is, since the stored result is already what the model is sent; `trust` is the label it got when it ran, when stored.
+   */
+  restored?: { trust?: TrustLabel };
 }
 
 /** Output of {@link PolicySession.afterToolResult}. */
