@@ -38,7 +38,15 @@ export type {
 export type { BudgetLimit, BudgetStop } from './budget.js';
 export { DEFAULT_PRICES, costOf, findPrice } from './price-table.js';
 export type { ModelPrice, PriceTable } from './price-table.js';
-export { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError, RunStoreError } from './agent-errors.js';
+export {
+  ConfirmationRefusedError,
+  InvalidRunIdError,
+  RunLeasedError,
+  RunNotFoundError,
+  RunNotResumableError,
+  RunStoreError,
+  RunStoreUnavailableError,
+} from './agent-errors.js';
 export type { ConfirmationRefusal } from './agent-errors.js';
 export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';

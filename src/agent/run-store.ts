@@ -15,6 +15,7 @@
  */
 import type { TrustLabel } from '../policy/types.js';
 import type { ToolCallOutcome } from './agent-result.js';
+import { InvalidRunIdError } from './agent-errors.js';
 import type { RunState } from './run-state.js';
 
 export type RunStatus = 'awaiting_confirmation' | 'running' | 'completed' | 'stopped';
@@ -154,4 +155,24 @@ export interface RunStore {
   /** Stores a call's outcome and marks it `done`; its claim stays. */
   finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What a run id or approval id may be: what toolwright makes (`run_…`, `apr_…`) and any plain name a caller picks. */
+const STORE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+
+/**
+ * The one check of an id at a store's boundary (every store calls it before an id reaches a query, a map or a file
+ * name): throws {@link InvalidRunIdError} for an id no store holds, such as one with a NUL or a slash.
+ */
+export function checkStoreId(kind: 'run id' | 'approval id', value: unknown): void {
+  if (typeof value !== 'string' || !STORE_ID.test(value)) throw new InvalidRunIdError(kind, value);
+}
+
+/** The ids of a run being saved and of the confirmations saved with it. */
+export function checkSavedIds(runId: string, confirmations: readonly StoredConfirmation[]): void {
+  checkStoreId('run id', runId);
+  for (const item of confirmations) {
+    checkStoreId('run id', item.runId);
+    checkStoreId('approval id', item.approvalId);
+  }
 }
