@@ -87,6 +87,8 @@ export interface CallPolicyOptions {
   redactor: Redactor;
   /** The run's context, handed to every stage (policy session, guard, the tool's rule and summary) and kept nowhere else. */
   context?: unknown;
+  /** The run's tools by name: a policy first given on a resume labels the results the run already holds by their tools. */
+  toolNamed?: (name: string) => AnyTool | undefined;
 }
 
 export class CallPolicy {
@@ -128,8 +130,22 @@ export class CallPolicy {
     const addition = session.systemPrompt();
     if (addition) addSystemText(state.messages, addition);
     const seam = new CallPolicy(session, options, state);
+    // A run that went on without a policy until now (resumed with one): what it already read is labelled as if the
+    // policy had seen it arrive, so that its next write is not judged as if the run had read nothing.
+    if (state.steps.length > 0) seam.#restoreHistory(options.toolNamed);
     seam.#save();
     return seam;
+  }
+
+  #restoreHistory(toolNamed: ((name: string) => AnyTool | undefined) | undefined): void {
+    for (const message of this.#state.messages) {
+      if (message.role !== 'tool') continue;
+      for (const part of message.results) {
+        const tool = toolNamed?.(part.toolName);
+        // A tool this process no longer has cannot be labelled by the policy's rules; its result is judged by none.
+        if (tool) this.restore(part.callId, tool, part.result, undefined);
+      }
+    }
   }
 
   /** The decision on a valid call, and the record events the checks produced (to be emitted in order). */

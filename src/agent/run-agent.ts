@@ -247,7 +247,10 @@ export function createEnvironment(
     limits,
     price,
     routing: options.routing,
-    callPolicy: CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context }, state),
+    callPolicy: CallPolicy.start(
+      { policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context, toolNamed: (name) => registry.get(name) },
+      state,
+    ),
     context: options.context,
     ...(options.recordContext ? { recordedContext: contextToRecord(options.recordContext, options.context) } : {}),
     store,
