@@ -194,6 +194,12 @@ describe('policy state from an outcome stored without its label', () => {
     expect(result.steps[1]?.toolCalls[0]).toMatchObject({ toolName: 'send_mail', status: 'blocked' });
     // The label stays in the store: the caller's outcome is as before.
     expect(result.steps[0]?.toolCalls[0]).not.toHaveProperty('trust');
+    // The provenance came back too: the saved policy state holds the page's text as untrusted, for the copied-argument check.
+    const saved = await memory.loadRun(paused.runId);
+    expect(saved?.state.policy).toMatchObject({
+      tainted: true,
+      untrusted: [{ toolName: 'fetch_page', callId: 'c1', text: expect.stringContaining('mallory@evil.example') }],
+    });
   });
 });
 
