@@ -128,8 +128,9 @@ export interface AfterToolResultInput {
   runContext?: unknown;
   /**
    * Set when the result is not new: a stored outcome that a resumed run reuses instead of running the call again (a take-over
-   * after the process that ran it died). The session learns from it as from a fresh result (taint, provenance) and returns it
-   * as it is, since the stored result is already what the model is sent; `trust` is the label it got when it ran, when stored.
+   * after the process that ran it died), or a result already in the run's history when its policy is first given on a resume.
+   * The session learns from it as from a fresh result (taint, provenance) and returns it as it is, since the model already
+   * has it or is sent it as stored; `trust` is the label it got when it ran, when that was stored.
    */
   restored?: { trust?: TrustLabel };
 }
