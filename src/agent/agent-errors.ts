@@ -75,7 +75,39 @@ export class ConfirmationRefusedError extends ToolwrightError {
 }
 
 export class RunStoreError extends ToolwrightError {
-  constructor(message: string, options: ToolwrightErrorOptions = {}) {
-    super('TW_RUN_STORE', message, options);
+  constructor(message: string, options: ToolwrightErrorOptions = {}, code: 'TW_RUN_STORE' | 'TW_RUN_STORE_UNAVAILABLE' = 'TW_RUN_STORE') {
+    super(code, message, options);
   }
+}
+
+/** A run id or approval id no run store holds: refused before it reaches a query (a NUL would fail in PostgreSQL) or a file name. */
+export class InvalidRunIdError extends ToolwrightError {
+  readonly kind: 'run id' | 'approval id';
+  constructor(kind: 'run id' | 'approval id', value: unknown) {
+    const shown = typeof value === 'string' ? `"${printable(value.length > 80 ? `${value.slice(0, 80)}…` : value)}"` : `of type ${typeof value}`;
+    const example = kind === 'run id' ? 'run_mbx3k2q9a1b2c3d4e5' : 'apr_0a1b2c3d4e';
+    super(
+      'TW_INVALID_ID',
+      `The ${kind} ${shown} is not one a run store can hold: a ${kind} is 1 to 200 characters of letters, digits, "_", "-", "." and ":", starting with a letter or digit (like "${example}"). Copy it again from \`toolwright approvals list\` or the console.`,
+    );
+    this.kind = kind;
+  }
+}
+
+/**
+ * The run store's database went away while a run used it (PostgreSQL refused or dropped the connection, the SQLite file
+ * was removed or cannot be read): what was being done is not recorded; the message says which store and what to check.
+ */
+export class RunStoreUnavailableError extends RunStoreError {
+  /** `postgres` or `sqlite`. */
+  readonly store: 'postgres' | 'sqlite';
+  constructor(store: 'postgres' | 'sqlite', message: string, options: ToolwrightErrorOptions = {}) {
+    super(message, options, 'TW_RUN_STORE_UNAVAILABLE');
+    this.store = store;
+  }
+}
+
+/** Text with everything outside printable ASCII escaped, so that an id shown in a message cannot hide or reorder what follows it. */
+function printable(text: string): string {
+  return text.replace(/[^\x20-\x7e]/gu, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
 }

@@ -43,7 +43,7 @@ import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCate
 import type { RecordedError, RunEvent } from './run-event.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
-import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation } from './run-store.js';
+import type { CallClaim, Decision, RunStore, StoredCall, StoredConfirmation, StoredOutcome } from './run-store.js';
 import { RunStoreError } from './agent-errors.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
@@ -723,7 +723,7 @@ export class AgentLoop {
       storeKey = claimed.storeKey;
       const existing = claimed.existing;
       // The same call, asked again: its stored outcome stands, answering this request's call id.
-      if (existing?.status === 'done' && existing.outcome) return { ...existing.outcome, callKey: call.callKey, callId: call.callId };
+      if (existing?.status === 'done' && existing.outcome) return this.#reuseOutcome(call, tool, existing.outcome);
       // Begun by a process that died: only a tool that dedupes on the idempotency key may safely be started again.
       if (existing && tool.effect === 'write' && !tool.acceptsIdempotencyKey) {
         const outcome = this.#unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName));
@@ -802,7 +802,7 @@ export class AgentLoop {
       event.isolated = screened.isolated;
     }
     this.#emit(event);
-    if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, outcome);
+    if (this.#env.persisted) await (await this.#env.store()).finishCall(state.runId, storeKey, screened ? { ...outcome, trust: screened.trust } : outcome);
     return outcome;
   }
 
@@ -813,6 +813,19 @@ export class AgentLoop {
     void workEnded.then(() => {
       if (this.#stoppedCalls.blockerFor('write') === undefined && stoppedCallsByRun.get(runId) === this.#stoppedCalls) stoppedCallsByRun.delete(runId);
     });
+  }
+
+  /** A call's stored outcome, answering this request's call id; the run's policy learns from its result as if the call had run here. */
+  #reuseOutcome(call: TurnCall, tool: AnyTool, stored: StoredOutcome): ToolCallOutcome {
+    const outcome = withoutTrust(stored);
+    // The policy's note was added after the screen when the call ran; the policy learns from the tool's result alone.
+    const content = outcome.result.content;
+    const last = content.at(-1);
+    const noted = call.policyNote !== undefined && last?.type === 'text' && last.text === call.policyNote;
+    const toolResult = noted ? { ...outcome.result, content: content.slice(0, -1) } : outcome.result;
+    // A policy that could not take the result in withholds it, as it would a fresh one.
+    const withheld = this.#env.callPolicy.restore(call.callId, tool, toolResult, stored.trust);
+    return { ...outcome, ...(withheld ? { result: withheld } : {}), callKey: call.callKey, callId: call.callId };
   }
 
   #progressListener(sink: LoopStreamSink, step: number, call: TurnCall, toolName: string): (progress: number, total?: number, message?: string) => void {
@@ -867,7 +880,7 @@ export class AgentLoop {
     if (superseded.some((item) => item.callKey === call.callKey && item.callId === claim.callId && item.toolName === claim.toolName)) return;
     const outcome: ToolCallOutcome =
       earlier.status === 'done' && earlier.outcome
-        ? { ...earlier.outcome, callKey: call.callKey, supersededBy: call.callId }
+        ? { ...withoutTrust(earlier.outcome), callKey: call.callKey, supersededBy: call.callId }
         : {
             callKey: call.callKey,
             callId: claim.callId,
@@ -1133,6 +1146,12 @@ function callDigest(key: Uint8Array, toolName: string, args: unknown): string | 
     .update('toolwright call digest v1\u0000')
     .update(JSON.stringify([toolName, canonical]))
     .digest('base64url');
+}
+
+/** A stored outcome as the caller and the model see it: the trust label stays in the store. */
+function withoutTrust(stored: StoredOutcome): ToolCallOutcome {
+  const { trust: _trust, ...outcome } = stored;
+  return outcome;
 }
 
 /** Whether a stored claim is this call's; a claim from before digests (or arguments with none) is trusted on its tool name alone. */

@@ -87,6 +87,8 @@ export interface CallPolicyOptions {
   redactor: Redactor;
   /** The run's context, handed to every stage (policy session, guard, the tool's rule and summary) and kept nowhere else. */
   context?: unknown;
+  /** The run's tools by name: a policy first given on a resume labels the results the run already holds by their tools. */
+  toolNamed?: (name: string) => AnyTool | undefined;
 }
 
 export class CallPolicy {
@@ -128,8 +130,22 @@ export class CallPolicy {
     const addition = session.systemPrompt();
     if (addition) addSystemText(state.messages, addition);
     const seam = new CallPolicy(session, options, state);
+    // A run that went on without a policy until now (resumed with one): what it already read is labelled as if the
+    // policy had seen it arrive, so that its next write is not judged as if the run had read nothing.
+    if (state.steps.length > 0) seam.#restoreHistory(options.toolNamed);
     seam.#save();
     return seam;
+  }
+
+  #restoreHistory(toolNamed: ((name: string) => AnyTool | undefined) | undefined): void {
+    for (const message of this.#state.messages) {
+      if (message.role !== 'tool') continue;
+      for (const part of message.results) {
+        const tool = toolNamed?.(part.toolName);
+        // A tool this process no longer has cannot be labelled by the policy's rules; its result is judged by none.
+        if (tool) this.restore(part.callId, tool, part.result, undefined);
+      }
+    }
   }
 
   /** The decision on a valid call, and the record events the checks produced (to be emitted in order). */
@@ -164,11 +180,25 @@ export class CallPolicy {
       return output;
     } catch {
       // A policy that cannot label a result must not pass it on unlabelled as trusted: the model gets a neutral note instead.
-      return {
-        result: { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true },
-        trust: 'untrusted',
-        isolated: false,
-      };
+      return { result: withheldResult(tool), trust: 'untrusted', isolated: false };
+    }
+  }
+
+  /**
+   * A stored outcome a resumed run reuses instead of running its call again: the policy learns from its result (taint,
+   * provenance) as in the process that ran it, under the label stored with it (or labels it again); the stored result is
+   * what the model is sent. Without this, a run taken over after a crash would judge its next write as if it had never read
+   * what that call returned. Returns the note to send instead when the policy could not take the result in.
+   */
+  restore(callId: string, tool: AnyTool, result: ToolResult, trust: TrustLabel | undefined): ToolResult | undefined {
+    if (!this.#session) return undefined;
+    try {
+      const restored = trust !== undefined ? { trust } : {};
+      this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result, runContext: this.#context, restored });
+      this.#save();
+      return undefined;
+    } catch {
+      return withheldResult(tool);
     }
   }
 
@@ -243,6 +273,10 @@ export class CallPolicy {
   #save(): void {
     if (this.#session) this.#state.policy = this.#session.snapshot();
   }
+}
+
+function withheldResult(tool: AnyTool): ToolResult {
+  return { content: [{ type: 'text', text: `The result of ${tool.name} could not be checked by the run's policy, so it is withheld.` }], isError: true };
 }
 
 function addSystemText(messages: Message[], text: string): void {

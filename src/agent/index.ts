@@ -38,7 +38,15 @@ export type {
 export type { BudgetLimit, BudgetStop } from './budget.js';
 export { DEFAULT_PRICES, costOf, findPrice } from './price-table.js';
 export type { ModelPrice, PriceTable } from './price-table.js';
-export { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError, RunStoreError } from './agent-errors.js';
+export {
+  ConfirmationRefusedError,
+  InvalidRunIdError,
+  RunLeasedError,
+  RunNotFoundError,
+  RunNotResumableError,
+  RunStoreError,
+  RunStoreUnavailableError,
+} from './agent-errors.js';
 export type { ConfirmationRefusal } from './agent-errors.js';
 export { createConfirmationToken, readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-token.js';
@@ -55,12 +63,25 @@ export type { ExtractionRequest, PlanConfirmation, PlanConfirmer } from './plan-
 export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from './run-queue.js';
 export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
-export type { ClaimOptions, ClaimResult, Decision, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun, CallClaim } from './run-store.js';
+export type {
+  ClaimOptions,
+  ClaimResult,
+  Decision,
+  RunLease,
+  RunStatus,
+  RunStore,
+  StoredCall,
+  StoredConfirmation,
+  StoredOutcome,
+  StoredRun,
+  CallClaim,
+} from './run-store.js';
 export type { LeaseFence } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
 export type { RoutingCategory, RoutingOptions } from './route-tools.js';
-export { RunRecorder, readRunRecord } from './run-recorder.js';
+export { RunRecorder, readRunRecord, parseRunSummary, MAX_SUMMARY_BYTES } from './run-recorder.js';
+export type { RunRecordSummary } from './run-recorder.js';
 export type { RecordedError, RunEvent, RunRecordLine } from './run-event.js';
 export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor, restoreRedacted, runRedactor } from './redact.js';
 export type { RedactedOriginal, Redactor, RedactorOptions } from './redact.js';

@@ -9,7 +9,17 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolCallOutcome } from './agent-result.js';
 import { leaseLostError } from './agent-errors.js';
-import type { ClaimResult, Decision, LeaseFence, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import {
+  checkSavedIds,
+  checkStoreId,
+  type ClaimResult,
+  type Decision,
+  type LeaseFence,
+  type RunStore,
+  type StoredCall,
+  type StoredConfirmation,
+  type StoredRun,
+} from './run-store.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -29,6 +39,7 @@ export function createMemoryRunStore(): RunStore {
       return secret;
     },
     async saveRun(run, added = [], fence) {
+      checkSavedIds(run.runId, added);
       checkFence(run.runId, fence);
       const now = Date.now();
       const existing = runs.get(run.runId);
@@ -50,6 +61,7 @@ export function createMemoryRunStore(): RunStore {
       }
     },
     async loadRun(runId) {
+      checkStoreId('run id', runId);
       const run = runs.get(runId);
       return run && copy(run);
     },
@@ -60,16 +72,19 @@ export function createMemoryRunStore(): RunStore {
         .map(copy);
     },
     async listConfirmations(filter = {}) {
+      if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
       return [...confirmations.values()]
         .filter((item) => (filter.runId === undefined || item.runId === filter.runId) && (!filter.undecided || item.decision === undefined))
         .sort((a, b) => a.createdAt - b.createdAt)
         .map(copy);
     },
     async findConfirmation(approvalId) {
+      checkStoreId('approval id', approvalId);
       const found = [...confirmations.values()].find((item) => item.approvalId === approvalId);
       return found && copy(found);
     },
     async decide(runId, callKey, decision: Decision, reason, at) {
+      checkStoreId('run id', runId);
       const item = confirmations.get(key(runId, callKey));
       if (!item) return 'not_found';
       if (item.decision !== undefined) return 'already_decided';
@@ -79,6 +94,7 @@ export function createMemoryRunStore(): RunStore {
       return 'decided';
     },
     async claimRun(runId, options): Promise<ClaimResult> {
+      checkStoreId('run id', runId);
       const run = runs.get(runId);
       if (!run) return { claimed: false, status: undefined };
       const held = run.lease;
@@ -92,16 +108,19 @@ export function createMemoryRunStore(): RunStore {
       return { claimed: false, status: run.status };
     },
     async renewLease(runId, owner, expiresAt) {
+      checkStoreId('run id', runId);
       const lease = runs.get(runId)?.lease;
       if (lease?.owner !== owner) return false;
       lease.expiresAt = expiresAt;
       return true;
     },
     async releaseLease(runId, owner) {
+      checkStoreId('run id', runId);
       const run = runs.get(runId);
       if (run?.lease?.owner === owner) delete run.lease;
     },
     async beginCall(runId, callKey, claim, fence) {
+      checkStoreId('run id', runId);
       checkFence(runId, fence);
       const id = key(runId, callKey);
       const existing = calls.get(id);
@@ -110,6 +129,7 @@ export function createMemoryRunStore(): RunStore {
       return undefined;
     },
     async finishCall(runId, callKey, outcome: ToolCallOutcome, fence) {
+      checkStoreId('run id', runId);
       checkFence(runId, fence);
       const claim = calls.get(key(runId, callKey))?.claim;
       calls.set(key(runId, callKey), { status: 'done', outcome: copy(outcome), ...(claim ? { claim } : {}) });

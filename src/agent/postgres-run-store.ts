@@ -14,10 +14,22 @@ import { randomBytes } from 'node:crypto';
 import { safeParseJson } from '../shared/safe-json.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
-import { leaseLostError, RunStoreError } from './agent-errors.js';
+import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
-import type { ClaimResult, Decision, LeaseFence, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import {
+  checkSavedIds,
+  checkStoreId,
+  type ClaimResult,
+  type Decision,
+  type LeaseFence,
+  type RunLease,
+  type RunStatus,
+  type RunStore,
+  type StoredCall,
+  type StoredConfirmation,
+  type StoredRun,
+} from './run-store.js';
 
 /** The part of a node-postgres client the store uses (a `pg.PoolClient`). */
 export interface PostgresClient {
@@ -158,7 +170,71 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
       { cause: error },
     );
   }
-  return new PostgresStore(pool, schema, endPool);
+  const server = options.connectionString !== undefined ? serverOf(options.connectionString) : 'the server of the pool you passed';
+  return new PostgresStore(reportingLostServer(pool, server), schema, endPool);
+}
+
+/** Where a connection string points, without the user or the password: `host:port/database`. */
+function serverOf(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname.length > 1 ? url.pathname : ''}`;
+  } catch {
+    return 'the server of the connection string';
+  }
+}
+
+/** Node's and PostgreSQL's codes for a server that refused, dropped or is closing the connection (class 08 and 57P01–03). */
+const LOST_SERVER_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+/** node-postgres's own words for a connection it lost (it gives these no code). */
+const LOST_SERVER_TEXT = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/i;
+
+function isLostServer(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (LOST_SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && LOST_SERVER_TEXT.test(message)) return true;
+  // Node tries each address of a host name: a refusal on all of them is an AggregateError.
+  return Array.isArray(errors) && errors.some(isLostServer);
+}
+
+/**
+ * The pool, with a refused or lost connection reported as {@link RunStoreUnavailableError} naming the server: a resume
+ * whose database went away fails with a typed error that says what to check, not a bare `ECONNREFUSED`.
+ */
+function reportingLostServer(pool: PostgresPool, server: string): PostgresPool {
+  const translate = (error: unknown): never => {
+    if (!isLostServer(error)) throw error;
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new RunStoreUnavailableError(
+      'postgres',
+      `The PostgreSQL run store at ${server} cannot be reached (${reason}); what this step would have stored may not be stored. Check that the server runs and accepts connections there (the connection string, the network), then resume the run again (with takeOver once its lease ran out, if it was being continued).`,
+      { cause: error },
+    );
+  };
+  return {
+    query: (text, values) => pool.query(text, values).catch(translate),
+    connect: async () => {
+      const client = await pool.connect().catch(translate);
+      return {
+        query: (text, values) => client.query(text, values).catch(translate),
+        release: (error) => client.release(error),
+        on: ((event: 'notification' | 'error', listener: never) => client.on(event as 'error', listener)) as PostgresClient['on'],
+      };
+    },
+  };
 }
 
 async function migrate(pool: PostgresPool, schema: string): Promise<void> {
@@ -264,6 +340,7 @@ class PostgresStore implements PostgresRunStore {
     confirmations: readonly StoredConfirmation[] = [],
     fence?: LeaseFence,
   ): Promise<void> {
+    checkSavedIds(run.runId, confirmations);
     const s = this.#schema;
     const values = [run.runId, run.status, JSON.stringify(run.state), Date.now()];
     // Fenced: the owner check is in the UPDATE's WHERE, re-checked under the row's lock, so a take-over that commits first wins.
@@ -314,6 +391,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async loadRun(runId: string): Promise<StoredRun | undefined> {
+    checkStoreId('run id', runId);
     const [row] = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE run_id = $1`, [runId]);
     return row && runOf(row);
   }
@@ -326,6 +404,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async listConfirmations(filter: { runId?: string; undecided?: boolean } = {}): Promise<StoredConfirmation[]> {
+    if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
     const rows = await this.#rows<ConfirmationRow>(
       `SELECT * FROM ${this.#schema}.confirmations WHERE ($1::text IS NULL OR run_id = $1) AND (NOT $2 OR decision IS NULL) ORDER BY created_at, seq`,
       [filter.runId ?? null, filter.undecided === true],
@@ -334,11 +413,13 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined> {
+    checkStoreId('approval id', approvalId);
     const [row] = await this.#rows<ConfirmationRow>(`SELECT * FROM ${this.#schema}.confirmations WHERE approval_id = $1`, [approvalId]);
     return row && toConfirmation(row);
   }
 
   async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
+    checkStoreId('run id', runId);
     const s = this.#schema;
     // The update and its NOTIFY commit together: a listener never hears of a decision that did not happen.
     const decided = await this.#rows(
@@ -355,6 +436,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async claimRun(runId: string, options: { takeOver?: boolean; lease: RunLease; now: number }): Promise<ClaimResult> {
+    checkStoreId('run id', runId);
     const { lease, now } = options;
     const s = this.#schema;
     // One UPDATE: it locks the row, and a racing claim blocked on that lock re-checks the WHERE clause against the
@@ -379,6 +461,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async renewLease(runId: string, owner: string, expiresAt: number, now: number = Date.now()): Promise<boolean> {
+    checkStoreId('run id', runId);
     const result = await this.#pool.query(`UPDATE ${this.#schema}.runs SET lease_expires_at = ${DATABASE_NOW} + $1 WHERE run_id = $2 AND lease_owner = $3`, [
       leaseLength(expiresAt, now),
       runId,
@@ -388,6 +471,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async releaseLease(runId: string, owner: string): Promise<void> {
+    checkStoreId('run id', runId);
     await this.#pool.query(
       `UPDATE ${this.#schema}.runs SET lease_owner = NULL, lease_holder = NULL, lease_expires_at = NULL WHERE run_id = $1 AND lease_owner = $2`,
       [runId, owner],
@@ -400,6 +484,7 @@ class PostgresStore implements PostgresRunStore {
     claim?: { toolName: string; callId: string; digest?: string },
     fence?: LeaseFence,
   ): Promise<StoredCall | undefined> {
+    checkStoreId('run id', runId);
     const s = this.#schema;
     const values = [runId, callKey, claim ? encodeText(claim.toolName) : null, claim ? encodeText(claim.callId) : null, claim?.digest ?? null];
     // Fenced: FOR SHARE holds the run's row until the insert commits, so a take-over's claim waits and then sees this call begun.
@@ -436,6 +521,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void> {
+    checkStoreId('run id', runId);
     const s = this.#schema;
     if (!fence) {
       await this.#pool.query(`UPDATE ${s}.calls SET status = 'done', outcome = $1 WHERE run_id = $2 AND call_key = $3`, [
@@ -472,6 +558,7 @@ class PostgresStore implements PostgresRunStore {
   }
 
   async waitForDecisions(runId: string, options: { signal?: AbortSignal; pollMs?: number } = {}): Promise<void> {
+    checkStoreId('run id', runId);
     const { signal } = options;
     signal?.throwIfAborted();
     let wake: () => void = () => {};

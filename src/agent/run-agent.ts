@@ -34,7 +34,7 @@ import { checkRouting, type RoutingOptions } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
-import type { RunStore } from './run-store.js';
+import { checkStoreId, type RunStore } from './run-store.js';
 import { sealRunStore } from './sealed-run-store.js';
 import { defaultRunStore } from './default-run-store.js';
 
@@ -168,6 +168,8 @@ export function prepareAgentRun(
     throw new InvalidArgumentError("runAgent needs a `prompt` or `messages` holding the user's request.");
   }
   const runId = options.runId ?? newRunId();
+  // Refused now rather than when the run first pauses: the store would refuse it then.
+  checkStoreId('run id', runId);
   // A library run writes nothing to disk unless asked: the caller names the folder (the CLI names $TOOLWRIGHT_HOME/runs).
   const recordDir = options.recordDir === undefined ? false : options.recordDir;
   const state: RunState = {
@@ -245,7 +247,10 @@ export function createEnvironment(
     limits,
     price,
     routing: options.routing,
-    callPolicy: CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context }, state),
+    callPolicy: CallPolicy.start(
+      { policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context, toolNamed: (name) => registry.get(name) },
+      state,
+    ),
     context: options.context,
     ...(options.recordContext ? { recordedContext: contextToRecord(options.recordContext, options.context) } : {}),
     store,

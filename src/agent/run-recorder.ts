@@ -4,11 +4,36 @@
  * before anything touches the disk.
  * @module
  */
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { Redactor } from './redact.js';
 import type { RunEvent, RunRecordLine } from './run-event.js';
+
+/**
+ * A run's index entry, `<runId>.summary.json` beside its record, written when the run starts or resumes and at each stop:
+ * what a list of runs shows, without reading the record. Its fields are what the record's lines say (the model and tools
+ * of its `run_started` lines, the last `stop`'s status, cost and active time), redacted as the record is.
+ */
+export interface RunRecordSummary {
+  version: 1;
+  runId: string;
+  /** The last stop's status, or `running` after a start or resume with no stop yet. */
+  status: string;
+  modelId?: string;
+  /** Every tool offered, over the start and each resume. */
+  tools: string[];
+  costUsd?: number;
+  /** Active wall time at the last stop (waiting for a person not counted). */
+  wallTimeMs?: number;
+  /** The time of the record's first line (ISO). */
+  startedAt: string;
+  /** The time of the line that last changed the summary (ISO). */
+  updatedAt: string;
+}
+
+/** A summary file larger than this is no summary of ours: it is not read. */
+export const MAX_SUMMARY_BYTES = 256 * 1024;
 
 export class RunRecorder {
   /** The record file, or `undefined` when recording is off. */
@@ -16,6 +41,8 @@ export class RunRecorder {
   readonly #runId: string;
   readonly #redact: Redactor;
   #fd: number | undefined;
+  /** The summary kept up to date, or `undefined` for a record begun by a version that wrote none (its summary would miss the start). */
+  #summary: RunRecordSummary | undefined;
 
   constructor(runId: string, path: string | undefined, redact: Redactor) {
     this.#runId = runId;
@@ -28,15 +55,51 @@ export class RunRecorder {
     return join(folder, `${runId.replace(/[^A-Za-z0-9_.-]/g, '_')}.jsonl`);
   }
 
+  /** Where the summary of the record at `recordPath` is kept. */
+  static summaryPathFor(recordPath: string): string {
+    return `${recordPath.endsWith('.jsonl') ? recordPath.slice(0, -'.jsonl'.length) : recordPath}.summary.json`;
+  }
+
   write(event: RunEvent): void {
     if (this.path === undefined) return;
+    const time = new Date().toISOString();
     if (this.#fd === undefined) {
       mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
       // Records hold whole conversations: readable by their owner only.
       this.#fd = openSync(this.path, 'a', 0o600);
+      // A new record starts a summary; a continued one goes on from its summary (none when an older version began it).
+      this.#summary =
+        fstatSync(this.#fd).size === 0
+          ? { version: 1, runId: this.#runId, status: 'running', tools: [], startedAt: time, updatedAt: time }
+          : readRunSummary(RunRecorder.summaryPathFor(this.path));
     }
-    const line = this.#redact({ time: new Date().toISOString(), runId: this.#runId, ...event });
+    const line = this.#redact({ time, runId: this.#runId, ...event });
     writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
+    if (event.type === 'run_started' || event.type === 'stop') this.#updateSummary(line as RunRecordLine);
+  }
+
+  /** Folds a start or a stop into the summary and writes it whole (to a temporary file, then renamed, so a reader never sees half). */
+  #updateSummary(line: RunRecordLine): void {
+    const summary = this.#summary;
+    if (!summary || this.path === undefined) return;
+    summary.updatedAt = line.time;
+    if (line.type === 'run_started') {
+      summary.status = 'running';
+      summary.modelId ??= line.modelId;
+      for (const tool of line.tools) if (!summary.tools.includes(tool)) summary.tools.push(tool);
+    } else if (line.type === 'stop') {
+      summary.status = line.status;
+      summary.costUsd = line.costUsd;
+      summary.wallTimeMs = line.usage.wallTimeMs;
+    }
+    const path = RunRecorder.summaryPathFor(this.path);
+    const temporary = `${path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temporary, JSON.stringify(summary), { mode: 0o600 });
+      renameSync(temporary, path);
+    } catch {
+      // The summary is an index: without it a list reads the record instead. The record itself was written.
+    }
   }
 
   close(): void {
@@ -54,6 +117,34 @@ export function readRunRecord(path: string): RunRecordLine[] {
     if (parsed.success) lines.push(parsed.value as RunRecordLine);
   }
   return lines;
+}
+
+/** A record's summary file, or `undefined` when there is none or it is not one (a list then reads the record). */
+export function readRunSummary(path: string): RunRecordSummary | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseRunSummary(text);
+}
+
+/** A summary file's text as a summary, checked field by field: the file is on disk, and anything may have written it. */
+export function parseRunSummary(text: string): RunRecordSummary | undefined {
+  if (text.length > MAX_SUMMARY_BYTES) return undefined;
+  const parsed = safeParseJson(text);
+  if (!parsed.success || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) return undefined;
+  const value = parsed.value as Record<string, unknown>;
+  const { runId, status, modelId, tools, costUsd, wallTimeMs, startedAt, updatedAt } = value;
+  if (value.version !== 1 || typeof runId !== 'string' || typeof status !== 'string' || typeof startedAt !== 'string' || typeof updatedAt !== 'string')
+    return undefined;
+  if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'string')) return undefined;
+  const summary: RunRecordSummary = { version: 1, runId, status, tools: [...(tools as string[])], startedAt, updatedAt };
+  if (typeof modelId === 'string') summary.modelId = modelId;
+  if (typeof costUsd === 'number') summary.costUsd = costUsd;
+  if (typeof wallTimeMs === 'number') summary.wallTimeMs = wallTimeMs;
+  return summary;
 }
 
 function replacer(_key: string, value: unknown): unknown {

@@ -13,7 +13,9 @@
  * key is started again (see docs/agent.md).
  * @module
  */
+import type { TrustLabel } from '../policy/types.js';
 import type { ToolCallOutcome } from './agent-result.js';
+import { InvalidRunIdError } from './agent-errors.js';
 import type { RunState } from './run-state.js';
 
 export type RunStatus = 'awaiting_confirmation' | 'running' | 'completed' | 'stopped';
@@ -98,9 +100,18 @@ export interface CallClaim {
 }
 
 /** A call whose execution began: `executing` (no result yet, perhaps never) or `done` with its outcome. */
+/**
+ * A finished call's outcome as stored: with the trust label the run's policy gave its result, so that a run that reuses the
+ * outcome after a take-over teaches its policy what the run read (the label is absent without a policy, and in outcomes
+ * stored by earlier versions, whose results the policy labels again).
+ */
+export interface StoredOutcome extends ToolCallOutcome {
+  trust?: TrustLabel;
+}
+
 export interface StoredCall {
   status: 'executing' | 'done';
-  outcome?: ToolCallOutcome;
+  outcome?: StoredOutcome;
   /** What it was begun with; absent for a call begun without one (by a version of toolwright before claims). */
   claim?: CallClaim;
 }
@@ -142,6 +153,26 @@ export interface RunStore {
    */
   beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined>;
   /** Stores a call's outcome and marks it `done`; its claim stays. */
-  finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void>;
+  finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What a run id or approval id may be: what toolwright makes (`run_…`, `apr_…`) and any plain name a caller picks. */
+const STORE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+
+/**
+ * The one check of an id at a store's boundary (every store calls it before an id reaches a query, a map or a file
+ * name): throws {@link InvalidRunIdError} for an id no store holds, such as one with a NUL or a slash.
+ */
+export function checkStoreId(kind: 'run id' | 'approval id', value: unknown): void {
+  if (typeof value !== 'string' || !STORE_ID.test(value)) throw new InvalidRunIdError(kind, value);
+}
+
+/** The ids of a run being saved and of the confirmations saved with it. */
+export function checkSavedIds(runId: string, confirmations: readonly StoredConfirmation[]): void {
+  checkStoreId('run id', runId);
+  for (const item of confirmations) {
+    checkStoreId('run id', item.runId);
+    checkStoreId('approval id', item.approvalId);
+  }
 }

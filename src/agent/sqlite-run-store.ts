@@ -7,16 +7,27 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { safeParseJson } from '../shared/safe-json.js';
 import { MissingPeerError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
-import { leaseLostError, RunStoreError } from './agent-errors.js';
+import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
 import type { ToolCallOutcome } from './agent-result.js';
 import type { RunState } from './run-state.js';
-import type { ClaimResult, LeaseFence, RunLease, RunStatus, RunStore, StoredCall, StoredConfirmation, StoredRun } from './run-store.js';
+import {
+  checkSavedIds,
+  checkStoreId,
+  type ClaimResult,
+  type LeaseFence,
+  type RunLease,
+  type RunStatus,
+  type RunStore,
+  type StoredCall,
+  type StoredConfirmation,
+  type StoredRun,
+} from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -194,7 +205,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     },
   );
 
-  return {
+  const store: RunStore = {
     async getSecret() {
       const existing = statements.getSecret.get();
       if (existing) return new Uint8Array(existing.value);
@@ -203,9 +214,11 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       return new Uint8Array(statements.getSecret.get()!.value);
     },
     async saveRun(run, confirmations = [], fence) {
+      checkSavedIds(run.runId, confirmations);
       saveRun(run, confirmations, fence);
     },
     async loadRun(runId) {
+      checkStoreId('run id', runId);
       const row = statements.loadRun.get(runId);
       return row && toRun(row);
     },
@@ -213,21 +226,25 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map(toRun);
     },
     async listConfirmations(filter = {}) {
+      if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
       return statements.allConfirmations
         .all()
         .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
         .map(toConfirmation);
     },
     async findConfirmation(approvalId) {
+      checkStoreId('approval id', approvalId);
       const row = statements.findConfirmation.get(approvalId);
       return row && toConfirmation(row);
     },
     async decide(runId, callKey, decision, reason, at) {
+      checkStoreId('run id', runId);
       const changed = statements.decide.run(decision, reason ?? null, at, runId, callKey).changes;
       if (changed === 1) return 'decided';
       return statements.confirmationExists.get(runId, callKey) ? 'already_decided' : 'not_found';
     },
     async claimRun(runId, options): Promise<ClaimResult> {
+      checkStoreId('run id', runId);
       const { lease, now } = options;
       const changed = statements.claim.run({
         runId,
@@ -246,12 +263,15 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
         : { claimed: false, status: row.status as RunStatus };
     },
     async renewLease(runId, owner, expiresAt) {
+      checkStoreId('run id', runId);
       return statements.renewLease.run(expiresAt, runId, owner).changes === 1;
     },
     async releaseLease(runId, owner) {
+      checkStoreId('run id', runId);
       statements.releaseLease.run(runId, owner);
     },
     async beginCall(runId, callKey, claim, fence): Promise<StoredCall | undefined> {
+      checkStoreId('run id', runId);
       const values = { runId, callKey, toolName: claim?.toolName ?? null, callId: claim?.callId ?? null, digest: claim?.digest ?? null };
       const begun = fence
         ? statements.fencedBeginCall.run({ ...values, owner: fence.leaseOwner }).changes
@@ -268,6 +288,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       return stored;
     },
     async finishCall(runId, callKey, outcome, fence) {
+      checkStoreId('run id', runId);
       if (!fence) {
         statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
         return;
@@ -279,6 +300,45 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       if (db.open) db.close();
     },
   };
+  return reportingLostFile(store, path);
+}
+
+/** SQLite's codes for a file it can no longer read or write (I/O errors, a file moved, replaced by something else, or damaged). */
+const LOST_FILE_CODE = /^SQLITE_(IOERR|CANTOPEN|NOTADB|CORRUPT|READONLY)/;
+
+/**
+ * The store, with a file that went away reported as {@link RunStoreUnavailableError}: before each step, the path must
+ * still name the file that was opened (a removed or replaced file would otherwise take this process's writes silently,
+ * into a file no other process sees), and SQLite's errors for a file it cannot read or write name the file.
+ */
+function reportingLostFile(store: RunStore, path: string): RunStore {
+  if (path === ':memory:') return store;
+  const opened = statSync(path);
+  const lost = (what: string, cause?: unknown) =>
+    new RunStoreUnavailableError(
+      'sqlite',
+      `The SQLite run store at "${path}" ${what}, so this step was not carried out. Restore the file (or check the disk and the file's permissions) and resume the run again, or start the run again with a fresh store.`,
+      cause === undefined ? {} : { cause },
+    );
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(store) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    if (name === 'close') {
+      wrapped[name] = method;
+      continue;
+    }
+    wrapped[name] = async (...args: unknown[]) => {
+      const now = statSync(path, { throwIfNoEntry: false });
+      if (!now || now.ino !== opened.ino || now.dev !== opened.dev) throw lost('was removed or replaced while this process used it');
+      try {
+        return await method(...args);
+      } catch (error) {
+        const code = (error as { code?: unknown } | undefined)?.code;
+        if (typeof code === 'string' && LOST_FILE_CODE.test(code)) throw lost(`cannot be read or written (${code})`, error);
+        throw error;
+      }
+    };
+  }
+  return wrapped as unknown as RunStore;
 }
 
 interface RunRow {

@@ -165,7 +165,7 @@ export class PolicyRunSession implements PolicySession {
   }
 
   afterToolResult(input: AfterToolResultInput): AfterToolResultOutput {
-    const trust = this.#label(input);
+    const trust = input.restored?.trust ?? this.#label(input);
     const text = input.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const kept = text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text;
     this.#provenance.add({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
@@ -176,7 +176,8 @@ export class PolicyRunSession implements PolicySession {
     this.#tainted = true;
     this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
     const isolation = this.#spec.isolation;
-    if (!isolation) return { result: input.result, trust, isolated: false };
+    // A restored result was isolated (or not) when it ran, and is stored as the model was sent it.
+    if (!isolation || input.restored) return { result: input.result, trust, isolated: false };
     const context = { token: this.#token, toolName: input.tool.name };
     // Structured content is dropped: a wire format that sent it would bypass the isolation.
     const content: ContentPart[] = input.result.content.map((part) =>

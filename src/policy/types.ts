@@ -126,6 +126,13 @@ export interface AfterToolResultInput {
   result: ToolResult;
   /** The run's typed context (`runAgent({ context })`), as it is; `undefined` when the run has none. */
   runContext?: unknown;
+  /**
+   * Set when the result is not new: a stored outcome that a resumed run reuses instead of running the call again (a take-over
+   * after the process that ran it died), or a result already in the run's history when its policy is first given on a resume.
+   * The session learns from it as from a fresh result (taint, provenance) and returns it as it is, since the model already
+   * has it or is sent it as stored; `trust` is the label it got when it ran, when that was stored.
+   */
+  restored?: { trust?: TrustLabel };
 }
 
 /** Output of {@link PolicySession.afterToolResult}. */

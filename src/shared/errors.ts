@@ -46,6 +46,8 @@ export const ERROR_CODES = {
   TW_CONFIRMATION_REFUSED: 'A confirmation token or decision was refused (malformed, forged, expired, already used, or for other arguments).',
   TW_RUN_STORE: 'The store of pending agent runs could not be opened or used.',
   TW_STORED_SETTINGS_MISMATCH: 'A stored run names another model, base URL, tool module or MCP servers than the operator configured for its resume.',
+  TW_RUN_STORE_UNAVAILABLE: "The run store's database went away while a run used it (the server refused or dropped the connection, or the file is gone).",
+  TW_INVALID_ID: 'A run id or approval id holds characters no run store accepts (a NUL, a control character, a slash) or is empty or too long.',
   TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
   TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
   TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth).',

@@ -7,7 +7,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfirmationRefusedError, RunLeasedError, RunNotFoundError, RunNotResumableError, RunStoreError } from '../../src/agent/agent-errors.js';
+import {
+  ConfirmationRefusedError,
+  InvalidRunIdError,
+  RunLeasedError,
+  RunNotFoundError,
+  RunNotResumableError,
+  RunStoreError,
+  RunStoreUnavailableError,
+} from '../../src/agent/agent-errors.js';
 import { DecodingLimitError, UnsupportedSchemaError, VocabularyError } from '../../src/decoding/decoding-errors.js';
 import {
   InvalidModelSpecError,
@@ -62,6 +70,8 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['RunLeasedError', () => new RunLeasedError('run', undefined)],
   ['ConfirmationRefusedError', () => new ConfirmationRefusedError('forged', 'forged')],
   ['RunStoreError', () => new RunStoreError('broken')],
+  ['RunStoreUnavailableError', () => new RunStoreUnavailableError('postgres', 'gone')],
+  ['InvalidRunIdError', () => new InvalidRunIdError('run id', 'a\u0000b')],
   ['UnsupportedSchemaError', () => new UnsupportedSchemaError('not', '#', 'negation')],
   ['VocabularyError', () => new VocabularyError('broken')],
   ['DecodingLimitError', () => new DecodingLimitError('maxStates', 1)],

@@ -8,7 +8,16 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunRecorder, createRedactor, type RunRecordLine, type RunStore, type StoredRun } from '../../agent/index.js';
+import {
+  MAX_SUMMARY_BYTES,
+  RunRecorder,
+  createRedactor,
+  parseRunSummary,
+  type RunRecordLine,
+  type RunRecordSummary,
+  type RunStore,
+  type StoredRun,
+} from '../../agent/index.js';
 import { safeParseJson } from '../../shared/safe-json.js';
 
 /** A record larger than this is not read (the console says so rather than holding it in memory). */
@@ -36,27 +45,93 @@ export interface ConsoleSources {
 
 export type RecordRead = { lines: RunRecordLine[]; path: string } | { missing: true; path: string } | { tooLarge: true; path: string; bytes: number };
 
+/** Where a run's record may be: where the store says it is, else in the runs folder. */
+function recordCandidates(sources: ConsoleSources, runId: string, stored: StoredRun | undefined): string[] {
+  return [stored?.state.recordPath, RunRecorder.pathFor(sources.runsDir, runId)].filter((path): path is string => typeof path === 'string');
+}
+
 /** Reads a run's record: where the store says it is, else in the runs folder. Lines are redacted again, as `toolwright logs` does. */
 export async function readRecord(sources: ConsoleSources, runId: string, stored?: StoredRun): Promise<RecordRead> {
-  const candidates = [stored?.state.recordPath, RunRecorder.pathFor(sources.runsDir, runId)].filter((path): path is string => typeof path === 'string');
+  const candidates = recordCandidates(sources, runId, stored);
   for (const path of candidates) {
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) continue;
     if (info.size > MAX_RECORD_BYTES) return { tooLarge: true, path, bytes: info.size };
-    const redact = createRedactor();
-    const lines: RunRecordLine[] = [];
-    for (const text of (await readFile(path, 'utf8')).split('\n')) {
-      if (text.trim() === '') continue;
-      const parsed = safeParseJson(text);
-      // A torn last line, or a line that is not an event object, is skipped, as readRunRecord does.
-      if (parsed.success && isRecordLine(parsed.value)) lines.push(redact(parsed.value) as RunRecordLine);
-    }
-    return { lines, path };
+    return { lines: await readRecordLines(path), path };
   }
   return { missing: true, path: candidates.at(-1)! };
 }
 
-/** The most recent runs, newest first: the store's, and those with a record in the runs folder. */
+async function readRecordLines(path: string): Promise<RunRecordLine[]> {
+  const redact = createRedactor();
+  const lines: RunRecordLine[] = [];
+  for (const text of (await readFile(path, 'utf8')).split('\n')) {
+    if (text.trim() === '') continue;
+    const parsed = safeParseJson(text);
+    // A torn last line, or a line that is not an event object, is skipped, as readRunRecord does.
+    if (parsed.success && isRecordLine(parsed.value)) lines.push(redact(parsed.value) as RunRecordLine);
+  }
+  return lines;
+}
+
+/** Summaries read from records without one (written by an older version), per console: read once per path, size and mtime. */
+const summariesOfOldRecords = new WeakMap<ConsoleSources, Map<string, { size: number; mtimeMs: number; summary: RunSummary | undefined }>>();
+/** Old records kept summarised per console; beyond this the least recently listed are read again when next listed. */
+const MAX_CACHED_SUMMARIES = 1_000;
+
+/**
+ * The list entry of a run's record, without reading the record: from the summary the recorder writes beside it at each
+ * start and stop. A record without one (an older version's) is read once and its summary cached until its size or mtime
+ * changes; one over {@link MAX_RECORD_BYTES} is not read. `undefined` when there is no record or nothing in it to show.
+ */
+async function summaryOfRecord(sources: ConsoleSources, runId: string, stored: StoredRun | undefined): Promise<RunSummary | undefined> {
+  for (const path of recordCandidates(sources, runId, stored)) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const indexed = await readSummary(RunRecorder.summaryPathFor(path));
+    if (indexed) return fromIndex(runId, indexed);
+    let cache = summariesOfOldRecords.get(sources);
+    if (!cache) summariesOfOldRecords.set(sources, (cache = new Map()));
+    const cached = cache.get(path);
+    if (cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+      // Listed again: the most recently listed stay.
+      cache.delete(path);
+      cache.set(path, cached);
+      return cached.summary;
+    }
+    const summary = info.size > MAX_RECORD_BYTES ? undefined : summarize(runId, await readRecordLines(path));
+    cache.delete(path);
+    cache.set(path, { size: info.size, mtimeMs: info.mtimeMs, summary });
+    if (cache.size > MAX_CACHED_SUMMARIES) cache.delete(cache.keys().next().value!);
+    return summary;
+  }
+  return undefined;
+}
+
+async function readSummary(path: string): Promise<RunRecordSummary | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isFile() || info.size > MAX_SUMMARY_BYTES) return undefined;
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : parseRunSummary(text);
+}
+
+function fromIndex(runId: string, summary: RunRecordSummary): RunSummary {
+  const redact = createRedactor();
+  const startedAt = Date.parse(summary.startedAt);
+  return {
+    runId,
+    status: summary.status,
+    // Redacted again, as record lines are on reading: the file may be older than a redaction rule.
+    model: summary.modelId === undefined ? undefined : redact.text(summary.modelId),
+    tools: summary.tools.map((tool) => redact.text(tool)),
+    costUsd: summary.costUsd,
+    durationMs: summary.wallTimeMs,
+    startedAt: Number.isFinite(startedAt) ? startedAt : undefined,
+    updatedAt: undefined,
+  };
+}
+
+/** The most recent runs, newest first: the store's, and those with a record in the runs folder (from each record's summary). */
 export async function listRuns(sources: ConsoleSources, limit = 100): Promise<RunSummary[]> {
   const byId = new Map<string, RunSummary>();
   const storedRuns = (await sources.store.listRuns?.({ limit })) ?? [];
@@ -64,8 +139,7 @@ export async function listRuns(sources: ConsoleSources, limit = 100): Promise<Ru
   const records = await recentRecords(sources.runsDir, limit);
   for (const record of records) {
     const stored = storedRuns.find((run) => run.runId === record.runId);
-    const read = await readRecord(sources, record.runId, stored);
-    const fromRecord = 'lines' in read ? summarize(record.runId, read.lines) : undefined;
+    const fromRecord = await summaryOfRecord(sources, record.runId, stored);
     const existing = byId.get(record.runId);
     if (!fromRecord) {
       if (!existing) byId.set(record.runId, { ...empty(record.runId), updatedAt: record.mtimeMs });

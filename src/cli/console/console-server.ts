@@ -14,7 +14,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ConfirmationRefusedError, createRedactor, decideConfirmation, listPendingConfirmations, type Decision, type RunStore } from '../../agent/index.js';
+import {
+  ConfirmationRefusedError,
+  createRedactor,
+  decideConfirmation,
+  InvalidRunIdError,
+  listPendingConfirmations,
+  RunStoreUnavailableError,
+  type Decision,
+  type RunStore,
+} from '../../agent/index.js';
 import { ToolwrightError } from '../../shared/errors.js';
 import { ConsoleGate, type Refusal } from './console-gate.js';
 import { approvalsPage, errorPage, evalsPage, runPage, runsPage } from './console-pages.js';
@@ -78,6 +87,9 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
+      // A malformed id in a path is the asker's mistake, and a store gone away is no bug of the console: both say so on the page.
+      if (!response.headersSent && InvalidRunIdError.isInstance(error)) return send(response, 400, errorPage(400, error.message));
+      if (!response.headersSent && RunStoreUnavailableError.isInstance(error)) return send(response, 503, errorPage(503, redactText(error.message)));
       options.log?.(`console: ${redactText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
       if (!response.headersSent) send(response, 500, errorPage(500, 'The console failed on this request; the terminal running it has the details.'));
       else response.destroy();
