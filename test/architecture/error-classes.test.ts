@@ -47,6 +47,7 @@ import {
 } from '../../src/shared/errors.js';
 import type * as errorsModule from '../../src/shared/errors.js';
 import { NotFoundError, ToolError } from '../../src/tools/tool-error.js';
+import { StoredSettingsMismatchError } from '../../src/cli/run-settings.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const context: ProviderErrorContext = { providerName: 'OpenAI', modelId: 'gpt-test', baseURL: 'https://example.invalid/v1', keyVariable: 'OPENAI_API_KEY' };
@@ -72,6 +73,7 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['RunStoreError', () => new RunStoreError('broken')],
   ['RunStoreUnavailableError', () => new RunStoreUnavailableError('postgres', 'gone')],
   ['InvalidRunIdError', () => new InvalidRunIdError('run id', 'a\u0000b')],
+  ['StoredSettingsMismatchError', () => new StoredSettingsMismatchError('run_1', [{ setting: 'model', stored: '"openai:x"', configured: '"openai:y"' }])],
   ['UnsupportedSchemaError', () => new UnsupportedSchemaError('not', '#', 'negation')],
   ['VocabularyError', () => new VocabularyError('broken')],
   ['DecodingLimitError', () => new DecodingLimitError('maxStates', 1)],
