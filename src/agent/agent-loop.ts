@@ -92,8 +92,11 @@ export interface LoopEnvironment {
 
 /** Where a streamed run's pieces go; the events of the record still go through `onEvent`. */
 export interface LoopStreamSink {
-  /** A piece of the model call of `step` (a routing call is streamed too, but its pieces are not handed over). */
-  modelDelta(step: number, delta: ModelDelta): void;
+  /**
+   * A piece of the model call of `step` (a routing call is streamed too, but its pieces are not handed over). A promise
+   * returned means the reader is behind: the model's stream is read on once it settles.
+   */
+  modelDelta(step: number, delta: ModelDelta): void | Promise<void>;
   /** A running tool's progress report (`ToolContext.reportProgress`). */
   toolProgress(report: ToolProgressReport): void;
 }

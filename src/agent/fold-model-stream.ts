@@ -12,11 +12,13 @@ export type ModelDelta = Exclude<ModelStreamEvent, { type: 'end' }>;
 
 /**
  * Reads `open()`'s stream to its `end` event. Once `signal` fires no further piece is handed on and the provider's
- * stream is closed at its next event (the loop does not wait for that: it races the call against the signal).
+ * stream is closed at its next event (the loop does not wait for that: it races the call against the signal). When
+ * `onDelta` returns a promise, the stream is read on only once it settles: a reader that is behind holds the provider's
+ * stream back instead of letting its pieces pile up.
  */
 export async function foldModelStream(
   open: () => AsyncIterable<ModelStreamEvent>,
-  onDelta: ((delta: ModelDelta) => void) | undefined,
+  onDelta: ((delta: ModelDelta) => void | Promise<void>) | undefined,
   signal: AbortSignal | undefined,
 ): Promise<ModelResponse> {
   for await (const event of open()) {
@@ -24,7 +26,8 @@ export async function foldModelStream(
     if (event.type === 'end') return event.response;
     if (onDelta) {
       try {
-        onDelta(event);
+        const readerBehind = onDelta(event);
+        if (readerBehind) await readerBehind;
       } catch {
         // A listener's failure is not the model's; the call goes on.
       }

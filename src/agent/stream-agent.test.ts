@@ -11,7 +11,7 @@ import { silentLogger } from '../tools/tool-registry.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { readRunRecord } from './run-recorder.js';
 import { runAgent, type RunAgentOptions } from './run-agent.js';
-import { resumeAgentStream, streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
+import { STREAM_HIGH_WATER_MARK, resumeAgentStream, streamAgent, type AgentStream, type AgentStreamEvent } from './stream-agent.js';
 
 const folders: string[] = [];
 function tempDir(): string {
@@ -153,6 +153,15 @@ describe('streamAgent', () => {
     expect(result.status).toBe('completed');
     const unread = streamAgent(options(script(), [weather]));
     expect((await unread.result).status).toBe('completed');
+  });
+
+  it('never waits for a stream nobody iterates, past the high-water mark too; a late reader still gets every delta', async () => {
+    const answer = 'word '.repeat(STREAM_HIGH_WATER_MARK.events * 2);
+    const late = streamAgent(options(createScriptedModel([textTurn(answer)], { streamChunkSize: 4 }), []));
+    expect((await late.result).status).toBe('completed');
+    const deltas = (await collect(late)).filter((event) => event.type === 'text_delta');
+    expect(deltas.length).toBeGreaterThan(STREAM_HIGH_WATER_MARK.events * 2);
+    expect(deltas.map((event) => (event.type === 'text_delta' ? event.text : '')).join('')).toBe(answer);
   });
 
   it('can be read once', async () => {

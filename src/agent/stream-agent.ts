@@ -51,9 +51,18 @@ export interface AgentStream<Output = unknown> extends AsyncIterable<AgentStream
 }
 
 /**
- * Starts a run like {@link runAgent} and streams it. The run starts at once and does not wait for the reader: events
- * queue until they are read, and none is dropped. Leaving the `for await` loop early (`break`, `return`, a throw)
- * aborts the run and waits until it has stopped. Throws at once for the mistakes `runAgent` rejects for.
+ * How far a reader may fall behind a streamed run: once this many events, or this many characters of the model's
+ * output (text, reasoning and argument deltas), wait unread, the model's stream is read on only as the reader catches up.
+ * A reader that stops reading (an SSE client that never reads) thus holds at most this much, however long the answer.
+ */
+export const STREAM_HIGH_WATER_MARK = Object.freeze({ events: 1024, modelChars: 1_048_576 });
+
+/**
+ * Starts a run like {@link runAgent} and streams it. The run starts at once; events queue until they are read, and none
+ * is dropped. Until the stream is iterated the run does not wait for it; once it is, a reader more than
+ * {@link STREAM_HIGH_WATER_MARK} behind holds back the model's stream until it catches up (the record's own events and
+ * tool progress still queue). Leaving the `for await` loop early (`break`, `return`, a throw) aborts the run and waits
+ * until it has stopped. Throws at once for the mistakes `runAgent` rejects for.
  */
 export function streamAgent<Ctx = undefined, Output extends OutputOption | undefined = undefined>(
   options: Omit<RunAgentOptions<Ctx>, 'output'> & { output?: Output } & ContextRequirement<Ctx>,
@@ -94,7 +103,7 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
   let openStep: number | undefined;
   const calls = new Map<string, { callId: string; toolName: string }>();
 
-  const push = (event: AgentStreamEvent) => queue.push(event);
+  const push = (event: AgentStreamEvent, modelChars = 0) => queue.push(event, modelChars);
   const finishStep = () => {
     if (openStep === undefined || !state) return;
     const step = state.steps[openStep];
@@ -137,7 +146,9 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
   const sink: LoopStreamSink = {
     modelDelta: (step, delta) => {
       const event = deltaEvent(step, delta, calls);
-      if (event) push({ ...event, runId: state?.runId ?? '' });
+      if (!event) return undefined;
+      push({ ...event, runId: state?.runId ?? '' }, modelCharsOf(delta));
+      return signal.aborted ? undefined : queue.room();
     },
     toolProgress: (report) => push({ type: 'tool_progress', ...report, runId: state?.runId ?? '' }),
   };
@@ -147,6 +158,9 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
     return sink;
   });
   const runId = started.runId;
+  // An aborted run must not stay parked behind a reader that is gone.
+  const wakeModel = () => queue.wakeProducers();
+  signal.addEventListener('abort', wakeModel, { once: true });
   const result = started.result
     .then((ended) => {
       // A resume that found other calls still undecided ends without running the loop: its stream still ends with stop.
@@ -162,7 +176,10 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
       }
       return ended;
     })
-    .finally(() => queue.close());
+    .finally(() => {
+      signal.removeEventListener('abort', wakeModel);
+      queue.close();
+    });
   // The caller may only iterate; a rejection is still theirs through `result` and the iterator.
   result.catch(() => {});
   const abort = (reason?: unknown) => {
@@ -174,6 +191,7 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
     if (iterated)
       throw new InvalidStateError('An agent stream can be read once: iterate it (or its redacted() view) in one place, and await run.result elsewhere.');
     iterated = true;
+    queue.startReading();
     return {
       next: async () => {
         const next = await queue.next();
@@ -222,15 +240,29 @@ function deltaEvent(step: number, delta: ModelDelta, calls: Map<string, { callId
   }
 }
 
-/** An unbounded queue with one reader: the run never waits for the reader, and the reader waits for the run. */
+/** The characters of the model's output a delta carries, counted against {@link STREAM_HIGH_WATER_MARK}. */
+function modelCharsOf(delta: ModelDelta): number {
+  if (delta.type === 'text-delta' || delta.type === 'reasoning-delta') return delta.text.length;
+  return delta.type === 'tool-call-delta' ? delta.argumentsDelta.length : 0;
+}
+
+/**
+ * A queue with one reader, which never drops an item: pushing never waits, and the reader waits for the run. Once
+ * reading started, {@link room} tells the producer that can wait (the model's stream) to wait while the reader is more
+ * than {@link STREAM_HIGH_WATER_MARK} behind.
+ */
 class EventQueue<T> {
-  #items: T[] = [];
+  /** Read entries are cleared to `undefined`, so that what was read can be collected before the array is compacted. */
+  #items: ({ item: T; modelChars: number } | undefined)[] = [];
   #head = 0;
+  #modelChars = 0;
+  #reading = false;
   #closed = false;
   #discarded = false;
   #waiting: ((item: T | undefined) => void) | undefined;
+  #producers: (() => void)[] = [];
 
-  push(item: T): void {
+  push(item: T, modelChars = 0): void {
     if (this.#closed || this.#discarded) return;
     const waiting = this.#waiting;
     if (waiting) {
@@ -238,18 +270,43 @@ class EventQueue<T> {
       waiting(item);
       return;
     }
-    this.#items.push(item);
+    this.#items.push({ item, modelChars });
+    this.#modelChars += modelChars;
+  }
+
+  /** Reading started: from now on a producer that can wait is told to when the reader falls behind. */
+  startReading(): void {
+    this.#reading = true;
+  }
+
+  /** A promise that settles once the reader caught up, when it is behind (and reading, and the queue open); else `undefined`. */
+  room(): Promise<void> | undefined {
+    if (!this.#reading || this.#closed || this.#discarded || !this.#full()) return undefined;
+    return new Promise((resolve) => this.#producers.push(resolve));
+  }
+
+  /** Lets every waiting producer go on (the reader caught up, left, or the run is over). */
+  wakeProducers(): void {
+    const producers = this.#producers;
+    this.#producers = [];
+    for (const wake of producers) wake();
+  }
+
+  #full(): boolean {
+    return this.#items.length - this.#head >= STREAM_HIGH_WATER_MARK.events || this.#modelChars >= STREAM_HIGH_WATER_MARK.modelChars;
   }
 
   /** The next item, or `undefined` once the queue is closed and drained. */
   next(): Promise<T | undefined> {
     if (this.#head < this.#items.length) {
-      const item = this.#items[this.#head]!;
-      this.#items[this.#head++] = undefined as T;
+      const { item, modelChars } = this.#items[this.#head]!;
+      this.#items[this.#head++] = undefined;
+      this.#modelChars -= modelChars;
       if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
         this.#items = this.#items.slice(this.#head);
         this.#head = 0;
       }
+      if (this.#producers.length > 0 && !this.#full()) this.wakeProducers();
       return Promise.resolve(item);
     }
     if (this.#closed || this.#discarded) return Promise.resolve(undefined);
@@ -263,6 +320,7 @@ class EventQueue<T> {
     const waiting = this.#waiting;
     this.#waiting = undefined;
     waiting?.(undefined);
+    this.wakeProducers();
   }
 
   /** The reader is gone: drop what is queued and whatever comes. */
@@ -270,6 +328,7 @@ class EventQueue<T> {
     this.#discarded = true;
     this.#items = [];
     this.#head = 0;
+    this.#modelChars = 0;
     this.close();
   }
 }

@@ -114,6 +114,36 @@ describe('redactAgentStream', () => {
     expect(shown.at(-1)?.type === 'tool_call_delta' && shown.at(-1)?.partialArguments).toEqual({ user: 'ada', password: '[REDACTED]', note: 'key [REDACTED]' });
   });
 
+  it('redacts a secret-looking call id, tool name and run id in every event as the record does', async () => {
+    const callId = KEY;
+    const toolName = `lookup ${KEY}`;
+    const runId = `run ${KEY}`;
+    const events = await collect(
+      redactAgentStream(
+        from([
+          { type: 'text_delta', step: 0, text: 'Looking it up now, with enough words to pass the hold-back window.\nThen more.', runId },
+          { type: 'tool_call_start', step: 0, index: 0, callId, toolName, runId },
+          { type: 'tool_call_delta', step: 0, index: 0, callId, toolName, argumentsDelta: '{"q": "ada"}', partialArguments: { q: 'ada' }, runId },
+          {
+            type: 'tool_call_end',
+            step: 0,
+            index: 0,
+            call: { type: 'tool-call', id: callId, name: toolName, arguments: { q: 'ada' }, argumentsText: '{"q": "ada"}' },
+            runId,
+          },
+          { type: 'stop', status: 'completed', usage: usage(), costUsd: 0, runId },
+        ]),
+        redactor,
+      ),
+    );
+    expect(events.map((event) => event.type)).toEqual(['text_delta', 'text_delta', 'tool_call_start', 'tool_call_delta', 'tool_call_end', 'stop']);
+    expect(JSON.stringify(events)).not.toContain('a1B2');
+    // What the record holds for the same strings.
+    for (const event of events) expect(event.runId).toBe(redactor(runId));
+    expect(events[2]).toMatchObject({ callId: redactor(callId), toolName: redactor(toolName) });
+    expect(events[3]).toMatchObject({ callId: redactor(callId), toolName: redactor(toolName), partialArguments: { q: 'ada' } });
+  });
+
   it('cuts a JSON prefix before a string still open', () => {
     expect(withoutOpenString('{"a": "b", "c": "d')).toBe('{"a": "b", "c": ');
     expect(withoutOpenString('{"a": "b\\"')).toBe('{"a": ');

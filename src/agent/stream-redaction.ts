@@ -11,11 +11,15 @@
  * Text is redacted line by line once a line is `holdBackChars` behind, so that a
  * long answer costs time in proportion to its length, not its square: no
  * built-in pattern spans a line break except a PEM block, and a line is never
- * closed while a block is open. A text that starts as JSON is held back whole,
- * since the record redacts such a text by its field names once it parses.
+ * closed while a block is open. Line ends and PEM markers are found by looking
+ * at each delta once ({@link LineEnds}), never by searching the open text again.
+ * A text that starts as JSON is held back whole, since the record redacts such a
+ * text by its field names once it parses. Call ids, tool names and run ids go
+ * through the run's redactor as the record's do.
  * @module
  */
 import { parsePartialJson, ReparseGate } from '../formats/partial-json.js';
+import { PEM_BEGIN, PEM_END } from '../shared/redaction/index.js';
 import type { Redactor } from './redact.js';
 import type { AgentStreamEvent } from './stream-event.js';
 
@@ -51,6 +55,8 @@ interface TextChannel {
   evaluatedAt: number;
   /** Whether the text starts as JSON (then it goes out whole at the end); unknown until something other than whitespace arrives. */
   json: boolean | undefined;
+  /** Where the lines of `raw` end that can go out on their own. */
+  lines: LineEnds;
 }
 
 /** Redacts a run's events for display outside the process; see the module comment for what is held back and why. */
@@ -76,10 +82,13 @@ export async function* redactAgentStream(
   };
   /** What of a channel can go out now: its closed lines whole, then its open line up to the hold-back. */
   const advance = (channel: TextChannel, delta: string): string => {
-    if (channel.json === undefined && channel.raw.trim() !== '') channel.json = /^[{[]/.test(channel.raw.trimStart());
-    if (channel.json !== false) return '';
+    // Only the delta is looked at: the text before it held nothing but whitespace (or the decision was made).
+    if (channel.json === undefined && delta.trim() !== '') channel.json = /^[{[]/.test(delta.trimStart());
+    if (channel.json === true) return '';
+    channel.lines.add(delta);
+    if (channel.json === undefined) return '';
     let out = '';
-    for (let end = closableLine(channel.raw, holdBack); end > 0; end = closableLine(channel.raw, holdBack)) {
+    for (let end = channel.lines.takeLine(holdBack); end > 0; end = channel.lines.takeLine(holdBack)) {
       out += unsent(channel, redactor.text(channel.raw.slice(0, end)));
       channel.raw = channel.raw.slice(end);
       channel.sent = '';
@@ -101,17 +110,19 @@ export async function* redactAgentStream(
         const key = `${event.type}:${event.step}`;
         let channel = channels.get(key);
         if (!channel) {
-          channel = { kind: event.type, step: event.step, runId: event.runId, raw: '', sent: '', evaluatedAt: 0, json: undefined };
+          const runId = redactWhole(event.runId);
+          channel = { kind: event.type, step: event.step, runId, raw: '', sent: '', evaluatedAt: 0, json: undefined, lines: new LineEnds() };
           channels.set(key, channel);
         }
         channel.raw += event.text;
         const text = advance(channel, event.text);
-        if (text !== '') yield { type: event.type, step: event.step, text, runId: event.runId };
+        if (text !== '') yield { type: event.type, step: event.step, text, runId: channel.runId };
         break;
       }
       case 'tool_call_start':
         yield* flush(event.step);
-        yield event;
+        // The call id and tool name are the model's to choose: the record redacts them, and so does the stream.
+        yield redactor(event) as AgentStreamEvent;
         break;
       case 'tool_call_delta': {
         const key = `${event.step}.${event.index}`;
@@ -124,8 +135,8 @@ export async function* redactAgentStream(
         const shown = JSON.stringify(partial) ?? '';
         if (shown === call.shown) break;
         call.shown = shown;
-        const { argumentsDelta: _raw, ...rest } = event;
-        yield { ...rest, partialArguments: partial };
+        const { argumentsDelta: _raw, partialArguments: _unredacted, ...rest } = event;
+        yield { ...(redactor(rest) as typeof rest), partialArguments: partial };
         break;
       }
       case 'tool_call_end':
@@ -152,15 +163,62 @@ function unsent(channel: TextChannel, redacted: string): string {
 }
 
 /**
- * The end of the first line of `text` (after its line break) that can be redacted on its own and sent whole: at least
- * `holdBack` characters came after it, and no PEM block is open across it. 0 when there is none.
+ * The ends of a channel's lines that can be redacted on their own: no PEM block is open across them (the last marker
+ * before the line break is not a `-----BEGIN `). Each delta is looked at once, so finding them costs time in proportion
+ * to the text, however long its open line; a marker cut across deltas is found through the open line's last characters.
+ * Whether a block is open at a line break does not depend on where the text was cut before it, since it is cut only at
+ * line breaks where none is open.
  */
-function closableLine(text: string, holdBack: number): number {
-  for (let index = text.indexOf('\n'); index !== -1 && text.length - (index + 1) >= holdBack; index = text.indexOf('\n', index + 1)) {
-    const line = text.slice(0, index + 1);
-    if (line.lastIndexOf('-----BEGIN ') <= line.lastIndexOf('-----END ')) return index + 1;
+class LineEnds {
+  /** Offsets, in the channel's text, just after each line break at which no PEM block is open; those before `#head` were taken. */
+  #ends: number[] = [];
+  #head = 0;
+  /** Characters of the channel's text seen so far, and how many of them were taken as whole lines. */
+  #seen = 0;
+  #taken = 0;
+  #pemOpen = false;
+  /** The open line's last characters, fewer than a marker's, so that a marker cut across deltas is seen whole. */
+  #lineTail = '';
+
+  add(delta: string): void {
+    let from = 0;
+    for (let lineBreak = delta.indexOf('\n'); lineBreak !== -1; lineBreak = delta.indexOf('\n', from)) {
+      this.#scanMarkers(delta.slice(from, lineBreak));
+      this.#lineTail = '';
+      if (!this.#pemOpen) this.#ends.push(this.#seen + lineBreak + 1);
+      from = lineBreak + 1;
+    }
+    this.#scanMarkers(from === 0 ? delta : delta.slice(from));
+    this.#seen += delta.length;
   }
-  return 0;
+
+  /**
+   * The length of the first untaken line, counted from the end of the last one taken, when it can go out now (at least
+   * `holdBack` characters came after it), and marks it taken; 0 when there is none.
+   */
+  takeLine(holdBack: number): number {
+    const end = this.#ends[this.#head];
+    if (end === undefined || this.#seen - end < holdBack) return 0;
+    this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > this.#ends.length) {
+      this.#ends = this.#ends.slice(this.#head);
+      this.#head = 0;
+    }
+    const length = end - this.#taken;
+    this.#taken = end;
+    return length;
+  }
+
+  /** Markers cannot span a line break, so a piece of one line and the line's tail hold every marker that ends in the piece. */
+  #scanMarkers(piece: string): void {
+    if (piece === '') return;
+    const text = this.#lineTail + piece;
+    const begin = text.lastIndexOf(PEM_BEGIN);
+    const end = text.lastIndexOf(PEM_END);
+    // Neither marker overlaps the other, so they differ unless both are absent; the later one decides.
+    if (begin !== end) this.#pemOpen = begin > end;
+    this.#lineTail = text.slice(-(PEM_BEGIN.length - 1));
+  }
 }
 
 /** The end of the last whitespace run at or before `limit` (0 when none): text up to there is whole words. */

@@ -7,7 +7,7 @@ import type { ModelStreamEvent } from '../protocol/model-exchange.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import type { AgentResult } from './agent-result.js';
-import { streamAgent, type AgentStream } from './stream-agent.js';
+import { STREAM_HIGH_WATER_MARK, streamAgent, type AgentStream } from './stream-agent.js';
 import { toEventStreamResponse } from './stream-response.js';
 
 const KEY = 'sk-ant-' + 'Zq9Yx8Wv7Ut6Sr5Qp4On3Ml2';
@@ -42,7 +42,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
-/** A Node http route that answers with the run's SSE Response, the way a framework bridges a web Response: a disconnect cancels the body. */
+/** A Node http route that answers with the run's SSE Response as a framework bridges one: a disconnect cancels the body, a full socket waits. */
 async function serve(start: () => AgentStream): Promise<{ url: string; runs: AgentStream[] }> {
   const runs: AgentStream[] = [];
   const server = createServer((request, response) => {
@@ -56,7 +56,8 @@ async function serve(start: () => AgentStream): Promise<{ url: string; runs: Age
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        response.write(value);
+        // Wait while the socket is full, so that a client that stops reading holds the run back (docs/agent.md).
+        if (!response.write(value)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
       }
       response.end();
     })().catch(() => response.destroy());
@@ -121,6 +122,73 @@ describe('toEventStreamResponse', () => {
     const result: AgentResult = await runs[0]!.result;
     expect(result.status === 'stopped' && result.stopReason).toEqual({ kind: 'aborted', message: 'The run was aborted: the client disconnected.' });
     expect(providerSawAbort).toBe(true);
+  });
+
+  /** A model that writes `totalChars` of answer in deltas of `deltaChars`, counting what it has handed over so far. */
+  function longAnswer(totalChars: number, deltaChars: number): { model: Model; produced: () => number } {
+    let produced = 0;
+    const model: Model = {
+      id: 'scripted:long-answer',
+      provider: 'scripted',
+      generate: () => Promise.reject(new Error('unused')),
+      async *stream(): AsyncGenerator<ModelStreamEvent> {
+        const piece = 'a'.repeat(deltaChars - 1) + ' ';
+        for (; produced < totalChars; produced += deltaChars) yield { type: 'text-delta', text: piece };
+        const text = piece.repeat(totalChars / deltaChars);
+        yield {
+          type: 'end',
+          response: { content: [{ type: 'text', text }], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 }, modelId: 'long' },
+        };
+      },
+      estimateInputTokens: () => 1,
+    };
+    return { model, produced: () => produced };
+  }
+
+  /** Waits until `count` stops changing (the producer is waiting), or the run ended. */
+  async function settled(count: () => number, run: AgentStream): Promise<void> {
+    let ended = false;
+    void run.result.finally(() => (ended = true));
+    for (let last = -1, quiet = 0; quiet < 5 && !ended;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      quiet = count() === last ? quiet + 1 : 0;
+      last = count();
+    }
+  }
+
+  it.each([
+    { name: '256 KiB in 4-character deltas, bounded by the unread events', totalChars: 262_144, deltaChars: 4, bound: STREAM_HIGH_WATER_MARK.events * 4 },
+    {
+      name: '4 MiB in 64 KiB deltas, bounded by the unread characters',
+      totalChars: 4_194_304,
+      deltaChars: 65_536,
+      bound: STREAM_HIGH_WATER_MARK.modelChars + 65_536,
+    },
+  ])('holds back the model for a client that never reads: $name', async ({ totalChars, deltaChars, bound }) => {
+    const answer = longAnswer(totalChars, deltaChars);
+    const run = streamAgent({ model: answer.model, tools: [], prompt: 'Write a lot.', recordDir: false, logger: silentLogger });
+    const response = toEventStreamResponse(run);
+    await settled(answer.produced, run);
+    // The model handed over no more than the reader may fall behind, and the run waits instead of finishing.
+    expect(answer.produced()).toBeLessThanOrEqual(bound);
+    expect(answer.produced()).toBeGreaterThan(0);
+    // Read late, the body still holds every word of the answer, then the stop.
+    const messages = parseSse(await response.text());
+    const text = messages.filter((message) => message.event === 'text_delta').map((message) => message.data.text as string);
+    expect(text.join('')).toBe(('a'.repeat(deltaChars - 1) + ' ').repeat(totalChars / deltaChars));
+    expect(messages.at(-1)).toMatchObject({ event: 'stop', data: { status: 'completed' } });
+  });
+
+  it('a client that never reads and then goes away stops the held-back run', async () => {
+    const answer = longAnswer(4_194_304, 4);
+    const run = streamAgent({ model: answer.model, tools: [], prompt: 'Write a lot.', recordDir: false, logger: silentLogger });
+    const response = toEventStreamResponse(run);
+    await settled(answer.produced, run);
+    expect(answer.produced()).toBeLessThanOrEqual(STREAM_HIGH_WATER_MARK.events * 4);
+    await response.body!.cancel();
+    const result = await run.result;
+    expect(result.status === 'stopped' && result.stopReason.kind).toBe('aborted');
+    expect(answer.produced()).toBeLessThanOrEqual(STREAM_HIGH_WATER_MARK.events * 4 + 4);
   });
 
   it("aborts the run on the request's signal, sending the rest of the events up to stop", async () => {

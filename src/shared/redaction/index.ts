@@ -7,7 +7,7 @@
  */
 export { CIRCULAR, MAX_REDACTION_DEPTH, TOO_DEEP, UNREADABLE, createRedactor, restoreRedacted } from './redactor.js';
 export type { RedactedOriginal, Redactor, RedactorOptions } from './redactor.js';
-export { DEFAULT_REDACTION_PATTERNS, REDACTED, redactSecretsInText } from './text-patterns.js';
+export { DEFAULT_REDACTION_PATTERNS, PEM_BEGIN, PEM_END, REDACTED, redactSecretsInText } from './text-patterns.js';
 export { isSensitiveName, nameWords } from './sensitive-names.js';
 export { schemaSensitivity } from './schema-sensitivity.js';
 export type { SensitivityNode } from './schema-sensitivity.js';

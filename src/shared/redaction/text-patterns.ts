@@ -44,9 +44,10 @@ const CREDENTIAL_HEADER = /(?<![A-Za-z0-9_-])((?:proxy-)?authorization|(?:set-)?
  */
 const NAME_VALUE = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]{0,8}[:=][ \t]{0,8})(?:"[^"\r\n]*"?|'[^'\r\n]*'?|[^\s"'&,;<>)}\]]+)/g;
 
-const PEM_BEGIN = '-----BEGIN ';
+/** Where a PEM block starts and ends; the redacted stream holds back every line while one is open. */
+export const PEM_BEGIN = '-----BEGIN ';
 const PEM_HEADER = /^-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/;
-const PEM_END = '-----END ';
+export const PEM_END = '-----END ';
 
 /** Redacts every built-in shape, then `extra` patterns, in `text`. `sensitiveNames` adds names (from a schema) to the `name=value` rule. */
 export function redactSecretsInText(text: string, extra: readonly RegExp[], literals: readonly string[], sensitiveNames?: ReadonlySet<string>): string {
