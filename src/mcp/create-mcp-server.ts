@@ -185,7 +185,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     let approval: ToolCallApproval | undefined;
     if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments, context)) {
       const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, options);
+      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, summaryRedactor(), options);
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
     }
@@ -297,7 +297,15 @@ function missingCapability(capability: string, what: string): ToolError {
 }
 
 /** Asks for approval; returns the refusal text, or `undefined` when the call may run. */
-async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknown, summary: string, options: McpServerOptions): Promise<string | undefined> {
+async function confirm(
+  server: Server,
+  extra: Extra,
+  tool: AnyTool,
+  args: unknown,
+  summary: string,
+  redactor: Redactor,
+  options: McpServerOptions,
+): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
   try {
     if (options.confirmation) {
@@ -305,7 +313,11 @@ async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknow
     } else {
       if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
       const answer = await server.elicitInput(
-        { mode: 'form', message: confirmationPrompt(tool, summary), requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never },
+        {
+          mode: 'form',
+          message: confirmationPrompt(tool, summary, redactor.toolArguments(tool.name, args)),
+          requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
+        },
         { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
       );
       decision = decisionFromElicitation(answer);

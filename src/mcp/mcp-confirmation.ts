@@ -8,6 +8,7 @@
  * @module
  */
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { approvalText } from '../tools/call-summary.js';
 import type { AnyTool } from '../tools/index.js';
 
 /** One call waiting for a person's decision. */
@@ -40,8 +41,13 @@ export const CONFIRMATION_SCHEMA = {
   required: ['approve'],
 } as const;
 
-export function confirmationPrompt(tool: AnyTool, summary: string): string {
-  return `${confirmationPromptStart(tool.title ?? tool.name)}${summary}${CONFIRMATION_PROMPT_END}`;
+/**
+ * The elicitation message: the summary line, then the arguments line by line with those that decide where the effect
+ * goes first, each whole up to its cap (`approvalText`, `src/tools/call-summary.ts`). `shownArguments` are the redacted
+ * arguments.
+ */
+export function confirmationPrompt(tool: AnyTool, summary: string, shownArguments: unknown): string {
+  return `${confirmationPromptStart(tool.title ?? tool.name)}${approvalText(summary, shownArguments)}${CONFIRMATION_PROMPT_END}`;
 }
 
 const CONFIRMATION_PROMPT_END = '\nApprove this call?';
