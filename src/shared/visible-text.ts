@@ -22,3 +22,11 @@ const INVISIBLE = /[\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u
 export function showInvisible(text: string): string {
   return text.replace(INVISIBLE, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
+
+/**
+ * JSON text with the same characters written as `\uXXXX` escapes: the value it parses to is unchanged (they can only
+ * stand inside strings, JSON's own syntax being ASCII), and a terminal shows the escape instead of obeying it.
+ */
+export function escapeInvisibleInJson(json: string): string {
+  return json.replace(INVISIBLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

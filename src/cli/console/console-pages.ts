@@ -7,6 +7,7 @@
  * @module
  */
 import type { StoredConfirmation } from '../../agent/index.js';
+import { describeArguments, shownText } from '../../tools/call-summary.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
 import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
@@ -139,7 +140,7 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
       }
       · expires ${formatTime(item.expiresAt)}
     </div>
-    <pre>${shown(item.arguments)}</pre>
+    ${argumentsBlock(item.arguments)}
     <form method="post" action="${action}/approve">
       <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
     </form>
@@ -153,6 +154,32 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
       /><button class="deny" type="submit">Deny</button>
     </form>
   </section>`;
+}
+
+/**
+ * A card's arguments: those that decide where the effect goes (recipients, destinations, accounts, amounts, paths,
+ * address-shaped values) first, each whole up to its cap, then the rest cut with the count of what was cut
+ * (`describeArguments`, the same summary every approval surface shows), and all of them one click away.
+ */
+function argumentsBlock(args: unknown): Html {
+  const { decisive, others } = describeArguments(args);
+  return html`<dl class="arguments">
+      ${decisive.map(
+        (argument) =>
+          html`<dt class="decisive">${argument.path}</dt>
+            <dd class="decisive"><code>${shownText(argument)}</code></dd>`,
+      )}
+      ${
+        others
+          ? html`<dt>${decisive.length > 0 ? 'other arguments' : 'arguments'}</dt>
+              <dd><code>${shownText(others)}</code></dd>`
+          : ''
+      }
+    </dl>
+    <details class="all-arguments">
+      <summary>all arguments</summary>
+      <pre>${shown(args)}</pre>
+    </details>`;
 }
 
 /**
