@@ -7,6 +7,7 @@
  * @module
  */
 import type { StoredConfirmation } from '../../agent/index.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
 import { describeArguments, shownText } from '../../tools/call-summary.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
@@ -178,7 +179,7 @@ function argumentsBlock(args: unknown): Html {
     </dl>
     <details class="all-arguments">
       <summary>all arguments</summary>
-      <pre>${shown(args)}</pre>
+      <pre>${shown(args, DEFAULT_ARGUMENT_LIMITS.maxChars)}</pre>
     </details>`;
 }
 
@@ -293,15 +294,15 @@ export function errorPage(status: number, message: string): Html {
   );
 }
 
-/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at {@link MAX_SHOWN_CHARS}. */
-export function shown(value: unknown): string {
+/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at `max` ({@link MAX_SHOWN_CHARS}). */
+export function shown(value: unknown, max = MAX_SHOWN_CHARS): string {
   let text: string;
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
   } catch {
     text = '(cannot be shown)';
   }
-  return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length - MAX_SHOWN_CHARS} more characters in the record)` : text;
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters in the record)` : text;
 }
 
 function formatDuration(ms: number): string {
