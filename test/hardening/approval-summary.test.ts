@@ -72,7 +72,7 @@ function capture(answer?: string): { io: AgentCliIo; text: () => string; questio
   const questions: string[] = [];
   const io: AgentCliIo = { out: (text) => chunks.push(text), err: (text) => chunks.push(text) };
   if (answer !== undefined) {
-    io.ask = async (question) => {
+    io.ask = async () => {
       // What the person had read when asked: everything printed so far.
       questions.push(chunks.join(''));
       return answer;
@@ -155,7 +155,13 @@ describe('the hidden-recipient case on every approval surface', { timeout: 60_00
           },
         });
         const messages: ModelMessage[] = [{ role: 'user', content: 'Send the figures.' }];
-        const result = await generateText({ model, tools: toAISDKTools(guards), toolApproval: toAISDKToolApproval(guards), messages, stopWhen: stepCountIs(2) });
+        const result = await generateText({
+          model,
+          tools: toAISDKTools(guards),
+          toolApproval: toAISDKToolApproval(guards),
+          messages,
+          stopWhen: stepCountIs(2),
+        });
         const request = result.content.find((part) => part.type === 'tool-approval-request');
         expect(request?.reason).toContain(RECIPIENT_LINE);
       });
