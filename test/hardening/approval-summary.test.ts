@@ -67,15 +67,16 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-function capture(answer?: string): { io: AgentCliIo; text: () => string; questions: string[] } {
+/** What the CLI printed; with `answers`, a terminal whose person gives them in turn (the last one from then on). */
+function capture(...answers: string[]): { io: AgentCliIo; text: () => string; questions: string[] } {
   const chunks: string[] = [];
   const questions: string[] = [];
   const io: AgentCliIo = { out: (text) => chunks.push(text), err: (text) => chunks.push(text) };
-  if (answer !== undefined) {
+  if (answers.length > 0) {
     io.ask = async () => {
       // What the person had read when asked: everything printed so far.
       questions.push(chunks.join(''));
-      return answer;
+      return answers[Math.min(questions.length, answers.length) - 1]!;
     };
   }
   return { io, text: () => chunks.join(''), questions };
@@ -110,12 +111,15 @@ describe('the hidden-recipient case on every approval surface', { timeout: 60_00
         expect(show.text()).toContain(JSON.stringify(ATTACKER));
       });
 
-      it('the terminal prompt shows the recipient before it asks', async () => {
-        const { runtime, paused } = await pausedMailRun(mailArguments(bodyLength), { store: createMemoryRunStore() });
-        const terminal = capture('n');
+      it('the terminal prompt shows the recipient before it asks, and every argument on "a"', async () => {
+        const args = mailArguments(bodyLength);
+        const { runtime, paused } = await pausedMailRun(args, { store: createMemoryRunStore() });
+        const terminal = capture('a', 'n');
         const settled = await settle(paused, runtime, {}, terminal.io);
-        expect(terminal.questions).toHaveLength(1);
+        expect(terminal.questions).toHaveLength(2);
         expect(terminal.questions[0]).toContain(RECIPIENT_LINE);
+        expect(terminal.questions[0]).not.toContain(JSON.stringify(args.body));
+        expect(terminal.questions[1]).toContain(JSON.stringify(args.body));
         expect(settled.status).toBe('completed');
       });
 

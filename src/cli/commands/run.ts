@@ -312,7 +312,13 @@ export async function settle(
     const decisions: ConfirmationDecision[] = [];
     for (const pending of result.pending) {
       io.out(`\n? ${pendingText(redact, pending, '    ')}`);
-      const answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
+      let answer = (await io.ask('  Approve this call? [y/N, a = all arguments] ')).trim().toLowerCase();
+      // Every argument, one step away: shown whole (redacted), then the question again.
+      if (answer === 'a') {
+        const all = JSON.stringify(redact.toolArguments(pending.toolName, pending.arguments), null, 2) ?? 'none';
+        io.out(`${escapeInvisibleInJson(redact.text(all)).replace(/^/gm, '    ')}\n`);
+        answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
+      }
       const approved = answer === 'y' || answer === 'yes';
       decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
     }
