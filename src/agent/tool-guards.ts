@@ -273,7 +273,7 @@ class Guards implements ToolGuards {
                 tool: prepared.tool,
                 arguments: prepared.arguments,
                 summary: decision.summary,
-                prompt: approvalText(decision.summary, this.#redactor.toolArguments(prepared.tool.name, prepared.arguments)),
+                prompt: approvalText(decision.summary, this.#redactor.toolArguments(prepared.tool.name, prepared.arguments), prepared.tool.decisiveArguments),
               }
             : { action: 'run', tool: prepared.tool, arguments: prepared.arguments },
     };

@@ -47,7 +47,7 @@ export const CONFIRMATION_SCHEMA = {
  * arguments.
  */
 export function confirmationPrompt(tool: AnyTool, summary: string, shownArguments: unknown): string {
-  return `${confirmationPromptStart(tool.title ?? tool.name)}${approvalText(summary, shownArguments)}${CONFIRMATION_PROMPT_END}`;
+  return `${confirmationPromptStart(tool.title ?? tool.name)}${approvalText(summary, shownArguments, tool.decisiveArguments)}${CONFIRMATION_PROMPT_END}`;
 }
 
 const CONFIRMATION_PROMPT_END = '\nApprove this call?';

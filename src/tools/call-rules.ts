@@ -57,7 +57,9 @@ export function summarizeCall(tool: AnyTool, args: unknown, options: SummaryOpti
   const shown = redactor.toolArguments(tool.name, jsonCopy(args));
   const custom = customSummary(tool, shown, context);
   const line = showInvisible(
-    custom !== undefined ? cutToLength(redactor.text(custom), SUMMARY_MAX_CHARS) : redactor.text(`${tool.name}(${inlineArguments(describeArguments(shown))})`),
+    custom !== undefined
+      ? cutToLength(redactor.text(custom), SUMMARY_MAX_CHARS)
+      : redactor.text(`${tool.name}(${inlineArguments(describeArguments(shown, tool.decisiveArguments))})`),
   );
   return reason ? `${line} (${showInvisible(redactor.text(reason))})` : line;
 }

@@ -90,6 +90,14 @@ describe('summarizeCall and approvalText', () => {
     );
   });
 
+  it("puts a tool's declared decisive arguments first too, and refuses a declaration that is not a list of names", () => {
+    const transfer = defineTool({ ...mail, name: 'transfer', decisiveArguments: ['ref'] });
+    const args = { memo: 'm'.repeat(400), ref: 'ACCT-0042' };
+    expect(summarizeCall(transfer, args, { redactor }).startsWith('transfer(ref: "ACCT-0042", {"memo":"mmm')).toBe(true);
+    expect(approvalText('Transfer', args, transfer.decisiveArguments).split('\n')[1]).toBe('  ref: "ACCT-0042"');
+    expect(() => defineTool({ ...mail, name: 'bad', decisiveArguments: 'ref' as never })).toThrow(/decisiveArguments/);
+  });
+
   it('never shows a secret, decisive or not', () => {
     const line = summarizeCall(
       mail,

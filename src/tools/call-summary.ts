@@ -62,10 +62,13 @@ const DECISIVE_WORDS = new Set([
 /** A string shaped like an e-mail address (an `@`, fullwidth `＠` included) or a URL (`scheme://`, `www.`, `data:`). */
 const ADDRESS_SHAPE = /[@\uFF20]|:\/\/|^\s*www\.|^\s*data:/i;
 
-/** The arguments (already redacted) with the decisive ones first, each whole up to its cap, and the rest cut. */
-export function describeArguments(args: unknown): ArgumentsSummary {
+/**
+ * The arguments (already redacted) with the decisive ones first, each whole up to its cap, and the rest cut.
+ * `declared` names top-level arguments a tool declares decisive (`defineTool({ decisiveArguments })`).
+ */
+export function describeArguments(args: unknown, declared: readonly string[] = []): ArgumentsSummary {
   const decisive: DecisiveArgument[] = [];
-  const remaining = collect(args, '', 0, decisive);
+  const remaining = collect(args, '', 0, decisive, new Set(declared));
   const summary: ArgumentsSummary = { decisive };
   const nothingElse = remaining === undefined || (decisive.length > 0 && isEmptyObject(remaining));
   if (!nothingElse) summary.others = cut(jsonText(remaining), OTHER_ARGUMENTS_MAX_CHARS);
@@ -90,8 +93,8 @@ export function inlineArguments(summary: ArgumentsSummary): string {
  * What a text-only approval surface shows (MCP elicitation, the framework bridges): the call's summary line, then its
  * arguments line by line, decisive first, so a custom `summarize` or a cut line cannot hide them.
  */
-export function approvalText(summary: string, args: unknown): string {
-  return [showInvisible(summary), ...argumentLines(describeArguments(args)).map((line) => `  ${line}`)].join('\n');
+export function approvalText(summary: string, args: unknown, declared?: readonly string[]): string {
+  return [showInvisible(summary), ...argumentLines(describeArguments(args, declared)).map((line) => `  ${line}`)].join('\n');
 }
 
 /** The shown text with its cut said: `"Hello…"… (24700 more characters)`. */
@@ -113,19 +116,20 @@ export function cut(text: string, max: number): ShownText {
  * does). A property is decisive by its name, a string by its shape; an array of strings with one address-shaped
  * element is decisive as a whole, so its order and neighbours stay in view.
  */
-function collect(value: unknown, path: string, depth: number, found: DecisiveArgument[]): unknown {
+function collect(value: unknown, path: string, depth: number, found: DecisiveArgument[], declared: ReadonlySet<string>): unknown {
   if (typeof value === 'string' && path !== '' && ADDRESS_SHAPE.test(value)) return take(value, path, found);
   if (typeof value !== 'object' || value === null || depth >= SEARCH_DEPTH) return value;
   if (Array.isArray(value)) {
     if (path !== '' && value.some((item) => typeof item === 'string' && ADDRESS_SHAPE.test(item))) return take(value, path, found);
-    return value.map((item, index) => collect(item, `${path}[${index}]`, depth + 1, found) ?? null);
+    return value.map((item, index) => collect(item, `${path}[${index}]`, depth + 1, found, declared) ?? null);
   }
   const remaining: Record<string, unknown> = {};
   let removed = false;
   for (const key of Object.keys(value).sort()) {
     const child = (value as Record<string, unknown>)[key];
     const childPath = path === '' ? key : `${path}.${key}`;
-    const left = isDecisiveName(key) ? take(child, childPath, found) : collect(child, childPath, depth + 1, found);
+    const decisive = isDecisiveName(key) || (path === '' && declared.has(key));
+    const left = decisive ? take(child, childPath, found) : collect(child, childPath, depth + 1, found, declared);
     if (left === undefined) removed = true;
     else remaining[key] = left;
   }
