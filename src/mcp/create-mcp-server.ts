@@ -27,6 +27,7 @@ import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
+import { approvalText } from '../tools/call-summary.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import type { AnyTool, ToolCallApproval, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
@@ -35,7 +36,7 @@ import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
   confirmationFailedMessage,
-  confirmationPrompt,
+  confirmationMessage,
   confirmationRefusedMessage,
   confirmationUnavailableMessage,
   decisionFromElicitation,
@@ -307,15 +308,16 @@ async function confirm(
   options: McpServerOptions,
 ): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
+  const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
   try {
     if (options.confirmation) {
-      decision = await options.confirmation({ tool, arguments: args, summary, callId: String(extra.requestId), signal: extra.signal });
+      decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } else {
       if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
       const answer = await server.elicitInput(
         {
           mode: 'form',
-          message: confirmationPrompt(tool, summary, redactor.toolArguments(tool.name, args)),
+          message: confirmationMessage(tool, prompt),
           requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
         },
         { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },

@@ -18,6 +18,11 @@ export interface McpConfirmationRequest {
   arguments: unknown;
   /** One line for a person, redacted: the tool's `summarize(args)`, or its name and canonical arguments (`src/tools/call-rules.ts`). */
   summary: string;
+  /**
+   * What to show the person: the summary line, then the redacted arguments one per line, those that decide where the
+   * effect goes first and whole up to their cap (`approvalText`, `src/tools/call-summary.ts`), as elicitation shows them.
+   */
+  prompt: string;
   /** The JSON-RPC id of the `tools/call`, as a string. */
   callId: string;
   signal: AbortSignal;
@@ -47,7 +52,12 @@ export const CONFIRMATION_SCHEMA = {
  * arguments.
  */
 export function confirmationPrompt(tool: AnyTool, summary: string, shownArguments: unknown): string {
-  return `${confirmationPromptStart(tool.title ?? tool.name)}${approvalText(summary, shownArguments, tool.decisiveArguments)}${CONFIRMATION_PROMPT_END}`;
+  return confirmationMessage(tool, approvalText(summary, shownArguments, tool.decisiveArguments));
+}
+
+/** The elicitation message around a prompt {@link approvalText} made. */
+export function confirmationMessage(tool: AnyTool, prompt: string): string {
+  return `${confirmationPromptStart(tool.title ?? tool.name)}${prompt}${CONFIRMATION_PROMPT_END}`;
 }
 
 const CONFIRMATION_PROMPT_END = '\nApprove this call?';

@@ -145,6 +145,28 @@ describe('the hidden-recipient case on every approval surface', { timeout: 60_00
         }
       });
 
+      it("an MCP server's confirmation handler gets the same prompt", async () => {
+        const prompts: string[] = [];
+        const server = createMcpServer([mailTool()], {
+          logger: silentLogger,
+          confirmation: async (request) => {
+            prompts.push(request.prompt);
+            return { approved: false };
+          },
+        });
+        const client = new Client({ name: 'summary-test', version: '1.0.0' });
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        await client.connect(clientSide);
+        try {
+          await client.callTool({ name: 'send_email', arguments: mailArguments(bodyLength) });
+          expect(prompts).toHaveLength(1);
+          expect(prompts[0]).toContain(RECIPIENT_LINE);
+        } finally {
+          await client.close();
+        }
+      });
+
       it("the AI SDK's approval request carries the recipient in its reason", async () => {
         const guards = createToolGuards({ tools: [mailTool()] });
         const model = new MockLanguageModelV4({
