@@ -9,7 +9,7 @@
  * (`approvals show`, the card's "all arguments"), and a bidirectional override
  * in a value is shown as `⟨U+202E⟩`, never obeyed.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -240,6 +240,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`the console card in headless Chromium (s
         await card.locator('details.all-arguments summary').click();
         expect(await card.locator('details.all-arguments pre').innerText()).toContain(args.body);
       }
+      const shots = join(process.cwd(), '.cache', 'console-screenshot');
+      mkdirSync(shots, { recursive: true });
+      writeFileSync(join(shots, 'approval-summary.png'), await page.screenshot({ fullPage: false }));
       const bidiCard = page.locator(`section.approval[data-approval-id="${bidi.pending[0]!.approvalId}"]`);
       expect(await bidiCard.locator('dl.arguments').innerText()).toContain('mallory@⟨U+202E⟩moc.elpmaxe');
       expect(await bidiCard.innerText()).not.toContain('\u202E');
