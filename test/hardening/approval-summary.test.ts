@@ -204,6 +204,28 @@ describe('the hidden-recipient case on every approval surface', { timeout: 60_00
   }
 });
 
+describe('invisible characters in the terminal', () => {
+  it('toolwright approvals list, show and the terminal prompt write a right-to-left override as ⟨U+202E⟩', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tw-summary-bidi-'));
+    folders.push(folder);
+    const state = join(folder, 'state.db');
+    const args = { body: 'Hi\u200B', subject: 'Figures', to: 'mallory@\u202Emoc.elpmaxe' };
+    const { runtime, paused } = await pausedMailRun(args, { statePath: state });
+    const printed = capture();
+    await listApprovals({ state }, printed.io);
+    await listApprovals({ state, json: true }, printed.io);
+    await showApproval(paused.pending[0]!.approvalId, { state }, printed.io);
+    const terminal = capture('n');
+    await settle(paused, runtime, {}, terminal.io);
+    for (const text of [printed.text(), terminal.text()]) {
+      expect(text).toMatch(/mallory@(⟨U\+202E⟩|\\u202e)moc\.elpmaxe/);
+      expect(text).not.toMatch(/[\u200B\u202E]/);
+    }
+    expect(printed.text()).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
+    expect(terminal.text()).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
+  });
+});
+
 describe.skipIf(!existsSync(CHROMIUM))(`the console card in headless Chromium (skipped: no Chromium at ${CHROMIUM})`, { timeout: 120_000 }, () => {
   let profile: string;
   beforeAll(() => {
