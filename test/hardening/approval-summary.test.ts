@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryRunStore, runAgent, type AgentResult, type RunStore } from '../../src/agent/index.js';
 import { createToolGuards } from '../../src/agent/tool-guards.js';
 import { listApprovals, showApproval } from '../../src/cli/commands/approvals.js';
+import { printLogs } from '../../src/cli/commands/logs.js';
 import { settle, type AgentCliIo } from '../../src/cli/commands/run.js';
 import { startConsole } from '../../src/cli/console/console-server.js';
 import { toAISDKToolApproval, toAISDKTools } from '../../src/interop/ai-sdk/index.js';
@@ -82,7 +83,7 @@ function capture(...answers: string[]): { io: AgentCliIo; text: () => string; qu
   return { io, text: () => chunks.join(''), questions };
 }
 
-async function pausedMailRun(args: object, storage: { store: RunStore } | { statePath: string }) {
+async function pausedMailRun(args: object, storage: { store: RunStore } | { statePath: string; recordDir?: string }) {
   const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'send_email', arguments: args }]), textTurn('Not sent.')]);
   const runtime = { model, tools: [mailTool()], logger: silentLogger, ...storage };
   const paused = await runAgent({ ...runtime, prompt: 'Send the figures to the team.' });
@@ -209,12 +210,15 @@ describe('invisible characters in the terminal', () => {
     const folder = mkdtempSync(join(tmpdir(), 'tw-summary-bidi-'));
     folders.push(folder);
     const state = join(folder, 'state.db');
+    const runs = join(folder, 'runs');
     const args = { body: 'Hi\u200B', subject: 'Figures', to: 'mallory@\u202Emoc.elpmaxe' };
-    const { runtime, paused } = await pausedMailRun(args, { statePath: state });
+    const { runtime, paused } = await pausedMailRun(args, { statePath: state, recordDir: runs });
     const printed = capture();
     await listApprovals({ state }, printed.io);
     await listApprovals({ state, json: true }, printed.io);
     await showApproval(paused.pending[0]!.approvalId, { state }, printed.io);
+    await printLogs(paused.runId, { runs, state }, printed.io);
+    await printLogs(paused.runId, { runs, state, json: true }, printed.io);
     const terminal = capture('n');
     await settle(paused, runtime, {}, terminal.io);
     for (const text of [printed.text(), terminal.text()]) {
@@ -223,6 +227,26 @@ describe('invisible characters in the terminal', () => {
     }
     expect(printed.text()).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
     expect(terminal.text()).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
+  });
+
+  it('MCP elicitation writes it as ⟨U+202E⟩ too', async () => {
+    const server = createMcpServer([mailTool()], { logger: silentLogger });
+    const client = new Client({ name: 'summary-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const messages: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      messages.push(request.params.message);
+      return { action: 'decline' };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      await client.callTool({ name: 'send_email', arguments: { body: 'Hi', subject: 'Figures', to: 'mallory@\u202Emoc.elpmaxe' } });
+      expect(messages[0]).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
+      expect(messages[0]).not.toContain('\u202E');
+    } finally {
+      await client.close();
+    }
   });
 });
 
