@@ -61,6 +61,10 @@ export type {
 export { defineOutput } from './tools/index.js';
 export type { OutputDefinition, OutputOf, OutputOption, OutputOptions } from './tools/index.js';
 export type { ModelOutputFormat } from './protocol/index.js';
+// What a person deciding on a call is shown, for an approval screen of your own (docs/agent.md, "The arguments a person is shown").
+export { approvalText, describeArguments } from './tools/index.js';
+export type { ArgumentsSummary, DecisiveArgument, ShownText } from './tools/index.js';
+export { showInvisible } from './shared/visible-text.js';
 export type { OutputInvalidStop } from './agent/index.js';
 export {
   DuplicateToolError,

@@ -118,7 +118,7 @@ describe('runAgent({ policy })', () => {
     expect(paused.status).toBe('awaiting_confirmation');
     if (paused.status !== 'awaiting_confirmation') return;
     expect(paused.pending[0]!.summary).toBe(
-      'send_email({"to":"bob@corp.example"}) (send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); no rule vouches for where to came from, so the change needs a person\'s confirmation.)',
+      'send_email(to: "bob@corp.example") (send_email changes things, and the conversation now holds untrusted tool output (from read_inbox); no rule vouches for where to came from, so the change needs a person\'s confirmation.)',
     );
     const again = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], {
       model,
@@ -310,7 +310,7 @@ describe('CallPolicy: the order of the checks', () => {
     const first = await start(confirming).decide(call('eve@evil.example'));
     expect(first.decision).toEqual({
       action: 'confirm',
-      summary: expect.stringMatching(/^send_email\(\{"to":"eve@evil\.example"\}\) \(to "eve@evil\.example" is not one of the team/) as unknown,
+      summary: expect.stringMatching(/^send_email\(to: "eve@evil\.example"\) \(to "eve@evil\.example" is not one of the team/) as unknown,
     });
     const blocked = await start(() => ({ action: 'block', message: 'No mail today.' })).decide(call('eve@evil.example'));
     expect(blocked.decision).toEqual({ action: 'block', message: 'No mail today.' });
@@ -321,7 +321,7 @@ describe('CallPolicy: the order of the checks', () => {
     const nonsense = (() => ({ action: 'maybe' })) as unknown as ToolCallGuard;
     expect((await start(nonsense).decide(call('bob@corp.example'))).decision).toEqual({
       action: 'confirm',
-      summary: 'send_email({"to":"bob@corp.example"}) (the policy gave no usable verdict)',
+      summary: 'send_email(to: "bob@corp.example") (the policy gave no usable verdict)',
     });
   });
 });

@@ -461,7 +461,7 @@ describe('runAgent', () => {
       );
       expect(escalated).toMatchObject({
         status: 'awaiting_confirmation',
-        pending: [{ summary: 'send_email({"to":"a@corp.test"}) (a tool result earlier in this run was untrusted)' }],
+        pending: [{ summary: 'send_email(to: "a@corp.test") (a tool result earlier in this run was untrusted)' }],
       });
       const failing = await runAgent(
         options(createScriptedModel([toolCallTurn([{ name: 'send_email', arguments: { to: 'a@corp.test' } }])]), [send], {
@@ -471,7 +471,7 @@ describe('runAgent', () => {
           },
         }),
       );
-      expect(failing).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'send_email({"to":"a@corp.test"}) (the policy check failed)' }] });
+      expect(failing).toMatchObject({ status: 'awaiting_confirmation', pending: [{ summary: 'send_email(to: "a@corp.test") (the policy check failed)' }] });
     });
   });
 

@@ -21,6 +21,8 @@ import { randomBytes } from 'node:crypto';
 import type { Message } from '../protocol/messages.js';
 import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
+import type { Redactor } from '../shared/redaction/index.js';
+import { approvalText } from '../tools/call-summary.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
@@ -69,7 +71,18 @@ export interface ToolGuardsOptions {
 /** What the guards say about a call before it runs. */
 export type GuardDecision =
   | { action: 'run'; tool: AnyTool; arguments: unknown }
-  | { action: 'confirm'; tool: AnyTool; arguments: unknown; /** The redacted line to show the person deciding. */ summary: string }
+  | {
+      action: 'confirm';
+      tool: AnyTool;
+      arguments: unknown;
+      /** The redacted line to show the person deciding. */
+      summary: string;
+      /**
+       * What to show the person deciding: the summary line, then the redacted arguments line by line, those that decide
+       * where the effect goes first, each whole up to its cap (`approvalText`, `src/tools/call-summary.ts`).
+       */
+      prompt: string;
+    }
   | {
       action: 'refuse';
       /**
@@ -172,6 +185,7 @@ class Guards implements ToolGuards {
   readonly #limits: ResolvedLimits;
   readonly #state: RunState;
   readonly #policy: CallPolicy;
+  readonly #redactor: Redactor;
   readonly #systemPrompt: string | undefined;
   readonly #checked = new Map<string, Checked>();
   readonly #done = new Set<string>();
@@ -206,6 +220,7 @@ class Guards implements ToolGuards {
       recordPath: undefined,
     };
     const redactor = runRedactor({ redact: options.redact, tools: this.registry });
+    this.#redactor = redactor;
     this.#context = options.context;
     this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, this.#state);
     const system = messages.find((message) => message.role === 'system');
@@ -253,7 +268,13 @@ class Guards implements ToolGuards {
         decision.action === 'block'
           ? refusal('blocked', decision.message)
           : decision.action === 'confirm'
-            ? { action: 'confirm', tool: prepared.tool, arguments: prepared.arguments, summary: decision.summary }
+            ? {
+                action: 'confirm',
+                tool: prepared.tool,
+                arguments: prepared.arguments,
+                summary: decision.summary,
+                prompt: approvalText(decision.summary, this.#redactor.toolArguments(prepared.tool.name, prepared.arguments), prepared.tool.decisiveArguments),
+              }
             : { action: 'run', tool: prepared.tool, arguments: prepared.arguments },
     };
     this.#checked.set(call.id, checked);

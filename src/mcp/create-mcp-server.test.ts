@@ -334,7 +334,7 @@ describe('createMcpServer: confirmation', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({
       mode: 'form',
-      message: 'The assistant wants to run "delete_file", which needs your approval:\ndelete /tmp/x\nApprove this call?',
+      message: 'The assistant wants to run "delete_file", which needs your approval:\ndelete /tmp/x\n  path: "/tmp/x"\nApprove this call?',
     });
   });
 

@@ -28,6 +28,7 @@ import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
+import { approvalText } from '../tools/call-summary.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import { blockedByStillRunningMessage, stillRunningMessage } from '../tools/model-messages.js';
 import { StoppedCalls } from '../tools/stopped-calls.js';
@@ -38,7 +39,7 @@ import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
   confirmationFailedMessage,
-  confirmationPrompt,
+  confirmationMessage,
   confirmationRefusedMessage,
   confirmationUnavailableMessage,
   decisionFromElicitation,
@@ -218,7 +219,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     let approval: ToolCallApproval | undefined;
     if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments, context)) {
       const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, options);
+      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, summaryRedactor(), options);
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
     }
@@ -357,15 +358,28 @@ function missingCapability(capability: string, what: string): ToolError {
 }
 
 /** Asks for approval; returns the refusal text, or `undefined` when the call may run. */
-async function confirm(server: Server, extra: Extra, tool: AnyTool, args: unknown, summary: string, options: McpServerOptions): Promise<string | undefined> {
+async function confirm(
+  server: Server,
+  extra: Extra,
+  tool: AnyTool,
+  args: unknown,
+  summary: string,
+  redactor: Redactor,
+  options: McpServerOptions,
+): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
+  const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
   try {
     if (options.confirmation) {
-      decision = await options.confirmation({ tool, arguments: args, summary, callId: String(extra.requestId), signal: extra.signal });
+      decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } else {
       if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
       const answer = await server.elicitInput(
-        { mode: 'form', message: confirmationPrompt(tool, summary), requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never },
+        {
+          mode: 'form',
+          message: confirmationMessage(tool, prompt),
+          requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
+        },
         { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
       );
       decision = decisionFromElicitation(answer);

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { approvalText } from '../tools/call-summary.js';
 import type { AnyTool } from '../tools/index.js';
 
 /** One call waiting for a person's decision. */
@@ -17,6 +18,11 @@ export interface McpConfirmationRequest {
   arguments: unknown;
   /** One line for a person, redacted: the tool's `summarize(args)`, or its name and canonical arguments (`src/tools/call-rules.ts`). */
   summary: string;
+  /**
+   * What to show the person: the summary line, then the redacted arguments one per line, those that decide where the
+   * effect goes first and whole up to their cap (`approvalText`, `src/tools/call-summary.ts`), as elicitation shows them.
+   */
+  prompt: string;
   /** The JSON-RPC id of the `tools/call`, as a string. */
   callId: string;
   signal: AbortSignal;
@@ -40,8 +46,18 @@ export const CONFIRMATION_SCHEMA = {
   required: ['approve'],
 } as const;
 
-export function confirmationPrompt(tool: AnyTool, summary: string): string {
-  return `${confirmationPromptStart(tool.title ?? tool.name)}${summary}${CONFIRMATION_PROMPT_END}`;
+/**
+ * The elicitation message: the summary line, then the arguments line by line with those that decide where the effect
+ * goes first, each whole up to its cap (`approvalText`, `src/tools/call-summary.ts`). `shownArguments` are the redacted
+ * arguments.
+ */
+export function confirmationPrompt(tool: AnyTool, summary: string, shownArguments: unknown): string {
+  return confirmationMessage(tool, approvalText(summary, shownArguments, tool.decisiveArguments));
+}
+
+/** The elicitation message around a prompt {@link approvalText} made. */
+export function confirmationMessage(tool: AnyTool, prompt: string): string {
+  return `${confirmationPromptStart(tool.title ?? tool.name)}${prompt}${CONFIRMATION_PROMPT_END}`;
 }
 
 const CONFIRMATION_PROMPT_END = '\nApprove this call?';

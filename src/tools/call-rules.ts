@@ -6,13 +6,14 @@
  * disagreed; `test/rules/` runs one table of cases through both.
  * @module
  */
-import { canonicalJson } from '../shared/canonical-json.js';
 import type { Redactor } from '../shared/redaction/index.js';
 import { safeParseJson } from '../shared/safe-json.js';
+import { showInvisible } from '../shared/visible-text.js';
+import { describeArguments, inlineArguments } from './call-summary.js';
 import type { AnyTool } from './define-tool.js';
 import type { ToolCallRuleInput, ToolEffect } from './types.js';
 
-/** The longest summary line a person is shown, in UTF-16 code units; a longer one is cut and ends with `…`. */
+/** The longest custom summary line (a tool's `summarize`) a person is shown, in UTF-16 code units; a longer one is cut and ends with `…`. */
 export const SUMMARY_MAX_CHARS = 300;
 
 /**
@@ -43,16 +44,24 @@ export interface SummaryOptions {
 }
 
 /**
- * The one line shown to a person deciding on a call: the tool's `summarize(args)` when it returns a non-blank string,
- * otherwise `name(<canonical JSON of the arguments>)` (keys sorted, so the same call reads the same whatever order the
- * model wrote). `summarize` receives the redacted arguments, so a secret field reads `[REDACTED]`; the line is
- * redacted again, then cut at {@link SUMMARY_MAX_CHARS}.
+ * The one line shown to a person deciding on a call: the tool's `summarize(args)` when it returns a non-blank string
+ * (cut at {@link SUMMARY_MAX_CHARS}), otherwise `name(<arguments>)` with the arguments that decide where the effect goes
+ * first, each whole up to its cap, then the rest as canonical JSON, cut with the count of what was cut
+ * (`describeArguments`, `src/tools/call-summary.ts`): `send_email(to: "a@b.example", {"body":"Hi…"}… (2400 more characters))`.
+ * `summarize` receives the redacted arguments, so a secret field reads `[REDACTED]`; the line is redacted again, and
+ * bidirectional and zero-width characters are written as `⟨U+XXXX⟩`. Surfaces show the arguments beside it
+ * (`approvalText`), so a custom line cannot hide them either.
  */
 export function summarizeCall(tool: AnyTool, args: unknown, options: SummaryOptions): string {
   const { redactor, reason, context } = options;
   const shown = redactor.toolArguments(tool.name, jsonCopy(args));
-  const line = cutToLength(redactor.text(customSummary(tool, shown, context) ?? `${tool.name}(${argumentText(shown)})`), SUMMARY_MAX_CHARS);
-  return reason ? `${line} (${redactor.text(reason)})` : line;
+  const custom = customSummary(tool, shown, context);
+  const line = showInvisible(
+    custom !== undefined
+      ? cutToLength(redactor.text(custom), SUMMARY_MAX_CHARS)
+      : redactor.text(`${tool.name}(${inlineArguments(describeArguments(shown, tool.decisiveArguments))})`),
+  );
+  return reason ? `${line} (${showInvisible(redactor.text(reason))})` : line;
 }
 
 /** How a call is scheduled: `read` may run beside other reads; anything else runs alone, in the model's order. */
@@ -68,14 +77,6 @@ function customSummary(tool: AnyTool, args: unknown, context: unknown): string |
   } catch {
     // A summary that cannot be written must not hide the call: the generic line stands in.
     return undefined;
-  }
-}
-
-function argumentText(args: unknown): string {
-  try {
-    return canonicalJson(args);
-  } catch {
-    return 'arguments that cannot be shown as JSON';
   }
 }
 

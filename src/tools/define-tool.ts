@@ -55,6 +55,12 @@ interface ToolDefinitionBase<Args, Ctx> {
    * redacted, and the run's context as it is (what it copies from the context into the line is shown and stored).
    */
   summarize?: (args: Args, call: ToolCallRuleInput<Ctx>) => string;
+  /**
+   * Top-level argument names that decide where the call's effect goes, beyond those toolwright finds by name and shape
+   * (`to`, `url`, `amount`…, address- and URL-shaped values): shown first and whole (up to a cap) in the default summary
+   * line, MCP elicitation and the framework bridges' prompts (docs/agent.md, "The arguments a person is shown").
+   */
+  decisiveArguments?: readonly string[];
   /** Groups tools for two-stage routing ("billing", "support"…). */
   category?: string;
   /** Offered to the model whatever category routing picks. */
@@ -142,6 +148,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   /** The definition's rule; toolwright always passes the second argument (optional here so that existing direct calls still compile). */
   readonly confirm: boolean | ((args: Args, call?: ToolCallRuleInput<Ctx>) => boolean);
   readonly summarize: ((args: Args, call?: ToolCallRuleInput<Ctx>) => string) | undefined;
+  /** The definition's `decisiveArguments`; absent on a tool object built by hand. */
+  readonly decisiveArguments?: readonly string[] | undefined;
   readonly category: string | undefined;
   readonly alwaysAvailable: boolean;
   readonly timeoutMs: number | undefined;
@@ -208,6 +216,10 @@ export function defineTool(
       `\`acceptsIdempotencyKey\` must be true or false (got ${JSON.stringify(definition.acceptsIdempotencyKey)}). Set it to true only if execute dedupes on context.idempotencyKey.`,
     );
   }
+  const decisive: unknown = definition.decisiveArguments;
+  if (decisive !== undefined && (!Array.isArray(decisive) || !decisive.every((item) => typeof item === 'string'))) {
+    throw new ToolDefinitionError(name, '`decisiveArguments` must be an array of argument names, such as ["account_ref"].');
+  }
   for (const key of ['timeoutMs', 'maxResultChars'] as const) {
     const value = definition[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
@@ -256,6 +268,7 @@ export function defineTool(
     effectDeclared,
     confirm: confirm as Tool<unknown, unknown>['confirm'],
     summarize: definition.summarize as Tool<unknown, unknown>['summarize'],
+    decisiveArguments: decisive === undefined ? undefined : Object.freeze([...(decisive as string[])]),
     category: definition.category,
     alwaysAvailable: definition.alwaysAvailable ?? false,
     timeoutMs: definition.timeoutMs,

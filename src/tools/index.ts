@@ -22,6 +22,8 @@ export type {
   ZodToolDefinition,
 } from './define-tool.js';
 export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits.js';
+export { approvalText, describeArguments } from './call-summary.js';
+export type { ArgumentsSummary, DecisiveArgument, ShownText } from './call-summary.js';
 export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';
 export type {
   CallOptions,

@@ -141,7 +141,7 @@ describe('toolwright run with the subscriptions tools', { timeout: 180_000 }, ()
       if (previousKey === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = previousKey;
     }
-    expect(questions).toEqual(['  Approve this call? [y/N] ']);
+    expect(questions).toEqual(['  Approve this call? [y/N, a = all arguments] ']);
     const text = out.join('');
     expect(text).toContain('? Refund 29.00 USD of invoice inv_000101');
     expect(text).toContain('approved: create_refund (call_9)');

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Attributes, Span, SpanStatus, Tracer } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/index.js';
-import { decideApproval, listApprovals } from '../../src/cli/commands/approvals.js';
+import { decideApproval, listApprovals, showApproval } from '../../src/cli/commands/approvals.js';
 import { printLogs } from '../../src/cli/commands/logs.js';
 import { runResumeCommand } from '../../src/cli/commands/resume.js';
 import { runRunCommand, type AgentCliIo } from '../../src/cli/commands/run.js';
@@ -139,6 +139,8 @@ describe('secrets never reach disk or a terminal in clear', { timeout: 120_000 }
     const list = capture();
     await listApprovals({}, list.io);
     await listApprovals({ json: true }, list.io);
+    await showApproval(paused.pending[0]!.approvalId, {}, list.io);
+    await showApproval(paused.pending[0]!.approvalId, { json: true }, list.io);
     printed.push(list.text());
     expect(list.text()).toContain('[REDACTED]');
     expect(leaks(filesUnder(home))).toEqual([]);

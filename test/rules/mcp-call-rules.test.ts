@@ -28,8 +28,8 @@ async function throughMcp(rule: CallRuleCase, decision: PersonDecision, asker: A
   const client = new Client({ name: 'rules-test', version: '1.0.0' }, { capabilities: asker === 'elicitation' ? { elicitation: { form: {} } } : {} });
   if (asker === 'elicitation') {
     client.setRequestHandler(ElicitRequestSchema, (request) => {
-      // The prompt is "…needs your approval:\n<summary>\nApprove this call?".
-      asked = request.params.message.split('\n').slice(1, -1).join('\n');
+      // The prompt is "…needs your approval:\n<summary>\n  <argument lines>\nApprove this call?".
+      asked = request.params.message.split('\n')[1];
       return { action: 'accept', content: { approve: decision === 'approve' } };
     });
   }

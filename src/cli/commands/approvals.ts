@@ -15,6 +15,7 @@ import {
   type StoredConfirmation,
 } from '../../agent/index.js';
 import { defaultRunsDir } from '../../agent/toolwright-home.js';
+import { escapeInvisibleInJson, showInvisible } from '../../shared/visible-text.js';
 import { STORE_OPTION_HELP, openCliRunStore, type StoreOptions } from '../cli-run-store.js';
 import { SETTINGS_FLAGS_HINT, addRunSettingsOptions, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -45,7 +46,7 @@ export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): 
       redact({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() }) as Omit<StoredConfirmation, 'token' | 'expiresAt'> & { expiresAt: string },
   );
   if (options.json) {
-    io.out(`${JSON.stringify(shown, null, 2)}\n`);
+    io.out(`${escapeInvisibleInJson(JSON.stringify(shown, null, 2))}\n`);
   } else if (pending.length === 0) {
     io.out('No calls are waiting for confirmation.\n');
   } else {
@@ -72,6 +73,42 @@ async function storedSettingsNotes(store: RunStore, runIds: ReadonlySet<string>)
   return notes;
 }
 
+/**
+ * One waiting (or decided) call with all its arguments, redacted: the step after `approvals list`, which shows the
+ * decisive arguments whole and cuts the rest.
+ */
+export async function showApproval(approvalId: string, options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation> {
+  const store = await openCliRunStore(options);
+  let found: StoredConfirmation | undefined;
+  try {
+    found = await store.findConfirmation(approvalId);
+  } finally {
+    await store.close();
+  }
+  if (!found) throw unknownApproval(approvalId);
+  const { token: _token, ...rest } = found;
+  const shown = createRedactor()({ ...rest, expiresAt: new Date(rest.expiresAt).toISOString() }) as Omit<StoredConfirmation, 'token' | 'expiresAt'> & {
+    expiresAt: string;
+  };
+  if (options.json) {
+    io.out(`${escapeInvisibleInJson(JSON.stringify(shown, null, 2))}\n`);
+  } else {
+    const status = shown.decision === undefined ? `waiting, expires ${shown.expiresAt}` : `${shown.decision === 'approve' ? 'approved' : 'denied'}`;
+    io.out(
+      `${shown.approvalId}  ${showInvisible(shown.summary)}\n  ${shown.toolName} · run ${shown.runId} · ${status}\n` +
+        `  all arguments:\n${escapeInvisibleInJson(JSON.stringify(shown.arguments, null, 2) ?? 'none').replace(/^/gm, '    ')}\n`,
+    );
+  }
+  return found;
+}
+
+function unknownApproval(approvalId: string): ConfirmationRefusedError {
+  return new ConfirmationRefusedError(
+    'unknown_call',
+    `No approval "${showInvisible(approvalId)}" in the run store. List what is waiting with \`toolwright approvals list\`.`,
+  );
+}
+
 export async function decideApproval(
   approvalId: string,
   decision: Decision,
@@ -81,18 +118,14 @@ export async function decideApproval(
   const store = await openCliRunStore(options);
   try {
     const pending = await store.findConfirmation(approvalId);
-    if (!pending)
-      throw new ConfirmationRefusedError(
-        'unknown_call',
-        `No approval "${approvalId}" in the run store. List what is waiting with \`toolwright approvals list\`.`,
-      );
+    if (!pending) throw unknownApproval(approvalId);
     const decided = await decideConfirmation(
       { token: pending.token, decision, ...(options.reason !== undefined ? { reason: options.reason } : {}) },
       // The record goes to the operator's folder, never to a path the stored run names.
       { store, recordDir: options.runs ?? defaultRunsDir() },
     );
     const open = await store.listConfirmations({ runId: decided.runId, undecided: true });
-    io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${createRedactor().text(decided.summary)} (run ${decided.runId})\n`);
+    io.out(`${decision === 'approve' ? 'Approved' : 'Denied'}: ${showInvisible(createRedactor().text(decided.summary))} (run ${decided.runId})\n`);
     io.out(
       open.length === 0
         ? `Every call of run ${decided.runId} is decided; continue it with: toolwright resume ${decided.runId} --model … --tools …\n`
@@ -134,6 +167,16 @@ export function registerApprovalsCommand(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: ApprovalsOptions) => {
       await listApprovals(options, terminalIo());
+    });
+  approvals
+    .command('show')
+    .description('Show one call with all its arguments (redacted), as `list` shows them cut.')
+    .argument('<id>', 'the approval id from `toolwright approvals list`')
+    .option('--state <file>', 'the SQLite file of pending runs')
+    .option('--store <url>', STORE_OPTION_HELP)
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: ApprovalsOptions) => {
+      await showApproval(id, options, terminalIo());
     });
   addRunSettingsOptions(
     approvals

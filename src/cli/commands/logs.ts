@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { RunRecorder, createRedactor, defaultRunsDir, findPrice, readRunRecord, type RunRecordLine } from '../../agent/index.js';
 import { STORE_OPTION_HELP, openCliRunStore } from '../cli-run-store.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { escapeInvisibleInJson, showInvisible } from '../../shared/visible-text.js';
 import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
 
 export interface LogsOptions {
@@ -40,7 +41,7 @@ export async function printLogs(runId: string, options: LogsOptions, io: AgentCl
   const redact = createRedactor();
   const lines = readRunRecord(await findRecord(runId, options)).map((line) => redact(line) as RunRecordLine);
   if (options.json) {
-    for (const line of lines) io.out(`${JSON.stringify(line)}\n`);
+    for (const line of lines) io.out(`${escapeInvisibleInJson(JSON.stringify(line))}\n`);
     return lines;
   }
   // The record keeps no price table: a model the built-in table lacks shows "price unknown", not $0.
@@ -48,7 +49,7 @@ export async function printLogs(runId: string, options: LogsOptions, io: AgentCl
   for (const line of lines) {
     if (line.type === 'run_started') priceKnown = findPrice(line.modelId) !== undefined;
     const text = formatLine(line, priceKnown);
-    if (text !== undefined) io.out(`${line.time.slice(11, 23)}  ${text.replace(/\n/g, '\n              ')}\n`);
+    if (text !== undefined) io.out(`${line.time.slice(11, 23)}  ${showInvisible(text).replace(/\n/g, '\n              ')}\n`);
   }
   return lines;
 }

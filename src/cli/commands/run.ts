@@ -33,6 +33,9 @@ import { STORE_OPTION_HELP, openCliRunStore, postgresUrlOf } from '../cli-run-st
 import { resultText } from '../../formats/content-as-text.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { isPlainObject } from '../../shared/own.js';
+import type { Redactor } from '../../shared/redaction/index.js';
+import { escapeInvisibleInJson, showInvisible } from '../../shared/visible-text.js';
+import { argumentLines, describeArguments } from '../../tools/call-summary.js';
 import type { ImportedMcpTools } from '../../mcp/index.js';
 import { loadMcpModule } from '../load-mcp.js';
 import { loadToolModule } from '../load-tool-module.js';
@@ -218,7 +221,7 @@ export async function buildRuntime(
     else if (event.type === 'model_response' || event.type === 'model_error') status.modelCallEnded();
     if (options.json) return;
     const line = formatEvent(redact(event) as RunEvent);
-    if (line !== undefined) io.out(`${line}\n`);
+    if (line !== undefined) io.out(`${showInvisible(line)}\n`);
   };
   return {
     options: runtime,
@@ -243,7 +246,8 @@ function streamPrinter(io: AgentCliIo, status: StatusLine, label: string, json: 
   let endsLine = true;
   const write = (text: string) => {
     if (text === '') return;
-    io.out(text);
+    // Model and tool text reaches a person here: a bidirectional or zero-width character is shown, never obeyed.
+    io.out(showInvisible(text));
     endsLine = text.endsWith('\n');
   };
   const closeAnswer = () => {
@@ -307,8 +311,14 @@ export async function settle(
   while (result.status === 'awaiting_confirmation' && options.interactive !== false && io.ask) {
     const decisions: ConfirmationDecision[] = [];
     for (const pending of result.pending) {
-      io.out(redact.text(`\n? ${pending.summary}\n    ${pending.toolName} ${compact(redact.toolArguments(pending.toolName, pending.arguments), 300)}\n`));
-      const answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
+      io.out(`\n? ${pendingText(redact, pending, '    ')}`);
+      let answer = (await io.ask('  Approve this call? [y/N, a = all arguments] ')).trim().toLowerCase();
+      // Every argument, one step away: shown whole (redacted), then the question again.
+      if (answer === 'a') {
+        const all = JSON.stringify(redact.toolArguments(pending.toolName, pending.arguments), null, 2) ?? 'none';
+        io.out(`${escapeInvisibleInJson(redact.text(all)).replace(/^/gm, '    ')}\n`);
+        answer = (await io.ask('  Approve this call? [y/N] ')).trim().toLowerCase();
+      }
       const approved = answer === 'y' || answer === 'yes';
       decisions.push({ token: pending.token, decision: approved ? 'approve' : 'deny', ...(approved ? {} : { reason: 'declined in the terminal' }) });
     }
@@ -325,7 +335,9 @@ export async function settle(
   const priceKnown = findPrice(runtime.model.id, { ...DEFAULT_PRICES, ...runtime.prices }) !== undefined;
   // Without a price the cost is unknown, not zero: JSON says `costUsd: null, priceKnown: false`.
   io.out(
-    options.json ? `${JSON.stringify({ ...shown, costUsd: priceKnown ? shown.costUsd : null, priceKnown }, null, 2)}\n` : formatResult(shown, { priceKnown }),
+    options.json
+      ? `${escapeInvisibleInJson(JSON.stringify({ ...shown, costUsd: priceKnown ? shown.costUsd : null, priceKnown }, null, 2))}\n`
+      : showInvisible(formatResult(shown, { priceKnown })),
   );
   return result;
 }
@@ -407,8 +419,23 @@ export function formatResult(result: AgentResult, options: { priceKnown?: boolea
   }
 }
 
+/**
+ * A waiting call as the terminal shows it (`approvals list`, a run's result): its summary line, then its arguments
+ * line by line with those that decide where the effect goes first, each whole up to its cap (`describeArguments`), and
+ * where to read them all. `pending` is already redacted.
+ */
 export function formatPending(pending: Pick<PendingConfirmation, 'approvalId' | 'summary' | 'toolName' | 'arguments' | 'expiresAt'>): string {
-  return `  ${pending.approvalId}  ${pending.summary}\n      ${pending.toolName} ${compact(pending.arguments, 200)} · expires ${pending.expiresAt}\n`;
+  const lines = argumentLines(describeArguments(pending.arguments)).map((line) => `      ${line}\n`);
+  return (
+    `  ${pending.approvalId}  ${showInvisible(pending.summary)}\n      ${pending.toolName} · expires ${pending.expiresAt}\n${lines.join('')}` +
+    `      all arguments: toolwright approvals show ${pending.approvalId}\n`
+  );
+}
+
+/** The terminal question's text for one waiting call: the summary line and its arguments, decisive first, redacted. */
+function pendingText(redact: Redactor, pending: PendingConfirmation, indent: string): string {
+  const lines = argumentLines(describeArguments(redact.toolArguments(pending.toolName, pending.arguments)));
+  return `${showInvisible(redact.text(pending.summary))}\n${lines.map((line) => `${indent}${redact.text(line)}\n`).join('')}`;
 }
 
 /** Reads the CLI's meta back from a stored run. */

@@ -7,6 +7,8 @@
  * @module
  */
 import type { StoredConfirmation } from '../../agent/index.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
+import { describeArguments, shownText } from '../../tools/call-summary.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
 import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
@@ -146,8 +148,7 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
       }
       · expires ${formatTime(item.expiresAt)}
     </div>
-    <pre>${shown(item.arguments)}</pre>
-    ${storedSettings ? storedSettingsSection(storedSettings, item.runId) : ''}
+    ${argumentsBlock(item.arguments)} ${storedSettings ? storedSettingsSection(storedSettings, item.runId) : ''}
     <form method="post" action="${action}/approve">
       <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
     </form>
@@ -161,6 +162,32 @@ function approvalCard(item: StoredConfirmation, formToken: string, showRun = fal
       /><button class="deny" type="submit">Deny</button>
     </form>
   </section>`;
+}
+
+/**
+ * A card's arguments: those that decide where the effect goes (recipients, destinations, accounts, amounts, paths,
+ * address-shaped values) first, each whole up to its cap, then the rest cut with the count of what was cut
+ * (`describeArguments`, the same summary every approval surface shows), and all of them one click away.
+ */
+function argumentsBlock(args: unknown): Html {
+  const { decisive, others } = describeArguments(args);
+  return html`<dl class="arguments">
+      ${decisive.map(
+        (argument) =>
+          html`<dt class="decisive">${argument.path}</dt>
+            <dd class="decisive"><code>${shownText(argument)}</code></dd>`,
+      )}
+      ${
+        others
+          ? html`<dt>${decisive.length > 0 ? 'other arguments' : 'arguments'}</dt>
+              <dd><code>${shownText(others)}</code></dd>`
+          : ''
+      }
+    </dl>
+    <details class="all-arguments">
+      <summary>all arguments</summary>
+      <pre>${shown(args, DEFAULT_ARGUMENT_LIMITS.maxChars)}</pre>
+    </details>`;
 }
 
 /**
@@ -274,15 +301,15 @@ export function errorPage(status: number, message: string): Html {
   );
 }
 
-/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at {@link MAX_SHOWN_CHARS}. */
-export function shown(value: unknown): string {
+/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at `max` ({@link MAX_SHOWN_CHARS}). */
+export function shown(value: unknown, max = MAX_SHOWN_CHARS): string {
   let text: string;
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
   } catch {
     text = '(cannot be shown)';
   }
-  return text.length > MAX_SHOWN_CHARS ? `${text.slice(0, MAX_SHOWN_CHARS)}\n… (${text.length - MAX_SHOWN_CHARS} more characters in the record)` : text;
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters in the record)` : text;
 }
 
 function formatDuration(ms: number): string {

@@ -44,6 +44,10 @@ details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 .marks li { padding: 2px 0; }
 .approval { background: #fff; border: 1px solid var(--line); padding: 12px 14px; margin-bottom: 12px; }
 .approval .summary { font-weight: 600; margin-bottom: 6px; }
+.approval dl.arguments { display: grid; grid-template-columns: max-content 1fr; gap: 2px 10px; margin: 6px 0; }
+.approval dl.arguments dt { color: var(--muted); }
+.approval dl.arguments dt.decisive { color: inherit; font-weight: 600; }
+.approval dl.arguments dd { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .approval form { display: inline-flex; gap: 8px; margin: 8px 12px 0 0; }
 button { font: inherit; padding: 4px 14px; border-radius: 4px; border: 1px solid var(--line); background: #fff; cursor: pointer; }
 button.approve { background: #2f9e44; border-color: #2f9e44; color: #fff; }

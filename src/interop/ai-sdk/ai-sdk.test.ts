@@ -166,7 +166,7 @@ describe('toAISDKTools under generateText', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Pay bob 500' }];
     const first = await generateText({ model, tools: aiTools, toolApproval, messages, stopWhen: stepCountIs(3) });
     const request = first.content.find((part) => part.type === 'tool-approval-request')!;
-    expect(request.reason).toBe('send_money({"amount":500,"to":"bob"})');
+    expect(request.reason).toBe('send_money(amount: 500, to: "bob")\n  amount: 500\n  to: "bob"');
     expect(ran).toEqual([]);
     messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
     await generateText({ model, tools: aiTools, toolApproval, messages, stopWhen: stepCountIs(3) });

@@ -53,8 +53,9 @@ export type AISDKToolApproval = Record<string, (input: unknown, options: { toolC
 
 /**
  * The AI SDK 7 way to ask for approval (`generateText({ toolApproval })`, which replaces the tools' own deprecated
- * `needsApproval`): for each tool of the guards, `user-approval` with toolwright's redacted summary as the reason shown
- * to the person when the guards' decision is `confirm`, otherwise `not-applicable`.
+ * `needsApproval`): for each tool of the guards, `user-approval` with toolwright's redacted summary and arguments (the
+ * guards' `prompt`: those that decide where the effect goes first, each whole up to its cap) as the reason shown to the
+ * person when the guards' decision is `confirm`, otherwise `not-applicable`.
  */
 export function toAISDKToolApproval(guards: ToolGuards): AISDKToolApproval {
   if (!isToolGuards(guards)) throw new InvalidArgumentError('toAISDKToolApproval expects the guards the tools were made with (createToolGuards).');
@@ -62,7 +63,7 @@ export function toAISDKToolApproval(guards: ToolGuards): AISDKToolApproval {
   for (const name of guards.registry.names()) {
     approval[name] = async (input, options) => {
       const decision = await guards.check({ id: options.toolCallId, name, arguments: input });
-      return decision.action === 'confirm' ? { type: 'user-approval', reason: decision.summary } : { type: 'not-applicable' };
+      return decision.action === 'confirm' ? { type: 'user-approval', reason: decision.prompt } : { type: 'not-applicable' };
     };
   }
   return approval;

@@ -5,7 +5,7 @@
  * dependency, loaded on first use. Use named exports, not wildcards.
  * @module
  */
-export { toOpenAIAgentsTools } from './to-openai-agents-tools.js';
-export type { OpenAIAgentsTool, OpenAIAgentsToolsOptions } from './to-openai-agents-tools.js';
+export { openAIAgentsApprovalPrompt, toOpenAIAgentsTools } from './to-openai-agents-tools.js';
+export type { OpenAIAgentsApprovalItem, OpenAIAgentsTool, OpenAIAgentsToolsOptions } from './to-openai-agents-tools.js';
 export { fromOpenAIAgentsTools } from './from-openai-agents-tools.js';
 export type { AnyOpenAIAgentsFunctionTool, FromOpenAIAgentsToolsOptions } from './from-openai-agents-tools.js';

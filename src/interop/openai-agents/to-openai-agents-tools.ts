@@ -69,6 +69,26 @@ function agentsTool(tool: typeof sdkTool, guards: ToolGuards, entry: AnyTool): O
   return made as OpenAIAgentsTool;
 }
 
+/** The part of an SDK interruption (`result.interruptions[i]`, a `RunToolApprovalItem`) that names the call waiting for a person. */
+export interface OpenAIAgentsApprovalItem {
+  rawItem: { callId?: string; name?: string; arguments?: string } | object;
+}
+
+/**
+ * What to show the person deciding on an interruption: toolwright's redacted summary line, then the call's arguments
+ * line by line, those that decide where the effect goes (recipients, destinations, accounts, amounts, paths) first and
+ * whole up to their cap, the rest cut with the count of what was cut (the guards' `prompt`). `undefined` when the
+ * guards do not ask a person about this call (or the item is not a function call).
+ */
+export async function openAIAgentsApprovalPrompt(guards: ToolGuards, item: OpenAIAgentsApprovalItem): Promise<string | undefined> {
+  if (!isToolGuards(guards)) throw new InvalidArgumentError('openAIAgentsApprovalPrompt expects the guards the tools were made with (createToolGuards).');
+  const raw = item.rawItem as { callId?: unknown; name?: unknown; arguments?: unknown };
+  if (typeof raw.callId !== 'string' || typeof raw.name !== 'string') return undefined;
+  const argumentsText = typeof raw.arguments === 'string' ? raw.arguments : '{}';
+  const decision = await guards.check({ id: raw.callId, name: raw.name, argumentsText });
+  return decision.action === 'confirm' ? decision.prompt : undefined;
+}
+
 /** The result as text parts; a structured-only result as its JSON. */
 function textParts(result: ToolResult): ToolResult['content'] {
   if (result.content.length === 0 && result.structuredContent !== undefined) return [{ type: 'text', text: JSON.stringify(result.structuredContent) }];
