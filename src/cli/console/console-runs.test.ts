@@ -13,7 +13,7 @@ import { createMemoryRunStore, readRunRecord, resumeAgent, runAgent, RunRecorder
 import { createScriptedModel, textTurn, toolCallTurn } from '../../models/scripted/scripted-model.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { silentLogger } from '../../tools/tool-registry.js';
-import { listRuns, MAX_RECORD_BYTES, summarize, type ConsoleSources } from './console-runs.js';
+import { listRuns, MAX_RECORD_BYTES, readRecord, summarize, type ConsoleSources } from './console-runs.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'tw-console-runs-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -152,5 +152,34 @@ describe('the run summary the recorder keeps', () => {
     // Grown: read again.
     appendFileSync(path, '\n');
     expect((await listRuns(sources))[0]).toMatchObject({ model: 'model-bb' });
+  });
+});
+
+describe('a record path the store names', () => {
+  it('is read only inside the runs folder: a path a store writer planted elsewhere is never opened', async () => {
+    const runsDir = join(folder, 'store-named');
+    const store = createMemoryRunStore();
+    const sources: ConsoleSources = { store, runsDir };
+    const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice: '7' } }]), textTurn('Refunded.')]);
+    const paused = await runAgent({ recordDir: runsDir, store, logger: silentLogger, tools: [refund], prompt: 'Refund invoice 7.', model });
+    if (paused.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${paused.status}`);
+
+    // A file of the operator's outside the runs folder, shaped like a record, named by the stored run.
+    const outside = join(folder, 'operator-notes.jsonl');
+    writeFileSync(outside, `${JSON.stringify({ type: 'run_start', runId: paused.runId, at: 1, model: 'planted-marker', tools: ['planted_tool'] })}\n`);
+    const stored = (await store.loadRun(paused.runId))!;
+    await store.saveRun({ ...stored, state: { ...stored.state, recordPath: outside } });
+
+    const read = await readRecord(sources, paused.runId, await store.loadRun(paused.runId));
+    expect(read.path).toBe(RunRecorder.pathFor(runsDir, paused.runId));
+    expect(JSON.stringify(read)).not.toContain('planted');
+    const listed = (await listRuns(sources)).find((run) => run.runId === paused.runId);
+    expect(JSON.stringify(listed)).not.toContain('planted');
+
+    // A stored path inside the runs folder is still followed.
+    const inside = join(runsDir, 'moved.jsonl');
+    writeFileSync(inside, readFileSync(RunRecorder.pathFor(runsDir, paused.runId)));
+    await store.saveRun({ ...stored, state: { ...stored.state, recordPath: inside } });
+    expect((await readRecord(sources, paused.runId, await store.loadRun(paused.runId))).path).toBe(inside);
   });
 });

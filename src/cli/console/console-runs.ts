@@ -7,7 +7,7 @@
  * @module
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   MAX_SUMMARY_BYTES,
   RunRecorder,
@@ -45,9 +45,20 @@ export interface ConsoleSources {
 
 export type RecordRead = { lines: RunRecordLine[]; path: string } | { missing: true; path: string } | { tooLarge: true; path: string; bytes: number };
 
-/** Where a run's record may be: where the store says it is, else in the runs folder. */
+/**
+ * Where a run's record may be: where the store says it is when that is inside the runs folder, else the runs folder's own
+ * path for the run. A stored path elsewhere is never read: whoever can write a shared store could otherwise make the
+ * console read and show any file of the operator's.
+ */
 function recordCandidates(sources: ConsoleSources, runId: string, stored: StoredRun | undefined): string[] {
-  return [stored?.state.recordPath, RunRecorder.pathFor(sources.runsDir, runId)].filter((path): path is string => typeof path === 'string');
+  const own = RunRecorder.pathFor(sources.runsDir, runId);
+  const storedPath = stored?.state.recordPath;
+  return typeof storedPath === 'string' && storedPath !== own && isInside(sources.runsDir, storedPath) ? [storedPath, own] : [own];
+}
+
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(resolve(folder), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /** Reads a run's record: where the store says it is, else in the runs folder. Lines are redacted again, as `toolwright logs` does. */
