@@ -55,6 +55,8 @@ const indexing = (build: (size: number) => string) => (size: number) => {
 // The patterns before commit b96c974 (value-detectors.ts), kept here as controls only.
 const OLD_EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi;
 const OLD_BARE_HOST = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi;
+// The bare host with no path (the detector added for issue #25) as it would read without its start guard and label bound.
+const UNGUARDED_BARE_HOST = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?![\w.])/gi;
 const OLD_NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
 const OLD_AMOUNT = new RegExp(String.raw`${CURRENCY}\s?(?:${OLD_NUMBER})\b|\b(?:${OLD_NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi');
@@ -89,6 +91,27 @@ const cases: Case[] = [
       index.add({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, haystack);
       return () => index.sourcesOfText(needle);
     },
+  },
+  {
+    name: 'sourcesOfPhrases: index a text of distinct words, then ask for it whole',
+    kind: 'toolwright',
+    sizes: sizes(MAX),
+    prepare: (size) => {
+      const words = Array.from({ length: Math.ceil(size / 8) }, (_, index) => `w${index.toString(36)}`)
+        .join(' ')
+        .slice(0, size);
+      return () => {
+        const index = new ProvenanceIndex();
+        index.add({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, words);
+        return index.sourcesOfPhrases(words).length;
+      };
+    },
+  },
+  {
+    name: 'bare host with no path, unguarded: labels that never end in a suffix',
+    kind: 'control',
+    sizes: sizes(CONTROL_MAX),
+    prepare: scanning(UNGUARDED_BARE_HOST, hostile('bare host labels, a word at the end')),
   },
   {
     name: 'old e-mail pattern: local-part run, no @',

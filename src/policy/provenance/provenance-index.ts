@@ -37,7 +37,25 @@ export interface ProvenanceView {
   sourcesOfText(text: string): readonly ProvenanceSource[];
   /** The sources in which the number appears, as an amount or as a bare number. */
   sourcesOfNumber(value: number): readonly ProvenanceSource[];
+  /**
+   * The sources of each run of `PHRASE_WORDS` words in `text` that some source holds (case-insensitive, on word boundaries), in
+   * the text's order. Optional: a view without it attributes no phrase.
+   */
+  sourcesOfPhrases?(text: string): readonly PhraseSources[];
 }
+
+/** A run of words of an argument found in the run's sources. */
+export interface PhraseSources {
+  /** The words, lower case, joined by single spaces. */
+  phrase: string;
+  sources: readonly ProvenanceSource[];
+}
+
+/**
+ * How many words in a row make a phrase that can be said to be copied: fewer, and common collocations (`let me know if you`)
+ * would be; more, and a sentence copied with one word changed every few words would not.
+ */
+export const PHRASE_WORDS = 6;
 
 /** Text kept per source; beyond it a value in the tail is not attributed. */
 export const MAX_INDEXED_CHARS = 200_000;
@@ -53,6 +71,9 @@ const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
 export class ProvenanceIndex implements ProvenanceView {
   readonly #texts: IndexedText[] = [];
   readonly #values = new Map<string, Set<number>>();
+  /** Every run of `PHRASE_WORDS` words of the texts indexed so far (`#phrasesUpTo` of them), built on the first phrase query. */
+  readonly #phrases = new Map<string, Set<number>>();
+  #phrasesUpTo = 0;
 
   /** Adds a text under its source. */
   add(source: ProvenanceSource, text: string): void {
@@ -83,6 +104,27 @@ export class ProvenanceIndex implements ProvenanceView {
     return this.#texts.filter((item) => containsOnBoundaries(item.folded, needle)).map((item) => item.source);
   }
 
+  sourcesOfPhrases(text: string): readonly PhraseSources[] {
+    // Texts indexed since the last query are split now, once each: a run with no rule that asks pays nothing.
+    for (; this.#phrasesUpTo < this.#texts.length; this.#phrasesUpTo++) {
+      const index = this.#phrasesUpTo;
+      for (const phrase of phrasesOf(this.#texts[index]!.folded)) {
+        let set = this.#phrases.get(phrase);
+        if (!set) this.#phrases.set(phrase, (set = new Set()));
+        set.add(index);
+      }
+    }
+    const found: PhraseSources[] = [];
+    const seen = new Set<string>();
+    for (const phrase of phrasesOf(fold(text))) {
+      const indices = this.#phrases.get(phrase);
+      if (indices === undefined || seen.has(phrase)) continue;
+      seen.add(phrase);
+      found.push({ phrase, sources: this.#sources(indices) });
+    }
+    return found;
+  }
+
   #note(key: string, index: number): void {
     let set = this.#values.get(key);
     if (!set) this.#values.set(key, (set = new Set()));
@@ -91,6 +133,17 @@ export class ProvenanceIndex implements ProvenanceView {
 
   #sources(indices: ReadonlySet<number> | undefined): readonly ProvenanceSource[] {
     return indices === undefined ? [] : [...indices].map((index) => this.#texts[index]!.source);
+  }
+}
+
+/** Every run of `PHRASE_WORDS` words (letters and digits) of a folded text, joined by single spaces; one pass. */
+function* phrasesOf(folded: string): Generator<string> {
+  const window: string[] = [];
+  // A JSON escape is a break between words: tool output is indexed as JSON text, where a line break is `\n`.
+  for (const match of folded.replace(/\\[nrt]/g, ' ').matchAll(/[\p{L}\p{N}]+/gu)) {
+    window.push(match[0]);
+    if (window.length > PHRASE_WORDS) window.shift();
+    if (window.length === PHRASE_WORDS) yield window.join(' ');
   }
 }
 
