@@ -345,7 +345,7 @@ export type {
   LimitNumberOptions,
   MatchSchemaOptions,
   PathUnderOptions,
-  PhraseSources,
+  PieceSources,
   Policy,
   PolicyCall,
   PolicyDecision,

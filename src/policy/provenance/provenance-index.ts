@@ -41,13 +41,18 @@ export interface ProvenanceView {
    * The sources of each run of `PHRASE_WORDS` words in `text` that some source holds (case-insensitive, on word boundaries), in
    * the text's order. Optional: a view without it attributes no phrase.
    */
-  sourcesOfPhrases?(text: string): readonly PhraseSources[];
+  sourcesOfPhrases?(text: string): readonly PieceSources[];
+  /**
+   * The sources of each value-like token in `text` (`isValueLikeToken`: a word with `.`, `/`, `@` or `:` inside, or with four
+   * digits) that some source holds as a token of its own, case-insensitive, in the text's order. Optional, as above.
+   */
+  sourcesOfTokens?(text: string): readonly PieceSources[];
 }
 
-/** A run of words of an argument found in the run's sources. */
-export interface PhraseSources {
-  /** The words, lower case, joined by single spaces. */
-  phrase: string;
+/** A piece of an argument (a run of words, or one value-like token) found in the run's sources. */
+export interface PieceSources {
+  /** The piece, lower case (a run of words joined by single spaces). */
+  piece: string;
   sources: readonly ProvenanceSource[];
 }
 
@@ -71,9 +76,12 @@ const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
 export class ProvenanceIndex implements ProvenanceView {
   readonly #texts: IndexedText[] = [];
   readonly #values = new Map<string, Set<number>>();
-  /** Every run of `PHRASE_WORDS` words of the texts indexed so far (`#phrasesUpTo` of them), built on the first phrase query. */
-  readonly #phrases = new Map<string, Set<number>>();
-  #phrasesUpTo = 0;
+  /**
+   * Every run of `PHRASE_WORDS` words (`phrase:…`) and every value-like token (`token:…`) of the texts indexed so far (the first
+   * `#piecesUpTo`), built on the first query for either.
+   */
+  readonly #pieces = new Map<string, Set<number>>();
+  #piecesUpTo = 0;
 
   /** Adds a text under its source. */
   add(source: ProvenanceSource, text: string): void {
@@ -104,25 +112,36 @@ export class ProvenanceIndex implements ProvenanceView {
     return this.#texts.filter((item) => containsOnBoundaries(item.folded, needle)).map((item) => item.source);
   }
 
-  sourcesOfPhrases(text: string): readonly PhraseSources[] {
+  sourcesOfPhrases(text: string): readonly PieceSources[] {
+    return this.#sourcesOfPieces('phrase', phrasesOf(fold(text)));
+  }
+
+  sourcesOfTokens(text: string): readonly PieceSources[] {
+    return this.#sourcesOfPieces('token', valueLikeTokensOf(fold(text)));
+  }
+
+  #sourcesOfPieces(kind: 'phrase' | 'token', pieces: Iterable<string>): readonly PieceSources[] {
     // Texts indexed since the last query are split now, once each: a run with no rule that asks pays nothing.
-    for (; this.#phrasesUpTo < this.#texts.length; this.#phrasesUpTo++) {
-      const index = this.#phrasesUpTo;
-      for (const phrase of phrasesOf(this.#texts[index]!.folded)) {
-        let set = this.#phrases.get(phrase);
-        if (!set) this.#phrases.set(phrase, (set = new Set()));
-        set.add(index);
-      }
+    for (; this.#piecesUpTo < this.#texts.length; this.#piecesUpTo++) {
+      const folded = this.#texts[this.#piecesUpTo]!.folded;
+      for (const phrase of phrasesOf(folded)) this.#notePiece(`phrase:${phrase}`, this.#piecesUpTo);
+      for (const token of valueLikeTokensOf(folded)) this.#notePiece(`token:${token}`, this.#piecesUpTo);
     }
-    const found: PhraseSources[] = [];
+    const found: PieceSources[] = [];
     const seen = new Set<string>();
-    for (const phrase of phrasesOf(fold(text))) {
-      const indices = this.#phrases.get(phrase);
-      if (indices === undefined || seen.has(phrase)) continue;
-      seen.add(phrase);
-      found.push({ phrase, sources: this.#sources(indices) });
+    for (const piece of pieces) {
+      const indices = this.#pieces.get(`${kind}:${piece}`);
+      if (indices === undefined || seen.has(piece)) continue;
+      seen.add(piece);
+      found.push({ piece, sources: this.#sources(indices) });
     }
     return found;
+  }
+
+  #notePiece(key: string, index: number): void {
+    let set = this.#pieces.get(key);
+    if (!set) this.#pieces.set(key, (set = new Set()));
+    set.add(index);
   }
 
   #note(key: string, index: number): void {
@@ -139,12 +158,35 @@ export class ProvenanceIndex implements ProvenanceView {
 /** Every run of `PHRASE_WORDS` words (letters and digits) of a folded text, joined by single spaces; one pass. */
 function* phrasesOf(folded: string): Generator<string> {
   const window: string[] = [];
-  // A JSON escape is a break between words: tool output is indexed as JSON text, where a line break is `\n`.
-  for (const match of folded.replace(/\\[nrt]/g, ' ').matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of withoutJsonBreaks(folded).matchAll(/[\p{L}\p{N}]+/gu)) {
     window.push(match[0]);
     if (window.length > PHRASE_WORDS) window.shift();
     if (window.length === PHRASE_WORDS) yield window.join(' ');
   }
+}
+
+/** Every value-like token of a folded text (`isValueLikeToken`), in order; one pass. */
+function* valueLikeTokensOf(folded: string): Generator<string> {
+  for (const match of withoutJsonBreaks(folded).matchAll(/[^\s"'`,;{}[\]()<>]+/g)) {
+    const token = match[0].replace(/[.:!?]+$/, '');
+    if (isValueLikeToken(token)) yield token;
+  }
+}
+
+/**
+ * Whether a token (a run of characters between spaces, quotes, brackets, commas and semicolons, without a trailing `.`, `:`,
+ * `!` or `?`) looks like a value rather than a word: it has a `.`, `/`, `@`, `:`, fullwidth `＠` or `．` between two letters or
+ * digits (`evil-login.app`, `t.me/x`, `12:30`) and is not single letters joined by dots, or has four digits or more (`INV-2291`).
+ */
+export function isValueLikeToken(token: string): boolean {
+  // Single letters joined by dots are abbreviations (`e.g`, `i.e`, `U.S.A`), not values.
+  if (/^(?:\p{L}\.)+\p{L}$/u.test(token)) return false;
+  return /[\p{L}\p{N}][./@:＠．]+[\p{L}\p{N}]/u.test(token) || (token.match(/\d/g)?.length ?? 0) >= 4;
+}
+
+/** A JSON escape is a break between words: tool output is indexed as JSON text, where a line break is `\n`. */
+function withoutJsonBreaks(text: string): string {
+  return text.replace(/\\[nrt]/g, ' ');
 }
 
 /** Lower-case with runs of whitespace as one space, trimmed. */

@@ -15,7 +15,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { mapArgumentValues, readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
 import type { ProvenanceRuleAction, RemovedValue, RuleAction } from '../types.js';
-import { sourcedValues, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
+import { sourcedValues, type PieceSources, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
 import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
@@ -41,12 +41,15 @@ export interface ArgumentFromOptions {
  * What `valuesFrom` says to the flow rule about an argument's text beyond the values it attributed (the prose, and any value of a
  * shape no detector knows):
  * - `'vouched'`: nothing; the rule vouches for the whole argument once its values pass.
+ * - `'unless-unknown-value'`: the rule does not vouch for an argument holding a value-like token the detectors did not read (a
+ *   word with `.`, `/`, `@` or `:` inside, or four digits: `evil-login.app`, `INV-2291`) that a source it does not accept holds
+ *   and none it does: the values no detector knows, copied from untrusted output.
  * - `'unless-copied'`: the rule does not vouch for an argument that repeats `PHRASE_WORDS` words in a row from a source it does
  *   not accept, found in none it does: in a tainted run the flow rule then judges it as untrusted text.
  * - `'unvouched'`: the rule never vouches for text beyond the values (a string holding anything but accepted values and
  *   punctuation): in a tainted run the flow rule judges every such argument as untrusted text.
  */
-export type FreeTextJudgement = 'vouched' | 'unless-copied' | 'unvouched';
+export type FreeTextJudgement = 'vouched' | 'unless-unknown-value' | 'unless-copied' | 'unvouched';
 
 /** The default of `valuesFrom({ freeText })` (docs/policy.md gives the clean-case cost of each choice on the built-in suites). */
 export const DEFAULT_FREE_TEXT_JUDGEMENT: FreeTextJudgement = 'vouched';
@@ -64,7 +67,7 @@ export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
   freeText?: FreeTextJudgement;
 }
 
-const FREE_TEXT_JUDGEMENTS: readonly FreeTextJudgement[] = ['vouched', 'unless-copied', 'unvouched'];
+const FREE_TEXT_JUDGEMENTS: readonly FreeTextJudgement[] = ['vouched', 'unless-unknown-value', 'unless-copied', 'unvouched'];
 
 const EMPTY_VIEW: ProvenanceView = Object.freeze({ sourcesOfValue: () => [], sourcesOfText: () => [], sourcesOfNumber: () => [] });
 
@@ -125,10 +128,15 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
       if (freeText === 'vouched') return [];
       const view = call?.provenance ?? EMPTY_VIEW;
       const strings = readArgumentValues(args, options.argument).flatMap((found) => (typeof found.value === 'string' ? [found.value] : []));
-      const withheld =
+      const copiedOnly = (pieces: readonly PieceSources[] | undefined) => (pieces ?? []).some((item) => !accepted(item.sources, from));
+      const withheld = strings.some((text) =>
         freeText === 'unvouched'
-          ? strings.some((text) => /[\p{L}\p{N}]/u.test(withoutValues(text, detectValues(text, kinds), '')))
-          : strings.some((text) => (view.sourcesOfPhrases?.(text) ?? []).some((item) => !accepted(item.sources, from)));
+          ? /[\p{L}\p{N}]/u.test(withoutValues(text, detectValues(text, kinds), ''))
+          : freeText === 'unless-copied'
+            ? copiedOnly(view.sourcesOfPhrases?.(text))
+            : // Every value a detector reads is left to the rule's check (or, for a kind it does not check, is no unknown value).
+              copiedOnly(view.sourcesOfTokens?.(withoutValues(text, detectValues(text), ' '))),
+      );
       return withheld ? [options.argument] : [];
     },
     check(args, call) {
