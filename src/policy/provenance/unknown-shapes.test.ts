@@ -9,7 +9,8 @@ import { defineTool } from '../../tools/define-tool.js';
 import { allowValues } from '../argument-rule.js';
 import { createPolicy } from '../create-policy.js';
 import type { PolicySession } from '../types.js';
-import { PHRASE_WORDS, ProvenanceIndex, isValueLikeToken } from './provenance-index.js';
+import { HOSTILE_TEXTS } from '../../../test/fixtures/hostile-detector-texts.js';
+import { MAX_INDEXED_CHARS, PHRASE_WORDS, ProvenanceIndex, isValueLikeToken } from './provenance-index.js';
 import { DEFAULT_FREE_TEXT_JUDGEMENT, valuesFrom, type FreeTextJudgement } from './provenance-rules.js';
 import { detectValues, isPublicHost, isValidIban } from './value-detectors.js';
 
@@ -186,4 +187,19 @@ describe('valuesFrom({ freeText })', () => {
     expect(index.sourcesOfPhrases('Two three four five six seven!').map((item) => item.piece)).toEqual(['two three four five six seven']);
     expect(index.sourcesOfPhrases('three four five six seven')).toEqual([]);
   });
+});
+
+describe('the phrase and token index on hostile text', () => {
+  it.each(HOSTILE_TEXTS.map((text) => [text.name, text] as const))(
+    'indexes "%s" at the cap and answers a query of the same text',
+    (_name, hostile) => {
+      const text = hostile.build(MAX_INDEXED_CHARS);
+      const index = new ProvenanceIndex();
+      index.add({ origin: 'untrusted', toolName: 'read' }, text);
+      index.sourcesOfPhrases(text);
+      index.sourcesOfTokens(text);
+    },
+    // A liveness bound as in provenance-index.test.ts: about 100 times what these take, under what a quadratic pass takes.
+    5_000,
+  );
 });

@@ -6,8 +6,12 @@
  * dates and times (detected so they are not read as phone numbers, and for
  * rules that ask for them). Each detector
  * finds values in free text and gives them a normal form, so that the same
- * value written two ways (`DE89 3704…` and `de893704…`, `1,200.00 EUR` and
+ * value written two ways (`DE89 3704…` and `de89-3704…`, `1,200.00 EUR` and
  * `EUR 1200`) is recognised as one. The provenance index keys on these forms.
+ * That includes the ways an injection rewrites a value to slip past a
+ * detector: a bare domain, a defanged or `data:` URL, an address written out
+ * or with a fullwidth `＠`, a code of spaced digits, a lower-case or dashed
+ * IBAN (docs/policy.md, "Rewritten values").
  *
  * Every pattern is linear (no nested quantifiers over overlapping classes),
  * and texts are scanned once per detector, in a fixed order: a span a
@@ -177,9 +181,9 @@ const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
   iban: /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,4})?\b/gi,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
   amount: new RegExp(String.raw`${CURRENCY}\s?(?:${NUMBER})\b|\b(?:${NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi'),
-  // 4–10 digits, two or three groups of 3–4, 4–10 single digits or 3–5 pairs, joined by one space or dash, standing alone: no letter, digit or `_` glued on
-  // either side, and nothing that continues a number, phone number, path or URL (`+`, `(`, `#`, `-`, `/`, a currency symbol or
-  // a digit group before; a decimal, time, `%`, `)`, `/` or `@` after). A letter before is allowed only as a JSON escape
+  // 4–10 digits, or two or three groups of 3–4, 4–10 single digits or 3–5 pairs, joined by one space or dash, standing alone:
+  // no letter, digit or `_` glued on either side, and nothing that continues a number, phone number, path or URL (`+`, `(`,
+  // `#`, `-`, `/`, a currency symbol or a digit group before; a decimal, time, `%`, `)`, `/` or `@` after). A letter before is allowed only as a JSON escape
   // (`\n482913`): tool output is indexed as JSON text. Whether it is a code is decided by its cue words (`codeCue`).
   code: /(?<!(?<!\\)[\p{L}\p{N}_]|[+(#/$€£¥-]|[\p{L}\p{N}][.,]|\p{N}:|[\p{N})][ ])(?:\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{4,10}|\d(?:[ -]\d){3,9}|\d\d(?:[ -]\d\d){2,4})(?![\p{L}\p{N}_]|[ -]?\d|[.,:]\d|[)%/@]| %)/gu,
   phone: /(?:\+|\b)\d[\d ().-]{6,18}\d\b/g,
