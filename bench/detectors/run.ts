@@ -8,8 +8,8 @@
  * per doubling of the size: 2 is linear, 4 quadratic.
  *
  * Controls in the same run, interleaved round by round: the patterns the detectors used before they were made linear
- * (e-mail without its start guard, bare hosts and number groups unbounded) and the `indexOf` search from each occurrence
- * that `sourcesOfText` used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A
+ * (e-mail without its start guard, bare hosts and number groups unbounded), the bare host with no path (issue #25) as it
+ * would read without its start guard and label bound, and the `indexOf` search from each occurrence that `sourcesOfText` used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A
  * control that does not show about 4 means the bench no longer exercises what it claims to.
  *
  *   npm run bench:detectors
@@ -93,17 +93,18 @@ const cases: Case[] = [
     },
   },
   {
-    name: 'sourcesOfPhrases: index a text of distinct words, then ask for it whole',
+    name: 'sourcesOfPhrases and sourcesOfTokens: index a text of distinct words and dotted names, then ask for it whole',
     kind: 'toolwright',
     sizes: sizes(MAX),
     prepare: (size) => {
-      const words = Array.from({ length: Math.ceil(size / 8) }, (_, index) => `w${index.toString(36)}`)
+      // Every other word a value-like token (a dotted name), so both the phrase and the token maps grow with the size.
+      const words = Array.from({ length: Math.ceil(size / 8) }, (_, index) => (index % 2 === 0 ? `w${index.toString(36)}` : `x.y${index.toString(36)}`))
         .join(' ')
         .slice(0, size);
       return () => {
         const index = new ProvenanceIndex();
         index.add({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, words);
-        return index.sourcesOfPhrases(words).length;
+        return index.sourcesOfPhrases(words).length + index.sourcesOfTokens(words).length;
       };
     },
   },
