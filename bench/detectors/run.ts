@@ -9,8 +9,9 @@
  *
  * Controls in the same run, interleaved round by round: the patterns the detectors used before they were made linear
  * (e-mail without its start guard, bare hosts and number groups unbounded), the bare host with no path (issue #25) as it
- * would read without its start guard and label bound, and the `indexOf` search from each occurrence that `sourcesOfText` used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A
- * control that does not show about 4 means the bench no longer exercises what it claims to.
+ * would read without its start guard and label bound, and the `indexOf` search from each occurrence that `sourcesOfText`
+ * used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A control that does not show
+ * about 4 means the bench no longer exercises what it claims to.
  *
  *   npm run bench:detectors
  *   npm run bench:detectors -- --rounds 7 --max 200000
