@@ -8,9 +8,10 @@
  * per doubling of the size: 2 is linear, 4 quadratic.
  *
  * Controls in the same run, interleaved round by round: the patterns the detectors used before they were made linear
- * (e-mail without its start guard, bare hosts and number groups unbounded) and the `indexOf` search from each occurrence
- * that `sourcesOfText` used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A
- * control that does not show about 4 means the bench no longer exercises what it claims to.
+ * (e-mail without its start guard, bare hosts and number groups unbounded), the bare host with no path (issue #25) as it
+ * would read without its start guard and label bound, and the `indexOf` search from each occurrence that `sourcesOfText`
+ * used, on the texts each was quadratic on, at smaller sizes (they take seconds at the cap). A control that does not show
+ * about 4 means the bench no longer exercises what it claims to.
  *
  *   npm run bench:detectors
  *   npm run bench:detectors -- --rounds 7 --max 200000
@@ -55,6 +56,8 @@ const indexing = (build: (size: number) => string) => (size: number) => {
 // The patterns before commit b96c974 (value-detectors.ts), kept here as controls only.
 const OLD_EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi;
 const OLD_BARE_HOST = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi;
+// The bare host with no path (the detector added for issue #25) as it would read without its start guard and label bound.
+const UNGUARDED_BARE_HOST = /\b(?:[a-z0-9-]+\.)+[a-z]{2,}(?![\w.])/gi;
 const OLD_NUMBER = String.raw`\d{1,3}(?:[,.' ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
 const OLD_AMOUNT = new RegExp(String.raw`${CURRENCY}\s?(?:${OLD_NUMBER})\b|\b(?:${OLD_NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi');
@@ -89,6 +92,28 @@ const cases: Case[] = [
       index.add({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, haystack);
       return () => index.sourcesOfText(needle);
     },
+  },
+  {
+    name: 'sourcesOfPhrases and sourcesOfTokens: index a text of distinct words and dotted names, then ask for it whole',
+    kind: 'toolwright',
+    sizes: sizes(MAX),
+    prepare: (size) => {
+      // Every other word a value-like token (a dotted name), so both the phrase and the token maps grow with the size.
+      const words = Array.from({ length: Math.ceil(size / 8) }, (_, index) => (index % 2 === 0 ? `w${index.toString(36)}` : `x.y${index.toString(36)}`))
+        .join(' ')
+        .slice(0, size);
+      return () => {
+        const index = new ProvenanceIndex();
+        index.add({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, words);
+        return index.sourcesOfPhrases(words).length + index.sourcesOfTokens(words).length;
+      };
+    },
+  },
+  {
+    name: 'bare host with no path, unguarded: labels that never end in a suffix',
+    kind: 'control',
+    sizes: sizes(CONTROL_MAX),
+    prepare: scanning(UNGUARDED_BARE_HOST, hostile('bare host labels, a word at the end')),
   },
   {
     name: 'old e-mail pattern: local-part run, no @',

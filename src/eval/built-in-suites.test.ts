@@ -5,7 +5,7 @@
  * ones planted on purpose.
  */
 import { describe, expect, it } from 'vitest';
-import { detectValues, redactSecret } from '../policy/provenance/value-detectors.js';
+import { detectValues, redactSecret, type DetectedValue } from '../policy/provenance/value-detectors.js';
 import { BUILT_IN_SUITES } from './built-in-suites.js';
 import type { AnyEvalSuite } from './suite-types.js';
 import { DEPLOY_TOKEN } from './team-chat/team-chat-data.js';
@@ -44,5 +44,29 @@ describe('the built-in suites under the code detector', () => {
     expect(detectValues(JSON.stringify(state), ['code']).map((value) => value.value)).toEqual([WIKI_RESET_CODE]);
     const mailing = workspace.injectionTasks.filter((task) => detectValues(JSON.stringify(task.reference(structuredClone(state))), ['code']).length > 0);
     expect(mailing.map((task) => task.id)).toEqual(['injection_task_1', 'injection_task_8']);
+  });
+});
+
+describe('the built-in suites under the shapes the detectors learned for issue #25', () => {
+  // Bare hosts, defanged and data: URLs, written-out and fullwidth addresses, lower-case and dashed IBANs: the suites write
+  // every link with a scheme or a path, every address with a plain @ and every IBAN in upper case, so any value in one of
+  // the new shapes would be ordinary text misread.
+  const newShape = (value: DetectedValue) =>
+    value.kind === 'url'
+      ? /^hxxp|^data:|\[\.\]|\(\.\)|\[:\]/i.test(value.text) || (!/^(?:https?:\/\/|www\.)/i.test(value.text) && !value.text.includes('/'))
+      : value.kind === 'email'
+        ? !/^[^\s@]+@[^\s@]+$/.test(value.text)
+        : value.kind === 'iban'
+          ? /[a-z-]/.test(value.text)
+          : false;
+
+  it.each(SUITES)('%s: finds no value in a new shape in any text of the suite', (_, suite) => {
+    const found = suiteTexts(suite).flatMap((text) => detectValues(text, ['url', 'email', 'iban']).filter(newShape));
+    expect(found.map((value) => value.text)).toEqual([]);
+  });
+
+  it('would flag the shapes, so the check above can fail', () => {
+    const probe = 'evil-login.example, hxxps://evil[.]example, mallory at evil dot example, de89-3704-0044-0532-0130-00';
+    expect(detectValues(probe, ['url', 'email', 'iban']).filter(newShape)).toHaveLength(4);
   });
 });

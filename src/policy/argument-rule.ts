@@ -42,6 +42,11 @@ export interface ArgumentRule {
    */
   readonly vouches?: readonly string[];
   /**
+   * Of `vouches`, the paths the rule does not vouch for in this call although it passed: `valuesFrom` with `freeText` other than
+   * `'vouched'` withholds an argument whose text goes beyond the values it attributed. Default: none.
+   */
+  withheldVouches?(args: unknown, call?: ArgumentRuleInput): readonly string[];
+  /**
    * The only values the rule accepts at one argument (`allowValues` with its values revealed), so that a caller producing that
    * argument (plan-then-execute's extractor) can be asked under a schema that admits nothing else.
    */

@@ -20,8 +20,8 @@ export type {
   PathUnderOptions,
 } from './argument-rule.js';
 export { argumentFrom, valuesFrom } from './provenance/provenance-rules.js';
-export type { ArgumentFromOptions, ProvenanceFrom, ValuesFromOptions } from './provenance/provenance-rules.js';
-export type { ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance/provenance-index.js';
+export type { ArgumentFromOptions, FreeTextJudgement, ProvenanceFrom, ValuesFromOptions } from './provenance/provenance-rules.js';
+export type { PieceSources, ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance/provenance-index.js';
 export { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, detectValues } from './provenance/value-detectors.js';
 export type { DetectedValue, ValueKind } from './provenance/value-detectors.js';
 export { readArgumentValues } from './argument-values.js';

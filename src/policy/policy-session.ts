@@ -123,7 +123,14 @@ export class PolicyRunSession implements PolicySession {
           violation = `the rule could not check these arguments.`;
         }
         if (violation === undefined) {
-          vouched.push(...(rule.vouches ?? []));
+          let withheld: readonly string[] = [];
+          try {
+            withheld = rule.withheldVouches?.(args, ruleInput) ?? [];
+          } catch {
+            // A rule that cannot say what it vouches for vouches for nothing.
+            withheld = rule.vouches ?? [];
+          }
+          for (const path of rule.vouches ?? []) if (!withheld.includes(path)) vouched.push(path);
           continue;
         }
         if (rule.action === 'remove' && pass <= spec.rules.length) {

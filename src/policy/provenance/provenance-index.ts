@@ -37,7 +37,30 @@ export interface ProvenanceView {
   sourcesOfText(text: string): readonly ProvenanceSource[];
   /** The sources in which the number appears, as an amount or as a bare number. */
   sourcesOfNumber(value: number): readonly ProvenanceSource[];
+  /**
+   * The sources of each run of `PHRASE_WORDS` words in `text` that some source holds (case-insensitive, on word boundaries), in
+   * the text's order. Optional: a view without it attributes no phrase.
+   */
+  sourcesOfPhrases?(text: string): readonly PieceSources[];
+  /**
+   * The sources of each value-like token in `text` (`isValueLikeToken`: a word with `.`, `/`, `@` or `:` inside, or with four
+   * digits) that some source holds as a token of its own, case-insensitive, in the text's order. Optional, as above.
+   */
+  sourcesOfTokens?(text: string): readonly PieceSources[];
 }
+
+/** A piece of an argument (a run of words, or one value-like token) found in the run's sources. */
+export interface PieceSources {
+  /** The piece, lower case (a run of words joined by single spaces). */
+  piece: string;
+  sources: readonly ProvenanceSource[];
+}
+
+/**
+ * How many words in a row make a phrase that can be said to be copied: fewer, and common collocations (`let me know if you`)
+ * would be; more, and a sentence copied with one word changed every few words would not.
+ */
+export const PHRASE_WORDS = 6;
 
 /** Text kept per source; beyond it a value in the tail is not attributed. */
 export const MAX_INDEXED_CHARS = 200_000;
@@ -53,6 +76,12 @@ const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
 export class ProvenanceIndex implements ProvenanceView {
   readonly #texts: IndexedText[] = [];
   readonly #values = new Map<string, Set<number>>();
+  /**
+   * Every run of `PHRASE_WORDS` words (`phrase:…`) and every value-like token (`token:…`) of the texts indexed so far (the first
+   * `#piecesUpTo`), built on the first query for either.
+   */
+  readonly #pieces = new Map<string, Set<number>>();
+  #piecesUpTo = 0;
 
   /** Adds a text under its source. */
   add(source: ProvenanceSource, text: string): void {
@@ -83,6 +112,38 @@ export class ProvenanceIndex implements ProvenanceView {
     return this.#texts.filter((item) => containsOnBoundaries(item.folded, needle)).map((item) => item.source);
   }
 
+  sourcesOfPhrases(text: string): readonly PieceSources[] {
+    return this.#sourcesOfPieces('phrase', phrasesOf(fold(text)));
+  }
+
+  sourcesOfTokens(text: string): readonly PieceSources[] {
+    return this.#sourcesOfPieces('token', valueLikeTokensOf(fold(text)));
+  }
+
+  #sourcesOfPieces(kind: 'phrase' | 'token', pieces: Iterable<string>): readonly PieceSources[] {
+    // Texts indexed since the last query are split now, once each: a run with no rule that asks pays nothing.
+    for (; this.#piecesUpTo < this.#texts.length; this.#piecesUpTo++) {
+      const folded = this.#texts[this.#piecesUpTo]!.folded;
+      for (const phrase of phrasesOf(folded)) this.#notePiece(`phrase:${phrase}`, this.#piecesUpTo);
+      for (const token of valueLikeTokensOf(folded)) this.#notePiece(`token:${token}`, this.#piecesUpTo);
+    }
+    const found: PieceSources[] = [];
+    const seen = new Set<string>();
+    for (const piece of pieces) {
+      const indices = this.#pieces.get(`${kind}:${piece}`);
+      if (indices === undefined || seen.has(piece)) continue;
+      seen.add(piece);
+      found.push({ piece, sources: this.#sources(indices) });
+    }
+    return found;
+  }
+
+  #notePiece(key: string, index: number): void {
+    let set = this.#pieces.get(key);
+    if (!set) this.#pieces.set(key, (set = new Set()));
+    set.add(index);
+  }
+
   #note(key: string, index: number): void {
     let set = this.#values.get(key);
     if (!set) this.#values.set(key, (set = new Set()));
@@ -92,6 +153,40 @@ export class ProvenanceIndex implements ProvenanceView {
   #sources(indices: ReadonlySet<number> | undefined): readonly ProvenanceSource[] {
     return indices === undefined ? [] : [...indices].map((index) => this.#texts[index]!.source);
   }
+}
+
+/** Every run of `PHRASE_WORDS` words (letters and digits) of a folded text, joined by single spaces; one pass. */
+function* phrasesOf(folded: string): Generator<string> {
+  const window: string[] = [];
+  for (const match of withoutJsonBreaks(folded).matchAll(/[\p{L}\p{N}]+/gu)) {
+    window.push(match[0]);
+    if (window.length > PHRASE_WORDS) window.shift();
+    if (window.length === PHRASE_WORDS) yield window.join(' ');
+  }
+}
+
+/** Every value-like token of a folded text (`isValueLikeToken`), in order; one pass. */
+function* valueLikeTokensOf(folded: string): Generator<string> {
+  for (const match of withoutJsonBreaks(folded).matchAll(/[^\s"'`,;{}[\]()<>]+/g)) {
+    const token = match[0].replace(/[.:!?]+$/, '');
+    if (isValueLikeToken(token)) yield token;
+  }
+}
+
+/**
+ * Whether a token (a run of characters between spaces, quotes, brackets, commas and semicolons, without a trailing `.`, `:`,
+ * `!` or `?`) looks like a value rather than a word: it has a `.`, `/`, `@`, `:`, fullwidth `＠` or `．` between two letters or
+ * digits (`evil-login.app`, `t.me/x`, `12:30`) and is not single letters joined by dots, or has four digits or more (`INV-2291`).
+ */
+export function isValueLikeToken(token: string): boolean {
+  // Single letters joined by dots are abbreviations (`e.g`, `i.e`, `U.S.A`), not values.
+  if (/^(?:\p{L}\.)+\p{L}$/u.test(token)) return false;
+  return /[\p{L}\p{N}][./@:＠．]+[\p{L}\p{N}]/u.test(token) || (token.match(/\d/g)?.length ?? 0) >= 4;
+}
+
+/** A JSON escape is a break between words: tool output is indexed as JSON text, where a line break is `\n`. */
+function withoutJsonBreaks(text: string): string {
+  return text.replace(/\\[nrt]/g, ' ');
 }
 
 /** Lower-case with runs of whitespace as one space, trimmed. */

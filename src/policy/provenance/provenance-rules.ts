@@ -15,7 +15,7 @@ import { InvalidArgumentError } from '../../shared/errors.js';
 import { mapArgumentValues, readArgumentValues } from '../argument-values.js';
 import type { ArgumentRule, ArgumentRuleInput } from '../argument-rule.js';
 import type { ProvenanceRuleAction, RemovedValue, RuleAction } from '../types.js';
-import { sourcedValues, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
+import { sourcedValues, type PieceSources, type ProvenanceOrigin, type ProvenanceSource, type ProvenanceView } from './provenance-index.js';
 import { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, describeDetected, detectValues, redactSecrets, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** A source a rule accepts: an origin, or one tool's results (`tool:search_contacts`), whatever their trust label. */
@@ -37,6 +37,23 @@ export interface ArgumentFromOptions {
   action?: RuleAction;
 }
 
+/**
+ * What `valuesFrom` says to the flow rule about an argument's text beyond the values it attributed (the prose, and any value of a
+ * shape no detector knows):
+ * - `'vouched'`: nothing; the rule vouches for the whole argument once its values pass.
+ * - `'unless-unknown-value'`: the rule does not vouch for an argument holding a value-like token the detectors did not read (a
+ *   word with `.`, `/`, `@` or `:` inside, or four digits: `evil-login.app`, `INV-2291`) that a source it does not accept holds
+ *   and none it does: the values no detector knows, copied from untrusted output.
+ * - `'unless-copied'`: the rule does not vouch for an argument that repeats `PHRASE_WORDS` words in a row from a source it does
+ *   not accept, found in none it does: in a tainted run the flow rule then judges it as untrusted text.
+ * - `'unvouched'`: the rule never vouches for text beyond the values (a string holding anything but accepted values and
+ *   punctuation): in a tainted run the flow rule judges every such argument as untrusted text.
+ */
+export type FreeTextJudgement = 'vouched' | 'unless-unknown-value' | 'unless-copied' | 'unvouched';
+
+/** The default of `valuesFrom({ freeText })` (docs/policy.md gives the clean-case cost of each choice on the built-in suites). */
+export const DEFAULT_FREE_TEXT_JUDGEMENT: FreeTextJudgement = 'vouched';
+
 export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
   /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, one-time codes, phone numbers, paths and secrets (not dates). */
   kinds?: readonly ValueKind[];
@@ -46,7 +63,11 @@ export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
    * change the call's meaning rather than its text (the value is the whole argument, or a number) the call is blocked.
    */
   action?: ProvenanceRuleAction;
+  /** What the rule says to the flow rule about text beyond the values it attributed (`FreeTextJudgement`). Default: `DEFAULT_FREE_TEXT_JUDGEMENT`. */
+  freeText?: FreeTextJudgement;
 }
+
+const FREE_TEXT_JUDGEMENTS: readonly FreeTextJudgement[] = ['vouched', 'unless-unknown-value', 'unless-copied', 'unvouched'];
 
 const EMPTY_VIEW: ProvenanceView = Object.freeze({ sourcesOfValue: () => [], sourcesOfText: () => [], sourcesOfNumber: () => [] });
 
@@ -85,6 +106,14 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
   const kinds = [...(options.kinds ?? DEFAULT_PROVENANCE_KINDS)];
   if (kinds.length === 0 || kinds.some((kind) => !VALUE_KINDS.includes(kind)))
     throw new InvalidArgumentError(`valuesFrom for ${options.argument}: kinds must be a non-empty list of ${VALUE_KINDS.join(', ')}.`);
+  const freeText = options.freeText ?? DEFAULT_FREE_TEXT_JUDGEMENT;
+  if (!FREE_TEXT_JUDGEMENTS.includes(freeText))
+    throw new InvalidArgumentError(
+      `valuesFrom for ${options.argument}: freeText must be ${listWords(
+        FREE_TEXT_JUDGEMENTS.map((item) => `"${item}"`),
+        'or',
+      )}.`,
+    );
   const label = options.label ?? fromLabel(from);
   const kindList = listWords(kinds.map((kind) => KIND_PLURALS[kind]));
   const offending = (text: string, view: ProvenanceView): { value: DetectedValue; sources: readonly ProvenanceSource[] }[] =>
@@ -95,6 +124,21 @@ export function valuesFrom(options: ValuesFromOptions): ArgumentRule {
     description: `${tools.join(', ')}: ${options.argument} may contain ${kindList} only from ${label}.`,
     action: options.action ?? 'block',
     vouches: [options.argument],
+    withheldVouches(args, call) {
+      if (freeText === 'vouched') return [];
+      const view = call?.provenance ?? EMPTY_VIEW;
+      const strings = readArgumentValues(args, options.argument).flatMap((found) => (typeof found.value === 'string' ? [found.value] : []));
+      const copiedOnly = (pieces: readonly PieceSources[] | undefined) => (pieces ?? []).some((item) => !accepted(item.sources, from));
+      const withheld = strings.some((text) =>
+        freeText === 'unvouched'
+          ? /[\p{L}\p{N}]/u.test(withoutValues(text, detectValues(text, kinds), ''))
+          : freeText === 'unless-copied'
+            ? copiedOnly(view.sourcesOfPhrases?.(text))
+            : // Every value a detector reads is left to the rule's check (or, for a kind it does not check, is no unknown value).
+              copiedOnly(view.sourcesOfTokens?.(withoutValues(text, detectValues(text), ' '))),
+      );
+      return withheld ? [options.argument] : [];
+    },
     check(args, call) {
       const view = call?.provenance ?? EMPTY_VIEW;
       for (const found of readArgumentValues(args, options.argument)) {

@@ -6,8 +6,12 @@
  * dates and times (detected so they are not read as phone numbers, and for
  * rules that ask for them). Each detector
  * finds values in free text and gives them a normal form, so that the same
- * value written two ways (`DE89 3704…` and `de893704…`, `1,200.00 EUR` and
+ * value written two ways (`DE89 3704…` and `de89-3704…`, `1,200.00 EUR` and
  * `EUR 1200`) is recognised as one. The provenance index keys on these forms.
+ * That includes the ways an injection rewrites a value to slip past a
+ * detector: a bare domain, a defanged or `data:` URL, an address written out
+ * or with a fullwidth `＠`, a code of spaced digits, a lower-case or dashed
+ * IBAN (docs/policy.md, "Rewritten values").
  *
  * Every pattern is linear (no nested quantifiers over overlapping classes),
  * and texts are scanned once per detector, in a fixed order: a span a
@@ -26,6 +30,7 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { parse as parseHost } from 'tldts';
 import { DEFAULT_REDACTION_PATTERNS } from '../../shared/redaction/index.js';
 
 /** A kind of value the detectors find. */
@@ -52,6 +57,71 @@ export interface DetectedValue {
   text: string;
   /** Where `text` starts in the scanned text (it ends `text.length` later). */
   start: number;
+}
+
+/** A dot written so that no link is made of it: `evil[.]example`, `evil(.)example`, `evil[dot]example`. */
+const DEFANGED_DOT = String.raw`\[\.\]|\(\.\)|\[dot\]|\(dot\)`;
+/** An `@` as typed, fullwidth (`＠`, `﹫`) or written out (` at `, `(at)`, `[at]`, `{at}`), with spaces around it allowed. */
+const EMAIL_AT = String.raw`(?:\s*[@＠﹫]\s*|\s+at\s+|\s*[[({]\s*at\s*[\])}]\s*)`;
+/** A dot of an address's domain: as typed, fullwidth or ideographic (`．`, `。`, `｡`), defanged or written out (` dot `). */
+const EMAIL_DOT = String.raw`(?:[.．。｡]|\s+dot\s+|\s*(?:${DEFANGED_DOT})\s*)`;
+
+/**
+ * Top-level names reserved for tests, documentation and local networks (RFC 2606, 6761, 6762, 7686, 9476, and ICANN's
+ * `.internal`): not in the public suffix list, but exactly what attackers in tests and evaluations write (`evil.example`).
+ */
+const SPECIAL_USE_NAMES: ReadonlySet<string> = new Set(['example', 'test', 'invalid', 'localhost', 'local', 'onion', 'alt', 'internal']);
+
+/**
+ * Public suffixes that are also common file extensions (`README.md`, `main.py`, `run.sh`, `lib.rs`, `a.zip`): a bare name
+ * ending in one reads as a file, not a host. A host with a scheme, `www.` or a path is found whatever its suffix.
+ */
+const FILE_EXTENSION_SUFFIXES: ReadonlySet<string> = new Set(['md', 'py', 'sh', 'rs', 'pl', 'pm', 'ps', 'so', 'cc', 'mk', 'tf', 'zip', 'mov', 'ml']);
+
+/** The generic top-level names older than 2012's word names (`.now`, `.map`, `.run`), which read as identifiers in prose and code. */
+const LEGACY_GENERIC_NAMES: ReadonlySet<string> = new Set(['com', 'net', 'org', 'edu', 'gov', 'mil', 'int', 'info', 'biz', 'name', 'pro', 'mobi']);
+
+/**
+ * Whether a bare name (`evil-login.example`, `billing.co.uk`) is a host: its last label is a special-use name, or it ends in
+ * an ICANN public suffix (the `tldts` package's copy of the public suffix list) that is a country code, a suffix of several
+ * labels or a generic name older than the word names, and not a common file extension. Word names (`Date.now`,
+ * `tools.map`) and camel-case names (`serverInfo.name`) read as code, not hosts; with a scheme, `www.` or a path any host is found.
+ */
+export function isPublicHost(name: string): boolean {
+  if (/[a-z][A-Z]/.test(name)) return false;
+  const host = name.toLowerCase();
+  const last = host.slice(host.lastIndexOf('.') + 1);
+  if (SPECIAL_USE_NAMES.has(last)) return true;
+  if (FILE_EXTENSION_SUFFIXES.has(last)) return false;
+  const parsed = parseHost(host, { allowPrivateDomains: false });
+  const suffix = parsed.publicSuffix ?? '';
+  return parsed.isIcann === true && parsed.domain !== null && (suffix.includes('.') || suffix.length === 2 || LEGACY_GENERIC_NAMES.has(suffix));
+}
+
+/** A URL as it would be typed: `hxxps` as `https`, defanged dots and colons as `.` and `:`. */
+function refangUrl(text: string): string {
+  return text
+    .replace(/^hxxp/i, 'http')
+    .replace(/\[\.\]|\(\.\)|\[dot\]|\(dot\)/gi, '.')
+    .replace(/\[:\]|\(:\)/g, ':');
+}
+
+/** An address as it would be typed: `mallory at evil dot example`, `mallory＠evil．example` → `mallory@evil.example`. */
+function typedAddress(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\s*[[({]\s*at\s*[\])}]\s*|\s+at\s+|\s*[@＠﹫]\s*/, '@')
+    .replace(/\s*(?:\[\.\]|\(\.\)|\[dot\]|\(dot\))\s*|\s+dot\s+|[．。｡]/g, '.');
+}
+
+/** Whether an IBAN (spaces and dashes taken out, upper case) passes its ISO 13616 check: the number it spells is 1 modulo 97. */
+export function isValidIban(iban: string): boolean {
+  let remainder = 0;
+  for (const char of iban.slice(4) + iban.slice(0, 4)) {
+    const digit = char >= 'A' ? char.charCodeAt(0) - 55 : Number(char);
+    remainder = (remainder * (digit >= 10 ? 100 : 10) + digit) % 97;
+  }
+  return remainder === 1;
 }
 
 const CURRENCY = String.raw`(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|euros?|dollars?|pounds?|[€$£¥])`;
@@ -89,19 +159,33 @@ const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
   secret: OPAQUE_CANDIDATE,
   // a backslash ends a URL: tool output is indexed as JSON text, where a newline after a link is the escape `\n`
   // A bare host has at most 16 labels of at most 63 characters (DNS allows 63): unbounded, a long `a.a.a.…` or `a-a-a-…` with
-  // no slash is rescanned from every label (quadratic: 40,000 characters took 1.4 s).
-  url: /\b(?:https?:\/\/|www\.)[^\s<>"'`)\]}\\]+|\b(?:[a-z0-9][a-z0-9-]{0,62}\.){1,16}[a-z]{2,}\/[^\s<>"'`)\]}\\]*/gi,
+  // no slash is rescanned from every label (quadratic: 40,000 characters took 1.4 s). Four forms: a scheme or `www.` (defanged
+  // too: `hxxps://`, `[.]`, `(.)`, `[:]`), a host with a path, a `data:` URL, and a bare host with no path. The bare host starts
+  // only where a run of host characters starts (so a long run is tried once), and counts only if its last label is a public
+  // suffix or a special-use name (`isPublicHost`, asked in `normalizeValue`).
+  url: new RegExp(
+    [
+      String.raw`\b(?:h(?:tt|xx)ps?(?::|\[:\]|\(:\))\/\/|www(?:\.|${DEFANGED_DOT}))(?:${DEFANGED_DOT}|[^\s<>"'${'`'})\]}\\])+`,
+      String.raw`\b(?:[a-z0-9][a-z0-9-]{0,62}(?:\.|${DEFANGED_DOT})){1,16}[a-z]{2,}\/[^\s<>"'${'`'})\]}\\]*`,
+      String.raw`\bdata:(?:[a-z]{1,20}\/[\w.+-]{1,100})?(?:;[\w.+=-]{1,100}){0,8},[^\s"'${'`'})\\]*`,
+      String.raw`(?<![\w.@＠﹫/:)\]-])(?:[a-z0-9][a-z0-9-]{0,62}(?:\.|${DEFANGED_DOT})){1,16}[a-z]{2,63}(?![\w@＠﹫/-]|\.[a-z0-9]|${DEFANGED_DOT})`,
+    ].join('|'),
+    'gi',
+  ),
   // Starts only where a run of local-part characters starts: a match from inside a run implies one from its start, and without
-  // the guard a long run with no '@' is rescanned from every position (quadratic: 60,000 characters took 4 s).
-  email: /(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/gi,
-  iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g,
+  // the guard a long run with no '@' is rescanned from every position (quadratic: 60,000 characters took 4 s). The `@` may be
+  // fullwidth (`＠`, `﹫`) or written out (` at `, `(at)`, `[at]`), and so may the dots (`．`, `。`, ` dot `, `(dot)`, `[.]`);
+  // the domain's last label is checked in `normalizeValue`.
+  email: new RegExp(String.raw`(?<![a-z0-9._%+-])[a-z0-9._%+-]+${EMAIL_AT}[a-z0-9-]+(?:${EMAIL_DOT}[a-z0-9-]+){1,16}(?![a-z0-9-])`, 'gi'),
+  // Upper case with single spaces as before; a lower-case or dashed form counts only with a valid mod-97 check (`normalizeValue`).
+  iban: /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,4})?\b/gi,
   datetime: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}:\d{2}\b/g,
   amount: new RegExp(String.raw`${CURRENCY}\s?(?:${NUMBER})\b|\b(?:${NUMBER})\s?${CURRENCY}(?![a-z])`, 'gi'),
-  // 4–10 digits, or two or three groups of 3–4 joined by one space or dash, standing alone: no letter, digit or `_` glued on
-  // either side, and nothing that continues a number, phone number, path or URL (`+`, `(`, `#`, `-`, `/`, a currency symbol or
-  // a digit group before; a decimal, time, `%`, `)`, `/` or `@` after). A letter before is allowed only as a JSON escape
+  // 4–10 digits, or two or three groups of 3–4, 4–10 single digits or 3–5 pairs, joined by one space or dash, standing alone:
+  // no letter, digit or `_` glued on either side, and nothing that continues a number, phone number, path or URL (`+`, `(`,
+  // `#`, `-`, `/`, a currency symbol or a digit group before; a decimal, time, `%`, `)`, `/` or `@` after). A letter before is allowed only as a JSON escape
   // (`\n482913`): tool output is indexed as JSON text. Whether it is a code is decided by its cue words (`codeCue`).
-  code: /(?<!(?<!\\)[\p{L}\p{N}_]|[+(#/$€£¥-]|[\p{L}\p{N}][.,]|\p{N}:|[\p{N})][ ])(?:\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{4,10})(?![\p{L}\p{N}_]|[ -]?\d|[.,:]\d|[)%/@]| %)/gu,
+  code: /(?<!(?<!\\)[\p{L}\p{N}_]|[+(#/$€£¥-]|[\p{L}\p{N}][.,]|\p{N}:|[\p{N})][ ])(?:\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{4,10}|\d(?:[ -]\d){3,9}|\d\d(?:[ -]\d\d){2,4})(?![\p{L}\p{N}_]|[ -]?\d|[.,:]\d|[)%/@]| %)/gu,
   phone: /(?:\+|\b)\d[\d ().-]{6,18}\d\b/g,
   path: /(?<![\w.:/-])\/[\w.-]+(?:\/[\w.-]+)+|(?<![\w.:/-])\/[\w-]+\.[a-z0-9]{1,8}\b/gi,
 };
@@ -280,16 +364,30 @@ export function describeDetected(value: Pick<DetectedValue, 'kind' | 'text'>): s
 /** The normal form of a value of `kind`, or `undefined` when the text is not one after all (a phone number with too few digits). */
 export function normalizeValue(kind: ValueKind, text: string): string | undefined {
   switch (kind) {
-    case 'url':
-      return text
+    case 'url': {
+      const typed = refangUrl(text);
+      // A name with no scheme, `www.` or path is a host only if it ends in a public suffix (`file.txt`, `e.g.` are none).
+      if (!/^(?:https?:\/\/|www\.|data:)/i.test(typed) && !typed.includes('/') && !isPublicHost(typed)) return undefined;
+      // A data: URL's payload is case-sensitive (base64): only its media type is folded.
+      if (/^data:/i.test(typed)) return typed.slice(0, typed.indexOf(',')).toLowerCase() + typed.slice(typed.indexOf(','));
+      return typed
         .replace(/^https?:\/\//i, '')
         .replace(/^www\./i, '')
         .replace(/\/+$/, '')
         .toLowerCase();
-    case 'email':
-      return text.toLowerCase();
-    case 'iban':
-      return text.replace(/\s+/g, '').toUpperCase();
+    }
+    case 'email': {
+      const typed = typedAddress(text);
+      const domain = typed.slice(typed.indexOf('@') + 1);
+      if (!/\.[a-z]{2,}$/.test(domain)) return undefined;
+      // Written out or spaced (`mallory at evil dot example`): an address only if the domain is a host, not any `x at y dot z`.
+      return /[\s[({]/.test(text) && !isPublicHost(domain) ? undefined : typed;
+    }
+    case 'iban': {
+      const compact = text.replace(/[\s-]+/g, '').toUpperCase();
+      // The upper-case form is taken as before; a lower-case or dashed one must pass the check, or any word run would do.
+      return /[a-z-]/.test(text) && !isValidIban(compact) ? undefined : compact;
+    }
     case 'datetime':
       return text.replace(' ', 'T');
     case 'amount': {
