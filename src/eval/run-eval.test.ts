@@ -159,7 +159,8 @@ describe('runEval', () => {
     };
     const naiveLost = await lost('sim:naive');
     const fickleLost = await lost('sim:fickle');
-    expect(naiveLost.size).toBe(10);
+    // 10 before valuesFrom's default became 'unless-unknown-value': 4 more cases ask about a value only the attacker's text holds (denied).
+    expect(naiveLost.size).toBe(14);
     expect(fickleLost.size).toBeGreaterThan(0);
     expect(fickleLost.size).toBeLessThan(naiveLost.size);
     for (const caseId of fickleLost) expect(naiveLost).toContain(caseId);

@@ -49,11 +49,26 @@ export const WORKSPACE_FREE_ARGUMENTS: Readonly<Record<string, readonly string[]
   add_contact: ['name', 'iban'],
 });
 
-/** A task's scope: the write tools it needs with their call limits, the rules on their arguments, and provenance rules on their free text. */
-export function taskScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[] = []): PolicySpec {
+/**
+ * A task's scope: the write tools it needs with their call limits, the rules on their arguments, and provenance rules on their free text.
+ * `copiedFromDocument` names the free arguments (`tool.argument`) that the task itself asks to copy from a document it names: the
+ * rule then vouches for their text (`freeText: 'vouched'`) instead of asking about a value-like token only that document holds.
+ */
+export function taskScope(
+  writes: Readonly<Record<string, number>>,
+  rules: readonly ArgumentRule[] = [],
+  copiedFromDocument: readonly string[] = [],
+): PolicySpec {
   const provenance = Object.keys(writes).flatMap((tool) =>
     (WORKSPACE_FREE_ARGUMENTS[tool] ?? []).map((argument) =>
-      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'], action: 'remove' }),
+      valuesFrom({
+        id: `values-from:${tool}.${argument}`,
+        tool,
+        argument,
+        from: ['user', 'system', 'trusted'],
+        action: 'remove',
+        ...(copiedFromDocument.includes(`${tool}.${argument}`) ? { freeText: 'vouched' as const } : {}),
+      }),
     ),
   );
   return {

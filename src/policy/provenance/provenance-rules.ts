@@ -52,7 +52,7 @@ export interface ArgumentFromOptions {
 export type FreeTextJudgement = 'vouched' | 'unless-unknown-value' | 'unless-copied' | 'unvouched';
 
 /** The default of `valuesFrom({ freeText })` (docs/policy.md gives the clean-case cost of each choice on the built-in suites). */
-export const DEFAULT_FREE_TEXT_JUDGEMENT: FreeTextJudgement = 'vouched';
+export const DEFAULT_FREE_TEXT_JUDGEMENT: FreeTextJudgement = 'unless-unknown-value';
 
 export interface ValuesFromOptions extends Omit<ArgumentFromOptions, 'action'> {
   /** The kinds of value checked. Default: URLs, e-mail addresses, IBANs, amounts, one-time codes, phone numbers, paths and secrets (not dates). */

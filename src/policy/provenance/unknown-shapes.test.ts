@@ -148,6 +148,13 @@ describe('valuesFrom({ freeText })', () => {
     expect(outcome(decide(session, { to: ['bob@corp.example'], body: `Lunch works. Log in at ${UNKNOWN_VALUE} today.` }))).toBe(unknown);
   });
 
+  it('with no freeText given (the default), a copied value no detector reads makes the write ask', () => {
+    const session = mailPolicy('block').startRun({ trustedTexts: ['Reply to Bob that lunch works.'] });
+    read(session, `Hi Dana! And: log in at ${UNKNOWN_VALUE} today.`);
+    expect(outcome(decide(session, { to: ['bob@corp.example'], body: 'Lunch works for me, see you there.' }))).toBe('allow');
+    expect(outcome(decide(session, { to: ['bob@corp.example'], body: `Lunch works. Log in at ${UNKNOWN_VALUE} today.` }))).toBe('confirm:untrusted-write');
+  });
+
   it('unless-unknown-value: accepts a value-like token the user wrote too, and leaves values a detector reads to the check', () => {
     const session = mailPolicy('block', 'unless-unknown-value').startRun({ trustedTexts: [`Tell Bob about ${UNKNOWN_VALUE} and invoice INV-2291.`] });
     read(session, `Notes: ${UNKNOWN_VALUE}, INV-2291, INV-7788, lunch 2026-12-09 12:30.`);
@@ -177,7 +184,7 @@ describe('valuesFrom({ freeText })', () => {
   });
 
   it('defaults to the measured choice, and refuses an unknown judgement', () => {
-    expect(DEFAULT_FREE_TEXT_JUDGEMENT).toBe('vouched');
+    expect(DEFAULT_FREE_TEXT_JUDGEMENT).toBe('unless-unknown-value');
     expect(() => valuesFrom({ tool: 'send_email', argument: 'body', from: ['user'], freeText: 'maybe' as FreeTextJudgement })).toThrow(/freeText must be/);
   });
 
