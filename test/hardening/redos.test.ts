@@ -8,6 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
+import { inspectJsonValue } from '../../src/shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../src/tools/argument-limits.js';
 import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
 import type { ToolExecution } from '../../src/tools/index.js';
 
@@ -167,5 +169,83 @@ describe('hostile strings outside patterns are handled in linear time', () => {
       }
     });
     expect(longestGapMs).toBeLessThan(STALL_MS);
+  });
+});
+
+describe('uniqueItems is checked in linear time', () => {
+  // Ajv compared items pairwise: 10,000 rows (119 KB) held the event loop for 2.5 s; the rows that fit the default
+  // 1,000,000-character argument limit (about 33,000) need half a billion comparisons.
+  const rowsTool = defineTool<{ rows: { id: number; name: string }[] }>({
+    name: 'import_rows',
+    description: 'Imports distinct rows.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { rows: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }, uniqueItems: true } },
+      required: ['rows'],
+    },
+    execute: ({ rows }) => `${rows.length} rows`,
+  });
+
+  /**
+   * As many distinct rows as the default argument limit allows for a parsed value (measured as `inspectJsonValue`
+   * does: strings without escapes, 4 per key), the last one (keys swapped, id written 1.0) repeating the second.
+   */
+  function largestRows(): { rows: Record<string, unknown>[]; last: number } {
+    const rows: Record<string, unknown>[] = [];
+    const measure = (id: number, name: string) => 2 + ('id'.length + 4) + String(id).length + ('name'.length + 4) + (name.length + 2) + 1;
+    let chars = 2 + ('rows'.length + 4) + 2 + measure(1, 'row 1');
+    for (let id = 0; ; id++) {
+      const name = `row ${id}`;
+      chars += measure(id, name);
+      if (chars > DEFAULT_ARGUMENT_LIMITS.maxChars) break;
+      rows.push({ id, name });
+    }
+    rows.push({ name: 'row 1', id: 1.0 });
+    expect(inspectJsonValue({ rows }, DEFAULT_ARGUMENT_LIMITS).exceeded).toBeUndefined();
+    expect(inspectJsonValue({ rows: [...rows, { id: 1, name: 'row' }] }, DEFAULT_ARGUMENT_LIMITS).exceeded?.limit).toBe('maxChars');
+    return { rows, last: rows.length - 1 };
+  }
+
+  it('rejects a repeat among the most rows the argument limit allows while a 5 ms timer keeps firing, and names both rows', async () => {
+    const registry = new ToolRegistry([rowsTool], { logger: silentLogger });
+    const { rows, last } = largestRows();
+    const argumentsText = JSON.stringify({ rows });
+    expect(rows.length).toBeGreaterThan(30_000);
+    let execution: ToolExecution | undefined;
+    const { longestGapMs, ticks } = await longestTimerGap(async () => {
+      await yieldToTimers();
+      execution = await registry.call({ id: 'rows', name: 'import_rows', argumentsText });
+      await yieldToTimers();
+    });
+    expect(execution?.failure?.code).toBe('invalid_arguments');
+    expect(execution?.failure?.message).toContain(`must not repeat items (items 1 and ${last} are equal)`);
+    expect(ticks).toBeGreaterThan(0);
+    expect(longestGapMs).toBeLessThan(STALL_MS);
+    // without the repeat, the same rows pass
+    const accepted = await registry.call({ id: 'rows2', name: 'import_rows', argumentsText: JSON.stringify({ rows: rows.slice(0, last) }) });
+    expect(accepted.failure).toBeUndefined();
+  });
+
+  it("answers another MCP session's ping promptly while one session sends those rows", async () => {
+    const client = await attackerClient([rowsTool]);
+    const bystanderServer = createMcpServer([rowsTool], { logger: silentLogger });
+    const bystander = new Client({ name: 'bystander', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await bystanderServer.connect(serverSide);
+    await bystander.connect(clientSide);
+    try {
+      const { rows } = largestRows();
+      const attack = client.callTool({ name: 'import_rows', arguments: { rows } });
+      const pingStarted = performance.now();
+      await bystander.ping();
+      const pingMs = performance.now() - pingStarted;
+      const result = await attack;
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('must not repeat items');
+      expect(pingMs).toBeLessThan(STALL_MS);
+    } finally {
+      await bystander.close();
+    }
   });
 });
