@@ -4,7 +4,9 @@
  */
 import { SchemaCompileError } from '../shared/errors.js';
 import { upgradeSchemaDialect, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
+import { AutomatonWork, AutomatonWorkLimitError } from '../shared/regex/code-point-dfa.js';
 import { CompiledGrammar, reachableWorkBudget } from './compiled-grammar.js';
+import { DecodingLimitError } from './decoding-errors.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -29,6 +31,13 @@ export interface CompileJsonSchemaOptions {
   schemaDialect?: SchemaDialect;
   /** Budget of automaton states per grammar (≈1 KiB each). Default 200,000. */
   maxStates?: number;
+  /**
+   * Steps the compilation may spend building the regex, format and intersection automata it has not cached yet (an
+   * NFA state visited, an edge split, a transition of a product or of a minimization round): a count, not a deadline,
+   * so a schema compiles or is refused alike on every machine. Past it, {@link DecodingLimitError} (`maxAutomatonWork`).
+   * Default {@link DEFAULT_MAX_AUTOMATON_WORK}.
+   */
+  maxAutomatonWork?: number;
   /** Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. */
   maxDepth?: number;
   /**
@@ -50,24 +59,39 @@ export interface CompileJsonSchemaOptions {
 }
 
 /**
+ * Default `maxAutomatonWork`: 2.7 times what the costliest schema the coverage bench compiles needs (1,874,393 steps),
+ * a few hundred milliseconds of one core; `^(.{0,100}){100}$`, which took 228 s to determinize, is refused after it.
+ */
+export const DEFAULT_MAX_AUTOMATON_WORK = 5_000_000;
+
+/**
  * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation
  * computes the masks of the states nearest the start within `precomputeWork`; the others
  * are computed on first use, and all are cached in the grammar, which any number of
  * matchers may share.
  * @throws UnsupportedSchemaError for a keyword or regex feature that cannot be enforced exactly.
  * @throws SchemaCompileError for a malformed schema or one that accepts no value.
+ * @throws DecodingLimitError (`maxAutomatonWork`) for a pattern whose automaton takes too many steps to build.
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
   const cache = vocabulary.grammarCache;
   const dialect = options.schemaDialect === undefined ? {} : { dialect: options.schemaDialect };
   const schemas: Record<string, unknown> = {};
   for (const [uri, remote] of Object.entries(options.schemas ?? {})) schemas[uri] = upgradeSchemaDialect(remote, { ...dialect, pointer: uri }).schema;
-  const lowered = lowerJsonSchema(upgradeSchemaDialect(schema, dialect).schema, {
-    lenient: options.lenient ?? false,
-    schemas,
-    cache,
-    propertyOrder: options.propertyOrder ?? 'schema',
-  });
+  const automatonWork = new AutomatonWork(options.maxAutomatonWork ?? DEFAULT_MAX_AUTOMATON_WORK);
+  let lowered: ReturnType<typeof lowerJsonSchema>;
+  try {
+    lowered = lowerJsonSchema(upgradeSchemaDialect(schema, dialect).schema, {
+      lenient: options.lenient ?? false,
+      schemas,
+      cache,
+      propertyOrder: options.propertyOrder ?? 'schema',
+      automatonWork,
+    });
+  } catch (error) {
+    if (error instanceof AutomatonWorkLimitError) throw new DecodingLimitError('maxAutomatonWork', error.budget, error.subject, { cause: error });
+    throw error;
+  }
   if (lowered.root.height === Infinity) {
     throw new SchemaCompileError(undefined, 'it accepts no JSON value (a false schema, contradictory constraints, or only values deeper than maxDepth)');
   }

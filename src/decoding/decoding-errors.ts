@@ -32,19 +32,28 @@ export class VocabularyError extends ToolwrightError {
 }
 
 /** Which budget ran out; each is an option of `compileJsonSchema`. */
-export type DecodingLimit = 'maxStates' | 'maxDepth' | 'maxConfigurations';
+export type DecodingLimit = 'maxStates' | 'maxDepth' | 'maxConfigurations' | 'maxAutomatonWork';
 
-/** The engine ran past a budget. A matcher that hits one stays in this error until `reset()`. */
+/**
+ * The engine ran past a budget. A matcher that hits one stays in this error until `reset()`. `maxAutomatonWork` is
+ * hit while compiling, before any matcher exists: `compileJsonSchema` throws it instead of stalling on a pattern whose
+ * automaton takes too many steps to build.
+ */
 export class DecodingLimitError extends ToolwrightError {
   /** The option that bounds what ran out. */
   readonly limit: DecodingLimit;
   /** The limit's value when it was hit. */
   readonly value: number;
 
-  constructor(limit: DecodingLimit, value: number) {
+  /** @param subject what was being built when the limit was hit (`maxAutomatonWork`: the pattern), for the message */
+  constructor(limit: DecodingLimit, value: number, subject?: string, options: ToolwrightErrorOptions = {}) {
     super(
       'TW_DECODING_LIMIT',
-      `The token-mask engine reached its ${limit} budget (${value}). Raise ${limit} in the compileJsonSchema options, or simplify the schema (shorter maxLength, fewer anyOf branches); call matcher.reset() to start over.`,
+      limit === 'maxAutomatonWork'
+        ? `The token-mask engine stopped compiling after ${value} automaton steps (its maxAutomatonWork budget) while building ${subject ?? 'an automaton'}. ` +
+            'Simplify the pattern (nested or counted repeats such as (.{0,100}){100} make the automaton explode), or raise maxAutomatonWork in the compileJsonSchema options.'
+        : `The token-mask engine reached its ${limit} budget (${value}). Raise ${limit} in the compileJsonSchema options, or simplify the schema (shorter maxLength, fewer anyOf branches); call matcher.reset() to start over.`,
+      options,
     );
     this.limit = limit;
     this.value = value;

@@ -5,7 +5,7 @@
  * bounded in estimated bytes and drops the least recently used automata beyond that.
  * @module
  */
-import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { AutomatonWorkLimitError, CodePointDfa, type AutomatonWork } from '../shared/regex/code-point-dfa.js';
 import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
@@ -69,25 +69,36 @@ export class GrammarCache {
     return this.patterns.bytes + this.schemaPatterns.bytes + this.intersections.bytes + this.numbers.bytes + this.loops.bytes;
   }
 
-  /** The DFA of a regex (`ignoreCase`: ASCII letters match either case, as ajv-formats' `i` flag). */
-  pattern(source: string, ignoreCase: boolean): CodePointDfa {
-    return this.patterns.getOrCompute(`${ignoreCase ? 'i' : '-'}${source}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase })));
+  /**
+   * The DFA of a regex (`ignoreCase`: ASCII letters match either case, as ajv-formats' `i` flag). `work` meters the
+   * construction (a cached automaton costs nothing); past its budget, {@link AutomatonWorkLimitError} names the pattern.
+   */
+  pattern(source: string, ignoreCase: boolean, work?: AutomatonWork): CodePointDfa {
+    return this.patterns.getOrCompute(`${ignoreCase ? 'i' : '-'}${source}`, () =>
+      naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work)),
+    );
   }
 
   /** A schema `pattern`: `^L C{m,n}$` with a fixed-length `L` becomes `^L C*$` plus length bounds. */
-  schemaPattern(source: string): SchemaPattern {
+  schemaPattern(source: string, work?: AutomatonWork): SchemaPattern {
     return this.schemaPatterns.getOrCompute(source, () => {
       const split = splitCountedTail(parseRegex(source));
       return split === undefined
-        ? { dfa: this.pattern(source, false), minLength: 0, maxLength: Infinity }
-        : { dfa: CodePointDfa.fromRegex(split.tree), minLength: split.minLength, maxLength: split.maxLength };
+        ? { dfa: this.pattern(source, false, work), minLength: 0, maxLength: Infinity }
+        : {
+            dfa: naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(split.tree, work)),
+            minLength: split.minLength,
+            maxLength: split.maxLength,
+          };
     });
   }
 
   /** The product of several automata, by their ids (a time format's product takes a second to build). */
-  intersection(automata: readonly CodePointDfa[]): CodePointDfa {
+  intersection(automata: readonly CodePointDfa[], work?: AutomatonWork): CodePointDfa {
     if (automata.length === 1) return automata[0]!;
-    return this.intersections.getOrCompute(automata.map((automaton) => automaton.id).join(','), () => CodePointDfa.intersect(automata));
+    return this.intersections.getOrCompute(automata.map((automaton) => automaton.id).join(','), () =>
+      naming(`the intersection of ${automata.length} patterns and formats`, () => CodePointDfa.intersect(automata, work)),
+    );
   }
 
   /** The automaton of number texts within `constraint` (null when the interval holds no number). */
@@ -104,6 +115,16 @@ export class GrammarCache {
   /** The loop classes of every state of `dfa` (a time format's DFA has thousands of states: computed once). */
   loopClasses(dfa: CodePointDfa): DfaLoopClasses {
     return this.loops.getOrCompute(dfa, () => computeLoopClasses(dfa));
+  }
+}
+
+/** Runs `build`, naming what it built in an {@link AutomatonWorkLimitError} that does not name it yet. */
+function naming<T>(subject: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof AutomatonWorkLimitError) error.subject ??= subject;
+    throw error;
   }
 }
 

@@ -13,7 +13,7 @@ export { Vocabulary } from './vocabulary.js';
 export type { TokenEncoding, TokenTexts, VocabularyEntry, VocabularyOptions } from './vocabulary.js';
 export { loadVocabulary } from './vocabulary-index-file.js';
 export type { LoadVocabularyOptions, LoadedVocabulary } from './vocabulary-index-file.js';
-export { compileJsonSchema } from './compile-json-schema.js';
+export { compileJsonSchema, DEFAULT_MAX_AUTOMATON_WORK } from './compile-json-schema.js';
 export type { CompileJsonSchemaOptions } from './compile-json-schema.js';
 export type { SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 export { CompiledGrammar } from './compiled-grammar.js';

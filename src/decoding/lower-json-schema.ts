@@ -26,7 +26,7 @@ import {
 import { toPlainDecimal, type NumberAutomaton } from './number-language.js';
 import { ajvMultipleOf, intersectNumberAutomata, intersectTwoNumberAutomata, MULTIPLE_OF_MAX_STATES, planMultipleOf } from './multiple-of-language.js';
 import type { GrammarCache } from './grammar-cache.js';
-import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES, type AutomatonWork } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
@@ -220,6 +220,8 @@ export interface LowerOptions {
   readonly schemas: Readonly<Record<string, unknown>>;
   /** Where pattern, format and number automata are kept between compiles. */
   readonly cache: GrammarCache;
+  /** Meters every automaton built for this schema (a cached one costs nothing); unmetered when absent. */
+  readonly automatonWork?: AutomatonWork;
 }
 
 export interface LoweredSchema {
@@ -619,7 +621,7 @@ class Lowering {
       complementDfa: (dfa) => {
         let complement = this.complementDfas.get(dfa);
         if (complement === undefined) {
-          complement = dfa.complement();
+          complement = dfa.complement(this.options.automatonWork);
           this.complementDfas.set(dfa, complement);
         }
         return complement;
@@ -699,7 +701,7 @@ class Lowering {
     let maxLength = typed.maxLength;
     try {
       for (const pattern of typed.patterns) {
-        const compiled = this.options.cache.schemaPattern(pattern.source);
+        const compiled = this.options.cache.schemaPattern(pattern.source, this.options.automatonWork);
         minLength = Math.max(minLength, compiled.minLength);
         maxLength = Math.min(maxLength, compiled.maxLength);
       }
@@ -1002,7 +1004,8 @@ class Lowering {
             const dfa = this.stringDfa([...a.patterns, ...b.patterns], choice, false, [...a.languages, ...b.languages]);
             return dfa !== undefined && dfa.start < 0;
           });
-        } catch {
+        } catch (error) {
+          if (error instanceof AutomatonWorkLimitError) throw error;
           return false;
         }
       }
@@ -1191,17 +1194,19 @@ class Lowering {
     const automata: CodePointDfa[] = [...languages];
     for (const pattern of patterns) {
       try {
-        automata.push(this.options.cache.schemaPattern(pattern.source).dfa);
+        automata.push(this.options.cache.schemaPattern(pattern.source, this.options.automatonWork).dfa);
       } catch (error) {
         if (!(error instanceof RegexUnsupportedError)) throw error;
         if (refuse) this.refuse('pattern', pattern.pointer, `the regex uses ${error.message}`);
         else throw error;
       }
     }
+    // a format's own automata (ajv-formats' fixed regexes, the time family's leap-second products) are not the
+    // schema's to choose, and are built once per vocabulary: only what the schema's patterns add is metered
     for (const { source, ignoreCase } of choice.patterns) automata.push(this.options.cache.pattern(source, ignoreCase));
     if (automata.length === 0) return undefined;
     try {
-      return this.options.cache.intersection(automata);
+      return this.options.cache.intersection(automata, automata.length > choice.patterns.length ? this.options.automatonWork : undefined);
     } catch (error) {
       if (!(error instanceof RegexUnsupportedError)) throw error;
       if (refuse) this.refuse('pattern', patterns[0]?.pointer ?? choice.pointer ?? '#', error.message);
@@ -1215,10 +1220,11 @@ class Lowering {
     let patternMaxLength = typed.maxLength;
     for (const pattern of typed.patterns) {
       try {
-        const compiled = this.options.cache.schemaPattern(pattern.source);
+        const compiled = this.options.cache.schemaPattern(pattern.source, this.options.automatonWork);
         patternMinLength = Math.max(patternMinLength, compiled.minLength);
         patternMaxLength = Math.min(patternMaxLength, compiled.maxLength);
-      } catch {
+      } catch (error) {
+        if (error instanceof AutomatonWorkLimitError) throw error;
         // refused in stringDfa, with the regex's reason
       }
     }
@@ -1494,7 +1500,7 @@ class Lowering {
     let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
     try {
       languages = keySignatureLanguages(
-        CodePointDfa.literals([...names]),
+        CodePointDfa.literals([...names], this.options.automatonWork),
         rules.map((rule) => rule.dfa),
       );
       keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
@@ -1528,7 +1534,7 @@ class Lowering {
         let keyDfa = dfa;
         if (language.dfa !== dfa) {
           try {
-            keyDfa = this.options.cache.intersection([dfa, language.dfa]);
+            keyDfa = this.options.cache.intersection([dfa, language.dfa], this.options.automatonWork);
           } catch (error) {
             if (!(error instanceof RegexUnsupportedError)) throw error;
             this.refuse('propertyNames', typed.pointer, error.message);
@@ -1572,7 +1578,7 @@ class Lowering {
     for (const typed of this.denoteSet(set)) {
       if (typed.type !== 'string') continue;
       if (typed.literals !== undefined) {
-        const dfa = CodePointDfa.literals(typed.literals.filter((value) => this.satisfiesTyped(value, typed)) as string[]);
+        const dfa = CodePointDfa.literals(typed.literals.filter((value) => this.satisfiesTyped(value, typed)) as string[], this.options.automatonWork);
         if (dfa.start >= 0) out.push({ dfa, minLength: 0, maxLength: Infinity });
         continue;
       }
@@ -1599,7 +1605,11 @@ class Lowering {
       let unsupported = false;
       for (const [source, value] of Object.entries(schema.patternProperties)) {
         try {
-          rules.push({ source, set: this.child(location, 'patternProperties', value, `/${escape(source)}`), dfa: this.options.cache.pattern(source, false) });
+          rules.push({
+            source,
+            set: this.child(location, 'patternProperties', value, `/${escape(source)}`),
+            dfa: this.options.cache.pattern(source, false, this.options.automatonWork),
+          });
         } catch (error) {
           if (!(error instanceof RegexUnsupportedError)) throw error;
           this.refuse('patternProperties', `${pointer}/patternProperties/${escape(source)}`, `the regex uses ${error.message}`);
@@ -1662,8 +1672,9 @@ class Lowering {
         for (const language of typed.languages) if (!language.matches(text)) return false;
         for (const pattern of typed.patterns) {
           try {
-            if (!this.options.cache.pattern(pattern.source, false).matches(text)) return false;
-          } catch {
+            if (!this.options.cache.pattern(pattern.source, false, this.options.automatonWork).matches(text)) return false;
+          } catch (error) {
+            if (error instanceof AutomatonWorkLimitError) throw error;
             // a refused pattern (lenient) does not constrain
           }
         }

@@ -74,6 +74,129 @@ function resolve(key: string, value: unknown): unknown {
   return resolved;
 }
 
+function hasToJson(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+}
+
 function isWritable(value: unknown): boolean {
   return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+/** A node being numbered: its writable children (resolved, in canonical order) and the ids of those numbered so far. */
+interface IdFrame {
+  node: object;
+  /** Sorted keys for an object, undefined for an array. */
+  keys: string[] | undefined;
+  children: unknown[];
+  ids: number[];
+}
+
+const NULL_ID = 0;
+const FALSE_ID = 1;
+const TRUE_ID = 2;
+/** Marks an object whose children are being numbered: meeting it again below itself is a cycle. */
+const OPEN = -1;
+
+/**
+ * Numbers values so that two values get the same id exactly when their {@link canonicalJson} texts are equal, without
+ * writing those texts: a container's id is looked up from its children's ids, and each object or array met is numbered
+ * once per index, so numbering every item of an array, and of the arrays nested in it, costs time linear in the whole
+ * value however deep the nesting (writing each item's canonical text would cost its size at every level that holds it).
+ * Meant for one pass over one value (it holds every object it numbered): a value changed in place after it was
+ * numbered keeps its old id in this index.
+ */
+export class CanonicalIds {
+  readonly #byObject = new Map<object, number>();
+  readonly #strings = new Map<string, number>();
+  readonly #numbers = new Map<number, number>();
+  readonly #containers = new Map<string, number>();
+  #nextId = TRUE_ID + 1;
+
+  /** The value's id; throws `TypeError` for a cycle or a `BigInt`, as {@link canonicalJson} does. */
+  idOf(value: unknown): number {
+    const root = resolve('', value);
+    if (!isWritable(root)) return NULL_ID;
+    const leaf = this.#leafId(root);
+    if (leaf !== undefined) return leaf;
+    const stack: IdFrame[] = [this.#open(root as object)];
+    for (;;) {
+      const frame = stack[stack.length - 1]!;
+      const { children, ids } = frame;
+      while (ids.length < children.length) {
+        const known = this.#leafId(children[ids.length]);
+        if (known === undefined) break;
+        ids.push(known);
+      }
+      if (ids.length < children.length) {
+        stack.push(this.#open(children[ids.length] as object));
+        continue;
+      }
+      stack.pop();
+      const id = this.#containerId(frame);
+      this.#byObject.set(frame.node, id);
+      if (stack.length === 0) return id;
+      stack[stack.length - 1]!.ids.push(id);
+    }
+  }
+
+  /** The id of a primitive, or of an object numbered before; undefined for an object not numbered yet. */
+  #leafId(value: unknown): number | undefined {
+    switch (typeof value) {
+      case 'string':
+        return this.#intern(this.#strings, value);
+      case 'number':
+        // JSON.stringify writes NaN and the infinities as null, and -0 as 0 (a Map key treats 0 and -0 alike)
+        return Number.isFinite(value) ? this.#intern(this.#numbers, value) : NULL_ID;
+      case 'boolean':
+        return value ? TRUE_ID : FALSE_ID;
+      case 'object': {
+        if (value === null) return NULL_ID;
+        const id = this.#byObject.get(value);
+        if (id === OPEN) throw new TypeError('canonicalJson: the value contains a cycle, which JSON cannot represent.');
+        return id;
+      }
+      default:
+        return NULL_ID;
+    }
+  }
+
+  #open(node: object): IdFrame {
+    this.#byObject.set(node, OPEN);
+    if (Array.isArray(node)) {
+      const children = new Array<unknown>(node.length);
+      for (let index = 0; index < node.length; index++) {
+        const item: unknown = node[index];
+        // the key `toJSON` receives is only written out for a value that has one
+        const resolved = hasToJson(item) ? resolve(String(index), item) : resolve('', item);
+        children[index] = isWritable(resolved) ? resolved : null;
+      }
+      return { node, keys: undefined, children, ids: [] };
+    }
+    const keys: string[] = [];
+    const children: unknown[] = [];
+    for (const key of Object.keys(node).sort()) {
+      const member = resolve(key, (node as Record<string, unknown>)[key]);
+      if (!isWritable(member)) continue;
+      keys.push(key);
+      children.push(member);
+    }
+    return { node, keys, children, ids: [] };
+  }
+
+  #containerId({ keys, ids }: IdFrame): number {
+    if (keys === undefined) return this.#intern(this.#containers, `[${ids.join(',')}`);
+    // a key name is numbered like a string value: the pairs "name id:value id" then say what the names would
+    let key = '{';
+    for (let index = 0; index < keys.length; index++) key += `${index > 0 ? ',' : ''}${this.#intern(this.#strings, keys[index]!)}:${ids[index]}`;
+    return this.#intern(this.#containers, key);
+  }
+
+  #intern<K>(table: Map<K, number>, key: K): number {
+    let id = table.get(key);
+    if (id === undefined) {
+      id = this.#nextId++;
+      table.set(key, id);
+    }
+    return id;
+  }
 }

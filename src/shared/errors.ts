@@ -50,7 +50,7 @@ export const ERROR_CODES = {
   TW_INVALID_ID: 'A run id or approval id holds characters no run store accepts (a NUL, a control character, a slash) or is empty or too long.',
   TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
   TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
-  TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth).',
+  TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth, automaton-building work).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

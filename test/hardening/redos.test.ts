@@ -7,9 +7,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compileJsonSchema, DecodingLimitError, DEFAULT_MAX_AUTOMATON_WORK } from '../../src/decoding/index.js';
 import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
+import { inspectJsonValue } from '../../src/shared/safe-json.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../src/tools/argument-limits.js';
 import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
 import type { ToolExecution } from '../../src/tools/index.js';
+import { byteVocabulary } from '../decoding/byte-vocabulary.js';
 
 /** Catastrophic-backtracking classics, each with an input that makes a backtracking engine explore exponentially many paths. */
 const CATASTROPHIC: { pattern: string; attack: string; match: string }[] = [
@@ -166,6 +170,147 @@ describe('hostile strings outside patterns are handled in linear time', () => {
         await yieldToTimers();
       }
     });
+    expect(longestGapMs).toBeLessThan(STALL_MS);
+  });
+});
+
+describe('uniqueItems is checked in linear time', () => {
+  // Ajv compared items pairwise: 10,000 rows (119 KB) held the event loop for 2.5 s; the rows that fit the default
+  // 1,000,000-character argument limit (about 33,000) need half a billion comparisons.
+  const rowsTool = defineTool<{ rows: { id: number; name: string }[] }>({
+    name: 'import_rows',
+    description: 'Imports distinct rows.',
+    effect: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { rows: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }, uniqueItems: true } },
+      required: ['rows'],
+    },
+    execute: ({ rows }) => `${rows.length} rows`,
+  });
+
+  /**
+   * As many distinct rows as the default argument limit allows for a parsed value (measured as `inspectJsonValue`
+   * does: strings without escapes, 4 per key), and the same rows with row 0 repeated as row 1 (keys swapped, id written
+   * 0.0): Ajv's pairwise loop, which starts from the last item, compares every pair before it reaches that one.
+   */
+  function largestRows(): { distinct: Record<string, unknown>[]; repeated: Record<string, unknown>[] } {
+    const distinct: Record<string, unknown>[] = [];
+    const measure = (id: number, name: string) => 2 + ('id'.length + 4) + String(id).length + ('name'.length + 4) + (name.length + 2) + 1;
+    let chars = 2 + ('rows'.length + 4) + 2 + measure(0, 'row 0');
+    for (let id = 0; ; id++) {
+      const name = `row ${id}`;
+      chars += measure(id, name);
+      if (chars > DEFAULT_ARGUMENT_LIMITS.maxChars) break;
+      distinct.push({ id, name });
+    }
+    const repeated = [distinct[0]!, { name: 'row 0', id: 0.0 }, ...distinct.slice(1)];
+    expect(inspectJsonValue({ rows: repeated }, DEFAULT_ARGUMENT_LIMITS).exceeded).toBeUndefined();
+    expect(inspectJsonValue({ rows: [...repeated, { id: 1, name: 'row' }] }, DEFAULT_ARGUMENT_LIMITS).exceeded?.limit).toBe('maxChars');
+    return { distinct, repeated };
+  }
+
+  it('checks the most rows the argument limit allows while a 5 ms timer keeps firing, and names the repeated rows', async () => {
+    const registry = new ToolRegistry([rowsTool], { logger: silentLogger });
+    const { distinct, repeated } = largestRows();
+    expect(distinct.length).toBeGreaterThan(30_000);
+    const executions: ToolExecution[] = [];
+    const { longestGapMs, ticks } = await longestTimerGap(async () => {
+      for (const rows of [repeated, distinct]) {
+        await yieldToTimers();
+        executions.push(await registry.call({ id: 'rows', name: 'import_rows', argumentsText: JSON.stringify({ rows }) }));
+      }
+      await yieldToTimers();
+    });
+    expect(executions[0]?.failure?.code).toBe('invalid_arguments');
+    expect(executions[0]?.failure?.message).toContain('must not repeat items (items 0 and 1 are equal)');
+    expect(executions[1]?.failure).toBeUndefined();
+    expect(executions[1]?.result.content).toEqual([{ type: 'text', text: `${distinct.length} rows` }]);
+    expect(ticks).toBeGreaterThan(0);
+    expect(longestGapMs).toBeLessThan(STALL_MS);
+  });
+
+  it("answers another MCP session's ping promptly while one session sends those rows", async () => {
+    const client = await attackerClient([rowsTool]);
+    const bystanderServer = createMcpServer([rowsTool], { logger: silentLogger });
+    const bystander = new Client({ name: 'bystander', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await bystanderServer.connect(serverSide);
+    await bystander.connect(clientSide);
+    try {
+      const { repeated } = largestRows();
+      const attack = client.callTool({ name: 'import_rows', arguments: { rows: repeated } });
+      const pingStarted = performance.now();
+      await bystander.ping();
+      const pingMs = performance.now() - pingStarted;
+      const result = await attack;
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('must not repeat items (items 0 and 1 are equal)');
+      expect(pingMs).toBeLessThan(STALL_MS);
+    } finally {
+      await bystander.close();
+    }
+  });
+});
+
+describe('the token-mask compiler refuses a pattern whose automaton explodes, instead of stalling', () => {
+  // The subset construction spent 228 s on `^(.{0,100}){100}$` (10,001 states, each a set of up to 10,000 NFA states),
+  // and 0.7 s on a 1,000-character bounded key pattern; the state budgets alone did not bound the time.
+  const EXPLODING: { name: string; schema: Record<string, unknown> }[] = [
+    { name: 'nested counted repeats', schema: { type: 'string', pattern: '^(.{0,100}){100}$' } },
+    { name: 'a counted repeat in a property-name pattern', schema: { type: 'object', patternProperties: { '^(.{0,200}){40}$': { type: 'integer' } } } },
+    { name: 'a counted repeat in propertyNames', schema: { type: 'object', propertyNames: { pattern: '^(a|.{0,60}){60}$' } } },
+  ];
+
+  it.each(EXPLODING.map(({ name }, index) => [name, index] as const))(
+    '%s: refused with TW_DECODING_LIMIT naming maxAutomatonWork and the pattern, while a 5 ms timer keeps firing',
+    async (_name, index) => {
+      const { schema } = EXPLODING[index]!;
+      let refusal: unknown;
+      const { longestGapMs } = await longestTimerGap(async () => {
+        await yieldToTimers();
+        try {
+          compileJsonSchema(schema, byteVocabulary());
+        } catch (error) {
+          refusal = error;
+        }
+        await yieldToTimers();
+      });
+      expect(refusal).toBeInstanceOf(DecodingLimitError);
+      expect(refusal).toMatchObject({ code: 'TW_DECODING_LIMIT', limit: 'maxAutomatonWork', value: DEFAULT_MAX_AUTOMATON_WORK });
+      expect((refusal as Error).message).toContain('the pattern "^(');
+      expect((refusal as Error).message).toContain('raise maxAutomatonWork in the compileJsonSchema options');
+      expect(longestGapMs).toBeLessThan(STALL_MS);
+    },
+  );
+
+  it('compiles the pattern from the report, ^(.*a){12}$, and a costly pattern once the budget is raised', () => {
+    const grammar = compileJsonSchema({ type: 'string', pattern: '^(.*a){12}$' }, byteVocabulary());
+    expect(grammar.accepts('xa'.repeat(12))).toBe(true);
+    expect(grammar.accepts('xa'.repeat(11))).toBe(false);
+    // 2^13 states: refused under a small budget, compiled under a larger one
+    const costly = { type: 'string', pattern: '^(a|b)*a(a|b){12}$' };
+    expect(() => compileJsonSchema(costly, byteVocabulary(), { maxAutomatonWork: 100_000 })).toThrow(DecodingLimitError);
+    expect(compileJsonSchema(costly, byteVocabulary(), { maxAutomatonWork: 50_000_000 }).accepts(`a${'b'.repeat(12)}`)).toBe(true);
+  });
+
+  it('the registry runs the same pattern without building its automaton: compiling is linear, each test bounded', async () => {
+    const tool = defineTool<{ value: string }>({
+      name: 'check_nested',
+      description: 'Accepts a value of up to 60 runs.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { value: { type: 'string', pattern: '^(a|.{0,60}){60}$' } }, required: ['value'] },
+      execute: ({ value }) => value,
+    });
+    const registry = new ToolRegistry([tool], { logger: silentLogger });
+    const { longestGapMs } = await longestTimerGap(async () => {
+      for (const value of ['x'.repeat(3_601), 'ab'.repeat(400_000)]) {
+        const execution = await registry.call({ id: 'n', name: 'check_nested', arguments: { value } });
+        expect(execution.failure?.code).toBe('invalid_arguments');
+        await yieldToTimers();
+      }
+    });
+    expect((await registry.call({ id: 'ok', name: 'check_nested', arguments: { value: 'x'.repeat(30) } })).failure).toBeUndefined();
     expect(longestGapMs).toBeLessThan(STALL_MS);
   });
 });

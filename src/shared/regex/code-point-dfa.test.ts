@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodePointDfa } from './code-point-dfa.js';
+import { AutomatonWork, AutomatonWorkLimitError, CodePointDfa } from './code-point-dfa.js';
 import { parseRegex, RegexUnsupportedError, splitCountedTail } from './parse-regex.js';
 
 function random(seed: number): () => number {
@@ -135,3 +135,39 @@ function reachesAcceptance(dfa: CodePointDfa, from: number): boolean {
   }
   return false;
 }
+
+describe('AutomatonWork', () => {
+  it('meters a construction without changing its automaton, the same count every time, and refuses past its budget', () => {
+    const sources = ['^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$', '(a|b)*a(a|b){6}', '^(.*a){12}$', 'x{3,40}y'];
+    for (const source of sources) {
+      const first = new AutomatonWork(Number.POSITIVE_INFINITY);
+      const metered = CodePointDfa.fromRegex(parseRegex(source), first);
+      const second = new AutomatonWork(Number.POSITIVE_INFINITY);
+      CodePointDfa.fromRegex(parseRegex(source), second);
+      const plain = CodePointDfa.fromRegex(parseRegex(source));
+      expect({ source, states: metered.stateCount, accepting: [...metered.accepting] }).toEqual({
+        source,
+        states: plain.stateCount,
+        accepting: [...plain.accepting],
+      });
+      expect(second.spent).toBe(first.spent);
+      expect(first.spent).toBeGreaterThan(0);
+      expect(() => CodePointDfa.fromRegex(parseRegex(source), new AutomatonWork(first.spent - 1))).toThrow(AutomatonWorkLimitError);
+      expect(CodePointDfa.fromRegex(parseRegex(source), new AutomatonWork(first.spent)).stateCount).toBe(plain.stateCount);
+    }
+  });
+
+  it('meters products and complements, and a budget spent stays spent for the next construction', () => {
+    const work = new AutomatonWork(Number.POSITIVE_INFINITY);
+    const left = CodePointDfa.fromRegex(parseRegex('^[a-c]{2,9}$'));
+    const right = CodePointDfa.fromRegex(parseRegex('a'));
+    CodePointDfa.intersect([left, right], work);
+    const afterProduct = work.spent;
+    expect(afterProduct).toBeGreaterThan(0);
+    left.complement(work);
+    expect(work.spent).toBeGreaterThan(afterProduct);
+    const small = new AutomatonWork(afterProduct);
+    CodePointDfa.intersect([left, right], small);
+    expect(() => CodePointDfa.literals(['a'], small)).toThrow(AutomatonWorkLimitError);
+  });
+});

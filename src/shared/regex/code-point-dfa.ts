@@ -12,6 +12,41 @@ const MAX_NFA_STATES = 100_000;
 /** DFA budget for one pattern or one intersection. */
 export const MAX_DFA_STATES = 20_000;
 
+/**
+ * The state budgets alone do not bound the time: `^(.{0,100}){100}$` has 10,001 states, but each stands for a set of
+ * up to 10,000 NFA states, and the subset construction spent 228 s on it. An {@link AutomatonWork} counts the steps
+ * the constructions take (an NFA state visited in a closure, an edge split, a transition of a product, of a
+ * minimization round, of a trim) and stops them past its budget with {@link AutomatonWorkLimitError}.
+ */
+export class AutomatonWork {
+  #spent = 0;
+
+  constructor(readonly budget: number) {}
+
+  /** Steps spent so far, over every construction this meter was given to. */
+  get spent(): number {
+    return this.#spent;
+  }
+
+  spend(steps: number): void {
+    this.#spent += steps;
+    if (this.#spent > this.budget) throw new AutomatonWorkLimitError(this.budget);
+  }
+}
+
+/** Building an automaton took more steps than its {@link AutomatonWork} allowed; nothing was kept. */
+export class AutomatonWorkLimitError extends Error {
+  /** What was being built, when the caller knows it (the pattern's source), for the message. */
+  subject: string | undefined;
+
+  constructor(readonly budget: number) {
+    super(`building the automaton took more than ${budget} steps`);
+  }
+}
+
+/** Meters nothing: constructions given no meter are bounded by the state budgets only. */
+const UNMETERED = new AutomatonWork(Number.POSITIVE_INFINITY);
+
 let nextDfaId = 0;
 
 export class CodePointDfa {
@@ -86,7 +121,7 @@ export class CodePointDfa {
   }
 
   /** Compiles a parsed regex with JSON Schema `pattern` semantics: unanchored unless `^`/`$` say otherwise. */
-  static fromRegex(tree: RegexNode): CodePointDfa {
+  static fromRegex(tree: RegexNode, work: AutomatonWork = UNMETERED): CodePointDfa {
     const nfa = new Nfa();
     const start = nfa.add();
     nfa.chars[start]!.push({ set: ANY_CHAR, to: start });
@@ -96,18 +131,19 @@ export class CodePointDfa {
     const final = nfa.add();
     nfa.epsilon[end]!.push(final);
     nfa.chars[final]!.push({ set: ANY_CHAR, to: final });
-    return determinize(nfa, start, final);
+    work.spend(nfa.stateCount);
+    return determinize(nfa, start, final, work);
   }
 
   /** The intersection of several automata (all must accept). */
-  static intersect(automata: readonly CodePointDfa[]): CodePointDfa {
+  static intersect(automata: readonly CodePointDfa[], work: AutomatonWork = UNMETERED): CodePointDfa {
     let result = automata[0] ?? CodePointDfa.any();
-    for (let index = 1; index < automata.length; index++) result = product(result, automata[index]!);
+    for (let index = 1; index < automata.length; index++) result = product(result, automata[index]!, work);
     return result;
   }
 
   /** The strings this automaton rejects (every code point a JSON string can hold), minimized and trimmed. */
-  complement(): CodePointDfa {
+  complement(work: AutomatonWork = UNMETERED): CodePointDfa {
     if (this.start < 0) return CodePointDfa.any();
     const sink = this.stateCount;
     const transitions: Int32Array[] = [];
@@ -118,11 +154,12 @@ export class CodePointDfa {
     }
     transitions.push(fillGaps(new Int32Array(0), sink));
     accepting.push(1);
-    return minimize(trim(transitions, accepting, this.start));
+    work.spend(sink + 1);
+    return minimize(trim(transitions, accepting, this.start, work), work);
   }
 
   /** Exactly the given strings (a trie, minimized); the empty language for none. */
-  static literals(texts: readonly string[]): CodePointDfa {
+  static literals(texts: readonly string[], work: AutomatonWork = UNMETERED): CodePointDfa {
     const children: Map<number, number>[] = [new Map()];
     const accepting: number[] = [0];
     for (const text of texts) {
@@ -143,7 +180,7 @@ export class CodePointDfa {
     const transitions = children.map((edges) =>
       Int32Array.from([...edges].sort((left, right) => left[0] - right[0]).flatMap(([codePoint, target]) => [codePoint, codePoint, target])),
     );
-    return minimize(trim(transitions, accepting, 0));
+    return minimize(trim(transitions, accepting, 0, work), work);
   }
 }
 
@@ -233,23 +270,31 @@ export class Nfa {
 }
 
 /** Subset construction. Subset members are `nfaState * 2 + endOnly`: past a `$`, no character may follow. */
-function determinize(nfa: Nfa, start: number, final: number): CodePointDfa {
+function determinize(nfa: Nfa, start: number, final: number, work: AutomatonWork): CodePointDfa {
   const index = new Map<string, number>();
   const subsets: number[][] = [];
+  // the last closure that visited each member, so that a closure needs no Set of its own
+  const visited = new Uint32Array(nfa.stateCount * 2);
+  let stamp = 0;
   const closure = (seeds: Iterable<number>, atStart: boolean): number[] => {
-    const seen = new Set<number>();
+    stamp++;
+    const members: number[] = [];
     const stack = [...seeds];
+    let pushed = stack.length;
     while (stack.length > 0) {
       const member = stack.pop()!;
-      if (seen.has(member)) continue;
-      seen.add(member);
+      if (visited[member] === stamp) continue;
+      visited[member] = stamp;
+      members.push(member);
       const state = member >> 1;
       const endOnly = member & 1;
       for (const to of nfa.epsilon[state]!) stack.push(to * 2 + endOnly);
       for (const to of nfa.endAssert[state]!) stack.push(to * 2 + 1);
       if (atStart) for (const to of nfa.startAssert[state]!) stack.push(to * 2 + endOnly);
+      pushed += nfa.epsilon[state]!.length + nfa.endAssert[state]!.length;
     }
-    return [...seen].sort((left, right) => left - right);
+    work.spend(pushed);
+    return Array.from(Int32Array.from(members).sort());
   };
   const intern = (subset: number[]): number => {
     const key = subset.join(',');
@@ -271,25 +316,29 @@ function determinize(nfa: Nfa, start: number, final: number): CodePointDfa {
     accepting.push(subset.some((member) => member >> 1 === final) ? 1 : 0);
     const edges: CharEdge[] = [];
     for (const member of subset) if ((member & 1) === 0) edges.push(...nfa.chars[member >> 1]!);
+    work.spend(subset.length + edges.length);
     transitions.push(
-      partitionEdges(edges, (targets) =>
-        intern(
-          closure(
-            targets.map((to) => to * 2),
-            false,
+      partitionEdges(
+        edges,
+        (targets) =>
+          intern(
+            closure(
+              targets.map((to) => to * 2),
+              false,
+            ),
           ),
-        ),
+        work,
       ),
     );
   }
-  return minimize(trim(transitions, accepting, 0));
+  return minimize(trim(transitions, accepting, 0, work), work);
 }
 
 /**
  * Splits overlapping edges into disjoint ranges; `resolve` maps the sorted target list of
  * each piece to a state. Adjacent pieces with the same state merge.
  */
-export function partitionEdges(edges: readonly CharEdge[], resolve: (targets: number[]) => number): Int32Array {
+export function partitionEdges(edges: readonly CharEdge[], resolve: (targets: number[]) => number, work: AutomatonWork = UNMETERED): Int32Array {
   if (edges.length === 0) return new Int32Array(0);
   const points = new Set<number>();
   for (const edge of edges) {
@@ -303,8 +352,10 @@ export function partitionEdges(edges: readonly CharEdge[], resolve: (targets: nu
   for (const edge of edges) {
     for (let index = 0; index < edge.set.length; index += 2) {
       let piece = lowerBound(bounds, edge.set[index]!);
+      const first = piece;
       const end = edge.set[index + 1]! + 1;
       while (bounds[piece]! < end) pieceTargets[piece++]!.add(edge.to);
+      work.spend(1 + piece - first);
     }
   }
   const out: number[] = [];
@@ -339,7 +390,7 @@ function lowerBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
-function product(left: CodePointDfa, right: CodePointDfa): CodePointDfa {
+function product(left: CodePointDfa, right: CodePointDfa, work: AutomatonWork): CodePointDfa {
   if (left.start < 0 || right.start < 0) return new CodePointDfa([], new Uint8Array(0), -1);
   const index = new Map<number, number>();
   const pairs: number[] = [];
@@ -364,6 +415,7 @@ function product(left: CodePointDfa, right: CodePointDfa): CodePointDfa {
     accepting.push(left.accepting[a]! & right.accepting[b]!);
     const ra = left.transitions[a]!;
     const rb = right.transitions[b]!;
+    work.spend(1 + (ra.length + rb.length) / 3);
     const out: number[] = [];
     let i = 0;
     let j = 0;
@@ -376,7 +428,7 @@ function product(left: CodePointDfa, right: CodePointDfa): CodePointDfa {
     }
     transitions.push(Int32Array.from(out));
   }
-  return minimize(trim(transitions, accepting, 0));
+  return minimize(trim(transitions, accepting, 0, work), work);
 }
 
 /** `ranges` (sorted, disjoint) completed over ANY_CHAR: every code point without a transition goes to `sink`. */
@@ -399,12 +451,16 @@ function fillGaps(ranges: Int32Array, sink: number): Int32Array {
 }
 
 /** Moore partition refinement: merges states with the same future, so equal positions share one mask. */
-function minimize(dfa: CodePointDfa): CodePointDfa {
+function minimize(dfa: CodePointDfa, work: AutomatonWork = UNMETERED): CodePointDfa {
   const count = dfa.stateCount;
   if (count <= 1) return dfa;
   let classes = Int32Array.from(dfa.accepting);
   let classCount = new Set(classes).size;
+  let transitionCount = 0;
+  for (const ranges of dfa.transitions) transitionCount += ranges.length / 3;
   for (;;) {
+    // a round reads every transition; a chain of n states takes n rounds
+    work.spend(count + transitionCount);
     const signatures = new Map<string, number>();
     const next = new Int32Array(count);
     for (let state = 0; state < count; state++) {
@@ -445,12 +501,15 @@ function minimize(dfa: CodePointDfa): CodePointDfa {
     }
     transitions[id] = Int32Array.from(out);
   }
-  return trim(transitions, accepting, classes[dfa.start]!);
+  return trim(transitions, accepting, classes[dfa.start]!, work);
 }
 
 /** Drops states that cannot reach acceptance and renumbers the rest. */
-function trim(transitions: readonly Int32Array[], accepting: readonly number[], start: number): CodePointDfa {
+function trim(transitions: readonly Int32Array[], accepting: readonly number[], start: number, work: AutomatonWork = UNMETERED): CodePointDfa {
   const count = accepting.length;
+  let transitionCount = 0;
+  for (const ranges of transitions) transitionCount += ranges.length / 3;
+  work.spend(count + transitionCount);
   const reverse: number[][] = Array.from({ length: count }, () => []);
   for (let state = 0; state < count; state++) {
     const ranges = transitions[state]!;
