@@ -24,8 +24,8 @@ import { needsConfirmation, schedulingEffect, summarizeCall } from '../../tools/
 import { approvalText, describeArguments, type ArgumentsSummary } from '../../tools/call-summary.js';
 import { blockedByStillRunningMessage, stillRunningMessage } from '../../tools/model-messages.js';
 import { compileSchema } from '../../tools/schema-validator.js';
-import { formatIssuePath } from '../../tools/validation-issues.js';
 import { StoppedCalls } from '../../tools/stopped-calls.js';
+import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
