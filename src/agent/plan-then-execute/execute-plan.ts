@@ -8,14 +8,23 @@
  * fail validation, or that the policy blocks (or a person declines) does not
  * run; the plan carries on, since later calls were fixed without its output.
  *
+ * Calls run one after another, and a call's turn lasts until its tool's work
+ * has ended, not until the call was stopped: a timed-out or aborted tool that
+ * ignores its signal keeps the next call waiting, up to the grace period, and
+ * past it keeps blocking what it must not overlap (`StoppedCalls`, as in the
+ * agent loop and the MCP server).
+ *
  * It emits the agent loop's `tool_call`, `policy_decision` and `tool_result`
  * events, so a run of a plan is recorded and scored like any other run.
  * @module
  */
 import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
-import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
+import { needsConfirmation, schedulingEffect, summarizeCall } from '../../tools/call-rules.js';
+import { approvalText, describeArguments, type ArgumentsSummary } from '../../tools/call-summary.js';
+import { blockedByStillRunningMessage, stillRunningMessage } from '../../tools/model-messages.js';
 import { compileSchema } from '../../tools/schema-validator.js';
+import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
@@ -55,6 +64,14 @@ export interface PlanConfirmation {
   arguments: unknown;
   /** One line for the person: the tool's summary (or its name and arguments) with secret arguments redacted, and the policy's reason. */
   summary: string;
+  /**
+   * What to show the person: the summary line, then the redacted arguments line by line, those that decide where the effect
+   * goes first, each whole up to its cap (`approvalText`, `src/tools/call-summary.ts`), as every other approval surface shows
+   * them. A custom `summarize` or a long argument can push the recipient out of `summary`; it cannot push it out of this.
+   */
+  prompt: string;
+  /** The same redacted arguments, structured (`describeArguments`), for an approval screen of your own. */
+  argumentsSummary: ArgumentsSummary;
   /** Why it needs a person: the policy's reason, or that the tool's own `confirm` rule asks for one. */
   reason: string;
 }
@@ -71,6 +88,11 @@ export interface ExecutePlanOptions {
   confirm: PlanConfirmer;
   /** Redacts the summaries a person is shown; default: the built-in secret patterns. */
   redactor?: Redactor;
+  /**
+   * The run's stopped calls whose tools may still be running, and the grace period they are waited for (`stoppedCallGraceMs`);
+   * default: none yet, the default grace period (5000 ms, as the agent loop's).
+   */
+  stoppedCalls?: StoppedCalls;
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
 }
@@ -89,6 +111,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const filled = new Map<string, FillOutcome>();
   const confirmations = { requested: 0, approved: 0, denied: 0 };
   const redactor = options.redactor ?? createRedactor();
+  const stoppedCalls = options.stoppedCalls ?? new StoppedCalls();
   let toolCalls = 0;
 
   const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
@@ -177,7 +200,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
     let ranWith: unknown = args;
     const finish = (
-      status: 'succeeded' | 'failed' | 'blocked' | 'declined',
+      status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown',
       result: ToolResult,
       extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
     ) =>
@@ -237,12 +260,23 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       prepared.arguments = again.arguments;
       ranWith = again.arguments;
     }
+    const effect = schedulingEffect(prepared.tool);
+    // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
+    const blocker = stoppedCalls.blockerFor(effect);
+    if (blocker !== undefined) {
+      finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
+      return { holes: holes.length };
+    }
     const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
     if (policyReason !== undefined || needsConfirmation(prepared.tool, prepared.arguments)) {
       const reason = policyReason ?? `${planned.tool} asks for a person's confirmation before it runs`;
       const summary = summarizeCall(prepared.tool, prepared.arguments, { redactor, reason: policyReason });
+      const shown = redactor.toolArguments(planned.tool, prepared.arguments);
+      const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
+      const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
       confirmations.requested++;
-      if (await askPerson(options.confirm, { tool: planned.tool, arguments: prepared.arguments, summary, reason })) confirmations.approved++;
+      if (await askPerson(options.confirm, { tool: planned.tool, arguments: prepared.arguments, summary, prompt, argumentsSummary, reason }))
+        confirmations.approved++;
       else {
         confirmations.denied++;
         finish('declined', errorResult(`Declined: ${reason}`));
@@ -250,12 +284,15 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       }
     }
     const startedAt = performance.now();
-    const execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
+    let execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
+    // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
+    const stillRunning = !(await stoppedCalls.awaitEnd(execution, effect)) && effect === 'write';
+    if (stillRunning) execution = { ...execution, result: errorResult(stillRunningMessage(planned.tool, stoppedCalls.graceMs)) };
     toolCalls++;
     const after = session?.afterToolResult({ call: { id: callId, name: planned.tool, callKey }, tool: prepared.tool, result: execution.result });
     // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
     outputs[index] = { tool: planned.tool, text: textOf(execution.result) };
-    finish(execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
+    finish(stillRunning ? 'outcome_unknown' : execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
       durationMs: Math.round(performance.now() - startedAt),
       ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
       ...(after ? { trust: after.trust } : {}),

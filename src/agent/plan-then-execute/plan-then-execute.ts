@@ -19,6 +19,7 @@ import type { Model } from '../../models/types.js';
 import type { Policy } from '../../policy/types.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import type { AnyTool } from '../../tools/define-tool.js';
+import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { ToolRegistry, silentLogger, type ToolLogger } from '../../tools/tool-registry.js';
 import type { ToolResult } from '../../tools/types.js';
 import { runRedactor } from '../redact.js';
@@ -43,6 +44,12 @@ export interface PlanThenExecuteOptions {
   confirm?: PlanConfirmer;
   /** The most calls a plan may make; a longer plan is refused before anything runs. Default 20. */
   maxCalls?: number;
+  /**
+   * How long a planned call that was stopped (its tool's `timeoutMs`, or `signal`) but whose tool ignores the stop may go
+   * on before it counts as still running, in ms (the agent loop's `limits.stoppedCallGraceMs`). The next call waits for it
+   * until then; past it a write is `outcome_unknown`, and the later calls it must not overlap are `not_run`. Default 5000.
+   */
+  stoppedCallGraceMs?: number;
   /** Extra patterns redacted from the summaries a person is shown (the built-in secret patterns and the tools' `secret` arguments always are). */
   redact?: readonly (RegExp | string)[];
   /** Where the tool registry logs, when `tools` is an array (default: silent). */
@@ -61,9 +68,10 @@ export interface PlannedCallOutcome {
   arguments: unknown;
   /**
    * `declined`: a person (or the default confirmer) said no; `blocked`: the policy refused it; `failed`: a hole could not be filled,
-   * the arguments were invalid, or the tool failed.
+   * the arguments were invalid, or the tool failed; `outcome_unknown`: a write stopped (timeout, abort) whose tool was still
+   * running `stoppedCallGraceMs` later; `not_run`: such a stopped call was still running, and this call must not run beside it.
    */
-  status: 'succeeded' | 'failed' | 'blocked' | 'declined';
+  status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown';
   result: ToolResult;
 }
 
@@ -100,6 +108,8 @@ export type PlanThenExecuteResult =
  */
 export async function planThenExecute(options: PlanThenExecuteOptions): Promise<PlanThenExecuteResult> {
   checkOptions(options);
+  // Made before the planner is asked, so a grace period a timer cannot hold is refused before anything is spent.
+  const stoppedCalls = new StoppedCalls(options.stoppedCallGraceMs);
   const started = performance.now();
   const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, { logger: options.logger ?? silentLogger });
   const redactor = runRedactor({ redact: options.redact, tools: registry });
@@ -136,8 +146,9 @@ export async function planThenExecute(options: PlanThenExecuteOptions): Promise<
     extract: modelExtractor(settings(options.extractor ?? options.planner), usage),
     confirm: options.confirm ?? (() => false),
     redactor,
+    stoppedCalls,
     onEvent: (event) => {
-      // executePlan ends a call only in these four ways (no expiry or unknown outcome: nothing is stored or resumed).
+      // executePlan ends a call only in these six ways (no expiry or duplicate: nothing is stored or resumed, and calls are planned).
       if (event.type === 'tool_result')
         calls.push({ tool: event.toolName, arguments: event.arguments, status: event.status as PlannedCallOutcome['status'], result: event.result });
       options.onEvent?.(event);
