@@ -19,6 +19,7 @@
 import { parseArgs } from 'node:util';
 import { MAX_INDEXED_CHARS, ProvenanceIndex } from '../../src/policy/provenance/provenance-index.js';
 import { HOSTILE_TEXTS } from '../../test/fixtures/hostile-detector-texts.js';
+import { doublingSizes, median } from '../growth.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,13 +33,7 @@ const MAX = Number(values.max);
 const CONTROL_MAX = Number(values['control-max']);
 const DOUBLINGS = 3;
 
-const median = (numbers: number[]): number => {
-  const sorted = [...numbers].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-const sizes = (max: number): number[] => Array.from({ length: DOUBLINGS + 1 }, (_, step) => Math.round(max / 2 ** (DOUBLINGS - step)));
+const sizes = (max: number): number[] => doublingSizes(max, DOUBLINGS);
 
 interface Case {
   name: string;

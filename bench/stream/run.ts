@@ -20,6 +20,7 @@ import { createRedactor, type Redactor } from '../../src/agent/redact.js';
 import type { AgentStreamEvent } from '../../src/agent/stream-event.js';
 import { redactAgentStream } from '../../src/agent/stream-redaction.js';
 import { redactAgentStreamQuadratic } from '../../test/fixtures/quadratic-stream-redaction.js';
+import { doublingSizes, median } from '../growth.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,13 +52,7 @@ const HOSTILE_STREAMS: { name: string; build: (size: number) => string; deltaCha
   },
 ];
 
-const median = (numbers: number[]): number => {
-  const sorted = [...numbers].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-const sizes = (max: number): number[] => Array.from({ length: DOUBLINGS + 1 }, (_, step) => Math.round(max / 2 ** (DOUBLINGS - step)));
+const sizes = (max: number): number[] => doublingSizes(max, DOUBLINGS);
 
 interface Case {
   name: string;
