@@ -3,27 +3,19 @@
  * Anthropic and MCP wire shapes and back — declarations, calls, results and
  * streamed calls, neutral conversations and model responses — plus the strict-schema rewrite and the schema linter.
  * Pure functions: no network, no provider SDK at runtime (only its types).
- * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
- * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
+ * The package entry `toolwright/formats`, for a program that talks to a provider's SDK itself.
+ * Any new export added here becomes public API and changes the count pinned in
+ * test/architecture/entry-counts.test.ts. Use named exports, not wildcards.
  * @module
  */
-export type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
-export {
-  OPENAI_STRICT_LIMITS,
-  nullRestorePlan,
-  openAIStrictLimitWarnings,
-  restoreOptionalNulls,
-  schemaAcceptsNull,
-  schemaCompatibilityWarnings,
-  toOpenAIStrictSchema,
-} from './provider-schema/index.js';
+export type { SchemaProvider } from '../protocol/format-warning.js';
+// What the one argument parse (toolCallPart) keeps when a call's text is not usable JSON.
+export type { ForbiddenKey, JsonLimitExceeded, JsonParseFailure } from '../shared/safe-json.js';
+export { OPENAI_STRICT_LIMITS, restoreOptionalNulls, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
 export type { NullRestorePlan, StrictSchemaConversion } from './provider-schema/index.js';
-export { parsePartialJson } from './partial-json.js';
-export type { PartialJsonResult } from './partial-json.js';
 export type { PartialToolCall } from './partial-tool-call.js';
 export type { ToolSource } from './tool-source.js';
 export type { ParseToolCallOptions } from './call-arguments.js';
-export { resultText } from './content-as-text.js';
 export type { CallResult } from './content-as-text.js';
 
 export { toOpenAIChatTools } from './openai-chat/to-openai-chat-tools.js';
@@ -34,7 +26,6 @@ export { toOpenAIChatResultMessage, toOpenAIChatResultMessages } from './openai-
 export type { OpenAIChatResultMessage, OpenAIChatResultMessages } from './openai-chat/to-openai-chat-result-messages.js';
 export { convertToOpenAIChatMessages } from './openai-chat/convert-to-openai-chat-messages.js';
 export type { OpenAIChatMessages } from './openai-chat/convert-to-openai-chat-messages.js';
-export { mapOpenAIChatFinishReason } from './openai-chat/map-openai-chat-finish-reason.js';
 export { OpenAIChatToolCallStream } from './openai-chat/openai-chat-tool-call-stream.js';
 export type { OpenAIChatToolCallStreamOptions } from './openai-chat/openai-chat-tool-call-stream.js';
 
@@ -46,7 +37,6 @@ export { toOpenAIResponsesResultItem, toOpenAIResponsesResultItems } from './ope
 export type { OpenAIResponsesResultItem, OpenAIResponsesResultItems } from './openai-responses/to-openai-responses-result-items.js';
 export { convertToOpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
 export type { OpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
-export { mapOpenAIResponsesStatus } from './openai-responses/map-openai-responses-response.js';
 export { OpenAIResponsesToolCallStream } from './openai-responses/openai-responses-tool-call-stream.js';
 
 export { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
@@ -57,7 +47,6 @@ export { toAnthropicResultMessage, toAnthropicToolResultBlock } from './anthropi
 export type { AnthropicResultMessage } from './anthropic/to-anthropic-result-message.js';
 export { convertToAnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
 export type { AnthropicMessages } from './anthropic/convert-to-anthropic-messages.js';
-export { mapAnthropicStopReason } from './anthropic/map-anthropic-stop-reason.js';
 export { AnthropicToolCallStream } from './anthropic/anthropic-tool-call-stream.js';
 
 export { toMcpAnnotations, toMcpTool, toMcpTools } from './mcp/to-mcp-tools.js';
@@ -66,5 +55,5 @@ export { parseMcpToolCall } from './mcp/parse-mcp-tool-call.js';
 export type { ParseMcpToolCallOptions } from './mcp/parse-mcp-tool-call.js';
 export { toMcpCallToolResult } from './mcp/to-mcp-call-tool-result.js';
 
-export { DEFAULT_MAX_TOOLS_WITHOUT_ROUTING, LINT_RULES, isLintRuleId, lintTools } from './lint/index.js';
+export { DEFAULT_MAX_TOOLS_WITHOUT_ROUTING, LINT_RULES, lintTools } from './lint/index.js';
 export type { LintFinding, LintOptions, LintRuleId, LintRuleInfo, LintSeverity } from './lint/index.js';

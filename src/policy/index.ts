@@ -3,8 +3,10 @@
  * constraints, call limits and information-flow rules, checked at the tool
  * boundary by the agent loop; and Spotlighting-style isolation of untrusted
  * tool output.
- * Internal barrel, not a package entry point (see package.json `exports`): what users can import is
- * chosen name by name in src/index.ts or a subpath entry. Use named exports, not wildcards.
+ * The package entry `toolwright/policy`; a policy is handed to `runAgent({ policy })` (root entry),
+ * `createToolGuards` or `planThenExecute` (`toolwright/agent`).
+ * Any new export added here becomes public API and changes the count pinned in
+ * test/architecture/entry-counts.test.ts. Use named exports, not wildcards.
  * @module
  */
 export { createPolicy } from './create-policy.js';
@@ -22,10 +24,7 @@ export type {
 export { argumentFrom, valuesFrom } from './provenance/provenance-rules.js';
 export type { ArgumentFromOptions, FreeTextJudgement, ProvenanceFrom, ValuesFromOptions } from './provenance/provenance-rules.js';
 export type { PieceSources, ProvenanceOrigin, ProvenanceSource, ProvenanceView } from './provenance/provenance-index.js';
-export { DEFAULT_PROVENANCE_KINDS, VALUE_KINDS, detectValues } from './provenance/value-detectors.js';
-export type { DetectedValue, ValueKind } from './provenance/value-detectors.js';
-export { readArgumentValues } from './argument-values.js';
-export type { ArgumentValue } from './argument-values.js';
+export type { ValueKind } from './provenance/value-detectors.js';
 export { ISOLATION_KINDS, createIsolation } from './isolation.js';
 export type { Isolation, IsolationContext, IsolationKind, IsolationOptions } from './isolation.js';
 export type {

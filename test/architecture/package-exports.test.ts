@@ -33,10 +33,12 @@ describe('package exports', () => {
     expect(Object.keys(module).length).toBeGreaterThan(0);
   });
 
-  it('exposes the main API from the root and the scripted model from toolwright/test', async () => {
+  it('exposes the main API from the root, the wire adapters from toolwright/formats and the scripted model from toolwright/test', async () => {
     const rootModule = (await import(sourceOf((pkg.exports['.'] as { import: string }).import))) as Record<string, unknown>;
-    for (const name of ['defineTool', 'ToolRegistry', 'toOpenAIChatTools', 'toAnthropicTools', 'toMcpTools', 'lintTools', 'createModel'])
+    for (const name of ['defineTool', 'ToolRegistry', 'runAgent', 'resumeAgent', 'streamAgent', 'createModel', 'ToolwrightError'])
       expect(rootModule[name], name).toBeDefined();
+    const formatsModule = (await import(sourceOf((pkg.exports['./formats'] as { import: string }).import))) as Record<string, unknown>;
+    for (const name of ['toOpenAIChatTools', 'toAnthropicTools', 'toMcpTools', 'lintTools']) expect(formatsModule[name], name).toBeDefined();
     const testModule = (await import(sourceOf((pkg.exports['./test'] as { import: string }).import))) as Record<string, unknown>;
     expect(testModule.createScriptedModel).toBeTypeOf('function');
   });

@@ -2,10 +2,10 @@
  * Every type a public signature mentions can be named by the user: for each entry
  * point in package.json `exports`, the types declared under src/ that its exports'
  * signatures reach (parameters, returns, properties, heritage, alias bodies,
- * constraints; recursively) are exported from that entry point or from the root
- * entry `toolwright` (the subpaths build on the root's types). Private and
- * `@internal` members are not public. A generated file then names every exported
- * type through its entry point and must typecheck.
+ * constraints; recursively) are exported from some entry point (the root keeps the
+ * everyday names, so `RunAgentOptions` reaches `Policy`, which `toolwright/policy`
+ * exports). Private and `@internal` members are not public. A generated file then
+ * names every exported type through its entry point and must typecheck.
  *
  * `npx tsx scripts/count-exports.ts` prints the export counts.
  */
@@ -41,18 +41,32 @@ beforeAll(() => {
 
 describe('public types', () => {
   it('finds every entry point and its exports', () => {
-    expect(entries.map((entry) => entry.subpath)).toEqual(['.', './ai-sdk', './decoding', './eval', './mcp', './openai-agents', './test']);
+    expect(entries.map((entry) => entry.subpath)).toEqual([
+      '.',
+      './agent',
+      './ai-sdk',
+      './decoding',
+      './errors',
+      './eval',
+      './formats',
+      './mcp',
+      './models',
+      './openai-agents',
+      './policy',
+      './test',
+      './tools',
+    ]);
     for (const surface of surfaces) expect(surface.names.length, surface.entry.subpath).toBeGreaterThan(0);
     // The walk reaches deep types: RunStore → StoredRun is the chain the issue found missing.
     const root = surfaces[0]!;
     expect(root.referenced.map((type) => type.name)).toContain('StoredRun');
   });
 
-  it('exports every src/ type that a public signature uses, from the same entry point or the root', () => {
-    const rootExports = surfaces[0]!.exportedSymbols;
+  it('exports every src/ type that a public signature uses, from some entry point', () => {
+    const nameable = new Set(surfaces.flatMap((surface) => [...surface.exportedSymbols]));
     const missing = surfaces.flatMap((surface) =>
       surface.referenced
-        .filter((type) => !surface.exportedSymbols.has(type.symbol) && !rootExports.has(type.symbol))
+        .filter((type) => !nameable.has(type.symbol))
         .map((type) => `${surface.entry.subpath}: ${type.name} (${type.declaredIn}, reached from ${type.via})`),
     );
     expect(missing).toEqual([]);

@@ -52,6 +52,12 @@ describe('root entry', () => {
 
   it.each([
     'src/index.ts',
+    'src/tools/package-entry.ts',
+    'src/models/package-entry.ts',
+    'src/agent/package-entry.ts',
+    'src/formats/index.ts',
+    'src/policy/index.ts',
+    'src/errors.ts',
     'src/decoding/index.ts',
     'src/eval/index.ts',
     'src/test.ts',

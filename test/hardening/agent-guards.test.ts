@@ -7,7 +7,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createModel,
   defineTool,
-  readRunRecord,
   runAgent,
   silentLogger,
   type AnyTool,
@@ -16,6 +15,7 @@ import {
   type RunAgentOptions,
   type ToolMessage,
 } from '../../src/index.js';
+import { readRunRecord } from '../../src/agent/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn, type ScriptedToolCall } from '../../src/test.js';
 import { startProviderServer, type ProviderServer } from '../provider-server/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -8,19 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_ARGUMENT_LIMITS,
-  InvalidArgumentError,
-  ToolDefinitionError,
-  ToolRegistry,
-  defineTool,
-  readRunRecord,
-  runAgent,
-  silentLogger,
-  type Model,
-  type ModelResponse,
-  type ToolExecution,
-} from '../../src/index.js';
+import { ToolRegistry, defineTool, runAgent, silentLogger, type Model, type ModelResponse, type ToolExecution } from '../../src/index.js';
+import { readRunRecord } from '../../src/agent/package-entry.js';
+import { InvalidArgumentError, ToolDefinitionError } from '../../src/errors.js';
+import { DEFAULT_ARGUMENT_LIMITS } from '../../src/tools/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const records = mkdtempSync(join(tmpdir(), 'tw-limits-'));

@@ -16,7 +16,6 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ToolRegistry,
   createMemoryRunStore,
-  decideConfirmation,
   defineTool,
   openSqliteRunStore,
   resumeAgent,
@@ -24,10 +23,10 @@ import {
   silentLogger,
   type AnyTool,
   type Model,
-  type RunEvent,
   type RunStore,
   type ToolContext,
 } from '../../src/index.js';
+import { decideConfirmation, type RunEvent } from '../../src/agent/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

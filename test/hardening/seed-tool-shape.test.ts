@@ -5,17 +5,10 @@
  * order), and the linter says so.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  ToolDefinitionError,
-  ToolRegistry,
-  defineTool,
-  lintTools,
-  runAgent,
-  silentLogger,
-  type AnyTool,
-  type SeedToolDefinition,
-  type Tool,
-} from '../../src/index.js';
+import { ToolRegistry, defineTool, runAgent, silentLogger, type AnyTool, type Tool } from '../../src/index.js';
+import { ToolDefinitionError } from '../../src/errors.js';
+import { lintTools } from '../../src/formats/index.js';
+import type { SeedToolDefinition } from '../../src/tools/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const input_schema = {

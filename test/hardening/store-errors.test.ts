@@ -17,7 +17,6 @@ import { startConsole, type ConsoleServer } from '../../src/cli/console/console-
 import {
   createMemoryRunStore,
   createPostgresRunStore,
-  decideConfirmation,
   defineTool,
   openSqliteRunStore,
   resumeAgent,
@@ -25,6 +24,7 @@ import {
   silentLogger,
   type RunStore,
 } from '../../src/index.js';
+import { decideConfirmation } from '../../src/agent/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import { postgresUnavailable, startPostgresServer } from '../fixtures/postgres-server.js';
 

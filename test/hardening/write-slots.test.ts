@@ -16,20 +16,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  InvalidArgumentError,
-  ToolRegistry,
-  createMemoryRunStore,
-  defineTool,
-  planThenExecute,
-  resumeAgent,
-  runAgent,
-  silentLogger,
-  type AnyTool,
-  type ExecutionPlan,
-  type PlanThenExecuteOptions,
-  type RunEvent,
-} from '../../src/index.js';
+import { ToolRegistry, createMemoryRunStore, defineTool, resumeAgent, runAgent, silentLogger, type AnyTool } from '../../src/index.js';
+import { planThenExecute, type ExecutionPlan, type PlanThenExecuteOptions, type RunEvent } from '../../src/agent/package-entry.js';
+import { InvalidArgumentError } from '../../src/errors.js';
 import { createMcpServer, serveHttp, serveStdio, type McpHttpHandle, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import { structuredAnswersModel } from '../fixtures/structured-answers-model.js';

@@ -21,9 +21,9 @@ import {
   toOpenAIChatTools,
   toOpenAIResponsesResultItems,
   toOpenAIResponsesTools,
-  type FormatWarning,
   type LintFinding,
 } from '../../formats/index.js';
+import type { FormatWarning } from '../../protocol/index.js';
 import { ToolNotFoundError } from '../../shared/errors.js';
 import { ToolRegistry, silentLogger, type AnyTool, type ToolCallRequest, type ToolFailureCode } from '../../tools/index.js';
 

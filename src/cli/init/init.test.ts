@@ -20,19 +20,26 @@ function tempFolder(): string {
   return folder;
 }
 
+/** This repository's package.json `exports`, each entry pointed at the source its dist file is built from. */
+function exportsFromSources(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { exports: Record<string, string | { import: string }> };
+  return Object.fromEntries(
+    Object.entries(manifest.exports)
+      .filter(([subpath]) => subpath !== './package.json')
+      .map(([subpath, target]) => [subpath, (typeof target === 'string' ? target : target.import).replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts')]),
+  );
+}
+
 /**
  * Makes `folder` a user's project with toolwright "installed" from this checkout's sources: `node_modules/toolwright`
- * holds a package.json whose `exports` map `toolwright` and `toolwright/test` to `src/index.ts` and `src/test.ts`, and
- * a symlink `src` to this repository's `src`; `node_modules/zod` links to the repository's zod. So the scaffold's
- * imports resolve by their package names, unchanged, to the code under test (the packed tarball is not built here).
+ * holds a package.json whose `exports` map every entry (`toolwright`, `toolwright/formats`, `toolwright/test`…) to its
+ * source under `src/`, and a symlink `src` to this repository's `src`; `node_modules/zod` links to the repository's zod.
+ * So the scaffold's imports resolve by their package names, unchanged, to the code under test (the packed tarball is not built here).
  */
 function installToolwrightFromSources(folder: string): void {
   const packageFolder = join(folder, 'node_modules', 'toolwright');
   mkdirSync(packageFolder, { recursive: true });
-  writeFileSync(
-    join(packageFolder, 'package.json'),
-    JSON.stringify({ name: 'toolwright', type: 'module', exports: { '.': './src/index.ts', './test': './src/test.ts' } }),
-  );
+  writeFileSync(join(packageFolder, 'package.json'), JSON.stringify({ name: 'toolwright', type: 'module', exports: exportsFromSources() }));
   symlinkSync(join(repo, 'src'), join(packageFolder, 'src'), 'dir');
   symlinkSync(realpathSync(join(repo, 'node_modules', 'zod')), join(folder, 'node_modules', 'zod'), 'dir');
 }
