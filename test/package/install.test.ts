@@ -252,7 +252,8 @@ console.log(JSON.stringify({ output, codes: [fromAI.code, toAgents.code], messag
     writeFileSync(
       join(dir, 'main.cjs'),
       `const { defineTool, ToolRegistry } = require('toolwright');
-for (const entry of ['toolwright/decoding', 'toolwright/eval', 'toolwright/test', 'toolwright/ai-sdk', 'toolwright/openai-agents']) require(entry);
+for (const entry of ['toolwright/tools', 'toolwright/models', 'toolwright/agent', 'toolwright/formats', 'toolwright/policy', 'toolwright/errors',
+  'toolwright/decoding', 'toolwright/eval', 'toolwright/test', 'toolwright/ai-sdk', 'toolwright/openai-agents']) require(entry);
 const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   execute: ({ text }) => text + '!' });
@@ -306,9 +307,20 @@ console.log(JSON.stringify([ok.result.content, bad.result.isError]));
       `import { z } from 'zod';
 import { defineTool, ToolRegistry, type Tool } from 'toolwright';
 import { createScriptedModel } from 'toolwright/test';
+import type { PriceTable } from 'toolwright/agent';
+import { ProviderError } from 'toolwright/errors';
+import { toOpenAIChatTools } from 'toolwright/formats';
+import type { RetryOptions } from 'toolwright/models';
+import { createPolicy } from 'toolwright/policy';
+import type { ToolHints } from 'toolwright/tools';
 const add = defineTool({ name: 'add', description: 'Add two numbers.', effect: 'read',
   inputSchema: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
 const typed: Tool<{ a: number; b: number }, number> = add;
+// Each subpath's names resolve, with their types, through the export map.
+export const subpaths: [PriceTable, RetryOptions, ToolHints] = [{}, {}, {}];
+export const declared = toOpenAIChatTools([add]);
+export const policy = createPolicy({ allowTools: ['add'] });
+export const isProviderError = (error: unknown): boolean => ProviderError.isInstance(error);
 // @ts-expect-error: execute's arguments are Zod's parsed type, so a string is refused.
 add.execute({ a: '1', b: 2 }, undefined as never);
 export const registry = new ToolRegistry([typed]);
