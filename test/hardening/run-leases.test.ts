@@ -515,7 +515,8 @@ writeFileSync(
   script,
   `
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { decideConfirmation, defineTool, resumeAgent, runAgent } from ${JSON.stringify(join(root, 'src/index.ts'))};
+import { defineTool, resumeAgent, runAgent } from ${JSON.stringify(join(root, 'src/index.ts'))};
+import { decideConfirmation } from ${JSON.stringify(join(root, 'src/agent/package-entry.ts'))};
 import { createScriptedModel, textTurn, toolCallTurn } from ${JSON.stringify(join(root, 'src/test.ts'))};
 
 const [mode, statePath, files, arg, leaseMs, takeOver] = process.argv.slice(2);
