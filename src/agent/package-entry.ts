@@ -3,12 +3,11 @@
  * (those, with their options and results, are in the root entry): approving from elsewhere,
  * toolwright's guards inside another loop, plan-then-execute, serving a stream as server-sent
  * events, the run's events and record, budgets and prices, routing, and the run state.
- * The run stores and the queue are listed in the root entry until they move to their own subpath.
  * Any new export added here becomes public API and changes the count pinned in
  * test/architecture/entry-counts.test.ts. Use named exports, not wildcards.
  * @module
  */
-// Approving a paused run from another process (docs/agent.md, "Confirmation").
+// Approving a paused run from another process (docs/agent.md, "Confirmations").
 export { decideConfirmation, listPendingConfirmations } from './index.js';
 export type { DecideOptions } from './index.js';
 // The per-call guards for another loop (docs/interop.md).
