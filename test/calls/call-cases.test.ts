@@ -45,6 +45,7 @@ import {
   message,
   ranEvents,
   refund500,
+  seventeen,
   type CallCase,
   type Caller,
   type Decision,
@@ -88,6 +89,12 @@ const MCP_GAPS = (caller: 'mcp-stdio' | 'mcp-http'): KnownGap[] => [
     case: 'guard confirm (approved)',
     today: { decisions: ['ran'] },
     should: 'The MCP server takes no `guardToolCall`: the call runs without asking. It should ask the person (elicitation) first.',
+  },
+  {
+    caller,
+    case: 'over the call budget (maxToolCalls: 16, a 17th call)',
+    today: { decisions: seventeen.map((): Decision => 'ran'), executions: seventeen.map((item) => ({ tool: 'lookup', arguments: item.arguments })) },
+    should: "The MCP server takes no `maxToolCalls` (the option is ignored): a session's 17th call runs. It should be refused, as the guards refuse it.",
   },
   {
     caller,
@@ -165,7 +172,7 @@ function decisionsFromEvents(events: readonly RunEvent[], asked: ReadonlySet<str
       case 'duplicate':
         return 'not_run_duplicate';
       case 'not_run':
-        return events.some((event) => event.type === 'turn_limited' && event.notRun.includes(call.callKey)) ? 'not_run_cap' : ('not_run' as Decision);
+        return events.some((event) => event.type === 'turn_limited' && event.notRun.includes(call.callKey)) ? 'not_run_cap' : 'not_run_budget';
       case 'blocked':
         return 'blocked';
       case 'declined':
@@ -199,7 +206,14 @@ function textOf(result: unknown): string {
 
 function agentOptions(behaviour: CallCase) {
   const { tools, executions } = caseTools({ confirmRefund: behaviour.confirmRefund });
-  const model = createScriptedModel([toolCallTurn(behaviour.calls), textTurn('Done.')], { streamChunkSize: 7 });
+  const turns = behaviour.oneCallPerResponse ? behaviour.calls.map((call) => toolCallTurn([call])) : [toolCallTurn(behaviour.calls)];
+  const model = createScriptedModel([...turns, textTurn('Done.')], { streamChunkSize: 7 });
+  const limits = {
+    ...(behaviour.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: behaviour.maxToolCallsPerTurn } : {}),
+    ...(behaviour.maxToolCalls !== undefined ? { maxToolCalls: behaviour.maxToolCalls } : {}),
+    // Room for every response of the script and the answer: the iteration limit is not what a case is about.
+    ...(behaviour.oneCallPerResponse ? { maxIterations: turns.length + 1 } : {}),
+  };
   const runtime = {
     model,
     tools,
@@ -208,7 +222,7 @@ function agentOptions(behaviour: CallCase) {
     logger: silentLogger,
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),
     ...(behaviour.guardToolCall ? { guardToolCall: behaviour.guardToolCall } : {}),
-    ...(behaviour.maxToolCallsPerTurn !== undefined ? { limits: { maxToolCallsPerTurn: behaviour.maxToolCallsPerTurn } } : {}),
+    limits,
   };
   return { runtime, executions, model };
 }
@@ -247,6 +261,7 @@ async function throughToolGuards(behaviour: CallCase): Promise<Cell> {
     trustedTexts: [PROMPT],
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),
     ...(behaviour.guardToolCall ? { guardToolCall: behaviour.guardToolCall } : {}),
+    ...(behaviour.maxToolCalls !== undefined ? { limits: { maxToolCalls: behaviour.maxToolCalls } } : {}),
   });
   const decisions: Decision[] = [];
   const shown: string[] = [];
@@ -271,10 +286,14 @@ async function throughToolGuards(behaviour: CallCase): Promise<Cell> {
     if (ran.status === 'needs_approval') decisions.push('asked_pending');
     else if (ran.status === 'succeeded') decisions.push(ranDecision(executions.slice(before), call.arguments, asked));
     else if (ran.status === 'failed') decisions.push(failureDecision(execution?.failure?.code));
+    else if (ran.status === 'not_run' && ran.stop?.kind === 'budget') decisions.push('not_run_budget');
     else decisions.push(ran.status as Decision);
   }
   return { decisions, executions, events: 'no record', shown: shown.join('\n') };
 }
+
+/** A plan is one turn and a whole run: the per-turn cap and the call budget both become its `maxCalls`. */
+const planCap = (behaviour: CallCase) => behaviour.maxToolCallsPerTurn ?? behaviour.maxToolCalls;
 
 /** A scripted planner that plans the case's calls, pinned (no holes); the confirmer is the person. */
 async function throughPlanThenExecute(behaviour: CallCase): Promise<Cell> {
@@ -290,7 +309,7 @@ async function throughPlanThenExecute(behaviour: CallCase): Promise<Cell> {
     logger: silentLogger,
     onEvent: (event) => events.push(event),
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),
-    ...(behaviour.maxToolCallsPerTurn !== undefined ? { maxCalls: behaviour.maxToolCallsPerTurn } : {}),
+    ...(planCap(behaviour) !== undefined ? { maxCalls: planCap(behaviour) } : {}),
     ...(behaviour.answer
       ? {
           confirm: () => {
@@ -315,12 +334,13 @@ async function throughMcp(transport: 'stdio' | 'http', behaviour: CallCase): Pro
   const { tools, executions } = caseTools({ confirmRefund: behaviour.confirmRefund });
   const recordDir = freshFolder();
   mkdirSync(recordDir);
-  // `policy`, `guardToolCall` and `recordDir` are handed over as runAgent takes them: the server has none of them today (see KNOWN_GAPS).
+  // `policy`, `guardToolCall`, `maxToolCalls` and `recordDir` are handed over as runAgent takes them: the server has none of them today (see KNOWN_GAPS).
   const options = {
     logger: silentLogger,
     recordDir,
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),
     ...(behaviour.guardToolCall ? { guardToolCall: behaviour.guardToolCall } : {}),
+    ...(behaviour.maxToolCalls !== undefined ? { maxToolCalls: behaviour.maxToolCalls } : {}),
   } as McpServerOptions;
   const client = new Client({ name: 'call-cases', version: '1.0.0' }, { capabilities: behaviour.answer ? { elicitation: { form: {} } } : {} });
   let asks = 0;

@@ -15,7 +15,8 @@ export type Caller = (typeof CALLERS)[number];
 
 /**
  * What became of one call. `asked_*`: a person was asked (`pending`: nobody has answered yet). `refused_no_person`: the
- * call needs a person and there is no way to ask one, so it was refused unasked. `protocol_error`: answered with a
+ * call needs a person and there is no way to ask one, so it was refused unasked. `not_run_cap`: past the per-turn cap;
+ * `not_run_budget`: past the run's (the session's) tool-call budget. `protocol_error`: answered with a
  * JSON-RPC error, not a tool result. `plan_rejected`: the whole plan was refused before anything ran.
  */
 export type Decision =
@@ -23,6 +24,7 @@ export type Decision =
   | 'refused_invalid'
   | 'not_run_duplicate'
   | 'not_run_cap'
+  | 'not_run_budget'
   | 'blocked'
   | 'rewritten'
   | 'asked_pending'
@@ -62,6 +64,10 @@ export interface CallCase {
   guardToolCall?: ToolCallGuard;
   /** `limits.maxToolCallsPerTurn` (for planThenExecute, `maxCalls`: a plan is its one turn). */
   maxToolCallsPerTurn?: number;
+  /** `limits.maxToolCalls`, the calls a run (a guards object, an MCP session) may make (for planThenExecute, `maxCalls`: a plan is its whole run). */
+  maxToolCalls?: number;
+  /** Each call in a response of its own (the model calls, reads the result, calls again), instead of all in one response. */
+  oneCallPerResponse?: boolean;
   /** The person's answer when asked; absent: nobody answers (the run pauses, or the caller decides without a person). */
   answer?: 'approve' | 'deny';
   expect: Observed;
@@ -198,6 +204,9 @@ const cleaned = { to: 'bob@corp.example', body: 'Your invoice: [link removed]' }
 /** Events of a call that ran as asked. */
 export const ranEvents = (tool: string, args: unknown) => [`tool_call ${tool} ${json(args)}`, `tool_result ${tool} ${json(args)} succeeded`];
 
+/** Seventeen distinct lookups, one past a budget of 16. */
+export const seventeen = Array.from({ length: 17 }, (_, index) => call('lookup', { id: `r${index + 1}` }));
+
 const NO_TURN_IN_MCP = 'MCP: one request is one call, so there is no turn to hold a duplicate or a per-turn cap; each request runs.';
 const NO_TURN_IN_GUARDS =
   'createToolGuards: the host hands over one call at a time and owns the turn; the guards have no per-turn cap or in-turn duplicate check.';
@@ -326,6 +335,29 @@ export const CALL_CASES: readonly CallCase[] = [
         reason: NO_TURN_IN_MCP,
         decisions: ['ran', 'ran', 'ran'],
         executions: ['a', 'b', 'c'].map((id) => ({ tool: 'lookup', arguments: { id } })),
+      },
+    },
+  },
+  {
+    id: 'over the call budget (maxToolCalls: 16, a 17th call)',
+    calls: seventeen,
+    oneCallPerResponse: true,
+    maxToolCalls: 16,
+    expect: {
+      decisions: [...seventeen.slice(0, 16).map((): Decision => 'ran'), 'not_run_budget'],
+      executions: seventeen.slice(0, 16).map((item) => ({ tool: 'lookup', arguments: item.arguments })),
+      events: [
+        ...seventeen.slice(0, 16).flatMap((item) => ranEvents('lookup', item.arguments)),
+        `tool_call lookup ${json({ id: 'r17' })}`,
+        `tool_result lookup ${json({ id: 'r17' })} not_run`,
+      ],
+    },
+    differs: {
+      planThenExecute: {
+        reason: "planThenExecute: the budget is the plan's `maxCalls`, and a longer plan is refused whole before anything runs.",
+        decisions: seventeen.map((): Decision => 'plan_rejected'),
+        executions: [],
+        events: [],
       },
     },
   },
