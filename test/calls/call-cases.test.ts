@@ -172,7 +172,8 @@ function decisionsFromEvents(events: readonly RunEvent[], asked: ReadonlySet<str
       case 'duplicate':
         return 'not_run_duplicate';
       case 'not_run':
-        return events.some((event) => event.type === 'turn_limited' && event.notRun.includes(call.callKey)) ? 'not_run_cap' : 'not_run_budget';
+        if (events.some((event) => event.type === 'turn_limited' && event.notRun.includes(call.callKey))) return 'not_run_cap';
+        return events.some((event) => event.type === 'stop' && event.stopReason?.kind === 'budget') ? 'not_run_budget' : ('not_run' as Decision);
       case 'blocked':
         return 'blocked';
       case 'declined':
