@@ -1,7 +1,9 @@
 /**
- * The call-case table (`call-cases.ts`) through every caller of the call pipeline, each driven only through the public
- * entries, as its users drive it: `runAgent` and `streamAgent` (with `resumeAgent` / `resumeAgentStream` when a person
- * answers), `createToolGuards` as a foreign loop drives it (check, ask the person, run), `planThenExecute` with a scripted
+ * The call-case table (`call-cases.ts`) through every caller of the call pipeline, each driven only through public names
+ * (the root, `toolwright/mcp`, `toolwright/test`, and the agent and policy barrels behind `toolwright/agent` and
+ * `toolwright/policy`), as its users drive it, so that the pipeline's internals can move under it: `runAgent` and
+ * `streamAgent` (with `resumeAgent` / `resumeAgentStream` when a person answers), `createToolGuards` as a foreign loop
+ * drives it (check, ask the person, run), `planThenExecute` with a scripted
  * planner that plans the case's calls, and the MCP server over stdio and over Streamable HTTP with the SDK's client (its
  * elicitation handler stands for the person). Every cell must give the table's decisions, executions and events, save
  * the differences the table names and the cells listed in `KNOWN_GAPS` below, which must still behave as listed.
@@ -15,21 +17,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createMemoryRunStore,
-  createToolGuards,
-  planThenExecute,
-  readRunRecord,
-  resumeAgent,
-  resumeAgentStream,
-  runAgent,
-  silentLogger,
-  streamAgent,
-  type AgentResult,
-  type PlanThenExecuteOptions,
-  type RunEvent,
-  type ToolExecution,
-} from '../../src/index.js';
+import { resumeAgent, resumeAgentStream, runAgent, silentLogger, streamAgent, type AgentResult, type ToolExecution } from '../../src/index.js';
+// The agent's names beyond running and resuming (toolwright/agent once the root entry is small; this barrel feeds it).
+import { createToolGuards, planThenExecute, readRunRecord, type PlanThenExecuteOptions, type RunEvent } from '../../src/agent/index.js';
 import { serveHttp, serveStdio, StdioLineTransport, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import {
@@ -218,7 +208,6 @@ function agentOptions(behaviour: CallCase) {
   const runtime = {
     model,
     tools,
-    store: createMemoryRunStore(),
     recordDir: freshFolder(),
     logger: silentLogger,
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),

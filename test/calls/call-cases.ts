@@ -7,7 +7,9 @@
  * reason, as data. Cells where a caller disagrees today in a way the issue calls a bug are in `KNOWN_GAPS` of
  * `call-cases.test.ts`, which runs the table.
  */
-import { argumentRule, createPolicy, defineTool, ToolError, type AnyTool, type Policy, type ToolCallGuard } from '../../src/index.js';
+import { defineTool, ToolError, type AnyTool } from '../../src/index.js';
+import type { ToolCallGuard } from '../../src/agent/index.js';
+import { argumentRule, createPolicy, type Policy } from '../../src/policy/index.js';
 import type { ScriptedToolCall } from '../../src/test.js';
 
 export const CALLERS = ['runAgent', 'streamAgent', 'createToolGuards', 'planThenExecute', 'mcp-stdio', 'mcp-http'] as const;
