@@ -4,25 +4,16 @@
  * and the answer read back (the strict rewrite's nulls restored to "absent").
  * @module
  */
-import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
+import type { SchemaProvider } from '../protocol/format-warning.js';
 import type { ModelOutputFormat, ModelResponse } from '../protocol/model-exchange.js';
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
-import type { JsonSchemaObject } from '../tools/types.js';
-import { nullRestorePlan, openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
+import { declaredSchema, type DeclaredSchema } from './declared-schema.js';
+import { nullRestorePlan } from './provider-schema/index.js';
 
 /** The output schema for `provider`; each warning names the output in `tool`. */
-export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): { schema: JsonSchemaObject; warnings: FormatWarning[] } {
-  let schema = format.schema;
-  const warnings: FormatWarning[] = [];
-  if (provider === 'openai-strict') {
-    const converted = toOpenAIStrictSchema(schema);
-    schema = converted.schema;
-    warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(schema));
-  } else {
-    warnings.push(...schemaCompatibilityWarnings(schema, provider));
-  }
-  return { schema, warnings: warnings.map((warning) => ({ ...warning, tool: format.name })) };
+export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): DeclaredSchema {
+  return declaredSchema(format.schema, provider, format.name, false);
 }
 
 /**
