@@ -8,6 +8,7 @@
 import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
+import { listTools, type ToolSource } from './tool-source.js';
 import { openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
 
 export interface DeclaredSchema {
@@ -27,18 +28,45 @@ export function declaredSchema(schema: JsonSchemaObject, provider: SchemaProvide
     schema = converted.schema;
     warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(schema));
   } else {
-    if (objectRoot && schema.type === undefined) {
-      // defineTool accepts an untyped root; the registry rejects non-object arguments anyway.
-      schema = { type: 'object', ...schema };
-      warnings.push({
-        type: 'rewritten',
-        provider,
-        feature: 'type',
-        path: '/type',
-        details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)',
-      });
+    if (objectRoot) {
+      const rooted = withObjectRoot(schema, provider);
+      schema = rooted.schema;
+      if (rooted.warning) warnings.push(rooted.warning);
     }
     warnings.push(...schemaCompatibilityWarnings(schema, provider));
   }
   return { schema, warnings: warnings.map((warning) => ({ ...warning, tool: name })) };
+}
+
+/**
+ * `type: "object"` added at the root of an input schema that leaves it out, with the warning that says so. defineTool
+ * accepts an untyped root; every provider requires an object there, and the registry rejects non-object arguments anyway.
+ */
+export function withObjectRoot(schema: JsonSchemaObject, provider: FormatWarning['provider']): { schema: JsonSchemaObject; warning?: FormatWarning } {
+  if (schema.type !== undefined) return { schema };
+  return {
+    schema: { type: 'object', ...schema },
+    warning: {
+      type: 'rewritten',
+      provider,
+      feature: 'type',
+      path: '/type',
+      details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)',
+    },
+  };
+}
+
+/** Each tool of `source` declared for `provider` by `declare` (given its schema as the provider receives it), with every tool's warnings in order. */
+export function declareTools<Declaration>(
+  source: ToolSource,
+  provider: SchemaProvider,
+  declare: (tool: AnyTool, schema: JsonSchemaObject) => Declaration,
+): { tools: Declaration[]; warnings: FormatWarning[] } {
+  const warnings: FormatWarning[] = [];
+  const tools = listTools(source).map((tool) => {
+    const declared = declaredInputSchema(tool, provider);
+    warnings.push(...declared.warnings);
+    return declare(tool, declared.schema);
+  });
+  return { tools, warnings };
 }
