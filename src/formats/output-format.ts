@@ -4,16 +4,35 @@
  * and the answer read back (the strict rewrite's nulls restored to "absent").
  * @module
  */
-import type { SchemaProvider } from '../protocol/format-warning.js';
+import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 import type { ModelOutputFormat, ModelResponse } from '../protocol/model-exchange.js';
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
+import type { JsonSchemaObject } from '../tools/types.js';
 import { declaredSchema, type DeclaredSchema } from './declared-schema.js';
 import { nullRestorePlan } from './provider-schema/index.js';
 
 /** The output schema for `provider`; each warning names the output in `tool`. */
 export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): DeclaredSchema {
   return declaredSchema(format.schema, provider, format.name, false);
+}
+
+/** A final answer declared for OpenAI's Structured Outputs, as both OpenAI APIs take it. */
+export interface OpenAIStructuredOutput {
+  name: string;
+  description?: string;
+  schema: JsonSchemaObject;
+  strict: true;
+}
+
+/**
+ * The final answer's declaration for Chat's `response_format.json_schema` and Responses' `text.format`: the answer is
+ * decoded under the strict rewrite of the schema; the agent validates the original.
+ */
+export function openAIStructuredOutput(format: ModelOutputFormat): { declaration: OpenAIStructuredOutput; warnings: FormatWarning[] } {
+  const declared = declaredOutputSchema(format, 'openai-strict');
+  const { name, description } = format;
+  return { declaration: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true }, warnings: declared.warnings };
 }
 
 /**

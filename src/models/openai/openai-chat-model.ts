@@ -13,7 +13,7 @@ import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
 import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
-import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
+import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -89,14 +89,9 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
     }
     if (request.output !== undefined) {
-      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
-      const declared = declaredOutputSchema(request.output, 'openai-strict');
-      warnings.push(...declared.warnings);
-      const { name, description } = request.output;
-      body.response_format = {
-        type: 'json_schema',
-        json_schema: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true },
-      };
+      const output = openAIStructuredOutput(request.output);
+      warnings.push(...output.warnings);
+      body.response_format = { type: 'json_schema', json_schema: output.declaration };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;

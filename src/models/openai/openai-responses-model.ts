@@ -11,7 +11,7 @@ import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-o
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
-import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
+import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
 import { SdkModel, type SdkRequestBody } from '../sdk-model.js';
@@ -80,11 +80,9 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
     }
     if (request.output !== undefined) {
-      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
-      const declared = declaredOutputSchema(request.output, 'openai-strict');
-      warnings.push(...declared.warnings);
-      const { name, description } = request.output;
-      body.text = { format: { type: 'json_schema', name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true } };
+      const output = openAIStructuredOutput(request.output);
+      warnings.push(...output.warnings);
+      body.text = { format: { type: 'json_schema', ...output.declaration } };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
