@@ -8,14 +8,14 @@
  */
 export { runAgent, newRunId } from './run-agent.js';
 export type { AgentRuntimeOptions, ContextRequirement, RunAgentOptions } from './run-agent.js';
-export { resumeAgentStream, streamAgent } from './stream-agent.js';
-export type { AgentStream } from './stream-agent.js';
-export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './stream-event.js';
+export { resumeAgentStream, streamAgent } from './streaming/stream-agent.js';
+export type { AgentStream } from './streaming/stream-agent.js';
+export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './streaming/stream-event.js';
 export type { ToolProgressReport } from './agent-loop.js';
-export { redactAgentStream } from './stream-redaction.js';
-export type { RedactStreamOptions } from './stream-redaction.js';
-export { toEventStreamResponse } from './stream-response.js';
-export type { EventStreamResponseOptions } from './stream-response.js';
+export { redactAgentStream } from './streaming/stream-redaction.js';
+export type { RedactStreamOptions } from './streaming/stream-redaction.js';
+export { toEventStreamResponse } from './streaming/stream-response.js';
+export type { EventStreamResponseOptions } from './streaming/stream-response.js';
 export type { ToolChoicePolicy } from './agent-loop.js';
 export { DEFAULT_LEASE_MS, resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
