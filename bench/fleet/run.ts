@@ -20,16 +20,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import {
-  createPostgresRunStore,
-  createRunQueue,
-  decideConfirmation,
-  openSqliteRunStore,
-  resumeAgent,
-  runAgent,
-  silentLogger,
-  type RunStore,
-} from '../../src/index.js';
+import { decideConfirmation, resumeAgent, runAgent, silentLogger, type RunStore } from '../../src/index.js';
+import { createPostgresRunStore, createRunQueue, openSqliteRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, toolCallTurn } from '../../src/test.js';
 import { startPostgresServer } from '../../test/fixtures/postgres-server.js';
 import { FLEET_SCHEMA, createLedger, fleetResumeOptions, fleetTools } from '../../test/fleet/fleet-tools.js';

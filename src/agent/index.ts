@@ -53,15 +53,11 @@ export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-tok
 export { canonicalJson } from '../shared/canonical-json.js';
 export { createMemoryRunStore, processRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
-export { createPostgresRunStore } from './postgres-run-store.js';
-export { createRunQueue } from './run-queue.js';
 export { planThenExecute } from './plan-then-execute/plan-then-execute.js';
 export type { PlanThenExecuteOptions, PlanThenExecuteResult, PlanThenExecuteUsage, PlannedCallOutcome } from './plan-then-execute/plan-then-execute.js';
 export { planSchemaFor, DEFAULT_MAX_PLANNED_CALLS, HOLE_KINDS, HOLE_KIND_SCHEMAS } from './plan-then-execute/execution-plan.js';
 export type { ExecutionPlan, HoleKind, PlanHole, PlannedCall } from './plan-then-execute/execution-plan.js';
 export type { ExtractionRequest, PlanConfirmation, PlanConfirmer } from './plan-then-execute/execute-plan.js';
-export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from './run-queue.js';
-export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
 export type {
   ClaimOptions,

@@ -41,7 +41,7 @@ beforeAll(() => {
 
 describe('public types', () => {
   it('finds every entry point and its exports', () => {
-    expect(entries.map((entry) => entry.subpath)).toEqual(['.', './ai-sdk', './decoding', './eval', './mcp', './openai-agents', './test']);
+    expect(entries.map((entry) => entry.subpath)).toEqual(['.', './ai-sdk', './decoding', './eval', './mcp', './openai-agents', './stores', './test']);
     for (const surface of surfaces) expect(surface.names.length, surface.entry.subpath).toBeGreaterThan(0);
     // The walk reaches deep types: RunStore → StoredRun is the chain the issue found missing.
     const root = surfaces[0]!;

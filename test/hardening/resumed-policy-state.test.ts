@@ -13,7 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMemoryRunStore, createPolicy, decideConfirmation, defineTool, resumeAgent, runAgent, silentLogger, type RunStore } from '../../src/index.js';
+import { createPolicy, decideConfirmation, defineTool, resumeAgent, runAgent, silentLogger, type RunStore } from '../../src/index.js';
+import { createMemoryRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -15,10 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ToolRegistry,
-  createMemoryRunStore,
   decideConfirmation,
   defineTool,
-  openSqliteRunStore,
   resumeAgent,
   runAgent,
   silentLogger,
@@ -28,6 +26,7 @@ import {
   type RunStore,
   type ToolContext,
 } from '../../src/index.js';
+import { createMemoryRunStore, openSqliteRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

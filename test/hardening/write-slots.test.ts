@@ -19,7 +19,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   InvalidArgumentError,
   ToolRegistry,
-  createMemoryRunStore,
   defineTool,
   planThenExecute,
   resumeAgent,
@@ -30,6 +29,7 @@ import {
   type PlanThenExecuteOptions,
   type RunEvent,
 } from '../../src/index.js';
+import { createMemoryRunStore } from '../../src/stores/index.js';
 import { createMcpServer, serveHttp, serveStdio, type McpHttpHandle, type McpServerOptions } from '../../src/mcp/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import { structuredAnswersModel } from '../fixtures/structured-answers-model.js';

@@ -22,7 +22,7 @@ function tempFolder(): string {
 
 /**
  * Makes `folder` a user's project with toolwright "installed" from this checkout's sources: `node_modules/toolwright`
- * holds a package.json whose `exports` map `toolwright` and `toolwright/test` to `src/index.ts` and `src/test.ts`, and
+ * holds a package.json whose `exports` map `toolwright`, `toolwright/stores` and `toolwright/test` to their sources, and
  * a symlink `src` to this repository's `src`; `node_modules/zod` links to the repository's zod. So the scaffold's
  * imports resolve by their package names, unchanged, to the code under test (the packed tarball is not built here).
  */
@@ -31,7 +31,7 @@ function installToolwrightFromSources(folder: string): void {
   mkdirSync(packageFolder, { recursive: true });
   writeFileSync(
     join(packageFolder, 'package.json'),
-    JSON.stringify({ name: 'toolwright', type: 'module', exports: { '.': './src/index.ts', './test': './src/test.ts' } }),
+    JSON.stringify({ name: 'toolwright', type: 'module', exports: { '.': './src/index.ts', './stores': './src/stores/index.ts', './test': './src/test.ts' } }),
   );
   symlinkSync(join(repo, 'src'), join(packageFolder, 'src'), 'dir');
   symlinkSync(realpathSync(join(repo, 'node_modules', 'zod')), join(folder, 'node_modules', 'zod'), 'dir');

@@ -143,7 +143,8 @@ export const TOOLS_TEST = `/**
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryRunStore, lintTools, resumeAgent, runAgent } from 'toolwright';
+import { lintTools, resumeAgent, runAgent } from 'toolwright';
+import { createMemoryRunStore } from 'toolwright/stores';
 import { createScriptedModel, textTurn, toolCallTurn } from 'toolwright/test';
 import { createTaskStore, createTools } from './tools.js';
 
