@@ -13,19 +13,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { MissingPeerError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
-import {
-  CONFIRMATION_COLUMNS,
-  claimValues,
-  confirmationOf,
-  confirmationValues,
-  leaseOf,
-  runOf,
-  storedCallOf,
-  type CallRow,
-  type ConfirmationRow,
-  type RowCodec,
-  type RunRow,
-} from './run-store-rows.js';
+import { CONFIRMATION_COLUMNS, SqlRows, leaseOf, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
 import {
   checkSavedIds,
   checkStoreId,
@@ -84,7 +72,7 @@ CREATE TABLE IF NOT EXISTS calls (
 `;
 
 /** SQLite text holds any string: free text is stored as it is. */
-const SQLITE_ROWS: RowCodec = { encodeText: (value) => value, decodeText: (text) => text, damaged: 'the store file is damaged' };
+const rows = new SqlRows({ textAsJson: false, damaged: 'the store file is damaged' });
 
 /**
  * Opens (creating if needed) a SQLite run store; throws {@link MissingPeerError} when better-sqlite3 is not installed,
@@ -167,7 +155,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       } else {
         statements.upsertRun.run(row);
       }
-      for (const item of confirmations) statements.insertConfirmation.run(...confirmationValues(item, SQLITE_ROWS));
+      for (const item of confirmations) statements.insertConfirmation.run(...rows.confirmationValues(item));
     },
   );
 
@@ -186,22 +174,22 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async loadRun(runId) {
       checkStoreId('run id', runId);
       const row = statements.loadRun.get(runId);
-      return row && runOf(row, SQLITE_ROWS);
+      return row && rows.run(row);
     },
     async listRuns({ limit = 100 } = {}) {
-      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map((row) => runOf(row, SQLITE_ROWS));
+      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map((row) => rows.run(row));
     },
     async listConfirmations(filter = {}) {
       if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
       return statements.allConfirmations
         .all()
         .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
-        .map((row) => confirmationOf(row, SQLITE_ROWS));
+        .map((row) => rows.confirmation(row));
     },
     async findConfirmation(approvalId) {
       checkStoreId('approval id', approvalId);
       const row = statements.findConfirmation.get(approvalId);
-      return row && confirmationOf(row, SQLITE_ROWS);
+      return row && rows.confirmation(row);
     },
     async decide(runId, callKey, decision, reason, at) {
       checkStoreId('run id', runId);
@@ -238,13 +226,13 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     },
     async beginCall(runId, callKey, claim, fence) {
       checkStoreId('run id', runId);
-      const [toolName, callId, digest] = claimValues(claim, SQLITE_ROWS);
+      const [toolName, callId, digest] = rows.claimValues(claim);
       const begun = fence
         ? statements.fencedBeginCall.run({ runId, callKey, toolName, callId, digest, owner: fence.leaseOwner }).changes
         : statements.beginCall.run(runId, callKey, toolName, callId, digest).changes;
       if (begun === 1) return undefined;
       if (fence && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
-      return storedCallOf(statements.getCall.get(runId, callKey)!, callKey, SQLITE_ROWS);
+      return rows.call(statements.getCall.get(runId, callKey)!, callKey);
     },
     async finishCall(runId, callKey, outcome, fence) {
       checkStoreId('run id', runId);

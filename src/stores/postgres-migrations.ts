@@ -2,7 +2,7 @@
  * The PostgreSQL run store's tables, as versioned migrations applied once per schema under an advisory lock.
  * @module
  */
-import type { PostgresPool } from './postgres-pool.js';
+import { inTransaction, type PostgresPool } from './postgres-pool.js';
 
 /** The migrations, in order; each runs once per schema, in a transaction. Never edit one that shipped: add the next. */
 const MIGRATIONS: readonly ((schema: string) => string)[] = [
@@ -52,10 +52,8 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Brings `schema` up to date; instances starting at once apply each migration once. */
-export async function migrate(pool: PostgresPool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function migrate(pool: PostgresPool, schema: string): Promise<void> {
+  return inTransaction(pool, async (client) => {
     // Transaction-scoped: released by COMMIT or ROLLBACK, even if this process dies mid-migration.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolwright run store ${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
@@ -69,11 +67,5 @@ export async function migrate(pool: PostgresPool, schema: string): Promise<void>
       await client.query(MIGRATIONS[version - 1]!(schema));
       await client.query(`INSERT INTO ${schema}.migrations (version, applied_at) VALUES ($1, $2)`, [version, Date.now()]);
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

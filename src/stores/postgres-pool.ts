@@ -19,6 +19,21 @@ export interface PostgresPool {
   connect(): Promise<PostgresClient>;
 }
 
+/** Runs `work` in one transaction on a connection of its own: committed when it resolves, rolled back when it throws. */
+export async function inTransaction(pool: PostgresPool, work: (client: PostgresClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** Where a connection string points, without the user or the password: `host:port/database`. */
 export function serverOf(connectionString: string): string {
   try {

@@ -15,20 +15,7 @@ import { safeParseJson } from '../shared/safe-json.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError } from '../agent/agent-errors.js';
-import {
-  CONFIRMATION_COLUMNS,
-  claimValues,
-  confirmationOf,
-  confirmationValues,
-  leaseOf,
-  parseStored,
-  runOf,
-  storedCallOf,
-  type CallRow,
-  type ConfirmationRow,
-  type RowCodec,
-  type RunRow,
-} from '../agent/run-store-rows.js';
+import { CONFIRMATION_COLUMNS, SqlRows, leaseOf, type CallRow, type ConfirmationRow, type RunRow } from '../agent/run-store-rows.js';
 import {
   checkSavedIds,
   checkStoreId,
@@ -45,7 +32,7 @@ import {
   type StoredRun,
 } from '../agent/run-store.js';
 import { migrate } from './postgres-migrations.js';
-import { reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
+import { inTransaction, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
 
 export type { PostgresClient, PostgresPool } from './postgres-pool.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
@@ -132,19 +119,8 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
   return new PostgresStore(reportingLostServer(pool, server), schema, endPool);
 }
 
-/**
- * PostgreSQL text cannot hold U+0000, which a model may well send in a call id or a person in a reason: free text is
- * stored as a JSON string literal (escaped, so any string fits) and read back through the safe parser.
- */
-const POSTGRES_ROWS: RowCodec = {
-  encodeText: (value) => JSON.stringify(value),
-  decodeText(text, what) {
-    const value = parseStored<unknown>(text, what, POSTGRES_ROWS);
-    if (typeof value !== 'string') throw new RunStoreError(`A text field of the stored ${what} is not a JSON string; the database was altered by hand.`);
-    return value;
-  },
-  damaged: 'the database was altered by hand',
-};
+/** Free text as JSON string literals: PostgreSQL text cannot hold U+0000. */
+const rows = new SqlRows({ textAsJson: true, damaged: 'the database was altered by hand' });
 
 class PostgresStore implements PostgresRunStore {
   readonly #pool: PostgresPool;
@@ -200,52 +176,44 @@ class PostgresStore implements PostgresRunStore {
       if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       return;
     }
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.#pool, async (client) => {
       const saved = await client.query(text, saveValues);
       if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       for (const item of confirmations) {
         await client.query(
           `INSERT INTO ${s}.confirmations (${CONFIRMATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-          confirmationValues(item, POSTGRES_ROWS),
+          rows.confirmationValues(item),
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async loadRun(runId: string): Promise<StoredRun | undefined> {
     checkStoreId('run id', runId);
     const [row] = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE run_id = $1`, [runId]);
-    return row && runOf(row, POSTGRES_ROWS);
+    return row && rows.run(row);
   }
 
   async listRuns({ limit = 100 }: { limit?: number } = {}): Promise<StoredRun[]> {
-    const rows = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs ORDER BY updated_at DESC, run_id DESC LIMIT $1`, [
+    const found = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs ORDER BY updated_at DESC, run_id DESC LIMIT $1`, [
       Math.max(0, Math.floor(limit)),
     ]);
-    return rows.map((row) => runOf(row, POSTGRES_ROWS));
+    return found.map((row) => rows.run(row));
   }
 
   async listConfirmations(filter: { runId?: string; undecided?: boolean } = {}): Promise<StoredConfirmation[]> {
     if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
-    const rows = await this.#rows<ConfirmationRow>(
+    const found = await this.#rows<ConfirmationRow>(
       `SELECT * FROM ${this.#schema}.confirmations WHERE ($1::text IS NULL OR run_id = $1) AND (NOT $2 OR decision IS NULL) ORDER BY created_at, seq`,
       [filter.runId ?? null, filter.undecided === true],
     );
-    return rows.map((row) => confirmationOf(row, POSTGRES_ROWS));
+    return found.map((row) => rows.confirmation(row));
   }
 
   async findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined> {
     checkStoreId('approval id', approvalId);
     const [row] = await this.#rows<ConfirmationRow>(`SELECT * FROM ${this.#schema}.confirmations WHERE approval_id = $1`, [approvalId]);
-    return row && confirmationOf(row, POSTGRES_ROWS);
+    return row && rows.confirmation(row);
   }
 
   async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
@@ -258,7 +226,7 @@ class PostgresStore implements PostgresRunStore {
          WHERE run_id = $1 AND call_key = $2 AND decision IS NULL RETURNING run_id, call_key, decision
        )
        SELECT pg_notify($6, json_build_object('runId', run_id, 'callKey', call_key, 'decision', decision)::text) FROM decided`,
-      [runId, callKey, decision, reason === undefined ? null : POSTGRES_ROWS.encodeText(reason), at, this.#channel],
+      [runId, callKey, decision, reason === undefined ? null : rows.text(reason), at, this.#channel],
     );
     if (decided.length === 1) return 'decided' as const;
     const exists = await this.#rows(`SELECT 1 FROM ${s}.confirmations WHERE run_id = $1 AND call_key = $2`, [runId, callKey]);
@@ -311,7 +279,7 @@ class PostgresStore implements PostgresRunStore {
   async beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined> {
     checkStoreId('run id', runId);
     const s = this.#schema;
-    const values = [runId, callKey, ...claimValues(claim, POSTGRES_ROWS)];
+    const values = [runId, callKey, ...rows.claimValues(claim)];
     // Fenced: FOR SHARE holds the run's row until the insert commits, so a take-over's claim waits and then sees this call begun.
     const begun = fence
       ? await this.#rows(
@@ -331,7 +299,7 @@ class PostgresStore implements PostgresRunStore {
       runId,
       callKey,
     ]);
-    return storedCallOf(row!, callKey, POSTGRES_ROWS);
+    return rows.call(row!, callKey);
   }
 
   async finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void> {
