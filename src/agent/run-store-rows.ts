@@ -8,7 +8,7 @@
 import { safeParseJson } from '../shared/safe-json.js';
 import { RunStoreError } from './agent-errors.js';
 import type { RunState } from './run-state.js';
-import type { CallClaim, Decision, RunLease, RunStatus, StoredCall, StoredConfirmation, StoredOutcome, StoredRun } from './run-store.js';
+import type { CallClaim, ClaimResult, Decision, RunLease, RunStatus, StoredCall, StoredConfirmation, StoredOutcome, StoredRun } from './run-store.js';
 
 /** An INTEGER (SQLite) or BIGINT (PostgreSQL, read as a string) column. */
 type IntegerColumn = number | string;
@@ -159,8 +159,20 @@ export class SqlRows {
   }
 }
 
+/**
+ * A claim the store refused: the run's status, and the lease that stood in the way when another owner holds it and it
+ * is live (`live` judges the lease on the store's clock).
+ */
+export function refusedClaim(row: RunRow | undefined, owner: string, live: (lease: RunLease) => boolean): ClaimResult {
+  if (!row) return { claimed: false, status: undefined };
+  const held = leaseOf(row);
+  return held && held.owner !== owner && live(held)
+    ? { claimed: false, status: row.status as RunStatus, lease: held }
+    : { claimed: false, status: row.status as RunStatus };
+}
+
 /** The run's lease, while a process holds (or last held) it. */
-export function leaseOf(row: RunRow): RunLease | undefined {
+function leaseOf(row: RunRow): RunLease | undefined {
   if (row.lease_owner === null || row.lease_expires_at === null) return undefined;
   return { owner: row.lease_owner, holder: row.lease_holder ?? 'unknown process', expiresAt: Number(row.lease_expires_at) };
 }

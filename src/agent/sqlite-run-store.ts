@@ -13,17 +13,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { MissingPeerError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
-import { CONFIRMATION_COLUMNS, SqlRows, leaseOf, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
-import {
-  checkSavedIds,
-  checkStoreId,
-  type ClaimResult,
-  type LeaseFence,
-  type RunStatus,
-  type RunStore,
-  type StoredConfirmation,
-  type StoredRun,
-} from './run-store.js';
+import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
+import { checkSavedIds, checkStoreId, type ClaimResult, type LeaseFence, type RunStore, type StoredConfirmation, type StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -209,12 +200,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
         takeOver: options.takeOver ? 1 : 0,
       }).changes;
       if (changed === 1) return { claimed: true };
-      const row = statements.loadRun.get(runId);
-      if (!row) return { claimed: false, status: undefined };
-      const held = leaseOf(row);
-      return held && held.owner !== lease.owner && held.expiresAt > now
-        ? { claimed: false, status: row.status as RunStatus, lease: held }
-        : { claimed: false, status: row.status as RunStatus };
+      return refusedClaim(statements.loadRun.get(runId), lease.owner, (held) => held.expiresAt > now);
     },
     async renewLease(runId, owner, expiresAt) {
       checkStoreId('run id', runId);

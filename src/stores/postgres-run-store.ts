@@ -15,7 +15,7 @@ import { safeParseJson } from '../shared/safe-json.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError } from '../agent/agent-errors.js';
-import { CONFIRMATION_COLUMNS, SqlRows, leaseOf, type CallRow, type ConfirmationRow, type RunRow } from '../agent/run-store-rows.js';
+import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from '../agent/run-store-rows.js';
 import {
   checkSavedIds,
   checkStoreId,
@@ -24,7 +24,6 @@ import {
   type Decision,
   type LeaseFence,
   type RunLease,
-  type RunStatus,
   type RunStore,
   type StoredCall,
   type StoredConfirmation,
@@ -251,11 +250,7 @@ class PostgresStore implements PostgresRunStore {
     const [row] = await this.#rows<RunRow & { live: boolean | null }>(`SELECT *, lease_expires_at > ${DATABASE_NOW} AS live FROM ${s}.runs WHERE run_id = $1`, [
       runId,
     ]);
-    if (!row) return { claimed: false, status: undefined };
-    const held = leaseOf(row);
-    return held && held.owner !== lease.owner && row.live === true
-      ? { claimed: false, status: row.status as RunStatus, lease: held }
-      : { claimed: false, status: row.status as RunStatus };
+    return refusedClaim(row, lease.owner, () => row!.live === true);
   }
 
   async renewLease(runId: string, owner: string, expiresAt: number, now: number = Date.now()): Promise<boolean> {
