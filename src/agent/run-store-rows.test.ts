@@ -19,6 +19,17 @@ const confirmation: StoredConfirmation = {
   createdAt: 1_000,
 };
 
+const run: RunRow = {
+  run_id: 'run_1',
+  status: 'running',
+  state: '{"runId":"run_1"}',
+  created_at: 1,
+  updated_at: 2,
+  lease_owner: 'o',
+  lease_holder: null,
+  lease_expires_at: 3,
+};
+
 /** The row a store reads back after inserting `values` in the order of CONFIRMATION_COLUMNS, decided with `reason`. */
 function confirmationRow(values: unknown[], reason: string | null, asText: boolean): ConfirmationRow {
   const columns = CONFIRMATION_COLUMNS.split(', ');
@@ -47,16 +58,6 @@ describe('SqlRows: one mapping for the SQLite and PostgreSQL rows', () => {
   });
 
   it('maps a run row with its lease, and a call row with its claim and outcome, the same from both', () => {
-    const run: RunRow = {
-      run_id: 'run_1',
-      status: 'running',
-      state: '{"runId":"run_1"}',
-      created_at: 1,
-      updated_at: 2,
-      lease_owner: 'o',
-      lease_holder: null,
-      lease_expires_at: 3,
-    };
     const expected = {
       runId: 'run_1',
       status: 'running',
@@ -79,16 +80,7 @@ describe('SqlRows: one mapping for the SQLite and PostgreSQL rows', () => {
   });
 
   it('names the store’s own cause for a value it cannot read', () => {
-    const damaged: RunRow = {
-      run_id: 'r',
-      status: 'running',
-      state: '{',
-      created_at: 1,
-      updated_at: 1,
-      lease_owner: null,
-      lease_holder: null,
-      lease_expires_at: null,
-    };
+    const damaged: RunRow = { ...run, run_id: 'r', state: '{' };
     expect(() => sqlite.run(damaged)).toThrow(RunStoreError);
     expect(() => sqlite.run(damaged)).toThrow(/The stored run r is not valid JSON .*; the store file is damaged\./);
     expect(() => postgres.run(damaged)).toThrow(/; the database was altered by hand\./);
