@@ -82,7 +82,7 @@ export const DEFAULT_MAX_AUTOMATON_WORK = DEFAULT_DECODING_LIMITS.maxAutomatonWo
  * @throws InvalidDecodingLimitsError for a `limits` field that is not a limit, or a value the engine cannot use.
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
-  const limits = decodingLimits({ ...options.limits, ...shorthandLimits(options) });
+  const limits = decodingLimits(options.limits, shorthandLimits(options));
   const cache = vocabulary.grammarCache;
   const dialect = options.schemaDialect === undefined ? {} : { dialect: options.schemaDialect };
   const schemas: Record<string, unknown> = {};

@@ -74,13 +74,14 @@ export const DEFAULT_DECODING_LIMITS: Readonly<DecodingLimits> = Object.freeze({
 const CEILINGS: Partial<Record<keyof DecodingLimits, number>> = { maxTrackedProperties: 30, uniqueItemsMaxValues: 30 };
 
 /**
- * The defaults with `overrides` laid over them. A field that is not a limit, or a value that is not a whole number of
- * 1 or more (at most 30 for the two bit-set limits), throws {@link InvalidDecodingLimitsError}.
+ * The defaults with `overrides` laid over them, then `options` (the limits `compileJsonSchema` also takes as options of
+ * their own). A field that is not a limit, or a value that is not a whole number of 1 or more (at most 30 for the two
+ * bit-set limits), throws {@link InvalidDecodingLimitsError}.
  */
-export function decodingLimits(overrides: unknown = {}): DecodingLimits {
+export function decodingLimits(overrides: unknown = {}, options: Partial<DecodingLimits> = {}): DecodingLimits {
   if (!isPlainObject(overrides)) throw new InvalidDecodingLimitsError('`limits` must be an object such as { maxAlternatives: 512 }');
   const limits: Record<string, number> = { ...DEFAULT_DECODING_LIMITS };
-  for (const [name, value] of Object.entries(overrides)) {
+  for (const [name, value] of [...Object.entries(overrides), ...Object.entries(options)]) {
     if (!Object.prototype.hasOwnProperty.call(DEFAULT_DECODING_LIMITS, name)) {
       throw new InvalidDecodingLimitsError(`\`limits\` has the unknown field "${name}"; the limits are ${Object.keys(DEFAULT_DECODING_LIMITS).join(', ')}`);
     }

@@ -142,7 +142,7 @@ export class SetAlgebra {
     if (has('dependencies')) result = this.applyDependencies(result, location, schema.dependencies, 'dependencies');
     if (has('unevaluatedProperties') || has('unevaluatedItems')) result = applyUnevaluated(result, location, schema, this.unevaluatedContext());
     if (result.length > this.context.limits.maxAlternatives)
-      this.context.refuse('anyOf', pointer, `the schema expands to more than ${this.context.limits.maxAlternatives} alternatives`);
+      this.context.refuse('anyOf', pointer, `the schema expands to more than ${this.context.limits.maxAlternatives} alternatives (limits.maxAlternatives)`);
     return result;
   }
 
@@ -344,7 +344,11 @@ export class SetAlgebra {
         const merged = intersectTyped(a, b);
         if (merged !== undefined) result.push(merged);
         if (result.length > this.context.limits.maxAlternatives * 4) {
-          this.context.refuse('allOf', pointer, `combining the subschemas gives more than ${this.context.limits.maxAlternatives} alternatives`);
+          this.context.refuse(
+            'allOf',
+            pointer,
+            `combining the subschemas gives more than ${this.context.limits.maxAlternatives} alternatives (limits.maxAlternatives)`,
+          );
           return result;
         }
       }
