@@ -46,6 +46,7 @@ import type { NumberAutomaton } from './number-language.js';
 import { objectMinHeight } from './object-progress.js';
 import type { ContainsRule } from './schema-complement.js';
 
+/** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
 export class NodeEmitter {
   private readonly nodes: ValueNode[] = [];
   private readonly nodeOf = new Map<string, ValueNode>();
@@ -281,7 +282,7 @@ export class NodeEmitter {
     const setBased = typed.uniqueItems && maxItems > 1;
     const rules = this.containsRules(typed, setBased);
     if (rules.length > 0) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rules, typed, prefixLength, items !== null);
-    // the items' literals are known once their node is filled: `run` settles uniqueness then (and counts contains on the set)
+    // the items' literals are known once their node is filled: `emit` settles uniqueness then (and counts contains on the set)
     if (setBased) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rules });
     return alternative;
   }

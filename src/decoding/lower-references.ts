@@ -52,6 +52,7 @@ export function rejectNonUnicodePatterns(context: LoweringContext): void {
   }
 }
 
+/** The locations of one lowering: one id per schema reached (per frame, for a schema holding a dynamic reference). */
 export class SchemaLocations {
   private readonly locationOf = new Map<unknown, number>();
   /** Locations of schemas holding a dynamic reference, by schema then frame (see `dynamic-reference.ts`). */

@@ -36,6 +36,7 @@ import { formatLanguage, type FormatAlternative } from './string-formats.js';
 /** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */
 class ProbeCycle extends Error {}
 
+/** The denotations of one lowering, cached per location and per set; the caller's context collects what was relaxed. */
 export class SetAlgebra {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
