@@ -5,6 +5,7 @@
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
+import { escapePointer } from '../shared/json-schema/json-pointer.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { CONTENT_KEYWORDS, CORE_KEYWORDS, METADATA_KEYWORDS, REFERENCE_KEYWORDS } from '../shared/json-schema/keywords.js';
 import { DYNAMIC_REFERENCE_KEYWORDS } from './dynamic-reference.js';
@@ -92,39 +93,40 @@ export function schemaArray(context: LoweringContext, value: unknown, pointer: s
   return value as unknown[];
 }
 /** Refuses what the registry's Ajv refuses about the schema object's keywords, and the formats and format bounds the engine cannot enforce. */
-export function checkKeywords(context: LoweringContext, schema: Record<string, unknown>, pointer: string): void {
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+export function checkKeywords(site: KeywordSite): void {
+  const { schema, pointer } = site;
   for (const keyword of Object.keys(schema)) {
     if (HANDLED.has(keyword) || ANNOTATIONS.has(keyword)) continue;
     const reason = REFUSED[keyword];
-    if (reason !== undefined) context.refuse(keyword, pointer, reason);
+    if (reason !== undefined) site.context.refuse(keyword, pointer, reason);
     // any other keyword is unknown to 2020-12 and, per the spec, only an annotation
   }
   // Ajv refuses to compile a schema with draft-4 "id", so no value could pass the registry
-  if (has('id')) context.invalid(pointer, 'the draft-4 keyword "id" is not supported (Ajv refuses it); use "$id"');
+  if (site.has('id')) site.context.invalid(pointer, 'the draft-4 keyword "id" is not supported (Ajv refuses it); use "$id"');
   // draft 2019-09: the 2020-12 meta-schema wants a string and Ajv's keyword a boolean, so the validator refuses both
-  if (has('$recursiveAnchor')) context.invalid(pointer, '"$recursiveAnchor" is draft 2019-09 and Ajv refuses it in a 2020-12 schema; use "$dynamicAnchor"');
-  if (has('format')) {
-    if (typeof schema.format !== 'string') context.invalid(pointer, '"format" must be a string');
+  if (site.has('$recursiveAnchor'))
+    site.context.invalid(pointer, '"$recursiveAnchor" is draft 2019-09 and Ajv refuses it in a 2020-12 schema; use "$dynamicAnchor"');
+  if (site.has('format')) {
+    if (typeof schema.format !== 'string') site.context.invalid(pointer, '"format" must be a string');
     const language = formatLanguage(schema.format);
     // a format ajv-formats does not know constrains nothing: the registry's Ajv (strict: false) ignores it, so the mask does too
     if (language !== undefined && language.kind === 'refused') {
-      context.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
+      site.context.refuse('format', pointer, `format "${schema.format}" is not enforced: ${language.reason}`);
     }
   }
 
   for (const keyword of FORMAT_LIMIT_KEYWORDS) {
-    if (!has(keyword)) continue;
-    if (typeof schema[keyword] !== 'string') context.invalid(pointer, `"${keyword}" must be a string (Ajv refuses other values)`);
-    if (!has('format')) context.invalid(pointer, `"${keyword}" needs "format" beside it (Ajv refuses it alone)`);
+    if (!site.has(keyword)) continue;
+    if (typeof schema[keyword] !== 'string') site.context.invalid(pointer, `"${keyword}" must be a string (Ajv refuses other values)`);
+    if (!site.has('format')) site.context.invalid(pointer, `"${keyword}" needs "format" beside it (Ajv refuses it alone)`);
     const format = schema.format as string;
     // an unknown format is refused above; an unchecked one (password) has nothing to compare, so Ajv skips the bound
     const kind = formatLanguage(format)?.kind;
     if (kind === undefined || kind === 'unchecked') continue;
     const comparison = formatComparison(format);
-    if (comparison === 'none') context.invalid(pointer, `"${keyword}": format "${format}" defines no comparison (Ajv refuses it)`);
+    if (comparison === 'none') site.context.invalid(pointer, `"${keyword}": format "${format}" defines no comparison (Ajv refuses it)`);
     if (comparison === 'date-parser') {
-      context.refuse(
+      site.context.refuse(
         keyword,
         pointer,
         `${keyword} on format "${format}" is not enforced: ajv-formats compares through JavaScript's Date parser, whose verdicts (NaN for leap seconds and some offsets, which then pass) the engine does not model`,
@@ -134,71 +136,73 @@ export function checkKeywords(context: LoweringContext, schema: Record<string, u
 }
 
 /** The types `type` (and OpenAPI's `nullable`) allow, whether numbers must be integers, and the `enum`/`const` values, if any. */
-export function declaredTypes(
-  context: LoweringContext,
-  schema: Record<string, unknown>,
-  pointer: string,
-): { types: JsonType[]; integerOnly: boolean; literals: unknown[] | undefined } {
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
+export function declaredTypes(site: KeywordSite): { types: JsonType[]; integerOnly: boolean; literals: unknown[] | undefined } {
+  const { schema, pointer } = site;
   let types: JsonType[] = [...ALL_TYPES];
   let integerOnly = false;
-  if (has('type')) {
+  if (site.has('type')) {
     const declared = Array.isArray(schema.type) ? schema.type : [schema.type];
     const named = new Set<string>();
     for (const type of declared) {
       if (typeof type !== 'string' || !['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'].includes(type))
-        context.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
+        site.context.invalid(pointer, `"type" names an unknown type ${JSON.stringify(type)}`);
       named.add(type as string);
     }
     // OpenAPI's "nullable: true", which Ajv honours beside "type"
     if (schema.nullable === true) named.add('null');
-    else if (schema.nullable === false && named.has('null')) context.invalid(pointer, '"type" allows null but "nullable" is false (Ajv refuses this)');
+    else if (schema.nullable === false && named.has('null')) site.context.invalid(pointer, '"type" allows null but "nullable" is false (Ajv refuses this)');
     types = ALL_TYPES.filter((type) => named.has(type) || (type === 'number' && named.has('integer')));
     integerOnly = named.has('integer') && !named.has('number');
-  } else if (has('nullable')) {
-    context.invalid(pointer, '"nullable" needs "type" beside it (Ajv refuses it alone)');
+  } else if (site.has('nullable')) {
+    site.context.invalid(pointer, '"nullable" needs "type" beside it (Ajv refuses it alone)');
   }
   let literals: unknown[] | undefined;
-  if (has('enum')) {
-    if (!Array.isArray(schema.enum)) context.invalid(pointer, '"enum" must be an array');
+  if (site.has('enum')) {
+    if (!Array.isArray(schema.enum)) site.context.invalid(pointer, '"enum" must be an array');
     literals = schema.enum as unknown[];
   }
-  if (has('const')) literals = literals === undefined ? [schema.const] : literals.filter((value) => jsonEqual(value, schema.const));
+  if (site.has('const')) literals = literals === undefined ? [schema.const] : literals.filter((value) => jsonEqual(value, schema.const));
 
   return { types, integerOnly, literals };
 }
 
-/** One schema object's keywords as the appliers read them: each accessor refuses a malformed value as Ajv does. */
-interface KeywordSite {
-  readonly context: LoweringContext;
-  readonly references: SchemaLocations;
-  readonly location: Location;
+/** One schema object as the keyword readers see it, made once per object: each accessor refuses a malformed value as Ajv does. */
+export class KeywordSite {
   readonly schema: Record<string, unknown>;
   readonly pointer: string;
-  has(keyword: string): boolean;
+
+  constructor(
+    readonly context: LoweringContext,
+    readonly references: SchemaLocations,
+    readonly location: Location,
+  ) {
+    this.schema = location.schema as Record<string, unknown>;
+    this.pointer = location.place.pointer;
+  }
+
+  has(keyword: string): boolean {
+    return Object.prototype.hasOwnProperty.call(this.schema, keyword);
+  }
+
   /** A non-negative integer keyword, or undefined when absent. */
-  count(keyword: string): number | undefined;
+  count(keyword: string): number | undefined {
+    if (!this.has(keyword)) return undefined;
+    const value = this.schema[keyword];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) this.context.invalid(this.pointer, `"${keyword}" must be a non-negative integer`);
+    return value as number;
+  }
+
   /** A finite number keyword, or undefined when absent. */
-  bound(keyword: string): number | undefined;
+  bound(keyword: string): number | undefined {
+    if (!this.has(keyword)) return undefined;
+    const value = this.schema[keyword];
+    if (typeof value !== 'number' || !Number.isFinite(value)) this.context.invalid(this.pointer, `"${keyword}" must be a number`);
+    return value as number;
+  }
 }
 
-/** The keywords of `schema` that constrain values of `typed`'s type, applied to it. */
-export function applyKeywords(context: LoweringContext, references: SchemaLocations, typed: Typed, location: Location, schema: Record<string, unknown>): void {
-  const pointer = location.place.pointer;
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const count = (keyword: string): number | undefined => {
-    if (!has(keyword)) return undefined;
-    const value = schema[keyword];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) context.invalid(pointer, `"${keyword}" must be a non-negative integer`);
-    return value as number;
-  };
-  const bound = (keyword: string): number | undefined => {
-    if (!has(keyword)) return undefined;
-    const value = schema[keyword];
-    if (typeof value !== 'number' || !Number.isFinite(value)) context.invalid(pointer, `"${keyword}" must be a number`);
-    return value as number;
-  };
-  const site: KeywordSite = { context, references, location, schema, pointer, has, count, bound };
+/** The keywords of the site's schema that constrain values of `typed`'s type, applied to it. */
+export function applyKeywords(typed: Typed, site: KeywordSite): void {
   if (typed.type === 'string') applyStringKeywords(typed, site);
   else if (typed.type === 'number') applyNumberKeywords(typed, site);
   else if (typed.type === 'array') applyArrayKeywords(typed, site);
@@ -207,19 +211,19 @@ export function applyKeywords(context: LoweringContext, references: SchemaLocati
 
 /** minLength, maxLength, pattern, and the formats that constrain strings (with their string-order bounds). */
 function applyStringKeywords(typed: Typed, site: KeywordSite): void {
-  const { schema, pointer, has, count } = site;
-  typed.minLength = count('minLength') ?? 0;
-  typed.maxLength = count('maxLength') ?? Infinity;
-  if (has('pattern')) {
+  const { schema, pointer } = site;
+  typed.minLength = site.count('minLength') ?? 0;
+  typed.maxLength = site.count('maxLength') ?? Infinity;
+  if (site.has('pattern')) {
     if (typeof schema.pattern !== 'string') site.context.invalid(pointer, '"pattern" must be a string');
     typed.patterns.push({ source: schema.pattern as string, pointer });
   }
   // number formats (int32…) and unchecked ones (password) do not constrain strings, as in Ajv
-  if (has('format') && formatLanguage(schema.format as string)?.kind === 'string') typed.formats.push({ source: schema.format as string, pointer });
+  if (site.has('format') && formatLanguage(schema.format as string)?.kind === 'string') typed.formats.push({ source: schema.format as string, pointer });
   // ajv-formats compares dates in string order: a regular bound, enforced as one more pattern
-  if (has('format') && formatComparison(schema.format as string) === 'string-order') {
+  if (site.has('format') && formatComparison(schema.format as string) === 'string-order') {
     for (const keyword of FORMAT_LIMIT_KEYWORDS) {
-      const source = has(keyword) ? stringOrderPattern(keyword, schema[keyword] as string) : undefined;
+      const source = site.has(keyword) ? stringOrderPattern(keyword, schema[keyword] as string) : undefined;
       if (source !== undefined) typed.patterns.push({ source, pointer: `${pointer}/${keyword}` });
     }
   }
@@ -227,23 +231,23 @@ function applyStringKeywords(typed: Typed, site: KeywordSite): void {
 
 /** The bounds, multipleOf, and the formats that constrain numbers. */
 function applyNumberKeywords(typed: Typed, site: KeywordSite): void {
-  const { schema, pointer, has, bound } = site;
-  const minimum = bound('minimum');
-  const maximum = bound('maximum');
-  const exclusiveMinimum = bound('exclusiveMinimum');
-  const exclusiveMaximum = bound('exclusiveMaximum');
+  const { schema, pointer } = site;
+  const minimum = site.bound('minimum');
+  const maximum = site.bound('maximum');
+  const exclusiveMinimum = site.bound('exclusiveMinimum');
+  const exclusiveMaximum = site.bound('exclusiveMaximum');
   if (minimum !== undefined) tightenLow(typed, minimum, false);
   if (exclusiveMinimum !== undefined) tightenLow(typed, exclusiveMinimum, true);
   if (maximum !== undefined) tightenHigh(typed, maximum, false);
   if (exclusiveMaximum !== undefined) tightenHigh(typed, exclusiveMaximum, true);
-  if (has('multipleOf')) {
+  if (site.has('multipleOf')) {
     const divisor = schema.multipleOf;
     if (typeof divisor !== 'number' || !(divisor > 0) || !Number.isFinite(divisor))
       site.context.invalid(pointer, '"multipleOf" must be a number greater than 0');
     typed.multiples.push(divisor as number);
   }
   // string formats do not constrain numbers, as in Ajv
-  const format = has('format') ? formatLanguage(schema.format as string) : undefined;
+  const format = site.has('format') ? formatLanguage(schema.format as string) : undefined;
   if (format?.kind === 'number') {
     if (format.integer) typed.integer = true;
     tightenLow(typed, format.minimum, false);
@@ -253,17 +257,17 @@ function applyNumberKeywords(typed: Typed, site: KeywordSite): void {
 
 /** minItems, maxItems, uniqueItems, the tuple and the rest (2020-12 or draft-7 spelling), and contains. */
 function applyArrayKeywords(typed: Typed, site: KeywordSite): void {
-  const { references, location, schema, pointer, has, count } = site;
-  typed.minItems = count('minItems') ?? 0;
-  typed.maxItems = count('maxItems') ?? Infinity;
+  const { references, location, schema, pointer } = site;
+  typed.minItems = site.count('minItems') ?? 0;
+  typed.maxItems = site.count('maxItems') ?? Infinity;
   if (schema.uniqueItems === true) typed.uniqueItems = true;
-  let rest: unknown = has('items') ? schema.items : undefined;
+  let rest: unknown = site.has('items') ? schema.items : undefined;
   let prefix: unknown[] = [];
-  if (has('prefixItems')) prefix = schemaArray(site.context, schema.prefixItems, pointer, 'prefixItems');
+  if (site.has('prefixItems')) prefix = schemaArray(site.context, schema.prefixItems, pointer, 'prefixItems');
   if (Array.isArray(rest)) {
     // draft 2019 and older: items as an array is the tuple, additionalItems the rest
     prefix = rest;
-    rest = has('additionalItems') ? schema.additionalItems : undefined;
+    rest = site.has('additionalItems') ? schema.additionalItems : undefined;
     typed.prefix = prefix.map((item, index) => references.child(location, 'items', item, `/${index}`));
     typed.items = rest === undefined ? TRUE_SET : references.child(location, 'additionalItems', rest);
   } else {
@@ -271,64 +275,56 @@ function applyArrayKeywords(typed: Typed, site: KeywordSite): void {
     typed.items = rest === undefined ? TRUE_SET : references.child(location, 'items', rest);
   }
   // 2020-12: minContains defaults to 1; both bounds mean nothing without contains
-  const minContains = count('minContains') ?? 1;
-  const maxContains = count('maxContains') ?? Infinity;
-  if (has('contains') && !(minContains === 0 && maxContains === Infinity)) {
+  const minContains = site.count('minContains') ?? 1;
+  const maxContains = site.count('maxContains') ?? Infinity;
+  if (site.has('contains') && !(minContains === 0 && maxContains === Infinity)) {
     typed.contains.push({ set: references.child(location, 'contains', schema.contains), min: minContains, max: maxContains, pointer });
   }
 }
 
 /** properties, required and additionalProperties, then the other object keywords. */
 function applyPropertyKeywords(typed: Typed, site: KeywordSite): void {
-  const { references, location, schema, pointer, has } = site;
-  if (has('properties')) {
+  const { references, location, schema, pointer } = site;
+  if (site.has('properties')) {
     if (!isPlainObject(schema.properties)) site.context.invalid(pointer, '"properties" must be an object');
     for (const [name, value] of Object.entries(schema.properties)) {
       typed.order.push(name);
-      typed.properties.set(name, references.child(location, 'properties', value, `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`));
+      typed.properties.set(name, references.child(location, 'properties', value, `/${escapePointer(name)}`));
     }
   }
-  if (has('required')) {
+  if (site.has('required')) {
     if (!Array.isArray(schema.required) || schema.required.some((name) => typeof name !== 'string'))
       site.context.invalid(pointer, '"required" must be an array of strings');
     for (const name of schema.required as string[]) typed.required.add(name);
   }
-  if (has('additionalProperties')) typed.additional = references.child(location, 'additionalProperties', schema.additionalProperties);
-  applyObjectKeywords(site.context, references, typed, location, schema);
+  if (site.has('additionalProperties')) typed.additional = references.child(location, 'additionalProperties', schema.additionalProperties);
+  applyObjectKeywords(typed, site);
 }
 
 /** minProperties, maxProperties, patternProperties, propertyNames, dependentRequired and draft-7 dependencies with array values. */
-export function applyObjectKeywords(
-  context: LoweringContext,
-  references: SchemaLocations,
-  typed: Typed,
-  location: Location,
-  schema: Record<string, unknown>,
-): void {
-  const pointer = location.place.pointer;
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const escape = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
+export function applyObjectKeywords(typed: Typed, site: KeywordSite): void {
+  const { references, location, schema, pointer } = site;
   for (const keyword of ['minProperties', 'maxProperties'] as const) {
-    if (!has(keyword)) continue;
+    if (!site.has(keyword)) continue;
     const value = schema[keyword];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) context.invalid(pointer, `"${keyword}" must be a non-negative integer`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) site.context.invalid(pointer, `"${keyword}" must be a non-negative integer`);
     typed[keyword] = value as number;
   }
-  if (has('propertyNames')) typed.propertyNames = references.child(location, 'propertyNames', schema.propertyNames);
-  if (has('patternProperties')) {
-    if (!isPlainObject(schema.patternProperties)) context.invalid(pointer, '"patternProperties" must be an object');
+  if (site.has('propertyNames')) typed.propertyNames = references.child(location, 'propertyNames', schema.propertyNames);
+  if (site.has('patternProperties')) {
+    if (!isPlainObject(schema.patternProperties)) site.context.invalid(pointer, '"patternProperties" must be an object');
     const rules: PatternGroup['rules'][number][] = [];
     let unsupported = false;
     for (const [source, value] of Object.entries(schema.patternProperties)) {
       try {
         rules.push({
           source,
-          set: references.child(location, 'patternProperties', value, `/${escape(source)}`),
-          dfa: context.options.cache.pattern(source, false, context.options.automatonWork),
+          set: references.child(location, 'patternProperties', value, `/${escapePointer(source)}`),
+          dfa: site.context.options.cache.pattern(source, false, site.context.options.automatonWork),
         });
       } catch (error) {
         if (!(error instanceof RegexUnsupportedError)) throw error;
-        context.refuse('patternProperties', `${pointer}/patternProperties/${escape(source)}`, `the regex uses ${error.message}`);
+        site.context.refuse('patternProperties', `${pointer}/patternProperties/${escapePointer(source)}`, `the regex uses ${error.message}`);
         unsupported = true;
       }
     }
@@ -344,16 +340,16 @@ export function applyObjectKeywords(
     }
   }
   for (const keyword of ['dependentRequired', 'dependencies'] as const) {
-    if (!has(keyword)) continue;
-    if (!isPlainObject(schema[keyword])) context.invalid(pointer, `"${keyword}" must be an object`);
+    if (!site.has(keyword)) continue;
+    if (!isPlainObject(schema[keyword])) site.context.invalid(pointer, `"${keyword}" must be an object`);
     for (const [name, value] of Object.entries(schema[keyword] as Record<string, unknown>)) {
       if (Array.isArray(value)) {
-        if (value.some((dependent) => typeof dependent !== 'string')) context.invalid(pointer, `"${keyword}/${name}" must be an array of strings`);
+        if (value.some((dependent) => typeof dependent !== 'string')) site.context.invalid(pointer, `"${keyword}/${name}" must be an array of strings`);
         const dependents = typed.dependencies.get(name) ?? new Set<string>();
         for (const dependent of value as string[]) dependents.add(dependent);
         typed.dependencies.set(name, dependents);
       } else if (keyword === 'dependentRequired') {
-        context.invalid(pointer, `"dependentRequired/${name}" must be an array of strings`);
+        site.context.invalid(pointer, `"dependentRequired/${name}" must be an array of strings`);
       }
       // a schema-valued draft-7 dependency is a dependentSchemas entry: applyDependencies splits the alternatives for it
     }

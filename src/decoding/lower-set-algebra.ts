@@ -11,7 +11,7 @@ import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { ajvMultipleOf } from './multiple-of-language.js';
 import { DYNAMIC_REFERENCE_KEYWORDS } from './dynamic-reference.js';
 import type { LoweringContext } from './lower-context.js';
-import { applyKeywords, checkKeywords, declaredTypes, schemaArray } from './lower-keywords.js';
+import { applyKeywords, checkKeywords, declaredTypes, KeywordSite, schemaArray } from './lower-keywords.js';
 import type { SchemaLocations } from './lower-references.js';
 import {
   ALL_TYPES,
@@ -87,22 +87,21 @@ export class SetAlgebra {
   }
 
   private denoteObject(location: Location): Typed[] {
-    const schema = location.schema as Record<string, unknown>;
-    const pointer = location.place.pointer;
-    const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-    checkKeywords(this.context, schema, pointer);
-    const { types, integerOnly, literals } = declaredTypes(this.context, schema, pointer);
+    const site = new KeywordSite(this.context, this.references, location);
+    const { schema, pointer } = site;
+    checkKeywords(site);
+    const { types, integerOnly, literals } = declaredTypes(site);
     let result: Typed[] = [];
     for (const type of types) {
       const typed = blank(type, pointer);
       if (type === 'number') typed.integer = integerOnly;
       if (literals !== undefined) typed.literals = literals.filter((value) => jsonTypeOf(value) === type || (type === 'number' && typeof value === 'number'));
       if (typed.literals !== undefined && typed.literals.length === 0) continue;
-      applyKeywords(this.context, this.references, typed, location, schema);
+      applyKeywords(typed, site);
       result.push(typed);
     }
 
-    if (has('$ref')) {
+    if (site.has('$ref')) {
       if (typeof schema.$ref !== 'string') this.context.invalid(pointer, '"$ref" must be a string');
       const target = this.context.registry.resolve(schema.$ref as string, location.place.base);
       if (target === undefined) {
@@ -113,19 +112,19 @@ export class SetAlgebra {
         result = this.intersectLists(result, this.denoteSet(targetSet), pointer);
       }
     }
-    for (const keyword of DYNAMIC_REFERENCE_KEYWORDS) if (has(keyword)) result = this.applyDynamicReference(result, location, keyword);
-    if (has('allOf')) {
+    for (const keyword of DYNAMIC_REFERENCE_KEYWORDS) if (site.has(keyword)) result = this.applyDynamicReference(result, location, keyword);
+    if (site.has('allOf')) {
       const parts = schemaArray(this.context, schema.allOf, pointer, 'allOf');
       parts.forEach((part, index) => {
         result = this.intersectLists(result, this.denoteSet(this.references.child(location, 'allOf', part, `/${index}`)), `${pointer}/allOf/${index}`);
       });
     }
-    if (has('anyOf')) {
+    if (site.has('anyOf')) {
       const parts = schemaArray(this.context, schema.anyOf, pointer, 'anyOf');
       const union = parts.flatMap((part, index) => this.denoteSet(this.references.child(location, 'anyOf', part, `/${index}`)));
       result = this.intersectLists(result, union, `${pointer}/anyOf`);
     }
-    if (has('oneOf')) {
+    if (site.has('oneOf')) {
       const parts = schemaArray(this.context, schema.oneOf, pointer, 'oneOf');
       const branchSets = parts.map((part, index) => this.references.child(location, 'oneOf', part, `/${index}`));
       const branches = branchSets.map((set) => this.denoteSet(set));
@@ -137,11 +136,11 @@ export class SetAlgebra {
         branchSets.some((set) => this.relaxedWithin(set)),
       );
     }
-    if (has('not')) result = this.applyNot(result, location, schema.not);
-    if (has('if')) result = this.applyConditional(result, location, schema);
-    if (has('dependentSchemas')) result = this.applyDependencies(result, location, schema.dependentSchemas, 'dependentSchemas');
-    if (has('dependencies')) result = this.applyDependencies(result, location, schema.dependencies, 'dependencies');
-    if (has('unevaluatedProperties') || has('unevaluatedItems')) result = applyUnevaluated(result, location, schema, this.unevaluatedContext());
+    if (site.has('not')) result = this.applyNot(result, location, schema.not);
+    if (site.has('if')) result = this.applyConditional(result, location, schema);
+    if (site.has('dependentSchemas')) result = this.applyDependencies(result, location, schema.dependentSchemas, 'dependentSchemas');
+    if (site.has('dependencies')) result = this.applyDependencies(result, location, schema.dependencies, 'dependencies');
+    if (site.has('unevaluatedProperties') || site.has('unevaluatedItems')) result = applyUnevaluated(result, location, schema, this.unevaluatedContext());
     if (result.length > this.context.limits.maxAlternatives)
       this.context.refuse('anyOf', pointer, `the schema expands to more than ${this.context.limits.maxAlternatives} alternatives (limits.maxAlternatives)`);
     return result;
