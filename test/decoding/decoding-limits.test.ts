@@ -91,6 +91,10 @@ describe('DecodingLimits: one table of the compiler budgets, overridable per com
     expect(accepts(compile({ type: 'string', maxLength: 200 }), '"abcdefghijklmnop"')).toBe(true);
     expect(accepts(compile({}, { maxDepth: 3 }), '[[[1]]]')).toBe(false);
     expect(accepts(compile({}), '[[[1]]]')).toBe(true);
+    // the options of their own win over the rows of the table
+    const both = { maxStates: 200_000, maxDepth: 32, limits: { maxStates: 8, maxDepth: 3 } };
+    expect(accepts(compileJsonSchema({ type: 'string', maxLength: 200 }, byteVocabulary(), both), '"abcdefghijklmnop"')).toBe(true);
+    expect(accepts(compileJsonSchema({}, byteVocabulary(), both), '[[[1]]]')).toBe(true);
   });
 
   it.each([
