@@ -6,6 +6,7 @@
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
+import { escapePointer } from '../shared/json-schema/json-pointer.js';
 import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import type { LoweringContext } from './lower-context.js';
@@ -42,7 +43,7 @@ export function rejectNonUnicodePatterns(context: LoweringContext): void {
     for (const slot of subschemaSlots(schema)) {
       // Ajv compiles a definition only where a $ref reaches it, and never contentSchema (an annotation)
       if (slot.keyword === '$defs' || slot.keyword === 'definitions' || slot.keyword === 'contentSchema') continue;
-      const pointer = `${place.pointer}/${slot.keyword}${slot.key === undefined ? '' : `/${String(slot.key).replaceAll('~', '~0').replaceAll('/', '~1')}`}`;
+      const pointer = `${place.pointer}/${slot.keyword}${slot.key === undefined ? '' : `/${escapePointer(String(slot.key))}`}`;
       work.push({ schema: slot.schema, place: context.registry.placeOf(slot.schema) ?? { base: place.base, pointer } });
     }
     if (typeof schema.$ref === 'string') {

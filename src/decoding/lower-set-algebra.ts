@@ -6,6 +6,7 @@
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
+import { escapePointer } from '../shared/json-schema/json-pointer.js';
 import { AutomatonWorkLimitError, type CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { ajvMultipleOf } from './multiple-of-language.js';
@@ -302,7 +303,7 @@ export class SetAlgebra {
     const pointer = location.place.pointer;
     if (!isPlainObject(dependencies)) this.context.invalid(pointer, `"${keyword}" must be an object`);
     for (const [name, value] of Object.entries(dependencies)) {
-      const escaped = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      const escaped = `/${escapePointer(name)}`;
       let consequence: Typed[];
       if (Array.isArray(value)) {
         if (keyword !== 'dependencies' || value.some((item) => typeof item !== 'string'))
