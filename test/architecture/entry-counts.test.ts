@@ -18,7 +18,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   '.': 64,
   './agent': 62,
   './ai-sdk': 14,
-  './decoding': 23,
+  './decoding': 26,
   './errors': 32,
   './eval': 75,
   './formats': 64,
