@@ -19,7 +19,7 @@
  */
 import { InvalidStateError } from '../shared/errors.js';
 import type { OutputOf, OutputOption } from '../tools/define-output.js';
-import type { LoopStreamSink } from './agent-loop.js';
+import type { LoopStreamSink } from './loop-environment.js';
 import type { AgentResult } from './agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
 import { runRedactor } from './redact.js';

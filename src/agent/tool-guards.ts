@@ -30,7 +30,7 @@ import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-li
 import { toolBudgetMessage } from './agent-messages.js';
 import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
 import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
-import { CallPolicy, type ToolCallGuard } from './call-policy.js';
+import { CallPolicy, type ToolCallGuard } from './calls/call-policy.js';
 import { callSignature, checkForLoop } from './loop-breaker.js';
 import { runRedactor } from './redact.js';
 import type { RunState } from './run-state.js';

@@ -21,7 +21,7 @@
  *   fails as stale.
  * @module
  */
-import { prepareRewrittenCall } from '../agent/rewritten-call.js';
+import { prepareRewrittenCall } from '../agent/calls/rewritten-call.js';
 import { createPolicy } from '../policy/create-policy.js';
 import type { PolicySession } from '../policy/types.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';

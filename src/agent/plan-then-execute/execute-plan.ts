@@ -29,7 +29,7 @@ import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { prepareRewrittenCall } from '../rewritten-call.js';
+import { prepareRewrittenCall } from '../calls/rewritten-call.js';
 import {
   HOLE_KIND_SCHEMAS,
   holeName,
