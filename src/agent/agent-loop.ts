@@ -10,34 +10,30 @@ import { toolCallsOf, type ModelResponse } from '../protocol/model-exchange.js';
 import type { ToolCallPart } from '../protocol/messages.js';
 import { schedulingEffect } from '../tools/call-rules.js';
 import { blockedByStillRunningMessage } from '../tools/model-messages.js';
-import { StoppedCalls } from '../tools/stopped-calls.js';
+import type { StoppedCalls } from '../tools/stopped-calls.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallApproval } from '../tools/types.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { declinedMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage, toolBudgetMessage } from './agent-messages.js';
-import type { AgentResult, AgentStep, AgentStopReason, PendingConfirmation, ToolCallOutcome } from './agent-result.js';
+import { declinedMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage } from './agent-messages.js';
+import type { AgentResult, AgentStep, AgentStopReason, ToolCallOutcome } from './agent-result.js';
+import { runResult, type RunEnding } from './run-result.js';
 import type { SpanHandle } from './agent-telemetry.js';
-import { budgetStop, type Spent } from './budget.js';
-import { duplicateOutcome, settledOutcome, toolResultEvent, unrunOutcome } from './calls/call-outcomes.js';
+import { RunClock } from './run-clock.js';
+import { duplicateOutcome, settledOutcome, toolCallEvent, toolResultEvent, unrunOutcome } from './calls/call-outcomes.js';
 import { decideCall } from './calls/decide-call.js';
 import { DurableCalls, idempotencyKeyFor } from './calls/durable-calls.js';
-import { prepareTurnCalls } from './calls/prepare-call.js';
-import { runCall } from './calls/run-call.js';
+import { callKeyOf, overToolBudget, prepareAgain, prepareTurnCalls } from './calls/prepare-call.js';
+import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
-import type { AppliedDecision, LoopEnvironment, LoopStreamSink, ToolProgressReport } from './loop-environment.js';
+import { progressReporter, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 
-export type { AppliedDecision, LoopEnvironment, LoopStreamSink, ToolChoicePolicy, ToolProgressReport } from './loop-environment.js';
-
 type LoopStop = { stop: AgentStopReason };
-
-/** The runs of this process with a stopped call whose tool is still running, kept only until it ends. */
-const stoppedCallsByRun = new Map<string, StoppedCalls>();
 
 export class AgentLoop {
   readonly #state: RunState;
@@ -49,25 +45,23 @@ export class AgentLoop {
   readonly #modelStep: ModelStep;
   readonly #durable: DurableCalls;
   #span: SpanHandle | undefined;
-  #activeSince = 0;
-  #wallAtStart = 0;
-  #runSignal: AbortSignal | undefined;
-  #deadline: AbortController | undefined;
+  /** Set when the loop runs: the run's time and signal. */
+  #clock: RunClock | undefined;
 
   constructor(state: RunState, env: LoopEnvironment) {
     this.#state = state;
     this.#env = env;
-    this.#stoppedCalls = stoppedCallsByRun.get(state.runId) ?? new StoppedCalls(env.limits.stoppedCallGraceMs);
+    this.#stoppedCalls = stoppedCallsOf(state.runId, env.limits.stoppedCallGraceMs);
     // The run appends to its messages (or replaces a whole one), never edits one in place: token estimates count each message once.
     trackConversation(state.messages);
     this.#modelStep = new ModelStep({
       state,
       env,
       span: () => this.#span!,
-      runSignal: () => this.#runSignal,
+      runSignal: () => this.#clock!.signal,
       emit: (event) => this.#emit(event),
-      spent: () => this.#spent(),
-      interruption: (cut) => this.#interruption(cut),
+      spent: () => this.#clock!.spent(),
+      interruption: (cut) => this.#clock!.interruption(cut),
     });
     this.#durable = new DurableCalls({
       runId: state.runId,
@@ -81,9 +75,7 @@ export class AgentLoop {
   /** Runs (or, given the decisions on its pending turn, continues) the loop to its next result. */
   async run(decisions?: ReadonlyMap<string, AppliedDecision>): Promise<AgentResult> {
     const { model } = this.#env;
-    this.#activeSince = performance.now();
-    this.#wallAtStart = this.#state.usage.wallTimeMs;
-    const timer = this.#armDeadline();
+    const clock = (this.#clock = new RunClock(this.#state, this.#env.limits, this.#env.signal));
     this.#span = this.#env.telemetry.startRun({ runId: this.#state.runId, agentName: this.#env.agentName, provider: model.provider, model: model.id });
     this.#emit({
       type: 'run_started',
@@ -104,7 +96,7 @@ export class AgentLoop {
       }
       return (result = await this.#loop());
     } finally {
-      if (timer) clearTimeout(timer);
+      clock.stop();
       this.#span.setAttributes(() => ({
         'gen_ai.usage.input_tokens': this.#state.usage.inputTokens,
         'gen_ai.usage.output_tokens': this.#state.usage.outputTokens,
@@ -119,7 +111,7 @@ export class AgentLoop {
     const { limits } = this.#env;
     const state = this.#state;
     for (;;) {
-      const interrupted = this.#interruption();
+      const interrupted = this.#clock!.interruption();
       if (interrupted) return this.#stopped(interrupted);
       if (state.iterations >= limits.maxIterations) {
         return this.#stopped({
@@ -144,7 +136,11 @@ export class AgentLoop {
       const unexpected = this.#modelStep.unexpectedStop(response, step);
       if (unexpected) {
         // Keep the transcript well formed: every call gets a result, none runs.
-        if (unexpected.unrun.length > 0) this.#appendResults(step, this.#recorded(unexpected.unrun));
+        if (unexpected.unrun.length > 0)
+          this.#appendResults(
+            step,
+            unexpected.unrun.map((outcome) => this.#record(outcome)),
+          );
         return this.#stopped(unexpected.stop);
       }
       const calls = toolCallsOf(response);
@@ -157,32 +153,34 @@ export class AgentLoop {
       }
 
       const turn = await this.#prepareTurn(step.index, calls, registry, response);
-      const overBudget = this.#overToolBudget(step, turn);
-      if (overBudget) return this.#stopped(overBudget.stop);
+      const overBudget = overToolBudget(turn, limits.maxToolCalls, state.usage.toolCalls);
+      if (overBudget) {
+        this.#appendResults(
+          step,
+          overBudget.unrun.map((outcome) => this.#record(outcome)),
+        );
+        return this.#stopped(overBudget.stop);
+      }
       if (turn.calls.some((call) => call.kind === 'confirm')) return this.#pause(turn);
       const stop = await this.#runTurn(turn);
       if (stop) return this.#stopped(stop.stop);
     }
   }
 
-  /** A `maxToolCalls` budget the turn's runnable calls would pass stops the run, every call answered as not run. */
-  #overToolBudget(step: AgentStep, turn: PendingTurn): LoopStop | undefined {
-    const max = this.#env.limits.maxToolCalls;
-    const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
-    const spent = this.#state.usage.toolCalls;
-    if (max === undefined || spent + runnable <= max) return undefined;
-    const unrun = turn.calls.map((call) =>
-      call.kind === 'invalid' ? settledOutcome(call) : unrunOutcome(call, 'not_run', toolBudgetMessage(call.toolName, max)),
-    );
-    this.#appendResults(step, this.#recorded(unrun));
-    return { stop: budgetStop('toolCalls', max, spent, runnable) };
-  }
-
-  /** Runs a turn with no call waiting for a person; a stored run saves it first. */
+  /**
+   * Runs a turn with no call waiting for a person. A stored run is saved with it first, before any call is claimed: a
+   * take-over after a crash continues this turn, with these calls, instead of asking the model again (which could answer
+   * with other calls).
+   */
   async #runTurn(turn: PendingTurn): Promise<LoopStop | undefined> {
-    if (this.#env.persisted) await this.#saveTurn(turn);
+    const state = this.#state;
+    if (this.#env.persisted) {
+      state.pendingTurn = turn;
+      this.#clock!.updateWallTime();
+      await (await this.#env.store()).saveRun({ runId: state.runId, status: 'running', state });
+    }
     const outcomes = await this.#executeTurn(turn, new Map());
-    this.#state.pendingTurn = undefined;
+    state.pendingTurn = undefined;
     return this.#afterTurn(outcomes);
   }
 
@@ -222,16 +220,7 @@ export class AgentLoop {
     });
     const calls: TurnCall[] = [];
     for (const [index, item] of prepared.calls.entries()) {
-      const request = requests[index]!;
-      this.#emit({
-        type: 'tool_call',
-        step,
-        callKey: item.settled?.callKey ?? item.valid!.callKey,
-        callId: request.id,
-        toolName: request.name,
-        arguments: request.arguments,
-        ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}),
-      });
+      this.#emit(toolCallEvent(step, callKeyOf(step, index), requests[index]!));
       if (item.settled) {
         calls.push(item.settled);
         continue;
@@ -265,20 +254,9 @@ export class AgentLoop {
     state.pendingTurn = turn;
     const pending = confirmations.map(toPendingConfirmation);
     this.#emit({ type: 'confirmation_requested', step: turn.step, pending: pending.map(({ token: _token, ...rest }) => rest) });
-    this.#updateWallTime();
+    this.#clock!.updateWallTime();
     await store.saveRun({ runId: state.runId, status: 'awaiting_confirmation', state }, confirmations);
     return this.#finish({ status: 'awaiting_confirmation', pending }, false);
-  }
-
-  /**
-   * Saves a stored run with the turn whose calls are about to run, before any of them is claimed: a take-over after a
-   * crash continues this turn, with these calls, instead of asking the model again (which could answer with other calls).
-   */
-  async #saveTurn(turn: PendingTurn): Promise<void> {
-    const state = this.#state;
-    state.pendingTurn = turn;
-    this.#updateWallTime();
-    await (await this.#env.store()).saveRun({ runId: state.runId, status: 'running', state });
   }
 
   /** Runs a turn's calls by effect, appends their results in the model's order, and returns the outcomes. */
@@ -294,7 +272,7 @@ export class AgentLoop {
       if (ran) return ran;
       const original = call.duplicateOf === undefined ? undefined : byKey.get(call.duplicateOf);
       const shares = this.#env.registry.get(call.toolName)?.effect === 'read';
-      return this.#recorded([duplicateOutcome(call, original, shares)])[0]!;
+      return this.#record(duplicateOutcome(call, original, shares));
     });
     this.#appendResults(step, outcomes);
     return outcomes;
@@ -302,7 +280,7 @@ export class AgentLoop {
 
   /** One call of a turn as a job scheduled by its effect: settled, declined or expired, failed validation again, or run. */
   #job(step: number, call: TurnCall, decisions: ReadonlyMap<string, AppliedDecision>): ScheduledJob<ToolCallOutcome> {
-    const settle = (outcome: ToolCallOutcome): ScheduledJob<ToolCallOutcome> => ({ effect: 'none', run: async () => this.#recorded([outcome])[0]! });
+    const settle = (outcome: ToolCallOutcome): ScheduledJob<ToolCallOutcome> => ({ effect: 'none', run: async () => this.#record(outcome) });
     if (call.kind === 'invalid') return settle(settledOutcome(call));
     const decision = decisions.get(call.callKey);
     if (call.kind === 'confirm' && decision?.decision !== 'approve') {
@@ -314,14 +292,9 @@ export class AgentLoop {
     if (!tool) return settle(unrunOutcome(call, 'failed', missingToolMessage(call.toolName)));
     let args = this.#prepared.get(call.callKey);
     if (args === undefined) {
-      // A resumed run: validate again against the tools of this process; a call the policy rewrote runs with the rewritten arguments.
-      const request = call.policyNote !== undefined ? { id: call.request.id, name: call.request.name, arguments: call.arguments } : call.request;
-      const prepared = registry.prepare(request);
-      if (!prepared.success) {
-        const invalidResult = { content: [{ type: 'text' as const, text: prepared.failure.message }], isError: true };
-        return settle(settledOutcome({ ...call, kind: 'invalid', invalidResult, failureCode: prepared.failure.code }));
-      }
-      args = prepared.arguments;
+      const again = prepareAgain(registry, call);
+      if ('settled' in again) return settle(settledOutcome(again.settled));
+      args = again.arguments;
     }
     // Only a call a person approved carries the approval to its tool (an imported MCP tool answers its server's confirmation with it).
     const approval: ToolCallApproval | undefined = call.kind === 'confirm' ? { approvedBy: 'person', summary: call.summary ?? call.toolName } : undefined;
@@ -331,7 +304,7 @@ export class AgentLoop {
   /** The run step of the pipeline for one call: claimed first in a stored run, then run, recorded and (stored) finished. */
   async #executeCall(step: number, call: TurnCall, tool: AnyTool, args: unknown, approval: ToolCallApproval | undefined): Promise<ToolCallOutcome> {
     const blocker = this.#stoppedCalls.blockerFor(schedulingEffect(tool));
-    if (blocker !== undefined) return this.#recorded([unrunOutcome(call, 'not_run', blockedByStillRunningMessage(tool.name, blocker))])[0]!;
+    if (blocker !== undefined) return this.#record(unrunOutcome(call, 'not_run', blockedByStillRunningMessage(tool.name, blocker)));
     let storeKey = call.callKey;
     if (this.#env.persisted) {
       const { storeKey: key, existing } = await this.#durable.claim(step, call, tool, args);
@@ -340,7 +313,7 @@ export class AgentLoop {
       if (existing?.status === 'done' && existing.outcome) return this.#durable.reuse(call, tool, existing.outcome);
       // Begun by a process that died: only a tool that dedupes on the idempotency key may safely be started again.
       if (existing && tool.effect === 'write' && !tool.acceptsIdempotencyKey)
-        return this.#recorded([unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName))])[0]!;
+        return this.#record(unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName)));
     }
     const { limits, stream, context } = this.#env;
     const span = this.#span!.startTool({ toolName: tool.name, callId: call.callId, description: tool.description });
@@ -353,15 +326,17 @@ export class AgentLoop {
       arguments: args,
       stoppedCalls: this.#stoppedCalls,
       options: {
-        ...(this.#runSignal ? { signal: this.#runSignal } : {}),
+        ...(this.#clock!.signal ? { signal: this.#clock!.signal } : {}),
         ...(tool.timeoutMs === undefined && limits.toolTimeoutMs !== undefined ? { timeoutMs: limits.toolTimeoutMs } : {}),
         idempotencyKey: idempotencyKeyFor(this.#state.runId, storeKey),
         ...(approval ? { approval } : {}),
         context,
-        ...(stream ? { onProgress: this.#progressListener(stream, step, call, tool.name) } : {}),
+        ...(stream
+          ? { onProgress: progressReporter(stream, this.#clock!.signal, { step, callKey: call.callKey, callId: call.callId, toolName: tool.name }) }
+          : {}),
       },
     });
-    if (ran.stillWorking) this.#keepForResumes(ran.stillWorking);
+    if (ran.stillWorking) keepStoppedCalls(this.#state.runId, this.#stoppedCalls, ran.stillWorking);
     const { execution } = ran;
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });
     this.#state.usage.toolCalls++;
@@ -370,34 +345,10 @@ export class AgentLoop {
     return ran.outcome;
   }
 
-  /** A resume of this run in this process (a new loop) must see the call still running too, until it ends. */
-  #keepForResumes(workEnded: Promise<void>): void {
-    const runId = this.#state.runId;
-    stoppedCallsByRun.set(runId, this.#stoppedCalls);
-    void workEnded.then(() => {
-      if (this.#stoppedCalls.blockerFor('write') === undefined && stoppedCallsByRun.get(runId) === this.#stoppedCalls) stoppedCallsByRun.delete(runId);
-    });
-  }
-
-  #progressListener(sink: LoopStreamSink, step: number, call: TurnCall, toolName: string): (progress: number, total?: number, message?: string) => void {
-    return (progress, total, message) => {
-      // A tool may keep reporting after the run was aborted; a stopped stream gets nothing more.
-      if (this.#runSignal?.aborted) return;
-      const report: ToolProgressReport = { step, callKey: call.callKey, callId: call.callId, toolName, progress };
-      if (total !== undefined) report.total = total;
-      if (message !== undefined) report.message = message;
-      try {
-        sink.toolProgress(report);
-      } catch {
-        // Progress is for display; it never fails the call.
-      }
-    };
-  }
-
-  /** Records each outcome's `tool_result` event, in order, and returns the outcomes. */
-  #recorded(outcomes: ToolCallOutcome[]): ToolCallOutcome[] {
-    for (const outcome of outcomes) this.#emit(toolResultEvent(outcome));
-    return outcomes;
+  /** Records an outcome's `tool_result` event and returns the outcome. */
+  #record(outcome: ToolCallOutcome): ToolCallOutcome {
+    this.#emit(toolResultEvent(outcome));
+    return outcome;
   }
 
   #appendResults(step: AgentStep, outcomes: readonly ToolCallOutcome[]): void {
@@ -410,56 +361,10 @@ export class AgentLoop {
 
   /** After a turn: an abort or the loop breaker may end the run. */
   #afterTurn(outcomes: readonly ToolCallOutcome[]): LoopStop | undefined {
-    const interrupted = this.#interruption(outcomes.some((outcome) => outcome.failureCode === 'aborted') ? 'tool_calls' : undefined);
+    const interrupted = this.#clock!.interruption(outcomes.some((outcome) => outcome.failureCode === 'aborted') ? 'tool_calls' : undefined);
     if (interrupted) return { stop: interrupted };
     const loop = checkForLoop(this.#state, outcomes, this.#env.limits);
     return loop ? { stop: loop } : undefined;
-  }
-
-  /** An abort by the caller, or the wall-time deadline, as a stop reason; `cut` says what was in flight when it came. */
-  #interruption(cut?: 'model_call' | 'tool_calls'): AgentStopReason | undefined {
-    const { limits } = this.#env;
-    if (this.#deadline?.signal.aborted && limits.maxWallTimeMs !== undefined) {
-      this.#updateWallTime();
-      const stop = budgetStop('wallTimeMs', limits.maxWallTimeMs, this.#state.usage.wallTimeMs, 0);
-      if (!cut) return stop;
-      const what = cut === 'model_call' ? 'The model call in flight was cut off at the deadline.' : 'Tool calls still running were aborted at the deadline.';
-      return { ...stop, interrupted: cut, message: `${stop.message} ${what}` };
-    }
-    if (this.#env.signal?.aborted) {
-      const reason: unknown = this.#env.signal.reason;
-      return { kind: 'aborted', message: `The run was aborted${reason instanceof Error && reason.message ? `: ${reason.message}` : ''}.` };
-    }
-    return undefined;
-  }
-
-  /** Sets up the run's signal: the caller's, plus a deadline for the wall-time budget. */
-  #armDeadline(): NodeJS.Timeout | undefined {
-    const { limits, signal } = this.#env;
-    let timer: NodeJS.Timeout | undefined;
-    if (limits.maxWallTimeMs !== undefined) {
-      this.#deadline = new AbortController();
-      const left = limits.maxWallTimeMs - this.#state.usage.wallTimeMs;
-      if (left <= 0) this.#deadline.abort(new Error('wall-time budget used up'));
-      else {
-        const deadline = this.#deadline;
-        timer = setTimeout(() => deadline.abort(new Error('wall-time budget used up')), left);
-        timer.unref?.();
-      }
-    }
-    const signals = [signal, this.#deadline?.signal].filter((item): item is AbortSignal => item !== undefined);
-    this.#runSignal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    return timer;
-  }
-
-  #updateWallTime(): void {
-    this.#state.usage.wallTimeMs = Math.round(this.#wallAtStart + (performance.now() - this.#activeSince));
-  }
-
-  #spent(): Spent {
-    this.#updateWallTime();
-    const { usage, costUsd } = this.#state;
-    return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd, toolCalls: usage.toolCalls, wallTimeMs: usage.wallTimeMs };
   }
 
   async #stopped(stopReason: AgentStopReason): Promise<AgentResult> {
@@ -467,15 +372,9 @@ export class AgentLoop {
   }
 
   /** Builds the result, records the stop, and (for stored runs) stores the final state. */
-  async #finish(
-    outcome:
-      | { status: 'completed'; text: string; finishReason: ModelResponse['stopReason']; output: unknown }
-      | { status: 'awaiting_confirmation'; pending: PendingConfirmation[] }
-      | { status: 'stopped'; stopReason: AgentStopReason },
-    store = true,
-  ): Promise<AgentResult> {
+  async #finish(outcome: RunEnding, store = true): Promise<AgentResult> {
     const state = this.#state;
-    this.#updateWallTime();
+    this.#clock!.updateWallTime();
     const stopEvent: RunEvent = { type: 'stop', status: outcome.status, usage: { ...state.usage }, costUsd: state.costUsd };
     if (outcome.status === 'stopped') stopEvent.stopReason = outcome.stopReason;
     if (outcome.status === 'completed' && outcome.output !== undefined) stopEvent.output = outcome.output;
@@ -483,21 +382,7 @@ export class AgentLoop {
     if (store && this.#env.persisted && outcome.status !== 'awaiting_confirmation') {
       await (await this.#env.store()).saveRun({ runId: state.runId, status: outcome.status, state });
     }
-    const superseded = state.supersededCalls ?? [];
-    // A superseded read left running changed nothing; a superseded write left running (or a tool no longer here) may have.
-    const unknownSuperseded = superseded.filter((call) => call.status === 'outcome_unknown' && this.#env.registry.get(call.toolName)?.effect !== 'read');
-    const unknown = [...state.steps.flatMap((step) => step.toolCalls.filter((call) => call.status === 'outcome_unknown')), ...unknownSuperseded];
-    return {
-      ...outcome,
-      runId: state.runId,
-      messages: state.messages,
-      steps: state.steps,
-      usage: { ...state.usage },
-      costUsd: state.costUsd,
-      recordPath: state.recordPath,
-      ...(unknown.length > 0 ? { outcomeUnknown: unknown } : {}),
-      ...(superseded.length > 0 ? { supersededCalls: superseded } : {}),
-    };
+    return runResult(state, outcome, (toolName) => this.#env.registry.get(toolName)?.effect === 'read');
   }
 
   #emit(event: RunEvent): void {

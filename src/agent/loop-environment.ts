@@ -81,3 +81,23 @@ export interface ToolProgressReport {
 
 /** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
 export type ToolChoicePolicy = ToolChoice | ((context: { iteration: number; tools: readonly AnyTool[] }) => ToolChoice);
+
+/** The progress listener a streamed run hands a tool: reports go to the sink until the run stops, and a failing sink never fails the call. */
+export function progressReporter(
+  sink: LoopStreamSink,
+  runSignal: AbortSignal | undefined,
+  call: Pick<ToolProgressReport, 'step' | 'callKey' | 'callId' | 'toolName'>,
+): (progress: number, total?: number, message?: string) => void {
+  return (progress, total, message) => {
+    // A tool may keep reporting after the run was aborted; a stopped stream gets nothing more.
+    if (runSignal?.aborted) return;
+    const report: ToolProgressReport = { ...call, progress };
+    if (total !== undefined) report.total = total;
+    if (message !== undefined) report.message = message;
+    try {
+      sink.toolProgress(report);
+    } catch {
+      // Progress is for display; it never fails the call.
+    }
+  };
+}

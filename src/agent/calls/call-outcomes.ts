@@ -3,7 +3,7 @@
  * expired, not run) and for those that did: one shape for every caller of the pipeline, so the record reads the same.
  * @module
  */
-import type { ToolResult } from '../../tools/types.js';
+import type { ToolCallRequest, ToolResult } from '../../tools/types.js';
 import type { ToolCallOutcome, ToolCallStatus } from '../agent-result.js';
 import type { RecordedError, RunEvent } from '../run-event.js';
 import type { TurnCall } from '../run-state.js';
@@ -51,6 +51,19 @@ export function duplicateOutcome(call: TurnCall, original: ToolCallOutcome | und
   };
   if (original) outcome.duplicateOf = original.callId;
   return outcome;
+}
+
+/** The `tool_call` event of a call as the model sent it, recorded before anything is decided about it. */
+export function toolCallEvent(step: number, callKey: string, request: ToolCallRequest): Extract<RunEvent, { type: 'tool_call' }> {
+  return {
+    type: 'tool_call',
+    step,
+    callKey,
+    callId: request.id,
+    toolName: request.name,
+    arguments: request.arguments,
+    ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}),
+  };
 }
 
 /** The `tool_result` event of an outcome; the step is the call key's first part. */

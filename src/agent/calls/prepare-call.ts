@@ -11,9 +11,12 @@ import { safeParseJson } from '../../shared/safe-json.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import type { PreparedCall, ToolRegistry } from '../../tools/tool-registry.js';
 import type { ToolCallRequest } from '../../tools/types.js';
-import { duplicateCallMessage, truncatedCallMessage, turnLimitMessage } from '../agent-messages.js';
+import { duplicateCallMessage, toolBudgetMessage, truncatedCallMessage, turnLimitMessage } from '../agent-messages.js';
+import type { AgentStopReason, ToolCallOutcome } from '../agent-result.js';
+import { budgetStop } from '../budget.js';
 import { callSignature } from '../loop-breaker.js';
-import type { TurnCall } from '../run-state.js';
+import type { PendingTurn, TurnCall } from '../run-state.js';
+import { settledOutcome, unrunOutcome } from './call-outcomes.js';
 
 /** What identifies a call of a turn, before anything is decided about it. */
 export type TurnCallBase = Pick<TurnCall, 'callKey' | 'callId' | 'toolName' | 'request'>;
@@ -92,6 +95,35 @@ export function prepareTurnCalls(step: number, requests: readonly ToolCallPart[]
   const limit = options.maxToolCallsPerTurn;
   for (const call of overLimit) call.invalidResult = { content: [{ type: 'text', text: turnLimitMessage(call.toolName, distinct, limit) }], isError: true };
   return { calls, turnLimit: { limit, requested: distinct } };
+}
+
+/**
+ * The last turn guard, once a turn is decided: a `maxToolCalls` budget its runnable calls would pass stops the run,
+ * and every call of the turn is answered as not run (an invalid one with its own result).
+ */
+export function overToolBudget(
+  turn: PendingTurn,
+  maxToolCalls: number | undefined,
+  spent: number,
+): { unrun: ToolCallOutcome[]; stop: AgentStopReason } | undefined {
+  const runnable = turn.calls.filter((call) => call.kind !== 'invalid').length;
+  if (maxToolCalls === undefined || spent + runnable <= maxToolCalls) return undefined;
+  const unrun = turn.calls.map((call) =>
+    call.kind === 'invalid' ? settledOutcome(call) : unrunOutcome(call, 'not_run', toolBudgetMessage(call.toolName, maxToolCalls)),
+  );
+  return { unrun, stop: budgetStop('toolCalls', maxToolCalls, spent, runnable) };
+}
+
+/**
+ * A call of a resumed run's pending turn, validated again against the tools of this process (a call the policy rewrote
+ * with its rewritten arguments): the arguments to run with, or the call settled as invalid.
+ */
+export function prepareAgain(registry: ToolRegistry, call: TurnCall): { arguments: unknown } | { settled: TurnCall } {
+  const request = call.policyNote !== undefined ? { id: call.request.id, name: call.request.name, arguments: call.arguments } : call.request;
+  const prepared = registry.prepare(request);
+  if (prepared.success) return { arguments: prepared.arguments };
+  const invalidResult = { content: [{ type: 'text' as const, text: prepared.failure.message }], isError: true };
+  return { settled: { ...call, kind: 'invalid', invalidResult, failureCode: prepared.failure.code } };
 }
 
 /** The call as the pending turn keeps it, parse outcome included, so that a resumed run does not parse the text again. */

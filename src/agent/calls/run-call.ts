@@ -8,7 +8,7 @@
 import type { AnyTool } from '../../tools/define-tool.js';
 import { schedulingEffect } from '../../tools/call-rules.js';
 import { stillRunningMessage } from '../../tools/model-messages.js';
-import type { StoppedCalls } from '../../tools/stopped-calls.js';
+import { StoppedCalls } from '../../tools/stopped-calls.js';
 import type { CallOptions, ToolExecution, ToolRegistry } from '../../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../agent-result.js';
 import type { RunEvent } from '../run-event.js';
@@ -112,4 +112,20 @@ function brokenExecution(callId: string, tool: AnyTool, args: unknown, error: un
     failure: { code: 'internal_error', message: 'internal error', retryable: false, error },
     truncated: false,
   };
+}
+
+/** The runs of this process with a stopped call whose tool is still running, kept only until it ends. */
+const stoppedCallsByRun = new Map<string, StoppedCalls>();
+
+/** A run's stopped calls: those a loop of this process left running (a resume must wait for them too), else none yet. */
+export function stoppedCallsOf(runId: string, graceMs: number): StoppedCalls {
+  return stoppedCallsByRun.get(runId) ?? new StoppedCalls(graceMs);
+}
+
+/** Keeps a run's stopped calls for a later loop of the same run in this process (a resume), until the still-running work ends. */
+export function keepStoppedCalls(runId: string, stoppedCalls: StoppedCalls, workEnded: Promise<void>): void {
+  stoppedCallsByRun.set(runId, stoppedCalls);
+  void workEnded.then(() => {
+    if (stoppedCalls.blockerFor('write') === undefined && stoppedCallsByRun.get(runId) === stoppedCalls) stoppedCallsByRun.delete(runId);
+  });
 }
