@@ -2,11 +2,14 @@
  * Runs a checked plan: for each call in order, fills its holes through the
  * quarantined extractor (the value is validated against the hole's schema
  * and never read as an instruction), validates the arguments with the
- * registry, asks the policy session (telling it which arguments are holes:
- * the only ones untrusted data can reach), runs the call, and hands the
- * result to the session. A call whose hole cannot be filled, whose arguments
- * fail validation, or that the policy blocks (or a person declines) does not
- * run; the plan carries on, since later calls were fixed without its output.
+ * registry, takes the decide step of the call pipeline (`src/agent/calls/`:
+ * the policy session, told which arguments are holes — the only ones
+ * untrusted data can reach —, then the caller's `guardToolCall`, then the
+ * tool's `confirm` rule), and the run step (the result screened by the
+ * session), as the agent loop does. A call whose hole cannot be filled,
+ * whose arguments fail validation, or that the policy or the guard blocks
+ * (or a person declines) does not run; the plan carries on, since later
+ * calls were fixed without its output.
  *
  * Calls run one after another, and a call's turn lasts until its tool's work
  * has ended, not until the call was stopped: a timed-out or aborted tool that
@@ -20,16 +23,19 @@
  */
 import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
-import { needsConfirmation, schedulingEffect, summarizeCall } from '../../tools/call-rules.js';
+import { schedulingEffect } from '../../tools/call-rules.js';
 import { approvalText, describeArguments, type ArgumentsSummary } from '../../tools/call-summary.js';
-import { blockedByStillRunningMessage, stillRunningMessage } from '../../tools/model-messages.js';
+import { blockedByStillRunningMessage } from '../../tools/model-messages.js';
 import { compileSchema } from '../../tools/schema-validator.js';
 import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { prepareRewrittenCall } from '../calls/rewritten-call.js';
+import { CallPolicy, type ToolCallGuard } from '../calls/call-policy.js';
+import { decideCall } from '../calls/decide-call.js';
+import { runCall } from '../calls/run-call.js';
+import type { Message } from '../../protocol/messages.js';
 import {
   HOLE_KIND_SCHEMAS,
   holeName,
@@ -95,6 +101,12 @@ export interface ExecutePlanOptions {
   stoppedCalls?: StoppedCalls;
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
+  /** The caller's hook, consulted after the policy for every planned call that validated (as `runAgent({ guardToolCall })`). */
+  guardToolCall?: ToolCallGuard | undefined;
+  /** The id the guard is shown; default `plan`. */
+  runId?: string;
+  /** The conversation the guard is shown (the user's request); default: none. */
+  messages?: readonly Message[];
 }
 
 export interface PlanRun {
@@ -112,6 +124,9 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const confirmations = { requested: 0, approved: 0, denied: 0 };
   const redactor = options.redactor ?? createRedactor();
   const stoppedCalls = options.stoppedCalls ?? new StoppedCalls();
+  // The guard is shown the plan's conversation: what the user asked (the planner's outputs are not messages of it).
+  const scope = { runId: options.runId ?? 'plan', messages: [...(options.messages ?? [])] };
+  const policy = CallPolicy.around(session, { redactor, guard: options.guardToolCall, recordEveryDecision: true }, scope);
   let toolCalls = 0;
 
   const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
@@ -159,7 +174,7 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   };
 
   /** One try at a planned call; a block names its reason, so the holes can be asked again. */
-  const runCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
+  const tryCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
     const step = index + 1;
     const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
     const callKey = `${step}.${attempt}`;
@@ -226,56 +241,29 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
       return { holes: holes.length };
     }
-    const decision = session?.beforeToolCall({
-      call: { id: callId, name: planned.tool, callKey },
-      tool: prepared.tool,
-      arguments: prepared.arguments,
-      context: { step },
-      influencedArguments: holes,
-    });
-    const rewrite = decision && decision.action !== 'block' ? decision.rewrite : undefined;
-    if (decision) {
-      emit({
-        type: 'policy_decision',
-        step,
-        callKey,
-        callId,
-        toolName: planned.tool,
-        action: decision.action,
-        ...(decision.action !== 'allow' ? { ruleId: decision.ruleId, reason: decision.reason } : {}),
-        flags: decision.flags,
-        ...(rewrite ? { removed: rewrite.removed } : {}),
-      });
-      if (decision.action === 'block') {
-        finish('blocked', errorResult(decision.message));
-        return { blocked: decision.reason, holes: holes.length };
-      }
+    // The decide step, as in the agent loop: the policy (told which arguments are holes), then the caller's guard, then the tool's rule.
+    const valid = { callKey, callId, toolName: planned.tool, request: { id: callId, name: planned.tool }, tool: prepared.tool, arguments: prepared.arguments };
+    const decided = await decideCall({ policy, registry, step, call: valid, influencedArguments: holes });
+    for (const event of decided.events) emit(event);
+    if (decided.call.kind === 'invalid') {
+      finish('blocked', decided.call.invalidResult!);
+      return { blocked: decided.reason!, holes: holes.length };
     }
-    if (rewrite) {
-      const again = prepareRewrittenCall(registry, { id: callId, name: planned.tool }, rewrite);
-      if (!again.ok) {
-        finish('blocked', errorResult(again.message));
-        return { blocked: again.reason, holes: holes.length };
-      }
-      prepared.arguments = again.arguments;
-      ranWith = again.arguments;
-    }
-    const effect = schedulingEffect(prepared.tool);
+    ranWith = decided.arguments;
     // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
-    const blocker = stoppedCalls.blockerFor(effect);
+    const blocker = stoppedCalls.blockerFor(schedulingEffect(prepared.tool));
     if (blocker !== undefined) {
       finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
       return { holes: holes.length };
     }
-    const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
-    if (policyReason !== undefined || needsConfirmation(prepared.tool, prepared.arguments)) {
-      const reason = policyReason ?? `${planned.tool} asks for a person's confirmation before it runs`;
-      const summary = summarizeCall(prepared.tool, prepared.arguments, { redactor, reason: policyReason });
-      const shown = redactor.toolArguments(planned.tool, prepared.arguments);
+    if (decided.call.kind === 'confirm') {
+      const reason = decided.reason ?? `${planned.tool} asks for a person's confirmation before it runs`;
+      const summary = decided.call.summary!;
+      const shown = redactor.toolArguments(planned.tool, decided.arguments);
       const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
       const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
       confirmations.requested++;
-      if (await askPerson(options.confirm, { tool: planned.tool, arguments: prepared.arguments, summary, prompt, argumentsSummary, reason }))
+      if (await askPerson(options.confirm, { tool: planned.tool, arguments: decided.arguments, summary, prompt, argumentsSummary, reason }))
         confirmations.approved++;
       else {
         confirmations.denied++;
@@ -283,30 +271,31 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
         return { holes: holes.length };
       }
     }
-    const startedAt = performance.now();
-    let execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
-    // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
-    const stillRunning = !(await stoppedCalls.awaitEnd(execution, effect)) && effect === 'write';
-    if (stillRunning) execution = { ...execution, result: errorResult(stillRunningMessage(planned.tool, stoppedCalls.graceMs)) };
-    toolCalls++;
-    const after = session?.afterToolResult({ call: { id: callId, name: planned.tool, callKey }, tool: prepared.tool, result: execution.result });
-    // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
-    outputs[index] = { tool: planned.tool, text: textOf(execution.result) };
-    finish(stillRunning ? 'outcome_unknown' : execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
-      durationMs: Math.round(performance.now() - startedAt),
-      ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
-      ...(after ? { trust: after.trust } : {}),
+    const ran = await runCall({
+      registry,
+      policy,
+      step,
+      call: { callKey, callId },
+      tool: prepared.tool,
+      arguments: decided.arguments,
+      options: options.signal ? { signal: options.signal } : {},
+      // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
+      stoppedCalls,
     });
+    toolCalls++;
+    // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
+    outputs[index] = { tool: planned.tool, text: textOf(ran.execution.result) };
+    emit(ran.event);
     return { holes: holes.length };
   };
 
   for (const [index, planned] of plan.calls.entries()) {
     options.signal?.throwIfAborted();
     outputs[index] = { tool: planned.tool, text: '' };
-    const first = await runCall(index, planned, 0, undefined);
+    const first = await tryCall(index, planned, 0, undefined);
     // A blocked call with holes is tried once more with its holes asked again, told the policy's reason: the planner fixed the
     // call, so only what the extractor wrote can be wrong; the policy judges the second try as it did the first.
-    if (first.blocked !== undefined && first.holes > 0) await runCall(index, planned, 1, first.blocked);
+    if (first.blocked !== undefined && first.holes > 0) await tryCall(index, planned, 1, first.blocked);
   }
 
   let answer = plan.answer;
