@@ -43,15 +43,6 @@ export function confirmationsFor(turn: PendingTurn, settings: ConfirmationSettin
 
 /** A stored confirmation as a run's result shows it: the same record, its expiry as an ISO time and nothing of its decision. */
 export function toPendingConfirmation(item: StoredConfirmation): PendingConfirmation {
-  return {
-    approvalId: item.approvalId,
-    runId: item.runId,
-    callKey: item.callKey,
-    callId: item.callId,
-    toolName: item.toolName,
-    arguments: item.arguments,
-    summary: item.summary,
-    token: item.token,
-    expiresAt: new Date(item.expiresAt).toISOString(),
-  };
+  const { approvalId, runId, callKey, callId, toolName, arguments: args, summary, token } = item;
+  return { approvalId, runId, callKey, callId, toolName, arguments: args, summary, token, expiresAt: new Date(item.expiresAt).toISOString() };
 }
