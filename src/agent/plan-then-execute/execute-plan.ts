@@ -120,7 +120,6 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const { plan, registry, session } = options;
   const emit = (event: RunEvent) => options.onEvent?.(event);
   const outputs: { tool: string; text: string }[] = [];
-  const filled = new Map<string, FillOutcome>();
   const confirmations = { requested: 0, approved: 0, denied: 0 };
   const redactor = options.redactor ?? createRedactor();
   const stoppedCalls = options.stoppedCalls ?? new StoppedCalls();
@@ -129,88 +128,14 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   const policy = CallPolicy.around(session, { redactor, guard: options.guardToolCall, recordEveryDecision: true }, scope);
   let toolCalls = 0;
 
-  const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
-    const known = filled.get(name);
-    if (known && (refusal === undefined || !known.ok)) return known;
-    const hole = plan.holes.find((item) => item.name === name)!;
-    const argumentSchema = use ? argumentSchemaOf(registry, use.tool, use.argument) : undefined;
-    const allowed = use ? session?.allowedValues?.(use.tool, use.argument) : undefined;
-    const kindSchema = hole.kind ? HOLE_KIND_SCHEMAS[hole.kind] : undefined;
-    // Asked under the policy's own values, an extractor bound to its schema cannot write one the policy would block.
-    const schema = narrowToValues(argumentSchema ?? kindSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
-    const checks = [
-      ...(kindSchema ? [compileSchema(kindSchema, `plan hole ${name}`)] : []),
-      ...(hole.schema ? [compileSchema(hole.schema, `plan hole ${name}`)] : []),
-      // The argument's own schema too, so a miss is asked again here; one with a `$ref` needs its root and waits for the call's validation.
-      ...(allowed || (argumentSchema && !JSON.stringify(argumentSchema).includes('"$ref"')) ? [compileSchema(schema, `plan hole ${name}`)] : []),
-    ];
-    const problemWith = (value: unknown): string | undefined => {
-      if (checks.length === 0 && argumentSchema === undefined && typeof value !== 'string') return 'it is not a string';
-      for (const check of checks) {
-        const result = check.validate(value);
-        if (!result.success) return result.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
-      }
-      return undefined;
-    };
-    const request = { hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) };
-    let outcome: FillOutcome;
-    try {
-      let value = known?.ok ? await options.extract({ ...request, previous: { value: known.value, problem: refusal! } }) : await options.extract(request);
-      let problem = problemWith(value);
-      // One more ask, told what was wrong: an extractor without a token mask can miss the schema once and get it right when shown why.
-      if (problem !== undefined) {
-        value = await options.extract({ ...request, previous: { value, problem } });
-        problem = problemWith(value);
-      }
-      outcome =
-        problem === undefined
-          ? { ok: true, value }
-          : { ok: false, reason: `the extracted value does not match the schema it was asked under (${problem})`, refused: value };
-    } catch (error) {
-      outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };
-    }
-    filled.set(name, outcome);
-    return outcome;
-  };
+  const fill = holeFiller(options, outputs);
 
   /** One try at a planned call; a block names its reason, so the holes can be asked again. */
   const tryCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
     const step = index + 1;
     const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
     const callKey = `${step}.${attempt}`;
-    const args: Record<string, unknown> = {};
-    const holes: string[] = [];
-    let missing: string | undefined;
-    for (const [argument, value] of Object.entries(planned.arguments)) {
-      const template = templateOf(value);
-      if (template !== undefined) {
-        // The planner's text with the holes' values in it: the argument is influenced (untrusted data reaches it), the prose is not.
-        holes.push(argument);
-        const values = new Map<string, string>();
-        for (const slot of templateSlots(template)) {
-          const outcome = await fill(slot, undefined, refusal);
-          const filledValue = outcome.ok ? outcome.value : outcome.refused;
-          if (!outcome.ok) missing ??= `${argument} (${slot}): ${outcome.reason}`;
-          else if (!isScalar(outcome.value)) missing ??= `${argument} (${slot}): the value is not a string, number or boolean, so it cannot sit in text`;
-          values.set(slot, isScalar(filledValue) ? String(filledValue) : filledValue === undefined ? '(unknown)' : JSON.stringify(filledValue));
-        }
-        args[argument] = renderTemplate(template, (slot) => values.get(slot) ?? '(unknown)');
-        continue;
-      }
-      const name = holeName(value);
-      if (name === undefined) {
-        args[argument] = value;
-        continue;
-      }
-      holes.push(argument);
-      const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
-      if (outcome.ok) args[argument] = outcome.value;
-      else {
-        // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
-        if (outcome.refused !== undefined) args[argument] = outcome.refused;
-        missing ??= `${argument}: ${outcome.reason}`;
-      }
-    }
+    const { args, holes, missing } = await fillArguments(planned, fill, refusal);
     emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
     // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
     let ranWith: unknown = args;
@@ -307,6 +232,102 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
       .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
   }
   return { answer, toolCalls, confirmations };
+}
+
+/** Fills a hole through the extractor, once per hole (again only when a refusal asks for it), checked against the schemas it is asked under. */
+type HoleFiller = (name: string, use?: { tool: string; argument: string }, refusal?: string) => Promise<FillOutcome>;
+
+function holeFiller(options: ExecutePlanOptions, outputs: readonly { tool: string; text: string }[]): HoleFiller {
+  const { plan, registry, session } = options;
+  const filled = new Map<string, FillOutcome>();
+  return async (name, use, refusal) => {
+    const known = filled.get(name);
+    if (known && (refusal === undefined || !known.ok)) return known;
+    const hole = plan.holes.find((item) => item.name === name)!;
+    const argumentSchema = use ? argumentSchemaOf(registry, use.tool, use.argument) : undefined;
+    const allowed = use ? session?.allowedValues?.(use.tool, use.argument) : undefined;
+    const kindSchema = hole.kind ? HOLE_KIND_SCHEMAS[hole.kind] : undefined;
+    // Asked under the policy's own values, an extractor bound to its schema cannot write one the policy would block.
+    const schema = narrowToValues(argumentSchema ?? kindSchema ?? hole.schema ?? ({ type: 'string' } as JsonSchemaObject), allowed);
+    const checks = [
+      ...(kindSchema ? [compileSchema(kindSchema, `plan hole ${name}`)] : []),
+      ...(hole.schema ? [compileSchema(hole.schema, `plan hole ${name}`)] : []),
+      // The argument's own schema too, so a miss is asked again here; one with a `$ref` needs its root and waits for the call's validation.
+      ...(allowed || (argumentSchema && !JSON.stringify(argumentSchema).includes('"$ref"')) ? [compileSchema(schema, `plan hole ${name}`)] : []),
+    ];
+    const problemWith = (value: unknown): string | undefined => {
+      if (checks.length === 0 && argumentSchema === undefined && typeof value !== 'string') return 'it is not a string';
+      for (const check of checks) {
+        const result = check.validate(value);
+        if (!result.success) return result.issues.map((issue) => `${formatIssuePath(issue.path)}: ${issue.message}`).join('; ');
+      }
+      return undefined;
+    };
+    const request = { hole, schema, outputs: hole.from.flatMap((index) => (outputs[index] ? [outputs[index]] : [])) };
+    let outcome: FillOutcome;
+    try {
+      let value = known?.ok ? await options.extract({ ...request, previous: { value: known.value, problem: refusal! } }) : await options.extract(request);
+      let problem = problemWith(value);
+      // One more ask, told what was wrong: an extractor without a token mask can miss the schema once and get it right when shown why.
+      if (problem !== undefined) {
+        value = await options.extract({ ...request, previous: { value, problem } });
+        problem = problemWith(value);
+      }
+      outcome =
+        problem === undefined
+          ? { ok: true, value }
+          : { ok: false, reason: `the extracted value does not match the schema it was asked under (${problem})`, refused: value };
+    } catch (error) {
+      outcome = { ok: false, reason: `the extractor could not fill it (${error instanceof Error ? error.message : String(error)})` };
+    }
+    filled.set(name, outcome);
+    return outcome;
+  };
+}
+
+/**
+ * The planned call's arguments with its holes and templates filled; `holes` names the arguments untrusted data reached,
+ * `missing` the first hole that could not be filled.
+ */
+async function fillArguments(
+  planned: PlannedCall,
+  fill: HoleFiller,
+  refusal: string | undefined,
+): Promise<{ args: Record<string, unknown>; holes: string[]; missing: string | undefined }> {
+  const args: Record<string, unknown> = {};
+  const holes: string[] = [];
+  let missing: string | undefined;
+  for (const [argument, value] of Object.entries(planned.arguments)) {
+    const template = templateOf(value);
+    if (template !== undefined) {
+      // The planner's text with the holes' values in it: the argument is influenced (untrusted data reaches it), the prose is not.
+      holes.push(argument);
+      const values = new Map<string, string>();
+      for (const slot of templateSlots(template)) {
+        const outcome = await fill(slot, undefined, refusal);
+        const filledValue = outcome.ok ? outcome.value : outcome.refused;
+        if (!outcome.ok) missing ??= `${argument} (${slot}): ${outcome.reason}`;
+        else if (!isScalar(outcome.value)) missing ??= `${argument} (${slot}): the value is not a string, number or boolean, so it cannot sit in text`;
+        values.set(slot, isScalar(filledValue) ? String(filledValue) : filledValue === undefined ? '(unknown)' : JSON.stringify(filledValue));
+      }
+      args[argument] = renderTemplate(template, (slot) => values.get(slot) ?? '(unknown)');
+      continue;
+    }
+    const name = holeName(value);
+    if (name === undefined) {
+      args[argument] = value;
+      continue;
+    }
+    holes.push(argument);
+    const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
+    if (outcome.ok) args[argument] = outcome.value;
+    else {
+      // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
+      if (outcome.refused !== undefined) args[argument] = outcome.refused;
+      missing ??= `${argument}: ${outcome.reason}`;
+    }
+  }
+  return { args, holes, missing };
 }
 
 type FillOutcome = { ok: true; value: unknown } | { ok: false; reason: string; refused?: unknown };
