@@ -117,7 +117,7 @@ export interface PlanRun {
 }
 
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun> {
-  const { plan, registry, session } = options;
+  const { plan, session } = options;
   const emit = (event: RunEvent) => options.onEvent?.(event);
   const outputs: { tool: string; text: string }[] = [];
   const confirmations = { requested: 0, approved: 0, denied: 0 };
@@ -126,93 +126,8 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   // The guard is shown the plan's conversation: what the user asked (the planner's outputs are not messages of it).
   const scope = { runId: options.runId ?? 'plan', messages: [...(options.messages ?? [])] };
   const policy = CallPolicy.around(session, { redactor, guard: options.guardToolCall, recordEveryDecision: true }, scope);
-  let toolCalls = 0;
-
-  const fill = holeFiller(options, outputs);
-
-  /** One try at a planned call; a block names its reason, so the holes can be asked again. */
-  const tryCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
-    const step = index + 1;
-    const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
-    const callKey = `${step}.${attempt}`;
-    const { args, holes, missing } = await fillArguments(planned, fill, refusal);
-    emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
-    // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
-    let ranWith: unknown = args;
-    const finish = (
-      status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown',
-      result: ToolResult,
-      extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
-    ) =>
-      emit({
-        type: 'tool_result',
-        step,
-        callKey,
-        callId,
-        toolName: planned.tool,
-        arguments: ranWith,
-        status,
-        result,
-        durationMs: 0,
-        truncated: false,
-        ...extra,
-      });
-    if (missing !== undefined) {
-      finish('failed', errorResult(`Not run: the hole for ${missing}.`));
-      return { holes: holes.length };
-    }
-    const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
-    if (!prepared.success) {
-      finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
-      return { holes: holes.length };
-    }
-    // The decide step, as in the agent loop: the policy (told which arguments are holes), then the caller's guard, then the tool's rule.
-    const valid = { callKey, callId, toolName: planned.tool, request: { id: callId, name: planned.tool }, tool: prepared.tool, arguments: prepared.arguments };
-    const decided = await decideCall({ policy, registry, step, call: valid, influencedArguments: holes });
-    for (const event of decided.events) emit(event);
-    if (decided.call.kind === 'invalid') {
-      finish('blocked', decided.call.invalidResult!);
-      return { blocked: decided.reason!, holes: holes.length };
-    }
-    ranWith = decided.arguments;
-    // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
-    const blocker = stoppedCalls.blockerFor(schedulingEffect(prepared.tool));
-    if (blocker !== undefined) {
-      finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
-      return { holes: holes.length };
-    }
-    if (decided.call.kind === 'confirm') {
-      const reason = decided.reason ?? `${planned.tool} asks for a person's confirmation before it runs`;
-      const summary = decided.call.summary!;
-      const shown = redactor.toolArguments(planned.tool, decided.arguments);
-      const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
-      const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
-      confirmations.requested++;
-      if (await askPerson(options.confirm, { tool: planned.tool, arguments: decided.arguments, summary, prompt, argumentsSummary, reason }))
-        confirmations.approved++;
-      else {
-        confirmations.denied++;
-        finish('declined', errorResult(`Declined: ${reason}`));
-        return { holes: holes.length };
-      }
-    }
-    const ran = await runCall({
-      registry,
-      policy,
-      step,
-      call: { callKey, callId },
-      tool: prepared.tool,
-      arguments: decided.arguments,
-      options: options.signal ? { signal: options.signal } : {},
-      // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
-      stoppedCalls,
-    });
-    toolCalls++;
-    // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
-    outputs[index] = { tool: planned.tool, text: textOf(ran.execution.result) };
-    emit(ran.event);
-    return { holes: holes.length };
-  };
+  const run: PlanCallRun = { options, policy, redactor, stoppedCalls, outputs, confirmations, toolCalls: 0, fill: holeFiller(options, outputs), emit };
+  const tryCall = (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined) => tryPlannedCall(run, index, planned, attempt, refusal);
 
   for (const [index, planned] of plan.calls.entries()) {
     options.signal?.throwIfAborted();
@@ -226,12 +141,117 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
   let answer = plan.answer;
   for (const hole of plan.holes) {
     if (!answer.includes(`{{${hole.name}}}`)) continue;
-    const outcome = await fill(hole.name);
+    const outcome = await run.fill(hole.name);
     answer = answer
       .split(`{{${hole.name}}}`)
       .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
   }
-  return { answer, toolCalls, confirmations };
+  return { answer, toolCalls: run.toolCalls, confirmations };
+}
+
+/** What every planned call of one plan shares: the options, the seam, the outputs so far and the counts. */
+interface PlanCallRun {
+  options: ExecutePlanOptions;
+  policy: CallPolicy;
+  redactor: Redactor;
+  stoppedCalls: StoppedCalls;
+  outputs: { tool: string; text: string }[];
+  confirmations: PlanRun['confirmations'];
+  toolCalls: number;
+  fill: HoleFiller;
+  emit: (event: RunEvent) => void;
+}
+
+/** One try at a planned call; a block names its reason, so the holes can be asked again. */
+async function tryPlannedCall(
+  run: PlanCallRun,
+  index: number,
+  planned: PlannedCall,
+  attempt: number,
+  refusal: string | undefined,
+): Promise<{ blocked?: string; holes: number }> {
+  const { options, policy, redactor, stoppedCalls, outputs, confirmations, emit } = run;
+  const { registry } = options;
+  const step = index + 1;
+  const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
+  const callKey = `${step}.${attempt}`;
+  const { args, holes, missing } = await fillArguments(planned, run.fill, refusal);
+  emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
+  // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
+  let ranWith: unknown = args;
+  const finish = (
+    status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown',
+    result: ToolResult,
+    extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
+  ) =>
+    emit({
+      type: 'tool_result',
+      step,
+      callKey,
+      callId,
+      toolName: planned.tool,
+      arguments: ranWith,
+      status,
+      result,
+      durationMs: 0,
+      truncated: false,
+      ...extra,
+    });
+  if (missing !== undefined) {
+    finish('failed', errorResult(`Not run: the hole for ${missing}.`));
+    return { holes: holes.length };
+  }
+  const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
+  if (!prepared.success) {
+    finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
+    return { holes: holes.length };
+  }
+  // The decide step, as in the agent loop: the policy (told which arguments are holes), then the caller's guard, then the tool's rule.
+  const valid = { callKey, callId, toolName: planned.tool, request: { id: callId, name: planned.tool }, tool: prepared.tool, arguments: prepared.arguments };
+  const decided = await decideCall({ policy, registry, step, call: valid, influencedArguments: holes });
+  for (const event of decided.events) emit(event);
+  if (decided.call.kind === 'invalid') {
+    finish('blocked', decided.call.invalidResult!);
+    return { blocked: decided.reason!, holes: holes.length };
+  }
+  ranWith = decided.arguments;
+  // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
+  const blocker = stoppedCalls.blockerFor(schedulingEffect(prepared.tool));
+  if (blocker !== undefined) {
+    finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
+    return { holes: holes.length };
+  }
+  if (decided.call.kind === 'confirm') {
+    const reason = decided.reason ?? `${planned.tool} asks for a person's confirmation before it runs`;
+    const summary = decided.call.summary!;
+    const shown = redactor.toolArguments(planned.tool, decided.arguments);
+    const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
+    const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
+    confirmations.requested++;
+    if (await askPerson(options.confirm, { tool: planned.tool, arguments: decided.arguments, summary, prompt, argumentsSummary, reason }))
+      confirmations.approved++;
+    else {
+      confirmations.denied++;
+      finish('declined', errorResult(`Declined: ${reason}`));
+      return { holes: holes.length };
+    }
+  }
+  const ran = await runCall({
+    registry,
+    policy,
+    step,
+    call: { callKey, callId },
+    tool: prepared.tool,
+    arguments: decided.arguments,
+    options: options.signal ? { signal: options.signal } : {},
+    // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
+    stoppedCalls,
+  });
+  run.toolCalls++;
+  // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
+  outputs[index] = { tool: planned.tool, text: textOf(ran.execution.result) };
+  emit(ran.event);
+  return { holes: holes.length };
 }
 
 /** Fills a hole through the extractor, once per hole (again only when a refusal asks for it), checked against the schemas it is asked under. */
