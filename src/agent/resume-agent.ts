@@ -111,24 +111,7 @@ export async function resumeAgentRun(
     if (!stored) throw new RunNotFoundError(runId);
     // Decisions first: a replayed token is refused as such, even on a finished run.
     const recordPath = recordPathOf(options.recordDir, runId, stored.state.recordPath);
-    const recorder = new RunRecorder(runId, recordPath, redactor);
-    try {
-      for (const decision of decisions) {
-        const decided = await recordDecision(store, decision, now(), runId);
-        const event: RunEvent = {
-          type: 'confirmation_decided',
-          callKey: decided.callKey,
-          callId: decided.callId,
-          toolName: decided.toolName,
-          decision: decision.decision,
-          ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-        };
-        recorder.write(event);
-        notify(options, runId, event);
-      }
-    } finally {
-      recorder.close();
-    }
+    await recordDecisions(store, runId, decisions, { ...options, now }, new RunRecorder(runId, recordPath, redactor));
     // Only a plain resume is refused here on this process's clock; a take-over is judged by `claimRun` alone, on the store's
     // clock (the database's, for PostgreSQL), so a clock that runs behind cannot hold a dead worker's run back.
     if (!options.takeOver && stored.status === 'running' && stored.lease && stored.lease.expiresAt > Date.now()) throw new RunLeasedError(runId, stored.lease);
@@ -192,6 +175,33 @@ export async function resumeAgentRun(
     }
   } finally {
     if (ownStore) await store.close();
+  }
+}
+
+/** Records the decisions a resume brings, each in the store (single use) and in the run's record, before the run goes on. */
+async function recordDecisions(
+  store: RunStore,
+  runId: string,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeAgentOptions & { now: () => number },
+  recorder: RunRecorder,
+): Promise<void> {
+  try {
+    for (const decision of decisions) {
+      const decided = await recordDecision(store, decision, options.now(), runId);
+      const event: RunEvent = {
+        type: 'confirmation_decided',
+        callKey: decided.callKey,
+        callId: decided.callId,
+        toolName: decided.toolName,
+        decision: decision.decision,
+        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      };
+      recorder.write(event);
+      notify(options, runId, event);
+    }
+  } finally {
+    recorder.close();
   }
 }
 
