@@ -189,20 +189,26 @@ async function recordDecisions(
   try {
     for (const decision of decisions) {
       const decided = await recordDecision(store, decision, options.now(), runId);
-      const event: RunEvent = {
-        type: 'confirmation_decided',
-        callKey: decided.callKey,
-        callId: decided.callId,
-        toolName: decided.toolName,
-        decision: decision.decision,
-        ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-      };
+      const event = decidedEvent(decided, decision);
       recorder.write(event);
       notify(options, runId, event);
     }
   } finally {
     recorder.close();
   }
+}
+
+/** The record's event for a decision a person made on a stored confirmation. */
+function decidedEvent(decided: StoredConfirmation, decision: ConfirmationDecision): RunEvent {
+  const { callKey, callId, toolName } = decided;
+  return {
+    type: 'confirmation_decided',
+    callKey,
+    callId,
+    toolName,
+    decision: decision.decision,
+    ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+  };
 }
 
 /**
@@ -215,14 +221,7 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
     const decided = await recordDecision(store, decision, (options.now ?? Date.now)());
     const run = await store.loadRun(decided.runId);
     const recorder = new RunRecorder(decided.runId, recordPathOf(options.recordDir, decided.runId, run?.state.recordPath), createRedactor());
-    recorder.write({
-      type: 'confirmation_decided',
-      callKey: decided.callKey,
-      callId: decided.callId,
-      toolName: decided.toolName,
-      decision: decision.decision,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-    });
+    recorder.write(decidedEvent(decided, decision));
     recorder.close();
     return { ...decided, decision: decision.decision };
   } finally {
