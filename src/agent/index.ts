@@ -11,12 +11,12 @@ export type { AgentRuntimeOptions, ContextRequirement, RunAgentOptions } from '.
 export { resumeAgentStream, streamAgent } from './streaming/stream-agent.js';
 export type { AgentStream } from './streaming/stream-agent.js';
 export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './streaming/stream-event.js';
-export type { ToolProgressReport } from './agent-loop.js';
+export type { ToolProgressReport } from './loop-environment.js';
 export { redactAgentStream } from './streaming/stream-redaction.js';
 export type { RedactStreamOptions } from './streaming/stream-redaction.js';
 export { toEventStreamResponse } from './streaming/stream-response.js';
 export type { EventStreamResponseOptions } from './streaming/stream-response.js';
-export type { ToolChoicePolicy } from './agent-loop.js';
+export type { ToolChoicePolicy } from './loop-environment.js';
 export { DEFAULT_LEASE_MS, resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
 export { DEFAULT_LIMITS, resolveLimits } from './agent-limits.js';
@@ -83,7 +83,7 @@ export { DEFAULT_REDACTION_PATTERNS, REDACTED, createRedactor, restoreRedacted, 
 export type { RedactedOriginal, Redactor, RedactorOptions } from './redact.js';
 export { sealRunStore } from './sealed-run-store.js';
 export { defaultRunsDir, defaultStatePath, toolwrightHome } from './toolwright-home.js';
-export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './call-policy.js';
+export type { ToolCallCheck, ToolCallGuard, ToolCallVerdict } from './calls/call-policy.js';
 export { createToolGuards } from './tool-guards.js';
 export type {
   GuardDecision,

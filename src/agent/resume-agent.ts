@@ -12,7 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ConfirmationRefusedError, leaseLostError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
-import { AgentLoop, toPendingConfirmation, type AppliedDecision, type LoopStreamSink } from './agent-loop.js';
+import { AgentLoop } from './agent-loop.js';
+import { toPendingConfirmation } from './confirmations.js';
+import type { AppliedDecision, LoopStreamSink } from './loop-environment.js';
 import type { AgentResult } from './agent-result.js';
 import { readConfirmationToken, verifyConfirmationToken } from './confirmation-token.js';
 import { createRedactor, runRedactor } from './redact.js';
@@ -109,24 +111,7 @@ export async function resumeAgentRun(
     if (!stored) throw new RunNotFoundError(runId);
     // Decisions first: a replayed token is refused as such, even on a finished run.
     const recordPath = recordPathOf(options.recordDir, runId, stored.state.recordPath);
-    const recorder = new RunRecorder(runId, recordPath, redactor);
-    try {
-      for (const decision of decisions) {
-        const decided = await recordDecision(store, decision, now(), runId);
-        const event: RunEvent = {
-          type: 'confirmation_decided',
-          callKey: decided.callKey,
-          callId: decided.callId,
-          toolName: decided.toolName,
-          decision: decision.decision,
-          ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-        };
-        recorder.write(event);
-        notify(options, runId, event);
-      }
-    } finally {
-      recorder.close();
-    }
+    await recordDecisions(store, runId, decisions, { ...options, now }, new RunRecorder(runId, recordPath, redactor));
     // Only a plain resume is refused here on this process's clock; a take-over is judged by `claimRun` alone, on the store's
     // clock (the database's, for PostgreSQL), so a clock that runs behind cannot hold a dead worker's run back.
     if (!options.takeOver && stored.status === 'running' && stored.lease && stored.lease.expiresAt > Date.now()) throw new RunLeasedError(runId, stored.lease);
@@ -193,6 +178,39 @@ export async function resumeAgentRun(
   }
 }
 
+/** Records the decisions a resume brings, each in the store (single use) and in the run's record, before the run goes on. */
+async function recordDecisions(
+  store: RunStore,
+  runId: string,
+  decisions: readonly ConfirmationDecision[],
+  options: ResumeAgentOptions & { now: () => number },
+  recorder: RunRecorder,
+): Promise<void> {
+  try {
+    for (const decision of decisions) {
+      const decided = await recordDecision(store, decision, options.now(), runId);
+      const event = decidedEvent(decided, decision);
+      recorder.write(event);
+      notify(options, runId, event);
+    }
+  } finally {
+    recorder.close();
+  }
+}
+
+/** The record's event for a decision a person made on a stored confirmation. */
+function decidedEvent(decided: StoredConfirmation, decision: ConfirmationDecision): RunEvent {
+  const { callKey, callId, toolName } = decided;
+  return {
+    type: 'confirmation_decided',
+    callKey,
+    callId,
+    toolName,
+    decision: decision.decision,
+    ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+  };
+}
+
 /**
  * Records one decision without continuing the run (what `toolwright approvals
  * approve` does); `resumeAgent` continues it later. Returns the decided call.
@@ -203,14 +221,7 @@ export async function decideConfirmation(decision: ConfirmationDecision, options
     const decided = await recordDecision(store, decision, (options.now ?? Date.now)());
     const run = await store.loadRun(decided.runId);
     const recorder = new RunRecorder(decided.runId, recordPathOf(options.recordDir, decided.runId, run?.state.recordPath), createRedactor());
-    recorder.write({
-      type: 'confirmation_decided',
-      callKey: decided.callKey,
-      callId: decided.callId,
-      toolName: decided.toolName,
-      decision: decision.decision,
-      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
-    });
+    recorder.write(decidedEvent(decided, decision));
     recorder.close();
     return { ...decided, decision: decision.decision };
   } finally {

@@ -23,8 +23,9 @@ import { InvalidArgumentError } from '../shared/errors.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import { resolveOutput, type OutputOf, type OutputOption } from '../tools/define-output.js';
 import { ToolRegistry, stderrLogger, type ToolLogger } from '../tools/tool-registry.js';
-import { AgentLoop, type LoopEnvironment, type LoopStreamSink, type ToolChoicePolicy } from './agent-loop.js';
-import { CallPolicy, type ToolCallGuard } from './call-policy.js';
+import { AgentLoop } from './agent-loop.js';
+import type { LoopEnvironment, LoopStreamSink, ToolChoicePolicy } from './loop-environment.js';
+import { CallPolicy, type ToolCallGuard } from './calls/call-policy.js';
 import { resolveLimits, type AgentLimits } from './agent-limits.js';
 import type { AgentResult } from './agent-result.js';
 import { createAgentTelemetry } from './agent-telemetry.js';
@@ -248,7 +249,15 @@ export function createEnvironment(
     price,
     routing: options.routing,
     callPolicy: CallPolicy.start(
-      { policy: options.policy, guard: options.guardToolCall, redactor: redact, context: options.context, toolNamed: (name) => registry.get(name) },
+      {
+        policy: options.policy,
+        guard: options.guardToolCall,
+        redactor: redact,
+        context: options.context,
+        toolNamed: (name) => registry.get(name),
+        seed: state.settings.seed,
+        resumedWithHistory: state.steps.length > 0,
+      },
       state,
     ),
     context: options.context,

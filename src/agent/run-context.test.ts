@@ -18,7 +18,7 @@ import { createMemoryRunStore } from './memory-run-store.js';
 import { resumeAgent } from './resume-agent.js';
 import { readRunRecord } from './run-recorder.js';
 import { runAgent } from './run-agent.js';
-import type { ToolCallCheck } from './call-policy.js';
+import type { ToolCallCheck } from './calls/call-policy.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -14,7 +14,7 @@
  * @module
  */
 import type { TrustLabel } from '../policy/types.js';
-import type { ToolCallOutcome } from './agent-result.js';
+import type { PendingConfirmation, ToolCallOutcome } from './agent-result.js';
 import { InvalidRunIdError } from './agent-errors.js';
 import type { RunState } from './run-state.js';
 
@@ -69,16 +69,12 @@ export interface LeaseFence {
 
 export type Decision = 'approve' | 'deny';
 
-export interface StoredConfirmation {
-  approvalId: string;
-  runId: string;
-  callKey: string;
-  callId: string;
-  toolName: string;
-  arguments: unknown;
-  summary: string;
-  token: string;
-  /** Milliseconds since the epoch. */
+/**
+ * A confirmation as the store keeps it: the same record a run's result shows ({@link PendingConfirmation}), with its
+ * times in milliseconds and, once decided, the decision.
+ */
+export interface StoredConfirmation extends Omit<PendingConfirmation, 'expiresAt'> {
+  /** Milliseconds since the epoch (a run's result shows it as an ISO time). */
   expiresAt: number;
   createdAt: number;
   /** Absent until decided. */

@@ -2,7 +2,9 @@
  * toolwright's per-call guards for someone else's loop (the Vercel AI SDK's
  * `generateText`, the OpenAI Agents SDK's `run`, a hand-written loop): the
  * registry's validation and recovery texts, the policy session and the
- * caller's guard (through {@link CallPolicy}, exactly as in `runAgent`), the
+ * caller's guard (the call pipeline's decide and run steps, `src/agent/calls/`,
+ * exactly as in `runAgent`: a call the policy rewrote runs with the rewritten
+ * arguments and the policy's note), the
  * tool's `confirm` rule with single-use approvals, the tool-call budget (and
  * the token and money budgets when the host reports usage), and the loop
  * breaker (`checkForLoop`, the same counts as in `runAgent`).
@@ -30,7 +32,9 @@ import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-li
 import { toolBudgetMessage } from './agent-messages.js';
 import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
 import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
-import { CallPolicy, type ToolCallGuard } from './call-policy.js';
+import { CallPolicy, type ToolCallGuard } from './calls/call-policy.js';
+import { decideCall } from './calls/decide-call.js';
+import { runCall, type RanCall } from './calls/run-call.js';
 import { callSignature, checkForLoop } from './loop-breaker.js';
 import { runRedactor } from './redact.js';
 import type { RunState } from './run-state.js';
@@ -158,6 +162,8 @@ export interface ToolGuards {
 interface Checked {
   signature: string;
   decision: GuardDecision;
+  /** The policy's note on arguments it rewrote, added to the result the model reads. */
+  policyNote?: string;
 }
 
 /** Whether `value` is a {@link ToolGuards} object (the adapters take guards or tools). */
@@ -183,7 +189,10 @@ class Guards implements ToolGuards {
   readonly registry: ToolRegistry;
   readonly runId: string;
   readonly #limits: ResolvedLimits;
-  readonly #state: RunState;
+  /** The loop breaker's counts, as a run keeps them. */
+  readonly #loopCounts: Pick<RunState, 'failureCounts' | 'callCounts'> = { failureCounts: {}, callCounts: {} };
+  readonly #usage = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0 };
+  #costUsd = 0;
   readonly #policy: CallPolicy;
   readonly #redactor: Redactor;
   readonly #systemPrompt: string | undefined;
@@ -198,31 +207,13 @@ class Guards implements ToolGuards {
     this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, options.logger ? { logger: options.logger } : {});
     this.#limits = resolveLimits(options.limits);
     this.runId = options.runId ?? `guards_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
-    // The policy session reads the trusted texts from the user messages of a run state, and puts its isolation text in the system message.
+    // A fresh policy session reads the trusted texts from the scope's user messages, and puts its isolation text in a system message.
     const messages: Message[] = (options.trustedTexts ?? []).map((text) => ({ role: 'user', content: text }));
-    this.#state = {
-      version: 1,
-      runId: this.runId,
-      modelId: 'host',
-      messages,
-      steps: [],
-      usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, wallTimeMs: 0 },
-      costUsd: 0,
-      iterations: 0,
-      routed: true,
-      routedTools: undefined,
-      failureCounts: {},
-      callCounts: {},
-      pendingTurn: undefined,
-      limits: { ...options.limits },
-      settings: {},
-      meta: {},
-      recordPath: undefined,
-    };
     const redactor = runRedactor({ redact: options.redact, tools: this.registry });
     this.#redactor = redactor;
     this.#context = options.context;
-    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, this.#state);
+    const scope = { runId: this.runId, messages };
+    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, scope);
     const system = messages.find((message) => message.role === 'system');
     this.#systemPrompt = system?.role === 'system' ? system.content : undefined;
   }
@@ -232,8 +223,8 @@ class Guards implements ToolGuards {
   }
 
   spent() {
-    const { usage, costUsd } = this.#state;
-    return { toolCalls: usage.toolCalls, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd };
+    const usage = this.#usage;
+    return { toolCalls: usage.toolCalls, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: this.#costUsd };
   }
 
   systemPrompt(): string | undefined {
@@ -261,28 +252,30 @@ class Guards implements ToolGuards {
     // The same call id with other arguments than were checked (and maybe put to a person): decided afresh, and an approval given for the
     // earlier arguments does not carry over.
     if (earlier) this.#changed.add(call.id);
-    const { decision } = await this.#policy.decide({ step: 0, callKey: call.id, callId: call.id, tool: prepared.tool, arguments: prepared.arguments });
-    const checked: Checked = {
-      signature,
-      decision:
-        decision.action === 'block'
-          ? refusal('blocked', decision.message)
-          : decision.action === 'confirm'
-            ? {
-                action: 'confirm',
-                tool: prepared.tool,
-                arguments: prepared.arguments,
-                summary: decision.summary,
-                prompt: approvalText(decision.summary, this.#redactor.toolArguments(prepared.tool.name, prepared.arguments), prepared.tool.decisiveArguments),
-              }
-            : { action: 'run', tool: prepared.tool, arguments: prepared.arguments },
-    };
+    const { tool } = prepared;
+    const valid = { callKey: call.id, callId: call.id, toolName: tool.name, request: { id: call.id, name: call.name }, tool, arguments: prepared.arguments };
+    const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid });
+    const args = decided.arguments;
+    const { kind, summary, policyNote, invalidResult } = decided.call;
+    const decision: GuardDecision =
+      kind === 'invalid'
+        ? { action: 'refuse', reason: 'blocked', result: invalidResult! }
+        : kind === 'confirm'
+          ? {
+              action: 'confirm',
+              tool,
+              arguments: args,
+              summary: summary!,
+              prompt: approvalText(summary!, this.#redactor.toolArguments(tool.name, args), tool.decisiveArguments),
+            }
+          : { action: 'run', tool, arguments: args };
+    const checked: Checked = { signature, decision, ...(policyNote !== undefined ? { policyNote } : {}) };
     this.#checked.set(call.id, checked);
     return checked;
   }
 
   async run(call: ToolCallRequest, options: GuardedRunOptions = {}): Promise<GuardedCall> {
-    const { decision } = await this.#check(call);
+    const { decision, policyNote } = await this.#check(call);
     const toolName = decision.action === 'refuse' ? String(call.name).slice(0, 80) : decision.tool.name;
     if (decision.action === 'refuse') {
       if (decision.reason === 'already_run' || decision.reason === 'stopped') return { callId: call.id, toolName, status: 'not_run', result: decision.result };
@@ -296,8 +289,8 @@ class Guards implements ToolGuards {
       return { callId: call.id, toolName, status: 'needs_approval', result: errorResult(needsApprovalMessage(toolName)) };
     }
     const max = this.#limits.maxToolCalls;
-    if (max !== undefined && this.#state.usage.toolCalls + this.#reserved + 1 > max) {
-      const stop = budgetStop('toolCalls', max, this.#state.usage.toolCalls, 1);
+    if (max !== undefined && this.#usage.toolCalls + this.#reserved + 1 > max) {
+      const stop = budgetStop('toolCalls', max, this.#usage.toolCalls, 1);
       this.#stop(stop);
       return { callId: call.id, toolName, status: 'not_run', result: errorResult(`${toolBudgetMessage(toolName, max)} ${STOP_CALLING}`), stop };
     }
@@ -305,40 +298,47 @@ class Guards implements ToolGuards {
     this.#checked.delete(call.id);
     this.#changed.delete(call.id);
     this.#reserved++;
-    let execution: ToolExecution;
+    let ran: RanCall;
     try {
-      execution = await this.registry.execute(call.id, decision.tool, decision.arguments, {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(this.#limits.toolTimeoutMs !== undefined && decision.tool.timeoutMs === undefined ? { timeoutMs: this.#limits.toolTimeoutMs } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        context: 'context' in options ? options.context : this.#context,
-        ...(decision.action === 'confirm' ? { approval: { approvedBy: 'person' as const, summary: decision.summary } } : {}),
+      ran = await runCall({
+        registry: this.registry,
+        policy: this.#policy,
+        step: 0,
+        call: { callKey: call.id, callId: call.id, policyNote },
+        tool: decision.tool,
+        arguments: decision.arguments,
+        options: {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(this.#limits.toolTimeoutMs !== undefined && decision.tool.timeoutMs === undefined ? { timeoutMs: this.#limits.toolTimeoutMs } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          context: 'context' in options ? options.context : this.#context,
+          ...(decision.action === 'confirm' ? { approval: { approvedBy: 'person' as const, summary: decision.summary } } : {}),
+        },
       });
     } finally {
       this.#reserved--;
     }
-    this.#state.usage.toolCalls++;
-    const screened = this.#policy.screen(call.id, decision.tool, execution.result);
-    const result = screened ? screened.result : execution.result;
+    this.#usage.toolCalls++;
+    const { execution, outcome } = ran;
     const status = execution.failure ? 'failed' : 'succeeded';
-    const outcome = this.#outcome(call, toolName, decision.arguments, status, result, execution.failure?.code);
-    return this.#afterCall({ callId: call.id, toolName, status, result, execution }, outcome);
+    const counted = this.#outcome(call, toolName, decision.arguments, status, outcome.result, execution.failure?.code);
+    return this.#afterCall({ callId: call.id, toolName, status, result: outcome.result, execution }, counted);
   }
 
   recordUsage(usage: GuardUsage): ToolGuardsStop | undefined {
-    const { usage: total } = this.#state;
+    const total = this.#usage;
     total.inputTokens += count(usage.inputTokens);
     total.outputTokens += count(usage.outputTokens);
     total.modelCalls++;
-    this.#state.costUsd += count(usage.costUsd);
+    this.#costUsd += count(usage.costUsd);
     const limits = this.#limits;
     let stop: BudgetStop | undefined;
     if (limits.maxInputTokens !== undefined && total.inputTokens > limits.maxInputTokens) {
       stop = budgetStop('inputTokens', limits.maxInputTokens, total.inputTokens, 0);
     } else if (limits.maxOutputTokens !== undefined && total.outputTokens >= limits.maxOutputTokens) {
       stop = budgetStop('outputTokens', limits.maxOutputTokens, total.outputTokens, 0);
-    } else if (limits.maxCostUsd !== undefined && this.#state.costUsd >= limits.maxCostUsd) {
-      stop = budgetStop('costUsd', limits.maxCostUsd, this.#state.costUsd, 0);
+    } else if (limits.maxCostUsd !== undefined && this.#costUsd >= limits.maxCostUsd) {
+      stop = budgetStop('costUsd', limits.maxCostUsd, this.#costUsd, 0);
     }
     if (stop) this.#stop(stop);
     return stop;
@@ -346,8 +346,8 @@ class Guards implements ToolGuards {
 
   planModelCall(estimatedInputTokens = 0): CallPlan {
     if (this.#stopped?.kind === 'budget') return { ok: false, stop: this.#stopped };
-    const { usage, costUsd } = this.#state;
-    const spent = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd, toolCalls: usage.toolCalls, wallTimeMs: 0 };
+    const usage = this.#usage;
+    const spent = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: this.#costUsd, toolCalls: usage.toolCalls, wallTimeMs: 0 };
     // Without a price the money budget is checked only from the cost the host reports (recordUsage).
     return planModelCall({ ...this.#limits, maxCostUsd: undefined, maxWallTimeMs: undefined }, spent, count(estimatedInputTokens), undefined);
   }
@@ -359,7 +359,7 @@ class Guards implements ToolGuards {
   }
 
   #afterCall(call: GuardedCall, outcome: ToolCallOutcome): GuardedCall {
-    const loop = checkForLoop(this.#state, [outcome], this.#limits);
+    const loop = checkForLoop(this.#loopCounts, [outcome], this.#limits);
     if (!loop || this.#stopped) return call;
     this.#stop(loop);
     // The model reads the result that tripped the breaker with the reason beside it, so it stops at once instead of trying again.

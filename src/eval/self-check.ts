@@ -21,7 +21,10 @@
  *   fails as stale.
  * @module
  */
-import { prepareRewrittenCall } from '../agent/rewritten-call.js';
+import { CallPolicy } from '../agent/calls/call-policy.js';
+import { decideCall } from '../agent/calls/decide-call.js';
+import { runCall } from '../agent/calls/run-call.js';
+import { createRedactor } from '../shared/redaction/index.js';
 import { createPolicy } from '../policy/create-policy.js';
 import type { PolicySession } from '../policy/types.js';
 import { ToolRegistry, silentLogger } from '../tools/tool-registry.js';
@@ -288,23 +291,21 @@ function readsBeforeFirstWrite(registry: ToolRegistry, calls: readonly EvalCall[
   return calls.slice(0, index === -1 ? calls.length : index);
 }
 
-/** Replays calls through a session, running each only if the policy allows it (a confirmation counts as denied, as in the default eval). */
+/**
+ * Replays calls through a session, running each only if the policy allows it (a confirmation, the policy's or the tool's
+ * own rule's, counts as denied, as in the default eval): the decide and run steps of the agent loop's call pipeline, so a
+ * rewritten call runs as the runtime would run it, without the removed values and only if what is left is valid.
+ */
 async function replayAllowed(registry: ToolRegistry, session: PolicySession, calls: readonly EvalCall[]): Promise<void> {
+  const policy = CallPolicy.around(session, { redactor: createRedactor() }, { runId: 'self-check', messages: [] });
   for (const [index, call] of calls.entries()) {
     const request = { id: `pair_${index + 1}`, name: call.tool, arguments: call.arguments ?? {} };
     const prepared = registry.prepare(request);
     if (!prepared.success) continue;
-    const decision = session.beforeToolCall({ call: { id: request.id, name: call.tool }, tool: prepared.tool, arguments: prepared.arguments });
-    if (decision.action !== 'allow') continue;
-    // A call the policy rewrote runs as the runtime would run it: without the removed values, and only if what is left is valid.
-    let args = prepared.arguments;
-    if (decision.rewrite) {
-      const again = prepareRewrittenCall(registry, request, decision.rewrite);
-      if (!again.ok) continue;
-      args = again.arguments;
-    }
-    const execution = await registry.execute(request.id, prepared.tool, args);
-    session.afterToolResult({ call: { id: request.id, name: call.tool }, tool: prepared.tool, result: execution.result });
+    const valid = { callKey: String(index), callId: request.id, toolName: call.tool, request, tool: prepared.tool, arguments: prepared.arguments };
+    const decided = await decideCall({ policy, registry, step: 0, call: valid });
+    if (decided.call.kind !== 'run') continue;
+    await runCall({ registry, policy, step: 0, call: valid, tool: prepared.tool, arguments: decided.arguments, options: {} });
   }
 }
 

@@ -95,24 +95,6 @@ const MCP_GAPS = (caller: 'mcp-stdio' | 'mcp-http'): KnownGap[] => [
 ];
 
 const KNOWN_GAPS: readonly KnownGap[] = [
-  {
-    caller: 'planThenExecute',
-    case: 'guard block',
-    today: { decisions: ['ran'], executions: [{ tool: 'refund', arguments: refund500 }], events: ranEvents('refund', refund500) },
-    should: "planThenExecute never consults the caller's `guardToolCall` (it takes none): the call runs. It should be blocked.",
-  },
-  {
-    caller: 'planThenExecute',
-    case: 'guard confirm (approved)',
-    today: { decisions: ['ran'] },
-    should: "planThenExecute never consults the caller's `guardToolCall`: the call runs unasked. It should go to the confirmer first.",
-  },
-  {
-    caller: 'createToolGuards',
-    case: 'policy rewrite',
-    today: { decisions: ['ran'], executions: [{ tool: 'send_message', arguments: message }] },
-    should: "createToolGuards drops the policy's rewrite: the tool runs with the model's arguments, link included. It should run with the rewritten ones.",
-  },
   ...MCP_GAPS('mcp-stdio'),
   ...MCP_GAPS('mcp-http'),
 ];
@@ -311,8 +293,7 @@ async function throughPlanThenExecute(behaviour: CallCase): Promise<Cell> {
         }
       : {}),
   };
-  // Handed over as runAgent takes it: planThenExecute has no such option today (see KNOWN_GAPS).
-  if (behaviour.guardToolCall) Object.assign(options, { guardToolCall: behaviour.guardToolCall });
+  if (behaviour.guardToolCall) options.guardToolCall = behaviour.guardToolCall;
   const result = await planThenExecute(options);
   if (result.status === 'plan_rejected')
     return { decisions: behaviour.calls.map(() => 'plan_rejected'), executions, events: linesOf(events), shown: result.message };

@@ -2,11 +2,14 @@
  * Runs a checked plan: for each call in order, fills its holes through the
  * quarantined extractor (the value is validated against the hole's schema
  * and never read as an instruction), validates the arguments with the
- * registry, asks the policy session (telling it which arguments are holes:
- * the only ones untrusted data can reach), runs the call, and hands the
- * result to the session. A call whose hole cannot be filled, whose arguments
- * fail validation, or that the policy blocks (or a person declines) does not
- * run; the plan carries on, since later calls were fixed without its output.
+ * registry, takes the decide step of the call pipeline (`src/agent/calls/`:
+ * the policy session, told which arguments are holes — the only ones
+ * untrusted data can reach —, then the caller's `guardToolCall`, then the
+ * tool's `confirm` rule), and the run step (the result screened by the
+ * session), as the agent loop does. A call whose hole cannot be filled,
+ * whose arguments fail validation, or that the policy or the guard blocks
+ * (or a person declines) does not run; the plan carries on, since later
+ * calls were fixed without its output.
  *
  * Calls run one after another, and a call's turn lasts until its tool's work
  * has ended, not until the call was stopped: a timed-out or aborted tool that
@@ -20,16 +23,19 @@
  */
 import type { PolicySession } from '../../policy/types.js';
 import { createRedactor, type Redactor } from '../../shared/redaction/index.js';
-import { needsConfirmation, schedulingEffect, summarizeCall } from '../../tools/call-rules.js';
+import { schedulingEffect } from '../../tools/call-rules.js';
 import { approvalText, describeArguments, type ArgumentsSummary } from '../../tools/call-summary.js';
-import { blockedByStillRunningMessage, stillRunningMessage } from '../../tools/model-messages.js';
+import { blockedByStillRunningMessage } from '../../tools/model-messages.js';
 import { compileSchema } from '../../tools/schema-validator.js';
 import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { formatIssuePath } from '../../tools/validation-issues.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { JsonSchemaObject, ToolResult } from '../../tools/types.js';
 import type { RunEvent } from '../run-event.js';
-import { prepareRewrittenCall } from '../rewritten-call.js';
+import { CallPolicy, type ToolCallGuard } from '../calls/call-policy.js';
+import { decideCall } from '../calls/decide-call.js';
+import { runCall } from '../calls/run-call.js';
+import type { Message } from '../../protocol/messages.js';
 import {
   HOLE_KIND_SCHEMAS,
   holeName,
@@ -95,6 +101,12 @@ export interface ExecutePlanOptions {
   stoppedCalls?: StoppedCalls;
   onEvent?: (event: RunEvent) => void;
   signal?: AbortSignal;
+  /** The caller's hook, consulted after the policy for every planned call that validated (as `runAgent({ guardToolCall })`). */
+  guardToolCall?: ToolCallGuard | undefined;
+  /** The id the guard is shown; default `plan`. */
+  runId?: string;
+  /** The conversation the guard is shown (the user's request); default: none. */
+  messages?: readonly Message[];
 }
 
 export interface PlanRun {
@@ -105,16 +117,150 @@ export interface PlanRun {
 }
 
 export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun> {
-  const { plan, registry, session } = options;
+  const { plan, session } = options;
   const emit = (event: RunEvent) => options.onEvent?.(event);
   const outputs: { tool: string; text: string }[] = [];
-  const filled = new Map<string, FillOutcome>();
   const confirmations = { requested: 0, approved: 0, denied: 0 };
   const redactor = options.redactor ?? createRedactor();
   const stoppedCalls = options.stoppedCalls ?? new StoppedCalls();
-  let toolCalls = 0;
+  // The guard is shown the plan's conversation: what the user asked (the planner's outputs are not messages of it).
+  const scope = { runId: options.runId ?? 'plan', messages: [...(options.messages ?? [])] };
+  const policy = CallPolicy.around(session, { redactor, guard: options.guardToolCall, recordEveryDecision: true }, scope);
+  const run: PlanCallRun = { options, policy, redactor, stoppedCalls, outputs, confirmations, toolCalls: 0, fill: holeFiller(options, outputs), emit };
+  const tryCall = (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined) => tryPlannedCall(run, index, planned, attempt, refusal);
 
-  const fill = async (name: string, use?: { tool: string; argument: string }, refusal?: string): Promise<FillOutcome> => {
+  for (const [index, planned] of plan.calls.entries()) {
+    options.signal?.throwIfAborted();
+    outputs[index] = { tool: planned.tool, text: '' };
+    const first = await tryCall(index, planned, 0, undefined);
+    // A blocked call with holes is tried once more with its holes asked again, told the policy's reason: the planner fixed the
+    // call, so only what the extractor wrote can be wrong; the policy judges the second try as it did the first.
+    if (first.blocked !== undefined && first.holes > 0) await tryCall(index, planned, 1, first.blocked);
+  }
+
+  let answer = plan.answer;
+  for (const hole of plan.holes) {
+    if (!answer.includes(`{{${hole.name}}}`)) continue;
+    const outcome = await run.fill(hole.name);
+    answer = answer
+      .split(`{{${hole.name}}}`)
+      .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
+  }
+  return { answer, toolCalls: run.toolCalls, confirmations };
+}
+
+/** What every planned call of one plan shares: the options, the seam, the outputs so far and the counts. */
+interface PlanCallRun {
+  options: ExecutePlanOptions;
+  policy: CallPolicy;
+  redactor: Redactor;
+  stoppedCalls: StoppedCalls;
+  outputs: { tool: string; text: string }[];
+  confirmations: PlanRun['confirmations'];
+  toolCalls: number;
+  fill: HoleFiller;
+  emit: (event: RunEvent) => void;
+}
+
+/** One try at a planned call; a block names its reason, so the holes can be asked again. */
+async function tryPlannedCall(
+  run: PlanCallRun,
+  index: number,
+  planned: PlannedCall,
+  attempt: number,
+  refusal: string | undefined,
+): Promise<{ blocked?: string; holes: number }> {
+  const { options, policy, redactor, stoppedCalls, outputs, confirmations, emit } = run;
+  const { registry } = options;
+  const step = index + 1;
+  const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
+  const callKey = `${step}.${attempt}`;
+  const { args, holes, missing } = await fillArguments(planned, run.fill, refusal);
+  emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
+  // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
+  let ranWith: unknown = args;
+  const finish = (
+    status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown',
+    result: ToolResult,
+    extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
+  ) =>
+    emit({
+      type: 'tool_result',
+      step,
+      callKey,
+      callId,
+      toolName: planned.tool,
+      arguments: ranWith,
+      status,
+      result,
+      durationMs: 0,
+      truncated: false,
+      ...extra,
+    });
+  if (missing !== undefined) {
+    finish('failed', errorResult(`Not run: the hole for ${missing}.`));
+    return { holes: holes.length };
+  }
+  const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
+  if (!prepared.success) {
+    finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
+    return { holes: holes.length };
+  }
+  // The decide step, as in the agent loop: the policy (told which arguments are holes), then the caller's guard, then the tool's rule.
+  const valid = { callKey, callId, toolName: planned.tool, request: { id: callId, name: planned.tool }, tool: prepared.tool, arguments: prepared.arguments };
+  const decided = await decideCall({ policy, registry, step, call: valid, influencedArguments: holes });
+  for (const event of decided.events) emit(event);
+  if (decided.call.kind === 'invalid') {
+    finish('blocked', decided.call.invalidResult!);
+    return { blocked: decided.reason!, holes: holes.length };
+  }
+  ranWith = decided.arguments;
+  // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
+  const blocker = stoppedCalls.blockerFor(schedulingEffect(prepared.tool));
+  if (blocker !== undefined) {
+    finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
+    return { holes: holes.length };
+  }
+  if (decided.call.kind === 'confirm') {
+    const reason = decided.reason ?? `${planned.tool} asks for a person's confirmation before it runs`;
+    const summary = decided.call.summary!;
+    const shown = redactor.toolArguments(planned.tool, decided.arguments);
+    const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
+    const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
+    confirmations.requested++;
+    if (await askPerson(options.confirm, { tool: planned.tool, arguments: decided.arguments, summary, prompt, argumentsSummary, reason }))
+      confirmations.approved++;
+    else {
+      confirmations.denied++;
+      finish('declined', errorResult(`Declined: ${reason}`));
+      return { holes: holes.length };
+    }
+  }
+  const ran = await runCall({
+    registry,
+    policy,
+    step,
+    call: { callKey, callId },
+    tool: prepared.tool,
+    arguments: decided.arguments,
+    options: options.signal ? { signal: options.signal } : {},
+    // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
+    stoppedCalls,
+  });
+  run.toolCalls++;
+  // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
+  outputs[index] = { tool: planned.tool, text: textOf(ran.execution.result) };
+  emit(ran.event);
+  return { holes: holes.length };
+}
+
+/** Fills a hole through the extractor, once per hole (again only when a refusal asks for it), checked against the schemas it is asked under. */
+type HoleFiller = (name: string, use?: { tool: string; argument: string }, refusal?: string) => Promise<FillOutcome>;
+
+function holeFiller(options: ExecutePlanOptions, outputs: readonly { tool: string; text: string }[]): HoleFiller {
+  const { plan, registry, session } = options;
+  const filled = new Map<string, FillOutcome>();
+  return async (name, use, refusal) => {
     const known = filled.get(name);
     if (known && (refusal === undefined || !known.ok)) return known;
     const hole = plan.holes.find((item) => item.name === name)!;
@@ -157,167 +303,51 @@ export async function executePlan(options: ExecutePlanOptions): Promise<PlanRun>
     filled.set(name, outcome);
     return outcome;
   };
+}
 
-  /** One try at a planned call; a block names its reason, so the holes can be asked again. */
-  const runCall = async (index: number, planned: PlannedCall, attempt: number, refusal: string | undefined): Promise<{ blocked?: string; holes: number }> => {
-    const step = index + 1;
-    const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
-    const callKey = `${step}.${attempt}`;
-    const args: Record<string, unknown> = {};
-    const holes: string[] = [];
-    let missing: string | undefined;
-    for (const [argument, value] of Object.entries(planned.arguments)) {
-      const template = templateOf(value);
-      if (template !== undefined) {
-        // The planner's text with the holes' values in it: the argument is influenced (untrusted data reaches it), the prose is not.
-        holes.push(argument);
-        const values = new Map<string, string>();
-        for (const slot of templateSlots(template)) {
-          const outcome = await fill(slot, undefined, refusal);
-          const filledValue = outcome.ok ? outcome.value : outcome.refused;
-          if (!outcome.ok) missing ??= `${argument} (${slot}): ${outcome.reason}`;
-          else if (!isScalar(outcome.value)) missing ??= `${argument} (${slot}): the value is not a string, number or boolean, so it cannot sit in text`;
-          values.set(slot, isScalar(filledValue) ? String(filledValue) : filledValue === undefined ? '(unknown)' : JSON.stringify(filledValue));
-        }
-        args[argument] = renderTemplate(template, (slot) => values.get(slot) ?? '(unknown)');
-        continue;
-      }
-      const name = holeName(value);
-      if (name === undefined) {
-        args[argument] = value;
-        continue;
-      }
+/**
+ * The planned call's arguments with its holes and templates filled; `holes` names the arguments untrusted data reached,
+ * `missing` the first hole that could not be filled.
+ */
+async function fillArguments(
+  planned: PlannedCall,
+  fill: HoleFiller,
+  refusal: string | undefined,
+): Promise<{ args: Record<string, unknown>; holes: string[]; missing: string | undefined }> {
+  const args: Record<string, unknown> = {};
+  const holes: string[] = [];
+  let missing: string | undefined;
+  for (const [argument, value] of Object.entries(planned.arguments)) {
+    const template = templateOf(value);
+    if (template !== undefined) {
+      // The planner's text with the holes' values in it: the argument is influenced (untrusted data reaches it), the prose is not.
       holes.push(argument);
-      const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
-      if (outcome.ok) args[argument] = outcome.value;
-      else {
-        // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
-        if (outcome.refused !== undefined) args[argument] = outcome.refused;
-        missing ??= `${argument}: ${outcome.reason}`;
+      const values = new Map<string, string>();
+      for (const slot of templateSlots(template)) {
+        const outcome = await fill(slot, undefined, refusal);
+        const filledValue = outcome.ok ? outcome.value : outcome.refused;
+        if (!outcome.ok) missing ??= `${argument} (${slot}): ${outcome.reason}`;
+        else if (!isScalar(outcome.value)) missing ??= `${argument} (${slot}): the value is not a string, number or boolean, so it cannot sit in text`;
+        values.set(slot, isScalar(filledValue) ? String(filledValue) : filledValue === undefined ? '(unknown)' : JSON.stringify(filledValue));
       }
+      args[argument] = renderTemplate(template, (slot) => values.get(slot) ?? '(unknown)');
+      continue;
     }
-    emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
-    // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
-    let ranWith: unknown = args;
-    const finish = (
-      status: 'succeeded' | 'failed' | 'blocked' | 'declined' | 'not_run' | 'outcome_unknown',
-      result: ToolResult,
-      extra: Partial<Extract<RunEvent, { type: 'tool_result' }>> = {},
-    ) =>
-      emit({
-        type: 'tool_result',
-        step,
-        callKey,
-        callId,
-        toolName: planned.tool,
-        arguments: ranWith,
-        status,
-        result,
-        durationMs: 0,
-        truncated: false,
-        ...extra,
-      });
-    if (missing !== undefined) {
-      finish('failed', errorResult(`Not run: the hole for ${missing}.`));
-      return { holes: holes.length };
+    const name = holeName(value);
+    if (name === undefined) {
+      args[argument] = value;
+      continue;
     }
-    const prepared = registry.prepare({ id: callId, name: planned.tool, arguments: args });
-    if (!prepared.success) {
-      finish('failed', errorResult(prepared.failure.message), { failure: { code: prepared.failure.code, retryable: false } });
-      return { holes: holes.length };
+    holes.push(argument);
+    const outcome = await fill(name, { tool: planned.tool, argument }, refusal);
+    if (outcome.ok) args[argument] = outcome.value;
+    else {
+      // Recorded though the call will not run, so an extractor that wrote the attacker's value still counts as an attempt.
+      if (outcome.refused !== undefined) args[argument] = outcome.refused;
+      missing ??= `${argument}: ${outcome.reason}`;
     }
-    const decision = session?.beforeToolCall({
-      call: { id: callId, name: planned.tool, callKey },
-      tool: prepared.tool,
-      arguments: prepared.arguments,
-      context: { step },
-      influencedArguments: holes,
-    });
-    const rewrite = decision && decision.action !== 'block' ? decision.rewrite : undefined;
-    if (decision) {
-      emit({
-        type: 'policy_decision',
-        step,
-        callKey,
-        callId,
-        toolName: planned.tool,
-        action: decision.action,
-        ...(decision.action !== 'allow' ? { ruleId: decision.ruleId, reason: decision.reason } : {}),
-        flags: decision.flags,
-        ...(rewrite ? { removed: rewrite.removed } : {}),
-      });
-      if (decision.action === 'block') {
-        finish('blocked', errorResult(decision.message));
-        return { blocked: decision.reason, holes: holes.length };
-      }
-    }
-    if (rewrite) {
-      const again = prepareRewrittenCall(registry, { id: callId, name: planned.tool }, rewrite);
-      if (!again.ok) {
-        finish('blocked', errorResult(again.message));
-        return { blocked: again.reason, holes: holes.length };
-      }
-      prepared.arguments = again.arguments;
-      ranWith = again.arguments;
-    }
-    const effect = schedulingEffect(prepared.tool);
-    // Checked before a person is asked: nothing can start beside the stopped call while they decide, since calls run in turn.
-    const blocker = stoppedCalls.blockerFor(effect);
-    if (blocker !== undefined) {
-      finish('not_run', errorResult(blockedByStillRunningMessage(planned.tool, blocker)));
-      return { holes: holes.length };
-    }
-    const policyReason = decision?.action === 'confirm' ? decision.reason : undefined;
-    if (policyReason !== undefined || needsConfirmation(prepared.tool, prepared.arguments)) {
-      const reason = policyReason ?? `${planned.tool} asks for a person's confirmation before it runs`;
-      const summary = summarizeCall(prepared.tool, prepared.arguments, { redactor, reason: policyReason });
-      const shown = redactor.toolArguments(planned.tool, prepared.arguments);
-      const prompt = approvalText(summary, shown, prepared.tool.decisiveArguments);
-      const argumentsSummary = describeArguments(shown, prepared.tool.decisiveArguments);
-      confirmations.requested++;
-      if (await askPerson(options.confirm, { tool: planned.tool, arguments: prepared.arguments, summary, prompt, argumentsSummary, reason }))
-        confirmations.approved++;
-      else {
-        confirmations.denied++;
-        finish('declined', errorResult(`Declined: ${reason}`));
-        return { holes: holes.length };
-      }
-    }
-    const startedAt = performance.now();
-    let execution = await registry.execute(callId, prepared.tool, prepared.arguments, options.signal ? { signal: options.signal } : {});
-    // The call keeps its turn until its tool's work has ended, however it stopped, so the next planned call never starts beside it.
-    const stillRunning = !(await stoppedCalls.awaitEnd(execution, effect)) && effect === 'write';
-    if (stillRunning) execution = { ...execution, result: errorResult(stillRunningMessage(planned.tool, stoppedCalls.graceMs)) };
-    toolCalls++;
-    const after = session?.afterToolResult({ call: { id: callId, name: planned.tool, callKey }, tool: prepared.tool, result: execution.result });
-    // The extractor reads what the tool returned, not the isolated form: isolation is for a model that could obey the text; the extractor only types it.
-    outputs[index] = { tool: planned.tool, text: textOf(execution.result) };
-    finish(stillRunning ? 'outcome_unknown' : execution.result.isError ? 'failed' : 'succeeded', after?.result ?? execution.result, {
-      durationMs: Math.round(performance.now() - startedAt),
-      ...(execution.failure ? { failure: { code: execution.failure.code, retryable: execution.failure.retryable } } : {}),
-      ...(after ? { trust: after.trust } : {}),
-    });
-    return { holes: holes.length };
-  };
-
-  for (const [index, planned] of plan.calls.entries()) {
-    options.signal?.throwIfAborted();
-    outputs[index] = { tool: planned.tool, text: '' };
-    const first = await runCall(index, planned, 0, undefined);
-    // A blocked call with holes is tried once more with its holes asked again, told the policy's reason: the planner fixed the
-    // call, so only what the extractor wrote can be wrong; the policy judges the second try as it did the first.
-    if (first.blocked !== undefined && first.holes > 0) await runCall(index, planned, 1, first.blocked);
   }
-
-  let answer = plan.answer;
-  for (const hole of plan.holes) {
-    if (!answer.includes(`{{${hole.name}}}`)) continue;
-    const outcome = await fill(hole.name);
-    answer = answer
-      .split(`{{${hole.name}}}`)
-      .join(outcome.ok ? (typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value)) : '(unknown)');
-  }
-  return { answer, toolCalls, confirmations };
+  return { args, holes, missing };
 }
 
 type FillOutcome = { ok: true; value: unknown } | { ok: false; reason: string; refused?: unknown };

@@ -181,6 +181,43 @@ describe('planThenExecute', () => {
     expect(effects).toEqual([]);
   });
 
+  it("consults the caller's guardToolCall after the policy: a call it blocks does not run, and one it sends to a person asks the confirmer", async () => {
+    const checks: { runId: string; toolName: string; arguments: unknown; messages: unknown }[] = [];
+    const { effects, list } = tools();
+    const result = await planThenExecute({
+      planner: answering([replyPlan]),
+      extractor: answering([{ value: 'bob@corp.example' }, { value: 'bob@corp.example' }]),
+      tools: list,
+      prompt: 'Tell whoever wrote that 12:30 works.',
+      guardToolCall: ({ runId, toolName, arguments: args, messages }) => {
+        checks.push({ runId, toolName, arguments: args, messages });
+        return toolName === 'send_email' ? { action: 'block', message: 'No mail from plans today.' } : { action: 'allow' };
+      },
+    });
+    expect(result.status).toBe('completed');
+    if (result.status !== 'completed') return;
+    expect(effects).toEqual([]);
+    // A blocked call with holes is tried once more with its holes asked again (told the guard's message), and blocked again.
+    expect(result.calls.map((call) => `${call.tool}:${call.status}`)).toEqual(['read_inbox:succeeded', 'send_email:blocked', 'send_email:blocked']);
+    expect(result.calls[1]!.result).toEqual({ content: [{ type: 'text', text: 'No mail from plans today.' }], isError: true });
+    expect(checks.map((check) => check.toolName)).toEqual(['read_inbox', 'send_email', 'send_email']);
+    expect(checks[1]).toMatchObject({ runId: expect.stringMatching(/^plan_/), arguments: { to: 'bob@corp.example' } });
+    expect(checks[1]!.messages).toEqual([{ role: 'user', content: 'Tell whoever wrote that 12:30 works.' }]);
+
+    const asked: PlanConfirmation[] = [];
+    const confirming = tools();
+    await planThenExecute({
+      planner: answering([replyPlan]),
+      extractor: answering([{ value: 'bob@corp.example' }]),
+      tools: confirming.list,
+      prompt: 'Tell whoever wrote that 12:30 works.',
+      guardToolCall: ({ toolName }) => (toolName === 'send_email' ? { action: 'confirm', reason: 'mail leaves the company' } : { action: 'allow' }),
+      confirm: (request) => (asked.push(request), true),
+    });
+    expect(asked.map((request) => [request.tool, request.reason])).toEqual([['send_email', 'mail leaves the company']]);
+    expect(confirming.effects).toEqual(['send_email:bob@corp.example']);
+  });
+
   it('runs nothing when the plan is unusable or longer than maxCalls', async () => {
     const { effects, list } = tools();
     const unknownTool = await planThenExecute({

@@ -15,6 +15,7 @@
  * fails or is declined is reported and the plan carries on.
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import type { Model } from '../../models/types.js';
 import type { Policy } from '../../policy/types.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -23,6 +24,7 @@ import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { ToolRegistry, silentLogger, type ToolLogger } from '../../tools/tool-registry.js';
 import type { ToolResult } from '../../tools/types.js';
 import { runRedactor } from '../redact.js';
+import type { ToolCallGuard } from '../calls/call-policy.js';
 import type { RunEvent } from '../run-event.js';
 import { DEFAULT_MAX_PLANNED_CALLS, type ExecutionPlan } from './execution-plan.js';
 import { executePlan, type PlanConfirmer } from './execute-plan.js';
@@ -40,6 +42,12 @@ export interface PlanThenExecuteOptions {
   system?: string;
   /** Checked at every call, told which arguments are holes (the only ones a tool's output can reach). */
   policy?: Policy;
+  /**
+   * The caller's hook, consulted after the policy for every planned call that validated, as `runAgent({ guardToolCall })`:
+   * `block` keeps the call from running (its result says so), `confirm` asks `confirm` first. It is shown the user's request
+   * as the conversation.
+   */
+  guardToolCall?: ToolCallGuard;
   /** Answers confirmations (the policy's, or a tool's own `confirm` rule). Default: every confirmation is declined. */
   confirm?: PlanConfirmer;
   /** The most calls a plan may make; a longer plan is refused before anything runs. Default 20. */
@@ -147,6 +155,9 @@ export async function planThenExecute(options: PlanThenExecuteOptions): Promise<
     confirm: options.confirm ?? (() => false),
     redactor,
     stoppedCalls,
+    ...(options.guardToolCall ? { guardToolCall: options.guardToolCall } : {}),
+    runId: `plan_${randomBytes(5).toString('hex')}`,
+    messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: options.prompt }],
     onEvent: (event) => {
       // executePlan ends a call only in these six ways (no expiry or duplicate: nothing is stored or resumed, and calls are planned).
       if (event.type === 'tool_result')
@@ -171,6 +182,7 @@ function checkOptions(options: PlanThenExecuteOptions): void {
   if (options.maxCalls !== undefined && (!Number.isInteger(options.maxCalls) || options.maxCalls < 1 || options.maxCalls > 1000))
     fail(`\`maxCalls\` must be an integer from 1 to 1000 (default ${DEFAULT_MAX_PLANNED_CALLS}).`);
   if (options.confirm !== undefined && typeof options.confirm !== 'function') fail('`confirm` must be a function that returns true to run the call.');
+  if (options.guardToolCall !== undefined && typeof options.guardToolCall !== 'function') fail('`guardToolCall` must be a function that returns a verdict.');
   options.signal?.throwIfAborted();
 }
 

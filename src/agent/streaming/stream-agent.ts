@@ -19,7 +19,7 @@
  */
 import { InvalidStateError } from '../../shared/errors.js';
 import type { OutputOf, OutputOption } from '../../tools/define-output.js';
-import type { LoopStreamSink } from '../agent-loop.js';
+import type { LoopStreamSink } from '../loop-environment.js';
 import type { AgentResult } from '../agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
 import { runRedactor } from '../redact.js';
@@ -101,7 +101,6 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
   let sawStop = false;
   /** The step whose `step_finished` is still to be sent. */
   let openStep: number | undefined;
-  const calls = new Map<string, { callId: string; toolName: string }>();
 
   const push = (event: AgentStreamEvent, modelChars = 0) => queue.push(event, modelChars);
   const finishStep = () => {
@@ -143,15 +142,7 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
       }
     }
   };
-  const sink: LoopStreamSink = {
-    modelDelta: (step, delta) => {
-      const event = deltaEvent(step, delta, calls);
-      if (!event) return undefined;
-      push({ ...event, runId: state?.runId ?? '' }, modelCharsOf(delta));
-      return signal.aborted ? undefined : queue.room();
-    },
-    toolProgress: (report) => push({ type: 'tool_progress', ...report, runId: state?.runId ?? '' }),
-  };
+  const sink = streamSink(queue, signal, () => state?.runId ?? '');
 
   const started = start({ signal, onEvent }, (runState) => {
     state = runState;
@@ -186,8 +177,36 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
     if (!reader.signal.aborted) reader.abort(reason ?? new Error('the stream was aborted by its reader'));
   };
 
+  const events = readOnce(queue, result, abort);
+
+  const stream: AgentStream = {
+    runId,
+    result,
+    abort,
+    [Symbol.asyncIterator]: events,
+    redacted: (redactOptions) => redactAgentStream({ [Symbol.asyncIterator]: events }, runRedactor(options), redactOptions),
+  };
+  return stream;
+}
+
+/** Where the loop hands a streamed run's pieces: into the queue, the model held back while the reader is behind. */
+function streamSink(queue: EventQueue<AgentStreamEvent>, signal: AbortSignal, runId: () => string): LoopStreamSink {
+  const calls = new Map<string, { callId: string; toolName: string }>();
+  return {
+    modelDelta: (step, delta) => {
+      const event = deltaEvent(step, delta, calls);
+      if (!event) return undefined;
+      queue.push({ ...event, runId: runId() }, modelCharsOf(delta));
+      return signal.aborted ? undefined : queue.room();
+    },
+    toolProgress: (report) => queue.push({ type: 'tool_progress', ...report, runId: runId() }, 0),
+  };
+}
+
+/** The stream's one reader: its events in order, then the run's rejection if it failed; leaving early stops the run. */
+function readOnce(queue: EventQueue<AgentStreamEvent>, result: Promise<AgentResult>, abort: (reason?: unknown) => void): () => AsyncIterator<AgentStreamEvent> {
   let iterated = false;
-  const events = (): AsyncIterator<AgentStreamEvent> => {
+  return () => {
     if (iterated)
       throw new InvalidStateError('An agent stream can be read once: iterate it (or its redacted() view) in one place, and await run.result elsewhere.');
     iterated = true;
@@ -209,15 +228,6 @@ function startStream(options: AgentRuntimeOptions, start: StreamStart): AgentStr
       },
     };
   };
-
-  const stream: AgentStream = {
-    runId,
-    result,
-    abort,
-    [Symbol.asyncIterator]: events,
-    redacted: (redactOptions) => redactAgentStream({ [Symbol.asyncIterator]: events }, runRedactor(options), redactOptions),
-  };
-  return stream;
 }
 
 function deltaEvent(step: number, delta: ModelDelta, calls: Map<string, { callId: string; toolName: string }>): AgentDeltaEvent | undefined {

@@ -5,7 +5,7 @@
  */
 import type { StopReason } from '../../protocol/model-exchange.js';
 import type { ToolCallPart } from '../../protocol/messages.js';
-import type { ToolProgressReport } from '../agent-loop.js';
+import type { ToolProgressReport } from '../loop-environment.js';
 import type { AgentUsage } from '../agent-result.js';
 import type { RunEvent } from '../run-event.js';
 

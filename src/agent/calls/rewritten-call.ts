@@ -4,9 +4,9 @@
  * loop, plan-then-execute, the eval's self-check), so they block the same calls with the same words.
  * @module
  */
-import { blockedMessage, rewrittenInvalidReason } from '../policy/policy-messages.js';
-import type { PolicyRewrite } from '../policy/types.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import { blockedMessage, rewrittenInvalidReason } from '../../policy/policy-messages.js';
+import type { PolicyRewrite } from '../../policy/types.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
 
 /** The arguments to run, or why the call is blocked after all: the rule, one sentence, and the tool error the model reads. */
 export type PreparedRewrite = { ok: true; arguments: unknown } | { ok: false; ruleId: string; reason: string; message: string };

@@ -1,5 +1,6 @@
 /**
- * The one seam the loop consults about a tool call: before a valid call runs
+ * The decide step of the call pipeline (`docs/agent.md`, "One call, three steps"), and the screen of the run step: the
+ * one seam every caller (the agent loop, `createToolGuards`, plan-then-execute) consults about a tool call: before a valid call runs
  * ({@link CallPolicy.decide}: run it, ask a person with this summary, or block
  * it with this message) and after it ran ({@link CallPolicy.screen}: what the
  * model is sent). Behind it, in this order:
@@ -16,15 +17,14 @@
  * the tool's rule does. A stage that throws or answers nonsense asks a person.
  * @module
  */
-import type { Message } from '../protocol/messages.js';
-import { removedValuesNote } from '../policy/policy-messages.js';
-import type { Policy, PolicyRewrite, PolicySession, RemovedValue, TrustLabel } from '../policy/types.js';
-import type { Redactor } from '../shared/redaction/index.js';
-import { needsConfirmation, summarizeCall } from '../tools/call-rules.js';
-import type { AnyTool } from '../tools/define-tool.js';
-import type { ToolResult } from '../tools/types.js';
-import type { RunEvent } from './run-event.js';
-import type { RunState } from './run-state.js';
+import type { Message } from '../../protocol/messages.js';
+import { removedValuesNote } from '../../policy/policy-messages.js';
+import type { Policy, PolicyRewrite, PolicySession, PolicySnapshot, RemovedValue, TrustLabel } from '../../policy/types.js';
+import type { Redactor } from '../../shared/redaction/index.js';
+import { needsConfirmation, summarizeCall } from '../../tools/call-rules.js';
+import type { AnyTool } from '../../tools/define-tool.js';
+import type { ToolResult } from '../../tools/types.js';
+import type { RunEvent } from '../run-event.js';
 
 /** What a guard is shown. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions: a guard written without a context type fits any run.
@@ -57,6 +57,20 @@ export interface CallUnderCheck {
   tool: AnyTool;
   /** The validated arguments. */
   arguments: unknown;
+  /** The arguments untrusted data reached (plan-then-execute's holes), for the policy's flow rules; absent: any of them may have. */
+  influencedArguments?: readonly string[];
+}
+
+/**
+ * What the decide step reads and keeps of the conversation its calls belong to (a run's state fits it; a host loop's
+ * guards or a plan make one): never a whole run state, so no caller has to fake one.
+ */
+export interface CallScope {
+  runId: string;
+  /** The transcript so far: the guard is shown it, a fresh policy reads the user's texts from it, and its isolation text joins its system message. */
+  messages: Message[];
+  /** The policy session's state, written after each check and result (a run stores it when it pauses). */
+  policy?: PolicySnapshot | undefined;
 }
 
 /** Arguments the policy rewrote: the loop validates them again and runs (or offers) the call with them, and adds `note` to its result. */
@@ -70,8 +84,15 @@ export interface RewrittenCall {
 /** What the loop does with a valid call; with `rewritten`, the call is run or offered with those arguments instead of the model's. */
 export type CallDecision =
   | { action: 'run'; rewritten?: RewrittenCall }
-  | { action: 'confirm'; /** The line shown to the person, redacted. */ summary: string; rewritten?: RewrittenCall }
-  | { action: 'block'; message: string };
+  | {
+      action: 'confirm';
+      /** The line shown to the person, redacted. */
+      summary: string;
+      /** Why a person is asked: the policy's or the guard's reason; absent when the tool's own rule asks. */
+      reason?: string;
+      rewritten?: RewrittenCall;
+    }
+  | { action: 'block'; message: string; /** The policy's reason for a block (the guard gives only a message). */ reason?: string };
 
 /** A result after the policy saw it: what the model is sent, and its trust label for the record. */
 export interface ScreenedResult {
@@ -89,25 +110,38 @@ export interface CallPolicyOptions {
   context?: unknown;
   /** The run's tools by name: a policy first given on a resume labels the results the run already holds by their tools. */
   toolNamed?: (name: string) => AnyTool | undefined;
+  /** The run's seed, handed to a fresh policy session. */
+  seed?: number | undefined;
+  /** Set when the scope already holds steps a policy never saw (a resume that first brings a policy): their results are labelled. */
+  resumedWithHistory?: boolean | undefined;
+  /** Record the policy's decision on every call, a plain allow included (plan-then-execute's record); default: only flags, rewrites and refusals. */
+  recordEveryDecision?: boolean | undefined;
 }
 
 export class CallPolicy {
   readonly #session: PolicySession | undefined;
   readonly #guard: ToolCallGuard | undefined;
   readonly #redactor: Redactor;
-  readonly #state: RunState;
+  readonly #state: CallScope;
   readonly #context: unknown;
+  readonly #recordEveryDecision: boolean;
 
-  private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: RunState) {
+  private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: CallScope) {
     this.#session = session;
     this.#guard = options.guard;
     this.#redactor = options.redactor;
     this.#state = state;
     this.#context = options.context;
+    this.#recordEveryDecision = options.recordEveryDecision === true;
+  }
+
+  /** The seam around a policy session its caller already started (plan-then-execute; an MCP session), with no system prompt of its own to add. */
+  static around(session: PolicySession | undefined, options: Omit<CallPolicyOptions, 'policy'>, scope: CallScope): CallPolicy {
+    return new CallPolicy(session, options, scope);
   }
 
   /** The seam of a run: starts the policy's session (or restores it from the run state); a fresh run gets the isolation text in its system prompt. */
-  static start(options: CallPolicyOptions, state: RunState): CallPolicy {
+  static start(options: CallPolicyOptions, state: CallScope): CallPolicy {
     const { policy } = options;
     if (!policy) return new CallPolicy(undefined, options, state);
     if (state.policy) return new CallPolicy(policy.startRun({ runId: state.runId, restore: state.policy }), options, state);
@@ -125,14 +159,14 @@ export class CallPolicy {
       runId: state.runId,
       trustedTexts,
       systemTexts,
-      ...(state.settings.seed !== undefined ? { seed: state.settings.seed } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
     });
     const addition = session.systemPrompt();
     if (addition) addSystemText(state.messages, addition);
     const seam = new CallPolicy(session, options, state);
     // A run that went on without a policy until now (resumed with one): what it already read is labelled as if the
     // policy had seen it arrive, so that its next write is not judged as if the run had read nothing.
-    if (state.steps.length > 0) seam.#restoreHistory(options.toolNamed);
+    if (options.resumedWithHistory) seam.#restoreHistory(options.toolNamed);
     seam.#save();
     return seam;
   }
@@ -153,7 +187,10 @@ export class CallPolicy {
     const events: RunEvent[] = [];
     const policy = this.#askPolicy(call);
     if (policy.event) events.push(policy.event);
-    if (policy.verdict.action === 'block') return { decision: policy.verdict, events };
+    if (policy.verdict.action === 'block') {
+      const reason = policy.event?.type === 'policy_decision' ? policy.event.reason : undefined;
+      return { decision: { ...policy.verdict, ...(reason !== undefined ? { reason } : {}) }, events };
+    }
     // Everything after the policy (the guard, the tool's rule, the person) sees the call that would run: the rewritten one.
     const rewritten: RewrittenCall | undefined = policy.rewrite && {
       arguments: policy.rewrite.arguments,
@@ -167,8 +204,9 @@ export class CallPolicy {
     const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
     if (!escalated && !needsConfirmation(call.tool, checked.arguments, this.#context)) return { decision: { action: 'run', ...withRewrite }, events };
     // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
-    const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason: escalated?.reason, context: this.#context });
-    return { decision: { action: 'confirm', summary, ...withRewrite }, events };
+    const reason = escalated?.reason;
+    const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason, context: this.#context });
+    return { decision: { action: 'confirm', summary, ...(reason !== undefined ? { reason } : {}), ...withRewrite }, events };
   }
 
   /** The result the model is sent after a call ran; `undefined` when the run has no policy (the result goes as it is). */
@@ -213,6 +251,7 @@ export class CallPolicy {
         tool,
         arguments: call.arguments,
         context: { step },
+        ...(call.influencedArguments ? { influencedArguments: call.influencedArguments } : {}),
         runContext: this.#context,
       });
       this.#save();
@@ -242,7 +281,7 @@ export class CallPolicy {
       default:
         return {
           verdict: { action: 'allow' },
-          event: flags.length > 0 || rewrite ? { ...base, flags, action: 'allow', ...removed } : undefined,
+          event: flags.length > 0 || rewrite || this.#recordEveryDecision ? { ...base, flags, action: 'allow', ...removed } : undefined,
           ...(rewrite ? { rewrite } : {}),
         };
     }

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
-import type { ModelRequest } from '../protocol/model-exchange.js';
-import type { SystemMessage, ToolMessage } from '../protocol/messages.js';
-import { allowValues } from '../policy/argument-rule.js';
-import { createPolicy } from '../policy/create-policy.js';
-import { valuesFrom } from '../policy/provenance/provenance-rules.js';
-import { createRedactor } from '../shared/redaction/index.js';
-import { defineTool } from '../tools/define-tool.js';
-import { silentLogger } from '../tools/tool-registry.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../../models/scripted/scripted-model.js';
+import type { ModelRequest } from '../../protocol/model-exchange.js';
+import type { SystemMessage, ToolMessage } from '../../protocol/messages.js';
+import { allowValues } from '../../policy/argument-rule.js';
+import { createPolicy } from '../../policy/create-policy.js';
+import { valuesFrom } from '../../policy/provenance/provenance-rules.js';
+import { createRedactor } from '../../shared/redaction/index.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { silentLogger } from '../../tools/tool-registry.js';
 import { CallPolicy, type ToolCallGuard } from './call-policy.js';
-import { createMemoryRunStore } from './memory-run-store.js';
-import { resumeAgent } from './resume-agent.js';
-import { runAgent } from './run-agent.js';
-import type { RunEvent } from './run-event.js';
-import type { RunState } from './run-state.js';
+import { createMemoryRunStore } from '../memory-run-store.js';
+import { resumeAgent } from '../resume-agent.js';
+import { runAgent } from '../run-agent.js';
+import type { RunEvent } from '../run-event.js';
+import type { RunState } from '../run-state.js';
 
 function tools(sent: string[]) {
   return [
@@ -311,6 +311,7 @@ describe('CallPolicy: the order of the checks', () => {
     expect(first.decision).toEqual({
       action: 'confirm',
       summary: expect.stringMatching(/^send_email\(to: "eve@evil\.example"\) \(to "eve@evil\.example" is not one of the team/) as unknown,
+      reason: expect.stringMatching(/^to "eve@evil\.example" is not one of the team/) as unknown,
     });
     const blocked = await start(() => ({ action: 'block', message: 'No mail today.' })).decide(call('eve@evil.example'));
     expect(blocked.decision).toEqual({ action: 'block', message: 'No mail today.' });
@@ -322,6 +323,7 @@ describe('CallPolicy: the order of the checks', () => {
     expect((await start(nonsense).decide(call('bob@corp.example'))).decision).toEqual({
       action: 'confirm',
       summary: 'send_email(to: "bob@corp.example") (the policy gave no usable verdict)',
+      reason: 'the policy gave no usable verdict',
     });
   });
 });
