@@ -148,8 +148,12 @@ export class FrameTable {
   private readonly frames = new Map<string, Frame>();
   private readonly stacks = new Map<string, Stack>();
   private frameCount = 0;
+  private stacksCreated = 0;
+
   /** Number of distinct configurations created so far. */
-  stackCount = 0;
+  get stackCount(): number {
+    return this.stacksCreated;
+  }
 
   documentFrame(phase: DocumentPhase, whitespace: number): Frame {
     return this.frames.get(`D${phase},${whitespace}`) ?? this.addFrame(`D${phase},${whitespace}`, { ...BLANK_FRAME, kind: Kind.Done, phase, whitespace });
@@ -217,7 +221,7 @@ export class FrameTable {
     const key = `${frame.id}:${parent === null ? -1 : parent.id}`;
     let stack = this.stacks.get(key);
     if (stack === undefined) {
-      stack = { id: this.stackCount++, frame, parent, depth: parent === null ? 1 : parent.depth + 1 };
+      stack = { id: this.stacksCreated++, frame, parent, depth: parent === null ? 1 : parent.depth + 1 };
       this.stacks.set(key, stack);
     }
     return stack;
