@@ -15,28 +15,45 @@ export const enum Kind {
 }
 
 export const enum DocumentPhase {
+  /** Before the value: leading whitespace (flexible layout). */
   Before = 0,
+  /** The value's frames sit above. */
   Value = 1,
+  /** After the value: trailing whitespace, or the end. */
   After = 2,
 }
 
 export const enum ObjectPhase {
+  /** Before `{`. */
   Open = 0,
+  /** After `{`: a key or `}`. */
   First = 1,
+  /** After `,`: a key. */
   Next = 2,
+  /** Inside a declared key (`keyNode` of the declared-keys trie). */
   Key = 3,
+  /** A key of key class `keyNode`: its string frame sits above. */
   AdditionalKey = 4,
+  /** After a key: `:`. */
   Colon = 5,
+  /** The property value's frames sit above. */
   Value = 6,
+  /** After a value: `,` or `}`. */
   After = 7,
+  /** After `:`: whitespace before the value (flexible layout). */
   PreValue = 8,
 }
 
 export const enum ArrayPhase {
+  /** Before `[`. */
   Open = 0,
+  /** After `[`: an item or `]`. */
   First = 1,
+  /** The item's frames sit above. */
   Value = 2,
+  /** After an item: `,` or `]`. */
   After = 3,
+  /** After `,`: an item. */
   Next = 4,
 }
 

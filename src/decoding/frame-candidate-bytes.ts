@@ -49,46 +49,39 @@ export function markCandidateBytes(
   }
 }
 
+const NO_BYTES: readonly number[] = [];
+
+/** Per phase: the bytes a frame in it may take, from `[phase, bytes]` entries (phases whose bytes a frame above reads take none). */
+function bytesByPhase(entries: readonly (readonly [phase: number, bytes: readonly number[]])[]): (readonly number[])[] {
+  const table: (readonly number[])[] = [];
+  for (const [phase, bytes] of entries) table[phase] = bytes;
+  return table;
+}
+
+/** Object phases other than `Key`, whose bytes come from the declared-keys trie; `PreValue` takes only whitespace. */
+const OBJECT_PHASE_BYTES = bytesByPhase([
+  [ObjectPhase.Open, [0x7b]],
+  [ObjectPhase.First, [0x22, 0x7d]],
+  [ObjectPhase.Next, [0x22, 0x7d]],
+  [ObjectPhase.Colon, [0x3a]],
+  [ObjectPhase.After, [0x2c, 0x7d]],
+]);
+
+const ARRAY_PHASE_BYTES = bytesByPhase([
+  [ArrayPhase.Open, [0x5b]],
+  [ArrayPhase.First, [0x5d]],
+  [ArrayPhase.Next, [0x5d]],
+  [ArrayPhase.After, [0x2c, 0x5d]],
+]);
+
 function markObjectCandidateBytes(frame: Frame, alternative: ObjectAlternative, candidates: Uint8Array): void {
-  switch (frame.phase as ObjectPhase) {
-    case ObjectPhase.Open:
-      candidates[0x7b] = 1;
-      return;
-    case ObjectPhase.First:
-    case ObjectPhase.Next:
-      candidates[0x22] = 1;
-      candidates[0x7d] = 1;
-      return;
-    case ObjectPhase.Key:
-      for (const byte of alternative.keys.children[frame.keyNode]!.keys()) candidates[byte] = 1;
-      return;
-    case ObjectPhase.Colon:
-      candidates[0x3a] = 1;
-      return;
-    case ObjectPhase.After:
-      candidates[0x2c] = 1;
-      candidates[0x7d] = 1;
-      return;
-    default:
-      // PreValue takes only whitespace; AdditionalKey and Value sit under a frame that reads the bytes
-      return;
+  if (frame.phase === ObjectPhase.Key) {
+    for (const byte of alternative.keys.children[frame.keyNode]!.keys()) candidates[byte] = 1;
+    return;
   }
+  for (const byte of OBJECT_PHASE_BYTES[frame.phase] ?? NO_BYTES) candidates[byte] = 1;
 }
 
 function markArrayCandidateBytes(frame: Frame, candidates: Uint8Array): void {
-  switch (frame.phase as ArrayPhase) {
-    case ArrayPhase.Open:
-      candidates[0x5b] = 1;
-      return;
-    case ArrayPhase.First:
-    case ArrayPhase.Next:
-      candidates[0x5d] = 1;
-      return;
-    case ArrayPhase.After:
-      candidates[0x2c] = 1;
-      candidates[0x5d] = 1;
-      return;
-    default:
-      return;
-  }
+  for (const byte of ARRAY_PHASE_BYTES[frame.phase] ?? NO_BYTES) candidates[byte] = 1;
 }
