@@ -33,7 +33,6 @@ import {
   caseTools,
   json,
   message,
-  ranEvents,
   refund500,
   seventeen,
   type CallCase,
@@ -94,10 +93,7 @@ const MCP_GAPS = (caller: 'mcp-stdio' | 'mcp-http'): KnownGap[] => [
   },
 ];
 
-const KNOWN_GAPS: readonly KnownGap[] = [
-  ...MCP_GAPS('mcp-stdio'),
-  ...MCP_GAPS('mcp-http'),
-];
+const KNOWN_GAPS: readonly KnownGap[] = [...MCP_GAPS('mcp-stdio'), ...MCP_GAPS('mcp-http')];
 
 const PROMPT = 'Handle the ticket.';
 const folder = mkdtempSync(join(tmpdir(), 'tw-call-cases-'));
