@@ -22,7 +22,11 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { resolveLimits } from '../agent/agent-limits.js';
+import type { ToolCallGuard } from '../agent/call-policy.js';
+import { createToolGuards, type GuardDecision, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
+import type { Policy, PolicySession } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -119,7 +123,28 @@ export interface McpServerOptions<Ctx = any> {
    * one more is answered at once with an `isError` result that names this limit. Default 64.
    */
   maxPendingCalls?: number;
+  /**
+   * The policy (`createPolicy`), as `runAgent({ policy })` takes it: each session starts its own policy session, which
+   * decides every valid call (block, ask a person, allow) and screens every result. Default: none.
+   */
+  policy?: Policy;
+  /**
+   * The caller's hook, consulted after the policy for every valid call, as `runAgent({ guardToolCall })`; its `context` is
+   * the call's (from the `context` factory). `block` answers the call with an `isError` result carrying the message;
+   * `confirm` asks the person as the tool's own `confirm` rule does. Default: none.
+   */
+  guardToolCall?: ToolCallGuard<Ctx>;
+  /**
+   * Per session: `maxToolCalls` (tool calls run; one more is answered with an `isError` result, and so is every later
+   * call of the session), the loop breaker's `maxRepeatedFailures` and `maxIdenticalCalls` (the same tool and arguments
+   * failing or called this many times stops the session's tool use), and `toolTimeoutMs` (for tools that set none).
+   * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
+   */
+  limits?: McpCallLimits;
 }
+
+/** The limits of one MCP session's tool calls (see {@link McpServerOptions.limits}). */
+export type McpCallLimits = Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
 
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
@@ -177,6 +202,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (!Number.isInteger(maxPendingCalls) || maxPendingCalls < 1) {
     throw new InvalidArgumentError(`createMcpServer: \`maxPendingCalls\` must be a positive integer (got ${String(options.maxPendingCalls)}).`);
   }
+  const limits = checkedCallLimits(options.limits);
+  const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined;
+  // The guard and the policy session are told a call's id, not its context: the server hands them the context by id.
+  const callContexts = new Map<string, unknown>();
+  let guards: ToolGuards | undefined;
+  // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
+  const sessionGuards = () => (guards ??= createSessionGuards(registry, options, limits, (callId) => callContexts.get(callId)));
   let pendingCalls = 0;
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
@@ -194,11 +226,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
 
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
-    const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
+    const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
+    const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
       if (prepared.failure.code === 'unknown_tool') throw new ProtocolError(ErrorCode.InvalidParams, prepared.failure.message);
-      return errorResult(prepared.failure.message);
+      // The guards answer it with the same text, and count it for the loop breaker as runAgent does.
+      return guarded ? toMcpCallToolResult((await sessionGuards().run(toolCall)).result) : errorResult(prepared.failure.message);
     }
     const { tool } = prepared;
 
@@ -213,13 +247,37 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         return errorResult(contextFailedMessage(tool.name));
       }
     }
+    if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined);
+    if (options.context) callContexts.set(callId, context);
+    try {
+      const decision = await sessionGuards().check(toolCall);
+      // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
+      if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall)).result);
+      return await runCall(request, extra, call, tool, decision.arguments, context, decision);
+    } finally {
+      callContexts.delete(callId);
+    }
+  }
 
+  /** Asks a person when the guards or the tool's rule want one, then runs the call in its slot (through the guards when the session has them). */
+  async function runCall(
+    request: CallToolRequest,
+    extra: Extra,
+    call: ServerCall,
+    tool: AnyTool,
+    args: unknown,
+    context: unknown,
+    decision: Exclude<GuardDecision, { action: 'refuse' }> | undefined,
+  ): Promise<CallToolResult> {
+    const callId = String(extra.requestId);
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
     // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
     let approval: ToolCallApproval | undefined;
-    if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments, context)) {
-      const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, summaryRedactor(), options);
+    // The tool's own rule is the server's to apply (the guards see it off): it takes this call's context and `preapproved`.
+    const toolAsks = !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
+    if (decision?.action === 'confirm' || toolAsks) {
+      const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
+      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options);
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
     }
@@ -233,10 +291,19 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execute = () =>
-      runWithMcpCall(call, onProgress, () =>
-        registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
-      );
+    const execute = (): Promise<SlotResult> =>
+      runWithMcpCall(call, onProgress, async () => {
+        if (decision && guards) {
+          // The guards pass the approval on themselves when they asked for it; a call only the tool's rule asked about runs as they decided.
+          const approved = decision.action === 'confirm' ? { approved: true } : {};
+          return guards.run(
+            { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
+            { signal: extra.signal, onProgress, context, ...approved },
+          );
+        }
+        const execution = await registry.execute(callId, tool, args, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) });
+        return { result: execution.result, execution };
+      });
     const effect = schedulingEffect(tool);
     const result = slots
       ? await slots.gate.run(effect, extra.signal, () => runHoldingSlot(slots.stoppedCalls, effect, tool.name, callId, logger, execute))
@@ -275,14 +342,97 @@ async function runHoldingSlot(
   toolName: string,
   callId: string,
   logger: ToolLogger,
-  execute: () => Promise<ToolExecution>,
+  execute: () => Promise<SlotResult>,
 ): Promise<ToolResult> {
   const blocker = stoppedCalls.blockerFor(effect);
   if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(toolName, blocker));
-  const execution = await execute();
-  if (await stoppedCalls.awaitEnd(execution, effect)) return execution.result;
+  const { result, execution } = await execute();
+  // No execution: the guards refused the call (its budget, say), so no tool work can outlive it.
+  if (execution === undefined || (await stoppedCalls.awaitEnd(execution, effect))) return result;
   logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
-  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : execution.result;
+  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : result;
+}
+
+/** What a call's run gives its slot: the result to send, and the registry's execution when the tool ran (its work may outlive it). */
+interface SlotResult {
+  result: ToolResult;
+  execution?: ToolExecution | undefined;
+}
+
+const MCP_LIMIT_KEYS: readonly string[] = ['maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'toolTimeoutMs'];
+/** A loop-breaker limit no session reaches: the guards take no "off". */
+const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** Checks `limits` at creation (not on a session's first call); `undefined` when none are given. */
+function checkedCallLimits(limits: McpCallLimits | undefined): McpCallLimits | undefined {
+  if (limits === undefined) return undefined;
+  if (typeof limits !== 'object' || limits === null) {
+    throw new InvalidArgumentError(`createMcpServer: \`limits\` must be an object with any of ${MCP_LIMIT_KEYS.join(', ')} (got ${String(limits)}).`);
+  }
+  const unknown = Object.keys(limits).filter((key) => !MCP_LIMIT_KEYS.includes(key));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(`createMcpServer: \`limits\` takes ${MCP_LIMIT_KEYS.join(', ')}; remove ${unknown.join(', ')}.`);
+  }
+  resolveLimits(limits);
+  return limits;
+}
+
+/**
+ * One session's guards (the same per-call checks as `createToolGuards` gives any loop): the policy session, the guard with
+ * each call's context, the call budget and the loop breaker. The loop breaker is off unless a limit of it is given: a
+ * session may last days, and runAgent's defaults would end its routine repeats.
+ */
+function createSessionGuards(
+  registry: ToolRegistry,
+  options: McpServerOptions,
+  limits: McpCallLimits | undefined,
+  contextOf: (callId: string) => unknown,
+): ToolGuards {
+  const { policy, guardToolCall } = options;
+  const guard: ToolCallGuard | undefined =
+    guardToolCall && ((check) => guardToolCall({ ...check, tool: registry.get(check.toolName) ?? check.tool, context: contextOf(check.callId) }));
+  return createToolGuards({
+    tools: withoutConfirmRules(registry),
+    ...(policy ? { policy: options.context ? withCallContexts(policy, contextOf) : policy } : {}),
+    ...(guard ? { guardToolCall: guard } : {}),
+    limits: { ...limits, maxRepeatedFailures: limits?.maxRepeatedFailures ?? NEVER, maxIdenticalCalls: limits?.maxIdenticalCalls ?? NEVER },
+  });
+}
+
+const confirmRulesOff = new WeakMap<ToolRegistry, ToolRegistry>();
+
+/**
+ * The registry as the guards see it: each tool with its `confirm` rule off, because the server applies the rule itself
+ * with the call's own context and `preapproved` (the guards know neither). Validators are shared; one view per registry.
+ */
+function withoutConfirmRules(registry: ToolRegistry): ToolRegistry {
+  let view = confirmRulesOff.get(registry);
+  if (view === undefined) {
+    view = registry.subset([]).with(registry.list().map((tool) => ({ ...tool, confirm: false })));
+    confirmRulesOff.set(registry, view);
+  }
+  return view;
+}
+
+/** The policy with each session handing its rules the call's context (`runContext`), found by the call's id. */
+function withCallContexts(policy: Policy, contextOf: (callId: string) => unknown): Policy {
+  return {
+    name: policy.name,
+    startRun(runOptions) {
+      const session = policy.startRun(runOptions);
+      const withContext: PolicySession = {
+        beforeToolCall: (input) => session.beforeToolCall({ ...input, runContext: contextOf(input.call.id) }),
+        afterToolResult: (input) => session.afterToolResult({ ...input, runContext: contextOf(input.call.id) }),
+        systemPrompt: () => session.systemPrompt(),
+        snapshot: () => session.snapshot(),
+        get tainted() {
+          return session.tainted;
+        },
+      };
+      if (session.allowedValues) withContext.allowedValues = (toolName, argument) => session.allowedValues!(toolName, argument);
+      return withContext;
+    },
+  };
 }
 
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
