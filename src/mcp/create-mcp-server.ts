@@ -140,11 +140,10 @@ export interface McpServerOptions<Ctx = any> {
    * failing or called this many times stops the session's tool use), and `toolTimeoutMs` (for tools that set none).
    * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
    */
-  limits?: McpCallLimits;
+  limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
 }
 
-/** The limits of one MCP session's tool calls (see {@link McpServerOptions.limits}). */
-export type McpCallLimits = Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
+type McpCallLimits = NonNullable<McpServerOptions['limits']>;
 
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
