@@ -115,6 +115,28 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     expect(ran).toEqual(['refund inv_1 5']);
   });
 
+  it("gives the policy's rules the call's context", async () => {
+    const { list, ran } = tools();
+    const seen: unknown[] = [];
+    const policy = createPolicy({
+      rules: [
+        argumentRule({
+          id: 'managers-only',
+          tool: 'refund',
+          description: BLOCKED,
+          check: (_args, input) => (seen.push(input?.context), (input?.context as { role?: string } | undefined)?.role === 'manager' ? undefined : BLOCKED),
+        }),
+      ],
+    });
+    let role = 'clerk';
+    const client = await (await serve(transport, list, { policy, context: () => ({ role }) })).connect();
+    expect(await call(client, 'refund', { invoice: 'inv_1', amount: 5 })).toMatchObject({ isError: true });
+    role = 'manager';
+    expect(await call(client, 'refund', { invoice: 'inv_2', amount: 5 })).toEqual({ isError: false, text: 'refunded' });
+    expect(seen).toEqual([{ role: 'clerk' }, { role: 'manager' }]);
+    expect(ran).toEqual(['refund inv_2 5']);
+  });
+
   it('answers a call its guard blocks with the guard’s message; the guard sees the call’s context', async () => {
     const { list, ran } = tools();
     const seen: ToolCallCheck[] = [];
@@ -183,6 +205,34 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     expect(fourth.isError).toBe(true);
     expect(fourth.text).toContain('called 3 times with the same arguments');
     expect(ran).toHaveLength(10);
+  });
+
+  it('counts invalid calls for the loop breaker, as runAgent does', async () => {
+    const { list, ran } = tools();
+    const client = await (await serve(transport, list, { limits: { maxRepeatedFailures: 2 } })).connect();
+    const invalid = await call(client, 'lookup', { id: 7 });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.text).toContain('id');
+    const second = await call(client, 'lookup', { id: 7 });
+    expect(second.text).toContain('failed 2 times with the same arguments');
+    const after = await call(client, 'lookup', { id: 'a' });
+    expect(after.isError).toBe(true);
+    expect(after.text).toContain('Tool use for this task was stopped');
+    expect(ran).toEqual([]);
+  });
+
+  it('stops a tool that sets no timeout after limits.toolTimeoutMs', async () => {
+    const stuck = defineTool<{ id: string }>({
+      name: 'stuck',
+      description: 'Never answers.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))),
+    });
+    const client = await (await serve(transport, [stuck] as never, { limits: { toolTimeoutMs: 20 } })).connect();
+    const answer = await call(client, 'stuck', { id: 'a' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/timed out|time limit|did not finish/i);
   });
 });
 
