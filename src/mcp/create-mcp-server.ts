@@ -24,7 +24,7 @@ import {
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { resolveLimits } from '../agent/agent-limits.js';
 import type { ToolCallGuard } from '../agent/call-policy.js';
-import { createToolGuards, type GuardDecision, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
+import { createToolGuards, type GuardDecision, type GuardedCall, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy, PolicySession } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
@@ -290,19 +290,19 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execute = (): Promise<SlotResult> =>
-      runWithMcpCall(call, onProgress, async () => {
-        if (decision && guards) {
-          // The guards pass the approval on themselves when they asked for it; a call only the tool's rule asked about runs as they decided.
-          const approved = decision.action === 'confirm' ? { approved: true } : {};
-          return guards.run(
-            { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
-            { signal: extra.signal, onProgress, context, ...approved },
+    const checkedBy = decision && guards;
+    const execute = (): Promise<ToolExecution | GuardedCall> =>
+      checkedBy
+        ? runWithMcpCall(call, onProgress, () =>
+            // The guards pass the approval on themselves when they asked for it; a call only the tool's rule asked about runs as they decided.
+            checkedBy.run(
+              { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
+              { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
+            ),
+          )
+        : runWithMcpCall(call, onProgress, () =>
+            registry.execute(callId, tool, args, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
           );
-        }
-        const execution = await registry.execute(callId, tool, args, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) });
-        return { result: execution.result, execution };
-      });
     const effect = schedulingEffect(tool);
     const result = slots
       ? await slots.gate.run(effect, extra.signal, () => runHoldingSlot(slots.stoppedCalls, effect, tool.name, callId, logger, execute))
@@ -341,21 +341,18 @@ async function runHoldingSlot(
   toolName: string,
   callId: string,
   logger: ToolLogger,
-  execute: () => Promise<SlotResult>,
+  execute: () => Promise<ToolExecution | GuardedCall>,
 ): Promise<ToolResult> {
   const blocker = stoppedCalls.blockerFor(effect);
   if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(toolName, blocker));
-  const { result, execution } = await execute();
+  const ran = await execute();
+  // A guarded call's result is the guards' (screened by the policy); its execution, when its tool ran, is what may outlive it.
+  const { result } = ran;
+  const execution = 'status' in ran ? ran.execution : ran;
   // No execution: the guards refused the call (its budget, say), so no tool work can outlive it.
   if (execution === undefined || (await stoppedCalls.awaitEnd(execution, effect))) return result;
   logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
   return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : result;
-}
-
-/** What a call's run gives its slot: the result to send, and the registry's execution when the tool ran (its work may outlive it). */
-interface SlotResult {
-  result: ToolResult;
-  execution?: ToolExecution | undefined;
 }
 
 const MCP_LIMIT_KEYS: readonly string[] = ['maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'toolTimeoutMs'];
