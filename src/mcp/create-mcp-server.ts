@@ -276,7 +276,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const toolAsks = !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
     if (decision?.action === 'confirm' || toolAsks) {
       const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options);
+      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, decision?.action !== 'confirm');
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
     }
@@ -512,6 +512,7 @@ async function confirm(
   summary: string,
   redactor: Redactor,
   options: McpServerOptions,
+  preapprovable: boolean,
 ): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
   const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
@@ -519,7 +520,7 @@ async function confirm(
     if (options.confirmation) {
       decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } else {
-      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
+      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary, { preapprovable });
       const answer = await server.elicitInput(
         {
           mode: 'form',

@@ -176,6 +176,16 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     expect(asked[0]).toContain('refunds need a person');
   });
 
+  it('refuses a guard-confirmed call unasked when the client cannot elicit, without suggesting --approve (it would not lift the guard)', async () => {
+    const { list, ran } = tools();
+    const served = await serve(transport, list, { guardToolCall: () => ({ action: 'confirm' }), preapproved: ['refund'] });
+    const answer = await call(await served.connect(), 'refund', { invoice: 'inv_1', amount: 5 });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toContain('cannot ask for it');
+    expect(answer.text).not.toContain('--approve');
+    expect(ran).toEqual([]);
+  });
+
   it("refuses a session's 17th call with maxToolCalls: 16, while another session keeps its own count", async () => {
     const { list, ran } = tools();
     const served = await serve(transport, list, { limits: { maxToolCalls: 16 } });
