@@ -203,6 +203,14 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     expect(ran).not.toContain('lookup r17');
   });
 
+  it('holds the budget when a session sends its calls at once', async () => {
+    const { list, ran } = tools();
+    const client = await (await serve(transport, list, { limits: { maxToolCalls: 16 } })).connect();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => call(client, 'lookup', { id: `c${index}` })));
+    expect(answers.filter((answer) => !answer.isError)).toHaveLength(16);
+    expect(ran).toHaveLength(16);
+  });
+
   it('keeps the loop breaker off unless one of its limits is given', async () => {
     const { list, ran } = tools();
     const off = await (await serve(transport, list, { guardToolCall: () => ({ action: 'allow' }) })).connect();
