@@ -22,11 +22,10 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { resolveLimits } from '../agent/agent-limits.js';
 import type { ToolCallGuard } from '../agent/call-policy.js';
-import { createToolGuards, type GuardDecision, type GuardedCall, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
+import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
-import type { Policy, PolicySession } from '../policy/types.js';
+import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -54,6 +53,7 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
+import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
@@ -143,8 +143,6 @@ export interface McpServerOptions<Ctx = any> {
   limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
 }
 
-type McpCallLimits = NonNullable<McpServerOptions['limits']>;
-
 const DEFAULT_PAGE_SIZE = 100;
 const DEFAULT_CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_MAX_PENDING_CALLS = 64;
@@ -207,7 +205,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const callContexts = new Map<string, unknown>();
   let guards: ToolGuards | undefined;
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
-  const sessionGuards = () => (guards ??= createSessionGuards(registry, options, limits, (callId) => callContexts.get(callId)));
+  const sessionGuards = () =>
+    (guards ??= createSessionGuards(registry, {
+      policy: options.policy,
+      guardToolCall: options.guardToolCall,
+      limits,
+      contextOf: options.context ? (callId) => callContexts.get(callId) : undefined,
+    }));
   let pendingCalls = 0;
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
@@ -353,82 +357,6 @@ async function runHoldingSlot(
   if (execution === undefined || (await stoppedCalls.awaitEnd(execution, effect))) return result;
   logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
   return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : result;
-}
-
-const MCP_LIMIT_KEYS: readonly string[] = ['maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'toolTimeoutMs'];
-/** A loop-breaker limit no session reaches: the guards take no "off". */
-const NEVER = Number.MAX_SAFE_INTEGER;
-
-/** Checks `limits` at creation (not on a session's first call); `undefined` when none are given. */
-function checkedCallLimits(limits: McpCallLimits | undefined): McpCallLimits | undefined {
-  if (limits === undefined) return undefined;
-  if (typeof limits !== 'object' || limits === null) {
-    throw new InvalidArgumentError(`createMcpServer: \`limits\` must be an object with any of ${MCP_LIMIT_KEYS.join(', ')} (got ${String(limits)}).`);
-  }
-  const unknown = Object.keys(limits).filter((key) => !MCP_LIMIT_KEYS.includes(key));
-  if (unknown.length > 0) {
-    throw new InvalidArgumentError(`createMcpServer: \`limits\` takes ${MCP_LIMIT_KEYS.join(', ')}; remove ${unknown.join(', ')}.`);
-  }
-  resolveLimits(limits);
-  return limits;
-}
-
-/**
- * One session's guards (the same per-call checks as `createToolGuards` gives any loop): the policy session, the guard with
- * each call's context, the call budget and the loop breaker. The loop breaker is off unless a limit of it is given: a
- * session may last days, and runAgent's defaults would end its routine repeats.
- */
-function createSessionGuards(
-  registry: ToolRegistry,
-  options: McpServerOptions,
-  limits: McpCallLimits | undefined,
-  contextOf: (callId: string) => unknown,
-): ToolGuards {
-  const { policy, guardToolCall } = options;
-  const guard: ToolCallGuard | undefined =
-    guardToolCall && ((check) => guardToolCall({ ...check, tool: registry.get(check.toolName) ?? check.tool, context: contextOf(check.callId) }));
-  return createToolGuards({
-    tools: withoutConfirmRules(registry),
-    ...(policy ? { policy: options.context ? withCallContexts(policy, contextOf) : policy } : {}),
-    ...(guard ? { guardToolCall: guard } : {}),
-    limits: { ...limits, maxRepeatedFailures: limits?.maxRepeatedFailures ?? NEVER, maxIdenticalCalls: limits?.maxIdenticalCalls ?? NEVER },
-  });
-}
-
-const confirmRulesOff = new WeakMap<ToolRegistry, ToolRegistry>();
-
-/**
- * The registry as the guards see it: each tool with its `confirm` rule off, because the server applies the rule itself
- * with the call's own context and `preapproved` (the guards know neither). Validators are shared; one view per registry.
- */
-function withoutConfirmRules(registry: ToolRegistry): ToolRegistry {
-  let view = confirmRulesOff.get(registry);
-  if (view === undefined) {
-    view = registry.subset([]).with(registry.list().map((tool) => ({ ...tool, confirm: false })));
-    confirmRulesOff.set(registry, view);
-  }
-  return view;
-}
-
-/** The policy with each session handing its rules the call's context (`runContext`), found by the call's id. */
-function withCallContexts(policy: Policy, contextOf: (callId: string) => unknown): Policy {
-  return {
-    name: policy.name,
-    startRun(runOptions) {
-      const session = policy.startRun(runOptions);
-      const withContext: PolicySession = {
-        beforeToolCall: (input) => session.beforeToolCall({ ...input, runContext: contextOf(input.call.id) }),
-        afterToolResult: (input) => session.afterToolResult({ ...input, runContext: contextOf(input.call.id) }),
-        systemPrompt: () => session.systemPrompt(),
-        snapshot: () => session.snapshot(),
-        get tainted() {
-          return session.tainted;
-        },
-      };
-      if (session.allowedValues) withContext.allowedValues = (toolName, argument) => session.allowedValues!(toolName, argument);
-      return withContext;
-    },
-  };
 }
 
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
