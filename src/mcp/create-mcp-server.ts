@@ -298,7 +298,8 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const execute = (): Promise<ToolExecution | GuardedCall> =>
       checkedBy
         ? runWithMcpCall(call, onProgress, () =>
-            // The guards pass the approval on themselves when they asked for it; a call only the tool's rule asked about runs as they decided.
+            // The guards pass the approval on when they asked for it; a call only the tool's own rule asked about reaches
+            // its tool without `context.approval` (they take none they did not ask for).
             checkedBy.run(
               { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
               { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
