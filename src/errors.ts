@@ -34,5 +34,13 @@ export {
   ProviderUnavailableError,
 } from './models/index.js';
 export type { ProviderErrorContext, ProviderErrorDetails } from './models/index.js';
-export { ConfirmationRefusedError, InvalidRunIdError, RunNotFoundError, RunNotResumableError } from './agent/index.js';
+export {
+  ConfirmationRefusedError,
+  InvalidRunIdError,
+  RunLeasedError,
+  RunNotFoundError,
+  RunNotResumableError,
+  RunStoreError,
+  RunStoreUnavailableError,
+} from './agent/index.js';
 export type { ConfirmationRefusal } from './agent/index.js';

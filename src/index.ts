@@ -42,42 +42,8 @@ export type {
   RunAgentOptions,
   StoppedAgentResult,
 } from './agent/index.js';
-// Run stores and the queue.
-export {
-  DEFAULT_LEASE_MS,
-  RunLeasedError,
-  RunStoreError,
-  RunStoreUnavailableError,
-  createMemoryRunStore,
-  createPostgresRunStore,
-  createRunQueue,
-  openSqliteRunStore,
-  processRunStore,
-} from './agent/index.js';
-export type {
-  CallClaim,
-  ClaimOptions,
-  ClaimResult,
-  Decision,
-  DecisionNotice,
-  LeaseFence,
-  PostgresClient,
-  PostgresPool,
-  PostgresRunStore,
-  PostgresRunStoreOptions,
-  ResumeOptionsFor,
-  RunLease,
-  RunQueue,
-  RunQueueOptions,
-  RunStatus,
-  RunStore,
-  SqliteRunStoreOptions,
-  StoredCall,
-  StoredConfirmation,
-  StoredOutcome,
-  StoredRun,
-  WorkerOutcome,
-} from './agent/index.js';
+// Run stores: the contract `runAgent({ store })` takes; the stores, the queue and their errors are in toolwright/stores.
+export type { RunStore } from './agent/index.js';
 // Models.
 export { createModel } from './models/index.js';
 export type { Model, ModelOptions, ModelProvider } from './models/index.js';

@@ -17,8 +17,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createRedactor, type Redactor } from '../../src/agent/redact.js';
-import type { AgentStreamEvent } from '../../src/agent/stream-event.js';
-import { redactAgentStream } from '../../src/agent/stream-redaction.js';
+import type { AgentStreamEvent } from '../../src/agent/streaming/stream-event.js';
+import { redactAgentStream } from '../../src/agent/streaming/stream-redaction.js';
 import { redactAgentStreamQuadratic } from '../../test/fixtures/quadratic-stream-redaction.js';
 import { doublingSizes, median } from '../growth.js';
 

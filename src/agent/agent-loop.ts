@@ -49,7 +49,7 @@ import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 import type { CallPolicy, ScreenedResult } from './call-policy.js';
 import { prepareRewrittenCall } from './rewritten-call.js';
 import { schedulingEffect } from '../tools/call-rules.js';
-import { foldModelStream, type ModelDelta } from './fold-model-stream.js';
+import { foldModelStream, type ModelDelta } from './streaming/fold-model-stream.js';
 import { untilAborted } from '../shared/until-aborted.js';
 
 /** A decision as the loop applies it to a pending call. */

@@ -8,14 +8,14 @@
  */
 export { runAgent, newRunId } from './run-agent.js';
 export type { AgentRuntimeOptions, ContextRequirement, RunAgentOptions } from './run-agent.js';
-export { resumeAgentStream, streamAgent } from './stream-agent.js';
-export type { AgentStream } from './stream-agent.js';
-export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './stream-event.js';
+export { resumeAgentStream, streamAgent } from './streaming/stream-agent.js';
+export type { AgentStream } from './streaming/stream-agent.js';
+export type { AgentDeltaEvent, AgentStreamEvent, StreamedRunEvent } from './streaming/stream-event.js';
 export type { ToolProgressReport } from './agent-loop.js';
-export { redactAgentStream } from './stream-redaction.js';
-export type { RedactStreamOptions } from './stream-redaction.js';
-export { toEventStreamResponse } from './stream-response.js';
-export type { EventStreamResponseOptions } from './stream-response.js';
+export { redactAgentStream } from './streaming/stream-redaction.js';
+export type { RedactStreamOptions } from './streaming/stream-redaction.js';
+export { toEventStreamResponse } from './streaming/stream-response.js';
+export type { EventStreamResponseOptions } from './streaming/stream-response.js';
 export type { ToolChoicePolicy } from './agent-loop.js';
 export { DEFAULT_LEASE_MS, resumeAgent, decideConfirmation, listPendingConfirmations } from './resume-agent.js';
 export type { ConfirmationDecision, DecideOptions, ResumeAgentOptions } from './resume-agent.js';
@@ -53,15 +53,11 @@ export type { ConfirmationBinding, ConfirmationClaims } from './confirmation-tok
 export { canonicalJson } from '../shared/canonical-json.js';
 export { createMemoryRunStore, processRunStore } from './memory-run-store.js';
 export { openSqliteRunStore } from './sqlite-run-store.js';
-export { createPostgresRunStore } from './postgres-run-store.js';
-export { createRunQueue } from './run-queue.js';
 export { planThenExecute } from './plan-then-execute/plan-then-execute.js';
 export type { PlanThenExecuteOptions, PlanThenExecuteResult, PlanThenExecuteUsage, PlannedCallOutcome } from './plan-then-execute/plan-then-execute.js';
 export { planSchemaFor, DEFAULT_MAX_PLANNED_CALLS, HOLE_KINDS, HOLE_KIND_SCHEMAS } from './plan-then-execute/execution-plan.js';
 export type { ExecutionPlan, HoleKind, PlanHole, PlannedCall } from './plan-then-execute/execution-plan.js';
 export type { ExtractionRequest, PlanConfirmation, PlanConfirmer } from './plan-then-execute/execute-plan.js';
-export type { ResumeOptionsFor, RunQueue, RunQueueOptions, WorkerOutcome } from './run-queue.js';
-export type { DecisionNotice, PostgresClient, PostgresPool, PostgresRunStore, PostgresRunStoreOptions } from './postgres-run-store.js';
 export type { SqliteRunStoreOptions } from './sqlite-run-store.js';
 export type {
   ClaimOptions,

@@ -11,7 +11,7 @@ import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { defineOutput } from '../tools/define-output.js';
 import { runAgent } from './run-agent.js';
-import { streamAgent } from './stream-agent.js';
+import { streamAgent } from './streaming/stream-agent.js';
 
 const getWeather = defineTool<{ city: string }>({
   name: 'get_weather',

@@ -10,24 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { safeParseJson } from '../shared/safe-json.js';
 import { MissingPeerError } from '../shared/errors.js';
 import { isMissingPackage } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
-import type { ToolCallOutcome } from './agent-result.js';
-import type { RunState } from './run-state.js';
-import {
-  checkSavedIds,
-  checkStoreId,
-  type ClaimResult,
-  type LeaseFence,
-  type RunLease,
-  type RunStatus,
-  type RunStore,
-  type StoredCall,
-  type StoredConfirmation,
-  type StoredRun,
-} from './run-store.js';
+import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
+import { checkSavedIds, checkStoreId, type ClaimResult, type LeaseFence, type RunStore, type StoredConfirmation, type StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -75,34 +62,8 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 `;
 
-function toRun(row: RunRow): StoredRun {
-  const run: StoredRun = {
-    runId: row.run_id,
-    status: row.status as RunStatus,
-    state: parseStored<RunState>(row.state, `run ${row.run_id}`),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  const lease = leaseOf(row);
-  if (lease) run.lease = lease;
-  return run;
-}
-
-interface ConfirmationRow {
-  run_id: string;
-  call_key: string;
-  approval_id: string;
-  call_id: string;
-  tool_name: string;
-  arguments: string;
-  summary: string;
-  token: string;
-  expires_at: number;
-  created_at: number;
-  decision: string | null;
-  reason: string | null;
-  decided_at: number | null;
-}
+/** SQLite text holds any string: free text is stored as it is. */
+const rows = new SqlRows({ textAsJson: false, damaged: 'the store file is damaged' });
 
 /**
  * Opens (creating if needed) a SQLite run store; throws {@link MissingPeerError} when better-sqlite3 is not installed,
@@ -144,10 +105,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       `INSERT INTO runs (run_id, status, state, created_at, updated_at) VALUES (@runId, @status, @state, @now, @now)
        ON CONFLICT (run_id) DO UPDATE SET status = excluded.status, state = excluded.state, updated_at = excluded.updated_at`,
     ),
-    insertConfirmation: db.prepare(
-      `INSERT OR IGNORE INTO confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
-       VALUES (@runId, @callKey, @approvalId, @callId, @toolName, @arguments, @summary, @token, @expiresAt, @createdAt)`,
-    ),
+    insertConfirmation: db.prepare(`INSERT OR IGNORE INTO confirmations (${CONFIRMATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     loadRun: db.prepare<[string], RunRow>(`SELECT * FROM runs WHERE run_id = ?`),
     recentRuns: db.prepare<[number], RunRow>(`SELECT * FROM runs ORDER BY updated_at DESC, rowid DESC LIMIT ?`),
     allConfirmations: db.prepare<[], ConfirmationRow>(`SELECT * FROM confirmations ORDER BY created_at, rowid`),
@@ -188,20 +146,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       } else {
         statements.upsertRun.run(row);
       }
-      for (const item of confirmations) {
-        statements.insertConfirmation.run({
-          runId: item.runId,
-          callKey: item.callKey,
-          approvalId: item.approvalId,
-          callId: item.callId,
-          toolName: item.toolName,
-          arguments: JSON.stringify(item.arguments ?? null),
-          summary: item.summary,
-          token: item.token,
-          expiresAt: item.expiresAt,
-          createdAt: item.createdAt,
-        });
-      }
+      for (const item of confirmations) statements.insertConfirmation.run(...rows.confirmationValues(item));
     },
   );
 
@@ -220,22 +165,22 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     async loadRun(runId) {
       checkStoreId('run id', runId);
       const row = statements.loadRun.get(runId);
-      return row && toRun(row);
+      return row && rows.run(row);
     },
     async listRuns({ limit = 100 } = {}) {
-      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map(toRun);
+      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map((row) => rows.run(row));
     },
     async listConfirmations(filter = {}) {
       if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
       return statements.allConfirmations
         .all()
         .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
-        .map(toConfirmation);
+        .map((row) => rows.confirmation(row));
     },
     async findConfirmation(approvalId) {
       checkStoreId('approval id', approvalId);
       const row = statements.findConfirmation.get(approvalId);
-      return row && toConfirmation(row);
+      return row && rows.confirmation(row);
     },
     async decide(runId, callKey, decision, reason, at) {
       checkStoreId('run id', runId);
@@ -255,12 +200,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
         takeOver: options.takeOver ? 1 : 0,
       }).changes;
       if (changed === 1) return { claimed: true };
-      const row = statements.loadRun.get(runId);
-      if (!row) return { claimed: false, status: undefined };
-      const held = leaseOf(row);
-      return held && held.owner !== lease.owner && held.expiresAt > now
-        ? { claimed: false, status: row.status as RunStatus, lease: held }
-        : { claimed: false, status: row.status as RunStatus };
+      return refusedClaim(statements.loadRun.get(runId), lease.owner, (held) => held.expiresAt > now);
     },
     async renewLease(runId, owner, expiresAt) {
       checkStoreId('run id', runId);
@@ -270,22 +210,15 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
       checkStoreId('run id', runId);
       statements.releaseLease.run(runId, owner);
     },
-    async beginCall(runId, callKey, claim, fence): Promise<StoredCall | undefined> {
+    async beginCall(runId, callKey, claim, fence) {
       checkStoreId('run id', runId);
-      const values = { runId, callKey, toolName: claim?.toolName ?? null, callId: claim?.callId ?? null, digest: claim?.digest ?? null };
+      const [toolName, callId, digest] = rows.claimValues(claim);
       const begun = fence
-        ? statements.fencedBeginCall.run({ ...values, owner: fence.leaseOwner }).changes
-        : statements.beginCall.run(runId, callKey, values.toolName, values.callId, values.digest).changes;
+        ? statements.fencedBeginCall.run({ runId, callKey, toolName, callId, digest, owner: fence.leaseOwner }).changes
+        : statements.beginCall.run(runId, callKey, toolName, callId, digest).changes;
       if (begun === 1) return undefined;
       if (fence && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
-      const row = statements.getCall.get(runId, callKey)!;
-      const stored: StoredCall =
-        row.status === 'done' && row.outcome !== null
-          ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row.outcome, `call ${callKey}`) }
-          : { status: 'executing' };
-      if (row.tool_name !== null && row.call_id !== null)
-        stored.claim = { toolName: row.tool_name, callId: row.call_id, ...(row.digest !== null ? { digest: row.digest } : {}) };
-      return stored;
+      return rows.call(statements.getCall.get(runId, callKey)!, callKey);
     },
     async finishCall(runId, callKey, outcome, fence) {
       checkStoreId('run id', runId);
@@ -341,30 +274,6 @@ function reportingLostFile(store: RunStore, path: string): RunStore {
   return wrapped as unknown as RunStore;
 }
 
-interface RunRow {
-  run_id: string;
-  status: string;
-  state: string;
-  created_at: number;
-  updated_at: number;
-  lease_owner: string | null;
-  lease_holder: string | null;
-  lease_expires_at: number | null;
-}
-
-interface CallRow {
-  status: string;
-  outcome: string | null;
-  tool_name: string | null;
-  call_id: string | null;
-  digest: string | null;
-}
-
-function leaseOf(row: RunRow): RunLease | undefined {
-  if (row.lease_owner === null || row.lease_expires_at === null) return undefined;
-  return { owner: row.lease_owner, holder: row.lease_holder ?? 'unknown process', expiresAt: row.lease_expires_at };
-}
-
 /** A store file written before leases existed gets their columns; its runs start with no lease. */
 function addLeaseColumns(db: BetterSqlite3.Database): void {
   const columns = new Set(
@@ -401,29 +310,4 @@ function restrictToOwner(path: string): void {
   } catch {
     // A file system without POSIX modes (or a file owned by someone else) keeps its own rules.
   }
-}
-
-function toConfirmation(row: ConfirmationRow): StoredConfirmation {
-  const confirmation: StoredConfirmation = {
-    approvalId: row.approval_id,
-    runId: row.run_id,
-    callKey: row.call_key,
-    callId: row.call_id,
-    toolName: row.tool_name,
-    arguments: parseStored<unknown>(row.arguments, `confirmation ${row.approval_id}`),
-    summary: row.summary,
-    token: row.token,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-  };
-  if (row.decision !== null) confirmation.decision = row.decision as 'approve' | 'deny';
-  if (row.reason !== null) confirmation.reason = row.reason;
-  if (row.decided_at !== null) confirmation.decidedAt = row.decided_at;
-  return confirmation;
-}
-
-function parseStored<T>(text: string, what: string): T {
-  const parsed = safeParseJson(text);
-  if (!parsed.success) throw new RunStoreError(`The stored ${what} is not valid JSON (${parsed.error.message}); the store file is damaged.`);
-  return parsed.value as T;
 }

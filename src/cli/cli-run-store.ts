@@ -6,7 +6,8 @@
  * explicit choice on the command line always wins.
  * @module
  */
-import { createPostgresRunStore, defaultStatePath, openSqliteRunStore, type RunStore } from '../agent/index.js';
+import { defaultStatePath, openSqliteRunStore, type RunStore } from '../agent/index.js';
+import { createPostgresRunStore } from '../stores/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 
 /** The options every store-using command takes. */

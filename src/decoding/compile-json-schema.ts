@@ -7,6 +7,7 @@ import { upgradeSchemaDialect, type SchemaDialect } from '../shared/json-schema/
 import { AutomatonWork, AutomatonWorkLimitError } from '../shared/regex/code-point-dfa.js';
 import { CompiledGrammar, reachableWorkBudget } from './compiled-grammar.js';
 import { DecodingLimitError } from './decoding-errors.js';
+import { DEFAULT_DECODING_LIMITS, decodingLimits, type DecodingLimits } from './decoding-limits.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -29,17 +30,26 @@ export interface CompileJsonSchemaOptions {
    * rewritten into 2020-12 first (`upgradeSchemaDialect`), as `defineTool` does. Default `2020-12`. A root `$schema` wins.
    */
   schemaDialect?: SchemaDialect;
-  /** Budget of automaton states per grammar (≈1 KiB each). Default 200,000. */
+  /** Budget of automaton states per grammar (≈1 KiB each). Default 200,000. The same as `limits.maxStates`, and wins over it. */
   maxStates?: number;
   /**
    * Steps the compilation may spend building the regex, format and intersection automata it has not cached yet (an
    * NFA state visited, an edge split, a transition of a product or of a minimization round): a count, not a deadline,
    * so a schema compiles or is refused alike on every machine. Past it, {@link DecodingLimitError} (`maxAutomatonWork`).
-   * Default {@link DEFAULT_MAX_AUTOMATON_WORK}.
+   * Default {@link DEFAULT_MAX_AUTOMATON_WORK}. The same as `limits.maxAutomatonWork`, and wins over it.
    */
   maxAutomatonWork?: number;
-  /** Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. */
+  /**
+   * Most nested frames (each object, array, string or number is one); deeper values are not offered. Default 32. The same
+   * as `limits.maxDepth`, and wins over it.
+   */
   maxDepth?: number;
+  /**
+   * Overrides of the compiler's budgets for this compile ({@link DEFAULT_DECODING_LIMITS} holds the defaults; docs/decoding.md
+   * says what each bounds and what a schema past it gets). A field that is not a limit, or a value that is not a whole
+   * number of 1 or more, throws `InvalidDecodingLimitsError` (`TW_INVALID_DECODING_LIMITS`).
+   */
+  limits?: Partial<DecodingLimits>;
   /**
    * `schema` (default): declared properties in the schema's order. `any`: in any order, each
    * at most once, with additional and pattern properties between them; an object must still
@@ -58,11 +68,8 @@ export interface CompileJsonSchemaOptions {
   precomputeWork?: number;
 }
 
-/**
- * Default `maxAutomatonWork`: 2.7 times what the costliest schema the coverage bench compiles needs (1,874,393 steps),
- * a few hundred milliseconds of one core; `^(.{0,100}){100}$`, which took 228 s to determinize, is refused after it.
- */
-export const DEFAULT_MAX_AUTOMATON_WORK = 5_000_000;
+/** Default `maxAutomatonWork`: the `maxAutomatonWork` row of {@link DEFAULT_DECODING_LIMITS}, under the name it had first. */
+export const DEFAULT_MAX_AUTOMATON_WORK = DEFAULT_DECODING_LIMITS.maxAutomatonWork;
 
 /**
  * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation
@@ -72,13 +79,15 @@ export const DEFAULT_MAX_AUTOMATON_WORK = 5_000_000;
  * @throws UnsupportedSchemaError for a keyword or regex feature that cannot be enforced exactly.
  * @throws SchemaCompileError for a malformed schema or one that accepts no value.
  * @throws DecodingLimitError (`maxAutomatonWork`) for a pattern whose automaton takes too many steps to build.
+ * @throws InvalidDecodingLimitsError for a `limits` field that is not a limit, or a value the engine cannot use.
  */
 export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, options: CompileJsonSchemaOptions = {}): CompiledGrammar {
+  const limits = decodingLimits(options.limits, shorthandLimits(options));
   const cache = vocabulary.grammarCache;
   const dialect = options.schemaDialect === undefined ? {} : { dialect: options.schemaDialect };
   const schemas: Record<string, unknown> = {};
   for (const [uri, remote] of Object.entries(options.schemas ?? {})) schemas[uri] = upgradeSchemaDialect(remote, { ...dialect, pointer: uri }).schema;
-  const automatonWork = new AutomatonWork(options.maxAutomatonWork ?? DEFAULT_MAX_AUTOMATON_WORK);
+  const automatonWork = new AutomatonWork(limits.maxAutomatonWork);
   let lowered: ReturnType<typeof lowerJsonSchema>;
   try {
     lowered = lowerJsonSchema(upgradeSchemaDialect(schema, dialect).schema, {
@@ -87,6 +96,7 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
       cache,
       propertyOrder: options.propertyOrder ?? 'schema',
       automatonWork,
+      limits,
     });
   } catch (error) {
     if (error instanceof AutomatonWorkLimitError) throw new DecodingLimitError('maxAutomatonWork', error.budget, error.subject, { cause: error });
@@ -98,8 +108,8 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
   const automaton = new JsonAutomaton(lowered.root, lowered.nodes, {
     flexible: options.layout === 'flexible',
     maxWhitespace: options.maxWhitespace ?? 16,
-    maxStates: options.maxStates ?? 200_000,
-    maxDepth: options.maxDepth ?? 32,
+    maxStates: limits.maxStates,
+    maxDepth: limits.maxDepth,
     tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
     cache,
   });
@@ -111,4 +121,13 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     lowered.accepts,
     options.precomputeWork ?? reachableWorkBudget(vocabulary.size) * (options.propertyOrder === 'any' ? 2 : 1),
   );
+}
+
+/** The limits given as options of their own (`maxStates`, `maxDepth`, `maxAutomatonWork`), which came before the table. */
+function shorthandLimits(options: CompileJsonSchemaOptions): Partial<DecodingLimits> {
+  const given: Partial<Record<keyof DecodingLimits, number>> = {};
+  if (options.maxStates !== undefined) given.maxStates = options.maxStates;
+  if (options.maxDepth !== undefined) given.maxDepth = options.maxDepth;
+  if (options.maxAutomatonWork !== undefined) given.maxAutomatonWork = options.maxAutomatonWork;
+  return given;
 }

@@ -59,3 +59,15 @@ export class DecodingLimitError extends ToolwrightError {
     this.value = value;
   }
 }
+
+/** A `limits` option of `compileJsonSchema` that names no limit, or gives one a value the engine cannot use. */
+export class InvalidDecodingLimitsError extends ToolwrightError {
+  /** @param problem what is wrong, naming the field */
+  constructor(problem: string, options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_INVALID_DECODING_LIMITS',
+      `The token-mask engine cannot use these limits: ${problem}. Pass only the names of DEFAULT_DECODING_LIMITS, each a whole number of 1 or more (docs/decoding.md lists them, their defaults and bounds).`,
+      options,
+    );
+  }
+}

@@ -16,18 +16,13 @@
  * a matching `$dynamicAnchor`, else the root when the root declares it); where the two differ the reference is
  * refused, so the mask never accepts a value the registry or the specification rejects.
  * The lowering compiles a schema holding a dynamic reference once per function it is reached in (its "frame"),
- * at most {@link MAX_DYNAMIC_SPECIALIZATIONS} times in all.
+ * at most `maxDynamicSpecializations` times in all (`decoding-limits.ts`): each (schema, frame) pair is a location denoted
+ * once, about the cost of one more copy of that subschema.
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
 import { SUBSCHEMA_ARRAY_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from '../shared/json-schema/keywords.js';
 import type { SchemaRegistry } from '../shared/json-schema/schema-registry.js';
-
-/**
- * Most (schema, frame) pairs compiled for schemas that hold a dynamic reference: each pair is a location denoted once
- * (about the cost of one more copy of that subschema). Past it the reference is refused with this budget named.
- */
-export const MAX_DYNAMIC_SPECIALIZATIONS = 1024;
 
 /** The keywords that resolve like a dynamic reference in the registry's Ajv. */
 export const DYNAMIC_REFERENCE_KEYWORDS = ['$dynamicRef', '$recursiveRef'] as const;

@@ -9,9 +9,6 @@
 import { ANY_CHAR } from '../shared/regex/code-point-set.js';
 import { CodePointDfa, MAX_DFA_STATES, partitionEdges, type CharEdge } from '../shared/regex/code-point-dfa.js';
 
-/** Most patterns (over all `patternProperties` an object combines) whose signatures are tracked. */
-export const MAX_KEY_PATTERNS = 16;
-
 /**
  * Per signature (bit i: pattern i matches), the keys that are not in `excluded` and match
  * exactly those patterns; signatures no key has are absent. Undefined when the product

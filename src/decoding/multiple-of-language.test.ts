@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ajvMultipleOf, intersectNumberAutomata, MULTIPLE_OF_MAX_VALUES, planMultipleOf, type NumberRange } from './multiple-of-language.js';
+import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
+import { ajvMultipleOf, intersectNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
 import { numberAutomaton, toPlainDecimal } from './number-language.js';
 
 const range = (minimum: number, maximum: number, integer = false): NumberRange => ({
@@ -104,8 +105,8 @@ describe('multipleOf as the registry Ajv decides it', () => {
     const unbounded = planMultipleOf(range(-Infinity, Infinity), [0.01]);
     expect(unbounded.kind).toBe('refused');
     expect(unbounded.kind === 'refused' && unbounded.reason).toContain('0.07 / 0.01');
-    const wide = planMultipleOf(range(0, MULTIPLE_OF_MAX_VALUES * 0.1), [0.1]);
-    expect(wide.kind === 'refused' && wide.reason).toContain('MULTIPLE_OF_MAX_VALUES');
+    const wide = planMultipleOf(range(0, DEFAULT_DECODING_LIMITS.multipleOfMaxValues * 0.1), [0.1]);
+    expect(wide.kind === 'refused' && wide.reason).toContain('limits.multipleOfMaxValues');
     const big = planMultipleOf(range(-Infinity, Infinity, true), [3]);
     expect(big.kind === 'refused' && big.reason).toContain('±9007199254740992');
   });

@@ -16,14 +16,11 @@
  * is refused by the caller with the reason returned here.
  * @module
  */
+import { DEFAULT_DECODING_LIMITS, type DecodingLimits } from './decoding-limits.js';
 import { NUMBER_SYMBOLS, NumberAutomaton, toDecimal } from './number-language.js';
 
-/** Most multiples a bounded interval may hold for them to be listed as literal values. */
-export const MULTIPLE_OF_MAX_VALUES = 4096;
-/** Largest scaled modulus (`m · 10^s` for `s` fraction digits) of the remainder automaton. */
-export const MULTIPLE_OF_MAX_MODULUS = 10_000;
-/** Most states the product of the bound automaton and the remainder automaton may have. */
-export const MULTIPLE_OF_MAX_STATES = 200_000;
+/** The budgets a `multipleOf` plan works within: the multiples listed one by one, and the largest scaled modulus. */
+export type MultipleOfLimits = Pick<DecodingLimits, 'multipleOfMaxValues' | 'multipleOfMaxModulus'>;
 
 const MINUS = 10;
 const DOT = 11;
@@ -59,7 +56,7 @@ export interface ScaledModulus {
 }
 
 /** How to enforce `multipleOf` (every divisor in `divisors`) on numbers in `range`. */
-export function planMultipleOf(range: NumberRange, divisors: readonly number[]): MultipleOfPlan {
+export function planMultipleOf(range: NumberRange, divisors: readonly number[], limits: MultipleOfLimits = DEFAULT_DECODING_LIMITS): MultipleOfPlan {
   const distinct = [...new Set(divisors)];
   let integer = range.integer;
   let { minimum, maximum } = range;
@@ -80,8 +77,8 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[]):
     const scaled = exactScaledModulus(divisor);
     if (scaled === undefined) {
       why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (0.07 / 0.01 is 7.000000000000001: 0.07 fails)`;
-    } else if (scaled.modulus > MULTIPLE_OF_MAX_MODULUS) {
-      why = `${divisor} scales to ${scaled.modulus}, above the remainder automaton's ${MULTIPLE_OF_MAX_MODULUS} (MULTIPLE_OF_MAX_MODULUS)`;
+    } else if (scaled.modulus > limits.multipleOfMaxModulus) {
+      why = `${divisor} scales to ${scaled.modulus}, above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
     } else {
       // beyond this the float quotient or the shortest text of a valid double stops matching exact decimal divisibility
       const limit = scaled.scale === 0 ? 2 ** 53 : 10 ** (15 - scaled.scale);
@@ -92,12 +89,12 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[]):
     moduli.push(scaled!);
   }
   if (why === undefined) return { kind: 'automaton', range: tightened, moduli };
-  const values = listMultiples(tightened, others);
+  const values = listMultiples(tightened, others, limits.multipleOfMaxValues);
   if (values !== undefined) return { kind: 'values', values };
   return {
     kind: 'refused',
     reason:
-      `multipleOf: ${why}, and the range holds more than ${MULTIPLE_OF_MAX_VALUES} multiples to list one by one (MULTIPLE_OF_MAX_VALUES); ` +
+      `multipleOf: ${why}, and the range holds more than ${limits.multipleOfMaxValues} multiples to list one by one (limits.multipleOfMaxValues); ` +
       `bound the value with "minimum" and "maximum", or use an integer unit`,
   };
 }
@@ -116,13 +113,13 @@ function exactScaledModulus(divisor: number): ScaledModulus | undefined {
 }
 
 /** Every double in the range that Ajv takes as a multiple of all divisors, or undefined past the budget. */
-function listMultiples(range: NumberRange, divisors: readonly number[]): number[] | undefined {
+function listMultiples(range: NumberRange, divisors: readonly number[], maxValues: number): number[] | undefined {
   if (!Number.isFinite(range.minimum) || !Number.isFinite(range.maximum)) return undefined;
   const divisor = Math.max(...divisors);
   // Ajv's quotient rounds monotonically, so a passing d has fl(d / m) = k with k within one of [min / m, max / m]
   const first = Math.floor(range.minimum / divisor) - 1;
   const last = Math.ceil(range.maximum / divisor) + 1;
-  if (!(last - first < MULTIPLE_OF_MAX_VALUES)) return undefined;
+  if (!(last - first < maxValues)) return undefined;
   const found = new Set<number>();
   for (let k = first; k <= last; k++) {
     // a passing d lies within one ulp of k · m, and fl(k · m) within half an ulp: two neighbours each side cover it
@@ -190,11 +187,15 @@ function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton 
   return new NumberAutomaton(next, accepting);
 }
 
-/** Texts both automata accept (a product, reachable states only), or null when none; undefined past `MULTIPLE_OF_MAX_STATES`. */
-export function intersectNumberAutomata(base: NumberAutomaton, moduli: readonly ScaledModulus[]): NumberAutomaton | null | undefined {
+/** Texts both automata accept (a product, reachable states only), or null when none; undefined past `maxStates` states. */
+export function intersectNumberAutomata(
+  base: NumberAutomaton,
+  moduli: readonly ScaledModulus[],
+  maxStates = DEFAULT_DECODING_LIMITS.multipleOfMaxStates,
+): NumberAutomaton | null | undefined {
   let result = base;
   for (const modulus of moduli) {
-    const product = product2(result, remainderAutomaton(modulus));
+    const product = product2(result, remainderAutomaton(modulus), maxStates);
     if (product === undefined) return undefined;
     if (product === null) return null;
     result = product;
@@ -207,7 +208,7 @@ export function intersectTwoNumberAutomata(left: NumberAutomaton, right: NumberA
   return product2(left, right, Infinity)!;
 }
 
-function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates = MULTIPLE_OF_MAX_STATES): NumberAutomaton | null | undefined {
+function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates: number): NumberAutomaton | null | undefined {
   const rightCount = right.accepting.length;
   const ids = new Map<number, number>([[0, 0]]);
   const pairs: number[] = [0];

@@ -13,9 +13,6 @@
  */
 import type { ObjectAlternative, ObjectProgressRules } from './grammar-ir.js';
 
-/** Most declared properties an object may have when its frame keeps the set written (one bit each in an int32). */
-export const MAX_TRACKED_PROPERTIES = 30;
-
 /** The `property` of a frame whose last key was of key class `index`. */
 export function classProperty(index: number): number {
   return -2 - index;

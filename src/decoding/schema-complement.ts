@@ -14,6 +14,7 @@
  * @module
  */
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import type { DecodingLimits } from './decoding-limits.js';
 
 /** Sorted ids of schema locations that must all hold; `[]` is `true`, `[0]` is `false` (as in `lower-json-schema.ts`). */
 export type LocationSet = readonly number[];
@@ -25,9 +26,6 @@ const isTrue = (set: LocationSet): boolean => set.length === 0;
 const isFalse = (set: LocationSet): boolean => set[0] === 0;
 /** True when every value of `held` satisfies `needed` (a location set holds all of its locations): no value can fail it. */
 const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(held) || needed.every((id) => held.includes(id));
-
-/** Items a complement may unroll one by one ("one item past the prefix fails `items`") when the other side bounds the length. */
-export const MAX_UNROLLED_ITEMS = 16;
 
 /**
  * `contains` with its bounds: the array holds between `min` and `max` items (`Infinity`: unbounded) that satisfy `set`.
@@ -82,6 +80,8 @@ export interface StringPiece {
 
 /** What the difference needs from the lowering. */
 export interface DifferenceContext<T extends DifferenceTyped> {
+  /** The budgets of the compile: the alternatives a difference, and a literal complement, may reach; the items a complement unrolls. */
+  readonly limits: Pick<DecodingLimits, 'maxAlternatives' | 'maxLiteralComplementAlternatives' | 'maxUnrolledItems'>;
   blank(type: T['type'], pointer: string): T;
   intersect(left: T, right: T): T | undefined;
   /** A location set denoting the complement of `set` (every JSON value `set` rejects). */
@@ -130,15 +130,12 @@ const UNDERSTOOD = new Set([
   'pointer',
 ]);
 
-/** Most alternatives the complement of array or object literals may reach (the lowering's MAX_ALTERNATIVES, 256). */
-export const MAX_LITERAL_COMPLEMENT_ALTERNATIVES = 256;
-
 /** Thrown inside a difference when it cannot be built exactly; the caller refuses its keyword. */
 export class ComplementRefused extends Error {}
 
 /**
  * `left ∧ ¬right` as a union of alternatives, or undefined when it is not expressible
- * exactly or would exceed `maxAlternatives` (then `keyword` at `pointer` is refused).
+ * exactly or would exceed `limits.maxAlternatives` (then `keyword` at `pointer` is refused).
  */
 export function differenceOf<T extends DifferenceTyped>(
   left: readonly T[],
@@ -146,14 +143,14 @@ export function differenceOf<T extends DifferenceTyped>(
   context: DifferenceContext<T>,
   keyword: string,
   pointer: string,
-  maxAlternatives: number,
 ): T[] | undefined {
+  const maxAlternatives = context.limits.maxAlternatives;
   let result: T[] = [...left];
   try {
     for (const negated of right) {
       result = result.flatMap((typed) => subtractTyped(typed, negated, context));
       if (result.length > maxAlternatives) {
-        context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (MAX_ALTERNATIVES)`);
+        context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
         return undefined;
       }
     }
@@ -280,8 +277,10 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
           });
           result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
           // each excluded literal multiplies the alternatives: stop before the product grows past any budget
-          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
-            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
+          if (result.length > context.limits.maxLiteralComplementAlternatives)
+            throw new ComplementRefused(
+              `the complement of these literals expands to more than ${context.limits.maxLiteralComplementAlternatives} alternatives (limits.maxLiteralComplementAlternatives)`,
+            );
         }
         return result;
       }
@@ -324,14 +323,14 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
           const longer = piece();
           longer.minItems = from + 1;
           pieces.push(longer);
-        } else if (limit - from > MAX_UNROLLED_ITEMS && from === 0) {
+        } else if (limit - from > context.limits.maxUnrolledItems && from === 0) {
           // every position falls under `items`: "some item fails it" is a contains of its complement
           const failing = piece();
           failing.contains = [{ set: context.complement(negated.items), min: 1, max: Infinity, pointer: negated.pointer }];
           pieces.push(failing);
-        } else if (limit - from > MAX_UNROLLED_ITEMS) {
+        } else if (limit - from > context.limits.maxUnrolledItems) {
           throw new ComplementRefused(
-            `an item failing "items" at any position past "prefixItems" is not enforced unless the array holds at most ${MAX_UNROLLED_ITEMS} items past the prefix (maxItems)`,
+            `an item failing "items" at any position past "prefixItems" is not enforced unless the array holds at most ${context.limits.maxUnrolledItems} items past the prefix (maxItems; limits.maxUnrolledItems)`,
           );
         } else {
           for (let index = from; index < limit; index++) itemFails(index, negated.items);
@@ -378,8 +377,10 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
           }
           result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
           // each excluded literal multiplies the alternatives: stop before the product grows past any budget
-          if (result.length > MAX_LITERAL_COMPLEMENT_ALTERNATIVES)
-            throw new ComplementRefused(`the complement of these literals expands to more than ${MAX_LITERAL_COMPLEMENT_ALTERNATIVES} alternatives`);
+          if (result.length > context.limits.maxLiteralComplementAlternatives)
+            throw new ComplementRefused(
+              `the complement of these literals expands to more than ${context.limits.maxLiteralComplementAlternatives} alternatives (limits.maxLiteralComplementAlternatives)`,
+            );
         }
         return result;
       }

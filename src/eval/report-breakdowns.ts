@@ -8,8 +8,7 @@
  */
 import type { EvalMetrics } from './metrics.js';
 import { fraction } from './report-input.js';
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+import { escapeMarkup } from '../shared/escape-markup.js';
 
 interface Table {
   id: string;
@@ -88,10 +87,10 @@ const hasCount = (cell: string) => !/^0\//.test(cell);
 export function renderBreakdownsHtml(metrics: EvalMetrics): string[] {
   return tables(metrics).map(
     (table) =>
-      `<h2>${escapeHtml(table.title)}</h2><div class="table-wrap"><table id="${table.id}"><thead><tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${table.rows
+      `<h2>${escapeMarkup(table.title)}</h2><div class="table-wrap"><table id="${table.id}"><thead><tr>${table.header.map((cell) => `<th>${escapeMarkup(cell)}</th>`).join('')}</tr></thead><tbody>${table.rows
         .map(
           (row) =>
-            `<tr>${row.map((cell, index) => `<td>${table.badColumns.includes(index) ? `<span class="${hasCount(cell) ? 'bad' : 'ok'}">${escapeHtml(cell)}</span>` : escapeHtml(cell)}</td>`).join('')}</tr>`,
+            `<tr>${row.map((cell, index) => `<td>${table.badColumns.includes(index) ? `<span class="${hasCount(cell) ? 'bad' : 'ok'}">${escapeMarkup(cell)}</span>` : escapeMarkup(cell)}</td>`).join('')}</tr>`,
         )
         .join('')}</tbody></table></div>`,
   );

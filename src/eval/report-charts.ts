@@ -5,6 +5,7 @@
  * @module
  */
 import type { StrategyMetrics } from './metrics.js';
+import { escapeMarkup } from '../shared/escape-markup.js';
 
 /** Colours per strategy, fixed so that every report reads the same way. */
 export const STRATEGY_COLORS: Readonly<Record<string, string>> = Object.freeze({
@@ -15,7 +16,6 @@ export const STRATEGY_COLORS: Readonly<Record<string, string>> = Object.freeze({
   'plan-then-execute': '#7d3c98',
 });
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value * 1000) / 10}%`);
 const color = (strategy: string) => STRATEGY_COLORS[strategy] ?? '#555';
 
@@ -54,10 +54,10 @@ export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string 
     used.push({ cx, cy: clean });
     parts.push(`<line x1="${cx + shift}" x2="${cx + shift}" y1="${clean}" y2="${attacked}" stroke="${color(row.strategy)}" stroke-dasharray="3 3"/>`);
     parts.push(
-      `<circle cx="${cx + shift}" cy="${attacked}" r="5" fill="#fff" stroke="${color(row.strategy)}" stroke-width="2"><title>${escapeXml(`${row.strategy}: utility under attack ${pct(row.utilityUnderAttack.rate)}`)}</title></circle>`,
+      `<circle cx="${cx + shift}" cy="${attacked}" r="5" fill="#fff" stroke="${color(row.strategy)}" stroke-width="2"><title>${escapeMarkup(`${row.strategy}: utility under attack ${pct(row.utilityUnderAttack.rate)}`)}</title></circle>`,
     );
     parts.push(
-      `<circle cx="${cx + shift}" cy="${clean}" r="6" fill="${color(row.strategy)}"><title>${escapeXml(`${row.strategy}: clean utility ${pct(row.cleanUtility.rate)}, attack effects ${pct(row.attackEffects.rate)}`)}</title></circle>`,
+      `<circle cx="${cx + shift}" cy="${clean}" r="6" fill="${color(row.strategy)}"><title>${escapeMarkup(`${row.strategy}: clean utility ${pct(row.cleanUtility.rate)}, attack effects ${pct(row.attackEffects.rate)}`)}</title></circle>`,
     );
   }
   const legendX = left + plotWidth + 24;
@@ -65,9 +65,9 @@ export function utilityVsEffectsChart(rows: readonly StrategyMetrics[]): string 
   rows.forEach((row, index) => {
     const ly = top + 28 + index * 32;
     parts.push(`<circle cx="${legendX + 6}" cy="${ly - 4}" r="6" fill="${color(row.strategy)}"/>`);
-    parts.push(`<text x="${legendX + 18}" y="${ly}" font-size="12" fill="#222">${escapeXml(row.strategy)}</text>`);
+    parts.push(`<text x="${legendX + 18}" y="${ly}" font-size="12" fill="#222">${escapeMarkup(row.strategy)}</text>`);
     parts.push(
-      `<text x="${legendX + 18}" y="${ly + 12}" font-size="10" fill="#666">${escapeXml(`${pct(row.cleanUtility.rate)} / ${pct(row.utilityUnderAttack.rate)} / ${pct(row.attackEffects.rate)}`)}</text>`,
+      `<text x="${legendX + 18}" y="${ly + 12}" font-size="10" fill="#666">${escapeMarkup(`${pct(row.cleanUtility.rate)} / ${pct(row.utilityUnderAttack.rate)} / ${pct(row.attackEffects.rate)}`)}</text>`,
     );
   });
   const keyY = top + 28 + rows.length * 32 + 12;
@@ -118,14 +118,14 @@ export function ratesChart(rows: readonly StrategyMetrics[]): string {
       const bx = gx + index * barWidth;
       const barTop = y(value ?? 0);
       parts.push(
-        `<rect x="${bx}" y="${barTop}" width="${barWidth - 4}" height="${Math.max(0, top + plotHeight - barTop)}" fill="${series.color}"><title>${escapeXml(`${row.strategy}, ${series.label}: ${pct(value)}`)}</title></rect>`,
+        `<rect x="${bx}" y="${barTop}" width="${barWidth - 4}" height="${Math.max(0, top + plotHeight - barTop)}" fill="${series.color}"><title>${escapeMarkup(`${row.strategy}, ${series.label}: ${pct(value)}`)}</title></rect>`,
       );
       parts.push(
         `<text x="${bx + (barWidth - 4) / 2}" y="${barTop - 4}" font-size="9" text-anchor="middle" fill="#333">${value === null ? 'n/a' : Math.round(value * 100)}</text>`,
       );
     });
     parts.push(
-      `<text x="${gx + (BAR_SERIES.length * barWidth) / 2 - 2}" y="${top + plotHeight + 18}" font-size="12" text-anchor="middle" fill="${color(row.strategy)}" font-weight="600">${escapeXml(row.strategy)}</text>`,
+      `<text x="${gx + (BAR_SERIES.length * barWidth) / 2 - 2}" y="${top + plotHeight + 18}" font-size="12" text-anchor="middle" fill="${color(row.strategy)}" font-weight="600">${escapeMarkup(row.strategy)}</text>`,
     );
   });
   parts.push(`<line x1="${left}" x2="${width - 10}" y1="${top + plotHeight}" y2="${top + plotHeight}" stroke="#888"/>`);
@@ -136,5 +136,5 @@ export function ratesChart(rows: readonly StrategyMetrics[]): string {
 }
 
 function svg(width: number, height: number, title: string, parts: readonly string[]): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif"><title>${escapeXml(title)}</title>${parts.join('')}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeMarkup(title)}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif"><title>${escapeMarkup(title)}</title>${parts.join('')}</svg>`;
 }

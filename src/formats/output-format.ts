@@ -9,20 +9,30 @@ import type { ModelOutputFormat, ModelResponse } from '../protocol/model-exchang
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { JsonSchemaObject } from '../tools/types.js';
-import { nullRestorePlan, openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
+import { declaredSchema, type DeclaredSchema } from './declared-schema.js';
+import { nullRestorePlan } from './provider-schema/index.js';
 
 /** The output schema for `provider`; each warning names the output in `tool`. */
-export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): { schema: JsonSchemaObject; warnings: FormatWarning[] } {
-  let schema = format.schema;
-  const warnings: FormatWarning[] = [];
-  if (provider === 'openai-strict') {
-    const converted = toOpenAIStrictSchema(schema);
-    schema = converted.schema;
-    warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(schema));
-  } else {
-    warnings.push(...schemaCompatibilityWarnings(schema, provider));
-  }
-  return { schema, warnings: warnings.map((warning) => ({ ...warning, tool: format.name })) };
+export function declaredOutputSchema(format: ModelOutputFormat, provider: SchemaProvider): DeclaredSchema {
+  return declaredSchema(format.schema, provider, format.name, false);
+}
+
+/** A final answer declared for OpenAI's Structured Outputs, as both OpenAI APIs take it. */
+export interface OpenAIStructuredOutput {
+  name: string;
+  description?: string;
+  schema: JsonSchemaObject;
+  strict: true;
+}
+
+/**
+ * The final answer's declaration for Chat's `response_format.json_schema` and Responses' `text.format`: the answer is
+ * decoded under the strict rewrite of the schema; the agent validates the original.
+ */
+export function openAIStructuredOutput(format: ModelOutputFormat): { declaration: OpenAIStructuredOutput; warnings: FormatWarning[] } {
+  const declared = declaredOutputSchema(format, 'openai-strict');
+  const { name, description } = format;
+  return { declaration: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true }, warnings: declared.warnings };
 }
 
 /**

@@ -42,7 +42,7 @@ export function createModel(spec: string, options: ModelOptions = {}): Model {
   switch (provider) {
     case 'openai':
     case 'openai-responses': {
-      const settings = openAISettings(modelName, options);
+      const settings = officialSettings(OPENAI, modelName, options);
       return provider === 'openai-responses' || options.api === 'responses' ? new OpenAIResponsesModel(settings) : new OpenAIChatModel(settings);
     }
     case 'openai-compatible': {
@@ -50,7 +50,7 @@ export function createModel(spec: string, options: ModelOptions = {}): Model {
       return options.api === 'responses' ? new OpenAIResponsesModel(settings) : new OpenAIChatModel(settings);
     }
     case 'anthropic':
-      return new AnthropicModel(anthropicSettings(modelName, options));
+      return new AnthropicModel(officialSettings(ANTHROPIC, modelName, options));
     case 'local':
       return new LazyLocalModel(modelName, options.local);
     case 'ai-sdk':
@@ -74,16 +74,42 @@ function aiSDKExample(modelName: string): string {
   return `${modelName.slice(0, colon).split('.')[0]}('${modelName.slice(colon + 1)}')`;
 }
 
-function openAISettings(modelName: string, options: ModelOptions): ProviderSettings {
-  const apiKey = options.apiKey ?? readEnv(options.env, 'OPENAI_API_KEY');
-  if (apiKey === undefined) throw new MissingApiKeyError('OpenAI', 'OPENAI_API_KEY');
-  const baseURL = options.baseURL ?? readEnv(options.env, 'OPENAI_BASE_URL');
+/** A provider with an official SDK and public endpoint: where its key and base URL come from when the options do not say. */
+interface OfficialProvider {
+  provider: 'openai' | 'anthropic';
+  providerName: string;
+  keyVariable: string;
+  baseURLVariable: string;
+  publicBaseURL: string;
+}
+
+const OPENAI: OfficialProvider = {
+  provider: 'openai',
+  providerName: 'OpenAI',
+  keyVariable: 'OPENAI_API_KEY',
+  baseURLVariable: 'OPENAI_BASE_URL',
+  publicBaseURL: 'https://api.openai.com/v1',
+};
+
+const ANTHROPIC: OfficialProvider = {
+  provider: 'anthropic',
+  providerName: 'Anthropic',
+  keyVariable: 'ANTHROPIC_API_KEY',
+  baseURLVariable: 'ANTHROPIC_BASE_URL',
+  publicBaseURL: 'https://api.anthropic.com',
+};
+
+function officialSettings(official: OfficialProvider, modelName: string, options: ModelOptions): ProviderSettings {
+  const { provider, providerName, keyVariable } = official;
+  const apiKey = options.apiKey ?? readEnv(options.env, keyVariable);
+  if (apiKey === undefined) throw new MissingApiKeyError(providerName, keyVariable);
+  const baseURL = options.baseURL ?? readEnv(options.env, official.baseURLVariable);
   return {
-    provider: 'openai',
+    provider,
     modelName,
     apiKey,
     baseURL,
-    context: { providerName: 'OpenAI', modelId: modelName, baseURL: baseURL ?? 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY' },
+    context: { providerName, modelId: modelName, baseURL: baseURL ?? official.publicBaseURL, keyVariable },
     options,
   };
 }
@@ -110,20 +136,6 @@ function compatibleSettings(spec: string, modelName: string, options: ModelOptio
       baseURL,
       keyVariable: options.baseURL === undefined ? 'OPENAI_API_KEY' : undefined,
     },
-    options,
-  };
-}
-
-function anthropicSettings(modelName: string, options: ModelOptions): ProviderSettings {
-  const apiKey = options.apiKey ?? readEnv(options.env, 'ANTHROPIC_API_KEY');
-  if (apiKey === undefined) throw new MissingApiKeyError('Anthropic', 'ANTHROPIC_API_KEY');
-  const baseURL = options.baseURL ?? readEnv(options.env, 'ANTHROPIC_BASE_URL');
-  return {
-    provider: 'anthropic',
-    modelName,
-    apiKey,
-    baseURL,
-    context: { providerName: 'Anthropic', modelId: modelName, baseURL: baseURL ?? 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY' },
     options,
   };
 }

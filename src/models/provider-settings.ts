@@ -26,3 +26,19 @@ export function createTransport(settings: ProviderSettings): ProviderTransport {
     onRetry: settings.options.onRetry,
   });
 }
+
+/**
+ * The client options both official SDKs take alike: the key and endpoint, the SDK's own retries off
+ * (the transport retries, see `callWithRetries`), the per-attempt timeout, extra headers and a custom fetch.
+ */
+export function sdkClientOptions(settings: ProviderSettings) {
+  const options = settings.options;
+  return {
+    apiKey: settings.apiKey,
+    ...(settings.baseURL === undefined ? {} : { baseURL: settings.baseURL }),
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+}

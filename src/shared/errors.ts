@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   TW_UNSUPPORTED_SCHEMA: 'A JSON Schema keyword or regex feature that the token-mask engine cannot enforce exactly.',
   TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
   TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth, automaton-building work).',
+  TW_INVALID_DECODING_LIMITS: 'The `limits` given to the token-mask compiler name an unknown limit or give one a value it cannot use.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -15,17 +15,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseEntry, createSurfaceProgram, PACKAGE_ROOT, readEntryPoints, type EntrySurface } from '../../scripts/public-surface.js';
 
 const PINNED_NAME_COUNTS: Record<string, number> = {
-  '.': 94,
+  '.': 64,
   './agent': 62,
   './ai-sdk': 14,
-  './decoding': 23,
-  './errors': 29,
+  './decoding': 26,
+  './errors': 32,
   './eval': 75,
   './formats': 64,
   './mcp': 35,
   './models': 8,
   './openai-agents': 8,
   './policy': 48,
+  './stores': 31,
   './test': 12,
   './tools': 44,
 };

@@ -16,7 +16,7 @@ import {
   RunStoreError,
   RunStoreUnavailableError,
 } from '../../src/agent/agent-errors.js';
-import { DecodingLimitError, UnsupportedSchemaError, VocabularyError } from '../../src/decoding/decoding-errors.js';
+import { DecodingLimitError, InvalidDecodingLimitsError, UnsupportedSchemaError, VocabularyError } from '../../src/decoding/decoding-errors.js';
 import {
   InvalidModelSpecError,
   MissingApiKeyError,
@@ -77,6 +77,7 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['UnsupportedSchemaError', () => new UnsupportedSchemaError('not', '#', 'negation')],
   ['VocabularyError', () => new VocabularyError('broken')],
   ['DecodingLimitError', () => new DecodingLimitError('maxStates', 1)],
+  ['InvalidDecodingLimitsError', () => new InvalidDecodingLimitsError('`limits.maxDepth` must be a whole number of 1 or more (got 0)')],
   ['ScriptExhaustedError', () => new ScriptExhaustedError(2, 1)],
   ['ProviderError', () => new ProviderError('TW_PROVIDER_RESPONSE', context, 'base')],
   ['InvalidModelSpecError', () => new InvalidModelSpecError('x', 'no provider')],

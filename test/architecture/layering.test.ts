@@ -1,6 +1,6 @@
 /**
  * The one-way layering, re-derived from the sources so that it cannot be weakened
- * silently: shared → tools → protocol → formats/decoding → models → policy → agent → mcp/eval/interop → cli.
+ * silently: shared → tools → protocol → formats/decoding → models → policy → agent → stores → mcp/eval/interop → cli.
  * Within formats/ and models/, each provider's folder is its own: it imports no other provider's folder.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,10 +21,11 @@ const RANK: Record<string, number> = {
   models: 4,
   policy: 5,
   agent: 6,
-  mcp: 7,
-  eval: 7,
-  interop: 7,
-  cli: 8,
+  stores: 7,
+  mcp: 8,
+  eval: 8,
+  interop: 8,
+  cli: 9,
 };
 
 function walk(folder: string): string[] {

@@ -43,6 +43,15 @@ describe('package exports', () => {
     expect(testModule.createScriptedModel).toBeTypeOf('function');
   });
 
+  it('serves the run stores and the queue from toolwright/stores, not from the root', async () => {
+    const stores = (await import(sourceOf((pkg.exports['./stores'] as { import: string }).import))) as Record<string, unknown>;
+    for (const name of ['createMemoryRunStore', 'processRunStore', 'openSqliteRunStore', 'createPostgresRunStore', 'createRunQueue', 'RunStoreError'])
+      expect(stores[name], name).toBeTypeOf('function');
+    const rootModule = (await import(sourceOf((pkg.exports['.'] as { import: string }).import))) as Record<string, unknown>;
+    for (const name of ['createMemoryRunStore', 'processRunStore', 'openSqliteRunStore', 'createPostgresRunStore', 'createRunQueue'])
+      expect(rootModule[name], name).toBeUndefined();
+  });
+
   it('has a bin built from the CLI entry', () => {
     expect(existsSync(sourceOf(pkg.bin.toolwright!))).toBe(true);
     expect(readFileSync(sourceOf(pkg.bin.toolwright!), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);

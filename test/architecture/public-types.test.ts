@@ -53,6 +53,7 @@ describe('public types', () => {
       './models',
       './openai-agents',
       './policy',
+      './stores',
       './test',
       './tools',
     ]);

@@ -65,6 +65,7 @@ describe('root entry', () => {
     'src/interop/ai-sdk/index.ts',
     'src/interop/openai-agents/index.ts',
     'src/models/ai-sdk/index.ts',
+    'src/stores/index.ts',
   ])('%s imports no optional peer statically (only toolwright/mcp needs one, the MCP SDK)', (entry) => {
     const { bare } = staticGraph(resolve(root, entry));
     expect([...bare].filter((specifier) => OPTIONAL_PEERS.some((pattern) => pattern.test(specifier)))).toEqual([]);

@@ -265,15 +265,15 @@ describe('contains, minContains, maxContains', () => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
   });
 
-  it('refuses a fifth contains schema on one array, naming CONTAINS_MAX_CELLS', () => {
+  it('refuses a fifth contains schema on one array, naming limits.containsMaxCells', () => {
     const schema = { type: 'array', allOf: [0, 1, 2, 3, 4].map((value) => ({ contains: { const: value } })) };
     expect(refusal(schema)).toEqual({ keyword: 'contains', pointer: '#/allOf/4' });
-    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/32 cells.*CONTAINS_MAX_CELLS \(16\)/);
+    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/32 cells.*limits\.containsMaxCells \(16\)/);
     // four are within the budget
     expect(refusal({ type: 'array', allOf: [0, 1, 2, 3].map((value) => ({ contains: { const: value } })) })).toBeUndefined();
   });
 
-  it('refuses two counters whose counts make more than CONTAINS_MAX_COUNT_STATES states, naming the budget', () => {
+  it('refuses two counters whose counts make more than limits.containsMaxCountStates states, naming the budget', () => {
     const schema = {
       type: 'array',
       allOf: [
@@ -282,7 +282,7 @@ describe('contains, minContains, maxContains', () => {
       ],
     };
     expect(refusal(schema)).toEqual({ keyword: 'contains', pointer: '#/allOf/1' });
-    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/10201 states.*CONTAINS_MAX_COUNT_STATES \(4096\)/);
+    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/10201 states.*limits\.containsMaxCountStates \(4096\)/);
     // one large counter alone is bounded by the items only; 64 × 64 states fit
     expect(refusal({ type: 'array', contains: { type: 'number' }, maxContains: 10000 })).toBeUndefined();
     const fitting = {
@@ -329,7 +329,7 @@ describe('contains, minContains, maxContains', () => {
   });
 
   it('lenient lists what it relaxed and stays looser than the schema', () => {
-    // past CONTAINS_MAX_CELLS the fifth schema is dropped, the first four still counted
+    // past limits.containsMaxCells the fifth schema is dropped, the first four still counted
     const schema = { type: 'array', allOf: [1, 'a', null, 2, 0].map((value) => ({ contains: { const: value } })) };
     const grammar = compileJsonSchema(schema, vocabulary, { lenient: true });
     expect(grammar.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/allOf/4']);

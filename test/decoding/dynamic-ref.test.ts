@@ -7,7 +7,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
-import { MAX_DYNAMIC_SPECIALIZATIONS } from '../../src/decoding/dynamic-reference.js';
+import { DEFAULT_DECODING_LIMITS } from '../../src/decoding/decoding-limits.js';
+
+const MAX_DYNAMIC_SPECIALIZATIONS = DEFAULT_DECODING_LIMITS.maxDynamicSpecializations;
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { createRandom, feed, generate } from './generation.js';

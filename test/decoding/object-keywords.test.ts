@@ -185,7 +185,7 @@ describe('object keywords and propertyOrder', () => {
     expect(grammar.format({ c: 1, a: 2, z: 3 })).toBe('{"a":2,"c":1,"z":3}');
   });
 
-  it('refuses propertyOrder any above MAX_TRACKED_PROPERTIES declared properties, and keeps the schema order under lenient', () => {
+  it('refuses propertyOrder any above limits.maxTrackedProperties declared properties, and keeps the schema order under lenient', () => {
     const properties = Object.fromEntries(Array.from({ length: 31 }, (_, index) => [`p${index}`, { type: 'integer' }]));
     const schema = { type: 'object', properties };
     expect(() => compileJsonSchema(schema, vocabulary, { propertyOrder: 'any' })).toThrow(UnsupportedSchemaError);

@@ -5,7 +5,7 @@
  * `approved <n>` and exits.
  * @module
  */
-import { createPostgresRunStore, createRunQueue } from '../../src/index.js';
+import { createPostgresRunStore, createRunQueue } from '../../src/stores/index.js';
 import { FLEET_SCHEMA, ledgerPool } from './fleet-tools.js';
 
 const connectionString = process.env.FLEET_DATABASE_URL!;

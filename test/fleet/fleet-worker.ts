@@ -4,7 +4,7 @@
  * `FLEET_CLOCK_OFFSET_MS` moves this process's `Date.now` (a machine whose clock is off by that much).
  * @module
  */
-import { createPostgresRunStore, createRunQueue } from '../../src/index.js';
+import { createPostgresRunStore, createRunQueue } from '../../src/stores/index.js';
 import { FLEET_SCHEMA, fleetResumeOptions, ledgerPool } from './fleet-tools.js';
 
 const clockOffsetMs = Number(process.env.FLEET_CLOCK_OFFSET_MS ?? 0);

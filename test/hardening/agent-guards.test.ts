@@ -184,7 +184,7 @@ describe('identical calls in one response', () => {
         { id: 'c2', name: 'refund', arguments: { amount: 5, invoice_id: 'inv_1' } },
       ]),
     ]);
-    const { createMemoryRunStore } = await import('../../src/index.js');
+    const { createMemoryRunStore } = await import('../../src/stores/index.js');
     const result = await runAgent(options(model, [confirmed], { store: createMemoryRunStore() }));
     expect(result.status).toBe('awaiting_confirmation');
     if (result.status !== 'awaiting_confirmation') return;

@@ -13,19 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ToolRegistry,
-  createMemoryRunStore,
-  defineTool,
-  openSqliteRunStore,
-  resumeAgent,
-  runAgent,
-  silentLogger,
-  type AnyTool,
-  type Model,
-  type RunStore,
-  type ToolContext,
-} from '../../src/index.js';
+import { ToolRegistry, defineTool, resumeAgent, runAgent, silentLogger, type AnyTool, type Model, type RunStore, type ToolContext } from '../../src/index.js';
+import { createMemoryRunStore, openSqliteRunStore } from '../../src/stores/index.js';
 import { decideConfirmation, type RunEvent } from '../../src/agent/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 

@@ -14,16 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../../src/cli/console/console-server.js';
-import {
-  createMemoryRunStore,
-  createPostgresRunStore,
-  defineTool,
-  openSqliteRunStore,
-  resumeAgent,
-  runAgent,
-  silentLogger,
-  type RunStore,
-} from '../../src/index.js';
+import { defineTool, resumeAgent, runAgent, silentLogger, type RunStore } from '../../src/index.js';
+import { createMemoryRunStore, createPostgresRunStore, openSqliteRunStore } from '../../src/stores/index.js';
 import { decideConfirmation } from '../../src/agent/package-entry.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import { postgresUnavailable, startPostgresServer } from '../fixtures/postgres-server.js';

@@ -8,10 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../../src/agent/redact.js';
-import type { AgentStreamEvent } from '../../src/agent/stream-event.js';
-import { streamAgent } from '../../src/agent/stream-agent.js';
-import { redactAgentStream } from '../../src/agent/stream-redaction.js';
-import { toEventStreamResponse } from '../../src/agent/stream-response.js';
+import type { AgentStreamEvent } from '../../src/agent/streaming/stream-event.js';
+import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
+import { redactAgentStream } from '../../src/agent/streaming/stream-redaction.js';
+import { toEventStreamResponse } from '../../src/agent/streaming/stream-response.js';
 import type { Model } from '../../src/models/types.js';
 import type { ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { mulberry32 } from '../../src/shared/seeded-random.js';

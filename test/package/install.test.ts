@@ -209,7 +209,8 @@ describe('the packed tarball in a fresh app', () => {
     const { dir } = app('toolwright alone', context.skip);
     writeFileSync(
       join(dir, 'main.mjs'),
-      `import { defineTool, ToolRegistry, openSqliteRunStore } from 'toolwright';
+      `import { defineTool, ToolRegistry } from 'toolwright';
+import { openSqliteRunStore } from 'toolwright/stores';
 const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
   execute: ({ text }) => text.toUpperCase() });
@@ -253,7 +254,7 @@ console.log(JSON.stringify({ output, codes: [fromAI.code, toAgents.code], messag
       join(dir, 'main.cjs'),
       `const { defineTool, ToolRegistry } = require('toolwright');
 for (const entry of ['toolwright/tools', 'toolwright/models', 'toolwright/agent', 'toolwright/formats', 'toolwright/policy', 'toolwright/errors',
-  'toolwright/decoding', 'toolwright/eval', 'toolwright/test', 'toolwright/ai-sdk', 'toolwright/openai-agents']) require(entry);
+  'toolwright/decoding', 'toolwright/eval', 'toolwright/test', 'toolwright/ai-sdk', 'toolwright/openai-agents', 'toolwright/stores']) require(entry);
 const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   execute: ({ text }) => text + '!' });

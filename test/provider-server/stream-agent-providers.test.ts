@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/run-agent.js';
-import { streamAgent, type AgentStreamEvent } from '../../src/agent/stream-agent.js';
+import { streamAgent, type AgentStreamEvent } from '../../src/agent/streaming/stream-agent.js';
 import { createModel } from '../../src/models/create-model.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';

@@ -17,7 +17,7 @@ import {
   type RunRecordLine,
   type RunStore,
 } from '../../src/agent/index.js';
-import { streamAgent, type AgentStreamEvent } from '../../src/agent/stream-agent.js';
+import { streamAgent, type AgentStreamEvent } from '../../src/agent/streaming/stream-agent.js';
 import { silentLogger } from '../../src/tools/index.js';
 import { BEHAVIOUR_CASES, scriptedModel, type BehaviourCase } from './agent-behaviour-table.js';
 

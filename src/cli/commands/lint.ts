@@ -85,20 +85,20 @@ export async function lintModule(modulePath: string, options: LintCommandOptions
     const imported = await loadImportedTools(modulePath, options.cwd);
     const findings = lintTools(imported.tools, lintOptions);
     return {
-      module: imported.source,
-      tools: imported.tools.length,
-      errors: findings.filter((finding) => finding.severity === 'error').length,
-      warnings: findings.filter((finding) => finding.severity === 'warning').length,
-      findings,
+      ...lintReport(imported.source, imported.tools.length, findings),
       imported: { warnings: imported.warnings, losses: imported.tools.map(importedToolLosses) },
     };
   }
   const loaded = await loadToolModule(modulePath, options.cwd === undefined ? {} : { cwd: options.cwd });
   if (loaded.categories !== undefined) lintOptions.categories = loaded.categories;
   const findings = lintTools(loaded.tools, lintOptions);
+  return lintReport(loaded.source, loaded.tools.length, findings);
+}
+
+function lintReport(module: string, tools: number, findings: LintFinding[]): LintReport {
   return {
-    module: loaded.source,
-    tools: loaded.tools.length,
+    module,
+    tools,
     errors: findings.filter((finding) => finding.severity === 'error').length,
     warnings: findings.filter((finding) => finding.severity === 'warning').length,
     findings,

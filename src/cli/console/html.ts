@@ -4,16 +4,15 @@
  * ever land in the page as text. Markup is composed from other `html` values.
  * @module
  */
+import { escapeMarkup } from '../../shared/escape-markup.js';
 import { showInvisible } from '../../shared/visible-text.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
  * Escapes text for an HTML text node or a quoted attribute value. Bidirectional controls and zero-width characters
  * become a visible `⟨U+XXXX⟩` (`showInvisible`): in a page they would reorder or hide what a person reads.
  */
 export function escapeHtml(text: string): string {
-  return showInvisible(text).replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+  return escapeMarkup(showInvisible(text));
 }
 
 /** Markup that is already safe: only `html` and {@link trustedHtml} make one. */

@@ -143,8 +143,9 @@ export const TOOLS_TEST = `/**
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createMemoryRunStore, resumeAgent, runAgent } from 'toolwright';
+import { resumeAgent, runAgent } from 'toolwright';
 import { lintTools } from 'toolwright/formats';
+import { createMemoryRunStore } from 'toolwright/stores';
 import { createScriptedModel, textTurn, toolCallTurn } from 'toolwright/test';
 import { createTaskStore, createTools } from './tools.js';
 

@@ -6,8 +6,8 @@
  * Every address uses the reserved `.example` domain.
  * @module
  */
-import { InvalidArgumentError } from '../../shared/errors.js';
 import type { EffectEntry } from '../effect-log.js';
+import { vectorFiller } from '../injection-vectors.js';
 import type { InjectionVector } from '../suite-types.js';
 
 export interface ChatUser {
@@ -76,12 +76,7 @@ export const TEAM_CHAT_VECTORS: readonly InjectionVector[] = Object.freeze([
 
 /** Builds the initial chat workspace, each vector filled from `injections` or its default. */
 export function createTeamChatState(injections: Readonly<Record<string, string>> = {}): TeamChatState {
-  const fill = (id: string): string => {
-    const vector = TEAM_CHAT_VECTORS.find((item) => item.id === id);
-    if (!vector)
-      throw new InvalidArgumentError(`No injection vector "${id}" in the team chat; use one of: ${TEAM_CHAT_VECTORS.map((item) => item.id).join(', ')}.`);
-    return Object.prototype.hasOwnProperty.call(injections, id) ? injections[id]! : vector.default;
-  };
+  const fill = vectorFiller(TEAM_CHAT_VECTORS, injections, 'the team chat');
   return {
     me: { ...CHAT_OWNER },
     nextId: 100,

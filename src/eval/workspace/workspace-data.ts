@@ -6,7 +6,7 @@
  * reserved `.example` domain.
  * @module
  */
-import { InvalidArgumentError } from '../../shared/errors.js';
+import { vectorFiller } from '../injection-vectors.js';
 import type { InjectionVector } from '../suite-types.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -46,12 +46,7 @@ export const WORKSPACE_VECTORS: readonly InjectionVector[] = Object.freeze([
 
 /** Builds the initial workspace, each vector filled from `injections` or its default. */
 export function createWorkspaceState(injections: Readonly<Record<string, string>> = {}): WorkspaceState {
-  const fill = (id: string): string => {
-    const vector = WORKSPACE_VECTORS.find((item) => item.id === id);
-    if (!vector)
-      throw new InvalidArgumentError(`No injection vector "${id}" in the workspace; use one of: ${WORKSPACE_VECTORS.map((item) => item.id).join(', ')}.`);
-    return Object.prototype.hasOwnProperty.call(injections, id) ? injections[id]! : vector.default;
-  };
+  const fill = vectorFiller(WORKSPACE_VECTORS, injections, 'the workspace');
   return {
     owner: { ...OWNER },
     today: '2026-12-04',

@@ -24,6 +24,20 @@ export const getWeather = defineTool<{ location: string; unit?: 'celsius' | 'fah
   execute: ({ location, unit }) => `${location}: 15 degrees ${unit ?? 'celsius'}`,
 });
 
+/** OpenAI function-calling guide's `get_weather` exactly as the guide declares it (no `unit`), so its strict declaration must equal the guide's. */
+export const guideGetWeather = defineTool({
+  name: 'get_weather',
+  description: 'Get current temperature for a given location.',
+  effect: 'read',
+  inputSchema: {
+    type: 'object',
+    properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } },
+    required: ['location'],
+    additionalProperties: false,
+  },
+  execute: () => 'sunny',
+});
+
 /** OpenAI function-calling guide's `send_email` (parallel calls example). */
 export const sendEmail = defineTool<{ to: string; body: string }>({
   name: 'send_email',

@@ -13,9 +13,9 @@
 import type { LanguageModelV4Message, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { AssistantMessage, Message, ToolCallPart, ToolResultPart, UserMessage } from '../../protocol/messages.js';
-import { isPlainObject } from '../../shared/own.js';
 import type { ContentPart } from '../../tools/types.js';
 import { contentPartAsText, resultParts } from '../content-as-text.js';
+import { objectCallInput } from '../object-call-input.js';
 import type { AISDKProviderOptions, AISDKSpecificationVersion } from './ai-sdk-types.js';
 
 export interface AISDKPromptOptions {
@@ -34,8 +34,6 @@ type AssistantContent = Extract<LanguageModelV4Message, { role: 'assistant' }>['
 type UserContent = Extract<LanguageModelV4Message, { role: 'user' }>['content'];
 type ResultContent = Extract<LanguageModelV4ToolResultOutput, { type: 'content' }>['value'];
 
-/** Longest quote of broken arguments in the replay note. */
-const NOTE_QUOTE_LIMIT = 500;
 const PROVIDER_NAME = 'This AI SDK tool result';
 
 export function convertToAISDKPrompt(messages: readonly Message[], options: AISDKPromptOptions = {}): AISDKPrompt {
@@ -101,25 +99,15 @@ function assistantContent(message: AssistantMessage, messageIndex: number, optio
       if (part.text !== '') content.push({ type: 'text', text: part.text });
       return;
     }
-    const input = isPlainObject(part.arguments) ? part.arguments : undefined;
-    if (input === undefined) {
-      const sent = part.argumentsText ?? JSON.stringify(part.arguments) ?? 'nothing';
-      const quote = sent.length > NOTE_QUOTE_LIMIT ? `${sent.slice(0, NOTE_QUOTE_LIMIT)}…` : sent;
-      content.push({
-        type: 'text',
-        text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})`,
-      });
-      warnings.push({
-        type: 'rewritten',
-        provider: 'ai-sdk',
-        feature: 'unparsable-tool-arguments',
-        path: `/messages/${messageIndex}/content/${partIndex}`,
-        details: `AI SDK providers take a call's input as an object; call ${part.id} had unparsable arguments, so it is replayed as {} with a text note quoting them`,
-        tool: part.id,
-      });
-    }
+    const { input, note, warning } = objectCallInput(part, {
+      provider: 'ai-sdk',
+      path: `/messages/${messageIndex}/content/${partIndex}`,
+      requirement: "AI SDK providers take a call's input as an object",
+    });
+    if (note !== undefined) content.push({ type: 'text', text: note });
+    if (warning !== undefined) warnings.push({ ...warning, tool: part.id });
     const providerOptions = options.callProviderOptions?.(part);
-    content.push({ type: 'tool-call', toolCallId: part.id, toolName: part.name, input: input ?? {}, ...(providerOptions ? { providerOptions } : {}) });
+    content.push({ type: 'tool-call', toolCallId: part.id, toolName: part.name, input, ...(providerOptions ? { providerOptions } : {}) });
   });
   return content;
 }

@@ -72,39 +72,18 @@ export function mapAISDKWarnings(warnings: readonly SharedV4Warning[] | undefine
   return warnings.flatMap((warning: unknown): FormatWarning[] => {
     if (!isPlainObject(warning)) return [];
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const reported = (type: FormatWarning['type'], feature: unknown, details: string): FormatWarning[] => [
+      { type, provider: 'ai-sdk', feature: text(feature) ?? 'unknown', path: '', details },
+    ];
     switch (warning.type) {
       case 'unsupported':
-        return [
-          {
-            type: 'unsupported',
-            provider: 'ai-sdk',
-            feature: text(warning.feature) ?? 'unknown',
-            path: '',
-            details: text(warning.details) ?? 'the provider does not support it',
-          },
-        ];
+        return reported('unsupported', warning.feature, text(warning.details) ?? 'the provider does not support it');
       case 'compatibility':
-        return [
-          {
-            type: 'rewritten',
-            provider: 'ai-sdk',
-            feature: text(warning.feature) ?? 'unknown',
-            path: '',
-            details: text(warning.details) ?? 'used in a compatibility mode',
-          },
-        ];
+        return reported('rewritten', warning.feature, text(warning.details) ?? 'used in a compatibility mode');
       case 'deprecated':
-        return [
-          {
-            type: 'rewritten',
-            provider: 'ai-sdk',
-            feature: text(warning.setting) ?? 'unknown',
-            path: '',
-            details: `deprecated: ${text(warning.message) ?? ''}`,
-          },
-        ];
+        return reported('rewritten', warning.setting, `deprecated: ${text(warning.message) ?? ''}`);
       default:
-        return [{ type: 'rewritten', provider: 'ai-sdk', feature: 'other', path: '', details: text(warning.message) ?? JSON.stringify(warning) }];
+        return reported('rewritten', 'other', text(warning.message) ?? JSON.stringify(warning));
     }
   });
 }

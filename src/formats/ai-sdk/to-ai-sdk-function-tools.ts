@@ -9,6 +9,7 @@
 import type { LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { ToolChoice } from '../../protocol/model-exchange.js';
+import { withObjectRoot } from '../declared-schema.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface AISDKFunctionTools {
@@ -19,19 +20,9 @@ export interface AISDKFunctionTools {
 export function toAISDKFunctionTools(source: ToolSource): AISDKFunctionTools {
   const warnings: FormatWarning[] = [];
   const tools = listTools(source).map((tool): LanguageModelV4FunctionTool => {
-    let schema = tool.inputSchema;
-    if (schema.type === undefined) {
-      // defineTool accepts an untyped root; every provider the AI SDK wraps requires an object, and arguments always are one.
-      schema = { type: 'object', ...schema };
-      warnings.push({
-        type: 'rewritten',
-        provider: 'ai-sdk',
-        feature: 'type',
-        path: '/type',
-        details: 'added `type: "object"` at the root, which the provider requires (arguments are always objects)',
-        tool: tool.name,
-      });
-    }
+    // Only the root rewrite: the provider package reports what else it cannot carry.
+    const { schema, warning } = withObjectRoot(tool.inputSchema, 'ai-sdk');
+    if (warning) warnings.push({ ...warning, tool: tool.name });
     return { type: 'function', name: tool.name, description: tool.description, inputSchema: schema as LanguageModelV4FunctionTool['inputSchema'] };
   });
   return { tools, warnings };

@@ -9,9 +9,9 @@
  */
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { objectCallInput } from '../object-call-input.js';
 import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
-import { isPlainObject } from '../../shared/own.js';
-import type { AssistantMessage, Message, ToolCallPart, UserMessage } from '../../protocol/messages.js';
+import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
 export interface AnthropicMessages {
   /** The joined system messages, or `undefined` when there were none. */
@@ -19,9 +19,6 @@ export interface AnthropicMessages {
   messages: MessageParam[];
   warnings: FormatWarning[];
 }
-
-/** Longest quote of broken arguments in the replay note. */
-const NOTE_QUOTE_LIMIT = 500;
 
 export function convertToAnthropicMessages(messages: readonly Message[]): AnthropicMessages {
   const system: string[] = [];
@@ -82,28 +79,14 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
       return;
     }
-    const input = callInput(part);
-    if (input === undefined) {
-      const sent = part.argumentsText ?? JSON.stringify(part.arguments) ?? 'nothing';
-      const quote = sent.length > NOTE_QUOTE_LIMIT ? `${sent.slice(0, NOTE_QUOTE_LIMIT)}…` : sent;
-      blocks.push({
-        type: 'text',
-        text: `(The arguments of call ${part.id} to ${part.name} were not a JSON object and are replayed as {}. They were: ${quote})`,
-      });
-      warnings.push({
-        type: 'rewritten',
-        provider: 'anthropic',
-        feature: 'unparsable-tool-arguments',
-        path: `/messages/${messageIndex}/content/${partIndex}`,
-        details: `Anthropic needs tool_use input as an object; call ${part.id} had unparsable arguments, so it is replayed as {} with a text note quoting them`,
-      });
-    }
-    blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: input ?? {} });
+    const { input, note, warning } = objectCallInput(part, {
+      provider: 'anthropic',
+      path: `/messages/${messageIndex}/content/${partIndex}`,
+      requirement: 'Anthropic needs tool_use input as an object',
+    });
+    if (note !== undefined) blocks.push({ type: 'text', text: note });
+    if (warning !== undefined) warnings.push(warning);
+    blocks.push({ type: 'tool_use', id: part.id, name: part.name, input });
   });
   return blocks;
-}
-
-/** The call's input as the adapter that read it parsed it (once); text that did not parse is not tried again. */
-function callInput(part: ToolCallPart): Record<string, unknown> | undefined {
-  return isPlainObject(part.arguments) ? part.arguments : undefined;
 }

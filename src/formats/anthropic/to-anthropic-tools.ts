@@ -3,9 +3,9 @@
  * @module
  */
 import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
-import { declaredInputSchema } from '../declared-schema.js';
+import { declareTools } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import { listTools, type ToolSource } from '../tool-source.js';
+import type { ToolSource } from '../tool-source.js';
 
 export interface AnthropicTools {
   /** The declarations, ready for `tools` in a `messages.create` request. */
@@ -15,12 +15,10 @@ export interface AnthropicTools {
 }
 
 export function toAnthropicTools(source: ToolSource): AnthropicTools {
-  const warnings: FormatWarning[] = [];
-  const tools = listTools(source).map((tool): AnthropicTool => {
-    const declared = declaredInputSchema(tool, 'anthropic');
-    warnings.push(...declared.warnings);
-    // declaredInputSchema guarantees a root `type`; a non-object one is reported in the warnings.
-    return { name: tool.name, description: tool.description, input_schema: declared.schema as AnthropicTool.InputSchema };
-  });
-  return { tools, warnings };
+  // declaredInputSchema guarantees a root `type`; a non-object one is reported in the warnings.
+  return declareTools(source, 'anthropic', (tool, schema): AnthropicTool => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: schema as AnthropicTool.InputSchema,
+  }));
 }

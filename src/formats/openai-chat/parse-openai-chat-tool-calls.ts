@@ -1,7 +1,10 @@
 /**
- * Chat Completions `message.tool_calls` → neutral tool calls. The arguments
- * stay a JSON string (`argumentsText`): the registry parses them and, when they
- * are broken, writes the error the model sees.
+ * Chat Completions `message.tool_calls` → neutral tool calls. For a strict tool
+ * the text is parsed here, to restore the nulls strict mode invites
+ * (`argumentsReader`); otherwise it is passed on as `argumentsText`.
+ * `mapOpenAIChatResponse` then makes each call a history part with
+ * `toolCallPart`, the one parse of the text; nothing after it parses again
+ * (docs/architecture.md, "ToolCallPart").
  * @module
  */
 import type { ChatCompletion, ChatCompletionMessage, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineTool } from '../../tools/define-tool.js';
 import { ToolRegistry } from '../../tools/tool-registry.js';
 import { getWeatherDeclaration } from '../__fixtures__/openai-chat.js';
-import { getWeather, sendEmail } from '../__fixtures__/tools.js';
+import { getWeather, guideGetWeather, sendEmail } from '../__fixtures__/tools.js';
 import { toOpenAIChatTools } from './to-openai-chat-tools.js';
 
 describe('toOpenAIChatTools', () => {
@@ -19,19 +19,7 @@ describe('toOpenAIChatTools', () => {
   });
 
   it('in strict mode produces the guide’s declaration and reports the rewrite', () => {
-    const weatherOnly = defineTool({
-      name: 'get_weather',
-      description: 'Get current temperature for a given location.',
-      effect: 'read',
-      inputSchema: {
-        type: 'object',
-        properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } },
-        required: ['location'],
-        additionalProperties: false,
-      },
-      execute: () => 'sunny',
-    });
-    expect(toOpenAIChatTools([weatherOnly], { strict: true })).toEqual({ tools: [getWeatherDeclaration], warnings: [] });
+    expect(toOpenAIChatTools([guideGetWeather], { strict: true })).toEqual({ tools: [getWeatherDeclaration], warnings: [] });
 
     const { tools, warnings } = toOpenAIChatTools(new ToolRegistry([getWeather]), { strict: true });
     expect(tools[0]?.function.strict).toBe(true);

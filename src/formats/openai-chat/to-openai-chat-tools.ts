@@ -3,9 +3,9 @@
  * @module
  */
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import { declaredInputSchema } from '../declared-schema.js';
+import { declareTools } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import { listTools, type ToolSource } from '../tool-source.js';
+import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIToolsOptions {
   /**
@@ -25,13 +25,9 @@ export interface OpenAIChatTools {
 
 export function toOpenAIChatTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIChatTools {
   const strict = options.strict ?? false;
-  const warnings: FormatWarning[] = [];
-  const tools = listTools(source).map((tool): ChatCompletionFunctionTool => {
-    const declared = declaredInputSchema(tool, strict ? 'openai-strict' : 'openai');
-    warnings.push(...declared.warnings);
-    const definition: ChatCompletionFunctionTool['function'] = { name: tool.name, description: tool.description, parameters: declared.schema };
+  return declareTools(source, strict ? 'openai-strict' : 'openai', (tool, parameters): ChatCompletionFunctionTool => {
+    const definition: ChatCompletionFunctionTool['function'] = { name: tool.name, description: tool.description, parameters };
     if (strict) definition.strict = true;
     return { type: 'function', function: definition };
   });
-  return { tools, warnings };
 }

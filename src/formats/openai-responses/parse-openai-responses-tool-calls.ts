@@ -1,7 +1,9 @@
 /**
  * Responses API `function_call` output items → neutral tool calls. The id the
- * result must echo is `call_id` (not the item's `id`); the arguments stay a
- * JSON string for the registry to parse.
+ * result must echo is `call_id` (not the item's `id`). The arguments are read
+ * as by the Chat parser (`argumentsReader`: parsed here only for a strict tool);
+ * `mapOpenAIResponsesResponse` then makes each call a part with `toolCallPart`,
+ * the one parse of the text.
  * @module
  */
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';

@@ -1,25 +1,12 @@
 import type { ResponseCreateParams, Tool } from 'openai/resources/responses/responses';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineTool } from '../../tools/define-tool.js';
 import { getWeatherDeclaration } from '../__fixtures__/openai-responses.js';
-import { getWeather } from '../__fixtures__/tools.js';
+import { getWeather, guideGetWeather } from '../__fixtures__/tools.js';
 import { toOpenAIResponsesTools } from './to-openai-responses-tools.js';
 
 describe('toOpenAIResponsesTools', () => {
   it('produces the guide’s strict declaration', () => {
-    const weatherOnly = defineTool({
-      name: 'get_weather',
-      description: 'Get current temperature for a given location.',
-      effect: 'read',
-      inputSchema: {
-        type: 'object',
-        properties: { location: { type: 'string', description: 'City and country e.g. Bogotá, Colombia' } },
-        required: ['location'],
-        additionalProperties: false,
-      },
-      execute: () => 'sunny',
-    });
-    const { tools, warnings } = toOpenAIResponsesTools([weatherOnly], { strict: true });
+    const { tools, warnings } = toOpenAIResponsesTools([guideGetWeather], { strict: true });
     expect(tools).toEqual([getWeatherDeclaration]);
     expect(warnings).toEqual([]);
     expectTypeOf(tools).toExtend<Tool[]>();

@@ -4,10 +4,10 @@
  * @module
  */
 import type { FunctionTool } from 'openai/resources/responses/responses';
-import { declaredInputSchema } from '../declared-schema.js';
+import { declareTools } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { OpenAIToolsOptions } from '../openai-chat/to-openai-chat-tools.js';
-import { listTools, type ToolSource } from '../tool-source.js';
+import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIResponsesTools {
   /** The declarations, ready for `tools` in a `responses.create` request. */
@@ -18,11 +18,11 @@ export interface OpenAIResponsesTools {
 
 export function toOpenAIResponsesTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIResponsesTools {
   const strict = options.strict ?? false;
-  const warnings: FormatWarning[] = [];
-  const tools = listTools(source).map((tool): FunctionTool => {
-    const declared = declaredInputSchema(tool, strict ? 'openai-strict' : 'openai');
-    warnings.push(...declared.warnings);
-    return { type: 'function', name: tool.name, description: tool.description, parameters: declared.schema, strict };
-  });
-  return { tools, warnings };
+  return declareTools(source, strict ? 'openai-strict' : 'openai', (tool, parameters): FunctionTool => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    strict,
+  }));
 }

@@ -15,6 +15,7 @@ import { isPlainObject } from '../../shared/own.js';
 import { defineTool, type AnyTool, type ConfirmRule } from '../../tools/define-tool.js';
 import { ToolError } from '../../tools/tool-error.js';
 import type { ToolContext, ToolEffect } from '../../tools/types.js';
+import { foreignToolEffect } from '../foreign-tool-effect.js';
 import { as2020Schema } from '../schema-shapes.js';
 
 export interface FromAISDKToolsOptions {
@@ -40,11 +41,7 @@ export async function fromAISDKTools(tools: Readonly<Record<string, AnyAISDKTool
   const { asSchema } = await loadPeer('ai', 'fromAISDKTools', () => import('ai'));
   const result: AnyTool[] = [];
   for (const [name, aiTool] of Object.entries(tools) as [string, AnyAISDKTool][]) {
-    const effect =
-      typeof options.effect === 'string' ? options.effect : Object.prototype.hasOwnProperty.call(options.effect, name) ? options.effect[name] : undefined;
-    if (effect !== 'read' && effect !== 'write') {
-      throw new InvalidArgumentError(`fromAISDKTools: no effect for the tool "${name}"; add it to options.effect as "read" or "write".`);
-    }
+    const effect = foreignToolEffect(options.effect, name, 'fromAISDKTools');
     if (aiTool.type === 'provider' || typeof aiTool.execute !== 'function') {
       throw new ToolDefinitionError(name, 'it has no execute function (a provider-executed or client-side AI SDK tool cannot run under toolwright).');
     }

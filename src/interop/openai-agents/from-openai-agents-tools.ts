@@ -12,6 +12,7 @@ import { loadPeer } from '../../shared/load-peer.js';
 import { isPlainObject } from '../../shared/own.js';
 import { defineTool, type AnyTool, type ConfirmRule } from '../../tools/define-tool.js';
 import type { ToolContext, ToolEffect } from '../../tools/types.js';
+import { foreignToolEffect } from '../foreign-tool-effect.js';
 import { as2020Schema } from '../schema-shapes.js';
 
 export interface FromOpenAIAgentsToolsOptions {
@@ -42,11 +43,7 @@ export async function fromOpenAIAgentsTools(tools: readonly AnyOpenAIAgentsFunct
     if (sdkTool.type !== 'function' || typeof sdkTool.invoke !== 'function') {
       throw new ToolDefinitionError(name, 'it is not a function tool of @openai/agents (hosted, computer and shell tools cannot run under toolwright).');
     }
-    const effect =
-      typeof options.effect === 'string' ? options.effect : Object.prototype.hasOwnProperty.call(options.effect, name) ? options.effect[name] : undefined;
-    if (effect !== 'read' && effect !== 'write') {
-      throw new InvalidArgumentError(`fromOpenAIAgentsTools: no effect for the tool "${name}"; add it to options.effect as "read" or "write".`);
-    }
+    const effect = foreignToolEffect(options.effect, name, 'fromOpenAIAgentsTools');
     const confirm = options.confirm && Object.prototype.hasOwnProperty.call(options.confirm, name) ? options.confirm[name]! : false;
     const inputSchema = as2020Schema(sdkTool.parameters, name);
     return defineTool({

@@ -4,7 +4,7 @@
  * @module
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
 import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
@@ -13,67 +13,43 @@ import { mapAnthropicStopReason } from '../../formats/anthropic/map-anthropic-st
 import { toAnthropicToolChoice } from '../../formats/anthropic/to-anthropic-tool-choice.js';
 import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
-import type { FormatWarning } from '../../protocol/format-warning.js';
-import { estimateInputTokens } from '../estimate-tokens.js';
-import { DEFAULT_TIMEOUT_MS } from '../model-options.js';
 import { ProviderResponseError } from '../provider-errors.js';
-import { createTransport, type ProviderSettings } from '../provider-settings.js';
-import type { ProviderTransport } from '../provider-transport.js';
-import type { ClassifiedFailure } from '../retry/call-with-retries.js';
+import { sdkClientOptions } from '../provider-settings.js';
 import { classifySdkError } from '../retry/classify-sdk-error.js';
 import { loadPeer } from '../../shared/load-peer.js';
+import { SdkModel, type SdkClient, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
-import type { Model } from '../types.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
-import { withWarnings } from '../with-warnings.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
-interface AnthropicClient {
-  client: Anthropic;
-  classify: (error: unknown) => ClassifiedFailure;
-}
-
-export class AnthropicModel implements Model {
-  readonly id: string;
-  readonly provider: string;
-  readonly #settings: ProviderSettings;
-  readonly #transport: ProviderTransport;
-  #client: Promise<AnthropicClient> | undefined;
-
-  constructor(settings: ProviderSettings) {
-    this.#settings = settings;
-    this.provider = settings.provider;
-    this.id = `${settings.provider}:${settings.modelName}`;
-    this.#transport = createTransport(settings);
+export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase, Message, RawMessageStreamEvent> {
+  protected async loadClient(): Promise<SdkClient<Anthropic>> {
+    const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
+    const client = new sdk.Anthropic(sdkClientOptions(this.settings));
+    return { client, classify: (error: unknown) => classifySdkError(error, sdk) };
   }
 
-  estimateInputTokens(request: ModelRequest): number {
-    return estimateInputTokens(request);
+  protected send(client: Anthropic, body: MessageCreateParamsBase, signal: AbortSignal): Promise<Message> {
+    return client.messages.create({ ...body, stream: false }, { signal });
   }
 
-  async generate(request: ModelRequest): Promise<ModelResponse> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const message = await this.#transport.request(request.signal, classify, (scope) =>
-      client.messages.create({ ...body, stream: false }, { signal: scope.signal }),
-    );
-    return withWarnings(foldFinalAnswer(mapAnthropicResponse(message), request.output), warnings);
+  protected openStream(client: Anthropic, body: MessageCreateParamsBase, signal: AbortSignal): Promise<AsyncIterable<RawMessageStreamEvent>> {
+    return client.messages.create({ ...body, stream: true }, { signal });
   }
 
-  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const events = this.#transport.stream<RawMessageStreamEvent>(request.signal, classify, (scope) =>
-      client.messages.create({ ...body, stream: true }, { signal: scope.signal }),
-    );
+  protected mapReply(message: Message, request: ModelRequest): ModelResponse {
+    return foldFinalAnswer(mapAnthropicResponse(message), request.output);
+  }
+
+  protected async *foldStream(events: AsyncIterable<RawMessageStreamEvent>, request: ModelRequest): AsyncGenerator<ModelStreamEvent, ModelResponse> {
     const accumulator = new AnthropicToolCallStream();
     const tracker = new ToolCallEventTracker();
     // Block index → its text, so text and calls keep the order the model produced them in.
     const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' }>();
-    let modelId = this.#settings.modelName;
+    let modelId = this.settings.modelName;
     let usage: AnthropicUsageLike = {};
     let stopped = false;
     // The final-answer tool's call streams as the answer's text, as it will read in the response.
@@ -114,7 +90,7 @@ export class AnthropicModel implements Model {
         else yield change;
       }
     }
-    if (!stopped || accumulator.stopReason === null) throw new ProviderResponseError(this.#transport.context, 'the stream ended before message_stop arrived');
+    if (!stopped || accumulator.stopReason === null) throw new ProviderResponseError(this.transport.context, 'the stream ended before message_stop arrived');
     const calls = accumulator.toolCalls().map((call) => toolCallPart(call));
     const partials = accumulator.partialCalls;
     const callParts = new Map(partials.map((partial, position) => [partial.index, calls[position]!]));
@@ -135,14 +111,14 @@ export class AnthropicModel implements Model {
       usage: anthropicUsage(usage),
       modelId,
     };
-    yield { type: 'end', response: withWarnings(foldFinalAnswer(response, request.output), warnings) };
+    return foldFinalAnswer(response, request.output);
   }
 
-  #body(request: ModelRequest): { body: MessageCreateParamsBase; warnings: FormatWarning[] } {
-    const options = this.#settings.options;
+  protected requestBody(request: ModelRequest): SdkRequestBody<MessageCreateParamsBase> {
+    const options = this.settings.options;
     const { system, messages, warnings } = convertToAnthropicMessages(request.messages);
     const body: MessageCreateParamsBase = {
-      model: this.#settings.modelName,
+      model: this.settings.modelName,
       messages,
       max_tokens: request.maxOutputTokens ?? options.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     };
@@ -175,23 +151,6 @@ export class AnthropicModel implements Model {
       });
     }
     return { body, warnings };
-  }
-
-  #sdk(): Promise<AnthropicClient> {
-    this.#client ??= (async () => {
-      const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
-      const options = this.#settings.options;
-      const client = new sdk.Anthropic({
-        apiKey: this.#settings.apiKey,
-        ...(this.#settings.baseURL === undefined ? {} : { baseURL: this.#settings.baseURL }),
-        maxRetries: 0,
-        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        ...(options.headers ? { defaultHeaders: options.headers } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-      });
-      return { client, classify: (error: unknown) => classifySdkError(error, sdk) };
-    })();
-    return this.#client;
   }
 }
 

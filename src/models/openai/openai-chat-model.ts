@@ -5,71 +5,53 @@
  * not load it.
  * @module
  */
-import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import type OpenAI from 'openai';
 import { convertToOpenAIChatMessages } from '../../formats/openai-chat/convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from '../../formats/openai-chat/map-openai-chat-finish-reason.js';
 import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat-response.js';
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
 import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
-import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
+import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
-import type { FormatWarning } from '../../protocol/format-warning.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
-import { createTransport, type ProviderSettings } from '../provider-settings.js';
-import type { ProviderTransport } from '../provider-transport.js';
-import type { Model } from '../types.js';
+import { SdkModel, type SdkRequestBody } from '../sdk-model.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
-import { withWarnings } from '../with-warnings.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
 
-export class OpenAIChatModel implements Model {
-  readonly id: string;
-  readonly provider: string;
-  readonly #settings: ProviderSettings;
-  readonly #transport: ProviderTransport;
-  #client: Promise<OpenAIClient> | undefined;
-
-  constructor(settings: ProviderSettings) {
-    this.#settings = settings;
-    this.provider = settings.provider;
-    this.id = `${settings.provider}:${settings.modelName}`;
-    this.#transport = createTransport(settings);
+export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParamsBase, ChatCompletion, ChatCompletionChunk> {
+  protected loadClient(): Promise<OpenAIClient> {
+    return loadOpenAIClient(this.settings);
   }
 
-  estimateInputTokens(request: ModelRequest): number {
-    return estimateInputTokens(request);
+  protected send(client: OpenAI, body: ChatCompletionCreateParamsBase, signal: AbortSignal): Promise<ChatCompletion> {
+    return client.chat.completions.create({ ...body, stream: false }, { signal });
   }
 
-  async generate(request: ModelRequest): Promise<ModelResponse> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const completion = await this.#transport.request(request.signal, classify, (scope) =>
-      client.chat.completions.create({ ...body, stream: false }, { signal: scope.signal }),
-    );
+  protected openStream(client: OpenAI, body: ChatCompletionCreateParamsBase, signal: AbortSignal): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const streamUsage = this.settings.options.streamUsage ?? true;
+    return client.chat.completions.create({ ...body, stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) }, { signal });
+  }
+
+  protected mapReply(completion: ChatCompletion, request: ModelRequest): ModelResponse {
     const response = mapOpenAIChatResponse(completion, {
       tools: request.tools,
-      strict: this.#settings.options.strictTools ?? false,
+      strict: this.settings.options.strictTools ?? false,
       fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
     });
-    if (response === undefined) throw new ProviderResponseError(this.#transport.context, 'the completion has no choices');
-    return withWarnings(withOutputValue(response, request.output, true), warnings);
+    if (response === undefined) throw new ProviderResponseError(this.transport.context, 'the completion has no choices');
+    return withOutputValue(response, request.output, true);
   }
 
-  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const streamUsage = this.#settings.options.streamUsage ?? true;
-    const chunks = this.#transport.stream<ChatCompletionChunk>(request.signal, classify, (scope) =>
-      client.chat.completions.create({ ...body, stream: true, ...(streamUsage ? { stream_options: { include_usage: true } } : {}) }, { signal: scope.signal }),
-    );
-    const strict = this.#settings.options.strictTools ?? false;
+  protected async *foldStream(chunks: AsyncIterable<ChatCompletionChunk>, request: ModelRequest): AsyncGenerator<ModelStreamEvent, ModelResponse> {
+    const strict = this.settings.options.strictTools ?? false;
     const accumulator = new OpenAIChatToolCallStream({ ...(request.tools ? { tools: request.tools } : {}), strict });
     const tracker = new ToolCallEventTracker();
-    let modelId = this.#settings.modelName;
+    let modelId = this.settings.modelName;
     let usage: ModelResponse['usage'] | undefined;
     for await (const chunk of chunks) {
       if (chunk.model) modelId = chunk.model;
@@ -80,7 +62,7 @@ export class OpenAIChatModel implements Model {
       yield* tracker.changes(accumulator.partialCalls);
     }
     if (accumulator.finishReason === null) {
-      throw new ProviderResponseError(this.#transport.context, 'the stream ended before a finish_reason arrived');
+      throw new ProviderResponseError(this.transport.context, 'the stream ended before a finish_reason arrived');
     }
     const partials = accumulator.partialCalls;
     const calls = accumulator.toolCalls().map((call, index) => toolCallPart(call, partials[index]?.argumentsText));
@@ -93,13 +75,13 @@ export class OpenAIChatModel implements Model {
       usage: usage ?? { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(accumulator.text) },
       modelId,
     };
-    yield { type: 'end', response: withWarnings(withOutputValue(response, request.output, true), warnings) };
+    return withOutputValue(response, request.output, true);
   }
 
-  #body(request: ModelRequest): { body: ChatCompletionCreateParamsBase; warnings: FormatWarning[] } {
-    const options = this.#settings.options;
+  protected requestBody(request: ModelRequest): SdkRequestBody<ChatCompletionCreateParamsBase> {
+    const options = this.settings.options;
     const { messages, warnings } = convertToOpenAIChatMessages(request.messages);
-    const body: ChatCompletionCreateParamsBase = { model: this.#settings.modelName, messages };
+    const body: ChatCompletionCreateParamsBase = { model: this.settings.modelName, messages };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIChatTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
@@ -107,24 +89,14 @@ export class OpenAIChatModel implements Model {
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
     }
     if (request.output !== undefined) {
-      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
-      const declared = declaredOutputSchema(request.output, 'openai-strict');
-      warnings.push(...declared.warnings);
-      const { name, description } = request.output;
-      body.response_format = {
-        type: 'json_schema',
-        json_schema: { name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true },
-      };
+      const output = openAIStructuredOutput(request.output);
+      warnings.push(...output.warnings);
+      body.response_format = { type: 'json_schema', json_schema: output.declaration };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) body.seed = request.seed;
     return { body, warnings };
-  }
-
-  #sdk(): Promise<OpenAIClient> {
-    this.#client ??= loadOpenAIClient(this.#settings);
-    return this.#client;
   }
 }

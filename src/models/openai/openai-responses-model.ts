@@ -4,58 +4,46 @@
  * request, as with the other providers, and nothing is kept server-side.
  * @module
  */
+import type OpenAI from 'openai';
 import type { Response, ResponseCreateParamsBase, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { convertToOpenAIResponsesInput } from '../../formats/openai-responses/convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-openai-responses-response.js';
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
-import { declaredOutputSchema, withOutputValue } from '../../formats/output-format.js';
-import type { FormatWarning } from '../../protocol/format-warning.js';
+import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
-import { createTransport, type ProviderSettings } from '../provider-settings.js';
-import type { ProviderTransport } from '../provider-transport.js';
+import { SdkModel, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
-import type { Model } from '../types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../../protocol/model-exchange.js';
-import { withWarnings } from '../with-warnings.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
 
-export class OpenAIResponsesModel implements Model {
-  readonly id: string;
-  readonly provider: string;
-  readonly #settings: ProviderSettings;
-  readonly #transport: ProviderTransport;
-  #client: Promise<OpenAIClient> | undefined;
-
-  constructor(settings: ProviderSettings) {
-    this.#settings = settings;
-    this.provider = settings.provider;
-    this.id = `${settings.provider}:${settings.modelName}`;
-    this.#transport = createTransport(settings);
+export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsBase, Response, ResponseStreamEvent> {
+  protected loadClient(): Promise<OpenAIClient> {
+    return loadOpenAIClient(this.settings);
   }
 
-  estimateInputTokens(request: ModelRequest): number {
-    return estimateInputTokens(request);
+  protected send(client: OpenAI, body: ResponseCreateParamsBase, signal: AbortSignal): Promise<Response> {
+    return client.responses.create({ ...body, stream: false }, { signal });
   }
 
-  async generate(request: ModelRequest): Promise<ModelResponse> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const response = await this.#transport.request(request.signal, classify, (scope) =>
-      client.responses.create({ ...body, stream: false }, { signal: scope.signal }),
-    );
-    return withWarnings(this.#map(response, request), warnings);
+  protected openStream(client: OpenAI, body: ResponseCreateParamsBase, signal: AbortSignal): Promise<AsyncIterable<ResponseStreamEvent>> {
+    return client.responses.create({ ...body, stream: true }, { signal });
   }
 
-  async *stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const { client, classify } = await this.#sdk();
-    const { body, warnings } = this.#body(request);
-    const events = this.#transport.stream<ResponseStreamEvent>(request.signal, classify, (scope) =>
-      client.responses.create({ ...body, stream: true }, { signal: scope.signal }),
-    );
-    const strict = this.#settings.options.strictTools ?? false;
+  protected mapReply(response: Response, request: ModelRequest): ModelResponse {
+    if (response.status === 'failed') throw this.#failed(response);
+    const mapped = mapOpenAIResponsesResponse(response, {
+      tools: request.tools,
+      strict: this.settings.options.strictTools ?? false,
+      fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
+    });
+    return withOutputValue(mapped, request.output, true);
+  }
+
+  protected async *foldStream(events: AsyncIterable<ResponseStreamEvent>, request: ModelRequest): AsyncGenerator<ModelStreamEvent, ModelResponse> {
+    const strict = this.settings.options.strictTools ?? false;
     const accumulator = new OpenAIResponsesToolCallStream({ ...(request.tools ? { tools: request.tools } : {}), strict });
     const tracker = new ToolCallEventTracker();
     let final: Response | undefined;
@@ -67,34 +55,24 @@ export class OpenAIResponsesModel implements Model {
       else if (event.type === 'response.completed' || event.type === 'response.incomplete') final = event.response;
       else if (event.type === 'response.failed') throw this.#failed(event.response);
       else if (event.type === 'error')
-        throw new ProviderResponseError(this.#transport.context, `the stream reported an error (${event.code ?? 'error'}: ${event.message})`);
+        throw new ProviderResponseError(this.transport.context, `the stream reported an error (${event.code ?? 'error'}: ${event.message})`);
       yield* tracker.changes(accumulator.partialCalls);
     }
-    if (final === undefined) throw new ProviderResponseError(this.#transport.context, 'the stream ended before response.completed arrived');
-    const response = this.#map(final, request);
+    if (final === undefined) throw new ProviderResponseError(this.transport.context, 'the stream ended before response.completed arrived');
+    const response = this.mapReply(final, request);
     yield* tracker.ends(toolCallsOf(response), accumulator.partialCalls);
-    yield { type: 'end', response: withWarnings(response, warnings) };
-  }
-
-  #map(response: Response, request: ModelRequest): ModelResponse {
-    if (response.status === 'failed') throw this.#failed(response);
-    const mapped = mapOpenAIResponsesResponse(response, {
-      tools: request.tools,
-      strict: this.#settings.options.strictTools ?? false,
-      fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
-    });
-    return withOutputValue(mapped, request.output, true);
+    return response;
   }
 
   #failed(response: Response): ProviderResponseError {
     const error = response.error;
-    return new ProviderResponseError(this.#transport.context, `the response failed (${error ? `${error.code}: ${error.message}` : 'no reason given'})`);
+    return new ProviderResponseError(this.transport.context, `the response failed (${error ? `${error.code}: ${error.message}` : 'no reason given'})`);
   }
 
-  #body(request: ModelRequest): { body: ResponseCreateParamsBase; warnings: FormatWarning[] } {
-    const options = this.#settings.options;
+  protected requestBody(request: ModelRequest): SdkRequestBody<ResponseCreateParamsBase> {
+    const options = this.settings.options;
     const { input, warnings } = convertToOpenAIResponsesInput(request.messages);
-    const body: ResponseCreateParamsBase = { model: this.#settings.modelName, input, store: false };
+    const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
@@ -102,11 +80,9 @@ export class OpenAIResponsesModel implements Model {
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
     }
     if (request.output !== undefined) {
-      // Structured Outputs: the answer is decoded under the strict rewrite of the schema; the agent validates the original.
-      const declared = declaredOutputSchema(request.output, 'openai-strict');
-      warnings.push(...declared.warnings);
-      const { name, description } = request.output;
-      body.text = { format: { type: 'json_schema', name, ...(description !== undefined ? { description } : {}), schema: declared.schema, strict: true } };
+      const output = openAIStructuredOutput(request.output);
+      warnings.push(...output.warnings);
+      body.text = { format: { type: 'json_schema', ...output.declaration } };
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
@@ -121,10 +97,5 @@ export class OpenAIResponsesModel implements Model {
       });
     }
     return { body, warnings };
-  }
-
-  #sdk(): Promise<OpenAIClient> {
-    this.#client ??= loadOpenAIClient(this.#settings);
-    return this.#client;
   }
 }

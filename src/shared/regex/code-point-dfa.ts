@@ -214,6 +214,32 @@ export class Nfa {
     return this.epsilon.length - 1;
   }
 
+  /**
+   * The subset members reachable from `seeds` without reading a character. A member is `nfaState * 2 + endOnly`: past
+   * a `$`, no character may follow; `^` edges are taken only `atStart`. `visited` keeps, per member, the mark of the
+   * last closure that reached it, so a closure needs no Set of its own: each call passes a mark no earlier call used.
+   * Returns the members sorted; the pushes are spent on `work`.
+   */
+  closure(seeds: Iterable<number>, atStart: boolean, visited: Uint32Array, mark: number, work: AutomatonWork = UNMETERED): Int32Array {
+    const members: number[] = [];
+    const stack = [...seeds];
+    let pushed = stack.length;
+    while (stack.length > 0) {
+      const member = stack.pop()!;
+      if (visited[member] === mark) continue;
+      visited[member] = mark;
+      members.push(member);
+      const state = member >> 1;
+      const endOnly = member & 1;
+      for (const to of this.epsilon[state]!) stack.push(to * 2 + endOnly);
+      for (const to of this.endAssert[state]!) stack.push(to * 2 + 1);
+      if (atStart) for (const to of this.startAssert[state]!) stack.push(to * 2 + endOnly);
+      pushed += this.epsilon[state]!.length + this.endAssert[state]!.length;
+    }
+    work.spend(pushed);
+    return Int32Array.from(members).sort();
+  }
+
   /** Adds `node` starting at state `from`; returns its end state. */
   build(node: RegexNode, from: number): number {
     switch (node.type) {
@@ -276,26 +302,7 @@ function determinize(nfa: Nfa, start: number, final: number, work: AutomatonWork
   // the last closure that visited each member, so that a closure needs no Set of its own
   const visited = new Uint32Array(nfa.stateCount * 2);
   let stamp = 0;
-  const closure = (seeds: Iterable<number>, atStart: boolean): number[] => {
-    stamp++;
-    const members: number[] = [];
-    const stack = [...seeds];
-    let pushed = stack.length;
-    while (stack.length > 0) {
-      const member = stack.pop()!;
-      if (visited[member] === stamp) continue;
-      visited[member] = stamp;
-      members.push(member);
-      const state = member >> 1;
-      const endOnly = member & 1;
-      for (const to of nfa.epsilon[state]!) stack.push(to * 2 + endOnly);
-      for (const to of nfa.endAssert[state]!) stack.push(to * 2 + 1);
-      if (atStart) for (const to of nfa.startAssert[state]!) stack.push(to * 2 + endOnly);
-      pushed += nfa.epsilon[state]!.length + nfa.endAssert[state]!.length;
-    }
-    work.spend(pushed);
-    return Array.from(Int32Array.from(members).sort());
-  };
+  const closure = (seeds: Iterable<number>, atStart: boolean): number[] => Array.from(nfa.closure(seeds, atStart, visited, ++stamp, work));
   const intern = (subset: number[]): number => {
     const key = subset.join(',');
     let id = index.get(key);

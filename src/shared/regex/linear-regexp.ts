@@ -215,28 +215,13 @@ export class LazyDfaRegExp implements LinearRegExp {
 
   /** Members reachable without reading a character; past a `$` (endOnly = 1) no character may follow. */
   #closure(seeds: readonly number[], atStart: boolean): Int32Array {
-    const nfa = this.#nfa;
     const visited = this.#visited;
     const stamp = ++this.#visitStamp;
     if (stamp === 0xffffffff) {
       visited.fill(0);
       this.#visitStamp = 1;
     }
-    const mark = this.#visitStamp;
-    const members: number[] = [];
-    const stack = [...seeds];
-    while (stack.length > 0) {
-      const member = stack.pop()!;
-      if (visited[member] === mark) continue;
-      visited[member] = mark;
-      members.push(member);
-      const state = member >> 1;
-      const endOnly = member & 1;
-      for (const to of nfa.epsilon[state]!) stack.push(to * 2 + endOnly);
-      for (const to of nfa.endAssert[state]!) stack.push(to * 2 + 1);
-      if (atStart) for (const to of nfa.startAssert[state]!) stack.push(to * 2 + endOnly);
-    }
-    return Int32Array.from(members).sort();
+    return this.#nfa.closure(seeds, atStart, visited, this.#visitStamp);
   }
 }
 

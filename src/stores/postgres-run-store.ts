@@ -14,36 +14,27 @@ import { randomBytes } from 'node:crypto';
 import { safeParseJson } from '../shared/safe-json.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
-import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
-import type { ToolCallOutcome } from './agent-result.js';
-import type { RunState } from './run-state.js';
+import { leaseLostError, RunStoreError } from '../agent/agent-errors.js';
+import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from '../agent/run-store-rows.js';
 import {
   checkSavedIds,
   checkStoreId,
+  type CallClaim,
   type ClaimResult,
   type Decision,
   type LeaseFence,
   type RunLease,
-  type RunStatus,
   type RunStore,
   type StoredCall,
   type StoredConfirmation,
+  type StoredOutcome,
   type StoredRun,
-} from './run-store.js';
+} from '../agent/run-store.js';
+import { migrate } from './postgres-migrations.js';
+import { inTransaction, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
 
-/** The part of a node-postgres client the store uses (a `pg.PoolClient`). */
-export interface PostgresClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
-  release(error?: Error | boolean): void;
-  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-/** The part of a node-postgres pool the store uses (a `pg.Pool`). */
-export interface PostgresPool {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
-  connect(): Promise<PostgresClient>;
-}
+export type { PostgresClient, PostgresPool } from './postgres-pool.js';
+export { POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
 
 export interface PostgresRunStoreOptions {
   /** `postgres://user:password@host:5432/database`; the store opens a pool of its own and ends it on `close()`. */
@@ -77,53 +68,6 @@ export interface PostgresRunStore extends RunStore {
    */
   waitForDecisions(runId: string, options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
 }
-
-/** The migrations, in order; each runs once per schema, in a transaction. Never edit one that shipped: add the next. */
-const MIGRATIONS: readonly ((schema: string) => string)[] = [
-  (s) => `
-    CREATE TABLE ${s}.meta (key TEXT PRIMARY KEY, value BYTEA NOT NULL);
-    CREATE TABLE ${s}.runs (
-      run_id TEXT PRIMARY KEY,
-      status TEXT NOT NULL,
-      state TEXT NOT NULL,
-      created_at BIGINT NOT NULL,
-      updated_at BIGINT NOT NULL,
-      lease_owner TEXT,
-      lease_holder TEXT,
-      lease_expires_at BIGINT
-    );
-    CREATE TABLE ${s}.confirmations (
-      seq BIGINT GENERATED ALWAYS AS IDENTITY,
-      run_id TEXT NOT NULL,
-      call_key TEXT NOT NULL,
-      approval_id TEXT NOT NULL UNIQUE,
-      call_id TEXT NOT NULL,
-      tool_name TEXT NOT NULL,
-      arguments TEXT NOT NULL,
-      summary TEXT NOT NULL,
-      token TEXT NOT NULL,
-      expires_at BIGINT NOT NULL,
-      created_at BIGINT NOT NULL,
-      decision TEXT,
-      reason TEXT,
-      decided_at BIGINT,
-      PRIMARY KEY (run_id, call_key)
-    );
-    CREATE INDEX confirmations_undecided ON ${s}.confirmations (created_at, seq) WHERE decision IS NULL;
-    CREATE TABLE ${s}.calls (
-      run_id TEXT NOT NULL,
-      call_key TEXT NOT NULL,
-      status TEXT NOT NULL,
-      outcome TEXT,
-      tool_name TEXT,
-      call_id TEXT,
-      digest TEXT,
-      PRIMARY KEY (run_id, call_key)
-    );`,
-];
-
-/** The schema version this code writes; a database migrated further by a newer toolwright is refused. */
-export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
 
@@ -174,135 +118,8 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
   return new PostgresStore(reportingLostServer(pool, server), schema, endPool);
 }
 
-/** Where a connection string points, without the user or the password: `host:port/database`. */
-function serverOf(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname.length > 1 ? url.pathname : ''}`;
-  } catch {
-    return 'the server of the connection string';
-  }
-}
-
-/** Node's and PostgreSQL's codes for a server that refused, dropped or is closing the connection (class 08 and 57P01–03). */
-const LOST_SERVER_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
-/** node-postgres's own words for a connection it lost (it gives these no code). */
-const LOST_SERVER_TEXT = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/i;
-
-function isLostServer(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
-  if (typeof code === 'string' && (LOST_SERVER_CODES.has(code) || code.startsWith('08'))) return true;
-  if (typeof message === 'string' && LOST_SERVER_TEXT.test(message)) return true;
-  // Node tries each address of a host name: a refusal on all of them is an AggregateError.
-  return Array.isArray(errors) && errors.some(isLostServer);
-}
-
-/**
- * The pool, with a refused or lost connection reported as {@link RunStoreUnavailableError} naming the server: a resume
- * whose database went away fails with a typed error that says what to check, not a bare `ECONNREFUSED`.
- */
-function reportingLostServer(pool: PostgresPool, server: string): PostgresPool {
-  const translate = (error: unknown): never => {
-    if (!isLostServer(error)) throw error;
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new RunStoreUnavailableError(
-      'postgres',
-      `The PostgreSQL run store at ${server} cannot be reached (${reason}); what this step would have stored may not be stored. Check that the server runs and accepts connections there (the connection string, the network), then resume the run again (with takeOver once its lease ran out, if it was being continued).`,
-      { cause: error },
-    );
-  };
-  return {
-    query: (text, values) => pool.query(text, values).catch(translate),
-    connect: async () => {
-      const client = await pool.connect().catch(translate);
-      return {
-        query: (text, values) => client.query(text, values).catch(translate),
-        release: (error) => client.release(error),
-        on: ((event: 'notification' | 'error', listener: never) => client.on(event as 'error', listener)) as PostgresClient['on'],
-      };
-    },
-  };
-}
-
-async function migrate(pool: PostgresPool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    // Transaction-scoped: released by COMMIT or ROLLBACK, even if this process dies mid-migration.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolwright run store ${schema}`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`);
-    const { rows } = await client.query(`SELECT COALESCE(MAX(version), 0) AS version FROM ${schema}.migrations`);
-    const applied = Number((rows[0] as { version: number | string }).version);
-    if (applied > MIGRATIONS.length) {
-      throw new Error(`the schema is at version ${applied}, newer than this toolwright knows (${MIGRATIONS.length}); upgrade toolwright`);
-    }
-    for (let version = applied + 1; version <= MIGRATIONS.length; version++) {
-      await client.query(MIGRATIONS[version - 1]!(schema));
-      await client.query(`INSERT INTO ${schema}.migrations (version, applied_at) VALUES ($1, $2)`, [version, Date.now()]);
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-interface RunRow {
-  run_id: string;
-  status: string;
-  state: string;
-  created_at: string;
-  updated_at: string;
-  lease_owner: string | null;
-  lease_holder: string | null;
-  lease_expires_at: string | null;
-}
-
-interface ConfirmationRow {
-  run_id: string;
-  call_key: string;
-  approval_id: string;
-  call_id: string;
-  tool_name: string;
-  arguments: string;
-  summary: string;
-  token: string;
-  expires_at: string;
-  created_at: string;
-  decision: string | null;
-  reason: string | null;
-  decided_at: string | null;
-}
-
-interface CallRow {
-  status: string;
-  outcome: string | null;
-  tool_name: string | null;
-  call_id: string | null;
-  digest: string | null;
-}
-
-/**
- * PostgreSQL text cannot hold U+0000, which a model may well send in a call id or a person in a reason: free text is
- * stored as a JSON string literal (escaped, so any string fits) and read back through the safe parser.
- */
-const encodeText = (value: string): string => JSON.stringify(value);
+/** Free text as JSON string literals: PostgreSQL text cannot hold U+0000. */
+const rows = new SqlRows({ textAsJson: true, damaged: 'the database was altered by hand' });
 
 class PostgresStore implements PostgresRunStore {
   readonly #pool: PostgresPool;
@@ -358,64 +175,44 @@ class PostgresStore implements PostgresRunStore {
       if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       return;
     }
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.#pool, async (client) => {
       const saved = await client.query(text, saveValues);
       if (fence && saved.rowCount !== 1) throw leaseLostError(run.runId);
       for (const item of confirmations) {
         await client.query(
-          `INSERT INTO ${s}.confirmations (run_id, call_key, approval_id, call_id, tool_name, arguments, summary, token, expires_at, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-          [
-            item.runId,
-            item.callKey,
-            item.approvalId,
-            encodeText(item.callId),
-            encodeText(item.toolName),
-            JSON.stringify(item.arguments ?? null),
-            encodeText(item.summary),
-            item.token,
-            item.expiresAt,
-            item.createdAt,
-          ],
+          `INSERT INTO ${s}.confirmations (${CONFIRMATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+          rows.confirmationValues(item),
         );
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async loadRun(runId: string): Promise<StoredRun | undefined> {
     checkStoreId('run id', runId);
     const [row] = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs WHERE run_id = $1`, [runId]);
-    return row && runOf(row);
+    return row && rows.run(row);
   }
 
   async listRuns({ limit = 100 }: { limit?: number } = {}): Promise<StoredRun[]> {
-    const rows = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs ORDER BY updated_at DESC, run_id DESC LIMIT $1`, [
+    const found = await this.#rows<RunRow>(`SELECT * FROM ${this.#schema}.runs ORDER BY updated_at DESC, run_id DESC LIMIT $1`, [
       Math.max(0, Math.floor(limit)),
     ]);
-    return rows.map(runOf);
+    return found.map((row) => rows.run(row));
   }
 
   async listConfirmations(filter: { runId?: string; undecided?: boolean } = {}): Promise<StoredConfirmation[]> {
     if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
-    const rows = await this.#rows<ConfirmationRow>(
+    const found = await this.#rows<ConfirmationRow>(
       `SELECT * FROM ${this.#schema}.confirmations WHERE ($1::text IS NULL OR run_id = $1) AND (NOT $2 OR decision IS NULL) ORDER BY created_at, seq`,
       [filter.runId ?? null, filter.undecided === true],
     );
-    return rows.map(toConfirmation);
+    return found.map((row) => rows.confirmation(row));
   }
 
   async findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined> {
     checkStoreId('approval id', approvalId);
     const [row] = await this.#rows<ConfirmationRow>(`SELECT * FROM ${this.#schema}.confirmations WHERE approval_id = $1`, [approvalId]);
-    return row && toConfirmation(row);
+    return row && rows.confirmation(row);
   }
 
   async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
@@ -428,7 +225,7 @@ class PostgresStore implements PostgresRunStore {
          WHERE run_id = $1 AND call_key = $2 AND decision IS NULL RETURNING run_id, call_key, decision
        )
        SELECT pg_notify($6, json_build_object('runId', run_id, 'callKey', call_key, 'decision', decision)::text) FROM decided`,
-      [runId, callKey, decision, reason === undefined ? null : encodeText(reason), at, this.#channel],
+      [runId, callKey, decision, reason === undefined ? null : rows.text(reason), at, this.#channel],
     );
     if (decided.length === 1) return 'decided' as const;
     const exists = await this.#rows(`SELECT 1 FROM ${s}.confirmations WHERE run_id = $1 AND call_key = $2`, [runId, callKey]);
@@ -453,11 +250,7 @@ class PostgresStore implements PostgresRunStore {
     const [row] = await this.#rows<RunRow & { live: boolean | null }>(`SELECT *, lease_expires_at > ${DATABASE_NOW} AS live FROM ${s}.runs WHERE run_id = $1`, [
       runId,
     ]);
-    if (!row) return { claimed: false, status: undefined };
-    const held = leaseOf(row);
-    return held && held.owner !== lease.owner && row.live === true
-      ? { claimed: false, status: row.status as RunStatus, lease: held }
-      : { claimed: false, status: row.status as RunStatus };
+    return refusedClaim(row, lease.owner, () => row!.live === true);
   }
 
   async renewLease(runId: string, owner: string, expiresAt: number, now: number = Date.now()): Promise<boolean> {
@@ -478,15 +271,10 @@ class PostgresStore implements PostgresRunStore {
     );
   }
 
-  async beginCall(
-    runId: string,
-    callKey: string,
-    claim?: { toolName: string; callId: string; digest?: string },
-    fence?: LeaseFence,
-  ): Promise<StoredCall | undefined> {
+  async beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined> {
     checkStoreId('run id', runId);
     const s = this.#schema;
-    const values = [runId, callKey, claim ? encodeText(claim.toolName) : null, claim ? encodeText(claim.callId) : null, claim?.digest ?? null];
+    const values = [runId, callKey, ...rows.claimValues(claim)];
     // Fenced: FOR SHARE holds the run's row until the insert commits, so a take-over's claim waits and then sees this call begun.
     const begun = fence
       ? await this.#rows(
@@ -506,21 +294,10 @@ class PostgresStore implements PostgresRunStore {
       runId,
       callKey,
     ]);
-    const stored: StoredCall =
-      row!.status === 'done' && row!.outcome !== null
-        ? { status: 'done', outcome: parseStored<ToolCallOutcome>(row!.outcome, `call ${callKey}`) }
-        : { status: 'executing' };
-    if (row!.tool_name !== null && row!.call_id !== null) {
-      stored.claim = {
-        toolName: decodeText(row!.tool_name, 'a claim'),
-        callId: decodeText(row!.call_id, 'a claim'),
-        ...(row!.digest !== null ? { digest: row!.digest } : {}),
-      };
-    }
-    return stored;
+    return rows.call(row!, callKey);
   }
 
-  async finishCall(runId: string, callKey: string, outcome: ToolCallOutcome, fence?: LeaseFence): Promise<void> {
+  async finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void> {
     checkStoreId('run id', runId);
     const s = this.#schema;
     if (!fence) {
@@ -658,53 +435,4 @@ function readNotice(payload: string): DecisionNotice | undefined {
   const { runId, callKey, decision } = parsed.value as Record<string, unknown>;
   if (typeof runId !== 'string' || typeof callKey !== 'string' || (decision !== 'approve' && decision !== 'deny')) return undefined;
   return { runId, callKey, decision };
-}
-
-function runOf(row: RunRow): StoredRun {
-  const run: StoredRun = {
-    runId: row.run_id,
-    status: row.status as RunStatus,
-    state: parseStored<RunState>(row.state, `run ${row.run_id}`),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-  const lease = leaseOf(row);
-  if (lease) run.lease = lease;
-  return run;
-}
-
-function leaseOf(row: RunRow): RunLease | undefined {
-  if (row.lease_owner === null || row.lease_expires_at === null) return undefined;
-  return { owner: row.lease_owner, holder: row.lease_holder ?? 'unknown process', expiresAt: Number(row.lease_expires_at) };
-}
-
-function toConfirmation(row: ConfirmationRow): StoredConfirmation {
-  const confirmation: StoredConfirmation = {
-    approvalId: row.approval_id,
-    runId: row.run_id,
-    callKey: row.call_key,
-    callId: decodeText(row.call_id, `confirmation ${row.approval_id}`),
-    toolName: decodeText(row.tool_name, `confirmation ${row.approval_id}`),
-    arguments: parseStored<unknown>(row.arguments, `confirmation ${row.approval_id}`),
-    summary: decodeText(row.summary, `confirmation ${row.approval_id}`),
-    token: row.token,
-    expiresAt: Number(row.expires_at),
-    createdAt: Number(row.created_at),
-  };
-  if (row.decision !== null) confirmation.decision = row.decision as Decision;
-  if (row.reason !== null) confirmation.reason = decodeText(row.reason, `confirmation ${row.approval_id}`);
-  if (row.decided_at !== null) confirmation.decidedAt = Number(row.decided_at);
-  return confirmation;
-}
-
-function decodeText(text: string, what: string): string {
-  const value = parseStored<unknown>(text, what);
-  if (typeof value !== 'string') throw new RunStoreError(`A text field of the stored ${what} is not a JSON string; the database was altered by hand.`);
-  return value;
-}
-
-function parseStored<T>(text: string, what: string): T {
-  const parsed = safeParseJson(text);
-  if (!parsed.success) throw new RunStoreError(`The stored ${what} is not valid JSON (${parsed.error.message}); the database was altered by hand.`);
-  return parsed.value as T;
 }

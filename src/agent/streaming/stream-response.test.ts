@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
-import type { Model } from '../models/types.js';
-import type { ModelStreamEvent } from '../protocol/model-exchange.js';
-import { defineTool } from '../tools/define-tool.js';
-import { silentLogger } from '../tools/tool-registry.js';
-import type { AgentResult } from './agent-result.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../../models/scripted/scripted-model.js';
+import type { Model } from '../../models/types.js';
+import type { ModelStreamEvent } from '../../protocol/model-exchange.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { silentLogger } from '../../tools/tool-registry.js';
+import type { AgentResult } from '../agent-result.js';
 import { STREAM_HIGH_WATER_MARK, streamAgent, type AgentStream } from './stream-agent.js';
 import { toEventStreamResponse } from './stream-response.js';
 

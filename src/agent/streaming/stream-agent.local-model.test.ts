@@ -5,12 +5,12 @@
  * ends in the same result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalModel } from '../models/local/local-model.js';
-import { ensureTinyModel } from '../models/local/tiny-model.js';
-import { defineTool } from '../tools/define-tool.js';
-import { silentLogger } from '../tools/tool-registry.js';
-import type { AgentResult } from './agent-result.js';
-import { runAgent, type RunAgentOptions } from './run-agent.js';
+import { LocalModel } from '../../models/local/local-model.js';
+import { ensureTinyModel } from '../../models/local/tiny-model.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { silentLogger } from '../../tools/tool-registry.js';
+import type { AgentResult } from '../agent-result.js';
+import { runAgent, type RunAgentOptions } from '../run-agent.js';
 import { streamAgent, type AgentStreamEvent } from './stream-agent.js';
 
 let model: LocalModel;

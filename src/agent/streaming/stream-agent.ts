@@ -17,16 +17,16 @@
  * ```
  * @module
  */
-import { InvalidStateError } from '../shared/errors.js';
-import type { OutputOf, OutputOption } from '../tools/define-output.js';
-import type { LoopStreamSink } from './agent-loop.js';
-import type { AgentResult } from './agent-result.js';
+import { InvalidStateError } from '../../shared/errors.js';
+import type { OutputOf, OutputOption } from '../../tools/define-output.js';
+import type { LoopStreamSink } from '../agent-loop.js';
+import type { AgentResult } from '../agent-result.js';
 import type { ModelDelta } from './fold-model-stream.js';
-import { runRedactor } from './redact.js';
-import { resumeAgentRun, type ConfirmationDecision, type ResumeAgentOptions } from './resume-agent.js';
-import { prepareAgentRun, type AgentRuntimeOptions, type ContextRequirement, type RunAgentOptions } from './run-agent.js';
-import type { RunEvent } from './run-event.js';
-import type { RunState } from './run-state.js';
+import { runRedactor } from '../redact.js';
+import { resumeAgentRun, type ConfirmationDecision, type ResumeAgentOptions } from '../resume-agent.js';
+import { prepareAgentRun, type AgentRuntimeOptions, type ContextRequirement, type RunAgentOptions } from '../run-agent.js';
+import type { RunEvent } from '../run-event.js';
+import type { RunState } from '../run-state.js';
 import type { AgentDeltaEvent, AgentStreamEvent } from './stream-event.js';
 import { redactAgentStream, type RedactStreamOptions } from './stream-redaction.js';
 

@@ -18,9 +18,9 @@
  * through the run's redactor as the record's do.
  * @module
  */
-import { parsePartialJson, ReparseGate } from '../formats/partial-json.js';
-import { PEM_BEGIN, PEM_END } from '../shared/redaction/index.js';
-import type { Redactor } from './redact.js';
+import { parsePartialJson, ReparseGate } from '../../formats/partial-json.js';
+import { PEM_BEGIN, PEM_END } from '../../shared/redaction/index.js';
+import type { Redactor } from '../redact.js';
 import type { AgentStreamEvent } from './stream-event.js';
 
 export interface RedactStreamOptions {

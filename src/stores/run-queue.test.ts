@@ -12,8 +12,8 @@ import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { createPostgresRunStore, type PostgresRunStore } from './postgres-run-store.js';
 import { createRunQueue, type RunQueue, type WorkerOutcome } from './run-queue.js';
-import { runAgent } from './run-agent.js';
-import type { PendingConfirmation } from './agent-result.js';
+import { runAgent } from '../agent/run-agent.js';
+import type { PendingConfirmation } from '../agent/agent-result.js';
 
 const unavailable = postgresUnavailable();
 let server: PostgresServer | undefined;

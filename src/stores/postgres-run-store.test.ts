@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
-import { decideConfirmation, resumeAgent } from './resume-agent.js';
-import { runAgent } from './run-agent.js';
+import { decideConfirmation, resumeAgent } from '../agent/resume-agent.js';
+import { runAgent } from '../agent/run-agent.js';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
 import { confirmation, describeRunStoreContract, lease, state } from '../../test/fixtures/run-store-contract.js';
-import { createRedactor } from './redact.js';
+import { createRedactor } from '../agent/redact.js';
 import { createPostgresRunStore, POSTGRES_SCHEMA_VERSION, type DecisionNotice, type PostgresRunStore } from './postgres-run-store.js';
-import { sealRunStore } from './sealed-run-store.js';
+import { sealRunStore } from '../agent/sealed-run-store.js';
 
 const unavailable = postgresUnavailable();
 let server: PostgresServer | undefined;

@@ -13,10 +13,10 @@
 import type PgBoss from 'pg-boss';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
-import { RunLeasedError, RunNotResumableError, RunStoreError } from './agent-errors.js';
-import type { AgentResult } from './agent-result.js';
-import { decideConfirmation, resumeAgent, type ConfirmationDecision, type ResumeAgentOptions } from './resume-agent.js';
-import type { RunStore, StoredConfirmation } from './run-store.js';
+import { RunLeasedError, RunNotResumableError, RunStoreError } from '../agent/agent-errors.js';
+import type { AgentResult } from '../agent/agent-result.js';
+import { decideConfirmation, resumeAgent, type ConfirmationDecision, type ResumeAgentOptions } from '../agent/resume-agent.js';
+import type { RunStore, StoredConfirmation } from '../agent/run-store.js';
 
 export interface RunQueueOptions {
   /** The PostgreSQL database pg-boss keeps its jobs in: the run store's own. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createScriptedModel, toolCallTurn } from '../models/scripted/scripted-model.js';
-import { defineTool } from '../tools/define-tool.js';
-import { silentLogger } from '../tools/tool-registry.js';
-import { createRedactor } from './redact.js';
+import { createScriptedModel, toolCallTurn } from '../../models/scripted/scripted-model.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { silentLogger } from '../../tools/tool-registry.js';
+import { createRedactor } from '../redact.js';
 import { streamAgent, type AgentStreamEvent } from './stream-agent.js';
 import { redactAgentStream, withoutOpenString } from './stream-redaction.js';
 

@@ -5,7 +5,7 @@
  * fails the call like a provider error would.
  * @module
  */
-import type { ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
+import type { ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 
 /** A streamed piece other than the final response. */
 export type ModelDelta = Exclude<ModelStreamEvent, { type: 'end' }>;

@@ -3,11 +3,11 @@
  * the model's request and response, plus the pieces the record does not hold.
  * @module
  */
-import type { StopReason } from '../protocol/model-exchange.js';
-import type { ToolCallPart } from '../protocol/messages.js';
-import type { ToolProgressReport } from './agent-loop.js';
-import type { AgentUsage } from './agent-result.js';
-import type { RunEvent } from './run-event.js';
+import type { StopReason } from '../../protocol/model-exchange.js';
+import type { ToolCallPart } from '../../protocol/messages.js';
+import type { ToolProgressReport } from '../agent-loop.js';
+import type { AgentUsage } from '../agent-result.js';
+import type { RunEvent } from '../run-event.js';
 
 /** The pieces of a streamed run that its record does not hold: what the model is writing, what tools report, and where each step ends. */
 export type AgentDeltaEvent =

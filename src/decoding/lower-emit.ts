@@ -1,0 +1,669 @@
+/**
+ * Stage 3 of the lowering (`lower-json-schema.ts`), node emission: each location set the grammar reaches becomes one
+ * value node (`grammar-ir.ts`) whose alternatives are the typed alternatives the set algebra denotes, lowered to
+ * literals, number automata, string DFAs, arrays (with `contains` counters and `uniqueItems` sets) and objects (key
+ * classes and progress rules); then every node gets its height, the fewest frames a value of it needs.
+ * @module
+ */
+import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
+import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
+import { UnsupportedSchemaError } from './decoding-errors.js';
+import {
+  ByteTrie,
+  CodePointTrie,
+  type ArrayAlternative,
+  type ContainsCell,
+  type ContainsCounter,
+  type ContainsCounting,
+  type KeyClass,
+  type ObjectAlternative,
+  type ObjectProgressRules,
+  type PropertyRule,
+  type StringAlternative,
+  type UniqueItems,
+  type ValueNode,
+} from './grammar-ir.js';
+import { keySignatureLanguages } from './key-signature-languages.js';
+import type { LoweringContext } from './lower-context.js';
+import type { SchemaLocations } from './lower-references.js';
+import type { SetAlgebra } from './lower-set-algebra.js';
+import {
+  countCap,
+  FALSE_LOCATION,
+  formatChoices,
+  jsonEqual,
+  layoutNames,
+  literalText,
+  TRUE_SET,
+  unionSets,
+  valueSetFor,
+  type LocationSet,
+  type Typed,
+} from './lower-typed.js';
+import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } from './multiple-of-language.js';
+import type { NumberAutomaton } from './number-language.js';
+import { objectMinHeight } from './object-progress.js';
+import type { ContainsRule } from './schema-complement.js';
+
+/** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
+export class NodeEmitter {
+  private readonly nodes: ValueNode[] = [];
+  private readonly nodeOf = new Map<string, ValueNode>();
+  private readonly pending: { node: ValueNode; set: LocationSet }[] = [];
+  /** Per node: its literal values by literal index (for `uniqueItems`). */
+  private readonly literalValues = new Map<ValueNode, unknown[]>();
+  private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule[] }[] = [];
+
+  constructor(
+    private readonly context: LoweringContext,
+    private readonly references: SchemaLocations,
+    private readonly algebra: SetAlgebra,
+  ) {}
+
+  /** The node of `rootSet` and of every set it reaches, filled; uniqueness settled and heights computed, alternatives without a finite value dropped. */
+  emit(rootSet: LocationSet): { root: ValueNode; nodes: readonly ValueNode[] } {
+    const root = this.nodeFor(rootSet);
+    while (this.pending.length > 0) {
+      const { node, set } = this.pending.pop()!;
+      this.fill(node, set);
+    }
+    for (const { alternative, pointer, contains } of this.uniqueArrays) this.settleUniqueItems(alternative, pointer, contains);
+    computeHeights(this.nodes);
+    for (const node of this.nodes) node.alternatives = node.alternatives.filter((alternative) => alternative.height !== Infinity);
+    return { root, nodes: this.nodes };
+  }
+
+  private nodeFor(set: LocationSet): ValueNode {
+    const key = set.join(',');
+    let node = this.nodeOf.get(key);
+    if (node === undefined) {
+      const pointer = set.length === 0 ? '#' : this.context.locations[set[0]!]!.place.pointer;
+      node = { id: this.nodes.length, pointer, alternatives: [], literals: null, height: Infinity };
+      this.nodes.push(node);
+      this.nodeOf.set(key, node);
+      this.pending.push({ node, set });
+    }
+    return node;
+  }
+
+  private fill(node: ValueNode, set: LocationSet): void {
+    const literals = new ByteTrie();
+    let literalCount = 0;
+    const values: unknown[] = [];
+    this.literalValues.set(node, values);
+    const addLiteral = (value: unknown): void => {
+      values.push(value);
+      literals.add(new TextEncoder().encode(literalText(value)), literalCount++);
+    };
+    for (const typed of this.algebra.denoteSet(set)) {
+      if (typed.literals !== undefined) {
+        for (const value of typed.literals) if (this.algebra.satisfiesTyped(value, typed)) addLiteral(value);
+        continue;
+      }
+      switch (typed.type) {
+        case 'null':
+          addLiteral(null);
+          break;
+        case 'boolean':
+          addLiteral(true);
+          addLiteral(false);
+          break;
+        case 'number': {
+          if (typed.multiples.length > 0) {
+            for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
+            break;
+          }
+          const automaton = this.fractionalOnly(
+            typed,
+            this.context.options.cache.numberAutomaton({
+              integer: typed.integer,
+              minimum: typed.minimum,
+              exclusiveMinimum: typed.exclusiveMinimum,
+              maximum: typed.maximum,
+              exclusiveMaximum: typed.exclusiveMaximum,
+            }),
+          );
+          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
+          break;
+        }
+        case 'string':
+          node.alternatives.push(...this.lowerString(typed));
+          break;
+        case 'array':
+          node.alternatives.push(this.lowerArray(typed));
+          break;
+        case 'object':
+          node.alternatives.push(this.lowerObject(typed));
+          break;
+      }
+    }
+    if (literalCount > 0) node.literals = literals;
+  }
+
+  /**
+   * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
+   * items' language is infinite or the classes exceed `uniqueItemsMaxValues` (`decoding-limits.ts`).
+   */
+  private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
+    const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
+    if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
+    const node = alternative.items;
+    if (node === null) return;
+    if (node.alternatives.length > 0 || node.literals === null) {
+      return refuse(
+        'the items are not a finite set of values (only enum/const, booleans and null items are tracked); list the allowed values in an "enum", or set "maxItems": 1',
+      );
+    }
+    const values = this.literalValues.get(node)!;
+    const classOf = new Int32Array(values.length);
+    const representatives: unknown[] = [];
+    values.forEach((value, index) => {
+      let found = representatives.findIndex((other) => jsonEqual(other, value));
+      if (found < 0) found = representatives.push(value) - 1;
+      classOf[index] = found;
+    });
+    const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
+    if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
+      return refuse(
+        `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
+      );
+    }
+    // the values written decide every contains count: per schema, the classes that match it, counted in the set (no counters)
+    const counted = contains.map((rule) => {
+      let matchClasses = 0;
+      representatives.forEach((value, index) => (matchClasses |= this.algebra.satisfiesSet(value, rule.set) ? 1 << index : 0));
+      return { matchClasses, minContains: rule.min, maxContains: rule.max };
+    });
+    const unique: UniqueItems = {
+      classOf,
+      classes: representatives.length,
+      subtreeValues: node.literals.subtreeValues(),
+      contains: counted.length === 0 ? null : counted,
+    };
+    const mutable = alternative as { unique: UniqueItems | null; maxItems: number; contains: ContainsCounting | null };
+    mutable.unique = unique;
+    mutable.contains = null;
+    // n distinct values make at most n items
+    mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /**
+   * A number alternative under `multipleOf`: pushes its automaton onto `node` and returns undefined, or returns the
+   * values to list as literals. Refused (lenient: enforced without `multipleOf`) where Ajv's float test is not exact.
+   */
+  private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
+    const plan = planMultipleOf(typed, typed.multiples, this.context.limits);
+    if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
+    let range: Typed = typed;
+    if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
+    else this.context.refuse('multipleOf', typed.pointer, plan.reason);
+    const base = this.context.options.cache.numberAutomaton({
+      integer: range.integer,
+      minimum: range.minimum,
+      exclusiveMinimum: range.exclusiveMinimum,
+      maximum: range.maximum,
+      exclusiveMaximum: range.exclusiveMaximum,
+    });
+    let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : [], this.context.limits.multipleOfMaxStates);
+    if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
+    if (automaton === undefined) {
+      this.context.refuse(
+        'multipleOf',
+        typed.pointer,
+        `the multipleOf automaton needs more than ${this.context.limits.multipleOfMaxStates} states (limits.multipleOfMaxStates)`,
+      );
+      automaton = base;
+    }
+    if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
+    return undefined;
+  }
+
+  /** `automaton` restricted to texts that parse to a non-integer when the alternative is `fractional`. */
+  private fractionalOnly(typed: Typed, automaton: NumberAutomaton | null): NumberAutomaton | null {
+    if (!typed.fractional || automaton === null) return automaton;
+    return intersectTwoNumberAutomata(automaton, this.context.options.cache.fractionalNumbers());
+  }
+
+  /** One string alternative per combination of the formats' alternatives (usually one). */
+  private lowerString(typed: Typed, exclude: CodePointTrie | null = null): StringAlternative[] {
+    let patternMinLength = typed.minLength;
+    let patternMaxLength = typed.maxLength;
+    for (const pattern of typed.patterns) {
+      try {
+        const compiled = this.context.options.cache.schemaPattern(pattern.source, this.context.options.automatonWork);
+        patternMinLength = Math.max(patternMinLength, compiled.minLength);
+        patternMaxLength = Math.min(patternMaxLength, compiled.maxLength);
+      } catch (error) {
+        if (error instanceof AutomatonWorkLimitError) throw error;
+        // refused in stringDfa, with the regex's reason
+      }
+    }
+    const alternatives: StringAlternative[] = [];
+    for (const choice of formatChoices(typed.formats)) {
+      const minLength = Math.max(patternMinLength, choice.minLength);
+      const maxLength = Math.min(patternMaxLength, choice.maxLength);
+      if (minLength > maxLength) continue;
+      const constrained = this.algebra.stringDfa(typed.patterns, choice, true, typed.languages);
+      const dfa = constrained ?? CodePointDfa.any();
+      if (dfa.start < 0) continue;
+      const alternative: StringAlternative = {
+        kind: 'string',
+        id: this.context.alternativeCount++,
+        dfa,
+        free: constrained === undefined,
+        minLength,
+        maxLength,
+        exclude,
+        height: 1,
+      };
+      if (stringFeasible(alternative)) alternatives.push(alternative);
+    }
+    return alternatives;
+  }
+
+  private lowerArray(typed: Typed): ArrayAlternative {
+    const prefixLength = Math.min(typed.prefix.length, typed.maxItems);
+    const prefix = typed.prefix.slice(0, prefixLength).map((set) => this.nodeFor(set));
+    const items = typed.items[0] === FALSE_LOCATION || typed.maxItems <= prefixLength ? null : this.nodeFor(typed.items);
+    const maxItems = items === null ? Math.min(typed.maxItems, prefixLength) : typed.maxItems;
+    const alternative: ArrayAlternative = {
+      kind: 'array',
+      id: this.context.alternativeCount++,
+      prefix,
+      items,
+      minItems: typed.minItems,
+      maxItems,
+      unique: null,
+      contains: null,
+      height: Infinity,
+    };
+    const setBased = typed.uniqueItems && maxItems > 1;
+    const rules = this.containsRules(typed, setBased);
+    if (rules.length > 0) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rules, typed, prefixLength, items !== null);
+    // the items' literals are known once their node is filled: `emit` settles uniqueness then (and counts contains on the set)
+    if (setBased) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rules });
+    return alternative;
+  }
+
+  /**
+   * The distinct `contains` schemas on the array, one counter each: `contains` repeated with the same schema (allOf parts
+   * written apart) is one counter with both bounds. Past `containsMaxCells` cells per item, or (counted by counters,
+   * not by the set written under `uniqueItems`) past `containsMaxCountStates` count states, the schema is refused.
+   */
+  private containsRules(typed: Typed, setBased: boolean): ContainsRule[] {
+    const distinct: ContainsRule[] = [];
+    for (const rule of typed.contains) {
+      const same = distinct.findIndex((other) => this.references.sameSchemas(other.set, rule.set));
+      if (same < 0) distinct.push(rule);
+      else distinct[same] = { ...distinct[same]!, min: Math.max(distinct[same]!.min, rule.min), max: Math.min(distinct[same]!.max, rule.max) };
+    }
+    const kept: ContainsRule[] = [];
+    let states = 1;
+    for (const rule of distinct) {
+      const where = [...kept, rule].map((other) => other.pointer).join(', ');
+      if (2 ** (kept.length + 1) > this.context.limits.containsMaxCells) {
+        this.context.refuse(
+          'contains',
+          rule.pointer,
+          `${kept.length + 1} different contains schemas apply to the same array (${where}; "some item fails items" under not or an overlapping oneOf counts as one): each item would be split into ${2 ** (kept.length + 1)} cells, one per combination of matches, more than limits.containsMaxCells (${this.context.limits.containsMaxCells}); merge some of them into one "contains"`,
+        );
+        continue;
+      }
+      const nextStates = states * (countCap(rule) + 1);
+      if (!setBased && kept.length > 0 && nextStates > this.context.limits.containsMaxCountStates) {
+        this.context.refuse(
+          'contains',
+          rule.pointer,
+          `the counts of the ${kept.length + 1} different contains schemas on one array (${where}) make ${nextStates} states (each count runs to its maxContains, or its minContains without one), more than limits.containsMaxCountStates (${this.context.limits.containsMaxCountStates}); lower "maxContains" or "minContains", or merge them into one "contains"`,
+        );
+        continue;
+      }
+      states = nextStates;
+      kept.push(rule);
+    }
+    return kept;
+  }
+
+  /** Each position's item schema split into cells `item ∧ ±contains₁ ∧ ±contains₂ …`, one per combination of matches. */
+  private containsCounting(rules: readonly ContainsRule[], typed: Typed, prefixLength: number, hasItems: boolean): ContainsCounting {
+    const split = (set: LocationSet): ContainsCell[] => {
+      const cells: ContainsCell[] = [];
+      // matching cells first: they are filled (and refused) in the order one counter always used
+      for (let matches = 2 ** rules.length - 1; matches >= 0; matches--) {
+        // the schemas it matches first, so each complement is taken within the smallest set
+        let cell = set;
+        rules.forEach((rule, index) => (cell = (matches & (1 << index)) !== 0 ? unionSets(cell, rule.set) : cell));
+        rules.forEach((rule, index) => {
+          if ((matches & (1 << index)) === 0) cell = this.references.differenceSet(cell, rule.set, 'contains', `${rule.pointer}/contains`);
+        });
+        // an empty cell stays in the list: its node's height is Infinity, so it is never offered
+        if (cell[0] !== FALSE_LOCATION) cells.push({ node: this.nodeFor(cell), matches });
+      }
+      return cells;
+    };
+    let stride = 1;
+    const counters = rules.map((rule): ContainsCounter => {
+      const counter = { min: rule.min, max: rule.max, cap: countCap(rule), stride };
+      stride *= counter.cap + 1;
+      return counter;
+    });
+    return {
+      counters,
+      prefixCells: typed.prefix.slice(0, prefixLength).map(split),
+      itemsCells: hasItems ? split(typed.items) : null,
+    };
+  }
+
+  private lowerObject(typed: Typed): ObjectAlternative {
+    const names = layoutNames(typed);
+    const excluded = new CodePointTrie();
+    for (const name of names) excluded.add(name);
+    const plan = this.planObject(typed, names);
+    const properties: PropertyRule[] = plan.present.map((name) => ({
+      name,
+      value: this.nodeFor(valueSetFor(typed, name)),
+      required: typed.required.has(name),
+    }));
+    const keys = new ByteTrie();
+    const encoder = new TextEncoder();
+    properties.forEach((property, index) => keys.add(encoder.encode(JSON.stringify(property.name)), index));
+    const reach = new Int32Array(properties.length + 1);
+    let nextRequired = properties.length - 1;
+    for (let index = properties.length; index >= 0; index--) {
+      // reach[i + 1]: after property i was written, keys up to this index may come next
+      reach[index] = nextRequired;
+      if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
+    }
+    const keyClasses = this.keyClasses(typed, names, excluded);
+    return {
+      kind: 'object',
+      id: this.context.alternativeCount++,
+      properties,
+      keyClasses,
+      keys,
+      keyValues: keys.subtreeValues(),
+      reach,
+      blocked: plan.impossible,
+      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0),
+      height: Infinity,
+    };
+  }
+
+  /** The declared names that can appear (not false, accepted by propertyNames, their dependents can appear too) and the dependencies enforced. */
+  private planObject(typed: Typed, names: readonly string[]): { present: string[]; impossible: boolean; dependencies: Map<string, Set<string>> } {
+    const absent = new Set<string>();
+    for (const name of names) {
+      if (valueSetFor(typed, name)[0] === FALSE_LOCATION || (typed.propertyNames.length > 0 && !this.algebra.satisfiesSet(name, typed.propertyNames)))
+        absent.add(name);
+    }
+    let dependencies = typed.dependencies;
+    if (dependencies.size > 0 && typed.maxProperties !== Infinity) {
+      this.context.refuse('dependentRequired', typed.pointer, 'dependentRequired together with maxProperties is not enforced');
+      dependencies = new Map();
+    }
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const [name, dependents] of dependencies) {
+        if (!absent.has(name) && [...dependents].some((dependent) => absent.has(dependent))) {
+          absent.add(name);
+          changed = true;
+        }
+      }
+    }
+    const present = names.filter((name) => !absent.has(name));
+    const impossible = typed.minProperties > typed.maxProperties || names.some((name) => absent.has(name) && typed.required.has(name));
+    return { present, impossible, dependencies };
+  }
+
+  private progressRules(
+    typed: Typed,
+    properties: readonly PropertyRule[],
+    dependencies: Map<string, Set<string>>,
+    hasKeyClasses: boolean,
+  ): ObjectProgressRules {
+    const index = new Map(properties.map((property, at) => [property.name, at]));
+    const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
+    // one declared property without other keys has one order anyway
+    let anyOrder = this.context.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
+    let tracked = anyOrder || edges.length > 0;
+    if (tracked && properties.length > this.context.limits.maxTrackedProperties) {
+      if (edges.length > 0)
+        this.context.refuse(
+          'dependentRequired',
+          typed.pointer,
+          `tracking which of ${properties.length} declared properties were written exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties})`,
+        );
+      if (anyOrder && !this.context.options.lenient)
+        throw new UnsupportedSchemaError(
+          'propertyOrder',
+          typed.pointer,
+          `propertyOrder "any" on an object with ${properties.length} declared properties exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties}); use propertyOrder "schema"`,
+        );
+      // lenient: the schema's order (still exact) and no dependentRequired (looser, listed in relaxed)
+      anyOrder = false;
+      tracked = false;
+    }
+    let minProperties = typed.minProperties;
+    if (minProperties > 1 && hasKeyClasses) {
+      this.context.refuse(
+        'minProperties',
+        typed.pointer,
+        'minProperties above 1 with additional or pattern properties allowed is not enforced: a repeated key would count twice (duplicate keys are not detected)',
+      );
+      minProperties = 0;
+    }
+    const closure = new Int32Array(tracked ? properties.length : 0);
+    let requiredMask = 0;
+    if (tracked) {
+      properties.forEach((property, at) => {
+        closure[at] = 1 << at;
+        if (property.required) requiredMask |= 1 << at;
+      });
+      for (const [name, dependents] of edges) for (const dependent of dependents) closure[index.get(name)!]! |= 1 << index.get(dependent)!;
+      for (let changed = true; changed;) {
+        changed = false;
+        for (let at = 0; at < closure.length; at++) {
+          let bits = closure[at]!;
+          for (let other = 0; other < closure.length; other++) if (((bits >>> other) & 1) === 1) bits |= closure[other]!;
+          if (bits !== closure[at]) {
+            closure[at] = bits;
+            changed = true;
+          }
+        }
+      }
+    }
+    const requiredFrom = new Int32Array(properties.length + 1);
+    for (let at = properties.length - 1; at >= 0; at--) requiredFrom[at] = requiredFrom[at + 1]! + (properties[at]!.required ? 1 : 0);
+    return {
+      anyOrder,
+      tracked,
+      requiredMask,
+      closure,
+      minProperties,
+      maxProperties: typed.maxProperties,
+      countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
+      requiredFrom,
+    };
+  }
+
+  /** Keys other than the declared names, grouped by the value schema they get. */
+  private keyClasses(typed: Typed, names: readonly string[], excluded: CodePointTrie): KeyClass[] {
+    const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET) }];
+    if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0) {
+      return typed.additional[0] === FALSE_LOCATION ? [] : [{ keys: [this.freeKey(excluded)], value: this.nodeFor(typed.additional) }];
+    }
+    const rules = typed.patternGroups.flatMap((group) => group.rules);
+    if (rules.length > this.context.limits.maxKeyPatterns) {
+      this.context.refuse(
+        'patternProperties',
+        typed.pointer,
+        `more than ${this.context.limits.maxKeyPatterns} patterns (limits.maxKeyPatterns) on one object is over budget`,
+      );
+      return loose();
+    }
+    let languages: Map<number, CodePointDfa> | undefined;
+    let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
+    try {
+      languages = keySignatureLanguages(
+        CodePointDfa.literals([...names], this.context.options.automatonWork),
+        rules.map((rule) => rule.dfa),
+      );
+      keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      this.context.refuse('propertyNames', typed.pointer, error.message);
+      return loose();
+    }
+    if (languages === undefined) {
+      this.context.refuse('patternProperties', typed.pointer, `the key automaton (the product of the key patterns) exceeds ${MAX_DFA_STATES} states`);
+      return loose();
+    }
+    const classes: KeyClass[] = [];
+    for (const [signature, dfa] of languages) {
+      let set = typed.additional;
+      let offset = 0;
+      for (const group of typed.patternGroups) {
+        let matched = false;
+        group.rules.forEach((rule, at) => {
+          if (((signature >>> (offset + at)) & 1) === 1) {
+            matched = true;
+            set = unionSets(set, rule.set);
+          }
+        });
+        if (!matched) set = unionSets(set, group.additional);
+        offset += group.rules.length;
+      }
+      if (set[0] === FALSE_LOCATION) continue;
+      const keys: StringAlternative[] = [];
+      for (const language of typed.propertyNames.length === 0 ? [{ dfa, minLength: 0, maxLength: Infinity }] : keyLanguages) {
+        let keyDfa = dfa;
+        if (language.dfa !== dfa) {
+          try {
+            keyDfa = this.context.options.cache.intersection([dfa, language.dfa], this.context.options.automatonWork);
+          } catch (error) {
+            if (!(error instanceof RegexUnsupportedError)) throw error;
+            this.context.refuse('propertyNames', typed.pointer, error.message);
+            return loose();
+          }
+        }
+        if (keyDfa.start < 0) continue;
+        const key: StringAlternative = {
+          kind: 'string',
+          id: this.context.alternativeCount++,
+          dfa: keyDfa,
+          free: false,
+          minLength: language.minLength,
+          maxLength: language.maxLength,
+          exclude: null,
+          height: 1,
+        };
+        if (stringFeasible(key)) keys.push(key);
+      }
+      if (keys.length > 0) classes.push({ keys, value: this.nodeFor(set) });
+    }
+    return classes;
+  }
+
+  private freeKey(excluded: CodePointTrie): StringAlternative {
+    return {
+      kind: 'string',
+      id: this.context.alternativeCount++,
+      dfa: CodePointDfa.any(),
+      free: true,
+      minLength: 0,
+      maxLength: Infinity,
+      exclude: excluded,
+      height: 1,
+    };
+  }
+
+  /** The string languages a propertyNames schema allows (non-string alternatives never apply to keys). */
+  private keyLanguages(set: LocationSet): { dfa: CodePointDfa; minLength: number; maxLength: number }[] {
+    const out: { dfa: CodePointDfa; minLength: number; maxLength: number }[] = [];
+    for (const typed of this.algebra.denoteSet(set)) {
+      if (typed.type !== 'string') continue;
+      if (typed.literals !== undefined) {
+        const dfa = CodePointDfa.literals(
+          typed.literals.filter((value) => this.algebra.satisfiesTyped(value, typed)) as string[],
+          this.context.options.automatonWork,
+        );
+        if (dfa.start >= 0) out.push({ dfa, minLength: 0, maxLength: Infinity });
+        continue;
+      }
+      for (const alternative of this.lowerString(typed)) out.push({ dfa: alternative.dfa, minLength: alternative.minLength, maxLength: alternative.maxLength });
+    }
+    return out;
+  }
+}
+
+/** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */
+function reachableSets(n: number, maxItems: number, maxSets: number): number {
+  let total = 0;
+  let choose = 1;
+  for (let k = 0; k <= Math.min(n, maxItems) && total <= maxSets; k++) {
+    total += choose;
+    choose = (choose * (n - k)) / (k + 1);
+  }
+  return total;
+}
+
+function stringFeasible(alternative: StringAlternative): boolean {
+  const { dfa, minLength, maxLength } = alternative;
+  // breadth-first over lengths: is some accepting state reachable at a length in [min, max]?
+  const limit = Math.min(maxLength, minLength + dfa.stateCount + 1);
+  let frontier = new Set([dfa.start]);
+  for (let length = 0; length <= limit; length++) {
+    if (length >= minLength) for (const state of frontier) if (dfa.accepting[state] === 1) return true;
+    const next = new Set<number>();
+    for (const state of frontier) {
+      const ranges = dfa.transitions[state]!;
+      for (let index = 2; index < ranges.length; index += 3) next.add(ranges[index]!);
+    }
+    if (next.size === 0) return false;
+    frontier = next;
+  }
+  return false;
+}
+
+/** Fewest frames each node needs (Infinity: no finite value), by fixpoint from Infinity downwards. */
+function computeHeights(nodes: readonly ValueNode[]): void {
+  for (const node of nodes) {
+    for (const alternative of node.alternatives) if (alternative.kind === 'object' || alternative.kind === 'array') alternative.height = Infinity;
+    node.height = node.literals === null ? Infinity : 1;
+  }
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const node of nodes) {
+      let best = node.literals === null ? Infinity : 1;
+      for (const alternative of node.alternatives) {
+        let height = alternative.height;
+        if (alternative.kind === 'object') {
+          height = objectMinHeight(alternative);
+        } else if (alternative.kind === 'array' && alternative.unique?.contains != null) {
+          // literal items (height 1 each): 1 when the empty array will do
+          height = !uniqueCanClose(alternative, 0, 0) ? Infinity : uniqueSatisfied(alternative, 0, 0) ? 1 : 2;
+        } else if (alternative.kind === 'array' && alternative.contains !== null) {
+          height = containsMinHeight(alternative);
+        } else if (alternative.kind === 'array') {
+          height = alternative.minItems > alternative.maxItems ? Infinity : 1;
+          for (let index = 0; index < alternative.minItems; index++) {
+            const item = alternative.prefix[index] ?? alternative.items;
+            height = Math.max(height, item === null ? Infinity : 1 + item.height);
+          }
+        }
+        if (height < alternative.height) {
+          (alternative as ObjectAlternative | ArrayAlternative).height = height;
+          changed = true;
+        }
+        best = Math.min(best, alternative.height);
+      }
+      if (best < node.height) {
+        node.height = best;
+        changed = true;
+      }
+    }
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * What every stage of the lowering (`lower-json-schema.ts`) shares: a schema location and a set of them, the typed
+ * alternative a schema denotes before it is lowered (`Typed`), and the pure operations on it (the blank alternative,
+ * the intersection of two, a property's value set, the property layout) plus JSON equality and the engine's layout.
+ * @module
+ */
+import { isPlainObject } from '../shared/own.js';
+import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
+import { toPlainDecimal } from './number-language.js';
+import type { ContainsRule } from './schema-complement.js';
+import { formatLanguage } from './string-formats.js';
+
+/** A keyword the compiler dropped because `lenient` was set. */
+export interface RelaxedKeyword {
+  /** The keyword, e.g. `uniqueItems`, or `format` / `pattern` for an unsupported value. */
+  readonly keyword: string;
+  /** JSON pointer of the schema object holding it. */
+  readonly pointer: string;
+  /** What the engine could not enforce, and so no longer enforces. */
+  readonly details: string;
+}
+
+export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+export const ALL_TYPES: readonly JsonType[] = ['null', 'boolean', 'object', 'array', 'string', 'number'];
+
+/** Sorted ids of schema locations that must all hold; `[]` is `true`, `[FALSE_LOCATION]` is `false`. */
+export type LocationSet = readonly number[];
+export const FALSE_LOCATION = 0;
+export const TRUE_SET: LocationSet = [];
+export const FALSE_SET: LocationSet = [FALSE_LOCATION];
+
+export interface Location {
+  readonly id: number;
+  readonly schema: unknown;
+  readonly place: SchemaPlace;
+  /** Set for a location that denotes the complement of this set (`not`, `if`/`else`, `oneOf`). */
+  readonly complementOf?: LocationSet;
+  /** With `complementOf`: the location denotes `within ∧ ¬complementOf` (the item values that miss `contains`). */
+  readonly within?: LocationSet;
+  /** With `complementOf`: the keyword a refused complement names (default `not`). */
+  readonly keyword?: string;
+  /** For a schema holding a dynamic reference: the schema where the registry's Ajv function holding it starts. */
+  readonly frame?: Record<string, unknown>;
+}
+
+export interface PatternRule {
+  readonly source: string;
+  readonly pointer: string;
+}
+
+/** One typed alternative of a denotation, before lowering. */
+export interface Typed {
+  type: JsonType;
+  integer: boolean;
+  /** Only non-integers (the complement of `integer`, from `not`, `if` or an overlapping `oneOf`). */
+  fractional: boolean;
+  /** enum/const values of this type that remain possible; undefined when unrestricted. */
+  literals: unknown[] | undefined;
+  minLength: number;
+  maxLength: number;
+  patterns: PatternRule[];
+  /** Complement DFAs (from `not`) the string must match too. */
+  languages: CodePointDfa[];
+  formats: PatternRule[];
+  minimum: number;
+  exclusiveMinimum: boolean;
+  maximum: number;
+  exclusiveMaximum: boolean;
+  /** `multipleOf` divisors that all hold (Ajv's floating-point test). */
+  multiples: number[];
+  prefix: LocationSet[];
+  items: LocationSet;
+  minItems: number;
+  maxItems: number;
+  /** `uniqueItems: true` somewhere in the intersection. */
+  uniqueItems: boolean;
+  /** `contains` rules that all hold. */
+  contains: ContainsRule[];
+  order: string[];
+  properties: Map<string, LocationSet>;
+  required: Set<string>;
+  /** Value of keys neither declared nor governed by a pattern group (with groups: conjoined with theirs). */
+  additional: LocationSet;
+  minProperties: number;
+  maxProperties: number;
+  propertyNames: LocationSet;
+  /** One per schema with patternProperties: its patterns, and its additionalProperties for keys matching none. */
+  patternGroups: PatternGroup[];
+  /** dependentRequired (and array-valued draft-7 dependencies): name → names it makes required. */
+  dependencies: Map<string, Set<string>>;
+  pointer: string;
+}
+
+export interface PatternGroup {
+  readonly rules: readonly { readonly source: string; readonly set: LocationSet; readonly dfa: CodePointDfa }[];
+  readonly additional: LocationSet;
+}
+
+/**
+ * Keywords that only annotate (or hold subschemas handled elsewhere): nothing to enforce. The references are
+
+/** One alternative of every string format on a string, combined: regexes that must all match, and length bounds. */
+export interface FormatChoice {
+  readonly patterns: readonly { readonly source: string; readonly ignoreCase: boolean }[];
+  readonly minLength: number;
+  readonly maxLength: number;
+  readonly pointer: string | undefined;
+}
+
+/** The ways a string can satisfy all its formats (the product of their alternatives; one way when there is no format). */
+export function formatChoices(formats: readonly PatternRule[]): FormatChoice[] {
+  let choices: FormatChoice[] = [{ patterns: [], minLength: 0, maxLength: Infinity, pointer: undefined }];
+  for (const format of formats) {
+    const language = formatLanguage(format.source);
+    if (language?.kind !== 'string') continue;
+    choices = choices.flatMap((choice) =>
+      language.alternatives.map((alternative) => ({
+        patterns: [...choice.patterns, ...alternative.patterns.map((source) => ({ source, ignoreCase: language.ignoreCase }))],
+        minLength: Math.max(choice.minLength, alternative.minLength ?? 0),
+        maxLength: Math.min(choice.maxLength, alternative.maxLength ?? Infinity),
+        pointer: choice.pointer ?? format.pointer,
+      })),
+    );
+  }
+  return choices;
+}
+
+export function blank(type: JsonType, pointer: string): Typed {
+  return {
+    type,
+    integer: false,
+    fractional: false,
+    literals: undefined,
+    minLength: 0,
+    maxLength: Infinity,
+    patterns: [],
+    languages: [],
+    formats: [],
+    minimum: -Infinity,
+    exclusiveMinimum: false,
+    maximum: Infinity,
+    exclusiveMaximum: false,
+    multiples: [],
+    prefix: [],
+    items: TRUE_SET,
+    minItems: 0,
+    maxItems: Infinity,
+    uniqueItems: false,
+    contains: [],
+    order: [],
+    properties: new Map(),
+    required: new Set(),
+    additional: TRUE_SET,
+    minProperties: 0,
+    maxProperties: Infinity,
+    propertyNames: TRUE_SET,
+    patternGroups: [],
+    dependencies: new Map(),
+    pointer,
+  };
+}
+
+export function tightenLow(typed: Typed, value: number, exclusive: boolean): void {
+  if (value > typed.minimum || (value === typed.minimum && exclusive)) {
+    typed.minimum = value;
+    typed.exclusiveMinimum = exclusive;
+  }
+}
+
+export function tightenHigh(typed: Typed, value: number, exclusive: boolean): void {
+  if (value < typed.maximum || (value === typed.maximum && exclusive)) {
+    typed.maximum = value;
+    typed.exclusiveMaximum = exclusive;
+  }
+}
+
+function sameSet(left: LocationSet, right: LocationSet): boolean {
+  return left.length === right.length && left.every((id, index) => id === right[index]);
+}
+
+/** The largest count of `rule` told apart: past its maxContains nothing is written, past its minContains alone counts are alike. */
+export function countCap(rule: ContainsRule): number {
+  return rule.max === Infinity ? rule.min : rule.max;
+}
+
+export function unionSets(left: LocationSet, right: LocationSet): LocationSet {
+  if (left[0] === FALSE_LOCATION || right[0] === FALSE_LOCATION) return FALSE_SET;
+  if (left.length === 0) return right;
+  if (right.length === 0) return left;
+  return [...new Set([...left, ...right])].sort((a, b) => a - b);
+}
+
+export function intersectTyped(a: Typed, b: Typed): Typed | undefined {
+  if (a.type !== b.type) return undefined;
+  const merged = blank(a.type, a.pointer);
+  merged.integer = a.integer || b.integer;
+  merged.fractional = a.fractional || b.fractional;
+  if (merged.integer && merged.fractional) return undefined;
+  if (a.literals !== undefined && b.literals !== undefined)
+    merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
+  else merged.literals = a.literals ?? b.literals;
+  if (merged.literals !== undefined && merged.literals.length === 0) return undefined;
+  merged.minLength = Math.max(a.minLength, b.minLength);
+  merged.maxLength = Math.min(a.maxLength, b.maxLength);
+  merged.patterns = [...a.patterns, ...b.patterns];
+  merged.languages = [...a.languages, ...b.languages];
+  merged.formats = [...a.formats, ...b.formats];
+  merged.minimum = a.minimum;
+  merged.exclusiveMinimum = a.exclusiveMinimum;
+  merged.maximum = a.maximum;
+  merged.exclusiveMaximum = a.exclusiveMaximum;
+  tightenLow(merged, b.minimum, b.exclusiveMinimum);
+  tightenHigh(merged, b.maximum, b.exclusiveMaximum);
+  merged.multiples = [...a.multiples, ...b.multiples];
+  const length = Math.max(a.prefix.length, b.prefix.length);
+  for (let index = 0; index < length; index++) merged.prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
+  merged.items = unionSets(a.items, b.items);
+  merged.minItems = Math.max(a.minItems, b.minItems);
+  merged.maxItems = Math.min(a.maxItems, b.maxItems);
+  merged.uniqueItems = a.uniqueItems || b.uniqueItems;
+  merged.contains = [...a.contains];
+  for (const rule of b.contains) {
+    // the same schema counted twice is one counter with both bounds
+    const same = merged.contains.findIndex((other) => sameSet(other.set, rule.set));
+    if (same < 0) merged.contains.push(rule);
+    else {
+      const other = merged.contains[same]!;
+      merged.contains[same] = { ...other, min: Math.max(other.min, rule.min), max: Math.min(other.max, rule.max) };
+    }
+  }
+  merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
+  for (const name of new Set([...a.order, ...b.order])) {
+    merged.properties.set(name, unionSets(valueSetFor(a, name), valueSetFor(b, name)));
+  }
+  merged.required = new Set([...a.required, ...b.required]);
+  merged.additional = unionSets(a.additional, b.additional);
+  merged.minProperties = Math.max(a.minProperties, b.minProperties);
+  merged.maxProperties = Math.min(a.maxProperties, b.maxProperties);
+  merged.propertyNames = unionSets(a.propertyNames, b.propertyNames);
+  merged.patternGroups = [...a.patternGroups, ...b.patternGroups];
+  for (const source of [a.dependencies, b.dependencies]) {
+    for (const [name, dependents] of source) merged.dependencies.set(name, new Set([...(merged.dependencies.get(name) ?? []), ...dependents]));
+  }
+  return merged;
+}
+
+/** The value schema of property `name`: declared, else the patterns it matches, else additionalProperties. */
+export function valueSetFor(typed: Typed, name: string): LocationSet {
+  const declared = typed.properties.get(name);
+  if (declared !== undefined) return declared;
+  let set = typed.additional;
+  for (const group of typed.patternGroups) {
+    const matching = group.rules.filter((rule) => rule.dfa.matches(name));
+    set = matching.length === 0 ? unionSets(set, group.additional) : matching.reduce((result, rule) => unionSets(result, rule.set), set);
+  }
+  return set;
+}
+
+/** Property layout order: `properties`, then names only `required` or `dependentRequired` mention. */
+export function layoutNames(typed: Typed): string[] {
+  const names = [...typed.order];
+  const seen = new Set(names);
+  const add = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    names.push(name);
+  };
+  for (const name of typed.required) add(name);
+  for (const [name, dependents] of typed.dependencies) {
+    add(name);
+    for (const dependent of dependents) add(dependent);
+  }
+  return names;
+}
+
+export function jsonTypeOf(value: unknown): JsonType | undefined {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'number') return Number.isFinite(value) ? 'number' : undefined;
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  if (isPlainObject(value)) return 'object';
+  return undefined;
+}
+
+/** JSON equality: numbers by value (1 equals 1.0), objects regardless of key order. */
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left === 'number' && typeof right === 'number') return left === right;
+  if (Array.isArray(left) && Array.isArray(right)) return left.length === right.length && left.every((item, index) => jsonEqual(item, right[index]));
+  if (isPlainObject(left) && isPlainObject(right)) {
+    const leftKeys = Object.keys(left);
+    if (leftKeys.length !== Object.keys(right).length) return false;
+    return leftKeys.every((key) => Object.prototype.hasOwnProperty.call(right, key) && jsonEqual(left[key], right[key]));
+  }
+  return false;
+}
+
+/** Compact JSON with numbers in plain decimal: the engine's layout for literal values. */
+export function literalText(value: unknown): string {
+  if (typeof value === 'number') return toPlainDecimal(value);
+  if (Array.isArray(value)) return `[${value.map(literalText).join(',')}]`;
+  if (isPlainObject(value))
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${literalText(item)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}

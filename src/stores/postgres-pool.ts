@@ -1,0 +1,98 @@
+/**
+ * The part of a node-postgres pool the PostgreSQL run store uses, and that pool with a refused or lost connection
+ * reported as {@link RunStoreUnavailableError} naming the server.
+ * @module
+ */
+import { RunStoreUnavailableError } from '../agent/agent-errors.js';
+
+/** The part of a node-postgres client the store uses (a `pg.PoolClient`). */
+export interface PostgresClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  release(error?: Error | boolean): void;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The part of a node-postgres pool the store uses (a `pg.Pool`). */
+export interface PostgresPool {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  connect(): Promise<PostgresClient>;
+}
+
+/** Runs `work` in one transaction on a connection of its own: committed when it resolves, rolled back when it throws. */
+export async function inTransaction(pool: PostgresPool, work: (client: PostgresClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Where a connection string points, without the user or the password: `host:port/database`. */
+export function serverOf(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname.length > 1 ? url.pathname : ''}`;
+  } catch {
+    return 'the server of the connection string';
+  }
+}
+
+/** Node's and PostgreSQL's codes for a server that refused, dropped or is closing the connection (class 08 and 57P01–03). */
+const LOST_SERVER_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+/** node-postgres's own words for a connection it lost (it gives these no code). */
+const LOST_SERVER_TEXT = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/i;
+
+function isLostServer(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (LOST_SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && LOST_SERVER_TEXT.test(message)) return true;
+  // Node tries each address of a host name: a refusal on all of them is an AggregateError.
+  return Array.isArray(errors) && errors.some(isLostServer);
+}
+
+/**
+ * The pool, with a refused or lost connection reported as {@link RunStoreUnavailableError} naming the server: a resume
+ * whose database went away fails with a typed error that says what to check, not a bare `ECONNREFUSED`.
+ */
+export function reportingLostServer(pool: PostgresPool, server: string): PostgresPool {
+  const translate = (error: unknown): never => {
+    if (!isLostServer(error)) throw error;
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new RunStoreUnavailableError(
+      'postgres',
+      `The PostgreSQL run store at ${server} cannot be reached (${reason}); what this step would have stored may not be stored. Check that the server runs and accepts connections there (the connection string, the network), then resume the run again (with takeOver once its lease ran out, if it was being continued).`,
+      { cause: error },
+    );
+  };
+  return {
+    query: (text, values) => pool.query(text, values).catch(translate),
+    connect: async () => {
+      const client = await pool.connect().catch(translate);
+      return {
+        query: (text, values) => client.query(text, values).catch(translate),
+        release: (error) => client.release(error),
+        on: ((event: 'notification' | 'error', listener: never) => client.on(event as 'error', listener)) as PostgresClient['on'],
+      };
+    },
+  };
+}
