@@ -22,7 +22,10 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallGuard } from '../agent/call-policy.js';
+import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
+import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
 import { createRedactor, type Redactor } from '../shared/redaction/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -50,6 +53,7 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
+import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
@@ -119,6 +123,24 @@ export interface McpServerOptions<Ctx = any> {
    * one more is answered at once with an `isError` result that names this limit. Default 64.
    */
   maxPendingCalls?: number;
+  /**
+   * The policy (`createPolicy`), as `runAgent({ policy })` takes it: each session starts its own policy session, which
+   * decides every valid call (block, ask a person, allow) and screens every result. Default: none.
+   */
+  policy?: Policy;
+  /**
+   * The caller's hook, consulted after the policy for every valid call, as `runAgent({ guardToolCall })`; its `context` is
+   * the call's (from the `context` factory). `block` answers the call with an `isError` result carrying the message;
+   * `confirm` asks the person as the tool's own `confirm` rule does. Default: none.
+   */
+  guardToolCall?: ToolCallGuard<Ctx>;
+  /**
+   * Per session: `maxToolCalls` (tool calls run; one more is answered with an `isError` result, and so is every later
+   * call of the session), the loop breaker's `maxRepeatedFailures` and `maxIdenticalCalls` (the same tool and arguments
+   * failing or called this many times stops the session's tool use), and `toolTimeoutMs` (for tools that set none).
+   * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
+   */
+  limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -177,6 +199,19 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (!Number.isInteger(maxPendingCalls) || maxPendingCalls < 1) {
     throw new InvalidArgumentError(`createMcpServer: \`maxPendingCalls\` must be a positive integer (got ${String(options.maxPendingCalls)}).`);
   }
+  const limits = checkedCallLimits(options.limits);
+  const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined;
+  // The guard and the policy session are told a call's id, not its context: the server hands them the context by id.
+  const callContexts = new Map<string, unknown>();
+  let guards: ToolGuards | undefined;
+  // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
+  const sessionGuards = () =>
+    (guards ??= createSessionGuards(registry, {
+      policy: options.policy,
+      guardToolCall: options.guardToolCall,
+      limits,
+      contextOf: options.context ? (callId) => callContexts.get(callId) : undefined,
+    }));
   let pendingCalls = 0;
   let redactor: Redactor | undefined;
   // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
@@ -194,11 +229,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
 
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
-    const prepared = registry.prepare({ id: callId, name: request.params.name, arguments: request.params.arguments ?? {} });
+    const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
+    const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
       if (prepared.failure.code === 'unknown_tool') throw new ProtocolError(ErrorCode.InvalidParams, prepared.failure.message);
-      return errorResult(prepared.failure.message);
+      // The guards answer it with the same text, and count it for the loop breaker as runAgent does.
+      return guarded ? toMcpCallToolResult((await sessionGuards().run(toolCall)).result) : errorResult(prepared.failure.message);
     }
     const { tool } = prepared;
 
@@ -213,13 +250,37 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         return errorResult(contextFailedMessage(tool.name));
       }
     }
+    if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined);
+    if (options.context) callContexts.set(callId, context);
+    try {
+      const decision = await sessionGuards().check(toolCall);
+      // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
+      if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall)).result);
+      return await runCall(request, extra, call, tool, decision.arguments, context, decision);
+    } finally {
+      callContexts.delete(callId);
+    }
+  }
 
+  /** Asks a person when the guards or the tool's rule want one, then runs the call in its slot (through the guards when the session has them). */
+  async function runCall(
+    request: CallToolRequest,
+    extra: Extra,
+    call: ServerCall,
+    tool: AnyTool,
+    args: unknown,
+    context: unknown,
+    decision: Exclude<GuardDecision, { action: 'refuse' }> | undefined,
+  ): Promise<CallToolResult> {
+    const callId = String(extra.requestId);
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
     // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
     let approval: ToolCallApproval | undefined;
-    if (!preapproved.has(tool.name) && needsConfirmation(tool, prepared.arguments, context)) {
-      const summary = summarizeCall(tool, prepared.arguments, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, prepared.arguments, summary, summaryRedactor(), options);
+    // The tool's own rule is the server's to apply (the guards see it off): it takes this call's context and `preapproved`.
+    const toolAsks = !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
+    if (decision?.action === 'confirm' || toolAsks) {
+      const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
+      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, decision?.action !== 'confirm');
       if (refusal !== undefined) return errorResult(refusal);
       approval = { approvedBy: 'person', summary };
     }
@@ -233,10 +294,20 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       });
     };
-    const execute = () =>
-      runWithMcpCall(call, onProgress, () =>
-        registry.execute(callId, tool, prepared.arguments, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
-      );
+    const checkedBy = decision && guards;
+    const execute = (): Promise<ToolExecution | GuardedCall> =>
+      checkedBy
+        ? runWithMcpCall(call, onProgress, () =>
+            // The guards pass the approval on when they asked for it; a call only the tool's own rule asked about reaches
+            // its tool without `context.approval` (they take none they did not ask for).
+            checkedBy.run(
+              { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
+              { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
+            ),
+          )
+        : runWithMcpCall(call, onProgress, () =>
+            registry.execute(callId, tool, args, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),
+          );
     const effect = schedulingEffect(tool);
     const result = slots
       ? await slots.gate.run(effect, extra.signal, () => runHoldingSlot(slots.stoppedCalls, effect, tool.name, callId, logger, execute))
@@ -275,14 +346,18 @@ async function runHoldingSlot(
   toolName: string,
   callId: string,
   logger: ToolLogger,
-  execute: () => Promise<ToolExecution>,
+  execute: () => Promise<ToolExecution | GuardedCall>,
 ): Promise<ToolResult> {
   const blocker = stoppedCalls.blockerFor(effect);
   if (blocker !== undefined) return errorResult(blockedByStillRunningMessage(toolName, blocker));
-  const execution = await execute();
-  if (await stoppedCalls.awaitEnd(execution, effect)) return execution.result;
+  const ran = await execute();
+  // A guarded call's result is the guards' (screened by the policy); its execution, when its tool ran, is what may outlive it.
+  const { result } = ran;
+  const execution = 'status' in ran ? ran.execution : ran;
+  // No execution: the guards refused the call (its budget, say), so no tool work can outlive it.
+  if (execution === undefined || (await stoppedCalls.awaitEnd(execution, effect))) return result;
   logger.error(`tool "${toolName}" (call ${callId}) was stopped but is still running after ${stoppedCalls.graceMs} ms`, { toolName, callId });
-  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : execution.result;
+  return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : result;
 }
 
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
@@ -366,6 +441,7 @@ async function confirm(
   summary: string,
   redactor: Redactor,
   options: McpServerOptions,
+  preapprovable: boolean,
 ): Promise<string | undefined> {
   let decision: McpConfirmationDecision;
   const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
@@ -373,7 +449,7 @@ async function confirm(
     if (options.confirmation) {
       decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } else {
-      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary);
+      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary, { preapprovable });
       const answer = await server.elicitInput(
         {
           mode: 'form',

@@ -34,7 +34,6 @@ import {
   json,
   message,
   refund500,
-  seventeen,
   type CallCase,
   type Caller,
   type Decision,
@@ -57,33 +56,10 @@ interface KnownGap {
 const MCP_GAPS = (caller: 'mcp-stdio' | 'mcp-http'): KnownGap[] => [
   {
     caller,
-    case: 'policy block',
-    today: { decisions: ['ran'], executions: [{ tool: 'refund', arguments: refund500 }] },
-    should: 'The MCP server takes no `policy` (the option is ignored): the call runs. It should be blocked, as in runAgent.',
-  },
-  {
-    caller,
     case: 'policy rewrite',
     today: { decisions: ['ran'], executions: [{ tool: 'send_message', arguments: message }] },
-    should: "The MCP server takes no `policy`: the link the policy removes reaches the tool. It should run with the policy's rewritten arguments.",
-  },
-  {
-    caller,
-    case: 'guard block',
-    today: { decisions: ['ran'], executions: [{ tool: 'refund', arguments: refund500 }] },
-    should: 'The MCP server takes no `guardToolCall` (the option is ignored): the call runs. It should be blocked, as in runAgent.',
-  },
-  {
-    caller,
-    case: 'guard confirm (approved)',
-    today: { decisions: ['ran'] },
-    should: 'The MCP server takes no `guardToolCall`: the call runs without asking. It should ask the person (elicitation) first.',
-  },
-  {
-    caller,
-    case: 'over the call budget (maxToolCalls: 16, a 17th call)',
-    today: { decisions: seventeen.map((): Decision => 'ran'), executions: seventeen.map((item) => ({ tool: 'lookup', arguments: item.arguments })) },
-    should: "The MCP server takes no `maxToolCalls` (the option is ignored): a session's 17th call runs. It should be refused, as the guards refuse it.",
+    should:
+      "The MCP server decides through the session's createToolGuards, which drop the policy's rewrite (see its entry): the link reaches the tool. It should run with the policy's rewritten arguments.",
   },
   {
     caller,
@@ -296,18 +272,21 @@ async function throughPlanThenExecute(behaviour: CallCase): Promise<Cell> {
   return { decisions: decisionsFromEvents(events, approvedCalls), executions, events: linesOf(events), shown: JSON.stringify(result.calls) };
 }
 
+/** How a call refused for the session's tool-call budget reads (`maxToolCalls`). */
+const BUDGET_TEXT = /budget of \d+ tool calls is used up/;
+
 /** The MCP server, one `tools/call` request per call, the client's elicitation handler answering as the person. */
 async function throughMcp(transport: 'stdio' | 'http', behaviour: CallCase): Promise<Cell> {
   const { tools, executions } = caseTools({ confirmRefund: behaviour.confirmRefund });
   const recordDir = freshFolder();
   mkdirSync(recordDir);
-  // `policy`, `guardToolCall`, `maxToolCalls` and `recordDir` are handed over as runAgent takes them: the server has none of them today (see KNOWN_GAPS).
+  // `recordDir` is handed over as runAgent takes it: the server has no record today (see KNOWN_GAPS).
   const options = {
     logger: silentLogger,
     recordDir,
     ...(behaviour.policy ? { policy: behaviour.policy() } : {}),
     ...(behaviour.guardToolCall ? { guardToolCall: behaviour.guardToolCall } : {}),
-    ...(behaviour.maxToolCalls !== undefined ? { maxToolCalls: behaviour.maxToolCalls } : {}),
+    ...(behaviour.maxToolCalls !== undefined ? { limits: { maxToolCalls: behaviour.maxToolCalls } } : {}),
   } as McpServerOptions;
   const client = new Client({ name: 'call-cases', version: '1.0.0' }, { capabilities: behaviour.answer ? { elicitation: { form: {} } } : {} });
   let asks = 0;
@@ -354,6 +333,7 @@ async function throughMcp(transport: 'stdio' | 'http', behaviour: CallCase): Pro
       else if (asked) decisions.push('asked_denied');
       else if (text.includes('cannot ask for it')) decisions.push('refused_no_person');
       else if (text.includes(BLOCK_MESSAGE)) decisions.push('blocked');
+      else if (BUDGET_TEXT.test(text)) decisions.push('not_run_budget');
       else decisions.push('refused_invalid');
     }
   } finally {

@@ -68,6 +68,14 @@ describe('serve session bounds', () => {
     expect(sessionLimits(await parseServe([]))).toEqual({});
     await expect(parseServe(['--max-pending-calls', '0'])).rejects.toThrow('expected a positive whole number, got "0".');
   });
+
+  it("passes --max-tool-calls and the loop breaker's limits as the server's per-session `limits`", async () => {
+    expect(sessionLimits(await parseServe(['--max-tool-calls', '16', '--max-identical-calls', '4', '--max-repeated-failures', '2']))).toEqual({
+      limits: { maxToolCalls: 16, maxIdenticalCalls: 4, maxRepeatedFailures: 2 },
+    });
+    expect(sessionLimits(await parseServe(['--max-tool-calls', '3']))).toEqual({ limits: { maxToolCalls: 3 } });
+    await expect(parseServe(['--max-tool-calls', '0'])).rejects.toThrow('expected a positive whole number, got "0".');
+  });
 });
 
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } });

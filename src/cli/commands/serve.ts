@@ -30,6 +30,9 @@ export interface ServeOptions {
   maxStreamsPerSession?: number;
   maxPendingCalls?: number;
   stoppedCallGraceMs?: number;
+  maxToolCalls?: number;
+  maxIdenticalCalls?: number;
+  maxRepeatedFailures?: number;
   name?: string;
 }
 
@@ -60,6 +63,9 @@ export function registerServeCommand(program: Command): void {
       "how long a cancelled or timed-out call's tool may take to end; a write still running then is reported unknown (default 5000)",
       parsePositiveInteger,
     )
+    .option('--max-tool-calls <count>', 'most tool calls one session may run; later calls are refused (default: no limit)', parsePositiveInteger)
+    .option('--max-identical-calls <count>', "the same call this many times ends the session's tool use (default: no limit)", parsePositiveInteger)
+    .option('--max-repeated-failures <count>', "the same call failing this many times ends the session's tool use (default: no limit)", parsePositiveInteger)
     .option('--name <name>', 'the server name clients see (default "toolwright")')
     .addHelpText(
       'after',
@@ -131,10 +137,15 @@ async function serve(options: ServeOptions): Promise<void> {
 }
 
 /** The per-session bounds of either transport, from the command line (absent: the server's defaults). */
-export function sessionLimits(options: ServeOptions): Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs'> {
-  const limits: Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs'> = {};
+export function sessionLimits(options: ServeOptions): Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs' | 'limits'> {
+  const limits: Pick<McpServerOptions, 'maxPendingCalls' | 'stoppedCallGraceMs' | 'limits'> = {};
   if (options.maxPendingCalls !== undefined) limits.maxPendingCalls = options.maxPendingCalls;
   if (options.stoppedCallGraceMs !== undefined) limits.stoppedCallGraceMs = options.stoppedCallGraceMs;
+  const callLimits: NonNullable<McpServerOptions['limits']> = {};
+  if (options.maxToolCalls !== undefined) callLimits.maxToolCalls = options.maxToolCalls;
+  if (options.maxIdenticalCalls !== undefined) callLimits.maxIdenticalCalls = options.maxIdenticalCalls;
+  if (options.maxRepeatedFailures !== undefined) callLimits.maxRepeatedFailures = options.maxRepeatedFailures;
+  if (Object.keys(callLimits).length > 0) limits.limits = callLimits;
   return limits;
 }
 
