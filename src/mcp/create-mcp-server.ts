@@ -22,7 +22,7 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallGuard } from '../agent/call-policy.js';
+import type { ToolCallGuard } from '../agent/calls/call-policy.js';
 import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy } from '../policy/types.js';

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolCallCheck, ToolCallGuard } from '../agent/call-policy.js';
+import type { ToolCallCheck, ToolCallGuard } from '../agent/calls/call-policy.js';
 import { argumentRule, createPolicy } from '../policy/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { defineTool, silentLogger } from '../tools/index.js';

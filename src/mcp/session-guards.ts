@@ -5,7 +5,7 @@
  * @module
  */
 import { resolveLimits } from '../agent/agent-limits.js';
-import type { ToolCallGuard } from '../agent/call-policy.js';
+import type { ToolCallGuard } from '../agent/calls/call-policy.js';
 import { createToolGuards, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
 import type { Policy, PolicySession } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';

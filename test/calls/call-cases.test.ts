@@ -56,13 +56,6 @@ interface KnownGap {
 const MCP_GAPS = (caller: 'mcp-stdio' | 'mcp-http'): KnownGap[] => [
   {
     caller,
-    case: 'policy rewrite',
-    today: { decisions: ['ran'], executions: [{ tool: 'send_message', arguments: message }] },
-    should:
-      "The MCP server decides through the session's createToolGuards, which drop the policy's rewrite (see its entry): the link reaches the tool. It should run with the policy's rewritten arguments.",
-  },
-  {
-    caller,
     case: '*',
     today: { events: 'no record' },
     should: 'The MCP server keeps no record (`recordDir` is ignored). The issue asks for an optional record with the same events and redaction.',
