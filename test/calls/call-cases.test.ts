@@ -32,8 +32,6 @@ import {
   TOOL_ERROR_MESSAGE,
   caseTools,
   json,
-  message,
-  refund500,
   type CallCase,
   type Caller,
   type Decision,
