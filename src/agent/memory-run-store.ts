@@ -8,20 +8,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { leaseLostError } from './agent-errors.js';
-import {
-  checkSavedIds,
-  checkStoreId,
-  plainRunStore,
-  type CallClaim,
-  type ClaimOptions,
-  type ClaimResult,
-  type Decision,
-  type LeaseFence,
-  type RunStore,
-  type StoredCall,
-  type StoredConfirmation,
-  type StoredOutcome,
-  type StoredRun,
+import { checkSavedIds, checkStoreId, plainRunStore } from './run-store.js';
+import type {
+  CallClaim,
+  ClaimOptions,
+  ClaimResult,
+  Decision,
+  LeaseFence,
+  RunStore,
+  StoredCall,
+  StoredConfirmation,
+  StoredOutcome,
+  StoredRun,
 } from './run-store.js';
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -91,13 +89,7 @@ class MemoryStore implements RunStore {
     return found && copy(found);
   }
 
-  async decide(
-    runId: string,
-    callKey: string,
-    decision: Decision,
-    reason: string | undefined,
-    at: number,
-  ): Promise<'decided' | 'already_decided' | 'not_found'> {
+  async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
     checkStoreId('run id', runId);
     const item = this.#confirmations.get(key(runId, callKey));
     if (!item) return 'not_found';

@@ -14,21 +14,8 @@ import { MissingPeerError } from '../shared/errors.js';
 import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
 import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
-import {
-  checkSavedIds,
-  checkStoreId,
-  plainRunStore,
-  type CallClaim,
-  type ClaimOptions,
-  type ClaimResult,
-  type Decision,
-  type LeaseFence,
-  type RunStore,
-  type StoredCall,
-  type StoredConfirmation,
-  type StoredOutcome,
-  type StoredRun,
-} from './run-store.js';
+import { checkSavedIds, checkStoreId, plainRunStore } from './run-store.js';
+import type { CallClaim, ClaimOptions, ClaimResult, Decision, LeaseFence, RunStore, StoredConfirmation, StoredOutcome, StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -224,13 +211,7 @@ class SqliteStore implements RunStore {
     return row && rows.confirmation(row);
   }
 
-  async decide(
-    runId: string,
-    callKey: string,
-    decision: Decision,
-    reason: string | undefined,
-    at: number,
-  ): Promise<'decided' | 'already_decided' | 'not_found'> {
+  async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
     checkStoreId('run id', runId);
     const changed = this.#statements.decide.run(decision, reason ?? null, at, runId, callKey).changes;
     if (changed === 1) return 'decided';
@@ -262,7 +243,7 @@ class SqliteStore implements RunStore {
     this.#statements.releaseLease.run(runId, owner);
   }
 
-  async beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence): Promise<StoredCall | undefined> {
+  async beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence) {
     checkStoreId('run id', runId);
     const [toolName, callId, digest] = rows.claimValues(claim);
     const begun = fence
