@@ -73,3 +73,38 @@ describe('openSqliteRunStore', () => {
     });
   });
 });
+
+describe('the built-in stores', () => {
+  // The factories have always returned plain objects of functions: callers spread a store to leave a method out or to
+  // override one, and pass a single method on by itself.
+  it.each([
+    ['memory', async () => createMemoryRunStore()],
+    ['sqlite (file)', () => openSqliteRunStore({ path: join(folder, 'plain.db') })],
+    ['sqlite (:memory:)', () => openSqliteRunStore({ path: ':memory:' })],
+  ])('%s: is a plain object whose methods work spread or taken off it', async (_name, open) => {
+    const store = await open();
+    const { listRuns: _listRuns, ...withoutListRuns } = store;
+    expect(Object.keys(withoutListRuns).sort()).toEqual(
+      [
+        'beginCall',
+        'claimRun',
+        'close',
+        'decide',
+        'findConfirmation',
+        'finishCall',
+        'getSecret',
+        'listConfirmations',
+        'loadRun',
+        'releaseLease',
+        'renewLease',
+        'saveRun',
+      ].sort(),
+    );
+    await withoutListRuns.saveRun({ runId: 'plain', status: 'awaiting_confirmation', state: state('plain') }, [confirmation('plain', '0.0', 'apr_plain')]);
+    const { loadRun, decide, getSecret } = store;
+    expect((await loadRun('plain'))?.status).toBe('awaiting_confirmation');
+    expect(await decide('plain', '0.0', 'approve', undefined, 1)).toBe('decided');
+    expect((await getSecret()).length).toBe(32);
+    await withoutListRuns.close();
+  });
+});

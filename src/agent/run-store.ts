@@ -172,3 +172,17 @@ export function checkSavedIds(runId: string, confirmations: readonly StoredConfi
     checkStoreId('approval id', item.approvalId);
   }
 }
+
+/**
+ * A store's methods as a plain object of functions bound to it: what the built-in factories return, as they always have,
+ * so that a caller may spread a store, leave a method out (`const { listRuns, ...rest } = store`) or pass one method on
+ * by itself, none of which works on methods that live on a class's prototype.
+ */
+export function plainRunStore<T extends RunStore>(store: T): T {
+  const plain: Record<string, unknown> = {};
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
+    const member: unknown = Reflect.get(store, name);
+    if (name !== 'constructor' && typeof member === 'function') plain[name] = member.bind(store);
+  }
+  return plain as T;
+}

@@ -11,10 +11,11 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MissingPeerError } from '../shared/errors.js';
-import { isMissingPackage } from '../shared/load-peer.js';
+import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
 import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
-import { checkSavedIds, checkStoreId, type ClaimResult, type LeaseFence, type RunStore, type StoredConfirmation, type StoredRun } from './run-store.js';
+import { checkSavedIds, checkStoreId, plainRunStore } from './run-store.js';
+import type { CallClaim, ClaimOptions, ClaimResult, Decision, LeaseFence, RunStore, StoredConfirmation, StoredOutcome, StoredRun } from './run-store.js';
 import { defaultStatePath } from './toolwright-home.js';
 
 export interface SqliteRunStoreOptions {
@@ -71,34 +72,46 @@ const rows = new SqlRows({ textAsJson: false, damaged: 'the store file is damage
  */
 export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): Promise<RunStore> {
   const path = options.path ?? defaultStatePath();
-  let Database: typeof BetterSqlite3;
+  const db = openDatabase(await loadBetterSqlite3(), path);
+  return reportingLostFile(plainRunStore(new SqliteStore(db)), path);
+}
+
+async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
   try {
-    Database = (await import('better-sqlite3')).default;
+    return (await loadPeer('better-sqlite3', 'openSqliteRunStore', () => import('better-sqlite3'))).default;
   } catch (error) {
-    if (isMissingPackage(error, 'better-sqlite3')) throw new MissingPeerError('better-sqlite3', 'openSqliteRunStore', { cause: error });
+    if (error instanceof MissingPeerError) throw error;
     throw new RunStoreError(
       `better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`,
       { cause: error },
     );
   }
-  let db: BetterSqlite3.Database;
+}
+
+/** The file opened, owner-only, in WAL mode, with its tables (and the columns later versions added). */
+function openDatabase(Database: typeof BetterSqlite3, path: string): BetterSqlite3.Database {
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    db = new Database(path, { timeout: 10_000 });
+    const db = new Database(path, { timeout: 10_000 });
     // The file holds the secret that signs confirmations: readable by its owner only.
     if (path !== ':memory:') restrictToOwner(path);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.exec(SCHEMA);
-    addLeaseColumns(db);
-    addClaimColumns(db);
+    addMissingColumns(db, 'runs', LEASE_COLUMNS);
+    addMissingColumns(db, 'calls', CLAIM_COLUMNS);
+    return db;
   } catch (error) {
     throw new RunStoreError(`Cannot open the run store at "${path}": ${(error as Error).message}. Check that the folder is writable, or pass another path.`, {
       cause: error,
     });
   }
+}
 
-  const statements = {
+type Statements = ReturnType<typeof prepareStatements>;
+
+function prepareStatements(db: BetterSqlite3.Database) {
+  return {
     getSecret: db.prepare<[], { value: Buffer }>(`SELECT value FROM meta WHERE key = 'secret'`),
     putSecret: db.prepare(`INSERT OR IGNORE INTO meta (key, value) VALUES ('secret', ?)`),
     upsertRun: db.prepare(
@@ -135,105 +148,125 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
     ),
     holdsLease: db.prepare<[string, string], { one: number }>(`SELECT 1 AS one FROM runs WHERE run_id = ? AND lease_owner = ?`),
   };
+}
 
-  const saveRun = db.transaction(
-    (run: Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>, confirmations: readonly StoredConfirmation[], fence: LeaseFence | undefined) => {
+type SavedRun = Omit<StoredRun, 'createdAt' | 'updatedAt' | 'lease'>;
+
+class SqliteStore implements RunStore {
+  readonly #db: BetterSqlite3.Database;
+  readonly #statements: Statements;
+  /** The run and its new confirmations written in one transaction. */
+  readonly #saveRunAtomically: (run: SavedRun, confirmations: readonly StoredConfirmation[], fence: LeaseFence | undefined) => void;
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#db = db;
+    this.#statements = prepareStatements(db);
+    this.#saveRunAtomically = db.transaction((run: SavedRun, confirmations: readonly StoredConfirmation[], fence: LeaseFence | undefined) => {
       const now = Date.now();
       const row = { runId: run.runId, status: run.status, state: JSON.stringify(run.state), now };
       // Throwing inside the transaction rolls it back: a refused save adds no confirmation either.
       if (fence) {
-        if (statements.fencedUpdateRun.run({ ...row, owner: fence.leaseOwner }).changes !== 1) throw leaseLostError(run.runId);
+        if (this.#statements.fencedUpdateRun.run({ ...row, owner: fence.leaseOwner }).changes !== 1) throw leaseLostError(run.runId);
       } else {
-        statements.upsertRun.run(row);
+        this.#statements.upsertRun.run(row);
       }
-      for (const item of confirmations) statements.insertConfirmation.run(...rows.confirmationValues(item));
-    },
-  );
+      for (const item of confirmations) this.#statements.insertConfirmation.run(...rows.confirmationValues(item));
+    });
+  }
 
-  const store: RunStore = {
-    async getSecret() {
-      const existing = statements.getSecret.get();
-      if (existing) return new Uint8Array(existing.value);
-      // INSERT OR IGNORE then read back: two processes racing here end with one secret.
-      statements.putSecret.run(randomBytes(32));
-      return new Uint8Array(statements.getSecret.get()!.value);
-    },
-    async saveRun(run, confirmations = [], fence) {
-      checkSavedIds(run.runId, confirmations);
-      saveRun(run, confirmations, fence);
-    },
-    async loadRun(runId) {
-      checkStoreId('run id', runId);
-      const row = statements.loadRun.get(runId);
-      return row && rows.run(row);
-    },
-    async listRuns({ limit = 100 } = {}) {
-      return statements.recentRuns.all(Math.max(0, Math.floor(limit))).map((row) => rows.run(row));
-    },
-    async listConfirmations(filter = {}) {
-      if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
-      return statements.allConfirmations
-        .all()
-        .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
-        .map((row) => rows.confirmation(row));
-    },
-    async findConfirmation(approvalId) {
-      checkStoreId('approval id', approvalId);
-      const row = statements.findConfirmation.get(approvalId);
-      return row && rows.confirmation(row);
-    },
-    async decide(runId, callKey, decision, reason, at) {
-      checkStoreId('run id', runId);
-      const changed = statements.decide.run(decision, reason ?? null, at, runId, callKey).changes;
-      if (changed === 1) return 'decided';
-      return statements.confirmationExists.get(runId, callKey) ? 'already_decided' : 'not_found';
-    },
-    async claimRun(runId, options): Promise<ClaimResult> {
-      checkStoreId('run id', runId);
-      const { lease, now } = options;
-      const changed = statements.claim.run({
-        runId,
-        now,
-        owner: lease.owner,
-        holder: lease.holder,
-        expiresAt: lease.expiresAt,
-        takeOver: options.takeOver ? 1 : 0,
-      }).changes;
-      if (changed === 1) return { claimed: true };
-      return refusedClaim(statements.loadRun.get(runId), lease.owner, (held) => held.expiresAt > now);
-    },
-    async renewLease(runId, owner, expiresAt) {
-      checkStoreId('run id', runId);
-      return statements.renewLease.run(expiresAt, runId, owner).changes === 1;
-    },
-    async releaseLease(runId, owner) {
-      checkStoreId('run id', runId);
-      statements.releaseLease.run(runId, owner);
-    },
-    async beginCall(runId, callKey, claim, fence) {
-      checkStoreId('run id', runId);
-      const [toolName, callId, digest] = rows.claimValues(claim);
-      const begun = fence
-        ? statements.fencedBeginCall.run({ runId, callKey, toolName, callId, digest, owner: fence.leaseOwner }).changes
-        : statements.beginCall.run(runId, callKey, toolName, callId, digest).changes;
-      if (begun === 1) return undefined;
-      if (fence && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
-      return rows.call(statements.getCall.get(runId, callKey)!, callKey);
-    },
-    async finishCall(runId, callKey, outcome, fence) {
-      checkStoreId('run id', runId);
-      if (!fence) {
-        statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
-        return;
-      }
-      const finished = statements.fencedFinishCall.run({ outcome: JSON.stringify(outcome), runId, callKey, owner: fence.leaseOwner }).changes;
-      if (finished === 0 && !statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
-    },
-    async close() {
-      if (db.open) db.close();
-    },
-  };
-  return reportingLostFile(store, path);
+  async getSecret(): Promise<Uint8Array> {
+    const existing = this.#statements.getSecret.get();
+    if (existing) return new Uint8Array(existing.value);
+    // INSERT OR IGNORE then read back: two processes racing here end with one secret.
+    this.#statements.putSecret.run(randomBytes(32));
+    return new Uint8Array(this.#statements.getSecret.get()!.value);
+  }
+
+  async saveRun(run: SavedRun, confirmations: readonly StoredConfirmation[] = [], fence?: LeaseFence): Promise<void> {
+    checkSavedIds(run.runId, confirmations);
+    this.#saveRunAtomically(run, confirmations, fence);
+  }
+
+  async loadRun(runId: string): Promise<StoredRun | undefined> {
+    checkStoreId('run id', runId);
+    const row = this.#statements.loadRun.get(runId);
+    return row && rows.run(row);
+  }
+
+  async listRuns({ limit = 100 }: { limit?: number } = {}): Promise<StoredRun[]> {
+    return this.#statements.recentRuns.all(Math.max(0, Math.floor(limit))).map((row) => rows.run(row));
+  }
+
+  async listConfirmations(filter: { runId?: string; undecided?: boolean } = {}): Promise<StoredConfirmation[]> {
+    if (filter.runId !== undefined) checkStoreId('run id', filter.runId);
+    return this.#statements.allConfirmations
+      .all()
+      .filter((row) => (filter.runId === undefined || row.run_id === filter.runId) && (!filter.undecided || row.decision === null))
+      .map((row) => rows.confirmation(row));
+  }
+
+  async findConfirmation(approvalId: string): Promise<StoredConfirmation | undefined> {
+    checkStoreId('approval id', approvalId);
+    const row = this.#statements.findConfirmation.get(approvalId);
+    return row && rows.confirmation(row);
+  }
+
+  async decide(runId: string, callKey: string, decision: Decision, reason: string | undefined, at: number) {
+    checkStoreId('run id', runId);
+    const changed = this.#statements.decide.run(decision, reason ?? null, at, runId, callKey).changes;
+    if (changed === 1) return 'decided';
+    return this.#statements.confirmationExists.get(runId, callKey) ? 'already_decided' : 'not_found';
+  }
+
+  async claimRun(runId: string, options: ClaimOptions): Promise<ClaimResult> {
+    checkStoreId('run id', runId);
+    const { lease, now } = options;
+    const changed = this.#statements.claim.run({
+      runId,
+      now,
+      owner: lease.owner,
+      holder: lease.holder,
+      expiresAt: lease.expiresAt,
+      takeOver: options.takeOver ? 1 : 0,
+    }).changes;
+    if (changed === 1) return { claimed: true };
+    return refusedClaim(this.#statements.loadRun.get(runId), lease.owner, (held) => held.expiresAt > now);
+  }
+
+  async renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean> {
+    checkStoreId('run id', runId);
+    return this.#statements.renewLease.run(expiresAt, runId, owner).changes === 1;
+  }
+
+  async releaseLease(runId: string, owner: string): Promise<void> {
+    checkStoreId('run id', runId);
+    this.#statements.releaseLease.run(runId, owner);
+  }
+
+  async beginCall(runId: string, callKey: string, claim?: CallClaim, fence?: LeaseFence) {
+    checkStoreId('run id', runId);
+    const [toolName, callId, digest] = rows.claimValues(claim);
+    const begun = fence
+      ? this.#statements.fencedBeginCall.run({ runId, callKey, toolName, callId, digest, owner: fence.leaseOwner }).changes
+      : this.#statements.beginCall.run(runId, callKey, toolName, callId, digest).changes;
+    if (begun === 1) return undefined;
+    if (fence && !this.#statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
+    return rows.call(this.#statements.getCall.get(runId, callKey)!, callKey);
+  }
+
+  async finishCall(runId: string, callKey: string, outcome: StoredOutcome, fence?: LeaseFence): Promise<void> {
+    checkStoreId('run id', runId);
+    if (!fence) {
+      this.#statements.finishCall.run(JSON.stringify(outcome), runId, callKey);
+      return;
+    }
+    const finished = this.#statements.fencedFinishCall.run({ outcome: JSON.stringify(outcome), runId, callKey, owner: fence.leaseOwner }).changes;
+    if (finished === 0 && !this.#statements.holdsLease.get(runId, fence.leaseOwner)) throw leaseLostError(runId);
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
 }
 
 /** SQLite's codes for a file it can no longer read or write (I/O errors, a file moved, replaced by something else, or damaged). */
@@ -275,32 +308,28 @@ function reportingLostFile(store: RunStore, path: string): RunStore {
 }
 
 /** A store file written before leases existed gets their columns; its runs start with no lease. */
-function addLeaseColumns(db: BetterSqlite3.Database): void {
-  const columns = new Set(
-    db
-      .prepare<[], { name: string }>(`PRAGMA table_info(runs)`)
-      .all()
-      .map((column) => column.name),
-  );
-  for (const [name, type] of [
-    ['lease_owner', 'TEXT'],
-    ['lease_holder', 'TEXT'],
-    ['lease_expires_at', 'INTEGER'],
-  ] as const) {
-    if (!columns.has(name)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
-  }
-}
-
+const LEASE_COLUMNS = [
+  ['lease_owner', 'TEXT'],
+  ['lease_holder', 'TEXT'],
+  ['lease_expires_at', 'INTEGER'],
+] as const;
 /** A store file written before call claims existed gets their columns; its calls keep no claim (and are trusted as the same call). */
-function addClaimColumns(db: BetterSqlite3.Database): void {
+const CLAIM_COLUMNS = [
+  ['tool_name', 'TEXT'],
+  ['call_id', 'TEXT'],
+  ['digest', 'TEXT'],
+] as const;
+
+/** Adds the columns of `wanted` that `table` lacks (a file written by an earlier version). */
+function addMissingColumns(db: BetterSqlite3.Database, table: 'runs' | 'calls', wanted: readonly (readonly [name: string, type: string])[]): void {
   const columns = new Set(
     db
-      .prepare<[], { name: string }>(`PRAGMA table_info(calls)`)
+      .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
       .all()
       .map((column) => column.name),
   );
-  for (const name of ['tool_name', 'call_id', 'digest']) {
-    if (!columns.has(name)) db.exec(`ALTER TABLE calls ADD COLUMN ${name} TEXT`);
+  for (const [name, type] of wanted) {
+    if (!columns.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
   }
 }
 
