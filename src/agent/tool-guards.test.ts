@@ -5,6 +5,7 @@ import { valuesFrom } from '../policy/provenance/provenance-rules.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import type { ToolCallApproval, ToolResult } from '../tools/types.js';
+import type { RunEvent } from './run-event.js';
 import { createToolGuards } from './tool-guards.js';
 
 const textOf = (result: ToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -304,5 +305,57 @@ describe('createToolGuards', () => {
     expect(sent).toEqual(['Lunch at noon. See [link removed by policy]']);
     expect(ran.status).toBe('succeeded');
     expect(textOf(ran.result)).toContain("Note from the run's policy: before send_email ran, it removed from body the URL");
+  });
+
+  it("tells each call's events as runAgent records them (one tool_call per call, the policy decisions, one tool_result), through a listener that may throw", async () => {
+    const { tools } = fixtures();
+    const events: RunEvent[] = [];
+    const guards = createToolGuards({
+      tools,
+      policy: createPolicy({ allowTools: ['get_weather', 'flaky'] }),
+      limits: { maxToolCalls: 2 },
+      logger: silentLogger,
+      onEvent: (event) => {
+        events.push(event);
+        throw new Error('a broken listener');
+      },
+    });
+    await guards.check({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    const ran = await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(ran.status).toBe('succeeded');
+    await guards.run({ id: 'c2', name: 'send_money', arguments: { to: 'bob', amount: 5 } });
+    await guards.run({ id: 'c3', name: 'get_weather', arguments: { city: 'O' } });
+    await guards.run({ id: 'c4', name: 'flaky', arguments: {} });
+    await guards.run({ id: 'c5', name: 'get_weather', arguments: { city: 'Rome' } });
+    const lines = events.map((event) =>
+      [
+        event.type,
+        'callId' in event ? event.callId : '',
+        event.type === 'policy_decision' ? event.action : '',
+        event.type === 'tool_result' ? `${event.status}${event.failure ? ` ${event.failure.code}` : ''}` : '',
+      ]
+        .join(' ')
+        .trim(),
+    );
+    expect(lines).toEqual([
+      'tool_call c1',
+      'tool_result c1  succeeded',
+      'tool_call c2',
+      'policy_decision c2 block',
+      'tool_result c2  blocked',
+      'tool_call c3',
+      'tool_result c3  failed invalid_arguments',
+      'tool_call c4',
+      'tool_result c4  failed internal_error',
+      'tool_call c5',
+      'tool_result c5  not_run',
+    ]);
+    const result = events.find((event) => event.type === 'tool_result' && event.callId === 'c1');
+    expect(result).toMatchObject({
+      step: 0,
+      toolName: 'get_weather',
+      arguments: { city: 'Oslo' },
+      result: { content: [{ type: 'text', text: 'Sunny in Oslo' }] },
+    });
   });
 });

@@ -32,11 +32,13 @@ import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-li
 import { toolBudgetMessage } from './agent-messages.js';
 import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
 import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
+import { toolCallEvent, toolResultEvent } from './calls/call-outcomes.js';
 import { CallPolicy, type ToolCallGuard } from './calls/call-policy.js';
 import { decideCall } from './calls/decide-call.js';
 import { runCall, type RanCall } from './calls/run-call.js';
 import { callSignature, checkForLoop } from './loop-breaker.js';
 import { runRedactor } from './redact.js';
+import type { RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 
 /** The limits the guards enforce: the tool-call budget, the loop breaker, the token and money budgets (from reported usage), and a tool timeout. */
@@ -70,6 +72,13 @@ export interface ToolGuardsOptions {
   context?: unknown;
   /** Where internal tool failures are logged, when `tools` is a list. Default: stderr. */
   logger?: ToolLogger | undefined;
+  /**
+   * Told each call's events as `runAgent` records them, made by the same pipeline steps: `tool_call` when a call is first
+   * checked, the policy's `policy_decision`s, and `tool_result` when it ends (ran, refused, or not run for the budget).
+   * No confirmation events: the host asks the person, and a call it never runs ends without a `tool_result`. A
+   * listener that throws does not break the call. Secrets are not redacted here: redact before anything reaches disk.
+   */
+  onEvent?: ((event: RunEvent) => void) | undefined;
 }
 
 /** What the guards say about a call before it runs. */
@@ -200,6 +209,9 @@ class Guards implements ToolGuards {
   readonly #done = new Set<string>();
   readonly #changed = new Set<string>();
   readonly #context: unknown;
+  readonly #onEvent: ((event: RunEvent) => void) | undefined;
+  /** The calls (id and signature) whose `tool_call` event was told, so that a call checked twice is told once. */
+  readonly #announced = new Set<string>();
   #reserved = 0;
   #stopped: ToolGuardsStop | undefined;
 
@@ -212,6 +224,7 @@ class Guards implements ToolGuards {
     const redactor = runRedactor({ redact: options.redact, tools: this.registry });
     this.#redactor = redactor;
     this.#context = options.context;
+    this.#onEvent = options.onEvent;
     const scope = { runId: this.runId, messages };
     this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, scope);
     const system = messages.find((message) => message.role === 'system');
@@ -239,10 +252,14 @@ class Guards implements ToolGuards {
     if (this.#done.has(call.id)) {
       return { signature: '', decision: refusal('already_run', alreadyRunMessage(String(call.name).slice(0, 80), call.id)) };
     }
-    if (this.#stopped) return { signature: '', decision: refusal('stopped', stoppedMessage(this.#stopped)) };
+    if (this.#stopped) {
+      this.#announce(call, '');
+      return { signature: '', decision: refusal('stopped', stoppedMessage(this.#stopped)) };
+    }
     const limited = this.registry.checkArgumentLimits(call);
     const prepared = limited ? { success: false as const, failure: limited } : this.registry.prepare(call);
     if (!prepared.success) {
+      this.#announce(call, '');
       const decision: GuardDecision = { ...refusal('invalid', prepared.failure.message), failureCode: prepared.failure.code };
       return { signature: '', decision };
     }
@@ -253,8 +270,10 @@ class Guards implements ToolGuards {
     // earlier arguments does not carry over.
     if (earlier) this.#changed.add(call.id);
     const { tool } = prepared;
+    this.#announce(call, signature);
     const valid = { callKey: call.id, callId: call.id, toolName: tool.name, request: { id: call.id, name: call.name }, tool, arguments: prepared.arguments };
     const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid });
+    for (const event of decided.events) this.#tell(event);
     const args = decided.arguments;
     const { kind, summary, policyNote, invalidResult } = decided.call;
     const decision: GuardDecision =
@@ -278,11 +297,16 @@ class Guards implements ToolGuards {
     const { decision, policyNote } = await this.#check(call);
     const toolName = decision.action === 'refuse' ? String(call.name).slice(0, 80) : decision.tool.name;
     if (decision.action === 'refuse') {
-      if (decision.reason === 'already_run' || decision.reason === 'stopped') return { callId: call.id, toolName, status: 'not_run', result: decision.result };
+      if (decision.reason === 'already_run') return { callId: call.id, toolName, status: 'not_run', result: decision.result };
+      if (decision.reason === 'stopped') {
+        this.#tellResult(this.#outcome(call, toolName, call.arguments ?? call.argumentsText ?? {}, 'not_run', decision.result));
+        return { callId: call.id, toolName, status: 'not_run', result: decision.result };
+      }
       const status = decision.reason === 'blocked' ? 'blocked' : 'failed';
       // Invalid and blocked calls count for the loop breaker, as in runAgent: a model repeating them is looping.
       this.#done.add(call.id);
       const outcome = this.#outcome(call, toolName, call.arguments ?? call.argumentsText ?? {}, status, decision.result, decision.failureCode);
+      this.#tellResult(outcome);
       return this.#afterCall({ callId: call.id, toolName, status, result: decision.result }, outcome);
     }
     if (decision.action === 'confirm' && (options.approved !== true || this.#changed.has(call.id))) {
@@ -292,7 +316,9 @@ class Guards implements ToolGuards {
     if (max !== undefined && this.#usage.toolCalls + this.#reserved + 1 > max) {
       const stop = budgetStop('toolCalls', max, this.#usage.toolCalls, 1);
       this.#stop(stop);
-      return { callId: call.id, toolName, status: 'not_run', result: errorResult(`${toolBudgetMessage(toolName, max)} ${STOP_CALLING}`), stop };
+      const result = errorResult(`${toolBudgetMessage(toolName, max)} ${STOP_CALLING}`);
+      this.#tellResult(this.#outcome(call, toolName, decision.arguments, 'not_run', result));
+      return { callId: call.id, toolName, status: 'not_run', result, stop };
     }
     this.#done.add(call.id);
     this.#checked.delete(call.id);
@@ -319,6 +345,7 @@ class Guards implements ToolGuards {
       this.#reserved--;
     }
     this.#usage.toolCalls++;
+    this.#tell(ran.event);
     const { execution, outcome } = ran;
     const status = execution.failure ? 'failed' : 'succeeded';
     const counted = this.#outcome(call, toolName, decision.arguments, status, outcome.result, execution.failure?.code);
@@ -356,6 +383,28 @@ class Guards implements ToolGuards {
     const outcome: ToolCallOutcome = { callKey: call.id, callId: call.id, toolName, arguments: args, status, result, durationMs: 0, truncated: false };
     if (failureCode) outcome.failureCode = failureCode;
     return outcome;
+  }
+
+  /** Tells a call's `tool_call` event, once per call id and arguments. */
+  #announce(call: ToolCallRequest, signature: string): void {
+    const key = `${call.id}\u0000${signature}`;
+    if (this.#announced.has(key)) return;
+    this.#announced.add(key);
+    this.#tell(toolCallEvent(0, call.id, call));
+  }
+
+  /** Tells the `tool_result` event of a call that did not run (its outcome made here, as the loop makes them). */
+  #tellResult(outcome: ToolCallOutcome): void {
+    this.#tell({ ...toolResultEvent(outcome), step: 0 });
+  }
+
+  #tell(event: RunEvent): void {
+    if (!this.#onEvent) return;
+    try {
+      this.#onEvent(event);
+    } catch {
+      // A failing listener must not break the call, as in runAgent.
+    }
   }
 
   #afterCall(call: GuardedCall, outcome: ToolCallOutcome): GuardedCall {
