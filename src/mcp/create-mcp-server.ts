@@ -10,6 +10,7 @@
  * params -32602, internal failures -32603).
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -23,11 +24,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallGuard } from '../agent/calls/call-policy.js';
+import { runRedactor } from '../agent/redact.js';
+import { RunRecorder } from '../agent/run-recorder.js';
 import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
-import { createRedactor, type Redactor } from '../shared/redaction/index.js';
+import type { Redactor } from '../shared/redaction/index.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { needsConfirmation, schedulingEffect, summarizeCall } from '../tools/call-rules.js';
@@ -141,6 +144,13 @@ export interface McpServerOptions<Ctx = any> {
    * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
    */
   limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
+  /**
+   * A folder for one JSONL record per session (`<runId>.jsonl`, a fresh `mcp_…` run id per session, file mode 0600), as
+   * `runAgent({ recordDir })` writes a run's: each call's `tool_call`, the policy's `policy_decision`s and its
+   * `tool_result`, redacted as a run's record is (the tools' `writeOnly` fields, known secret shapes). No confirmation
+   * events: the person's answer is asked through elicitation. Default: none, no record.
+   */
+  recordDir?: string;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -200,22 +210,31 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     throw new InvalidArgumentError(`createMcpServer: \`maxPendingCalls\` must be a positive integer (got ${String(options.maxPendingCalls)}).`);
   }
   const limits = checkedCallLimits(options.limits);
-  const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined;
+  const recordDir = options.recordDir;
+  // A recorded session's calls go through its guards, so that the record's events are the pipeline's own.
+  const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined || recordDir !== undefined;
   // The guard and the policy session are told a call's id, not its context: the server hands them the context by id.
   const callContexts = new Map<string, unknown>();
   let guards: ToolGuards | undefined;
+  let recorder: RunRecorder | undefined;
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
-  const sessionGuards = () =>
-    (guards ??= createSessionGuards(registry, {
+  const sessionGuards = () => {
+    if (guards) return guards;
+    const runId = `mcp_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    const record = recordDir === undefined ? undefined : (recorder = new RunRecorder(runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor()));
+    return (guards = createSessionGuards(registry, {
       policy: options.policy,
       guardToolCall: options.guardToolCall,
       limits,
       contextOf: options.context ? (callId) => callContexts.get(callId) : undefined,
+      runId,
+      onEvent: record && ((event) => record.write(event)),
     }));
+  };
   let pendingCalls = 0;
   let redactor: Redactor | undefined;
-  // Built on the first confirmation: most servers never ask, and the tools' schemas are read once.
-  const summaryRedactor = () => (redactor ??= createRedactor({ tools: registry.list() }));
+  // Built on the first confirmation or record: most servers do neither, and the tools' schemas are read once. The run's redactor, as a record needs.
+  const summaryRedactor = () => (redactor ??= runRedactor({ tools: registry }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
     if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
@@ -233,7 +252,11 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
-      if (prepared.failure.code === 'unknown_tool') throw new ProtocolError(ErrorCode.InvalidParams, prepared.failure.message);
+      if (prepared.failure.code === 'unknown_tool') {
+        // The record holds the call as runAgent's would (refused, unknown tool); the client still gets the protocol error.
+        if (recordDir !== undefined) await sessionGuards().run(toolCall);
+        throw new ProtocolError(ErrorCode.InvalidParams, prepared.failure.message);
+      }
       // The guards answer it with the same text, and count it for the loop breaker as runAgent does.
       return guarded ? toMcpCallToolResult((await sessionGuards().run(toolCall)).result) : errorResult(prepared.failure.message);
     }
@@ -315,6 +338,8 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     await call.notificationsSent();
     return toWireResult(result, tool, logger);
   }
+
+  server.onSessionClosed(() => recorder?.close());
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);

@@ -6,6 +6,7 @@
  */
 import { resolveLimits } from '../agent/agent-limits.js';
 import type { ToolCallGuard } from '../agent/calls/call-policy.js';
+import type { RunEvent } from '../agent/run-event.js';
 import { createToolGuards, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
 import type { Policy, PolicySession } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -20,6 +21,10 @@ export interface SessionGuardsOptions {
   limits: McpCallLimits | undefined;
   /** The context the server made for a call, by call id; absent when the server has no `context` factory. */
   contextOf: ((callId: string) => unknown) | undefined;
+  /** The session's run id (its record's name). */
+  runId: string;
+  /** Told the events of each call (`recordDir`); absent when the session keeps no record. */
+  onEvent: ((event: RunEvent) => void) | undefined;
 }
 
 const MCP_LIMIT_KEYS: readonly string[] = ['maxToolCalls', 'maxRepeatedFailures', 'maxIdenticalCalls', 'toolTimeoutMs'];
@@ -46,7 +51,7 @@ export function checkedCallLimits(limits: McpCallLimits | undefined): McpCallLim
  * session may last days, and runAgent's defaults would end its routine repeats.
  */
 export function createSessionGuards(registry: ToolRegistry, options: SessionGuardsOptions): ToolGuards {
-  const { policy, guardToolCall, limits, contextOf } = options;
+  const { policy, guardToolCall, limits, contextOf, runId, onEvent } = options;
   const guard: ToolCallGuard | undefined =
     guardToolCall && ((check) => guardToolCall({ ...check, tool: registry.get(check.toolName) ?? check.tool, context: contextOf?.(check.callId) }));
   return createToolGuards({
@@ -54,6 +59,8 @@ export function createSessionGuards(registry: ToolRegistry, options: SessionGuar
     ...(policy ? { policy: contextOf ? withCallContexts(policy, contextOf) : policy } : {}),
     ...(guard ? { guardToolCall: guard } : {}),
     limits: { ...limits, maxRepeatedFailures: limits?.maxRepeatedFailures ?? NEVER, maxIdenticalCalls: limits?.maxIdenticalCalls ?? NEVER },
+    runId,
+    ...(onEvent ? { onEvent } : {}),
   });
 }
 

@@ -14,6 +14,7 @@ import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/se
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CancelledNotificationSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { ProtocolError } from './protocol-error.js';
 
@@ -26,11 +27,31 @@ type Handler<T extends AnyObjectSchema> = Parameters<Server['setRequestHandler']
 type AnyHandler = (request: unknown, extra: unknown) => unknown;
 
 export class StrictParamsServer extends Server {
+  readonly #closeListeners: (() => void)[] = [];
+
   constructor(...args: ConstructorParameters<typeof Server>) {
     super(...args);
     this.setNotificationHandler(CancelledNotificationSchema, (notification) => {
       if (notification.params.requestId !== undefined) this.cancelRequest(notification.params.requestId, notification.params.reason);
     });
+  }
+
+  /**
+   * Runs `listener` when the session's transport closes, whoever closed it. Unlike `onclose`, which the transports
+   * set for themselves, listeners added here are kept.
+   */
+  onSessionClosed(listener: () => void): void {
+    this.#closeListeners.push(listener);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    // After the SDK's own close handler, which `super.connect` installed on the transport.
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      closed?.();
+      for (const listener of this.#closeListeners) listener();
+    };
   }
 
   /**

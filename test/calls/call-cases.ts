@@ -82,8 +82,8 @@ export const RECORD_SOURCES: Record<Caller, string> = {
   streamAgent: "the stream's events (resumeAgentStream after a pause)",
   createToolGuards: 'none: the guards keep no record; the host loop keeps its own (docs/interop.md)',
   planThenExecute: 'onEvent (no record file; no confirmation events: confirmations are answered in-process)',
-  'mcp-stdio': 'none today (see KNOWN_GAPS: the issue asks for an optional record)',
-  'mcp-http': 'none today (see KNOWN_GAPS: the issue asks for an optional record)',
+  'mcp-stdio': 'the session record (recordDir, one file per session, read with readRunRecord; no confirmation events: the person answers through elicitation)',
+  'mcp-http': 'the session record (recordDir, one file per session, read with readRunRecord; no confirmation events: the person answers through elicitation)',
 };
 
 /** Callers that keep no record by design: their events are `'no record'` in every case. */
@@ -213,6 +213,8 @@ const NO_TURN_IN_MCP = 'MCP: one request is one call, so there is no turn to hol
 const NO_TURN_IN_GUARDS =
   'createToolGuards: the host hands over one call at a time and owns the turn; the guards have no per-turn cap or in-turn duplicate check.';
 const PLAN_IS_DELIBERATE = 'planThenExecute: the plan is fixed before anything runs by a planner that reads no tool output; each planned call runs in turn.';
+const MCP_ASKS_IN_PROCESS =
+  'MCP: no confirmation events; the person answers through elicitation during the request, so the record holds the call and, when it ran, its result.';
 const NO_RECORD_IN_PLAN = 'planThenExecute: no confirmation events; the confirmer answers in-process (the call ends approved or declined).';
 
 export const CALL_CASES: readonly CallCase[] = [
@@ -285,6 +287,7 @@ export const CALL_CASES: readonly CallCase[] = [
           { tool: 'refund', arguments: refund5 },
           { tool: 'refund', arguments: refund5 },
         ],
+        events: [...ranEvents('refund', refund5), ...ranEvents('refund', refund5Reordered)],
       },
       'mcp-http': {
         reason: NO_TURN_IN_MCP,
@@ -293,6 +296,7 @@ export const CALL_CASES: readonly CallCase[] = [
           { tool: 'refund', arguments: refund5 },
           { tool: 'refund', arguments: refund5 },
         ],
+        events: [...ranEvents('refund', refund5), ...ranEvents('refund', refund5Reordered)],
       },
     },
   },
@@ -332,11 +336,13 @@ export const CALL_CASES: readonly CallCase[] = [
         reason: NO_TURN_IN_MCP,
         decisions: ['ran', 'ran', 'ran'],
         executions: ['a', 'b', 'c'].map((id) => ({ tool: 'lookup', arguments: { id } })),
+        events: ['a', 'b', 'c'].flatMap((id) => ranEvents('lookup', { id })),
       },
       'mcp-http': {
         reason: NO_TURN_IN_MCP,
         decisions: ['ran', 'ran', 'ran'],
         executions: ['a', 'b', 'c'].map((id) => ({ tool: 'lookup', arguments: { id } })),
+        events: ['a', 'b', 'c'].flatMap((id) => ranEvents('lookup', { id })),
       },
     },
   },
@@ -408,7 +414,11 @@ export const CALL_CASES: readonly CallCase[] = [
         `tool_result refund ${json(refund5)} succeeded`,
       ],
     },
-    differs: { planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) } },
+    differs: {
+      planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) },
+      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+    },
   },
   {
     id: 'tool confirm (nobody answers yet)',
@@ -422,12 +432,16 @@ export const CALL_CASES: readonly CallCase[] = [
         events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`],
       },
       'mcp-stdio': {
-        reason: 'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked.',
+        reason:
+          'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked, and the record holds the call alone.',
         decisions: ['refused_no_person'],
+        events: [`tool_call refund ${json(refund5)}`],
       },
       'mcp-http': {
-        reason: 'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked.',
+        reason:
+          'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked, and the record holds the call alone.',
         decisions: ['refused_no_person'],
+        events: [`tool_call refund ${json(refund5)}`],
       },
     },
   },
@@ -446,7 +460,11 @@ export const CALL_CASES: readonly CallCase[] = [
         `tool_result refund ${json(refund5)} succeeded`,
       ],
     },
-    differs: { planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) } },
+    differs: {
+      planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) },
+      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+    },
   },
   {
     id: 'tool confirm, denied',
@@ -463,7 +481,17 @@ export const CALL_CASES: readonly CallCase[] = [
         `tool_result refund ${json(refund5)} declined`,
       ],
     },
-    differs: { planThenExecute: { reason: NO_RECORD_IN_PLAN, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] } },
+    differs: {
+      planThenExecute: { reason: NO_RECORD_IN_PLAN, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
+      'mcp-stdio': {
+        reason: `${MCP_ASKS_IN_PROCESS} A declined call did not run: the record holds the call alone.`,
+        events: [`tool_call refund ${json(refund5)}`],
+      },
+      'mcp-http': {
+        reason: `${MCP_ASKS_IN_PROCESS} A declined call did not run: the record holds the call alone.`,
+        events: [`tool_call refund ${json(refund5)}`],
+      },
+    },
   },
   {
     id: 'tool error (ToolError)',
