@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holdOpen, openSession, post, settle } from '../../../test/mcp/raw-http-session.js';
 import { startHttpServe } from '../../../test/mcp/serve-cli.js';
 import type { ServingCli } from '../../../test/mcp/serve-cli.js';
-import { httpServeOptions, parseHostPort, registerServeCommand, sessionLimits } from './serve.js';
+import { httpServeOptions, parseHostPort, registerServeCommand, sessionLimits, sessionRecord } from './serve.js';
 import type { ServeOptions } from './serve.js';
 
 describe('serve --http parsing', () => {
@@ -75,6 +75,11 @@ describe('serve session bounds', () => {
     });
     expect(sessionLimits(await parseServe(['--max-tool-calls', '3']))).toEqual({ limits: { maxToolCalls: 3 } });
     await expect(parseServe(['--max-tool-calls', '0'])).rejects.toThrow('expected a positive whole number, got "0".');
+  });
+
+  it("passes --record-dir as the server's `recordDir`, and none without it", async () => {
+    expect(sessionRecord(await parseServe(['--record-dir', 'runs/mcp']))).toEqual({ recordDir: 'runs/mcp' });
+    expect(sessionRecord(await parseServe([]))).toEqual({});
   });
 });
 

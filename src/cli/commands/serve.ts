@@ -33,6 +33,7 @@ export interface ServeOptions {
   maxToolCalls?: number;
   maxIdenticalCalls?: number;
   maxRepeatedFailures?: number;
+  recordDir?: string;
   name?: string;
 }
 
@@ -66,6 +67,7 @@ export function registerServeCommand(program: Command): void {
     .option('--max-tool-calls <count>', 'most tool calls one session may run; later calls are refused (default: no limit)', parsePositiveInteger)
     .option('--max-identical-calls <count>', "the same call this many times ends the session's tool use (default: no limit)", parsePositiveInteger)
     .option('--max-repeated-failures <count>', "the same call failing this many times ends the session's tool use (default: no limit)", parsePositiveInteger)
+    .option('--record-dir <dir>', 'write one JSONL record of the tool calls per session into this folder, secrets redacted (default: no record)')
     .option('--name <name>', 'the server name clients see (default "toolwright")')
     .addHelpText(
       'after',
@@ -94,7 +96,7 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   for (const warning of toMcpTools(registry).warnings) say(`warning: tool "${warning.tool}": ${warning.details}`);
 
-  const serverOptions: McpServerOptions = { ...extras, ...sessionLimits(options) };
+  const serverOptions: McpServerOptions = { ...extras, ...sessionLimits(options), ...sessionRecord(options) };
   if (options.approve) serverOptions.preapproved = options.approve;
   if (options.name !== undefined) serverOptions.name = options.name;
   const what = `${plural(registry.size, 'tool')}${extras.resources.length + extras.resourceTemplates.length > 0 ? `, ${plural(extras.resources.length + extras.resourceTemplates.length, 'resource')}` : ''}${extras.prompts.length > 0 ? `, ${plural(extras.prompts.length, 'prompt')}` : ''}`;
@@ -147,6 +149,11 @@ export function sessionLimits(options: ServeOptions): Pick<McpServerOptions, 'ma
   if (options.maxRepeatedFailures !== undefined) callLimits.maxRepeatedFailures = options.maxRepeatedFailures;
   if (Object.keys(callLimits).length > 0) limits.limits = callLimits;
   return limits;
+}
+
+/** Where each session's record goes (`--record-dir`); absent: no record. */
+export function sessionRecord(options: ServeOptions): Pick<McpServerOptions, 'recordDir'> {
+  return options.recordDir === undefined ? {} : { recordDir: options.recordDir };
 }
 
 /** What `serveHttp` gets from the command line (`--http` given or not: stdio callers never ask). */
