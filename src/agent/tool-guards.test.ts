@@ -358,4 +358,19 @@ describe('createToolGuards', () => {
       result: { content: [{ type: 'text', text: 'Sunny in Oslo' }] },
     });
   });
+
+  it('ends a call the person declined: it never runs, later runs of its id are refused, and its tool_result says declined', async () => {
+    const { ran, tools } = fixtures();
+    const events: RunEvent[] = [];
+    const guards = createToolGuards({ tools, onEvent: (event) => events.push(event) });
+    const call = { id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } };
+    expect(await guards.check(call)).toMatchObject({ action: 'confirm' });
+    const declined = guards.decline(call);
+    expect(declined).toMatchObject({ callId: 'c1', toolName: 'send_money', status: 'declined', result: { isError: true } });
+    expect(textOf(declined.result)).toContain('The user declined this call to send_money');
+    expect((await guards.run(call, { approved: true })).status).toBe('not_run');
+    expect(ran).toEqual([]);
+    expect(events.map((event) => (event.type === 'tool_result' ? `${event.type} ${event.status}` : event.type))).toEqual(['tool_call', 'tool_result declined']);
+    expect(guards.spent().toolCalls).toBe(0);
+  });
 });

@@ -29,7 +29,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-limits.js';
-import { toolBudgetMessage } from './agent-messages.js';
+import { declinedMessage, toolBudgetMessage } from './agent-messages.js';
 import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
 import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
 import { toolCallEvent, toolResultEvent } from './calls/call-outcomes.js';
@@ -162,6 +162,11 @@ export interface ToolGuards {
   check(call: ToolCallRequest): Promise<GuardDecision>;
   /** Checks (or reuses the check of) a call and runs it; never rejects for what the model or the tool did. */
   run(call: ToolCallRequest, options?: GuardedRunOptions): Promise<GuardedCall>;
+  /**
+   * Ends a checked call a person declined: it never runs (a later `run` of its id is refused), and its `tool_result`
+   * event says `declined`. `text` is what the model is sent; default: the text `runAgent` sends for a declined call.
+   */
+  decline(call: ToolCallRequest, text?: string): GuardedCall;
   /** Counts a model call's usage against the budgets; returns the stop when one is passed (the guards are then stopped). */
   recordUsage(usage: GuardUsage): ToolGuardsStop | undefined;
   /** Before a model call: whether the token and money budgets allow it, and the output cap to send (as `runAgent` plans each call). */
@@ -350,6 +355,20 @@ class Guards implements ToolGuards {
     const status = execution.failure ? 'failed' : 'succeeded';
     const counted = this.#outcome(call, toolName, decision.arguments, status, outcome.result, execution.failure?.code);
     return this.#afterCall({ callId: call.id, toolName, status, result: outcome.result, execution }, counted);
+  }
+
+  decline(call: ToolCallRequest, text?: string): GuardedCall {
+    const checked = this.#checked.get(call.id)?.decision;
+    const toolName = checked && checked.action !== 'refuse' ? checked.tool.name : String(call.name).slice(0, 80);
+    if (this.#done.has(call.id)) return { callId: call.id, toolName, status: 'not_run', result: errorResult(alreadyRunMessage(toolName, call.id)) };
+    this.#done.add(call.id);
+    this.#checked.delete(call.id);
+    this.#changed.delete(call.id);
+    const args = checked && checked.action !== 'refuse' ? checked.arguments : (call.arguments ?? call.argumentsText ?? {});
+    const result = errorResult(text ?? declinedMessage(toolName, undefined));
+    // Not counted for the loop breaker: a person said no, the model did not fail.
+    this.#tellResult(this.#outcome(call, toolName, args, 'declined', result));
+    return { callId: call.id, toolName, status: 'declined', result };
   }
 
   recordUsage(usage: GuardUsage): ToolGuardsStop | undefined {

@@ -304,7 +304,11 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     if (decision?.action === 'confirm' || toolAsks) {
       const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
       const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, decision?.action !== 'confirm');
-      if (refusal !== undefined) return errorResult(refusal);
+      if (refusal !== undefined) {
+        // The guards end a call the person said no to, so that the record says `declined` as a run's does.
+        if (refusal.declined && decision && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
+        return errorResult(refusal.text);
+      }
       approval = { approvedBy: 'person', summary };
     }
 
@@ -457,7 +461,7 @@ function missingCapability(capability: string, what: string): ToolError {
   });
 }
 
-/** Asks for approval; returns the refusal text, or `undefined` when the call may run. */
+/** Asks for approval; returns the refusal (its text, and whether the person said no), or `undefined` when the call may run. */
 async function confirm(
   server: Server,
   extra: Extra,
@@ -467,14 +471,15 @@ async function confirm(
   redactor: Redactor,
   options: McpServerOptions,
   preapprovable: boolean,
-): Promise<string | undefined> {
+): Promise<{ text: string; declined: boolean } | undefined> {
   let decision: McpConfirmationDecision;
   const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
   try {
     if (options.confirmation) {
       decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } else {
-      if (!server.getClientCapabilities()?.elicitation?.form) return confirmationUnavailableMessage(tool, summary, { preapprovable });
+      if (!server.getClientCapabilities()?.elicitation?.form)
+        return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
       const answer = await server.elicitInput(
         {
           mode: 'form',
@@ -487,9 +492,9 @@ async function confirm(
     }
   } catch (error) {
     (options.logger ?? stderrLogger).error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
-    return confirmationFailedMessage(tool);
+    return { text: confirmationFailedMessage(tool), declined: false };
   }
-  return decision.approved ? undefined : confirmationRefusedMessage(tool, decision.reason);
+  return decision.approved ? undefined : { text: confirmationRefusedMessage(tool, decision.reason), declined: true };
 }
 
 function errorResult(text: string): ToolResult & CallToolResult {

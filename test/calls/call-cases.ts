@@ -214,7 +214,7 @@ const NO_TURN_IN_GUARDS =
   'createToolGuards: the host hands over one call at a time and owns the turn; the guards have no per-turn cap or in-turn duplicate check.';
 const PLAN_IS_DELIBERATE = 'planThenExecute: the plan is fixed before anything runs by a planner that reads no tool output; each planned call runs in turn.';
 const MCP_ASKS_IN_PROCESS =
-  'MCP: no confirmation events; the person answers through elicitation during the request, so the record holds the call and, when it ran, its result.';
+  'MCP: no confirmation events; the person answers through elicitation during the request, so the record holds the call and its result (ran, or declined).';
 const NO_RECORD_IN_PLAN = 'planThenExecute: no confirmation events; the confirmer answers in-process (the call ends approved or declined).';
 
 export const CALL_CASES: readonly CallCase[] = [
@@ -483,14 +483,8 @@ export const CALL_CASES: readonly CallCase[] = [
     },
     differs: {
       planThenExecute: { reason: NO_RECORD_IN_PLAN, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
-      'mcp-stdio': {
-        reason: `${MCP_ASKS_IN_PROCESS} A declined call did not run: the record holds the call alone.`,
-        events: [`tool_call refund ${json(refund5)}`],
-      },
-      'mcp-http': {
-        reason: `${MCP_ASKS_IN_PROCESS} A declined call did not run: the record holds the call alone.`,
-        events: [`tool_call refund ${json(refund5)}`],
-      },
+      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
+      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
     },
   },
   {
