@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRunRecord } from '../agent/run-recorder.js';
+import { createStrictMcpServer } from './create-mcp-server.js';
 import { defineTool, silentLogger } from '../tools/index.js';
 import { serveHttp } from './serve-http.js';
 import { serveStdio } from './serve-stdio.js';
@@ -101,5 +102,18 @@ describe.each(['stdio', 'http'] as const)('the MCP server record (recordDir) ove
       expect(statSync(join(recordDir, name)).mode & 0o777).toBe(0o600);
     }
     expect(JSON.stringify(annRecord)).toContain('Logged in ann');
+  });
+});
+
+describe('the end of a session', () => {
+  it("runs the listeners that close its record when the transport closes, after the transport's own handler", async () => {
+    const server = createStrictMcpServer([login], { logger: silentLogger });
+    const order: string[] = [];
+    server.onclose = () => order.push('onclose');
+    server.onSessionClosed(() => order.push('listener'));
+    await server.connect(new StdioLineTransport(new PassThrough(), new PassThrough()));
+    expect(order).toEqual([]);
+    await server.close();
+    expect(order).toEqual(['onclose', 'listener']);
   });
 });
