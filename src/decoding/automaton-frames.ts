@@ -65,9 +65,9 @@ export const enum StringMode {
   /** Inside a UTF-8 sequence whose code point is known to lead to `dfaState`; `sequenceLeft` bytes to go. */
   Utf8To = 3,
   Escape = 4,
-  /** Inside `\uXXXX` (`sequenceValue` so far, `sequenceLeft` hex digits to go). */
+  /** Inside `\uHHHH` (`sequenceValue` so far, `sequenceLeft` hex digits to go). */
   UnicodeEscape = 5,
-  /** Inside `\uXXXX` (flexible layout) whose code point is known to lead to `dfaState`; `sequenceLeft` hex digits to go. */
+  /** Inside `\uHHHH` (flexible layout) whose code point is known to lead to `dfaState`; `sequenceLeft` hex digits to go. */
   UnicodeEscapeTo = 6,
 }
 
@@ -112,9 +112,9 @@ export interface Frame {
   readonly count: number;
   /** String that must not equal a declared key: node of the excluded-keys trie (-1: none can match any more). */
   readonly exclusion: number;
-  /** String inside a UTF-8 sequence or `\uXXXX` escape: the code point's bits read so far. */
+  /** String inside a UTF-8 sequence or `\uHHHH` escape: the code point's bits read so far. */
   readonly sequenceValue: number;
-  /** String inside a UTF-8 sequence or `\uXXXX` escape: bytes or hex digits still to read. */
+  /** String inside a UTF-8 sequence or `\uHHHH` escape: bytes or hex digits still to read. */
   readonly sequenceLeft: number;
   /** String inside a UTF-8 sequence (`StringMode.Utf8`): its total length in bytes (for the overlong check). */
   readonly sequenceLength: number;

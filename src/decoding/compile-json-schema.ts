@@ -16,7 +16,7 @@ export interface CompileJsonSchemaOptions {
   /**
    * `compact` (default): JSON with no whitespace, properties in schema order, strings
    * escaped as JSON.stringify does. `flexible`: also up to `maxWhitespace` whitespace
-   * characters between tokens, and `\/` and `\uXXXX` escapes, as models often write.
+   * characters between tokens, and `\/` and `\uHHHH` escapes, as models often write.
    */
   layout?: 'compact' | 'flexible';
   /** Longest whitespace run the flexible layout allows. Default 16. */

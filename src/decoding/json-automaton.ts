@@ -36,7 +36,7 @@ WHITESPACE[0x0a] = 1;
 WHITESPACE[0x0d] = 1;
 
 export interface AutomatonOptions {
-  /** Accept bounded whitespace between tokens and `\/`, `\uXXXX` escapes. */
+  /** Accept bounded whitespace between tokens and `\/`, `\uHHHH` escapes. */
   readonly flexible: boolean;
   /** Longest whitespace run in flexible layout. */
   readonly maxWhitespace: number;

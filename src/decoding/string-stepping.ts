@@ -25,7 +25,7 @@ const UTF8_MIN = [0, 0, 0x80, 0x800, 0x10000];
 const UTF8_MAX = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
 
 export class StringStepper {
-  /** `flexible`: the layout also accepts `\/` and `\uXXXX` escapes of any code point. */
+  /** `flexible`: the layout also accepts `\/` and `\uHHHH` escapes of any code point. */
   constructor(
     private readonly frames: FrameTable,
     private readonly lengths: StringLengths,

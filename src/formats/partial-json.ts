@@ -144,7 +144,7 @@ class PrefixParser {
       if (escape === 'u') {
         const hex = text.slice(end + 2, end + 6);
         if (hex.length < 4) {
-          // A cut \uXXXX escape is dropped.
+          // A cut \uHHHH escape is dropped.
           this.index = text.length;
           return { value: out, closed: false };
         }

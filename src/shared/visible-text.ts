@@ -24,7 +24,7 @@ export function showInvisible(text: string): string {
 }
 
 /**
- * JSON text with the same characters written as `\uXXXX` escapes: the value it parses to is unchanged (they can only
+ * JSON text with the same characters written as `\uHHHH` escapes: the value it parses to is unchanged (they can only
  * stand inside strings, JSON's own syntax being ASCII), and a terminal shows the escape instead of obeying it.
  */
 export function escapeInvisibleInJson(json: string): string {

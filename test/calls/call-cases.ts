@@ -56,6 +56,9 @@ export interface Observed {
 /** A cell a caller answers differently from the table's expectation, on purpose. */
 export type Difference = Partial<Observed> & { reason: string };
 
+/** The same difference over stdio and over Streamable HTTP: the MCP server behaves alike on both transports. */
+const onBothMcpTransports = (difference: Difference): Partial<Record<Caller, Difference>> => ({ 'mcp-stdio': difference, 'mcp-http': difference });
+
 export interface CallCase {
   id: string;
   /** The model's calls, in one response (for planThenExecute: the plan's calls; over MCP: one request each, in order). */
@@ -244,8 +247,7 @@ export const CALL_CASES: readonly CallCase[] = [
       events: [`tool_call lokup ${json(lookupA)}`, `tool_result lokup ${json(lookupA)} failed unknown_tool`],
     },
     differs: {
-      'mcp-stdio': { reason: 'MCP answers an unknown tool with a JSON-RPC error (-32602), not a tool result.', decisions: ['protocol_error'] },
-      'mcp-http': { reason: 'MCP answers an unknown tool with a JSON-RPC error (-32602), not a tool result.', decisions: ['protocol_error'] },
+      ...onBothMcpTransports({ reason: 'MCP answers an unknown tool with a JSON-RPC error (-32602), not a tool result.', decisions: ['protocol_error'] }),
       planThenExecute: { reason: 'planThenExecute refuses a plan naming an unknown tool before anything runs.', decisions: ['plan_rejected'], events: [] },
     },
   },
@@ -280,7 +282,7 @@ export const CALL_CASES: readonly CallCase[] = [
         ],
         events: [...ranEvents('refund', refund5), ...ranEvents('refund', refund5Reordered)],
       },
-      'mcp-stdio': {
+      ...onBothMcpTransports({
         reason: NO_TURN_IN_MCP,
         decisions: ['ran', 'ran'],
         executions: [
@@ -288,16 +290,7 @@ export const CALL_CASES: readonly CallCase[] = [
           { tool: 'refund', arguments: refund5 },
         ],
         events: [...ranEvents('refund', refund5), ...ranEvents('refund', refund5Reordered)],
-      },
-      'mcp-http': {
-        reason: NO_TURN_IN_MCP,
-        decisions: ['ran', 'ran'],
-        executions: [
-          { tool: 'refund', arguments: refund5 },
-          { tool: 'refund', arguments: refund5 },
-        ],
-        events: [...ranEvents('refund', refund5), ...ranEvents('refund', refund5Reordered)],
-      },
+      }),
     },
   },
   {
@@ -332,18 +325,12 @@ export const CALL_CASES: readonly CallCase[] = [
         executions: [],
         events: [],
       },
-      'mcp-stdio': {
+      ...onBothMcpTransports({
         reason: NO_TURN_IN_MCP,
         decisions: ['ran', 'ran', 'ran'],
         executions: ['a', 'b', 'c'].map((id) => ({ tool: 'lookup', arguments: { id } })),
         events: ['a', 'b', 'c'].flatMap((id) => ranEvents('lookup', { id })),
-      },
-      'mcp-http': {
-        reason: NO_TURN_IN_MCP,
-        decisions: ['ran', 'ran', 'ran'],
-        executions: ['a', 'b', 'c'].map((id) => ({ tool: 'lookup', arguments: { id } })),
-        events: ['a', 'b', 'c'].flatMap((id) => ranEvents('lookup', { id })),
-      },
+      }),
     },
   },
   {
@@ -416,8 +403,7 @@ export const CALL_CASES: readonly CallCase[] = [
     },
     differs: {
       planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) },
-      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
-      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+      ...onBothMcpTransports({ reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) }),
     },
   },
   {
@@ -431,18 +417,12 @@ export const CALL_CASES: readonly CallCase[] = [
         decisions: ['asked_denied'],
         events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`],
       },
-      'mcp-stdio': {
+      ...onBothMcpTransports({
         reason:
           'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked, and the record holds the call alone.',
         decisions: ['refused_no_person'],
         events: [`tool_call refund ${json(refund5)}`],
-      },
-      'mcp-http': {
-        reason:
-          'MCP asks a person through elicitation; a client that cannot elicit (and no confirmation handler) gets the call refused, unasked, and the record holds the call alone.',
-        decisions: ['refused_no_person'],
-        events: [`tool_call refund ${json(refund5)}`],
-      },
+      }),
     },
   },
   {
@@ -462,8 +442,7 @@ export const CALL_CASES: readonly CallCase[] = [
     },
     differs: {
       planThenExecute: { reason: NO_RECORD_IN_PLAN, events: ranEvents('refund', refund5) },
-      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
-      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) },
+      ...onBothMcpTransports({ reason: MCP_ASKS_IN_PROCESS, events: ranEvents('refund', refund5) }),
     },
   },
   {
@@ -483,8 +462,7 @@ export const CALL_CASES: readonly CallCase[] = [
     },
     differs: {
       planThenExecute: { reason: NO_RECORD_IN_PLAN, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
-      'mcp-stdio': { reason: MCP_ASKS_IN_PROCESS, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
-      'mcp-http': { reason: MCP_ASKS_IN_PROCESS, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] },
+      ...onBothMcpTransports({ reason: MCP_ASKS_IN_PROCESS, events: [`tool_call refund ${json(refund5)}`, `tool_result refund ${json(refund5)} declined`] }),
     },
   },
   {
