@@ -40,6 +40,8 @@ export class AgentLoop {
   readonly #env: LoopEnvironment;
   /** Arguments validated in this process, by call key (they may hold values JSON would not keep). */
   readonly #prepared = new Map<string, unknown>();
+  /** The prepare step's signatures of this turn's calls whose outcome keeps the prepared arguments, for the loop breaker. */
+  readonly #signatures = new Map<string, string>();
   /** Calls of this run stopped while their tool kept running: they hold their slot past their turn, until they end. */
   readonly #stoppedCalls: StoppedCalls;
   readonly #modelStep: ModelStep;
@@ -219,16 +221,24 @@ export class AgentLoop {
       preparedBefore: this.#modelStep.preparedBefore,
     });
     const calls: TurnCall[] = [];
+    const signatures = this.#signatures;
+    signatures.clear();
+    // An earlier turn's arguments are never read again (a resumed turn prepares its calls anew).
+    this.#prepared.clear();
     for (const [index, item] of prepared.calls.entries()) {
-      this.#emit(toolCallEvent(step, callKeyOf(step, index), requests[index]!));
+      const callKey = callKeyOf(step, index);
+      this.#emit(toolCallEvent(step, callKey, requests[index]!));
       if (item.settled) {
+        if (item.signature !== undefined) signatures.set(callKey, item.signature);
         calls.push(item.settled);
         continue;
       }
       // Rewritten arguments are validated against every tool of the run, as the model's were against the offered ones.
       const decided = await decideCall({ policy: callPolicy, registry: this.#env.registry, step, call: item.valid! });
       for (const event of decided.events) this.#emit(event);
-      if (decided.call.kind !== 'invalid') this.#prepared.set(decided.call.callKey, decided.arguments);
+      if (decided.call.kind !== 'invalid') this.#prepared.set(callKey, decided.arguments);
+      // A rewritten call runs (and is counted) with other arguments than the ones signed.
+      if (item.signature !== undefined && decided.call.policyNote === undefined) signatures.set(callKey, item.signature);
       calls.push(decided.call);
     }
     if (prepared.turnLimit) {
@@ -278,22 +288,26 @@ export class AgentLoop {
     return outcomes;
   }
 
+  /** A call answered without running it, as a job that records its outcome. */
+  #settle(outcome: ToolCallOutcome): ScheduledJob<ToolCallOutcome> {
+    return { effect: 'none', run: async () => this.#record(outcome) };
+  }
+
   /** One call of a turn as a job scheduled by its effect: settled, declined or expired, failed validation again, or run. */
   #job(step: number, call: TurnCall, decisions: ReadonlyMap<string, AppliedDecision>): ScheduledJob<ToolCallOutcome> {
-    const settle = (outcome: ToolCallOutcome): ScheduledJob<ToolCallOutcome> => ({ effect: 'none', run: async () => this.#record(outcome) });
-    if (call.kind === 'invalid') return settle(settledOutcome(call));
+    if (call.kind === 'invalid') return this.#settle(settledOutcome(call));
     const decision = decisions.get(call.callKey);
     if (call.kind === 'confirm' && decision?.decision !== 'approve') {
-      if (!decision || decision.decision === 'expired') return settle(unrunOutcome(call, 'expired', expiredMessage(call.toolName)));
-      return settle(unrunOutcome(call, 'declined', declinedMessage(call.toolName, decision.reason)));
+      if (!decision || decision.decision === 'expired') return this.#settle(unrunOutcome(call, 'expired', expiredMessage(call.toolName)));
+      return this.#settle(unrunOutcome(call, 'declined', declinedMessage(call.toolName, decision.reason)));
     }
     const registry = this.#env.registry;
     const tool = registry.get(call.toolName);
-    if (!tool) return settle(unrunOutcome(call, 'failed', missingToolMessage(call.toolName)));
+    if (!tool) return this.#settle(unrunOutcome(call, 'failed', missingToolMessage(call.toolName)));
     let args = this.#prepared.get(call.callKey);
     if (args === undefined) {
       const again = prepareAgain(registry, call);
-      if ('settled' in again) return settle(settledOutcome(again.settled));
+      if ('settled' in again) return this.#settle(settledOutcome(again.settled));
       args = again.arguments;
     }
     // Only a call a person approved carries the approval to its tool (an imported MCP tool answers its server's confirmation with it).
@@ -363,7 +377,8 @@ export class AgentLoop {
   #afterTurn(outcomes: readonly ToolCallOutcome[]): LoopStop | undefined {
     const interrupted = this.#clock!.interruption(outcomes.some((outcome) => outcome.failureCode === 'aborted') ? 'tool_calls' : undefined);
     if (interrupted) return { stop: interrupted };
-    const loop = checkForLoop(this.#state, outcomes, this.#env.limits);
+    const loop = checkForLoop(this.#state, outcomes, this.#env.limits, this.#signatures);
+    this.#signatures.clear();
     return loop ? { stop: loop } : undefined;
   }
 

@@ -22,18 +22,22 @@ export function callSignature(toolName: string, args: unknown): string {
   return `${toolName} ${createHash('sha256').update(canonicalJson(args)).digest('base64url')}`;
 }
 
-/** Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. */
+/**
+ * Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. `knownSignatures` holds, by
+ * call key, signatures the caller already computed for the same arguments (the prepare step's), so as not to hash twice.
+ */
 export function checkForLoop(
   state: Pick<RunState, 'failureCounts' | 'callCounts'>,
   outcomes: readonly ToolCallOutcome[],
   limits: ResolvedLimits,
+  knownSignatures?: ReadonlyMap<string, string>,
 ): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
   let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
   for (const outcome of outcomes) {
     // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is,
     // and so is a call repeated within one response (a duplicate counts as a call, not as a failure).
     if (outcome.status !== 'succeeded' && outcome.status !== 'failed' && outcome.status !== 'blocked' && outcome.status !== 'duplicate') continue;
-    const signature = callSignature(outcome.toolName, outcome.arguments);
+    const signature = knownSignatures?.get(outcome.callKey) ?? callSignature(outcome.toolName, outcome.arguments);
     const calls = (state.callCounts[signature] = (Object.prototype.hasOwnProperty.call(state.callCounts, signature) ? state.callCounts[signature]! : 0) + 1);
     let failures = 0;
     if (outcome.status === 'failed' || outcome.status === 'blocked') {

@@ -8,6 +8,7 @@ import type { ToolMessage } from '../protocol/messages.js';
 import { defineTool, type AnyTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
 import { ToolError } from '../tools/tool-error.js';
+import { argumentRule, createPolicy } from '../policy/index.js';
 import { readRunRecord } from './run-recorder.js';
 import { runAgent, type RunAgentOptions } from './run-agent.js';
 
@@ -256,6 +257,36 @@ describe('runAgent', () => {
       const model = createScriptedModel(Array.from({ length: 10 }, () => toolCallTurn([{ name: 'echo', arguments: { text: 'again' } }])));
       const result = await runAgent(options(model, [echo], { limits: { maxIdenticalCalls: 4 } }));
       expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'loop_detected', pattern: 'repeated_call', count: 4, limit: 4 } });
+    });
+
+    it('counts a call the policy rewrote under the arguments it ran with', async () => {
+      // Every request differs (its link), every rewrite is the same: the loop breaker must count what ran, not what was asked.
+      const search = defineTool<{ body: string }>({
+        name: 'search',
+        description: 'Searches the web.',
+        effect: 'read',
+        inputSchema: { type: 'object', properties: { body: { type: 'string' } }, required: ['body'] },
+        execute: async () => 'sent',
+      });
+      const noLinks = createPolicy({
+        rules: [
+          argumentRule({
+            id: 'no-links',
+            tool: 'search',
+            action: 'remove',
+            description: 'Searches carry no links.',
+            check: (args) => (/https?:\/\//.test((args as { body: string }).body) ? 'the body holds a link.' : undefined),
+            remove: () => ({ arguments: { body: 'see [link removed]' }, removed: [{ argumentPath: 'body', kind: 'url', message: 'a link' }] }),
+          }),
+        ],
+      });
+      const turns = Array.from({ length: 6 }, (_, index) => toolCallTurn([{ name: 'search', arguments: { body: `see https://x.test/${index}` } }]));
+      const model = createScriptedModel([...turns, textTurn('done')]);
+      const result = await runAgent(options(model, [search], { policy: noLinks, limits: { maxIdenticalCalls: 3 } }));
+      expect(result).toMatchObject({
+        status: 'stopped',
+        stopReason: { kind: 'loop_detected', pattern: 'repeated_call', count: 3, arguments: { body: 'see [link removed]' } },
+      });
     });
   });
 

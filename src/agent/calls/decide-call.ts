@@ -9,7 +9,7 @@ import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { RunEvent } from '../run-event.js';
 import type { TurnCall } from '../run-state.js';
 import type { CallPolicy } from './call-policy.js';
-import { toJson, type ValidCall } from './prepare-call.js';
+import { toJson, type TurnCallBase, type ValidCall } from './prepare-call.js';
 import { prepareRewrittenCall } from './rewritten-call.js';
 
 /** What the decide step needs: the seam, the registry (to validate rewritten arguments) and the call. */
@@ -44,19 +44,7 @@ export async function decideCall({ policy, registry, step, call, influencedArgum
     arguments: validated,
     ...(influencedArguments ? { influencedArguments } : {}),
   });
-  const blocked = (message: string, reason: string): DecidedCall => ({
-    call: {
-      ...base,
-      kind: 'invalid',
-      blocked: true,
-      arguments: toJson(validated),
-      invalidResult: { content: [{ type: 'text', text: message }], isError: true },
-    },
-    arguments: undefined,
-    reason,
-    events,
-  });
-  if (decision.action === 'block') return blocked(decision.message, decision.reason ?? decision.message);
+  if (decision.action === 'block') return blockedCall(base, validated, decision.message, decision.reason ?? decision.message, events);
   let runArguments = validated;
   const rewritten = decision.rewritten;
   if (rewritten) {
@@ -64,7 +52,7 @@ export async function decideCall({ policy, registry, step, call, influencedArgum
     if (!again.ok) {
       const { ruleId, reason } = again;
       events.push({ type: 'policy_decision', step, callKey, callId, toolName: call.toolName, action: 'block', ruleId, reason, flags: [] });
-      return blocked(again.message, reason);
+      return blockedCall(base, validated, again.message, reason, events);
     }
     runArguments = again.arguments;
   }
@@ -74,6 +62,22 @@ export async function decideCall({ policy, registry, step, call, influencedArgum
     call: { ...base, kind: 'confirm', arguments: toJson(runArguments), summary: decision.summary, ...policyNote },
     arguments: runArguments,
     ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    events,
+  };
+}
+
+/** A blocked call as its turn keeps it: its validated arguments, and the message the model reads. */
+function blockedCall(base: TurnCallBase, validated: unknown, message: string, reason: string, events: RunEvent[]): DecidedCall {
+  return {
+    call: {
+      ...base,
+      kind: 'invalid',
+      blocked: true,
+      arguments: toJson(validated),
+      invalidResult: { content: [{ type: 'text', text: message }], isError: true },
+    },
+    arguments: undefined,
+    reason,
     events,
   };
 }

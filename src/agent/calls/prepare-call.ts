@@ -28,8 +28,12 @@ export interface ValidCall extends TurnCallBase {
   arguments: unknown;
 }
 
-/** A call of a turn after the prepare step: settled (answered without running it) or valid (to decide). */
-export type PreparedTurnCall = { settled: TurnCall; valid?: undefined } | { valid: ValidCall; settled?: undefined };
+/**
+ * A call of a turn after the prepare step: settled (answered without running it) or valid (to decide). `signature` is the
+ * loop breaker's `callSignature` of the validated arguments, when they were valid: computed once here, reused by a caller
+ * whose outcome keeps these arguments (not a rewritten call's).
+ */
+export type PreparedTurnCall = ({ settled: TurnCall; valid?: undefined } | { valid: ValidCall; settled?: undefined }) & { signature?: string };
 
 export interface PreparedTurn {
   calls: PreparedTurnCall[];
@@ -72,7 +76,7 @@ export function prepareTurnCalls(step: number, requests: readonly ToolCallPart[]
     if (prepared.success && original && (prepared.tool.effect === 'write' || original.writesBefore === writes)) {
       const notice = duplicateCallMessage(request.name, original.callId);
       const settled: TurnCall = { ...base, kind: 'invalid', duplicateOf: original.callKey, arguments: toJson(prepared.arguments) };
-      calls.push({ settled: { ...settled, invalidResult: { content: [{ type: 'text', text: notice }], isError: false } } });
+      calls.push({ settled: { ...settled, invalidResult: { content: [{ type: 'text', text: notice }], isError: false } }, signature: signature! });
       continue;
     }
     if (++distinct > options.maxToolCallsPerTurn) {
@@ -89,7 +93,7 @@ export function prepareTurnCalls(step: number, requests: readonly ToolCallPart[]
     }
     if (signature !== undefined) originals.set(signature, { callKey: base.callKey, callId: request.id, writesBefore: writes });
     if (prepared.tool.effect === 'write') writes++;
-    calls.push({ valid: { ...base, tool: prepared.tool, arguments: prepared.arguments } });
+    calls.push({ valid: { ...base, tool: prepared.tool, arguments: prepared.arguments }, ...(signature !== undefined ? { signature } : {}) });
   }
   if (overLimit.length === 0) return { calls };
   const limit = options.maxToolCallsPerTurn;
