@@ -26,7 +26,7 @@ import { callKeyOf, overToolBudget, prepareAgain, prepareTurnCalls } from './cal
 import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
-import { progressReporter, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
+import { runCallOptions, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
@@ -329,27 +329,11 @@ export class AgentLoop {
       if (existing && tool.effect === 'write' && !tool.acceptsIdempotencyKey)
         return this.#record(unrunOutcome(call, 'outcome_unknown', outcomeUnknownMessage(call.toolName)));
     }
-    const { limits, stream, context } = this.#env;
     const span = this.#span!.startTool({ toolName: tool.name, callId: call.callId, description: tool.description });
-    const ran = await runCall({
-      registry: this.#env.registry,
-      policy: this.#env.callPolicy,
-      step,
-      call,
-      tool,
-      arguments: args,
-      stoppedCalls: this.#stoppedCalls,
-      options: {
-        ...(this.#clock!.signal ? { signal: this.#clock!.signal } : {}),
-        ...(tool.timeoutMs === undefined && limits.toolTimeoutMs !== undefined ? { timeoutMs: limits.toolTimeoutMs } : {}),
-        idempotencyKey: idempotencyKeyFor(this.#state.runId, storeKey),
-        ...(approval ? { approval } : {}),
-        context,
-        ...(stream
-          ? { onProgress: progressReporter(stream, this.#clock!.signal, { step, callKey: call.callKey, callId: call.callId, toolName: tool.name }) }
-          : {}),
-      },
-    });
+    const idempotencyKey = idempotencyKeyFor(this.#state.runId, storeKey);
+    const options = runCallOptions(this.#env, this.#clock!.signal, { step, callKey: call.callKey, callId: call.callId, tool, idempotencyKey, approval });
+    const { registry, callPolicy: policy } = this.#env;
+    const ran = await runCall({ registry, policy, step, call, tool, arguments: args, stoppedCalls: this.#stoppedCalls, options });
     if (ran.stillWorking) keepStoppedCalls(this.#state.runId, this.#stoppedCalls, ran.stillWorking);
     const { execution } = ran;
     span.end({ isError: execution.result.isError, ...(execution.failure ? { errorType: execution.failure.code } : {}) });

@@ -7,7 +7,8 @@ import type { Model } from '../models/types.js';
 import type { StopReason, ToolChoice } from '../protocol/model-exchange.js';
 import type { AnyTool } from '../tools/define-tool.js';
 import type { OutputDefinition } from '../tools/define-output.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { CallOptions, ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolCallApproval } from '../tools/types.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentTelemetry } from './agent-telemetry.js';
 import type { CallPolicy } from './calls/call-policy.js';
@@ -81,6 +82,27 @@ export interface ToolProgressReport {
 
 /** A fixed tool choice, or one decided per model call from the iteration (zero-based) and the tools offered. */
 export type ToolChoicePolicy = ToolChoice | ((context: { iteration: number; tools: readonly AnyTool[] }) => ToolChoice);
+
+/**
+ * The registry's options for one call of a run: the run's signal, its tool timeout where the tool has none, the call's
+ * idempotency key and approval, the context, and progress when the run streams.
+ */
+export function runCallOptions(
+  env: Pick<LoopEnvironment, 'limits' | 'stream' | 'context'>,
+  runSignal: AbortSignal | undefined,
+  call: Pick<ToolProgressReport, 'step' | 'callKey' | 'callId'> & { tool: AnyTool; idempotencyKey: string; approval: ToolCallApproval | undefined },
+): CallOptions {
+  const { limits, stream, context } = env;
+  const { tool, idempotencyKey, approval, step, callKey, callId } = call;
+  return {
+    ...(runSignal ? { signal: runSignal } : {}),
+    ...(tool.timeoutMs === undefined && limits.toolTimeoutMs !== undefined ? { timeoutMs: limits.toolTimeoutMs } : {}),
+    idempotencyKey,
+    ...(approval ? { approval } : {}),
+    context,
+    ...(stream ? { onProgress: progressReporter(stream, runSignal, { step, callKey, callId, toolName: tool.name }) } : {}),
+  };
+}
 
 /** The progress listener a streamed run hands a tool: reports go to the sink until the run stops, and a failing sink never fails the call. */
 export function progressReporter(
