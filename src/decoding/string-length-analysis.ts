@@ -150,9 +150,15 @@ function paddableStates(dfa: CodePointDfa, toAccept: Int32Array): Uint8Array {
   return padded;
 }
 
+/**
+ * The (state, count) cells `alwaysRoomy` may visit. Not a `DecodingLimits` budget: past it no schema is refused; the
+ * check answers "not always roomy", the conservative answer, which may cost matching time but never a wrong mask.
+ */
+const ROOMY_CHECK_MAX_CELLS = 2_000_000;
+
 /** Every (state, count) reachable within `maxLength` still has room to finish (false when too costly to check). */
 function alwaysRoomy(dfa: CodePointDfa, toAccept: Int32Array, maxLength: number): boolean {
-  if (dfa.stateCount * (maxLength + 1) > 2_000_000) return false;
+  if (dfa.stateCount * (maxLength + 1) > ROOMY_CHECK_MAX_CELLS) return false;
   let frontier = new Set([dfa.start]);
   for (let used = 0; used <= maxLength && frontier.size > 0; used++) {
     for (const state of frontier) if (used + toAccept[state]! > maxLength) return false;
