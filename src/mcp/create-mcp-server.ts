@@ -26,7 +26,7 @@ import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities,
 import type { ToolCallGuard } from '../agent/calls/call-policy.js';
 import { runRedactor } from '../agent/redact.js';
 import { RunRecorder } from '../agent/run-recorder.js';
-import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
+import type { GuardDecision, GuardedCall, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
@@ -56,7 +56,7 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
-import { checkedCallLimits, createSessionGuards } from './session-guards.js';
+import { checkedCallLimits, createSessionGuards, sessionLimits, type McpCallLimits } from './session-guards.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
@@ -143,7 +143,7 @@ export interface McpServerOptions<Ctx = any> {
    * failing or called this many times stops the session's tool use), and `toolTimeoutMs` (for tools that set none).
    * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
    */
-  limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
+  limits?: McpCallLimits;
   /**
    * A folder for one JSONL record per session (`<runId>.jsonl`, a fresh `mcp_…` run id per session, file mode 0600), as
    * `runAgent({ recordDir })` writes a run's: each call's `tool_call`, the policy's `policy_decision`s and its
@@ -213,22 +213,21 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const recordDir = options.recordDir;
   // A recorded session's calls go through its guards, so that the record's events are the pipeline's own.
   const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined || recordDir !== undefined;
-  // The guard and the policy session are told a call's id, not its context: the server hands them the context by id.
-  const callContexts = new Map<string, unknown>();
   let guards: ToolGuards | undefined;
-  let recorder: RunRecorder | undefined;
+  let record: SessionRecord | undefined;
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
   const sessionGuards = () => {
     if (guards) return guards;
     const runId = `mcp_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
-    const record = recordDir === undefined ? undefined : (recorder = new RunRecorder(runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor()));
+    if (recordDir !== undefined) record = startSessionRecord(server, registry, runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor(), limits);
+    const recorder = record?.recorder;
     return (guards = createSessionGuards(registry, {
       policy: options.policy,
       guardToolCall: options.guardToolCall,
       limits,
-      contextOf: options.context ? (callId) => callContexts.get(callId) : undefined,
+      preapproved: options.preapproved,
       runId,
-      onEvent: record && ((event) => record.write(event)),
+      onEvent: recorder && ((event) => recorder.write(event)),
     }));
   };
   let pendingCalls = 0;
@@ -274,18 +273,16 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
       }
     }
     if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined);
-    if (options.context) callContexts.set(callId, context);
-    try {
-      const decision = await sessionGuards().check(toolCall);
-      // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
-      if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall)).result);
-      return await runCall(request, extra, call, tool, decision.arguments, context, decision);
-    } finally {
-      callContexts.delete(callId);
-    }
+    const decision = await sessionGuards().check(toolCall, { context });
+    // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
+    if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall, { context })).result);
+    return await runCall(request, extra, call, tool, decision.arguments, context, decision);
   }
 
-  /** Asks a person when the guards or the tool's rule want one, then runs the call in its slot (through the guards when the session has them). */
+  /**
+   * Asks a person when the call needs one (the guards decided it, the tool's rule among them; without guards, the tool's
+   * rule and `preapproved`), then runs the call in its slot (through the guards when the session has them).
+   */
   async function runCall(
     request: CallToolRequest,
     extra: Extra,
@@ -299,14 +296,15 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
     // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
     let approval: ToolCallApproval | undefined;
-    // The tool's own rule is the server's to apply (the guards see it off): it takes this call's context and `preapproved`.
-    const toolAsks = !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
-    if (decision?.action === 'confirm' || toolAsks) {
+    const asks = decision ? decision.action === 'confirm' : !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
+    if (asks) {
       const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, decision?.action !== 'confirm');
+      // `--approve` lifts only the tool's own rule: it would not help a call the policy or the guard wants asked about.
+      const preapprovable = decision?.action !== 'confirm' || decision.askedBy === 'tool';
+      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, preapprovable);
       if (refusal !== undefined) {
         // The guards end a call the person said no to, so that the record says `declined` as a run's does.
-        if (refusal.declined && decision && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
+        if (refusal.declined && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
         return errorResult(refusal.text);
       }
       approval = { approvedBy: 'person', summary };
@@ -325,8 +323,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const execute = (): Promise<ToolExecution | GuardedCall> =>
       checkedBy
         ? runWithMcpCall(call, onProgress, () =>
-            // The guards pass the approval on when they asked for it; a call only the tool's own rule asked about reaches
-            // its tool without `context.approval` (they take none they did not ask for).
+            // The guards asked for the person (the tool's own rule included), so they hand the approval to the tool (`context.approval`).
             checkedBy.run(
               { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
               { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
@@ -343,7 +340,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     return toWireResult(result, tool, logger);
   }
 
-  server.onSessionClosed(() => recorder?.close());
+  server.onSessionClosed(() => record?.finish(guards));
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);
@@ -351,6 +348,43 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (capabilities.prompts) installPromptHandlers(server, { prompts, pageSize, logger });
   if (capabilities.completions) installCompletionHandler(server, { prompts, templates, logger });
   return server;
+}
+
+/** A session's record (`recordDir`): begun on its first call, finished when the session closes. */
+interface SessionRecord {
+  recorder: RunRecorder;
+  /** Writes the `stop` line (`completed`, or `stopped` with the guards' stop) and closes the file. */
+  finish(guards: ToolGuards | undefined): void;
+}
+
+/**
+ * Opens a session's record with a `run_started` line, shaped as a run's but holding only what is true of a session (docs/mcp.md,
+ * "The session record"): `modelId` names the client (the model behind it is the client's, unknown here), `limits` holds the
+ * session's own limits, and the session is never resumed.
+ */
+function startSessionRecord(
+  server: Server,
+  registry: ToolRegistry,
+  runId: string,
+  path: string,
+  redactor: Redactor,
+  limits: McpCallLimits | undefined,
+): SessionRecord {
+  const recorder = new RunRecorder(runId, path, redactor);
+  const startedAt = Date.now();
+  const client = server.getClientVersion()?.name;
+  const modelId = `mcp-client:${typeof client === 'string' && client !== '' ? client.slice(0, 100) : 'unnamed'}`;
+  recorder.write({ type: 'run_started', modelId, tools: registry.list().map((tool) => tool.name), limits: sessionLimits(limits), resumed: false });
+  return {
+    recorder,
+    finish(guards) {
+      const stopped = guards?.stopped;
+      // No model call is made or seen here: tokens, model calls and cost are zero; the wall time runs from the first call to the close.
+      const usage = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: guards?.spent().toolCalls ?? 0, wallTimeMs: Date.now() - startedAt };
+      recorder.write({ type: 'stop', status: stopped ? 'stopped' : 'completed', ...(stopped ? { stopReason: stopped } : {}), usage, costUsd: 0 });
+      recorder.close();
+    },
+  };
 }
 
 /** What the context factory is told: copies, so that it cannot change what the transport holds. */
