@@ -79,7 +79,7 @@ export interface ToolGuardsOptions {
    * What the model-facing texts call the conversation the budget and the loop breaker stop: `run` (default), or
    * `session` (the MCP server's, whose limits are per session).
    */
-  scope?: CallScopeName | undefined;
+  scope?: 'run' | 'session' | undefined;
   /**
    * How many call ids, and how many distinct calls (tool and arguments) for the loop breaker, the guards remember; past
    * it the oldest are forgotten, so that guards kept for days hold a bounded amount. A forgotten call id that comes back
@@ -125,15 +125,6 @@ export type GuardDecision =
       result: ToolResult;
       failureCode?: ToolFailureCode;
     };
-
-/** Options of {@link ToolGuards.check}. */
-export interface GuardCheckOptions {
-  /**
-   * This call's context, instead of the guards' `context`, for the policy session, the guard, and the tool's `confirm`
-   * rule and summary. Give the same one to `run`.
-   */
-  context?: unknown;
-}
 
 /** Options of {@link ToolGuards.run}. */
 export interface GuardedRunOptions {
@@ -189,7 +180,16 @@ export interface ToolGuards {
    * Resolves, validates and decides a call without running it. The decision is kept for the call id, so that a later
    * {@link run} of the same call (same tool and arguments) uses it instead of asking the policy twice.
    */
-  check(call: ToolCallRequest, options?: GuardCheckOptions): Promise<GuardDecision>;
+  check(
+    call: ToolCallRequest,
+    options?: {
+      /**
+       * This call's context, instead of the guards' `context`, for the policy session, the guard, and the tool's `confirm`
+       * rule and summary. Give the same one to `run`.
+       */
+      context?: unknown;
+    },
+  ): Promise<GuardDecision>;
   /** Checks (or reuses the check of) a call and runs it; never rejects for what the model or the tool did. */
   run(call: ToolCallRequest, options?: GuardedRunOptions): Promise<GuardedCall>;
   /**
@@ -290,11 +290,11 @@ class Guards implements ToolGuards {
     return this.#systemPrompt;
   }
 
-  async check(call: ToolCallRequest, options: GuardCheckOptions = {}): Promise<GuardDecision> {
+  async check(call: ToolCallRequest, options: { context?: unknown } = {}): Promise<GuardDecision> {
     return (await this.#check(call, options)).decision;
   }
 
-  async #check(call: ToolCallRequest, options: GuardCheckOptions): Promise<Checked> {
+  async #check(call: ToolCallRequest, options: { context?: unknown }): Promise<Checked> {
     if (this.#done.has(call.id)) {
       return { signature: '', decision: refusal('already_run', alreadyRunMessage(String(call.name).slice(0, 80), call.id)) };
     }

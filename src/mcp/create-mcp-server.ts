@@ -26,7 +26,7 @@ import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities,
 import type { ToolCallGuard } from '../agent/calls/call-policy.js';
 import { runRedactor } from '../agent/redact.js';
 import { RunRecorder } from '../agent/run-recorder.js';
-import type { GuardDecision, GuardedCall, ToolGuards } from '../agent/tool-guards.js';
+import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
@@ -143,7 +143,7 @@ export interface McpServerOptions<Ctx = any> {
    * failing or called this many times stops the session's tool use), and `toolTimeoutMs` (for tools that set none).
    * Default: none of them (unlike `runAgent`, the loop breaker is off unless one of its limits is given).
    */
-  limits?: McpCallLimits;
+  limits?: Pick<ToolGuardLimits, 'maxToolCalls' | 'maxRepeatedFailures' | 'maxIdenticalCalls' | 'toolTimeoutMs'>;
   /**
    * A folder for one JSONL record per session (`<runId>.jsonl`, a fresh `mcp_…` run id per session, file mode 0600), as
    * `runAgent({ recordDir })` writes a run's: each call's `tool_call`, the policy's `policy_decision`s and its
