@@ -36,8 +36,8 @@ function recordsOnly(): RunStore {
   return store;
 }
 
-/** One session over `transport` that makes `calls` calls and closes. */
-async function session(transport: 'stdio' | 'http', options: McpServerOptions, calls: number): Promise<void> {
+/** One session over `transport` that makes `calls` calls, runs `whileOpen`, and closes. */
+async function session(transport: 'stdio' | 'http', options: McpServerOptions, calls: number, whileOpen?: () => Promise<void>): Promise<void> {
   const client = new Client({ name: 'console-test', version: '1.0.0' });
   const base = { ...options, logger: silentLogger };
   let close: () => Promise<void>;
@@ -54,6 +54,7 @@ async function session(transport: 'stdio' | 'http', options: McpServerOptions, c
   }
   try {
     for (let index = 0; index < calls; index++) await client.callTool({ name: 'lookup', arguments: { id: `r${index}` } });
+    await whileOpen?.();
   } finally {
     await client.close();
     await close();
@@ -61,9 +62,12 @@ async function session(transport: 'stdio' | 'http', options: McpServerOptions, c
 }
 
 describe.each(['stdio', 'http'] as const)("the console's run list reads a closed MCP session's record (%s)", (transport) => {
-  it('as completed, with the client as its model and the tools it served', async () => {
+  it('as running while the session is open, then completed, with the client as its model and the tools it served', async () => {
     const recordDir = join(folder, String(++folders));
-    await session(transport, { recordDir }, 2);
+    const sources = { store: recordsOnly(), runsDir: recordDir };
+    let open: unknown;
+    await session(transport, { recordDir }, 2, async () => void ([open] = await listRuns(sources)));
+    expect(open).toMatchObject({ status: 'running', model: 'mcp-client:console-test' });
     const [listed, ...others] = await listRuns({ store: recordsOnly(), runsDir: recordDir });
     expect(others).toEqual([]);
     expect(listed).toMatchObject({ status: 'completed', model: 'mcp-client:console-test', tools: ['lookup'], costUsd: 0 });
