@@ -76,6 +76,12 @@ describe.each(['stdio', 'http'] as const)("the console's run list reads a closed
     expect(summarize(listed!.runId, readRunRecord(RunRecorder.pathFor(recordDir, listed!.runId)))).toMatchObject({ status: 'completed' });
   });
 
+  it('finds no record of a session that made no call', async () => {
+    const recordDir = join(folder, String(++folders));
+    await session(transport, { recordDir }, 0);
+    expect(await listRuns({ store: recordsOnly(), runsDir: recordDir })).toEqual([]);
+  });
+
   it("as stopped when the session's budget ended its tool use", async () => {
     const recordDir = join(folder, String(++folders));
     await session(transport, { recordDir, limits: { maxToolCalls: 1 } }, 2);
