@@ -56,7 +56,8 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
-import { checkedCallLimits, createSessionGuards, sessionLimits, type McpCallLimits } from './session-guards.js';
+import { checkedCallLimits, createSessionGuards } from './session-guards.js';
+import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
@@ -147,8 +148,9 @@ export interface McpServerOptions<Ctx = any> {
   /**
    * A folder for one JSONL record per session (`<runId>.jsonl`, a fresh `mcp_…` run id per session, file mode 0600), as
    * `runAgent({ recordDir })` writes a run's: each call's `tool_call`, the policy's `policy_decision`s and its
-   * `tool_result`, redacted as a run's record is (the tools' `writeOnly` fields, known secret shapes). No confirmation
-   * events: the person's answer is asked through elicitation. Default: none, no record.
+   * `tool_result`, redacted as a run's record is (the tools' `writeOnly` fields, known secret shapes), between a
+   * `run_started` line on the session's first call and a `stop` line when it closes (docs/mcp.md, "A record per session").
+   * No confirmation events: the person's answer is asked through elicitation. Default: none, no record.
    */
   recordDir?: string;
 }
@@ -348,43 +350,6 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (capabilities.prompts) installPromptHandlers(server, { prompts, pageSize, logger });
   if (capabilities.completions) installCompletionHandler(server, { prompts, templates, logger });
   return server;
-}
-
-/** A session's record (`recordDir`): begun on its first call, finished when the session closes. */
-interface SessionRecord {
-  recorder: RunRecorder;
-  /** Writes the `stop` line (`completed`, or `stopped` with the guards' stop) and closes the file. */
-  finish(guards: ToolGuards | undefined): void;
-}
-
-/**
- * Opens a session's record with a `run_started` line, shaped as a run's but holding only what is true of a session (docs/mcp.md,
- * "The session record"): `modelId` names the client (the model behind it is the client's, unknown here), `limits` holds the
- * session's own limits, and the session is never resumed.
- */
-function startSessionRecord(
-  server: Server,
-  registry: ToolRegistry,
-  runId: string,
-  path: string,
-  redactor: Redactor,
-  limits: McpCallLimits | undefined,
-): SessionRecord {
-  const recorder = new RunRecorder(runId, path, redactor);
-  const startedAt = Date.now();
-  const client = server.getClientVersion()?.name;
-  const modelId = `mcp-client:${typeof client === 'string' && client !== '' ? client.slice(0, 100) : 'unnamed'}`;
-  recorder.write({ type: 'run_started', modelId, tools: registry.list().map((tool) => tool.name), limits: sessionLimits(limits), resumed: false });
-  return {
-    recorder,
-    finish(guards) {
-      const stopped = guards?.stopped;
-      // No model call is made or seen here: tokens, model calls and cost are zero; the wall time runs from the first call to the close.
-      const usage = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: guards?.spent().toolCalls ?? 0, wallTimeMs: Date.now() - startedAt };
-      recorder.write({ type: 'stop', status: stopped ? 'stopped' : 'completed', ...(stopped ? { stopReason: stopped } : {}), usage, costUsd: 0 });
-      recorder.close();
-    },
-  };
 }
 
 /** What the context factory is told: copies, so that it cannot change what the transport holds. */
