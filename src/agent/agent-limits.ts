@@ -27,10 +27,16 @@ export interface AgentLimits {
   maxToolCallsPerTurn?: number;
   /** Active wall time of the run in milliseconds (time spent waiting for a confirmation is not counted). Default: no limit. */
   maxWallTimeMs?: number;
-  /** The same tool with the same arguments failing this many times stops the run (`loop_detected`). Default: 3. */
-  maxRepeatedFailures?: number;
-  /** The same tool with the same arguments called this many times, failing or not, stops the run (`loop_detected`). Default: 5. */
-  maxIdenticalCalls?: number;
+  /**
+   * The same tool with the same arguments failing this many times stops the run (`loop_detected`); `false` turns this
+   * check off. Default: 3.
+   */
+  maxRepeatedFailures?: number | false;
+  /**
+   * The same tool with the same arguments called this many times, failing or not, stops the run (`loop_detected`);
+   * `false` turns this check off. Default: 5.
+   */
+  maxIdenticalCalls?: number | false;
   /** Consecutive `read` calls of one turn that run at once. Default: 4. */
   maxParallelReads?: number;
   /** Timeout of each tool call that sets none of its own, in milliseconds. Default: none. */
@@ -56,8 +62,10 @@ export interface ResolvedLimits {
   maxToolCalls: number | undefined;
   maxToolCallsPerTurn: number;
   maxWallTimeMs: number | undefined;
-  maxRepeatedFailures: number;
-  maxIdenticalCalls: number;
+  /** `false`: the check is off. */
+  maxRepeatedFailures: number | false;
+  /** `false`: the check is off. */
+  maxIdenticalCalls: number | false;
   maxParallelReads: number;
   toolTimeoutMs: number | undefined;
   stoppedCallGraceMs: number;
@@ -86,12 +94,20 @@ const INTEGER_KEYS = [
   'maxParallelReads',
 ] as const;
 
+/** The loop breaker's limits: each takes `false` for "off" (a server whose sessions last days repeats routine calls). */
+const LOOP_BREAKER_KEYS: readonly string[] = ['maxRepeatedFailures', 'maxIdenticalCalls'];
+
 /** Applies the defaults and checks every value (a developer error throws {@link InvalidArgumentError}). */
 export function resolveLimits(limits: AgentLimits = {}): ResolvedLimits {
   for (const key of INTEGER_KEYS) {
     const value = limits[key];
-    if (value !== undefined && !(Number.isInteger(value) && value >= (key === 'maxToolCalls' || key === 'maxIterations' ? 0 : 1))) {
-      throw new InvalidArgumentError(`limits.${key} must be a positive integer (got ${JSON.stringify(value)}).`);
+    if (value === false && LOOP_BREAKER_KEYS.includes(key)) continue;
+    if (
+      value !== undefined &&
+      !(typeof value === 'number' && Number.isInteger(value) && value >= (key === 'maxToolCalls' || key === 'maxIterations' ? 0 : 1))
+    ) {
+      const orOff = LOOP_BREAKER_KEYS.includes(key) ? ', or false to turn this check off' : '';
+      throw new InvalidArgumentError(`limits.${key} must be a positive integer${orOff} (got ${JSON.stringify(value)}).`);
     }
   }
   for (const key of ['maxCostUsd', 'maxWallTimeMs', 'toolTimeoutMs', 'stoppedCallGraceMs', 'confirmationTtlMs'] as const) {

@@ -361,7 +361,7 @@ export class AgentLoop {
   #afterTurn(outcomes: readonly ToolCallOutcome[]): LoopStop | undefined {
     const interrupted = this.#clock!.interruption(outcomes.some((outcome) => outcome.failureCode === 'aborted') ? 'tool_calls' : undefined);
     if (interrupted) return { stop: interrupted };
-    const loop = checkForLoop(this.#state, outcomes, this.#env.limits, this.#signatures);
+    const loop = checkForLoop(this.#state, outcomes, this.#env.limits, 'run', this.#signatures);
     this.#signatures.clear();
     return loop ? { stop: loop } : undefined;
   }

@@ -12,8 +12,11 @@ export function expiredMessage(toolName: string): string {
   return `Nobody confirmed this call to ${toolName} before its confirmation expired, so it did not run. Ask the user before trying it again.`;
 }
 
-export function toolBudgetMessage(toolName: string, limit: number): string {
-  return `This call to ${toolName} was not run: the run's budget of ${limit} tool calls is used up.`;
+/** What a budget belongs to, as the model is told: an agent run, or an MCP session (`createMcpServer({ limits })`). */
+export type CallScopeName = 'run' | 'session';
+
+export function toolBudgetMessage(toolName: string, limit: number, scope: CallScopeName = 'run'): string {
+  return `This call to ${toolName} was not run: the ${scope}'s budget of ${limit} tool calls is used up.`;
 }
 
 export function outcomeUnknownMessage(toolName: string): string {

@@ -12,6 +12,7 @@ import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { RunState } from './run-state.js';
+import type { CallScopeName } from './agent-messages.js';
 
 /**
  * The identity of a call for repetition: the tool and a hash of its canonical
@@ -23,16 +24,21 @@ export function callSignature(toolName: string, args: unknown): string {
 }
 
 /**
- * Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. `knownSignatures` holds, by
- * call key, signatures the caller already computed for the same arguments (the prepare step's), so as not to hash twice.
+ * Counts a turn's outcomes into the state; returns the stop reason when a limit is reached. `scope` names what the stop
+ * ends in the model-facing message: a run, or an MCP session. `knownSignatures` holds, by call key, signatures the
+ * caller already computed for the same arguments (the prepare step's), so as not to hash twice.
  */
 export function checkForLoop(
   state: Pick<RunState, 'failureCounts' | 'callCounts'>,
   outcomes: readonly ToolCallOutcome[],
-  limits: ResolvedLimits,
+  limits: Pick<ResolvedLimits, 'maxRepeatedFailures' | 'maxIdenticalCalls'>,
+  scope: CallScopeName = 'run',
   knownSignatures?: ReadonlyMap<string, string>,
 ): Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined {
   let stop: Extract<AgentStopReason, { kind: 'loop_detected' }> | undefined;
+  const { maxRepeatedFailures, maxIdenticalCalls } = limits;
+  // Off: nothing is counted, so the counts do not grow over a session that lasts days.
+  if (maxRepeatedFailures === false && maxIdenticalCalls === false) return undefined;
   for (const outcome of outcomes) {
     // Declined, expired and unrun calls are the user's or the budget's doing, not the model's loop; a call blocked again and again is,
     // and so is a call repeated within one response (a duplicate counts as a call, not as a failure).
@@ -46,27 +52,27 @@ export function checkForLoop(
     }
     if (stop) continue;
     const lastResult = resultText(outcome.result.content);
-    if (failures >= limits.maxRepeatedFailures) {
+    if (maxRepeatedFailures !== false && failures >= maxRepeatedFailures) {
       stop = {
         kind: 'loop_detected',
         pattern: 'repeated_failure',
         toolName: outcome.toolName,
         arguments: outcome.arguments,
         count: failures,
-        limit: limits.maxRepeatedFailures,
+        limit: maxRepeatedFailures,
         lastResult,
-        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${limits.maxRepeatedFailures}); the run was stopped instead of letting the model retry it again.`,
+        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${maxRepeatedFailures}); the ${scope} was stopped instead of letting the model retry it again.`,
       };
-    } else if (calls >= limits.maxIdenticalCalls) {
+    } else if (maxIdenticalCalls !== false && calls >= maxIdenticalCalls) {
       stop = {
         kind: 'loop_detected',
         pattern: 'repeated_call',
         toolName: outcome.toolName,
         arguments: outcome.arguments,
         count: calls,
-        limit: limits.maxIdenticalCalls,
+        limit: maxIdenticalCalls,
         lastResult,
-        message: `${outcome.toolName} was called ${calls} times with the same arguments (limit ${limits.maxIdenticalCalls}); the run was stopped as a loop.`,
+        message: `${outcome.toolName} was called ${calls} times with the same arguments (limit ${maxIdenticalCalls}); the ${scope} was stopped as a loop.`,
       };
     }
   }

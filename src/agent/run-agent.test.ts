@@ -288,6 +288,13 @@ describe('runAgent', () => {
         stopReason: { kind: 'loop_detected', pattern: 'repeated_call', count: 3, arguments: { body: 'see [link removed]' } },
       });
     });
+
+    it('lets the identical call go on when maxIdenticalCalls is false, until the iteration limit', async () => {
+      const model = createScriptedModel(Array.from({ length: 10 }, () => toolCallTurn([{ name: 'echo', arguments: { text: 'again' } }])));
+      const result = await runAgent(options(model, [echo], { limits: { maxIdenticalCalls: false, maxIterations: 8 } }));
+      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'max_iterations', limit: 8 } });
+      expect(result.usage.toolCalls).toBe(8);
+    });
   });
 
   describe('scheduling by side effect', () => {

@@ -23,9 +23,11 @@ export interface RecordedError {
 export type RunEvent =
   | {
       type: 'run_started';
+      /** A run's model; an MCP session's record names its client instead (`mcp-client:<name>`, docs/mcp.md). */
       modelId: string;
       tools: string[];
-      limits: ResolvedLimits;
+      /** A run's: every limit, defaults applied. An MCP session's: only the limits a session enforces (`false`: the check is off). */
+      limits: Partial<ResolvedLimits>;
       resumed: boolean;
       /** What `recordContext` returned; absent unless the caller chose to record part of the run's context. */
       context?: unknown;

@@ -190,6 +190,61 @@ describe('createToolGuards', () => {
     expect(ran).toHaveLength(3);
   });
 
+  it('turns the loop breaker off with false: the same failing and the same succeeding call go on and never stop the guards', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, limits: { maxRepeatedFailures: false, maxIdenticalCalls: false } });
+    for (let index = 0; index < 12; index++) {
+      await guards.run({ id: `bad${index}`, name: 'get_weather', arguments: { city: 'X' } });
+      await guards.run({ id: `good${index}`, name: 'get_weather', arguments: { city: 'Oslo' } });
+    }
+    expect(guards.stopped).toBeUndefined();
+    expect(ran).toHaveLength(12);
+    expect(() => createToolGuards({ tools, limits: { maxIdenticalCalls: 0 } })).toThrow(/positive integer, or false to turn this check off/);
+    expect(() => createToolGuards({ tools, limits: { maxRepeatedFailures: true as never } })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+  });
+
+  it("says 'session' in the budget text when the guards are a session's (scope), 'run' otherwise", async () => {
+    const { tools } = fixtures();
+    for (const scope of ['session', undefined] as const) {
+      const guards = createToolGuards({ tools, limits: { maxToolCalls: 1, maxIdenticalCalls: 2 }, ...(scope ? { scope } : {}) });
+      await guards.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+      const over = await guards.run({ id: 'c2', name: 'get_weather', arguments: { city: 'Rome' } });
+      expect(textOf(over.result)).toContain(`the ${scope ?? 'run'}'s budget of 1 tool calls is used up`);
+      const looping = createToolGuards({ tools, limits: { maxIdenticalCalls: 2 }, ...(scope ? { scope } : {}) });
+      await looping.run({ id: 'c1', name: 'get_weather', arguments: { city: 'Oslo' } });
+      const tripped = await looping.run({ id: 'c2', name: 'get_weather', arguments: { city: 'Oslo' } });
+      expect(textOf(tripped.result)).toContain(`the ${scope ?? 'run'} was stopped as a loop`);
+    }
+  });
+
+  it("skips the tool's own confirm rule for preapproved tools, but not a policy's or guard's wish for a person", async () => {
+    const { ran, tools } = fixtures();
+    const pay = { id: 'c1', name: 'send_money', arguments: { to: 'bob', amount: 500 } };
+    const guards = createToolGuards({ tools, preapproved: ['send_money'] });
+    expect(await guards.check(pay)).toMatchObject({ action: 'run' });
+    expect((await guards.run(pay)).status).toBe('succeeded');
+    const guarded = createToolGuards({ tools, preapproved: ['send_money'], guardToolCall: () => ({ action: 'confirm', reason: 'payments need a person' }) });
+    expect(await guarded.check(pay)).toMatchObject({ action: 'confirm', askedBy: 'guard' });
+    expect((await guarded.run(pay)).status).toBe('needs_approval');
+    expect(ran).toEqual(['send_money bob 500']);
+  });
+
+  it('remembers at most maxRememberedCalls call ids and distinct calls: the oldest are forgotten, the recent still refused and counted', async () => {
+    const { ran, tools } = fixtures();
+    const guards = createToolGuards({ tools, maxRememberedCalls: 3, limits: { maxIdenticalCalls: 2 } });
+    for (const city of ['Oslo', 'Rome', 'Bern', 'Lima']) await guards.run({ id: city, name: 'get_weather', arguments: { city } });
+    // The last three ids are remembered: a call id that ran is refused again.
+    expect(await guards.run({ id: 'Lima', name: 'get_weather', arguments: { city: 'Lima' } })).toMatchObject({ status: 'not_run' });
+    // The oldest id is forgotten, so it is a new call; and the loop breaker forgot Oslo's count, so this second Oslo call does not trip it.
+    expect(await guards.run({ id: 'Oslo', name: 'get_weather', arguments: { city: 'Oslo' } })).toMatchObject({ status: 'succeeded' });
+    expect(guards.stopped).toBeUndefined();
+    // A distinct call seen recently is still counted: its second call trips the breaker.
+    const again = await guards.run({ id: 'Lima-2', name: 'get_weather', arguments: { city: 'Lima' } });
+    expect(again.stop).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_call', count: 2 });
+    expect(ran).toEqual(['get_weather Oslo', 'get_weather Rome', 'get_weather Bern', 'get_weather Lima', 'get_weather Oslo', 'get_weather Lima']);
+    expect(() => createToolGuards({ tools, maxRememberedCalls: 0 })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+  });
+
   it('counts reported usage against the token and money budgets', async () => {
     const { tools } = fixtures();
     const guards = createToolGuards({ tools, limits: { maxOutputTokens: 100, maxCostUsd: 1 } });
@@ -235,7 +290,7 @@ describe('createToolGuards', () => {
     expect(call.execution?.failure?.code).toBe('aborted');
   });
 
-  it("hands the conversation's context to the tool, its confirm rule and the guard, and lets one call override the tool's", async () => {
+  it("hands the conversation's context to the tool, its confirm rule and the guard, and lets one call bring its own to all of them", async () => {
     const seen: unknown[] = [];
     const whoami = defineTool.withContext<{ user: string; request?: number }>()({
       name: 'whoami',
@@ -261,9 +316,15 @@ describe('createToolGuards', () => {
     await guards.run({ id: 'c1', name: 'whoami', arguments: {} });
     await guards.run({ id: 'c2', name: 'whoami', arguments: {} }, { context: { user: 'ann', request: 7 } });
     expect(seen).toEqual([{ user: 'ann' }, { user: 'ann', request: 7 }]);
-    expect(guarded).toEqual([{ user: 'ann' }, { user: 'ann' }]);
+    expect(guarded).toEqual([{ user: 'ann' }, { user: 'ann', request: 7 }]);
     const other = createToolGuards({ tools: [whoami], context: { user: 'bob' } });
-    expect(await other.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'confirm' });
+    expect(await other.check({ id: 'c1', name: 'whoami', arguments: {} })).toMatchObject({ action: 'confirm', askedBy: 'tool' });
+    // The call's own context decides the tool's rule: ann's call runs unasked under guards made for bob, and bob's is asked about.
+    expect(await other.check({ id: 'c2', name: 'whoami', arguments: {} }, { context: { user: 'ann' } })).toMatchObject({ action: 'run' });
+    expect(await guards.check({ id: 'c3', name: 'whoami', arguments: {} }, { context: { user: 'bob' } })).toMatchObject({ action: 'confirm' });
+    const ran = await guards.run({ id: 'c3', name: 'whoami', arguments: {} }, { context: { user: 'bob' }, approved: true });
+    expect(ran.status).toBe('succeeded');
+    expect(seen.at(-1)).toEqual({ user: 'bob' });
   });
 
   it('throws a typed error for bad options', () => {

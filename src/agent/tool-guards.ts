@@ -29,7 +29,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { ToolRegistry, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-limits.js';
-import { declinedMessage, toolBudgetMessage } from './agent-messages.js';
+import { declinedMessage, toolBudgetMessage, type CallScopeName } from './agent-messages.js';
 import type { AgentStopReason, ToolCallOutcome, ToolCallStatus } from './agent-result.js';
 import { budgetStop, planModelCall, type BudgetStop, type CallPlan } from './budget.js';
 import { toolCallEvent, toolResultEvent } from './calls/call-outcomes.js';
@@ -67,9 +67,25 @@ export interface ToolGuardsOptions {
   /**
    * The conversation's context (the user, a database handle, a tenant), as in `runAgent({ context })`: passed as it is to
    * every tool (`execute(args, { context })`), the policy session, the guard and the tool's confirm rule and summary; never
-   * sent to the model. `run(call, { context })` overrides it for one call.
+   * sent to the model. `check(call, { context })` and `run(call, { context })` override it for one call.
    */
   context?: unknown;
+  /**
+   * Tools whose own `confirm` rule is not applied: they run without `approved` (as `toolwright serve --approve`). The
+   * policy and the guard may still ask a person for them. Default: none.
+   */
+  preapproved?: readonly string[] | undefined;
+  /**
+   * What the model-facing texts call the conversation the budget and the loop breaker stop: `run` (default), or
+   * `session` (the MCP server's, whose limits are per session).
+   */
+  scope?: 'run' | 'session' | undefined;
+  /**
+   * How many call ids, and how many distinct calls (tool and arguments) for the loop breaker, the guards remember; past
+   * it the oldest are forgotten, so that guards kept for days hold a bounded amount. A forgotten call id that comes back
+   * is checked as a new call; a forgotten call's loop-breaker counts start again. Default: 10,000.
+   */
+  maxRememberedCalls?: number | undefined;
   /** Where internal tool failures are logged, when `tools` is a list. Default: stderr. */
   logger?: ToolLogger | undefined;
   /**
@@ -90,6 +106,8 @@ export type GuardDecision =
       arguments: unknown;
       /** The redacted line to show the person deciding. */
       summary: string;
+      /** Which stage wants a person: the policy, the guard, or (neither) the tool's own `confirm` rule (the one `preapproved` lifts). */
+      askedBy: 'policy' | 'guard' | 'tool';
       /**
        * What to show the person deciding: the summary line, then the redacted arguments line by line, those that decide
        * where the effect goes first, each whole up to its cap (`approvalText`, `src/tools/call-summary.ts`).
@@ -118,7 +136,10 @@ export interface GuardedRunOptions {
    */
   approved?: boolean | undefined;
   onProgress?: ((progress: number, total?: number, message?: string) => void) | undefined;
-  /** The context the tool receives for this call, instead of the guards' `context` (the policy and rules still see the guards' one). */
+  /**
+   * This call's context, instead of the guards' `context`: the tool receives it, and the policy session, the guard and the
+   * tool's rule see it (when `run` checks the call itself; a call checked before keeps the decision its `check` made).
+   */
   context?: unknown;
 }
 
@@ -159,7 +180,16 @@ export interface ToolGuards {
    * Resolves, validates and decides a call without running it. The decision is kept for the call id, so that a later
    * {@link run} of the same call (same tool and arguments) uses it instead of asking the policy twice.
    */
-  check(call: ToolCallRequest): Promise<GuardDecision>;
+  check(
+    call: ToolCallRequest,
+    options?: {
+      /**
+       * This call's context, instead of the guards' `context`, for the policy session, the guard, and the tool's `confirm`
+       * rule and summary. Give the same one to `run`.
+       */
+      context?: unknown;
+    },
+  ): Promise<GuardDecision>;
   /** Checks (or reuses the check of) a call and runs it; never rejects for what the model or the tool did. */
   run(call: ToolCallRequest, options?: GuardedRunOptions): Promise<GuardedCall>;
   /**
@@ -196,6 +226,10 @@ export function createToolGuards(options: ToolGuardsOptions): ToolGuards {
   if (typeof options !== 'object' || options === null || !options.tools) {
     throw new InvalidArgumentError('createToolGuards expects { tools } (a ToolRegistry or a list of tools).');
   }
+  const remembered = options.maxRememberedCalls;
+  if (remembered !== undefined && !(Number.isInteger(remembered) && remembered >= 1)) {
+    throw new InvalidArgumentError(`createToolGuards: \`maxRememberedCalls\` must be a positive integer (got ${JSON.stringify(remembered)}).`);
+  }
   return new Guards(options);
 }
 
@@ -217,6 +251,10 @@ class Guards implements ToolGuards {
   readonly #onEvent: ((event: RunEvent) => void) | undefined;
   /** The calls (id and signature) whose `tool_call` event was told, so that a call checked twice is told once. */
   readonly #announced = new Set<string>();
+  /** The signatures the loop breaker counts, least recently seen first (the oldest are forgotten past the cap). */
+  readonly #countedSignatures = new Set<string>();
+  readonly #maxRemembered: number;
+  readonly #scope: CallScopeName;
   #reserved = 0;
   #stopped: ToolGuardsStop | undefined;
 
@@ -230,8 +268,11 @@ class Guards implements ToolGuards {
     this.#redactor = redactor;
     this.#context = options.context;
     this.#onEvent = options.onEvent;
+    this.#maxRemembered = options.maxRememberedCalls ?? DEFAULT_MAX_REMEMBERED_CALLS;
+    this.#scope = options.scope ?? 'run';
     const scope = { runId: this.runId, messages };
-    this.#policy = CallPolicy.start({ policy: options.policy, guard: options.guardToolCall, redactor, context: options.context }, scope);
+    const { policy, guardToolCall: guard, preapproved } = options;
+    this.#policy = CallPolicy.start({ policy, guard, redactor, context: options.context, ...(preapproved ? { preapproved } : {}) }, scope);
     const system = messages.find((message) => message.role === 'system');
     this.#systemPrompt = system?.role === 'system' ? system.content : undefined;
   }
@@ -249,11 +290,11 @@ class Guards implements ToolGuards {
     return this.#systemPrompt;
   }
 
-  async check(call: ToolCallRequest): Promise<GuardDecision> {
-    return (await this.#check(call)).decision;
+  async check(call: ToolCallRequest, options: { context?: unknown } = {}): Promise<GuardDecision> {
+    return (await this.#check(call, options)).decision;
   }
 
-  async #check(call: ToolCallRequest): Promise<Checked> {
+  async #check(call: ToolCallRequest, options: { context?: unknown }): Promise<Checked> {
     if (this.#done.has(call.id)) {
       return { signature: '', decision: refusal('already_run', alreadyRunMessage(String(call.name).slice(0, 80), call.id)) };
     }
@@ -273,11 +314,12 @@ class Guards implements ToolGuards {
     if (earlier && earlier.signature === signature) return earlier;
     // The same call id with other arguments than were checked (and maybe put to a person): decided afresh, and an approval given for the
     // earlier arguments does not carry over.
-    if (earlier) this.#changed.add(call.id);
+    if (earlier) this.#remember(this.#changed, call.id);
     const { tool } = prepared;
     this.#announce(call, signature);
     const valid = { callKey: call.id, callId: call.id, toolName: tool.name, request: { id: call.id, name: call.name }, tool, arguments: prepared.arguments };
-    const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid });
+    const context = 'context' in options ? { context: options.context } : {};
+    const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid, ...context });
     for (const event of decided.events) this.#tell(event);
     const args = decided.arguments;
     const { kind, summary, policyNote, invalidResult } = decided.call;
@@ -290,16 +332,25 @@ class Guards implements ToolGuards {
               tool,
               arguments: args,
               summary: summary!,
+              askedBy: decided.askedBy ?? 'tool',
               prompt: approvalText(summary!, this.#redactor.toolArguments(tool.name, args), tool.decisiveArguments),
             }
           : { action: 'run', tool, arguments: args };
     const checked: Checked = { signature, decision, ...(policyNote !== undefined ? { policyNote } : {}) };
+    this.#checked.delete(call.id);
     this.#checked.set(call.id, checked);
+    // A call checked and never run nor declined (a host that dropped it) is forgotten past the cap, oldest first.
+    for (const id of this.#checked.keys()) {
+      if (this.#checked.size <= this.#maxRemembered) break;
+      this.#checked.delete(id);
+      this.#changed.delete(id);
+    }
     return checked;
   }
 
   async run(call: ToolCallRequest, options: GuardedRunOptions = {}): Promise<GuardedCall> {
-    const { decision, policyNote } = await this.#check(call);
+    const callContext = 'context' in options ? { context: options.context } : {};
+    const { decision, policyNote } = await this.#check(call, callContext);
     const toolName = decision.action === 'refuse' ? String(call.name).slice(0, 80) : decision.tool.name;
     if (decision.action === 'refuse') {
       if (decision.reason === 'already_run') return { callId: call.id, toolName, status: 'not_run', result: decision.result };
@@ -309,7 +360,7 @@ class Guards implements ToolGuards {
       }
       const status = decision.reason === 'blocked' ? 'blocked' : 'failed';
       // Invalid and blocked calls count for the loop breaker, as in runAgent: a model repeating them is looping.
-      this.#done.add(call.id);
+      this.#remember(this.#done, call.id);
       const outcome = this.#outcome(call, toolName, call.arguments ?? call.argumentsText ?? {}, status, decision.result, decision.failureCode);
       this.#tellResult(outcome);
       return this.#afterCall({ callId: call.id, toolName, status, result: decision.result }, outcome);
@@ -321,11 +372,11 @@ class Guards implements ToolGuards {
     if (max !== undefined && this.#usage.toolCalls + this.#reserved + 1 > max) {
       const stop = budgetStop('toolCalls', max, this.#usage.toolCalls, 1);
       this.#stop(stop);
-      const result = errorResult(`${toolBudgetMessage(toolName, max)} ${STOP_CALLING}`);
+      const result = errorResult(`${toolBudgetMessage(toolName, max, this.#scope)} ${STOP_CALLING}`);
       this.#tellResult(this.#outcome(call, toolName, decision.arguments, 'not_run', result));
       return { callId: call.id, toolName, status: 'not_run', result, stop };
     }
-    this.#done.add(call.id);
+    this.#remember(this.#done, call.id);
     this.#checked.delete(call.id);
     this.#changed.delete(call.id);
     this.#reserved++;
@@ -338,6 +389,7 @@ class Guards implements ToolGuards {
         call: { callKey: call.id, callId: call.id, policyNote },
         tool: decision.tool,
         arguments: decision.arguments,
+        ...('context' in options ? { screenContext: options.context } : {}),
         options: {
           ...(options.signal ? { signal: options.signal } : {}),
           ...(this.#limits.toolTimeoutMs !== undefined && decision.tool.timeoutMs === undefined ? { timeoutMs: this.#limits.toolTimeoutMs } : {}),
@@ -361,7 +413,7 @@ class Guards implements ToolGuards {
     const checked = this.#checked.get(call.id)?.decision;
     const toolName = checked && checked.action !== 'refuse' ? checked.tool.name : String(call.name).slice(0, 80);
     if (this.#done.has(call.id)) return { callId: call.id, toolName, status: 'not_run', result: errorResult(alreadyRunMessage(toolName, call.id)) };
-    this.#done.add(call.id);
+    this.#remember(this.#done, call.id);
     this.#checked.delete(call.id);
     this.#changed.delete(call.id);
     const args = checked && checked.action !== 'refuse' ? checked.arguments : (call.arguments ?? call.argumentsText ?? {});
@@ -404,11 +456,21 @@ class Guards implements ToolGuards {
     return outcome;
   }
 
+  /** Adds `key` to one of the guards' sets of call ids, forgetting the oldest past the cap. */
+  #remember(set: Set<string>, key: string): void {
+    set.delete(key);
+    set.add(key);
+    for (const oldest of set) {
+      if (set.size <= this.#maxRemembered) break;
+      set.delete(oldest);
+    }
+  }
+
   /** Tells a call's `tool_call` event, once per call id and arguments. */
   #announce(call: ToolCallRequest, signature: string): void {
     const key = `${call.id}\u0000${signature}`;
     if (this.#announced.has(key)) return;
-    this.#announced.add(key);
+    this.#remember(this.#announced, key);
     this.#tell(toolCallEvent(0, call.id, call));
   }
 
@@ -427,17 +489,37 @@ class Guards implements ToolGuards {
   }
 
   #afterCall(call: GuardedCall, outcome: ToolCallOutcome): GuardedCall {
-    const loop = checkForLoop(this.#loopCounts, [outcome], this.#limits);
+    const loop = checkForLoop(this.#loopCounts, [outcome], this.#limits, this.#scope);
+    this.#forgetOldCounts(outcome);
     if (!loop || this.#stopped) return call;
     this.#stop(loop);
     // The model reads the result that tripped the breaker with the reason beside it, so it stops at once instead of trying again.
     return { ...call, result: { ...call.result, content: [...call.result.content, { type: 'text', text: stoppedMessage(loop) }] }, stop: loop };
   }
 
+  /** Keeps the loop breaker's counts to the most recently seen distinct calls: a loop repeats a recent call, not one from days ago. */
+  #forgetOldCounts(outcome: ToolCallOutcome): void {
+    const { callCounts, failureCounts } = this.#loopCounts;
+    const signature = callSignature(outcome.toolName, outcome.arguments);
+    if (!Object.prototype.hasOwnProperty.call(callCounts, signature)) return;
+    const counted = this.#countedSignatures;
+    counted.delete(signature);
+    counted.add(signature);
+    for (const oldest of counted) {
+      if (counted.size <= this.#maxRemembered) break;
+      counted.delete(oldest);
+      delete callCounts[oldest];
+      delete failureCounts[oldest];
+    }
+  }
+
   #stop(stop: ToolGuardsStop): void {
     this.#stopped ??= stop;
   }
 }
+
+/** {@link ToolGuardsOptions.maxRememberedCalls}'s default. */
+const DEFAULT_MAX_REMEMBERED_CALLS = 10_000;
 
 const STOP_CALLING = 'Do not call any more tools: answer the user now with what you have, and say what is left undone.';
 

@@ -57,6 +57,7 @@ import { installCompletionHandler, installPromptHandlers } from './install-promp
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
 import { checkedCallLimits, createSessionGuards } from './session-guards.js';
+import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
 
@@ -147,8 +148,9 @@ export interface McpServerOptions<Ctx = any> {
   /**
    * A folder for one JSONL record per session (`<runId>.jsonl`, a fresh `mcp_…` run id per session, file mode 0600), as
    * `runAgent({ recordDir })` writes a run's: each call's `tool_call`, the policy's `policy_decision`s and its
-   * `tool_result`, redacted as a run's record is (the tools' `writeOnly` fields, known secret shapes). No confirmation
-   * events: the person's answer is asked through elicitation. Default: none, no record.
+   * `tool_result`, redacted as a run's record is (the tools' `writeOnly` fields, known secret shapes), between a
+   * `run_started` line on the session's first call and a `stop` line when it closes (docs/mcp.md, "A record per session").
+   * No confirmation events: the person's answer is asked through elicitation. Default: none, no record.
    */
   recordDir?: string;
 }
@@ -213,22 +215,21 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const recordDir = options.recordDir;
   // A recorded session's calls go through its guards, so that the record's events are the pipeline's own.
   const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined || recordDir !== undefined;
-  // The guard and the policy session are told a call's id, not its context: the server hands them the context by id.
-  const callContexts = new Map<string, unknown>();
   let guards: ToolGuards | undefined;
-  let recorder: RunRecorder | undefined;
+  let record: SessionRecord | undefined;
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
   const sessionGuards = () => {
     if (guards) return guards;
     const runId = `mcp_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
-    const record = recordDir === undefined ? undefined : (recorder = new RunRecorder(runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor()));
+    if (recordDir !== undefined) record = startSessionRecord(server, registry, runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor(), limits);
+    const recorder = record?.recorder;
     return (guards = createSessionGuards(registry, {
       policy: options.policy,
       guardToolCall: options.guardToolCall,
       limits,
-      contextOf: options.context ? (callId) => callContexts.get(callId) : undefined,
+      preapproved: options.preapproved,
       runId,
-      onEvent: record && ((event) => record.write(event)),
+      onEvent: recorder && ((event) => recorder.write(event)),
     }));
   };
   let pendingCalls = 0;
@@ -274,18 +275,16 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
       }
     }
     if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined);
-    if (options.context) callContexts.set(callId, context);
-    try {
-      const decision = await sessionGuards().check(toolCall);
-      // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
-      if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall)).result);
-      return await runCall(request, extra, call, tool, decision.arguments, context, decision);
-    } finally {
-      callContexts.delete(callId);
-    }
+    const decision = await sessionGuards().check(toolCall, { context });
+    // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
+    if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall, { context })).result);
+    return await runCall(request, extra, call, tool, decision.arguments, context, decision);
   }
 
-  /** Asks a person when the guards or the tool's rule want one, then runs the call in its slot (through the guards when the session has them). */
+  /**
+   * Asks a person when the call needs one (the guards decided it, the tool's rule among them; without guards, the tool's
+   * rule and `preapproved`), then runs the call in its slot (through the guards when the session has them).
+   */
   async function runCall(
     request: CallToolRequest,
     extra: Extra,
@@ -299,14 +298,15 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
     // it to another toolwright server answers that server's confirmation with it. `--approve` is no person's approval.
     let approval: ToolCallApproval | undefined;
-    // The tool's own rule is the server's to apply (the guards see it off): it takes this call's context and `preapproved`.
-    const toolAsks = !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
-    if (decision?.action === 'confirm' || toolAsks) {
+    const asks = decision ? decision.action === 'confirm' : !preapproved.has(tool.name) && needsConfirmation(tool, args, context);
+    if (asks) {
       const summary = decision?.action === 'confirm' ? decision.summary : summarizeCall(tool, args, { redactor: summaryRedactor(), context });
-      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, decision?.action !== 'confirm');
+      // `--approve` lifts only the tool's own rule: it would not help a call the policy or the guard wants asked about.
+      const preapprovable = decision?.action !== 'confirm' || decision.askedBy === 'tool';
+      const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, preapprovable);
       if (refusal !== undefined) {
         // The guards end a call the person said no to, so that the record says `declined` as a run's does.
-        if (refusal.declined && decision && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
+        if (refusal.declined && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
         return errorResult(refusal.text);
       }
       approval = { approvedBy: 'person', summary };
@@ -325,8 +325,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const execute = (): Promise<ToolExecution | GuardedCall> =>
       checkedBy
         ? runWithMcpCall(call, onProgress, () =>
-            // The guards pass the approval on when they asked for it; a call only the tool's own rule asked about reaches
-            // its tool without `context.approval` (they take none they did not ask for).
+            // The guards asked for the person (the tool's own rule included), so they hand the approval to the tool (`context.approval`).
             checkedBy.run(
               { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
               { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
@@ -343,7 +342,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     return toWireResult(result, tool, logger);
   }
 
-  server.onSessionClosed(() => recorder?.close());
+  server.onSessionClosed(() => record?.finish(guards));
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);

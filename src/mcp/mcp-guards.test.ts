@@ -194,7 +194,8 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     for (let index = 1; index <= 16; index++) expect((await call(first, 'lookup', { id: `r${index}` })).isError).toBe(false);
     const seventeenth = await call(first, 'lookup', { id: 'r17' });
     expect(seventeenth.isError).toBe(true);
-    expect(seventeenth.text).toContain('budget of 16 tool calls is used up');
+    // The budget is the session's, and the model is told so.
+    expect(seventeenth.text).toContain("the session's budget of 16 tool calls is used up");
     // The session's tool use is over: later calls are refused too.
     expect((await call(first, 'lookup', { id: 'r1' })).isError).toBe(true);
     expect(await call(second, 'lookup', { id: 'other' })).toEqual({ isError: false, text: 'record other' });
@@ -221,8 +222,32 @@ describe.each(['stdio', 'http'] as const)('over %s', (transport) => {
     for (let index = 0; index < 3; index++) expect((await call(on, 'lookup', { id: 'same' })).isError).toBe(false);
     const fourth = await call(on, 'lookup', { id: 'same' });
     expect(fourth.isError).toBe(true);
-    expect(fourth.text).toContain('called 3 times with the same arguments');
+    expect(fourth.text).toContain('called 3 times with the same arguments (limit 3); the session was stopped as a loop');
     expect(ran).toHaveLength(10);
+
+    // `false` turns a check off explicitly, beside a budget that turns the guards on.
+    const explicit = await (await serve(transport, list, { limits: { maxToolCalls: 50, maxIdenticalCalls: false, maxRepeatedFailures: false } })).connect();
+    for (let index = 0; index < 7; index++) expect((await call(explicit, 'lookup', { id: 'same' })).isError).toBe(false);
+    expect(ran).toHaveLength(17);
+  });
+
+  it("hands the tool the person's approval (context.approval) when only the tool's own confirm rule asked, with the session's guards on", async () => {
+    const approvals: unknown[] = [];
+    const wire = defineTool<{ to: string }>({
+      name: 'wire',
+      description: 'Wires money.',
+      effect: 'write',
+      confirm: true,
+      summarize: ({ to }) => `Wire to ${to}`,
+      inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'], additionalProperties: false },
+      execute: (_args, context) => (approvals.push(context.approval), 'wired'),
+    });
+    for (const options of [{}, { limits: { maxToolCalls: 16 } }, { guardToolCall: () => ({ action: 'allow' as const }) }]) {
+      const client = await (await serve(transport, [wire] as never, options)).connect({ elicit: () => true });
+      expect(await call(client, 'wire', { to: 'bob' })).toEqual({ isError: false, text: 'wired' });
+    }
+    // Without guards, with a budget, with a guard that allows: the same approval each time.
+    expect(approvals).toEqual([0, 1, 2].map(() => ({ approvedBy: 'person', summary: 'Wire to bob' })));
   });
 
   it('counts invalid calls for the loop breaker, as runAgent does', async () => {

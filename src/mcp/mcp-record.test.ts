@@ -81,15 +81,32 @@ describe.each(['stdio', 'http'] as const)('the MCP server record (recordDir) ove
     const records = readdirSync(recordDir).filter((name) => name.endsWith('.jsonl'));
     expect(records).toHaveLength(2);
     const lines = records.map((name) => readRunRecord(join(recordDir, name)));
-    const users = lines.map((record) => (record[0]!.type === 'tool_call' ? (record[0]!.arguments as { user: string }).user : ''));
+    const users = lines.map((record) => (record[1]!.type === 'tool_call' ? (record[1]!.arguments as { user: string }).user : ''));
     const [annRecord, bobRecord] = users[0] === 'ann' ? [lines[0]!, lines[1]!] : [lines[1]!, lines[0]!];
-    expect(annRecord.map((line) => (line.type === 'tool_result' ? `${line.type} ${line.status}` : line.type))).toEqual([
+    expect(annRecord.map((line) => (line.type === 'tool_result' || line.type === 'stop' ? `${line.type} ${line.status}` : line.type))).toEqual([
+      'run_started',
       'tool_call',
       'tool_result succeeded',
       'tool_call',
       'tool_result failed',
+      'stop completed',
     ]);
-    expect(bobRecord.map((line) => line.type)).toEqual(['tool_call', 'tool_result']);
+    expect(bobRecord.map((line) => line.type)).toEqual(['run_started', 'tool_call', 'tool_result', 'stop']);
+    // The first line says what is true of a session: its client (no model is known here), its tools and its own limits.
+    expect(annRecord[0]).toMatchObject({
+      type: 'run_started',
+      modelId: 'mcp-client:record-test',
+      tools: ['login'],
+      limits: { maxRepeatedFailures: false, maxIdenticalCalls: false },
+      resumed: false,
+    });
+    // The last: tool calls run (the invalid one is not counted), no model call, no tokens, no cost.
+    expect(annRecord.at(-1)).toMatchObject({
+      type: 'stop',
+      status: 'completed',
+      usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 1 },
+      costUsd: 0,
+    });
     // Each session is its own run: one run id per file, named in every line.
     const runIds = [annRecord, bobRecord].map((record) => new Set(record.map((line) => line.runId)));
     expect(runIds.map((ids) => ids.size)).toEqual([1, 1]);

@@ -312,6 +312,7 @@ describe('CallPolicy: the order of the checks', () => {
       action: 'confirm',
       summary: expect.stringMatching(/^send_email\(to: "eve@evil\.example"\) \(to "eve@evil\.example" is not one of the team/) as unknown,
       reason: expect.stringMatching(/^to "eve@evil\.example" is not one of the team/) as unknown,
+      askedBy: 'policy',
     });
     const blocked = await start(() => ({ action: 'block', message: 'No mail today.' })).decide(call('eve@evil.example'));
     expect(blocked.decision).toEqual({ action: 'block', message: 'No mail today.' });
@@ -324,6 +325,7 @@ describe('CallPolicy: the order of the checks', () => {
       action: 'confirm',
       summary: 'send_email(to: "bob@corp.example") (the policy gave no usable verdict)',
       reason: 'the policy gave no usable verdict',
+      askedBy: 'guard',
     });
   });
 });

@@ -62,6 +62,11 @@ export interface CallUnderCheck {
   arguments: unknown;
   /** The arguments untrusted data reached (plan-then-execute's holes), for the policy's flow rules; absent: any of them may have. */
   influencedArguments?: readonly string[];
+  /**
+   * This call's own context, handed to every stage instead of the seam's (an MCP server makes one per `tools/call`).
+   * Absent (the key itself): the seam's context.
+   */
+  context?: unknown;
 }
 
 /**
@@ -93,6 +98,8 @@ export type CallDecision =
       summary: string;
       /** Why a person is asked: the policy's or the guard's reason; absent when the tool's own rule asks. */
       reason?: string;
+      /** Which stage wants a person: the policy, the caller's guard, or (when neither does) the tool's own `confirm` rule. */
+      askedBy: 'policy' | 'guard' | 'tool';
       rewritten?: RewrittenCall;
     }
   | { action: 'block'; message: string; /** The policy's reason for a block (the guard gives only a message). */ reason?: string };
@@ -119,6 +126,8 @@ export interface CallPolicyOptions {
   resumedWithHistory?: boolean | undefined;
   /** Record the policy's decision on every call, a plain allow included (plan-then-execute's record); default: only flags, rewrites and refusals. */
   recordEveryDecision?: boolean | undefined;
+  /** Tools whose own `confirm` rule is not applied (`toolwright serve --approve`); the policy and the guard may still ask a person. */
+  preapproved?: readonly string[] | undefined;
 }
 
 export class CallPolicy {
@@ -128,6 +137,7 @@ export class CallPolicy {
   readonly #state: CallScope;
   readonly #context: unknown;
   readonly #recordEveryDecision: boolean;
+  readonly #preapproved: ReadonlySet<string>;
 
   private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: CallScope) {
     this.#session = session;
@@ -136,6 +146,12 @@ export class CallPolicy {
     this.#state = state;
     this.#context = options.context;
     this.#recordEveryDecision = options.recordEveryDecision === true;
+    this.#preapproved = new Set(options.preapproved ?? []);
+  }
+
+  /** The context a call's stages are handed: its own when it brings one, else the seam's. */
+  #contextOf(call: { context?: unknown }): unknown {
+    return 'context' in call ? call.context : this.#context;
   }
 
   /** The seam around a policy session its caller already started (plan-then-execute; an MCP session), with no system prompt of its own to add. */
@@ -205,19 +221,26 @@ export class CallPolicy {
     // Without a guard there is nothing to wait for: no await, so no extra microtask per call.
     const guarded = this.#guard ? await this.#askGuard(checked) : ALLOWED;
     if (guarded.action === 'block') return { decision: guarded, events };
+    const askedBy = policy.verdict.action === 'confirm' ? 'policy' : guarded.action === 'confirm' ? 'guard' : 'tool';
     const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
-    if (!escalated && !needsConfirmation(call.tool, checked.arguments, this.#context)) return { decision: { action: 'run', ...withRewrite }, events };
+    const context = this.#contextOf(call);
+    const toolAsks = () => !this.#preapproved.has(call.tool.name) && needsConfirmation(call.tool, checked.arguments, context);
+    if (!escalated && !toolAsks()) return { decision: { action: 'run', ...withRewrite }, events };
     // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
     const reason = escalated?.reason;
-    const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason, context: this.#context });
-    return { decision: { action: 'confirm', summary, ...(reason !== undefined ? { reason } : {}), ...withRewrite }, events };
+    const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason, context });
+    return { decision: { action: 'confirm', summary, ...(reason !== undefined ? { reason } : {}), askedBy, ...withRewrite }, events };
   }
 
-  /** The result the model is sent after a call ran; `undefined` when the run has no policy (the result goes as it is). */
-  screen(callId: string, tool: AnyTool, result: ToolResult): ScreenedResult | undefined {
+  /**
+   * The result the model is sent after a call ran; `undefined` when the run has no policy (the result goes as it is).
+   * `call.context`, when given, is the call's own context (as in {@link CallUnderCheck}).
+   */
+  screen(callId: string, tool: AnyTool, result: ToolResult, call: { context?: unknown } = {}): ScreenedResult | undefined {
     if (!this.#session) return undefined;
     try {
-      const output = this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result, runContext: this.#context });
+      const runContext = this.#contextOf(call);
+      const output = this.#session.afterToolResult({ call: { id: callId, name: tool.name }, tool, result, runContext });
       this.#save();
       return output;
     } catch {
@@ -256,7 +279,7 @@ export class CallPolicy {
         arguments: call.arguments,
         context: { step },
         ...(call.influencedArguments ? { influencedArguments: call.influencedArguments } : {}),
-        runContext: this.#context,
+        runContext: this.#contextOf(call),
       });
       this.#save();
     } catch (error) {
@@ -302,7 +325,7 @@ export class CallPolicy {
         tool: call.tool,
         arguments: call.arguments,
         messages: this.#state.messages,
-        context: this.#context,
+        context: this.#contextOf(call),
       });
       if (verdict && (verdict.action === 'allow' || verdict.action === 'confirm')) return verdict;
       if (verdict && verdict.action === 'block' && typeof verdict.message === 'string') return verdict;

@@ -20,6 +20,8 @@ export interface CallToDecide {
   call: ValidCall;
   /** The arguments untrusted data reached (plan-then-execute's holes); absent: any of them may have. */
   influencedArguments?: readonly string[];
+  /** This call's own context, instead of the seam's (`CallUnderCheck.context`); absent (the key itself): the seam's. */
+  context?: unknown;
 }
 
 export interface DecidedCall {
@@ -29,11 +31,14 @@ export interface DecidedCall {
   arguments: unknown;
   /** For a block: the policy's reason (what a plan's extractor is told), else the message. For a confirmation: the policy's or guard's reason, if any. */
   reason?: string;
+  /** For a confirmation: which stage wants a person (`CallDecision`). */
+  askedBy?: 'policy' | 'guard' | 'tool';
   /** The record's events, in order (`policy_decision`). */
   events: RunEvent[];
 }
 
-export async function decideCall({ policy, registry, step, call, influencedArguments }: CallToDecide): Promise<DecidedCall> {
+export async function decideCall(toDecide: CallToDecide): Promise<DecidedCall> {
+  const { policy, registry, step, call, influencedArguments } = toDecide;
   const { tool, arguments: validated, ...base } = call;
   const { callKey, callId } = base;
   const { decision, events } = await policy.decide({
@@ -43,6 +48,7 @@ export async function decideCall({ policy, registry, step, call, influencedArgum
     tool,
     arguments: validated,
     ...(influencedArguments ? { influencedArguments } : {}),
+    ...('context' in toDecide ? { context: toDecide.context } : {}),
   });
   if (decision.action === 'block') return blockedCall(base, validated, decision.message, decision.reason ?? decision.message, events);
   let runArguments = validated;
@@ -62,6 +68,7 @@ export async function decideCall({ policy, registry, step, call, influencedArgum
     call: { ...base, kind: 'confirm', arguments: toJson(runArguments), summary: decision.summary, ...policyNote },
     arguments: runArguments,
     ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    askedBy: decision.askedBy,
     events,
   };
 }

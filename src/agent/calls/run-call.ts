@@ -29,6 +29,8 @@ export interface CallToRun {
   options: CallOptions;
   /** The caller's stopped calls: a call keeps its slot until its tool's work ends. Absent: the call ends when it stops. */
   stoppedCalls?: StoppedCalls | undefined;
+  /** The policy screens the result with this call's own context (`CallUnderCheck.context`); absent (the key itself): the seam's. */
+  screenContext?: unknown;
 }
 
 export interface RanCall {
@@ -41,7 +43,8 @@ export interface RanCall {
   stillWorking?: Promise<void>;
 }
 
-export async function runCall({ registry, policy, step, call, tool, arguments: args, options, stoppedCalls }: CallToRun): Promise<RanCall> {
+export async function runCall(toRun: CallToRun): Promise<RanCall> {
+  const { registry, policy, step, call, tool, arguments: args, options, stoppedCalls } = toRun;
   let execution: ToolExecution;
   try {
     execution = await registry.execute(call.callId, tool, args, options);
@@ -61,7 +64,7 @@ export async function runCall({ registry, policy, step, call, tool, arguments: a
       execution = { ...execution, result: { content: [{ type: 'text', text: stillRunningMessage(tool.name, stoppedCalls.graceMs) }], isError: true } };
   }
   // The policy labels the result and may isolate it; the model and the record get what it returns.
-  const screened = policy.screen(call.callId, tool, execution.result);
+  const screened = policy.screen(call.callId, tool, execution.result, 'screenContext' in toRun ? { context: toRun.screenContext } : {});
   let result = screened ? screened.result : execution.result;
   // After the screen: the note is the policy's own text, not the tool's, so isolation must not wrap it.
   if (call.policyNote !== undefined) result = { ...result, content: [...result.content, { type: 'text', text: call.policyNote }] };
