@@ -113,6 +113,8 @@ describe('Anthropic', () => {
     const result = await runAgent({ model, tools: [forecast], prompt: 'Forecast for Oslo?', recordDir: false, logger: silentLogger });
     expect(result.status === 'completed' && result.text).toBe('Oslo is sunny.');
     expect(calls).toEqual([{ city: 'Oslo' }]);
+    // strict by the tool's own flag: the model was given no strictTools
+    expect(server.requests[0]!.body.tools[0]).toMatchObject({ name: 'get_forecast', strict: true });
     const second = server.requests[2]!.body.messages.at(-1).content[0];
     expect(second).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true });
     expect(JSON.stringify(second.content)).toContain('days');
