@@ -168,6 +168,18 @@ describe('OpenAI', () => {
   });
 });
 
+describe('streamed calls of a strict tool', () => {
+  it.each([['chat'], ['responses']] as const)('OpenAI %s: the streamed arguments have the invited null restored to absent', async (api) => {
+    server.enqueue({ toolCalls: [{ name: 'get_forecast', arguments: { city: 'Oslo', days: null } }], chunkSize: 4 });
+    const model = createModel('openai:gpt-test', { apiKey: 'k', baseURL: server.openaiBaseURL, api });
+    let end: unknown;
+    for await (const event of model.stream(request)) if (event.type === 'end') end = event.response;
+    expect(
+      (end as { content: { type: string; arguments?: unknown }[] }).content.filter((part) => part.type === 'tool-call').map((part) => part.arguments),
+    ).toEqual([{ city: 'Oslo' }]);
+  });
+});
+
 describe('AI SDK (@ai-sdk/google)', () => {
   it('folds the examples into the description (the package has no inputExamples) and sends strict, which Gemini reads as VALIDATED calling', async () => {
     server.enqueue({ text: 'ok' });
