@@ -59,7 +59,7 @@ export interface StrictRules {
   provider: SchemaProvider;
   /** Keywords that only describe, kept as they are. */
   annotations: ReadonlySet<string>;
-  /** Validation keywords kept as they are (when {@link StrictRules.keepsValue} agrees). */
+  /** Validation keywords kept as they are (unless {@link StrictRules.refusedValue} refuses the value). */
   keptConstraints: ReadonlySet<string>;
   /** The string formats kept. */
   supportedFormats: ReadonlySet<string>;
@@ -252,7 +252,7 @@ class StrictConverter {
             'rewritten',
             key,
             pointer(path, key),
-            `removed \`${key}\`: the provider's strict mode does not take it; the schema is read as JSON Schema 2020-12`,
+            `removed \`${key}\`: ${rules.who}'s strict mode does not take it; the schema is read as JSON Schema 2020-12`,
           );
         else this.warn('unsupported', key, pointer(path, key), `removed: \`${key}\` is allowed only at the root of a strict schema`);
       }
