@@ -17,6 +17,7 @@ export {
   SchemaEvaluationError,
   SchemaReferenceCycleError,
   ToolDefinitionError,
+  ToolExampleError,
   ToolNotFoundError,
   UnsafePatternError,
 } from './shared/errors.js';

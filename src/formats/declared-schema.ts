@@ -9,7 +9,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning, SchemaProvider } from '../protocol/format-warning.js';
 import { listTools, type ToolSource } from './tool-source.js';
-import { openAIStrictLimitWarnings, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
+import { openAIStrictLimitWarnings, schemaCompatibilityWarnings, toAnthropicStrictSchema, toOpenAIStrictSchema } from './provider-schema/index.js';
 
 export interface DeclaredSchema {
   schema: JsonSchemaObject;
@@ -27,6 +27,10 @@ export function declaredSchema(schema: JsonSchemaObject, provider: SchemaProvide
     const converted = toOpenAIStrictSchema(schema);
     schema = converted.schema;
     warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(schema));
+  } else if (provider === 'anthropic-strict') {
+    const converted = toAnthropicStrictSchema(schema);
+    schema = converted.schema;
+    warnings.push(...converted.warnings);
   } else {
     if (objectRoot) {
       const rooted = withObjectRoot(schema, provider);
@@ -56,15 +60,18 @@ export function withObjectRoot(schema: JsonSchemaObject, provider: FormatWarning
   };
 }
 
-/** Each tool of `source` declared for `provider` by `declare` (given its schema as the provider receives it), with every tool's warnings in order. */
+/**
+ * Each tool of `source` declared for `provider` (one for all, or chosen per tool: a tool's own `strict`) by `declare`
+ * (given its schema as the provider receives it), with every tool's warnings in order.
+ */
 export function declareTools<Declaration>(
   source: ToolSource,
-  provider: SchemaProvider,
+  provider: SchemaProvider | ((tool: AnyTool) => SchemaProvider),
   declare: (tool: AnyTool, schema: JsonSchemaObject) => Declaration,
 ): { tools: Declaration[]; warnings: FormatWarning[] } {
   const warnings: FormatWarning[] = [];
   const tools = listTools(source).map((tool) => {
-    const declared = declaredInputSchema(tool, provider);
+    const declared = declaredInputSchema(tool, typeof provider === 'function' ? provider(tool) : provider);
     warnings.push(...declared.warnings);
     return declare(tool, declared.schema);
   });

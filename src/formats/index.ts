@@ -12,6 +12,7 @@ export type { SchemaProvider } from '../protocol/format-warning.js';
 // What the one argument parse (toolCallPart) keeps when a call's text is not usable JSON.
 export type { ForbiddenKey, JsonLimitExceeded, JsonParseFailure } from '../shared/safe-json.js';
 export { OPENAI_STRICT_LIMITS, restoreOptionalNulls, schemaCompatibilityWarnings, toOpenAIStrictSchema } from './provider-schema/index.js';
+export { ANTHROPIC_STRICT_LIMITS, toAnthropicStrictSchema } from './provider-schema/index.js';
 export type { NullRestorePlan, StrictSchemaConversion } from './provider-schema/index.js';
 export type { PartialToolCall } from './partial-tool-call.js';
 export type { ToolSource } from './tool-source.js';
@@ -40,7 +41,7 @@ export type { OpenAIResponsesInput } from './openai-responses/convert-to-openai-
 export { OpenAIResponsesToolCallStream } from './openai-responses/openai-responses-tool-call-stream.js';
 
 export { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
-export type { AnthropicTools } from './anthropic/to-anthropic-tools.js';
+export type { AnthropicTools, AnthropicToolsOptions } from './anthropic/to-anthropic-tools.js';
 export { parseAnthropicToolCalls } from './anthropic/parse-anthropic-tool-calls.js';
 export type { AnthropicToolCallsInput } from './anthropic/parse-anthropic-tool-calls.js';
 export { toAnthropicResultMessage, toAnthropicToolResultBlock } from './anthropic/to-anthropic-result-message.js';

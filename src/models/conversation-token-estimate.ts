@@ -41,9 +41,11 @@ export function countMessage(message: Message): CharacterCount {
   return { characters: serialized.length, images };
 }
 
-/** Characters of a tool's declaration as the estimate counts them: name, description and serialized input schema. */
-export function countToolDeclaration(tool: Pick<AnyTool, 'name' | 'description' | 'inputSchema'>): number {
-  return tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
+/** Characters of a tool's declaration as the estimate counts them: name, description, serialized input schema and examples. */
+export function countToolDeclaration(tool: Pick<AnyTool, 'name' | 'description' | 'inputSchema' | 'examples'>): number {
+  // Every provider is sent the examples, as a field or in the description.
+  const examples = tool.examples === undefined || tool.examples.length === 0 ? 0 : JSON.stringify(tool.examples).length;
+  return tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length + examples;
 }
 
 /** Per-message prefix sums of one conversation, and the declaration length of each tool offered in it. */

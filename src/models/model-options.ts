@@ -23,7 +23,10 @@ export interface ModelOptions {
   onRetry?: (event: RetryEvent) => void;
   /** Output token cap when a request sets none. Anthropic requires one; default 4096 there, unset elsewhere. */
   maxOutputTokens?: number;
-  /** OpenAI only: declare tools with `strict: true` (Structured Outputs); their schemas are rewritten to the strict subset. Default `false`. */
+  /**
+   * OpenAI and Anthropic: declare tools with `strict: true` (OpenAI Structured Outputs, Anthropic strict tool use); their schemas are rewritten
+   * to the provider's strict subset. A tool's own `defineTool({ strict })` wins. Default `false`.
+   */
   strictTools?: boolean;
   /** OpenAI Chat only: ask for usage in streams (`stream_options.include_usage`). Turn off for servers that reject the field. Default `true`. */
   streamUsage?: boolean;

@@ -5,8 +5,8 @@
  * @module
  */
 
-/** The targets a tool can be converted for; `openai-strict` is OpenAI with Structured Outputs (`strict: true`). */
-export type SchemaProvider = 'openai' | 'openai-strict' | 'anthropic' | 'mcp';
+/** The targets a tool can be converted for; `openai-strict` is OpenAI Structured Outputs (`strict: true`), `anthropic-strict` Anthropic strict tool use. */
+export type SchemaProvider = 'openai' | 'openai-strict' | 'anthropic' | 'mcp' | 'anthropic-strict';
 
 export interface FormatWarning {
   /**

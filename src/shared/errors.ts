@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   TW_VOCABULARY: 'A tokenizer vocabulary (tokenizer.json or GGUF) could not be read.',
   TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth, automaton-building work).',
   TW_INVALID_DECODING_LIMITS: 'The `limits` given to the token-mask compiler name an unknown limit or give one a value it cannot use.',
+  TW_INVALID_TOOL_EXAMPLE: "One of a tool definition's `examples` is not a valid input for the tool's own input schema.",
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -87,6 +88,29 @@ export class ToolDefinitionError extends ToolwrightError {
   constructor(toolName: string | undefined, message: string, options: ToolwrightErrorOptions = {}) {
     super('TW_INVALID_TOOL_DEFINITION', toolName === undefined ? message : `Tool "${toolName}": ${message}`, options);
     this.toolName = toolName;
+  }
+}
+
+/**
+ * One of `defineTool({ examples })` does not fit the tool's input schema: providers are shown it as a model input to
+ * imitate (Anthropic refuses the whole request with a 400), so it is refused where it is written.
+ */
+export class ToolExampleError extends ToolwrightError {
+  readonly toolName: string;
+  /** The example's position in `examples`, from 0. */
+  readonly exampleIndex: number;
+  /** What is wrong with it, one line per problem (`$.city must be a string; got the number 3`). */
+  readonly problems: readonly string[];
+  constructor(toolName: string, exampleIndex: number, problems: readonly string[], options: ToolwrightErrorOptions = {}) {
+    super(
+      'TW_INVALID_TOOL_EXAMPLE',
+      `Tool "${toolName}": examples[${exampleIndex}] is not a valid input for the tool's inputSchema: ${problems.join('; ')}. ` +
+        'Fix the example (or the schema) so that the example is an input the tool accepts, or remove it.',
+      options,
+    );
+    this.toolName = toolName;
+    this.exampleIndex = exampleIndex;
+    this.problems = Object.freeze([...problems]);
   }
 }
 

@@ -5,6 +5,7 @@ import { isMissingPackage } from '../shared/load-peer.js';
 import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
+import { checkToolExamples, type ToolExample } from './tool-examples.js';
 import { describeToolNameProblem } from './tool-name.js';
 import type { ArgumentLimits, JsonSchemaObject, ToolCallRuleInput, ToolContext, ToolEffect } from './types.js';
 
@@ -85,6 +86,13 @@ interface ToolDefinitionBase<Args, Ctx> {
    * `draft-07` and `2019-09` are rewritten into 2020-12 (`upgradeSchemaDialect`). Default `2020-12`. A root `$schema` wins.
    */
   schemaDialect?: SchemaDialect;
+  /**
+   * Example inputs that show the model how to call the tool, each checked against the input schema here (a bad one throws
+   * `ToolExampleError`). Sent as Anthropic `input_examples` and the AI SDK's `inputExamples`; elsewhere appended to the description.
+   */
+  examples?: readonly Record<string, unknown>[];
+  /** Declare this tool strict (provider-side constrained decoding), whatever the model's `strictTools` says. Default: the model's `strictTools`. */
+  strict?: boolean;
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
@@ -164,6 +172,10 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
   readonly refineArguments: ArgumentRefinement | undefined;
   readonly execute: (args: Args, context: ToolContext<Ctx>) => Output | Promise<Output>;
+  /** The definition's `examples`, checked against the input schema and frozen; absent on a tool object built by hand. */
+  readonly examples?: readonly ToolExample[] | undefined;
+  /** The definition's `strict`; `undefined` follows the model's `strictTools`. */
+  readonly strict?: boolean | undefined;
 }
 
 /**
@@ -257,6 +269,13 @@ export function defineTool(
     );
   }
   const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema, 'output', dialect).schema;
+  if (definition.strict !== undefined && typeof definition.strict !== 'boolean') {
+    throw new ToolDefinitionError(
+      name,
+      `\`strict\` must be true or false (got ${JSON.stringify(definition.strict)}); leave it out to follow the model's strictTools.`,
+    );
+  }
+  const examples = definition.examples === undefined ? undefined : checkToolExamples(name, definition.examples, input.schema, input.refine);
 
   const tool: Tool<unknown, unknown> = {
     name,
@@ -279,6 +298,8 @@ export function defineTool(
     origin: Object.freeze(definition.origin === undefined ? { kind: 'local' as const } : { ...definition.origin }),
     refineArguments: input.refine,
     execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
+    ...(examples === undefined ? {} : { examples }),
+    ...(definition.strict === undefined ? {} : { strict: definition.strict }),
   };
   return Object.freeze(tool);
 }

@@ -41,6 +41,7 @@ import {
   SchemaEvaluationError,
   SchemaReferenceCycleError,
   ToolDefinitionError,
+  ToolExampleError,
   ToolNotFoundError,
   ToolwrightError,
   UnsafePatternError,
@@ -56,6 +57,7 @@ const context: ProviderErrorContext = { providerName: 'OpenAI', modelId: 'gpt-te
 const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['ToolwrightError', () => new ToolwrightError('TW_INVALID_ARGUMENT', 'base')],
   ['ToolDefinitionError', () => new ToolDefinitionError('t', 'bad')],
+  ['ToolExampleError', () => new ToolExampleError('t', 0, ['$.city must be a string; got the number 3'])],
   ['SchemaCompileError', () => new SchemaCompileError('t', 'bad')],
   ['SchemaReferenceCycleError', () => new SchemaReferenceCycleError('t', ['#', '#/allOf/0', '#'])],
   ['SchemaEvaluationError', () => new SchemaEvaluationError('t')],

@@ -6,10 +6,12 @@
  * warnings (see `mapAISDKWarnings`).
  * @module
  */
-import type { LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
+import type { JSONObject, LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { ToolChoice } from '../../protocol/model-exchange.js';
 import { withObjectRoot } from '../declared-schema.js';
+import { isStrictTool } from '../strict-tools.js';
+import { describedWithExamples } from '../tool-examples-description.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface AISDKFunctionTools {
@@ -17,13 +19,33 @@ export interface AISDKFunctionTools {
   warnings: FormatWarning[];
 }
 
-export function toAISDKFunctionTools(source: ToolSource): AISDKFunctionTools {
+export interface AISDKFunctionToolsOptions {
+  /**
+   * Send `examples` as the AI SDK's `inputExamples` (for a provider package that maps them: `@ai-sdk/anthropic`); otherwise they are
+   * folded into the description, as the AI SDK's `addToolInputExamplesMiddleware` does, since other packages drop the field. Default `false`.
+   */
+  nativeExamples?: boolean;
+  /** The model's `strictTools`: sent as the tool's `strict: true` unless the tool's own `strict` says otherwise. Default `false`. */
+  strict?: boolean;
+}
+
+export function toAISDKFunctionTools(source: ToolSource, options: AISDKFunctionToolsOptions = {}): AISDKFunctionTools {
   const warnings: FormatWarning[] = [];
   const tools = listTools(source).map((tool): LanguageModelV4FunctionTool => {
     // Only the root rewrite: the provider package reports what else it cannot carry.
     const { schema, warning } = withObjectRoot(tool.inputSchema, 'ai-sdk');
     if (warning) warnings.push({ ...warning, tool: tool.name });
-    return { type: 'function', name: tool.name, description: tool.description, inputSchema: schema as LanguageModelV4FunctionTool['inputSchema'] };
+    const examples = tool.examples ?? [];
+    const native = options.nativeExamples === true && examples.length > 0;
+    const declaration: LanguageModelV4FunctionTool = {
+      type: 'function',
+      name: tool.name,
+      description: native ? tool.description : describedWithExamples(tool),
+      inputSchema: schema as LanguageModelV4FunctionTool['inputSchema'],
+    };
+    if (native) declaration.inputExamples = examples.map((example) => ({ input: { ...example } as JSONObject }));
+    if (isStrictTool(tool, options.strict ?? false)) declaration.strict = true;
+    return declaration;
   });
   return { tools, warnings };
 }

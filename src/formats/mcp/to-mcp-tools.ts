@@ -8,6 +8,7 @@ import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk
 import type { AnyTool } from '../../tools/define-tool.js';
 import { declaredInputSchema } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { describedWithExamples } from '../tool-examples-description.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface McpTools {
@@ -29,7 +30,7 @@ export function toMcpTool(tool: AnyTool): { tool: McpTool; warnings: FormatWarni
   const warnings = [...declared.warnings];
   const descriptor: McpTool = {
     name: tool.name,
-    description: tool.description,
+    description: describedWithExamples(tool),
     inputSchema: declared.schema as McpTool['inputSchema'],
     annotations: toMcpAnnotations(tool),
   };

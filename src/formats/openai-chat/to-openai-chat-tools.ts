@@ -5,12 +5,14 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { declareTools } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { isStrictTool } from '../strict-tools.js';
+import { describedWithExamples } from '../tool-examples-description.js';
 import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIToolsOptions {
   /**
    * Declare the tools with `strict: true` (Structured Outputs): the schema is rewritten with
-   * `toOpenAIStrictSchema` and its warnings returned. Parse the calls with the same `strict`
+   * `toOpenAIStrictSchema` and its warnings returned. A tool's own `strict` wins over this. Parse the calls with the same `strict`
    * and `tools` so that the nulls strict mode invites become "absent" again. Default `false`.
    */
   strict?: boolean;
@@ -25,9 +27,13 @@ export interface OpenAIChatTools {
 
 export function toOpenAIChatTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIChatTools {
   const strict = options.strict ?? false;
-  return declareTools(source, strict ? 'openai-strict' : 'openai', (tool, parameters): ChatCompletionFunctionTool => {
-    const definition: ChatCompletionFunctionTool['function'] = { name: tool.name, description: tool.description, parameters };
-    if (strict) definition.strict = true;
-    return { type: 'function', function: definition };
-  });
+  return declareTools(
+    source,
+    (tool) => (isStrictTool(tool, strict) ? 'openai-strict' : 'openai'),
+    (tool, parameters): ChatCompletionFunctionTool => {
+      const definition: ChatCompletionFunctionTool['function'] = { name: tool.name, description: describedWithExamples(tool), parameters };
+      if (isStrictTool(tool, strict)) definition.strict = true;
+      return { type: 'function', function: definition };
+    },
+  );
 }

@@ -7,6 +7,8 @@ import type { FunctionTool } from 'openai/resources/responses/responses';
 import { declareTools } from '../declared-schema.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { OpenAIToolsOptions } from '../openai-chat/to-openai-chat-tools.js';
+import { isStrictTool } from '../strict-tools.js';
+import { describedWithExamples } from '../tool-examples-description.js';
 import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIResponsesTools {
@@ -18,11 +20,15 @@ export interface OpenAIResponsesTools {
 
 export function toOpenAIResponsesTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIResponsesTools {
   const strict = options.strict ?? false;
-  return declareTools(source, strict ? 'openai-strict' : 'openai', (tool, parameters): FunctionTool => ({
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters,
-    strict,
-  }));
+  return declareTools(
+    source,
+    (tool) => (isStrictTool(tool, strict) ? 'openai-strict' : 'openai'),
+    (tool, parameters): FunctionTool => ({
+      type: 'function',
+      name: tool.name,
+      description: describedWithExamples(tool),
+      parameters,
+      strict: isStrictTool(tool, strict),
+    }),
+  );
 }

@@ -8,6 +8,7 @@ import { walkSubschemas } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
 import type { FormatWarning, SchemaProvider } from '../../protocol/format-warning.js';
+import { toAnthropicStrictSchema } from './anthropic-strict.js';
 import { toOpenAIStrictSchema } from './rewrite.js';
 import { pointer, typeList } from './schema-shape.js';
 
@@ -191,6 +192,7 @@ export function schemaCompatibilityWarnings(schema: JsonSchemaObject, provider: 
     warnings.push(...converted.warnings, ...openAIStrictLimitWarnings(converted.schema));
     return warnings;
   }
+  if (provider === 'anthropic-strict') return toAnthropicStrictSchema(schema).warnings;
   warnings.push(...rootWarnings(schema, provider));
   externalRefWarnings(schema, provider, warnings);
   return warnings;

@@ -51,6 +51,30 @@ class StrictConversionResult implements StrictSchemaConversion {
 
 const STRICT: SchemaProvider = 'openai-strict';
 
+/**
+ * What one provider's strict mode accepts; the converter below applies them. OpenAI's are the module's constants;
+ * Anthropic's (`anthropic-strict.ts`) differ where its documented limits differ.
+ */
+export interface StrictRules {
+  provider: SchemaProvider;
+  /** Keywords that only describe, kept as they are. */
+  annotations: ReadonlySet<string>;
+  /** Validation keywords kept as they are (unless {@link StrictRules.refusedValue} refuses the value). */
+  keptConstraints: ReadonlySet<string>;
+  /** The string formats kept. */
+  supportedFormats: ReadonlySet<string>;
+  /** Whether every property must be listed in `required` (OpenAI); if not, optional properties stay optional (Anthropic). */
+  everyPropertyRequired: boolean;
+  /** Whether `$schema` and `$id` may stay at the root. */
+  rootIdentifiers: boolean;
+  /** A kept constraint whose value the provider still refuses (Anthropic's `minItems` above 1): the reason it is removed. */
+  refusedValue?: (keyword: string, value: unknown) => string | undefined;
+  /** Why a keyword is removed, where a specific reason helps more than the generic one. */
+  removalReasons: Readonly<Record<string, string>>;
+  /** The provider's name in messages. */
+  who: string;
+}
+
 /** Keywords that only describe; kept as they are (`default` is not: strict mode rejects it, see below). */
 const ANNOTATIONS = new Set([...METADATA_KEYWORDS.filter((keyword) => keyword !== 'default'), '$comment']);
 
@@ -122,6 +146,18 @@ const REMOVAL_REASONS: Record<string, string> = {
   $recursiveAnchor: 'strict mode resolves only local `$ref` pointers',
 };
 
+/** OpenAI's Structured Outputs rules, as the module comment cites them. */
+const OPENAI_STRICT_RULES: StrictRules = {
+  provider: STRICT,
+  annotations: ANNOTATIONS,
+  keptConstraints: KEPT_CONSTRAINTS,
+  supportedFormats: SUPPORTED_FORMATS,
+  everyPropertyRequired: true,
+  rootIdentifiers: true,
+  removalReasons: REMOVAL_REASONS,
+  who: 'OpenAI',
+};
+
 const ENFORCEMENT_NOTE = 'decoding no longer enforces it; the registry still checks the original schema and tells the model when a value breaks it';
 
 function anyScalarSchema(): JsonSchemaObject {
@@ -139,8 +175,10 @@ class StrictConverter {
   readonly warnings: FormatWarning[] = [];
   #depth = 0;
 
+  constructor(readonly rules: StrictRules = OPENAI_STRICT_RULES) {}
+
   warn(type: FormatWarning['type'], feature: string, path: string, details: string): void {
-    this.warnings.push({ type, provider: STRICT, feature, path, details });
+    this.warnings.push({ type, provider: this.rules.provider, feature, path, details });
   }
 
   convert(node: unknown, path: string): JsonSchema {
@@ -176,7 +214,7 @@ class StrictConverter {
         'unsupported',
         'false-schema',
         path,
-        'a `false` schema (nothing is valid) cannot be expressed in strict mode; OpenAI will reject it, so remove that part of the schema',
+        `a \`false\` schema (nothing is valid) cannot be expressed in strict mode; ${this.rules.who} will reject it, so remove that part of the schema`,
       );
       return false;
     }
@@ -192,11 +230,15 @@ class StrictConverter {
     const source = this.#mergeAllOf(node, path);
     const out: JsonSchemaObject = {};
 
+    const rules = this.rules;
     for (const [key, value] of Object.entries(source)) {
-      if (ANNOTATIONS.has(key) || KEPT_CONSTRAINTS.has(key)) {
+      const refused = rules.keptConstraints.has(key) ? rules.refusedValue?.(key, value) : undefined;
+      if (refused !== undefined) {
+        this.warn('unsupported', key, pointer(path, key), `removed \`${key}: ${JSON.stringify(value)}\`: ${refused}; ${ENFORCEMENT_NOTE}`);
+      } else if (rules.annotations.has(key) || rules.keptConstraints.has(key)) {
         out[key] = value;
       } else if (!STRUCTURAL.has(key)) {
-        const reason = REMOVAL_REASONS[key] ?? `\`${key}\` is not among the keywords strict mode supports`;
+        const reason = rules.removalReasons[key] ?? `\`${key}\` is not among the keywords strict mode supports`;
         this.warn('unsupported', key, pointer(path, key), `removed: ${reason}; ${ENFORCEMENT_NOTE}`);
       }
     }
@@ -204,11 +246,25 @@ class StrictConverter {
     if ('$schema' in source || '$id' in source) {
       for (const key of ['$schema', '$id'] as const) {
         if (!(key in source)) continue;
-        if (path === '') out[key] = source[key];
+        if (path === '' && rules.rootIdentifiers) out[key] = source[key];
+        else if (path === '')
+          this.warn(
+            'rewritten',
+            key,
+            pointer(path, key),
+            `removed \`${key}\`: ${rules.who}'s strict mode does not take it; the schema is read as JSON Schema 2020-12`,
+          );
         else this.warn('unsupported', key, pointer(path, key), `removed: \`${key}\` is allowed only at the root of a strict schema`);
       }
     }
-    if ('default' in source) {
+    if ('default' in source && !rules.everyPropertyRequired) {
+      this.warn(
+        'unsupported',
+        'default',
+        pointer(path, 'default'),
+        `removed \`default: ${JSON.stringify(source.default)}\`: ${rules.who}'s strict mode does not take \`default\`; apply the default in the tool when the value is absent`,
+      );
+    } else if ('default' in source) {
       this.warn(
         'unsupported',
         'default',
@@ -218,13 +274,13 @@ class StrictConverter {
     }
     if ('format' in source) {
       const format = source.format;
-      if (typeof format === 'string' && SUPPORTED_FORMATS.has(format)) out.format = format;
+      if (typeof format === 'string' && rules.supportedFormats.has(format)) out.format = format;
       else
         this.warn(
           'unsupported',
           'format',
           pointer(path, 'format'),
-          `removed \`format: ${JSON.stringify(format)}\`: strict mode supports only ${[...SUPPORTED_FORMATS].join(', ')}; ${ENFORCEMENT_NOTE}`,
+          `removed \`format: ${JSON.stringify(format)}\`: strict mode supports only ${[...rules.supportedFormats].join(', ')}; ${ENFORCEMENT_NOTE}`,
         );
     }
 
@@ -258,7 +314,7 @@ class StrictConverter {
           'unsupported',
           '$ref',
           pointer(path, '$ref'),
-          `\`$ref: ${JSON.stringify(ref)}\` is not a local reference ("#…"); OpenAI cannot fetch it, so inline the schema or move it into $defs`,
+          `\`$ref: ${JSON.stringify(ref)}\` is not a local reference ("#…"); ${this.rules.who} cannot fetch it, so inline the schema or move it into $defs`,
         );
       }
     }
@@ -360,7 +416,7 @@ class StrictConverter {
           continue;
         }
         let converted = this.convert(schema, at);
-        if (!required.has(name)) {
+        if (!required.has(name) && this.rules.everyPropertyRequired) {
           if (directlyAcceptsNull(converted)) {
             this.warn(
               'rewritten',
@@ -421,7 +477,7 @@ class StrictConverter {
     }
 
     out.properties = properties;
-    out.required = names;
+    out.required = this.rules.everyPropertyRequired ? names : names.filter((name) => required.has(name));
     out.additionalProperties = false;
   }
 
@@ -452,7 +508,7 @@ class StrictConverter {
           merged.properties = target;
         } else if (key === 'required' && Array.isArray(value) && (merged.required === undefined || Array.isArray(merged.required))) {
           merged.required = [...new Set([...((merged.required as unknown[] | undefined) ?? []), ...value])];
-        } else if (ANNOTATIONS.has(key)) {
+        } else if (this.rules.annotations.has(key)) {
           if (!(key in merged)) merged[key] = value;
         } else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
           return this.#allOfConflict(rest, at, `\`${key}\``);
@@ -515,7 +571,13 @@ function makeNullable(schema: JsonSchema): JsonSchema {
  * `unsupported` warning that says what to change.
  */
 export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConversion {
-  const converter = new StrictConverter();
+  return toStrictSchema(schema, OPENAI_STRICT_RULES);
+}
+
+/** {@link toOpenAIStrictSchema} under another provider's {@link StrictRules} (Anthropic's: `anthropic-strict.ts`). */
+export function toStrictSchema(schema: JsonSchemaObject, rules: StrictRules): StrictSchemaConversion {
+  const converter = new StrictConverter(rules);
+  const who = rules.who;
   if (!isPlainObject(schema)) {
     converter.warn('unsupported', 'root-type', '', 'the schema is not an object; it became an object without properties');
     return new StrictConversionResult({ type: 'object', properties: {}, required: [], additionalProperties: false }, converter.warnings, schema);
@@ -526,7 +588,7 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
       'unsupported',
       'root-type',
       pointer('', 'type'),
-      `the root schema has type ${JSON.stringify(schema.type)}; OpenAI requires \`type: "object"\` at the root, so wrap the value in an object property`,
+      `the root schema has type ${JSON.stringify(schema.type)}; ${who} requires \`type: "object"\` at the root, so wrap the value in an object property`,
     );
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
@@ -535,12 +597,12 @@ export function toOpenAIStrictSchema(schema: JsonSchemaObject): StrictSchemaConv
         'unsupported',
         'root-union',
         pointer('', key),
-        `OpenAI rejects \`${key}\` at the root of a function's parameters; make the root one object and move the alternatives into a property`,
+        `${who} rejects \`${key}\` at the root of a function's parameters; make the root one object and move the alternatives into a property`,
       );
   }
   let root = schema;
   if (rootTypes === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('$ref' in schema)) {
-    converter.warn('rewritten', 'type', pointer('', 'type'), 'added `type: "object"` at the root, which OpenAI requires');
+    converter.warn('rewritten', 'type', pointer('', 'type'), `added \`type: "object"\` at the root, which ${who} requires`);
     root = { type: 'object', ...schema };
   }
   const converted = converter.convert(root, '');

@@ -75,6 +75,9 @@ function aiSDKTool(guards: ToolGuards, tool: AnyTool): AISDKTool {
     type: 'function',
     description: tool.description,
     inputSchema: aiSDKSchema(tool.inputSchema),
+    // The AI SDK's own fields: its provider package sends them where its provider has them.
+    ...(tool.examples !== undefined && tool.examples.length > 0 ? { inputExamples: tool.examples.map((example) => ({ input: example })) } : {}),
+    ...(tool.strict === undefined ? {} : { strict: tool.strict }),
     // Asked before the call runs; an invalid call is not put to a person (it runs into its recovery text instead).
     needsApproval: async (input: unknown, options: { toolCallId: string }) =>
       (await guards.check({ id: options.toolCallId, name, arguments: input })).action === 'confirm',

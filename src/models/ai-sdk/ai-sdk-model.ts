@@ -38,7 +38,10 @@ import { untilAborted } from '../../shared/until-aborted.js';
 
 type JsonResponseSchema = Extract<NonNullable<LanguageModelV4CallOptions['responseFormat']>, { type: 'json' }>['schema'];
 /** How an AI SDK model is driven: the retry, timeout and output settings every toolwright provider takes, plus the AI SDK's provider options. */
-export interface AISDKModelOptions extends Pick<ModelOptions, 'timeoutMs' | 'maxRetries' | 'retry' | 'onRetry' | 'maxOutputTokens' | 'headers'> {
+export interface AISDKModelOptions extends Pick<
+  ModelOptions,
+  'timeoutMs' | 'maxRetries' | 'retry' | 'onRetry' | 'maxOutputTokens' | 'headers' | 'strictTools'
+> {
   /** Provider-specific options sent with every call, keyed by provider (`{ google: { thinkingConfig: { thinkingBudget: 0 } } }`). */
   providerOptions?: AISDKProviderOptions;
 }
@@ -147,7 +150,9 @@ export class AISDKModel implements Model {
     });
     const callOptions: LanguageModelV4CallOptions = { prompt };
     if (request.tools !== undefined && request.tools.length > 0) {
-      const declared = toAISDKFunctionTools(request.tools);
+      // Of the AI SDK's provider packages, only @ai-sdk/anthropic maps `inputExamples` (to `input_examples`); the others drop it.
+      const nativeExamples = this.#model.provider.startsWith('anthropic');
+      const declared = toAISDKFunctionTools(request.tools, { nativeExamples, strict: this.#options.strictTools ?? false });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);

@@ -125,7 +125,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     if (system !== undefined) body.system = system;
     const realTools = request.tools?.length ?? 0;
     if (request.tools !== undefined && realTools > 0) {
-      const declared = toAnthropicTools(request.tools);
+      const declared = toAnthropicTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);

@@ -10,6 +10,7 @@ import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import type { Message } from '../../protocol/messages.js';
 import { resultText } from '../../formats/content-as-text.js';
+import { describedWithExamples } from '../../formats/tool-examples-description.js';
 
 /** The prompt's tokens, ending where the model's answer begins; conversion losses go to `warnings`. */
 export function renderPrompt(
@@ -27,7 +28,7 @@ export function renderPrompt(
 
 function toChatFunctions(tools: readonly AnyTool[]): ChatModelFunctions {
   const functions: Record<string, { description: string; params: unknown }> = {};
-  for (const tool of tools) functions[tool.name] = { description: tool.description, params: tool.inputSchema };
+  for (const tool of tools) functions[tool.name] = { description: describedWithExamples(tool), params: tool.inputSchema };
   return functions as ChatModelFunctions;
 }
 

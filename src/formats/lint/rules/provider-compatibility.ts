@@ -9,6 +9,7 @@ const PROVIDER_LABELS: Record<SchemaProvider, string> = {
   'openai-strict': 'OpenAI strict mode',
   anthropic: 'Anthropic',
   mcp: 'MCP',
+  'anthropic-strict': 'Anthropic strict mode',
 };
 
 /** Removed in strict mode without changing what the model may send; the tool or the registry still applies them. */
