@@ -10,6 +10,7 @@ import type { LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { ToolChoice } from '../../protocol/model-exchange.js';
 import { withObjectRoot } from '../declared-schema.js';
+import { grammarFallbackWarnings } from '../grammar-tools.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface AISDKFunctionTools {
@@ -25,6 +26,7 @@ export function toAISDKFunctionTools(source: ToolSource): AISDKFunctionTools {
     if (warning) warnings.push({ ...warning, tool: tool.name });
     return { type: 'function', name: tool.name, description: tool.description, inputSchema: schema as LanguageModelV4FunctionTool['inputSchema'] };
   });
+  warnings.push(...grammarFallbackWarnings(source, 'ai-sdk'));
   return { tools, warnings };
 }
 
