@@ -146,7 +146,7 @@ describe('ReDoS: catastrophic patterns are validated in linear time', () => {
   });
 });
 
-describe('ReDoS: a grammar tool\'s regex is validated in linear time', () => {
+describe("ReDoS: a grammar tool's regex is validated in linear time", () => {
   /** The same classics as grammar definitions: the registry anchors each one itself (`^(?:…)$`). */
   const grammarTools = CATASTROPHIC.map(({ pattern }, index) =>
     defineTool({
