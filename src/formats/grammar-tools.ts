@@ -20,8 +20,8 @@ export function grammarOf(tool: AnyTool): ToolGrammar | undefined {
   return tool.grammar;
 }
 
-/** One warning per grammar tool of `source`, for a provider that is sent the object form instead of the grammar. */
-export function grammarFallbackWarnings(source: ToolSource, provider: FormatWarning['provider']): FormatWarning[] {
+/** One warning per grammar tool of `source`, for a provider that is sent the object form instead of the grammar, and `why`. */
+export function grammarFallbackWarnings(source: ToolSource, provider: FormatWarning['provider'], why = 'the provider has no grammar tools'): FormatWarning[] {
   const warnings: FormatWarning[] = [];
   for (const tool of listTools(source)) {
     const grammar = grammarOf(tool);
@@ -33,8 +33,8 @@ export function grammarFallbackWarnings(source: ToolSource, provider: FormatWarn
       path: '',
       details:
         grammar.syntax === 'regex'
-          ? 'the provider has no grammar tools: the tool is sent as an object with one string property `input` whose `pattern` is the regex anchored at both ends; toolwright validates the text against it'
-          : 'the provider has no grammar tools: the tool is sent as an object with one string property `input` with the Lark grammar in its description; nobody enforces the Lark grammar, so any string within the argument limits is accepted',
+          ? `${why}: the tool is sent as an object with one string property \`input\` whose \`pattern\` is the regex anchored at both ends; toolwright validates the text against it`
+          : `${why}: the tool is sent as an object with one string property \`input\` with the Lark grammar in its description; nobody enforces the Lark grammar, so any string within the argument limits is accepted`,
       tool: tool.name,
     });
   }

@@ -4,8 +4,12 @@
  * with a `custom_tool_call_output`; the providers without grammar tools get the one-string-property object and a
  * warning; and a run validates the text with the regex before the tool sees it.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
 import { runAgent } from '../../src/agent/run-agent.js';
+import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -167,5 +171,64 @@ describe('an AI SDK model (@ai-sdk/google): the object form, with a warning', ()
     const declaration = server.requests[0]!.body.tools[0].functionDeclarations[0];
     expect(declaration).toEqual({ name: 'set_due_date', description: 'Sets the due date.', parametersJsonSchema: objectForm });
     expect(response.warnings).toEqual([{ ...regexWarning, provider: 'ai-sdk' }]);
+  });
+});
+
+describe('OpenAI Chat Completions: a function over the object form, with a warning', () => {
+  const chat = (strictTools = false) => createModel('openai:gpt-test', { apiKey: 'test-key', baseURL: server.openaiBaseURL, strictTools });
+  const chatWhy = 'Chat Completions streams no documented custom tool calls (ChatCompletionChunk carries function calls only)';
+
+  it.each([false, true])('declares the object form (strictTools %s) and warns', async (strictTools) => {
+    server.enqueue({ text: 'ok' });
+    const response = await chat(strictTools).generate({ messages: [{ role: 'user', content: 'Due next Friday.' }], tools: [setDueDate] });
+    const declared = server.requests[0]!.body.tools;
+    expect(declared).toEqual([
+      {
+        type: 'function',
+        function: { name: 'set_due_date', description: 'Sets the due date.', parameters: objectForm, ...(strictTools ? { strict: true } : {}) },
+      },
+    ]);
+    expect(response.warnings).toEqual([
+      {
+        ...regexWarning,
+        provider: strictTools ? 'openai-strict' : 'openai',
+        details: regexWarning.details.replace('the provider has no grammar tools', chatWhy),
+      },
+    ]);
+  });
+
+  it('validates the text of a streamed call against the regex before the tool runs', async () => {
+    received.length = 0;
+    server.enqueue(
+      { toolCalls: [{ id: 'call_1', name: 'set_due_date', arguments: { input: '2026-12-11 ' } }] },
+      { toolCalls: [{ id: 'call_2', name: 'set_due_date', arguments: { input: '2026-12-11' } }] },
+      { text: 'Done.' },
+    );
+    const run = streamAgent({ model: chat(), tools: [setDueDate], prompt: 'Due next Friday.', recordDir: false, logger: silentLogger });
+    for await (const _event of run);
+    expect((await run.result).status).toBe('completed');
+    expect(received).toEqual(['2026-12-11']);
+    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
+    expect(server.requests[1]!.body.messages.at(-1).content).toContain('got the string "2026-12-11 "');
+  });
+});
+
+describe('MCP: the object form in tools/list, validated on tools/call', () => {
+  it('lists the one-string-property schema and refuses a text outside the regex', async () => {
+    const mcp = createMcpServer([setDueDate], { logger: silentLogger });
+    const client = new Client({ name: 'grammar-test', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      const listed = await client.listTools();
+      expect(listed.tools.map((tool) => [tool.name, tool.inputSchema])).toEqual([['set_due_date', objectForm]]);
+      const refused = await client.callTool({ name: 'set_due_date', arguments: { input: 'tomorrow' } });
+      expect(refused.isError).toBe(true);
+      const accepted = await client.callTool({ name: 'set_due_date', arguments: { input: '2026-12-11' } });
+      expect(accepted).toMatchObject({ isError: false, content: [{ type: 'text', text: 'due 2026-12-11' }] });
+    } finally {
+      await client.close();
+    }
   });
 });
