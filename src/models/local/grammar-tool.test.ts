@@ -51,4 +51,29 @@ describe('a grammar tool on the local model (tiny structural test model)', () =>
     // The model has no skill: the texts differ, so the mask, not a fixed answer, is what keeps them in the grammar.
     expect(new Set(texts).size).toBeGreaterThan(1);
   }, 300_000);
+
+  it('decodes a lark grammar tool as any string, and says so in a warning', async () => {
+    const addNumbers = defineTool({
+      name: 'add_numbers',
+      description: 'Adds numbers.',
+      effect: 'read',
+      input: { grammar: { syntax: 'lark', definition: 'start: NUMBER ("+" NUMBER)*\n%import common.NUMBER' } },
+      execute: (sum) => sum,
+    });
+    const response = await constrained.generate({
+      messages: [{ role: 'user', content: 'Add 1 and 2.' }],
+      tools: [addNumbers],
+      toolChoice: 'required',
+      temperature: 1,
+      seed: 1,
+    });
+    expect(response.warnings).toContainEqual(
+      expect.objectContaining({
+        type: 'unsupported',
+        feature: 'grammar-tool',
+        tool: 'add_numbers',
+        details: expect.stringContaining('the token mask does not read Lark: '),
+      }),
+    );
+  }, 120_000);
 });
