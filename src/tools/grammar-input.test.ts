@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ToolDefinitionError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { ToolRegistry, silentLogger } from './tool-registry.js';
@@ -108,5 +108,26 @@ describe('grammar tools (defineTool({ input: { grammar } }))', () => {
         execute: () => 'ok',
       } as never),
     ).toThrow('has both `input` (a grammar tool) and an input schema');
+  });
+
+  it('types the text as a string in execute, confirm and summarize, also with defineTool.withContext', () => {
+    const defineAppTool = defineTool.withContext<{ user: string }>();
+    const tool = defineAppTool({
+      name: 'say',
+      description: 'Says a line.',
+      effect: 'read',
+      input: { grammar: { syntax: 'regex', definition: '[a-z ]+' } },
+      summarize: (text) => {
+        expectTypeOf(text).toEqualTypeOf<string>();
+        return text;
+      },
+      execute: (text, { context }) => {
+        expectTypeOf(text).toEqualTypeOf<string>();
+        expectTypeOf(context).toEqualTypeOf<{ user: string }>();
+        return `${context.user}: ${text}`;
+      },
+    });
+    expectTypeOf(tool.execute).parameter(0).toEqualTypeOf<{ input: string }>();
+    expect(tool.grammar?.syntax).toBe('regex');
   });
 });
