@@ -57,7 +57,9 @@ describe('grammar tools (defineTool({ input: { grammar } }))', () => {
     expect(execution.result.isError).toBe(true);
     expect(execution.failure?.code).toBe('invalid_arguments');
     expect(execution.failure?.issues?.[0]).toMatchObject({ code: 'pattern_mismatch', path: ['input'], expected: `^(?:${DATE})$`, received: text });
-    expect(execution.failure?.message).toContain('Fix it and call "set_due_date" again.');
+    expect(execution.failure?.message).toBe(
+      `The input for tool "set_due_date" is outside its grammar: the whole text must match the regular expression /${DATE}/ (got the string ${JSON.stringify(text)}). Call "set_due_date" again with text that matches it.`,
+    );
     expect(received).toEqual([]);
   });
 

@@ -9,6 +9,7 @@
 import { parseRegex, RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { isPlainObject } from '../shared/own.js';
 import type { JsonSchemaObject } from './types.js';
+import { describeValue, type ValidationIssue } from './validation-issues.js';
 
 /** The grammar syntaxes OpenAI custom tools accept; toolwright enforces `regex` itself and only declares `lark`. */
 export type ToolGrammarSyntax = 'regex' | 'lark';
@@ -71,4 +72,15 @@ export function grammarInputText(argumentsValue: unknown): string | undefined {
   if (!isPlainObject(argumentsValue)) return undefined;
   const text = argumentsValue[GRAMMAR_INPUT_PROPERTY];
   return typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * The model-facing text for a grammar tool's text outside its regex: the grammar itself, not the object form's schema,
+ * since a model that wrote free text (an OpenAI custom tool call) never saw that schema. `undefined` for any other
+ * problem (no `input` string, an extra property), which the generic invalid-arguments text explains.
+ */
+export function grammarMismatchMessage(toolName: string, grammar: ToolGrammar, issues: readonly ValidationIssue[]): string | undefined {
+  const [issue] = issues;
+  if (issues.length !== 1 || issue?.code !== 'pattern_mismatch' || issue.path.length !== 1 || issue.path[0] !== GRAMMAR_INPUT_PROPERTY) return undefined;
+  return `The input for tool "${toolName}" is outside its grammar: the whole text must match the regular expression /${grammar.definition}/ (got ${describeValue(issue.received)}). Call "${toolName}" again with text that matches it.`;
 }

@@ -108,7 +108,9 @@ describe('OpenAI Responses: custom tools', () => {
     const input = server.requests[2]!.body.input;
     expect(input[1]).toEqual({ type: 'custom_tool_call', call_id: 'call_1', name: 'set_due_date', input: 'next Friday' });
     expect(input[2]).toMatchObject({ type: 'custom_tool_call_output', call_id: 'call_1' });
-    expect(input[2].output).toContain('must match the pattern ^(?:\\d{4}-\\d{2}-\\d{2})$; got the string "next Friday"');
+    expect(input[2].output).toBe(
+      'The input for tool "set_due_date" is outside its grammar: the whole text must match the regular expression /\\d{4}-\\d{2}-\\d{2}/ (got the string "next Friday"). Call "set_due_date" again with text that matches it.',
+    );
     expect(input[3]).toEqual({ type: 'custom_tool_call', call_id: 'call_2', name: 'set_due_date', input: '2026-12-11' });
     expect(input[4]).toEqual({ type: 'custom_tool_call_output', call_id: 'call_2', output: 'due 2026-12-11' });
   });
@@ -159,7 +161,9 @@ describe('Anthropic Messages: the object form, with a warning', () => {
     expect(received).toEqual(['2026-12-11']);
     const firstResult = server.requests[1]!.body.messages.at(-1).content[0];
     expect(firstResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true });
-    expect(firstResult.content[0].text).toContain('must match the pattern ^(?:\\d{4}-\\d{2}-\\d{2})$; got the string "11/12/2026"');
+    expect(firstResult.content[0].text).toContain(
+      'is outside its grammar: the whole text must match the regular expression /\\d{4}-\\d{2}-\\d{2}/ (got the string "11/12/2026")',
+    );
   });
 });
 
