@@ -97,9 +97,9 @@ export interface JsonToolDefinition<Args, Output, Ctx = unknown> extends ToolDef
 
 /**
  * A grammar tool: its input is free text in a grammar instead of a JSON object, and `execute`, `confirm` and
- * `summarize` receive that text. OpenAI Responses and Chat Completions get a `custom` tool with the grammar; the
- * registry, the MCP server, the token mask and the other providers see the object `{ input: string }` (see
- * grammar-input.ts), so the tool's arguments as recorded and as policies read them are that object.
+ * `summarize` receive that text. OpenAI Responses gets a `custom` tool with the grammar; the registry, the MCP server,
+ * the token mask and the other providers (Chat Completions included: docs/providers.md) see the object
+ * `{ input: string }` (see grammar-input.ts), so the tool's arguments as recorded and as policies read them are that object.
  */
 export interface GrammarToolDefinition<Output, Ctx = unknown> extends ToolDefinitionBase<string, Ctx> {
   /** `regex`: enforced by toolwright (whole-text match, linear time) and declared to OpenAI; `lark`: declared to OpenAI only. */

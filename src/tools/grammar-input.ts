@@ -1,6 +1,6 @@
 /**
  * Grammar tools: a tool whose input is free text in a grammar (`defineTool({ input: { grammar } })`) rather than a JSON
- * object. OpenAI takes the grammar as it is (a `custom` tool); everywhere else, and inside toolwright, the tool is the
+ * object. OpenAI Responses takes the grammar as it is (a `custom` tool); everywhere else, and inside toolwright, the tool is the
  * object `{ input: string }` described by {@link grammarInputSchema}: the registry validates it (a regex grammar as an
  * anchored `pattern`, run by the linear-time engine), the MCP server lists it, the token mask decodes it, and the other
  * providers are sent it, so one schema serves every place a JSON-object tool goes.
