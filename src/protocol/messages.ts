@@ -43,6 +43,8 @@ export interface ToolCallPart {
   argumentsText?: string;
   /** Why `argumentsText` did not parse; set only then, so that the registry can tell the model without parsing it again. */
   argumentsError?: JsonParseFailure;
+  /** A grammar tool's free text as the model wrote it (an OpenAI custom tool call; `arguments` is then `{ input }`), replayed as such. */
+  freeformInput?: string;
 }
 
 export interface SystemMessage {

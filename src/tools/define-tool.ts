@@ -6,6 +6,7 @@ import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../sh
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { checkToolExamples, type ToolExample } from './tool-examples.js';
+import { describeGrammarProblem, grammarInputSchema, type GrammarToolArguments, type ToolGrammar } from './grammar-input.js';
 import { describeToolNameProblem } from './tool-name.js';
 import type { ArgumentLimits, JsonSchemaObject, ToolCallRuleInput, ToolContext, ToolEffect } from './types.js';
 
@@ -103,6 +104,18 @@ export interface JsonToolDefinition<Args, Output, Ctx = unknown> extends ToolDef
 }
 
 /**
+ * A grammar tool: its input is free text in a grammar instead of a JSON object, and `execute`, `confirm` and
+ * `summarize` receive that text. OpenAI Responses gets a `custom` tool with the grammar; the registry, the MCP server,
+ * the token mask and the other providers (Chat Completions included: docs/providers.md) see the object
+ * `{ input: string }` (see grammar-input.ts), so the tool's arguments as recorded and as policies read them are that object.
+ */
+export interface GrammarToolDefinition<Output, Ctx = unknown> extends ToolDefinitionBase<string, Ctx> {
+  /** `regex`: enforced by toolwright (whole-text match, linear time) and declared to OpenAI; `lark`: declared to OpenAI only. */
+  input: { grammar: ToolGrammar };
+  execute: (input: string, context: ToolContext<Ctx>) => Output | Promise<Output>;
+}
+
+/**
  * Any Zod 4 schema (`zod` or `zod/mini`, any 4.x release, from whichever copy of
  * zod the app installed). Typed by shape rather than against one zod release, so
  * that an app's own zod never has to be the copy toolwright was built with.
@@ -176,6 +189,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   readonly examples?: readonly ToolExample[] | undefined;
   /** The definition's `strict`; `undefined` follows the model's `strictTools`. */
   readonly strict?: boolean | undefined;
+  /** A grammar tool's grammar (`defineTool({ input: { grammar } })`); its `inputSchema` is then the one-string-property object. */
+  readonly grammar?: ToolGrammar | undefined;
 }
 
 /**
@@ -187,10 +202,12 @@ export type AnyTool<Ctx = any> = Tool<any, unknown, Ctx>;
 
 /** `defineTool` for tools that all need the same run context; see {@link defineTool.withContext}. */
 export interface DefineToolWithContext<Ctx> {
+  <Output = unknown>(definition: GrammarToolDefinition<Output, Ctx>): Tool<GrammarToolArguments, Output, Ctx>;
   <Schema extends ZodSchemaLike, Output = unknown>(definition: ZodToolDefinition<Schema, Output, Ctx>): Tool<ZodSchemaOutput<Schema>, Output, Ctx>;
   <Args = Record<string, unknown>, Output = unknown>(definition: JsonToolDefinition<Args, Output, Ctx>): Tool<Args, Output, Ctx>;
 }
 
+export function defineTool<Output = unknown, Ctx = unknown>(definition: GrammarToolDefinition<Output, Ctx>): Tool<GrammarToolArguments, Output, Ctx>;
 export function defineTool<Schema extends ZodSchemaLike, Output = unknown, Ctx = unknown>(
   definition: ZodToolDefinition<Schema, Output, Ctx>,
 ): Tool<ZodSchemaOutput<Schema>, Output, Ctx>;
@@ -201,10 +218,15 @@ export function defineTool<Args = Record<string, unknown>, Output = unknown, Ctx
   definition: JsonToolDefinition<Args, Output, Ctx>,
 ): Tool<Args, Output, Ctx>;
 export function defineTool(
-  given: JsonToolDefinition<unknown, unknown> | ZodToolDefinition<ZodSchemaLike, unknown> | SeedToolDefinition<unknown, unknown>,
+  given:
+    | JsonToolDefinition<unknown, unknown>
+    | ZodToolDefinition<ZodSchemaLike, unknown>
+    | SeedToolDefinition<unknown, unknown>
+    | GrammarToolDefinition<unknown, unknown>,
 ): Tool<unknown, unknown> {
   if (!isPlainObject(given)) throw new ToolDefinitionError(undefined, 'defineTool expects an object with name, description, inputSchema, effect and execute.');
-  const { definition, effectDeclared } = fromSeedShape(given);
+  const grammarTool = fromGrammarShape(given);
+  const { definition, effectDeclared } = fromSeedShape(grammarTool?.definition ?? given);
   const name: unknown = definition.name;
   if (typeof name !== 'string') throw new ToolDefinitionError(undefined, 'the tool has no `name` string. Give it a name such as "get_invoices".');
   const nameProblem = describeToolNameProblem(name);
@@ -277,7 +299,7 @@ export function defineTool(
   }
   const examples = definition.examples === undefined ? undefined : checkToolExamples(name, definition.examples, input.schema, input.refine);
 
-  const tool: Tool<unknown, unknown> = {
+  const tool: { -readonly [Key in keyof Tool<unknown, unknown>]: Tool<unknown, unknown>[Key] } = {
     name,
     title: definition.title,
     description: definition.description,
@@ -301,6 +323,7 @@ export function defineTool(
     ...(examples === undefined ? {} : { examples }),
     ...(definition.strict === undefined ? {} : { strict: definition.strict }),
   };
+  if (grammarTool) tool.grammar = grammarTool.grammar;
   return Object.freeze(tool);
 }
 
@@ -316,6 +339,36 @@ defineTool.withContext = function withContext<Ctx>(): DefineToolWithContext<Ctx>
 /** Whether a value has the seed's shape: `input_schema` and `fn` where toolwright's shape has `inputSchema` and `execute`. */
 export function isSeedToolDefinition(value: unknown): value is SeedToolDefinition<unknown, unknown> {
   return isPlainObject(value) && ('input_schema' in value || 'fn' in value) && !('inputSchema' in value) && !('execute' in value);
+}
+
+/**
+ * Maps a grammar tool onto a JSON Schema tool over `{ input: string }` whose functions unwrap the text; `undefined` for
+ * any other shape. The grammar is checked here, so a regex the linear-time engine cannot run is a definition error.
+ */
+function fromGrammarShape(given: Record<string, unknown>): { definition: Record<string, unknown>; grammar: ToolGrammar } | undefined {
+  if (!('input' in given)) return undefined;
+  const name = typeof given.name === 'string' ? given.name : undefined;
+  if ('inputSchema' in given || 'input_schema' in given) {
+    throw new ToolDefinitionError(name, 'has both `input` (a grammar tool) and an input schema. Give one: { input: { grammar } } or inputSchema.');
+  }
+  const input = given.input;
+  const problem = describeGrammarProblem(isPlainObject(input) ? input.grammar : undefined);
+  if (problem !== undefined) throw new ToolDefinitionError(name, `${problem}.`);
+  const raw = (input as { grammar: ToolGrammar }).grammar;
+  const grammar: ToolGrammar = Object.freeze({ syntax: raw.syntax, definition: raw.definition });
+  const { input: _grammarInput, execute, confirm, summarize, ...rest } = given;
+  const text = (args: unknown): string => (args as GrammarToolArguments).input;
+  const definition: Record<string, unknown> = { ...rest, inputSchema: grammarInputSchema(grammar) };
+  if (typeof execute === 'function')
+    definition.execute = (args: unknown, context: unknown) => (execute as (input: string, context: unknown) => unknown)(text(args), context);
+  else definition.execute = execute;
+  if (typeof confirm === 'function')
+    definition.confirm = (args: unknown, call: unknown) => (confirm as (input: string, call: unknown) => unknown)(text(args), call);
+  else if (confirm !== undefined) definition.confirm = confirm;
+  if (typeof summarize === 'function')
+    definition.summarize = (args: unknown, call: unknown) => (summarize as (input: string, call: unknown) => unknown)(text(args), call);
+  else if (summarize !== undefined) definition.summarize = summarize;
+  return { definition, grammar };
 }
 
 /** Maps the seed's shape onto toolwright's; anything else passes through unchanged. */

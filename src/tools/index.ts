@@ -12,6 +12,7 @@ export type {
   ArgumentRefinement,
   ConfirmRule,
   DefineToolWithContext,
+  GrammarToolDefinition,
   JsonToolDefinition,
   SeedToolDefinition,
   Tool,
@@ -22,6 +23,7 @@ export type {
   ZodToolDefinition,
 } from './define-tool.js';
 export { DEFAULT_ARGUMENT_LIMITS } from './argument-limits.js';
+export type { GrammarToolArguments, ToolGrammar, ToolGrammarSyntax } from './grammar-input.js';
 export { approvalText, describeArguments } from './call-summary.js';
 export type { ArgumentsSummary, DecisiveArgument, ShownText } from './call-summary.js';
 export { ToolRegistry, silentLogger, stderrLogger } from './tool-registry.js';

@@ -5,6 +5,7 @@
  * whose text tells the model how to recover, and a `failure` record for the log.
  * @module
  */
+import { grammarMismatchMessage } from './grammar-input.js';
 import { DuplicateToolError, InvalidArgumentError, SchemaEvaluationError, ToolDefinitionError, ToolNotFoundError } from '../shared/errors.js';
 import { isPlainObject } from '../shared/own.js';
 import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded, type JsonParseResult } from '../shared/safe-json.js';
@@ -286,7 +287,9 @@ export class ToolRegistry {
         tool,
         failure: {
           code: 'invalid_arguments',
-          message: invalidArgumentsMessage(tool.name, validation.issues, tool.inputSchema),
+          message:
+            (tool.grammar && grammarMismatchMessage(tool.name, tool.grammar, validation.issues)) ??
+            invalidArgumentsMessage(tool.name, validation.issues, tool.inputSchema),
           retryable: false,
           issues: validation.issues,
         },

@@ -28,7 +28,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './policy': 48,
   './stores': 31,
   './test': 12,
-  './tools': 44,
+  './tools': 48,
 };
 const ROOT_CEILING = 100;
 

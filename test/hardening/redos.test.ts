@@ -146,6 +146,41 @@ describe('ReDoS: catastrophic patterns are validated in linear time', () => {
   });
 });
 
+describe("ReDoS: a grammar tool's regex is validated in linear time", () => {
+  /** The same classics as grammar definitions: the registry anchors each one itself (`^(?:…)$`). */
+  const grammarTools = CATASTROPHIC.map(({ pattern }, index) =>
+    defineTool({
+      name: `grammar_${index}`,
+      description: `Takes text matching ${pattern}.`,
+      effect: 'read',
+      input: { grammar: { syntax: 'regex', definition: pattern.replace(/^\^/u, '').replace(/\$$/u, '') } },
+      execute: (text) => text.length,
+    }),
+  );
+  const registry = new ToolRegistry(grammarTools, { logger: silentLogger });
+
+  it('rejects every attack text and accepts every match while a 5 ms timer never waits a second (~300 ms of attacks)', async () => {
+    const executions: ToolExecution[] = [];
+    const { longestGapMs, ticks } = await longestTimerGap(async () => {
+      const started = performance.now();
+      while (performance.now() - started < 300) {
+        for (const [index, { attack }] of CATASTROPHIC.entries()) {
+          executions.push(await registry.call({ id: `grammar_${index}`, name: `grammar_${index}`, arguments: { input: attack } }));
+          await yieldToTimers();
+        }
+      }
+    });
+    expect(executions.length).toBeGreaterThan(CATASTROPHIC.length);
+    expect(executions.every((execution) => execution.failure?.code === 'invalid_arguments')).toBe(true);
+    expect(ticks).toBeGreaterThan(5);
+    expect(longestGapMs).toBeLessThan(STALL_MS);
+    for (const [index, { match }] of CATASTROPHIC.entries()) {
+      const accepted = await registry.call({ id: `match_${index}`, name: `grammar_${index}`, arguments: { input: match } });
+      expect(accepted.result).toEqual({ content: [{ type: 'text', text: String(match.length) }], isError: false });
+    }
+  });
+});
+
 describe('hostile strings outside patterns are handled in linear time', () => {
   it('answers a 1,000,000-character unknown tool name on the MCP server without stalling (500 tools to suggest from)', async () => {
     // The "did you mean" suggestion compared the name with every tool by edit distance: 100,000 characters against 500

@@ -32,6 +32,17 @@ function items(turn: FakeTurn, sequence: number) {
     });
   }
   (turn.toolCalls ?? []).forEach((call, index) => {
+    if (call.custom) {
+      output.push({
+        type: 'custom_tool_call',
+        id: `ctc_${sequence}_${index + 1}`,
+        call_id: call.id ?? `call_${sequence}_${index + 1}`,
+        name: call.name,
+        input: String(call.arguments),
+        status: 'completed',
+      });
+      return;
+    }
     output.push({
       type: 'function_call',
       id: `fc_${sequence}_${index + 1}`,
@@ -108,6 +119,10 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
         emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
       emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
+    } else if (item.type === 'custom_tool_call') {
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, input: '', status: 'in_progress' } });
+      for (const delta of chunks(item.input, size)) emit('response.custom_tool_call_input.delta', { item_id: item.id, output_index: outputIndex, delta });
+      emit('response.custom_tool_call_input.done', { item_id: item.id, output_index: outputIndex, input: item.input });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
       for (const delta of chunks(item.arguments, size)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });

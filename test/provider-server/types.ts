@@ -13,6 +13,11 @@ export interface FakeToolCall {
   name: string;
   /** An object (sent as JSON text to OpenAI, as `input` to Anthropic), or a raw string sent verbatim (to script broken JSON). */
   arguments: unknown;
+  /**
+   * An OpenAI custom (grammar) tool call: `arguments`, a string, is the raw `input` of a Responses `custom_tool_call`
+   * item (streamed as `response.custom_tool_call_input.delta`s) or a Chat `type: "custom"` tool call. Other wires ignore it.
+   */
+  custom?: boolean;
 }
 
 /** Neutral stop reasons, mapped to each wire's own value unless `wireStopReason` overrides it. */

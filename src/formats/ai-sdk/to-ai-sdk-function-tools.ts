@@ -12,6 +12,7 @@ import type { ToolChoice } from '../../protocol/model-exchange.js';
 import { withObjectRoot } from '../declared-schema.js';
 import { isStrictTool } from '../strict-tools.js';
 import { describedWithExamples } from '../tool-examples-description.js';
+import { grammarFallbackWarnings } from '../grammar-tools.js';
 import { listTools, type ToolSource } from '../tool-source.js';
 
 export interface AISDKFunctionTools {
@@ -47,6 +48,7 @@ export function toAISDKFunctionTools(source: ToolSource, options: AISDKFunctionT
     if (isStrictTool(tool, options.strict ?? false)) declaration.strict = true;
     return declaration;
   });
+  warnings.push(...grammarFallbackWarnings(source, 'ai-sdk'));
   return { tools, warnings };
 }
 

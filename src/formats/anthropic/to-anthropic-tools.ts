@@ -9,6 +9,7 @@ import type { JsonSchemaObject } from '../../tools/types.js';
 import { anthropicStrictLimitWarnings } from '../provider-schema/index.js';
 import { isStrictTool } from '../strict-tools.js';
 import type { ToolSource } from '../tool-source.js';
+import { grammarFallbackWarnings } from '../grammar-tools.js';
 
 export interface AnthropicTools {
   /** The declarations, ready for `tools` in a `messages.create` request. */
@@ -42,5 +43,8 @@ export function toAnthropicTools(source: ToolSource, options: AnthropicToolsOpti
       return declaration;
     },
   );
-  return { tools: declared.tools, warnings: [...declared.warnings, ...anthropicStrictLimitWarnings(strictSchemas)] };
+  return {
+    tools: declared.tools,
+    warnings: [...declared.warnings, ...anthropicStrictLimitWarnings(strictSchemas), ...grammarFallbackWarnings(source, 'anthropic')],
+  };
 }

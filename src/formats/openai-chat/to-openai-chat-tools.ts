@@ -8,6 +8,13 @@ import type { FormatWarning } from '../../protocol/format-warning.js';
 import { isStrictTool } from '../strict-tools.js';
 import { describedWithExamples } from '../tool-examples-description.js';
 import type { ToolSource } from '../tool-source.js';
+import { grammarFallbackWarnings } from '../grammar-tools.js';
+
+/**
+ * Chat Completions has `custom` tools in requests and responses, but its stream chunks carry function calls only, so a
+ * streamed custom call has no documented shape: grammar tools go as functions over their object form on both paths.
+ */
+const CHAT_GRAMMAR_FALLBACK = 'Chat Completions streams no documented custom tool calls (ChatCompletionChunk carries function calls only)';
 
 export interface OpenAIToolsOptions {
   /**
@@ -27,7 +34,7 @@ export interface OpenAIChatTools {
 
 export function toOpenAIChatTools(source: ToolSource, options: OpenAIToolsOptions = {}): OpenAIChatTools {
   const strict = options.strict ?? false;
-  return declareTools(
+  const declared = declareTools(
     source,
     (tool) => (isStrictTool(tool, strict) ? 'openai-strict' : 'openai'),
     (tool, parameters): ChatCompletionFunctionTool => {
@@ -36,4 +43,6 @@ export function toOpenAIChatTools(source: ToolSource, options: OpenAIToolsOption
       return { type: 'function', function: definition };
     },
   );
+  declared.warnings.push(...grammarFallbackWarnings(source, strict ? 'openai-strict' : 'openai', CHAT_GRAMMAR_FALLBACK));
+  return declared;
 }

@@ -7,6 +7,7 @@
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
+import { asCustomToolCallOutput, toOpenAIResponsesCustomToolCallItem } from './openai-responses-custom-tools.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
 
 export interface OpenAIResponsesInput {
@@ -17,6 +18,8 @@ export interface OpenAIResponsesInput {
 export function convertToOpenAIResponsesInput(messages: readonly Message[]): OpenAIResponsesInput {
   const input: ResponseInputItem[] = [];
   const warnings: FormatWarning[] = [];
+  // A grammar tool's call is a `custom_tool_call`, and its result must be the matching `custom_tool_call_output`.
+  const customCallIds = new Set<string>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -37,6 +40,11 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
             continue;
           }
           flushText();
+          if (part.freeformInput !== undefined) {
+            customCallIds.add(part.id);
+            input.push(toOpenAIResponsesCustomToolCallItem(part.id, part.name, part.freeformInput));
+            continue;
+          }
           input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) });
         }
         flushText();
@@ -44,7 +52,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
       }
       case 'tool': {
         const results = toOpenAIResponsesResultItems(message.results.map((part) => ({ callId: part.callId, result: part.result })));
-        input.push(...results.items);
+        input.push(...results.items.map((item) => (customCallIds.has(item.call_id) ? asCustomToolCallOutput(item) : item)));
         warnings.push(...results.warnings);
         break;
       }

@@ -9,6 +9,7 @@ import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-cal
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
+import { grammarToolCallPart } from '../grammar-tools.js';
 import type { ToolSource } from '../tool-source.js';
 
 export interface OpenAIResponsesResponseOptions {
@@ -35,6 +36,9 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
     } else if (item.type === 'function_call') {
       const call = calls[callIndex++];
       if (call) content.push(toolCallPart(call, item.arguments));
+    } else if (item.type === 'custom_tool_call') {
+      callIndex++;
+      content.push(grammarToolCallPart(item.call_id, item.name, item.input));
     }
   }
   const mapped: ModelResponse = {

@@ -9,12 +9,16 @@ import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
 import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
+import { readOpenAIResponsesCustomToolCall } from './openai-responses-custom-tools.js';
+import { GRAMMAR_INPUT_PROPERTY } from '../../tools/grammar-input.js';
 
 export class OpenAIResponsesToolCallStream {
   /** Keyed by `output_index`; `#byItemId` maps the item id used by the delta events. */
   readonly #calls = new Map<number, PartialToolCall>();
   readonly #byItemId = new Map<string, PartialToolCall>();
   readonly #previews = new Map<PartialToolCall, PartialJsonPreview>();
+  /** Calls to grammar tools (`custom_tool_call`): their text is the input itself, never JSON. */
+  readonly #custom = new Set<PartialToolCall>();
   readonly #options: ParseToolCallOptions;
   #text = '';
 
@@ -28,6 +32,17 @@ export class OpenAIResponsesToolCallStream {
       case 'response.output_item.added':
       case 'response.output_item.done': {
         const item = event.item;
+        if (item.type === 'custom_tool_call') {
+          const call = this.#open(event.output_index, item.id);
+          this.#custom.add(call);
+          if (item.call_id) call.id = item.call_id;
+          if (item.name) call.name = item.name;
+          if (event.type === 'response.output_item.done') {
+            this.#setInput(call, item.input);
+            call.done = true;
+          } else if (item.input && call.argumentsText === '') this.#setInput(call, item.input);
+          return;
+        }
         if (item.type !== 'function_call') return;
         const call = this.#open(event.output_index, item.id);
         if (item.call_id) call.id = item.call_id;
@@ -49,6 +64,19 @@ export class OpenAIResponsesToolCallStream {
         const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
         if (event.name && !call.name) call.name = event.name;
         this.#setArguments(call, event.arguments, true);
+        call.done = true;
+        return;
+      }
+      case 'response.custom_tool_call_input.delta': {
+        const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
+        this.#custom.add(call);
+        this.#setInput(call, call.argumentsText + event.delta);
+        return;
+      }
+      case 'response.custom_tool_call_input.done': {
+        const call = this.#byItemId.get(event.item_id) ?? this.#open(event.output_index, event.item_id);
+        this.#custom.add(call);
+        this.#setInput(call, event.input);
         call.done = true;
         return;
       }
@@ -77,6 +105,12 @@ export class OpenAIResponsesToolCallStream {
     call.partialArguments = preview.value(text, final);
   }
 
+  /** A custom call's text so far; shown parsed as the `{ input }` object the registry will validate. */
+  #setInput(call: PartialToolCall, text: string): void {
+    call.argumentsText = text;
+    call.partialArguments = { [GRAMMAR_INPUT_PROPERTY]: text };
+  }
+
   /** The calls so far, in output order (copies). */
   get partialCalls(): PartialToolCall[] {
     return [...this.#calls.values()].sort((a, b) => a.index - b.index).map((call) => ({ ...call }));
@@ -90,6 +124,11 @@ export class OpenAIResponsesToolCallStream {
   /** The calls as the registry takes them; a call whose `call_id` never arrived gets `call_<index>`. */
   toolCalls(): ToolCallRequest[] {
     const read = argumentsReader(this.#options);
-    return this.partialCalls.map((call) => read(call.id || `call_${call.index}`, call.name, call.argumentsText));
+    const custom = new Set([...this.#custom].map((call) => call.index));
+    return this.partialCalls.map((call) =>
+      custom.has(call.index)
+        ? readOpenAIResponsesCustomToolCall({ call_id: call.id || `call_${call.index}`, name: call.name, input: call.argumentsText })
+        : read(call.id || `call_${call.index}`, call.name, call.argumentsText),
+    );
   }
 }

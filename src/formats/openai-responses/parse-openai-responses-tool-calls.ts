@@ -9,6 +9,7 @@
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
+import { readOpenAIResponsesCustomToolCall } from './openai-responses-custom-tools.js';
 
 /** What the parser reads: a whole response, or its `output` items. */
 export type OpenAIResponsesToolCallsInput = Pick<Response, 'output'> | readonly ResponseOutputItem[];
@@ -19,6 +20,7 @@ export function parseOpenAIResponsesToolCalls(input: OpenAIResponsesToolCallsInp
   const calls: ToolCallRequest[] = [];
   for (const item of items) {
     if (item.type === 'function_call') calls.push(read(item.call_id, item.name, item.arguments));
+    else if (item.type === 'custom_tool_call') calls.push(readOpenAIResponsesCustomToolCall(item));
   }
   return calls;
 }

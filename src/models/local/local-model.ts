@@ -20,6 +20,7 @@ import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import type { CompiledGrammar } from '../../decoding/compiled-grammar.js';
 import type { Vocabulary } from '../../decoding/vocabulary.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { grammarFallbackWarnings } from '../../formats/grammar-tools.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
@@ -91,6 +92,7 @@ export class LocalModel implements Model {
     let entry = this.#grammars.get(tool);
     if (!entry) {
       entry = compileGrammar(tool.inputSchema, tool.name, vocabulary, 'the registry still validates the arguments', this.#options.propertyOrder);
+      if (tool.grammar?.syntax === 'lark') entry.warnings.push(...grammarFallbackWarnings([tool], 'local' as never, 'the token mask does not read Lark'));
       this.#grammars.set(tool, entry);
     }
     return entry;

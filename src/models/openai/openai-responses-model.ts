@@ -77,7 +77,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
       warnings.push(...declared.warnings);
-      if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
+      if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice, request.tools);
     }
     if (request.output !== undefined) {
       const output = openAIStructuredOutput(request.output);
