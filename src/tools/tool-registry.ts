@@ -10,9 +10,10 @@ import { isPlainObject } from '../shared/own.js';
 import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded, type JsonParseResult } from '../shared/safe-json.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { closestName } from './closest-name.js';
-import { defineTool, isSeedToolDefinition, type AnyTool, type SeedToolDefinition } from './define-tool.js';
+import { defineTool, isSeedToolDefinition, toolAllowsCaller, type AnyTool, type SeedToolDefinition } from './define-tool.js';
 import {
   abortedMessage,
+  callerNotAllowedMessage,
   argumentsNotObjectMessage,
   argumentsTooDeepMessage,
   argumentsTooLargeMessage,
@@ -44,7 +45,8 @@ export type ToolFailureCode =
   | 'internal_error'
   | 'invalid_output'
   | 'timeout'
-  | 'aborted';
+  | 'aborted'
+  | 'caller_not_allowed';
 
 export interface ToolFailure {
   code: ToolFailureCode;
@@ -262,6 +264,10 @@ export class ToolRegistry {
       };
     }
     const { tool, limits } = entry;
+    const caller = request.caller === undefined ? 'direct' : 'programmatic';
+    if (!toolAllowsCaller(tool, caller)) {
+      return { success: false, tool, failure: { code: 'caller_not_allowed', message: callerNotAllowedMessage(tool.name, caller), retryable: false } };
+    }
     const read = readArguments(tool.name, request, limits);
     if ('failure' in read) return { success: false, tool, failure: read.failure };
     const args = read.value;

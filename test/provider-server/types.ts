@@ -13,6 +13,18 @@ export interface FakeToolCall {
   name: string;
   /** An object (sent as JSON text to OpenAI, as `input` to Anthropic), or a raw string sent verbatim (to script broken JSON). */
   arguments: unknown;
+  /** Made by the turn's `program` (programmatic tool calling): the call carries a `caller` naming it. */
+  fromProgram?: boolean;
+}
+
+/**
+ * Code the provider runs for the model before its calls (programmatic tool calling): an Anthropic `server_tool_use`
+ * block (`code_execution`, input `{ code }`) and a `container`, or an OpenAI Responses `program` item.
+ */
+export interface FakeProgram {
+  /** The server tool use id (Anthropic) or the program's `call_id` (Responses). */
+  id: string;
+  code: string;
 }
 
 /** Neutral stop reasons, mapped to each wire's own value unless `wireStopReason` overrides it. */
@@ -36,6 +48,8 @@ export interface FakeTurn {
    */
   output?: unknown;
   toolCalls?: FakeToolCall[];
+  /** Code the provider ran before the calls; calls with `fromProgram` name it as their caller. */
+  program?: FakeProgram;
   /** Defaults to `tool_calls` when there are tool calls, else `end_turn`. */
   stopReason?: FakeStopReason;
   /** The exact wire value (`finish_reason`, `stop_reason`, or a Responses `incomplete_details.reason`), for reasons without a neutral name. */

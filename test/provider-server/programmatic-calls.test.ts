@@ -1,0 +1,170 @@
+/**
+ * Programmatic tool calling through the real SDKs against the fake provider server: the tools that allow calls from
+ * code are declared as each provider documents (Anthropic `allowed_callers` beside the code execution tool, OpenAI
+ * Responses `allowed_callers` beside `programmatic_tool_calling`), calls made by the provider's code runner keep their
+ * caller, pass the same pipeline as direct calls (a write waits for its confirmation and runs once after approval; a
+ * policy-blocked tool and a direct-only tool are refused), and the provider's own items of the turn are replayed
+ * exactly, with the results in the shape each provider requires.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
+import { resumeAgent } from '../../src/agent/resume-agent.js';
+import { runAgent } from '../../src/agent/run-agent.js';
+import type { RunEvent } from '../../src/agent/run-event.js';
+import { createModel } from '../../src/models/create-model.js';
+import type { ModelOptions } from '../../src/models/model-options.js';
+import { createPolicy } from '../../src/policy/index.js';
+import { toolCallsOf, type ModelResponse, type ModelStreamEvent } from '../../src/protocol/model-exchange.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { startProviderServer, type ProviderServer } from './index.js';
+
+let server: ProviderServer;
+beforeAll(async () => {
+  server = await startProviderServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+const sentEmails: unknown[] = [];
+beforeEach(() => {
+  sentEmails.length = 0;
+});
+
+const regionSchema = { type: 'object', properties: { region: { type: 'string' } }, required: ['region'], additionalProperties: false } as const;
+const emailSchema = { type: 'object', properties: { to: { type: 'string' } }, required: ['to'], additionalProperties: false } as const;
+
+const querySales = defineTool<{ region: string }>({
+  name: 'query_sales',
+  description: 'Revenue of one region.',
+  effect: 'read',
+  inputSchema: regionSchema,
+  allowedCallers: ['direct', 'programmatic'],
+  execute: ({ region }) => `${region}: 100`,
+});
+const sendEmail = defineTool<{ to: string }>({
+  name: 'send_email',
+  description: 'Sends the report.',
+  effect: 'write',
+  confirm: true,
+  inputSchema: emailSchema,
+  allowedCallers: ['programmatic'],
+  execute: ({ to }) => {
+    sentEmails.push(to);
+    return `sent to ${to}`;
+  },
+});
+const deleteAll = defineTool<{ region: string }>({
+  name: 'delete_region',
+  description: 'Deletes a region.',
+  effect: 'write',
+  inputSchema: regionSchema,
+  execute: () => 'deleted',
+});
+const tools = [querySales, sendEmail, deleteAll];
+
+const PROGRAM = { id: 'srvtoolu_1', code: 'for r in ["West"]: await query_sales(region=r)' };
+
+describe('Anthropic programmatic tool calling', () => {
+  const options = (): ModelOptions => ({ apiKey: 'test-key', baseURL: server.anthropicBaseURL });
+
+  it('declares the code execution tool and allowed_callers, and replays the server block, caller and container after approval', async () => {
+    server.enqueue(
+      { text: 'Sending.', program: PROGRAM, toolCalls: [{ id: 'toolu_1', name: 'send_email', arguments: { to: 'boss@example.com' }, fromProgram: true }] },
+      { text: 'Done.' },
+    );
+    const store = createMemoryRunStore();
+    const events: RunEvent[] = [];
+    const common = { model: createModel('anthropic:claude-test', options()), tools, store, onEvent: (event: RunEvent) => events.push(event) };
+    const paused = await runAgent({ ...common, prompt: 'Mail the report.' });
+
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(sentEmails).toEqual([]);
+    expect(server.requests[0]!.body.tools).toEqual([
+      { name: 'query_sales', description: 'Revenue of one region.', input_schema: regionSchema, allowed_callers: ['direct', 'code_execution_20250825'] },
+      { name: 'send_email', description: 'Sends the report.', input_schema: emailSchema, allowed_callers: ['code_execution_20250825'] },
+      { name: 'delete_region', description: 'Deletes a region.', input_schema: regionSchema },
+      { type: 'code_execution_20250825', name: 'code_execution' },
+    ]);
+    expect(server.requests[0]!.body.container).toBeUndefined();
+    expect(events.find((event) => event.type === 'tool_call')).toMatchObject({
+      toolName: 'send_email',
+      caller: { type: 'programmatic', id: 'srvtoolu_1', runner: 'code_execution_20250825' },
+    });
+
+    if (paused.status !== 'awaiting_confirmation') throw new Error('expected a pause');
+    const done = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], common);
+
+    expect(done.status).toBe('completed');
+    expect(sentEmails).toEqual(['boss@example.com']);
+    const second = server.requests[1]!.body;
+    expect(second.container).toBe('container_of_srvtoolu_1');
+    expect(second.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Mail the report.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Sending.' },
+          { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: { code: PROGRAM.code } },
+          {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'send_email',
+            input: { to: 'boss@example.com' },
+            caller: { type: 'code_execution_20250825', tool_id: 'srvtoolu_1' },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'sent to boss@example.com' }], is_error: false }],
+      },
+    ]);
+  });
+
+  it('refuses a policy-blocked tool and a direct-only tool called from code, and tells the code runner why', async () => {
+    server.enqueue(
+      {
+        program: PROGRAM,
+        toolCalls: [
+          { id: 'toolu_1', name: 'query_sales', arguments: { region: 'West' }, fromProgram: true },
+          { id: 'toolu_2', name: 'delete_region', arguments: { region: 'West' }, fromProgram: true },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const policy = createPolicy({ allowTools: ['delete_region', 'send_email'] });
+    const result = await runAgent({ model: createModel('anthropic:claude-test', options()), tools, policy, prompt: 'Totals?' });
+
+    expect(result.status).toBe('completed');
+    const results = server.requests[1]!.body.messages.at(-1).content;
+    expect(results.map((block: any) => [block.tool_use_id, block.is_error ?? false])).toEqual([
+      ['toolu_1', true],
+      ['toolu_2', true],
+    ]);
+    expect(JSON.stringify(results[0].content)).toContain('query_sales');
+    expect(JSON.stringify(results[1].content)).toContain('cannot be called from code');
+    expect(result.steps.flatMap((step) => step.toolCalls.map((call) => call.status))).toEqual(['blocked', 'failed']);
+  });
+
+  it('reads the same calls, caller, server block and container from a stream as from a plain response', async () => {
+    const turn = { program: PROGRAM, toolCalls: [{ id: 'toolu_1', name: 'query_sales', arguments: { region: 'West' }, fromProgram: true }] };
+    server.enqueue(turn, turn);
+    const model = createModel('anthropic:claude-test', options());
+    const request = { messages: [{ role: 'user' as const, content: 'Totals?' }], tools };
+    const plain = await model.generate(request);
+    let streamed: ModelResponse | undefined;
+    for await (const event of model.stream(request) as AsyncIterable<ModelStreamEvent>) if (event.type === 'end') streamed = event.response;
+
+    expect(toolCallsOf(plain)[0]!.caller).toEqual({ type: 'programmatic', id: 'srvtoolu_1', runner: 'code_execution_20250825' });
+    expect(plain.providerItems).toEqual({
+      provider: 'anthropic',
+      items: [{ before: 0, item: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: { code: PROGRAM.code } } }],
+      container: 'container_of_srvtoolu_1',
+    });
+    // A stream carries the input as JSON text, which the part keeps; the call and its caller are the same.
+    expect(streamed!.content).toEqual([{ ...toolCallsOf(plain)[0], argumentsText: '{"region":"West"}' }]);
+    expect(streamed!.providerItems).toEqual(plain.providerItems);
+  });
+});
