@@ -168,3 +168,92 @@ describe('Anthropic programmatic tool calling', () => {
     expect(streamed!.providerItems).toEqual(plain.providerItems);
   });
 });
+
+describe('OpenAI Responses programmatic tool calling', () => {
+  const options = (): ModelOptions => ({ apiKey: 'test-key', baseURL: server.openaiBaseURL });
+  const fnTool = (name: string, description: string, parameters: unknown) => ({ type: 'function', name, description, parameters, strict: false });
+
+  it('declares programmatic_tool_calling and allowed_callers, and replays the program item and callers after approval', async () => {
+    server.enqueue(
+      { program: PROGRAM, toolCalls: [{ id: 'call_1', name: 'send_email', arguments: { to: 'boss@example.com' }, fromProgram: true }] },
+      { text: 'Done.' },
+    );
+    const store = createMemoryRunStore();
+    const events: RunEvent[] = [];
+    const common = { model: createModel('openai-responses:gpt-test', options()), tools, store, onEvent: (event: RunEvent) => events.push(event) };
+    const paused = await runAgent({ ...common, prompt: 'Mail the report.' });
+
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(sentEmails).toEqual([]);
+    expect(server.requests[0]!.body.tools).toEqual([
+      { ...fnTool('query_sales', 'Revenue of one region.', regionSchema), allowed_callers: ['direct', 'programmatic'] },
+      { ...fnTool('send_email', 'Sends the report.', emailSchema), allowed_callers: ['programmatic'] },
+      fnTool('delete_region', 'Deletes a region.', regionSchema),
+      { type: 'programmatic_tool_calling' },
+    ]);
+    expect(events.find((event) => event.type === 'tool_call')).toMatchObject({
+      toolName: 'send_email',
+      caller: { type: 'programmatic', id: 'srvtoolu_1', runner: 'program' },
+    });
+
+    if (paused.status !== 'awaiting_confirmation') throw new Error('expected a pause');
+    const done = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], common);
+
+    expect(done.status).toBe('completed');
+    expect(sentEmails).toEqual(['boss@example.com']);
+    expect(server.requests[1]!.body.input).toEqual([
+      { role: 'user', content: 'Mail the report.' },
+      { type: 'program', id: 'prog_srvtoolu_1', call_id: 'srvtoolu_1', code: PROGRAM.code, fingerprint: 'fp_srvtoolu_1' },
+      {
+        type: 'function_call',
+        call_id: 'call_1',
+        name: 'send_email',
+        arguments: '{"to":"boss@example.com"}',
+        caller: { type: 'program', caller_id: 'srvtoolu_1' },
+      },
+      { type: 'function_call_output', call_id: 'call_1', output: 'sent to boss@example.com', caller: { type: 'program', caller_id: 'srvtoolu_1' } },
+    ]);
+  });
+
+  it('refuses a policy-blocked tool and a direct-only tool called from code, answering the program', async () => {
+    server.enqueue(
+      {
+        program: PROGRAM,
+        toolCalls: [
+          { id: 'call_1', name: 'query_sales', arguments: { region: 'West' }, fromProgram: true },
+          { id: 'call_2', name: 'delete_region', arguments: { region: 'West' }, fromProgram: true },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const policy = createPolicy({ allowTools: ['delete_region', 'send_email'] });
+    const result = await runAgent({ model: createModel('openai-responses:gpt-test', options()), tools, policy, prompt: 'Totals?' });
+
+    expect(result.status).toBe('completed');
+    const outputs = server.requests[1]!.body.input.filter((item: any) => item.type === 'function_call_output');
+    expect(outputs.map((item: any) => [item.call_id, item.caller])).toEqual([
+      ['call_1', { type: 'program', caller_id: 'srvtoolu_1' }],
+      ['call_2', { type: 'program', caller_id: 'srvtoolu_1' }],
+    ]);
+    expect(outputs[1].output).toContain('cannot be called from code');
+    expect(result.steps.flatMap((step) => step.toolCalls.map((call) => call.status))).toEqual(['blocked', 'failed']);
+  });
+
+  it('reads the same calls, callers and program item from a stream as from a plain response', async () => {
+    const turn = { program: PROGRAM, toolCalls: [{ id: 'call_1', name: 'query_sales', arguments: { region: 'West' }, fromProgram: true }] };
+    server.enqueue(turn, turn);
+    const model = createModel('openai-responses:gpt-test', options());
+    const request = { messages: [{ role: 'user' as const, content: 'Totals?' }], tools };
+    const plain = await model.generate(request);
+    let streamed: ModelResponse | undefined;
+    for await (const event of model.stream(request) as AsyncIterable<ModelStreamEvent>) if (event.type === 'end') streamed = event.response;
+
+    expect(toolCallsOf(plain)[0]!.caller).toEqual({ type: 'programmatic', id: 'srvtoolu_1', runner: 'program' });
+    expect(plain.providerItems).toEqual({
+      provider: 'openai-responses',
+      items: [{ before: 0, item: { type: 'program', id: 'prog_srvtoolu_1', call_id: 'srvtoolu_1', code: PROGRAM.code, fingerprint: 'fp_srvtoolu_1' } }],
+    });
+    expect(streamed!.content).toEqual(plain.content);
+    expect(streamed!.providerItems).toEqual(plain.providerItems);
+  });
+});

@@ -31,6 +31,10 @@ function items(turn: FakeTurn, sequence: number) {
       content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }],
     });
   }
+  const program = turn.program;
+  // Programmatic tool calling: the hosted program (its code and the fingerprint a replay must carry back) before its calls.
+  if (program !== undefined)
+    output.push({ type: 'program', id: `prog_${program.id}`, call_id: program.id, code: program.code, fingerprint: `fp_${program.id}` });
   (turn.toolCalls ?? []).forEach((call, index) => {
     output.push({
       type: 'function_call',
@@ -38,6 +42,7 @@ function items(turn: FakeTurn, sequence: number) {
       call_id: call.id ?? `call_${sequence}_${index + 1}`,
       name: call.name,
       arguments: argumentsText(call.arguments),
+      ...(call.fromProgram && program ? { caller: { type: 'program', caller_id: program.id } } : {}),
       status: 'completed',
     });
   });
@@ -108,6 +113,8 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
         emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
       emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
+    } else if (item.type === 'program') {
+      emit('response.output_item.added', { output_index: outputIndex, item });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
       for (const delta of chunks(item.arguments, size)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });

@@ -6,8 +6,10 @@
  */
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { programmaticCallers, responsesCallerParam, responsesItemsBefore } from './openai-responses-programmatic-calls.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
+import type { ProgrammaticCaller } from '../../tools/types.js';
 
 export interface OpenAIResponsesInput {
   input: ResponseInputItem[];
@@ -17,6 +19,8 @@ export interface OpenAIResponsesInput {
 export function convertToOpenAIResponsesInput(messages: readonly Message[]): OpenAIResponsesInput {
   const input: ResponseInputItem[] = [];
   const warnings: FormatWarning[] = [];
+  // The callers of the last assistant turn's calls, which their outputs must name again.
+  let callers = new Map<string, ProgrammaticCaller>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -31,20 +35,32 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
           if (text.length > 0) input.push({ role: 'assistant', content: text.join('\n') });
           text = [];
         };
-        for (const part of message.content) {
+        const partCount = message.content.length;
+        callers = programmaticCallers(message.content);
+        message.content.forEach((part, partIndex) => {
+          const replayed = responsesItemsBefore(message.providerItems, partIndex, partCount);
+          if (replayed.length > 0) flushText();
+          input.push(...replayed);
           if (part.type === 'text') {
             text.push(part.text);
-            continue;
+            return;
           }
           flushText();
-          input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) });
-        }
+          input.push({
+            type: 'function_call',
+            call_id: part.id,
+            name: part.name,
+            arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}),
+            ...responsesCallerParam(part.caller),
+          });
+        });
         flushText();
+        input.push(...responsesItemsBefore(message.providerItems, partCount, partCount));
         break;
       }
       case 'tool': {
         const results = toOpenAIResponsesResultItems(message.results.map((part) => ({ callId: part.callId, result: part.result })));
-        input.push(...results.items);
+        input.push(...results.items.map((item) => ({ ...item, ...responsesCallerParam(callers.get(item.call_id)) })));
         warnings.push(...results.warnings);
         break;
       }

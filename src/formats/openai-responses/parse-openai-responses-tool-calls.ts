@@ -9,6 +9,7 @@
 import type { Response, ResponseOutputItem } from 'openai/resources/responses/responses';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
+import { responsesCaller } from './openai-responses-programmatic-calls.js';
 
 /** What the parser reads: a whole response, or its `output` items. */
 export type OpenAIResponsesToolCallsInput = Pick<Response, 'output'> | readonly ResponseOutputItem[];
@@ -18,7 +19,10 @@ export function parseOpenAIResponsesToolCalls(input: OpenAIResponsesToolCallsInp
   const read = argumentsReader(options);
   const calls: ToolCallRequest[] = [];
   for (const item of items) {
-    if (item.type === 'function_call') calls.push(read(item.call_id, item.name, item.arguments));
+    if (item.type !== 'function_call') continue;
+    const call = read(item.call_id, item.name, item.arguments);
+    const caller = responsesCaller(item);
+    calls.push(caller === undefined ? call : { ...call, caller });
   }
   return calls;
 }
