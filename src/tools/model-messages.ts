@@ -25,11 +25,9 @@ export function unknownToolMessage(name: string, availableTools: readonly string
   return `Unknown tool ${shown}.${hint} Available tools: ${available}. Call one of these by its exact name.`;
 }
 
-/** A call from the provider's code runner to a tool that only the model may call directly, or the other way round. */
-export function callerNotAllowedMessage(toolName: string, caller: 'direct' | 'programmatic'): string {
-  return caller === 'programmatic'
-    ? `Tool "${toolName}" cannot be called from code. Call it directly, as a tool call of your own, outside the code you run.`
-    : `Tool "${toolName}" can only be called from code. Call it from the code you run with the code execution tool, not directly.`;
+/** A call from the provider's code runner to a tool that only the model may call directly (`allowedCallers`). */
+export function callerNotAllowedMessage(toolName: string): string {
+  return `Tool "${toolName}" cannot be called from code. Call it directly, as a tool call of your own, outside the code you run.`;
 }
 
 export function invalidJsonMessage(toolName: string, failure: JsonParseFailure): string {

@@ -264,9 +264,10 @@ export class ToolRegistry {
       };
     }
     const { tool, limits } = entry;
-    const caller = request.caller === undefined ? 'direct' : 'programmatic';
-    if (!toolAllowsCaller(tool, caller)) {
-      return { success: false, tool, failure: { code: 'caller_not_allowed', message: callerNotAllowedMessage(tool.name, caller), retryable: false } };
+    // Only calls from code are checked: the providers that run code keep a code-only tool from being called directly, and on
+    // the others (no code runner) such a tool must stay directly callable.
+    if (request.caller !== undefined && !toolAllowsCaller(tool, 'programmatic')) {
+      return { success: false, tool, failure: { code: 'caller_not_allowed', message: callerNotAllowedMessage(tool.name), retryable: false } };
     }
     const read = readArguments(tool.name, request, limits);
     if ('failure' in read) return { success: false, tool, failure: read.failure };

@@ -6,11 +6,13 @@
  * policy-blocked tool and a direct-only tool are refused), and the provider's own items of the turn are replayed
  * exactly, with the results in the shape each provider requires.
  */
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
 import { resumeAgent } from '../../src/agent/resume-agent.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import type { RunEvent } from '../../src/agent/run-event.js';
+import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
 import type { ModelOptions } from '../../src/models/model-options.js';
 import { createPolicy } from '../../src/policy/index.js';
@@ -255,5 +257,40 @@ describe('OpenAI Responses programmatic tool calling', () => {
     });
     expect(streamed!.content).toEqual(plain.content);
     expect(streamed!.providerItems).toEqual(plain.providerItems);
+  });
+});
+
+describe('providers without a code runner', () => {
+  const expectedWarnings = (provider: string, providerName: string) =>
+    ['query_sales', 'send_email'].map((tool) => ({
+      type: 'unsupported',
+      provider,
+      feature: 'programmatic-tool-calling',
+      path: '/allowedCallers',
+      tool,
+      details: `${providerName} cannot run code that calls tools; "${tool}" is declared as a tool the model calls directly`,
+    }));
+
+  it('OpenAI Chat Completions: plain function tools, a warning per tool, and a code-only tool stays directly callable', async () => {
+    server.enqueue({ text: 'Totals.' });
+    const model = createModel('openai:gpt-test', { apiKey: 'test-key', baseURL: server.openaiBaseURL });
+    const response = await model.generate({ messages: [{ role: 'user', content: 'Totals?' }], tools });
+    expect(server.requests[0]!.body.tools.map((tool: any) => tool.function.name)).toEqual(['query_sales', 'send_email', 'delete_region']);
+    expect(server.requests[0]!.body.tools.every((tool: any) => !('allowed_callers' in tool) && !('allowed_callers' in tool.function))).toBe(true);
+    expect(response.warnings).toEqual(expectedWarnings('openai', 'OpenAI Chat Completions'));
+
+    server.enqueue({ toolCalls: [{ id: 'call_1', name: 'send_email', arguments: { to: 'boss@example.com' } }] });
+    const paused = await runAgent({ model, tools, prompt: 'Mail the report.' });
+    // Called directly, the code-only tool is not refused: it asks for its confirmation as any write with `confirm` does.
+    expect(paused.status).toBe('awaiting_confirmation');
+  });
+
+  it('AI SDK models: plain function tools and a warning per tool', async () => {
+    server.enqueue({ text: 'Totals.' });
+    const model = fromAISDKModel(createGoogleGenerativeAI({ baseURL: server.geminiBaseURL, apiKey: 'test-key' })('gemini-test'));
+    const response = await model.generate({ messages: [{ role: 'user', content: 'Totals?' }], tools });
+    const declared = server.requests[0]!.body.tools[0].functionDeclarations;
+    expect(declared.map((tool: any) => Object.keys(tool).sort())).toEqual([0, 1, 2].map(() => ['description', 'name', 'parametersJsonSchema']));
+    expect(response.warnings).toEqual(expectedWarnings('ai-sdk', 'An AI SDK model'));
   });
 });
