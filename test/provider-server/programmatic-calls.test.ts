@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
 import { resumeAgent } from '../../src/agent/resume-agent.js';
 import { runAgent } from '../../src/agent/run-agent.js';
+import { resumeAgentStream, streamAgent } from '../../src/agent/streaming/stream-agent.js';
 import type { RunEvent } from '../../src/agent/run-event.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -257,6 +258,35 @@ describe('OpenAI Responses programmatic tool calling', () => {
     });
     expect(streamed!.content).toEqual(plain.content);
     expect(streamed!.providerItems).toEqual(plain.providerItems);
+  });
+});
+
+describe.each([
+  ['anthropic:claude-test', () => server.anthropicBaseURL],
+  ['openai-responses:gpt-test', () => server.openaiBaseURL],
+])('streamAgent over %s', (spec, baseURL) => {
+  it('pauses a write called from code, runs it once after approval, and replays the same history as a plain run', async () => {
+    server.enqueue(
+      { program: PROGRAM, toolCalls: [{ id: 'toolu_1', name: 'send_email', arguments: { to: 'boss@example.com' }, fromProgram: true }] },
+      { text: 'Done.' },
+    );
+    const store = createMemoryRunStore();
+    const common = { model: createModel(spec, { apiKey: 'test-key', baseURL: baseURL() }), tools, store };
+    const run = streamAgent({ ...common, prompt: 'Mail the report.' });
+    for await (const _event of run);
+    const paused = await run.result;
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(sentEmails).toEqual([]);
+    if (paused.status !== 'awaiting_confirmation') throw new Error('expected a pause');
+
+    const resumed = resumeAgentStream(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], common);
+    for await (const _event of resumed);
+    expect((await resumed.result).status).toBe('completed');
+    expect(sentEmails).toEqual(['boss@example.com']);
+    const history = JSON.stringify(server.requests[1]!.body);
+    // The provider's own item of the turn and the call's caller went back as received.
+    expect(history).toContain(spec.startsWith('anthropic') ? '"type":"server_tool_use","id":"srvtoolu_1"' : '"fingerprint":"fp_srvtoolu_1"');
+    expect(history).toContain(spec.startsWith('anthropic') ? '"tool_id":"srvtoolu_1"' : '"caller_id":"srvtoolu_1"');
   });
 });
 
