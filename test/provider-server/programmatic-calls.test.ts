@@ -290,6 +290,47 @@ describe.each([
   });
 });
 
+describe('a finished program replayed in a later request', () => {
+  const finished = { text: 'Before.', program: { ...PROGRAM, result: 'West: 100' } };
+  async function replay(spec: string, baseURL: string, stream: boolean): Promise<any> {
+    server.enqueue(finished, { text: 'ok' });
+    const model = createModel(spec, { apiKey: 'test-key', baseURL });
+    const request = { messages: [{ role: 'user' as const, content: 'Totals?' }], tools };
+    let response: ModelResponse | undefined;
+    if (stream) for await (const event of model.stream(request) as AsyncIterable<ModelStreamEvent>) response = event.type === 'end' ? event.response : response;
+    else response = await model.generate(request);
+    const assistant = { role: 'assistant' as const, content: response!.content, providerItems: response!.providerItems! };
+    await model.generate({ ...request, messages: [...request.messages, assistant, { role: 'user', content: 'And?' }] });
+    return server.requests.at(-1)!.body;
+  }
+
+  it.each([false, true])('Anthropic (streamed: %s): the server_tool_use and code_execution_tool_result blocks, and the container', async (stream) => {
+    const body = await replay('anthropic:claude-test', server.anthropicBaseURL, stream);
+    expect(body.container).toBe('container_of_srvtoolu_1');
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Before.' },
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'code_execution', input: { code: PROGRAM.code } },
+        {
+          type: 'code_execution_tool_result',
+          tool_use_id: 'srvtoolu_1',
+          content: { type: 'code_execution_result', stdout: 'West: 100', stderr: '', return_code: 0, content: [] },
+        },
+      ],
+    });
+  });
+
+  it.each([false, true])('OpenAI Responses (streamed: %s): the program and program_output items', async (stream) => {
+    const body = await replay('openai-responses:gpt-test', server.openaiBaseURL, stream);
+    expect(body.input.slice(1, 4)).toEqual([
+      { role: 'assistant', content: 'Before.' },
+      { type: 'program', id: 'prog_srvtoolu_1', call_id: 'srvtoolu_1', code: PROGRAM.code, fingerprint: 'fp_srvtoolu_1' },
+      { type: 'program_output', id: 'progout_srvtoolu_1', call_id: 'srvtoolu_1', result: 'West: 100', status: 'completed' },
+    ]);
+  });
+});
+
 describe('providers without a code runner', () => {
   const expectedWarnings = (provider: string, providerName: string) =>
     ['query_sales', 'send_email'].map((tool) => ({

@@ -71,6 +71,10 @@ function blocks(turn: FakeTurn, sequence: number) {
       raw: argumentsText(call.arguments),
     }),
   );
+  if (program?.result !== undefined) {
+    const result = { type: 'code_execution_result', stdout: program.result, stderr: '', return_code: 0, content: [] };
+    content.push({ type: 'code_execution_tool_result', tool_use_id: program.id, content: result });
+  }
   return content;
 }
 
@@ -118,6 +122,8 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
       for (const thinking of chunks(block.thinking, size)) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
       emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'code_execution_tool_result') {
+      emit('content_block_start', { index, content_block: block });
     } else if (block.type === 'server_tool_use') {
       emit('content_block_start', { index, content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} } });
       for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });

@@ -46,6 +46,8 @@ function items(turn: FakeTurn, sequence: number) {
       status: 'completed',
     });
   });
+  if (program?.result !== undefined)
+    output.push({ type: 'program_output', id: `progout_${program.id}`, call_id: program.id, result: program.result, status: 'completed' });
   return output;
 }
 
@@ -113,7 +115,7 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
         emit('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta, logprobs: [] });
       emit('response.output_text.done', { item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id: item.id, output_index: outputIndex, content_index: 0, part: { ...part, text } });
-    } else if (item.type === 'program') {
+    } else if (item.type === 'program' || item.type === 'program_output') {
       emit('response.output_item.added', { output_index: outputIndex, item });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });

@@ -25,6 +25,8 @@ export interface FakeProgram {
   /** The server tool use id (Anthropic) or the program's `call_id` (Responses). */
   id: string;
   code: string;
+  /** The program's output, sent after the calls: an Anthropic `code_execution_tool_result` block, a Responses `program_output` item. */
+  result?: string;
 }
 
 /** Neutral stop reasons, mapped to each wire's own value unless `wireStopReason` overrides it. */
