@@ -7,6 +7,9 @@
  * exactly, with the results in the shape each provider requires.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
 import { resumeAgent } from '../../src/agent/resume-agent.js';
@@ -79,8 +82,15 @@ describe('Anthropic programmatic tool calling', () => {
     );
     const store = createMemoryRunStore();
     const events: RunEvent[] = [];
-    const common = { model: createModel('anthropic:claude-test', options()), tools, store, onEvent: (event: RunEvent) => events.push(event) };
+    const recordDir = mkdtempSync(join(tmpdir(), 'tw-programmatic-'));
+    const common = { model: createModel('anthropic:claude-test', options()), tools, store, recordDir, onEvent: (event: RunEvent) => events.push(event) };
     const paused = await runAgent({ ...common, prompt: 'Mail the report.' });
+    const recorded = readFileSync(paused.recordPath!, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(recorded.find((event) => event.type === 'tool_call')).toMatchObject({ caller: { type: 'programmatic', id: 'srvtoolu_1' } });
+    rmSync(recordDir, { recursive: true, force: true });
 
     expect(paused.status).toBe('awaiting_confirmation');
     expect(sentEmails).toEqual([]);
@@ -124,6 +134,29 @@ describe('Anthropic programmatic tool calling', () => {
         content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'sent to boss@example.com' }], is_error: false }],
       },
     ]);
+  });
+
+  it('prepares a paused call from code again on resume: a tool that no longer allows code refuses it, and it never runs', async () => {
+    server.enqueue(
+      { program: PROGRAM, toolCalls: [{ id: 'toolu_1', name: 'send_email', arguments: { to: 'boss@example.com' }, fromProgram: true }] },
+      { text: 'Done.' },
+    );
+    const store = createMemoryRunStore();
+    const model = createModel('anthropic:claude-test', options());
+    const paused = await runAgent({ model, tools, store, prompt: 'Mail the report.' });
+    if (paused.status !== 'awaiting_confirmation') throw new Error('expected a pause');
+    const { allowedCallers: _allowed, ...directOnly } = sendEmail;
+    const resumed = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], {
+      model,
+      store,
+      tools: [querySales, directOnly, deleteAll],
+    });
+
+    expect(resumed.status).toBe('completed');
+    expect(sentEmails).toEqual([]);
+    const result = server.requests[1]!.body.messages.at(-1).content[0];
+    expect(result).toMatchObject({ tool_use_id: 'toolu_1', is_error: true });
+    expect(JSON.stringify(result.content)).toContain('cannot be called from code');
   });
 
   it('refuses a policy-blocked tool and a direct-only tool called from code, and tells the code runner why', async () => {
