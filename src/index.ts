@@ -58,6 +58,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ProviderTurnItems,
   StopReason,
   SystemMessage,
   TextPart,

@@ -153,6 +153,7 @@ export class ModelStep {
     state.steps.push(step);
     if (kind === 'model') {
       const assistant: AssistantMessage = { role: 'assistant', content: response.content };
+      if (response.providerItems !== undefined) assistant.providerItems = response.providerItems;
       state.messages.push(assistant);
     }
     return step;

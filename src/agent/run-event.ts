@@ -7,7 +7,7 @@ import type { ModelResponse, ToolChoice } from '../protocol/model-exchange.js';
 import type { Message } from '../protocol/messages.js';
 import type { PolicyFlag, RemovedValue, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
-import type { ToolResult } from '../tools/types.js';
+import type { ProgrammaticCaller, ToolResult } from '../tools/types.js';
 import type { ValidationIssue } from '../tools/validation-issues.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, AgentUsage, PendingConfirmation, ToolCallStatus } from './agent-result.js';
@@ -44,7 +44,17 @@ export type RunEvent =
     }
   | { type: 'model_response'; step: number; response: Omit<ModelResponse, 'raw'>; raw: unknown; costUsd: number; durationMs: number }
   | { type: 'model_error'; step: number; error: RecordedError; durationMs: number }
-  | { type: 'tool_call'; step: number; callKey: string; callId: string; toolName: string; arguments: unknown; argumentsText?: string }
+  | {
+      type: 'tool_call';
+      step: number;
+      callKey: string;
+      callId: string;
+      toolName: string;
+      arguments: unknown;
+      argumentsText?: string;
+      /** Set when the provider's code runner made the call (programmatic tool calling). */
+      caller?: ProgrammaticCaller;
+    }
   | {
       type: 'tool_result';
       step: number;

@@ -16,6 +16,7 @@ import type { ToolCallPart } from '../protocol/messages.js';
  */
 export function toolCallPart(call: ToolCallRequest, rawText: string | undefined = call.argumentsText): ToolCallPart {
   const part: ToolCallPart = { type: 'tool-call', id: call.id, name: call.name, arguments: call.arguments };
+  if (call.caller !== undefined) part.caller = call.caller;
   if (rawText === undefined) return part;
   part.argumentsText = rawText;
   // Strict mode parsed the text already to restore its nulls; parsing it again would undo that.

@@ -12,7 +12,7 @@
  * @module
  */
 import type { JsonParseFailure } from '../shared/safe-json.js';
-import type { ToolResult } from '../tools/types.js';
+import type { ProgrammaticCaller, ToolResult } from '../tools/types.js';
 
 export interface TextPart {
   type: 'text';
@@ -45,6 +45,20 @@ export interface ToolCallPart {
   argumentsError?: JsonParseFailure;
   /** A grammar tool's free text as the model wrote it (an OpenAI custom tool call; `arguments` is then `{ input }`), replayed as such. */
   freeformInput?: string;
+  /** Set when the provider's code runner made the call (programmatic tool calling); kept in the record's `tool_call` event. */
+  caller?: ProgrammaticCaller;
+}
+
+/**
+ * What a provider ran on its side during a turn (code it executed for programmatic tool calls, their results): opaque
+ * items replayed to the same provider exactly as received, at the place they held among the turn's parts.
+ */
+export interface ProviderTurnItems {
+  provider: 'anthropic' | 'openai-responses';
+  /** Each item as the provider sent it, with the index of the content part it came before (`content.length`: after all). */
+  items: { before: number; item: unknown }[];
+  /** Anthropic: the code-execution container the next request must name (`container`). */
+  container?: string;
 }
 
 export interface SystemMessage {
@@ -60,6 +74,8 @@ export interface UserMessage {
 export interface AssistantMessage {
   role: 'assistant';
   content: (TextPart | ToolCallPart)[];
+  /** What the provider ran on its side in this turn (programmatic tool calling), replayed to it exactly as received. */
+  providerItems?: ProviderTurnItems;
 }
 
 /** The result of one tool call, matched to its call by id. */

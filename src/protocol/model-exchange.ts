@@ -7,7 +7,7 @@
 import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning } from './format-warning.js';
-import type { Message, TextPart, ToolCallPart } from './messages.js';
+import type { Message, ProviderTurnItems, TextPart, ToolCallPart } from './messages.js';
 
 /**
  * The schema a final answer must follow, as providers receive it: OpenAI Chat `response_format` and Responses `text.format`
@@ -70,6 +70,8 @@ export interface ModelResponse {
    * The answer is also in `content`, as its JSON text.
    */
   output?: { value: unknown };
+  /** What the provider ran on its side (programmatic tool calling); the agent keeps it on the turn's assistant message. */
+  providerItems?: ProviderTurnItems;
 }
 
 /** Streamed pieces of one response; they fold into the `end` event's response, whose content holds the same call parts. */

@@ -8,7 +8,7 @@ import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limit
 import { checkToolExamples, type ToolExample } from './tool-examples.js';
 import { describeGrammarProblem, grammarInputSchema, type GrammarToolArguments, type ToolGrammar } from './grammar-input.js';
 import { describeToolNameProblem } from './tool-name.js';
-import type { ArgumentLimits, JsonSchemaObject, ToolCallRuleInput, ToolContext, ToolEffect } from './types.js';
+import type { ArgumentLimits, JsonSchemaObject, ToolCallRuleInput, ToolCallerKind, ToolContext, ToolEffect } from './types.js';
 
 /**
  * Whether a call needs a person's approval first: always, never, or decided from the arguments and the run's context (a function asks unless it
@@ -94,6 +94,12 @@ interface ToolDefinitionBase<Args, Ctx> {
   examples?: readonly Record<string, unknown>[];
   /** Declare this tool strict (provider-side constrained decoding), whatever the model's `strictTools` says. Default: the model's `strictTools`. */
   strict?: boolean;
+  /**
+   * Who may call the tool: the model directly (`'direct'`), code the provider runs for the model (`'programmatic'`:
+   * Anthropic's code execution, OpenAI's programmatic tool calling), or both. Default `['direct']`. Every call, whoever
+   * makes it, passes the same registry, policy, confirmations and budgets.
+   */
+  allowedCallers?: readonly ToolCallerKind[];
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
@@ -184,6 +190,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   readonly origin: ToolOrigin;
   /** For Zod-defined tools: runs Zod after JSON Schema validation, for refinements and transforms. */
   readonly refineArguments: ArgumentRefinement | undefined;
+  /** The definition's `allowedCallers`; absent (direct calls only) on a tool object built by hand. */
+  readonly allowedCallers?: readonly ToolCallerKind[] | undefined;
   readonly execute: (args: Args, context: ToolContext<Ctx>) => Output | Promise<Output>;
   /** The definition's `examples`, checked against the input schema and frozen; absent on a tool object built by hand. */
   readonly examples?: readonly ToolExample[] | undefined;
@@ -282,6 +290,7 @@ export function defineTool(
       `\`schemaDialect\` must be one of ${SCHEMA_DIALECTS.map((dialect) => `"${dialect}"`).join(', ')} (got ${JSON.stringify(schemaDialect)}).`,
     );
   }
+  const allowedCallers = checkedAllowedCallers(name, definition.allowedCallers);
   const dialect = { dialect: schemaDialect as SchemaDialect | undefined };
   const input = toJsonSchema(name, 'inputSchema', definition.inputSchema, 'input', dialect);
   if (input.schema.type !== undefined && input.schema.type !== 'object') {
@@ -319,12 +328,28 @@ export function defineTool(
     hints: Object.freeze({ ...definition.hints }),
     origin: Object.freeze(definition.origin === undefined ? { kind: 'local' as const } : { ...definition.origin }),
     refineArguments: input.refine,
+    ...(allowedCallers === undefined ? {} : { allowedCallers }),
     execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
     ...(examples === undefined ? {} : { examples }),
     ...(definition.strict === undefined ? {} : { strict: definition.strict }),
   };
   if (grammarTool) tool.grammar = grammarTool.grammar;
   return Object.freeze(tool);
+}
+
+const CALLER_KINDS: readonly ToolCallerKind[] = ['direct', 'programmatic'];
+
+function checkedAllowedCallers(name: string, given: unknown): readonly ToolCallerKind[] | undefined {
+  if (given === undefined) return undefined;
+  if (!Array.isArray(given) || given.length === 0 || !given.every((kind) => CALLER_KINDS.includes(kind as ToolCallerKind))) {
+    throw new ToolDefinitionError(name, '`allowedCallers` must be a non-empty array of "direct" and "programmatic", such as ["direct", "programmatic"].');
+  }
+  return Object.freeze([...new Set(given as ToolCallerKind[])]);
+}
+
+/** Whether the tool takes calls of this kind (`allowedCallers`, default direct only). */
+export function toolAllowsCaller(tool: Pick<AnyTool, 'allowedCallers'>, kind: ToolCallerKind): boolean {
+  return (tool.allowedCallers ?? ['direct']).includes(kind);
 }
 
 /**

@@ -25,6 +25,11 @@ export function unknownToolMessage(name: string, availableTools: readonly string
   return `Unknown tool ${shown}.${hint} Available tools: ${available}. Call one of these by its exact name.`;
 }
 
+/** A call from the provider's code runner to a tool that only the model may call directly (`allowedCallers`). */
+export function callerNotAllowedMessage(toolName: string): string {
+  return `Tool "${toolName}" cannot be called from code. Call it directly, as a tool call of your own, outside the code you run.`;
+}
+
 export function invalidJsonMessage(toolName: string, failure: JsonParseFailure): string {
   const where = failure.line !== undefined ? ` at line ${failure.line}, column ${failure.column}` : '';
   const excerpt = failure.excerpt !== undefined ? ` Near: ${failure.excerpt}` : '';

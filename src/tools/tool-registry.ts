@@ -11,9 +11,10 @@ import { isPlainObject } from '../shared/own.js';
 import { checkJsonText, inspectJsonValue, safeParseJson, type JsonLimitExceeded, type JsonParseResult } from '../shared/safe-json.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
 import { closestName } from './closest-name.js';
-import { defineTool, isSeedToolDefinition, type AnyTool, type SeedToolDefinition } from './define-tool.js';
+import { defineTool, isSeedToolDefinition, toolAllowsCaller, type AnyTool, type SeedToolDefinition } from './define-tool.js';
 import {
   abortedMessage,
+  callerNotAllowedMessage,
   argumentsNotObjectMessage,
   argumentsTooDeepMessage,
   argumentsTooLargeMessage,
@@ -45,7 +46,8 @@ export type ToolFailureCode =
   | 'internal_error'
   | 'invalid_output'
   | 'timeout'
-  | 'aborted';
+  | 'aborted'
+  | 'caller_not_allowed';
 
 export interface ToolFailure {
   code: ToolFailureCode;
@@ -263,6 +265,11 @@ export class ToolRegistry {
       };
     }
     const { tool, limits } = entry;
+    // Only calls from code are checked: the providers that run code keep a code-only tool from being called directly, and on
+    // the others (no code runner) such a tool must stay directly callable.
+    if (request.caller !== undefined && !toolAllowsCaller(tool, 'programmatic')) {
+      return { success: false, tool, failure: { code: 'caller_not_allowed', message: callerNotAllowedMessage(tool.name), retryable: false } };
+    }
     const read = readArguments(tool.name, request, limits);
     if ('failure' in read) return { success: false, tool, failure: read.failure };
     const args = read.value;

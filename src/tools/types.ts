@@ -80,6 +80,20 @@ export interface ToolCallRequest {
   argumentsText?: string;
   /** Why `argumentsText` did not parse, when whoever parsed it already knows (then `arguments` is absent). */
   argumentsError?: JsonParseFailure;
+  /** Set when code the provider ran made the call (programmatic tool calling); absent for a call the model made directly. */
+  caller?: ProgrammaticCaller;
+}
+
+/** Who may call a tool: the model directly, or code the provider runs for the model (`defineTool({ allowedCallers })`). */
+export type ToolCallerKind = 'direct' | 'programmatic';
+
+/** The provider's code run that made a call: its id (Anthropic `server_tool_use` id, OpenAI `program` call id) and tool type. */
+export interface ProgrammaticCaller {
+  type: 'programmatic';
+  /** The id of the provider's code run (`srvtoolu_…`, the `program` item's `call_id`), echoed back with the result. */
+  id: string;
+  /** The provider's name for the code runner (`code_execution_20250825`; `program` for OpenAI), replayed as received. */
+  runner: string;
 }
 
 /**

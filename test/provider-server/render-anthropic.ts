@@ -56,15 +56,25 @@ function blocks(turn: FakeTurn, sequence: number) {
   const content: any[] = [];
   if (turn.reasoning !== undefined) content.push({ type: 'thinking', thinking: turn.reasoning, signature: `sig_${sequence}` });
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
+  const program = turn.program;
+  if (program !== undefined) {
+    const input = { code: program.code };
+    content.push({ type: 'server_tool_use', id: program.id, name: 'code_execution', input, raw: JSON.stringify(input) });
+  }
   (turn.toolCalls ?? []).forEach((call, index) =>
     content.push({
       type: 'tool_use',
       id: call.id ?? `toolu_${sequence}_${index + 1}`,
       name: call.name,
       input: inputOf(call.arguments),
+      ...(call.fromProgram && program ? { caller: { type: 'code_execution_20250825', tool_id: program.id } } : {}),
       raw: argumentsText(call.arguments),
     }),
   );
+  if (program?.result !== undefined) {
+    const result = { type: 'code_execution_result', stdout: program.result, stderr: '', return_code: 0, content: [] };
+    content.push({ type: 'code_execution_tool_result', tool_use_id: program.id, content: result });
+  }
   return content;
 }
 
@@ -78,7 +88,13 @@ export function renderAnthropic(turn: FakeTurn, request: any, sequence: number):
     stop_reason: stopReason(turn),
     stop_sequence: null,
     usage: usageOf(turn, (turn.usage ?? DEFAULT_USAGE).outputTokens),
+    ...containerOf(turn),
   };
+}
+
+/** The code execution container, on a message whose turn ran a program (Anthropic returns it with the message). */
+function containerOf(turn: FakeTurn): { container?: { id: string; expires_at: string } } {
+  return turn.program === undefined ? {} : { container: { id: `container_of_${turn.program.id}`, expires_at: '2026-12-31T00:00:00Z' } };
 }
 
 export function streamAnthropic(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
@@ -106,14 +122,20 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
       for (const thinking of chunks(block.thinking, size)) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
       emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
+    } else if (block.type === 'code_execution_tool_result') {
+      emit('content_block_start', { index, content_block: block });
+    } else if (block.type === 'server_tool_use') {
+      emit('content_block_start', { index, content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} } });
+      for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     } else {
-      emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      const caller = block.caller === undefined ? {} : { caller: block.caller };
+      emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {}, ...caller } });
       for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     }
     emit('content_block_stop', { index });
   });
   emit('message_delta', {
-    delta: { stop_reason: stopReason(turn), stop_sequence: null },
+    delta: { stop_reason: stopReason(turn), stop_sequence: null, ...containerOf(turn) },
     usage: { output_tokens: (turn.usage ?? DEFAULT_USAGE).outputTokens },
   });
   emit('message_stop', {});

@@ -31,6 +31,10 @@ function items(turn: FakeTurn, sequence: number) {
       content: [{ type: 'output_text', text: turn.text, annotations: [], logprobs: [] }],
     });
   }
+  const program = turn.program;
+  // Programmatic tool calling: the hosted program (its code and the fingerprint a replay must carry back) before its calls.
+  if (program !== undefined)
+    output.push({ type: 'program', id: `prog_${program.id}`, call_id: program.id, code: program.code, fingerprint: `fp_${program.id}` });
   (turn.toolCalls ?? []).forEach((call, index) => {
     if (call.custom) {
       output.push({
@@ -49,9 +53,12 @@ function items(turn: FakeTurn, sequence: number) {
       call_id: call.id ?? `call_${sequence}_${index + 1}`,
       name: call.name,
       arguments: argumentsText(call.arguments),
+      ...(call.fromProgram && program ? { caller: { type: 'program', caller_id: program.id } } : {}),
       status: 'completed',
     });
   });
+  if (program?.result !== undefined)
+    output.push({ type: 'program_output', id: `progout_${program.id}`, call_id: program.id, result: program.result, status: 'completed' });
   return output;
 }
 
@@ -123,6 +130,8 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, input: '', status: 'in_progress' } });
       for (const delta of chunks(item.input, size)) emit('response.custom_tool_call_input.delta', { item_id: item.id, output_index: outputIndex, delta });
       emit('response.custom_tool_call_input.done', { item_id: item.id, output_index: outputIndex, input: item.input });
+    } else if (item.type === 'program' || item.type === 'program_output') {
+      emit('response.output_item.added', { output_index: outputIndex, item });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
       for (const delta of chunks(item.arguments, size)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });

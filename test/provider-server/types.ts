@@ -18,6 +18,20 @@ export interface FakeToolCall {
    * item (streamed as `response.custom_tool_call_input.delta`s) or a Chat `type: "custom"` tool call. Other wires ignore it.
    */
   custom?: boolean;
+  /** Made by the turn's `program` (programmatic tool calling): the call carries a `caller` naming it. */
+  fromProgram?: boolean;
+}
+
+/**
+ * Code the provider runs for the model before its calls (programmatic tool calling): an Anthropic `server_tool_use`
+ * block (`code_execution`, input `{ code }`) and a `container`, or an OpenAI Responses `program` item.
+ */
+export interface FakeProgram {
+  /** The server tool use id (Anthropic) or the program's `call_id` (Responses). */
+  id: string;
+  code: string;
+  /** The program's output, sent after the calls: an Anthropic `code_execution_tool_result` block, a Responses `program_output` item. */
+  result?: string;
 }
 
 /** Neutral stop reasons, mapped to each wire's own value unless `wireStopReason` overrides it. */
@@ -41,6 +55,8 @@ export interface FakeTurn {
    */
   output?: unknown;
   toolCalls?: FakeToolCall[];
+  /** Code the provider ran before the calls; calls with `fromProgram` name it as their caller. */
+  program?: FakeProgram;
   /** Defaults to `tool_calls` when there are tool calls, else `end_turn`. */
   stopReason?: FakeStopReason;
   /** The exact wire value (`finish_reason`, `stop_reason`, or a Responses `incomplete_details.reason`), for reasons without a neutral name. */

@@ -63,6 +63,7 @@ export function toolCallEvent(step: number, callKey: string, request: ToolCallRe
     toolName: request.name,
     arguments: request.arguments,
     ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}),
+    ...(request.caller !== undefined ? { caller: request.caller } : {}),
   };
 }
 

@@ -136,6 +136,7 @@ export function jsonSafeRequest(request: ToolCallRequest): ToolCallRequest {
   if (request.arguments !== undefined) copy.arguments = toJson(request.arguments);
   if (request.argumentsText !== undefined) copy.argumentsText = request.argumentsText;
   if (request.argumentsError !== undefined) copy.argumentsError = request.argumentsError;
+  if (request.caller !== undefined) copy.caller = { ...request.caller };
   return copy;
 }
 

@@ -5,13 +5,16 @@
  * @module
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolCallRequest } from '../../tools/types.js';
+import type { ProgrammaticCaller, ToolCallRequest } from '../../tools/types.js';
 import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
+import { anthropicCaller } from './anthropic-programmatic-calls.js';
 
 interface Entry extends PartialToolCall {
   /** The `input` of the start block, used when no JSON delta follows. */
   initialInput: unknown;
+  /** Set when the provider's code runner made the call. */
+  caller?: ProgrammaticCaller | undefined;
 }
 
 export class AnthropicToolCallStream {
@@ -40,6 +43,7 @@ export class AnthropicToolCallStream {
             partialArguments: block.input,
             done: false,
             initialInput: block.input,
+            caller: anthropicCaller(block),
           });
         } else if (block.type === 'text') {
           this.#text += block.text;
@@ -77,7 +81,7 @@ export class AnthropicToolCallStream {
 
   /** The calls so far, in block order (copies). */
   get partialCalls(): PartialToolCall[] {
-    return [...this.#calls.values()].sort((a, b) => a.index - b.index).map(({ initialInput: _initial, ...call }) => call);
+    return [...this.#calls.values()].sort((a, b) => a.index - b.index).map(({ initialInput: _initial, caller: _caller, ...call }) => call);
   }
 
   /** The text received so far. */
@@ -98,10 +102,11 @@ export class AnthropicToolCallStream {
   toolCalls(): ToolCallRequest[] {
     return [...this.#calls.values()]
       .sort((a, b) => a.index - b.index)
-      .map((call) =>
-        call.argumentsText.trim() === ''
+      .map((call) => ({
+        ...(call.argumentsText.trim() === ''
           ? { id: call.id, name: call.name, arguments: call.initialInput }
-          : { id: call.id, name: call.name, argumentsText: call.argumentsText },
-      );
+          : { id: call.id, name: call.name, argumentsText: call.argumentsText }),
+        ...(call.caller ? { caller: call.caller } : {}),
+      }));
   }
 }

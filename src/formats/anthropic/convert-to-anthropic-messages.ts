@@ -10,6 +10,7 @@
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { objectCallInput } from '../object-call-input.js';
+import { anthropicCallerParam, replayAnthropicItems } from './anthropic-programmatic-calls.js';
 import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
@@ -72,12 +73,12 @@ function userBlocks(message: UserMessage): ContentBlockParam[] {
 }
 
 function assistantBlocks(message: AssistantMessage, messageIndex: number, warnings: FormatWarning[]): ContentBlockParam[] {
-  const blocks: ContentBlockParam[] = [];
-  message.content.forEach((part, partIndex) => {
+  const partBlocks = message.content.map((part, partIndex): ContentBlockParam[] => {
+    const blocks: ContentBlockParam[] = [];
     if (part.type === 'text') {
       // Anthropic rejects empty text blocks.
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
-      return;
+      return blocks;
     }
     const { input, note, warning } = objectCallInput(part, {
       provider: 'anthropic',
@@ -86,7 +87,8 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
     });
     if (note !== undefined) blocks.push({ type: 'text', text: note });
     if (warning !== undefined) warnings.push(warning);
-    blocks.push({ type: 'tool_use', id: part.id, name: part.name, input });
+    blocks.push({ type: 'tool_use', id: part.id, name: part.name, input, ...anthropicCallerParam(part.caller) });
+    return blocks;
   });
-  return blocks;
+  return replayAnthropicItems(message.providerItems, partBlocks);
 }

@@ -7,15 +7,20 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
+import { anthropicCaller, anthropicProviderItems, isAnthropicServerBlock } from './anthropic-programmatic-calls.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 export function mapAnthropicResponse(message: Message): ModelResponse {
   const content: (TextPart | ToolCallPart)[] = [];
+  const serverBlocks: { block: unknown; before: number }[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
       if (block.text !== '') content.push({ type: 'text', text: block.text });
     } else if (block.type === 'tool_use') {
-      content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input });
+      const caller = anthropicCaller(block);
+      content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input, ...(caller ? { caller } : {}) });
+    } else if (isAnthropicServerBlock(block)) {
+      serverBlocks.push({ block, before: content.length });
     }
   }
   const response: ModelResponse = {
@@ -29,6 +34,8 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
     raw: message,
   };
   if (typeof message.stop_reason === 'string') response.providerStopReason = message.stop_reason;
+  const providerItems = anthropicProviderItems(serverBlocks, message.container);
+  if (providerItems !== undefined) response.providerItems = providerItems;
   return response;
 }
 

@@ -6,9 +6,11 @@
  */
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { programmaticCallers, responsesCallerParam, responsesItemsBefore } from './openai-responses-programmatic-calls.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
 import { asCustomToolCallOutput, toOpenAIResponsesCustomToolCallItem } from './openai-responses-custom-tools.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
+import type { ProgrammaticCaller } from '../../tools/types.js';
 
 export interface OpenAIResponsesInput {
   input: ResponseInputItem[];
@@ -20,6 +22,8 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
   const warnings: FormatWarning[] = [];
   // A grammar tool's call is a `custom_tool_call`, and its result must be the matching `custom_tool_call_output`.
   const customCallIds = new Set<string>();
+  // The callers of the last assistant turn's calls, which their outputs must name again.
+  let callers = new Map<string, ProgrammaticCaller>();
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -34,25 +38,41 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
           if (text.length > 0) input.push({ role: 'assistant', content: text.join('\n') });
           text = [];
         };
-        for (const part of message.content) {
+        const partCount = message.content.length;
+        callers = programmaticCallers(message.content);
+        message.content.forEach((part, partIndex) => {
+          const replayed = responsesItemsBefore(message.providerItems, partIndex, partCount);
+          if (replayed.length > 0) flushText();
+          input.push(...replayed);
           if (part.type === 'text') {
             text.push(part.text);
-            continue;
+            return;
           }
           flushText();
           if (part.freeformInput !== undefined) {
             customCallIds.add(part.id);
             input.push(toOpenAIResponsesCustomToolCallItem(part.id, part.name, part.freeformInput));
-            continue;
+            return;
           }
-          input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) });
-        }
+          input.push({
+            type: 'function_call',
+            call_id: part.id,
+            name: part.name,
+            arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}),
+            ...responsesCallerParam(part.caller),
+          });
+        });
         flushText();
+        input.push(...responsesItemsBefore(message.providerItems, partCount, partCount));
         break;
       }
       case 'tool': {
         const results = toOpenAIResponsesResultItems(message.results.map((part) => ({ callId: part.callId, result: part.result })));
-        input.push(...results.items.map((item) => (customCallIds.has(item.call_id) ? asCustomToolCallOutput(item) : item)));
+        input.push(
+          ...results.items.map((item) =>
+            customCallIds.has(item.call_id) ? asCustomToolCallOutput(item) : { ...item, ...responsesCallerParam(callers.get(item.call_id)) },
+          ),
+        );
         warnings.push(...results.warnings);
         break;
       }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Response } from 'openai/resources/responses/responses';
+import { isResponsesProgramItem, responsesProviderItems } from './openai-responses-programmatic-calls.js';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
@@ -23,7 +24,9 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   const content: (TextPart | ToolCallPart)[] = [];
   let refused = false;
   let callIndex = 0;
+  const programItems: { item: unknown; before: number }[] = [];
   for (const item of response.output) {
+    if (isResponsesProgramItem(item)) programItems.push({ item, before: content.length });
     if (item.type === 'message') {
       for (const part of item.content) {
         if (part.type === 'output_text') {
@@ -50,6 +53,8 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   };
   const reason = response.incomplete_details?.reason;
   if (typeof response.status === 'string') mapped.providerStopReason = typeof reason === 'string' ? `${response.status}: ${reason}` : response.status;
+  const providerItems = responsesProviderItems(programItems);
+  if (providerItems !== undefined) mapped.providerItems = providerItems;
   return mapped;
 }
 

@@ -10,6 +10,7 @@ import type { Response, ResponseOutputItem } from 'openai/resources/responses/re
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
 import { readOpenAIResponsesCustomToolCall } from './openai-responses-custom-tools.js';
+import { responsesCaller } from './openai-responses-programmatic-calls.js';
 
 /** What the parser reads: a whole response, or its `output` items. */
 export type OpenAIResponsesToolCallsInput = Pick<Response, 'output'> | readonly ResponseOutputItem[];
@@ -19,8 +20,14 @@ export function parseOpenAIResponsesToolCalls(input: OpenAIResponsesToolCallsInp
   const read = argumentsReader(options);
   const calls: ToolCallRequest[] = [];
   for (const item of items) {
-    if (item.type === 'function_call') calls.push(read(item.call_id, item.name, item.arguments));
-    else if (item.type === 'custom_tool_call') calls.push(readOpenAIResponsesCustomToolCall(item));
+    if (item.type === 'custom_tool_call') {
+      calls.push(readOpenAIResponsesCustomToolCall(item));
+      continue;
+    }
+    if (item.type !== 'function_call') continue;
+    const call = read(item.call_id, item.name, item.arguments);
+    const caller = responsesCaller(item);
+    calls.push(caller === undefined ? call : { ...call, caller });
   }
   return calls;
 }

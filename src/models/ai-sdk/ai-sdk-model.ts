@@ -10,6 +10,7 @@
  * caller's.
  * @module
  */
+import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -154,7 +155,7 @@ export class AISDKModel implements Model {
       const nativeExamples = this.#model.provider.startsWith('anthropic');
       const declared = toAISDKFunctionTools(request.tools, { nativeExamples, strict: this.#options.strictTools ?? false });
       callOptions.tools = declared.tools;
-      warnings.push(...declared.warnings);
+      warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);
     }
     const maxOutputTokens = request.maxOutputTokens ?? this.#options.maxOutputTokens;

@@ -5,6 +5,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { AnthropicServerBlocks } from '../../formats/anthropic/anthropic-server-blocks.js';
+import { anthropicContainer, anthropicProviderItems, withAnthropicProgrammaticCalls } from '../../formats/anthropic/anthropic-programmatic-calls.js';
 import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
 import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
@@ -48,7 +50,8 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const accumulator = new AnthropicToolCallStream();
     const tracker = new ToolCallEventTracker();
     // Block index → its text, so text and calls keep the order the model produced them in.
-    const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' }>();
+    const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' } | { type: 'server' }>();
+    const serverBlocks = new AnthropicServerBlocks();
     let modelId = this.settings.modelName;
     let usage: AnthropicUsageLike = {};
     let stopped = false;
@@ -57,13 +60,21 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const finalName = request.output?.name;
     for await (const event of events) {
       accumulator.push(event);
+      serverBlocks.push(event);
       switch (event.type) {
         case 'message_start':
           modelId = event.message.model;
           usage = { ...event.message.usage };
           break;
         case 'content_block_start':
-          blocks.set(event.index, event.content_block.type === 'text' ? { type: 'text', text: event.content_block.text } : { type: 'tool' });
+          blocks.set(
+            event.index,
+            event.content_block.type === 'text'
+              ? { type: 'text', text: event.content_block.text }
+              : serverBlocks.has(event.index)
+                ? { type: 'server' }
+                : { type: 'tool' },
+          );
           if (event.content_block.type === 'text' && event.content_block.text !== '') yield { type: 'text-delta', text: event.content_block.text };
           break;
         case 'content_block_delta':
@@ -95,9 +106,12 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const partials = accumulator.partialCalls;
     const callParts = new Map(partials.map((partial, position) => [partial.index, calls[position]!]));
     const content: (TextPart | ToolCallPart)[] = [];
+    const served: { block: unknown; before: number }[] = [];
     for (const [index, block] of [...blocks.entries()].sort(([a], [b]) => a - b)) {
       if (block.type === 'text') {
         if (block.text !== '') content.push({ type: 'text', text: block.text });
+      } else if (block.type === 'server') {
+        served.push({ block: serverBlocks.block(index), before: content.length });
       } else {
         const part = callParts.get(index);
         if (part) content.push(part);
@@ -111,6 +125,8 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       usage: anthropicUsage(usage),
       modelId,
     };
+    const providerItems = anthropicProviderItems(served, serverBlocks.container);
+    if (providerItems !== undefined) response.providerItems = providerItems;
     return foldFinalAnswer(response, request.output);
   }
 
@@ -123,10 +139,12 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       max_tokens: request.maxOutputTokens ?? options.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
     };
     if (system !== undefined) body.system = system;
+    const container = anthropicContainer(request.messages);
+    if (container !== undefined) body.container = container;
     const realTools = request.tools?.length ?? 0;
     if (request.tools !== undefined && realTools > 0) {
       const declared = toAnthropicTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = declared.tools;
+      body.tools = withAnthropicProgrammaticCalls(request.tools, declared.tools);
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
     }

@@ -15,6 +15,7 @@
  * `call-decoder.ts` decides every token's phase, mask and events.
  * @module
  */
+import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
 import type { Token, TokenBias } from 'node-llama-cpp';
 import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import type { CompiledGrammar } from '../../decoding/compiled-grammar.js';
@@ -114,7 +115,7 @@ export class LocalModel implements Model {
     if (typeof toolChoice === 'object' && offered.length === 0) {
       throw new InvalidArgumentError(`toolChoice names "${toolChoice.tool}", which is not among the request's tools; pass that tool in \`tools\`.`);
     }
-    const warnings: FormatWarning[] = [];
+    const warnings: FormatWarning[] = programmaticCallWarnings(offered, 'local' as never, 'A local model');
     const messages = request.output ? withOutputInstruction(request.messages, request.output) : request.messages;
     const promptTokens = renderPrompt(runtime.chatWrapper, runtime.model, messages, offered, warnings);
     const { vocabulary } = runtime.decoderSetup;

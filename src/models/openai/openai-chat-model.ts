@@ -5,6 +5,7 @@
  * not load it.
  * @module
  */
+import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type OpenAI from 'openai';
 import { convertToOpenAIChatMessages } from '../../formats/openai-chat/convert-to-openai-chat-messages.js';
@@ -85,7 +86,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIChatTools(request.tools, { strict: options.strictTools ?? false });
       body.tools = declared.tools;
-      warnings.push(...declared.warnings);
+      warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'openai', 'OpenAI Chat Completions'));
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
     }
     if (request.output !== undefined) {

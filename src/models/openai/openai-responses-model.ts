@@ -11,6 +11,7 @@ import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-o
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
+import { withResponsesProgrammaticCalls } from '../../formats/openai-responses/openai-responses-programmatic-calls.js';
 import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -75,7 +76,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = declared.tools;
+      body.tools = withResponsesProgrammaticCalls(request.tools, declared.tools);
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice, request.tools);
     }
