@@ -58,6 +58,21 @@ export interface UserMessage {
 export interface AssistantMessage {
   role: 'assistant';
   content: (TextPart | ToolCallPart)[];
+  /** The provider's own blocks of the turn (its tool search call and result), replayed as received to that provider only. */
+  providerBlocks?: ProviderBlock[];
+}
+
+/**
+ * An opaque block of one provider's turn that toolwright does not interpret but must send back unchanged for the
+ * conversation to stay valid (a server-side tool search and the tool references it returned).
+ */
+export interface ProviderBlock {
+  /** The wire format it came from; other formats leave it out. */
+  format: 'anthropic' | 'openai-responses';
+  /** The position in the message's `content` it came before (`content.length`: after everything). */
+  before: number;
+  /** The block as the provider sent it. */
+  block: unknown;
 }
 
 /** The result of one tool call, matched to its call by id. */

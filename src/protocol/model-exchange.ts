@@ -7,7 +7,7 @@
 import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning } from './format-warning.js';
-import type { Message, TextPart, ToolCallPart } from './messages.js';
+import type { Message, ProviderBlock, TextPart, ToolCallPart } from './messages.js';
 
 /**
  * The schema a final answer must follow, as providers receive it: OpenAI Chat `response_format` and Responses `text.format`
@@ -36,6 +36,21 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** The provider's own tool search (see {@link ModelToolSearch}); a provider without one declares every tool and warns. */
+  toolSearch?: ModelToolSearch;
+  /** The only tools of `tools` the model may call now: sent as the provider's allowed-tools choice, else only these are declared. */
+  allowedTools?: readonly string[];
+}
+
+/**
+ * Native tool search: the tools named in `deferred` are declared with `defer_loading`, so the provider shows the model
+ * only what its search tool finds (Anthropic `tool_search_tool_regex` / `tool_search_tool_bm25`, OpenAI Responses
+ * `tool_search` run by the server). Tools of the request not listed stay loaded.
+ */
+export interface ModelToolSearch {
+  deferred: readonly string[];
+  /** Anthropic's search: BM25 over natural-language queries (default) or Python regular expressions. */
+  anthropicSearch?: 'bm25' | 'regex';
 }
 
 export interface TokenUsage {
@@ -70,6 +85,8 @@ export interface ModelResponse {
    * The answer is also in `content`, as its JSON text.
    */
   output?: { value: unknown };
+  /** The provider's own blocks of this turn that must be sent back as they came (its tool search calls and results). */
+  providerBlocks?: ProviderBlock[];
 }
 
 /** Streamed pieces of one response; they fold into the `end` event's response, whose content holds the same call parts. */

@@ -10,6 +10,7 @@
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { objectCallInput } from '../object-call-input.js';
+import { withProviderBlocks } from '../provider-blocks.js';
 import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
@@ -49,7 +50,10 @@ export function convertToAnthropicMessages(messages: readonly Message[]): Anthro
         append({ role: 'user', content: userBlocks(message) });
         break;
       case 'assistant':
-        append({ role: 'assistant', content: assistantBlocks(message, messageIndex, warnings) });
+        append({
+          role: 'assistant',
+          content: withProviderBlocks(message, 'anthropic', assistantBlocks(message, messageIndex, warnings), (block) => block.type === 'tool_use'),
+        });
         break;
       case 'tool': {
         const results = toAnthropicResultMessage(message.results.map((part) => ({ callId: part.callId, result: part.result })));

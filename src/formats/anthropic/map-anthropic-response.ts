@@ -5,17 +5,21 @@
  * @module
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ProviderBlock, TextPart, ToolCallPart } from '../../protocol/messages.js';
+import { anthropicProviderBlock, isAnthropicToolSearchBlock } from './anthropic-tool-search.js';
 import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 export function mapAnthropicResponse(message: Message): ModelResponse {
   const content: (TextPart | ToolCallPart)[] = [];
+  let providerBlocks: ProviderBlock[] | undefined;
   for (const block of message.content) {
     if (block.type === 'text') {
       if (block.text !== '') content.push({ type: 'text', text: block.text });
     } else if (block.type === 'tool_use') {
       content.push({ type: 'tool-call', id: block.id, name: block.name, arguments: block.input });
+    } else if (isAnthropicToolSearchBlock(block)) {
+      (providerBlocks ??= []).push(anthropicProviderBlock(block, content.length));
     }
   }
   const response: ModelResponse = {
@@ -29,6 +33,7 @@ export function mapAnthropicResponse(message: Message): ModelResponse {
     raw: message,
   };
   if (typeof message.stop_reason === 'string') response.providerStopReason = message.stop_reason;
+  if (providerBlocks) response.providerBlocks = providerBlocks;
   return response;
 }
 

@@ -7,6 +7,8 @@
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
+import { isOpenAIResponsesCallItem } from './openai-responses-tool-search.js';
+import { withProviderBlocks } from '../provider-blocks.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
 
 export interface OpenAIResponsesInput {
@@ -26,6 +28,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
         input.push({ role: 'user', content: userContent(message) });
         break;
       case 'assistant': {
+        const turnStart = input.length;
         let text: string[] = [];
         const flushText = () => {
           if (text.length > 0) input.push({ role: 'assistant', content: text.join('\n') });
@@ -40,6 +43,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
           input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) });
         }
         flushText();
+        input.push(...withProviderBlocks(message, 'openai-responses', input.splice(turnStart), isOpenAIResponsesCallItem));
         break;
       }
       case 'tool': {

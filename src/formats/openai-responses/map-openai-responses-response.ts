@@ -6,7 +6,8 @@
  */
 import type { Response } from 'openai/resources/responses/responses';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ProviderBlock, TextPart, ToolCallPart } from '../../protocol/messages.js';
+import { openAIResponsesSearchBlock } from './openai-responses-tool-search.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
@@ -22,6 +23,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   const content: (TextPart | ToolCallPart)[] = [];
   let refused = false;
   let callIndex = 0;
+  let providerBlocks: ProviderBlock[] | undefined;
   for (const item of response.output) {
     if (item.type === 'message') {
       for (const part of item.content) {
@@ -35,6 +37,9 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
     } else if (item.type === 'function_call') {
       const call = calls[callIndex++];
       if (call) content.push(toolCallPart(call, item.arguments));
+    } else {
+      const kept = openAIResponsesSearchBlock(item, content.length);
+      if (kept) (providerBlocks ??= []).push(kept);
     }
   }
   const mapped: ModelResponse = {
@@ -46,6 +51,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   };
   const reason = response.incomplete_details?.reason;
   if (typeof response.status === 'string') mapped.providerStopReason = typeof reason === 'string' ? `${response.status}: ${reason}` : response.status;
+  if (providerBlocks) mapped.providerBlocks = providerBlocks;
   return mapped;
 }
 

@@ -22,6 +22,7 @@ import {
   mapAISDKWarnings,
 } from '../../formats/ai-sdk/map-ai-sdk-response.js';
 import { toAISDKFunctionTools, toAISDKToolChoice } from '../../formats/ai-sdk/to-ai-sdk-function-tools.js';
+import { declareOnlyAllowed, toolSearchUnsupported } from '../../formats/allowed-tools.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent, TokenUsage } from '../../protocol/model-exchange.js';
@@ -147,9 +148,10 @@ export class AISDKModel implements Model {
     });
     const callOptions: LanguageModelV4CallOptions = { prompt };
     if (request.tools !== undefined && request.tools.length > 0) {
-      const declared = toAISDKFunctionTools(request.tools);
+      const declared = toAISDKFunctionTools(declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings));
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings);
+      if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);
     }
     const maxOutputTokens = request.maxOutputTokens ?? this.#options.maxOutputTokens;

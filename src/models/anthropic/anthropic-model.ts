@@ -12,6 +12,8 @@ import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '.
 import { mapAnthropicStopReason } from '../../formats/anthropic/map-anthropic-stop-reason.js';
 import { toAnthropicToolChoice } from '../../formats/anthropic/to-anthropic-tool-choice.js';
 import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
+import { AnthropicToolSearchStream, withAnthropicToolSearch } from '../../formats/anthropic/anthropic-tool-search.js';
+import { declareOnlyAllowed } from '../../formats/allowed-tools.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import { ProviderResponseError } from '../provider-errors.js';
 import { sdkClientOptions } from '../provider-settings.js';
@@ -20,7 +22,7 @@ import { loadPeer } from '../../shared/load-peer.js';
 import { SdkModel, type SdkClient, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ProviderBlock, TextPart, ToolCallPart } from '../../protocol/messages.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -46,6 +48,8 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
 
   protected async *foldStream(events: AsyncIterable<RawMessageStreamEvent>, request: ModelRequest): AsyncGenerator<ModelStreamEvent, ModelResponse> {
     const accumulator = new AnthropicToolCallStream();
+    const searchBlocks = new AnthropicToolSearchStream();
+    const providerBlocks: ProviderBlock[] = [];
     const tracker = new ToolCallEventTracker();
     // Block index → its text, so text and calls keep the order the model produced them in.
     const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' }>();
@@ -57,6 +61,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const finalName = request.output?.name;
     for await (const event of events) {
       accumulator.push(event);
+      searchBlocks.push(event);
       switch (event.type) {
         case 'message_start':
           modelId = event.message.model;
@@ -101,6 +106,8 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       } else {
         const part = callParts.get(index);
         if (part) content.push(part);
+        const kept = part ? undefined : searchBlocks.blockAt(index, content.length);
+        if (kept) providerBlocks.push(kept);
       }
     }
     for (const change of tracker.ends(calls, partials)) if (!(change.type === 'tool-call-end' && change.call.name === finalName)) yield change;
@@ -111,6 +118,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       usage: anthropicUsage(usage),
       modelId,
     };
+    if (providerBlocks.length > 0) response.providerBlocks = providerBlocks;
     return foldFinalAnswer(response, request.output);
   }
 
@@ -125,8 +133,8 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     if (system !== undefined) body.system = system;
     const realTools = request.tools?.length ?? 0;
     if (request.tools !== undefined && realTools > 0) {
-      const declared = toAnthropicTools(request.tools);
-      body.tools = declared.tools;
+      const declared = toAnthropicTools(declareOnlyAllowed(request.tools, request.allowedTools, 'anthropic', warnings));
+      body.tools = request.toolSearch ? withAnthropicToolSearch(declared.tools, request.toolSearch) : declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
     }

@@ -11,6 +11,7 @@ import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-o
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
+import { toOpenAIResponsesAllowedToolChoice, withOpenAIResponsesToolSearch } from '../../formats/openai-responses/openai-responses-tool-search.js';
 import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -75,9 +76,11 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = declared.tools;
+      body.tools = request.toolSearch ? withOpenAIResponsesToolSearch(declared.tools, request.toolSearch) : declared.tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
+      const allowed = request.allowedTools && toOpenAIResponsesAllowedToolChoice(request.toolChoice ?? 'auto', request.allowedTools);
+      if (allowed) body.tool_choice = allowed;
     }
     if (request.output !== undefined) {
       const output = openAIStructuredOutput(request.output);
