@@ -27,7 +27,8 @@ import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
 import { progressReporter, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
-import { cutOffCallId, ModelStep } from './model-step.js';
+import { cutOffCallId, ModelStep, type StepNarrowing } from './model-step.js';
+import { searchStep } from './tool-search.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
@@ -125,11 +126,10 @@ export class AgentLoop {
         if (routed) return this.#stopped(routed.stop);
       }
 
-      const registry = this.#activeRegistry();
-      const offered = registry.list();
+      const { registry, offered, narrowing } = this.#stepTools();
       const choice = this.#env.toolChoice;
       const toolChoice = typeof choice === 'function' ? choice({ iteration: state.iterations, tools: offered }) : (choice ?? 'auto');
-      const called = await this.#modelStep.call('model', offered, toolChoice);
+      const called = await this.#modelStep.call('model', offered, toolChoice, narrowing);
       if ('stop' in called) return this.#stopped(called.stop);
       const { response, step } = called;
       state.iterations++;
@@ -189,7 +189,8 @@ export class AgentLoop {
     const state = this.#state;
     state.routed = true;
     const all = this.#env.registry.list();
-    const categories = routingCategories(all, this.#env.routing);
+    // A run that searches its tools needs no category call.
+    const categories = routingCategories(all, this.#env.toolSearch ? false : this.#env.routing);
     if (!categories) return undefined;
     const selector = selectCategoryTool(categories.names, categories.descriptions);
     const called = await this.#modelStep.call('routing', [selector], { tool: selector.name });
@@ -202,6 +203,29 @@ export class AgentLoop {
     if (!known) event.note = 'The routing answer named no known category; every tool is offered.';
     this.#emit(event);
     return undefined;
+  }
+
+  /**
+   * The tools of the next model call: declared (`offered`), those its calls may resolve to (`registry`), and how the
+   * request narrows them. Routing with `narrow: 'allowed_tools'` declares every tool and allows the routed ones; a
+   * provider's tool search declares every tool the policy lets through, deferred; toolwright's declares its search tool
+   * and the tools found so far.
+   */
+  #stepTools(): { registry: ToolRegistry; offered: AnyTool[]; narrowing?: StepNarrowing } {
+    const env = this.#env;
+    const search = env.toolSearch;
+    if (search) {
+      const step = searchStep(search, env.registry.list(), this.#state.searchLoadedTools ?? [], (name) => env.callPolicy.mayLoad(name));
+      if (!step.toolSearch) return { registry: env.registry.subset(step.tools.map((tool) => tool.name)), offered: step.tools };
+      // The provider loads what it finds, so a call may name any tool of the run; the policy still decides each call.
+      return { registry: env.registry, offered: step.tools, narrowing: { toolSearch: step.toolSearch } };
+    }
+    const registry = this.#activeRegistry();
+    const routing = env.routing;
+    if (this.#state.routedTools && routing && routing.narrow === 'allowed_tools') {
+      return { registry, offered: env.registry.list(), narrowing: { allowedTools: registry.names() } };
+    }
+    return { registry, offered: registry.list() };
   }
 
   #activeRegistry(): ToolRegistry {

@@ -27,6 +27,10 @@ import type { RecordedError, RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 
 /** What the model step reads of the loop running it. */
+
+/** How a step narrows its tools without changing the declared list: the provider's deferred search, or the tools allowed now. */
+export type StepNarrowing = Pick<ModelRequest, 'toolSearch' | 'allowedTools'>;
+
 export interface ModelStepHost {
   state: RunState;
   env: LoopEnvironment;
@@ -56,9 +60,9 @@ export class ModelStep {
   readonly preparedBefore = (part: ToolCallPart): PreparedCall | undefined => this.#oversizedCalls.get(part);
 
   /** Plans, makes and accounts one model call. */
-  async call(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): Promise<ModelStepResult> {
+  async call(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice, narrowing?: StepNarrowing): Promise<ModelStepResult> {
     const { state, env } = this.#host;
-    const request = this.#request(kind, tools, toolChoice);
+    const request = { ...this.#request(kind, tools, toolChoice), ...narrowing };
     let estimated: number;
     try {
       estimated = env.model.estimateInputTokens(request);

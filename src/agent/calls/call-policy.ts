@@ -116,6 +116,11 @@ export interface CallPolicyOptions {
   resumedWithHistory?: boolean | undefined;
   /** Record the policy's decision on every call, a plain allow included (plan-then-execute's record); default: only flags, rewrites and refusals. */
   recordEveryDecision?: boolean | undefined;
+  /**
+   * toolwright's own tool search (`runAgent({ toolSearch })`): the policy's tool lists are not asked about it, since it reads only the
+   * run's tool descriptions and returns only tools the policy allows (see {@link CallPolicy.mayLoad}); the guard still is.
+   */
+  toolSearchTool?: AnyTool | undefined;
 }
 
 export class CallPolicy {
@@ -125,6 +130,7 @@ export class CallPolicy {
   readonly #state: CallScope;
   readonly #context: unknown;
   readonly #recordEveryDecision: boolean;
+  readonly #toolSearchTool: AnyTool | undefined;
 
   private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: CallScope) {
     this.#session = session;
@@ -133,6 +139,17 @@ export class CallPolicy {
     this.#state = state;
     this.#context = options.context;
     this.#recordEveryDecision = options.recordEveryDecision === true;
+    this.#toolSearchTool = options.toolSearchTool;
+  }
+
+  /** Whether a tool search may declare or return `toolName`: the policy session's tool lists allow it (a session that cannot say: no). */
+  mayLoad(toolName: string): boolean {
+    if (!this.#session?.toolAllowed) return true;
+    try {
+      return this.#session.toolAllowed(toolName) === true;
+    } catch {
+      return false;
+    }
   }
 
   /** The seam around a policy session its caller already started (plan-then-execute; an MCP session), with no system prompt of its own to add. */
@@ -242,7 +259,7 @@ export class CallPolicy {
 
   #askPolicy(call: CallUnderCheck): { verdict: ToolCallVerdict; event: RunEvent | undefined; rewrite?: PolicyRewrite } {
     const { step, callKey, callId, tool } = call;
-    if (!this.#session) return { verdict: { action: 'allow' }, event: undefined };
+    if (!this.#session || (this.#toolSearchTool !== undefined && tool === this.#toolSearchTool)) return { verdict: { action: 'allow' }, event: undefined };
     const base = { type: 'policy_decision' as const, step, callKey, callId, toolName: tool.name };
     let decision: ReturnType<PolicySession['beforeToolCall']>;
     try {

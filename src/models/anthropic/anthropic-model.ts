@@ -28,6 +28,8 @@ import type { ProviderBlock, TextPart, ToolCallPart } from '../../protocol/messa
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase, Message, RawMessageStreamEvent> {
+  readonly nativeToolSearch = true;
+
   protected async loadClient(): Promise<SdkClient<Anthropic>> {
     const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
     const client = new sdk.Anthropic(sdkClientOptions(this.settings));

@@ -21,6 +21,9 @@ import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEve
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
 
 export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsBase, Response, ResponseStreamEvent> {
+  /** OpenAI's own Responses API searches; an OpenAI-compatible server may not, so it gets toolwright's search. */
+  readonly nativeToolSearch = this.settings.provider === 'openai';
+
   protected loadClient(): Promise<OpenAIClient> {
     return loadOpenAIClient(this.settings);
   }
