@@ -58,6 +58,8 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ModelToolSearch,
+  ProviderBlock,
   StopReason,
   SystemMessage,
   TextPart,

@@ -27,8 +27,8 @@ import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
 import { progressReporter, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
-import { cutOffCallId, ModelStep, type StepNarrowing } from './model-step.js';
-import { searchStep } from './tool-search.js';
+import { cutOffCallId, ModelStep } from './model-step.js';
+import { stepTools } from './step-tools.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
@@ -126,7 +126,7 @@ export class AgentLoop {
         if (routed) return this.#stopped(routed.stop);
       }
 
-      const { registry, offered, narrowing } = this.#stepTools();
+      const { registry, offered, narrowing } = stepTools(this.#env, state, this.#activeRegistry());
       const choice = this.#env.toolChoice;
       const toolChoice = typeof choice === 'function' ? choice({ iteration: state.iterations, tools: offered }) : (choice ?? 'auto');
       const called = await this.#modelStep.call('model', offered, toolChoice, narrowing);
@@ -203,29 +203,6 @@ export class AgentLoop {
     if (!known) event.note = 'The routing answer named no known category; every tool is offered.';
     this.#emit(event);
     return undefined;
-  }
-
-  /**
-   * The tools of the next model call: declared (`offered`), those its calls may resolve to (`registry`), and how the
-   * request narrows them. Routing with `narrow: 'allowed_tools'` declares every tool and allows the routed ones; a
-   * provider's tool search declares every tool the policy lets through, deferred; toolwright's declares its search tool
-   * and the tools found so far.
-   */
-  #stepTools(): { registry: ToolRegistry; offered: AnyTool[]; narrowing?: StepNarrowing } {
-    const env = this.#env;
-    const search = env.toolSearch;
-    if (search) {
-      const step = searchStep(search, env.registry.list(), this.#state.searchLoadedTools ?? [], (name) => env.callPolicy.mayLoad(name));
-      if (!step.toolSearch) return { registry: env.registry.subset(step.tools.map((tool) => tool.name)), offered: step.tools };
-      // The provider loads what it finds, so a call may name any tool of the run; the policy still decides each call.
-      return { registry: env.registry, offered: step.tools, narrowing: { toolSearch: step.toolSearch } };
-    }
-    const registry = this.#activeRegistry();
-    const routing = env.routing;
-    if (this.#state.routedTools && routing && routing.narrow === 'allowed_tools') {
-      return { registry, offered: env.registry.list(), narrowing: { allowedTools: registry.names() } };
-    }
-    return { registry, offered: registry.list() };
   }
 
   #activeRegistry(): ToolRegistry {

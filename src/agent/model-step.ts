@@ -157,6 +157,7 @@ export class ModelStep {
     state.steps.push(step);
     if (kind === 'model') {
       const assistant: AssistantMessage = { role: 'assistant', content: response.content };
+      if (response.providerBlocks) assistant.providerBlocks = response.providerBlocks;
       state.messages.push(assistant);
     }
     return step;

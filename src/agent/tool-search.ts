@@ -13,6 +13,7 @@
  * by a search, and a call to it is refused as before; the calls of found tools go through the one call pipeline.
  * @module
  */
+import type MiniSearch from 'minisearch';
 import type { Model } from '../models/types.js';
 import type { ModelToolSearch } from '../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -61,13 +62,18 @@ export function resolveToolSearch(
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError(`toolSearch must be an object such as { engine: 'provider' } or false (got ${typeof options}).`);
   const { engine = 'provider', anthropicSearch = 'bm25', alwaysLoaded = [], maxResults = DEFAULT_TOOL_SEARCH_RESULTS } = options;
-  if (engine !== 'provider' && engine !== 'toolwright') throw new InvalidArgumentError(`toolSearch.engine must be 'provider' or 'toolwright' (got ${String(engine)}).`);
+  if (engine !== 'provider' && engine !== 'toolwright')
+    throw new InvalidArgumentError(`toolSearch.engine must be 'provider' or 'toolwright' (got ${String(engine)}).`);
   if (anthropicSearch !== 'bm25' && anthropicSearch !== 'regex')
     throw new InvalidArgumentError(`toolSearch.anthropicSearch must be 'bm25' or 'regex' (got ${String(anthropicSearch)}).`);
-  if (!Number.isInteger(maxResults) || maxResults < 1) throw new InvalidArgumentError(`toolSearch.maxResults must be a whole number of at least 1 (got ${String(maxResults)}).`);
+  if (!Number.isInteger(maxResults) || maxResults < 1)
+    throw new InvalidArgumentError(`toolSearch.maxResults must be a whole number of at least 1 (got ${String(maxResults)}).`);
   const known = new Set(tools.map((tool) => tool.name));
   const unknown = alwaysLoaded.find((name) => !known.has(name));
-  if (unknown !== undefined) throw new InvalidArgumentError(`toolSearch.alwaysLoaded names "${unknown}", which is not one of the run's tools. Fix the name, or add the tool to \`tools\`.`);
+  if (unknown !== undefined)
+    throw new InvalidArgumentError(
+      `toolSearch.alwaysLoaded names "${unknown}", which is not one of the run's tools. Fix the name, or add the tool to \`tools\`.`,
+    );
   const loaded = new Set([...alwaysLoaded, ...tools.filter((tool) => tool.alwaysAvailable).map((tool) => tool.name)]);
   if (engine === 'provider' && model.nativeToolSearch === true) return { engine, alwaysLoaded: loaded, anthropicSearch };
   if (known.has(TOOL_SEARCH_TOOL))
@@ -104,7 +110,7 @@ interface IndexedTool {
   category: string;
 }
 
-type SearchIndex = import('minisearch').default<IndexedTool>;
+type SearchIndex = MiniSearch<IndexedTool>;
 
 /** toolwright's own search: BM25 (MiniSearch) over the run's tools, built on the first search, filtered by the policy on every search. */
 export class ToolSearcher {
@@ -132,8 +138,8 @@ export class ToolSearcher {
 
   async #build(): Promise<SearchIndex> {
     // Loaded on first search, so that runs without it (and the root entry) never load the library.
-    const { default: MiniSearch } = await import('minisearch');
-    const index = new MiniSearch<IndexedTool>({ fields: ['name', 'description', 'parameters', 'category'], idField: 'id' });
+    const { default: MiniSearchClass } = await import('minisearch');
+    const index = new MiniSearchClass<IndexedTool>({ fields: ['name', 'description', 'parameters', 'category'], idField: 'id' });
     const documents = this.#host
       .tools()
       .filter((tool) => tool.name !== TOOL_SEARCH_TOOL)
@@ -173,7 +179,11 @@ function searchTool(searcher: ToolSearcher): AnyTool {
     },
     execute: async ({ query }: { query: string }) => {
       const found = await searcher.search(query);
-      if (found.length === 0) return toolResult({ content: [{ type: 'text', text: `No tool matched "${query}". Search again with other words.` }], structuredContent: { tools: [] } });
+      if (found.length === 0)
+        return toolResult({
+          content: [{ type: 'text', text: `No tool matched "${query}". Search again with other words.` }],
+          structuredContent: { tools: [] },
+        });
       const lines = found.map((tool) => `- ${tool.name}: ${(tool.description ?? '').slice(0, 200)}`);
       return toolResult({
         content: [{ type: 'text', text: `Loaded ${found.length} tool(s); call them from your next turn:\n${lines.join('\n')}` }],

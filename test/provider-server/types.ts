@@ -52,6 +52,12 @@ export interface FakeTurn {
   stallAfterEvents?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * A server-side tool search before the tool calls: Anthropic `server_tool_use` (named after the search tool the request
+   * declared) and `tool_search_tool_result` with a `tool_reference` per found tool; OpenAI Responses `tool_search_call`
+   * and `tool_search_output` with the found tools' definitions as the request declared them.
+   */
+  toolSearch?: { query: string; found: string[]; /** Defaults to one numbered by the server's reply count. */ id?: string };
 }
 
 /** An HTTP error in the endpoint's documented error body. */

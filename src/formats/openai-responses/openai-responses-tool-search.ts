@@ -18,8 +18,10 @@ export function withOpenAIResponsesToolSearch(tools: Tool[], search: ModelToolSe
 /** A search item of a response, as an input item that replays it (the fields the input item takes, nothing else). */
 export function openAIResponsesSearchBlock(item: ResponseItem | { type: string }, before: number): ProviderBlock | undefined {
   const source = item as Record<string, unknown>;
-  const pick = (keys: readonly string[]) => Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, structuredClone(source[key])]));
-  if (item.type === 'tool_search_call') return { format: 'openai-responses', before, block: pick(['type', 'id', 'call_id', 'arguments', 'execution', 'status']) };
+  const pick = (keys: readonly string[]) =>
+    Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, structuredClone(source[key])]));
+  if (item.type === 'tool_search_call')
+    return { format: 'openai-responses', before, block: pick(['type', 'id', 'call_id', 'arguments', 'execution', 'status']) };
   if (item.type === 'tool_search_output') return { format: 'openai-responses', before, block: pick(['type', 'id', 'call_id', 'execution', 'status', 'tools']) };
   return undefined;
 }
