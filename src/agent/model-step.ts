@@ -26,11 +26,10 @@ import { costOf } from './price-table.js';
 import type { RecordedError, RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 
-/** What the model step reads of the loop running it. */
-
 /** How a step narrows its tools without changing the declared list: the provider's deferred search, or the tools allowed now. */
 export type StepNarrowing = Pick<ModelRequest, 'toolSearch' | 'allowedTools'>;
 
+/** What the model step reads of the loop running it. */
 export interface ModelStepHost {
   state: RunState;
   env: LoopEnvironment;
