@@ -4,9 +4,12 @@
  * on the next request, toolwright's own search loading a tool the model then calls, and a policy-denied tool never loaded.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resumeAgent } from '../../src/agent/resume-agent.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
 import { TOOL_SEARCH_TOOL } from '../../src/agent/tool-search.js';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
 import { createPolicy } from '../../src/policy/create-policy.js';
 import type { ModelResponse } from '../../src/protocol/model-exchange.js';
@@ -187,6 +190,41 @@ describe("toolwright's own search (providers without native search, or engine: '
     expect(searchOutcome.result.structuredContent).toEqual({ tools: ['refund_invoice'] });
   });
 
+  it('a found write tool waits for its confirmation, and stays loaded after the resume', async () => {
+    const refundWrite = defineTool<{ invoice_id: string }>({
+      name: 'refund_invoice',
+      description: 'Refund a paid invoice to the customer.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: schemaOf('invoice_id'),
+      execute: () => {
+        ran.push('refund_invoice');
+        return 'refunded';
+      },
+    });
+    const tools = [getWeather, refundWrite, listFiles];
+    const options = () => ({
+      model: createModel('openai:gpt-test', { apiKey: 'test-key', baseURL: server.openaiBaseURL }),
+      tools,
+      toolSearch: {},
+      recordDir: false as const,
+      logger: silentLogger,
+    });
+    server.enqueue(
+      { toolCalls: [{ id: 'call_s', name: TOOL_SEARCH_TOOL, arguments: { query: 'refund invoice' } }] },
+      { toolCalls: [{ id: 'call_r', name: 'refund_invoice', arguments: { invoice_id: 'INV-7' } }] },
+      { text: 'Refunded.' },
+    );
+    const paused = await runAgent({ ...options(), prompt: 'Refund invoice INV-7.' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    expect(ran).toEqual([]);
+    if (paused.status !== 'awaiting_confirmation') return;
+    const resumed = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], options());
+    expect(resumed.status).toBe('completed');
+    expect(ran).toEqual(['refund_invoice']);
+    expect(server.requests.at(-1)!.body.tools.map((entry: any) => entry.function.name)).toEqual([TOOL_SEARCH_TOOL, 'refund_invoice']);
+  });
+
   it('a policy-denied tool is never found, and a call to it is refused without running', async () => {
     server.enqueue(
       { toolCalls: [{ id: 'call_s', name: TOOL_SEARCH_TOOL, arguments: { query: 'delete account' } }] },
@@ -298,5 +336,17 @@ describe('allowed-tools narrowing', () => {
       type: 'allowed_tools',
       allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'refund_invoice' } }] },
     });
+  });
+
+  it('an AI SDK model (Gemini through @ai-sdk/google) has no allowed-tools field: only the allowed tools are declared, with a warning', async () => {
+    server.enqueue({ text: 'ok' });
+    const gemini = fromAISDKModel(createGoogleGenerativeAI({ baseURL: server.geminiBaseURL, apiKey: 'test-key' })('gemini-test'));
+    const response = await gemini.generate({ ...request, toolSearch: { deferred: ['list_files'] } });
+    const declared = server.requests[0]!.body.tools.flatMap((entry: any) => entry.functionDeclarations.map((fn: any) => fn.name));
+    expect(declared).toEqual(['get_weather', 'list_files']);
+    expect(response.warnings).toEqual([
+      expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' }),
+      expect.objectContaining({ type: 'unsupported', provider: 'ai-sdk', feature: 'tool-search' }),
+    ]);
   });
 });
