@@ -236,7 +236,7 @@ export function createEnvironment(
       for (const name of names) if (!loaded.includes(name)) loaded.push(name);
     },
   });
-  const registry = toolSearch?.engine === 'toolwright' ? given.with([toolSearch.searchTool]) : given;
+  const registry = toolSearch?.searchTool ? given.with([toolSearch.searchTool]) : given;
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   if (output && registry.has(output.name)) {
     throw new InvalidArgumentError(
@@ -272,7 +272,7 @@ export function createEnvironment(
         toolNamed: (name) => registry.get(name),
         seed: state.settings.seed,
         resumedWithHistory: state.steps.length > 0,
-        toolSearchTool: toolSearch?.engine === 'toolwright' ? toolSearch.searchTool : undefined,
+        toolSearchTool: toolSearch?.searchTool,
       },
       state,
     ),

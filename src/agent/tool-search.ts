@@ -37,12 +37,18 @@ export interface ToolSearchOptions {
   alwaysLoaded?: readonly string[];
   /** The most tools one toolwright search returns and loads. Default: 5. */
   maxResults?: number;
+  /**
+   * OpenAI Responses: who runs the provider's search. `server` (default): OpenAI. `client`: toolwright's search, declared
+   * as `tool_search` with `execution: 'client'`, over the same deferred tools. Other providers ignore it.
+   */
+  openAIExecution?: 'server' | 'client';
 }
 
 /** How a run searches, once its model and tools are known. */
 export type ResolvedToolSearch =
-  | { engine: 'provider'; alwaysLoaded: ReadonlySet<string>; anthropicSearch: 'bm25' | 'regex' }
-  | { engine: 'toolwright'; alwaysLoaded: ReadonlySet<string>; searchTool: AnyTool; searcher: ToolSearcher };
+  /** `searchTool`: toolwright runs the provider's search (OpenAI Responses `execution: 'client'`). */
+  | { engine: 'provider'; alwaysLoaded: ReadonlySet<string>; anthropicSearch: 'bm25' | 'regex'; searchTool?: AnyTool }
+  | { engine: 'toolwright'; alwaysLoaded: ReadonlySet<string>; searchTool: AnyTool };
 
 /** What the loop hands the searcher: the run's tools, which of them the policy lets through, and where found tools are loaded. */
 export interface ToolSearchHost {
@@ -61,7 +67,9 @@ export function resolveToolSearch(
   if (options === undefined || options === false) return undefined;
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError(`toolSearch must be an object such as { engine: 'provider' } or false (got ${typeof options}).`);
-  const { engine = 'provider', anthropicSearch = 'bm25', alwaysLoaded = [], maxResults = DEFAULT_TOOL_SEARCH_RESULTS } = options;
+  const { engine = 'provider', anthropicSearch = 'bm25', alwaysLoaded = [], maxResults = DEFAULT_TOOL_SEARCH_RESULTS, openAIExecution = 'server' } = options;
+  if (openAIExecution !== 'server' && openAIExecution !== 'client')
+    throw new InvalidArgumentError(`toolSearch.openAIExecution must be 'server' or 'client' (got ${String(openAIExecution)}).`);
   if (engine !== 'provider' && engine !== 'toolwright')
     throw new InvalidArgumentError(`toolSearch.engine must be 'provider' or 'toolwright' (got ${String(engine)}).`);
   if (anthropicSearch !== 'bm25' && anthropicSearch !== 'regex')
@@ -75,11 +83,13 @@ export function resolveToolSearch(
       `toolSearch.alwaysLoaded names "${unknown}", which is not one of the run's tools. Fix the name, or add the tool to \`tools\`.`,
     );
   const loaded = new Set([...alwaysLoaded, ...tools.filter((tool) => tool.alwaysAvailable).map((tool) => tool.name)]);
-  if (engine === 'provider' && model.nativeToolSearch === true) return { engine, alwaysLoaded: loaded, anthropicSearch };
+  const clientRun = model.clientToolSearch === true && openAIExecution === 'client';
+  if (engine === 'provider' && model.nativeToolSearch === true && !clientRun) return { engine, alwaysLoaded: loaded, anthropicSearch };
   if (known.has(TOOL_SEARCH_TOOL))
     throw new InvalidArgumentError(`A tool is named "${TOOL_SEARCH_TOOL}", the name of toolwright's tool search. Rename the tool, or run without toolSearch.`);
-  const searcher = new ToolSearcher(host, maxResults);
-  return { engine: 'toolwright', alwaysLoaded: loaded, searcher, searchTool: searchTool(searcher) };
+  const tool = searchTool(new ToolSearcher(host, maxResults));
+  if (engine === 'provider' && model.nativeToolSearch === true) return { engine, alwaysLoaded: loaded, anthropicSearch, searchTool: tool };
+  return { engine: 'toolwright', alwaysLoaded: loaded, searchTool: tool };
 }
 
 /** What one step declares under search: the tools, the provider's deferral, and the tools calls may resolve to. */
@@ -96,7 +106,9 @@ export function searchStep(search: ResolvedToolSearch, tools: readonly AnyTool[]
   const permitted = tools.filter((tool) => tool.name !== TOOL_SEARCH_TOOL && mayLoad(tool.name));
   if (search.engine === 'provider') {
     const deferred = permitted.filter((tool) => !search.alwaysLoaded.has(tool.name)).map((tool) => tool.name);
-    return { tools: permitted, toolSearch: { deferred, anthropicSearch: search.anthropicSearch } };
+    const toolSearch = { deferred, anthropicSearch: search.anthropicSearch };
+    if (!search.searchTool) return { tools: permitted, toolSearch };
+    return { tools: [search.searchTool, ...permitted], toolSearch: { ...toolSearch, clientSearchTool: TOOL_SEARCH_TOOL } };
   }
   const found = new Set(loaded);
   return { tools: [search.searchTool, ...permitted.filter((tool) => search.alwaysLoaded.has(tool.name) || found.has(tool.name))] };

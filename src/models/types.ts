@@ -17,4 +17,6 @@ export interface Model {
   estimateInputTokens(request: ModelRequest): number;
   /** Whether the provider searches deferred tools itself (`ModelRequest.toolSearch`); absent or `false`: toolwright's search is used. */
   readonly nativeToolSearch?: boolean;
+  /** Whether the provider can also hand its search to the client (OpenAI Responses `execution: 'client'`). */
+  readonly clientToolSearch?: boolean;
 }

@@ -51,6 +51,11 @@ export interface ModelToolSearch {
   deferred: readonly string[];
   /** Anthropic's search: BM25 over natural-language queries (default) or Python regular expressions. */
   anthropicSearch?: 'bm25' | 'regex';
+  /**
+   * The name of a tool of `tools` that runs the search on the client: declared as the provider's client-executed search
+   * (OpenAI Responses `tool_search` with `execution: 'client'`), its calls and results sent as that search's items.
+   */
+  clientSearchTool?: string;
 }
 
 export interface TokenUsage {

@@ -32,10 +32,16 @@ function items(turn: FakeTurn, sequence: number, request?: any) {
     });
   }
   if (turn.toolSearch !== undefined) {
+    const id = turn.toolSearch.id ?? `${sequence}`;
+    const call_id = `tsc_call_${id}`;
+    const execution = turn.toolSearch.execution ?? 'server';
+    output.push({ type: 'tool_search_call', id: `tsc_${id}`, call_id, execution, status: 'completed', arguments: { query: turn.toolSearch.query } });
+  }
+  // A server-run search answers in the same response; a client-run one waits for the client's tool_search_output.
+  if (turn.toolSearch !== undefined && turn.toolSearch.execution !== 'client') {
     const found = new Set(turn.toolSearch.found);
     const id = turn.toolSearch.id ?? `${sequence}`;
     const call_id = `tsc_call_${id}`;
-    output.push({ type: 'tool_search_call', id: `tsc_${id}`, call_id, execution: 'server', status: 'completed', arguments: { query: turn.toolSearch.query } });
     const tools = (request?.tools ?? []).filter((tool: any) => tool.type === 'function' && found.has(tool.name));
     output.push({ type: 'tool_search_output', id: `tso_${id}`, call_id, execution: 'server', status: 'completed', tools });
   }

@@ -158,6 +158,55 @@ describe('OpenAI Responses native tool search', () => {
   });
 });
 
+describe("OpenAI Responses tool search run by the client (openAIExecution: 'client')", () => {
+  it.each([false, true])(
+    'declares tool_search with execution client, runs toolwright search on its call (streamed: %s) and answers with tool_search_output',
+    async (streamed) => {
+      server.enqueue(
+        { toolSearch: { id: 'c', query: 'refund invoice', found: [], execution: 'client' } },
+        { toolCalls: [{ id: 'call_r', name: 'refund_invoice', arguments: { invoice_id: 'INV-7' } }] },
+        { text: 'Refunded.' },
+      );
+      const options = {
+        model: createModel('openai-responses:gpt-test', { apiKey: 'test-key', baseURL: server.openaiBaseURL }),
+        tools: TOOLS,
+        prompt: 'Refund invoice INV-7.',
+        policy: policy(),
+        toolSearch: { openAIExecution: 'client' as const, maxResults: 1 },
+        recordDir: false as const,
+        logger: silentLogger,
+      };
+      let status: string;
+      if (streamed) {
+        const run = streamAgent(options);
+        for await (const _event of run);
+        status = (await run.result).status;
+      } else status = (await runAgent(options)).status;
+      expect(status).toBe('completed');
+      expect(ran).toEqual(['refund_invoice']);
+      const [first, second, third] = server.requests;
+      const searchDeclaration = first!.body.tools[0];
+      expect(searchDeclaration).toEqual({
+        type: 'tool_search',
+        execution: 'client',
+        description: expect.stringContaining('Find the tools you need'),
+        parameters: expect.objectContaining({ required: ['query'] }),
+      });
+      expect(first!.body.tools.slice(1).map((declared: any) => [declared.name, declared.defer_loading])).toEqual([
+        ['get_weather', true],
+        ['refund_invoice', true],
+        ['list_files', true],
+      ]);
+      const refund = first!.body.tools[2];
+      expect(second!.body.input.slice(1)).toEqual([
+        { type: 'tool_search_call', call_id: 'tsc_call_c', execution: 'client', status: 'completed', arguments: { query: 'refund invoice' } },
+        { type: 'tool_search_output', call_id: 'tsc_call_c', execution: 'client', status: 'completed', tools: [refund] },
+      ]);
+      expect(third!.body.tools).toEqual(first!.body.tools);
+    },
+  );
+});
+
 describe("toolwright's own search (providers without native search, or engine: 'toolwright')", () => {
   it.each([
     ['OpenAI Chat Completions', 'openai:gpt-test', {}],

@@ -7,7 +7,7 @@
 import type { Response } from 'openai/resources/responses/responses';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
 import type { ProviderBlock, TextPart, ToolCallPart } from '../../protocol/messages.js';
-import { openAIResponsesSearchBlock } from './openai-responses-tool-search.js';
+import { clientToolSearchCall, openAIResponsesSearchBlock } from './openai-responses-tool-search.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
@@ -15,6 +15,8 @@ import type { ToolSource } from '../tool-source.js';
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
   strict?: boolean;
+  /** The request's client-run search tool (`ModelToolSearch.clientSearchTool`): its `tool_search_call`s read as calls of it. */
+  clientSearchTool?: string | undefined;
   fallbackUsage: () => TokenUsage;
 }
 
@@ -37,6 +39,8 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
     } else if (item.type === 'function_call') {
       const call = calls[callIndex++];
       if (call) content.push(toolCallPart(call, item.arguments));
+    } else if (clientToolSearchCall(item, options.clientSearchTool)) {
+      content.push(clientToolSearchCall(item, options.clientSearchTool)!);
     } else {
       const kept = openAIResponsesSearchBlock(item, content.length);
       if (kept) (providerBlocks ??= []).push(kept);
@@ -44,7 +48,12 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   }
   const mapped: ModelResponse = {
     content,
-    stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, calls.length > 0),
+    stopReason: refused
+      ? 'refusal'
+      : mapOpenAIResponsesStatus(
+          response,
+          content.some((part) => part.type === 'tool-call'),
+        ),
     usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
     modelId: response.model,
     raw: response,

@@ -11,7 +11,12 @@ import { mapOpenAIResponsesResponse } from '../../formats/openai-responses/map-o
 import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/openai-responses-tool-call-stream.js';
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
-import { toOpenAIResponsesAllowedToolChoice, withOpenAIResponsesToolSearch } from '../../formats/openai-responses/openai-responses-tool-search.js';
+import {
+  clientToolSearchItems,
+  toOpenAIResponsesAllowedToolChoice,
+  withOpenAIResponsesClientToolSearch,
+  withOpenAIResponsesToolSearch,
+} from '../../formats/openai-responses/openai-responses-tool-search.js';
 import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -23,6 +28,7 @@ import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
 export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsBase, Response, ResponseStreamEvent> {
   /** OpenAI's own Responses API searches; an OpenAI-compatible server may not, so it gets toolwright's search. */
   readonly nativeToolSearch = this.settings.provider === 'openai';
+  readonly clientToolSearch = this.nativeToolSearch;
 
   protected loadClient(): Promise<OpenAIClient> {
     return loadOpenAIClient(this.settings);
@@ -41,6 +47,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const mapped = mapOpenAIResponsesResponse(response, {
       tools: request.tools,
       strict: this.settings.options.strictTools ?? false,
+      clientSearchTool: request.toolSearch?.clientSearchTool,
       fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
     });
     return withOutputValue(mapped, request.output, true);
@@ -79,7 +86,13 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = request.toolSearch ? withOpenAIResponsesToolSearch(declared.tools, request.toolSearch) : declared.tools;
+      const search = request.toolSearch;
+      const clientSearchTool = search?.clientSearchTool;
+      body.tools = search ? withOpenAIResponsesToolSearch(declared.tools, search) : declared.tools;
+      if (search && clientSearchTool !== undefined) {
+        body.tools = withOpenAIResponsesClientToolSearch(declared.tools, { ...search, clientSearchTool });
+        body.input = clientToolSearchItems(input, request.messages, clientSearchTool, body.tools);
+      }
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice);
       const allowed = request.allowedTools && toOpenAIResponsesAllowedToolChoice(request.toolChoice ?? 'auto', request.allowedTools);
