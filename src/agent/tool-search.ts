@@ -92,7 +92,7 @@ export function resolveToolSearch(
   return { engine: 'toolwright', alwaysLoaded: loaded, searchTool: tool };
 }
 
-/** What one step declares under search: the tools, the provider's deferral, and the tools calls may resolve to. */
+/** What one step declares under search: the tools, and the provider's deferral when the provider searches. */
 export interface SearchStep {
   tools: AnyTool[];
   toolSearch?: ModelToolSearch;
