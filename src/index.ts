@@ -59,6 +59,7 @@ export type {
   ModelResponse,
   ModelStreamEvent,
   ProviderTurnItems,
+  ModelToolSearch,
   StopReason,
   SystemMessage,
   TextPart,

@@ -28,6 +28,7 @@ import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
 import { runCallOptions, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
+import { stepTools } from './step-tools.js';
 import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
@@ -127,11 +128,10 @@ export class AgentLoop {
         if (routed) return this.#stopped(routed.stop);
       }
 
-      const registry = this.#activeRegistry();
-      const offered = registry.list();
+      const { registry, offered, narrowing } = stepTools(this.#env, state, this.#activeRegistry());
       const choice = this.#env.toolChoice;
       const toolChoice = typeof choice === 'function' ? choice({ iteration: state.iterations, tools: offered }) : (choice ?? 'auto');
-      const called = await this.#modelStep.call('model', offered, toolChoice);
+      const called = await this.#modelStep.call('model', offered, toolChoice, narrowing);
       if ('stop' in called) return this.#stopped(called.stop);
       const { response, step } = called;
       state.iterations++;
@@ -191,7 +191,8 @@ export class AgentLoop {
     const state = this.#state;
     state.routed = true;
     const all = this.#env.registry.list();
-    const categories = routingCategories(all, this.#env.routing);
+    // A run that searches its tools needs no category call.
+    const categories = routingCategories(all, this.#env.toolSearch ? false : this.#env.routing);
     if (!categories) return undefined;
     const selector = selectCategoryTool(categories.names, categories.descriptions);
     const called = await this.#modelStep.call('routing', [selector], { tool: selector.name });

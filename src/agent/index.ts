@@ -76,6 +76,8 @@ export type { LeaseFence } from './run-store.js';
 export type { PendingTurn, RunState, TurnCall } from './run-state.js';
 export { DEFAULT_ROUTING_THRESHOLD, SELECT_CATEGORY_TOOL } from './route-tools.js';
 export type { RoutingCategory, RoutingOptions } from './route-tools.js';
+export { DEFAULT_TOOL_SEARCH_RESULTS, TOOL_SEARCH_TOOL } from './tool-search.js';
+export type { ToolSearchOptions } from './tool-search.js';
 export { RunRecorder, readRunRecord, parseRunSummary, MAX_SUMMARY_BYTES } from './run-recorder.js';
 export type { RunRecordSummary } from './run-recorder.js';
 export type { RecordedError, RunEvent, RunRecordLine } from './run-event.js';

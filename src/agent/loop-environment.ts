@@ -16,6 +16,7 @@ import type { ModelDelta } from './streaming/fold-model-stream.js';
 import type { ModelPrice } from './price-table.js';
 import type { Redactor } from './redact.js';
 import type { RoutingOptions } from './route-tools.js';
+import type { ResolvedToolSearch } from './tool-search.js';
 import type { RunEvent } from './run-event.js';
 import type { RunRecorder } from './run-recorder.js';
 import type { Decision, RunStore } from './run-store.js';
@@ -56,6 +57,8 @@ export interface LoopEnvironment {
   output?: OutputDefinition | undefined;
   /** Set by `streamAgent`: every model call is then made with `model.stream`, and its pieces and the tools' progress are handed over as they come. */
   stream?: LoopStreamSink;
+  /** How the run searches its tools (`runAgent({ toolSearch })`); routing is then off. */
+  toolSearch?: ResolvedToolSearch | undefined;
 }
 
 /** Where a streamed run's pieces go; the events of the record still go through `onEvent`. */

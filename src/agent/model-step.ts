@@ -26,6 +26,9 @@ import { costOf } from './price-table.js';
 import type { RecordedError, RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
 
+/** How a step narrows its tools without changing the declared list: the provider's deferred search, or the tools allowed now. */
+export type StepNarrowing = Pick<ModelRequest, 'toolSearch' | 'allowedTools'>;
+
 /** What the model step reads of the loop running it. */
 export interface ModelStepHost {
   state: RunState;
@@ -56,9 +59,9 @@ export class ModelStep {
   readonly preparedBefore = (part: ToolCallPart): PreparedCall | undefined => this.#oversizedCalls.get(part);
 
   /** Plans, makes and accounts one model call. */
-  async call(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): Promise<ModelStepResult> {
+  async call(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice, narrowing?: StepNarrowing): Promise<ModelStepResult> {
     const { state, env } = this.#host;
-    const request = this.#request(kind, tools, toolChoice);
+    const request = { ...this.#request(kind, tools, toolChoice), ...narrowing };
     let estimated: number;
     try {
       estimated = env.model.estimateInputTokens(request);

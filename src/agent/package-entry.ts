@@ -51,3 +51,6 @@ export { DEFAULT_LIMITS, DEFAULT_PRICES } from './index.js';
 export type { BudgetLimit, BudgetStop, CallPlan, ModelPrice, OutputInvalidStop, PriceTable, ResolvedLimits, UnexpectedModelStop } from './index.js';
 // Routing many tools, the run's options beyond the model and tools, and the serializable run state.
 export type { AgentRuntimeOptions, ContextRequirement, PendingTurn, RoutingCategory, RoutingOptions, RunState, ToolChoicePolicy, TurnCall } from './index.js';
+// Tool search (`runAgent({ toolSearch })`).
+export { DEFAULT_TOOL_SEARCH_RESULTS, TOOL_SEARCH_TOOL } from './index.js';
+export type { ToolSearchOptions } from './index.js';

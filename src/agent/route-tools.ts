@@ -28,6 +28,13 @@ export interface RoutingOptions {
    * Declaring categories turns routing on whatever the tool count. Default: the tools' own categories, undescribed.
    */
   categories?: readonly string[] | Readonly<Record<string, RoutingCategory>>;
+  /**
+   * How the chosen category narrows the tools. `list` (default): only its tools are declared. `allowed_tools`: every tool
+   * is declared, in the same order at every step, and only the category's may be called (OpenAI `tool_choice:
+   * { type: 'allowed_tools' }`; providers without that field declare only the allowed tools, with a warning), so a
+   * cached prompt prefix survives routing. A call to another tool is refused either way.
+   */
+  narrow?: 'list' | 'allowed_tools';
 }
 
 export const DEFAULT_ROUTING_THRESHOLD = 20;
@@ -61,6 +68,8 @@ export function checkRouting(tools: readonly AnyTool[], options: RoutingOptions 
   if (options === false || options === undefined) return;
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError(`routing must be an object such as { categories: { billing: ['get_invoice'] } }, or false (got ${describe(options)}).`);
+  if (options.narrow !== undefined && options.narrow !== 'list' && options.narrow !== 'allowed_tools')
+    throw new InvalidArgumentError(`routing.narrow must be 'list' or 'allowed_tools' (got ${describe(options.narrow)}).`);
   const declared = options.categories;
   if (declared === undefined) return;
   const { names, members } = readDeclared(declared);

@@ -32,6 +32,7 @@ import { createAgentTelemetry } from './agent-telemetry.js';
 import { DEFAULT_PRICES, findPrice, type PriceTable } from './price-table.js';
 import { runRedactor, type Redactor } from './redact.js';
 import { checkRouting, type RoutingOptions } from './route-tools.js';
+import { resolveToolSearch, type ToolSearchOptions } from './tool-search.js';
 import type { RunEvent } from './run-event.js';
 import { RunRecorder } from './run-recorder.js';
 import type { RunState } from './run-state.js';
@@ -115,6 +116,11 @@ export interface AgentRuntimeOptions<Ctx = any> {
    * turn, then the run stops with `output_invalid` (docs/agent.md, "Structured output"). Pass the same output on resume.
    */
   output?: OutputOption;
+  /**
+   * Search instead of declaring every tool: the provider's own search over deferred tools where the model has one, toolwright's
+   * search tool elsewhere (see {@link ToolSearchOptions}). Routing is off when it is set. Default: off.
+   */
+  toolSearch?: ToolSearchOptions | false;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AgentRuntimeOptions.
@@ -217,11 +223,20 @@ export function createEnvironment(
 ): { environment: LoopEnvironment; close: () => Promise<void> } {
   const limits = resolveLimits(state.limits);
   const redact = runRedactor(options);
-  const registry =
+  const given =
     options.tools instanceof ToolRegistry
       ? options.tools
       : new ToolRegistry(options.tools, { logger: redactingLogger(options.logger ?? stderrLogger, redact) });
-  checkRouting(registry.list(), options.routing);
+  checkRouting(given.list(), options.routing);
+  const toolSearch = resolveToolSearch(options.toolSearch, options.model, given.list(), {
+    tools: () => given.list(),
+    mayLoad: (name) => environment.callPolicy.mayLoad(name),
+    load: (names) => {
+      const loaded = (state.searchLoadedTools ??= []);
+      for (const name of names) if (!loaded.includes(name)) loaded.push(name);
+    },
+  });
+  const registry = toolSearch?.searchTool ? given.with([toolSearch.searchTool]) : given;
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   if (output && registry.has(output.name)) {
     throw new InvalidArgumentError(
@@ -257,6 +272,7 @@ export function createEnvironment(
         toolNamed: (name) => registry.get(name),
         seed: state.settings.seed,
         resumedWithHistory: state.steps.length > 0,
+        toolSearchTool: toolSearch?.searchTool,
       },
       state,
     ),
@@ -274,6 +290,7 @@ export function createEnvironment(
     toolChoice: options.toolChoice,
     acceptFinishReasons: options.acceptFinishReasons ?? [],
     output,
+    toolSearch,
   };
   return {
     environment,

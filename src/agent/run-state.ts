@@ -79,4 +79,6 @@ export interface RunState {
   outputRepairs?: number;
   /** Calls a dead process began under a key that a take-over gave to a different call (see `AgentResult.supersededCalls`). */
   supersededCalls?: ToolCallOutcome[];
+  /** With toolwright's tool search: the tools its searches loaded, declared from the step after each search. */
+  searchLoadedTools?: string[];
 }

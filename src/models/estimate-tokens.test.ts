@@ -22,6 +22,21 @@ describe('estimateInputTokens', () => {
     expect(estimateInputTokens({ messages: [], tools: [tool] })).toBe(Math.ceil(declared / 4));
   });
 
+  it('leaves out the deferred tools of a native tool search until the conversation called them', () => {
+    const tool = defineTool({
+      name: 'get_weather',
+      description: 'Weather for a city.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      execute: () => 'sunny',
+    });
+    const toolSearch = { deferred: ['get_weather'] };
+    expect(estimateInputTokens({ messages: [], tools: [tool], toolSearch })).toBe(0);
+    const called = [{ role: 'assistant' as const, content: [{ type: 'tool-call' as const, id: 'c', name: 'get_weather', arguments: {} }] }];
+    const withCall = estimateInputTokens({ messages: called, tools: [tool] });
+    expect(estimateInputTokens({ messages: called, tools: [tool], toolSearch })).toBe(withCall);
+  });
+
   it('charges a flat figure for images instead of their base64 length', () => {
     const small = estimateInputTokens({ messages: [{ role: 'user', content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }] });
     const large = estimateInputTokens({ messages: [{ role: 'user', content: [{ type: 'image', data: 'A'.repeat(100_000), mimeType: 'image/png' }] }] });

@@ -18,7 +18,7 @@ export const IMAGE_TOKEN_ESTIMATE = 1_000;
  * Estimates the input tokens of a request: `ceil(characters / 4)` over messages and tool declarations, plus a flat figure per image or audio part.
  * For the agent loop's own conversation, counts kept from its earlier calls are reused (`conversation-token-estimate.ts`); the figure is the same.
  */
-export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'tools'>): number {
+export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'tools' | 'toolSearch'>): number {
   const conversation = trackedConversation(request.messages);
   let characters = 0;
   let images = 0;
@@ -31,11 +31,27 @@ export function estimateInputTokens(request: Pick<ModelRequest, 'messages' | 'to
       images += counted.images;
     }
   }
-  for (const tool of request.tools ?? []) characters += conversation ? conversation.toolCharacters(tool) : countToolDeclaration(tool);
+  const shown = shownTools(request);
+  for (const tool of request.tools ?? []) if (shown(tool.name)) characters += conversation ? conversation.toolCharacters(tool) : countToolDeclaration(tool);
   return Math.ceil(characters / CHARACTERS_PER_TOKEN) + images * IMAGE_TOKEN_ESTIMATE;
 }
 
 /** Estimates the tokens of generated text the same way, for models that report no usage. */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
+}
+
+/**
+ * Under native tool search the provider shows a deferred tool only once its search found it, so a deferred tool counts
+ * only when the conversation already called it (a found tool the model has not called yet is not counted).
+ */
+function shownTools(request: Pick<ModelRequest, 'messages' | 'toolSearch'>): (name: string) => boolean {
+  const deferred = request.toolSearch?.deferred;
+  if (!deferred || deferred.length === 0) return () => true;
+  const hidden = new Set(deferred);
+  for (const message of request.messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'tool-call') hidden.delete(part.name);
+  }
+  return (name) => !hidden.has(name);
 }

@@ -15,4 +15,8 @@ export interface Model {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
   /** Estimated input tokens of a request before it is sent, for budgets; providers may count more exactly. */
   estimateInputTokens(request: ModelRequest): number;
+  /** Whether the provider searches deferred tools itself (`ModelRequest.toolSearch`); absent or `false`: toolwright's search is used. */
+  readonly nativeToolSearch?: boolean;
+  /** Whether the provider can also hand its search to the client (OpenAI Responses `execution: 'client'`). */
+  readonly clientToolSearch?: boolean;
 }

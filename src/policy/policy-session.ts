@@ -84,6 +84,11 @@ export class PolicyRunSession implements PolicySession {
     return this.#tainted;
   }
 
+  toolAllowed(toolName: string): boolean {
+    const spec = this.#spec;
+    return !spec.denyTools.has(toolName) && (!spec.allowTools || spec.allowTools.has(toolName));
+  }
+
   beforeToolCall(input: BeforeToolCallInput): PolicyDecision {
     const spec = this.#spec;
     const name = input.tool.name;

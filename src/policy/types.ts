@@ -186,6 +186,8 @@ export interface PolicySession {
    * it, intersected), or `undefined` when no rule bounds it. Plan-then-execute narrows a hole's schema with it.
    */
   allowedValues?(toolName: string, argument: string): readonly (string | number | boolean)[] | undefined;
+  /** Whether the policy could let any call of `toolName` through (its tool lists); a tool search never loads one it could not. */
+  toolAllowed?(toolName: string): boolean;
   /** Text to append to the system prompt (the isolation convention), or `undefined` for none. */
   systemPrompt(): string | undefined;
   /** The session's state, as JSON. */

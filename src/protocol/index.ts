@@ -20,3 +20,4 @@ export type {
 } from './messages.js';
 export { toolCallsOf } from './model-exchange.js';
 export type { ModelOutputFormat, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, TokenUsage, ToolChoice } from './model-exchange.js';
+export type { ModelToolSearch } from './model-exchange.js';

@@ -36,6 +36,26 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** The provider's own tool search (see {@link ModelToolSearch}); a provider without one declares every tool and warns. */
+  toolSearch?: ModelToolSearch;
+  /** The only tools of `tools` the model may call now: sent as the provider's allowed-tools choice, else only these are declared. */
+  allowedTools?: readonly string[];
+}
+
+/**
+ * Native tool search: the tools named in `deferred` are declared with `defer_loading`, so the provider shows the model
+ * only what its search tool finds (Anthropic `tool_search_tool_regex` / `tool_search_tool_bm25`, OpenAI Responses
+ * `tool_search` run by the server). Tools of the request not listed stay loaded.
+ */
+export interface ModelToolSearch {
+  deferred: readonly string[];
+  /** Anthropic's search: BM25 over natural-language queries (default) or Python regular expressions. */
+  anthropicSearch?: 'bm25' | 'regex';
+  /**
+   * The name of a tool of `tools` that runs the search on the client: declared as the provider's client-executed search
+   * (OpenAI Responses `tool_search` with `execution: 'client'`), its calls and results sent as that search's items.
+   */
+  clientSearchTool?: string;
 }
 
 export interface TokenUsage {

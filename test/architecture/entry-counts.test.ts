@@ -15,8 +15,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseEntry, createSurfaceProgram, PACKAGE_ROOT, readEntryPoints, type EntrySurface } from '../../scripts/public-surface.js';
 
 const PINNED_NAME_COUNTS: Record<string, number> = {
-  '.': 65,
-  './agent': 62,
+  '.': 66,
+  './agent': 65,
   './ai-sdk': 14,
   './decoding': 26,
   './errors': 33,

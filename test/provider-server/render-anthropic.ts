@@ -52,7 +52,7 @@ function usageOf(turn: FakeTurn, outputTokens: number) {
   return { input_tokens: usage.inputTokens - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: outputTokens };
 }
 
-function blocks(turn: FakeTurn, sequence: number) {
+function blocks(turn: FakeTurn, sequence: number, request?: any) {
   const content: any[] = [];
   if (turn.reasoning !== undefined) content.push({ type: 'thinking', thinking: turn.reasoning, signature: `sig_${sequence}` });
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
@@ -60,6 +60,24 @@ function blocks(turn: FakeTurn, sequence: number) {
   if (program !== undefined) {
     const input = { code: program.code };
     content.push({ type: 'server_tool_use', id: program.id, name: 'code_execution', input, raw: JSON.stringify(input) });
+  }
+  if (turn.toolSearch !== undefined) {
+    const searchTool = (request?.tools ?? []).find((tool: any) => String(tool.type).startsWith('tool_search_tool_'));
+    const id = turn.toolSearch.id ?? `srvtoolu_${sequence}`;
+    const input = { query: turn.toolSearch.query };
+    content.push({
+      type: 'server_tool_use',
+      id,
+      name: searchTool?.name ?? 'tool_search_tool_bm25',
+      input,
+      caller: { type: 'direct' },
+      raw: JSON.stringify(input),
+    });
+    content.push({
+      type: 'tool_search_tool_result',
+      tool_use_id: id,
+      content: { type: 'tool_search_tool_search_result', tool_references: turn.toolSearch.found.map((tool_name) => ({ type: 'tool_reference', tool_name })) },
+    });
   }
   (turn.toolCalls ?? []).forEach((call, index) =>
     content.push({
@@ -84,7 +102,7 @@ export function renderAnthropic(turn: FakeTurn, request: any, sequence: number):
     type: 'message',
     role: 'assistant',
     model: turn.model ?? request?.model ?? 'fake-model',
-    content: blocks(turn, sequence).map(({ raw: _raw, ...block }) => block),
+    content: blocks(turn, sequence, request).map(({ raw: _raw, ...block }) => block),
     stop_reason: stopReason(turn),
     stop_sequence: null,
     usage: usageOf(turn, (turn.usage ?? DEFAULT_USAGE).outputTokens),
@@ -113,7 +131,7 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       usage: usageOf(turn, 1),
     },
   });
-  blocks(turn, sequence).forEach((block, index) => {
+  blocks(turn, sequence, request).forEach((block, index) => {
     if (block.type === 'text') {
       emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
       if (index === 0) emit('ping', {});
@@ -122,11 +140,13 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       emit('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
       for (const thinking of chunks(block.thinking, size)) emit('content_block_delta', { index, delta: { type: 'thinking_delta', thinking } });
       emit('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } });
-    } else if (block.type === 'code_execution_tool_result') {
+    } else if (block.type === 'code_execution_tool_result' || block.type === 'tool_search_tool_result') {
+      // Server tool results arrive whole in their content_block_start.
       emit('content_block_start', { index, content_block: block });
     } else if (block.type === 'server_tool_use') {
-      emit('content_block_start', { index, content_block: { type: 'server_tool_use', id: block.id, name: block.name, input: {} } });
-      for (const partial_json of chunks(block.raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+      const { raw, ...start } = block;
+      emit('content_block_start', { index, content_block: { ...start, input: {} } });
+      for (const partial_json of chunks(raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
     } else {
       const caller = block.caller === undefined ? {} : { caller: block.caller };
       emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {}, ...caller } });

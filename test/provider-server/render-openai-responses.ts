@@ -19,7 +19,7 @@ function incompleteReason(turn: FakeTurn): string | undefined {
   return turn.stopReason === undefined ? undefined : INCOMPLETE[turn.stopReason];
 }
 
-function items(turn: FakeTurn, sequence: number) {
+function items(turn: FakeTurn, sequence: number, request?: any) {
   const output: any[] = [];
   if (turn.reasoning !== undefined) output.push({ type: 'reasoning', id: `rs_${sequence}`, summary: [{ type: 'summary_text', text: turn.reasoning }] });
   if (turn.text !== undefined) {
@@ -35,6 +35,20 @@ function items(turn: FakeTurn, sequence: number) {
   // Programmatic tool calling: the hosted program (its code and the fingerprint a replay must carry back) before its calls.
   if (program !== undefined)
     output.push({ type: 'program', id: `prog_${program.id}`, call_id: program.id, code: program.code, fingerprint: `fp_${program.id}` });
+  if (turn.toolSearch !== undefined) {
+    const id = turn.toolSearch.id ?? `${sequence}`;
+    const call_id = `tsc_call_${id}`;
+    const execution = turn.toolSearch.execution ?? 'server';
+    output.push({ type: 'tool_search_call', id: `tsc_${id}`, call_id, execution, status: 'completed', arguments: { query: turn.toolSearch.query } });
+  }
+  // A server-run search answers in the same response; a client-run one waits for the client's tool_search_output.
+  if (turn.toolSearch !== undefined && turn.toolSearch.execution !== 'client') {
+    const found = new Set(turn.toolSearch.found);
+    const id = turn.toolSearch.id ?? `${sequence}`;
+    const call_id = `tsc_call_${id}`;
+    const tools = (request?.tools ?? []).filter((tool: any) => tool.type === 'function' && found.has(tool.name));
+    output.push({ type: 'tool_search_output', id: `tso_${id}`, call_id, execution: 'server', status: 'completed', tools });
+  }
   (turn.toolCalls ?? []).forEach((call, index) => {
     if (call.custom) {
       output.push({
@@ -95,7 +109,7 @@ function responseObject(turn: FakeTurn, request: any, sequence: number, status: 
 }
 
 export function renderOpenAIResponses(turn: FakeTurn, request: any, sequence: number): unknown {
-  return responseObject(turn, request, sequence, 'completed', items(turn, sequence));
+  return responseObject(turn, request, sequence, 'completed', items(turn, sequence, request));
 }
 
 export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
@@ -106,7 +120,7 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
     events.push({ event: type, data: JSON.stringify({ type, sequence_number: number++, ...payload }) });
   emit('response.created', { response: responseObject(turn, request, sequence, 'in_progress', []) });
   emit('response.in_progress', { response: responseObject(turn, request, sequence, 'in_progress', []) });
-  const output = items(turn, sequence);
+  const output = items(turn, sequence, request);
   output.forEach((item, outputIndex) => {
     if (item.type === 'reasoning') {
       const text: string = item.summary[0].text;
@@ -132,6 +146,8 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
       emit('response.custom_tool_call_input.done', { item_id: item.id, output_index: outputIndex, input: item.input });
     } else if (item.type === 'program' || item.type === 'program_output') {
       emit('response.output_item.added', { output_index: outputIndex, item });
+    } else if (item.type === 'tool_search_call' || item.type === 'tool_search_output') {
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, status: 'in_progress' } });
     } else {
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
       for (const delta of chunks(item.arguments, size)) emit('response.function_call_arguments.delta', { item_id: item.id, output_index: outputIndex, delta });

@@ -73,6 +73,19 @@ export interface FakeTurn {
   stallAfterEvents?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  /**
+   * A server-side tool search before the tool calls: Anthropic `server_tool_use` (named after the search tool the request
+   * declared) and `tool_search_tool_result` with a `tool_reference` per found tool; OpenAI Responses `tool_search_call`
+   * and `tool_search_output` with the found tools' definitions as the request declared them.
+   */
+  toolSearch?: {
+    query: string;
+    found: string[];
+    /** Defaults to one numbered by the server's reply count. */
+    id?: string;
+    /** `client` (OpenAI Responses only): a `tool_search_call` with `execution: 'client'` and no output; the client runs the search. */
+    execution?: 'server' | 'client';
+  };
 }
 
 /** An HTTP error in the endpoint's documented error body. */

@@ -128,6 +128,11 @@ export interface CallPolicyOptions {
   recordEveryDecision?: boolean | undefined;
   /** Tools whose own `confirm` rule is not applied (`toolwright serve --approve`); the policy and the guard may still ask a person. */
   preapproved?: readonly string[] | undefined;
+  /**
+   * toolwright's own tool search (`runAgent({ toolSearch })`): the policy's tool lists are not asked about it, since it reads only the
+   * run's tool descriptions and returns only tools the policy allows (see {@link CallPolicy.mayLoad}); the guard still is.
+   */
+  toolSearchTool?: AnyTool | undefined;
 }
 
 export class CallPolicy {
@@ -138,6 +143,7 @@ export class CallPolicy {
   readonly #context: unknown;
   readonly #recordEveryDecision: boolean;
   readonly #preapproved: ReadonlySet<string>;
+  readonly #toolSearchTool: AnyTool | undefined;
 
   private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: CallScope) {
     this.#session = session;
@@ -147,11 +153,22 @@ export class CallPolicy {
     this.#context = options.context;
     this.#recordEveryDecision = options.recordEveryDecision === true;
     this.#preapproved = new Set(options.preapproved ?? []);
+    this.#toolSearchTool = options.toolSearchTool;
   }
 
   /** The context a call's stages are handed: its own when it brings one, else the seam's. */
   #contextOf(call: { context?: unknown }): unknown {
     return 'context' in call ? call.context : this.#context;
+  }
+
+  /** Whether a tool search may declare or return `toolName`: the policy session's tool lists allow it (a session that cannot say: no). */
+  mayLoad(toolName: string): boolean {
+    if (!this.#session?.toolAllowed) return true;
+    try {
+      return this.#session.toolAllowed(toolName) === true;
+    } catch {
+      return false;
+    }
   }
 
   /** The seam around a policy session its caller already started (plan-then-execute; an MCP session), with no system prompt of its own to add. */
@@ -269,7 +286,7 @@ export class CallPolicy {
 
   #askPolicy(call: CallUnderCheck): { verdict: ToolCallVerdict; event: RunEvent | undefined; rewrite?: PolicyRewrite } {
     const { step, callKey, callId, tool } = call;
-    if (!this.#session) return { verdict: { action: 'allow' }, event: undefined };
+    if (!this.#session || (this.#toolSearchTool !== undefined && tool === this.#toolSearchTool)) return { verdict: { action: 'allow' }, event: undefined };
     const base = { type: 'policy_decision' as const, step, callKey, callId, toolName: tool.name };
     let decision: ReturnType<PolicySession['beforeToolCall']>;
     try {

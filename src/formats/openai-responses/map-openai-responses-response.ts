@@ -8,6 +8,7 @@ import type { Response } from 'openai/resources/responses/responses';
 import { isResponsesProgramItem, responsesProviderItems } from './openai-responses-programmatic-calls.js';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import { clientToolSearchCall, openAIResponsesSearchItem } from './openai-responses-tool-search.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import { grammarToolCallPart } from '../grammar-tools.js';
@@ -16,6 +17,8 @@ import type { ToolSource } from '../tool-source.js';
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
   strict?: boolean;
+  /** The request's client-run search tool (`ModelToolSearch.clientSearchTool`): its `tool_search_call`s read as calls of it. */
+  clientSearchTool?: string | undefined;
   fallbackUsage: () => TokenUsage;
 }
 
@@ -24,6 +27,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   const content: (TextPart | ToolCallPart)[] = [];
   let refused = false;
   let callIndex = 0;
+  // Items the provider ran on its side (programs, searches), replayed to it in their place.
   const programItems: { item: unknown; before: number }[] = [];
   for (const item of response.output) {
     if (isResponsesProgramItem(item)) programItems.push({ item, before: content.length });
@@ -42,11 +46,21 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
     } else if (item.type === 'custom_tool_call') {
       callIndex++;
       content.push(grammarToolCallPart(item.call_id, item.name, item.input));
+    } else if (clientToolSearchCall(item, options.clientSearchTool)) {
+      content.push(clientToolSearchCall(item, options.clientSearchTool)!);
+    } else {
+      const kept = openAIResponsesSearchItem(item);
+      if (kept) programItems.push({ item: kept, before: content.length });
     }
   }
   const mapped: ModelResponse = {
     content,
-    stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, calls.length > 0),
+    stopReason: refused
+      ? 'refusal'
+      : mapOpenAIResponsesStatus(
+          response,
+          content.some((part) => part.type === 'tool-call'),
+        ),
     usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
     modelId: response.model,
     raw: response,

@@ -23,6 +23,7 @@ import {
   mapAISDKWarnings,
 } from '../../formats/ai-sdk/map-ai-sdk-response.js';
 import { toAISDKFunctionTools, toAISDKToolChoice } from '../../formats/ai-sdk/to-ai-sdk-function-tools.js';
+import { declareOnlyAllowed, toolSearchUnsupported } from '../../formats/allowed-tools.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent, TokenUsage } from '../../protocol/model-exchange.js';
@@ -153,9 +154,11 @@ export class AISDKModel implements Model {
     if (request.tools !== undefined && request.tools.length > 0) {
       // Of the AI SDK's provider packages, only @ai-sdk/anthropic maps `inputExamples` (to `input_examples`); the others drop it.
       const nativeExamples = this.#model.provider.startsWith('anthropic');
-      const declared = toAISDKFunctionTools(request.tools, { nativeExamples, strict: this.#options.strictTools ?? false });
+      const offered = declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
+      const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
+      if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);
     }
     const maxOutputTokens = request.maxOutputTokens ?? this.#options.maxOutputTokens;

@@ -14,6 +14,8 @@ import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '.
 import { mapAnthropicStopReason } from '../../formats/anthropic/map-anthropic-stop-reason.js';
 import { toAnthropicToolChoice } from '../../formats/anthropic/to-anthropic-tool-choice.js';
 import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
+import { withAnthropicToolSearch } from '../../formats/anthropic/anthropic-tool-search.js';
+import { declareOnlyAllowed } from '../../formats/allowed-tools.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import { ProviderResponseError } from '../provider-errors.js';
 import { sdkClientOptions } from '../provider-settings.js';
@@ -28,6 +30,8 @@ import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase, Message, RawMessageStreamEvent> {
+  readonly nativeToolSearch = true;
+
   protected async loadClient(): Promise<SdkClient<Anthropic>> {
     const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
     const client = new sdk.Anthropic(sdkClientOptions(this.settings));
@@ -143,8 +147,11 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     if (container !== undefined) body.container = container;
     const realTools = request.tools?.length ?? 0;
     if (request.tools !== undefined && realTools > 0) {
-      const declared = toAnthropicTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = withAnthropicProgrammaticCalls(request.tools, declared.tools);
+      const declared = toAnthropicTools(declareOnlyAllowed(request.tools, request.allowedTools, 'anthropic', warnings), {
+        strict: options.strictTools ?? false,
+      });
+      const tools = withAnthropicProgrammaticCalls(request.tools, declared.tools);
+      body.tools = request.toolSearch ? withAnthropicToolSearch(tools, request.toolSearch) : tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);
     }

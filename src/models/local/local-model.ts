@@ -111,7 +111,11 @@ export class LocalModel implements Model {
   async *#generate(request: ModelRequest, runtime: Runtime): AsyncGenerator<ModelStreamEvent> {
     const options = this.#options;
     const toolChoice = request.toolChoice ?? 'auto';
-    const offered = toolChoice === 'none' ? [] : (request.tools ?? []).filter((tool) => typeof toolChoice !== 'object' || tool.name === toolChoice.tool);
+    const allowed = request.allowedTools && new Set(request.allowedTools);
+    const offered =
+      toolChoice === 'none'
+        ? []
+        : (request.tools ?? []).filter((tool) => (typeof toolChoice !== 'object' || tool.name === toolChoice.tool) && (!allowed || allowed.has(tool.name)));
     if (typeof toolChoice === 'object' && offered.length === 0) {
       throw new InvalidArgumentError(`toolChoice names "${toolChoice.tool}", which is not among the request's tools; pass that tool in \`tools\`.`);
     }

@@ -14,6 +14,8 @@ import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
 import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
+import { toOpenAIChatAllowedToolChoice } from '../../formats/openai-chat/openai-chat-allowed-tools.js';
+import { toolSearchUnsupported } from '../../formats/allowed-tools.js';
 import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
@@ -88,6 +90,9 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
       body.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'openai', 'OpenAI Chat Completions'));
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIChatToolChoice(request.toolChoice);
+      const allowed = request.allowedTools && toOpenAIChatAllowedToolChoice(request.toolChoice ?? 'auto', request.allowedTools);
+      if (allowed) body.tool_choice = allowed;
+      if (request.toolSearch) toolSearchUnsupported('openai', warnings);
     }
     if (request.output !== undefined) {
       const output = openAIStructuredOutput(request.output);

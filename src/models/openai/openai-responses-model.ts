@@ -12,6 +12,12 @@ import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/op
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
 import { withResponsesProgrammaticCalls } from '../../formats/openai-responses/openai-responses-programmatic-calls.js';
+import {
+  clientToolSearchItems,
+  toOpenAIResponsesAllowedToolChoice,
+  withOpenAIResponsesClientToolSearch,
+  withOpenAIResponsesToolSearch,
+} from '../../formats/openai-responses/openai-responses-tool-search.js';
 import { openAIStructuredOutput, withOutputValue } from '../../formats/output-format.js';
 import { estimateInputTokens } from '../estimate-tokens.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -21,6 +27,10 @@ import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEve
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
 
 export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsBase, Response, ResponseStreamEvent> {
+  /** OpenAI's own Responses API searches; an OpenAI-compatible server may not, so it gets toolwright's search. */
+  readonly nativeToolSearch = this.settings.provider === 'openai';
+  readonly clientToolSearch = this.nativeToolSearch;
+
   protected loadClient(): Promise<OpenAIClient> {
     return loadOpenAIClient(this.settings);
   }
@@ -38,6 +48,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const mapped = mapOpenAIResponsesResponse(response, {
       tools: request.tools,
       strict: this.settings.options.strictTools ?? false,
+      clientSearchTool: request.toolSearch?.clientSearchTool,
       fallbackUsage: () => ({ inputTokens: estimateInputTokens(request), outputTokens: 0 }),
     });
     return withOutputValue(mapped, request.output, true);
@@ -76,9 +87,18 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
-      body.tools = withResponsesProgrammaticCalls(request.tools, declared.tools);
+      const search = request.toolSearch;
+      const clientSearchTool = search?.clientSearchTool;
+      const tools = withResponsesProgrammaticCalls(request.tools, declared.tools);
+      body.tools = search ? withOpenAIResponsesToolSearch(tools, search) : tools;
+      if (search && clientSearchTool !== undefined) {
+        body.tools = withOpenAIResponsesClientToolSearch(tools, { ...search, clientSearchTool });
+        body.input = clientToolSearchItems(input, request.messages, clientSearchTool, body.tools);
+      }
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toOpenAIResponsesToolChoice(request.toolChoice, request.tools);
+      const allowed = request.allowedTools && toOpenAIResponsesAllowedToolChoice(request.toolChoice ?? 'auto', request.allowedTools);
+      if (allowed) body.tool_choice = allowed;
     }
     if (request.output !== undefined) {
       const output = openAIStructuredOutput(request.output);

@@ -1,0 +1,220 @@
+/**
+ * `npm run bench:tools-at-scale`: what tool definitions cost per step when a run has many tools, offline.
+ *
+ * Tools: the 22 tools of `test/fixtures/third-party/mcp-tools.json` (written to mimic six popular MCP servers), repeated
+ * under service prefixes (`crm_read_file`, `billing_read_file`…, each prefix a category) up to 50, 200 and 1,000 tools.
+ * Each run is a 20-model-call scripted conversation through the real SDKs to the local fake provider server
+ * (test/provider-server), calling three tools of one service; every request body the SDK sent is read back.
+ *
+ * Modes: (a) every tool sent (Chat Completions, routing off); (b) today's routing (Chat, `routing` by category: one
+ * category call, then that category's tools); (c) native deferred loading with search (Anthropic Messages,
+ * `toolSearch`: every tool declared with `defer_loading`, the BM25 search tool, one server-side search loading the three
+ * tools); (d) toolwright's own search (Chat, `toolSearch`: its `search_tools`, one search); (e) allowed-tools narrowing
+ * (Chat, `routing: { narrow: 'allowed_tools' }`: every tool declared, `tool_choice: allowed_tools`).
+ *
+ * What is counted, per request: the tool-definition tokens the model reads, estimated from the bytes of the request body
+ * with toolwright's text estimate (`estimateTextTokens`, about 4 characters a token): for (a), (b), (d), (e) the JSON of
+ * `tools` (and of `tool_choice` for (e)); for (c) the JSON of the declarations not marked `defer_loading` (the search tool
+ * included) plus the declaration of every tool a `tool_reference` in the conversation loaded, since the provider
+ * expands those into the context. Deferred declarations travel in the body but are not shown to the model.
+ * The cached-cost columns (the billed price of a step once the prefix is cached) belong to the prompt-caching work
+ * (cache prices and `cacheReadTokens`); they are left as `—` here rather than priced with invented numbers.
+ *
+ * Rounds are interleaved (every mode of every size once per round); the counts must agree across rounds.
+ *
+ *   npm run bench:tools-at-scale
+ *   npm run bench:tools-at-scale -- --rounds 2 --sizes 50,200
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runAgent, type RunAgentOptions } from '../../src/agent/run-agent.js';
+import { TOOL_SEARCH_TOOL, ToolSearcher } from '../../src/agent/tool-search.js';
+import { createModel } from '../../src/models/create-model.js';
+import { estimateTextTokens } from '../../src/models/estimate-tokens.js';
+import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
+import { silentLogger } from '../../src/tools/tool-registry.js';
+import { startProviderServer, type FakeReply, type ProviderServer, type RecordedRequest } from '../../test/provider-server/index.js';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '1' }, sizes: { type: 'string', default: '50,200,1000' } } });
+const ROUNDS = Number(values.rounds);
+const SIZES = values.sizes.split(',').map(Number);
+const STEPS = 20;
+
+const SERVICES = ['crm', 'billing', 'hr', 'support', 'sales', 'ops', 'legal', 'finance', 'marketing', 'infra', 'security', 'data'];
+const SERVICE_WORDS = SERVICES.concat(Array.from({ length: 40 }, (_, index) => `team${index + 1}`));
+
+interface FixtureTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+const FIXTURE = JSON.parse(readFileSync(new URL('../../test/fixtures/third-party/mcp-tools.json', import.meta.url), 'utf8')) as {
+  servers: { server: string; tools: FixtureTool[] }[];
+};
+const BASE = FIXTURE.servers.flatMap((server) => server.tools);
+
+/** `count` tools: the fixture's, repeated under service prefixes, each service a category. */
+function toolsAtScale(count: number): AnyTool[] {
+  const tools: AnyTool[] = [];
+  for (let index = 0; tools.length < count; index++) {
+    const base = BASE[index % BASE.length]!;
+    const service = SERVICE_WORDS[Math.floor(index / BASE.length)]!;
+    tools.push(
+      defineTool({
+        name: `${service}_${base.name}`,
+        description: `[${service}] ${base.description ?? base.name}`,
+        category: service,
+        effect: 'read',
+        inputSchema: base.inputSchema,
+        execute: () => 'ok',
+      }),
+    );
+  }
+  return tools;
+}
+
+/** Three tools of the first service the conversation calls, in turn. */
+const TARGETS = ['crm_read_file', 'crm_list_directory', 'crm_search_files'];
+const SEARCH_QUERY = 'crm read file list directory search files';
+
+function callsOf(targets: readonly string[], from: number): FakeReply[] {
+  const replies: FakeReply[] = [];
+  for (let step = from; step < STEPS - 1; step++) {
+    const name = targets[step % targets.length]!;
+    replies.push({ toolCalls: [{ id: `call_${step}`, name, arguments: { path: `/tmp/${step}` } }] });
+  }
+  replies.push({ text: 'Done.' });
+  return replies;
+}
+
+interface Mode {
+  key: string;
+  label: string;
+  provider: 'openai' | 'anthropic';
+  options: Partial<RunAgentOptions>;
+  replies: (tools: readonly AnyTool[]) => Promise<FakeReply[]>;
+  definitionText: (request: RecordedRequest, all: RecordedRequest[]) => string;
+}
+
+const toolsJson = (request: RecordedRequest) => JSON.stringify(request.body.tools ?? []);
+
+const MODES: Mode[] = [
+  { key: 'a', label: 'every tool sent', provider: 'openai', options: { routing: false }, replies: async () => callsOf(TARGETS, 0), definitionText: toolsJson },
+  {
+    key: 'b',
+    label: "today's routing",
+    provider: 'openai',
+    options: {},
+    replies: async () => [{ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'crm' } }] }, ...callsOf(TARGETS, 1)],
+    definitionText: toolsJson,
+  },
+  {
+    key: 'c',
+    label: 'native deferred + search (Anthropic)',
+    provider: 'anthropic',
+    options: { toolSearch: {} },
+    replies: async () => {
+      const [first, ...rest] = callsOf(TARGETS, 0);
+      return [{ ...first!, toolSearch: { query: SEARCH_QUERY, found: TARGETS } }, ...rest];
+    },
+    definitionText: (request, all) => {
+      const declared: { name?: string; defer_loading?: boolean }[] = request.body.tools ?? [];
+      const loaded = new Set(
+        all
+          .slice(0, all.indexOf(request) + 1)
+          .flatMap((sent) => (sent.body.messages as { content?: unknown }[]).flatMap((message) => (Array.isArray(message.content) ? message.content : [])))
+          .filter((block: { type?: string }) => block.type === 'tool_search_tool_result')
+          .flatMap((block: { content: { tool_references?: { tool_name: string }[] } }) => block.content.tool_references ?? [])
+          .map((reference) => reference.tool_name),
+      );
+      const shown = declared.filter((tool) => tool.defer_loading !== true || (tool.name !== undefined && loaded.has(tool.name)));
+      return JSON.stringify(shown.map(({ defer_loading: _deferred, ...tool }) => tool));
+    },
+  },
+  {
+    key: 'd',
+    label: "toolwright's search (Chat)",
+    provider: 'openai',
+    options: { toolSearch: { engine: 'toolwright' } },
+    replies: async (tools) => {
+      // The same search the run will make, so the script calls what it will find.
+      const found = await new ToolSearcher({ tools: () => tools, mayLoad: () => true, load: () => {} }, 5).search(SEARCH_QUERY);
+      const names = found.map((tool) => tool.name);
+      const missing = TARGETS.filter((name) => !names.includes(name));
+      if (missing.length > 0) throw new Error(`the search for "${SEARCH_QUERY}" did not find ${missing.join(', ')} (found ${names.join(', ')})`);
+      return [{ toolCalls: [{ id: 'call_search', name: TOOL_SEARCH_TOOL, arguments: { query: SEARCH_QUERY } }] }, ...callsOf(TARGETS, 1)];
+    },
+    definitionText: toolsJson,
+  },
+  {
+    key: 'e',
+    label: 'allowed-tools narrowing (Chat)',
+    provider: 'openai',
+    options: { routing: { narrow: 'allowed_tools' } },
+    replies: async () => [{ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'crm' } }] }, ...callsOf(TARGETS, 1)],
+    definitionText: (request) => toolsJson(request) + JSON.stringify(request.body.tool_choice ?? ''),
+  },
+];
+
+interface Measured {
+  perStep: number[];
+  requests: number;
+  status: string;
+}
+
+async function measure(server: ProviderServer, mode: Mode, tools: readonly AnyTool[]): Promise<Measured> {
+  server.reset();
+  server.enqueue(...(await mode.replies(tools)));
+  const baseURL = mode.provider === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL;
+  const model = createModel(mode.provider === 'anthropic' ? 'anthropic:claude-bench' : 'openai:gpt-bench', { apiKey: 'bench', baseURL });
+  const result = await runAgent({
+    model,
+    tools: [...tools],
+    prompt: 'Go through the crm files.',
+    recordDir: false,
+    logger: silentLogger,
+    limits: { maxIterations: STEPS + 1 },
+    ...mode.options,
+  });
+  const requests = [...server.requests];
+  return { perStep: requests.map((request) => estimateTextTokens(mode.definitionText(request, requests))), requests: requests.length, status: result.status };
+}
+
+const server = await startProviderServer();
+const results = new Map<string, Measured>();
+try {
+  const toolsBySize = new Map(SIZES.map((size) => [size, toolsAtScale(size)]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const size of SIZES) {
+      for (const mode of MODES) {
+        const measured = await measure(server, mode, toolsBySize.get(size)!);
+        const key = `${size}:${mode.key}`;
+        const earlier = results.get(key);
+        if (earlier && JSON.stringify(earlier.perStep) !== JSON.stringify(measured.perStep))
+          throw new Error(`round ${round + 1} of ${key} counted differently`);
+        results.set(key, measured);
+      }
+    }
+  }
+} finally {
+  await server.close();
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+console.log(`Tool-definition tokens per request (estimated from the request bodies), ${STEPS}-call conversation, ${ROUNDS} round(s)\n`);
+console.log('| tools | mode | requests | status | step 1 | step 2 | last step | mean per step | % of (a) | billed cached cost per step |');
+console.log('|---:|---|---:|---|---:|---:|---:|---:|---:|---|');
+for (const size of SIZES) {
+  const all = mean(results.get(`${size}:a`)!.perStep);
+  for (const mode of MODES) {
+    const { perStep, requests, status } = results.get(`${size}:${mode.key}`)!;
+    const share = (100 * mean(perStep)) / all;
+    console.log(
+      `| ${size} | (${mode.key}) ${mode.label} | ${requests} | ${status} | ${perStep[0]} | ${perStep[1]} | ${perStep.at(-1)} | ${Math.round(mean(perStep))} | ${share.toFixed(1)}% | — |`,
+    );
+  }
+}
+const at200 = (key: string) => (100 * mean(results.get(`200:${key}`)?.perStep ?? [NaN])) / mean(results.get('200:a')?.perStep ?? [NaN]);
+if (SIZES.includes(200)) {
+  console.log(`\nTarget at 200 tools: (c) and (d) at most 10% of (a): (c) ${at200('c').toFixed(1)}%, (d) ${at200('d').toFixed(1)}%.`);
+}
