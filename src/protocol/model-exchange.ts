@@ -36,11 +36,20 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** `'auto'`: mark the stable prefix cacheable (Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`); default `false`. */
+  cache?: 'auto' | false;
+  /** With `cache: 'auto'`: the key requests sharing a prefix send (OpenAI `prompt_cache_key`); the agent sends the run's `cacheKey` or id. */
+  cacheKey?: string;
 }
 
 export interface TokenUsage {
+  /** Every token the prompt cost: uncached input, cache reads and cache writes together (Anthropic's three counts summed). */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache, where the provider reports them. */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache, where the provider reports them (Anthropic; AI SDK `cacheWrite`). */
+  cacheWriteTokens?: number;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
+import { openAIResponsesUsage } from './openai-responses-usage.js';
 
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
@@ -40,7 +41,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   const mapped: ModelResponse = {
     content,
     stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, calls.length > 0),
-    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
+    usage: response.usage ? openAIResponsesUsage(response.usage) : options.fallbackUsage(),
     modelId: response.model,
     raw: response,
   };
