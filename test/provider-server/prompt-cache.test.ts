@@ -91,7 +91,10 @@ describe("cache: 'auto' in the request body", () => {
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'Paris: sunny' }], cache_control: ephemeral }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'Paris: sunny' }], is_error: false, cache_control: ephemeral }],
+      },
     ]);
     // Three breakpoints, under Anthropic's limit of four; the cache key is OpenAI's and is not sent.
     expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(3);
