@@ -10,6 +10,7 @@
  * caller's.
  * @module
  */
+import { addAISDKCacheOptions } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -164,6 +165,7 @@ export class AISDKModel implements Model {
     }
     if (this.#options.headers !== undefined) callOptions.headers = this.#options.headers;
     if (this.#options.providerOptions !== undefined) callOptions.providerOptions = this.#options.providerOptions;
+    if (request.cache === 'auto') addAISDKCacheOptions(callOptions, request.cacheKey);
     return { callOptions, warnings };
   }
 
