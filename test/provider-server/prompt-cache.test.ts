@@ -5,6 +5,7 @@
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/agent/run-event.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -196,7 +197,9 @@ describe('a run of three steps', () => {
 
   it('Anthropic: the breakpoint sits on the last message of each step, and the run totals the cache counts', async () => {
     server.enqueue(...CALL_STEPS);
+    const events: RunEvent[] = [];
     const result = await runAgent({
+      onEvent: (event) => events.push(event),
       model: anthropic(),
       tools: TOOLS,
       system: 'Be brief.',
@@ -217,6 +220,9 @@ describe('a run of three steps', () => {
       { inputTokens: 1100, outputTokens: 3, cacheReadTokens: 1000, cacheWriteTokens: 100 },
     ]);
     expect(result.usage).toMatchObject({ inputTokens: 3000, outputTokens: 23, cacheReadTokens: 1900, cacheWriteTokens: 1100 });
+    // The record's events carry them too: each model response's usage, and the run's totals when it stops.
+    expect(events.flatMap((event) => (event.type === 'model_response' ? [event.response.usage] : []))).toEqual(result.steps.map((step) => step.usage));
+    expect(events.find((event) => event.type === 'stop')).toMatchObject({ usage: { cacheReadTokens: 1900, cacheWriteTokens: 1100 } });
   });
 
   it.each([
