@@ -11,6 +11,8 @@ import { createScriptedModel, textTurn, toolCallTurn, type ScriptedTurn } from '
 import type { ModelRequest } from '../protocol/model-exchange.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
+import { createMemoryRunStore } from './memory-run-store.js';
+import { resumeAgent } from './resume-agent.js';
 import { runAgent } from './run-agent.js';
 import { costOf, DEFAULT_PRICES, type ModelPrice } from './price-table.js';
 
@@ -110,5 +112,24 @@ describe("the breaker's estimate with cache: 'auto'", () => {
       ['auto', 'run_cache_key'],
       ['auto', 'ops-assistant'],
     ]);
+  });
+
+  it('keeps cache and cacheKey with the run: a resumed run asks for caching with the same key', async () => {
+    const refund = defineTool<{ invoice: string }>({
+      name: 'refund',
+      description: 'Refunds an invoice.',
+      effect: 'write',
+      confirm: true,
+      inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
+      execute: ({ invoice }) => `refunded ${invoice}`,
+    });
+    const store = createMemoryRunStore();
+    const first = createScriptedModel([toolCallTurn([{ name: 'refund', arguments: { invoice: 'INV-1' } }])]);
+    const paused = await runAgent({ model: first, tools: [refund], prompt: 'Refund INV-1.', cache: 'auto', cacheKey: 'billing', store, recordDir: false });
+    expect(paused.status).toBe('awaiting_confirmation');
+    if (paused.status !== 'awaiting_confirmation') return;
+    const second = createScriptedModel([textTurn('Refunded.')]);
+    await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], { model: second, tools: [refund], store, recordDir: false });
+    expect(second.requests.map((request) => [request.cache, request.cacheKey])).toEqual([['auto', 'billing']]);
   });
 });
