@@ -17,7 +17,7 @@ import type { AnyTool } from '../tools/define-tool.js';
 import { declinedMessage, expiredMessage, missingToolMessage, outcomeUnknownMessage } from './agent-messages.js';
 import type { AgentResult, AgentStep, AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { runResult, type RunEnding } from './run-result.js';
-import type { SpanHandle } from './agent-telemetry.js';
+import { cacheUsageAttributes, type SpanHandle } from './agent-telemetry.js';
 import { RunClock } from './run-clock.js';
 import { duplicateOutcome, settledOutcome, toolCallEvent, toolResultEvent, unrunOutcome } from './calls/call-outcomes.js';
 import { decideCall } from './calls/decide-call.js';
@@ -103,6 +103,7 @@ export class AgentLoop {
       this.#span.setAttributes(() => ({
         'gen_ai.usage.input_tokens': this.#state.usage.inputTokens,
         'gen_ai.usage.output_tokens': this.#state.usage.outputTokens,
+        ...cacheUsageAttributes(this.#state.usage),
         'toolwright.run.status': result?.status ?? 'error',
       }));
       this.#span.end(result?.status === 'stopped' ? { type: result.stopReason.kind, message: result.stopReason.message } : undefined);

@@ -21,6 +21,10 @@ export interface AgentUsage {
   toolCalls: number;
   /** Active wall time in milliseconds (waiting for a confirmation is not counted). */
   wallTimeMs: number;
+  /** Of `inputTokens`, those the provider reported read from its prompt cache; absent until a response reports some. */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those the provider reported written to its prompt cache; absent until a response reports some. */
+  cacheWriteTokens?: number;
 }
 
 /** How one tool call ended. */
@@ -73,7 +77,11 @@ export interface AgentStep {
   costUsd: number;
   toolCalls: ToolCallOutcome[];
   /** Set when the response asked for more distinct calls than `maxToolCallsPerTurn`: the cap, and how many distinct calls it asked for. */
-  turnLimit?: { limit: number; requested: number };
+  turnLimit?: {
+    limit: number;
+    requested: number;
+  }; /** The breaker's estimate of the input's cost in USD before the call (cache reads and writes at their rates), when the model has a price. */
+  estimatedInputCostUsd?: number;
 }
 
 /** A call waiting for a person's decision. */

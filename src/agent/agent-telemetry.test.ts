@@ -123,6 +123,22 @@ describe('OpenTelemetry spans', () => {
     expect(spans[3]!.status?.code).toBe(2);
   });
 
+  it('carries the cache reads and writes a provider reported, on each chat span and totalled on the run span', async () => {
+    const { provider, spans } = recordingProvider();
+    const model = createScriptedModel([
+      toolCallTurn([{ id: 'c1', name: 'lookup', arguments: {} }], { usage: { inputTokens: 100, outputTokens: 3, cacheWriteTokens: 90 } }),
+      textTurn('ok', { usage: { inputTokens: 120, outputTokens: 1, cacheReadTokens: 90, cacheWriteTokens: 25 } }),
+    ]);
+    await runAgent({ model, tools: [lookup], prompt: 'x', recordDir: false, logger: silentLogger, tracer: provider.getTracer('mine') });
+    const cacheAttributes = (attributes: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(attributes).filter(([name]) => name.startsWith('gen_ai.usage.cache')));
+    expect(spans.filter((span) => span.name.startsWith('chat')).map((span) => cacheAttributes(span.attributes))).toEqual([
+      { 'gen_ai.usage.cache_creation.input_tokens': 90 },
+      { 'gen_ai.usage.cache_read.input_tokens': 90, 'gen_ai.usage.cache_creation.input_tokens': 25 },
+    ]);
+    expect(cacheAttributes(spans[0]!.attributes)).toEqual({ 'gen_ai.usage.cache_read.input_tokens': 90, 'gen_ai.usage.cache_creation.input_tokens': 115 });
+  });
+
   it('uses a tracer passed in, and is silent without one or an SDK', async () => {
     const { provider, spans } = recordingProvider();
     const model = createScriptedModel([textTurn('ok')]);

@@ -79,6 +79,7 @@ function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span
                 'gen_ai.response.finish_reasons': [response.stopReason],
                 'gen_ai.usage.input_tokens': response.usage.inputTokens,
                 'gen_ai.usage.output_tokens': response.usage.outputTokens,
+                ...cacheUsageAttributes(response.usage),
               });
             }
             if (error) fail(chat, error);
@@ -112,5 +113,13 @@ function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span
       if (error && span.isRecording()) fail(span, error);
       span.end();
     },
+  };
+}
+
+/** OpenTelemetry's GenAI cache counts (both included in `gen_ai.usage.input_tokens`), where the usage has them. */
+export function cacheUsageAttributes(usage: { cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }): Record<string, number> {
+  return {
+    ...(usage.cacheReadTokens !== undefined ? { 'gen_ai.usage.cache_read.input_tokens': usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { 'gen_ai.usage.cache_creation.input_tokens': usage.cacheWriteTokens } : {}),
   };
 }

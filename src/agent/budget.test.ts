@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveLimits } from './agent-limits.js';
-import { planModelCall } from './budget.js';
-import { costOf, findPrice } from './price-table.js';
+import { estimateInputCost, planModelCall } from './budget.js';
+import { costOf, DEFAULT_PRICES, findPrice } from './price-table.js';
 
 const spent = { inputTokens: 0, outputTokens: 0, costUsd: 0, toolCalls: 0, wallTimeMs: 0 };
 const price = { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 }; // $1 in, $2 out per token
@@ -75,12 +75,60 @@ describe('planModelCall', () => {
 
 describe('prices', () => {
   it('match exactly, else by the longest prefix, and price usage per million tokens', () => {
-    expect(findPrice('openai:gpt-4o-mini')).toEqual({ inputPerMillion: 0.15, outputPerMillion: 0.6 });
-    expect(findPrice('openai:gpt-4o-2024-08-06')).toEqual({ inputPerMillion: 2.5, outputPerMillion: 10 });
-    expect(findPrice('anthropic:claude-sonnet-4-20250514')).toEqual({ inputPerMillion: 3, outputPerMillion: 15 });
+    expect(findPrice('openai:gpt-4o-mini')).toEqual({ inputPerMillion: 0.15, outputPerMillion: 0.6, cacheReadPerMillion: 0.075 });
+    expect(findPrice('openai:gpt-4o-2024-08-06')).toEqual({ inputPerMillion: 2.5, outputPerMillion: 10, cacheReadPerMillion: 1.25 });
+    expect(findPrice('anthropic:claude-sonnet-4-20250514')).toEqual({
+      inputPerMillion: 3,
+      outputPerMillion: 15,
+      cacheReadPerMillion: 0.3,
+      cacheWritePerMillion: 3.75,
+    });
     expect(findPrice('local:llama')).toBeUndefined();
     expect(costOf({ inputTokens: 1_000_000, outputTokens: 500_000 }, { inputPerMillion: 3, outputPerMillion: 15 })).toBe(10.5);
     expect(costOf({ inputTokens: 5, outputTokens: 5 }, undefined)).toBe(0);
+  });
+
+  it('every Anthropic entry reads at 0.1× and writes at 1.25× its input rate; OpenAI entries read below input and have no write rate', () => {
+    for (const [id, price] of Object.entries(DEFAULT_PRICES)) {
+      if (id.startsWith('anthropic:')) {
+        expect(price.cacheReadPerMillion, id).toBeCloseTo(price.inputPerMillion * 0.1, 10);
+        expect(price.cacheWritePerMillion, id).toBeCloseTo(price.inputPerMillion * 1.25, 10);
+      } else {
+        expect(price.cacheReadPerMillion, id).toBeLessThan(price.inputPerMillion);
+        expect(price.cacheWritePerMillion, id).toBeUndefined();
+      }
+    }
+  });
+
+  it('prices cache reads and writes at their own rates and the rest of the input at the input rate', () => {
+    const rates = { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3, cacheWritePerMillion: 3.75 };
+    // 1M input tokens: 600k read, 300k written, 100k uncached; 100k output.
+    const usage = { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 600_000, cacheWriteTokens: 300_000 };
+    expect(costOf(usage, rates)).toBeCloseTo(0.6 * 0.3 + 0.3 * 3.75 + 0.1 * 3 + 0.1 * 15, 10);
+    // Without cache rates, cached tokens cost the input rate (what OpenAI bills for writes).
+    expect(costOf(usage, { inputPerMillion: 3, outputPerMillion: 15 })).toBeCloseTo(3 + 1.5, 10);
+  });
+});
+
+describe('the input estimate with prompt caching', () => {
+  const sonnet = { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3, cacheWritePerMillion: 3.75 };
+
+  it('prices the expected reads at the read rate and the rest at the write rate; without caching, all at the input rate', () => {
+    expect(estimateInputCost(1_000_000, sonnet)).toBeCloseTo(3, 10);
+    expect(estimateInputCost(1_000_000, sonnet, { expectedReadTokens: 800_000 })).toBeCloseTo(0.8 * 0.3 + 0.2 * 3.75, 10);
+    // No more reads than the whole estimate; no write rate (OpenAI) means the input rate.
+    expect(estimateInputCost(1_000_000, sonnet, { expectedReadTokens: 5_000_000 })).toBeCloseTo(0.3, 10);
+    expect(estimateInputCost(1_000_000, { inputPerMillion: 2, outputPerMillion: 8, cacheReadPerMillion: 0.5 }, { expectedReadTokens: 500_000 })).toBeCloseTo(
+      0.25 + 1,
+      10,
+    );
+  });
+
+  it('lets the breaker afford a call that only fits when its cached prefix is priced at the read rate', () => {
+    const limits = resolveLimits({ maxCostUsd: 0.01 });
+    // 3 000 tokens at $3/M is $0.009, leaving too little; read from the cache they cost $0.0009.
+    expect(planModelCall(limits, spent, 3_000, sonnet)).toMatchObject({ ok: true, maxOutputTokens: 66 });
+    expect(planModelCall(limits, spent, 3_000, sonnet, { expectedReadTokens: 3_000 })).toMatchObject({ ok: true, maxOutputTokens: 606 });
   });
 });
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ResolvedLimits } from './agent-limits.js';
-import type { ModelPrice } from './price-table.js';
+import { cacheReadRate, cacheWriteRate, type ModelPrice } from './price-table.js';
 
 /** Which limit a budget stop concerns. */
 export type BudgetLimit = 'inputTokens' | 'outputTokens' | 'costUsd' | 'toolCalls' | 'wallTimeMs';
@@ -60,10 +60,36 @@ export function budgetStop(limit: BudgetLimit, max: number, used: number, projec
 }
 
 /**
- * Plans the next model call against the run's budgets. `estimatedInputTokens`
- * comes from the model; `price` may be undefined only when no money limit is set.
+ * What the breaker expects a call with prompt caching on to find in the cache: `expectedReadTokens` of its estimated input
+ * (the prefix the previous call sent, see `ModelStep`); the rest is expected to be written to the cache.
  */
-export function planModelCall(limits: ResolvedLimits, spent: Spent, estimatedInputTokens: number, price: ModelPrice | undefined): CallPlan {
+export interface CacheExpectation {
+  expectedReadTokens: number;
+}
+
+/**
+ * The estimated input cost in USD of a call. Without `cache`, every token at the input rate. With it, the expected cache
+ * reads (at most the estimate) at the read rate and the rest at the write rate (the input rate where the price has no
+ * write rate: OpenAI bills none).
+ */
+export function estimateInputCost(estimatedInputTokens: number, price: ModelPrice, cache?: CacheExpectation): number {
+  if (cache === undefined) return (estimatedInputTokens * price.inputPerMillion) / 1_000_000;
+  const read = Math.min(Math.max(0, cache.expectedReadTokens), estimatedInputTokens);
+  return (read * cacheReadRate(price) + (estimatedInputTokens - read) * cacheWriteRate(price)) / 1_000_000;
+}
+
+/**
+ * Plans the next model call against the run's budgets. `estimatedInputTokens`
+ * comes from the model; `price` may be undefined only when no money limit is set;
+ * `cache`, when the call asks for prompt caching, prices the input as {@link estimateInputCost} says.
+ */
+export function planModelCall(
+  limits: ResolvedLimits,
+  spent: Spent,
+  estimatedInputTokens: number,
+  price: ModelPrice | undefined,
+  cache?: CacheExpectation,
+): CallPlan {
   if (limits.maxWallTimeMs !== undefined && spent.wallTimeMs >= limits.maxWallTimeMs) {
     return { ok: false, stop: budgetStop('wallTimeMs', limits.maxWallTimeMs, spent.wallTimeMs, 0) };
   }
@@ -77,7 +103,7 @@ export function planModelCall(limits: ResolvedLimits, spent: Spent, estimatedInp
     cap = cap === undefined ? left : Math.min(cap, left);
   }
   if (limits.maxCostUsd !== undefined && price) {
-    const inputCost = (estimatedInputTokens * price.inputPerMillion) / 1_000_000;
+    const inputCost = estimateInputCost(estimatedInputTokens, price, cache);
     const outputTokenCost = price.outputPerMillion / 1_000_000;
     const left = limits.maxCostUsd - spent.costUsd - inputCost;
     // At least one output token must be affordable, or the call is refused.

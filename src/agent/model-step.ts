@@ -5,6 +5,7 @@
  * one repair turn.
  * @module
  */
+import { withCacheTokens } from '../formats/cache-usage.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type ToolChoice } from '../protocol/model-exchange.js';
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
@@ -17,7 +18,7 @@ import { invalidOutputMessage, outputNotJsonMessage } from '../tools/model-messa
 import type { PreparedCall } from '../tools/tool-registry.js';
 import type { AgentStep, AgentStopReason, ToolCallOutcome, UnexpectedModelStop } from './agent-result.js';
 import type { SpanHandle } from './agent-telemetry.js';
-import { planModelCall, type Spent } from './budget.js';
+import { estimateInputCost, planModelCall, type CacheExpectation, type Spent } from './budget.js';
 import { recordError, unrunOutcome } from './calls/call-outcomes.js';
 import { callKeyOf, jsonSafeRequest } from './calls/prepare-call.js';
 import { foldModelStream } from './streaming/fold-model-stream.js';
@@ -50,6 +51,8 @@ export class ModelStep {
   readonly #host: ModelStepHost;
   /** Calls whose arguments broke the registry's limits, already answered; their arguments never reach the record or the transcript. */
   readonly #oversizedCalls = new WeakMap<ToolCallPart, PreparedCall>();
+  /** With caching on: what the previous call of this process sent (its tools and its estimate), the prefix the next may read. */
+  #previousPrompt: { tools: string; estimatedInputTokens: number } | undefined;
 
   constructor(host: ModelStepHost) {
     this.#host = host;
@@ -68,8 +71,10 @@ export class ModelStep {
     } catch {
       estimated = estimateInputTokens(request);
     }
-    const plan = planModelCall(env.limits, this.#host.spent(), estimated, env.price);
+    const cache = this.#cacheExpectation(request, estimated);
+    const plan = planModelCall(env.limits, this.#host.spent(), estimated, env.price, cache);
     if (!plan.ok) return { stop: plan.stop };
+    const estimatedInputCostUsd = env.price ? estimateInputCost(estimated, env.price, cache) : undefined;
     if (plan.maxOutputTokens !== undefined) request.maxOutputTokens = plan.maxOutputTokens;
 
     const index = state.steps.length;
@@ -81,12 +86,31 @@ export class ModelStep {
       toolChoice,
       maxOutputTokens: request.maxOutputTokens,
       estimatedInputTokens: estimated,
+      ...(estimatedInputCostUsd !== undefined ? { estimatedInputCostUsd } : {}),
     });
     const started = performance.now();
     const answered = await this.#send(kind, index, request);
     if ('stop' in answered) return answered;
     const response = this.#withoutOverLimitArguments(answered.response);
-    return { response, step: this.#account(kind, index, response, estimated, started) };
+    const step = this.#account(kind, index, response, estimated, started);
+    if (estimatedInputCostUsd !== undefined) step.estimatedInputCostUsd = estimatedInputCostUsd;
+    return { response, step };
+  }
+
+  /**
+   * With `cache: 'auto'`, the breaker expects this call to read from the cache everything the previous call sent, when both
+   * offered the same tools in the same order: the loop only appends messages, so that call's whole prompt (cached up to its
+   * last message) is a prefix of this one. Otherwise (the first call, a routing call, other tools) it expects no read.
+   */
+  #cacheExpectation(request: ModelRequest, estimated: number): CacheExpectation | undefined {
+    if (request.cache !== 'auto') {
+      this.#previousPrompt = undefined;
+      return undefined;
+    }
+    const tools = JSON.stringify((request.tools ?? []).map((tool) => tool.name));
+    const previous = this.#previousPrompt;
+    this.#previousPrompt = { tools, estimatedInputTokens: estimated };
+    return { expectedReadTokens: previous !== undefined && previous.tools === tools ? previous.estimatedInputTokens : 0 };
   }
 
   #request(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): ModelRequest {
@@ -97,6 +121,8 @@ export class ModelStep {
       request.output = { name: output.name, schema: output.schema, ...(output.description ? { description: output.description } : {}) };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
+    if (state.settings.cache === 'auto') request.cache = 'auto';
+    if (state.settings.cacheKey !== undefined) request.cacheKey = state.settings.cacheKey;
     return request;
   }
 
@@ -134,10 +160,16 @@ export class ModelStep {
 
   #account(kind: 'routing' | 'model', index: number, response: ModelResponse, estimated: number, started: number): AgentStep {
     const { state, env } = this.#host;
-    const usage = { inputTokens: safeCount(response.usage?.inputTokens), outputTokens: safeCount(response.usage?.outputTokens) };
+    const usage = withCacheTokens(
+      { inputTokens: safeCount(response.usage?.inputTokens), outputTokens: safeCount(response.usage?.outputTokens) },
+      response.usage?.cacheReadTokens,
+      response.usage?.cacheWriteTokens,
+    );
     const cost = costOf(usage, env.price);
     state.usage.inputTokens += usage.inputTokens;
     state.usage.outputTokens += usage.outputTokens;
+    if (usage.cacheReadTokens !== undefined) state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + usage.cacheReadTokens;
+    if (usage.cacheWriteTokens !== undefined) state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + usage.cacheWriteTokens;
     state.usage.modelCalls++;
     state.costUsd += cost;
     const { raw, ...rest } = response;

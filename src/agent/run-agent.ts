@@ -137,6 +137,13 @@ export interface RunAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
   seed?: number;
   /** Data kept with the run for whoever resumes it (the CLI keeps the model spec and the tools module). */
   meta?: Record<string, unknown>;
+  /**
+   * `'auto'`: each model call marks its prefix cacheable (Anthropic breakpoints, OpenAI `prompt_cache_key`; README, "Prompt
+   * caching"). Default `false`: request bodies stay as they were, and a one-step run pays no Anthropic cache-write premium.
+   */
+  cache?: 'auto' | false;
+  /** With `cache: 'auto'`: the OpenAI `prompt_cache_key` (runs with the same key and prefix share a cache). Default: the run id. */
+  cacheKey?: string;
 }
 
 /**
@@ -197,6 +204,7 @@ export function prepareAgentRun(
     settings: {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.cache === 'auto' ? { cache: 'auto' as const, cacheKey: options.cacheKey ?? runId } : {}),
     },
     meta: { ...options.meta },
     recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),

@@ -41,6 +41,8 @@ export type RunEvent =
       toolChoice: ToolChoice;
       maxOutputTokens: number | undefined;
       estimatedInputTokens: number;
+      /** The breaker's estimate of the input's cost in USD (cache reads and writes at their rates), when the model has a price. */
+      estimatedInputCostUsd?: number;
     }
   | { type: 'model_response'; step: number; response: Omit<ModelResponse, 'raw'>; raw: unknown; costUsd: number; durationMs: number }
   | { type: 'model_error'; step: number; error: RecordedError; durationMs: number }

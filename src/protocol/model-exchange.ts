@@ -36,6 +36,10 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** `'auto'`: mark the stable prefix cacheable (Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`); default `false`. */
+  cache?: 'auto' | false;
+  /** With `cache: 'auto'`: the key requests sharing a prefix send (OpenAI `prompt_cache_key`); the agent sends the run's `cacheKey` or id. */
+  cacheKey?: string;
   /** The provider's own tool search (see {@link ModelToolSearch}); a provider without one declares every tool and warns. */
   toolSearch?: ModelToolSearch;
   /** The only tools of `tools` the model may call now: sent as the provider's allowed-tools choice, else only these are declared. */
@@ -59,8 +63,13 @@ export interface ModelToolSearch {
 }
 
 export interface TokenUsage {
+  /** Every token the prompt cost: uncached input, cache reads and cache writes together (Anthropic's three counts summed). */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache, where the provider reports them. */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache, where the provider reports them (Anthropic; AI SDK `cacheWrite`). */
+  cacheWriteTokens?: number;
 }
 
 /**

@@ -48,8 +48,14 @@ function inputOf(value: unknown): unknown {
 function usageOf(turn: FakeTurn, outputTokens: number) {
   const usage = turn.usage ?? DEFAULT_USAGE;
   const cached = turn.usage?.cachedInputTokens ?? 0;
-  // Anthropic's input_tokens excludes cache reads, which are reported apart.
-  return { input_tokens: usage.inputTokens - cached, cache_creation_input_tokens: 0, cache_read_input_tokens: cached, output_tokens: outputTokens };
+  const written = turn.usage?.cacheWriteTokens ?? 0;
+  // Anthropic's input_tokens excludes cache reads and writes, which are reported apart.
+  return {
+    input_tokens: usage.inputTokens - cached - written,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: cached,
+    output_tokens: outputTokens,
+  };
 }
 
 function blocks(turn: FakeTurn, sequence: number, request?: any) {

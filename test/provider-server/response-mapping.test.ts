@@ -60,11 +60,11 @@ describe('broken argument JSON', () => {
 });
 
 describe('usage', () => {
-  it('counts Anthropic cache reads as input, plain and streamed', async () => {
+  it('counts Anthropic cache reads as input, and says how many, plain and streamed', async () => {
     const turn = { text: 'ok', usage: { inputTokens: 100, outputTokens: 3, cachedInputTokens: 60 } };
     server.enqueue(turn, turn);
-    expect((await anthropic().generate(ask)).usage).toEqual({ inputTokens: 100, outputTokens: 3 });
-    expect((await streamed(anthropic().stream(ask))).usage).toEqual({ inputTokens: 100, outputTokens: 3 });
+    expect((await anthropic().generate(ask)).usage).toEqual({ inputTokens: 100, outputTokens: 3, cacheReadTokens: 60 });
+    expect((await streamed(anthropic().stream(ask))).usage).toEqual({ inputTokens: 100, outputTokens: 3, cacheReadTokens: 60 });
   });
 
   it('estimates input tokens when a compatible server streams no usage', async () => {

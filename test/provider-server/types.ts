@@ -61,8 +61,11 @@ export interface FakeTurn {
   stopReason?: FakeStopReason;
   /** The exact wire value (`finish_reason`, `stop_reason`, or a Responses `incomplete_details.reason`), for reasons without a neutral name. */
   wireStopReason?: string;
-  /** Defaults to `{ inputTokens: 11, outputTokens: 7 }`. */
-  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+  /**
+   * Defaults to `{ inputTokens: 11, outputTokens: 7 }`. `inputTokens` counts every prompt token; `cachedInputTokens` of them were read
+   * from the cache, `cacheWriteTokens` written to it (Anthropic `cache_creation_input_tokens` only; OpenAI bills no writes).
+   */
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number };
   /** The model id echoed back; defaults to the request's `model`. */
   model?: string;
   /** Streamed text and argument text is cut into pieces of this many characters. Defaults to 5. */

@@ -13,6 +13,7 @@ import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
+import { withCacheTokens } from '../cache-usage.js';
 import { toolCallPart } from '../tool-call-part.js';
 
 /** What a response needs besides the result: the model id to report when the provider names none, and a usage estimate when it gives none. */
@@ -51,13 +52,19 @@ export function aiSDKProviderStopReason(finishReason: Partial<LanguageModelV4Fin
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Total input and output tokens; a count the provider did not give comes from `fallback` (the model's estimate). */
+/**
+ * Total input and output tokens, and the cache reads and writes of `inputTokens` where given; a total the provider did not give
+ * comes from `fallback` (the model's estimate).
+ */
 export function aiSDKUsage(usage: LanguageModelV4Usage | undefined, fallback: () => TokenUsage): TokenUsage {
   const inputTokens = count(usage?.inputTokens);
   const outputTokens = count(usage?.outputTokens);
-  if (inputTokens !== undefined && outputTokens !== undefined) return { inputTokens, outputTokens };
+  const details: unknown = usage?.inputTokens;
+  const cacheRead = isPlainObject(details) ? details.cacheRead : undefined;
+  const cacheWrite = isPlainObject(details) ? details.cacheWrite : undefined;
+  if (inputTokens !== undefined && outputTokens !== undefined) return withCacheTokens({ inputTokens, outputTokens }, cacheRead, cacheWrite);
   const estimate = fallback();
-  return { inputTokens: inputTokens ?? estimate.inputTokens, outputTokens: outputTokens ?? estimate.outputTokens };
+  return withCacheTokens({ inputTokens: inputTokens ?? estimate.inputTokens, outputTokens: outputTokens ?? estimate.outputTokens }, cacheRead, cacheWrite);
 }
 
 function count(tokens: unknown): number | undefined {

@@ -8,6 +8,7 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
 import { anthropicCaller, anthropicProviderItems, isAnthropicServerBlock } from './anthropic-programmatic-calls.js';
+import { withCacheTokens } from '../cache-usage.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 export function mapAnthropicResponse(message: Message): ModelResponse {
@@ -48,8 +49,9 @@ export interface AnthropicUsageLike {
 }
 
 export function anthropicUsage(usage: AnthropicUsageLike): TokenUsage {
-  return {
+  const total = {
     inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
     outputTokens: usage.output_tokens ?? 0,
   };
+  return withCacheTokens(total, usage.cache_read_input_tokens, usage.cache_creation_input_tokens);
 }

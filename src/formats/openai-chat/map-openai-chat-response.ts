@@ -11,6 +11,7 @@ import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { openAIChatUsage } from './openai-chat-usage.js';
 
 export interface OpenAIChatResponseOptions {
   tools?: ToolSource | undefined;
@@ -35,7 +36,7 @@ export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenA
   const response: ModelResponse = {
     content,
     stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, calls.length > 0),
-    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : options.fallbackUsage(),
+    usage: completion.usage ? openAIChatUsage(completion.usage) : options.fallbackUsage(),
     modelId: completion.model,
     raw: completion,
   };

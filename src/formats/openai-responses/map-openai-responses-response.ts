@@ -13,6 +13,7 @@ import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model
 import { toolCallPart } from '../tool-call-part.js';
 import { grammarToolCallPart } from '../grammar-tools.js';
 import type { ToolSource } from '../tool-source.js';
+import { openAIResponsesUsage } from './openai-responses-usage.js';
 
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
@@ -61,7 +62,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
           response,
           content.some((part) => part.type === 'tool-call'),
         ),
-    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
+    usage: response.usage ? openAIResponsesUsage(response.usage) : options.fallbackUsage(),
     modelId: response.model,
     raw: response,
   };

@@ -388,3 +388,48 @@ describe('fromAISDKModel: specification v3 and bad input', () => {
     expect(() => fromAISDKModel({ specificationVersion: 'v2', doGenerate() {}, doStream() {} } as never)).toThrow(/declares "v2"/);
   });
 });
+
+describe("fromAISDKModel: cache: 'auto'", () => {
+  const conversation = {
+    messages: [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'Weather in Paris?' },
+    ],
+    tools: [getWeather, defineTool({ name: 'get_time', description: 'Local time.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'noon' })],
+  };
+  const breakpoint = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+
+  it("marks the last tool, the system message and the last message for Anthropic's package, and sends OpenAI's promptCacheKey", async () => {
+    const mock = new MockLanguageModelV4({ doGenerate: generated([{ type: 'text', text: 'ok' }], 'stop') });
+    const model = fromAISDKModel(mock, { providerOptions: { openai: { user: 'u1' }, google: { thinkingConfig: { thinkingBudget: 0 } } } });
+    await model.generate({ ...conversation, cache: 'auto', cacheKey: 'run_1' });
+    const sent = mock.doGenerateCalls[0]!;
+    expect(sent.tools!.map((tool) => (tool.type === 'function' ? tool.providerOptions : undefined))).toEqual([undefined, breakpoint]);
+    expect(sent.prompt.map((message) => message.providerOptions)).toEqual([breakpoint, breakpoint]);
+    // The caller's own options in the same namespace are kept.
+    expect(sent.providerOptions).toEqual({ openai: { user: 'u1', promptCacheKey: 'run_1' }, google: { thinkingConfig: { thinkingBudget: 0 } } });
+  });
+
+  it('sends none of it without cache', async () => {
+    const mock = new MockLanguageModelV4({ doGenerate: generated([{ type: 'text', text: 'ok' }], 'stop') });
+    await fromAISDKModel(mock).generate({ ...conversation, cacheKey: 'run_1' });
+    const sent = mock.doGenerateCalls[0]!;
+    expect(JSON.stringify(sent.tools)).not.toContain('cacheControl');
+    expect(sent.prompt.every((message) => message.providerOptions === undefined)).toBe(true);
+    expect(sent.providerOptions).toBeUndefined();
+  });
+
+  it('reads the cache counts of inputTokens (cacheRead, cacheWrite)', async () => {
+    const cachedUsage: LanguageModelV4Usage = {
+      inputTokens: { total: 1000, noCache: 100, cacheRead: 600, cacheWrite: 300 },
+      outputTokens: { total: 5, text: 5, reasoning: undefined },
+    };
+    const mock = new MockLanguageModelV4({ doGenerate: { ...generated([{ type: 'text', text: 'ok' }], 'stop'), usage: cachedUsage } });
+    expect((await fromAISDKModel(mock).generate(conversation)).usage).toEqual({
+      inputTokens: 1000,
+      outputTokens: 5,
+      cacheReadTokens: 600,
+      cacheWriteTokens: 300,
+    });
+  });
+});

@@ -11,6 +11,7 @@
  * @module
  */
 import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
+import { addAISDKCacheOptions } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -173,6 +174,7 @@ export class AISDKModel implements Model {
     }
     if (this.#options.headers !== undefined) callOptions.headers = this.#options.headers;
     if (this.#options.providerOptions !== undefined) callOptions.providerOptions = this.#options.providerOptions;
+    if (request.cache === 'auto') addAISDKCacheOptions(callOptions, request.cacheKey);
     return { callOptions, warnings };
   }
 

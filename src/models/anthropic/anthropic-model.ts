@@ -7,6 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsBase, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { AnthropicServerBlocks } from '../../formats/anthropic/anthropic-server-blocks.js';
 import { anthropicContainer, anthropicProviderItems, withAnthropicProgrammaticCalls } from '../../formats/anthropic/anthropic-programmatic-calls.js';
+import { addAnthropicCacheBreakpoints } from '../../formats/anthropic/anthropic-cache-control.js';
 import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
 import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
@@ -164,6 +165,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       }
       body.tool_choice = toolChoice;
     }
+    if (request.cache === 'auto') addAnthropicCacheBreakpoints(body);
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
     if (request.seed !== undefined) {

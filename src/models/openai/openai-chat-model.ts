@@ -11,6 +11,7 @@ import type OpenAI from 'openai';
 import { convertToOpenAIChatMessages } from '../../formats/openai-chat/convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from '../../formats/openai-chat/map-openai-chat-finish-reason.js';
 import { mapOpenAIChatResponse } from '../../formats/openai-chat/map-openai-chat-response.js';
+import { openAIChatUsage } from '../../formats/openai-chat/openai-chat-usage.js';
 import { OpenAIChatToolCallStream } from '../../formats/openai-chat/openai-chat-tool-call-stream.js';
 import { toOpenAIChatToolChoice } from '../../formats/openai-chat/to-openai-chat-tool-choice.js';
 import { toOpenAIChatTools } from '../../formats/openai-chat/to-openai-chat-tools.js';
@@ -58,7 +59,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     let usage: ModelResponse['usage'] | undefined;
     for await (const chunk of chunks) {
       if (chunk.model) modelId = chunk.model;
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      if (chunk.usage) usage = openAIChatUsage(chunk.usage);
       accumulator.push(chunk);
       const delta = chunk.choices.find((choice) => choice.index === 0)?.delta;
       if (typeof delta?.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
@@ -103,6 +104,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) body.seed = request.seed;
+    if (request.cache === 'auto' && request.cacheKey !== undefined) body.prompt_cache_key = request.cacheKey;
     return { body, warnings };
   }
 }

@@ -107,6 +107,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     }
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+    if (request.cache === 'auto' && request.cacheKey !== undefined) body.prompt_cache_key = request.cacheKey;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) {
       warnings.push({

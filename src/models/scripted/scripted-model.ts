@@ -192,6 +192,8 @@ function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelR
     usage: {
       inputTokens: scripted.usage?.inputTokens ?? estimateInputTokens(request),
       outputTokens: scripted.usage?.outputTokens ?? estimateTextTokens(outputText),
+      ...(scripted.usage?.cacheReadTokens !== undefined ? { cacheReadTokens: scripted.usage.cacheReadTokens } : {}),
+      ...(scripted.usage?.cacheWriteTokens !== undefined ? { cacheWriteTokens: scripted.usage.cacheWriteTokens } : {}),
     },
     modelId: scripted.modelId ?? defaultModelId,
   };
