@@ -10,6 +10,7 @@
 import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { objectCallInput } from '../object-call-input.js';
+import { anthropicReasoningBlock } from './anthropic-reasoning.js';
 import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
@@ -77,6 +78,11 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
     if (part.type === 'text') {
       // Anthropic rejects empty text blocks.
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+      return;
+    }
+    if (part.type === 'reasoning') {
+      const block = anthropicReasoningBlock(part, `/messages/${messageIndex}/content/${partIndex}`, warnings);
+      if (block !== undefined) blocks.push(block);
       return;
     }
     const { input, note, warning } = objectCallInput(part, {

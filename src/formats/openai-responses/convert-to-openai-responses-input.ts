@@ -6,6 +6,7 @@
  */
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { openAIResponsesReasoningItem } from './openai-responses-reasoning.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
 
@@ -17,7 +18,7 @@ export interface OpenAIResponsesInput {
 export function convertToOpenAIResponsesInput(messages: readonly Message[]): OpenAIResponsesInput {
   const input: ResponseInputItem[] = [];
   const warnings: FormatWarning[] = [];
-  for (const message of messages) {
+  messages.forEach((message, messageIndex) => {
     switch (message.role) {
       case 'system':
         input.push({ role: 'system', content: message.content });
@@ -31,14 +32,19 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
           if (text.length > 0) input.push({ role: 'assistant', content: text.join('\n') });
           text = [];
         };
-        for (const part of message.content) {
+        message.content.forEach((part, partIndex) => {
           if (part.type === 'text') {
             text.push(part.text);
-            continue;
+            return;
           }
           flushText();
+          if (part.type === 'reasoning') {
+            const item = openAIResponsesReasoningItem(part, `/messages/${messageIndex}/content/${partIndex}`, warnings);
+            if (item !== undefined) input.push(item);
+            return;
+          }
           input.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) });
-        }
+        });
         flushText();
         break;
       }
@@ -49,7 +55,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
         break;
       }
     }
-  }
+  });
   return { input, warnings };
 }
 

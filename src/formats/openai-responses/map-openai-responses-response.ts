@@ -5,8 +5,9 @@
  * @module
  */
 import type { Response } from 'openai/resources/responses/responses';
+import { openAIResponsesReasoningPart } from './openai-responses-reasoning.js';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
@@ -19,11 +20,13 @@ export interface OpenAIResponsesResponseOptions {
 
 export function mapOpenAIResponsesResponse(response: Response, options: OpenAIResponsesResponseOptions): ModelResponse {
   const calls = parseOpenAIResponsesToolCalls(response, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   let refused = false;
   let callIndex = 0;
   for (const item of response.output) {
-    if (item.type === 'message') {
+    const reasoning = openAIResponsesReasoningPart(item);
+    if (reasoning !== undefined) content.push(reasoning);
+    else if (item.type === 'message') {
       for (const part of item.content) {
         if (part.type === 'output_text') {
           if (part.text !== '') content.push({ type: 'text', text: part.text });
@@ -40,7 +43,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
   const mapped: ModelResponse = {
     content,
     stopReason: refused ? 'refusal' : mapOpenAIResponsesStatus(response, calls.length > 0),
-    usage: response.usage ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens } : options.fallbackUsage(),
+    usage: response.usage ? openAIResponsesUsage(response.usage) : options.fallbackUsage(),
     modelId: response.model,
     raw: response,
   };
@@ -59,4 +62,12 @@ export function mapOpenAIResponsesStatus(response: Pick<Response, 'status' | 'in
   }
   if (hasToolCalls) return 'tool_calls';
   return response.status === 'completed' || response.status === undefined ? 'end_turn' : 'other';
+}
+
+/** Reasoning tokens are part of `output_tokens` already; they are named apart for the record, never added again. */
+function openAIResponsesUsage(usage: NonNullable<Response['usage']>): TokenUsage {
+  const mapped: TokenUsage = { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number' && reasoning > 0) mapped.reasoningTokens = reasoning;
+  return mapped;
 }
