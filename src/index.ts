@@ -58,6 +58,7 @@ export type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ReasoningPart,
   StopReason,
   SystemMessage,
   TextPart,

@@ -6,6 +6,17 @@
  * @module
  */
 export type { FormatWarning, SchemaProvider } from './format-warning.js';
-export type { AssistantMessage, ImagePart, Message, SystemMessage, TextPart, ToolCallPart, ToolMessage, ToolResultPart, UserMessage } from './messages.js';
+export type {
+  AssistantMessage,
+  ImagePart,
+  Message,
+  ReasoningPart,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultPart,
+  UserMessage,
+} from './messages.js';
 export { toolCallsOf } from './model-exchange.js';
 export type { ModelOutputFormat, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, TokenUsage, ToolChoice } from './model-exchange.js';

@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyseEntry, createSurfaceProgram, PACKAGE_ROOT, readEntryPoints, type EntrySurface } from '../../scripts/public-surface.js';
 
 const PINNED_NAME_COUNTS: Record<string, number> = {
-  '.': 64,
+  '.': 65,
   './agent': 62,
   './ai-sdk': 14,
   './decoding': 26,
