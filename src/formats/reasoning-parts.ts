@@ -18,10 +18,16 @@ export function reasoningNotReplayed(part: ReasoningPart, provider: FormatWarnin
   };
 }
 
-/** Fields whose value a provider marks encrypted: Anthropic `redacted_thinking.data`, OpenAI `reasoning.encrypted_content`. */
-const ENCRYPTED_FIELDS: readonly { type: string; field: string }[] = [
+/**
+ * Fields whose value a provider marks encrypted: Anthropic `redacted_thinking.data`, OpenAI `reasoning.encrypted_content`,
+ * and where AI SDK provider packages carry them in provider metadata (`anthropic.redactedData`,
+ * `openai.reasoningEncryptedContent`), whatever object holds them.
+ */
+const ENCRYPTED_FIELDS: readonly { type?: string; field: string }[] = [
   { type: 'redacted_thinking', field: 'data' },
   { type: 'reasoning', field: 'encrypted_content' },
+  { field: 'redactedData' },
+  { field: 'reasoningEncryptedContent' },
 ];
 
 /** What stands in a run record for a payload the provider encrypted: its length only, never the text. */
@@ -54,7 +60,7 @@ function strip(value: unknown, depth: number): unknown {
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   for (const [key, entry] of Object.entries(record)) {
-    const encrypted = ENCRYPTED_FIELDS.some(({ type, field }) => record.type === type && key === field) && typeof entry === 'string';
+    const encrypted = ENCRYPTED_FIELDS.some(({ type, field }) => (type === undefined || record.type === type) && key === field) && typeof entry === 'string';
     const stripped = encrypted ? encryptedMarker(entry) : strip(entry, depth + 1);
     if (stripped !== entry) (copy ??= { ...record })[key] = stripped;
   }

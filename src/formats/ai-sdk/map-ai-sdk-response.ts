@@ -3,22 +3,24 @@
  * client-executed tool calls in the model's order (each call parsed once, in
  * `toolCallPart`), usage, the unified finish reason mapped to a
  * {@link StopReason} with the provider's raw value kept, and the AI SDK's
- * warnings as FormatWarnings. Reasoning, sources, files and provider-executed
- * tools have no place in the neutral response and are left out. Read
+ * warnings as FormatWarnings. Reasoning parts are kept with their provider
+ * metadata, for the replay; sources, files and provider-executed tools have no
+ * place in the neutral response and are left out. Read
  * defensively: a wrapped model is someone else's code.
  * @module
  */
 import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
 import { toolCallPart } from '../tool-call-part.js';
+import { aiSDKReasoningPart } from './ai-sdk-reasoning.js';
 
 /** What a response needs besides the result: the model id to report when the provider names none, and a usage estimate when it gives none. */
 export interface AISDKResponseContext {
   modelId: string;
-  estimateUsage: (content: readonly (TextPart | ToolCallPart)[]) => TokenUsage;
+  estimateUsage: (content: readonly (TextPart | ToolCallPart | ReasoningPart)[]) => TokenUsage;
 }
 
 /**
@@ -102,11 +104,13 @@ export function mapAISDKGenerateResult(
   result: LanguageModelV4GenerateResult,
   context: AISDKResponseContext,
 ): { response: ModelResponse; callMetadata: Map<ToolCallPart, unknown> } {
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   const callMetadata = new Map<ToolCallPart, unknown>();
   for (const part of Array.isArray(result.content) ? (result.content as unknown[]) : []) {
     if (!isPlainObject(part)) continue;
-    if (part.type === 'text' && typeof part.text === 'string') {
+    const reasoning = aiSDKReasoningPart(part);
+    if (reasoning !== undefined) content.push(reasoning);
+    else if (part.type === 'text' && typeof part.text === 'string') {
       if (part.text === '') continue;
       const last = content.at(-1);
       // Providers may split one answer into several text parts; the history keeps one.
