@@ -65,7 +65,14 @@ describe('eager input streaming on Anthropic', () => {
     }
     longestGapMs = Math.max(longestGapMs, performance.now() - last);
 
-    expect(server.requests[before]!.body.tools).toEqual([expect.objectContaining({ name: 'get_weather', eager_input_streaming: true })]);
+    expect(server.requests[before]!.body.tools).toEqual([
+      {
+        name: 'get_weather',
+        description: 'Current weather for a city.',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+        eager_input_streaming: true,
+      },
+    ]);
     expect(types).toContain('tool_call_delta');
     expect(longestGapMs).toBeLessThan(STALL_MS);
     expect(result.status).toBe('completed');
