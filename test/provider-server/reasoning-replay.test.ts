@@ -174,12 +174,17 @@ describe('reasoning that cannot go back', () => {
 });
 
 describe('reasoning tokens', () => {
-  it.each([false, true])('OpenAI Responses reports them apart, inside the output tokens, and the run counts them once (streamed: %s)', async (streamed) => {
+  it.each([
+    { api: 'Responses', spec: 'openai-responses:o-test', streamed: false },
+    { api: 'Responses', spec: 'openai-responses:o-test', streamed: true },
+    { api: 'Chat Completions', spec: 'openai:o-test', streamed: false },
+    { api: 'Chat Completions', spec: 'openai:o-test', streamed: true },
+  ])('OpenAI $api reports them apart, inside the output tokens, and the run counts them once (streamed: $streamed)', async ({ spec, streamed }) => {
     server.enqueue({ ...REPLIES[0], usage: { inputTokens: 30, outputTokens: 12, reasoningTokens: 9 } } as FakeReply, {
       text: 'Sunny in Paris.',
       usage: { inputTokens: 50, outputTokens: 4 },
     });
-    const model = createModel('openai-responses:o-test', { apiKey: 'test-key', baseURL: server.openaiBaseURL });
+    const model = createModel(spec, { apiKey: 'test-key', baseURL: server.openaiBaseURL });
     const events: unknown[] = [];
     const settings = {
       model,

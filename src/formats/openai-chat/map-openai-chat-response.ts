@@ -11,6 +11,7 @@ import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js
 import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { withChatReasoningTokens } from './openai-chat-reasoning-tokens.js';
 
 export interface OpenAIChatResponseOptions {
   tools?: ToolSource | undefined;
@@ -35,7 +36,9 @@ export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenA
   const response: ModelResponse = {
     content,
     stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, calls.length > 0),
-    usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens } : options.fallbackUsage(),
+    usage: completion.usage
+      ? withChatReasoningTokens({ inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }, completion.usage)
+      : options.fallbackUsage(),
     modelId: completion.model,
     raw: completion,
   };
