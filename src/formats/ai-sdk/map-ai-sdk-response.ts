@@ -57,9 +57,16 @@ export function aiSDKProviderStopReason(finishReason: Partial<LanguageModelV4Fin
 export function aiSDKUsage(usage: LanguageModelV4Usage | undefined, fallback: () => TokenUsage): TokenUsage {
   const inputTokens = count(usage?.inputTokens);
   const outputTokens = count(usage?.outputTokens);
-  if (inputTokens !== undefined && outputTokens !== undefined) return { inputTokens, outputTokens };
+  if (inputTokens !== undefined && outputTokens !== undefined) return withAISDKReasoningTokens({ inputTokens, outputTokens }, usage);
   const estimate = fallback();
   return { inputTokens: inputTokens ?? estimate.inputTokens, outputTokens: outputTokens ?? estimate.outputTokens };
+}
+
+/** `outputTokens.reasoning` is part of `outputTokens.total`: named apart for the record, never added again. */
+function withAISDKReasoningTokens(mapped: TokenUsage, usage: LanguageModelV4Usage | undefined): TokenUsage {
+  const output: unknown = usage?.outputTokens;
+  const reasoning = isPlainObject(output) ? output.reasoning : undefined;
+  return typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning > 0 ? { ...mapped, reasoningTokens: reasoning } : mapped;
 }
 
 function count(tokens: unknown): number | undefined {

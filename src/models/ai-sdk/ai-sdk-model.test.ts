@@ -195,6 +195,13 @@ describe('fromAISDKModel: generate', () => {
     },
   );
 
+  it('reports reasoning tokens apart, inside the output tokens', async () => {
+    const withReasoning = { ...usage(12, 5), outputTokens: { total: 5, text: 2, reasoning: 3 } };
+    const mock = new MockLanguageModelV4({ doGenerate: { ...generated([{ type: 'text', text: 'Done.' }], 'stop'), usage: withReasoning } });
+    const response = await fromAISDKModel(mock).generate({ messages: [{ role: 'user', content: 'Hi' }] });
+    expect(response.usage).toEqual({ inputTokens: 12, outputTokens: 5, reasoningTokens: 3 });
+  });
+
   it('reads a hostile result without crashing: junk parts are skipped, missing usage is estimated', async () => {
     const junk = { content: [null, 7, { type: 'text', text: 3 }, { type: 'tool-call', toolCallId: 5, toolName: null, input: { a: 1 } }], finishReason: 'stop' };
     const model = fromAISDKModel(new MockLanguageModelV4({ doGenerate: junk as unknown as LanguageModelV4GenerateResult }));
