@@ -60,6 +60,7 @@ export type {
   ModelStreamEvent,
   ProviderTurnItems,
   ModelToolSearch,
+  ReasoningPart,
   StopReason,
   SystemMessage,
   TextPart,

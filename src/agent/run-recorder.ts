@@ -6,6 +6,7 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutEncryptedReasoning } from '../formats/reasoning-parts.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { Redactor } from './redact.js';
 import type { RunEvent, RunRecordLine } from './run-event.js';
@@ -73,7 +74,8 @@ export class RunRecorder {
           ? { version: 1, runId: this.#runId, status: 'running', tools: [], startedAt: time, updatedAt: time }
           : readRunSummary(RunRecorder.summaryPathFor(this.path));
     }
-    const line = this.#redact({ time, runId: this.#runId, ...event });
+    // Encrypted reasoning is the provider's to read: the record keeps its length, the run state (the store) the payload to replay.
+    const line = this.#redact(withoutEncryptedReasoning({ time, runId: this.#runId, ...event }));
     writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
     if (event.type === 'run_started' || event.type === 'stop') this.#updateSummary(line as RunRecordLine);
   }

@@ -38,6 +38,15 @@ export interface ModelOptions {
   local?: LocalModelOptions;
   /** Where to read environment variables; defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Anthropic only: extended thinking with this many tokens (`thinking: { type: 'enabled', budget_tokens }`; at least 1024, less than the output cap). */
+  thinkingBudgetTokens?: number;
+  /**
+   * OpenAI Responses only: ask for `include: ['reasoning.encrypted_content']`, so that a reasoning model's reasoning items can be sent back
+   * across function calls (toolwright sends `store: false`). Only reasoning models accept it; others answer 400. Default `false`.
+   */
+  includeEncryptedReasoning?: boolean;
+  /** Anthropic only: declare every tool with `eager_input_streaming: true` (inputs stream unbuffered, possibly as invalid JSON). Default `false`. */
+  eagerInputStreaming?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 600_000;

@@ -27,8 +27,9 @@ export class ToolCallEventTracker {
         yield { type: 'tool-call-start', index: number, id: call.id || `call_${call.index}`, name: call.name };
       }
       const reported = this.#reported.get(call.index) ?? 0;
-      // A `.done` event may restate the whole text; only an extension is news.
-      if (call.argumentsText.length > reported && call.argumentsText.startsWith(call.argumentsText.slice(0, reported))) {
+      // A `.done` event may restate the whole text; only a longer text is news. (Comparing the text with its own prefix here,
+      // as this once did, was always true and walked the whole text per delta: seconds of blocked loop for a 100 kB input.)
+      if (call.argumentsText.length > reported) {
         this.#reported.set(call.index, call.argumentsText.length);
         yield { type: 'tool-call-delta', index: number, argumentsDelta: call.argumentsText.slice(reported), partialArguments: call.partialArguments };
       }

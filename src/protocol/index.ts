@@ -11,6 +11,7 @@ export type {
   ImagePart,
   Message,
   ProviderTurnItems,
+  ReasoningPart,
   SystemMessage,
   TextPart,
   ToolCallPart,

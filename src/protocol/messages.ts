@@ -71,9 +71,23 @@ export interface UserMessage {
   content: string | (TextPart | ImagePart)[];
 }
 
+/**
+ * The model's reasoning as its provider sent it, kept so that it can be sent back: Anthropic needs a turn's `thinking` and
+ * `redacted_thinking` blocks again with that turn's tool results, OpenAI reasoning models their `reasoning` items. It is
+ * opaque: `item` is the provider's block or item exactly as received (signatures and encrypted content included), replayed
+ * unchanged to the same wire format only, and never shown as the answer's text. See docs/providers.md, "Reasoning replay".
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** The wire format that produced it; another format does not replay it (the request's warnings say so). */
+  format: 'anthropic' | 'openai-responses' | 'ai-sdk';
+  /** The block or item as received; never edited, since the provider checks it (a changed thinking block is a 400). */
+  item: Readonly<Record<string, unknown>>;
+}
+
 export interface AssistantMessage {
   role: 'assistant';
-  content: (TextPart | ToolCallPart)[];
+  content: (TextPart | ToolCallPart | ReasoningPart)[];
   /** What the provider ran on its side in this turn (programmatic tool calling), replayed to it exactly as received. */
   providerItems?: ProviderTurnItems;
 }

@@ -7,7 +7,7 @@
 import type { AnyTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/types.js';
 import type { FormatWarning } from './format-warning.js';
-import type { Message, ProviderTurnItems, TextPart, ToolCallPart } from './messages.js';
+import type { Message, ProviderTurnItems, ReasoningPart, TextPart, ToolCallPart } from './messages.js';
 
 /**
  * The schema a final answer must follow, as providers receive it: OpenAI Chat `response_format` and Responses `text.format`
@@ -65,11 +65,14 @@ export interface ModelToolSearch {
 export interface TokenUsage {
   /** Every token the prompt cost: uncached input, cache reads and cache writes together (Anthropic's three counts summed). */
   inputTokens: number;
+  /** Every generated token, reasoning included (OpenAI and Anthropic both count reasoning inside their output tokens). */
   outputTokens: number;
   /** Of `inputTokens`, those read from the provider's prompt cache, where the provider reports them. */
   cacheReadTokens?: number;
   /** Of `inputTokens`, those written to the provider's prompt cache, where the provider reports them (Anthropic; AI SDK `cacheWrite`). */
   cacheWriteTokens?: number;
+  /** The part of `outputTokens` the model spent reasoning, where the provider reports it (for the record; never added again). */
+  reasoningTokens?: number;
 }
 
 /**
@@ -81,8 +84,8 @@ export interface TokenUsage {
 export type StopReason = 'end_turn' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'refusal' | 'other';
 
 export interface ModelResponse {
-  /** Text and tool calls, in the order the model produced them; each call appears here and nowhere else. */
-  content: (TextPart | ToolCallPart)[];
+  /** Text, tool calls and reasoning, in the order the model produced them; each call appears here and nowhere else. */
+  content: (TextPart | ToolCallPart | ReasoningPart)[];
   stopReason: StopReason;
   /** The provider's own stop value as it sent it (`length`, `pause_turn`, `incomplete: max_output_tokens`…), when it sent one. */
   providerStopReason?: string;

@@ -108,7 +108,7 @@ describe.each(CASES)('$name', (providerCase) => {
       { id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } },
       { id: 'call_b', name: 'get_weather', arguments: { city: 'Rome' } },
     ]);
-    expect(response.content.map((part) => (part.type === 'text' ? part.text : [part.id, part.arguments]))).toEqual([
+    expect(response.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? [part.id, part.arguments] : part))).toEqual([
       'Checking.',
       ['call_a', { city: 'Paris' }],
       ['call_b', { city: 'Rome' }],
@@ -148,8 +148,8 @@ describe.each(CASES)('$name', (providerCase) => {
     expect(ended).toHaveLength(2);
     ended.forEach((call, index) => expect(call).toBe(toolCallsOf(streamed)[index]));
     expect(parsedCalls(streamed)).toEqual(parsedCalls(plain));
-    expect(streamed.content.map((part) => (part.type === 'text' ? part.text : part.arguments))).toEqual(
-      plain.content.map((part) => (part.type === 'text' ? part.text : part.arguments)),
+    expect(streamed.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? part.arguments : part))).toEqual(
+      plain.content.map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? part.arguments : part)),
     );
     expect(streamed.stopReason).toBe('tool_calls');
     expect(streamed.usage).toEqual({ inputTokens: 30, outputTokens: 12 });

@@ -3,7 +3,8 @@
  * with `text` and `tool_use` blocks (`input` an object) and a `stop_reason`;
  * when streamed, named SSE events `message_start` (usage with input tokens),
  * per block `content_block_start` / `content_block_delta` (`text_delta`,
- * `input_json_delta` with `partial_json`) / `content_block_stop`, a `ping`,
+ * `input_json_delta` with `partial_json`, `thinking_delta` then `signature_delta`;
+ * a `redacted_thinking` block whole in its start) / `content_block_stop`, a `ping`,
  * then `message_delta` (stop reason, output tokens) and `message_stop`.
  * Errors are `{ type: 'error', error: { type, message } }`.
  * @module
@@ -61,6 +62,7 @@ function usageOf(turn: FakeTurn, outputTokens: number) {
 function blocks(turn: FakeTurn, sequence: number, request?: any) {
   const content: any[] = [];
   if (turn.reasoning !== undefined) content.push({ type: 'thinking', thinking: turn.reasoning, signature: `sig_${sequence}` });
+  if (turn.encryptedReasoning !== undefined) content.push({ type: 'redacted_thinking', data: turn.encryptedReasoning });
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
   const program = turn.program;
   if (program !== undefined) {
@@ -153,6 +155,9 @@ export function streamAnthropic(turn: FakeTurn, request: any, sequence: number):
       const { raw, ...start } = block;
       emit('content_block_start', { index, content_block: { ...start, input: {} } });
       for (const partial_json of chunks(raw, size)) emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json } });
+    } else if (block.type === 'redacted_thinking') {
+      // A redacted block arrives whole in its start event.
+      emit('content_block_start', { index, content_block: block });
     } else {
       const caller = block.caller === undefined ? {} : { caller: block.caller };
       emit('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {}, ...caller } });

@@ -34,6 +34,7 @@ function usageOf(turn: FakeTurn) {
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: turn.usage?.cachedInputTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: turn.usage?.reasoningTokens ?? 0 },
   };
 }
 

@@ -19,9 +19,19 @@ function incompleteReason(turn: FakeTurn): string | undefined {
   return turn.stopReason === undefined ? undefined : INCOMPLETE[turn.stopReason];
 }
 
-function items(turn: FakeTurn, sequence: number, request?: any) {
+function items(turn: FakeTurn, request: any, sequence: number) {
   const output: any[] = [];
-  if (turn.reasoning !== undefined) output.push({ type: 'reasoning', id: `rs_${sequence}`, summary: [{ type: 'summary_text', text: turn.reasoning }] });
+  if (turn.reasoning !== undefined || turn.encryptedReasoning !== undefined) {
+    const item: any = {
+      type: 'reasoning',
+      id: `rs_${sequence}`,
+      summary: turn.reasoning === undefined ? [] : [{ type: 'summary_text', text: turn.reasoning }],
+    };
+    // The API sends encrypted reasoning only to a request that includes it.
+    const included = Array.isArray(request?.include) && request.include.includes('reasoning.encrypted_content');
+    if (included && turn.encryptedReasoning !== undefined) item.encrypted_content = turn.encryptedReasoning;
+    output.push(item);
+  }
   if (turn.text !== undefined) {
     output.push({
       type: 'message',
@@ -101,7 +111,7 @@ function responseObject(turn: FakeTurn, request: any, sequence: number, status: 
           input_tokens: usage.inputTokens,
           input_tokens_details: { cached_tokens: turn.usage?.cachedInputTokens ?? 0 },
           output_tokens: usage.outputTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: turn.usage?.reasoningTokens ?? 0 },
           total_tokens: usage.inputTokens + usage.outputTokens,
         }
       : null,
@@ -109,7 +119,7 @@ function responseObject(turn: FakeTurn, request: any, sequence: number, status: 
 }
 
 export function renderOpenAIResponses(turn: FakeTurn, request: any, sequence: number): unknown {
-  return responseObject(turn, request, sequence, 'completed', items(turn, sequence, request));
+  return responseObject(turn, request, sequence, 'completed', items(turn, request, sequence));
 }
 
 export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: number): SseEvent[] {
@@ -120,11 +130,16 @@ export function streamOpenAIResponses(turn: FakeTurn, request: any, sequence: nu
     events.push({ event: type, data: JSON.stringify({ type, sequence_number: number++, ...payload }) });
   emit('response.created', { response: responseObject(turn, request, sequence, 'in_progress', []) });
   emit('response.in_progress', { response: responseObject(turn, request, sequence, 'in_progress', []) });
-  const output = items(turn, sequence, request);
+  const output = items(turn, request, sequence);
   output.forEach((item, outputIndex) => {
     if (item.type === 'reasoning') {
+      const { encrypted_content: _encrypted, ...started } = item;
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...started, summary: [] } });
+      if (item.summary.length === 0) {
+        emit('response.output_item.done', { output_index: outputIndex, item });
+        return;
+      }
       const text: string = item.summary[0].text;
-      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, summary: [] } });
       const part = { type: 'summary_text', text: '' };
       emit('response.reasoning_summary_part.added', { item_id: item.id, output_index: outputIndex, summary_index: 0, part });
       for (const delta of chunks(text, size))

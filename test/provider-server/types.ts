@@ -48,6 +48,12 @@ export interface FakeTurn {
    */
   reasoning?: string;
   /**
+   * Encrypted reasoning: an Anthropic `redacted_thinking` block with this `data` (after any thinking block), or the
+   * `encrypted_content` of the OpenAI Responses `reasoning` item, sent only when the request's `include` asks for
+   * `reasoning.encrypted_content`, as the API does.
+   */
+  encryptedReasoning?: string;
+  /**
    * A structured final answer, put where the request's response format asks for it: as the message text (JSON) for
    * OpenAI Chat (`response_format: json_schema`) and Responses (`text.format: json_schema`), as a call of the final tool
    * for Anthropic (the tool `tool_choice` names, else the last tool declared). A string is sent verbatim (to script broken
@@ -63,9 +69,9 @@ export interface FakeTurn {
   wireStopReason?: string;
   /**
    * Defaults to `{ inputTokens: 11, outputTokens: 7 }`. `inputTokens` counts every prompt token; `cachedInputTokens` of them were read
-   * from the cache, `cacheWriteTokens` written to it (Anthropic `cache_creation_input_tokens` only; OpenAI bills no writes).
+   * from the cache, `cacheWriteTokens` written to it (Anthropic `cache_creation_input_tokens` only; OpenAI bills no writes); `reasoningTokens` of `outputTokens` were reasoning.
    */
-  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number };
+  usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
   /** The model id echoed back; defaults to the request's `model`. */
   model?: string;
   /** Streamed text and argument text is cut into pieces of this many characters. Defaults to 5. */

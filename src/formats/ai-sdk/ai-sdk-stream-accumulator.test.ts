@@ -9,17 +9,35 @@ function fold(parts: unknown[]) {
 }
 
 describe('AISDKStreamAccumulator', () => {
-  it('reports reasoning deltas without keeping them, and skips provider-executed tools', () => {
+  it('reports reasoning deltas and keeps the reasoning with its merged provider metadata, and skips provider-executed tools', () => {
     const { accumulator, changes } = fold([
-      { type: 'reasoning-delta', id: 'r', delta: 'think' },
+      { type: 'reasoning-start', id: 'r', providerMetadata: { anthropic: { a: 1 } } },
+      { type: 'reasoning-delta', id: 'r', delta: 'thi' },
+      { type: 'reasoning-delta', id: 'r', delta: 'nk' },
+      { type: 'reasoning-delta', id: 'r', delta: '', providerMetadata: { anthropic: { signature: 'sig_r' } } },
+      { type: 'reasoning-end', id: 'r' },
       { type: 'tool-input-start', id: 's', toolName: 'web_search', providerExecuted: true },
       { type: 'tool-input-delta', id: 's', delta: '{"q":1}' },
       { type: 'tool-call', toolCallId: 's', toolName: 'web_search', input: '{"q":1}' },
       { type: 'tool-result', toolCallId: 's', toolName: 'web_search', result: {} },
       { type: 'text-delta', id: 't', delta: 'Done.' },
     ]);
-    expect(changes.map((change) => change.type)).toEqual(['reasoning-delta', 'none', 'none', 'none', 'none', 'text-delta']);
-    expect(accumulator.content().content).toEqual([{ type: 'text', text: 'Done.' }]);
+    expect(changes.map((change) => change.type)).toEqual([
+      'none',
+      'reasoning-delta',
+      'reasoning-delta',
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'none',
+      'text-delta',
+    ]);
+    expect(accumulator.content().content).toEqual([
+      { type: 'reasoning', format: 'ai-sdk', item: { type: 'reasoning', text: 'think', providerMetadata: { anthropic: { a: 1, signature: 'sig_r' } } } },
+      { type: 'text', text: 'Done.' },
+    ]);
     expect(accumulator.partialCalls).toEqual([]);
   });
 

@@ -6,15 +6,16 @@
  * final JSON text. A provider that sends only `tool-call` is read the same way.
  * `stream-start` brings the warnings, `response-metadata` the model id,
  * `finish` the usage and finish reason; an `error` part is kept for the caller
- * to raise. Reasoning deltas are reported but not kept; sources, files and
- * provider-executed tools are skipped.
+ * to raise. Reasoning is reported as it streams and kept, with its provider
+ * metadata, for the replay; sources, files and provider-executed tools are skipped.
  * @module
  */
 import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { isPlainObject } from '../../shared/own.js';
 import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
+import { aiSDKReasoningPart } from './ai-sdk-reasoning.js';
 import { aiSDKToolCallPart } from './map-ai-sdk-response.js';
 
 interface CallEntry extends PartialToolCall {
@@ -28,7 +29,10 @@ interface CallEntry extends PartialToolCall {
   preview: PartialJsonPreview;
 }
 
-type Block = { type: 'text'; id: string; text: string } | { type: 'call'; entry: CallEntry };
+type Block =
+  | { type: 'text'; id: string; text: string }
+  | { type: 'call'; entry: CallEntry }
+  | { type: 'reasoning'; id: string; text: string; providerMetadata: Record<string, unknown> | undefined };
 
 /** What one stream part changed, for the caller's events. */
 export type AISDKStreamChange =
@@ -37,6 +41,7 @@ export type AISDKStreamChange =
 export class AISDKStreamAccumulator {
   readonly #blocks: Block[] = [];
   readonly #texts = new Map<string, Block & { type: 'text' }>();
+  readonly #reasonings = new Map<string, Block & { type: 'reasoning' }>();
   readonly #calls = new Map<string, CallEntry>();
   readonly #skippedCalls = new Set<string>();
   #warnings: SharedV4Warning[] = [];
@@ -62,9 +67,17 @@ export class AISDKStreamAccumulator {
         this.#text(String(value.id)).text += value.delta;
         return { type: 'text-delta', text: value.delta };
       }
-      case 'reasoning-delta':
-        // Reported, not kept: the neutral history has no reasoning part.
-        return typeof value.delta === 'string' && value.delta !== '' ? { type: 'reasoning-delta', text: value.delta } : { type: 'none' };
+      case 'reasoning-start':
+      case 'reasoning-end':
+        this.#reasoning(String(value.id), value.providerMetadata);
+        return { type: 'none' };
+      case 'reasoning-delta': {
+        // Kept whole (with its provider metadata: a signature, encrypted content) to be replayed; its text is reported as it comes.
+        const block = this.#reasoning(String(value.id), value.providerMetadata);
+        if (typeof value.delta !== 'string' || value.delta === '') return { type: 'none' };
+        block.text += value.delta;
+        return { type: 'reasoning-delta', text: value.delta };
+      }
       case 'tool-input-start': {
         const id = String(value.id);
         if (value.providerExecuted === true) {
@@ -144,11 +157,16 @@ export class AISDKStreamAccumulator {
    * the text streamed so far when the stream ended before the `tool-call` part),
    * with each call's provider metadata.
    */
-  content(): { content: (TextPart | ToolCallPart)[]; calls: ToolCallPart[]; callMetadata: Map<ToolCallPart, unknown> } {
-    const content: (TextPart | ToolCallPart)[] = [];
+  content(): { content: (TextPart | ToolCallPart | ReasoningPart)[]; calls: ToolCallPart[]; callMetadata: Map<ToolCallPart, unknown> } {
+    const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
     const calls: ToolCallPart[] = [];
     const callMetadata = new Map<ToolCallPart, unknown>();
     for (const block of this.#blocks) {
+      if (block.type === 'reasoning') {
+        const part = aiSDKReasoningPart({ type: 'reasoning', text: block.text, providerMetadata: block.providerMetadata });
+        if (part !== undefined) content.push(part);
+        continue;
+      }
       if (block.type === 'text') {
         if (block.text === '') continue;
         const last = content.at(-1);
@@ -171,6 +189,25 @@ export class AISDKStreamAccumulator {
       block = { type: 'text', id, text: '' };
       this.#texts.set(id, block);
       this.#blocks.push(block);
+    }
+    return block;
+  }
+
+  /** The reasoning block of `id` (opened on first sight), with `metadata` merged into its provider metadata, provider by provider. */
+  #reasoning(id: string, metadata: unknown): Block & { type: 'reasoning' } {
+    let block = this.#reasonings.get(id);
+    if (block === undefined) {
+      block = { type: 'reasoning', id, text: '', providerMetadata: undefined };
+      this.#reasonings.set(id, block);
+      this.#blocks.push(block);
+    }
+    if (isPlainObject(metadata)) {
+      const merged: Record<string, unknown> = { ...block.providerMetadata };
+      for (const [provider, entries] of Object.entries(metadata)) {
+        const before = merged[provider];
+        merged[provider] = isPlainObject(before) && isPlainObject(entries) ? { ...before, ...entries } : entries;
+      }
+      block.providerMetadata = merged;
     }
     return block;
   }

@@ -16,6 +16,7 @@ import type { AssistantMessage, Message, ToolCallPart, ToolResultPart, UserMessa
 import type { ContentPart } from '../../tools/types.js';
 import { contentPartAsText, resultParts } from '../content-as-text.js';
 import { objectCallInput } from '../object-call-input.js';
+import { aiSDKReasoningPromptPart } from './ai-sdk-reasoning.js';
 import type { AISDKProviderOptions, AISDKSpecificationVersion } from './ai-sdk-types.js';
 
 export interface AISDKPromptOptions {
@@ -97,6 +98,11 @@ function assistantContent(message: AssistantMessage, messageIndex: number, optio
   message.content.forEach((part, partIndex) => {
     if (part.type === 'text') {
       if (part.text !== '') content.push({ type: 'text', text: part.text });
+      return;
+    }
+    if (part.type === 'reasoning') {
+      const reasoning = aiSDKReasoningPromptPart(part, `/messages/${messageIndex}/content/${partIndex}`, warnings);
+      if (reasoning !== undefined) content.push(reasoning);
       return;
     }
     const { input, note, warning } = objectCallInput(part, {

@@ -3,23 +3,25 @@
  * client-executed tool calls in the model's order (each call parsed once, in
  * `toolCallPart`), usage, the unified finish reason mapped to a
  * {@link StopReason} with the provider's raw value kept, and the AI SDK's
- * warnings as FormatWarnings. Reasoning, sources, files and provider-executed
- * tools have no place in the neutral response and are left out. Read
+ * warnings as FormatWarnings. Reasoning parts are kept with their provider
+ * metadata, for the replay; sources, files and provider-executed tools have no
+ * place in the neutral response and are left out. Read
  * defensively: a wrapped model is someone else's code.
  * @module
  */
 import type { LanguageModelV4FinishReason, LanguageModelV4GenerateResult, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
 import { withCacheTokens } from '../cache-usage.js';
 import { toolCallPart } from '../tool-call-part.js';
+import { aiSDKReasoningPart } from './ai-sdk-reasoning.js';
 
 /** What a response needs besides the result: the model id to report when the provider names none, and a usage estimate when it gives none. */
 export interface AISDKResponseContext {
   modelId: string;
-  estimateUsage: (content: readonly (TextPart | ToolCallPart)[]) => TokenUsage;
+  estimateUsage: (content: readonly (TextPart | ToolCallPart | ReasoningPart)[]) => TokenUsage;
 }
 
 /**
@@ -62,9 +64,17 @@ export function aiSDKUsage(usage: LanguageModelV4Usage | undefined, fallback: ()
   const details: unknown = usage?.inputTokens;
   const cacheRead = isPlainObject(details) ? details.cacheRead : undefined;
   const cacheWrite = isPlainObject(details) ? details.cacheWrite : undefined;
-  if (inputTokens !== undefined && outputTokens !== undefined) return withCacheTokens({ inputTokens, outputTokens }, cacheRead, cacheWrite);
+  if (inputTokens !== undefined && outputTokens !== undefined)
+    return withAISDKReasoningTokens(withCacheTokens({ inputTokens, outputTokens }, cacheRead, cacheWrite), usage);
   const estimate = fallback();
   return withCacheTokens({ inputTokens: inputTokens ?? estimate.inputTokens, outputTokens: outputTokens ?? estimate.outputTokens }, cacheRead, cacheWrite);
+}
+
+/** `outputTokens.reasoning` is part of `outputTokens.total`: named apart for the record, never added again. */
+function withAISDKReasoningTokens(mapped: TokenUsage, usage: LanguageModelV4Usage | undefined): TokenUsage {
+  const output: unknown = usage?.outputTokens;
+  const reasoning = isPlainObject(output) ? output.reasoning : undefined;
+  return typeof reasoning === 'number' && Number.isFinite(reasoning) && reasoning > 0 ? { ...mapped, reasoningTokens: reasoning } : mapped;
 }
 
 function count(tokens: unknown): number | undefined {
@@ -109,11 +119,13 @@ export function mapAISDKGenerateResult(
   result: LanguageModelV4GenerateResult,
   context: AISDKResponseContext,
 ): { response: ModelResponse; callMetadata: Map<ToolCallPart, unknown> } {
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   const callMetadata = new Map<ToolCallPart, unknown>();
   for (const part of Array.isArray(result.content) ? (result.content as unknown[]) : []) {
     if (!isPlainObject(part)) continue;
-    if (part.type === 'text' && typeof part.text === 'string') {
+    const reasoning = aiSDKReasoningPart(part);
+    if (reasoning !== undefined) content.push(reasoning);
+    else if (part.type === 'text' && typeof part.text === 'string') {
       if (part.text === '') continue;
       const last = content.at(-1);
       // Providers may split one answer into several text parts; the history keeps one.

@@ -8,7 +8,7 @@
  */
 import type { Tool as AnthropicTool, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelOutputFormat, ModelResponse, ToolChoice } from '../../protocol/model-exchange.js';
 import { describeLimit, inspectJsonValue } from '../../shared/safe-json.js';
 import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
@@ -56,7 +56,7 @@ export function foldFinalAnswer(response: ModelResponse, format: ModelOutputForm
   // An input past the argument limits is not walked or written out again (the record and the transcript would have to).
   const exceeded = final.argumentsError === undefined ? inspectJsonValue(final.arguments ?? {}, DEFAULT_ARGUMENT_LIMITS).exceeded : undefined;
   const text = exceeded ? `(the final answer was not kept: ${describeLimit(exceeded)})` : answerText(final);
-  const content = response.content.map((part): TextPart | ToolCallPart => (part === final ? { type: 'text', text } : part));
+  const content = response.content.map((part): TextPart | ToolCallPart | ReasoningPart => (part === final ? { type: 'text', text } : part));
   const folded: ModelResponse = { ...response, content };
   if (content.some((part) => part.type === 'tool-call')) return folded;
   if (folded.stopReason === 'tool_calls') folded.stopReason = 'end_turn';

@@ -11,6 +11,7 @@ import type { ContentBlockParam, ImageBlockParam, MessageParam, TextBlockParam }
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { objectCallInput } from '../object-call-input.js';
 import { anthropicCallerParam, replayAnthropicItems } from './anthropic-programmatic-calls.js';
+import { anthropicReasoningBlock } from './anthropic-reasoning.js';
 import { toAnthropicResultMessage } from './to-anthropic-result-message.js';
 import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
@@ -78,6 +79,11 @@ function assistantBlocks(message: AssistantMessage, messageIndex: number, warnin
     if (part.type === 'text') {
       // Anthropic rejects empty text blocks.
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+      return blocks;
+    }
+    if (part.type === 'reasoning') {
+      const block = anthropicReasoningBlock(part, `/messages/${messageIndex}/content/${partIndex}`, warnings);
+      if (block !== undefined) blocks.push(block);
       return blocks;
     }
     const { input, note, warning } = objectCallInput(part, {

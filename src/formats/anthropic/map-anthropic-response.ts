@@ -5,17 +5,20 @@
  * @module
  */
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelResponse, TokenUsage } from '../../protocol/model-exchange.js';
 import { anthropicCaller, anthropicProviderItems, isAnthropicServerBlock } from './anthropic-programmatic-calls.js';
 import { withCacheTokens } from '../cache-usage.js';
+import { anthropicReasoningPart } from './anthropic-reasoning.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 export function mapAnthropicResponse(message: Message): ModelResponse {
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   const serverBlocks: { block: unknown; before: number }[] = [];
   for (const block of message.content) {
-    if (block.type === 'text') {
+    const reasoning = anthropicReasoningPart(block);
+    if (reasoning !== undefined) content.push(reasoning);
+    else if (block.type === 'text') {
       if (block.text !== '') content.push({ type: 'text', text: block.text });
     } else if (block.type === 'tool_use') {
       const caller = anthropicCaller(block);

@@ -12,6 +12,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { FormatWarning } from '../../protocol/format-warning.js';
+import { reasoningNotReplayed } from '../reasoning-parts.js';
 import { toOpenAIChatResultMessages } from './to-openai-chat-result-messages.js';
 import type { AssistantMessage, Message, UserMessage } from '../../protocol/messages.js';
 
@@ -24,7 +25,7 @@ export interface OpenAIChatMessages {
 export function convertToOpenAIChatMessages(messages: readonly Message[]): OpenAIChatMessages {
   const converted: ChatCompletionMessageParam[] = [];
   const warnings: FormatWarning[] = [];
-  for (const message of messages) {
+  messages.forEach((message, messageIndex) => {
     switch (message.role) {
       case 'system':
         converted.push({ role: 'system', content: message.content });
@@ -33,7 +34,7 @@ export function convertToOpenAIChatMessages(messages: readonly Message[]): OpenA
         converted.push({ role: 'user', content: userContent(message) });
         break;
       case 'assistant':
-        converted.push(assistantMessage(message));
+        converted.push(assistantMessage(message, messageIndex, warnings));
         break;
       case 'tool': {
         const results = toOpenAIChatResultMessages(message.results.map((part) => ({ callId: part.callId, result: part.result })));
@@ -42,7 +43,7 @@ export function convertToOpenAIChatMessages(messages: readonly Message[]): OpenA
         break;
       }
     }
-  }
+  });
   return { messages: converted, warnings };
 }
 
@@ -53,11 +54,13 @@ function userContent(message: UserMessage): string | ChatCompletionContentPart[]
   );
 }
 
-function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMessageParam {
+function assistantMessage(message: AssistantMessage, messageIndex: number, warnings: FormatWarning[]): ChatCompletionAssistantMessageParam {
   const texts: string[] = [];
   const calls: ChatCompletionMessageFunctionToolCall[] = [];
-  for (const part of message.content) {
+  for (const [partIndex, part] of message.content.entries()) {
     if (part.type === 'text') texts.push(part.text);
+    else if (part.type === 'reasoning')
+      warnings.push(reasoningNotReplayed(part, 'openai', `/messages/${messageIndex}/content/${partIndex}`, 'Chat Completions has no reasoning input'));
     else calls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}) } });
   }
   // Chat Completions keeps text and calls apart; text parts are joined, calls keep their order.

@@ -7,6 +7,7 @@
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { programmaticCallers, responsesCallerParam, responsesItemsBefore } from './openai-responses-programmatic-calls.js';
+import { openAIResponsesReasoningItem } from './openai-responses-reasoning.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
 import { asCustomToolCallOutput, toOpenAIResponsesCustomToolCallItem } from './openai-responses-custom-tools.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
@@ -24,7 +25,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
   const customCallIds = new Set<string>();
   // The callers of the last assistant turn's calls, which their outputs must name again.
   let callers = new Map<string, ProgrammaticCaller>();
-  for (const message of messages) {
+  messages.forEach((message, messageIndex) => {
     switch (message.role) {
       case 'system':
         input.push({ role: 'system', content: message.content });
@@ -49,6 +50,11 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
             return;
           }
           flushText();
+          if (part.type === 'reasoning') {
+            const item = openAIResponsesReasoningItem(part, `/messages/${messageIndex}/content/${partIndex}`, warnings);
+            if (item !== undefined) input.push(item);
+            return;
+          }
           if (part.freeformInput !== undefined) {
             customCallIds.add(part.id);
             input.push(toOpenAIResponsesCustomToolCallItem(part.id, part.name, part.freeformInput));
@@ -77,7 +83,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
         break;
       }
     }
-  }
+  });
   return { input, warnings };
 }
 

@@ -7,8 +7,9 @@
 import type { Response } from 'openai/resources/responses/responses';
 import { isResponsesProgramItem, responsesProviderItems } from './openai-responses-programmatic-calls.js';
 import { parseOpenAIResponsesToolCalls } from './parse-openai-responses-tool-calls.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { clientToolSearchCall, openAIResponsesSearchItem } from './openai-responses-tool-search.js';
+import { openAIResponsesReasoningPart } from './openai-responses-reasoning.js';
 import type { ModelResponse, StopReason, TokenUsage } from '../../protocol/model-exchange.js';
 import { toolCallPart } from '../tool-call-part.js';
 import { grammarToolCallPart } from '../grammar-tools.js';
@@ -25,14 +26,16 @@ export interface OpenAIResponsesResponseOptions {
 
 export function mapOpenAIResponsesResponse(response: Response, options: OpenAIResponsesResponseOptions): ModelResponse {
   const calls = parseOpenAIResponsesToolCalls(response, { ...(options.tools ? { tools: options.tools } : {}), strict: options.strict ?? false });
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   let refused = false;
   let callIndex = 0;
   // Items the provider ran on its side (programs, searches), replayed to it in their place.
   const programItems: { item: unknown; before: number }[] = [];
   for (const item of response.output) {
     if (isResponsesProgramItem(item)) programItems.push({ item, before: content.length });
-    if (item.type === 'message') {
+    const reasoning = openAIResponsesReasoningPart(item);
+    if (reasoning !== undefined) content.push(reasoning);
+    else if (item.type === 'message') {
       for (const part of item.content) {
         if (part.type === 'output_text') {
           if (part.text !== '') content.push({ type: 'text', text: part.text });

@@ -7,6 +7,7 @@ import {
 } from '@ai-sdk/provider';
 import { MockLanguageModelV3, MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import type { Message } from '../../protocol/messages.js';
 import type { ModelStreamEvent } from '../../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { defineTool } from '../../tools/define-tool.js';
@@ -79,6 +80,7 @@ describe('fromAISDKModel: generate', () => {
       seed: 7,
     });
     expect(response.content).toEqual([
+      { type: 'reasoning', format: 'ai-sdk', item: { type: 'reasoning', text: 'thinking…' } },
       { type: 'text', text: 'Checking both.' },
       { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city":"Paris"}' },
       { type: 'tool-call', id: 'c2', name: 'get_weather', arguments: { city: 'Rome' }, argumentsText: '{"city":"Rome"}' },
@@ -141,6 +143,63 @@ describe('fromAISDKModel: generate', () => {
       },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'bad', toolName: 'get_weather', output: { type: 'error-text', value: 'Fix the JSON.' } }] },
     ]);
+  });
+
+  it.each([false, true])(
+    'replays reasoning with its provider metadata as the prompt reasoning part before the call it preceded (streamed: %s)',
+    async (stream) => {
+      const signed = { anthropic: { signature: 'sig_1' } };
+      const call = { type: 'tool-call' as const, toolCallId: 'c1', toolName: 'get_weather', input: '{"city":"Paris"}' };
+      const mock = new MockLanguageModelV4({
+        doGenerate: [
+          generated([{ type: 'reasoning', text: 'Paris first.', providerMetadata: signed }, call], 'tool-calls'),
+          generated([{ type: 'text', text: 'Sunny.' }], 'stop'),
+        ],
+        doStream: [
+          streamed([
+            { type: 'reasoning-start', id: 'r1' },
+            { type: 'reasoning-delta', id: 'r1', delta: 'Paris ' },
+            { type: 'reasoning-delta', id: 'r1', delta: 'first.' },
+            { type: 'reasoning-delta', id: 'r1', delta: '', providerMetadata: signed },
+            { type: 'reasoning-end', id: 'r1' },
+            call,
+            { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(12, 5) },
+          ]),
+          streamed([
+            { type: 'text-delta', id: 't', delta: 'Sunny.' },
+            { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage: usage(12, 5) },
+          ]),
+        ],
+      });
+      const model = fromAISDKModel(mock);
+      const ask = async (messages: Message[]) => {
+        if (!stream) return model.generate({ messages, tools: [getWeather] });
+        const events = await collect(model.stream({ messages, tools: [getWeather] }));
+        const end = events.at(-1)!;
+        return end.type === 'end' ? end.response : expect.unreachable();
+      };
+      const first = await ask([{ role: 'user', content: 'Weather?' }]);
+      await ask([
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: first.content },
+        { role: 'tool', results: [{ callId: 'c1', toolName: 'get_weather', result: { content: [{ type: 'text', text: 'sunny' }], isError: false } }] },
+      ]);
+      const calls = stream ? mock.doStreamCalls : mock.doGenerateCalls;
+      expect(calls[1]!.prompt[1]).toEqual({
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'Paris first.', providerOptions: signed },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'get_weather', input: { city: 'Paris' } },
+        ],
+      });
+    },
+  );
+
+  it('reports reasoning tokens apart, inside the output tokens', async () => {
+    const withReasoning = { ...usage(12, 5), outputTokens: { total: 5, text: 2, reasoning: 3 } };
+    const mock = new MockLanguageModelV4({ doGenerate: { ...generated([{ type: 'text', text: 'Done.' }], 'stop'), usage: withReasoning } });
+    const response = await fromAISDKModel(mock).generate({ messages: [{ role: 'user', content: 'Hi' }] });
+    expect(response.usage).toEqual({ inputTokens: 12, outputTokens: 5, reasoningTokens: 3 });
   });
 
   it('reads a hostile result without crashing: junk parts are skipped, missing usage is estimated', async () => {
@@ -211,6 +270,7 @@ describe('fromAISDKModel: stream', () => {
       type: 'end',
       response: {
         content: [
+          { type: 'reasoning', format: 'ai-sdk', item: { type: 'reasoning', text: 'hmm' } },
           { type: 'text', text: 'Checking.' },
           { type: 'tool-call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city":"Paris"}' },
           { type: 'tool-call', id: 'c2', name: 'get_weather', arguments: { city: 'Rome' }, argumentsText: '{"city":"Rome"}' },

@@ -26,7 +26,7 @@ import {
 import { toAISDKFunctionTools, toAISDKToolChoice } from '../../formats/ai-sdk/to-ai-sdk-function-tools.js';
 import { declareOnlyAllowed, toolSearchUnsupported } from '../../formats/allowed-tools.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent, TokenUsage } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
@@ -196,8 +196,10 @@ export class AISDKModel implements Model {
 }
 
 /** The usage other providers report when a server gives none: the request's estimate, and the output's text and arguments at the same rate. */
-function estimateUsage(request: ModelRequest, content: readonly (TextPart | ToolCallPart)[]): TokenUsage {
-  const output = content.map((part) => (part.type === 'text' ? part.text : `${part.name}${part.argumentsText ?? ''}`)).join('');
+function estimateUsage(request: ModelRequest, content: readonly (TextPart | ToolCallPart | ReasoningPart)[]): TokenUsage {
+  const output = content
+    .map((part) => (part.type === 'text' ? part.text : part.type === 'reasoning' ? String(part.item.text ?? '') : `${part.name}${part.argumentsText ?? ''}`))
+    .join('');
   return { inputTokens: estimateInputTokens(request), outputTokens: estimateTextTokens(output) };
 }
 

@@ -9,6 +9,8 @@ import { AnthropicServerBlocks } from '../../formats/anthropic/anthropic-server-
 import { anthropicContainer, anthropicProviderItems, withAnthropicProgrammaticCalls } from '../../formats/anthropic/anthropic-programmatic-calls.js';
 import { addAnthropicCacheBreakpoints } from '../../formats/anthropic/anthropic-cache-control.js';
 import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
+import { withEagerInputStreaming } from '../../formats/anthropic/anthropic-eager-input-streaming.js';
+import { anthropicReasoningPart, applyAnthropicThinkingDelta } from '../../formats/anthropic/anthropic-reasoning.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
 import { convertToAnthropicMessages } from '../../formats/anthropic/convert-to-anthropic-messages.js';
 import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '../../formats/anthropic/map-anthropic-response.js';
@@ -25,7 +27,7 @@ import { loadPeer } from '../../shared/load-peer.js';
 import { SdkModel, type SdkClient, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -55,7 +57,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const accumulator = new AnthropicToolCallStream();
     const tracker = new ToolCallEventTracker();
     // Block index → its text, so text and calls keep the order the model produced them in.
-    const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' } | { type: 'server' }>();
+    const blocks = new Map<number, { type: 'text'; text: string } | { type: 'tool' } | { type: 'server' } | { type: 'reasoning'; part: ReasoningPart }>();
     const serverBlocks = new AnthropicServerBlocks();
     let modelId = this.settings.modelName;
     let usage: AnthropicUsageLike = {};
@@ -71,27 +73,34 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
           modelId = event.message.model;
           usage = { ...event.message.usage };
           break;
-        case 'content_block_start':
+        case 'content_block_start': {
+          const reasoning = anthropicReasoningPart(event.content_block);
           blocks.set(
             event.index,
-            event.content_block.type === 'text'
-              ? { type: 'text', text: event.content_block.text }
-              : serverBlocks.has(event.index)
-                ? { type: 'server' }
-                : { type: 'tool' },
+            reasoning
+              ? { type: 'reasoning', part: reasoning }
+              : event.content_block.type === 'text'
+                ? { type: 'text', text: event.content_block.text }
+                : serverBlocks.has(event.index)
+                  ? { type: 'server' }
+                  : { type: 'tool' },
           );
           if (event.content_block.type === 'text' && event.content_block.text !== '') yield { type: 'text-delta', text: event.content_block.text };
           break;
-        case 'content_block_delta':
+        }
+        case 'content_block_delta': {
+          const block = blocks.get(event.index);
+          // The thinking block grows as it streams, to be replayed whole with this turn's tool results.
+          if (block?.type === 'reasoning') applyAnthropicThinkingDelta(block.part.item as Record<string, unknown>, event.delta);
           if (event.delta.type === 'text_delta') {
-            const block = blocks.get(event.index);
             if (block?.type === 'text') block.text += event.delta.text;
             if (event.delta.text !== '') yield { type: 'text-delta', text: event.delta.text };
           } else if (event.delta.type === 'thinking_delta' && event.delta.thinking !== '') {
-            // Extended thinking, streamed for a reader; not kept in the response (the neutral history has no reasoning part).
+            // Extended thinking, streamed for a reader; the response keeps the whole block as a reasoning part.
             yield { type: 'reasoning-delta', text: event.delta.thinking };
           }
           break;
+        }
         case 'message_delta':
           // message_delta carries cumulative counts; input counts appear there only on some versions.
           usage = { ...usage, ...definedOnly(event.usage) };
@@ -110,10 +119,11 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const calls = accumulator.toolCalls().map((call) => toolCallPart(call));
     const partials = accumulator.partialCalls;
     const callParts = new Map(partials.map((partial, position) => [partial.index, calls[position]!]));
-    const content: (TextPart | ToolCallPart)[] = [];
+    const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
     const served: { block: unknown; before: number }[] = [];
     for (const [index, block] of [...blocks.entries()].sort(([a], [b]) => a - b)) {
-      if (block.type === 'text') {
+      if (block.type === 'reasoning') content.push(block.part);
+      else if (block.type === 'text') {
         if (block.text !== '') content.push({ type: 'text', text: block.text });
       } else if (block.type === 'server') {
         served.push({ block: serverBlocks.block(index), before: content.length });
@@ -146,12 +156,14 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     if (system !== undefined) body.system = system;
     const container = anthropicContainer(request.messages);
     if (container !== undefined) body.container = container;
+    if (options.thinkingBudgetTokens !== undefined) body.thinking = { type: 'enabled', budget_tokens: options.thinkingBudgetTokens };
     const realTools = request.tools?.length ?? 0;
     if (request.tools !== undefined && realTools > 0) {
       const declared = toAnthropicTools(declareOnlyAllowed(request.tools, request.allowedTools, 'anthropic', warnings), {
         strict: options.strictTools ?? false,
       });
-      const tools = withAnthropicProgrammaticCalls(request.tools, declared.tools);
+      const eager = options.eagerInputStreaming === true ? withEagerInputStreaming(declared.tools) : declared.tools;
+      const tools = withAnthropicProgrammaticCalls(request.tools, eager);
       body.tools = request.toolSearch ? withAnthropicToolSearch(tools, request.toolSearch) : tools;
       warnings.push(...declared.warnings);
       if (request.toolChoice !== undefined) body.tool_choice = toAnthropicToolChoice(request.toolChoice);

@@ -11,6 +11,7 @@ import type { AnyTool } from '../../tools/define-tool.js';
 import type { Message } from '../../protocol/messages.js';
 import { resultText } from '../../formats/content-as-text.js';
 import { describedWithExamples } from '../../formats/tool-examples-description.js';
+import { reasoningNotReplayed } from '../../formats/reasoning-parts.js';
 
 /** The prompt's tokens, ending where the model's answer begins; conversion losses go to `warnings`. */
 export function renderPrompt(
@@ -37,7 +38,7 @@ export function toChatHistory(messages: readonly Message[], warnings: FormatWarn
   const results = new Map<string, string>();
   for (const message of messages) if (message.role === 'tool') for (const part of message.results) results.set(part.callId, resultText(part.result.content));
   const history: ChatHistoryItem[] = [];
-  for (const message of messages) {
+  messages.forEach((message, messageIndex) => {
     switch (message.role) {
       case 'system':
         history.push({ type: 'system', text: message.content });
@@ -61,8 +62,12 @@ export function toChatHistory(messages: readonly Message[], warnings: FormatWarn
       }
       case 'assistant': {
         const response: (string | { type: 'functionCall'; name: string; params: unknown; result: unknown })[] = [];
-        for (const part of message.content) {
+        for (const [partIndex, part] of message.content.entries()) {
           if (part.type === 'text') response.push(part.text);
+          else if (part.type === 'reasoning')
+            warnings.push(
+              reasoningNotReplayed(part, 'local' as never, `/messages/${messageIndex}/content/${partIndex}`, 'a local model takes no reasoning input'),
+            );
           else response.push({ type: 'functionCall', name: part.name, params: part.arguments ?? {}, result: results.get(part.id) ?? '(no result)' });
         }
         history.push({ type: 'model', response: response as ChatHistoryItem extends { response: infer R } ? R : never });
@@ -71,7 +76,7 @@ export function toChatHistory(messages: readonly Message[], warnings: FormatWarn
       case 'tool':
         break;
     }
-  }
+  });
   return history;
 }
 

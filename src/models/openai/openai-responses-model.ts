@@ -85,6 +85,8 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const options = this.settings.options;
     const { input, warnings } = convertToOpenAIResponsesInput(request.messages);
     const body: ResponseCreateParamsBase = { model: this.settings.modelName, input, store: false };
+    // With store: false, reasoning items can only come back with their encrypted content (see openai-responses-reasoning.ts).
+    if (options.includeEncryptedReasoning === true) body.include = ['reasoning.encrypted_content'];
     if (request.tools !== undefined && request.tools.length > 0) {
       const declared = toOpenAIResponsesTools(request.tools, { strict: options.strictTools ?? false });
       const search = request.toolSearch;

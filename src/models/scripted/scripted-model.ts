@@ -11,7 +11,7 @@ import { ToolwrightError } from '../../shared/errors.js';
 import { estimateInputTokens, estimateTextTokens } from '../estimate-tokens.js';
 import type { Model } from '../types.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent, type StopReason, type TokenUsage } from '../../protocol/model-exchange.js';
-import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 
 /** A tool call as a script writes it; `id` defaults to `call_<turn>_<n>`. */
 export interface ScriptedToolCall {
@@ -35,7 +35,7 @@ export interface ScriptedResponse {
   /** Tool calls to make. Ignored when `content` is given. */
   toolCalls?: readonly ScriptedToolCall[];
   /** Text and tool-call parts in the order the model "produced" them. */
-  content?: readonly (TextPart | ToolCallPart)[];
+  content?: readonly (TextPart | ToolCallPart | ReasoningPart)[];
   /** Defaults to `tool_calls` when the turn calls tools, else `end_turn`. */
   stopReason?: StopReason;
   /** Defaults to the request's {@link estimateInputTokens} and the output's length / 4. */
@@ -124,6 +124,8 @@ export class ScriptedModel implements Model {
         }
         continue;
       }
+      // Reasoning is replayed to the provider, not streamed as an event of its own.
+      if (part.type === 'reasoning') continue;
       const index = callIndex++;
       yield { type: 'tool-call-start', index, id: part.id, name: part.name };
       const text = part.argumentsText ?? JSON.stringify(part.arguments ?? {});
@@ -175,7 +177,7 @@ export function errorTurn(error: unknown): ScriptedResponse {
 }
 
 function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelRequest, defaultModelId: string): ModelResponse {
-  const content: (TextPart | ToolCallPart)[] = [];
+  const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   if (scripted.content !== undefined) {
     content.push(...scripted.content.map((part) => (part.type === 'tool-call' ? scriptedPart(part) : { ...part })));
   } else {
@@ -184,7 +186,13 @@ function buildResponse(scripted: ScriptedResponse, turn: number, request: ModelR
   }
   const calls = toolCallsOf({ content });
   const outputText = content
-    .map((part) => (part.type === 'text' ? part.text : part.name + (part.argumentsText ?? JSON.stringify(part.arguments ?? {}))))
+    .map((part) =>
+      part.type === 'text'
+        ? part.text
+        : part.type === 'tool-call'
+          ? part.name + (part.argumentsText ?? JSON.stringify(part.arguments ?? {}))
+          : JSON.stringify(part.item),
+    )
     .join('');
   const response: ModelResponse = {
     content,
