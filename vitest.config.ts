@@ -1,9 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
 /** The provider suites that run a second time against `openai` 7 (see test/provider-server/use-openai-v7.ts). */
-const OPENAI_PROVIDER_SUITES = ['openai-majors', 'provider-cases', 'request-bodies', 'response-mapping', 'stream-agent-providers', 'structured-output'].map(
-  (name) => `test/provider-server/${name}.test.ts`,
-);
+const OPENAI_PROVIDER_SUITES = [
+  'openai-majors',
+  'parallel-tool-calls',
+  'provider-cases',
+  'request-bodies',
+  'response-mapping',
+  'stream-agent-providers',
+  'structured-output',
+].map((name) => `test/provider-server/${name}.test.ts`);
 
 export default defineConfig({
   test: {

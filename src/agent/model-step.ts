@@ -94,6 +94,7 @@ export class ModelStep {
       request.output = { name: output.name, schema: output.schema, ...(output.description ? { description: output.description } : {}) };
     if (state.settings.temperature !== undefined) request.temperature = state.settings.temperature;
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
+    if (state.settings.parallelToolCalls !== undefined) request.parallelToolCalls = state.settings.parallelToolCalls;
     return request;
   }
 

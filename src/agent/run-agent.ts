@@ -131,6 +131,11 @@ export interface RunAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
   seed?: number;
   /** Data kept with the run for whoever resumes it (the CLI keeps the model spec and the tools module). */
   meta?: Record<string, unknown>;
+  /**
+   * `false`: one tool call per model response, asked of the provider (docs/providers.md) and held by the loop, which runs
+   * the first distinct call and answers the others as not run.
+   */
+  parallelToolCalls?: boolean;
 }
 
 /**
@@ -191,6 +196,7 @@ export function prepareAgentRun(
     settings: {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.parallelToolCalls !== undefined ? { parallelToolCalls: options.parallelToolCalls } : {}),
     },
     meta: { ...options.meta },
     recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),

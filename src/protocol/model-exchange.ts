@@ -36,6 +36,8 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** `false`: one tool call per response (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use`); unset or `true`: the provider's default. */
+  parallelToolCalls?: boolean;
 }
 
 export interface TokenUsage {

@@ -157,6 +157,8 @@ function runNode(dir: string, file: string): string {
 const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
 /** An app whose zod is another 4.x release than the one this repository builds with (4.1, from the zod4-alt alias in package-lock.json). */
 const OTHER_ZOD_APP = '+ zod 4.1 (not the zod toolwright is built with)';
+/** The app `npm i toolwright @openai/agents openai zod` makes today: the Agents SDK requires openai 7 (from the openai-v7 alias in package-lock.json). */
+const AGENTS_APP = '+ @openai/agents + openai 7 + zod';
 
 /** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
 const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
@@ -166,6 +168,7 @@ const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<stri
   ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
   // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
   [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
+  [AGENTS_APP, ['@openai/agents', 'openai', 'zod'], { openai: 'node_modules/openai-v7' }],
 ];
 const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ['+ openai', ['openai']],
@@ -286,6 +289,50 @@ console.log(JSON.stringify([ok.result.content, bad.result.isError]));
 `,
     );
     expect(JSON.parse(runNode(dir, 'main.mjs'))).toEqual([[{ type: 'text', text: '3' }], true]);
+  });
+
+  it('installs beside @openai/agents and openai 7: the Agents SDK runs a toolwright tool, and an OpenAI model sends through openai 7', async (context) => {
+    const { dir } = app(AGENTS_APP, context.skip);
+    const server = await startProviderServer();
+    try {
+      server.enqueue({ text: 'ok' });
+      writeFileSync(
+        join(dir, 'agents.mjs'),
+        `import { Agent, run, setTracingDisabled } from '@openai/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { z } from 'zod';
+import { createModel, defineTool } from 'toolwright';
+import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
+setTracingDisabled(true);
+const echo = defineTool({ name: 'echo', description: 'Echo text in capitals.', effect: 'read',
+  inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+const scripted = new ScriptedModel([[functionCall('echo', { text: 'hi' }, { callId: 'c1' })], [assistantMessage('Done.')]]);
+const result = await run(new Agent({ name: 'echo', tools: await toOpenAIAgentsTools([echo]), model: scripted }), 'Echo hi');
+const sent = scripted.calls[1].request.input.find((item) => item.type === 'function_call_result');
+const model = createModel('openai:gpt-test', { apiKey: 'test-key', baseURL: process.env.PROVIDER_URL, maxRetries: 0 });
+const answer = await model.generate({ messages: [{ role: 'user', content: 'Hi' }] });
+console.log(JSON.stringify({ final: result.finalOutput, sent: sent.output, answer: answer.content }));
+`,
+      );
+      // Not execFileSync: the provider server answers from this process, whose event loop must stay free.
+      const stdout = await new Promise<string>((done, fail) =>
+        execFile(
+          process.execPath,
+          ['--no-warnings', 'agents.mjs'],
+          { cwd: dir, env: { ...process.env, PROVIDER_URL: server.openaiBaseURL } },
+          (error, out, err) => (error ? fail(new Error(`${error.message}\n${err}`)) : done(out)),
+        ),
+      );
+      const printed = JSON.parse(stdout) as { final: string; sent: unknown; answer: unknown };
+      expect(printed.final).toBe('Done.');
+      expect(JSON.stringify(printed.sent)).toContain('HI');
+      expect(printed.answer).toEqual([{ type: 'text', text: 'ok' }]);
+      const openaiVersion = (JSON.parse(readFileSync(join(dir, 'node_modules/openai/package.json'), 'utf8')) as { version: string }).version;
+      expect(openaiVersion).toBe(repoLock.packages['node_modules/openai-v7']!.version);
+      expect(server.requests.at(-1)!.headers['x-stainless-package-version']).toBe(openaiVersion);
+    } finally {
+      await server.close();
+    }
   });
 
   it.for([

@@ -97,6 +97,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) body.seed = request.seed;
+    if (request.parallelToolCalls === false && body.tools !== undefined) body.parallel_tool_calls = false;
     return { body, warnings };
   }
 }

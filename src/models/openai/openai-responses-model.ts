@@ -87,6 +87,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     const maxTokens = request.maxOutputTokens ?? options.maxOutputTokens;
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.parallelToolCalls === false && body.tools !== undefined) body.parallel_tool_calls = false;
     if (request.seed !== undefined) {
       warnings.push({
         type: 'unsupported',
