@@ -1,10 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/** The provider suites that run a second time against `openai` 7 (see test/provider-server/use-openai-v7.ts). */
+const OPENAI_PROVIDER_SUITES = [
+  'openai-majors',
+  'parallel-tool-calls',
+  'provider-cases',
+  'request-bodies',
+  'response-mapping',
+  'stream-agent-providers',
+  'structured-output',
+].map((name) => `test/provider-server/${name}.test.ts`);
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'default', provide: { openaiMajor: 6 }, include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'openai-7', provide: { openaiMajor: 7 }, include: OPENAI_PROVIDER_SUITES, setupFiles: ['test/provider-server/use-openai-v7.ts'] },
+      },
+    ],
   },
 });

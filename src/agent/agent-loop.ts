@@ -218,7 +218,8 @@ export class AgentLoop {
     const { limits, callPolicy } = this.#env;
     const prepared = prepareTurnCalls(step, requests, {
       registry,
-      maxToolCallsPerTurn: limits.maxToolCallsPerTurn,
+      // A provider may ignore `parallelToolCalls: false` (or have no such field): the loop holds it whatever came back.
+      maxToolCallsPerTurn: this.#state.settings.parallelToolCalls === false ? 1 : limits.maxToolCallsPerTurn,
       cutOffCallId: cutOffCallId(response),
       preparedBefore: this.#modelStep.preparedBefore,
     });

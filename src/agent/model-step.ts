@@ -123,6 +123,7 @@ export class ModelStep {
     if (state.settings.seed !== undefined) request.seed = state.settings.seed;
     if (state.settings.cache === 'auto') request.cache = 'auto';
     if (state.settings.cacheKey !== undefined) request.cacheKey = state.settings.cacheKey;
+    if (state.settings.parallelToolCalls !== undefined) request.parallelToolCalls = state.settings.parallelToolCalls;
     return request;
   }
 

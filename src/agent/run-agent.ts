@@ -144,6 +144,11 @@ export interface RunAgentOptions<Ctx = any> extends AgentRuntimeOptions<Ctx> {
   cache?: 'auto' | false;
   /** With `cache: 'auto'`: the OpenAI `prompt_cache_key` (runs with the same key and prefix share a cache). Default: the run id. */
   cacheKey?: string;
+  /**
+   * `false`: one tool call per model response, asked of the provider (docs/providers.md) and held by the loop, which runs
+   * the first distinct call and answers the others as not run.
+   */
+  parallelToolCalls?: boolean;
 }
 
 /**
@@ -205,6 +210,7 @@ export function prepareAgentRun(
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.cache === 'auto' ? { cache: 'auto' as const, cacheKey: options.cacheKey ?? runId } : {}),
+      ...(options.parallelToolCalls !== undefined ? { parallelToolCalls: options.parallelToolCalls } : {}),
     },
     meta: { ...options.meta },
     recordPath: recordDir === false ? undefined : RunRecorder.pathFor(recordDir, runId),

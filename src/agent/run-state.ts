@@ -69,7 +69,7 @@ export interface RunState {
   /** The limits the run was started with; a resume may override them. */
   limits: AgentLimits;
   /** Model settings reused on resume. */
-  settings: { temperature?: number; seed?: number; cache?: 'auto'; cacheKey?: string };
+  settings: { temperature?: number; seed?: number; cache?: 'auto'; cacheKey?: string; parallelToolCalls?: boolean };
   /** The caller's own data (the CLI keeps the model spec and tools module here). */
   meta: Record<string, unknown>;
   recordPath: string | undefined;

@@ -39,6 +39,7 @@ export type { OpenAIResponsesResultItem, OpenAIResponsesResultItems } from './op
 export { convertToOpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
 export type { OpenAIResponsesInput } from './openai-responses/convert-to-openai-responses-input.js';
 export { OpenAIResponsesToolCallStream } from './openai-responses/openai-responses-tool-call-stream.js';
+export type { OpenAIResponsesStreamEvent } from './openai-responses/openai-responses-tool-call-stream.js';
 
 export { toAnthropicTools } from './anthropic/to-anthropic-tools.js';
 export type { AnthropicTools, AnthropicToolsOptions } from './anthropic/to-anthropic-tools.js';

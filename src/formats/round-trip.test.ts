@@ -5,7 +5,8 @@
  * looks; a skipped case carries its reason.
  */
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ResponseOutputItem } from 'openai/resources/responses/responses';
+import type { OpenAIResponsesStreamEvent } from './openai-responses/openai-responses-tool-call-stream.js';
 import type { Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, ToolRegistry } from '../tools/tool-registry.js';
@@ -107,8 +108,8 @@ function responsesOutput(calls: ModelCall[]): ResponseOutputItem[] {
   return calls.map((call) => ({ type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, arguments: call.argumentsJson }));
 }
 
-function responsesEvents(calls: ModelCall[]): ResponseStreamEvent[] {
-  const events: ResponseStreamEvent[] = [];
+function responsesEvents(calls: ModelCall[]): OpenAIResponsesStreamEvent[] {
+  const events: OpenAIResponsesStreamEvent[] = [];
   let sequence = 0;
   calls.forEach((call, index) => {
     const item = { type: 'function_call' as const, id: `fc_${call.id}`, call_id: call.id, name: call.name };

@@ -36,6 +36,8 @@ export interface ModelRequest {
   /** When the model answers without a tool call, its answer is a JSON value of this schema (see {@link ModelOutputFormat}). */
   output?: ModelOutputFormat;
   signal?: AbortSignal;
+  /** `false`: one tool call per response (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use`); unset or `true`: the provider's default. */
+  parallelToolCalls?: boolean;
   /** `'auto'`: mark the stable prefix cacheable (Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`); default `false`. */
   cache?: 'auto' | false;
   /** With `cache: 'auto'`: the key requests sharing a prefix send (OpenAI `prompt_cache_key`); the agent sends the run's `cacheKey` or id. */

@@ -21,7 +21,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './decoding': 26,
   './errors': 33,
   './eval': 75,
-  './formats': 67,
+  './formats': 68,
   './mcp': 35,
   './models': 8,
   './openai-agents': 8,

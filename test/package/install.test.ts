@@ -8,7 +8,9 @@
  * Offline by construction: each app gets a lock file cut from this repository's
  * package-lock.json, so `npm ci --offline` needs only the tarballs that this
  * repository's own `npm ci` put in the npm cache. A tarball missing from the
- * cache skips the test with the reason; it never reaches the network.
+ * cache skips the test with the reason; it never reaches the network. The app with
+ * `@openai/agents` gets no lock: `npm install --offline` resolves it from the cache's
+ * metadata as a user's `npm i` does, checking every peer range.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -124,16 +126,19 @@ function installApp(label: string, peers: string[], aliases: Record<string, stri
       ...own,
     },
   };
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
+  // An app npm resolves by itself gets no lock: `npm install` then checks every peer range, as for a user (`npm ci` follows a lock without checking them).
+  const resolves = RESOLVED_APPS.has(label);
+  if (!resolves) writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
   const started = process.hrtime.bigint();
   // Install scripts off: the figures are for what npm downloads and unpacks (better-sqlite3 would otherwise compile or fetch its addon).
-  const result = spawnSync(npm, ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
+  const command = resolves ? 'install' : 'ci';
+  const result = spawnSync(npm, [command, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0) {
     const output = `${result.stdout}${result.stderr}`;
     if (/ENOTCACHED|only-if-cached/.test(output))
       return { skipped: `a package is not in the npm cache (run \`npm ci\` online once): ${output.split('\n')[1] ?? output}` };
-    throw new Error(`npm ci failed for ${label}:\n${output}`);
+    throw new Error(`npm ${command} failed for ${label}:\n${output}`);
   }
   const packages = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) =>
     /^(?:.*[\\/]node_modules[\\/])?(?:@[^\\/]+[\\/])?[^\\/@.][^\\/]*[\\/]package\.json$/.test(path),
@@ -157,6 +162,10 @@ function runNode(dir: string, file: string): string {
 const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
 /** An app whose zod is another 4.x release than the one this repository builds with (4.1, from the zod4-alt alias in package-lock.json). */
 const OTHER_ZOD_APP = '+ zod 4.1 (not the zod toolwright is built with)';
+/** The app `npm i toolwright @openai/agents openai zod` makes today: the Agents SDK requires openai 7 (from the openai-v7 alias in package-lock.json). */
+const AGENTS_APP = '+ @openai/agents + openai 7 + zod';
+/** Apps installed as a user does, `npm install` with no lock (offline, from the npm cache), so that a peer range conflict fails with ERESOLVE. */
+const RESOLVED_APPS = new Set([AGENTS_APP]);
 
 /** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
 const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
@@ -166,6 +175,7 @@ const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<stri
   ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
   // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
   [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
+  [AGENTS_APP, ['@openai/agents', 'openai', 'zod'], { openai: 'node_modules/openai-v7' }],
 ];
 const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ['+ openai', ['openai']],
@@ -286,6 +296,50 @@ console.log(JSON.stringify([ok.result.content, bad.result.isError]));
 `,
     );
     expect(JSON.parse(runNode(dir, 'main.mjs'))).toEqual([[{ type: 'text', text: '3' }], true]);
+  });
+
+  it('installs beside @openai/agents and openai 7: the Agents SDK runs a toolwright tool, and an OpenAI model sends through openai 7', async (context) => {
+    const { dir } = app(AGENTS_APP, context.skip);
+    const server = await startProviderServer();
+    try {
+      server.enqueue({ text: 'ok' });
+      writeFileSync(
+        join(dir, 'agents.mjs'),
+        `import { Agent, run, setTracingDisabled } from '@openai/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
+import { z } from 'zod';
+import { createModel, defineTool } from 'toolwright';
+import { toOpenAIAgentsTools } from 'toolwright/openai-agents';
+setTracingDisabled(true);
+const echo = defineTool({ name: 'echo', description: 'Echo text in capitals.', effect: 'read',
+  inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+const scripted = new ScriptedModel([[functionCall('echo', { text: 'hi' }, { callId: 'c1' })], [assistantMessage('Done.')]]);
+const result = await run(new Agent({ name: 'echo', tools: await toOpenAIAgentsTools([echo]), model: scripted }), 'Echo hi');
+const sent = scripted.calls[1].request.input.find((item) => item.type === 'function_call_result');
+const model = createModel('openai:gpt-test', { apiKey: 'test-key', baseURL: process.env.PROVIDER_URL, maxRetries: 0 });
+const answer = await model.generate({ messages: [{ role: 'user', content: 'Hi' }] });
+console.log(JSON.stringify({ final: result.finalOutput, sent: sent.output, answer: answer.content }));
+`,
+      );
+      // Not execFileSync: the provider server answers from this process, whose event loop must stay free.
+      const stdout = await new Promise<string>((done, fail) =>
+        execFile(
+          process.execPath,
+          ['--no-warnings', 'agents.mjs'],
+          { cwd: dir, env: { ...process.env, PROVIDER_URL: server.openaiBaseURL } },
+          (error, out, err) => (error ? fail(new Error(`${error.message}\n${err}`)) : done(out)),
+        ),
+      );
+      const printed = JSON.parse(stdout) as { final: string; sent: unknown; answer: unknown };
+      expect(printed.final).toBe('Done.');
+      expect(JSON.stringify(printed.sent)).toContain('HI');
+      expect(printed.answer).toEqual([{ type: 'text', text: 'ok' }]);
+      const openaiVersion = (JSON.parse(readFileSync(join(dir, 'node_modules/openai/package.json'), 'utf8')) as { version: string }).version;
+      expect(openaiVersion).toBe(repoLock.packages['node_modules/openai-v7']!.version);
+      expect(server.requests.at(-1)!.headers['x-stainless-package-version']).toBe(openaiVersion);
+    } finally {
+      await server.close();
+    }
   });
 
   it.for([

@@ -69,7 +69,8 @@ export interface FakeTurn {
   wireStopReason?: string;
   /**
    * Defaults to `{ inputTokens: 11, outputTokens: 7 }`. `inputTokens` counts every prompt token; `cachedInputTokens` of them were read
-   * from the cache, `cacheWriteTokens` written to it (Anthropic `cache_creation_input_tokens` only; OpenAI bills no writes); `reasoningTokens` of `outputTokens` were reasoning.
+   * from the cache, `cacheWriteTokens` written to it (Anthropic `cache_creation_input_tokens` only; OpenAI bills no writes);
+   * `reasoningTokens` of `outputTokens` were reasoning.
    */
   usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
   /** The model id echoed back; defaults to the request's `model`. */

@@ -6,7 +6,8 @@
  * declare; it is left out, and the SDK's required `sequence_number` (and `name`
  * on `.done`) are filled in.
  */
-import type { FunctionTool, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { FunctionTool, ResponseOutputItem } from 'openai/resources/responses/responses';
+import type { OpenAIResponsesStreamEvent } from '../openai-responses/openai-responses-tool-call-stream.js';
 
 /** "Defining functions": the guide's `get_weather` declaration. */
 export const getWeatherDeclaration: FunctionTool = {
@@ -32,14 +33,14 @@ export const parallelCallsOutput: ResponseOutputItem[] = [
 const deltas = ['{"', 'location', '":"', 'Paris', ',', ' France', '"}'];
 
 /** "Streaming": one call, from `output_item.added` to `output_item.done`. */
-export const streamEvents: ResponseStreamEvent[] = [
+export const streamEvents: OpenAIResponsesStreamEvent[] = [
   {
     type: 'response.output_item.added',
     sequence_number: 1,
     output_index: 0,
     item: { type: 'function_call', id: 'fc_1234xyz', call_id: 'call_1234xyz', name: 'get_weather', arguments: '' },
   },
-  ...deltas.map((delta, index): ResponseStreamEvent => ({
+  ...deltas.map((delta, index): OpenAIResponsesStreamEvent => ({
     type: 'response.function_call_arguments.delta',
     sequence_number: index + 2,
     item_id: 'fc_1234xyz',

@@ -1,8 +1,7 @@
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { streamEvents } from '../__fixtures__/openai-responses.js';
 import { getWeather } from '../__fixtures__/tools.js';
-import { OpenAIResponsesToolCallStream } from './openai-responses-tool-call-stream.js';
+import { OpenAIResponsesToolCallStream, type OpenAIResponsesStreamEvent } from './openai-responses-tool-call-stream.js';
 
 describe('OpenAIResponsesToolCallStream', () => {
   it('assembles the guide’s streamed call', () => {
@@ -38,7 +37,7 @@ describe('OpenAIResponsesToolCallStream', () => {
   });
 
   it('keeps parallel calls apart by item id and collects output text', () => {
-    const events: ResponseStreamEvent[] = [
+    const events: OpenAIResponsesStreamEvent[] = [
       { type: 'response.output_text.delta', sequence_number: 0, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'Checking…', logprobs: [] },
       {
         type: 'response.output_item.added',

@@ -4,13 +4,20 @@
  * and is settled by `.done` and `response.output_item.done`, whose full text wins.
  * @module
  */
-import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ResponseFunctionCallArgumentsDoneEvent, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { argumentsReader, type ParseToolCallOptions } from '../call-arguments.js';
 import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 import { readOpenAIResponsesCustomToolCall } from './openai-responses-custom-tools.js';
 import { GRAMMAR_INPUT_PROPERTY } from '../../tools/grammar-input.js';
+
+/**
+ * A Responses stream event as either `openai` major types it: 6.x declares `name` on
+ * `response.function_call_arguments.done`, 7.x leaves it out, so it is optional here.
+ */
+export type OpenAIResponsesStreamEvent =
+  Exclude<ResponseStreamEvent, { type: 'response.function_call_arguments.done' }> | (Omit<ResponseFunctionCallArgumentsDoneEvent, 'name'> & { name?: string });
 
 export class OpenAIResponsesToolCallStream {
   /** Keyed by `output_index`; `#byItemId` maps the item id used by the delta events. */
@@ -27,7 +34,7 @@ export class OpenAIResponsesToolCallStream {
   }
 
   /** Adds one event; events that do not concern function calls or output text are ignored. */
-  push(event: ResponseStreamEvent): void {
+  push(event: OpenAIResponsesStreamEvent): void {
     switch (event.type) {
       case 'response.output_item.added':
       case 'response.output_item.done': {

@@ -9,8 +9,8 @@ import type { ResponseFunctionCallOutputItem, ResponseInputItem } from 'openai/r
 import { contentPartAsText, resultParts, type CallResult } from '../content-as-text.js';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 
-/** One `function_call_output` item. */
-export type OpenAIResponsesResultItem = ResponseInputItem.FunctionCallOutput;
+/** One `function_call_output` item; `call_id` is always set (`openai` 7 types it optional). */
+export type OpenAIResponsesResultItem = ResponseInputItem.FunctionCallOutput & { call_id: string };
 
 export interface OpenAIResponsesResultItems {
   /** One item per call, in the order given; append them to `input`. */

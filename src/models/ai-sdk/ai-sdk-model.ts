@@ -36,6 +36,7 @@ import { ProviderTransport } from '../provider-transport.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { Model } from '../types.js';
 import { withWarnings } from '../with-warnings.js';
+import { AI_SDK_PARALLEL_TOOL_CALLS_WARNING } from '../../formats/ai-sdk/ai-sdk-parallel-tool-calls.js';
 import { AISDKStreamPartError, classifyAISDKError, isAISDKResponseError } from './classify-ai-sdk-error.js';
 import { untilAborted } from '../../shared/until-aborted.js';
 
@@ -166,6 +167,7 @@ export class AISDKModel implements Model {
     if (maxOutputTokens !== undefined) callOptions.maxOutputTokens = maxOutputTokens;
     if (request.temperature !== undefined) callOptions.temperature = request.temperature;
     if (request.seed !== undefined) callOptions.seed = request.seed;
+    if (request.parallelToolCalls === false && callOptions.tools !== undefined) warnings.push(AI_SDK_PARALLEL_TOOL_CALLS_WARNING);
     if (request.output !== undefined) {
       // The AI SDK's JSON mode: each provider package enforces the schema its own way (native structured output, a
       // forced tool, or only a hint); the loop validates the answer whichever it was.

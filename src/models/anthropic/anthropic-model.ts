@@ -24,6 +24,7 @@ import { ProviderResponseError } from '../provider-errors.js';
 import { sdkClientOptions } from '../provider-settings.js';
 import { classifySdkError } from '../retry/classify-sdk-error.js';
 import { loadPeer } from '../../shared/load-peer.js';
+import { withoutParallelToolUse } from '../../formats/anthropic/anthropic-parallel-tool-use.js';
 import { SdkModel, type SdkClient, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
@@ -178,6 +179,7 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
       body.tool_choice = toolChoice;
     }
     if (request.cache === 'auto') addAnthropicCacheBreakpoints(body);
+    if (request.parallelToolCalls === false && body.tools !== undefined) body.tool_choice = withoutParallelToolUse(body.tool_choice);
     // This SDK version no longer types `temperature`; the API still reads it for the models that support it.
     if (request.temperature !== undefined) Object.assign(body, { temperature: request.temperature });
     if (request.seed !== undefined) {

@@ -106,6 +106,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.seed !== undefined) body.seed = request.seed;
     if (request.cache === 'auto' && request.cacheKey !== undefined) body.prompt_cache_key = request.cacheKey;
+    if (request.parallelToolCalls === false && body.tools !== undefined) body.parallel_tool_calls = false;
     return { body, warnings };
   }
 }

@@ -111,6 +111,7 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
     if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
     if (request.cache === 'auto' && request.cacheKey !== undefined) body.prompt_cache_key = request.cacheKey;
     if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.parallelToolCalls === false && body.tools !== undefined) body.parallel_tool_calls = false;
     if (request.seed !== undefined) {
       warnings.push({
         type: 'unsupported',
