@@ -3,11 +3,12 @@
  * `custom_tool_call` items whose `input` is the raw text, answered with `custom_tool_call_output` items.
  * @module
  */
-import type { CustomTool, ResponseCustomToolCall, ResponseCustomToolCallOutput, ResponseInputItem } from 'openai/resources/responses/responses';
+import type { CustomTool, ResponseCustomToolCall, ResponseCustomToolCallOutput } from 'openai/resources/responses/responses';
 import type { AnyTool } from '../../tools/define-tool.js';
 import type { ToolGrammar } from '../../tools/grammar-input.js';
 import type { ToolCallRequest } from '../../tools/types.js';
 import { GRAMMAR_INPUT_PROPERTY } from '../../tools/grammar-input.js';
+import type { OpenAIResponsesResultItem } from './to-openai-responses-result-items.js';
 
 export function toOpenAIResponsesCustomTool(tool: AnyTool, grammar: ToolGrammar): CustomTool {
   return {
@@ -29,6 +30,6 @@ export function toOpenAIResponsesCustomToolCallItem(callId: string, name: string
 }
 
 /** The result of a custom tool call: the same output as a function call's, under the type the API pairs with `custom_tool_call`. */
-export function asCustomToolCallOutput(item: ResponseInputItem.FunctionCallOutput): ResponseCustomToolCallOutput {
+export function asCustomToolCallOutput(item: OpenAIResponsesResultItem): ResponseCustomToolCallOutput {
   return { type: 'custom_tool_call_output', call_id: item.call_id, output: item.output as ResponseCustomToolCallOutput['output'] };
 }

@@ -90,7 +90,7 @@ export function clientToolSearchItems(
       const parsed = safeParseJson(item.arguments);
       return { type: 'tool_search_call', call_id: item.call_id, execution: 'client', status: 'completed', arguments: parsed.success ? parsed.value : {} };
     }
-    const names = item.type === 'function_call_output' ? found.get(item.call_id) : undefined;
+    const names = item.type === 'function_call_output' && typeof item.call_id === 'string' ? found.get(item.call_id) : undefined;
     if (item.type === 'function_call_output' && names !== undefined) {
       const tools = names.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : []));
       return { type: 'tool_search_output', call_id: item.call_id, execution: 'client', status: 'completed', tools };
