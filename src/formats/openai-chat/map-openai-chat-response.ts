@@ -12,7 +12,6 @@ import { toolCallPart } from '../tool-call-part.js';
 import type { ToolSource } from '../tool-source.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { openAIChatUsage } from './openai-chat-usage.js';
-import { withChatReasoningTokens } from './openai-chat-reasoning-tokens.js';
 
 export interface OpenAIChatResponseOptions {
   tools?: ToolSource | undefined;
@@ -37,7 +36,7 @@ export function mapOpenAIChatResponse(completion: ChatCompletion, options: OpenA
   const response: ModelResponse = {
     content,
     stopReason: refused ? 'refusal' : mapOpenAIChatFinishReason(choice.finish_reason, calls.length > 0),
-    usage: completion.usage ? withChatReasoningTokens(openAIChatUsage(completion.usage), completion.usage) : options.fallbackUsage(),
+    usage: completion.usage ? openAIChatUsage(completion.usage) : options.fallbackUsage(),
     modelId: completion.model,
     raw: completion,
   };

@@ -26,7 +26,6 @@ import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protoc
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
-import { withChatReasoningTokens } from '../../formats/openai-chat/openai-chat-reasoning-tokens.js';
 
 export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParamsBase, ChatCompletion, ChatCompletionChunk> {
   protected loadClient(): Promise<OpenAIClient> {
@@ -60,7 +59,7 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
     let usage: ModelResponse['usage'] | undefined;
     for await (const chunk of chunks) {
       if (chunk.model) modelId = chunk.model;
-      if (chunk.usage) usage = withChatReasoningTokens(openAIChatUsage(chunk.usage), chunk.usage);
+      if (chunk.usage) usage = openAIChatUsage(chunk.usage);
       accumulator.push(chunk);
       const delta = chunk.choices.find((choice) => choice.index === 0)?.delta;
       if (typeof delta?.content === 'string' && delta.content !== '') yield { type: 'text-delta', text: delta.content };
