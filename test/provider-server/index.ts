@@ -6,5 +6,5 @@
  * @module
  */
 export { startProviderServer } from './provider-server.js';
-export type { ProviderServer } from './provider-server.js';
+export type { ProviderServer, ProviderServerOptions } from './provider-server.js';
 export type { FakeError, FakeRaw, FakeReply, FakeStopReason, FakeToolCall, FakeTurn, RecordedRequest } from './types.js';

@@ -4,7 +4,8 @@ import { anthropicError, renderAnthropic, streamAnthropic } from './render-anthr
 import { geminiError, renderGemini, streamGemini } from './render-gemini.js';
 import { openAIChatError, renderOpenAIChat, streamOpenAIChat } from './render-openai-chat.js';
 import { renderOpenAIResponses, streamOpenAIResponses } from './render-openai-responses.js';
-import { formatSse, type SseEvent } from './sse.js';
+import { PromptCacheSimulator } from './prompt-cache-simulation.js';
+import { DEFAULT_USAGE, formatSse, type SseEvent } from './sse.js';
 import type { FakeReply, FakeTurn, RecordedRequest } from './types.js';
 
 /** A running fake provider; see {@link startProviderServer}. */
@@ -23,10 +24,21 @@ export interface ProviderServer {
   enqueue(...replies: FakeReply[]): void;
   /** Replies not yet taken. */
   readonly pending: number;
-  /** Forgets queued replies and recorded requests (between tests). */
+  /** Forgets queued replies, recorded requests and, with `promptCache`, every cache entry (between tests). */
   reset(): void;
   /** Stops the server, cutting open connections (stalled streams included). */
   close(): Promise<void>;
+}
+
+/** How {@link startProviderServer} behaves beyond its defaults. */
+export interface ProviderServerOptions {
+  /**
+   * Simulates the providers' prompt caches on Anthropic Messages and Chat Completions (`prompt-cache-simulation.ts` says
+   * exactly what): each turn's input usage (input tokens, cache reads, cache writes) is computed from the request body,
+   * replacing the turn's own; its output and reasoning tokens are kept. `minimumTokens` is the minimum cacheable prompt
+   * (default 1,024). Off by default.
+   */
+  promptCache?: boolean | { minimumTokens?: number };
 }
 
 interface Endpoint {
@@ -76,8 +88,12 @@ function endpointFor(path: string): Endpoint | undefined {
  * A request with no reply queued gets a 400 whose message says so, which the
  * providers surface as a bad-request error naming the request.
  */
-export async function startProviderServer(): Promise<ProviderServer> {
+export async function startProviderServer(options: ProviderServerOptions = {}): Promise<ProviderServer> {
   const queue: FakeReply[] = [];
+  const promptCache =
+    options.promptCache === undefined || options.promptCache === false
+      ? undefined
+      : new PromptCacheSimulator(options.promptCache === true ? undefined : options.promptCache.minimumTokens);
   const requests: RecordedRequest[] = [];
   let sequence = 0;
 
@@ -132,6 +148,12 @@ export async function startProviderServer(): Promise<ProviderServer> {
       }
       turn = placed;
     }
+    const cached = promptCache?.usage(path, body);
+    if (cached !== undefined) {
+      const reasoningTokens = turn.usage?.reasoningTokens;
+      const outputTokens = (turn.usage ?? DEFAULT_USAGE).outputTokens;
+      turn = { ...turn, usage: { ...cached, outputTokens, ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) } };
+    }
     if (!(endpoint.streams ?? body?.stream === true)) {
       sendJson(response, 200, endpoint.render(turn, body, number), reply.headers);
       return;
@@ -166,6 +188,7 @@ export async function startProviderServer(): Promise<ProviderServer> {
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      promptCache?.reset();
     },
     close: () =>
       new Promise<void>((resolve) => {
