@@ -17,16 +17,34 @@
  * `tools` (and of `tool_choice` for (e)); for (c) the JSON of the declarations not marked `defer_loading` (the search tool
  * included) plus the declaration of every tool a `tool_reference` in the conversation loaded, since the provider
  * expands those into the context. Deferred declarations travel in the body but are not shown to the model.
- * The cached-cost columns (the billed price of a step once the prefix is cached) belong to the prompt-caching work
- * (cache prices and `cacheReadTokens`); they are left as `—` here rather than priced with invented numbers.
  *
- * Rounds are interleaved (every mode of every size once per round); the counts must agree across rounds.
+ * Cached cost (second table): the same conversations with `cache: 'auto'` and a one-sentence system prompt, against the
+ * server's prompt-cache simulation (`startProviderServer({ promptCache: true })`, test/provider-server/prompt-cache-simulation.ts:
+ * Anthropic's breakpoints and 20-block lookback, Chat's automatic prefix caching per `prompt_cache_key`, 1,024-token
+ * minimum, token counts estimated from the bytes of the request body), which reports the usage each step is billed for:
+ * (a) every tool sent and (c) native deferred loading on Anthropic Messages, priced as `anthropic:claude-sonnet-4`;
+ * (d) toolwright's search and (e) allowed-tools narrowing on Chat Completions, priced as `openai:gpt-4.1` (the rates and
+ * their sources are in src/agent/price-table.ts). Per run it prints: the share of the tool and system prefix (the tools
+ * and system blocks the cache sees, deferred declarations excluded; Chat: the tools and the leading system message)
+ * billed as cache reads, min(cache reads, prefix) / prefix, the lowest over steps 2 to 20, the lowest over steps 3 to 20
+ * (the first call of (e) is a routing call with other tools), and on how many of steps 2 to 20 it was at least 90 %;
+ * the mean billed input cost per step, `costOf` of the reported usage (cache reads and writes at their rates, the rest at
+ * the input rate), beside the same input all at the input rate; and the largest relative difference over the steps
+ * between the cost breaker's estimate (`step.estimatedInputCostUsd`, the figure it checked before the call) and that
+ * billed cost, then its two causes apart: the breaker's input token estimate against the tokens reported, and its cost
+ * per estimated token against the billed cost per reported token (the cache split and the rates). Targets: the share at
+ * least 90 % from step 2 on, the difference at most 5 % on every step.
+ *
+ * Rounds are interleaved (every mode of every size once per round, the cached runs after the plain ones); the counts
+ * and the reported usage must agree across rounds.
  *
  *   npm run bench:tools-at-scale
  *   npm run bench:tools-at-scale -- --rounds 2 --sizes 50,200
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { AgentStep } from '../../src/agent/agent-result.js';
+import { costOf, DEFAULT_PRICES, type ModelPrice } from '../../src/agent/price-table.js';
 import { runAgent, type RunAgentOptions } from '../../src/agent/run-agent.js';
 import { TOOL_SEARCH_TOOL, ToolSearcher } from '../../src/agent/tool-search.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -34,6 +52,7 @@ import { estimateTextTokens } from '../../src/models/estimate-tokens.js';
 import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';
 import { startProviderServer, type FakeReply, type ProviderServer, type RecordedRequest } from '../../test/provider-server/index.js';
+import { prefixTokens, promptBlocks } from '../../test/provider-server/prompt-cache-simulation.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '1' }, sizes: { type: 'string', default: '50,200,1000' } } });
 const ROUNDS = Number(values.rounds);
@@ -156,10 +175,30 @@ const MODES: Mode[] = [
   },
 ];
 
+const modeOf = (key: string) => MODES.find((mode) => mode.key === key)!;
+
+/** The price each provider's cached runs are billed at, and the model it is the list price of. */
+const PRICED: Record<Mode['provider'], { model: string; price: ModelPrice }> = {
+  anthropic: { model: 'anthropic:claude-sonnet-4', price: DEFAULT_PRICES['anthropic:claude-sonnet-4']! },
+  openai: { model: 'openai:gpt-4.1', price: DEFAULT_PRICES['openai:gpt-4.1']! },
+};
+const SYSTEM = 'You are the operations assistant of a company with many internal services; use the tools and quote file paths exactly.';
+
+/** The cached runs: a mode of the first table with `cache: 'auto'` and a system prompt, (a) moved to Anthropic. */
+const CACHED_MODES: Mode[] = [
+  { ...modeOf('a'), label: 'every tool sent (Anthropic)', provider: 'anthropic' as const },
+  modeOf('c'),
+  modeOf('d'),
+  modeOf('e'),
+].map((mode): Mode => ({ ...mode, options: { ...mode.options, cache: 'auto', system: SYSTEM } }));
+
 interface Measured {
   perStep: number[];
   requests: number;
   status: string;
+  /** The run's steps (their reported usage and the breaker's estimate) and what the server received. */
+  steps: AgentStep[];
+  sent: RecordedRequest[];
 }
 
 async function measure(server: ProviderServer, mode: Mode, tools: readonly AnyTool[]): Promise<Measured> {
@@ -174,14 +213,62 @@ async function measure(server: ProviderServer, mode: Mode, tools: readonly AnyTo
     recordDir: false,
     logger: silentLogger,
     limits: { maxIterations: STEPS + 1 },
+    prices: { [model.id]: PRICED[mode.provider].price },
     ...mode.options,
   });
   const requests = [...server.requests];
-  return { perStep: requests.map((request) => estimateTextTokens(mode.definitionText(request, requests))), requests: requests.length, status: result.status };
+  return {
+    perStep: requests.map((request) => estimateTextTokens(mode.definitionText(request, requests))),
+    requests: requests.length,
+    status: result.status,
+    steps: result.steps,
+    sent: requests,
+  };
 }
 
-const server = await startProviderServer();
+interface CachedFigures {
+  /** The lowest share, over steps 2 on (and over steps 3 on), of the tool and system prefix billed as cache reads. */
+  prefixShare: number;
+  prefixShareFromStep3: number;
+  /** How many of steps 2 on had at least 90 % of it billed as cache reads. */
+  stepsCached: string;
+  billedCost: number;
+  uncachedCost: number;
+  /** The largest relative difference between the breaker's estimate and the billed cost of a step. */
+  estimateError: number;
+  /** The two causes of that difference apart: the input token estimate against the tokens reported… */
+  tokenError: number;
+  /** …and the estimate's cost per estimated token against the billed cost per reported token (the cache split and its rates). */
+  rateError: number;
+}
+
+function cachedFigures({ steps, sent }: Measured, price: ModelPrice): CachedFigures {
+  if (steps.length !== sent.length) throw new Error(`${steps.length} steps but ${sent.length} requests`);
+  const billed = steps.map((step) => costOf({ ...step.usage, outputTokens: 0 }, price));
+  const shares = sent.slice(1).map((request, index) => {
+    const blocks = promptBlocks(request.path, request.body)!;
+    const prefixLength = blocks.findIndex((block) => block.section === 'messages');
+    const prefix = prefixTokens(blocks, prefixLength < 0 ? blocks.length : prefixLength);
+    return Math.min(steps[index + 1]!.usage.cacheReadTokens ?? 0, prefix) / prefix;
+  });
+  const largest = (differences: number[]) => Math.max(...differences.map(Math.abs));
+  return {
+    prefixShare: Math.min(...shares),
+    prefixShareFromStep3: Math.min(...shares.slice(1)),
+    stepsCached: `${shares.filter((share) => share >= 0.9).length}/${shares.length}`,
+    billedCost: mean(billed),
+    uncachedCost: mean(steps.map((step) => (step.usage.inputTokens * price.inputPerMillion) / 1_000_000)),
+    estimateError: largest(steps.map((step, index) => step.estimatedInputCostUsd! / billed[index]! - 1)),
+    tokenError: largest(steps.map((step) => step.estimatedInputTokens / step.usage.inputTokens - 1)),
+    rateError: largest(steps.map((step, index) => step.estimatedInputCostUsd! / step.estimatedInputTokens / (billed[index]! / step.usage.inputTokens) - 1)),
+  };
+}
+
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+const server = await startProviderServer({ promptCache: true });
 const results = new Map<string, Measured>();
+const cached = new Map<string, Measured>();
 try {
   const toolsBySize = new Map(SIZES.map((size) => [size, toolsAtScale(size)]));
   for (let round = 0; round < ROUNDS; round++) {
@@ -194,23 +281,30 @@ try {
           throw new Error(`round ${round + 1} of ${key} counted differently`);
         results.set(key, measured);
       }
+      for (const mode of CACHED_MODES) {
+        const measured = await measure(server, mode, toolsBySize.get(size)!);
+        const key = `${size}:${mode.key}`;
+        const usage = (run: Measured) => JSON.stringify(run.steps.map((step) => [step.usage, step.estimatedInputCostUsd]));
+        const earlier = cached.get(key);
+        if (earlier && usage(earlier) !== usage(measured)) throw new Error(`round ${round + 1} of the cached ${key} reported other usage`);
+        cached.set(key, measured);
+      }
     }
   }
 } finally {
   await server.close();
 }
 
-const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 console.log(`Tool-definition tokens per request (estimated from the request bodies), ${STEPS}-call conversation, ${ROUNDS} round(s)\n`);
-console.log('| tools | mode | requests | status | step 1 | step 2 | last step | mean per step | % of (a) | billed cached cost per step |');
-console.log('|---:|---|---:|---|---:|---:|---:|---:|---:|---|');
+console.log('| tools | mode | requests | status | step 1 | step 2 | last step | mean per step | % of (a) |');
+console.log('|---:|---|---:|---|---:|---:|---:|---:|---:|');
 for (const size of SIZES) {
   const all = mean(results.get(`${size}:a`)!.perStep);
   for (const mode of MODES) {
     const { perStep, requests, status } = results.get(`${size}:${mode.key}`)!;
     const share = (100 * mean(perStep)) / all;
     console.log(
-      `| ${size} | (${mode.key}) ${mode.label} | ${requests} | ${status} | ${perStep[0]} | ${perStep[1]} | ${perStep.at(-1)} | ${Math.round(mean(perStep))} | ${share.toFixed(1)}% | — |`,
+      `| ${size} | (${mode.key}) ${mode.label} | ${requests} | ${status} | ${perStep[0]} | ${perStep[1]} | ${perStep.at(-1)} | ${Math.round(mean(perStep))} | ${share.toFixed(1)}% |`,
     );
   }
 }
@@ -218,3 +312,29 @@ const at200 = (key: string) => (100 * mean(results.get(`200:${key}`)?.perStep ??
 if (SIZES.includes(200)) {
   console.log(`\nTarget at 200 tools: (c) and (d) at most 10% of (a): (c) ${at200('c').toFixed(1)}%, (d) ${at200('d').toFixed(1)}%.`);
 }
+
+const usd = (value: number) => `$${value.toFixed(5)}`;
+const priced = Object.values(PRICED).map(
+  ({ model, price }) => `${model} (${price.inputPerMillion} USD/M input, reads ${price.cacheReadPerMillion}, writes ${price.cacheWritePerMillion ?? 'none'})`,
+);
+console.log(`\nWith cache: 'auto' against the simulated prompt cache, ${STEPS}-call conversation; Anthropic priced as ${priced[0]}, Chat as ${priced[1]}\n`);
+console.log(
+  '| tools | mode | status | tool+system prefix billed cached, lowest from step 2 | (from step 3) | steps from 2 at >= 90% | billed input cost per step | same input uncached | breaker estimate vs billed, largest difference | of which: tokens | of which: cost per token |',
+);
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+const missed: string[] = [];
+for (const size of SIZES) {
+  for (const mode of CACHED_MODES) {
+    const run = cached.get(`${size}:${mode.key}`)!;
+    const figures = cachedFigures(run, PRICED[mode.provider].price);
+    if (figures.prefixShare < 0.9) missed.push(`${size} (${mode.key}): prefix ${(100 * figures.prefixShare).toFixed(1)}% cached`);
+    if (figures.estimateError > 0.05) missed.push(`${size} (${mode.key}): estimate ${(100 * figures.estimateError).toFixed(1)}% off`);
+    const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
+    console.log(
+      `| ${size} | (${mode.key}) ${mode.label} | ${run.status} | ${percent(figures.prefixShare)} | ${percent(figures.prefixShareFromStep3)} | ${figures.stepsCached} | ${usd(figures.billedCost)} | ${usd(figures.uncachedCost)} | ${percent(figures.estimateError)} | ${percent(figures.tokenError)} | ${percent(figures.rateError)} |`,
+    );
+  }
+}
+console.log(
+  `\nTargets: prefix billed cached >= 90% from step 2 on, breaker estimate within 5% on every step: ${missed.length === 0 ? 'all met' : `missed: ${missed.join('; ')}`}.`,
+);
