@@ -7,7 +7,7 @@
  */
 import { withCacheTokens } from '../formats/cache-usage.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
-import { toolCallsOf, type ModelRequest, type ModelResponse, type ToolChoice } from '../protocol/model-exchange.js';
+import { toolCallsOf, type ModelRequest, type ModelResponse, type TokenUsage, type ToolChoice } from '../protocol/model-exchange.js';
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
 import { describeForbiddenKey, describeLimit, inspectJsonValue, safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
 import { untilAborted } from '../shared/until-aborted.js';
@@ -64,7 +64,8 @@ export class ModelStep {
   /** Plans, makes and accounts one model call. */
   async call(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice, narrowing?: StepNarrowing): Promise<ModelStepResult> {
     const { state, env } = this.#host;
-    const request = { ...this.#request(kind, tools, toolChoice), ...narrowing };
+    const request = this.#request(kind, tools, toolChoice);
+    if (narrowing) Object.assign(request, narrowing);
     let estimated: number;
     try {
       estimated = env.model.estimateInputTokens(request);
@@ -161,11 +162,10 @@ export class ModelStep {
 
   #account(kind: 'routing' | 'model', index: number, response: ModelResponse, estimated: number, started: number): AgentStep {
     const { state, env } = this.#host;
-    const usage = withCacheTokens(
-      { inputTokens: safeCount(response.usage?.inputTokens), outputTokens: safeCount(response.usage?.outputTokens) },
-      response.usage?.cacheReadTokens,
-      response.usage?.cacheWriteTokens,
-    );
+    const reported = response.usage;
+    const counted = { inputTokens: safeCount(reported?.inputTokens), outputTokens: safeCount(reported?.outputTokens) };
+    const cached = reported?.cacheReadTokens !== undefined || reported?.cacheWriteTokens !== undefined;
+    const usage: TokenUsage = cached ? withCacheTokens(counted, reported.cacheReadTokens, reported.cacheWriteTokens) : counted;
     const cost = costOf(usage, env.price);
     state.usage.inputTokens += usage.inputTokens;
     state.usage.outputTokens += usage.outputTokens;

@@ -241,8 +241,9 @@ export class CallPolicy {
     const askedBy = policy.verdict.action === 'confirm' ? 'policy' : guarded.action === 'confirm' ? 'guard' : 'tool';
     const escalated = policy.verdict.action === 'confirm' ? policy.verdict : guarded.action === 'confirm' ? guarded : undefined;
     const context = this.#contextOf(call);
-    const toolAsks = () => !this.#preapproved.has(call.tool.name) && needsConfirmation(call.tool, checked.arguments, context);
-    if (!escalated && !toolAsks()) return { decision: { action: 'run', ...withRewrite }, events };
+    if (!escalated && (this.#preapproved.has(call.tool.name) || !needsConfirmation(call.tool, checked.arguments, context))) {
+      return { decision: { action: 'run', ...withRewrite }, events };
+    }
     // The person sees secret arguments as [REDACTED]: they know one was set, and the summary can be stored and printed.
     const reason = escalated?.reason;
     const summary = summarizeCall(call.tool, checked.arguments, { redactor: this.#redactor, reason, context });
