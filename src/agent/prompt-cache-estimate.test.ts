@@ -18,11 +18,13 @@ import { costOf, DEFAULT_PRICES, type ModelPrice } from './price-table.js';
 
 const STEPS = 20;
 const SYSTEM = `You are the operations assistant of a logistics company. ${'Follow the runbook: check the shipment, the warehouse and the carrier before answering; quote identifiers exactly. '.repeat(60)}`;
-const lookup = (name: string, what: string) =>
+/** A lookup tool; with `confirm`, one that asks a person before it runs. */
+const lookup = (name: string, what: string, confirm = false) =>
   defineTool<{ id: string; detail?: 'summary' | 'full' }>({
     name,
     description: `Looks up a ${what} by its identifier and returns its status, history and the people responsible. ${'Use it before any change. '.repeat(10)}`,
     effect: 'read',
+    confirm,
     inputSchema: {
       type: 'object',
       properties: { id: { type: 'string', pattern: '^[A-Z]{2}-[0-9]{6}$', description: `The ${what} identifier.` }, detail: { enum: ['summary', 'full'] } },
@@ -115,21 +117,14 @@ describe("the breaker's estimate with cache: 'auto'", () => {
   });
 
   it('keeps cache and cacheKey with the run: a resumed run asks for caching with the same key', async () => {
-    const refund = defineTool<{ invoice: string }>({
-      name: 'refund',
-      description: 'Refunds an invoice.',
-      effect: 'write',
-      confirm: true,
-      inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-      execute: ({ invoice }) => `refunded ${invoice}`,
-    });
+    const audit = lookup('get_audit_log', 'audit log', true);
     const store = createMemoryRunStore();
-    const first = createScriptedModel([toolCallTurn([{ name: 'refund', arguments: { invoice: 'INV-1' } }])]);
-    const paused = await runAgent({ model: first, tools: [refund], prompt: 'Refund INV-1.', cache: 'auto', cacheKey: 'billing', store, recordDir: false });
+    const first = createScriptedModel([toolCallTurn([{ name: 'get_audit_log', arguments: { id: 'AU-000001' } }])]);
+    const paused = await runAgent({ model: first, tools: [audit], prompt: 'Audit AU-000001.', cache: 'auto', cacheKey: 'billing', store, recordDir: false });
     expect(paused.status).toBe('awaiting_confirmation');
     if (paused.status !== 'awaiting_confirmation') return;
-    const second = createScriptedModel([textTurn('Refunded.')]);
-    await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], { model: second, tools: [refund], store, recordDir: false });
+    const second = createScriptedModel([textTurn('Read.')]);
+    await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], { model: second, tools: [audit], store, recordDir: false });
     expect(second.requests.map((request) => [request.cache, request.cacheKey])).toEqual([['auto', 'billing']]);
   });
 });

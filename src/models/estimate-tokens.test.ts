@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../tools/define-tool.js';
+import { guideGetWeather as tool } from '../formats/__fixtures__/tools.js';
 import { estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
 
 describe('estimateInputTokens', () => {
@@ -11,25 +11,11 @@ describe('estimateInputTokens', () => {
   });
 
   it('adds the tool declarations', () => {
-    const tool = defineTool({
-      name: 'get_weather',
-      description: 'Weather for a city.',
-      effect: 'read',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      execute: () => 'sunny',
-    });
     const declared = tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length;
     expect(estimateInputTokens({ messages: [], tools: [tool] })).toBe(Math.ceil(declared / 4));
   });
 
   it('leaves out the deferred tools of a native tool search until the conversation called them', () => {
-    const tool = defineTool({
-      name: 'get_weather',
-      description: 'Weather for a city.',
-      effect: 'read',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      execute: () => 'sunny',
-    });
     const toolSearch = { deferred: ['get_weather'] };
     expect(estimateInputTokens({ messages: [], tools: [tool], toolSearch })).toBe(0);
     const called = [{ role: 'assistant' as const, content: [{ type: 'tool-call' as const, id: 'c', name: 'get_weather', arguments: {} }] }];

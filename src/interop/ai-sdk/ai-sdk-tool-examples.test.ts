@@ -3,7 +3,7 @@ import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../tools/define-tool.js';
+import { forecastWithExamples as forecast } from '../../tools/__fixtures__/forecast.js';
 import { toAISDKTools } from './index.js';
 
 const answer: LanguageModelV4GenerateResult = {
@@ -15,15 +15,6 @@ const answer: LanguageModelV4GenerateResult = {
 
 describe('toAISDKTools and examples', () => {
   it("declares the examples as the AI SDK's inputExamples and the tool's strict flag", async () => {
-    const forecast = defineTool({
-      name: 'get_forecast',
-      description: 'Weather forecast for a city.',
-      effect: 'read',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
-      examples: [{ city: 'Paris' }],
-      strict: true,
-      execute: () => 'ok',
-    });
     const model = new MockLanguageModelV4({ doGenerate: [answer] });
     await generateText({ model, tools: toAISDKTools([forecast]), prompt: 'Forecast?' });
     expect(model.doGenerateCalls[0]!.tools![0]).toMatchObject({

@@ -1,18 +1,10 @@
 /** A local model's chat template lists each offered tool with its examples appended to the description (no field for them). */
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../tools/define-tool.js';
+import { forecastWithExamples as forecast } from '../../tools/__fixtures__/forecast.js';
 import { renderPrompt } from './chat-history.js';
 
 describe('renderPrompt and tool examples', () => {
   it('hands the chat wrapper the description with the examples folded in', () => {
-    const forecast = defineTool({
-      name: 'get_forecast',
-      description: 'Weather forecast for a city.',
-      effect: 'read',
-      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-      examples: [{ city: 'Paris' }],
-      execute: () => 'ok',
-    });
     let functions: Record<string, { description: string }> | undefined;
     const chatWrapper = {
       generateContextState(options: { availableFunctions?: Record<string, { description: string }> }) {

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolCallsOf } from '../../protocol/model-exchange.js';
 import { ToolRegistry, defineTool, silentLogger } from '../../tools/index.js';
-import { LocalModel } from './local-model.js';
-import { ensureTinyModel } from './tiny-model.js';
+import { openTinyLocalModel } from './__fixtures__/tiny-local-model.js';
+import type { LocalModel } from './local-model.js';
 
 const COMMAND = '(add|remove) [a-z]{3,8} (to|from) (cart|list)';
 const editList = defineTool({
@@ -19,12 +19,8 @@ const editList = defineTool({
 const CALLS = 20;
 
 let constrained: LocalModel;
-beforeAll(async () => {
-  constrained = new LocalModel(await ensureTinyModel(), { threads: 1, callTokenBudget: 16, maxCallTokens: 200 });
-}, 120_000);
-afterAll(async () => {
-  await constrained?.close();
-});
+beforeAll(async () => void (constrained = await openTinyLocalModel()), 120_000);
+afterAll(() => constrained?.close());
 
 describe('a grammar tool on the local model (tiny structural test model)', () => {
   it(`makes ${CALLS} of ${CALLS} calls whose text matches the regex at temperature 1`, async () => {

@@ -5,16 +5,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolCallsOf } from '../../protocol/model-exchange.js';
-import { LocalModel } from './local-model.js';
-import { ensureTinyModel } from './tiny-model.js';
+import { openTinyLocalModel } from './__fixtures__/tiny-local-model.js';
+import type { LocalModel } from './local-model.js';
 
 let model: LocalModel;
-beforeAll(async () => {
-  model = new LocalModel(await ensureTinyModel(), { threads: 1, callTokenBudget: 16, maxCallTokens: 200 });
-}, 120_000);
-afterAll(async () => {
-  await model?.close();
-});
+beforeAll(async () => void (model = await openTinyLocalModel()), 120_000);
+afterAll(() => model?.close());
 
 it('warns per tool that allows programmatic calls, and the call it makes is a direct one', async () => {
   const querySales = defineTool<{ region: string }>({
