@@ -261,31 +261,24 @@ describe('runAgent', () => {
 
     it('counts a call the policy rewrote under the arguments it ran with', async () => {
       // Every request differs (its link), every rewrite is the same: the loop breaker must count what ran, not what was asked.
-      const search = defineTool<{ body: string }>({
-        name: 'search',
-        description: 'Searches the web.',
-        effect: 'read',
-        inputSchema: { type: 'object', properties: { body: { type: 'string' } }, required: ['body'] },
-        execute: async () => 'sent',
-      });
       const noLinks = createPolicy({
         rules: [
           argumentRule({
             id: 'no-links',
-            tool: 'search',
+            tool: 'echo',
             action: 'remove',
-            description: 'Searches carry no links.',
-            check: (args) => (/https?:\/\//.test((args as { body: string }).body) ? 'the body holds a link.' : undefined),
-            remove: () => ({ arguments: { body: 'see [link removed]' }, removed: [{ argumentPath: 'body', kind: 'url', message: 'a link' }] }),
+            description: 'Echoes carry no links.',
+            check: (args) => (/https?:\/\//.test((args as { text: string }).text) ? 'the text holds a link.' : undefined),
+            remove: () => ({ arguments: { text: 'see [link removed]' }, removed: [{ argumentPath: 'text', kind: 'url', message: 'a link' }] }),
           }),
         ],
       });
-      const turns = Array.from({ length: 6 }, (_, index) => toolCallTurn([{ name: 'search', arguments: { body: `see https://x.test/${index}` } }]));
+      const turns = Array.from({ length: 6 }, (_, index) => toolCallTurn([{ name: 'echo', arguments: { text: `see https://x.test/${index}` } }]));
       const model = createScriptedModel([...turns, textTurn('done')]);
-      const result = await runAgent(options(model, [search], { policy: noLinks, limits: { maxIdenticalCalls: 3 } }));
+      const result = await runAgent(options(model, [echo], { policy: noLinks, limits: { maxIdenticalCalls: 3 } }));
       expect(result).toMatchObject({
         status: 'stopped',
-        stopReason: { kind: 'loop_detected', pattern: 'repeated_call', count: 3, arguments: { body: 'see [link removed]' } },
+        stopReason: { kind: 'loop_detected', pattern: 'repeated_call', count: 3, arguments: { text: 'see [link removed]' } },
       });
     });
 
