@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guideGetWeather as tool } from '../formats/__fixtures__/tools.js';
+import type { Message } from '../protocol/messages.js';
+import { trackConversation } from './conversation-token-estimate.js';
 import { estimateInputTokens, estimateTextTokens } from './estimate-tokens.js';
 
 describe('estimateInputTokens', () => {
@@ -21,6 +23,21 @@ describe('estimateInputTokens', () => {
     const called = [{ role: 'assistant' as const, content: [{ type: 'tool-call' as const, id: 'c', name: 'get_weather', arguments: {} }] }];
     const withCall = estimateInputTokens({ messages: called, tools: [tool] });
     expect(estimateInputTokens({ messages: called, tools: [tool], toolSearch })).toBe(withCall);
+  });
+
+  it('reads only the new messages of a tracked conversation for the tools it called, with the figure of a fresh count', () => {
+    const toolSearch = { deferred: ['get_weather'] };
+    const messages: Message[] = [{ role: 'user', content: 'Weather in Paris?' }];
+    trackConversation(messages);
+    const fresh = () => estimateInputTokens({ messages: [...messages], tools: [tool], toolSearch });
+    expect(estimateInputTokens({ messages, tools: [tool], toolSearch })).toBe(fresh());
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Looking.' }] });
+    expect(estimateInputTokens({ messages, tools: [tool], toolSearch })).toBe(fresh());
+    // The call arrives after the conversation was read twice: the deferred tool now counts, as in a fresh count.
+    messages.push({ role: 'assistant', content: [{ type: 'tool-call', id: 'c', name: 'get_weather', arguments: {} }] });
+    const afterCall = estimateInputTokens({ messages, tools: [tool], toolSearch });
+    expect(afterCall).toBe(fresh());
+    expect(afterCall).toBeGreaterThan(estimateInputTokens({ messages, tools: [], toolSearch }));
   });
 
   it('charges a flat figure for images instead of their base64 length', () => {

@@ -5,6 +5,7 @@
  * exactly may do better, but every estimate of the same request is the same.
  * @module
  */
+import type { Message } from '../protocol/messages.js';
 import type { ModelRequest } from '../protocol/model-exchange.js';
 import { countMessage, countToolDeclaration, trackedConversation } from './conversation-token-estimate.js';
 
@@ -49,9 +50,28 @@ function shownTools(request: Pick<ModelRequest, 'messages' | 'toolSearch'>): (na
   const deferred = request.toolSearch?.deferred;
   if (!deferred || deferred.length === 0) return () => true;
   const hidden = new Set(deferred);
-  for (const message of request.messages) {
-    if (message.role !== 'assistant') continue;
-    for (const part of message.content) if (part.type === 'tool-call') hidden.delete(part.name);
+  const called = calledToolNames(request.messages);
+  return (name) => !hidden.has(name) || called.has(name);
+}
+
+/** For the loop's tracked conversation: the tool names its assistant turns called, and how many messages were read for them. */
+const calledInConversation = new WeakMap<readonly Message[], { read: number; called: Set<string> }>();
+
+/**
+ * The tool names the conversation's assistant turns called. For a tracked conversation (append-only but for the system
+ * message) only the messages added since the last estimate are read, so a long run under tool search is not quadratic.
+ */
+function calledToolNames(messages: readonly Message[]): ReadonlySet<string> {
+  const tracked = trackedConversation(messages) !== undefined;
+  let seen = tracked ? calledInConversation.get(messages) : undefined;
+  if (seen === undefined || seen.read > messages.length) {
+    seen = { read: 0, called: new Set() };
+    if (tracked) calledInConversation.set(messages, seen);
   }
-  return (name) => !hidden.has(name);
+  for (; seen.read < messages.length; seen.read++) {
+    const message = messages[seen.read]!;
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'tool-call') seen.called.add(part.name);
+  }
+  return seen.called;
 }
