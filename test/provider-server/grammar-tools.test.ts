@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
@@ -16,16 +16,11 @@ import { createModel } from '../../src/models/create-model.js';
 import type { ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { toolCallsOf } from '../../src/protocol/model-exchange.js';
 import { defineTool, silentLogger } from '../../src/tools/index.js';
-import { startProviderServer, type ProviderServer } from './index.js';
+import { type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((started) => (server = started));
 
 const DATE = '\\d{4}-\\d{2}-\\d{2}';
 const received: string[] = [];

@@ -4,14 +4,15 @@
  * the loop's own rule: one call per response runs, whatever the model sent.
  */
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { createModel } from '../../src/models/create-model.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/from-ai-sdk-model.js';
 import type { ModelRequest } from '../../src/protocol/model-exchange.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
-import { startProviderServer, type ProviderServer } from './index.js';
+import { type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
 
 const getWeather = defineTool<{ city: string }>({
   name: 'get_weather',
@@ -29,13 +30,7 @@ const ask = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
 });
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((started) => (server = started));
 
 async function sent(spec: string, baseURL: string, request: ModelRequest, stream = false): Promise<any> {
   server.enqueue({ text: 'ok' });

@@ -10,7 +10,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
 import { resumeAgent } from '../../src/agent/resume-agent.js';
 import { runAgent } from '../../src/agent/run-agent.js';
@@ -22,16 +22,11 @@ import type { ModelOptions } from '../../src/models/model-options.js';
 import { createPolicy } from '../../src/policy/index.js';
 import { toolCallsOf, type ModelResponse, type ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { defineTool } from '../../src/tools/define-tool.js';
-import { startProviderServer, type ProviderServer } from './index.js';
+import { type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((started) => (server = started));
 
 const sentEmails: unknown[] = [];
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * and the run's totals; the tool declarations are the same bytes on every step of a run, so the cached prefix holds.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/agent/run-event.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
@@ -13,16 +13,11 @@ import type { Model } from '../../src/models/types.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../src/protocol/model-exchange.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';
-import { startProviderServer, type FakeReply, type ProviderServer } from './index.js';
+import { type FakeReply, type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((started) => (server = started));
 
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } as const;
 const getWeather = defineTool<{ city: string }>({

@@ -5,7 +5,7 @@
  * over the model's `strictTools` both ways.
  */
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { fromAISDKModel } from '../../src/models/ai-sdk/index.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -13,16 +13,11 @@ import type { ModelOptions } from '../../src/models/model-options.js';
 import type { ModelRequest } from '../../src/protocol/model-exchange.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';
-import { startProviderServer, type ProviderServer } from './index.js';
+import { type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
 
 let server: ProviderServer;
-beforeAll(async () => {
-  server = await startProviderServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+useProviderServer((started) => (server = started));
 
 const calls: { city: string; days?: number }[] = [];
 const forecast = defineTool<{ city: string; days?: number }>({
