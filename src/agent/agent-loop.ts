@@ -28,8 +28,8 @@ import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
 import { runCallOptions, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
-import { stepTools } from './step-tools.js';
-import { readChosenCategory, routingCategories, selectCategoryTool, toolsForCategory } from './route-tools.js';
+import { routingCall, stepTools } from './step-tools.js';
+import { readChosenCategory, toolsForCategory } from './route-tools.js';
 import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
@@ -192,11 +192,10 @@ export class AgentLoop {
     const state = this.#state;
     state.routed = true;
     const all = this.#env.registry.list();
-    // A run that searches its tools needs no category call.
-    const categories = routingCategories(all, this.#env.toolSearch ? false : this.#env.routing);
-    if (!categories) return undefined;
-    const selector = selectCategoryTool(categories.names, categories.descriptions);
-    const called = await this.#modelStep.call('routing', [selector], { tool: selector.name });
+    const routing = routingCall(this.#env);
+    if (!routing) return undefined;
+    const { categories, selector } = routing;
+    const called = await this.#modelStep.call('routing', routing.tools, { tool: selector.name }, routing.narrowing);
     if ('stop' in called) return called;
     const chosen = readChosenCategory(called.response, selector);
     const known = chosen !== undefined && categories.names.includes(chosen);

@@ -124,6 +124,17 @@ describe('the input estimate with prompt caching', () => {
     );
   });
 
+  it('prices the expected writes at the write rate and anything neither read nor written at the input rate', () => {
+    // A prompt under the provider's minimum: nothing read, nothing written.
+    expect(estimateInputCost(1_000_000, sonnet, { expectedReadTokens: 0, expectedWriteTokens: 0 })).toBeCloseTo(3, 10);
+    expect(estimateInputCost(1_000_000, sonnet, { expectedReadTokens: 600_000, expectedWriteTokens: 100_000 })).toBeCloseTo(
+      0.6 * 0.3 + 0.1 * 3.75 + 0.3 * 3,
+      10,
+    );
+    // Writes are capped at what is left after the reads.
+    expect(estimateInputCost(1_000_000, sonnet, { expectedReadTokens: 900_000, expectedWriteTokens: 900_000 })).toBeCloseTo(0.9 * 0.3 + 0.1 * 3.75, 10);
+  });
+
   it('lets the breaker afford a call that only fits when its cached prefix is priced at the read rate', () => {
     const limits = resolveLimits({ maxCostUsd: 0.01 });
     // 3 000 tokens at $3/M is $0.009, leaving too little; read from the cache they cost $0.0009.

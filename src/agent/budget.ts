@@ -61,21 +61,26 @@ export function budgetStop(limit: BudgetLimit, max: number, used: number, projec
 
 /**
  * What the breaker expects a call with prompt caching on to find in the cache: `expectedReadTokens` of its estimated input
- * (the prefix the previous call sent, see `ModelStep`); the rest is expected to be written to the cache.
+ * (the prefix the previous call sent, see `ModelStep`), and `expectedWriteTokens` written to it; absent, the rest of the
+ * input is expected to be written.
  */
 export interface CacheExpectation {
   expectedReadTokens: number;
+  /** Tokens expected to be written to the cache (billed at the write rate); the rest of the input is billed at the input rate. */
+  expectedWriteTokens?: number;
 }
 
 /**
  * The estimated input cost in USD of a call. Without `cache`, every token at the input rate. With it, the expected cache
- * reads (at most the estimate) at the read rate and the rest at the write rate (the input rate where the price has no
- * write rate: OpenAI bills none).
+ * reads (at most the estimate) at the read rate, the expected writes (all the rest when the expectation does not say) at
+ * the write rate (the input rate where the price has no write rate: OpenAI bills none), anything left at the input rate.
  */
 export function estimateInputCost(estimatedInputTokens: number, price: ModelPrice, cache?: CacheExpectation): number {
   if (cache === undefined) return (estimatedInputTokens * price.inputPerMillion) / 1_000_000;
   const read = Math.min(Math.max(0, cache.expectedReadTokens), estimatedInputTokens);
-  return (read * cacheReadRate(price) + (estimatedInputTokens - read) * cacheWriteRate(price)) / 1_000_000;
+  const written = Math.min(Math.max(0, cache.expectedWriteTokens ?? estimatedInputTokens), estimatedInputTokens - read);
+  const rest = estimatedInputTokens - read - written;
+  return (read * cacheReadRate(price) + written * cacheWriteRate(price) + rest * price.inputPerMillion) / 1_000_000;
 }
 
 /**

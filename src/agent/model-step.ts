@@ -101,7 +101,9 @@ export class ModelStep {
   /**
    * With `cache: 'auto'`, the breaker expects this call to read from the cache everything the previous call sent, when both
    * offered the same tools in the same order: the loop only appends messages, so that call's whole prompt (cached up to its
-   * last message) is a prefix of this one. Otherwise (the first call, a routing call, other tools) it expects no read.
+   * last message) is a prefix of this one. Otherwise (the first call, other tools) it expects no read. Where the model states
+   * its provider's rules (`Model.promptCache`), a prompt under the minimum is neither read nor written, a hit counts in the
+   * provider's steps, and a provider that bills no writes bills the rest at the input rate.
    */
   #cacheExpectation(request: ModelRequest, estimated: number): CacheExpectation | undefined {
     if (request.cache !== 'auto') {
@@ -111,7 +113,13 @@ export class ModelStep {
     const tools = JSON.stringify((request.tools ?? []).map((tool) => tool.name));
     const previous = this.#previousPrompt;
     this.#previousPrompt = { tools, estimatedInputTokens: estimated };
-    return { expectedReadTokens: previous !== undefined && previous.tools === tools ? previous.estimatedInputTokens : 0 };
+    const readable = previous !== undefined && previous.tools === tools ? previous.estimatedInputTokens : 0;
+    const rules = this.#host.env.model.promptCache;
+    if (rules === undefined) return { expectedReadTokens: readable };
+    const { minimumTokens, readIncrementTokens: step } = rules;
+    const read = readable < minimumTokens ? 0 : step === undefined ? readable : minimumTokens + Math.floor((readable - minimumTokens) / step) * step;
+    const written = rules.billsWrites && estimated >= minimumTokens ? estimated - read : 0;
+    return { expectedReadTokens: read, expectedWriteTokens: written };
   }
 
   #request(kind: 'routing' | 'model', tools: readonly AnyTool[], toolChoice: ToolChoice): ModelRequest {

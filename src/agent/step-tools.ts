@@ -9,6 +9,7 @@ import type { LoopEnvironment } from './loop-environment.js';
 import type { StepNarrowing } from './model-step.js';
 import type { RunState } from './run-state.js';
 import { searchStep } from './tool-search.js';
+import { routingCategories, selectCategoryTool, type RoutingCategories } from './route-tools.js';
 
 export interface StepTools {
   /** The tools a call of this step may name (the rest get the unknown-tool answer). */
@@ -33,7 +34,39 @@ export function stepTools(env: LoopEnvironment, state: RunState, routed: ToolReg
   }
   const routing = env.routing;
   if (state.routedTools && routing && routing.narrow === 'allowed_tools') {
-    return { registry: routed, offered: env.registry.list(), narrowing: { allowedTools: routed.names() } };
+    // The routing call's list, selector included: the same bytes at every step, so the prompt cached by the routing call is read.
+    return { registry: routed, offered: routingCall(env)?.tools ?? env.registry.list(), narrowing: { allowedTools: routed.names() } };
   }
   return { registry: routed, offered: routed.list() };
+}
+
+/** The routing call of a run: its categories, the forced selector, what it declares and how it narrows. */
+export interface RoutingCall {
+  categories: RoutingCategories;
+  selector: AnyTool;
+  /** `[selector]`; with `narrow: 'allowed_tools'`, every tool and then the selector, the list every later step declares too. */
+  tools: AnyTool[];
+  narrowing?: StepNarrowing;
+}
+
+const routingCalls = new WeakMap<LoopEnvironment, RoutingCall | null>();
+
+/** The run's routing call, made once per run (the same selector object every step), or `undefined` when routing does not apply. */
+export function routingCall(env: LoopEnvironment): RoutingCall | undefined {
+  let call = routingCalls.get(env);
+  if (call === undefined) {
+    const all = env.registry.list();
+    // A run that searches its tools needs no category call.
+    const categories = routingCategories(all, env.toolSearch ? false : env.routing);
+    const selector = categories && selectCategoryTool(categories.names, categories.descriptions);
+    const keepList = env.routing !== false && env.routing?.narrow === 'allowed_tools';
+    call =
+      categories && selector
+        ? keepList
+          ? { categories, selector, tools: [...all, selector], narrowing: { allowedTools: [selector.name] } }
+          : { categories, selector, tools: [selector] }
+        : null;
+    routingCalls.set(env, call);
+  }
+  return call ?? undefined;
 }

@@ -30,3 +30,4 @@ export {
 export type { ProviderErrorContext, ProviderErrorDetails } from './provider-errors.js';
 export { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic/anthropic-model.js';
 export type { LocalModelOptions } from './local/local-model-options.js';
+export type { PromptCacheRules } from './prompt-cache-rules.js';

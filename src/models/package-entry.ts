@@ -8,4 +8,4 @@
  * @module
  */
 export { ANTHROPIC_DEFAULT_MAX_TOKENS, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, MODEL_PROVIDERS, estimateInputTokens } from './index.js';
-export type { LocalModelOptions, RetryEvent, RetryOptions } from './index.js';
+export type { LocalModelOptions, PromptCacheRules, RetryEvent, RetryOptions } from './index.js';

@@ -11,6 +11,7 @@
 import type { FormatWarning } from '../protocol/format-warning.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
 import { estimateInputTokens } from './estimate-tokens.js';
+import { wirePromptTokens } from './wire-prompt-estimate.js';
 import { createTransport, type ProviderSettings } from './provider-settings.js';
 import type { ProviderTransport } from './provider-transport.js';
 import type { ClassifiedFailure } from './retry/call-with-retries.js';
@@ -43,8 +44,18 @@ export abstract class SdkModel<Client, Body, Reply, StreamEvent> implements Mode
     this.transport = createTransport(settings);
   }
 
+  /**
+   * The prompt of the body this model would send, counted by {@link wirePromptTokens}: what the provider bills, where the
+   * neutral request's estimate leaves out each format's framing. A request the adapter cannot convert is estimated as before.
+   */
   estimateInputTokens(request: ModelRequest): number {
-    return estimateInputTokens(request);
+    let body: Body;
+    try {
+      body = this.requestBody(request).body;
+    } catch {
+      return estimateInputTokens(request);
+    }
+    return wirePromptTokens(this.promptParts(body));
   }
 
   async generate(request: ModelRequest): Promise<ModelResponse> {
@@ -65,6 +76,8 @@ export abstract class SdkModel<Client, Body, Reply, StreamEvent> implements Mode
   /** Imports the SDK (an optional peer) and builds its client with the SDK's own retries off. */
   protected abstract loadClient(): Promise<SdkClient<Client>>;
   protected abstract requestBody(request: ModelRequest): SdkRequestBody<Body>;
+  /** The parts of a body the provider reads as its prompt (tools shown to the model, instructions, messages, an output schema). */
+  protected abstract promptParts(body: Body): unknown[];
   protected abstract send(client: Client, body: Body, signal: AbortSignal): Promise<Reply>;
   protected abstract openStream(client: Client, body: Body, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>>;
   protected abstract mapReply(reply: Reply, request: ModelRequest): ModelResponse;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
+import type { PromptCacheRules } from './prompt-cache-rules.js';
 
 export interface Model {
   /** `provider:model`, e.g. `openai:gpt-4o-mini`; used for pricing and the record. */
@@ -19,4 +20,6 @@ export interface Model {
   readonly nativeToolSearch?: boolean;
   /** Whether the provider can also hand its search to the client (OpenAI Responses `execution: 'client'`). */
   readonly clientToolSearch?: boolean;
+  /** How the provider's prompt cache treats a prompt (minimum length, hit steps, billed writes), for the cost breaker's estimate with `cache: 'auto'`. */
+  readonly promptCache?: PromptCacheRules;
 }

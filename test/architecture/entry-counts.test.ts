@@ -23,7 +23,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './eval': 75,
   './formats': 68,
   './mcp': 35,
-  './models': 8,
+  './models': 9,
   './openai-agents': 8,
   './policy': 48,
   './stores': 31,

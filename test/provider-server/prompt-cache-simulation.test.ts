@@ -47,10 +47,10 @@ async function anthropicUsage(target: ProviderServer, body: Record<string, unkno
   return ((await response.json()) as { usage: Record<string, number> }).usage;
 }
 
-/** What the simulation counts for a block: its JSON without `cache_control`, a message block with its role. */
+/** What the simulation counts for a block: its JSON without `cache_control`; a message's first block after its role. */
 const tokensOf = (...texts: string[]) => estimateTextTokens(texts.join(''));
 const toolText = (tool: object) => JSON.stringify(tool);
-const blockText = (role: string, text: string) => JSON.stringify({ role, type: 'text', text });
+const blockText = (role: string, text: string) => JSON.stringify({ role }) + JSON.stringify({ type: 'text', text });
 
 describe('Anthropic Messages', () => {
   it('the first request writes up to its last breakpoint; the next reads that prefix and writes the rest', async () => {
@@ -141,7 +141,9 @@ describe('Anthropic Messages', () => {
     };
     const found = await anthropicUsage(server, { ...body, messages: [user('Read a file.'), { role: 'assistant', content: [result] }] });
     const total = found.input_tokens! + found.cache_read_input_tokens! + found.cache_creation_input_tokens!;
-    expect(total).toBe(tokensOf(toolText(search), blockText('user', 'Read a file.'), JSON.stringify({ role: 'assistant', ...result }), toolText(deferred)));
+    expect(total).toBe(
+      tokensOf(toolText(search), blockText('user', 'Read a file.'), JSON.stringify({ role: 'assistant' }) + JSON.stringify(result), toolText(deferred)),
+    );
   });
 
   it('off by default: the queued usage is reported', async () => {

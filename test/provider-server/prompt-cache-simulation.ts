@@ -66,8 +66,9 @@ export function anthropicPromptBlocks(body: any): PromptBlock[] {
     blocks.push({ section: 'system', text: JSON.stringify(withoutCacheControl(block)), breakpoint: block.cache_control !== undefined });
   for (const message of Array.isArray(body?.messages) ? body.messages : []) {
     const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    for (const block of content) {
-      let text = JSON.stringify({ role: message.role, ...withoutCacheControl(block) });
+    for (const [index, block] of content.entries()) {
+      // The message's role counts once, with its first block, as it appears once per message in the body.
+      let text = (index === 0 ? JSON.stringify({ role: message.role }) : '') + JSON.stringify(withoutCacheControl(block));
       if (block.type === 'tool_search_tool_result') {
         for (const reference of block.content?.tool_references ?? []) text += declarations.get(reference.tool_name) ?? '';
       }

@@ -380,12 +380,39 @@ describe('allowed-tools narrowing', () => {
       recordDir: false,
       logger: silentLogger,
     });
-    const body = server.requests[1]!.body;
-    expect(body.tools.map((declared: any) => declared.function.name)).toEqual(['get_weather', 'refund_invoice', 'list_files']);
-    expect(body.tool_choice).toEqual({
+    const [routingCall, step] = server.requests.map((request) => request.body);
+    // The routing call declares the same list as every later step, byte for byte, so the prompt it cached is read from step 1.
+    expect(step.tools.map((declared: any) => declared.function.name)).toEqual(['get_weather', 'refund_invoice', 'list_files', 'select_tool_category']);
+    expect(JSON.stringify(routingCall.tools)).toBe(JSON.stringify(step.tools));
+    expect(routingCall.tool_choice).toEqual({ type: 'function', function: { name: 'select_tool_category' } });
+    expect(step.tool_choice).toEqual({
       type: 'allowed_tools',
       allowed_tools: { mode: 'auto', tools: [{ type: 'function', function: { name: 'refund_invoice' } }] },
     });
+  });
+
+  it("routing with narrow: 'allowed_tools' on Anthropic declares only the routed tools (no allowed-tools field), with a warning", async () => {
+    const categorized = [defineTool({ ...getWeather, category: 'weather' }), defineTool({ ...refundInvoice, category: 'billing' })];
+    server.enqueue({ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'billing' } }] }, { text: 'ok' });
+    const warnings: unknown[] = [];
+    await runAgent({
+      model: createModel('anthropic:claude-test', { apiKey: 'test-key', baseURL: server.anthropicBaseURL }),
+      tools: categorized,
+      prompt: 'Refund INV-7',
+      routing: { categories: ['weather', 'billing'], narrow: 'allowed_tools' },
+      recordDir: false,
+      logger: silentLogger,
+      onEvent: (event) => {
+        if (event.type === 'model_response') warnings.push(...(event.response.warnings ?? []));
+      },
+    });
+    const [routingCall, step] = server.requests.map((request) => request.body);
+    expect(routingCall.tools.map((declared: any) => declared.name)).toEqual(['select_tool_category']);
+    expect(step.tools.map((declared: any) => declared.name)).toEqual(['refund_invoice']);
+    expect(warnings).toEqual([
+      expect.objectContaining({ type: 'rewritten', provider: 'anthropic', feature: 'allowed-tools' }),
+      expect.objectContaining({ type: 'rewritten', provider: 'anthropic', feature: 'allowed-tools' }),
+    ]);
   });
 
   it('an AI SDK model (Gemini through @ai-sdk/google) has no allowed-tools field: only the allowed tools are declared, with a warning', async () => {

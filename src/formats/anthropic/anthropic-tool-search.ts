@@ -18,3 +18,19 @@ export function withAnthropicToolSearch(tools: ToolUnion[], search: ModelToolSea
       : { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
   return [...declared, searchTool];
 }
+
+/**
+ * The names the conversation's tool searches loaded: every `tool_reference` of a `tool_search_tool_result` block, which the
+ * API expands into that tool's full declaration in the model's context.
+ */
+export function anthropicSearchLoadedTools(messages: readonly { content: unknown }[]): Set<string> {
+  const loaded = new Set<string>();
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as { type?: string; content?: { tool_references?: { tool_name?: unknown }[] } }[]) {
+      if (block.type !== 'tool_search_tool_result') continue;
+      for (const reference of block.content?.tool_references ?? []) if (typeof reference.tool_name === 'string') loaded.add(reference.tool_name);
+    }
+  }
+  return loaded;
+}

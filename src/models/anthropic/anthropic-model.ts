@@ -17,7 +17,9 @@ import { anthropicUsage, mapAnthropicResponse, type AnthropicUsageLike } from '.
 import { mapAnthropicStopReason } from '../../formats/anthropic/map-anthropic-stop-reason.js';
 import { toAnthropicToolChoice } from '../../formats/anthropic/to-anthropic-tool-choice.js';
 import { toAnthropicTools } from '../../formats/anthropic/to-anthropic-tools.js';
-import { withAnthropicToolSearch } from '../../formats/anthropic/anthropic-tool-search.js';
+import { anthropicSearchLoadedTools, withAnthropicToolSearch } from '../../formats/anthropic/anthropic-tool-search.js';
+import { shownToolDeclarations } from '../../formats/shown-tool-declarations.js';
+import { anthropicPromptCache } from '../prompt-cache-rules.js';
 import { declareOnlyAllowed } from '../../formats/allowed-tools.js';
 import { toolCallPart } from '../../formats/tool-call-part.js';
 import { ProviderResponseError } from '../provider-errors.js';
@@ -35,6 +37,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase, Message, RawMessageStreamEvent> {
   readonly nativeToolSearch = true;
+  readonly promptCache = anthropicPromptCache(this.settings.modelName);
 
   protected async loadClient(): Promise<SdkClient<Anthropic>> {
     const sdk = await loadPeer('@anthropic-ai/sdk', 'An Anthropic model (anthropic:…)', () => import('@anthropic-ai/sdk'));
@@ -144,6 +147,12 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     const providerItems = anthropicProviderItems(served, serverBlocks.container);
     if (providerItems !== undefined) response.providerItems = providerItems;
     return foldFinalAnswer(response, request.output);
+  }
+
+  protected promptParts(body: MessageCreateParamsBase): unknown[] {
+    // A message's role once, then each content block: what the model reads of a message, not the JSON that wraps it.
+    const blocks = body.messages.flatMap((message) => (typeof message.content === 'string' ? [message] : [{ role: message.role }, ...message.content]));
+    return [shownToolDeclarations(body.tools, anthropicSearchLoadedTools(body.messages)), body.system, blocks];
   }
 
   protected requestBody(request: ModelRequest): SdkRequestBody<MessageCreateParamsBase> {

@@ -26,8 +26,10 @@ import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protoc
 import type { TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
+import { OPENAI_PROMPT_CACHE } from '../prompt-cache-rules.js';
 
 export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParamsBase, ChatCompletion, ChatCompletionChunk> {
+  readonly promptCache = this.settings.provider === 'openai' ? OPENAI_PROMPT_CACHE : undefined;
   protected loadClient(): Promise<OpenAIClient> {
     return loadOpenAIClient(this.settings);
   }
@@ -80,6 +82,10 @@ export class OpenAIChatModel extends SdkModel<OpenAI, ChatCompletionCreateParams
       modelId,
     };
     return withOutputValue(response, request.output, true);
+  }
+
+  protected promptParts(body: ChatCompletionCreateParamsBase): unknown[] {
+    return [body.tools, body.messages, body.response_format];
   }
 
   protected requestBody(request: ModelRequest): SdkRequestBody<ChatCompletionCreateParamsBase> {

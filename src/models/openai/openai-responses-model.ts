@@ -25,11 +25,14 @@ import { SdkModel, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../../protocol/model-exchange.js';
 import { loadOpenAIClient, type OpenAIClient } from './load-openai-client.js';
+import { shownToolDeclarations } from '../../formats/shown-tool-declarations.js';
+import { OPENAI_PROMPT_CACHE } from '../prompt-cache-rules.js';
 
 export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsBase, Response, ResponseStreamEvent> {
   /** OpenAI's own Responses API searches; an OpenAI-compatible server may not, so it gets toolwright's search. */
   readonly nativeToolSearch = this.settings.provider === 'openai';
   readonly clientToolSearch = this.nativeToolSearch;
+  readonly promptCache = this.settings.provider === 'openai' ? OPENAI_PROMPT_CACHE : undefined;
 
   protected loadClient(): Promise<OpenAIClient> {
     return loadOpenAIClient(this.settings);
@@ -79,6 +82,11 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
   #failed(response: Response): ProviderResponseError {
     const error = response.error;
     return new ProviderResponseError(this.transport.context, `the response failed (${error ? `${error.code}: ${error.message}` : 'no reason given'})`);
+  }
+
+  protected promptParts(body: ResponseCreateParamsBase): unknown[] {
+    // A search's `tool_search_output` item carries the declarations it loaded, so the input counts them.
+    return [shownToolDeclarations(body.tools), body.instructions, body.input, body.text?.format];
   }
 
   protected requestBody(request: ModelRequest): SdkRequestBody<ResponseCreateParamsBase> {
