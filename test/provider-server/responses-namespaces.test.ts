@@ -7,6 +7,8 @@
  * every tool top-level.
  */
 import { describe, expect, it } from 'vitest';
+import { createMemoryRunStore } from '../../src/agent/memory-run-store.js';
+import { resumeAgent } from '../../src/agent/resume-agent.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import type { RunEvent } from '../../src/agent/run-event.js';
 import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
@@ -132,6 +134,32 @@ describe('OpenAI Responses namespaces from categories (server tool search)', () 
       ]);
     },
   );
+
+  it('a namespaced write waits for its confirmation, runs once after approval, and the resumed request replays its namespace', async () => {
+    const refunded: unknown[] = [];
+    const refundWrite = defineTool<{ invoice_id: string }>({
+      name: 'refund_invoice',
+      description: 'Refund a paid invoice to the customer.',
+      effect: 'write',
+      confirm: true,
+      category: 'billing',
+      inputSchema: schemaOf('invoice_id'),
+      execute: (args) => (refunded.push(args), 'refunded'),
+    });
+    server.enqueue({ toolCalls: [{ id: 'call_r', name: 'refund_invoice', namespace: 'billing', arguments: { invoice_id: 'INV-7' } }] }, { text: 'Refunded.' });
+    const options = { model: model(), tools: [refundWrite], store: createMemoryRunStore(), toolSearch: {}, recordDir: false as const, logger: silentLogger };
+    const paused = await runAgent({ ...options, prompt: 'Refund invoice INV-7.' });
+    if (paused.status !== 'awaiting_confirmation') throw new Error(`expected a pause, got ${paused.status}`);
+    expect(paused.pending.map((pending) => pending.toolName)).toEqual(['refund_invoice']);
+    expect(refunded).toEqual([]);
+    const resumed = await resumeAgent(paused.runId, [{ token: paused.pending[0]!.token, decision: 'approve' }], options);
+    expect(resumed.status).toBe('completed');
+    expect(refunded).toEqual([{ invoice_id: 'INV-7' }]);
+    expect(server.requests[1]!.body.input.slice(1)).toEqual([
+      { type: 'function_call', call_id: 'call_r', name: 'refund_invoice', namespace: 'billing', arguments: '{"invoice_id":"INV-7"}' },
+      { type: 'function_call_output', call_id: 'call_r', output: 'refunded' },
+    ]);
+  });
 
   it('a namespaced call to a policy-denied tool is refused and never runs', async () => {
     const ran: string[] = [];
