@@ -7,6 +7,7 @@ const OPENAI_PROVIDER_SUITES = [
   'provider-cases',
   'request-bodies',
   'response-mapping',
+  'responses-namespaces',
   'stream-agent-providers',
   'structured-output',
 ].map((name) => `test/provider-server/${name}.test.ts`);

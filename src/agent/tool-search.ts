@@ -42,12 +42,14 @@ export interface ToolSearchOptions {
    * as `tool_search` with `execution: 'client'`, over the same deferred tools. Other providers ignore it.
    */
   openAIExecution?: 'server' | 'client';
+  /** OpenAI Responses, server search: the tools of each `category` declared inside one `namespace` tool. Default: `true`. */
+  namespaces?: boolean;
 }
 
 /** How a run searches, once its model and tools are known. */
 export type ResolvedToolSearch =
   /** `searchTool`: toolwright runs the provider's search (OpenAI Responses `execution: 'client'`). */
-  | { engine: 'provider'; alwaysLoaded: ReadonlySet<string>; anthropicSearch: 'bm25' | 'regex'; searchTool?: AnyTool }
+  | { engine: 'provider'; alwaysLoaded: ReadonlySet<string>; anthropicSearch: 'bm25' | 'regex'; searchTool?: AnyTool; namespaces?: false }
   | { engine: 'toolwright'; alwaysLoaded: ReadonlySet<string>; searchTool: AnyTool };
 
 /** What the loop hands the searcher: the run's tools, which of them the policy lets through, and where found tools are loaded. */
@@ -68,6 +70,8 @@ export function resolveToolSearch(
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError(`toolSearch must be an object such as { engine: 'provider' } or false (got ${typeof options}).`);
   const { engine = 'provider', anthropicSearch = 'bm25', alwaysLoaded = [], maxResults = DEFAULT_TOOL_SEARCH_RESULTS, openAIExecution = 'server' } = options;
+  if (options.namespaces !== undefined && typeof options.namespaces !== 'boolean')
+    throw new InvalidArgumentError(`toolSearch.namespaces must be true or false (got ${String(options.namespaces)}).`);
   if (openAIExecution !== 'server' && openAIExecution !== 'client')
     throw new InvalidArgumentError(`toolSearch.openAIExecution must be 'server' or 'client' (got ${String(openAIExecution)}).`);
   if (engine !== 'provider' && engine !== 'toolwright')
@@ -84,7 +88,8 @@ export function resolveToolSearch(
     );
   const loaded = new Set([...alwaysLoaded, ...tools.filter((tool) => tool.alwaysAvailable).map((tool) => tool.name)]);
   const clientRun = model.clientToolSearch === true && openAIExecution === 'client';
-  if (engine === 'provider' && model.nativeToolSearch === true && !clientRun) return { engine, alwaysLoaded: loaded, anthropicSearch };
+  if (engine === 'provider' && model.nativeToolSearch === true && !clientRun)
+    return { engine, alwaysLoaded: loaded, anthropicSearch, ...(options.namespaces === false ? { namespaces: false as const } : {}) };
   if (known.has(TOOL_SEARCH_TOOL))
     throw new InvalidArgumentError(`A tool is named "${TOOL_SEARCH_TOOL}", the name of toolwright's tool search. Rename the tool, or run without toolSearch.`);
   const tool = searchTool(new ToolSearcher(host, maxResults));
@@ -106,7 +111,7 @@ export function searchStep(search: ResolvedToolSearch, tools: readonly AnyTool[]
   const permitted = tools.filter((tool) => tool.name !== TOOL_SEARCH_TOOL && mayLoad(tool.name));
   if (search.engine === 'provider') {
     const deferred = permitted.filter((tool) => !search.alwaysLoaded.has(tool.name)).map((tool) => tool.name);
-    const toolSearch = { deferred, anthropicSearch: search.anthropicSearch };
+    const toolSearch = { deferred, anthropicSearch: search.anthropicSearch, ...(search.namespaces === false ? { namespaces: false } : {}) };
     if (!search.searchTool) return { tools: permitted, toolSearch };
     return { tools: [search.searchTool, ...permitted], toolSearch: { ...toolSearch, clientSearchTool: TOOL_SEARCH_TOOL } };
   }

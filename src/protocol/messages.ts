@@ -47,6 +47,8 @@ export interface ToolCallPart {
   freeformInput?: string;
   /** Set when the provider's code runner made the call (programmatic tool calling); kept in the record's `tool_call` event. */
   caller?: ProgrammaticCaller;
+  /** OpenAI Responses: the `namespace` the call arrived under (`name` is still the tool's own name), sent back with the call as received. */
+  namespace?: string;
 }
 
 /**

@@ -62,6 +62,8 @@ export interface ModelToolSearch {
    * (OpenAI Responses `tool_search` with `execution: 'client'`), its calls and results sent as that search's items.
    */
   clientSearchTool?: string;
+  /** OpenAI Responses, server-run search: `false` keeps every tool top-level instead of one `namespace` tool per category. Default: namespaces. */
+  namespaces?: boolean;
 }
 
 export interface TokenUsage {

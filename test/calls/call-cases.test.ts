@@ -27,12 +27,14 @@ import {
   CALL_CASES,
   CALLERS,
   CRASH_DETAIL,
+  FROM_CODE,
   NO_RECORD_BY_DESIGN,
   RECORD_SOURCES,
   TOOL_ERROR_MESSAGE,
   caseTools,
   json,
   type CallCase,
+  type CaseCall,
   type Caller,
   type Decision,
   type Execution,
@@ -67,7 +69,7 @@ type Cell = Observed & { shown: string };
 function eventLine(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'tool_call':
-      return `tool_call ${event.toolName} ${json(event.arguments)}`;
+      return `tool_call ${event.toolName} ${json(event.arguments)}${event.caller ? FROM_CODE : ''}`;
     case 'policy_decision':
       return `policy_decision ${event.toolName} ${event.action}${event.ruleId ? ` ${event.ruleId}` : ''}${event.removed ? ` removed ${event.removed.map((item) => item.argumentPath).join(',')}` : ''}`;
     case 'tool_result':
@@ -118,6 +120,7 @@ function decisionsFromEvents(events: readonly RunEvent[], asked: ReadonlySet<str
 function failureDecision(code: string | undefined): Decision {
   if (code === 'tool_error') return 'tool_error';
   if (code === 'internal_error') return 'internal_error';
+  if (code === 'caller_not_allowed') return 'refused_caller';
   return 'refused_invalid';
 }
 
@@ -134,7 +137,7 @@ function textOf(result: unknown): string {
 
 function agentOptions(behaviour: CallCase) {
   const { tools, executions } = caseTools({ confirmRefund: behaviour.confirmRefund });
-  const turns = behaviour.oneCallPerResponse ? behaviour.calls.map((call) => toolCallTurn([call])) : [toolCallTurn(behaviour.calls)];
+  const turns = behaviour.oneCallPerResponse ? behaviour.calls.map((call) => turnOf([call])) : [turnOf(behaviour.calls)];
   const model = createScriptedModel([...turns, textTurn('Done.')], { streamChunkSize: 7 });
   const limits = {
     ...(behaviour.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: behaviour.maxToolCallsPerTurn } : {}),
@@ -152,6 +155,20 @@ function agentOptions(behaviour: CallCase) {
     limits,
   };
   return { runtime, executions, model };
+}
+
+/** One scripted response; a call from code is scripted as the call part an adapter reads off the wire, with its `caller`. */
+function turnOf(calls: readonly CaseCall[]) {
+  if (!calls.some((call) => call.caller)) return toolCallTurn(calls);
+  return {
+    content: calls.map((call, index) => ({
+      type: 'tool-call' as const,
+      id: `call_code_${index + 1}`,
+      name: call.name,
+      arguments: call.arguments,
+      caller: call.caller,
+    })),
+  };
 }
 
 const decisionsFor = (result: AgentResult, answer: 'approve' | 'deny') =>
@@ -193,12 +210,14 @@ async function throughToolGuards(behaviour: CallCase): Promise<Cell> {
   const decisions: Decision[] = [];
   const shown: string[] = [];
   for (const [index, call] of behaviour.calls.entries()) {
-    const request = { id: `call_${index + 1}`, name: call.name, arguments: call.arguments };
+    const request = { id: `call_${index + 1}`, name: call.name, arguments: call.arguments, ...(call.caller ? { caller: call.caller } : {}) };
     const before = executions.length;
     const decision = await guards.check(request);
     if (decision.action === 'refuse') {
       shown.push(textOf(decision.result));
-      decisions.push(decision.reason === 'blocked' ? 'blocked' : decision.reason === 'invalid' ? 'refused_invalid' : (decision.reason as Decision));
+      decisions.push(
+        decision.reason === 'blocked' ? 'blocked' : decision.reason === 'invalid' ? failureDecision(decision.failureCode) : (decision.reason as Decision),
+      );
       continue;
     }
     const asked = decision.action === 'confirm';
@@ -346,7 +365,7 @@ function intended(behaviour: CallCase, caller: Caller): Observed {
 const gapsOf = (behaviour: CallCase, caller: Caller) => KNOWN_GAPS.filter((gap) => gap.caller === caller && (gap.case === '*' || gap.case === behaviour.id));
 
 describe.each(CALL_CASES)('$id', (behaviour) => {
-  it.each(CALLERS)('through %s', async (caller) => {
+  it.each(CALLERS.filter((caller) => behaviour.notApplicable?.[caller] === undefined))('through %s', async (caller) => {
     const gaps = gapsOf(behaviour, caller);
     const expected = Object.assign(intended(behaviour, caller), ...gaps.map((gap) => gap.today));
     const { shown, ...observed } = await RUN[caller](behaviour);
@@ -365,6 +384,13 @@ describe('the table itself', () => {
         expect(CALLERS).toContain(caller);
         expect(difference.reason.length).toBeGreaterThan(20);
       }
+      for (const [caller, reason] of Object.entries(behaviour.notApplicable ?? {})) {
+        expect(CALLERS).toContain(caller);
+        expect(reason.length).toBeGreaterThan(20);
+        expect(behaviour.differs?.[caller as Caller]).toBeUndefined();
+      }
+      // The callers that can run the case: every case reaches the agent loop at least.
+      expect(behaviour.notApplicable?.runAgent).toBeUndefined();
     }
     for (const gap of KNOWN_GAPS) {
       expect(CALLERS).toContain(gap.caller);

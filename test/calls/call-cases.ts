@@ -8,6 +8,7 @@
  * `call-cases.test.ts`, which runs the table.
  */
 import { defineTool, ToolError, type AnyTool } from '../../src/index.js';
+import type { ProgrammaticCaller } from '../../src/tools/package-entry.js';
 import type { ToolCallGuard } from '../../src/agent/index.js';
 import { argumentRule, createPolicy, type Policy } from '../../src/policy/index.js';
 import type { ScriptedToolCall } from '../../src/test.js';
@@ -33,6 +34,8 @@ export type Decision =
   | 'asked_approved'
   | 'asked_denied'
   | 'refused_no_person'
+  /** A call from the provider's code runner to a tool that only the model may call directly (`caller_not_allowed`). */
+  | 'refused_caller'
   | 'tool_error'
   | 'internal_error'
   | 'protocol_error'
@@ -59,10 +62,13 @@ export type Difference = Partial<Observed> & { reason: string };
 /** The same difference over stdio and over Streamable HTTP: the MCP server behaves alike on both transports. */
 const onBothMcpTransports = (difference: Difference): Partial<Record<Caller, Difference>> => ({ 'mcp-stdio': difference, 'mcp-http': difference });
 
+/** One call of a case: as the model made it, or (`caller`) as the provider's code runner made it for the model (programmatic tool calling). */
+export type CaseCall = ScriptedToolCall & { caller?: ProgrammaticCaller };
+
 export interface CallCase {
   id: string;
   /** The model's calls, in one response (for planThenExecute: the plan's calls; over MCP: one request each, in order). */
-  calls: ScriptedToolCall[];
+  calls: CaseCall[];
   /** Whether `refund` asks a person before it runs (its `confirm` rule). */
   confirmRefund?: boolean;
   policy?: () => Policy;
@@ -77,6 +83,8 @@ export interface CallCase {
   answer?: 'approve' | 'deny';
   expect: Observed;
   differs?: Partial<Record<Caller, Difference>>;
+  /** Callers the case cannot reach, each with the reason (a call can only come from a provider's code runner where a provider's response is read). */
+  notApplicable?: Partial<Record<Caller, string>>;
 }
 
 /** Where each caller's events come from. */
@@ -110,6 +118,7 @@ export function caseTools(options: { confirmRefund?: boolean | undefined } = {})
     description: 'Looks a record up.',
     effect: 'read',
     inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+    allowedCallers: ['direct', 'programmatic'],
     execute: (args) => (note('lookup', args), { id: args.id, status: 'active' }),
   });
   const refund = defineTool<{ invoice: string; amount: number }>({
@@ -118,6 +127,7 @@ export function caseTools(options: { confirmRefund?: boolean | undefined } = {})
     effect: 'write',
     confirm: options.confirmRefund === true,
     summarize: ({ invoice, amount }) => `Refund ${amount} on ${invoice}`,
+    allowedCallers: ['direct', 'programmatic'],
     inputSchema: {
       type: 'object',
       properties: { invoice: { type: 'string' }, amount: { type: 'number', minimum: 0 } },
@@ -197,6 +207,11 @@ const guardAsksForRefunds: ToolCallGuard = ({ toolName }) =>
   toolName === 'refund' ? { action: 'confirm', reason: 'refunds need a person' } : { action: 'allow' };
 
 const call = (name: string, args: unknown): ScriptedToolCall => ({ name, arguments: args });
+/** The provider's code runner (Anthropic's code execution tool) that made a programmatic call. */
+const CODE_RUNNER: ProgrammaticCaller = { type: 'programmatic', id: 'srvtoolu_1', runner: 'code_execution_20250825' };
+const fromCode = (name: string, args: unknown): CaseCall => ({ name, arguments: args, caller: CODE_RUNNER });
+/** How the call-event line of a call from code reads (`eventLine` in the test). */
+export const FROM_CODE = ` from ${CODE_RUNNER.runner}`;
 export const json = (value: unknown) => JSON.stringify(value);
 const lookupA = { id: 'a' };
 const refund5 = { invoice: 'inv_1', amount: 5 };
@@ -219,6 +234,13 @@ const PLAN_IS_DELIBERATE = 'planThenExecute: the plan is fixed before anything r
 const MCP_ASKS_IN_PROCESS =
   'MCP: no confirmation events; the person answers through elicitation during the request, so the record holds the call and its result (ran, or declined).';
 const NO_RECORD_IN_PLAN = 'planThenExecute: no confirmation events; the confirmer answers in-process (the call ends approved or declined).';
+/** Only callers that read a provider's response can receive a call its code runner made. */
+const NO_CODE_RUNNER: Partial<Record<Caller, string>> = {
+  planThenExecute:
+    "planThenExecute: toolwright's executor makes the plan's calls from the planner's JSON plan; no provider code runner makes them, so none has a caller.",
+  'mcp-stdio': 'MCP: a tools/call request has no field for a caller (name, arguments and _meta only), so every request is a direct call.',
+  'mcp-http': 'MCP: a tools/call request has no field for a caller (name, arguments and _meta only), so every request is a direct call.',
+};
 
 export const CALL_CASES: readonly CallCase[] = [
   {
@@ -481,6 +503,50 @@ export const CALL_CASES: readonly CallCase[] = [
       decisions: ['internal_error'],
       executions: [{ tool: 'crashy', arguments: { id: 'c1' } }],
       events: [`tool_call crashy ${json({ id: 'c1' })}`, `tool_result crashy ${json({ id: 'c1' })} failed internal_error`],
+    },
+  },
+  {
+    id: 'programmatic call to a tool that allows calls from code',
+    calls: [fromCode('lookup', lookupA)],
+    notApplicable: NO_CODE_RUNNER,
+    expect: {
+      decisions: ['ran'],
+      executions: [{ tool: 'lookup', arguments: lookupA }],
+      events: [`tool_call lookup ${json(lookupA)}${FROM_CODE}`, `tool_result lookup ${json(lookupA)} succeeded`],
+    },
+  },
+  {
+    id: 'programmatic call to a direct-only tool',
+    calls: [fromCode('send_message', message)],
+    notApplicable: NO_CODE_RUNNER,
+    expect: {
+      decisions: ['refused_caller'],
+      executions: [],
+      events: [`tool_call send_message ${json(message)}${FROM_CODE}`, `tool_result send_message ${json(message)} failed caller_not_allowed`],
+    },
+  },
+  {
+    id: 'programmatic write that needs confirmation (nobody answers yet)',
+    calls: [fromCode('refund', refund5)],
+    confirmRefund: true,
+    notApplicable: NO_CODE_RUNNER,
+    expect: { decisions: ['asked_pending'], executions: [], events: [`tool_call refund ${json(refund5)}${FROM_CODE}`, 'confirmation_requested refund'] },
+  },
+  {
+    id: 'programmatic write that needs confirmation, approved',
+    calls: [fromCode('refund', refund5)],
+    confirmRefund: true,
+    answer: 'approve',
+    notApplicable: NO_CODE_RUNNER,
+    expect: {
+      decisions: ['asked_approved'],
+      executions: [{ tool: 'refund', arguments: refund5 }],
+      events: [
+        `tool_call refund ${json(refund5)}${FROM_CODE}`,
+        'confirmation_requested refund',
+        'confirmation_decided refund approve',
+        `tool_result refund ${json(refund5)} succeeded`,
+      ],
     },
   },
 ];

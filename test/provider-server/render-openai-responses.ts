@@ -56,7 +56,12 @@ function items(turn: FakeTurn, request: any, sequence: number) {
     const found = new Set(turn.toolSearch.found);
     const id = turn.toolSearch.id ?? `${sequence}`;
     const call_id = `tsc_call_${id}`;
-    const tools = (request?.tools ?? []).filter((tool: any) => tool.type === 'function' && found.has(tool.name));
+    // A namespace is loaded with the functions the search found in it, as the Responses API returns it.
+    const tools = (request?.tools ?? []).flatMap((tool: any) => {
+      if (tool.type === 'function' && found.has(tool.name)) return [tool];
+      const members = tool.type === 'namespace' ? tool.tools.filter((member: any) => found.has(member.name)) : [];
+      return members.length > 0 ? [{ ...tool, tools: members }] : [];
+    });
     output.push({ type: 'tool_search_output', id: `tso_${id}`, call_id, execution: 'server', status: 'completed', tools });
   }
   (turn.toolCalls ?? []).forEach((call, index) => {
@@ -78,6 +83,7 @@ function items(turn: FakeTurn, request: any, sequence: number) {
       name: call.name,
       arguments: argumentsText(call.arguments),
       ...(call.fromProgram && program ? { caller: { type: 'program', caller_id: program.id } } : {}),
+      ...(call.namespace !== undefined ? { namespace: call.namespace } : {}),
       status: 'completed',
     });
   });

@@ -20,6 +20,8 @@ export interface FakeToolCall {
   custom?: boolean;
   /** Made by the turn's `program` (programmatic tool calling): the call carries a `caller` naming it. */
   fromProgram?: boolean;
+  /** OpenAI Responses: the `namespace` of a `function_call` to a tool declared inside a namespace tool. Other wires ignore it. */
+  namespace?: string;
 }
 
 /**

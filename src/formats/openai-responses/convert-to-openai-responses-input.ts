@@ -8,6 +8,7 @@ import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/r
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import { programmaticCallers, responsesCallerParam, responsesItemsBefore } from './openai-responses-programmatic-calls.js';
 import { openAIResponsesReasoningItem } from './openai-responses-reasoning.js';
+import { responsesNamespaceParam } from './openai-responses-namespaces.js';
 import { toOpenAIResponsesResultItems } from './to-openai-responses-result-items.js';
 import { asCustomToolCallOutput, toOpenAIResponsesCustomToolCallItem } from './openai-responses-custom-tools.js';
 import type { Message, UserMessage } from '../../protocol/messages.js';
@@ -66,6 +67,7 @@ export function convertToOpenAIResponsesInput(messages: readonly Message[]): Ope
             name: part.name,
             arguments: part.argumentsText ?? JSON.stringify(part.arguments ?? {}),
             ...responsesCallerParam(part.caller),
+            ...responsesNamespaceParam(part),
           });
         });
         flushText();

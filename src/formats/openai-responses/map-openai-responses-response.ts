@@ -15,6 +15,7 @@ import { toolCallPart } from '../tool-call-part.js';
 import { grammarToolCallPart } from '../grammar-tools.js';
 import type { ToolSource } from '../tool-source.js';
 import { openAIResponsesUsage } from './openai-responses-usage.js';
+import { withCallNamespace } from './openai-responses-namespaces.js';
 
 export interface OpenAIResponsesResponseOptions {
   tools?: ToolSource | undefined;
@@ -46,7 +47,7 @@ export function mapOpenAIResponsesResponse(response: Response, options: OpenAIRe
       }
     } else if (item.type === 'function_call') {
       const call = calls[callIndex++];
-      if (call) content.push(toolCallPart(call, item.arguments));
+      if (call) content.push(withCallNamespace(toolCallPart(call, item.arguments), item));
     } else if (item.type === 'custom_tool_call') {
       callIndex++;
       content.push(grammarToolCallPart(item.call_id, item.name, item.input));

@@ -12,6 +12,7 @@ import { OpenAIResponsesToolCallStream } from '../../formats/openai-responses/op
 import { toOpenAIResponsesToolChoice } from '../../formats/openai-responses/to-openai-responses-tool-choice.js';
 import { toOpenAIResponsesTools } from '../../formats/openai-responses/to-openai-responses-tools.js';
 import { withResponsesProgrammaticCalls } from '../../formats/openai-responses/openai-responses-programmatic-calls.js';
+import { withOpenAIResponsesNamespaces } from '../../formats/openai-responses/openai-responses-namespaces.js';
 import {
   clientToolSearchItems,
   toOpenAIResponsesAllowedToolChoice,
@@ -101,6 +102,11 @@ export class OpenAIResponsesModel extends SdkModel<OpenAI, ResponseCreateParamsB
       const clientSearchTool = search?.clientSearchTool;
       const tools = withResponsesProgrammaticCalls(request.tools, declared.tools);
       body.tools = search ? withOpenAIResponsesToolSearch(tools, search) : tools;
+      const namespaced = search && clientSearchTool === undefined && search.namespaces !== false && withOpenAIResponsesNamespaces(body.tools, request.tools);
+      if (namespaced) {
+        body.tools = namespaced.tools;
+        warnings.push(...namespaced.warnings);
+      }
       if (search && clientSearchTool !== undefined) {
         body.tools = withOpenAIResponsesClientToolSearch(tools, { ...search, clientSearchTool });
         body.input = clientToolSearchItems(input, request.messages, clientSearchTool, body.tools);
