@@ -114,7 +114,7 @@ describe('tw/provider-compatibility with anthropic-strict', () => {
         tool: null,
         path: '',
         message: `With Anthropic strict mode on every tool (strictTools: true, all but the tools marked strict: false), ${max + 1} tools are strict; Anthropic allows at most ${max} per request and refuses the request.`,
-        fix: 'Do not set strictTools for all of them: make only the tools that need it strict (defineTool({ strict: true }) without strictTools), or offer fewer tools per request (routing, toolSearch).',
+        fix: 'Do not make every tool strict: leave strictTools off and mark only the tools that need it strict (defineTool({ strict: true })), or offer fewer tools per request (routing, toolSearch).',
       },
     ]);
     // One of them marked strict: false stays plain under strictTools: 20 strict tools are allowed.

@@ -88,12 +88,12 @@ export function checkAnthropicStrictToolSet(tools: readonly AnyTool[], context: 
   const schemas = strict.map((tool) => toAnthropicStrictSchema(tool.inputSchema).schema);
   const reports: LintRuleReport[] = [];
   const fewer =
-    'make only the tools that need it strict (defineTool({ strict: true }) without strictTools), or offer fewer tools per request (routing, toolSearch)';
+    'leave strictTools off and mark only the tools that need it strict (defineTool({ strict: true })), or offer fewer tools per request (routing, toolSearch)';
   if (strict.length > LIMITS.maxStrictTools) {
     reports.push({
       path: '',
       message: `${WITH_EVERY_TOOL}, ${strict.length} tools are strict; Anthropic allows at most ${LIMITS.maxStrictTools} per request and refuses the request.`,
-      fix: `Do not set strictTools for all of them: ${fewer}.`,
+      fix: `Do not make every tool strict: ${fewer}.`,
     });
   }
   const total = anthropicStrictLimitCounts(schemas);
