@@ -11,7 +11,7 @@ import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { ModelOutputFormat } from '../../protocol/model-exchange.js';
 import { isPlainObject } from '../../shared/own.js';
 import type { JsonSchemaObject } from '../../tools/types.js';
-import { declaredSchema } from '../declared-schema.js';
+import { declaredOutputSchema } from '../output-format.js';
 import { anthropicStrictLimitWarnings } from '../provider-schema/index.js';
 import { finalAnswerDescription } from './anthropic-final-answer.js';
 
@@ -20,7 +20,7 @@ const LIMIT_FEATURES: ReadonlySet<string> = new Set(['strict-tools', 'optional-p
 
 /** The final tool declared strict, with the strict rewrite's warnings (each naming the output in `tool`). */
 export function toAnthropicStrictFinalAnswerTool(format: ModelOutputFormat): { tool: AnthropicTool; warnings: FormatWarning[] } {
-  const declared = declaredSchema(format.schema, 'anthropic-strict', format.name, false);
+  const declared = declaredOutputSchema(format, 'anthropic-strict');
   return {
     tool: { name: format.name, description: finalAnswerDescription(format), input_schema: declared.schema as AnthropicTool.InputSchema, strict: true },
     warnings: declared.warnings,
