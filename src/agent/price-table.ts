@@ -5,11 +5,24 @@
  * the longest table key it starts with, so `anthropic:claude-sonnet-4-20250514`
  * finds `anthropic:claude-sonnet-4`.
  *
- * Cache rates, read 2026-12-06 in tables that quote these pages (the pages themselves could not be opened offline; check
- * them before relying on a figure): Anthropic, https://platform.claude.com/docs/en/about-claude/pricing ("Prompt caching"): a 5-minute cache write
- * costs 1.25× the base input price and a cache read 0.1×. OpenAI, https://platform.openai.com/docs/pricing ("Cached input"):
- * gpt-4o and gpt-4o-mini read cached input at 50 % of their input price, gpt-4.1 (nano, mini) and o4-mini at 25 %; OpenAI
- * bills no cache writes, so its entries have no write rate and written tokens cost the input rate.
+ * Checked 2026-12-06, every figure of every row (input, output, cache read, cache write), in stored copies of the
+ * providers' pages (no live fetch was possible); where no copy of the provider's own page held a row, the dated copy
+ * that does is named. No figure was wrong; the Opus 4.5 to 4.8 rows were missing (see there).
+ *
+ * Anthropic, https://platform.claude.com/docs/en/about-claude/pricing ("Model pricing": base input, 5m cache writes,
+ * 1h cache writes, cache hits and refreshes, output) and its earlier copy https://docs.anthropic.com/en/docs/about-claude/pricing:
+ * a 5-minute cache write costs 1.25× the base input price, a 1-hour write 2× and a read 0.1×. The rows price 5-minute
+ * writes, the TTL toolwright's breakpoints ask for. Sonnet 4 bills requests past 200K input tokens (1M context) at
+ * $6 in and $22.50 out, which this table does not model.
+ *
+ * OpenAI, https://developers.openai.com/api/docs/pricing (formerly https://platform.openai.com/docs/pricing, "Cached
+ * input"): no stored copy of the page itself held these rows (its current version leads with the GPT-5 family), so they
+ * were checked against dated copies that quote it: gpt-4o $2.50 / $1.25 cached / $10 and gpt-4o-mini $0.15 / $0.075 /
+ * $0.60 (chatgptpricing-akr.pages.dev/api-pricing), gpt-4.1 $2 / $0.50 / $8 (github/docs,
+ * data/tables/copilot/models-and-pricing.yml), gpt-4.1-mini $0.40 / $1.60 and gpt-4.1-nano $0.10 / $0.40 (tokenmath.io,
+ * checked 2026-06-21), the 4.1 family's cached input at 25 % (75 % off: vercel.com/ai-gateway/models/gpt-4.1), and
+ * o4-mini $1.10 / $0.275 / $4.40 (a published rate card). OpenAI bills no cache writes for these models, so their entries
+ * have no write rate and written tokens cost the input rate.
  * @module
  */
 import type { TokenUsage } from '../protocol/model-exchange.js';
@@ -36,10 +49,18 @@ export const DEFAULT_PRICES: PriceTable = Object.freeze({
   'openai:gpt-4.1-mini': { inputPerMillion: 0.4, outputPerMillion: 1.6, cacheReadPerMillion: 0.1 },
   'openai:gpt-4.1': { inputPerMillion: 2, outputPerMillion: 8, cacheReadPerMillion: 0.5 },
   'openai:o4-mini': { inputPerMillion: 1.1, outputPerMillion: 4.4, cacheReadPerMillion: 0.275 },
+  // Haiku 3.5, Sonnet 4, Opus 4 and 4.1: the pricing page's table, every column. Sonnet 4.5 ($3 / $15, its model page) shares the row.
   'anthropic:claude-3-5-haiku': { inputPerMillion: 0.8, outputPerMillion: 4, cacheReadPerMillion: 0.08, cacheWritePerMillion: 1 },
+  // Haiku 4.5: $1 / $5 from its model page (platform.claude.com/docs/zh-CN/models/haiku-4-5/overview), cache rates by the multipliers.
   'anthropic:claude-haiku-4-5': { inputPerMillion: 1, outputPerMillion: 5, cacheReadPerMillion: 0.1, cacheWritePerMillion: 1.25 },
   'anthropic:claude-sonnet-4': { inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3, cacheWritePerMillion: 3.75 },
   'anthropic:claude-opus-4': { inputPerMillion: 15, outputPerMillion: 75, cacheReadPerMillion: 1.5, cacheWritePerMillion: 18.75 },
+  // Opus 4.5 to 4.8 cost a third of Opus 4 and 4.1 (the pricing page, read 2026-12-06); without these rows their ids
+  // matched `claude-opus-4` by prefix and were priced at $15 / $75.
+  'anthropic:claude-opus-4-5': { inputPerMillion: 5, outputPerMillion: 25, cacheReadPerMillion: 0.5, cacheWritePerMillion: 6.25 },
+  'anthropic:claude-opus-4-6': { inputPerMillion: 5, outputPerMillion: 25, cacheReadPerMillion: 0.5, cacheWritePerMillion: 6.25 },
+  'anthropic:claude-opus-4-7': { inputPerMillion: 5, outputPerMillion: 25, cacheReadPerMillion: 0.5, cacheWritePerMillion: 6.25 },
+  'anthropic:claude-opus-4-8': { inputPerMillion: 5, outputPerMillion: 25, cacheReadPerMillion: 0.5, cacheWritePerMillion: 6.25 },
 });
 
 /** The price of a model id in `table`, or `undefined` when the table has none. */

@@ -66,10 +66,15 @@ describe('lintOptionsFromCli', () => {
     });
   });
 
+  it('takes anthropic-strict, which the default providers leave out', () => {
+    expect(lintOptionsFromCli({ providers: 'anthropic-strict' })).toEqual({ rules: {}, providers: ['anthropic-strict'], reportStrictModeLosses: false });
+  });
+
   it('refuses unknown rules and providers with a typed error', () => {
     expect(() => lintOptionsFromCli({ disable: 'tw/open-objects' })).toThrow(InvalidArgumentError);
     expect(() => lintOptionsFromCli({ providers: 'openai,gemini' })).toThrow(
-      '--providers: unknown provider "gemini". Use any of openai, openai-strict, anthropic, mcp.',
+      // anthropic-strict joined the list (opt-in: not in the default set).
+      '--providers: unknown provider "gemini". Use any of openai, openai-strict, anthropic, mcp, anthropic-strict.',
     );
   });
 });

@@ -10,7 +10,7 @@
 import type { Command } from 'commander';
 import type { McpImportWarning } from '../../mcp/import-mcp-tools.js';
 import type { ImportedToolLosses } from './lint-imported.js';
-import { LINT_RULES, isLintRuleId, lintTools, type LintFinding, type LintOptions, type LintRuleId } from '../../formats/lint/index.js';
+import { LINT_PROVIDERS, LINT_RULES, isLintRuleId, lintTools, type LintFinding, type LintOptions, type LintRuleId } from '../../formats/lint/index.js';
 import type { SchemaProvider } from '../../protocol/format-warning.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { loadToolModule } from '../load-tool-module.js';
@@ -45,7 +45,7 @@ export interface LintReport {
   imported?: { warnings: McpImportWarning[]; losses: ImportedToolLosses[] };
 }
 
-const PROVIDERS: readonly SchemaProvider[] = ['openai', 'openai-strict', 'anthropic', 'mcp'];
+const PROVIDERS: readonly SchemaProvider[] = LINT_PROVIDERS;
 
 function splitList(value: string | undefined): string[] {
   return value === undefined
@@ -145,8 +145,11 @@ export function registerLintCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'print errors only')
     .option('--disable <rules>', 'comma-separated rule ids to skip, such as tw/open-object,tw/prefer-enum')
-    .option('--providers <providers>', `comma-separated providers to check compatibility with (${PROVIDERS.join(', ')}; default: all)`)
-    .option('--strict-losses', 'also list the keywords OpenAI strict mode drops while decoding')
+    .option(
+      '--providers <providers>',
+      `comma-separated providers to check compatibility with (${PROVIDERS.join(', ')}; default: all but anthropic-strict, which also checks Anthropic's per-request strict limits over the whole set)`,
+    )
+    .option('--strict-losses', 'also list the keywords OpenAI strict mode (and Anthropic strict mode, when checked) drops while decoding')
     .option(
       '--imported',
       "lint someone else's tools (a saved MCP tools/list .json file, or a pack): skip advice only their author can take, and list what OpenAI strict mode and the token mask lose per tool",

@@ -50,8 +50,9 @@ describe('lintTools', () => {
     expect(() => lintTools([badWrite], { maxToolsWithoutRouting: -1 })).toThrow(
       'lintTools: maxToolsWithoutRouting must be a whole number of tools, 0 or more (got -1).',
     );
+    // anthropic-strict joined the accepted providers (checked only when named).
     expect(() => lintTools([badWrite], { providers: ['gemini' as never] })).toThrow(
-      'lintTools: unknown provider "gemini"; use any of openai, openai-strict, anthropic, mcp.',
+      'lintTools: unknown provider "gemini"; use any of openai, openai-strict, anthropic, mcp, anthropic-strict.',
     );
   });
 

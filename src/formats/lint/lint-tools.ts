@@ -11,7 +11,7 @@ import { decodePointer, valueAtPointer } from '../../shared/json-schema/json-poi
 import { getOwn, isPlainObject } from '../../shared/own.js';
 import type { AnyTool } from '../../tools/index.js';
 import type { SchemaProvider } from '../../protocol/format-warning.js';
-import { ALL_PROVIDERS } from './rules/provider-compatibility.js';
+import { ALL_PROVIDERS, LINT_PROVIDERS } from './rules/provider-compatibility.js';
 import type { LintContext, LintRule, LintRuleReport, LintSeverity } from './lint-rule.js';
 import { LINT_RULE_LIST, isLintRuleId, type LintRuleId } from './lint-rules.js';
 
@@ -40,9 +40,12 @@ export interface LintOptions {
   categories?: Readonly<Record<string, readonly string[]>>;
   /** Above this many tools, tools without a category are reported. Default: 20. */
   maxToolsWithoutRouting?: number;
-  /** The providers whose limits tw/provider-compatibility checks. Default: all (`openai`, `openai-strict`, `anthropic`, `mcp`). */
+  /**
+   * The providers whose limits tw/provider-compatibility checks. Default: `openai`, `openai-strict`, `anthropic`, `mcp`;
+   * `anthropic-strict` (Anthropic strict tool use, and its per-request limits over the tool set) only when named.
+   */
   providers?: readonly SchemaProvider[];
-  /** Also list, per tool, the keywords OpenAI strict mode drops while decoding (the registry still enforces them). Default: false. */
+  /** Also list, per tool, the keywords OpenAI (and Anthropic, when checked) strict mode drops while decoding (the registry enforces them). Default: false. */
   reportStrictModeLosses?: boolean;
   /**
    * Lint every tool as someone else's (as `toolwright lint --imported` does): advice only the author of a schema
@@ -166,10 +169,10 @@ function categorizedNames(categories: LintOptions['categories']): Set<string> {
 
 function resolveProviders(providers: LintOptions['providers']): readonly SchemaProvider[] {
   if (providers === undefined) return ALL_PROVIDERS;
-  if (!Array.isArray(providers)) throw new InvalidArgumentError(`lintTools: \`providers\` must be a list drawn from ${ALL_PROVIDERS.join(', ')}.`);
+  if (!Array.isArray(providers)) throw new InvalidArgumentError(`lintTools: \`providers\` must be a list drawn from ${LINT_PROVIDERS.join(', ')}.`);
   for (const provider of providers) {
-    if (!ALL_PROVIDERS.includes(provider)) {
-      throw new InvalidArgumentError(`lintTools: unknown provider ${JSON.stringify(provider)}; use any of ${ALL_PROVIDERS.join(', ')}.`);
+    if (!LINT_PROVIDERS.includes(provider)) {
+      throw new InvalidArgumentError(`lintTools: unknown provider ${JSON.stringify(provider)}; use any of ${LINT_PROVIDERS.join(', ')}.`);
     }
   }
   return providers;

@@ -86,8 +86,8 @@ export function toAnthropicStrictSchema(schema: JsonSchemaObject): StrictSchemaC
   return toStrictSchema(schema, ANTHROPIC_STRICT_RULES);
 }
 
-/** What one request's strict schemas (already rewritten) add up to, against {@link ANTHROPIC_STRICT_LIMITS}. */
-export function anthropicStrictLimitWarnings(strictSchemas: readonly JsonSchemaObject[]): FormatWarning[] {
+/** What strict schemas (already rewritten) count toward {@link ANTHROPIC_STRICT_LIMITS}: optional properties and union-typed schemas. */
+export function anthropicStrictLimitCounts(strictSchemas: readonly JsonSchemaObject[]): { optional: number; unions: number } {
   let optional = 0;
   let unions = 0;
   for (const schema of strictSchemas) {
@@ -98,6 +98,12 @@ export function anthropicStrictLimitWarnings(strictSchemas: readonly JsonSchemaO
       for (const name of Object.keys(node.properties)) if (!required.has(name)) optional += 1;
     });
   }
+  return { optional, unions };
+}
+
+/** What one request's strict schemas (already rewritten) add up to, against {@link ANTHROPIC_STRICT_LIMITS}. */
+export function anthropicStrictLimitWarnings(strictSchemas: readonly JsonSchemaObject[]): FormatWarning[] {
+  const { optional, unions } = anthropicStrictLimitCounts(strictSchemas);
   const limits = ANTHROPIC_STRICT_LIMITS;
   const warnings: FormatWarning[] = [];
   const add = (feature: string, details: string) => warnings.push({ type: 'unsupported', provider: 'anthropic-strict', feature, path: '', details });

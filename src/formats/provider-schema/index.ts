@@ -8,4 +8,4 @@
 export { toOpenAIStrictSchema, type StrictSchemaConversion } from './rewrite.js';
 export { NullRestorePlan, nullRestorePlan, restoreOptionalNulls, schemaAcceptsNull } from './restore.js';
 export { OPENAI_STRICT_LIMITS, openAIStrictLimitWarnings, schemaCompatibilityWarnings } from './limits.js';
-export { ANTHROPIC_STRICT_LIMITS, anthropicStrictLimitWarnings, toAnthropicStrictSchema } from './anthropic-strict.js';
+export { ANTHROPIC_STRICT_LIMITS, anthropicStrictLimitCounts, anthropicStrictLimitWarnings, toAnthropicStrictSchema } from './anthropic-strict.js';

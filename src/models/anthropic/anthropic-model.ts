@@ -9,6 +9,7 @@ import { AnthropicServerBlocks } from '../../formats/anthropic/anthropic-server-
 import { anthropicContainer, anthropicProviderItems, withAnthropicProgrammaticCalls } from '../../formats/anthropic/anthropic-programmatic-calls.js';
 import { addAnthropicCacheBreakpoints } from '../../formats/anthropic/anthropic-cache-control.js';
 import { foldFinalAnswer, toAnthropicFinalAnswerTool, toAnthropicOutputToolChoice } from '../../formats/anthropic/anthropic-final-answer.js';
+import { toAnthropicStrictFinalAnswerTool, withStrictLimitsRecounted } from '../../formats/anthropic/anthropic-strict-final-answer.js';
 import { withEagerInputStreaming } from '../../formats/anthropic/anthropic-eager-input-streaming.js';
 import { anthropicReasoningPart, applyAnthropicThinkingDelta } from '../../formats/anthropic/anthropic-reasoning.js';
 import { AnthropicToolCallStream } from '../../formats/anthropic/anthropic-tool-call-stream.js';
@@ -181,9 +182,10 @@ export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase,
     if (request.output !== undefined) {
       const { toolChoice, declare } = toAnthropicOutputToolChoice(request.toolChoice ?? 'auto', request.output, realTools);
       if (declare) {
-        const final = toAnthropicFinalAnswerTool(request.output);
+        const final = options.strictTools === true ? toAnthropicStrictFinalAnswerTool(request.output) : toAnthropicFinalAnswerTool(request.output);
         body.tools = [...(body.tools ?? []), final.tool];
         warnings.push(...final.warnings);
+        if (final.tool.strict === true) warnings.splice(0, warnings.length, ...withStrictLimitsRecounted(warnings, body.tools));
       }
       body.tool_choice = toolChoice;
     }

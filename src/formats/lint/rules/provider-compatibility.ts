@@ -3,6 +3,7 @@ import { describeToolNameProblem } from '../../../tools/index.js';
 import type { FormatWarning, SchemaProvider } from '../../../protocol/format-warning.js';
 import { schemaCompatibilityWarnings } from '../../provider-schema/index.js';
 import type { LintContext, LintRule, LintRuleReport } from '../lint-rule.js';
+import { checkAnthropicStrictTool, checkAnthropicStrictToolSet } from './anthropic-strict-compatibility.js';
 
 const PROVIDER_LABELS: Record<SchemaProvider, string> = {
   openai: 'OpenAI',
@@ -38,6 +39,8 @@ const FIXES: Record<string, string> = {
 };
 
 export const ALL_PROVIDERS: readonly SchemaProvider[] = ['openai', 'openai-strict', 'anthropic', 'mcp'];
+/** Every provider the rule can check: the default ones and, asked by name, Anthropic strict mode. */
+export const LINT_PROVIDERS: readonly SchemaProvider[] = [...ALL_PROVIDERS, 'anthropic-strict'];
 
 function valueAt(root: unknown, pointer: string): unknown {
   let current = root;
@@ -78,7 +81,7 @@ export function checkProviderCompatibility(tool: { name: string; inputSchema: Re
   // What the plain providers reject; OpenAI strict mode repeats OpenAI's own rejections, reported once.
   const rejected = new Set<string>();
   for (const provider of options.providers) {
-    if (provider === 'openai-strict') continue;
+    if (provider === 'openai-strict' || provider === 'anthropic-strict') continue;
     for (const warning of schemaCompatibilityWarnings(tool.inputSchema, provider)) {
       if (provider === 'openai') rejected.add(`${warning.feature}|${warning.path}`);
       reports.push({
@@ -112,6 +115,7 @@ export function checkProviderCompatibility(tool: { name: string; inputSchema: Re
       });
     }
   }
+  if (options.providers.includes('anthropic-strict')) reports.push(...checkAnthropicStrictTool(tool, options, { classify, fixes: FIXES }));
   return reports;
 }
 
@@ -119,8 +123,9 @@ export function checkProviderCompatibility(tool: { name: string; inputSchema: Re
 export const providerCompatibilityRule = {
   id: 'tw/provider-compatibility',
   severity: 'warning',
-  summary: 'A provider rejects the tool (errors) or OpenAI strict mode changes what it accepts (warnings).',
+  summary: "A provider rejects the tool (errors) or a provider's strict mode changes what it accepts (warnings).",
   checkTool(tool, context) {
     return checkProviderCompatibility(tool, context);
   },
+  checkToolSet: checkAnthropicStrictToolSet,
 } as const satisfies LintRule;
