@@ -20,14 +20,18 @@ export interface PromptCacheRules {
 export const OPENAI_PROMPT_CACHE: PromptCacheRules = { minimumTokens: 1024, readIncrementTokens: 128, billsWrites: false };
 
 /**
- * Anthropic's minimum cacheable prompt per model family (https://docs.claude.com/en/docs/build-with-claude/prompt-caching,
- * "Cache limitations", as quoted by gateway docs on 2026-12-06): the first matching prefix of the model name wins;
- * other models get 1,024, the smallest any current model has.
+ * Anthropic's minimum cacheable prompt per model family, from quotes of Anthropic's prompt-caching page ("Cache
+ * limitations") read on 2026-12-06 (anthropics/anthropic-sdk-python issue 1194, docs.orq.ai's gateway page; Claude Opus
+ * 4.7 from a dated third-party article): the first matching prefix of the model name wins; other models get 1,024, the
+ * figure for Sonnet 4.5, Sonnet 4, Opus 4.1, Opus 4 and Sonnet 3.7. Where the sources disagree (Sonnet 4.6: 1,024 in the
+ * quoted docs, 2,048 observed and in the gateway's table) the higher figure is kept: the breaker then expects no read
+ * where the provider may read, so its estimate errs high, the safe side for a limit.
  */
 const ANTHROPIC_MINIMUMS: readonly [prefix: string, minimumTokens: number][] = [
   ['claude-opus-4-6', 4096],
   ['claude-opus-4-5', 4096],
   ['claude-haiku-4-5', 4096],
+  ['claude-opus-4-7', 2048],
   ['claude-sonnet-4-6', 2048],
   ['claude-3-5-haiku', 2048],
   ['claude-3-haiku', 2048],
