@@ -11,7 +11,8 @@
  * @module
  */
 import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
-import { addAISDKCacheOptions } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
+import { addAISDKCacheOptions, merged } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
+import { aiSDKAllowedTools, aiSDKParallelToolCallsOff } from '../../formats/ai-sdk/ai-sdk-package-options.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -153,10 +154,12 @@ export class AISDKModel implements Model {
       callProviderOptions: (call: ToolCallPart) => this.#callMetadata.get(call.id),
     });
     const callOptions: LanguageModelV4CallOptions = { prompt };
+    let allowedOption: ReturnType<typeof aiSDKAllowedTools>;
     if (request.tools !== undefined && request.tools.length > 0) {
       // Of the AI SDK's provider packages, only @ai-sdk/anthropic maps `inputExamples` (to `input_examples`); the others drop it.
       const nativeExamples = this.#model.provider.startsWith('anthropic');
-      const offered = declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
+      allowedOption = aiSDKAllowedTools(this.#model.provider, request.allowedTools, request.toolChoice);
+      const offered = allowedOption ? request.tools : declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
       const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
@@ -167,7 +170,9 @@ export class AISDKModel implements Model {
     if (maxOutputTokens !== undefined) callOptions.maxOutputTokens = maxOutputTokens;
     if (request.temperature !== undefined) callOptions.temperature = request.temperature;
     if (request.seed !== undefined) callOptions.seed = request.seed;
-    if (request.parallelToolCalls === false && callOptions.tools !== undefined) warnings.push(AI_SDK_PARALLEL_TOOL_CALLS_WARNING);
+    const parallelOff = request.parallelToolCalls === false && callOptions.tools !== undefined;
+    const parallelOption = parallelOff ? aiSDKParallelToolCallsOff(this.#model.provider) : undefined;
+    if (parallelOff && !parallelOption) warnings.push(AI_SDK_PARALLEL_TOOL_CALLS_WARNING);
     if (request.output !== undefined) {
       // The AI SDK's JSON mode: each provider package enforces the schema its own way (native structured output, a
       // forced tool, or only a hint); the loop validates the answer whichever it was.
@@ -176,6 +181,7 @@ export class AISDKModel implements Model {
     }
     if (this.#options.headers !== undefined) callOptions.headers = this.#options.headers;
     if (this.#options.providerOptions !== undefined) callOptions.providerOptions = this.#options.providerOptions;
+    for (const added of [allowedOption, parallelOption]) if (added) callOptions.providerOptions = merged(callOptions.providerOptions, added);
     if (request.cache === 'auto') addAISDKCacheOptions(callOptions, request.cacheKey);
     return { callOptions, warnings };
   }

@@ -1,0 +1,384 @@
+/**
+ * `fromAISDKModel` over the AI SDK's own Anthropic and OpenAI provider packages (`@ai-sdk/anthropic`, `@ai-sdk/openai`
+ * Chat and Responses) against the fake provider server: for each option of docs/providers.md's "AI SDK models" table, the
+ * exact request body the package sent (prompt caching, strict tools, input examples, parallel tool calls, allowed tools,
+ * tool search, reasoning replay), and the cache counts of its usage, plain and streamed, through `runAgent` and `streamAgent`.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAgent, type RunAgentOptions } from '../../src/agent/run-agent.js';
+import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
+import { TOOL_SEARCH_TOOL } from '../../src/agent/tool-search.js';
+import { fromAISDKModel, type AISDKModelOptions } from '../../src/models/ai-sdk/index.js';
+import type { Model } from '../../src/models/types.js';
+import type { ModelRequest } from '../../src/protocol/model-exchange.js';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { silentLogger } from '../../src/tools/tool-registry.js';
+import { startProviderServer, type FakeReply, type ProviderServer } from './index.js';
+import { useProviderServer } from './use-provider-server.js';
+
+let server: ProviderServer;
+useProviderServer((started) => (server = started));
+
+const citySchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } as const;
+const getWeather = defineTool<{ city: string }>({
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  effect: 'read',
+  inputSchema: citySchema,
+  examples: [{ city: 'Paris' }],
+  execute: ({ city }) => `${city}: sunny`,
+});
+const getTime = defineTool<{ city: string }>({
+  name: 'get_time',
+  description: 'Local time in a city.',
+  effect: 'read',
+  inputSchema: citySchema,
+  strict: true,
+  execute: ({ city }) => `${city}: 12:00`,
+});
+const TOOLS = [getWeather, getTime];
+
+/** A conversation after one call, so that the last message is a tool result. */
+const ask: ModelRequest = {
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'Weather in Paris?' },
+    { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' }, argumentsText: '{"city":"Paris"}' }] },
+    {
+      role: 'tool',
+      results: [{ callId: 'call_1', toolName: 'get_weather', result: { content: [{ type: 'text', text: 'Paris: sunny' }], isError: false } }],
+    },
+  ],
+  tools: TOOLS,
+  maxOutputTokens: 100,
+};
+
+const anthropic = (options: AISDKModelOptions = {}): Model =>
+  fromAISDKModel(createAnthropic({ baseURL: `${server.anthropicBaseURL}/v1`, apiKey: 'k' })('claude-sonnet-4-5'), { maxRetries: 0, ...options });
+const chat = (options: AISDKModelOptions = {}): Model =>
+  fromAISDKModel(createOpenAI({ baseURL: server.openaiBaseURL, apiKey: 'k' }).chat('gpt-test'), { maxRetries: 0, ...options });
+const responses = (options: AISDKModelOptions = {}): Model =>
+  fromAISDKModel(createOpenAI({ baseURL: server.openaiBaseURL, apiKey: 'k' }).responses('gpt-test'), { maxRetries: 0, ...options });
+
+async function sent(model: Model, request: ModelRequest) {
+  server.enqueue({ text: 'ok' });
+  const response = await model.generate(request);
+  return { body: server.requests.at(-1)!.body, headers: server.requests.at(-1)!.headers, warnings: response.warnings ?? [] };
+}
+
+/** The run of `options`, by `runAgent` or (draining every event) by `streamAgent`. */
+async function drive(how: 'runAgent' | 'streamAgent', options: RunAgentOptions) {
+  if (how === 'runAgent') return runAgent(options);
+  const run = streamAgent(options);
+  for await (const _event of run);
+  return run.result;
+}
+
+const EPHEMERAL = { type: 'ephemeral' };
+const anthropicMessages = (lastBlockExtra: object = {}) => [
+  { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+  { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
+  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'Paris: sunny', ...lastBlockExtra }] },
+];
+const openAIChatMessages = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: 'Weather in Paris?' },
+  { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+  { role: 'tool', tool_call_id: 'call_1', content: 'Paris: sunny' },
+];
+const openAIResponsesInput = [
+  { role: 'system', content: 'You are terse.' },
+  { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
+  { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+  { type: 'function_call_output', call_id: 'call_1', output: 'Paris: sunny' },
+];
+/** What the AI SDK's `addToolInputExamplesMiddleware` would make of get_weather's example, as toolwright folds it. */
+const weatherWithExamples = 'Current weather for a city.\n\nInput Examples:\n{"city":"Paris"}';
+
+describe('@ai-sdk/anthropic (Anthropic Messages)', () => {
+  it("cache: 'auto': cache_control on the last tool, the system prompt and the last block; the cache key is not sent", async () => {
+    const { body } = await sent(anthropic(), { ...ask, cache: 'auto', cacheKey: 'run_1' });
+    expect(body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      system: [{ type: 'text', text: 'You are terse.', cache_control: EPHEMERAL }],
+      messages: anthropicMessages({ cache_control: EPHEMERAL }),
+      tools: [
+        { name: 'get_weather', description: 'Current weather for a city.', input_schema: citySchema, input_examples: [{ city: 'Paris' }] },
+        { name: 'get_time', description: 'Local time in a city.', input_schema: citySchema, strict: true, cache_control: EPHEMERAL },
+      ],
+    });
+    // Three breakpoints, under Anthropic's limit of four.
+    expect(JSON.stringify(body).split('"cache_control"').length - 1).toBe(3);
+  });
+
+  it('without cache the body has no breakpoint', async () => {
+    const { body } = await sent(anthropic(), ask);
+    expect(JSON.stringify(body)).not.toContain('cache_control');
+  });
+
+  it("strict and examples: the tool's strict: true and input_examples, with the package's beta headers", async () => {
+    const { body, headers } = await sent(anthropic({ strictTools: true }), ask);
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Current weather for a city.', input_schema: citySchema, strict: true, input_examples: [{ city: 'Paris' }] },
+      { name: 'get_time', description: 'Local time in a city.', input_schema: citySchema, strict: true },
+    ]);
+    expect(String(headers['anthropic-beta']).split(',').sort()).toEqual(['advanced-tool-use-2025-11-20', 'structured-outputs-2025-11-13']);
+  });
+
+  it('parallelToolCalls: false: disable_parallel_tool_use inside tool_choice, with no warning', async () => {
+    const { body, warnings } = await sent(anthropic(), { ...ask, parallelToolCalls: false });
+    expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(warnings).toEqual([]);
+    const forced = await sent(anthropic(), { ...ask, parallelToolCalls: false, toolChoice: { tool: 'get_time' } });
+    expect(forced.body.tool_choice).toEqual({ type: 'tool', name: 'get_time', disable_parallel_tool_use: true });
+  });
+
+  it('allowed tools: no such field, so only the allowed tools are declared, with a warning', async () => {
+    const { body, warnings } = await sent(anthropic(), { ...ask, allowedTools: ['get_time'] });
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['get_time']);
+    expect(body.tool_choice).toBeUndefined();
+    expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' })]);
+  });
+});
+
+describe('@ai-sdk/openai Chat Completions (.chat)', () => {
+  it("cache: 'auto': prompt_cache_key is the request's cacheKey; strict: true on the strict tool; the examples in the description", async () => {
+    const { body, warnings } = await sent(chat(), { ...ask, cache: 'auto', cacheKey: 'run_1' });
+    expect(body).toEqual({
+      model: 'gpt-test',
+      max_tokens: 100,
+      prompt_cache_key: 'run_1',
+      messages: openAIChatMessages,
+      tools: [
+        { type: 'function', function: { name: 'get_weather', description: weatherWithExamples, parameters: citySchema } },
+        { type: 'function', function: { name: 'get_time', description: 'Local time in a city.', parameters: citySchema, strict: true } },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('without cache there is no cache key', async () => {
+    const { body } = await sent(chat(), { ...ask, cacheKey: 'run_1' });
+    expect(body.prompt_cache_key).toBeUndefined();
+  });
+
+  it('parallelToolCalls: false: parallel_tool_calls: false, with no warning', async () => {
+    const { body, warnings } = await sent(chat(), { ...ask, parallelToolCalls: false });
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('allowed tools: the Chat model has no allowedTools option, so only the allowed tools are declared, with a warning', async () => {
+    const { body, warnings } = await sent(chat(), { ...ask, allowedTools: ['get_time'] });
+    expect(body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['get_time']);
+    expect(body.tool_choice).toBeUndefined();
+    expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' })]);
+  });
+});
+
+describe('@ai-sdk/openai Responses (.responses)', () => {
+  it("cache: 'auto': prompt_cache_key is the request's cacheKey; strict on each tool; the examples in the description", async () => {
+    const { body, warnings } = await sent(responses(), { ...ask, cache: 'auto', cacheKey: 'run_1' });
+    expect(body).toEqual({
+      model: 'gpt-test',
+      input: openAIResponsesInput,
+      max_output_tokens: 100,
+      prompt_cache_key: 'run_1',
+      tools: [
+        { type: 'function', name: 'get_weather', description: weatherWithExamples, parameters: citySchema, strict: false },
+        { type: 'function', name: 'get_time', description: 'Local time in a city.', parameters: citySchema, strict: true },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('parallelToolCalls: false: parallel_tool_calls: false, with no warning', async () => {
+    const { body, warnings } = await sent(responses(), { ...ask, parallelToolCalls: false });
+    expect(body.parallel_tool_calls).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  it('allowed tools: the full tool list and tool_choice allowed_tools (auto, or required), with no warning', async () => {
+    const { body, warnings } = await sent(responses(), { ...ask, allowedTools: ['get_time'] });
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['get_weather', 'get_time']);
+    expect(body.tool_choice).toEqual({ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'get_time' }] });
+    expect(warnings).toEqual([]);
+    const required = await sent(responses(), { ...ask, allowedTools: ['get_time'], toolChoice: 'required' });
+    expect(required.body.tool_choice).toEqual({ type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'get_time' }] });
+  });
+
+  it('allowed tools with a forced tool: the forced choice over only the allowed tools, with a warning (the package option would override it)', async () => {
+    const { body, warnings } = await sent(responses(), { ...ask, allowedTools: ['get_time'], toolChoice: { tool: 'get_time' } });
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['get_time']);
+    expect(body.tool_choice).toEqual({ type: 'function', name: 'get_time' });
+    expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' })]);
+  });
+
+  it("routing with narrow: 'allowed_tools' keeps the tool list and allows the routed category's tools", async () => {
+    const categorized = [defineTool({ ...getWeather, category: 'weather' }), defineTool({ ...getTime, category: 'time' })];
+    server.enqueue({ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'time' } }] }, { text: 'ok' });
+    const result = await runAgent({
+      model: responses(),
+      tools: categorized,
+      prompt: 'Time in Paris?',
+      routing: { categories: ['weather', 'time'], narrow: 'allowed_tools' },
+      recordDir: false,
+      logger: silentLogger,
+    });
+    expect(result.status).toBe('completed');
+    const body = server.requests[1]!.body;
+    expect(body.tools.map((tool: { name: string }) => tool.name)).toEqual(['get_weather', 'get_time']);
+    expect(body.tool_choice).toEqual({ type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'get_time' }] });
+  });
+});
+
+describe('the parallel tool call options of the packages merge with your own providerOptions', () => {
+  it('your options in the same namespace are kept', async () => {
+    const { body } = await sent(chat({ providerOptions: { openai: { user: 'u_1' } } }), { ...ask, parallelToolCalls: false });
+    expect(body).toMatchObject({ user: 'u_1', parallel_tool_calls: false });
+  });
+});
+
+describe("toolSearch through runAgent: toolwright's search_tools, since the AI SDK model has no native search", () => {
+  it('@ai-sdk/anthropic: search_tools and the always-loaded tools first; a found tool is declared from the next step', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'call_s', name: TOOL_SEARCH_TOOL, arguments: { query: 'local time' } }] },
+      { toolCalls: [{ id: 'call_t', name: 'get_time', arguments: { city: 'Oslo' } }] },
+      { text: 'Noon.' },
+    );
+    const result = await runAgent({
+      model: anthropic(),
+      tools: TOOLS,
+      prompt: 'Time in Oslo?',
+      toolSearch: { alwaysLoaded: ['get_weather'] },
+      recordDir: false,
+      logger: silentLogger,
+    });
+    expect(result.status).toBe('completed');
+    expect(server.requests.map((request) => request.body.tools.map((tool: { name: string }) => tool.name))).toEqual([
+      [TOOL_SEARCH_TOOL, 'get_weather'],
+      [TOOL_SEARCH_TOOL, 'get_weather', 'get_time'],
+      [TOOL_SEARCH_TOOL, 'get_weather', 'get_time'],
+    ]);
+    expect(JSON.stringify(server.requests.map((request) => request.body))).not.toContain('defer_loading');
+  });
+});
+
+describe.each(['runAgent', 'streamAgent'] as const)('reasoning replay and cache usage through %s', (how) => {
+  // A fresh server per test, so that its numbering (the Anthropic signature `sig_1`, the Responses item `rs_1`) is known.
+  let fresh: ProviderServer;
+  beforeEach(async () => {
+    fresh = await startProviderServer();
+  });
+  afterEach(async () => {
+    await fresh.close();
+  });
+  const streamed = how === 'streamAgent';
+  const replies: FakeReply[] = [
+    {
+      reasoning: 'Paris first.',
+      encryptedReasoning: 'EncRypt3d==',
+      toolCalls: [{ id: 'call_a', name: 'get_weather', arguments: { city: 'Paris' } }],
+      usage: { inputTokens: 1000, outputTokens: 9, cachedInputTokens: 600, cacheWriteTokens: 300, reasoningTokens: 4 },
+      chunkSize: 4,
+    },
+    { text: 'Sunny in Paris.', usage: { inputTokens: 1100, outputTokens: 5, cachedInputTokens: 900 }, chunkSize: 4 },
+  ];
+  const settings = (model: Model): RunAgentOptions => ({
+    model,
+    tools: [getWeather],
+    system: 'Be brief.',
+    prompt: 'Weather in Paris?',
+    cache: 'auto',
+    cacheKey: 'run_1',
+    recordDir: false,
+    logger: silentLogger,
+  });
+  const weatherTool = { name: 'get_weather', description: 'Current weather for a city.', input_schema: citySchema, input_examples: [{ city: 'Paris' }] };
+
+  it('@ai-sdk/anthropic: thinking (with its signature) and redacted thinking go back with the tool_use; cache reads and writes in the totals', async () => {
+    fresh.enqueue(...replies);
+    const model = fromAISDKModel(createAnthropic({ baseURL: `${fresh.anthropicBaseURL}/v1`, apiKey: 'k' })('claude-sonnet-4-5'), {
+      providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
+    });
+    const result = await drive(how, settings(model));
+    expect(result.status === 'completed' && result.text).toBe('Sunny in Paris.');
+    expect(result.usage).toMatchObject({ inputTokens: 2100, outputTokens: 14, cacheReadTokens: 1500, cacheWriteTokens: 300 });
+    // `eager_input_streaming` on a streamed request is the package's own default (its `toolStreaming` option), not toolwright's.
+    const tool = { ...weatherTool, cache_control: EPHEMERAL, ...(streamed ? { eager_input_streaming: true } : {}) };
+    expect(fresh.requests[1]!.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64000,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      system: [{ type: 'text', text: 'Be brief.', cache_control: EPHEMERAL }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Paris first.', signature: 'sig_1' },
+            { type: 'redacted_thinking', data: 'EncRypt3d==' },
+            { type: 'tool_use', id: 'call_a', name: 'get_weather', input: { city: 'Paris' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_a', content: 'Paris: sunny', cache_control: EPHEMERAL }] },
+      ],
+      tools: [tool],
+      tool_choice: { type: 'auto' },
+      ...(streamed ? { stream: true } : {}),
+    });
+  });
+
+  it('@ai-sdk/openai Responses: the reasoning item goes back by reference (the package stores responses by default); cache reads in the totals', async () => {
+    fresh.enqueue(...replies);
+    const result = await drive(how, settings(fromAISDKModel(createOpenAI({ baseURL: fresh.openaiBaseURL, apiKey: 'k' }).responses('gpt-test'))));
+    expect(result.status === 'completed' && result.text).toBe('Sunny in Paris.');
+    expect(result.usage).toMatchObject({ inputTokens: 2100, outputTokens: 14, cacheReadTokens: 1500 });
+    expect(result.usage.cacheWriteTokens).toBeUndefined();
+    expect(fresh.requests[1]!.body).toEqual({
+      model: 'gpt-test',
+      input: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
+        { type: 'item_reference', id: 'rs_1' },
+        { type: 'function_call', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'function_call_output', call_id: 'call_a', output: 'Paris: sunny' },
+      ],
+      prompt_cache_key: 'run_1',
+      tools: [{ type: 'function', name: 'get_weather', description: weatherWithExamples, parameters: citySchema, strict: false }],
+      tool_choice: 'auto',
+      ...(streamed ? { stream: true } : {}),
+    });
+  });
+
+  it('@ai-sdk/openai Responses with store: false and the encrypted content included: the reasoning item goes back whole', async () => {
+    fresh.enqueue(...replies);
+    const model = fromAISDKModel(createOpenAI({ baseURL: fresh.openaiBaseURL, apiKey: 'k' }).responses('gpt-test'), {
+      providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'] } },
+    });
+    const result = await drive(how, settings(model));
+    expect(result.status).toBe('completed');
+    expect(fresh.requests[0]!.body).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
+    expect(fresh.requests[1]!.body.input[2]).toEqual({
+      type: 'reasoning',
+      id: 'rs_1',
+      encrypted_content: 'EncRypt3d==',
+      summary: [{ type: 'summary_text', text: 'Paris first.' }],
+    });
+  });
+
+  it('@ai-sdk/openai Chat Completions: cached_tokens as cache reads in the totals', async () => {
+    fresh.enqueue(...replies);
+    const result = await drive(how, settings(fromAISDKModel(createOpenAI({ baseURL: fresh.openaiBaseURL, apiKey: 'k' }).chat('gpt-test'))));
+    expect(result.status === 'completed' && result.text).toBe('Sunny in Paris.');
+    expect(result.usage).toMatchObject({ inputTokens: 2100, outputTokens: 14, cacheReadTokens: 1500 });
+    expect(fresh.requests.map((request) => [request.body.prompt_cache_key, request.body.stream])).toEqual([
+      ['run_1', streamed || undefined],
+      ['run_1', streamed || undefined],
+    ]);
+    if (streamed) expect(fresh.requests[0]!.body.stream_options).toEqual({ include_usage: true });
+  });
+});
