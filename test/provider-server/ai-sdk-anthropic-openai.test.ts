@@ -217,6 +217,13 @@ describe('@ai-sdk/openai Responses (.responses)', () => {
     expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' })]);
   });
 
+  it('allowed tools, none of them: no tool is sent, with a warning (the package refuses an empty allowedTools)', async () => {
+    const { body, warnings } = await sent(responses(), { ...ask, allowedTools: [] });
+    expect(body.tools).toBeUndefined();
+    expect(body.tool_choice).toBeUndefined();
+    expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'allowed-tools' })]);
+  });
+
   it("routing with narrow: 'allowed_tools' keeps the tool list and allows the routed category's tools", async () => {
     const categorized = [defineTool({ ...getWeather, category: 'weather' }), defineTool({ ...getTime, category: 'time' })];
     server.enqueue({ toolCalls: [{ name: 'select_tool_category', arguments: { category: 'time' } }] }, { text: 'ok' });
