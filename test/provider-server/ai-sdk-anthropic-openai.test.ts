@@ -249,6 +249,81 @@ describe('the parallel tool call options of the packages merge with your own pro
   });
 });
 
+describe("strict tools with an optional property: the schema rewritten as on toolwright's own adapters", () => {
+  const received: unknown[] = [];
+  const getForecast = defineTool<{ city: string; days?: number }>({
+    name: 'get_forecast',
+    description: 'Forecast for a city, up to 7 days.',
+    effect: 'read',
+    inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } }, required: ['city'] },
+    strict: true,
+    execute: (input) => {
+      received.push(input);
+      return 'sunny';
+    },
+  });
+  const forecastAsk: ModelRequest = { messages: [{ role: 'user', content: 'Forecast for Paris?' }], tools: [getForecast] };
+  /** `toOpenAIStrictSchema`: every property required, the optional one nullable, the object closed. */
+  const openAIStrict = {
+    type: 'object',
+    properties: { city: { type: 'string' }, days: { minimum: 1, maximum: 7, type: ['integer', 'null'] } },
+    required: ['city', 'days'],
+    additionalProperties: false,
+  };
+
+  it('@ai-sdk/openai Chat and Responses: every property required, the optional one nullable (OpenAI refuses the schema as declared)', async () => {
+    const viaChat = await sent(chat(), forecastAsk);
+    expect(viaChat.body.tools).toEqual([
+      { type: 'function', function: { name: 'get_forecast', description: 'Forecast for a city, up to 7 days.', parameters: openAIStrict, strict: true } },
+    ]);
+    const viaResponses = await sent(responses(), forecastAsk);
+    expect(viaResponses.body.tools).toEqual([
+      { type: 'function', name: 'get_forecast', description: 'Forecast for a city, up to 7 days.', parameters: openAIStrict, strict: true },
+    ]);
+    for (const warnings of [viaChat.warnings, viaResponses.warnings]) {
+      expect(warnings.map((warning) => [warning.provider, warning.feature, warning.tool])).toEqual([
+        ['openai-strict', 'optional-property', 'get_forecast'],
+        ['openai-strict', 'additionalProperties', 'get_forecast'],
+      ]);
+    }
+  });
+
+  it.each([
+    ['Chat', 'runAgent', chat],
+    ['Chat', 'streamAgent', chat],
+    ['Responses', 'runAgent', responses],
+    ['Responses', 'streamAgent', responses],
+  ] as const)('@ai-sdk/openai %s through %s: the null the model sends for "no value" is removed before the tool runs', async (_api, how, model) => {
+    received.length = 0;
+    server.enqueue({ toolCalls: [{ id: 'call_f', name: 'get_forecast', arguments: { city: 'Paris', days: null } }] }, { text: 'Sunny.' });
+    const result = await drive(how, { model: model(), tools: [getForecast], prompt: 'Forecast for Paris?', recordDir: false, logger: silentLogger });
+    expect(result.status).toBe('completed');
+    expect(received).toEqual([{ city: 'Paris' }]);
+  });
+
+  it('@ai-sdk/anthropic: toAnthropicStrictSchema (optional stays optional, no numeric bounds, closed), with its warnings', async () => {
+    const { body, warnings } = await sent(anthropic(), forecastAsk);
+    expect(body.tools).toEqual([
+      {
+        name: 'get_forecast',
+        description: 'Forecast for a city, up to 7 days.',
+        input_schema: {
+          type: 'object',
+          properties: { city: { type: 'string' }, days: { type: 'integer' } },
+          required: ['city'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    ]);
+    expect(warnings.map((warning) => [warning.provider, warning.feature])).toEqual([
+      ['anthropic-strict', 'minimum'],
+      ['anthropic-strict', 'maximum'],
+      ['anthropic-strict', 'additionalProperties'],
+    ]);
+  });
+});
+
 describe("toolSearch through runAgent: toolwright's search_tools, since the AI SDK model has no native search", () => {
   it('@ai-sdk/anthropic: search_tools and the always-loaded tools first; a found tool is declared from the next step', async () => {
     server.enqueue(

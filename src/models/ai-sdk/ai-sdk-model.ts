@@ -13,6 +13,7 @@
 import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
 import { addAISDKCacheOptions, merged } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
 import { aiSDKAllowedTools, aiSDKParallelToolCallsOff } from '../../formats/ai-sdk/ai-sdk-package-options.js';
+import { aiSDKStrictSchemaProvider, restoreAISDKStrictNulls } from '../../formats/ai-sdk/ai-sdk-strict-tools.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -103,6 +104,7 @@ export class AISDKModel implements Model {
       modelId: this.#model.modelId,
       estimateUsage: (content) => estimateUsage(request, content),
     });
+    this.#restoreStrictNulls(response.content, request);
     this.#remember(callMetadata);
     return withWarnings(response, [...warnings, ...mapAISDKWarnings(result.warnings)]);
   }
@@ -135,6 +137,7 @@ export class AISDKModel implements Model {
       );
     }
     const { content, calls, callMetadata } = accumulator.content();
+    this.#restoreStrictNulls(content, request);
     this.#remember(callMetadata);
     yield* tracker.ends(calls, accumulator.partialCalls);
     const response: ModelResponse = {
@@ -160,7 +163,8 @@ export class AISDKModel implements Model {
       const nativeExamples = this.#model.provider.startsWith('anthropic');
       allowedOption = aiSDKAllowedTools(this.#model.provider, request.allowedTools, request.toolChoice);
       const offered = allowedOption ? request.tools : declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
-      const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false });
+      const strictSchema = aiSDKStrictSchemaProvider(this.#model.provider);
+      const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false, strictSchema });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
       if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
@@ -184,6 +188,11 @@ export class AISDKModel implements Model {
     for (const added of [allowedOption, parallelOption]) if (added) callOptions.providerOptions = merged(callOptions.providerOptions, added);
     if (request.cache === 'auto') addAISDKCacheOptions(callOptions, request.cacheKey);
     return { callOptions, warnings };
+  }
+
+  /** The arguments of strict calls in their tool's own shape, where the package's strict rewrite invited nulls. */
+  #restoreStrictNulls(content: ModelResponse['content'], request: ModelRequest): void {
+    restoreAISDKStrictNulls(content, aiSDKStrictSchemaProvider(this.#model.provider), request.tools, this.#options.strictTools ?? false);
   }
 
   /** Keeps each call's provider metadata (bounded), so that the next request can replay it with the call. */
