@@ -324,6 +324,15 @@ describe("strict tools with an optional property: the schema rewritten as on too
   });
 });
 
+describe("Anthropic's per-request limits on strict tools, through @ai-sdk/anthropic", () => {
+  it('21 strict tools: a strict-tools warning (Anthropic allows 20)', async () => {
+    const many = Array.from({ length: 21 }, (_, index) => defineTool({ ...getTime, name: `get_time_${index}` }));
+    const { body, warnings } = await sent(anthropic(), { messages: [{ role: 'user', content: 'Time?' }], tools: many });
+    expect(body.tools).toHaveLength(21);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'unsupported', provider: 'anthropic-strict', feature: 'strict-tools' })]);
+  });
+});
+
 describe("toolSearch through runAgent: toolwright's search_tools, since the AI SDK model has no native search", () => {
   it('@ai-sdk/anthropic: search_tools and the always-loaded tools first; a found tool is declared from the next step', async () => {
     server.enqueue(
