@@ -13,7 +13,8 @@ import { TOOL_SEARCH_TOOL } from '../../src/agent/tool-search.js';
 import { fromAISDKModel, type AISDKModelOptions } from '../../src/models/ai-sdk/index.js';
 import type { Model } from '../../src/models/types.js';
 import type { ModelRequest } from '../../src/protocol/model-exchange.js';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { createPolicy } from '../../src/policy/create-policy.js';
+import { defineTool, type AnyTool } from '../../src/tools/define-tool.js';
 import { silentLogger } from '../../src/tools/tool-registry.js';
 import { startProviderServer, type FakeReply, type ProviderServer } from './index.js';
 import { useProviderServer } from './use-provider-server.js';
@@ -333,15 +334,88 @@ describe("Anthropic's per-request limits on strict tools, through @ai-sdk/anthro
   });
 });
 
-describe("toolSearch through runAgent: toolwright's search_tools, since the AI SDK model has no native search", () => {
-  it('@ai-sdk/anthropic: search_tools and the always-loaded tools first; a found tool is declared from the next step', async () => {
+describe('toolSearch through runAgent', () => {
+  const ran: string[] = [];
+  const tracked = (tool: AnyTool): AnyTool =>
+    defineTool({
+      ...tool,
+      execute: (input: unknown) => {
+        ran.push(tool.name);
+        return `${tool.name}: ${JSON.stringify(input)}`;
+      },
+    });
+  const deleteAccount = defineTool<{ city: string }>({
+    name: 'delete_account',
+    description: 'Delete the account of a city office.',
+    effect: 'write',
+    inputSchema: citySchema,
+    execute: () => 'deleted',
+  });
+  const searchTools = [tracked(getWeather), tracked(getTime), deleteAccount];
+  const searchThenCall: FakeReply[] = [
+    {
+      toolSearch: { id: 'srv_1', query: 'local time', found: ['get_time'] },
+      toolCalls: [{ id: 'call_t', name: 'get_time', arguments: { city: 'Oslo' } }],
+      chunkSize: 6,
+    },
+    { text: 'Noon.' },
+  ];
+
+  it.each(['runAgent', 'streamAgent'] as const)(
+    "@ai-sdk/anthropic (%s): Anthropic's own search: deferred tools and the BM25 search tool; the search goes back in its place",
+    async (how) => {
+      ran.length = 0;
+      server.enqueue(...searchThenCall);
+      const result = await drive(how, {
+        model: anthropic(),
+        tools: searchTools,
+        prompt: 'Time in Oslo?',
+        policy: createPolicy({ denyTools: ['delete_account'] }),
+        toolSearch: { alwaysLoaded: ['get_weather'] },
+        recordDir: false,
+        logger: silentLogger,
+      });
+      expect(result.status).toBe('completed');
+      expect(ran).toEqual(['get_time']);
+      const [first, second] = server.requests;
+      const eager = how === 'streamAgent' ? { eager_input_streaming: true } : {};
+      // The policy-denied delete_account is not declared at all, deferred or not.
+      expect(first!.body.tools).toEqual([
+        { name: 'get_weather', description: 'Current weather for a city.', input_schema: citySchema, input_examples: [{ city: 'Paris' }], ...eager },
+        { name: 'get_time', description: 'Local time in a city.', input_schema: citySchema, strict: true, defer_loading: true, ...eager },
+        { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+      ]);
+      // The same declaration at every step: the provider, not the tool list, loads what the search found.
+      expect(second!.body.tools).toEqual(first!.body.tools);
+      expect(second!.body.messages[1]).toEqual({
+        role: 'assistant',
+        content: [
+          { type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_bm25', input: { query: 'local time' }, caller: { type: 'direct' } },
+          {
+            type: 'tool_search_tool_result',
+            tool_use_id: 'srv_1',
+            content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'get_time' }] },
+          },
+          { type: 'tool_use', id: 'call_t', name: 'get_time', input: { city: 'Oslo' } },
+        ],
+      });
+    },
+  );
+
+  it('@ai-sdk/anthropic: the regex search tool when asked', async () => {
+    server.enqueue({ text: 'ok' });
+    await runAgent({ model: anthropic(), tools: TOOLS, prompt: 'hi', toolSearch: { anthropicSearch: 'regex' }, recordDir: false, logger: silentLogger });
+    expect(server.requests[0]!.body.tools.at(-1)).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+  });
+
+  it("@ai-sdk/openai Responses: no native search through the package here: toolwright's search_tools, then the tools found from the next step", async () => {
     server.enqueue(
       { toolCalls: [{ id: 'call_s', name: TOOL_SEARCH_TOOL, arguments: { query: 'local time' } }] },
       { toolCalls: [{ id: 'call_t', name: 'get_time', arguments: { city: 'Oslo' } }] },
       { text: 'Noon.' },
     );
     const result = await runAgent({
-      model: anthropic(),
+      model: responses(),
       tools: TOOLS,
       prompt: 'Time in Oslo?',
       toolSearch: { alwaysLoaded: ['get_weather'] },

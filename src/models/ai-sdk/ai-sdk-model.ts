@@ -14,6 +14,7 @@ import { programmaticCallWarnings } from '../../formats/programmatic-call-warnin
 import { addAISDKCacheOptions, merged } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
 import { aiSDKAllowedTools, aiSDKParallelToolCallsOff } from '../../formats/ai-sdk/ai-sdk-package-options.js';
 import { aiSDKStrictSchemaProvider, restoreAISDKStrictNulls } from '../../formats/ai-sdk/ai-sdk-strict-tools.js';
+import { aiSDKNativeToolSearch, withAISDKToolSearch } from '../../formats/ai-sdk/ai-sdk-tool-search.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -59,6 +60,8 @@ export class AISDKModel implements Model {
   /** `ai-sdk:<provider>:<modelId>`, e.g. `ai-sdk:google.generative-ai:gemini-2.5-flash`. */
   readonly id: string;
   readonly provider = 'ai-sdk';
+  /** `@ai-sdk/anthropic`: Anthropic's own tool search, through the package's search tool and `deferLoading`. */
+  readonly nativeToolSearch: boolean;
   readonly #model: LanguageModelV4;
   readonly #version: AISDKSpecificationVersion;
   readonly #options: AISDKModelOptions;
@@ -72,6 +75,7 @@ export class AISDKModel implements Model {
     this.#version = model.specificationVersion;
     this.#options = options;
     this.id = `ai-sdk:${model.provider}:${model.modelId}`;
+    this.nativeToolSearch = aiSDKNativeToolSearch(model.provider);
     const context: ProviderErrorContext = {
       providerName: `${model.provider} (through the AI SDK)`,
       modelId: model.modelId,
@@ -136,7 +140,7 @@ export class AISDKModel implements Model {
         'the stream ended before the provider said the answer was complete (finish reason "interrupted")',
       );
     }
-    const { content, calls, callMetadata } = accumulator.content();
+    const { content, calls, callMetadata, providerItems } = accumulator.content();
     this.#restoreStrictNulls(content, request);
     this.#remember(callMetadata);
     yield* tracker.ends(calls, accumulator.partialCalls);
@@ -148,6 +152,7 @@ export class AISDKModel implements Model {
     };
     const providerStopReason = aiSDKProviderStopReason(finish.finishReason);
     if (providerStopReason !== undefined) response.providerStopReason = providerStopReason;
+    if (providerItems !== undefined) response.providerItems = providerItems;
     yield { type: 'end', response: withWarnings(response, [...warnings, ...mapAISDKWarnings(accumulator.warnings)]) };
   }
 
@@ -167,7 +172,8 @@ export class AISDKModel implements Model {
       const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false, strictSchema });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
-      if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
+      if (request.toolSearch && this.nativeToolSearch) callOptions.tools = withAISDKToolSearch(declared.tools, request.toolSearch);
+      else if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);
     }
     const maxOutputTokens = request.maxOutputTokens ?? this.#options.maxOutputTokens;
