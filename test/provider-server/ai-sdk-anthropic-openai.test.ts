@@ -129,6 +129,11 @@ describe('@ai-sdk/anthropic (Anthropic Messages)', () => {
     expect(String(headers['anthropic-beta']).split(',').sort()).toEqual(['advanced-tool-use-2025-11-20', 'structured-outputs-2025-11-13']);
   });
 
+  it('the structured-outputs beta header goes with any request that declares tools, strict or not', async () => {
+    const { headers } = await sent(anthropic(), { messages: [{ role: 'user', content: 'Hi' }], tools: [defineTool({ ...getTime, strict: false })] });
+    expect(headers['anthropic-beta']).toBe('structured-outputs-2025-11-13');
+  });
+
   it('parallelToolCalls: false: disable_parallel_tool_use inside tool_choice, with no warning', async () => {
     const { body, warnings } = await sent(anthropic(), { ...ask, parallelToolCalls: false });
     expect(body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
@@ -401,6 +406,22 @@ describe('toolSearch through runAgent', () => {
       });
     },
   );
+
+  it("@ai-sdk/anthropic with cache: 'auto': the search tool is last and takes no cache_control through the package, so no tool breakpoint", async () => {
+    const { body, warnings } = await sent(anthropic(), {
+      messages: [
+        { role: 'system', content: 'S' },
+        { role: 'user', content: 'hi' },
+      ],
+      tools: TOOLS,
+      toolSearch: { deferred: ['get_time'] },
+      cache: 'auto',
+    });
+    expect(body.tools.map((tool: { cache_control?: unknown }) => tool.cache_control)).toEqual([undefined, undefined, undefined]);
+    expect(body.system).toEqual([{ type: 'text', text: 'S', cache_control: EPHEMERAL }]);
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi', cache_control: EPHEMERAL }] }]);
+    expect(warnings).toEqual([]);
+  });
 
   it('@ai-sdk/anthropic: the regex search tool when asked', async () => {
     server.enqueue({ text: 'ok' });
