@@ -568,3 +568,54 @@ describe.each(['runAgent', 'streamAgent'] as const)('reasoning replay and cache 
     if (streamed) expect(fresh.requests[0]!.body.stream_options).toEqual({ include_usage: true });
   });
 });
+
+describe('options these packages do not map: the fallbacks, on the wire', () => {
+  const DATE = '\\d{4}-\\d{2}-\\d{2}';
+  const setDueDate = defineTool({
+    name: 'set_due_date',
+    description: 'Sets the due date.',
+    effect: 'read',
+    input: { grammar: { syntax: 'regex', definition: DATE } },
+    execute: (text) => `due ${text}`,
+  });
+  const dateInput = {
+    type: 'string',
+    description: `The input text; the whole text must match the regular expression /${DATE}/.`,
+    pattern: `^(?:${DATE})$`,
+  };
+  const objectForm = { type: 'object', properties: { input: dateInput }, required: ['input'], additionalProperties: false };
+  const dueAsk: ModelRequest = { messages: [{ role: 'user', content: 'Due next Friday.' }], tools: [setDueDate] };
+
+  it('a grammar tool: the one-string-property object form through @ai-sdk/anthropic and @ai-sdk/openai Responses, with a grammar-tool warning', async () => {
+    const viaAnthropic = await sent(anthropic(), dueAsk);
+    expect(viaAnthropic.body.tools).toEqual([{ name: 'set_due_date', description: 'Sets the due date.', input_schema: objectForm }]);
+    const viaResponses = await sent(responses(), dueAsk);
+    expect(viaResponses.body.tools).toEqual([
+      { type: 'function', name: 'set_due_date', description: 'Sets the due date.', parameters: objectForm, strict: false },
+    ]);
+    for (const { warnings } of [viaAnthropic, viaResponses]) {
+      expect(warnings).toEqual([expect.objectContaining({ type: 'rewritten', provider: 'ai-sdk', feature: 'grammar-tool', tool: 'set_due_date' })]);
+    }
+  });
+
+  it('programmatic calls through @ai-sdk/anthropic: a plain tool (no allowed_callers, no code execution tool), with a warning', async () => {
+    const fromCode = defineTool({ ...getWeather, allowedCallers: ['direct', 'programmatic'] });
+    const { body, warnings } = await sent(anthropic(), { messages: [{ role: 'user', content: 'Weather?' }], tools: [fromCode] });
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Current weather for a city.', input_schema: citySchema, input_examples: [{ city: 'Paris' }] },
+    ]);
+    expect(warnings).toEqual([expect.objectContaining({ type: 'unsupported', provider: 'ai-sdk', feature: 'programmatic-tool-calling' })]);
+  });
+
+  it("@ai-sdk/anthropic streams tool input unbuffered by default: a cut call's JSON is refused as an error result, the tool never runs, the run goes on", async () => {
+    const ran: string[] = [];
+    const weather = defineTool({ ...getWeather, execute: ({ city }: { city: string }) => (ran.push(city), `${city}: sunny`) });
+    server.enqueue({ toolCalls: [{ id: 'call_cut', name: 'get_weather', arguments: '{"city": "Par' }], chunkSize: 3 }, { text: 'Sorry.' });
+    const result = await drive('streamAgent', { model: anthropic(), tools: [weather], prompt: 'Weather in Paris?', recordDir: false, logger: silentLogger });
+    expect(result.status === 'completed' && result.text).toBe('Sorry.');
+    expect(ran).toEqual([]);
+    expect(server.requests[0]!.body.tools[0].eager_input_streaming).toBe(true);
+    const toolResult = server.requests[1]!.body.messages[2].content[0];
+    expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'call_cut', is_error: true });
+  });
+});
