@@ -56,7 +56,7 @@ export interface ToolCallPart {
  * items replayed to the same provider exactly as received, at the place they held among the turn's parts.
  */
 export interface ProviderTurnItems {
-  provider: 'anthropic' | 'openai-responses';
+  provider: 'anthropic' | 'openai-responses' | 'ai-sdk';
   /** Each item as the provider sent it, with the index of the content part it came before (`content.length`: after all). */
   items: { before: number; item: unknown }[];
   /** Anthropic: the code-execution container the next request must name (`container`). */

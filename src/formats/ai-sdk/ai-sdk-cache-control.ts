@@ -28,7 +28,7 @@ export function addAISDKCacheOptions(callOptions: LanguageModelV4CallOptions, ca
 }
 
 /** `base` with `added`'s namespaces merged one level down, so a caller's own options in the same namespace are kept. */
-function merged(base: SharedV4ProviderOptions | undefined, added: SharedV4ProviderOptions): SharedV4ProviderOptions {
+export function merged(base: SharedV4ProviderOptions | undefined, added: SharedV4ProviderOptions): SharedV4ProviderOptions {
   const result: SharedV4ProviderOptions = { ...base };
   for (const [namespace, options] of Object.entries(added)) {
     const existing = result[namespace];

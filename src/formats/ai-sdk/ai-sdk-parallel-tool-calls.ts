@@ -1,7 +1,9 @@
 /**
  * `parallelToolCalls: false` through the AI SDK: `LanguageModelV4CallOptions` has no
- * such setting (each provider package keeps its own under `providerOptions`), so the
- * request goes without it and the agent loop's one-call-per-response rule is what holds.
+ * such setting (each provider package keeps its own under `providerOptions`). For
+ * `@ai-sdk/openai` and `@ai-sdk/anthropic` it is sent as their own option
+ * (`ai-sdk-package-options.ts`); through any other package the request goes without it
+ * and the agent loop's one-call-per-response rule is what holds.
  * @module
  */
 import type { FormatWarning } from '../../protocol/format-warning.js';

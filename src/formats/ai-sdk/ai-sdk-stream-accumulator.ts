@@ -7,16 +7,18 @@
  * `stream-start` brings the warnings, `response-metadata` the model id,
  * `finish` the usage and finish reason; an `error` part is kept for the caller
  * to raise. Reasoning is reported as it streams and kept, with its provider
- * metadata, for the replay; sources, files and provider-executed tools are skipped.
+ * metadata, for the replay; provider-executed calls and results (a native tool
+ * search) are kept in their place as provider items; sources and files are skipped.
  * @module
  */
 import type { LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4Warning } from '@ai-sdk/provider';
-import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
+import type { ProviderTurnItems, ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
 import { isPlainObject } from '../../shared/own.js';
 import { PartialJsonPreview } from '../partial-json.js';
 import type { PartialToolCall } from '../partial-tool-call.js';
 import { aiSDKReasoningPart } from './ai-sdk-reasoning.js';
 import { aiSDKToolCallPart } from './map-ai-sdk-response.js';
+import { aiSDKProviderItem, aiSDKProviderItems } from './ai-sdk-tool-search.js';
 
 interface CallEntry extends PartialToolCall {
   /** The final `tool-call` part's input, once it arrived. */
@@ -32,6 +34,7 @@ interface CallEntry extends PartialToolCall {
 type Block =
   | { type: 'text'; id: string; text: string }
   | { type: 'call'; entry: CallEntry }
+  | { type: 'provider-item'; item: Record<string, unknown> }
   | { type: 'reasoning'; id: string; text: string; providerMetadata: Record<string, unknown> | undefined };
 
 /** What one stream part changed, for the caller's events. */
@@ -102,9 +105,12 @@ export class AISDKStreamAccumulator {
         }
         return { type: 'none' };
       }
+      case 'tool-result':
       case 'tool-call': {
         const id = String(value.toolCallId);
-        if (value.providerExecuted === true || this.#skippedCalls.has(id)) return { type: 'none' };
+        const item = aiSDKProviderItem(value);
+        if (item !== undefined) this.#blocks.push({ type: 'provider-item', item });
+        if (value.type === 'tool-result' || value.providerExecuted === true || this.#skippedCalls.has(id)) return { type: 'none' };
         const entry = this.#call(id, value.toolName);
         entry.finalInput = value.input;
         entry.hasFinal = true;
@@ -157,11 +163,22 @@ export class AISDKStreamAccumulator {
    * the text streamed so far when the stream ended before the `tool-call` part),
    * with each call's provider metadata.
    */
-  content(): { content: (TextPart | ToolCallPart | ReasoningPart)[]; calls: ToolCallPart[]; callMetadata: Map<ToolCallPart, unknown> } {
+  content(): {
+    content: (TextPart | ToolCallPart | ReasoningPart)[];
+    calls: ToolCallPart[];
+    callMetadata: Map<ToolCallPart, unknown>;
+    /** What the provider ran (a native tool search), to be kept with the turn. */
+    providerItems?: ProviderTurnItems;
+  } {
     const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
     const calls: ToolCallPart[] = [];
     const callMetadata = new Map<ToolCallPart, unknown>();
+    const items: ProviderTurnItems['items'] = [];
     for (const block of this.#blocks) {
+      if (block.type === 'provider-item') {
+        items.push({ before: content.length, item: block.item });
+        continue;
+      }
       if (block.type === 'reasoning') {
         const part = aiSDKReasoningPart({ type: 'reasoning', text: block.text, providerMetadata: block.providerMetadata });
         if (part !== undefined) content.push(part);
@@ -180,7 +197,7 @@ export class AISDKStreamAccumulator {
       calls.push(call);
       if (entry.providerMetadata !== undefined) callMetadata.set(call, entry.providerMetadata);
     }
-    return { content, calls, callMetadata };
+    return { content, calls, callMetadata, providerItems: aiSDKProviderItems(items) };
   }
 
   #text(id: string): Block & { type: 'text' } {

@@ -17,6 +17,7 @@ import type { ContentPart } from '../../tools/types.js';
 import { contentPartAsText, resultParts } from '../content-as-text.js';
 import { objectCallInput } from '../object-call-input.js';
 import { aiSDKReasoningPromptPart } from './ai-sdk-reasoning.js';
+import { aiSDKItemsBefore } from './ai-sdk-tool-search.js';
 import type { AISDKProviderOptions, AISDKSpecificationVersion } from './ai-sdk-types.js';
 
 export interface AISDKPromptOptions {
@@ -95,7 +96,10 @@ function filePart(base64: string, mediaType: string, version: AISDKSpecification
 
 function assistantContent(message: AssistantMessage, messageIndex: number, options: AISDKPromptOptions, warnings: FormatWarning[]): AssistantContent {
   const content: AssistantContent = [];
+  const partCount = message.content.length;
   message.content.forEach((part, partIndex) => {
+    // What the provider ran in this turn (a native tool search) goes back where it was.
+    content.push(...aiSDKItemsBefore(message.providerItems, partIndex, partCount));
     if (part.type === 'text') {
       if (part.text !== '') content.push({ type: 'text', text: part.text });
       return;
@@ -115,6 +119,7 @@ function assistantContent(message: AssistantMessage, messageIndex: number, optio
     const providerOptions = options.callProviderOptions?.(part);
     content.push({ type: 'tool-call', toolCallId: part.id, toolName: part.name, input, ...(providerOptions ? { providerOptions } : {}) });
   });
+  content.push(...aiSDKItemsBefore(message.providerItems, partCount, partCount));
   return content;
 }
 

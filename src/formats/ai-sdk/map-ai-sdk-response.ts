@@ -4,8 +4,9 @@
  * `toolCallPart`), usage, the unified finish reason mapped to a
  * {@link StopReason} with the provider's raw value kept, and the AI SDK's
  * warnings as FormatWarnings. Reasoning parts are kept with their provider
- * metadata, for the replay; sources, files and provider-executed tools have no
- * place in the neutral response and are left out. Read
+ * metadata, for the replay; provider-executed calls and results (a native tool
+ * search) are kept as the turn's provider items, to be sent back; sources and
+ * files have no place in the neutral response and are left out. Read
  * defensively: a wrapped model is someone else's code.
  * @module
  */
@@ -17,6 +18,7 @@ import { isPlainObject } from '../../shared/own.js';
 import { withCacheTokens } from '../cache-usage.js';
 import { toolCallPart } from '../tool-call-part.js';
 import { aiSDKReasoningPart } from './ai-sdk-reasoning.js';
+import { aiSDKProviderItem, aiSDKProviderItems } from './ai-sdk-tool-search.js';
 
 /** What a response needs besides the result: the model id to report when the provider names none, and a usage estimate when it gives none. */
 export interface AISDKResponseContext {
@@ -121,6 +123,7 @@ export function mapAISDKGenerateResult(
 ): { response: ModelResponse; callMetadata: Map<ToolCallPart, unknown> } {
   const content: (TextPart | ToolCallPart | ReasoningPart)[] = [];
   const callMetadata = new Map<ToolCallPart, unknown>();
+  const providerItems: { before: number; item: unknown }[] = [];
   for (const part of Array.isArray(result.content) ? (result.content as unknown[]) : []) {
     if (!isPlainObject(part)) continue;
     const reasoning = aiSDKReasoningPart(part);
@@ -135,6 +138,9 @@ export function mapAISDKGenerateResult(
       const call = aiSDKToolCallPart(part.toolCallId, part.toolName, part.input);
       content.push(call);
       if (part.providerMetadata !== undefined) callMetadata.set(call, part.providerMetadata);
+    } else {
+      const item = aiSDKProviderItem(part);
+      if (item !== undefined) providerItems.push({ before: content.length, item });
     }
   }
   const hasCalls = content.some((part) => part.type === 'tool-call');
@@ -147,5 +153,7 @@ export function mapAISDKGenerateResult(
   };
   const providerStopReason = aiSDKProviderStopReason(result.finishReason);
   if (providerStopReason !== undefined) response.providerStopReason = providerStopReason;
+  const kept = aiSDKProviderItems(providerItems);
+  if (kept !== undefined) response.providerItems = kept;
   return { response, callMetadata };
 }

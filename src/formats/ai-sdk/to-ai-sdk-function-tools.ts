@@ -9,7 +9,10 @@
 import type { JSONObject, LanguageModelV4FunctionTool, LanguageModelV4ToolChoice } from '@ai-sdk/provider';
 import type { FormatWarning } from '../../protocol/format-warning.js';
 import type { ToolChoice } from '../../protocol/model-exchange.js';
-import { withObjectRoot } from '../declared-schema.js';
+import type { AnyTool } from '../../tools/define-tool.js';
+import type { JsonSchemaObject } from '../../tools/types.js';
+import { declaredInputSchema, withObjectRoot } from '../declared-schema.js';
+import { aiSDKStrictLimitWarnings } from './ai-sdk-strict-tools.js';
 import { isStrictTool } from '../strict-tools.js';
 import { describedWithExamples } from '../tool-examples-description.js';
 import { grammarFallbackWarnings } from '../grammar-tools.js';
@@ -28,14 +31,19 @@ export interface AISDKFunctionToolsOptions {
   nativeExamples?: boolean;
   /** The model's `strictTools`: sent as the tool's `strict: true` unless the tool's own `strict` says otherwise. Default `false`. */
   strict?: boolean;
+  /** The rewrite a strict tool's schema needs for the model's package (`aiSDKStrictSchemaProvider`); none by default: the schema as declared. */
+  strictSchema?: 'openai-strict' | 'anthropic-strict';
 }
 
 export function toAISDKFunctionTools(source: ToolSource, options: AISDKFunctionToolsOptions = {}): AISDKFunctionTools {
   const warnings: FormatWarning[] = [];
+  const strictSchemas: JsonSchemaObject[] = [];
   const tools = listTools(source).map((tool): LanguageModelV4FunctionTool => {
-    // Only the root rewrite: the provider package reports what else it cannot carry.
-    const { schema, warning } = withObjectRoot(tool.inputSchema, 'ai-sdk');
-    if (warning) warnings.push({ ...warning, tool: tool.name });
+    const strictRewrite = isStrictTool(tool, options.strict ?? false) ? options.strictSchema : undefined;
+    // Only the root rewrite (or the strict one the package needs): the provider package reports what else it cannot carry.
+    const { schema, warnings: schemaWarnings } = strictRewrite ? declaredInputSchema(tool, strictRewrite) : rootedSchema(tool);
+    warnings.push(...schemaWarnings);
+    if (strictRewrite) strictSchemas.push(schema);
     const examples = tool.examples ?? [];
     const native = options.nativeExamples === true && examples.length > 0;
     const declaration: LanguageModelV4FunctionTool = {
@@ -48,8 +56,13 @@ export function toAISDKFunctionTools(source: ToolSource, options: AISDKFunctionT
     if (isStrictTool(tool, options.strict ?? false)) declaration.strict = true;
     return declaration;
   });
-  warnings.push(...grammarFallbackWarnings(source, 'ai-sdk'));
+  warnings.push(...aiSDKStrictLimitWarnings(options.strictSchema, strictSchemas), ...grammarFallbackWarnings(source, 'ai-sdk'));
   return { tools, warnings };
+}
+
+function rootedSchema(tool: AnyTool): { schema: JsonSchemaObject; warnings: FormatWarning[] } {
+  const { schema, warning } = withObjectRoot(tool.inputSchema, 'ai-sdk');
+  return { schema, warnings: warning ? [{ ...warning, tool: tool.name }] : [] };
 }
 
 /** `auto`, `required`, `none` as they are; `{ tool }` → `{ type: 'tool', toolName }`. */

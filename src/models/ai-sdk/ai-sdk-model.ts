@@ -11,7 +11,10 @@
  * @module
  */
 import { programmaticCallWarnings } from '../../formats/programmatic-call-warnings.js';
-import { addAISDKCacheOptions } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
+import { addAISDKCacheOptions, merged } from '../../formats/ai-sdk/ai-sdk-cache-control.js';
+import { aiSDKAllowedTools, aiSDKParallelToolCallsOff } from '../../formats/ai-sdk/ai-sdk-package-options.js';
+import { aiSDKStrictSchemaProvider, restoreAISDKStrictNulls } from '../../formats/ai-sdk/ai-sdk-strict-tools.js';
+import { aiSDKNativeToolSearch, withAISDKToolSearch } from '../../formats/ai-sdk/ai-sdk-tool-search.js';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { AISDKLanguageModel, AISDKProviderOptions, AISDKSpecificationVersion } from '../../formats/ai-sdk/ai-sdk-types.js';
 import { AISDKStreamAccumulator } from '../../formats/ai-sdk/ai-sdk-stream-accumulator.js';
@@ -57,6 +60,8 @@ export class AISDKModel implements Model {
   /** `ai-sdk:<provider>:<modelId>`, e.g. `ai-sdk:google.generative-ai:gemini-2.5-flash`. */
   readonly id: string;
   readonly provider = 'ai-sdk';
+  /** `@ai-sdk/anthropic`: Anthropic's own tool search, through the package's search tool and `deferLoading`. */
+  readonly nativeToolSearch: boolean;
   readonly #model: LanguageModelV4;
   readonly #version: AISDKSpecificationVersion;
   readonly #options: AISDKModelOptions;
@@ -70,6 +75,7 @@ export class AISDKModel implements Model {
     this.#version = model.specificationVersion;
     this.#options = options;
     this.id = `ai-sdk:${model.provider}:${model.modelId}`;
+    this.nativeToolSearch = aiSDKNativeToolSearch(model.provider);
     const context: ProviderErrorContext = {
       providerName: `${model.provider} (through the AI SDK)`,
       modelId: model.modelId,
@@ -102,6 +108,7 @@ export class AISDKModel implements Model {
       modelId: this.#model.modelId,
       estimateUsage: (content) => estimateUsage(request, content),
     });
+    this.#restoreStrictNulls(response.content, request);
     this.#remember(callMetadata);
     return withWarnings(response, [...warnings, ...mapAISDKWarnings(result.warnings)]);
   }
@@ -133,7 +140,8 @@ export class AISDKModel implements Model {
         'the stream ended before the provider said the answer was complete (finish reason "interrupted")',
       );
     }
-    const { content, calls, callMetadata } = accumulator.content();
+    const { content, calls, callMetadata, providerItems } = accumulator.content();
+    this.#restoreStrictNulls(content, request);
     this.#remember(callMetadata);
     yield* tracker.ends(calls, accumulator.partialCalls);
     const response: ModelResponse = {
@@ -144,6 +152,7 @@ export class AISDKModel implements Model {
     };
     const providerStopReason = aiSDKProviderStopReason(finish.finishReason);
     if (providerStopReason !== undefined) response.providerStopReason = providerStopReason;
+    if (providerItems !== undefined) response.providerItems = providerItems;
     yield { type: 'end', response: withWarnings(response, [...warnings, ...mapAISDKWarnings(accumulator.warnings)]) };
   }
 
@@ -153,21 +162,27 @@ export class AISDKModel implements Model {
       callProviderOptions: (call: ToolCallPart) => this.#callMetadata.get(call.id),
     });
     const callOptions: LanguageModelV4CallOptions = { prompt };
+    let allowedOption: ReturnType<typeof aiSDKAllowedTools>;
     if (request.tools !== undefined && request.tools.length > 0) {
       // Of the AI SDK's provider packages, only @ai-sdk/anthropic maps `inputExamples` (to `input_examples`); the others drop it.
       const nativeExamples = this.#model.provider.startsWith('anthropic');
-      const offered = declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
-      const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false });
+      allowedOption = aiSDKAllowedTools(this.#model.provider, request.allowedTools, request.toolChoice);
+      const offered = allowedOption ? request.tools : declareOnlyAllowed(request.tools, request.allowedTools, 'ai-sdk', warnings);
+      const strictSchema = aiSDKStrictSchemaProvider(this.#model.provider);
+      const declared = toAISDKFunctionTools(offered, { nativeExamples, strict: this.#options.strictTools ?? false, strictSchema });
       callOptions.tools = declared.tools;
       warnings.push(...declared.warnings, ...programmaticCallWarnings(request.tools, 'ai-sdk', 'An AI SDK model'));
-      if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
+      if (request.toolSearch && this.nativeToolSearch) callOptions.tools = withAISDKToolSearch(declared.tools, request.toolSearch);
+      else if (request.toolSearch) toolSearchUnsupported('ai-sdk', warnings);
       if (request.toolChoice !== undefined) callOptions.toolChoice = toAISDKToolChoice(request.toolChoice);
     }
     const maxOutputTokens = request.maxOutputTokens ?? this.#options.maxOutputTokens;
     if (maxOutputTokens !== undefined) callOptions.maxOutputTokens = maxOutputTokens;
     if (request.temperature !== undefined) callOptions.temperature = request.temperature;
     if (request.seed !== undefined) callOptions.seed = request.seed;
-    if (request.parallelToolCalls === false && callOptions.tools !== undefined) warnings.push(AI_SDK_PARALLEL_TOOL_CALLS_WARNING);
+    const parallelOff = request.parallelToolCalls === false && callOptions.tools !== undefined;
+    const parallelOption = parallelOff ? aiSDKParallelToolCallsOff(this.#model.provider) : undefined;
+    if (parallelOff && !parallelOption) warnings.push(AI_SDK_PARALLEL_TOOL_CALLS_WARNING);
     if (request.output !== undefined) {
       // The AI SDK's JSON mode: each provider package enforces the schema its own way (native structured output, a
       // forced tool, or only a hint); the loop validates the answer whichever it was.
@@ -176,8 +191,14 @@ export class AISDKModel implements Model {
     }
     if (this.#options.headers !== undefined) callOptions.headers = this.#options.headers;
     if (this.#options.providerOptions !== undefined) callOptions.providerOptions = this.#options.providerOptions;
+    for (const added of [allowedOption, parallelOption]) if (added) callOptions.providerOptions = merged(callOptions.providerOptions, added);
     if (request.cache === 'auto') addAISDKCacheOptions(callOptions, request.cacheKey);
     return { callOptions, warnings };
+  }
+
+  /** The arguments of strict calls in their tool's own shape, where the package's strict rewrite invited nulls. */
+  #restoreStrictNulls(content: ModelResponse['content'], request: ModelRequest): void {
+    restoreAISDKStrictNulls(content, aiSDKStrictSchemaProvider(this.#model.provider), request.tools, this.#options.strictTools ?? false);
   }
 
   /** Keeps each call's provider metadata (bounded), so that the next request can replay it with the call. */
