@@ -48,7 +48,7 @@ const SCALAR_SIZE: Record<number, number> = {
 const CHUNK = 1 << 20;
 
 class FileReader {
-  private readonly fs: typeof fs = nodeModuleFor('node:fs', 'Reading a GGUF file');
+  private readonly fs: typeof fs;
   private readonly fd: number;
   private buffer = Buffer.alloc(CHUNK);
   private start = 0;
@@ -56,8 +56,9 @@ class FileReader {
   private filePosition = 0;
   private readonly decoder = new TextDecoder('utf-8');
 
-  constructor(path: string) {
-    this.fd = this.fs.openSync(path, 'r');
+  constructor(files: typeof fs, path: string) {
+    this.fs = files;
+    this.fd = files.openSync(path, 'r');
   }
 
   close(): void {
@@ -196,9 +197,10 @@ class FileReader {
  * and where the metadata ends (the tensor infos follow).
  */
 export function readGgufMetadata(path: string, keys?: ReadonlySet<string>): { version: number; metadata: Map<string, GgufMetadataValue>; metadataEnd: number } {
+  const files = nodeModuleFor('node:fs', 'readGgufMetadata');
   let reader: FileReader;
   try {
-    reader = new FileReader(path);
+    reader = new FileReader(files, path);
   } catch (error) {
     throw new VocabularyError(`Cannot open the GGUF file "${path}": ${(error as Error).message}.`, { cause: error });
   }
