@@ -66,7 +66,8 @@ function maskCases(vocabulary: Parameters<typeof compileJsonSchema>[1], encode: 
     } catch {
       return { name, schema, sequences: [] };
     }
-    const written = instances.slice(0, 1).map((instance) => [...encode(grammar.format(instance)), eos]);
+    // the tokenizer's own tokens of a written valid call, as a model would emit them
+    const written = instances.slice(0, 1).map((instance) => [...encode(grammar.format(instance) ?? ''), eos]);
     const generated = [1, 2].flatMap((seed) => {
       try {
         return [generate(grammar, createRandom(1000 * index + seed), 12).tokens];
