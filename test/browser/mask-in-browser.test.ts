@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileJsonSchema } from '../../src/decoding/index.js';
 import { createRandom, generate } from '../decoding/generation.js';
 import { loadTestTokenizer } from '../decoding/test-tokenizer.js';
-import { toolCases } from '../decoding/tool-schemas.js';
+import { toolCases, updateSubscription } from '../decoding/tool-schemas.js';
 import { CHROMIUM, launchChromium } from '../fixtures/chromium.js';
 import type { PageResult } from './mask-page.js';
 import { walkMaskCases, type MaskCase, type MaskCases } from './mask-walk.js';
@@ -28,10 +28,16 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-/** `toolwright/decoding` from src, or the page script with it, as one browser ES module. */
-async function bundleForBrowser(entry: string): Promise<{ code: string; inputs: string[] }> {
+/** `toolwright/decoding` from src, the page script with it, or a docs snippet (`toolwright/decoding` mapped to src), as one browser ES module. */
+async function bundleForBrowser(entry: string | { snippet: string; banner: string }): Promise<{ code: string; inputs: string[] }> {
   const result = await build({
-    entryPoints: [resolve(root, entry)],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [resolve(root, entry)] }
+      : {
+          stdin: { contents: entry.snippet, resolveDir: root, sourcefile: 'snippet.ts', loader: 'ts' as const },
+          alias: { 'toolwright/decoding': resolve(root, 'src/decoding/index.ts') },
+          banner: { js: entry.banner },
+        }),
     bundle: true,
     platform: 'browser',
     format: 'esm',
@@ -42,6 +48,15 @@ async function bundleForBrowser(entry: string): Promise<{ code: string; inputs: 
     logLevel: 'silent',
   });
   return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** The first TypeScript block under `## In the browser` in docs/decoding.md. */
+function browserSnippet(): string {
+  const doc = readFileSync(resolve(root, 'docs/decoding.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## In the browser\n'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  if (block === null) throw new Error('docs/decoding.md has no ts block under "## In the browser"');
+  return block[1]!;
 }
 
 interface ThirdPartyTools {
@@ -123,10 +138,18 @@ describe('toolwright/decoding in the browser', () => {
       expect(new Set(steps.map(([allowed]) => allowed)).size).toBeGreaterThan(10);
 
       const page = await bundleForBrowser('test/browser/mask-page.ts');
+      // the docs snippet names `tool`; the page defines it as the update_subscription tool the snippet's comment names
+      const snippet = await bundleForBrowser({
+        snippet: browserSnippet(),
+        banner: `const tool = { inputSchema: ${JSON.stringify(updateSubscription.schema)} };`,
+      });
       const { server, origin } = await serve({
         '/': { type: 'text/html', body: () => '<!doctype html><title>mask</title><script type="module" src="/page.js"></script>' },
         '/page.js': { type: 'text/javascript', body: () => page.code },
         '/tokenizer.json': { type: 'application/json', body: () => readFileSync(TOKENIZER) },
+        '/snippet.html': { type: 'text/html', body: () => '<!doctype html><title>snippet</title><script type="module" src="/snippet.js"></script>' },
+        '/snippet.js': { type: 'text/javascript', body: () => snippet.code },
+        '/models/qwen3/tokenizer.json': { type: 'application/json', body: () => readFileSync(TOKENIZER) },
         '/cases.json': { type: 'application/json', body: () => JSON.stringify(input) },
         '/favicon.ico': { type: 'image/x-icon', body: () => '' },
       });
@@ -156,6 +179,14 @@ describe('toolwright/decoding in the browser', () => {
             /^TW_VOCABULARY: .* reads files, and this runtime has no node:\w+ .*pass its text or parsed object to Vocabulary\.fromTokenizerJson\.$/,
           );
         }
+
+        // The docs snippet, as written, runs in a page of its own and logs the text the grammar fixes first.
+        const snippetTab = await context.newPage();
+        snippetTab.on('pageerror', (error) => errors.push(error.message));
+        const logged = snippetTab.waitForEvent('console', { predicate: (message) => message.type() === 'log', timeout: 60_000 });
+        await snippetTab.goto(`${origin}/snippet.html`, { waitUntil: 'load' });
+        expect((await logged).text()).toBe('{"reason":"');
+
         expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
         expect(errors).toEqual([]);
       } finally {
