@@ -1,7 +1,8 @@
 /**
  * Constrained decoding: a JSON-Schema token-mask engine over real tokenizer vocabularies.
  * `loadVocabulary(path)` (or `Vocabulary.fromTokenizerJson` / `fromGguf`) → `compileJsonSchema(schema, vocabulary)`
- * → `grammar.matcher()` → per token `fillMask(mask)` and `accept(tokenId)`.
+ * → `grammar.matcher()` → per token `fillMask(mask)` and `accept(tokenId)`. Bundles for a browser, where the vocabulary
+ * comes from the text of a fetched tokenizer.json; the functions that read files need Node, Bun or Deno.
  *
  * Budget per token: a cached mask is one copy of `ceil(vocabSize / 32)` words (a few µs
  * for 150k–260k tokens); the first visit of an automaton state walks the token trie once

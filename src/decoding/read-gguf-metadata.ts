@@ -4,8 +4,9 @@
  * Format: https://github.com/ggml-org/ggml/blob/master/docs/gguf.md
  * @module
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import type * as fs from 'node:fs';
 import { VocabularyError } from './decoding-errors.js';
+import { nodeModuleFor } from './node-files.js';
 
 /** A metadata value: numbers (64-bit integers as bigint), booleans, strings and arrays of them. */
 export type GgufMetadataValue = number | bigint | boolean | string | GgufMetadataValue[] | Int32Array | Uint32Array | Float32Array;
@@ -47,6 +48,7 @@ const SCALAR_SIZE: Record<number, number> = {
 const CHUNK = 1 << 20;
 
 class FileReader {
+  private readonly fs: typeof fs;
   private readonly fd: number;
   private buffer = Buffer.alloc(CHUNK);
   private start = 0;
@@ -54,12 +56,13 @@ class FileReader {
   private filePosition = 0;
   private readonly decoder = new TextDecoder('utf-8');
 
-  constructor(path: string) {
-    this.fd = openSync(path, 'r');
+  constructor(files: typeof fs, path: string) {
+    this.fs = files;
+    this.fd = files.openSync(path, 'r');
   }
 
   close(): void {
-    closeSync(this.fd);
+    this.fs.closeSync(this.fd);
   }
 
   /** Bytes consumed from the file's start. */
@@ -79,7 +82,7 @@ class FileReader {
     this.end -= this.start;
     this.start = 0;
     while (this.end < size) {
-      const read = readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, this.filePosition);
+      const read = this.fs.readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, this.filePosition);
       if (read === 0) throw new VocabularyError('The GGUF file ends inside its metadata. Check that the download is complete.');
       this.end += read;
       this.filePosition += read;
@@ -194,9 +197,10 @@ class FileReader {
  * and where the metadata ends (the tensor infos follow).
  */
 export function readGgufMetadata(path: string, keys?: ReadonlySet<string>): { version: number; metadata: Map<string, GgufMetadataValue>; metadataEnd: number } {
+  const files = nodeModuleFor('node:fs', 'readGgufMetadata');
   let reader: FileReader;
   try {
-    reader = new FileReader(path);
+    reader = new FileReader(files, path);
   } catch (error) {
     throw new VocabularyError(`Cannot open the GGUF file "${path}": ${(error as Error).message}.`, { cause: error });
   }

@@ -21,14 +21,11 @@
  * that a write in the same timestamp tick cannot go unseen).
  * @module
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { toolwrightHome } from '../shared/toolwright-home.js';
 import { VocabularyError } from './decoding-errors.js';
+import { nodeModuleFor } from './node-files.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import type { StringTokenStatsArrays } from './string-token-stats.js';
 import type { TokenTrieArrays } from './token-trie.js';
@@ -36,7 +33,7 @@ import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions
 
 /** Bumped whenever the stored layout or what the index holds changes: old files are then simply not found. */
 const FORMAT_VERSION = 2;
-const MAGIC = Buffer.from('TWVOCIX\0', 'latin1');
+const MAGIC = new TextEncoder().encode('TWVOCIX\0');
 /** Magic, version, header length, CRC-32 of everything after the preamble, padding to 8. */
 const PREAMBLE_BYTES = MAGIC.length + 16;
 const CRC_OFFSET = MAGIC.length + 8;
@@ -44,6 +41,12 @@ const CRC_OFFSET = MAGIC.length + 8;
 const MEMO_SETTLE_MS = 2_000;
 /** A memo is a few hundred bytes; anything much larger is not one of ours. */
 const MEMO_MAX_BYTES = 4_096;
+
+// Node's modules are fetched when an index is read or written, not imported, so the decoding entry bundles for a browser.
+const nodeFs = () => nodeModuleFor('node:fs', 'loadVocabulary');
+const nodePath = () => nodeModuleFor('node:path', 'loadVocabulary');
+const nodeCrypto = () => nodeModuleFor('node:crypto', 'loadVocabulary');
+const nodeZlib = () => nodeModuleFor('node:zlib', 'loadVocabulary');
 
 export interface LoadVocabularyOptions extends VocabularyOptions {
   /**
@@ -76,11 +79,11 @@ export interface LoadedVocabulary {
  * else by building it and writing the file for the next process.
  */
 export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}): LoadedVocabulary {
-  const { indexDir = join(toolwrightHome(), 'vocabulary-index'), ...vocabularyOptions } = options;
+  const { indexDir = nodePath().join(toolwrightHome(), 'vocabulary-index'), ...vocabularyOptions } = options;
   const gguf = isGguf(path);
   const build = (): Vocabulary => (gguf ? Vocabulary.fromGguf(path, vocabularyOptions) : Vocabulary.fromTokenizerJson(path, vocabularyOptions)).buildIndex();
   if (indexDir === false) return { vocabulary: build(), index: 'built' };
-  const memoFile = join(indexDir, memoName(path, gguf, vocabularyOptions));
+  const memoFile = nodePath().join(indexDir, memoName(path, gguf, vocabularyOptions));
   const identity = tokenizerIdentity(path, gguf);
   const memo = readMemo(memoFile, identity);
   let memoError = memo.reason;
@@ -102,7 +105,7 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
   // the file the memo named already failed; reading it again would only fail again
   if (key !== failedKey) {
     readError = undefined;
-    if (existsSync(file)) {
+    if (nodeFs().existsSync(file)) {
       try {
         const vocabulary = readIndexFile(file, key, gguf, vocabularyOptions);
         writeMemo(memoFile, identity, key);
@@ -132,7 +135,7 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
 }
 
 function indexFileFor(indexDir: string, key: string): string {
-  return join(indexDir, `${key.slice(0, 40)}.twvi`);
+  return nodePath().join(indexDir, `${key.slice(0, 40)}.twvi`);
 }
 
 /** What identifies the tokenizer's files on disk without reading them; `null` for a `tokenizer_config.json` that is absent. */
@@ -150,7 +153,7 @@ interface TokenizerIdentity {
 }
 
 function fileIdentity(path: string): FileIdentity | null {
-  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  const stat = nodeFs().statSync(path, { bigint: true, throwIfNoEntry: false });
   if (stat === undefined) return null;
   return { dev: String(stat.dev), ino: String(stat.ino), size: String(stat.size), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) };
 }
@@ -158,13 +161,13 @@ function fileIdentity(path: string): FileIdentity | null {
 function tokenizerIdentity(path: string, gguf: boolean): TokenizerIdentity {
   // isGguf opened the file a moment ago, so it exists
   const tokenizer = fileIdentity(path)!;
-  return { tokenizer, config: gguf ? null : fileIdentity(join(dirname(path), 'tokenizer_config.json')) };
+  return { tokenizer, config: gguf ? null : fileIdentity(nodePath().join(nodePath().dirname(path), 'tokenizer_config.json')) };
 }
 
 /** The memo's file name: the tokenizer's absolute path and the options that change the vocabulary, so that each has its own. */
 function memoName(path: string, gguf: boolean, options: VocabularyOptions): string {
-  const hash = createHash('sha256');
-  hash.update(`toolwright-vocabulary-memo ${FORMAT_VERSION} ${gguf ? 'gguf' : 'tokenizer.json'}\n${resolve(path)}\n${optionsText(options)}`);
+  const hash = nodeCrypto().createHash('sha256');
+  hash.update(`toolwright-vocabulary-memo ${FORMAT_VERSION} ${gguf ? 'gguf' : 'tokenizer.json'}\n${nodePath().resolve(path)}\n${optionsText(options)}`);
   return `${hash.digest('hex').slice(0, 40)}.memo.json`;
 }
 
@@ -216,36 +219,36 @@ function writeMemo(memoFile: string, identity: TokenizerIdentity, key: string): 
 
 /** The file's bytes, or undefined when it holds more than `maxBytes`. */
 function readBounded(file: string, maxBytes: number): Buffer | undefined {
-  const fd = openSync(file, 'r');
+  const fd = nodeFs().openSync(file, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const size = nodeFs().fstatSync(fd).size;
     if (size > maxBytes) return undefined;
     const data = Buffer.alloc(size);
     readFully(fd, data);
     return data;
   } finally {
-    closeSync(fd);
+    nodeFs().closeSync(fd);
   }
 }
 
 function readFully(fd: number, into: Uint8Array): void {
   let at = 0;
   while (at < into.length) {
-    const read = readSync(fd, into, at, into.length - at, at);
+    const read = nodeFs().readSync(fd, into, at, into.length - at, at);
     if (read === 0) throw new Error(`the file ended after ${at} of ${into.length} bytes`);
     at += read;
   }
 }
 
 function writeAtomically(file: string, data: Uint8Array): void {
-  mkdirSync(dirname(file), { recursive: true });
+  nodeFs().mkdirSync(nodePath().dirname(file), { recursive: true });
   // a reader never sees a half-written file: write beside it, then rename over
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    writeFileSync(temporary, data);
-    renameSync(temporary, file);
+    nodeFs().writeFileSync(temporary, data);
+    nodeFs().renameSync(temporary, file);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    nodeFs().rmSync(temporary, { force: true });
     throw error;
   }
 }
@@ -253,7 +256,7 @@ function writeAtomically(file: string, data: Uint8Array): void {
 function isGguf(path: string): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = nodeFs().openSync(path, 'r');
   } catch (error) {
     throw new VocabularyError(`Cannot read the tokenizer at "${path}": ${(error as Error).message}. Pass a tokenizer.json or a .gguf model file.`, {
       cause: error,
@@ -261,31 +264,31 @@ function isGguf(path: string): boolean {
   }
   try {
     const magic = Buffer.alloc(4);
-    return readSync(fd, magic, 0, 4, 0) === 4 && magic.toString('latin1') === 'GGUF';
+    return nodeFs().readSync(fd, magic, 0, 4, 0) === 4 && magic.toString('latin1') === 'GGUF';
   } finally {
-    closeSync(fd);
+    nodeFs().closeSync(fd);
   }
 }
 
 /** SHA-256 (hex) of what determines the vocabulary: the tokenizer's bytes, the options that change it, the format version. */
 function indexKey(path: string, gguf: boolean, options: VocabularyOptions): string {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   hash.update(`toolwright-vocabulary-index ${FORMAT_VERSION} ${gguf ? 'gguf' : 'tokenizer.json'}\n`);
   hash.update(optionsText(options));
   if (gguf) {
     const { metadataEnd } = readGgufMetadata(path, new Set());
     const metadata = Buffer.alloc(metadataEnd);
-    const fd = openSync(path, 'r');
+    const fd = nodeFs().openSync(path, 'r');
     try {
-      readSync(fd, metadata, 0, metadataEnd, 0);
+      nodeFs().readSync(fd, metadata, 0, metadataEnd, 0);
     } finally {
-      closeSync(fd);
+      nodeFs().closeSync(fd);
     }
     hash.update(metadata);
   } else {
-    hash.update(readFileSync(path));
-    const config = join(dirname(path), 'tokenizer_config.json');
-    hash.update(existsSync(config) ? readFileSync(config) : Buffer.alloc(0));
+    hash.update(nodeFs().readFileSync(path));
+    const config = nodePath().join(nodePath().dirname(path), 'tokenizer_config.json');
+    hash.update(nodeFs().existsSync(config) ? nodeFs().readFileSync(config) : Buffer.alloc(0));
   }
   return hash.digest('hex');
 }
@@ -406,7 +409,7 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const dataStart = align8(PREAMBLE_BYTES + headerBytes.length);
   const output = Buffer.alloc(dataStart + offset);
-  MAGIC.copy(output, 0);
+  output.set(MAGIC, 0);
   output.writeUInt32LE(FORMAT_VERSION, MAGIC.length);
   output.writeUInt32LE(headerBytes.length, MAGIC.length + 4);
   headerBytes.copy(output, PREAMBLE_BYTES);
@@ -414,7 +417,7 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     const array = arrays.get(section.name)!;
     output.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), dataStart + section.offset);
   }
-  output.writeUInt32LE(crc32(output.subarray(PREAMBLE_BYTES)), CRC_OFFSET);
+  output.writeUInt32LE(nodeZlib().crc32(output.subarray(PREAMBLE_BYTES)), CRC_OFFSET);
   writeAtomically(file, output);
 }
 
@@ -515,18 +518,18 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
     stringStats,
   };
   // the structure checks keep a walk inside its arrays; only the checksum can tell a flipped token byte or mask bit, which would give a wrong mask
-  if (crc32(bytes.subarray(PREAMBLE_BYTES)) !== data.readUInt32LE(CRC_OFFSET)) throw new Error('the checksum does not match: the file is damaged');
+  if (nodeZlib().crc32(bytes.subarray(PREAMBLE_BYTES)) !== data.readUInt32LE(CRC_OFFSET)) throw new Error('the checksum does not match: the file is damaged');
   return Vocabulary.fromParts(parts, options);
 }
 
 function readWhole(file: string): Uint8Array {
-  const fd = openSync(file, 'r');
+  const fd = nodeFs().openSync(file, 'r');
   try {
-    const bytes = new Uint8Array(fstatSync(fd).size);
+    const bytes = new Uint8Array(nodeFs().fstatSync(fd).size);
     readFully(fd, bytes);
     return bytes;
   } finally {
-    closeSync(fd);
+    nodeFs().closeSync(fd);
   }
 }
 

@@ -3,10 +3,9 @@
  * `tokenizer.json` or from a GGUF file's metadata.
  * @module
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { getOwn, isPlainObject } from '../shared/own.js';
 import { VocabularyError } from './decoding-errors.js';
+import { nodeModuleFor } from './node-files.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import { ByteSink, TokenKind, type TokenEncoding, type TokenSource } from './token-text-decoding.js';
 import { GrammarCache } from './grammar-cache.js';
@@ -219,7 +218,7 @@ export class Vocabulary {
     let configEos: string | undefined;
     if (typeof source === 'string') {
       const text = source.trimStart().startsWith('{') ? source : readText(source);
-      if (text !== source) configEos = readConfigEos(join(dirname(source), 'tokenizer_config.json'));
+      if (text !== source) configEos = readConfigEos(source);
       try {
         json = JSON.parse(text) as unknown;
       } catch (error) {
@@ -421,6 +420,7 @@ export class Vocabulary {
 }
 
 function readText(path: string): string {
+  const { readFileSync } = nodeModuleFor('node:fs', 'Vocabulary.fromTokenizerJson(path)');
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -428,7 +428,11 @@ function readText(path: string): string {
   }
 }
 
-function readConfigEos(path: string): string | undefined {
+/** The `eos_token` of the `tokenizer_config.json` beside `tokenizerPath`, if there is one. */
+function readConfigEos(tokenizerPath: string): string | undefined {
+  const { existsSync, readFileSync } = nodeModuleFor('node:fs', 'Vocabulary.fromTokenizerJson(path)');
+  const { dirname, join } = nodeModuleFor('node:path', 'Vocabulary.fromTokenizerJson(path)');
+  const path = join(dirname(tokenizerPath), 'tokenizer_config.json');
   if (!existsSync(path)) return undefined;
   try {
     const config = JSON.parse(readFileSync(path, 'utf8')) as unknown;

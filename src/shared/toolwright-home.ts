@@ -3,11 +3,17 @@
  * Lives in shared because both the agent's stores and the local model's cache need it.
  * @module
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { InvalidArgumentError } from './errors.js';
+import { nodeBuiltin } from './node-builtin.js';
 
 /** The per-user folder: `TOOLWRIGHT_HOME` when set, else `~/.toolwright`. */
 export function toolwrightHome(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.TOOLWRIGHT_HOME;
-  return configured !== undefined && configured !== '' ? configured : join(homedir(), '.toolwright');
+  if (configured !== undefined && configured !== '') return configured;
+  // reached on call, so that modules which only name the folder (the vocabulary index) still bundle for a browser
+  const os = nodeBuiltin('node:os');
+  const path = nodeBuiltin('node:path');
+  if (os === undefined || path === undefined)
+    throw new InvalidArgumentError('This runtime has no home folder (no node:os). Set TOOLWRIGHT_HOME, or pass the folder to use explicitly.');
+  return path.join(os.homedir(), '.toolwright');
 }
