@@ -193,6 +193,17 @@ describe('createMcpHandler over HTTP, with the SDK client', () => {
     expect(record).not.toContain(PASSWORD);
   });
 
+  it("gives the context factory the call's session id and the request's headers", async () => {
+    const seen: unknown[] = [];
+    const url = await serve({ context: ({ sessionId, headers }) => seen.push({ sessionId, tenant: headers?.['x-tenant'] }) });
+    const client = new Client({ name: 'web-handler-test', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'X-Tenant': 'acme' } } });
+    await client.connect(transport);
+    await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    expect(seen).toEqual([{ sessionId: transport.sessionId, tenant: 'acme' }]);
+    await client.close();
+  });
+
   it('refuses a foreign Host or Origin with 403, and accepts the hosts and origins it is given', async () => {
     const url = await serve({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
     const port = new URL(url).port;
