@@ -308,6 +308,52 @@ describe('createMcpHandler over HTTP, with the SDK client', () => {
   });
 });
 
+describe('createMcpHandler without sessions (stateless)', () => {
+  it('answers each POST with a server of its own: the SDK client lists and calls tools, and nothing is held after', async () => {
+    const url = await serve({ stateless: true });
+    const { client, transport } = await connect(url);
+    expect(transport.sessionId).toBeUndefined();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo', 'login', 'hold']);
+    expect(await client.callTool({ name: 'echo', arguments: { message: 'alone' } })).toEqual({ content: [{ type: 'text', text: 'alone' }], isError: false });
+    const bad = await client.callTool({ name: 'echo', arguments: {} });
+    expect(bad.isError).toBe(true);
+    expect(handler!.sessionCount).toBe(0);
+    await settle(() => handler!.streamCount === 0);
+    expect(handler!.streamCount).toBe(0);
+    await client.close();
+    const get = await fetch(url, { headers: { Accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('cannot ask a person through elicitation (the client is not known), so a write needs a confirmation handler', async () => {
+    const url = await serve({ stateless: true });
+    const { client } = await connect(url, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (): ElicitResult => ({ action: 'accept', content: { approve: true } }));
+    const refused = await client.callTool({ name: 'login', arguments: { user: 'ann', password: PASSWORD } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('it did not declare the "elicitation" capability');
+    expect(ran).toEqual([]);
+    await client.close();
+    await handler!.close(0);
+    await bridge!.close();
+
+    const decided: string[] = [];
+    const approving = await serve({
+      stateless: true,
+      confirmation: async ({ summary }) => {
+        decided.push(summary);
+        return { approved: true };
+      },
+    });
+    const second = await connect(approving);
+    expect((await second.client.callTool({ name: 'login', arguments: { user: 'bob', password: PASSWORD } })).isError).toBe(false);
+    expect(decided).toEqual(['log bob in']);
+    expect(ran).toEqual(['bob']);
+    await second.client.close();
+  });
+});
+
 describe('createMcpHandler called directly, with no HTTP server', () => {
   it('serves the SDK client whose fetch is the handler itself', async () => {
     handler = createMcpHandler([echo], { logger: silentLogger });

@@ -37,6 +37,13 @@ export interface McpHandlerOptions<Ctx = any>
   allowedHosts?: readonly string[];
   /** When set, requests to any other path get 404. Default: none, every path is the endpoint (the framework routes to it). */
   path?: string;
+  /**
+   * No sessions: every POST is answered by a server of its own, closed when its response ends, so any isolate can answer
+   * any request. What a session holds lasts one request: the client's capabilities are unknown (a confirmation cannot be
+   * asked through elicitation: use `confirmation` or `preapproved`), and `policy`, `limits` and `recordDir` see one
+   * request at a time. GET and DELETE get 405. Default `false`.
+   */
+  stateless?: boolean;
 }
 
 /** `createMcpHandler`'s result: call it with each request; its properties tell how many sessions it holds and close them. */
@@ -116,6 +123,8 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
         inFlightPosts--;
       }
     }
+    if (options.stateless)
+      return errorResponse(405, ErrorCode.ConnectionClosed, `Method not allowed: this stateless endpoint answers POST only.`, { Allow: 'POST' });
     if (request.method === 'GET' || request.method === 'DELETE') return handleSessionRequest(request);
     return errorResponse(405, ErrorCode.ConnectionClosed, `Method not allowed: use POST, GET or DELETE on ${url.pathname}.`, { Allow: 'GET, POST, DELETE' });
   }
@@ -150,8 +159,9 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     const payload = parseJsonRpcPayload(body, { allowBatch: true });
     if (!payload.success) return jsonResponse(400, payload.response);
 
-    const sessionId = request.headers.get('mcp-session-id');
     const requestIds = requestIdsOf(payload.messages);
+    if (options.stateless) return answerAlone(request, payload.value, requestIds);
+    const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       // Headers join repeated values with ", "; a session id never holds one.
       if (sessionId.includes(',')) return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: send one Mcp-Session-Id header.');
@@ -200,6 +210,22 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     return response;
   }
 
+  /** A stateless request: a server and transport of its own, closed once its response has ended. */
+  async function answerAlone(request: Request, value: unknown, requestIds: readonly RequestId[]): Promise<Response> {
+    const server = createStrictMcpServer(registry, options);
+    server.onerror = () => {};
+    // Not in the pool's sessions (nothing can find it again), but its response counts against the stream caps.
+    const alone: Session = { server, transport: new WebStandardStreamableHTTPServerTransport({}), lastActive: Date.now(), streams: new Set() };
+    await server.connect(alone.transport);
+    const close = () => void server.close().catch(() => {});
+    try {
+      return await answer(alone, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: value }), close);
+    } catch (error) {
+      close();
+      throw error;
+    }
+  }
+
   async function handleSessionRequest(request: Request): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId === null) return errorResponse(400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
@@ -219,10 +245,15 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     kind: OpenStream['kind'],
     requestIds: readonly RequestId[],
     respond: (transport: WebStandardStreamableHTTPServerTransport) => Promise<Response>,
+    onEnd?: () => void,
   ): Promise<Response> {
     // Evicted before the transport handed out its response: that response is cut as soon as it comes.
     const body: { cut?: () => void; cutEarly?: boolean } = {};
     const stream = pool.track(session, kind, () => (body.cut ? body.cut() : (body.cutEarly = true)), requestIds);
+    const ended = () => {
+      pool.ended(stream);
+      onEnd?.();
+    };
     let response: Response;
     try {
       response = await respond(session.transport);
@@ -232,10 +263,10 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     }
     if (response.body === null || body.cutEarly) {
       if (response.body !== null) await response.body.cancel().catch(() => {});
-      pool.ended(stream);
+      ended();
       return response.body === null ? response : new Response(null, { status: response.status, headers: response.headers });
     }
-    const watched = watchBody(response.body, () => pool.ended(stream));
+    const watched = watchBody(response.body, ended);
     body.cut = watched.cut;
     return new Response(watched.body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
