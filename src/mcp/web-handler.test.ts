@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { holdOpen as openHeldStream, openSession, post, settle, type HeldStream } from '../../test/mcp/raw-http-session.js';
 import { serveOnNode, type BridgedHandler } from '../../test/mcp/web-handler-bridge.js';
 import { defineTool, silentLogger } from '../tools/index.js';
@@ -266,6 +266,21 @@ describe('createMcpHandler over HTTP, with the SDK client', () => {
     expect(handler!.sessionCount).toBe(2);
     const stale = await post(url, '{"jsonrpc":"2.0","id":2,"method":"ping"}', first);
     expect(stale.status).toBe(404);
+  });
+
+  it('closes a session idle longer than sessionIdleMs when a later request arrives (no timer of its own)', async () => {
+    const url = await serve({ sessionIdleMs: 60_000 });
+    const idle = await openSession(url);
+    expect(handler!.sessionCount).toBe(1);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      await openSession(url);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(handler!.sessionCount).toBe(1);
+    expect((await post(url, '{"jsonrpc":"2.0","id":2,"method":"ping"}', idle)).status).toBe(404);
   });
 
   it('keeps serving new clients while sessions hold GET streams beyond maxStreams, ending evicted streams cleanly', async () => {
