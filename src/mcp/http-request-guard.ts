@@ -32,6 +32,8 @@ export interface RequestGuardOptions {
   allowedOrigins?: readonly string[];
   /** When set, every request must carry `Authorization: Bearer <token>`. */
   authToken?: string;
+  /** How a refusal tells the operator to accept a host or an origin. Default: the CLI's flags (`--allowed-host`, `--allowed-origin`). */
+  allowAdvice?: { host: string; origin: string };
 }
 
 export interface RequestGuard {
@@ -53,6 +55,7 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
   const allowedOrigins = new Set<string>([...allowedHosts].map((host) => `http://${host}`));
   for (const origin of options.allowedOrigins ?? []) allowedOrigins.add(origin.toLowerCase().replace(/\/$/, ''));
   const tokenDigest = options.authToken === undefined ? undefined : digest(options.authToken);
+  const advice = options.allowAdvice ?? { host: 'use --allowed-host to add one', origin: 'Use --allowed-origin to let a browser page at that origin connect' };
 
   return {
     allowedHosts,
@@ -63,7 +66,7 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
         return {
           allowed: false,
           status: 403,
-          message: `Forbidden: Host header ${describe(host)} is not allowed. This server accepts ${[...allowedHosts].join(', ')}; use --allowed-host to add one.`,
+          message: `Forbidden: Host header ${describe(host)} is not allowed. This server accepts ${[...allowedHosts].join(', ')}; ${advice.host}.`,
         };
       }
       const origin = headers.origin;
@@ -71,7 +74,7 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
         return {
           allowed: false,
           status: 403,
-          message: `Forbidden: Origin ${describe(origin)} is not allowed. Use --allowed-origin to let a browser page at that origin connect.`,
+          message: `Forbidden: Origin ${describe(origin)} is not allowed. ${advice.origin}.`,
         };
       }
       if (tokenDigest !== undefined) {

@@ -10,6 +10,8 @@ export { serveStdio } from './serve-stdio.js';
 export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
 export { serveHttp } from './serve-http.js';
 export type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
+export { createMcpHandler } from './web-handler.js';
+export type { McpHandler, McpHandlerOptions } from './web-handler.js';
 export { StdioLineTransport } from './stdio-line-transport.js';
 export type { StdioLineTransportOptions } from './stdio-line-transport.js';
 export { currentMcpCall } from './mcp-call-context.js';

@@ -18,14 +18,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ToolRegistry, stderrLogger } from '../tools/index.js';
 import { createStrictMcpServer, resourceSubscriptions } from './create-mcp-server.js';
 import type { McpServerOptions, McpToolSource } from './create-mcp-server.js';
 import { createRequestGuard, formatHostPort } from './http-request-guard.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
-import type { StrictParamsServer } from './strict-params-server.js';
+import { SessionPool, endpointLimits, isJsonContentType, requestIdsOf } from './session-pool.js';
+import type { OpenStream, PooledSession } from './session-pool.js';
 
 export interface McpHttpOptions extends McpServerOptions {
   /** Address to listen on. Default `127.0.0.1`; anything else exposes the tools to the network. */
@@ -76,44 +77,17 @@ export interface McpHttpHandle {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-const DEFAULT_MAX_SESSIONS = 1000;
-const DEFAULT_MAX_STREAMS = 500;
-const DEFAULT_MAX_STREAMS_PER_SESSION = 32;
-/** An evicted stream that has not ended by then (its response was never handed out) is cut. */
-const EVICTED_STREAM_GRACE_MS = 1000;
-const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 /** JSON-RPC code the SDK uses for an unknown session (with HTTP 404). */
 const SESSION_NOT_FOUND = -32001;
 
-interface Session {
-  server: StrictParamsServer;
-  transport: StreamableHTTPServerTransport;
-  /** When the session last received a request or finished answering one. */
-  lastActive: number;
-  /** Responses of this session still open: SSE streams, and requests being answered. */
-  streams: Set<OpenStream>;
-}
-
-interface OpenStream {
-  session: Session;
-  /** GET: the session's notification stream, which only waits; POST: requests being answered. */
-  kind: 'get' | 'post';
-  openedAt: number;
-  res: ServerResponse;
-  /** The JSON-RPC requests this POST carries (cancelled when the stream is evicted). */
-  requestIds: readonly (string | number)[];
-}
+type Session = PooledSession<StreamableHTTPServerTransport>;
 
 export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = {}): Promise<McpHttpHandle> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
-  const maxSessions = positive(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
-  const maxStreams = positive(options.maxStreams, DEFAULT_MAX_STREAMS, 'maxStreams');
-  const maxStreamsPerSession = positive(options.maxStreamsPerSession, DEFAULT_MAX_STREAMS_PER_SESSION, 'maxStreamsPerSession');
-  const sessionIdleMs = positive(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
+  const limits = endpointLimits(options, 'serveHttp');
+  const { maxBodyBytes } = limits;
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const logger = options.logger ?? stderrLogger;
   // One registry for every session: validators are compiled once.
@@ -121,8 +95,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   // Fail at startup, not on the first client, if the pack cannot be served.
   createStrictMcpServer(registry, options);
 
-  const sessions = new Map<string, Session>();
-  const streams = new Set<OpenStream>();
+  const pool = new SessionPool<StreamableHTTPServerTransport>(limits);
+  const { sessions } = pool;
   let inFlightPosts = 0;
   let closing: Promise<void> | undefined;
 
@@ -156,70 +130,13 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   const port = (httpServer.address() as AddressInfo).port;
   const guard = createRequestGuard({ host, port, ...pick(options, ['allowedHosts', 'allowedOrigins', 'authToken']) });
 
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) if (session.streams.size === 0 && now - session.lastActive > sessionIdleMs) closeSession(id);
-    },
-    Math.min(60_000, Math.max(1000, Math.floor(sessionIdleMs / 2))),
-  );
+  const sweep = setInterval(() => pool.sweepIdle(), pool.sweepIntervalMs);
   sweep.unref();
 
-  function closeSession(id: string): void {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    for (const stream of session.streams) forget(stream);
-    // Closing the server closes its transport, which ends every open stream of the session and aborts its requests.
-    session.server.close().catch(() => {});
-  }
-
-  /** Counts `res` as an open stream of `session` until it closes, first evicting the idlest stream when a cap is reached. */
-  function track(session: Session, res: ServerResponse, kind: OpenStream['kind'], requestIds: readonly (string | number)[] = []): void {
-    const now = Date.now();
-    session.lastActive = now;
-    if (session.streams.size >= maxStreamsPerSession) evictStream(session.streams);
-    if (streams.size >= maxStreams) evictStream(streams);
-    const stream: OpenStream = { session, kind, openedAt: now, res, requestIds };
-    streams.add(stream);
-    session.streams.add(stream);
-    res.once('close', () => {
-      forget(stream);
-      session.lastActive = Date.now();
-    });
-  }
-
-  function forget(stream: OpenStream): void {
-    streams.delete(stream);
-    stream.session.streams.delete(stream);
-  }
-
-  /** Closes the idlest of `candidates`: a GET stream before a POST, then the least recently active session's, then the oldest. */
-  function evictStream(candidates: Iterable<OpenStream>): void {
-    let victim: OpenStream | undefined;
-    for (const stream of candidates) if (!victim || idler(stream, victim)) victim = stream;
-    if (!victim) return;
-    forget(victim);
-    const { transport, server } = victim.session;
-    if (victim.kind === 'get') transport.closeStandaloneSSEStream();
-    for (const requestId of victim.requestIds) {
-      // As if the client had cancelled: the handler's signal aborts and no response is sent, so nothing waits on a stream that is gone.
-      server.cancelRequest(requestId, 'The server closed this stream to make room for others.');
-      transport.closeSSEStream(requestId);
-    }
-    const { res } = victim;
-    if (!res.writableEnded) {
-      // The transport ends the response through its stream; one it never handed out is cut instead.
-      const cut = setTimeout(() => res.destroy(), EVICTED_STREAM_GRACE_MS);
-      cut.unref();
-      res.once('close', () => clearTimeout(cut));
-    }
-  }
-
-  function idler(a: OpenStream, b: OpenStream): boolean {
-    if (a.kind !== b.kind) return a.kind === 'get';
-    if (a.session.lastActive !== b.session.lastActive) return a.session.lastActive < b.session.lastActive;
-    return a.openedAt < b.openedAt;
+  /** Counts `res` as an open stream of `session` until it closes (the pool may evict it first, to respect its caps). */
+  function track(session: Session, res: ServerResponse, kind: OpenStream['kind'], requestIds: readonly RequestId[] = []): void {
+    const stream = pool.track(session, kind, () => res.destroy(), requestIds);
+    res.once('close', () => pool.ended(stream));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -276,12 +193,11 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
         'Bad Request: no Mcp-Session-Id header. Send initialize first and then the session id it returns with every request.',
       );
     }
-    // A new client is never refused for want of room: the least recently active session makes way.
-    if (sessions.size >= maxSessions) evictSession();
+    pool.makeRoomForSession();
     return startSession(req, res, payload.value, requestIdsOf(payload.messages));
   }
 
-  async function startSession(req: IncomingMessage, res: ServerResponse, value: unknown, requestIds: readonly (string | number)[]): Promise<void> {
+  async function startSession(req: IncomingMessage, res: ServerResponse, value: unknown, requestIds: readonly RequestId[]): Promise<void> {
     const server = createStrictMcpServer(registry, options);
     // The SDK reports client-side problems (a dropped stream, a bad header) here; they are answered on the wire and never fatal.
     server.onerror = () => {};
@@ -307,26 +223,6 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     if (id === undefined) await server.close();
   }
 
-  /** Closes the session that matters least: one without open streams, then one with only GET streams, then any; least recently active first. */
-  function evictSession(): void {
-    let victim: [string, Session] | undefined;
-    let victimRank = Infinity;
-    for (const entry of sessions) {
-      const rank = sessionRank(entry[1]);
-      if (rank < victimRank || (rank === victimRank && entry[1].lastActive < victim![1].lastActive)) {
-        victim = entry;
-        victimRank = rank;
-      }
-    }
-    if (victim) closeSession(victim[0]);
-  }
-
-  function sessionRank(session: Session): number {
-    if (session.streams.size === 0) return 0;
-    for (const stream of session.streams) if (stream.kind === 'post') return 2;
-    return 1;
-  }
-
   async function handleSessionRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string')
@@ -335,7 +231,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
     track(session, res, req.method === 'GET' ? 'get' : 'post');
     await session.transport.handleRequest(req, res);
-    if (req.method === 'DELETE' && res.statusCode === 200) closeSession(sessionId);
+    if (req.method === 'DELETE' && res.statusCode === 200) pool.closeSession(sessionId);
   }
 
   const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
@@ -347,7 +243,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       return sessions.size;
     },
     get streamCount() {
-      return streams.size;
+      return pool.streams.size;
     },
     async notifyResourceUpdated(uri) {
       const sends: Promise<void>[] = [];
@@ -362,13 +258,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
         httpServer.closeIdleConnections();
         const deadline = Date.now() + shutdownGraceMs;
         while (inFlightPosts > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-        await Promise.all(
-          [...sessions.keys()].map(async (id) => {
-            const session = sessions.get(id);
-            sessions.delete(id);
-            await session?.server.close().catch(() => {});
-          }),
-        );
+        await pool.closeAll();
         httpServer.closeAllConnections();
         await stopped;
       })();
@@ -377,23 +267,12 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   };
 }
 
-function requestIdsOf(messages: readonly JSONRPCMessage[]): (string | number)[] {
-  const ids: (string | number)[] = [];
-  for (const message of messages) if ('method' in message && 'id' in message) ids.push(message.id);
-  return ids;
-}
-
 function requestPath(url: string | undefined): string | undefined {
   try {
     return new URL(url ?? '/', 'http://localhost').pathname;
   } catch {
     return undefined;
   }
-}
-
-function isJsonContentType(value: string | undefined): boolean {
-  if (value === undefined) return false;
-  return value.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 }
 
 function readBody(req: IncomingMessage, maxBytes: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
@@ -439,12 +318,6 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
 
 function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError(`serveHttp: \`${name}\` must be a positive number (got ${String(value)}).`);
-  return value;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
