@@ -15,9 +15,12 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { createMcpAuthGate } from '../../src/mcp/auth/mcp-auth-gate.js';
+import { createMcpServer, serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
 import { argumentRule, createPolicy } from '../../src/policy/index.js';
-import { defineTool, silentLogger } from '../../src/tools/index.js';
+import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
 import { startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
 import { post } from './raw-http-session.js';
 
@@ -241,6 +244,87 @@ describe("the MCP SDK client's own OAuth flow", () => {
       scopes: ['tools:read', 'tools:write'],
     });
     await client.close();
+  });
+});
+
+describe('the gate alone, over a web Request (as a handler of web Requests would drive it)', () => {
+  const registry = new ToolRegistry([lookup, refund]);
+  const audience = 'https://mcp.example.com/mcp';
+  const errors: unknown[] = [];
+  const logger = { ...silentLogger, error: (_message: string, details?: unknown) => void errors.push(details) };
+
+  it("accepts a token read from a Request's headers, with the JWKS named explicitly, and refuses a call its scopes do not cover", async () => {
+    const gate = createMcpAuthGate(registry, { issuer: authServer.issuer, audience, jwksUrl: `${authServer.issuer}/jwks` }, mcp.url, '/mcp', logger);
+    const token = await authServer.mint({ aud: audience, scope: 'tools:read' });
+    const request = new Request(audience, { method: 'POST', headers: bearer(token) });
+    const result = await gate.authenticate(request.headers);
+    expect(result.allowed).toBe(true);
+    if (!result.allowed) return;
+    expect(JSON.stringify(result.authInfo)).not.toContain(token);
+    const call = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call', params: { name: 'refund', arguments: { invoice: 'x' } } };
+    expect(gate.authorize(result.authInfo, [call])).toMatchObject({ status: 403 });
+    expect(gate.authorize(result.authInfo, [{ ...call, params: { name: 'lookup', arguments: { invoice: 'x' } } }])).toBeUndefined();
+    expect(gate.metadataFor('/.well-known/oauth-protected-resource/mcp')).toMatchObject({ resource: audience });
+    expect(gate.resourceMetadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/mcp');
+  });
+
+  it('refuses a token signed with an algorithm outside `algorithms`', async () => {
+    const gate = createMcpAuthGate(registry, { issuer: authServer.issuer, audience, algorithms: ['RS256'] }, mcp.url, '/mcp', logger);
+    const result = await gate.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))));
+    expect(result).toMatchObject({ allowed: false, status: 401 });
+    expect(!result.allowed && result.message).toContain('algorithm this server does not accept');
+  });
+
+  it("answers 503 when the issuer's keys cannot be read, and logs why", async () => {
+    const gate = createMcpAuthGate(registry, { issuer: 'http://127.0.0.1:9', audience }, mcp.url, '/mcp', logger);
+    const result = await gate.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))));
+    expect(result).toMatchObject({ allowed: false, status: 503, headers: { 'Retry-After': '5' } });
+    expect(errors).toHaveLength(1);
+  });
+
+  it('refuses HMAC and "none" in `algorithms`, and a scope override for a tool that is not served', () => {
+    expect(() => createMcpAuthGate(registry, { issuer: authServer.issuer, algorithms: ['HS256'] }, mcp.url, '/mcp', logger)).toThrow('HMAC');
+    expect(() => createMcpAuthGate(registry, { issuer: authServer.issuer, scopes: { refnud: 'billing' } }, mcp.url, '/mcp', logger)).toThrow(
+      'auth.scopes names "refnud", which is not a served tool',
+    );
+  });
+});
+
+describe('scopes inside the server, whatever the transport', () => {
+  /** A client whose every request reaches the server with `authInfo`, as an authenticating transport would hand it on. */
+  async function clientWith(authInfo: AuthInfo | undefined, scopes?: Record<string, string | string[]>): Promise<Client> {
+    const server = createMcpServer([lookup, refund], { logger: silentLogger, auth: { issuer: 'https://auth.example.com', scopes } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) => send(message, { ...options, ...(authInfo ? { authInfo } : {}) });
+    await server.connect(serverSide);
+    const client = new Client({ name: 'in-memory', version: '1' });
+    await client.connect(clientSide);
+    return client;
+  }
+  const readOnly = {
+    clientId: 'c',
+    scopes: ['tools:read'],
+    expiresAt: 2e9,
+    extra: { subject: 's', issuer: 'https://auth.example.com' },
+  } as unknown as AuthInfo;
+
+  it('lists no tool and runs none when no verified token reaches it', async () => {
+    const client = await clientWith(undefined);
+    expect((await client.listTools()).tools).toEqual([]);
+    await expect(client.callTool({ name: 'lookup', arguments: { invoice: 'x' } })).rejects.toThrow('needs the scope "tools:read"');
+  });
+
+  it('refuses a write to a read-only token with a JSON-RPC error naming the scope; the write does not run', async () => {
+    const before = refunds.length;
+    const client = await clientWith(readOnly);
+    await expect(client.callTool({ name: 'refund', arguments: { invoice: 'x' } })).rejects.toThrow('needs the scope "tools:write"');
+    expect(refunds).toHaveLength(before);
+  });
+
+  it('follows a per-tool override of the scopes', async () => {
+    const client = await clientWith(readOnly, { lookup: ['tools:read', 'invoices:read'], refund: 'tools:read' });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['refund']);
   });
 });
 
