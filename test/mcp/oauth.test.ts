@@ -7,6 +7,8 @@
  * registration, PKCE, resource indicator) listing and calling tools.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -173,6 +175,22 @@ describe('scopes mapped to tools', () => {
     await client.close();
   });
 
+  it('refuses a batch whole when one of its calls needs a scope the token lacks', async () => {
+    const token = await authServer.mint({ scope: 'tools:read' });
+    const client = await connect(token);
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    const before = contexts.length;
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'lookup', arguments: { invoice: 'inv_b' } } },
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'refund', arguments: { invoice: 'inv_b' } } },
+    ]);
+    const response = await post(mcp.url, batch, { ...bearer(token), 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-11-25' });
+    expect(response.status).toBe(403);
+    expect(contexts.length).toBe(before);
+    expect(refunds).toEqual([]);
+    await client.close();
+  });
+
   it('runs the write tool for a token with tools:write', async () => {
     const client = await connect(await authServer.mint({ scope: 'tools:read tools:write' }));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['lookup', 'refund']);
@@ -280,6 +298,26 @@ describe('the gate alone, over a web Request (as a handler of web Requests would
     const result = await gate.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))));
     expect(result).toMatchObject({ allowed: false, status: 503, headers: { 'Retry-After': '5' } });
     expect(errors).toHaveLength(1);
+  });
+
+  it("tries the issuer's discovery again on the next request after it failed", async () => {
+    let up = false;
+    const flaky = createServer((_req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      if (!up) res.writeHead(503).end('{}');
+      else res.end(JSON.stringify({ issuer: flakyIssuer, jwks_uri: `${authServer.issuer}/jwks` }));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const flakyIssuer = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+    try {
+      const gate = createMcpAuthGate(registry, { issuer: flakyIssuer, audience }, mcp.url, '/mcp', logger);
+      const headers = new Headers(bearer(await authServer.mint({ iss: flakyIssuer, aud: audience, scope: 'tools:read' })));
+      expect(await gate.authenticate(headers)).toMatchObject({ allowed: false, status: 503 });
+      up = true;
+      expect(await gate.authenticate(headers)).toMatchObject({ allowed: true, identity: { issuer: flakyIssuer, subject: 'alice' } });
+    } finally {
+      flaky.close();
+    }
   });
 
   it('refuses HMAC and "none" in `algorithms`, and a scope override for a tool that is not served', () => {

@@ -9,6 +9,8 @@ import type * as JoseModule from 'jose';
 import { loadPeer } from '../../shared/load-peer.js';
 import type { McpAuthIdentity } from './mcp-auth-options.js';
 
+const KEY_SET_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
 export const DEFAULT_ALGORITHMS: readonly string[] = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
 export interface AccessTokenVerifierOptions {
@@ -56,7 +58,8 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       return { valid: true, identity: identityOf(payload, options.issuer) };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      if (code === 'ERR_JWKS_TIMEOUT' || (typeof code !== 'string' && !(error instanceof loaded.jose.errors.JOSEError))) {
+      // A key set that could not be fetched or read (a network failure, a non-200 answer, a timeout) says nothing about the token.
+      if (KEY_SET_FAILURES.has(String(code)) || (typeof code !== 'string' && !(error instanceof loaded.jose.errors.JOSEError))) {
         return { valid: false, rejection: { kind: 'unavailable', description: "the authorization server's keys could not be read", cause: error } };
       }
       return { valid: false, rejection: { kind: 'invalid_token', description: describeRejection(error, options) } };
