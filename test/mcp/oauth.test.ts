@@ -298,6 +298,10 @@ describe('the gate alone, over a web Request (as a handler of web Requests would
     const result = await gate.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))));
     expect(result).toMatchObject({ allowed: false, status: 503, headers: { 'Retry-After': '5' } });
     expect(errors).toHaveLength(1);
+    // The metadata is read, but the key set it names answers 404.
+    const noKeys = createMcpAuthGate(registry, { issuer: authServer.issuer, audience, jwksUrl: `${authServer.issuer}/no-keys-here` }, mcp.url, '/mcp', logger);
+    expect(await noKeys.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))))).toMatchObject({ status: 503 });
+    expect(errors).toHaveLength(2);
   });
 
   it("tries the issuer's discovery again on the next request after it failed", async () => {
