@@ -465,6 +465,9 @@ function callContext(call: ServerCall): McpCallContext {
       return server.getClientCapabilities();
     },
     signal: extra.signal,
+    get auth() {
+      return authIdentityOf(extra.authInfo);
+    },
     log(messageLevel, data, loggerName) {
       if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(call.logThreshold())) return Promise.resolve();
       return call.notify({

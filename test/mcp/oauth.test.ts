@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpAuthGate } from '../../src/mcp/auth/mcp-auth-gate.js';
-import { createMcpServer, serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
+import { createMcpServer, currentMcpCall, serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
 import { argumentRule, createPolicy } from '../../src/policy/index.js';
 import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
 import { startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
@@ -28,12 +28,17 @@ import { post } from './raw-http-session.js';
 
 const refunds: string[] = [];
 const contexts: unknown[] = [];
+const callAuths: unknown[] = [];
 const lookup = defineTool<{ invoice: string }, string, { user?: string | undefined }>({
   name: 'lookup',
   description: 'Looks an invoice up.',
   effect: 'read',
   inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-  execute: ({ invoice }, context) => (contexts.push(context.context), `invoice ${invoice} for ${context.context?.user ?? 'nobody'}`),
+  execute: ({ invoice }, context) => (
+    contexts.push(context.context),
+    callAuths.push(currentMcpCall(context)?.auth),
+    `invoice ${invoice} for ${context.context?.user ?? 'nobody'}`
+  ),
 });
 const refund = defineTool<{ invoice: string }>({
   name: 'refund',
@@ -172,6 +177,7 @@ describe('scopes mapped to tools', () => {
     expect(JSON.stringify(info)).not.toContain(token);
     expect(policyContexts.at(-1)).toEqual({ user: 'reader' });
     expect(contexts.at(-1)).toEqual({ user: 'reader' });
+    expect(callAuths.at(-1)).toEqual(info.auth);
     await client.close();
   });
 

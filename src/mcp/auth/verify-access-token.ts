@@ -6,6 +6,7 @@
  * @module
  */
 import type * as JoseModule from 'jose';
+import { MissingPeerError } from '../../shared/errors.js';
 import { loadPeer } from '../../shared/load-peer.js';
 import type { McpAuthIdentity } from './mcp-auth-options.js';
 
@@ -45,7 +46,9 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     } catch (cause) {
       // Not kept: the next request tries the discovery again (the authorization server may have been down).
       keys = undefined;
-      return { valid: false, rejection: { kind: 'unavailable', description: "the authorization server's keys could not be read", cause } };
+      // Without jose installed, the log says which package to install.
+      const description = cause instanceof MissingPeerError ? cause.message : "the authorization server's keys could not be read";
+      return { valid: false, rejection: { kind: 'unavailable', description, cause } };
     }
     try {
       const { payload } = await loaded.jose.jwtVerify(token, loaded.jwks, {
