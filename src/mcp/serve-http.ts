@@ -366,7 +366,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   }
 
   /** The protected resource metadata (RFC 9728), which a client reads before it has a token: the `Host` and `Origin` checks only. */
-  function sendMetadata(req: IncomingMessage, res: ServerResponse, metadata: Record<string, unknown>): void {
+  function sendMetadata(req: IncomingMessage, res: ServerResponse, metadata: object): void {
     const verdict = guard.check(req.headers);
     if (!verdict.allowed) return sendError(res, verdict.status, ErrorCode.ConnectionClosed, verdict.message, { Connection: 'close', ...verdict.headers });
     if (req.method !== 'GET') return sendError(res, 405, ErrorCode.ConnectionClosed, 'Method not allowed: use GET for the metadata.', { Allow: 'GET' });

@@ -8,6 +8,7 @@
  * @module
  */
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import type { ToolLogger, ToolRegistry } from '../../tools/index.js';
@@ -34,7 +35,7 @@ export interface McpAuthGate {
   /** Where the protected resource metadata is, as the 401's `resource_metadata` names it. */
   readonly resourceMetadataUrl: string;
   /** The protected resource metadata document when `pathname` is one of its well-known paths; `undefined` otherwise. */
-  metadataFor(pathname: string): Record<string, unknown> | undefined;
+  metadataFor(pathname: string): OAuthProtectedResourceMetadata | undefined;
   /** Checks the bearer token: the auth info to hand to the MCP transport (never the token), or the refusal. */
   authenticate(headers: HeaderSource): Promise<AuthenticationResult>;
   /** Refuses (403) when a `tools/call` among `messages` names a tool whose scopes `authInfo` does not carry. */
@@ -69,10 +70,10 @@ export function createMcpAuthGate(registry: ToolRegistry, options: McpAuthOption
   const audiencePath = new URL(audience).pathname.replace(/\/$/, '');
   const resourceMetadataUrl = new URL(`${METADATA_PATH}${audiencePath}`, audience).href;
   const metadataPaths = new Set([METADATA_PATH, `${METADATA_PATH}${audiencePath}`, `${METADATA_PATH}${endpointPath.replace(/\/$/, '')}`]);
-  const metadata = {
+  const metadata: OAuthProtectedResourceMetadata = {
     resource: audience,
     authorization_servers: [issuer],
-    scopes_supported: scopes.supported,
+    scopes_supported: [...scopes.supported],
     bearer_methods_supported: ['header'],
     ...(options.resourceName === undefined ? {} : { resource_name: options.resourceName }),
   };
