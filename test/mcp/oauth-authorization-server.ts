@@ -21,6 +21,9 @@ export interface AuthorizationServer {
 }
 
 const KID = 'test-key-1';
+/** A public client the provider knows from the start (no registration), with this redirect URI. */
+export const PRE_REGISTERED_CLIENT = 'toolwright-pre-registered';
+export const PRE_REGISTERED_REDIRECT = 'http://127.0.0.1:9/pre-registered-callback';
 
 export async function startAuthorizationServer(resourceServer: () => string, options: { tokenTtlSeconds?: number } = {}): Promise<AuthorizationServer> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
@@ -30,6 +33,15 @@ export async function startAuthorizationServer(resourceServer: () => string, opt
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     jwks: { keys: [jwk] },
+    clients: [
+      {
+        client_id: PRE_REGISTERED_CLIENT,
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [PRE_REGISTERED_REDIRECT],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     scopes: ['openid', 'offline_access', 'tools:read', 'tools:write'],
     // Set, so that the provider does not print a notice for each default it falls back on.
     ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },

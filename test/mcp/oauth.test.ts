@@ -23,7 +23,7 @@ import { createMcpAuthGate } from '../../src/mcp/auth/mcp-auth-gate.js';
 import { createMcpServer, currentMcpCall, serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
 import { argumentRule, createPolicy } from '../../src/policy/index.js';
 import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
-import { startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
+import { PRE_REGISTERED_CLIENT, PRE_REGISTERED_REDIRECT, startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
 import { post } from './raw-http-session.js';
 
 const refunds: string[] = [];
@@ -376,6 +376,23 @@ describe('scopes inside the server, whatever the transport', () => {
   });
 });
 
+describe("the MCP SDK client's OAuth flow with a pre-registered client", () => {
+  it('authorizes with PKCE as the pre-registered client, without registering, and calls a tool', async () => {
+    const provider = new MemoryOAuthClient(PRE_REGISTERED_REDIRECT, { client_id: PRE_REGISTERED_CLIENT });
+    const transport = new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider });
+    await expect(new Client({ name: 'oauth-pre', version: '1' }).connect(transport)).rejects.toThrow(UnauthorizedError);
+    expect(provider.authorizationUrl!.searchParams.get('client_id')).toBe(PRE_REGISTERED_CLIENT);
+    expect(provider.authorizationUrl!.searchParams.get('code_challenge_method')).toBe('S256');
+    await transport.finishAuth(await authServer.browse(provider.authorizationUrl!, PRE_REGISTERED_REDIRECT));
+
+    const client = new Client({ name: 'oauth-pre', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url), { authProvider: provider }));
+    expect((await client.callTool({ name: 'lookup', arguments: { invoice: 'inv_5' } })).content).toEqual([{ type: 'text', text: 'invoice inv_5 for alice' }]);
+    expect(callInfos.at(-1)!.auth).toMatchObject({ subject: 'alice', clientId: PRE_REGISTERED_CLIENT });
+    await client.close();
+  });
+});
+
 /** An OAuth client that keeps everything in memory and, instead of opening a browser, remembers where it would have gone. */
 class MemoryOAuthClient implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
@@ -383,7 +400,13 @@ class MemoryOAuthClient implements OAuthClientProvider {
   #tokens: OAuthTokens | undefined;
   #verifier = '';
 
-  constructor(readonly redirectUrl: string) {}
+  /** With `preRegistered`, the client the authorization server already knows: the SDK does not register. */
+  constructor(
+    readonly redirectUrl: string,
+    preRegistered?: OAuthClientInformationMixed,
+  ) {
+    this.#client = preRegistered;
+  }
 
   get clientMetadata() {
     return {
