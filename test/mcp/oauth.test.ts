@@ -292,6 +292,14 @@ describe('the gate alone, over a web Request (as a handler of web Requests would
     expect(gate.resourceMetadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/mcp');
   });
 
+  it('names the resource in the metadata when given, and allows 5 s of clock difference on the expiry', async () => {
+    const gate = createMcpAuthGate(registry, { issuer: authServer.issuer, audience, resourceName: 'Invoices' }, mcp.url, '/mcp', logger);
+    expect(gate.metadataFor('/.well-known/oauth-protected-resource')).toMatchObject({ resource: audience, resource_name: 'Invoices' });
+    expect(gate.metadataFor('/.well-known/other')).toBeUndefined();
+    const justExpired = await authServer.mint({ aud: audience, scope: 'tools:read' }, { expiresIn: -2 });
+    expect(await gate.authenticate(new Headers(bearer(justExpired)))).toMatchObject({ allowed: true });
+  });
+
   it('refuses a token signed with an algorithm outside `algorithms`', async () => {
     const gate = createMcpAuthGate(registry, { issuer: authServer.issuer, audience, algorithms: ['RS256'] }, mcp.url, '/mcp', logger);
     const result = await gate.authenticate(new Headers(bearer(await authServer.mint({ aud: audience, scope: 'tools:read' }))));
@@ -366,7 +374,10 @@ describe('scopes inside the server, whatever the transport', () => {
   it('refuses a write to a read-only token with a JSON-RPC error naming the scope; the write does not run', async () => {
     const before = refunds.length;
     const client = await clientWith(readOnly);
-    await expect(client.callTool({ name: 'refund', arguments: { invoice: 'x' } })).rejects.toThrow('needs the scope "tools:write"');
+    await expect(client.callTool({ name: 'refund', arguments: { invoice: 'x' } })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('needs the scope "tools:write"'),
+    });
     expect(refunds).toHaveLength(before);
   });
 
