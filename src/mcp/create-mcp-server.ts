@@ -56,6 +56,9 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
+import { authIdentityOf } from './auth/mcp-auth-gate.js';
+import type { McpAuthIdentity, McpAuthOptions } from './auth/mcp-auth-options.js';
+import { grantedScopes, toolScopes } from './auth/tool-scopes.js';
 import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
@@ -77,6 +80,8 @@ export interface McpCallInfo {
   authInfo: Readonly<Record<string, unknown>> | undefined;
   /** The HTTP request's headers (Streamable HTTP); `undefined` on stdio. */
   headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+  /** Who the request's access token speaks for (subject, client id, scopes), when the server's `auth` option checked one; never the token. */
+  auth?: McpAuthIdentity;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
@@ -153,6 +158,13 @@ export interface McpServerOptions<Ctx = any> {
    * No confirmation events: the person's answer is asked through elicitation. Default: none, no record.
    */
   recordDir?: string;
+  /**
+   * OAuth 2.1 as a resource server (docs/mcp.md, "OAuth"): over Streamable HTTP, every request needs a bearer JWT from
+   * `issuer` for this server's audience, and each tool needs its scopes (`tools:read` for reads, `tools:write` for writes,
+   * or `scopes[tool]`): a tool the token's scopes do not cover is not listed, and calling it is refused. A transport that
+   * carries no verified token (stdio) lists and runs no tool. Default: none.
+   */
+  auth?: McpAuthOptions;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -199,8 +211,11 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const logThreshold = () => logLevel;
 
   const described = toMcpTools(registry).tools;
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const { page, nextCursor } = paginate(described, request.params?.cursor, pageSize);
+  const scopes = options.auth && toolScopes(registry, options.auth);
+  server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
+    const granted = scopes && grantedScopes(extra.authInfo);
+    const visible = scopes ? described.filter((tool) => scopes.covers(tool.name, granted)) : described;
+    const { page, nextCursor } = paginate(visible, request.params?.cursor, pageSize);
     return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
   });
 
@@ -217,11 +232,14 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const guarded = options.policy !== undefined || options.guardToolCall !== undefined || limits !== undefined || recordDir !== undefined;
   let guards: ToolGuards | undefined;
   let record: SessionRecord | undefined;
+  // Who the session's first call came from, for its record.
+  let sessionAuth: McpAuthIdentity | undefined;
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
   const sessionGuards = () => {
     if (guards) return guards;
     const runId = `mcp_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
-    if (recordDir !== undefined) record = startSessionRecord(server, registry, runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor(), limits);
+    if (recordDir !== undefined)
+      record = startSessionRecord(server, registry, runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor(), limits, sessionAuth);
     const recorder = record?.recorder;
     return (guards = createSessionGuards(registry, {
       policy: options.policy,
@@ -240,6 +258,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
     if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
     pendingCalls++;
+    sessionAuth ??= authIdentityOf(extra.authInfo);
     try {
       return await answerCall(request, extra);
     } finally {
@@ -250,6 +269,10 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
+    // The HTTP layer answers this with 403 first; here for a transport that does not (the tool is not listed to this token either).
+    if (scopes && registry.has(toolCall.name) && !scopes.covers(toolCall.name, grantedScopes(extra.authInfo))) {
+      throw new ProtocolError(ErrorCode.InvalidRequest, insufficientScopeMessage(toolCall.name, scopes.required(toolCall.name) ?? []));
+    }
     const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
@@ -354,13 +377,17 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
 
 /** What the context factory is told: copies, so that it cannot change what the transport holds. */
 function callInfo(toolName: string, requestId: string, extra: Extra): McpCallInfo {
-  const headers = extra.requestInfo?.headers;
+  const auth = authIdentityOf(extra.authInfo);
+  const headers = extra.requestInfo?.headers && { ...extra.requestInfo.headers };
+  // The `auth` option checked the token: the factory is told who it speaks for, never the token itself.
+  if (auth && headers) delete headers.authorization;
   return {
     toolName,
     requestId,
     sessionId: extra.sessionId,
     authInfo: extra.authInfo ? { ...extra.authInfo } : undefined,
-    headers: headers ? { ...headers } : undefined,
+    headers,
+    ...(auth ? { auth } : {}),
   };
 }
 
@@ -390,6 +417,10 @@ async function runHoldingSlot(
 
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
   return `The call to "${toolName}" was not run: this session already has ${limit} tool calls waiting or running (maxPendingCalls), the most it takes at once. Wait for some of them to finish, then make this call again, with fewer calls in flight.`;
+}
+
+function insufficientScopeMessage(toolName: string, scopes: readonly string[]): string {
+  return `Forbidden: calling "${toolName}" needs the scope ${scopes.map((scope) => `"${scope}"`).join(' and ')}, which this request's access token does not carry. Get a token with that scope and call again.`;
 }
 
 function contextFailedMessage(toolName: string): string {
@@ -434,6 +465,9 @@ function callContext(call: ServerCall): McpCallContext {
       return server.getClientCapabilities();
     },
     signal: extra.signal,
+    get auth() {
+      return authIdentityOf(extra.authInfo);
+    },
     log(messageLevel, data, loggerName) {
       if (LOG_LEVELS.indexOf(messageLevel) < LOG_LEVELS.indexOf(call.logThreshold())) return Promise.resolve();
       return call.notify({

@@ -6,6 +6,7 @@
  */
 export { createMcpServer } from './create-mcp-server.js';
 export type { McpCallInfo, McpServerOptions, McpToolSource } from './create-mcp-server.js';
+export type { McpAuthIdentity, McpAuthOptions } from './auth/mcp-auth-options.js';
 export { serveStdio } from './serve-stdio.js';
 export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
 export { serveHttp } from './serve-http.js';

@@ -15,6 +15,7 @@ import type {
   LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../tools/index.js';
+import type { McpAuthIdentity } from './auth/mcp-auth-options.js';
 
 /** The MCP session around one `tools/call`; every message it sends travels with that call (on its SSE stream over HTTP). */
 export interface McpCallContext {
@@ -28,6 +29,8 @@ export interface McpCallContext {
   sample(params: CreateMessageRequestParamsBase): Promise<CreateMessageResult>;
   /** Asks the person for structured input (`elicitation/create`, form mode). Rejects if the client did not declare elicitation. */
   elicit(params: Omit<ElicitRequestFormParams, 'mode'>): Promise<ElicitResult>;
+  /** Who the request's access token speaks for, when the server's `auth` option checked one (docs/mcp.md, "OAuth"); never the token. */
+  readonly auth?: McpAuthIdentity;
 }
 
 /** What the server registers for each call; `context` is built the first time a tool asks for it, which most never do. */

@@ -27,6 +27,8 @@ import { createRequestGuard, formatHostPort } from './http-request-guard.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 import { SessionPool, endpointLimits, isJsonContentType, requestIdsOf } from './session-pool.js';
 import type { OpenStream, PooledSession } from './session-pool.js';
+import { createMcpAuthGate, sessionOwnerOf } from './auth/mcp-auth-gate.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 export interface McpHttpOptions extends McpServerOptions {
   /** Address to listen on. Default `127.0.0.1`; anything else exposes the tools to the network. */
@@ -94,6 +96,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
   // Fail at startup, not on the first client, if the pack cannot be served.
   createStrictMcpServer(registry, options);
+  if (options.auth && options.authToken !== undefined)
+    throw new InvalidArgumentError('serveHttp: give either `auth` (OAuth access tokens) or `authToken` (one static token), not both.');
 
   const pool = new SessionPool<StreamableHTTPServerTransport>(limits);
   const { sessions } = pool;
@@ -129,6 +133,9 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
   httpServer.on('error', (error) => logger.error('MCP HTTP server error', { error }));
   const port = (httpServer.address() as AddressInfo).port;
   const guard = createRequestGuard({ host, port, ...pick(options, ['allowedHosts', 'allowedOrigins', 'authToken']) });
+  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${formatHostPort(publicHost, port)}${path}`;
+  const authGate = options.auth && createMcpAuthGate(registry, options.auth, url, path, logger);
 
   const sweep = setInterval(() => pool.sweepIdle(), pool.sweepIntervalMs);
   sweep.unref();
@@ -141,10 +148,18 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (closing) return sendError(res, 503, ErrorCode.ConnectionClosed, 'Service unavailable: the server is shutting down.', { Connection: 'close' });
+    const metadata = authGate?.metadataFor(requestPath(req.url) ?? '');
+    if (metadata) return sendMetadata(req, res, metadata);
     if (req.url !== path && requestPath(req.url) !== path)
       return sendError(res, 404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${path}.`, { Connection: 'close' });
     const verdict = guard.check(req.headers);
     if (!verdict.allowed) return sendError(res, verdict.status, ErrorCode.ConnectionClosed, verdict.message, { Connection: 'close', ...verdict.headers });
+    if (authGate) {
+      const authenticated = await authGate.authenticate(req.headers);
+      if (!authenticated.allowed) return sendError(res, authenticated.status, ErrorCode.ConnectionClosed, authenticated.message, authenticated.headers);
+      // Where the SDK's transport reads it from, to hand it to the request handlers as `extra.authInfo`.
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authenticated.authInfo;
+    }
     if (req.method === 'POST') {
       inFlightPosts++;
       try {
@@ -176,12 +191,15 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     }
     const payload = parseJsonRpcPayload(body.text, { allowBatch: true });
     if (!payload.success) return sendJson(res, 400, payload.response);
+    const refusal = authGate?.authorize(authOf(req)!, payload.messages);
+    if (refusal) return sendError(res, refusal.status, ErrorCode.ConnectionClosed, refusal.message, refusal.headers);
 
     const sessionId = req.headers['mcp-session-id'];
     if (Array.isArray(sessionId)) return sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: send one Mcp-Session-Id header.');
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      if (!session || session.owner !== sessionOwnerOf(authOf(req)))
+        return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
       track(session, res, 'post', requestIdsOf(payload.messages));
       return session.transport.handleRequest(req, res, payload.value);
     }
@@ -201,7 +219,13 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     const server = createStrictMcpServer(registry, options);
     // The SDK reports client-side problems (a dropped stream, a bad header) here; they are answered on the wire and never fatal.
     server.onerror = () => {};
-    const session: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, lastActive: Date.now(), streams: new Set() };
+    const session: Session = {
+      server,
+      transport: undefined as unknown as StreamableHTTPServerTransport,
+      lastActive: Date.now(),
+      streams: new Set(),
+      owner: sessionOwnerOf(authOf(req)),
+    };
     let id: string | undefined;
     session.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -228,15 +252,23 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     if (typeof sessionId !== 'string')
       return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
     const session = sessions.get(sessionId);
-    if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+    if (!session || session.owner !== sessionOwnerOf(authOf(req)))
+      return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
     track(session, res, req.method === 'GET' ? 'get' : 'post');
     await session.transport.handleRequest(req, res);
     if (req.method === 'DELETE' && res.statusCode === 200) pool.closeSession(sessionId);
   }
 
-  const publicHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  /** The protected resource metadata (RFC 9728), which a client reads before it has a token: the `Host` and `Origin` checks only. */
+  function sendMetadata(req: IncomingMessage, res: ServerResponse, metadata: object): void {
+    const verdict = guard.check(req.headers);
+    if (!verdict.allowed) return sendError(res, verdict.status, ErrorCode.ConnectionClosed, verdict.message, { Connection: 'close', ...verdict.headers });
+    if (req.method !== 'GET') return sendError(res, 405, ErrorCode.ConnectionClosed, 'Method not allowed: use GET for the metadata.', { Allow: 'GET' });
+    return sendJson(res, 200, metadata);
+  }
+
   return {
-    url: `http://${formatHostPort(publicHost, port)}${path}`,
+    url,
     host,
     port,
     get sessionCount() {
@@ -265,6 +297,10 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       return closing;
     },
   };
+}
+
+function authOf(req: IncomingMessage): AuthInfo | undefined {
+  return (req as IncomingMessage & { auth?: AuthInfo }).auth;
 }
 
 function requestPath(url: string | undefined): string | undefined {

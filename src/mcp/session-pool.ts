@@ -21,6 +21,8 @@ export interface PooledSession<T extends SessionTransport = SessionTransport> {
   lastActive: number;
   /** Responses of this session still open: SSE streams, and requests being answered. */
   streams: Set<OpenStream>;
+  /** With `auth`: whose token started the session; a request with another identity's token does not find it. */
+  owner?: string;
 }
 
 export interface OpenStream {

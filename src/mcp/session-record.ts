@@ -8,6 +8,7 @@ import type { Redactor } from '../agent/redact.js';
 import { RunRecorder } from '../agent/run-recorder.js';
 import type { ToolGuards } from '../agent/tool-guards.js';
 import type { ToolRegistry } from '../tools/index.js';
+import type { McpAuthIdentity } from './auth/mcp-auth-options.js';
 import { sessionLimits, type McpCallLimits } from './session-guards.js';
 
 /** A session's record (`recordDir`): begun on its first call, finished when the session closes. */
@@ -29,13 +30,24 @@ export function startSessionRecord(
   path: string,
   redactor: Redactor,
   limits: McpCallLimits | undefined,
+  auth?: McpAuthIdentity,
 ): SessionRecord {
   const recorder = new RunRecorder(runId, path, redactor);
   const startedAt = Date.now();
   let finished = false;
   const client = server.getClientVersion()?.name;
   const modelId = `mcp-client:${typeof client === 'string' && client !== '' ? client.slice(0, 100) : 'unnamed'}`;
-  recorder.write({ type: 'run_started', modelId, tools: registry.list().map((tool) => tool.name), limits: sessionLimits(limits), resumed: false });
+  // With `auth`, who the session's access token speaks for (never the token), where a run keeps what it chose to record of its
+  // context; under `identity`, since the redactor hides any value under a key named `auth`.
+  const context = auth && { identity: { subject: auth.subject, clientId: auth.clientId, scopes: auth.scopes, issuer: auth.issuer } };
+  recorder.write({
+    type: 'run_started',
+    modelId,
+    tools: registry.list().map((tool) => tool.name),
+    limits: sessionLimits(limits),
+    resumed: false,
+    ...(context ? { context } : {}),
+  });
   return {
     recorder,
     finish(guards) {

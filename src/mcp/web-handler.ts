@@ -20,6 +20,7 @@ import type { McpServerOptions, McpToolSource } from './create-mcp-server.js';
 import { createRequestGuard } from './http-request-guard.js';
 import type { RequestGuard } from './http-request-guard.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
+import { InvalidArgumentError } from '../shared/errors.js';
 import { SessionPool, endpointLimits, isJsonContentType, requestIdsOf } from './session-pool.js';
 import type { OpenStream, PooledSession } from './session-pool.js';
 import type { McpHttpOptions } from './serve-http.js';
@@ -27,7 +28,8 @@ import type { McpHttpOptions } from './serve-http.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
 export interface McpHandlerOptions<Ctx = any>
   extends
-    McpServerOptions<Ctx>,
+    // OAuth (`auth`) is enforced by `serveHttp` only so far; the handler refuses it rather than serve without it.
+    Omit<McpServerOptions<Ctx>, 'auth'>,
     Pick<McpHttpOptions, 'allowedOrigins' | 'authToken' | 'maxBodyBytes' | 'maxSessions' | 'maxStreams' | 'maxStreamsPerSession' | 'sessionIdleMs'> {
   /**
    * `Host` header values to accept (`name` or `name:port`) besides the loopback names (`127.0.0.1`, `localhost`, `[::1]`
@@ -75,6 +77,10 @@ type Session = PooledSession<WebStandardStreamableHTTPServerTransport>;
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
 export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: McpHandlerOptions<Ctx> = {}): McpHandler {
+  if ((options as { auth?: unknown }).auth !== undefined)
+    throw new InvalidArgumentError(
+      'createMcpHandler does not take `auth` yet: OAuth access tokens are checked by serveHttp only (docs/mcp.md, "OAuth"). Serve the tools with serveHttp, or check tokens in front of the handler.',
+    );
   const limits = endpointLimits(options, 'createMcpHandler');
   const logger = options.logger ?? stderrLogger;
   // One registry for every session: validators are compiled once.

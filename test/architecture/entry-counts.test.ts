@@ -22,7 +22,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './errors': 33,
   './eval': 75,
   './formats': 68,
-  './mcp': 38,
+  './mcp': 40,
   './models': 9,
   './openai-agents': 8,
   './policy': 48,

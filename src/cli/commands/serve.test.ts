@@ -83,6 +83,25 @@ describe('serve session bounds', () => {
   });
 });
 
+describe('serve --oauth-*', () => {
+  it("passes --oauth-issuer, --oauth-audience and --oauth-jwks-url as serveHttp's `auth`", async () => {
+    const options = await parseServe(['--http', ':0', '--oauth-issuer', 'https://auth.example.com', '--oauth-audience', 'https://mcp.example.com/mcp']);
+    expect(httpServeOptions(options)).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      auth: { issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp' },
+    });
+    const withKeys = await parseServe(['--http', '--oauth-issuer', 'https://auth.example.com', '--oauth-jwks-url', 'https://auth.example.com/keys']);
+    expect(httpServeOptions(withKeys).auth).toEqual({ issuer: 'https://auth.example.com', jwksUrl: 'https://auth.example.com/keys' });
+  });
+
+  it('refuses --oauth-audience without --oauth-issuer', async () => {
+    expect(() => httpServeOptions({ tools: 'pack.ts', http: true, oauthAudience: 'https://mcp.example.com/mcp' })).toThrow(
+      '--oauth-audience and --oauth-jwks-url need --oauth-issuer',
+    );
+  });
+});
+
 const CALL = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_simple_text', arguments: {} } });
 
 describe('toolwright serve --http with stream caps (the real CLI)', () => {

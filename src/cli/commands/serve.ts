@@ -35,6 +35,12 @@ export interface ServeOptions {
   maxRepeatedFailures?: number;
   recordDir?: string;
   name?: string;
+  /** `--oauth-issuer`: OAuth 2.1 access tokens from this authorization server (the `auth` option). */
+  oauthIssuer?: string;
+  /** `--oauth-audience`: this server's public URL, the audience its tokens must name. */
+  oauthAudience?: string;
+  /** `--oauth-jwks-url`: the issuer's signing keys, when its metadata does not say where they are. */
+  oauthJwksUrl?: string;
 }
 
 const DEFAULT_HTTP = { host: '127.0.0.1', port: 3000 };
@@ -69,6 +75,9 @@ export function registerServeCommand(program: Command): void {
     .option('--max-repeated-failures <count>', "the same call failing this many times ends the session's tool use (default: no limit)", parsePositiveInteger)
     .option('--record-dir <dir>', 'write one JSONL record of the tool calls per session into this folder, secrets redacted (default: no record)')
     .option('--name <name>', 'the server name clients see (default "toolwright")')
+    .option('--oauth-issuer <url>', 'require OAuth 2.1 access tokens (JWTs) from this authorization server on every HTTP request')
+    .option('--oauth-audience <url>', "this server's public URL, which the tokens' audience must name (default: the address it listens on)")
+    .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: jwks_uri from the issuer's metadata)")
     .addHelpText(
       'after',
       [
@@ -110,7 +119,7 @@ async function serve(options: ServeOptions): Promise<void> {
   } else {
     const httpOptions = httpServeOptions(options, serverOptions);
     const { host } = httpOptions;
-    if (!isLoopbackHost(host) && options.authToken === undefined) {
+    if (!isLoopbackHost(host) && options.authToken === undefined && options.oauthIssuer === undefined) {
       say(`warning: listening on ${host} exposes these tools to the network without authentication; set --auth-token (or TOOLWRIGHT_MCP_TOKEN).`);
     }
     const handle = await serveHttp(registry, httpOptions);
@@ -167,7 +176,18 @@ export function httpServeOptions(options: ServeOptions, serverOptions: McpServer
   if (options.maxSessions !== undefined) httpOptions.maxSessions = options.maxSessions;
   if (options.maxStreams !== undefined) httpOptions.maxStreams = options.maxStreams;
   if (options.maxStreamsPerSession !== undefined) httpOptions.maxStreamsPerSession = options.maxStreamsPerSession;
+  if (options.oauthIssuer !== undefined) httpOptions.auth = oauthOptions(options, options.oauthIssuer);
+  else if (options.oauthAudience !== undefined || options.oauthJwksUrl !== undefined)
+    throw new InvalidArgumentError('--oauth-audience and --oauth-jwks-url need --oauth-issuer, the authorization server whose tokens to accept.');
   return httpOptions;
+}
+
+function oauthOptions(options: ServeOptions, issuer: string): NonNullable<McpHttpOptions['auth']> {
+  return {
+    issuer,
+    ...(options.oauthAudience === undefined ? {} : { audience: options.oauthAudience }),
+    ...(options.oauthJwksUrl === undefined ? {} : { jwksUrl: options.oauthJwksUrl }),
+  };
 }
 
 /** `host:port`, `[::1]:port`, `:port` or `port`. */
