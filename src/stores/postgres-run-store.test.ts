@@ -189,6 +189,8 @@ describe.skipIf(unavailable !== undefined)(`createPostgresRunStore${unavailable 
     expect(await decider.decide('w', '0.0', 'deny', undefined, 1)).toBe('already_decided');
     await decider.decide('w', '0.1', 'deny', 'no', 2);
     await waiting;
+    // The waiter and the onDecision listener hear the same notification separately: the second may come a moment later.
+    await until(() => heard.length === 2);
     expect(heard).toEqual([
       { runId: 'w', callKey: '0.0', decision: 'approve' },
       { runId: 'w', callKey: '0.1', decision: 'deny' },
