@@ -399,10 +399,3 @@ describe('createMcpHandler called directly, with no HTTP server', () => {
     expect(() => createMcpHandler([echo], { maxSessions: 0 })).toThrow('createMcpHandler: `maxSessions` must be a positive number (got 0).');
   });
 });
-
-describe('createMcpHandler and OAuth', () => {
-  it('refuses `auth` when made, instead of serving without checking tokens (serveHttp enforces it)', () => {
-    const withAuth = { auth: { issuer: 'https://auth.example.com' } } as unknown as McpHandlerOptions;
-    expect(() => createMcpHandler([], withAuth)).toThrow(/does not take `auth` yet.*serveHttp/);
-  });
-});

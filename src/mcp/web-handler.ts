@@ -21,6 +21,8 @@ import { createRequestGuard } from './http-request-guard.js';
 import type { RequestGuard } from './http-request-guard.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 import { InvalidArgumentError } from '../shared/errors.js';
+import { createMcpAuthGate, sessionOwnerOf } from './auth/mcp-auth-gate.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { SessionPool, endpointLimits, isJsonContentType, requestIdsOf } from './session-pool.js';
 import type { OpenStream, PooledSession } from './session-pool.js';
 import type { McpHttpOptions } from './serve-http.js';
@@ -28,8 +30,7 @@ import type { McpHttpOptions } from './serve-http.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
 export interface McpHandlerOptions<Ctx = any>
   extends
-    // OAuth (`auth`) is enforced by `serveHttp` only so far; the handler refuses it rather than serve without it.
-    Omit<McpServerOptions<Ctx>, 'auth'>,
+    McpServerOptions<Ctx>,
     Pick<McpHttpOptions, 'allowedOrigins' | 'authToken' | 'maxBodyBytes' | 'maxSessions' | 'maxStreams' | 'maxStreamsPerSession' | 'sessionIdleMs'> {
   /**
    * `Host` header values to accept (`name` or `name:port`) besides the loopback names (`127.0.0.1`, `localhost`, `[::1]`
@@ -77,16 +78,21 @@ type Session = PooledSession<WebStandardStreamableHTTPServerTransport>;
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as McpToolSource.
 export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: McpHandlerOptions<Ctx> = {}): McpHandler {
-  if ((options as { auth?: unknown }).auth !== undefined)
+  // The handler does not know the URL it is served under: the audience tokens must name is given, not guessed from a request.
+  if (options.auth && options.auth.audience === undefined)
     throw new InvalidArgumentError(
-      'createMcpHandler does not take `auth` yet: OAuth access tokens are checked by serveHttp only (docs/mcp.md, "OAuth"). Serve the tools with serveHttp, or check tokens in front of the handler.',
+      "createMcpHandler's `auth` needs `audience`: this server's public URL (e.g. 'https://mcp.example.com/mcp'), which every access token's `aud` must name.",
     );
+  if (options.auth && options.authToken !== undefined)
+    throw new InvalidArgumentError('createMcpHandler: give either `auth` (OAuth access tokens) or `authToken` (one static token), not both.');
   const limits = endpointLimits(options, 'createMcpHandler');
   const logger = options.logger ?? stderrLogger;
   // One registry for every session: validators are compiled once.
   const registry = tools instanceof ToolRegistry ? tools : new ToolRegistry(tools, { logger });
   // Fail when the handler is made, not on the first client, if the pack cannot be served.
   createStrictMcpServer(registry, options);
+  const authGate =
+    options.auth && createMcpAuthGate(registry, options.auth, options.auth.audience!, options.path ?? new URL(options.auth.audience!).pathname, logger);
 
   const pool = new SessionPool<WebStandardStreamableHTTPServerTransport>(limits);
   const { sessions } = pool;
@@ -107,7 +113,8 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
   async function handle(request: Request): Promise<Response> {
     if (closing) return errorResponse(503, ErrorCode.ConnectionClosed, 'Service unavailable: the server is shutting down.');
     const url = new URL(request.url);
-    if (options.path !== undefined && url.pathname !== options.path)
+    const metadata = authGate?.metadataFor(url.pathname);
+    if (options.path !== undefined && url.pathname !== options.path && !metadata)
       return errorResponse(404, ErrorCode.ConnectionClosed, `Not found: the MCP endpoint is ${options.path}.`);
     const verdict = guardFor(url).check({
       // A runtime that builds the URL from the connection (or a test calling the handler directly) may send no Host header.
@@ -116,6 +123,17 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
       authorization: request.headers.get('authorization') ?? undefined,
     });
     if (!verdict.allowed) return errorResponse(verdict.status, ErrorCode.ConnectionClosed, verdict.message, verdict.headers);
+    // The protected resource metadata (RFC 9728), read before the client has a token: the Host and Origin checks only.
+    if (metadata)
+      return request.method === 'GET'
+        ? jsonResponse(200, metadata)
+        : errorResponse(405, ErrorCode.ConnectionClosed, 'Method not allowed: use GET for the metadata.', { Allow: 'GET' });
+    let authInfo: AuthInfo | undefined;
+    if (authGate) {
+      const authenticated = await authGate.authenticate(request.headers);
+      if (!authenticated.allowed) return errorResponse(authenticated.status, ErrorCode.ConnectionClosed, authenticated.message, authenticated.headers);
+      authInfo = authenticated.authInfo;
+    }
     const now = Date.now();
     if (now >= nextSweep) {
       pool.sweepIdle(now);
@@ -124,14 +142,14 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     if (request.method === 'POST') {
       inFlightPosts++;
       try {
-        return await handlePost(request);
+        return await handlePost(request, authInfo);
       } finally {
         inFlightPosts--;
       }
     }
     if (options.stateless)
       return errorResponse(405, ErrorCode.ConnectionClosed, `Method not allowed: this stateless endpoint answers POST only.`, { Allow: 'POST' });
-    if (request.method === 'GET' || request.method === 'DELETE') return handleSessionRequest(request);
+    if (request.method === 'GET' || request.method === 'DELETE') return handleSessionRequest(request, authInfo);
     return errorResponse(405, ErrorCode.ConnectionClosed, `Method not allowed: use POST, GET or DELETE on ${url.pathname}.`, { Allow: 'GET, POST, DELETE' });
   }
 
@@ -156,7 +174,7 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     return guard;
   }
 
-  async function handlePost(request: Request): Promise<Response> {
+  async function handlePost(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     if (!isJsonContentType(request.headers.get('content-type')))
       return errorResponse(415, ErrorCode.ConnectionClosed, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
     const body = await readBodyText(request, limits.maxBodyBytes);
@@ -164,16 +182,19 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
       return errorResponse(413, ErrorCode.ConnectionClosed, `Payload too large: request bodies are limited to ${limits.maxBodyBytes} bytes.`);
     const payload = parseJsonRpcPayload(body, { allowBatch: true });
     if (!payload.success) return jsonResponse(400, payload.response);
+    const refusal = authInfo && authGate?.authorize(authInfo, payload.messages);
+    if (refusal) return errorResponse(refusal.status, ErrorCode.ConnectionClosed, refusal.message, refusal.headers);
 
     const requestIds = requestIdsOf(payload.messages);
-    if (options.stateless) return answerAlone(request, payload.value, requestIds);
+    if (options.stateless) return answerAlone(request, payload.value, requestIds, authInfo);
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       // Headers join repeated values with ", "; a session id never holds one.
       if (sessionId.includes(',')) return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: send one Mcp-Session-Id header.');
       const session = sessions.get(sessionId);
-      if (!session) return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
-      return answer(session, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: payload.value }));
+      if (!session || session.owner !== sessionOwnerOf(authInfo))
+        return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      return answer(session, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: payload.value, authInfo }));
     }
     if (!payload.messages.some((message) => isInitializeRequest(message))) {
       return errorResponse(
@@ -183,10 +204,10 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
       );
     }
     pool.makeRoomForSession();
-    return startSession(request, payload.value, requestIds);
+    return startSession(request, payload.value, requestIds, authInfo);
   }
 
-  async function startSession(request: Request, value: unknown, requestIds: readonly RequestId[]): Promise<Response> {
+  async function startSession(request: Request, value: unknown, requestIds: readonly RequestId[], authInfo: AuthInfo | undefined): Promise<Response> {
     const server = createStrictMcpServer(registry, options);
     // The SDK reports client-side problems (a dropped stream, a bad header) here; they are answered on the wire and never fatal.
     server.onerror = () => {};
@@ -205,19 +226,20 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
       }),
       lastActive: Date.now(),
       streams: new Set(),
+      owner: sessionOwnerOf(authInfo),
     };
     server.onclose = () => {
       if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
     };
     await server.connect(session.transport);
-    const response = await answer(session, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: value }));
+    const response = await answer(session, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: value, authInfo }));
     // Refused before initialization (406 for a bad Accept header): nothing will ever reach this server again.
     if (id === undefined) await server.close();
     return response;
   }
 
   /** A stateless request: a server and transport of its own, closed once its response has ended. */
-  async function answerAlone(request: Request, value: unknown, requestIds: readonly RequestId[]): Promise<Response> {
+  async function answerAlone(request: Request, value: unknown, requestIds: readonly RequestId[], authInfo: AuthInfo | undefined): Promise<Response> {
     const server = createStrictMcpServer(registry, options);
     server.onerror = () => {};
     // Not in the pool's sessions (nothing can find it again), but its response counts against the stream caps.
@@ -225,19 +247,20 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     await server.connect(alone.transport);
     const close = () => void server.close().catch(() => {});
     try {
-      return await answer(alone, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: value }), close);
+      return await answer(alone, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: value, authInfo }), close);
     } catch (error) {
       close();
       throw error;
     }
   }
 
-  async function handleSessionRequest(request: Request): Promise<Response> {
+  async function handleSessionRequest(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId === null) return errorResponse(400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
     const session = sessions.get(sessionId);
-    if (!session) return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
-    const response = await answer(session, request.method === 'GET' ? 'get' : 'post', [], (transport) => transport.handleRequest(request));
+    if (!session || session.owner !== sessionOwnerOf(authInfo))
+      return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+    const response = await answer(session, request.method === 'GET' ? 'get' : 'post', [], (transport) => transport.handleRequest(request, { authInfo }));
     if (request.method === 'DELETE' && response.status === 200) pool.closeSession(sessionId);
     return response;
   }
