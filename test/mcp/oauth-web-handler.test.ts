@@ -9,26 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpHandler, type McpHandler } from '../../src/mcp/index.js';
-import { defineTool, silentLogger } from '../../src/tools/index.js';
+import { silentLogger } from '../../src/tools/index.js';
+import { invoiceTools } from './invoice-tools.js';
 import { startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
 import { post } from './raw-http-session.js';
 import { serveOnNode, type BridgedHandler } from './web-handler-bridge.js';
 
 const refunds: string[] = [];
-const lookup = defineTool<{ invoice: string }, string, { user?: string | undefined }>({
-  name: 'lookup',
-  description: 'Looks an invoice up.',
-  effect: 'read',
-  inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-  execute: ({ invoice }, context) => `invoice ${invoice} for ${context.context?.user ?? 'nobody'}`,
-});
-const refund = defineTool<{ invoice: string }>({
-  name: 'refund',
-  description: 'Refunds an invoice.',
-  effect: 'write',
-  inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-  execute: ({ invoice }) => (refunds.push(invoice), `refunded ${invoice}`),
-});
+const { lookup, refund } = invoiceTools(refunds);
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,

@@ -22,30 +22,17 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpAuthGate } from '../../src/mcp/auth/mcp-auth-gate.js';
 import { createMcpServer, currentMcpCall, serveHttp, type McpCallInfo, type McpHttpHandle } from '../../src/mcp/index.js';
 import { argumentRule, createPolicy } from '../../src/policy/index.js';
-import { ToolRegistry, defineTool, silentLogger } from '../../src/tools/index.js';
+import { ToolRegistry, silentLogger } from '../../src/tools/index.js';
 import { PRE_REGISTERED_CLIENT, PRE_REGISTERED_REDIRECT, startAuthorizationServer, type AuthorizationServer } from './oauth-authorization-server.js';
+import { invoiceTools } from './invoice-tools.js';
 import { post } from './raw-http-session.js';
 
 const refunds: string[] = [];
 const contexts: unknown[] = [];
 const callAuths: unknown[] = [];
-const lookup = defineTool<{ invoice: string }, string, { user?: string | undefined }>({
-  name: 'lookup',
-  description: 'Looks an invoice up.',
-  effect: 'read',
-  inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-  execute: ({ invoice }, context) => (
-    contexts.push(context.context),
-    callAuths.push(currentMcpCall(context)?.auth),
-    `invoice ${invoice} for ${context.context?.user ?? 'nobody'}`
-  ),
-});
-const refund = defineTool<{ invoice: string }>({
-  name: 'refund',
-  description: 'Refunds an invoice.',
-  effect: 'write',
-  inputSchema: { type: 'object', properties: { invoice: { type: 'string' } }, required: ['invoice'] },
-  execute: ({ invoice }) => (refunds.push(invoice), `refunded ${invoice}`),
+const { lookup, refund } = invoiceTools(refunds, (context) => {
+  contexts.push(context.context);
+  callAuths.push(currentMcpCall(context)?.auth);
 });
 
 const INITIALIZE = JSON.stringify({
