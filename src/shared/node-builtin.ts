@@ -7,6 +7,7 @@
  */
 import type * as crypto from 'node:crypto';
 import type * as fs from 'node:fs';
+import type * as nodeModule from 'node:module';
 import type * as os from 'node:os';
 import type * as path from 'node:path';
 import type * as zlib from 'node:zlib';
@@ -14,6 +15,7 @@ import type * as zlib from 'node:zlib';
 export interface NodeBuiltins {
   'node:crypto': typeof crypto;
   'node:fs': typeof fs;
+  'node:module': typeof nodeModule;
   'node:os': typeof os;
   'node:path': typeof path;
   'node:zlib': typeof zlib;
