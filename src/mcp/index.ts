@@ -8,7 +8,7 @@ export { createMcpServer } from './create-mcp-server.js';
 export type { McpCallInfo, McpServerOptions, McpToolSource } from './create-mcp-server.js';
 export { serveStdio } from './serve-stdio.js';
 export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
-export { serveHttp } from './serve-http.js';
+export { serveHttp } from './serve-http-on-call.js';
 export type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
 export { StdioLineTransport } from './stdio-line-transport.js';
 export type { StdioLineTransportOptions } from './stdio-line-transport.js';

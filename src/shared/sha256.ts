@@ -15,7 +15,8 @@ const nativeCrypto = nodeBuiltin('node:crypto');
 
 /** SHA-256 of `text` (its UTF-8 bytes) as base64url or hex. */
 export function sha256Digest(text: string, encoding: 'base64url' | 'hex'): string {
-  if (nativeCrypto) return nativeCrypto.createHash('sha256').update(text).digest(encoding);
+  // The one-shot `hash` (Node 20.12 and later) costs about half of a `createHash` object.
+  if (nativeCrypto) return nativeCrypto.hash ? nativeCrypto.hash('sha256', text, encoding) : nativeCrypto.createHash('sha256').update(text).digest(encoding);
   const digest = sha256(text);
   return encoding === 'hex' ? toHex(digest) : toBase64url(digest);
 }
