@@ -384,6 +384,11 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
 /** Who holds a lease, for the operator reading a `TW_RUN_LEASED` error: the process and host where the runtime has them. */
 function leaseHolder(): string {
   const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
-  const host = nodeBuiltin('node:os')?.hostname();
+  let host: string | undefined;
+  try {
+    host = nodeBuiltin('node:os')?.hostname();
+  } catch {
+    // Deno without --allow-sys refuses the host name; it only labels the lease.
+  }
   return pid === undefined || host === undefined ? 'a worker on a runtime without process ids (workerd, an edge runtime)' : `pid ${pid} on ${host}`;
 }
