@@ -390,5 +390,6 @@ function leaseHolder(): string {
   } catch {
     // Deno without --allow-sys refuses the host name; it only labels the lease.
   }
-  return pid === undefined || host === undefined ? 'a worker on a runtime without process ids (workerd, an edge runtime)' : `pid ${pid} on ${host}`;
+  if (pid === undefined) return 'a worker on a runtime without process ids (workerd, an edge runtime)';
+  return host === undefined ? `pid ${pid}` : `pid ${pid} on ${host}`;
 }
