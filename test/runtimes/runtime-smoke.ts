@@ -88,9 +88,25 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeVerdict> {
       const done = await registry.call({ id: 'c2', name: 'get_weather', arguments: { city: 42 } });
       return { isError: done.result.isError ?? false, text: textOf(done.result.content) };
     });
+    // A crash is logged by the registry's default logger: process.stderr where there is one, the console elsewhere.
+    steps.crashingTool = await step(async () => {
+      const crashing = defineTool({
+        name: 'crash',
+        description: 'Always fails.',
+        inputSchema: { type: 'object' },
+        effect: 'read',
+        execute: () => {
+          throw new Error('internal detail');
+        },
+      });
+      const done = await new ToolRegistry([crashing]).call({ id: 'c3', name: 'crash', arguments: {} });
+      const text = textOf(done.result.content);
+      return { isError: done.result.isError ?? false, leaksMessage: text.includes('internal detail') };
+    });
   } else {
     steps.goodCall = { skipped: needsValidation };
     steps.badCall = { skipped: needsValidation };
+    steps.crashingTool = { skipped: needsValidation };
   }
 
   // Without validation the run offers no tool (a run compiles every tool's schema as it starts) and the model only

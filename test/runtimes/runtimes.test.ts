@@ -222,7 +222,7 @@ describe.each(RUNTIMES)('$name', (runtime) => {
   }, 60_000);
 
   (missing || !validates ? it.skip : it)(
-    `validates a good and a bad call, pauses a write for confirmation and resumes it${validates ? '' : ' — needs the interpreter of part B'}`,
+    `validates a good and a bad call, answers a crashing tool without its error, pauses a write for confirmation and resumes it${validates ? '' : ' — needs the interpreter of part B'}`,
     async () => {
       const verdict = await verdictOf(runtime);
       expect(facts(verdict.steps.goodCall)).toEqual({ isError: false, text: 'Sunny in Paris.' });
@@ -231,6 +231,7 @@ describe.each(RUNTIMES)('$name', (runtime) => {
       // The recovery text as on Node: which argument, what was wrong, and to call again.
       expect(bad.text).toContain('$.city: must be a string; got the number 42.');
       expect(bad.text).toContain('Fix it and call "get_weather" again.');
+      expect(facts(verdict.steps.crashingTool)).toEqual({ isError: true, leaksMessage: false });
       expect(facts(verdict.steps.confirmAndResume)).toEqual({
         paused: 'awaiting_confirmation',
         tokenPrefix: 'twc1',
