@@ -5,7 +5,7 @@
  * Deno, workerd with `nodejs_compat`), reached without a static import, and this module's plain JavaScript (FIPS 180-4,
  * RFC 2104) elsewhere (workerd without it, Vercel's edge runtime, a browser): the same digests either way, checked in
  * src/shared/sha256.test.ts. Native first because the plain version costs about 3 times as much per hash, which showed in
- * the agent loop's CPU per step (docs/deploy.md).
+ * the agent loop's CPU per step (docs/architecture.md, "Runtimes").
  * @module
  */
 import { toBase64url, toHex } from './bytes.js';
