@@ -7,6 +7,9 @@
  */
 import { ToolRegistry, defineTool, resumeAgent, runAgent, streamAgent } from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
+// Loaded for the proof that they load here (module load is what test/runtimes/neutral-entries.test.ts pins).
+import { compileJsonSchema } from '../../src/decoding/index.js';
+import { createMcpServer } from '../../src/mcp/index.js';
 
 export interface SmokeOptions {
   /** Whether to run the steps that validate tool calls (Ajv compiles schemas to code: a runtime that forbids code generation needs an interpreter). */
@@ -67,6 +70,7 @@ const textOf = (content: readonly { type: string; text?: string }[]): string => 
 
 export async function runSmoke(options: SmokeOptions): Promise<SmokeVerdict> {
   const steps: Record<string, StepVerdict> = {};
+  steps.entries = await step(async () => ({ decoding: typeof compileJsonSchema, mcp: typeof createMcpServer }));
   const needsValidation = 'needs a validator that runs without code generation';
   let weather = undefined as unknown as ReturnType<typeof defineWeather>;
   let transfer = undefined as unknown as ReturnType<typeof defineTransfer>;

@@ -209,10 +209,11 @@ describe.each(RUNTIMES)('$name', (runtime) => {
   const test = missing ? it.skip : it;
   const validates = !runtime.forbidsCodeGeneration || VALIDATES_WITHOUT_CODE_GENERATION;
 
-  test(`${missing ? `(${runtime.binary} is not installed in node_modules/.bin) ` : ''}defines tools, runs an agent with the scripted model and streams it`, async () => {
+  test(`${missing ? `(${runtime.binary} is not installed in node_modules/.bin) ` : ''}loads toolwright, toolwright/decoding and toolwright/mcp, defines tools, runs an agent with the scripted model and streams it`, async () => {
     const verdict = await verdictOf(runtime);
     expect(verdict.codeGeneration).toBe(!runtime.forbidsCodeGeneration);
     expect(verdict.fileSystem).toBe(runtime.fileSystem);
+    expect(facts(verdict.steps.entries)).toEqual({ decoding: 'function', mcp: 'function' });
     expect(facts(verdict.steps.define)).toEqual({ tools: ['get_weather', 'transfer'] });
     const toolResults = validates ? 1 : 0;
     expect(facts(verdict.steps.agent)).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.', toolResults });
