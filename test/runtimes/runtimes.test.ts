@@ -1,8 +1,8 @@
 /**
  * The runtime matrix: test/runtimes/runtime-smoke.ts, bundled with esbuild, runs on Node, Bun, Deno (both from npm),
  * Vercel's edge runtime (the `edge-runtime` package's `EdgeRuntime`, which forbids code generation) and workerd (`workerd
- * serve` with a generated config, no compatibility flags, code generation forbidden as in production), and each verdict
- * is checked here. Bundles are ES modules split at each `import()` (a Node-only part stays in a chunk of its own, loaded
+ * serve` with a generated config, code generation forbidden as in production: once without compatibility flags, once
+ * with `nodejs_compat`), and each verdict is checked here. Bundles are ES modules split at each `import()` (a Node-only part stays in a chunk of its own, loaded
  * only if called), but for the edge runtime, which evaluates one script (IIFE). Processes bind 127.0.0.1; the temporary
  * folder and every process are removed at the end. docs/deploy.md.
  */
@@ -40,7 +40,7 @@ const nodeOnlyExternal: Plugin = {
 let workDir: string;
 const children: ChildProcess[] = [];
 
-async function bundle(name: string, source: string, format: 'esm' | 'iife'): Promise<string> {
+async function bundle(name: string, source: string, format: 'esm' | 'iife', split = format === 'esm'): Promise<string> {
   const folder = join(workDir, name);
   mkdirSync(folder, { recursive: true });
   const entry = join(folder, 'entry.ts');
@@ -49,7 +49,7 @@ async function bundle(name: string, source: string, format: 'esm' | 'iife'): Pro
     entryPoints: { main: entry },
     bundle: true,
     format,
-    splitting: format === 'esm',
+    splitting: split,
     platform: 'browser',
     outdir: folder,
     outExtension: { '.js': format === 'esm' ? '.mjs' : '.js' },
@@ -115,49 +115,61 @@ const runners: Record<string, (validate: boolean) => Promise<SmokeVerdict>> = {
     const json = await (runtime.context as unknown as { runSmokeAsJson(): Promise<string> }).runSmokeAsJson();
     return JSON.parse(json) as SmokeVerdict;
   },
-  async workerd(validate) {
-    const source = `import { runSmoke } from ${JSON.stringify(smokeModule)};\nexport default { async fetch() { return new Response(JSON.stringify(await runSmoke({ validate: ${validate} })), { headers: { 'content-type': 'application/json' } }); } };\n`;
-    const folder = await bundle(`workerd-${validate}`, source, 'esm');
-    const modules = readdirSync(folder)
-      .filter((file) => file.endsWith('.mjs'))
-      .sort((a, b) => (a === 'main.mjs' ? -1 : b === 'main.mjs' ? 1 : a.localeCompare(b)))
-      .map((file) => `(name = ${JSON.stringify(file)}, esModule = embed ${JSON.stringify(file)})`);
-    const port = await freePort();
-    writeFileSync(
-      join(folder, 'config.capnp'),
-      `using Workerd = import "/workerd/workerd.capnp";
+  workerd: (validate) => runWorkerd(validate, { nodejsCompat: false }),
+  'workerd-nodejs-compat': (validate) => runWorkerd(validate, { nodejsCompat: true }),
+};
+
+/**
+ * The smoke as a module Worker under `workerd serve`. Without compatibility flags the bundle is split at each `import()`
+ * (a Node-only part stays in a chunk never loaded); with `nodejs_compat` it is one file, whose hoisted `node:` imports
+ * workerd then provides.
+ */
+async function runWorkerd(validate: boolean, options: { nodejsCompat: boolean }): Promise<SmokeVerdict> {
+  const source = `import { runSmoke } from ${JSON.stringify(smokeModule)};\nexport default { async fetch() { return new Response(JSON.stringify(await runSmoke({ validate: ${validate} })), { headers: { 'content-type': 'application/json' } }); } };\n`;
+  const folder = await bundle(`workerd-${options.nodejsCompat}-${validate}`, source, 'esm', !options.nodejsCompat);
+  const modules = readdirSync(folder)
+    .filter((file) => file.endsWith('.mjs'))
+    .sort((a, b) => (a === 'main.mjs' ? -1 : b === 'main.mjs' ? 1 : a.localeCompare(b)))
+    .map((file) => `(name = ${JSON.stringify(file)}, esModule = embed ${JSON.stringify(file)})`);
+  const port = await freePort();
+  // Node's modules under nodejs_compat need a recent date (node:fs was refused at 2025-09-01).
+  const compatibility = options.nodejsCompat
+    ? 'compatibilityDate = "2026-06-01", compatibilityFlags = ["nodejs_compat"],'
+    : 'compatibilityDate = "2025-09-01",';
+  writeFileSync(
+    join(folder, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [(name = "smoke", worker = .smokeWorker)],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "smoke")],
 );
 const smokeWorker :Workerd.Worker = (
   modules = [${modules.join(', ')}],
-  compatibilityDate = "2025-09-01",
+  ${compatibility}
 );
 `,
-    );
-    const server = spawn(bin('workerd'), ['serve', join(folder, 'config.capnp')], { cwd: folder, stdio: 'pipe' });
-    children.push(server);
-    let log = '';
-    server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
-    try {
-      for (let attempt = 0; attempt < 150; attempt++) {
-        if (server.exitCode !== null) throw new Error(`workerd exited (${server.exitCode}): ${log.slice(0, 2000)}`);
-        try {
-          const response = await fetch(`http://127.0.0.1:${port}/`);
-          if (response.ok) return (await response.json()) as SmokeVerdict;
-          throw new Error(`workerd answered ${response.status}: ${(await response.text()).slice(0, 1000)} ${log.slice(0, 2000)}`);
-        } catch (error) {
-          if ((error as Error).message.startsWith('workerd answered')) throw error;
-          await new Promise((wait) => setTimeout(wait, 200));
-        }
+  );
+  const server = spawn(bin('workerd'), ['serve', join(folder, 'config.capnp')], { cwd: folder, stdio: 'pipe' });
+  children.push(server);
+  let log = '';
+  server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  try {
+    for (let attempt = 0; attempt < 150; attempt++) {
+      if (server.exitCode !== null) throw new Error(`workerd exited (${server.exitCode}): ${log.slice(0, 2000)}`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/`);
+        if (response.ok) return (await response.json()) as SmokeVerdict;
+        throw new Error(`workerd answered ${response.status}: ${(await response.text()).slice(0, 1000)} ${log.slice(0, 2000)}`);
+      } catch (error) {
+        if ((error as Error).message.startsWith('workerd answered')) throw error;
+        await new Promise((wait) => setTimeout(wait, 200));
       }
-      throw new Error(`workerd did not answer: ${log.slice(0, 2000)}`);
-    } finally {
-      server.kill();
     }
-  },
-};
+    throw new Error(`workerd did not answer: ${log.slice(0, 2000)}`);
+  } finally {
+    server.kill();
+  }
+}
 
 interface RuntimeCase {
   name: keyof typeof runners;
@@ -174,6 +186,7 @@ const RUNTIMES: RuntimeCase[] = [
   { name: 'deno', binary: 'deno', forbidsCodeGeneration: false, fileSystem: true },
   { name: 'edge-runtime', forbidsCodeGeneration: true, fileSystem: false },
   { name: 'workerd', binary: 'workerd', forbidsCodeGeneration: true, fileSystem: false },
+  { name: 'workerd-nodejs-compat', binary: 'workerd', forbidsCodeGeneration: true, fileSystem: true },
 ];
 
 const verdicts = new Map<string, Promise<SmokeVerdict>>();
