@@ -2,9 +2,10 @@
  * The runtime matrix: test/runtimes/runtime-smoke.ts, bundled with esbuild, runs on Node, Bun, Deno (both from npm),
  * Vercel's edge runtime (the `edge-runtime` package's `EdgeRuntime`, which forbids code generation) and workerd (`workerd
  * serve` with a generated config, code generation forbidden as in production: once without compatibility flags, once
- * with `nodejs_compat`), and each verdict is checked here. Bundles are ES modules split at each `import()` (a Node-only part stays in a chunk of its own, loaded
- * only if called), but for the edge runtime, which evaluates one script (IIFE). Processes bind 127.0.0.1; the temporary
- * folder and every process are removed at the end. docs/deploy.md.
+ * with `nodejs_compat`), and each verdict is checked here. Bundles are ES modules split at each `import()` (a Node-only
+ * part stays in a chunk of its own, loaded only if called), but for the edge runtime, which evaluates one script (IIFE),
+ * and workerd with `nodejs_compat` (one file). Processes bind 127.0.0.1; the temporary folder and every process are
+ * removed at the end. docs/deploy.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
