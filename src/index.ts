@@ -25,7 +25,10 @@ export type {
   ToolResult,
 } from './tools/index.js';
 // Running agents.
-export { resumeAgent, resumeAgentStream, runAgent, streamAgent } from './agent/index.js';
+// From their modules, not the agent's barrel: the barrel also holds the Node-only SQLite store and run record (docs/architecture.md, "Runtimes").
+export { runAgent } from './agent/run-agent.js';
+export { resumeAgent } from './agent/resume-agent.js';
+export { resumeAgentStream, streamAgent } from './agent/streaming/stream-agent.js';
 export type {
   AgentLimits,
   AgentResult,

@@ -7,7 +7,8 @@
  * Format: `twc1.<base64url payload>.<base64url mac>`.
  * @module
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, fromBase64url, toBase64url, utf8Bytes, utf8Text } from '../shared/bytes.js';
+import { hmacSha256Digest, sha256Digest } from '../shared/sha256.js';
 import { isPlainObject } from '../shared/own.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { ConfirmationRefusedError } from './agent-errors.js';
@@ -40,7 +41,7 @@ export interface ConfirmationClaims {
 }
 
 export function hashArguments(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('base64url');
+  return sha256Digest(canonicalJson(args), 'base64url');
 }
 
 export function createConfirmationToken(secret: Uint8Array, binding: ConfirmationBinding, expiresAt: number): string {
@@ -52,7 +53,7 @@ export function createConfirmationToken(secret: Uint8Array, binding: Confirmatio
     argumentsHash: hashArguments(binding.arguments),
     expiresAt,
   };
-  const payload = Buffer.from(canonicalJson(claims)).toString('base64url');
+  const payload = toBase64url(utf8Bytes(canonicalJson(claims)));
   return `${PREFIX}.${payload}.${mac(secret, payload)}`;
 }
 
@@ -65,16 +66,15 @@ export function readConfirmationToken(secret: Uint8Array, token: string): Confir
       'This is not a toolwright confirmation token (expected "twc1.<payload>.<signature>"). Use the token printed with the pending call.',
     );
   }
-  const expected = Buffer.from(mac(secret, parts[1]));
-  const given = Buffer.from(parts[2]);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+  if (!constantTimeEqual(mac(secret, parts[1]), parts[2])) {
     throw new ConfirmationRefusedError(
       'forged',
       'The confirmation token has an invalid signature: it was altered, or issued by another run store. Ask for a fresh decision on the pending call.',
     );
   }
-  const parsed = safeParseJson(Buffer.from(parts[1], 'base64url').toString('utf8'));
-  const claims = parsed.success ? parsed.value : undefined;
+  const payload = fromBase64url(parts[1]);
+  const parsed = payload === undefined ? undefined : safeParseJson(utf8Text(payload));
+  const claims = parsed?.success ? parsed.value : undefined;
   if (
     !isPlainObject(claims) ||
     typeof claims.runId !== 'string' ||
@@ -123,5 +123,5 @@ export function verifyConfirmationToken(
 }
 
 function mac(secret: Uint8Array, payload: string): string {
-  return createHmac('sha256', secret).update(`${PREFIX}.${payload}`).digest('base64url');
+  return hmacSha256Digest(secret, `${PREFIX}.${payload}`);
 }

@@ -3,7 +3,7 @@
  * them (redacted) and a single-use token bound to that view. The real values stay in the (sealed) pending turn.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../shared/bytes.js';
 import type { PendingConfirmation } from './agent-result.js';
 import { createConfirmationToken } from './confirmation-token.js';
 import type { Redactor } from './redact.js';
@@ -31,7 +31,7 @@ export function confirmationsFor(turn: PendingTurn, settings: ConfirmationSettin
       const shown = settings.redactor.toolArguments(call.toolName, call.arguments);
       const bound = { runId, callKey: call.callKey, callId: call.callId, toolName: call.toolName, arguments: shown };
       return {
-        approvalId: `apr_${randomBytes(5).toString('hex')}`,
+        approvalId: `apr_${randomHex(5)}`,
         ...bound,
         summary: call.summary ?? call.toolName,
         token: createConfirmationToken(secret, bound, expiresAt),

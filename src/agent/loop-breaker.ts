@@ -6,7 +6,7 @@
  * Counts live in the run state, so they survive a pause for confirmation.
  * @module
  */
-import { createHash } from 'node:crypto';
+import { sha256Digest } from '../shared/sha256.js';
 import { resultText } from '../formats/content-as-text.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
@@ -20,7 +20,7 @@ import type { CallScopeName } from './agent-messages.js';
  * arguments in clear would carry secrets past redaction.
  */
 export function callSignature(toolName: string, args: unknown): string {
-  return `${toolName} ${createHash('sha256').update(canonicalJson(args)).digest('base64url')}`;
+  return `${toolName} ${sha256Digest(canonicalJson(args), 'base64url')}`;
 }
 
 /**

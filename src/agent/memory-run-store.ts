@@ -6,7 +6,7 @@
  * `resumeAgent` share when the caller names no store.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../shared/bytes.js';
 import { leaseLostError } from './agent-errors.js';
 import { checkSavedIds, checkStoreId, plainRunStore } from './run-store.js';
 import type {

@@ -8,8 +8,8 @@
  * tool accepting an idempotency key is started again after a crash mid-call.
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { randomHex } from '../shared/bytes.js';
+import { nodeBuiltin } from '../shared/node-builtin.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ConfirmationRefusedError, leaseLostError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
 import { AgentLoop } from './agent-loop.js';
@@ -138,8 +138,8 @@ export async function resumeAgentRun(
     }
 
     const lease: RunLease = {
-      owner: `lease_${randomBytes(8).toString('hex')}`,
-      holder: `pid ${process.pid} on ${hostname()}`,
+      owner: `lease_${randomHex(8)}`,
+      holder: leaseHolder(),
       expiresAt: Date.now() + leaseMs,
     };
     const claim = await store.claimRun(runId, { takeOver: options.takeOver ?? false, lease, now: Date.now() });
@@ -379,4 +379,17 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
       close: async () => {},
     }),
   };
+}
+
+/** Who holds a lease, for the operator reading a `TW_RUN_LEASED` error: the process and host where the runtime has them. */
+function leaseHolder(): string {
+  const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
+  let host: string | undefined;
+  try {
+    host = nodeBuiltin('node:os')?.hostname();
+  } catch {
+    // Deno without --allow-sys refuses the host name; it only labels the lease.
+  }
+  if (pid === undefined) return 'a worker on a runtime without process ids (workerd, an edge runtime)';
+  return host === undefined ? `pid ${pid}` : `pid ${pid} on ${host}`;
 }

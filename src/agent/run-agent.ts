@@ -13,7 +13,7 @@
  * ```
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../shared/bytes.js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Model } from '../models/types.js';
 import type { StopReason } from '../protocol/model-exchange.js';
@@ -349,5 +349,5 @@ function redactingLogger(logger: ToolLogger, redact: Redactor): ToolLogger {
 
 /** A new run id: time-ordered, then random. */
 export function newRunId(): string {
-  return `run_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+  return `run_${Date.now().toString(36)}${randomHex(5)}`;
 }

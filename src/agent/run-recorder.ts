@@ -1,11 +1,11 @@
 /**
  * Writes a run's record: one JSON event per line, appended synchronously so
  * that the record survives a crash up to the last event, with secrets redacted
- * before anything touches the disk.
+ * before anything touches the disk. A Node feature (Node, Bun, Deno): where the runtime has no
+ * file system, naming a record directory throws, and a run records nothing unless asked.
  * @module
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { nodeFileSystem } from '../shared/node-file-system.js';
 import { withoutEncryptedReasoning } from '../formats/reasoning-parts.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import type { Redactor } from './redact.js';
@@ -53,7 +53,7 @@ export class RunRecorder {
 
   /** The record path of a run in a folder. */
   static pathFor(folder: string, runId: string): string {
-    return join(folder, `${runId.replace(/[^A-Za-z0-9_.-]/g, '_')}.jsonl`);
+    return recordFiles().path.join(folder, `${runId.replace(/[^A-Za-z0-9_.-]/g, '_')}.jsonl`);
   }
 
   /** Where the summary of the record at `recordPath` is kept. */
@@ -65,18 +65,19 @@ export class RunRecorder {
     if (this.path === undefined) return;
     const time = new Date().toISOString();
     if (this.#fd === undefined) {
-      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
+      const { fs, path } = recordFiles();
+      fs.mkdirSync(path.join(this.path, '..'), { recursive: true, mode: 0o700 });
       // Records hold whole conversations: readable by their owner only.
-      this.#fd = openSync(this.path, 'a', 0o600);
+      this.#fd = fs.openSync(this.path, 'a', 0o600);
       // A new record starts a summary; a continued one goes on from its summary (none when an older version began it).
       this.#summary =
-        fstatSync(this.#fd).size === 0
+        fs.fstatSync(this.#fd).size === 0
           ? { version: 1, runId: this.#runId, status: 'running', tools: [], startedAt: time, updatedAt: time }
           : readRunSummary(RunRecorder.summaryPathFor(this.path));
     }
     // Encrypted reasoning is the provider's to read: the record keeps its length, the run state (the store) the payload to replay.
     const line = this.#redact(withoutEncryptedReasoning({ time, runId: this.#runId, ...event }));
-    writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
+    recordFiles().fs.writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
     if (event.type === 'run_started' || event.type === 'stop') this.#updateSummary(line as RunRecordLine);
   }
 
@@ -97,23 +98,28 @@ export class RunRecorder {
     const path = RunRecorder.summaryPathFor(this.path);
     const temporary = `${path}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, JSON.stringify(summary), { mode: 0o600 });
-      renameSync(temporary, path);
+      const { fs } = recordFiles();
+      fs.writeFileSync(temporary, JSON.stringify(summary), { mode: 0o600 });
+      fs.renameSync(temporary, path);
     } catch {
       // The summary is an index: without it a list reads the record instead. The record itself was written.
     }
   }
 
   close(): void {
-    if (this.#fd !== undefined) closeSync(this.#fd);
+    if (this.#fd !== undefined) recordFiles().fs.closeSync(this.#fd);
     this.#fd = undefined;
   }
+}
+
+function recordFiles(): ReturnType<typeof nodeFileSystem> {
+  return nodeFileSystem('A run record (`recordDir`)', 'Leave `recordDir` unset and follow the run through `onEvent` or `streamAgent`.');
 }
 
 /** Reads a JSONL record; a line that does not parse (a torn last write) is skipped. */
 export function readRunRecord(path: string): RunRecordLine[] {
   const lines: RunRecordLine[] = [];
-  for (const text of readFileSync(path, 'utf8').split('\n')) {
+  for (const text of recordFiles().fs.readFileSync(path, 'utf8').split('\n')) {
     if (text.trim() === '') continue;
     const parsed = safeParseJson(text);
     if (parsed.success) lines.push(parsed.value as RunRecordLine);
@@ -125,7 +131,7 @@ export function readRunRecord(path: string): RunRecordLine[] {
 export function readRunSummary(path: string): RunRecordSummary | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = recordFiles().fs.readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }

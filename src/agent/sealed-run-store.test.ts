@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from '../shared/redaction/index.js';
 import type { ToolCallOutcome } from './agent-result.js';
@@ -100,5 +101,29 @@ describe('sealRunStore', () => {
       code: 'TW_RUN_STORE',
       message: expect.stringContaining('could not be unsealed'),
     });
+  });
+
+  // The seal moved from node:crypto to Web Crypto (so that the core runs on every runtime): stores written before must still open.
+  it('reads values node:crypto sealed, and seals values node:crypto reads (same key, same tws1 format)', async () => {
+    const inner = createMemoryRunStore();
+    const state = stateWithSecrets();
+    await sealRunStore(inner, createRedactor({ tools: [tool] })).saveRun({ runId: state.runId, status: 'awaiting_confirmation', state });
+    const stored = (await inner.loadRun(state.runId))!;
+    const key = Buffer.from(hkdfSync('sha256', await inner.getSecret(), Buffer.alloc(0), 'toolwright sealed run values v1', 32));
+    const [format, iv, tag, body] = (stored.state as unknown as Record<string, string>)[SEALED_FIELD]!.split('.') as [string, string, string, string];
+    expect(format).toBe('tws1');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(state.runId, 'utf8'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    const originals = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    expect(originals).toContain('writeonly-value');
+
+    const newIv = Buffer.alloc(12, 7);
+    const cipher = createCipheriv('aes-256-gcm', key, newIv);
+    cipher.setAAD(Buffer.from(state.runId, 'utf8'));
+    const newBody = Buffer.concat([cipher.update(originals, 'utf8'), cipher.final()]);
+    const sealedByNode = ['tws1', newIv.toString('base64url'), cipher.getAuthTag().toString('base64url'), newBody.toString('base64url')].join('.');
+    await inner.saveRun({ runId: state.runId, status: 'awaiting_confirmation', state: { ...stored.state, [SEALED_FIELD]: sealedByNode } as RunState });
+    expect((await sealRunStore(inner, createRedactor()).loadRun(state.runId))!.state).toEqual(state);
   });
 });

@@ -8,10 +8,11 @@
  * back. What this protects against: anything that reads the store's file as
  * text (a grep, a backup scanned for keys, a dump pasted in an issue). It
  * does not protect against someone who can read the whole store, since the
- * key's source lives in it.
+ * key's source lives in it. Web Crypto does the work, so the seal is the same on
+ * every runtime (and reads what `node:crypto` sealed before).
  * @module
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { fromBase64url, randomBytes, toBase64url, utf8Bytes, utf8Text } from '../shared/bytes.js';
 import { safeParseJson } from '../shared/safe-json.js';
 import { restoreRedacted, type RedactedOriginal, type Redactor } from '../shared/redaction/index.js';
 import { RunStoreError } from './agent-errors.js';
@@ -32,21 +33,20 @@ const WRAPPED = Symbol('toolwright.sealedRunStore');
  */
 export function sealRunStore(store: RunStore, redact: Redactor): RunStore {
   if ((store as unknown as Record<symbol, unknown>)[WRAPPED]) return store;
-  let key: Promise<Buffer> | undefined;
-  const sealingKey = (): Promise<Buffer> =>
-    (key ??= store.getSecret().then((secret) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), KEY_INFO, 32))));
+  let key: Promise<CryptoKey> | undefined;
+  const sealingKey = (): Promise<CryptoKey> => (key ??= store.getSecret().then(deriveSealingKey));
 
   const seal = async <T extends object>(value: T, binding: string): Promise<T> => {
     const { value: redacted, originals } = redact.withOriginals(value);
     if (originals.length === 0) return value;
-    const sealed = encrypt(await sealingKey(), JSON.stringify(originals), binding);
+    const sealed = await encrypt(await sealingKey(), JSON.stringify(originals), binding);
     return { ...(redacted as T), [SEALED_FIELD]: sealed };
   };
   const unseal = async <T extends object>(value: T, binding: string, what: string): Promise<T> => {
     const sealed = (value as Record<string, unknown>)[SEALED_FIELD];
     if (sealed === undefined) return value;
     const { [SEALED_FIELD]: _sealed, ...rest } = value as Record<string, unknown>;
-    const text = typeof sealed === 'string' ? decrypt(await sealingKey(), sealed, binding) : undefined;
+    const text = typeof sealed === 'string' ? await decrypt(await sealingKey(), sealed, binding) : undefined;
     const parsed = text === undefined ? undefined : safeParseJson(text);
     if (!parsed?.success || !Array.isArray(parsed.value)) {
       throw new RunStoreError(
@@ -84,22 +84,38 @@ export function sealRunStore(store: RunStore, redact: Redactor): RunStore {
   });
 }
 
-function encrypt(key: Buffer, plaintext: string, binding: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(binding, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [FORMAT, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+const TAG_BYTES = 16;
+// Web Crypto's key type, named through the global (the compiler's libraries here have no DOM).
+type CryptoKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.deriveKey>>;
+
+async function deriveSealingKey(secret: Uint8Array): Promise<CryptoKey> {
+  const subtle = globalThis.crypto.subtle;
+  const material = await subtle.importKey('raw', secret, 'HKDF', false, ['deriveKey']);
+  const hkdf = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: utf8Bytes(KEY_INFO) };
+  return subtle.deriveKey(hkdf, material, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
 }
 
-function decrypt(key: Buffer, sealed: string, binding: string): string | undefined {
-  const [format, iv, tag, body, extra] = sealed.split('.');
-  if (format !== FORMAT || iv === undefined || tag === undefined || body === undefined || extra !== undefined) return undefined;
+/** `tws1.<iv>.<tag>.<body>`: the tag apart from the body, as the format was first written with `node:crypto`. */
+async function encrypt(key: CryptoKey, plaintext: string, binding: string): Promise<string> {
+  const iv = randomBytes(12);
+  const sealed = new Uint8Array(await globalThis.crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(binding) }, key, utf8Bytes(plaintext)));
+  const body = sealed.subarray(0, sealed.length - TAG_BYTES);
+  const tag = sealed.subarray(sealed.length - TAG_BYTES);
+  return [FORMAT, toBase64url(iv), toBase64url(tag), toBase64url(body)].join('.');
+}
+
+async function decrypt(key: CryptoKey, sealed: string, binding: string): Promise<string | undefined> {
+  const [format, ivText, tagText, bodyText, extra] = sealed.split('.');
+  if (format !== FORMAT || ivText === undefined || tagText === undefined || bodyText === undefined || extra !== undefined) return undefined;
+  const iv = fromBase64url(ivText);
+  const tag = fromBase64url(tagText);
+  const body = fromBase64url(bodyText);
+  if (iv === undefined || tag === undefined || body === undefined || tag.length !== TAG_BYTES) return undefined;
+  const sealedBytes = new Uint8Array(body.length + TAG_BYTES);
+  sealedBytes.set(body);
+  sealedBytes.set(tag, body.length);
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(binding, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+    return utf8Text(new Uint8Array(await globalThis.crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: utf8Bytes(binding) }, key, sealedBytes)));
   } catch {
     return undefined;
   }

@@ -19,7 +19,7 @@
  * per request, accepting that counts start again).
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../shared/bytes.js';
 import type { Message } from '../protocol/messages.js';
 import type { Policy } from '../policy/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
@@ -261,7 +261,7 @@ class Guards implements ToolGuards {
   constructor(options: ToolGuardsOptions) {
     this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools, options.logger ? { logger: options.logger } : {});
     this.#limits = resolveLimits(options.limits);
-    this.runId = options.runId ?? `guards_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    this.runId = options.runId ?? `guards_${Date.now().toString(36)}${randomHex(5)}`;
     // A fresh policy session reads the trusted texts from the scope's user messages, and puts its isolation text in a system message.
     const messages: Message[] = (options.trustedTexts ?? []).map((text) => ({ role: 'user', content: text }));
     const redactor = runRedactor({ redact: options.redact, tools: this.registry });

@@ -10,8 +10,8 @@
  * params -32602, internal failures -32603).
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomHex } from '../shared/bytes.js';
+import { nodeBuiltin } from '../shared/node-builtin.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -237,7 +237,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   // Made on the session's first call: the policy session starts with it, and most sessions of a server without these options never need it.
   const sessionGuards = () => {
     if (guards) return guards;
-    const runId = `mcp_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    const runId = `mcp_${Date.now().toString(36)}${randomHex(5)}`;
     if (recordDir !== undefined)
       record = startSessionRecord(server, registry, runId, RunRecorder.pathFor(recordDir, runId), summaryRedactor(), limits, sessionAuth);
     const recorder = record?.recorder;
@@ -570,11 +570,13 @@ function toolwrightVersion(): string {
   cachedVersion = '0.0.0';
   try {
     // Two levels up from both src/mcp and dist/mcp.
-    const parsed = safeParseJson(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const fs = nodeBuiltin('node:fs');
+    if (fs === undefined) return cachedVersion;
+    const parsed = safeParseJson(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     const version = parsed.success && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as { version?: unknown }).version : undefined;
     if (typeof version === 'string') cachedVersion = version;
   } catch {
-    // A bundled copy may have no package.json beside it; the version is informational.
+    // A bundled copy may have no package.json beside it, a runtime no file system; the version is informational.
   }
   return cachedVersion;
 }

@@ -17,7 +17,7 @@
  * @module
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -91,7 +91,7 @@ const MAX_LIST_PAGES = 100;
 
 /** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
 export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
-  const { transport, label } = openTransport(options.server);
+  const { transport, label } = await openTransport(options.server);
   // Elicitation is declared so that a toolwright server can ask to confirm a call a person already approved here; the
   // handler answers only that, and declines every other request (answer-confirmations.ts).
   const client = new Client({ name: options.clientName ?? 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {} } } });
@@ -234,7 +234,7 @@ export function mcpToolsFromList(list: unknown, options: McpToolListOptions): { 
   return { tools, warnings };
 }
 
-function openTransport(server: ImportMcpToolsOptions['server']): { transport: Transport; label: string } {
+async function openTransport(server: ImportMcpToolsOptions['server']): Promise<{ transport: Transport; label: string }> {
   const spec = typeof server === 'string' ? parseServerString(server) : server;
   if ('url' in spec) {
     const url = new URL(spec.url);
@@ -242,13 +242,15 @@ function openTransport(server: ImportMcpToolsOptions['server']): { transport: Tr
     if (spec.authToken !== undefined) headers.Authorization = `Bearer ${spec.authToken}`;
     return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), label: `at ${url.href}` };
   }
-  const parameters: ConstructorParameters<typeof StdioClientTransport>[0] = {
+  const parameters: StdioServerParameters = {
     command: spec.command,
     args: [...(spec.args ?? [])],
     stderr: spec.stderr ?? 'inherit',
   };
   if (spec.env) parameters.env = spec.env;
   if (spec.cwd) parameters.cwd = spec.cwd;
+  // Imported here, not at the top: the stdio client spawns a process (Node only), and an HTTP server needs none of it.
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   return { transport: new StdioClientTransport(parameters), label: `"${[spec.command, ...(spec.args ?? [])].join(' ')}"` };
 }
 

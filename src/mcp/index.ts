@@ -9,7 +9,7 @@ export type { McpCallInfo, McpServerOptions, McpToolSource } from './create-mcp-
 export type { McpAuthIdentity, McpAuthOptions } from './auth/mcp-auth-options.js';
 export { serveStdio } from './serve-stdio.js';
 export type { McpStdioHandle, McpStdioOptions } from './serve-stdio.js';
-export { serveHttp } from './serve-http.js';
+export { serveHttp } from './serve-http-on-call.js';
 export type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
 export { createMcpHandler } from './web-handler.js';
 export type { McpHandler, McpHandlerOptions } from './web-handler.js';

@@ -5,7 +5,7 @@
  * when it runs anywhere else (an agent loop, a test).
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import type {
   ClientCapabilities,
   CreateMessageRequestParamsBase,
@@ -14,6 +14,7 @@ import type {
   ElicitResult,
   LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
+import { nodeBuiltin } from '../shared/node-builtin.js';
 import type { ToolContext } from '../tools/index.js';
 import type { McpAuthIdentity } from './auth/mcp-auth-options.js';
 
@@ -45,10 +46,11 @@ export interface McpCallHandle {
  * cost, and a symbol property set on each function nearly as much: every WeakMap entry is an ephemeron that each
  * garbage collection must trace.)
  * Without it: AsyncLocalStorage, which on Node 20 puts a hook on every promise in the process (and the SDK's HTTP
- * transport makes many per call), so it is switched on only once something asks that way.
+ * transport makes many per call), so it is switched on only once something asks that way. It comes from `node:async_hooks`
+ * or the runtime's global (Vercel's edge runtime); where there is neither, only a lone running call is found that way.
  */
 const running = new Map<unknown, McpCallHandle>();
-const storage = new AsyncLocalStorage<McpCallHandle>();
+let storage: AsyncLocalStorage<McpCallHandle> | undefined;
 /** Calls running without AsyncLocalStorage (all of them until the switch). */
 const untracked = new Set<McpCallHandle>();
 let ambient = false;
@@ -64,8 +66,14 @@ let ambient = false;
  */
 export function currentMcpCall(context?: Pick<ToolContext, 'reportProgress'>): McpCallContext | undefined {
   if (context !== undefined) return running.get(context.reportProgress)?.context;
+  if (!ambient) storage = callStorage();
   ambient = true;
-  return (storage.getStore() ?? loneUntrackedCall())?.context;
+  return (storage?.getStore() ?? loneUntrackedCall())?.context;
+}
+
+function callStorage(): AsyncLocalStorage<McpCallHandle> | undefined {
+  const Storage = nodeBuiltin('node:async_hooks')?.AsyncLocalStorage ?? (globalThis as { AsyncLocalStorage?: typeof AsyncLocalStorage }).AsyncLocalStorage;
+  return Storage === undefined ? undefined : new Storage<McpCallHandle>();
 }
 
 function loneUntrackedCall(): McpCallHandle | undefined {
@@ -81,7 +89,7 @@ function loneUntrackedCall(): McpCallHandle | undefined {
 export async function runWithMcpCall<T>(call: McpCallHandle, reportProgress: (...args: never[]) => void, fn: () => Promise<T>): Promise<T> {
   running.set(reportProgress, call);
   try {
-    if (ambient) return await storage.run(call, fn);
+    if (storage) return await storage.run(call, fn);
     untracked.add(call);
     try {
       return await fn();

@@ -5,6 +5,7 @@
  * @module
  */
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { fromBase64url, toBase64url, utf8Bytes, utf8Text } from '../shared/bytes.js';
 import { ProtocolError } from './protocol-error.js';
 
 /** One page of `items` and the cursor of the next, if any. */
@@ -16,11 +17,12 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, pag
 }
 
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`, 'utf8').toString('base64url');
+  return toBase64url(utf8Bytes(`o:${offset}`));
 }
 
 function decodeCursor(cursor: string, length: number): number {
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const bytes = fromBase64url(cursor);
+  const match = bytes === undefined ? null : /^o:(\d{1,9})$/.exec(utf8Text(bytes));
   const offset = match ? Number(match[1]) : NaN;
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > length) {
     throw new ProtocolError(ErrorCode.InvalidParams, 'Invalid cursor: use the nextCursor of the previous page, or no cursor for the first page.');

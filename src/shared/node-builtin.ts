@@ -5,15 +5,19 @@
  * synchronous way in (Node 20.16 and later; Bun and Deno have it too).
  * @module
  */
+import type * as asyncHooks from 'node:async_hooks';
 import type * as crypto from 'node:crypto';
 import type * as fs from 'node:fs';
+import type * as nodeModule from 'node:module';
 import type * as os from 'node:os';
 import type * as path from 'node:path';
 import type * as zlib from 'node:zlib';
 
 export interface NodeBuiltins {
+  'node:async_hooks': typeof asyncHooks;
   'node:crypto': typeof crypto;
   'node:fs': typeof fs;
+  'node:module': typeof nodeModule;
   'node:os': typeof os;
   'node:path': typeof path;
   'node:zlib': typeof zlib;

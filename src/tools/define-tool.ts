@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { MissingPeerError, SchemaReferenceCycleError, ToolDefinitionError } from '../shared/errors.js';
 import { findReferenceCycle } from '../shared/json-schema/find-reference-cycle.js';
 import { isMissingPackage } from '../shared/load-peer.js';
+import { nodeBuiltin } from '../shared/node-builtin.js';
 import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
@@ -444,10 +444,19 @@ let zodCoreConverter: ZodCoreToJsonSchema | undefined;
  * `toJSONSchema()` method: their converter is `toJSONSchema` in `zod/v4/core`. zod is an
  * optional peer, so it is required here, synchronously (defineTool is sync) and
  * only for such a schema: an app using JSON Schema tools needs no zod at all.
+ * `require` comes from `node:module` where the runtime has it (Node, Bun, Deno);
+ * elsewhere such a schema is refused with what to do instead.
  */
 function zodCoreToJsonSchema(toolName: string, key: string): ZodCoreToJsonSchema {
   if (zodCoreConverter) return zodCoreConverter;
   try {
+    const createRequire = nodeBuiltin('node:module')?.createRequire;
+    if (createRequire === undefined) {
+      throw new ToolDefinitionError(
+        toolName,
+        `the Zod \`${key}\` has no \`toJSONSchema()\` method, and this runtime cannot load zod's converter by itself. Convert it with \`z.toJSONSchema(schema)\` and pass the JSON Schema, or use a classic zod 4 schema.`,
+      );
+    }
     const core = createRequire(import.meta.url)('zod/v4/core') as { toJSONSchema: ZodCoreToJsonSchema };
     zodCoreConverter = core.toJSONSchema;
     return zodCoreConverter;

@@ -94,9 +94,11 @@ export interface ToolLogger {
 export const stderrLogger: ToolLogger = {
   error(message, details) {
     const error = details.error;
-    process.stderr.write(
-      `[toolwright] ${message}${error instanceof Error && error.stack ? `\n${error.stack}` : error !== undefined ? ` ${String(error)}` : ''}\n`,
-    );
+    const text = `[toolwright] ${message}${error instanceof Error && error.stack ? `\n${error.stack}` : error !== undefined ? ` ${String(error)}` : ''}`;
+    // Where there is no process (workerd, an edge runtime, a browser), the console is the runtime's log.
+    const stderr = (globalThis as { process?: { stderr?: { write(text: string): unknown } } }).process?.stderr;
+    if (stderr) stderr.write(`${text}\n`);
+    else console.error(text);
   },
 };
 

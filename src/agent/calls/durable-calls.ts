@@ -5,7 +5,7 @@
  * take-over's model made a different call at the same position, `<callKey>~<digest>` (`docs/agent.md`, "A call's identity").
  * @module
  */
-import { createHmac } from 'node:crypto';
+import { hmacSha256Digest } from '../../shared/sha256.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import type { ToolCallOutcome } from '../agent-result.js';
@@ -126,10 +126,7 @@ function callDigest(key: Uint8Array, toolName: string, args: unknown): string | 
   } catch {
     return undefined;
   }
-  return createHmac('sha256', key)
-    .update('toolwright call digest v1\u0000')
-    .update(JSON.stringify([toolName, canonical]))
-    .digest('base64url');
+  return hmacSha256Digest(key, `toolwright call digest v1\u0000${JSON.stringify([toolName, canonical])}`);
 }
 
 /** A stored outcome as the caller and the model see it: the trust label stays in the store. */

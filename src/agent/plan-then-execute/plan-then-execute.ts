@@ -15,7 +15,7 @@
  * fails or is declined is reported and the plan carries on.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../shared/bytes.js';
 import type { Model } from '../../models/types.js';
 import type { Policy } from '../../policy/types.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
@@ -156,7 +156,7 @@ export async function planThenExecute(options: PlanThenExecuteOptions): Promise<
     redactor,
     stoppedCalls,
     ...(options.guardToolCall ? { guardToolCall: options.guardToolCall } : {}),
-    runId: `plan_${randomBytes(5).toString('hex')}`,
+    runId: `plan_${randomHex(5)}`,
     messages: [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content: options.prompt }],
     onEvent: (event) => {
       // executePlan ends a call only in these six ways (no expiry or duplicate: nothing is stored or resumed, and calls are planned).

@@ -28,8 +28,8 @@
  * first four characters and its length.
  * @module
  */
-import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
+import { resolveFromRoot } from '../../shared/posix-path.js';
+import { sha256Digest } from '../../shared/sha256.js';
 import { parse as parseHost } from 'tldts';
 import { DEFAULT_REDACTION_PATTERNS } from '../../shared/redaction/index.js';
 
@@ -403,14 +403,11 @@ export function normalizeValue(kind: ValueKind, text: string): string | undefine
       return digits.length >= 7 && digits.length <= 15 ? `${text.trim().startsWith('+') ? '+' : ''}${digits}` : undefined;
     }
     case 'path':
-      return posix.resolve('/', text);
+      return resolveFromRoot(text);
     case 'secret':
       // A digest, so the index keys on the secret without holding it. Line breaks, real or JSON-escaped, are dropped: a PEM block
       // read from a tool's JSON output and the same block written into an argument are one value.
-      return `sha256:${createHash('sha256')
-        .update(text.replace(/\\[nr]|\s+/g, ''))
-        .digest('hex')
-        .slice(0, 16)}`;
+      return `sha256:${sha256Digest(text.replace(/\\[nr]|\s+/g, ''), 'hex').slice(0, 16)}`;
   }
 }
 

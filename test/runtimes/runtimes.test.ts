@@ -1,0 +1,266 @@
+/**
+ * The runtime matrix: test/runtimes/runtime-smoke.ts, bundled with esbuild, runs on Node, Bun, Deno (both from npm),
+ * Vercel's edge runtime (the `edge-runtime` package's `EdgeRuntime`, which forbids code generation) and workerd (`workerd
+ * serve` with a generated config, code generation forbidden as in production: once without compatibility flags, once
+ * with `nodejs_compat`), and each verdict is checked here. Bundles are ES modules split at each `import()` (a Node-only
+ * part stays in a chunk of its own, loaded only if called), but for the edge runtime, which evaluates one script (IIFE),
+ * and workerd with `nodejs_compat` (one file). Processes bind 127.0.0.1; the temporary folder and every process are
+ * removed at the end. docs/deploy.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SmokeVerdict, StepVerdict } from './runtime-smoke.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const smokeModule = resolve(root, 'test/runtimes/runtime-smoke.ts');
+const bin = (name: string) => resolve(root, 'node_modules/.bin', name);
+/** Part B's interpreter validates where `new Function` is forbidden; until it is merged, those runtimes skip validation. */
+const VALIDATES_WITHOUT_CODE_GENERATION = false;
+const NODE_BUILTINS = new Set(builtinModules);
+const NODE_ONLY_PEERS = /^(better-sqlite3|node-llama-cpp|pg|pg-boss)$/;
+
+// Node's built-ins and the Node-only peers stay imports: only the chunks of Node-only features (never loaded here) name them.
+const nodeOnlyExternal: Plugin = {
+  name: 'node-only-external',
+  setup(builder) {
+    builder.onResolve({ filter: /.*/ }, (args) =>
+      args.path.startsWith('node:') || NODE_BUILTINS.has(args.path.split('/')[0]!) || NODE_ONLY_PEERS.test(args.path)
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
+let workDir: string;
+const children: ChildProcess[] = [];
+
+async function bundle(name: string, source: string, format: 'esm' | 'iife', split = format === 'esm'): Promise<string> {
+  const folder = join(workDir, name);
+  mkdirSync(folder, { recursive: true });
+  const entry = join(folder, 'entry.ts');
+  writeFileSync(entry, source);
+  await build({
+    entryPoints: { main: entry },
+    bundle: true,
+    format,
+    splitting: split,
+    platform: 'browser',
+    outdir: folder,
+    outExtension: { '.js': format === 'esm' ? '.mjs' : '.js' },
+    logLevel: 'silent',
+    plugins: [nodeOnlyExternal],
+  });
+  return folder;
+}
+
+function run(command: string, args: string[], options: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? workDir, env: { PATH: process.env.PATH, HOME: workDir, NO_COLOR: '1' }, stdio: 'pipe' });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+function verdictFrom(output: { code: number | null; stdout: string; stderr: string }): SmokeVerdict {
+  const line = output.stdout.split('\n').find((text) => text.startsWith('SMOKE '));
+  if (!line) throw new Error(`no verdict (exit ${output.code}): ${output.stderr.slice(0, 2000)}${output.stdout.slice(0, 2000)}`);
+  return JSON.parse(line.slice('SMOKE '.length)) as SmokeVerdict;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+const cliSource = (validate: boolean) =>
+  `import { runSmoke } from ${JSON.stringify(smokeModule)};\nconsole.log('SMOKE ' + JSON.stringify(await runSmoke({ validate: ${validate} })));\n`;
+
+const runners: Record<string, (validate: boolean) => Promise<SmokeVerdict>> = {
+  async node(validate) {
+    const folder = await bundle(`node-${validate}`, cliSource(validate), 'esm');
+    return verdictFrom(await run(process.execPath, [join(folder, 'main.mjs')]));
+  },
+  async bun(validate) {
+    const folder = await bundle(`bun-${validate}`, cliSource(validate), 'esm');
+    return verdictFrom(await run(bin('bun'), ['run', join(folder, 'main.mjs')]));
+  },
+  async deno(validate) {
+    const folder = await bundle(`deno-${validate}`, cliSource(validate), 'esm');
+    // No network, no environment, no system information: only reading the bundle's own folder.
+    return verdictFrom(await run(bin('deno'), ['run', '--no-config', '--no-lock', `--allow-read=${folder}`, join(folder, 'main.mjs')]));
+  },
+  async 'edge-runtime'(validate) {
+    const source = `import { runSmoke } from ${JSON.stringify(smokeModule)};\nglobalThis.runSmokeAsJson = async () => JSON.stringify(await runSmoke({ validate: ${validate} }));\n`;
+    const folder = await bundle(`edge-${validate}`, source, 'iife');
+    const { readFileSync } = await import('node:fs');
+    const { EdgeRuntime } = await import('edge-runtime');
+    const runtime = new EdgeRuntime({ initialCode: readFileSync(join(folder, 'main.js'), 'utf8') });
+    const json = await (runtime.context as unknown as { runSmokeAsJson(): Promise<string> }).runSmokeAsJson();
+    return JSON.parse(json) as SmokeVerdict;
+  },
+  workerd: (validate) => runWorkerd(validate, { nodejsCompat: false }),
+  'workerd-nodejs-compat': (validate) => runWorkerd(validate, { nodejsCompat: true }),
+};
+
+/**
+ * The smoke as a module Worker under `workerd serve`. Without compatibility flags the bundle is split at each `import()`
+ * (a Node-only part stays in a chunk never loaded); with `nodejs_compat` it is one file, whose hoisted `node:` imports
+ * workerd then provides.
+ */
+async function runWorkerd(validate: boolean, options: { nodejsCompat: boolean }): Promise<SmokeVerdict> {
+  const source = `import { runSmoke } from ${JSON.stringify(smokeModule)};\nexport default { async fetch() { return new Response(JSON.stringify(await runSmoke({ validate: ${validate} })), { headers: { 'content-type': 'application/json' } }); } };\n`;
+  const folder = await bundle(`workerd-${options.nodejsCompat}-${validate}`, source, 'esm', !options.nodejsCompat);
+  const modules = readdirSync(folder)
+    .filter((file) => file.endsWith('.mjs'))
+    .sort((a, b) => (a === 'main.mjs' ? -1 : b === 'main.mjs' ? 1 : a.localeCompare(b)))
+    .map((file) => `(name = ${JSON.stringify(file)}, esModule = embed ${JSON.stringify(file)})`);
+  const port = await freePort();
+  // Node's modules under nodejs_compat need a recent date (node:fs was refused at 2025-09-01).
+  const compatibility = options.nodejsCompat
+    ? 'compatibilityDate = "2026-06-01", compatibilityFlags = ["nodejs_compat"],'
+    : 'compatibilityDate = "2025-09-01",';
+  writeFileSync(
+    join(folder, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "smoke", worker = .smokeWorker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "smoke")],
+);
+const smokeWorker :Workerd.Worker = (
+  modules = [${modules.join(', ')}],
+  ${compatibility}
+);
+`,
+  );
+  const server = spawn(bin('workerd'), ['serve', join(folder, 'config.capnp')], { cwd: folder, stdio: 'pipe' });
+  children.push(server);
+  let log = '';
+  server.stderr.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  try {
+    for (let attempt = 0; attempt < 150; attempt++) {
+      if (server.exitCode !== null) throw new Error(`workerd exited (${server.exitCode}): ${log.slice(0, 2000)}`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/`);
+        if (response.ok) return (await response.json()) as SmokeVerdict;
+        throw new Error(`workerd answered ${response.status}: ${(await response.text()).slice(0, 1000)} ${log.slice(0, 2000)}`);
+      } catch (error) {
+        if ((error as Error).message.startsWith('workerd answered')) throw error;
+        await new Promise((wait) => setTimeout(wait, 200));
+      }
+    }
+    throw new Error(`workerd did not answer: ${log.slice(0, 2000)}`);
+  } finally {
+    server.kill();
+  }
+}
+
+interface RuntimeCase {
+  name: keyof typeof runners;
+  /** The binary the runtime needs, when it is one. */
+  binary?: string;
+  /** Whether the runtime forbids code generation (`new Function`), as workerd and the edge runtime do in production. */
+  forbidsCodeGeneration: boolean;
+  fileSystem: boolean;
+}
+
+const RUNTIMES: RuntimeCase[] = [
+  { name: 'node', forbidsCodeGeneration: false, fileSystem: true },
+  { name: 'bun', binary: 'bun', forbidsCodeGeneration: false, fileSystem: true },
+  { name: 'deno', binary: 'deno', forbidsCodeGeneration: false, fileSystem: true },
+  { name: 'edge-runtime', forbidsCodeGeneration: true, fileSystem: false },
+  { name: 'workerd', binary: 'workerd', forbidsCodeGeneration: true, fileSystem: false },
+  { name: 'workerd-nodejs-compat', binary: 'workerd', forbidsCodeGeneration: true, fileSystem: true },
+];
+
+const verdicts = new Map<string, Promise<SmokeVerdict>>();
+
+beforeAll(() => {
+  workDir = mkdtempSync(join(tmpdir(), 'tw-runtimes-'));
+});
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function verdictOf(runtime: RuntimeCase): Promise<SmokeVerdict> {
+  const validate = !runtime.forbidsCodeGeneration || VALIDATES_WITHOUT_CODE_GENERATION;
+  let verdict = verdicts.get(runtime.name);
+  if (!verdict) {
+    verdict = runners[runtime.name]!(validate);
+    verdicts.set(runtime.name, verdict);
+  }
+  return verdict;
+}
+
+function facts(verdict: StepVerdict | undefined): Record<string, unknown> {
+  expect(verdict, 'step missing').toBeDefined();
+  if (verdict && 'error' in verdict) throw new Error(`the step threw: ${verdict.error}`);
+  if (verdict && 'skipped' in verdict) throw new Error(`the step was skipped: ${verdict.skipped}`);
+  return (verdict as { facts: Record<string, unknown> }).facts;
+}
+
+describe.each(RUNTIMES)('$name', (runtime) => {
+  const missing = runtime.binary !== undefined && !existsSync(bin(runtime.binary));
+  const test = missing ? it.skip : it;
+  const validates = !runtime.forbidsCodeGeneration || VALIDATES_WITHOUT_CODE_GENERATION;
+
+  test(`${missing ? `(${runtime.binary} is not installed in node_modules/.bin) ` : ''}loads toolwright, toolwright/decoding and toolwright/mcp, defines tools, runs an agent with the scripted model and streams it`, async () => {
+    const verdict = await verdictOf(runtime);
+    expect(verdict.codeGeneration).toBe(!runtime.forbidsCodeGeneration);
+    expect(verdict.fileSystem).toBe(runtime.fileSystem);
+    expect(facts(verdict.steps.entries)).toEqual({ decoding: 'function', mcp: 'function' });
+    expect(facts(verdict.steps.define)).toEqual({ tools: ['get_weather', 'transfer'] });
+    const toolResults = validates ? 1 : 0;
+    expect(facts(verdict.steps.agent)).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.', toolResults });
+    const stream = facts(verdict.steps.stream);
+    expect(stream).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.' });
+    expect(stream.eventTypes).toEqual(expect.arrayContaining(['text_delta', 'stop', ...(validates ? ['tool_result'] : [])]));
+  }, 60_000);
+
+  (missing || !validates ? it.skip : it)(
+    `validates a good and a bad call, answers a crashing tool without its error, pauses a write for confirmation and resumes it${validates ? '' : ' — needs the interpreter of part B'}`,
+    async () => {
+      const verdict = await verdictOf(runtime);
+      expect(facts(verdict.steps.goodCall)).toEqual({ isError: false, text: 'Sunny in Paris.' });
+      const bad = facts(verdict.steps.badCall);
+      expect(bad.isError).toBe(true);
+      // The recovery text as on Node: which argument, what was wrong, and to call again.
+      expect(bad.text).toContain('$.city: must be a string; got the number 42.');
+      expect(bad.text).toContain('Fix it and call "get_weather" again.');
+      expect(facts(verdict.steps.crashingTool)).toEqual({ isError: true, leaksMessage: false });
+      expect(facts(verdict.steps.confirmAndResume)).toEqual({
+        paused: 'awaiting_confirmation',
+        tokenPrefix: 'twc1',
+        resumed: 'completed',
+        toolText: ['Moved 5.'],
+      });
+    },
+    60_000,
+  );
+
+  if (!runtime.fileSystem) {
+    test('refuses a record directory, saying that the runtime has no file system', async () => {
+      const refusal = facts((await verdictOf(runtime)).steps.recordDir);
+      expect(refusal).toMatchObject({ refused: true, code: 'TW_INVALID_ARGUMENT', message: expect.stringContaining('needs a file system') });
+    }, 60_000);
+  }
+});
