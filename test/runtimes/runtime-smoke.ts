@@ -2,14 +2,18 @@
  * One smoke run of the runtime-neutral core, the same on every runtime (test/runtimes/runtimes.test.ts bundles it with
  * esbuild and runs it on Node, Bun, Deno, Vercel's edge runtime and workerd): define tools, validate a good and a bad
  * call, run an agent with the scripted model, stream it, pause a write for confirmation and resume it (Web Crypto: the
- * HMAC token, the sealed store), and, where there is no file system, refuse a record directory. Plain TypeScript, no
+ * HMAC token, the sealed store), serve the tools with `createMcpHandler` to the official MCP client (its `fetch` handing
+ * each request straight to the handler, as a runtime's server would), and, where there is no file system, refuse a
+ * record directory. Plain TypeScript, no
  * test framework: it returns a JSON verdict, each step's facts or the error it threw.
  */
-import { ToolRegistry, defineTool, resumeAgent, runAgent, streamAgent } from '../../src/index.js';
+import { ToolRegistry, defineTool, resumeAgent, runAgent, silentLogger, streamAgent } from '../../src/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 // Loaded for the proof that they load here (module load is what test/runtimes/neutral-entries.test.ts pins).
 import { compileJsonSchema } from '../../src/decoding/index.js';
-import { createMcpServer } from '../../src/mcp/index.js';
+import { createMcpHandler, createMcpServer } from '../../src/mcp/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export interface SmokeOptions {
   /** Whether to run the steps that validate tool calls (Ajv compiles schemas to code: a runtime that forbids code generation needs an interpreter). */
@@ -148,6 +152,26 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeVerdict> {
         return { paused: paused.status, tokenPrefix: token.split('.')[0], resumed: resumed.status, toolText };
       })
     : { skipped: needsValidation };
+
+  steps.mcpHandler = await step(async () => {
+    const handler = createMcpHandler(options.validate ? [weather] : [], { logger: silentLogger });
+    const client = new Client({ name: 'runtime-smoke', version: '1' });
+    const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler(new Request(url, init)) });
+    await client.connect(transport);
+    const listed = (await client.listTools()).tools.map((tool) => tool.name);
+    const facts: Record<string, unknown> = { listed };
+    if (options.validate) {
+      const good = await client.callTool({ name: 'get_weather', arguments: { city: 'Paris' } });
+      const bad = await client.callTool({ name: 'get_weather', arguments: { city: 42 } });
+      facts.good = { isError: good.isError, text: textOf(good.content as { type: string; text?: string }[]) };
+      facts.bad = { isError: bad.isError, text: textOf(bad.content as { type: string; text?: string }[]) };
+    }
+    await transport.terminateSession();
+    facts.sessionsAfter = handler.sessionCount;
+    await client.close();
+    await handler.close(0);
+    return facts;
+  });
 
   steps.recordDir = hasFileSystem()
     ? { skipped: 'this runtime has a file system: run records are tested on Node (src/agent/run-agent.test.ts)' }

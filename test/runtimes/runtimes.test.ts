@@ -234,6 +234,8 @@ describe.each(RUNTIMES)('$name', (runtime) => {
     const stream = facts(verdict.steps.stream);
     expect(stream).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.' });
     expect(stream.eventTypes).toEqual(expect.arrayContaining(['text_delta', 'stop', ...(validates ? ['tool_result'] : [])]));
+    // createMcpHandler answers the official MCP client (tools only where they can be validated), and ends its session.
+    expect(facts(verdict.steps.mcpHandler)).toMatchObject({ listed: validates ? ['get_weather'] : [], sessionsAfter: 0 });
   }, 60_000);
 
   (missing || !validates ? it.skip : it)(
@@ -247,6 +249,11 @@ describe.each(RUNTIMES)('$name', (runtime) => {
       expect(bad.text).toContain('$.city: must be a string; got the number 42.');
       expect(bad.text).toContain('Fix it and call "get_weather" again.');
       expect(facts(verdict.steps.crashingTool)).toEqual({ isError: true, leaksMessage: false });
+      // The same call and its recovery text through createMcpHandler and the MCP client.
+      const mcp = facts(verdict.steps.mcpHandler) as { good: { isError: boolean; text: string }; bad: { isError: boolean; text: string } };
+      expect(mcp.good).toEqual({ isError: false, text: 'Sunny in Paris.' });
+      expect(mcp.bad.isError).toBe(true);
+      expect(mcp.bad.text).toContain('$.city: must be a string; got the number 42.');
       expect(facts(verdict.steps.confirmAndResume)).toEqual({
         paused: 'awaiting_confirmation',
         tokenPrefix: 'twc1',
