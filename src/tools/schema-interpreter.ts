@@ -17,7 +17,7 @@ import addMetaSchema2020Module from 'ajv/dist/refs/json-schema-2020-12/index.js'
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
+import { DEFAULT_BASE, SchemaRegistry, type SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { walkSubschemas } from '../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../shared/own.js';
 import type { LinearRegExp } from '../shared/regex/linear-regexp.js';
@@ -160,6 +160,11 @@ class Interpreter {
   private readonly registry: SchemaRegistry;
   private readonly patterns = new Map<string, LinearRegExp>();
   private readonly nodeTypes = new Map<object, string[]>();
+  /**
+   * Resolutions by base and reference, so that validation resolves nothing twice, and a stack overflow deep in a value
+   * surfaces as the RangeError it is, not as an unresolvable reference (URL parsing inside the resolver swallows errors).
+   */
+  private readonly resolutions = new Map<string, { schema: unknown; place: SchemaPlace } | undefined>();
   errors: ErrorObject[] = [];
 
   constructor(
@@ -187,7 +192,7 @@ class Interpreter {
       const place = this.registry.placeOf(schema);
       for (const keyword of ['$ref', '$dynamicRef'] as const) {
         const reference = schema[keyword];
-        if (typeof reference === 'string' && this.registry.resolve(reference, place?.base) === undefined)
+        if (typeof reference === 'string' && this.resolve(reference, place?.base ?? DEFAULT_BASE) === undefined)
           throw new Error(`can't resolve reference ${reference} from id ${place?.base ?? ''}`);
       }
       if (this.options.dynamicRef !== true && (schema.$dynamicRef !== undefined || schema.$dynamicAnchor !== undefined))
@@ -208,6 +213,14 @@ class Interpreter {
     });
   }
 
+  private resolve(reference: string, base: string) {
+    const key = `${base}\n${reference}`;
+    if (this.resolutions.has(key)) return this.resolutions.get(key);
+    const resolved = this.registry.resolve(reference, base);
+    this.resolutions.set(key, resolved);
+    return resolved;
+  }
+
   private pattern(source: string): LinearRegExp {
     let compiled = this.patterns.get(source);
     if (compiled === undefined) this.patterns.set(source, (compiled = this.options.regExp(source, 'u')));
@@ -217,7 +230,7 @@ class Interpreter {
   run(value: unknown): boolean {
     this.errors = [];
     const place = this.registry.placeOf(this.root);
-    const base = place?.base ?? 'https://toolwright.invalid/schema.json';
+    const base = place?.base ?? DEFAULT_BASE;
     return this.validate(this.root, value, '', '#', { base, dynamic: [base] }, { props: new Set(), items: 0 });
   }
 
@@ -296,7 +309,7 @@ class Interpreter {
     evaluated: Evaluated,
   ) {
     const reference = schema[keyword] as string;
-    const resolved = this.registry.resolve(reference, scope.base);
+    const resolved = this.resolve(reference, scope.base);
     if (resolved === undefined) throw new Error(`can't resolve reference ${reference} from id ${scope.base}`);
     let target = resolved;
     if (keyword === '$dynamicRef') target = this.dynamicTarget(reference, resolved, scope) ?? resolved;
@@ -317,7 +330,7 @@ class Interpreter {
     const anchor = hash >= 0 ? reference.slice(hash + 1) : '';
     if (anchor === '' || anchor.startsWith('/') || !isPlainObject(resolved.schema) || resolved.schema.$dynamicAnchor !== anchor) return undefined;
     for (const resource of scope.dynamic) {
-      const candidate = this.registry.resolve(`#${anchor}`, resource);
+      const candidate = this.resolve(`#${anchor}`, resource);
       if (candidate !== undefined && isPlainObject(candidate.schema) && candidate.schema.$dynamicAnchor === anchor) return candidate;
     }
     return undefined;
@@ -710,7 +723,7 @@ function refuseAmbiguousIds(root: unknown): void {
     }
     for (const [key, value] of Object.entries(node)) if (!VALUE_KEYWORDS.has(key)) visit(value, here, depth + 1);
   };
-  visit(root, 'https://toolwright.invalid/schema.json', 0);
+  visit(root, DEFAULT_BASE, 0);
 }
 
 /** Keywords whose values are data, not schemas: Ajv's traversal does not look for `$id` inside them. */
