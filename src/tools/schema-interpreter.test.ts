@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { benchSampleCases, compareWithAjv, suiteCases, type Agreement } from '../../test/validators/agreement.js';
 import { SchemaCompileError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
+import { INERT_KEYWORDS, INTERPRETED_KEYWORDS, REFUSED_KEYWORDS } from './schema-interpreter.js';
 import { compileSchema } from './schema-validator.js';
 import { ToolRegistry } from './tool-registry.js';
 import { schemaValidatorKind, useSchemaValidator } from './validator-kind.js';
@@ -132,5 +133,28 @@ describe('choosing the validator', () => {
     expect(schemaValidatorKind()).toBe('interpreter');
     expect(useSchemaValidator('auto')).toBe('ajv');
     expect(() => useSchemaValidator('eval' as never)).toThrow(/expected 'auto', 'ajv' or 'interpreter'/);
+  });
+});
+
+describe("the interpreter's keywords", () => {
+  it('covers every keyword Ajv (2020, ajv-formats) acts on: evaluated, refused at definition, or inert; a new one fails here until handled', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const addFormats = ((await import('ajv-formats')) as unknown as { default: (ajv: unknown) => void }).default;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const known = new Set([...INTERPRETED_KEYWORDS, ...REFUSED_KEYWORDS, ...INERT_KEYWORDS]);
+    expect(Object.keys(ajv.RULES.all).filter((keyword) => !known.has(keyword))).toEqual([]);
+  });
+
+  // $recursiveAnchor is refused by Ajv too: its meta-schema wants a string, its keyword a boolean
+  it.each(REFUSED_KEYWORDS.filter((keyword) => keyword !== '$recursiveAnchor'))('refuses %s at definition, which Ajv evaluates', (keyword) => {
+    const schema =
+      keyword === '$recursiveRef'
+        ? { type: 'object', properties: { child: { $recursiveRef: '#' } } }
+        : { type: 'string', format: 'date', [keyword]: '2026-01-01' };
+    useSchemaValidator('ajv');
+    expect(() => compileSchema(schema, 'dated')).not.toThrow();
+    useSchemaValidator('interpreter');
+    expect(() => compileSchema(schema, 'dated')).toThrow(`cannot check ${keyword}: `);
   });
 });

@@ -90,7 +90,7 @@ interface Evaluated {
 
 const APPLICATORS_OF_GROUP_ZERO = ['$dynamicRef', '$ref', 'type', 'nullable', 'const', 'enum', 'not', 'anyOf', 'oneOf', 'allOf', 'if', 'then', 'else'];
 const NUMBER_KEYWORDS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'format'];
-const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'];
+const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format'];
 const ARRAY_KEYWORDS = ['maxItems', 'minItems', 'prefixItems', 'items', 'contains', 'uniqueItems', 'maxContains', 'minContains', 'unevaluatedItems'];
 const OBJECT_KEYWORDS = [
   'maxProperties',
@@ -105,8 +105,17 @@ const OBJECT_KEYWORDS = [
   'dependentSchemas',
   'unevaluatedProperties',
 ];
-/** Every keyword Ajv (2020, ajv-formats) acts on: a schema with none of these accepts everything. */
-const RULES = new Set([...APPLICATORS_OF_GROUP_ZERO, ...NUMBER_KEYWORDS, ...STRING_KEYWORDS, ...ARRAY_KEYWORDS, ...OBJECT_KEYWORDS]);
+/**
+ * Keywords Ajv (2020, with ajv-formats) acts on that the interpreter refuses at definition: draft 2019-09's recursive
+ * references, which Ajv2020 still runs, and ajv-formats' comparisons of formatted strings.
+ */
+export const REFUSED_KEYWORDS = ['$recursiveRef', '$recursiveAnchor', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'];
+/** Keywords Ajv knows that decide nothing here: annotations, `$dynamicAnchor` (refused unless `dynamicRef`), and `id` (refused, as Ajv does). */
+export const INERT_KEYWORDS = ['$dynamicAnchor', '$comment', 'id'];
+/** Every keyword the interpreter evaluates, in Ajv's order within each group. */
+export const INTERPRETED_KEYWORDS = [...new Set([...APPLICATORS_OF_GROUP_ZERO, ...NUMBER_KEYWORDS, ...STRING_KEYWORDS, ...ARRAY_KEYWORDS, ...OBJECT_KEYWORDS])];
+/** Every keyword Ajv acts on: a schema with none of these accepts everything. */
+const RULES = new Set([...INTERPRETED_KEYWORDS, ...REFUSED_KEYWORDS]);
 
 const LIMIT_COMPARISON: Record<string, string> = { maximum: '<=', minimum: '>=', exclusiveMaximum: '<', exclusiveMinimum: '>' };
 
@@ -195,6 +204,12 @@ class Interpreter {
         if (typeof reference === 'string' && this.resolve(reference, place?.base ?? DEFAULT_BASE) === undefined)
           throw new Error(`can't resolve reference ${reference} from id ${place?.base ?? ''}`);
       }
+      const refused = REFUSED_KEYWORDS.find((keyword) => schema[keyword] !== undefined);
+      if (refused !== undefined)
+        throw new InterpreterRefusal(
+          pointer,
+          `${refused}: ${refused.startsWith('$recursive') ? "draft 2019-09's recursive references" : "ajv-formats' comparison of formatted strings"} are not implemented by the interpreter. ${refused.startsWith('$recursive') ? 'Use $ref to a $defs entry instead' : 'Check the bound in the tool instead'}`,
+        );
       if (this.options.dynamicRef !== true && (schema.$dynamicRef !== undefined || schema.$dynamicAnchor !== undefined))
         throw new InterpreterRefusal(
           pointer,
