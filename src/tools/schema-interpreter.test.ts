@@ -37,7 +37,7 @@ describe('the interpreter against Ajv (as toolwright configures it), case by cas
       agreements: 2175,
       refusedByInterpreter: 50,
     });
-    // the refusals are the constructs named in docs/tools.md, nothing else
+    // the refusals are the constructs named in docs/architecture.md, nothing else
     const refusedGroups = new Set(agreement.disagreements.map((disagreement) => disagreement.key.split('#')[0]));
     expect([...refusedGroups].sort()).toEqual(['dynamicRef.json', 'optional/dynamicRef.json', 'ref.json', 'unevaluatedItems.json']);
   }, 60_000);
