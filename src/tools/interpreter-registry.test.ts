@@ -14,3 +14,8 @@ await import('./tool-registry.test.js');
 await import('./validation-issues.test.js');
 await import('./define-tool.test.js');
 await import('./tool-examples.test.js');
+// the hostile inputs the registry's validator must survive: backtracking patterns, another tool's $id, unsafe patterns
+// (test/hardening/validator-failure.test.ts is not run again: it makes Ajv's compile overflow by mocking it)
+await import('../../test/hardening/redos.test.js');
+await import('../../test/hardening/schema-isolation.test.js');
+await import('../../test/hardening/unsafe-patterns.test.js');

@@ -39,6 +39,8 @@ export interface InterpretSchemaOptions {
   regExp(pattern: string, flags: string): LinearRegExp;
   /** Where an array's items repeat, as Ajv's pairwise `uniqueItems` loop reports it; undefined when all differ. */
   findRepeatedItems(items: readonly unknown[]): { i: number; j: number } | undefined;
+  /** Asserts `format` (default true); Ajv's meta-schema check asserts none, so the meta-schema interpreters turn it off. */
+  formats?: boolean;
   /** Evaluates `$dynamicRef` by the specification (for the meta-schemas, which use it the way Ajv reads it too); otherwise it is refused. */
   dynamicRef?: boolean;
 }
@@ -192,40 +194,55 @@ class Interpreter {
    */
   private prepare(): void {
     refuseAmbiguousIds(this.root);
-    walkSubschemas(this.root, ({ schema, pointer }) => {
-      this.nodeTypes.set(schema, schemaTypes(schema));
-      if (schema.id !== undefined) throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
-      if (Array.isArray(schema.enum) && schema.enum.length === 0) throw new Error('enum must have non-empty array');
-      if (typeof schema.pattern === 'string') this.pattern(schema.pattern);
-      if (isPlainObject(schema.patternProperties)) for (const key of Object.keys(schema.patternProperties)) this.pattern(key);
-      const place = this.registry.placeOf(schema);
-      for (const keyword of ['$ref', '$dynamicRef'] as const) {
-        const reference = schema[keyword];
-        if (typeof reference === 'string' && this.resolve(reference, place?.base ?? DEFAULT_BASE) === undefined)
-          throw new Error(`can't resolve reference ${reference} from id ${place?.base ?? ''}`);
-      }
-      const refused = REFUSED_KEYWORDS.find((keyword) => schema[keyword] !== undefined);
-      if (refused !== undefined)
-        throw new InterpreterRefusal(
-          pointer,
-          `${refused}: ${refused.startsWith('$recursive') ? "draft 2019-09's recursive references" : "ajv-formats' comparison of formatted strings"} are not implemented by the interpreter. ${refused.startsWith('$recursive') ? 'Use $ref to a $defs entry instead' : 'Check the bound in the tool instead'}`,
-        );
-      if (this.options.dynamicRef !== true && (schema.$dynamicRef !== undefined || schema.$dynamicAnchor !== undefined))
-        throw new InterpreterRefusal(
-          pointer,
-          `${schema.$dynamicRef !== undefined ? '$dynamicRef' : '$dynamicAnchor'}: Ajv resolves dynamic references its own way (only "#name" fragments, and not always to the outermost anchor), which the interpreter does not reproduce. Use $ref to a $defs entry instead`,
-        );
-      if (schema !== this.root && typeof schema.$id === 'string' && !schema.$id.startsWith('#') && schema.$ref !== undefined)
-        throw new InterpreterRefusal(
-          pointer,
-          'a subschema with both $id and $ref: Ajv resolves that $ref in a way the interpreter does not reproduce (its compile overflows the stack on some). Move the $ref into allOf: [{ "$ref": … }]',
-        );
-      if (schema.unevaluatedItems !== undefined && (schema.anyOf !== undefined || schema.oneOf !== undefined || schema.if !== undefined))
-        throw new InterpreterRefusal(
-          pointer,
-          'unevaluatedItems beside anyOf, oneOf or if: Ajv counts the items those evaluate in a way the interpreter does not reproduce. Declare the items with prefixItems and items instead',
-        );
-    });
+    // every subschema, and every schema a $ref reaches outside them (under an unknown keyword, say), as Ajv compiles those too
+    const seen = new Set<object>();
+    const pending: { schema: unknown; pointer: string }[] = [{ schema: this.root, pointer: '' }];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) this.prepareFrom(next.schema, next.pointer, seen, pending);
+  }
+
+  private prepareFrom(start: unknown, startPointer: string, seen: Set<object>, pending: { schema: unknown; pointer: string }[]): void {
+    walkSubschemas(
+      start,
+      ({ schema, pointer }) => {
+        this.nodeTypes.set(schema, schemaTypes(schema));
+        if (schema.id !== undefined) throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
+        if (Array.isArray(schema.enum) && schema.enum.length === 0) throw new Error('enum must have non-empty array');
+        if (typeof schema.pattern === 'string') this.pattern(schema.pattern);
+        if (isPlainObject(schema.patternProperties)) for (const key of Object.keys(schema.patternProperties)) this.pattern(key);
+        const place = this.registry.placeOf(schema);
+        for (const keyword of ['$ref', '$dynamicRef'] as const) {
+          const reference = schema[keyword];
+          if (typeof reference !== 'string') continue;
+          const target = this.resolve(reference, place?.base ?? DEFAULT_BASE);
+          if (target === undefined) throw new Error(`can't resolve reference ${reference} from id ${place?.base ?? ''}`);
+          // Ajv's own meta-schemas are not the tool's: their $dynamicRef is evaluated as Ajv reads it, and nothing in them is refused
+          const isMetaSchema = Object.hasOwn(ajvMetaSchemas(), target.place.base);
+          if (isPlainObject(target.schema) && !seen.has(target.schema) && !isMetaSchema) pending.push({ schema: target.schema, pointer: target.place.pointer });
+        }
+        const refused = REFUSED_KEYWORDS.find((keyword) => schema[keyword] !== undefined);
+        if (refused !== undefined)
+          throw new InterpreterRefusal(
+            pointer,
+            `${refused}: ${refused.startsWith('$recursive') ? "draft 2019-09's recursive references" : "ajv-formats' comparison of formatted strings"} are not implemented by the interpreter. ${refused.startsWith('$recursive') ? 'Use $ref to a $defs entry instead' : 'Check the bound in the tool instead'}`,
+          );
+        if (this.options.dynamicRef !== true && (schema.$dynamicRef !== undefined || schema.$dynamicAnchor !== undefined))
+          throw new InterpreterRefusal(
+            pointer,
+            `${schema.$dynamicRef !== undefined ? '$dynamicRef' : '$dynamicAnchor'}: Ajv resolves dynamic references its own way (only "#name" fragments, and not always to the outermost anchor), which the interpreter does not reproduce. Use $ref to a $defs entry instead`,
+          );
+        if (schema !== this.root && typeof schema.$id === 'string' && !schema.$id.startsWith('#') && schema.$ref !== undefined)
+          throw new InterpreterRefusal(
+            pointer,
+            'a subschema with both $id and $ref: Ajv resolves that $ref in a way the interpreter does not reproduce (its compile overflows the stack on some). Move the $ref into allOf: [{ "$ref": … }]',
+          );
+        if (schema.unevaluatedItems !== undefined && (schema.anyOf !== undefined || schema.oneOf !== undefined || schema.if !== undefined))
+          throw new InterpreterRefusal(
+            pointer,
+            'unevaluatedItems beside anyOf, oneOf or if: Ajv counts the items those evaluate in a way the interpreter does not reproduce. Declare the items with prefixItems and items instead',
+          );
+      },
+      { rootPointer: startPointer, seen },
+    );
   }
 
   private resolve(reference: string, base: string) {
@@ -467,7 +484,7 @@ class Interpreter {
   }
 
   private format(schema: Record<string, unknown>, data: string | number, type: 'string' | 'number', at: string, path: string) {
-    if (typeof schema.format !== 'string') return;
+    if (typeof schema.format !== 'string' || this.options.formats === false) return;
     const format = Object.hasOwn(fullFormats, schema.format)
       ? formatCheck(fullFormats[schema.format as keyof typeof fullFormats] as FormatDefinition)
       : undefined;

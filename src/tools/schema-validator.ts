@@ -242,7 +242,7 @@ function metaSchemaErrorsByInterpreter(schema: object): string | undefined {
   if (validate === undefined) {
     const meta = metaSchema2020(id);
     if (meta === undefined) throw new Error(`no schema with key or ref "${declared}"`);
-    validate = interpretSchema(meta, { ...INTERPRETER_OPTIONS, dynamicRef: true });
+    validate = interpretSchema(meta, { ...INTERPRETER_OPTIONS, dynamicRef: true, formats: false });
     metaInterpreters.set(id, validate);
   }
   if (validate(schema)) return undefined;
