@@ -72,10 +72,19 @@ export function metaSchema2020(id: string): unknown {
 }
 
 type FormatCheck = (value: string | number) => boolean;
-type FormatDefinition = RegExp | ((value: string) => boolean) | { type?: string; validate: RegExp | ((value: string | number) => boolean) };
+type FormatDefinition =
+  | true
+  | RegExp
+  | ((value: string) => boolean)
+  | { type?: string; validate: RegExp | ((value: string | number) => boolean); compare?: (left: string, right: string) => number | undefined };
+
+function formatDefinition(name: unknown): FormatDefinition | undefined {
+  return typeof name === 'string' && Object.hasOwn(fullFormats, name) ? (fullFormats[name as keyof typeof fullFormats] as FormatDefinition) : undefined;
+}
 
 function formatCheck(definition: FormatDefinition | undefined): { type: 'string' | 'number'; check: FormatCheck } | undefined {
-  if (definition === undefined) return undefined;
+  // `true` (password, binary): any value passes, as in Ajv
+  if (definition === undefined || definition === true) return undefined;
   if (definition instanceof RegExp) return { type: 'string', check: (value) => definition.test(value as string) };
   if (typeof definition === 'function') return { type: 'string', check: definition as FormatCheck };
   const validate = definition.validate;
@@ -92,7 +101,14 @@ interface Evaluated {
 
 const APPLICATORS_OF_GROUP_ZERO = ['$dynamicRef', '$ref', 'type', 'nullable', 'const', 'enum', 'not', 'anyOf', 'oneOf', 'allOf', 'if', 'then', 'else'];
 const NUMBER_KEYWORDS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'format'];
-const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format'];
+const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'];
+/** ajv-formats' comparisons of formatted strings: the comparison they require and the `compare` results that fail it. */
+const FORMAT_LIMITS: Record<string, { comparison: string; fails: (order: number) => boolean }> = {
+  formatMaximum: { comparison: '<=', fails: (order) => order > 0 },
+  formatMinimum: { comparison: '>=', fails: (order) => order < 0 },
+  formatExclusiveMaximum: { comparison: '<', fails: (order) => order >= 0 },
+  formatExclusiveMinimum: { comparison: '>', fails: (order) => order <= 0 },
+};
 const ARRAY_KEYWORDS = ['maxItems', 'minItems', 'prefixItems', 'items', 'contains', 'uniqueItems', 'maxContains', 'minContains', 'unevaluatedItems'];
 const OBJECT_KEYWORDS = [
   'maxProperties',
@@ -107,11 +123,8 @@ const OBJECT_KEYWORDS = [
   'dependentSchemas',
   'unevaluatedProperties',
 ];
-/**
- * Keywords Ajv (2020, with ajv-formats) acts on that the interpreter refuses at definition: draft 2019-09's recursive
- * references, which Ajv2020 still runs, and ajv-formats' comparisons of formatted strings.
- */
-export const REFUSED_KEYWORDS = ['$recursiveRef', '$recursiveAnchor', 'formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'];
+/** Keywords Ajv (2020, with ajv-formats) acts on that the interpreter refuses at definition: draft 2019-09's recursive references, which Ajv2020 still runs. */
+export const REFUSED_KEYWORDS = ['$recursiveRef', '$recursiveAnchor'];
 /** Keywords Ajv knows that decide nothing here: annotations, `$dynamicAnchor` (refused unless `dynamicRef`), and `id` (refused, as Ajv does). */
 export const INERT_KEYWORDS = ['$dynamicAnchor', '$comment', 'id'];
 /** Every keyword the interpreter evaluates, in Ajv's order within each group. */
@@ -207,6 +220,12 @@ class Interpreter {
         this.nodeTypes.set(schema, schemaTypes(schema));
         if (schema.id !== undefined) throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
         if (Array.isArray(schema.enum) && schema.enum.length === 0) throw new Error('enum must have non-empty array');
+        for (const keyword of Object.keys(FORMAT_LIMITS)) {
+          const definition = schema[keyword] === undefined ? undefined : formatDefinition(schema.format);
+          if (definition === undefined || definition === true) continue;
+          if (typeof definition !== 'object' || definition instanceof RegExp || typeof definition.compare !== 'function')
+            throw new Error(`"${keyword}": format "${String(schema.format)}" does not define "compare" function`);
+        }
         if (typeof schema.pattern === 'string') this.pattern(schema.pattern);
         if (isPlainObject(schema.patternProperties)) for (const key of Object.keys(schema.patternProperties)) this.pattern(key);
         const place = this.registry.placeOf(schema);
@@ -223,7 +242,7 @@ class Interpreter {
         if (refused !== undefined)
           throw new InterpreterRefusal(
             pointer,
-            `${refused}: ${refused.startsWith('$recursive') ? "draft 2019-09's recursive references" : "ajv-formats' comparison of formatted strings"} are not implemented by the interpreter. ${refused.startsWith('$recursive') ? 'Use $ref to a $defs entry instead' : 'Check the bound in the tool instead'}`,
+            `${refused}: draft 2019-09's recursive references are not implemented by the interpreter. Use $ref to a $defs entry instead`,
           );
         if (this.options.dynamicRef !== true && (schema.$dynamicRef !== undefined || schema.$dynamicAnchor !== undefined))
           throw new InterpreterRefusal(
@@ -481,6 +500,24 @@ class Interpreter {
     if (typeof schema.pattern === 'string' && !this.pattern(schema.pattern).test(data))
       this.fail('pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern}"`, schema.pattern, schema, data, at, `${path}/pattern`);
     this.format(schema, data, 'string', at, path);
+    if (this.options.formats === false) return;
+    for (const [keyword, limit] of Object.entries(FORMAT_LIMITS)) {
+      if (schema[keyword] === undefined) continue;
+      const definition = formatDefinition(schema.format);
+      if (definition === undefined || definition === true || typeof definition !== 'object' || definition instanceof RegExp || !definition.compare) continue;
+      const order = definition.compare(data, schema[keyword] as string);
+      if (order !== undefined && limit.fails(order))
+        this.fail(
+          keyword,
+          { comparison: limit.comparison, limit: schema[keyword] },
+          `should be ${limit.comparison} ${String(schema[keyword])}`,
+          schema[keyword],
+          schema,
+          data,
+          at,
+          `${path}/${keyword}`,
+        );
+    }
   }
 
   private format(schema: Record<string, unknown>, data: string | number, type: 'string' | 'number', at: string, path: string) {
