@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { benchSampleCases, compareWithAjv, suiteCases, type Agreement } from '../../test/validators/agreement.js';
+import { benchSampleCases, compareWithAjv, suiteCases, verdictsOf, type Agreement } from '../../test/validators/agreement.js';
 import { SchemaCompileError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
@@ -171,8 +171,16 @@ describe("the interpreter's keywords", () => {
         instances: strings,
       })),
     ]);
-    const agreement = compareWithAjv(cases);
+    // and the definitions Ajv checks at compile: a bound without format, a bound that is not a string, a format without compare
+    const misdefined = [
+      { type: 'string', formatMaximum: '2024-01-01' },
+      { format: 'date', formatMaximum: 5 },
+      { format: 'email', formatMinimum: 'a' },
+    ];
+    const refusedByBoth = misdefined.map((schema) => ({ source: 'JSON-Schema-Test-Suite' as const, key: JSON.stringify(schema), schema, instances: ['x'] }));
+    const agreement = compareWithAjv([...cases, ...refusedByBoth]);
     expect(agreement.disagreements).toEqual([]);
     expect(agreement.sameIssues).toBe(agreement.cases);
+    expect(verdictsOf('interpreter', misdefined[3], ['x']).details[0]).toContain('nullable value must be ["boolean"]');
   });
 });

@@ -220,8 +220,13 @@ class Interpreter {
         this.nodeTypes.set(schema, schemaTypes(schema));
         if (schema.id !== undefined) throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
         if (Array.isArray(schema.enum) && schema.enum.length === 0) throw new Error('enum must have non-empty array');
+        // keywords the meta-schema does not describe, checked as Ajv checks their definitions
+        if (schema.nullable !== undefined && typeof schema.nullable !== 'boolean') throw new Error('nullable value must be ["boolean"]');
         for (const keyword of Object.keys(FORMAT_LIMITS)) {
-          const definition = schema[keyword] === undefined ? undefined : formatDefinition(schema.format);
+          if (schema[keyword] === undefined) continue;
+          if (schema.format === undefined) throw new Error(`parent schema must have dependencies of ${keyword}: format`);
+          if (typeof schema[keyword] !== 'string') throw new Error(`${keyword} value must be ["string"]`);
+          const definition = formatDefinition(schema.format);
           if (definition === undefined || definition === true) continue;
           if (typeof definition !== 'object' || definition instanceof RegExp || typeof definition.compare !== 'function')
             throw new Error(`"${keyword}": format "${String(schema.format)}" does not define "compare" function`);
