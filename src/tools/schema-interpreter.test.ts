@@ -176,6 +176,7 @@ describe("the interpreter's keywords", () => {
       { type: 'string', formatMaximum: '2024-01-01' },
       { format: 'date', formatMaximum: 5 },
       { format: 'email', formatMinimum: 'a' },
+      { type: 'string', nullable: 'yes' },
     ];
     const refusedByBoth = misdefined.map((schema) => ({ source: 'JSON-Schema-Test-Suite' as const, key: JSON.stringify(schema), schema, instances: ['x'] }));
     const agreement = compareWithAjv([...cases, ...refusedByBoth]);
