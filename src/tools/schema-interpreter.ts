@@ -174,6 +174,18 @@ function appendPointer(pointer: string, segment: string | number): string {
   return `${pointer}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+const GROUP_TYPES = ['number', 'string', 'array', 'object'] as const;
+
+interface NodePlan {
+  readonly types: string[];
+  readonly groups: (typeof GROUP_TYPES)[number][];
+  readonly singleTypeGroup: boolean;
+  readonly onlyRef: boolean;
+}
+
+/** Shared by every subschema when nothing reads what was evaluated: "everything" already, so merging into it changes nothing. */
+const EVALUATES_NOTHING_TRACKED: Evaluated = { props: true, items: true };
+
 /** A schema place met while validating: the schema, its base URI, and the resources entered on the way (the dynamic scope). */
 interface Scope {
   readonly base: string;
@@ -184,6 +196,9 @@ class Interpreter {
   private readonly registry: SchemaRegistry;
   private readonly patterns = new Map<string, LinearRegExp>();
   private readonly nodeTypes = new Map<object, string[]>();
+  private readonly plans = new Map<object, NodePlan>();
+  /** Whether any schema here has `unevaluatedProperties` or `unevaluatedItems`, the only readers of what was evaluated. */
+  private tracksEvaluation = false;
   /**
    * Resolutions by base and reference, so that validation resolves nothing twice, and a stack overflow deep in a value
    * surfaces as the RangeError it is, not as an unresolvable reference (URL parsing inside the resolver swallows errors).
@@ -217,6 +232,7 @@ class Interpreter {
     walkSubschemas(
       start,
       ({ schema, pointer }) => {
+        if (schema.unevaluatedProperties !== undefined || schema.unevaluatedItems !== undefined) this.tracksEvaluation = true;
         this.nodeTypes.set(schema, schemaTypes(schema));
         if (schema.id !== undefined) throw new Error('NOT SUPPORTED: keyword "id", use "$id" for schema ID');
         if (Array.isArray(schema.enum) && schema.enum.length === 0) throw new Error('enum must have non-empty array');
@@ -287,7 +303,7 @@ class Interpreter {
     this.errors = [];
     const place = this.registry.placeOf(this.root);
     const base = place?.base ?? DEFAULT_BASE;
-    return this.validate(this.root, value, '', '#', { base, dynamic: [base] }, { props: new Set(), items: 0 });
+    return this.validate(this.root, value, '', '#', { base, dynamic: [base] }, this.fresh());
   }
 
   private fail(
@@ -314,30 +330,47 @@ class Interpreter {
     const place = this.registry.placeOf(schema);
     if (place !== undefined && place.base !== scope.base) scope = { base: place.base, dynamic: [...scope.dynamic, place.base] };
     const start = this.errors.length;
-    const types = this.nodeTypes.get(schema) ?? schemaTypes(schema);
-    const groupTypes = ['number', 'string', 'array', 'object'];
-    const singleTypeGroup = types.length === 1 && groupTypes.includes(types[0]!) && this.hasRulesFor(schema, types[0]!);
-    if (types.length > 0 && !singleTypeGroup && !types.some((type) => hasDataType(type, data)))
+    const plan = this.planOf(schema);
+    const types = plan.types;
+    if (types.length > 0 && !plan.singleTypeGroup && !types.some((type) => hasDataType(type, data)))
       this.fail('type', { type: types.join(',') }, `must be ${types.join(',')}`, schema.type, schema, data, at, `${schemaPath}/type`);
-    const onlyRef = typeof schema.$ref === 'string' && !Object.keys(schema).some((key) => key !== '$ref' && RULES.has(key));
-    if (onlyRef) {
+    if (plan.onlyRef) {
       this.reference(schema, '$ref', data, at, schemaPath, scope, evaluated);
       return this.errors.length === start;
     }
     this.groupZero(schema, data, at, schemaPath, scope, evaluated);
-    for (const type of groupTypes) {
-      const keywords = type === 'number' ? NUMBER_KEYWORDS : type === 'string' ? STRING_KEYWORDS : type === 'array' ? ARRAY_KEYWORDS : OBJECT_KEYWORDS;
-      if (!keywords.some((keyword) => schema[keyword] !== undefined)) continue;
+    for (const type of plan.groups) {
       if (hasDataType(type, data)) {
         if (type === 'number') this.numberKeywords(schema, data as number, at, schemaPath);
         else if (type === 'string') this.stringKeywords(schema, data as string, at, schemaPath);
         else if (type === 'array') this.arrayKeywords(schema, data as unknown[], at, schemaPath, scope, evaluated);
         else this.objectKeywords(schema, data as Record<string, unknown>, at, schemaPath, scope, evaluated);
-      } else if (singleTypeGroup && types[0] === type) {
+      } else if (plan.singleTypeGroup && types[0] === type) {
         this.fail('type', { type }, `must be ${type}`, schema.type, schema, data, at, `${schemaPath}/type`);
       }
     }
     return this.errors.length === start;
+  }
+
+  /** What a schema object needs, worked out once: its types, which keyword groups it uses, whether the type error waits for its group. */
+  private planOf(schema: Record<string, unknown>): NodePlan {
+    let plan = this.plans.get(schema);
+    if (plan !== undefined) return plan;
+    const types = this.nodeTypes.get(schema) ?? schemaTypes(schema);
+    const groups = GROUP_TYPES.filter((type) => this.hasRulesFor(schema, type));
+    plan = {
+      types,
+      groups,
+      singleTypeGroup: types.length === 1 && (groups as string[]).includes(types[0]!),
+      onlyRef: typeof schema.$ref === 'string' && !Object.keys(schema).some((key) => key !== '$ref' && RULES.has(key)),
+    };
+    this.plans.set(schema, plan);
+    return plan;
+  }
+
+  /** A new record of what a subschema evaluates, or, for a schema with no `unevaluated*` anywhere, one shared record that records nothing. */
+  private fresh(): Evaluated {
+    return this.tracksEvaluation ? { props: new Set(), items: 0 } : EVALUATES_NOTHING_TRACKED;
   }
 
   private hasRulesFor(schema: Record<string, unknown>, type: string): boolean {
@@ -369,7 +402,7 @@ class Interpreter {
     if (resolved === undefined) throw new Error(`can't resolve reference ${reference} from id ${scope.base}`);
     let target = resolved;
     if (keyword === '$dynamicRef') target = this.dynamicTarget(reference, resolved, scope) ?? resolved;
-    const inner: Evaluated = { props: new Set(), items: 0 };
+    const inner: Evaluated = this.fresh();
     const targetPath = reference.startsWith('#') ? reference : `${schemaPath}/${keyword}`;
     const entered: Scope = {
       base: target.place.base,
@@ -401,14 +434,14 @@ class Interpreter {
       this.fail('enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values', schema.enum, schema, data, at, `${path}/enum`);
     if (schema.not !== undefined) {
       // Ajv fails `not` over an always-valid schema without evaluating it
-      const matches = alwaysValid(schema.not) || this.quietly(() => this.validate(schema.not, data, at, `${path}/not`, scope, { props: new Set(), items: 0 }));
+      const matches = alwaysValid(schema.not) || this.quietly(() => this.validate(schema.not, data, at, `${path}/not`, scope, this.fresh()));
       if (matches) this.fail('not', {}, 'must NOT be valid', schema.not, schema, data, at, `${path}/not`);
     }
     if (Array.isArray(schema.anyOf)) this.anyOf(schema, data, at, path, scope, evaluated);
     if (Array.isArray(schema.oneOf)) this.oneOf(schema, data, at, path, scope, evaluated);
     if (Array.isArray(schema.allOf))
       schema.allOf.forEach((branch, index) => {
-        const inner: Evaluated = { props: new Set(), items: 0 };
+        const inner: Evaluated = this.fresh();
         this.validate(branch, data, at, `${path}/allOf/${index}`, scope, inner);
         mergeEvaluated(evaluated, inner);
       });
@@ -420,7 +453,7 @@ class Interpreter {
     const mark = this.errors.length;
     let valid = false;
     branches.forEach((branch, index) => {
-      const inner: Evaluated = { props: new Set(), items: 0 };
+      const inner: Evaluated = this.fresh();
       if (this.validate(branch, data, at, `${path}/anyOf/${index}`, scope, inner)) {
         valid = true;
         mergeEvaluated(evaluated, inner);
@@ -436,7 +469,7 @@ class Interpreter {
     let passing: number | [number, number] | null = null;
     let valid = false;
     for (let index = 0; index < branches.length; index++) {
-      const inner: Evaluated = { props: new Set(), items: 0 };
+      const inner: Evaluated = this.fresh();
       const branchValid = this.validate(branches[index], data, at, `${path}/oneOf/${index}`, scope, inner);
       if (!branchValid) continue;
       if (valid) {
@@ -456,11 +489,11 @@ class Interpreter {
     const hasThen = schema.then !== undefined && !alwaysValid(schema.then);
     const hasElse = schema.else !== undefined && !alwaysValid(schema.else);
     if (!hasThen && !hasElse) return;
-    const ifEvaluated: Evaluated = { props: new Set(), items: 0 };
+    const ifEvaluated: Evaluated = this.fresh();
     const condition = this.quietly(() => this.validate(schema.if, data, at, `${path}/if`, scope, ifEvaluated));
     const clause = condition ? 'then' : 'else';
     if ((clause === 'then' && !hasThen) || (clause === 'else' && !hasElse)) return;
-    const clauseEvaluated: Evaluated = { props: new Set(), items: 0 };
+    const clauseEvaluated: Evaluated = this.fresh();
     if (this.validate(schema[clause], data, at, `${path}/${clause}`, scope, clauseEvaluated)) {
       // what `if` evaluated counts, in Ajv, with the clause that ran and passed, except an `else` beside a `then`
       if (clause === 'then' || !hasThen) mergeEvaluated(evaluated, ifEvaluated);
@@ -553,8 +586,7 @@ class Interpreter {
     }
     const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as unknown[]) : [];
     prefix.forEach((item, index) => {
-      if (index < data.length)
-        this.validate(item, data[index], appendPointer(at, index), `${path}/prefixItems/${index}`, scope, { props: new Set(), items: 0 });
+      if (index < data.length) this.validate(item, data[index], appendPointer(at, index), `${path}/prefixItems/${index}`, scope, this.fresh());
     });
     if (prefix.length > 0 && evaluated.items !== true) evaluated.items = Math.max(evaluated.items, prefix.length);
     if (schema.items !== undefined) {
@@ -564,7 +596,7 @@ class Interpreter {
           this.fail('items', { limit: prefix.length }, `must NOT have more than ${prefix.length} items`, false, schema, data, at, `${path}/items`);
       } else if (!alwaysValid(schema.items)) {
         for (let index = prefix.length; index < data.length; index++)
-          this.validate(schema.items, data[index], appendPointer(at, index), `${path}/items`, scope, { props: new Set(), items: 0 });
+          this.validate(schema.items, data[index], appendPointer(at, index), `${path}/items`, scope, this.fresh());
       }
     }
     if (schema.contains !== undefined) this.contains(schema, data, at, path, scope, evaluated);
@@ -589,7 +621,7 @@ class Interpreter {
           this.fail('unevaluatedItems', { len: from }, `must NOT have more than ${from} items`, false, schema, data, at, `${path}/unevaluatedItems`);
       } else if (!alwaysValid(schema.unevaluatedItems)) {
         for (let index = from; index < data.length; index++)
-          this.validate(schema.unevaluatedItems, data[index], appendPointer(at, index), `${path}/unevaluatedItems`, scope, { props: new Set(), items: 0 });
+          this.validate(schema.unevaluatedItems, data[index], appendPointer(at, index), `${path}/unevaluatedItems`, scope, this.fresh());
       }
       evaluated.items = true;
     }
@@ -614,7 +646,7 @@ class Interpreter {
     if (!(min === 0 && data.length === 0)) {
       let count = 0;
       for (let index = 0; index < data.length; index++) {
-        if (!this.validate(schema.contains, data[index], appendPointer(at, index), `${path}/contains`, scope, { props: new Set(), items: 0 })) continue;
+        if (!this.validate(schema.contains, data[index], appendPointer(at, index), `${path}/contains`, scope, this.fresh())) continue;
         count++;
         if (max === undefined) {
           if (count >= min) {
@@ -658,7 +690,7 @@ class Interpreter {
           this.fail('required', { missingProperty: name }, `must have required property '${name}'`, schema.required, schema, data, at, `${path}/required`);
     if (schema.propertyNames !== undefined && !alwaysValid(schema.propertyNames)) {
       for (const key in data) {
-        const valid = this.validate(schema.propertyNames, key, at, `${path}/propertyNames`, scope, { props: new Set(), items: 0 });
+        const valid = this.validate(schema.propertyNames, key, at, `${path}/propertyNames`, scope, this.fresh());
         if (!valid)
           this.fail('propertyNames', { propertyName: key }, 'property name must be valid', schema.propertyNames, schema, data, at, `${path}/propertyNames`);
       }
@@ -681,14 +713,14 @@ class Interpreter {
             `${path}/additionalProperties`,
           );
         else if (!alwaysValid(schema.additionalProperties))
-          this.validate(schema.additionalProperties, data[key], appendPointer(at, key), `${path}/additionalProperties`, scope, { props: new Set(), items: 0 });
+          this.validate(schema.additionalProperties, data[key], appendPointer(at, key), `${path}/additionalProperties`, scope, this.fresh());
       }
     }
     if (isPlainObject(schema.dependencies)) this.dependencies(schema, schema.dependencies, 'dependencies', data, at, path, scope, evaluated, present, 'both');
     if (properties) {
       for (const [name, subschema] of Object.entries(properties)) {
         if (alwaysValid(subschema) || !present(name)) continue;
-        this.validate(subschema, data[name], appendPointer(at, name), `${path}/properties/${escapeSegment(name)}`, scope, { props: new Set(), items: 0 });
+        this.validate(subschema, data[name], appendPointer(at, name), `${path}/properties/${escapeSegment(name)}`, scope, this.fresh());
       }
     }
     for (const pattern of patternKeys) {
@@ -767,7 +799,7 @@ class Interpreter {
     if (kinds !== 'names') {
       for (const [property, subschema] of Object.entries(table)) {
         if (Array.isArray(subschema) || alwaysValid(subschema) || !present(property)) continue;
-        const inner: Evaluated = { props: new Set(), items: 0 };
+        const inner: Evaluated = this.fresh();
         if (this.validate(subschema, data, at, `${path}/${keyword}/${escapeSegment(property)}`, scope, inner)) mergeEvaluated(evaluated, inner);
       }
     }
