@@ -452,13 +452,15 @@ class Interpreter {
     const branches = schema.anyOf as unknown[];
     const mark = this.errors.length;
     let valid = false;
-    branches.forEach((branch, index) => {
+    for (let index = 0; index < branches.length; index++) {
       const inner: Evaluated = this.fresh();
-      if (this.validate(branch, data, at, `${path}/anyOf/${index}`, scope, inner)) {
+      if (this.validate(branches[index], data, at, `${path}/anyOf/${index}`, scope, inner)) {
         valid = true;
         mergeEvaluated(evaluated, inner);
+        // as Ajv: the first passing branch settles it, unless what the others evaluate counts too
+        if (!this.tracksEvaluation) break;
       }
-    });
+    }
     if (valid) this.errors.length = mark;
     else this.fail('anyOf', {}, 'must match a schema in anyOf', branches, schema, data, at, `${path}/anyOf`);
   }
