@@ -128,6 +128,19 @@ describe('choosing the validator', () => {
     expect(forbidden).toHaveBeenCalledTimes(1); // the probe, once
   });
 
+  it('forced to the interpreter, never probes new Function (a probe under a CSP is reported as a violation)', async () => {
+    vi.resetModules();
+    const probe = vi.fn(function probedFunction() {
+      return () => 1;
+    });
+    vi.stubGlobal('Function', probe);
+    const fresh = await import('./validator-kind.js');
+    const { compileSchema: freshCompile } = await import('./schema-validator.js');
+    fresh.useSchemaValidator('interpreter');
+    expect(freshCompile({ type: 'string', pattern: '^a' }, 'probe').validate('b').success).toBe(false);
+    expect(probe).not.toHaveBeenCalled();
+  });
+
   it('uses Ajv where code generation works, and the interpreter when asked; a bad kind is refused', () => {
     expect(schemaValidatorKind()).toBe('ajv');
     expect(useSchemaValidator('interpreter')).toBe('interpreter');
