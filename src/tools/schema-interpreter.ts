@@ -66,7 +66,7 @@ function ajvMetaSchemas(): Record<string, unknown> {
 }
 
 /** The 2020-12 meta-schema (or one of its vocabularies) that Ajv holds under `id`; undefined for any other. */
-export function metaSchema2020(id: string): unknown {
+export function ajvMetaSchema(id: string): unknown {
   const schemas = ajvMetaSchemas();
   return Object.hasOwn(schemas, id) ? schemas[id] : undefined;
 }

@@ -39,7 +39,7 @@ import { escapePointer } from '../shared/safe-json.js';
 import { linearPattern, listSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './types.js';
 import { issuesFromAjv, type ValidationResult } from './validation-issues.js';
-import { interpretSchema, metaSchema2020, type InterpretedValidateFunction } from './schema-interpreter.js';
+import { interpretSchema, ajvMetaSchema, type InterpretedValidateFunction } from './schema-interpreter.js';
 import { schemaValidatorKind, type SchemaValidatorKind } from './validator-kind.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
@@ -240,7 +240,7 @@ function metaSchemaErrorsByInterpreter(schema: object): string | undefined {
   const id = (declared ?? 'https://json-schema.org/draft/2020-12/schema').replace(/#$/, '');
   let validate = metaInterpreters.get(id);
   if (validate === undefined) {
-    const meta = metaSchema2020(id);
+    const meta = ajvMetaSchema(id);
     if (meta === undefined) throw new Error(`no schema with key or ref "${declared}"`);
     validate = interpretSchema(meta, { ...INTERPRETER_OPTIONS, dynamicRef: true, formats: false });
     metaInterpreters.set(id, validate);
