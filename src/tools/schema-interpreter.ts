@@ -4,10 +4,13 @@
  *
  * Its target is not the specification but Ajv as toolwright configures it (`schema-validator.ts`), because the
  * registry and the token mask both follow Ajv: the same keyword order, the same evaluated-properties and
- * evaluated-items bookkeeping (`contains` marks every item evaluated, `if` counts even when it fails), the same
- * `nullable`, the same formats (ajv-formats' own definitions), the same equality, the same code-point string
- * lengths, and errors in Ajv's shape (keyword, params, schemaPath, verbose data), so that `issuesFromAjv` turns them
- * into the same recovery texts for the model. Patterns run through toolwright's linear-time engine as in Ajv.
+ * evaluated-items bookkeeping (`contains` marks every item evaluated; what `if` evaluated counts only with the clause
+ * that ran and passed, an `else` beside a `then` excepted), the same `nullable`, the same formats (ajv-formats' own
+ * definitions), the same equality, the same code-point string lengths, and errors in Ajv's shape (keyword, params,
+ * schemaPath, verbose data), so that `issuesFromAjv` turns them into the same recovery texts for the model. Patterns
+ * run through toolwright's linear-time engine as in Ajv. Where Ajv departs from the specification in ways not
+ * reproduced here (`$dynamicRef`, `$recursiveRef`, `$id` beside `$ref` in a subschema, `unevaluatedItems` beside
+ * `anyOf`/`oneOf`/`if`), the schema is refused at definition ({@link InterpreterRefusal}).
  * `bench/validators/run.ts` measures the agreement on JSON-Schema-Test-Suite and a JSONSchemaBench sample;
  * `src/tools/schema-interpreter.test.ts` pins it.
  * @module
