@@ -5,7 +5,7 @@ import { benchSampleCases, compareWithAjv, suiteCases, verdictsOf, type Agreemen
 import { SchemaCompileError } from '../shared/errors.js';
 import { defineTool } from './define-tool.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { INERT_KEYWORDS, INTERPRETED_KEYWORDS, REFUSED_KEYWORDS } from './schema-interpreter.js';
+import { INERT_KEYWORDS, INTERPRETED_KEYWORDS, REFUSED_KEYWORDS } from './ajv-vocabulary.js';
 import { compileSchema } from './schema-validator.js';
 import { ToolRegistry } from './tool-registry.js';
 import { schemaValidatorKind, useSchemaValidator } from './validator-kind.js';

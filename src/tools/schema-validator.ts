@@ -39,7 +39,8 @@ import { escapePointer } from '../shared/safe-json.js';
 import { linearPattern, listSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './types.js';
 import { issuesFromAjv, type ValidationResult } from './validation-issues.js';
-import { interpretSchema, ajvMetaSchema, type InterpretedValidateFunction } from './schema-interpreter.js';
+import { ajvMetaSchema } from './ajv-vocabulary.js';
+import { interpretSchema, type InterpretedValidateFunction } from './schema-interpreter.js';
 import { schemaValidatorKind, type SchemaValidatorKind } from './validator-kind.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
