@@ -35,8 +35,8 @@ describe('the interpreter against Ajv (as toolwright configures it), case by cas
     expect(unexplained(agreement)).toEqual([]);
     expect({ cases: agreement.cases, agreements: agreement.agreements, refusedByInterpreter: agreement.disagreements.length }).toEqual({
       cases: 2225,
-      agreements: 2175,
-      refusedByInterpreter: 50,
+      agreements: 2177,
+      refusedByInterpreter: 48,
     });
     // the refusals are the constructs named in docs/architecture.md, nothing else
     const refusedGroups = new Set(agreement.disagreements.map((disagreement) => disagreement.key.split('#')[0]));

@@ -9,7 +9,7 @@
  * definitions), the same equality, the same code-point string lengths, and errors in Ajv's shape (keyword, params,
  * schemaPath, verbose data), so that `issuesFromAjv` turns them into the same recovery texts for the model. Patterns
  * run through toolwright's linear-time engine as in Ajv. Where Ajv departs from the specification in ways not
- * reproduced here (`$dynamicRef`, `$recursiveRef`, `$id` beside `$ref` in a subschema, `unevaluatedItems` beside
+ * reproduced here (`$dynamicRef`, `$recursiveRef`, `$id` beside a `"#…"` `$ref` in a subschema, `unevaluatedItems` beside
  * `anyOf`/`oneOf`/`if`), the schema is refused at definition ({@link InterpreterRefusal}).
  * `bench/validators/run.ts` measures the agreement on JSON-Schema-Test-Suite and a JSONSchemaBench sample;
  * `src/tools/schema-interpreter.test.ts` pins it.
@@ -177,10 +177,12 @@ class Interpreter {
             pointer,
             `${schema.$dynamicRef !== undefined ? '$dynamicRef' : '$dynamicAnchor'}: Ajv resolves dynamic references its own way (only "#name" fragments, and not always to the outermost anchor), which the interpreter does not reproduce. Use $ref to a $defs entry instead`,
           );
-        if (schema !== this.root && typeof schema.$id === 'string' && !schema.$id.startsWith('#') && schema.$ref !== undefined)
+        // a fragment-only $ref beside a subschema's own $id is where Ajv misresolves (JSON-Schema-Test-Suite ref.json #15, #28)
+        const fragmentReference = typeof schema.$ref === 'string' && schema.$ref.startsWith('#');
+        if (schema !== this.root && typeof schema.$id === 'string' && !schema.$id.startsWith('#') && fragmentReference)
           throw new InterpreterRefusal(
             pointer,
-            'a subschema with both $id and $ref: Ajv resolves that $ref in a way the interpreter does not reproduce (its compile overflows the stack on some). Move the $ref into allOf: [{ "$ref": … }]',
+            'a subschema with both $id and a "#…" $ref: Ajv resolves that $ref in a way the interpreter does not reproduce (its compile overflows the stack on some). Move the $ref into allOf: [{ "$ref": … }]',
           );
         if (schema.unevaluatedItems !== undefined && (schema.anyOf !== undefined || schema.oneOf !== undefined || schema.if !== undefined))
           throw new InterpreterRefusal(
