@@ -341,7 +341,8 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
     },
     Math.max(50, Math.floor(leaseMs / 3)),
   );
-  timer.unref();
+  // Node keeps a process alive for a timer; web runtimes (workerd, the edge runtime) give a number and need no unref.
+  (timer as { unref?: () => void }).unref?.();
   const refuse = () => leaseLostError(runId);
   // A store refusing a fenced write has the last word: the run stops driving at once.
   const fenced = async <T>(write: () => Promise<T>): Promise<T> => {

@@ -42,6 +42,8 @@ export type { ToolErrorKind, ToolErrorOptions } from './tool-error.js';
 export { toolResult, normalizeToolOutput } from './tool-output.js';
 export { compileSchema } from './schema-validator.js';
 export type { SchemaValidator } from './schema-validator.js';
+export { schemaValidatorKind, useSchemaValidator } from './validator-kind.js';
+export type { SchemaValidatorKind } from './validator-kind.js';
 export { formatIssuePath, toJsonPointer } from './validation-issues.js';
 export type { ValidationIssue, ValidationIssueCode, ValidationResult } from './validation-issues.js';
 export { TOOL_NAME_PATTERN, describeToolNameProblem, suggestToolName } from './tool-name.js';

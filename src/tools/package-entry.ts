@@ -52,6 +52,9 @@ export type { OutputOf, OutputOption, OutputOptions } from './index.js';
 export { approvalText, describeArguments } from './index.js';
 export type { ArgumentsSummary, DecisiveArgument, ShownText } from './index.js';
 export { showInvisible } from '../shared/visible-text.js';
+// Which validator checks schemas: Ajv, or the interpreter where code generation is forbidden (docs/architecture.md, "Validation without code generation").
+export { schemaValidatorKind, useSchemaValidator } from './index.js';
+export type { SchemaValidatorKind } from './index.js';
 // Older JSON Schema drafts rewritten into 2020-12, as defineTool and compileJsonSchema do.
 export { upgradeSchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 export type { SchemaDialect, UpgradeSchemaDialectOptions, UpgradedSchema } from '../shared/json-schema/upgrade-schema-dialect.js';

@@ -9,6 +9,13 @@ import { defineTool } from './define-tool.js';
 import { compileSchema } from './schema-validator.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { JsonSchema } from './types.js';
+import { schemaValidatorKind } from './validator-kind.js';
+
+/**
+ * Tests of Ajv itself (they count its compilations, or provoke a stack overflow only its compile has); skipped when
+ * `interpreter-registry.test.ts` runs this file again with the interpreter forced, which compiles nothing with Ajv.
+ */
+const ajvOnly = it.skipIf(schemaValidatorKind() === 'interpreter');
 
 /** Counts Ajv compilations (every compile of a tool's schema goes through `Ajv2020.prototype.compile`). */
 function countCompilations() {
@@ -31,7 +38,7 @@ function weatherTool() {
 }
 
 describe('compileSchema, once per schema object', () => {
-  it('compiles a tool definition once: registries built again from the same tool objects compile nothing', () => {
+  ajvOnly('compiles a tool definition once: registries built again from the same tool objects compile nothing', () => {
     const tool = weatherTool();
     const compile = countCompilations();
     const first = new ToolRegistry([tool]);
@@ -46,7 +53,7 @@ describe('compileSchema, once per schema object', () => {
     }
   });
 
-  it('compiles again a schema changed in place since, and validates by the change', () => {
+  ajvOnly('compiles again a schema changed in place since, and validates by the change', () => {
     const schema: Record<string, unknown> = { type: 'object', properties: { n: { type: 'number' } } };
     const compile = countCompilations();
     expect(compileSchema(schema).validate({ n: 'x' }).success).toBe(false);
@@ -63,7 +70,7 @@ describe('compileSchema, once per schema object', () => {
     expect(() => compileSchema(schema, 'second_tool')).toThrow(/second_tool/);
   });
 
-  it('compiles equal schemas that are different objects separately (isolation stays per schema object)', () => {
+  ajvOnly('compiles equal schemas that are different objects separately (isolation stays per schema object)', () => {
     const compile = countCompilations();
     const make = () => ({ $id: 'https://example.test/shape', type: 'object', properties: { n: { type: 'number' } } });
     compileSchema(make());
@@ -116,7 +123,7 @@ describe('compileSchema and schemas that never stop validating', () => {
     expect(compile).not.toHaveBeenCalled();
   });
 
-  it('turns a stack overflow while compiling a loop only Ajv makes (it misresolves a reference) into SchemaCompileError that says what to change', () => {
+  ajvOnly('turns a stack overflow while compiling a loop only Ajv makes (it misresolves a reference) into SchemaCompileError that says what to change', () => {
     let thrown: unknown;
     try {
       compileSchema(AJV_MISRESOLVED, 'misresolved');

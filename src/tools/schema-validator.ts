@@ -22,6 +22,9 @@
  * which makes 10,000 objects cost 50 million comparisons (seconds of blocked event loop from 119 KB of arguments).
  * Each Ajv here replaces the keyword with one that numbers items by their canonical JSON ({@link CanonicalIds}) and
  * finds repeats in a Map, and reports the same pair of items Ajv's pairwise loop reports.
+ *
+ * Without code generation: where `new Function` is forbidden, or when {@link useSchemaValidator} asks for it, schemas
+ * are checked by the interpreter in `schema-interpreter.ts` instead, which gives Ajv's verdicts and errors in Ajv's shape.
  * @module
  */
 import { _, Ajv2020, str, type CodeKeywordDefinition, type KeywordCxt, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -36,6 +39,9 @@ import { escapePointer } from '../shared/safe-json.js';
 import { linearPattern, listSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './types.js';
 import { issuesFromAjv, type ValidationResult } from './validation-issues.js';
+import { ajvMetaSchema } from './ajv-vocabulary.js';
+import { interpretSchema, type InterpretedValidateFunction } from './schema-interpreter.js';
+import { schemaValidatorKind, type SchemaValidatorKind } from './validator-kind.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -151,7 +157,7 @@ export interface CompileSchemaOptions {
  * again from the same tool objects (`runAgent({ tools: [...] })` builds one per run) compiles nothing, and a schema
  * changed in place since (its text differs) compiles again. Failures are not kept: their errors name the owner.
  */
-const compiled = new WeakMap<object, { text: string; validate: ValidateFunction }>();
+const compiled = new WeakMap<object, { text: string; kind: SchemaValidatorKind; validate: ValidateFunction | InterpretedValidateFunction }>();
 
 /**
  * Compiles a schema in an Ajv instance of its own, once per schema object (see {@link compiled}). Throws
@@ -159,9 +165,11 @@ const compiled = new WeakMap<object, { text: string; validate: ValidateFunction 
  */
 export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, options: CompileSchemaOptions = {}): SchemaValidator<T> {
   const text = typeof schema === 'object' && schema !== null ? schemaText(schema) : undefined;
+  const kind = schemaValidatorKind();
   const cached = text === undefined ? undefined : compiled.get(schema as object);
-  const validateFunction = cached !== undefined && cached.text === text ? cached.validate : compileValidateFunction(schema, owner, options);
-  if (text !== undefined && cached?.validate !== validateFunction) compiled.set(schema as object, { text, validate: validateFunction });
+  const validateFunction =
+    cached !== undefined && cached.text === text && cached.kind === kind ? cached.validate : compileValidateFunction(schema, owner, options, kind);
+  if (text !== undefined && cached?.validate !== validateFunction) compiled.set(schema as object, { text, kind, validate: validateFunction });
   return {
     schema,
     validate(value: unknown): ValidationResult<T> {
@@ -182,14 +190,20 @@ export function compileSchema<T = unknown>(schema: JsonSchema, owner?: string, o
   };
 }
 
-function compileValidateFunction(schema: JsonSchema, owner: string | undefined, options: CompileSchemaOptions): ValidateFunction {
+function compileValidateFunction(
+  schema: JsonSchema,
+  owner: string | undefined,
+  options: CompileSchemaOptions,
+  kind: SchemaValidatorKind,
+): ValidateFunction | InterpretedValidateFunction {
   try {
     if (typeof schema !== 'boolean') {
-      metaAjv ??= createAjv({});
-      if (!metaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' })}`);
+      const metaErrors = kind === 'ajv' ? metaSchemaErrorsByAjv(schema) : metaSchemaErrorsByInterpreter(schema);
+      if (metaErrors !== undefined) throw new Error(`schema is invalid: ${metaErrors}`);
       const cycle = findReferenceCycle(schema);
       if (cycle !== undefined) throw new SchemaReferenceCycleError(owner, cycle, options.pointer ? { pointer: options.pointer } : {});
     }
+    if (kind === 'interpreter') return interpretSchema(typeof schema === 'boolean' ? schema : { ...schema }, INTERPRETER_OPTIONS);
     return createAjv({ validateSchema: false }).compile(typeof schema === 'boolean' ? schema : { ...schema });
   } catch (error) {
     if (error instanceof RefusedPattern)
@@ -204,6 +218,36 @@ function compileValidateFunction(schema: JsonSchema, owner: string | undefined, 
       );
     throw new SchemaCompileError(owner, (error as Error).message, { cause: error });
   }
+}
+
+function metaSchemaErrorsByAjv(schema: object): string | undefined {
+  metaAjv ??= createAjv({});
+  return metaAjv.validateSchema(schema) ? undefined : metaAjv.errorsText(metaAjv.errors, { dataVar: 'schema' });
+}
+
+/** The interpreter's own uniqueItems numbering and linear-time patterns, as each Ajv here has them. */
+const INTERPRETER_OPTIONS = { regExp: linearRegExpForAjv, findRepeatedItems: (items: readonly unknown[]) => findRepeatedItems(items) };
+
+/** Checks schemas against the meta-schemas by interpretation, one per meta-schema `$id`; they never hold a tool's schema. */
+const metaInterpreters = new Map<string, InterpretedValidateFunction>();
+
+/**
+ * The meta-schema check without code generation, as Ajv's `validateSchema` does it: against the meta-schema the
+ * schema's `$schema` names (2020-12 by default; one Ajv does not hold is an error), its errors worded as Ajv's `errorsText` words them.
+ */
+function metaSchemaErrorsByInterpreter(schema: object): string | undefined {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared !== undefined && typeof declared !== 'string') throw new Error('$schema must be a string');
+  const id = (declared ?? 'https://json-schema.org/draft/2020-12/schema').replace(/#$/, '');
+  let validate = metaInterpreters.get(id);
+  if (validate === undefined) {
+    const meta = ajvMetaSchema(id);
+    if (meta === undefined) throw new Error(`no schema with key or ref "${declared}"`);
+    validate = interpretSchema(meta, { ...INTERPRETER_OPTIONS, dynamicRef: true, formats: false });
+    metaInterpreters.set(id, validate);
+  }
+  if (validate(schema)) return undefined;
+  return (validate.errors ?? []).map((error) => `schema${error.instancePath} ${error.message ?? 'is invalid'}`).join(', ');
 }
 
 /** The schema's JSON text, or `undefined` when it has none (a cycle, a BigInt): such a schema is compiled every time. */

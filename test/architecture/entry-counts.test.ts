@@ -28,7 +28,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './policy': 48,
   './stores': 31,
   './test': 12,
-  './tools': 50,
+  './tools': 53,
 };
 const ROOT_CEILING = 100;
 

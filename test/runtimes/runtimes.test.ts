@@ -21,8 +21,6 @@ import type { SmokeVerdict, StepVerdict } from './runtime-smoke.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const smokeModule = resolve(root, 'test/runtimes/runtime-smoke.ts');
 const bin = (name: string) => resolve(root, 'node_modules/.bin', name);
-/** Part B's interpreter validates where `new Function` is forbidden; until it is merged, those runtimes skip validation. */
-const VALIDATES_WITHOUT_CODE_GENERATION = false;
 const NODE_BUILTINS = new Set(builtinModules);
 const NODE_ONLY_PEERS = /^(better-sqlite3|node-llama-cpp|pg|pg-boss)$/;
 
@@ -202,7 +200,8 @@ afterAll(() => {
 });
 
 function verdictOf(runtime: RuntimeCase): Promise<SmokeVerdict> {
-  const validate = !runtime.forbidsCodeGeneration || VALIDATES_WITHOUT_CODE_GENERATION;
+  // Where `new Function` is forbidden the registry validates with its interpreter (src/tools/schema-interpreter.ts).
+  const validate = true;
   let verdict = verdicts.get(runtime.name);
   if (!verdict) {
     verdict = runners[runtime.name]!(validate);
@@ -221,7 +220,6 @@ function facts(verdict: StepVerdict | undefined): Record<string, unknown> {
 describe.each(RUNTIMES)('$name', (runtime) => {
   const missing = runtime.binary !== undefined && !existsSync(bin(runtime.binary));
   const test = missing ? it.skip : it;
-  const validates = !runtime.forbidsCodeGeneration || VALIDATES_WITHOUT_CODE_GENERATION;
 
   test(`${missing ? `(${runtime.binary} is not installed in node_modules/.bin) ` : ''}loads toolwright, toolwright/decoding and toolwright/mcp, defines tools, runs an agent with the scripted model and streams it`, async () => {
     const verdict = await verdictOf(runtime);
@@ -229,17 +227,17 @@ describe.each(RUNTIMES)('$name', (runtime) => {
     expect(verdict.fileSystem).toBe(runtime.fileSystem);
     expect(facts(verdict.steps.entries)).toEqual({ decoding: 'function', mcp: 'function' });
     expect(facts(verdict.steps.define)).toEqual({ tools: ['get_weather', 'transfer'] });
-    const toolResults = validates ? 1 : 0;
+    const toolResults = 1;
     expect(facts(verdict.steps.agent)).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.', toolResults });
     const stream = facts(verdict.steps.stream);
     expect(stream).toMatchObject({ status: 'completed', text: 'It is sunny in Paris.' });
-    expect(stream.eventTypes).toEqual(expect.arrayContaining(['text_delta', 'stop', ...(validates ? ['tool_result'] : [])]));
+    expect(stream.eventTypes).toEqual(expect.arrayContaining(['text_delta', 'stop', 'tool_result']));
     // createMcpHandler answers the official MCP client (tools only where they can be validated), and ends its session.
-    expect(facts(verdict.steps.mcpHandler)).toMatchObject({ listed: validates ? ['get_weather'] : [], sessionsAfter: 0 });
+    expect(facts(verdict.steps.mcpHandler)).toMatchObject({ listed: ['get_weather'], sessionsAfter: 0 });
   }, 60_000);
 
-  (missing || !validates ? it.skip : it)(
-    `validates a good and a bad call, answers a crashing tool without its error, pauses a write for confirmation and resumes it${validates ? '' : ' — needs the interpreter of part B'}`,
+  (missing ? it.skip : it)(
+    `validates a good and a bad call, answers a crashing tool without its error, pauses a write for confirmation and resumes it`,
     async () => {
       const verdict = await verdictOf(runtime);
       expect(facts(verdict.steps.goodCall)).toEqual({ isError: false, text: 'Sunny in Paris.' });
