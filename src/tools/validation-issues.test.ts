@@ -25,4 +25,13 @@ describe('validation issues', () => {
     const alternatives = result.issues.find((issue) => issue.code === 'no_matching_alternative');
     expect(alternatives?.message).toBe('must be a temperature/unit, or a wind speed; got the boolean true');
   });
+
+  it('describe a value Ajv read through the prototype (a property named toString) instead of throwing', () => {
+    // A remote server's schema may name such a property; Ajv then checks the inherited function when the call omits it.
+    const validator = compileSchema({ type: 'object', properties: { toString: { type: 'string' } } });
+    const result = validator.validate({});
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.issues[0]!.message).toContain('got a function');
+  });
 });

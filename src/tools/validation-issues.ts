@@ -78,6 +78,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (typeof value === 'object') return 'an object';
+  // Not JSON: Ajv reads a property missing from the arguments through the prototype (`toString`, `constructor`…).
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return `a ${typeof value}`;
   const json = JSON.stringify(value);
   const shown = json.length > 80 ? json.slice(0, 77) + '…' : json;
   return `${typeof value === 'string' ? 'the string' : `the ${typeof value}`} ${shown}`;
