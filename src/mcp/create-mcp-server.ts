@@ -63,6 +63,7 @@ import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
+import { TOOL_TASK_CAPABILITIES, ToolTasks, notTaskCapableMessage } from './tool-tasks.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: a source written without a context type takes any tool.
@@ -197,10 +198,20 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (resources.length > 0 || templates.length > 0) capabilities.resources = { subscribe: true, listChanged: false };
   if (prompts.length > 0) capabilities.prompts = { listChanged: false };
   if (prompts.length > 0 || templates.length > 0) capabilities.completions = {};
+  const longRunning = new Set(
+    registry
+      .list()
+      .filter((tool) => tool.longRunning === true)
+      .map((tool) => tool.name),
+  );
+  if (longRunning.size > 0) capabilities.tasks = TOOL_TASK_CAPABILITIES;
 
   // Strict: never send the client a request (sampling, elicitation) it did not declare it can answer; it would hang until timeout.
   const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities, enforceStrictCapabilities: true };
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
+  // Made before the server, which answers tasks/get, tasks/result, tasks/list and tasks/cancel from its store; it reads the server when a task starts.
+  const tasks = longRunning.size > 0 ? new ToolTasks(() => server, logger) : undefined;
+  if (tasks) serverOptions.taskStore = tasks.store;
   const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
 
   let logLevel: LoggingLevel = options.defaultLogLevel ?? 'info';
@@ -255,6 +266,19 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   // Built on the first confirmation or record: most servers do neither, and the tools' schemas are read once. The run's redactor, as a record needs.
   const summaryRedactor = () => (redactor ??= runRedactor({ tools: registry }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // Answered at once with the task; the call itself runs through this same handler, under the task's signal.
+    if (request.params.task !== undefined) return (await startTask(request, extra)) as CallToolResult;
+    return answerCounted(request, extra);
+  });
+
+  async function startTask(request: CallToolRequest, extra: Extra) {
+    const name = request.params.name;
+    if (!registry.has(name)) return answerCall(request, extra);
+    if (!tasks || !longRunning.has(name)) throw new ProtocolError(ErrorCode.MethodNotFound, notTaskCapableMessage(name));
+    return tasks.start(extra, name, (taskExtra) => answerCounted(request, taskExtra));
+  }
+
+  async function answerCounted(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
     if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
     pendingCalls++;
@@ -264,7 +288,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     } finally {
       pendingCalls--;
     }
-  });
+  }
 
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
@@ -366,6 +390,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   }
 
   server.onSessionClosed(() => record?.finish(guards));
+  if (tasks) server.onSessionClosed(() => tasks.close());
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);

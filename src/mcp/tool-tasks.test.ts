@@ -1,0 +1,236 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, silentLogger } from '../tools/index.js';
+import type { AnyTool } from '../tools/index.js';
+import { serveHttp } from './serve-http.js';
+import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
+
+/** A promise the test settles: the long-running tools wait for it, so nothing here sleeps for a set time. */
+function signalFromTest(): { promise: Promise<void>; give: () => void } {
+  let give!: () => void;
+  const promise = new Promise<void>((resolve) => (give = resolve));
+  return { promise, give };
+}
+
+let handle: McpHttpHandle | undefined;
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close();
+  await handle?.close();
+  client = undefined;
+  handle = undefined;
+});
+
+interface Fixture {
+  client: Client;
+  /** Each write's `label` when its `execute` started. */
+  writesStarted: string[];
+  /** Given by the test to let the report (and each write) finish. */
+  reportDone: ReturnType<typeof signalFromTest>;
+  writeDone: Map<string, ReturnType<typeof signalFromTest>>;
+}
+
+async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = []): Promise<Fixture> {
+  const writesStarted: string[] = [];
+  const reportDone = signalFromTest();
+  const writeDone = new Map<string, ReturnType<typeof signalFromTest>>();
+  const report = defineTool<{ topic: string }>({
+    name: 'build_report',
+    description: 'Builds a report on a topic; takes minutes.',
+    effect: 'read',
+    longRunning: true,
+    inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'], additionalProperties: false },
+    execute: async ({ topic }) => {
+      await reportDone.promise;
+      return `Report on ${topic}: 3 findings.`;
+    },
+  });
+  const transfer = defineTool<{ label: string }>({
+    name: 'run_migration',
+    description: 'Runs a data migration; takes minutes.',
+    effect: 'write',
+    longRunning: true,
+    inputSchema: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'], additionalProperties: false },
+    execute: async ({ label }) => {
+      writesStarted.push(label);
+      const done = writeDone.get(label) ?? signalFromTest();
+      writeDone.set(label, done);
+      await done.promise;
+      return `Migration ${label} done.`;
+    },
+  });
+  const echo = defineTool<{ message: string }>({
+    name: 'echo',
+    description: 'Echoes a message.',
+    effect: 'read',
+    inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+    execute: ({ message }) => message,
+  });
+  handle = await serveHttp([report, transfer, echo, ...extraTools], { port: 0, logger: silentLogger, ...options });
+  client = new Client({ name: 'tasks-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+  return { client, writesStarted, reportDone, writeDone };
+}
+
+async function callAsTask(client: Client, name: string, args: Record<string, unknown>): Promise<Task> {
+  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  return created.task;
+}
+
+/** Polls `tasks/get` as a client would, until the task leaves `working`. */
+async function pollUntilDone(client: Client, taskId: string): Promise<Task> {
+  for (;;) {
+    const task = await client.experimental.tasks.getTask(taskId);
+    if (task.status !== 'working') return task;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', () => {
+  it('offers a long-running tool as task-capable, and only it', async () => {
+    const { client } = await start();
+    expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    expect(byName.get('build_report')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(byName.get('run_migration')?.execution).toEqual({ taskSupport: 'optional' });
+    expect(byName.get('echo')?.execution).toBeUndefined();
+  });
+
+  it('answers a task call at once, reports working until the tool ends, then completed with the tool result', async () => {
+    const { client, reportDone } = await start();
+    const statuses: string[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (notification) => void statuses.push(notification.params.status));
+
+    const task = await callAsTask(client, 'build_report', { topic: 'churn' });
+    // The tool is still waiting for the test's signal: the call was answered before it ended.
+    expect(task.status).toBe('working');
+    expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
+    expect((await client.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId]);
+
+    reportDone.give();
+    const done = await pollUntilDone(client, task.taskId);
+    expect(done.status).toBe('completed');
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(textOf(result)).toBe('Report on churn: 3 findings.');
+    expect(result.isError).toBeFalsy();
+    await expect.poll(() => statuses).toContain('completed');
+  });
+
+  it("runs the whole flow through the SDK client's callToolStream", async () => {
+    const { client, reportDone } = await start();
+    await client.listTools(); // the client learns which tools take tasks from the list
+    const kinds: string[] = [];
+    let result: CallToolResult | undefined;
+    const stream = client.experimental.tasks.callToolStream({ name: 'build_report', arguments: { topic: 'q3' } }, CallToolResultSchema);
+    for await (const message of stream) {
+      kinds.push(message.type);
+      if (message.type === 'taskCreated') reportDone.give();
+      if (message.type === 'result') result = message.result as CallToolResult;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(kinds[0]).toBe('taskCreated');
+    expect(kinds.at(-1)).toBe('result');
+    expect(textOf(result!)).toBe('Report on q3: 3 findings.');
+  });
+
+  it('still answers a task-capable tool inline when the call carries no task', async () => {
+    const { client, reportDone } = await start();
+    reportDone.give();
+    const result = (await client.callTool({ name: 'build_report', arguments: { topic: 'inline' } })) as CallToolResult;
+    expect(textOf(result)).toBe('Report on inline: 3 findings.');
+  });
+
+  it('cancels a task: a write still waiting for its turn never runs', async () => {
+    const { client, writesStarted, writeDone } = await start();
+    const first = await callAsTask(client, 'run_migration', { label: 'first' });
+    await expect.poll(() => writesStarted).toEqual(['first']);
+    // Writes of one session run one at a time: the second waits behind the first.
+    const second = await callAsTask(client, 'run_migration', { label: 'second' });
+    const cancelled = await client.experimental.tasks.cancelTask(second.taskId);
+    expect(cancelled.status).toBe('cancelled');
+
+    writeDone.get('first')!.give();
+    expect((await pollUntilDone(client, first.taskId)).status).toBe('completed');
+    expect(textOf(await client.experimental.tasks.getTaskResult(first.taskId, CallToolResultSchema))).toBe('Migration first done.');
+    // The gate has admitted whatever was queued behind the first write by now; a third call proves the queue moved on.
+    writeDone.set('third', { promise: Promise.resolve(), give: () => {} });
+    const third = await callAsTask(client, 'run_migration', { label: 'third' });
+    expect((await pollUntilDone(client, third.taskId)).status).toBe('completed');
+    expect(writesStarted).toEqual(['first', 'third']);
+    expect((await client.experimental.tasks.getTask(second.taskId)).status).toBe('cancelled');
+  });
+
+  it('aborts the signal of a running task when it is cancelled', async () => {
+    let aborted: unknown;
+    const watch = defineTool({
+      name: 'watch_queue',
+      description: 'Watches a queue until stopped.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: (_args, { signal }) =>
+        new Promise<string>((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = signal.reason;
+            resolve('stopped');
+          }),
+        ),
+    });
+    const { client } = await start({}, [watch]);
+    const task = await callAsTask(client, 'watch_queue', {});
+    await client.experimental.tasks.cancelTask(task.taskId);
+    await expect.poll(() => aborted).toBeDefined();
+    expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
+  });
+
+  it('gives a bad call made as a task the same recovery text as inline, as its result', async () => {
+    const { client } = await start();
+    const inline = (await client.callTool({ name: 'build_report', arguments: { topic: 7 } })) as CallToolResult;
+    expect(inline.isError).toBe(true);
+
+    const task = await callAsTask(client, 'build_report', { topic: 7 });
+    expect((await pollUntilDone(client, task.taskId)).status).toBe('completed');
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(textOf(inline));
+    expect(textOf(result)).toContain('topic');
+  });
+
+  it("passes a task call through the session's guard, as an inline call", async () => {
+    const { client, reportDone } = await start({
+      guardToolCall: ({ toolName }) =>
+        toolName === 'build_report' ? { action: 'block', message: 'Reports are paused today; tell the user.' } : { action: 'allow' },
+    });
+    reportDone.give();
+    const task = await callAsTask(client, 'build_report', { topic: 'churn' });
+    await pollUntilDone(client, task.taskId);
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Reports are paused today; tell the user.');
+  });
+
+  it('answers -32601 to a task call of a tool that is not long-running, and of any tool on a server without one', async () => {
+    const first = (await start()).client;
+    await expect(callAsTask(first, 'echo', { message: 'hi' })).rejects.toMatchObject({ code: -32601, message: expect.stringContaining('"echo"') });
+    // An unknown tool stays the protocol error an inline call gets.
+    await expect(callAsTask(first, 'nope', {})).rejects.toMatchObject({ code: -32602 });
+    await first.close();
+    await handle!.close();
+
+    const echo = defineTool({ name: 'echo', description: 'Echoes.', effect: 'read', inputSchema: { type: 'object' }, execute: () => 'hi' });
+    handle = await serveHttp([echo], { port: 0, logger: silentLogger });
+    const plain = new Client({ name: 'tasks-test', version: '1' });
+    client = plain;
+    await plain.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    expect(plain.getServerCapabilities()?.tasks).toBeUndefined();
+    await expect(callAsTask(plain, 'echo', {})).rejects.toMatchObject({ code: -32601 });
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Tasks for long-running tools (MCP 2025-11-25 tasks, the SDK's experimental API): a `tools/call` that carries `task`
+ * for a tool defined `longRunning` is answered at once with the task, and the call runs on in the background through
+ * the server's one call path (validation, policy, confirmation, limits, the effect gate, the record); its result, the
+ * same `CallToolResult` an inline call gets, is kept in the session's task store for `tasks/result`. The SDK answers
+ * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` from that store and sends `notifications/tasks/status`;
+ * this module makes a cancellation abort the call's signal, so a write still waiting for its turn never runs.
+ * @module
+ */
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, CreateTaskResult, ServerCapabilities, ServerNotification, ServerRequest, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolLogger } from '../tools/index.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The server's `tasks` capability when it serves a long-running tool: task-augmented `tools/call`, `tasks/list`, `tasks/cancel`. */
+export const TOOL_TASK_CAPABILITIES: NonNullable<ServerCapabilities['tasks']> = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** How long a task and its result are kept when the client asks for no `ttl`, and the most it may ask for, in ms. */
+export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
+export const MAX_TASK_TTL_MS = 24 * 60 * 60_000;
+/** The `pollInterval` suggested to clients, in ms. */
+const TASK_POLL_INTERVAL_MS = 1000;
+
+/** The memory store, told when a task is cancelled (the SDK's `tasks/cancel` only updates the status). */
+class CancellableTaskStore extends InMemoryTaskStore {
+  constructor(private readonly onCancelled: (taskId: string) => void) {
+    super();
+  }
+
+  override async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void> {
+    await super.updateTaskStatus(taskId, status, statusMessage, sessionId);
+    if (status === 'cancelled') this.onCancelled(taskId);
+  }
+}
+
+/** One session's tasks: its store (in memory, with the session) and the signals of the calls still running. */
+export class ToolTasks {
+  readonly #running = new Map<string, AbortController>();
+  readonly #store = new CancellableTaskStore((taskId) => this.#running.get(taskId)?.abort(new Error('the client cancelled the task')));
+
+  /** `server` is read when a task starts: the store is made first, since the server is built with it. */
+  constructor(
+    private readonly server: () => Server,
+    private readonly logger: ToolLogger,
+  ) {}
+
+  /** The store the server answers task requests from (`ProtocolOptions.taskStore`). */
+  get store(): InMemoryTaskStore {
+    return this.#store;
+  }
+
+  /**
+   * Creates the task and starts `answer` in the background with the task's own signal (aborted by `tasks/cancel` or
+   * the session's end, not by the request, which is answered now) and notifications sent on the session's stream (the
+   * request's own stream closes with this answer). Returns the task for the `tools/call` result.
+   */
+  async start(extra: Extra, toolName: string, answer: (taskExtra: Extra) => Promise<CallToolResult>): Promise<CreateTaskResult> {
+    const store = extra.taskStore;
+    // The server declares the capability and sets the store together, so the SDK always hands the request a store.
+    if (store === undefined) throw new Error('the task store is missing');
+    const task = await store.createTask({ ttl: taskTtl(extra.taskRequestedTtl), pollInterval: TASK_POLL_INTERVAL_MS });
+    const controller = new AbortController();
+    this.#running.set(task.taskId, controller);
+    const taskExtra: Extra = { ...extra, signal: controller.signal, sendNotification: (notification) => this.server().notification(notification) };
+    void this.#finish(task.taskId, toolName, controller.signal, store, answer(taskExtra));
+    return { task };
+  }
+
+  /** Ends every task still running (the session closed: nobody can fetch their results) and drops the stored ones. */
+  close(): void {
+    for (const controller of this.#running.values()) controller.abort(new Error('the MCP session closed'));
+    this.#running.clear();
+    this.#store.cleanup();
+  }
+
+  async #finish(
+    taskId: string,
+    toolName: string,
+    signal: AbortSignal,
+    store: NonNullable<Extra['taskStore']>,
+    answered: Promise<CallToolResult>,
+  ): Promise<void> {
+    let status: 'completed' | 'failed' = 'completed';
+    let result: CallToolResult;
+    try {
+      // A tool error or invalid arguments is a result the model reads (`isError`), as inline: the task completed.
+      result = await answered;
+    } catch (error) {
+      // A cancelled call stops with its signal's reason; nothing is stored for it, the task is already `cancelled`.
+      if (!signal.aborted) this.logger.error(`the task of "${toolName}" (task ${taskId}) failed inside the server`, { toolName, error });
+      status = 'failed';
+      result = { content: [{ type: 'text', text: taskFailedMessage(toolName) }], isError: true };
+    } finally {
+      this.#running.delete(taskId);
+    }
+    try {
+      const task = await store.getTask(taskId);
+      if (task.status === 'cancelled' || task.status === 'completed' || task.status === 'failed') return;
+      await store.storeTaskResult(taskId, status, result);
+    } catch {
+      // The task expired or its session closed meanwhile (or was cancelled between the two steps): nobody can read the result.
+    }
+  }
+}
+
+function taskTtl(requested: number | undefined): number {
+  if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return DEFAULT_TASK_TTL_MS;
+  return Math.min(requested, MAX_TASK_TTL_MS);
+}
+
+function taskFailedMessage(toolName: string): string {
+  return `The task calling "${toolName}" failed inside the server, so its result is unknown. Check whether it took effect before calling it again.`;
+}
+
+/** The answer to a task-augmented `tools/call` for a tool that is not long-running: MCP's -32601 (Method not found). */
+export function notTaskCapableMessage(toolName: string): string {
+  return `Tool "${toolName}" cannot be called as a task (its execution.taskSupport is "forbidden"): call it again without "task".`;
+}
