@@ -63,7 +63,7 @@ import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
-import { TOOL_TASK_CAPABILITIES, ToolTasks, notTaskCapableMessage } from './tool-tasks.js';
+import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage } from './tool-tasks.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: a source written without a context type takes any tool.
@@ -211,7 +211,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   // Made before the server, which answers tasks/get, tasks/result, tasks/list and tasks/cancel from its store; it reads the server when a task starts.
   const tasks = longRunning.size > 0 ? new ToolTasks(() => server, logger) : undefined;
-  if (tasks) serverOptions.taskStore = tasks.store;
+  if (tasks) [serverOptions.taskStore, serverOptions.taskMessageQueue] = [tasks.store, tasks.queue];
   const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
 
   let logLevel: LoggingLevel = options.defaultLogLevel ?? 'info';
@@ -502,11 +502,11 @@ function callContext(call: ServerCall): McpCallContext {
     },
     async sample(params) {
       if (!server.getClientCapabilities()?.sampling) throw missingCapability('sampling', 'ask its model for a completion');
-      return server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal });
+      return askClient(extra, (route) => server.createMessage(params, { ...route, signal: extra.signal }));
     },
     async elicit(params) {
       if (!server.getClientCapabilities()?.elicitation?.form) throw missingCapability('elicitation', 'ask the person for input');
-      return server.elicitInput({ ...params, mode: 'form' }, { relatedRequestId: extra.requestId, signal: extra.signal });
+      return askClient(extra, (route) => server.elicitInput({ ...params, mode: 'form' }, { ...route, signal: extra.signal }));
     },
   };
 }
@@ -538,13 +538,15 @@ async function confirm(
     } else {
       if (!server.getClientCapabilities()?.elicitation?.form)
         return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
-      const answer = await server.elicitInput(
-        {
-          mode: 'form',
-          message: confirmationMessage(tool, prompt),
-          requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
-        },
-        { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+      const answer = await askClient(extra, (route) =>
+        server.elicitInput(
+          {
+            mode: 'form',
+            message: confirmationMessage(tool, prompt),
+            requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
+          },
+          { ...route, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+        ),
       );
       decision = decisionFromElicitation(answer);
     }

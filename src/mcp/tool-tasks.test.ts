@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
@@ -33,7 +33,7 @@ interface Fixture {
   writeDone: Map<string, ReturnType<typeof signalFromTest>>;
 }
 
-async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = []): Promise<Fixture> {
+async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = [], clientCapabilities: Record<string, unknown> = {}): Promise<Fixture> {
   const writesStarted: string[] = [];
   const reportDone = signalFromTest();
   const writeDone = new Map<string, ReturnType<typeof signalFromTest>>();
@@ -70,7 +70,7 @@ async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = []): 
     execute: ({ message }) => message,
   });
   handle = await serveHttp([report, transfer, echo, ...extraTools], { port: 0, logger: silentLogger, ...options });
-  client = new Client({ name: 'tasks-test', version: '1' });
+  client = new Client({ name: 'tasks-test', version: '1' }, { capabilities: clientCapabilities });
   await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
   return { client, writesStarted, reportDone, writeDone };
 }
@@ -215,6 +215,50 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('Reports are paused today; tell the user.');
+  });
+
+  it("asks a task's confirmation through tasks/result while the task is input_required, and runs the write only once approved", async () => {
+    let wiped = 0;
+    const wipe = defineTool({
+      name: 'wipe_cache',
+      description: 'Wipes the cache.',
+      effect: 'write',
+      confirm: true,
+      longRunning: true,
+      inputSchema: { type: 'object', properties: { region: { type: 'string' } }, required: ['region'] },
+      execute: ({ region }: { region: string }) => `wiped ${region} (${++wiped})`,
+    });
+    const { client } = await start({}, [wipe], { elicitation: { form: {} } });
+    const asked: { message: string; taskId: unknown; statusWhenAsked: string }[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const taskId = (request.params._meta?.['io.modelcontextprotocol/related-task'] as { taskId?: string } | undefined)?.taskId;
+      const { status } = await client.experimental.tasks.getTask(taskId!);
+      asked.push({ message: request.params.message, taskId, statusWhenAsked: status });
+      return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+    });
+    await client.listTools();
+    const run = async () => {
+      const messages = [];
+      for await (const message of client.experimental.tasks.callToolStream({ name: 'wipe_cache', arguments: { region: 'eu' } }, CallToolResultSchema)) {
+        messages.push(message);
+      }
+      const last = messages.at(-1)!;
+      if (last.type !== 'result') throw new Error(`expected a result, got ${JSON.stringify(last)}`);
+      const created = messages.find((message) => message.type === 'taskCreated');
+      return { result: last.result as CallToolResult, taskId: created?.type === 'taskCreated' ? created.task.taskId : undefined };
+    };
+
+    const declined = await run();
+    expect(declined.result.isError).toBe(true);
+    expect(textOf(declined.result)).toContain('declined');
+    expect(wiped).toBe(0);
+    expect(asked).toEqual([{ message: expect.stringContaining('"wipe_cache"'), taskId: declined.taskId, statusWhenAsked: 'input_required' }]);
+
+    answer = 'accept';
+    const approved = await run();
+    expect(textOf(approved.result)).toBe('wiped eu (1)');
+    expect(asked).toHaveLength(2);
   });
 
   it('answers -32601 to a task call of a tool that is not long-running, and of any tool on a server without one', async () => {

@@ -7,13 +7,25 @@
  * this module makes a cancellation abort the call's signal, so a write still waiting for its turn never runs.
  * @module
  */
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, CreateTaskResult, ServerCapabilities, ServerNotification, ServerRequest, Task } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  CreateTaskResult,
+  RequestId,
+  ServerCapabilities,
+  ServerNotification,
+  ServerRequest,
+  Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolLogger } from '../tools/index.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type RequestTaskStore = NonNullable<Extra['taskStore']>;
+
+/** The task a background call runs for, by the handler extra it runs with. */
+const taskCalls = new WeakMap<Extra, { taskId: string; store: RequestTaskStore }>();
 
 /** The server's `tasks` capability when it serves a long-running tool: task-augmented `tools/call`, `tasks/list`, `tasks/cancel`. */
 export const TOOL_TASK_CAPABILITIES: NonNullable<ServerCapabilities['tasks']> = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
@@ -40,6 +52,7 @@ class CancellableTaskStore extends InMemoryTaskStore {
 export class ToolTasks {
   readonly #running = new Map<string, AbortController>();
   readonly #store = new CancellableTaskStore((taskId) => this.#running.get(taskId)?.abort(new Error('the client cancelled the task')));
+  readonly #queue = new InMemoryTaskMessageQueue();
 
   /** `server` is read when a task starts: the store is made first, since the server is built with it. */
   constructor(
@@ -50,6 +63,11 @@ export class ToolTasks {
   /** The store the server answers task requests from (`ProtocolOptions.taskStore`). */
   get store(): InMemoryTaskStore {
     return this.#store;
+  }
+
+  /** Where a task's requests to the client wait for its `tasks/result` (`ProtocolOptions.taskMessageQueue`). */
+  get queue(): InMemoryTaskMessageQueue {
+    return this.#queue;
   }
 
   /**
@@ -65,8 +83,10 @@ export class ToolTasks {
     const controller = new AbortController();
     this.#running.set(task.taskId, controller);
     const taskExtra: Extra = { ...extra, signal: controller.signal, sendNotification: (notification) => this.server().notification(notification) };
+    taskCalls.set(taskExtra, { taskId: task.taskId, store });
     void this.#finish(task.taskId, toolName, controller.signal, store, answer(taskExtra));
-    return { task };
+    // A copy: the store's object changes as the call goes on, and the answer says where the task stood when it was made.
+    return { task: { ...task } };
   }
 
   /** Ends every task still running (the session closed: nobody can fetch their results) and drops the stored ones. */
@@ -102,6 +122,29 @@ export class ToolTasks {
       await store.storeTaskResult(taskId, status, result);
     } catch {
       // The task expired or its session closed meanwhile (or was cancelled between the two steps): nobody can read the result.
+    }
+  }
+}
+
+/** Where a request to the client goes: on the stream of the call's own request, or queued for its task's `tasks/result`. */
+export type ClientRequestRoute = { relatedRequestId: RequestId } | { relatedTask: { taskId: string } };
+
+/**
+ * Sends a request to the client for a call (its confirmation, the tool's elicitation or sampling). An inline call's goes
+ * on the stream of its own request. A task's request was answered long ago: the request is queued for the client's
+ * `tasks/result`, and the task is `input_required` until the answer comes (MCP tasks, "Input Required Status").
+ */
+export async function askClient<T>(extra: Extra, send: (route: ClientRequestRoute) => Promise<T>): Promise<T> {
+  const task = taskCalls.get(extra);
+  if (task === undefined) return send({ relatedRequestId: extra.requestId });
+  await task.store.updateTaskStatus(task.taskId, 'input_required');
+  try {
+    return await send({ relatedTask: { taskId: task.taskId } });
+  } finally {
+    try {
+      if ((await task.store.getTask(task.taskId)).status === 'input_required') await task.store.updateTaskStatus(task.taskId, 'working');
+    } catch {
+      // The task ended meanwhile (cancelled, expired): its status stays as it is.
     }
   }
 }
