@@ -63,7 +63,7 @@ import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
-import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage } from './tool-tasks.js';
+import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage, withoutTaskSupport } from './tool-tasks.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: a source written without a context type takes any tool.
@@ -166,6 +166,12 @@ export interface McpServerOptions<Ctx = any> {
    * carries no verified token (stdio) lists and runs no tool. Default: none.
    */
   auth?: McpAuthOptions;
+  /**
+   * Offer the long-running tools (`defineTool({ longRunning: true })`) as tasks (docs/mcp.md, "Tasks"). Default `true`;
+   * `false` lists them without `execution.taskSupport` and answers a task call -32601, as `createMcpHandler`'s stateless
+   * mode does, where no session would keep the task.
+   */
+  tasks?: boolean;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -198,12 +204,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (resources.length > 0 || templates.length > 0) capabilities.resources = { subscribe: true, listChanged: false };
   if (prompts.length > 0) capabilities.prompts = { listChanged: false };
   if (prompts.length > 0 || templates.length > 0) capabilities.completions = {};
-  const longRunning = new Set(
-    registry
-      .list()
-      .filter((tool) => tool.longRunning === true)
-      .map((tool) => tool.name),
-  );
+  const longRunning = new Set(options.tasks === false ? [] : registry.list().flatMap((tool) => (tool.longRunning === true ? [tool.name] : [])));
   if (longRunning.size > 0) capabilities.tasks = TOOL_TASK_CAPABILITIES;
 
   // Strict: never send the client a request (sampling, elicitation) it did not declare it can answer; it would hang until timeout.
@@ -221,7 +222,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   });
   const logThreshold = () => logLevel;
 
-  const described = toMcpTools(registry).tools;
+  const described = toMcpTools(registry).tools.map((tool) => (tool.execution === undefined || longRunning.has(tool.name) ? tool : withoutTaskSupport(tool)));
   const scopes = options.auth && toolScopes(registry, options.auth);
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
     const granted = scopes && grantedScopes(extra.authInfo);

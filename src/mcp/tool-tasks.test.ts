@@ -5,8 +5,10 @@ import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
 import type { AnyTool } from '../tools/index.js';
+import { serveOnNode, type BridgedHandler } from '../../test/mcp/web-handler-bridge.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
+import { createMcpHandler, type McpHandler } from './web-handler.js';
 
 /** A promise the test settles: the long-running tools wait for it, so nothing here sleeps for a set time. */
 function signalFromTest(): { promise: Promise<void>; give: () => void } {
@@ -276,5 +278,58 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     await plain.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
     expect(plain.getServerCapabilities()?.tasks).toBeUndefined();
     await expect(callAsTask(plain, 'echo', {})).rejects.toMatchObject({ code: -32601 });
+  });
+});
+
+describe('tasks over createMcpHandler (through a Node bridge, as Bun.serve or Deno.serve would call it)', () => {
+  let handler: McpHandler | undefined;
+  let bridge: BridgedHandler | undefined;
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await handler?.close(0);
+    await bridge?.close();
+    handler = undefined;
+    bridge = undefined;
+  });
+
+  async function connect(stateless: boolean, tool: AnyTool): Promise<Client> {
+    handler = createMcpHandler([tool], { logger: silentLogger, stateless });
+    bridge = await serveOnNode(handler);
+    client = new Client({ name: 'tasks-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
+    return client;
+  }
+
+  function reportTool(done: Promise<void>): AnyTool {
+    return defineTool<{ topic: string }>({
+      name: 'build_report',
+      description: 'Builds a report on a topic; takes minutes.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+      execute: async ({ topic }) => {
+        await done;
+        return `Report on ${topic}: 3 findings.`;
+      },
+    });
+  }
+
+  it("keeps a session's task: working, then completed with the tool result", async () => {
+    const done = signalFromTest();
+    const client = await connect(false, reportTool(done.promise));
+    const task = await callAsTask(client, 'build_report', { topic: 'edge' });
+    expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
+    done.give();
+    expect((await pollUntilDone(client, task.taskId)).status).toBe('completed');
+    expect(textOf(await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toBe('Report on edge: 3 findings.');
+  });
+
+  it('offers no task in stateless mode, where no session would keep it, and still answers the tool inline', async () => {
+    const client = await connect(true, reportTool(Promise.resolve()));
+    expect(client.getServerCapabilities()?.tasks).toBeUndefined();
+    expect((await client.listTools()).tools[0]?.execution).toBeUndefined();
+    await expect(callAsTask(client, 'build_report', { topic: 'edge' })).rejects.toMatchObject({ code: -32601 });
+    expect(textOf((await client.callTool({ name: 'build_report', arguments: { topic: 'edge' } })) as CallToolResult)).toBe('Report on edge: 3 findings.');
   });
 });

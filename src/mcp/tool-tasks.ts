@@ -18,6 +18,7 @@ import type {
   ServerNotification,
   ServerRequest,
   Task,
+  Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolLogger } from '../tools/index.js';
 
@@ -156,6 +157,12 @@ function taskTtl(requested: number | undefined): number {
 
 function taskFailedMessage(toolName: string): string {
   return `The task calling "${toolName}" failed inside the server, so its result is unknown. Check whether it took effect before calling it again.`;
+}
+
+/** A tool's descriptor without `execution` (a server that keeps no tasks: `tasks: false`). */
+export function withoutTaskSupport(tool: McpTool): McpTool {
+  const { execution: _execution, ...rest } = tool;
+  return rest;
 }
 
 /** The answer to a task-augmented `tools/call` for a tool that is not long-running: MCP's -32601 (Method not found). */
