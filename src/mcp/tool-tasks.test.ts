@@ -193,6 +193,23 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
   });
 
+  it('aborts the running tasks of a session that ends', async () => {
+    let aborted = false;
+    const watch = defineTool({
+      name: 'watch_queue',
+      description: 'Watches a queue until stopped.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: (_args, { signal }) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve(String((aborted = true))))),
+    });
+    const { client } = await start({}, [watch]);
+    const task = await callAsTask(client, 'watch_queue', {});
+    expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await expect.poll(() => aborted).toBe(true);
+  });
+
   it('gives a bad call made as a task the same recovery text as inline, as its result', async () => {
     const { client } = await start();
     const inline = (await client.callTool({ name: 'build_report', arguments: { topic: 7 } })) as CallToolResult;
