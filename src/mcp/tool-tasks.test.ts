@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
 import type { AnyTool } from '../tools/index.js';
 import { serveOnNode, type BridgedHandler } from '../../test/mcp/web-handler-bridge.js';
+import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
 import { createMcpHandler, type McpHandler } from './web-handler.js';
@@ -278,6 +279,63 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const approved = await run();
     expect(textOf(approved.result)).toBe('wiped eu (1)');
     expect(asked).toHaveLength(2);
+  });
+
+  it("sends a tool's own elicitation inside a task through tasks/result too", async () => {
+    const askColor = defineTool({
+      name: 'pick_color',
+      description: 'Asks the person for a color.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: async (_args, context) => {
+        const answer = await currentMcpCall(context)!.elicit({
+          message: 'Which color?',
+          requestedSchema: { type: 'object', properties: { color: { type: 'string' } }, required: ['color'] },
+        });
+        return `picked ${String(answer.content?.color)}`;
+      },
+    });
+    const { client } = await start({}, [askColor], { elicitation: { form: {} } });
+    const related: unknown[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      related.push(request.params._meta?.['io.modelcontextprotocol/related-task']);
+      return { action: 'accept', content: { color: 'teal' } };
+    });
+    await client.listTools();
+    let result: CallToolResult | undefined;
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'pick_color', arguments: {} }, CallToolResultSchema)) {
+      if (message.type === 'result') result = message.result as CallToolResult;
+    }
+    expect(textOf(result!)).toBe('picked teal');
+    expect(related).toEqual([{ taskId: expect.any(String) }]);
+  });
+
+  it("keeps a session's tasks from another session, counts a running task against maxPendingCalls, and caps the ttl", async () => {
+    const { client, reportDone } = await start({ maxPendingCalls: 1 });
+    const long = await client.request(
+      { method: 'tools/call', params: { name: 'build_report', arguments: { topic: 'a' }, task: { ttl: 10 * 24 * 3_600_000 } } },
+      CreateTaskResultSchema,
+    );
+    expect(long.task).toMatchObject({ ttl: 24 * 3_600_000, pollInterval: 1000 });
+    const unset = await client.request({ method: 'tools/call', params: { name: 'build_report', arguments: { topic: 'b' }, task: {} } }, CreateTaskResultSchema);
+    expect(unset.task.ttl).toBe(3_600_000);
+    // The first task still runs: the second is over the session's limit, and its result says so.
+    expect((await pollUntilDone(client, unset.task.taskId)).status).toBe('completed');
+    const refused = await client.experimental.tasks.getTaskResult(unset.task.taskId, CallToolResultSchema);
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('maxPendingCalls');
+
+    const other = new Client({ name: 'other-session', version: '1' });
+    await other.connect(new StreamableHTTPClientTransport(new URL(handle!.url)));
+    try {
+      await expect(other.experimental.tasks.getTask(long.task.taskId)).rejects.toMatchObject({ code: -32602 });
+      expect((await other.experimental.tasks.listTasks()).tasks).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    reportDone.give();
+    expect((await pollUntilDone(client, long.task.taskId)).status).toBe('completed');
   });
 
   it('answers -32601 to a task call of a tool that is not long-running, and of any tool on a server without one', async () => {
