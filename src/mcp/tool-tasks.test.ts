@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
 import type { AnyTool } from '../tools/index.js';
 import { serveOnNode, type BridgedHandler } from '../../test/mcp/web-handler-bridge.js';
+import { runAgent } from '../agent/run-agent.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
+import { ToolRegistry } from '../tools/index.js';
+import { importMcpTools } from './import-mcp-tools.js';
 import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
@@ -406,5 +410,60 @@ describe('tasks over createMcpHandler (through a Node bridge, as Bun.serve or De
     expect((await client.listTools()).tools[0]?.execution).toBeUndefined();
     await expect(callAsTask(client, 'build_report', { topic: 'edge' })).rejects.toMatchObject({ code: -32601 });
     expect(textOf((await client.callTool({ name: 'build_report', arguments: { topic: 'edge' } })) as CallToolResult)).toBe('Report on edge: 3 findings.');
+  });
+});
+
+describe('importMcpTools and a remote task-capable tool', () => {
+  it('imports it as long-running and calls it as a task, waiting past the per-request timeout until it ends', async () => {
+    const { reportDone } = await start();
+    const imported = await importMcpTools({ server: handle!.url, requestTimeoutMs: 200 });
+    try {
+      const registry = new ToolRegistry(imported.tools, { logger: silentLogger });
+      expect(registry.require('build_report').longRunning).toBe(true);
+      expect(registry.require('echo').longRunning).toBeUndefined();
+      const call = registry.call({ id: 'c1', name: 'build_report', arguments: { topic: 'imports' } });
+      // The server holds it as a task of the importer's session while the tool waits for the test's signal.
+      await expect.poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status)).toEqual(['working']);
+      // Longer than requestTimeoutMs: each poll is bounded by it, the wait for the task is not.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      reportDone.give();
+      const execution = await call;
+      expect(execution.result).toMatchObject({ content: [{ type: 'text', text: 'Report on imports: 3 findings.' }] });
+      expect(execution.failure).toBeUndefined();
+    } finally {
+      await imported.close();
+    }
+  });
+
+  it("cancels the remote task when the run's wall-time budget runs out: a write still waiting there never runs", async () => {
+    const { writesStarted, writeDone } = await start();
+    const imported = await importMcpTools({ server: handle!.url, confirm: () => false });
+    try {
+      // Another write of the importer's session holds the server's write slot, so the run's write waits there.
+      const blocker = await callAsTask(imported.client, 'run_migration', { label: 'blocker' });
+      await expect.poll(() => writesStarted).toEqual(['blocker']);
+      const model = createScriptedModel([toolCallTurn([{ name: 'run_migration', arguments: { label: 'queued' } }]), textTurn('never')]);
+      const result = await runAgent({
+        model,
+        tools: imported.tools,
+        prompt: 'Migrate.',
+        recordDir: false,
+        logger: silentLogger,
+        limits: { maxWallTimeMs: 300 },
+      });
+      expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs' } });
+      await expect
+        .poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status), { timeout: 5000 })
+        .toEqual(['working', 'cancelled']);
+
+      writeDone.get('blocker')!.give();
+      expect((await pollUntilDone(imported.client, blocker.taskId)).status).toBe('completed');
+      writeDone.set('after', { promise: Promise.resolve(), give: () => {} });
+      const after = await callAsTask(imported.client, 'run_migration', { label: 'after' });
+      expect((await pollUntilDone(imported.client, after.taskId)).status).toBe('completed');
+      expect(writesStarted).toEqual(['blocker', 'after']);
+    } finally {
+      await imported.close();
+    }
   });
 });
