@@ -276,6 +276,8 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     const name = request.params.name;
     if (!registry.has(name)) return answerCall(request, extra);
     if (!tasks || !longRunning.has(name)) throw new ProtocolError(ErrorCode.MethodNotFound, notTaskCapableMessage(name));
+    // Refused now, as inline, rather than as a failed task.
+    refuseUncoveredScope(name, extra);
     return tasks.start(extra, name, (taskExtra) => answerCounted(request, taskExtra));
   }
 
@@ -291,13 +293,17 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     }
   }
 
+  /** The HTTP layer answers this with 403 first; here for a transport that does not (the tool is not listed to this token either). */
+  function refuseUncoveredScope(toolName: string, extra: Extra): void {
+    if (scopes && registry.has(toolName) && !scopes.covers(toolName, grantedScopes(extra.authInfo))) {
+      throw new ProtocolError(ErrorCode.InvalidRequest, insufficientScopeMessage(toolName, scopes.required(toolName) ?? []));
+    }
+  }
+
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
-    // The HTTP layer answers this with 403 first; here for a transport that does not (the tool is not listed to this token either).
-    if (scopes && registry.has(toolCall.name) && !scopes.covers(toolCall.name, grantedScopes(extra.authInfo))) {
-      throw new ProtocolError(ErrorCode.InvalidRequest, insufficientScopeMessage(toolCall.name, scopes.required(toolCall.name) ?? []));
-    }
+    refuseUncoveredScope(toolCall.name, extra);
     const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.

@@ -10,6 +10,9 @@ import { runAgent } from '../agent/run-agent.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
 import { ToolRegistry } from '../tools/index.js';
 import { importMcpTools } from './import-mcp-tools.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { createMcpServer } from './create-mcp-server.js';
 import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
@@ -340,6 +343,33 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     }
     reportDone.give();
     expect((await pollUntilDone(client, long.task.taskId)).status).toBe('completed');
+  });
+
+  it("refuses at once, as inline, a task call of a write the token's scopes do not cover (auth over any transport); the write does not run", async () => {
+    let ran = 0;
+    const purge = defineTool({
+      name: 'purge_archive',
+      description: 'Purges the archive; takes minutes.',
+      effect: 'write',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: () => `purged ${++ran}`,
+    });
+    const server = createMcpServer([purge], { logger: silentLogger, auth: { issuer: 'https://auth.example.com' } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const readOnly = { clientId: 'c', scopes: ['tools:read'], expiresAt: 2e9, extra: { subject: 's' } } as unknown as AuthInfo;
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) => send(message, { ...options, authInfo: readOnly });
+    await server.connect(serverSide);
+    const local = new Client({ name: 'in-memory', version: '1' });
+    await local.connect(clientSide);
+    try {
+      await expect(callAsTask(local, 'purge_archive', {})).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('"tools:write"') });
+      expect((await local.experimental.tasks.listTasks()).tasks).toEqual([]);
+      expect(ran).toBe(0);
+    } finally {
+      await local.close();
+    }
   });
 
   it('answers -32601 to a task call of a tool that is not long-running, and of any tool on a server without one', async () => {
