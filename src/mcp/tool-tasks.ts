@@ -7,13 +7,16 @@
  * this module makes a cancellation abort the call's signal, so a write still waiting for its turn never runs.
  * @module
  */
-import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import type { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolResult,
   CreateTaskResult,
+  Request,
   RequestId,
+  Result,
   ServerCapabilities,
   ServerNotification,
   ServerRequest,
@@ -37,23 +40,81 @@ export const MAX_TASK_TTL_MS = 24 * 60 * 60_000;
 /** The `pollInterval` suggested to clients, in ms. */
 const TASK_POLL_INTERVAL_MS = 1000;
 
-/** The memory store, told when a task is cancelled (the SDK's `tasks/cancel` only updates the status). */
-class CancellableTaskStore extends InMemoryTaskStore {
-  constructor(private readonly onCancelled: (taskId: string) => void) {
-    super();
+interface MemoryStores {
+  InMemoryTaskStore: typeof InMemoryTaskStore;
+  InMemoryTaskMessageQueue: typeof InMemoryTaskMessageQueue;
+}
+let memoryStores: Promise<MemoryStores> | undefined;
+/** The SDK's memory store and queue, loaded on a server's first task: their module imports `node:crypto`, which nothing else here needs at load. */
+const loadMemoryStores = (): Promise<MemoryStores> => (memoryStores ??= import('@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js'));
+
+/** The SDK's memory store, made on first use, and told when a task is cancelled (the SDK's `tasks/cancel` only updates the status). */
+class SessionTaskStore implements TaskStore {
+  #memory: Promise<InMemoryTaskStore> | undefined;
+
+  constructor(private readonly onCancelled: (taskId: string) => void) {}
+
+  #store(): Promise<InMemoryTaskStore> {
+    return (this.#memory ??= loadMemoryStores().then((stores) => new stores.InMemoryTaskStore()));
   }
 
-  override async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void> {
-    await super.updateTaskStatus(taskId, status, statusMessage, sessionId);
+  async createTask(taskParams: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
+    return (await this.#store()).createTask(taskParams, requestId, request, sessionId);
+  }
+
+  async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
+    return (await this.#store()).getTask(taskId, sessionId);
+  }
+
+  async storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result, sessionId?: string): Promise<void> {
+    return (await this.#store()).storeTaskResult(taskId, status, result, sessionId);
+  }
+
+  async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
+    return (await this.#store()).getTaskResult(taskId, sessionId);
+  }
+
+  async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void> {
+    await (await this.#store()).updateTaskStatus(taskId, status, statusMessage, sessionId);
     if (status === 'cancelled') this.onCancelled(taskId);
+  }
+
+  async listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    return (await this.#store()).listTasks(cursor, sessionId);
+  }
+
+  /** Drops every task and its expiry timer. */
+  cleanup(): void {
+    void this.#memory?.then((store) => store.cleanup());
+  }
+}
+
+/** The SDK's memory queue, made on first use. */
+class SessionMessageQueue implements TaskMessageQueue {
+  #memory: Promise<InMemoryTaskMessageQueue> | undefined;
+
+  #queue(): Promise<InMemoryTaskMessageQueue> {
+    return (this.#memory ??= loadMemoryStores().then((stores) => new stores.InMemoryTaskMessageQueue()));
+  }
+
+  async enqueue(taskId: string, message: QueuedMessage, sessionId?: string, maxSize?: number): Promise<void> {
+    return (await this.#queue()).enqueue(taskId, message, sessionId, maxSize);
+  }
+
+  async dequeue(taskId: string, sessionId?: string): Promise<QueuedMessage | undefined> {
+    return (await this.#queue()).dequeue(taskId, sessionId);
+  }
+
+  async dequeueAll(taskId: string, sessionId?: string): Promise<QueuedMessage[]> {
+    return (await this.#queue()).dequeueAll(taskId, sessionId);
   }
 }
 
 /** One session's tasks: its store (in memory, with the session) and the signals of the calls still running. */
 export class ToolTasks {
   readonly #running = new Map<string, AbortController>();
-  readonly #store = new CancellableTaskStore((taskId) => this.#running.get(taskId)?.abort(new Error('the client cancelled the task')));
-  readonly #queue = new InMemoryTaskMessageQueue();
+  readonly #store = new SessionTaskStore((taskId) => this.#running.get(taskId)?.abort(new Error('the client cancelled the task')));
+  readonly #queue = new SessionMessageQueue();
 
   /** `server` is read when a task starts: the store is made first, since the server is built with it. */
   constructor(
@@ -62,12 +123,12 @@ export class ToolTasks {
   ) {}
 
   /** The store the server answers task requests from (`ProtocolOptions.taskStore`). */
-  get store(): InMemoryTaskStore {
+  get store(): TaskStore {
     return this.#store;
   }
 
   /** Where a task's requests to the client wait for its `tasks/result` (`ProtocolOptions.taskMessageQueue`). */
-  get queue(): InMemoryTaskMessageQueue {
+  get queue(): TaskMessageQueue {
     return this.#queue;
   }
 
