@@ -288,6 +288,40 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     expect(asked).toHaveLength(2);
   });
 
+  it("delivers a task's progress to the client after the call was answered, under the call's progress token", async () => {
+    const halfway = signalFromTest();
+    const steps = defineTool({
+      name: 'reindex',
+      description: 'Reindexes in two halves.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: async (_args, context) => {
+        context.reportProgress(1, 2, 'first half');
+        await halfway.promise;
+        context.reportProgress(2, 2, 'second half');
+        return 'reindexed';
+      },
+    });
+    const { client } = await start({}, [steps]);
+    await client.listTools();
+    const progress: unknown[] = [];
+    const kinds: string[] = [];
+    const stream = client.experimental.tasks.callToolStream({ name: 'reindex', arguments: {} }, CallToolResultSchema, {
+      onprogress: (update) => progress.push(update),
+    });
+    for await (const message of stream) {
+      kinds.push(message.type);
+      // Released once the task exists: its call was answered, so the second update cannot ride on the call's own stream.
+      if (message.type === 'taskCreated') halfway.give();
+    }
+    expect(kinds.at(-1)).toBe('result');
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: 'first half' },
+      { progress: 2, total: 2, message: 'second half' },
+    ]);
+  });
+
   it("sends a tool's own elicitation inside a task through tasks/result too", async () => {
     const askColor = defineTool({
       name: 'pick_color',
