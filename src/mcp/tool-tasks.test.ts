@@ -25,6 +25,9 @@ function signalFromTest(): { promise: Promise<void>; give: () => void } {
   return { promise, give };
 }
 
+/** Polls wait this long: the machine running the tests is shared, and a status or notification may come late. */
+const PATIENT = { timeout: 10_000 };
+
 let handle: McpHttpHandle | undefined;
 let client: Client | undefined;
 afterEach(async () => {
@@ -131,7 +134,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(textOf(result)).toBe('Report on churn: 3 findings.');
     expect(result.isError).toBeFalsy();
-    await expect.poll(() => statuses).toContain('completed');
+    await expect.poll(() => statuses, PATIENT).toContain('completed');
   });
 
   it("runs the whole flow through the SDK client's callToolStream", async () => {
@@ -161,7 +164,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
   it('cancels a task: a write still waiting for its turn never runs', async () => {
     const { client, writesStarted, writeDone } = await start();
     const first = await callAsTask(client, 'run_migration', { label: 'first' });
-    await expect.poll(() => writesStarted).toEqual(['first']);
+    await expect.poll(() => writesStarted, PATIENT).toEqual(['first']);
     // Writes of one session run one at a time: the second waits behind the first.
     const second = await callAsTask(client, 'run_migration', { label: 'second' });
     const cancelled = await client.experimental.tasks.cancelTask(second.taskId);
@@ -197,7 +200,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const { client } = await start({}, [watch]);
     const task = await callAsTask(client, 'watch_queue', {});
     await client.experimental.tasks.cancelTask(task.taskId);
-    await expect.poll(() => aborted).toBeDefined();
+    await expect.poll(() => aborted, PATIENT).toBeDefined();
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('cancelled');
   });
 
@@ -215,7 +218,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const task = await callAsTask(client, 'watch_queue', {});
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
     await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await expect.poll(() => aborted).toBe(true);
+    await expect.poll(() => aborted, PATIENT).toBe(true);
   });
 
   it('gives a bad call made as a task the same recovery text as inline, as its result', async () => {
@@ -480,16 +483,16 @@ describe('tasks over createMcpHandler (through a Node bridge, as Bun.serve or De
 describe('importMcpTools and a remote task-capable tool', () => {
   it('imports it as long-running and calls it as a task, waiting past the per-request timeout until it ends', async () => {
     const { reportDone } = await start();
-    const imported = await importMcpTools({ server: handle!.url, requestTimeoutMs: 200 });
+    const imported = await importMcpTools({ server: handle!.url, requestTimeoutMs: 1000 });
     try {
       const registry = new ToolRegistry(imported.tools, { logger: silentLogger });
       expect(registry.require('build_report').longRunning).toBe(true);
       expect(registry.require('echo').longRunning).toBeUndefined();
       const call = registry.call({ id: 'c1', name: 'build_report', arguments: { topic: 'imports' } });
       // The server holds it as a task of the importer's session while the tool waits for the test's signal.
-      await expect.poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status)).toEqual(['working']);
+      await expect.poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status), PATIENT).toEqual(['working']);
       // Longer than requestTimeoutMs: each poll is bounded by it, the wait for the task is not.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       reportDone.give();
       const execution = await call;
       expect(execution.result).toMatchObject({ content: [{ type: 'text', text: 'Report on imports: 3 findings.' }] });
@@ -505,7 +508,7 @@ describe('importMcpTools and a remote task-capable tool', () => {
     try {
       // Another write of the importer's session holds the server's write slot, so the run's write waits there.
       const blocker = await callAsTask(imported.client, 'run_migration', { label: 'blocker' });
-      await expect.poll(() => writesStarted).toEqual(['blocker']);
+      await expect.poll(() => writesStarted, PATIENT).toEqual(['blocker']);
       const model = createScriptedModel([toolCallTurn([{ name: 'run_migration', arguments: { label: 'queued' } }]), textTurn('never')]);
       const result = await runAgent({
         model,
@@ -513,11 +516,11 @@ describe('importMcpTools and a remote task-capable tool', () => {
         prompt: 'Migrate.',
         recordDir: false,
         logger: silentLogger,
-        limits: { maxWallTimeMs: 300 },
+        limits: { maxWallTimeMs: 1000 },
       });
       expect(result).toMatchObject({ status: 'stopped', stopReason: { kind: 'budget', limit: 'wallTimeMs' } });
       await expect
-        .poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status), { timeout: 5000 })
+        .poll(async () => (await imported.client.experimental.tasks.listTasks()).tasks.map((task) => task.status), PATIENT)
         .toEqual(['working', 'cancelled']);
 
       writeDone.get('blocker')!.give();
