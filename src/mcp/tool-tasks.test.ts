@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
@@ -352,6 +358,33 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
       if (message.type === 'result') result = message.result as CallToolResult;
     }
     expect(textOf(result!)).toBe('picked teal');
+    expect(related).toEqual([{ taskId: expect.any(String) }]);
+  });
+
+  it("sends a tool's sampling request inside a task through tasks/result too", async () => {
+    const summarize = defineTool({
+      name: 'summarize_logs',
+      description: "Summarizes logs with the client's model.",
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: async (_args, context) => {
+        const reply = await currentMcpCall(context)!.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarize.' } }], maxTokens: 50 });
+        return `summary: ${reply.content.type === 'text' ? reply.content.text : '?'}`;
+      },
+    });
+    const { client } = await start({}, [summarize], { sampling: {} });
+    const related: unknown[] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      related.push(request.params._meta?.['io.modelcontextprotocol/related-task']);
+      return { role: 'assistant', model: 'test', content: { type: 'text', text: 'all quiet' } };
+    });
+    await client.listTools();
+    let result: CallToolResult | undefined;
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'summarize_logs', arguments: {} }, CallToolResultSchema)) {
+      if (message.type === 'result') result = message.result as CallToolResult;
+    }
+    expect(textOf(result!)).toBe('summary: all quiet');
     expect(related).toEqual([{ taskId: expect.any(String) }]);
   });
 
