@@ -19,6 +19,7 @@ import { importMcpTools } from './import-mcp-tools.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpServer } from './create-mcp-server.js';
+import { MAX_TASKS_PER_SESSION } from './tool-tasks.js';
 import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
@@ -437,6 +438,32 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
       await expect(callAsTask(local, 'purge_archive', {})).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('"tools:write"') });
       expect((await local.experimental.tasks.listTasks()).tasks).toEqual([]);
       expect(ran).toBe(0);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('keeps at most 1,000 tasks per session and refuses one more as a task, while the tool still answers inline', async () => {
+    const quick = defineTool({
+      name: 'quick_job',
+      description: 'A job.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      execute: ({ n }: { n?: number }) => `job ${n ?? 0}`,
+    });
+    const server = createMcpServer([quick], { logger: silentLogger });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const local = new Client({ name: 'in-memory', version: '1' });
+    await local.connect(clientSide);
+    try {
+      for (let n = 0; n < MAX_TASKS_PER_SESSION; n++) await callAsTask(local, 'quick_job', { n });
+      await expect(callAsTask(local, 'quick_job', { n: -1 })).rejects.toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('already keeps 1000 tasks'),
+      });
+      expect(textOf((await local.callTool({ name: 'quick_job', arguments: { n: 7 } })) as CallToolResult)).toBe('job 7');
     } finally {
       await local.close();
     }

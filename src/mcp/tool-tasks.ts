@@ -23,7 +23,9 @@ import type {
   Task,
   Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolLogger } from '../tools/index.js';
+import { ProtocolError } from './protocol-error.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type RequestTaskStore = NonNullable<Extra['taskStore']>;
@@ -37,6 +39,8 @@ export const TOOL_TASK_CAPABILITIES: NonNullable<ServerCapabilities['tasks']> = 
 /** How long a task and its result are kept when the client asks for no `ttl`, and the most it may ask for, in ms. */
 export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
 export const MAX_TASK_TTL_MS = 24 * 60 * 60_000;
+/** The most tasks one session keeps at once, running or ended (until their ttl); a task call past it is refused. */
+export const MAX_TASKS_PER_SESSION = 1000;
 /** The `pollInterval` suggested to clients, in ms. */
 const TASK_POLL_INTERVAL_MS = 1000;
 
@@ -81,6 +85,11 @@ class SessionTaskStore implements TaskStore {
 
   async listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
     return (await this.#store()).listTasks(cursor, sessionId);
+  }
+
+  /** How many tasks the store keeps (running or ended, until their ttl). */
+  async count(): Promise<number> {
+    return (await this.#store()).getAllTasks().length;
   }
 
   /** Drops every task and its expiry timer. */
@@ -141,6 +150,8 @@ export class ToolTasks {
     const store = extra.taskStore;
     // The server declares the capability and sets the store together, so the SDK always hands the request a store.
     if (store === undefined) throw new Error('the task store is missing');
+    // Every task and its result stay until their ttl: without a bound, one session could fill the process's memory.
+    if ((await this.#store.count()) >= MAX_TASKS_PER_SESSION) throw new ProtocolError(ErrorCode.InvalidRequest, tooManyTasksMessage(toolName));
     const task = await store.createTask({ ttl: taskTtl(extra.taskRequestedTtl), pollInterval: TASK_POLL_INTERVAL_MS });
     const controller = new AbortController();
     this.#running.set(task.taskId, controller);
@@ -214,6 +225,10 @@ export async function askClient<T>(extra: Extra, send: (route: ClientRequestRout
 function taskTtl(requested: number | undefined): number {
   if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return DEFAULT_TASK_TTL_MS;
   return Math.min(requested, MAX_TASK_TTL_MS);
+}
+
+function tooManyTasksMessage(toolName: string): string {
+  return `The call to "${toolName}" was not started as a task: this session already keeps ${MAX_TASKS_PER_SESSION} tasks, the most it keeps until their ttl ends. Call it without "task", ask later tasks for a shorter ttl, or open a new session.`;
 }
 
 function taskFailedMessage(toolName: string): string {
