@@ -63,6 +63,7 @@ import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
+import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage, withoutTaskSupport } from './tool-tasks.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyTool: a source written without a context type takes any tool.
@@ -165,6 +166,12 @@ export interface McpServerOptions<Ctx = any> {
    * carries no verified token (stdio) lists and runs no tool. Default: none.
    */
   auth?: McpAuthOptions;
+  /**
+   * Offer the long-running tools (`defineTool({ longRunning: true })`) as tasks (docs/mcp.md, "Tasks"). Default `true`;
+   * `false` lists them without `execution.taskSupport` and answers a task call -32601, as `createMcpHandler`'s stateless
+   * mode does, where no session would keep the task.
+   */
+  tasks?: boolean;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -197,10 +204,15 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   if (resources.length > 0 || templates.length > 0) capabilities.resources = { subscribe: true, listChanged: false };
   if (prompts.length > 0) capabilities.prompts = { listChanged: false };
   if (prompts.length > 0 || templates.length > 0) capabilities.completions = {};
+  const longRunning = new Set(options.tasks === false ? [] : registry.list().flatMap((tool) => (tool.longRunning === true ? [tool.name] : [])));
+  if (longRunning.size > 0) capabilities.tasks = TOOL_TASK_CAPABILITIES;
 
   // Strict: never send the client a request (sampling, elicitation) it did not declare it can answer; it would hang until timeout.
   const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities, enforceStrictCapabilities: true };
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
+  // Made before the server, which answers tasks/get, tasks/result, tasks/list and tasks/cancel from its store; it reads the server when a task starts.
+  const tasks = longRunning.size > 0 ? new ToolTasks(() => server, logger) : undefined;
+  if (tasks) [serverOptions.taskStore, serverOptions.taskMessageQueue] = [tasks.store, tasks.queue];
   const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
 
   let logLevel: LoggingLevel = options.defaultLogLevel ?? 'info';
@@ -210,7 +222,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   });
   const logThreshold = () => logLevel;
 
-  const described = toMcpTools(registry).tools;
+  const described = toMcpTools(registry).tools.map((tool) => (tool.execution === undefined || longRunning.has(tool.name) ? tool : withoutTaskSupport(tool)));
   const scopes = options.auth && toolScopes(registry, options.auth);
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) => {
     const granted = scopes && grantedScopes(extra.authInfo);
@@ -255,6 +267,21 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   // Built on the first confirmation or record: most servers do neither, and the tools' schemas are read once. The run's redactor, as a record needs.
   const summaryRedactor = () => (redactor ??= runRedactor({ tools: registry }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // Answered at once with the task; the call itself runs through this same handler, under the task's signal.
+    if (request.params.task !== undefined) return (await startTask(request, extra)) as CallToolResult;
+    return answerCounted(request, extra);
+  });
+
+  async function startTask(request: CallToolRequest, extra: Extra) {
+    const name = request.params.name;
+    if (!registry.has(name)) return answerCall(request, extra);
+    if (!tasks || !longRunning.has(name)) throw new ProtocolError(ErrorCode.MethodNotFound, notTaskCapableMessage(name));
+    // Refused now, as inline, rather than as a failed task.
+    refuseUncoveredScope(name, extra);
+    return tasks.start(extra, name, (taskExtra) => answerCounted(request, taskExtra));
+  }
+
+  async function answerCounted(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
     if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
     pendingCalls++;
@@ -264,15 +291,19 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     } finally {
       pendingCalls--;
     }
-  });
+  }
+
+  /** The HTTP layer answers this with 403 first; here for a transport that does not (the tool is not listed to this token either). */
+  function refuseUncoveredScope(toolName: string, extra: Extra): void {
+    if (scopes && registry.has(toolName) && !scopes.covers(toolName, grantedScopes(extra.authInfo))) {
+      throw new ProtocolError(ErrorCode.InvalidRequest, insufficientScopeMessage(toolName, scopes.required(toolName) ?? []));
+    }
+  }
 
   async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
-    // The HTTP layer answers this with 403 first; here for a transport that does not (the tool is not listed to this token either).
-    if (scopes && registry.has(toolCall.name) && !scopes.covers(toolCall.name, grantedScopes(extra.authInfo))) {
-      throw new ProtocolError(ErrorCode.InvalidRequest, insufficientScopeMessage(toolCall.name, scopes.required(toolCall.name) ?? []));
-    }
+    refuseUncoveredScope(toolCall.name, extra);
     const prepared = registry.prepare(toolCall);
     if (!prepared.success) {
       // SEP-1303: arguments that fail validation are a tool error the model can correct; a tool that does not exist is a protocol error.
@@ -366,6 +397,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   }
 
   server.onSessionClosed(() => record?.finish(guards));
+  if (tasks) server.onSessionClosed(() => tasks.close());
 
   const subscriptions = new Set<string>();
   resourceSubscriptions.set(server, subscriptions);
@@ -477,11 +509,11 @@ function callContext(call: ServerCall): McpCallContext {
     },
     async sample(params) {
       if (!server.getClientCapabilities()?.sampling) throw missingCapability('sampling', 'ask its model for a completion');
-      return server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal });
+      return askClient(extra, (route) => server.createMessage(params, { ...route, signal: extra.signal }));
     },
     async elicit(params) {
       if (!server.getClientCapabilities()?.elicitation?.form) throw missingCapability('elicitation', 'ask the person for input');
-      return server.elicitInput({ ...params, mode: 'form' }, { relatedRequestId: extra.requestId, signal: extra.signal });
+      return askClient(extra, (route) => server.elicitInput({ ...params, mode: 'form' }, { ...route, signal: extra.signal }));
     },
   };
 }
@@ -513,13 +545,15 @@ async function confirm(
     } else {
       if (!server.getClientCapabilities()?.elicitation?.form)
         return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
-      const answer = await server.elicitInput(
-        {
-          mode: 'form',
-          message: confirmationMessage(tool, prompt),
-          requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
-        },
-        { relatedRequestId: extra.requestId, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+      const answer = await askClient(extra, (route) =>
+        server.elicitInput(
+          {
+            mode: 'form',
+            message: confirmationMessage(tool, prompt),
+            requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
+          },
+          { ...route, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+        ),
       );
       decision = decisionFromElicitation(answer);
     }

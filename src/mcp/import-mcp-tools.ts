@@ -21,7 +21,7 @@ import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/std
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { upgradeSchemaDialect, type UpgradedSchema } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
@@ -29,6 +29,7 @@ import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestT
 import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
 import { ConfirmationAnswerer } from './answer-confirmations.js';
+import { callRemoteTask, takesTasks } from './call-remote-task.js';
 import { splitCommandLine } from './split-command-line.js';
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
@@ -136,20 +137,25 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
     if (!converted) continue;
     const remoteName = descriptor.name;
     const labels = [...new Set([descriptor.title, descriptor.annotations?.title, remoteName].filter((label): label is string => typeof label === 'string'))];
+    const asTask = takesTasks(descriptor);
     tools.push(
       defineTool({
         ...converted,
+        ...(asTask ? { longRunning: true } : {}),
         confirm: confirm(descriptor),
         execute: async (args: Record<string, unknown>, context) => {
           let result: CallToolResult;
           const inFlight = answerer.begin(labels, context.approval?.approvedBy === 'person');
           try {
-            result = (await client.callTool({ name: remoteName, arguments: args }, undefined, {
+            const requestOptions = {
               signal: context.signal,
               timeout: requestTimeoutMs,
               resetTimeoutOnProgress: true,
-              onprogress: (progress) => context.reportProgress(progress.progress, progress.total, progress.message),
-            })) as CallToolResult;
+              onprogress: (progress: Progress) => context.reportProgress(progress.progress, progress.total, progress.message),
+            };
+            result = asTask
+              ? await callRemoteTask(client, remoteName, args, requestOptions)
+              : ((await client.callTool({ name: remoteName, arguments: args }, undefined, requestOptions)) as CallToolResult);
           } catch (error) {
             throw remoteFailure(serverName, error);
           } finally {

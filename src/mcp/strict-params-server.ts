@@ -64,6 +64,15 @@ export class StrictParamsServer extends Server {
     controllers?.get(requestId)?.abort(reason);
   }
 
+  /** A task-augmented request this server runs no task for is MCP's -32601 (Method not found), not the SDK's plain error (-32603). */
+  protected override assertTaskHandlerCapability(method: string): void {
+    try {
+      super.assertTaskHandlerCapability(method);
+    } catch {
+      throw new ProtocolError(ErrorCode.MethodNotFound, `This server runs no ${method} request as a task: send it again without "task".`);
+    }
+  }
+
   override setRequestHandler<T extends AnyObjectSchema>(requestSchema: T, handler: Handler<T>): void {
     const schema = requestSchema as unknown as z.ZodType;
     const method = methodOf(requestSchema);

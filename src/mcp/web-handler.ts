@@ -240,7 +240,8 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
 
   /** A stateless request: a server and transport of its own, closed once its response has ended. */
   async function answerAlone(request: Request, value: unknown, requestIds: readonly RequestId[], authInfo: AuthInfo | undefined): Promise<Response> {
-    const server = createStrictMcpServer(registry, options);
+    // No session keeps a task past this one response, so long-running tools are not offered as tasks.
+    const server = createStrictMcpServer(registry, { ...options, tasks: false });
     server.onerror = () => {};
     // Not in the pool's sessions (nothing can find it again), but its response counts against the stream caps.
     const alone: Session = { server, transport: new WebStandardStreamableHTTPServerTransport({}), lastActive: Date.now(), streams: new Set() };

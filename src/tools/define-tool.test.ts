@@ -87,6 +87,14 @@ describe('defineTool', () => {
     );
   });
 
+  it('keeps `longRunning: true` and refuses a value that is not a boolean', () => {
+    expect(defineTool({ ...base, name: 'build', longRunning: true, inputSchema: { type: 'object' } }).longRunning).toBe(true);
+    expect(defineTool({ ...base, name: 'quick', inputSchema: { type: 'object' } }).longRunning).toBeUndefined();
+    expect(() => defineTool({ ...base, name: 'build', longRunning: 'yes' as never, inputSchema: { type: 'object' } })).toThrow(
+      '`longRunning` must be true or false (got "yes").',
+    );
+  });
+
   it('raises typed errors with a stable code', () => {
     try {
       defineTool({ ...base, name: 'bad name', inputSchema: { type: 'object' } });

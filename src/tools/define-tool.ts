@@ -100,6 +100,11 @@ interface ToolDefinitionBase<Args, Ctx> {
    * makes it, passes the same registry, policy, confirmations and budgets.
    */
   allowedCallers?: readonly ToolCallerKind[];
+  /**
+   * The tool may run for minutes: an MCP server offers it as task-capable (`execution.taskSupport: 'optional'`), so a
+   * client may call it as a task (answered at once, polled, its result fetched later, cancelled) or inline. Default `false`.
+   */
+  longRunning?: boolean;
 }
 
 /** A tool defined with plain JSON Schema 2020-12; `Args` is what `execute` receives (declare it yourself). */
@@ -199,6 +204,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   readonly strict?: boolean | undefined;
   /** A grammar tool's grammar (`defineTool({ input: { grammar } })`); its `inputSchema` is then the one-string-property object. */
   readonly grammar?: ToolGrammar | undefined;
+  /** The definition's `longRunning`: an MCP server offers the tool as task-capable. Absent (not long-running) on a tool object built by hand. */
+  readonly longRunning?: boolean | undefined;
 }
 
 /**
@@ -307,6 +314,9 @@ export function defineTool(
     );
   }
   const examples = definition.examples === undefined ? undefined : checkToolExamples(name, definition.examples, input.schema, input.refine);
+  if (definition.longRunning !== undefined && typeof definition.longRunning !== 'boolean') {
+    throw new ToolDefinitionError(name, `\`longRunning\` must be true or false (got ${JSON.stringify(definition.longRunning)}).`);
+  }
 
   const tool: { -readonly [Key in keyof Tool<unknown, unknown>]: Tool<unknown, unknown>[Key] } = {
     name,
@@ -332,6 +342,7 @@ export function defineTool(
     execute: definition.execute as (args: unknown, context: ToolContext) => unknown,
     ...(examples === undefined ? {} : { examples }),
     ...(definition.strict === undefined ? {} : { strict: definition.strict }),
+    ...(definition.longRunning ? { longRunning: true } : {}),
   };
   if (grammarTool) tool.grammar = grammarTool.grammar;
   return Object.freeze(tool);

@@ -73,4 +73,11 @@ describe('toMcpTools', () => {
       },
     ]);
   });
+
+  it('offers a long-running tool as task-capable (execution.taskSupport "optional"), and says nothing for the others', () => {
+    const base = { description: 'Builds.', effect: 'read' as const, inputSchema: { type: 'object' as const }, execute: () => 'done' };
+    const { tools } = toMcpTools([defineTool({ name: 'build', longRunning: true, ...base }), defineTool({ name: 'quick', ...base })]);
+    expect(tools.map((tool) => tool.execution)).toEqual([{ taskSupport: 'optional' }, undefined]);
+    expect(ListToolsResultSchema.safeParse({ tools }).success).toBe(true);
+  });
 });

@@ -35,6 +35,8 @@ export function toMcpTool(tool: AnyTool): { tool: McpTool; warnings: FormatWarni
     annotations: toMcpAnnotations(tool),
   };
   if (tool.title !== undefined) descriptor.title = tool.title;
+  // MCP 2025-11-25 tasks: the client may call it as a task or inline; tools that say nothing are `forbidden`, MCP's default.
+  if (tool.longRunning === true) descriptor.execution = { taskSupport: 'optional' };
   const output = tool.outputSchema;
   if (output !== undefined) {
     if (output.type === 'object' || output.type === undefined) {
