@@ -35,8 +35,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type Metafile, type Plugin } from 'esbuild';
-import { freePort, nodeOnlyExternal, workerdConfig } from '../../test/runtimes/web-bundle.js';
+import { build, type Metafile } from 'esbuild';
+import { freePort, nodeOnlyExternal, toolwrightFromSource, workerdConfig } from '../../test/runtimes/web-bundle.js';
 import { WEB_BUNDLE, compressed, kib } from './esbuild-sizes.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '11' } } });
@@ -44,20 +44,6 @@ const ROUNDS = Number(values.rounds);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const WORKERD = resolve(root, 'node_modules/.bin/workerd');
 const POLL_MS = 5;
-
-// The apps import `toolwright`, `toolwright/test` and `toolwright/mcp` as a user's app does; they resolve to this tree's sources.
-const toolwrightFromSource: Plugin = {
-  name: 'toolwright-from-source',
-  setup(builder) {
-    const entries: Record<string, string> = {
-      toolwright: 'src/index.ts',
-      'toolwright/test': 'src/test.ts',
-      'toolwright/decoding': 'src/decoding/index.ts',
-      'toolwright/mcp': 'src/mcp/index.ts',
-    };
-    builder.onResolve({ filter: /^toolwright(\/.*)?$/ }, (args) => ({ path: resolve(root, entries[args.path] ?? `unknown entry ${args.path}`) }));
-  },
-};
 
 const WEATHER_SCHEMA = `{ type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'], additionalProperties: false }`;
 const ANSWER = 'It is sunny in Paris.';

@@ -1,13 +1,17 @@
 /**
- * How a web runtime gets toolwright, shared by the runtime matrix (test/runtimes/runtimes.test.ts) and the bundle and
- * cold-start bench (bench/bundle/run.ts), so that the bench measures what the matrix proves runs: esbuild's plugin that
- * keeps Node's built-ins and the Node-only peers as imports, workerd's configuration for a module Worker, and a free port for it.
+ * How a web runtime gets toolwright, shared by the runtime matrix (test/runtimes/runtimes.test.ts), the deploy examples'
+ * test and the bundle and cold-start bench (bench/bundle/run.ts), so that the bench measures what the tests prove runs:
+ * esbuild's plugins that keep Node's built-ins and the Node-only peers as imports and resolve `toolwright/…` to the
+ * sources, workerd's configuration for a module Worker, and a free port for it.
  */
 import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE_BUILTINS = new Set(builtinModules);
 const NODE_ONLY_PEERS = /^(better-sqlite3|node-llama-cpp|pg|pg-boss)$/;
 
@@ -20,6 +24,25 @@ export const nodeOnlyExternal: Plugin = {
         ? { path: args.path, external: true }
         : undefined,
     );
+  },
+};
+
+/** An app's `toolwright`, `toolwright/test`, `toolwright/decoding` and `toolwright/mcp`, as a user writes them, resolved to this tree's sources. */
+export const toolwrightFromSource: Plugin = {
+  name: 'toolwright-from-source',
+  setup(builder) {
+    const entries: Record<string, string> = {
+      toolwright: 'src/index.ts',
+      'toolwright/test': 'src/test.ts',
+      'toolwright/decoding': 'src/decoding/index.ts',
+      'toolwright/mcp': 'src/mcp/index.ts',
+    };
+    builder.onResolve({ filter: /^toolwright(\/.*)?$/ }, (args) => {
+      const source = entries[args.path];
+      return source === undefined
+        ? { errors: [{ text: `${args.path} is not an entry this plugin maps: add it to toolwrightFromSource` }] }
+        : { path: resolve(root, source) };
+    });
   },
 };
 
