@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { WEB_BUNDLE, compressed, kib } from './esbuild-sizes.js';
 
 const { values } = parseArgs({ options: { top: { type: 'string', default: '8' } } });
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,27 +27,13 @@ async function bundle(minify: boolean, names?: readonly string[]): Promise<{ cod
     ...(names === undefined
       ? { entryPoints: [resolve(root, ENTRY)] }
       : { stdin: { contents: `export { ${names.join(', ')} } from './${ENTRY}';`, resolveDir: root, sourcefile: 'page.ts', loader: 'ts' as const } }),
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
+    ...WEB_BUNDLE,
     minify,
     write: false,
     metafile: true,
     logLevel: 'error',
   });
   return { code: result.outputFiles[0]!.contents, metafile: result.metafile };
-}
-
-function compressed(bytes: Uint8Array): { gzip: number; brotli: number } {
-  return {
-    gzip: gzipSync(bytes, { level: 9 }).length,
-    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
-  };
-}
-
-function kib(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KiB`.padStart(11);
 }
 
 const plain = await bundle(false);

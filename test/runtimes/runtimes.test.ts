@@ -8,33 +8,18 @@
  * removed at the end. docs/deploy.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { builtinModules } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmokeVerdict, StepVerdict } from './runtime-smoke.js';
+import { freePort, nodeOnlyExternal, workerdConfig } from './web-bundle.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const smokeModule = resolve(root, 'test/runtimes/runtime-smoke.ts');
 const bin = (name: string) => resolve(root, 'node_modules/.bin', name);
-const NODE_BUILTINS = new Set(builtinModules);
-const NODE_ONLY_PEERS = /^(better-sqlite3|node-llama-cpp|pg|pg-boss)$/;
-
-// Node's built-ins and the Node-only peers stay imports: only the chunks of Node-only features (never loaded here) name them.
-const nodeOnlyExternal: Plugin = {
-  name: 'node-only-external',
-  setup(builder) {
-    builder.onResolve({ filter: /.*/ }, (args) =>
-      args.path.startsWith('node:') || NODE_BUILTINS.has(args.path.split('/')[0]!) || NODE_ONLY_PEERS.test(args.path)
-        ? { path: args.path, external: true }
-        : undefined,
-    );
-  },
-};
 
 let workDir: string;
 const children: ChildProcess[] = [];
@@ -77,17 +62,6 @@ function verdictFrom(output: { code: number | null; stdout: string; stderr: stri
   return JSON.parse(line.slice('SMOKE '.length)) as SmokeVerdict;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
 const cliSource = (validate: boolean) =>
   `import { runSmoke } from ${JSON.stringify(smokeModule)};\nconsole.log('SMOKE ' + JSON.stringify(await runSmoke({ validate: ${validate} })));\n`;
 
@@ -126,28 +100,12 @@ const runners: Record<string, (validate: boolean) => Promise<SmokeVerdict>> = {
 async function runWorkerd(validate: boolean, options: { nodejsCompat: boolean }): Promise<SmokeVerdict> {
   const source = `import { runSmoke } from ${JSON.stringify(smokeModule)};\nexport default { async fetch() { return new Response(JSON.stringify(await runSmoke({ validate: ${validate} })), { headers: { 'content-type': 'application/json' } }); } };\n`;
   const folder = await bundle(`workerd-${options.nodejsCompat}-${validate}`, source, 'esm', !options.nodejsCompat);
-  const modules = readdirSync(folder)
-    .filter((file) => file.endsWith('.mjs'))
-    .sort((a, b) => (a === 'main.mjs' ? -1 : b === 'main.mjs' ? 1 : a.localeCompare(b)))
-    .map((file) => `(name = ${JSON.stringify(file)}, esModule = embed ${JSON.stringify(file)})`);
   const port = await freePort();
   // Node's modules under nodejs_compat need a recent date (node:fs was refused at 2025-09-01).
   const compatibility = options.nodejsCompat
     ? 'compatibilityDate = "2026-06-01", compatibilityFlags = ["nodejs_compat"],'
     : 'compatibilityDate = "2025-09-01",';
-  writeFileSync(
-    join(folder, 'config.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "smoke", worker = .smokeWorker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "smoke")],
-);
-const smokeWorker :Workerd.Worker = (
-  modules = [${modules.join(', ')}],
-  ${compatibility}
-);
-`,
-  );
+  writeFileSync(join(folder, 'config.capnp'), workerdConfig(folder, port, compatibility));
   const server = spawn(bin('workerd'), ['serve', join(folder, 'config.capnp')], { cwd: folder, stdio: 'pipe' });
   children.push(server);
   let log = '';
