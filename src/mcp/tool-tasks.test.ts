@@ -109,6 +109,15 @@ async function pollUntilDone(client: Client, taskId: string): Promise<Task> {
   }
 }
 
+/** Calls a tool as a task through the SDK client's `callToolStream`, returning the result it ends with. */
+async function streamedResult(client: Client, name: string): Promise<CallToolResult | undefined> {
+  let result: CallToolResult | undefined;
+  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: {} }, CallToolResultSchema)) {
+    if (message.type === 'result') result = message.result as CallToolResult;
+  }
+  return result;
+}
+
 function textOf(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
@@ -354,10 +363,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
       return { action: 'accept', content: { color: 'teal' } };
     });
     await client.listTools();
-    let result: CallToolResult | undefined;
-    for await (const message of client.experimental.tasks.callToolStream({ name: 'pick_color', arguments: {} }, CallToolResultSchema)) {
-      if (message.type === 'result') result = message.result as CallToolResult;
-    }
+    const result = await streamedResult(client, 'pick_color');
     expect(textOf(result!)).toBe('picked teal');
     expect(related).toEqual([{ taskId: expect.any(String) }]);
   });
@@ -381,10 +387,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
       return { role: 'assistant', model: 'test', content: { type: 'text', text: 'all quiet' } };
     });
     await client.listTools();
-    let result: CallToolResult | undefined;
-    for await (const message of client.experimental.tasks.callToolStream({ name: 'summarize_logs', arguments: {} }, CallToolResultSchema)) {
-      if (message.type === 'result') result = message.result as CallToolResult;
-    }
+    const result = await streamedResult(client, 'summarize_logs');
     expect(textOf(result!)).toBe('summary: all quiet');
     expect(related).toEqual([{ taskId: expect.any(String) }]);
   });
