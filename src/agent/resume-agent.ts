@@ -9,7 +9,7 @@
  * @module
  */
 import { randomHex } from '../shared/bytes.js';
-import { nodeBuiltin } from '../shared/node-builtin.js';
+import { nodeBuiltin, unrefTimer } from '../shared/node-builtin.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { ConfirmationRefusedError, leaseLostError, RunLeasedError, RunNotFoundError, RunNotResumableError } from './agent-errors.js';
 import { AgentLoop } from './agent-loop.js';
@@ -341,8 +341,7 @@ function startHeartbeat(store: RunStore, runId: string, owner: string, leaseMs: 
     },
     Math.max(50, Math.floor(leaseMs / 3)),
   );
-  // Node keeps a process alive for a timer; web runtimes (workerd, the edge runtime) give a number and need no unref.
-  (timer as { unref?: () => void }).unref?.();
+  unrefTimer(timer);
   const refuse = () => leaseLostError(runId);
   // A store refusing a fenced write has the last word: the run stops driving at once.
   const fenced = async <T>(write: () => Promise<T>): Promise<T> => {

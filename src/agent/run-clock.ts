@@ -8,6 +8,7 @@ import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason } from './agent-result.js';
 import { budgetStop, type Spent } from './budget.js';
 import type { RunState } from './run-state.js';
+import { unrefTimer } from '../shared/node-builtin.js';
 
 export class RunClock {
   readonly #state: RunState;
@@ -32,7 +33,7 @@ export class RunClock {
       if (left <= 0) deadline.abort(new Error('wall-time budget used up'));
       else {
         this.#timer = setTimeout(() => deadline.abort(new Error('wall-time budget used up')), left);
-        this.#timer.unref?.();
+        unrefTimer(this.#timer);
       }
     }
     const signals = [callerSignal, this.#deadline?.signal].filter((item): item is AbortSignal => item !== undefined);

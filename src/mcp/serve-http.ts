@@ -197,9 +197,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     const sessionId = req.headers['mcp-session-id'];
     if (Array.isArray(sessionId)) return sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: send one Mcp-Session-Id header.');
     if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      if (!session || session.owner !== sessionOwnerOf(authOf(req)))
-        return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      const session = pool.find(sessionId, sessionOwnerOf(authOf(req)));
+      if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
       track(session, res, 'post', requestIdsOf(payload.messages));
       return session.transport.handleRequest(req, res, payload.value);
     }
@@ -251,9 +250,8 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId !== 'string')
       return sendError(res, 400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
-    const session = sessions.get(sessionId);
-    if (!session || session.owner !== sessionOwnerOf(authOf(req)))
-      return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+    const session = pool.find(sessionId, sessionOwnerOf(authOf(req)));
+    if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
     track(session, res, req.method === 'GET' ? 'get' : 'post');
     await session.transport.handleRequest(req, res);
     if (req.method === 'DELETE' && res.statusCode === 200) pool.closeSession(sessionId);

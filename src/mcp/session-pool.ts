@@ -6,6 +6,7 @@
  */
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../shared/errors.js';
+import { unrefTimer } from '../shared/node-builtin.js';
 import type { StrictParamsServer } from './strict-params-server.js';
 
 /** What the pool needs of a session's transport: the SDK's Node and web-standard Streamable HTTP transports both have it. */
@@ -85,6 +86,12 @@ export class SessionPool<T extends SessionTransport> {
   /** Closes every session idle longer than `sessionIdleMs` with no open stream (clients often never send DELETE). */
   sweepIdle(now = Date.now()): void {
     for (const [id, session] of this.sessions) if (session.streams.size === 0 && now - session.lastActive > this.limits.sessionIdleMs) this.closeSession(id);
+  }
+
+  /** The session `id` names, when the request speaks for the identity that started it (`owner`; both `undefined` without auth). */
+  find(id: string, owner: string | undefined): PooledSession<T> | undefined {
+    const session = this.sessions.get(id);
+    return session !== undefined && session.owner === owner ? session : undefined;
   }
 
   closeSession(id: string): void {
@@ -170,8 +177,7 @@ export class SessionPool<T extends SessionTransport> {
     stream.cutTimer = setTimeout(() => {
       if (!stream.ended) stream.cut();
     }, EVICTED_STREAM_GRACE_MS);
-    // Node keeps a process alive for a timer; web runtimes have no unref and need none.
-    (stream.cutTimer as { unref?: () => void }).unref?.();
+    unrefTimer(stream.cutTimer);
   }
 }
 

@@ -191,9 +191,8 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
     if (sessionId !== null) {
       // Headers join repeated values with ", "; a session id never holds one.
       if (sessionId.includes(',')) return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: send one Mcp-Session-Id header.');
-      const session = sessions.get(sessionId);
-      if (!session || session.owner !== sessionOwnerOf(authInfo))
-        return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+      const session = pool.find(sessionId, sessionOwnerOf(authInfo));
+      if (!session) return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
       return answer(session, 'post', requestIds, (transport) => transport.handleRequest(request, { parsedBody: payload.value, authInfo }));
     }
     if (!payload.messages.some((message) => isInitializeRequest(message))) {
@@ -258,9 +257,8 @@ export function createMcpHandler<Ctx = any>(tools: McpToolSource<Ctx>, options: 
   async function handleSessionRequest(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId === null) return errorResponse(400, ErrorCode.ConnectionClosed, 'Bad Request: send the Mcp-Session-Id header returned by initialize.');
-    const session = sessions.get(sessionId);
-    if (!session || session.owner !== sessionOwnerOf(authInfo))
-      return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
+    const session = pool.find(sessionId, sessionOwnerOf(authInfo));
+    if (!session) return errorResponse(404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
     const response = await answer(session, request.method === 'GET' ? 'get' : 'post', [], (transport) => transport.handleRequest(request, { authInfo }));
     if (request.method === 'DELETE' && response.status === 200) pool.closeSession(sessionId);
     return response;

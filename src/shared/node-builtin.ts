@@ -32,3 +32,8 @@ export function nodeBuiltin<Id extends keyof NodeBuiltins>(id: Id): NodeBuiltins
   const host = (globalThis as { process?: HostProcess }).process;
   return host?.getBuiltinModule?.(id) as NodeBuiltins[Id] | undefined;
 }
+
+/** Lets the process exit with `timer` pending: Node keeps it alive otherwise; web runtimes give a number and need nothing. */
+export function unrefTimer(timer: unknown): void {
+  (timer as { unref?: () => void } | null)?.unref?.();
+}
