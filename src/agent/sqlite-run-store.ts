@@ -72,13 +72,14 @@ const rows = new SqlRows({ textAsJson: false, damaged: 'the store file is damage
  */
 export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): Promise<RunStore> {
   const path = options.path ?? defaultStatePath();
-  const db = openDatabase(await loadBetterSqlite3(), path);
+  const db = openDatabase(await loadBetterSqlite3('openSqliteRunStore'), path);
   return reportingLostFile(plainRunStore(new SqliteStore(db)), path);
 }
 
-async function loadBetterSqlite3(): Promise<typeof BetterSqlite3> {
+/** better-sqlite3, for `feature` (the function that needs it, named in the error when it is missing). */
+export async function loadBetterSqlite3(feature: string): Promise<typeof BetterSqlite3> {
   try {
-    return (await loadPeer('better-sqlite3', 'openSqliteRunStore', () => import('better-sqlite3'))).default;
+    return (await loadPeer('better-sqlite3', feature, () => import('better-sqlite3'))).default;
   } catch (error) {
     if (error instanceof MissingPeerError) throw error;
     throw new RunStoreError(
@@ -333,7 +334,8 @@ function addMissingColumns(db: BetterSqlite3.Database, table: 'runs' | 'calls', 
   }
 }
 
-function restrictToOwner(path: string): void {
+/** Makes the database file readable and writable by its owner only (it holds the store's secret). */
+export function restrictToOwner(path: string): void {
   try {
     chmodSync(path, 0o600);
   } catch {

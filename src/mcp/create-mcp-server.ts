@@ -56,13 +56,14 @@ import type { McpResource, McpResourceTemplate } from './mcp-resource.js';
 import { installCompletionHandler, installPromptHandlers } from './install-prompt-handlers.js';
 import { compileTemplates, installResourceHandlers } from './install-resource-handlers.js';
 import { paginate } from './paginate.js';
-import { authIdentityOf } from './auth/mcp-auth-gate.js';
+import { authIdentityOf, sessionOwnerOf } from './auth/mcp-auth-gate.js';
 import type { McpAuthIdentity, McpAuthOptions } from './auth/mcp-auth-options.js';
 import { grantedScopes, toolScopes } from './auth/tool-scopes.js';
 import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
+import type { McpTaskStore } from '../stores/mcp-task-store.js';
 import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage, withoutTaskSupport } from './tool-tasks.js';
 
 /** Tools to serve: a registry (validators already compiled) or a list of tools. */
@@ -172,6 +173,13 @@ export interface McpServerOptions<Ctx = any> {
    * mode does, where no session would keep the task.
    */
   tasks?: boolean;
+  /**
+   * Where tasks are kept (docs/mcp.md, "Tasks that outlive a session or a restart"): a store shared by every session of
+   * the server (`createMemoryTaskStore()`), or kept across restarts and instances (`openSqliteTaskStore`,
+   * `createPostgresTaskStore` from `toolwright/stores`). Default: each session keeps its tasks in memory, and its end
+   * ends them.
+   */
+  taskStore?: McpTaskStore;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -211,7 +219,17 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   const serverOptions: ConstructorParameters<typeof StrictParamsServer>[1] = { capabilities, enforceStrictCapabilities: true };
   if (options.instructions !== undefined) serverOptions.instructions = options.instructions;
   // Made before the server, which answers tasks/get, tasks/result, tasks/list and tasks/cancel from its store; it reads the server when a task starts.
-  const tasks = longRunning.size > 0 ? new ToolTasks(() => server, logger) : undefined;
+  const tasks =
+    longRunning.size > 0
+      ? new ToolTasks({
+          server: () => server,
+          logger,
+          shared: options.taskStore,
+          requester: { identity: () => sessionOwnerOf(server.sessionAuthInfo) },
+          redactor: () => summaryRedactor(),
+          effectOf: (toolName) => registry.get(toolName)?.effect,
+        })
+      : undefined;
   if (tasks) [serverOptions.taskStore, serverOptions.taskMessageQueue] = [tasks.store, tasks.queue];
   const server = new StrictParamsServer({ name: options.name ?? 'toolwright', version: options.version ?? toolwrightVersion() }, serverOptions);
 

@@ -15,6 +15,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CancelledNotificationSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 // The namespace import lets a bundler keep only what is used (the named `z` export brings all of zod: 443 KiB minified).
 import * as z from 'zod';
 import { ProtocolError } from './protocol-error.js';
@@ -29,6 +30,7 @@ type AnyHandler = (request: unknown, extra: unknown) => unknown;
 
 export class StrictParamsServer extends Server {
   readonly #closeListeners: (() => void)[] = [];
+  #sessionAuthInfo: AuthInfo | undefined;
 
   constructor(...args: ConstructorParameters<typeof Server>) {
     super(...args);
@@ -45,8 +47,21 @@ export class StrictParamsServer extends Server {
     this.#closeListeners.push(listener);
   }
 
+  /**
+   * What the authenticating HTTP layer attached to the session's first request that carried any (`extra.authInfo`): the
+   * session pools of `serveHttp` and `createMcpHandler` bind a session to one identity, so it is the session's.
+   */
+  get sessionAuthInfo(): AuthInfo | undefined {
+    return this.#sessionAuthInfo;
+  }
+
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
+    const received = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      this.#sessionAuthInfo ??= extra?.authInfo;
+      received?.(message, extra);
+    };
     // After the SDK's own close handler, which `super.connect` installed on the transport.
     const closed = transport.onclose;
     transport.onclose = () => {

@@ -19,7 +19,7 @@ import { importMcpTools } from './import-mcp-tools.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpServer } from './create-mcp-server.js';
-import { MAX_TASKS_PER_SESSION } from './tool-tasks.js';
+import { MAX_TASKS_PER_OWNER } from './session-task-store.js';
 import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
@@ -446,7 +446,7 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     }
   });
 
-  it('keeps at most 1,000 tasks per session and refuses one more as a task, while the tool still answers inline', async () => {
+  it('keeps at most 1,000 tasks per session (its owner without auth) and refuses one more as a task, while the tool still answers inline', async () => {
     const quick = defineTool({
       name: 'quick_job',
       description: 'A job.',
@@ -461,10 +461,10 @@ describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', 
     const local = new Client({ name: 'in-memory', version: '1' });
     await local.connect(clientSide);
     try {
-      for (let n = 0; n < MAX_TASKS_PER_SESSION; n++) await callAsTask(local, 'quick_job', { n });
+      for (let n = 0; n < MAX_TASKS_PER_OWNER; n++) await callAsTask(local, 'quick_job', { n });
       await expect(callAsTask(local, 'quick_job', { n: -1 })).rejects.toMatchObject({
         code: -32600,
-        message: expect.stringContaining('already keeps 1000 tasks'),
+        message: expect.stringContaining('1000 tasks are kept for this client already'),
       });
       expect(textOf((await local.callTool({ name: 'quick_job', arguments: { n: 7 } })) as CallToolResult)).toBe('job 7');
     } finally {

@@ -46,6 +46,25 @@ const MIGRATIONS: readonly ((schema: string) => string)[] = [
       digest TEXT,
       PRIMARY KEY (run_id, call_key)
     );`,
+  // The MCP server's tasks (`createPostgresTaskStore`).
+  (s) => `
+    CREATE TABLE ${s}.mcp_tasks (
+      position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      task_id TEXT NOT NULL UNIQUE,
+      owner TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      status_message TEXT,
+      ttl_ms BIGINT NOT NULL,
+      poll_interval_ms BIGINT NOT NULL,
+      created_at BIGINT NOT NULL,
+      updated_at BIGINT NOT NULL,
+      expires_at BIGINT NOT NULL,
+      lease_expires_at BIGINT,
+      result TEXT
+    );
+    CREATE INDEX mcp_tasks_owner ON ${s}.mcp_tasks (owner, position);
+    CREATE INDEX mcp_tasks_expiry ON ${s}.mcp_tasks (expires_at);`,
 ];
 
 /** The schema version this code writes; a database migrated further by a newer toolwright is refused. */

@@ -4,6 +4,42 @@
  * @module
  */
 import { RunStoreUnavailableError } from '../agent/agent-errors.js';
+import { InvalidArgumentError } from '../shared/errors.js';
+import { loadPeer } from '../shared/load-peer.js';
+
+/** Where a PostgreSQL store keeps its tables: a connection string or a pool, and the schema. */
+export interface PostgresConnectionOptions {
+  /** `postgres://user:password@host:5432/database`; the store opens a pool of its own and ends it on `close()`. */
+  connectionString?: string;
+  /** A pool of the caller's (`new pg.Pool(...)`), used as is and left open on `close()`. */
+  pool?: PostgresPool;
+  /** The schema the tables live in; default `toolwright`. Lower-case letters, digits and `_`. */
+  schema?: string;
+  /** Connections in the pool the store opens itself; default 10. */
+  maxConnections?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
+
+/** The pool a store uses (the caller's, or one opened from the connection string, which `endPool` ends) and its checked schema. */
+export async function openPostgresPool(
+  options: PostgresConnectionOptions,
+  feature: string,
+): Promise<{ pool: PostgresPool; schema: string; endPool: () => Promise<void> }> {
+  const schema = options.schema ?? 'toolwright';
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new InvalidArgumentError(`The schema name "${schema}" is not a plain lower-case identifier (letters, digits, _); pick one such as "toolwright".`);
+  }
+  if ((options.connectionString === undefined) === (options.pool === undefined)) {
+    throw new InvalidArgumentError(`${feature} takes exactly one of connectionString (postgres://…) or pool (a pg.Pool).`);
+  }
+  if (options.pool) return { pool: options.pool, schema, endPool: async () => {} };
+  const pg = (await loadPeer('pg', feature, () => import('pg'))).default;
+  const own = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection the server dropped is reported on the pool; unheard, it would end the process.
+  own.on('error', () => {});
+  return { pool: own as unknown as PostgresPool, schema, endPool: () => own.end() };
+}
 
 /** The part of a node-postgres client the store uses (a `pg.PoolClient`). */
 export interface PostgresClient {

@@ -12,8 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { safeParseJson } from '../shared/safe-json.js';
-import { InvalidArgumentError } from '../shared/errors.js';
-import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError } from '../agent/agent-errors.js';
 import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from '../agent/run-store-rows.js';
 import {
@@ -31,21 +29,13 @@ import {
   type StoredRun,
 } from '../agent/run-store.js';
 import { migrate } from './postgres-migrations.js';
-import { inTransaction, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
+import { inTransaction, openPostgresPool, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
 
-export type { PostgresClient, PostgresPool } from './postgres-pool.js';
+export type { PostgresClient, PostgresConnectionOptions, PostgresPool } from './postgres-pool.js';
+import type { PostgresConnectionOptions } from './postgres-pool.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
 
-export interface PostgresRunStoreOptions {
-  /** `postgres://user:password@host:5432/database`; the store opens a pool of its own and ends it on `close()`. */
-  connectionString?: string;
-  /** A pool of the caller's (`new pg.Pool(...)`), used as is and left open on `close()`. */
-  pool?: PostgresPool;
-  /** The schema the tables live in; default `toolwright`. Lower-case letters, digits and `_`. */
-  schema?: string;
-  /** Connections in the pool the store opens itself; default 10. */
-  maxConnections?: number;
-}
+export type PostgresRunStoreOptions = PostgresConnectionOptions;
 
 /** A decision as another instance announces it. */
 export interface DecisionNotice {
@@ -69,8 +59,6 @@ export interface PostgresRunStore extends RunStore {
   waitForDecisions(runId: string, options?: { signal?: AbortSignal; pollMs?: number }): Promise<void>;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,40}$/;
-
 /**
  * The database's clock in milliseconds since the epoch. Leases start and expire on it, not on the instances' clocks:
  * an instance whose clock runs ahead would otherwise find a live lease already expired and take the run over.
@@ -86,25 +74,7 @@ const leaseLength = (expiresAt: number, now: number): number => Math.max(0, Math
  * and {@link RunStoreError} when the database cannot be reached or migrated.
  */
 export async function createPostgresRunStore(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
-  const schema = options.schema ?? 'toolwright';
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new InvalidArgumentError(`The schema name "${schema}" is not a plain lower-case identifier (letters, digits, _); pick one such as "toolwright".`);
-  }
-  if ((options.connectionString === undefined) === (options.pool === undefined)) {
-    throw new InvalidArgumentError('createPostgresRunStore takes exactly one of connectionString (postgres://…) or pool (a pg.Pool).');
-  }
-  let pool: PostgresPool;
-  let endPool = async () => {};
-  if (options.pool) {
-    pool = options.pool;
-  } else {
-    const pg = (await loadPeer('pg', 'createPostgresRunStore', () => import('pg'))).default;
-    const own = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
-    // An idle connection the server dropped is reported on the pool; unheard, it would end the process.
-    own.on('error', () => {});
-    pool = own as unknown as PostgresPool;
-    endPool = () => own.end();
-  }
+  const { pool, schema, endPool } = await openPostgresPool(options, 'createPostgresRunStore');
   try {
     await migrate(pool, schema);
   } catch (error) {

@@ -26,7 +26,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './models': 9,
   './openai-agents': 8,
   './policy': 48,
-  './stores': 31,
+  './stores': 42,
   './test': 12,
   './tools': 53,
 };

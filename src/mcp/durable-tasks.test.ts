@@ -1,0 +1,265 @@
+/**
+ * Tasks kept in a store of the server's options: they outlive their session, survive a restart (SQLite) and are read
+ * from another instance (PostgreSQL); results are sealed at rest; a task whose process died is reported failed, never
+ * run again; a task started under a token is its identity's alone.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
+import { defineTool, silentLogger, type AnyTool } from '../tools/index.js';
+import { createMemoryTaskStore, type McpTaskStore } from '../stores/mcp-task-store.js';
+import { openSqliteTaskStore } from '../stores/sqlite-task-store.js';
+import { createPostgresTaskStore } from '../stores/postgres-task-store.js';
+import { createMcpServer } from './create-mcp-server.js';
+import { serveHttp } from './serve-http.js';
+import type { McpHttpHandle } from './serve-http.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tw-durable-tasks-'));
+const unavailable = postgresUnavailable();
+let postgres: PostgresServer | undefined;
+beforeAll(async () => {
+  if (!unavailable) postgres = await startPostgresServer();
+});
+afterAll(async () => {
+  await postgres?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A promise the test settles: the long-running tool waits for it, so nothing here sleeps for a set time. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+const API_KEY = 'sk-proj-abcdefghijklmnop1234';
+
+function reportTool(done: Promise<void>): AnyTool {
+  return defineTool<{ topic: string }>({
+    name: 'build_report',
+    description: 'Builds a report on a topic; takes minutes.',
+    effect: 'read',
+    longRunning: true,
+    inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'], additionalProperties: false },
+    execute: async ({ topic }) => {
+      await done;
+      // A secret in the result: the client gets it, the store's file never holds it in clear.
+      return `Report on ${topic}: 3 findings. Upload it with key ${API_KEY}.`;
+    },
+  });
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'durable-tasks-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+async function callAsTask(client: Client, name: string, args: Record<string, unknown>): Promise<Task> {
+  return (await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 600_000 } } }, CreateTaskResultSchema)).task;
+}
+
+async function waitUntilEnded(client: Client, taskId: string): Promise<Task> {
+  for (;;) {
+    const task = await client.experimental.tasks.getTask(taskId);
+    if (task.status !== 'working' && task.status !== 'input_required') return task;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+
+describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a session or a restart")', () => {
+  it("keeps a task's result across a server restart with a SQLite store, sealed at rest, for a new session to fetch", async () => {
+    const path = join(dir, 'restart.db');
+    const done = gate();
+    let store: McpTaskStore = await openSqliteTaskStore({ path });
+    let handle: McpHttpHandle = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
+    const first = await connect(handle.url);
+    const task = await callAsTask(first, 'build_report', { topic: 'churn' });
+    done.open();
+    expect((await waitUntilEnded(first, task.taskId)).status).toBe('completed');
+    await first.close();
+    await handle.close();
+    await store.close();
+    // The file holds the result with the key taken out (sealed beside it), never the key itself.
+    expect(readFileSync(path).includes(API_KEY)).toBe(false);
+    expect(readFileSync(path).includes('Report on churn')).toBe(true);
+
+    // A new process would open the same file: a new store, a new server, a new session.
+    store = await openSqliteTaskStore({ path });
+    handle = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: store });
+    const later = await connect(handle.url);
+    try {
+      expect(await later.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
+      const result = await later.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      expect(textOf(result)).toBe(`Report on churn: 3 findings. Upload it with key ${API_KEY}.`);
+      // Without auth a task's id is its key: a later session reaches it by id, but lists only its own tasks.
+      expect((await later.experimental.tasks.listTasks()).tasks).toEqual([]);
+    } finally {
+      await later.close();
+      await handle.close();
+      await store.close();
+    }
+  });
+
+  it('reports a write whose server process died while it ran as failed, saying it may have taken effect, and never runs it again', async () => {
+    const path = join(dir, 'killed.db');
+    const started = join(dir, 'started.txt');
+    const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'mcp', 'fixtures', 'task-server-process.ts'), path, started], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let taskId = '';
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const line = out.split('\n').find((candidate) => candidate.startsWith('http'));
+          if (line) resolve(line.trim());
+        });
+        child.once('exit', (code) => reject(new Error(`the server process exited (${code}) before listening`)));
+      });
+      const client = await connect(url);
+      taskId = (await callAsTask(client, 'export_ledger', { month: '2026-11' })).taskId;
+      await expect.poll(() => readFileSync(started, 'utf8').includes('2026-11'), { timeout: 15_000 }).toBe(true);
+      await client.close().catch(() => {});
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    // The dead process can no longer renew its lease; once it lapses (set here in the file, as a minute later would) the task is reported.
+    const file = new Database(path);
+    file.prepare('UPDATE mcp_tasks SET lease_expires_at = ?').run(Date.now() - 1);
+    file.close();
+
+    const store = await openSqliteTaskStore({ path });
+    const handle = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: store });
+    const later = await connect(handle.url);
+    try {
+      expect(await later.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'failed', statusMessage: 'The server stopped while this task ran.' });
+      const result = await later.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('whether it took effect is unknown. It was not started again.');
+      expect(readFileSync(started, 'utf8')).toBe('2026-11\n');
+    } finally {
+      await later.close();
+      await handle.close();
+      await store.close();
+    }
+  }, 60_000);
+
+  it('lets a task outlive the session that started it, with a shared store', async () => {
+    const done = gate();
+    const store = createMemoryTaskStore();
+    const handle = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
+    try {
+      const first = await connect(handle.url);
+      const task = await callAsTask(first, 'build_report', { topic: 'q3' });
+      // The session ends (DELETE) while the task runs: with a shared store the task runs on.
+      await (first.transport as StreamableHTTPClientTransport).terminateSession();
+      await first.close();
+      done.open();
+      const later = await connect(handle.url);
+      expect((await waitUntilEnded(later, task.taskId)).status).toBe('completed');
+      expect(textOf(await later.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on q3');
+      await later.close();
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it.skipIf(unavailable !== undefined)(
+    `reads a task started on one instance from another sharing a PostgreSQL store${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    async () => {
+      const done = gate();
+      const options = { connectionString: postgres!.connectionString, schema: 'durable_tasks' };
+      const [storeA, storeB] = [await createPostgresTaskStore(options), await createPostgresTaskStore(options)];
+      const a = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: storeA });
+      const b = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: storeB });
+      const onA = await connect(a.url);
+      const onB = await connect(b.url);
+      try {
+        const task = await callAsTask(onA, 'build_report', { topic: 'fleet' });
+        expect((await onB.experimental.tasks.getTask(task.taskId)).status).toBe('working');
+        done.open();
+        expect((await waitUntilEnded(onB, task.taskId)).status).toBe('completed');
+        expect(textOf(await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on fleet');
+      } finally {
+        await Promise.all([onA.close(), onB.close()]);
+        await Promise.all([a.close(), b.close()]);
+        await Promise.all([storeA.close(), storeB.close()]);
+      }
+    },
+  );
+});
+
+describe('a task started under a token is its identity’s alone', () => {
+  const identity = (subject: string): AuthInfo =>
+    ({
+      token: 'opaque',
+      clientId: 'client-1',
+      scopes: ['tools:read', 'tools:write'],
+      expiresAt: 2e9,
+      extra: { subject, issuer: 'https://auth.example.com' },
+    }) as AuthInfo;
+
+  async function sessionAs(tools: AnyTool[], store: McpTaskStore, authInfo: AuthInfo): Promise<Client> {
+    const server = createMcpServer(tools, { logger: silentLogger, auth: { issuer: 'https://auth.example.com' }, taskStore: store });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, options) => send(message, { ...options, authInfo });
+    await server.connect(serverSide);
+    const client = new Client({ name: 'identity-test', version: '1' });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it('another identity neither finds, lists, reads nor cancels it; the same identity does from a new session', async () => {
+    const done = gate();
+    const store = createMemoryTaskStore();
+    const tools = [reportTool(done.promise)];
+    const alice = await sessionAs(tools, store, identity('alice'));
+    const mallory = await sessionAs(tools, store, identity('mallory'));
+    try {
+      const task = await callAsTask(alice, 'build_report', { topic: 'salaries' });
+      await expect(mallory.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+      await expect(mallory.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+      expect((await mallory.experimental.tasks.listTasks()).tasks).toEqual([]);
+      done.open();
+      await expect(mallory.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
+
+      const aliceLater = await sessionAs(tools, store, identity('alice'));
+      expect((await aliceLater.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId]);
+      expect((await waitUntilEnded(aliceLater, task.taskId)).status).toBe('completed');
+      expect(textOf(await aliceLater.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on salaries');
+      await aliceLater.close();
+    } finally {
+      await Promise.all([alice.close(), mallory.close()]);
+    }
+  });
+
+  it('answers a cursor no server gave with -32602', async () => {
+    const alice = await sessionAs([reportTool(gate().promise)], createMemoryTaskStore(), identity('alice'));
+    try {
+      await expect(alice.experimental.tasks.listTasks('p-not-a-cursor')).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('not one this server gave'),
+      });
+    } finally {
+      await alice.close();
+    }
+  });
+});
