@@ -3,8 +3,7 @@
  * from another instance (PostgreSQL); results are sealed at rest; a task whose process died is reported failed, never
  * run again; a task started under a token is its identity's alone.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +14,7 @@ import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextproto
 import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServe } from '../../test/mcp/serve-cli.js';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../../test/fixtures/postgres-server.js';
 import { defineTool, silentLogger, type AnyTool } from '../tools/index.js';
 import { createMemoryTaskStore, type McpTaskStore } from '../stores/mcp-task-store.js';
@@ -116,28 +116,19 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
   it('reports a write whose server process died while it ran as failed, saying it may have taken effect, and never runs it again', async () => {
     const path = join(dir, 'killed.db');
     const started = join(dir, 'started.txt');
-    const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'mcp', 'fixtures', 'task-server-process.ts'), path, started], {
-      cwd: process.cwd(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // `toolwright serve --task-store` in a process of its own, killed while the write runs.
+    process.env.TW_TEST_STARTED_FILE = started;
+    const serving = await startHttpServe(['--task-store', path], 'test/mcp/fixtures/long-running-pack.ts');
+    const exited = new Promise((resolve) => serving.child.once('exit', resolve));
     let taskId = '';
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const line = out.split('\n').find((candidate) => candidate.startsWith('http'));
-          if (line) resolve(line.trim());
-        });
-        child.once('exit', (code) => reject(new Error(`the server process exited (${code}) before listening`)));
-      });
-      const client = await connect(url);
+      expect(serving.stderr()).toContain(`keeping tasks in ${path}`);
+      const client = await connect(serving.url);
       taskId = (await callAsTask(client, 'export_ledger', { month: '2026-11' })).taskId;
-      await expect.poll(() => readFileSync(started, 'utf8').includes('2026-11'), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => existsSync(started) && readFileSync(started, 'utf8').includes('2026-11'), { timeout: 15_000 }).toBe(true);
       await client.close().catch(() => {});
     } finally {
-      child.kill('SIGKILL');
+      serving.child.kill('SIGKILL');
       await exited;
     }
     // The dead process can no longer renew its lease; once it lapses (set here in the file, as a minute later would) the task is reported.
@@ -230,7 +221,22 @@ describe('a task started under a token is its identity’s alone', () => {
   it('another identity neither finds, lists, reads nor cancels it; the same identity does from a new session', async () => {
     const done = gate();
     const store = createMemoryTaskStore();
-    const tools = [reportTool(done.promise)];
+    const aborted: boolean[] = [];
+    const waitForCancel = defineTool({
+      name: 'wait_for_cancel',
+      description: 'Waits until cancelled.',
+      effect: 'read',
+      longRunning: true,
+      inputSchema: { type: 'object', properties: {} },
+      execute: (_args, { signal }) =>
+        new Promise<string>((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted.push(true);
+            reject(signal.reason);
+          }),
+        ),
+    });
+    const tools = [reportTool(done.promise), waitForCancel];
     const alice = await sessionAs(tools, store, identity('alice'));
     const mallory = await sessionAs(tools, store, identity('mallory'));
     try {
@@ -242,7 +248,11 @@ describe('a task started under a token is its identity’s alone', () => {
       await expect(mallory.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
 
       const aliceLater = await sessionAs(tools, store, identity('alice'));
-      expect((await aliceLater.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId]);
+      // Cancelled from another session of the same identity: the call's signal aborts at once.
+      const waiting = await callAsTask(alice, 'wait_for_cancel', {});
+      expect((await aliceLater.experimental.tasks.cancelTask(waiting.taskId)).status).toBe('cancelled');
+      await expect.poll(() => aborted, { timeout: 10_000 }).toEqual([true]);
+      expect((await aliceLater.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId, waiting.taskId]);
       expect((await waitUntilEnded(aliceLater, task.taskId)).status).toBe('completed');
       expect(textOf(await aliceLater.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on salaries');
       await aliceLater.close();

@@ -3,7 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { holdOpen, openSession, post, settle } from '../../../test/mcp/raw-http-session.js';
 import { startHttpServe } from '../../../test/mcp/serve-cli.js';
 import type { ServingCli } from '../../../test/mcp/serve-cli.js';
-import { httpServeOptions, parseHostPort, registerServeCommand, sessionLimits, sessionRecord } from './serve.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { httpServeOptions, openTaskStore, parseHostPort, registerServeCommand, sessionLimits, sessionRecord } from './serve.js';
 import type { ServeOptions } from './serve.js';
 
 describe('serve --http parsing', () => {
@@ -99,6 +102,25 @@ describe('serve --oauth-*', () => {
     expect(() => httpServeOptions({ tools: 'pack.ts', http: true, oauthAudience: 'https://mcp.example.com/mcp' })).toThrow(
       '--oauth-audience and --oauth-jwks-url need --oauth-issuer',
     );
+  });
+});
+
+describe('serve --task-store', () => {
+  it('opens a SQLite file, or PostgreSQL for a postgres:// URL, naming the server without its password', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-serve-tasks-'));
+    try {
+      const options = await parseServe(['--task-store', join(dir, 'tasks.db')]);
+      const sqlite = await openTaskStore(options.taskStore!);
+      expect(sqlite.where).toBe(join(dir, 'tasks.db'));
+      expect(await sqlite.store.getTask('none', Date.now())).toBeUndefined();
+      await sqlite.store.close();
+      // Nothing listens on port 1: the PostgreSQL store's own error, which names the server and never the password.
+      const refused = openTaskStore('postgres://tw:s3cret-password@127.0.0.1:1/tasks');
+      await expect(refused).rejects.toThrow(/Cannot open the PostgreSQL task store/);
+      await expect(refused).rejects.not.toThrow(/s3cret-password/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -13,6 +13,8 @@ import { toMcpTools } from '../../formats/mcp/to-mcp-tools.js';
 import { isLoopbackHost } from '../../mcp/http-request-guard.js';
 import { loadMcpModule } from '../load-mcp.js';
 import type { McpHttpOptions, McpServerOptions } from '../../mcp/index.js';
+import type { McpTaskStore } from '../../stores/mcp-task-store.js';
+import { serverOf } from '../../stores/postgres-pool.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { ToolRegistry } from '../../tools/index.js';
 import { loadToolModule } from '../load-tool-module.js';
@@ -41,6 +43,8 @@ export interface ServeOptions {
   oauthAudience?: string;
   /** `--oauth-jwks-url`: the issuer's signing keys, when its metadata does not say where they are. */
   oauthJwksUrl?: string;
+  /** `--task-store`: a SQLite file or a `postgres://` URL that keeps the long-running tools' tasks across sessions and restarts. */
+  taskStore?: string;
 }
 
 const DEFAULT_HTTP = { host: '127.0.0.1', port: 3000 };
@@ -78,6 +82,10 @@ export function registerServeCommand(program: Command): void {
     .option('--oauth-issuer <url>', 'require OAuth 2.1 access tokens (JWTs) from this authorization server on every HTTP request')
     .option('--oauth-audience <url>', "this server's public URL, which the tokens' audience must name (default: the address it listens on)")
     .option('--oauth-jwks-url <url>', "the issuer's signing keys (default: jwks_uri from the issuer's metadata)")
+    .option(
+      '--task-store <file|url>',
+      "keep long-running tools' tasks in this SQLite file or postgres:// database, across sessions and restarts (default: in each session)",
+    )
     .addHelpText(
       'after',
       [
@@ -108,12 +116,17 @@ async function serve(options: ServeOptions): Promise<void> {
   const serverOptions: McpServerOptions = { ...extras, ...sessionLimits(options), ...sessionRecord(options) };
   if (options.approve) serverOptions.preapproved = options.approve;
   if (options.name !== undefined) serverOptions.name = options.name;
+  const taskStore = options.taskStore === undefined ? undefined : await openTaskStore(options.taskStore);
+  if (taskStore) {
+    serverOptions.taskStore = taskStore.store;
+    say(`keeping tasks in ${taskStore.where}`);
+  }
   const what = `${plural(registry.size, 'tool')}${extras.resources.length + extras.resourceTemplates.length > 0 ? `, ${plural(extras.resources.length + extras.resourceTemplates.length, 'resource')}` : ''}${extras.prompts.length > 0 ? `, ${plural(extras.prompts.length, 'prompt')}` : ''}`;
 
   let close: () => Promise<void>;
   if (options.http === undefined) {
     const handle = await serveStdio(registry, serverOptions);
-    close = handle.close;
+    close = closingStore(handle.close, taskStore?.store);
     say(`serving ${what} from ${loaded.source} over stdio`);
     void handle.closed.then(() => process.exit(0));
   } else {
@@ -123,7 +136,7 @@ async function serve(options: ServeOptions): Promise<void> {
       say(`warning: listening on ${host} exposes these tools to the network without authentication; set --auth-token (or TOOLWRIGHT_MCP_TOKEN).`);
     }
     const handle = await serveHttp(registry, httpOptions);
-    close = handle.close;
+    close = closingStore(handle.close, taskStore?.store);
     say(`serving ${what} from ${loaded.source} at ${handle.url}`);
   }
 
@@ -145,6 +158,21 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** The store `--task-store` names: a `postgres://` (or `postgresql://`) URL, else a SQLite file; and where it is, without a password. */
+export async function openTaskStore(value: string): Promise<{ store: McpTaskStore; where: string }> {
+  const { createPostgresTaskStore, openSqliteTaskStore } = await import('../../stores/index.js');
+  if (/^postgres(ql)?:\/\//i.test(value))
+    return { store: await createPostgresTaskStore({ connectionString: value }), where: `PostgreSQL at ${serverOf(value)}` };
+  return { store: await openSqliteTaskStore({ path: value }), where: value };
+}
+
+function closingStore(close: () => Promise<void>, store: McpTaskStore | undefined): () => Promise<void> {
+  return async () => {
+    await close();
+    await store?.close();
+  };
 }
 
 /** The per-session bounds of either transport, from the command line (absent: the server's defaults). */
