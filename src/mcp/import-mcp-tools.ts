@@ -414,6 +414,8 @@ function dropUnsupportedPatterns(
 }
 
 function remoteFailure(serverName: string, error: unknown): ToolError {
+  // Already written for the model (a remote task that ended without a result, call-remote-task.ts).
+  if (ToolError.isInstance(error)) return error;
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
       return new ToolError(`the MCP server "${serverName}" did not answer in time`, { kind: 'unavailable', cause: error });

@@ -1,0 +1,123 @@
+/**
+ * `importMcpTools` and a server written with the MCP SDK's own experimental tasks API (not toolwright's), whose tools
+ * declare `execution.taskSupport: 'required'`: the SDK server refuses a plain `tools/call` of them, so the import must
+ * call them as tasks, wait under the call's signal, cancel on abort, and turn a task the server ends without a result
+ * into a message the model can act on.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importMcpTools, type ImportedMcpTools } from '../../src/mcp/import-mcp-tools.js';
+import { ToolRegistry, silentLogger } from '../../src/tools/index.js';
+import { startSdkTaskServer, type SdkTaskServer } from './fixtures/sdk-task-http-server.js';
+
+/** Polls wait this long: the machine running the tests is shared. */
+const PATIENT = { timeout: 10_000 };
+
+let server: SdkTaskServer;
+let imported: ImportedMcpTools | undefined;
+beforeEach(async () => {
+  server = await startSdkTaskServer();
+});
+afterEach(async () => {
+  await imported?.close();
+  imported = undefined;
+  await server.close();
+});
+
+async function importAll(requestTimeoutMs?: number): Promise<ToolRegistry> {
+  imported = await importMcpTools({ server: server.url, confirm: () => false, ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }) });
+  return new ToolRegistry(imported.tools, { logger: silentLogger });
+}
+
+const toolCalls = (name: string) => server.requests.filter((request) => request.method === 'tools/call' && request.params?.name === name);
+const count = (method: string) => server.requests.filter((request) => request.method === method).length;
+
+describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", () => {
+  it('imports a required-task tool as long-running and calls it as a task; a tool without taskSupport is called inline', async () => {
+    const registry = await importAll();
+    expect(imported!.tools.map((tool) => tool.name).sort()).toEqual(['await_approval', 'export_rows', 'greet', 'purge_cache', 'rebuild_index']);
+    expect(registry.require('export_rows').longRunning).toBe(true);
+    expect(registry.require('greet').longRunning).toBeUndefined();
+
+    const call = registry.call({ id: 'c1', name: 'export_rows', arguments: { label: 'march' } });
+    await expect.poll(() => count('tasks/get'), PATIENT).toBeGreaterThan(0);
+    server.release('march');
+    const execution = await call;
+    expect(execution.failure).toBeUndefined();
+    expect(execution.result.content).toEqual([{ type: 'text', text: 'Exported march.' }]);
+    expect(toolCalls('export_rows')).toEqual([expect.objectContaining({ params: expect.objectContaining({ task: {} }) })]);
+    expect(count('tasks/result')).toBe(1);
+    expect(server.writes).toEqual(['march']);
+
+    const greeting = await registry.call({ id: 'c2', name: 'greet', arguments: { name: 'Ada' } });
+    expect(greeting.result.content).toEqual([{ type: 'text', text: 'Hello, Ada.' }]);
+    expect(toolCalls('greet')).toHaveLength(1);
+    expect(toolCalls('greet')[0]!.params).not.toHaveProperty('task');
+  });
+
+  it("cancels the remote task when the call's signal aborts, so its write never runs", async () => {
+    const registry = await importAll();
+    const controller = new AbortController();
+    const call = registry.call({ id: 'c1', name: 'export_rows', arguments: { label: 'april' } }, { signal: controller.signal });
+    await expect.poll(() => count('tasks/get'), PATIENT).toBeGreaterThan(0);
+    controller.abort(new Error('the run was stopped'));
+    const execution = await call;
+    expect(execution.failure?.code).toBe('aborted');
+    await expect.poll(() => server.requests.filter((request) => request.method === 'tasks/cancel'), PATIENT).toHaveLength(1);
+    const taskId = server.requests.find((request) => request.method === 'tasks/cancel')!.params!.taskId as string;
+    expect(await server.status(taskId)).toBe('cancelled');
+    // Released after the cancellation, the task's work finds it cancelled and does not write; a later export does.
+    server.release('april');
+    server.release('may');
+    expect((await registry.call({ id: 'c2', name: 'export_rows', arguments: { label: 'may' } })).result.content).toEqual([
+      { type: 'text', text: 'Exported may.' },
+    ]);
+    expect(server.writes).toEqual(['may']);
+  });
+
+  it('gives the model what the server said when the task ends failed, and tells it to check the effect before calling again', async () => {
+    const registry = await importAll();
+    const execution = await registry.call({ id: 'c1', name: 'rebuild_index', arguments: { label: 'all' } });
+    expect(execution.failure).toMatchObject({ code: 'tool_error', retryable: true });
+    expect(execution.failure!.message).toMatch(
+      /^Tool "rebuild_index" failed: the MCP server "warehouse-co" reports that the task running this call \(task [\w-]+\) failed \(the disk is full\), saying: write failed at row 1200\. Whether it took effect is unknown: check before calling it again\. Retrying the same call later may succeed\.$/,
+    );
+  });
+
+  it('tells the model when the server cancelled the task itself, and what to do', async () => {
+    const registry = await importAll();
+    const execution = await registry.call({ id: 'c1', name: 'purge_cache', arguments: { label: 'all' } });
+    expect(execution.failure).toMatchObject({ code: 'tool_error', retryable: true });
+    expect(execution.failure!.message).toMatch(
+      /^Tool "purge_cache" failed: the MCP server "warehouse-co" cancelled the task running this call \(task [\w-]+\) before it ended \(an operator stopped the purge\), and returned no result\. Part of its work may have run: check what took effect before calling it again, or ask the person whether to\. Retrying the same call later may succeed\.$/,
+    );
+    expect(count('tasks/cancel')).toBe(0);
+  });
+
+  it('waits through input_required past the per-request timeout, and returns the result once the task ends', async () => {
+    const registry = await importAll(300);
+    const call = registry.call({ id: 'c1', name: 'await_approval', arguments: { label: 'budget' } });
+    // tasks/result, which waits for the end, timed out at least once and was asked again: the call still waits.
+    await expect.poll(() => count('tasks/result'), PATIENT).toBeGreaterThanOrEqual(2);
+    server.release('budget');
+    const execution = await call;
+    expect(execution.failure).toBeUndefined();
+    expect(execution.result.content).toEqual([{ type: 'text', text: 'Approved budget.' }]);
+    expect(count('tasks/cancel')).toBe(0);
+  });
+
+  it("cancels a task stuck in input_required when the call's signal aborts; its write never runs", async () => {
+    const registry = await importAll(300);
+    const controller = new AbortController();
+    const call = registry.call({ id: 'c1', name: 'await_approval', arguments: { label: 'stuck' } }, { signal: controller.signal });
+    await expect.poll(() => count('tasks/result'), PATIENT).toBeGreaterThanOrEqual(1);
+    controller.abort(new Error('the run was stopped'));
+    expect((await call).failure?.code).toBe('aborted');
+    await expect.poll(() => count('tasks/cancel'), PATIENT).toBe(1);
+    const taskId = server.requests.find((request) => request.method === 'tasks/cancel')!.params!.taskId as string;
+    expect(await server.status(taskId)).toBe('cancelled');
+    server.release('stuck');
+    server.release('after');
+    expect((await registry.call({ id: 'c2', name: 'await_approval', arguments: { label: 'after' } })).failure).toBeUndefined();
+    expect(server.writes).toEqual(['after']);
+  });
+});
