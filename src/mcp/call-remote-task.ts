@@ -14,7 +14,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Task, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerCapabilities, Task, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../tools/index.js';
 
 /** The poll interval when the server suggests none (the SDK client's default). */
@@ -22,11 +22,21 @@ const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** The most of the server's own words (status message, result text) quoted to the model when its task ends without a result. */
 const MAX_QUOTED_CHARS = 500;
 
-/** Whether the server lets a client call the tool as a task. */
-export function takesTasks(descriptor: McpTool): boolean {
+/**
+ * How to call a remote tool: as a task when the tool allows one (`execution.taskSupport` `optional` or `required`) and
+ * the server declares task-augmented `tools/call` (`capabilities.tasks.requests.tools.call`), which MCP requires before
+ * a client sends one; inline otherwise; `unusable` when the tool requires a task the server does not declare it makes.
+ */
+export function remoteCallMode(descriptor: McpTool, capabilities: ServerCapabilities | undefined): 'task' | 'inline' | 'unusable' {
   const support = descriptor.execution?.taskSupport;
-  return support === 'optional' || support === 'required';
+  if (support !== 'optional' && support !== 'required') return 'inline';
+  if (capabilities?.tasks?.requests?.tools?.call !== undefined) return 'task';
+  return support === 'required' ? 'unusable' : 'inline';
 }
+
+/** Why a tool {@link remoteCallMode} finds `unusable` is left out of an import. */
+export const UNUSABLE_TASK_TOOL =
+  'its execution.taskSupport is "required", but the server does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call), so it can be called neither as a task nor inline; the server has to declare that capability.';
 
 /**
  * Calls `name` as a task and returns its result. Throws a `ToolError` that says what happened and what to do when the

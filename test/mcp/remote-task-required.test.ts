@@ -4,6 +4,11 @@
  * call them as tasks, wait under the call's signal, cancel on abort, and turn a task the server ends without a result
  * into a message the model can act on.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importMcpTools, type ImportedMcpTools } from '../../src/mcp/import-mcp-tools.js';
 import { ToolRegistry, silentLogger } from '../../src/tools/index.js';
@@ -119,5 +124,53 @@ describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", 
     server.release('after');
     expect((await registry.call({ id: 'c2', name: 'await_approval', arguments: { label: 'after' } })).failure).toBeUndefined();
     expect(server.writes).toEqual(['after']);
+  });
+});
+
+describe('importMcpTools and a server that lists task-capable tools without declaring task-augmented tools/call', () => {
+  it("calls an 'optional' tool inline (MCP forbids a task there) and leaves a 'required' one out with a warning", async () => {
+    const received: Record<string, unknown>[] = [];
+    const http = createServer((req, res) => {
+      // Stateless: a new SDK server and transport for each request, as the SDK's stateless example does.
+      const server = new Server({ name: 'no-tasks-co', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'sometimes_slow', description: 'May take a while.', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+          { name: 'always_slow', description: 'Always takes a while.', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } },
+        ],
+      }));
+      server.setRequestHandler(CallToolRequestSchema, (request) => {
+        received.push(request.params);
+        return { content: [{ type: 'text', text: `ran ${request.params.name}` }] };
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => void transport.close());
+      void server.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const noTasks = await importMcpTools({ server: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` });
+      try {
+        expect(noTasks.tools.map((tool) => tool.name)).toEqual(['sometimes_slow']);
+        expect(noTasks.warnings).toContainEqual({
+          type: 'skipped',
+          tool: 'always_slow',
+          feature: 'task-support',
+          details:
+            'its execution.taskSupport is "required", but the server does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call), so it can be called neither as a task nor inline; the server has to declare that capability.',
+        });
+        const registry = new ToolRegistry(noTasks.tools, { logger: silentLogger });
+        expect(registry.require('sometimes_slow').longRunning).toBeUndefined();
+        const execution = await registry.call({ id: 'c1', name: 'sometimes_slow', arguments: {} });
+        expect(execution.result.content).toEqual([{ type: 'text', text: 'ran sometimes_slow' }]);
+        expect(received).toHaveLength(1);
+        expect(received[0]).not.toHaveProperty('task');
+      } finally {
+        await noTasks.close();
+      }
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   });
 });
