@@ -95,7 +95,7 @@ async function endedWithoutResult(client: Client, task: Task, options: RequestOp
       .then((result) => textOf(result))
       .catch(() => '');
     throw new ToolError(
-      `the MCP server "${server}" reports that the task running this call (task ${task.taskId}) failed${status}${said ? `, saying: ${quote(said)}` : ''}`,
+      `the MCP server "${server}" reports that the task running this call (task ${quote(task.taskId)}) failed${status}${said ? `, saying: ${quote(said)}` : ''}`,
       {
         kind: 'failed',
         retryable: true,
@@ -104,7 +104,7 @@ async function endedWithoutResult(client: Client, task: Task, options: RequestOp
     );
   }
   throw new ToolError(
-    `the MCP server "${server}" cancelled the task running this call (task ${task.taskId}) before it ended${status}, and returned no result`,
+    `the MCP server "${server}" cancelled the task running this call (task ${quote(task.taskId)}) before it ended${status}, and returned no result`,
     {
       kind: 'failed',
       retryable: true,

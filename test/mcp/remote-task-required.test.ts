@@ -39,7 +39,14 @@ const count = (method: string) => server.requests.filter((request) => request.me
 describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", () => {
   it('imports a required-task tool as long-running and calls it as a task; a tool without taskSupport is called inline', async () => {
     const registry = await importAll();
-    expect(imported!.tools.map((tool) => tool.name).sort()).toEqual(['await_approval', 'export_rows', 'greet', 'purge_cache', 'rebuild_index']);
+    expect(imported!.tools.map((tool) => tool.name).sort()).toEqual([
+      'await_approval',
+      'confirm_export',
+      'export_rows',
+      'greet',
+      'purge_cache',
+      'rebuild_index',
+    ]);
     expect(registry.require('export_rows').longRunning).toBe(true);
     expect(registry.require('greet').longRunning).toBeUndefined();
 
@@ -108,6 +115,15 @@ describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", 
     expect(execution.failure).toBeUndefined();
     expect(execution.result.content).toEqual([{ type: 'text', text: 'Approved budget.' }]);
     expect(count('tasks/cancel')).toBe(0);
+  });
+
+  it("carries the server's elicitation inside a task through tasks/result, answers it as for any server's (declined), and returns the result", async () => {
+    const registry = await importAll();
+    const execution = await registry.call({ id: 'c1', name: 'confirm_export', arguments: { label: 'june' } });
+    expect(execution.failure).toBeUndefined();
+    expect(execution.result.content).toEqual([{ type: 'text', text: 'The confirmation was answered "decline".' }]);
+    expect(count('tasks/result')).toBeGreaterThanOrEqual(1);
+    expect(server.writes).toEqual([]);
   });
 
   it("cancels a task stuck in input_required when the call's signal aborts; its write never runs", async () => {
