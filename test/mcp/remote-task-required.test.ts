@@ -37,7 +37,7 @@ const toolCalls = (name: string) => server.requests.filter((request) => request.
 const count = (method: string) => server.requests.filter((request) => request.method === method).length;
 
 describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", () => {
-  it('imports a required-task tool as long-running and calls it as a task; a tool without taskSupport is called inline', async () => {
+  it('imports a required-task tool as long-running and calls it as a task; a forbidden one is called inline', async () => {
     const registry = await importAll();
     expect(imported!.tools.map((tool) => tool.name).sort()).toEqual([
       'await_approval',
@@ -60,6 +60,7 @@ describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", 
     expect(count('tasks/result')).toBe(1);
     expect(server.writes).toEqual(['march']);
 
+    expect((await imported!.client.listTools()).tools.find((tool) => tool.name === 'greet')?.execution).toEqual({ taskSupport: 'forbidden' });
     const greeting = await registry.call({ id: 'c2', name: 'greet', arguments: { name: 'Ada' } });
     expect(greeting.result.content).toEqual([{ type: 'text', text: 'Hello, Ada.' }]);
     expect(toolCalls('greet')).toHaveLength(1);
