@@ -10,7 +10,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAgent } from '../../src/agent/run-agent.js';
 import { importMcpTools, type ImportedMcpTools } from '../../src/mcp/import-mcp-tools.js';
+import { createScriptedModel, textTurn, toolCallTurn } from '../../src/models/scripted/scripted-model.js';
 import { ToolRegistry, silentLogger } from '../../src/tools/index.js';
 import { startSdkTaskServer, type SdkTaskServer } from './fixtures/sdk-task-http-server.js';
 
@@ -85,6 +87,22 @@ describe("importMcpTools and an MCP SDK server's taskSupport 'required' tools", 
       { type: 'text', text: 'Exported may.' },
     ]);
     expect(server.writes).toEqual(['may']);
+  });
+
+  it("cancels the remote task when a run's signal aborts while the model's call waits on it", async () => {
+    await importAll();
+    const controller = new AbortController();
+    const model = createScriptedModel([toolCallTurn([{ name: 'export_rows', arguments: { label: 'june' } }]), textTurn('never')]);
+    const run = runAgent({ model, tools: imported!.tools, prompt: 'Export June.', recordDir: false, logger: silentLogger, signal: controller.signal });
+    await expect.poll(() => count('tasks/get'), PATIENT).toBeGreaterThan(0);
+    controller.abort(new Error('the person stopped the run'));
+    expect(await run).toMatchObject({ status: 'stopped', stopReason: { kind: 'aborted' } });
+    await expect.poll(() => count('tasks/cancel'), PATIENT).toBe(1);
+    const taskId = server.requests.find((request) => request.method === 'tasks/cancel')!.params!.taskId as string;
+    expect(await server.status(taskId)).toBe('cancelled');
+    server.release('june');
+    await expect.poll(async () => (await imported!.client.experimental.tasks.listTasks()).tasks.map((task) => task.status), PATIENT).toEqual(['cancelled']);
+    expect(server.writes).toEqual([]);
   });
 
   it('gives the model what the server said when the task ends failed, and tells it to check the effect before calling again', async () => {
