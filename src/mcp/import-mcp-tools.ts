@@ -29,7 +29,7 @@ import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestT
 import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
 import { ConfirmationAnswerer } from './answer-confirmations.js';
-import { callRemoteTask, takesTasks } from './call-remote-task.js';
+import { UNUSABLE_TASK_TOOL, callRemoteTask, remoteCallMode } from './call-remote-task.js';
 import { splitCommandLine } from './split-command-line.js';
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
@@ -71,7 +71,7 @@ export interface McpImportWarning {
   type: 'rewritten' | 'skipped';
   /** The remote tool's name. */
   tool: string;
-  /** Stable label: `name`, `description`, `schema-dialect`, `schema`, `pattern`, `duplicate-name`. */
+  /** Stable label: `name`, `description`, `schema-dialect`, `schema`, `pattern`, `duplicate-name`, `task-support`. */
   feature: string;
   details: string;
 }
@@ -133,11 +133,16 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
 
   for (const descriptor of remote) {
     if (include && !include.has(descriptor.name)) continue;
+    const callMode = remoteCallMode(descriptor, client.getServerCapabilities());
+    if (callMode === 'unusable') {
+      warnings.push({ type: 'skipped', tool: descriptor.name, feature: 'task-support', details: UNUSABLE_TASK_TOOL });
+      continue;
+    }
     const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName, warnings, taken });
     if (!converted) continue;
     const remoteName = descriptor.name;
     const labels = [...new Set([descriptor.title, descriptor.annotations?.title, remoteName].filter((label): label is string => typeof label === 'string'))];
-    const asTask = takesTasks(descriptor);
+    const asTask = callMode === 'task';
     tools.push(
       defineTool({
         ...converted,
@@ -414,6 +419,8 @@ function dropUnsupportedPatterns(
 }
 
 function remoteFailure(serverName: string, error: unknown): ToolError {
+  // Already written for the model (a remote task that ended without a result, call-remote-task.ts).
+  if (ToolError.isInstance(error)) return error;
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
       return new ToolError(`the MCP server "${serverName}" did not answer in time`, { kind: 'unavailable', cause: error });
