@@ -12,6 +12,7 @@ import { includesLinear } from '../shared/linear-search.js';
 import { stringLeaves } from './argument-values.js';
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
+import { unpinnedCriticalValues } from './provenance/critical-values.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
 import type {
@@ -109,6 +110,7 @@ export class PolicyRunSession implements PolicySession {
 
     let confirm: { ruleId: string; reason: string } | undefined;
     let vouched: string[] = [];
+    let pinned = new Set<string>();
     let args = input.arguments;
     const removed: RemovedValue[] = [];
     const ruleInput = { context: input.runContext, provenance: this.#provenance };
@@ -118,6 +120,7 @@ export class PolicyRunSession implements PolicySession {
       again = false;
       confirm = undefined;
       vouched = [];
+      pinned = new Set();
       for (const rule of spec.rules) {
         if (!rule.tools.includes(name)) continue;
         let violation: string | undefined;
@@ -136,6 +139,7 @@ export class PolicyRunSession implements PolicySession {
             withheld = rule.vouches ?? [];
           }
           for (const path of rule.vouches ?? []) if (!withheld.includes(path)) vouched.push(path);
+          for (const path of rule.pins ?? []) pinned.add(path);
           continue;
         }
         if (rule.action === 'remove' && pass <= spec.rules.length) {
@@ -155,6 +159,22 @@ export class PolicyRunSession implements PolicySession {
     const rewrite = removed.length > 0 ? { rewrite: { arguments: args, removed } } : {};
 
     if (input.tool.effect === 'write') {
+      const critical = input.tool.critical;
+      if (this.#tainted && critical && critical.length > 0 && spec.flow.criticalArguments !== 'off') {
+        const findings = unpinnedCriticalValues({
+          toolName: name,
+          arguments: args,
+          critical,
+          provenance: this.#provenance,
+          pinned: (path) => pinned.has(path),
+        });
+        if (findings.length > 0) {
+          const reason = findings.map((finding) => finding.reason).join(' ');
+          if (spec.flow.criticalArguments === 'block') return block('critical-argument', reason, 'arguments');
+          // A person asked for another rule's reason must see this one too: it says which value to check.
+          confirm = confirm ? { ruleId: confirm.ruleId, reason: `${confirm.reason} ${reason}` } : { ruleId: 'critical-argument', reason };
+        }
+      }
       const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(args);
       flags.push(...copied.map((item) => item.flag));
       const first = copied[0];

@@ -33,6 +33,14 @@ export interface FlowOptions {
   copiedArguments?: 'off' | 'flag' | 'confirm' | 'block';
   /** The shortest string the copied-argument check looks at, in characters. Default: 8. */
   minCopiedLength?: number;
+  /**
+   * A value of a tool's critical argument (`defineTool({ critical })`) that came from untrusted output, or from no text of
+   * the run, once untrusted content entered it, and that neither the user's request, the system prompt, a trusted result nor
+   * an `allowValues` rule on that argument states: `confirm` (a person is shown the value, its source and the other
+   * candidates there; default), `block`, or `off`. Applies even where a rule vouches for the argument (docs/policy.md,
+   * "Critical arguments").
+   */
+  criticalArguments?: 'off' | 'confirm' | 'block';
 }
 
 /** A declared policy. Every field is optional; `{}` allows every tool and asks before writes that follow untrusted output. */
@@ -70,6 +78,7 @@ export interface ResolvedPolicySpec {
     untrustedWrites: 'allow' | 'confirm' | 'block';
     exemptTools: ReadonlySet<string>;
     copiedArguments: 'off' | 'flag' | 'confirm' | 'block';
+    criticalArguments: 'off' | 'confirm' | 'block';
     minCopiedLength: number;
   };
   isolation: Isolation | undefined;
@@ -109,6 +118,9 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
   const copiedArguments = flow.copiedArguments ?? 'flag';
   if (!['off', 'flag', 'confirm', 'block'].includes(copiedArguments))
     throw new InvalidArgumentError(`policy.flow.copiedArguments must be "off", "flag", "confirm" or "block" (got ${JSON.stringify(copiedArguments)}).`);
+  const criticalArguments = flow.criticalArguments ?? 'confirm';
+  if (!['off', 'confirm', 'block'].includes(criticalArguments))
+    throw new InvalidArgumentError(`policy.flow.criticalArguments must be "off", "confirm" or "block" (got ${JSON.stringify(criticalArguments)}).`);
   const minCopiedLength = flow.minCopiedLength ?? 8;
   if (!Number.isInteger(minCopiedLength) || minCopiedLength < 1)
     throw new InvalidArgumentError(`policy.flow.minCopiedLength must be a positive integer (got ${JSON.stringify(minCopiedLength)}).`);
@@ -139,7 +151,7 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
       untrustedTools: new Set(names('trust.untrustedTools', trust.untrustedTools)),
       classify: trust.classify,
     },
-    flow: { untrustedWrites, exemptTools: new Set(names('flow.exemptTools', flow.exemptTools)), copiedArguments, minCopiedLength },
+    flow: { untrustedWrites, exemptTools: new Set(names('flow.exemptTools', flow.exemptTools)), copiedArguments, minCopiedLength, criticalArguments },
     isolation,
   };
 }

@@ -5,6 +5,7 @@ import { nodeBuiltin } from '../shared/node-builtin.js';
 import { upgradeSchemaDialect, SCHEMA_DIALECTS, type SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { DEFAULT_ARGUMENT_LIMITS, overlayArgumentLimits } from './argument-limits.js';
+import { criticalArgumentsOf } from './critical-arguments.js';
 import { checkToolExamples, type ToolExample } from './tool-examples.js';
 import { describeGrammarProblem, grammarInputSchema, type GrammarToolArguments, type ToolGrammar } from './grammar-input.js';
 import { describeToolNameProblem } from './tool-name.js';
@@ -63,6 +64,12 @@ interface ToolDefinitionBase<Args, Ctx> {
    * line, MCP elicitation and the framework bridges' prompts (docs/agent.md, "The arguments a person is shown").
    */
   decisiveArguments?: readonly string[];
+  /**
+   * Arguments whose value decides where money, data or messages go (`["iban", "amount"]`, dotted for nested ones), also
+   * marked in the schema with `"x-toolwright-critical": true`. A policy lets a value of one that came from untrusted
+   * content through only when the task pins it or a person confirms it (docs/policy.md, "Critical arguments").
+   */
+  critical?: readonly string[];
   /** Groups tools for two-stage routing ("billing", "support"…). */
   category?: string;
   /** Offered to the model whatever category routing picks. */
@@ -182,6 +189,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown, Ctx = un
   readonly summarize: ((args: Args, call?: ToolCallRuleInput<Ctx>) => string) | undefined;
   /** The definition's `decisiveArguments`; absent on a tool object built by hand. */
   readonly decisiveArguments?: readonly string[] | undefined;
+  /** The critical arguments' dotted paths (the definition's `critical` and the schema's marks); absent when there are none. */
+  readonly critical?: readonly string[] | undefined;
   readonly category: string | undefined;
   readonly alwaysAvailable: boolean;
   readonly timeoutMs: number | undefined;
@@ -306,6 +315,7 @@ export function defineTool(
       `\`inputSchema\` must describe an object (got type ${JSON.stringify(input.schema.type)}); wrap the value in an object property.`,
     );
   }
+  const critical = criticalArgumentsOf(name, definition.critical, input.schema as Record<string, unknown>);
   const output = definition.outputSchema === undefined ? undefined : toJsonSchema(name, 'outputSchema', definition.outputSchema, 'output', dialect).schema;
   if (definition.strict !== undefined && typeof definition.strict !== 'boolean') {
     throw new ToolDefinitionError(
@@ -329,6 +339,7 @@ export function defineTool(
     confirm: confirm as Tool<unknown, unknown>['confirm'],
     summarize: definition.summarize as Tool<unknown, unknown>['summarize'],
     decisiveArguments: decisive === undefined ? undefined : Object.freeze([...(decisive as string[])]),
+    ...(critical === undefined ? {} : { critical }),
     category: definition.category,
     alwaysAvailable: definition.alwaysAvailable ?? false,
     timeoutMs: definition.timeoutMs,

@@ -69,6 +69,17 @@ interface IndexedText {
   source: ProvenanceSource;
   /** Lower-case, whitespace collapsed. */
   folded: string;
+  /** The text as indexed (capped), for the values a critical argument's source holds (`valuesIn`). */
+  kept: string;
+}
+
+/** A typed value as a source holds it, with the line it sits on. */
+export interface ValueInSource {
+  value: DetectedValue;
+  /** The line of the source the value sits on, trimmed (at most 160 characters). */
+  line: string;
+  /** The line's number in the source, from 1. */
+  lineNumber: number;
 }
 
 const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
@@ -87,12 +98,29 @@ export class ProvenanceIndex implements ProvenanceView {
   add(source: ProvenanceSource, text: string): void {
     const kept = text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
     const index = this.#texts.length;
-    this.#texts.push({ source: Object.freeze({ ...source }), folded: fold(kept) });
+    this.#texts.push({ source: Object.freeze({ ...source }), folded: fold(kept), kept });
     for (const found of detectValues(kept)) this.#note(`${found.kind}:${found.value}`, index);
     for (const match of kept.matchAll(BARE_NUMBER)) {
       const number = normalizeNumber(match[0]);
       if (number !== undefined) this.#note(`number:${number}`, index);
     }
+  }
+
+  /**
+   * Every value of `kind` that `source` (one this index returned) holds, in the text's order, with its line: the candidates
+   * a person is shown beside a critical argument's value. Empty for a source this index does not hold.
+   */
+  valuesIn(source: ProvenanceSource, kind: ValueKind): ValueInSource[] {
+    const text = this.#texts.find((item) => item.source === source)?.kept;
+    if (text === undefined) return [];
+    return detectValues(text, [kind]).map((value) => {
+      const lineStart = text.lastIndexOf('\n', value.start - 1) + 1;
+      const lineEnd = text.indexOf('\n', value.start);
+      const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim();
+      let lineNumber = 1;
+      for (let index = text.indexOf('\n'); index !== -1 && index < value.start; index = text.indexOf('\n', index + 1)) lineNumber++;
+      return { value, line: line.length > 160 ? `${line.slice(0, 159)}…` : line, lineNumber };
+    });
   }
 
   sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[] {
