@@ -43,6 +43,8 @@ describe('the linter on third-party-like tools (test/fixtures/third-party: files
       'tw/missing-format': '0e 5w',
       'tw/missing-required': '0e 3w',
       'tw/provider-compatibility': '0e 1w',
+      // move_file's destination, both Slack channel ids, puppeteer_navigate's url.
+      'tw/unmarked-critical': '0e 4w',
     });
     // `User` is defined in three tools and used by none; `RepoRef` is used by four and reported on the first.
     expect(findings.filter((finding) => finding.path.includes('/$defs/User'))).toEqual([]);

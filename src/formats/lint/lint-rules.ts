@@ -16,6 +16,7 @@ import { providerCompatibilityRule } from './rules/provider-compatibility.js';
 import { tooManyToolsRule } from './rules/too-many-tools.js';
 import { undeclaredEffectRule } from './rules/undeclared-effect.js';
 import { unconfirmedActionRule } from './rules/unconfirmed-action.js';
+import { unmarkedCriticalRule } from './rules/unmarked-critical.js';
 import { missingWhenRule } from './rules/missing-when.js';
 import { vagueDescriptionRule } from './rules/vague-description.js';
 
@@ -28,6 +29,7 @@ export const LINT_RULE_LIST = [
   backtrackingPatternRule,
   missingReasonRule,
   unconfirmedActionRule,
+  unmarkedCriticalRule,
   missingRequiredRule,
   openObjectRule,
   providerCompatibilityRule,
