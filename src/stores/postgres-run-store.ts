@@ -30,7 +30,8 @@ import {
   type StoredOutcome,
   type StoredRun,
 } from '../agent/run-store.js';
-import { migrate } from './postgres-migrations.js';
+import { migrate, POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
+import { postgresSchemaIsCurrent } from './postgres-schema-current.js';
 import { inTransaction, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
 
 export type { PostgresClient, PostgresPool } from './postgres-pool.js';
@@ -106,7 +107,7 @@ export async function createPostgresRunStore(options: PostgresRunStoreOptions): 
     endPool = () => own.end();
   }
   try {
-    await migrate(pool, schema);
+    if (!(await postgresSchemaIsCurrent(pool, schema, POSTGRES_SCHEMA_VERSION))) await migrate(pool, schema);
   } catch (error) {
     await endPool().catch(() => {});
     throw new RunStoreError(
