@@ -16,11 +16,13 @@ import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../fixtures/postgres-server.js';
+import { makeTestCertificates, testCertificatesUnavailable } from '../fixtures/postgres-tls.js';
 import { freePort, nodeBuiltinsExternal, nodeRequireAsImport, toolwrightFromSource, workerdConfig, type WorkerdExtras } from './web-bundle.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const workerd = resolve(root, 'node_modules/.bin/workerd');
 const skipReason = postgresUnavailable() ?? (existsSync(workerd) ? undefined : 'workerd is not installed in node_modules/.bin');
+const noCertificates = testCertificatesUnavailable();
 
 let workDir: string;
 let server: PostgresServer | undefined;
@@ -77,7 +79,7 @@ async function bundleWorker(folder: string, entry: string): Promise<void> {
 beforeAll(async () => {
   if (skipReason) return;
   workDir = mkdtempSync(join(tmpdir(), 'tw-postgres-workerd-'));
-  server = await startPostgresServer();
+  server = await startPostgresServer({ tls: noCertificates === undefined });
   databaseUrl = await server.createDatabase('edge');
   await bundleWorker(join(workDir, 'worker'), resolve(root, 'test/runtimes/postgres-worker.ts'));
   const docs = join(workDir, 'docs');
@@ -101,11 +103,18 @@ interface Worker {
 }
 
 /** The Worker under `workerd serve` (nodejs_compat, code generation forbidden), once it listens. */
-async function serveWorker(name: string, network: WorkerdExtras['allowNetwork'], bundle = 'worker'): Promise<Worker> {
+async function serveWorker(
+  name: string,
+  options: { network?: string[]; bundle?: string; databaseUrl?: string; trustedCertificates?: string[] } = {},
+): Promise<Worker> {
   const port = await freePort();
-  const folder = join(workDir, bundle);
+  const folder = join(workDir, options.bundle ?? 'worker');
   const config = join(folder, `${name}.capnp`);
-  const extras: WorkerdExtras = { textBindings: { DATABASE_URL: databaseUrl }, ...(network ? { allowNetwork: network } : {}) };
+  const extras: WorkerdExtras = {
+    textBindings: { DATABASE_URL: options.databaseUrl ?? databaseUrl },
+    ...(options.network ? { allowNetwork: options.network } : {}),
+    ...(options.trustedCertificates ? { trustedCertificates: options.trustedCertificates } : {}),
+  };
   writeFileSync(config, workerdConfig(folder, port, 'compatibilityDate = "2026-06-01", compatibilityFlags = ["nodejs_compat"],', extras));
   const child = spawn(workerd, ['serve', config], { cwd: folder, env: { PATH: process.env.PATH, HOME: workDir }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -147,7 +156,7 @@ async function query(text: string, values: unknown[] = []): Promise<Record<strin
 
 describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd with nodejs_compat${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
   it('keeps a paused run, its confirmation and its call in PostgreSQL across requests, each on a store opened and closed in that request', async () => {
-    const worker = await serveWorker('local', ['local']);
+    const worker = await serveWorker('local', { network: ['local'] });
     try {
       // pg connects through pg-cloudflare when the runtime says it is a Worker.
       expect(await worker.call('/user-agent')).toEqual({ status: 200, body: { userAgent: 'Cloudflare-Workers' } });
@@ -180,7 +189,7 @@ describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd w
   }, 60_000);
 
   it("serves docs/deploy.md's Worker as written: a write paused, approved and resumed in three requests", async () => {
-    const worker = await serveWorker('docs', ['local'], 'docs');
+    const worker = await serveWorker('docs', { network: ['local'], bundle: 'docs' });
     try {
       const paused = await worker.call('/runs', { prompt: 'Pay inv_7.' });
       expect(paused).toMatchObject({ status: 200, body: { status: 'awaiting_confirmation', tokens: [expect.stringMatching(/^twc1\./)] } });
@@ -195,8 +204,39 @@ describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd w
     }
   }, 60_000);
 
+  (noCertificates ? it.skip : it)(
+    `keeps the run over TLS (sslmode=verify-full), and refuses a server certificate it does not trust${noCertificates ? ` (skipped: ${noCertificates})` : ''}`,
+    async () => {
+      const overTls = databaseUrl.replace('@127.0.0.1:', '@localhost:') + '?sslmode=verify-full';
+      const worker = await serveWorker('tls', { network: ['local'], databaseUrl: overTls, trustedCertificates: [server!.caCertificate!] });
+      try {
+        expect(await worker.call('/encryption')).toEqual({ status: 200, body: { ssl: true, version: expect.stringMatching(/^TLSv1\.[23]$/) } });
+        const paused = await worker.call('/pause', { invoice: 'inv_3' });
+        expect(paused).toMatchObject({ status: 200, body: { status: 'awaiting_confirmation' } });
+        expect(await worker.call('/decide', { token: paused.body.token })).toMatchObject({ status: 200, body: { decision: 'approve' } });
+        expect(await worker.call('/resume', { runId: paused.body.runId })).toEqual({ status: 200, body: { status: 'completed', toolText: ['Paid inv_3.'] } });
+      } finally {
+        worker.stop();
+      }
+      // The same server, its certificate signed by an authority this Worker does not trust: no connection, no store.
+      const otherFolder = join(workDir, 'other-ca');
+      mkdirSync(otherFolder);
+      const otherAuthority = makeTestCertificates(otherFolder).caCertificate;
+      const untrusting = await serveWorker('tls-untrusted', { network: ['local'], databaseUrl: overTls, trustedCertificates: [otherAuthority] });
+      try {
+        expect((await untrusting.call('/encryption')).body).toEqual({ error: expect.any(String) });
+        expect(await untrusting.call('/pause', { invoice: 'inv_4' })).toMatchObject({ status: 500, body: { error: { code: 'TW_RUN_STORE' } } });
+        for (let wait = 0; wait < 50 && !untrusting.log().includes('invalid peer certificate'); wait++) await new Promise((done) => setTimeout(done, 100));
+        expect(untrusting.log()).toContain('TLS handshake failed: invalid peer certificate');
+      } finally {
+        untrusting.stop();
+      }
+    },
+    60_000,
+  );
+
   it("is refused 127.0.0.1 by workerd's default network (public addresses only), with a typed error that names the store", async () => {
-    const worker = await serveWorker('default-network', undefined);
+    const worker = await serveWorker('default-network');
     try {
       const refused = await worker.call('/pause', { invoice: 'inv_2' });
       expect(refused).toMatchObject({
@@ -209,7 +249,7 @@ describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd w
   }, 60_000);
 
   it('does not answer the next request when one store is kept in module scope: workerd cancels it as hung', async () => {
-    const worker = await serveWorker('kept', ['local']);
+    const worker = await serveWorker('kept', { network: ['local'] });
     try {
       expect(await worker.call('/kept')).toMatchObject({ status: 200, body: { found: false } });
       // The pool's connection was opened by the first request; the second cannot use it.

@@ -4,9 +4,9 @@
  * answers (a Worker cannot use a connection another request opened), so whatever lasts between requests is in the
  * database. Routes, each one request: `POST /pause` runs the agent until the write pauses for confirmation, `POST
  * /decide` records the person's approval, `POST /resume` resumes the run (the store claims the run, then begins and
- * finishes the call), `GET /run?id=` reads the run back, `GET /user-agent` says what `pg` sees of the runtime. `GET
- * /kept` does what a Worker must not: it keeps one store (its pool, its sockets) in module scope and uses it again in
- * the next request. `DATABASE_URL` is a text binding.
+ * finishes the call), `GET /run?id=` reads the run back, `GET /user-agent` says what `pg` sees of the runtime, `GET
+ * /encryption` whether `pg`'s connection is encrypted. `GET /kept` does what a Worker must not: it keeps one store (its
+ * pool, its sockets) in module scope and uses it again in the next request. `DATABASE_URL` is a text binding.
  */
 // The package's entries through their sources, as test/runtimes/runtime-smoke.ts imports them: `toolwright`,
 // `toolwright/agent`, `toolwright/stores` and `toolwright/test`.
@@ -14,6 +14,7 @@ import { defineTool, resumeAgent, runAgent, silentLogger } from '../../src/index
 import { decideConfirmation } from '../../src/agent/package-entry.js';
 import { createPostgresRunStore, type PostgresRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
+import pg from 'pg';
 
 interface Env {
   DATABASE_URL: string;
@@ -66,11 +67,25 @@ async function answer(request: Request, store: PostgresRunStore): Promise<unknow
   }
 }
 
+/** Whether a connection `pg` opens here is encrypted, as the server sees it (its `pg_stat_ssl` row). */
+async function encryption(env: Env): Promise<unknown> {
+  const client = new pg.Client({ connectionString: env.DATABASE_URL });
+  try {
+    await client.connect();
+    return (await client.query('SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0];
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** The store `/kept` opens once and keeps between requests. */
 let kept: PostgresRunStore | undefined;
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    if (new URL(request.url).pathname === '/encryption') return Response.json(await encryption(env));
     if (new URL(request.url).pathname === '/kept') {
       kept ??= await createPostgresRunStore({ connectionString: env.DATABASE_URL });
       return Response.json({ found: (await kept.loadRun('run_none')) !== undefined });

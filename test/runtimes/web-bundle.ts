@@ -104,9 +104,10 @@ export function workerdConfig(folder: string, port: number, compatibility: strin
     .filter((file) => file.endsWith('.mjs'))
     .sort((a, b) => (a === 'main.mjs' ? -1 : b === 'main.mjs' ? 1 : a.localeCompare(b)))
     .map((file) => `(name = ${JSON.stringify(file)}, esModule = embed ${JSON.stringify(file)})`);
-  const internet = extras.allowNetwork
-    ? `, (name = "internet", network = (allow = [${extras.allowNetwork.map((range) => JSON.stringify(range)).join(', ')}]))`
-    : '';
+  const quoted = (texts: string[]) => texts.map((text) => JSON.stringify(text)).join(', ');
+  const tls = extras.trustedCertificates ? `, tlsOptions = (trustedCertificates = [${quoted(extras.trustedCertificates)}])` : '';
+  const internet =
+    extras.allowNetwork || extras.trustedCertificates ? `, (name = "internet", network = (allow = [${quoted(extras.allowNetwork ?? ['public'])}]${tls}))` : '';
   const bindings = Object.entries(extras.textBindings ?? {}).map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`);
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
@@ -130,6 +131,8 @@ export interface WorkerdExtras {
    * this machine's addresses only.
    */
   allowNetwork?: string[];
+  /** Certificate authorities (PEM) the `internet` service trusts for TLS, a socket's `startTls()` included. */
+  trustedCertificates?: string[];
 }
 
 /** A port on 127.0.0.1 that nothing listens on now, for a server the test or the bench then starts. */
