@@ -8,6 +8,7 @@
  * folder are removed at the end. docs/deploy.md, "State on the edge".
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +29,8 @@ let workDir: string;
 let server: PostgresServer | undefined;
 let databaseUrl: string;
 const children: ChildProcess[] = [];
+/** Servers a test started besides the shared one. */
+const stopped: PostgresServer[] = [];
 
 /** The `./agent.js` docs/deploy.md's Worker imports: a write that asks for confirmation, and a model that calls it. */
 const AGENT_MODULE = `import { defineTool } from 'toolwright';
@@ -92,6 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill();
   await server?.stop();
+  for (const other of stopped) await other.stop();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -234,6 +238,32 @@ describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd w
     },
     60_000,
   );
+
+  it('reports a database that went away during a request as TW_RUN_STORE_UNAVAILABLE, naming the server', async () => {
+    const doomed = await startPostgresServer();
+    stopped.push(doomed);
+    // The Worker fetches this gate once its store is open; it answers once the database has stopped.
+    const gate = createServer((_request, response) => {
+      void doomed.stop().then(() => response.end('stopped'));
+    });
+    await new Promise<void>((listening) => gate.listen(0, '127.0.0.1', () => listening()));
+    const worker = await serveWorker('lost', { network: ['local'], databaseUrl: doomed.connectionString });
+    try {
+      const { port } = gate.address() as { port: number };
+      expect(await worker.call('/lost', { gate: `http://127.0.0.1:${port}/` })).toMatchObject({
+        status: 500,
+        body: {
+          error: {
+            code: 'TW_RUN_STORE_UNAVAILABLE',
+            message: expect.stringContaining(`The PostgreSQL run store at 127.0.0.1:${doomed.port}/postgres cannot be reached`),
+          },
+        },
+      });
+    } finally {
+      worker.stop();
+      gate.close();
+    }
+  }, 60_000);
 
   it("is refused 127.0.0.1 by workerd's default network (public addresses only), with a typed error that names the store", async () => {
     const worker = await serveWorker('default-network');

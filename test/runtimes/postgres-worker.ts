@@ -5,7 +5,8 @@
  * database. Routes, each one request: `POST /pause` runs the agent until the write pauses for confirmation, `POST
  * /decide` records the person's approval, `POST /resume` resumes the run (the store claims the run, then begins and
  * finishes the call), `GET /run?id=` reads the run back, `GET /user-agent` says what `pg` sees of the runtime, `GET
- * /encryption` whether `pg`'s connection is encrypted. `GET /kept` does what a Worker must not: it keeps one store (its
+ * /encryption` whether `pg`'s connection is encrypted, `POST /lost` reads from a store whose server the test stopped
+ * meanwhile (its `gate` URL answers once it has). `GET /kept` does what a Worker must not: it keeps one store (its
  * pool, its sockets) in module scope and uses it again in the next request. `DATABASE_URL` is a text binding.
  */
 // The package's entries through their sources, as test/runtimes/runtime-smoke.ts imports them: `toolwright`,
@@ -58,6 +59,11 @@ async function answer(request: Request, store: PostgresRunStore): Promise<unknow
           confirmations: (await store.listConfirmations({ runId: run.runId })).map((item) => item.decision ?? null),
         }
       );
+    }
+    case '/lost': {
+      // The test stops the database before it answers this fetch: the store opened above has lost its server.
+      await (await fetch(body.gate!)).text();
+      return { loaded: (await store.loadRun('run_gone')) !== undefined };
     }
     case '/user-agent':
       // What `pg` reads to pick its `pg-cloudflare` socket (`cloudflare:sockets`) over `node:net`.
