@@ -3,9 +3,11 @@
  * `pg-cloudflare` socket (`cloudflare:sockets`), against a throwaway PostgreSQL server on 127.0.0.1: the Worker
  * (test/runtimes/postgres-worker.ts, bundled with esbuild into one ES module) pauses a write for confirmation in one
  * request, records the decision in another, resumes the run in a third (the store claims the run, begins and finishes the
- * call), and what each request left is read back from the database here. Also what does not work: workerd's default
- * network refuses 127.0.0.1, and a store kept in module scope hangs the next request. Processes and the temporary
- * folder are removed at the end. docs/deploy.md, "State on the edge".
+ * call), and what each request left is read back from the database here; the same over TLS; docs/deploy.md's Worker
+ * served as written; a database stopped during a request reported as the store unavailable. Also what does not work:
+ * workerd's default network refuses 127.0.0.1, an untrusted server certificate is refused, and a store kept in module
+ * scope hangs the next request. Processes, servers and the temporary folder are removed at the end. docs/deploy.md,
+ * "State on the edge".
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
