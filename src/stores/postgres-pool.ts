@@ -94,8 +94,12 @@ const LOST_SERVER_CODES = new Set([
   '57P02',
   '57P03',
 ]);
-/** node-postgres's own words for a connection it lost (it gives these no code). */
-const LOST_SERVER_TEXT = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/i;
+/**
+ * node-postgres's own words for a connection it lost (it gives these no code), and workerd's for a connection refused
+ * through `cloudflare:sockets` (no code either; test/runtimes/postgres-in-workerd.test.ts sees them).
+ */
+const LOST_SERVER_TEXT =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|cannot connect to the specified address/i;
 
 function isLostServer(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;

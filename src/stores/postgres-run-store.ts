@@ -28,7 +28,7 @@ import {
   type StoredOutcome,
   type StoredRun,
 } from '../agent/run-store.js';
-import { migrate } from './postgres-migrations.js';
+import { ensureCurrentSchema } from './postgres-schema-current.js';
 import { inTransaction, openPostgresPool, reportingLostServer, serverOf, type PostgresClient, type PostgresPool } from './postgres-pool.js';
 
 export type { PostgresClient, PostgresConnectionOptions, PostgresPool } from './postgres-pool.js';
@@ -76,7 +76,7 @@ const leaseLength = (expiresAt: number, now: number): number => Math.max(0, Math
 export async function createPostgresRunStore(options: PostgresRunStoreOptions): Promise<PostgresRunStore> {
   const { pool, schema, endPool } = await openPostgresPool(options, 'createPostgresRunStore');
   try {
-    await migrate(pool, schema);
+    await ensureCurrentSchema(pool, schema);
   } catch (error) {
     await endPool().catch(() => {});
     throw new RunStoreError(

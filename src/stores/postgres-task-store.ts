@@ -10,7 +10,7 @@ import { randomBytes } from '../shared/bytes.js';
 import { RunStoreError } from '../agent/agent-errors.js';
 import { checkedTaskStatus, isFinalTaskStatus, taskCursor, taskCursorPosition } from './mcp-task-store.js';
 import type { McpTaskChange, McpTaskPage, McpTaskStatus, McpTaskStore, StoredMcpTask } from './mcp-task-store.js';
-import { migrate } from './postgres-migrations.js';
+import { ensureCurrentSchema } from './postgres-schema-current.js';
 import { inTransaction, openPostgresPool, reportingLostServer, serverOf, type PostgresConnectionOptions, type PostgresPool } from './postgres-pool.js';
 
 export type PostgresTaskStoreOptions = PostgresConnectionOptions;
@@ -22,7 +22,7 @@ export type PostgresTaskStoreOptions = PostgresConnectionOptions;
 export async function createPostgresTaskStore(options: PostgresTaskStoreOptions): Promise<McpTaskStore> {
   const { pool, schema, endPool } = await openPostgresPool(options, 'createPostgresTaskStore');
   try {
-    await migrate(pool, schema);
+    await ensureCurrentSchema(pool, schema);
   } catch (error) {
     await endPool().catch(() => {});
     throw new RunStoreError(
