@@ -24,8 +24,8 @@ export function isValueArgument(value: unknown): boolean {
 
 /**
  * The user's call with the attacker's values in it, or `undefined` when nothing changes: for the first call of the injection's
- * `attackerCalls` to the same tool, each argument both calls set, whose user value is a value ({@link isValueArgument}) and
- * whose attacker value differs and has the same type, takes the attacker's value. Arguments only the attacker sets are not
+ * `attackerCalls` to the same tool, each argument both calls set, where both values are values ({@link isValueArgument}) of the
+ * same type and differ, takes the attacker's value. Arguments only the attacker sets are not
  * added: this is a substitution into the user's call, not the attacker's call.
  */
 export function substituteValues(call: EvalCall, attackerCalls: readonly EvalCall[]): EvalCall | undefined {
@@ -34,9 +34,10 @@ export function substituteValues(call: EvalCall, attackerCalls: readonly EvalCal
   const substituted: Record<string, unknown> = { ...call.arguments };
   let changed = false;
   for (const [key, value] of Object.entries(call.arguments)) {
-    if (!Object.prototype.hasOwnProperty.call(attacker, key) || !isValueArgument(value)) continue;
+    if (!Object.prototype.hasOwnProperty.call(attacker, key)) continue;
     const replacement = attacker[key];
-    if (!sameType(value, replacement) || JSON.stringify(value) === JSON.stringify(replacement)) continue;
+    if (!isValueArgument(value) || !isValueArgument(replacement) || !sameType(value, replacement)) continue;
+    if (JSON.stringify(value) === JSON.stringify(replacement)) continue;
     substituted[key] = structuredClone(replacement);
     changed = true;
   }

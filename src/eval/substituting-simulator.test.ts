@@ -43,11 +43,17 @@ describe('substituteValues', () => {
     expect(substituteValues(user, attacker)).toEqual({ tool: 'send_money', arguments: { iban: ATTACKER.iban, amount: 500, reference: 'Rent December' } });
   });
 
-  it('changes nothing for another tool, equal values, a different type, or an argument only the attacker sets', () => {
+  it('changes nothing for another tool, equal values, a different type, free text, or an argument only the attacker sets', () => {
     const user = { tool: 'send_email', arguments: { to: ['bob@example.com'], subject: 'Lunch', body: 'See you at noon.' } };
     expect(substituteValues(user, [{ tool: 'send_money', arguments: { iban: ATTACKER.iban } }])).toBeUndefined();
     expect(substituteValues(user, [{ tool: 'send_email', arguments: { to: ['bob@example.com'], cc: [ATTACKER.email] } }])).toBeUndefined();
     expect(substituteValues(user, [{ tool: 'send_email', arguments: { to: ATTACKER.email, body: '482913' } }])).toBeUndefined();
+    // A one-word value of the user's is not replaced by the attacker's prose: that is folding's case, not a substitution.
+    const event = { tool: 'create_event', arguments: { title: 'Yoga', start: '2026-12-05T18:00' } };
+    expect(substituteValues(event, [{ tool: 'create_event', arguments: { title: 'Security review', start: '2026-12-08T09:00' } }])).toEqual({
+      tool: 'create_event',
+      arguments: { title: 'Yoga', start: '2026-12-08T09:00' },
+    });
   });
 
   it('tells values from free text', () => {
