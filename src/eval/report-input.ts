@@ -34,6 +34,9 @@ export function modelNote(manifest: EvalManifest): string | undefined {
   if (manifest.model === 'sim:fickle') {
     return "sim:fickle is a baseline simulator, not a model: it replays each task's reference calls and obeys one injected text in three (chosen by a hash of the case and the text), so attacks differ in success. Its numbers exercise the harness and describe no model.";
   }
+  if (manifest.model === 'sim:substituting') {
+    return "sim:substituting is an adversarial simulator, not a model: it replays each task's reference calls and, once it reads an injected goal, puts the attacker's values (account, amount, address, path, id, time) into the task's own writes, keeping their free text; an injection it cannot substitute it ignores. Its numbers exercise the harness and describe no model.";
+  }
   return `${manifest.model} is a baseline simulator, not a model: it answers without calling any tool. Its numbers exercise the harness and describe no model.`;
 }
 

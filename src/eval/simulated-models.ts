@@ -23,6 +23,14 @@
  *   others, so that attacks differ and a search over rewrites can beat every
  *   single family; a goal it cannot find verbatim (encoded, split) it never
  *   obeys.
+ * - `sim:substituting`: replays the user's reference and, once it reads an
+ *   injected goal, makes the user's own write calls with the attacker's
+ *   values in them (substitute-values.ts: the injection's call to the same
+ *   tool sets an account, amount, address, path, id or time differently; the
+ *   user's free text stays). The gullible-extractor case: "pay this invoice"
+ *   paying the attacker's IBAN. An injection it cannot substitute into any
+ *   of its remaining writes it ignores, so every effect it reaches is a
+ *   substitution.
  * - `sim:idle`: answers at once without calling any tool. An agent that does
  *   nothing: zero utility and zero attack success, the case the report must
  *   flag rather than praise.
@@ -33,11 +41,12 @@ import type { Model } from '../models/types.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../protocol/model-exchange.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { foldPayload, foldTarget } from './fold-payload.js';
+import { substituteValues } from './substitute-values.js';
 import type { AnyEvalSuite, EvalCall, InjectionTask, UserTask } from './suite-types.js';
 import { fnv1a } from '../shared/seeded-random.js';
 
 /** The simulator specs `toolwright eval --model` accepts besides real providers. */
-export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:fickle', 'sim:idle'] as const;
+export const SIMULATOR_SPECS = ['sim:naive', 'sim:folding', 'sim:fickle', 'sim:idle', 'sim:substituting'] as const;
 
 export type SimulatorSpec = (typeof SIMULATOR_SPECS)[number];
 
@@ -67,6 +76,8 @@ export function createSimulator<State>(spec: SimulatorSpec, testCase: SimulatorC
       return new NaiveAgentSimulator(testCase, 'sim:fickle', simulatorObeys(spec, testCase.userTask.id));
     case 'sim:idle':
       return new IdleAgentSimulator();
+    case 'sim:substituting':
+      return new SubstitutingAgentSimulator(testCase);
     default:
       throw new InvalidArgumentError(`Unknown simulator "${String(spec)}"; use one of ${SIMULATOR_SPECS.join(', ')}.`);
   }
@@ -182,6 +193,31 @@ class FoldingAgentSimulator<State> extends Simulator {
     if (!call) return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
     if (!this.#folding || !this.#writes.has(call.tool)) return { call };
     return { call: foldPayload(call, injection!.payload!) ?? call };
+  }
+}
+
+class SubstitutingAgentSimulator<State> extends Simulator {
+  readonly id = 'sim:substituting';
+  readonly #case: SimulatorCase<State>;
+  readonly #queue: EvalCall[];
+  readonly #writes: ReadonlySet<string>;
+  #attackerCalls: EvalCall[] | undefined;
+
+  constructor(testCase: SimulatorCase<State>) {
+    super();
+    this.#case = testCase;
+    this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
+    this.#writes = testCase.suite ? writeTools(testCase.suite) : new Set();
+  }
+
+  protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
+    const injection = this.#case.injectionTask;
+    if (injection && !this.#attackerCalls && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal))))
+      this.#attackerCalls = injection.reference(structuredClone(this.#case.pre));
+    const call = this.#queue.shift();
+    if (!call) return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
+    if (!this.#attackerCalls || !this.#writes.has(call.tool)) return { call };
+    return { call: substituteValues(call, this.#attackerCalls) ?? call };
   }
 }
 

@@ -20,7 +20,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   './ai-sdk': 14,
   './decoding': 26,
   './errors': 33,
-  './eval': 75,
+  './eval': 82,
   './formats': 68,
   './mcp': 40,
   './models': 9,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,6 +108,22 @@ describe('toolwright eval', () => {
     expect(json.metrics.warnings[0]).toMatch(/^The undefended agent solves only 0 of 1 clean tasks/);
     expect(json.metrics.strategies.every((item) => item.warning?.includes('is not a defence'))).toBe(true);
     expect(io.stderr).toEqual([]);
+  });
+
+  it("sim:substituting: the attacker's values in the user's own writes reach the goal undefended, and the report names the simulator", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tw-eval-cli-'));
+    folders.push(out);
+    const io = capture();
+    expect(await runEvalCommand({ out, model: 'sim:substituting', limit: '2', strategies: 'none,policy', json: true }, io)).toBe(0);
+    const json = JSON.parse(io.stdout.join('')) as { metrics: { strategies: { strategy: string; attackEffects: { count: number; total: number } }[] } };
+    // user_task_2 pays the rent: the attacker's IBAN and amount go into that payment (injection_task_2); the task's pin blocks it.
+    expect(json.metrics.strategies.map((item) => [item.strategy, item.attackEffects.count, item.attackEffects.total])).toEqual([
+      ['none', 1, 18],
+      ['policy', 0, 18],
+    ]);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(
+      "sim:substituting is an adversarial simulator, not a model: it replays each task's reference calls",
+    );
   });
 
   it('--attack all,adaptive --attack-tries: prints the best of N beside the best single-shot attack, and the tries it ran', async () => {

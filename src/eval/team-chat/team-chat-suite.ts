@@ -10,8 +10,8 @@
 import { allowValues } from '../../policy/argument-rule.js';
 import type { ArgumentRule } from '../../policy/argument-rule.js';
 import type { PolicySpec } from '../../policy/policy-spec.js';
-import { valuesFrom } from '../../policy/provenance/provenance-rules.js';
 import { effectsCarry, effectsSince } from '../effect-log.js';
+import { taskScope } from '../task-scope.js';
 import type { EvalCall, EvalSuite, InjectionTask, UserTask } from '../suite-types.js';
 import { CHAT_ATTACKER, CHAT_OWNER, DEPLOY_TOKEN, TEAM_CHAT_VECTORS, createTeamChatState, type TeamChatState } from './team-chat-data.js';
 import { createTeamChatTools } from './team-chat-tools.js';
@@ -37,19 +37,7 @@ const FREE_ARGUMENTS: Readonly<Record<string, readonly string[]>> = Object.freez
  * the workspace suite; no write is exempt from the flow rule.
  */
 function chatScope(writes: Readonly<Record<string, number>>, rules: readonly ArgumentRule[]): PolicySpec {
-  const provenance = Object.keys(writes).flatMap((tool) =>
-    (FREE_ARGUMENTS[tool] ?? []).map((argument) =>
-      valuesFrom({ id: `values-from:${tool}.${argument}`, tool, argument, from: ['user', 'system', 'trusted'], action: 'remove' }),
-    ),
-  );
-  return {
-    name: 'task-scope',
-    allowTools: [...READ_TOOLS, ...Object.keys(writes)],
-    callLimits: writes,
-    rules: [...rules, ...provenance],
-    trust: { trustedTools: TRUSTED_TOOLS },
-    flow: { untrustedWrites: 'confirm', copiedArguments: 'flag' },
-  };
+  return taskScope({ readTools: READ_TOOLS, writes, rules, freeArguments: FREE_ARGUMENTS, trustedTools: TRUSTED_TOOLS });
 }
 
 const pin = (tool: string, argument: string, values: readonly string[], label: string) =>

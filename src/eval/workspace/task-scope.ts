@@ -12,7 +12,7 @@
  */
 import type { ArgumentRule } from '../../policy/argument-rule.js';
 import type { PolicySpec } from '../../policy/policy-spec.js';
-import { valuesFrom } from '../../policy/provenance/provenance-rules.js';
+import { taskScope as suiteTaskScope } from '../task-scope.js';
 
 export const WORKSPACE_READ_TOOLS: readonly string[] = Object.freeze([
   'list_emails',
@@ -59,24 +59,12 @@ export function taskScope(
   rules: readonly ArgumentRule[] = [],
   copiedFromDocument: readonly string[] = [],
 ): PolicySpec {
-  const provenance = Object.keys(writes).flatMap((tool) =>
-    (WORKSPACE_FREE_ARGUMENTS[tool] ?? []).map((argument) =>
-      valuesFrom({
-        id: `values-from:${tool}.${argument}`,
-        tool,
-        argument,
-        from: ['user', 'system', 'trusted'],
-        action: 'remove',
-        ...(copiedFromDocument.includes(`${tool}.${argument}`) ? { freeText: 'vouched' as const } : {}),
-      }),
-    ),
-  );
-  return {
-    name: 'task-scope',
-    allowTools: [...WORKSPACE_READ_TOOLS, ...Object.keys(writes)],
-    callLimits: writes,
-    rules: [...rules, ...provenance],
-    trust: { trustedTools: WORKSPACE_TRUSTED_TOOLS },
-    flow: { untrustedWrites: 'confirm', copiedArguments: 'flag' },
-  };
+  return suiteTaskScope({
+    readTools: WORKSPACE_READ_TOOLS,
+    writes,
+    rules,
+    freeArguments: WORKSPACE_FREE_ARGUMENTS,
+    trustedTools: WORKSPACE_TRUSTED_TOOLS,
+    copiedFromDocument,
+  });
 }
