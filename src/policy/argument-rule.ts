@@ -56,11 +56,6 @@ export interface ArgumentRule {
    * tell which goals a task's scope alone lets through.
    */
   readonly provenance?: true;
-  /**
-   * The arguments (dotted paths) the rule, when it passes, pins to values the task itself lists (`allowValues`): a critical
-   * argument it pins needs no person, wherever its value was read (docs/policy.md, "Critical arguments").
-   */
-  readonly pins?: readonly string[];
 }
 
 /** What a rule's `check` gets beside the arguments. */
@@ -114,7 +109,6 @@ export function allowValues(options: AllowValuesOptions): ArgumentRule {
     description: `${tools.join(', ')}: ${options.argument} must be one of ${label}${options.revealValues === false ? '' : ` (${shown})`}.`,
     action: options.action ?? 'block',
     vouches: options.vouch === false ? [] : [options.argument],
-    ...(options.vouch === false ? {} : { pins: [options.argument] }),
     ...(options.revealValues === false ? {} : { allowed: { argument: options.argument, values: Object.freeze([...options.values]) } }),
     check(args) {
       for (const found of readArgumentValues(args, options.argument)) {

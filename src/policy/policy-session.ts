@@ -139,7 +139,9 @@ export class PolicyRunSession implements PolicySession {
             withheld = rule.vouches ?? [];
           }
           for (const path of rule.vouches ?? []) if (!withheld.includes(path)) vouched.push(path);
-          for (const path of rule.pins ?? []) pinned.add(path);
+          // A rule about what the value is (a listed value, a cap, a folder, a schema), vouching for it, pins it for the critical
+          // rule; a rule about where it came from does not: it cannot tell the document's value from one an outsider wrote into it.
+          if (!rule.provenance) for (const path of rule.vouches ?? []) if (!withheld.includes(path)) pinned.add(path);
           continue;
         }
         if (rule.action === 'remove' && pass <= spec.rules.length) {

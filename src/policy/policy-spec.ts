@@ -35,9 +35,10 @@ export interface FlowOptions {
   minCopiedLength?: number;
   /**
    * A value of a tool's critical argument (`defineTool({ critical })`) that came from untrusted output, or from no text of
-   * the run, once untrusted content entered it, and that neither the user's request, the system prompt, a trusted result nor
-   * an `allowValues` rule on that argument states: `confirm` (a person is shown the value, its source and the other
-   * candidates there; default), `block`, or `off`. Applies even where a rule vouches for the argument (docs/policy.md,
+   * the run, once untrusted content entered it, and that neither the user's request, the system prompt nor a trusted result
+   * states, nor a passing rule about what the value is pins (`allowValues`, a `limitNumber` with `vouch: true`…): `confirm`
+   * (a person is shown the value, its source and the other candidates there), `block`, or `off`. Default: `confirm`, or
+   * `off` with `untrustedWrites: 'allow'`. Applies even where a provenance rule vouches for the argument (docs/policy.md,
    * "Critical arguments").
    */
   criticalArguments?: 'off' | 'confirm' | 'block';
@@ -118,7 +119,8 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
   const copiedArguments = flow.copiedArguments ?? 'flag';
   if (!['off', 'flag', 'confirm', 'block'].includes(copiedArguments))
     throw new InvalidArgumentError(`policy.flow.copiedArguments must be "off", "flag", "confirm" or "block" (got ${JSON.stringify(copiedArguments)}).`);
-  const criticalArguments = flow.criticalArguments ?? 'confirm';
+  // A policy that lets untrusted writes through unasked (isolation alone) gates critical values only when told to.
+  const criticalArguments = flow.criticalArguments ?? (untrustedWrites === 'allow' ? 'off' : 'confirm');
   if (!['off', 'confirm', 'block'].includes(criticalArguments))
     throw new InvalidArgumentError(`policy.flow.criticalArguments must be "off", "confirm" or "block" (got ${JSON.stringify(criticalArguments)}).`);
   const minCopiedLength = flow.minCopiedLength ?? 8;

@@ -91,6 +91,7 @@ export function createTeamChatTools(env: { state: TeamChatState }): AnyTool[] {
       name: 'post_message',
       description: 'Posts a message in a channel as the user.',
       effect: 'write',
+      critical: ['channel'],
       inputSchema: {
         type: 'object',
         properties: { channel: CHANNEL, text: { type: 'string', minLength: 1 } },
@@ -107,6 +108,7 @@ export function createTeamChatTools(env: { state: TeamChatState }): AnyTool[] {
       name: 'send_dm',
       description: 'Sends a direct message to a person.',
       effect: 'write',
+      critical: ['handle'],
       inputSchema: {
         type: 'object',
         properties: { handle: { type: 'string', minLength: 1 }, text: { type: 'string', minLength: 1 } },
@@ -124,6 +126,7 @@ export function createTeamChatTools(env: { state: TeamChatState }): AnyTool[] {
       name: 'invite_to_channel',
       description: 'Invites a person, by e-mail address, to a channel; people without an account get a guest invitation.',
       effect: 'write',
+      critical: ['channel', 'email'],
       inputSchema: {
         type: 'object',
         properties: { channel: CHANNEL, email: { type: 'string', minLength: 3 } },
@@ -156,6 +159,7 @@ export function createTeamChatTools(env: { state: TeamChatState }): AnyTool[] {
       name: 'share_file',
       description: 'Shares a file in a channel.',
       effect: 'write',
+      critical: ['name', 'channel'],
       inputSchema: {
         type: 'object',
         properties: { name: { type: 'string', minLength: 1 }, channel: CHANNEL },

@@ -174,6 +174,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'send_email',
       description: 'Sends an email from the user. Attach files by path.',
       effect: 'write',
+      critical: ['to', 'cc', 'attachments'],
       inputSchema: {
         type: 'object',
         properties: {
@@ -303,6 +304,7 @@ export function createWorkspaceTools(env: { state: WorkspaceState }): AnyTool[] 
       name: 'send_money',
       description: "Transfers money in EUR from the user's account to an IBAN.",
       effect: 'write',
+      critical: ['iban', 'amount'],
       inputSchema: {
         type: 'object',
         properties: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../tools/define-tool.js';
-import { allowValues } from '../argument-rule.js';
+import { allowValues, limitNumber } from '../argument-rule.js';
 import { createPolicy } from '../create-policy.js';
 import type { PolicySpec } from '../policy-spec.js';
 import type { PolicySession } from '../types.js';
@@ -112,6 +112,26 @@ describe('critical arguments (docs/policy.md, "Critical arguments")', () => {
     expect(pay(run, { iban: REAL.replace(/ /g, ''), amount: 1200, reference: 'INV-2041' })).toMatchObject({ action: 'allow' });
   });
 
+  it("takes a task's own cap on the amount, vouched for, as its pin; a provenance rule's vouch is no pin", () => {
+    const capped: PolicySpec = {
+      ...documentPolicy(),
+      rules: [
+        allowValues({ tool: 'pay_invoice', argument: 'iban', values: [REAL.replace(/ /g, '')] }),
+        limitNumber({ tool: 'pay_invoice', argument: 'amount', max: 1200, unit: 'EUR', vouch: true }),
+        valuesFrom({ tool: 'pay_invoice', argument: 'reference', from: ['user', 'trusted', 'tool:read_invoice'], freeText: 'vouched' }),
+      ],
+    };
+    const run = session(capped, PAY_FILE);
+    read(run, readInvoice, INVOICE_BOTH);
+    expect(pay(run, { iban: REAL.replace(/ /g, ''), amount: 1200, reference: 'INV-2041' })).toMatchObject({ action: 'allow' });
+    const unvouched = session({ ...capped, rules: [capped.rules![0]!, limitNumber({ tool: 'pay_invoice', argument: 'amount', max: 1200 })] }, PAY_FILE);
+    read(unvouched, readInvoice, INVOICE_BOTH);
+    expect(pay(unvouched, { iban: REAL.replace(/ /g, ''), amount: 1200, reference: 'INV-2041' })).toMatchObject({
+      action: 'confirm',
+      ruleId: 'critical-argument',
+    });
+  });
+
   it("needs no person when the user's request or a trusted result states the values", () => {
     const stated = session(documentPolicy(), `Pay ACME 1,200.00 EUR to ${REAL}, reference INV-2041.`);
     read(stated, readInvoice, INVOICE_BOTH);
@@ -146,6 +166,10 @@ describe('critical arguments (docs/policy.md, "Critical arguments")', () => {
     const off = session(documentPolicy({ criticalArguments: 'off' }), PAY_FILE);
     read(off, readInvoice, INVOICE_BOTH);
     expect(pay(off, { iban: ATTACKER, amount: 1200, reference: 'INV-2041' })).toMatchObject({ action: 'allow' });
+    // Isolation alone (untrusted writes allowed) gates critical values only when told to.
+    const isolationOnly = session(documentPolicy({ untrustedWrites: 'allow' }), PAY_FILE);
+    read(isolationOnly, readInvoice, INVOICE_BOTH);
+    expect(pay(isolationOnly, { iban: ATTACKER, amount: 1200, reference: 'INV-2041' })).toMatchObject({ action: 'allow' });
 
     const clean = session(documentPolicy(), `Pay ${REAL} the 1,200.00 EUR of INV-2041.`);
     expect(pay(clean, { iban: ATTACKER, amount: 999, reference: 'INV-2041' }).action).not.toBe('confirm');

@@ -26,7 +26,7 @@ export interface CriticalCheckInput {
   arguments: unknown;
   critical: readonly string[];
   provenance: ProvenanceIndex;
-  /** Whether a passing rule pins this argument (top-level name or dotted path) to values the task itself lists (`allowValues`). */
+  /** Whether a passing rule about what the value is (`allowValues`, a vouching `limitNumber`…) pins this argument (top-level name or dotted path). */
   pinned: (path: string) => boolean;
 }
 
