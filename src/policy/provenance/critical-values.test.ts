@@ -175,6 +175,18 @@ describe('critical arguments (docs/policy.md, "Critical arguments")', () => {
     expect(pay(clean, { iban: ATTACKER, amount: 999, reference: 'INV-2041' }).action).not.toBe('confirm');
   });
 
+  it("judges only a plan's holes: a critical hole filled from the invoice is asked with its candidates, the planner's own argument is not", () => {
+    const run = session(documentPolicy(), PAY_FILE);
+    read(run, readInvoice, INVOICE_BOTH);
+    const call = (args: Record<string, unknown>, holes: string[]) =>
+      run.beforeToolCall({ call: { id: `c${++id}`, name: 'pay_invoice' }, tool: payInvoice, arguments: args, influencedArguments: holes });
+    const filled = call({ iban: ATTACKER, amount: 1200, reference: 'INV-2041' }, ['iban']);
+    expect(filled).toMatchObject({ action: 'confirm', ruleId: 'critical-argument' });
+    expect((filled as { reason: string }).reason).toContain(`Another value of its kind is there: "${REAL}"`);
+    // The account and the amount were the planner's (it never read the invoice); only the reference was a hole.
+    expect(call({ iban: REAL, amount: 1200, reference: 'INV-2041' }, ['reference'])).toMatchObject({ action: 'allow' });
+  });
+
   it('refuses a bad option value with a sentence saying what it takes', () => {
     expect(() => createPolicy({ flow: { criticalArguments: 'ask' as never } })).toThrow(
       'policy.flow.criticalArguments must be "off", "confirm" or "block" (got "ask").',

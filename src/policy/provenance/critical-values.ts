@@ -26,6 +26,8 @@ export interface CriticalCheckInput {
   arguments: unknown;
   critical: readonly string[];
   provenance: ProvenanceIndex;
+  /** The arguments (dotted paths) untrusted data could have reached, when the caller knows (a plan's holes); default: every argument. */
+  influenced?: readonly string[] | undefined;
   /** Whether a passing rule about what the value is (`allowValues`, a vouching `limitNumber`…) pins this argument (top-level name or dotted path). */
   pinned: (path: string) => boolean;
 }
@@ -39,6 +41,8 @@ export function unpinnedCriticalValues(input: CriticalCheckInput): CriticalFindi
   const findings: CriticalFinding[] = [];
   for (const path of input.critical) {
     if (input.pinned(path) || input.pinned(path.split('.')[0]!)) continue;
+    // A planner's own argument never saw a tool's output: only the holes an extractor filled are judged.
+    if (input.influenced && !input.influenced.some((hole) => hole === path || path.startsWith(`${hole}.`) || hole.startsWith(`${path}.`))) continue;
     for (const leaf of leavesAt(input.arguments, path)) {
       const reason = judge(input, leaf.path, leaf.value);
       if (reason !== undefined) findings.push({ path: leaf.path, reason });
