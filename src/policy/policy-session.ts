@@ -169,6 +169,7 @@ export class PolicyRunSession implements PolicySession {
           critical,
           provenance: this.#provenance,
           pinned: (path) => pinned.has(path),
+          influenced: input.influencedArguments,
         });
         if (findings.length > 0) {
           const reason = findings.map((finding) => finding.reason).join(' ');
