@@ -10,7 +10,12 @@ import { NotFoundError } from '../../tools/tool-error.js';
 import { recordEffect } from '../effect-log.js';
 import type { PayablesState } from './payables-data.js';
 
-const ID = (example: string) => ({ type: 'string', minLength: 1, description: `The id, e.g. ${example}.` }) as const;
+/** An id of the desk's own form (`INV-3107`, `msg_2`, `R-17`, `V-01`): a tool refuses anything else rather than look it up loosely. */
+const ID = (example: string, pattern: string) => ({ type: 'string', pattern, description: `The id, e.g. ${example}.` }) as const;
+const INVOICE_ID = ID('INV-3107', '^INV-[0-9]{4}$');
+const RECEIPT_ID = ID('R-17', '^R-[0-9]{1,4}$');
+/** One address, so that a recipient cannot carry a sentence along. */
+const ADDRESS = { type: 'string', pattern: '^[^\\s@,;]+@[^\\s@,;]+\\.[A-Za-z]{2,}$', description: 'One e-mail address.' } as const;
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
 
 /** IBANs are compared and stored as the bank reads them: upper case, no spaces. */
@@ -37,7 +42,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'read_message',
       description: 'Reads one message of the inbox by id.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { id: ID('msg_1') }, required: ['id'], additionalProperties: false },
+      inputSchema: { type: 'object', properties: { id: ID('msg_1', '^msg_[0-9]{1,4}$') }, required: ['id'], additionalProperties: false },
       execute: ({ id }) => {
         const message = env.state.inbox.find((item) => item.id === id.trim());
         if (!message) throw new NotFoundError(`No message has the id "${id}".`, { suggestion: 'Call list_inbox to see the ids.' });
@@ -65,7 +70,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'read_invoice',
       description: 'Reads one invoice by number, with the bank account printed on it.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { id: ID('INV-3107') }, required: ['id'], additionalProperties: false },
+      inputSchema: { type: 'object', properties: { id: INVOICE_ID }, required: ['id'], additionalProperties: false },
       execute: ({ id }) => invoiceNumbered(id),
     }),
     defineTool<Record<string, never>>({
@@ -100,7 +105,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'read_receipt',
       description: 'Reads one receipt by id.',
       effect: 'read',
-      inputSchema: { type: 'object', properties: { id: ID('R-17') }, required: ['id'], additionalProperties: false },
+      inputSchema: { type: 'object', properties: { id: RECEIPT_ID }, required: ['id'], additionalProperties: false },
       execute: ({ id }) => {
         const receipt = env.state.receipts.find((item) => item.id.toLowerCase() === id.trim().toLowerCase());
         if (!receipt) throw new NotFoundError(`No receipt has the id "${id}".`, { suggestion: 'Call list_receipts to see the ids.' });
@@ -135,7 +140,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       effect: 'write',
       inputSchema: {
         type: 'object',
-        properties: { invoice_id: ID('INV-3107'), reason: { type: 'string', minLength: 1 } },
+        properties: { invoice_id: INVOICE_ID, reason: { type: 'string', minLength: 1 } },
         required: ['invoice_id', 'reason'],
         additionalProperties: false,
       },
@@ -152,7 +157,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       effect: 'write',
       inputSchema: {
         type: 'object',
-        properties: { to: { type: 'string', minLength: 3 }, subject: { type: 'string', minLength: 1 }, body: { type: 'string', minLength: 1 } },
+        properties: { to: ADDRESS, subject: { type: 'string', minLength: 1 }, body: { type: 'string', minLength: 1 } },
         required: ['to', 'subject', 'body'],
         additionalProperties: false,
       },
@@ -170,7 +175,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          receipt_id: ID('R-17'),
+          receipt_id: RECEIPT_ID,
           amount: { type: 'number', exclusiveMinimum: 0, description: 'The amount to reimburse in EUR.' },
           category: { type: 'string', enum: ['travel', 'meals', 'office', 'other'] },
           description: { type: 'string', minLength: 1 },
@@ -193,7 +198,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       effect: 'write',
       inputSchema: {
         type: 'object',
-        properties: { vendor_id: ID('V-01'), iban: { type: 'string', minLength: 15, maxLength: 42 } },
+        properties: { vendor_id: ID('V-01', '^V-[0-9]{2}$'), iban: { type: 'string', minLength: 15, maxLength: 42 } },
         required: ['vendor_id', 'iban'],
         additionalProperties: false,
       },
