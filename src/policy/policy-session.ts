@@ -9,7 +9,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ContentPart } from '../tools/types.js';
 import { includesLinear } from '../shared/linear-search.js';
-import { stringLeaves } from './argument-values.js';
+import { readArgumentValues, stringLeaves } from './argument-values.js';
+import { TRUST_KEYWORD, schemaPathsMarked } from '../tools/critical-arguments.js';
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
 import { unpinnedCriticalValues } from './provenance/critical-values.js';
@@ -47,7 +48,7 @@ export class PolicyRunSession implements PolicySession {
   readonly #trustedTexts: string[];
   readonly #trustedLower: string[];
   readonly #systemTexts: string[];
-  readonly #trustedResults: { toolName: string; callId: string; text: string }[] = [];
+  readonly #trustedResults: { toolName: string; callId: string; text: string; field?: string }[] = [];
   readonly #provenance = new ProvenanceIndex();
   #tainted = false;
 
@@ -77,7 +78,12 @@ export class PolicyRunSession implements PolicySession {
     const system = new Set(this.#systemTexts);
     for (const text of new Set([...this.#trustedTexts, ...this.#systemTexts])) this.#provenance.add({ origin: system.has(text) ? 'system' : 'user' }, text);
     // Results are indexed in the order they arrived only within each label; provenance asks "found where", never "found when".
-    for (const item of this.#trustedResults) this.#provenance.add({ origin: 'trusted', toolName: item.toolName, callId: item.callId }, item.text);
+    for (const item of this.#trustedResults) {
+      this.#provenance.add(
+        { origin: 'trusted', toolName: item.toolName, callId: item.callId, ...(item.field !== undefined ? { field: item.field } : {}) },
+        item.text,
+      );
+    }
     for (const item of this.#untrusted) this.#provenance.add({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
   }
 
@@ -210,6 +216,14 @@ export class PolicyRunSession implements PolicySession {
     }
     this.#tainted = true;
     this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
+    // Restored results bring their trusted fields with the snapshot's trusted results.
+    if (!input.restored) {
+      for (const field of trustedFieldValues(input, this.#spec.trust.fields.get(input.tool.name))) {
+        const item = { toolName: input.tool.name, callId: input.call.id, text: field.text, field: field.path };
+        this.#trustedResults.push(item);
+        this.#provenance.add({ origin: 'trusted', toolName: item.toolName, callId: item.callId, field: item.field }, item.text);
+      }
+    }
     const isolation = this.#spec.isolation;
     // A restored result was isolated (or not) when it ran, and is stored as the model was sent it.
     if (!isolation || input.restored) return { result: input.result, trust, isolated: false };
@@ -287,6 +301,28 @@ export class PolicyRunSession implements PolicySession {
     }
     return found;
   }
+}
+
+/** Output-schema marks per tool object: read once. */
+const markedTrustedFields = new WeakMap<object, readonly string[]>();
+
+/** The values of an untrusted result's trusted fields (the policy's `trust.fields` and the output schema's marks), as text, each with its concrete path. */
+function trustedFieldValues(input: AfterToolResultInput, declared: readonly string[] | undefined): { path: string; text: string }[] {
+  const structured = input.result.structuredContent;
+  if (structured === undefined) return [];
+  let marked = markedTrustedFields.get(input.tool);
+  if (marked === undefined) {
+    marked = input.tool.outputSchema ? schemaPathsMarked(input.tool.outputSchema, TRUST_KEYWORD, 'trusted') : [];
+    markedTrustedFields.set(input.tool, marked);
+  }
+  const out: { path: string; text: string }[] = [];
+  for (const path of new Set([...(declared ?? []), ...marked])) {
+    for (const found of readArgumentValues(structured, path)) {
+      // A field holding an object or a list of them is not a value: name its leaves.
+      if (typeof found.value === 'string' || typeof found.value === 'number') out.push({ path: found.path, text: String(found.value) });
+    }
+  }
+  return out;
 }
 
 /** A rule's rewrite, or `undefined` (the call is then blocked) when it has none, throws, or hands back nothing it removed. */

@@ -18,6 +18,13 @@ export interface TrustOptions {
   untrustedTools?: readonly string[];
   /** Labels a result by its source (an email's sender, a file's owner); `undefined` falls back to the lists and `default`. */
   classify?: (input: AfterToolResultInput) => TrustLabel | undefined;
+  /**
+   * Fields of an untrusted result that are trusted, per tool: dotted paths into its structured content (`transactions.amount`;
+   * arrays crossed), also marked `"x-toolwright-trust": "trusted"` in the tool's output schema. A bank's amount and account
+   * are the bank's; the subject beside them is whoever sent the money's. The result still taints the run; the values of
+   * these fields count as trusted for provenance (docs/policy.md, "Field-level trust").
+   */
+  fields?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What untrusted content in the context may lead to. */
@@ -70,7 +77,9 @@ export interface ResolvedPolicySpec {
   denyTools: ReadonlySet<string>;
   rules: readonly ArgumentRule[];
   callLimits: ReadonlyMap<string, number>;
-  trust: Required<Omit<TrustOptions, 'classify' | 'trustedTools' | 'untrustedTools'>> & {
+  trust: Required<Omit<TrustOptions, 'classify' | 'trustedTools' | 'untrustedTools' | 'fields'>> & {
+    /** Trusted fields of untrusted results, per tool, from `trust.fields`. */
+    fields: ReadonlyMap<string, readonly string[]>;
     trustedTools: ReadonlySet<string>;
     untrustedTools: ReadonlySet<string>;
     classify: TrustOptions['classify'];
@@ -152,8 +161,28 @@ export function resolvePolicySpec(spec: PolicySpec): ResolvedPolicySpec {
       trustedTools: new Set(names('trust.trustedTools', trust.trustedTools)),
       untrustedTools: new Set(names('trust.untrustedTools', trust.untrustedTools)),
       classify: trust.classify,
+      fields: trustedFields(trust.fields),
     },
     flow: { untrustedWrites, exemptTools: new Set(names('flow.exemptTools', flow.exemptTools)), copiedArguments, minCopiedLength, criticalArguments },
     isolation,
   };
+}
+
+function trustedFields(fields: TrustOptions['fields']): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  if (fields === undefined) return out;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
+    throw new InvalidArgumentError(
+      'policy.trust.fields must map tool names to lists of result fields, such as { list_transactions: ["transactions.amount"] }.',
+    );
+  }
+  for (const [tool, paths] of Object.entries(fields)) {
+    if (!Array.isArray(paths) || !paths.every((path) => typeof path === 'string' && /^[^.\s]+(\.[^.\s]+)*$/.test(path))) {
+      throw new InvalidArgumentError(
+        `policy.trust.fields.${tool} must be a list of dotted result fields, such as ["transactions.amount", "transactions.iban"].`,
+      );
+    }
+    out.set(tool, Object.freeze([...paths]));
+  }
+  return out;
 }

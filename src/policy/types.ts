@@ -160,7 +160,7 @@ export interface PolicySnapshot {
   /** Which of `trustedTexts` are the system prompt (absent in snapshots taken before provenance existed). */
   systemTexts?: string[];
   /** Trusted result texts seen, for provenance (absent in snapshots taken before provenance existed). */
-  trustedResults?: { toolName: string; callId: string; text: string }[];
+  trustedResults?: { toolName: string; callId: string; text: string; field?: string }[];
 }
 
 /** Options of {@link Policy.startRun}. */

@@ -11,6 +11,8 @@ import { ToolDefinitionError } from '../shared/errors.js';
 
 /** The schema keyword that marks a property critical. */
 export const CRITICAL_KEYWORD = 'x-toolwright-critical';
+/** The output-schema keyword that marks a field of a result trusted (`"x-toolwright-trust": "trusted"`). */
+export const TRUST_KEYWORD = 'x-toolwright-trust';
 
 /**
  * The dotted paths of a tool's critical arguments (`payment.iban`; an array on the way is crossed, as policy paths are:
@@ -31,7 +33,7 @@ export function criticalArgumentsOf(toolName: string, declared: unknown, inputSc
       );
     }
   }
-  collectMarked(inputSchema, '', paths, 0);
+  paths.push(...schemaPathsMarked(inputSchema, CRITICAL_KEYWORD, true));
   const unique = [...new Set(paths)];
   return unique.length === 0 ? undefined : Object.freeze(unique);
 }
@@ -58,15 +60,24 @@ function itemsOf(schema: unknown): unknown {
 /** Deep enough for any real tool schema; a schema nested deeper is not searched for marks below this. */
 const MAX_MARK_DEPTH = 16;
 
-function collectMarked(schema: unknown, at: string, out: string[], depth: number): void {
-  const object = itemsOf(schema);
-  if (!isPlainObject(object) || depth > MAX_MARK_DEPTH) return;
-  const properties = getOwn(object, 'properties');
-  if (!isPlainObject(properties)) return;
-  for (const key of Object.keys(properties)) {
-    const property = getOwn(properties, key);
-    const path = at === '' ? key : `${at}.${key}`;
-    if (isPlainObject(property) && getOwn(property, CRITICAL_KEYWORD) === true) out.push(path);
-    collectMarked(property, path, out, depth + 1);
-  }
+/**
+ * The dotted paths (arrays crossed) of the properties of `schema` on which `keyword` is `value`, in document order:
+ * `x-toolwright-critical: true` on an input schema, `x-toolwright-trust: "trusted"` on an output schema.
+ */
+export function schemaPathsMarked(schema: unknown, keyword: string, value: unknown): string[] {
+  const out: string[] = [];
+  const visit = (node: unknown, at: string, depth: number): void => {
+    const object = itemsOf(node);
+    if (!isPlainObject(object) || depth > MAX_MARK_DEPTH) return;
+    const properties = getOwn(object, 'properties');
+    if (!isPlainObject(properties)) return;
+    for (const key of Object.keys(properties)) {
+      const property = getOwn(properties, key);
+      const path = at === '' ? key : `${at}.${key}`;
+      if (isPlainObject(property) && getOwn(property, keyword) === value) out.push(path);
+      visit(property, path, depth + 1);
+    }
+  };
+  visit(schema, '', 0);
+  return out;
 }

@@ -27,6 +27,8 @@ export interface ProvenanceSource {
   toolName?: string;
   /** The call whose result it was (tool sources only). */
   callId?: string;
+  /** The field of the result the text is (a trusted field of an untrusted result, `transactions[2].amount`); absent for a whole result. */
+  field?: string;
 }
 
 /** What a provenance rule reads: the sources of a typed value or of a verbatim text. */
