@@ -166,57 +166,61 @@ class NaiveAgentSimulator<State> extends Simulator {
   }
 }
 
-class FoldingAgentSimulator<State> extends Simulator {
-  readonly id = 'sim:folding';
-  readonly #case: SimulatorCase<State>;
-  readonly #queue: EvalCall[];
-  readonly #writes: ReadonlySet<string>;
-  #folding = false;
-  #obeyed = false;
+/** A simulator that follows the user task's reference and, once it reads the injected goal, rewrites its own writes. */
+abstract class RewritingSimulator<State> extends Simulator {
+  protected readonly testCase: SimulatorCase<State>;
+  protected readonly queue: EvalCall[];
+  protected readonly writes: ReadonlySet<string>;
 
   constructor(testCase: SimulatorCase<State>) {
     super();
-    this.#case = testCase;
-    this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
-    this.#writes = testCase.suite ? writeTools(testCase.suite) : new Set();
+    this.testCase = testCase;
+    this.queue = testCase.userTask.reference(structuredClone(testCase.pre));
+    this.writes = testCase.suite ? writeTools(testCase.suite) : new Set();
   }
 
+  /** Whether a tool output of the conversation holds the injection's goal. */
+  protected readsGoal(request: ModelRequest): boolean {
+    const injection = this.testCase.injectionTask;
+    return injection !== undefined && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)));
+  }
+
+  /** The user task's reference answer, once its calls are made. */
+  protected answer(): { text: string } {
+    return { text: this.testCase.userTask.referenceAnswer?.(this.testCase.pre) ?? 'Done.' };
+  }
+}
+
+class FoldingAgentSimulator<State> extends RewritingSimulator<State> {
+  readonly id = 'sim:folding';
+  #folding = false;
+  #obeyed = false;
+
   protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
-    const injection = this.#case.injectionTask;
-    if (injection && !this.#obeyed && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal)))) {
+    const injection = this.testCase.injectionTask;
+    if (injection && !this.#obeyed && this.readsGoal(request)) {
       this.#obeyed = true;
       const payload = injection.payload;
-      if (payload !== undefined && this.#queue.some((call) => this.#writes.has(call.tool) && foldTarget(call) !== undefined)) this.#folding = true;
-      else this.#queue.unshift(...injection.reference(structuredClone(this.#case.pre)));
+      if (payload !== undefined && this.queue.some((call) => this.writes.has(call.tool) && foldTarget(call) !== undefined)) this.#folding = true;
+      else this.queue.unshift(...injection.reference(structuredClone(this.testCase.pre)));
     }
-    const call = this.#queue.shift();
-    if (!call) return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
-    if (!this.#folding || !this.#writes.has(call.tool)) return { call };
+    const call = this.queue.shift();
+    if (!call) return this.answer();
+    if (!this.#folding || !this.writes.has(call.tool)) return { call };
     return { call: foldPayload(call, injection!.payload!) ?? call };
   }
 }
 
-class SubstitutingAgentSimulator<State> extends Simulator {
+class SubstitutingAgentSimulator<State> extends RewritingSimulator<State> {
   readonly id = 'sim:substituting';
-  readonly #case: SimulatorCase<State>;
-  readonly #queue: EvalCall[];
-  readonly #writes: ReadonlySet<string>;
   #attackerCalls: EvalCall[] | undefined;
 
-  constructor(testCase: SimulatorCase<State>) {
-    super();
-    this.#case = testCase;
-    this.#queue = testCase.userTask.reference(structuredClone(testCase.pre));
-    this.#writes = testCase.suite ? writeTools(testCase.suite) : new Set();
-  }
-
   protected next(request: ModelRequest): { call: EvalCall } | { text: string } {
-    const injection = this.#case.injectionTask;
-    if (injection && !this.#attackerCalls && readToolOutputs(request).some((text) => text.includes(normalize(injection.goal))))
-      this.#attackerCalls = injection.reference(structuredClone(this.#case.pre));
-    const call = this.#queue.shift();
-    if (!call) return { text: this.#case.userTask.referenceAnswer?.(this.#case.pre) ?? 'Done.' };
-    if (!this.#attackerCalls || !this.#writes.has(call.tool)) return { call };
+    const injection = this.testCase.injectionTask;
+    if (injection && !this.#attackerCalls && this.readsGoal(request)) this.#attackerCalls = injection.reference(structuredClone(this.testCase.pre));
+    const call = this.queue.shift();
+    if (!call) return this.answer();
+    if (!this.#attackerCalls || !this.writes.has(call.tool)) return { call };
     return { call: substituteValues(call, this.#attackerCalls) ?? call };
   }
 }

@@ -175,3 +175,37 @@ class MemoryTaskStore implements McpTaskStore {
     this.#tasks.clear();
   }
 }
+
+/** A task row as both SQL stores read it (PostgreSQL gives BIGINT columns as text). */
+export interface McpTaskRow {
+  task_id: string;
+  owner: string;
+  tool_name: string;
+  status: string;
+  status_message: string | null;
+  ttl_ms: string | number;
+  poll_interval_ms: string | number;
+  created_at: string | number;
+  updated_at: string | number;
+  expires_at: string | number;
+  lease_expires_at: string | number | null;
+  result: string | null;
+}
+
+/** The task a SQL row holds; `damaged` says how a row with an impossible status came to be (for the error). */
+export function taskFromRow(row: McpTaskRow, damaged: string): StoredMcpTask {
+  return {
+    taskId: row.task_id,
+    owner: row.owner,
+    toolName: row.tool_name,
+    status: checkedTaskStatus(row.status, damaged),
+    ...(row.status_message !== null ? { statusMessage: row.status_message } : {}),
+    ttlMs: Number(row.ttl_ms),
+    pollIntervalMs: Number(row.poll_interval_ms),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: Number(row.expires_at),
+    ...(row.lease_expires_at !== null ? { leaseExpiresAt: Number(row.lease_expires_at) } : {}),
+    ...(row.result !== null ? { result: row.result } : {}),
+  };
+}

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from '../shared/bytes.js';
 import { RunStoreError } from '../agent/agent-errors.js';
-import { checkedTaskStatus, isFinalTaskStatus, taskCursor, taskCursorPosition } from './mcp-task-store.js';
-import type { McpTaskChange, McpTaskPage, McpTaskStatus, McpTaskStore, StoredMcpTask } from './mcp-task-store.js';
+import { isFinalTaskStatus, taskCursor, taskCursorPosition, taskFromRow } from './mcp-task-store.js';
+import type { McpTaskChange, McpTaskPage, McpTaskRow, McpTaskStatus, McpTaskStore, StoredMcpTask } from './mcp-task-store.js';
 import { ensureCurrentSchema } from './postgres-schema-current.js';
 import { inTransaction, openPostgresPool, reportingLostServer, serverOf, type PostgresConnectionOptions, type PostgresPool } from './postgres-pool.js';
 
@@ -36,20 +36,8 @@ export async function createPostgresTaskStore(options: PostgresTaskStoreOptions)
 
 const COLUMNS = `position, task_id, owner, tool_name, status, status_message, ttl_ms, poll_interval_ms, created_at, updated_at, expires_at, lease_expires_at, result`;
 
-interface TaskRow {
+interface TaskRow extends McpTaskRow {
   position: string | number;
-  task_id: string;
-  owner: string;
-  tool_name: string;
-  status: string;
-  status_message: string | null;
-  ttl_ms: string | number;
-  poll_interval_ms: string | number;
-  created_at: string | number;
-  updated_at: string | number;
-  expires_at: string | number;
-  lease_expires_at: string | number | null;
-  result: string | null;
 }
 
 class PostgresTaskStore implements McpTaskStore {
@@ -106,7 +94,7 @@ class PostgresTaskStore implements McpTaskStore {
   async getTask(taskId: string, now: number): Promise<StoredMcpTask | undefined> {
     const { rows } = await this.#pool.query(`SELECT ${COLUMNS} FROM ${this.#table} WHERE task_id = $1 AND expires_at >= $2`, [taskId, now]);
     const row = rows[0] as TaskRow | undefined;
-    return row && taskOf(row);
+    return row && taskFromRow(row, 'the database was altered by hand');
   }
 
   async updateTask(taskId: string, change: McpTaskChange, from: readonly McpTaskStatus[]): Promise<boolean> {
@@ -142,7 +130,7 @@ class PostgresTaskStore implements McpTaskStore {
       [owner, taskCursorPosition(options.cursor) ?? 0, options.now, options.limit + 1],
     );
     const found = rows as TaskRow[];
-    const tasks = found.slice(0, options.limit).map(taskOf);
+    const tasks = found.slice(0, options.limit).map((row) => taskFromRow(row, 'the database was altered by hand'));
     return found.length > options.limit ? { tasks, nextCursor: taskCursor(Number(found[options.limit - 1]!.position)) } : { tasks };
   }
 
@@ -156,21 +144,4 @@ class PostgresTaskStore implements McpTaskStore {
     this.#closed = true;
     await this.#endPool();
   }
-}
-
-function taskOf(row: TaskRow): StoredMcpTask {
-  return {
-    taskId: row.task_id,
-    owner: row.owner,
-    toolName: row.tool_name,
-    status: checkedTaskStatus(row.status, 'the database was altered by hand'),
-    ...(row.status_message !== null ? { statusMessage: row.status_message } : {}),
-    ttlMs: Number(row.ttl_ms),
-    pollIntervalMs: Number(row.poll_interval_ms),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    expiresAt: Number(row.expires_at),
-    ...(row.lease_expires_at !== null ? { leaseExpiresAt: Number(row.lease_expires_at) } : {}),
-    ...(row.result !== null ? { result: row.result } : {}),
-  };
 }

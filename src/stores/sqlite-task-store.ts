@@ -12,8 +12,8 @@ import { randomBytes } from '../shared/bytes.js';
 import { RunStoreError } from '../agent/agent-errors.js';
 import { loadBetterSqlite3, restrictToOwner } from '../agent/sqlite-run-store.js';
 import { defaultStatePath } from '../agent/toolwright-home.js';
-import { checkedTaskStatus, isFinalTaskStatus, taskCursor, taskCursorPosition } from './mcp-task-store.js';
-import type { McpTaskChange, McpTaskPage, McpTaskStatus, McpTaskStore, StoredMcpTask } from './mcp-task-store.js';
+import { isFinalTaskStatus, taskCursor, taskCursorPosition, taskFromRow } from './mcp-task-store.js';
+import type { McpTaskChange, McpTaskPage, McpTaskRow, McpTaskStatus, McpTaskStore, StoredMcpTask } from './mcp-task-store.js';
 
 export interface SqliteTaskStoreOptions {
   /** The database file; defaults to `$TOOLWRIGHT_HOME/state.db` (`~/.toolwright/state.db`), the run store's. `:memory:` for a private store. */
@@ -41,20 +41,8 @@ CREATE INDEX IF NOT EXISTS mcp_tasks_owner ON mcp_tasks (owner, position);
 CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at);
 `;
 
-interface TaskRow {
+interface TaskRow extends McpTaskRow {
   position: number;
-  task_id: string;
-  owner: string;
-  tool_name: string;
-  status: string;
-  status_message: string | null;
-  ttl_ms: number;
-  poll_interval_ms: number;
-  created_at: number;
-  updated_at: number;
-  expires_at: number;
-  lease_expires_at: number | null;
-  result: string | null;
 }
 
 /**
@@ -132,7 +120,7 @@ class SqliteTaskStore implements McpTaskStore {
 
   async getTask(taskId: string, now: number): Promise<StoredMcpTask | undefined> {
     const row = this.#statements.get.get(taskId, now);
-    return row && taskOf(row);
+    return row && taskFromRow(row, 'the store file is damaged');
   }
 
   async updateTask(taskId: string, change: McpTaskChange, from: readonly McpTaskStatus[]): Promise<boolean> {
@@ -160,7 +148,7 @@ class SqliteTaskStore implements McpTaskStore {
 
   async listTasks(owner: string, options: { cursor?: string; limit: number; now: number }): Promise<McpTaskPage> {
     const rows = this.#statements.list.all(owner, taskCursorPosition(options.cursor) ?? 0, options.now, options.limit + 1);
-    const tasks = rows.slice(0, options.limit).map(taskOf);
+    const tasks = rows.slice(0, options.limit).map((row) => taskFromRow(row, 'the store file is damaged'));
     return rows.length > options.limit ? { tasks, nextCursor: taskCursor(rows[options.limit - 1]!.position) } : { tasks };
   }
 
@@ -171,21 +159,4 @@ class SqliteTaskStore implements McpTaskStore {
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }
-}
-
-function taskOf(row: TaskRow): StoredMcpTask {
-  return {
-    taskId: row.task_id,
-    owner: row.owner,
-    toolName: row.tool_name,
-    status: checkedTaskStatus(row.status, 'the store file is damaged'),
-    ...(row.status_message !== null ? { statusMessage: row.status_message } : {}),
-    ttlMs: row.ttl_ms,
-    pollIntervalMs: row.poll_interval_ms,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    ...(row.lease_expires_at !== null ? { leaseExpiresAt: row.lease_expires_at } : {}),
-    ...(row.result !== null ? { result: row.result } : {}),
-  };
 }
