@@ -10,8 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServe } from '../../test/mcp/serve-cli.js';
@@ -22,6 +21,7 @@ import { openSqliteTaskStore } from '../stores/sqlite-task-store.js';
 import { createPostgresTaskStore } from '../stores/postgres-task-store.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { serveHttp } from './serve-http.js';
+import { callAsTask, pollUntilDone, textOf } from '../../test/mcp/task-client.js';
 import type { McpHttpHandle } from './serve-http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-durable-tasks-'));
@@ -65,20 +65,6 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-async function callAsTask(client: Client, name: string, args: Record<string, unknown>): Promise<Task> {
-  return (await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 600_000 } } }, CreateTaskResultSchema)).task;
-}
-
-async function waitUntilEnded(client: Client, taskId: string): Promise<Task> {
-  for (;;) {
-    const task = await client.experimental.tasks.getTask(taskId);
-    if (task.status !== 'working' && task.status !== 'input_required') return task;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-
 describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a session or a restart")', () => {
   it("keeps a task's result across a server restart with a SQLite store, sealed at rest, for a new session to fetch", async () => {
     const path = join(dir, 'restart.db');
@@ -88,7 +74,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
     const first = await connect(handle.url);
     const task = await callAsTask(first, 'build_report', { topic: 'churn' });
     done.open();
-    expect((await waitUntilEnded(first, task.taskId)).status).toBe('completed');
+    expect((await pollUntilDone(first, task.taskId)).status).toBe('completed');
     await first.close();
     await handle.close();
     await store.close();
@@ -124,7 +110,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
     try {
       expect(serving.stderr()).toContain(`keeping tasks in ${path}`);
       const client = await connect(serving.url);
-      taskId = (await callAsTask(client, 'export_ledger', { month: '2026-11' })).taskId;
+      taskId = (await callAsTask(client, 'export_ledger', { month: '2026-11' }, 600_000)).taskId;
       await expect.poll(() => existsSync(started) && readFileSync(started, 'utf8').includes('2026-11'), { timeout: 15_000 }).toBe(true);
       await client.close().catch(() => {});
     } finally {
@@ -164,7 +150,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
       await first.close();
       done.open();
       const later = await connect(handle.url);
-      expect((await waitUntilEnded(later, task.taskId)).status).toBe('completed');
+      expect((await pollUntilDone(later, task.taskId)).status).toBe('completed');
       expect(textOf(await later.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on q3');
       await later.close();
     } finally {
@@ -186,7 +172,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
         const task = await callAsTask(onA, 'build_report', { topic: 'fleet' });
         expect((await onB.experimental.tasks.getTask(task.taskId)).status).toBe('working');
         done.open();
-        expect((await waitUntilEnded(onB, task.taskId)).status).toBe('completed');
+        expect((await pollUntilDone(onB, task.taskId)).status).toBe('completed');
         expect(textOf(await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on fleet');
       } finally {
         await Promise.all([onA.close(), onB.close()]);
@@ -253,7 +239,7 @@ describe('a task started under a token is its identity’s alone', () => {
       expect((await aliceLater.experimental.tasks.cancelTask(waiting.taskId)).status).toBe('cancelled');
       await expect.poll(() => aborted, { timeout: 10_000 }).toEqual([true]);
       expect((await aliceLater.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).toEqual([task.taskId, waiting.taskId]);
-      expect((await waitUntilEnded(aliceLater, task.taskId)).status).toBe('completed');
+      expect((await pollUntilDone(aliceLater, task.taskId)).status).toBe('completed');
       expect(textOf(await aliceLater.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on salaries');
       await aliceLater.close();
     } finally {

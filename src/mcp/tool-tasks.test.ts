@@ -7,7 +7,7 @@ import {
   ElicitRequestSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, silentLogger } from '../tools/index.js';
 import type { AnyTool } from '../tools/index.js';
@@ -24,6 +24,7 @@ import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
 import { createMcpHandler, type McpHandler } from './web-handler.js';
+import { callAsTask, pollUntilDone, textOf } from '../../test/mcp/task-client.js';
 
 /** A promise the test settles: the long-running tools wait for it, so nothing here sleeps for a set time. */
 function signalFromTest(): { promise: Promise<void>; give: () => void } {
@@ -95,20 +96,6 @@ async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = [], c
   return { client, writesStarted, reportDone, writeDone };
 }
 
-async function callAsTask(client: Client, name: string, args: Record<string, unknown>): Promise<Task> {
-  const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
-  return created.task;
-}
-
-/** Polls `tasks/get` as a client would, until the task leaves `working`. */
-async function pollUntilDone(client: Client, taskId: string): Promise<Task> {
-  for (;;) {
-    const task = await client.experimental.tasks.getTask(taskId);
-    if (task.status !== 'working') return task;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** Calls a tool as a task through the SDK client's `callToolStream`, returning the result it ends with. */
 async function streamedResult(client: Client, name: string): Promise<CallToolResult | undefined> {
   let result: CallToolResult | undefined;
@@ -116,10 +103,6 @@ async function streamedResult(client: Client, name: string): Promise<CallToolRes
     if (message.type === 'result') result = message.result as CallToolResult;
   }
   return result;
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 describe('tasks for long-running tools (MCP 2025-11-25, over Streamable HTTP)', () => {
