@@ -194,6 +194,24 @@ describe.skipIf(skipReason !== undefined)(`the PostgreSQL run store in workerd w
     }
   }, 60_000);
 
+  it('keeps an MCP task and its result in the PostgreSQL task store across requests', async () => {
+    const worker = await serveWorker('local', { network: ['local'] });
+    try {
+      const taskId = 'a3f1c2d4e5b60718293a4b5c6d7e8f90';
+      expect(await worker.call('/task/start', { taskId })).toEqual({ status: 200, body: { added: true } });
+      expect(await query(`SELECT status, owner FROM toolwright.mcp_tasks WHERE task_id = $1`, [taskId])).toEqual([
+        { status: 'working', owner: 'identity:alice' },
+      ]);
+      const result = JSON.stringify({ content: [{ type: 'text', text: 'Ledger 2026-11 exported.' }] });
+      expect(await worker.call('/task/finish', { taskId, result })).toEqual({ status: 200, body: { stored: true } });
+      // A second result, in another request, finds the task ended: each status change is made once.
+      expect(await worker.call('/task/finish', { taskId, result })).toEqual({ status: 200, body: { stored: false } });
+      expect(await worker.call(`/task?id=${taskId}`)).toMatchObject({ status: 200, body: { task: { taskId, status: 'completed', result } } });
+    } finally {
+      worker.stop();
+    }
+  }, 60_000);
+
   it("serves docs/deploy.md's Worker as written: a write paused, approved and resumed in three requests", async () => {
     const worker = await serveWorker('docs', { network: ['local'], bundle: 'docs' });
     try {

@@ -6,14 +6,14 @@
  * /decide` records the person's approval, `POST /resume` resumes the run (the store claims the run, then begins and
  * finishes the call), `GET /run?id=` reads the run back, `GET /user-agent` says what `pg` sees of the runtime, `GET
  * /encryption` whether `pg`'s connection is encrypted, `POST /lost` reads from a store whose server the test stopped
- * meanwhile (its `gate` URL answers once it has). `GET /kept` does what a Worker must not: it keeps one store (its
+ * meanwhile (its `gate` URL answers once it has); `/task/start`, `/task/finish` and `/task` keep an MCP task in the task store. `GET /kept` does what a Worker must not: it keeps one store (its
  * pool, its sockets) in module scope and uses it again in the next request. `DATABASE_URL` is a text binding.
  */
 // The package's entries through their sources, as test/runtimes/runtime-smoke.ts imports them: `toolwright`,
 // `toolwright/agent`, `toolwright/stores` and `toolwright/test`.
 import { defineTool, resumeAgent, runAgent, silentLogger } from '../../src/index.js';
 import { decideConfirmation } from '../../src/agent/package-entry.js';
-import { createPostgresRunStore, type PostgresRunStore } from '../../src/stores/index.js';
+import { createPostgresRunStore, createPostgresTaskStore, type PostgresRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, textTurn, toolCallTurn } from '../../src/test.js';
 import pg from 'pg';
 
@@ -89,8 +89,32 @@ async function encryption(env: Env): Promise<unknown> {
 /** The store `/kept` opens once and keeps between requests. */
 let kept: PostgresRunStore | undefined;
 
+/** `POST /task/start` adds a running task, `POST /task/finish` stores its result, `GET /task?id=` reads it: each on a store of its request. */
+async function answerTask(request: Request, env: Env): Promise<unknown> {
+  const url = new URL(request.url);
+  const store = await createPostgresTaskStore({ connectionString: env.DATABASE_URL });
+  try {
+    const now = Date.now();
+    if (url.pathname === '/task/start') {
+      const { taskId } = (await request.json()) as { taskId: string };
+      const task = { taskId, owner: 'identity:alice', toolName: 'export_ledger', status: 'working' as const, ttlMs: 60_000, pollIntervalMs: 1000 };
+      return { added: await store.createTask({ ...task, createdAt: now, updatedAt: now, expiresAt: now + 60_000, leaseExpiresAt: now + 60_000 }, 1000) };
+    }
+    if (url.pathname === '/task/finish') {
+      const { taskId, result } = (await request.json()) as { taskId: string; result: string };
+      return {
+        stored: await store.updateTask(taskId, { status: 'completed', result, updatedAt: now, expiresAt: now + 60_000 }, ['working', 'input_required']),
+      };
+    }
+    return { task: (await store.getTask(url.searchParams.get('id') ?? '', now)) ?? null };
+  } finally {
+    await store.close();
+  }
+}
+
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
+    if (new URL(request.url).pathname.startsWith('/task')) return Response.json(await answerTask(request, env));
     if (new URL(request.url).pathname === '/encryption') return Response.json(await encryption(env));
     if (new URL(request.url).pathname === '/kept') {
       kept ??= await createPostgresRunStore({ connectionString: env.DATABASE_URL });
