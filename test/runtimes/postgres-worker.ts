@@ -6,8 +6,9 @@
  * /decide` records the person's approval, `POST /resume` resumes the run (the store claims the run, then begins and
  * finishes the call), `GET /run?id=` reads the run back, `GET /user-agent` says what `pg` sees of the runtime, `GET
  * /encryption` whether `pg`'s connection is encrypted, `POST /lost` reads from a store whose server the test stopped
- * meanwhile (its `gate` URL answers once it has); `/task/start`, `/task/finish` and `/task` keep an MCP task in the task store. `GET /kept` does what a Worker must not: it keeps one store (its
- * pool, its sockets) in module scope and uses it again in the next request. `DATABASE_URL` is a text binding.
+ * meanwhile (its `gate` URL answers once it has); `/task/start`, `/task/finish` and `/task` keep an MCP task in the
+ * task store. `GET /kept` does what a Worker must not: it keeps one store (its pool, its sockets) in module scope and
+ * uses it again in the next request. `DATABASE_URL` is a text binding.
  */
 // The package's entries through their sources, as test/runtimes/runtime-smoke.ts imports them: `toolwright`,
 // `toolwright/agent`, `toolwright/stores` and `toolwright/test`.
