@@ -76,8 +76,8 @@ export class PolicyRunSession implements PolicySession {
     const system = new Set(this.#systemTexts);
     for (const text of new Set([...this.#trustedTexts, ...this.#systemTexts])) this.#provenance.add({ origin: system.has(text) ? 'system' : 'user' }, text);
     // Results are indexed in the order they arrived only within each label; provenance asks "found where", never "found when".
-    for (const item of this.#trustedResults) this.#provenance.add({ origin: 'trusted', toolName: item.toolName, callId: item.callId }, item.text);
-    for (const item of this.#untrusted) this.#provenance.add({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
+    for (const item of this.#trustedResults) this.#provenance.addToolOutput({ origin: 'trusted', toolName: item.toolName, callId: item.callId }, item.text);
+    for (const item of this.#untrusted) this.#provenance.addToolOutput({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
   }
 
   get tainted(): boolean {
@@ -180,7 +180,7 @@ export class PolicyRunSession implements PolicySession {
     const trust = input.restored?.trust ?? this.#label(input);
     const text = input.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const kept = text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text;
-    this.#provenance.add({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
+    this.#provenance.addToolOutput({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
     if (trust === 'trusted') {
       this.#trustedResults.push({ toolName: input.tool.name, callId: input.call.id, text: kept });
       return { result: input.result, trust, isolated: false };

@@ -15,6 +15,7 @@
  * @module
  */
 import { someOccurrence } from '../../shared/linear-search.js';
+import { outputFields } from './output-fields.js';
 import { detectValues, normalizeNumber, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** Where a text came from. */
@@ -27,6 +28,8 @@ export interface ProvenanceSource {
   toolName?: string;
   /** The call whose result it was (tool sources only). */
   callId?: string;
+  /** The field of the result the text was (`transactions[0].subject`), when the result was a JSON object or array (output-fields.ts). */
+  field?: string;
 }
 
 /** What a provenance rule reads: the sources of a typed value or of a verbatim text. */
@@ -93,6 +96,11 @@ export class ProvenanceIndex implements ProvenanceView {
       const number = normalizeNumber(match[0]);
       if (number !== undefined) this.#note(`number:${number}`, index);
     }
+  }
+
+  /** Adds a tool's output under its source: a JSON object or array field by field, any other text as it is (`outputFields`). */
+  addToolOutput(source: ProvenanceSource, text: string): void {
+    for (const item of outputFields(text, MAX_INDEXED_CHARS)) this.add(item.field === undefined ? source : { ...source, field: item.field }, item.text);
   }
 
   sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[] {
