@@ -13,6 +13,7 @@ import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { RunState } from './run-state.js';
 import type { CallScopeName } from './agent-messages.js';
+import { failureLimitFor } from './repeated-block.js';
 
 /**
  * The identity of a call for repetition: the tool and a hash of its canonical
@@ -52,7 +53,9 @@ export function checkForLoop(
     }
     if (stop) continue;
     const lastResult = resultText(outcome.result.content);
-    if (maxRepeatedFailures !== false && failures >= maxRepeatedFailures) {
+    // A blocked call stops the run one repeat later than a failing one: the block at the limit told the model (repeated-block.ts).
+    if (maxRepeatedFailures !== false && failures >= failureLimitFor(outcome.status, maxRepeatedFailures)) {
+      const told = outcome.status === 'blocked' ? ', the last after the model was told it would stay blocked' : '';
       stop = {
         kind: 'loop_detected',
         pattern: 'repeated_failure',
@@ -61,7 +64,7 @@ export function checkForLoop(
         count: failures,
         limit: maxRepeatedFailures,
         lastResult,
-        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${maxRepeatedFailures}); the ${scope} was stopped instead of letting the model retry it again.`,
+        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${maxRepeatedFailures}${told}); the ${scope} was stopped instead of letting the model retry it again.`,
       };
     } else if (maxIdenticalCalls !== false && calls >= maxIdenticalCalls) {
       stop = {
