@@ -12,6 +12,7 @@ import { includesLinear } from '../shared/linear-search.js';
 import { stringLeaves } from './argument-values.js';
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
+import { callLimitCount } from './cleaned-call-limit.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
 import type {
@@ -104,8 +105,8 @@ export class PolicyRunSession implements PolicySession {
     if (spec.denyTools.has(name)) return block('tool-denied', toolDeniedReason(name));
     if (spec.allowTools && !spec.allowTools.has(name)) return block('tool-not-allowed', toolNotAllowedReason(name, spec.allowList));
     const limit = spec.callLimits.get(name);
-    const count = this.#callCounts.get(name) ?? 0;
-    if (limit !== undefined && count >= limit) return block('call-limit', callLimitReason(name, limit));
+    // Used up for the user's calls, a call may still run cleaned (cleaned-call-limit.ts): decided once the rules have run.
+    if (callLimitCount(this.#callCounts, name, limit, true) === undefined) return block('call-limit', callLimitReason(name, limit!));
 
     let confirm: { ruleId: string; reason: string } | undefined;
     let vouched: string[] = [];
@@ -153,6 +154,8 @@ export class PolicyRunSession implements PolicySession {
       }
     }
     const rewrite = removed.length > 0 ? { rewrite: { arguments: args, removed } } : {};
+    const counted = callLimitCount(this.#callCounts, name, limit, removed.length > 0);
+    if (counted === undefined) return block('call-limit', callLimitReason(name, limit!));
 
     if (input.tool.effect === 'write') {
       const copied = spec.flow.copiedArguments === 'off' ? [] : this.#copiedArguments(args);
@@ -171,7 +174,7 @@ export class PolicyRunSession implements PolicySession {
     }
 
     // Counted when a call goes ahead or to a person: a declined confirmation still used up its chance.
-    this.#callCounts.set(name, count + 1);
+    this.#callCounts.set(counted, (this.#callCounts.get(counted) ?? 0) + 1);
     if (confirm) return { action: 'confirm', ruleId: confirm.ruleId, reason: confirm.reason, flags, ...rewrite };
     return { action: 'allow', flags, ...rewrite };
   }
