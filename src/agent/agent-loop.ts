@@ -25,7 +25,7 @@ import { DurableCalls, idempotencyKeyFor } from './calls/durable-calls.js';
 import { callKeyOf, overToolBudget, prepareAgain, prepareTurnCalls } from './calls/prepare-call.js';
 import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
-import { callSignature, checkForLoop } from './loop-breaker.js';
+import { checkForLoop } from './loop-breaker.js';
 import { withRepeatedBlockNotice } from './repeated-block.js';
 import { runCallOptions, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
@@ -242,9 +242,7 @@ export class AgentLoop {
       if (decided.call.kind !== 'invalid') this.#prepared.set(callKey, decided.arguments);
       // A rewritten call runs (and is counted) with other arguments than the ones signed.
       if (item.signature !== undefined && decided.call.policyNote === undefined) signatures.set(callKey, item.signature);
-      // A block repeated up to the loop breaker's limit ends the turn with a notice, not the run (repeated-block.ts).
-      const signature = item.signature ?? callSignature(decided.call.toolName, decided.call.arguments);
-      calls.push(withRepeatedBlockNotice(decided.call, this.#state, signature, limits, 'run'));
+      calls.push(withRepeatedBlockNotice(decided.call, this.#state, item.signature, limits, 'run'));
     }
     if (prepared.turnLimit) {
       const { limit, requested } = prepared.turnLimit;

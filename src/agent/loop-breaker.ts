@@ -13,7 +13,6 @@ import type { AgentStopReason, ToolCallOutcome } from './agent-result.js';
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { RunState } from './run-state.js';
 import type { CallScopeName } from './agent-messages.js';
-import { failureLimitFor } from './repeated-block.js';
 
 /**
  * The identity of a call for repetition: the tool and a hash of its canonical
@@ -80,4 +79,12 @@ export function checkForLoop(
     }
   }
   return stop;
+}
+
+/**
+ * How many identical failures stop the run for an outcome: one more than `maxRepeatedFailures` for a blocked call (the block
+ * at the limit told the model the call will stay blocked, repeated-block.ts), `maxRepeatedFailures` for a call that ran and failed.
+ */
+export function failureLimitFor(status: string, maxRepeatedFailures: number): number {
+  return status === 'blocked' ? maxRepeatedFailures + 1 : maxRepeatedFailures;
 }
