@@ -13,6 +13,7 @@ import { stringLeaves } from './argument-values.js';
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
 import { callLimitCount } from './cleaned-call-limit.js';
+import { outputSearchText } from './provenance/output-fields.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
 import type {
@@ -58,7 +59,7 @@ export class PolicyRunSession implements PolicySession {
       this.#token = restore.token;
       this.#tainted = restore.tainted;
       for (const [tool, count] of Object.entries(restore.callCounts)) this.#callCounts.set(tool, count);
-      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: item.text.toLowerCase() });
+      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: outputSearchText(item.text).toLowerCase() });
       this.#trustedTexts = [...restore.trustedTexts];
       this.#systemTexts = [...(restore.systemTexts ?? [])];
       this.#trustedResults.push(...(restore.trustedResults ?? []));
@@ -189,7 +190,7 @@ export class PolicyRunSession implements PolicySession {
       return { result: input.result, trust, isolated: false };
     }
     this.#tainted = true;
-    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
+    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: outputSearchText(kept).toLowerCase() });
     const isolation = this.#spec.isolation;
     // A restored result was isolated (or not) when it ran, and is stored as the model was sent it.
     if (!isolation || input.restored) return { result: input.result, trust, isolated: false };

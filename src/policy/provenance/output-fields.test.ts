@@ -86,3 +86,23 @@ describe('a tool output that is a JSON object', () => {
     });
   });
 });
+
+describe('the copied-argument check over a JSON object output', () => {
+  it('finds a value copied with its line break from a field', () => {
+    const session = createPolicy({ flow: { copiedArguments: 'block', untrustedWrites: 'allow' } }).startRun({ trustedTexts: ['Pay the invoice.'] });
+    session.afterToolResult({
+      call: { id: 'r1', name: 'read_invoice' },
+      tool: readInvoice,
+      result: { content: [{ type: 'text', text: jsonText(invoice) }], isError: false },
+    });
+    expect(session.beforeToolCall({ call: { id: 'c1', name: 'send_money' }, tool: sendMoney, arguments: { memo: 'Pay to:\nACME GmbH' } })).toMatchObject({
+      action: 'block',
+      ruleId: 'copied-argument',
+    });
+    // Restored from its snapshot, the session reads the output the same way.
+    const restored = createPolicy({ flow: { copiedArguments: 'block', untrustedWrites: 'allow' } }).startRun({ restore: session.snapshot() });
+    expect(restored.beforeToolCall({ call: { id: 'c2', name: 'send_money' }, tool: sendMoney, arguments: { memo: 'Pay to:\nACME GmbH' } })).toMatchObject({
+      action: 'block',
+    });
+  });
+});

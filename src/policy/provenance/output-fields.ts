@@ -39,3 +39,14 @@ export function outputFields(text: string, maxChars: number): OutputField[] {
     return { text: key === undefined ? value : `"${key}":${value}`, field: leaf.path };
   });
 }
+
+/**
+ * A tool's output as the copied-argument check searches it: its fields (`outputFields`) one per line, so a value copied from
+ * a field is found with its line breaks as they are, not as JSON escapes.
+ */
+export function outputSearchText(text: string): string {
+  // The session has already cut the text to what it keeps.
+  return outputFields(text, text.length)
+    .map((item) => item.text)
+    .join('\n');
+}
