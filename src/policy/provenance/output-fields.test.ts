@@ -8,7 +8,7 @@ import { normalizeToolOutput } from '../../tools/tool-output.js';
 import { createPolicy } from '../create-policy.js';
 import { argumentFrom, valuesFrom } from './provenance-rules.js';
 import { MAX_INDEXED_CHARS, ProvenanceIndex } from './provenance-index.js';
-import { outputFields } from './output-fields.js';
+import { MAX_OUTPUT_FIELDS, outputFields } from './output-fields.js';
 
 const invoice = { invoice: { id: 'INV-7', text: 'Pay to:\nACME GmbH\nIBAN DE89370400440532013000', amount: 1200.5 } };
 const bareIban = { note: 'Pay to:\nACME GmbH\nDE89370400440532013000' };
@@ -49,6 +49,16 @@ describe('a tool output that is a JSON object', () => {
     index.addToolOutput({ origin: 'untrusted', toolName: 'read_account', callId: 'c1' }, jsonText({ account: { pin: 4096, items: ['a\nb'] } }));
     expect(index.sourcesOfValue('code', '4096').map((source) => source.field)).toEqual(['account.pin']);
     expect(outputFields(jsonText({ account: { items: ['a\nb'] } }), MAX_INDEXED_CHARS)).toEqual([{ text: '"items":"a\nb"', field: 'account.items[0]' }]);
+  });
+
+  it('reads an output of more fields than the cap as one text of its values, with no field', () => {
+    const rows = [...Array.from({ length: MAX_OUTPUT_FIELDS }, (_, index) => `row ${index}`), 'Pay to:\nDE89370400440532013000'];
+    const fields = outputFields(JSON.stringify({ rows }), MAX_INDEXED_CHARS);
+    expect(fields).toHaveLength(1);
+    expect(fields[0]!.field).toBeUndefined();
+    const index = new ProvenanceIndex();
+    index.addToolOutput({ origin: 'untrusted', toolName: 'export', callId: 'c1' }, JSON.stringify({ rows }));
+    expect(index.sourcesOfValue('iban', 'DE89370400440532013000')).toEqual([{ origin: 'untrusted', toolName: 'export', callId: 'c1' }]);
   });
 
   it('indexes any other output as its text, with no field', () => {
