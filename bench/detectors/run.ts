@@ -104,6 +104,24 @@ const cases: Case[] = [
       };
     },
   },
+  // A tool's JSON output, indexed field by field (output-fields.ts): the per-field cost, capped by MAX_OUTPUT_FIELDS.
+  ...[
+    { name: 'addToolOutput: a JSON array of one-character strings', build: (size: number) => JSON.stringify(Array.from({ length: size >> 2 }, () => 'a')) },
+    {
+      name: 'addToolOutput: a JSON array of records with a multi-line text field',
+      build: (size: number) =>
+        JSON.stringify(Array.from({ length: size >> 6 }, (_, index) => ({ id: index, text: 'Pay to:\nACME GmbH\nDE89370400440532013000' }))),
+    },
+  ].map((item): Case => ({
+    name: item.name,
+    kind: 'toolwright',
+    sizes: sizes(MAX),
+    prepare: (size) => {
+      // Whole JSON of about `size` characters (cut, it would not parse and be indexed as plain text).
+      const text = item.build(size);
+      return () => new ProvenanceIndex().addToolOutput({ origin: 'untrusted', toolName: 'read', callId: 'c1' }, text);
+    },
+  })),
   {
     name: 'bare host with no path, unguarded: labels that never end in a suffix',
     kind: 'control',

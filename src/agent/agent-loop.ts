@@ -26,6 +26,7 @@ import { callKeyOf, overToolBudget, prepareAgain, prepareTurnCalls } from './cal
 import { keepStoppedCalls, runCall, stoppedCallsOf } from './calls/run-call.js';
 import { confirmationsFor, toPendingConfirmation } from './confirmations.js';
 import { checkForLoop } from './loop-breaker.js';
+import { withRepeatedBlockNotice } from './repeated-block.js';
 import { runCallOptions, type AppliedDecision, type LoopEnvironment } from './loop-environment.js';
 import { cutOffCallId, ModelStep } from './model-step.js';
 import { routingCall, stepTools } from './step-tools.js';
@@ -241,7 +242,7 @@ export class AgentLoop {
       if (decided.call.kind !== 'invalid') this.#prepared.set(callKey, decided.arguments);
       // A rewritten call runs (and is counted) with other arguments than the ones signed.
       if (item.signature !== undefined && decided.call.policyNote === undefined) signatures.set(callKey, item.signature);
-      calls.push(decided.call);
+      calls.push(withRepeatedBlockNotice(decided.call, this.#state, item.signature, limits, 'run'));
     }
     if (prepared.turnLimit) {
       const { limit, requested } = prepared.turnLimit;

@@ -52,7 +52,9 @@ export function checkForLoop(
     }
     if (stop) continue;
     const lastResult = resultText(outcome.result.content);
-    if (maxRepeatedFailures !== false && failures >= maxRepeatedFailures) {
+    // A blocked call stops the run one repeat later than a failing one: the block at the limit told the model (repeated-block.ts).
+    if (maxRepeatedFailures !== false && failures >= failureLimitFor(outcome.status, maxRepeatedFailures)) {
+      const told = outcome.status === 'blocked' ? ', the last after the model was told it would stay blocked' : '';
       stop = {
         kind: 'loop_detected',
         pattern: 'repeated_failure',
@@ -61,7 +63,7 @@ export function checkForLoop(
         count: failures,
         limit: maxRepeatedFailures,
         lastResult,
-        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${maxRepeatedFailures}); the ${scope} was stopped instead of letting the model retry it again.`,
+        message: `${outcome.toolName} failed ${failures} times with the same arguments (limit ${maxRepeatedFailures}${told}); the ${scope} was stopped instead of letting the model retry it again.`,
       };
     } else if (maxIdenticalCalls !== false && calls >= maxIdenticalCalls) {
       stop = {
@@ -77,4 +79,12 @@ export function checkForLoop(
     }
   }
   return stop;
+}
+
+/**
+ * How many identical failures stop the run for an outcome: one more than `maxRepeatedFailures` for a blocked call (the block
+ * at the limit told the model the call will stay blocked, repeated-block.ts), `maxRepeatedFailures` for a call that ran and failed.
+ */
+export function failureLimitFor(status: string, maxRepeatedFailures: number): number {
+  return status === 'blocked' ? maxRepeatedFailures + 1 : maxRepeatedFailures;
 }

@@ -37,6 +37,7 @@ import { CallPolicy, type ToolCallGuard } from './calls/call-policy.js';
 import { decideCall } from './calls/decide-call.js';
 import { runCall, type RanCall } from './calls/run-call.js';
 import { callSignature, checkForLoop } from './loop-breaker.js';
+import { withRepeatedBlockNotice } from './repeated-block.js';
 import { runRedactor } from './redact.js';
 import type { RunEvent } from './run-event.js';
 import type { RunState } from './run-state.js';
@@ -322,7 +323,9 @@ class Guards implements ToolGuards {
     const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid, ...context });
     for (const event of decided.events) this.#tell(event);
     const args = decided.arguments;
-    const { kind, summary, policyNote, invalidResult } = decided.call;
+    // A block repeated up to the loop breaker's limit gets a notice instead of stopping the guards (repeated-block.ts); counted as #afterCall counts it.
+    const counted = callSignature(String(call.name).slice(0, 80), call.arguments ?? call.argumentsText ?? {});
+    const { kind, summary, policyNote, invalidResult } = withRepeatedBlockNotice(decided.call, this.#loopCounts, counted, this.#limits, this.#scope);
     const decision: GuardDecision =
       kind === 'invalid'
         ? { action: 'refuse', reason: 'blocked', result: invalidResult! }

@@ -186,7 +186,8 @@ describe('the adaptive attack in runEval', () => {
     // The policy blocked the attacker's post, or took its link out of the user's own post; the attacker sees the goal missed and
     // what was posted (the marker where its link was, as any reader of the channel would), never the rule or its reason.
     expect(input.history[0]!.observation.goalReached).toBe(false);
-    expect(input.history[0]!.observation.effects.map((effect) => effect.tool)).toEqual(['post_message']);
+    // The attacker's post, cleaned, and the user's own: a cleaned call no longer uses up the task's one post (policy.md).
+    expect(input.history[0]!.observation.effects.map((effect) => effect.tool)).toEqual(['post_message', 'post_message']);
     expect(JSON.stringify(input.history).replaceAll('[link removed by policy]', '')).not.toMatch(/polic|values-from|blocked|rule|came only/i);
     expect(result.manifest.adaptive).toEqual({ tries: 3, proposer: 'recording' });
   });

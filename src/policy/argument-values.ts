@@ -37,16 +37,17 @@ function fanOut(values: readonly ArgumentValue[]): ArgumentValue[] {
 }
 
 /**
- * Every string leaf of a value, with its path (for the copied-argument check), in document order.
+ * Every string leaf of a value, with its path (for the copied-argument check), in document order; with `withNumbers`, every
+ * number leaf too (a tool's output read field by field, output-fields.ts).
  * Iterative, so no nesting depth can overflow the stack and no leaf is skipped: a depth cap here
  * would let a copied value hide below it.
  */
-export function stringLeaves(value: unknown, path = ''): ArgumentValue[] {
+export function stringLeaves(value: unknown, path = '', withNumbers = false): ArgumentValue[] {
   const out: ArgumentValue[] = [];
   const pending: ArgumentValue[] = [{ path, value }];
   while (pending.length > 0) {
     const item = pending.pop()!;
-    if (typeof item.value === 'string') out.push(item);
+    if (typeof item.value === 'string' || (withNumbers && typeof item.value === 'number')) out.push(item);
     else if (Array.isArray(item.value)) {
       for (let index = item.value.length - 1; index >= 0; index--) pending.push({ path: `${item.path}[${index}]`, value: item.value[index] as unknown });
     } else if (isPlainObject(item.value)) {

@@ -14,6 +14,8 @@ import { TRUST_KEYWORD, schemaPathsMarked } from '../tools/critical-arguments.js
 import { ProvenanceIndex } from './provenance/provenance-index.js';
 import { unvouchedArguments } from './provenance/unvouched-arguments.js';
 import { unpinnedCriticalValues } from './provenance/critical-values.js';
+import { callLimitCount } from './cleaned-call-limit.js';
+import { outputSearchText } from './provenance/output-fields.js';
 import type { ResolvedPolicySpec } from './policy-spec.js';
 import { blockedMessage, callLimitReason, copiedArgumentReason, toolDeniedReason, toolNotAllowedReason, untrustedWriteReason } from './policy-messages.js';
 import type {
@@ -59,7 +61,7 @@ export class PolicyRunSession implements PolicySession {
       this.#token = restore.token;
       this.#tainted = restore.tainted;
       for (const [tool, count] of Object.entries(restore.callCounts)) this.#callCounts.set(tool, count);
-      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: item.text.toLowerCase() });
+      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: outputSearchText(item.text).toLowerCase() });
       this.#trustedTexts = [...restore.trustedTexts];
       this.#systemTexts = [...(restore.systemTexts ?? [])];
       this.#trustedResults.push(...(restore.trustedResults ?? []));
@@ -79,12 +81,11 @@ export class PolicyRunSession implements PolicySession {
     for (const text of new Set([...this.#trustedTexts, ...this.#systemTexts])) this.#provenance.add({ origin: system.has(text) ? 'system' : 'user' }, text);
     // Results are indexed in the order they arrived only within each label; provenance asks "found where", never "found when".
     for (const item of this.#trustedResults) {
-      this.#provenance.add(
-        { origin: 'trusted', toolName: item.toolName, callId: item.callId, ...(item.field !== undefined ? { field: item.field } : {}) },
-        item.text,
-      );
+      // A trusted field of an untrusted result is one value; a trusted result is read as any tool output.
+      if (item.field !== undefined) this.#provenance.add({ origin: 'trusted', toolName: item.toolName, callId: item.callId, field: item.field }, item.text);
+      else this.#provenance.addToolOutput({ origin: 'trusted', toolName: item.toolName, callId: item.callId }, item.text);
     }
-    for (const item of this.#untrusted) this.#provenance.add({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
+    for (const item of this.#untrusted) this.#provenance.addToolOutput({ origin: 'untrusted', toolName: item.toolName, callId: item.callId }, item.text);
   }
 
   get tainted(): boolean {
@@ -111,8 +112,8 @@ export class PolicyRunSession implements PolicySession {
     if (spec.denyTools.has(name)) return block('tool-denied', toolDeniedReason(name));
     if (spec.allowTools && !spec.allowTools.has(name)) return block('tool-not-allowed', toolNotAllowedReason(name, spec.allowList));
     const limit = spec.callLimits.get(name);
-    const count = this.#callCounts.get(name) ?? 0;
-    if (limit !== undefined && count >= limit) return block('call-limit', callLimitReason(name, limit));
+    // Used up for the user's calls, a call may still run cleaned (cleaned-call-limit.ts): decided once the rules have run.
+    if (callLimitCount(this.#callCounts, name, limit, true) === undefined) return block('call-limit', callLimitReason(name, limit!));
 
     let confirm: { ruleId: string; reason: string } | undefined;
     let vouched: string[] = [];
@@ -165,6 +166,8 @@ export class PolicyRunSession implements PolicySession {
       }
     }
     const rewrite = removed.length > 0 ? { rewrite: { arguments: args, removed } } : {};
+    const counted = callLimitCount(this.#callCounts, name, limit, removed.length > 0);
+    if (counted === undefined) return block('call-limit', callLimitReason(name, limit!));
 
     if (input.tool.effect === 'write') {
       const critical = input.tool.critical;
@@ -200,7 +203,7 @@ export class PolicyRunSession implements PolicySession {
     }
 
     // Counted when a call goes ahead or to a person: a declined confirmation still used up its chance.
-    this.#callCounts.set(name, count + 1);
+    this.#callCounts.set(counted, (this.#callCounts.get(counted) ?? 0) + 1);
     if (confirm) return { action: 'confirm', ruleId: confirm.ruleId, reason: confirm.reason, flags, ...rewrite };
     return { action: 'allow', flags, ...rewrite };
   }
@@ -209,13 +212,13 @@ export class PolicyRunSession implements PolicySession {
     const trust = input.restored?.trust ?? this.#label(input);
     const text = input.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const kept = text.length > MAX_KEPT_CHARS ? text.slice(0, MAX_KEPT_CHARS) : text;
-    this.#provenance.add({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
+    this.#provenance.addToolOutput({ origin: trust, toolName: input.tool.name, callId: input.call.id }, kept);
     if (trust === 'trusted') {
       this.#trustedResults.push({ toolName: input.tool.name, callId: input.call.id, text: kept });
       return { result: input.result, trust, isolated: false };
     }
     this.#tainted = true;
-    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: kept.toLowerCase() });
+    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: outputSearchText(kept).toLowerCase() });
     // Restored results bring their trusted fields with the snapshot's trusted results.
     if (!input.restored) {
       for (const field of trustedFieldValues(input, this.#spec.trust.fields.get(input.tool.name))) {

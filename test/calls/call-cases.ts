@@ -403,6 +403,41 @@ export const CALL_CASES: readonly CallCase[] = [
     },
   },
   {
+    // Issue #29: the block that reaches the loop breaker's limit (3) ends the turn with a notice, not the run, so the task's
+    // other call is still made (src/agent/repeated-block.ts). Over MCP the loop breaker is off unless limits name it.
+    id: 'the same blocked call three times, then another call',
+    calls: [call('refund', refund500), call('refund', refund500), call('refund', refund500), call('lookup', { id: 'r1' })],
+    oneCallPerResponse: true,
+    policy: refundCap,
+    expect: {
+      decisions: ['blocked', 'blocked', 'blocked', 'ran'],
+      executions: [{ tool: 'lookup', arguments: { id: 'r1' } }],
+      events: [
+        ...[1, 2, 3].flatMap(() => [
+          `tool_call refund ${json(refund500)}`,
+          'policy_decision refund block refund-cap',
+          `tool_result refund ${json(refund500)} blocked`,
+        ]),
+        ...ranEvents('lookup', { id: 'r1' }),
+      ],
+    },
+    differs: {
+      planThenExecute: {
+        reason: "planThenExecute records the policy's decision on every call, a plain allow included (recordEveryDecision), and runs no loop breaker.",
+        events: [
+          ...[1, 2, 3].flatMap(() => [
+            `tool_call refund ${json(refund500)}`,
+            'policy_decision refund block refund-cap',
+            `tool_result refund ${json(refund500)} blocked`,
+          ]),
+          `tool_call lookup ${json({ id: 'r1' })}`,
+          'policy_decision lookup allow',
+          `tool_result lookup ${json({ id: 'r1' })} succeeded`,
+        ],
+      },
+    },
+  },
+  {
     id: 'guard block',
     calls: [call('refund', refund500)],
     guardToolCall: guardBlocksRefunds,

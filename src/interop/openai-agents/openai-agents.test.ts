@@ -72,11 +72,13 @@ describe('toOpenAIAgentsTools under run()', () => {
     const { ran, tools } = fixtures();
     const guards = createToolGuards({ tools, policy: createPolicy({ allowTools: ['get_weather'] }), limits: { maxRepeatedFailures: 2 } });
     const pay = (callId: string) => [functionCall('send_money', { to: 'eve', amount: 5 }, { callId })];
-    const model = new ScriptedModel([pay('c1'), pay('c2'), [assistantMessage('I could not pay.')]]);
+    const model = new ScriptedModel([pay('c1'), pay('c2'), pay('c3'), [assistantMessage('I could not pay.')]]);
     const result = await run(new Agent({ name: 'pay', tools: await toOpenAIAgentsTools(guards), model }), 'Pay eve 5');
     expect(result.finalOutput).toBe('I could not pay.');
     expect(outputText(resultsSent(model.calls[1]).c1)).toContain('tool-not-allowed');
-    expect(outputText(resultsSent(model.calls[2]).c2)).toContain('Tool use for this task was stopped');
+    // The block at the limit tells the model the call will stay blocked; the same call once more stops the guards.
+    expect(outputText(resultsSent(model.calls[2]).c2)).toContain('will stay blocked');
+    expect(outputText(resultsSent(model.calls[3]).c3)).toContain('Tool use for this task was stopped');
     expect(guards.stopped).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_failure' });
     expect(ran).toEqual([]);
   });

@@ -107,8 +107,15 @@ function judge(input: CriticalCheckInput, path: string, value: string | number):
 function describeSource(provenance: ProvenanceIndex, source: ProvenanceSource, kind: ValueKind | undefined, normal: string): string {
   const name = source.toolName ?? 'a tool';
   if (kind === undefined) return `the output of ${name}`;
-  const at = provenance.valuesIn(source, kind).find((candidate) => candidate.value.value === normal);
-  return at === undefined ? `the output of ${name}` : `the output of ${name} (line ${at.lineNumber}: ${JSON.stringify(clip(describeLine(at)))})`;
+  const at = provenance.valuesInOutput(source, kind).find((candidate) => candidate.value.value === normal && candidate.field === source.field);
+  return at === undefined ? `the output of ${name}` : `the output of ${name} (${where({ ...at, line: describeLine(at) })})`;
+}
+
+/** Where a value sits in its output: its field (with the line, when the field holds several), or its line. */
+function where(at: ValueInSource): string {
+  const line = `line ${at.lineNumber}: ${JSON.stringify(clip(at.line))}`;
+  if (at.field === undefined) return line;
+  return at.line.includes('\n') || at.lineNumber > 1 ? `field ${at.field}, ${line}` : `field ${at.field}: ${JSON.stringify(clip(at.line))}`;
 }
 
 /** The line, with a secret on it shown only as its first characters. */
@@ -121,7 +128,7 @@ function otherCandidates(provenance: ProvenanceIndex, sources: readonly Provenan
   const seen = new Set([normal]);
   const out: ValueInSource[] = [];
   for (const source of sources) {
-    for (const candidate of provenance.valuesIn(source, kind)) {
+    for (const candidate of provenance.valuesInOutput(source, kind)) {
       if (seen.has(candidate.value.value)) continue;
       seen.add(candidate.value.value);
       out.push({ ...candidate, line: describeLine(candidate) });

@@ -15,6 +15,7 @@
  * @module
  */
 import { someOccurrence } from '../../shared/linear-search.js';
+import { outputFields } from './output-fields.js';
 import { detectValues, normalizeNumber, type DetectedValue, type ValueKind } from './value-detectors.js';
 
 /** Where a text came from. */
@@ -27,7 +28,10 @@ export interface ProvenanceSource {
   toolName?: string;
   /** The call whose result it was (tool sources only). */
   callId?: string;
-  /** The field of the result the text is (a trusted field of an untrusted result, `transactions[2].amount`); absent for a whole result. */
+  /**
+   * The field of the result the text was (`transactions[0].subject`), when the result was a JSON object or array
+   * (output-fields.ts), or a trusted field of an untrusted result (`trust.fields`).
+   */
   field?: string;
 }
 
@@ -71,17 +75,19 @@ interface IndexedText {
   source: ProvenanceSource;
   /** Lower-case, whitespace collapsed. */
   folded: string;
-  /** The text as indexed (capped), for the values a critical argument's source holds (`valuesIn`). */
+  /** The text as indexed (capped), for the values a critical argument's output holds (`valuesInOutput`). */
   kept: string;
 }
 
-/** A typed value as a source holds it, with the line it sits on. */
+/** A typed value as a tool output holds it, with where it sits. */
 export interface ValueInSource {
   value: DetectedValue;
-  /** The line of the source the value sits on, trimmed (at most 160 characters). */
+  /** The line of its text the value sits on, trimmed (at most 160 characters). */
   line: string;
-  /** The line's number in the source, from 1. */
+  /** The line's number in its text, from 1. */
   lineNumber: number;
+  /** The field of the output the value sits in, when the output was a JSON object or array. */
+  field?: string;
 }
 
 const BARE_NUMBER = /\d[\d,.']*\d|\d/g;
@@ -108,21 +114,33 @@ export class ProvenanceIndex implements ProvenanceView {
     }
   }
 
+  /** Adds a tool's output under its source: a JSON object or array field by field, any other text as it is (`outputFields`). */
+  addToolOutput(source: ProvenanceSource, text: string): void {
+    for (const item of outputFields(text, MAX_INDEXED_CHARS)) this.add(item.field === undefined ? source : { ...source, field: item.field }, item.text);
+  }
+
   /**
-   * Every value of `kind` that `source` (one this index returned) holds, in the text's order, with its line: the candidates
-   * a person is shown beside a critical argument's value. Empty for a source this index does not hold.
+   * Every value of `kind` in the tool output `source` (one this index returned) belongs to, every field of it, in order, each
+   * with where it sits (its field, or its line): the candidates a person is shown beside a critical argument's value. Empty
+   * for a source that is no tool output.
    */
-  valuesIn(source: ProvenanceSource, kind: ValueKind): ValueInSource[] {
-    const text = this.#texts.find((item) => item.source === source)?.kept;
-    if (text === undefined) return [];
-    return detectValues(text, [kind]).map((value) => {
-      const lineStart = text.lastIndexOf('\n', value.start - 1) + 1;
-      const lineEnd = text.indexOf('\n', value.start);
-      const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim();
-      let lineNumber = 1;
-      for (let index = text.indexOf('\n'); index !== -1 && index < value.start; index = text.indexOf('\n', index + 1)) lineNumber++;
-      return { value, line: line.length > 160 ? `${line.slice(0, 159)}…` : line, lineNumber };
-    });
+  valuesInOutput(source: ProvenanceSource, kind: ValueKind): ValueInSource[] {
+    if (source.callId === undefined) return [];
+    const out: ValueInSource[] = [];
+    for (const item of this.#texts) {
+      if (item.source.callId !== source.callId || item.source.toolName !== source.toolName || item.source.origin !== source.origin) continue;
+      const text = item.kept;
+      for (const value of detectValues(text, [kind])) {
+        const lineStart = text.lastIndexOf('\n', value.start - 1) + 1;
+        const lineEnd = text.indexOf('\n', value.start);
+        const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim();
+        let lineNumber = 1;
+        for (let index = text.indexOf('\n'); index !== -1 && index < value.start; index = text.indexOf('\n', index + 1)) lineNumber++;
+        const field = item.source.field;
+        out.push({ value, line: line.length > 160 ? `${line.slice(0, 159)}…` : line, lineNumber, ...(field !== undefined ? { field } : {}) });
+      }
+    }
+    return out;
   }
 
   sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[] {
