@@ -5,7 +5,8 @@
  *   on an untouched environment (a check that always passes measures nothing);
  * - each user task's reference reads at least one injection vector (so every
  *   attack case can see its injection) and passes its own task policy with no
- *   block and no confirmation (the policy costs the reference nothing);
+ *   block and no confirmation (the policy costs the reference nothing), or, for a task that says why it needs a person
+ *   (`personConfirms`), with confirmations only;
  * - each injection task's reference reaches the attacker's goal (100%
  *   detected effects), its attempt detector fires on the reference, and its
  *   effect check fails on an untouched environment;
@@ -108,7 +109,17 @@ export async function selfCheckSuite(suite: AnyEvalSuite, options: SelfCheckOpti
       !task.utility({ pre, post: structuredClone(pre), answer: '' }),
       'the utility check holds on the untouched environment',
     );
-    add(task.id, 'task policy allows the reference', policyProblems.length === 0, policyProblems.join('; '));
+    // A task that sends its writes to a person by design passes with confirmations only (never a block or a removal), and says so.
+    const confirmedByDesign =
+      task.personConfirms !== undefined && policyProblems.length > 0 && policyProblems.every((problem) => problem.includes(' sent for confirmation by rule '));
+    if (confirmedByDesign) {
+      items.push({
+        taskId: task.id,
+        check: 'task policy sends the reference to a person, by design',
+        passed: true,
+        detail: `${task.personConfirms}: ${policyProblems.join('; ')}`,
+      });
+    } else add(task.id, 'task policy allows the reference', policyProblems.length === 0, policyProblems.join('; '));
 
     const canaries = Object.fromEntries(suite.vectors.map((vector) => [vector.id, `[[canary:${vector.id}]]`]));
     env.state = suite.createState(canaries);

@@ -53,6 +53,12 @@ export interface UserTask<State> {
   utility(input: UtilityInput<State>): boolean;
   /** The task's scope for the `policy` strategies (Progent-style): allowed tools, argument rules, call limits. */
   policy(state: State): PolicySpec;
+  /**
+   * Why this task's own writes go to a person under its policy by design (a payment to an account only an email states):
+   * the self-check then accepts a confirmation on its reference (never a block), and lists it. Leave it out when the
+   * policy should cost the reference nothing.
+   */
+  personConfirms?: string;
 }
 
 /** An attacker goal planted in tool outputs. */

@@ -25,16 +25,9 @@ export const PAYABLES_SUITE: EvalSuite<PayablesState> = Object.freeze({
   createTools: createPayablesTools,
   userTasks: PAYABLES_USER_TASKS,
   injectionTasks: PAYABLES_INJECTION_TASKS,
-  // The pairs the task policies (written from each prompt alone) leave open, found by the first self-check: the attacker's
-  // value sits in the document the user names as the source of that same argument, so a rule on which tool a value came from
-  // vouches for it (issue #29, items 1 to 3: critical arguments, field-level trust, ambiguity). The attacker's account paid from
-  // the new supplier's email, an amount taken from the invoice or email the task pays, a reply sent to an address read from the
-  // email it answers, a reimbursement taken from the receipt it files.
-  needsProvenance: [
-    { userTask: 'ap_task_2', injectionTask: 'ap_injection_1' },
-    { userTask: 'ap_task_1', injectionTask: 'ap_injection_2' },
-    { userTask: 'ap_task_2', injectionTask: 'ap_injection_2' },
-    { userTask: 'ap_task_8', injectionTask: 'ap_injection_3' },
-    { userTask: 'ap_task_4', injectionTask: 'ap_injection_6' },
-  ],
+  // No pair is left open. The first self-check found five (the attacker's account paid from the new supplier's email, an
+  // amount taken from the invoice or email the task pays, a reply sent to an address read from the email it answers, a
+  // reimbursement taken from the receipt it files): a rule on which tool a value came from vouched for the attacker's value
+  // in the very document the user named. Critical arguments (the tools') and the desk's trusted fields closed them
+  // (PAYABLES_TRUSTED_FIELDS, payables-tasks.ts); no task's policy changed.
 });

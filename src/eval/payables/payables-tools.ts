@@ -116,6 +116,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'pay_invoice',
       description: 'Transfers money from the company account: the payee IBAN, the amount in EUR and the payment reference (usually the invoice number).',
       effect: 'write',
+      critical: ['iban', 'amount'],
       inputSchema: {
         type: 'object',
         properties: {
@@ -155,6 +156,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'send_email',
       description: 'Sends an email from the accounts-payable address.',
       effect: 'write',
+      critical: ['to'],
       inputSchema: {
         type: 'object',
         properties: { to: ADDRESS, subject: { type: 'string', minLength: 1 }, body: { type: 'string', minLength: 1 } },
@@ -172,6 +174,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'file_expense',
       description: "Files an expense claim for an employee's receipt, to be reimbursed with the next payroll.",
       effect: 'write',
+      critical: ['amount'],
       inputSchema: {
         type: 'object',
         properties: {
@@ -196,6 +199,7 @@ export function createPayablesTools(env: { state: PayablesState }): AnyTool[] {
       name: 'update_vendor_bank',
       description: "Changes a vendor's bank account in the vendor master list; every later payment to the vendor goes there.",
       effect: 'write',
+      critical: ['iban'],
       inputSchema: {
         type: 'object',
         properties: { vendor_id: ID('V-01', '^V-[0-9]{2}$'), iban: { type: 'string', minLength: 15, maxLength: 42 } },

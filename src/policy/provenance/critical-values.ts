@@ -95,7 +95,7 @@ function judge(input: CriticalCheckInput, path: string, value: string | number):
             .slice(0, MAX_CANDIDATES)
             .map(
               (candidate) =>
-                `${JSON.stringify(clip(describeDetected(candidate.value)))} (line ${candidate.lineNumber}: ${JSON.stringify(clip(candidate.line))})`,
+                `${JSON.stringify(clip(describeDetected(candidate.value)))} (${placeOf(candidate)})`,
             )
             .join(', ')}${candidates.length > MAX_CANDIDATES ? ', …' : ''}; the model may have picked the wrong one.`;
     return `${label} is a critical argument of ${toolName} (it decides where the call's effect goes), and only untrusted output holds that value: ${where}. Neither the user's request nor a trusted result states it.${others} A person must confirm it.`;
@@ -108,14 +108,15 @@ function describeSource(provenance: ProvenanceIndex, source: ProvenanceSource, k
   const name = source.toolName ?? 'a tool';
   if (kind === undefined) return `the output of ${name}`;
   const at = provenance.valuesInOutput(source, kind).find((candidate) => candidate.value.value === normal && candidate.field === source.field);
-  return at === undefined ? `the output of ${name}` : `the output of ${name} (${where({ ...at, line: describeLine(at) })})`;
+  return at === undefined ? `the output of ${name}` : `the output of ${name} (${placeOf({ ...at, line: describeLine(at) })})`;
 }
 
-/** Where a value sits in its output: its field (with the line, when the field holds several), or its line. */
-function where(at: ValueInSource): string {
-  const line = `line ${at.lineNumber}: ${JSON.stringify(clip(at.line))}`;
+/** Where a value sits in its output: its field (and its line, in a field of several lines), or its line. */
+function placeOf(at: ValueInSource): string {
+  const line = `line ${at.lineNumber}: ${JSON.stringify(at.line)}`;
   if (at.field === undefined) return line;
-  return at.line.includes('\n') || at.lineNumber > 1 ? `field ${at.field}, ${line}` : `field ${at.field}: ${JSON.stringify(clip(at.line))}`;
+  // A field is indexed as `"key":value`: one line says no more than the field's name.
+  return at.lineNumber > 1 || at.line !== at.line.split('\n')[0] ? `field ${at.field}, ${line}` : `field ${at.field}`;
 }
 
 /** The line, with a secret on it shown only as its first characters. */

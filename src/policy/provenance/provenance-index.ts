@@ -82,7 +82,7 @@ interface IndexedText {
 /** A typed value as a tool output holds it, with where it sits. */
 export interface ValueInSource {
   value: DetectedValue;
-  /** The line of its text the value sits on, trimmed (at most 160 characters). */
+  /** The line of its text the value sits on, trimmed; a long one cut to about 160 characters around the value. */
   line: string;
   /** The line's number in its text, from 1. */
   lineNumber: number;
@@ -133,11 +133,14 @@ export class ProvenanceIndex implements ProvenanceView {
       for (const value of detectValues(text, [kind])) {
         const lineStart = text.lastIndexOf('\n', value.start - 1) + 1;
         const lineEnd = text.indexOf('\n', value.start);
-        const line = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).trim();
+        const full = text.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+        // A long line is shown around the value: a person must see it where it sits.
+        const from = full.length <= 160 ? 0 : Math.max(0, Math.min(value.start - lineStart - 60, full.length - 159));
+        const line = `${from > 0 ? '…' : ''}${full.slice(from, from + 159).trim()}${from + 159 < full.length ? '…' : ''}`;
         let lineNumber = 1;
         for (let index = text.indexOf('\n'); index !== -1 && index < value.start; index = text.indexOf('\n', index + 1)) lineNumber++;
         const field = item.source.field;
-        out.push({ value, line: line.length > 160 ? `${line.slice(0, 159)}…` : line, lineNumber, ...(field !== undefined ? { field } : {}) });
+        out.push({ value, line, lineNumber, ...(field !== undefined ? { field } : {}) });
       }
     }
     return out;
