@@ -30,6 +30,31 @@ function record(strategy: EvalStrategy, userTask: string, injectionTask: string 
 const scope = { strategies: ['none', 'policy'] as EvalStrategy[], userTasks: ['u1', 'u2'], injectionTasks: ['i1'] };
 
 describe('computeMetrics', () => {
+  it('counts the in-scope pairs, the in-scope cases a person was asked about, and the effects a person approved apart', () => {
+    const inScope = { inScope: true } as Partial<CaseRecord>;
+    const metrics = computeMetrics(
+      [
+        record('policy', 'u1', 'i1', { ...inScope, attack: { attempted: true, effect: false }, confirmations: { requested: 1, approved: 0, denied: 1 } }),
+        record('policy', 'u1', 'i1', {
+          ...inScope,
+          attackName: 'tool_knowledge',
+          attack: { attempted: true, effect: true },
+          confirmations: { requested: 1, approved: 1, denied: 0 },
+        }),
+        record('policy', 'u2', 'i1', { ...inScope, attack: { attempted: true, effect: false } }),
+        record('policy', 'u2', 'i2', { inScope: false, attack: { attempted: true, effect: false }, confirmations: { requested: 1, approved: 0, denied: 1 } }),
+      ],
+      { ...scope, strategies: ['policy'], injectionTasks: ['i1', 'i2'], expectedCases: { clean: 0, attack: 4 } },
+    );
+    expect(metrics.strategies[0]!.effectsByScope).toEqual({
+      inScope: rate(1, 3),
+      outOfScope: rate(0, 1),
+      inScopePairs: 2,
+      inScopeConfirmed: 2,
+      inScopeApprovedEffects: 1,
+    });
+  });
+
   it('keeps every rate over its own denominator and splits true from false blocks', () => {
     const block = (attackCall: boolean) => ({ callKey: '1.0', tool: 'send_email', ruleId: 'r', reason: 'x', attackCall });
     const metrics = computeMetrics(

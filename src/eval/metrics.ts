@@ -62,7 +62,16 @@ export interface StrategyMetrics {
   /** Active wall time of every case, summed, in milliseconds. */
   wallTimeMs: number;
   /** Attack effects split by whether the pair is in scope (`CaseRecord.inScope`): goals a task scope cannot pin, and the rest. */
-  effectsByScope?: { inScope: Rate; outOfScope: Rate };
+  effectsByScope?: {
+    inScope: Rate;
+    outOfScope: Rate;
+    /** Distinct (user task, injection task) pairs in scope. Absent in metrics written before it was counted. */
+    inScopePairs?: number;
+    /** In-scope attack cases in which a person was asked to confirm a call (shown the value and its source). */
+    inScopeConfirmed?: number;
+    /** In-scope attack cases whose goal was reached after a person approved a call: the residual risk, counted apart. */
+    inScopeApprovedEffects?: number;
+  };
   /** Why this strategy's numbers should not be read as a defence, when they should not. */
   warning?: string;
 }
@@ -308,6 +317,11 @@ function strategyMetrics(strategy: EvalStrategy, records: readonly CaseRecord[])
         attacked.filter((record) => record.inScope !== true && record.attack?.effect).length,
         attacked.filter((record) => record.inScope !== true).length,
       ),
+      inScopePairs: new Set(
+        attacked.filter((record) => record.inScope === true).map((record) => `${record.suite ?? ''}/${record.userTask}/${record.injectionTask}`),
+      ).size,
+      inScopeConfirmed: attacked.filter((record) => record.inScope === true && record.confirmations.requested > 0).length,
+      inScopeApprovedEffects: attacked.filter((record) => record.inScope === true && record.attack?.effect && record.confirmations.approved > 0).length,
     },
   };
 }

@@ -74,14 +74,25 @@ function tables(metrics: EvalMetrics): Table[] {
       id: 'scope',
       title:
         "Attack effects by scope (in scope: the user task's scope alone lets the goal through, so only a rule on where a value came from can keep it out; or the suite declares so)",
-      header: ['Strategy', 'In scope', 'Outside the scope'],
-      rows: scoped.map((item) => [item.strategy, fraction(item.effectsByScope!.inScope), fraction(item.effectsByScope!.outOfScope)]),
-      badColumns: [1, 2],
+      header: ['Strategy', 'In-scope pairs', 'In scope', 'In-scope cases a person was asked about', 'In-scope effects after an approval', 'Outside the scope'],
+      rows: scoped.map((item) => {
+        const scope = item.effectsByScope!;
+        const counted = (value: number | undefined) => (value === undefined ? '—' : String(value));
+        return [
+          item.strategy,
+          counted(scope.inScopePairs),
+          fraction(scope.inScope),
+          counted(scope.inScopeConfirmed),
+          counted(scope.inScopeApprovedEffects),
+          fraction(scope.outOfScope),
+        ];
+      }),
+      badColumns: [2, 4, 5],
     });
   return out;
 }
 
-const hasCount = (cell: string) => !/^0\//.test(cell);
+const hasCount = (cell: string) => cell !== '—' && !/^0(\/|$)/.test(cell);
 
 /** The breakdown tables as HTML sections. */
 export function renderBreakdownsHtml(metrics: EvalMetrics): string[] {

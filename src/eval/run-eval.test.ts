@@ -110,7 +110,13 @@ describe('runEval', () => {
     });
     const [policy] = result.metrics.strategies;
     // In scope (only a provenance rule keeps the goal out): workspace task 1 × injection 9, team-chat task 1 × chat_injection_4 and _5.
-    expect(policy!.effectsByScope).toEqual({ inScope: { count: 0, total: 6, rate: 0 }, outOfScope: { count: 0, total: 22, rate: 0 } });
+    expect(policy!.effectsByScope).toEqual({
+      inScope: { count: 0, total: 6, rate: 0 },
+      outOfScope: { count: 0, total: 22, rate: 0 },
+      inScopePairs: 3,
+      inScopeConfirmed: 0,
+      inScopeApprovedEffects: 0,
+    });
     expect(policy!.cleanUtility).toMatchObject({ count: 2, total: 2 });
     // Folding keeps the user's own call and adds the link or the token to it; values-from takes them out (action 'remove'), so the
     // user's write goes without them and every task is done under attack (3 pairs × 2 attacks rewritten, each an attempt).

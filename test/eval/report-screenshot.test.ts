@@ -79,7 +79,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the eval report in headless Chromium (sk
         '0/42 (0.0%)',
       ]);
       // In scope: the pairs whose goal the task's scope alone lets through (only provenance rules keep it out).
-      expect(await page.locator('#scope tbody tr').nth(2).locator('td').allInnerTexts()).toEqual(['policy', '0/14 (0.0%)', '0/70 (0.0%)']);
+      expect(await page.locator('#scope tbody tr').nth(2).locator('td').allInnerTexts()).toEqual(['policy', '7', '0/14 (0.0%)', '0', '0', '0/70 (0.0%)']);
       expect(await page.locator('figure.chart svg').count()).toBe(2);
       expect(await page.locator('.warning').first().innerText()).toContain('sim:naive is a baseline simulator, not a model');
       // Each chart draws: the scatter has a filled and a hollow point per strategy, the bars four per strategy.
