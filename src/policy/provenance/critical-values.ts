@@ -93,10 +93,7 @@ function judge(input: CriticalCheckInput, path: string, value: string | number):
         ? ' No other value of its kind is there.'
         : ` ${candidates.length === 1 ? 'Another value of its kind is there' : `${candidates.length} other values of its kind are there`}: ${candidates
             .slice(0, MAX_CANDIDATES)
-            .map(
-              (candidate) =>
-                `${JSON.stringify(clip(describeDetected(candidate.value)))} (${placeOf(candidate)})`,
-            )
+            .map((candidate) => `${JSON.stringify(clip(describeDetected(candidate.value)))} (${placeOf(candidate)})`)
             .join(', ')}${candidates.length > MAX_CANDIDATES ? ', …' : ''}; the model may have picked the wrong one.`;
     return `${label} is a critical argument of ${toolName} (it decides where the call's effect goes), and only untrusted output holds that value: ${where}. Neither the user's request nor a trusted result states it.${others} A person must confirm it.`;
   }
