@@ -33,13 +33,14 @@ describe('examples/bad-tools', () => {
     expect(rules('export_usage')).toEqual(['tw/undeclared-effect']);
     expect(rules('search_by_label')).toEqual(['tw/backtracking-pattern']);
     expect(rules('send_reminder')).toEqual(['tw/unconfirmed-action']);
+    expect(rules('forward_invoice')).toEqual(['tw/unmarked-critical']);
     expect(rules('legacy_report_01')).toEqual([]);
     expect(rules('(tool set)')).toEqual(['tw/too-many-tools']);
   });
 
   it('still runs in a registry, which is the problem: open and optional schemas let bad calls through', async () => {
     const registry = new ToolRegistry(tools);
-    expect(registry.size).toBe(25);
+    expect(registry.size).toBe(26);
     // A misspelled property passes validation, because the object is open.
     const typo = await registry.call({ id: 'call_1', name: 'manage_subscription', arguments: { actoin: 'cancel' } });
     expect(typo.result).toEqual({ content: [{ type: 'text', text: 'done' }], isError: false });

@@ -13,6 +13,7 @@ export {
   exportUsage,
   searchByLabel,
   sendReminder,
+  forwardInvoice,
   reportTools,
   tools,
 } from '../../src/cli/demo/packs/bad-tools.js';

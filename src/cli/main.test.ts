@@ -35,7 +35,7 @@ describe('toolwright CLI', { timeout: 90_000 }, () => {
     expect(result.stderr).toBe('');
     const report = JSON.parse(result.stdout) as LintReport;
     expect(report.module).toBe(resolve(repo, 'examples/bad-tools/index.ts'));
-    expect([report.tools, report.errors, report.warnings]).toEqual([25, 9, 23]);
+    expect([report.tools, report.errors, report.warnings]).toEqual([26, 9, 24]);
     expect([...new Set(report.findings.map((finding) => finding.rule))].sort()).toEqual(LINT_RULES.map((rule) => rule.id).sort());
     expect(report.findings.find((finding) => finding.rule === 'tw/missing-reason')).toEqual({
       rule: 'tw/missing-reason',
@@ -60,7 +60,7 @@ describe('toolwright CLI', { timeout: 90_000 }, () => {
     expect(clean).toEqual({ code: 0, stdout: 'examples/conjugate: 2 tools, no problems found.\n', stderr: '' });
     expect(warningsOnly.code).toBe(0);
     expect(warningsOnly.stdout).toContain('\nmanage_subscription\n  warning  tw/vague-description  at /description\n');
-    expect(warningsOnly.stdout.trimEnd().split('\n').at(-1)).toBe('18 problems (0 errors, 18 warnings).');
+    expect(warningsOnly.stdout.trimEnd().split('\n').at(-1)).toBe('19 problems (0 errors, 19 warnings).');
   });
 
   it('explains a user mistake in one line, without a stack trace, and exits 2', async () => {

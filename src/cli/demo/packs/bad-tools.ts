@@ -184,6 +184,25 @@ export const sendReminder = defineTool({
   execute: done,
 });
 
+/** tw/unmarked-critical: the address decides who receives the invoice, and it is not marked critical. */
+export const forwardInvoice = defineTool({
+  name: 'forward_invoice',
+  description: 'Forward an invoice to the email address the user names. Call it only when the user asks to forward a specific invoice.',
+  effect: 'write',
+  confirm: true,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      reason: { type: 'string', description: "Why the invoice is forwarded (quote the user's request)." },
+      invoice_id: { type: 'string', pattern: '^inv_[0-9]{6}$', description: 'The invoice to forward.' },
+      recipient_email: { type: 'string', format: 'email', description: 'Who receives the invoice.' },
+    },
+    required: ['reason', 'invoice_id', 'recipient_email'],
+    additionalProperties: false,
+  },
+  execute: done,
+});
+
 /** tw/too-many-tools: 15 more tools, well described but without categories, push the pack past 20. */
 export const reportTools: AnyTool[] = Array.from({ length: 15 }, (_, index) => {
   const number = String(index + 1).padStart(2, '0');
@@ -212,5 +231,6 @@ export const tools: AnyTool[] = [
   exportUsage,
   searchByLabel,
   sendReminder,
+  forwardInvoice,
   ...reportTools,
 ];

@@ -200,6 +200,7 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     description:
       'Refund part or all of a paid invoice to the card it was paid with. Only call after the user asked for a refund of a specific invoice; a person approves it first.',
     effect: 'write',
+    critical: ['amount_cents'],
     confirm: true,
     category: 'billing',
     summarize: ({ invoice_id, amount_cents }) => `Refund ${(amount_cents / 100).toFixed(2)} USD of invoice ${invoice_id}`,
@@ -292,6 +293,7 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     description:
       'Open a support ticket for a problem you cannot solve with the other tools. Call it once per problem, after checking with get_ticket_status that no open ticket already covers it.',
     effect: 'write',
+    critical: ['contact_email'],
     category: 'support',
     summarize: ({ subject, priority }) => `Open a ${priority}-priority ticket: ${subject}`,
     inputSchema: {
@@ -426,6 +428,7 @@ export function createSubscriptionTools(store: SubscriptionsStore): AnyTool[] {
     title: 'Update profile',
     description: "Change a user's display name, email address or phone number. Only call with the fields the user asked to change; leave the others out.",
     effect: 'write',
+    critical: ['email', 'phone'],
     category: 'account',
     summarize: ({ user_id, ...changes }) =>
       `Update ${Object.keys(changes)
