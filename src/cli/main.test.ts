@@ -48,8 +48,9 @@ describe('toolwright CLI', { timeout: 90_000 }, () => {
   });
 
   it('lint prints a clean pack in one line and exits 0; warnings alone keep exit code 0', async () => {
-    const [clean, warningsOnly] = await Promise.all([
+    const [clean, cleanByFlag, warningsOnly] = await Promise.all([
       cli('lint', 'examples/conjugate'),
+      cli('lint', '--tools', 'examples/conjugate'),
       cli(
         'lint',
         'examples/bad-tools/index.ts',
@@ -58,6 +59,8 @@ describe('toolwright CLI', { timeout: 90_000 }, () => {
       ),
     ]);
     expect(clean).toEqual({ code: 0, stdout: 'examples/conjugate: 2 tools, no problems found.\n', stderr: '' });
+    // The module named with --tools, as serve and run take it.
+    expect(cleanByFlag).toEqual(clean);
     expect(warningsOnly.code).toBe(0);
     expect(warningsOnly.stdout).toContain('\nmanage_subscription\n  warning  tw/vague-description  at /description\n');
     expect(warningsOnly.stdout.trimEnd().split('\n').at(-1)).toBe('19 problems (0 errors, 19 warnings).');

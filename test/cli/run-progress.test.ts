@@ -186,6 +186,9 @@ describe('toolwright run: options', () => {
     expect(missing).toEqual({ code: EXIT_CODES.usage, stderr: 'toolwright: --model is required, e.g. --model openai:gpt-4o-mini.\n' });
     const serve = await cli('serve');
     expect(serve.code).toBe(EXIT_CODES.usage);
-    expect(serve.stderr).toContain('--tools is required');
+    expect(serve.stderr).toContain('toolwright serve needs the module that exports the tools, e.g. toolwright serve ./tools.ts (or --tools ./tools.ts).');
+    const both = await cli('serve', 'a.ts', '--tools', 'b.ts');
+    expect(both.code).toBe(EXIT_CODES.usage);
+    expect(both.stderr).toContain('toolwright serve was given two tool modules, "a.ts" and --tools "b.ts"');
   });
 });

@@ -24,9 +24,9 @@ export interface ServingCli {
   stop(): Promise<number | null>;
 }
 
-/** Starts `toolwright serve --tools <pack> --http 127.0.0.1:0 ...` and resolves once it prints its URL. */
-export function startHttpServe(extraArgs: string[] = [], pack = CONFORMANCE_PACK): Promise<ServingCli> {
-  const [command, args] = cliCommand('serve', '--tools', pack, '--http', '127.0.0.1:0', ...extraArgs);
+/** Starts `toolwright serve --tools <pack> --http 127.0.0.1:0 ...` (or `serve <pack> …`) and resolves once it prints its URL. */
+export function startHttpServe(extraArgs: string[] = [], pack = CONFORMANCE_PACK, form: 'flag' | 'positional' = 'flag'): Promise<ServingCli> {
+  const [command, args] = cliCommand('serve', ...(form === 'flag' ? ['--tools', pack] : [pack]), '--http', '127.0.0.1:0', ...extraArgs);
   const child = spawn(command, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { toolModuleFrom } from '../tool-module-argument.js';
 import type { McpImportWarning } from '../../mcp/import-mcp-tools.js';
 import type { ImportedToolLosses } from './lint-imported.js';
 import { LINT_PROVIDERS, LINT_RULES, isLintRuleId, lintTools, type LintFinding, type LintOptions, type LintRuleId } from '../../formats/lint/index.js';
@@ -141,7 +142,8 @@ export function registerLintCommand(program: Command): void {
   program
     .command('lint')
     .description('Check the tool definitions of a module against the schema-design rules (docs/lint-rules.md).')
-    .argument('<module>', 'path of a module (or folder with an index file) that exports tools, or an installed package name')
+    .argument('[module]', 'path of a module (or folder with an index file) that exports tools, or an installed package name (the same as --tools)')
+    .option('-t, --tools <module>', 'the module, as a flag (as serve and run take it)')
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'print errors only')
     .option('--disable <rules>', 'comma-separated rule ids to skip, such as tw/open-object,tw/prefer-enum')
@@ -158,7 +160,8 @@ export function registerLintCommand(program: Command): void {
       'after',
       `\nRules:\n${LINT_RULES.map((rule) => `  ${rule.id.padEnd(26)} ${rule.summary}`).join('\n')}\n\nExit codes: 0 no errors (warnings allowed), 1 errors found, 2 the module or the options are wrong.`,
     )
-    .action(async (modulePath: string, options: LintCommandOptions) => {
+    .action(async (positional: string | undefined, options: LintCommandOptions & { tools?: string }) => {
+      const modulePath = toolModuleFrom('lint', positional, options.tools, './tools.ts');
       const report = await lintModule(modulePath, options);
       let text = options.json ? `${JSON.stringify(report, null, 2)}\n` : formatLintReport(report, modulePath, options);
       if (!options.json && report.imported !== undefined) {

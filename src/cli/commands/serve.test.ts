@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdOpen, openSession, post, settle } from '../../../test/mcp/raw-http-session.js';
-import { startHttpServe } from '../../../test/mcp/serve-cli.js';
+import { CONFORMANCE_PACK, startHttpServe } from '../../../test/mcp/serve-cli.js';
 import type { ServingCli } from '../../../test/mcp/serve-cli.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ async function parseServe(args: string[]): Promise<ServeOptions> {
   const serve = program.commands.find((command) => command.name() === 'serve')!;
   let parsed: ServeOptions | undefined;
   serve.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  serve.action((options: ServeOptions) => {
+  serve.action((_module: string | undefined, options: ServeOptions) => {
     parsed = options;
   });
   await program.parseAsync(['serve', '--tools', 'pack.ts', ...args], { from: 'user' });
@@ -102,6 +102,17 @@ describe('serve --oauth-*', () => {
     expect(() => httpServeOptions({ tools: 'pack.ts', http: true, oauthAudience: 'https://mcp.example.com/mcp' })).toThrow(
       '--oauth-audience and --oauth-jwks-url need --oauth-issuer',
     );
+  });
+});
+
+describe('serve takes its tool module positionally too', () => {
+  it('serves `toolwright serve <module> --http` as it serves --tools', async () => {
+    const serving = await startHttpServe([], CONFORMANCE_PACK, 'positional');
+    try {
+      expect(serving.stderr()).toMatch(/serving \d+ tools?.* from \S*mcp-conformance\/tools\.ts at http/);
+    } finally {
+      await serving.stop();
+    }
   });
 });
 

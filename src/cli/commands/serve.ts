@@ -18,6 +18,7 @@ import { serverOf } from '../../stores/postgres-pool.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { ToolRegistry } from '../../tools/index.js';
 import { loadToolModule } from '../load-tool-module.js';
+import { toolModuleFrom } from '../tool-module-argument.js';
 
 export interface ServeOptions {
   tools: string;
@@ -53,6 +54,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('Serve a tool pack as an MCP server, over stdio (default) or Streamable HTTP at /mcp.')
+    .argument('[module]', 'the module that exports the tools (the same as --tools)')
     // Checked in serve() rather than by requiredOption, whose check would pre-empt an unknown option's report (--tols).
     .option('-t, --tools <module>', 'the module that exports the tools (and, optionally, resources, resourceTemplates and prompts)')
     .option(
@@ -91,19 +93,17 @@ export function registerServeCommand(program: Command): void {
       [
         '',
         'Examples:',
-        '  toolwright serve --tools examples/mcp-conformance/tools.ts',
-        '  toolwright serve --tools ./tools.ts --http 127.0.0.1:3000',
+        '  toolwright serve ./tools.ts',
+        '  toolwright serve ./tools.ts --http 127.0.0.1:3000',
         '  npx @modelcontextprotocol/inspector --cli http://127.0.0.1:3000/mcp --method tools/list',
       ].join('\n'),
     )
-    .action(async (options: ServeOptions) => {
-      await serve(options);
+    .action(async (module: string | undefined, options: ServeOptions) => {
+      await serve({ ...options, tools: toolModuleFrom('serve', module, options.tools, './tools.ts') });
     });
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  if (options.tools === undefined)
-    throw new InvalidArgumentError('--tools is required: the module that exports the tools, e.g. toolwright serve --tools examples/mcp-conformance/tools.ts.');
   const loaded = await loadToolModule(options.tools);
   const { readMcpExtras, serveHttp, serveStdio } = await loadMcpModule('toolwright serve');
   const extras = readMcpExtras(loaded.exports, loaded.source);
