@@ -21,7 +21,7 @@ import { openSqliteTaskStore } from '../stores/sqlite-task-store.js';
 import { createPostgresTaskStore } from '../stores/postgres-task-store.js';
 import { createMcpServer } from './create-mcp-server.js';
 import { serveHttp } from './serve-http.js';
-import { callAsTask, pollUntilDone, textOf } from '../../test/mcp/task-client.js';
+import { callAsTask, pollUntilDone, reportTool, signalFromTest, textOf } from '../../test/mcp/task-client.js';
 import type { McpHttpHandle } from './serve-http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-durable-tasks-'));
@@ -35,29 +35,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A promise the test settles: the long-running tool waits for it, so nothing here sleeps for a set time. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
 const API_KEY = 'sk-proj-abcdefghijklmnop1234';
 
-function reportTool(done: Promise<void>): AnyTool {
-  return defineTool<{ topic: string }>({
-    name: 'build_report',
-    description: 'Builds a report on a topic; takes minutes.',
-    effect: 'read',
-    longRunning: true,
-    inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'], additionalProperties: false },
-    execute: async ({ topic }) => {
-      await done;
-      // A secret in the result: the client gets it, the store's file never holds it in clear.
-      return `Report on ${topic}: 3 findings. Upload it with key ${API_KEY}.`;
-    },
-  });
-}
+/** The report, with a secret in it: the client gets it, the store's file never holds it in clear. */
+const reportWithKey = (done: Promise<void>): AnyTool => reportTool(done, ` Upload it with key ${API_KEY}.`);
 
 async function connect(url: string): Promise<Client> {
   const client = new Client({ name: 'durable-tasks-test', version: '1' });
@@ -68,12 +49,12 @@ async function connect(url: string): Promise<Client> {
 describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a session or a restart")', () => {
   it("keeps a task's result across a server restart with a SQLite store, sealed at rest, for a new session to fetch", async () => {
     const path = join(dir, 'restart.db');
-    const done = gate();
+    const done = signalFromTest();
     let store: McpTaskStore = await openSqliteTaskStore({ path });
-    let handle: McpHttpHandle = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
+    let handle: McpHttpHandle = await serveHttp([reportWithKey(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
     const first = await connect(handle.url);
     const task = await callAsTask(first, 'build_report', { topic: 'churn' });
-    done.open();
+    done.give();
     expect((await pollUntilDone(first, task.taskId)).status).toBe('completed');
     await first.close();
     await handle.close();
@@ -84,7 +65,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
 
     // A new process would open the same file: a new store, a new server, a new session.
     store = await openSqliteTaskStore({ path });
-    handle = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: store });
+    handle = await serveHttp([reportWithKey(signalFromTest().promise)], { port: 0, logger: silentLogger, taskStore: store });
     const later = await connect(handle.url);
     try {
       expect(await later.experimental.tasks.getTask(task.taskId)).toMatchObject({ taskId: task.taskId, status: 'completed' });
@@ -123,7 +104,7 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
     file.close();
 
     const store = await openSqliteTaskStore({ path });
-    const handle = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: store });
+    const handle = await serveHttp([reportWithKey(signalFromTest().promise)], { port: 0, logger: silentLogger, taskStore: store });
     const later = await connect(handle.url);
     try {
       expect(await later.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'failed', statusMessage: 'The server stopped while this task ran.' });
@@ -139,16 +120,16 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
   }, 60_000);
 
   it('lets a task outlive the session that started it, with a shared store', async () => {
-    const done = gate();
+    const done = signalFromTest();
     const store = createMemoryTaskStore();
-    const handle = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
+    const handle = await serveHttp([reportWithKey(done.promise)], { port: 0, logger: silentLogger, taskStore: store });
     try {
       const first = await connect(handle.url);
       const task = await callAsTask(first, 'build_report', { topic: 'q3' });
       // The session ends (DELETE) while the task runs: with a shared store the task runs on.
       await (first.transport as StreamableHTTPClientTransport).terminateSession();
       await first.close();
-      done.open();
+      done.give();
       const later = await connect(handle.url);
       expect((await pollUntilDone(later, task.taskId)).status).toBe('completed');
       expect(textOf(await later.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on q3');
@@ -161,17 +142,17 @@ describe('tasks in a store of the server (docs/mcp.md, "Tasks that outlive a ses
   it.skipIf(unavailable !== undefined)(
     `reads a task started on one instance from another sharing a PostgreSQL store${unavailable ? ` (skipped: ${unavailable})` : ''}`,
     async () => {
-      const done = gate();
+      const done = signalFromTest();
       const options = { connectionString: postgres!.connectionString, schema: 'durable_tasks' };
       const [storeA, storeB] = [await createPostgresTaskStore(options), await createPostgresTaskStore(options)];
-      const a = await serveHttp([reportTool(done.promise)], { port: 0, logger: silentLogger, taskStore: storeA });
-      const b = await serveHttp([reportTool(gate().promise)], { port: 0, logger: silentLogger, taskStore: storeB });
+      const a = await serveHttp([reportWithKey(done.promise)], { port: 0, logger: silentLogger, taskStore: storeA });
+      const b = await serveHttp([reportWithKey(signalFromTest().promise)], { port: 0, logger: silentLogger, taskStore: storeB });
       const onA = await connect(a.url);
       const onB = await connect(b.url);
       try {
         const task = await callAsTask(onA, 'build_report', { topic: 'fleet' });
         expect((await onB.experimental.tasks.getTask(task.taskId)).status).toBe('working');
-        done.open();
+        done.give();
         expect((await pollUntilDone(onB, task.taskId)).status).toBe('completed');
         expect(textOf(await onB.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema))).toContain('Report on fleet');
       } finally {
@@ -205,7 +186,7 @@ describe('a task started under a token is its identity’s alone', () => {
   }
 
   it('another identity neither finds, lists, reads nor cancels it; the same identity does from a new session', async () => {
-    const done = gate();
+    const done = signalFromTest();
     const store = createMemoryTaskStore();
     const aborted: boolean[] = [];
     const waitForCancel = defineTool({
@@ -222,7 +203,7 @@ describe('a task started under a token is its identity’s alone', () => {
           }),
         ),
     });
-    const tools = [reportTool(done.promise), waitForCancel];
+    const tools = [reportWithKey(done.promise), waitForCancel];
     const alice = await sessionAs(tools, store, identity('alice'));
     const mallory = await sessionAs(tools, store, identity('mallory'));
     try {
@@ -230,7 +211,7 @@ describe('a task started under a token is its identity’s alone', () => {
       await expect(mallory.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
       await expect(mallory.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
       expect((await mallory.experimental.tasks.listTasks()).tasks).toEqual([]);
-      done.open();
+      done.give();
       await expect(mallory.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toMatchObject({ code: -32602 });
 
       const aliceLater = await sessionAs(tools, store, identity('alice'));
@@ -248,7 +229,7 @@ describe('a task started under a token is its identity’s alone', () => {
   });
 
   it('answers a cursor no server gave with -32602', async () => {
-    const alice = await sessionAs([reportTool(gate().promise)], createMemoryTaskStore(), identity('alice'));
+    const alice = await sessionAs([reportWithKey(signalFromTest().promise)], createMemoryTaskStore(), identity('alice'));
     try {
       await expect(alice.experimental.tasks.listTasks('p-not-a-cursor')).rejects.toMatchObject({
         code: -32602,

@@ -24,14 +24,7 @@ import { currentMcpCall } from './mcp-call-context.js';
 import { serveHttp } from './serve-http.js';
 import type { McpHttpHandle, McpHttpOptions } from './serve-http.js';
 import { createMcpHandler, type McpHandler } from './web-handler.js';
-import { callAsTask, pollUntilDone, textOf } from '../../test/mcp/task-client.js';
-
-/** A promise the test settles: the long-running tools wait for it, so nothing here sleeps for a set time. */
-function signalFromTest(): { promise: Promise<void>; give: () => void } {
-  let give!: () => void;
-  const promise = new Promise<void>((resolve) => (give = resolve));
-  return { promise, give };
-}
+import { callAsTask, pollUntilDone, reportTool, signalFromTest, textOf } from '../../test/mcp/task-client.js';
 
 /** Polls wait this long: the machine running the tests is shared, and a status or notification may come late. */
 const PATIENT = { timeout: 10_000 };
@@ -58,17 +51,7 @@ async function start(options: McpHttpOptions = {}, extraTools: AnyTool[] = [], c
   const writesStarted: string[] = [];
   const reportDone = signalFromTest();
   const writeDone = new Map<string, ReturnType<typeof signalFromTest>>();
-  const report = defineTool<{ topic: string }>({
-    name: 'build_report',
-    description: 'Builds a report on a topic; takes minutes.',
-    effect: 'read',
-    longRunning: true,
-    inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'], additionalProperties: false },
-    execute: async ({ topic }) => {
-      await reportDone.promise;
-      return `Report on ${topic}: 3 findings.`;
-    },
-  });
+  const report = reportTool(reportDone.promise);
   const transfer = defineTool<{ label: string }>({
     name: 'run_migration',
     description: 'Runs a data migration; takes minutes.',
@@ -491,20 +474,6 @@ describe('tasks over createMcpHandler (through a Node bridge, as Bun.serve or De
     client = new Client({ name: 'tasks-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
     return client;
-  }
-
-  function reportTool(done: Promise<void>): AnyTool {
-    return defineTool<{ topic: string }>({
-      name: 'build_report',
-      description: 'Builds a report on a topic; takes minutes.',
-      effect: 'read',
-      longRunning: true,
-      inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
-      execute: async ({ topic }) => {
-        await done;
-        return `Report on ${topic}: 3 findings.`;
-      },
-    });
   }
 
   it("keeps a session's task: working, then completed with the tool result", async () => {

@@ -4,6 +4,7 @@
  * @module
  */
 import { InvalidArgumentError } from '../shared/errors.js';
+import { isDottedPath } from '../tools/critical-arguments.js';
 import type { ArgumentRule } from './argument-rule.js';
 import { createIsolation, ISOLATION_KINDS, type Isolation, type IsolationKind } from './isolation.js';
 import type { AfterToolResultInput, TrustLabel } from './types.js';
@@ -177,7 +178,7 @@ function trustedFields(fields: TrustOptions['fields']): ReadonlyMap<string, read
     );
   }
   for (const [tool, paths] of Object.entries(fields)) {
-    if (!Array.isArray(paths) || !paths.every((path) => typeof path === 'string' && /^[^.\s]+(\.[^.\s]+)*$/.test(path))) {
+    if (!Array.isArray(paths) || !paths.every(isDottedPath)) {
       throw new InvalidArgumentError(
         `policy.trust.fields.${tool} must be a list of dotted result fields, such as ["transactions.amount", "transactions.iban"].`,
       );

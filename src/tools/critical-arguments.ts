@@ -14,6 +14,11 @@ export const CRITICAL_KEYWORD = 'x-toolwright-critical';
 /** The output-schema keyword that marks a field of a result trusted (`"x-toolwright-trust": "trusted"`). */
 export const TRUST_KEYWORD = 'x-toolwright-trust';
 
+/** Whether `value` is a dotted path of property names (`iban`, `payment.iban`), as critical arguments and trusted fields are written. */
+export function isDottedPath(value: unknown): value is string {
+  return typeof value === 'string' && /^[^.\s]+(\.[^.\s]+)*$/.test(value);
+}
+
 /**
  * The dotted paths of a tool's critical arguments (`payment.iban`; an array on the way is crossed, as policy paths are:
  * `payees.iban` is every payee's), from the definition's list and the schema's marks, in that order, each once;
@@ -21,7 +26,7 @@ export const TRUST_KEYWORD = 'x-toolwright-trust';
  * that names an argument the schema does not declare (when it declares its properties).
  */
 export function criticalArgumentsOf(toolName: string, declared: unknown, inputSchema: Record<string, unknown>): readonly string[] | undefined {
-  if (declared !== undefined && (!Array.isArray(declared) || !declared.every((item) => typeof item === 'string' && /^[^.\s]+(\.[^.\s]+)*$/.test(item)))) {
+  if (declared !== undefined && (!Array.isArray(declared) || !declared.every(isDottedPath))) {
     throw new ToolDefinitionError(toolName, '`critical` must be an array of argument names or dotted paths, such as ["iban", "amount"] or ["payment.iban"].');
   }
   const paths = [...((declared as string[] | undefined) ?? [])];

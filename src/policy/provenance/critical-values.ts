@@ -7,8 +7,7 @@
  * kind that output holds — or is blocked.
  * @module
  */
-import { readArgumentValues } from '../argument-values.js';
-import { isPlainObject } from '../../shared/own.js';
+import { readArgumentValues, stringLeaves } from '../argument-values.js';
 import type { ProvenanceIndex, ProvenanceSource, ValueInSource } from './provenance-index.js';
 import { sourcedValues } from './provenance-index.js';
 import { DEFAULT_PROVENANCE_KINDS, describeDetected, type ValueKind } from './value-detectors.js';
@@ -43,25 +42,12 @@ export function unpinnedCriticalValues(input: CriticalCheckInput): CriticalFindi
     if (input.pinned(path) || input.pinned(path.split('.')[0]!)) continue;
     // A planner's own argument never saw a tool's output: only the holes an extractor filled are judged.
     if (input.influenced && !input.influenced.some((hole) => hole === path || path.startsWith(`${hole}.`) || hole.startsWith(`${path}.`))) continue;
-    for (const leaf of leavesAt(input.arguments, path)) {
-      const reason = judge(input, leaf.path, leaf.value);
+    for (const leaf of readArgumentValues(input.arguments, path).flatMap((found) => stringLeaves(found.value, found.path, true))) {
+      const reason = judge(input, leaf.path, leaf.value as string | number);
       if (reason !== undefined) findings.push({ path: leaf.path, reason });
     }
   }
   return findings;
-}
-
-/** The string and number leaves at a dotted path (arrays fan out; an object's leaves are each judged). */
-function leavesAt(args: unknown, path: string): { path: string; value: string | number }[] {
-  const out: { path: string; value: string | number }[] = [];
-  const pending = readArgumentValues(args, path).reverse();
-  while (pending.length > 0) {
-    const item = pending.pop()!;
-    if (typeof item.value === 'string' || typeof item.value === 'number') out.push({ path: item.path, value: item.value });
-    else if (Array.isArray(item.value)) item.value.forEach((value: unknown, index) => pending.push({ path: `${item.path}[${index}]`, value }));
-    else if (isPlainObject(item.value)) for (const [key, value] of Object.entries(item.value)) pending.push({ path: `${item.path}.${key}`, value });
-  }
-  return out;
 }
 
 /** The reason a person must see this value, or `undefined` when a pinning source holds it (or it is empty). */
