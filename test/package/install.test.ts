@@ -1,150 +1,21 @@
 /**
- * The package as a user gets it: `npm pack` (which builds dist/ through `prepack`),
- * then the tarball installed into throwaway apps, offline. Proves that `import`,
- * CommonJS `require` (Node's require(esm)) and TypeScript under `nodenext` and
- * `bundler` all reach the same entries, that the optional peers really are
- * optional, and prints what each optional part costs to install.
- *
- * Offline by construction: each app gets a lock file cut from this repository's
- * package-lock.json, so `npm ci --offline` needs only the tarballs that this
- * repository's own `npm ci` put in the npm cache. A tarball missing from the
- * cache skips the test with the reason; it never reaches the network. The app with
- * `@openai/agents` gets no lock: `npm install --offline` resolves it from the cache's
- * metadata as a user's `npm i` does, checking every peer range.
+ * The package as a user gets it: the packed tarball (test/package/fresh-app.ts) installed into throwaway apps,
+ * offline. Proves that `import`, CommonJS `require` (Node's require(esm)) and TypeScript under `nodenext` and
+ * `bundler` all reach the same entries, that the optional peers really are optional, and prints what each optional
+ * part costs to install. The app with `@openai/agents` gets no lock: `npm install --offline` resolves it from the
+ * cache's metadata as a user's `npm i` does, checking every peer range.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer } from '../provider-server/index.js';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const tsc = join(root, 'node_modules/typescript/bin/tsc');
-
-interface LockEntry {
-  version?: string;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-  [key: string]: unknown;
-}
-const repoLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  bin: Record<string, string>;
-  dependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
-  peerDependenciesMeta: Record<string, { optional: boolean }>;
-};
-
-/** Where npm's lookup from `fromPath` finds `name`: the nearest node_modules up the tree, as Node resolves it. */
-function locate(fromPath: string, name: string): string | undefined {
-  let base = fromPath;
-  for (;;) {
-    const candidate = `${base === '' ? '' : `${base}/`}node_modules/${name}`;
-    if (repoLock.packages[candidate]) return candidate;
-    if (base === '') return undefined;
-    const cut = base.lastIndexOf('/node_modules/');
-    base = cut === -1 ? '' : base.slice(0, cut);
-  }
-}
-
-/** The repository lock's entries that installing `names` needs (dependencies and required peers, transitively). */
-function closure(names: string[]): Record<string, LockEntry> {
-  const picked: Record<string, LockEntry> = {};
-  const pending = names.map((name) => ({ from: '', name }));
-  while (pending.length > 0) {
-    const { from, name } = pending.pop()!;
-    const path = locate(from, name);
-    if (path === undefined || picked[path]) continue;
-    const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = repoLock.packages[path]!;
-    picked[path] = entry;
-    const requiredPeers = Object.keys(entry.peerDependencies ?? {}).filter((peer) => !entry.peerDependenciesMeta?.[peer]?.optional);
-    for (const next of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...requiredPeers]) {
-      pending.push({ from: path, name: next });
-    }
-  }
-  return picked;
-}
-
-function diskKilobytes(path: string): number {
-  let bytes = 0;
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const stat = lstatSync(join(at, name));
-      if (stat.isDirectory()) walk(join(at, name));
-      else bytes += stat.size;
-    }
-  };
-  walk(path);
-  return Math.round(bytes / 1024);
-}
-
-interface InstalledApp {
-  dir: string;
-  seconds: number;
-  kilobytes: number;
-  packages: number;
-}
+import { installApp, packedTarball, repoLock, root, tsc, type InstalledApp } from './fresh-app.js';
 
 let work = '';
 let tarball = '';
 const installs = new Map<string, InstalledApp | { skipped: string }>();
-
-/** Installs the tarball plus `peers` (at the versions this repository tests) into a fresh app, offline. */
-function installApp(label: string, peers: string[], aliases: Record<string, string> = {}): InstalledApp | { skipped: string } {
-  const dir = join(work, label.replace(/[^a-z0-9]+/gi, '-'));
-  mkdirSync(dir);
-  // A peer may come from another lock entry of this repository (an npm alias such as zod4-alt), to install another release under its own name.
-  const lockPathOf = (name: string) => aliases[name] ?? `node_modules/${name}`;
-  const peerVersions = Object.fromEntries(peers.map((name) => [name, repoLock.packages[lockPathOf(name)]!.version!]));
-  const dependencies = { toolwright: `file:${tarball}`, ...peerVersions };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies }, null, 2));
-  const own = closure([...Object.keys(manifest.dependencies), ...peers.filter((name) => !(name in aliases))]);
-  for (const name of peers.filter((peer) => peer in aliases)) {
-    const { name: _alias, dev: _dev, ...entry } = repoLock.packages[aliases[name]!]!;
-    own[`node_modules/${name}`] = entry;
-  }
-  const lock = {
-    name: 'app',
-    version: '1.0.0',
-    lockfileVersion: 3,
-    requires: true,
-    packages: {
-      '': { name: 'app', version: '1.0.0', dependencies },
-      'node_modules/toolwright': {
-        version: '0.1.0',
-        resolved: `file:${tarball}`,
-        dependencies: manifest.dependencies,
-        bin: manifest.bin,
-        peerDependencies: manifest.peerDependencies,
-        peerDependenciesMeta: manifest.peerDependenciesMeta,
-      },
-      ...own,
-    },
-  };
-  // An app npm resolves by itself gets no lock: `npm install` then checks every peer range, as for a user (`npm ci` follows a lock without checking them).
-  const resolves = RESOLVED_APPS.has(label);
-  if (!resolves) writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  const started = process.hrtime.bigint();
-  // Install scripts off: the figures are for what npm downloads and unpacks (better-sqlite3 would otherwise compile or fetch its addon).
-  const command = resolves ? 'install' : 'ci';
-  const result = spawnSync(npm, [command, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, encoding: 'utf8' });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (result.status !== 0) {
-    const output = `${result.stdout}${result.stderr}`;
-    if (/ENOTCACHED|only-if-cached/.test(output))
-      return { skipped: `a package is not in the npm cache (run \`npm ci\` online once): ${output.split('\n')[1] ?? output}` };
-    throw new Error(`npm ${command} failed for ${label}:\n${output}`);
-  }
-  const packages = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) =>
-    /^(?:.*[\\/]node_modules[\\/])?(?:@[^\\/]+[\\/])?[^\\/@.][^\\/]*[\\/]package\.json$/.test(path),
-  ).length;
-  return { dir, seconds, kilobytes: diskKilobytes(join(dir, 'node_modules')), packages };
-}
 
 function app(label: string, skip: (note: string) => void): InstalledApp {
   const installed = installs.get(label);
@@ -185,15 +56,11 @@ const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[], aliases?: Reco
 const OPTIONAL_PARTS = process.env.TW_INSTALL_FIGURES === '1' ? [...TESTED_PARTS, ...MEASURED_ONLY_PARTS] : TESTED_PARTS;
 
 describe('the packed tarball in a fresh app', () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'toolwright-install-'));
-    const packed = spawnSync(npm, ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (packed.status !== 0) throw new Error(`npm pack failed (${packed.status ?? packed.signal}):\n${packed.stdout}\n${packed.stderr}`);
-    tarball = join(
-      work,
-      readdirSync(work).find((name) => name.endsWith('.tgz'))!,
-    );
-    for (const [label, peers, aliases] of OPTIONAL_PARTS) installs.set(label, installApp(label, peers, aliases));
+    tarball = await packedTarball();
+    for (const [label, peers, aliases] of OPTIONAL_PARTS)
+      installs.set(label, installApp(join(work, label.replace(/[^a-z0-9]+/gi, '-')), tarball, peers, { aliases, resolve: RESOLVED_APPS.has(label) }));
     const rows = [...installs].map(([label, installed]) =>
       'skipped' in installed
         ? `${label.padEnd(32)} skipped: ${installed.skipped}`
