@@ -9,6 +9,7 @@ import { withCacheTokens } from '../formats/cache-usage.js';
 import { estimateInputTokens } from '../models/estimate-tokens.js';
 import { toolCallsOf, type ModelRequest, type ModelResponse, type TokenUsage, type ToolChoice } from '../protocol/model-exchange.js';
 import type { AssistantMessage, ToolCallPart } from '../protocol/messages.js';
+import { MissingPeerError } from '../shared/errors.js';
 import { describeForbiddenKey, describeLimit, inspectJsonValue, safeParseJson, type JsonParseFailure } from '../shared/safe-json.js';
 import { untilAborted } from '../shared/until-aborted.js';
 import { DEFAULT_ARGUMENT_LIMITS } from '../tools/argument-limits.js';
@@ -162,6 +163,8 @@ export class ModelStep {
       const recorded = env.redactor(recordError(error)) as RecordedError;
       chat.end(undefined, { type: errorCode(error), message: recorded.message });
       this.#host.emit({ type: 'model_error', step: index, error: recorded, durationMs: performance.now() - started });
+      // A provider SDK that is not installed is the developer's to fix before any run can work, not a model failure: the run rejects (docs/agent.md).
+      if (MissingPeerError.isInstance(error)) throw error;
       const interrupted = this.#host.interruption('model_call');
       if (interrupted) return { stop: interrupted };
       return { stop: { kind: 'model_error', errorCode: errorCode(error), message: `The model call failed: ${recorded.message}` } };
