@@ -41,6 +41,7 @@ import { StoppedCalls } from '../tools/stopped-calls.js';
 import type { AnyTool, ToolCallApproval, ToolEffect, ToolExecution, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import { EffectGate } from './effect-gate.js';
+import { elicitationFailedLogLine, elicitationFailedMessage, elicitationFailure } from './elicitation-failure.js';
 import type { McpCallContext, McpCallHandle } from './mcp-call-context.js';
 import {
   CONFIRMATION_SCHEMA,
@@ -557,12 +558,19 @@ async function confirm(
 ): Promise<{ text: string; declined: boolean } | undefined> {
   let decision: McpConfirmationDecision;
   const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
-  try {
-    if (options.confirmation) {
+  const logger = options.logger ?? stderrLogger;
+  if (options.confirmation) {
+    try {
       decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
-    } else {
-      if (!server.getClientCapabilities()?.elicitation?.form)
-        return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
+    } catch (error) {
+      // The server's own handler threw: a bug to fix, logged with its stack.
+      logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
+      return { text: confirmationFailedMessage(tool), declined: false };
+    }
+  } else {
+    if (!server.getClientCapabilities()?.elicitation?.form) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
+    const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
+    try {
       const answer = await askClient(extra, (route) =>
         server.elicitInput(
           {
@@ -570,14 +578,15 @@ async function confirm(
             message: confirmationMessage(tool, prompt),
             requestedSchema: structuredClone(CONFIRMATION_SCHEMA) as never,
           },
-          { ...route, signal: extra.signal, timeout: options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
+          { ...route, signal: extra.signal, timeout: timeoutMs },
         ),
       );
       decision = decisionFromElicitation(answer);
+    } catch (error) {
+      const failure = elicitationFailure(error, timeoutMs, extra.signal);
+      logger.error(elicitationFailedLogLine(tool, failure), { toolName: tool.name, ...(failure.code === undefined ? {} : { errorCode: failure.code }) });
+      return { text: elicitationFailedMessage(tool, summary, failure, { preapprovable }), declined: false };
     }
-  } catch (error) {
-    (options.logger ?? stderrLogger).error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
-    return { text: confirmationFailedMessage(tool), declined: false };
   }
   return decision.approved ? undefined : { text: confirmationRefusedMessage(tool, decision.reason), declined: true };
 }
