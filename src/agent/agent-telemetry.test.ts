@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel, textTurn, toolCallTurn } from '../models/scripted/scripted-model.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
+import { requestModelName } from './agent-telemetry.js';
 import { runAgent } from './run-agent.js';
 
 interface Recorded {
@@ -89,10 +90,10 @@ describe('OpenTelemetry spans', () => {
     const result = await runAgent({ model, tools: [lookup, broken], prompt: 'Find it.', recordDir: false, logger: silentLogger, agentName: 'support-bot' });
     expect(spans.map((span) => [span.name, span.parent])).toEqual([
       ['invoke_agent support-bot', undefined],
-      ['chat openai:gpt-4o-mini', 'invoke_agent support-bot'],
+      ['chat gpt-4o-mini', 'invoke_agent support-bot'],
       ['execute_tool lookup', 'invoke_agent support-bot'],
       ['execute_tool broken', 'invoke_agent support-bot'],
-      ['chat openai:gpt-4o-mini', 'invoke_agent support-bot'],
+      ['chat gpt-4o-mini', 'invoke_agent support-bot'],
     ]);
     expect(spans.every((span) => span.ended)).toBe(true);
     expect(spans[0]!.attributes).toMatchObject({
@@ -106,7 +107,7 @@ describe('OpenTelemetry spans', () => {
     expect(spans[1]!.attributes).toEqual({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'openai',
-      'gen_ai.request.model': 'openai:gpt-4o-mini',
+      'gen_ai.request.model': 'gpt-4o-mini',
       'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
       'gen_ai.response.finish_reasons': ['tool_calls'],
       'gen_ai.usage.input_tokens': 12,
@@ -143,9 +144,18 @@ describe('OpenTelemetry spans', () => {
     const { provider, spans } = recordingProvider();
     const model = createScriptedModel([textTurn('ok')]);
     await runAgent({ model, tools: [lookup], prompt: 'x', recordDir: false, tracer: provider.getTracer('mine') });
-    expect(spans.map((span) => span.name)).toEqual(['invoke_agent toolwright', 'chat scripted:model']);
+    expect(spans.map((span) => span.name)).toEqual(['invoke_agent toolwright', 'chat model']);
     const quiet = await runAgent({ model: createScriptedModel([textTurn('ok')]), tools: [lookup], prompt: 'x', recordDir: false });
     expect(quiet.status).toBe('completed');
     expect(spans).toHaveLength(2);
+  });
+});
+
+describe('requestModelName', () => {
+  it("gives gen_ai.request.model the provider's model name, without toolwright's provider prefix", () => {
+    expect(requestModelName('openai:gpt-4o-mini', 'openai')).toBe('gpt-4o-mini');
+    expect(requestModelName('openai-compatible:qwen2.5:7b', 'openai-compatible')).toBe('qwen2.5:7b');
+    expect(requestModelName('ai-sdk:google.generative-ai:gemini-2.5-flash', 'ai-sdk')).toBe('gemini-2.5-flash');
+    expect(requestModelName('my-model', 'custom')).toBe('my-model');
   });
 });

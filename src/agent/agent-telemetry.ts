@@ -52,7 +52,7 @@ export function createAgentTelemetry(tracer?: Tracer, redactor: Redactor = creat
           'gen_ai.operation.name': 'invoke_agent',
           'gen_ai.agent.name': agentName,
           'gen_ai.provider.name': provider,
-          'gen_ai.request.model': model,
+          'gen_ai.request.model': requestModelName(model, provider),
           'gen_ai.conversation.id': runId,
         });
       }
@@ -64,9 +64,10 @@ export function createAgentTelemetry(tracer?: Tracer, redactor: Redactor = creat
 function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span: Span, error: { type: string; message: string }) => void): SpanHandle {
   return {
     startChat({ provider, model, maxOutputTokens, temperature }) {
-      const chat = resolved().startSpan(`chat ${model}`, { kind: SpanKind.CLIENT }, parent);
+      const requested = requestModelName(model, provider);
+      const chat = resolved().startSpan(`chat ${requested}`, { kind: SpanKind.CLIENT }, parent);
       if (chat.isRecording()) {
-        chat.setAttributes({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': model });
+        chat.setAttributes({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider, 'gen_ai.request.model': requested });
         if (maxOutputTokens !== undefined) chat.setAttribute('gen_ai.request.max_tokens', maxOutputTokens);
         if (temperature !== undefined) chat.setAttribute('gen_ai.request.temperature', temperature);
       }
@@ -114,6 +115,21 @@ function handle(resolved: () => Tracer, span: Span, parent: Context, fail: (span
       span.end();
     },
   };
+}
+
+/**
+ * The model's name as its provider knows it (`gpt-4o-mini`), what the conventions put in `gen_ai.request.model` and
+ * the chat span's name, and what viewers such as Langfuse match against their price tables: the model id without
+ * toolwright's `provider:` prefix (`openai:gpt-4o-mini`), and an AI SDK model's also without its provider package's
+ * name (`ai-sdk:google.generative-ai:gemini-2.5-flash`). An id without the prefix is kept whole.
+ */
+export function requestModelName(modelId: string, provider: string): string {
+  const prefix = `${provider}:`;
+  if (!modelId.startsWith(prefix)) return modelId;
+  const name = modelId.slice(prefix.length);
+  if (provider !== 'ai-sdk') return name;
+  const colon = name.indexOf(':');
+  return colon === -1 ? name : name.slice(colon + 1);
 }
 
 /** OpenTelemetry's GenAI cache counts (both included in `gen_ai.usage.input_tokens`), where the usage has them. */
