@@ -35,7 +35,7 @@ import type { RunEvent } from './run-event.js';
 import type { PendingTurn, RunState, TurnCall } from './run-state.js';
 import { scheduleByEffect, type ScheduledJob } from './schedule-by-effect.js';
 
-type LoopStop = { stop: AgentStopReason };
+type LoopStop = { stop: AgentStopReason; rejectWith?: unknown };
 
 export class AgentLoop {
   readonly #state: RunState;
@@ -127,14 +127,14 @@ export class AgentLoop {
       }
       if (!state.routed) {
         const routed = await this.#route();
-        if (routed) return this.#stopped(routed.stop);
+        if (routed) return this.#stopped(routed.stop, routed.rejectWith);
       }
 
       const { registry, offered, narrowing } = stepTools(this.#env, state, this.#activeRegistry());
       const choice = this.#env.toolChoice;
       const toolChoice = typeof choice === 'function' ? choice({ iteration: state.iterations, tools: offered }) : (choice ?? 'auto');
       const called = await this.#modelStep.call('model', offered, toolChoice, narrowing);
-      if ('stop' in called) return this.#stopped(called.stop);
+      if ('stop' in called) return this.#stopped(called.stop, called.rejectWith);
       const { response, step } = called;
       state.iterations++;
       const unexpected = this.#modelStep.unexpectedStop(response, step);
@@ -369,8 +369,11 @@ export class AgentLoop {
     return loop ? { stop: loop } : undefined;
   }
 
-  async #stopped(stopReason: AgentStopReason): Promise<AgentResult> {
-    return this.#finish({ status: 'stopped', stopReason });
+  /** Stops the run; with `rejectWith` (a developer's error), the record and the store still get the stop, then the run rejects. */
+  async #stopped(stopReason: AgentStopReason, rejectWith?: unknown): Promise<AgentResult> {
+    const result = await this.#finish({ status: 'stopped', stopReason });
+    if (rejectWith !== undefined) throw rejectWith;
+    return result;
   }
 
   /** Builds the result, records the stop, and (for stored runs) stores the final state. */

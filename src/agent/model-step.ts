@@ -43,7 +43,13 @@ export interface ModelStepHost {
   interruption: (cut: 'model_call') => AgentStopReason | undefined;
 }
 
-export type ModelStepResult = { response: ModelResponse; step: AgentStep } | { stop: AgentStopReason };
+export type ModelStepResult =
+  | { response: ModelResponse; step: AgentStep }
+  | {
+      stop: AgentStopReason;
+      /** A developer's error, not the model's (a provider SDK that is not installed): the run records its stop, then rejects with it. */
+      rejectWith?: unknown;
+    };
 
 /** A final answer, checked: the run completes with `output`, gets a repair turn, or stops. */
 export type FinalAnswer = { output: unknown } | 'repair' | { stop: AgentStopReason };
@@ -137,7 +143,11 @@ export class ModelStep {
     return request;
   }
 
-  async #send(kind: 'routing' | 'model', index: number, request: ModelRequest): Promise<{ response: ModelResponse } | { stop: AgentStopReason }> {
+  async #send(
+    kind: 'routing' | 'model',
+    index: number,
+    request: ModelRequest,
+  ): Promise<{ response: ModelResponse } | { stop: AgentStopReason; rejectWith?: unknown }> {
     const { state, env } = this.#host;
     const model = env.model;
     const signal = this.#host.runSignal();
@@ -163,11 +173,11 @@ export class ModelStep {
       const recorded = env.redactor(recordError(error)) as RecordedError;
       chat.end(undefined, { type: errorCode(error), message: recorded.message });
       this.#host.emit({ type: 'model_error', step: index, error: recorded, durationMs: performance.now() - started });
-      // A provider SDK that is not installed is the developer's to fix before any run can work, not a model failure: the run rejects (docs/agent.md).
-      if (MissingPeerError.isInstance(error)) throw error;
       const interrupted = this.#host.interruption('model_call');
       if (interrupted) return { stop: interrupted };
-      return { stop: { kind: 'model_error', errorCode: errorCode(error), message: `The model call failed: ${recorded.message}` } };
+      const stop: AgentStopReason = { kind: 'model_error', errorCode: errorCode(error), message: `The model call failed: ${recorded.message}` };
+      // A provider SDK that is not installed is the developer's to fix before any run can work, not a model failure: the run rejects (docs/agent.md).
+      return MissingPeerError.isInstance(error) ? { stop, rejectWith: error } : { stop };
     }
   }
 

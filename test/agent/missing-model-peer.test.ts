@@ -6,6 +6,7 @@
  * fresh app that really lacks both.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../src/agent/run-event.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -50,15 +51,16 @@ describe('a provider SDK that is not installed', () => {
     ['openai:gpt-4o-mini', 'openai'],
     ['openai-responses:gpt-4o-mini', 'openai'],
   ])('%s: runAgent rejects with MissingPeerError instead of returning a stopped result', async (spec, packageName) => {
-    const events: string[] = [];
-    const failure = await runAgent({ model: createModel(spec, options), tools: [echo], prompt: 'Say hi.', onEvent: (event) => events.push(event.type) }).catch(
+    const events: RunEvent[] = [];
+    const failure = await runAgent({ model: createModel(spec, options), tools: [echo], prompt: 'Say hi.', onEvent: (event) => events.push(event) }).catch(
       (error: unknown) => error,
     );
     expect(MissingPeerError.isInstance(failure)).toBe(true);
     expect((failure as MissingPeerError).code).toBe('TW_MISSING_PEER');
     expect((failure as MissingPeerError).packageName).toBe(packageName);
-    // The record still says what happened: the failed model call is its last event.
-    expect(events.at(-1)).toBe('model_error');
+    // The record still says what happened and ends: the failed model call, then the run's stop.
+    expect(events.slice(-2).map((event) => event.type)).toEqual(['model_error', 'stop']);
+    expect(events.at(-1)).toMatchObject({ type: 'stop', status: 'stopped', stopReason: { kind: 'model_error', errorCode: 'TW_MISSING_PEER' } });
   });
 
   it('streamAgent: the iteration and result both reject with MissingPeerError', async () => {
