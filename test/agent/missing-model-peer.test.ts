@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/agent/run-event.js';
+import { planThenExecute } from '../../src/agent/plan-then-execute/plan-then-execute.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import { streamAgent } from '../../src/agent/streaming/stream-agent.js';
 import { createModel } from '../../src/models/create-model.js';
@@ -72,5 +73,13 @@ describe('a provider SDK that is not installed', () => {
     })().catch((error: unknown) => error);
     expect(MissingPeerError.isInstance(await iterated)).toBe(true);
     expect(MissingPeerError.isInstance(await stream.result.catch((error: unknown) => error))).toBe(true);
+  });
+
+  it("planThenExecute rejects with MissingPeerError when its planner's SDK is missing, instead of plan_rejected", async () => {
+    const failure = await planThenExecute({ planner: createModel('openai:gpt-4o-mini', options), tools: [echo], prompt: 'Say hi.' }).catch(
+      (error: unknown) => error,
+    );
+    expect(MissingPeerError.isInstance(failure)).toBe(true);
+    expect((failure as MissingPeerError).packageName).toBe('openai');
   });
 });

@@ -18,7 +18,7 @@
 import { randomHex } from '../../shared/bytes.js';
 import type { Model } from '../../models/types.js';
 import type { Policy } from '../../policy/types.js';
-import { InvalidArgumentError } from '../../shared/errors.js';
+import { InvalidArgumentError, MissingPeerError } from '../../shared/errors.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { StoppedCalls } from '../../tools/stopped-calls.js';
 import { ToolRegistry, silentLogger, type ToolLogger } from '../../tools/tool-registry.js';
@@ -137,6 +137,8 @@ export async function planThenExecute(options: PlanThenExecuteOptions): Promise<
     plan = await planWithModel(settings(options.planner), { system, prompt: options.prompt, tools: registry.list() }, usage);
   } catch (error) {
     options.signal?.throwIfAborted();
+    // A provider SDK that is not installed is the developer's to fix, not a bad plan: rejected as runAgent rejects, before any call ran.
+    if (MissingPeerError.isInstance(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return { status: 'plan_rejected', message: redactor.text(message), usage: totals(0) };
   }
