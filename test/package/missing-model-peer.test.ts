@@ -1,6 +1,6 @@
 /**
  * A provider SDK that is not installed, in a fresh app that really lacks it (issue #30, friction 6): the packed
- * tarball alone, no `openai`, no `@anthropic-ai/sdk`. `createModel` returns the model; `runAgent` rejects with
+ * tarball alone, no `openai`, no `@anthropic-ai/sdk`, no `node-llama-cpp`. `createModel` returns the model; `runAgent` rejects with
  * `MissingPeerError` naming the package and its install command, where it used to resolve `stopped`.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,16 +23,19 @@ describe('a model whose SDK is not installed, from the packed package', () => {
     if (work !== '') rmSync(work, { recursive: true, force: true });
   });
 
-  it('runAgent rejects with MissingPeerError for openai: and anthropic: models', (context) => {
+  it('runAgent rejects with MissingPeerError for openai:, anthropic: and local: models', (context) => {
     if ('skipped' in installed) return context.skip(installed.skipped);
     const { dir } = installed;
     writeFileSync(
       join(dir, 'main.mjs'),
-      `import { createModel, defineTool, runAgent } from 'toolwright';
+      `import { writeFileSync } from 'node:fs';
+import { createModel, defineTool, runAgent } from 'toolwright';
 const echo = defineTool({ name: 'echo', description: 'Echo text.', effect: 'read',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => text });
 const outcomes = [];
-for (const spec of ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5']) {
+// A local model's file exists (any bytes: node-llama-cpp is needed before the file is read).
+writeFileSync('model.gguf', 'not a model');
+for (const spec of ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5', 'local:./model.gguf']) {
   const model = createModel(spec, { apiKey: 'sk-test-key', baseURL: 'http://127.0.0.1:9/v1' });
   const outcome = await runAgent({ model, tools: [echo], prompt: 'Say hi.' }).then(
     (result) => ({ resolved: result.status }),
@@ -47,8 +50,10 @@ console.log(JSON.stringify(outcomes));
     expect(printed.map(({ code, packageName }) => [code, packageName])).toEqual([
       ['TW_MISSING_PEER', 'openai'],
       ['TW_MISSING_PEER', '@anthropic-ai/sdk'],
+      ['TW_MISSING_PEER', 'node-llama-cpp'],
     ]);
     expect(printed[0]!.message).toContain('npm i openai');
     expect(printed[1]!.message).toContain('npm i @anthropic-ai/sdk');
+    expect(printed[2]!.message).toContain('npm i node-llama-cpp');
   });
 });

@@ -13,6 +13,7 @@ import type { ChatWrapper, LlamaContext, LlamaContextSequence, LlamaModel, Token
 import type * as NodeLlama from 'node-llama-cpp';
 import { loadVocabulary } from '../../decoding/vocabulary-index-file.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { loadPeer } from '../../shared/load-peer.js';
 import { ClosingPreference } from './closing-preference.js';
 import type { CallDecoderSetup, CallFormat } from './call-decoder.js';
 import { groupTextTokensByFirstByte } from './call-decoder.js';
@@ -37,12 +38,8 @@ export async function loadRuntime(path: string, options: LocalModelOptions): Pro
     throw new InvalidArgumentError(
       `No GGUF model file at ${path}. Pass the path of a .gguf file (local:/path/to/model.gguf); \`npm run make:tiny-model\` makes the tiny test model.`,
     );
-  let nodeLlama: typeof NodeLlama;
-  try {
-    nodeLlama = await import('node-llama-cpp');
-  } catch (error) {
-    throw new InvalidArgumentError('Local models need the optional peer dependency node-llama-cpp: run `npm install node-llama-cpp@3.21.1`.', { cause: error });
-  }
+  // A missing node-llama-cpp is the developer's to fix, as a missing provider SDK is: MissingPeerError, which runAgent rethrows.
+  const nodeLlama: typeof NodeLlama = await loadPeer('node-llama-cpp', 'Local models (local:<path.gguf>)', () => import('node-llama-cpp'));
   const threads = options.threads ?? DEFAULT_THREADS;
   const llama = await nodeLlama.getLlama({ gpu: false, build: 'never', maxThreads: threads, logLevel: nodeLlama.LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: path });
