@@ -168,7 +168,7 @@ describe('the console', () => {
     const action = `/approvals/${fixture.approvalId}/deny`;
     const first = await post(action, { form: formToken, reason: 'not today' });
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe(`/runs/${fixture.runId}`);
+    expect(first.headers.location).toBe(`/approvals/${fixture.approvalId}`);
     const second = await post(`/approvals/${fixture.approvalId}/approve`, { form: formToken });
     expect(second.status).toBe(409);
     expect(second.body).toContain('Not recorded');
