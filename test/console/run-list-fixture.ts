@@ -36,7 +36,7 @@ const TASKS: { prompt: string; answer?: string; error?: string; tools: string[] 
   },
   {
     prompt: 'Email acme the summary of ticket 7731.',
-    error: 'The run made 8 model calls, its limit (maxIterations): raise it, or give the model fewer steps to take.',
+    error: 'The run reached its limit of 8 model calls before the model finished.',
     tools: ['get_ticket', 'send_email'],
   },
   {

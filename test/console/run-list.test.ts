@@ -72,7 +72,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
         'ANSWER Annual plans are refunded pro rata for the unused months: "A customer who cancels…"',
       );
       expect(await row('run_list_002').locator('.prompt').innerText()).toBe('What does invoice INV-2041 still owe? …');
-      expect(await row('run_list_003').locator('.outcome.error').innerText()).toContain('The run made 8 model calls, its limit (maxIterations)');
+      expect(await row('run_list_003').locator('.outcome.error').innerText()).toBe(
+        'ERROR The run reached its limit of 8 model calls before the model finished.',
+      );
       expect(await row('run_list_003').locator('td.cost').innerText()).toBe('unknown');
       expect(await row('run_list_001').locator('td.cost').innerText()).toBe('$0.0012');
       expect(await row(fixture.runId).locator('.prompt').innerText()).toBe('Refund what INV-7 is owed.');

@@ -73,6 +73,9 @@ describe('the run summary the recorder keeps', () => {
     const done = await listedAndRecorded(sources, completed.runId);
     expect(done.listed).toEqual({ ...done.recorded, updatedAt: undefined });
     expect(done.listed).toMatchObject({ status: 'completed', model: 'scripted:model', tools: ['look_up'], durationMs: completed.usage.wallTimeMs });
+    // The task and the answer, for the list's previews (before, neither was in the summary: the list showed ids only).
+    expect(done.listed).toMatchObject({ prompt: 'Look up invoice 7.', answer: 'It is $40.' });
+    expect(done.listed?.error).toBeUndefined();
 
     const stopped = await runAgent({
       ...common,
@@ -85,6 +88,8 @@ describe('the run summary the recorder keeps', () => {
     const halted = await listedAndRecorded(sources, stopped.runId);
     expect(halted.listed).toEqual({ ...halted.recorded, updatedAt: undefined });
     expect(halted.listed?.status).toBe('stopped');
+    expect(halted.listed).toMatchObject({ prompt: 'Look up everything.', error: 'The run reached its limit of 1 model calls before the model finished.' });
+    expect(halted.listed?.answer).toBeUndefined();
 
     const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice: '7' } }]), textTurn('Refunded.')]);
     const paused = await runAgent({ ...common, tools: [refund], prompt: 'Refund invoice 7.', model });
@@ -100,6 +105,7 @@ describe('the run summary the recorder keeps', () => {
     const finished = await listedAndRecorded(sources, paused.runId);
     expect(finished.listed).toEqual({ ...finished.recorded, updatedAt: undefined });
     expect(finished.listed).toMatchObject({ status: 'completed', tools: ['refund', 'note'], durationMs: resumed.usage.wallTimeMs });
+    expect(finished.listed).toMatchObject({ prompt: 'Refund invoice 7.', answer: 'Refunded.' });
     expect(summaryOf(paused.recordPath!).startedAt).toBe(startedAt);
   });
 
