@@ -42,7 +42,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
     const listed = listedRuns(57);
     for (const run of listed) writeListedRun(runsDir, run);
     // A run whose process died: its record has no stop and has not changed for two hours.
-    writeListedRun(runsDir, { ...listed[0]!, runId: 'run_died', status: 'running', prompt: 'Reconcile the March payouts.' }, Date.now() - 2 * 3_600_000);
+    const { answer: _answer, ...started } = listed[0]!;
+    writeListedRun(runsDir, { ...started, runId: 'run_died', status: 'running', prompt: 'Reconcile the March payouts.' }, Date.now() - 2 * 3_600_000);
     // A run in the store left `running` under a lease that lapsed (its worker stopped renewing it).
     const { state } = (await fixture.store.loadRun(fixture.runId))!;
     await fixture.store.saveRun({ runId: 'run_lapsed', status: 'running', state: { ...state, runId: 'run_lapsed' } });
@@ -125,15 +126,17 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
       // The browser logs the 400 it was meant to get.
       errors.splice(0, errors.length, ...errors.filter((error) => !error.includes('status of 400')));
 
-      // A phone: nothing wider than the screen, on the list and on the approvals.
-      await page.setViewportSize({ width: 390, height: 844 });
-      for (const path of ['/', '/approvals']) {
-        await page.goto(`${origin}${path}`);
-        // The page function runs in the browser (no DOM lib in this project's types).
-        const width = await page.evaluate(
-          () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
-        );
-        expect(width, path).toBeLessThanOrEqual(390);
+      // A desktop and a phone: nothing wider than the screen, on the list and on the approvals.
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        for (const path of ['/', '/approvals']) {
+          await page.goto(`${origin}${path}`);
+          // The page function runs in the browser (no DOM lib in this project's types).
+          const scrollWidth = await page.evaluate(
+            () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+          );
+          expect(scrollWidth, `${path} at ${width} px`).toBeLessThanOrEqual(width);
+        }
       }
       await page.goto(`${origin}/`);
       writeFileSync(join(shots, 'console-runs-390.png'), await page.screenshot({ fullPage: false }));

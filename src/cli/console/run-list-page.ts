@@ -89,7 +89,7 @@ function runRow(run: RunSummary): Html {
     <td class="tools">${run.tools.length ? run.tools.join(', ') : html`<span class="muted">none</span>`}</td>
     <td class="num cost">${formatCost(run)}</td>
     <td class="num">${run.durationMs !== undefined ? formatDuration(run.durationMs) : '–'}</td>
-    <td class="num">${run.startedAt !== undefined ? formatTime(run.startedAt) : '–'}</td>
+    <td class="num started">${run.startedAt !== undefined ? formatTime(run.startedAt) : '–'}</td>
   </tr>`;
 }
 

@@ -14,9 +14,10 @@ a { color: #364fc7; }
 form.search { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; padding: 10px; background: #fff; border: 1px solid var(--line); }
 form.search input[type="search"] { flex: 1 1 240px; min-width: 0; font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 4px; }
 form.search select { font: inherit; padding: 3px 6px; border: 1px solid var(--line); border-radius: 4px; background: #fff; max-width: 100%; }
-.table-scroll { max-width: 100%; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
 table.run-list { table-layout: auto; }
-table.run-list td.run-cell { max-width: 520px; }
+table.run-list .prompt, table.run-list .outcome { max-width: 420px; }
+table.run-list td.started { white-space: normal; min-width: 90px; }
 table.run-list .prompt { display: block; font-weight: 600; color: var(--ink); text-decoration: none; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 table.run-list .prompt:hover { text-decoration: underline; }
 table.run-list .outcome { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; margin-top: 2px; }
@@ -43,7 +44,7 @@ table.run-list td.model { white-space: nowrap; }
   table.run-list thead { display: none; }
   table.run-list tr { border-bottom: 1px solid var(--line); padding: 8px 10px; }
   table.run-list td { border: 0; padding: 1px 0; text-align: left; }
-  table.run-list td.run-cell { max-width: none; }
+  table.run-list .prompt, table.run-list .outcome { max-width: none; }
   table.run-list td.model, table.run-list td.tools { white-space: normal; overflow-wrap: anywhere; }
   table.run-list td.num { display: inline-block; width: auto; margin-right: 12px; color: var(--muted); }
   .approval form { display: flex; flex-wrap: wrap; margin-right: 0; }
