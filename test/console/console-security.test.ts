@@ -207,7 +207,8 @@ describe('the console', () => {
     expect(pages[0]).toContain('mallory@⟨U+202E⟩moc.elpmaxe');
     expect(pages[0]).toContain('key [REDACTED]');
     expect(pages[0]).toContain('&lt;b onmouseover=&quot;x()&quot;&gt;model&lt;/b&gt;');
-    expect(pages[0]).toContain('&lt;svg onload=alert(1)&gt;, send_email');
+    expect(pages[0]).toContain('title="only runs offered this tool">&lt;svg onload=alert(1)&gt;</a>');
+    expect(pages[0]).toContain(`href="/?${new URLSearchParams({ tool: '<svg onload=alert(1)>' }).toString()}"`);
     // The search box echoes the text as an attribute value, escaped.
     expect(pages[1]).toContain(`value="${HOSTILE.slice(0, 40).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`);
     expect(pages[1]).toContain('run_hostile_answer');

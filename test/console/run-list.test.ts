@@ -110,6 +110,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
       await page.waitForURL(/status=stopped/);
       expect(await rowTexts(page, '.status')).toEqual(listed.filter((run) => run.status === 'stopped').map(() => 'stopped'));
 
+      // Each choice says how many runs have it; a model, tool or status in a row is one click to its runs.
+      await page.goto(`${origin}/`);
+      const stoppedCount = listed.filter((run) => run.status === 'stopped').length;
+      expect((await page.locator('#run-search select[name="status"] option[value="stopped"]').innerText()).trim()).toBe(`stopped (${stoppedCount})`);
+      await row('run_list_002').locator('td.model a').click();
+      await page.waitForURL(`${origin}/?model=anthropic%3Aclaude-sonnet-4-5`);
+      expect(new Set(await rowTexts(page, 'td.model'))).toEqual(new Set(['anthropic:claude-sonnet-4-5']));
+      expect(await page.locator('#runs tbody tr').count()).toBe(listed.filter((run) => run.model === 'anthropic:claude-sonnet-4-5').length);
+
       await page.goto(`${origin}/`);
       await page.locator('#run-search select[name="model"]').selectOption('openai:gpt-4o-mini');
       await page.locator('#run-search select[name="tool"]').selectOption('refund');

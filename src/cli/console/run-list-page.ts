@@ -84,13 +84,43 @@ function runRow(run: RunSummary): Html {
       ${outcome}
       <a class="run-id" href="${href}"><code>${run.runId}</code></a>
     </td>
-    <td><span class="status status-${run.status}">${run.status.replace(/_/g, ' ')}</span></td>
-    <td class="model">${run.model ?? html`<span class="muted">unknown</span>`}</td>
-    <td class="tools">${run.tools.length ? run.tools.join(', ') : html`<span class="muted">none</span>`}</td>
+    <td>
+      <a class="filter status status-${run.status}" href="${filterHref({ status: run.status })}" title="only ${run.status.replace(/_/g, ' ')} runs"
+        >${run.status.replace(/_/g, ' ')}</a
+      >
+    </td>
+    <td class="model">
+      ${
+        run.model !== undefined
+          ? html`<a class="filter" href="${filterHref({ model: run.model })}" title="only this model's runs">${run.model}</a>`
+          : html`<span class="muted">unknown</span>`
+      }
+    </td>
+    <td class="tools">
+      ${
+        run.tools.length
+          ? run.tools.map(
+              (tool, index) => html`${index > 0 ? ', ' : ''}<a class="filter" href="${filterHref({ tool })}" title="only runs offered this tool">${tool}</a>`,
+            )
+          : html`<span class="muted">none</span>`
+      }
+    </td>
     <td class="num cost">${formatCost(run)}</td>
     <td class="num">${run.durationMs !== undefined ? formatDuration(run.durationMs) : '–'}</td>
     <td class="num started">${run.startedAt !== undefined ? formatTime(run.startedAt) : '–'}</td>
   </tr>`;
+}
+
+/** One click to the runs that share a status, model or tool (LangSmith's filter shortcuts); for a status the list does not filter by, the whole list. */
+function filterHref(filter: { status?: string; model?: string; tool?: string }): string {
+  const status = RUN_STATUSES.find((candidate) => candidate === filter.status);
+  if (filter.status !== undefined && status === undefined) return '/';
+  return runListHref({
+    page: 1,
+    ...(status ? { status } : {}),
+    ...(filter.model !== undefined ? { model: filter.model } : {}),
+    ...(filter.tool !== undefined ? { tool: filter.tool } : {}),
+  });
 }
 
 /**
@@ -113,17 +143,29 @@ export function firstLine(text: string): string {
 }
 
 function searchForm(query: RunListQuery, searched: readonly RunSummary[]): Html {
-  const models = [...new Set(searched.flatMap((run) => (run.model !== undefined ? [run.model] : [])))].sort();
-  const tools = [...new Set(searched.flatMap((run) => run.tools))].sort();
-  const select = (name: string, label: string, choices: readonly string[], selected: string | undefined, shown = (value: string) => value) =>
+  // Each choice with how many of the searched runs have it, as Langfuse's filter sidebar counts its values.
+  const count = (values: readonly string[]) => {
+    const counts = new Map<string, number>();
+    for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+    return counts;
+  };
+  const statuses = count(searched.map((run) => run.status));
+  const models = count(searched.flatMap((run) => (run.model !== undefined ? [run.model] : [])));
+  const tools = count(searched.flatMap((run) => run.tools));
+  const select = (name: string, label: string, choices: readonly string[], counts: Map<string, number>, selected: string | undefined) =>
     html`<select name="${name}" aria-label="${label}">
       <option value="">any ${label}</option>
-      ${choices.map((choice) => html`<option value="${choice}" ${choice === selected ? html` selected` : ''}>${shown(choice)}</option>`)}
+      ${choices.map(
+        (choice) =>
+          html`<option value="${choice}" ${choice === selected ? html` selected` : ''}>
+            ${name === 'status' ? choice.replace(/_/g, ' ') : choice} (${counts.get(choice) ?? 0})
+          </option>`,
+      )}
     </select>`;
   return html`<form id="run-search" class="search" method="get" action="/" role="search">
     <input type="search" name="q" value="${query.text ?? ''}" maxlength="200" placeholder="Search task, answer, error, run id" aria-label="search" />
-    ${select('status', 'status', RUN_STATUSES, query.status, (status) => status.replace(/_/g, ' '))} ${select('model', 'model', models, query.model)}
-    ${select('tool', 'tool', tools, query.tool)}
+    ${select('status', 'status', RUN_STATUSES, statuses, query.status)} ${select('model', 'model', [...models.keys()].sort(), models, query.model)}
+    ${select('tool', 'tool', [...tools.keys()].sort(), tools, query.tool)}
     <button type="submit">Search</button>
   </form>`;
 }

@@ -26,6 +26,8 @@ table.run-list .outcome.error { color: #a61e1e; }
 table.run-list .outcome.error .outcome-label { color: #a61e1e; }
 table.run-list a.run-id { display: inline-block; margin-top: 2px; color: var(--muted); font-size: 11px; text-decoration: none; }
 table.run-list td.model { white-space: nowrap; }
+table.run-list a.filter { color: inherit; text-decoration: none; }
+table.run-list a.filter:hover { text-decoration: underline; }
 .status-interrupted { background: #ffe8cc; }
 .pager { display: flex; gap: 16px; justify-content: center; margin: 12px 0; }
 #waiting { margin-bottom: 20px; }
