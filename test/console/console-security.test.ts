@@ -237,6 +237,11 @@ describe('the console', () => {
     expect(second.body).toContain('Not recorded');
     expect(await fixture.store.findConfirmation(fixture.approvalId)).toMatchObject({ decision: 'deny', reason: 'not today' });
     await fixture.console.idle();
+    const decidedPage = (await send({ path: first.headers.location as string, headers: { cookie } })).body;
+    expect(decidedPage).toContain('You denied <code>refund</code>');
+    expect(decidedPage).toMatch(
+      /The run continued \(the model is told the call was denied\) and is now\s*<span class="status status-completed">completed<\/span>/,
+    );
     expect(fixture.refunds).toEqual([]);
     expect((await fixture.store.loadRun(fixture.runId))?.status).toBe('completed');
   });
