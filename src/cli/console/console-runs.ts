@@ -172,9 +172,9 @@ export async function listRuns(sources: ConsoleSources, limit = 100, now = Date.
   for (const run of storedRuns) byId.set(run.runId, fromStored(run));
   const records = await recentRecords(sources.runsDir, limit);
   const recordWrites = new Map(records.map((record) => [record.runId, record.mtimeMs]));
-  for (const record of records) {
-    const stored = storedById.get(record.runId);
-    const fromRecord = await summaryOfRecord(sources, record.runId, stored);
+  const summaries = await inBatches(records, (record) => summaryOfRecord(sources, record.runId, storedById.get(record.runId)));
+  for (const [index, record] of records.entries()) {
+    const fromRecord = summaries[index];
     const existing = byId.get(record.runId);
     if (!fromRecord) {
       if (!existing) byId.set(record.runId, { ...empty(record.runId), updatedAt: record.mtimeMs });
@@ -211,6 +211,15 @@ export async function listRuns(sources: ConsoleSources, limit = 100, now = Date.
     );
   }
   return [...byId.values()].sort((a, b) => (b.startedAt ?? b.updatedAt ?? 0) - (a.startedAt ?? a.updatedAt ?? 0)).slice(0, limit);
+}
+
+/** Summaries read this many at a time, so the file reads overlap (1,000 runs on a 2-core machine: 0.4–0.5 s one by one, 0.15–0.3 s in batches). */
+const READ_BATCH = 32;
+
+async function inBatches<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += READ_BATCH) results.push(...(await Promise.all(items.slice(start, start + READ_BATCH).map(read))));
+  return results;
 }
 
 /** A run's summary from its record lines. */
