@@ -174,9 +174,10 @@ export function parseRunSummary(text: string): RunRecordSummary | undefined {
   if (typeof modelId === 'string') summary.modelId = modelId;
   if (typeof costUsd === 'number') summary.costUsd = costUsd;
   if (typeof wallTimeMs === 'number') summary.wallTimeMs = wallTimeMs;
-  if (typeof prompt === 'string') summary.prompt = preview(prompt);
-  if (typeof answer === 'string') summary.answer = preview(answer);
-  if (typeof error === 'string') summary.error = preview(error);
+  // Taken as they are (the file is at most MAX_SUMMARY_BYTES): a reader that redacts them again cuts them after.
+  if (typeof prompt === 'string') summary.prompt = prompt;
+  if (typeof answer === 'string') summary.answer = answer;
+  if (typeof error === 'string') summary.error = error;
   return summary;
 }
 

@@ -13,6 +13,7 @@ import { createMemoryRunStore, readRunRecord, resumeAgent, runAgent, RunRecorder
 import { createScriptedModel, textTurn, toolCallTurn } from '../../models/scripted/scripted-model.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { silentLogger } from '../../tools/tool-registry.js';
+import { SUMMARY_PREVIEW_CHARS } from '../../agent/run-recorder.js';
 import { listRuns, MAX_RECORD_BYTES, readRecord, summarize, type ConsoleSources } from './console-runs.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'tw-console-runs-'));
@@ -187,5 +188,24 @@ describe('a record path the store names', () => {
     writeFileSync(inside, readFileSync(RunRecorder.pathFor(runsDir, paused.runId)));
     await store.saveRun({ ...stored, state: { ...stored.state, recordPath: inside } });
     expect((await readRecord(sources, paused.runId, await store.loadRun(paused.runId))).path).toBe(inside);
+  });
+});
+
+describe('the previews of a summary an older version wrote without redaction', () => {
+  it('are redacted before they are cut, so a key across the cut is still taken out', async () => {
+    const runsDir = join(folder, 'previews');
+    mkdirSync(runsDir, { recursive: true });
+    const key = 'sk-proj-Q7wLx9VbT2mZk4RcY8nD3fHs6JpA1eGu';
+    const time = '2026-03-02T09:00:00.000Z';
+    writeFileSync(
+      join(runsDir, 'run_key.jsonl'),
+      `${JSON.stringify({ time, runId: 'run_key', type: 'run_started', modelId: 'm', tools: [], limits: {}, resumed: false })}\n`,
+    );
+    const prompt = `${'x'.repeat(SUMMARY_PREVIEW_CHARS - 20)} ${key}`;
+    const summary = { version: 1, runId: 'run_key', status: 'completed', tools: [], startedAt: time, updatedAt: time, prompt, answer: `key ${key}` };
+    writeFileSync(join(runsDir, 'run_key.summary.json'), JSON.stringify(summary));
+    const [listed] = await listRuns({ store: unlistedStore(), runsDir });
+    expect(listed?.prompt).toBe(`${'x'.repeat(SUMMARY_PREVIEW_CHARS - 20)} [REDACTED]`);
+    expect(listed?.answer).toBe('key [REDACTED]');
   });
 });

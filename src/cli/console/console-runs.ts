@@ -159,7 +159,10 @@ function previews(
   const shown: Pick<RunSummary, 'prompt' | 'answer' | 'error'> = {};
   for (const key of ['prompt', 'answer', 'error'] as const) {
     const value = values[key];
-    if (typeof value === 'string') shown[key] = redactText(value.length > SUMMARY_PREVIEW_CHARS ? `${value.slice(0, SUMMARY_PREVIEW_CHARS)}…` : value);
+    if (typeof value !== 'string') continue;
+    // Redacted before it is cut: a secret cut in half would no longer look like one.
+    const redacted = redactText(value);
+    shown[key] = redacted.length > SUMMARY_PREVIEW_CHARS ? `${redacted.slice(0, SUMMARY_PREVIEW_CHARS)}…` : redacted;
   }
   return shown;
 }
