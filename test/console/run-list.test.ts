@@ -85,6 +85,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
       const card = page.locator(`#waiting section.approval[data-approval-id="${fixture.approvalId}"]`);
       expect(await card.locator('.summary').innerText()).toBe('Refund $40 on invoice INV-7');
       expect(await card.locator('dl.arguments').innerText()).toContain('INV-7');
+      expect(await page.locator('#waiting .waiting-task').innerText()).toBe('For the task Refund what INV-7 is owed.');
       writeFileSync(join(shots, 'console-runs.png'), await page.screenshot());
 
       // 60 runs: 50 on the first page, 10 on the next.

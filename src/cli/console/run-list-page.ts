@@ -182,6 +182,12 @@ function pager(list: RunListPage, query: RunListQuery): Html {
 function waitingSection(input: RunListInput): Html {
   return html`<section id="waiting" aria-labelledby="waiting-title">
     <h2 id="waiting-title">Waiting for a decision (${input.pending.length})</h2>
-    ${input.pending.map((item) => approvalCard(item, input.formToken, true, input.storedSettings?.get(item.runId)))}
+    ${input.pending.map((item) => {
+      // The run's task says what the call is for; the card says what it does.
+      const task = input.searched.find((run) => run.runId === item.runId)?.prompt;
+      return html`${
+        task !== undefined ? html`<p class="waiting-task">For the task <a href="/runs/${encodeURIComponent(item.runId)}">${firstLine(task)}</a></p>` : ''
+      }${approvalCard(item, input.formToken, true, input.storedSettings?.get(item.runId))}`;
+    })}
   </section>`;
 }

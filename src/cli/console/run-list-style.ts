@@ -32,6 +32,7 @@ table.run-list a.filter:hover { text-decoration: underline; }
 .pager { display: flex; gap: 16px; justify-content: center; margin: 12px 0; }
 #waiting { margin-bottom: 20px; }
 #waiting h2 { margin-top: 8px; }
+#waiting .waiting-task { margin: 0 0 4px; color: var(--muted); overflow-wrap: anywhere; }
 .approval { border-left: 4px solid var(--warn); }
 .approval .muted { word-break: break-word; }
 .confirmation { background: #fff; border: 1px solid var(--line); border-left: 4px solid #2f9e44; padding: 12px 16px; margin: 8px 0 12px; }
