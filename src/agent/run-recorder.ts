@@ -55,6 +55,8 @@ export class RunRecorder {
   #summary: RunRecordSummary | undefined;
   /** The text of the last model response, kept for the summary's answer at the stop. */
   #lastResponseText: string | undefined;
+  /** Whether a request of this recorder was looked at for the task (once is enough: it is the first user message). */
+  #promptSought = false;
 
   constructor(runId: string, path: string | undefined, redact: Redactor) {
     this.#runId = runId;
@@ -91,7 +93,8 @@ export class RunRecorder {
     recordFiles().fs.writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
     if (event.type === 'model_response') this.#lastResponseText = responseText(line as RunRecordLine);
     // The prompt is written once, at the first request: one more write per run, not one per step.
-    const firstRequest = event.type === 'model_request' && this.#summary !== undefined && this.#summary.prompt === undefined;
+    const firstRequest = event.type === 'model_request' && !this.#promptSought && this.#summary !== undefined && this.#summary.prompt === undefined;
+    if (event.type === 'model_request') this.#promptSought = true;
     if (event.type === 'run_started' || event.type === 'stop' || firstRequest) this.#updateSummary(line as RunRecordLine);
   }
 
