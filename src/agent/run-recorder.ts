@@ -31,7 +31,16 @@ export interface RunRecordSummary {
   startedAt: string;
   /** The time of the line that last changed the summary (ISO). */
   updatedAt: string;
+  /** The task: the text of the first user message the model was sent, cut to {@link SUMMARY_PREVIEW_CHARS}. */
+  prompt?: string;
+  /** At a completed stop: the final answer (the validated output as JSON, else the last response's text), cut likewise. */
+  answer?: string;
+  /** At a stopped stop: why it stopped (the stop reason's message), cut likewise. */
+  error?: string;
 }
+
+/** The prompt, answer and error in a summary are previews: a list shows a line of each, the record holds them whole. */
+export const SUMMARY_PREVIEW_CHARS = 500;
 
 /** A summary file larger than this is no summary of ours: it is not read. */
 export const MAX_SUMMARY_BYTES = 256 * 1024;
@@ -44,6 +53,10 @@ export class RunRecorder {
   #fd: number | undefined;
   /** The summary kept up to date, or `undefined` for a record begun by a version that wrote none (its summary would miss the start). */
   #summary: RunRecordSummary | undefined;
+  /** The text of the last model response, kept for the summary's answer at the stop. */
+  #lastResponseText: string | undefined;
+  /** Whether a request of this recorder was looked at for the task (once is enough: it is the first user message). */
+  #promptSought = false;
 
   constructor(runId: string, path: string | undefined, redact: Redactor) {
     this.#runId = runId;
@@ -78,7 +91,11 @@ export class RunRecorder {
     // Encrypted reasoning is the provider's to read: the record keeps its length, the run state (the store) the payload to replay.
     const line = this.#redact(withoutEncryptedReasoning({ time, runId: this.#runId, ...event }));
     recordFiles().fs.writeSync(this.#fd, `${JSON.stringify(line, replacer)}\n`);
-    if (event.type === 'run_started' || event.type === 'stop') this.#updateSummary(line as RunRecordLine);
+    if (event.type === 'model_response') this.#lastResponseText = responseText(line as RunRecordLine);
+    // The prompt is written once, at the first request: one more write per run, not one per step.
+    const firstRequest = event.type === 'model_request' && !this.#promptSought && this.#summary !== undefined && this.#summary.prompt === undefined;
+    if (event.type === 'model_request') this.#promptSought = true;
+    if (event.type === 'run_started' || event.type === 'stop' || firstRequest) this.#updateSummary(line as RunRecordLine);
   }
 
   /** Folds a start or a stop into the summary and writes it whole (to a temporary file, then renamed, so a reader never sees half). */
@@ -90,10 +107,18 @@ export class RunRecorder {
       summary.status = 'running';
       summary.modelId ??= line.modelId;
       for (const tool of line.tools) if (!summary.tools.includes(tool)) summary.tools.push(tool);
+    } else if (line.type === 'model_request') {
+      const prompt = promptOf(line.messages);
+      if (prompt !== undefined) summary.prompt = preview(prompt);
     } else if (line.type === 'stop') {
       summary.status = line.status;
       summary.costUsd = line.costUsd;
       summary.wallTimeMs = line.usage.wallTimeMs;
+      delete summary.answer;
+      delete summary.error;
+      const answer = line.output !== undefined ? JSON.stringify(line.output, replacer) : this.#lastResponseText;
+      if (line.status === 'completed' && answer !== undefined) summary.answer = preview(answer);
+      if (line.status === 'stopped' && line.stopReason) summary.error = preview(line.stopReason.message);
     }
     const path = RunRecorder.summaryPathFor(this.path);
     const temporary = `${path}.${process.pid}.tmp`;
@@ -144,7 +169,7 @@ export function parseRunSummary(text: string): RunRecordSummary | undefined {
   const parsed = safeParseJson(text);
   if (!parsed.success || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) return undefined;
   const value = parsed.value as Record<string, unknown>;
-  const { runId, status, modelId, tools, costUsd, wallTimeMs, startedAt, updatedAt } = value;
+  const { runId, status, modelId, tools, costUsd, wallTimeMs, startedAt, updatedAt, prompt, answer, error } = value;
   if (value.version !== 1 || typeof runId !== 'string' || typeof status !== 'string' || typeof startedAt !== 'string' || typeof updatedAt !== 'string')
     return undefined;
   if (!Array.isArray(tools) || !tools.every((tool) => typeof tool === 'string')) return undefined;
@@ -152,7 +177,38 @@ export function parseRunSummary(text: string): RunRecordSummary | undefined {
   if (typeof modelId === 'string') summary.modelId = modelId;
   if (typeof costUsd === 'number') summary.costUsd = costUsd;
   if (typeof wallTimeMs === 'number') summary.wallTimeMs = wallTimeMs;
+  // Taken as they are (the file is at most MAX_SUMMARY_BYTES): a reader that redacts them again cuts them after.
+  if (typeof prompt === 'string') summary.prompt = prompt;
+  if (typeof answer === 'string') summary.answer = answer;
+  if (typeof error === 'string') summary.error = error;
   return summary;
+}
+
+/** The task of a conversation: the text of its first user message, or `undefined` when it has none. */
+export function promptOf(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  const first = messages.find((message: unknown) => (message as { role?: unknown } | null)?.role === 'user') as { content?: unknown } | undefined;
+  if (!first) return undefined;
+  if (typeof first.content === 'string') return first.content;
+  if (!Array.isArray(first.content)) return undefined;
+  return textOfParts(first.content);
+}
+
+/** The text parts of a content list (a message's or a response's), joined; `undefined` when there are none. */
+export function textOfParts(parts: readonly unknown[]): string | undefined {
+  const texts = parts.flatMap((part) => {
+    const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
+    return type === 'text' && typeof text === 'string' ? [text] : [];
+  });
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function responseText(line: RunRecordLine): string | undefined {
+  return line.type === 'model_response' && Array.isArray(line.response?.content) ? textOfParts(line.response.content) : undefined;
+}
+
+function preview(text: string): string {
+  return text.length > SUMMARY_PREVIEW_CHARS ? `${text.slice(0, SUMMARY_PREVIEW_CHARS)}…` : text;
 }
 
 function replacer(_key: string, value: unknown): unknown {

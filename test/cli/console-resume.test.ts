@@ -79,7 +79,7 @@ describe('toolwright console with the CLI', { timeout: 120_000 }, () => {
         { cookie, origin: app.origin, 'content-type': 'application/x-www-form-urlencoded' },
         `form=${formToken}`,
       );
-      expect(approved).toEqual({ status: 303, location: `/runs/${paused.runId}` });
+      expect(approved).toEqual({ status: 303, location: `/approvals/${paused.pending[0]!.approvalId}` });
       await app.idle();
       expect(printed.join('')).toBe(`run ${paused.runId}: completed\n`);
       const store = await openSqliteRunStore({ path: state });

@@ -60,7 +60,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the console in headless Chromium (skippe
       writeFileSync(join(shots, 'runs.png'), await page.screenshot({ fullPage: true }));
 
       // The timeline: two model calls so far, the two reads of the first turn overlapping on the time axis.
-      await row.locator('a').click();
+      await row.locator('a.prompt').click();
       await page.waitForURL(`${origin}/runs/${fixture.runId}`);
       expect(await page.locator('#timeline li.span[data-kind="model"]').count()).toBe(2);
       const bar = async (callKey: string) => {
@@ -88,9 +88,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`the console in headless Chromium (skippe
       expect(await card.locator('.summary').innerText()).toBe('Refund $40 on invoice INV-7');
       writeFileSync(join(shots, 'approvals.png'), await page.screenshot({ fullPage: true }));
       await card.locator('button.approve').click();
-      await page.waitForURL(`${origin}/runs/${fixture.runId}`);
+      await page.waitForURL(`${origin}/approvals/${fixture.approvalId}`);
       await fixture.console.idle();
-      await page.reload();
+      await page.goto(`${origin}/runs/${fixture.runId}`);
       expect(await page.locator('#run-status').innerText()).toBe('completed');
       expect(fixture.refunds).toEqual(['INV-7']);
       const refund = page.locator('#timeline li.span[data-call-key="1.0"]');

@@ -12,6 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE, SECRET, startConsoleFixture, type ConsoleFixture } from './console-fixture.js';
+import { writeListedRun } from './run-list-fixture.js';
 
 interface Reply {
   status: number;
@@ -116,7 +117,16 @@ describe('the console', () => {
   });
 
   it('sends a strict Content-Security-Policy and no-sniff, no-frame, same-origin-referrer headers on every page', async () => {
-    for (const path of ['/', '/approvals', `/runs/${fixture.runId}`, '/evals', '/nowhere']) {
+    for (const path of [
+      '/',
+      '/?q=refund&status=stopped',
+      '/?page=abc',
+      '/approvals',
+      `/approvals/${fixture.approvalId}`,
+      `/runs/${fixture.runId}`,
+      '/evals',
+      '/nowhere',
+    ]) {
       const reply = await send({ path, headers: { cookie } });
       expect(reply.headers['content-security-policy']).toBe(
         "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -152,6 +162,59 @@ describe('the console', () => {
     }
   });
 
+  it('escapes every string the run list shows: task, answer, error, tools, model, and the search it echoes', async () => {
+    const bidi = 'mallory@\u202Emoc.elpmaxe';
+    writeListedRun(join(fixture.folder, 'runs'), {
+      runId: 'run_hostile_list',
+      prompt: `${HOSTILE} ${bidi} key ${SECRET}`,
+      status: 'stopped',
+      error: `${HOSTILE} error`,
+      model: `<b onmouseover="x()">model</b>`,
+      tools: ['<svg onload=alert(1)>', 'send_email'],
+      costUsd: 0,
+      wallTimeMs: 10,
+      startedAt: Date.now(),
+    });
+    writeListedRun(join(fixture.folder, 'runs'), {
+      runId: 'run_hostile_answer',
+      prompt: 'fine',
+      status: 'completed',
+      answer: `${HOSTILE} answer`,
+      model: 'openai:gpt-4o-mini',
+      tools: [],
+      costUsd: 0.01,
+      wallTimeMs: 10,
+      startedAt: Date.now(),
+    });
+    const pages = [
+      (await send({ path: '/', headers: { cookie } })).body,
+      (await send({ path: `/?q=${encodeURIComponent(`${HOSTILE.slice(0, 40)}`)}`, headers: { cookie } })).body,
+      (await send({ path: `/?tool=${encodeURIComponent('<svg onload=alert(1)>')}`, headers: { cookie } })).body,
+    ];
+    for (const page of pages) {
+      expect(page).toContain('run_hostile_list');
+      expect(page).not.toContain('<script>');
+      expect(page).not.toContain('<svg onload');
+      expect(page).not.toContain('<b onmouseover');
+      expect(page).not.toContain('<img');
+      expect(page).not.toContain('\u202E');
+      expect(page).not.toContain(SECRET);
+      // Real tags only (escaped text cannot start one), their quoted values blanked: an escaped value may read like a handler.
+      const tags = (page.match(/<[a-z][^>]*>/gi) ?? []).map((tag) => tag.replace(/"[^"]*"/g, '""'));
+      expect(tags.filter((tag) => /^<(script|img|svg|b\b)|\sstyle=|\son\w+=/i.test(tag))).toEqual([]);
+    }
+    expect(pages[0]).toContain('&lt;script&gt;document.title=&quot;owned&quot;&lt;/script&gt;');
+    expect(pages[0]).toContain('mallory@⟨U+202E⟩moc.elpmaxe');
+    expect(pages[0]).toContain('key [REDACTED]');
+    expect(pages[0]).toContain('&lt;b onmouseover=&quot;x()&quot;&gt;model&lt;/b&gt;');
+    expect(pages[0]).toContain('title="only runs offered this tool">&lt;svg onload=alert(1)&gt;</a>');
+    expect(pages[0]).toContain(`href="/?${new URLSearchParams({ tool: '<svg onload=alert(1)>' }).toString()}"`);
+    // The search box echoes the text as an attribute value, escaped.
+    expect(pages[1]).toContain(`value="${HOSTILE.slice(0, 40).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`);
+    expect(pages[1]).toContain('run_hostile_answer');
+    expect(pages[2]).not.toContain('run_hostile_answer');
+  });
+
   it('lists runs when a record has a line of the wrong shape', async () => {
     const time = new Date().toISOString();
     const lines = [
@@ -168,12 +231,17 @@ describe('the console', () => {
     const action = `/approvals/${fixture.approvalId}/deny`;
     const first = await post(action, { form: formToken, reason: 'not today' });
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe(`/runs/${fixture.runId}`);
+    expect(first.headers.location).toBe(`/approvals/${fixture.approvalId}`);
     const second = await post(`/approvals/${fixture.approvalId}/approve`, { form: formToken });
     expect(second.status).toBe(409);
     expect(second.body).toContain('Not recorded');
     expect(await fixture.store.findConfirmation(fixture.approvalId)).toMatchObject({ decision: 'deny', reason: 'not today' });
     await fixture.console.idle();
+    const decidedPage = (await send({ path: first.headers.location as string, headers: { cookie } })).body;
+    expect(decidedPage).toContain('You denied <code>refund</code>');
+    expect(decidedPage).toMatch(
+      /The run continued \(the model is told the call was denied\) and is now\s*<span class="status status-completed">completed<\/span>/,
+    );
     expect(fixture.refunds).toEqual([]);
     expect((await fixture.store.loadRun(fixture.runId))?.status).toBe('completed');
   });

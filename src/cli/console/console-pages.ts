@@ -10,6 +10,7 @@ import type { StoredConfirmation } from '../../agent/index.js';
 import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
 import { describeArguments, shownText } from '../../tools/call-summary.js';
 import type { RunSummary } from './console-runs.js';
+import { layout } from './console-layout.js';
 import { html, type Html } from './html.js';
 import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
 import { storedSettingsSection, type StoredSettingsNotice } from './stored-settings-card.js';
@@ -17,76 +18,7 @@ import { storedSettingsSection, type StoredSettingsNotice } from './stored-setti
 /** A value longer than this (as JSON) is cut in the page, with a note saying how much is left out. */
 export const MAX_SHOWN_CHARS = 20_000;
 
-type Section = 'runs' | 'approvals' | 'evals';
-
-export function layout(options: { title: string; section?: Section; pendingCount?: number; refreshSeconds?: number }, body: Html): Html {
-  const link = (section: Section, href: string, text: string) =>
-    html`<a href="${href}" ${options.section === section ? html` aria-current="page"` : ''}>${text}</a>`;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${options.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
-        <title>${options.title} · toolwright console</title>
-        <link rel="stylesheet" href="/console.css" />
-      </head>
-      <body>
-        <header>
-          <strong>toolwright console</strong>
-          <nav>
-            ${link('runs', '/', 'Runs')}${link(
-              'approvals',
-              '/approvals',
-              `Approvals${options.pendingCount ? ` (${options.pendingCount})` : ''}`,
-            )}${link('evals', '/evals', 'Eval reports')}
-          </nav>
-        </header>
-        <main>${body}</main>
-      </body>
-    </html> `;
-}
-
-export function runsPage(runs: readonly RunSummary[], pendingCount: number): Html {
-  const rows = runs.map(
-    (run) =>
-      html`<tr data-run-id="${run.runId}">
-        <td>
-          <a href="/runs/${encodeURIComponent(run.runId)}"><code>${run.runId}</code></a>
-        </td>
-        <td><span class="status status-${run.status}">${run.status.replace(/_/g, ' ')}</span></td>
-        <td>${run.model ?? html`<span class="muted">unknown</span>`}</td>
-        <td>${run.tools.length ? run.tools.join(', ') : html`<span class="muted">none</span>`}</td>
-        <td class="num">${run.costUsd !== undefined ? `$${run.costUsd.toFixed(4)}` : '–'}</td>
-        <td class="num">${run.durationMs !== undefined ? formatDuration(run.durationMs) : '–'}</td>
-        <td class="num">${run.startedAt !== undefined ? formatTime(run.startedAt) : '–'}</td>
-      </tr>`,
-  );
-  return layout(
-    { title: 'Runs', section: 'runs', pendingCount },
-    html`<h1>Runs</h1>
-      ${
-        runs.length === 0
-          ? html`<p class="notice">No runs yet: runs started with <code>toolwright run</code> (or with this store and records folder) show here.</p>`
-          : html`<table id="runs">
-              <thead>
-                <tr>
-                  <th>Run</th>
-                  <th>Status</th>
-                  <th>Model</th>
-                  <th>Tools</th>
-                  <th>Cost</th>
-                  <th>Duration</th>
-                  <th>Started</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-      }`,
-  );
-}
+export { layout };
 
 export interface RunPageInput {
   summary: RunSummary;
@@ -138,7 +70,7 @@ export function approvalsPage(
   );
 }
 
-function approvalCard(item: StoredConfirmation, formToken: string, showRun = false, storedSettings?: StoredSettingsNotice): Html {
+export function approvalCard(item: StoredConfirmation, formToken: string, showRun = false, storedSettings?: StoredSettingsNotice): Html {
   const action = `/approvals/${encodeURIComponent(item.approvalId)}`;
   return html`<section class="approval" data-approval-id="${item.approvalId}">
     <div class="summary">${item.summary}</div>
@@ -312,14 +244,14 @@ export function shown(value: unknown, max = MAX_SHOWN_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters in the record)` : text;
 }
 
-function formatDuration(ms: number): string {
+export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-function formatTime(ms: number): string {
+export function formatTime(ms: number): string {
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? '–' : date.toISOString().replace('T', ' ').slice(0, 19);
 }

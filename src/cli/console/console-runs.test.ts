@@ -13,6 +13,7 @@ import { createMemoryRunStore, readRunRecord, resumeAgent, runAgent, RunRecorder
 import { createScriptedModel, textTurn, toolCallTurn } from '../../models/scripted/scripted-model.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { silentLogger } from '../../tools/tool-registry.js';
+import { SUMMARY_PREVIEW_CHARS } from '../../agent/run-recorder.js';
 import { listRuns, MAX_RECORD_BYTES, readRecord, summarize, type ConsoleSources } from './console-runs.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'tw-console-runs-'));
@@ -73,6 +74,9 @@ describe('the run summary the recorder keeps', () => {
     const done = await listedAndRecorded(sources, completed.runId);
     expect(done.listed).toEqual({ ...done.recorded, updatedAt: undefined });
     expect(done.listed).toMatchObject({ status: 'completed', model: 'scripted:model', tools: ['look_up'], durationMs: completed.usage.wallTimeMs });
+    // The task and the answer, for the list's previews (before, neither was in the summary: the list showed ids only).
+    expect(done.listed).toMatchObject({ prompt: 'Look up invoice 7.', answer: 'It is $40.' });
+    expect(done.listed?.error).toBeUndefined();
 
     const stopped = await runAgent({
       ...common,
@@ -85,6 +89,8 @@ describe('the run summary the recorder keeps', () => {
     const halted = await listedAndRecorded(sources, stopped.runId);
     expect(halted.listed).toEqual({ ...halted.recorded, updatedAt: undefined });
     expect(halted.listed?.status).toBe('stopped');
+    expect(halted.listed).toMatchObject({ prompt: 'Look up everything.', error: 'The run reached its limit of 1 model calls before the model finished.' });
+    expect(halted.listed?.answer).toBeUndefined();
 
     const model = createScriptedModel([toolCallTurn([{ id: 'c1', name: 'refund', arguments: { invoice: '7' } }]), textTurn('Refunded.')]);
     const paused = await runAgent({ ...common, tools: [refund], prompt: 'Refund invoice 7.', model });
@@ -100,6 +106,7 @@ describe('the run summary the recorder keeps', () => {
     const finished = await listedAndRecorded(sources, paused.runId);
     expect(finished.listed).toEqual({ ...finished.recorded, updatedAt: undefined });
     expect(finished.listed).toMatchObject({ status: 'completed', tools: ['refund', 'note'], durationMs: resumed.usage.wallTimeMs });
+    expect(finished.listed).toMatchObject({ prompt: 'Refund invoice 7.', answer: 'Refunded.' });
     expect(summaryOf(paused.recordPath!).startedAt).toBe(startedAt);
   });
 
@@ -181,5 +188,24 @@ describe('a record path the store names', () => {
     writeFileSync(inside, readFileSync(RunRecorder.pathFor(runsDir, paused.runId)));
     await store.saveRun({ ...stored, state: { ...stored.state, recordPath: inside } });
     expect((await readRecord(sources, paused.runId, await store.loadRun(paused.runId))).path).toBe(inside);
+  });
+});
+
+describe('the previews of a summary an older version wrote without redaction', () => {
+  it('are redacted before they are cut, so a key across the cut is still taken out', async () => {
+    const runsDir = join(folder, 'previews');
+    mkdirSync(runsDir, { recursive: true });
+    const key = 'sk-proj-Q7wLx9VbT2mZk4RcY8nD3fHs6JpA1eGu';
+    const time = '2026-03-02T09:00:00.000Z';
+    writeFileSync(
+      join(runsDir, 'run_key.jsonl'),
+      `${JSON.stringify({ time, runId: 'run_key', type: 'run_started', modelId: 'm', tools: [], limits: {}, resumed: false })}\n`,
+    );
+    const prompt = `${'x'.repeat(SUMMARY_PREVIEW_CHARS - 20)} ${key}`;
+    const summary = { version: 1, runId: 'run_key', status: 'completed', tools: [], startedAt: time, updatedAt: time, prompt, answer: `key ${key}` };
+    writeFileSync(join(runsDir, 'run_key.summary.json'), JSON.stringify(summary));
+    const [listed] = await listRuns({ store: unlistedStore(), runsDir });
+    expect(listed?.prompt).toBe(`${'x'.repeat(SUMMARY_PREVIEW_CHARS - 20)} [REDACTED]`);
+    expect(listed?.answer).toBe('key [REDACTED]');
   });
 });

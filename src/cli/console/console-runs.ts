@@ -18,7 +18,9 @@ import {
   type RunStore,
   type StoredRun,
 } from '../../agent/index.js';
+import { promptOf, SUMMARY_PREVIEW_CHARS, textOfParts } from '../../agent/run-recorder.js';
 import { safeParseJson } from '../../shared/safe-json.js';
+import { shownStatus } from './run-liveness.js';
 
 /** A record larger than this is not read (the console says so rather than holding it in memory). */
 export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
@@ -35,6 +37,12 @@ export interface RunSummary {
   /** Milliseconds since the epoch: the run's first record line, else when the store first saved it. */
   startedAt: number | undefined;
   updatedAt: number | undefined;
+  /** The task (the first user message), a preview; absent when neither the record's summary nor the store holds it. */
+  prompt?: string;
+  /** A completed run's final answer, a preview. */
+  answer?: string;
+  /** Why a stopped run stopped, a preview. */
+  error?: string;
 }
 
 export interface ConsoleSources {
@@ -139,18 +147,37 @@ function fromIndex(runId: string, summary: RunRecordSummary): RunSummary {
     durationMs: summary.wallTimeMs,
     startedAt: Number.isFinite(startedAt) ? startedAt : undefined,
     updatedAt: undefined,
+    ...previews({ prompt: summary.prompt, answer: summary.answer, error: summary.error }, redact.text),
   };
 }
 
+/** The previews that are there, redacted again (the file may be older than a redaction rule). */
+function previews(
+  values: Pick<RunSummary, 'prompt' | 'answer' | 'error'>,
+  redactText: (text: string) => string,
+): Pick<RunSummary, 'prompt' | 'answer' | 'error'> {
+  const shown: Pick<RunSummary, 'prompt' | 'answer' | 'error'> = {};
+  for (const key of ['prompt', 'answer', 'error'] as const) {
+    const value = values[key];
+    if (typeof value !== 'string') continue;
+    // Redacted before it is cut: a secret cut in half would no longer look like one.
+    const redacted = redactText(value);
+    shown[key] = redacted.length > SUMMARY_PREVIEW_CHARS ? `${redacted.slice(0, SUMMARY_PREVIEW_CHARS)}…` : redacted;
+  }
+  return shown;
+}
+
 /** The most recent runs, newest first: the store's, and those with a record in the runs folder (from each record's summary). */
-export async function listRuns(sources: ConsoleSources, limit = 100): Promise<RunSummary[]> {
+export async function listRuns(sources: ConsoleSources, limit = 100, now = Date.now()): Promise<RunSummary[]> {
   const byId = new Map<string, RunSummary>();
   const storedRuns = (await sources.store.listRuns?.({ limit })) ?? [];
+  const storedById = new Map(storedRuns.map((run) => [run.runId, run]));
   for (const run of storedRuns) byId.set(run.runId, fromStored(run));
   const records = await recentRecords(sources.runsDir, limit);
-  for (const record of records) {
-    const stored = storedRuns.find((run) => run.runId === record.runId);
-    const fromRecord = await summaryOfRecord(sources, record.runId, stored);
+  const recordWrites = new Map(records.map((record) => [record.runId, record.mtimeMs]));
+  const summaries = await inBatches(records, (record) => summaryOfRecord(sources, record.runId, storedById.get(record.runId)));
+  for (const [index, record] of records.entries()) {
+    const fromRecord = summaries[index];
     const existing = byId.get(record.runId);
     if (!fromRecord) {
       if (!existing) byId.set(record.runId, { ...empty(record.runId), updatedAt: record.mtimeMs });
@@ -159,31 +186,76 @@ export async function listRuns(sources: ConsoleSources, limit = 100): Promise<Ru
     byId.set(
       record.runId,
       existing
-        ? { ...fromRecord, status: existing.status, costUsd: existing.costUsd ?? fromRecord.costUsd, updatedAt: existing.updatedAt }
+        ? {
+            ...fromRecord,
+            status: existing.status,
+            costUsd: existing.costUsd ?? fromRecord.costUsd,
+            updatedAt: existing.updatedAt,
+            // The record's previews are redacted and cut already; the store's fill in what an older record's summary lacks.
+            ...previews(
+              { prompt: fromRecord.prompt ?? existing.prompt, answer: fromRecord.answer ?? existing.answer, error: fromRecord.error ?? existing.error },
+              (text) => text,
+            ),
+          }
         : { ...fromRecord, updatedAt: record.mtimeMs },
     );
   }
+  for (const summary of byId.values()) {
+    const stored = storedById.get(summary.runId);
+    const lastWriteAt = Math.max(stored?.updatedAt ?? -Infinity, recordWrites.get(summary.runId) ?? -Infinity);
+    summary.status = shownStatus(
+      {
+        status: summary.status,
+        lease: stored?.lease,
+        lastWriteAt: Number.isFinite(lastWriteAt) ? lastWriteAt : undefined,
+        session: summary.model?.startsWith('mcp-client:') === true,
+      },
+      now,
+    );
+  }
   return [...byId.values()].sort((a, b) => (b.startedAt ?? b.updatedAt ?? 0) - (a.startedAt ?? a.updatedAt ?? 0)).slice(0, limit);
+}
+
+/** Summaries read this many at a time, so the file reads overlap (1,000 runs on a 2-core machine: 0.4–0.5 s one by one, 0.15–0.3 s in batches). */
+const READ_BATCH = 32;
+
+async function inBatches<T, R>(items: readonly T[], read: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += READ_BATCH) results.push(...(await Promise.all(items.slice(start, start + READ_BATCH).map(read))));
+  return results;
 }
 
 /** A run's summary from its record lines. */
 export function summarize(runId: string, lines: readonly RunRecordLine[]): RunSummary {
   const summary = empty(runId);
   summary.status = 'running';
+  let lastText: string | undefined;
   for (const line of lines) {
     const time = Date.parse(line.time);
     if (summary.startedAt === undefined && Number.isFinite(time)) summary.startedAt = time;
     // The record is toolwright's own, but a file on disk: a line of the wrong shape is passed over rather than failing the list.
-    if (line.type === 'run_started') {
+    if (line.type === 'model_request') {
+      summary.prompt ??= promptOf(line.messages);
+    } else if (line.type === 'model_response') {
+      lastText = responseTextOf(line.response);
+    } else if (line.type === 'run_started') {
       if (typeof line.modelId === 'string') summary.model ??= line.modelId;
       if (Array.isArray(line.tools)) for (const tool of line.tools) if (typeof tool === 'string' && !summary.tools.includes(tool)) summary.tools.push(tool);
     } else if (line.type === 'stop' && typeof line.status === 'string') {
       summary.status = line.status;
       summary.costUsd = typeof line.costUsd === 'number' ? line.costUsd : undefined;
       summary.durationMs = typeof line.usage?.wallTimeMs === 'number' ? line.usage.wallTimeMs : undefined;
+      const answer = line.output !== undefined ? JSON.stringify(line.output) : lastText;
+      summary.answer = line.status === 'completed' ? answer : undefined;
+      summary.error = line.status === 'stopped' && typeof line.stopReason?.message === 'string' ? line.stopReason.message : undefined;
     }
   }
-  return summary;
+  return { ...summary, ...previews(summary, (text) => text) };
+}
+
+function responseTextOf(response: unknown): string | undefined {
+  const content = (response as { content?: unknown } | null | undefined)?.content;
+  return Array.isArray(content) ? textOfParts(content) : undefined;
 }
 
 function fromStored(run: StoredRun): RunSummary {
@@ -197,7 +269,21 @@ function fromStored(run: StoredRun): RunSummary {
     durationMs: run.state.usage.wallTimeMs,
     startedAt: run.createdAt,
     updatedAt: run.updatedAt,
+    ...previews(fromState(run), createRedactor().text),
   };
+}
+
+/** A stored run's task, and its answer or error once it ended. */
+function fromState(run: StoredRun): Pick<RunSummary, 'prompt' | 'answer' | 'error'> {
+  const values: Pick<RunSummary, 'prompt' | 'answer' | 'error'> = {};
+  const prompt = promptOf(run.state.messages);
+  if (prompt !== undefined) values.prompt = prompt;
+  const last = run.state.messages.at(-1);
+  if (run.status === 'completed' && last?.role === 'assistant') {
+    const answer = responseTextOf(last);
+    if (answer !== undefined) values.answer = answer;
+  }
+  return values;
 }
 
 function empty(runId: string): RunSummary {

@@ -26,11 +26,16 @@ import {
 } from '../../agent/index.js';
 import { ToolwrightError } from '../../shared/errors.js';
 import { ConsoleGate, type Refusal } from './console-gate.js';
-import { approvalsPage, errorPage, evalsPage, runPage, runsPage } from './console-pages.js';
+import { approvalPage } from './approval-decided-page.js';
+import { approvalsPage, errorPage, evalsPage, runPage } from './console-pages.js';
 import { listRuns, readRecord, summarize, type ConsoleSources, type RunSummary } from './console-runs.js';
 import { CONSOLE_CSS } from './console-style.js';
 import type { Html } from './html.js';
+import { withWayBack } from './report-way-back.js';
 import { buildTimeline } from './run-timeline.js';
+import { runListPage } from './run-list-page.js';
+import { filterRuns, MAX_LISTED_RUNS, pageOf, parseRunListQuery } from './run-list-query.js';
+import { shownStatus } from './run-liveness.js';
 import type { StoredSettingsNotice } from './stored-settings-card.js';
 
 export interface ConsoleOptions {
@@ -74,7 +79,10 @@ const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
 const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 // The eval report is one self-contained file with inline styles; sandboxed, it runs nothing and reaches nothing.
-const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'; sandbox";
+// `allow-same-origin` only so that its links back to the console carry the console's SameSite=Strict cookie (from an opaque
+// origin they would arrive without it, and be refused); with no `allow-scripts`, and `default-src 'none'`, nothing runs.
+const REPORT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'; sandbox allow-same-origin";
 
 type ResumeState = { state: 'resuming' } | { state: 'failed'; message: string };
 
@@ -123,20 +131,58 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     // Browsers ask for an icon on their own; answering "none" keeps a 404 out of their console.
     if (path === '/favicon.ico') return void response.writeHead(204, securityHeaders(PAGE_CSP)).end();
     if (path === '/console.css') return send(response, 200, CONSOLE_CSS, 'text/css; charset=utf-8');
-    if (path === '/') {
-      const [runs, pending] = await Promise.all([listRuns(sources), listPendingConfirmations({ store: options.store })]);
-      return send(response, 200, runsPage(runs, pending.length));
-    }
+    if (path === '/') return showRunList(response, url.searchParams);
     if (path === '/approvals') {
       const pending = await listPendingConfirmations({ store: options.store });
       return send(response, 200, approvalsPage(pending, gate.formToken, await storedSettingsOf(pending)));
     }
+    const approval = /^\/approvals\/([^/]+)$/.exec(path);
+    if (approval) return showApproval(response, decodePath(approval[1]!));
     const run = /^\/runs\/([^/]+)$/.exec(path);
     if (run) return showRun(response, decodePath(run[1]!));
     if (path === '/evals') return send(response, 200, evalsPage(await findReports()));
     const report = /^\/evals\/(\d+)\/report\.html$/.exec(path);
     if (report) return showReport(response, Number(report[1]));
     return send(response, 404, errorPage(404, 'No such page: start from the runs list.'));
+  }
+
+  async function showRunList(response: ServerResponse, params: URLSearchParams): Promise<void> {
+    const parsed = parseRunListQuery(params);
+    if (!parsed.ok) return send(response, 400, errorPage(400, `${parsed.message} Start again from the runs list.`));
+    const pending = await listPendingConfirmations({ store: options.store });
+    const searched = await listRuns(sources, MAX_LISTED_RUNS);
+    const list = pageOf(filterRuns(searched, parsed.query), parsed.query.page);
+    return send(
+      response,
+      200,
+      runListPage({ list, query: parsed.query, searched, pending, formToken: gate.formToken, storedSettings: await storedSettingsOf(pending) }),
+    );
+  }
+
+  async function showApproval(response: ServerResponse, approvalId: string): Promise<void> {
+    const confirmation = await options.store.findConfirmation(approvalId);
+    if (!confirmation) return send(response, 404, errorPage(404, `No approval "${approvalId}" in the run store: pick one from the approvals.`));
+    const [run, open, allPending] = await Promise.all([
+      options.store.loadRun(confirmation.runId),
+      options.store.listConfirmations({ runId: confirmation.runId, undecided: true }),
+      listPendingConfirmations({ store: options.store }),
+    ]);
+    const resume = resumes.get(confirmation.runId);
+    const storedSettings = run ? options.storedSettings?.(run.state.meta) : undefined;
+    return send(
+      response,
+      200,
+      approvalPage({
+        confirmation,
+        runStatus: run?.status,
+        othersWaiting: open.filter((item) => item.approvalId !== approvalId).length,
+        resumes: options.resume !== undefined,
+        ...(resume ? { resume } : {}),
+        formToken: gate.formToken,
+        pendingCount: allPending.length,
+        ...(storedSettings ? { storedSettings } : {}),
+      }),
+    );
   }
 
   async function showRun(response: ServerResponse, runId: string): Promise<void> {
@@ -155,7 +201,14 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         startedAt: undefined,
         updatedAt: undefined,
       }),
-      ...(stored ? { status: stored.status, model: stored.state.modelId, costUsd: stored.state.costUsd, durationMs: stored.state.usage.wallTimeMs } : {}),
+      ...(stored
+        ? {
+            status: shownStatus({ status: stored.status, lease: stored.lease, lastWriteAt: stored.updatedAt }),
+            model: stored.state.modelId,
+            costUsd: stored.state.costUsd,
+            durationMs: stored.state.usage.wallTimeMs,
+          }
+        : {}),
     };
     const allPending = await listPendingConfirmations({ store: options.store });
     const resume = resumes.get(runId);
@@ -206,7 +259,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     const open = await options.store.listConfirmations({ runId: pending.runId, undecided: true });
     if (open.length === 0 && options.resume && resumes.get(pending.runId)?.state !== 'resuming') startResume(pending.runId);
-    response.writeHead(303, { ...securityHeaders(PAGE_CSP), location: `/runs/${encodeURIComponent(pending.runId)}` });
+    // To the approval's own page: it says what was decided and what happens to the run next.
+    response.writeHead(303, { ...securityHeaders(PAGE_CSP), location: `/approvals/${encodeURIComponent(approvalId)}` });
     response.end();
   }
 
@@ -243,7 +297,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (!report || !info) return send(response, 404, errorPage(404, 'No such eval report: pick one from the list.'));
     if (info.size > MAX_REPORT_BYTES) return send(response, 413, errorPage(413, `The report at ${report.path} is too large to serve (${info.size} bytes).`));
     response.writeHead(200, { ...securityHeaders(REPORT_CSP), 'content-type': 'text/html; charset=utf-8' });
-    response.end(await readFile(report.path));
+    response.end(withWayBack(await readFile(report.path, 'utf8')));
   }
 
   await new Promise<void>((resolvePromise, reject) => {
