@@ -4,7 +4,10 @@
  * itself only). Colours follow the eval report's.
  * @module
  */
-export const CONSOLE_CSS = `
+import { RUN_PAGE_CSS } from './run-page-style.js';
+
+export const CONSOLE_CSS =
+  `
 :root { color-scheme: light; --ink: #1d2330; --muted: #5b6475; --line: #d8dce4; --bg: #f6f7f9; --model: #4c6ef5; --tool: #12b886;
   --bad: #e03131; --warn: #f08c00; }
 * { box-sizing: border-box; }
@@ -53,4 +56,4 @@ button { font: inherit; padding: 4px 14px; border-radius: 4px; border: 1px solid
 button.approve { background: #2f9e44; border-color: #2f9e44; color: #fff; }
 button.deny { background: #fff; border-color: var(--bad); color: var(--bad); }
 input[type="text"] { font: inherit; padding: 3px 8px; border: 1px solid var(--line); border-radius: 4px; width: 260px; }
-`;
+` + RUN_PAGE_CSS;
