@@ -77,7 +77,7 @@ export function buildConversation(lines: readonly RunRecordLine[]): Conversation
         const messages = Array.isArray(line.messages) ? line.messages : [];
         if (messages.length < messagesSeen) messagesSeen = 0;
         for (const message of messages.slice(messagesSeen)) {
-          if (message.role !== 'system' && message.role !== 'user') continue;
+          if (message?.role !== 'system' && message?.role !== 'user') continue;
           entries.push({ kind: 'message', role: message.role, text: messageText(message.content), time, lines: [line] });
         }
         messagesSeen = messages.length;
@@ -86,7 +86,7 @@ export function buildConversation(lines: readonly RunRecordLine[]): Conversation
       case 'model_response': {
         const content = Array.isArray(line.response?.content) ? line.response.content : [];
         const text = content
-          .filter((part): part is { type: 'text'; text: string } => part.type === 'text' && typeof part.text === 'string')
+          .filter((part): part is { type: 'text'; text: string } => part?.type === 'text' && typeof part.text === 'string')
           .map((part) => part.text)
           .join('\n');
         if (text !== '') entries.push({ kind: 'message', role: 'assistant', text, time, lines: [line] });
@@ -181,8 +181,8 @@ export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part: { type?: unknown; text?: unknown; mimeType?: unknown }) =>
-      part.type === 'text' && typeof part.text === 'string' ? part.text : part.type === 'image' ? `(image, ${String(part.mimeType)})` : '',
+    .map((part: { type?: unknown; text?: unknown; mimeType?: unknown } | null) =>
+      part?.type === 'text' && typeof part.text === 'string' ? part.text : part?.type === 'image' ? `(image, ${String(part.mimeType)})` : '',
     )
     .filter((text) => text !== '')
     .join('\n');
@@ -193,11 +193,14 @@ export function resultText(result: ToolResult | undefined): string {
   const parts: ContentPart[] = Array.isArray(result?.content) ? result.content : [];
   return parts
     .map((part) => {
+      if (part === null || typeof part !== 'object') return '';
       switch (part.type) {
         case 'text':
           return part.text;
-        case 'resource':
-          return 'text' in part.resource ? part.resource.text : `(resource ${part.resource.uri})`;
+        case 'resource': {
+          const resource = part.resource as { uri?: unknown; text?: unknown } | undefined;
+          return typeof resource?.text === 'string' ? resource.text : `(resource ${String(resource?.uri)})`;
+        }
         case 'resource_link':
           return `(link to ${part.uri})`;
         default:

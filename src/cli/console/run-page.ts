@@ -59,7 +59,7 @@ export function outlineRun(lines: readonly RunRecordLine[]): RunOutline {
         outline.costUsd += finite(line.costUsd);
         if (finite(line.costUsd) > 0) outline.priced = true;
         const content = Array.isArray(line.response?.content) ? line.response.content : [];
-        const text = content.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
+        const text = content.flatMap((part) => (part?.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
         if (text !== '') outline.lastText = text;
         break;
       }
