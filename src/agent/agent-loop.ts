@@ -230,7 +230,7 @@ export class AgentLoop {
     this.#prepared.clear();
     for (const [index, item] of prepared.calls.entries()) {
       const callKey = callKeyOf(step, index);
-      this.#emit(toolCallEvent(step, callKey, requests[index]!));
+      this.#emit(toolCallEvent(step, callKey, requests[index]!, this.#env.registry.get(requests[index]!.name)?.effect));
       if (item.settled) {
         if (item.signature !== undefined) signatures.set(callKey, item.signature);
         calls.push(item.settled);

@@ -73,6 +73,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`a run's page in headless Chromium (skipp
 
     // A multi-line result reads as the tool wrote it.
     const order = card('get_order');
+    // The tool's effect, as the record's `tool_call` holds it.
+    expect(await order.locator('.call-head .effect').innerText()).toBe('read');
+    expect(await card('send_email').locator('.call-head .effect').innerText()).toBe('write');
     expect(await order.locator('.call-result').innerText()).toBe(ORDER_TEXT);
     // A flat object's arguments are a table of its keys.
     expect(await order.locator('.call-arguments table.value-table th').allInnerTexts()).toEqual(['order']);

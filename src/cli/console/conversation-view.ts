@@ -236,6 +236,7 @@ function callCard(entry: ConversationCall): Html {
   return html`<li class="call-card${failed ? ' call-failed' : ''}" data-call-key="${entry.callKey}">
     <div class="call-head">
       <code class="call-tool">${entry.toolName}</code>
+      ${call?.effect !== undefined ? html`<span class="effect effect-${call.effect}">${call.effect}</span>` : ''}
       <span class="status status-${status}">${status.replace(/_/g, ' ')}</span>
       ${result ? html`<span class="muted">${formatDuration(result.durationMs)}</span>` : ''}
       ${result?.trust !== undefined ? html`<span class="muted">result ${result.trust}${result.isolated ? ', isolated' : ''}</span>` : ''}

@@ -41,6 +41,8 @@ code, .value-text, dd, td, th, .summary { overflow-wrap: anywhere; }
 .call-card.call-failed { border-left-color: var(--bad); }
 .call-head { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: baseline; }
 .call-tool { font-weight: 600; font-size: 13px; }
+.effect { font-size: 11px; padding: 0 6px; border-radius: 8px; border: 1px solid var(--line); color: var(--muted); }
+.effect-write { border-color: var(--warn); color: #a05a00; }
 .call-section { margin-top: 8px; min-width: 0; }
 .call-label { font-size: 12px; font-weight: 600; color: var(--muted); margin-bottom: 2px; }
 .call-result { padding: 6px 10px; background: #f8f9fa; border-radius: 4px; max-height: 420px; overflow: auto; }
