@@ -144,7 +144,9 @@ function answerBlock(status: string, outline: RunOutline | undefined, pendingCou
     return block(
       'Answer',
       'waiting',
-      html`<span>No answer yet: the run waits for a person to decide on ${pendingCount === 1 ? 'one call' : `${pendingCount} calls`} (above).</span>`,
+      pendingCount > 0
+        ? html`<span>No answer yet: the run waits for a person to decide on ${pendingCount === 1 ? 'one call' : `${pendingCount} calls`} (above).</span>`
+        : html`<span>No answer yet: the run waits for a person's decision.</span>`,
     );
   if (stop?.status === 'completed') {
     if (stop.output !== undefined) return block('Answer', 'answer', typeof stop.output === 'string' ? textView(stop.output) : valueView(stop.output));
