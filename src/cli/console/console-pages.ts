@@ -122,7 +122,7 @@ export function runPage(input: RunPageInput): Html {
       ${
         input.record
           ? html`<h2>Conversation</h2>
-              ${conversationView(buildConversation(input.record))}`
+              ${conversationView(buildConversation(input.record), summary.runId)}`
           : ''
       }
       <h2>Timeline</h2>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecordLine } from '../../agent/index.js';
-import { buildConversation, conversationView, resultText } from './conversation-view.js';
+import { buildConversation, conversationView, MAX_CONVERSATION_ENTRIES, resultText } from './conversation-view.js';
 import { runLead } from './run-page.js';
 
 const time = '2026-11-30T09:00:00.000Z';
@@ -62,7 +62,7 @@ describe('buildConversation', () => {
       }),
     ]);
     expect(entries).toHaveLength(1);
-    const page = conversationView(entries).toString();
+    const page = conversationView(entries, 'run_x').toString();
     const decisions = [...page.matchAll(/<li class="decision (decision-\w+)"/g)].map((match) => match[1]);
     expect(decisions).toEqual(['decision-confirm', 'decision-removed', 'decision-flag', 'decision-confirm', 'decision-deny']);
     expect(page).toContain('the URL &quot;https://x.example&quot;');
@@ -85,7 +85,7 @@ describe('buildConversation', () => {
       line({ type: 'routing', step: 0, tools: null }),
       line({ type: 'stop', status: 'stopped', stopReason: { kind: 7 } }),
     ];
-    expect(() => conversationView(buildConversation(odd)).toString()).not.toThrow();
+    expect(() => conversationView(buildConversation(odd), 'run_x').toString()).not.toThrow();
     expect(() =>
       runLead(
         {
@@ -102,6 +102,21 @@ describe('buildConversation', () => {
         0,
       ).toString(),
     ).not.toThrow();
+  });
+});
+
+describe('conversationView', () => {
+  it('shows the first and the last entries of a long run, and says how many it left out and where to read them', () => {
+    const lines = Array.from({ length: 2_000 }, (_, index) =>
+      line({ type: 'tool_call', step: index, callKey: `${index}.0`, callId: `c${index}`, toolName: 'read', arguments: { path: `/f/${index}` } }),
+    );
+    const page = conversationView(buildConversation(lines), 'run_long').toString();
+    expect(page.split('<li class="call-card').length - 1).toBe(MAX_CONVERSATION_ENTRIES);
+    expect(page).toContain(`${2_000 - MAX_CONVERSATION_ENTRIES} entries of the conversation are not shown here`);
+    expect(page).toContain('<code>toolwright logs run_long</code>');
+    expect(page).toContain('data-call-key="0.0"');
+    expect(page).toContain('data-call-key="1999.0"');
+    expect(page).not.toContain(`data-call-key="${MAX_CONVERSATION_ENTRIES / 2}.0"`);
   });
 });
 

@@ -210,10 +210,27 @@ export function resultText(result: ToolResult | undefined): string {
     .join('\n');
 }
 
-export function conversationView(entries: readonly ConversationEntry[]): Html {
+/**
+ * Entries a page shows at most: the first half and the last half of them, with a note between saying how many are left
+ * out. Each entry is bounded (its text and its raw JSON), so this bounds the page of a run with thousands of calls.
+ */
+export const MAX_CONVERSATION_ENTRIES = 300;
+
+export function conversationView(entries: readonly ConversationEntry[], runId: string): Html {
   if (entries.length === 0) return html`<p class="notice">The record holds no messages yet.</p>`;
+  const render = (entry: ConversationEntry) => (entry.kind === 'message' ? bubble(entry) : entry.kind === 'call' ? callCard(entry) : noteView(entry));
+  if (entries.length <= MAX_CONVERSATION_ENTRIES)
+    return html`<ol id="conversation" class="conversation">
+      ${entries.map(render)}
+    </ol>`;
+  const half = MAX_CONVERSATION_ENTRIES / 2;
   return html`<ol id="conversation" class="conversation">
-    ${entries.map((entry) => (entry.kind === 'message' ? bubble(entry) : entry.kind === 'call' ? callCard(entry) : noteView(entry)))}
+    ${entries.slice(0, half).map(render)}
+    <li class="note note-warn" id="conversation-cut">
+      <strong>${entries.length - MAX_CONVERSATION_ENTRIES} entries of the conversation are not shown here</strong>: <code>toolwright logs ${runId}</code> prints
+      the whole record.
+    </li>
+    ${entries.slice(-half).map(render)}
   </ol>`;
 }
 
