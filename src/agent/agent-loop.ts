@@ -119,11 +119,8 @@ export class AgentLoop {
       const interrupted = this.#clock!.interruption();
       if (interrupted) return this.#stopped(interrupted);
       if (state.iterations >= limits.maxIterations) {
-        return this.#stopped({
-          kind: 'max_iterations',
-          limit: limits.maxIterations,
-          message: `The run reached its limit of ${limits.maxIterations} model calls before the model finished.`,
-        });
+        const message = `The run reached its limit of ${limits.maxIterations} model calls before the model finished.`;
+        return this.#stopped({ kind: 'max_iterations', limit: limits.maxIterations, message });
       }
       if (!state.routed) {
         const routed = await this.#route();
@@ -230,7 +227,7 @@ export class AgentLoop {
     this.#prepared.clear();
     for (const [index, item] of prepared.calls.entries()) {
       const callKey = callKeyOf(step, index);
-      this.#emit(toolCallEvent(step, callKey, requests[index]!));
+      this.#emit(toolCallEvent(step, callKey, requests[index]!, this.#env.registry.get(requests[index]!.name)?.effect));
       if (item.settled) {
         if (item.signature !== undefined) signatures.set(callKey, item.signature);
         calls.push(item.settled);

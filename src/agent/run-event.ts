@@ -7,7 +7,7 @@ import type { ModelResponse, ToolChoice } from '../protocol/model-exchange.js';
 import type { Message } from '../protocol/messages.js';
 import type { PolicyFlag, RemovedValue, TrustLabel } from '../policy/types.js';
 import type { ToolFailureCode } from '../tools/tool-registry.js';
-import type { ProgrammaticCaller, ToolResult } from '../tools/types.js';
+import type { ProgrammaticCaller, ToolEffect, ToolResult } from '../tools/types.js';
 import type { ValidationIssue } from '../tools/validation-issues.js';
 import type { ResolvedLimits } from './agent-limits.js';
 import type { AgentStopReason, AgentUsage, PendingConfirmation, ToolCallStatus } from './agent-result.js';
@@ -56,6 +56,8 @@ export type RunEvent =
       argumentsText?: string;
       /** Set when the provider's code runner made the call (programmatic tool calling). */
       caller?: ProgrammaticCaller;
+      /** The tool's declared effect, when the run has a tool of that name (the console shows it on the call's card). */
+      effect?: ToolEffect;
     }
   | {
       type: 'tool_result';

@@ -474,7 +474,7 @@ class Guards implements ToolGuards {
     const key = `${call.id}\u0000${signature}`;
     if (this.#announced.has(key)) return;
     this.#remember(this.#announced, key);
-    this.#tell(toolCallEvent(0, call.id, call));
+    this.#tell(toolCallEvent(0, call.id, call, this.registry.get(call.name)?.effect));
   }
 
   /** Tells the `tool_result` event of a call that did not run (its outcome made here, as the loop makes them). */

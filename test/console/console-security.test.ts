@@ -215,6 +215,109 @@ describe('the console', () => {
     expect(pages[2]).not.toContain('run_hostile_answer');
   });
 
+  it('escapes every string field of a hostile record on the run page: its lead, conversation, cards, decisions and notes', async () => {
+    // Each field carries its own tag, so the test sees each one reach the page, escaped, in a view other than the raw JSON (whose `\"` differ).
+    const tag = (field: string) => `<b id="pwn-${field}">${field}</b>`;
+    const fields = [
+      'model',
+      'system',
+      'prompt',
+      'assistant',
+      'tool',
+      'key',
+      'value',
+      'nestedKey',
+      'nestedValue',
+      'argumentsText',
+      'ruleId',
+      'reason',
+      'removedPath',
+      'removedMessage',
+      'flagMessage',
+      'result',
+      'failure',
+      'structuredKey',
+      'summary',
+      'denial',
+      'issue',
+      'stop',
+    ];
+    const time = new Date().toISOString();
+    const runId = 'run_hostile';
+    const tool = tag('tool');
+    const args = { [tag('key')]: tag('value'), nested: { [tag('nestedKey')]: [tag('nestedValue')] } };
+    const lines = [
+      { type: 'run_started', modelId: tag('model'), tools: [tool], limits: {}, resumed: false },
+      {
+        type: 'model_request',
+        step: 0,
+        messages: [
+          { role: 'system', content: tag('system') },
+          { role: 'user', content: tag('prompt') },
+        ],
+        tools: [tool],
+        toolChoice: 'auto',
+        maxOutputTokens: undefined,
+        estimatedInputTokens: 1,
+      },
+      {
+        type: 'model_response',
+        step: 0,
+        response: { content: [{ type: 'text', text: tag('assistant') }], stopReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 1 } },
+        raw: null,
+        costUsd: 0,
+        durationMs: 1,
+      },
+      { type: 'tool_call', step: 0, callKey: '0.0', callId: 'c1', toolName: tool, arguments: args, argumentsText: tag('argumentsText') },
+      {
+        type: 'policy_decision',
+        step: 0,
+        callKey: '0.0',
+        callId: 'c1',
+        toolName: tool,
+        action: 'block',
+        ruleId: tag('ruleId'),
+        reason: tag('reason'),
+        flags: [{ ruleId: 'copied-argument', argumentPath: 'to', message: tag('flagMessage') }],
+        removed: [{ ruleId: 'values-from', argumentPath: tag('removedPath'), kind: 'url', message: tag('removedMessage') }],
+      },
+      {
+        type: 'confirmation_requested',
+        step: 0,
+        pending: [{ approvalId: 'apr_x', runId, callKey: '0.0', callId: 'c1', toolName: tool, arguments: args, summary: tag('summary'), expiresAt: time }],
+      },
+      { type: 'confirmation_decided', callKey: '0.0', callId: 'c1', toolName: tool, decision: 'deny', reason: tag('denial') },
+      {
+        type: 'tool_result',
+        step: 0,
+        callKey: '0.0',
+        callId: 'c1',
+        toolName: tool,
+        arguments: args,
+        status: 'failed',
+        result: { content: [{ type: 'text', text: tag('result') }], structuredContent: { [tag('structuredKey')]: 1 }, isError: true },
+        durationMs: 1,
+        truncated: false,
+        failure: { code: tag('failure'), retryable: false },
+      },
+      { type: 'output_invalid', step: 1, output: 'answer', issues: [{ code: 'type', path: ['x'], message: tag('issue') }], repair: false },
+      {
+        type: 'stop',
+        status: 'stopped',
+        stopReason: { kind: 'aborted', message: tag('stop') },
+        usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1, wallTimeMs: 5 },
+        costUsd: 0,
+      },
+    ];
+    writeFileSync(join(fixture.folder, 'runs', `${runId}.jsonl`), lines.map((line) => `${JSON.stringify({ time, runId, ...line })}\n`).join(''));
+    const reply = await send({ path: `/runs/${runId}`, headers: { cookie } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).not.toContain('<b id="pwn');
+    expect(reply.body).not.toContain('<b ');
+    const conversation = reply.body.slice(reply.body.indexOf('id="run-lead"'), reply.body.indexOf('<h2>Timeline</h2>'));
+    for (const field of fields) expect(conversation, field).toContain(`&lt;b id=&quot;pwn-${field}&quot;&gt;${field}&lt;/b&gt;`);
+  });
+
   it('lists runs when a record has a line of the wrong shape', async () => {
     const time = new Date().toISOString();
     const lines = [

@@ -39,7 +39,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`the run list in headless Chromium (skipp
     });
     const fixture = await startConsoleFixture({ evalDirs: [evals] });
     const runsDir = join(fixture.folder, 'runs');
-    const listed = listedRuns(57);
+    const listed = listedRuns(56); // with the fixture's paused run, its recorded conversation, run_died and run_lapsed: 60
     for (const run of listed) writeListedRun(runsDir, run);
     // A run whose process died: its record has no stop and has not changed for two hours.
     const { answer: _answer, ...started } = listed[0]!;

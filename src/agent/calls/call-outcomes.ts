@@ -3,7 +3,7 @@
  * expired, not run) and for those that did: one shape for every caller of the pipeline, so the record reads the same.
  * @module
  */
-import type { ToolCallRequest, ToolResult } from '../../tools/types.js';
+import type { ToolCallRequest, ToolEffect, ToolResult } from '../../tools/types.js';
 import type { ToolCallOutcome, ToolCallStatus } from '../agent-result.js';
 import type { RecordedError, RunEvent } from '../run-event.js';
 import type { TurnCall } from '../run-state.js';
@@ -54,7 +54,7 @@ export function duplicateOutcome(call: TurnCall, original: ToolCallOutcome | und
 }
 
 /** The `tool_call` event of a call as the model sent it, recorded before anything is decided about it. */
-export function toolCallEvent(step: number, callKey: string, request: ToolCallRequest): Extract<RunEvent, { type: 'tool_call' }> {
+export function toolCallEvent(step: number, callKey: string, request: ToolCallRequest, effect?: ToolEffect): Extract<RunEvent, { type: 'tool_call' }> {
   return {
     type: 'tool_call',
     step,
@@ -64,6 +64,7 @@ export function toolCallEvent(step: number, callKey: string, request: ToolCallRe
     arguments: request.arguments,
     ...(request.argumentsText !== undefined ? { argumentsText: request.argumentsText } : {}),
     ...(request.caller !== undefined ? { caller: request.caller } : {}),
+    ...(effect !== undefined ? { effect } : {}),
   };
 }
 

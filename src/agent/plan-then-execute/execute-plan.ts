@@ -176,7 +176,8 @@ async function tryPlannedCall(
   const callId = attempt === 0 ? `plan_${step}` : `plan_${step}_${attempt + 1}`;
   const callKey = `${step}.${attempt}`;
   const { args, holes, missing } = await fillArguments(planned, run.fill, refusal);
-  emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args });
+  const effect = registry.get(planned.tool)?.effect;
+  emit({ type: 'tool_call', step, callKey, callId, toolName: planned.tool, arguments: args, ...(effect !== undefined ? { effect } : {}) });
   // The record's result shows the arguments the tool ran with: the policy may take values out of them (below).
   let ranWith: unknown = args;
   const finish = (

@@ -5,7 +5,8 @@
  * @module
  */
 import type { RunStatus, StoredConfirmation } from '../../agent/index.js';
-import { approvalCard, formatTime } from './console-pages.js';
+import { formatTime } from './console-format.js';
+import { approvalCard } from './console-pages.js';
 import { layout } from './console-layout.js';
 import { html, type Html } from './html.js';
 import type { StoredSettingsNotice } from './stored-settings-card.js';

@@ -6,17 +6,17 @@
  * never more.
  * @module
  */
-import type { StoredConfirmation } from '../../agent/index.js';
+import type { RunRecordLine, StoredConfirmation } from '../../agent/index.js';
 import { DEFAULT_ARGUMENT_LIMITS } from '../../tools/argument-limits.js';
 import { describeArguments, shownText } from '../../tools/call-summary.js';
+import { formatDuration, formatTime, shown } from './console-format.js';
 import type { RunSummary } from './console-runs.js';
 import { layout } from './console-layout.js';
+import { buildConversation, conversationView } from './conversation-view.js';
 import { html, type Html } from './html.js';
+import { runLead } from './run-page.js';
 import type { RunTimeline, TimelineSection, TimelineSpan } from './run-timeline.js';
 import { storedSettingsSection, type StoredSettingsNotice } from './stored-settings-card.js';
-
-/** A value longer than this (as JSON) is cut in the page, with a note saying how much is left out. */
-export const MAX_SHOWN_CHARS = 20_000;
 
 export { layout };
 
@@ -32,6 +32,8 @@ export interface RunPageInput {
   pendingCount: number;
   /** What the run's stored settings name, shown on its approval cards. */
   storedSettings?: StoredSettingsNotice;
+  /** The run's record lines, for the task, answer and outcome at the top and the conversation view. */
+  record?: readonly RunRecordLine[];
 }
 
 export function runPage(input: RunPageInput): Html {
@@ -40,17 +42,19 @@ export function runPage(input: RunPageInput): Html {
   return layout(
     { title: `Run ${summary.runId}`, section: 'runs', pendingCount: input.pendingCount, ...(live ? { refreshSeconds: 1 } : {}) },
     html`<h1>Run <code>${summary.runId}</code></h1>
-      <p>
-        <span id="run-status" class="status status-${summary.status}">${summary.status.replace(/_/g, ' ')}</span> · ${summary.model ?? 'model unknown'} ·
-        ${summary.costUsd !== undefined ? `$${summary.costUsd.toFixed(4)}` : 'cost unknown'} ·
-        ${summary.durationMs !== undefined ? formatDuration(summary.durationMs) : 'duration unknown'} active
-      </p>
       ${input.resume?.state === 'resuming' ? html`<p class="notice" id="resume-note">Resuming the run…</p>` : ''}
       ${input.resume?.state === 'failed' ? html`<p class="notice" id="resume-note">The console could not resume the run: ${input.resume.message}</p>` : ''}
       ${
         input.pending.length
           ? html`<h2>Waiting for a decision</h2>
               ${input.pending.map((item) => approvalCard(item, input.formToken, false, input.storedSettings))}`
+          : ''
+      }
+      ${runLead(summary, input.record, input.pending.length)}
+      ${
+        input.record
+          ? html`<h2>Conversation</h2>
+              ${conversationView(buildConversation(input.record), summary.runId)}`
           : ''
       }
       <h2>Timeline</h2>
@@ -231,27 +235,4 @@ export function errorPage(status: number, message: string): Html {
     html`<h1>${status}</h1>
       <p class="notice">${message}</p>`,
   );
-}
-
-/** A value as the page shows it: strings as they are, anything else as indented JSON, cut at `max` ({@link MAX_SHOWN_CHARS}). */
-export function shown(value: unknown, max = MAX_SHOWN_CHARS): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-  } catch {
-    text = '(cannot be shown)';
-  }
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters in the record)` : text;
-}
-
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return '–';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
-
-export function formatTime(ms: number): string {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? '–' : date.toISOString().replace('T', ' ').slice(0, 19);
 }

@@ -226,6 +226,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
         ...(resume ? { resume } : {}),
         pendingCount: allPending.length,
         ...(storedSettings ? { storedSettings } : {}),
+        ...('lines' in record ? { record: record.lines } : {}),
       }),
     );
   }

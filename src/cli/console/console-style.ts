@@ -5,6 +5,7 @@
  * @module
  */
 import { RUN_LIST_CSS } from './run-list-style.js';
+import { RUN_PAGE_CSS } from './run-page-style.js';
 
 export const CONSOLE_CSS =
   `
@@ -56,4 +57,6 @@ button { font: inherit; padding: 4px 14px; border-radius: 4px; border: 1px solid
 button.approve { background: #2f9e44; border-color: #2f9e44; color: #fff; }
 button.deny { background: #fff; border-color: var(--bad); color: var(--bad); }
 input[type="text"] { font: inherit; padding: 3px 8px; border: 1px solid var(--line); border-radius: 4px; width: 260px; }
-` + RUN_LIST_CSS;
+` +
+  RUN_LIST_CSS +
+  RUN_PAGE_CSS;

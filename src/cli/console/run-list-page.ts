@@ -5,7 +5,8 @@
  */
 import type { StoredConfirmation } from '../../agent/index.js';
 import { findPrice } from '../../agent/index.js';
-import { approvalCard, formatDuration, formatTime } from './console-pages.js';
+import { formatDuration, formatTime } from './console-format.js';
+import { approvalCard } from './console-pages.js';
 import { layout } from './console-layout.js';
 import type { RunSummary } from './console-runs.js';
 import { html, type Html } from './html.js';
