@@ -1,9 +1,11 @@
 /**
  * The package as a user gets it: the packed tarball (test/package/fresh-app.ts) installed into throwaway apps,
  * offline. Proves that `import`, CommonJS `require` (Node's require(esm)) and TypeScript under `nodenext` and
- * `bundler` all reach the same entries, that the optional peers really are optional, and prints what each optional
- * part costs to install. The app with `@openai/agents` gets no lock: `npm install --offline` resolves it from the
- * cache's metadata as a user's `npm i` does, checking every peer range.
+ * `bundler` all reach the same entries, that the optional peers really are optional (at run time, and for the
+ * declarations of every entry in a strict app with `skipLibCheck: false`), that the tarball holds no tests, fixtures or
+ * dangling source maps, and that README.md's install-size table is what these installs measure
+ * (`npm run bench:install` prints it). The app with `@openai/agents` gets no lock: `npm install --offline` resolves it
+ * from the cache's metadata as a user's `npm i` does, checking every peer range.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
