@@ -10,9 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { MissingPeerError } from '../shared/errors.js';
-import { loadPeer } from '../shared/load-peer.js';
 import { leaseLostError, RunStoreError, RunStoreUnavailableError } from './agent-errors.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { CONFIRMATION_COLUMNS, SqlRows, refusedClaim, type CallRow, type ConfirmationRow, type RunRow } from './run-store-rows.js';
 import { checkSavedIds, checkStoreId, plainRunStore } from './run-store.js';
 import type { CallClaim, ClaimOptions, ClaimResult, Decision, LeaseFence, RunStore, StoredConfirmation, StoredOutcome, StoredRun } from './run-store.js';
@@ -74,19 +73,6 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions = {}): P
   const path = options.path ?? defaultStatePath();
   const db = openDatabase(await loadBetterSqlite3('openSqliteRunStore'), path);
   return reportingLostFile(plainRunStore(new SqliteStore(db)), path);
-}
-
-/** better-sqlite3, for `feature` (the function that needs it, named in the error when it is missing). */
-export async function loadBetterSqlite3(feature: string): Promise<typeof BetterSqlite3> {
-  try {
-    return (await loadPeer('better-sqlite3', feature, () => import('better-sqlite3'))).default;
-  } catch (error) {
-    if (error instanceof MissingPeerError) throw error;
-    throw new RunStoreError(
-      `better-sqlite3 could not be loaded (${(error as Error).message}). Install it with \`npm install better-sqlite3\` and make sure its native addon is built (\`npm rebuild better-sqlite3\`), or pass another store.`,
-      { cause: error },
-    );
-  }
 }
 
 /** The file opened, owner-only, in WAL mode, with its tables (and the columns later versions added). */

@@ -3,16 +3,16 @@
  * @module
  */
 import { join } from 'node:path';
-import { toolwrightHome } from '../shared/toolwright-home.js';
+import { toolwrightHome, type EnvironmentVariables } from '../shared/toolwright-home.js';
 
 export { toolwrightHome };
 
 /** The default SQLite file holding pending runs and confirmations. */
-export function defaultStatePath(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultStatePath(env: EnvironmentVariables = process.env): string {
   return join(toolwrightHome(env), 'state.db');
 }
 
 /** The default folder of run records (one JSONL file per run). */
-export function defaultRunsDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultRunsDir(env: EnvironmentVariables = process.env): string {
   return join(toolwrightHome(env), 'runs');
 }

@@ -28,6 +28,6 @@ export {
   ProviderUnavailableError,
 } from './provider-errors.js';
 export type { ProviderErrorContext, ProviderErrorDetails } from './provider-errors.js';
-export { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic/anthropic-model.js';
+export { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic/anthropic-defaults.js';
 export type { LocalModelOptions } from './local/local-model-options.js';
 export type { PromptCacheRules } from './prompt-cache-rules.js';

@@ -6,8 +6,14 @@
 import { InvalidArgumentError } from './errors.js';
 import { nodeBuiltin } from './node-builtin.js';
 
+/**
+ * The environment's variables as these functions read them: `process.env` fits, and the declaration files name no
+ * `NodeJS` namespace, so an app without `@types/node` typechecks them.
+ */
+export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
+
 /** The per-user folder: `TOOLWRIGHT_HOME` when set, else `~/.toolwright`. */
-export function toolwrightHome(env: NodeJS.ProcessEnv = process.env): string {
+export function toolwrightHome(env: EnvironmentVariables = process.env): string {
   const configured = env.TOOLWRIGHT_HOME;
   if (configured !== undefined && configured !== '') return configured;
   // reached on call, so that modules which only name the folder (the vocabulary index) still bundle for a browser

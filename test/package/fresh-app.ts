@@ -87,7 +87,16 @@ function packInputsDigest(): string {
       for (const name of readdirSync(path).sort()) if (name !== 'node_modules') visit(join(path, name));
     } else hash.update(path).update(readFileSync(path));
   };
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'README.md', 'LICENSE', ...manifest.files.filter((f) => f !== 'dist')])
+  for (const path of [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'src',
+    'README.md',
+    'LICENSE',
+    // A pattern such as docs/*.md: its whole folder is digested.
+    ...manifest.files.filter((f) => f !== 'dist').map((f) => f.replace(/\/\*.*$/, '')),
+  ])
     visit(join(root, path));
   return hash.digest('hex').slice(0, 16);
 }

@@ -1,14 +1,16 @@
 /**
  * The package as a user gets it: the packed tarball (test/package/fresh-app.ts) installed into throwaway apps,
  * offline. Proves that `import`, CommonJS `require` (Node's require(esm)) and TypeScript under `nodenext` and
- * `bundler` all reach the same entries, that the optional peers really are optional, and prints what each optional
- * part costs to install. The app with `@openai/agents` gets no lock: `npm install --offline` resolves it from the
- * cache's metadata as a user's `npm i` does, checking every peer range.
+ * `bundler` all reach the same entries, that the optional peers really are optional (at run time, and for the
+ * declarations of every entry in a strict app with `skipLibCheck: false`), that the tarball holds no tests, fixtures or
+ * dangling source maps, and that README.md's install-size table is what these installs measure
+ * (`npm run bench:install` prints it). The app with `@openai/agents` gets no lock: `npm install --offline` resolves it
+ * from the cache's metadata as a user's `npm i` does, checking every peer range.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderServer } from '../provider-server/index.js';
 import { installApp, packedTarball, repoLock, root, tsc, type InstalledApp } from './fresh-app.js';
@@ -30,30 +32,93 @@ function runNode(dir: string, file: string): string {
   return execFileSync(process.execPath, ['--no-warnings', file], { cwd: dir, encoding: 'utf8' });
 }
 
+/** The line README.md's install-size table starts with; the rows after it are what `sizeTable` prints. */
+const SIZE_TABLE_HEADER = '| npm i | packages | on disk |';
+
+/** README.md's install-size table in its exact Markdown, from this run's installs (`npm run bench:install` prints it to paste). */
+function sizeTable(skip?: (note: string) => void): string[] {
+  const rows = SIZE_TABLE_PARTS.map(([label, peers]) => {
+    const installed = skip === undefined ? installs.get(label) : app(label, skip);
+    const command = ['toolwright', ...peers].join(' ');
+    const note = label.includes('scripts off') ? ' (install scripts off)' : '';
+    if (installed === undefined || 'skipped' in installed) return `| \`${command}\`${note} | skipped | skipped |`;
+    return `| \`${command}\`${note} | ${installed.packages} | ${(installed.kilobytes / 1024).toFixed(1)} MB |`;
+  });
+  return [SIZE_TABLE_HEADER, '|---|--:|--:|', ...rows];
+}
+
+const packageExports = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+
+/** The import specifier of an `exports` key: `.` is `toolwright`, `./tools` is `toolwright/tools`. */
+function specifier(entry: string): string {
+  return entry === '.' ? 'toolwright' : `toolwright/${entry.slice(2)}`;
+}
+
+/** `tsc` on one file in a strict ES module project of the app, skipLibCheck off: its output ('' when clean). */
+function typecheck(dir: string, name: string, options: Record<string, string>, types: string[], source: string): string {
+  const project = join(dir, name);
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types }, include: ['main.ts'] }),
+  );
+  writeFileSync(join(project, 'main.ts'), source);
+  const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: dir, encoding: 'utf8' });
+  return `${result.stdout}${result.stderr}`;
+}
+
 const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
 /** An app whose zod is another 4.x release than the one this repository builds with (4.1, from the zod4-alt alias in package-lock.json). */
 const OTHER_ZOD_APP = '+ zod 4.1 (not the zod toolwright is built with)';
-/** The app `npm i toolwright @openai/agents openai zod` makes today: the Agents SDK requires openai 7 (from the openai-v7 alias in package-lock.json). */
-const AGENTS_APP = '+ @openai/agents + openai 7 + zod';
+/**
+ * The app `npm i toolwright @openai/agents openai zod @types/node` makes today: the Agents SDK requires openai 7 (from the
+ * openai-v7 alias in package-lock.json).
+ */
+const AGENTS_APP = '+ @openai/agents + openai 7 + zod + @types/node';
 /** Apps installed as a user does, `npm install` with no lock (offline, from the npm cache), so that a peer range conflict fails with ERESOLVE. */
 const RESOLVED_APPS = new Set([AGENTS_APP]);
 
-/** The apps the tests below use; `npm run bench:install` adds one per remaining optional peer, for the size table only. */
-const TESTED_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
+/** A TypeScript app's Node types: the MCP entry's stdio transport takes Node streams, and the peers' own declarations name Node's modules. */
+const NODE_TYPES = '@types/node';
+/**
+ * The apps whose installed size README.md's table states, labelled by the command that makes them; better-sqlite3 with
+ * install scripts off (its addon neither built nor fetched).
+ */
+const SIZE_TABLE_PARTS: Array<[label: string, peers: string[]]> = [
   ['toolwright alone', []],
   ['+ zod', ['zod']],
-  [OTHER_ZOD_APP, ['zod'], { zod: 'node_modules/zod4-alt' }],
-  ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
-  // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
-  [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
-  [AGENTS_APP, ['@openai/agents', 'openai', 'zod'], { openai: 'node_modules/openai-v7' }],
-];
-const MEASURED_ONLY_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ['+ openai', ['openai']],
   ['+ @anthropic-ai/sdk', ['@anthropic-ai/sdk']],
+  ['+ @modelcontextprotocol/sdk', ['@modelcontextprotocol/sdk']],
   ['+ better-sqlite3 (scripts off)', ['better-sqlite3']],
 ];
-const OPTIONAL_PARTS = process.env.TW_INSTALL_FIGURES === '1' ? [...TESTED_PARTS, ...MEASURED_ONLY_PARTS] : TESTED_PARTS;
+/**
+ * The entries whose declarations name a peer's types, each checked in an app with only that peer (and Node's types):
+ * the rest of package.json's `exports` must typecheck in an app with toolwright alone.
+ */
+const PEER_BOUND_ENTRIES: Record<string, [label: string, peers: string[]]> = {
+  './mcp': ['types: + @modelcontextprotocol/sdk + @types/node', ['@modelcontextprotocol/sdk', NODE_TYPES]],
+  './ai-sdk': ['types: + ai + @ai-sdk/provider + @types/node', ['ai', '@ai-sdk/provider', NODE_TYPES]],
+  './openai-agents': [AGENTS_APP, ['@openai/agents', 'openai', 'zod', NODE_TYPES]],
+  // The wire formats of three SDKs: the declarations name each SDK's own request and response types.
+  './formats': [
+    'types: + openai + @anthropic-ai/sdk + @modelcontextprotocol/sdk + @types/node',
+    ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', NODE_TYPES],
+  ],
+};
+/** The module a peer's declarations are read from, where its package has no root entry. */
+const PEER_MODULE: Record<string, string> = { '@modelcontextprotocol/sdk': '@modelcontextprotocol/sdk/types.js' };
+/** The apps the tests below use (and the size table's). */
+const OPTIONAL_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
+  ...SIZE_TABLE_PARTS,
+  [OTHER_ZOD_APP, ['zod'], { zod: 'node_modules/zod4-alt' }],
+  // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
+  [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
+  ...Object.values(PEER_BOUND_ENTRIES).map(([label, peers]): [string, string[], Record<string, string>?] =>
+    label === AGENTS_APP ? [label, peers, { openai: 'node_modules/openai-v7' }] : [label, peers],
+  ),
+];
 
 describe('the packed tarball in a fresh app', () => {
   beforeAll(async () => {
@@ -67,20 +132,127 @@ describe('the packed tarball in a fresh app', () => {
         : `${label.padEnd(32)} ${String(installed.packages).padStart(4)} packages ${(installed.kilobytes / 1024).toFixed(1).padStart(7)} MB ${installed.seconds.toFixed(1).padStart(5)} s`,
     );
     console.log(`install size and time (npm ci --offline, warm cache):\n${rows.join('\n')}`);
-  }, 240_000);
+    if (process.env.TW_INSTALL_FIGURES === '1') console.log(`README.md's install-size table, as measured now:\n${sizeTable().join('\n')}`);
+  }, 300_000);
 
   afterAll(() => {
     if (work !== '' && process.env.TW_INSTALL_KEEP !== '1') rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships dist, docs, README and LICENSE, and no sources or tests', () => {
+  it('ships dist, the docs pages, README and LICENSE, and no sources, tests, fixtures or screenshots', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(listing).toContain('package/LICENSE');
     expect(listing).toContain('package/README.md');
     expect(listing).toContain('package/docs/errors.md');
     expect(listing).toContain('package/dist/index.js');
-    expect(listing.filter((path) => /^package\/(src|test)\//.test(path) || /\.test\.(js|d\.ts)$/.test(path))).toEqual([]);
+    expect(listing.filter((path) => /^package\/(src|test)\//.test(path) || /\.test(-d)?\.(js|d\.ts)$/.test(path) || /\/__fixtures__\//.test(path))).toEqual([]);
+    expect(listing.filter((path) => path.startsWith('package/docs/') && !path.endsWith('.md'))).toEqual([]);
   });
+
+  it('ships no source map that points at a file the package lacks', () => {
+    const unpacked = mkdtempSync(join(tmpdir(), 'toolwright-unpacked-'));
+    try {
+      execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
+      const maps = readdirSync(unpacked, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.map'));
+      const unresolved = maps.flatMap((map) => {
+        const { sources, sourceRoot = '' } = JSON.parse(readFileSync(join(unpacked, map), 'utf8')) as { sources: string[]; sourceRoot?: string };
+        return sources.map((source) => join(dirname(map), sourceRoot, source)).filter((source) => !existsSync(join(unpacked, source)));
+      });
+      expect(unresolved).toEqual([]);
+    } finally {
+      rmSync(unpacked, { recursive: true, force: true });
+    }
+  });
+
+  it('installs one esbuild (tsx’s), with one platform binary', (context) => {
+    const { dir } = app('toolwright alone', context.skip);
+    const manifests = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' })
+      .filter((path) => /(^|[\\/])(esbuild|@esbuild[\\/][^\\/]+)[\\/]package\.json$/.test(path))
+      .map((path) => JSON.parse(readFileSync(join(dir, 'node_modules', path), 'utf8')) as { name: string; version: string });
+    const versions = new Set(manifests.map(({ version }) => version));
+    expect(manifests.filter(({ name }) => name === 'esbuild')).toHaveLength(1);
+    expect(manifests.filter(({ name }) => name.startsWith('@esbuild/'))).toHaveLength(1);
+    expect(versions.size).toBe(1);
+  });
+
+  it('states in README.md what each optional part installs: packages exactly, megabytes within 0.3', (context) => {
+    const measured = sizeTable(context.skip);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+    const header = readme.indexOf(SIZE_TABLE_HEADER);
+    expect(header, `README.md has no line "${SIZE_TABLE_HEADER}"`).toBeGreaterThan(-1);
+    const stated = readme.slice(
+      header + 2,
+      readme.findIndex((line, index) => index > header + 1 && !line.startsWith('|')),
+    );
+    const cells = (row: string) => {
+      const [label, packages, megabytes] = row.split(' | ');
+      return { label, packages, megabytes: Number.parseFloat(megabytes!) };
+    };
+    // Packages exactly; megabytes within 0.3, since toolwright's own files change with every commit. `npm run bench:install` prints the table to paste.
+    expect(stated.map((row) => ({ ...cells(row), megabytes: undefined }))).toEqual(measured.slice(2).map((row) => ({ ...cells(row), megabytes: undefined })));
+    for (const [index, row] of measured.slice(2).entries())
+      expect(Math.abs(cells(stated[index]!).megabytes - cells(row).megabytes), row).toBeLessThanOrEqual(0.3);
+  });
+
+  it.for([
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', { module: 'preserve', moduleResolution: 'bundler' }],
+  ] as const)(
+    'typechecks every entry without a peer in a strict app with toolwright alone, skipLibCheck off, under moduleResolution %s',
+    { timeout: 120_000 },
+    ([name, options], context) => {
+      const { dir } = app('toolwright alone', context.skip);
+      const entries = Object.keys(packageExports).filter((entry) => entry !== './package.json' && !(entry in PEER_BOUND_ENTRIES));
+      const output = typecheck(
+        dir,
+        `alone-${name}`,
+        options,
+        [],
+        `${entries.map((entry, index) => `import * as entry${index} from '${specifier(entry)}';`).join('\n')}
+import { defineTool, type AgentResult, type Tool } from 'toolwright';
+import type { PriceTable } from 'toolwright/agent';
+import type { RunStore } from 'toolwright/stores';
+export const entries = [${entries.map((_, index) => `entry${index}`).join(', ')}];
+export const echo: Tool<{ text: string }, string> = defineTool<{ text: string }, string>({ name: 'echo', description: 'Echo text.', effect: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, execute: ({ text }) => text });
+export const answer = (result: AgentResult): string | undefined => (result.status === 'completed' ? result.text : undefined);
+export const prices: PriceTable = {};
+export type Store = RunStore;
+`,
+      );
+      expect(output).toBe('');
+    },
+  );
+
+  it.for(
+    Object.entries(PEER_BOUND_ENTRIES).flatMap(([entry, [label, peers]]) => [
+      [entry, label, 'nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, peers] as const,
+      [entry, label, 'bundler', { module: 'preserve', moduleResolution: 'bundler' }, peers] as const,
+    ]),
+  )(
+    'typechecks %s with only its peers installed (%s), skipLibCheck off, under moduleResolution %s: no error beyond the peers’ own',
+    { timeout: 180_000 },
+    ([entry, label, name, options, peers], context) => {
+      const { dir } = app(label, context.skip);
+      const project = `${entry.slice(2)}-${name}`;
+      const typePeers = peers.filter((peer) => peer.startsWith('@types/')).map((peer) => peer.slice('@types/'.length));
+      const importsOfPeers = peers
+        .filter((peer) => !peer.startsWith('@types/'))
+        .map((peer, index) => `import * as peer${index} from '${PEER_MODULE[peer] ?? peer}';\nexport { peer${index} };`);
+      const withEntry = typecheck(
+        dir,
+        project,
+        options,
+        typePeers,
+        `${importsOfPeers.join('\n')}\nimport * as entry from '${specifier(entry)}';\nexport { entry };`,
+      );
+      expect(withEntry.split('\n').filter((line) => line.includes('node_modules/toolwright/'))).toEqual([]);
+      if (withEntry === '') return;
+      // The peers' own declarations may fail by themselves (today @openai/agents 0.20 with @types/node 20): their errors, the same without toolwright.
+      const peersAlone = typecheck(dir, `${project}-peers`, options, typePeers, importsOfPeers.join('\n'));
+      expect(withEntry.replaceAll(`${project}/`, '')).toBe(peersAlone.replaceAll(`${project}-peers/`, ''));
+    },
+  );
 
   it('works from an ES module app: a JSON Schema tool, and a coded error for a missing optional peer', (context) => {
     const { dir } = app('toolwright alone', context.skip);
@@ -226,7 +398,7 @@ console.log(JSON.stringify({ final: result.finalOutput, sent: sent.output, answe
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ['main.ts'] }),
+      JSON.stringify({ compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['main.ts'] }),
     );
     writeFileSync(
       join(project, 'main.ts'),
@@ -235,7 +407,6 @@ import { defineTool, ToolRegistry, type Tool } from 'toolwright';
 import { createScriptedModel } from 'toolwright/test';
 import type { PriceTable } from 'toolwright/agent';
 import { ProviderError } from 'toolwright/errors';
-import { toOpenAIChatTools } from 'toolwright/formats';
 import type { RetryOptions } from 'toolwright/models';
 import { createPolicy } from 'toolwright/policy';
 import type { ToolHints } from 'toolwright/tools';
@@ -244,7 +415,6 @@ const add = defineTool({ name: 'add', description: 'Add two numbers.', effect: '
 const typed: Tool<{ a: number; b: number }, number> = add;
 // Each subpath's names resolve, with their types, through the export map.
 export const subpaths: [PriceTable, RetryOptions, ToolHints] = [{}, {}, {}];
-export const declared = toOpenAIChatTools([add]);
 export const policy = createPolicy({ allowTools: ['add'] });
 export const isProviderError = (error: unknown): boolean => ProviderError.isInstance(error);
 // @ts-expect-error: execute's arguments are Zod's parsed type, so a string is refused.

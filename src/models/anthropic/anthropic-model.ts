@@ -30,11 +30,9 @@ import { loadPeer } from '../../shared/load-peer.js';
 import { withoutParallelToolUse } from '../../formats/anthropic/anthropic-parallel-tool-use.js';
 import { SdkModel, type SdkClient, type SdkRequestBody } from '../sdk-model.js';
 import { ToolCallEventTracker } from '../tool-call-events.js';
+import { ANTHROPIC_DEFAULT_MAX_TOKENS } from './anthropic-defaults.js';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../protocol/model-exchange.js';
 import type { ReasoningPart, TextPart, ToolCallPart } from '../../protocol/messages.js';
-
-/** Anthropic requires `max_tokens`; this is used when neither the request nor the options set one. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 export class AnthropicModel extends SdkModel<Anthropic, MessageCreateParamsBase, Message, RawMessageStreamEvent> {
   readonly nativeToolSearch = true;
