@@ -91,6 +91,7 @@ function packInputsDigest(): string {
     'package.json',
     'tsconfig.json',
     'tsconfig.build.json',
+    'scripts/mark-optional-peer-types.mjs',
     'src',
     'README.md',
     'LICENSE',
