@@ -42,7 +42,10 @@ const HOW_TO_EXPORT =
 /** Loads a tool module and returns its tools; throws {@link ModuleLoadError} with what to change when it cannot. */
 export async function loadToolModule(pathOrSpecifier: string, options: LoadToolModuleOptions = {}): Promise<LoadedToolModule> {
   if (typeof pathOrSpecifier !== 'string' || pathOrSpecifier.trim() === '') {
-    throw new ModuleLoadError(String(pathOrSpecifier), 'no module was given. Pass the path of a file that exports tools, such as examples/conjugate/index.ts.');
+    throw new ModuleLoadError(
+      String(pathOrSpecifier),
+      'no module was given. Pass the path of a file that exports tools, such as ./tools.ts (`toolwright init` writes one).',
+    );
   }
   const cwd = options.cwd ?? process.cwd();
   const target = resolveTarget(pathOrSpecifier, cwd);

@@ -125,7 +125,7 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
   if (options.model === undefined) throw new InvalidArgumentError('--model is required, e.g. --model openai:gpt-4o-mini.');
   if (options.tools === undefined && (options.mcp ?? []).length === 0) {
     throw new InvalidArgumentError(
-      '--tools is required (the path of a module that exports tools, e.g. --tools examples/subscriptions/index.ts), unless --mcp names a server whose tools to use.',
+      '--tools is required (the path of a module that exports tools, e.g. --tools ./tools.ts, as `toolwright init` writes one), unless --mcp names a server whose tools to use.',
     );
   }
   if (typeof task !== 'string' || task.trim() === '')
@@ -499,7 +499,7 @@ export function registerRunCommand(program: Command): void {
         '--model <spec>',
         'provider:model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, openai-compatible:qwen3 (keys from OPENAI_API_KEY / ANTHROPIC_API_KEY)',
       )
-      .option('--tools <module>', 'a module that exports tools, e.g. examples/subscriptions/index.ts')
+      .option('--tools <module>', 'a module that exports tools, e.g. ./tools.ts (`toolwright init` writes one)')
       .option(
         '--mcp <server>',
         'also use the tools of an MCP server: a command to spawn ("npx -y some-server") or an http(s):// URL; repeat for several',
