@@ -60,7 +60,10 @@ export class RunEndingRecorder {
  * `beforeExit` and exits with the signal's code. Returns the signal received (if any) and the function that removes
  * the handlers.
  */
-export function abortOnInterrupt(controller: AbortController, beforeExit: (signal: InterruptSignal) => void): { received: () => InterruptSignal | undefined; remove: () => void } {
+export function abortOnInterrupt(
+  controller: AbortController,
+  beforeExit: (signal: InterruptSignal) => void,
+): { received: () => InterruptSignal | undefined; remove: () => void } {
   let received: InterruptSignal | undefined;
   const handlers = new Map<InterruptSignal, () => void>();
   for (const signal of Object.keys(SIGNAL_EXIT_CODES) as InterruptSignal[]) {

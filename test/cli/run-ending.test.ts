@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 /** Starts `toolwright run` on the subscriptions pack; `whenAsked` runs once the model request has reached the server. */
-function run(state: string, whenAsked?: (child: ReturnType<typeof spawn>) => void, runs = join(home, 'runs')): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  state: string,
+  whenAsked?: (child: ReturnType<typeof spawn>) => void,
+  runs = join(home, 'runs'),
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(
     process.execPath,
     [

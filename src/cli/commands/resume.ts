@@ -21,7 +21,17 @@ import {
   storedSettingsLines,
   type RunSettingsOptions,
 } from '../run-settings.js';
-import { addAgentOptions, buildRuntime, checkAgentCommand, readRunMeta, recordingItsEnd, settle, terminalIo, type AgentCliIo, type AgentCommandOptions } from './run.js';
+import {
+  addAgentOptions,
+  buildRuntime,
+  checkAgentCommand,
+  readRunMeta,
+  recordingItsEnd,
+  settle,
+  terminalIo,
+  type AgentCliIo,
+  type AgentCommandOptions,
+} from './run.js';
 
 export interface ResumeCommandOptions extends AgentCommandOptions, RunSettingsOptions {
   /** Continue a run whose process died while continuing it. */

@@ -65,7 +65,14 @@ describe.each<ScaffoldSchemaKind>(['zod', 'json'])('toolwright init --schema %s'
     // A pack in a subfolder of the project: its imports resolve through the project's node_modules.
     const dir = join(project, 'tools', 'mine');
     const result = scaffoldToolPack(dir, { schema });
-    expect(result).toEqual({ dir, schema, createdDir: true, files: ['tools.ts', 'tools.test.ts', 'TOOLWRIGHT.md', 'package.json'], overwritten: [], packageJson: 'written' });
+    expect(result).toEqual({
+      dir,
+      schema,
+      createdDir: true,
+      files: ['tools.ts', 'tools.test.ts', 'TOOLWRIGHT.md', 'package.json'],
+      overwritten: [],
+      packageJson: 'written',
+    });
     expect(readdirSync(dir).sort()).toEqual(['TOOLWRIGHT.md', 'package.json', 'tools.test.ts', 'tools.ts']);
 
     const loaded = await loadToolModule(join(dir, 'tools.ts'));
@@ -167,7 +174,12 @@ describe('toolwright init', () => {
       ].join('\n'),
     );
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ name: 'pack', private: true, type: 'module', scripts: { test: 'tsx --test tools.test.ts', lint: 'toolwright lint tools.ts' } });
+    expect(manifest).toMatchObject({
+      name: 'pack',
+      private: true,
+      type: 'module',
+      scripts: { test: 'tsx --test tools.test.ts', lint: 'toolwright lint tools.ts' },
+    });
     expect(Object.keys(manifest.dependencies as object)).toEqual(['toolwright', 'zod', 'tsx', 'openai', 'better-sqlite3', '@modelcontextprotocol/sdk']);
   });
 
