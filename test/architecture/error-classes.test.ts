@@ -49,6 +49,7 @@ import {
 import type * as errorsModule from '../../src/shared/errors.js';
 import { NotFoundError, ToolError } from '../../src/tools/tool-error.js';
 import { StoredSettingsMismatchError } from '../../src/cli/run-settings.js';
+import { MissingPackagesError } from '../../src/cli/required-packages.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const context: ProviderErrorContext = { providerName: 'OpenAI', modelId: 'gpt-test', baseURL: 'https://example.invalid/v1', keyVariable: 'OPENAI_API_KEY' };
@@ -67,6 +68,7 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['InvalidArgumentError', () => new InvalidArgumentError('bad')],
   ['ModuleLoadError', () => new ModuleLoadError('./tools.js', 'missing')],
   ['MissingPeerError', () => new MissingPeerError('openai', 'An OpenAI model')],
+  ['MissingPackagesError', () => new MissingPackagesError('toolwright run', [{ name: 'openai', neededFor: 'the model openai:gpt-4o-mini' }])],
   ['InvalidStateError', () => new InvalidStateError('started twice')],
   ['RunNotFoundError', () => new RunNotFoundError('run')],
   ['RunNotResumableError', () => new RunNotResumableError('run', 'completed', 'finished')],

@@ -93,6 +93,8 @@ describe('toolwright run --mcp', { timeout: 120_000 }, () => {
   });
 
   it('asks for --tools or --mcp', async () => {
-    await expect(runRunCommand('x', { model: 'openai:gpt-4o-mini' }, { out: () => {}, err: () => {} })).rejects.toThrow('--tools is required');
+    await expect(runRunCommand('x', { model: 'openai:gpt-4o-mini' }, { out: () => {}, err: () => {} })).rejects.toThrow(
+      'needs the module that exports the tools',
+    );
   });
 });

@@ -143,7 +143,7 @@ describe('toolwright run: progress and results', () => {
     expect(server.requests).toHaveLength(1);
     expect([none.status, none.stderr]).toEqual(['stopped', '']);
 
-    await expect(run({ maxRetries: '1.5' })).rejects.toThrow('--max-retries must be a whole number (got "1.5").');
+    await expect(run({ maxRetries: '1.5' })).rejects.toThrow('--max-retries must be a whole number from 0 to 20, got "1.5".');
     await expect(run({ maxRetries: '-1' })).rejects.toMatchObject({ code: 'TW_INVALID_ARGUMENT' });
   });
 

@@ -20,7 +20,8 @@ import { STORE_OPTION_HELP, openCliRunStore, type StoreOptions } from '../cli-ru
 import { SETTINGS_FLAGS_HINT, addRunSettingsOptions, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { runResumeCommand, type ResumeCommandOptions } from './resume.js';
-import { formatPending, terminalIo, type AgentCliIo } from './run.js';
+import { checkAgentCommand, formatPending, terminalIo, type AgentCliIo } from './run.js';
+import { requirePackages, storePackages } from '../required-packages.js';
 
 export interface ApprovalsOptions extends StoreOptions {
   json?: boolean;
@@ -29,6 +30,7 @@ export interface ApprovalsOptions extends StoreOptions {
 }
 
 export async function listApprovals(options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation[]> {
+  requirePackages('toolwright approvals', storePackages(options));
   // The CLI's store is PostgreSQL when named, else the SQLite file under $TOOLWRIGHT_HOME; a library caller naming no store gets the process's memory store.
   const store = await openCliRunStore(options);
   let pending: StoredConfirmation[];
@@ -78,6 +80,7 @@ async function storedSettingsNotes(store: RunStore, runIds: ReadonlySet<string>)
  * decisive arguments whole and cuts the rest.
  */
 export async function showApproval(approvalId: string, options: ApprovalsOptions, io: AgentCliIo): Promise<StoredConfirmation> {
+  requirePackages('toolwright approvals', storePackages(options));
   const store = await openCliRunStore(options);
   let found: StoredConfirmation | undefined;
   try {
@@ -115,6 +118,7 @@ export async function decideApproval(
   options: ApprovalsOptions & { reason?: string },
   io: AgentCliIo,
 ): Promise<StoredConfirmation> {
+  requirePackages('toolwright approvals', storePackages(options));
   const store = await openCliRunStore(options);
   try {
     const pending = await store.findConfirmation(approvalId);
@@ -148,6 +152,8 @@ export async function approveApproval(approvalId: string, options: ApproveOption
   if (options.resume && configuredSettings(options) === undefined) {
     throw new InvalidArgumentError(`--resume needs ${SETTINGS_FLAGS_HINT}: a resume never takes them from the run store.`);
   }
+  // Everything the resume will load is checked before the decision is recorded, too.
+  if (options.resume) checkAgentCommand('approvals approve --resume', options);
   const decided = await decideApproval(approvalId, 'approve', options, io);
   if (options.resume) {
     const { json: _json, resume: _resume, ...rest } = options;

@@ -11,11 +11,12 @@
 import type { Command } from 'commander';
 import { openCliRunStore, postgresUrlOf, type StoreOptions } from '../cli-run-store.js';
 import { defaultRunsDir, defaultStatePath } from '../../agent/toolwright-home.js';
-import { InvalidArgumentError } from '../../shared/errors.js';
 import { startConsole, type ConsoleServer } from '../console/console-server.js';
 import { addRunSettingsOptions, compareRunSettings, configuredSettings, storedSettingsLines, type RunSettingsOptions } from '../run-settings.js';
 import type { StoredSettingsNotice } from '../console/stored-settings-card.js';
 import { toolModuleSource } from '../load-tool-module.js';
+import { wholeNumberOption } from '../number-option.js';
+import { mcpPackages, modelPackages, requirePackages, storePackages } from '../required-packages.js';
 import type { RunMeta } from './run.js';
 import { runResumeCommand } from './resume.js';
 import { terminalIo, type AgentCliIo } from './run.js';
@@ -35,12 +36,15 @@ export interface ConsoleCommandOptions extends RunSettingsOptions {
 
 /** Starts the console and prints its URL; resolves to the running console and the store to close with it. */
 export async function runConsoleCommand(options: ConsoleCommandOptions, io: AgentCliIo): Promise<{ console: ConsoleServer; close: () => Promise<void> }> {
-  const port = options.port === undefined ? 0 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new InvalidArgumentError(`--port must be a port number from 0 to 65535 (got "${options.port}").`);
+  const port = wholeNumberOption('--port', options.port, { min: 0, max: 65_535 }, '0: a free one') ?? 0;
   // a postgres:// --store (or TOOLWRIGHT_DATABASE_URL without --store) is the shared store; anything else a SQLite file
   const postgresUrl = options.store !== undefined && !/^postgres(ql)?:\/\//i.test(options.store) ? undefined : postgresUrlOf({ store: options.store });
   const storeOptions: StoreOptions = postgresUrl !== undefined ? { store: postgresUrl } : { state: options.store ?? defaultStatePath() };
+  // Every package the console will load: the store's driver, and the model's SDK and the MCP SDK when it resumes runs.
+  requirePackages('toolwright console', [
+    ...storePackages(storeOptions),
+    ...(options.resume !== false && options.model !== undefined ? [...modelPackages(options.model), ...mcpPackages(options.mcp)] : []),
+  ]);
   const settings = configuredSettings(options);
   // Resolved now, so a wrong path fails at start rather than at the first approval.
   if (settings && settings.toolsModule !== '')

@@ -5,7 +5,9 @@
  * @module
  */
 import type { Command } from 'commander';
-import { InvalidArgumentError, MissingPeerError } from '../../shared/errors.js';
+import { MissingPeerError } from '../../shared/errors.js';
+import { wholeNumberOption } from '../number-option.js';
+import { modelPackages, requirePackages } from '../required-packages.js';
 import { runFormatsDemo, type DemoPack, type FormatsDemoReport } from '../demo/formats-demo.js';
 import { renderLocalDemo, runLocalDemo, type LocalDemoReport } from '../demo/local-demo.js';
 
@@ -54,14 +56,14 @@ export async function runDemo(
   write: (text: string) => void = (text) => process.stdout.write(text),
   progress: (text: string) => void = () => {},
 ): Promise<DemoReport> {
+  // Every option is checked before the first section prints, and the packages a named model needs with them.
+  const calls = wholeNumberOption('--calls', options.calls, { min: 1, max: 1000 });
+  if (options.local !== false && options.model !== undefined) requirePackages('toolwright demo --model', modelPackages(options.model));
   const { packs, lintPacks } = await loadDemoPacks();
   const formats = await runFormatsDemo(packs, lintPacks);
   if (!options.json) write(renderFormatsDemo(formats));
   const report: DemoReport = { formats };
   if (options.local !== false) {
-    const calls = options.calls === undefined ? undefined : Number(options.calls);
-    if (calls !== undefined && !(Number.isInteger(calls) && calls > 0))
-      throw new InvalidArgumentError(`--calls must be a positive whole number (got "${options.calls}").`);
     let local: LocalDemoReport;
     try {
       local = await runLocalDemo(packs, {

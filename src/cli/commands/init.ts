@@ -4,8 +4,9 @@
  * is a file or already holds one of the files (unless `--force`).
  * @module
  */
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { Option, type Command } from 'commander';
+import { packInstallCommand } from '../init/pack-packages.js';
 import type { ScaffoldResult, ScaffoldSchemaKind } from '../init/scaffold.js';
 
 /** The `--schema` choices; `scaffoldToolPack` checks the same list. */
@@ -32,10 +33,14 @@ export function formatInitResult(result: ScaffoldResult, cwd: string = process.c
     '',
     'Next (TOOLWRIGHT.md says more):',
     ...(shown === '.' ? [] : [`  cd ${shellWord(shown)}`]),
-    '  npm i toolwright' + (result.schema === 'zod' ? ' zod' : '') + ' && npm i -D tsx',
-    "  npx tsx --test tools.test.ts                        # the pack's own test, with a scripted model",
+    `  ${packInstallCommand(result.schema)}`,
+    "  npx tsx --test tools.test.ts  # the pack's own test, with a scripted model",
     '  npx toolwright lint tools.ts  # the schema linter',
   ];
+  if (result.packageJson === 'existing')
+    lines.push('', `The packages install into the project of ${join(shown, 'package.json')}, which was there already (init left it as it was).`);
+  else if (result.packageJson === 'written')
+    lines.push('', "package.json is new: the packages install into this folder's own project, not into a project above it.");
   return lines.join('\n') + '\n';
 }
 

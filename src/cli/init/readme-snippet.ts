@@ -4,11 +4,15 @@
  * pack itself; the pack's own test runs under tsx, because Node 20 cannot import TypeScript on its own.
  * @module
  */
+import { packInstallCommand, packPackages } from './pack-packages.js';
 import type { ScaffoldSchemaKind } from './templates.js';
 
 /** The snippet for a pack whose schemas are written in `schema`. */
 export function readmeSnippet(schema: ScaffoldSchemaKind): string {
-  const install = schema === 'zod' ? 'npm i toolwright zod' : 'npm i toolwright';
+  const install = packInstallCommand(schema);
+  const packages = packPackages(schema)
+    .map((item) => `- \`${item.name}\`: ${item.neededFor}`)
+    .join('\n');
   const schemas = schema === 'zod' ? 'Zod (zod 4)' : 'JSON Schema (2020-12)';
   return `# Tool pack
 
@@ -19,10 +23,13 @@ Made by \`toolwright init --schema ${schema}\`:
 
 ## Install
 
+Every package the commands below need, in one command (run it in this folder: its \`package.json\` lists them too, so \`npm i\` alone works as well):
+
 \`\`\`sh
 ${install}
-npm i -D tsx          # runs the pack's own TypeScript test (the toolwright CLI loads .ts packs itself)
 \`\`\`
+
+${packages}
 
 Node 20.19 or later. ES modules and CommonJS projects both work.
 
@@ -43,16 +50,15 @@ Exit code 1 on errors. Each finding names its rule and its fix; the rules are de
 ## Run with a model
 
 \`\`\`sh
-npm i openai
-OPENAI_API_KEY=... npx toolwright run --model openai:gpt-4o-mini --tools tools.ts "Delete the launch post task."
+OPENAI_API_KEY=... npx toolwright run --model openai:gpt-4o-mini --no-interactive tools.ts "Delete the launch post task."
+npx toolwright approvals list
 \`\`\`
 
-\`delete_task\` asks in the terminal before it runs (\`--no-interactive\` leaves it pending: \`toolwright approvals list\`). Other models: \`anthropic:...\` (\`npm i @anthropic-ai/sdk\`), \`openai-compatible:...\` with \`--base-url\`.
+Behind a proxy, or with a local OpenAI-compatible server (Ollama, vLLM, llama.cpp), set \`OPENAI_BASE_URL\` (or pass \`--base-url\`), e.g. \`OPENAI_BASE_URL=http://127.0.0.1:11434/v1\`. \`delete_task\` waits for a person: \`--no-interactive\` leaves it pending in the run store (\`toolwright approvals list\`, then \`toolwright approvals approve <id>\` and \`toolwright resume <run id> --model … --tools tools.ts\`); without it, the run asks in the terminal. Other models: \`anthropic:...\` (\`npm i @anthropic-ai/sdk\`), \`openai-compatible:...\` with \`--base-url\`.
 
 ## Serve over MCP
 
 \`\`\`sh
-npm i @modelcontextprotocol/sdk
 npx toolwright serve --tools tools.ts                        # stdio, for an MCP client that starts the server
 npx toolwright serve --tools tools.ts --http 127.0.0.1:3000  # Streamable HTTP at http://127.0.0.1:3000/mcp
 \`\`\`

@@ -8,6 +8,7 @@
 import { existsSync, lstatSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { packManifest } from './pack-packages.js';
 import { readmeSnippet } from './readme-snippet.js';
 import { TOOLS_JSON_SCHEMA, TOOLS_TEST, TOOLS_ZOD, type ScaffoldSchemaKind } from './templates.js';
 
@@ -34,6 +35,8 @@ export interface ScaffoldResult {
   files: string[];
   /** The files among them that existed before (only with `force`). */
   overwritten: string[];
+  /** `written`: the folder had no package.json and got one listing the pack's packages; `existing`: its own was kept as it is. */
+  packageJson?: 'written' | 'existing';
 }
 
 /** The file names and contents of the scaffold for one schema kind. */
@@ -79,7 +82,15 @@ export function scaffoldToolPack(dir: string, options: ScaffoldOptions = {}): Sc
     // 'wx' unless forced: a file that appeared since the check above is still not overwritten.
     writeFileSync(join(target, file.name), file.content, { flag: options.force === true ? 'w' : 'wx' });
   }
-  return { dir: target, schema, createdDir, files: files.map((file) => file.name), overwritten: existing };
+  const written = files.map((file) => file.name);
+  // Without a package.json here, `npm i` would install into whatever project npm finds above: the pack gets its own.
+  // An existing one is never touched, --force or not.
+  const hasManifest = lstatOrUndefined(join(target, 'package.json')) !== undefined;
+  if (!hasManifest) {
+    writeFileSync(join(target, 'package.json'), packManifest(schema, target), { flag: 'wx' });
+    written.push('package.json');
+  }
+  return { dir: target, schema, createdDir, files: written, overwritten: existing, packageJson: hasManifest ? 'existing' : 'written' };
 }
 
 function lstatOrUndefined(path: string) {
