@@ -64,4 +64,13 @@ describe('toolwright demo', () => {
     for (const heading of ['1. The example tool packs', '2. One definition, four wire formats', '3. Errors are prompts', '4. The schema linter'])
       expect(stdout).toContain(heading);
   });
+
+  it('refuses a bad --calls before it prints anything, with the range in the message', async () => {
+    let printed = '';
+    const refused = await runDemo({ calls: 'abc', local: false }, (text) => {
+      printed += text;
+    }).catch((error: unknown) => error);
+    expect((refused as Error).message).toBe('--calls must be a whole number from 1 to 1000, got "abc".');
+    expect(printed).toBe('');
+  });
 });
