@@ -68,7 +68,7 @@ function typecheck(dir: string, name: string, options: Record<string, string>, t
   return `${result.stdout}${result.stderr}`;
 }
 
-const CLI_APP = 'the installed bin (+ openai, + MCP SDK)';
+const CLI_APP = 'the installed bin (+ openai, + MCP SDK, + better-sqlite3)';
 /** An app whose zod is another 4.x release than the one this repository builds with (4.1, from the zod4-alt alias in package-lock.json). */
 const OTHER_ZOD_APP = '+ zod 4.1 (not the zod toolwright is built with)';
 /**
@@ -120,8 +120,9 @@ const PEER_MODULE: Record<string, string> = { '@modelcontextprotocol/sdk': '@mod
 const OPTIONAL_PARTS: Array<[label: string, peers: string[], aliases?: Record<string, string>]> = [
   ...SIZE_TABLE_PARTS,
   [OTHER_ZOD_APP, ['zod'], { zod: 'node_modules/zod4-alt' }],
-  // The installed bin's app: `run` needs openai, `serve` the MCP SDK; node-llama-cpp is left out on purpose (see the demo test).
-  [CLI_APP, ['openai', '@modelcontextprotocol/sdk']],
+  // The installed bin's app: `run` needs openai and better-sqlite3 (its run store), `serve` the MCP SDK;
+  // node-llama-cpp is left out on purpose (see the demo test).
+  [CLI_APP, ['openai', '@modelcontextprotocol/sdk', 'better-sqlite3']],
   ...Object.values(PEER_BOUND_ENTRIES).map(([label, peers]): [string, string[], Record<string, string>?] =>
     label === AGENTS_APP ? [label, peers, { openai: 'node_modules/openai-v7' }] : [label, peers],
   ),
@@ -511,6 +512,9 @@ export const tools = [
     it('runs it against the local OpenAI-wire test provider: the scripted model calls the tool and answers', async (context) => {
       const { dir } = app(CLI_APP, context.skip);
       writePack(dir);
+      // `run` checks for its run store's driver before any model call; the addon its install script would build is linked from this checkout.
+      const addon = join(dir, 'node_modules/better-sqlite3/build');
+      if (!existsSync(addon)) symlinkSync(join(root, 'node_modules/better-sqlite3/build'), addon, 'dir');
       const server = await startProviderServer();
       try {
         server.enqueue({ toolCalls: [{ id: 'call_1', name: 'greet', arguments: { name: 'Ada', shout: true } }] }, { text: 'I greeted Ada.' });
