@@ -191,4 +191,12 @@ describe('toolwright run: options', () => {
     expect(both.code).toBe(EXIT_CODES.usage);
     expect(both.stderr).toContain('toolwright serve was given two tool modules, "a.ts" and --tools "b.ts"');
   });
+
+  it('reads the tool module positionally in every command that takes one, as with --tools', async () => {
+    for (const [command, ...args] of [['resume', 'run_x'], ['console'], ['approvals', 'approve', 'apr_x']]) {
+      const both = await cli(command!, ...args, 'a.ts', '--tools', 'b.ts');
+      expect(both.code, command).toBe(EXIT_CODES.usage);
+      expect(both.stderr).toContain(`was given two tool modules, "a.ts" and --tools "b.ts"`);
+    }
+  });
 });

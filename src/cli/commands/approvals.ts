@@ -4,6 +4,7 @@
  * `toolwright resume <runId>` (or `approve --resume`) then continues the run.
  * @module
  */
+import { toolModuleFrom } from '../tool-module-argument.js';
 import type { Command } from 'commander';
 import {
   ConfirmationRefusedError,
@@ -189,11 +190,13 @@ export function registerApprovalsCommand(program: Command): void {
       .command('approve')
       .description('Approve one waiting call (it runs when its run resumes).')
       .argument('<id>', 'the approval id from `toolwright approvals list`')
+      .argument('[module]', 'with --resume: the module that exports the tools, e.g. ./tools.ts (or --tools)')
       .option('--state <file>', 'the SQLite file of pending runs')
       .option('--store <url>', STORE_OPTION_HELP)
       .option('--runs <folder>', 'where run records are written (default $TOOLWRIGHT_HOME/runs)')
       .option('--resume', 'continue the run right away when nothing else waits, with the model and tools given by --model, --tools, --mcp'),
-  ).action(async (id: string, options: ApproveOptions) => {
+  ).action(async (id: string, module: string | undefined, options: ApproveOptions) => {
+    if (module !== undefined) options.tools = toolModuleFrom('approvals approve', module, options.tools, `${id} --resume --model … ./tools.ts`);
     await approveApproval(id, options, terminalIo());
   });
   approvals

@@ -8,6 +8,7 @@
  * console only records decisions).
  * @module
  */
+import { toolModuleFrom } from '../tool-module-argument.js';
 import type { Command } from 'commander';
 import { openCliRunStore, postgresUrlOf, type StoreOptions } from '../cli-run-store.js';
 import { defaultRunsDir, defaultStatePath } from '../../agent/toolwright-home.js';
@@ -105,12 +106,14 @@ export function registerConsoleCommand(program: Command): void {
     program
       .command('console')
       .description('Open the web console: runs, their timelines, calls waiting for approval, eval reports (127.0.0.1 only).')
+      .argument('[module]', 'the module that exports the tools, to resume approved runs with (or --tools)')
       .option('--port <n>', 'the port on 127.0.0.1 (default: a free one)')
       .option('--store <file|url>', 'the run store: a SQLite file, or postgres://… (default TOOLWRIGHT_DATABASE_URL, else $TOOLWRIGHT_HOME/state.db)')
       .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
       .option('--evals <folders...>', 'folders `toolwright eval --out` wrote to (default ./toolwright-eval)')
       .option('--no-resume', 'only record decisions; continue runs with `toolwright resume`'),
-  ).action(async (options: ConsoleCommandOptions) => {
+  ).action(async (module: string | undefined, options: ConsoleCommandOptions) => {
+    if (module !== undefined) options.tools = toolModuleFrom('console', module, options.tools, './tools.ts --model …');
     const io = terminalIo();
     const { close } = await runConsoleCommand(options, io);
     let stopping = false;

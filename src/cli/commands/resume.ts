@@ -6,6 +6,7 @@
  * run was stored with are only compared with them (src/cli/run-settings.ts).
  * @module
  */
+import { toolModuleFrom } from '../tool-module-argument.js';
 import type { Command } from 'commander';
 import { RunNotFoundError, resumeAgentStream, type AgentResult, type AgentStreamEvent } from '../../agent/index.js';
 import { SIGNAL_EXIT_CODES, runInterruptibly } from '../run-ending.js';
@@ -89,10 +90,12 @@ export function registerResumeCommand(program: Command): void {
         .command('resume')
         .description('Continue a run that waited for confirmations (see `toolwright approvals`), with the model and tools you name.')
         .argument('<runId>', 'the run id printed by `toolwright run`')
+        .argument('[module]', 'the module that exports the tools, e.g. ./tools.ts (or --tools)')
         .option('--take-over', 'continue a run whose last process died while continuing it (once its lease has run out)'),
       { baseUrl: false },
     ),
-  ).action(async (runId: string, options: ResumeCommandOptions) => {
+  ).action(async (runId: string, module: string | undefined, options: ResumeCommandOptions) => {
+    if (module !== undefined) options.tools = toolModuleFrom('resume', module, options.tools, `${runId} ./tools.ts`);
     const { value: result, interrupted } = await runInterruptibly((control) => runResumeCommand(runId, { ...options, ...control }, terminalIo()));
     if (interrupted !== undefined) process.exitCode = SIGNAL_EXIT_CODES[interrupted];
     else if (result.status === 'stopped') process.exitCode = 1;
