@@ -1,8 +1,8 @@
 /* global process, console, setTimeout, clearTimeout */
 /**
- * For maintainers, to refresh test/fixtures/third-party/real-servers.json: the real `tools/list` results of public
- * MCP servers published on npm. It DOWNLOADS NOTHING ITSELF, but needs a scratch folder, outside this repository, where
- * the servers were installed from npm (that is the download); never run by a test or at install:
+ * For maintainers only, to refresh test/fixtures/third-party/real-servers.json: the real `tools/list` results of public
+ * MCP servers. It downloads them from npm: the first step below installs the servers' packages from the npm registry
+ * into a scratch folder outside this repository, which the script then runs. Never run by a test or at install:
  *
  *   mkdir /tmp/vendor-mcp && cd /tmp/vendor-mcp && npm init -y
  *   npm i --ignore-scripts @modelcontextprotocol/sdk <every package in SERVERS below>
