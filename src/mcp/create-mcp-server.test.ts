@@ -374,6 +374,53 @@ describe('createMcpServer: confirmation', () => {
     expect(seen).toEqual(['delete /etc/passwd']);
     expect(text(result)).toContain("it needs a person's approval and the policy forbids deleting files.");
   });
+
+  it('asks the confirmation fallback when the client cannot elicit, and runs the call it approves', async () => {
+    const asked: { summary: string; prompt: string }[] = [];
+    const { client } = await connect([deleteFile], {
+      confirmationFallback: async ({ summary, prompt }) => {
+        asked.push({ summary, prompt });
+        return summary === 'delete /tmp/a' ? { approved: true } : { approved: false, reason: 'the operator denied it in the approval queue' };
+      },
+    });
+    const approved = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/a' } });
+    const denied = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/b' } });
+    expect(approved).toEqual({ content: [{ type: 'text', text: 'deleted /tmp/a' }], isError: false });
+    expect(denied.isError).toBe(true);
+    expect(text(denied)).toContain("it needs a person's approval and the operator denied it in the approval queue.");
+    expect(asked).toEqual([
+      { summary: 'delete /tmp/a', prompt: 'delete /tmp/a\n  path: "/tmp/a"' },
+      { summary: 'delete /tmp/b', prompt: 'delete /tmp/b\n  path: "/tmp/b"' },
+    ]);
+  });
+
+  it('never asks the confirmation fallback when the client can elicit: the person answers through elicitation', async () => {
+    let fallbackAsked = 0;
+    const { client } = await connect(
+      [deleteFile],
+      {
+        confirmationFallback: async () => {
+          fallbackAsked++;
+          return { approved: true };
+        },
+      },
+      { elicitation: { form: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (): ElicitResult => ({ action: 'decline' }));
+    const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/x' } });
+    expect(fallbackAsked).toBe(0);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("it needs a person's approval and the person declined.");
+  });
+
+  it('lets `confirmation` decide over the fallback', async () => {
+    const { client } = await connect([deleteFile], {
+      confirmation: async () => ({ approved: false, reason: 'the handler said no' }),
+      confirmationFallback: async () => ({ approved: true }),
+    });
+    const result = await client.callTool({ name: 'delete_file', arguments: { path: '/tmp/x' } });
+    expect(text(result)).toContain("it needs a person's approval and the handler said no.");
+  });
 });
 
 describe('createMcpServer: the approval a tool sees', () => {

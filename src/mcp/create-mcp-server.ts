@@ -111,6 +111,14 @@ export interface McpServerOptions<Ctx = any> {
   preapproved?: readonly string[];
   /** Decides confirmations instead of asking through elicitation. */
   confirmation?: McpConfirmationHandler;
+  /**
+   * Decides confirmations only for a client that did not declare elicitation (and, in `createMcpHandler`'s stateless
+   * mode, where no client's capabilities are known): a queue a person answers elsewhere, such as the gateway's
+   * approval folder. A client that declared elicitation is asked through it, and this is never called. Ignored when
+   * `confirmation` is given, which decides every confirmation. Default: none, such a call is refused with a text that
+   * says how to get it approved.
+   */
+  confirmationFallback?: McpConfirmationHandler;
   /** How long to wait for a person's answer to a confirmation, in ms. Default 10 minutes. */
   confirmationTimeoutMs?: number;
   /** Where internal failures go (tool crashes, resource readers that throw). Default: stderr. Never sent to the client. */
@@ -559,16 +567,19 @@ async function confirm(
   let decision: McpConfirmationDecision;
   const prompt = approvalText(summary, redactor.toolArguments(tool.name, args), tool.decisiveArguments);
   const logger = options.logger ?? stderrLogger;
-  if (options.confirmation) {
+  const canElicit = Boolean(server.getClientCapabilities()?.elicitation?.form);
+  // A client that can elicit is asked itself: the fallback is for hosts that cannot show a person the question.
+  const handler = options.confirmation ?? (canElicit ? undefined : options.confirmationFallback);
+  if (handler) {
     try {
-      decision = await options.confirmation({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
+      decision = await handler({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } catch (error) {
       // The server's own handler threw: a bug to fix, logged with its stack.
       logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
       return { text: confirmationFailedMessage(tool), declined: false };
     }
   } else {
-    if (!server.getClientCapabilities()?.elicitation?.form) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
+    if (!canElicit) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
     const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
     try {
       const answer = await askClient(extra, (route) =>

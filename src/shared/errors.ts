@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   TW_DECODING_LIMIT: 'The token-mask engine ran past one of its budgets (automaton states, nesting depth, automaton-building work).',
   TW_INVALID_DECODING_LIMITS: 'The `limits` given to the token-mask compiler name an unknown limit or give one a value it cannot use.',
   TW_INVALID_TOOL_EXAMPLE: "One of a tool definition's `examples` is not a valid input for the tool's own input schema.",
+  TW_INVALID_PIN_FILE:
+    "The gateway's pin file (the approved upstream tool definitions) is not JSON of the pin file's shape, or a pin's definition does not match its digest.",
+  TW_APPROVAL_NOT_PENDING: 'A decision named an approval id that is not waiting in the approval folder (unknown, malformed, or already decided).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -50,6 +50,8 @@ import type * as errorsModule from '../../src/shared/errors.js';
 import { NotFoundError, ToolError } from '../../src/tools/tool-error.js';
 import { StoredSettingsMismatchError } from '../../src/cli/run-settings.js';
 import { MissingPackagesError } from '../../src/cli/required-packages.js';
+import { ApprovalNotPendingError } from '../../src/mcp/gateway/approval-queue.js';
+import { DefinitionPinsError } from '../../src/mcp/gateway/definition-pins.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const context: ProviderErrorContext = { providerName: 'OpenAI', modelId: 'gpt-test', baseURL: 'https://example.invalid/v1', keyVariable: 'OPENAI_API_KEY' };
@@ -93,6 +95,8 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['ProviderUnavailableError', () => new ProviderUnavailableError(context, 'is down', { status: 503 })],
   ['ProviderTimeoutError', () => new ProviderTimeoutError(context, 1000, {})],
   ['ProviderResponseError', () => new ProviderResponseError(context, 'no choices')],
+  ['DefinitionPinsError', () => new DefinitionPinsError('/tmp/pins.json', 'it is not JSON')],
+  ['ApprovalNotPendingError', () => new ApprovalNotPendingError('apr_1', 'it was already decided')],
 ];
 
 function classOf(sample: ToolwrightError): typeof ToolwrightError {
