@@ -21,6 +21,7 @@ import { registerResumeCommand } from './commands/resume.js';
 import { registerLogsCommand } from './commands/logs.js';
 import { registerEvalCommand } from './commands/eval.js';
 import { registerConsoleCommand } from './commands/console.js';
+import { registerGatewayCommand } from './commands/gateway.js';
 
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -28,6 +29,7 @@ const COMMANDS: readonly ((program: Command) => void)[] = [
   registerInitCommand,
   registerLintCommand,
   registerServeCommand,
+  registerGatewayCommand,
   registerRunCommand,
   registerApprovalsCommand,
   registerResumeCommand,

@@ -26,6 +26,7 @@ import { InvalidArgumentError } from '../shared/errors.js';
 import { upgradeSchemaDialect, type UpgradedSchema } from '../shared/json-schema/upgrade-schema-dialect.js';
 import { isPlainObject } from '../shared/own.js';
 import { ToolError, compileSchema, defineTool, describeToolNameProblem, suggestToolName, toolResult } from '../tools/index.js';
+import { RETRY_FAILS_ADVICE, RETRY_LATER_ADVICE } from '../tools/model-messages.js';
 import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-patterns.js';
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
 import { ConfirmationAnswerer } from './answer-confirmations.js';
@@ -92,12 +93,56 @@ const MAX_LIST_PAGES = 100;
 
 /** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
 export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
-  const { transport, label } = await openTransport(options.server);
+  const connection = await openMcpConnection(options.server, options.clientName);
+  let descriptors: McpTool[];
+  try {
+    descriptors = await connection.listTools();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  const include = options.include ? new Set(options.include) : undefined;
+  const { tools, warnings } = forwardingTools(
+    connection,
+    descriptors.filter((descriptor) => !include || include.has(descriptor.name)),
+    {
+      nameOf: (remoteName) => (options.prefix ?? '') + remoteName,
+      confirm: options.confirm ?? defaultConfirm,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    },
+  );
+  return { tools, warnings, serverInfo: connection.serverInfo, client: connection.client, close: () => connection.close() };
+}
+
+/** One connected MCP server, as `importMcpTools` and the gateway hold it. */
+export interface McpConnection {
+  client: Client;
+  /** How messages name the server: `at <url>` or the quoted command line. */
+  label: string;
+  /** What the server said about itself at `initialize`, or `label`. */
+  serverName: string;
+  serverInfo: { name: string; version: string } | undefined;
+  /** Whether the connection has closed (a stdio server's process ended, the HTTP session was lost, `close()`). */
+  readonly closed: boolean;
+  /** The server's whole `tools/list` (every page). */
+  listTools(): Promise<McpTool[]>;
+  close(): Promise<void>;
+  /** @internal Answers a toolwright server's confirmation requests for calls a person approved here. */
+  readonly answerer: ConfirmationAnswerer;
+}
+
+/** Connects to one MCP server; throws {@link InvalidArgumentError} saying what to check when it cannot. */
+export async function openMcpConnection(server: ImportMcpToolsOptions['server'], clientName?: string): Promise<McpConnection> {
+  const { transport, label } = await openTransport(server);
   // Elicitation is declared so that a toolwright server can ask to confirm a call a person already approved here; the
   // handler answers only that, and declines every other request (answer-confirmations.ts).
-  const client = new Client({ name: options.clientName ?? 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client({ name: clientName ?? 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {} } } });
   const answerer = new ConfirmationAnswerer();
   client.setRequestHandler(ElicitRequestSchema, (request) => answerer.answer(request));
+  let closed = false;
+  client.onclose = () => {
+    closed = true;
+  };
   try {
     await client.connect(transport);
   } catch (error) {
@@ -107,38 +152,66 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
       { cause: error },
     );
   }
-
-  const remote: McpTool[] = [];
-  try {
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-      remote.push(...listed.tools);
-      cursor = listed.nextCursor;
-      if (cursor === undefined) break;
-    }
-  } catch (error) {
-    await client.close().catch(() => {});
-    throw new InvalidArgumentError(`The MCP server ${label} connected but did not list its tools: ${(error as Error).message}.`, { cause: error });
-  }
-
   const serverVersion = client.getServerVersion();
   const serverName = serverVersion?.name ?? label;
+  return {
+    client,
+    label,
+    serverName,
+    serverInfo: serverVersion ? { name: serverVersion.name, version: serverVersion.version } : undefined,
+    answerer,
+    get closed() {
+      return closed;
+    },
+    async listTools() {
+      const remote: McpTool[] = [];
+      try {
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_LIST_PAGES; page++) {
+          const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+          remote.push(...listed.tools);
+          cursor = listed.nextCursor;
+          if (cursor === undefined) break;
+        }
+      } catch (error) {
+        throw new InvalidArgumentError(`The MCP server ${label} connected but did not list its tools: ${(error as Error).message}.`, { cause: error });
+      }
+      return remote;
+    },
+    close: () => client.close().catch(() => {}),
+  };
+}
+
+/** How {@link forwardingTools} names, confirms and waits for each remote tool. */
+export interface ForwardingOptions {
+  /** The name the tool is served or offered under. */
+  nameOf: (remoteName: string) => string;
+  confirm: (tool: McpTool) => boolean;
+  requestTimeoutMs: number;
+  /** What the tools' `category` and messages call the server. Default: the name it gave at `initialize`. */
+  serverName?: string;
+  /** Refuses a call before it is sent (the gateway's withheld definitions): the refusal, or `undefined` to send it. */
+  refuse?: (remoteName: string) => ToolError | undefined;
+}
+
+/** The remote tools of a connection as toolwright tools that forward each call to it (converted as `importMcpTools` does). */
+export function forwardingTools(
+  connection: McpConnection,
+  descriptors: readonly McpTool[],
+  options: ForwardingOptions,
+): { tools: AnyTool[]; warnings: McpImportWarning[] } {
+  const { client, answerer } = connection;
+  const serverName = options.serverName ?? connection.serverName;
   const warnings: McpImportWarning[] = [];
   const tools: AnyTool[] = [];
   const taken = new Set<string>();
-  const include = options.include ? new Set(options.include) : undefined;
-  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const confirm = options.confirm ?? defaultConfirm;
-
-  for (const descriptor of remote) {
-    if (include && !include.has(descriptor.name)) continue;
+  for (const descriptor of descriptors) {
     const callMode = remoteCallMode(descriptor, client.getServerCapabilities());
     if (callMode === 'unusable') {
       warnings.push({ type: 'skipped', tool: descriptor.name, feature: 'task-support', details: UNUSABLE_TASK_TOOL });
       continue;
     }
-    const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName, warnings, taken });
+    const converted = convertTool(descriptor, { nameOf: options.nameOf, serverName, warnings, taken });
     if (!converted) continue;
     const remoteName = descriptor.name;
     const labels = [...new Set([descriptor.title, descriptor.annotations?.title, remoteName].filter((label): label is string => typeof label === 'string'))];
@@ -147,14 +220,17 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
       defineTool({
         ...converted,
         ...(asTask ? { longRunning: true } : {}),
-        confirm: confirm(descriptor),
+        confirm: options.confirm(descriptor),
         execute: async (args: Record<string, unknown>, context) => {
+          const refused = options.refuse?.(remoteName);
+          if (refused) throw refused;
+          if (connection.closed) throw closedConnection(serverName, 'before');
           let result: CallToolResult;
           const inFlight = answerer.begin(labels, context.approval?.approvedBy === 'person');
           try {
             const requestOptions = {
               signal: context.signal,
-              timeout: requestTimeoutMs,
+              timeout: options.requestTimeoutMs,
               resetTimeoutOnProgress: true,
               onprogress: (progress: Progress) => context.reportProgress(progress.progress, progress.total, progress.message),
             };
@@ -162,31 +238,18 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
               ? await callRemoteTask(client, remoteName, args, requestOptions)
               : ((await client.callTool({ name: remoteName, arguments: args }, undefined, requestOptions)) as CallToolResult);
           } catch (error) {
-            throw remoteFailure(serverName, error);
+            throw remoteFailure(serverName, error, connection.closed);
           } finally {
             answerer.end(inFlight);
           }
           const content = (Array.isArray(result.content) ? result.content : []) as ContentPart[];
-          if (result.isError === true) {
-            const text = content
-              .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-              .join('\n')
-              .trim();
-            throw new ToolError(text || `the MCP server "${serverName}" reported a failure without a message`, { kind: 'failed' });
-          }
+          if (result.isError === true) throw remoteToolError(serverName, content);
           return toolResult(isPlainObject(result.structuredContent) ? { content, structuredContent: result.structuredContent } : { content });
         },
       }),
     );
   }
-
-  return {
-    tools,
-    warnings,
-    serverInfo: serverVersion ? { name: serverVersion.name, version: serverVersion.version } : undefined,
-    client,
-    close: () => client.close(),
-  };
+  return { tools, warnings };
 }
 
 /** Options of {@link mcpToolsFromList}. */
@@ -227,7 +290,7 @@ export function mcpToolsFromList(list: unknown, options: McpToolListOptions): { 
       return;
     }
     const descriptor = entry as unknown as McpTool;
-    const converted = convertTool(descriptor, { prefix: options.prefix ?? '', serverName: options.server, warnings, taken });
+    const converted = convertTool(descriptor, { nameOf: (remoteName) => (options.prefix ?? '') + remoteName, serverName: options.server, warnings, taken });
     if (!converted) return;
     tools.push(
       defineTool({
@@ -275,19 +338,20 @@ function parseServerString(server: string): McpStdioServerSpec | McpHttpServerSp
   return { command: words[0]!, args: words.slice(1) };
 }
 
-function defaultConfirm(tool: McpTool): boolean {
+/** Confirms every call a server does not declare read-only or non-destructive (annotations are hints, so the default is cautious). */
+export function defaultConfirm(tool: McpTool): boolean {
   const annotations = tool.annotations;
   return !(annotations?.readOnlyHint === true || annotations?.destructiveHint === false);
 }
 
 function convertTool(
   descriptor: McpTool,
-  context: { prefix: string; serverName: string; warnings: McpImportWarning[]; taken: Set<string> },
+  context: { nameOf: (remoteName: string) => string; serverName: string; warnings: McpImportWarning[]; taken: Set<string> },
 ): Omit<JsonToolDefinition<Record<string, unknown>, unknown>, 'execute' | 'confirm'> | undefined {
   const remoteName = descriptor.name;
   const warn = (type: McpImportWarning['type'], feature: string, details: string) => context.warnings.push({ type, tool: remoteName, feature, details });
 
-  let name = context.prefix + remoteName;
+  let name = context.nameOf(remoteName);
   if (describeToolNameProblem(name) !== undefined) {
     const rewritten = suggestToolName(name);
     warn('rewritten', 'name', `"${name}" is not a name every model provider accepts; it is imported as "${rewritten}".`);
@@ -344,7 +408,12 @@ function convertTool(
     ...(outputSchema === undefined ? {} : { outputSchema }),
     hints,
     category: context.serverName,
-    origin: { kind: 'mcp', server: context.serverName, effectAnnotated: annotations?.readOnlyHint !== undefined || annotations?.destructiveHint !== undefined },
+    origin: {
+      kind: 'mcp',
+      server: context.serverName,
+      effectAnnotated: annotations?.readOnlyHint !== undefined || annotations?.destructiveHint !== undefined,
+      remoteName,
+    },
   };
 }
 
@@ -418,20 +487,59 @@ function dropUnsupportedPatterns(
   return copy;
 }
 
-function remoteFailure(serverName: string, error: unknown): ToolError {
+function remoteFailure(serverName: string, error: unknown, connectionClosed: boolean): ToolError {
   // Already written for the model (a remote task that ended without a result, call-remote-task.ts).
   if (ToolError.isInstance(error)) return error;
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout) {
       return new ToolError(`the MCP server "${serverName}" did not answer in time`, { kind: 'unavailable', cause: error });
     }
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return new ToolError(`the connection to the MCP server "${serverName}" is closed`, { kind: 'unavailable', retryable: false, cause: error });
-    }
+    if (error.code === ErrorCode.ConnectionClosed || connectionClosed) return closedConnection(serverName, 'during', error);
     return new ToolError(`the MCP server "${serverName}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`, {
       kind: 'invalid_request',
       cause: error,
     });
   }
+  // The SDK rejects a call on a closed transport with a plain Error ("Not connected"); retrying cannot reopen it.
+  if (connectionClosed) return closedConnection(serverName, 'during', error);
   return new ToolError(`the MCP server "${serverName}" could not be reached`, { kind: 'unavailable', cause: error });
 }
+
+/** The connection is gone for good (a stdio server's process ended): no retry can succeed until it is started again. */
+function closedConnection(serverName: string, when: 'before' | 'during', cause?: unknown): ToolError {
+  return new ToolError(
+    when === 'before'
+      ? `the connection to the MCP server "${serverName}" is closed (its process ended or its session was lost), so the call was not sent`
+      : `the connection to the MCP server "${serverName}" closed before it answered, so whether the call took effect is unknown`,
+    {
+      kind: 'unavailable',
+      retryable: false,
+      suggestion: 'Do not call its tools again in this session; tell the user the server has stopped and must be restarted.',
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
+}
+
+/**
+ * A remote tool's `isError` result as a tool error. A toolwright server (or gateway) upstream already wrote its text for a
+ * model (`Tool "x" failed: … Retrying …`): that frame is taken off, so the model does not read it twice, and its retry
+ * advice is kept.
+ */
+function remoteToolError(serverName: string, content: readonly ContentPart[]): ToolError {
+  let text = content
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n')
+    .trim();
+  if (text === '') return new ToolError(`the MCP server "${serverName}" reported a failure without a message`, { kind: 'failed' });
+  let retryable: boolean | undefined;
+  const framed = REMOTE_FRAME.exec(text);
+  if (framed) {
+    text = framed[1]!.trim();
+    if (text.endsWith(RETRY_LATER_ADVICE)) [text, retryable] = [text.slice(0, -RETRY_LATER_ADVICE.length).trim(), true];
+    else if (text.endsWith(RETRY_FAILS_ADVICE)) [text, retryable] = [text.slice(0, -RETRY_FAILS_ADVICE.length).trim(), false];
+  }
+  return new ToolError(text, { kind: 'failed', ...(retryable === undefined ? {} : { retryable }) });
+}
+
+// The frame of toolErrorMessage (src/tools/model-messages.ts), as a toolwright server sends it.
+const REMOTE_FRAME = /^Tool "[^"\n]{1,200}" failed: ([\s\S]*)$/;

@@ -23,4 +23,8 @@ export type { McpPrompt, PromptArgument, PromptGetResult, PromptMessage } from '
 export { importMcpTools } from './import-mcp-tools.js';
 export type { ImportedMcpTools, ImportMcpToolsOptions, McpHttpServerSpec, McpImportWarning, McpStdioServerSpec } from './import-mcp-tools.js';
 export { readMcpExtras } from './read-mcp-extras.js';
+export { createMcpGateway } from './gateway/create-mcp-gateway.js';
+export type { GatewayToolStatus, McpGateway, McpGatewayOptions, WithheldReason } from './gateway/create-mcp-gateway.js';
+export { checkGatewayConfig } from './gateway/gateway-config.js';
+export type { ConfirmSetting, GatewayConfig, GatewayServerConfig, PoisoningAction } from './gateway/gateway-config.js';
 export type { McpExtras } from './read-mcp-extras.js';

@@ -40,6 +40,8 @@ export type ToolOrigin =
       readonly server: string;
       /** Whether the server said what the tool does to the world (`readOnlyHint` or `destructiveHint`); without it `effect` is only the safe default. */
       readonly effectAnnotated: boolean;
+      /** The tool's name on its server, before a prefix or a rewrite made it a name every provider accepts. */
+      readonly remoteName?: string;
     };
 
 interface ToolDefinitionBase<Args, Ctx> {

@@ -121,10 +121,14 @@ export function forbiddenKeyMessage(toolName: string, forbidden: ForbiddenKey): 
   return `The arguments for tool "${toolName}" use the key "${forbidden.key}" at ${forbidden.path || '/'}, which is not allowed (it could alter object prototypes). Rename or remove it and call "${toolName}" again.`;
 }
 
+/** The retry advice that ends {@link toolErrorMessage}'s text (an MCP client reads it back from a toolwright server's result). */
+export const RETRY_LATER_ADVICE = 'Retrying the same call later may succeed.';
+export const RETRY_FAILS_ADVICE = 'Retrying the same call with the same arguments will fail the same way.';
+
 export function toolErrorMessage(toolName: string, error: ToolError): string {
   const message = error.message.trim() || 'the tool reported a failure';
   const suggestion = error.suggestion ? ` ${ensureSentence(error.suggestion)}` : '';
-  const retry = error.retryable ? ' Retrying the same call later may succeed.' : ' Retrying the same call with the same arguments will fail the same way.';
+  const retry = ` ${error.retryable ? RETRY_LATER_ADVICE : RETRY_FAILS_ADVICE}`;
   return `Tool "${toolName}" failed: ${ensureSentence(message)}${suggestion}${retry}`;
 }
 
