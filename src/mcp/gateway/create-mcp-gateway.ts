@@ -219,10 +219,37 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   for (const upstream of upstreams) watchDefinitions(upstream, status, changedSinceStart, log);
 
   const registry = new ToolRegistry(served);
-  const extras = await Promise.all(upstreams.map((upstream) => Promise.all([forwardedResources(upstream), forwardedPrompts(upstream)])));
-  const resources = extras.flatMap(([forwarded]) => forwarded.resources);
-  const resourceTemplates = extras.flatMap(([forwarded]) => forwarded.templates);
-  const prompts = namespacedPrompts(upstreams.map((upstream, index) => ({ server: upstream.server, prompts: extras[index]![1] })));
+  // A server whose resources or prompts cannot be listed still has its tools served: its extras are left out, and said so.
+  const extras = await Promise.all(
+    upstreams.map((upstream) =>
+      Promise.all([
+        forwardedResources(upstream).catch((error: unknown) => {
+          log(`server "${upstream.server}": its resources are not served, they could not be listed: ${(error as Error).message}`);
+          return { resources: [], templates: [] };
+        }),
+        forwardedPrompts(upstream).catch((error: unknown) => {
+          log(`server "${upstream.server}": its prompts are not served, they could not be listed: ${(error as Error).message}`);
+          return [];
+        }),
+      ]),
+    ),
+  );
+  const resources = firstOfEach(
+    extras.flatMap(([forwarded], index) => forwarded.resources.map((resource) => ({ server: upstreams[index]!.server, item: resource, key: resource.uri }))),
+    'resource',
+    log,
+  );
+  const resourceTemplates = firstOfEach(
+    extras.flatMap(([forwarded], index) =>
+      forwarded.templates.map((template) => ({ server: upstreams[index]!.server, item: template, key: template.uriTemplate })),
+    ),
+    'resource template',
+    log,
+  );
+  const prompts = namespacedPrompts(
+    upstreams.map((upstream, index) => ({ server: upstream.server, prompts: extras[index]![1] })),
+    config.namespace ?? 'on-collision',
+  );
 
   const approvals = config.approvalsDir === undefined ? undefined : createFileApprovalQueue(at(config.approvalsDir));
   const serverOptions: McpServerOptions = {
@@ -438,11 +465,30 @@ function describeStatus(entry: GatewayToolStatus, pinsPath: string | undefined):
   }
 }
 
-/** Prompts keep their names unless two servers have one of the same name; then both are `<server>_<name>`, as tools are. */
-function namespacedPrompts(byServer: readonly { server: string; prompts: readonly McpPrompt[] }[]): McpPrompt[] {
+/** Prompts are named as tools are: `<server>_<name>` when two servers have one of the same name, or always with `namespace: "always"`. */
+function namespacedPrompts(byServer: readonly { server: string; prompts: readonly McpPrompt[] }[], namespace: 'on-collision' | 'always'): McpPrompt[] {
   const count = new Map<string, number>();
   for (const { prompts } of byServer) for (const prompt of prompts) count.set(prompt.name, (count.get(prompt.name) ?? 0) + 1);
   return byServer.flatMap(({ server, prompts }) =>
-    prompts.map((prompt) => ((count.get(prompt.name) ?? 0) > 1 ? { ...prompt, name: `${server}_${prompt.name}` } : prompt)),
+    prompts.map((prompt) => (namespace === 'always' || (count.get(prompt.name) ?? 0) > 1 ? { ...prompt, name: `${server}_${prompt.name}` } : prompt)),
   );
+}
+
+/**
+ * A URI (or URI template) is one address, so it is served once, from the first server that lists it (servers in config
+ * order); a later server's copy is left out, and said so, instead of listing the address twice for the host.
+ */
+function firstOfEach<T>(entries: readonly { server: string; item: T; key: string }[], what: string, log: (line: string) => void): T[] {
+  const owner = new Map<string, string>();
+  const kept: T[] = [];
+  for (const { server, item, key } of entries) {
+    const first = owner.get(key);
+    if (first === undefined) {
+      owner.set(key, server);
+      kept.push(item);
+    } else if (first !== server) {
+      log(`server "${server}" also lists the ${what} ${JSON.stringify(key)}; it is served from server "${first}" only.`);
+    }
+  }
+  return kept;
 }

@@ -3,6 +3,7 @@
  * start, each read or get forwarded to the server that has it. A resource URI two servers list is served from the first.
  * @module
  */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../import-mcp-tools.js';
 import type { McpPrompt, PromptGetResult, PromptMessage } from '../mcp-prompt.js';
@@ -26,6 +27,10 @@ export async function forwardedResources(upstream: Upstream): Promise<{ resource
   const templates = await allPages<ResourceTemplate>(async (cursor) => {
     const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor });
     return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+  }).catch((error: unknown) => {
+    // Many servers declare `resources` without implementing templates; that is "no templates", not a broken server.
+    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+    throw error;
   });
   const read = async (uri: string, signal: AbortSignal): Promise<ResourceContent[]> => {
     const result = await client.readResource({ uri }, { signal });

@@ -55,8 +55,8 @@ export interface GatewayConfig {
   /** The upstream servers by name. A name is how messages, the record and the pin file call the server, and its prefix when tool names collide. */
   servers: Readonly<Record<string, GatewayServerConfig>>;
   /**
-   * `on-collision` (default): a tool keeps its name unless another server has a tool of that name, then both are
-   * `<server>_<tool>`; `always`: every tool is.
+   * `on-collision` (default): a tool (or prompt) keeps its name unless another server has one of that name, then both are
+   * `<server>_<name>`; `always`: every tool and prompt is. A resource URI two servers list is served once, from the first.
    */
   namespace?: 'on-collision' | 'always';
   /**
