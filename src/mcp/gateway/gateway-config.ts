@@ -8,7 +8,7 @@
 import { InvalidArgumentError } from '../../shared/errors.js';
 import { getOwn, isPlainObject } from '../../shared/own.js';
 import type { Policy } from '../../policy/types.js';
-import type { McpCallLimits } from '../session-guards.js';
+import { checkedCallLimits, type McpCallLimits } from '../session-guards.js';
 
 /** What the gateway does with a tool whose definition the poisoning checks flag (`toolwright lint --imported`'s rules). */
 export type PoisoningAction = 'warn' | 'strip' | 'block';
@@ -189,6 +189,12 @@ export function checkGatewayConfig(value: unknown, source = 'the gateway config'
   const limits = getOwn(config, 'limits');
   if (limits !== undefined && !isPlainObject(limits))
     fail('"limits" must be an object with any of maxToolCalls, maxIdenticalCalls, maxRepeatedFailures, toolTimeoutMs.');
+  // Checked now, as createMcpServer would check them: otherwise a wrong limit surfaces only when the first host connects.
+  try {
+    checkedCallLimits(limits as McpCallLimits | undefined);
+  } catch (error) {
+    fail(`"limits": ${(error as Error).message.replace(/^createMcpServer: /, '')}`);
+  }
   const policy = getOwn(config, 'policy');
   if (policy !== undefined && (!isPlainObject(policy) || typeof (policy as { startRun?: unknown }).startRun !== 'function')) {
     fail('"policy" must be a policy made by createPolicy (in a .ts config); a JSON config uses "trust", "deny", "callLimits" and "untrustedWrites".');
