@@ -8,11 +8,11 @@
  * Everything the command says goes to stderr; over stdio, stdout carries only JSON-RPC.
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { ModuleLoadError } from '../../shared/errors.js';
+import { InvalidArgumentError, ModuleLoadError } from '../../shared/errors.js';
 import { getOwn, isPlainObject } from '../../shared/own.js';
 import { safeParseJson } from '../../shared/safe-json.js';
 import type { McpGateway, McpGatewayOptions } from '../../mcp/gateway/create-mcp-gateway.js';
@@ -61,8 +61,8 @@ export function registerGatewayCommand(program: Command): void {
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--server <name...>', 'approve only these servers')
     .option('--tool <name...>', 'approve only these tools (their names on the server)')
-    .action(async (options: { config: string; server?: string[]; tool?: string[] }) => {
-      const opened = await openGateway(options.config);
+    .action(async (options: { config: string; server?: string[]; tool?: string[] }, command: Command) => {
+      const opened = await openGateway(configOption(command));
       try {
         const review = reviewText(opened, { onlyUnapproved: true });
         if (review !== '') process.stdout.write(`${review}\n`);
@@ -84,8 +84,8 @@ export function registerGatewayCommand(program: Command): void {
     .description('Show how the definitions the servers list now differ from the approved ones (new, changed, removed), without changing anything.')
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--check', 'exit with status 1 when anything differs (for CI)')
-    .action(async (options: { config: string; check?: boolean }) => {
-      const opened = await openGateway(options.config);
+    .action(async (options: { config: string; check?: boolean }, command: Command) => {
+      const opened = await openGateway(configOption(command));
       try {
         const review = reviewText(opened, { onlyUnapproved: true });
         process.stdout.write(review === '' ? 'The servers list exactly the approved definitions.\n' : `${review}\n`);
@@ -99,8 +99,8 @@ export function registerGatewayCommand(program: Command): void {
   approvals
     .command('list', { isDefault: true })
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
-    .action(async (options: { config: string }) => {
-      const queue = await approvalQueue(options.config);
+    .action(async (_options: { config: string }, command: Command) => {
+      const queue = await approvalQueue(configOption(command));
       const pending = queue.list();
       if (pending.length === 0) process.stdout.write('No call is waiting for approval.\n');
       for (const entry of pending) process.stdout.write(`${entry.id}  ${entry.createdAt}  ${entry.tool}\n${indent(entry.prompt)}\n\n`);
@@ -111,12 +111,24 @@ export function registerGatewayCommand(program: Command): void {
       .description(verdict === 'approve' ? 'let the waiting call run once' : 'refuse the waiting call (the model reads the reason)')
       .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
       .option('--reason <text>', 'why, for the model (deny)')
-      .action(async (id: string, options: { config: string; reason?: string }) => {
-        const queue = await approvalQueue(options.config);
+      .action(async (id: string, options: { config: string; reason?: string }, command: Command) => {
+        const queue = await approvalQueue(configOption(command));
         queue.decide(id, { approved: verdict === 'approve', ...(options.reason ? { reason: options.reason } : {}), by: 'cli' });
         say(`${verdict === 'approve' ? 'approved' : 'denied'} ${id}.`);
       });
   }
+}
+
+/**
+ * The config path a subcommand was given. `gateway` and its subcommands all take --config, and commander lets the
+ * first command that knows an option take it: `gateway approve --config x` sets it on `gateway`, so a subcommand looks
+ * up its ancestors for the one given on the command line before falling back to its default.
+ */
+function configOption(command: Command): string {
+  for (let at: Command | null = command; at; at = at.parent) {
+    if (at.getOptionValueSource('config') === 'cli') return at.getOptionValue('config') as string;
+  }
+  return command.getOptionValue('config') as string;
 }
 
 async function serveGateway(options: GatewayCommandOptions): Promise<void> {
@@ -172,10 +184,12 @@ export async function openGateway(path: string, cwd: string = process.cwd()): Pr
 
 export async function loadGatewayConfig(path: string, cwd: string = process.cwd()): Promise<{ config: GatewayConfig; baseDir: string }> {
   const file = resolve(cwd, path);
+  // Checked here, so that a mistake is reported with the file's name; loaded with the MCP module (an optional peer).
+  const { checkGatewayConfig } = await loadMcpModule('toolwright gateway');
   if (extname(file).toLowerCase() === '.json') {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = await readFile(file, 'utf8');
     } catch (error) {
       throw new ModuleLoadError(
         file,
@@ -186,22 +200,27 @@ export async function loadGatewayConfig(path: string, cwd: string = process.cwd(
       );
     }
     const parsed = safeParseJson(text);
-    if (!parsed.success) throw new ModuleLoadError(file, `it is not valid JSON: ${parsed.error.message}.`);
-    return { config: parsed.value as GatewayConfig, baseDir: dirname(file) };
+    if (!parsed.success) {
+      const { message, line, column, excerpt } = parsed.error;
+      const where = line === undefined ? '' : ` at line ${line}, column ${column}${excerpt ? `, near ${excerpt.replace(/\s+/g, ' ')}` : ''}`;
+      throw new InvalidArgumentError(
+        `${file}: the gateway config is not valid JSON${where}: ${message}. Fix it there (a JSON file allows no comments or trailing commas).`,
+      );
+    }
+    return { config: checkGatewayConfig(parsed.value, file), baseDir: dirname(file) };
   }
   const { namespace, display } = await importUserModule(file, cwd);
   const config = getOwn(namespace, 'default') ?? getOwn(namespace, 'config');
   if (!isPlainObject(config))
     throw new ModuleLoadError(display, 'export the gateway config as the default export (or as `config`): `export default { servers: { … } }`.');
-  return { config: config as unknown as GatewayConfig, baseDir: dirname(file) };
+  return { config: checkGatewayConfig(config, display), baseDir: dirname(file) };
 }
 
 async function approvalQueue(configPath: string) {
   const { config, baseDir } = await loadGatewayConfig(configPath);
   if (config.approvalsDir === undefined) {
-    throw new ModuleLoadError(
-      resolve(configPath),
-      'it has no "approvalsDir"; add one (e.g. "approvalsDir": "approvals") so that calls a host cannot confirm wait there.',
+    throw new InvalidArgumentError(
+      `${resolve(configPath)} has no "approvalsDir"; add one (e.g. "approvalsDir": "approvals") so that calls a host cannot confirm wait there.`,
     );
   }
   const { createFileApprovalQueue } = await import('../../mcp/gateway/approval-queue.js');
