@@ -215,6 +215,32 @@ describe('createMcpGateway: upstream failures as the host reads them', { timeout
   });
 });
 
+describe('createMcpGateway: an upstream that cannot be reached', { timeout: 60_000 }, () => {
+  it('is reported without the values its command line or URL took from ${env:NAME}', async () => {
+    const secret = 'sk-upstream-secret+/0123456789';
+    const logged: string[] = [];
+    const gateway = await createMcpGateway({
+      servers: {
+        crashes: { command: process.execPath, args: ['-e', 'process.exit(1)', '--token', '${env:UPSTREAM_SECRET}'] },
+        refuses: { url: 'http://127.0.0.1:1/mcp?key=${env:UPSTREAM_SECRET}', headers: { Authorization: 'Bearer ${env:UPSTREAM_SECRET}' } },
+      },
+      pins: false,
+      environment: { UPSTREAM_SECRET: secret, PATH: process.env.PATH },
+      log: (line) => logged.push(line),
+    });
+    try {
+      expect(gateway.unavailable.map((entry) => entry.server).sort()).toEqual(['crashes', 'refuses']);
+      const said = [...logged, ...gateway.unavailable.map((entry) => entry.error)].join('\n');
+      expect(said).toContain('Cannot connect to the MCP server');
+      expect(said).toContain('--token ${env:UPSTREAM_SECRET}');
+      expect(said).toContain('/mcp?key=${env:UPSTREAM_SECRET}');
+      for (const form of [secret, encodeURIComponent(secret), 'sk-upstream-secret']) expect(said).not.toContain(form);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('createMcpGateway: the HTTP entries', { timeout: 60_000 }, () => {
   let gateway: McpGateway;
   const echo = scripted('echo', { tools: [tool('echo_text', 'Answers with its arguments.')] });

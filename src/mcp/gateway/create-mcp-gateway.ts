@@ -127,8 +127,12 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const names = Object.keys(config.servers);
   const connected = await Promise.all(
     names.map(async (server) => {
+      // Values read from ${env:NAME} (a token in an argument, a header, a URL) are put back as ${env:NAME} in any message
+      // that quotes the command line or URL: they are secrets, and these messages reach the terminal.
+      const substituted = new Map<string, string>();
       try {
-        const connection = await openMcpConnection(upstreamSpec(server, config.servers[server]!, environment, at), `toolwright-gateway`);
+        const spec = upstreamSpec(server, config.servers[server]!, environment, at, (name, value) => substituted.set(value, name));
+        const connection = await openMcpConnection(spec, `toolwright-gateway`);
         try {
           return { server, connection, descriptors: selected(await connection.listTools(), config.servers[server]!) };
         } catch (error) {
@@ -136,7 +140,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
           throw error;
         }
       } catch (error) {
-        return { server, error: (error as Error).message };
+        return { server, error: withoutSubstitutedValues((error as Error).message, substituted) };
       }
     }),
   );
@@ -313,8 +317,9 @@ function upstreamSpec(
   settings: GatewayServerConfig,
   environment: Readonly<Record<string, string | undefined>>,
   at: (path: string) => string,
+  onSubstitute: (name: string, value: string) => void,
 ): McpStdioServerSpec | McpHttpServerSpec {
-  const expand = (value: string, field: string) => expandEnvironment(value, environment, `servers.${server}.${field}`);
+  const expand = (value: string, field: string) => expandEnvironment(value, environment, `servers.${server}.${field}`, onSubstitute);
   const expandAll = (map: Readonly<Record<string, string>> | undefined, field: string) =>
     map && Object.fromEntries(Object.entries(map).map(([key, value]) => [key, expand(value, `${field}.${key}`)]));
   if (settings.url !== undefined) {
@@ -330,6 +335,19 @@ function upstreamSpec(
     ...(settings.cwd ? { cwd: at(settings.cwd) } : {}),
     stderr: 'inherit',
   };
+}
+
+/** Shorter values are left as they are: hiding every "1" or "on" would garble the message and protect nothing. */
+const MIN_HIDDEN_VALUE_LENGTH = 4;
+function withoutSubstitutedValues(message: string, substituted: ReadonlyMap<string, string>): string {
+  let hidden = message;
+  // Longest first, so that a value holding another is hidden whole.
+  for (const [value, name] of [...substituted].sort(([a], [b]) => b.length - a.length)) {
+    if (value.length < MIN_HIDDEN_VALUE_LENGTH) continue;
+    // As written, and as a URL spells it (`href` percent-encodes).
+    for (const form of new Set([value, encodeURI(value), encodeURIComponent(value)])) hidden = hidden.split(form).join(`\${env:${name}}`);
+  }
+  return hidden;
 }
 
 const INHERITED_VARIABLES = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'APPDATA', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERPROFILE'];

@@ -202,8 +202,16 @@ export function checkGatewayConfig(value: unknown, source = 'the gateway config'
   return config as unknown as GatewayConfig;
 }
 
-/** `${env:NAME}` in a string, replaced from `environment`; a missing variable is an error that names it. */
-export function expandEnvironment(value: string, environment: Readonly<Record<string, string | undefined>>, where: string): string {
+/**
+ * `${env:NAME}` in a string, replaced from `environment`; a missing variable is an error that names it. `onSubstitute` is
+ * told each value put in, so that a message quoting the expanded string can hide it again.
+ */
+export function expandEnvironment(
+  value: string,
+  environment: Readonly<Record<string, string | undefined>>,
+  where: string,
+  onSubstitute?: (name: string, value: string) => void,
+): string {
   return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
     const found = environment[name];
     if (found === undefined) {
@@ -211,6 +219,7 @@ export function expandEnvironment(value: string, environment: Readonly<Record<st
         `${where} uses \${env:${name}}, but ${name} is not set in the gateway's environment. Set it where the host starts the gateway.`,
       );
     }
+    onSubstitute?.(name, found);
     return found;
   });
 }
