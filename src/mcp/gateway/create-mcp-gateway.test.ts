@@ -129,6 +129,20 @@ describe('createMcpGateway: names when servers collide', { timeout: 60_000 }, ()
     expect(read.contents).toEqual([{ uri: 'note://shared', mimeType: 'text/plain', text: 'alpha copy' }]);
   });
 
+  it('approves only the tools named by their names on the server, and refuses a name no server lists', async () => {
+    const pins = join(work, 'names.pins.json');
+    const gateway = await createMcpGateway({ servers: { alpha: alpha.config, beta: beta.config }, pins, log: () => {} });
+    try {
+      await expect(gateway.approve({ tools: ['alpha_search'] })).rejects.toThrow('No connected server lists a tool named "alpha_search"');
+      await expect(gateway.approve({ servers: ['beta'], tools: ['alpha_only'] })).rejects.toThrow('No chosen server lists a tool named "alpha_only"');
+      expect(existsSync(pins)).toBe(false);
+      const approved = await gateway.approve({ servers: ['alpha'], tools: ['search'] });
+      expect(approved.map((entry) => `${entry.server}/${entry.remoteName}`)).toEqual(['alpha/search']);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('with namespace "always", prefixes every tool and prompt with its server', async () => {
     const always = await gatewayWithHost({ servers: { beta: beta.config }, namespace: 'always' });
     try {

@@ -285,6 +285,14 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
           `No connected server is named ${unknown.map((name) => `"${name}"`).join(', ')}; the connected servers are ${upstreams.map((upstream) => `"${upstream.server}"`).join(', ') || 'none'}.`,
         );
       }
+      const inScope = upstreams.filter((upstream) => !servers || servers.includes(upstream.server));
+      const unlisted = (tools ?? []).filter((name) => !inScope.some((upstream) => upstream.descriptors.some((descriptor) => descriptor.name === name)));
+      if (unlisted.length > 0) {
+        // Refused rather than skipped: a typo would otherwise approve nothing and say "nothing new to approve".
+        throw new InvalidArgumentError(
+          `No ${servers ? 'chosen' : 'connected'} server lists a tool named ${unlisted.map((name) => `"${name}"`).join(', ')}. Give each tool's name on its server (not its served <server>_<tool> name); \`toolwright gateway diff\` lists what is waiting for approval.`,
+        );
+      }
       let next = await readPins(pinsPath);
       const approved: GatewayToolStatus[] = [];
       for (const upstream of upstreams) {
