@@ -125,6 +125,11 @@ describe('toolwright gateway: definitions pinned between sessions', { timeout: 2
     expect(await first.names()).toEqual([]);
     expect(first.stderr()).toContain('withheld "send_note" of server "notes": it has not been approved. Run `toolwright gateway approve`');
     expect(first.stderr()).toContain('gateway serving 0 tools of 1 server (2 withheld: see above)');
+    // The host starts the gateway from a folder of its own, so the commands to run name the config.
+    const config = join(folder.dir, 'gateway.json');
+    expect(first.stderr()).toContain(
+      `to review and approve 2 withheld definitions: toolwright gateway diff --config ${config}, then toolwright gateway approve --config ${config}`,
+    );
     await first.close();
 
     // 2. approve prints the definitions it pins, and writes the pin file for the owner only.
@@ -149,6 +154,7 @@ describe('toolwright gateway: definitions pinned between sessions', { timeout: 2
     const third = await startHost(folder.dir);
     expect(await third.names()).toEqual(['list_notes']);
     expect(third.stderr()).toContain('withheld "send_note" of server "notes": its definition changed since it was approved. Run `toolwright gateway diff`');
+    expect(third.stderr()).toContain('to review and approve 1 withheld definition: toolwright gateway diff --config');
     await third.close();
 
     // 5. diff shows the difference; --check fails for CI; nothing is changed.

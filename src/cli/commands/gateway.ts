@@ -136,6 +136,15 @@ async function serveGateway(options: GatewayCommandOptions): Promise<void> {
   const withheld = gateway.status.filter((entry) => entry.withheld !== undefined);
   const servers = new Set(gateway.status.map((entry) => entry.server)).size;
   const what = `${plural(gateway.tools.length, 'tool')} of ${plural(servers, 'server')}${withheld.length > 0 ? ` (${withheld.length} withheld: see above)` : ''}`;
+  // The host started this command from a folder of its own: the review commands name the config, so they work from anywhere.
+  const pending = withheld.filter((entry) => entry.withheld === 'unapproved' || entry.withheld === 'changed');
+  if (pending.length > 0) {
+    const path = resolve(options.config);
+    const config = /^[\w./:@+-]+$/.test(path) ? path : JSON.stringify(path);
+    say(
+      `to review and approve ${plural(pending.length, 'withheld definition')}: toolwright gateway diff --config ${config}, then toolwright gateway approve --config ${config}`,
+    );
+  }
   let close: () => Promise<void>;
   if (options.http === undefined) {
     const handle = await gateway.serveStdio();
