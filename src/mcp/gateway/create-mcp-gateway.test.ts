@@ -143,6 +143,22 @@ describe('createMcpGateway: names when servers collide', { timeout: 60_000 }, ()
     }
   });
 
+  it('says which tool names in the config the server does not list (a misspelt deny would leave the tool callable)', async () => {
+    const logged: string[] = [];
+    const gateway = await createMcpGateway({
+      servers: { alpha: { ...alpha.config, deny: ['serach'], callLimits: { search: 2, alpha_onyl: 1 }, confirm: ['search'] } },
+      pins: false,
+      log: (line) => logged.push(line),
+    });
+    try {
+      expect(logged).toContainEqual(expect.stringContaining('servers.alpha.deny names "serach", which the server does not list, so it has no effect'));
+      expect(logged).toContainEqual(expect.stringContaining('servers.alpha.callLimits names "alpha_onyl", which the server does not list'));
+      expect(logged.some((line) => line.includes('.confirm names'))).toBe(false);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('with namespace "always", prefixes every tool and prompt with its server', async () => {
     const always = await gatewayWithHost({ servers: { beta: beta.config }, namespace: 'always' });
     try {

@@ -16,6 +16,7 @@ import { createPolicy } from '../../policy/create-policy.js';
 import type { Policy } from '../../policy/types.js';
 import { walkSubschemas } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
+import { showInvisible } from '../../shared/visible-text.js';
 import { ToolError, ToolRegistry } from '../../tools/index.js';
 import type { AnyTool } from '../../tools/index.js';
 import { createMcpHandler, type McpHandler, type McpHandlerOptions } from '../web-handler.js';
@@ -134,7 +135,9 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
         const spec = upstreamSpec(server, config.servers[server]!, environment, at, (name, value) => substituted.set(value, name));
         const connection = await openMcpConnection(spec, `toolwright-gateway`);
         try {
-          return { server, connection, descriptors: selected(await connection.listTools(), config.servers[server]!) };
+          const listed = await connection.listTools();
+          for (const line of unlistedNames(server, config.servers[server]!, listed)) log(line);
+          return { server, connection, descriptors: selected(listed, config.servers[server]!) };
         } catch (error) {
           await connection.close();
           throw error;
@@ -367,6 +370,29 @@ function selected(descriptors: McpTool[], settings: GatewayServerConfig): McpToo
   const include = settings.include && new Set(settings.include);
   const exclude = new Set(settings.exclude ?? []);
   return descriptors.filter((descriptor) => (!include || include.has(descriptor.name)) && !exclude.has(descriptor.name));
+}
+
+/**
+ * The config's tool names (include, exclude, deny, confirm, callLimits) that the server does not list: a misspelt `deny`
+ * would otherwise leave the tool it meant callable without a word.
+ */
+function unlistedNames(server: string, settings: GatewayServerConfig, listed: readonly McpTool[]): string[] {
+  const names = new Set(listed.map((descriptor) => descriptor.name));
+  const fields: [string, readonly string[] | undefined][] = [
+    ['include', settings.include],
+    ['exclude', settings.exclude],
+    ['deny', settings.deny],
+    ['confirm', Array.isArray(settings.confirm) ? (settings.confirm as readonly string[]) : undefined],
+    ['callLimits', settings.callLimits && Object.keys(settings.callLimits)],
+  ];
+  return fields.flatMap(([field, given]) => {
+    const missing = (given ?? []).filter((name) => !names.has(name));
+    return missing.length === 0
+      ? []
+      : [
+          `servers.${server}.${field} names ${missing.map((name) => JSON.stringify(name)).join(', ')}, which the server does not list, so it has no effect; use the tool's name on the server (it lists ${[...names].slice(0, 20).map(showInvisible).join(', ') || 'no tools'}${names.size > 20 ? ', …' : ''}).`,
+        ];
+  });
 }
 
 /** `<server>_<tool>` for every tool (`always`), or only for names more than one server lists (`on-collision`). */
