@@ -574,8 +574,9 @@ async function confirm(
     try {
       decision = await handler({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } catch (error) {
-      // The server's own handler threw: a bug to fix, logged with its stack.
-      logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
+      // The server's own handler threw: a bug to fix, logged with its stack; unless the client cancelled the call, which
+      // a handler that waits for a person (an approval queue) ends by rejecting, and nobody reads the answer then.
+      if (!extra.signal.aborted) logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
       return { text: confirmationFailedMessage(tool), declined: false };
     }
   } else {
