@@ -100,7 +100,7 @@ export function registerGatewayCommand(program: Command): void {
     .command('list', { isDefault: true })
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .action(async (options: { config: string }) => {
-      const queue = await approvalQueue(options.config);
+      const queue = await gatewayApprovalQueue(options.config);
       const pending = queue.list();
       if (pending.length === 0) process.stdout.write('No call is waiting for approval.\n');
       for (const entry of pending) process.stdout.write(`${entry.id}  ${entry.createdAt}  ${entry.tool}\n${indent(entry.prompt)}\n\n`);
@@ -112,8 +112,8 @@ export function registerGatewayCommand(program: Command): void {
       .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
       .option('--reason <text>', 'why, for the model (deny)')
       .action(async (id: string, options: { config: string; reason?: string }) => {
-        const queue = await approvalQueue(options.config);
-        queue.decide(id, { approved: verdict === 'approve', ...(options.reason ? { reason: options.reason } : {}), by: 'cli' });
+        const queue = await gatewayApprovalQueue(options.config);
+        queue.decide(id, { approved: verdict === 'approve', ...(options.reason ? { reason: options.reason } : {}), by: 'a person at the command line' });
         say(`${verdict === 'approve' ? 'approved' : 'denied'} ${id}.`);
       });
   }
@@ -196,8 +196,9 @@ export async function loadGatewayConfig(path: string, cwd: string = process.cwd(
   return { config: config as unknown as GatewayConfig, baseDir: dirname(file) };
 }
 
-async function approvalQueue(configPath: string) {
-  const { config, baseDir } = await loadGatewayConfig(configPath);
+/** The approvals folder a gateway config names, as a queue (for `gateway approvals` and `console --gateway`). */
+export async function gatewayApprovalQueue(configPath: string, cwd: string = process.cwd()) {
+  const { config, baseDir } = await loadGatewayConfig(configPath, cwd);
   if (config.approvalsDir === undefined) {
     throw new ModuleLoadError(
       resolve(configPath),
