@@ -248,6 +248,19 @@ describe('one host session through the gateway', () => {
       'completable-prompt',
       'resource-prompt',
     ]);
+    // Read and got through the gateway from the server that has them.
+    expect(await host.client.readResource({ uri: 'memory://knowledge-graph' })).toEqual({
+      contents: [{ uri: 'memory://knowledge-graph', mimeType: 'application/json', text: '{\n  "entities": [],\n  "relations": []\n}' }],
+    });
+    expect((await host.client.getPrompt({ name: 'args-prompt', arguments: { city: 'Paris' } })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: "What's weather in Paris?" } },
+    ]);
+    // One process per upstream server, started by the gateway.
+    expect(host.upstreams.flatMap((upstream) => /mcp-server-(everything|filesystem|memory)/.exec(upstream.command)?.[1] ?? []).sort()).toEqual([
+      'everything',
+      'filesystem',
+      'memory',
+    ]);
   });
 
   it('answers arguments of the wrong type with the model-facing text, and the call never reaches server-memory', async () => {
