@@ -81,8 +81,11 @@ let memoryFile = '';
 let recordDir = '';
 let configPath = '';
 let approval: { code: number | null; stdout: string; stderr: string };
-/** Every process a test started (gateways and the servers each gateway started), killed by id in afterAll should one outlive its test. */
-const started = new Set<number>();
+/**
+ * Every process a test started (gateways and the servers each gateway started) with its command line, killed by id in
+ * afterAll should one outlive its test; only while its id still runs that command, since an ended process's id is reused.
+ */
+const started = new Map<number, string>();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'toolwright-gateway-e2e-'));
@@ -108,11 +111,12 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(() => {
-  for (const pid of started) {
+  for (const [pid, command] of started) {
+    if (commandOf(pid) !== command) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
-      // already ended
+      // ended meanwhile
     }
   }
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
@@ -150,6 +154,10 @@ function childrenOf(pid: number): { pid: number; command: string }[] {
   });
 }
 
+function commandOf(pid: number): string {
+  return spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -183,12 +191,18 @@ async function openHost(name: string): Promise<Host> {
     host.asked.push(request.params.message);
     return host.answer(request.params.message);
   });
-  await client.connect(transport);
-  host.gatewayPid = transport.pid!;
-  started.add(host.gatewayPid);
-  // The gateway connects to every server before it answers the host's initialize: they are all running by now.
-  host.upstreams = childrenOf(host.gatewayPid);
-  for (const upstream of host.upstreams) started.add(upstream.pid);
+  try {
+    await client.connect(transport);
+  } finally {
+    // Noted even when the gateway did not answer, so that afterAll can end what it started.
+    host.gatewayPid = transport.pid ?? 0;
+    if (host.gatewayPid !== 0) {
+      started.set(host.gatewayPid, commandOf(host.gatewayPid));
+      // The gateway connects to every server before it answers the host's initialize: they are all running by now.
+      host.upstreams = childrenOf(host.gatewayPid);
+      for (const upstream of host.upstreams) started.set(upstream.pid, upstream.command);
+    }
+  }
   return host;
 }
 
