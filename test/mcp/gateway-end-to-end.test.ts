@@ -179,18 +179,20 @@ interface Host {
   answer: (message: string) => ElicitResult;
 }
 
-/** Starts `toolwright gateway --config <config>` as a host does (the SDK's stdio transport), with a client that can elicit. */
-async function openHost(name: string): Promise<Host> {
+/** Starts `toolwright gateway --config <config>` as a host does (the SDK's stdio transport), with a client that can elicit unless told. */
+async function openHost(name: string, { elicitation = true } = {}): Promise<Host> {
   const [command, args] = cliCommand('gateway', '--config', configPath);
   const transport = new StdioClientTransport({ command, args, cwd: ROOT, env: getDefaultEnvironment(), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name, version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  const client = new Client({ name, version: '1' }, { capabilities: elicitation ? { elicitation: { form: {} } } : {} });
   const host: Host = { client, gatewayPid: 0, upstreams: [], stderr: () => stderr, asked: [], answer: () => ({ action: 'decline' }) };
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    host.asked.push(request.params.message);
-    return host.answer(request.params.message);
-  });
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      host.asked.push(request.params.message);
+      return host.answer(request.params.message);
+    });
+  }
   try {
     await client.connect(transport);
   } finally {
@@ -442,5 +444,35 @@ describe("a confirmation through the host's elicitation", () => {
     expect(written).toMatchObject({ content: [{ type: 'text', text: `Successfully wrote to ${approved}` }], isError: false });
     expect(host.asked).toEqual([question(declined, 'not wanted'), question(approved, 'approved text')]);
     expect(readFileSync(approved, 'utf8')).toBe('approved text');
+  });
+});
+
+describe('a host that cannot elicit, and no "approvalsDir"', () => {
+  let host: Host;
+  const path = () => join(filesDir, 'unasked.txt');
+  let refusal = '';
+  beforeAll(async () => {
+    host = await openHost('e2e-no-elicitation', { elicitation: false });
+  }, 90_000);
+  afterAll(async () => {
+    await host?.client.close();
+  });
+
+  it("refuses server-filesystem's write_file, saying that nobody could be asked, and writes nothing", async () => {
+    const result = await call(host, 'write_file', { path: path(), content: 'nobody approved this' });
+    refusal = textOf(result);
+    expect(result.isError).toBe(true);
+    expect(refusal).toContain(
+      `The call to "write_file" did not run: it needs a person's approval, and this MCP client cannot ask for it (it did not declare the "elicitation" capability). Call that was refused: write_file(path: ${JSON.stringify(path())}, {"content":"nobody approved this"}).`,
+    );
+    expect(existsSync(path())).toBe(false);
+  });
+
+  // A gateway bug, left to its owner: the refusal tells the person to restart with `toolwright serve --approve write_file`,
+  // a command that does not serve the gateway's servers; the gateway's ways are "approvalsDir" and the server's "confirm".
+  // Marked `fails` so that it runs: when the text is fixed, this turns red; then drop `.fails`.
+  it.fails('names a way to approve that the gateway has, not `toolwright serve --approve`', () => {
+    expect(refusal).not.toBe('');
+    expect(refusal).not.toContain('toolwright serve --approve');
   });
 });
