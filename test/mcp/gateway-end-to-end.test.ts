@@ -5,8 +5,9 @@
  * `Client` (the host).
  *
  * A session's policy remembers what the session has read, so the cases of one host session run in order: first what a
- * clean session allows, then the read of untrusted text that blocks writes. Confirmations get a session of their own,
- * since the filesystem server is untrusted and even its "Successfully wrote" answer blocks the writes after it.
+ * clean session allows, then the read of untrusted text that blocks writes. Confirmations get sessions of their own
+ * (two, on one gateway over Streamable HTTP), since the filesystem server is untrusted and even its "Successfully wrote"
+ * answer blocks the writes of its session after it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, cliCommand } from './serve-cli.js';
@@ -169,42 +171,100 @@ function isRunning(pid: number): boolean {
 
 interface Host {
   client: Client;
-  /** The gateway's process and the upstream servers' processes it started. */
-  gatewayPid: number;
-  upstreams: { pid: number; command: string }[];
-  stderr(): string;
   /** What the gateway asked the person, in order. */
   asked: string[];
   /** How the person answers the next questions. */
   answer: (message: string) => ElicitResult;
 }
 
-/** Starts `toolwright gateway --config <config>` as a host does (the SDK's stdio transport), with a client that can elicit unless told. */
-async function openHost(name: string, { elicitation = true } = {}): Promise<Host> {
-  const [command, args] = cliCommand('gateway', '--config', configPath);
-  const transport = new StdioClientTransport({ command, args, cwd: ROOT, env: getDefaultEnvironment(), stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+interface StdioHost extends Host {
+  /** The gateway's process and the upstream servers' processes it started. */
+  gatewayPid: number;
+  upstreams: { pid: number; command: string }[];
+  stderr(): string;
+}
+
+/** The host's client, answering the gateway's questions when it declares elicitation. */
+function hostClient(name: string, elicitation: boolean): Host {
   const client = new Client({ name, version: '1' }, { capabilities: elicitation ? { elicitation: { form: {} } } : {} });
-  const host: Host = { client, gatewayPid: 0, upstreams: [], stderr: () => stderr, asked: [], answer: () => ({ action: 'decline' }) };
+  const host: Host = { client, asked: [], answer: () => ({ action: 'decline' }) };
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       host.asked.push(request.params.message);
       return host.answer(request.params.message);
     });
   }
+  return host;
+}
+
+/** Notes a process and the ones it started, so that afterAll can end them should they outlive their test. */
+function noteStarted(pid: number): { pid: number; command: string }[] {
+  started.set(pid, commandOf(pid));
+  const children = childrenOf(pid);
+  for (const child of children) started.set(child.pid, child.command);
+  return children;
+}
+
+/** Starts `toolwright gateway --config <config>` as a desktop host does (the SDK's stdio transport), with a client that can elicit. */
+async function openStdioHost(name: string): Promise<StdioHost> {
+  const [command, args] = cliCommand('gateway', '--config', configPath);
+  const transport = new StdioClientTransport({ command, args, cwd: ROOT, env: getDefaultEnvironment(), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const host: StdioHost = { ...hostClient(name, true), gatewayPid: 0, upstreams: [], stderr: () => stderr };
   try {
-    await client.connect(transport);
+    await host.client.connect(transport);
   } finally {
-    // Noted even when the gateway did not answer, so that afterAll can end what it started.
+    // Noted even when the gateway did not answer. It connects to every server before it answers the host's initialize:
+    // once it has, they are all running.
     host.gatewayPid = transport.pid ?? 0;
-    if (host.gatewayPid !== 0) {
-      started.set(host.gatewayPid, commandOf(host.gatewayPid));
-      // The gateway connects to every server before it answers the host's initialize: they are all running by now.
-      host.upstreams = childrenOf(host.gatewayPid);
-      for (const upstream of host.upstreams) started.set(upstream.pid, upstream.command);
-    }
+    if (host.gatewayPid !== 0) host.upstreams = noteStarted(host.gatewayPid);
   }
+  return host;
+}
+
+/** Starts `toolwright gateway --config <config> --http 127.0.0.1:0` in a process group of its own; resolves once it prints its URL. */
+async function startHttpGateway(): Promise<{ url: URL; stop(): Promise<void> }> {
+  const [command, args] = cliCommand('gateway', '--config', configPath, '--http', '127.0.0.1:0');
+  const child = spawn(command, args, { cwd: ROOT, env: getDefaultEnvironment(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let stderr = '';
+  const url = await new Promise<URL>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the gateway printed no URL within 60 s:\n${stderr}`)), 60_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = /gateway serving .* at (http:\/\/\S+\/mcp)\n/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(new URL(match[1]!));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited with ${code} before printing its URL:\n${stderr}`));
+    });
+  }).finally(() => noteStarted(child.pid!));
+  return {
+    url,
+    async stop() {
+      // SIGTERM: the gateway closes its sessions and upstream servers; the group is killed if it has not ended in 10 s.
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // ended meanwhile
+        }
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function openHttpHost(url: URL, name: string, { elicitation }: { elicitation: boolean }): Promise<Host> {
+  const host = hostClient(name, elicitation);
+  await host.client.connect(new StreamableHTTPClientTransport(url));
   return host;
 }
 
@@ -229,10 +289,10 @@ it('toolwright gateway approve --config pins what the three servers list', () =>
   expect(JSON.stringify(pins)).toContain('read_text_file');
 });
 
-describe('one host session through the gateway', () => {
-  let host: Host;
+describe('one host session through the gateway over stdio', () => {
+  let host: StdioHost;
   beforeAll(async () => {
-    host = await openHost('e2e-host');
+    host = await openStdioHost('e2e-host');
   }, 90_000);
   afterAll(async () => {
     await host?.client.close();
@@ -403,13 +463,21 @@ describe('one host session through the gateway', () => {
   });
 });
 
-describe("a confirmation through the host's elicitation", () => {
+describe('two host sessions over Streamable HTTP (--http), on one gateway', () => {
+  let gateway: Awaited<ReturnType<typeof startHttpGateway>>;
   let host: Host;
+  let other: Host;
+  const path = () => join(filesDir, 'unasked.txt');
+  let refusal = '';
   beforeAll(async () => {
-    host = await openHost('e2e-approver');
+    gateway = await startHttpGateway();
+    host = await openHttpHost(gateway.url, 'e2e-approver', { elicitation: true });
+    other = await openHttpHost(gateway.url, 'e2e-no-elicitation', { elicitation: false });
   }, 90_000);
   afterAll(async () => {
     await host?.client.close();
+    await other?.client.close();
+    await gateway?.stop();
   });
 
   it("asks the person before server-filesystem's write_file, naming the tool and the path: declined, nothing is written; approved, the file is", async () => {
@@ -445,21 +513,10 @@ describe("a confirmation through the host's elicitation", () => {
     expect(host.asked).toEqual([question(declined, 'not wanted'), question(approved, 'approved text')]);
     expect(readFileSync(approved, 'utf8')).toBe('approved text');
   });
-});
 
-describe('a host that cannot elicit, and no "approvalsDir"', () => {
-  let host: Host;
-  const path = () => join(filesDir, 'unasked.txt');
-  let refusal = '';
-  beforeAll(async () => {
-    host = await openHost('e2e-no-elicitation', { elicitation: false });
-  }, 90_000);
-  afterAll(async () => {
-    await host?.client.close();
-  });
-
-  it("refuses server-filesystem's write_file, saying that nobody could be asked, and writes nothing", async () => {
-    const result = await call(host, 'write_file', { path: path(), content: 'nobody approved this' });
+  // The other session's policy has read nothing: its write is not blocked by the approver's, it goes to a person.
+  it('refuses server-filesystem\'s write_file to a host that cannot elicit, with no "approvalsDir", saying that nobody could be asked; nothing is written', async () => {
+    const result = await call(other, 'write_file', { path: path(), content: 'nobody approved this' });
     refusal = textOf(result);
     expect(result.isError).toBe(true);
     expect(refusal).toContain(
