@@ -119,6 +119,13 @@ export interface McpServerOptions<Ctx = any> {
    * says how to get it approved.
    */
   confirmationFallback?: McpConfirmationHandler;
+  /**
+   * The other ways a person can let a call run, told to the model when the client cannot ask them (no elicitation, or
+   * asking failed): the end of "To approve it they can …", given the tool and whether lifting the tool's own `confirm`
+   * rule would do (`false` when the policy or the guard asked). Default: an MCP client that supports elicitation, or
+   * `toolwright serve --approve <tool>` when that would do. The gateway names its own ways.
+   */
+  approvalHint?: (toolName: string, preapprovable: boolean) => string;
   /** How long to wait for a person's answer to a confirmation, in ms. Default 10 minutes. */
   confirmationTimeoutMs?: number;
   /** Where internal failures go (tool crashes, resource readers that throw). Default: stderr. Never sent to the client. */
@@ -580,7 +587,7 @@ async function confirm(
       return { text: confirmationFailedMessage(tool), declined: false };
     }
   } else {
-    if (!canElicit) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
+    if (!canElicit) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable, hint: options.approvalHint }), declined: false };
     const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
     try {
       const answer = await askClient(extra, (route) =>
@@ -597,7 +604,7 @@ async function confirm(
     } catch (error) {
       const failure = elicitationFailure(error, timeoutMs, extra.signal);
       logger.error(elicitationFailedLogLine(tool, failure), { toolName: tool.name, ...(failure.code === undefined ? {} : { errorCode: failure.code }) });
-      return { text: elicitationFailedMessage(tool, summary, failure, { preapprovable }), declined: false };
+      return { text: elicitationFailedMessage(tool, summary, failure, { preapprovable, hint: options.approvalHint }), declined: false };
     }
   }
   return decision.approved ? undefined : { text: confirmationRefusedMessage(tool, decision.reason), declined: true };

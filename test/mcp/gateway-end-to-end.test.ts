@@ -525,11 +525,11 @@ describe('two host sessions over Streamable HTTP (--http), on one gateway', () =
     expect(existsSync(path())).toBe(false);
   });
 
-  // A gateway bug, left to its owner: the refusal tells the person to restart with `toolwright serve --approve write_file`,
-  // a command that does not serve the gateway's servers; the gateway's ways are "approvalsDir" and the server's "confirm".
-  // Marked `fails` so that it runs: when the text is fixed, this turns red; then drop `.fails`.
-  it.fails('names a way to approve that the gateway has, not `toolwright serve --approve`', () => {
-    expect(refusal).not.toBe('');
+  // `toolwright serve --approve` does not serve the gateway's servers; the gateway's ways are "approvalsDir" and the server's "confirm".
+  it('names the ways to approve that the gateway has, not `toolwright serve --approve`', () => {
     expect(refusal).not.toContain('toolwright serve --approve');
+    expect(refusal).toContain(
+      'To approve it they can use an MCP host that supports elicitation, or add an "approvalsDir" to the gateway config and approve the call with `toolwright gateway approvals` or `toolwright console --gateway`, or set "confirm" of the server "files" in the gateway config so that "write_file" needs nobody ("none", or a list of the tools that do).',
+    );
   });
 });

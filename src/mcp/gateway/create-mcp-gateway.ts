@@ -232,6 +232,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     ...(config.recordDir ? { recordDir: at(config.recordDir) } : {}),
     ...(config.confirmationTimeoutMs ? { confirmationTimeoutMs: config.confirmationTimeoutMs } : {}),
     ...(approvals ? { confirmationFallback: approvals.handler } : {}),
+    approvalHint: gatewayApprovalHint(status),
     resources,
     resourceTemplates,
     prompts,
@@ -445,4 +446,16 @@ function namespacedPrompts(byServer: readonly { server: string; prompts: readonl
   return byServer.flatMap(({ server, prompts }) =>
     prompts.map((prompt) => ((count.get(prompt.name) ?? 0) > 1 ? { ...prompt, name: `${server}_${prompt.name}` } : prompt)),
   );
+}
+
+/** What a person can do when the host cannot ask them: the gateway's own ways, never `toolwright serve --approve`, which does not serve it. */
+function gatewayApprovalHint(status: readonly GatewayToolStatus[]): (toolName: string, preapprovable: boolean) => string {
+  return (toolName, preapprovable) => {
+    const entry = status.find((candidate) => candidate.name === toolName);
+    const confirm =
+      preapprovable && entry
+        ? `, or set "confirm" of the server "${entry.server}" in the gateway config so that "${entry.remoteName}" needs nobody ("none", or a list of the tools that do)`
+        : '';
+    return `use an MCP host that supports elicitation, or add an "approvalsDir" to the gateway config and approve the call with \`toolwright gateway approvals\` or \`toolwright console --gateway\`${confirm}.`;
+  };
 }
