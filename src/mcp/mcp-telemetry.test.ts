@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SpanKind, SpanStatusCode, propagation, type Context, type TextMapPropagator } from '@opentelemetry/api';
+import { PassThrough } from 'node:stream';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, type Context, type TextMapPropagator } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +15,9 @@ import { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
 import { createMcpGateway } from './gateway/create-mcp-gateway.js';
 import { importMcpTools } from './import-mcp-tools.js';
 import { serveHttp } from './serve-http-on-call.js';
+import { serveStdio } from './serve-stdio.js';
+import { defaultSpanRedactor, extractTraceContext, startClientCallSpan } from './mcp-telemetry.js';
+import { StdioLineTransport } from './stdio-line-transport.js';
 
 // Argument text that must never reach a span: a tool's arguments are the user's data.
 const ARGUMENT_TEXT = 'note-body-9f3c';
@@ -109,6 +113,32 @@ describe('the MCP server traces each tools/call', () => {
     await client.close();
   });
 
+  it('redacts a secret the client sent as an unknown tool name, in the attribute and in the status message', async () => {
+    const { tracer, spans } = recorder();
+    const client = await connect([note], { tracer });
+    const key = 'sk-proj-abcdefghijklmnop1234';
+    await expect(client.callTool({ name: key, arguments: {} })).rejects.toThrow(McpError);
+    const [span] = await spans();
+    expect(span!.status.message).toContain('Unknown tool');
+    expect(span!.attributes['gen_ai.tool.name']).toBeTypeOf('string');
+    expect(recordedText(await spans())).not.toContain(key);
+    await client.close();
+  });
+
+  it('names the transport pipe over stdio', async () => {
+    const { tracer, spans } = recorder();
+    const [toServer, fromServer] = [new PassThrough(), new PassThrough()];
+    const stdio = await serveStdio([note], { input: toServer, output: fromServer, logger: silentLogger, tracer });
+    const client = new Client({ name: 'host', version: '1.0.0' });
+    await client.connect(new StdioLineTransport(fromServer, toServer));
+    await client.callTool({ name: 'note', arguments: { text: 'a' } });
+    const [span] = await spans();
+    expect(span!.attributes['network.transport']).toBe('pipe');
+    expect(span!.attributes['mcp.session.id']).toBeUndefined();
+    await client.close();
+    await stdio.close();
+  });
+
   it('continues the trace a client sends in _meta (traceparent, tracestate); an invalid traceparent starts a new trace', async () => {
     const { tracer, spans } = recorder();
     const client = await connect([note], { tracer });
@@ -177,6 +207,19 @@ describe('imported tools trace the calls they forward', () => {
       await imported.close();
       await upstream.close();
     }
+  });
+});
+
+describe('without an OpenTelemetry SDK', () => {
+  it('adds no _meta to a forwarded call, and passes on a trace context the call came with', () => {
+    const info = { toolName: 'note', knownTool: true };
+    const fresh = startClientCallSpan(undefined, info, ROOT_CONTEXT, defaultSpanRedactor);
+    expect(fresh.meta).toBeUndefined();
+    fresh.end({});
+    const traceparent = `00-${TRACE_ID}-${CALLER_SPAN_ID}-01`;
+    const passed = startClientCallSpan(undefined, info, extractTraceContext({ traceparent }, ROOT_CONTEXT)!, defaultSpanRedactor);
+    expect(passed.meta).toEqual({ traceparent });
+    passed.end({});
   });
 });
 

@@ -150,7 +150,7 @@ function startCallSpan(
     parent,
   );
   const recording = span.isRecording();
-  if (recording) span.setAttributes(callAttributes(info));
+  if (recording) span.setAttributes(callAttributes(info, redactor));
   const handle: McpCallSpan = {
     context: recording ? trace.setSpan(parent, span) : undefined,
     end({ result, error }) {
@@ -167,11 +167,12 @@ function startCallSpan(
   return { span, handle };
 }
 
-function callAttributes(info: McpCallSpanInfo): Attributes {
+function callAttributes(info: McpCallSpanInfo, redactor: () => Redactor): Attributes {
   const attributes: Attributes = {
     'mcp.method.name': 'tools/call',
     'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': info.knownTool ? info.toolName : info.toolName.slice(0, MAX_UNKNOWN_NAME_LENGTH),
+    // A name no tool has is whatever the client sent (a pasted key, say): cut, and redacted as the status message is.
+    'gen_ai.tool.name': info.knownTool ? info.toolName : redactor().text(info.toolName.slice(0, MAX_UNKNOWN_NAME_LENGTH)),
   };
   if (info.requestId !== undefined) attributes['jsonrpc.request.id'] = String(info.requestId);
   if (info.sessionId !== undefined) attributes['mcp.session.id'] = info.sessionId;
