@@ -23,6 +23,7 @@ import { StdioLineTransport } from './stdio-line-transport.js';
 const ARGUMENT_TEXT = 'note-body-9f3c';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN_ID = '00f067aa0ba902b7';
+const RESULT_TEXT = `kept ${ARGUMENT_TEXT.length} characters`;
 
 const note = defineTool<{ text: string }>({
   name: 'note',
@@ -76,10 +77,11 @@ function recordedText(spans: readonly ReadableSpan[]): string {
 afterEach(() => propagation.disable());
 
 describe('the MCP server traces each tools/call', () => {
-  it('records one SERVER span named "tools/call {tool}" with the MCP attributes, and no argument text', async () => {
+  it('records one SERVER span named "tools/call {tool}" with the MCP attributes, and neither argument nor result text', async () => {
     const { tracer, spans } = recorder();
     const client = await connect([note], { tracer });
-    await client.callTool({ name: 'note', arguments: { text: ARGUMENT_TEXT } });
+    const answered = await client.callTool({ name: 'note', arguments: { text: ARGUMENT_TEXT } });
+    expect(answered.content).toEqual([{ type: 'text', text: RESULT_TEXT }]);
     const span = only(await spans(), 'tools/call note');
     expect(span.kind).toBe(SpanKind.SERVER);
     expect(span.parentSpanContext).toBeUndefined();
@@ -92,6 +94,7 @@ describe('the MCP server traces each tools/call', () => {
     });
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(recordedText(await spans())).not.toContain(ARGUMENT_TEXT);
+    expect(recordedText(await spans())).not.toContain(RESULT_TEXT);
     await client.close();
   });
 
@@ -100,11 +103,14 @@ describe('the MCP server traces each tools/call', () => {
     const client = await connect([note, failing], { tracer });
     const failed = await client.callTool({ name: 'lookup', arguments: {} });
     expect(failed.isError).toBe(true);
+    const invalid = await client.callTool({ name: 'note', arguments: { text: 5 } });
+    expect(invalid.isError).toBe(true);
     await expect(client.callTool({ name: 'no_such_tool', arguments: { text: ARGUMENT_TEXT } })).rejects.toThrow(McpError);
     const recorded = await spans();
-    const toolError = only(recorded, 'tools/call lookup');
-    expect(toolError.attributes['error.type']).toBe('tool_error');
-    expect(toolError.status.code).toBe(SpanStatusCode.ERROR);
+    for (const toolError of [only(recorded, 'tools/call lookup'), only(recorded, 'tools/call note')]) {
+      expect(toolError.attributes['error.type']).toBe('tool_error');
+      expect(toolError.status.code).toBe(SpanStatusCode.ERROR);
+    }
     // A name the server does not have is no span name target (a client could send any text there).
     const unknown = only(recorded, 'tools/call');
     expect(unknown.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602', 'gen_ai.tool.name': 'no_such_tool' });
@@ -206,6 +212,26 @@ describe('imported tools trace the calls they forward', () => {
     } finally {
       await imported.close();
       await upstream.close();
+    }
+  });
+});
+
+describe('a forwarded call that fails', () => {
+  it('is tool_error when the server answers isError, and _OTHER when the server cannot be reached', async () => {
+    const { tracer, spans } = recorder();
+    const upstream = await serveHttp([note, failing], { port: 0, logger: silentLogger });
+    const imported = await importMcpTools({ server: upstream.url, tracer });
+    try {
+      const registry = new ToolRegistry(imported.tools);
+      expect((await registry.execute('c1', registry.get('lookup')!, {})).result.isError).toBe(true);
+      await upstream.close();
+      expect((await registry.execute('c2', registry.get('note')!, { text: 'a' })).result.isError).toBe(true);
+      const [toolError, unreachable] = await spans();
+      expect(toolError!.attributes['error.type']).toBe('tool_error');
+      expect(unreachable!.attributes['error.type']).toBe('_OTHER');
+      expect(unreachable!.status.code).toBe(SpanStatusCode.ERROR);
+    } finally {
+      await imported.close();
     }
   });
 });

@@ -155,7 +155,7 @@ function startCallSpan(
     context: recording ? trace.setSpan(parent, span) : undefined,
     end({ result, error }) {
       if (recording) {
-        if (error !== undefined) failWithError(span, error, redactor);
+        if (error !== undefined) failWithError(span, kind, error, redactor);
         else if (result?.isError === true) {
           span.setAttribute('error.type', 'tool_error');
           span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool result has isError: true' });
@@ -181,11 +181,15 @@ function callAttributes(info: McpCallSpanInfo, redactor: () => Redactor): Attrib
   return attributes;
 }
 
-/** A JSON-RPC error's code is the error type (the SDK answers any other throw -32603); its message, redacted, the status. */
-function failWithError(span: Span, error: unknown, redactor: () => Redactor): void {
+/**
+ * A JSON-RPC error's code is the error type, its message (redacted) the status. A server answers any other throw
+ * -32603, so that is its code there; a client's failure without a code (the SDK's "Not connected") is `_OTHER`.
+ */
+function failWithError(span: Span, kind: SpanKind, error: unknown, redactor: () => Redactor): void {
   const code = (error as { code?: unknown } | null)?.code;
-  const jsonRpcCode = typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCode.InternalError;
-  span.setAttributes({ 'error.type': String(jsonRpcCode), 'rpc.response.status_code': String(jsonRpcCode) });
+  const jsonRpcCode = typeof code === 'number' && Number.isSafeInteger(code) ? code : kind === SpanKind.SERVER ? ErrorCode.InternalError : undefined;
+  if (jsonRpcCode === undefined) span.setAttribute('error.type', '_OTHER');
+  else span.setAttributes({ 'error.type': String(jsonRpcCode), 'rpc.response.status_code': String(jsonRpcCode) });
   const message = error instanceof Error ? error.message : String(error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: redactor().text(message) });
 }
