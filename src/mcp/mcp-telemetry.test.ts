@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, type Context, type TextMapPropagator } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace, type Context, type TextMapPropagator } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -46,6 +46,7 @@ function recorder() {
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   return {
+    provider,
     tracer: provider.getTracer('test'),
     spans: async (): Promise<ReadableSpan[]> => {
       await provider.forceFlush();
@@ -74,7 +75,10 @@ function recordedText(spans: readonly ReadableSpan[]): string {
   return JSON.stringify(spans.map((span) => [span.name, span.attributes, span.status, span.links]));
 }
 
-afterEach(() => propagation.disable());
+afterEach(() => {
+  propagation.disable();
+  trace.disable();
+});
 
 describe('the MCP server traces each tools/call', () => {
   it('records one SERVER span named "tools/call {tool}" with the MCP attributes, and neither argument nor result text', async () => {
@@ -95,6 +99,16 @@ describe('the MCP server traces each tools/call', () => {
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
     expect(recordedText(await spans())).not.toContain(ARGUMENT_TEXT);
     expect(recordedText(await spans())).not.toContain(RESULT_TEXT);
+    await client.close();
+  });
+
+  it('uses the globally registered tracer provider when no tracer is given, under the instrumentation name toolwright', async () => {
+    const { provider, spans } = recorder();
+    trace.setGlobalTracerProvider(provider);
+    const client = await connect([note], {});
+    await client.callTool({ name: 'note', arguments: { text: 'a' } });
+    const span = only(await spans(), 'tools/call note');
+    expect(span.instrumentationScope.name).toBe('toolwright');
     await client.close();
   });
 
