@@ -8,6 +8,7 @@
  * @module
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { Tracer } from '@opentelemetry/api';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkImportedDefinitions } from '../../formats/lint/definition-checks.js';
@@ -58,6 +59,8 @@ export interface McpGatewayOptions extends GatewayConfig {
   environment?: Readonly<Record<string, string | undefined>>;
   /** The gateway's notices (a withheld tool, a server that did not connect, a definition that changed); never a secret. Default: stderr. */
   log?: (line: string) => void;
+  /** The tracer for the host's calls (SERVER spans) and the upstream calls (CLIENT spans) (docs/mcp.md, "Traces"). Default: the global tracer. */
+  tracer?: Tracer;
 }
 
 /** Why an upstream tool is not served. */
@@ -163,6 +166,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
       requestTimeoutMs: settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       serverName: upstream.server,
       refuse: refuseChanged(upstream.server),
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     });
   };
 
@@ -233,6 +237,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     ...(config.confirmationTimeoutMs ? { confirmationTimeoutMs: config.confirmationTimeoutMs } : {}),
     ...(approvals ? { confirmationFallback: approvals.handler } : {}),
     approvalHint: gatewayApprovalHint(status),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
     resources,
     resourceTemplates,
     prompts,
@@ -277,7 +282,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
 }
 
 function stripLocalOptions(options: McpGatewayOptions): GatewayConfig {
-  const { baseDir: _baseDir, environment: _environment, log: _log, ...config } = options;
+  const { baseDir: _baseDir, environment: _environment, log: _log, tracer: _tracer, ...config } = options;
   return config;
 }
 
