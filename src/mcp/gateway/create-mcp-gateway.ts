@@ -7,13 +7,12 @@
  * hidden in its text; a definition that changed, was never approved, or is poisoned is withheld.
  * @module
  */
-import { isAbsolute, resolve } from 'node:path';
 import type { Tracer } from '@opentelemetry/api';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkImportedDefinitions } from '../../formats/lint/definition-checks.js';
 import type { LintFinding } from '../../formats/lint/index.js';
-import { createPolicy } from '../../policy/create-policy.js';
+import type { PolicySpec } from '../../policy/policy-spec.js';
 import type { Policy } from '../../policy/types.js';
 import { walkSubschemas } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
@@ -49,6 +48,7 @@ import {
   type DefinitionState,
 } from './definition-pins.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { nodeFileSystem } from '../../shared/node-file-system.js';
 import { forwardedPrompts, forwardedResources } from './forward-extras.js';
 
 /** Options of {@link createMcpGateway}: the configuration, and where it came from. */
@@ -125,7 +125,11 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const baseDir = options.baseDir ?? process.cwd();
   const environment = options.environment ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolwright gateway] ${line}\n`));
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(baseDir, path));
+  // Upstream processes, the pin file and the folders need a file system: reached here, so that loading toolwright/mcp needs none.
+  const { path } = nodeFileSystem('The MCP gateway', 'Run the gateway on Node, Bun or Deno; a web runtime can serve createMcpServer over tools of its own.');
+  const at = (file: string) => path.resolve(baseDir, file);
+  // Loaded on use, as the file system: the policy session reaches node:crypto.
+  const { createPolicy } = await import('../../policy/create-policy.js');
 
   const names = Object.keys(config.servers);
   const connected = await Promise.all(
@@ -231,7 +235,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const approvals = config.approvalsDir === undefined ? undefined : createFileApprovalQueue(at(config.approvalsDir));
   const serverOptions: McpServerOptions = {
     name: config.name ?? 'toolwright-gateway',
-    policy: config.policy ?? gatewayPolicy(config, status),
+    policy: config.policy ?? gatewayPolicy(config, status, createPolicy),
     ...(config.limits ? { limits: config.limits } : {}),
     ...(config.recordDir ? { recordDir: at(config.recordDir) } : {}),
     ...(config.confirmationTimeoutMs ? { confirmationTimeoutMs: config.confirmationTimeoutMs } : {}),
@@ -343,7 +347,7 @@ function remoteNameOf(tool: AnyTool): string {
 }
 
 /** The policy a JSON config describes: each server's trust label, its denied tools and call limits, and the flow rule. */
-function gatewayPolicy(config: GatewayConfig, status: readonly GatewayToolStatus[]): Policy {
+function gatewayPolicy(config: GatewayConfig, status: readonly GatewayToolStatus[], createPolicy: (spec: PolicySpec) => Policy): Policy {
   const servedName = (server: string, remoteName: string) => status.find((entry) => entry.server === server && entry.remoteName === remoteName)?.name;
   const trustedTools: string[] = [];
   const denyTools: string[] = [];
