@@ -3,8 +3,10 @@
  * upstream server directly, over stdio and over Streamable HTTP on loopback, in the same run, reported as ratios.
  *
  * The host is the official SDK client (in this process). The upstream is the bare SDK `McpServer` with one read-only
- * `echo` tool (`upstream.ts`). Per transport, three peers:
+ * `echo` tool (`upstream.ts`). Per transport, four peers:
  *   direct           the host talks to the upstream (stdio: spawns it; HTTP: connects to it)
+ *   sdk relay        the host talks to the official SDK alone forwarding each call to the upstream (`relay.ts`): the
+ *                    least a gateway process adds (a second hop), so the gateway's figures against it are toolwright's own
  *   gateway          the host talks to `toolwright gateway --config …` (stdio: spawns it, as a desktop host does, and it
  *                    spawns the upstream; HTTP: the gateway runs with `--http 127.0.0.1:0` in front of the HTTP upstream)
  *   gateway+record   the same, with `recordDir` set (one redacted JSONL record per host session)
@@ -18,7 +20,7 @@
  * host talks to spent per call (the gateway's own, without its upstream's; the upstream's for direct), read from
  * /proc: a figure a busy machine disturbs far less than throughput.
  *
- *   npm run bench:gateway                                  # 6 rounds: 300 sequential + 1000 calls 16 in flight, per peer
+ *   npm run bench:gateway                                  # 5 rounds: 200 sequential + 500 calls 16 in flight, per peer
  *   npm run bench:gateway -- --rounds 10 --calls 3000 --transport http
  *   npm run bench:gateway -- --entry src                   # the gateway from src/ through tsx, even when dist/ is built
  *   BENCH_GATEWAY_CPU_PROF=/tmp/prof npm run bench:gateway # also write a --cpu-prof profile of each gateway process
@@ -36,11 +38,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '6' },
-    sequential: { type: 'string', default: '300' },
-    calls: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '5' },
+    sequential: { type: 'string', default: '200' },
+    calls: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '16' },
-    warmup: { type: 'string', default: '300' },
+    warmup: { type: 'string', default: '200' },
     transport: { type: 'string', default: 'stdio,http' },
     entry: { type: 'string', default: 'auto' },
     json: { type: 'boolean', default: false },
@@ -68,8 +70,8 @@ const gatewayCommand = useBuilt ? [builtCli] : ['--import', tsxLoader, resolve(r
 const profileArgs = process.env.BENCH_GATEWAY_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GATEWAY_CPU_PROF}`] : [];
 
 type Transport = 'stdio' | 'http';
-type PeerName = 'direct' | 'gateway' | 'gateway+record';
-const PEERS: readonly PeerName[] = ['direct', 'gateway', 'gateway+record'];
+type PeerName = 'direct' | 'sdk relay' | 'gateway' | 'gateway+record';
+const PEERS: readonly PeerName[] = ['direct', 'sdk relay', 'gateway', 'gateway+record'];
 
 interface Peer {
   transport: Transport;
@@ -145,6 +147,7 @@ async function connect(transport: Transport, name: PeerName, target: { stdio: St
 
 async function startPeers(transport: Transport): Promise<Peer[]> {
   const upstreamArgs = ['--import', tsxLoader, upstreamScript];
+  const relayArgs = ['--import', tsxLoader, resolve(here, 'relay.ts'), transport];
   if (transport === 'stdio') {
     const server = { command: process.execPath, args: [...upstreamArgs, 'stdio'], cwd: root };
     const configs = { gateway: writeConfig('stdio', server), 'gateway+record': writeConfig('stdio-record', server, join(work, 'records-stdio')) };
@@ -152,6 +155,7 @@ async function startPeers(transport: Transport): Promise<Peer[]> {
     const stdio = (args: string[]) => new StdioClientTransport({ command: process.execPath, args, cwd: root, stderr: 'pipe' });
     return Promise.all([
       connect(transport, 'direct', { stdio: stdio([...upstreamArgs, 'stdio']) }),
+      connect(transport, 'sdk relay', { stdio: stdio([...relayArgs, 'stdio']) }),
       connect(transport, 'gateway', { stdio: stdio([...profileArgs, ...gatewayCommand, 'gateway', '--config', configs.gateway]) }),
       connect(transport, 'gateway+record', { stdio: stdio([...profileArgs, ...gatewayCommand, 'gateway', '--config', configs['gateway+record']]) }).then(
         (peer) => ({ ...peer, recordDir: join(work, 'records-stdio') }),
@@ -169,9 +173,14 @@ async function startPeers(transport: Transport): Promise<Peer[]> {
       / at (http:\/\/\S+)\n/,
       'the HTTP gateway',
     );
-  const [plain, recorded] = await Promise.all([gateway(configs.gateway), gateway(configs['gateway+record'])]);
+  const [relay, plain, recorded] = await Promise.all([
+    spawnUntil([...relayArgs, server.url], 'stdout', /^(http:\/\/\S+)\n/, 'the HTTP relay'),
+    gateway(configs.gateway),
+    gateway(configs['gateway+record']),
+  ]);
   return Promise.all([
     connect(transport, 'direct', { url: server.url }, upstream.child.pid),
+    connect(transport, 'sdk relay', { url: relay.match[1]! }, relay.child.pid),
     connect(transport, 'gateway', { url: plain.match[1]! }, plain.child.pid),
     connect(transport, 'gateway+record', { url: recorded.match[1]! }, recorded.child.pid).then((peer) => ({ ...peer, recordDir: join(work, 'records-http') })),
   ]);
@@ -283,12 +292,15 @@ try {
 
   const rows = TRANSPORTS.flatMap((transport) => {
     const peerOf = (name: PeerName) => peers.find((peer) => peer.transport === transport && peer.name === name)!;
-    const direct = peerOf('direct');
+    /** The medians of the per-round throughput ratio and p50 difference against `base`, each half of a pair run back to back. */
+    const versus = (peer: Peer, base: Peer) => ({
+      throughputRatio: median(rounds.map((round) => round.get(peer)!.rps / round.get(base)!.rps)),
+      addedP50Ms: median(rounds.map((round) => round.get(peer)!.p50Ms - round.get(base)!.p50Ms)),
+      perRoundRatio: rounds.map((round) => round.get(peer)!.rps / round.get(base)!.rps),
+    });
     return PEERS.map((name) => {
       const peer = peerOf(name);
       const of = (pick: (figures: RoundFigures) => number) => median(rounds.map((round) => pick(round.get(peer)!)));
-      const perRoundRatio = rounds.map((round) => round.get(peer)!.rps / round.get(direct)!.rps);
-      const perRoundAddedP50 = rounds.map((round) => round.get(peer)!.p50Ms - round.get(direct)!.p50Ms);
       return {
         transport,
         peer: name,
@@ -296,9 +308,8 @@ try {
         p50Ms: of((figures) => figures.p50Ms),
         p99Ms: of((figures) => figures.p99Ms),
         cpuUsPerCall: of((figures) => figures.cpuUsPerCall),
-        throughputRatio: median(perRoundRatio),
-        addedP50Ms: median(perRoundAddedP50),
-        perRoundRatio,
+        direct: versus(peer, peerOf('direct')),
+        relay: versus(peer, peerOf('sdk relay')),
         recordBytes: peer.recordDir ? folderBytes(peer.recordDir) : undefined,
       };
     });
@@ -310,40 +321,49 @@ try {
     process.stdout.write(`${JSON.stringify({ ...settings, machine, gatewayEntry, rows })}\n`);
   } else {
     const cell = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+    const ratio = (value: number) => `${value.toFixed(2)}×`;
+    const added = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
     const lines = [
       `tools/call through toolwright gateway vs direct to the upstream (bare SDK McpServer, one read-only echo tool), loopback.`,
       `${ROUNDS} interleaved rounds; per peer and round: ${SEQUENTIAL} sequential calls (latency), then ${CALLS} calls ${CONCURRENCY} in flight (throughput); ${WARMUP} + ${WARMUP} warm-up calls.`,
       `Host: the official SDK client. Gateway: ${gatewayEntry}, definitions pinned with \`toolwright gateway approve\`, default policy on.`,
       `Machine: ${machine}.`,
       '',
-      '| transport | peer | calls/s | p50 ms | p99 ms | CPU µs/call | throughput vs direct | added p50 ms |',
-      '|---|---|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((row) =>
-        [
+      '| transport | peer | calls/s | p50 ms | p99 ms | CPU µs/call | throughput vs direct | added p50 ms vs direct | throughput vs relay | added p50 ms vs relay |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((row) => {
+        const gateway = row.peer.startsWith('gateway');
+        return `| ${[
           row.transport,
           row.peer,
           row.rps.toFixed(0),
           row.p50Ms.toFixed(3),
           row.p99Ms.toFixed(3),
           cell(row.cpuUsPerCall, 0),
-          row.peer === 'direct' ? '1' : `${row.throughputRatio.toFixed(2)}×`,
-          row.peer === 'direct' ? '0' : `${row.addedP50Ms >= 0 ? '+' : ''}${row.addedP50Ms.toFixed(3)}`,
-        ]
-          .join(' | ')
-          .replace(/^/, '| ')
-          .replace(/$/, ' |'),
-      ),
+          row.peer === 'direct' ? '1' : ratio(row.direct.throughputRatio),
+          row.peer === 'direct' ? '0' : added(row.direct.addedP50Ms),
+          gateway ? ratio(row.relay.throughputRatio) : '',
+          gateway ? added(row.relay.addedP50Ms) : '',
+        ].join(' | ')} |`;
+      }),
       '',
-      'calls/s, p50, p99, CPU: medians over rounds; "vs direct" and "added p50": medians of the per-round ratio and difference.',
-      'CPU µs/call: the process the host talks to (the upstream for direct, the gateway alone otherwise), from /proc.',
+      'calls/s, p50, p99, CPU: medians over rounds; "vs direct", "vs relay": medians of the per-round ratios and differences.',
+      'CPU µs/call: of the process the host talks to (the upstream for direct; the relay or the gateway alone, without its upstream), from /proc.',
+      'sdk relay: the official SDK alone forwarding tools/list and tools/call (relay.ts), the least any gateway process adds.',
       ...rows
         .filter((row) => row.peer !== 'direct')
-        .map((row) => `per-round throughput ratios, ${row.transport} ${row.peer}: ${row.perRoundRatio.map((ratio) => ratio.toFixed(2)).join(' ')}`),
+        .map(
+          (row) =>
+            `per-round throughput ratios vs direct, ${row.transport} ${row.peer}: ${row.direct.perRoundRatio.map((value) => value.toFixed(2)).join(' ')}`,
+        ),
       ...rows.filter((row) => row.recordBytes !== undefined).map((row) => `record written, ${row.transport}: ${row.recordBytes} bytes`),
       `target (issue #31): ≥ 0.85× direct throughput and ≤ 1 ms added p50 — ${rows
         .filter((row) => row.peer === 'gateway')
-        .map((row) => `${row.transport}: ${row.throughputRatio >= 0.85 && row.addedP50Ms <= 1 ? 'met' : 'missed'}`)
-        .join(', ')} (default gateway, without the record).`,
+        .map(
+          (row) =>
+            `${row.transport}: throughput ${row.direct.throughputRatio >= 0.85 ? 'met' : 'missed'}, p50 ${row.direct.addedP50Ms <= 1 ? 'met' : 'missed'}`,
+        )
+        .join('; ')} (default gateway, without the record).`,
       '',
     ];
     process.stdout.write(lines.join('\n'));
