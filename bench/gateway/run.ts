@@ -18,7 +18,9 @@
  * peers of a round, so the figure to read is the median of per-round ratios (gateway/direct throughput) and per-round
  * differences (added p50), not a ratio of pooled numbers. On Linux each peer also reports the CPU time the process the
  * host talks to spent per call (the gateway's own, without its upstream's; the upstream's for direct), read from
- * /proc: a figure a busy machine disturbs far less than throughput.
+ * /proc: a figure a busy machine disturbs far less than throughput. Throughput also depends on the cores: through a
+ * gateway three processes (host, gateway, upstream) share them where direct has two, so on a 2-core machine the
+ * ratio is bounded by the CPU per call of all of them together, not by the gateway's alone.
  *
  *   npm run bench:gateway                                  # 5 rounds: 200 sequential + 500 calls 16 in flight, per peer
  *   npm run bench:gateway -- --rounds 10 --calls 3000 --transport http
