@@ -61,6 +61,8 @@ export function createProgram(): Command {
     .version(readVersion(), '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run with --help for usage)')
+    // Hands a subcommand its arguments in order, so that `gateway approve --config x` reaches `approve` (see gateway.ts).
+    .enablePositionalOptions()
     .exitOverride();
   for (const register of COMMANDS) register(program);
   for (const command of program.commands) command.exitOverride();
