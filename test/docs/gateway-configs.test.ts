@@ -19,6 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { definitionDigest, readPins, writePins } from '../../src/mcp/gateway/definition-pins.js';
 import { checkGatewayConfig } from '../../src/mcp/gateway/gateway-config.js';
 import { codeBlocks } from './markdown-snippets.js';
 
@@ -134,6 +135,29 @@ describe('the README gateway, as written', () => {
     });
   }
 
+  /** The README's host entry started as a host starts it (this checkout's CLI for `npx … toolwright`), with a client that declines every elicitation. */
+  async function startHostEntry(config: string) {
+    const args = readmeHost.args.slice(readmeHost.args.lastIndexOf('toolwright') + 1);
+    args[args.indexOf('--config') + 1] = config;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args],
+      cwd: root,
+      env: getDefaultEnvironment(),
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name: 'docs-host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'decline' };
+    });
+    await client.connect(transport);
+    return { client, asked, stderr: () => stderr };
+  }
+
   it('approve and diff --check read the --config they are given', { timeout: 120_000 }, async () => {
     expect(existsSync(join(root, 'gateway.json'))).toBe(false);
     writeConfig();
@@ -161,23 +185,7 @@ describe('the README gateway, as written', () => {
       writeConfig();
       expect((await runReadmeCommand(readmeCommands.find((line) => line.includes(' approve '))!)).code).toBe(0);
     }
-    // The host entry's own command line, with this checkout's CLI in place of `npx … toolwright`.
-    const args = readmeHost.args.slice(readmeHost.args.lastIndexOf('toolwright') + 1);
-    args[args.indexOf('--config') + 1] = configPath;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args],
-      cwd: root,
-      env: getDefaultEnvironment(),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'docs-host', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-    const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      asked.push(String(request.params.message));
-      return { action: 'decline' };
-    });
-    await client.connect(transport);
+    const { client, asked } = await startHostEntry(configPath);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'create_entities', 'delete_entities']));
@@ -200,4 +208,45 @@ describe('the README gateway, as written', () => {
     const records = join(dirname(configPath), 'records');
     expect(readdirSync(records).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
   });
+  it(
+    'what the host sees: a changed definition is withheld (unknown tool), a write after a file read is blocked with the README text',
+    { timeout: 120_000 },
+    async () => {
+      const pinsPath = join(dirname(configPath), 'gateway.pins.json');
+      expect(existsSync(pinsPath)).toBe(true);
+      // As if the filesystem server had changed write_file's description since the approval: the pin no longer matches what it lists.
+      const pins = await readPins(pinsPath);
+      const pin = pins.servers.files!.write_file!;
+      const approved = { ...pin.definition, description: 'Create a new file (the description a person approved).' };
+      pins.servers.files!.write_file = { ...pin, definition: approved, digest: definitionDigest(approved) };
+      await writePins(pinsPath, pins);
+      const blocking = join(dirname(configPath), 'gateway-block.json');
+      writeFileSync(blocking, JSON.stringify({ ...JSON.parse(readFileSync(configPath, 'utf8')), untrustedWrites: 'block' }));
+
+      const diff = await runReadmeCommand(readmeCommands.find((line) => line.includes(' diff '))!);
+      expect(diff.stdout).toContain('files / write_file: changed since it was approved');
+      expect(diff.code).toBe(1);
+
+      const { client, asked, stderr } = await startHostEntry(blocking);
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('write_file');
+        await expect(client.callTool({ name: 'write_file', arguments: { path: join(work, 'notes', 'x.txt'), content: 'x' } })).rejects.toThrow(/-32602/);
+        expect(stderr()).toContain('withheld "write_file" of server "files": its definition changed since it was approved.');
+
+        await client.callTool({ name: 'read_text_file', arguments: { path: join(work, 'notes', 'invoice.txt') } });
+        const blocked = (await client.callTool({
+          name: 'create_entities',
+          arguments: { entities: [{ name: 'Eve', entityType: 'person', observations: ['x'] }] },
+        })) as CallToolResult;
+        expect(blocked.isError).toBe(true);
+        const text = (blocked.content[0] as { text: string }).text;
+        // The README quotes this text up to its first "…".
+        const quoted = /`(Blocked by policy \(rule "untrusted-write"\):[^`]*?) …/.exec(readFileSync(join(root, 'README.md'), 'utf8'))![1]!;
+        expect(text.startsWith(quoted)).toBe(true);
+        expect(asked).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
