@@ -170,6 +170,16 @@ describe('the README gateway, as written', () => {
     expect(before.stdout).toContain('memory / create_entities: new (never approved)');
     expect(before.code).toBe(1);
 
+    // Before the approval, the host's model is offered nothing: no tool of either server is listed or callable.
+    const unapproved = await startHostEntry(configPath);
+    try {
+      expect((await unapproved.client.listTools()).tools).toEqual([]);
+      await expect(unapproved.client.callTool({ name: 'read_text_file', arguments: { path: join(work, 'notes', 'invoice.txt') } })).rejects.toThrow(/-32602/);
+      expect(unapproved.stderr()).toContain('withheld "write_file" of server "files": it has not been approved.');
+    } finally {
+      await unapproved.client.close();
+    }
+
     const approved = await runReadmeCommand(approve);
     expect(approved.code).toBe(0);
     expect(approved.stderr).toMatch(/approved \d+ definitions in .*gateway\.pins\.json/);
@@ -185,6 +195,8 @@ describe('the README gateway, as written', () => {
       writeConfig();
       expect((await runReadmeCommand(readmeCommands.find((line) => line.includes(' approve '))!)).code).toBe(0);
     }
+    const records = join(dirname(configPath), 'records');
+    const recordsBefore = existsSync(records) ? readdirSync(records) : [];
     const { client, asked } = await startHostEntry(configPath);
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
@@ -202,11 +214,16 @@ describe('the README gateway, as written', () => {
       expect(asked[0]).toContain('create_entities');
       expect(second.isError).toBe(true);
       expect(JSON.stringify(second.content)).toContain('declined');
+      const graph = JSON.stringify(((await client.callTool({ name: 'read_graph', arguments: {} })) as CallToolResult).content);
+      expect(graph).toContain('Ada');
+      expect(graph).not.toContain('Bob');
     } finally {
       await client.close();
     }
-    const records = join(dirname(configPath), 'records');
-    expect(readdirSync(records).filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
+    // This session's record, beside the config (the unapproved session's refused call left one too).
+    const added = readdirSync(records).filter((name) => name.endsWith('.jsonl') && !recordsBefore.includes(name));
+    expect(added).toHaveLength(1);
+    expect(readFileSync(join(records, added[0]!), 'utf8')).toContain('"create_entities"');
   });
   it(
     'what the host sees: a changed definition is withheld (unknown tool), a write after a file read is blocked with the README text',
