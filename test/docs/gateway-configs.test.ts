@@ -211,7 +211,7 @@ describe('the README gateway, as written', () => {
       expect(read.isError).toBe(false);
       const second = (await client.callTool({ name: 'create_entities', arguments: entity('Bob') })) as CallToolResult;
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toContain('create_entities');
+      expect(asked[0]).toMatch(/^The assistant wants to run "[^"]+", which needs your approval:\n[\s\S]*create_entities[\s\S]*\nApprove this call\?$/);
       expect(second.isError).toBe(true);
       expect(JSON.stringify(second.content)).toContain('declined');
       const graph = JSON.stringify(((await client.callTool({ name: 'read_graph', arguments: {} })) as CallToolResult).content);
