@@ -34,6 +34,8 @@ interface GatewayCommandOptions {
 export function registerGatewayCommand(program: Command): void {
   const gateway = program
     .command('gateway')
+    // Its subcommands take --config too: without this, `gateway approve --config x` would give x to `gateway` and the default to `approve`.
+    .enablePositionalOptions()
     .description("Stand between an MCP host and the MCP servers it uses: their tools served through toolwright's guards (see `gateway approve`).")
     .option('-c, --config <file>', `the gateway's configuration, JSON or a .ts/.js module (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--http [host:port]', 'serve Streamable HTTP at /mcp instead of stdio (default 127.0.0.1:3000; port 0 picks a free one)', parseHostPort)
