@@ -55,9 +55,7 @@ export function registerGatewayCommand(program: Command): void {
     )
     .action(async (options: GatewayCommandOptions) => {
       await serveGateway(options);
-    })
-    // Without it, `gateway approve --config x.json` gives --config to `gateway`, and `approve` reads its default.
-    .enablePositionalOptions();
+    });
 
   gateway
     .command('approve')
