@@ -11,13 +11,26 @@ export function serverOf(tool: AnyTool): string | undefined {
   return tool.origin.kind === 'mcp' ? tool.origin.server : undefined;
 }
 
-/** The tools of the set by lower-case name, leaving out names that are plain English words (`search`, `fetch`). */
+/**
+ * The names a tool goes by: its name, and its name on its server when an importer prefixed or rewrote it (the gateway
+ * serves `mail_send_email`; descriptions, and a shadowing server, use `send_email`).
+ */
+export function namesOf(tool: AnyTool): string[] {
+  const origin = tool.origin;
+  const remote = origin.kind === 'mcp' && 'remoteName' in origin && typeof origin.remoteName === 'string' ? origin.remoteName : undefined;
+  return remote === undefined || remote === tool.name ? [tool.name] : [tool.name, remote];
+}
+
+/** The tools of the set by every lower-case name they go by, leaving out names that are plain English words (`search`, `fetch`). */
 export function toolsByMentionName(tools: readonly AnyTool[]): Map<string, AnyTool[]> {
   const byName = new Map<string, AnyTool[]>();
   for (const tool of tools) {
-    if (isPlainWord(tool.name)) continue;
-    const key = tool.name.toLowerCase();
-    byName.set(key, [...(byName.get(key) ?? []), tool]);
+    for (const name of namesOf(tool)) {
+      if (isPlainWord(name)) continue;
+      const key = name.toLowerCase();
+      const listed = byName.get(key) ?? [];
+      if (!listed.includes(tool)) byName.set(key, [...listed, tool]);
+    }
   }
   return byName;
 }
@@ -37,7 +50,7 @@ export const crossToolReferenceRule = {
     const reports: LintRuleReport[] = [];
     for (const tool of tools) {
       if (!context.isImported(tool)) continue;
-      const own = tool.name.toLowerCase();
+      const own = new Set(namesOf(tool).map((name) => name.toLowerCase()));
       for (const text of definitionTexts(tool)) {
         if (text.field === 'property name') continue;
         const reported = new Set<string>();
@@ -46,7 +59,7 @@ export const crossToolReferenceRule = {
           for (const { word } of identifierWords(sentence)) {
             const key = word.toLowerCase();
             const mentioned = byName.get(key);
-            if (mentioned === undefined || key === own || reported.has(key)) continue;
+            if (mentioned === undefined || own.has(key) || mentioned.includes(tool) || reported.has(key)) continue;
             const server = serverOf(tool);
             // A name the tool's own server also has means its own tool.
             const otherServer = server !== undefined && mentioned.every((other) => serverOf(other) !== undefined && serverOf(other) !== server);

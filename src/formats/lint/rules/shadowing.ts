@@ -1,7 +1,7 @@
 import type { AnyTool } from '../../../tools/index.js';
 import { definitionTexts, identifierWords, quoteExcerpt, sentencesOf } from '../definition-text.js';
 import type { LintRule, LintRuleReport } from '../lint-rule.js';
-import { serverOf, toolsByMentionName } from './cross-tool-reference.js';
+import { namesOf, serverOf, toolsByMentionName } from './cross-tool-reference.js';
 
 /**
  * Letters of other scripts drawn like Latin ones (Cyrillic and Greek), which NFKC leaves alone: `sеnd_email` with a
@@ -67,6 +67,8 @@ const CLAIM =
 
 /** Whom a tool claims to be: another server's tool by (nearly) the same name or title, or in words. */
 interface Claim {
+  /** The tool claimed by name, so that one tool is reported once per tool it claims (its name and title may both match). */
+  other?: AnyTool;
   path: string;
   message: string;
 }
@@ -89,14 +91,15 @@ export const shadowingRule = {
     for (const tool of imported) {
       const server = serverOf(tool)!;
       const claims: Claim[] = [];
-      const keys: [string, string, string][] = [['/name', 'name', tool.name]];
+      const keys: [string, string, string][] = namesOf(tool).map((name) => ['/name', name === tool.name ? 'name' : 'name on its server', name]);
       if (tool.title !== undefined && tool.title.trim() !== '') keys.push(['/title', 'title', tool.title]);
       for (const [path, what, value] of keys) {
         const skeleton = nameSkeleton(value);
         const other = skeleton === '' ? undefined : earlierBySkeleton.get(skeleton)?.find((earlier) => serverOf(earlier) !== server);
-        if (other === undefined) continue;
-        const same = value === other.name || value === other.title;
+        if (other === undefined || claims.some((claim) => claim.other === other)) continue;
+        const same = namesOf(other).includes(value) || value === other.title;
         claims.push({
+          other,
           path,
           message: `Tool "${tool.name}" of server "${server}" has a ${what} (${showLookalikes(quoteExcerpt(value))}) ${same ? 'the same as' : 'that reads like'} tool "${other.name}" of server "${serverOf(other)}"${same ? '' : ' (the same once case, separators and lookalike letters are set aside)'}: a model may call one for the other.`,
         });
@@ -111,16 +114,18 @@ export const shadowingRule = {
         });
         break;
       }
-      for (const claim of claims) {
+      for (const { path, message } of claims) {
         reports.push({
           tool: tool.name,
-          ...claim,
+          path,
+          message,
           fix: `Do not import "${tool.name}" beside the tool it claims (leave it out with \`include\`, or block it: the gateway's \`poisoning: "block"\`); if both are wanted, give each server a distinct prefix and keep the description from naming the other.`,
         });
       }
       for (const [, , value] of keys) {
         const skeleton = nameSkeleton(value);
-        if (skeleton !== '') earlierBySkeleton.set(skeleton, [...(earlierBySkeleton.get(skeleton) ?? []), tool]);
+        const earlier = earlierBySkeleton.get(skeleton) ?? [];
+        if (skeleton !== '' && !earlier.includes(tool)) earlierBySkeleton.set(skeleton, [...earlier, tool]);
       }
     }
     return reports;
