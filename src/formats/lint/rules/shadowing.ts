@@ -69,6 +69,8 @@ const CLAIM =
 interface Claim {
   /** The tool claimed by name, so that one tool is reported once per tool it claims (its name and title may both match). */
   other?: AnyTool;
+  /** `warning` for exactly the same name or title; a lookalike or a claim in words keeps the rule's `error`. */
+  severity?: 'warning';
   path: string;
   message: string;
 }
@@ -76,7 +78,8 @@ interface Claim {
 /**
  * One server's tool passing itself off as another's: the same name or title once case, separators and lookalike letters
  * are set aside (reported on the tool listed later: the server named first keeps its name), or a description saying it
- * replaces, overrides or is the preferred version of another server's tool.
+ * replaces, overrides or is the preferred version of another server's tool. Exactly the same name or title is a warning:
+ * honest servers share plain names, and an importer that prefixes them (the gateway does) keeps both callable.
  */
 export const shadowingRule = {
   id: 'tw/shadowing',
@@ -100,6 +103,8 @@ export const shadowingRule = {
         const same = namesOf(other).includes(value) || value === other.title;
         claims.push({
           other,
+          // Honest servers share plain names (`search`, `query`), which an importer tells apart by a prefix; only a lookalike has no honest reason.
+          ...(same ? { severity: 'warning' as const } : {}),
           path,
           message: `Tool "${tool.name}" of server "${server}" has a ${what} (${showLookalikes(quoteExcerpt(value))}) ${same ? 'the same as' : 'that reads like'} tool "${other.name}" of server "${serverOf(other)}"${same ? '' : ' (the same once case, separators and lookalike letters are set aside)'}: a model may call one for the other.`,
         });
@@ -114,11 +119,12 @@ export const shadowingRule = {
         });
         break;
       }
-      for (const { path, message } of claims) {
+      for (const { path, message, severity } of claims) {
         reports.push({
           tool: tool.name,
           path,
           message,
+          ...(severity ? { severity } : {}),
           fix: `Do not import "${tool.name}" beside the tool it claims (leave it out with \`include\`, or block it: the gateway's \`poisoning: "block"\`); if both are wanted, give each server a distinct prefix and keep the description from naming the other.`,
         });
       }
