@@ -2,8 +2,8 @@ import { definitionTexts, describePlace, quoteExcerpt } from '../definition-text
 import type { LintRule, LintRuleReport } from '../lint-rule.js';
 
 /**
- * Above the longest description of 193 real servers' tools (6,993 characters: firecrawl's `firecrawl_monitor_create`, a
- * third of it JSON examples; nine of them pass 2,000), with a margin: shorter thresholds flag real, benign tools
+ * Above the longest description of 193 real servers' tools (6,991 characters: firecrawl's `firecrawl_monitor_create`,
+ * over a quarter of it JSON examples; nine of them pass 2,000), with a margin: shorter thresholds flag real, benign tools
  * (docs/lint-rules.md, "Poisoning checks measured").
  */
 export const MAX_DESCRIPTION_CHARS = 8000;
