@@ -363,6 +363,8 @@ describe("the poisoning checks read a hostile server's definitions in linear tim
     'a concealment opening': 'do not ',
     'an order to the model': 'you must ',
     'a tool name of another server': 'send_email ',
+    'an order to call first': 'always call ',
+    'a claim to replace a tool': 'instead of send_email ',
     'a base64-like run': 'Ab1',
     'zero-width spaces': 'a\u200b',
     'tag characters': String.fromCodePoint(0xe0041),

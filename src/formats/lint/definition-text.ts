@@ -104,17 +104,48 @@ const HIDDEN_CHARACTER = /[\p{Cf}\p{Variation_Selector}\u115F\u1160\u3164\uFFA0]
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const SKIN_TONE_OR_PRESENTATION = /^(?:[\u{1F3FB}-\u{1F3FF}]|\uFE0F)$/u;
 
-/** The invisible characters of `text` that are not part of an emoji sequence, with their offsets. */
-export function findHiddenCharacters(text: string): { index: number; char: string }[] {
-  const found: { index: number; char: string }[] = [];
-  for (const match of text.matchAll(HIDDEN_CHARACTER)) {
+/** What a text hides: how many invisible characters (outside emoji sequences), where the first and last are, and of which kinds. */
+export interface HiddenCharacters {
+  count: number;
+  /** Offset of the first one. */
+  first: number;
+  /** Offset just after the last one. */
+  end: number;
+  kinds: Set<string>;
+}
+
+/**
+ * The invisible characters of `text` that are not part of an emoji sequence, summed up in one pass; nothing is kept per
+ * character, so a text made of them costs no more than a scan. `undefined` when there are none.
+ */
+export function findHiddenCharacters(text: string): HiddenCharacters | undefined {
+  let found: HiddenCharacters | undefined;
+  HIDDEN_CHARACTER.lastIndex = 0;
+  for (let match = HIDDEN_CHARACTER.exec(text); match !== null; match = HIDDEN_CHARACTER.exec(text)) {
     const char = match[0];
     const index = match.index;
     if (char === '\u200D' && PICTOGRAPH.test(pictographBefore(text, index)) && PICTOGRAPH.test(codePointAt(text, index + 1))) continue;
     if ((char === '\uFE0F' || char === '\uFE0E') && isEmojiPresentation(text, index)) continue;
-    found.push({ index, char });
+    found ??= { count: 0, first: index, end: index, kinds: new Set() };
+    found.count++;
+    found.end = index + char.length;
+    found.kinds.add(kindOfHidden(char));
   }
   return found;
+}
+
+/** The kind of an invisible character, as a message names it. */
+function kindOfHidden(char: string): string {
+  const code = char.codePointAt(0)!;
+  if (code >= 0xe0000 && code <= 0xe007f) return 'tag characters';
+  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x200e || code === 0x200f || code === 0x061c) {
+    return 'bidirectional controls';
+  }
+  if ((code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef) || (code >= 0x180b && code <= 0x180f && code !== 0x180e)) {
+    return 'variation selectors';
+  }
+  if ((code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff) return 'zero-width characters';
+  return 'other invisible characters';
 }
 
 /** One U+FE0F/U+FE0E right after a pictograph, a digit, `#` or `*` (keycaps) selects how it is drawn; a run of selectors encodes data. */

@@ -52,7 +52,7 @@ export const crossToolReferenceRule = {
       if (!context.isImported(tool)) continue;
       const own = new Set(namesOf(tool).map((name) => name.toLowerCase()));
       for (const text of definitionTexts(tool)) {
-        if (text.field === 'property name') continue;
+        if (text.field === 'property name' || !mentionsAnother(text.revealed, byName, tool)) continue;
         const reported = new Set<string>();
         for (const { sentence, index } of sentencesOf(text.revealed)) {
           let isOrder: boolean | undefined;
@@ -81,3 +81,12 @@ export const crossToolReferenceRule = {
     return reports;
   },
 } as const satisfies LintRule;
+
+/** Whether `text` names any tool of the set but `tool` itself: one pass over its words, before the sentence-by-sentence reading. */
+function mentionsAnother(text: string, byName: Map<string, AnyTool[]>, tool: AnyTool): boolean {
+  for (const { word } of identifierWords(text)) {
+    const mentioned = byName.get(word.toLowerCase());
+    if (mentioned !== undefined && mentioned.some((other) => other !== tool)) return true;
+  }
+  return false;
+}

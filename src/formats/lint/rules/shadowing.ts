@@ -145,6 +145,8 @@ function claimedTool(
   servers: readonly string[],
   byName: Map<string, AnyTool[]>,
 ): { whom: string; start: number; end: number } | undefined {
+  // One pass over the whole text first: most descriptions claim nothing, and then no sentence needs reading.
+  if (!CLAIM.test(text)) return undefined;
   for (const { sentence, index } of sentencesOf(text)) {
     if (!CLAIM.test(sentence)) continue;
     for (const { word } of identifierWords(sentence)) {
