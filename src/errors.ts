@@ -45,3 +45,5 @@ export {
   RunStoreUnavailableError,
 } from './agent/index.js';
 export type { ConfirmationRefusal } from './agent/index.js';
+export { ApprovalNotPendingError } from './mcp/gateway/approval-queue.js';
+export { DefinitionPinsError } from './mcp/gateway/definition-pins.js';

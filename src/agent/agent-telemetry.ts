@@ -13,7 +13,8 @@ import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Context
 import type { ModelResponse } from '../protocol/model-exchange.js';
 import { createRedactor, type Redactor } from './redact.js';
 
-const TRACER_NAME = 'toolwright';
+/** The instrumentation name of toolwright's spans (the agent loop's and the MCP server's and client's). */
+export const TRACER_NAME = 'toolwright';
 
 export interface AgentTelemetry {
   /** Starts the run span. */

@@ -4,6 +4,7 @@ import { createPolicy } from '../policy/create-policy.js';
 import { valuesFrom } from '../policy/provenance/provenance-rules.js';
 import { defineTool } from '../tools/define-tool.js';
 import { silentLogger } from '../tools/tool-registry.js';
+import type { Policy } from '../policy/types.js';
 import type { ToolCallApproval, ToolResult } from '../tools/types.js';
 import type { RunEvent } from './run-event.js';
 import { createToolGuards } from './tool-guards.js';
@@ -243,6 +244,31 @@ describe('createToolGuards', () => {
     expect(again.stop).toMatchObject({ kind: 'loop_detected', pattern: 'repeated_call', count: 2 });
     expect(ran).toEqual(['get_weather Oslo', 'get_weather Rome', 'get_weather Bern', 'get_weather Lima', 'get_weather Oslo', 'get_weather Lima']);
     expect(() => createToolGuards({ tools, maxRememberedCalls: 0 })).toThrow(expect.objectContaining({ code: 'TW_INVALID_ARGUMENT' }));
+  });
+
+  it("never copies the policy session's state on a call, so a long session's calls do not grow dearer (the state holds every untrusted result)", async () => {
+    const { tools } = fixtures();
+    const policy = createPolicy({ trust: { default: 'untrusted' } });
+    let snapshots = 0;
+    const counted: Policy = {
+      name: policy.name,
+      startRun: (options) => {
+        const session = policy.startRun(options);
+        const snapshot = session.snapshot.bind(session);
+        session.snapshot = () => {
+          snapshots++;
+          return snapshot();
+        };
+        return session;
+      },
+    };
+    const guards = createToolGuards({ tools, policy: counted, scope: 'session' });
+    for (let index = 0; index < 50; index++) {
+      expect(await guards.run({ id: `c${index}`, name: 'get_weather', arguments: { city: `City ${index}` } })).toMatchObject({ status: 'succeeded' });
+    }
+    // Each result was read by the policy (untrusted), and the session works: a write now needs a person.
+    expect(await guards.check({ id: 'w', name: 'send_money', arguments: { to: 'Bob', amount: 5 } })).toMatchObject({ action: 'confirm', askedBy: 'policy' });
+    expect(snapshots).toBe(0);
   });
 
   it('counts reported usage against the token and money budgets', async () => {

@@ -273,7 +273,8 @@ class Guards implements ToolGuards {
     this.#scope = options.scope ?? 'run';
     const scope = { runId: this.runId, messages };
     const { policy, guardToolCall: guard, preapproved } = options;
-    this.#policy = CallPolicy.start({ policy, guard, redactor, context: options.context, ...(preapproved ? { preapproved } : {}) }, scope);
+    // The scope is this object's own and never stored, so the policy's state is not copied into it on every call.
+    this.#policy = CallPolicy.start({ policy, guard, redactor, context: options.context, saveState: false, ...(preapproved ? { preapproved } : {}) }, scope);
     const system = messages.find((message) => message.role === 'system');
     this.#systemPrompt = system?.role === 'system' ? system.content : undefined;
   }

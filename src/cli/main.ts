@@ -61,6 +61,8 @@ export function createProgram(): Command {
     .version(readVersion(), '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run with --help for usage)')
+    // A subcommand's options stay its own (`gateway approve --config x.json`), also where its parent has one of the same name.
+    .enablePositionalOptions()
     .exitOverride();
   for (const register of COMMANDS) register(program);
   for (const command of program.commands) command.exitOverride();

@@ -48,10 +48,14 @@ export async function callRemoteTask(
   name: string,
   args: Record<string, unknown>,
   options: RequestOptions & { signal: AbortSignal },
+  meta?: { _meta: Record<string, string> },
 ): Promise<CallToolResult> {
   let taskId: string | undefined;
   try {
-    const created = await client.request({ method: 'tools/call', params: { name, arguments: args } }, CreateTaskResultSchema, { ...options, task: {} });
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, ...meta } }, CreateTaskResultSchema, {
+      ...options,
+      task: {},
+    });
     let task: Task = created.task;
     taskId = task.taskId;
     for (;;) {

@@ -413,6 +413,28 @@ describe('createMcpServer: confirmation', () => {
     expect(text(result)).toContain("it needs a person's approval and the person declined.");
   });
 
+  it('logs nothing when a fallback that waits for a person ends because the client cancelled the call', async () => {
+    const logged: string[] = [];
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    const { client } = await connect([deleteFile], {
+      logger: { error: (message) => logged.push(message) },
+      confirmationFallback: ({ signal }) =>
+        new Promise((_resolve, reject) => {
+          asked();
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        }),
+    });
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'delete_file', arguments: { path: '/tmp/x' } }, undefined, { signal: controller.signal });
+    await waiting;
+    controller.abort(new Error('the host gave up'));
+    await expect(call).rejects.toThrow('the host gave up');
+    // the server has seen the cancellation once a later request of the session is answered
+    await client.listTools();
+    expect(logged).toEqual([]);
+  });
+
   it('lets `confirmation` decide over the fallback', async () => {
     const { client } = await connect([deleteFile], {
       confirmation: async () => ({ approved: false, reason: 'the handler said no' }),

@@ -10,6 +10,7 @@
  * params -32602, internal failures -32603).
  * @module
  */
+import { context as otelContext, type Context, type Tracer } from '@opentelemetry/api';
 import { randomHex } from '../shared/bytes.js';
 import { nodeBuiltin } from '../shared/node-builtin.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -64,6 +65,8 @@ import { checkedCallLimits, createSessionGuards } from './session-guards.js';
 import { startSessionRecord, type SessionRecord } from './session-record.js';
 import { ProtocolError } from './protocol-error.js';
 import { StrictParamsServer } from './strict-params-server.js';
+import { StdioLineTransport } from './stdio-line-transport.js';
+import { startServerCallSpan, type McpNetworkTransport } from './mcp-telemetry.js';
 import type { McpTaskStore } from '../stores/mcp-task-store.js';
 import { TOOL_TASK_CAPABILITIES, ToolTasks, askClient, notTaskCapableMessage, withoutTaskSupport } from './tool-tasks.js';
 
@@ -119,6 +122,13 @@ export interface McpServerOptions<Ctx = any> {
    * says how to get it approved.
    */
   confirmationFallback?: McpConfirmationHandler;
+  /**
+   * The other ways a person can let a call run, told to the model when the client cannot ask them (no elicitation, or
+   * asking failed): the end of "To approve it they can …", given the tool and whether lifting the tool's own `confirm`
+   * rule would do (`false` when the policy or the guard asked). Default: an MCP client that supports elicitation, or
+   * `toolwright serve --approve <tool>` when that would do. The gateway names its own ways.
+   */
+  approvalHint?: (toolName: string, preapprovable: boolean) => string;
   /** How long to wait for a person's answer to a confirmation, in ms. Default 10 minutes. */
   confirmationTimeoutMs?: number;
   /** Where internal failures go (tool crashes, resource readers that throw). Default: stderr. Never sent to the client. */
@@ -189,6 +199,11 @@ export interface McpServerOptions<Ctx = any> {
    * ends them.
    */
   taskStore?: McpTaskStore;
+  /**
+   * The tracer for a SERVER span per `tools/call` (docs/mcp.md, "Traces"), the child of the trace context the request's
+   * `_meta` carries. Default: the global OpenTelemetry tracer, a no-op unless the application registered an SDK.
+   */
+  tracer?: Tracer;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -296,8 +311,34 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // Answered at once with the task; the call itself runs through this same handler, under the task's signal.
     if (request.params.task !== undefined) return (await startTask(request, extra)) as CallToolResult;
-    return answerCounted(request, extra);
+    return traced(request, extra, (traceContext) => answerCounted(request, extra, traceContext));
   });
+
+  /** Runs one call inside its SERVER span (under the span's context when it records, so that the tool's own spans nest in it). */
+  async function traced(request: CallToolRequest, extra: Extra, run: (traceContext: Context | undefined) => Promise<CallToolResult>): Promise<CallToolResult> {
+    const span = startServerCallSpan(
+      options.tracer,
+      {
+        toolName: request.params.name,
+        knownTool: registry.has(request.params.name),
+        requestId: extra.requestId,
+        sessionId: extra.sessionId,
+        protocolVersion: server.protocolVersion ?? headerValue(extra, 'mcp-protocol-version'),
+        transport: networkTransport(server, extra),
+      },
+      request.params._meta,
+      summaryRedactor,
+    );
+    let result: CallToolResult;
+    try {
+      result = span.context === undefined ? await run(undefined) : await otelContext.with(span.context, () => run(span.context));
+    } catch (error) {
+      span.end({ error });
+      throw error;
+    }
+    span.end({ result });
+    return result;
+  }
 
   async function startTask(request: CallToolRequest, extra: Extra) {
     const name = request.params.name;
@@ -305,16 +346,16 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     if (!tasks || !longRunning.has(name)) throw new ProtocolError(ErrorCode.MethodNotFound, notTaskCapableMessage(name));
     // Refused now, as inline, rather than as a failed task.
     refuseUncoveredScope(name, extra);
-    return tasks.start(extra, name, (taskExtra) => answerCounted(request, taskExtra));
+    return tasks.start(extra, name, (taskExtra) => traced(request, taskExtra, (traceContext) => answerCounted(request, taskExtra, traceContext)));
   }
 
-  async function answerCounted(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
+  async function answerCounted(request: CallToolRequest, extra: Extra, traceContext: Context | undefined): Promise<CallToolResult> {
     // A tool result, not a JSON-RPC error: the call was well formed, and the model can act on "wait, then fewer at once".
     if (pendingCalls >= maxPendingCalls) return errorResult(tooManyPendingCallsMessage(String(request.params.name).slice(0, 80), maxPendingCalls));
     pendingCalls++;
     sessionAuth ??= authIdentityOf(extra.authInfo);
     try {
-      return await answerCall(request, extra);
+      return await answerCall(request, extra, traceContext);
     } finally {
       pendingCalls--;
     }
@@ -327,7 +368,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     }
   }
 
-  async function answerCall(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
+  async function answerCall(request: CallToolRequest, extra: Extra, traceContext?: Context): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     const toolCall = { id: callId, name: request.params.name, arguments: request.params.arguments ?? {} };
     refuseUncoveredScope(toolCall.name, extra);
@@ -344,7 +385,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     }
     const { tool } = prepared;
 
-    const call = new ServerCall(server, extra, logThreshold);
+    const call = new ServerCall(server, extra, logThreshold, traceContext);
 
     let context: unknown;
     if (options.context) {
@@ -474,6 +515,17 @@ async function runHoldingSlot(
   return effect === 'write' ? errorResult(stillRunningMessage(toolName, stoppedCalls.graceMs)) : result;
 }
 
+/** `network.transport`: `tcp` for a request that came over HTTP, `pipe` on toolwright's stdio transport; unknown otherwise (an in-memory pair, say). */
+function networkTransport(server: Server, extra: Extra): McpNetworkTransport | undefined {
+  if (extra.requestInfo !== undefined) return 'tcp';
+  return server.transport instanceof StdioLineTransport ? 'pipe' : undefined;
+}
+
+function headerValue(extra: Extra, name: string): string | undefined {
+  const value = extra.requestInfo?.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 function tooManyPendingCallsMessage(toolName: string, limit: number): string {
   return `The call to "${toolName}" was not run: this session already has ${limit} tool calls waiting or running (maxPendingCalls), the most it takes at once. Wait for some of them to finish, then make this call again, with fewer calls in flight.`;
 }
@@ -499,6 +551,7 @@ class ServerCall implements McpCallHandle {
     readonly server: Server,
     readonly extra: Extra,
     readonly logThreshold: () => LoggingLevel,
+    readonly traceContext: Context | undefined,
   ) {}
 
   get context(): McpCallContext {
@@ -574,12 +627,13 @@ async function confirm(
     try {
       decision = await handler({ tool, arguments: args, summary, prompt, callId: String(extra.requestId), signal: extra.signal });
     } catch (error) {
-      // The server's own handler threw: a bug to fix, logged with its stack.
-      logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
+      // The server's own handler threw: a bug to fix, logged with its stack; unless the client cancelled the call, which
+      // a handler that waits for a person (an approval queue) ends by rejecting, and nobody reads the answer then.
+      if (!extra.signal.aborted) logger.error(`asking to confirm "${tool.name}" failed`, { toolName: tool.name, error });
       return { text: confirmationFailedMessage(tool), declined: false };
     }
   } else {
-    if (!canElicit) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable }), declined: false };
+    if (!canElicit) return { text: confirmationUnavailableMessage(tool, summary, { preapprovable, hint: options.approvalHint }), declined: false };
     const timeoutMs = options.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS;
     try {
       const answer = await askClient(extra, (route) =>
@@ -596,7 +650,7 @@ async function confirm(
     } catch (error) {
       const failure = elicitationFailure(error, timeoutMs, extra.signal);
       logger.error(elicitationFailedLogLine(tool, failure), { toolName: tool.name, ...(failure.code === undefined ? {} : { errorCode: failure.code }) });
-      return { text: elicitationFailedMessage(tool, summary, failure, { preapprovable }), declined: false };
+      return { text: elicitationFailedMessage(tool, summary, failure, { preapprovable, hint: options.approvalHint }), declined: false };
     }
   }
   return decision.approved ? undefined : { text: confirmationRefusedMessage(tool, decision.reason), declined: true };

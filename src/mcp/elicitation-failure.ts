@@ -35,11 +35,18 @@ export function elicitationFailure(error: unknown, timeoutMs: number, signal: Ab
 }
 
 /** The tool error when the client could not ask: the call did not run, why, and how to get it approved. */
-export function elicitationFailedMessage(tool: AnyTool, summary: string, failure: ElicitationFailure, options: { preapprovable: boolean }): string {
+export function elicitationFailedMessage(
+  tool: AnyTool,
+  summary: string,
+  failure: ElicitationFailure,
+  options: { preapprovable: boolean; hint?: ((toolName: string, preapprovable: boolean) => string) | undefined },
+): string {
   // `--approve` lifts only the tool's own rule: for a call the server's policy or guard wants asked about, it would not help.
-  const ways = options.preapprovable
-    ? `use an MCP client whose elicitation works, or restart the server with \`toolwright serve --approve ${tool.name}\` to let this tool run without asking.`
-    : 'use an MCP client whose elicitation works.';
+  const ways =
+    options.hint?.(tool.name, options.preapprovable) ??
+    (options.preapprovable
+      ? `use an MCP client whose elicitation works, or restart the server with \`toolwright serve --approve ${tool.name}\` to let this tool run without asking.`
+      : 'use an MCP client whose elicitation works.');
   return (
     `The call to "${tool.name}" did not run: it needs a person's approval, and asking for it failed: ${failure.reason}. ` +
     `Call that was refused: ${summary}. ` +

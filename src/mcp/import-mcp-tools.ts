@@ -16,6 +16,7 @@
  * (answer-confirmations.ts says exactly what is answered).
  * @module
  */
+import { context as otelContext, trace, type Context, type Tracer } from '@opentelemetry/api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,6 +33,8 @@ import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from 
 import { ConfirmationAnswerer } from './answer-confirmations.js';
 import { UNUSABLE_TASK_TOOL, callRemoteTask, remoteCallMode } from './call-remote-task.js';
 import { splitCommandLine } from './split-command-line.js';
+import { mcpCallTraceContext } from './mcp-call-context.js';
+import { defaultSpanRedactor, startClientCallSpan, type McpNetworkTransport } from './mcp-telemetry.js';
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
 export interface McpStdioServerSpec {
@@ -65,6 +68,11 @@ export interface ImportMcpToolsOptions {
   requestTimeoutMs?: number;
   /** `clientInfo.name` sent to the server. Default `"toolwright"`. */
   clientName?: string;
+  /**
+   * The tracer for a CLIENT span per forwarded call (docs/mcp.md, "Traces"), whose context the request carries in
+   * `_meta`. Default: the global OpenTelemetry tracer, a no-op unless the application registered an SDK.
+   */
+  tracer?: Tracer;
 }
 
 /** Something about a remote tool that was changed or left out on import. */
@@ -109,6 +117,7 @@ export async function importMcpTools(options: ImportMcpToolsOptions): Promise<Im
       nameOf: (remoteName) => (options.prefix ?? '') + remoteName,
       confirm: options.confirm ?? defaultConfirm,
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     },
   );
   return { tools, warnings, serverInfo: connection.serverInfo, client: connection.client, close: () => connection.close() };
@@ -124,6 +133,12 @@ export interface McpConnection {
   serverInfo: { name: string; version: string } | undefined;
   /** Whether the connection has closed (a stdio server's process ended, the HTTP session was lost, `close()`). */
   readonly closed: boolean;
+  /** `pipe` for a stdio server, `tcp` for Streamable HTTP (spans' `network.transport`). */
+  readonly networkTransport: McpNetworkTransport;
+  /** The protocol version agreed at `initialize`. */
+  readonly protocolVersion: string | undefined;
+  /** The Streamable HTTP session id the server gave, when it gave one. */
+  readonly sessionId: string | undefined;
   /** The server's whole `tools/list` (every page). */
   listTools(): Promise<McpTool[]>;
   close(): Promise<void>;
@@ -134,6 +149,13 @@ export interface McpConnection {
 /** Connects to one MCP server; throws {@link InvalidArgumentError} saying what to check when it cannot. */
 export async function openMcpConnection(server: ImportMcpToolsOptions['server'], clientName?: string): Promise<McpConnection> {
   const { transport, label } = await openTransport(server);
+  // The client hands the agreed version only to a transport that asks for it (HTTP's does): kept here for every transport.
+  let protocolVersion: string | undefined;
+  const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    protocolVersion = version;
+    setProtocolVersion?.(version);
+  };
   // Elicitation is declared so that a toolwright server can ask to confirm a call a person already approved here; the
   // handler answers only that, and declines every other request (answer-confirmations.ts).
   const client = new Client({ name: clientName ?? 'toolwright', version: '0' }, { capabilities: { elicitation: { form: {} } } });
@@ -162,6 +184,13 @@ export async function openMcpConnection(server: ImportMcpToolsOptions['server'],
     answerer,
     get closed() {
       return closed;
+    },
+    networkTransport: transport instanceof StreamableHTTPClientTransport ? 'tcp' : 'pipe',
+    get protocolVersion() {
+      return protocolVersion;
+    },
+    get sessionId() {
+      return transport.sessionId;
     },
     async listTools() {
       const remote: McpTool[] = [];
@@ -192,6 +221,8 @@ export interface ForwardingOptions {
   serverName?: string;
   /** Refuses a call before it is sent (the gateway's withheld definitions): the refusal, or `undefined` to send it. */
   refuse?: (remoteName: string) => ToolError | undefined;
+  /** As in {@link ImportMcpToolsOptions.tracer}. */
+  tracer?: Tracer;
 }
 
 /** The remote tools of a connection as toolwright tools that forward each call to it (converted as `importMcpTools` does). */
@@ -226,6 +257,18 @@ export function forwardingTools(
           if (refused) throw refused;
           if (connection.closed) throw closedConnection(serverName, 'before');
           let result: CallToolResult;
+          const span = startClientCallSpan(
+            options.tracer,
+            {
+              toolName: remoteName,
+              knownTool: true,
+              sessionId: connection.sessionId,
+              protocolVersion: connection.protocolVersion,
+              transport: connection.networkTransport,
+            },
+            callerTraceContext(context),
+            defaultSpanRedactor,
+          );
           const inFlight = answerer.begin(labels, context.approval?.approvedBy === 'person');
           try {
             const requestOptions = {
@@ -234,14 +277,17 @@ export function forwardingTools(
               resetTimeoutOnProgress: true,
               onprogress: (progress: Progress) => context.reportProgress(progress.progress, progress.total, progress.message),
             };
+            const meta = span.meta && { _meta: span.meta };
             result = asTask
-              ? await callRemoteTask(client, remoteName, args, requestOptions)
-              : ((await client.callTool({ name: remoteName, arguments: args }, undefined, requestOptions)) as CallToolResult);
+              ? await callRemoteTask(client, remoteName, args, requestOptions, meta)
+              : ((await client.callTool({ name: remoteName, arguments: args, ...meta }, undefined, requestOptions)) as CallToolResult);
           } catch (error) {
+            span.end({ error });
             throw remoteFailure(serverName, error, connection.closed);
           } finally {
             answerer.end(inFlight);
           }
+          span.end({ result });
           const content = (Array.isArray(result.content) ? result.content : []) as ContentPart[];
           if (result.isError === true) throw remoteToolError(serverName, content);
           return toolResult(isPlainObject(result.structuredContent) ? { content, structuredContent: result.structuredContent } : { content });
@@ -250,6 +296,16 @@ export function forwardingTools(
     );
   }
   return { tools, warnings };
+}
+
+/**
+ * The parent of a forwarded call's span: the active span where an OpenTelemetry context manager carries one; else, for a
+ * tool served by a toolwright MCP server (the gateway), that call's server span.
+ */
+function callerTraceContext(context: Parameters<typeof mcpCallTraceContext>[0]): Context {
+  const active = otelContext.active();
+  if (trace.getSpan(active) !== undefined) return active;
+  return mcpCallTraceContext(context) ?? active;
 }
 
 /** Options of {@link mcpToolsFromList}. */

@@ -27,4 +27,6 @@ export { createMcpGateway } from './gateway/create-mcp-gateway.js';
 export type { GatewayToolStatus, McpGateway, McpGatewayOptions, WithheldReason } from './gateway/create-mcp-gateway.js';
 export { checkGatewayConfig } from './gateway/gateway-config.js';
 export type { ConfirmSetting, GatewayConfig, GatewayServerConfig, PoisoningAction } from './gateway/gateway-config.js';
+export type { DefinitionPin, DefinitionState, PinnedDefinition } from './gateway/definition-pins.js';
+export type { McpCallLimits } from './session-guards.js';
 export type { McpExtras } from './read-mcp-extras.js';

@@ -6,6 +6,7 @@
  * @module
  */
 import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { Context } from '@opentelemetry/api';
 import type {
   ClientCapabilities,
   CreateMessageRequestParamsBase,
@@ -37,6 +38,8 @@ export interface McpCallContext {
 /** What the server registers for each call; `context` is built the first time a tool asks for it, which most never do. */
 export interface McpCallHandle {
   readonly context: McpCallContext;
+  /** The OpenTelemetry context of the call's server span, when it records (the parent of what the tool's work traces). */
+  readonly traceContext?: Context | undefined;
 }
 
 /**
@@ -69,6 +72,14 @@ export function currentMcpCall(context?: Pick<ToolContext, 'reportProgress'>): M
   if (!ambient) storage = callStorage();
   ambient = true;
   return (storage?.getStore() ?? loneUntrackedCall())?.context;
+}
+
+/**
+ * The trace context of the server span around the MCP call running `context`'s tool, when that span records: an imported
+ * tool's client span nests under it even where no OpenTelemetry context manager carries the active span across awaits.
+ */
+export function mcpCallTraceContext(context: Pick<ToolContext, 'reportProgress'>): Context | undefined {
+  return running.get(context.reportProgress)?.traceContext;
 }
 
 function callStorage(): AsyncLocalStorage<McpCallHandle> | undefined {

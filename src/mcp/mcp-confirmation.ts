@@ -100,12 +100,17 @@ export function confirmationRefusedMessage(tool: AnyTool, reason: string | undef
 }
 
 /** The tool error when nobody can be asked: says exactly how to get the call approved. */
-export function confirmationUnavailableMessage(tool: AnyTool, summary: string, options: { preapprovable?: boolean } = {}): string {
+export function confirmationUnavailableMessage(
+  tool: AnyTool,
+  summary: string,
+  options: { preapprovable?: boolean; hint?: ((toolName: string, preapprovable: boolean) => string) | undefined } = {},
+): string {
   // `--approve` lifts only the tool's own rule: for a call the server's policy or guard wants asked about, it would not help.
   const ways =
-    options.preapprovable === false
+    options.hint?.(tool.name, options.preapprovable !== false) ??
+    (options.preapprovable === false
       ? 'use an MCP client that supports elicitation.'
-      : `use an MCP client that supports elicitation, or restart the server with \`toolwright serve --approve ${tool.name}\` to let this tool run without asking.`;
+      : `use an MCP client that supports elicitation, or restart the server with \`toolwright serve --approve ${tool.name}\` to let this tool run without asking.`);
   return (
     `The call to "${tool.name}" did not run: it needs a person's approval, and this MCP client cannot ask for it (it did not declare the "elicitation" capability). ` +
     `Call that was refused: ${summary}. ` +

@@ -16,9 +16,9 @@ describe('mcpToolsFromList', () => {
     );
     expect(warnings).toEqual([]);
     expect(tools.map((tool) => [tool.name, tool.effect, tool.confirm, tool.origin])).toEqual([
-      ['fs_read_file', 'write', true, { kind: 'mcp', server: 'files', effectAnnotated: false }],
-      ['fs_search', 'read', false, { kind: 'mcp', server: 'files', effectAnnotated: true }],
-      ['fs_add_label', 'write', false, { kind: 'mcp', server: 'files', effectAnnotated: true }],
+      ['fs_read_file', 'write', true, { kind: 'mcp', server: 'files', effectAnnotated: false, remoteName: 'read_file' }],
+      ['fs_search', 'read', false, { kind: 'mcp', server: 'files', effectAnnotated: true, remoteName: 'search' }],
+      ['fs_add_label', 'write', false, { kind: 'mcp', server: 'files', effectAnnotated: true, remoteName: 'add_label' }],
     ]);
     // Nothing is connected: a call says so instead of reaching anything.
     await expect(Promise.resolve().then(() => tools[0]!.execute({ path: 'a' }, {} as never))).rejects.toBeInstanceOf(ToolError);

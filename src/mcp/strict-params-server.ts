@@ -12,7 +12,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CancelledNotificationSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CancelledNotificationSchema, ErrorCode, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -31,6 +31,7 @@ type AnyHandler = (request: unknown, extra: unknown) => unknown;
 export class StrictParamsServer extends Server {
   readonly #closeListeners: (() => void)[] = [];
   #sessionAuthInfo: AuthInfo | undefined;
+  #protocolVersion: string | undefined;
 
   constructor(...args: ConstructorParameters<typeof Server>) {
     super(...args);
@@ -55,11 +56,21 @@ export class StrictParamsServer extends Server {
     return this.#sessionAuthInfo;
   }
 
+  /** The protocol version this session agreed at `initialize` (for spans' `mcp.protocol.version`), once it has. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
     const received = transport.onmessage;
     transport.onmessage = (message, extra) => {
       this.#sessionAuthInfo ??= extra?.authInfo;
+      if ('method' in message && message.method === 'initialize') {
+        // As the SDK's Server answers it: the client's version when supported, else the latest.
+        const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        this.#protocolVersion = typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      }
       received?.(message, extra);
     };
     // After the SDK's own close handler, which `super.connect` installed on the transport.
@@ -129,13 +140,15 @@ export class StrictParamsServer extends Server {
 }
 
 const CALL_TOOL_KEYS = new Set(['name', 'arguments', '_meta']);
+/** `_meta` members the hand-written check lets through: the progress token, and the trace context (SEP-414), read only as strings where used. */
+const FAST_META_KEYS = new Set(['progressToken', 'traceparent', 'tracestate', 'baggage']);
 
 /** Whether `params` uses members the hand-written check does not cover (`task`, related-task metadata…); those go through the SDK's schema. */
 function needsFullParse(params: unknown): boolean {
   if (!isPlainObject(params)) return false;
   for (const key in params) if (!CALL_TOOL_KEYS.has(key)) return true;
   const meta = params._meta;
-  if (isPlainObject(meta)) for (const key in meta) if (key !== 'progressToken') return true;
+  if (isPlainObject(meta)) for (const key in meta) if (!FAST_META_KEYS.has(key)) return true;
   return false;
 }
 

@@ -133,6 +133,12 @@ export interface CallPolicyOptions {
    * run's tool descriptions and returns only tools the policy allows (see {@link CallPolicy.mayLoad}); the guard still is.
    */
   toolSearchTool?: AnyTool | undefined;
+  /**
+   * `false`: the session's state is not written into the scope after each check and result, for a caller that never stores
+   * it (`createToolGuards`: a host loop's or an MCP session's). The state holds every untrusted result the session read, so
+   * copying it on every call would make each call cost more the longer the session lasts. Default `true` (a run stores it when it pauses).
+   */
+  saveState?: boolean | undefined;
 }
 
 export class CallPolicy {
@@ -144,6 +150,7 @@ export class CallPolicy {
   readonly #recordEveryDecision: boolean;
   readonly #preapproved: ReadonlySet<string>;
   readonly #toolSearchTool: AnyTool | undefined;
+  readonly #saveState: boolean;
 
   private constructor(session: PolicySession | undefined, options: CallPolicyOptions, state: CallScope) {
     this.#session = session;
@@ -154,6 +161,7 @@ export class CallPolicy {
     this.#recordEveryDecision = options.recordEveryDecision === true;
     this.#preapproved = new Set(options.preapproved ?? []);
     this.#toolSearchTool = options.toolSearchTool;
+    this.#saveState = options.saveState !== false;
   }
 
   /** The context a call's stages are handed: its own when it brings one, else the seam's. */
@@ -355,7 +363,7 @@ export class CallPolicy {
 
   /** Writes the session's state into the run state (stored with it when the run pauses). */
   #save(): void {
-    if (this.#session) this.#state.policy = this.#session.snapshot();
+    if (this.#session && this.#saveState) this.#state.policy = this.#session.snapshot();
   }
 }
 

@@ -20,6 +20,7 @@ import { wholeNumberOption } from '../number-option.js';
 import { mcpPackages, modelPackages, requirePackages, storePackages } from '../required-packages.js';
 import type { RunMeta } from './run.js';
 import { runResumeCommand } from './resume.js';
+import { gatewayApprovalQueue } from './gateway.js';
 import { terminalIo, type AgentCliIo } from './run.js';
 
 export interface ConsoleCommandOptions extends RunSettingsOptions {
@@ -33,6 +34,8 @@ export interface ConsoleCommandOptions extends RunSettingsOptions {
   evals?: string[];
   /** `false` with `--no-resume`: decisions are recorded, runs continue with `toolwright resume`. */
   resume?: boolean;
+  /** `--gateway <config>`: also list the calls waiting in this MCP gateway config's approvals folder. */
+  gateway?: string;
 }
 
 /** Starts the console and prints its URL; resolves to the running console and the store to close with it. */
@@ -53,6 +56,7 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
   const resumes = options.resume !== false && settings !== undefined;
   const store = await openCliRunStore(storeOptions);
   const runsDir = options.runs ?? defaultRunsDir();
+  const gatewayApprovals = options.gateway === undefined ? undefined : await gatewayApprovalQueue(options.gateway, options.cwd);
   // A resumed run prints nothing here: its steps go to its record, which the console shows.
   const quiet: AgentCliIo = { out: () => {}, err: () => {} };
   let server: ConsoleServer;
@@ -72,6 +76,7 @@ export async function runConsoleCommand(options: ConsoleCommandOptions, io: Agen
             },
           }
         : {}),
+      ...(gatewayApprovals ? { gatewayApprovals } : {}),
       log: io.err,
     });
   } catch (error) {
@@ -111,7 +116,8 @@ export function registerConsoleCommand(program: Command): void {
       .option('--store <file|url>', 'the run store: a SQLite file, or postgres://… (default TOOLWRIGHT_DATABASE_URL, else $TOOLWRIGHT_HOME/state.db)')
       .option('--runs <folder>', 'the folder of run records (default $TOOLWRIGHT_HOME/runs)')
       .option('--evals <folders...>', 'folders `toolwright eval --out` wrote to (default ./toolwright-eval)')
-      .option('--no-resume', 'only record decisions; continue runs with `toolwright resume`'),
+      .option('--no-resume', 'only record decisions; continue runs with `toolwright resume`')
+      .option('--gateway <config>', "also decide the calls waiting in this MCP gateway's approvals folder (its config's approvalsDir)"),
   ).action(async (module: string | undefined, options: ConsoleCommandOptions) => {
     if (module !== undefined) options.tools = toolModuleFrom('console', module, options.tools, './tools.ts --model …');
     const io = terminalIo();

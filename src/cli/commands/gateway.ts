@@ -34,6 +34,8 @@ interface GatewayCommandOptions {
 export function registerGatewayCommand(program: Command): void {
   const gateway = program
     .command('gateway')
+    // Its subcommands take --config too: without this, `gateway approve --config x` would give x to `gateway` and the default to `approve`.
+    .enablePositionalOptions()
     .description("Stand between an MCP host and the MCP servers it uses: their tools served through toolwright's guards (see `gateway approve`).")
     .option('-c, --config <file>', `the gateway's configuration, JSON or a .ts/.js module (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--http [host:port]', 'serve Streamable HTTP at /mcp instead of stdio (default 127.0.0.1:3000; port 0 picks a free one)', parseHostPort)
@@ -61,8 +63,8 @@ export function registerGatewayCommand(program: Command): void {
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--server <name...>', 'approve only these servers')
     .option('--tool <name...>', 'approve only these tools (their names on the server)')
-    .action(async (options: { config: string; server?: string[]; tool?: string[] }, command: Command) => {
-      const opened = await openGateway(configOption(command));
+    .action(async (options: { config: string; server?: string[]; tool?: string[] }) => {
+      const opened = await openGateway(options.config);
       try {
         const review = reviewText(opened, { onlyUnapproved: true });
         if (review !== '') process.stdout.write(`${review}\n`);
@@ -84,8 +86,8 @@ export function registerGatewayCommand(program: Command): void {
     .description('Show how the definitions the servers list now differ from the approved ones (new, changed, removed), without changing anything.')
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
     .option('--check', 'exit with status 1 when anything differs (for CI)')
-    .action(async (options: { config: string; check?: boolean }, command: Command) => {
-      const opened = await openGateway(configOption(command));
+    .action(async (options: { config: string; check?: boolean }) => {
+      const opened = await openGateway(options.config);
       try {
         const review = reviewText(opened, { onlyUnapproved: true });
         process.stdout.write(review === '' ? 'The servers list exactly the approved definitions.\n' : `${review}\n`);
@@ -99,8 +101,8 @@ export function registerGatewayCommand(program: Command): void {
   approvals
     .command('list', { isDefault: true })
     .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
-    .action(async (_options: { config: string }, command: Command) => {
-      const queue = await approvalQueue(configOption(command));
+    .action(async (options: { config: string }) => {
+      const queue = await gatewayApprovalQueue(options.config);
       const pending = queue.list();
       if (pending.length === 0) process.stdout.write('No call is waiting for approval.\n');
       for (const entry of pending) process.stdout.write(`${entry.id}  ${entry.createdAt}  ${entry.tool}\n${indent(entry.prompt)}\n\n`);
@@ -111,24 +113,12 @@ export function registerGatewayCommand(program: Command): void {
       .description(verdict === 'approve' ? 'let the waiting call run once' : 'refuse the waiting call (the model reads the reason)')
       .option('-c, --config <file>', `the gateway's configuration (default ./${DEFAULT_CONFIG})`, DEFAULT_CONFIG)
       .option('--reason <text>', 'why, for the model (deny)')
-      .action(async (id: string, options: { config: string; reason?: string }, command: Command) => {
-        const queue = await approvalQueue(configOption(command));
-        queue.decide(id, { approved: verdict === 'approve', ...(options.reason ? { reason: options.reason } : {}), by: 'cli' });
+      .action(async (id: string, options: { config: string; reason?: string }) => {
+        const queue = await gatewayApprovalQueue(options.config);
+        queue.decide(id, { approved: verdict === 'approve', ...(options.reason ? { reason: options.reason } : {}), by: 'a person at the command line' });
         say(`${verdict === 'approve' ? 'approved' : 'denied'} ${id}.`);
       });
   }
-}
-
-/**
- * The config path a subcommand was given. `gateway` and its subcommands all take --config, and commander lets the
- * first command that knows an option take it: `gateway approve --config x` sets it on `gateway`, so a subcommand looks
- * up its ancestors for the one given on the command line before falling back to its default.
- */
-function configOption(command: Command): string {
-  for (let at: Command | null = command; at; at = at.parent) {
-    if (at.getOptionValueSource('config') === 'cli') return at.getOptionValue('config') as string;
-  }
-  return command.getOptionValue('config') as string;
 }
 
 async function serveGateway(options: GatewayCommandOptions): Promise<void> {
@@ -225,11 +215,12 @@ export async function loadGatewayConfig(path: string, cwd: string = process.cwd(
   return { config: checkGatewayConfig(config, display), baseDir: dirname(file) };
 }
 
-async function approvalQueue(configPath: string) {
-  const { config, baseDir } = await loadGatewayConfig(configPath);
+/** The approvals folder a gateway config names, as a queue (for `gateway approvals` and `console --gateway`). */
+export async function gatewayApprovalQueue(configPath: string, cwd: string = process.cwd()) {
+  const { config, baseDir } = await loadGatewayConfig(configPath, cwd);
   if (config.approvalsDir === undefined) {
     throw new InvalidArgumentError(
-      `${resolve(configPath)} has no "approvalsDir"; add one (e.g. "approvalsDir": "approvals") so that calls a host cannot confirm wait there.`,
+      `${resolve(cwd, configPath)} has no "approvalsDir"; add one (e.g. "approvalsDir": "approvals") so that calls a host cannot confirm wait there.`,
     );
   }
   const { createFileApprovalQueue } = await import('../../mcp/gateway/approval-queue.js');

@@ -66,10 +66,20 @@ export function approvalsPage(
   pending: readonly StoredConfirmation[],
   formToken: string,
   storedSettings: ReadonlyMap<string, StoredSettingsNotice> = new Map(),
+  gatewayPending?: number,
 ): Html {
   return layout(
     { title: 'Approvals', section: 'approvals', pendingCount: pending.length },
     html`<h1>Calls waiting for a decision</h1>
+      ${
+        gatewayPending === undefined
+          ? ''
+          : html`<p class="notice">
+              <a href="/gateway-approvals"
+                >MCP gateway: ${gatewayPending === 0 ? 'no call' : gatewayPending === 1 ? '1 call' : `${gatewayPending} calls`} waiting</a
+              >
+            </p>`
+      }
       ${pending.length === 0 ? html`<p class="notice">No calls are waiting for confirmation.</p>` : pending.map((item) => approvalCard(item, formToken, true, storedSettings.get(item.runId)))}`,
   );
 }

@@ -24,10 +24,12 @@ import {
   type Decision,
   type RunStore,
 } from '../../agent/index.js';
+import { ApprovalNotPendingError, type FileApprovalQueue } from '../../mcp/gateway/approval-queue.js';
 import { ToolwrightError } from '../../shared/errors.js';
 import { ConsoleGate, type Refusal } from './console-gate.js';
 import { approvalPage } from './approval-decided-page.js';
 import { approvalsPage, errorPage, evalsPage, runPage } from './console-pages.js';
+import { gatewayApprovalsPage } from './gateway-approvals-page.js';
 import { listRuns, readRecord, summarize, type ConsoleSources, type RunSummary } from './console-runs.js';
 import { CONSOLE_CSS } from './console-style.js';
 import type { Html } from './html.js';
@@ -56,6 +58,11 @@ export interface ConsoleOptions {
    * with; shown on the run's approval cards. Without it, the cards show none.
    */
   storedSettings?: (meta: Record<string, unknown>) => StoredSettingsNotice | undefined;
+  /**
+   * The MCP gateway's approvals folder (`createFileApprovalQueue` over the config's `approvalsDir`): calls a host that
+   * cannot ask a person is waiting on, listed at `/gateway-approvals` and decided there. Default: none.
+   */
+  gatewayApprovals?: Pick<FileApprovalQueue, 'list' | 'decide'>;
   /** Where the console reports a failure it cannot show on a page. Default: nowhere. */
   log?: (message: string) => void;
 }
@@ -118,14 +125,16 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     const path = url.pathname;
     const decision = /^\/approvals\/([^/]+)\/(approve|deny)$/.exec(path);
-    if (decision) {
+    const gatewayDecision = /^\/gateway-approvals\/([^/]+)\/(approve|deny)$/.exec(path);
+    if (decision || gatewayDecision) {
       const refusedOrigin = gate.checkWriteOrigin(request);
       if (refusedOrigin) return refuse(response, refusedOrigin);
       const form = await readForm(request);
       if (form === 'too_large') return refuse(response, { status: 413, message: 'The form is too large: a reason is one line.' });
       const refusedForm = gate.checkFormToken(form.get('form') ?? undefined);
       if (refusedForm) return refuse(response, refusedForm);
-      return decide(response, decodePath(decision[1]!), decision[2] as Decision, form.get('reason') ?? undefined);
+      if (gatewayDecision) return decideAtGateway(response, decodePath(gatewayDecision[1]!), gatewayDecision[2] as Decision, form.get('reason') ?? undefined);
+      return decide(response, decodePath(decision![1]!), decision![2] as Decision, form.get('reason') ?? undefined);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(response, { status: 405, message: 'The console’s pages are read with GET.' });
     // Browsers ask for an icon on their own; answering "none" keeps a 404 out of their console.
@@ -134,7 +143,13 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (path === '/') return showRunList(response, url.searchParams);
     if (path === '/approvals') {
       const pending = await listPendingConfirmations({ store: options.store });
-      return send(response, 200, approvalsPage(pending, gate.formToken, await storedSettingsOf(pending)));
+      return send(response, 200, approvalsPage(pending, gate.formToken, await storedSettingsOf(pending), options.gatewayApprovals?.list().length));
+    }
+    if (path === '/gateway-approvals') {
+      if (!options.gatewayApprovals)
+        return send(response, 404, errorPage(404, 'This console was started without a gateway: start it with --gateway <config>.'));
+      const pending = await listPendingConfirmations({ store: options.store });
+      return send(response, 200, gatewayApprovalsPage(options.gatewayApprovals.list(), gate.formToken, pending.length));
     }
     const approval = /^\/approvals\/([^/]+)$/.exec(path);
     if (approval) return showApproval(response, decodePath(approval[1]!));
@@ -262,6 +277,24 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     if (open.length === 0 && options.resume && resumes.get(pending.runId)?.state !== 'resuming') startResume(pending.runId);
     // To the approval's own page: it says what was decided and what happens to the run next.
     response.writeHead(303, { ...securityHeaders(PAGE_CSP), location: `/approvals/${encodeURIComponent(approvalId)}` });
+    response.end();
+  }
+
+  /** A call waiting at the MCP gateway: decided once, through the queue's folder, which the waiting gateway reads. */
+  function decideAtGateway(response: ServerResponse, id: string, decision: Decision, reason: string | undefined): void {
+    if (!options.gatewayApprovals) return send(response, 404, errorPage(404, 'This console was started without a gateway: start it with --gateway <config>.'));
+    try {
+      const trimmed = reason?.trim();
+      options.gatewayApprovals.decide(id, {
+        approved: decision === 'approve',
+        ...(trimmed ? { reason: trimmed } : {}),
+        by: 'a person in the toolwright console',
+      });
+    } catch (error) {
+      if (ApprovalNotPendingError.isInstance(error)) return send(response, 409, errorPage(409, `Not recorded: ${error.message}`));
+      throw error;
+    }
+    response.writeHead(303, { ...securityHeaders(PAGE_CSP), location: '/gateway-approvals' });
     response.end();
   }
 

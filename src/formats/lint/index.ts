@@ -9,4 +9,6 @@ export { lintTools, DEFAULT_MAX_TOOLS_WITHOUT_ROUTING } from './lint-tools.js';
 export type { LintFinding, LintOptions, LintSeverity } from './lint-tools.js';
 export { LINT_RULES, isLintRuleId } from './lint-rules.js';
 export { LINT_PROVIDERS } from './rules/provider-compatibility.js';
+export { checkImportedDefinitions, POISONING_RULE_IDS } from './definition-checks.js';
+export type { PoisoningRuleId } from './definition-checks.js';
 export type { LintRuleId, LintRuleInfo } from './lint-rules.js';

@@ -18,6 +18,8 @@ export interface LintRuleReport {
   fix: string;
   /** Overrides the rule's default severity for this report (a missing tool description is worse than a missing property description). */
   severity?: LintSeverity;
+  /** For a tool-set rule whose finding concerns one tool of the set (one tool shadowing another): that tool's name. */
+  tool?: string;
 }
 
 /** What rules may read besides the tool itself. */

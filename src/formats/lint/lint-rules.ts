@@ -19,6 +19,13 @@ import { unconfirmedActionRule } from './rules/unconfirmed-action.js';
 import { unmarkedCriticalRule } from './rules/unmarked-critical.js';
 import { missingWhenRule } from './rules/missing-when.js';
 import { vagueDescriptionRule } from './rules/vague-description.js';
+import { hiddenInstructionRule } from './rules/hidden-instruction.js';
+import { concealsFromUserRule } from './rules/conceals-from-user.js';
+import { crossToolReferenceRule } from './rules/cross-tool-reference.js';
+import { invisibleCharactersRule } from './rules/invisible-characters.js';
+import { encodedBlobRule } from './rules/encoded-blob.js';
+import { longDescriptionRule } from './rules/long-description.js';
+import { shadowingRule } from './rules/shadowing.js';
 
 export const LINT_RULE_LIST = [
   missingDescriptionRule,
@@ -35,6 +42,13 @@ export const LINT_RULE_LIST = [
   providerCompatibilityRule,
   undeclaredEffectRule,
   tooManyToolsRule,
+  hiddenInstructionRule,
+  concealsFromUserRule,
+  invisibleCharactersRule,
+  encodedBlobRule,
+  longDescriptionRule,
+  crossToolReferenceRule,
+  shadowingRule,
 ] as const;
 
 /** A stable rule id such as `tw/missing-description`. */

@@ -96,7 +96,7 @@ export function lintTools(tools: readonly AnyTool[] | { list(): AnyTool[] }, opt
   reportSharedDefinitionsOnce(findings, list);
   for (const rule of RULES) {
     if (!rule.checkToolSet || settings.get(rule.id) === 'off') continue;
-    for (const report of rule.checkToolSet(list, context)) add(rule.id, null, report, rule.severity);
+    for (const report of rule.checkToolSet(list, context)) add(rule.id, report.tool ?? null, report, rule.severity);
   }
   return findings;
 }

@@ -183,6 +183,18 @@ describe('createFileApprovalQueue: hostile files in the folder', () => {
     await expect(decision).resolves.toMatchObject({ approved: false });
   });
 
+  it('reads at most 1000 waiting calls in one listing of a flooded folder, and says so', () => {
+    const dir = tempFolder();
+    mkdirSync(dir, { recursive: true });
+    for (let index = 0; index < 1001; index++) {
+      const id = `apr_${index.toString(16).padStart(32, '0')}`;
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, tool: 't', summary: 's', prompt: 'p', createdAt: '2026-12-06T00:00:00Z' }));
+    }
+    const logger = collectingLogger();
+    expect(createFileApprovalQueue(dir, { logger }).list()).toHaveLength(1000);
+    expect(logger.lines).toEqual([`the approval folder ${dir} holds 1001 waiting calls; only the first 1000 by name were read`]);
+  });
+
   it('refuses the call when its decision file is a symlink or not a decision, whatever it points to', async () => {
     const dir = tempFolder();
     const logger = collectingLogger();

@@ -82,6 +82,8 @@ const DECISION_SUFFIX = '.decision.json';
 const MAX_FILE_BYTES = 64 * 1024;
 const MAX_REASON_CHARS = 2000;
 const DEFAULT_POLL_MS = 500;
+/** Request files read by one `list`: each is read whole, so a folder flooded with files is not read whole. */
+const MAX_LISTED = 1000;
 
 /** A confirmation queue in `dir`, shared by every process that opens one over the same folder. */
 export function createFileApprovalQueue(dir: string, options: FileApprovalQueueOptions = {}): FileApprovalQueue {
@@ -184,10 +186,19 @@ export function createFileApprovalQueue(dir: string, options: FileApprovalQueueO
       if ((error as { code?: unknown }).code === 'ENOENT') return [];
       throw error;
     }
-    const pending: PendingApproval[] = [];
-    for (const name of names.sort()) {
+    const present = new Set(names);
+    const waiting = names.sort().flatMap((name) => {
       const id = REQUEST_FILE.exec(name)?.[1];
-      if (id === undefined || names.includes(`${id}${DECISION_SUFFIX}`)) continue;
+      // a call with a decision is no longer waiting: it is being picked up
+      return id === undefined || present.has(`${id}${DECISION_SUFFIX}`) ? [] : [{ id, name }];
+    });
+    if (waiting.length > MAX_LISTED) {
+      logger.error(`the approval folder ${dir} holds ${waiting.length} waiting calls; only the first ${MAX_LISTED} by name were read`, {
+        count: waiting.length,
+      });
+    }
+    const pending: PendingApproval[] = [];
+    for (const { id, name } of waiting.slice(0, MAX_LISTED)) {
       const read = readRequestFile(id);
       if (typeof read === 'string') {
         logger.error(`skipped ${JSON.stringify(showInvisible(name))} in the approval folder ${dir}: ${read}. Remove the file; no call is waiting on it.`, {

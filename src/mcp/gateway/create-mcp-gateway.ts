@@ -7,12 +7,12 @@
  * hidden in its text; a definition that changed, was never approved, or is poisoned is withheld.
  * @module
  */
-import { isAbsolute, resolve } from 'node:path';
+import type { Tracer } from '@opentelemetry/api';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { checkImportedDefinitions } from '../../formats/lint/definition-checks.js';
 import type { LintFinding } from '../../formats/lint/index.js';
-import { createPolicy } from '../../policy/create-policy.js';
+import type { PolicySpec } from '../../policy/policy-spec.js';
 import type { Policy } from '../../policy/types.js';
 import { walkSubschemas } from '../../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../../shared/own.js';
@@ -49,6 +49,7 @@ import {
   type DefinitionState,
 } from './definition-pins.js';
 import { InvalidArgumentError } from '../../shared/errors.js';
+import { nodeFileSystem } from '../../shared/node-file-system.js';
 import { forwardedPrompts, forwardedResources } from './forward-extras.js';
 
 /** Options of {@link createMcpGateway}: the configuration, and where it came from. */
@@ -59,6 +60,8 @@ export interface McpGatewayOptions extends GatewayConfig {
   environment?: Readonly<Record<string, string | undefined>>;
   /** The gateway's notices (a withheld tool, a server that did not connect, a definition that changed); never a secret. Default: stderr. */
   log?: (line: string) => void;
+  /** The tracer for the host's calls (SERVER spans) and the upstream calls (CLIENT spans) (docs/mcp.md, "Traces"). Default: the global tracer. */
+  tracer?: Tracer;
 }
 
 /** Why an upstream tool is not served. */
@@ -123,7 +126,11 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const baseDir = options.baseDir ?? process.cwd();
   const environment = options.environment ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`[toolwright gateway] ${line}\n`));
-  const at = (path: string) => (isAbsolute(path) ? path : resolve(baseDir, path));
+  // Upstream processes, the pin file and the folders need a file system: reached here, so that loading toolwright/mcp needs none.
+  const { path } = nodeFileSystem('The MCP gateway', 'Run the gateway on Node, Bun or Deno; a web runtime can serve createMcpServer over tools of its own.');
+  const at = (file: string) => path.resolve(baseDir, file);
+  // Loaded on use, as the file system: the policy session reaches node:crypto.
+  const { createPolicy } = await import('../../policy/create-policy.js');
 
   const names = Object.keys(config.servers);
   const connected = await Promise.all(
@@ -170,6 +177,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
       requestTimeoutMs: settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       serverName: upstream.server,
       refuse: refuseChanged(upstream.server),
+      ...(options.tracer ? { tracer: options.tracer } : {}),
     });
   };
 
@@ -261,11 +269,13 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const approvals = config.approvalsDir === undefined ? undefined : createFileApprovalQueue(at(config.approvalsDir));
   const serverOptions: McpServerOptions = {
     name: config.name ?? 'toolwright-gateway',
-    policy: config.policy ?? gatewayPolicy(config, status),
+    policy: config.policy ?? gatewayPolicy(config, status, createPolicy),
     ...(config.limits ? { limits: config.limits } : {}),
     ...(config.recordDir ? { recordDir: at(config.recordDir) } : {}),
     ...(config.confirmationTimeoutMs ? { confirmationTimeoutMs: config.confirmationTimeoutMs } : {}),
     ...(approvals ? { confirmationFallback: approvals.handler } : {}),
+    approvalHint: gatewayApprovalHint(status),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
     resources,
     resourceTemplates,
     prompts,
@@ -318,7 +328,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
 }
 
 function stripLocalOptions(options: McpGatewayOptions): GatewayConfig {
-  const { baseDir: _baseDir, environment: _environment, log: _log, ...config } = options;
+  const { baseDir: _baseDir, environment: _environment, log: _log, tracer: _tracer, ...config } = options;
   return config;
 }
 
@@ -416,7 +426,7 @@ function remoteNameOf(tool: AnyTool): string {
 }
 
 /** The policy a JSON config describes: each server's trust label, its denied tools and call limits, and the flow rule. */
-function gatewayPolicy(config: GatewayConfig, status: readonly GatewayToolStatus[]): Policy {
+function gatewayPolicy(config: GatewayConfig, status: readonly GatewayToolStatus[], createPolicy: (spec: PolicySpec) => Policy): Policy {
   const servedName = (server: string, remoteName: string) => status.find((entry) => entry.server === server && entry.remoteName === remoteName)?.name;
   const trustedTools: string[] = [];
   const denyTools: string[] = [];
@@ -543,4 +553,16 @@ function firstOfEach<T>(entries: readonly { server: string; item: T; key: string
     }
   }
   return kept;
+}
+
+/** What a person can do when the host cannot ask them: the gateway's own ways, never `toolwright serve --approve`, which does not serve it. */
+function gatewayApprovalHint(status: readonly GatewayToolStatus[]): (toolName: string, preapprovable: boolean) => string {
+  return (toolName, preapprovable) => {
+    const entry = status.find((candidate) => candidate.name === toolName);
+    const confirm =
+      preapprovable && entry
+        ? `, or set "confirm" of the server "${entry.server}" in the gateway config so that "${entry.remoteName}" needs nobody ("none", or a list of the tools that do)`
+        : '';
+    return `use an MCP host that supports elicitation, or add an "approvalsDir" to the gateway config and approve the call with \`toolwright gateway approvals\` or \`toolwright console --gateway\`${confirm}.`;
+  };
 }

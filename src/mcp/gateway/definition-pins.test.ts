@@ -119,11 +119,16 @@ describe('comparePins and approveDefinitions', () => {
     expect(next.servers.mail!.send_email!.approvedAt).toBe('2026-12-01T00:00:00.000Z');
   });
 
-  it('keeps a tool named __proto__ as a pin of its own, and looks up no inherited name', () => {
+  it('keeps a tool named __proto__ as a pin of its own, through the file too, and looks up no inherited name', async () => {
     const hostile: McpToolDescriptor = { name: '__proto__', inputSchema: { type: 'object' } };
     const pins = approveDefinitions(emptyPins(), 'evil', [hostile]);
     expect(Object.keys(pins.servers.evil!)).toEqual(['__proto__']);
-    expect(comparePins('evil', [hostile, { name: 'toString', inputSchema: { type: 'object' } }], pins).tools.map(({ state }) => state)).toEqual([
+    const path = join(tempFolder(), 'pins.json');
+    await writePins(path, pins);
+    const read = await readPins(path);
+    expect(Object.keys(read.servers.evil!)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).digest).toBeUndefined();
+    expect(comparePins('evil', [hostile, { name: 'toString', inputSchema: { type: 'object' } }], read).tools.map(({ state }) => state)).toEqual([
       'approved',
       'new',
     ]);

@@ -143,14 +143,9 @@ function validatePins(path: string, parsed: unknown): DefinitionPins {
       const kept = definition as unknown as PinnedDefinition;
       // A definition edited by hand would make a later diff show something other than what was approved.
       if (definitionDigest(kept) !== digest) throw new DefinitionPinsError(path, `${at}.definition does not match its digest (the file was edited)`);
-      Object.defineProperty(serverPins, tool, {
-        value: { digest, approvedAt, definition: pinnedDefinition(kept) },
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      defineOwn(serverPins, tool, { digest, approvedAt, definition: pinnedDefinition(kept) });
     }
-    Object.defineProperty(pins.servers, server, { value: serverPins, enumerable: true, writable: true, configurable: true });
+    defineOwn(pins.servers, server, serverPins);
   }
   return pins;
 }
