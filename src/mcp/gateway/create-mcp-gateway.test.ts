@@ -12,8 +12,6 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedDefinitions, ScriptedTool } from '../../../test/fixtures/mcp-upstreams/scripted-upstream.js';
-import { checkImportedDefinitions } from '../../formats/lint/definition-checks.js';
-import { defineTool } from '../../tools/index.js';
 import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './create-mcp-gateway.js';
 import type { GatewayServerConfig } from './gateway-config.js';
 
@@ -348,15 +346,7 @@ const instructionInDefault = (name: string): ScriptedTool => ({
   annotations: READ_ONLY,
 });
 
-// The poisoning rules (tw/hidden-instruction, tw/invisible-characters) come with the lint branch of #31; until it is
-// merged, checkImportedDefinitions is a placeholder that finds nothing, and these cases cannot hold. They run as soon as
-// the rules find the probe below.
-const poisoningRulesLanded =
-  checkImportedDefinitions([
-    defineTool({ name: 'probe', description: 'Reads a pay\u200dment.', inputSchema: { type: 'object' }, effect: 'read', execute: () => '' }),
-  ]).length > 0;
-
-describe.runIf(poisoningRulesLanded)('createMcpGateway: definitions that hold text for the model', { timeout: 60_000 }, () => {
+describe('createMcpGateway: definitions that hold text for the model', { timeout: 60_000 }, () => {
   let session: Awaited<ReturnType<typeof gatewayWithHost>>;
   const blocked = scripted(
     'blocked',
