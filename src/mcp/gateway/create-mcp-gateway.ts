@@ -209,6 +209,23 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     });
   }
 
+  // Two servers' tools may still end up with one served name: a server that lists "github_search" beside a "search" of
+  // its own, when "github" also lists "search". The tool whose name is its own server's prefix keeps it (else the first
+  // in config order); the other is left out, so that no server can squat a name or stop the gateway from starting.
+  const byServedName = new Map<string, (typeof candidates)[number]>();
+  for (const candidate of [...candidates].sort((a, b) => Number(ownPrefix(b)) - Number(ownPrefix(a)))) {
+    const holder = byServedName.get(candidate.tool.name);
+    if (holder === undefined) {
+      byServedName.set(candidate.tool.name, candidate);
+      continue;
+    }
+    candidate.entry.withheld = 'unusable';
+    const details = `it would be served as "${candidate.tool.name}", the name "${holder.descriptor.name}" of server "${holder.upstream.server}" is served under; it is left out.`;
+    warnings.push({ type: 'skipped', tool: candidate.descriptor.name, feature: 'duplicate-name', details, server: candidate.upstream.server });
+    log(`left out "${candidate.descriptor.name}" of server "${candidate.upstream.server}": ${details}`);
+  }
+  candidates.splice(0, candidates.length, ...candidates.filter((candidate) => candidate.entry.withheld === undefined));
+
   // Poisoning and shadowing are judged over every server's tools at once (a tool may claim another server's).
   const findings = checkImportedDefinitions(candidates.map((candidate) => candidate.tool));
   const served: AnyTool[] = [];
@@ -419,6 +436,11 @@ function confirmRule(settings: GatewayServerConfig): (tool: McpTool) => boolean 
   if (setting === 'writes') return defaultConfirm;
   const listed = new Set(setting);
   return (tool) => listed.has(tool.name);
+}
+
+/** Whether a tool is served under its own server's prefix (`<server>_<remote name>`), the name the gateway gave it. */
+function ownPrefix(candidate: { upstream: { server: string }; descriptor: McpTool; tool: AnyTool }): boolean {
+  return candidate.tool.name !== candidate.descriptor.name && candidate.tool.name === `${candidate.upstream.server}_${candidate.descriptor.name}`;
 }
 
 function remoteNameOf(tool: AnyTool): string {
