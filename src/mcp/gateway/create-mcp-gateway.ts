@@ -281,6 +281,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
   const prompts = namespacedPrompts(
     upstreams.map((upstream, index) => ({ server: upstream.server, prompts: extras[index]![1] })),
     config.namespace ?? 'on-collision',
+    log,
   );
 
   const approvals = config.approvalsDir === undefined ? undefined : createFileApprovalQueue(at(config.approvalsDir));
@@ -550,12 +551,30 @@ function describeStatus(entry: GatewayToolStatus, pinsPath: string | undefined):
 }
 
 /** Prompts are named as tools are: `<server>_<name>` when two servers have one of the same name, or always with `namespace: "always"`. */
-function namespacedPrompts(byServer: readonly { server: string; prompts: readonly McpPrompt[] }[], namespace: 'on-collision' | 'always'): McpPrompt[] {
+function namespacedPrompts(
+  byServer: readonly { server: string; prompts: readonly McpPrompt[] }[],
+  namespace: 'on-collision' | 'always',
+  log: (line: string) => void,
+): McpPrompt[] {
   const count = new Map<string, number>();
   for (const { prompts } of byServer) for (const prompt of prompts) count.set(prompt.name, (count.get(prompt.name) ?? 0) + 1);
-  return byServer.flatMap(({ server, prompts }) =>
-    prompts.map((prompt) => (namespace === 'always' || (count.get(prompt.name) ?? 0) > 1 ? { ...prompt, name: `${server}_${prompt.name}` } : prompt)),
+  const named = byServer.flatMap(({ server, prompts }) =>
+    prompts.map((prompt) => {
+      const prefixed = namespace === 'always' || (count.get(prompt.name) ?? 0) > 1;
+      return { server, prefixed, prompt: prefixed ? { ...prompt, name: `${server}_${prompt.name}` } : prompt };
+    }),
   );
+  // As with tools: a server's own "alpha_summarize" must not take the name of alpha's namespaced "summarize" (the later of
+  // two prompts of one name would answer every get), so a prompt under its own server's prefix keeps the name.
+  const ordered = [...named].sort((a, b) => Number(b.prefixed) - Number(a.prefixed));
+  const kept = new Set(
+    firstOfEach(
+      ordered.map(({ server, prompt }) => ({ server, item: prompt, key: prompt.name })),
+      'prompt',
+      log,
+    ),
+  );
+  return named.flatMap(({ prompt }) => (kept.has(prompt) ? [prompt] : []));
 }
 
 /**
