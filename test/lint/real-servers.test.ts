@@ -115,10 +115,15 @@ describe('the real tool lists of 16 MCP servers from npm (test/fixtures/third-pa
       'tw/unconfirmed-action': '3e 0w',
       'tw/provider-compatibility': '0e 29w',
       'tw/prefer-enum': '0e 9w',
+      'tw/hidden-instruction': '2e 0w',
     });
-    // Each says "send" in its description: a demo that sends nothing, and two that send feedback to firecrawl.
+    // tw/unconfirmed-action: each says "send" in its description: a demo that sends nothing, and two that send feedback to
+    // firecrawl. tw/hidden-instruction: two firecrawl tools tell the model to "always default to using this tool" (docs/lint-rules.md,
+    // "Poisoning checks measured", judges them true).
     expect(findings.filter((finding) => finding.severity === 'error').map((finding) => `${finding.rule} ${finding.tool}`)).toEqual([
       'tw/unconfirmed-action simulate-research-query',
+      'tw/hidden-instruction firecrawl_scrape',
+      'tw/hidden-instruction firecrawl_search',
       'tw/unconfirmed-action firecrawl_search_feedback',
       'tw/unconfirmed-action firecrawl_feedback',
     ]);

@@ -67,7 +67,7 @@ export const crossToolReferenceRule = {
             if (!otherServer && !isOrder) continue;
             reported.add(key);
             const target = mentioned[0]!;
-            const whose = otherServer ? ` of server "${serverOf(target)}"` : '';
+            const whose = otherServer ? ` of server ${quoteExcerpt(serverOf(target)!)}` : '';
             reports.push({
               tool: tool.name,
               path: text.pointer,

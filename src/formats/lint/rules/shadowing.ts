@@ -106,7 +106,7 @@ export const shadowingRule = {
           // Honest servers share plain names (`search`, `query`), which an importer tells apart by a prefix; only a lookalike has no honest reason.
           ...(same ? { severity: 'warning' as const } : {}),
           path,
-          message: `Tool "${tool.name}" of server "${server}" has a ${what} (${showLookalikes(quoteExcerpt(value))}) ${same ? 'the same as' : 'that reads like'} tool "${other.name}" of server "${serverOf(other)}"${same ? '' : ' (the same once case, separators and lookalike letters are set aside)'}: a model may call one for the other.`,
+          message: `Tool "${tool.name}" of server ${quoteExcerpt(server)} has a ${what} (${showLookalikes(quoteExcerpt(value))}) ${same ? 'the same as' : 'that reads like'} tool "${other.name}" of server ${quoteExcerpt(serverOf(other)!)}${same ? '' : ' (the same once case, separators and lookalike letters are set aside)'}: a model may call one for the other.`,
         });
       }
       for (const text of definitionTexts(tool)) {
@@ -115,7 +115,7 @@ export const shadowingRule = {
         if (claimed === undefined) continue;
         claims.push({
           path: text.pointer,
-          message: `Tool "${tool.name}" of server "${server}" says it stands in for ${claimed.whom}: ${quoteExcerpt(text.revealed, claimed.start, claimed.end)}.`,
+          message: `Tool "${tool.name}" of server ${quoteExcerpt(server)} says it stands in for ${claimed.whom}: ${quoteExcerpt(text.revealed, claimed.start, claimed.end)}.`,
         });
         break;
       }
@@ -151,7 +151,7 @@ function claimedTool(
     if (!CLAIM.test(sentence)) continue;
     for (const { word } of identifierWords(sentence)) {
       const other = byName.get(word.toLowerCase())?.find((candidate) => serverOf(candidate) !== server);
-      if (other !== undefined) return { whom: `tool "${other.name}" of server "${serverOf(other)}"`, start: index, end: index + sentence.length };
+      if (other !== undefined) return { whom: `tool "${other.name}" of server ${quoteExcerpt(serverOf(other)!)}`, start: index, end: index + sentence.length };
     }
     const lower = sentence.toLowerCase();
     for (const other of servers) {
@@ -162,7 +162,7 @@ function claimedTool(
       const before = at === 0 ? '' : lower[at - 1]!;
       // "slack's post_message", "the slack server": the server itself, not the English word its name may also be.
       if (!/[\w-]/.test(before) && /^(?:'s|’s| server| mcp)/.test(after))
-        return { whom: `server "${other}"'s tools`, start: index, end: index + sentence.length };
+        return { whom: `server ${quoteExcerpt(other)}'s tools`, start: index, end: index + sentence.length };
     }
   }
   return undefined;
