@@ -222,7 +222,6 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     candidate.entry.withheld = 'unusable';
     const details = `it would be served as "${candidate.tool.name}", the name "${holder.descriptor.name}" of server "${holder.upstream.server}" is served under; it is left out.`;
     warnings.push({ type: 'skipped', tool: candidate.descriptor.name, feature: 'duplicate-name', details, server: candidate.upstream.server });
-    log(`left out "${candidate.descriptor.name}" of server "${candidate.upstream.server}": ${details}`);
   }
   candidates.splice(0, candidates.length, ...candidates.filter((candidate) => candidate.entry.withheld === undefined));
 
@@ -246,7 +245,7 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     else if (entry.pin !== 'approved') entry.withheld = entry.pin === 'new' ? 'unapproved' : 'changed';
     if (entry.withheld === undefined && tool) served.push(tool);
   }
-  for (const entry of status) if (entry.withheld !== undefined || entry.findings.length > 0) log(describeStatus(entry, pinsPath));
+  for (const entry of status) if (entry.withheld !== undefined || entry.findings.length > 0) log(describeStatus(entry, pinsPath, warnings));
 
   for (const upstream of upstreams) watchDefinitions(upstream, status, changedSinceStart, log);
 
@@ -533,7 +532,7 @@ function watchDefinitions(
   });
 }
 
-function describeStatus(entry: GatewayToolStatus, pinsPath: string | undefined): string {
+function describeStatus(entry: GatewayToolStatus, pinsPath: string | undefined, warnings: readonly (McpImportWarning & { server: string })[]): string {
   const tool = `"${entry.remoteName}" of server "${entry.server}"`;
   const found = entry.findings.map((finding) => `${finding.rule}: ${finding.message}`).join(' ');
   switch (entry.withheld) {
@@ -543,8 +542,11 @@ function describeStatus(entry: GatewayToolStatus, pinsPath: string | undefined):
       return `withheld ${tool}: it has not been approved. Run \`toolwright gateway approve\` to review and pin it${pinsPath ? ` (in ${pinsPath})` : ''}.`;
     case 'changed':
       return `withheld ${tool}: its definition changed since it was approved. Run \`toolwright gateway diff\` to see how, then \`toolwright gateway approve\`.`;
-    case 'unusable':
-      return `left out ${tool}: it could not be converted (see the import warnings).`;
+    case 'unusable': {
+      // The import warnings are not printed by the CLI: the reason goes on this line.
+      const why = warnings.filter((warning) => warning.server === entry.server && warning.tool === entry.remoteName && warning.type === 'skipped');
+      return `left out ${tool}: ${why.map((warning) => warning.details).join(' ') || 'it could not be converted.'}`;
+    }
     default:
       return `${entry.stripped ? 'serving without its descriptions' : 'serving, with a warning,'} ${tool}: ${found}`;
   }
