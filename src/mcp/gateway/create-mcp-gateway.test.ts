@@ -12,6 +12,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScriptedDefinitions, ScriptedTool } from '../../../test/fixtures/mcp-upstreams/scripted-upstream.js';
+import { defineTool } from '../../tools/index.js';
+import { serveHttp } from '../serve-http-on-call.js';
 import { createMcpGateway, type McpGateway, type McpGatewayOptions } from './create-mcp-gateway.js';
 import type { GatewayServerConfig } from './gateway-config.js';
 
@@ -292,6 +294,39 @@ describe('createMcpGateway: an upstream that cannot be reached', { timeout: 60_0
       for (const form of [secret, encodeURIComponent(secret), 'sk-upstream-secret']) expect(said).not.toContain(form);
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+describe('createMcpGateway: a Streamable HTTP upstream', { timeout: 60_000 }, () => {
+  it('is sent the headers the config gives it, ${env:NAME} read from the environment; with the wrong token it is not served', async () => {
+    const token = 'upstream-token-0123456789abcdef';
+    const lookup = defineTool({
+      name: 'lookup_order',
+      description: 'Looks up an order by id.',
+      effect: 'read',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      execute: ({ id }: { id: string }) => `order ${id}: shipped`,
+    });
+    const upstream = await serveHttp([lookup], { host: '127.0.0.1', port: 0, authToken: token });
+    const servers = { shop: { url: upstream.url, headers: { Authorization: 'Bearer ${env:SHOP_TOKEN}' } } };
+    try {
+      const session = await gatewayWithHost({ servers, environment: { SHOP_TOKEN: token } });
+      try {
+        expect(textOf(await session.call('lookup_order', { id: 'A-1' }))).toBe('order A-1: shipped');
+      } finally {
+        await session.close();
+      }
+      const refused = await gatewayWithHost({ servers, environment: { SHOP_TOKEN: 'wrong-token-0123456789' } });
+      try {
+        expect(refused.gateway.unavailable.map((entry) => entry.server)).toEqual(['shop']);
+        expect(JSON.stringify([refused.gateway.unavailable, refused.logged])).not.toContain('wrong-token');
+        expect((await refused.host.listTools()).tools).toEqual([]);
+      } finally {
+        await refused.close();
+      }
+    } finally {
+      await upstream.close();
     }
   });
 });
