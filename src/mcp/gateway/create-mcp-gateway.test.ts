@@ -3,7 +3,7 @@
  * official SDK client as the host: which names the host is offered when servers collide, what a definition that
  * changes while the gateway runs gets, how an upstream's failures reach the host's model, and the HTTP entries.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -298,6 +298,22 @@ describe('createMcpGateway: an upstream that cannot be reached', { timeout: 60_0
   });
 });
 
+describe('createMcpGateway: a command given as a relative path', { timeout: 60_000 }, () => {
+  it("starts it from the config's folder, not from the working directory the host chose", async () => {
+    const upstream = scripted('relative', { tools: [tool('ping', 'Answers pong.')] });
+    // The upstream's working directory is the repository (for tsx); the script lives only in the config's folder.
+    writeFileSync(join(work, 'upstream.sh'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${scriptedUpstream}"\n`);
+    chmodSync(join(work, 'upstream.sh'), 0o755);
+    const session = await gatewayWithHost({ servers: { relative: { ...upstream.config, command: './upstream.sh', args: [] } } });
+    try {
+      expect(session.gateway.unavailable).toEqual([]);
+      expect((await session.host.listTools()).tools.map((listed) => listed.name)).toEqual(['ping']);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('createMcpGateway: a Streamable HTTP upstream', { timeout: 60_000 }, () => {
   it('is sent the headers the config gives it, ${env:NAME} read from the environment; with the wrong token it is not served', async () => {
     const token = 'upstream-token-0123456789abcdef';
@@ -417,7 +433,7 @@ describe('createMcpGateway: definitions that hold text for the model', { timeout
   );
   const stripped = scripted(
     'stripped',
-    { tools: [hiddenInstruction('divide'), invisibleCharacters('cancel_payment'), instructionInDefault('open_ticket')] },
+    { tools: [hiddenInstruction('divide'), invisibleCharacters('cancel_payment'), instructionInDefault('open_ticket'), hiddenInstruction('ADD')] },
     { poisoning: 'strip' },
   );
   const warned = scripted('warned', { tools: [hiddenInstruction('subtract'), invisibleCharacters('capture_payment')] }, { poisoning: 'warn' });
@@ -461,6 +477,12 @@ describe('createMcpGateway: definitions that hold text for the model', { timeout
     expect(await session.call('divide', { a: 6, b: 3 })).toMatchObject({ content: [{ text: 'divide got {"a":6,"b":3}' }] });
     expect(tools.has('open_ticket')).toBe(false);
     expect(session.gateway.status.find((entry) => entry.remoteName === 'open_ticket')!.withheld).toBe('poisoned');
+  });
+
+  it('"strip" judges the stripped tool beside the other servers\' tools: a lookalike of another server\'s tool stays withheld', async () => {
+    expect(rulesOf('ADD')).toEqual(expect.arrayContaining(['tw/hidden-instruction', 'tw/shadowing']));
+    expect((await listed()).has('ADD')).toBe(false);
+    expect(session.gateway.status.find((entry) => entry.remoteName === 'ADD')!.withheld).toBe('poisoned');
   });
 
   it('"warn" serves them as listed, and logs the findings', async () => {

@@ -237,7 +237,10 @@ export async function createMcpGateway(options: McpGatewayOptions): Promise<McpG
     if (blocking.length > 0 && action === 'block') tool = undefined;
     else if (blocking.length > 0 && action === 'strip') {
       const stripped = convert(upstream, [withoutDescriptions(candidate.descriptor)]).tools[0];
-      const left = stripped && checkImportedDefinitions([stripped]).filter((finding) => finding.severity === 'error');
+      // Judged beside every other server's tools again: stripping leaves the name, and a lookalike name is a finding of the set.
+      const others = candidates.filter((other) => other !== candidate).map((other) => other.tool);
+      const left =
+        stripped && checkImportedDefinitions([...others, stripped]).filter((finding) => finding.tool === stripped.name && finding.severity === 'error');
       tool = stripped && left!.length === 0 ? stripped : undefined;
       entry.stripped = tool !== undefined;
     }
@@ -365,8 +368,10 @@ function upstreamSpec(
     return { url: expand(settings.url, 'url'), ...(headers ? { headers } : {}) };
   }
   const env = expandAll(settings.env, 'env');
+  const command = expand(settings.command!, 'command');
   return {
-    command: expand(settings.command!, 'command'),
+    // A command written as a relative path (`./server.sh`) is the config's, like its other paths: the host picks the working directory.
+    command: relativePath(command) ? at(command) : command,
     args: (settings.args ?? []).map((arg, index) => expand(arg, `args[${index}]`)),
     // The SDK's safe subset (PATH, HOME…) plus the configured variables: a server gets no secret it was not given.
     ...(env ? { env: { ...safeEnvironment(environment), ...env } } : {}),
@@ -608,4 +613,9 @@ function gatewayApprovalHint(status: readonly GatewayToolStatus[]): (toolName: s
         : '';
     return `use an MCP host that supports elicitation, or add an "approvalsDir" to the gateway config and approve the call with \`toolwright gateway approvals\` or \`toolwright console --gateway\`${confirm}.`;
   };
+}
+
+/** `./x` or `../x` (either separator): a path relative to the config's folder, not a command looked up on PATH. */
+function relativePath(command: string): boolean {
+  return /^\.\.?[\\/]/.test(command);
 }
