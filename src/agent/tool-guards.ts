@@ -26,7 +26,7 @@ import { InvalidArgumentError } from '../shared/errors.js';
 import type { Redactor } from '../shared/redaction/index.js';
 import { approvalText } from '../tools/call-summary.js';
 import type { AnyTool } from '../tools/define-tool.js';
-import { ToolRegistry, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
+import { ToolRegistry, type PreparedCall, type RegistrableTool, type ToolExecution, type ToolFailureCode, type ToolLogger } from '../tools/tool-registry.js';
 import type { ToolCallRequest, ToolResult } from '../tools/types.js';
 import { resolveLimits, type AgentLimits, type ResolvedLimits } from './agent-limits.js';
 import { declinedMessage, toolBudgetMessage, type CallScopeName } from './agent-messages.js';
@@ -304,14 +304,18 @@ class Guards implements ToolGuards {
       this.#announce(call, '');
       return { signature: '', decision: refusal('stopped', stoppedMessage(this.#stopped)) };
     }
-    const limited = this.registry.checkArgumentLimits(call);
-    const prepared = limited ? { success: false as const, failure: limited } : this.registry.prepare(call);
+    const known = preparedCalls.get(call);
+    const prepared = known?.registry === this.registry ? known.prepared : this.#prepare(call);
     if (!prepared.success) {
       this.#announce(call, '');
       const decision: GuardDecision = { ...refusal('invalid', prepared.failure.message), failureCode: prepared.failure.code };
       return { signature: '', decision };
     }
-    const signature = callSignature(prepared.tool.name, prepared.arguments);
+    // A call its caller prepared is checked, then run, as the same object: hashed once.
+    const signature =
+      known?.registry === this.registry
+        ? (known.signature ??= callSignature(prepared.tool.name, prepared.arguments))
+        : callSignature(prepared.tool.name, prepared.arguments);
     const earlier = this.#checked.get(call.id);
     if (earlier && earlier.signature === signature) return earlier;
     // The same call id with other arguments than were checked (and maybe put to a person): decided afresh, and an approval given for the
@@ -324,8 +328,12 @@ class Guards implements ToolGuards {
     const decided = await decideCall({ policy: this.#policy, registry: this.registry, step: 0, call: valid, ...context });
     for (const event of decided.events) this.#tell(event);
     const args = decided.arguments;
-    // A block repeated up to the loop breaker's limit gets a notice instead of stopping the guards (repeated-block.ts); counted as #afterCall counts it.
-    const counted = callSignature(String(call.name).slice(0, 80), call.arguments ?? call.argumentsText ?? {});
+    // A block repeated up to the loop breaker's limit gets a notice instead of stopping the guards (repeated-block.ts); counted as #afterCall counts it,
+    // and hashed only where the notice can be given.
+    const counted =
+      decided.call.blocked === true && this.#limits.maxRepeatedFailures !== false
+        ? callSignature(String(call.name).slice(0, 80), call.arguments ?? call.argumentsText ?? {})
+        : undefined;
     const { kind, summary, policyNote, invalidResult } = withRepeatedBlockNotice(decided.call, this.#loopCounts, counted, this.#limits, this.#scope);
     const decision: GuardDecision =
       kind === 'invalid'
@@ -350,6 +358,12 @@ class Guards implements ToolGuards {
       this.#changed.delete(id);
     }
     return checked;
+  }
+
+  /** The registry's argument limits, then its lookup and validation. */
+  #prepare(call: ToolCallRequest): PreparedCall {
+    const limited = this.registry.checkArgumentLimits(call);
+    return limited ? { success: false, failure: limited } : this.registry.prepare(call);
   }
 
   async run(call: ToolCallRequest, options: GuardedRunOptions = {}): Promise<GuardedCall> {
@@ -503,6 +517,8 @@ class Guards implements ToolGuards {
 
   /** Keeps the loop breaker's counts to the most recently seen distinct calls: a loop repeats a recent call, not one from days ago. */
   #forgetOldCounts(outcome: ToolCallOutcome): void {
+    // With the loop breaker off nothing was counted (checkForLoop), so there is nothing to forget, and no call to hash.
+    if (this.#limits.maxRepeatedFailures === false && this.#limits.maxIdenticalCalls === false) return;
     const { callCounts, failureCounts } = this.#loopCounts;
     const signature = callSignature(outcome.toolName, outcome.arguments);
     if (!Object.prototype.hasOwnProperty.call(callCounts, signature)) return;
@@ -520,6 +536,22 @@ class Guards implements ToolGuards {
   #stop(stop: ToolGuardsStop): void {
     this.#stopped ??= stop;
   }
+}
+
+/**
+ * Calls their caller already prepared with the guards' registry, with their signature once hashed: the MCP server
+ * prepares each call itself (to tell an unknown tool, a protocol error, from bad arguments) and then checks and runs it
+ * through its session's guards as the same object, which is then validated and hashed once, not three times.
+ */
+const preparedCalls = new WeakMap<ToolCallRequest, { registry: ToolRegistry; prepared: PreparedCall; signature?: string }>();
+
+/**
+ * Hands the guards over `registry` what `registry.prepare(call)` gave for `call`, so that their `check` and `run` of this
+ * same object do not prepare it again. The caller must not change the call's arguments afterwards.
+ * @internal
+ */
+export function notePreparedCall(call: ToolCallRequest, registry: ToolRegistry, prepared: PreparedCall): void {
+  preparedCalls.set(call, { registry, prepared });
 }
 
 /** {@link ToolGuardsOptions.maxRememberedCalls}'s default. */

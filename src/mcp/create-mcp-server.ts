@@ -27,7 +27,7 @@ import type { CallToolRequest, CallToolResult, LoggingLevel, ServerCapabilities,
 import type { ToolCallGuard } from '../agent/calls/call-policy.js';
 import { runRedactor } from '../agent/redact.js';
 import { RunRecorder } from '../agent/run-recorder.js';
-import type { GuardDecision, GuardedCall, ToolGuardLimits, ToolGuards } from '../agent/tool-guards.js';
+import { notePreparedCall, type GuardDecision, type GuardedCall, type ToolGuardLimits, type ToolGuards } from '../agent/tool-guards.js';
 import { toMcpCallToolResult } from '../formats/mcp/to-mcp-call-tool-result.js';
 import type { Policy } from '../policy/types.js';
 import { toMcpTools } from '../formats/mcp/to-mcp-tools.js';
@@ -39,7 +39,7 @@ import { approvalText } from '../tools/call-summary.js';
 import { ToolError, ToolRegistry, stderrLogger } from '../tools/index.js';
 import { blockedByStillRunningMessage, stillRunningMessage } from '../tools/model-messages.js';
 import { StoppedCalls } from '../tools/stopped-calls.js';
-import type { AnyTool, ToolCallApproval, ToolEffect, ToolExecution, ToolLogger, ToolResult } from '../tools/index.js';
+import type { AnyTool, ToolCallApproval, ToolCallRequest, ToolEffect, ToolExecution, ToolLogger, ToolResult } from '../tools/index.js';
 import { runWithMcpCall } from './mcp-call-context.js';
 import { EffectGate } from './effect-gate.js';
 import { elicitationFailedLogLine, elicitationFailedMessage, elicitationFailure } from './elicitation-failure.js';
@@ -396,11 +396,13 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
         return errorResult(contextFailedMessage(tool.name));
       }
     }
-    if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined);
+    if (!guarded) return runCall(request, extra, call, tool, prepared.arguments, context, undefined, toolCall);
+    // The guards check and run this same call object, validated here once.
+    notePreparedCall(toolCall, registry, prepared);
     const decision = await sessionGuards().check(toolCall, { context });
     // A refused call goes through `run` too: a blocked one counts for the loop breaker, and the text is the guards' own.
     if (decision.action === 'refuse') return toMcpCallToolResult((await sessionGuards().run(toolCall, { context })).result);
-    return await runCall(request, extra, call, tool, decision.arguments, context, decision);
+    return await runCall(request, extra, call, tool, decision.arguments, context, decision, toolCall);
   }
 
   /**
@@ -415,6 +417,8 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
     args: unknown,
     context: unknown,
     decision: Exclude<GuardDecision, { action: 'refuse' }> | undefined,
+    /** The call as the guards check, run or decline it: the object `decision` was made for. */
+    toolCall: ToolCallRequest,
   ): Promise<CallToolResult> {
     const callId = String(extra.requestId);
     // A call a person approved here carries that approval to its tool (`context.approval`): an imported tool forwarding
@@ -428,7 +432,7 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
       const refusal = await confirm(server, extra, tool, args, summary, summaryRedactor(), options, preapprovable);
       if (refusal !== undefined) {
         // The guards end a call the person said no to, so that the record says `declined` as a run's does.
-        if (refusal.declined && guards) guards.decline({ id: callId, name: tool.name, arguments: request.params.arguments ?? {} }, refusal.text);
+        if (refusal.declined && guards) guards.decline(toolCall, refusal.text);
         return errorResult(refusal.text);
       }
       approval = { approvedBy: 'person', summary };
@@ -448,10 +452,12 @@ export function createStrictMcpServer<Ctx = any>(tools: McpToolSource<Ctx>, opti
       checkedBy
         ? runWithMcpCall(call, onProgress, () =>
             // The guards asked for the person (the tool's own rule included), so they hand the approval to the tool (`context.approval`).
-            checkedBy.run(
-              { id: callId, name: tool.name, arguments: request.params.arguments ?? {} },
-              { signal: extra.signal, onProgress, context, ...(decision.action === 'confirm' ? { approved: true } : {}) },
-            ),
+            checkedBy.run(toolCall, {
+              signal: extra.signal,
+              onProgress,
+              context,
+              ...(decision.action === 'confirm' ? { approved: true } : {}),
+            }),
           )
         : runWithMcpCall(call, onProgress, () =>
             registry.execute(callId, tool, args, { signal: extra.signal, onProgress, context, ...(approval ? { approval } : {}) }),

@@ -39,7 +39,8 @@ interface UntrustedText {
   toolName: string;
   callId: string;
   text: string;
-  lower: string;
+  /** The text as the copied-argument check searches it (`outputSearchText`, lower case): made on that check's first search. */
+  lower?: string;
 }
 
 export class PolicyRunSession implements PolicySession {
@@ -61,7 +62,7 @@ export class PolicyRunSession implements PolicySession {
       this.#token = restore.token;
       this.#tainted = restore.tainted;
       for (const [tool, count] of Object.entries(restore.callCounts)) this.#callCounts.set(tool, count);
-      for (const item of restore.untrusted) this.#untrusted.push({ ...item, lower: outputSearchText(item.text).toLowerCase() });
+      for (const item of restore.untrusted) this.#untrusted.push({ toolName: item.toolName, callId: item.callId, text: item.text });
       this.#trustedTexts = [...restore.trustedTexts];
       this.#systemTexts = [...(restore.systemTexts ?? [])];
       this.#trustedResults.push(...(restore.trustedResults ?? []));
@@ -218,7 +219,7 @@ export class PolicyRunSession implements PolicySession {
       return { result: input.result, trust, isolated: false };
     }
     this.#tainted = true;
-    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept, lower: outputSearchText(kept).toLowerCase() });
+    this.#untrusted.push({ toolName: input.tool.name, callId: input.call.id, text: kept });
     // Restored results bring their trusted fields with the snapshot's trusted results.
     if (!input.restored) {
       for (const field of trustedFieldValues(input, this.#spec.trust.fields.get(input.tool.name))) {
@@ -294,7 +295,7 @@ export class PolicyRunSession implements PolicySession {
       const lower = value.toLowerCase();
       // linear search: both the argument (the model's) and the texts (tools') may be written to make `includes` quadratic
       if (this.#trustedLower.some((text) => includesLinear(text, lower))) continue;
-      const source = this.#untrusted.find((item) => includesLinear(item.lower, lower));
+      const source = this.#untrusted.find((item) => includesLinear((item.lower ??= outputSearchText(item.text).toLowerCase()), lower));
       if (!source) continue;
       const reason = copiedArgumentReason(leaf.path, value, source.toolName);
       found.push({

@@ -101,9 +101,35 @@ export class ProvenanceIndex implements ProvenanceView {
    */
   readonly #pieces = new Map<string, Set<number>>();
   #piecesUpTo = 0;
+  /**
+   * Texts added and not yet indexed, in the order they came: they are indexed, in that order, on the next query, so that
+   * an index nobody asks (a session whose calls no rule checks against it) costs no detection.
+   */
+  #pending: { source: ProvenanceSource; text: string; toolOutput: boolean }[] = [];
 
   /** Adds a text under its source. */
   add(source: ProvenanceSource, text: string): void {
+    this.#pending.push({ source: { ...source }, text: text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text, toolOutput: false });
+  }
+
+  /** Adds a tool's output under its source: a JSON object or array field by field, any other text as it is (`outputFields`). */
+  addToolOutput(source: ProvenanceSource, text: string): void {
+    this.#pending.push({ source: { ...source }, text, toolOutput: true });
+  }
+
+  /** Indexes the texts added since the last query. */
+  #indexPending(): void {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const { source, text, toolOutput } of pending) {
+      if (!toolOutput) this.#index(source, text);
+      else
+        for (const item of outputFields(text, MAX_INDEXED_CHARS)) this.#index(item.field === undefined ? source : { ...source, field: item.field }, item.text);
+    }
+  }
+
+  #index(source: ProvenanceSource, text: string): void {
     const kept = text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
     const index = this.#texts.length;
     this.#texts.push({ source: Object.freeze({ ...source }), folded: fold(kept), kept });
@@ -114,11 +140,6 @@ export class ProvenanceIndex implements ProvenanceView {
     }
   }
 
-  /** Adds a tool's output under its source: a JSON object or array field by field, any other text as it is (`outputFields`). */
-  addToolOutput(source: ProvenanceSource, text: string): void {
-    for (const item of outputFields(text, MAX_INDEXED_CHARS)) this.add(item.field === undefined ? source : { ...source, field: item.field }, item.text);
-  }
-
   /**
    * Every value of `kind` in the tool output `source` (one this index returned) belongs to, every field of it, in order, each
    * with where it sits (its field, or its line): the candidates a person is shown beside a critical argument's value. Empty
@@ -126,6 +147,7 @@ export class ProvenanceIndex implements ProvenanceView {
    */
   valuesInOutput(source: ProvenanceSource, kind: ValueKind): ValueInSource[] {
     if (source.callId === undefined) return [];
+    this.#indexPending();
     const out: ValueInSource[] = [];
     for (const item of this.#texts) {
       if (item.source.callId !== source.callId || item.source.toolName !== source.toolName || item.source.origin !== source.origin) continue;
@@ -147,11 +169,13 @@ export class ProvenanceIndex implements ProvenanceView {
   }
 
   sourcesOfValue(kind: ValueKind, value: string): readonly ProvenanceSource[] {
+    this.#indexPending();
     return this.#sources(this.#values.get(`${kind}:${value}`));
   }
 
   sourcesOfNumber(value: number): readonly ProvenanceSource[] {
     if (!Number.isFinite(value)) return [];
+    this.#indexPending();
     const key = Math.abs(value).toFixed(2);
     const indices = new Set([...(this.#values.get(`amount:${key}`) ?? []), ...(this.#values.get(`number:${key}`) ?? [])]);
     return this.#sources(indices);
@@ -160,6 +184,7 @@ export class ProvenanceIndex implements ProvenanceView {
   sourcesOfText(text: string): readonly ProvenanceSource[] {
     const needle = fold(text);
     if (needle === '') return [];
+    this.#indexPending();
     return this.#texts.filter((item) => containsOnBoundaries(item.folded, needle)).map((item) => item.source);
   }
 
@@ -172,6 +197,7 @@ export class ProvenanceIndex implements ProvenanceView {
   }
 
   #sourcesOfPieces(kind: 'phrase' | 'token', pieces: Iterable<string>): readonly PieceSources[] {
+    this.#indexPending();
     // Texts indexed since the last query are split now, once each: a run with no rule that asks pays nothing.
     for (; this.#piecesUpTo < this.#texts.length; this.#piecesUpTo++) {
       const folded = this.#texts[this.#piecesUpTo]!.folded;
