@@ -94,8 +94,13 @@ export function approvalCard(item: StoredConfirmation, formToken: string, showRu
       }
       · expires ${formatTime(item.expiresAt)}
     </div>
-    ${argumentsBlock(item.arguments)} ${storedSettings ? storedSettingsSection(storedSettings, item.runId) : ''}
-    <form method="post" action="${action}/approve">
+    ${argumentsBlock(item.arguments)} ${storedSettings ? storedSettingsSection(storedSettings, item.runId) : ''} ${decisionForms(action, formToken)}
+  </section>`;
+}
+
+/** Approve, and Deny with a reason told to the model: posted to `<action>/approve|deny` with the console's form token. */
+export function decisionForms(action: string, formToken: string): Html {
+  return html`<form method="post" action="${action}/approve">
       <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
     </form>
     <form method="post" action="${action}/deny">
@@ -106,8 +111,7 @@ export function approvalCard(item: StoredConfirmation, formToken: string, showRu
         placeholder="why (told to the model)"
         aria-label="reason"
       /><button class="deny" type="submit">Deny</button>
-    </form>
-  </section>`;
+    </form>`;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { PendingApproval } from '../../mcp/gateway/approval-queue.js';
 import { layout } from './console-layout.js';
+import { decisionForms } from './console-pages.js';
 import { html, type Html } from './html.js';
 
 export function gatewayApprovalsPage(pending: readonly PendingApproval[], formToken: string, runApprovals: number): Html {
@@ -23,17 +24,6 @@ function gatewayApprovalCard(item: PendingApproval, formToken: string): Html {
     <div class="summary">${item.summary}</div>
     <div class="muted">${item.tool}${item.server ? html` · server ${item.server}` : ''} · <code>${item.id}</code> · waiting since ${item.createdAt}</div>
     <pre>${item.prompt}</pre>
-    <form method="post" action="${action}/approve">
-      <input type="hidden" name="form" value="${formToken}" /><button class="approve" type="submit">Approve</button>
-    </form>
-    <form method="post" action="${action}/deny">
-      <input type="hidden" name="form" value="${formToken}" /><input
-        type="text"
-        name="reason"
-        maxlength="500"
-        placeholder="why (told to the model)"
-        aria-label="reason"
-      /><button class="deny" type="submit">Deny</button>
-    </form>
+    ${decisionForms(action, formToken)}
   </section>`;
 }
