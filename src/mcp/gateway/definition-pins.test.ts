@@ -262,7 +262,9 @@ describe('the pin file', () => {
     await writes;
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readdirSync(folder)).toEqual(['pins.json']);
-    expect((await readPins(path)).servers.big).toBeDefined();
+    // The three renames race (which write ends last depends on the machine), so the file is whichever whole one landed last.
+    expect(Object.keys((await readPins(path)).servers)).toEqual(expect.arrayContaining([expect.stringMatching(/^(big|mail)$/)]));
+    expect(Object.keys((await readPins(path)).servers)).toHaveLength(1);
   });
 
   it.each([
