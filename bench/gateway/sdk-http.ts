@@ -1,6 +1,6 @@
 /**
  * Serves an SDK server over Streamable HTTP on 127.0.0.1 the way the SDK's README shows (stateful, one server per
- * session), for the bench's upstream and relay; prints the endpoint URL on stdout.
+ * session), for bench:gateway's upstream and relay and bench:mcp's bare SDK server; prints the endpoint URL on stdout.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';

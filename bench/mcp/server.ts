@@ -8,15 +8,11 @@
  * Prints the endpoint URL on stdout, then serves until killed. Answers the
  * message 'cpu' on the IPC channel with its CPU time so far.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/index.js';
 import { serveHttp } from '../../src/mcp/index.js';
+import { serveSdkHttp } from '../gateway/sdk-http.js';
 
 const kind = process.argv[2];
 process.on('message', (message) => {
@@ -37,33 +33,13 @@ if (kind === 'toolwright') {
   process.once('SIGTERM', () => void handle.close().then(() => process.exit(0)));
 } else if (kind === 'sdk') {
   process.once('SIGTERM', () => process.exit(0));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (!transport && isInitializeRequest(body)) {
-        transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (newId) => void sessions.set(newId, transport!),
-        });
-        const server = new McpServer({ name: 'sdk-bare', version: '1.0.0' });
-        server.registerTool('echo', { description: 'Echoes a message.', inputSchema: { message: z.string() } }, ({ message }) => ({
-          content: [{ type: 'text', text: message }],
-        }));
-        await server.connect(transport);
-      }
-      if (!transport) {
-        res.writeHead(400).end();
-        return;
-      }
-      await transport.handleRequest(req, res, body);
-    });
+  serveSdkHttp(() => {
+    const server = new McpServer({ name: 'sdk-bare', version: '1.0.0' });
+    server.registerTool('echo', { description: 'Echoes a message.', inputSchema: { message: z.string() } }, ({ message }) => ({
+      content: [{ type: 'text', text: message }],
+    }));
+    return server;
   });
-  http.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp\n`));
 } else {
   process.stderr.write('usage: server.ts toolwright|sdk\n');
   process.exit(2);
