@@ -32,6 +32,7 @@ import { listSchemaPatterns, unsupportedPatternReason } from '../tools/schema-pa
 import type { AnyTool, ContentPart, JsonSchemaObject, JsonToolDefinition } from '../tools/index.js';
 import { ConfirmationAnswerer } from './answer-confirmations.js';
 import { UNUSABLE_TASK_TOOL, callRemoteTask, remoteCallMode } from './call-remote-task.js';
+import { listAllPages } from './list-all-pages.js';
 import { splitCommandLine } from './split-command-line.js';
 import { mcpCallTraceContext } from './mcp-call-context.js';
 import { defaultSpanRedactor, startClientCallSpan, type McpNetworkTransport } from './mcp-telemetry.js';
@@ -97,7 +98,6 @@ export interface ImportedMcpTools {
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-const MAX_LIST_PAGES = 100;
 
 /** Connects to an MCP server and returns its tools as toolwright tools that forward to it. */
 export async function importMcpTools(options: ImportMcpToolsOptions): Promise<ImportedMcpTools> {
@@ -193,19 +193,14 @@ export async function openMcpConnection(server: ImportMcpToolsOptions['server'],
       return transport.sessionId;
     },
     async listTools() {
-      const remote: McpTool[] = [];
       try {
-        let cursor: string | undefined;
-        for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        return await listAllPages<McpTool>(async (cursor) => {
           const listed = await client.listTools(cursor === undefined ? {} : { cursor });
-          remote.push(...listed.tools);
-          cursor = listed.nextCursor;
-          if (cursor === undefined) break;
-        }
+          return { items: listed.tools, nextCursor: listed.nextCursor };
+        });
       } catch (error) {
         throw new InvalidArgumentError(`The MCP server ${label} connected but did not list its tools: ${(error as Error).message}.`, { cause: error });
       }
-      return remote;
     },
     close: () => client.close().catch(() => {}),
   };

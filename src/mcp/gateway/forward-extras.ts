@@ -6,10 +6,9 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../import-mcp-tools.js';
+import { listAllPages } from '../list-all-pages.js';
 import type { McpPrompt, PromptGetResult, PromptMessage } from '../mcp-prompt.js';
 import type { McpResource, McpResourceTemplate, ResourceContent } from '../mcp-resource.js';
-
-const MAX_LIST_PAGES = 100;
 
 interface Upstream {
   server: string;
@@ -20,11 +19,11 @@ interface Upstream {
 export async function forwardedResources(upstream: Upstream): Promise<{ resources: McpResource[]; templates: McpResourceTemplate[] }> {
   const { client } = upstream.connection;
   if (!client.getServerCapabilities()?.resources) return { resources: [], templates: [] };
-  const listed = await allPages<Resource>(async (cursor) => {
+  const listed = await listAllPages<Resource>(async (cursor) => {
     const page = await client.listResources(cursor === undefined ? {} : { cursor });
     return { items: page.resources, nextCursor: page.nextCursor };
   });
-  const templates = await allPages<ResourceTemplate>(async (cursor) => {
+  const templates = await listAllPages<ResourceTemplate>(async (cursor) => {
     const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor });
     return { items: page.resourceTemplates, nextCursor: page.nextCursor };
   }).catch((error: unknown) => {
@@ -64,7 +63,7 @@ export async function forwardedResources(upstream: Upstream): Promise<{ resource
 export async function forwardedPrompts(upstream: Upstream): Promise<McpPrompt[]> {
   const { client } = upstream.connection;
   if (!client.getServerCapabilities()?.prompts) return [];
-  const listed = await allPages<Prompt>(async (cursor) => {
+  const listed = await listAllPages<Prompt>(async (cursor) => {
     const page = await client.listPrompts(cursor === undefined ? {} : { cursor });
     return { items: page.prompts, nextCursor: page.nextCursor };
   });
@@ -86,16 +85,4 @@ export async function forwardedPrompts(upstream: Upstream): Promise<McpPrompt[]>
       return { ...(result.description ? { description: result.description } : {}), messages: result.messages as PromptMessage[] };
     },
   }));
-}
-
-async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let count = 0; count < MAX_LIST_PAGES; count++) {
-    const next = await page(cursor);
-    items.push(...next.items);
-    cursor = next.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return items;
 }
