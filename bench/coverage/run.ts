@@ -21,6 +21,9 @@
  * folder at random)  --seed=1  --instances=200 (per schema)  --timeout-ms=20000 (per schema,
  * the worker is replaced when it runs past)  --layout=compact|flexible  --suite  --json
  * --list-refused (every refused schema with its keyword, JSON pointer and the engine's reason)
+ * --many-tools (before the corpus, in this process: every tool of test/fixtures/third-party compiled with its first
+ * mask, one after another over one vocabulary; runs with no folder given)  --precompute-work=N (the many-tools
+ * row's compile option `precomputeWork`, to compare with the lazy compile)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -29,6 +32,8 @@ import { Worker } from 'node:worker_threads';
 import { schemaDialectOf } from '../../src/shared/json-schema/upgrade-schema-dialect.js';
 import { createRandom } from '../../test/decoding/generation.js';
 import type { InstanceCounts, SchemaJob, SchemaResult } from './check-schema.js';
+import { loadVocabulary } from './load-vocabulary.js';
+import { manyToolsTable, measureManyTools, type ManyToolsRow } from './many-tools.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const flags = new Map<string, string>();
@@ -48,10 +53,12 @@ const TIMEOUT_MS = Number(flags.get('timeout-ms') ?? 20_000);
 const LAYOUT = (flags.get('layout') ?? 'compact') as 'compact' | 'flexible';
 const JSON_OUTPUT = flags.has('json');
 const LIST_REFUSED = flags.has('list-refused');
+const MANY_TOOLS = flags.has('many-tools');
+const PRECOMPUTE_WORK = flags.has('precompute-work') ? Number(flags.get('precompute-work')) : undefined;
 if (flags.has('suite')) folders.push(resolve(root, 'test/fixtures/json-schema-test-suite'));
-if (folders.length === 0 || !['qwen3', 'llama3', 'gemma3', 'byte'].includes(VOCAB) || !['compact', 'flexible'].includes(LAYOUT)) {
+if ((folders.length === 0 && !MANY_TOOLS) || !['qwen3', 'llama3', 'gemma3', 'byte'].includes(VOCAB) || !['compact', 'flexible'].includes(LAYOUT)) {
   console.error(
-    'usage: npm run bench:coverage -- <folder>... [--suite] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json] [--list-refused]',
+    'usage: npm run bench:coverage -- <folder>... [--suite] [--many-tools] [--precompute-work=N] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json] [--list-refused]',
   );
   process.exit(2);
 }
@@ -345,7 +352,30 @@ function reasonTable(
   return lines.join('\n');
 }
 
+/**
+ * The many-tools rows, measured in this thread before any worker starts: nothing was compiled in this
+ * process before, so the first tool pays the first-in-process costs.
+ */
+function manyToolsRows(): { rows: ManyToolsRow[]; vocabularyMs: number } {
+  const loadStarted = performance.now();
+  const vocabulary = loadVocabulary(VOCAB);
+  const vocabularyMs = performance.now() - loadStarted;
+  return { rows: measureManyTools(vocabulary, PRECOMPUTE_WORK === undefined ? {} : { precomputeWork: PRECOMPUTE_WORK }), vocabularyMs };
+}
+
 async function main(): Promise<void> {
+  const manyTools = MANY_TOOLS ? manyToolsRows() : undefined;
+  if (manyTools !== undefined) {
+    console.log(
+      `## Many tools (vocabulary ${VOCAB}, loaded from its tokenizer.json in ${manyTools.vocabularyMs.toFixed(0)} ms, not counted; compile + first mask${PRECOMPUTE_WORK === undefined ? '' : `, precomputeWork ${PRECOMPUTE_WORK}`})\n`,
+    );
+    console.log(manyToolsTable(manyTools.rows));
+    if (folders.length === 0) {
+      if (JSON_OUTPUT) console.log(`\n${JSON.stringify({ vocabulary: VOCAB, manyTools }, null, 2)}`);
+      return;
+    }
+    console.log('');
+  }
   const started = performance.now();
   const datasets = folders.map((folder) => {
     const path = resolve(folder);
@@ -410,7 +440,7 @@ async function main(): Promise<void> {
     }
   }
   if (JSON_OUTPUT)
-    console.log(`\n${JSON.stringify({ vocabulary: VOCAB, layout: LAYOUT, seed: SEED, maxInstances: MAX_INSTANCES, seconds, summaries }, null, 2)}`);
+    console.log(`\n${JSON.stringify({ vocabulary: VOCAB, layout: LAYOUT, seed: SEED, maxInstances: MAX_INSTANCES, seconds, summaries, manyTools }, null, 2)}`);
   process.exitCode = total.instances.invalidAccepted > 0 ? 1 : 0;
 }
 
