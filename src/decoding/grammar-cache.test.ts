@@ -3,6 +3,8 @@ import { Vocabulary, type VocabularyEntry } from './vocabulary.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import { BoundedCache } from './bounded-cache.js';
 import { GrammarCache } from './grammar-cache.js';
+import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
 
 const encoder = new TextEncoder();
 
@@ -88,5 +90,86 @@ describe('GrammarCache', () => {
 
   it('refuses a cacheBytes that is not a positive number', () => {
     expect(() => smallVocabulary(0)).toThrow(/cacheBytes/);
+  });
+});
+
+describe('GrammarCache: compiled parts shared across schemas', () => {
+  // the same $defs block in every tool: a string enum's complement, key names by enum, and pattern properties beside declared keys
+  const DEFS = {
+    status: { type: 'string', not: { enum: ['deleted', 'archived'] } },
+    labels: { type: 'object', propertyNames: { enum: ['env', 'team', 'tier'] }, additionalProperties: { type: 'string' } },
+    attributes: {
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      patternProperties: { '^x-': { type: 'string' } },
+      additionalProperties: { type: 'integer' },
+    },
+  };
+  const toolSchema = (index: number): Record<string, unknown> => ({
+    type: 'object',
+    $defs: DEFS,
+    properties: {
+      [`name${index}`]: { type: 'string' },
+      status: { $ref: '#/$defs/status' },
+      labels: { $ref: '#/$defs/labels' },
+      attributes: { $ref: '#/$defs/attributes' },
+    },
+    required: [`name${index}`, 'status'],
+    additionalProperties: false,
+  });
+  const textOf = (index: number): string =>
+    `{"name${index}":"é","status":"arch","labels":{"env":"prod","tier":"x"},"attributes":{"id":"7","x-zone":"eu","count":3,"xy":1}}`;
+  // multi-character tokens, some crossing a quote, so content walks and quote walks both happen
+  const EXTRA = ['ar', 'arch', 'archived', 'ed"', 'env', '":"', 'x-', 'eu"', 'prod', '"}', '\xc3'];
+
+  /** The mask before every byte of `text`, checking that each byte is accepted. */
+  const masksAlong = (grammar: ReturnType<typeof compileJsonSchema>, vocabulary: Vocabulary, text: string): Uint32Array[] => {
+    const matcher = grammar.matcher();
+    const masks: Uint32Array[] = [];
+    for (const byte of encoder.encode(text)) {
+      const mask = new Uint32Array(vocabulary.maskWords);
+      matcher.fillMask(mask);
+      masks.push(mask);
+      // in the byte vocabulary, token id b is the byte b
+      expect(matcher.accept(byte)).toBe(true);
+    }
+    expect(matcher.canTerminate()).toBe(true);
+    return masks;
+  };
+
+  it('builds the automata of a $defs block once for N tools, walks each of its string positions once, and gives the masks of a fresh compile', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const cache = vocabulary.grammarCache;
+    const contentMasks = vocabulary.stringStats.contentMasks;
+    let builtAfterFirst = 0;
+    let contentMasksAfterSecond = 0;
+    for (let index = 0; index < 8; index++) {
+      const grammar = compileJsonSchema(toolSchema(index), vocabulary, { precomputeWork: 0 });
+      const shared = masksAlong(grammar, vocabulary, textOf(index));
+      // the same tool compiled alone, over a vocabulary that has seen nothing
+      const freshVocabulary = byteVocabulary(EXTRA);
+      expect(shared).toEqual(masksAlong(compileJsonSchema(toolSchema(index), freshVocabulary, { precomputeWork: 0 }), freshVocabulary, textOf(index)));
+      if (index === 0) builtAfterFirst = cache.built;
+      // the compile-time pattern precompute has a work budget: the second compile goes on where the first stopped
+      if (index === 1) contentMasksAfterSecond = contentMasks.size;
+    }
+    expect(builtAfterFirst).toBeGreaterThan(0);
+    expect(cache.built).toBe(builtAfterFirst);
+    // content masks are keyed by their automaton and state: the same key never walked twice, so no new key means no new walk
+    expect(contentMasks.evictions).toBe(0);
+    expect(contentMasksAfterSecond).toBeGreaterThan(0);
+    expect(contentMasks.size).toBe(contentMasksAfterSecond);
+  });
+
+  it('shares literal automata whatever the order of the texts, and structurally equal automata as one', () => {
+    const cache = new GrammarCache();
+    const first = cache.literals(['b', 'a', 'a']);
+    expect(cache.literals(['a', 'b'])).toBe(first);
+    expect(cache.literals(['a', 'b', 'c'])).not.toBe(first);
+    expect([first.matches('a'), first.matches('b'), first.matches('ab'), first.matches('')]).toEqual([true, true, false, false]);
+    const complement = cache.complement(first);
+    expect(cache.complement(cache.canonical(CodePointDfa.literals(['a', 'b'])))).toBe(complement);
+    expect([complement.matches('a'), complement.matches(''), complement.matches('ab')]).toEqual([false, true, true]);
+    expect(cache.anyString()).toBe(cache.anyString());
   });
 });

@@ -1,14 +1,18 @@
 /**
  * The schema → automaton work that does not depend on tokens (regex and format DFAs, their
- * intersections, number automata, the character classes DFA states loop on), cached for
- * every grammar compiled through the same owner. Each `Vocabulary` holds one; the cache is
- * bounded in estimated bytes and drops the least recently used automata beyond that.
+ * intersections, number automata, the character classes DFA states loop on, the literal and
+ * complement automata of enums and key names), cached for every grammar compiled through the
+ * same owner. Each `Vocabulary` holds one; the cache is bounded in estimated bytes and drops
+ * the least recently used automata beyond that. Masks of string positions are shared across
+ * grammars by their automaton's id, so every automaton a lowering builds goes through here:
+ * the same enum in many tools is one automaton, and its positions are walked once.
  * @module
  */
 import { AutomatonWorkLimitError, CodePointDfa, type AutomatonWork } from '../shared/regex/code-point-dfa.js';
 import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
+import { keySignatureLanguages } from './key-signature-languages.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 
 /**
@@ -17,6 +21,12 @@ import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './
  * within this, so only a process compiling very many distinct patterns evicts.
  */
 export const DEFAULT_GRAMMAR_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Automata with more transition ranges than this are not looked up by structure: writing out the key
+ * would cost about what sharing saves. Literal sets and their complements are far smaller.
+ */
+const MAX_CANONICAL_RANGES = 4096;
 
 /** Printable ASCII characters (no quote or backslash, which need escapes) on which a DFA state loops to itself. */
 export interface LoopClass {
@@ -45,10 +55,15 @@ export class GrammarCache {
   private readonly intersections: BoundedCache<string, CodePointDfa>;
   private readonly numbers: BoundedCache<string, NumberAutomaton | null>;
   private readonly loops: BoundedCache<CodePointDfa, DfaLoopClasses>;
+  /** Automata built outside the regex path (literal sets, complements, `any`), by their structure: equal ones become one. */
+  private readonly canonicals: BoundedCache<string, CodePointDfa>;
+  private readonly complements: BoundedCache<CodePointDfa, CodePointDfa>;
+  private readonly keySignatures: BoundedCache<string, ReadonlyMap<number, CodePointDfa> | null>;
+  private builtCount = 0;
 
-  /** @param maxBytes estimated bytes for all its automata together, split evenly between its five kinds */
+  /** @param maxBytes estimated bytes for all its automata together, split evenly between its eight kinds */
   constructor(readonly maxBytes: number = DEFAULT_GRAMMAR_CACHE_BYTES) {
-    const share = maxBytes / 5;
+    const share = maxBytes / 8;
     this.patterns = new BoundedCache(share, dfaBytes);
     this.schemaPatterns = new BoundedCache(share, (pattern) => dfaBytes(pattern.dfa));
     this.intersections = new BoundedCache(share, dfaBytes);
@@ -57,16 +72,49 @@ export class GrammarCache {
       (automaton) => OBJECT_OVERHEAD_BYTES + (automaton === null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength),
     );
     this.loops = new BoundedCache(share, (loops) => loops.byState.length * 8 + loops.distinct.length * (256 + OBJECT_OVERHEAD_BYTES));
+    // the key is the automaton written out, about twice its typed arrays
+    this.canonicals = new BoundedCache(share, (dfa) => 3 * dfaBytes(dfa));
+    this.complements = new BoundedCache(share, dfaBytes);
+    this.keySignatures = new BoundedCache(share, (languages) => {
+      let bytes = OBJECT_OVERHEAD_BYTES;
+      for (const dfa of languages?.values() ?? []) bytes += dfaBytes(dfa);
+      return bytes;
+    });
+  }
+
+  private get kinds(): readonly BoundedCache<unknown, unknown>[] {
+    return [
+      this.patterns,
+      this.schemaPatterns,
+      this.intersections,
+      this.numbers,
+      this.loops,
+      this.canonicals,
+      this.complements,
+      this.keySignatures,
+    ] as BoundedCache<unknown, unknown>[];
   }
 
   /** Entries held, over all kinds (tests and capacity planning). */
   get size(): number {
-    return this.patterns.size + this.schemaPatterns.size + this.intersections.size + this.numbers.size + this.loops.size;
+    return this.kinds.reduce((sum, kind) => sum + kind.size, 0);
   }
 
   /** Estimated bytes held, over all kinds. */
   get bytes(): number {
-    return this.patterns.bytes + this.schemaPatterns.bytes + this.intersections.bytes + this.numbers.bytes + this.loops.bytes;
+    return this.kinds.reduce((sum, kind) => sum + kind.bytes, 0);
+  }
+
+  /** Automata (and loop-class tables) built so far, each a cache miss: what sharing saves is counted here, not timed. */
+  get built(): number {
+    return this.builtCount;
+  }
+
+  /** `compute`, counted as one build. */
+  private build<T>(compute: () => T): T {
+    const value = compute();
+    this.builtCount++;
+    return value;
   }
 
   /**
@@ -75,7 +123,9 @@ export class GrammarCache {
    */
   pattern(source: string, ignoreCase: boolean, work?: AutomatonWork): CodePointDfa {
     return this.patterns.getOrCompute(`${ignoreCase ? 'i' : '-'}${source}`, () =>
-      naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work)),
+      this.build(() =>
+        naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work)),
+      ),
     );
   }
 
@@ -97,14 +147,14 @@ export class GrammarCache {
   intersection(automata: readonly CodePointDfa[], work?: AutomatonWork): CodePointDfa {
     if (automata.length === 1) return automata[0]!;
     return this.intersections.getOrCompute(automata.map((automaton) => automaton.id).join(','), () =>
-      naming(`the intersection of ${automata.length} patterns and formats`, () => CodePointDfa.intersect(automata, work)),
+      this.build(() => naming(`the intersection of ${automata.length} patterns and formats`, () => CodePointDfa.intersect(automata, work))),
     );
   }
 
   /** The automaton of number texts within `constraint` (null when the interval holds no number). */
   numberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
     const key = JSON.stringify([constraint.integer, constraint.minimum, constraint.exclusiveMinimum, constraint.maximum, constraint.exclusiveMaximum]);
-    return this.numbers.getOrCompute(key, () => numberAutomaton(constraint));
+    return this.numbers.getOrCompute(key, () => this.build(() => numberAutomaton(constraint)));
   }
 
   /** The automaton of number texts that parse to a non-integer double (the complement of `integer` among numbers). */
@@ -114,7 +164,53 @@ export class GrammarCache {
 
   /** The loop classes of every state of `dfa` (a time format's DFA has thousands of states: computed once). */
   loopClasses(dfa: CodePointDfa): DfaLoopClasses {
-    return this.loops.getOrCompute(dfa, () => computeLoopClasses(dfa));
+    return this.loops.getOrCompute(dfa, () => this.build(() => computeLoopClasses(dfa)));
+  }
+
+  /**
+   * The automaton of exactly `texts` (an enum's strings, an object's declared key names): one automaton
+   * per set of texts, whatever their order, so the masks of its positions are shared by every grammar.
+   */
+  literals(texts: readonly string[], work?: AutomatonWork): CodePointDfa {
+    const sorted = [...new Set(texts)].sort();
+    // keyed by the texts, so a repeated enum costs no construction at all (structural keys never start with "L")
+    return this.canonicals.getOrCompute(`L${JSON.stringify(sorted)}`, () => this.canonical(this.build(() => CodePointDfa.literals(sorted, work))));
+  }
+
+  /** The automaton accepting every string (one per cache: positions of free strings share their masks). */
+  anyString(): CodePointDfa {
+    return this.canonical(CodePointDfa.any());
+  }
+
+  /** The complement of `dfa` among all strings, built once per automaton (give it a cached or {@link canonical} one). */
+  complement(dfa: CodePointDfa, work?: AutomatonWork): CodePointDfa {
+    return this.complements.getOrCompute(dfa, () => this.canonical(this.build(() => dfa.complement(work))));
+  }
+
+  /** {@link keySignatureLanguages} of cached or canonical automata, built once per combination (undefined past `maxStates`). */
+  keySignatureLanguages(excluded: CodePointDfa, patterns: readonly CodePointDfa[]): ReadonlyMap<number, CodePointDfa> | undefined {
+    const key = [excluded, ...patterns].map((dfa) => dfa.id).join(',');
+    return (
+      this.keySignatures.getOrCompute(key, () => {
+        const languages = this.build(() => keySignatureLanguages(excluded, patterns));
+        if (languages === undefined) return null;
+        for (const [signature, dfa] of languages) languages.set(signature, this.canonical(dfa));
+        return languages;
+      }) ?? undefined
+    );
+  }
+
+  /**
+   * The automaton structurally equal to `dfa` that this cache already holds, or `dfa` itself from now on.
+   * Equal structure is equal behaviour, so sharing it (and the masks keyed by its id) is exact.
+   */
+  canonical(dfa: CodePointDfa): CodePointDfa {
+    let ranges = 0;
+    for (const state of dfa.transitions) ranges += state.length / 3;
+    if (ranges > MAX_CANONICAL_RANGES) return dfa;
+    let key = `${dfa.start}|${dfa.accepting.join('')}`;
+    for (const ranges of dfa.transitions) key += `|${ranges.join(',')}`;
+    return this.canonicals.getOrCompute(key, () => dfa);
   }
 }
 

@@ -5,7 +5,7 @@
  * classes and progress rules); then every node gets its height, the fewest frames a value of it needs.
  * @module
  */
-import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { AutomatonWorkLimitError, type CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
@@ -24,7 +24,6 @@ import {
   type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
-import { keySignatureLanguages } from './key-signature-languages.js';
 import type { LoweringContext } from './lower-context.js';
 import type { SchemaLocations } from './lower-references.js';
 import type { SetAlgebra } from './lower-set-algebra.js';
@@ -246,7 +245,7 @@ export class NodeEmitter {
       const maxLength = Math.min(patternMaxLength, choice.maxLength);
       if (minLength > maxLength) continue;
       const constrained = this.algebra.stringDfa(typed.patterns, choice, true, typed.languages);
-      const dfa = constrained ?? CodePointDfa.any();
+      const dfa = constrained ?? this.context.options.cache.anyString();
       if (dfa.start < 0) continue;
       const alternative: StringAlternative = {
         kind: 'string',
@@ -503,11 +502,11 @@ export class NodeEmitter {
       );
       return loose();
     }
-    let languages: Map<number, CodePointDfa> | undefined;
+    let languages: ReadonlyMap<number, CodePointDfa> | undefined;
     let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
     try {
-      languages = keySignatureLanguages(
-        CodePointDfa.literals([...names], this.context.options.automatonWork),
+      languages = this.context.options.cache.keySignatureLanguages(
+        this.context.options.cache.literals([...names], this.context.options.automatonWork),
         rules.map((rule) => rule.dfa),
       );
       keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
@@ -570,7 +569,7 @@ export class NodeEmitter {
     return {
       kind: 'string',
       id: this.context.alternativeCount++,
-      dfa: CodePointDfa.any(),
+      dfa: this.context.options.cache.anyString(),
       free: true,
       minLength: 0,
       maxLength: Infinity,
@@ -585,7 +584,7 @@ export class NodeEmitter {
     for (const typed of this.algebra.denoteSet(set)) {
       if (typed.type !== 'string') continue;
       if (typed.literals !== undefined) {
-        const dfa = CodePointDfa.literals(
+        const dfa = this.context.options.cache.literals(
           typed.literals.filter((value) => this.algebra.satisfiesTyped(value, typed)) as string[],
           this.context.options.automatonWork,
         );

@@ -41,7 +41,6 @@ class ProbeCycle extends Error {}
 export class SetAlgebra {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
-  private readonly complementDfas = new Map<CodePointDfa, CodePointDfa>();
   private differenceContextCache: DifferenceContext<Typed> | undefined;
 
   constructor(
@@ -180,14 +179,8 @@ export class SetAlgebra {
       valueSet: valueSetFor,
       satisfies: (value, typed) => this.satisfiesTyped(value, typed),
       stringPieces: (typed) => this.stringPieces(typed),
-      complementDfa: (dfa) => {
-        let complement = this.complementDfas.get(dfa);
-        if (complement === undefined) {
-          complement = dfa.complement(this.context.options.automatonWork);
-          this.complementDfas.set(dfa, complement);
-        }
-        return complement;
-      },
+      // through the vocabulary's cache: a complement (of an enum's literals, say) built once serves every grammar, and so do its positions' masks
+      complementDfa: (dfa) => this.context.options.cache.complement(this.context.options.cache.canonical(dfa), this.context.options.automatonWork),
       refuse: (keyword, pointer, details) => this.context.refuse(keyword, pointer, details),
     };
     return this.differenceContextCache;
