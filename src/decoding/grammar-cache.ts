@@ -14,6 +14,8 @@ import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
 import { keySignatureLanguages } from './key-signature-languages.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
+import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
+import { deserializeDfa } from './serialized-dfa.js';
 
 /**
  * Default bound. The largest automata are the `time` family's leap-second products (up
@@ -122,10 +124,14 @@ export class GrammarCache {
    * construction (a cached automaton costs nothing); past its budget, {@link AutomatonWorkLimitError} names the pattern.
    */
   pattern(source: string, ignoreCase: boolean, work?: AutomatonWork): CodePointDfa {
-    return this.patterns.getOrCompute(`${ignoreCase ? 'i' : '-'}${source}`, () =>
-      this.build(() =>
-        naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work)),
-      ),
+    const key = `${ignoreCase ? 'i' : '-'}${source}`;
+    return this.patterns.getOrCompute(key, () =>
+      this.build(() => {
+        // the formats' costliest regexes ship as their automata (decoded per cache: nothing is shared between vocabularies)
+        const prebuilt = Object.prototype.hasOwnProperty.call(PREBUILT_FORMAT_AUTOMATA, key) ? PREBUILT_FORMAT_AUTOMATA[key] : undefined;
+        if (prebuilt !== undefined) return deserializeDfa(prebuilt);
+        return naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work));
+      }),
     );
   }
 
