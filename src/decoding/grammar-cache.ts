@@ -8,6 +8,7 @@
  * the same enum in many tools is one automaton, and its positions are walked once.
  * @module
  */
+import { getOwn } from '../shared/own.js';
 import { AutomatonWorkLimitError, CodePointDfa, type AutomatonWork } from '../shared/regex/code-point-dfa.js';
 import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
@@ -128,7 +129,7 @@ export class GrammarCache {
     return this.patterns.getOrCompute(key, () =>
       this.build(() => {
         // the formats' costliest regexes ship as their automata (decoded per cache: nothing is shared between vocabularies)
-        const prebuilt = Object.prototype.hasOwnProperty.call(PREBUILT_FORMAT_AUTOMATA, key) ? PREBUILT_FORMAT_AUTOMATA[key] : undefined;
+        const prebuilt = getOwn(PREBUILT_FORMAT_AUTOMATA, key);
         if (prebuilt !== undefined) return deserializeDfa(prebuilt);
         return naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work));
       }),
