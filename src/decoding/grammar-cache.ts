@@ -62,6 +62,8 @@ export class GrammarCache {
   private readonly canonicals: BoundedCache<string, CodePointDfa>;
   private readonly complements: BoundedCache<CodePointDfa, CodePointDfa>;
   private readonly keySignatures: BoundedCache<string, ReadonlyMap<number, CodePointDfa> | null>;
+  /** An automaton already looked up by structure, and what it came to: the structure is written out once per object. */
+  private readonly canonicalOf = new WeakMap<CodePointDfa, CodePointDfa>();
   private builtCount = 0;
 
   /** @param maxBytes estimated bytes for all its automata together, split evenly between its eight kinds */
@@ -212,12 +214,16 @@ export class GrammarCache {
    * Equal structure is equal behaviour, so sharing it (and the masks keyed by its id) is exact.
    */
   canonical(dfa: CodePointDfa): CodePointDfa {
+    const known = this.canonicalOf.get(dfa);
+    if (known !== undefined) return known;
     let ranges = 0;
     for (const state of dfa.transitions) ranges += state.length / 3;
     if (ranges > MAX_CANONICAL_RANGES) return dfa;
     let key = `${dfa.start}|${dfa.accepting.join('')}`;
     for (const ranges of dfa.transitions) key += `|${ranges.join(',')}`;
-    return this.canonicals.getOrCompute(key, () => dfa);
+    const canonical = this.canonicals.getOrCompute(key, () => dfa);
+    this.canonicalOf.set(dfa, canonical);
+    return canonical;
   }
 }
 
