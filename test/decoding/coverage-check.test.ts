@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkSchema, type SchemaJob } from '../../bench/coverage/check-schema.js';
+import { manyToolsTable, measureManyTools } from '../../bench/coverage/many-tools.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 
 const vocabulary = byteVocabulary();
@@ -55,5 +56,27 @@ describe('bench:coverage schema check', () => {
   it('labels nothing for a root "$async" schema, whose registry validator reads every value as valid', () => {
     const result = checkSchema(job({ $async: true, type: 'integer' }, { instances: [1, 'x'] }), vocabulary);
     expect(result.instances).toEqual({ valid: 0, validAccepted: 0, invalid: 0, invalidAccepted: 0, unlabeled: 2 });
+  });
+});
+
+describe('bench:coverage many-tools row', () => {
+  it('compiles every third-party tool in one process, in file order, and names the slowest and the first', () => {
+    const rows = measureManyTools(byteVocabulary(), { precomputeWork: 0 });
+    expect(rows.map((row) => [row.fixture, row.servers, row.tools])).toEqual([
+      ['test/fixtures/third-party/real-servers.json', 16, 193],
+      ['test/fixtures/third-party/mcp-tools.json', 6, 22],
+    ]);
+    for (const row of rows) {
+      expect(row.compiled + row.failed.length).toBe(row.tools);
+      expect(row.perToolMs.p50).toBeLessThanOrEqual(row.perToolMs.p99);
+      expect(row.perToolMs.p99).toBeLessThanOrEqual(row.perToolMs.max);
+      expect(row.perToolMs.maxTool).toMatch(/^[\w-]+\/[\w-]+$/);
+    }
+    expect(rows[0]!.first.tool).toBe('filesystem/read_file');
+    // the one refusal of these tool lists: uniqueItems over items that are not literals
+    expect(rows.flatMap((row) => row.failed)).toEqual([expect.stringMatching(/^github\/create_issue \(refused: .*uniqueItems/)]);
+    const table = manyToolsTable(rows);
+    expect(table).toContain('| real-servers.json | 16 | 193 | 193 |');
+    expect(table).toContain('- not compiled: github/create_issue');
   });
 });
