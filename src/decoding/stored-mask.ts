@@ -1,6 +1,7 @@
 /**
- * A token mask kept in whichever of three forms is smallest (XGrammar's adaptive token
- * mask): the allowed ids, the rejected ids, or a bitset.
+ * A token mask kept in whichever of four forms is smallest (XGrammar's adaptive token
+ * mask): the allowed ids, the rejected ids, a bitset, or a bitset held elsewhere with a
+ * few ids flipped.
  * @module
  */
 
@@ -8,14 +9,21 @@ const enum Storage {
   Allowed = 0,
   Rejected = 1,
   Bitset = 2,
+  Patched = 3,
 }
 
 export interface StoredMask {
   readonly storage: Storage;
+  /** The ids (allowed, rejected or flipped) or the bitset. */
   readonly data: Uint32Array;
   /** Tokens allowed. */
   readonly count: number;
+  /** For a patched mask: the bitset it flips `data` in, owned by someone else (not counted as its bytes). Empty otherwise. */
+  readonly base: Uint32Array;
 }
+
+/** `base` of the forms that have none: one shape for every stored mask keeps `loadMask` monomorphic. */
+const NO_BASE = new Uint32Array(0);
 
 /**
  * Compresses a bitset of `count` allowed tokens (out of `universeCount` in `universe`).
@@ -37,7 +45,7 @@ export function storeMask(bits: Uint32Array, count: number, universe: Uint32Arra
         value ^= low;
       }
     }
-    return { storage: Storage.Allowed, data, count };
+    return { storage: Storage.Allowed, data, count, base: NO_BASE };
   }
   if (rejected <= limit) {
     const data = new Uint32Array(rejected);
@@ -50,14 +58,63 @@ export function storeMask(bits: Uint32Array, count: number, universe: Uint32Arra
         value ^= low;
       }
     }
-    return { storage: Storage.Rejected, data, count };
+    return { storage: Storage.Rejected, data, count, base: NO_BASE };
   }
-  return { storage: Storage.Bitset, data: bits.slice(0, words), count };
+  return storeBitset(bits, count, words);
+}
+
+/** A bitset of `count` allowed tokens whatever the count: the fastest form to write back, for masks written most often. */
+export function storeBitset(bits: Uint32Array, count: number, words: number): StoredMask {
+  return { storage: Storage.Bitset, data: bits.slice(0, words), count, base: NO_BASE };
 }
 
 /** A short allowed list straight from the ids a walk collected (no pass over the bitset). */
 export function storeAllowedList(ids: Uint32Array, count: number): StoredMask {
-  return { storage: Storage.Allowed, data: ids.slice(0, count), count };
+  return { storage: Storage.Allowed, data: ids.slice(0, count), count, base: NO_BASE };
+}
+
+/**
+ * Like `storeMask`, but also considers `bits` as `base` (a bitset of `universe.length` words
+ * that outlives the stored mask: the vocabulary's plain-content tokens, the mask a
+ * length-bounded position narrows) with some ids flipped, kept when that list is the
+ * shortest and short enough to write back.
+ */
+export function storeMaskOver(base: Uint32Array, bits: Uint32Array, count: number, universe: Uint32Array, universeCount: number): StoredMask {
+  const words = universe.length;
+  // flipping must beat both of storeMask's lists and stay a list worth writing
+  const beat = Math.min(count, universeCount - count, listLimit(words) + 1);
+  let flipped = 0;
+  for (let word = 0; word < words && flipped < beat; word++) flipped += bitCount(base[word]! ^ bits[word]!);
+  if (flipped >= beat) return storeMask(bits, count, universe, universeCount);
+  const data = new Uint32Array(flipped);
+  let at = 0;
+  for (let word = 0; word < words; word++) {
+    let value = base[word]! ^ bits[word]!;
+    while (value !== 0) {
+      const low = value & -value;
+      data[at++] = word * 32 + (31 - Math.clz32(low));
+      value ^= low;
+    }
+  }
+  return { storage: Storage.Patched, data, count, base };
+}
+
+/** The bitset of a mask stored as one (to narrow others over it), or undefined. */
+export function bitsetOf(stored: StoredMask): Uint32Array | undefined {
+  return stored.storage === Storage.Bitset ? stored.data : undefined;
+}
+
+/** Set bits in the first `words` words of `bits`. */
+export function countBits(bits: Uint32Array, words: number): number {
+  let count = 0;
+  for (let word = 0; word < words; word++) count += bitCount(bits[word]!);
+  return count;
+}
+
+function bitCount(value: number): number {
+  value -= (value >>> 1) & 0x55555555;
+  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
+  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Most ids `storeMask` keeps as a list rather than a bitset, for a mask of `words` words. */
@@ -84,6 +141,13 @@ export function loadMask(stored: StoredMask, mask: Uint32Array, universe: Uint32
       for (let index = 0; index < data.length; index++) {
         const id = data[index]!;
         mask[id >>> 5]! &= ~(1 << (id & 31));
+      }
+      return;
+    case Storage.Patched:
+      mask.set(stored.base);
+      for (let index = 0; index < data.length; index++) {
+        const id = data[index]!;
+        mask[id >>> 5]! ^= 1 << (id & 31);
       }
       return;
   }

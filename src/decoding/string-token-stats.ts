@@ -221,6 +221,11 @@ export class StringTokenStats {
     return best;
   }
 
+  /** Whether `applyBudget(budget)` or `applyClosingNeed(needed)` can clear any token. */
+  narrows(budget: number, needed: number): boolean {
+    return budget < this.maxConsumed || needed > 0;
+  }
+
   /**
    * Clears from `mask` every token that starts more than `budget` code points. Small
    * budgets (which remove most of the vocabulary) AND with a dense bitset; larger ones
