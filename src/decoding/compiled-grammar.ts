@@ -7,7 +7,18 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
-import { bitsetOf, countBits, listLimit, loadMask, storeAllowedList, storeBitset, storeMask, storeMaskOver, type StoredMask } from './stored-mask.js';
+import {
+  bitsetOf,
+  countBits,
+  listLimit,
+  loadMask,
+  narrowAllowedList,
+  storeAllowedList,
+  storeBitset,
+  storeMask,
+  storePatched,
+  type StoredMask,
+} from './stored-mask.js';
 import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -290,26 +301,27 @@ export class CompiledGrammar implements MatcherHost {
     const budget = automaton.kRem[state]!;
     const needed = automaton.rNeed[state]!;
     if (!this.stats.narrows(budget, needed)) return;
-    this.stats.applyBudget(mask, budget);
-    this.stats.applyClosingNeed(mask, needed);
-    this.keepDerived(state, twin, mask);
+    const cleared = this.stats.narrow(mask, budget, needed, this.collectedIds);
+    if (this.derivedBytes < this.derivedMaskBudget) this.keepDerived(state, twin, mask, cleared);
   }
 
   /**
    * Keeps the mask just derived for a length-bounded position: deriving it is a dense AND over
    * the whole mask or up to thousands of cleared ids (5–40 µs, the slow tail of warm
-   * generations), while writing it back is a copy plus at most `listLimit` ids. Stored as
-   * the twin's bitset with the removed ids flipped when that list is short.
+   * generations), while writing it back is a copy plus at most `listLimit` ids. Kept in the
+   * form that costs least to make now, without another pass over the mask where possible:
+   * the twin's short id list filtered, the twin's bitset with the `cleared` ids (the first
+   * of `collectedIds`, -1 when not listed) flipped, or a bitset.
    */
-  private keepDerived(state: number, twin: StoredMask, mask: Uint32Array): void {
-    if (this.derivedBytes >= this.derivedMaskBudget) return;
+  private keepDerived(state: number, twin: StoredMask, mask: Uint32Array, cleared: number): void {
     const vocabulary = this.vocabulary;
-    const count = countBits(mask, vocabulary.maskWords);
     const twinBits = bitsetOf(twin);
-    const stored =
-      twinBits === undefined
-        ? storeMask(mask, count, vocabulary.textTokens, vocabulary.textTokenCount)
-        : storeMaskOver(twinBits, mask, count, vocabulary.textTokens, vocabulary.textTokenCount);
+    let stored = narrowAllowedList(twin, mask);
+    if (stored === undefined)
+      stored =
+        twinBits !== undefined && cleared >= 0
+          ? storePatched(twinBits, this.collectedIds, cleared, twin.count - cleared)
+          : storeBitset(mask, countBits(mask, vocabulary.maskWords), vocabulary.maskWords);
     this.derivedMasks[state] = stored;
     this.derivedBytes += stored.data.byteLength;
   }

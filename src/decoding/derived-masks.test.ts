@@ -58,6 +58,38 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
     });
   }
 
+  it('narrows a mask exactly by the per-token definition, and lists the ids it cleared whenever it says it did', () => {
+    const { vocabulary } = loadTestTokenizer('qwen3');
+    const stats = vocabulary.stringStats;
+    const words = vocabulary.maskWords;
+    const random = createRandom(11);
+    const cleared = new Uint32Array(words >>> 3);
+    let listed = 0;
+    for (const budget of [0, 1, 5, stats.maxConsumed - 20, stats.maxConsumed - 1, stats.maxConsumed]) {
+      for (const needed of [0, 1, 3, stats.maxConsumed + 1]) {
+        if (!stats.narrows(budget, needed)) continue;
+        const input = new Uint32Array(words);
+        for (let id = 0; id < vocabulary.size; id++) if (vocabulary.isTextToken(id) && random() < 0.3) input[id >>> 5]! |= 1 << (id & 31);
+        const mask = input.slice();
+        const count = stats.narrow(mask, budget, needed, cleared);
+        const removed: number[] = [];
+        let wrong = 0;
+        for (let id = 0; id < vocabulary.size; id++) {
+          const was = (input[id >>> 5]! & (1 << (id & 31))) !== 0;
+          const kept = was && stats.consumed[id]! <= budget && !(stats.closes[id] === 1 && stats.consumed[id]! < needed);
+          if (((mask[id >>> 5]! & (1 << (id & 31))) !== 0) !== kept) wrong++;
+          if (was && !kept) removed.push(id);
+        }
+        expect(wrong).toBe(0);
+        if (count >= 0) {
+          listed++;
+          expect(Array.from(cleared.subarray(0, count)).sort((a, b) => a - b)).toEqual(removed);
+        }
+      }
+    }
+    expect(listed).toBeGreaterThan(3);
+  });
+
   it('stops keeping masks at its byte budget, and the masks stay the same', () => {
     const { vocabulary, encode } = loadTestTokenizer('qwen3');
     const grammar = compileJsonSchema(SCHEMA, vocabulary);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../shared/seeded-random.js';
-import { bitsetOf, countBits, listLimit, loadMask, storeBitset, storeMaskOver, type StoredMask } from './stored-mask.js';
+import { bitsetOf, countBits, loadMask, narrowAllowedList, storeAllowedList, storeBitset, storeMask, storePatched, type StoredMask } from './stored-mask.js';
 
 const WORDS = 512; // 16,384 tokens: list limit 64 ids
 const random = mulberry32(32);
@@ -45,37 +45,30 @@ describe('stored masks', () => {
     expect(countBits(universe, WORDS)).toBe(WORDS * 32 - 1);
   });
 
-  it('keeps a mask a few ids away from a bitset as those ids flipped over it, and writes back the same bits', () => {
+  it('writes back a bitset with ids flipped as that bitset with those bits toggled, the base left as it was', () => {
     const base = randomBits(0.5, universe);
-    for (const removed of [1, 17, listLimit(WORDS)]) {
-      const bits = narrowed(base, removed);
-      const stored = storeMaskOver(base, bits, countBits(bits, WORDS), universe, universeCount);
-      expect(stored.data.length).toBe(removed);
-      expect(stored.base).toBe(base);
-      expect(written(stored, universe)).toEqual(bits);
-    }
+    const before = base.slice();
+    const bits = narrowed(base, 17);
+    const ids: number[] = [];
+    for (let id = 0; id < WORDS * 32; id++) if (((base[id >>> 5]! ^ bits[id >>> 5]!) & (1 << (id & 31))) !== 0) ids.push(id);
+    // a longer scratch list: only its first `length` ids count
+    const scratch = Uint32Array.from([...ids, 5, 6, 7]);
+    const stored = storePatched(base, scratch, ids.length, countBits(bits, WORDS));
+    expect(stored.data.length).toBe(17);
+    expect(written(stored, universe)).toEqual(bits);
+    expect(base).toEqual(before);
   });
 
-  it('falls back to storeMask when flipping is not the shortest list worth writing', () => {
-    const base = randomBits(0.5, universe);
-    // too many flips: a bitset
-    const far = narrowed(base, listLimit(WORDS) + 1);
-    const farStored = storeMaskOver(base, far, countBits(far, WORDS), universe, universeCount);
-    expect(bitsetOf(farStored)).toEqual(far);
-    expect(written(farStored, universe)).toEqual(far);
-    // few allowed tokens: the allowed list, even though the flips would be as many
-    const sparse = new Uint32Array(WORDS);
-    sparse[3] = 0b1011;
-    const sparseStored = storeMaskOver(new Uint32Array(WORDS), sparse, 3, universe, universeCount);
-    expect(sparseStored.base.length).toBe(0);
-    expect(Array.from(sparseStored.data)).toEqual([96, 97, 99]);
-    expect(written(sparseStored, universe)).toEqual(sparse);
-    // nearly everything allowed: the rejected list
-    const dense = universe.slice();
-    dense[7] = 0xfffffff0;
-    const denseStored = storeMaskOver(randomBits(0.5, universe), dense, universeCount - 4, universe, universeCount);
-    expect(Array.from(denseStored.data)).toEqual([224, 225, 226, 227]);
-    expect(written(denseStored, universe)).toEqual(dense);
+  it('narrows an allowed list to the ids still set in a mask, and leaves other forms to the caller', () => {
+    const list = storeAllowedList(Uint32Array.of(3, 40, 41, 900, 16_000), 5);
+    const mask = new Uint32Array(WORDS);
+    for (const id of [40, 900, 901]) mask[id >>> 5]! |= 1 << (id & 31);
+    const narrowedList = narrowAllowedList(list, mask)!;
+    expect(Array.from(narrowedList.data)).toEqual([40, 900]);
+    expect(narrowedList.count).toBe(2);
+    expect(written(narrowedList, universe)).toEqual(Uint32Array.from(mask, (word, index) => (index === 901 >>> 5 ? word & ~(1 << (901 & 31)) : word)));
+    const bits = randomBits(0.5, universe);
+    expect(narrowAllowedList(storeMask(bits, countBits(bits, WORDS), universe, universeCount), mask)).toBeUndefined();
   });
 
   it('keeps a bitset as a bitset whatever its count', () => {

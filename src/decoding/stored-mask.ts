@@ -74,29 +74,24 @@ export function storeAllowedList(ids: Uint32Array, count: number): StoredMask {
 }
 
 /**
- * Like `storeMask`, but also considers `bits` as `base` (a bitset of `universe.length` words
- * that outlives the stored mask: the vocabulary's plain-content tokens, the mask a
- * length-bounded position narrows) with some ids flipped, kept when that list is the
- * shortest and short enough to write back.
+ * `base` (a bitset of the mask's words that outlives the stored mask, such as the mask a
+ * length-bounded position narrows) with the first `length` of `ids` flipped, `count` tokens
+ * allowed in all.
  */
-export function storeMaskOver(base: Uint32Array, bits: Uint32Array, count: number, universe: Uint32Array, universeCount: number): StoredMask {
-  const words = universe.length;
-  // flipping must beat both of storeMask's lists and stay a list worth writing
-  const beat = Math.min(count, universeCount - count, listLimit(words) + 1);
-  let flipped = 0;
-  for (let word = 0; word < words && flipped < beat; word++) flipped += bitCount(base[word]! ^ bits[word]!);
-  if (flipped >= beat) return storeMask(bits, count, universe, universeCount);
-  const data = new Uint32Array(flipped);
+export function storePatched(base: Uint32Array, ids: Uint32Array, length: number, count: number): StoredMask {
+  return { storage: Storage.Patched, data: ids.slice(0, length), count, base };
+}
+
+/** The ids of the allowed list `stored` that are still set in `mask`, as an allowed list; undefined when `stored` is not a list of allowed ids. */
+export function narrowAllowedList(stored: StoredMask, mask: Uint32Array): StoredMask | undefined {
+  if (stored.storage !== Storage.Allowed) return undefined;
+  const ids = stored.data;
+  let count = 0;
+  for (let index = 0; index < ids.length; index++) if ((mask[ids[index]! >>> 5]! & (1 << (ids[index]! & 31))) !== 0) count++;
+  const data = new Uint32Array(count);
   let at = 0;
-  for (let word = 0; word < words; word++) {
-    let value = base[word]! ^ bits[word]!;
-    while (value !== 0) {
-      const low = value & -value;
-      data[at++] = word * 32 + (31 - Math.clz32(low));
-      value ^= low;
-    }
-  }
-  return { storage: Storage.Patched, data, count, base };
+  for (let index = 0; index < ids.length; index++) if ((mask[ids[index]! >>> 5]! & (1 << (ids[index]! & 31))) !== 0) data[at++] = ids[index]!;
+  return { storage: Storage.Allowed, data, count, base: NO_BASE };
 }
 
 /** The bitset of a mask stored as one (to narrow others over it), or undefined. */
