@@ -9,7 +9,7 @@ import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
 import {
   bitsetOf,
-  countBits,
+  UNCOUNTED,
   listLimit,
   loadMask,
   narrowAllowedList,
@@ -321,7 +321,7 @@ export class CompiledGrammar implements MatcherHost {
       stored =
         twinBits !== undefined && cleared >= 0
           ? storePatched(twinBits, this.collectedIds, cleared, twin.count - cleared)
-          : storeBitset(mask, countBits(mask, vocabulary.maskWords), vocabulary.maskWords);
+          : storeBitset(mask, UNCOUNTED, vocabulary.maskWords);
     this.derivedMasks[state] = stored;
     this.derivedBytes += stored.data.byteLength;
   }

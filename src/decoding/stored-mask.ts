@@ -16,11 +16,17 @@ export interface StoredMask {
   readonly storage: Storage;
   /** The ids (allowed, rejected or flipped) or the bitset. */
   readonly data: Uint32Array;
-  /** Tokens allowed. */
+  /** Tokens allowed, or `UNCOUNTED`. */
   readonly count: number;
   /** For a patched mask: the bitset it flips `data` in, owned by someone else (not counted as its bytes). Empty otherwise. */
   readonly base: Uint32Array;
 }
+
+/**
+ * `count` of a mask nobody reads the count of: the bitset a length-bounded position keeps after
+ * a dense AND (counting it would be a pass over the mask at a first visit, for nothing).
+ */
+export const UNCOUNTED = -1;
 
 /** `base` of the forms that have none: one shape for every stored mask keeps `loadMask` monomorphic. */
 const NO_BASE = new Uint32Array(0);
@@ -97,19 +103,6 @@ export function narrowAllowedList(stored: StoredMask, mask: Uint32Array): Stored
 /** The bitset of a mask stored as one (to narrow others over it), or undefined. */
 export function bitsetOf(stored: StoredMask): Uint32Array | undefined {
   return stored.storage === Storage.Bitset ? stored.data : undefined;
-}
-
-/** Set bits in the first `words` words of `bits`. */
-export function countBits(bits: Uint32Array, words: number): number {
-  let count = 0;
-  for (let word = 0; word < words; word++) count += bitCount(bits[word]!);
-  return count;
-}
-
-function bitCount(value: number): number {
-  value -= (value >>> 1) & 0x55555555;
-  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
-  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** Most ids `storeMask` keeps as a list rather than a bitset, for a mask of `words` words. */
