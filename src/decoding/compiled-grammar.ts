@@ -7,7 +7,18 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
 import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
-import { listLimit, loadMask, storeAllowedList, storeMask, type StoredMask } from './stored-mask.js';
+import {
+  bitsetOf,
+  UNCOUNTED,
+  listLimit,
+  loadMask,
+  narrowAllowedList,
+  storeAllowedList,
+  storeBitset,
+  storeMask,
+  storePatched,
+  type StoredMask,
+} from './stored-mask.js';
 import type { StringTokenStats } from './string-token-stats.js';
 import type { TokenTrie } from './token-trie.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -48,6 +59,12 @@ export function reachableWorkBudget(size: number): number {
 const REACHABLE_TRANSITION_WORK = 64;
 /** A plain content byte: in an unconstrained string body every plain-content token leads where this byte does. */
 const PLAIN_BYTE = 0x61;
+/**
+ * Bytes one grammar may hold in the masks of length-bounded string positions it derived from
+ * their twins (mostly short id lists; a bitset where neither list is short). Past it, a
+ * position's mask is derived again at each visit, as before these were kept.
+ */
+export const DERIVED_MASK_BYTES = 16 * 1024 * 1024;
 const QUOTE_BYTE = 0x22;
 const BACKSLASH_BYTE = 0x5c;
 
@@ -75,6 +92,11 @@ export class CompiledGrammar implements MatcherHost {
   /** @internal */
   readonly stats: StringTokenStats;
   private readonly masks: (StoredMask | undefined)[] = [];
+  /** Per length-bounded string position: its mask, derived once from its twin's (see `writeMask`). */
+  private readonly derivedMasks: (StoredMask | undefined)[] = [];
+  private derivedBytes = 0;
+  /** @internal Bytes `derivedMasks` may hold (`DERIVED_MASK_BYTES`; 0 derives every visit, for tests and the bench). */
+  derivedMaskBudget = DERIVED_MASK_BYTES;
   /** Per automaton state: the content trie's loop-class flags for it (null: none; undefined: not looked up). */
   private loopFlagIndex = new Int32Array(64).fill(-2);
   /** Flag tables referenced by `loopFlagIndex` (one monomorphic array keeps the hot loop fast). */
@@ -256,6 +278,7 @@ export class CompiledGrammar implements MatcherHost {
   statistics(): GrammarStats {
     let bytes = this.automaton.trans.byteLength;
     for (const mask of this.masks) if (mask !== undefined) bytes += mask.data.byteLength;
+    bytes += this.derivedBytes;
     return { states: this.automaton.stateCount, configurations: this.automaton.configurationCount, maskWalks: this.walks, nodesVisited: this.visited, bytes };
   }
 
@@ -263,11 +286,51 @@ export class CompiledGrammar implements MatcherHost {
   writeMask(state: number, mask: Uint32Array): void {
     const automaton = this.automaton;
     const base = automaton.maskBase[state]!;
-    loadMask(this.masks[base] ?? this.computeMask(base), mask, this.vocabulary.textTokens);
-    if (base !== state) {
-      this.stats.applyBudget(mask, automaton.kRem[state]!);
-      this.stats.applyClosingNeed(mask, automaton.rNeed[state]!);
+    const textTokens = this.vocabulary.textTokens;
+    if (base === state) {
+      loadMask(this.masks[state] ?? this.computeMask(state), mask, textTokens);
+      return;
     }
+    const derived = this.derivedMasks[state];
+    if (derived !== undefined) {
+      loadMask(derived, mask, textTokens);
+      return;
+    }
+    const twin = this.masks[base] ?? this.computeMask(base);
+    loadMask(twin, mask, textTokens);
+    const budget = automaton.kRem[state]!;
+    const needed = automaton.rNeed[state]!;
+    if (!this.stats.narrows(budget, needed)) return;
+    const cleared = this.stats.narrow(mask, budget, needed, this.collectedIds);
+    if (this.derivedBytes < this.derivedMaskBudget) this.keepDerived(state, twin, mask, cleared);
+  }
+
+  /**
+   * Keeps the mask just derived for a length-bounded position: deriving it is a dense AND over
+   * the whole mask or up to thousands of cleared ids (5–40 µs, the slow tail of warm
+   * generations), while writing it back is a copy plus at most `listLimit` ids. Kept in the
+   * form that costs least to make now, without another pass over the mask where possible:
+   * the twin's short id list filtered, the twin's bitset with the `cleared` ids (the first
+   * of `collectedIds`, -1 when not listed) flipped, or a bitset.
+   */
+  private keepDerived(state: number, twin: StoredMask, mask: Uint32Array, cleared: number): void {
+    const vocabulary = this.vocabulary;
+    const twinBits = bitsetOf(twin);
+    let stored = narrowAllowedList(twin, mask);
+    if (stored === undefined)
+      stored =
+        twinBits !== undefined && cleared >= 0
+          ? storePatched(twinBits, this.collectedIds, cleared, twin.count - cleared)
+          : storeBitset(mask, UNCOUNTED, vocabulary.maskWords);
+    this.derivedMasks[state] = stored;
+    this.derivedBytes += stored.data.byteLength;
+  }
+
+  /** @internal Length-bounded positions whose derived mask is kept (tests). */
+  get derivedMaskCount(): number {
+    let count = 0;
+    for (const mask of this.derivedMasks) if (mask !== undefined) count++;
+    return count;
   }
 
   /**
@@ -284,6 +347,11 @@ export class CompiledGrammar implements MatcherHost {
     if (automaton.plainString[state] === 1) {
       out.set(this.stats.plainContent);
       count = this.stats.plainContentCount + this.walk(this.stats.remainder, state, out);
+      this.walks++;
+      // most of a string body's tokens come here: a copy, even where a list of the rejected ids would be smaller (Gemma 3's ~1k ids took 3.5 µs)
+      const stored = storeBitset(out, count, this.vocabulary.maskWords);
+      this.masks[state] = stored;
+      return stored;
     } else if (contentKey !== undefined) {
       let content = this.stats.contentMasks.get(contentKey);
       if (content === undefined) {

@@ -221,38 +221,33 @@ export class StringTokenStats {
     return best;
   }
 
-  /**
-   * Clears from `mask` every token that starts more than `budget` code points. Small
-   * budgets (which remove most of the vocabulary) AND with a dense bitset; larger ones
-   * clear the few long tokens one by one from a list sorted by length, so neither case
-   * costs more than one pass over the mask.
-   */
-  applyBudget(mask: Uint32Array, budget: number): void {
-    if (budget >= this.maxConsumed) return;
-    this.prepare();
-    if (budget < this.denseBudgets.length) {
-      const within = this.denseBudgets[budget]!;
-      for (let word = 0; word < within.length; word++) mask[word]! &= within[word]!;
-      return;
-    }
-    const order = this.longestFirst;
-    const end = this.longerThan[budget]!;
-    for (let index = 0; index < end; index++) {
-      const id = order[index]!;
-      mask[id >>> 5]! &= ~(1 << (id & 31));
-    }
+  /** Whether `narrow(mask, budget, needed)` can clear any token. */
+  narrows(budget: number, needed: number): boolean {
+    return budget < this.maxConsumed || needed > 0;
   }
 
-  /** Clears from `mask` every token that closes the string after fewer than `needed` code points. */
-  applyClosingNeed(mask: Uint32Array, needed: number): void {
-    if (needed <= 0) return;
+  /**
+   * Clears from `mask` every token that starts more than `budget` code points, then every
+   * token that closes the string after fewer than `needed`. Small budgets (which remove most
+   * of the vocabulary) AND with a dense bitset; larger ones clear the few long tokens one by
+   * one from a list sorted by length, as the closing need does, so neither case costs more
+   * than one pass over the mask. The ids a list cleared that were set go to `cleared`:
+   * returns how many, or -1 when a dense AND did the clearing or they outgrew `cleared`.
+   */
+  narrow(mask: Uint32Array, budget: number, needed: number, cleared: Uint32Array): number {
     this.prepare();
-    const order = this.closingShortestFirst;
-    const end = this.closingShorterThan[Math.min(needed, this.closingShorterThan.length - 1)]!;
-    for (let index = 0; index < end; index++) {
-      const id = order[index]!;
-      mask[id >>> 5]! &= ~(1 << (id & 31));
+    let count = 0;
+    if (budget < this.maxConsumed) {
+      if (budget < this.denseBudgets.length) {
+        andInto(mask, this.denseBudgets[budget]!);
+        count = -1;
+      } else count = clearListed(mask, this.longestFirst, this.longerThan[budget]!, cleared, count);
     }
+    if (needed > 0) {
+      const end = this.closingShorterThan[Math.min(needed, this.closingShorterThan.length - 1)]!;
+      count = clearListed(mask, this.closingShortestFirst, end, cleared, count);
+    }
+    return count;
   }
 
   /** Builds the length lists and dense budget masks now (idempotent). */
@@ -328,6 +323,26 @@ export class StringTokenStats {
     for (const mask of this.denseBudgets) total += mask.byteLength;
     return total;
   }
+}
+
+/** `mask &= within`, word by word: a function of its own, so the JIT optimizes it alone whichever branch of `narrow` runs more. */
+function andInto(mask: Uint32Array, within: Uint32Array): void {
+  for (let word = 0; word < within.length; word++) mask[word]! &= within[word]!;
+}
+
+/** Clears `ids[0..end)` from `mask`, appending those that were set to `cleared` after its first `count` (-1: not recording, or full). */
+function clearListed(mask: Uint32Array, ids: Uint32Array, end: number, cleared: Uint32Array, count: number): number {
+  for (let index = 0; index < end; index++) {
+    const id = ids[index]!;
+    const bit = 1 << (id & 31);
+    const word = mask[id >>> 5]!;
+    if ((word & bit) === 0) continue;
+    mask[id >>> 5] = word ^ bit;
+    if (count < 0) continue;
+    if (count < cleared.length) cleared[count++] = id;
+    else count = -1;
+  }
+  return count;
 }
 
 function isPlainContent(bytes: Uint8Array, start: number, end: number): boolean {
