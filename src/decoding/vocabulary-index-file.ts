@@ -32,7 +32,7 @@ import type { TokenTrieArrays } from './token-trie.js';
 import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions, type VocabularyParts } from './vocabulary.js';
 
 /** Bumped whenever the stored layout or what the index holds changes: old files are then simply not found. */
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 const MAGIC = new TextEncoder().encode('TWVOCIX\0');
 /** Magic, version, header length, CRC-32 of everything after the preamble, padding to 8. */
 const PREAMBLE_BYTES = MAGIC.length + 16;
@@ -327,7 +327,13 @@ interface IndexHeader {
   sections: SectionEntry[];
 }
 
-const TRIE_FIELDS = ['nodeByte', 'nodeDepth', 'nodeEnd', 'nodeToken', 'nextSameBytes', 'tokenOrder', 'tokenStart'] as const;
+/**
+ * What a trie stores. Its subtree ends (`nodeEnd`) follow from the depths and are derived on
+ * reading, so no file can hold an end that would stall a walk; its same-bytes chains are
+ * stored as the few (token, next) pairs there are instead of one entry per id; the content
+ * walk's token slices (`tokenOrder`, `tokenStart`) are derived on first use.
+ */
+const TRIE_FIELDS = ['nodeByte', 'nodeDepth', 'nodeToken'] as const;
 
 function kindOf(array: StoredArray): ArrayKind {
   if (array instanceof Uint8Array) return 'u8';
@@ -364,10 +370,8 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
   const trieDepths: Record<string, number> = {};
   const addTrie = (name: string, trie: TokenTrieArrays): void => {
     trieDepths[name] = trie.maxDepth;
-    for (const field of TRIE_FIELDS) {
-      const array = trie[field];
-      if (array !== undefined) arrays.set(`${name}.${field}`, array);
-    }
+    for (const field of TRIE_FIELDS) arrays.set(`${name}.${field}`, trie[field]);
+    arrays.set(`${name}.sameBytesPairs`, sameBytesPairs(trie.nextSameBytes));
   };
   addTrie('trie', parts.trie);
   addTrie('remainder', stats.remainder);
@@ -473,16 +477,18 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
   const trie = (name: string): TokenTrieArrays => {
     const nodeByte = take(`${name}.nodeByte`, Uint8Array);
     const nodes = nodeByte.length;
-    const tokenStart = arrays.has(`${name}.tokenStart`) ? take(`${name}.tokenStart`, Uint32Array, nodes + 1) : undefined;
-    return checkTrie(name, size, {
+    const maxDepth = header.trieDepths[name] ?? 0;
+    if (!Number.isSafeInteger(maxDepth) || maxDepth < 0 || maxDepth > 0xffff) throw new Error(`${name} has a damaged depth`);
+    const nodeDepth = take(`${name}.nodeDepth`, Uint16Array, nodes);
+    const nodeToken = take(`${name}.nodeToken`, Int32Array, nodes);
+    return {
       nodeByte,
-      nodeDepth: take(`${name}.nodeDepth`, Uint16Array, nodes),
-      nodeEnd: take(`${name}.nodeEnd`, Uint32Array, nodes),
-      nodeToken: take(`${name}.nodeToken`, Int32Array, nodes),
-      nextSameBytes: take(`${name}.nextSameBytes`, Int32Array, size),
-      maxDepth: header.trieDepths[name] ?? 0,
-      ...(tokenStart === undefined ? {} : { tokenStart, tokenOrder: take(`${name}.tokenOrder`, Int32Array, tokenStart[nodes]) }),
-    });
+      nodeDepth,
+      nodeEnd: subtreeEnds(name, nodeDepth, nodeToken, maxDepth, size),
+      nodeToken,
+      nextSameBytes: sameBytesChains(name, take(`${name}.sameBytesPairs`, Int32Array), size),
+      maxDepth,
+    };
   };
   const stringStats: StringTokenStatsArrays = {
     consumed: take('stats.consumed', Uint16Array, size),
@@ -533,44 +539,61 @@ function readWhole(file: string): Uint8Array {
   }
 }
 
+/** The same-bytes chains as (token, next) pairs: only SentencePiece byte fallback and duplicate spellings have any. */
+function sameBytesPairs(nextSameBytes: Int32Array): Int32Array {
+  const pairs: number[] = [];
+  for (let token = 0; token < nextSameBytes.length; token++) if (nextSameBytes[token] !== -1) pairs.push(token, nextSameBytes[token]!);
+  return Int32Array.from(pairs);
+}
+
+/** Per token id, the next token with the same bytes or -1, from stored pairs whose chains must ascend (so every chain ends). */
+function sameBytesChains(name: string, pairs: Int32Array, size: number): Int32Array {
+  if (pairs.length % 2 !== 0) throw new Error(`section ${name}.sameBytesPairs is not whole pairs`);
+  const chains = new Int32Array(size).fill(-1);
+  for (let at = 0; at < pairs.length; at += 2) {
+    const token = pairs[at]!;
+    const next = pairs[at + 1]!;
+    if (token < 0 || next <= token || next >= size) throw new Error(`${name} has a damaged same-bytes chain`);
+    chains[token] = next;
+  }
+  return chains;
+}
+
 /**
- * The invariants the mask walks rely on, so that a damaged file can make a walk neither
- * leave its arrays nor loop: subtrees end after their node, token ids are in range, and
- * chains of same-bytes tokens end (they ascend: `TokenTrie.build` links equal tokens in
- * id order).
+ * Each node's subtree end, derived from the depths of the DFS layout (a subtree ends at the
+ * next node no deeper than its root), while checking what the mask walks rely on: the first
+ * node is a token's first byte, a node is at most one deeper than the node before it (so a
+ * walk's stack slot for its parent is always set), depths stay within `maxDepth`, and token
+ * ids are in range. Derived ends always lie after their node, so a walk always advances.
  *
- * These loops run once per process, mostly before the JIT optimizes them, so each is one
- * branch-free pass that only ORs its verdict; the slow search for what is wrong runs only
- * when something is.
+ * The loop runs once per process, mostly before the JIT optimizes it, so it only ORs its
+ * verdict; the slow search for what is wrong runs only when something is.
  */
-function checkTrie(name: string, size: number, trie: TokenTrieArrays): TokenTrieArrays {
-  const { nodeEnd, nodeToken, nodeDepth, nextSameBytes, maxDepth } = trie;
-  const nodes = trie.nodeByte.length;
+function subtreeEnds(name: string, nodeDepth: Uint16Array, nodeToken: Int32Array, maxDepth: number, size: number): Uint32Array {
+  const nodes = nodeDepth.length;
+  const ends = new Uint32Array(nodes);
+  const open = new Uint32Array(maxDepth + 1);
+  let top = 0;
   let damaged = 0;
   for (let node = 0; node < nodes; node++) {
-    const end = nodeEnd[node]!;
-    const token = nodeToken[node]!;
     const depth = nodeDepth[node]!;
-    damaged |= +(end <= node) | +(end > nodes) | +(token < -1) | +(token >= size) | +(depth < 1) | +(depth > maxDepth);
+    const token = nodeToken[node]!;
+    damaged |= +(depth < 1) | +(depth > top + 1) | +(depth > maxDepth) | +(token < -1) | +(token >= size);
+    while (top >= depth && top > 0) ends[open[top--]!] = node;
+    top = depth;
+    open[depth] = node;
   }
   if (damaged !== 0) {
+    let previous = 0;
     for (let node = 0; node < nodes; node++) {
-      const end = nodeEnd[node]!;
-      const token = nodeToken[node]!;
       const depth = nodeDepth[node]!;
-      if (end <= node || end > nodes || token < -1 || token >= size || depth < 1 || depth > maxDepth) throw new Error(`${name} node ${node} is damaged`);
+      const token = nodeToken[node]!;
+      if (depth < 1 || depth > previous + 1 || depth > maxDepth || token < -1 || token >= size) throw new Error(`${name} node ${node} is damaged`);
+      previous = depth;
     }
   }
-  for (let token = 0; token < size; token++) {
-    const next = nextSameBytes[token]!;
-    damaged |= +(next !== -1) & (+(next <= token) | +(next >= size));
-  }
-  if (damaged !== 0) throw new Error(`${name} has a damaged same-bytes chain`);
-  if (trie.tokenStart !== undefined && trie.tokenOrder !== undefined) {
-    checkCuts(`${name}.tokenStart`, trie.tokenStart, trie.tokenOrder.length);
-    checkIds(`${name}.tokenOrder`, trie.tokenOrder, size);
-  }
-  return trie;
+  while (top > 0) ends[open[top--]!] = nodes;
+  return ends;
 }
 
 function checkIds(name: string, ids: Uint32Array | Int32Array, size: number): void {
