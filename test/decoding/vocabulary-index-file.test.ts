@@ -12,6 +12,7 @@ import { crc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compileJsonSchema } from '../../src/decoding/compile-json-schema.js';
 import { loadVocabulary } from '../../src/decoding/vocabulary-index-file.js';
+import { VocabularyError } from '../../src/decoding/decoding-errors.js';
 import type { Vocabulary } from '../../src/decoding/vocabulary.js';
 import { kv, writeGguf } from '../../src/models/local/gguf-writer.js';
 
@@ -283,13 +284,46 @@ describe('loadVocabulary: the memo that skips hashing the tokenizer', { timeout:
     expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo' });
 
     const bytes = readFileSync(first.file!);
-    bytes[bytes.length - 3]! ^= 0x40;
+    bytes[sectionStart(bytes, 'tokenBytesFlat') + 1]! ^= 0x40;
     writeFileSync(first.file!, bytes);
     const damaged = loadVocabulary(path, { indexDir });
     expect(damaged).toMatchObject({ index: 'built', keyedBy: 'hash' });
     expect(damaged.memoError).toMatch(/did not read back/);
     expect(damaged.readError).toMatch(/checksum does not match/);
     expect(new TextDecoder().decode(damaged.vocabulary.tokenBytes(7))).toBe(' ');
+  });
+
+  it('reads the token spellings from the file when first asked for; damaged spellings are an error that says so, and the next load rebuilds', async () => {
+    const path = join(folder, 'spellings-model.gguf');
+    const indexDir = join(folder, 'spellings-index');
+    await writeModel(path);
+    const built = loadVocabulary(path, { indexDir });
+    const read = loadVocabulary(path, { indexDir });
+    expect(read.index).toBe('read');
+    expect(ggufTokens.map((_, id) => read.vocabulary.tokenText(id))).toEqual(ggufTokens);
+
+    const before = loadVocabulary(path, { indexDir });
+    const bytes = readFileSync(built.file!);
+    bytes[bytes.length - 2]! ^= 0x01;
+    writeFileSync(built.file!, bytes);
+    const failure = (() => {
+      try {
+        before.vocabulary.tokenText(2);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(VocabularyError);
+    expect((failure as Error).message).toMatch(
+      /spellings in the vocabulary index .* cannot be read back: their checksum does not match.*call loadVocabulary again/,
+    );
+    // masks never read spellings
+    const matcher = compileJsonSchema({ enum: ['a', 'b'] }, before.vocabulary).matcher();
+    expect(matcher.accept(5)).toBe(true);
+    expect(existsSync(built.file!)).toBe(false);
+    const next = loadVocabulary(path, { indexDir });
+    expect(next.index).toBe('built');
+    expect(next.vocabulary.tokenText(6)).toBe('b');
   });
 
   it('ignores a hostile memo with a reason, and a memo never vouches for an index built with other options', async () => {
