@@ -295,7 +295,6 @@ export class StringTokenStats {
     const words = this.vocabulary.maskWords;
     const denseBudgets = new Uint32Array(this.denseBudgets.length * words);
     this.denseBudgets.forEach((mask, index) => denseBudgets.set(mask, index * words));
-    void this.contentTrie.tokenStart; // the content walk's token slices, built now so they are stored
     return {
       consumed: this.consumed,
       closes: this.closes,

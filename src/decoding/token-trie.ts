@@ -124,14 +124,16 @@ export class TokenTrie {
 
   private buildTokenOrder(): void {
     if (this.tokenOrderCache !== undefined) return;
-    const order: number[] = [];
+    // typed arrays, not a growing list: an index file leaves this to the first content walk, inside the first compile
+    const order = new Int32Array(this.nextSameBytes.length);
     const start = new Uint32Array(this.nodeCount + 1);
+    let count = 0;
     for (let node = 0; node < this.nodeCount; node++) {
-      start[node] = order.length;
-      for (let token = this.nodeToken[node]!; token >= 0; token = this.nextSameBytes[token]!) order.push(token);
+      start[node] = count;
+      for (let token = this.nodeToken[node]!; token >= 0 && count < order.length; token = this.nextSameBytes[token]!) order[count++] = token;
     }
-    start[this.nodeCount] = order.length;
-    this.tokenOrderCache = Int32Array.from(order);
+    start[this.nodeCount] = count;
+    this.tokenOrderCache = order.slice(0, count);
     this.tokenStartCache = start;
   }
 

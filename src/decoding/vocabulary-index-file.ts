@@ -1,8 +1,10 @@
 /**
  * A vocabulary and its whole mask index (token bytes, the byte trie, the string statistics
  * and their tries) in one binary file, so that a process that has seen a tokenizer before
- * skips parsing it and building the index (0.5–1.9 s for Qwen3–Gemma 3) and maps the
- * stored typed arrays as they are.
+ * skips parsing it and building the index (0.5–1.9 s for Qwen3–Gemma 3): the stored typed
+ * arrays are used as views over one read, what follows from them (subtree ends, same-bytes
+ * chains) is derived while they are checked, and the token spellings, which only messages
+ * read, are read when first asked for.
  *
  * The file is named and checked by a SHA-256 over the tokenizer's own bytes (the
  * `tokenizer.json` and its `tokenizer_config.json`, or a GGUF file's metadata section),
@@ -29,12 +31,12 @@ import { nodeModuleFor } from './node-files.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import type { StringTokenStatsArrays } from './string-token-stats.js';
 import type { TokenTrieArrays } from './token-trie.js';
-import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions, type VocabularyParts } from './vocabulary.js';
+import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions } from './vocabulary.js';
 
 /** Bumped whenever the stored layout or what the index holds changes: old files are then simply not found. */
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 const MAGIC = new TextEncoder().encode('TWVOCIX\0');
-/** Magic, version, header length, CRC-32 of everything after the preamble, padding to 8. */
+/** Magic, version, header length, CRC-32 of the header and the sections (not the token spellings, which carry their own), padding to 8. */
 const PREAMBLE_BYTES = MAGIC.length + 16;
 const CRC_OFFSET = MAGIC.length + 8;
 /** A tokenizer changed less than this before a memo is written could change again within the same mtime/ctime tick unseen. */
@@ -71,7 +73,26 @@ export interface LoadedVocabulary {
   keyedBy?: 'memo' | 'hash';
   /** Why an existing memo was not used (the tokenizer changed, the memo or the index it names is damaged or missing). */
   memoError?: string;
+  /** Where the time went, in milliseconds, for benchmarks and logs; a step that did not run is 0. */
+  timings: {
+    /** Finding the index file: the memo and the tokenizer's file identity, or hashing the tokenizer. */
+    locateMs: number;
+    /** Reading the index file (its token spellings are read later, when first asked for). */
+    readMs: number;
+    /** Its checksum. */
+    checksumMs: number;
+    /** Its structure checks, with the subtree ends and same-bytes chains derived in the same passes. */
+    structureMs: number;
+    /** Its header, the views over the read bytes and the vocabulary over them. */
+    decodeMs: number;
+    /** Parsing the tokenizer and building the index, when no index file was read. */
+    buildMs: number;
+    /** Writing the index file and the memo after a build. */
+    saveMs: number;
+  };
 }
+
+type VocabularyLoadTimings = LoadedVocabulary['timings'];
 
 /**
  * Loads the vocabulary of a Hugging Face `tokenizer.json` or of a GGUF model file with its
@@ -80,9 +101,21 @@ export interface LoadedVocabulary {
  */
 export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}): LoadedVocabulary {
   const { indexDir = nodePath().join(toolwrightHome(), 'vocabulary-index'), ...vocabularyOptions } = options;
+  const timings: VocabularyLoadTimings = { locateMs: 0, readMs: 0, checksumMs: 0, structureMs: 0, decodeMs: 0, buildMs: 0, saveMs: 0 };
+  let clock = performance.now();
+  const lap = (step: keyof VocabularyLoadTimings): void => {
+    const at = performance.now();
+    timings[step] += at - clock;
+    clock = at;
+  };
   const gguf = isGguf(path);
-  const build = (): Vocabulary => (gguf ? Vocabulary.fromGguf(path, vocabularyOptions) : Vocabulary.fromTokenizerJson(path, vocabularyOptions)).buildIndex();
-  if (indexDir === false) return { vocabulary: build(), index: 'built' };
+  const build = (): Vocabulary => {
+    lap('locateMs');
+    const built = (gguf ? Vocabulary.fromGguf(path, vocabularyOptions) : Vocabulary.fromTokenizerJson(path, vocabularyOptions)).buildIndex();
+    lap('buildMs');
+    return built;
+  };
+  if (indexDir === false) return { vocabulary: build(), index: 'built', timings };
   const memoFile = nodePath().join(indexDir, memoName(path, gguf, vocabularyOptions));
   const identity = tokenizerIdentity(path, gguf);
   const memo = readMemo(memoFile, identity);
@@ -92,7 +125,8 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
   if (memo.key !== undefined) {
     const file = indexFileFor(indexDir, memo.key);
     try {
-      return { vocabulary: readIndexFile(file, memo.key, gguf, vocabularyOptions), index: 'read', file, keyedBy: 'memo' };
+      lap('locateMs');
+      return { vocabulary: readIndexFile(file, memo.key, gguf, vocabularyOptions, lap), index: 'read', file, keyedBy: 'memo', timings };
     } catch (error) {
       failedKey = memo.key;
       readError = (error as Error).message;
@@ -107,9 +141,11 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
     readError = undefined;
     if (nodeFs().existsSync(file)) {
       try {
-        const vocabulary = readIndexFile(file, key, gguf, vocabularyOptions);
+        lap('locateMs');
+        const vocabulary = readIndexFile(file, key, gguf, vocabularyOptions, lap);
         writeMemo(memoFile, identity, key);
-        return { vocabulary, index: 'read', file, keyedBy: 'hash', ...withMemo };
+        lap('saveMs');
+        return { vocabulary, index: 'read', file, keyedBy: 'hash', ...withMemo, timings };
       } catch (error) {
         readError = (error as Error).message;
       }
@@ -123,6 +159,7 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
   } catch (error) {
     saveError = `Cannot write the vocabulary index "${file}": ${(error as Error).message}. The next process builds it again; pass indexDir to use a writable folder.`;
   }
+  lap('saveMs');
   return {
     vocabulary,
     index: 'built',
@@ -131,6 +168,7 @@ export function loadVocabulary(path: string, options: LoadVocabularyOptions = {}
     ...withMemo,
     ...(readError === undefined ? {} : { readError }),
     ...(saveError === undefined ? {} : { saveError }),
+    timings,
   };
 }
 
@@ -231,10 +269,11 @@ function readBounded(file: string, maxBytes: number): Buffer | undefined {
   }
 }
 
-function readFully(fd: number, into: Uint8Array): void {
+/** Fills `into` from the file at `position`. */
+function readFully(fd: number, into: Uint8Array, position = 0): void {
   let at = 0;
   while (at < into.length) {
-    const read = nodeFs().readSync(fd, into, at, into.length - at, at);
+    const read = nodeFs().readSync(fd, into, at, into.length - at, position + at);
     if (read === 0) throw new Error(`the file ended after ${at} of ${into.length} bytes`);
     at += read;
   }
@@ -325,9 +364,19 @@ interface IndexHeader {
   plainContentCount: number;
   trieDepths: Record<string, number>;
   sections: SectionEntry[];
+  /** Bytes of the sections, read up front; the token spellings follow them. */
+  sectionBytes: number;
+  /** Where the token spellings start after the sections: `tokenCount + 1` u32 offsets, then the UTF-8 bytes; read on first use. */
+  spellings: { offset: number; bytes: number; crc: number };
 }
 
-const TRIE_FIELDS = ['nodeByte', 'nodeDepth', 'nodeEnd', 'nodeToken', 'nextSameBytes', 'tokenOrder', 'tokenStart'] as const;
+/**
+ * What a trie stores. Its subtree ends (`nodeEnd`) follow from the depths and are derived on
+ * reading, so no file can hold an end that would stall a walk; its same-bytes chains are
+ * stored as the few (token, next) pairs there are instead of one entry per id; the content
+ * walk's token slices (`tokenOrder`, `tokenStart`) are derived on first use.
+ */
+const TRIE_FIELDS = ['nodeByte', 'nodeDepth', 'nodeToken'] as const;
 
 function kindOf(array: StoredArray): ArrayKind {
   if (array instanceof Uint8Array) return 'u8';
@@ -342,32 +391,13 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
   arrays.set('tokenBytesFlat', parts.tokenBytesFlat);
   arrays.set('tokenOffsets', parts.tokenOffsets);
   arrays.set('textTokens', parts.textTokens);
-  const encoder = new TextEncoder();
-  const textOffsets = new Uint32Array(parts.texts.count + 1);
-  const textChunks: Uint8Array[] = [];
-  let textBytes = 0;
-  for (let id = 0; id < parts.texts.count; id++) {
-    const bytes = encoder.encode(parts.texts.text(id));
-    textChunks.push(bytes);
-    textBytes += bytes.length;
-    textOffsets[id + 1] = textBytes;
-  }
-  const textBlob = new Uint8Array(textBytes);
-  let at = 0;
-  for (const chunk of textChunks) {
-    textBlob.set(chunk, at);
-    at += chunk.length;
-  }
-  arrays.set('texts', textBlob);
-  arrays.set('textOffsets', textOffsets);
+  const spellings = encodeSpellings(parts.texts);
   const stats = parts.stringStats;
   const trieDepths: Record<string, number> = {};
   const addTrie = (name: string, trie: TokenTrieArrays): void => {
     trieDepths[name] = trie.maxDepth;
-    for (const field of TRIE_FIELDS) {
-      const array = trie[field];
-      if (array !== undefined) arrays.set(`${name}.${field}`, array);
-    }
+    for (const field of TRIE_FIELDS) arrays.set(`${name}.${field}`, trie[field]);
+    arrays.set(`${name}.sameBytesPairs`, sameBytesPairs(trie.nextSameBytes));
   };
   addTrie('trie', parts.trie);
   addTrie('remainder', stats.remainder);
@@ -392,6 +422,8 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     sections.push({ name, kind: kindOf(array), offset, length: array.length });
     offset += array.byteLength;
   }
+  const sectionBytes = offset;
+  const spellingsOffset = align8(sectionBytes);
   const header: IndexHeader = {
     key,
     source: gguf ? 'gguf' : 'tokenizer.json',
@@ -405,10 +437,12 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     plainContentCount: stats.plainContentCount,
     trieDepths,
     sections,
+    sectionBytes,
+    spellings: { offset: spellingsOffset, bytes: spellings.length, crc: nodeZlib().crc32(spellings) },
   };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const dataStart = align8(PREAMBLE_BYTES + headerBytes.length);
-  const output = Buffer.alloc(dataStart + offset);
+  const output = Buffer.alloc(dataStart + spellingsOffset + spellings.length);
   output.set(MAGIC, 0);
   output.writeUInt32LE(FORMAT_VERSION, MAGIC.length);
   output.writeUInt32LE(headerBytes.length, MAGIC.length + 4);
@@ -417,23 +451,15 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     const array = arrays.get(section.name)!;
     output.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), dataStart + section.offset);
   }
-  output.writeUInt32LE(nodeZlib().crc32(output.subarray(PREAMBLE_BYTES)), CRC_OFFSET);
+  output.set(spellings, dataStart + spellingsOffset);
+  output.writeUInt32LE(nodeZlib().crc32(output.subarray(PREAMBLE_BYTES, dataStart + sectionBytes)), CRC_OFFSET);
   writeAtomically(file, output);
 }
 
-function readIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions): Vocabulary {
-  // one read into a fresh ArrayBuffer (offset 0, so every section's view is aligned): the sections are views over it, never copies
-  const bytes = readWhole(file);
+function readIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions, lap: (step: keyof VocabularyLoadTimings) => void): Vocabulary {
+  const { bytes, header, headerLength } = readSections(file, key, gguf, options);
+  lap('readMs');
   const data = Buffer.from(bytes.buffer, 0, bytes.length);
-  if (data.length < PREAMBLE_BYTES || !data.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a toolwright vocabulary index');
-  if (data.readUInt32LE(MAGIC.length) !== FORMAT_VERSION) throw new Error('an index of another format version');
-  const headerLength = data.readUInt32LE(MAGIC.length + 4);
-  if (PREAMBLE_BYTES + headerLength > data.length) throw new Error('the header runs past the end of the file');
-  const header = JSON.parse(data.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength).toString('utf8')) as IndexHeader;
-  if (!isPlainObject(header) || header.key !== key) throw new Error('the index belongs to another tokenizer');
-  if (header.source !== (gguf ? 'gguf' : 'tokenizer.json') || header.options !== optionsText(options))
-    throw new Error('the index was built for another kind of tokenizer file or other vocabulary options');
-  if (!Array.isArray(header.sections) || !Number.isSafeInteger(header.size) || header.size < 0) throw new Error('the header is damaged');
   const dataStart = align8(PREAMBLE_BYTES + headerLength);
   const arrays = new Map<string, StoredArray>();
   for (const section of header.sections) {
@@ -446,7 +472,7 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
       section.length < 0 ||
       section.offset < 0 ||
       section.offset % 8 !== 0 ||
-      start + section.length * width > data.length
+      section.offset + section.length * width > header.sectionBytes
     )
       throw new Error(`section ${section.name} lies outside the file`);
     const view =
@@ -467,22 +493,24 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
   };
   const size = header.size;
   const maskWords = Math.ceil(size / 32);
+  lap('decodeMs');
   const tokenOffsets = take('tokenOffsets', Uint32Array, size + 1);
   const tokenBytesFlat = take('tokenBytesFlat', Uint8Array, tokenOffsets[size]);
-  checkCuts('tokenOffsets', tokenOffsets, tokenBytesFlat.length);
   const trie = (name: string): TokenTrieArrays => {
     const nodeByte = take(`${name}.nodeByte`, Uint8Array);
     const nodes = nodeByte.length;
-    const tokenStart = arrays.has(`${name}.tokenStart`) ? take(`${name}.tokenStart`, Uint32Array, nodes + 1) : undefined;
-    return checkTrie(name, size, {
+    const maxDepth = header.trieDepths[name] ?? 0;
+    if (!Number.isSafeInteger(maxDepth) || maxDepth < 0 || maxDepth > 0xffff) throw new Error(`${name} has a damaged depth`);
+    const nodeDepth = take(`${name}.nodeDepth`, Uint16Array, nodes);
+    const nodeToken = take(`${name}.nodeToken`, Int32Array, nodes);
+    return {
       nodeByte,
-      nodeDepth: take(`${name}.nodeDepth`, Uint16Array, nodes),
-      nodeEnd: take(`${name}.nodeEnd`, Uint32Array, nodes),
-      nodeToken: take(`${name}.nodeToken`, Int32Array, nodes),
-      nextSameBytes: take(`${name}.nextSameBytes`, Int32Array, size),
-      maxDepth: header.trieDepths[name] ?? 0,
-      ...(tokenStart === undefined ? {} : { tokenStart, tokenOrder: take(`${name}.tokenOrder`, Int32Array, tokenStart[nodes]) }),
-    });
+      nodeDepth,
+      nodeEnd: subtreeEnds(name, nodeDepth, nodeToken, maxDepth, size),
+      nodeToken,
+      nextSameBytes: sameBytesChains(name, take(`${name}.sameBytesPairs`, Int32Array), size),
+      maxDepth,
+    };
   };
   const stringStats: StringTokenStatsArrays = {
     consumed: take('stats.consumed', Uint16Array, size),
@@ -499,87 +527,222 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
     closingShorterThan: take('stats.closingShorterThan', Int32Array, header.maxConsumed + 2),
     denseBudgets: take('stats.denseBudgets', Uint32Array),
   };
-  checkIds('stats.longestFirst', stringStats.longestFirst, size);
-  checkIds('stats.closingShortestFirst', stringStats.closingShortestFirst, size);
+  // Only what bounds a loop is checked here (the cuts below, the subtree ends derived above, the ascending chains): a token
+  // offset or an id out of place gives a wrong mask, not an endless walk, and the checksum catches it. Checking every id
+  // and offset too, in code the JIT has not optimized yet, cost a cold process more than reading them.
   checkCuts('stats.longerThan', stringStats.longerThan, stringStats.longestFirst.length, true);
   checkCuts('stats.closingShorterThan', stringStats.closingShorterThan, stringStats.closingShortestFirst.length);
   if (stringStats.denseBudgets.length % Math.max(1, maskWords) !== 0) throw new Error('section stats.denseBudgets is not whole masks');
-  const parts: VocabularyParts = {
-    size,
-    tokenCount: header.tokenCount,
-    encoding: header.encoding,
-    eosTokenIds: header.eosTokenIds,
-    textTokenCount: header.textTokenCount,
-    tokenBytesFlat,
-    tokenOffsets,
-    textTokens: take('textTokens', Uint32Array, maskWords),
-    texts: storedTexts(take('texts', Uint8Array), take('textOffsets', Uint32Array, header.tokenCount + 1)),
-    trie: trie('trie'),
-    stringStats,
-  };
+  const vocabularyTrie = trie('trie');
+  lap('structureMs');
   // the structure checks keep a walk inside its arrays; only the checksum can tell a flipped token byte or mask bit, which would give a wrong mask
   if (nodeZlib().crc32(bytes.subarray(PREAMBLE_BYTES)) !== data.readUInt32LE(CRC_OFFSET)) throw new Error('the checksum does not match: the file is damaged');
-  return Vocabulary.fromParts(parts, options);
+  lap('checksumMs');
+  const spellingsStart = dataStart + header.spellings.offset;
+  const vocabulary = Vocabulary.fromParts(
+    {
+      size,
+      tokenCount: header.tokenCount,
+      encoding: header.encoding,
+      eosTokenIds: header.eosTokenIds,
+      textTokenCount: header.textTokenCount,
+      tokenBytesFlat,
+      tokenOffsets,
+      textTokens: take('textTokens', Uint32Array, maskWords),
+      texts: spellingsReadOnUse(file, spellingsStart, header.tokenCount, header.spellings),
+      trie: vocabularyTrie,
+      stringStats,
+    },
+    options,
+  );
+  lap('decodeMs');
+  return vocabulary;
 }
 
-function readWhole(file: string): Uint8Array {
+/**
+ * The preamble, header and sections of an index file, read into one fresh `ArrayBuffer`
+ * (offset 0, so every section's view is aligned): the sections become views over it, never
+ * copies. The token spellings after them are not read here. Throws when the file is not a
+ * whole index of this tokenizer, these options and this format.
+ */
+function readSections(file: string, key: string, gguf: boolean, options: VocabularyOptions): { bytes: Uint8Array; header: IndexHeader; headerLength: number } {
   const fd = nodeFs().openSync(file, 'r');
   try {
-    const bytes = new Uint8Array(nodeFs().fstatSync(fd).size);
+    const fileBytes = nodeFs().fstatSync(fd).size;
+    const preamble = Buffer.alloc(PREAMBLE_BYTES);
+    if (
+      fileBytes < PREAMBLE_BYTES ||
+      nodeFs().readSync(fd, preamble, 0, PREAMBLE_BYTES, 0) !== PREAMBLE_BYTES ||
+      !preamble.subarray(0, MAGIC.length).equals(MAGIC)
+    )
+      throw new Error('not a toolwright vocabulary index');
+    if (preamble.readUInt32LE(MAGIC.length) !== FORMAT_VERSION) throw new Error('an index of another format version');
+    const headerLength = preamble.readUInt32LE(MAGIC.length + 4);
+    if (PREAMBLE_BYTES + headerLength > fileBytes) throw new Error('the header runs past the end of the file');
+    const headerBytes = Buffer.alloc(headerLength);
+    readFully(fd, headerBytes, PREAMBLE_BYTES);
+    const header = JSON.parse(headerBytes.toString('utf8')) as IndexHeader;
+    if (!isPlainObject(header) || header.key !== key) throw new Error('the index belongs to another tokenizer');
+    if (header.source !== (gguf ? 'gguf' : 'tokenizer.json') || header.options !== optionsText(options))
+      throw new Error('the index was built for another kind of tokenizer file or other vocabulary options');
+    const { sectionBytes, spellings } = header;
+    if (
+      !Array.isArray(header.sections) ||
+      !Number.isSafeInteger(header.size) ||
+      header.size < 0 ||
+      !Number.isSafeInteger(header.tokenCount) ||
+      header.tokenCount < 0 ||
+      !Number.isSafeInteger(sectionBytes) ||
+      sectionBytes < 0 ||
+      !isPlainObject(spellings) ||
+      !Number.isSafeInteger(spellings.offset) ||
+      !Number.isSafeInteger(spellings.bytes) ||
+      spellings.offset < sectionBytes ||
+      spellings.offset % 8 !== 0 ||
+      spellings.bytes < (header.tokenCount + 1) * 4
+    )
+      throw new Error('the header is damaged');
+    const dataStart = align8(PREAMBLE_BYTES + headerLength);
+    if (dataStart + spellings.offset + spellings.bytes > fileBytes) throw new Error('the sections or token spellings lie outside the file');
+    const bytes = new Uint8Array(dataStart + sectionBytes);
     readFully(fd, bytes);
-    return bytes;
+    // the header parsed above must be the one these sections were written with, should the file have been replaced in between
+    if (!headerBytes.equals(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength))) throw new Error('the file changed while it was read');
+    return { bytes, header, headerLength };
   } finally {
     nodeFs().closeSync(fd);
   }
 }
 
-/**
- * The invariants the mask walks rely on, so that a damaged file can make a walk neither
- * leave its arrays nor loop: subtrees end after their node, token ids are in range, and
- * chains of same-bytes tokens end (they ascend: `TokenTrie.build` links equal tokens in
- * id order).
- *
- * These loops run once per process, mostly before the JIT optimizes them, so each is one
- * branch-free pass that only ORs its verdict; the slow search for what is wrong runs only
- * when something is.
- */
-function checkTrie(name: string, size: number, trie: TokenTrieArrays): TokenTrieArrays {
-  const { nodeEnd, nodeToken, nodeDepth, nextSameBytes, maxDepth } = trie;
-  const nodes = trie.nodeByte.length;
-  let damaged = 0;
-  for (let node = 0; node < nodes; node++) {
-    const end = nodeEnd[node]!;
-    const token = nodeToken[node]!;
-    const depth = nodeDepth[node]!;
-    damaged |= +(end <= node) | +(end > nodes) | +(token < -1) | +(token >= size) | +(depth < 1) | +(depth > maxDepth);
+/** Every token's spelling as UTF-8 after `tokenCount + 1` u32 offsets, as `spellingsReadOnUse` reads them back. */
+function encodeSpellings(texts: TokenTexts): Uint8Array {
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  const offsets = new Uint32Array(texts.count + 1);
+  let total = 0;
+  for (let id = 0; id < texts.count; id++) {
+    const bytes = encoder.encode(texts.text(id));
+    chunks.push(bytes);
+    total += bytes.length;
+    offsets[id + 1] = total;
   }
-  if (damaged !== 0) {
-    for (let node = 0; node < nodes; node++) {
-      const end = nodeEnd[node]!;
-      const token = nodeToken[node]!;
-      const depth = nodeDepth[node]!;
-      if (end <= node || end > nodes || token < -1 || token >= size || depth < 1 || depth > maxDepth) throw new Error(`${name} node ${node} is damaged`);
-    }
+  const region = new Uint8Array(offsets.byteLength + total);
+  region.set(new Uint8Array(offsets.buffer), 0);
+  let at = offsets.byteLength;
+  for (const chunk of chunks) {
+    region.set(chunk, at);
+    at += chunk.length;
   }
-  for (let token = 0; token < size; token++) {
-    const next = nextSameBytes[token]!;
-    damaged |= +(next !== -1) & (+(next <= token) | +(next >= size));
-  }
-  if (damaged !== 0) throw new Error(`${name} has a damaged same-bytes chain`);
-  if (trie.tokenStart !== undefined && trie.tokenOrder !== undefined) {
-    checkCuts(`${name}.tokenStart`, trie.tokenStart, trie.tokenOrder.length);
-    checkIds(`${name}.tokenOrder`, trie.tokenOrder, size);
-  }
-  return trie;
+  return region;
 }
 
-function checkIds(name: string, ids: Uint32Array | Int32Array, size: number): void {
-  let outOfRange = 0;
-  for (let index = 0; index < ids.length; index++) {
-    const id = ids[index]!;
-    outOfRange |= +(id < 0) | +(id >= size);
+/**
+ * Token spellings read from the index file when first asked for (only messages read them, so
+ * a mask never waits for them), checked against the CRC-32 the header was read with. A file
+ * that no longer holds them (removed, damaged) cannot give them back: the error says so,
+ * and a damaged file is removed so that the next `loadVocabulary` builds it again.
+ */
+function spellingsReadOnUse(file: string, start: number, count: number, stored: IndexHeader['spellings']): TokenTexts {
+  let spellings: { offsets: Uint32Array; blob: Uint8Array } | undefined;
+  const decoder = new TextDecoder();
+  const read = (): { offsets: Uint32Array; blob: Uint8Array } => {
+    if (spellings !== undefined) return spellings;
+    const region = new Uint8Array(stored.bytes);
+    let reason: string | undefined;
+    try {
+      const fd = nodeFs().openSync(file, 'r');
+      try {
+        readFully(fd, region, start);
+      } finally {
+        nodeFs().closeSync(fd);
+      }
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    if (reason === undefined && nodeZlib().crc32(region) !== stored.crc) {
+      reason = 'their checksum does not match: the file is damaged, and was removed';
+      nodeFs().rmSync(file, { force: true });
+    }
+    const offsets = new Uint32Array(region.buffer, 0, count + 1);
+    const blob = region.subarray(offsets.byteLength);
+    if (reason === undefined) {
+      try {
+        checkCuts('textOffsets', offsets, blob.length);
+      } catch (error) {
+        reason = (error as Error).message;
+      }
+    }
+    if (reason !== undefined)
+      throw new VocabularyError(
+        `The token spellings in the vocabulary index "${file}" cannot be read back: ${reason}. Masks never read spellings; call loadVocabulary again to get a vocabulary whose spellings read.`,
+      );
+    spellings = { offsets, blob };
+    return spellings;
+  };
+  return {
+    count,
+    text: (id) => {
+      const { offsets, blob } = read();
+      return decoder.decode(blob.subarray(offsets[id], offsets[id + 1]));
+    },
+  };
+}
+
+/** The same-bytes chains as (token, next) pairs: only SentencePiece byte fallback and duplicate spellings have any. */
+function sameBytesPairs(nextSameBytes: Int32Array): Int32Array {
+  const pairs: number[] = [];
+  for (let token = 0; token < nextSameBytes.length; token++) if (nextSameBytes[token] !== -1) pairs.push(token, nextSameBytes[token]!);
+  return Int32Array.from(pairs);
+}
+
+/** Per token id, the next token with the same bytes or -1, from stored pairs whose chains must ascend (so every chain ends). */
+function sameBytesChains(name: string, pairs: Int32Array, size: number): Int32Array {
+  if (pairs.length % 2 !== 0) throw new Error(`section ${name}.sameBytesPairs is not whole pairs`);
+  const chains = new Int32Array(size).fill(-1);
+  for (let at = 0; at < pairs.length; at += 2) {
+    const token = pairs[at]!;
+    const next = pairs[at + 1]!;
+    if (token < 0 || next <= token || next >= size) throw new Error(`${name} has a damaged same-bytes chain`);
+    chains[token] = next;
   }
-  if (outOfRange !== 0) throw new Error(`section ${name} holds an id out of range`);
+  return chains;
+}
+
+/**
+ * Each node's subtree end, derived from the depths of the DFS layout (a subtree ends at the
+ * next node no deeper than its root), while checking what the mask walks rely on: the first
+ * node is a token's first byte, a node is at most one deeper than the node before it (so a
+ * walk's stack slot for its parent is always set), depths stay within `maxDepth`, and token
+ * ids are in range. Derived ends always lie after their node, so a walk always advances.
+ *
+ * The loop runs once per process, mostly before the JIT optimizes it, so it only ORs its
+ * verdict; the slow search for what is wrong runs only when something is.
+ */
+function subtreeEnds(name: string, nodeDepth: Uint16Array, nodeToken: Int32Array, maxDepth: number, size: number): Uint32Array {
+  const nodes = nodeDepth.length;
+  const ends = new Uint32Array(nodes);
+  const open = new Uint32Array(maxDepth + 1);
+  let top = 0;
+  let damaged = 0;
+  for (let node = 0; node < nodes; node++) {
+    const depth = nodeDepth[node]!;
+    const token = nodeToken[node]!;
+    damaged |= +(depth < 1) | +(depth > top + 1) | +(depth > maxDepth) | +(token < -1) | +(token >= size);
+    while (top >= depth && top > 0) ends[open[top--]!] = node;
+    top = depth;
+    open[depth] = node;
+  }
+  if (damaged !== 0) {
+    let previous = 0;
+    for (let node = 0; node < nodes; node++) {
+      const depth = nodeDepth[node]!;
+      const token = nodeToken[node]!;
+      if (depth < 1 || depth > previous + 1 || depth > maxDepth || token < -1 || token >= size) throw new Error(`${name} node ${node} is damaged`);
+      previous = depth;
+    }
+  }
+  while (top > 0) ends[open[top--]!] = nodes;
+  return ends;
 }
 
 /** Positions into a list of `length` entries, ascending unless `descending`. */
@@ -593,12 +756,6 @@ function checkCuts(name: string, cuts: Uint32Array | Int32Array, length: number,
     previous = cut;
   }
   if (damaged !== 0) throw new Error(`section ${name} is damaged`);
-}
-
-/** Token spellings decoded one at a time, on demand (only messages read them). */
-function storedTexts(blob: Uint8Array, offsets: Uint32Array): TokenTexts {
-  const decoder = new TextDecoder();
-  return { count: offsets.length - 1, text: (id) => decoder.decode(blob.subarray(offsets[id], offsets[id + 1])) };
 }
 
 function align8(value: number): number {

@@ -8,9 +8,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { compileJsonSchema } from '../../src/decoding/compile-json-schema.js';
 import { loadVocabulary } from '../../src/decoding/vocabulary-index-file.js';
+import { VocabularyError } from '../../src/decoding/decoding-errors.js';
 import type { Vocabulary } from '../../src/decoding/vocabulary.js';
 import { kv, writeGguf } from '../../src/models/local/gguf-writer.js';
 
@@ -39,15 +41,21 @@ function sectionStart(bytes: Buffer, name: string): number {
   return ((24 + headerLength + 7) & ~7) + header.sections.find((section) => section.name === name)!.offset;
 }
 
+/** The file with its checksum recomputed (CRC-32 at byte 16, over everything after the 24-byte preamble), as a file damaged on purpose would be. */
+function withChecksum(bytes: Buffer): Buffer {
+  bytes.writeUInt32LE(crc32(bytes.subarray(24)), 16);
+  return bytes;
+}
+
 /** Walks the same random generation through grammars over both vocabularies, comparing every mask bit. */
-function expectSameMasks(built: Vocabulary, read: Vocabulary, seed: number): number {
+function expectSameMasks(built: Vocabulary, read: Vocabulary, seed: number, over: readonly unknown[] = schemas): number {
   let state = seed;
   const random = (): number => {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
     return state / 0x80000000;
   };
   let steps = 0;
-  for (const schema of schemas) {
+  for (const schema of over) {
     const left = compileJsonSchema(schema, built).matcher();
     const right = compileJsonSchema(schema, read).matcher();
     const leftMask = new Uint32Array(built.maskWords);
@@ -133,14 +141,15 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     expect(truncated.readError).toMatch(/outside the file/);
     expect(loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 }).index).toBe('read');
 
-    // point the first trie node's subtree end back at itself: a walk would never advance
-    const nodeEnd = sectionStart(bytes, 'trie.nodeEnd');
+    // a node two levels below the one before it would read a walk's stack slot that no parent set;
+    // the checksum is made to match, so only the structure check can tell
+    const depths = sectionStart(bytes, 'trie.nodeDepth');
     const damaged = Buffer.from(bytes);
-    damaged.writeUInt32LE(0, nodeEnd);
-    writeFileSync(good.file!, damaged);
+    damaged.writeUInt16LE(damaged.readUInt16LE(depths + 2) + 2, depths + 2);
+    writeFileSync(good.file!, withChecksum(damaged));
     const rebuilt = loadVocabulary(tokenizerPath, { indexDir, vocabSize: 151_936 });
     expect(rebuilt.index).toBe('built');
-    expect(rebuilt.readError).toMatch(/trie node 0 is damaged/);
+    expect(rebuilt.readError).toMatch(/trie node 1 is damaged/);
     expect(expectSameMasks(good.vocabulary, rebuilt.vocabulary, 11)).toBeGreaterThan(40);
 
     // one token byte changed keeps every structural invariant; only the checksum can tell, and the token's masks would be wrong
@@ -151,6 +160,39 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     expect(afterFlip.index).toBe('built');
     expect(afterFlip.readError).toMatch(/checksum does not match/);
     expect(afterFlip.vocabulary.tokenBytesFlat).toEqual(good.vocabulary.tokenBytesFlat);
+  });
+
+  it('reads back the chains of tokens with identical bytes (SentencePiece byte fallback), stored as pairs, with the same masks', async () => {
+    const path = join(folder, 'byte-fallback.gguf');
+    const tokens = ['</s>', '<0x61>', 'a', '<0x22>', '"', '▁', '<0x20>', '{', '}', ':', 'ab', '<0x62>', 'b'];
+    await writeGguf(
+      path,
+      {
+        'general.architecture': kv.string('llama'),
+        'tokenizer.ggml.model': kv.string('llama'),
+        'tokenizer.ggml.tokens': kv.strings(tokens),
+        'tokenizer.ggml.token_type': kv.i32s(tokens.map((token) => (token === '</s>' ? 3 : token.startsWith('<0x') ? 6 : 1))),
+        'tokenizer.ggml.eos_token_id': kv.u32(0),
+      },
+      [],
+    );
+    const indexDir = join(folder, 'byte-fallback-index');
+    const built = loadVocabulary(path, { indexDir });
+    const read = loadVocabulary(path, { indexDir });
+    expect([built.index, read.index]).toEqual(['built', 'read']);
+    const chains = (vocabulary: Vocabulary): number[][] =>
+      [vocabulary.trie, vocabulary.stringStats.contentTrie, vocabulary.stringStats.quoteTrie, vocabulary.stringStats.remainder].map((trie) => [
+        ...trie.nextSameBytes,
+      ]);
+    expect(chains(built.vocabulary)[0]).toEqual([-1, 2, -1, 4, -1, 6, -1, -1, -1, -1, -1, 12, -1]);
+    expect(chains(read.vocabulary)).toEqual(chains(built.vocabulary));
+    expect(read.vocabulary.stringStats.contentTrie.tokenOrder).toEqual(built.vocabulary.stringStats.contentTrie.tokenOrder);
+    expect(read.vocabulary.stringStats.contentTrie.tokenStart).toEqual(built.vocabulary.stringStats.contentTrie.tokenStart);
+    const spellable = [
+      { type: 'string', maxLength: 4 },
+      { type: 'object', additionalProperties: { enum: ['ab', 'b'] }, maxProperties: 2 },
+    ];
+    expect(expectSameMasks(built.vocabulary, read.vocabulary, 3, spellable)).toBeGreaterThan(5);
   });
 
   it('keys a GGUF model by its metadata section: the same tokens read back, other tokens build anew', async () => {
@@ -242,13 +284,46 @@ describe('loadVocabulary: the memo that skips hashing the tokenizer', { timeout:
     expect(loadVocabulary(path, { indexDir })).toMatchObject({ index: 'read', keyedBy: 'memo' });
 
     const bytes = readFileSync(first.file!);
-    bytes[bytes.length - 3]! ^= 0x40;
+    bytes[sectionStart(bytes, 'tokenBytesFlat') + 1]! ^= 0x40;
     writeFileSync(first.file!, bytes);
     const damaged = loadVocabulary(path, { indexDir });
     expect(damaged).toMatchObject({ index: 'built', keyedBy: 'hash' });
     expect(damaged.memoError).toMatch(/did not read back/);
     expect(damaged.readError).toMatch(/checksum does not match/);
     expect(new TextDecoder().decode(damaged.vocabulary.tokenBytes(7))).toBe(' ');
+  });
+
+  it('reads the token spellings from the file when first asked for; damaged spellings are an error that says so, and the next load rebuilds', async () => {
+    const path = join(folder, 'spellings-model.gguf');
+    const indexDir = join(folder, 'spellings-index');
+    await writeModel(path);
+    const built = loadVocabulary(path, { indexDir });
+    const read = loadVocabulary(path, { indexDir });
+    expect(read.index).toBe('read');
+    expect(ggufTokens.map((_, id) => read.vocabulary.tokenText(id))).toEqual(ggufTokens);
+
+    const before = loadVocabulary(path, { indexDir });
+    const bytes = readFileSync(built.file!);
+    bytes[bytes.length - 2]! ^= 0x01;
+    writeFileSync(built.file!, bytes);
+    const failure = (() => {
+      try {
+        before.vocabulary.tokenText(2);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(VocabularyError);
+    expect((failure as Error).message).toMatch(
+      /spellings in the vocabulary index .* cannot be read back: their checksum does not match.*call loadVocabulary again/,
+    );
+    // masks never read spellings
+    const matcher = compileJsonSchema({ enum: ['a', 'b'] }, before.vocabulary).matcher();
+    expect(matcher.accept(5)).toBe(true);
+    expect(existsSync(built.file!)).toBe(false);
+    const next = loadVocabulary(path, { indexDir });
+    expect(next.index).toBe('built');
+    expect(next.vocabulary.tokenText(6)).toBe('b');
   });
 
   it('ignores a hostile memo with a reason, and a memo never vouches for an index built with other options', async () => {
