@@ -560,6 +560,13 @@ describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #
     expect(['{"type":"void","type":"void"}', '{"type":"list","type":"void"}'].filter((text) => accepts(grammar, text))).toEqual([]);
   });
 
+  it('contains of a closed object over open items: an item outside it has an undeclared key, written last', () => {
+    const schema = { type: 'array', contains: { type: 'object', additionalProperties: false }, maxContains: 1 };
+    const rows = agreement(schema, [[], [{}], [{}, {}], [{ a: 1 }], [{ a: 1 }, {}], [{}, { a: 1 }], [1, {}], [{ a: 1, b: 2 }, {}]]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => row.mask).map((row) => row.text)).toEqual(['[{}]', '[{"a":1},{}]', '[{},{"a":1}]', '[1,{}]', '[{"a":1,"b":2},{}]']);
+  });
+
   it('not of additionalProperties on an open object: the failing key is the last one, so a repeated key cannot hide it', () => {
     const schema = { type: 'object', properties: { id: { type: 'integer' } }, not: { additionalProperties: { type: 'integer', maximum: 1 } } };
     const rows = agreement(schema, [{}, { id: 5 }, { x: 1 }, { x: 2 }, { id: 1, x: 'a' }, { x: 2, y: 1 }, { y: 1, x: 2 }]);
