@@ -200,6 +200,10 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
     const kept = typed.literals.filter((value) => !context.satisfies(value, negated));
     return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
   }
+  if (negated.witnesses.length > 0)
+    throw new ComplementRefused(
+      'the complement of "some undeclared key fails additionalProperties or patternProperties" (a complement of such a complement) is not enforced',
+    );
   const reference = context.blank(negated.type, negated.pointer);
   for (const field of Object.keys(negated)) {
     if (UNDERSTOOD.has(field)) continue;
