@@ -261,9 +261,29 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
     [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'regex' } }, 'format', '#/items'],
-    [{ oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }, 'oneOf', '#'],
+    [
+      {
+        oneOf: [
+          { type: 'object', not: { additionalProperties: false } },
+          { type: 'object', required: ['a'] },
+        ],
+      },
+      'oneOf',
+      '#',
+    ],
     [{ $ref: 'https://example.com/missing.json' }, '$ref', '#'],
-    [{ type: 'object', not: { additionalProperties: false } }, 'not', '#/not'],
+    [
+      {
+        type: 'object',
+        allOf: [
+          { not: { additionalProperties: { type: 'string' } } },
+          { not: { additionalProperties: false } },
+          { not: { additionalProperties: { type: 'integer' } } },
+        ],
+      },
+      'not',
+      '#/allOf/2/not',
+    ],
     [{ type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } }, 'not', '#/not'],
     [{ type: 'integer', multipleOf: 3 }, 'multipleOf', '#'],
   ])('%j → %s at %s', (schema, keyword, pointer) => {
@@ -528,8 +548,35 @@ describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #
     ]);
     expect(disagreements(rows)).toEqual([]);
     expect(rows.filter((row) => !row.mask).map((row) => row.text)).toEqual(['{"type":"void"}', '{"type":"list","size":2}']);
-    // on an open object "some key the literal lacks" could be any key (duplicates included): refused, naming not
-    expect(() => compileJsonSchema({ type: 'object', not: { const: { type: 'void' } } }, vocabulary)).toThrow(/cannot enforce "not" at #\/not/);
+  });
+
+  it('not of object literals on an open object: a key the literal lacks is written last', () => {
+    const schema = { type: 'object', properties: { type: { type: 'string' } }, not: { const: { type: 'void' } } };
+    const rows = agreement(schema, [{}, { type: 'void' }, { type: 'list' }, { type: 'void', size: 1 }, { size: 1, type: 'void' }, { extra: 'void' }]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => !row.mask).map((row) => row.text)).toEqual(['{"type":"void"}']);
+    // the literal with its own key repeated is the literal (JSON.parse keeps the last value)
+    const grammar = compileJsonSchema(schema, vocabulary);
+    expect(['{"type":"void","type":"void"}', '{"type":"list","type":"void"}'].filter((text) => accepts(grammar, text))).toEqual([]);
+  });
+
+  it('contains of a closed object over open items: an item outside it has an undeclared key, written last', () => {
+    const schema = { type: 'array', contains: { type: 'object', additionalProperties: false }, maxContains: 1 };
+    const rows = agreement(schema, [[], [{}], [{}, {}], [{ a: 1 }], [{ a: 1 }, {}], [{}, { a: 1 }], [1, {}], [{ a: 1, b: 2 }, {}]]);
+    expect(disagreements(rows)).toEqual([]);
+    expect(rows.filter((row) => row.mask).map((row) => row.text)).toEqual(['[{}]', '[{"a":1},{}]', '[{},{"a":1}]', '[1,{}]', '[{"a":1,"b":2},{}]']);
+  });
+
+  it('not of additionalProperties on an open object: the failing key is the last one, so a repeated key cannot hide it', () => {
+    const schema = { type: 'object', properties: { id: { type: 'integer' } }, not: { additionalProperties: { type: 'integer', maximum: 1 } } };
+    const rows = agreement(schema, [{}, { id: 5 }, { x: 1 }, { x: 2 }, { id: 1, x: 'a' }, { x: 2, y: 1 }, { y: 1, x: 2 }]);
+    expect(disagreements(rows)).toEqual([]);
+    // the layout writes a failing key last
+    expect(compileJsonSchema(schema, vocabulary).format({ x: 2, y: 1 })).toBe('{"y":1,"x":2}');
+    const grammar = compileJsonSchema(schema, vocabulary);
+    // {"x":2,"x":1} parses to {"x":1}, which the negated schema accepts
+    expect(['{"x":2,"x":1}', '{"x":2,"y":1}', '{"id":1}'].filter((text) => accepts(grammar, text))).toEqual([]);
+    expect(['{"x":1,"x":2}', '{"y":1,"x":2}', '{"id":1,"x":"a"}'].filter((text) => !accepts(grammar, text))).toEqual([]);
   });
 
   it('not of minProperties and maxProperties: a count below or above', () => {
@@ -559,10 +606,12 @@ describe('compileJsonSchema: forms the real-world corpus used to refuse (issue #
       '{"x1":1,"y":10}',
       '{"x1":7,"x2":1,"y":1}',
     ]);
-    // open: the failing key could be any key matching the pattern
-    expect(() => compileJsonSchema({ type: 'object', not: { patternProperties: { '^x': { maximum: 5 } } } }, vocabulary)).toThrow(
-      /cannot enforce "not" at #\/not/,
-    );
+    // open: the failing key, any key matching the pattern, is written last
+    const open = { type: 'object', not: { patternProperties: { '^x': { maximum: 5 } } } };
+    const openRows = agreement(open, [{}, { x1: 5 }, { x1: 6 }, { y: 9 }, { x1: 6, y: 1 }, { y: 1, x1: 6 }, { x1: 6, x2: 1 }]);
+    expect(disagreements(openRows)).toEqual([]);
+    expect(openRows.filter((row) => row.mask).map((row) => row.text)).toEqual(['{"x1":6}', '{"y":1,"x1":6}', '{"y":1,"x1":6}', '{"x2":1,"x1":6}']);
+    expect(accepts(compileJsonSchema(open, vocabulary), '{"x1":6,"x1":5}')).toBe(false);
   });
 
   it('a oneOf whose branch refers back to it through a property is not a $ref cycle (the disjointness probe gives up instead)', () => {

@@ -191,6 +191,8 @@ export interface KeyClass {
   /** The key's string alternatives (several when propertyNames or a format has several). */
   readonly keys: readonly StringAlternative[];
   readonly value: ValueNode;
+  /** The object may close right after a key of this class (see `ObjectProgressRules.endsWithWitness`). */
+  readonly witness: boolean;
 }
 
 /** What an object frame tracks beyond "the last property written", and the rules over it. */
@@ -210,6 +212,11 @@ export interface ObjectProgressRules {
   readonly countCap: number;
   /** Per index i: required properties at index ≥ i (schema order). */
   readonly requiredFrom: Int32Array;
+  /**
+   * The object closes only right after a key of a witness class (the complement of another object's key rules,
+   * `KeyWitness` in `schema-complement.ts`): the last key of the text is the one JSON.parse keeps.
+   */
+  readonly endsWithWitness: boolean;
 }
 
 export type Alternative = StringAlternative | NumberAlternative | ArrayAlternative | ObjectAlternative;

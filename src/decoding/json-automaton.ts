@@ -18,7 +18,7 @@ import { containsCanClose, containsCells, countsAfter } from './array-contains.j
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueClassAllowed, uniqueItemCanFollow } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
-import { classAllowed, classOf, classProperty, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
+import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
 import { StringStepper } from './string-stepping.js';
 
@@ -364,14 +364,14 @@ export class JsonAutomaton {
         break;
       case Kind.Object:
         if (frame.phase === ObjectPhase.AdditionalKey) {
-          const rules = (this.alternatives[frame.alternative] as ObjectAlternative).progress;
+          const alternative = this.alternatives[frame.alternative] as ObjectAlternative;
           const next = this.frames.objectFrame(
             frame.alternative,
             ObjectPhase.Colon,
             classProperty(frame.keyNode),
             0,
-            frame.written,
-            countAfter(rules, frame.propertyCount),
+            classWrittenAfter(alternative, frame.written, frame.keyNode),
+            countAfter(alternative.progress, frame.propertyCount),
           );
           this.emitOnTop(parent, next, out);
         } else

@@ -37,13 +37,15 @@ import {
   TRUE_SET,
   unionSets,
   valueSetFor,
+  witnessValueSet,
   type LocationSet,
+  type PatternGroup,
   type Typed,
 } from './lower-typed.js';
 import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } from './multiple-of-language.js';
 import type { NumberAutomaton } from './number-language.js';
 import { objectMinHeight } from './object-progress.js';
-import type { ContainsRule } from './schema-complement.js';
+import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
 /** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
 export class NodeEmitter {
@@ -133,7 +135,7 @@ export class NodeEmitter {
           node.alternatives.push(this.lowerArray(typed));
           break;
         case 'object':
-          node.alternatives.push(this.lowerObject(typed));
+          for (const expanded of this.expandWitnesses(typed)) node.alternatives.push(this.lowerObject(expanded));
           break;
       }
     }
@@ -390,6 +392,53 @@ export class NodeEmitter {
     };
   }
 
+  /**
+   * An object with key witnesses as alternatives with at most one each: a witness is a declared name outside its names
+   * (required, its value failing the witness's rules) or the object's last undeclared key. Witnesses that accept any
+   * undeclared key share that last key with any other; two others would each need it, which is refused.
+   */
+  private expandWitnesses(typed: Typed): Typed[] {
+    if (typed.witnesses.length === 0) return [typed];
+    const layout = layoutNames(typed);
+    let ways: { typed: Typed; last: KeyWitness<PatternGroup>[] }[] = [{ typed: { ...typed, witnesses: [] }, last: [] }];
+    for (const witness of typed.witnesses) {
+      ways = ways.flatMap((way) => {
+        const next = [{ typed: way.typed, last: [...way.last, witness] }];
+        for (const name of layout) {
+          if (witness.names.has(name)) continue;
+          const failing = this.references.complementSet(witnessValueSet(witness, name));
+          if (failing[0] === FALSE_LOCATION) continue;
+          const declared = { ...way.typed, properties: new Map(way.typed.properties), required: new Set([...way.typed.required, name]) };
+          declared.properties.set(name, unionSets(valueSetFor(way.typed, name), failing));
+          next.push({ typed: declared, last: way.last });
+        }
+        return next;
+      });
+      if (ways.length > this.context.limits.maxAlternatives) {
+        this.context.refuse(
+          witness.keyword,
+          witness.pointer,
+          `the complement expands to more than ${this.context.limits.maxAlternatives} alternatives (limits.maxAlternatives)`,
+        );
+        return [{ ...typed, witnesses: [] }];
+      }
+    }
+    return ways.map(({ typed: way, last }) => {
+      if (last.length === 0) return way;
+      const constrained = last.filter((witness) => !anyKeyWitnesses(witness));
+      if (constrained.length > 1) {
+        // lenient: no witness, a looser object
+        this.context.refuse(
+          constrained[1]!.keyword,
+          constrained[1]!.pointer,
+          'an object whose last undeclared key must fail the additionalProperties or patternProperties of two negated schemas is not enforced (one key may fail each)',
+        );
+        return way;
+      }
+      return { ...way, witnesses: [constrained[0] ?? last[0]!] };
+    });
+  }
+
   /** The declared names that can appear (not false, accepted by propertyNames, their dependents can appear too) and the dependencies enforced. */
   private planObject(typed: Typed, names: readonly string[]): { present: string[]; impossible: boolean; dependencies: Map<string, Set<string>> } {
     const absent = new Set<string>();
@@ -484,16 +533,23 @@ export class NodeEmitter {
       maxProperties: typed.maxProperties,
       countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
       requiredFrom,
+      endsWithWitness: typed.witnesses.length > 0,
     };
   }
 
   /** Keys other than the declared names, grouped by the value schema they get. */
   private keyClasses(typed: Typed, names: readonly string[], excluded: CodePointTrie): KeyClass[] {
-    const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET) }];
-    if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0) {
-      return typed.additional[0] === FALSE_LOCATION ? [] : [{ keys: [this.freeKey(excluded)], value: this.nodeFor(typed.additional) }];
+    // at most one witness by now (expandWitnesses); lenient, when the key classes are refused, any undeclared key is one
+    const witness = typed.witnesses[0];
+    const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET), witness: witness !== undefined }];
+    const witnessGroups = witness?.patternGroups ?? [];
+    if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0 && witnessGroups.length === 0) {
+      const classes: KeyClass[] = [];
+      this.addKeyClasses(classes, [this.freeKey(excluded)], typed.additional, witness?.additional);
+      return classes;
     }
-    const rules = typed.patternGroups.flatMap((group) => group.rules);
+    const typedRules = typed.patternGroups.reduce((count, group) => count + group.rules.length, 0);
+    const rules = [...typed.patternGroups, ...witnessGroups].flatMap((group) => group.rules);
     if (rules.length > this.context.limits.maxKeyPatterns) {
       this.context.refuse(
         'patternProperties',
@@ -521,19 +577,8 @@ export class NodeEmitter {
     }
     const classes: KeyClass[] = [];
     for (const [signature, dfa] of languages) {
-      let set = typed.additional;
-      let offset = 0;
-      for (const group of typed.patternGroups) {
-        let matched = false;
-        group.rules.forEach((rule, at) => {
-          if (((signature >>> (offset + at)) & 1) === 1) {
-            matched = true;
-            set = unionSets(set, rule.set);
-          }
-        });
-        if (!matched) set = unionSets(set, group.additional);
-        offset += group.rules.length;
-      }
+      const set = signatureValueSet(typed.patternGroups, typed.additional, signature, 0);
+      const failed = witness === undefined ? undefined : signatureValueSet(witnessGroups, witness.additional, signature, typedRules);
       if (set[0] === FALSE_LOCATION) continue;
       const keys: StringAlternative[] = [];
       for (const language of typed.propertyNames.length === 0 ? [{ dfa, minLength: 0, maxLength: Infinity }] : keyLanguages) {
@@ -560,9 +605,21 @@ export class NodeEmitter {
         };
         if (stringFeasible(key)) keys.push(key);
       }
-      if (keys.length > 0) classes.push({ keys, value: this.nodeFor(set) });
+      if (keys.length > 0) this.addKeyClasses(classes, keys, set, failed);
     }
     return classes;
+  }
+
+  /**
+   * The key class of `keys` with value `set`; with a witness whose rules give these keys `failed`, also the class of
+   * the witnesses among them (`set ∧ ¬failed`), or the one class marked a witness when `failed` is false.
+   */
+  private addKeyClasses(classes: KeyClass[], keys: StringAlternative[], set: LocationSet, failed: LocationSet | undefined): void {
+    const anyValueWitnesses = failed !== undefined && failed[0] === FALSE_LOCATION;
+    if (set[0] !== FALSE_LOCATION) classes.push({ keys, value: this.nodeFor(set), witness: anyValueWitnesses });
+    if (failed === undefined || anyValueWitnesses || failed.length === 0) return;
+    const witnessSet = unionSets(set, this.references.complementSet(failed));
+    if (witnessSet[0] !== FALSE_LOCATION) classes.push({ keys, value: this.nodeFor(witnessSet), witness: true });
   }
 
   private freeKey(excluded: CodePointTrie): StringAlternative {
@@ -595,6 +652,23 @@ export class NodeEmitter {
     }
     return out;
   }
+}
+
+/** The value schema of keys with this pattern signature (bit `offset + i`: the key matches the i-th rule of the groups). */
+function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, signature: number, offset: number): LocationSet {
+  let set = additional;
+  for (const group of groups) {
+    let matched = false;
+    group.rules.forEach((rule, at) => {
+      if (((signature >>> (offset + at)) & 1) === 1) {
+        matched = true;
+        set = unionSets(set, rule.set);
+      }
+    });
+    if (!matched) set = unionSets(set, group.additional);
+    offset += group.rules.length;
+  }
+  return set;
 }
 
 /** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */

@@ -13,7 +13,7 @@ import { LoweringContext, type LowerOptions } from './lower-context.js';
 import { NodeEmitter } from './lower-emit.js';
 import { rejectNonUnicodePatterns, SchemaLocations } from './lower-references.js';
 import { SetAlgebra } from './lower-set-algebra.js';
-import { jsonEqual, layoutNames, literalText, valueSetFor, type LocationSet, type RelaxedKeyword } from './lower-typed.js';
+import { jsonEqual, layoutNames, literalText, valueSetFor, type LocationSet, type RelaxedKeyword, type Typed } from './lower-typed.js';
 
 export type { LowerOptions } from './lower-context.js';
 export { jsonEqual, literalText, type RelaxedKeyword } from './lower-typed.js';
@@ -45,6 +45,17 @@ export function lowerJsonSchema(schema: unknown, options: LowerOptions): Lowered
   };
 }
 
+/**
+ * Undeclared keys with a witness last: the automaton closes an object with key witnesses only after an undeclared key
+ * that fails every witness no declared key (outside the witness's names) fails already.
+ */
+function witnessLast(algebra: SetAlgebra, typed: Typed, object: Record<string, unknown>, declared: readonly string[], undeclared: string[]): string[] {
+  const open = typed.witnesses.filter((witness) => !declared.some((name) => algebra.witnesses(witness, name, object[name])));
+  if (open.length === 0) return undeclared;
+  const last = undeclared.findLastIndex((name) => open.every((witness) => algebra.witnesses(witness, name, object[name])));
+  return last < 0 ? undeclared : [...undeclared.slice(0, last), ...undeclared.slice(last + 1), undeclared[last]!];
+}
+
 /** The engine-layout text of `value` under `set` (declared properties in layout order, then the rest), or undefined when rejected. */
 function serialize(algebra: SetAlgebra, value: unknown, set: LocationSet): string | undefined {
   for (const typed of algebra.denoteSet(set)) {
@@ -65,7 +76,8 @@ function serialize(algebra: SetAlgebra, value: unknown, set: LocationSet): strin
         const layout = layoutNames(typed);
         const names = layout.filter((name) => Object.prototype.hasOwnProperty.call(object, name));
         const declared = new Set(layout);
-        for (const name of Object.keys(object)) if (!declared.has(name)) names.push(name);
+        const undeclared = Object.keys(object).filter((name) => !declared.has(name));
+        names.push(...witnessLast(algebra, typed, object, names, undeclared));
         const parts: string[] = [];
         for (const name of names) {
           const text = serialize(algebra, object[name], valueSetFor(typed, name));

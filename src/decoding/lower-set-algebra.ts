@@ -24,14 +24,16 @@ import {
   jsonEqual,
   jsonTypeOf,
   valueSetFor,
+  witnessValueSet,
   type FormatChoice,
   type Location,
   type LocationSet,
+  type PatternGroup,
   type PatternRule,
   type Typed,
 } from './lower-typed.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
-import { differenceOf, type DifferenceContext, type StringPiece } from './schema-complement.js';
+import { differenceOf, type DifferenceContext, type KeyWitness, type StringPiece } from './schema-complement.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 
 /** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */
@@ -507,11 +509,17 @@ export class SetAlgebra {
         for (const name of typed.required) if (!present(name)) return false;
         for (const [name, dependents] of typed.dependencies) if (present(name) && ![...dependents].every(present)) return false;
         if (typed.propertyNames.length > 0 && !names.every((name) => this.satisfiesSet(name, typed.propertyNames))) return false;
+        if (!typed.witnesses.every((witness) => names.some((name) => this.witnesses(witness, name, object[name])))) return false;
         return Object.entries(object).every(([name, item]) => this.satisfiesSet(item, valueSetFor(typed, name)));
       }
       default:
         return true;
     }
+  }
+
+  /** Whether property `name: value` is a witness of `witness`: a name outside its names whose value fails its key rules. */
+  witnesses(witness: KeyWitness<PatternGroup>, name: string, value: unknown): boolean {
+    return !witness.names.has(name) && !this.satisfiesSet(value, witnessValueSet(witness, name));
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */

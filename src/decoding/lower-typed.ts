@@ -8,7 +8,7 @@ import { isPlainObject } from '../shared/own.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { toPlainDecimal } from './number-language.js';
-import type { ContainsRule } from './schema-complement.js';
+import type { ContainsRule, KeyWitness } from './schema-complement.js';
 import { formatLanguage } from './string-formats.js';
 
 /** A keyword the compiler dropped because `lenient` was set. */
@@ -89,6 +89,8 @@ export interface Typed {
   patternGroups: PatternGroup[];
   /** dependentRequired (and array-valued draft-7 dependencies): name → names it makes required. */
   dependencies: Map<string, Set<string>>;
+  /** Complements of other objects' key rules: each needs some key outside its names whose value fails its rules (`schema-complement.ts`). */
+  witnesses: KeyWitness<PatternGroup>[];
   pointer: string;
 }
 
@@ -157,6 +159,7 @@ export function blank(type: JsonType, pointer: string): Typed {
     propertyNames: TRUE_SET,
     patternGroups: [],
     dependencies: new Map(),
+    witnesses: [],
     pointer,
   };
 }
@@ -242,19 +245,28 @@ export function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   for (const source of [a.dependencies, b.dependencies]) {
     for (const [name, dependents] of source) merged.dependencies.set(name, new Set([...(merged.dependencies.get(name) ?? []), ...dependents]));
   }
+  merged.witnesses = [...a.witnesses, ...b.witnesses];
   return merged;
 }
 
 /** The value schema of property `name`: declared, else the patterns it matches, else additionalProperties. */
 export function valueSetFor(typed: Typed, name: string): LocationSet {
-  const declared = typed.properties.get(name);
-  if (declared !== undefined) return declared;
-  let set = typed.additional;
-  for (const group of typed.patternGroups) {
+  return typed.properties.get(name) ?? undeclaredValueSet(typed.additional, typed.patternGroups, name);
+}
+
+/** The value schema of an undeclared key `name`: the patterns it matches in each group, else the group's and the object's additionalProperties. */
+function undeclaredValueSet(additional: LocationSet, patternGroups: readonly PatternGroup[], name: string): LocationSet {
+  let set = additional;
+  for (const group of patternGroups) {
     const matching = group.rules.filter((rule) => rule.dfa.matches(name));
     set = matching.length === 0 ? unionSets(set, group.additional) : matching.reduce((result, rule) => unionSets(result, rule.set), set);
   }
   return set;
+}
+
+/** The value schema a key `name` outside a witness's names must fail to be its witness (the negated object's rules for it). */
+export function witnessValueSet(witness: KeyWitness<PatternGroup>, name: string): LocationSet {
+  return undeclaredValueSet(witness.additional, witness.patternGroups, name);
 }
 
 /** Property layout order: `properties`, then names only `required` or `dependentRequired` mention. */

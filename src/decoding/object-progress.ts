@@ -62,10 +62,35 @@ function allFit(alternative: ObjectAlternative, bits: number, room: number): boo
   return true;
 }
 
+/**
+ * Under any order, the bit of `written` above the declared properties' (at most 30) that says the last undeclared key
+ * written was a witness: declared keys may follow it, since they never repeat an undeclared one.
+ */
+const WITNESS_LAST = 1 << 30;
+
+/** The written set after a key of class `index`: under any order, whether it is a witness (the last undeclared key so far). */
+export function classWrittenAfter(alternative: ObjectAlternative, written: number, index: number): number {
+  const rules = alternative.progress;
+  if (!rules.anyOrder || !rules.endsWithWitness) return written;
+  return alternative.keyClasses[index]!.witness ? written | WITNESS_LAST : written & ~WITNESS_LAST;
+}
+
+/** Does the object still need a witness key before it closes (its last undeclared key so far is none)? */
+function witnessPending(alternative: ObjectAlternative, last: number, written: number): boolean {
+  const rules = alternative.progress;
+  if (!rules.endsWithWitness) return false;
+  // in schema order no declared key follows an undeclared one: the last key tells
+  if (rules.anyOrder) return (written & WITNESS_LAST) === 0;
+  return !(last <= -2 && alternative.keyClasses[classOf(last)]!.witness);
+}
+
 /** Can the object, at this progress and with `room` frames left for a property value, still close? */
 export function objectLive(alternative: ObjectAlternative, last: number, written: number, count: number, room: number): boolean {
   const rules = alternative.progress;
   if (count > rules.maxProperties) return false;
+  // a witness key comes last, after every declared property still needed
+  const witness = witnessPending(alternative, last, written) ? 1 : 0;
+  if (witness === 1 && !alternative.keyClasses.some((keyClass) => keyClass.witness && keyClass.value.height <= room)) return false;
   let need: number;
   let pending = 0;
   if (!rules.tracked) {
@@ -77,6 +102,7 @@ export function objectLive(alternative: ObjectAlternative, last: number, written
     if (!allFit(alternative, pending, room)) return false;
     need = popcount(pending);
   }
+  need += witness;
   if (count + need > rules.maxProperties) return false;
   if (count + need >= rules.minProperties) return true;
   if (alternative.keyClasses.some((keyClass) => keyClass.value.height <= room)) return true;
@@ -109,7 +135,7 @@ function optionalReach(alternative: ObjectAlternative, last: number, taken: numb
 /** May the object close (`}`) at this progress? */
 export function objectCanClose(alternative: ObjectAlternative, last: number, written: number, count: number): boolean {
   const rules = alternative.progress;
-  if (count < rules.minProperties) return false;
+  if (count < rules.minProperties || witnessPending(alternative, last, written)) return false;
   if (!rules.tracked) return last <= -2 || rules.requiredFrom[last + 1] === 0;
   return pendingRequired(rules, written) === 0;
 }
@@ -134,7 +160,7 @@ export function classAllowed(alternative: ObjectAlternative, last: number, writt
   if (count >= rules.maxProperties) return false;
   if (alternative.keyClasses[index]!.value.height > room) return false;
   if (!rules.tracked && last > -2 && rules.requiredFrom[last + 1]! > 0) return false;
-  return objectLive(alternative, classProperty(index), written, countAfter(rules, count), room);
+  return objectLive(alternative, classProperty(index), classWrittenAfter(alternative, written, index), countAfter(rules, count), room);
 }
 
 /**
@@ -170,6 +196,12 @@ export function objectMinHeight(alternative: ObjectAlternative): number {
         need++;
       }
     });
+  }
+  if (rules.endsWithWitness) {
+    // one more key: an undeclared witness, last
+    const witnessHeight = Math.min(Infinity, ...alternative.keyClasses.filter((keyClass) => keyClass.witness).map((keyClass) => 1 + keyClass.value.height));
+    height = Math.max(height, witnessHeight);
+    need++;
   }
   if (need > rules.maxProperties) return Infinity;
   const extra = rules.minProperties - need;

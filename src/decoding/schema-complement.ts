@@ -7,8 +7,10 @@
  * long, with a `contains` count out of its bounds or with one item in the complement of its
  * schema (array literals: another length or one item outside `{const: vᵢ}`), an object missing
  * a required property, with a property count out of its bounds, or holding one whose value is in
- * the complement (object literals: a key missing, a value outside `{const: …}`, or on a closed
- * object a key the literal lacks). Nested complements are
+ * the complement (object literals: a key missing, a value outside `{const: …}`, or a key the
+ * literal lacks). On an open object "some undeclared key fails `additionalProperties` or its
+ * `patternProperties`" is a {@link KeyWitness}: the last undeclared key of the text is the one that
+ * fails, since JSON.parse keeps the last of repeated keys. Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
  * @module
@@ -39,6 +41,30 @@ export interface ContainsRule {
   readonly pointer: string;
 }
 
+/**
+ * "Some key outside `names` has a value that fails a negated object's rules for undeclared keys": its
+ * `patternProperties` groups and `additionalProperties` (`additional` false: any such key, whatever its value).
+ * The automaton cannot compare unbounded keys, and JSON.parse keeps the last of repeated keys
+ * (`{"x": <fails>, "x": <passes>}` parses to a passing object), so the object is enforced to end with a
+ * witness: its last key is undeclared and its value fails these rules; no later key can then overwrite it.
+ * `grammar.format` writes a failing key last. A name the object declares beyond `names` (from an intersection
+ * after the difference) is a way to fail of its own, expanded when the object is lowered (`lower-emit.ts`).
+ */
+export interface KeyWitness<G = unknown> {
+  readonly patternGroups: readonly G[];
+  readonly additional: LocationSet;
+  /** Names whose failures the difference listed as pieces of their own. */
+  readonly names: ReadonlySet<string>;
+  /** The keyword and pointer a refusal of this witness names. */
+  readonly keyword: string;
+  readonly pointer: string;
+}
+
+/** True when every undeclared key is a witness of `witness`, whatever its value (the complement of a closed object or an object literal). */
+export function anyKeyWitnesses(witness: KeyWitness): boolean {
+  return isFalse(witness.additional) && witness.patternGroups.length === 0;
+}
+
 /** The fields of a typed alternative that the difference reads and writes (the lowering's `Typed`). */
 export interface DifferenceTyped {
   type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
@@ -66,6 +92,8 @@ export interface DifferenceTyped {
   additional: LocationSet;
   /** `patternProperties` groups; the difference reads them only through {@link DifferenceContext.valueSet}. */
   patternGroups: readonly unknown[];
+  /** Complements of undeclared keys' rules that must all hold (see {@link KeyWitness}). */
+  witnesses: KeyWitness[];
   minProperties: number;
   maxProperties: number;
   pointer: string;
@@ -148,7 +176,7 @@ export function differenceOf<T extends DifferenceTyped>(
   let result: T[] = [...left];
   try {
     for (const negated of right) {
-      result = result.flatMap((typed) => subtractTyped(typed, negated, context));
+      result = result.flatMap((typed) => subtractTyped(typed, negated, context, keyword));
       if (result.length > maxAlternatives) {
         context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
         return undefined;
@@ -163,7 +191,7 @@ export function differenceOf<T extends DifferenceTyped>(
 }
 
 /** `typed ∧ ¬negated` for one pair of alternatives. Throws {@link ComplementRefused} where it is not expressible. */
-export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, context: DifferenceContext<T>): T[] {
+export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, context: DifferenceContext<T>, keyword = 'not'): T[] {
   if (typed.type !== negated.type) return [typed];
   // null and booleans are finite: subtract value by value
   if (typed.literals === undefined && typed.type === 'null') typed = { ...typed, literals: [null] };
@@ -172,6 +200,10 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
     const kept = typed.literals.filter((value) => !context.satisfies(value, negated));
     return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
   }
+  if (negated.witnesses.length > 0)
+    throw new ComplementRefused(
+      'the complement of "some undeclared key fails additionalProperties or patternProperties" (a complement of such a complement) is not enforced',
+    );
   const reference = context.blank(negated.type, negated.pointer);
   for (const field of Object.keys(negated)) {
     if (UNDERSTOOD.has(field)) continue;
@@ -339,9 +371,11 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       break;
     }
     case 'object': {
+      // closed: every key the object allows is declared, so "some other key" is a declared one; open: a witness
+      const closed = isFalse(typed.additional) && typed.patternGroups.length === 0;
+      const declared = new Set([...typed.properties.keys(), ...typed.required]);
       if (negated.literals !== undefined) {
-        // an object differs from a literal by a key it lacks, a key's value, or a key the literal lacks (listed only
-        // when `typed` is closed: "some other key" on an open object would need duplicate keys told apart)
+        // an object differs from a literal by a key it lacks, a key's value, or a key the literal lacks
         const values = negated.literals.filter((value) => context.satisfies(value, negated)) as Record<string, unknown>[];
         let result: T[] = [typed];
         for (const value of values) {
@@ -364,15 +398,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
             differing.required.add(name);
             failures.push(differing);
           }
-          if (!isFalse(typed.additional))
-            throw new ComplementRefused(
-              'the complement of an object literal (enum/const) is not enforced unless the object is closed (additionalProperties: false): a key the literal lacks could be any key',
-            );
-          for (const name of new Set([...typed.properties.keys(), ...typed.required])) {
+          for (const name of declared) {
             if (names.includes(name) || isFalse(typed.properties.get(name) ?? typed.additional)) continue;
             const extra = inOrder();
             extra.order.push(name);
             extra.required.add(name);
+            failures.push(extra);
+          }
+          if (!closed) {
+            // a key neither the literal nor the object declares, whatever its value
+            const extra = inOrder();
+            extra.witnesses.push({ patternGroups: [], additional: FALSE_SET, names: new Set([...names, ...declared]), keyword, pointer: negated.pointer });
             failures.push(extra);
           }
           result = result.flatMap((kept) => failures.flatMap((failure) => intersectOrNone(kept, failure, context)));
@@ -412,18 +448,9 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(missing);
       }
       const names = new Set([...negated.properties.keys(), ...negated.required]);
-      if (!isTrue(negated.additional) || negated.patternGroups.length > 0) {
-        // "some other key fails additionalProperties (or a matching patternProperties)" is expressible only when `typed`
-        // lists every key it allows: on an open object the key is any string, and a repeated key keeps only its last value
-        if (!isFalse(typed.additional))
-          throw new ComplementRefused(
-            negated.patternGroups.length > 0
-              ? 'an object whose keys matching patternProperties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)'
-              : 'an object whose additional properties fail the negated schema is not enforced unless the object is closed (additionalProperties: false)',
-          );
-        for (const [name, set] of typed.properties) if (!isFalse(set)) names.add(name);
-        for (const name of typed.required) names.add(name);
-      }
+      const keyRules = !isTrue(negated.additional) || negated.patternGroups.length > 0;
+      // "some other key fails additionalProperties (or a matching patternProperties)": a declared key of `typed`, or an undeclared one
+      if (keyRules) for (const name of declared) names.add(name);
       for (const name of names) {
         const set = context.valueSet(negated, name);
         if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
@@ -431,6 +458,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         if (!failing.properties.has(name)) failing.order.push(name);
         failing.properties.set(name, context.complement(set));
         failing.required.add(name);
+        pieces.push(failing);
+      }
+      if (keyRules && !closed) {
+        const failing = ordered();
+        failing.witnesses.push({
+          patternGroups: negated.patternGroups,
+          additional: negated.additional,
+          names: new Set([...names, ...negated.order]),
+          keyword,
+          pointer: negated.pointer,
+        });
         pieces.push(failing);
       }
       break;

@@ -29,7 +29,7 @@ describe('bench:coverage schema check', () => {
       job({
         type: 'object',
         minProperties: 2,
-        properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'object', additionalProperties: false } } },
+        properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'object', not: { additionalProperties: false } } } },
       }),
       vocabulary,
     );

@@ -4,6 +4,8 @@
  * the JSONSchemaBench corpus uses them: small, so that every boundary instance of each is
  * checked on every run. `keywords` names what the schema is there to exercise.
  */
+import { OBJECT_COMPLEMENT_CASES } from './differential-object-complements.js';
+
 export interface DifferentialCase {
   readonly name: string;
   readonly keywords: readonly string[];
@@ -442,4 +444,5 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     keywords: ['format'],
     schema: { type: 'object', properties: { expression: { type: 'string', format: 'regex' } } },
   },
+  ...OBJECT_COMPLEMENT_CASES,
 ];

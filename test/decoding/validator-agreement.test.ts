@@ -821,12 +821,17 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'number', minimum: -2, maximum: 2, not: { type: 'integer' } }, instances: [...NUMBER_EDGES, -2, -1.5, 1.9999999999999998, 2] },
       // "some item fails items" on an unbounded array: a contains of the items' complement
       { schema: { type: 'array', not: { items: { type: 'string' } } }, instances: [...ARRAYS, ['x', 'y', 1], ['x', 'y'], 'x'] },
+      // "some other key fails additionalProperties" in an open object: that key written last (a key witness)
+      { schema: { type: 'object', not: { additionalProperties: false } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', properties: { a: {} }, not: { additionalProperties: { type: 'string' } } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', not: { patternProperties: { '^x': { type: 'string' } } } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', not: { const: { a: 1 } } }, instances: KEYED_OBJECTS },
     ],
     refused: [
       // "some item past the prefix fails" with no bound on the length: contains counts every position, so it cannot say this
       { type: 'array', not: { prefixItems: [{}], items: { type: 'string' } } },
-      // "some other key fails additionalProperties" in an open object
-      { type: 'object', not: { additionalProperties: false } },
+      // the last undeclared key would have to fail the additionalProperties of two negated objects (one key may fail each)
+      { type: 'object', allOf: [{ not: { additionalProperties: { type: 'string' } } }, { not: { additionalProperties: { type: 'integer' } } }] },
     ],
   },
   anyOf: {
@@ -879,8 +884,18 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       },
       // integers and non-negative non-integers: the second branch minus the first
       { schema: { oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }, instances: [...LOGIC, ...NUMBER_EDGES] },
+      // an open object minus a closed one: some undeclared key, written last
+      { schema: { oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }, instances: KEYED_OBJECTS },
     ],
-    refused: [{ oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }],
+    // the complement of "some undeclared key" (the second branch minus the first) is not built
+    refused: [
+      {
+        oneOf: [
+          { type: 'object', not: { additionalProperties: false } },
+          { type: 'object', required: ['a'] },
+        ],
+      },
+    ],
   },
   allOf: { enforced: [{ schema: { allOf: [{ type: 'integer' }, { minimum: 1 }, { maximum: 2 }] }, instances: ANY }] },
   if: {
@@ -893,8 +908,9 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       // without then and else, if constrains nothing
       { schema: { type: 'string', if: { minLength: 2 } }, instances: LOGIC },
       { schema: { if: { type: 'integer' }, else: { type: 'string' } }, instances: [...LOGIC, ...NUMBER_EDGES] },
+      { schema: { if: { type: 'object', additionalProperties: false }, else: { type: 'string' } }, instances: [...LOGIC, ...KEYED_OBJECTS] },
     ],
-    refused: [{ if: { type: 'object', additionalProperties: false }, else: { type: 'string' } }],
+    refused: [{ if: { type: 'object', not: { additionalProperties: false } }, else: { type: 'string' } }],
   },
   then: { enforced: [{ schema: { if: { type: 'string' }, then: { minLength: 2 } }, instances: LOGIC }] },
   else: { enforced: [{ schema: { if: { type: 'string' }, else: { type: 'number', maximum: 2 } }, instances: LOGIC }] },
