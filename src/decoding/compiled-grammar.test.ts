@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
+import { InvalidArgumentError } from '../shared/errors.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 
 // many pattern positions (a date and an IPv6 address), so the work budget stops the precompute part way
@@ -59,21 +60,43 @@ describe('CompiledGrammar: compile-time precompute', () => {
   };
   const TEXT = '{"city":"Oslo","days":3,"mode":"fast","tags":["sea","fjord"]}';
 
-  /** Fills a mask at every step of `TEXT`, byte by byte; returns the masks and how many trie walks the generation itself did. */
-  const generate = (precomputeWork?: number): { masks: Uint32Array[]; walksDuringGeneration: number; walksAtCompile: number } => {
+  interface Generation {
+    masks: Uint32Array[];
+    /** Trie walks inside `fillMask` (the look-ahead's own walks are not counted). */
+    walksDuringGeneration: number;
+    walksAtCompile: number;
+    /** Automaton states in the order their masks were first computed, by the compile, the look-ahead or `fillMask`. */
+    walkedStates: number[];
+  }
+
+  /**
+   * Fills a mask at every step of `TEXT`, byte by byte; returns the masks and how many trie walks the generation itself did.
+   * With `pumped`, `lookAhead(pumped)` runs before every `fillMask`, as the local provider runs it while the model computes.
+   */
+  const generate = (precomputeWork?: number, pumped?: number): Generation => {
     const vocabulary = byteVocabulary(EXTRA);
     const grammar = compileJsonSchema(TOOL, vocabulary, precomputeWork === undefined ? {} : { precomputeWork });
     const walksAtCompile = grammar.statistics().maskWalks;
     const matcher = grammar.matcher();
     const masks: Uint32Array[] = [];
+    let walksDuringGeneration = 0;
     for (const character of TEXT) {
+      if (pumped !== undefined) matcher.lookAhead(pumped);
       const mask = new Uint32Array(vocabulary.maskWords);
+      const before = grammar.statistics().maskWalks;
       matcher.fillMask(mask);
+      walksDuringGeneration += grammar.statistics().maskWalks - before;
       masks.push(mask);
       expect(matcher.acceptString(character)).toBe(true);
     }
     expect(matcher.canTerminate()).toBe(true);
-    return { masks, walksDuringGeneration: grammar.statistics().maskWalks - walksAtCompile, walksAtCompile };
+    return { masks, walksDuringGeneration, walksAtCompile, walkedStates: walkedStatesOf(grammar) };
+  };
+
+  /** The states whose masks `grammar` holds, in the order they were computed (the grammar's private mask table, read for the test). */
+  const walkedStatesOf = (grammar: ReturnType<typeof compileJsonSchema>): number[] => {
+    const masks = (grammar as unknown as { masks: (object | undefined)[] }).masks;
+    return masks.flatMap((mask, state) => (mask === undefined ? [] : [state]));
   };
 
   it('computes the masks of the states a first generation reaches at compile time, the same masks as on first use', () => {
@@ -100,5 +123,78 @@ describe('CompiledGrammar: compile-time precompute', () => {
     const slowClock = generate(200);
     vi.restoreAllMocks();
     expect([slowClock.walksAtCompile, slowClock.walksDuringGeneration]).toEqual([small.walksAtCompile, small.walksDuringGeneration]);
+  });
+
+  it('looks ahead on demand from where the generation is: the same masks as on first use, and fewer walks when they are needed', () => {
+    const lazy = generate(0);
+    for (const units of [1, 50, 400, Infinity]) {
+      const pumped = generate(0, units);
+      expect(pumped.walksAtCompile).toBe(0);
+      expect(pumped.masks).toEqual(lazy.masks);
+      expect(pumped.walksDuringGeneration).toBeLessThan(lazy.walksDuringGeneration);
+    }
+    // explored whole from the start, the first generation walks nothing
+    expect(generate(0, Infinity).walksDuringGeneration).toBe(0);
+  });
+
+  it('resumes where it stopped: one unit per call computes one state each, until nothing reachable is left', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const grammar = compileJsonSchema(TOOL, vocabulary, { precomputeWork: 0 });
+    const matcher = grammar.matcher();
+    let calls = 0;
+    // a look-ahead that started over at every call would pass through the start again and never get further
+    while (matcher.lookAhead(1)) {
+      calls++;
+      if (calls > 100_000) throw new Error('the look-ahead does not resume');
+    }
+    expect(calls).toBeGreaterThan(10);
+    expect(matcher.lookAhead(Infinity)).toBe(false);
+    const everything = compileJsonSchema(TOOL, byteVocabulary(EXTRA), { precomputeWork: 0 });
+    everything.matcher().lookAhead(Infinity);
+    expect(walkedStatesOf(grammar)).toEqual(walkedStatesOf(everything));
+    // and the generation that follows walks nothing
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const walks = grammar.statistics().maskWalks;
+    for (const character of TEXT) {
+      matcher.fillMask(mask);
+      expect(matcher.acceptString(character)).toBe(true);
+    }
+    expect(grammar.statistics().maskWalks).toBe(walks);
+  });
+
+  it('starts from the current state once the generation moves, and finds states the compile-time look-ahead passed over', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const grammar = compileJsonSchema(TOOL, vocabulary, { precomputeWork: 0 });
+    const matcher = grammar.matcher();
+    matcher.lookAhead(Infinity);
+    const fromStart = walkedStatesOf(grammar).length;
+    // the same walk from inside the tags array: nothing new to find, so it passes through without walking
+    expect(matcher.acceptString('{"city":"Oslo","days":3,"mode":"fast","tags":["s')).toBe(true);
+    expect(matcher.lookAhead(Infinity)).toBe(false);
+    expect(walkedStatesOf(grammar).length).toBe(fromStart);
+    // a grammar whose matcher is already deep in the value looks ahead from there: the states it computes first are the next ones
+    const deep = compileJsonSchema(TOOL, byteVocabulary(EXTRA), { precomputeWork: 0 }).matcher();
+    expect(deep.acceptString('{"city":"Oslo","days":3,"mode":"fast","tags":["s')).toBe(true);
+    const deepGrammar = (deep as unknown as { host: ReturnType<typeof compileJsonSchema> }).host;
+    deep.lookAhead(1);
+    expect(walkedStatesOf(deepGrammar)).toEqual([deepGrammar.automaton.maskBase[deep.automatonState]]);
+    const mask = new Uint32Array(deepGrammar.vocabulary.maskWords);
+    const walks = deepGrammar.statistics().maskWalks;
+    deep.fillMask(mask);
+    expect(deepGrammar.statistics().maskWalks).toBe(walks);
+  });
+
+  it('does the same work whatever the clock says, and refuses a budget that is not a count', () => {
+    const counted = generate(0, 60);
+    let fakeNow = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (fakeNow += 1000));
+    const slowClock = generate(0, 60);
+    vi.restoreAllMocks();
+    expect(slowClock.walkedStates).toEqual(counted.walkedStates);
+    expect(slowClock.walksDuringGeneration).toBe(counted.walksDuringGeneration);
+    const matcher = compileJsonSchema(TOOL, byteVocabulary(EXTRA)).matcher();
+    for (const bad of [-1, Number.NaN, '10' as unknown as number]) expect(() => matcher.lookAhead(bad)).toThrow(InvalidArgumentError);
+    expect(matcher.acceptString(TEXT) && matcher.accept(matcher['host'].vocabulary.eosTokenIds[0]!)).toBe(true);
+    expect(matcher.lookAhead(Infinity)).toBe(false);
   });
 });

@@ -25,19 +25,19 @@ export const PRECOMPUTE_WORK_BUDGET = 24_000;
 const TRANSITION_WORK = 16;
 /**
  * Compile-time work budget (same units) for the masks of the states a generation reaches
- * first: breadth-first by tokens from the start state, so that a first generation copies
- * masks instead of walking the trie at its first visit of each state (XGrammar computes
- * all of them at compile time; this stops at the budget, and the rest are walked on first
- * use). 600,000 units for vocabularies up to Qwen3's size: on the repo's tool schemas that
- * kept compile + first mask under 40 ms and the first generation's p99 under 70 µs on
- * Qwen3 and Llama 3 (docs/decoding.md). Larger vocabularies get proportionally less, since
- * each mask costs more there: at 800,000 units Gemma 3's worst compile + first mask reached
- * 119 ms.
+ * first: breadth-first by tokens from the start state, so that the first tokens of a first
+ * generation copy masks instead of walking the trie. 20,000 units for vocabularies up to
+ * Qwen3's size: on the repo's tool schemas the first six tokens of each first generation then
+ * walk nothing (docs/decoding.md). The rest of the look-ahead runs on demand, from where a
+ * generation is (`GrammarMatcher.lookAhead`, which the local provider calls while the model
+ * computes the next token); `precomputeWork` asks for more at compile (600,000 was the
+ * default before, at 10–60× the compile time). Larger vocabularies get proportionally less,
+ * since each mask costs more there.
  */
-export const REACHABLE_WORK_BUDGET = 600_000;
+export const REACHABLE_WORK_BUDGET = 20_000;
 const REACHABLE_BUDGET_VOCABULARY = 151_669;
 
-/** The look-ahead's default budget for a vocabulary of `size` tokens. */
+/** The compile-time look-ahead's default budget for a vocabulary of `size` tokens. */
 export function reachableWorkBudget(size: number): number {
   return size <= REACHABLE_BUDGET_VOCABULARY ? REACHABLE_WORK_BUDGET : Math.floor((REACHABLE_WORK_BUDGET * REACHABLE_BUDGET_VOCABULARY) / size);
 }
