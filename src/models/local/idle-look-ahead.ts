@@ -11,7 +11,7 @@ export const DEFAULT_LOOK_AHEAD_PER_TOKEN = 200_000;
  * Work units between two returns to the event loop: about a millisecond or less on the development machine, so
  * timers and I/O wait no longer than that (one trie walk is never split, so a chunk can overrun by one walk).
  */
-export const LOOK_AHEAD_CHUNK = 10_000;
+export const LOOK_AHEAD_CHUNK = 5_000;
 
 /**
  * Runs `lookAhead` in chunks of `chunk` units until `pending` settles, `lookAhead` says nothing is
