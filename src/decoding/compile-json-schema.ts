@@ -60,7 +60,7 @@ export interface CompileJsonSchemaOptions {
    * Work spent at compile time on the masks of the states a generation reaches first,
    * nearest first, so that its first tokens copy masks instead of walking the trie: a count
    * (a trie node visited is 1, an automaton transition computed 64), not a deadline, so a
-   * schema precomputes the same masks on every machine. Default 20,000 for vocabularies up to
+   * schema precomputes the same masks on every machine. Default 5,000 for vocabularies up to
    * 151,669 tokens, proportionally less above; twice that under `propertyOrder: 'any'`, whose
    * objects have more states. The rest is computed on first use, or ahead of it by
    * `matcher.lookAhead(workUnits)` while the model computes the next token (docs/decoding.md

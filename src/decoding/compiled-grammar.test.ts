@@ -104,7 +104,7 @@ describe('CompiledGrammar: compile-time precompute', () => {
     expect(lazy.walksAtCompile).toBe(0);
     expect(lazy.walksDuringGeneration).toBeGreaterThan(10);
     const byDefault = generate();
-    expect(byDefault.walksAtCompile).toBeGreaterThan(10);
+    expect(byDefault.walksAtCompile).toBeGreaterThan(0);
     expect(byDefault.walksDuringGeneration).toBeLessThan(lazy.walksDuringGeneration);
     // with the budget to explore it whole, the first generation walks nothing
     const whole = generate(Infinity);
