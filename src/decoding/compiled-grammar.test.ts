@@ -143,14 +143,14 @@ describe('CompiledGrammar: compile-time precompute', () => {
     const matcher = grammar.matcher();
     let calls = 0;
     // a look-ahead that started over at every call would pass through the start again and never get further
-    while (matcher.lookAhead(1)) {
+    while (matcher.lookAhead(1, Infinity)) {
       calls++;
       if (calls > 100_000) throw new Error('the look-ahead does not resume');
     }
     expect(calls).toBeGreaterThan(10);
-    expect(matcher.lookAhead(Infinity)).toBe(false);
+    expect(matcher.lookAhead(Infinity, Infinity)).toBe(false);
     const everything = compileJsonSchema(TOOL, byteVocabulary(EXTRA), { precomputeWork: 0 });
-    everything.matcher().lookAhead(Infinity);
+    everything.matcher().lookAhead(Infinity, Infinity);
     expect(walkedStatesOf(grammar)).toEqual(walkedStatesOf(everything));
     // and the generation that follows walks nothing
     const mask = new Uint32Array(vocabulary.maskWords);
@@ -160,17 +160,21 @@ describe('CompiledGrammar: compile-time precompute', () => {
       expect(matcher.acceptString(character)).toBe(true);
     }
     expect(grammar.statistics().maskWalks).toBe(walks);
+    // once everything reachable was looked at, a look-ahead from a later state has nothing to do: not even one state to pass through
+    const later = grammar.matcher();
+    expect(later.acceptString('{"city":"Oslo","days":3,"mode":"fast","tags":["s')).toBe(true);
+    expect(later.lookAhead(1)).toBe(false);
   });
 
   it('starts from the current state once the generation moves, and finds states the compile-time look-ahead passed over', () => {
     const vocabulary = byteVocabulary(EXTRA);
     const grammar = compileJsonSchema(TOOL, vocabulary, { precomputeWork: 0 });
     const matcher = grammar.matcher();
-    matcher.lookAhead(Infinity);
+    matcher.lookAhead(Infinity, Infinity);
     const fromStart = walkedStatesOf(grammar).length;
     // the same walk from inside the tags array: nothing new to find, so it passes through without walking
     expect(matcher.acceptString('{"city":"Oslo","days":3,"mode":"fast","tags":["s')).toBe(true);
-    expect(matcher.lookAhead(Infinity)).toBe(false);
+    expect(matcher.lookAhead(Infinity, Infinity)).toBe(false);
     expect(walkedStatesOf(grammar).length).toBe(fromStart);
     // a grammar whose matcher is already deep in the value looks ahead from there: the states it computes first are the next ones
     const deep = compileJsonSchema(TOOL, byteVocabulary(EXTRA), { precomputeWork: 0 }).matcher();
@@ -194,7 +198,28 @@ describe('CompiledGrammar: compile-time precompute', () => {
     expect(slowClock.walksDuringGeneration).toBe(counted.walksDuringGeneration);
     const matcher = compileJsonSchema(TOOL, byteVocabulary(EXTRA)).matcher();
     for (const bad of [-1, Number.NaN, '10' as unknown as number]) expect(() => matcher.lookAhead(bad)).toThrow(InvalidArgumentError);
+    for (const bad of [0, Number.NaN]) expect(() => matcher.lookAhead(10, bad)).toThrow(InvalidArgumentError);
     expect(matcher.acceptString(TEXT) && matcher.accept(matcher['host'].vocabulary.eosTokenIds[0]!)).toBe(true);
     expect(matcher.lookAhead(Infinity)).toBe(false);
+  });
+
+  it('goes at most maxTokens tokens ahead (8 by default), so a free-form value does not fill the automaton between tokens', () => {
+    const grammar = compileJsonSchema(TOOL, byteVocabulary(EXTRA), { precomputeWork: 0 });
+    const matcher = grammar.matcher();
+    expect(matcher.lookAhead(Infinity, 1)).toBe(false);
+    const start = grammar.automaton.start;
+    const oneToken = walkedStatesOf(grammar);
+    // the start and the states one token away; finishing there is no proof that everything was seen
+    expect(oneToken[0]).toBe(start);
+    expect(oneToken.length).toBeGreaterThan(1);
+    expect(matcher.lookAhead(Infinity)).toBe(false);
+    const eightTokens = walkedStatesOf(grammar).length;
+    expect(eightTokens).toBeGreaterThan(oneToken.length);
+    expect(matcher.lookAhead(Infinity, Infinity)).toBe(false);
+    expect(walkedStatesOf(grammar).length).toBeGreaterThan(eightTokens);
+    // free-form additional properties: an unbounded look-ahead would go on creating states; eight tokens ahead it finishes
+    const freeForm = compileJsonSchema({ type: 'object', properties: { a: { type: 'string' } } }, byteVocabulary(EXTRA), { precomputeWork: 0 });
+    expect(freeForm.matcher().lookAhead(Infinity)).toBe(false);
+    expect(freeForm.statistics().states).toBeLessThan(20_000);
   });
 });

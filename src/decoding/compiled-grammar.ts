@@ -100,6 +100,8 @@ export class CompiledGrammar implements MatcherHost {
   private readonly successorsNear: (Int32Array | undefined)[] = [];
   /** Per mask base: the states only a token ending inside an escape or a multi-byte character leads to (looked at last). */
   private readonly successorsLater: (Int32Array | undefined)[] = [];
+  /** Per mask base: 1 once a look-ahead through it finished, so nothing reachable from it is left to look at. */
+  private closed = new Uint8Array(0);
   /** While the look-ahead walks a state: record the states its tokens end in. */
   private recording = false;
   private recordStamp = 0;
@@ -148,8 +150,9 @@ export class CompiledGrammar implements MatcherHost {
    * @internal Use `compileJsonSchema`'s `precomputeWork` or `GrammarMatcher.lookAhead`.
    */
   lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean {
-    if (frontier.finished) return false;
     const automaton = this.automaton;
+    if (!frontier.finished && frontier.at === 0 && this.isClosed(automaton.maskBase[frontier.origin]!)) frontier.finished = true;
+    if (frontier.finished) return false;
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
     let traversed = 0;
@@ -159,19 +162,26 @@ export class CompiledGrammar implements MatcherHost {
         if (frontier.at === frontier.order.length) {
           if (frontier.later.length === 0) {
             frontier.finished = true;
+            if (!frontier.cut) this.close(frontier.order);
             return false;
           }
-          for (const state of frontier.later) frontier.enqueue(state);
+          for (let index = 0; index < frontier.later.length; index++) frontier.enqueue(frontier.later[index]!, frontier.laterTokensTo[index]!);
           frontier.later = [];
+          frontier.laterTokensTo = [];
         }
+        const tokens = frontier.tokensTo[frontier.at]!;
         const base = automaton.maskBase[frontier.order[frontier.at++]!]!;
         if (!frontier.expand(base)) continue;
         const near = this.successorsNear[base] ?? this.findSuccessors(base);
         const later = this.successorsLater[base]!;
         // passing through a state already looked at costs its edges, so a long look-ahead over a large grammar stays bounded too
         traversed += 1 + near.length + later.length;
-        for (let index = 0; index < near.length; index++) frontier.enqueue(near[index]!);
-        for (let index = 0; index < later.length; index++) frontier.enqueueLater(later[index]!);
+        if (tokens + 1 > frontier.maxTokens) {
+          if (near.length + later.length > 0) frontier.cut = true;
+          continue;
+        }
+        for (let index = 0; index < near.length; index++) frontier.enqueue(near[index]!, tokens + 1);
+        for (let index = 0; index < later.length; index++) frontier.enqueueLater(later[index]!, tokens + 1);
       }
     } catch (error) {
       // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
@@ -183,6 +193,28 @@ export class CompiledGrammar implements MatcherHost {
       this.recording = false;
     }
     return true;
+  }
+
+  /**
+   * Marks the mask bases of a finished look-ahead closed: every state reachable from them was
+   * looked at, and successors once recorded never change, so a later look-ahead from any of
+   * them has nothing to do (a generation that moves on pumps nothing once its grammar is done).
+   */
+  private close(states: readonly number[]): void {
+    const maskBase = this.automaton.maskBase;
+    for (const state of states) {
+      const base = maskBase[state]!;
+      if (base >= this.closed.length) {
+        const bigger = new Uint8Array(Math.max(base + 1, this.closed.length * 2, 64));
+        bigger.set(this.closed);
+        this.closed = bigger;
+      }
+      this.closed[base] = 1;
+    }
+  }
+
+  private isClosed(base: number): boolean {
+    return base < this.closed.length && this.closed[base] === 1;
   }
 
   /**

@@ -22,6 +22,14 @@ export interface MatcherHost {
   lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean;
 }
 
+/**
+ * How many tokens ahead of the current state `lookAhead` goes. Nearest first, a tool schema's
+ * neighbourhood is done well within it; the bound keeps a free-form value (additional
+ * properties of any type, nested in ever new ways) from filling the automaton with states the
+ * generation may never reach, while it pumps between tokens.
+ */
+export const LOOK_AHEAD_TOKENS = 8;
+
 /** History entry after an accepted end-of-sequence token. */
 const TERMINATED = -3;
 const ENCODER = new TextEncoder();
@@ -88,7 +96,8 @@ export class GrammarMatcher {
 
   /**
    * Computes ahead of time the masks of the states the generation can reach next, nearest
-   * first (by tokens) from the current state, until `workUnits` are spent (a trie node visited
+   * first (by tokens) from the current state and at most `maxTokens` tokens ahead (default
+   * `LOOK_AHEAD_TOKENS`, 8), until `workUnits` are spent (a trie node visited
    * is 1 unit, an automaton transition computed 64, a state passed through 1 plus its
    * successors): a count, not a deadline, so the same call does the same work on every
    * machine. Call it while the model computes the next token: a mask it computed is then a
@@ -98,14 +107,19 @@ export class GrammarMatcher {
    * completes, so one call can exceed `workUnits` by one trie walk (0.05–3 ms). Masks are the
    * same with or without it. Returns true while anything reachable is left to look at.
    */
-  lookAhead(workUnits: number): boolean {
+  lookAhead(workUnits: number, maxTokens: number = LOOK_AHEAD_TOKENS): boolean {
     this.throwIfFailed();
     if (typeof workUnits !== 'number' || !(workUnits >= 0)) {
       throw new InvalidArgumentError(`lookAhead(${String(workUnits)}) needs a number of work units, 0 or more (Infinity: everything reachable).`);
     }
+    if (typeof maxTokens !== 'number' || !(maxTokens >= 1)) {
+      throw new InvalidArgumentError(`lookAhead's maxTokens (${String(maxTokens)}) must be 1 or more (Infinity: no limit).`);
+    }
     const state = this.state;
     if (state === TERMINATED || state === DEAD) return false;
-    if (this.frontier?.origin !== state) this.frontier = new LookAheadFrontier(state, this.host.automaton.stateCount);
+    if (this.frontier?.origin !== state || this.frontier.maxTokens !== maxTokens) {
+      this.frontier = new LookAheadFrontier(state, this.host.automaton.stateCount, maxTokens);
+    }
     return this.host.lookAhead(this.frontier, workUnits);
   }
 

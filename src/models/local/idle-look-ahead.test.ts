@@ -68,12 +68,13 @@ describe('the look-ahead in the idle time of a local generation', () => {
       type: 'object',
       properties: { city: { type: 'string', pattern: '^[A-Za-z ]+$' }, days: { type: 'integer', minimum: 1, maximum: 14 }, mode: { enum: ['fast', 'cheap'] } },
       required: ['city', 'days', 'mode'],
+      additionalProperties: false,
     };
     const vocabulary = byteVocabulary(['{"', '":"', '","', 'fast', 'Oslo']);
     const grammar = compileJsonSchema(schema, vocabulary, { precomputeWork: 0 });
     const matcher = grammar.matcher();
     const counter = macrotaskCounter();
-    await lookAheadWhilePending(pendingToken().promise, (units) => matcher.lookAhead(units), Infinity, 50);
+    await lookAheadWhilePending(pendingToken().promise, (units) => matcher.lookAhead(units, Infinity), Infinity, 50);
     counter.stop();
     expect(counter.count()).toBeGreaterThan(10);
     const walks = grammar.statistics().maskWalks;
