@@ -27,12 +27,13 @@ const TRANSITION_WORK = 16;
  * Compile-time work budget (same units) for the masks of the states a generation reaches
  * first: breadth-first by tokens from the start state, so that the first tokens of a first
  * generation copy masks instead of walking the trie. 5,000 units for vocabularies up to
- * Qwen3's size: on the repo's tool schemas the first three tokens of each first generation then
- * walk nothing on Qwen3 and Llama 3, the first two on Gemma 3 (docs/decoding.md), and the 193
- * third-party tools compile in about 1.3× the time they take with no look-ahead at all. The rest of the look-ahead runs on demand, from where a
- * generation is (`GrammarMatcher.lookAhead`, which the local provider calls while the model
- * computes the next token); `precomputeWork` asks for more at compile (600,000 was the
- * default before: 3–8× the compile time of the 193 tools). Larger vocabularies get proportionally less,
+ * Qwen3's size: on the repo's tool schemas the first three tokens of each first generation
+ * then walk nothing on Qwen3 and Llama 3, the first two on Gemma 3, and the 193 third-party
+ * tools compile in about 1.3× the time they take with no look-ahead at all (docs/decoding.md).
+ * The rest of the look-ahead runs on demand, from where a generation is
+ * (`GrammarMatcher.lookAhead`, which the local provider calls while the model computes the
+ * next token); `precomputeWork` asks for more at compile (600,000 was the default before, at
+ * 3–8× the compile time of the 193 tools). Larger vocabularies get proportionally less,
  * since each mask costs more there.
  */
 export const REACHABLE_WORK_BUDGET = 5_000;
