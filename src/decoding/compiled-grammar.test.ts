@@ -222,4 +222,25 @@ describe('CompiledGrammar: compile-time precompute', () => {
     expect(freeForm.matcher().lookAhead(Infinity)).toBe(false);
     expect(freeForm.statistics().states).toBeLessThan(20_000);
   });
+
+  it('looks ahead inside accept when the matcher is asked to, with the same masks and fewer walks in fillMask', () => {
+    const lazy = generate(0);
+    const vocabulary = byteVocabulary(EXTRA);
+    const grammar = compileJsonSchema(TOOL, vocabulary, { precomputeWork: 0 });
+    const matcher = grammar.matcher({ lookAheadPerToken: 400 });
+    const masks: Uint32Array[] = [];
+    let walksInFillMask = 0;
+    for (const character of TEXT) {
+      const mask = new Uint32Array(vocabulary.maskWords);
+      const before = grammar.statistics().maskWalks;
+      matcher.fillMask(mask);
+      walksInFillMask += grammar.statistics().maskWalks - before;
+      masks.push(mask);
+      // one byte token per character (the byte vocabulary's ids 0–255): accept is the per-token path that looks ahead
+      expect(matcher.accept(character.charCodeAt(0))).toBe(true);
+    }
+    expect(masks).toEqual(lazy.masks);
+    expect(walksInFillMask).toBeLessThan(lazy.walksDuringGeneration);
+    expect(() => grammar.matcher({ lookAheadPerToken: -1 })).toThrow(InvalidArgumentError);
+  });
 });

@@ -6,7 +6,7 @@
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
-import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
+import { GrammarMatcher, type MatcherHost, type MatcherOptions } from './grammar-matcher.js';
 import { LookAheadFrontier } from './look-ahead-frontier.js';
 import { listLimit, loadMask, storeAllowedList, storeMask, type StoredMask } from './stored-mask.js';
 import type { StringTokenStats } from './string-token-stats.js';
@@ -303,8 +303,8 @@ export class CompiledGrammar implements MatcherHost {
   }
 
   /** A new matcher at the start of the document. */
-  matcher(): GrammarMatcher {
-    return new GrammarMatcher(this);
+  matcher(options?: MatcherOptions): GrammarMatcher {
+    return new GrammarMatcher(this, options);
   }
 
   /**

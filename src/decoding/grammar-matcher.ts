@@ -30,6 +30,16 @@ export interface MatcherHost {
  */
 export const LOOK_AHEAD_TOKENS = 8;
 
+/** Options of `grammar.matcher()`. */
+export interface MatcherOptions {
+  /**
+   * Work units of look-ahead (`lookAhead`) after every accepted token, inside `accept`: for a
+   * caller with no idle time between tokens to spend it in, so the next masks are more often
+   * copies. A count, not a deadline. Default 0 (none): the cost lands in `accept` itself.
+   */
+  lookAheadPerToken?: number;
+}
+
 /** History entry after an accepted end-of-sequence token. */
 const TERMINATED = -3;
 const ENCODER = new TextEncoder();
@@ -40,9 +50,15 @@ export class GrammarMatcher {
   private steps = 0;
   private failure: DecodingLimitError | undefined;
   private frontier: LookAheadFrontier | undefined;
+  private readonly lookAheadPerToken: number;
 
   /** @internal Use `grammar.matcher()`. */
-  constructor(host: MatcherHost) {
+  constructor(host: MatcherHost, options: MatcherOptions = {}) {
+    const perToken = options.lookAheadPerToken ?? 0;
+    if (typeof perToken !== 'number' || !(perToken >= 0)) {
+      throw new InvalidArgumentError(`lookAheadPerToken (${String(perToken)}) must be a number of work units, 0 or more.`);
+    }
+    this.lookAheadPerToken = perToken;
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
@@ -144,6 +160,7 @@ export class GrammarMatcher {
       if (at === DEAD) return false;
     }
     this.push(at);
+    if (this.lookAheadPerToken > 0) this.lookAhead(this.lookAheadPerToken);
     return true;
   }
 
