@@ -13,7 +13,11 @@
  * by its memo (no hashing), and present without a memo (the tokenizer hashed), interleaved,
  * `--cold-runs=5` of each.
  *
+ * Pumped first round: each generated schema compiled once more, its first round run with the look-ahead pumped before every
+ * mask as the local provider pumps it while the model computes (`lookAheadWhilePending`, its default units per token).
+ *
  * Flags: --vocab=qwen3,llama3,gemma3  --rounds=10  --xgrammar=default|all|none  --cold-runs=5  --json-only
+ * `--precompute-work=N` compiles with that compile-time look-ahead budget instead of the default (600000: the former default).
  * `--property-order=any` instead compares propertyOrder 'any' with the schema's order (property-order.ts).
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +32,7 @@ import type { AnyTool } from '../../src/tools/index.js';
 import { tools as badTools } from '../../examples/bad-tools/index.js';
 import { tools as conformanceTools } from '../../examples/mcp-conformance/tools.js';
 import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
+import { DEFAULT_LOOK_AHEAD_PER_TOKEN, lookAheadWhilePending } from '../../src/models/local/idle-look-ahead.js';
 import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
 import { benchPropertyOrder } from './property-order.js';
 
@@ -43,6 +48,9 @@ const ROUNDS = Number(args.get('rounds') ?? 10);
 const XGRAMMAR_MODE = args.get('xgrammar') ?? 'default';
 const JSON_ONLY = args.has('json-only');
 const COLD_RUNS = Number(args.get('cold-runs') ?? 5);
+/** The compile-time look-ahead budget (`precomputeWork`) of every compile here; undefined: the default. */
+const PRECOMPUTE_WORK = args.get('precompute-work') === undefined ? undefined : Number(args.get('precompute-work'));
+const compileOptions = PRECOMPUTE_WORK === undefined ? {} : { precomputeWork: PRECOMPUTE_WORK };
 /** Cases XGrammar compiles by default: the issue's three tools and one pack tool with maxLength 500 (XGrammar needs ~20 s for it). */
 const XGRAMMAR_DEFAULT: ReadonlySet<string> = new Set(['update_subscription', 'conjugate', 'search_documents', 'pack:create_refund']);
 
@@ -109,11 +117,24 @@ interface VocabularyResult {
   maxCompilePlusFirstMaskMs: { ours: number; case: string };
   maxCompilePlusFirstMaskAgainMs: { ours: number; case: string };
   mask: { ours: Distribution; oursFirstRound: Distribution; oursWarm: Distribution; xgrammar: Distribution };
+  pumped: PumpedFirstRound;
   accept: { ours: Distribution; xgrammar: Distribution };
   tokensWhereXGrammarDisagrees: number;
   steadyState: { tokens: number; heapDeltaBytes: number; bytesPerToken: number; gcEvents: number };
   memory: { oursGrammarBytes: number; xgrammarWasmGrowthBytes: number };
   coldStart: ColdStart;
+}
+
+/** The first round again, on fresh grammars, with the look-ahead pumped before every mask as the local provider pumps it. */
+interface PumpedFirstRound {
+  /** Look-ahead work units per token. */
+  unitsPerToken: number;
+  mask: Distribution;
+  /** Masks that walked the trie. */
+  walks: number;
+  tokens: number;
+  /** One `lookAhead` chunk between two returns to the event loop. */
+  chunk: Distribution;
 }
 
 /** What bench/mask/cold-start.ts prints: `loadToFirstMaskMs` is the whole figure, vocabulary load + compile + first mask. */
@@ -269,10 +290,11 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   const wasmBefore = process.memoryUsage().arrayBuffers;
   let oursGrammarBytes = 0;
   let steadyCase: { grammar: CompiledGrammar; sequences: number[][] } | undefined;
+  const pumped = { masks: [] as number[], chunks: [] as number[], walks: 0 };
 
   for (const toolCase of repoToolCases()) {
     start = now();
-    const grammar = compileJsonSchema(toolCase.schema, vocabulary);
+    const grammar = compileJsonSchema(toolCase.schema, vocabulary, compileOptions);
     const compiled = now();
     const matcher = grammar.matcher();
     matcher.fillMask(mask);
@@ -293,7 +315,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     let again = Infinity;
     for (let repeat = 0; repeat < 3; repeat++) {
       const repeatStart = now();
-      compileJsonSchema(toolCase.schema, vocabulary).matcher().fillMask(mask);
+      compileJsonSchema(toolCase.schema, vocabulary, compileOptions).matcher().fillMask(mask);
       again = Math.min(again, now() - repeatStart);
     }
     result.oursCompileAgainMs = again;
@@ -364,6 +386,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
         }
       }
       if (ROUNDS === 1) result.firstRoundWalks = grammar.statistics().maskWalks - walksBeforeGeneration;
+      if (sequences.length > 0) await pumpedFirstRound(compileJsonSchema(toolCase.schema, vocabulary, compileOptions), sequences, mask, pumped);
       xMatcher?.dispose();
       steadyCase ??= { grammar, sequences };
     }
@@ -428,12 +451,51 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     maxCompilePlusFirstMaskMs: maxCompile,
     maxCompilePlusFirstMaskAgainMs: maxCompileAgain,
     mask: { ours: distribution(oursMask), oursFirstRound: distribution(oursFirst), oursWarm: distribution(oursWarm), xgrammar: distribution(xgMask) },
+    pumped: {
+      unitsPerToken: DEFAULT_LOOK_AHEAD_PER_TOKEN,
+      mask: distribution(pumped.masks),
+      walks: pumped.walks,
+      tokens: pumped.masks.length,
+      chunk: distribution(pumped.chunks),
+    },
     accept: { ours: distribution(oursAccept), xgrammar: distribution(xgAccept) },
     tokensWhereXGrammarDisagrees: disagreements,
     steadyState,
     memory: { oursGrammarBytes, xgrammarWasmGrowthBytes: process.memoryUsage().arrayBuffers - wasmBefore },
     coldStart: coldStart(name),
   };
+}
+
+/**
+ * The first round of `grammar` (fresh, compiled after the plain first round, so the vocabulary-wide caches are warm), with
+ * the look-ahead pumped before every mask through the local provider's own pump, the token never arriving first: the case
+ * of a model slower than the pump. Only the masks are timed; each look-ahead chunk is timed apart.
+ */
+async function pumpedFirstRound(
+  grammar: CompiledGrammar,
+  sequences: readonly number[][],
+  mask: Uint32Array,
+  into: { masks: number[]; chunks: number[]; walks: number },
+): Promise<void> {
+  const modelStillComputing = new Promise<never>(() => undefined);
+  for (const sequence of sequences) {
+    const matcher = grammar.matcher();
+    const timedChunk = (units: number): boolean => {
+      const start = now();
+      const left = matcher.lookAhead(units);
+      into.chunks.push(now() - start);
+      return left;
+    };
+    for (const token of sequence) {
+      await lookAheadWhilePending(modelStillComputing, timedChunk);
+      const walks = grammar.statistics().maskWalks;
+      const start = now();
+      matcher.fillMask(mask);
+      into.masks.push(now() - start);
+      into.walks += grammar.statistics().maskWalks - walks;
+      if (!matcher.accept(token)) throw new Error(`the pumped first round refuses token ${token}`);
+    }
+  }
 }
 
 function ratio(ours: number, theirs: number): string {
@@ -510,6 +572,19 @@ function report(results: readonly VocabularyResult[]): void {
       '',
       generated.map((entry) => `${entry.name} ${entry.firstRoundWalks}`).join(', '),
     );
+    const pumped = result.pumped;
+    add(
+      `mask p50 / p99, first round with the look-ahead pumped between tokens (${pumped.unitsPerToken} units per token, as the local provider does)`,
+      `${us(pumped.mask.p50)} / ${us(pumped.mask.p99)}`,
+      '',
+      `${pumped.walks} of ${pumped.tokens} masks walked the trie`,
+    );
+    add(
+      '  one look-ahead chunk between returns to the event loop: p50 / p99 / max',
+      `${us(pumped.chunk.p50)} / ${us(pumped.chunk.p99)} / ${us(pumped.chunk.max)}`,
+      '',
+      '',
+    );
     add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
     add(
       'accept p50 / p99',
@@ -540,7 +615,7 @@ async function main(): Promise<void> {
   for (const name of VOCABS) results.push(await benchVocabulary(name, xgrammar));
   if (!JSON_ONLY) {
     console.log(
-      `\nnode ${process.version}, ${ROUNDS} rounds per instance, XGrammar ${XGRAMMAR_MODE === 'none' ? 'off' : `@mlc-ai/web-xgrammar (kernel timed: GetNextTokenBitmask)`}\n`,
+      `\nnode ${process.version}, ${ROUNDS} rounds per instance, compile-time look-ahead ${PRECOMPUTE_WORK ?? 'at its default'}, XGrammar ${XGRAMMAR_MODE === 'none' ? 'off' : `@mlc-ai/web-xgrammar (kernel timed: GetNextTokenBitmask)`}\n`,
     );
     report(results);
   }

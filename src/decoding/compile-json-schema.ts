@@ -58,12 +58,13 @@ export interface CompileJsonSchemaOptions {
   propertyOrder?: 'schema' | 'any';
   /**
    * Work spent at compile time on the masks of the states a generation reaches first,
-   * nearest first, so that a first generation copies masks instead of walking the trie: a
-   * count (a trie node visited is 1, an automaton transition computed 64), not a deadline,
-   * so a schema precomputes the same masks on every machine. Default 600,000 for vocabularies
-   * up to 151,669 tokens, proportionally less above;
-   * twice that under `propertyOrder: 'any'`, whose objects have more states
-   * (docs/decoding.md gives its cost). 0: every mask on first use.
+   * nearest first, so that its first tokens copy masks instead of walking the trie: a count
+   * (a trie node visited is 1, an automaton transition computed 64), not a deadline, so a
+   * schema precomputes the same masks on every machine. Default 5,000 for vocabularies up to
+   * 151,669 tokens, proportionally less above; twice that under `propertyOrder: 'any'`, whose
+   * objects have more states. The rest is computed on first use, or ahead of it by
+   * `matcher.lookAhead(workUnits)` while the model computes the next token (docs/decoding.md
+   * gives both costs). 0: nothing at compile; `Infinity`: every reachable state at compile.
    */
   precomputeWork?: number;
 }
@@ -74,8 +75,8 @@ export const DEFAULT_MAX_AUTOMATON_WORK = DEFAULT_DECODING_LIMITS.maxAutomatonWo
 /**
  * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Compilation
  * computes the masks of the states nearest the start within `precomputeWork`; the others
- * are computed on first use, and all are cached in the grammar, which any number of
- * matchers may share.
+ * are computed on first use or by `matcher.lookAhead`, and all are cached in the grammar,
+ * which any number of matchers may share.
  * @throws UnsupportedSchemaError for a keyword or regex feature that cannot be enforced exactly.
  * @throws SchemaCompileError for a malformed schema or one that accepts no value.
  * @throws DecodingLimitError (`maxAutomatonWork`) for a pattern whose automaton takes too many steps to build.

@@ -6,7 +6,8 @@
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
-import { GrammarMatcher, type MatcherHost } from './grammar-matcher.js';
+import { GrammarMatcher, type MatcherHost, type MatcherOptions } from './grammar-matcher.js';
+import { LookAheadFrontier } from './look-ahead-frontier.js';
 import {
   bitsetOf,
   UNCOUNTED,
@@ -35,19 +36,21 @@ export const PRECOMPUTE_WORK_BUDGET = 24_000;
 const TRANSITION_WORK = 16;
 /**
  * Compile-time work budget (same units) for the masks of the states a generation reaches
- * first: breadth-first by tokens from the start state, so that a first generation copies
- * masks instead of walking the trie at its first visit of each state (XGrammar computes
- * all of them at compile time; this stops at the budget, and the rest are walked on first
- * use). 600,000 units for vocabularies up to Qwen3's size: on the repo's tool schemas that
- * kept compile + first mask under 40 ms and the first generation's p99 under 70 µs on
- * Qwen3 and Llama 3 (docs/decoding.md). Larger vocabularies get proportionally less, since
- * each mask costs more there: at 800,000 units Gemma 3's worst compile + first mask reached
- * 119 ms.
+ * first: breadth-first by tokens from the start state, so that the first tokens of a first
+ * generation copy masks instead of walking the trie. 5,000 units for vocabularies up to
+ * Qwen3's size: on the repo's tool schemas the first three tokens of each first generation
+ * then walk nothing on Qwen3 and Llama 3, the first two on Gemma 3, and the 193 third-party
+ * tools compile in about 1.3× the time they take with no look-ahead at all (docs/decoding.md).
+ * The rest of the look-ahead runs on demand, from where a generation is
+ * (`GrammarMatcher.lookAhead`, which the local provider calls while the model computes the
+ * next token); `precomputeWork` asks for more at compile (600,000 was the default before, at
+ * 3–8× the compile time of the 193 tools). Larger vocabularies get proportionally less,
+ * since each mask costs more there.
  */
-export const REACHABLE_WORK_BUDGET = 600_000;
+export const REACHABLE_WORK_BUDGET = 5_000;
 const REACHABLE_BUDGET_VOCABULARY = 151_669;
 
-/** The look-ahead's default budget for a vocabulary of `size` tokens. */
+/** The compile-time look-ahead's default budget for a vocabulary of `size` tokens. */
 export function reachableWorkBudget(size: number): number {
   return size <= REACHABLE_BUDGET_VOCABULARY ? REACHABLE_WORK_BUDGET : Math.floor((REACHABLE_WORK_BUDGET * REACHABLE_BUDGET_VOCABULARY) / size);
 }
@@ -116,12 +119,19 @@ export class CompiledGrammar implements MatcherHost {
   private transitionsComputed = 0;
   /** @internal Automaton states whose shared content masks this grammar's compile computed, in order (determinism tests). */
   readonly precomputedStates: readonly number[];
-  /** While the compile explores reachable states: the states found at token ends, in discovery order (walks append to it). */
-  private successors: number[] | undefined;
-  /** States reached by tokens that end inside an escape or on a non-ASCII byte: looked ahead only after the others. */
-  private laterSuccessors: number[] = [];
-  /** Per state: 1 once the look-ahead queued it (a flat table: walks test it at every token end). */
-  private queued = new Uint8Array(0);
+  /** Per mask base the look-ahead passed: the states one token leads to (found by the walk that computed its mask). */
+  private readonly successorsNear: (Int32Array | undefined)[] = [];
+  /** Per mask base: the states only a token ending inside an escape or a multi-byte character leads to (looked at last). */
+  private readonly successorsLater: (Int32Array | undefined)[] = [];
+  /** Per mask base: 1 once a look-ahead through it finished, so nothing reachable from it is left to look at. */
+  private closed = new Uint8Array(0);
+  /** While the look-ahead walks a state: record the states its tokens end in. */
+  private recording = false;
+  private recordStamp = 0;
+  /** Per state: `recordStamp` once found by a plain token of the state being recorded, its negation once found only by a later one. */
+  private foundMark = new Int32Array(64);
+  private readonly foundNear: number[] = [];
+  private readonly foundLater: number[] = [];
 
   /** @internal Use `compileJsonSchema`. */
   constructor(
@@ -145,89 +155,148 @@ export class CompiledGrammar implements MatcherHost {
     // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
     for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
     this.precomputedStates = this.precomputeContentMasks(PRECOMPUTE_WORK_BUDGET);
-    if (reachableWork > 0) this.precomputeReachableMasks(reachableWork);
+    if (reachableWork > 0 && automaton.start >= 0) this.lookAhead(new LookAheadFrontier(automaton.start, automaton.stateCount), reachableWork);
   }
 
   /**
-   * Computes the masks of the states reachable from the start, nearest first (by tokens),
-   * until `workBudget` units are spent. A walk's token ends name the next states, so the
-   * exploration costs nothing beyond the walks the first generation would do anyway; a
-   * state whose mask another state already holds (a length-bounded string's twin) adds no
-   * successors. States reached by a token that ends on a backslash or a non-ASCII byte (the
-   * inside of an escape or of a multi-byte character, rare in tool arguments) wait until the
-   * others are done, so the budget goes to the keys and values a generation reaches first.
-   * Deterministic: a count of work, not a deadline.
+   * Looks ahead from `frontier`'s origin: computes the masks of the states reachable from it,
+   * nearest first (by tokens), until `workBudget` units are spent, and records each state's
+   * successors so that a later look-ahead from elsewhere passes through it without walking.
+   * A walk's token ends name the next states, so the exploration costs nothing beyond the
+   * walks a generation would do anyway; the twins of a length-bounded string share one mask
+   * and are expanded once, from the state that holds it. States reached by a token
+   * that ends on a backslash or a non-ASCII byte (the inside of an escape or of a multi-byte
+   * character, rare in tool arguments) wait until the others are done, so the budget goes to
+   * the keys and values a generation reaches first. Deterministic: a count of work, not a
+   * deadline; the state that crosses the budget completes. Resumable: a second call with the
+   * same frontier goes on where the first stopped. Returns whether anything is left.
+   * @internal Use `compileJsonSchema`'s `precomputeWork` or `GrammarMatcher.lookAhead`.
    */
-  private precomputeReachableMasks(workBudget: number): void {
+  lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean {
     const automaton = this.automaton;
-    if (automaton.start < 0) return;
+    if (!frontier.finished && frontier.at === 0 && this.isClosed(automaton.maskBase[frontier.origin]!)) frontier.finished = true;
+    if (frontier.finished) return false;
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
-    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK;
-    const order: number[] = [];
-    this.queued = new Uint8Array(Math.max(64, automaton.stateCount * 2));
-    this.successors = order;
-    this.laterSuccessors = [];
-    this.enqueue(automaton.start);
+    let traversed = 0;
+    const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK + traversed;
     try {
-      for (let at = 0; spent() < workBudget; at++) {
-        if (at === order.length) {
-          if (this.laterSuccessors.length === 0) break;
-          order.push(...this.laterSuccessors);
-          this.laterSuccessors = [];
+      while (spent() < workBudget) {
+        if (frontier.at === frontier.order.length) {
+          if (frontier.later.length === 0) {
+            frontier.finished = true;
+            if (!frontier.cut) this.close(frontier.order);
+            return false;
+          }
+          for (let index = 0; index < frontier.later.length; index++) frontier.enqueue(frontier.later[index]!, frontier.laterTokensTo[index]!);
+          frontier.later = [];
+          frontier.laterTokensTo = [];
         }
-        const state = order[at]!;
-        const base = automaton.maskBase[state]!;
-        if (this.masks[base] !== undefined) continue;
-        this.computeMask(base);
-        if (automaton.plainString[base] === 1) this.enqueueAfterByte(base, PLAIN_BYTE);
-        // content tokens come from the shared content mask, not a walk: follow the string's ASCII characters one byte at a time
-        // instead, except those the state loops on (they lead back to it)
-        else if (automaton.contentKey[base] !== undefined) {
-          const loop = automaton.loopClass[base]?.members;
-          for (let byte = 0x20; byte < 0x7f; byte++)
-            if (byte !== QUOTE_BYTE && byte !== BACKSLASH_BYTE && loop?.[byte] !== 1) this.enqueueAfterByte(base, byte);
+        const tokens = frontier.tokensTo[frontier.at]!;
+        const base = automaton.maskBase[frontier.order[frontier.at++]!]!;
+        if (!frontier.expand(base)) continue;
+        const near = this.successorsNear[base] ?? this.findSuccessors(base);
+        const later = this.successorsLater[base]!;
+        // passing through a state already looked at costs its edges, so a long look-ahead over a large grammar stays bounded too
+        traversed += 1 + near.length + later.length;
+        if (tokens + 1 > frontier.maxTokens) {
+          if (near.length + later.length > 0) frontier.cut = true;
+          continue;
         }
+        for (let index = 0; index < near.length; index++) frontier.enqueue(near[index]!, tokens + 1);
+        for (let index = 0; index < later.length; index++) frontier.enqueueLater(later[index]!, tokens + 1);
       }
     } catch (error) {
       // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
       if (!(error instanceof DecodingLimitError)) throw error;
+      this.collected = -1;
+      frontier.finished = true;
+      return false;
     } finally {
-      this.successors = undefined;
-      this.laterSuccessors = [];
-      this.queued = new Uint8Array(0);
+      this.recording = false;
+    }
+    return true;
+  }
+
+  /**
+   * Marks the mask bases of a finished look-ahead closed: every state reachable from them was
+   * looked at, and successors once recorded never change, so a later look-ahead from any of
+   * them has nothing to do (a generation that moves on pumps nothing once its grammar is done).
+   */
+  private close(states: readonly number[]): void {
+    const maskBase = this.automaton.maskBase;
+    for (const state of states) {
+      const base = maskBase[state]!;
+      if (base >= this.closed.length) {
+        const bigger = new Uint8Array(Math.max(base + 1, this.closed.length * 2, 64));
+        bigger.set(this.closed);
+        this.closed = bigger;
+      }
+      this.closed[base] = 1;
     }
   }
 
-  private enqueueAfterByte(state: number, byte: number): void {
+  private isClosed(base: number): boolean {
+    return base < this.closed.length && this.closed[base] === 1;
+  }
+
+  /**
+   * Records the states one token leads to from `base`: the walk that computes its mask names
+   * them at its token ends (a mask the matcher computed first is walked once more, for them
+   * alone). An unconstrained string body follows one plain byte instead of its plain-content
+   * tokens, a patterned string position its printable ASCII bytes except those it loops on
+   * (content tokens come from the shared content mask, not a walk).
+   */
+  private findSuccessors(base: number): Int32Array {
+    const automaton = this.automaton;
+    this.recording = true;
+    this.recordStamp++;
+    this.foundNear.length = 0;
+    this.foundLater.length = 0;
+    if (this.masks[base] === undefined) this.computeMask(base);
+    else if (automaton.plainString[base] === 1) this.walk(this.stats.remainder, base, this.scratch);
+    else if (automaton.contentKey[base] !== undefined) this.walk(this.stats.quoteTrie, base, this.scratch);
+    else this.walk(this.vocabulary.trie, base, this.scratch);
+    if (automaton.plainString[base] === 1) this.recordAfterByte(base, PLAIN_BYTE);
+    else if (automaton.contentKey[base] !== undefined) {
+      const loop = automaton.loopClass[base]?.members;
+      for (let byte = 0x20; byte < 0x7f; byte++) if (byte !== QUOTE_BYTE && byte !== BACKSLASH_BYTE && loop?.[byte] !== 1) this.recordAfterByte(base, byte);
+    }
+    this.recording = false;
+    const near = Int32Array.from(this.foundNear);
+    const stamp = this.recordStamp;
+    this.successorsNear[base] = near;
+    this.successorsLater[base] = Int32Array.from(this.foundLater.filter((state) => this.foundMark[state] !== stamp));
+    return near;
+  }
+
+  private recordAfterByte(state: number, byte: number): void {
     let next = this.automaton.trans[state * 256 + byte]!;
     if (next === UNKNOWN) {
       next = this.automaton.transition(state, byte);
       this.transitionsComputed++;
     }
-    if (next >= 0) this.enqueue(next);
+    if (next >= 0) this.recordSuccessor(next, false);
   }
 
-  private enqueue(state: number): void {
-    if (state >= this.queued.length) {
-      const bigger = new Uint8Array(Math.max(state + 1, this.queued.length * 2));
-      bigger.set(this.queued);
-      this.queued = bigger;
+  /** Notes that a token leads to `state` from the state being looked at (`later`: only through an escape or a multi-byte character). */
+  private recordSuccessor(state: number, later: boolean): void {
+    if (state >= this.foundMark.length) {
+      const bigger = new Int32Array(Math.max(state + 1, this.foundMark.length * 2));
+      bigger.set(this.foundMark);
+      this.foundMark = bigger;
     }
-    if (this.queued[state] === 1) return;
-    this.queued[state] = 1;
-    this.successors!.push(state);
-  }
-
-  private enqueueLater(state: number): void {
-    if (state < this.queued.length && this.queued[state] !== 0) return;
-    if (state >= this.queued.length) {
-      const bigger = new Uint8Array(Math.max(state + 1, this.queued.length * 2));
-      bigger.set(this.queued);
-      this.queued = bigger;
+    const stamp = this.recordStamp;
+    const mark = this.foundMark[state]!;
+    if (mark === stamp) return;
+    if (later) {
+      if (mark === -stamp) return;
+      this.foundMark[state] = -stamp;
+      this.foundLater.push(state);
+    } else {
+      this.foundMark[state] = stamp;
+      this.foundNear.push(state);
     }
-    this.queued[state] = 2;
-    this.laterSuccessors.push(state);
   }
 
   /**
@@ -256,8 +325,8 @@ export class CompiledGrammar implements MatcherHost {
   }
 
   /** A new matcher at the start of the document. */
-  matcher(): GrammarMatcher {
-    return new GrammarMatcher(this);
+  matcher(options?: MatcherOptions): GrammarMatcher {
+    return new GrammarMatcher(this, options);
   }
 
   /**
@@ -398,7 +467,7 @@ export class CompiledGrammar implements MatcherHost {
     const loopTables = this.loopFlagTables;
     const stack = this.walkStack;
     let trans = automaton.trans;
-    const recordSuccessors = this.successors !== undefined;
+    const recordSuccessors = this.recording;
     let count = 0;
     let visited = 0;
     stack[0] = state;
@@ -433,17 +502,14 @@ export class CompiledGrammar implements MatcherHost {
             out[token >>> 5]! |= 1 << (token & 31);
           }
           count += end - tokenStart![node]!;
-          if (recordSuccessors) this.enqueue(to);
+          if (recordSuccessors) this.recordSuccessor(to, false);
           node = nodeEnd[node]!;
           continue;
         }
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
-      if (recordSuccessors && token >= 0 && this.queued[to] !== 1) {
-        if (byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to)) this.enqueueLater(to);
-        else this.enqueue(to);
-      }
+      if (recordSuccessors && token >= 0) this.recordSuccessor(to, byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to));
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;

@@ -11,6 +11,7 @@
 import { InvalidArgumentError } from '../shared/errors.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { LookAheadFrontier } from './look-ahead-frontier.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** What a matcher needs from its compiled grammar. */
@@ -18,6 +19,25 @@ export interface MatcherHost {
   readonly vocabulary: Vocabulary;
   readonly automaton: JsonAutomaton;
   writeMask(state: number, mask: Uint32Array): void;
+  lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean;
+}
+
+/**
+ * How many tokens ahead of the current state `lookAhead` goes. Nearest first, a tool schema's
+ * neighbourhood is done well within it; the bound keeps a free-form value (additional
+ * properties of any type, nested in ever new ways) from filling the automaton with states the
+ * generation may never reach, while it pumps between tokens.
+ */
+export const LOOK_AHEAD_TOKENS = 8;
+
+/** Options of `grammar.matcher()`. */
+export interface MatcherOptions {
+  /**
+   * Work units of look-ahead (`lookAhead`) after every accepted token, inside `accept`: for a
+   * caller with no idle time between tokens to spend it in, so the next masks are more often
+   * copies. A count, not a deadline. Default 0 (none): the cost lands in `accept` itself.
+   */
+  lookAheadPerToken?: number;
 }
 
 /** History entry after an accepted end-of-sequence token. */
@@ -29,9 +49,16 @@ export class GrammarMatcher {
   private history: Int32Array;
   private steps = 0;
   private failure: DecodingLimitError | undefined;
+  private frontier: LookAheadFrontier | undefined;
+  private readonly lookAheadPerToken: number;
 
   /** @internal Use `grammar.matcher()`. */
-  constructor(host: MatcherHost) {
+  constructor(host: MatcherHost, options: MatcherOptions = {}) {
+    const perToken = options.lookAheadPerToken ?? 0;
+    if (typeof perToken !== 'number' || !(perToken >= 0)) {
+      throw new InvalidArgumentError(`lookAheadPerToken (${String(perToken)}) must be a number of work units, 0 or more.`);
+    }
+    this.lookAheadPerToken = perToken;
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
@@ -83,6 +110,35 @@ export class GrammarMatcher {
     return true;
   }
 
+  /**
+   * Computes ahead of time the masks of the states the generation can reach next, nearest
+   * first (by tokens) from the current state and at most `maxTokens` tokens ahead (default
+   * `LOOK_AHEAD_TOKENS`, 8), until `workUnits` are spent (a trie node visited
+   * is 1 unit, an automaton transition computed 64, a state passed through 1 plus its
+   * successors): a count, not a deadline, so the same call does the same work on every
+   * machine. Call it while the model computes the next token: a mask it computed is then a
+   * copy instead of a trie walk. Resumable: a second call from the same state goes on where
+   * the first stopped; after the generation moves, it starts from the new state (states
+   * already looked at are passed through without walking). The state that crosses the budget
+   * completes, so one call can exceed `workUnits` by one trie walk (0.05–3 ms). Masks are the
+   * same with or without it. Returns true while anything reachable is left to look at.
+   */
+  lookAhead(workUnits: number, maxTokens: number = LOOK_AHEAD_TOKENS): boolean {
+    this.throwIfFailed();
+    if (typeof workUnits !== 'number' || !(workUnits >= 0)) {
+      throw new InvalidArgumentError(`lookAhead(${String(workUnits)}) needs a number of work units, 0 or more (Infinity: everything reachable).`);
+    }
+    if (typeof maxTokens !== 'number' || !(maxTokens >= 1)) {
+      throw new InvalidArgumentError(`lookAhead's maxTokens (${String(maxTokens)}) must be 1 or more (Infinity: no limit).`);
+    }
+    const state = this.state;
+    if (state === TERMINATED || state === DEAD) return false;
+    if (this.frontier?.origin !== state || this.frontier.maxTokens !== maxTokens) {
+      this.frontier = new LookAheadFrontier(state, this.host.automaton.stateCount, maxTokens);
+    }
+    return this.host.lookAhead(this.frontier, workUnits);
+  }
+
   /** Advances by one token; false (and no change) when the grammar does not allow it. */
   accept(tokenId: number): boolean {
     this.throwIfFailed();
@@ -104,6 +160,7 @@ export class GrammarMatcher {
       if (at === DEAD) return false;
     }
     this.push(at);
+    if (this.lookAheadPerToken > 0) this.lookAhead(this.lookAheadPerToken);
     return true;
   }
 

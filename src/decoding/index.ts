@@ -22,6 +22,7 @@ export type { SchemaDialect } from '../shared/json-schema/upgrade-schema-dialect
 export { CompiledGrammar } from './compiled-grammar.js';
 export type { GrammarStats } from './compiled-grammar.js';
 export { GrammarMatcher } from './grammar-matcher.js';
+export type { MatcherOptions } from './grammar-matcher.js';
 export type { RelaxedKeyword } from './lower-json-schema.js';
 export { DecodingLimitError, InvalidDecodingLimitsError, UnsupportedSchemaError, VocabularyError } from './decoding-errors.js';
 export type { DecodingLimit } from './decoding-errors.js';

@@ -18,7 +18,7 @@ const PINNED_NAME_COUNTS: Record<string, number> = {
   '.': 67,
   './agent': 65,
   './ai-sdk': 14,
-  './decoding': 26,
+  './decoding': 27,
   './errors': 35,
   './eval': 82,
   './formats': 68,

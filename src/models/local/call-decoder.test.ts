@@ -302,4 +302,19 @@ describe('CallDecoder on scripted tokens', () => {
     expect(toModelResponse(decoder, { inputTokens: 1, modelId: 'm', warnings: [warning] }).warnings).toEqual([warning]);
     expect('warnings' in response(decoder)).toBe(false);
   });
+
+  it('looks ahead in the arguments grammar from where the call is, so the next masks are copies, and has nothing to do outside a call', () => {
+    const lazy = compileJsonSchema(getWeather.inputSchema, vocabulary, { precomputeWork: 0 });
+    const { decoder } = decoderFor({ tools: [getWeather], mustCall: true, grammarFor: () => ({ grammar: lazy, warnings: [] }) });
+    expect(decoder.lookAhead(Infinity)).toBe(false);
+    decoder.begin();
+    const walksAtOpening = lazy.statistics().maskWalks;
+    expect(decoder.lookAhead(Infinity)).toBe(false);
+    expect(lazy.statistics().maskWalks).toBeGreaterThan(walksAtOpening);
+    const walksAhead = lazy.statistics().maskWalks;
+    decoder.accept(token('Paris'));
+    expect(decoder.accept(token('"')).stop).toBe(true);
+    expect(lazy.statistics().maskWalks).toBe(walksAhead);
+    expect(decoder.lookAhead(Infinity)).toBe(false);
+  });
 });

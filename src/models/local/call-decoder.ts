@@ -155,6 +155,17 @@ export class CallDecoder {
     return this.#grammarWarnings;
   }
 
+  /**
+   * Computes ahead, within `workUnits`, the masks the arguments (or the answer) can need next
+   * (`GrammarMatcher.lookAhead`); false when there is nothing to look ahead for (no grammar in
+   * use, the value complete, or everything reachable done).
+   */
+  lookAhead(workUnits: number): boolean {
+    const matcher = this.#matcher;
+    if (matcher === undefined || this.#isDone() || matcher.isTerminated()) return false;
+    return matcher.lookAhead(workUnits);
+  }
+
   /** Before the first sampled token: opens the call when one is required; `forced` then follows the prompt. */
   begin(): DecodeStep {
     if (!this.#decoding.mustCall) return this.#beginAnswer();

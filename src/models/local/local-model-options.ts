@@ -15,6 +15,13 @@ export interface LocalModelOptions {
    * those keys and about 2× the automaton states. Both give only schema-valid arguments.
    */
   propertyOrder?: 'schema' | 'any';
+  /**
+   * Work units of the mask's look-ahead per sampled token, run while llama.cpp computes the
+   * next token (`GrammarMatcher.lookAhead`, in chunks that return to the event loop): the
+   * masks the arguments can reach next are then copies instead of trie walks. A count, not
+   * a deadline; it stops early when the token arrives. Default 200,000; 0 turns it off.
+   */
+  lookAheadPerToken?: number;
   /** Default sampling temperature when the request gives none. Default 0.7. */
   temperature?: number;
   /** Top-k; keep it above 0 (0 sorts the whole vocabulary every step). Default 40. */

@@ -32,6 +32,7 @@ import type { JsonSchemaObject } from '../../tools/types.js';
 import { withOutputValue } from '../../formats/output-format.js';
 import { CallDecoder, toModelResponse } from './call-decoder.js';
 import { keepReusablePrefix, renderPrompt } from './chat-history.js';
+import { DEFAULT_LOOK_AHEAD_PER_TOKEN, lookAheadWhilePending } from './idle-look-ahead.js';
 import { loadRuntime, type Runtime } from './load-runtime.js';
 import type { LocalModelOptions, LocalModelStats } from './local-model-options.js';
 
@@ -149,14 +150,20 @@ export class LocalModel implements Model {
       yieldEogToken: true,
     });
     try {
-      let step = opening.stop ? ({ done: true, value: undefined } as const) : await iterator.next();
+      const lookAheadPerToken = options.lookAheadPerToken ?? DEFAULT_LOOK_AHEAD_PER_TOKEN;
+      // while llama.cpp computes the next token, the mask computes the masks the arguments can reach next
+      const nextToken = async (pending: ReturnType<typeof iterator.next>): Promise<Awaited<typeof pending>> => {
+        if (lookAheadPerToken > 0) await lookAheadWhilePending(pending, (units) => decoder.lookAhead(units), lookAheadPerToken);
+        return pending;
+      };
+      let step = opening.stop ? ({ done: true, value: undefined } as const) : await nextToken(iterator.next());
       while (!step.done) {
         if (request.signal?.aborted) throw request.signal.reason ?? new Error('aborted');
         const token = step.value;
         const decoded = decoder.accept(token);
         yield* decoded.events;
         if (decoded.stop) break;
-        step = await iterator.next(decoded.forced.length > 0 ? [token, ...(decoded.forced as Token[])] : undefined);
+        step = await nextToken(iterator.next(decoded.forced.length > 0 ? [token, ...(decoded.forced as Token[])] : undefined));
       }
     } finally {
       await iterator.return(undefined as never);
