@@ -178,5 +178,73 @@ export function metaSchemaProblem(schema: unknown): string | undefined {
   }
   const check = new MetaSchemaCheck();
   check.run(schema);
-  return check.problems.length === 0 ? undefined : `schema is invalid: ${check.problems.join(', ')}`;
+  if (check.problems.length > 0) return `schema is invalid: ${check.problems.join(', ')}`;
+  return ambiguousIdentifier(schema);
+}
+
+/** Where a base URI is absent: identifiers are compared resolved against it, never fetched. */
+const NO_BASE = 'https://toolwright.invalid/';
+// json-schema-traverse, which Ajv's identifier scan runs with allKeys: these keywords' values are never entered
+const SCAN_SKIPPED = new Set(['default', 'enum', 'const', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf']);
+for (const keyword of ['maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
+  SCAN_SKIPPED.add(keyword);
+const SCAN_ARRAYS = new Set(['items', 'allOf', 'anyOf', 'oneOf']);
+const SCAN_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependencies']);
+
+/**
+ * Ajv's identifier scan (`getSchemaRefs`), which runs on the whole schema when the registry adds it: an `$id` or an
+ * anchor that names a second schema below the root ("resolves to more than one schema"), or an `$id` naming the root's
+ * own URI, fails the compile, equal schemas or not. The scan enters what json-schema-traverse enters with `allKeys`
+ * (unknown keywords' objects too, but not `prefixItems`), and resolves each identifier against the `$id`s above it.
+ */
+function ambiguousIdentifier(root: Record<string, unknown>): string | undefined {
+  const resolve = (reference: string, base: string): string | undefined => {
+    try {
+      return new URL(reference, base).href.replace(/#$/, '');
+    } catch {
+      return undefined;
+    }
+  };
+  const rootBase = typeof root.$id === 'string' ? (resolve(root.$id, NO_BASE) ?? NO_BASE) : NO_BASE;
+  const named = new Set<string>();
+  if (typeof root.$id === 'string') named.add(rootBase);
+  const pending: { schema: Record<string, unknown>; base: string }[] = [];
+  const enter = (value: unknown, base: string): void => {
+    if (isPlainObject(value)) pending.push({ schema: value, base });
+  };
+  const children = (schema: Record<string, unknown>, base: string): void => {
+    for (const [key, value] of Object.entries(schema)) {
+      if (Array.isArray(value)) {
+        if (SCAN_ARRAYS.has(key)) for (const item of value) enter(item, base);
+      } else if (SCAN_MAPS.has(key)) {
+        if (typeof value === 'object' && value !== null) for (const child of Object.values(value)) enter(child, base);
+      } else if (!SCAN_SKIPPED.has(key)) {
+        enter(value, base);
+      }
+    }
+  };
+  children(root, rootBase);
+  const scanned = new Set<object>();
+  while (pending.length > 0) {
+    const { schema, base } = pending.pop()!;
+    // an object met twice (shared by reference) is scanned twice by Ajv too: its identifiers then clash; below it, stop
+    const again = scanned.has(schema);
+    scanned.add(schema);
+    let here = base;
+    const identifiers: string[] = [];
+    if (typeof schema.$id === 'string') {
+      const id = resolve(schema.$id, base);
+      if (id !== undefined) identifiers.push((here = id));
+    }
+    for (const anchor of [schema.$anchor, schema.$dynamicAnchor]) {
+      const id = typeof anchor === 'string' ? resolve(`#${anchor}`, here) : undefined;
+      if (id !== undefined) identifiers.push(id);
+    }
+    for (const id of identifiers) {
+      if (named.has(id)) return `reference "${id.startsWith(NO_BASE) ? id.slice(NO_BASE.length) : id}" resolves to more than one schema`;
+      named.add(id);
+    }
+    if (!again) children(schema, here);
+  }
+  return undefined;
 }
