@@ -91,7 +91,7 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
   const automatonWork = new AutomatonWork(limits.maxAutomatonWork);
   const upgraded = upgradeSchemaDialect(schema, dialect).schema;
   // the registry refuses a schema that fails its meta-schema (annotations and unused $defs included): so does the mask
-  const problem = metaSchemaProblem(upgraded);
+  const problem = metaSchemaProblem(upgraded, schemas);
   if (problem !== undefined) throw new SchemaCompileError(undefined, problem);
   let lowered: ReturnType<typeof lowerJsonSchema>;
   try {

@@ -165,15 +165,17 @@ class MetaSchemaCheck {
 /**
  * Why the registry's meta-schema check refuses `schema` (a schema read as 2020-12, after `upgradeSchemaDialect`), or
  * undefined when it passes. Like Ajv, a root `$schema` that is not a string, or names a meta-schema the registry does
- * not hold, is refused; one naming a single 2020-12 vocabulary's meta-schema is left unchecked (it checks less).
+ * not hold, is refused; one naming a single 2020-12 vocabulary's meta-schema, or one of `remotes` (the `schemas`
+ * option), is left unchecked.
  */
-export function metaSchemaProblem(schema: unknown): string | undefined {
+export function metaSchemaProblem(schema: unknown, remotes: Readonly<Record<string, unknown>> = {}): string | undefined {
   if (!isPlainObject(schema)) return undefined;
   const declared = schema.$schema;
   if (declared !== undefined) {
     if (typeof declared !== 'string') return '$schema must be a string';
     const uri = declared.replace(/#$/, '');
-    if (VOCABULARY_META_SCHEMA.test(uri)) return undefined;
+    // a meta-schema of the caller's (the `schemas` option) is not modelled: its rules are left to it
+    if (VOCABULARY_META_SCHEMA.test(uri) || Object.hasOwn(remotes, uri) || Object.hasOwn(remotes, `${uri}#`)) return undefined;
     if (!FULL_META_SCHEMAS.has(uri)) return `no schema with key or ref "${declared}"`;
   }
   const check = new MetaSchemaCheck();
