@@ -480,4 +480,23 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
       additionalProperties: false,
     },
   },
+  // ---- issue #32: a complement whose pieces meet in contradictions or include one another ------------------------
+  {
+    name: 'not over a conjunction with a oneOf of three objects (the complement pruned to fit the alternatives budget)',
+    keywords: ['not', 'oneOf', 'required', 'enum', 'const'],
+    schema: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { enum: ['file', 'dir', 'link'] } },
+      not: {
+        required: ['user'],
+        properties: { user: { type: 'string', minLength: 1 } },
+        oneOf: [
+          { required: ['kind', 'size'], properties: { kind: { const: 'file' }, size: { type: 'integer', minimum: 0 } } },
+          { required: ['kind', 'files'], properties: { kind: { const: 'dir' }, files: { type: 'integer', minimum: 1 } } },
+          { required: ['kind'], properties: { kind: { const: 'link' } } },
+        ],
+      },
+    },
+  },
 ];
