@@ -10,6 +10,7 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { DEFAULT_DECODING_LIMITS, decodingLimits, type DecodingLimits } from './decoding-limits.js';
 import { JsonAutomaton } from './json-automaton.js';
 import { lowerJsonSchema } from './lower-json-schema.js';
+import { metaSchemaProblem } from './meta-schema-check.js';
 import type { Vocabulary } from './vocabulary.js';
 
 export interface CompileJsonSchemaOptions {
@@ -89,9 +90,13 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
   const schemas: Record<string, unknown> = {};
   for (const [uri, remote] of Object.entries(options.schemas ?? {})) schemas[uri] = upgradeSchemaDialect(remote, { ...dialect, pointer: uri }).schema;
   const automatonWork = new AutomatonWork(limits.maxAutomatonWork);
+  const upgraded = upgradeSchemaDialect(schema, dialect).schema;
+  // the registry refuses a schema that fails its meta-schema (annotations and unused $defs included): so does the mask
+  const problem = metaSchemaProblem(upgraded, schemas);
+  if (problem !== undefined) throw new SchemaCompileError(undefined, problem);
   let lowered: ReturnType<typeof lowerJsonSchema>;
   try {
-    lowered = lowerJsonSchema(upgradeSchemaDialect(schema, dialect).schema, {
+    lowered = lowerJsonSchema(upgraded, {
       lenient: options.lenient ?? false,
       schemas,
       cache,

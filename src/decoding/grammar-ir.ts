@@ -201,9 +201,21 @@ export interface ObjectProgressRules {
   readonly anyOrder: boolean;
   /** The frame keeps the set of declared properties written (a bitset): any order or dependentRequired. */
   readonly tracked: boolean;
+  /**
+   * Per property index: its bit in the written set, or -1 when it has none. Every property has its own bit (the
+   * index) unless the object has more declared properties than bits: then, in schema order, only those a
+   * `dependentRequired` names have one, and the others are kept in order as an untracked object keeps them.
+   */
+  readonly bitOf: Int32Array;
+  /** Per bit: the property index it stands for. */
+  readonly propertyOfBit: Int32Array;
+  /** Per index i: the bits of the tracked properties at index below i (schema order). */
+  readonly bitsBefore: Int32Array;
+  /** Per index i: required properties without a bit at index ≥ i (all zero when every property has a bit). */
+  readonly untrackedRequiredFrom: Int32Array;
   /** Bits of the required properties. */
   readonly requiredMask: number;
-  /** Per property index: its bit and the bits of every property it makes required, transitively. */
+  /** Per bit: that bit and the bits of every property it makes required, transitively. */
   readonly closure: Int32Array;
   readonly minProperties: number;
   /** `Infinity` when unbounded. */

@@ -476,23 +476,6 @@ export class NodeEmitter {
     // one declared property without other keys has one order anyway
     let anyOrder = this.context.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
     let tracked = anyOrder || edges.length > 0;
-    if (tracked && properties.length > this.context.limits.maxTrackedProperties) {
-      if (edges.length > 0)
-        this.context.refuse(
-          'dependentRequired',
-          typed.pointer,
-          `tracking which of ${properties.length} declared properties were written exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties})`,
-        );
-      if (anyOrder && !this.context.options.lenient)
-        throw new UnsupportedSchemaError(
-          'propertyOrder',
-          typed.pointer,
-          `propertyOrder "any" on an object with ${properties.length} declared properties exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties}); use propertyOrder "schema"`,
-        );
-      // lenient: the schema's order (still exact) and no dependentRequired (looser, listed in relaxed)
-      anyOrder = false;
-      tracked = false;
-    }
     let minProperties = typed.minProperties;
     if (minProperties > 1 && hasKeyClasses) {
       this.context.refuse(
@@ -502,14 +485,53 @@ export class NodeEmitter {
       );
       minProperties = 0;
     }
-    const closure = new Int32Array(tracked ? properties.length : 0);
+    // which properties get a bit in the written set: all of them, or in schema order only those a dependency names
+    let bitted = properties.map((_, at) => at);
+    if (tracked && properties.length > this.context.limits.maxTrackedProperties) {
+      const named = [...new Set(edges.flatMap(([name, dependents]) => [name, ...dependents]).filter((name) => index.has(name)))].map((name) =>
+        index.get(name)!,
+      );
+      const requiredCount = properties.filter((property) => property.required).length;
+      // the rest kept in order as an untracked object keeps them; minProperties is then met by the required ones alone
+      if (!anyOrder && named.length <= this.context.limits.maxTrackedProperties && minProperties <= requiredCount) {
+        bitted = named.sort((left, right) => left - right);
+      } else {
+        if (edges.length > 0)
+          this.context.refuse(
+            'dependentRequired',
+            typed.pointer,
+            `tracking which of ${anyOrder ? properties.length : named.length} declared properties were written exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties})` +
+              (anyOrder || named.length > this.context.limits.maxTrackedProperties ? '' : ', or minProperties exceeds the required properties'),
+          );
+        if (anyOrder && !this.context.options.lenient)
+          throw new UnsupportedSchemaError(
+            'propertyOrder',
+            typed.pointer,
+            `propertyOrder "any" on an object with ${properties.length} declared properties exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties}); use propertyOrder "schema"`,
+          );
+        // lenient: the schema's order (still exact) and no dependentRequired (looser, listed in relaxed)
+        anyOrder = false;
+        tracked = false;
+      }
+    }
+    if (!tracked) bitted = [];
+    const bitOf = new Int32Array(properties.length).fill(-1);
+    bitted.forEach((at, bit) => (bitOf[at] = bit));
+    const propertyOfBit = Int32Array.from(bitted);
+    const bitsBefore = new Int32Array(properties.length + 1);
+    const untrackedRequiredFrom = new Int32Array(properties.length + 1);
+    for (let at = 0; at < properties.length; at++) bitsBefore[at + 1] = bitsBefore[at]! | (bitOf[at]! >= 0 ? 1 << bitOf[at]! : 0);
+    for (let at = properties.length - 1; at >= 0; at--)
+      untrackedRequiredFrom[at] = untrackedRequiredFrom[at + 1]! + (tracked && bitOf[at]! < 0 && properties[at]!.required ? 1 : 0);
+    const closure = new Int32Array(bitted.length);
     let requiredMask = 0;
     if (tracked) {
-      properties.forEach((property, at) => {
-        closure[at] = 1 << at;
-        if (property.required) requiredMask |= 1 << at;
+      bitted.forEach((at, bit) => {
+        closure[bit] = 1 << bit;
+        if (properties[at]!.required) requiredMask |= 1 << bit;
       });
-      for (const [name, dependents] of edges) for (const dependent of dependents) closure[index.get(name)!]! |= 1 << index.get(dependent)!;
+      for (const [name, dependents] of edges)
+        for (const dependent of dependents) if (index.has(dependent)) closure[bitOf[index.get(name)!]!]! |= 1 << bitOf[index.get(dependent)!]!;
       for (let changed = true; changed;) {
         changed = false;
         for (let at = 0; at < closure.length; at++) {
@@ -527,6 +549,10 @@ export class NodeEmitter {
     return {
       anyOrder,
       tracked,
+      bitOf,
+      propertyOfBit,
+      bitsBefore,
+      untrackedRequiredFrom,
       requiredMask,
       closure,
       minProperties,

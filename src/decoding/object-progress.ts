@@ -28,9 +28,11 @@ export function countAfter(rules: ObjectProgressRules, count: number): number {
   return Math.min(count + 1, rules.countCap);
 }
 
-/** The written set after declared property `index` (unchanged for untracked objects, which keep none). */
+/** The written set after declared property `index` (unchanged for untracked objects, which keep none, and for a property without a bit). */
 export function writtenAfter(rules: ObjectProgressRules, written: number, index: number): number {
-  return rules.tracked ? written | (1 << index) : 0;
+  if (!rules.tracked) return 0;
+  const bit = rules.bitOf[index]!;
+  return bit < 0 ? written : written | (1 << bit);
 }
 
 function popcount(bits: number): number {
@@ -45,9 +47,9 @@ function closureOf(rules: ObjectProgressRules, bits: number): number {
   return out;
 }
 
-/** Bits 0..index. */
-function upTo(index: number): number {
-  return index >= 30 ? 0x7fffffff : (1 << (index + 1)) - 1;
+/** Bits of the tracked properties at index 0..index (schema order). */
+function upTo(rules: ObjectProgressRules, index: number): number {
+  return rules.bitsBefore[index + 1]!;
 }
 
 /** Declared properties still required: the required ones and the dependents of those written, transitively. */
@@ -57,7 +59,7 @@ function pendingRequired(rules: ObjectProgressRules, written: number): number {
 
 function allFit(alternative: ObjectAlternative, bits: number, room: number): boolean {
   for (let rest = bits; rest !== 0; rest &= rest - 1) {
-    if (alternative.properties[31 - Math.clz32(rest & -rest)]!.value.height > room) return false;
+    if (alternative.properties[alternative.progress.propertyOfBit[31 - Math.clz32(rest & -rest)]!]!.value.height > room) return false;
   }
   return true;
 }
@@ -98,9 +100,10 @@ export function objectLive(alternative: ObjectAlternative, last: number, written
     need = last <= -2 ? 0 : rules.requiredFrom[last + 1]!;
   } else {
     pending = pendingRequired(rules, written);
-    if (!rules.anyOrder && pending !== 0 && (last <= -2 || (pending & upTo(last)) !== 0)) return false;
+    if (!rules.anyOrder && pending !== 0 && (last <= -2 || (pending & upTo(rules, last)) !== 0)) return false;
     if (!allFit(alternative, pending, room)) return false;
-    need = popcount(pending);
+    // required properties without a bit come in schema order, as in an untracked object
+    need = popcount(pending) + (last <= -2 ? 0 : rules.untrackedRequiredFrom[last + 1]!);
   }
   need += witness;
   if (count + need > rules.maxProperties) return false;
@@ -122,14 +125,20 @@ function optionalReach(alternative: ObjectAlternative, last: number, taken: numb
     return optional;
   }
   let reach = taken;
+  let untracked = 0;
   for (let index = from; index < properties.length; index++) {
-    if (((reach >>> index) & 1) === 1) continue;
-    const added = rules.closure[index]! & ~reach;
+    const bit = rules.bitOf[index]!;
+    if (bit < 0) {
+      if (!properties[index]!.required && properties[index]!.value.height <= room) untracked++;
+      continue;
+    }
+    if (((reach >>> bit) & 1) === 1) continue;
+    const added = rules.closure[bit]! & ~reach;
     // in schema order a dependent before `last` can no longer be written
-    if (!rules.anyOrder && (added & upTo(last)) !== 0) continue;
+    if (!rules.anyOrder && (added & upTo(rules, last)) !== 0) continue;
     if (allFit(alternative, added, room)) reach |= added;
   }
-  return popcount(reach & ~taken);
+  return popcount(reach & ~taken) + untracked;
 }
 
 /** May the object close (`}`) at this progress? */
@@ -137,7 +146,7 @@ export function objectCanClose(alternative: ObjectAlternative, last: number, wri
   const rules = alternative.progress;
   if (count < rules.minProperties || witnessPending(alternative, last, written)) return false;
   if (!rules.tracked) return last <= -2 || rules.requiredFrom[last + 1] === 0;
-  return pendingRequired(rules, written) === 0;
+  return pendingRequired(rules, written) === 0 && (last <= -2 || rules.untrackedRequiredFrom[last + 1] === 0);
 }
 
 /** May declared property `index` come next? */
@@ -148,7 +157,8 @@ export function declaredAllowed(alternative: ObjectAlternative, last: number, wr
     if (((written >>> index) & 1) === 1) return false;
   } else {
     if (last <= -2 || index <= last) return false;
-    if (!rules.tracked && index > alternative.reach[last + 1]!) return false;
+    // a required property is never skipped: the written set tells a skipped one apart only when it has a bit
+    if ((!rules.tracked || rules.propertyOfBit.length < alternative.properties.length) && index > alternative.reach[last + 1]!) return false;
   }
   if (alternative.properties[index]!.value.height > room) return false;
   return objectLive(alternative, index, writtenAfter(rules, written, index), countAfter(rules, count), room);
@@ -159,7 +169,7 @@ export function classAllowed(alternative: ObjectAlternative, last: number, writt
   const rules = alternative.progress;
   if (count >= rules.maxProperties) return false;
   if (alternative.keyClasses[index]!.value.height > room) return false;
-  if (!rules.tracked && last > -2 && rules.requiredFrom[last + 1]! > 0) return false;
+  if (last > -2 && (rules.tracked ? rules.untrackedRequiredFrom : rules.requiredFrom)[last + 1]! > 0) return false;
   return objectLive(alternative, classProperty(index), classWrittenAfter(alternative, written, index), countAfter(rules, count), room);
 }
 
@@ -178,14 +188,16 @@ export function objectMinHeight(alternative: ObjectAlternative): number {
   if (rules.tracked) {
     const pending = pendingRequired(rules, 0);
     for (let index = 0; index < properties.length; index++) {
-      if (((pending >>> index) & 1) === 1) {
+      const bit = rules.bitOf[index]!;
+      if (bit < 0 ? properties[index]!.required : ((pending >>> bit) & 1) === 1) {
         height = Math.max(height, valueHeight(index));
         need++;
         continue;
       }
-      let optionalHeight = 1;
-      for (let rest = rules.closure[index]! & ~pending; rest !== 0; rest &= rest - 1)
-        optionalHeight = Math.max(optionalHeight, valueHeight(31 - Math.clz32(rest & -rest)));
+      let optionalHeight = valueHeight(index);
+      if (bit >= 0)
+        for (let rest = rules.closure[bit]! & ~pending; rest !== 0; rest &= rest - 1)
+          optionalHeight = Math.max(optionalHeight, valueHeight(rules.propertyOfBit[31 - Math.clz32(rest & -rest)]!));
       optional.push(optionalHeight);
     }
   } else {

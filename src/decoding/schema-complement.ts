@@ -176,7 +176,8 @@ export function differenceOf<T extends DifferenceTyped>(
   let result: T[] = [...left];
   try {
     for (const negated of right) {
-      result = result.flatMap((typed) => subtractTyped(typed, negated, context, keyword));
+      // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
+      result = withoutIncluded(distinctAlternatives(result.flatMap((typed) => subtractTyped(typed, negated, context, keyword))), context);
       if (result.length > maxAlternatives) {
         context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
         return undefined;
@@ -479,7 +480,69 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
 
 function intersectOrNone<T extends DifferenceTyped>(left: T, right: T, context: DifferenceContext<T>): T[] {
   const merged = context.intersect(left, right);
-  return merged === undefined ? [] : [merged];
+  return merged === undefined || provablyEmpty(merged, context) ? [] : [merged];
+}
+
+/**
+ * Whether no value satisfies the alternative, by its bounds alone: crossed length, item, property or number bounds,
+ * a required property (or a prefix position the array must reach) whose schema is `false`, more required names than
+ * `maxProperties`. The pieces of a difference meet often in such contradictions ("type is missing" with "type fails
+ * its enum"): dropping them keeps a complement of several alternatives within the budget.
+ */
+function provablyEmpty<T extends DifferenceTyped>(typed: T, context: DifferenceContext<T>): boolean {
+  switch (typed.type) {
+    case 'string':
+      return typed.minLength > typed.maxLength;
+    case 'number':
+      return typed.minimum > typed.maximum || (typed.minimum === typed.maximum && (typed.exclusiveMinimum || typed.exclusiveMaximum));
+    case 'array': {
+      if (typed.minItems > typed.maxItems) return true;
+      for (let index = 0; index < typed.minItems; index++) {
+        const set = typed.prefix[index] ?? typed.items;
+        if (isFalse(set)) return true;
+        if (index >= typed.prefix.length) break;
+      }
+      return false;
+    }
+    case 'object':
+      if (typed.minProperties > typed.maxProperties || typed.required.size > typed.maxProperties) return true;
+      for (const name of typed.required) if (isFalse(context.valueSet(typed, name))) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** Identity numbers of the automata and other objects an alternative holds, so that a key tells pieces apart exactly. */
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 0;
+
+/** The alternatives with exact duplicates (every field equal, the pointer aside) removed, first occurrence kept. */
+function distinctAlternatives<T extends DifferenceTyped>(alternatives: T[]): T[] {
+  if (alternatives.length < 2) return alternatives;
+  const seen = new Set<string>();
+  return alternatives.filter((typed) => {
+    const key = alternativeKey(typed);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function alternativeKey(typed: DifferenceTyped): string {
+  return JSON.stringify(typed, function (this: unknown, field: string, value: unknown) {
+    // the alternative's own pointer only words messages (a literal's "pointer" key is a value: kept)
+    if (this === typed && field === 'pointer') return undefined;
+    if (value instanceof Map) return ['Map', ...value];
+    if (value instanceof Set) return ['Set', ...value];
+    if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) {
+      let id = objectIds.get(value);
+      if (id === undefined) objectIds.set(value, (id = nextObjectId++));
+      return `#object${id}`;
+    }
+    return value;
+  });
 }
 
 function isDefault(value: unknown, reference: unknown): boolean {
@@ -487,4 +550,124 @@ function isDefault(value: unknown, reference: unknown): boolean {
   if (value instanceof Map || value instanceof Set) return value.size === 0 && (reference instanceof Map || reference instanceof Set) && reference.size === 0;
   if (Array.isArray(value) && Array.isArray(reference)) return value.length === reference.length && value.every((item, index) => item === reference[index]);
   return false;
+}
+
+/**
+ * The alternatives less those another one includes (every value of the dropped one satisfies the kept one), so a
+ * union keeps its values with fewer alternatives: "user is missing" keeps "user is missing and type fails its enum"
+ * out. Above {@link MAX_INCLUSION_CHECKED} alternatives the check is skipped (the budget then decides), so its
+ * pairwise cost stays bounded.
+ */
+function withoutIncluded<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
+  if (alternatives.length < 2 || alternatives.length > MAX_INCLUSION_CHECKED) return alternatives;
+  // a count of pairs per compile, not a deadline: a schema gets the same alternatives on every machine
+  const left = inclusionPairsLeft.get(context) ?? MAX_INCLUSION_PAIRS;
+  if (left < alternatives.length * alternatives.length) return alternatives;
+  inclusionPairsLeft.set(context, left - alternatives.length * alternatives.length);
+  // the set-valued fields last: the numeric bounds tell most pairs apart first
+  const costly = new Set(['properties', 'required', 'additional', 'patternGroups', 'prefix', 'items', 'contains', 'dependencies']);
+  const fields = [...new Set(alternatives.flatMap((typed) => Object.keys(typed)))].sort((left, right) => Number(costly.has(left)) - Number(costly.has(right)));
+  const dropped = new Uint8Array(alternatives.length);
+  for (let inner = 0; inner < alternatives.length; inner++) {
+    for (let outer = 0; outer < alternatives.length && dropped[inner] === 0; outer++) {
+      if (outer === inner || dropped[outer] === 1) continue;
+      if (includes(alternatives[outer]!, alternatives[inner]!, fields, context)) dropped[inner] = 1;
+    }
+  }
+  return alternatives.filter((_, index) => dropped[index] === 0);
+}
+
+/** Most alternatives {@link withoutIncluded} compares pairwise: four times the default alternatives budget. */
+const MAX_INCLUSION_CHECKED = 1024;
+/** Pairs {@link withoutIncluded} may compare over one compile (one difference context), about a second of one core at most. */
+const MAX_INCLUSION_PAIRS = 4_000_000;
+const inclusionPairsLeft = new WeakMap<object, number>();
+
+type Fields = Record<string, unknown>;
+
+/** Whether every value of `inner` satisfies `outer`, judged field by field; false whenever a field is not understood or differs. */
+function includes<T extends DifferenceTyped>(outer: T, inner: T, fields: readonly string[], context: DifferenceContext<T>): boolean {
+  if (outer.type !== inner.type) return false;
+  // a finite alternative is included when each of its values is
+  if (inner.literals !== undefined) return inner.literals.every((value) => !context.satisfies(value, inner) || context.satisfies(value, outer));
+  if (outer.literals !== undefined) return false;
+  for (const field of fields) if (!fieldIncludes(field, outer, inner, context)) return false;
+  return true;
+}
+
+const sources = (rules: unknown): Set<string> => new Set((rules as { source: string }[]).map((rule) => rule.source));
+const implied = (held: LocationSet, needed: LocationSet): boolean => implies(held, needed);
+
+function fieldIncludes<T extends DifferenceTyped>(field: string, outer: T, inner: T, context: DifferenceContext<T>): boolean {
+  const [o, i] = [outer as unknown as Fields, inner as unknown as Fields];
+  switch (field) {
+    case 'type':
+    case 'literals':
+    case 'pointer':
+    case 'order':
+      // the type and literals are compared above; the pointer words messages and the order lays values out
+      return true;
+    case 'integer':
+    case 'fractional':
+    case 'uniqueItems':
+      return o[field] !== true || i[field] === true;
+    case 'minLength':
+    case 'minItems':
+    case 'minProperties':
+      return (i[field] as number) >= (o[field] as number);
+    case 'maxLength':
+    case 'maxItems':
+    case 'maxProperties':
+      return (i[field] as number) <= (o[field] as number);
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return inner.minimum > outer.minimum || (inner.minimum === outer.minimum && (inner.exclusiveMinimum || !outer.exclusiveMinimum));
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return inner.maximum < outer.maximum || (inner.maximum === outer.maximum && (inner.exclusiveMaximum || !outer.exclusiveMaximum));
+    case 'patterns':
+    case 'formats': {
+      const held = sources(i[field]);
+      return [...sources(o[field])].every((source) => held.has(source));
+    }
+    case 'languages':
+    case 'multiples':
+      return (o[field] as unknown[]).every((value) => (i[field] as unknown[]).includes(value));
+    case 'prefix':
+    case 'items': {
+      const length = Math.max(outer.prefix.length, inner.prefix.length);
+      for (let index = 0; index < length; index++) if (!implied(inner.prefix[index] ?? inner.items, outer.prefix[index] ?? outer.items)) return false;
+      return implied(inner.items, outer.items);
+    }
+    case 'contains':
+      return outer.contains.every((rule) =>
+        inner.contains.some(
+          (held) => held.set.length === rule.set.length && held.set.every((id, at) => id === rule.set[at]) && held.min >= rule.min && held.max <= rule.max,
+        ),
+      );
+    case 'properties':
+    case 'required':
+    case 'additional':
+    case 'patternGroups': {
+      if (outer.patternGroups.length > 0 && JSON.stringify(keyOf(outer.patternGroups)) !== JSON.stringify(keyOf(inner.patternGroups))) return false;
+      if (![...outer.required].every((name) => inner.required.has(name))) return false;
+      for (const name of new Set([...outer.properties.keys(), ...inner.properties.keys(), ...outer.required]))
+        if (!implied(context.valueSet(inner, name), context.valueSet(outer, name))) return false;
+      return implied(inner.additional, outer.additional);
+    }
+    case 'propertyNames':
+      return implied(i.propertyNames as LocationSet, o.propertyNames as LocationSet);
+    case 'dependencies': {
+      const [od, id] = [o.dependencies as Map<string, Set<string>>, i.dependencies as Map<string, Set<string>>];
+      return [...od].every(([name, dependents]) => [...dependents].every((dependent) => id.get(name)?.has(dependent) === true));
+    }
+    default:
+      // a field this check does not know: included only when equal
+      return JSON.stringify(keyOf(o[field])) === JSON.stringify(keyOf(i[field]));
+  }
+}
+
+/** A value with its automata and other class instances replaced by identity numbers, for equality by JSON text. */
+function keyOf(value: unknown): unknown {
+  return JSON.parse(alternativeKey({ value } as unknown as DifferenceTyped) || 'null');
 }

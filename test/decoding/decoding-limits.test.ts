@@ -19,10 +19,15 @@ function accepts(grammar: CompiledGrammar, text: string): boolean {
   return matcher.acceptString(text) && matcher.canTerminate();
 }
 
-/** Levels nested `depth` deep, each a $ref target from the root, so level k is compiled once per level above it. */
+/**
+ * Levels nested `depth` deep, each a $ref target from the root, so level k is compiled once per level above it. Each
+ * level is a resource of its own (`$id`): the registry refuses one `$dynamicAnchor` name twice in one resource.
+ */
 function nestedDynamicReferences(depth: number): Record<string, unknown> {
-  let level: Record<string, unknown> = { $dynamicAnchor: 'T', type: 'object', properties: { t: { $dynamicRef: '#T' } } };
-  for (let index = 1; index < depth; index++) level = { $dynamicAnchor: 'T', type: 'object', properties: { a: level, t: { $dynamicRef: '#T' } } };
+  const id = (index: number): string => `https://example.com/level-${index}`;
+  let level: Record<string, unknown> = { $id: id(0), $dynamicAnchor: 'T', type: 'object', properties: { t: { $dynamicRef: '#T' } } };
+  for (let index = 1; index < depth; index++)
+    level = { $id: id(index), $dynamicAnchor: 'T', type: 'object', properties: { a: level, t: { $dynamicRef: '#T' } } };
   const properties: Record<string, unknown> = { leaf: { type: 'integer' } };
   for (let index = 0; index < depth; index++) properties[`l${index}`] = { $ref: `#/$defs/c${'/properties/a'.repeat(index)}` };
   return { $dynamicAnchor: 'T', type: 'object', properties, $defs: { c: level } };
@@ -34,7 +39,8 @@ const REFUSED_UNDER_A_LOWER_LIMIT: ReadonlyArray<[limit: keyof DecodingLimits, l
   ['maxLiteralComplementAlternatives', 1, 'not', { type: 'array', maxItems: 2, not: { enum: [[1], [2, 3]] } }],
   ['maxUnrolledItems', 2, 'not', { type: 'array', maxItems: 6, not: { prefixItems: [{ type: 'integer' }], items: { type: 'integer' } } }],
   ['maxDynamicSpecializations', 4, '$dynamicRef', nestedDynamicReferences(3)],
-  ['maxTrackedProperties', 2, 'dependentRequired', { type: 'object', properties: { a: {}, b: {}, c: {} }, dependentRequired: { a: ['b'] } }],
+  // past the budget only the properties a dependency names are tracked: here all three
+  ['maxTrackedProperties', 2, 'dependentRequired', { type: 'object', properties: { a: {}, b: {}, c: {} }, dependentRequired: { a: ['b', 'c'] } }],
   ['maxKeyPatterns', 1, 'patternProperties', { type: 'object', patternProperties: { '^a': { type: 'integer' }, '^b': { type: 'string' } } }],
   ['uniqueItemsMaxSets', 4, 'uniqueItems', { type: 'array', uniqueItems: true, items: { enum: [1, 2, 3] } }],
   ['uniqueItemsMaxValues', 2, 'uniqueItems', { type: 'array', uniqueItems: true, maxItems: 1 + 1, items: { enum: [1, 2, 3] } }],

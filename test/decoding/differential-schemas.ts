@@ -5,11 +5,16 @@
  * checked on every run. `keywords` names what the schema is there to exercise.
  */
 import { OBJECT_COMPLEMENT_CASES } from './differential-object-complements.js';
+import type { DecodingLimits } from '../../src/decoding/decoding-limits.js';
 
 export interface DifferentialCase {
   readonly name: string;
   readonly keywords: readonly string[];
   readonly schema: Record<string, unknown>;
+  /** Budgets for this case's compile (a small one reaches, on a small schema, the path a large schema takes at the default). */
+  readonly limits?: Partial<DecodingLimits>;
+  /** The property orders the case is compiled under, of those the build supports (default: all). */
+  readonly propertyOrders?: readonly ('schema' | 'any')[];
 }
 
 export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
@@ -443,6 +448,57 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     name: 'formats Ajv enforces but the engine refuses today',
     keywords: ['format'],
     schema: { type: 'object', properties: { expression: { type: 'string', format: 'regex' } } },
+  },
+  // ---- issue #32: objects with more declared properties than the written set has bits --------------------------
+  {
+    name: 'dependentRequired on an object with more declared properties than tracked bits (only the named ones tracked)',
+    keywords: ['dependentRequired', 'required'],
+    limits: { maxTrackedProperties: 3 },
+    propertyOrders: ['schema'],
+    schema: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', maximum: 9 },
+        card: { type: 'string', maxLength: 2 },
+        note: { type: 'string', maxLength: 1 },
+        cvv: { type: 'string', pattern: '^[0-9]{3}$' },
+        tag: { enum: ['a', 'b'] },
+        expiry: { type: 'string', maxLength: 2 },
+      },
+      required: ['id', 'tag'],
+      dependentRequired: { card: ['cvv', 'expiry'] },
+    },
+  },
+  {
+    name: 'dependentRequired chained, on 32 declared properties (the default budget, 30 bits)',
+    keywords: ['dependentRequired', 'required', 'additionalProperties'],
+    propertyOrders: ['schema'],
+    schema: {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 32 }, (_, index) => [`p${index}`, { type: 'integer', minimum: 0, maximum: 3 }])),
+      required: ['p5'],
+      dependentRequired: { p3: ['p20'], p20: ['p31'], p0: ['p2'] },
+      additionalProperties: false,
+    },
+  },
+  // ---- issue #32: a complement whose pieces meet in contradictions or include one another ------------------------
+  {
+    name: 'not over a conjunction with a oneOf of three objects (the complement pruned to fit the alternatives budget)',
+    keywords: ['not', 'oneOf', 'required', 'enum', 'const'],
+    schema: {
+      type: 'object',
+      required: ['kind'],
+      properties: { kind: { enum: ['file', 'dir', 'link'] } },
+      not: {
+        required: ['user'],
+        properties: { user: { type: 'string', minLength: 1 } },
+        oneOf: [
+          { required: ['kind', 'size'], properties: { kind: { const: 'file' }, size: { type: 'integer', minimum: 0 } } },
+          { required: ['kind', 'files'], properties: { kind: { const: 'dir' }, files: { type: 'integer', minimum: 1 } } },
+          { required: ['kind'], properties: { kind: { const: 'link' } } },
+        ],
+      },
+    },
   },
   ...OBJECT_COMPLEMENT_CASES,
 ];

@@ -224,10 +224,15 @@ describe('$dynamicRef and $recursiveRef as the registry resolves them (Qwen3)', 
     expect(grammar.relaxed.map((relaxed) => relaxed.keyword)).toEqual(['unevaluatedProperties']);
   });
 
-  /** Levels nested `depth` deep, each a $ref target from the root, so level k is compiled once per level above it. */
+  /**
+   * Levels nested `depth` deep, each a $ref target from the root, so level k is compiled once per level above it. Each
+   * level is a resource of its own (`$id`): the registry refuses one `$dynamicAnchor` name twice in one resource.
+   */
   const nested = (depth: number): Record<string, unknown> => {
-    let level: Record<string, unknown> = { $dynamicAnchor: 'T', type: 'object', properties: { t: { $dynamicRef: '#T' } } };
-    for (let index = 1; index < depth; index++) level = { $dynamicAnchor: 'T', type: 'object', properties: { a: level, t: { $dynamicRef: '#T' } } };
+    const id = (index: number): string => `https://example.com/level-${index}`;
+    let level: Record<string, unknown> = { $id: id(0), $dynamicAnchor: 'T', type: 'object', properties: { t: { $dynamicRef: '#T' } } };
+    for (let index = 1; index < depth; index++)
+      level = { $id: id(index), $dynamicAnchor: 'T', type: 'object', properties: { a: level, t: { $dynamicRef: '#T' } } };
     const properties: Record<string, unknown> = { leaf: { type: 'integer' } };
     for (let index = 0; index < depth; index++) properties[`l${index}`] = { $ref: `#/$defs/c${'/properties/a'.repeat(index)}` };
     return { $dynamicAnchor: 'T', type: 'object', properties, $defs: { c: level } };
