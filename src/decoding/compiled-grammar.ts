@@ -12,6 +12,7 @@ import {
   bitsetOf,
   UNCOUNTED,
   listLimit,
+  patchLimit,
   loadMask,
   narrowAllowedList,
   storeAllowedList,
@@ -380,7 +381,7 @@ export class CompiledGrammar implements MatcherHost {
    * generations), while writing it back is a copy plus at most `listLimit` ids. Kept in the
    * form that costs least to make now, without another pass over the mask where possible:
    * the twin's short id list filtered, the twin's bitset with the `cleared` ids (the first
-   * of `collectedIds`, -1 when not listed) flipped, or a bitset.
+   * of `collectedIds`, -1 when not listed) flipped while they are at most `patchLimit`, or a bitset.
    */
   private keepDerived(state: number, twin: StoredMask, mask: Uint32Array, cleared: number): void {
     const vocabulary = this.vocabulary;
@@ -388,7 +389,7 @@ export class CompiledGrammar implements MatcherHost {
     let stored = narrowAllowedList(twin, mask);
     if (stored === undefined)
       stored =
-        twinBits !== undefined && cleared >= 0
+        twinBits !== undefined && cleared >= 0 && cleared <= patchLimit(vocabulary.maskWords)
           ? storePatched(twinBits, this.collectedIds, cleared, twin.count - cleared)
           : storeBitset(mask, UNCOUNTED, vocabulary.maskWords);
     this.derivedMasks[state] = stored;

@@ -3,6 +3,7 @@ import { createRandom, generate } from '../../test/decoding/generation.js';
 import { loadTestTokenizer, type TestTokenizerName } from '../../test/decoding/test-tokenizer.js';
 import { compileJsonSchema } from './compile-json-schema.js';
 import type { CompiledGrammar } from './compiled-grammar.js';
+import { patchLimit, type StoredMask } from './stored-mask.js';
 
 // length-bounded strings of each kind: patterned with small and exact budgets (a dense AND), plain with a long budget
 // (a list of long tokens), a minimum (tokens that close too early), and items whose positions recur
@@ -99,5 +100,23 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
     const tokens = [...encode(TEXTS[0]!), vocabulary.eosTokenIds[0]!];
     for (let pass = 0; pass < 2; pass++) expect(compareAlong(grammar, reference, tokens)).toBe(0);
     expect(grammar.derivedMaskCount).toBe(1);
+  });
+
+  it('keeps flips of the twin bitset only up to patchLimit ids, a bitset past it, and the masks stay the same', () => {
+    const { vocabulary, encode } = loadTestTokenizer('qwen3');
+    // a run of 20 letters or digits: near its end the budget clears from 56 to hundreds of long tokens from the class's bitset
+    const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^usr_[a-zA-Z0-9]{20}$' } }, required: ['id'], additionalProperties: false };
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const reference = compileJsonSchema(schema, vocabulary);
+    reference.derivedMaskBudget = 0;
+    const tokens = [...encode('{"id":"usr_a1B2c3D4e5F6g7H8i9J0"}'), vocabulary.eosTokenIds[0]!];
+    for (let pass = 0; pass < 2; pass++) expect(compareAlong(grammar, reference, tokens)).toBe(0);
+    const kept = (grammar as unknown as { derivedMasks: (StoredMask | undefined)[] }).derivedMasks.filter((mask) => mask !== undefined);
+    // a patched mask is the only form with a base bitset
+    const patches = kept.filter((mask) => mask.base.length > 0).map((mask) => mask.data.length);
+    const bitsets = kept.filter((mask) => mask.base.length === 0 && mask.data.length === vocabulary.maskWords);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(Math.max(...patches)).toBeLessThanOrEqual(patchLimit(vocabulary.maskWords));
+    expect(bitsets.length).toBeGreaterThan(0);
   });
 });

@@ -110,6 +110,16 @@ export function listLimit(words: number): number {
   return words >>> 3;
 }
 
+/**
+ * Most ids a derived mask keeps as flips of its twin's bitset, for a mask of `words` words;
+ * past it the bitset is kept. Flipping ids is a loop per id while copying a bitset is one
+ * native copy, and the loop is slowest before the JIT has optimized it, in the first
+ * generations of a process: a 493-id patch measured 18–22 µs there against 2 µs for the copy.
+ */
+export function patchLimit(words: number): number {
+  return words >>> 6;
+}
+
 /** Writes the stored mask over `mask` (its first `universe.length` words). */
 export function loadMask(stored: StoredMask, mask: Uint32Array, universe: Uint32Array): void {
   const data = stored.data;
