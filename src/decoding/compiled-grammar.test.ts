@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { compileJsonSchema } from './compile-json-schema.js';
+import { PRECOMPUTE_WORK_BUDGET } from './compiled-grammar.js';
 
 // many pattern positions (a date and an IPv6 address), so the work budget stops the precompute part way
 const SCHEMA = {
@@ -12,17 +13,19 @@ const SCHEMA = {
 // a vocabulary with multi-character tokens, so a content walk visits more than a handful of nodes
 const EXTRA = ['20', '-0', '-1', '::', 'ff', 'ab', '12', '2024-', 'abc', 'ABC-', '0000', 'fe80::'];
 
-describe('CompiledGrammar: compile-time precompute', () => {
+describe('CompiledGrammar: the pattern precompute, in the first look-ahead', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
   it('precomputes the same masks for the same schema and vocabulary, however slow the clock says compiling is', () => {
     const first = compileJsonSchema(SCHEMA, byteVocabulary(EXTRA));
+    first.matcher().lookAhead(Infinity, 1);
     let fakeNow = 0;
     // every read of the clock jumps a second: a wall-clock deadline would stop at once
     vi.spyOn(performance, 'now').mockImplementation(() => (fakeNow += 1000));
     const second = compileJsonSchema(SCHEMA, byteVocabulary(EXTRA));
+    second.matcher().lookAhead(Infinity, 1);
     vi.restoreAllMocks();
     expect(first.precomputedStates.length).toBeGreaterThan(0);
     expect(second.precomputedStates).toEqual(first.precomputedStates);
@@ -32,10 +35,14 @@ describe('CompiledGrammar: compile-time precompute', () => {
     const vocabulary = byteVocabulary(EXTRA);
     // the look-ahead over reachable states would compute the remaining positions too; this is about the pattern budget alone
     const grammar = compileJsonSchema(SCHEMA, vocabulary, { precomputeWork: 0 });
+    // one token ahead is soon looked at: the rest of an unbounded look-ahead goes to the pattern precompute, until its own budget is spent
+    expect(grammar.matcher().lookAhead(Infinity, 1)).toBe(false);
     const positions = [...grammar.automaton.patternPositions()].filter((state) => grammar.automaton.contentKey[state] !== undefined);
+    expect(grammar.precomputedStates.length).toBeGreaterThan(0);
     expect(grammar.precomputedStates.length).toBeLessThan(new Set(positions).size);
     // a second grammar over the same vocabulary reuses what the first computed and goes further
     const again = compileJsonSchema(SCHEMA, vocabulary, { precomputeWork: 0 });
+    again.matcher().lookAhead(Infinity, 1);
     const keysOf = (compiled: typeof grammar): string[] => compiled.precomputedStates.map((state) => compiled.automaton.contentKey[state]!);
     expect(keysOf(again).length).toBeGreaterThan(0);
     expect(keysOf(again).some((key) => keysOf(grammar).includes(key))).toBe(false);
@@ -45,6 +52,33 @@ describe('CompiledGrammar: compile-time precompute', () => {
       expect(matcher.acceptString(text) && matcher.canTerminate()).toBe(true);
     }
     expect(grammar.matcher().acceptString('{"day":"2023-02-29"')).toBe(false);
+  });
+
+  it('computes no content mask at compile: a first compile pays for patterns only when a look-ahead or a generation reaches them', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const grammar = compileJsonSchema(SCHEMA, vocabulary, { precomputeWork: 0 });
+    expect(grammar.precomputedStates).toEqual([]);
+    expect(vocabulary.stringStats.contentMasks.size).toBe(0);
+    expect(grammar.statistics().nodesVisited).toBe(0);
+    // the pattern positions' masks are the same whether the look-ahead or the first use computes them
+    const pumped = compileJsonSchema(SCHEMA, byteVocabulary(EXTRA));
+    const pump = pumped.matcher();
+    let calls = 0;
+    // every call past the look-ahead proper spends at least one walk of the pattern budget, so this ends
+    while (pump.lookAhead(Infinity)) calls++;
+    expect(calls).toBeLessThanOrEqual(PRECOMPUTE_WORK_BUDGET);
+    expect(pumped.precomputedStates.length).toBeGreaterThan(0);
+    const text = '{"day":"2024-02-29","host":"fe80::1","code":"ABC-0123"}';
+    const plain = grammar.matcher();
+    const ahead = pumped.matcher();
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const aheadMask = new Uint32Array(vocabulary.maskWords);
+    for (const byte of new TextEncoder().encode(text)) {
+      plain.fillMask(mask);
+      ahead.fillMask(aheadMask);
+      expect([...aheadMask]).toEqual([...mask]);
+      expect(plain.acceptString(String.fromCharCode(byte)) && ahead.acceptString(String.fromCharCode(byte))).toBe(true);
+    }
   });
 
   const TOOL = {

@@ -118,8 +118,17 @@ export class CompiledGrammar implements MatcherHost {
   private visited = 0;
   /** Automaton transitions the walks had to compute (each costs far more than a node visit). */
   private transitionsComputed = 0;
-  /** @internal Automaton states whose shared content masks this grammar's compile computed, in order (determinism tests). */
-  readonly precomputedStates: readonly number[];
+  /** @internal Automaton states whose shared content masks the pattern precompute computed, in order (determinism tests). */
+  readonly precomputedStates: number[] = [];
+  /**
+   * Work units the pattern precompute may still spend. It runs in the look-aheads a matcher
+   * asks for (between model calls) once they have nothing nearer to do, not at compile: it was
+   * half of a first compile in a fresh process, paid before the first token even where no
+   * pattern is ever reached.
+   */
+  private patternWorkLeft = PRECOMPUTE_WORK_BUDGET;
+  /** Whether the pattern loop classes' flags over the content trie are computed (the pattern precompute does it first). */
+  private loopClassesPrepared = false;
   /** Per mask base the look-ahead passed: the states one token leads to (found by the walk that computed its mask). */
   private readonly successorsNear: (Int32Array | undefined)[] = [];
   /** Per mask base: the states only a token ending inside an escape or a multi-byte character leads to (looked at last). */
@@ -153,10 +162,7 @@ export class CompiledGrammar implements MatcherHost {
     this.idLimit = listLimit(vocabulary.maskWords);
     this.collectedIds = new Uint32Array(this.idLimit);
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
-    // a few ms per new character class, once per vocabulary: pay it here, not in a first mask
-    for (const loop of automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
-    this.precomputedStates = this.precomputeContentMasks(PRECOMPUTE_WORK_BUDGET);
-    if (reachableWork > 0 && automaton.start >= 0) this.lookAhead(new LookAheadFrontier(automaton.start, automaton.stateCount), reachableWork);
+    if (reachableWork > 0 && automaton.start >= 0) this.lookAheadFrom(new LookAheadFrontier(automaton.start, automaton.stateCount), reachableWork);
   }
 
   /**
@@ -171,9 +177,31 @@ export class CompiledGrammar implements MatcherHost {
    * the keys and values a generation reaches first. Deterministic: a count of work, not a
    * deadline; the state that crosses the budget completes. Resumable: a second call with the
    * same frontier goes on where the first stopped. Returns whether anything is left.
+   * Once nothing reachable is left, what remains of `workBudget` goes to the pattern
+   * precompute (`precomputeContentMasks`, within its own budget), which used to run at compile.
    * @internal Use `compileJsonSchema`'s `precomputeWork` or `GrammarMatcher.lookAhead`.
    */
   lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean {
+    const visitedBefore = this.visited;
+    const transitionsBefore = this.transitionsComputed;
+    const more = this.lookAheadFrom(frontier, workBudget);
+    if (more || this.patternWorkLeft <= 0) return more;
+    const left = workBudget - (this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK);
+    if (left <= 0) return true;
+    try {
+      const { spent, complete } = this.precomputeContentMasks(Math.min(this.patternWorkLeft, left));
+      this.patternWorkLeft = complete ? 0 : this.patternWorkLeft - spent;
+    } catch (error) {
+      // as in the look-ahead proper: a state budget reached here is the matcher's to report, when a generation really gets there
+      if (!(error instanceof DecodingLimitError)) throw error;
+      this.collected = -1;
+      this.patternWorkLeft = 0;
+    }
+    return this.patternWorkLeft > 0;
+  }
+
+  /** The look-ahead proper, without the pattern precompute: what compile runs within `precomputeWork`. */
+  private lookAheadFrom(frontier: LookAheadFrontier, workBudget: number): boolean {
     const automaton = this.automaton;
     if (!frontier.finished && frontier.at === 0 && this.isClosed(automaton.maskBase[frontier.origin]!)) frontier.finished = true;
     if (frontier.finished) return false;
@@ -305,24 +333,29 @@ export class CompiledGrammar implements MatcherHost {
    * of the patterned strings' positions (XGrammar precomputes every state at compile time;
    * this does it only for the walks that cost most, and only once per vocabulary: other
    * grammars reuse them). The walk that crosses the budget completes; positions already
-   * cached cost nothing. Returns the states whose masks it computed.
+   * cached cost nothing. Records the states whose masks it computed in `precomputedStates`;
+   * returns the work spent and whether every position's mask is now cached.
    */
-  private precomputeContentMasks(workBudget: number): number[] {
-    const computed: number[] = [];
+  private precomputeContentMasks(workBudget: number): { spent: number; complete: boolean } {
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
     const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * TRANSITION_WORK;
+    // a few ms per new character class, once per vocabulary: paid in the first look-ahead (between model calls), not in a first mask
+    if (!this.loopClassesPrepared) {
+      this.loopClassesPrepared = true;
+      for (const loop of this.automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
+    }
     for (const state of this.automaton.patternPositions()) {
-      if (spent() >= workBudget) break;
+      if (spent() >= workBudget) return { spent: spent(), complete: false };
       const key = this.automaton.contentKey[state];
       if (key === undefined || this.stats.contentMasks.has(key)) continue;
       const out = this.scratch;
       out.fill(0);
       const count = this.walk(this.stats.contentTrie, state, out, true);
       this.stats.contentMasks.set(key, storeMask(out, count, this.vocabulary.textTokens, this.vocabulary.textTokenCount));
-      computed.push(state);
+      this.precomputedStates.push(state);
     }
-    return computed;
+    return { spent: spent(), complete: true };
   }
 
   /** A new matcher at the start of the document. */
