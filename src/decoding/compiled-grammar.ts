@@ -99,6 +99,8 @@ export class CompiledGrammar implements MatcherHost {
   /** Per length-bounded string position: its mask, derived once from its twin's (see `writeMask`). */
   private readonly derivedMasks: (StoredMask | undefined)[] = [];
   private derivedBytes = 0;
+  /** The look-ahead's mask buffer for the positions it derives (allocated at its first). */
+  private lookAheadMask: Uint32Array | undefined;
   /** @internal Bytes `derivedMasks` may hold (`DERIVED_MASK_BYTES`; 0 derives every visit, for tests and the bench). */
   derivedMaskBudget = DERIVED_MASK_BYTES;
   /** Per automaton state: the content trie's loop-class flags for it (null: none; undefined: not looked up). */
@@ -162,7 +164,8 @@ export class CompiledGrammar implements MatcherHost {
     this.idLimit = listLimit(vocabulary.maskWords);
     this.collectedIds = new Uint32Array(this.idLimit);
     this.walkStack = new Int32Array(vocabulary.trie.maxDepth + 2);
-    if (reachableWork > 0 && automaton.start >= 0) this.lookAheadFrom(new LookAheadFrontier(automaton.start, automaton.stateCount), reachableWork);
+    // compile's small budget goes to walks alone: a position's derivation waits for the look-ahead a generation pumps
+    if (reachableWork > 0 && automaton.start >= 0) this.lookAheadFrom(new LookAheadFrontier(automaton.start, automaton.stateCount), reachableWork, false);
   }
 
   /**
@@ -184,7 +187,7 @@ export class CompiledGrammar implements MatcherHost {
   lookAhead(frontier: LookAheadFrontier, workBudget: number): boolean {
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
-    const more = this.lookAheadFrom(frontier, workBudget);
+    const more = this.lookAheadFrom(frontier, workBudget, true);
     if (more || this.patternWorkLeft <= 0) return more;
     const left = workBudget - (this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * REACHABLE_TRANSITION_WORK);
     if (left <= 0) return true;
@@ -200,8 +203,11 @@ export class CompiledGrammar implements MatcherHost {
     return this.patternWorkLeft > 0;
   }
 
-  /** The look-ahead proper, without the pattern precompute: what compile runs within `precomputeWork`. */
-  private lookAheadFrom(frontier: LookAheadFrontier, workBudget: number): boolean {
+  /**
+   * The look-ahead proper, without the pattern precompute: what compile runs within `precomputeWork`. With
+   * `deriveBounded`, the length-bounded positions it reaches get their derived masks kept too (`deriveAhead`).
+   */
+  private lookAheadFrom(frontier: LookAheadFrontier, workBudget: number, deriveBounded: boolean): boolean {
     const automaton = this.automaton;
     if (!frontier.finished && frontier.at === 0 && this.isClosed(automaton.maskBase[frontier.origin]!)) frontier.finished = true;
     if (frontier.finished) return false;
@@ -222,18 +228,21 @@ export class CompiledGrammar implements MatcherHost {
           frontier.laterTokensTo = [];
         }
         const tokens = frontier.tokensTo[frontier.at]!;
-        const base = automaton.maskBase[frontier.order[frontier.at++]!]!;
-        if (!frontier.expand(base)) continue;
-        const near = this.successorsNear[base] ?? this.findSuccessors(base);
-        const later = this.successorsLater[base]!;
-        // passing through a state already looked at costs its edges, so a long look-ahead over a large grammar stays bounded too
-        traversed += 1 + near.length + later.length;
-        if (tokens + 1 > frontier.maxTokens) {
-          if (near.length + later.length > 0) frontier.cut = true;
-          continue;
+        const state = frontier.order[frontier.at++]!;
+        const base = automaton.maskBase[state]!;
+        if (frontier.expand(base)) {
+          const near = this.successorsNear[base] ?? this.findSuccessors(base);
+          const later = this.successorsLater[base]!;
+          // passing through a state already looked at costs its edges, so a long look-ahead over a large grammar stays bounded too
+          traversed += 1 + near.length + later.length;
+          if (tokens + 1 > frontier.maxTokens) {
+            if (near.length + later.length > 0) frontier.cut = true;
+          } else {
+            for (let index = 0; index < near.length; index++) frontier.enqueue(near[index]!, tokens + 1);
+            for (let index = 0; index < later.length; index++) frontier.enqueueLater(later[index]!, tokens + 1);
+          }
         }
-        for (let index = 0; index < near.length; index++) frontier.enqueue(near[index]!, tokens + 1);
-        for (let index = 0; index < later.length; index++) frontier.enqueueLater(later[index]!, tokens + 1);
+        if (deriveBounded && state !== base) traversed += this.deriveAhead(state);
       }
     } catch (error) {
       // a state budget reached while looking ahead is the matcher's to report, when a generation really gets there
@@ -427,6 +436,21 @@ export class CompiledGrammar implements MatcherHost {
           : storeBitset(mask, UNCOUNTED, vocabulary.maskWords);
     this.derivedMasks[state] = stored;
     this.derivedBytes += stored.data.byteLength;
+  }
+
+  /**
+   * Derives and keeps, ahead of its first visit, the mask of the length-bounded position
+   * `state` (a twin of its mask base), so that the visit copies it: a first derivation is a
+   * dense AND or a list filter run once, through code the JIT has not warmed (30–150 µs, the
+   * slow tail of a first generation with the look-ahead pumped). Returns its work units: the
+   * mask's words: more than its cost in node visits, so a look-ahead chunk never takes longer than before.
+   */
+  private deriveAhead(state: number): number {
+    if (this.derivedMasks[state] !== undefined || this.derivedBytes >= this.derivedMaskBudget) return 0;
+    if (!this.stats.narrows(this.automaton.kRem[state]!, this.automaton.rNeed[state]!)) return 0;
+    this.lookAheadMask ??= new Uint32Array(this.vocabulary.maskWords);
+    this.writeMask(state, this.lookAheadMask);
+    return this.vocabulary.maskWords;
   }
 
   /** @internal Length-bounded positions whose derived mask is kept (tests). */

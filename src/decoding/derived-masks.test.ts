@@ -59,6 +59,38 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
     });
   }
 
+  for (const name of ['qwen3', 'llama3', 'gemma3'] as TestTokenizerName[]) {
+    it(`${name}: the look-ahead keeps the masks of the length-bounded positions it reaches, so their first visits derive nothing`, () => {
+      const { vocabulary, encode } = loadTestTokenizer(name);
+      const grammar = compileJsonSchema(SCHEMA, vocabulary);
+      const reference = compileJsonSchema(SCHEMA, vocabulary);
+      reference.derivedMaskBudget = 0;
+      const words = vocabulary.maskWords;
+      const mask = new Uint32Array(words);
+      const expected = new Uint32Array(words);
+      let derivedAtVisit = 0;
+      let differences = 0;
+      for (const text of TEXTS) {
+        const matcher = grammar.matcher();
+        const fresh = reference.matcher();
+        for (const token of [...encode(text), vocabulary.eosTokenIds[0]!]) {
+          // as the local provider pumps it while the model computes the next token
+          matcher.lookAhead(Infinity);
+          const kept = grammar.derivedMaskCount;
+          matcher.fillMask(mask);
+          if (grammar.derivedMaskCount !== kept) derivedAtVisit++;
+          fresh.fillMask(expected);
+          for (let word = 0; word < words; word++) if (mask[word] !== expected[word]) differences++;
+          expect(matcher.accept(token)).toBe(true);
+          expect(fresh.accept(token)).toBe(true);
+        }
+      }
+      expect(differences).toBe(0);
+      expect(derivedAtVisit).toBe(0);
+      expect(grammar.derivedMaskCount).toBeGreaterThan(20);
+    });
+  }
+
   it('narrows a mask exactly by the per-token definition, and lists the ids it cleared whenever it says it did', () => {
     const { vocabulary } = loadTestTokenizer('qwen3');
     const stats = vocabulary.stringStats;

@@ -115,9 +115,10 @@ export class GrammarMatcher {
    * first (by tokens) from the current state and at most `maxTokens` tokens ahead (default
    * `LOOK_AHEAD_TOKENS`, 8), until `workUnits` are spent (a trie node visited
    * is 1 unit, an automaton transition computed 64, a state passed through 1 plus its
-   * successors): a count, not a deadline, so the same call does the same work on every
-   * machine. Call it while the model computes the next token: a mask it computed is then a
-   * copy instead of a trie walk. Resumable: a second call from the same state goes on where
+   * successors, a length-bounded string position's mask derived and kept the mask's words):
+   * a count, not a deadline, so the same call does the same work on every machine. Call it
+   * while the model computes the next token: a mask it computed is then a copy instead of a
+   * trie walk or a narrowing. Resumable: a second call from the same state goes on where
    * the first stopped; after the generation moves, it starts from the new state (states
    * already looked at are passed through without walking). The state that crosses the budget
    * completes, so one call can exceed `workUnits` by one trie walk (0.05–3 ms). Masks are the
