@@ -47,6 +47,23 @@ describe('CompiledGrammar: compile-time precompute', () => {
     expect(grammar.matcher().acceptString('{"day":"2023-02-29"')).toBe(false);
   });
 
+  it('does not build automaton states for pattern positions whose shared masks another grammar already computed', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const schema = { type: 'string', format: 'date' };
+    const first = compileJsonSchema(schema, vocabulary, { precomputeWork: 0 });
+    const again = compileJsonSchema(schema, vocabulary, { precomputeWork: 0 });
+    expect(first.precomputedStates.length).toBeGreaterThan(0);
+    expect(again.precomputedStates).toEqual([]);
+    // the first grammar stood an automaton state at each of the date DFA's states; the second has only the start's
+    expect(again.automaton.stateCount).toBeLessThan(first.automaton.stateCount / 4);
+    const accepts = (text: string): boolean => {
+      const matcher = again.matcher();
+      return matcher.acceptString(text) && matcher.canTerminate();
+    };
+    expect(accepts('"2024-02-29"')).toBe(true);
+    expect(accepts('"2023-02-29"')).toBe(false);
+  });
+
   const TOOL = {
     type: 'object',
     properties: {

@@ -311,7 +311,7 @@ export class CompiledGrammar implements MatcherHost {
     const visitedBefore = this.visited;
     const transitionsBefore = this.transitionsComputed;
     const spent = (): number => this.visited - visitedBefore + (this.transitionsComputed - transitionsBefore) * TRANSITION_WORK;
-    for (const state of this.automaton.patternPositions()) {
+    for (const state of this.automaton.patternPositions((key) => this.stats.contentMasks.has(key))) {
       if (spent() >= workBudget) break;
       const key = this.automaton.contentKey[state];
       if (key === undefined || this.stats.contentMasks.has(key)) continue;
