@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byteVocabulary } from '../../test/decoding/byte-vocabulary.js';
 import { InvalidArgumentError } from '../shared/errors.js';
 import { compileJsonSchema } from './compile-json-schema.js';
-import { PRECOMPUTE_WORK_BUDGET } from './compiled-grammar.js';
+import { PRECOMPUTE_WORK_BUDGET, type CompiledGrammar } from './compiled-grammar.js';
+import { LookAheadFrontier } from './look-ahead-frontier.js';
 
 // many pattern positions (a date and an IPv6 address), so the work budget stops the precompute part way
 const SCHEMA = {
@@ -79,6 +80,30 @@ describe('CompiledGrammar: the pattern precompute, in the first look-ahead', () 
       expect([...aheadMask]).toEqual([...mask]);
       expect(plain.acceptString(String.fromCharCode(byte)) && ahead.acceptString(String.fromCharCode(byte))).toBe(true);
     }
+  });
+
+  it('does not build automaton states for pattern positions whose shared masks another grammar already computed', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const schema = { type: 'string', format: 'date' };
+    // the pattern precompute alone (it runs in the look-ahead once nothing reachable is left): a finished frontier
+    const precompute = (grammar: CompiledGrammar): CompiledGrammar => {
+      const frontier = new LookAheadFrontier(grammar.automaton.start, grammar.automaton.stateCount);
+      frontier.finished = true;
+      while (grammar.lookAhead(frontier, Infinity));
+      return grammar;
+    };
+    const first = precompute(compileJsonSchema(schema, vocabulary, { precomputeWork: 0 }));
+    const again = precompute(compileJsonSchema(schema, vocabulary, { precomputeWork: 0 }));
+    expect(first.precomputedStates.length).toBeGreaterThan(0);
+    expect(again.precomputedStates).toEqual([]);
+    // the first grammar stood an automaton state at each of the date DFA's states; the second has only the start's
+    expect(again.automaton.stateCount).toBeLessThan(first.automaton.stateCount / 4);
+    const accepts = (text: string): boolean => {
+      const matcher = again.matcher();
+      return matcher.acceptString(text) && matcher.canTerminate();
+    };
+    expect(accepts('"2024-02-29"')).toBe(true);
+    expect(accepts('"2023-02-29"')).toBe(false);
   });
 
   const TOOL = {

@@ -354,7 +354,7 @@ export class CompiledGrammar implements MatcherHost {
       this.loopClassesPrepared = true;
       for (const loop of this.automaton.patternLoopClasses()) this.stats.contentClassFlags(loop.key, loop.members);
     }
-    for (const state of this.automaton.patternPositions()) {
+    for (const state of this.automaton.patternPositions((key) => this.stats.contentMasks.has(key))) {
       if (spent() >= workBudget) return { spent: spent(), complete: false };
       const key = this.automaton.contentKey[state];
       if (key === undefined || this.stats.contentMasks.has(key)) continue;

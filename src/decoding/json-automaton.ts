@@ -124,9 +124,12 @@ export class JsonAutomaton {
    * For each patterned string alternative, automaton states standing at each of its DFA
    * states (character boundary, no length count), in breadth-first order: the positions
    * whose content masks are worth computing at compile time. The parent frame is the
-   * document's; a content walk never closes the string, so it is never consulted.
+   * document's; a content walk never closes the string, so it is never consulted. A position
+   * whose content key `known` accepts is skipped without being interned: its mask is already
+   * shared, and interning the thousands of states of a time format's DFA for nothing was
+   * the larger part of compiling such a schema once another had computed its masks.
    */
-  *patternPositions(): Generator<number> {
+  *patternPositions(known?: (contentKey: string) => boolean): Generator<number> {
     // lazily: the caller stops at its time budget, and a time format's DFA has thousands of states
     const seen = new Set<number>();
     const document = this.frames.stack(this.frames.documentFrame(DocumentPhase.Value, 0), null);
@@ -145,8 +148,10 @@ export class JsonAutomaton {
         }
       }
       const count = isCounted(alternative) ? FREE : 0;
-      for (const state of order)
+      for (const state of order) {
+        if (known?.(this.contentKeyOf(alternative, StringMode.Boundary, state, 0, 0, 0)) === true) continue;
         yield this.intern([this.frames.stack(this.frames.stringFrame(alternative.id, StringMode.Boundary, state, count, -1), document)]);
+      }
     }
   }
 
@@ -279,12 +284,22 @@ export class JsonAutomaton {
       return;
     }
     if (alternative.free && mode === StringMode.Boundary) this.plainString[id] = 1;
-    else if (alternative.exclude === null) {
-      this.contentKey[id] =
-        `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${frame.dfaState}|${frame.sequenceValue}|${frame.sequenceLeft}|${frame.sequenceLength}`;
-    }
+    else if (alternative.exclude === null)
+      this.contentKey[id] = this.contentKeyOf(alternative, mode, frame.dfaState, frame.sequenceValue, frame.sequenceLeft, frame.sequenceLength);
     if (alternative.exclude === null && mode === StringMode.Boundary)
       this.loopClass[id] = this.options.cache.loopClasses(alternative.dfa).byState[frame.dfaState];
+  }
+
+  /** The key under which every grammar of a vocabulary shares the content mask of an uncounted string position. */
+  private contentKeyOf(
+    alternative: StringAlternative,
+    mode: StringMode,
+    dfaState: number,
+    sequenceValue: number,
+    sequenceLeft: number,
+    sequenceLength: number,
+  ): string {
+    return `${alternative.dfa.id}|${this.options.flexible ? 'f' : 'c'}|${mode}|${dfaState}|${sequenceValue}|${sequenceLeft}|${sequenceLength}`;
   }
 
   /**

@@ -708,8 +708,24 @@ function reachableSets(n: number, maxItems: number, maxSets: number): number {
   return total;
 }
 
+/**
+ * Per DFA (shared by every schema through the grammar cache) and length range, whether
+ * `stringFeasible` holds: a schema with many date-time properties asked it of the same
+ * thousand-state DFA once per property.
+ */
+const feasibleLengths = new WeakMap<CodePointDfa, Map<string, boolean>>();
+
 function stringFeasible(alternative: StringAlternative): boolean {
   const { dfa, minLength, maxLength } = alternative;
+  let known = feasibleLengths.get(dfa);
+  if (known === undefined) feasibleLengths.set(dfa, (known = new Map()));
+  const range = `${minLength},${maxLength}`;
+  let feasible = known.get(range);
+  if (feasible === undefined) known.set(range, (feasible = stringFeasibleAtLength(dfa, minLength, maxLength)));
+  return feasible;
+}
+
+function stringFeasibleAtLength(dfa: CodePointDfa, minLength: number, maxLength: number): boolean {
   // breadth-first over lengths: is some accepting state reachable at a length in [min, max]?
   const limit = Math.min(maxLength, minLength + dfa.stateCount + 1);
   let frontier = new Set([dfa.start]);
