@@ -28,8 +28,12 @@ export interface DecodingLimits {
   readonly maxDynamicSpecializations: number;
   /** Declared properties an object may have when it tracks which were written (`propertyOrder: 'any'`, `dependentRequired`); at most 30. */
   readonly maxTrackedProperties: number;
-  /** `patternProperties` patterns on one object (their product is the key automaton). */
-  readonly maxKeyPatterns: number;
+  /**
+   * Sets of `patternProperties` patterns that the keys of one object match, counted as the key automaton (the product
+   * of the patterns, built only where a key can reach) meets them, "none" included: each is a key class with its own
+   * value schema. Counts the work, not the patterns, so 60 patterns that exclude each other cost 61.
+   */
+  readonly maxKeyClasses: number;
   /** Sets of items a `uniqueItems` array may reach (the sum of C(n, k) for k up to `maxItems`). */
   readonly uniqueItemsMaxSets: number;
   /** Distinct values the items of a `uniqueItems` array may take (the set written is a bit set); at most 30. */
@@ -60,7 +64,7 @@ export const DEFAULT_DECODING_LIMITS: Readonly<DecodingLimits> = Object.freeze({
   maxUnrolledItems: 16,
   maxDynamicSpecializations: 1024,
   maxTrackedProperties: 30,
-  maxKeyPatterns: 16,
+  maxKeyClasses: 256,
   uniqueItemsMaxSets: 4096,
   uniqueItemsMaxValues: 30,
   containsMaxCells: 16,

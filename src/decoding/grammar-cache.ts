@@ -13,7 +13,7 @@ import { AutomatonWorkLimitError, CodePointDfa, type AutomatonWork } from '../sh
 import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
-import { keySignatureLanguages } from './key-signature-languages.js';
+import { keySignatureLanguages, type KeySignatureLanguage, type KeySignatureOverflow } from './key-signature-languages.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
 import { deserializeDfa } from './serialized-dfa.js';
@@ -61,7 +61,7 @@ export class GrammarCache {
   /** Automata built outside the regex path (literal sets, complements, `any`), by their structure: equal ones become one. */
   private readonly canonicals: BoundedCache<string, CodePointDfa>;
   private readonly complements: BoundedCache<CodePointDfa, CodePointDfa>;
-  private readonly keySignatures: BoundedCache<string, ReadonlyMap<number, CodePointDfa> | null>;
+  private readonly keySignatures: BoundedCache<string, readonly KeySignatureLanguage[] | KeySignatureOverflow>;
   /** An automaton already looked up by structure, and what it came to: the structure is written out once per object. */
   private readonly canonicalOf = new WeakMap<CodePointDfa, CodePointDfa>();
   private builtCount = 0;
@@ -82,7 +82,7 @@ export class GrammarCache {
     this.complements = new BoundedCache(share, dfaBytes);
     this.keySignatures = new BoundedCache(share, (languages) => {
       let bytes = OBJECT_OVERHEAD_BYTES;
-      for (const dfa of languages?.values() ?? []) bytes += dfaBytes(dfa);
+      if (typeof languages !== 'string') for (const { matched, dfa } of languages) bytes += dfaBytes(dfa) + 8 * matched.length;
       return bytes;
     });
   }
@@ -196,17 +196,25 @@ export class GrammarCache {
     return this.complements.getOrCompute(dfa, () => this.canonical(this.build(() => dfa.complement(work))));
   }
 
-  /** {@link keySignatureLanguages} of cached or canonical automata, built once per combination (undefined past `maxStates`). */
-  keySignatureLanguages(excluded: CodePointDfa, patterns: readonly CodePointDfa[]): ReadonlyMap<number, CodePointDfa> | undefined {
-    const key = [excluded, ...patterns].map((dfa) => dfa.id).join(',');
-    return (
-      this.keySignatures.getOrCompute(key, () => {
-        const languages = this.build(() => keySignatureLanguages(excluded, patterns));
-        if (languages === undefined) return null;
-        for (const [signature, dfa] of languages) languages.set(signature, this.canonical(dfa));
-        return languages;
-      }) ?? undefined
-    );
+  /**
+   * {@link keySignatureLanguages} of cached or canonical automata, built once per combination and signature budget (the
+   * overflow is kept too: the same object refused again costs nothing). `work` meters the product's construction.
+   */
+  keySignatureLanguages(
+    excluded: CodePointDfa,
+    patterns: readonly CodePointDfa[],
+    maxSignatures: number,
+    work?: AutomatonWork,
+  ): readonly KeySignatureLanguage[] | KeySignatureOverflow {
+    const key = `${maxSignatures}:${[excluded, ...patterns].map((dfa) => dfa.id).join(',')}`;
+    return this.keySignatures.getOrCompute(key, () => {
+      const languages = this.build(() =>
+        naming(`the key automaton of ${patterns.length} patterns`, () =>
+          keySignatureLanguages(excluded, patterns, { maxSignatures, ...(work ? { work } : {}) }),
+        ),
+      );
+      return typeof languages === 'string' ? languages : languages.map(({ matched, dfa }) => ({ matched, dfa: this.canonical(dfa) }));
+    });
   }
 
   /**

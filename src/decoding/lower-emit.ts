@@ -24,6 +24,7 @@ import {
   type UniqueItems,
   type ValueNode,
 } from './grammar-ir.js';
+import type { KeySignatureLanguage, KeySignatureOverflow } from './key-signature-languages.js';
 import type { LoweringContext } from './lower-context.js';
 import type { SchemaLocations } from './lower-references.js';
 import type { SetAlgebra } from './lower-set-algebra.js';
@@ -576,20 +577,14 @@ export class NodeEmitter {
     }
     const typedRules = typed.patternGroups.reduce((count, group) => count + group.rules.length, 0);
     const rules = [...typed.patternGroups, ...witnessGroups].flatMap((group) => group.rules);
-    if (rules.length > this.context.limits.maxKeyPatterns) {
-      this.context.refuse(
-        'patternProperties',
-        typed.pointer,
-        `more than ${this.context.limits.maxKeyPatterns} patterns (limits.maxKeyPatterns) on one object is over budget`,
-      );
-      return loose();
-    }
-    let languages: ReadonlyMap<number, CodePointDfa> | undefined;
+    let languages: readonly KeySignatureLanguage[] | KeySignatureOverflow;
     let keyLanguages: { dfa: CodePointDfa; minLength: number; maxLength: number }[];
     try {
       languages = this.context.options.cache.keySignatureLanguages(
         this.context.options.cache.literals([...names], this.context.options.automatonWork),
         rules.map((rule) => rule.dfa),
+        this.context.limits.maxKeyClasses,
+        this.context.options.automatonWork,
       );
       keyLanguages = typed.propertyNames.length === 0 ? [] : this.keyLanguages(typed.propertyNames);
     } catch (error) {
@@ -597,14 +592,22 @@ export class NodeEmitter {
       this.context.refuse('propertyNames', typed.pointer, error.message);
       return loose();
     }
-    if (languages === undefined) {
+    if (languages === 'states') {
       this.context.refuse('patternProperties', typed.pointer, `the key automaton (the product of the key patterns) exceeds ${MAX_DFA_STATES} states`);
       return loose();
     }
+    if (languages === 'signatures') {
+      this.context.refuse(
+        'patternProperties',
+        typed.pointer,
+        `the keys of its ${rules.length} patterns fall into more than ${this.context.limits.maxKeyClasses} sets of matching patterns (limits.maxKeyClasses), over budget`,
+      );
+      return loose();
+    }
     const classes: KeyClass[] = [];
-    for (const [signature, dfa] of languages) {
-      const set = signatureValueSet(typed.patternGroups, typed.additional, signature, 0);
-      const failed = witness === undefined ? undefined : signatureValueSet(witnessGroups, witness.additional, signature, typedRules);
+    for (const { matched, dfa } of languages) {
+      const set = signatureValueSet(typed.patternGroups, typed.additional, matched, 0);
+      const failed = witness === undefined ? undefined : signatureValueSet(witnessGroups, witness.additional, matched, typedRules);
       if (set[0] === FALSE_LOCATION) continue;
       const keys: StringAlternative[] = [];
       for (const language of typed.propertyNames.length === 0 ? [{ dfa, minLength: 0, maxLength: Infinity }] : keyLanguages) {
@@ -680,19 +683,20 @@ export class NodeEmitter {
   }
 }
 
-/** The value schema of keys with this pattern signature (bit `offset + i`: the key matches the i-th rule of the groups). */
-function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, signature: number, offset: number): LocationSet {
+/** The value schema of keys matching the rules `matched` (ascending; rule `offset + i` is the i-th rule of the groups). */
+function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, matched: readonly number[], offset: number): LocationSet {
   let set = additional;
+  let next = 0;
+  while (next < matched.length && matched[next]! < offset) next++;
   for (const group of groups) {
-    let matched = false;
-    group.rules.forEach((rule, at) => {
-      if (((signature >>> (offset + at)) & 1) === 1) {
-        matched = true;
-        set = unionSets(set, rule.set);
-      }
-    });
-    if (!matched) set = unionSets(set, group.additional);
-    offset += group.rules.length;
+    let groupMatched = false;
+    const end = offset + group.rules.length;
+    for (; next < matched.length && matched[next]! < end; next++) {
+      groupMatched = true;
+      set = unionSets(set, group.rules[matched[next]! - offset]!.set);
+    }
+    if (!groupMatched) set = unionSets(set, group.additional);
+    offset = end;
   }
   return set;
 }

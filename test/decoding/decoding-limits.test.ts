@@ -41,7 +41,7 @@ const REFUSED_UNDER_A_LOWER_LIMIT: ReadonlyArray<[limit: keyof DecodingLimits, l
   ['maxDynamicSpecializations', 4, '$dynamicRef', nestedDynamicReferences(3)],
   // past the budget only the properties a dependency names are tracked: here all three
   ['maxTrackedProperties', 2, 'dependentRequired', { type: 'object', properties: { a: {}, b: {}, c: {} }, dependentRequired: { a: ['b', 'c'] } }],
-  ['maxKeyPatterns', 1, 'patternProperties', { type: 'object', patternProperties: { '^a': { type: 'integer' }, '^b': { type: 'string' } } }],
+  ['maxKeyClasses', 2, 'patternProperties', { type: 'object', patternProperties: { '^a': { type: 'integer' }, '^b': { type: 'string' } } }],
   ['uniqueItemsMaxSets', 4, 'uniqueItems', { type: 'array', uniqueItems: true, items: { enum: [1, 2, 3] } }],
   ['uniqueItemsMaxValues', 2, 'uniqueItems', { type: 'array', uniqueItems: true, maxItems: 1 + 1, items: { enum: [1, 2, 3] } }],
   ['containsMaxCells', 2, 'contains', { type: 'array', allOf: [{ contains: { const: 1 } }, { contains: { const: 2 } }] }],
