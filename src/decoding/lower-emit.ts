@@ -366,7 +366,7 @@ export class NodeEmitter {
     const properties: PropertyRule[] = plan.present.map((name) => ({
       name,
       value: this.nodeFor(valueSetFor(typed, name)),
-      required: typed.required.has(name),
+      required: plan.required.has(name),
     }));
     const keys = new ByteTrie();
     const encoder = new TextEncoder();
@@ -441,13 +441,33 @@ export class NodeEmitter {
   }
 
   /** The declared names that can appear (not false, accepted by propertyNames, their dependents can appear too) and the dependencies enforced. */
-  private planObject(typed: Typed, names: readonly string[]): { present: string[]; impossible: boolean; dependencies: Map<string, Set<string>> } {
+  private planObject(
+    typed: Typed,
+    names: readonly string[],
+  ): { present: string[]; impossible: boolean; required: Set<string>; dependencies: Map<string, Set<string>> } {
     const absent = new Set<string>();
     for (const name of names) {
       if (valueSetFor(typed, name)[0] === FALSE_LOCATION || (typed.propertyNames.length > 0 && !this.algebra.satisfiesSet(name, typed.propertyNames)))
         absent.add(name);
     }
-    let dependencies = typed.dependencies;
+    // exact, and each saves a tracked bit: a required property's dependents are required too, and a dependent every valid object has needs no tracking
+    const required = new Set(typed.required);
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const [name, dependents] of typed.dependencies) {
+        if (!required.has(name)) continue;
+        for (const dependent of dependents) {
+          if (required.has(dependent)) continue;
+          required.add(dependent);
+          changed = true;
+        }
+      }
+    }
+    let dependencies = new Map<string, Set<string>>();
+    for (const [name, dependents] of typed.dependencies) {
+      const open = [...dependents].filter((dependent) => dependent !== name && !required.has(dependent));
+      if (!required.has(name) && open.length > 0) dependencies.set(name, new Set(open));
+    }
     if (dependencies.size > 0 && typed.maxProperties !== Infinity) {
       this.context.refuse('dependentRequired', typed.pointer, 'dependentRequired together with maxProperties is not enforced');
       dependencies = new Map();
@@ -462,8 +482,8 @@ export class NodeEmitter {
       }
     }
     const present = names.filter((name) => !absent.has(name));
-    const impossible = typed.minProperties > typed.maxProperties || names.some((name) => absent.has(name) && typed.required.has(name));
-    return { present, impossible, dependencies };
+    const impossible = typed.minProperties > typed.maxProperties || names.some((name) => absent.has(name) && required.has(name));
+    return { present, impossible, required, dependencies };
   }
 
   private progressRules(
@@ -492,17 +512,15 @@ export class NodeEmitter {
       const named = [...new Set(edges.flatMap(([name, dependents]) => [name, ...dependents]).filter((name) => index.has(name)))].map((name) =>
         index.get(name)!,
       );
-      const requiredCount = properties.filter((property) => property.required).length;
-      // the rest kept in order as an untracked object keeps them; minProperties is then met by the required ones alone
-      if (!anyOrder && named.length <= this.context.limits.maxTrackedProperties && minProperties <= requiredCount) {
+      // the rest kept in order as an untracked object keeps them: each at most once, so the property count stays exact
+      if (!anyOrder && named.length <= this.context.limits.maxTrackedProperties) {
         bitted = named.sort((left, right) => left - right);
       } else {
         if (edges.length > 0)
           this.context.refuse(
             'dependentRequired',
             typed.pointer,
-            `tracking which of ${anyOrder ? properties.length : named.length} declared properties were written exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties})` +
-              (anyOrder || named.length > this.context.limits.maxTrackedProperties ? '' : ', or minProperties exceeds the required properties'),
+            `tracking which of ${anyOrder ? properties.length : named.length} declared properties were written exceeds limits.maxTrackedProperties (${this.context.limits.maxTrackedProperties})`,
           );
         if (anyOrder && !this.context.options.lenient)
           throw new UnsupportedSchemaError(

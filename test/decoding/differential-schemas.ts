@@ -481,6 +481,39 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
       additionalProperties: false,
     },
   },
+  {
+    name: 'dependentRequired past the tracked bits with minProperties above the required properties',
+    keywords: ['dependentRequired', 'required', 'minProperties', 'additionalProperties'],
+    limits: { maxTrackedProperties: 3 },
+    propertyOrders: ['schema'],
+    schema: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', maximum: 9 },
+        card: { type: 'string', maxLength: 2 },
+        note: { type: 'string', maxLength: 1 },
+        cvv: { type: 'string', pattern: '^[0-9]{3}$' },
+        tag: { enum: ['a', 'b'] },
+        expiry: { type: 'string', maxLength: 2 },
+      },
+      required: ['id'],
+      minProperties: 3,
+      dependentRequired: { card: ['cvv', 'expiry'] },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'dependentRequired of a required property naming 32 of 40 declared properties, beside maxProperties',
+    keywords: ['dependentRequired', 'required', 'maxProperties'],
+    propertyOrders: ['schema'],
+    schema: {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`p${index}`, { type: 'integer', minimum: 0, maximum: 2 }])),
+      required: ['p0'],
+      maxProperties: 36,
+      dependentRequired: { p0: Array.from({ length: 31 }, (_, index) => `p${index + 1}`), p35: ['p2', 'p0'] },
+    },
+  },
   // ---- issue #32: a complement whose pieces meet in contradictions or include one another ------------------------
   {
     name: 'not over a conjunction with a oneOf of three objects (the complement pruned to fit the alternatives budget)',
