@@ -503,7 +503,7 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   {
-    name: 'dependentRequired of a required property naming 32 of 40 declared properties, beside maxProperties',
+    name: 'dependentRequired of a required property on 32 of 40 declared properties (itself and 31 dependents), beside maxProperties',
     keywords: ['dependentRequired', 'required', 'maxProperties'],
     propertyOrders: ['schema'],
     schema: {
