@@ -77,6 +77,12 @@ export const DEFAULT_DECODING_LIMITS: Readonly<DecodingLimits> = Object.freeze({
 /** Limits whose value is a bit position in a 32-bit integer (a set of properties or item values written): no higher. */
 const CEILINGS: Partial<Record<keyof DecodingLimits, number>> = { maxTrackedProperties: 30, uniqueItemsMaxValues: 30 };
 
+/** Limits that no longer exist, and what to set instead (the message a caller upgrading from an older version reads). */
+const RENAMED_LIMITS: Readonly<Record<string, string>> = {
+  maxKeyPatterns:
+    'the key automaton is now bounded by the sets of patterns keys reach, not by the pattern count; set `limits.maxKeyClasses` (default 256) instead',
+};
+
 /**
  * The defaults with `overrides` laid over them, then `options` (the limits `compileJsonSchema` also takes as options of
  * their own). A field that is not a limit, or a value that is not a whole number of 1 or more (at most 30 for the two
@@ -87,6 +93,8 @@ export function decodingLimits(overrides: unknown = {}, options: Partial<Decodin
   const limits: Record<string, number> = { ...DEFAULT_DECODING_LIMITS };
   for (const [name, value] of [...Object.entries(overrides), ...Object.entries(options)]) {
     if (!Object.prototype.hasOwnProperty.call(DEFAULT_DECODING_LIMITS, name)) {
+      const replacement = RENAMED_LIMITS[name];
+      if (replacement !== undefined) throw new InvalidDecodingLimitsError(`\`limits.${name}\` was replaced: ${replacement}`);
       throw new InvalidDecodingLimitsError(`\`limits\` has the unknown field "${name}"; the limits are ${Object.keys(DEFAULT_DECODING_LIMITS).join(', ')}`);
     }
     if (value === undefined) continue;

@@ -105,6 +105,7 @@ describe('DecodingLimits: one table of the compiler budgets, overridable per com
 
   it.each([
     [{ maxAlternativs: 3 }, 'unknown field "maxAlternativs"'],
+    [{ maxKeyPatterns: 16 }, '`limits.maxKeyPatterns` was replaced: the key automaton is now bounded by the sets of patterns keys reach'],
     [{ maxAlternatives: 0 }, '`limits.maxAlternatives` must be a whole number of 1 or more (got 0)'],
     [{ maxDepth: 2.5 }, '`limits.maxDepth` must be a whole number of 1 or more (got 2.5)'],
     [{ maxStates: Infinity }, '`limits.maxStates` must be a whole number of 1 or more (got null)'],
