@@ -36,11 +36,22 @@ function oneMinusHalfPowerDigits(n: number): string {
   return (10n ** BigInt(n) - 5n ** BigInt(n)).toString().padStart(n, '0');
 }
 
-/** The fraction bounds (exclusive) of integer part binade `k` (−1: the integer part is 0), as digit strings after the point. */
+/**
+ * The fraction bounds (exclusive) of integer part binade `k` (−1: the integer part is 0), as digit strings after the point.
+ * Every fraction state reads them: written out once per binade, not once per state (2^−1075 has 1,075 digits).
+ */
 function fractionBounds(binade: number): { above: string; below: string } {
-  if (binade < 0) return { above: halfPowerDigits(1075), below: oneMinusHalfPowerDigits(54) };
-  return { above: halfPowerDigits(53 - binade), below: oneMinusHalfPowerDigits(53 - binade) };
+  let bounds = boundsByBinade.get(binade);
+  if (bounds === undefined) {
+    bounds =
+      binade < 0
+        ? { above: halfPowerDigits(1075), below: oneMinusHalfPowerDigits(54) }
+        : { above: halfPowerDigits(53 - binade), below: oneMinusHalfPowerDigits(53 - binade) };
+    boundsByBinade.set(binade, bounds);
+  }
+  return bounds;
 }
+const boundsByBinade = new Map<number, { above: string; below: string }>();
 
 /** Largest k with 2^k ≤ n (n ≥ 1), capped at {@link NO_FRACTION_BINADE}. */
 function binadeOf(n: bigint): number {
