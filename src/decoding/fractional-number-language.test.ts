@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../test/decoding/generation.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
-import { toPlainDecimal } from './number-language.js';
+import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS, toPlainDecimal } from './number-language.js';
 
 const automaton = fractionalNumberAutomaton();
 const nonInteger = (text: string): boolean => !Number.isInteger(Number(text));
@@ -46,6 +46,20 @@ describe('fractionalNumberAutomaton: texts that parse to a non-integer double', 
     const refused = ['2e-324', '1e-400', '1.5e+3', '1e-6', '15e-8', '0.5e-7', '1.23456789012345678e-8', '1e7', '1.5e-07'];
     expect(accepted.filter((text) => !automaton.matches(text) || !nonInteger(text))).toEqual([]);
     expect(refused.filter((text) => automaton.matches(text))).toEqual([]);
+  });
+
+  it('reaches one state after "4.", "5.", "6." and "7." (one binade, and an exponent after each accepts the same), another after "2." and "3."', () => {
+    const stateAfter = (text: string): number => {
+      let state = 0;
+      for (const char of text) state = automaton.next[state * NUMBER_SYMBOLS + NUMBER_SYMBOL_OF_BYTE[char.charCodeAt(0)]!]!;
+      return state;
+    };
+    expect(new Set(['4.', '5.', '6.', '7.'].map(stateAfter)).size).toBe(1);
+    expect(new Set(['4.25', '7.25'].map(stateAfter)).size).toBe(1);
+    // e-324 needs a leading digit of at least 3: 2 and 3 share a binade, not their exponents
+    expect(stateAfter('2.')).not.toBe(stateAfter('3.'));
+    expect(automaton.matches('3e-324')).toBe(true);
+    expect(automaton.matches('2e-324')).toBe(false);
   });
 
   it("accepts every non-integer double's JSON.stringify text and plain decimal, and nothing that parses to an integer", () => {

@@ -36,16 +36,39 @@ function oneMinusHalfPowerDigits(n: number): string {
   return (10n ** BigInt(n) - 5n ** BigInt(n)).toString().padStart(n, '0');
 }
 
-/** The fraction bounds (exclusive) of integer part binade `k` (−1: the integer part is 0), as digit strings after the point. */
+/**
+ * The fraction bounds (exclusive) of integer part binade `k` (−1: the integer part is 0), as digit strings after the point.
+ * Every fraction state reads them: written out once per binade, not once per state (2^−1075 has 1,075 digits).
+ */
 function fractionBounds(binade: number): { above: string; below: string } {
-  if (binade < 0) return { above: halfPowerDigits(1075), below: oneMinusHalfPowerDigits(54) };
-  return { above: halfPowerDigits(53 - binade), below: oneMinusHalfPowerDigits(53 - binade) };
+  let bounds = boundsByBinade.get(binade);
+  if (bounds === undefined) {
+    bounds =
+      binade < 0
+        ? { above: halfPowerDigits(1075), below: oneMinusHalfPowerDigits(54) }
+        : { above: halfPowerDigits(53 - binade), below: oneMinusHalfPowerDigits(53 - binade) };
+    boundsByBinade.set(binade, bounds);
+  }
+  return bounds;
 }
+const boundsByBinade = new Map<number, { above: string; below: string }>();
 
 /** Largest k with 2^k ≤ n (n ≥ 1), capped at {@link NO_FRACTION_BINADE}. */
 function binadeOf(n: bigint): number {
-  const bits = n.toString(2).length - 1;
-  return Math.min(bits, NO_FRACTION_BINADE);
+  if (n >= NO_FRACTION_POWER) return NO_FRACTION_BINADE;
+  // below 2^52 the double is exact and so are its two 32-bit halves (no string per call: it is called per digit)
+  const value = Number(n);
+  const high = Math.floor(value / 2 ** 32);
+  return high > 0 ? 63 - Math.clz32(high) : 31 - Math.clz32(value);
+}
+const NO_FRACTION_POWER = 2n ** BigInt(NO_FRACTION_BINADE);
+
+/**
+ * The leading digit of an exponent's mantissa as its states keep it: it matters only for `e-324`, which needs 3 or
+ * more, so the digits on either side of 3 share their states (a third of the automaton's states, before).
+ */
+function leadingClass(digit: string): string {
+  return Number(digit) >= 3 ? '3' : '1';
 }
 
 /**
@@ -106,8 +129,8 @@ export function fractionalNumberAutomaton(): NumberAutomaton {
           if (target !== undefined) row[digit] = target;
         }
         const binade = binadeOf(BigInt(prefix));
-        if (binade < NO_FRACTION_BINADE) row[DOT] = fractionState(binade, 0, '=', '=', prefix.length === 1 ? `d${prefix}c0` : '');
-        if (prefix.length === 1) row[EXP] = intern(`E|${prefix}`);
+        if (binade < NO_FRACTION_BINADE) row[DOT] = fractionState(binade, 0, '=', '=', prefix.length === 1 ? `d${leadingClass(prefix)}c0` : '');
+        if (prefix.length === 1) row[EXP] = intern(`E|${leadingClass(prefix)}`);
         break;
       }
       case 'F': {

@@ -88,6 +88,19 @@ describe('GrammarCache', () => {
     expect(vocabulary.grammarCache.size).toBeGreaterThan(0);
   });
 
+  it('builds the non-integer numbers of a range once, however many alternatives and schemas ask for them', () => {
+    const cache = new GrammarCache();
+    const range = { integer: false, minimum: 0, exclusiveMinimum: false, maximum: 100, exclusiveMaximum: true };
+    const first = cache.fractionalNumberAutomaton(range)!;
+    const built = cache.built;
+    expect(cache.fractionalNumberAutomaton({ ...range })).toBe(first);
+    expect(cache.built).toBe(built);
+    for (const text of ['0.5', '99.25', '0.0001']) expect(first.matches(text)).toBe(true);
+    // integers (also written with a fraction), and values out of the range
+    for (const text of ['0', '1', '1.0', '100.5', '-0.5', '1.0000000000000001']) expect(first.matches(text)).toBe(false);
+    expect(cache.fractionalNumberAutomaton({ ...range, minimum: 1, maximum: 1, exclusiveMaximum: false })).toBeNull();
+  });
+
   it('refuses a cacheBytes that is not a positive number', () => {
     expect(() => smallVocabulary(0)).toThrow(/cacheBytes/);
   });

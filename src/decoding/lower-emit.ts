@@ -116,16 +116,15 @@ export class NodeEmitter {
             for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
             break;
           }
-          const automaton = this.fractionalOnly(
-            typed,
-            this.context.options.cache.numberAutomaton({
-              integer: typed.integer,
-              minimum: typed.minimum,
-              exclusiveMinimum: typed.exclusiveMinimum,
-              maximum: typed.maximum,
-              exclusiveMaximum: typed.exclusiveMaximum,
-            }),
-          );
+          const range = {
+            integer: typed.integer,
+            minimum: typed.minimum,
+            exclusiveMinimum: typed.exclusiveMinimum,
+            maximum: typed.maximum,
+            exclusiveMaximum: typed.exclusiveMaximum,
+          };
+          const cache = this.context.options.cache;
+          const automaton = typed.fractional ? cache.fractionalNumberAutomaton(range) : cache.numberAutomaton(range);
           if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
           break;
         }

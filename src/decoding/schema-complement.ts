@@ -566,16 +566,31 @@ function withoutIncluded<T extends DifferenceTyped>(alternatives: T[], context: 
   inclusionPairsLeft.set(context, left - alternatives.length * alternatives.length);
   // the set-valued fields last: the numeric bounds tell most pairs apart first
   const costly = new Set(['properties', 'required', 'additional', 'patternGroups', 'prefix', 'items', 'contains', 'dependencies']);
-  const fields = [...new Set(alternatives.flatMap((typed) => Object.keys(typed)))].sort((left, right) => Number(costly.has(left)) - Number(costly.has(right)));
+  // the key rules' fields are judged together (fieldIncludes): once per pair, under the first of their names
+  const fields = [...new Set(alternatives.flatMap((typed) => Object.keys(typed).map((field) => (KEY_RULE_FIELDS.has(field) ? 'properties' : field))))].sort(
+    (left, right) => Number(costly.has(left)) - Number(costly.has(right)),
+  );
+  // every pair compares the same fields' texts: each alternative's are written out once
+  const texts = new Map<T, Map<string, string>>();
+  const fieldText = (typed: T, field: string): string => {
+    let known = texts.get(typed);
+    if (known === undefined) texts.set(typed, (known = new Map()));
+    let text = known.get(field);
+    if (text === undefined) known.set(field, (text = JSON.stringify(keyOf((typed as unknown as Fields)[field]))));
+    return text;
+  };
   const dropped = new Uint8Array(alternatives.length);
   for (let inner = 0; inner < alternatives.length; inner++) {
     for (let outer = 0; outer < alternatives.length && dropped[inner] === 0; outer++) {
       if (outer === inner || dropped[outer] === 1) continue;
-      if (includes(alternatives[outer]!, alternatives[inner]!, fields, context)) dropped[inner] = 1;
+      if (includes(alternatives[outer]!, alternatives[inner]!, fields, context, fieldText)) dropped[inner] = 1;
     }
   }
   return alternatives.filter((_, index) => dropped[index] === 0);
 }
+
+/** The fields of an object's key rules, which {@link fieldIncludes} judges together. */
+const KEY_RULE_FIELDS = new Set(['properties', 'required', 'additional', 'patternGroups']);
 
 /** Most alternatives {@link withoutIncluded} compares pairwise: four times the default alternatives budget. */
 const MAX_INCLUSION_CHECKED = 1024;
@@ -585,20 +600,44 @@ const inclusionPairsLeft = new WeakMap<object, number>();
 
 type Fields = Record<string, unknown>;
 
-/** Whether every value of `inner` satisfies `outer`, judged field by field; false whenever a field is not understood or differs. */
-function includes<T extends DifferenceTyped>(outer: T, inner: T, fields: readonly string[], context: DifferenceContext<T>): boolean {
+/**
+ * Whether every value of `inner` satisfies `outer`, judged field by field; false whenever a field is not understood or differs.
+ * `fieldText` is a field's value written out for equality ({@link keyOf}).
+ */
+function includes<T extends DifferenceTyped>(
+  outer: T,
+  inner: T,
+  fields: string[],
+  context: DifferenceContext<T>,
+  fieldText: (typed: T, field: string) => string,
+): boolean {
   if (outer.type !== inner.type) return false;
   // a finite alternative is included when each of its values is
   if (inner.literals !== undefined) return inner.literals.every((value) => !context.satisfies(value, inner) || context.satisfies(value, outer));
   if (outer.literals !== undefined) return false;
-  for (const field of fields) if (!fieldIncludes(field, outer, inner, context)) return false;
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!;
+    if (fieldIncludes(field, outer, inner, context, fieldText)) continue;
+    // the field that told this pair apart tells most of the next apart too (in a complement, usually the key rules):
+    // it is judged first from now on, which changes no answer (every field must hold) but saves judging the others
+    fields[index] = fields[0]!;
+    fields[0] = field;
+    return false;
+  }
   return true;
 }
 
 const sources = (rules: unknown): Set<string> => new Set((rules as { source: string }[]).map((rule) => rule.source));
-const implied = (held: LocationSet, needed: LocationSet): boolean => implies(held, needed);
+// alternatives cut from one another share most of their location sets: the same array implies itself
+const implied = (held: LocationSet, needed: LocationSet): boolean => held === needed || implies(held, needed);
 
-function fieldIncludes<T extends DifferenceTyped>(field: string, outer: T, inner: T, context: DifferenceContext<T>): boolean {
+function fieldIncludes<T extends DifferenceTyped>(
+  field: string,
+  outer: T,
+  inner: T,
+  context: DifferenceContext<T>,
+  fieldText: (typed: T, field: string) => string,
+): boolean {
   const [o, i] = [outer as unknown as Fields, inner as unknown as Fields];
   switch (field) {
     case 'type':
@@ -627,6 +666,8 @@ function fieldIncludes<T extends DifferenceTyped>(field: string, outer: T, inner
       return inner.maximum < outer.maximum || (inner.maximum === outer.maximum && (inner.exclusiveMaximum || !outer.exclusiveMaximum));
     case 'patterns':
     case 'formats': {
+      // most alternatives have none: no sets built for every pair then
+      if ((o[field] as unknown[]).length === 0) return true;
       const held = sources(i[field]);
       return [...sources(o[field])].every((source) => held.has(source));
     }
@@ -649,10 +690,11 @@ function fieldIncludes<T extends DifferenceTyped>(field: string, outer: T, inner
     case 'required':
     case 'additional':
     case 'patternGroups': {
-      if (outer.patternGroups.length > 0 && JSON.stringify(keyOf(outer.patternGroups)) !== JSON.stringify(keyOf(inner.patternGroups))) return false;
-      if (![...outer.required].every((name) => inner.required.has(name))) return false;
-      for (const name of new Set([...outer.properties.keys(), ...inner.properties.keys(), ...outer.required]))
-        if (!implied(context.valueSet(inner, name), context.valueSet(outer, name))) return false;
+      if (outer.patternGroups.length > 0 && fieldText(outer, 'patternGroups') !== fieldText(inner, 'patternGroups')) return false;
+      for (const name of outer.required) if (!inner.required.has(name)) return false;
+      // a name in two of these is judged twice, alike: cheaper than collecting them into a set for every pair
+      for (const names of [outer.properties.keys(), inner.properties.keys(), outer.required])
+        for (const name of names) if (!implied(context.valueSet(inner, name), context.valueSet(outer, name))) return false;
       return implied(inner.additional, outer.additional);
     }
     case 'propertyNames':
@@ -663,7 +705,7 @@ function fieldIncludes<T extends DifferenceTyped>(field: string, outer: T, inner
     }
     default:
       // a field this check does not know: included only when equal
-      return JSON.stringify(keyOf(o[field])) === JSON.stringify(keyOf(i[field]));
+      return fieldText(outer, field) === fieldText(inner, field);
   }
 }
 

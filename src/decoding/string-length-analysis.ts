@@ -151,18 +151,27 @@ function paddableStates(dfa: CodePointDfa, toAccept: Int32Array): Uint8Array {
 }
 
 /**
- * The (state, count) cells `alwaysRoomy` may visit. Not a `DecodingLimits` budget: past it no schema is refused; the
+ * The (state, count) cells `alwaysRoomy` may visit before its frontier repeats itself. Not a `DecodingLimits` budget: past it no schema is refused; the
  * check answers "not always roomy", the conservative answer, which may cost matching time but never a wrong mask.
  */
 const ROOMY_CHECK_MAX_CELLS = 2_000_000;
 
 /** Every (state, count) reachable within `maxLength` still has room to finish (false when too costly to check). */
 function alwaysRoomy(dfa: CodePointDfa, toAccept: Int32Array, maxLength: number): boolean {
-  if (dfa.stateCount * (maxLength + 1) > ROOMY_CHECK_MAX_CELLS) return false;
   let frontier = new Set([dfa.start]);
+  let cells = 0;
   for (let used = 0; used <= maxLength && frontier.size > 0; used++) {
+    cells += frontier.size;
+    if (cells > ROOMY_CHECK_MAX_CELLS) return false;
     for (const state of frontier) if (used + toAccept[state]! > maxLength) return false;
-    frontier = successors(dfa, frontier);
+    const next = successors(dfa, frontier);
+    // the states one code point further are the same: so at every later count up to maxLength, where room is least
+    // (a `maxLength: 5000` string under a pattern with loops gets there within a few hundred code points)
+    if (next.size === frontier.size && [...next].every((state) => frontier.has(state))) {
+      for (const state of frontier) if (maxLength + toAccept[state]! > maxLength) return false;
+      return true;
+    }
+    frontier = next;
   }
   return true;
 }

@@ -130,6 +130,14 @@ describe('StringLengths: when a length-bounded string may share its unbounded tw
     expect(alphabets).toEqual([[a, b]]);
   });
 
+  it('is roomy for ^a*$ under any maxLength: the states reachable stop changing after one code point, whatever the bound', () => {
+    const aStar = dfa([[a, a, 0]], [1]);
+    const lengths = new StringLengths(() => 1);
+    // 10,000,000 counts of one state: past the cells the check visits one count at a time
+    expect(lengths.analysis(stringOf(aStar, { maxLength: 10_000_000 }))).toMatchObject({ upward: true, roomy: true });
+    expect(lengths.analysis(stringOf(aStarBPlus, { maxLength: 10_000_000 }))).toMatchObject({ upward: true, roomy: false });
+  });
+
   it('says whether a string can still close at an allowed length', () => {
     const lengths = new StringLengths(() => 1);
     const bounded = stringOf(aStarBPlus, { maxLength: 3 });

@@ -465,31 +465,57 @@ function minimize(dfa: CodePointDfa, work: AutomatonWork = UNMETERED): CodePoint
   let classCount = new Set(classes).size;
   let transitionCount = 0;
   for (const ranges of dfa.transitions) transitionCount += ranges.length / 3;
+  // each state's signature (its class, then its ranges merged by target class) is written into one buffer reused by
+  // every round and told apart by an integer hash: a time format's product has 12,000 states and takes ten
+  // rounds, and a string key per state and round was most of the time of building it
+  const signatures = new Int32Array(count + transitionCount * 3);
+  const starts = new Int32Array(count + 1);
+  const sameHash = new Int32Array(count);
+  const firstWithHash = new Map<number, number>();
+  const equalSignatures = (left: number, right: number): boolean => {
+    const length = starts[left + 1]! - starts[left]!;
+    if (length !== starts[right + 1]! - starts[right]!) return false;
+    for (let offset = 0; offset < length; offset++) if (signatures[starts[left]! + offset] !== signatures[starts[right]! + offset]) return false;
+    return true;
+  };
   for (;;) {
     // a round reads every transition; a chain of n states takes n rounds
     work.spend(count + transitionCount);
-    const signatures = new Map<string, number>();
+    firstWithHash.clear();
     const next = new Int32Array(count);
+    let nextCount = 0;
+    let end = 0;
     for (let state = 0; state < count; state++) {
       const ranges = dfa.transitions[state]!;
-      const parts: number[] = [classes[state]!];
+      const start = end;
+      starts[state] = start;
+      signatures[end++] = classes[state]!;
       for (let index = 0; index < ranges.length; index += 3) {
         const target = classes[ranges[index + 2]!]!;
-        const last = parts.length - 3;
-        if (last >= 1 && parts[last + 2] === target && parts[last + 1] === ranges[index]! - 1) parts[last + 1] = ranges[index + 1]!;
-        else parts.push(ranges[index]!, ranges[index + 1]!, target);
+        if (end - 3 > start && signatures[end - 1] === target && signatures[end - 2] === ranges[index]! - 1) signatures[end - 2] = ranges[index + 1]!;
+        else {
+          signatures[end++] = ranges[index]!;
+          signatures[end++] = ranges[index + 1]!;
+          signatures[end++] = target;
+        }
       }
-      const key = parts.join(',');
-      let id = signatures.get(key);
-      if (id === undefined) {
-        id = signatures.size;
-        signatures.set(key, id);
+      starts[state + 1] = end;
+      let hash = 0x811c9dc5;
+      for (let offset = start; offset < end; offset++) hash = Math.imul(hash ^ signatures[offset]!, 0x01000193);
+      // a small integer, which a Map keys without boxing it
+      hash &= 0x3fffffff;
+      let candidate = firstWithHash.get(hash) ?? -1;
+      while (candidate >= 0 && !equalSignatures(candidate, state)) candidate = sameHash[candidate]!;
+      if (candidate >= 0) next[state] = next[candidate]!;
+      else {
+        next[state] = nextCount++;
+        sameHash[state] = firstWithHash.get(hash) ?? -1;
+        firstWithHash.set(hash, state);
       }
-      next[state] = id;
     }
-    const stable = signatures.size === classCount;
+    const stable = nextCount === classCount;
     classes = next;
-    classCount = signatures.size;
+    classCount = nextCount;
     if (stable) break;
   }
   const transitions: Int32Array[] = new Array<Int32Array>(classCount);
