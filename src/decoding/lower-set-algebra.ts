@@ -107,7 +107,17 @@ export class SetAlgebra {
       if (typeof schema.$ref !== 'string') this.context.invalid(pointer, '"$ref" must be a string');
       const target = this.context.registry.resolve(schema.$ref as string, location.place.base);
       if (target === undefined) {
-        this.context.refuse('$ref', pointer, `cannot resolve "${String(schema.$ref)}"; pass remote schemas in the "schemas" option, keyed by their URI`);
+        // the registry's Ajv holds no remote schema and fetches nothing: it refuses the schema too
+        this.context.invalid(
+          pointer,
+          `"$ref": "${String(schema.$ref)}" names no schema in the document (the registry's validator refuses it too); define the target under $defs, or pass a remote schema in the "schemas" option, keyed by its URI`,
+        );
+      } else if (typeof target.schema !== 'boolean' && !isPlainObject(target.schema)) {
+        this.context.refuse(
+          '$ref',
+          pointer,
+          `"${String(schema.$ref)}" names a value that is not a schema (${JSON.stringify(target.schema)?.slice(0, 40)}); point it at a schema`,
+        );
       } else {
         // the registry's Ajv compiles a target that holds a dynamic reference as a function of its own: a new frame
         const targetSet = this.references.locate(target.schema, target.place, isPlainObject(target.schema) ? target.schema : undefined);

@@ -14,7 +14,37 @@ describe('SchemaRegistry', () => {
     expect(registry.resolve('#/$defs/missing')).toBeUndefined();
     // a malformed escape is "no such schema", never an exception
     expect(registry.resolve('#/$defs/%zz')).toBeUndefined();
-    expect(registry.resolve('#/$defs/a~2b')).toBeUndefined();
+  });
+
+  it('reads a pointer fragment as the registry\'s Ajv does: split at "/" first, then percent-decoded, a "~" before another character kept', () => {
+    const slashed = { type: 'integer' };
+    const nested = { type: 'string' };
+    const root = { $defs: { 'a/b': slashed, a: { $defs: { b: nested } }, 'a~2b': { type: 'null' } } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#/$defs/a%2Fb')?.schema).toBe(slashed);
+    expect(registry.resolve('#/$defs/a/$defs/b')?.schema).toBe(nested);
+    expect(registry.resolve('#/$defs/a%7E1b')?.schema).toBe(slashed);
+    expect(registry.resolve('#/$defs/a~2b')?.schema).toEqual({ type: 'null' });
+  });
+
+  it("names the $id and anchors under unknown keywords, and none under prefixItems, as Ajv's identifier scan does", () => {
+    const library = { $id: 'https://example.com/lib', $defs: { n: { type: 'integer' } } };
+    const anchored = { $anchor: 'word', type: 'string' };
+    const first = { $id: 'https://example.com/first', $anchor: 'first', type: 'null' };
+    const listed = { $anchor: 'listed', type: 'boolean' };
+    const root = { 'x-library': { lib: library, more: anchored }, 'x-list': [listed], prefixItems: [first] };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('https://example.com/lib')?.schema).toBe(library);
+    expect(registry.resolve('https://example.com/lib#/$defs/n')?.schema).toEqual({ type: 'integer' });
+    expect(registry.resolve('#word')?.schema).toBe(anchored);
+    expect(registry.placeOf(library)).toEqual({ base: 'https://example.com/lib', pointer: '#/x-library/lib' });
+    // Ajv never enters prefixItems, nor an array under an unknown keyword, when it collects identifiers
+    expect(registry.resolve('https://example.com/first')).toBeUndefined();
+    expect(registry.resolve('#first')).toBeUndefined();
+    expect(registry.resolve('#listed')).toBeUndefined();
+    // a pointer still reaches them, and the $id still moves the base of what is below it
+    expect(registry.resolve('#/prefixItems/0')?.schema).toBe(first);
+    expect(registry.placeOf(first)?.base).toBe('https://example.com/first');
   });
 
   it('accepts draft-7 definitions and resolves $anchor and $id within the document, never fetching', () => {

@@ -5,7 +5,7 @@
  * caller supplies.
  * @module
  */
-import { decodePointerFragment, valueAtPointer } from './json-pointer.js';
+import { unescapePointer, valueAtPointer } from './json-pointer.js';
 import { walkSubschemas } from './walk-schema.js';
 
 /** Base URI of a root schema without `$id`; never fetched. */
@@ -51,7 +51,7 @@ export class SchemaRegistry {
     }
     const resource = this.resources.get(resourceUri);
     if (resource === undefined) return undefined;
-    const segments = decodePointerFragment(fragment);
+    const segments = referenceTokens(fragment);
     if (segments === undefined) return undefined;
     // The base of the target is that of the nearest scanned schema on the way down (an $id inside the pointer's path moves it).
     let target: unknown = resource;
@@ -65,33 +65,56 @@ export class SchemaRegistry {
   }
 
   private scan(schema: unknown, base: string, pointer: string, seen: Set<object>): void {
+    // Ajv's identifier scan (json-schema-traverse) never enters `prefixItems`: an `$id` or anchor below it names nothing
+    const unnamed = new Set<object>();
     walkSubschemas(
       schema,
-      ({ schema: node, pointer: at, parent }) => {
+      ({ schema: node, pointer: at, keyword, parent }) => {
         const parentBase = parent === undefined ? base : this.places.get(parent.schema)!.base;
+        const named = parent === undefined || (keyword !== 'prefixItems' && !unnamed.has(parent.schema));
+        if (!named) unnamed.add(node);
         let here = parentBase;
         if (typeof node.$id === 'string') {
           const id = node.$id;
           try {
             const resolved = new URL(id, parentBase).href;
             if (id.startsWith('#')) {
-              this.anchors.set(resolved, node);
+              if (named) this.anchors.set(resolved, node);
             } else {
               here = stripFragment(resolved);
-              this.resources.set(here, node);
+              if (named) this.resources.set(here, node);
             }
           } catch {
             // an unparsable $id leaves the base unchanged; a $ref to it will not resolve and is reported then
           }
         }
+        this.places.set(node, { base: here, pointer: at });
+        if (!named) return;
         if (!this.resources.has(here)) this.resources.set(here, node);
         if (typeof node.$anchor === 'string') this.anchors.set(`${here}#${node.$anchor}`, node);
         if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`))
           this.anchors.set(`${here}#${node.$dynamicAnchor}`, node);
-        this.places.set(node, { base: here, pointer: at });
       },
-      { rootPointer: pointer, seen },
+      { rootPointer: pointer, seen, unknownKeywords: true },
     );
+  }
+}
+
+/**
+ * The names a `$ref`'s pointer fragment walks, read as the registry's Ajv reads them (`getJsonPointer`): split at every
+ * `/` first, then each token percent-decoded and `~1`, `~0` unescaped. So `%2F` is a slash inside one name (RFC 6901
+ * §6 would decode it first, into two), and a `~` before any other character stays a `~`. Undefined for a malformed
+ * percent escape, which Ajv refuses.
+ */
+function referenceTokens(fragment: string): string[] | undefined {
+  if (fragment === '') return [];
+  try {
+    return fragment
+      .slice(1)
+      .split('/')
+      .map((token) => unescapePointer(decodeURIComponent(token)));
+  } catch {
+    return undefined;
   }
 }
 
