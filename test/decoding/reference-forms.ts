@@ -74,6 +74,10 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
   { name: 'pointer into an unknown keyword', schema: holding('#/x-shared/int', { 'x-shared': { int: small } }) },
   { name: 'pointer into an array under an unknown keyword', schema: holding('#/x-list/1', { 'x-list': [word, small] }) },
   { name: 'pointer into an unknown keyword that holds $defs', schema: holding('#/x-lib/$defs/a', { 'x-lib': { $defs: { a: small } } }) },
+  {
+    name: 'pointer into an unknown keyword whose $defs hold an old form (never compiled)',
+    schema: holding('#/x-lib/a', { 'x-lib': { a: small, $defs: { old: { items: [small] } } } }),
+  },
   { name: 'pointer into an unknown keyword that holds a $ref', schema: holding('#/x-lib/a', { 'x-lib': { a: { $ref: '#/$defs/b' } }, $defs: { b: small } }) },
   // ---- the root, chains, booleans
   { name: 'reference to the root (#)', schema: { type: 'object', properties: { n: small, child: { $ref: '#' } }, additionalProperties: false } },
@@ -219,6 +223,15 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
   { name: 'unknown remote document', schema: holding('https://example.com/elsewhere.json') },
   { name: 'unknown anchor', schema: holding('#nope', { $defs: { a: { $anchor: 'num', ...small } } }) },
   { name: 'pointer past the end of an array', schema: { type: 'array', prefixItems: [small, { $ref: '#/prefixItems/5' }] } },
+  { name: 'pointer into an unknown keyword holding an items array', schema: holding('#/x-old', { 'x-old': { type: 'array', items: [small] } }) },
+  {
+    name: 'pointer into an unknown keyword holding a boolean exclusiveMinimum',
+    schema: holding('#/x-old/n', { 'x-old': { n: { ...small, exclusiveMinimum: true } } }),
+  },
+  {
+    name: 'draft-04 pointer into an unknown section with draft-04 forms',
+    schema: holding('#/x-old/n', { $schema: DRAFT_04, 'x-old': { n: { type: 'array', items: [small] } } }),
+  },
   { name: 'malformed escape ~2', schema: holding('#/$defs/a~2', { $defs: { 'a~2': small } }) },
   { name: 'malformed percent escape', schema: holding('#/$defs/a%zz', { $defs: { 'a%zz': small } }) },
   { name: 'pointer to a value that is not a schema', schema: holding('#/required/0', { required: ['v'] }), maskRefuses: '$ref' },

@@ -5,7 +5,7 @@
  * caller supplies.
  * @module
  */
-import { unescapePointer, valueAtPointer } from './json-pointer.js';
+import { decodeReferenceToken, valueAtPointer } from './json-pointer.js';
 import { walkSubschemas } from './walk-schema.js';
 
 /** Base URI of a root schema without `$id`; never fetched. */
@@ -100,22 +100,11 @@ export class SchemaRegistry {
   }
 }
 
-/**
- * The names a `$ref`'s pointer fragment walks, read as the registry's Ajv reads them (`getJsonPointer`): split at every
- * `/` first, then each token percent-decoded and `~1`, `~0` unescaped. So `%2F` is a slash inside one name (RFC 6901
- * §6 would decode it first, into two), and a `~` before any other character stays a `~`. Undefined for a malformed
- * percent escape, which Ajv refuses.
- */
+/** The names a `$ref`'s pointer fragment walks: split at every `/` first, then each decoded as Ajv does; undefined for a malformed escape. */
 function referenceTokens(fragment: string): string[] | undefined {
   if (fragment === '') return [];
-  try {
-    return fragment
-      .slice(1)
-      .split('/')
-      .map((token) => unescapePointer(decodeURIComponent(token)));
-  } catch {
-    return undefined;
-  }
+  const tokens = fragment.slice(1).split('/').map(decodeReferenceToken);
+  return tokens.every((token) => token !== undefined) ? (tokens as string[]) : undefined;
 }
 
 function stripFragment(uri: string): string {
