@@ -193,6 +193,38 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
   },
   { name: '$anchor inside dependentSchemas', schema: holding('#num', { dependentSchemas: { q: { $anchor: 'num', ...small } } }) },
   { name: '$anchor under an array of an unknown keyword', schema: holding('#num', { 'x-list': [{ $anchor: 'num', ...small }] }) },
+  // ---- an $id with no $id above it, which Ajv keys by its raw text (every $ref by its normalized URI)
+  ...[
+    'HTTP://Example.COM/x',
+    'http://example.com:80/x',
+    'http://example.com/a/../b',
+    'http://example.com/a b',
+    'http://example.com/é',
+    'http://example.com/a\\b',
+    'http://example.com/%7Efoo',
+    'http://example.com/a%2fb',
+    'http://example.com/a%2Fb',
+    'http://example.com',
+    'http://example.com/x/',
+    'http://example.com/x#',
+    'https://example.com/x?a=1&b=2',
+    './int.json',
+    'dir/../int.json',
+    'int.json',
+    '/schemas/int',
+    '//example.com/int',
+    'urn:example:int',
+    'tag:example.com,2024:int',
+    'file:///C:/schemas/int.json',
+    'mailto:a@example.com',
+  ].map((id): ReferenceForm => ({
+    name: `$id ${JSON.stringify(id)} in a root without $id, named as written`,
+    schema: holding(id, { $defs: { a: { $id: id, ...small } } }),
+  })),
+  {
+    name: 'an $id not in normal form below a root $id (resolved, so normalized)',
+    schema: holding('https://example.com/x', { $id: 'https://example.com/root', $defs: { a: { $id: 'HTTPS://Example.COM/x', ...small } } }),
+  },
   // ---- older drafts (rewritten into 2020-12 first, for the registry and the mask alike)
   { name: 'draft-07 definitions', schema: holding('#/definitions/a', { $schema: DRAFT_07, definitions: { a: small } }) },
   {

@@ -27,6 +27,19 @@ describe('SchemaRegistry', () => {
     expect(registry.resolve('#/$defs/a~2b')?.schema).toEqual({ type: 'null' });
   });
 
+  it('keys an $id with no $id above it by its raw text, as Ajv does: one not in normal form names nothing', () => {
+    const written = { $id: 'http://example.com/x', type: 'integer' };
+    const shouting = { $id: 'HTTP://Example.COM/y', type: 'integer' };
+    const dotted = { $id: './z.json', type: 'integer' };
+    const registry = new SchemaRegistry({ $defs: { written, shouting, dotted } });
+    expect(registry.resolve('http://example.com/x')?.schema).toBe(written);
+    expect(registry.resolve('http://example.com/y')).toBeUndefined();
+    expect(registry.resolve('z.json')).toBeUndefined();
+    // below a root $id, Ajv resolves it against that base first, which normalizes it
+    const based = new SchemaRegistry({ $id: 'https://example.com/root', $defs: { shouting } });
+    expect(based.resolve('http://example.com/y')?.schema).toBe(shouting);
+  });
+
   it("names the $id and anchors under unknown keywords, and none under prefixItems, as Ajv's identifier scan does", () => {
     const library = { $id: 'https://example.com/lib', $defs: { n: { type: 'integer' } } };
     const anchored = { $anchor: 'word', type: 'string' };

@@ -74,22 +74,26 @@ export class SchemaRegistry {
         const named = parent === undefined || (keyword !== 'prefixItems' && !unnamed.has(parent.schema));
         if (!named) unnamed.add(node);
         let here = parentBase;
+        let keyed = named;
         if (typeof node.$id === 'string') {
           const id = node.$id;
+          // Ajv keys an $id with no $id above it (in a root without one) by its raw text, and looks every $ref up by its
+          // normalized URI: an $id not in normal form there (`HTTP://Example.COM/x`, `a b`, `./x`) names nothing
+          if (parent !== undefined && parentBase === DEFAULT_BASE && !id.startsWith('#') && !isNormalUri(id)) keyed = false;
           try {
             const resolved = new URL(id, parentBase).href;
             if (id.startsWith('#')) {
-              if (named) this.anchors.set(resolved, node);
+              if (keyed) this.anchors.set(resolved, node);
             } else {
               here = stripFragment(resolved);
-              if (named) this.resources.set(here, node);
+              if (keyed) this.resources.set(here, node);
             }
           } catch {
             // an unparsable $id leaves the base unchanged; a $ref to it will not resolve and is reported then
           }
         }
         this.places.set(node, { base: here, pointer: at });
-        if (!named) return;
+        if (!keyed) return;
         if (!this.resources.has(here)) this.resources.set(here, node);
         if (typeof node.$anchor === 'string') this.anchors.set(`${here}#${node.$anchor}`, node);
         if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`))
@@ -105,6 +109,34 @@ function referenceTokens(fragment: string): string[] | undefined {
   if (fragment === '') return [];
   const tokens = fragment.slice(1).split('/').map(decodeReferenceToken);
   return tokens.every((token) => token !== undefined) ? (tokens as string[]) : undefined;
+}
+
+/** Where a relative `$id` is resolved to check its form; never fetched. */
+const FORM_BASE = 'https://toolwright.invalid/';
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21' };
+
+/**
+ * Whether URI normalization (the WHATWG URL parser here, fast-uri in Ajv) leaves `id` as it is, its trailing `#` aside:
+ * lower-case scheme and host, no `.` or `..` segment, nothing to percent-encode, no percent escape of an unreserved
+ * character or in lower-case hex. An explicit default port and an empty path, which only the WHATWG parser rewrites,
+ * count as normal.
+ */
+function isNormalUri(id: string): boolean {
+  const text = id.replace(/#\/?$/, '');
+  if (/%(?:[46][1-9a-fA-F]|[57][0-9aA]|3[0-9]|2[dDeE]|5[fF]|7[eE])|%[0-9A-F]?[a-f]/.test(text)) return false;
+  let href: string;
+  let url: URL;
+  try {
+    url = new URL(text, FORM_BASE);
+    href = url.href;
+  } catch {
+    return false;
+  }
+  if (text.startsWith('//')) return href === `https:${text}` || href === `https:${text}/`;
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(text)) return href === FORM_BASE + text.replace(/^\//, '');
+  const defaultPort = DEFAULT_PORTS[url.protocol];
+  const withoutPort = defaultPort === undefined ? text : text.replace(new RegExp(`^([^:/?#]+://[^/?#]*):${defaultPort}(?=[/?#]|$)`), '$1');
+  return href === withoutPort || (url.pathname === '/' && href === `${withoutPort}/`);
 }
 
 function stripFragment(uri: string): string {
