@@ -264,6 +264,18 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
     name: 'draft-04 pointer into an unknown section with draft-04 forms',
     schema: holding('#/x-old/n', { $schema: DRAFT_04, 'x-old': { n: { type: 'array', items: [small] } } }),
   },
+  {
+    name: 'draft-07 pointer into an unknown section: its $ref siblings are ignored there too',
+    schema: holding('#/x-defs/a', { $schema: DRAFT_07, 'x-defs': { a: { $ref: '#/definitions/i', maximum: 1 } }, definitions: { i: small } }),
+  },
+  {
+    name: 'draft-04 pointer into an unknown section with a boolean exclusiveMinimum',
+    schema: holding('#/x-old/n', { $schema: DRAFT_04, 'x-old': { n: { ...small, minimum: 1, exclusiveMinimum: true } } }),
+  },
+  {
+    name: 'draft-04 pointer into an items array inside an unknown section',
+    schema: holding('#/x-old/n/items/0', { $schema: DRAFT_04, 'x-old': { n: { type: 'array', items: [small] } } }),
+  },
   { name: 'malformed escape ~2', schema: holding('#/$defs/a~2', { $defs: { 'a~2': small } }) },
   { name: 'malformed percent escape', schema: holding('#/$defs/a%zz', { $defs: { 'a%zz': small } }) },
   { name: 'pointer to a value that is not a schema', schema: holding('#/required/0', { required: ['v'] }), maskRefuses: '$ref' },

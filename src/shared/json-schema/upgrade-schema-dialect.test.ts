@@ -168,6 +168,20 @@ describe('upgradeSchemaDialect', () => {
     expect(later.prefixItems[1]!.$ref).toBe('#/prefixItems/0');
   });
 
+  it('upgrades what a "$ref" reaches under an unknown keyword as a schema of the dialect, and leaves other unknown keywords as they are', () => {
+    const untouched = { items: [{ type: 'string' }] };
+    const schema = {
+      $schema: DRAFT_04,
+      type: 'object',
+      properties: { point: { $ref: '#/x-defs/point' } },
+      'x-defs': { point: { type: 'array', items: [{ type: 'number', minimum: 0, exclusiveMinimum: true }], additionalItems: false } },
+      'x-notes': untouched,
+    };
+    const upgraded = upgradeSchemaDialect(schema).schema as Record<string, unknown>;
+    expect(upgraded['x-defs']).toEqual({ point: { type: 'array', prefixItems: [{ type: 'number', exclusiveMinimum: 0 }], items: false } });
+    expect(upgraded['x-notes']).toBe(untouched);
+  });
+
   it('splits "dependencies" into "dependentRequired" and "dependentSchemas", upgrading the schemas', () => {
     expect(
       upgraded({

@@ -15,7 +15,7 @@
 import { SchemaCompileError } from '../errors.js';
 import { isPlainObject } from '../own.js';
 import { decodeReferenceToken, escapePointer } from './json-pointer.js';
-import { subschemaShape } from './keywords.js';
+import { keywordKind, subschemaShape } from './keywords.js';
 import { walkSubschemas } from './walk-schema.js';
 
 /** The JSON Schema dialects toolwright reads; every one but `2020-12` is rewritten into 2020-12. */
@@ -182,7 +182,12 @@ class DialectUpgrade {
     private readonly fail: (pointer: string, message: string) => never,
     private readonly root: Record<string, unknown>,
     private readonly rootDialect: SchemaDialect,
-  ) {}
+  ) {
+    this.referencePaths = pointerPaths(root);
+  }
+
+  /** The objects on the way from the root to what each `#/…` `$ref` of the input names (see {@link pointerPaths}). */
+  private readonly referencePaths: Set<object>;
 
   /** One subschema position: booleans and malformed values are returned as they are, for the validator to judge. */
   schema(value: unknown, pointer: string, scope: Scope): unknown {
@@ -282,6 +287,11 @@ class DialectUpgrade {
           }
           break;
         default:
+          // a `$ref` reaches into this keyword no vocabulary defines: what it names is a schema of the input's dialect
+          if (keywordKind(key) === 'unknown' && isPlainObject(entry) && this.referencePaths.has(entry)) {
+            out[key] = this.schema(entry, at, child);
+            continue;
+          }
           break;
       }
       out[key] = this.children(key, entry, at, child);
@@ -388,4 +398,29 @@ class DialectUpgrade {
     }
     return { $ref: '#' };
   }
+}
+
+/**
+ * The objects on the way from `root` to what each of its `#/…` `$ref`s names, the target included: Ajv compiles a
+ * target under a keyword no vocabulary defines (`"x-defs": {"a": {…}}`) as a schema, so the rewrite upgrades the
+ * objects under such a keyword that lead to one, and leaves every other unknown keyword's value as it is.
+ */
+function pointerPaths(root: Record<string, unknown>): Set<object> {
+  const paths = new Set<object>();
+  walkSubschemas(
+    root,
+    ({ schema }) => {
+      if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/')) return;
+      let node: unknown = root;
+      for (const token of schema.$ref.slice(2).split('/')) {
+        const name = decodeReferenceToken(token);
+        if (name === undefined) return;
+        node = isPlainObject(node) ? (Object.hasOwn(node, name) ? node[name] : undefined) : Array.isArray(node) ? node[Number(name)] : undefined;
+        if (typeof node !== 'object' || node === null) return;
+        if (isPlainObject(node)) paths.add(node);
+      }
+    },
+    { unknownKeywords: true },
+  );
+  return paths;
 }
