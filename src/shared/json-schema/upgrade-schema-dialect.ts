@@ -350,11 +350,6 @@ class DialectUpgrade {
   }
 
   /**
-   * 2019-09 `$recursiveRef: "#"` names the current resource, unless that resource sets `$recursiveAnchor: true`: then
-   * the outermost resource of the dynamic scope that sets it. Evaluation always starts at the document root, so in the
-   * root resource (or a resource without the anchor) the target is fixed, and `$ref: "#"` is the same schema.
-   */
-  /**
    * A `$ref` of the root resource (`#/items/0`) as it reads in the rewritten document: each step through an array
    * `items` becomes `prefixItems`, through `additionalItems` beside it `items`, and (up to draft-07) through a schema
    * of `dependencies` `dependentSchemas`, where the input's dialect rewrites them. Any other reference, one that names
@@ -387,6 +382,11 @@ class DialectUpgrade {
     return `#/${tokens.join('/')}`;
   }
 
+  /**
+   * 2019-09 `$recursiveRef: "#"` names the current resource, unless that resource sets `$recursiveAnchor: true`: then
+   * the outermost resource of the dynamic scope that sets it. Evaluation always starts at the document root, so in the
+   * root resource (or a resource without the anchor) the target is fixed, and `$ref: "#"` is the same schema.
+   */
   private recursiveRef(entry: unknown, at: string, scope: Scope): { $ref: '#' } {
     if (entry !== '#') this.fail(at, `"$recursiveRef" must be "#" (draft 2019-09), not ${JSON.stringify(entry)}`);
     if (!scope.inRootResource && scope.resourceRecursive) {
