@@ -197,7 +197,8 @@ const SCAN_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternPropert
 /**
  * Ajv's identifier scan (`getSchemaRefs`), which runs on the whole schema when the registry adds it: an `$id` or an
  * anchor that names a second schema below the root ("resolves to more than one schema"), or an `$id` naming the root's
- * own URI, fails the compile, equal schemas or not. The scan enters what json-schema-traverse enters with `allKeys`
+ * own URI, fails the compile, equal schemas or not, and so does an anchor that is not a plain name (wherever the scan
+ * meets it). The scan enters what json-schema-traverse enters with `allKeys`
  * (unknown keywords' objects too, but not `prefixItems`), and resolves each identifier against the `$id`s above it.
  */
 function ambiguousIdentifier(root: Record<string, unknown>): string | undefined {
@@ -240,6 +241,8 @@ function ambiguousIdentifier(root: Record<string, unknown>): string | undefined 
       if (id !== undefined) identifiers.push((here = id));
     }
     for (const anchor of [schema.$anchor, schema.$dynamicAnchor]) {
+      // the meta-schema check never sees an anchor under an unknown keyword; the scan checks its form there too
+      if (typeof anchor === 'string' && !ANCHOR.test(anchor)) return `invalid anchor "${anchor}"`;
       const id = typeof anchor === 'string' ? resolve(`#${anchor}`, here) : undefined;
       if (id !== undefined) identifiers.push(id);
     }

@@ -276,6 +276,10 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
     name: 'draft-04 pointer into an items array inside an unknown section',
     schema: holding('#/x-old/n/items/0', { $schema: DRAFT_04, 'x-old': { n: { type: 'array', items: [small] } } }),
   },
+  {
+    name: 'an anchor that is not a plain name, under an unknown keyword',
+    schema: holding('#/x-lib/a', { 'x-lib': { a: { $anchor: 'not plain', ...small } } }),
+  },
   { name: 'malformed escape ~2', schema: holding('#/$defs/a~2', { $defs: { 'a~2': small } }) },
   { name: 'malformed percent escape', schema: holding('#/$defs/a%zz', { $defs: { 'a%zz': small } }) },
   { name: 'pointer to a value that is not a schema', schema: holding('#/required/0', { required: ['v'] }), maskRefuses: '$ref' },
