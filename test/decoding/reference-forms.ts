@@ -250,6 +250,22 @@ export const REFERENCE_FORMS: readonly ReferenceForm[] = [
   { name: 'draft-04 plain-name id fragment', schema: holding('#num', { $schema: DRAFT_04, definitions: { a: { id: '#num', ...small } } }) },
   { name: '2019-09 $defs and $anchor', schema: holding('#num', { $schema: DRAFT_2019, $defs: { a: { $anchor: 'num', ...small } } }) },
   { name: '2019-09 pointer into an items array', schema: { $schema: DRAFT_2019, type: 'array', items: [small, { $ref: '#/items/0' }], minItems: 2 } },
+  // ---- references as written: what the URL parser would trim or drop, a trailing "#", the root's URI
+  { name: 'reference with a trailing #', schema: holding('#/$defs/a#', { $defs: { a: small } }) },
+  {
+    name: 'reference #/ (the root, as Ajv reads it)',
+    schema: { type: 'object', properties: { n: small, child: { $ref: '#/' } }, additionalProperties: false },
+  },
+  { name: 'pointer to a name with a tab', schema: holding('#/$defs/\ta', { $defs: { '\ta': small, a: word } }) },
+  { name: 'reference with a leading space', schema: holding(' #/$defs/a', { $defs: { a: small } }) },
+  { name: 'reference with a trailing space', schema: holding('#/$defs/a ', { $defs: { a: small, 'a ': word } }) },
+  { name: 'relative reference with a line break', schema: holding('int\n.json', { $defs: { a: { $id: 'int.json', ...small } } }) },
+  { name: 'relative reference to the name a root without $id could have', schema: holding('schema.json#/$defs/a', { $defs: { a: small } }) },
+  {
+    name: 'nested $id naming what a root without $id could be named',
+    schema: holding('#/$defs/b', { $defs: { b: small, a: { $id: 'schema.json', $defs: { b: word } } } }),
+  },
+  { name: 'nested empty $id', schema: holding('#/$defs/b', { $defs: { b: small, a: { $id: '', $defs: { b: word } } } }) },
   // ---- references the registry refuses too
   { name: 'missing definition', schema: holding('#/$defs/missing', { $defs: { a: small } }) },
   { name: 'unknown remote document', schema: holding('https://example.com/elsewhere.json') },

@@ -8,8 +8,11 @@
 import { decodeReferenceToken, valueAtPointer } from './json-pointer.js';
 import { walkSubschemas } from './walk-schema.js';
 
-/** Base URI of a root schema without `$id`; never fetched. */
-export const DEFAULT_BASE = 'https://toolwright.invalid/schema.json';
+/**
+ * Base URI of a root schema without `$id`; never fetched. A folder, so that no plain relative reference (`schema.json`)
+ * or nested `$id` resolves to the root's own URI: Ajv, whose base there is empty, keeps those apart from the root.
+ */
+export const DEFAULT_BASE = 'https://toolwright.invalid/document/';
 
 /** Where a schema object sits: its base URI and a JSON pointer for messages. */
 export interface SchemaPlace {
@@ -35,15 +38,27 @@ export class SchemaRegistry {
 
   /** The schema a `$ref` names, resolved against `base` (by default the root's), or undefined. */
   resolve(reference: string, base: string = DEFAULT_BASE): { schema: unknown; place: SchemaPlace } | undefined {
-    let absolute: string;
-    try {
-      absolute = new URL(reference, base).href;
-    } catch {
-      return undefined;
+    // as Ajv's normalizeId: a trailing "#" or "#/" names the resource itself
+    const written = reference.replace(/#\/?$/, '');
+    let resourceUri: string;
+    let fragment: string;
+    if (written.startsWith('#') || written === '') {
+      // a fragment of the current resource, read as written: the URL parser would drop its tabs and line breaks, Ajv does not
+      resourceUri = stripFragment(base);
+      fragment = written.slice(1);
+    } else {
+      // the URL parser trims spaces and control characters around a reference and drops tabs and line breaks in it; Ajv keeps them
+      if (written.charCodeAt(0) <= 0x20 || written.charCodeAt(written.length - 1) <= 0x20 || /[\t\n\r]/.test(written)) return undefined;
+      let absolute: string;
+      try {
+        absolute = new URL(written, base).href;
+      } catch {
+        return undefined;
+      }
+      const hash = absolute.indexOf('#');
+      resourceUri = hash >= 0 ? absolute.slice(0, hash) : absolute;
+      fragment = hash >= 0 ? absolute.slice(hash + 1) : '';
     }
-    const hash = absolute.indexOf('#');
-    const resourceUri = hash >= 0 ? absolute.slice(0, hash) : absolute;
-    const fragment = hash >= 0 ? absolute.slice(hash + 1) : '';
     if (fragment !== '' && !fragment.startsWith('/')) {
       const anchored = this.anchors.get(`${resourceUri}#${fragment}`);
       if (anchored === undefined) return undefined;
@@ -86,7 +101,8 @@ export class SchemaRegistry {
               if (keyed) this.anchors.set(resolved, node);
             } else {
               here = stripFragment(resolved);
-              if (keyed) this.resources.set(here, node);
+              // the first schema a URI names keeps it: a nested $id naming the root's own URI is refused by the registry anyway
+              if (keyed && !this.resources.has(here)) this.resources.set(here, node);
             }
           } catch {
             // an unparsable $id leaves the base unchanged; a $ref to it will not resolve and is reported then
