@@ -40,6 +40,25 @@ describe('SchemaRegistry', () => {
     expect(based.resolve('http://example.com/y')?.schema).toBe(shouting);
   });
 
+  it('reads a $ref as written, as Ajv does: a fragment keeps its tabs, a trailing "#" goes, a trimmed reference names nothing', () => {
+    const tabbed = { type: 'integer' };
+    const plain = { type: 'string' };
+    const registry = new SchemaRegistry({ $defs: { '\ta': tabbed, a: plain } });
+    expect(registry.resolve('#/$defs/\ta')?.schema).toBe(tabbed);
+    expect(registry.resolve('#/$defs/a#')?.schema).toBe(plain);
+    expect(registry.resolve(' #/$defs/a')).toBeUndefined();
+    expect(registry.resolve('#/$defs/a ')).toBeUndefined();
+  });
+
+  it('keeps a root without $id apart from a nested $id or relative reference that its placeholder URI could spell', () => {
+    const inner = { $id: 'schema.json', $defs: { b: { type: 'string' } } };
+    const root = { $defs: { b: { type: 'integer' }, inner } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#/$defs/b')?.schema).toEqual({ type: 'integer' });
+    expect(registry.resolve('schema.json')?.schema).toBe(inner);
+    expect(new SchemaRegistry({ $defs: { b: {} } }).resolve('schema.json#/$defs/b')).toBeUndefined();
+  });
+
   it("names the $id and anchors under unknown keywords, and none under prefixItems, as Ajv's identifier scan does", () => {
     const library = { $id: 'https://example.com/lib', $defs: { n: { type: 'integer' } } };
     const anchored = { $anchor: 'word', type: 'string' };
