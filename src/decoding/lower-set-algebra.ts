@@ -10,6 +10,7 @@ import { escapePointer } from '../shared/json-schema/json-pointer.js';
 import { AutomatonWorkLimitError, type CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { ajvMultipleOf } from './multiple-of-language.js';
+import { referenceTargetProblem } from './meta-schema-check.js';
 import { DYNAMIC_REFERENCE_KEYWORDS } from './dynamic-reference.js';
 import type { LoweringContext } from './lower-context.js';
 import { applyKeywords, checkKeywords, declaredTypes, KeywordSite, schemaArray } from './lower-keywords.js';
@@ -44,6 +45,8 @@ export class SetAlgebra {
   private readonly denotations = new Map<number, Typed[]>();
   private readonly setDenotations = new Map<string, Typed[]>();
   private differenceContextCache: DifferenceContext<Typed> | undefined;
+  /** `$ref` targets whose keyword values were checked as the registry's Ajv checks them (`referenceTargetProblem`). */
+  private readonly checkedReferenceTargets = new Set<object>();
 
   constructor(
     private readonly context: LoweringContext,
@@ -107,8 +110,20 @@ export class SetAlgebra {
       if (typeof schema.$ref !== 'string') this.context.invalid(pointer, '"$ref" must be a string');
       const target = this.context.registry.resolve(schema.$ref as string, location.place.base);
       if (target === undefined) {
-        this.context.refuse('$ref', pointer, `cannot resolve "${String(schema.$ref)}"; pass remote schemas in the "schemas" option, keyed by their URI`);
+        // the registry's Ajv holds no remote schema and fetches nothing: it refuses the schema too
+        this.context.invalid(
+          pointer,
+          `"$ref": "${String(schema.$ref)}" names no schema in the document (the registry's validator refuses it too); define the target under $defs, or pass a remote schema in the "schemas" option, keyed by its URI`,
+        );
+      } else if (typeof target.schema !== 'boolean' && !isPlainObject(target.schema)) {
+        this.context.refuse(
+          '$ref',
+          pointer,
+          `"${String(schema.$ref)}" names a value that is not a schema (${JSON.stringify(target.schema)?.slice(0, 40)}); point it at a schema`,
+        );
       } else {
+        const problem = referenceTargetProblem(target.schema, target.place.pointer, this.checkedReferenceTargets);
+        if (problem !== undefined) this.context.invalid(pointer, problem);
         // the registry's Ajv compiles a target that holds a dynamic reference as a function of its own: a new frame
         const targetSet = this.references.locate(target.schema, target.place, isPlainObject(target.schema) ? target.schema : undefined);
         result = this.intersectLists(result, this.denoteSet(targetSet), pointer);

@@ -10,6 +10,7 @@
  * @module
  */
 import { escapePointer } from '../shared/json-schema/json-pointer.js';
+import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import { isPlainObject } from '../shared/own.js';
 
 /** The meta-schema `$schema` URIs the registry's Ajv holds whole (a vocabulary's own meta-schema checks less: not modelled). */
@@ -196,7 +197,8 @@ const SCAN_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternPropert
 /**
  * Ajv's identifier scan (`getSchemaRefs`), which runs on the whole schema when the registry adds it: an `$id` or an
  * anchor that names a second schema below the root ("resolves to more than one schema"), or an `$id` naming the root's
- * own URI, fails the compile, equal schemas or not. The scan enters what json-schema-traverse enters with `allKeys`
+ * own URI, fails the compile, equal schemas or not, and so does an anchor that is not a plain name (wherever the scan
+ * meets it). The scan enters what json-schema-traverse enters with `allKeys`
  * (unknown keywords' objects too, but not `prefixItems`), and resolves each identifier against the `$id`s above it.
  */
 function ambiguousIdentifier(root: Record<string, unknown>): string | undefined {
@@ -239,6 +241,8 @@ function ambiguousIdentifier(root: Record<string, unknown>): string | undefined 
       if (id !== undefined) identifiers.push((here = id));
     }
     for (const anchor of [schema.$anchor, schema.$dynamicAnchor]) {
+      // the meta-schema check never sees an anchor under an unknown keyword; the scan checks its form there too
+      if (typeof anchor === 'string' && !ANCHOR.test(anchor)) return `invalid anchor "${anchor}"`;
       const id = typeof anchor === 'string' ? resolve(`#${anchor}`, here) : undefined;
       if (id !== undefined) identifiers.push(id);
     }
@@ -247,6 +251,69 @@ function ambiguousIdentifier(root: Record<string, unknown>): string | undefined 
       named.add(id);
     }
     if (!again) children(schema, here);
+  }
+  return undefined;
+}
+
+/** The JSON types the registry's Ajv takes as each keyword's value when it compiles a subschema (its keyword definitions' `schemaType`). */
+const KEYWORD_VALUE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  $ref: ['string'],
+  $dynamicRef: ['string'],
+  $dynamicAnchor: ['string'],
+  $recursiveRef: ['string'],
+  $recursiveAnchor: ['boolean'],
+  type: ['string', 'array'],
+  enum: ['array'],
+  required: ['array'],
+  uniqueItems: ['boolean'],
+  nullable: ['boolean'],
+  pattern: ['string'],
+  format: ['string'],
+  properties: ['object'],
+  patternProperties: ['object'],
+  dependencies: ['object'],
+  dependentRequired: ['object'],
+  dependentSchemas: ['object'],
+  allOf: ['array'],
+  anyOf: ['array'],
+  oneOf: ['array'],
+  prefixItems: ['array'],
+};
+for (const keyword of ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'maxProperties', 'minProperties'])
+  (KEYWORD_VALUE_TYPES as Record<string, readonly string[]>)[keyword] = ['number'];
+for (const keyword of ['maxItems', 'minItems', 'maxContains', 'minContains']) (KEYWORD_VALUE_TYPES as Record<string, readonly string[]>)[keyword] = ['number'];
+for (const keyword of ['not', 'if', 'then', 'else', 'propertyNames', 'additionalProperties', 'items', 'contains', 'unevaluatedProperties', 'unevaluatedItems'])
+  (KEYWORD_VALUE_TYPES as Record<string, readonly string[]>)[keyword] = ['object', 'boolean'];
+for (const keyword of ['formatMaximum', 'formatMinimum', 'formatExclusiveMaximum', 'formatExclusiveMinimum'])
+  (KEYWORD_VALUE_TYPES as Record<string, readonly string[]>)[keyword] = ['string'];
+
+function hasValueType(value: unknown, types: readonly string[]): boolean {
+  return types.some((type) => (type === 'array' ? Array.isArray(value) : type === 'object' ? isPlainObject(value) : typeof value === type));
+}
+
+/**
+ * Why the registry's Ajv refuses to compile `target`, a schema a `$ref` reaches, or undefined. The meta-schema check
+ * never sees a target under a keyword no vocabulary defines (`"x-lib": {…}`, an older draft's section the dialect
+ * upgrade leaves as it is); Ajv, compiling it, checks only the JSON type of each keyword's value
+ * (`items value must be ["object","boolean"]`) in it and in the subschemas it compiles below it (not its definitions).
+ * `checked` holds the schemas already checked in this compile, so each is walked once.
+ */
+export function referenceTargetProblem(target: unknown, pointer: string, checked: Set<object>): string | undefined {
+  const pending: { value: unknown; pointer: string }[] = [{ value: target, pointer }];
+  while (pending.length > 0) {
+    const { value, pointer: at } = pending.pop()!;
+    if (!isPlainObject(value) || checked.has(value)) continue;
+    checked.add(value);
+    for (const [keyword, child] of Object.entries(value)) {
+      const types = KEYWORD_VALUE_TYPES[keyword];
+      if (types !== undefined && !hasValueType(child, types))
+        return `the registry's validator refuses the schema a $ref reaches at ${at}: its "${keyword}" must be ${types.join(' or ')} (JSON Schema 2020-12 reads it so; an older draft's form is rewritten only where a keyword of the dialect holds it); fix the value`;
+    }
+    for (const slot of subschemaSlots(value)) {
+      // Ajv compiles a definition only where a $ref reaches it, and never contentSchema (an annotation)
+      if (slot.keyword === '$defs' || slot.keyword === 'definitions' || slot.keyword === 'contentSchema') continue;
+      pending.push({ value: slot.schema, pointer: `${at}/${slot.keyword}${slot.key === undefined ? '' : `/${escapePointer(String(slot.key))}`}` });
+    }
   }
   return undefined;
 }

@@ -50,6 +50,20 @@ export function decodePointerFragment(fragment: string): string[] | undefined {
   return decodePointer(decoded);
 }
 
+/**
+ * One token of a `$ref`'s pointer fragment as the registry's Ajv reads it (`unescapeFragment`, after splitting the
+ * fragment at every `/`): percent-decoded, then `~1`, `~0` unescaped. So `%2F` is a slash inside one name (RFC 6901 §6
+ * would decode it first, into two), and a `~` before any other character stays a `~`. Undefined for a malformed
+ * percent escape, which Ajv refuses.
+ */
+export function decodeReferenceToken(token: string): string | undefined {
+  try {
+    return unescapePointer(decodeURIComponent(token));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The segments as a URI fragment with its `#`, percent-encoding what a fragment may not hold. */
 export function encodePointerFragment(segments: readonly (string | number)[]): string {
   // encodeURIComponent leaves only unreserved characters; `/`, `$`, `~` and the other sub-delims are legal in a fragment.

@@ -14,7 +14,69 @@ describe('SchemaRegistry', () => {
     expect(registry.resolve('#/$defs/missing')).toBeUndefined();
     // a malformed escape is "no such schema", never an exception
     expect(registry.resolve('#/$defs/%zz')).toBeUndefined();
-    expect(registry.resolve('#/$defs/a~2b')).toBeUndefined();
+  });
+
+  it('reads a pointer fragment as the registry\'s Ajv does: split at "/" first, then percent-decoded, a "~" before another character kept', () => {
+    const slashed = { type: 'integer' };
+    const nested = { type: 'string' };
+    const root = { $defs: { 'a/b': slashed, a: { $defs: { b: nested } }, 'a~2b': { type: 'null' } } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#/$defs/a%2Fb')?.schema).toBe(slashed);
+    expect(registry.resolve('#/$defs/a/$defs/b')?.schema).toBe(nested);
+    expect(registry.resolve('#/$defs/a%7E1b')?.schema).toBe(slashed);
+    expect(registry.resolve('#/$defs/a~2b')?.schema).toEqual({ type: 'null' });
+  });
+
+  it('keys an $id with no $id above it by its raw text, as Ajv does: one not in normal form names nothing', () => {
+    const written = { $id: 'http://example.com/x', type: 'integer' };
+    const shouting = { $id: 'HTTP://Example.COM/y', type: 'integer' };
+    const dotted = { $id: './z.json', type: 'integer' };
+    const registry = new SchemaRegistry({ $defs: { written, shouting, dotted } });
+    expect(registry.resolve('http://example.com/x')?.schema).toBe(written);
+    expect(registry.resolve('http://example.com/y')).toBeUndefined();
+    expect(registry.resolve('z.json')).toBeUndefined();
+    // below a root $id, Ajv resolves it against that base first, which normalizes it
+    const based = new SchemaRegistry({ $id: 'https://example.com/root', $defs: { shouting } });
+    expect(based.resolve('http://example.com/y')?.schema).toBe(shouting);
+  });
+
+  it('reads a $ref as written, as Ajv does: a fragment keeps its tabs, a trailing "#" goes, a trimmed reference names nothing', () => {
+    const tabbed = { type: 'integer' };
+    const plain = { type: 'string' };
+    const registry = new SchemaRegistry({ $defs: { '\ta': tabbed, a: plain } });
+    expect(registry.resolve('#/$defs/\ta')?.schema).toBe(tabbed);
+    expect(registry.resolve('#/$defs/a#')?.schema).toBe(plain);
+    expect(registry.resolve(' #/$defs/a')).toBeUndefined();
+    expect(registry.resolve('#/$defs/a ')).toBeUndefined();
+  });
+
+  it('keeps a root without $id apart from a nested $id or relative reference that its placeholder URI could spell', () => {
+    const inner = { $id: 'schema.json', $defs: { b: { type: 'string' } } };
+    const root = { $defs: { b: { type: 'integer' }, inner } };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('#/$defs/b')?.schema).toEqual({ type: 'integer' });
+    expect(registry.resolve('schema.json')?.schema).toBe(inner);
+    expect(new SchemaRegistry({ $defs: { b: {} } }).resolve('schema.json#/$defs/b')).toBeUndefined();
+  });
+
+  it("names the $id and anchors under unknown keywords, and none under prefixItems, as Ajv's identifier scan does", () => {
+    const library = { $id: 'https://example.com/lib', $defs: { n: { type: 'integer' } } };
+    const anchored = { $anchor: 'word', type: 'string' };
+    const first = { $id: 'https://example.com/first', $anchor: 'first', type: 'null' };
+    const listed = { $anchor: 'listed', type: 'boolean' };
+    const root = { 'x-library': { lib: library, more: anchored }, 'x-list': [listed], prefixItems: [first] };
+    const registry = new SchemaRegistry(root);
+    expect(registry.resolve('https://example.com/lib')?.schema).toBe(library);
+    expect(registry.resolve('https://example.com/lib#/$defs/n')?.schema).toEqual({ type: 'integer' });
+    expect(registry.resolve('#word')?.schema).toBe(anchored);
+    expect(registry.placeOf(library)).toEqual({ base: 'https://example.com/lib', pointer: '#/x-library/lib' });
+    // Ajv never enters prefixItems, nor an array under an unknown keyword, when it collects identifiers
+    expect(registry.resolve('https://example.com/first')).toBeUndefined();
+    expect(registry.resolve('#first')).toBeUndefined();
+    expect(registry.resolve('#listed')).toBeUndefined();
+    // a pointer still reaches them, and the $id still moves the base of what is below it
+    expect(registry.resolve('#/prefixItems/0')?.schema).toBe(first);
+    expect(registry.placeOf(first)?.base).toBe('https://example.com/first');
   });
 
   it('accepts draft-7 definitions and resolves $anchor and $id within the document, never fetching', () => {

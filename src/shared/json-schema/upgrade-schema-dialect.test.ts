@@ -130,6 +130,58 @@ describe('upgradeSchemaDialect', () => {
     });
   });
 
+  it('moves a "$ref" pointer of the root resource along with what it names: items/N, additionalItems, dependencies/name', () => {
+    const tuple = { type: 'array', items: [{ type: 'integer' }, { $ref: '#/definitions/t/items/0' }], additionalItems: { type: 'string' } };
+    const schema = {
+      $schema: DRAFT_07,
+      type: 'object',
+      properties: {
+        t: { $ref: '#/definitions/t' },
+        rest: { $ref: '#/definitions/t/additionalItems' },
+        d: { $ref: '#/dependencies/a' },
+        list: { $ref: '#/dependencies/b' },
+        escaped: { $ref: '#/definitions/t/%69tems/0' },
+        missing: { $ref: '#/definitions/t/items/7' },
+      },
+      definitions: { t: tuple },
+      dependencies: { a: { required: ['c'] }, b: ['c'] },
+    };
+    const upgraded = upgradeSchemaDialect(schema).schema as {
+      properties: Record<string, { $ref: string }>;
+      definitions: { t: { prefixItems: { $ref?: string }[] } };
+    };
+    expect(Object.fromEntries(Object.entries(upgraded.properties).map(([name, property]) => [name, property.$ref]))).toEqual({
+      t: '#/definitions/t',
+      rest: '#/definitions/t/items',
+      d: '#/dependentSchemas/a',
+      // a name that does not move, one spelled with escapes, and one that names nothing are left as they were
+      list: '#/dependencies/b',
+      escaped: '#/definitions/t/%69tems/0',
+      missing: '#/definitions/t/items/7',
+    });
+    // inside the tuple, a reference to the root resource follows the move too
+    expect(upgraded.definitions.t.prefixItems[1]!.$ref).toBe('#/definitions/t/prefixItems/0');
+    // 2019-09 keeps "dependencies" (it has no rewrite there) but moves items/N
+    const later = upgradeSchemaDialect({ $schema: DRAFT_2019, type: 'array', items: [{ type: 'integer' }, { $ref: '#/items/0' }] }).schema as {
+      prefixItems: { $ref?: string }[];
+    };
+    expect(later.prefixItems[1]!.$ref).toBe('#/prefixItems/0');
+  });
+
+  it('upgrades what a "$ref" reaches under an unknown keyword as a schema of the dialect, and leaves other unknown keywords as they are', () => {
+    const untouched = { items: [{ type: 'string' }] };
+    const schema = {
+      $schema: DRAFT_04,
+      type: 'object',
+      properties: { point: { $ref: '#/x-defs/point' } },
+      'x-defs': { point: { type: 'array', items: [{ type: 'number', minimum: 0, exclusiveMinimum: true }], additionalItems: false } },
+      'x-notes': untouched,
+    };
+    const upgraded = upgradeSchemaDialect(schema).schema as Record<string, unknown>;
+    expect(upgraded['x-defs']).toEqual({ point: { type: 'array', prefixItems: [{ type: 'number', exclusiveMinimum: 0 }], items: false } });
+    expect(upgraded['x-notes']).toBe(untouched);
+  });
+
   it('splits "dependencies" into "dependentRequired" and "dependentSchemas", upgrading the schemas', () => {
     expect(
       upgraded({

@@ -14,8 +14,8 @@
  */
 import { SchemaCompileError } from '../errors.js';
 import { isPlainObject } from '../own.js';
-import { escapePointer } from './json-pointer.js';
-import { subschemaShape } from './keywords.js';
+import { decodeReferenceToken, escapePointer } from './json-pointer.js';
+import { keywordKind, subschemaShape } from './keywords.js';
 import { walkSubschemas } from './walk-schema.js';
 
 /** The JSON Schema dialects toolwright reads; every one but `2020-12` is rewritten into 2020-12. */
@@ -135,7 +135,7 @@ export function upgradeSchemaDialect(schema: unknown, options: UpgradeSchemaDial
     return { schema, dialect, ignored: [] };
   }
   const ignored: string[] = [];
-  const upgrader = new DialectUpgrade(ignored, fail);
+  const upgrader = new DialectUpgrade(ignored, fail, schema, dialect);
   const upgraded = upgrader.schema(schema, rootPointer, { dialect, depth: 0, inRootResource: true, resourceRecursive: schema.$recursiveAnchor === true });
   return { schema: { ...(upgraded as Record<string, unknown>), $schema: JSON_SCHEMA_2020_12 }, dialect, ignored };
 }
@@ -180,7 +180,14 @@ class DialectUpgrade {
   constructor(
     private readonly ignored: string[],
     private readonly fail: (pointer: string, message: string) => never,
-  ) {}
+    private readonly root: Record<string, unknown>,
+    private readonly rootDialect: SchemaDialect,
+  ) {
+    this.referencePaths = pointerPaths(root);
+  }
+
+  /** The objects on the way from the root to what each `#/…` `$ref` of the input names (see {@link pointerPaths}). */
+  private readonly referencePaths: Set<object>;
 
   /** One subschema position: booleans and malformed values are returned as they are, for the validator to judge. */
   schema(value: unknown, pointer: string, scope: Scope): unknown {
@@ -264,6 +271,10 @@ class DialectUpgrade {
             continue;
           }
           break;
+        case '$ref':
+          // a pointer into the document names the places the rewrite moves (`items/0` is now `prefixItems/0`): it follows them
+          out.$ref = typeof entry === 'string' && here.inRootResource ? this.movedPointer(entry) : entry;
+          continue;
         case '$recursiveAnchor':
           if (dialect === '2019-09') continue;
           break;
@@ -276,6 +287,11 @@ class DialectUpgrade {
           }
           break;
         default:
+          // a `$ref` reaches into this keyword no vocabulary defines: what it names is a schema of the input's dialect
+          if (keywordKind(key) === 'unknown' && isPlainObject(entry) && this.referencePaths.has(entry)) {
+            out[key] = this.schema(entry, at, child);
+            continue;
+          }
           break;
       }
       out[key] = this.children(key, entry, at, child);
@@ -334,6 +350,39 @@ class DialectUpgrade {
   }
 
   /**
+   * A `$ref` of the root resource (`#/items/0`) as it reads in the rewritten document: each step through an array
+   * `items` becomes `prefixItems`, through `additionalItems` beside it `items`, and (up to draft-07) through a schema
+   * of `dependencies` `dependentSchemas`, where the input's dialect rewrites them. Any other reference, one that names
+   * no place of the input, or one with a malformed escape is returned as it is.
+   */
+  private movedPointer(reference: string): string {
+    if (!reference.startsWith('#/')) return reference;
+    const tokens = reference.slice(2).split('/');
+    let node: unknown = this.root;
+    let dialect = this.rootDialect;
+    for (let index = 0; index < tokens.length; index++) {
+      if (!isPlainObject(node) && !Array.isArray(node)) return reference;
+      const name = decodeReferenceToken(tokens[index]!);
+      if (name === undefined) return reference;
+      if (isPlainObject(node)) {
+        if (index > 0 && Object.hasOwn(node, '$schema')) dialect = dialectOfUri(node.$schema) ?? dialect;
+        if (dialect !== '2020-12' && Array.isArray(node.items)) {
+          if (tokens[index] === 'items') tokens[index] = 'prefixItems';
+          else if (tokens[index] === 'additionalItems') tokens[index] = 'items';
+        }
+        const next = decodeReferenceToken(tokens[index + 1] ?? '');
+        const dependency =
+          isPlainObject(node.dependencies) && next !== undefined && Object.hasOwn(node.dependencies, next) ? node.dependencies[next] : undefined;
+        if (tokens[index] === 'dependencies' && dialect !== '2020-12' && dialect !== '2019-09' && dependency !== undefined && !Array.isArray(dependency))
+          tokens[index] = 'dependentSchemas';
+      }
+      node = isPlainObject(node) ? (Object.hasOwn(node, name) ? node[name] : undefined) : (node as unknown[])[Number(name)];
+      if (node === undefined) return reference;
+    }
+    return `#/${tokens.join('/')}`;
+  }
+
+  /**
    * 2019-09 `$recursiveRef: "#"` names the current resource, unless that resource sets `$recursiveAnchor: true`: then
    * the outermost resource of the dynamic scope that sets it. Evaluation always starts at the document root, so in the
    * root resource (or a resource without the anchor) the target is fixed, and `$ref: "#"` is the same schema.
@@ -349,4 +398,29 @@ class DialectUpgrade {
     }
     return { $ref: '#' };
   }
+}
+
+/**
+ * The objects on the way from `root` to what each of its `#/…` `$ref`s names, the target included: Ajv compiles a
+ * target under a keyword no vocabulary defines (`"x-defs": {"a": {…}}`) as a schema, so the rewrite upgrades the
+ * objects under such a keyword that lead to one, and leaves every other unknown keyword's value as it is.
+ */
+function pointerPaths(root: Record<string, unknown>): Set<object> {
+  const paths = new Set<object>();
+  walkSubschemas(
+    root,
+    ({ schema }) => {
+      if (typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/')) return;
+      let node: unknown = root;
+      for (const token of schema.$ref.slice(2).split('/')) {
+        const name = decodeReferenceToken(token);
+        if (name === undefined) return;
+        node = isPlainObject(node) ? (Object.hasOwn(node, name) ? node[name] : undefined) : Array.isArray(node) ? node[Number(name)] : undefined;
+        if (typeof node !== 'object' || node === null) return;
+        if (isPlainObject(node)) paths.add(node);
+      }
+    },
+    { unknownKeywords: true },
+  );
+  return paths;
 }

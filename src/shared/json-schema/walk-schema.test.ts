@@ -61,6 +61,13 @@ describe('walkSubschemas', () => {
     expect(listSubschemas({ $ref: '#/$defs/a', $defs: { a: { $ref: '#' } } }).map((visit) => visit.pointer)).toEqual(['', '/$defs/a']);
   });
 
+  it('enters the object values of unknown keywords only when asked, never their arrays nor data keywords', () => {
+    const root = { 'x-lib': { a: { type: 'string' } }, 'x-list': [{ type: 'null' }], const: { b: {} }, properties: { p: {} } };
+    const pointers = (unknownKeywords: boolean): string[] => listSubschemas(root, { unknownKeywords }).map((visit) => visit.pointer);
+    expect(pointers(false)).toEqual(['', '/properties/p']);
+    expect(pointers(true)).toEqual(['', '/x-lib', '/x-lib/a', '/properties/p']);
+  });
+
   it('walks a very deep schema without exhausting the stack', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let level = 0; level < 50_000; level++) deep = { items: deep };

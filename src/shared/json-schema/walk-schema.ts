@@ -8,7 +8,7 @@
  */
 import { isPlainObject } from '../own.js';
 import { escapePointer } from './json-pointer.js';
-import { subschemaShape } from './keywords.js';
+import { keywordKind, subschemaShape } from './keywords.js';
 
 export type SchemaRecord = Record<string, unknown>;
 
@@ -36,10 +36,19 @@ export interface WalkSchemaOptions {
   readonly rootPointer?: string;
   /** Schema objects already visited; shared between walks so that documents referring to each other are walked once. */
   readonly seen?: Set<object>;
+  /**
+   * Also visit the object values of keywords no vocabulary defines (`"x-lib": {…}`), and theirs, as Ajv's identifier
+   * scan does (json-schema-traverse with `allKeys`): an `$id` or anchor there names a schema a `$ref` can reach. Arrays
+   * under such keywords are not entered, as Ajv does not enter them. Default false.
+   */
+  readonly unknownKeywords?: boolean;
 }
 
-/** The direct subschema positions of one schema object, in the order its keys were written (a slot's value may still be malformed). */
-export function subschemaSlots(schema: SchemaRecord): SubschemaSlot[] {
+/**
+ * The direct subschema positions of one schema object, in the order its keys were written (a slot's value may still be
+ * malformed); with `unknownKeywords`, also the object values of keywords no vocabulary defines.
+ */
+export function subschemaSlots(schema: SchemaRecord, unknownKeywords = false): SubschemaSlot[] {
   const slots: SubschemaSlot[] = [];
   for (const [keyword, value] of Object.entries(schema)) {
     switch (subschemaShape(keyword, value)) {
@@ -54,6 +63,8 @@ export function subschemaSlots(schema: SchemaRecord): SubschemaSlot[] {
         if (isPlainObject(value)) for (const [key, child] of Object.entries(value)) if (!Array.isArray(child)) slots.push({ keyword, key, schema: child });
         break;
       default:
+        // Ajv's identifier scan treats an unknown keyword's object as a schema (see WalkSchemaOptions.unknownKeywords)
+        if (unknownKeywords && keywordKind(keyword) === 'unknown' && isPlainObject(value)) slots.push({ keyword, key: undefined, schema: value });
         break;
     }
   }
@@ -78,7 +89,7 @@ export function walkSubschemas(root: unknown, visit: (visit: SubschemaVisit) => 
     seen.add(schema);
     const here: SubschemaVisit = { schema, pointer: entry.pointer, keyword: entry.keyword, key: entry.key, parent: entry.parent };
     visit(here);
-    const slots = subschemaSlots(schema);
+    const slots = subschemaSlots(schema, options.unknownKeywords);
     for (let index = slots.length - 1; index >= 0; index--) {
       const slot = slots[index]!;
       stack.push({ schema: slot.schema, pointer: childPointer(entry.pointer, slot), keyword: slot.keyword, key: slot.key, parent: here });

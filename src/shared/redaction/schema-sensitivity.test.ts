@@ -6,7 +6,7 @@ describe('schemaSensitivity', () => {
     // the old resolver followed only "#/…" pointers, so these secrets were found by name rules at best
     const node = schemaSensitivity({
       type: 'object',
-      properties: { login: { $ref: '#credentials' }, vault: { $ref: 'https://toolwright.invalid/vault.json' } },
+      properties: { login: { $ref: '#credentials' }, vault: { $ref: 'vault.json' } },
       $defs: {
         credentials: { $anchor: 'credentials', type: 'object', properties: { pin: { type: 'string', writeOnly: true } } },
         vault: { $id: 'vault.json', type: 'object', properties: { key: { $ref: '#/$defs/key' } }, $defs: { key: { type: 'string', 'x-sensitive': true } } },
