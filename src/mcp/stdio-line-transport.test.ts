@@ -59,6 +59,21 @@ describe('StdioLineTransport', () => {
     await transport.close();
   });
 
+  it('reads lines split across chunks (a character split between them too) beside whole ones, with CRLF endings', async () => {
+    const input = new PassThrough();
+    const transport = new StdioLineTransport(input, new PassThrough());
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    const split = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { text: 'é€' } }) + '\r\n', 'utf8');
+    const cut = split.indexOf(Buffer.from('€', 'utf8')) + 1;
+    input.write(Buffer.concat([Buffer.from(JSON.stringify(response(1)) + '\r\n'), split.subarray(0, cut)]));
+    input.write(Buffer.concat([split.subarray(cut), Buffer.from('\n' + JSON.stringify(response(3)) + '\n')]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([response(1), { jsonrpc: '2.0', id: 2, result: { text: 'é€' } }, response(3)]);
+    await transport.close();
+  });
+
   it('keeps back-pressure: a send resolves only once a full stream drains', async () => {
     const { output, releaseAll } = recordingOutput({ highWaterMark: 1, hold: true });
     const transport = new StdioLineTransport(new PassThrough(), output);

@@ -122,16 +122,22 @@ export class StdioLineTransport implements Transport {
   };
 
   readonly #onData = (chunk: Buffer | string) => {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    while (data.length > 0 && !this.#closed) {
-      const newline = data.indexOf(0x0a);
+    const data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    while (start < data.length && !this.#closed) {
+      const newline = data.indexOf(0x0a, start);
       if (newline === -1) {
-        this.#append(data);
+        this.#append(data.subarray(start));
         return;
       }
-      this.#append(data.subarray(0, newline));
-      data = data.subarray(newline + 1);
-      this.#endLine();
+      if (this.#buffered === 0 && !this.#discarding && newline - start <= this.#maxLineBytes) {
+        // A whole line inside one chunk, the usual case: decoded in place, without gathering it into a new buffer.
+        this.#handleLine(data.toString('utf8', start, newline));
+      } else {
+        this.#append(data.subarray(start, newline));
+        this.#endLine();
+      }
+      start = newline + 1;
     }
   };
 
@@ -157,9 +163,14 @@ export class StdioLineTransport implements Transport {
       this.#discarding = false;
       return;
     }
-    const line = Buffer.concat(this.#chunks, this.#buffered).toString('utf8').replace(/\r$/, '');
+    const line = Buffer.concat(this.#chunks, this.#buffered).toString('utf8');
     this.#chunks = [];
     this.#buffered = 0;
+    this.#handleLine(line);
+  }
+
+  #handleLine(text: string): void {
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim() === '') return;
     const payload = parseJsonRpcPayload(line, { allowBatch: false });
     if (!payload.success) {
