@@ -99,6 +99,25 @@ describe('StdioLineTransport', () => {
     expect(writes).toHaveLength(1);
   });
 
+  it('reports, and never leaves unhandled, a broken pipe on the write that close flushed', async () => {
+    const output = new Writable({
+      write(_chunk, _encoding, callback) {
+        const broken = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+        setImmediate(() => callback(broken));
+      },
+    });
+    const transport = new StdioLineTransport(new PassThrough(), output);
+    const errors: Error[] = [];
+    transport.onerror = (error) => errors.push(error);
+    await transport.start();
+    void transport.send(response(1));
+    await transport.close();
+    // An 'error' with no listener would throw here, failing the test as an uncaught exception.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors.map((error) => error.message)).toEqual(['write EPIPE']);
+    expect(output.listenerCount('error')).toBe(0);
+  });
+
   it('still refuses a line over the limit, and reads the next one', async () => {
     const input = new PassThrough();
     const output = new PassThrough();

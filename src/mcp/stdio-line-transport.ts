@@ -80,12 +80,16 @@ export class StdioLineTransport implements Transport {
     return batch.accepted;
   }
 
-  readonly #flush = () => {
+  readonly #flush = (afterWrite?: () => void) => {
     const batch = this.#batch;
     if (batch === undefined) return;
     this.#batch = undefined;
     // A stream that ended or broke takes nothing more; writing would only raise a second error after close removed the listener.
-    if (this.#output.writableEnded || this.#output.destroyed || this.#output.write(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''))) {
+    if (this.#output.writableEnded || this.#output.destroyed) {
+      batch.resolve();
+      return;
+    }
+    if (this.#output.write(batch.lines.length === 1 ? batch.lines[0]! : batch.lines.join(''), afterWrite)) {
       batch.resolve();
       return;
     }
@@ -101,12 +105,19 @@ export class StdioLineTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     // What was sent before close still goes out, as it did when every send wrote at once.
-    this.#flush();
+    const flushing = this.#batch !== undefined && !this.#output.writableEnded && !this.#output.destroyed;
+    this.#flush(
+      flushing
+        ? // That write may still fail (a broken pipe) after close: the listener stays until the stream has emitted its
+          // error, which follows the write's callback, so the failure is reported and never an unhandled 'error'.
+          () => setImmediate(() => this.#output.off('error', this.#onOutputError))
+        : undefined,
+    );
     this.#closed = true;
     this.#input.off('data', this.#onData);
     this.#input.off('error', this.#onInputError);
     this.#input.off('end', this.#onEnd);
-    this.#output.off('error', this.#onOutputError);
+    if (!flushing) this.#output.off('error', this.#onOutputError);
     if (this.#input.listenerCount('data') === 0) this.#input.pause();
     this.#chunks = [];
     this.#buffered = 0;
