@@ -18,6 +18,8 @@ import { StdioLineTransport } from './stdio-line-transport.js';
 /** How long close waits for the server to exit after stdin ends, and again after SIGTERM (as the SDK's transport). */
 const EXIT_GRACE_MS = 2000;
 
+function ignorePipeError(): void {}
+
 export class StdioChildTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -60,6 +62,10 @@ export class StdioChildTransport implements Transport {
     lines.onmessage = (message) => this.onmessage?.(message);
     lines.onerror = (error) => this.onerror?.(error);
     if (this.#stderr && child.stderr) child.stderr.pipe(this.#stderr);
+    // The line transport reports the pipes' errors while it is open; ending stdin on close can still meet a server that
+    // already exited (EPIPE), which must not become an unhandled 'error' (the SDK's transport keeps such a listener too).
+    child.stdin?.on('error', ignorePipeError);
+    child.stdout?.on('error', ignorePipeError);
     // The session ends when the process does, not when its stdout ends: as the SDK's transport.
     child.on('close', () => {
       if (this.#child === child) this.#child = undefined;
