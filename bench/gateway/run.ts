@@ -243,6 +243,22 @@ function cpuMicros(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * A process's read and write system calls so far, from /proc (`syscr` + `syscw`); `undefined` where there is none. Unlike
+ * CPU time, a count a busy machine hardly moves: each pipe or socket write wakes the reader, so it is what batching cuts.
+ */
+function ioSyscalls(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const count = (field: string) => Number(new RegExp(`^${field}: (\\d+)$`, 'm').exec(io)?.[1]);
+    const total = count('syscr') + count('syscw');
+    return Number.isFinite(total) ? total : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -259,18 +275,23 @@ interface RoundFigures {
   p99Ms: number;
   /** CPU of the process the host talks to, per call (sequential and concurrent calls together); NaN where unknown. */
   cpuUsPerCall: number;
+  /** Read and write system calls of that process, per call; NaN where unknown. */
+  syscallsPerCall: number;
 }
 
 async function measure(peer: Peer): Promise<RoundFigures> {
   const cpuBefore = cpuMicros(peer.pid);
+  const syscallsBefore = ioSyscalls(peer.pid);
   const sorted = (await sequentialLatencies(peer, SEQUENTIAL)).sort((a, b) => a - b);
   const wallMs = await concurrentWallMs(peer, CALLS);
   const cpuAfter = cpuMicros(peer.pid);
+  const syscallsAfter = ioSyscalls(peer.pid);
   return {
     rps: (CALLS / wallMs) * 1000,
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     cpuUsPerCall: cpuBefore === undefined || cpuAfter === undefined ? NaN : (cpuAfter - cpuBefore) / (SEQUENTIAL + CALLS),
+    syscallsPerCall: syscallsBefore === undefined || syscallsAfter === undefined ? NaN : (syscallsAfter - syscallsBefore) / (SEQUENTIAL + CALLS),
   };
 }
 
@@ -310,6 +331,7 @@ try {
         p50Ms: of((figures) => figures.p50Ms),
         p99Ms: of((figures) => figures.p99Ms),
         cpuUsPerCall: of((figures) => figures.cpuUsPerCall),
+        syscallsPerCall: of((figures) => figures.syscallsPerCall),
         direct: versus(peer, peerOf('direct')),
         relay: versus(peer, peerOf('sdk relay')),
         recordBytes: peer.recordDir ? folderBytes(peer.recordDir) : undefined,
@@ -334,8 +356,8 @@ try {
       `Host: the official SDK client. Gateway: ${gatewayEntry}, definitions pinned with \`toolwright gateway approve\`, default policy on.`,
       `Machine: ${machine}.`,
       '',
-      '| transport | peer | calls/s | p50 ms | p99 ms | CPU µs/call | throughput vs direct | added p50 ms vs direct | throughput vs relay | added p50 ms vs relay |',
-      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| transport | peer | calls/s | p50 ms | p99 ms | CPU µs/call | read+write syscalls/call | throughput vs direct | added p50 ms vs direct | throughput vs relay | added p50 ms vs relay |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...rows.map((row) => {
         const gateway = row.peer.startsWith('gateway');
         return `| ${[
@@ -345,6 +367,7 @@ try {
           row.p50Ms.toFixed(3),
           row.p99Ms.toFixed(3),
           cell(row.cpuUsPerCall, 0),
+          cell(row.syscallsPerCall, 2),
           row.peer === 'direct' ? '1' : ratio(row.direct.throughputRatio),
           row.peer === 'direct' ? '0' : added(row.direct.addedP50Ms),
           gateway ? ratio(row.relay.throughputRatio) : '',
@@ -353,7 +376,7 @@ try {
       }),
       '',
       'calls/s, p50, p99, CPU: medians over rounds; "vs direct", "vs relay": medians of the per-round ratios and differences.',
-      'CPU µs/call: of the process the host talks to (the upstream for direct; the relay or the gateway alone, without its upstream), from /proc.',
+      'CPU µs/call: of the process the host talks to (the upstream for direct; the relay or the gateway alone, without its upstream), from /proc; syscalls/call: its read and write system calls per call (/proc/<pid>/io).',
       'sdk relay: the official SDK alone forwarding tools/list and tools/call (relay.ts), the least any gateway process adds.',
       ...rows
         .filter((row) => row.peer !== 'direct')

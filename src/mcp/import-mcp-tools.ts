@@ -374,9 +374,15 @@ async function openTransport(server: ImportMcpToolsOptions['server']): Promise<{
   };
   if (spec.env) parameters.env = spec.env;
   if (spec.cwd) parameters.cwd = spec.cwd;
+  const label = `"${[spec.command, ...(spec.args ?? [])].join(' ')}"`;
   // Imported here, not at the top: the stdio client spawns a process (Node only), and an HTTP server needs none of it.
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  return { transport: new StdioClientTransport(parameters), label: `"${[spec.command, ...(spec.args ?? [])].join(' ')}"` };
+  // On Windows the SDK's transport stays: its cross-spawn finds `npx` and other `.cmd` shims that a plain spawn does not.
+  if (process.platform === 'win32') {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    return { transport: new StdioClientTransport(parameters), label };
+  }
+  const { StdioChildTransport } = await import('./stdio-child-transport.js');
+  return { transport: new StdioChildTransport(parameters), label };
 }
 
 function parseServerString(server: string): McpStdioServerSpec | McpHttpServerSpec {

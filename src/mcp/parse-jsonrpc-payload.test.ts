@@ -1,3 +1,4 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 
@@ -13,6 +14,31 @@ describe('parseJsonRpcPayload', () => {
     expect(request).toEqual({ success: true, value: { jsonrpc: '2.0', id: 1, method: 'ping' }, messages: [{ jsonrpc: '2.0', id: 1, method: 'ping' }] });
     expect(parseJsonRpcPayload('{"jsonrpc":"2.0","method":"notifications/initialized"}', { allowBatch: false }).success).toBe(true);
     expect(parseJsonRpcPayload('{"jsonrpc":"2.0","id":"a","result":{}}', { allowBatch: false }).success).toBe(true);
+  });
+
+  it("takes an everyday result response as it is, with the SDK schema's verdict on every response shape", () => {
+    const plain = parseJsonRpcPayload('{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"hi"}]}}', { allowBatch: false });
+    // The parsed value itself, not the schema's copy: no Zod parse ran.
+    expect(plain.success && plain.messages[0]).toBe(plain.success && plain.value);
+    const shapes = [
+      '{"jsonrpc":"2.0","id":"a","result":{}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"progressToken":1}}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"_meta":5}}',
+      '{"jsonrpc":"2.0","id":1,"result":[]}',
+      '{"jsonrpc":"2.0","id":1,"result":null}',
+      '{"jsonrpc":"2.0","id":1,"result":"x"}',
+      '{"jsonrpc":"2.0","id":1.5,"result":{}}',
+      '{"jsonrpc":"2.0","id":null,"result":{}}',
+      '{"jsonrpc":"2.0","id":1,"result":{},"extra":1}',
+      '{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}',
+      '{"jsonrpc":"2.0","result":{}}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m"}}',
+    ];
+    for (const text of shapes) {
+      const payload = parseJsonRpcPayload(text, { allowBatch: false });
+      expect({ text, accepted: payload.success }).toEqual({ text, accepted: JSONRPCMessageSchema.safeParse(JSON.parse(text)).success });
+      if (payload.success) expect(payload.messages[0]).toEqual(JSON.parse(text));
+    }
   });
 
   it('answers text that is not JSON with -32700 and a null id', () => {

@@ -72,7 +72,7 @@ function checkMessage(value: unknown): { success: true; message: JSONRPCMessage 
   if (record.jsonrpc !== '2.0') return { success: false, reason: 'the "jsonrpc" member must be exactly "2.0".' };
   if ('method' in record && typeof record.method !== 'string') return { success: false, reason: 'the "method" member must be a string.' };
   if ('id' in record && !isValidId(record.id)) return { success: false, reason: 'the "id" member must be a string or an integer.' };
-  if (isPlainRequest(record)) return { success: true, message: record as unknown as JSONRPCMessage };
+  if (isPlainRequest(record) || isPlainResultResponse(record)) return { success: true, message: record as unknown as JSONRPCMessage };
   const result = JSONRPCMessageSchema.safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -106,6 +106,21 @@ function isPlainRequest(record: Record<string, unknown>): boolean {
     if (!isValidId(token)) return false;
   }
   return true;
+}
+
+/**
+ * Whether `record` is certainly a valid JSON-RPC result response without `_meta` (`jsonrpc`, `id`, an object `result`),
+ * which the SDK's schema would accept as it is: every answer an upstream server sends the gateway passes here, and the
+ * schema's union would try the request and notification shapes before this one.
+ */
+function isPlainResultResponse(record: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const key in record) {
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
+    keys++;
+  }
+  const result = record.result;
+  return keys === 3 && isValidId(record.id) && typeof result === 'object' && result !== null && !Array.isArray(result) && !('_meta' in (result as object));
 }
 
 function isValidId(id: unknown): id is string | number {
