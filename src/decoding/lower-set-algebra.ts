@@ -245,10 +245,16 @@ export class SetAlgebra {
     if (relaxed) return this.dropNegation(live.flat(), 'oneOf', pointer);
     const result: Typed[] = [];
     for (let index = 0; index < live.length; index++) {
-      const overlapping = live.filter((_, at) => overlaps[index]![at]).flat();
-      const only = overlapping.length === 0 ? live[index]! : this.difference(live[index]!, overlapping, 'oneOf', pointer);
-      if (only === undefined) return live.flat();
-      result.push(...only);
+      // alternative by alternative: `a ∧ ¬b` is `a` when `a` and `b` share no value, so each alternative subtracts only
+      // the other branches' alternatives it may overlap (branches of objects beside other types overlap on those types
+      // alone, and their object alternatives then subtract nothing)
+      const others = live.filter((_, at) => overlaps[index]![at]).flat();
+      for (const alternative of live[index]!) {
+        const overlapping = others.filter((other) => !this.disjointTyped(alternative, other, 3));
+        const only = overlapping.length === 0 ? [alternative] : this.difference([alternative], overlapping, 'oneOf', pointer);
+        if (only === undefined) return live.flat();
+        result.push(...only);
+      }
       if (result.length > this.context.limits.maxAlternatives) {
         this.context.refuse(
           'oneOf',
