@@ -1,9 +1,11 @@
 /**
  * Complements whose pieces multiplied past the alternatives budget (issue #32): a `oneOf` whose object branches overlap
  * only on the types they do not name subtracts, alternative by alternative, only what may overlap (nothing, for the
- * objects), and the complement of a complement is the schema itself (a `contains` of an item's complement counts its
- * cells within the item's schema). Both schemas were refused at 256 alternatives; here they must compile at the default
- * budget, agree with the registry on values near both sides of the complement, and random generations must end valid.
+ * objects), the complement of a complement is the schema itself (a `contains` of an item's complement counts its
+ * cells within the item's schema), and the complements of a `not` and of an overlapping `oneOf` (not recursive) split
+ * over the negated schema's structure: ¬¬A is A, and "not exactly one" is "none or some two". The four schemas were
+ * refused at 256 alternatives; here they must compile at the default budget, agree with the registry on values near
+ * both sides of the complement, and random generations must end valid.
  * The differential soundness test checks them on the boundary instances under three vocabularies.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,6 +47,20 @@ const PROBES: readonly (readonly [unknown, boolean])[][] = [
     ],
     [[{ name: 'a', ...file, mode: '9', user: 'u' }], true],
     [[], false],
+  ],
+  [
+    [{}, true],
+    [{ a: 1, i: 0 }, true],
+    [{ a: -1 }, false],
+    [{ z: 'x', i: 0.5 }, false],
+  ],
+  [
+    [{}, true],
+    [{ a: 1 }, false],
+    [{ a: 1, b: 2 }, true],
+    [{ a: 'x' }, true],
+    [{ a: 1, b: 'x' }, false],
+    [{ a: 1, note: 3 }, true],
   ],
 ];
 

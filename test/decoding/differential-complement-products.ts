@@ -2,7 +2,8 @@
  * Complements whose pieces multiplied past the alternatives budget (issue #32, part B), written for this repository in
  * the shapes real schemas use: a `oneOf` of object shapes without `type` (so its branches overlap only on the other
  * types) under `not`, and a `oneOf` of two item schemas, one holding the complement of the other (the difference of
- * the arrays is a `contains` of the item's complement, whose cells take the complement of that complement). Both were
+ * the arrays is a `contains` of the item's complement, whose cells take the complement of that complement), , and the
+ * complements of a `not` and of an overlapping `oneOf`, split over the negated schema's structure. All four were
  * refused at 256 alternatives; they are spread into the differential soundness cases.
  */
 import type { DifferentialCase } from './differential-schemas.js';
@@ -57,6 +58,25 @@ export const COMPLEMENT_PRODUCT_CASES: readonly DifferentialCase[] = [
         },
         { items: { allOf: [{ $ref: '#/$defs/named' }, { $ref: '#/$defs/extracted' }] } },
       ],
+    },
+  },
+  {
+    name: 'not of a not of an object of nine optional properties (the complement of a complement)',
+    keywords: ['not', 'minimum'],
+    schema: {
+      type: 'object',
+      not: {
+        description: 'no property fails',
+        not: { type: 'object', properties: Object.fromEntries([...'abcdefghi'].map((name) => [name, { type: 'integer', minimum: 0 }])) },
+      },
+    },
+  },
+  {
+    name: 'not of an overlapping oneOf of four open object shapes (none of them, or some two)',
+    keywords: ['not', 'oneOf', 'required'],
+    schema: {
+      type: 'object',
+      not: { oneOf: [...'abcd'].map((name) => ({ required: [name], properties: { [name]: { type: 'integer' }, note: { type: 'string' } } })) },
     },
   },
 ];
