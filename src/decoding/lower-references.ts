@@ -10,7 +10,7 @@ import { escapePointer } from '../shared/json-schema/json-pointer.js';
 import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import type { LoweringContext } from './lower-context.js';
-import { FALSE_LOCATION, FALSE_SET, jsonEqual, TRUE_SET, type Location, type LocationSet } from './lower-typed.js';
+import { FALSE_LOCATION, FALSE_SET, jsonEqual, TRUE_SET, unionSets, type Location, type LocationSet } from './lower-typed.js';
 
 /**
  * The registry's Ajv compiles every `pattern` and `patternProperties` key it reaches (all subschemas but unreferenced
@@ -123,6 +123,9 @@ export class SchemaLocations {
   complementSet(set: LocationSet): LocationSet {
     if (set.length === 0) return FALSE_SET;
     if (set[0] === FALSE_LOCATION) return TRUE_SET;
+    // ¬¬S is S: denoting it as the complement of a complement would multiply the pieces of both
+    const negated = this.plainComplementOf(set);
+    if (negated !== undefined) return negated;
     const key = set.join(',');
     let complement = this.complementLocations.get(key);
     if (complement === undefined) {
@@ -139,6 +142,9 @@ export class SchemaLocations {
   differenceSet(within: LocationSet, set: LocationSet, keyword: string, pointer: string): LocationSet {
     if (within[0] === FALSE_LOCATION || set.length === 0) return FALSE_SET;
     if (set[0] === FALSE_LOCATION) return within;
+    // W ∧ ¬¬S is W ∧ S (a `contains` of an item's complement, counted per cell)
+    const negated = this.plainComplementOf(set);
+    if (negated !== undefined) return unionSets(within, negated);
     const key = `${within.join(',')}\u0000${set.join(',')}\u0000${keyword}\u0000${pointer}`;
     let difference = this.complementLocations.get(key);
     if (difference === undefined) {
@@ -149,6 +155,13 @@ export class SchemaLocations {
       this.complementLocations.set(key, difference);
     }
     return difference;
+  }
+
+  /** The set `set` is the complement of, when `set` is one location denoting every value of that set's complement; else undefined. */
+  private plainComplementOf(set: LocationSet): LocationSet | undefined {
+    if (set.length !== 1) return undefined;
+    const location = this.context.locations[set[0]!]!;
+    return location.complementOf !== undefined && location.within === undefined ? location.complementOf : undefined;
   }
 
   sameSchemas(left: LocationSet, right: LocationSet): boolean {

@@ -7,6 +7,7 @@
  */
 import { isPlainObject } from '../shared/own.js';
 import { escapePointer } from '../shared/json-schema/json-pointer.js';
+import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import { AutomatonWorkLimitError, type CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { ajvMultipleOf } from './multiple-of-language.js';
@@ -21,6 +22,7 @@ import {
   FALSE_LOCATION,
   FALSE_SET,
   formatChoices,
+  TRUE_SET,
   intersectTyped,
   jsonEqual,
   jsonTypeOf,
@@ -34,11 +36,33 @@ import {
   type Typed,
 } from './lower-typed.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
-import { differenceOf, type DifferenceContext, type KeyWitness, type StringPiece } from './schema-complement.js';
+import { differenceOf, prunedUnion, type DifferenceContext, type KeyWitness, type StringPiece } from './schema-complement.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 
 /** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */
 class ProbeCycle extends Error {}
+
+/**
+ * Thrown inside a complement split over a schema's structure where a piece is not expressible or too large; the caller
+ * takes the difference of the denotations instead.
+ */
+class SplitAbandoned extends Error {}
+
+/** The applicators a schema's denotation intersects with the rest of it (as `denoteObject` does), over which a complement splits. */
+const SPLIT_APPLICATORS = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not'];
+/** Keywords that tie a schema to its identity or to the applicators beside it: such a schema is complemented whole. */
+const UNSPLIT_KEYWORDS = ['$id', '$anchor', '$dynamicAnchor', '$recursiveAnchor', '$dynamicRef', '$recursiveRef', 'unevaluatedProperties', 'unevaluatedItems'];
+/**
+ * Pairs of alternatives the pruning of split complements may compare over one compile: a split that cannot be pruned
+ * within it passes the alternatives budget and is abandoned early, before the difference of the denotations is tried.
+ */
+const MAX_SPLIT_INCLUSION_PAIRS = 30_000;
+/** Work a split may do over one complement, counted as alternatives pruned pairwise and differences' products, before it is abandoned. */
+const MAX_SPLIT_WORK = 100_000;
+/** Schemas {@link SetAlgebra.reachesItself} visits before it answers "recursive". */
+const MAX_RECURSION_CHECK = 2_000;
+/** Nesting of applicators a complement splits through (a `$ref` cycle of `allOf`s ends here and is complemented whole). */
+const MAX_SPLIT_DEPTH = 8;
 
 /** The denotations of one lowering, cached per location and per set; the caller's context collects what was relaxed. */
 export class SetAlgebra {
@@ -47,6 +71,12 @@ export class SetAlgebra {
   private differenceContextCache: DifferenceContext<Typed> | undefined;
   /** `$ref` targets whose keyword values were checked as the registry's Ajv checks them (`referenceTargetProblem`). */
   private readonly checkedReferenceTargets = new Set<object>();
+  private splitContextCache: DifferenceContext<Typed> | undefined;
+  private splitWork = 0;
+  private splitNesting = 0;
+  /** Per location split by a complement: the location of its schema less its applicators. */
+  private readonly applicatorFree = new Map<number, LocationSet>();
+  private readonly recursiveLocations = new Map<number, boolean>();
 
   constructor(
     private readonly context: LoweringContext,
@@ -166,9 +196,11 @@ export class SetAlgebra {
   private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
     const pointer = `${location.place.pointer}/not`;
     const negatedSet = this.references.child(location, 'not', negated);
-    const denotation = this.denoteSet(negatedSet);
-    if (this.relaxedWithin(negatedSet)) return this.dropNegation(result, 'not', pointer);
-    return this.difference(result, denotation, 'not', pointer) ?? result;
+    if (this.context.options.lenient) {
+      this.denoteSet(negatedSet);
+      if (this.relaxedWithin(negatedSet)) return this.dropNegation(result, 'not', pointer);
+    }
+    return this.splitComplement(result, negatedSet) ?? this.difference(result, this.denoteSet(negatedSet), 'not', pointer) ?? result;
   }
 
   private relaxedWithin(set: LocationSet): boolean {
@@ -217,9 +249,191 @@ export class SetAlgebra {
   private denoteComplement(location: Location, set: LocationSet): Typed[] {
     const keyword = location.keyword ?? 'not';
     const everything = location.within === undefined ? ALL_TYPES.map((type) => blank(type, location.place.pointer)) : this.denoteSet(location.within);
-    const denotation = this.denoteSet(set);
-    if (this.relaxedWithin(set)) return this.dropNegation(everything, keyword, location.place.pointer);
-    return this.difference(everything, denotation, keyword, location.place.pointer) ?? everything;
+    if (this.context.options.lenient) {
+      this.denoteSet(set);
+      if (this.relaxedWithin(set)) return this.dropNegation(everything, keyword, location.place.pointer);
+    }
+    return this.splitComplement(everything, set) ?? this.difference(everything, this.denoteSet(set), keyword, location.place.pointer) ?? everything;
+  }
+
+  /**
+   * `within ∧ ¬set` split over the negated schema's structure before any product is taken: ¬(A ∧ B) = ¬A ∪ ¬B over the
+   * applicators a schema intersects (`$ref`, `allOf`, its own keywords), ¬(A ∪ B) = ¬A ∧ ¬B for `anyOf`, "not exactly
+   * one" = none ∪ some two for `oneOf`, and ¬¬A = A, each union pruned as a difference's steps are. Taking the complement
+   * of the whole denotation instead multiplies every piece of one part with every piece of the others (an overlapping
+   * `oneOf` is already a union of branches less the others). Undefined, with nothing refused, where a piece is not
+   * expressible exactly or a union passes `limits.maxAlternatives`: the caller then takes the difference of the denotations.
+   */
+  private splitComplement(within: readonly Typed[], set: LocationSet): Typed[] | undefined {
+    if (this.splitNesting++ === 0) this.splitWork = 0;
+    try {
+      return this.complementWithin(within, set, MAX_SPLIT_DEPTH);
+    } catch (error) {
+      if (error instanceof SplitAbandoned) return undefined;
+      throw error;
+    } finally {
+      this.splitNesting--;
+    }
+  }
+
+  private complementWithin(within: readonly Typed[], set: LocationSet, depth: number): Typed[] {
+    if (within.length === 0 || set.length === 0) return [];
+    if (set[0] === FALSE_LOCATION) return [...within];
+    if (set.length > 1) return this.splitUnion(set.flatMap((id) => this.complementWithin(within, [id], depth)));
+    const location = this.context.locations[set[0]!]!;
+    const pointer = location.place.pointer;
+    if (location.complementOf !== undefined) {
+      // W ∧ ¬(V ∧ ¬S) = (W ∧ ¬V) ∪ (W ∧ S), and W ∧ ¬¬S = W ∧ S
+      const kept = this.boundedIntersection(within, this.denoteSet(location.complementOf));
+      return location.within === undefined ? kept : this.splitUnion([...this.complementWithin(within, location.within, depth), ...kept]);
+    }
+    const schema = location.schema;
+    const has = (keyword: string): boolean => isPlainObject(schema) && Object.prototype.hasOwnProperty.call(schema, keyword);
+    if (
+      depth === 0 ||
+      !isPlainObject(schema) ||
+      location.frame !== undefined ||
+      UNSPLIT_KEYWORDS.some(has) ||
+      !SPLIT_APPLICATORS.some(has) ||
+      this.reachesItself(location)
+    )
+      return this.splitDifference(within, this.denoteSet(set), pointer);
+    const applicatorFree = this.denoteSet(this.applicatorFreeSet(location));
+    const pieces = this.splitDifference(within, applicatorFree, pointer);
+    if (has('$ref')) {
+      const target = typeof schema.$ref === 'string' ? this.context.registry.resolve(schema.$ref, location.place.base) : undefined;
+      // an unresolved (or invalid) reference is refused, or reported invalid, by the denotation of the whole
+      if (target === undefined) throw new SplitAbandoned();
+      const targetSet = this.references.locate(target.schema, target.place, isPlainObject(target.schema) ? target.schema : undefined);
+      pieces.push(...this.complementWithin(within, targetSet, depth - 1));
+    }
+    if (has('allOf'))
+      schemaArray(this.context, schema.allOf, pointer, 'allOf').forEach((part, index) =>
+        pieces.push(...this.complementWithin(within, this.references.child(location, 'allOf', part, `/${index}`), depth - 1)),
+      );
+    if (has('anyOf')) {
+      let none: Typed[] = [...within];
+      schemaArray(this.context, schema.anyOf, pointer, 'anyOf').forEach((part, index) => {
+        none = this.complementWithin(none, this.references.child(location, 'anyOf', part, `/${index}`), depth - 1);
+      });
+      pieces.push(...none);
+    }
+    if (has('oneOf')) {
+      const branchSets = schemaArray(this.context, schema.oneOf, pointer, 'oneOf').map((part, index) =>
+        this.references.child(location, 'oneOf', part, `/${index}`),
+      );
+      let none: Typed[] = [...within];
+      for (const branchSet of branchSets) none = this.complementWithin(none, branchSet, depth - 1);
+      pieces.push(...none);
+      // two branches hold: every pair, each within the values of the first
+      branchSets.forEach((first, index) => {
+        const inFirst = this.boundedIntersection(within, this.denoteSet(first));
+        for (const second of branchSets.slice(index + 1)) pieces.push(...this.boundedIntersection(inFirst, this.denoteSet(second)));
+      });
+    }
+    if (has('not')) pieces.push(...this.boundedIntersection(within, this.denoteSet(this.references.child(location, 'not', schema.not))));
+    return this.splitUnion(pieces).map((piece) => this.inSchemaOrder(piece, within, applicatorFree));
+  }
+
+  /**
+   * An object piece with the names of `within` and then of the negated schema's own keywords declared first (true: the
+   * piece's own rules for them still apply), so its layout keeps the order the whole difference would give it.
+   */
+  private inSchemaOrder(piece: Typed, within: readonly Typed[], negated: readonly Typed[]): Typed {
+    if (piece.type !== 'object' || piece.literals !== undefined || piece.witnesses.length > 0) return piece;
+    const ordering = blank('object', piece.pointer);
+    for (const typed of [...within, ...negated])
+      if (typed.type === 'object')
+        for (const name of typed.order) {
+          if (ordering.properties.has(name)) continue;
+          ordering.order.push(name);
+          ordering.properties.set(name, TRUE_SET);
+        }
+    return intersectTyped(ordering, piece) ?? piece;
+  }
+
+  /**
+   * Whether a schema reaches itself through its references. Its split complement would then sit in its own values, and
+   * the pieces of "none" and "some two", which overlap, would all run side by side at every level of nesting (the
+   * configurations multiply with the depth), so such a schema is complemented whole. Past
+   * {@link MAX_RECURSION_CHECK} schemas visited, it is taken as recursive.
+   */
+  private reachesItself(location: Location): boolean {
+    let answer = this.recursiveLocations.get(location.id);
+    if (answer !== undefined) return answer;
+    const onPath = new Set<object>();
+    const explored = new Set<object>();
+    const walk = (schema: unknown, base: string): boolean => {
+      if (!isPlainObject(schema) || explored.has(schema)) return false;
+      if (onPath.has(schema) || onPath.size + explored.size > MAX_RECURSION_CHECK) return true;
+      onPath.add(schema);
+      const here = this.context.registry.placeOf(schema)?.base ?? base;
+      for (const slot of subschemaSlots(schema)) if (walk(slot.schema, here)) return true;
+      for (const keyword of ['$ref', ...DYNAMIC_REFERENCE_KEYWORDS]) {
+        const reference = schema[keyword];
+        if (reference === undefined) continue;
+        const target = typeof reference === 'string' ? this.context.registry.resolve(reference, here) : undefined;
+        if (target === undefined || walk(target.schema, target.place.base)) return true;
+      }
+      onPath.delete(schema);
+      explored.add(schema);
+      return false;
+    };
+    answer = walk(location.schema, location.place.base);
+    this.recursiveLocations.set(location.id, answer);
+    return answer;
+  }
+
+  /** The location of a schema less its split applicators, at the schema's place (its keywords' children are the schema's own). */
+  private applicatorFreeSet(location: Location): LocationSet {
+    let set = this.applicatorFree.get(location.id);
+    if (set === undefined) {
+      const rest = Object.fromEntries(Object.entries(location.schema as Record<string, unknown>).filter(([keyword]) => !SPLIT_APPLICATORS.includes(keyword)));
+      set = this.references.locate(rest, location.place);
+      this.applicatorFree.set(location.id, set);
+    }
+    return set;
+  }
+
+  private splitUnion(pieces: Typed[]): Typed[] {
+    this.spendSplitWork(pieces.length * pieces.length);
+    const union = prunedUnion(pieces, this.splitContext());
+    if (union.length > this.context.limits.maxAlternatives) throw new SplitAbandoned();
+    return union;
+  }
+
+  private splitDifference(left: readonly Typed[], right: readonly Typed[], pointer: string): Typed[] {
+    this.spendSplitWork(left.length * right.length * right.length);
+    return differenceOf(left, right, this.splitContext(), 'not', pointer) ?? [];
+  }
+
+  private spendSplitWork(work: number): void {
+    this.splitWork += work;
+    if (this.splitWork > MAX_SPLIT_WORK) throw new SplitAbandoned();
+  }
+
+  private boundedIntersection(left: readonly Typed[], right: readonly Typed[]): Typed[] {
+    const result: Typed[] = [];
+    for (const a of left) {
+      for (const b of right) {
+        const merged = intersectTyped(a, b);
+        if (merged !== undefined) result.push(merged);
+        if (result.length > this.context.limits.maxAlternatives) throw new SplitAbandoned();
+      }
+    }
+    return result;
+  }
+
+  /** The difference context of a split: a refusal abandons the split instead of refusing the schema. */
+  private splitContext(): DifferenceContext<Typed> {
+    this.splitContextCache ??= {
+      ...this.differenceContext(),
+      maxInclusionPairs: MAX_SPLIT_INCLUSION_PAIRS,
+      refuse: () => {
+        throw new SplitAbandoned();
+      },
+    };
+    return this.splitContextCache;
   }
 
   /** The string language of an alternative as pieces (one per format alternative); undefined when a pattern is refused. */
@@ -260,10 +474,16 @@ export class SetAlgebra {
     if (relaxed) return this.dropNegation(live.flat(), 'oneOf', pointer);
     const result: Typed[] = [];
     for (let index = 0; index < live.length; index++) {
-      const overlapping = live.filter((_, at) => overlaps[index]![at]).flat();
-      const only = overlapping.length === 0 ? live[index]! : this.difference(live[index]!, overlapping, 'oneOf', pointer);
-      if (only === undefined) return live.flat();
-      result.push(...only);
+      // alternative by alternative: `a ∧ ¬b` is `a` when `a` and `b` share no value, so each alternative subtracts only
+      // the other branches' alternatives it may overlap (branches of objects beside other types overlap on those types
+      // alone, and their object alternatives then subtract nothing)
+      const others = live.filter((_, at) => overlaps[index]![at]).flat();
+      for (const alternative of live[index]!) {
+        const overlapping = others.filter((other) => !this.disjointTyped(alternative, other, 3));
+        const only = overlapping.length === 0 ? [alternative] : this.difference([alternative], overlapping, 'oneOf', pointer);
+        if (only === undefined) return live.flat();
+        result.push(...only);
+      }
       if (result.length > this.context.limits.maxAlternatives) {
         this.context.refuse(
           'oneOf',
@@ -285,7 +505,7 @@ export class SetAlgebra {
     if (this.relaxedWithin(conditionSet)) return this.dropNegation(result, 'if', `${pointer}/if`);
     let matching = this.intersectLists(result, condition, `${pointer}/if`);
     if (has('then')) matching = this.intersectLists(matching, this.denoteSet(this.references.child(location, 'then', schema.then)), `${pointer}/then`);
-    let failing = this.difference(result, condition, 'if', `${pointer}/if`);
+    let failing = this.splitComplement(result, conditionSet) ?? this.difference(result, condition, 'if', `${pointer}/if`);
     if (failing === undefined) return result;
     if (has('else')) failing = this.intersectLists(failing, this.denoteSet(this.references.child(location, 'else', schema.else)), `${pointer}/else`);
     return [...matching, ...failing];

@@ -126,6 +126,8 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   complementDfa(dfa: CodePointDfa): CodePointDfa;
   /** Refuses (or, lenient, records) `keyword` at `pointer`. */
   refuse(keyword: string, pointer: string, details: string): void;
+  /** Pairs of alternatives the inclusion check may compare over the context's life (default {@link MAX_INCLUSION_PAIRS}). */
+  readonly maxInclusionPairs?: number;
 }
 
 /** Fields {@link subtractTyped} understands; any other field that differs from a blank alternative makes it refuse. */
@@ -189,6 +191,11 @@ export function differenceOf<T extends DifferenceTyped>(
     return undefined;
   }
   return result;
+}
+
+/** A union of alternatives with the exact duplicates and the alternatives another one includes dropped (the same pruning as each step of a difference). */
+export function prunedUnion<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
+  return withoutIncluded(distinctAlternatives(alternatives), context);
 }
 
 /** `typed ∧ ¬negated` for one pair of alternatives. Throws {@link ComplementRefused} where it is not expressible. */
@@ -561,7 +568,7 @@ function isDefault(value: unknown, reference: unknown): boolean {
 function withoutIncluded<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
   if (alternatives.length < 2 || alternatives.length > MAX_INCLUSION_CHECKED) return alternatives;
   // a count of pairs per compile, not a deadline: a schema gets the same alternatives on every machine
-  const left = inclusionPairsLeft.get(context) ?? MAX_INCLUSION_PAIRS;
+  const left = inclusionPairsLeft.get(context) ?? context.maxInclusionPairs ?? MAX_INCLUSION_PAIRS;
   if (left < alternatives.length * alternatives.length) return alternatives;
   inclusionPairsLeft.set(context, left - alternatives.length * alternatives.length);
   // the set-valued fields last: the numeric bounds tell most pairs apart first

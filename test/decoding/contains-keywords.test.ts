@@ -182,6 +182,9 @@ function refusal(schema: unknown): { keyword: string; pointer: string } | undefi
   }
 }
 
+/** "An object with some undeclared key", recursive through `next`: its complement is not split, and the complement of its key witness is refused. */
+const OPEN_CHAIN = { type: 'object', not: { additionalProperties: false }, properties: { next: { $ref: '#/$defs/open' } } };
+
 describe('contains, minContains, maxContains', () => {
   const vocabulary = byteVocabulary(['[1', ',1', 'null', '],']);
   // the registry's validator (allErrors): a bare Ajv stops after a failed prefixItems and skips contains on short arrays
@@ -254,15 +257,30 @@ describe('contains, minContains, maxContains', () => {
     [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
     // two contains schemas, one with a complement the engine cannot build: the refusal names that one
     [
-      { type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'object', not: { additionalProperties: false } } }] },
+      { type: 'array', $defs: { open: OPEN_CHAIN }, allOf: [{ contains: { type: 'string' } }, { contains: { $ref: '#/$defs/open' } }] },
       'contains',
       '#/allOf/1/contains',
     ],
-    // the values that miss "an object with some undeclared key": the complement of a complement of key rules, not built
-    [{ type: 'array', contains: { type: 'object', not: { additionalProperties: false } } }, 'contains', '#/contains'],
+    // the values that miss "an object with some undeclared key" of a recursive schema (not split): the complement of a complement of key rules, not built
+    [{ type: 'array', $defs: { open: OPEN_CHAIN }, contains: { $ref: '#/$defs/open' } }, 'contains', '#/contains'],
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
+  });
+
+  it.each([
+    { type: 'array', contains: { type: 'object', not: { additionalProperties: false } } },
+    { type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'object', not: { additionalProperties: false } } }], maxContains: 1 },
+  ])('enforces %j: the complement of "some undeclared key" split as "not an object, or a closed one"', (schema) => {
+    const validate = registry(schema);
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const items: unknown[] = [{ a: 1 }, {}, 'a', 1];
+    const values: unknown[][] = [[]];
+    for (const first of items) for (const second of [undefined, ...items]) values.push(second === undefined ? [first] : [first, second]);
+    const disagreements = values.filter((value) => accepts(grammar, grammar.format(value) ?? JSON.stringify(value)) !== validate(value));
+    expect(disagreements).toEqual([]);
+    expect(values.some(validate)).toBe(true);
+    expect(values.every(validate)).toBe(false);
   });
 
   it('refuses a fifth contains schema on one array, naming limits.containsMaxCells', () => {
@@ -337,7 +355,7 @@ describe('contains, minContains, maxContains', () => {
     expect(accepts(grammar, '[1,"a",null,2]')).toBe(true);
     expect(accepts(grammar, '[1,"a",null]')).toBe(false);
     // a split the complement cannot build exactly: the other values stay the whole item schema, so counts only loosen
-    const keyed = compileJsonSchema({ type: 'array', contains: { type: 'object', not: { additionalProperties: false } }, maxContains: 1 }, vocabulary, {
+    const keyed = compileJsonSchema({ type: 'array', $defs: { open: OPEN_CHAIN }, contains: { $ref: '#/$defs/open' }, maxContains: 1 }, vocabulary, {
       lenient: true,
     });
     expect(keyed.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);

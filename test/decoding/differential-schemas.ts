@@ -4,6 +4,7 @@
  * the JSONSchemaBench corpus uses them: small, so that every boundary instance of each is
  * checked on every run. `keywords` names what the schema is there to exercise.
  */
+import { COMPLEMENT_PRODUCT_CASES } from './differential-complement-products.js';
 import { OBJECT_COMPLEMENT_CASES } from './differential-object-complements.js';
 import type { DecodingLimits } from '../../src/decoding/decoding-limits.js';
 
@@ -534,4 +535,5 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     },
   },
   ...OBJECT_COMPLEMENT_CASES,
+  ...COMPLEMENT_PRODUCT_CASES,
 ];

@@ -909,8 +909,17 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { type: 'string', if: { minLength: 2 } }, instances: LOGIC },
       { schema: { if: { type: 'integer' }, else: { type: 'string' } }, instances: [...LOGIC, ...NUMBER_EDGES] },
       { schema: { if: { type: 'object', additionalProperties: false }, else: { type: 'string' } }, instances: [...LOGIC, ...KEYED_OBJECTS] },
+      // the complement of a key witness: split over the condition, ¬(object ∧ ¬closed) is ¬object ∪ closed
+      { schema: { if: { type: 'object', not: { additionalProperties: false } }, else: { type: 'string' } }, instances: [...LOGIC, ...KEYED_OBJECTS] },
     ],
-    refused: [{ if: { type: 'object', not: { additionalProperties: false } }, else: { type: 'string' } }],
+    // a recursive condition is not split, and the complement of its key witness is refused
+    refused: [
+      {
+        $defs: { open: { type: 'object', not: { additionalProperties: false }, properties: { next: { $ref: '#/$defs/open' } } } },
+        if: { $ref: '#/$defs/open' },
+        else: { type: 'string' },
+      },
+    ],
   },
   then: { enforced: [{ schema: { if: { type: 'string' }, then: { minLength: 2 } }, instances: LOGIC }] },
   else: { enforced: [{ schema: { if: { type: 'string' }, else: { type: 'number', maximum: 2 } }, instances: LOGIC }] },
