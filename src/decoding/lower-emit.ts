@@ -45,7 +45,7 @@ import {
 } from './lower-typed.js';
 import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } from './multiple-of-language.js';
 import type { NumberAutomaton } from './number-language.js';
-import { objectMinHeight } from './object-progress.js';
+import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
 /** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
@@ -532,51 +532,14 @@ export class NodeEmitter {
         tracked = false;
       }
     }
-    if (!tracked) bitted = [];
-    const bitOf = new Int32Array(properties.length).fill(-1);
-    bitted.forEach((at, bit) => (bitOf[at] = bit));
-    const propertyOfBit = Int32Array.from(bitted);
-    const bitsBefore = new Int32Array(properties.length + 1);
-    const untrackedRequiredFrom = new Int32Array(properties.length + 1);
-    for (let at = 0; at < properties.length; at++) bitsBefore[at + 1] = bitsBefore[at]! | (bitOf[at]! >= 0 ? 1 << bitOf[at]! : 0);
-    for (let at = properties.length - 1; at >= 0; at--)
-      untrackedRequiredFrom[at] = untrackedRequiredFrom[at + 1]! + (tracked && bitOf[at]! < 0 && properties[at]!.required ? 1 : 0);
-    const closure = new Int32Array(bitted.length);
-    let requiredMask = 0;
-    if (tracked) {
-      bitted.forEach((at, bit) => {
-        closure[bit] = 1 << bit;
-        if (properties[at]!.required) requiredMask |= 1 << bit;
-      });
-      for (const [name, dependents] of edges)
-        for (const dependent of dependents) if (index.has(dependent)) closure[bitOf[index.get(name)!]!]! |= 1 << bitOf[index.get(dependent)!]!;
-      for (let changed = true; changed;) {
-        changed = false;
-        for (let at = 0; at < closure.length; at++) {
-          let bits = closure[at]!;
-          for (let other = 0; other < closure.length; other++) if (((bits >>> other) & 1) === 1) bits |= closure[other]!;
-          if (bits !== closure[at]) {
-            closure[at] = bits;
-            changed = true;
-          }
-        }
-      }
-    }
-    const requiredFrom = new Int32Array(properties.length + 1);
-    for (let at = properties.length - 1; at >= 0; at--) requiredFrom[at] = requiredFrom[at + 1]! + (properties[at]!.required ? 1 : 0);
+    const tables = progressTables(properties, tracked ? bitted : [], tracked, edges, index);
     return {
       anyOrder,
       tracked,
-      bitOf,
-      propertyOfBit,
-      bitsBefore,
-      untrackedRequiredFrom,
-      requiredMask,
-      closure,
+      ...tables,
       minProperties,
       maxProperties: typed.maxProperties,
       countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
-      requiredFrom,
       endsWithWitness: typed.witnesses.length > 0,
     };
   }

@@ -11,7 +11,59 @@
  * properties written (clamped at `countCap`).
  * @module
  */
-import type { ObjectAlternative, ObjectProgressRules } from './grammar-ir.js';
+import type { ObjectAlternative, ObjectProgressRules, PropertyRule } from './grammar-ir.js';
+
+/** The bit tables of an object's progress rules (see the fields of `ObjectProgressRules`). */
+export type ProgressTables = Pick<
+  ObjectProgressRules,
+  'bitOf' | 'propertyOfBit' | 'bitsBefore' | 'untrackedRequiredFrom' | 'requiredMask' | 'closure' | 'requiredFrom'
+>;
+
+/**
+ * The bit tables for `properties` in schema order, where the declared properties at `bitted` (indexes, ascending) get a
+ * bit of the written set in that order, and `edges` (a property and the ones it requires, by name; `index` maps a name to
+ * its position) close each bit over the dependencies it implies.
+ */
+export function progressTables(
+  properties: readonly PropertyRule[],
+  bitted: readonly number[],
+  tracked: boolean,
+  edges: readonly (readonly [string, ReadonlySet<string>])[],
+  index: ReadonlyMap<string, number>,
+): ProgressTables {
+  const bitOf = new Int32Array(properties.length).fill(-1);
+  bitted.forEach((at, bit) => (bitOf[at] = bit));
+  const propertyOfBit = Int32Array.from(bitted);
+  const bitsBefore = new Int32Array(properties.length + 1);
+  const untrackedRequiredFrom = new Int32Array(properties.length + 1);
+  for (let at = 0; at < properties.length; at++) bitsBefore[at + 1] = bitsBefore[at]! | (bitOf[at]! >= 0 ? 1 << bitOf[at]! : 0);
+  for (let at = properties.length - 1; at >= 0; at--)
+    untrackedRequiredFrom[at] = untrackedRequiredFrom[at + 1]! + (tracked && bitOf[at]! < 0 && properties[at]!.required ? 1 : 0);
+  const closure = new Int32Array(bitted.length);
+  let requiredMask = 0;
+  if (tracked) {
+    bitted.forEach((at, bit) => {
+      closure[bit] = 1 << bit;
+      if (properties[at]!.required) requiredMask |= 1 << bit;
+    });
+    for (const [name, dependents] of edges)
+      for (const dependent of dependents) if (index.has(dependent)) closure[bitOf[index.get(name)!]!]! |= 1 << bitOf[index.get(dependent)!]!;
+    for (let changed = true; changed;) {
+      changed = false;
+      for (let at = 0; at < closure.length; at++) {
+        let bits = closure[at]!;
+        for (let other = 0; other < closure.length; other++) if (((bits >>> other) & 1) === 1) bits |= closure[other]!;
+        if (bits !== closure[at]) {
+          closure[at] = bits;
+          changed = true;
+        }
+      }
+    }
+  }
+  const requiredFrom = new Int32Array(properties.length + 1);
+  for (let at = properties.length - 1; at >= 0; at--) requiredFrom[at] = requiredFrom[at + 1]! + (properties[at]!.required ? 1 : 0);
+  return { bitOf, propertyOfBit, bitsBefore, untrackedRequiredFrom, requiredMask, closure, requiredFrom };
+}
 
 /** The `property` of a frame whose last key was of key class `index`. */
 export function classProperty(index: number): number {
