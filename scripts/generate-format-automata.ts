@@ -17,7 +17,7 @@ import { CodePointDfa } from '../src/shared/regex/code-point-dfa.js';
 import { parseRegex } from '../src/shared/regex/parse-regex.js';
 import { serializeDfa, serializeDfaBytes } from '../src/decoding/serialized-dfa.js';
 import { formatLanguage } from '../src/decoding/string-formats.js';
-import { FILE_PREBUILT_FORMATS, PREBUILT_TIME_AUTOMATA_FILE, packTimeAutomata, productKey } from '../src/decoding/prebuilt-time-automata.js';
+import { FILE_PREBUILT_FORMATS, PREBUILT_TIME_AUTOMATA_FILE, productKey } from '../src/decoding/prebuilt-time-automata.js';
 
 /**
  * The formats shipped prebuilt in the module: each took 12–60 ms to determinize on first use and serializes to 2–7 KB.
@@ -28,6 +28,20 @@ export const PREBUILT_FORMATS = ['uri', 'uri-reference', 'url', 'hostname', 'ipv
 
 export const MODULE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../src/decoding/prebuilt-format-automata.ts');
 export const TIME_AUTOMATA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../src/decoding', PREBUILT_TIME_AUTOMATA_FILE);
+
+/** The time file's bytes before gzip, as `unpackTimeAutomata` (src/decoding/prebuilt-time-automata.ts) reads them. */
+function packTimeAutomata(entries: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const index = new TextEncoder().encode(JSON.stringify([...entries].map(([key, bytes]) => [key, bytes.length])));
+  const packed = new Uint8Array(4 + index.length + [...entries.values()].reduce((sum, bytes) => sum + bytes.length, 0));
+  new DataView(packed.buffer).setUint32(0, index.length, true);
+  packed.set(index, 4);
+  let at = 4 + index.length;
+  for (const bytes of entries.values()) {
+    packed.set(bytes, at);
+    at += bytes.length;
+  }
+  return packed;
+}
 
 /**
  * The time file's bytes before gzip (`packTimeAutomata`): each regex of the formats in FILE_PREBUILT_FORMATS, keyed as

@@ -39,24 +39,11 @@ function isFamilyPattern(key: string): boolean {
 }
 
 /**
- * The file's layout once gunzipped (binary, so nothing is base64- or JSON-decoded but a small index): the index's byte
- * length (4 bytes, little-endian), the index (JSON: `[key, byteLength]` per automaton), then each automaton's
- * {@link serializeDfaBytes} bytes in the index's order.
+ * The entries of the file's bytes once gunzipped, as views of `packed`. Its layout (written by packTimeAutomata in
+ * scripts/generate-format-automata.ts; binary, so nothing but a small index is decoded as text): the index's byte length
+ * (4 bytes, little-endian), the index (JSON: `[key, byteLength]` per automaton), then each automaton's
+ * `serializeDfaBytes` bytes in the index's order.
  */
-export function packTimeAutomata(entries: ReadonlyMap<string, Uint8Array>): Uint8Array {
-  const index = new TextEncoder().encode(JSON.stringify([...entries].map(([key, bytes]) => [key, bytes.length])));
-  const packed = new Uint8Array(4 + index.length + [...entries.values()].reduce((sum, bytes) => sum + bytes.length, 0));
-  new DataView(packed.buffer).setUint32(0, index.length, true);
-  packed.set(index, 4);
-  let at = 4 + index.length;
-  for (const bytes of entries.values()) {
-    packed.set(bytes, at);
-    at += bytes.length;
-  }
-  return packed;
-}
-
-/** The entries {@link packTimeAutomata} packed, as views of `packed`. */
 export function unpackTimeAutomata(packed: Uint8Array): Map<string, Uint8Array> {
   const indexLength = new DataView(packed.buffer, packed.byteOffset, packed.byteLength).getUint32(0, true);
   const index = JSON.parse(new TextDecoder().decode(packed.subarray(4, 4 + indexLength))) as [string, number][];
