@@ -67,7 +67,7 @@ describe('prebuilt format automata', () => {
     expect(fromRegex).toHaveBeenCalledTimes(1);
   });
 
-  it('the time file is what the script writes, and holds each regex of the date and time formats and each product of an alternative, state by state', () => {
+  it('the time file is what the script writes, and holds each regex of the time formats and each product of an alternative, state by state', () => {
     const packed = gunzipSync(readFileSync(TIME_AUTOMATA_PATH));
     expect(Buffer.from(packed).equals(Buffer.from(generateTimeAutomata()))).toBe(true);
     const entries = unpackTimeAutomata(packed);
@@ -115,5 +115,28 @@ describe('prebuilt format automata', () => {
     // a product with a schema's own regex is still built
     cache.intersection([cache.pattern(dateTime.alternatives[0]!.patterns[0]!, true), cache.pattern('^2024', false)]);
     expect([fromRegex.mock.calls.length, intersect.mock.calls.length]).toEqual([1, 1]);
+  });
+
+  it('without a file system (a browser, a Worker), a grammar cache builds the time formats from their regexes, with the same answers', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/shared/node-builtin.js', () => ({ nodeBuiltin: () => undefined }));
+    try {
+      const fresh = await import('../../src/decoding/grammar-cache.js');
+      const { CodePointDfa: FreshDfa } = await import('../../src/shared/regex/code-point-dfa.js');
+      const fromRegex = vi.spyOn(FreshDfa, 'fromRegex');
+      const cache = new fresh.GrammarCache();
+      const time = formatLanguage('time')!;
+      if (time.kind !== 'string') throw new Error('time');
+      const products = time.alternatives.map((alternative) => cache.intersection(alternative.patterns.map((source) => cache.pattern(source, time.ignoreCase))));
+      expect(fromRegex.mock.calls.length).toBeGreaterThan(0);
+      const prebuilt = new GrammarCache();
+      const expected = time.alternatives.map((alternative) =>
+        prebuilt.intersection(alternative.patterns.map((source) => prebuilt.pattern(source, time.ignoreCase))),
+      );
+      expect(products.map(shape)).toEqual(expected.map(shape));
+    } finally {
+      vi.doUnmock('../../src/shared/node-builtin.js');
+      vi.resetModules();
+    }
   });
 });
