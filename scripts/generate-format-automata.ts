@@ -1,27 +1,69 @@
 /**
  * Writes `src/decoding/prebuilt-format-automata.ts`: the automata of the format regexes that
- * cost most to build on first use and are small to ship (`npx tsx scripts/generate-format-automata.ts`).
- * `test/decoding/prebuilt-format-automata.test.ts` runs `generateModule()` again and compares it with
- * the file, so a change to a format's regex or to the regex compiler fails until this is rerun.
+ * cost most to build on first use and are small to ship (`npx tsx scripts/generate-format-automata.ts`),
+ * and `src/decoding/prebuilt-time-automata.bin.gz`: the date and time formats' automata, products
+ * included, which only a process with a file system reads (too large for a page's bundle).
+ * `test/decoding/prebuilt-format-automata.test.ts` runs `generateModule()` and `generateTimeAutomata()`
+ * again and compares them with the files, so a change to a format's regex or to the regex compiler
+ * fails until this is rerun.
  * @module
  */
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { CodePointDfa } from '../src/shared/regex/code-point-dfa.js';
 import { parseRegex } from '../src/shared/regex/parse-regex.js';
-import { serializeDfa } from '../src/decoding/serialized-dfa.js';
+import { serializeDfa, serializeDfaBytes } from '../src/decoding/serialized-dfa.js';
 import { formatLanguage } from '../src/decoding/string-formats.js';
+import { FILE_PREBUILT_FORMATS, PREBUILT_TIME_AUTOMATA_FILE, productKey } from '../src/decoding/prebuilt-time-automata.js';
 
 /**
- * The formats shipped prebuilt: each took 12–60 ms to determinize on first use and serializes to 2–7 KB.
- * The time family is left out: its patterns are 20 KB each, and what costs most there is their
- * intersections (about 250 KB each), built on first use.
+ * The formats shipped prebuilt in the module: each took 12–60 ms to determinize on first use and serializes to 2–7 KB.
+ * The time family is left out of it: its patterns are 20 KB each, and what costs most there is their
+ * intersections (90–130 KB each), which ship in the file FILE_PREBUILT_FORMATS lists (Node only).
  */
 export const PREBUILT_FORMATS = ['uri', 'uri-reference', 'url', 'hostname', 'ipv6'] as const;
 
 export const MODULE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../src/decoding/prebuilt-format-automata.ts');
+export const TIME_AUTOMATA_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../src/decoding', PREBUILT_TIME_AUTOMATA_FILE);
+
+/** The time file's bytes before gzip, as `unpackTimeAutomata` (src/decoding/prebuilt-time-automata.ts) reads them. */
+function packTimeAutomata(entries: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const index = new TextEncoder().encode(JSON.stringify([...entries].map(([key, bytes]) => [key, bytes.length])));
+  const packed = new Uint8Array(4 + index.length + [...entries.values()].reduce((sum, bytes) => sum + bytes.length, 0));
+  new DataView(packed.buffer).setUint32(0, index.length, true);
+  packed.set(index, 4);
+  let at = 4 + index.length;
+  for (const bytes of entries.values()) {
+    packed.set(bytes, at);
+    at += bytes.length;
+  }
+  return packed;
+}
+
+/**
+ * The time file's bytes before gzip (`packTimeAutomata`): each regex of the formats in FILE_PREBUILT_FORMATS, keyed as
+ * `GrammarCache.pattern` keys it, and the product of each alternative of two or more regexes, keyed by `productKey`.
+ */
+export function generateTimeAutomata(): Uint8Array {
+  const entries = new Map<string, Uint8Array>();
+  for (const name of FILE_PREBUILT_FORMATS) {
+    const language = formatLanguage(name);
+    if (language?.kind !== 'string') throw new Error(`format "${name}" is not a string format of ajv-formats any more: update FILE_PREBUILT_FORMATS`);
+    const keyOf = (source: string): string => `${language.ignoreCase ? 'i' : '-'}${source}`;
+    for (const alternative of language.alternatives) {
+      const automata = alternative.patterns.map((source) => {
+        const dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: language.ignoreCase }));
+        entries.set(keyOf(source), serializeDfaBytes(dfa));
+        return dfa;
+      });
+      if (automata.length > 1) entries.set(productKey(alternative.patterns.map(keyOf)), serializeDfaBytes(CodePointDfa.intersect(automata)));
+    }
+  }
+  return packTimeAutomata(entries);
+}
 
 /**
  * The module's text (formatted as the repository formats it): each pattern of the formats above,
@@ -57,4 +99,7 @@ ${entries.join('\n')}
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   writeFileSync(MODULE_PATH, await generateModule());
   console.log(`wrote ${MODULE_PATH}`);
+  // level 9 and no file name or time in the header: the bytes depend only on the automata (and zlib)
+  writeFileSync(TIME_AUTOMATA_PATH, gzipSync(generateTimeAutomata(), { level: 9 }));
+  console.log(`wrote ${TIME_AUTOMATA_PATH}`);
 }

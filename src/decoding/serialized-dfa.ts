@@ -10,6 +10,11 @@ import { fromBase64url, toBase64url } from '../shared/bytes.js';
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
 export function serializeDfa(dfa: CodePointDfa): string {
+  return toBase64url(serializeDfaBytes(dfa));
+}
+
+/** {@link serializeDfa} before base64url: the form a binary file holds (`prebuilt-time-automata.bin.gz`). */
+export function serializeDfaBytes(dfa: CodePointDfa): Uint8Array {
   const bytes: number[] = [];
   const write = (value: number): void => {
     let rest = value;
@@ -34,13 +39,18 @@ export function serializeDfa(dfa: CodePointDfa): string {
       end = ranges[index + 1]! + 1;
     }
   }
-  return toBase64url(Uint8Array.from(bytes));
+  return Uint8Array.from(bytes);
 }
 
 /** The automaton {@link serializeDfa} wrote; throws on text it did not write (the prebuilt data is checked by a test). */
 export function deserializeDfa(text: string): CodePointDfa {
   const bytes = fromBase64url(text);
   if (bytes === undefined) throw new Error('a serialized automaton is not base64url: regenerate it with scripts/generate-format-automata.ts');
+  return deserializeDfaBytes(bytes);
+}
+
+/** The automaton {@link serializeDfaBytes} wrote; throws on bytes it did not write. */
+export function deserializeDfaBytes(bytes: Uint8Array): CodePointDfa {
   let at = 0;
   const read = (): number => {
     let value = 0;
