@@ -524,12 +524,19 @@ function provablyEmpty<T extends DifferenceTyped>(typed: T, context: DifferenceC
 const objectIds = new WeakMap<object, number>();
 let nextObjectId = 0;
 
+/**
+ * Each alternative's key, written once: an alternative is not changed once built (every step builds new ones, as
+ * `{ ...typed }` copies), and a difference passes each piece of another type than the negated alternative on unchanged.
+ */
+const alternativeKeys = new WeakMap<object, string>();
+
 /** The alternatives with exact duplicates (every field equal, the pointer aside) removed, first occurrence kept. */
 function distinctAlternatives<T extends DifferenceTyped>(alternatives: T[]): T[] {
   if (alternatives.length < 2) return alternatives;
   const seen = new Set<string>();
   return alternatives.filter((typed) => {
-    const key = alternativeKey(typed);
+    let key = alternativeKeys.get(typed);
+    if (key === undefined) alternativeKeys.set(typed, (key = alternativeKey(typed)));
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
