@@ -56,6 +56,12 @@ export class NodeEmitter {
   /** Per node: its literal values by literal index (for `uniqueItems`). */
   private readonly literalValues = new Map<ValueNode, unknown[]>();
   private readonly uniqueArrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule[] }[] = [];
+  /**
+   * The name tries built so far, by their names in order: the objects of a large or recursive schema repeat the same
+   * names (a meta-schema's ~40 keywords in every object alternative), and a trie is only read once built.
+   */
+  private readonly excludedTries = new Map<string, CodePointTrie>();
+  private readonly keyTries = new Map<string, { keys: ByteTrie; keyValues: number[][] }>();
 
   constructor(
     private readonly context: LoweringContext,
@@ -359,17 +365,26 @@ export class NodeEmitter {
 
   private lowerObject(typed: Typed): ObjectAlternative {
     const names = layoutNames(typed);
-    const excluded = new CodePointTrie();
-    for (const name of names) excluded.add(name);
+    const namesKey = JSON.stringify(names);
+    let excluded = this.excludedTries.get(namesKey);
+    if (excluded === undefined) {
+      this.excludedTries.set(namesKey, (excluded = new CodePointTrie()));
+      for (const name of names) excluded.add(name);
+    }
     const plan = this.planObject(typed, names);
     const properties: PropertyRule[] = plan.present.map((name) => ({
       name,
       value: this.nodeFor(valueSetFor(typed, name)),
       required: plan.required.has(name),
     }));
-    const keys = new ByteTrie();
-    const encoder = new TextEncoder();
-    properties.forEach((property, index) => keys.add(encoder.encode(JSON.stringify(property.name)), index));
+    const presentKey = JSON.stringify(plan.present);
+    let keyTrie = this.keyTries.get(presentKey);
+    if (keyTrie === undefined) {
+      const keys = new ByteTrie();
+      const encoder = new TextEncoder();
+      properties.forEach((property, index) => keys.add(encoder.encode(JSON.stringify(property.name)), index));
+      this.keyTries.set(presentKey, (keyTrie = { keys, keyValues: keys.subtreeValues() }));
+    }
     const reach = new Int32Array(properties.length + 1);
     let nextRequired = properties.length - 1;
     for (let index = properties.length; index >= 0; index--) {
@@ -383,8 +398,8 @@ export class NodeEmitter {
       id: this.context.alternativeCount++,
       properties,
       keyClasses,
-      keys,
-      keyValues: keys.subtreeValues(),
+      keys: keyTrie.keys,
+      keyValues: keyTrie.keyValues,
       reach,
       blocked: plan.impossible,
       progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0),

@@ -179,7 +179,13 @@ export function differenceOf<T extends DifferenceTyped>(
   try {
     for (const negated of right) {
       // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
-      result = withoutIncluded(distinctAlternatives(result.flatMap((typed) => subtractTyped(typed, negated, context, keyword))), context);
+      result = withoutIncluded(
+        distinctAlternatives(
+          result.flatMap((typed) => subtractTyped(typed, negated, context, keyword)),
+          context,
+        ),
+        context,
+      );
       if (result.length > maxAlternatives) {
         context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
         return undefined;
@@ -195,7 +201,7 @@ export function differenceOf<T extends DifferenceTyped>(
 
 /** A union of alternatives with the exact duplicates and the alternatives another one includes dropped (the same pruning as each step of a difference). */
 export function prunedUnion<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
-  return withoutIncluded(distinctAlternatives(alternatives), context);
+  return withoutIncluded(distinctAlternatives(alternatives, context), context);
 }
 
 /** `typed ∧ ¬negated` for one pair of alternatives. Throws {@link ComplementRefused} where it is not expressible. */
@@ -524,22 +530,37 @@ function provablyEmpty<T extends DifferenceTyped>(typed: T, context: DifferenceC
 const objectIds = new WeakMap<object, number>();
 let nextObjectId = 0;
 
+/**
+ * Each alternative's key, written once: an alternative is not changed once built (every step builds new ones, as
+ * `{ ...typed }` copies), and a difference passes each piece of another type than the negated alternative on unchanged.
+ */
+const alternativeKeys = new WeakMap<object, string>();
+
 /** The alternatives with exact duplicates (every field equal, the pointer aside) removed, first occurrence kept. */
-function distinctAlternatives<T extends DifferenceTyped>(alternatives: T[]): T[] {
+function distinctAlternatives<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
   if (alternatives.length < 2) return alternatives;
   const seen = new Set<string>();
+  let reference: T | undefined;
   return alternatives.filter((typed) => {
-    const key = alternativeKey(typed);
+    let key = alternativeKeys.get(typed);
+    if (key === undefined) alternativeKeys.set(typed, (key = alternativeKey(typed, (reference ??= context.blank(typed.type, typed.pointer)))));
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
 }
 
-function alternativeKey(typed: DifferenceTyped): string {
+/**
+ * An alternative written out for equality. With a blank `reference`, the fields it holds by default are left out (the
+ * bulk of most alternatives' text): a default here is a primitive, an empty array, Map or Set, so a field left out is
+ * exactly one whose text equals the default's, and alternatives, all built from a blank in its field order, compare as
+ * they would written out whole. The type is always written: the blank's own type is any one.
+ */
+function alternativeKey(typed: DifferenceTyped, reference?: DifferenceTyped): string {
   return JSON.stringify(typed, function (this: unknown, field: string, value: unknown) {
     // the alternative's own pointer only words messages (a literal's "pointer" key is a value: kept)
     if (this === typed && field === 'pointer') return undefined;
+    if (this === typed && reference !== undefined && field !== 'type' && isDefault(value, (reference as unknown as Fields)[field])) return undefined;
     if (value instanceof Map) return ['Map', ...value];
     if (value instanceof Set) return ['Set', ...value];
     if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
