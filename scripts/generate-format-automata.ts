@@ -17,7 +17,7 @@ import { CodePointDfa } from '../src/shared/regex/code-point-dfa.js';
 import { parseRegex } from '../src/shared/regex/parse-regex.js';
 import { serializeDfa, serializeDfaBytes } from '../src/decoding/serialized-dfa.js';
 import { formatLanguage } from '../src/decoding/string-formats.js';
-import { FILE_PREBUILT_FORMATS, PREBUILT_TIME_AUTOMATA_FILE, productKey } from '../src/decoding/prebuilt-time-automata.js';
+import { FILE_PREBUILT_FORMATS, PREBUILT_TIME_AUTOMATA_FILE, patternKey, productKey } from '../src/decoding/prebuilt-time-automata.js';
 
 /**
  * The formats shipped prebuilt in the module: each took 12–60 ms to determinize on first use and serializes to 2–7 KB.
@@ -52,7 +52,7 @@ export function generateTimeAutomata(): Uint8Array {
   for (const name of FILE_PREBUILT_FORMATS) {
     const language = formatLanguage(name);
     if (language?.kind !== 'string') throw new Error(`format "${name}" is not a string format of ajv-formats any more: update FILE_PREBUILT_FORMATS`);
-    const keyOf = (source: string): string => `${language.ignoreCase ? 'i' : '-'}${source}`;
+    const keyOf = (source: string): string => patternKey(source, language.ignoreCase);
     for (const alternative of language.alternatives) {
       const automata = alternative.patterns.map((source) => {
         const dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: language.ignoreCase }));
@@ -78,7 +78,7 @@ export async function generateModule(): Promise<string> {
       for (const source of alternative.patterns) {
         const dfa = CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: language.ignoreCase }));
         entries.push(
-          `  // ${name}: ${dfa.stateCount} states\n  ${JSON.stringify(`${language.ignoreCase ? 'i' : '-'}${source}`)}:\n    ${JSON.stringify(serializeDfa(dfa))},`,
+          `  // ${name}: ${dfa.stateCount} states\n  ${JSON.stringify(patternKey(source, language.ignoreCase))}:\n    ${JSON.stringify(serializeDfa(dfa))},`,
         );
       }
   }

@@ -567,7 +567,9 @@ export class CompiledGrammar implements MatcherHost {
       }
       stack[depth] = to;
       let token = nodeToken[node]!;
-      if (recordSuccessors && token >= 0) this.recordSuccessor(to, byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to));
+      // a state already found at this stamp needs no second look at its stacks (inDeclaredOrder walks them)
+      if (recordSuccessors && token >= 0 && this.foundMark[to] !== this.recordStamp)
+        this.recordSuccessor(to, byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to));
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;

@@ -17,7 +17,7 @@ import { keySignatureLanguages, type KeySignatureLanguage, type KeySignatureOver
 import { intersectTwoNumberAutomata } from './multiple-of-language.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
-import { filePrebuiltDfa } from './prebuilt-time-automata.js';
+import { filePrebuiltDfa, patternKey } from './prebuilt-time-automata.js';
 import { deserializeDfa } from './serialized-dfa.js';
 
 /**
@@ -131,7 +131,7 @@ export class GrammarCache {
    * construction (a cached automaton costs nothing); past its budget, {@link AutomatonWorkLimitError} names the pattern.
    */
   pattern(source: string, ignoreCase: boolean, work?: AutomatonWork): CodePointDfa {
-    const key = `${ignoreCase ? 'i' : '-'}${source}`;
+    const key = patternKey(source, ignoreCase);
     return this.patterns.getOrCompute(key, () =>
       this.build(() => {
         // the formats' costliest regexes ship as their automata (decoded per cache: nothing is shared between vocabularies)

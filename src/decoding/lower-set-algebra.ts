@@ -195,12 +195,19 @@ export class SetAlgebra {
 
   private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
     const pointer = `${location.place.pointer}/not`;
-    const negatedSet = this.references.child(location, 'not', negated);
+    return this.negateWithin(result, this.references.child(location, 'not', negated), 'not', pointer);
+  }
+
+  /**
+   * `within ∧ ¬set`: split over the negated schema, else the difference of the denotations, else (refused, lenient)
+   * `within` itself. Lenient: a negated schema that lost keywords is not negated at all (see {@link dropNegation}).
+   */
+  private negateWithin(within: Typed[], set: LocationSet, keyword: string, pointer: string): Typed[] {
     if (this.context.options.lenient) {
-      this.denoteSet(negatedSet);
-      if (this.relaxedWithin(negatedSet)) return this.dropNegation(result, 'not', pointer);
+      this.denoteSet(set);
+      if (this.relaxedWithin(set)) return this.dropNegation(within, keyword, pointer);
     }
-    return this.splitComplement(result, negatedSet) ?? this.difference(result, this.denoteSet(negatedSet), 'not', pointer) ?? result;
+    return this.splitComplement(within, set) ?? this.difference(within, this.denoteSet(set), keyword, pointer) ?? within;
   }
 
   private relaxedWithin(set: LocationSet): boolean {
@@ -249,11 +256,7 @@ export class SetAlgebra {
   private denoteComplement(location: Location, set: LocationSet): Typed[] {
     const keyword = location.keyword ?? 'not';
     const everything = location.within === undefined ? ALL_TYPES.map((type) => blank(type, location.place.pointer)) : this.denoteSet(location.within);
-    if (this.context.options.lenient) {
-      this.denoteSet(set);
-      if (this.relaxedWithin(set)) return this.dropNegation(everything, keyword, location.place.pointer);
-    }
-    return this.splitComplement(everything, set) ?? this.difference(everything, this.denoteSet(set), keyword, location.place.pointer) ?? everything;
+    return this.negateWithin(everything, set, keyword, location.place.pointer);
   }
 
   /**

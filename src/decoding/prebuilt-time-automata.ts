@@ -20,6 +20,11 @@ export const FILE_PREBUILT_FORMATS = ['time', 'date-time', 'iso-time', 'iso-date
 
 export const PREBUILT_TIME_AUTOMATA_FILE = 'prebuilt-time-automata.bin.gz';
 
+/** How `GrammarCache.pattern` keys a regex (`ignoreCase`: ajv-formats' `i` flag), and so how the prebuilt tables key it. */
+export function patternKey(source: string, ignoreCase: boolean): string {
+  return `${ignoreCase ? 'i' : '-'}${source}`;
+}
+
 /** The file's key of the product of regexes keyed (as `GrammarCache.pattern` keys them) `patternKeys`, in this order. */
 export function productKey(patternKeys: readonly string[]): string {
   return `&${JSON.stringify(patternKeys)}`;
@@ -35,7 +40,7 @@ function isFamilyPattern(key: string): boolean {
     FILE_PREBUILT_FORMATS.flatMap((name) => {
       const language = formatLanguage(name);
       if (language?.kind !== 'string') return [];
-      return language.alternatives.flatMap((alternative) => alternative.patterns.map((source) => `${language.ignoreCase ? 'i' : '-'}${source}`));
+      return language.alternatives.flatMap((alternative) => alternative.patterns.map((source) => patternKey(source, language.ignoreCase)));
     }),
   );
   return familyPatternKeys.has(key);

@@ -179,11 +179,8 @@ export function differenceOf<T extends DifferenceTyped>(
   try {
     for (const negated of right) {
       // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
-      result = withoutIncluded(
-        distinctAlternatives(
-          result.flatMap((typed) => subtractTyped(typed, negated, context, keyword)),
-          context,
-        ),
+      result = prunedUnion(
+        result.flatMap((typed) => subtractTyped(typed, negated, context, keyword)),
         context,
       );
       if (result.length > maxAlternatives) {
@@ -604,7 +601,7 @@ function withoutIncluded<T extends DifferenceTyped>(alternatives: T[], context: 
     let known = texts.get(typed);
     if (known === undefined) texts.set(typed, (known = new Map()));
     let text = known.get(field);
-    if (text === undefined) known.set(field, (text = JSON.stringify(keyOf((typed as unknown as Fields)[field]))));
+    if (text === undefined) known.set(field, (text = alternativeKey({ value: (typed as unknown as Fields)[field] } as unknown as DifferenceTyped)));
     return text;
   };
   const dropped = new Uint8Array(alternatives.length);
@@ -735,9 +732,4 @@ function fieldIncludes<T extends DifferenceTyped>(
       // a field this check does not know: included only when equal
       return fieldText(outer, field) === fieldText(inner, field);
   }
-}
-
-/** A value with its automata and other class instances replaced by identity numbers, for equality by JSON text. */
-function keyOf(value: unknown): unknown {
-  return JSON.parse(alternativeKey({ value } as unknown as DifferenceTyped) || 'null');
 }

@@ -168,7 +168,7 @@ function alwaysRoomy(dfa: CodePointDfa, toAccept: Int32Array, maxLength: number)
     // the states one code point further are the same: so at every later count up to maxLength, where room is least
     // (a `maxLength: 5000` string under a pattern with loops gets there within a few hundred code points)
     if (next.size === frontier.size && [...next].every((state) => frontier.has(state))) {
-      for (const state of frontier) if (maxLength + toAccept[state]! > maxLength) return false;
+      for (const state of frontier) if (toAccept[state]! > 0) return false;
       return true;
     }
     frontier = next;

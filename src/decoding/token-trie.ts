@@ -13,9 +13,6 @@ export interface TokenTrieArrays {
   readonly nodeToken: Int32Array;
   readonly nextSameBytes: Int32Array;
   readonly maxDepth: number;
-  /** Present once built (`tokenOrder`, `tokenStart`). */
-  readonly tokenOrder?: Int32Array;
-  readonly tokenStart?: Uint32Array;
 }
 
 export class TokenTrie {
@@ -97,17 +94,12 @@ export class TokenTrie {
   /** The arrays as they are (views, not copies), for storing the trie. */
   toArrays(): TokenTrieArrays {
     const { nodeByte, nodeDepth, nodeEnd, nodeToken, nextSameBytes, maxDepth } = this;
-    return { nodeByte, nodeDepth, nodeEnd, nodeToken, nextSameBytes, maxDepth, tokenOrder: this.tokenOrderCache, tokenStart: this.tokenStartCache };
+    return { nodeByte, nodeDepth, nodeEnd, nodeToken, nextSameBytes, maxDepth };
   }
 
   /** A trie over stored arrays (kept as they are: no copy). */
   static fromArrays(arrays: TokenTrieArrays): TokenTrie {
-    const trie = new TokenTrie(arrays.nodeByte, arrays.nodeDepth, arrays.nodeEnd, arrays.nodeToken, arrays.nextSameBytes, arrays.maxDepth);
-    if (arrays.tokenOrder !== undefined && arrays.tokenStart !== undefined) {
-      trie.tokenOrderCache = arrays.tokenOrder;
-      trie.tokenStartCache = arrays.tokenStart;
-    }
-    return trie;
+    return new TokenTrie(arrays.nodeByte, arrays.nodeDepth, arrays.nodeEnd, arrays.nodeToken, arrays.nextSameBytes, arrays.maxDepth);
   }
 
   /** Every token in node (DFS) order, identical-bytes tokens together: a subtree's tokens form one slice. */

@@ -18,6 +18,16 @@ export interface DifferentialCase {
   readonly propertyOrders?: readonly ('schema' | 'any')[];
 }
 
+/** Six declared properties of mixed kinds, for the objects whose written set has fewer bits than properties. */
+const SIX_PAYMENT_PROPERTIES = {
+  id: { type: 'integer', maximum: 9 },
+  card: { type: 'string', maxLength: 2 },
+  note: { type: 'string', maxLength: 1 },
+  cvv: { type: 'string', pattern: '^[0-9]{3}$' },
+  tag: { enum: ['a', 'b'] },
+  expiry: { type: 'string', maxLength: 2 },
+};
+
 export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
   // ---- controls: enforced today --------------------------------------------------------
   {
@@ -458,14 +468,7 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     propertyOrders: ['schema'],
     schema: {
       type: 'object',
-      properties: {
-        id: { type: 'integer', maximum: 9 },
-        card: { type: 'string', maxLength: 2 },
-        note: { type: 'string', maxLength: 1 },
-        cvv: { type: 'string', pattern: '^[0-9]{3}$' },
-        tag: { enum: ['a', 'b'] },
-        expiry: { type: 'string', maxLength: 2 },
-      },
+      properties: SIX_PAYMENT_PROPERTIES,
       required: ['id', 'tag'],
       dependentRequired: { card: ['cvv', 'expiry'] },
     },
@@ -489,14 +492,7 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     propertyOrders: ['schema'],
     schema: {
       type: 'object',
-      properties: {
-        id: { type: 'integer', maximum: 9 },
-        card: { type: 'string', maxLength: 2 },
-        note: { type: 'string', maxLength: 1 },
-        cvv: { type: 'string', pattern: '^[0-9]{3}$' },
-        tag: { enum: ['a', 'b'] },
-        expiry: { type: 'string', maxLength: 2 },
-      },
+      properties: SIX_PAYMENT_PROPERTIES,
       required: ['id'],
       minProperties: 3,
       dependentRequired: { card: ['cvv', 'expiry'] },

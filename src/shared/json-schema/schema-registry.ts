@@ -101,8 +101,6 @@ export class SchemaRegistry {
               if (keyed) this.anchors.set(resolved, node);
             } else {
               here = stripFragment(resolved);
-              // the first schema a URI names keeps it: a nested $id naming the root's own URI is refused by the registry anyway
-              if (keyed && !this.resources.has(here)) this.resources.set(here, node);
             }
           } catch {
             // an unparsable $id leaves the base unchanged; a $ref to it will not resolve and is reported then
@@ -110,6 +108,7 @@ export class SchemaRegistry {
         }
         this.places.set(node, { base: here, pointer: at });
         if (!keyed) return;
+        // the first schema a URI names keeps it: a nested $id naming the root's own URI is refused by the registry anyway
         if (!this.resources.has(here)) this.resources.set(here, node);
         if (typeof node.$anchor === 'string') this.anchors.set(`${here}#${node.$anchor}`, node);
         if (typeof node.$dynamicAnchor === 'string' && !this.anchors.has(`${here}#${node.$dynamicAnchor}`))
