@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,4 +109,44 @@ describe('importMcpTools over Streamable HTTP', () => {
   it('fails to connect with a message naming the server', async () => {
     await expect(importMcpTools({ server: server.url })).rejects.toThrow(`Cannot connect to the MCP server at ${server.url}:`);
   });
+});
+
+describe('importMcpTools over Streamable HTTP, from a server that drops the answer', () => {
+  it('fails the call as soon as the server closes its SSE answer mid-event, not when requestTimeoutMs runs out', async () => {
+    // A server just complete enough to be imported: JSON answers to initialize and tools/list, then a cut stream for the call.
+    const http = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number; method: string };
+        const json = (result: unknown) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        if (message.method === 'initialize')
+          return json({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'dropper', version: '1' } });
+        if (message.method === 'tools/list')
+          return json({ tools: [{ name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] });
+        if (message.method !== 'tools/call') return void res.writeHead(202).end();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: message\ndata: {"jsonrpc":"2.0","id":${message.id},"result":{"cont`);
+        setTimeout(() => res.socket!.destroy(), 10);
+      });
+    });
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const imported = await importMcpTools({ server: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, requestTimeoutMs: 30_000 });
+    try {
+      const registry = new ToolRegistry(imported.tools, { logger: silentLogger });
+      const started = Date.now();
+      const execution = await registry.call({ id: '1', name: 'echo', arguments: {} });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(execution.result.isError).toBe(true);
+      expect(execution.result.content).toEqual([
+        { type: 'text', text: expect.stringContaining('Tool "echo" failed: the MCP server "dropper" could not be reached') },
+      ]);
+    } finally {
+      await imported.close();
+      http.closeAllConnections();
+      http.close();
+    }
+  }, 40_000);
 });

@@ -19,7 +19,6 @@
 import { context as otelContext, trace, type Context, type Tracer } from '@opentelemetry/api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Progress, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -148,7 +147,7 @@ export interface McpConnection {
 
 /** Connects to one MCP server; throws {@link InvalidArgumentError} saying what to check when it cannot. */
 export async function openMcpConnection(server: ImportMcpToolsOptions['server'], clientName?: string): Promise<McpConnection> {
-  const { transport, label } = await openTransport(server);
+  const { transport, label, networkTransport } = await openTransport(server);
   // The client hands the agreed version only to a transport that asks for it (HTTP's does): kept here for every transport.
   let protocolVersion: string | undefined;
   const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
@@ -185,7 +184,7 @@ export async function openMcpConnection(server: ImportMcpToolsOptions['server'],
     get closed() {
       return closed;
     },
-    networkTransport: transport instanceof StreamableHTTPClientTransport ? 'tcp' : 'pipe',
+    networkTransport,
     get protocolVersion() {
       return protocolVersion;
     },
@@ -359,13 +358,13 @@ export function mcpToolsFromList(list: unknown, options: McpToolListOptions): { 
   return { tools, warnings };
 }
 
-async function openTransport(server: ImportMcpToolsOptions['server']): Promise<{ transport: Transport; label: string }> {
+async function openTransport(server: ImportMcpToolsOptions['server']): Promise<{ transport: Transport; label: string; networkTransport: McpNetworkTransport }> {
   const spec = typeof server === 'string' ? parseServerString(server) : server;
   if ('url' in spec) {
     const url = new URL(spec.url);
     const headers: Record<string, string> = { ...spec.headers };
     if (spec.authToken !== undefined) headers.Authorization = `Bearer ${spec.authToken}`;
-    return { transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }), label: `at ${url.href}` };
+    return { transport: await httpClientTransport(url, headers), label: `at ${url.href}`, networkTransport: 'tcp' };
   }
   const parameters: StdioServerParameters = {
     command: spec.command,
@@ -379,10 +378,25 @@ async function openTransport(server: ImportMcpToolsOptions['server']): Promise<{
   // On Windows the SDK's transport stays: its cross-spawn finds `npx` and other `.cmd` shims that a plain spawn does not.
   if (process.platform === 'win32') {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    return { transport: new StdioClientTransport(parameters), label };
+    return { transport: new StdioClientTransport(parameters), label, networkTransport: 'pipe' };
   }
   const { StdioChildTransport } = await import('./stdio-child-transport.js');
-  return { transport: new StdioChildTransport(parameters), label };
+  return { transport: new StdioChildTransport(parameters), label, networkTransport: 'pipe' };
+}
+
+/**
+ * `HttpClientTransport` (`node:http`; the SDK's `fetch` transport was most of the gateway's CPU per HTTP call in
+ * bench:gateway) where the runtime has `node:http` (Node, Bun, Deno); elsewhere (a web runtime) the SDK's transport.
+ * Imported on use, so that loading `toolwright/mcp` needs neither.
+ */
+async function httpClientTransport(url: URL, headers: Record<string, string>): Promise<Transport> {
+  try {
+    const { HttpClientTransport } = await import('./http-client-transport.js');
+    return new HttpClientTransport(url, { headers });
+  } catch {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
 }
 
 function parseServerString(server: string): McpStdioServerSpec | McpHttpServerSpec {

@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   TW_INVALID_PIN_FILE:
     "The gateway's pin file (the approved upstream tool definitions) is not JSON of the pin file's shape, or a pin's definition does not match its digest.",
   TW_APPROVAL_NOT_PENDING: 'A decision named an approval id that is not waiting in the approval folder (unknown, malformed, or already decided).',
+  TW_MCP_HTTP_RESPONSE:
+    'An MCP server reached over Streamable HTTP answered with something the client cannot use (an HTTP error, a redirect, another content type, an oversized or malformed message) or closed its answer early.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

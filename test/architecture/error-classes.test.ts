@@ -52,6 +52,7 @@ import { StoredSettingsMismatchError } from '../../src/cli/run-settings.js';
 import { MissingPackagesError } from '../../src/cli/required-packages.js';
 import { ApprovalNotPendingError } from '../../src/mcp/gateway/approval-queue.js';
 import { DefinitionPinsError } from '../../src/mcp/gateway/definition-pins.js';
+import { McpHttpResponseError } from '../../src/mcp/http-client-transport.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const context: ProviderErrorContext = { providerName: 'OpenAI', modelId: 'gpt-test', baseURL: 'https://example.invalid/v1', keyVariable: 'OPENAI_API_KEY' };
@@ -97,6 +98,7 @@ const SAMPLES: ReadonlyArray<[name: string, make: () => ToolwrightError]> = [
   ['ProviderResponseError', () => new ProviderResponseError(context, 'no choices')],
   ['DefinitionPinsError', () => new DefinitionPinsError('/tmp/pins.json', 'it is not JSON')],
   ['ApprovalNotPendingError', () => new ApprovalNotPendingError('apr_1', 'it was already decided')],
+  ['McpHttpResponseError', () => new McpHttpResponseError('The MCP server at http://127.0.0.1:1/mcp answered POST with HTTP 500.', { status: 500 })],
 ];
 
 function classOf(sample: ToolwrightError): typeof ToolwrightError {
