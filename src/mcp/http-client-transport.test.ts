@@ -180,7 +180,7 @@ describe('HttpClientTransport against a hostile server', () => {
     });
     for (const [name, pattern] of [
       ['html', /answered a request with Content-Type "text\/html"; MCP servers answer with application\/json or text\/event-stream/],
-      ['garbled', /answered with JSON that does not parse/],
+      ['garbled', /answered with a message it cannot use: Parse error: /],
       ['huge', /answered with more than 4096 bytes \(maxMessageBytes\)/],
     ] as const) {
       const { transport, messages } = await started(url, { headers: { 'x-case': name }, maxMessageBytes: 4096 });
@@ -216,8 +216,8 @@ describe('HttpClientTransport against a hostile server', () => {
     await transport.send(call(1));
     expect(messages).toEqual([JSON.parse(answer(1))]);
     expect(errors.map((error) => error.message)).toEqual([
-      `The MCP server at ${url.href} sent an SSE event whose data is not JSON.`,
-      `The MCP server at ${url.href} sent a message that is not JSON-RPC 2.0.`,
+      expect.stringMatching(new RegExp(`^The MCP server at ${url.href} sent an SSE event with a message it cannot use: Parse error: `)),
+      `The MCP server at ${url.href} sent an SSE event with a message it cannot use: Invalid Request: batches are not supported here; send one JSON-RPC message per line.`,
     ]);
     await transport.close();
   });

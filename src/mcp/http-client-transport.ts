@@ -22,7 +22,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { ToolwrightError } from '../shared/errors.js';
-import { isPlainObject } from '../shared/own.js';
+import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 import { SseParser } from './sse-parser.js';
 
 export interface HttpClientTransportOptions {
@@ -125,16 +125,9 @@ export class HttpClientTransport implements Transport {
     }
     const mediaType = mediaTypeOf(response.headers['content-type']);
     if (mediaType === 'application/json') {
-      const text = await this.readBody(response);
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        throw new McpHttpResponseError(`The MCP server ${this.label()} answered with JSON that does not parse: ${(error as Error).message}.`, {
-          cause: error,
-        });
-      }
-      for (const entry of Array.isArray(value) ? value : [value]) this.deliver(entry);
+      const payload = parseJsonRpcPayload(await this.readBody(response), { allowBatch: true });
+      if (!payload.success) throw new McpHttpResponseError(`The MCP server ${this.label()} answered with ${unusable(payload.response.error.message)}`);
+      for (const message of payload.messages) this.onmessage?.(message);
       return;
     }
     if (mediaType === 'text/event-stream') {
@@ -227,17 +220,16 @@ export class HttpClientTransport implements Transport {
       const parser = new SseParser(this.maxMessageBytes, (event) => {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch (error) {
-          this.onerror?.(new McpHttpResponseError(`The MCP server ${this.label()} sent an SSE event whose data is not JSON.`, { cause: error }));
+        const payload = parseJsonRpcPayload(event.data, { allowBatch: false });
+        if (!payload.success) {
+          this.onerror?.(new McpHttpResponseError(`The MCP server ${this.label()} sent an SSE event with ${unusable(payload.response.error.message)}`));
           return;
         }
-        const id = responseIdOf(value);
+        const message = payload.messages[0]!;
+        const id = responseIdOf(message);
         if (id !== undefined) unanswered.delete(id);
         delivered = true;
-        delivering = delivering.then(() => this.deliver(value));
+        delivering = delivering.then(() => this.onmessage?.(message));
       });
       parser.onRetry = (ms) => (this.serverRetryMs = ms);
       response.setEncoding('utf8');
@@ -253,15 +245,6 @@ export class HttpClientTransport implements Transport {
       response.once('error', (error) => finish(error));
       response.once('close', () => finish(response.complete ? undefined : new Error('the connection closed mid-stream')));
     });
-  }
-
-  private deliver(value: unknown): void {
-    // The client's protocol layer checks each message's shape (and reports one it cannot use); here only what it cannot read at all.
-    if (!isPlainObject(value) || value.jsonrpc !== '2.0') {
-      this.onerror?.(new McpHttpResponseError(`The MCP server ${this.label()} sent a message that is not JSON-RPC 2.0.`));
-      return;
-    }
-    this.onmessage?.(value as unknown as JSONRPCMessage);
   }
 
   /** Sends one request and resolves with the response's head (its body still to read). */
@@ -351,9 +334,15 @@ function isRequest(message: JSONRPCMessage | JSONRPCMessage[]): message is JSONR
 }
 
 /** The id of a response (a result or an error), else `undefined`. */
-function responseIdOf(value: unknown): RequestId | undefined {
-  if (!isPlainObject(value) || 'method' in value || !('result' in value || 'error' in value)) return undefined;
-  return typeof value.id === 'string' || typeof value.id === 'number' ? value.id : undefined;
+function responseIdOf(message: JSONRPCMessage): RequestId | undefined {
+  const record = message as Record<string, unknown>;
+  if ('method' in record || !('result' in record || 'error' in record)) return undefined;
+  return typeof record.id === 'string' || typeof record.id === 'number' ? record.id : undefined;
+}
+
+/** What the wire gate (`parse-jsonrpc-payload.ts`) said, as the rest of a sentence: `… answered with <this>`. */
+function unusable(gateMessage: string): string {
+  return `a message it cannot use: ${gateMessage}`;
 }
 
 function mediaTypeOf(header: string | undefined): string {

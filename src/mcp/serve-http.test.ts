@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -207,5 +208,62 @@ describe('serveHttp', () => {
     await closed;
     await expect(raw(url, { headers: MCP_HEADERS, body: INITIALIZE })).rejects.toThrow(/ECONNREFUSED/);
     handle = undefined;
+  });
+});
+
+describe('serveHttp: the headers of an SSE answer', () => {
+  const sessionHeaders = (id: string) => ({ ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
+  const call = (name: string, args: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
+
+  it('leave with the answer of a quick call, in one write', async () => {
+    const { url, port } = await start();
+    const id = await openSession(url);
+    // Counts the writes the server makes on its side of a connection (a socket whose local port is the server's).
+    const writes: string[] = [];
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const originals = { _write: proto._write, _writev: proto._writev };
+    for (const name of ['_write', '_writev'] as const) {
+      proto[name] = function (this: Socket, ...args: unknown[]) {
+        if (this.localPort === port) writes.push(name);
+        return originals[name].apply(this, args);
+      };
+    }
+    try {
+      const response = await raw(url, { headers: sessionHeaders(id), body: call('echo', { message: 'hi' }) });
+      expect(messagesOf(response)).toMatchObject([{ id: 2, result: { content: [{ type: 'text', text: 'hi' }] } }]);
+    } finally {
+      Object.assign(proto, originals);
+    }
+    expect(writes).toHaveLength(1);
+  });
+
+  it('leave alone, soon, when the call takes longer', async () => {
+    let release: (() => void) | undefined;
+    const slow = defineTool<Record<string, never>>({
+      name: 'slow',
+      description: 'Answers when the test releases it.',
+      effect: 'read',
+      inputSchema: { type: 'object' },
+      execute: () => new Promise<string>((resolve) => (release = () => resolve('done'))),
+    });
+    handle = await serveHttp([slow], { port: 0, logger: silentLogger });
+    const id = await openSession(handle.url);
+    const answered = new Promise<{ status: number; body: Promise<string> }>((resolve, reject) => {
+      const req = request(handle!.url, { method: 'POST', headers: sessionHeaders(id) }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        resolve({ status: res.statusCode!, body: new Promise((done) => res.on('end', () => done(body))) });
+      });
+      req.on('error', reject);
+      req.end(call('slow', {}));
+    });
+    // The headers arrive while the tool is still running.
+    const head = await answered;
+    expect(head.status).toBe(200);
+    await expect.poll(() => release).toBeDefined();
+    release!();
+    expect(await head.body).toContain('"text":"done"');
   });
 });

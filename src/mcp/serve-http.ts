@@ -200,6 +200,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       const session = pool.find(sessionId, sessionOwnerOf(authOf(req)));
       if (!session) return sendError(res, 404, SESSION_NOT_FOUND, 'Session not found: it expired or was closed. Start a new session with initialize.');
       track(session, res, 'post', requestIdsOf(payload.messages));
+      holdHeaders(res);
       return session.transport.handleRequest(req, res, payload.value);
     }
     if (!payload.messages.some((message) => isInitializeRequest(message))) {
@@ -241,6 +242,7 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
     };
     await server.connect(session.transport);
     track(session, res, 'post', requestIds);
+    holdHeaders(res);
     await session.transport.handleRequest(req, res, value);
     // Refused before initialization (406 for a bad Accept header): nothing will ever reach this server again.
     if (id === undefined) await server.close();
@@ -294,6 +296,28 @@ export async function serveHttp(tools: McpToolSource, options: McpHttpOptions = 
       })();
       return closing;
     },
+  };
+}
+
+/** How long the headers of a POST's SSE answer wait for its first event. */
+const HEADER_HOLD_MS = 50;
+
+/**
+ * The SDK's Node transport sends an SSE answer's headers in a write of their own as soon as it has them (`flushHeaders`),
+ * then its events in another: two writes, and two wake-ups of the client, per call. Held back up to
+ * {@link HEADER_HOLD_MS}, the headers leave with the first event when it comes that soon, in one write (bench:gateway),
+ * and alone when it does not, so that a client still learns soon that a long call was taken.
+ */
+function holdHeaders(res: ServerResponse): void {
+  const flushHeaders = res.flushHeaders.bind(res);
+  res.flushHeaders = () => {
+    const socket = res.socket;
+    // Nothing else writes to this connection until the answer ends (HTTP/1.1 answers in order): bytes written since
+    // mean the headers went with them.
+    const written = socket?.bytesWritten;
+    setTimeout(() => {
+      if (!res.writableEnded && !res.destroyed && res.socket === socket && socket?.bytesWritten === written) flushHeaders();
+    }, HEADER_HOLD_MS).unref();
   };
 }
 
