@@ -159,13 +159,25 @@ describe('HttpClientTransport against a hostile server', () => {
     await transport.close();
   });
 
-  it('does not follow a redirect, and names where it points', async () => {
-    const url = await listen((_req, res) => res.writeHead(307, { location: 'http://elsewhere.example/mcp' }).end());
-    const { transport } = await started(url);
-    await expect(transport.send(call(1))).rejects.toThrow(
-      /answered POST with a redirect \(HTTP 307 to http:\/\/elsewhere\.example\/mcp\); redirects are not followed/,
+  it('follows a redirect within its origin that keeps the method, and refuses one elsewhere or one that turns POST into GET, naming where it points', async () => {
+    const url = await listen((req, res) => {
+      if (req.url === '/elsewhere') return void res.writeHead(307, { location: 'http://elsewhere.example/mcp' }).end();
+      if (req.url === '/see-other') return void res.writeHead(303, { location: '/mcp' }).end();
+      if (req.url === '/moved') return void res.writeHead(308, { location: '/mcp' }).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer(1));
+    });
+    const moved = await started(new URL('/moved', url));
+    await moved.transport.send(call(1));
+    expect(moved.messages).toEqual([JSON.parse(answer(1))]);
+    await moved.transport.close();
+    const elsewhere = await started(new URL('/elsewhere', url));
+    await expect(elsewhere.transport.send(call(1))).rejects.toThrow(
+      /answered POST with a redirect \(HTTP 307 to http:\/\/elsewhere\.example\/mcp\), which is followed only within its origin/,
     );
-    await transport.close();
+    await elsewhere.transport.close();
+    const seeOther = await started(new URL('/see-other', url));
+    await expect(seeOther.transport.send(call(1))).rejects.toThrow(/answered POST with a redirect \(HTTP 303 to \/mcp\)/);
+    await seeOther.transport.close();
   });
 
   it('refuses another content type, JSON that does not parse, and JSON over maxMessageBytes', async () => {

@@ -46,6 +46,8 @@ export class McpHttpResponseError extends ToolwrightError {
 
 const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const DEFAULT_RECONNECTION = { initialDelayMs: 1000, growFactor: 1.5, maxDelayMs: 30_000, maxRetries: 2 };
+/** Redirects followed for one request (the SDK's transport's bound). */
+const MAX_REDIRECTS = 5;
 /** How much of an error answer's body is quoted in the message. */
 const QUOTED_BODY_BYTES = 1000;
 
@@ -248,14 +250,32 @@ export class HttpClientTransport implements Transport {
   }
 
   /** Sends one request and resolves with the response's head (its body still to read). */
-  private exchange(method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string): Promise<IncomingMessage> {
+  /**
+   * Sends one request and resolves with the response's head, following a redirect within the URL's origin (same
+   * scheme, host and port; up to five) that keeps the method, as the SDK's transport does; any other redirect is
+   * answered as it is (and refused by the caller).
+   */
+  private async exchange(method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string): Promise<IncomingMessage> {
+    let url = this.url;
+    for (let hops = 0; ; hops++) {
+      const response = await this.exchangeOnce(url, method, extra, body);
+      const status = response.statusCode!;
+      const keepsMethod = status === 307 || status === 308 || (method === 'GET' && (status === 301 || status === 302 || status === 303));
+      const target = keepsMethod && hops < MAX_REDIRECTS ? redirectTarget(response.headers.location, url) : undefined;
+      if (!target || target.origin !== this.url.origin || target.username !== this.url.username || target.password !== this.url.password) return response;
+      response.resume();
+      url = target;
+    }
+  }
+
+  private exchangeOnce(url: URL, method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string): Promise<IncomingMessage> {
     if (this.closed) return Promise.reject(new Error('Not connected: the transport was closed.'));
     const headers: OutgoingHttpHeaders = { ...this.headers, ...extra };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     if (body !== undefined) headers['content-length'] = Buffer.byteLength(body);
     return new Promise((resolve, reject) => {
-      const request = this.request(this.url, { method, headers, agent: this.agent }, (response) => {
+      const request = this.request(url, { method, headers, agent: this.agent }, (response) => {
         const sessionId = response.headers['mcp-session-id'];
         if (typeof sessionId === 'string' && sessionId !== '') this.sessionId = sessionId;
         response.once('close', () => this.open.delete(request));
@@ -280,7 +300,7 @@ export class HttpClientTransport implements Transport {
     if (status >= 300 && status < 400) {
       response.resume();
       return new McpHttpResponseError(
-        `The MCP server ${this.label()} answered ${method} with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}); redirects are not followed: configure the URL it names.`,
+        `The MCP server ${this.label()} answered ${method} with a redirect (HTTP ${status}${location ? ` to ${location}` : ''}), which is followed only within its origin: configure the URL it names.`,
         { status },
       );
     }
@@ -343,6 +363,15 @@ function responseIdOf(message: JSONRPCMessage): RequestId | undefined {
 /** What the wire gate (`parse-jsonrpc-payload.ts`) said, as the rest of a sentence: `… answered with <this>`. */
 function unusable(gateMessage: string): string {
   return `a message it cannot use: ${gateMessage}`;
+}
+
+function redirectTarget(location: string | undefined, from: URL): URL | undefined {
+  if (location === undefined) return undefined;
+  try {
+    return new URL(location, from);
+  } catch {
+    return undefined;
+  }
 }
 
 function mediaTypeOf(header: string | undefined): string {
