@@ -264,6 +264,35 @@ describe('HttpClientTransport against a hostile server', () => {
     await transport.close();
   });
 
+  it('sends a request again on a new connection when the kept-alive one it went out on was reset', async () => {
+    const perConnection = new WeakMap<object, number>();
+    let resets = 0;
+    const url = await listen((req, res) => {
+      const count = (perConnection.get(req.socket) ?? 0) + 1;
+      perConnection.set(req.socket, count);
+      // The second request on a connection meets a server that has just closed it, as an idle connection is closed.
+      if (count === 2) return void (resets++, req.socket.destroy());
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer(1));
+    });
+    const { transport, messages } = await started(url);
+    await transport.send(call(1));
+    await transport.send(call(1));
+    expect(messages).toHaveLength(2);
+    expect(resets).toBe(1);
+    await transport.close();
+  });
+
+  it('keeps waiting for an answer longer than the idle-connection timeout', async () => {
+    const url = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      setTimeout(() => res.end(`event: message\ndata: ${answer(1)}\n\n`), 4500);
+    });
+    const { transport, messages } = await started(url);
+    await transport.send(call(1));
+    expect(messages).toEqual([JSON.parse(answer(1))]);
+    await transport.close();
+  }, 15_000);
+
   it('keeps the session id the server gives, and after close refuses to send and ends what is open', async () => {
     let held: ServerResponse | undefined;
     const url = await listen((req, res) => {

@@ -46,6 +46,7 @@ export class McpHttpResponseError extends ToolwrightError {
 
 const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const DEFAULT_RECONNECTION = { initialDelayMs: 1000, growFactor: 1.5, maxDelayMs: 30_000, maxRetries: 2 };
+const IDLE_CONNECTION_MS = 4000;
 /** Redirects followed for one request (the SDK's transport's bound). */
 const MAX_REDIRECTS = 5;
 /** How much of an error answer's body is quoted in the message. */
@@ -78,7 +79,10 @@ export class HttpClientTransport implements Transport {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.reconnection = { ...DEFAULT_RECONNECTION, ...options.reconnection };
     const https = url.protocol === 'https:';
-    this.agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    // An idle connection is dropped after 4 s, or sooner when the server's Keep-Alive hint says so (Node's agent reads
+    // it), before a server closes it (Node's default is 5 s): as undici does, so the race above stays rare.
+    const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+    this.agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.request = https ? httpsRequest : httpRequest;
   }
 
@@ -268,7 +272,7 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  private exchangeOnce(url: URL, method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string): Promise<IncomingMessage> {
+  private exchangeOnce(url: URL, method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string, retry = true): Promise<IncomingMessage> {
     if (this.closed) return Promise.reject(new Error('Not connected: the transport was closed.'));
     const headers: OutgoingHttpHeaders = { ...this.headers, ...extra };
     if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
@@ -282,8 +286,14 @@ export class HttpClientTransport implements Transport {
         resolve(response);
       });
       this.open.add(request);
-      request.once('error', (error) => {
+      request.once('error', (error: NodeJS.ErrnoException) => {
         this.open.delete(request);
+        // A kept-alive connection the server closed as this request left on it (Node's documented race): the server
+        // never read the request, so it is sent once more on a new connection.
+        if (retry && request.reusedSocket && error.code === 'ECONNRESET' && !this.closed) {
+          resolve(this.exchangeOnce(url, method, extra, body, false));
+          return;
+        }
         reject(
           this.closed
             ? new Error('Not connected: the transport was closed.')
