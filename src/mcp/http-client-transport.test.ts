@@ -317,6 +317,7 @@ describe('HttpClientTransport against a hostile server', () => {
     expect(closed).toBe(true);
     expect(await pending).toBeInstanceOf(Error);
     await expect(holding.send(call(3))).rejects.toThrow(/Not connected/);
+    await expect(holding.start()).rejects.toMatchObject({ code: 'TW_INVALID_STATE' });
     await transport.close();
   });
 });

@@ -21,7 +21,7 @@ import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:h
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { ToolwrightError } from '../shared/errors.js';
+import { InvalidStateError, ToolwrightError } from '../shared/errors.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
 import { SseParser } from './sse-parser.js';
 
@@ -79,15 +79,16 @@ export class HttpClientTransport implements Transport {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.reconnection = { ...DEFAULT_RECONNECTION, ...options.reconnection };
     const https = url.protocol === 'https:';
-    // An idle connection is dropped after 4 s, or sooner when the server's Keep-Alive hint says so (Node's agent reads
-    // it), before a server closes it (Node's default is 5 s): as undici does, so the race above stays rare.
+    // An idle connection is dropped after 4 s, or a second before the server's Keep-Alive hint (Node's agent reads it,
+    // given a timeout), before the server closes it (Node's servers: after 5 s), as undici does: the race that
+    // exchangeOnce retries stays rare.
     const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
     this.agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
     this.request = https ? httpsRequest : httpRequest;
   }
 
   async start(): Promise<void> {
-    if (this.started) throw new Error('HttpClientTransport already started: Client.connect() starts it.');
+    if (this.started) throw new InvalidStateError('HttpClientTransport was started twice: Client.connect() starts it; do not call start() yourself.');
     this.started = true;
   }
 
