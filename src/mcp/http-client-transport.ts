@@ -254,7 +254,6 @@ export class HttpClientTransport implements Transport {
     });
   }
 
-  /** Sends one request and resolves with the response's head (its body still to read). */
   /**
    * Sends one request and resolves with the response's head, following a redirect within the URL's origin (same
    * scheme, host and port; up to five) that keeps the method, as the SDK's transport does; any other redirect is
