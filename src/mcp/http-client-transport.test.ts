@@ -264,10 +264,12 @@ describe('HttpClientTransport against a hostile server', () => {
     await transport.close();
   });
 
-  it('sends a request again on a new connection when the kept-alive one it went out on was reset', async () => {
+  it('sends a request without effects again on a new connection when the kept-alive one it went out on was reset, but never a tools/call', async () => {
     const perConnection = new WeakMap<object, number>();
+    const received: string[] = [];
     let resets = 0;
-    const url = await listen((req, res) => {
+    const url = await listen((req, res, body) => {
+      received.push((JSON.parse(body) as { method: string }).method);
       const count = (perConnection.get(req.socket) ?? 0) + 1;
       perConnection.set(req.socket, count);
       // The second request on a connection meets a server that has just closed it, as an idle connection is closed.
@@ -275,10 +277,17 @@ describe('HttpClientTransport against a hostile server', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(answer(1));
     });
     const { transport, messages } = await started(url);
-    await transport.send(call(1));
-    await transport.send(call(1));
+    const list: JSONRPCMessage = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    await transport.send(list);
+    await transport.send(list);
     expect(messages).toHaveLength(2);
     expect(resets).toBe(1);
+    expect(received).toEqual(['tools/list', 'tools/list', 'tools/list']);
+    // The resent request was the first on its new connection, so this one is the second there and meets a reset too:
+    // a tools/call may already have acted, so it fails, and the server has seen it once.
+    await expect(transport.send(call(1))).rejects.toMatchObject({ code: 'TW_MCP_HTTP_RESPONSE' });
+    expect(resets).toBe(2);
+    expect(received.filter((method) => method === 'tools/call')).toHaveLength(1);
     await transport.close();
   });
 

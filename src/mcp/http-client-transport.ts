@@ -121,7 +121,9 @@ export class HttpClientTransport implements Transport {
 
   private async post(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     const body = JSON.stringify(message);
-    const response = await this.exchange('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body);
+    // A tools/call may have acted before its connection was reset: it is never sent twice (its outcome stays unknown).
+    const resendable = !(Array.isArray(message) ? message : [message]).some((entry) => 'method' in entry && entry.method === 'tools/call');
+    const response = await this.exchange('POST', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, resendable);
     if (response.statusCode !== 202 && (response.statusCode! < 200 || response.statusCode! > 299)) throw await this.refusal('POST', response);
     const messages = Array.isArray(message) ? message : [message];
     const requestIds = messages.flatMap((entry) => (isRequest(entry) ? [entry.id] : []));
@@ -259,10 +261,10 @@ export class HttpClientTransport implements Transport {
    * scheme, host and port; up to five) that keeps the method, as the SDK's transport does; any other redirect is
    * answered as it is (and refused by the caller).
    */
-  private async exchange(method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string): Promise<IncomingMessage> {
+  private async exchange(method: 'GET' | 'POST', extra: OutgoingHttpHeaders, body?: string, resendable = true): Promise<IncomingMessage> {
     let url = this.url;
     for (let hops = 0; ; hops++) {
-      const response = await this.exchangeOnce(url, method, extra, body);
+      const response = await this.exchangeOnce(url, method, extra, body, resendable);
       const status = response.statusCode!;
       const keepsMethod = status === 307 || status === 308 || (method === 'GET' && (status === 301 || status === 302 || status === 303));
       const target = keepsMethod && hops < MAX_REDIRECTS ? redirectTarget(response.headers.location, url) : undefined;
@@ -288,8 +290,9 @@ export class HttpClientTransport implements Transport {
       this.open.add(request);
       request.once('error', (error: NodeJS.ErrnoException) => {
         this.open.delete(request);
-        // A kept-alive connection the server closed as this request left on it (Node's documented race): the server
-        // never read the request, so it is sent once more on a new connection.
+        // A kept-alive connection the server closed as this request left on it (Node's documented race) is usually one
+        // the server never read from, so a request without effects is sent once more on a new connection; a tools/call
+        // is not (the reset may also have come after the server ran it).
         if (retry && request.reusedSocket && error.code === 'ECONNRESET' && !this.closed) {
           resolve(this.exchangeOnce(url, method, extra, body, false));
           return;
