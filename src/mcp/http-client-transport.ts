@@ -16,6 +16,7 @@
  * that request at once with {@link McpHttpResponseError}, instead of leaving it to wait for its timeout.
  * @module
  */
+import { createParser } from 'eventsource-parser';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -23,7 +24,6 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidStateError, ToolwrightError } from '../shared/errors.js';
 import { parseJsonRpcPayload } from './parse-jsonrpc-payload.js';
-import { SseParser } from './sse-parser.js';
 
 export interface HttpClientTransportOptions {
   /** Sent with every request (an `Authorization` header, an API key). */
@@ -226,25 +226,32 @@ export class HttpClientTransport implements Transport {
         settled = true;
         void delivering.then(() => resolve({ unanswered: [...unanswered], lastEventId, delivered, ...(error ? { error } : {}) }));
       };
-      const parser = new SseParser(this.maxMessageBytes, (event) => {
-        if (event.id !== undefined) lastEventId = event.id;
-        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-        const payload = parseJsonRpcPayload(event.data, { allowBatch: false });
-        if (!payload.success) {
-          this.onerror?.(new McpHttpResponseError(`The MCP server ${this.label()} sent an SSE event with ${unusable(payload.response.error.message)}`));
-          return;
-        }
-        const message = payload.messages[0]!;
-        const id = responseIdOf(message);
-        if (id !== undefined) unanswered.delete(id);
-        delivered = true;
-        delivering = delivering.then(() => this.onmessage?.(message));
+      let problem: string | undefined;
+      const parser = createParser({
+        maxBufferSize: this.maxMessageBytes,
+        onRetry: (ms) => (this.serverRetryMs = ms),
+        onError: (error) => {
+          if (error.type === 'max-buffer-size-exceeded') problem = `an SSE event longer than ${this.maxMessageBytes} characters`;
+        },
+        onEvent: (event) => {
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+          const payload = parseJsonRpcPayload(event.data, { allowBatch: false });
+          if (!payload.success) {
+            this.onerror?.(new McpHttpResponseError(`The MCP server ${this.label()} sent an SSE event with ${unusable(payload.response.error.message)}`));
+            return;
+          }
+          const message = payload.messages[0]!;
+          const id = responseIdOf(message);
+          if (id !== undefined) unanswered.delete(id);
+          delivered = true;
+          delivering = delivering.then(() => this.onmessage?.(message));
+        },
       });
-      parser.onRetry = (ms) => (this.serverRetryMs = ms);
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         if (settled) return;
-        const problem = parser.feed(chunk);
+        parser.feed(chunk);
         if (problem) {
           response.destroy();
           finish(new McpHttpResponseError(`The MCP server ${this.label()} sent ${problem}.`));
