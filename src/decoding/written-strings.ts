@@ -23,21 +23,25 @@ const CLOSE_BRACE = 0x7d;
 
 /**
  * Per vocabulary: text token ids by the quotes they hold, `atLeast[k]` those with k quotes or more (k ≤ 4), with the
- * text a token writes into the string it closes first, decoded (undefined where it cannot be decoded alone). A token
+ * text a token writes into the string it closes first, decoded (null where it closes none, undefined where it must be
+ * walked: it cannot be decoded alone, or it may open and close another string after). A token
  * can repeat an item only by closing a string: with a non-empty set from 1 quote (inside the item: the text before its
  * first quote) or 2 (`"a"` after `,`: the text between its first two quotes), with none held from 3 (close, open,
  * close) or 4. So most tokens are told apart from their text alone, and only the few others are walked.
  */
 interface QuoteTokens {
   readonly atLeast: readonly Int32Array[];
-  /** Per token of `atLeast[1]`: the text before its first quote, read inside a string (undefined from 3 quotes: walk it). */
-  readonly closingText: readonly (string | undefined)[];
+  /** Per token of `atLeast[1]`: the text before its first quote that a backslash does not escape, read inside a string. */
+  readonly closingText: readonly ClosedText[];
   /**
-   * Per token of `atLeast[2]`: the text between its first two quotes, read outside a string (undefined from 4 quotes,
-   * or where a bracket or brace before the first changes the container: walk it).
+   * Per token of `atLeast[2]`: the text of the string its first quote opens, read outside a string (walked where a
+   * bracket or brace before that quote changes the container).
    */
-  readonly itemText: readonly (string | undefined)[];
+  readonly itemText: readonly ClosedText[];
 }
+
+/** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
+type ClosedText = string | null | undefined;
 
 const quoteTokensOf = new WeakMap<Vocabulary, QuoteTokens>();
 
@@ -45,8 +49,8 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
   let known = quoteTokensOf.get(vocabulary);
   if (known === undefined) {
     const lists: number[][] = [[], [], [], [], []];
-    const closingText: (string | undefined)[] = [];
-    const itemText: (string | undefined)[] = [];
+    const closingText: ClosedText[] = [];
+    const itemText: ClosedText[] = [];
     const bytes = vocabulary.tokenBytesFlat;
     for (let id = 0; id < vocabulary.size; id++) {
       if (!vocabulary.isTextToken(id)) continue;
@@ -56,15 +60,13 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < to && count < 4; offset++) if (bytes[offset] === QUOTE) count++;
       if (count === 0) continue;
       for (let k = 1; k <= count; k++) lists[k]!.push(id);
-      const first = closingQuote(bytes, from, to);
-      closingText.push(first < 0 || count >= 3 ? undefined : decodeContent(bytes, from, first));
+      closingText.push(closedText(bytes, from, to));
       if (count < 2) continue;
       // outside a string the first quote opens one (a backslash before it is no JSON)
       const open = bytes.indexOf(QUOTE, from);
-      const close = closingQuote(bytes, open + 1, to);
       let structural = false;
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
-      itemText.push(close < 0 || structural || count >= 4 ? undefined : decodeContent(bytes, open + 1, close));
+      itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
     known = { atLeast: lists.map((list) => Int32Array.from(list)), closingText, itemText };
     quoteTokensOf.set(vocabulary, known);
@@ -74,6 +76,15 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
 
 const CONTAINER_BYTE = new Uint8Array(256);
 for (const byte of [0x5b, 0x5d, 0x7b, 0x7d]) CONTAINER_BYTE[byte] = 1;
+
+/** What `bytes[from, to)`, read inside a string, writes into it before closing it (see `ClosedText`). */
+function closedText(bytes: Uint8Array, from: number, to: number): ClosedText {
+  const close = closingQuote(bytes, from, to);
+  if (close < 0) return null;
+  let quotesAfter = 0;
+  for (let offset = close + 1; offset < to; offset++) if (bytes[offset] === QUOTE) quotesAfter++;
+  return quotesAfter >= 2 ? undefined : decodeContent(bytes, from, close);
+}
 
 /** The first quote of `bytes[from, to)` that a backslash does not escape (read inside a string), or -1. */
 function closingQuote(bytes: Uint8Array, from: number, to: number): number {
@@ -170,7 +181,7 @@ export class WrittenStrings {
     const holds = held !== undefined && held.size > 0;
     if (!this.inString) {
       // between items: a token whose first string is not held repeats nothing unless it holds two more
-      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, (index) => !this.mayRepeat(tokens.itemText[index], held));
+      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, tokens.itemText, held);
       else this.tryTokens(state, mask, tokens.atLeast[4]!);
       return;
     }
@@ -182,24 +193,33 @@ export class WrittenStrings {
       rests.clear();
       for (const value of held) if (value.startsWith(prefix)) rests.add(value.slice(prefix.length));
       if (rests.size > 0) {
-        return this.tryTokens(state, mask, tokens.atLeast[1]!, (index) => !this.mayRepeat(tokens.closingText[index], rests));
+        return this.tryTokens(state, mask, tokens.atLeast[1]!, tokens.closingText, rests);
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
   }
 
-  /** True when a token's `text` is undefined (it must be walked) or one of `values`. */
-  private mayRepeat(text: string | undefined, values: Set<string>): boolean {
-    return text === undefined || values.has(text);
-  }
-
-  /** Walks each allowed token of `candidates` but those `safe` clears by position in the list, and clears the ones that fail. */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, safe?: (index: number) => boolean): void {
+  /**
+   * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
+   * only those that must be walked or close a string with one of `values`.
+   */
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], values?: Set<string>): void {
     const bytes = this.vocabulary.tokenBytesFlat;
     const offsets = this.vocabulary.tokenOffsets;
+    let shortest = Infinity;
+    let longest = -1;
+    for (const value of values ?? []) {
+      shortest = Math.min(shortest, value.length);
+      longest = Math.max(longest, value.length);
+    }
     for (let index = 0; index < candidates.length; index++) {
       const id = candidates[index]!;
-      if ((mask[id >>> 5]! & (1 << (id & 31))) === 0 || safe?.(index) === true) continue;
+      if ((mask[id >>> 5]! & (1 << (id & 31))) === 0) continue;
+      if (texts !== undefined) {
+        const text = texts[index];
+        // a length outside the values' is the cheap common answer: no repeat
+        if (text === null || (text !== undefined && (text.length < shortest || text.length > longest || !values!.has(text)))) continue;
+      }
       const from = offsets[id]!;
       const to = offsets[id + 1]!;
       this.place(bytes, from, to);
