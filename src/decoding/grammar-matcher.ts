@@ -2,6 +2,8 @@
  * Per-generation state over a compiled grammar: fill the next token mask, accept
  * tokens, roll back, jump forward. Steady-state calls allocate nothing: the history
  * is a typed array grown by doubling, masks are written into the caller's buffer.
+ * The exception is a grammar with `uniqueItems` over strings, whose matcher keeps the
+ * item strings written (`written-strings.ts`) and decodes them as they close.
  *
  * Budget: a mask from a cached automaton state costs a copy of `ceil(vocabSize/32)`
  * words (≈5–10 µs for 150k–260k tokens); the first visit of a state walks the token
