@@ -120,6 +120,8 @@ describe('uniqueItems over strings', () => {
       [plain, '["ab","ab'],
       [plain, '["", '],
       [plain, '["a",\n "\\u00'],
+      [plain, '["é", "'],
+      [plain, '["a\\"b", "a'],
       [grammar, '["a","b","'],
       [grammar, '["a","'],
     ] as const) {
