@@ -118,6 +118,7 @@ export function compileJsonSchema(schema: unknown, vocabulary: Vocabulary, optio
     maxDepth: limits.maxDepth,
     tokenSpan: (alphabet) => vocabulary.stringStats.tokenSpan(alphabet),
     cache,
+    uniqueItemsMaxStringBytes: limits.uniqueItemsMaxStringBytes,
   });
   return new CompiledGrammar(
     vocabulary,

@@ -32,7 +32,7 @@ export class VocabularyError extends ToolwrightError {
 }
 
 /** Which budget ran out; each is an option of `compileJsonSchema`. */
-export type DecodingLimit = 'maxStates' | 'maxDepth' | 'maxConfigurations' | 'maxAutomatonWork';
+export type DecodingLimit = 'maxStates' | 'maxDepth' | 'maxConfigurations' | 'maxAutomatonWork' | 'uniqueItemsMaxStringBytes';
 
 /**
  * The engine ran past a budget. A matcher that hits one stays in this error until `reset()`. `maxAutomatonWork` is

@@ -38,6 +38,11 @@ export interface DecodingLimits {
   readonly uniqueItemsMaxSets: number;
   /** Distinct values the items of a `uniqueItems` array may take (the set written is a bit set); at most 30. */
   readonly uniqueItemsMaxValues: number;
+  /**
+   * Bytes (as written, escapes included) of the item strings one matcher remembers for its `uniqueItems` arrays of
+   * strings, all arrays of the generation together. Past it, while matching: `DecodingLimitError` (`uniqueItemsMaxStringBytes`).
+   */
+  readonly uniqueItemsMaxStringBytes: number;
   /** Cells one array position is split into by different `contains` schemas (2^k for k schemas). */
   readonly containsMaxCells: number;
   /** Count states of an array with several `contains` schemas (the product of maxContains + 1, or minContains + 1). */
@@ -67,6 +72,7 @@ export const DEFAULT_DECODING_LIMITS: Readonly<DecodingLimits> = Object.freeze({
   maxKeyClasses: 256,
   uniqueItemsMaxSets: 4096,
   uniqueItemsMaxValues: 30,
+  uniqueItemsMaxStringBytes: 1_048_576,
   containsMaxCells: 16,
   containsMaxCountStates: 4096,
   multipleOfMaxValues: 4096,

@@ -111,6 +111,11 @@ export interface ArrayAlternative {
   readonly maxItems: number;
   /** `uniqueItems: true` over a finite set of literal items, or null. */
   readonly unique: UniqueItems | null;
+  /**
+   * `uniqueItems: true` over string items with endless completions (`endlessStrings`): enforced at run time by the
+   * matcher's memory of the strings written (`written-strings.ts`), not by the frame.
+   */
+  readonly uniqueStrings: boolean;
   /** `contains` with `minContains`/`maxContains`, or null. */
   readonly contains: ContainsCounting | null;
   height: number;

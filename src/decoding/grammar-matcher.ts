@@ -2,6 +2,8 @@
  * Per-generation state over a compiled grammar: fill the next token mask, accept
  * tokens, roll back, jump forward. Steady-state calls allocate nothing: the history
  * is a typed array grown by doubling, masks are written into the caller's buffer.
+ * The exception is a grammar with `uniqueItems` over strings, whose matcher keeps the
+ * item strings written (`written-strings.ts`) and decodes them as they close.
  *
  * Budget: a mask from a cached automaton state costs a copy of `ceil(vocabSize/32)`
  * words (≈5–10 µs for 150k–260k tokens); the first visit of a state walks the token
@@ -13,6 +15,7 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { LookAheadFrontier } from './look-ahead-frontier.js';
 import type { Vocabulary } from './vocabulary.js';
+import { WrittenStrings } from './written-strings.js';
 
 /** What a matcher needs from its compiled grammar. */
 export interface MatcherHost {
@@ -51,6 +54,8 @@ export class GrammarMatcher {
   private failure: DecodingLimitError | undefined;
   private frontier: LookAheadFrontier | undefined;
   private readonly lookAheadPerToken: number;
+  /** The item strings of `uniqueItems` arrays of strings written so far; null when the grammar has none. */
+  private readonly written: WrittenStrings | null;
 
   /** @internal Use `grammar.matcher()`. */
   constructor(host: MatcherHost, options: MatcherOptions = {}) {
@@ -62,6 +67,7 @@ export class GrammarMatcher {
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
+    this.written = host.automaton.tracksStrings ? new WrittenStrings(host.automaton, host.vocabulary) : null;
   }
 
   private get state(): number {
@@ -98,6 +104,8 @@ export class GrammarMatcher {
     }
     try {
       this.host.writeMask(state, mask);
+      // after every cache: the masks kept per state are shared by matchers holding different strings
+      this.written?.filterMask(state, mask);
     } catch (error) {
       this.record(error);
       throw error;
@@ -156,10 +164,14 @@ export class GrammarMatcher {
     const bytes = vocabulary.tokenBytesFlat;
     const end = vocabulary.tokenOffsets[tokenId + 1]!;
     let at = state;
-    for (let offset = vocabulary.tokenOffsets[tokenId]!; offset < end; offset++) {
-      at = this.next(at, bytes[offset]!);
-      if (at === DEAD) return false;
+    if (this.written !== null) at = this.acceptWritten(state, bytes, vocabulary.tokenOffsets[tokenId]!, end);
+    else {
+      for (let offset = vocabulary.tokenOffsets[tokenId]!; offset < end; offset++) {
+        at = this.next(at, bytes[offset]!);
+        if (at === DEAD) return false;
+      }
     }
+    if (at === DEAD) return false;
     this.push(at);
     if (this.lookAheadPerToken > 0) this.lookAhead(this.lookAheadPerToken);
     return true;
@@ -170,10 +182,15 @@ export class GrammarMatcher {
     this.throwIfFailed();
     let at = this.state;
     if (at === TERMINATED || at === DEAD) return false;
-    for (const byte of ENCODER.encode(text)) {
-      at = this.next(at, byte);
-      if (at === DEAD) return false;
+    const bytes = ENCODER.encode(text);
+    if (this.written !== null) at = this.acceptWritten(at, bytes, 0, bytes.length);
+    else {
+      for (const byte of bytes) {
+        at = this.next(at, byte);
+        if (at === DEAD) return false;
+      }
     }
+    if (at === DEAD) return false;
     this.push(at);
     return true;
   }
@@ -195,12 +212,14 @@ export class GrammarMatcher {
       throw new InvalidArgumentError(`rollback(${count}) must be an integer between 0 and the ${this.steps} step(s) accepted so far.`);
     }
     this.steps -= count;
+    if (count > 0) this.guard(() => this.written?.rollback(this.steps));
   }
 
   /** Back to the start of the document; also clears a budget error. */
   reset(): void {
     this.steps = 0;
     this.failure = undefined;
+    this.written?.rollback(0);
   }
 
   /**
@@ -262,6 +281,16 @@ export class GrammarMatcher {
     }
   }
 
+  /** `accept` under `uniqueItems` over strings: the memory steps the automaton and remembers the items closed. */
+  private acceptWritten(state: number, bytes: Uint8Array, from: number, to: number): number {
+    try {
+      return this.written!.accept(state, bytes, from, to);
+    } catch (error) {
+      this.record(error);
+      throw error;
+    }
+  }
+
   private push(state: number): void {
     if (this.steps + 1 >= this.history.length) {
       const bigger = new Int32Array(this.history.length * 2);
@@ -269,6 +298,7 @@ export class GrammarMatcher {
       this.history = bigger;
     }
     this.history[++this.steps] = state;
+    this.written?.endStep(this.steps);
   }
 
   private guard<T>(run: () => T): T {

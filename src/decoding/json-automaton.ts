@@ -29,6 +29,7 @@ export const DEAD = -1;
 /** `kRem` when the string has no length budget to respect. */
 export const UNBOUNDED = 0x3fffffff;
 
+const QUOTE = 0x22;
 const WHITESPACE = new Uint8Array(256);
 WHITESPACE[0x20] = 1;
 WHITESPACE[0x09] = 1;
@@ -48,6 +49,8 @@ export interface AutomatonOptions {
   readonly tokenSpan: (alphabet: readonly number[]) => number;
   /** Where the loop classes of pattern DFAs are kept between grammars. */
   readonly cache: GrammarCache;
+  /** Bytes of item strings a matcher may remember for `uniqueItems` over strings (`DecodingLimits`). */
+  readonly uniqueItemsMaxStringBytes: number;
 }
 
 export class JsonAutomaton {
@@ -77,6 +80,17 @@ export class JsonAutomaton {
    * for them. Every token made only of them keeps the string in this very state.
    */
   readonly loopClass: (LoopClass | undefined)[] = [];
+  /**
+   * Per state: 1 when some configuration is inside an item string of a `uniqueItems` array of strings: a closing quote
+   * here must not repeat an earlier item (the matcher's `WrittenStrings` checks it, `duplicateClose` steps past it).
+   */
+  trackedItem: Uint8Array;
+  /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
+  private duplicateQuote: Int32Array;
+  /** Some array enforces `uniqueItems` over strings: matchers must remember the strings written. */
+  readonly tracksStrings: boolean;
+  /** Bytes of item strings a matcher may remember (`AutomatonOptions.uniqueItemsMaxStringBytes`). */
+  readonly rememberedBytesLimit: number;
   stateCount = 0;
   /** The start state. */
   readonly start: number;
@@ -92,6 +106,8 @@ export class JsonAutomaton {
   /** Reused by `transition` (never re-entered): most bytes lead nowhere and should cost no allocation. */
   private readonly scratch = new Map<number, Stack>();
   private readonly candidates = new Uint8Array(256);
+  /** While `duplicateClose` computes: item strings of `uniqueItems` arrays may not close. */
+  private closingDuplicate = false;
   private readonly root: ValueNode;
 
   constructor(root: ValueNode, nodes: readonly ValueNode[], options: AutomatonOptions) {
@@ -114,6 +130,10 @@ export class JsonAutomaton {
     this.rNeed = new Int32Array(capacity);
     this.forcedByte = new Int16Array(capacity).fill(UNKNOWN);
     this.plainString = new Uint8Array(capacity);
+    this.trackedItem = new Uint8Array(capacity);
+    this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
+    this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
+    this.tracksStrings = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueStrings);
     const out = new Map<number, Stack>();
     const document = this.frames.stack(this.frames.documentFrame(DocumentPhase.Before, 0), null);
     this.enterDocument(document, 0, out);
@@ -184,6 +204,26 @@ export class JsonAutomaton {
   }
 
   /**
+   * Where a closing quote from `state` leads when the string it closes equals an earlier item of its `uniqueItems`
+   * array (`trackedItem`): the configurations inside such an item die, the others step as usual. Computed on first use.
+   */
+  duplicateClose(state: number): number {
+    const cached = this.duplicateQuote[state]!;
+    if (cached !== UNKNOWN) return cached;
+    const out = this.scratch;
+    out.clear();
+    this.closingDuplicate = true;
+    try {
+      for (const config of this.stateConfigs[state]!) this.step(config, QUOTE, out);
+    } finally {
+      this.closingDuplicate = false;
+    }
+    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
+    this.duplicateQuote[state] = target;
+    return target;
+  }
+
+  /**
    * Whether some configuration of `state` has written its objects' declared properties as a
    * prefix of their declared order so far (the bitset of written properties is 2^k − 1).
    * Under `propertyOrder: 'any'` the compile-time look-ahead visits these states first: models
@@ -226,6 +266,7 @@ export class JsonAutomaton {
     this.kRem[id] = UNBOUNDED;
     this.rNeed[id] = 0;
     this.plainString[id] = 0;
+    this.trackedItem[id] = configs.some((config) => this.isTrackedItem(config)) ? 1 : 0;
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
     this.prefillDeadBytes(id, configs);
@@ -267,6 +308,8 @@ export class JsonAutomaton {
     this.rNeed = widen(this.rNeed, (size) => new Int32Array(size));
     this.forcedByte = widen(this.forcedByte, (size) => new Int16Array(size), UNKNOWN);
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
+    this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
+    this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
   }
 
   /**
@@ -344,6 +387,12 @@ export class JsonAutomaton {
   /** Replaces the frame on top of `config` and emits the configuration it makes. */
   private emitOnTop(config: Stack, frame: Frame, out: Map<number, Stack>): void {
     this.emit(this.frames.replaceTop(config, frame), out);
+  }
+
+  /** True when the string on top of `config` is an item of a `uniqueItems` array of strings. */
+  private isTrackedItem(config: Stack): boolean {
+    const parent = config.parent?.frame;
+    return config.frame.kind === Kind.String && parent?.kind === Kind.Array && (this.alternatives[parent.alternative] as ArrayAlternative).uniqueStrings;
   }
 
   /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
@@ -544,8 +593,9 @@ export class JsonAutomaton {
       }
       case Kind.String: {
         const next = this.strings.step(frame, this.alternatives[frame.alternative] as StringAlternative, byte);
-        if (next === FINISHED) this.finish(config, out);
-        else if (next !== null) this.emitOnTop(config, next, out);
+        if (next === FINISHED) {
+          if (!this.closingDuplicate || !this.isTrackedItem(config)) this.finish(config, out);
+        } else if (next !== null) this.emitOnTop(config, next, out);
         return;
       }
       case Kind.Object:

@@ -9,6 +9,7 @@ import { AutomatonWorkLimitError, type CodePointDfa, MAX_DFA_STATES } from '../s
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
+import { endlessStrings } from './endless-strings.js';
 import {
   ByteTrie,
   CodePointTrie,
@@ -150,14 +151,26 @@ export class NodeEmitter {
 
   /**
    * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
-   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Refused where the
-   * items' language is infinite or the classes exceed `uniqueItemsMaxValues` (`decoding-limits.ts`).
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Over strings whose
+   * every prefix has endless completions, the matcher remembers the strings written instead (`written-strings.ts`).
+   * Refused where the items' language is otherwise infinite or the classes exceed `uniqueItemsMaxValues`.
    */
   private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
     const node = alternative.items;
     if (node === null) return;
+    if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
+      if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
+      const finite = node.alternatives.find((item) => !endlessStrings(item as StringAlternative));
+      if (finite !== undefined) {
+        return refuse(
+          'the items are strings that can end where no other string continues them (a maxLength, or a pattern or format with a last character), so a repeated item could leave no valid way on; drop "maxLength", or list the allowed values in an "enum"',
+        );
+      }
+      (alternative as { uniqueStrings: boolean }).uniqueStrings = true;
+      return;
+    }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
         'the items are not a finite set of values (only enum/const, booleans and null items are tracked); list the allowed values in an "enum", or set "maxItems": 1',
@@ -283,6 +296,7 @@ export class NodeEmitter {
       minItems: typed.minItems,
       maxItems,
       unique: null,
+      uniqueStrings: false,
       contains: null,
       height: Infinity,
     };

@@ -78,7 +78,13 @@ describe('DecodingLimits: one table of the compiler budgets, overridable per com
   });
 
   it('every limit of the table has a row above, or a test of its own below', () => {
-    const covered = new Set<string>([...REFUSED_UNDER_A_LOWER_LIMIT.map(([limit]) => limit), 'maxAutomatonWork', 'maxStates', 'maxDepth']);
+    const covered = new Set<string>([
+      ...REFUSED_UNDER_A_LOWER_LIMIT.map(([limit]) => limit),
+      'maxAutomatonWork',
+      'maxStates',
+      'maxDepth',
+      'uniqueItemsMaxStringBytes',
+    ]);
     expect(Object.keys(DEFAULT_DECODING_LIMITS).filter((limit) => !covered.has(limit))).toEqual([]);
   });
 
@@ -89,6 +95,18 @@ describe('DecodingLimits: one table of the compiler budgets, overridable per com
     expect(() => compileJsonSchema(schema, byteVocabulary(), { maxAutomatonWork: 50 })).toThrow(DecodingLimitError);
     // the option of its own wins over the row of the table
     expect(() => compileJsonSchema(schema, byteVocabulary(), { maxAutomatonWork: 5_000_000, limits: { maxAutomatonWork: 50 } })).not.toThrow();
+  });
+
+  it('uniqueItemsMaxStringBytes: a matcher that remembers more item strings stops with TW_DECODING_LIMIT until reset', () => {
+    const schema = { type: 'array', items: { type: 'string' }, uniqueItems: true };
+    const grammar = compileJsonSchema(schema, byteVocabulary(), { limits: { uniqueItemsMaxStringBytes: 8 } });
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('["abcd","efgh"')).toBe(true);
+    expect(() => matcher.acceptString(',"i"')).toThrow(DecodingLimitError);
+    expect(() => matcher.fillMask(new Uint32Array(grammar.vocabulary.maskWords))).toThrow(/uniqueItemsMaxStringBytes/);
+    matcher.reset();
+    expect(matcher.acceptString('["abcd","efgh"]') && matcher.canTerminate()).toBe(true);
+    expect(accepts(compile(schema), '["abcd","efgh","i"]')).toBe(true);
   });
 
   it('maxStates and maxDepth: rows of the table that bound matching, as their options do', () => {

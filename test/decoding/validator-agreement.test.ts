@@ -761,9 +761,12 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: 'array', uniqueItems: true, items: { enum: [1, 2, 'x', 'xy'] }, contains: { type: 'string' }, maxContains: 1 },
         instances: UNIQUE_ARRAYS,
       },
+      // over strings with endless completions: the matcher remembers the items written
+      { schema: { type: 'array', uniqueItems: true, items: { type: 'string' }, minItems: 2 }, instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['x', 'xy', 'x']] },
     ],
     refused: [
       { type: 'array', uniqueItems: true },
+      { type: 'array', uniqueItems: true, items: { type: 'string', maxLength: 3 } },
       { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
       { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
       { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },

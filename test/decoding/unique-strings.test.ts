@@ -1,0 +1,258 @@
+/**
+ * `uniqueItems: true` over strings, enforced by the matcher's memory of the item strings written (`written-strings.ts`):
+ * exhaustively over small arrays of short strings, under both layouts and on the Qwen3, Llama 3 and Gemma 3
+ * vocabularies, the mask accepts a text exactly when the registry's validator accepts its value (escaped forms such as
+ * `"\u0061"` for `"a"` included); every mask bit agrees with `accept` at states where a repeat is one token away;
+ * random generations end valid with no dead end; a token that closes a repeat in one go is refused; rollback and reset
+ * restore the memory. Finite string languages stay refused.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
+import { byteVocabulary } from './byte-vocabulary.js';
+import { createRandom, feed, generate, maskHas } from './generation.js';
+import { loadTestTokenizer } from './test-tokenizer.js';
+
+const SCHEMAS: Record<string, Record<string, unknown>> = {
+  strings: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+  'minItems 3 (three distinct items)': { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 3 },
+  'maxItems 2': { type: 'array', items: { type: 'string' }, uniqueItems: true, maxItems: 2 },
+  'pattern with an infinite language': { type: 'array', items: { type: 'string', pattern: '^[ab]+$' }, uniqueItems: true },
+  minLength: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true, minItems: 2 },
+  'arrays of arrays (each inner array its own set)': {
+    type: 'array',
+    items: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+    maxItems: 3,
+  },
+  'anyOf with arrays that allow repeats (the repeat closes into the other branch)': {
+    anyOf: [
+      { type: 'array', items: { type: 'string' }, uniqueItems: true },
+      { type: 'array', items: { type: 'string' }, maxItems: 2 },
+    ],
+  },
+  'recursion through $ref': {
+    $defs: {
+      node: {
+        type: 'object',
+        properties: { tags: { type: 'array', items: { type: 'string' }, uniqueItems: true }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+        additionalProperties: false,
+      },
+    },
+    $ref: '#/$defs/node',
+  },
+};
+
+const STRINGS = ['', 'a', 'b', 'ab'];
+
+/** Every array of STRINGS up to `most` items. */
+function arrays(most: number, from: readonly unknown[] = STRINGS): unknown[][] {
+  const out: unknown[][] = [[]];
+  let layer: unknown[][] = [[]];
+  for (let length = 1; length <= most; length++) {
+    layer = layer.flatMap((array) => from.map((value) => [...array, value]));
+    out.push(...layer);
+  }
+  return out;
+}
+
+const UNIVERSE: unknown[] = [
+  ...arrays(3),
+  ...arrays(2, [[], ['a'], ['a', 'a'], ['a', 'b']]),
+  { tags: ['a', 'a'] },
+  { tags: ['a', 'b'], children: [{ tags: ['a'] }, { tags: ['b', 'b'] }] },
+  { tags: ['a'], children: [{ tags: ['a'], children: [] }] },
+  'a',
+];
+
+/**
+ * The value's texts: compact; in the flexible layout (the one that reads `\uHHHH` escapes) also indented, with every
+ * `a` of a value string written `\u0061`, and with only the first `a` of each so written.
+ */
+function texts(value: unknown, flexible: boolean): string[] {
+  const compact = JSON.stringify(value);
+  if (!flexible) return [compact];
+  const escape = (all: boolean): string =>
+    compact.replace(/"([^"]*)"(?!:)/g, (_whole, content: string) => `"${all ? content.replace(/a/g, '\\u0061') : content.replace('a', '\\u0061')}"`);
+  return [JSON.stringify(value, null, 1), escape(true), escape(false)];
+}
+
+function registry(schema: unknown): (value: unknown) => boolean {
+  const validator = compileSchema(schema as Record<string, unknown>);
+  return (value) => validator.validate(value).success;
+}
+
+const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
+
+describe('uniqueItems over strings', () => {
+  const tokenizers = new Map(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));
+
+  it.each(Object.keys(SCHEMAS))('%s: the mask accepts exactly what the registry accepts (both layouts, three vocabularies)', (name) => {
+    const schema = SCHEMAS[name]!;
+    const validate = registry(schema);
+    const failures: string[] = [];
+    for (const [vocabularyName, tokenizer] of tokenizers) {
+      for (const layout of ['compact', 'flexible'] as const) {
+        const grammar = compileJsonSchema(schema, tokenizer.vocabulary, { layout });
+        for (const value of UNIVERSE) {
+          const expected = validate(value);
+          for (const text of texts(value, layout === 'flexible')) {
+            const matcher = grammar.matcher();
+            const whole = matcher.acceptString(text) && matcher.canTerminate();
+            const tokens = feed(grammar, tokenizer.encode(text)) === -1;
+            if (whole !== expected || tokens !== expected)
+              failures.push(`${vocabularyName} ${layout} ${text}: registry ${expected}, acceptString ${whole}, tokens ${tokens}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.each(VOCABULARIES)('%s: every mask bit agrees with accept() where a repeat is one token away', (vocabularyName) => {
+    const { vocabulary } = tokenizers.get(vocabularyName)!;
+    const grammar = compileJsonSchema(SCHEMAS['anyOf with arrays that allow repeats (the repeat closes into the other branch)'], vocabulary);
+    const plain = compileJsonSchema(SCHEMAS['strings'], vocabulary, { layout: 'flexible' });
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const disagreements: string[] = [];
+    const cleared: number[] = [];
+    for (const [which, prefix] of [
+      [plain, '["ab","ab'],
+      [plain, '["", '],
+      [plain, '["a",\n "\\u00'],
+      [plain, '["é", "'],
+      [plain, '["a\\"b", "a'],
+      [grammar, '["a","b","'],
+      [grammar, '["a","'],
+    ] as const) {
+      const matcher = which.matcher();
+      expect(matcher.acceptString(prefix)).toBe(true);
+      matcher.fillMask(mask);
+      const automatonMask = new Uint32Array(vocabulary.maskWords);
+      which.writeMask(matcher.automatonState, automatonMask);
+      let removed = 0;
+      for (let id = 0; id < vocabulary.size; id++) {
+        if (vocabulary.eosTokenIds.includes(id)) continue;
+        const accepted = matcher.accept(id);
+        if (accepted) matcher.rollback(1);
+        if (accepted !== maskHas(mask, id))
+          disagreements.push(`${prefix} + ${JSON.stringify(vocabulary.tokenText(id))}: mask ${maskHas(mask, id)}, accept ${accepted}`);
+        if (maskHas(automatonMask, id) && !maskHas(mask, id)) removed++;
+      }
+      cleared.push(removed);
+    }
+    expect(disagreements).toEqual([]);
+    // `"`, `",` and `"]` repeat "ab" after the first prefix, `""` repeats "" after the second
+    expect(cleared[0]).toBeGreaterThan(0);
+    expect(cleared[1]).toBeGreaterThan(0);
+  });
+
+  it.each(VOCABULARIES)('%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()', (vocabularyName) => {
+    const { vocabulary } = tokenizers.get(vocabularyName)!;
+    const problems: string[] = [];
+    for (const name of ['minItems 3 (three distinct items)', 'pattern with an infinite language', 'arrays of arrays (each inner array its own set)']) {
+      const schema = SCHEMAS[name]!;
+      const validate = registry(schema);
+      const grammar = compileJsonSchema(schema, vocabulary);
+      const random = createRandom(7);
+      for (let run = 0; run < 8; run++) {
+        const generation = generate(grammar, random, 40, 8);
+        problems.push(...generation.disagreements);
+        if (!validate(JSON.parse(generation.text))) problems.push(`${name}: invalid ${generation.text}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("compiles GitHub's create_issue (assignees: unique strings) and generates valid calls on Qwen3", () => {
+    const fixture = JSON.parse(readFileSync('test/fixtures/third-party/mcp-tools.json', 'utf8')) as {
+      servers: { tools: { name: string; inputSchema: Record<string, unknown> }[] }[];
+    };
+    const schema = fixture.servers.flatMap((server) => server.tools).find((tool) => tool.name === 'create_issue')!.inputSchema;
+    expect(schema.properties).toMatchObject({ assignees: { type: 'array', items: { type: 'string' }, uniqueItems: true } });
+    const { vocabulary, encode } = tokenizers.get('qwen3')!;
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const validate = registry(schema);
+    const call = { repo: { owner: 'o', name: 'n' }, title: 't', assignees: ['ann', 'bob'] };
+    expect(feed(grammar, encode(JSON.stringify(call)))).toBe(-1);
+    expect(feed(grammar, encode(JSON.stringify({ ...call, assignees: ['ann', 'ann'] })))).not.toBe(-1);
+    const random = createRandom(3);
+    const problems: string[] = [];
+    for (let run = 0; run < 6; run++) {
+      const generation = generate(grammar, random, 60, 8);
+      problems.push(...generation.disagreements);
+      if (!validate(JSON.parse(generation.text))) problems.push(`invalid ${generation.text}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses a token that closes a repeated item in one go, and clears it from the mask', () => {
+    const extra = ['a",', 'a"]', '"a"', ',"a"]', '","', 'b","a"'];
+    const vocabulary = byteVocabulary(extra);
+    const id = (text: string): number => 256 + extra.indexOf(text);
+    const grammar = compileJsonSchema(SCHEMAS['strings'], vocabulary);
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('["a","')).toBe(true);
+    matcher.fillMask(mask);
+    for (const text of ['a",', 'a"]']) {
+      expect(maskHas(mask, id(text))).toBe(false);
+      expect(matcher.accept(id(text))).toBe(false);
+    }
+    expect(maskHas(mask, id('b","a"'))).toBe(false);
+    expect(matcher.accept(id('b","a"'))).toBe(false);
+    expect(maskHas(mask, 0x22)).toBe(true);
+    expect(matcher.accept(id('"a"'))).toBe(false);
+    const after = grammar.matcher();
+    expect(after.acceptString('["a"')).toBe(true);
+    after.fillMask(mask);
+    expect(maskHas(mask, id(',"a"]'))).toBe(false);
+    expect(after.accept(id(',"a"]'))).toBe(false);
+    expect(after.accept(id('","'))).toBe(false);
+  });
+
+  it('restores the memory on rollback and reset', () => {
+    const grammar = compileJsonSchema(SCHEMAS['strings'], byteVocabulary());
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('["a",')).toBe(true);
+    expect(matcher.acceptString('"b",')).toBe(true);
+    expect(matcher.acceptString('"b"')).toBe(false);
+    matcher.rollback(1);
+    expect(matcher.acceptString('"b"]')).toBe(true);
+    matcher.rollback(1);
+    expect(matcher.acceptString('"a"')).toBe(false);
+    matcher.reset();
+    expect(matcher.acceptString('["b","a"]')).toBe(true);
+    expect(matcher.canTerminate()).toBe(true);
+  });
+
+  it('compiles grammars without such arrays with no memory', () => {
+    const grammar = compileJsonSchema({ type: 'array', items: { enum: ['a', 'b'] }, uniqueItems: true }, byteVocabulary());
+    expect(grammar.automaton.tracksStrings).toBe(false);
+    expect(accepts(grammar, '["a","b"]')).toBe(true);
+    expect(accepts(grammar, '["a","a"]')).toBe(false);
+  });
+
+  it.each([
+    ['a finite pattern', { type: 'array', items: { type: 'string', pattern: '^(a|b)$' }, uniqueItems: true }],
+    ['a maxLength', { type: 'array', items: { type: 'string', maxLength: 3 }, uniqueItems: true }],
+    ['a pattern with a last character', { type: 'array', items: { type: 'string', pattern: '^a+b$' }, uniqueItems: true }],
+    ['contains beside', { type: 'array', items: { type: 'string' }, uniqueItems: true, contains: { const: 'a' } }],
+    ['prefixItems beside', { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string' }, uniqueItems: true }],
+    ['items of several types', { type: 'array', items: { type: ['string', 'number'] }, uniqueItems: true }],
+  ])('refuses uniqueItems over strings with %s', (_name, schema) => {
+    let error: unknown;
+    try {
+      compileJsonSchema(schema, byteVocabulary());
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UnsupportedSchemaError);
+    expect((error as UnsupportedSchemaError).keyword).toBe('uniqueItems');
+  });
+});
+
+function accepts(grammar: CompiledGrammar, text: string): boolean {
+  const matcher = grammar.matcher();
+  return matcher.acceptString(text) && matcher.canTerminate();
+}
