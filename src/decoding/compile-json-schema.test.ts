@@ -270,10 +270,11 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
     [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'regex' } }, 'format', '#/items'],
+    // the second branch minus the first needs the complement of propertyNames
     [
       {
         oneOf: [
-          { type: 'object', not: { additionalProperties: false } },
+          { type: 'object', propertyNames: { maxLength: 1 } },
           { type: 'object', required: ['a'] },
         ],
       },

@@ -292,15 +292,7 @@ export class SetAlgebra {
     }
     const schema = location.schema;
     const has = (keyword: string): boolean => isPlainObject(schema) && Object.prototype.hasOwnProperty.call(schema, keyword);
-    if (
-      depth === 0 ||
-      !isPlainObject(schema) ||
-      location.frame !== undefined ||
-      UNSPLIT_KEYWORDS.some(has) ||
-      !SPLIT_APPLICATORS.some(has) ||
-      this.reachesItself(location)
-    )
-      return this.splitDifference(within, this.denoteSet(set), pointer);
+    if (!isPlainObject(schema) || !this.splitsFurther(set, depth)) return this.splitDifference(within, this.denoteSet(set), pointer);
     const applicatorFree = this.denoteSet(this.applicatorFreeSet(location));
     const pieces = this.splitDifference(within, applicatorFree, pointer);
     if (has('$ref')) {
@@ -314,20 +306,12 @@ export class SetAlgebra {
       schemaArray(this.context, schema.allOf, pointer, 'allOf').forEach((part, index) =>
         pieces.push(...this.complementWithin(within, this.references.child(location, 'allOf', part, `/${index}`), depth - 1)),
       );
-    if (has('anyOf')) {
-      let none: Typed[] = [...within];
-      schemaArray(this.context, schema.anyOf, pointer, 'anyOf').forEach((part, index) => {
-        none = this.complementWithin(none, this.references.child(location, 'anyOf', part, `/${index}`), depth - 1);
-      });
-      pieces.push(...none);
-    }
+    const partSets = (keyword: 'anyOf' | 'oneOf'): LocationSet[] =>
+      schemaArray(this.context, schema[keyword], pointer, keyword).map((part, index) => this.references.child(location, keyword, part, `/${index}`));
+    if (has('anyOf')) pieces.push(...this.complementOfEach(within, partSets('anyOf'), depth - 1, pointer));
     if (has('oneOf')) {
-      const branchSets = schemaArray(this.context, schema.oneOf, pointer, 'oneOf').map((part, index) =>
-        this.references.child(location, 'oneOf', part, `/${index}`),
-      );
-      let none: Typed[] = [...within];
-      for (const branchSet of branchSets) none = this.complementWithin(none, branchSet, depth - 1);
-      pieces.push(...none);
+      const branchSets = partSets('oneOf');
+      pieces.push(...this.complementOfEach(within, branchSets, depth - 1, pointer));
       // two branches hold: every pair, each within the values of the first
       branchSets.forEach((first, index) => {
         const inFirst = this.boundedIntersection(within, this.denoteSet(first));
@@ -336,6 +320,31 @@ export class SetAlgebra {
     }
     if (has('not')) pieces.push(...this.boundedIntersection(within, this.denoteSet(this.references.child(location, 'not', schema.not))));
     return this.splitUnion(pieces).map((piece) => this.inSchemaOrder(piece, within, applicatorFree));
+  }
+
+  /** `within ∧ ¬A₁ ∧ … ∧ ¬Aₙ`: the parts that split no further in one difference, so a discriminating key can tell their objects apart. */
+  private complementOfEach(within: readonly Typed[], sets: readonly LocationSet[], depth: number, pointer: string): Typed[] {
+    const whole = sets.filter((set) => !this.splitsFurther(set, depth)).flatMap((set) => this.denoteSet(set));
+    let none = whole.length === 0 ? [...within] : this.splitDifference(within, whole, pointer);
+    for (const set of sets) if (this.splitsFurther(set, depth)) none = this.complementWithin(none, set, depth);
+    return none;
+  }
+
+  /** Whether {@link complementWithin} splits the complement of `set` over its schema, rather than taking the difference of its denotation. */
+  private splitsFurther(set: LocationSet, depth: number): boolean {
+    if (set.length !== 1 || set[0] === FALSE_LOCATION) return true;
+    const location = this.context.locations[set[0]!]!;
+    if (location.complementOf !== undefined) return true;
+    const schema = location.schema;
+    const has = (keyword: string): boolean => isPlainObject(schema) && Object.prototype.hasOwnProperty.call(schema, keyword);
+    return !(
+      depth === 0 ||
+      !isPlainObject(schema) ||
+      location.frame !== undefined ||
+      UNSPLIT_KEYWORDS.some(has) ||
+      !SPLIT_APPLICATORS.some(has) ||
+      this.reachesItself(location)
+    );
   }
 
   /**

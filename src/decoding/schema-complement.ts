@@ -10,12 +10,13 @@
  * the complement (object literals: a key missing, a value outside `{const: …}`, or a key the
  * literal lacks). On an open object "some undeclared key fails `additionalProperties` or its
  * `patternProperties`" is a {@link KeyWitness}: the last undeclared key of the text is the one that
- * fails, since JSON.parse keeps the last of repeated keys. Nested complements are
+ * fails, since JSON.parse keeps the last of repeated keys; its complement is "every such key passes". Nested complements are
  * schema locations of their own (`complement`), denoted lazily, so recursion and
  * double negation need nothing special. What cannot be expressed exactly is refused.
  * @module
  */
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { discriminatingKey, forbidsKey, keyApart, requiresKey } from './complement-discriminators.js';
 import type { DecodingLimits } from './decoding-limits.js';
 
 /** Sorted ids of schema locations that must all hold; `[]` is `true`, `[0]` is `false` (as in `lower-json-schema.ts`). */
@@ -174,27 +175,71 @@ export function differenceOf<T extends DifferenceTyped>(
   keyword: string,
   pointer: string,
 ): T[] | undefined {
-  const maxAlternatives = context.limits.maxAlternatives;
-  let result: T[] = [...left];
   try {
-    for (const negated of right) {
-      // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
-      result = prunedUnion(
-        result.flatMap((typed) => subtractTyped(typed, negated, context, keyword)),
-        context,
-      );
-      if (result.length > maxAlternatives) {
-        context.refuse(keyword, pointer, `the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
-        return undefined;
-      }
-    }
+    return subtractUnion([...left], right, context, keyword, MAX_DISCRIMINATING_SPLITS);
   } catch (error) {
     if (!(error instanceof ComplementRefused)) throw error;
     context.refuse(keyword, pointer, error.message);
     return undefined;
   }
+}
+
+/** Nested splits by a discriminating key one difference may take: each halves at most, so a difference visits at most 2⁸ sub-differences. */
+const MAX_DISCRIMINATING_SPLITS = 8;
+
+/**
+ * `left ∧ ¬(∪ right)`, negated alternative by negated alternative; where a key tells the negated objects apart
+ * (`complement-discriminators.ts`), the objects of `left` are split first by its presence, and each part subtracts only
+ * the negated alternatives it may meet. Throws {@link ComplementRefused} past `limits.maxAlternatives`.
+ */
+function subtractUnion<T extends DifferenceTyped>(left: T[], right: readonly T[], context: DifferenceContext<T>, keyword: string, splitsLeft: number): T[] {
+  if (left.length === 0) return left;
+  const maxAlternatives = context.limits.maxAlternatives;
+  const forbidden = (typed: T, key: string): boolean => isFalse(context.valueSet(typed, key));
+  // literals are subtracted value by value, so they are left whole
+  const splits = (typed: T): boolean => typed.type === 'object' && typed.literals === undefined;
+  const objects = right.filter((negated) => negated.type === 'object');
+  const key = splitsLeft > 0 && objects.length > 1 && left.some(splits) ? discriminatingKey(objects, forbidden) : undefined;
+  if (key !== undefined) {
+    const withKey = (present: boolean): T[] => {
+      const part = context.blank('object', objects[0]!.pointer);
+      part.order.push(key);
+      part.properties.set(key, present ? TRUE_SET : FALSE_SET);
+      if (present) part.required.add(key);
+      return left.flatMap((typed) => (splits(typed) ? intersectOrNone(typed, part, context) : []));
+    };
+    // the parts hold other values (the key present, absent, another type or a literal): no piece of one includes a piece of another
+    const [present, absent] = [right.filter((negated) => !forbidsKey(negated, key, forbidden)), right.filter((negated) => !requiresKey(negated, key))];
+    const union = [
+      ...subtractUnion(
+        left.filter((typed) => !splits(typed)),
+        right,
+        context,
+        keyword,
+        0,
+      ),
+      ...subtractUnion(withKey(true), present, context, keyword, splitsLeft - 1),
+      ...subtractUnion(withKey(false), absent, context, keyword, splitsLeft - 1),
+    ];
+    if (union.length > maxAlternatives) throw overBudget(maxAlternatives);
+    return union;
+  }
+  let result = left;
+  for (const negated of right) {
+    // a negated object that forbids a key every piece holds (or holds a key they all forbid) leaves them as they are
+    if (result.every((typed) => keyApart(typed, negated, forbidden))) continue;
+    // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
+    result = prunedUnion(
+      result.flatMap((typed) => (keyApart(typed, negated, forbidden) ? [typed] : subtractTyped(typed, negated, context, keyword))),
+      context,
+    );
+    if (result.length > maxAlternatives) throw overBudget(maxAlternatives);
+  }
   return result;
 }
+
+const overBudget = (maxAlternatives: number): ComplementRefused =>
+  new ComplementRefused(`the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
 
 /** A union of alternatives with the exact duplicates and the alternatives another one includes dropped (the same pruning as each step of a difference). */
 export function prunedUnion<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
@@ -211,10 +256,12 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
     const kept = typed.literals.filter((value) => !context.satisfies(value, negated));
     return kept.length === 0 ? [] : [{ ...typed, literals: kept }];
   }
+  // ¬(base ∧ W₁ ∧ … ∧ Wₙ) is ¬base ∪ ¬W₁ ∪ … ∪ ¬Wₙ, and ¬Wᵢ ("some key outside its names fails its rules") is "every such key passes them"
   if (negated.witnesses.length > 0)
-    throw new ComplementRefused(
-      'the complement of "some undeclared key fails additionalProperties or patternProperties" (a complement of such a complement) is not enforced',
-    );
+    return [
+      ...subtractTyped(typed, { ...negated, witnesses: [] }, context, keyword),
+      ...negated.witnesses.flatMap((witness) => intersectOrNone(typed, everyKeyPasses(witness, context), context)),
+    ];
   const reference = context.blank(negated.type, negated.pointer);
   for (const field of Object.keys(negated)) {
     if (UNDERSTOOD.has(field)) continue;
@@ -486,6 +533,18 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
     }
   }
   return pieces.flatMap((failure) => intersectOrNone(typed, failure, context));
+}
+
+/** An object whose keys outside the witness's names all satisfy its rules (its `patternProperties` and `additionalProperties`): the witness's complement. */
+function everyKeyPasses<T extends DifferenceTyped>(witness: KeyWitness, context: DifferenceContext<T>): T {
+  const passing = context.blank('object', witness.pointer);
+  for (const name of witness.names) {
+    passing.order.push(name);
+    passing.properties.set(name, TRUE_SET);
+  }
+  passing.additional = witness.additional;
+  passing.patternGroups = witness.patternGroups;
+  return passing;
 }
 
 function intersectOrNone<T extends DifferenceTyped>(left: T, right: T, context: DifferenceContext<T>): T[] {

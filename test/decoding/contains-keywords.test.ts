@@ -182,8 +182,10 @@ function refusal(schema: unknown): { keyword: string; pointer: string } | undefi
   }
 }
 
-/** "An object with some undeclared key", recursive through `next`: its complement is not split, and the complement of its key witness is refused. */
+/** "An object with some undeclared key", recursive through `next`: its complement is not split; its key witness's complement is "every key passes". */
 const OPEN_CHAIN = { type: 'object', not: { additionalProperties: false }, properties: { next: { $ref: '#/$defs/open' } } };
+/** An object with one-character keys, recursive through `next`: its complement is not split, and the complement of propertyNames is refused. */
+const SHORT_KEYS_CHAIN = { type: 'object', propertyNames: { maxLength: 1 }, properties: { next: { $ref: '#/$defs/short' } } };
 
 describe('contains, minContains, maxContains', () => {
   const vocabulary = byteVocabulary(['[1', ',1', 'null', '],']);
@@ -257,12 +259,12 @@ describe('contains, minContains, maxContains', () => {
     [{ type: 'array', contains: { const: 1 }, uniqueItems: true, items: { type: 'integer' } }, 'uniqueItems', '#'],
     // two contains schemas, one with a complement the engine cannot build: the refusal names that one
     [
-      { type: 'array', $defs: { open: OPEN_CHAIN }, allOf: [{ contains: { type: 'string' } }, { contains: { $ref: '#/$defs/open' } }] },
+      { type: 'array', $defs: { short: SHORT_KEYS_CHAIN }, allOf: [{ contains: { type: 'string' } }, { contains: { $ref: '#/$defs/short' } }] },
       'contains',
       '#/allOf/1/contains',
     ],
-    // the values that miss "an object with some undeclared key" of a recursive schema (not split): the complement of a complement of key rules, not built
-    [{ type: 'array', $defs: { open: OPEN_CHAIN }, contains: { $ref: '#/$defs/open' } }, 'contains', '#/contains'],
+    // the values that miss a recursive schema (not split) with propertyNames: its complement is not built
+    [{ type: 'array', $defs: { short: SHORT_KEYS_CHAIN }, contains: { $ref: '#/$defs/short' } }, 'contains', '#/contains'],
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
@@ -271,7 +273,9 @@ describe('contains, minContains, maxContains', () => {
   it.each([
     { type: 'array', contains: { type: 'object', not: { additionalProperties: false } } },
     { type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: { type: 'object', not: { additionalProperties: false } } }], maxContains: 1 },
-  ])('enforces %j: the complement of "some undeclared key" split as "not an object, or a closed one"', (schema) => {
+    // recursive, so not split: the other values are the difference of the denotations, where ¬"some undeclared key" is "every undeclared key passes"
+    { type: 'array', $defs: { open: OPEN_CHAIN }, contains: { $ref: '#/$defs/open' }, maxContains: 1 },
+  ])('enforces %j: the complement of "some undeclared key" is "not an object, or a closed one"', (schema) => {
     const validate = registry(schema);
     const grammar = compileJsonSchema(schema, vocabulary);
     const items: unknown[] = [{ a: 1 }, {}, 'a', 1];
@@ -355,7 +359,7 @@ describe('contains, minContains, maxContains', () => {
     expect(accepts(grammar, '[1,"a",null,2]')).toBe(true);
     expect(accepts(grammar, '[1,"a",null]')).toBe(false);
     // a split the complement cannot build exactly: the other values stay the whole item schema, so counts only loosen
-    const keyed = compileJsonSchema({ type: 'array', $defs: { open: OPEN_CHAIN }, contains: { $ref: '#/$defs/open' }, maxContains: 1 }, vocabulary, {
+    const keyed = compileJsonSchema({ type: 'array', $defs: { short: SHORT_KEYS_CHAIN }, contains: { $ref: '#/$defs/short' }, maxContains: 1 }, vocabulary, {
       lenient: true,
     });
     expect(keyed.relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`)).toEqual(['contains #/contains']);

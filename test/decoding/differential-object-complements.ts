@@ -6,6 +6,21 @@
  */
 import type { DifferentialCase } from './differential-schemas.js';
 
+/** A closed object that holds `name` only, its value in `value`. */
+function closedWith(name: string, value: unknown): Record<string, unknown> {
+  return { type: 'object', properties: { [name]: value }, required: [name], additionalProperties: false };
+}
+
+/** Six closed objects, each with one required key of its own: a union whose complement multiplies six sets of failures. */
+const SIX_CLOSED = [
+  closedWith('a', { type: 'integer' }),
+  closedWith('b', { type: 'string', maxLength: 2 }),
+  closedWith('c', { type: 'boolean' }),
+  closedWith('d', { maximum: 5 }),
+  closedWith('e', { minLength: 3 }),
+  closedWith('f', { type: 'null' }),
+];
+
 export const OBJECT_COMPLEMENT_CASES: readonly DifferentialCase[] = [
   {
     name: 'not additionalProperties of a type on an open object with a declared property',
@@ -76,5 +91,53 @@ export const OBJECT_COMPLEMENT_CASES: readonly DifferentialCase[] = [
     name: 'two complements: some undeclared key, and some key failing additionalProperties',
     keywords: ['not', 'allOf', 'additionalProperties'],
     schema: { type: 'object', allOf: [{ not: { additionalProperties: false } }, { not: { additionalProperties: { type: 'string' } } }], maxProperties: 3 },
+  },
+  {
+    name: 'complement of a key witness: a recursive open object as the condition of if (not split)',
+    keywords: ['if', 'else', 'not', 'additionalProperties', '$ref'],
+    schema: {
+      $defs: { open: { type: 'object', properties: { next: { $ref: '#/$defs/open' } }, not: { additionalProperties: { type: 'integer', maximum: 5 } } } },
+      if: { $ref: '#/$defs/open' },
+      else: { type: 'object', maxProperties: 1 },
+    },
+    // the condition holds by its last undeclared key: written in another order, another key may come last
+    propertyOrders: ['schema'],
+  },
+  {
+    name: 'complement of a key witness: overlapping pattern-keyed oneOf whose values refer back to it',
+    keywords: ['oneOf', 'patternProperties', 'additionalProperties', '$ref'],
+    schema: {
+      $defs: { node: { oneOf: [{ type: 'integer' }, { $ref: '#' }] } },
+      oneOf: [
+        { type: 'object', patternProperties: { '^[a-z]+$': { $ref: '#/$defs/node' } }, additionalProperties: false },
+        { type: 'object', patternProperties: { '^[a-z0-9]+$': { type: ['integer', 'string'], maxLength: 2 } }, additionalProperties: false },
+      ],
+    },
+    propertyOrders: ['schema'],
+  },
+  {
+    name: 'not anyOf six closed objects, one key each (split by the key each requires)',
+    keywords: ['not', 'anyOf', 'required', 'additionalProperties'],
+    schema: { type: 'object', not: { anyOf: SIX_CLOSED } },
+  },
+  {
+    name: 'not of a recursive oneOf of closed objects told apart by their keys',
+    keywords: ['not', 'oneOf', 'required', 'additionalProperties', '$ref'],
+    schema: {
+      $defs: { expression: { oneOf: [closedWith('a', { $ref: '#/$defs/expression' }), ...SIX_CLOSED.slice(1)] } },
+      type: 'object',
+      not: { $ref: '#/$defs/expression' },
+    },
+  },
+  {
+    name: 'if a recursive oneOf of closed objects told apart by their keys, else some key',
+    keywords: ['if', 'then', 'else', 'oneOf', 'required', 'additionalProperties', '$ref'],
+    schema: {
+      $defs: { expression: { oneOf: [closedWith('a', { $ref: '#/$defs/expression' }), ...SIX_CLOSED.slice(1)] } },
+      type: 'object',
+      if: { $ref: '#/$defs/expression' },
+      then: { maxProperties: 1 },
+      else: { minProperties: 1 },
+    },
   },
 ];

@@ -889,12 +889,22 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] }, instances: [...LOGIC, ...NUMBER_EDGES] },
       // an open object minus a closed one: some undeclared key, written last
       { schema: { oneOf: [{ type: 'object', additionalProperties: false }, { type: 'object' }] }, instances: KEYED_OBJECTS },
+      // the second branch minus the first: the complement of "some undeclared key" is "every undeclared key passes" (closed here)
+      {
+        schema: {
+          oneOf: [
+            { type: 'object', not: { additionalProperties: false } },
+            { type: 'object', required: ['a'] },
+          ],
+        },
+        instances: KEYED_OBJECTS,
+      },
     ],
-    // the complement of "some undeclared key" (the second branch minus the first) is not built
+    // the complement of propertyNames (the second branch minus the first) is not built
     refused: [
       {
         oneOf: [
-          { type: 'object', not: { additionalProperties: false } },
+          { type: 'object', propertyNames: { maxLength: 1 } },
           { type: 'object', required: ['a'] },
         ],
       },
@@ -914,12 +924,21 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { if: { type: 'object', additionalProperties: false }, else: { type: 'string' } }, instances: [...LOGIC, ...KEYED_OBJECTS] },
       // the complement of a key witness: split over the condition, ¬(object ∧ ¬closed) is ¬object ∪ closed
       { schema: { if: { type: 'object', not: { additionalProperties: false } }, else: { type: 'string' } }, instances: [...LOGIC, ...KEYED_OBJECTS] },
+      // a recursive condition is not split: the complement of its key witness is "every undeclared key passes"
+      {
+        schema: {
+          $defs: { open: { type: 'object', not: { additionalProperties: false }, properties: { next: { $ref: '#/$defs/open' } } } },
+          if: { $ref: '#/$defs/open' },
+          else: { type: 'string' },
+        },
+        instances: [...LOGIC, ...KEYED_OBJECTS, { next: {} }, { next: { a: 1 } }, { next: { a: 1 }, b: 2 }, { next: 'x' }],
+      },
     ],
-    // a recursive condition is not split, and the complement of its key witness is refused
+    // a recursive condition is not split, and the complement of propertyNames is refused
     refused: [
       {
-        $defs: { open: { type: 'object', not: { additionalProperties: false }, properties: { next: { $ref: '#/$defs/open' } } } },
-        if: { $ref: '#/$defs/open' },
+        $defs: { short: { type: 'object', propertyNames: { maxLength: 1 }, properties: { next: { $ref: '#/$defs/short' } } } },
+        if: { $ref: '#/$defs/short' },
         else: { type: 'string' },
       },
     ],
