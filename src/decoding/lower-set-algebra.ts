@@ -36,7 +36,8 @@ import {
   type Typed,
 } from './lower-typed.js';
 import { applyUnevaluated, type UnevaluatedContext } from './lower-unevaluated.js';
-import { differenceOf, prunedUnion, type DifferenceContext, type KeyWitness, type StringPiece } from './schema-complement.js';
+import { prunedUnion } from './alternative-pruning.js';
+import { differenceOf, type DifferenceContext, type KeyWitness, type StringPiece } from './schema-complement.js';
 import { formatLanguage, type FormatAlternative } from './string-formats.js';
 
 /** Thrown inside a disjointness probe that reached a location still being denoted; the probe answers "unsure". */

@@ -18,6 +18,7 @@
 import { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { discriminatingKey, forbidsKey, keyApart, requiresKey } from './complement-discriminators.js';
 import type { DecodingLimits } from './decoding-limits.js';
+import { implies, isDefault, isFalse, prunedUnion, type Fields } from './alternative-pruning.js';
 
 /** Sorted ids of schema locations that must all hold; `[]` is `true`, `[0]` is `false` (as in `lower-json-schema.ts`). */
 export type LocationSet = readonly number[];
@@ -26,9 +27,6 @@ const TRUE_SET: LocationSet = [];
 const FALSE_SET: LocationSet = [0];
 
 const isTrue = (set: LocationSet): boolean => set.length === 0;
-const isFalse = (set: LocationSet): boolean => set[0] === 0;
-/** True when every value of `held` satisfies `needed` (a location set holds all of its locations): no value can fail it. */
-const implies = (held: LocationSet, needed: LocationSet): boolean => isFalse(held) || needed.every((id) => held.includes(id));
 
 /**
  * `contains` with its bounds: the array holds between `min` and `max` items (`Infinity`: unbounded) that satisfy `set`.
@@ -127,7 +125,7 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   complementDfa(dfa: CodePointDfa): CodePointDfa;
   /** Refuses (or, lenient, records) `keyword` at `pointer`. */
   refuse(keyword: string, pointer: string, details: string): void;
-  /** Pairs of alternatives the inclusion check may compare over the context's life (default {@link MAX_INCLUSION_PAIRS}). */
+  /** Pairs of alternatives the inclusion check may compare over the context's life (default `MAX_INCLUSION_PAIRS` in `alternative-pruning.ts`). */
   readonly maxInclusionPairs?: number;
 }
 
@@ -241,11 +239,6 @@ function subtractUnion<T extends DifferenceTyped>(left: T[], right: readonly T[]
 const overBudget = (maxAlternatives: number): ComplementRefused =>
   new ComplementRefused(`the complement expands to more than ${maxAlternatives} alternatives (limits.maxAlternatives)`);
 
-/** A union of alternatives with the exact duplicates and the alternatives another one includes dropped (the same pruning as each step of a difference). */
-export function prunedUnion<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
-  return withoutIncluded(distinctAlternatives(alternatives, context), context);
-}
-
 /** `typed ∧ ¬negated` for one pair of alternatives. Throws {@link ComplementRefused} where it is not expressible. */
 export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, context: DifferenceContext<T>, keyword = 'not'): T[] {
   if (typed.type !== negated.type) return [typed];
@@ -262,12 +255,8 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       ...subtractTyped(typed, { ...negated, witnesses: [] }, context, keyword),
       ...negated.witnesses.flatMap((witness) => intersectOrNone(typed, everyKeyPasses(witness, context), context)),
     ];
-  const reference = context.blank(negated.type, negated.pointer);
-  for (const field of Object.keys(negated)) {
-    if (UNDERSTOOD.has(field)) continue;
-    if (!isDefault((negated as unknown as Record<string, unknown>)[field], (reference as unknown as Record<string, unknown>)[field]))
-      throw new ComplementRefused(`the complement of "${field}" is not enforced`);
-  }
+  const unknownField = notUnderstood(negated, context);
+  if (unknownField !== undefined) throw new ComplementRefused(`the complement of "${unknownField}" is not enforced`);
   const pieces: T[] = [];
   const piece = (): T => context.blank(typed.type, typed.pointer);
   switch (negated.type) {
@@ -547,6 +536,25 @@ function everyKeyPasses<T extends DifferenceTyped>(witness: KeyWitness, context:
   return passing;
 }
 
+/** Per negated alternative, the first field {@link subtractTyped} does not understand that it holds at other than its default ('' for none). */
+const notUnderstoodFields = new WeakMap<object, string>();
+
+/** Found once per alternative: a difference subtracts each negated alternative from every piece so far. */
+function notUnderstood<T extends DifferenceTyped>(negated: T, context: DifferenceContext<T>): string | undefined {
+  let found = notUnderstoodFields.get(negated);
+  if (found === undefined) {
+    found = '';
+    const reference = context.blank(negated.type, negated.pointer) as unknown as Fields;
+    for (const field of Object.keys(negated)) {
+      if (UNDERSTOOD.has(field) || isDefault((negated as unknown as Fields)[field], reference[field])) continue;
+      found = field;
+      break;
+    }
+    notUnderstoodFields.set(negated, found);
+  }
+  return found === '' ? undefined : found;
+}
+
 function intersectOrNone<T extends DifferenceTyped>(left: T, right: T, context: DifferenceContext<T>): T[] {
   const merged = context.intersect(left, right);
   return merged === undefined || provablyEmpty(merged, context) ? [] : [merged];
@@ -579,216 +587,5 @@ function provablyEmpty<T extends DifferenceTyped>(typed: T, context: DifferenceC
       return false;
     default:
       return false;
-  }
-}
-
-/** Identity numbers of the automata and other objects an alternative holds, so that a key tells pieces apart exactly. */
-const objectIds = new WeakMap<object, number>();
-let nextObjectId = 0;
-
-/**
- * Each alternative's key, written once: an alternative is not changed once built (every step builds new ones, as
- * `{ ...typed }` copies), and a difference passes each piece of another type than the negated alternative on unchanged.
- */
-const alternativeKeys = new WeakMap<object, string>();
-
-/** The alternatives with exact duplicates (every field equal, the pointer aside) removed, first occurrence kept. */
-function distinctAlternatives<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
-  if (alternatives.length < 2) return alternatives;
-  const seen = new Set<string>();
-  let reference: T | undefined;
-  return alternatives.filter((typed) => {
-    let key = alternativeKeys.get(typed);
-    if (key === undefined) alternativeKeys.set(typed, (key = alternativeKey(typed, (reference ??= context.blank(typed.type, typed.pointer)))));
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/**
- * An alternative written out for equality. With a blank `reference`, the fields it holds by default are left out (the
- * bulk of most alternatives' text): a default here is a primitive, an empty array, Map or Set, so a field left out is
- * exactly one whose text equals the default's, and alternatives, all built from a blank in its field order, compare as
- * they would written out whole. The type is always written: the blank's own type is any one.
- */
-function alternativeKey(typed: DifferenceTyped, reference?: DifferenceTyped): string {
-  return JSON.stringify(typed, function (this: unknown, field: string, value: unknown) {
-    // the alternative's own pointer only words messages (a literal's "pointer" key is a value: kept)
-    if (this === typed && field === 'pointer') return undefined;
-    if (this === typed && reference !== undefined && field !== 'type' && isDefault(value, (reference as unknown as Fields)[field])) return undefined;
-    if (value instanceof Map) return ['Map', ...value];
-    if (value instanceof Set) return ['Set', ...value];
-    if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) {
-      let id = objectIds.get(value);
-      if (id === undefined) objectIds.set(value, (id = nextObjectId++));
-      return `#object${id}`;
-    }
-    return value;
-  });
-}
-
-function isDefault(value: unknown, reference: unknown): boolean {
-  if (value === reference) return true;
-  if (value instanceof Map || value instanceof Set) return value.size === 0 && (reference instanceof Map || reference instanceof Set) && reference.size === 0;
-  if (Array.isArray(value) && Array.isArray(reference)) return value.length === reference.length && value.every((item, index) => item === reference[index]);
-  return false;
-}
-
-/**
- * The alternatives less those another one includes (every value of the dropped one satisfies the kept one), so a
- * union keeps its values with fewer alternatives: "user is missing" keeps "user is missing and type fails its enum"
- * out. Above {@link MAX_INCLUSION_CHECKED} alternatives the check is skipped (the budget then decides), so its
- * pairwise cost stays bounded.
- */
-function withoutIncluded<T extends DifferenceTyped>(alternatives: T[], context: DifferenceContext<T>): T[] {
-  if (alternatives.length < 2 || alternatives.length > MAX_INCLUSION_CHECKED) return alternatives;
-  // a count of pairs per compile, not a deadline: a schema gets the same alternatives on every machine
-  const left = inclusionPairsLeft.get(context) ?? context.maxInclusionPairs ?? MAX_INCLUSION_PAIRS;
-  if (left < alternatives.length * alternatives.length) return alternatives;
-  inclusionPairsLeft.set(context, left - alternatives.length * alternatives.length);
-  // the set-valued fields last: the numeric bounds tell most pairs apart first
-  const costly = new Set(['properties', 'required', 'additional', 'patternGroups', 'prefix', 'items', 'contains', 'dependencies']);
-  // the key rules' fields are judged together (fieldIncludes): once per pair, under the first of their names
-  const fields = [...new Set(alternatives.flatMap((typed) => Object.keys(typed).map((field) => (KEY_RULE_FIELDS.has(field) ? 'properties' : field))))].sort(
-    (left, right) => Number(costly.has(left)) - Number(costly.has(right)),
-  );
-  // every pair compares the same fields' texts: each alternative's are written out once
-  const texts = new Map<T, Map<string, string>>();
-  const fieldText = (typed: T, field: string): string => {
-    let known = texts.get(typed);
-    if (known === undefined) texts.set(typed, (known = new Map()));
-    let text = known.get(field);
-    if (text === undefined) known.set(field, (text = alternativeKey({ value: (typed as unknown as Fields)[field] } as unknown as DifferenceTyped)));
-    return text;
-  };
-  const dropped = new Uint8Array(alternatives.length);
-  for (let inner = 0; inner < alternatives.length; inner++) {
-    for (let outer = 0; outer < alternatives.length && dropped[inner] === 0; outer++) {
-      if (outer === inner || dropped[outer] === 1) continue;
-      if (includes(alternatives[outer]!, alternatives[inner]!, fields, context, fieldText)) dropped[inner] = 1;
-    }
-  }
-  return alternatives.filter((_, index) => dropped[index] === 0);
-}
-
-/** The fields of an object's key rules, which {@link fieldIncludes} judges together. */
-const KEY_RULE_FIELDS = new Set(['properties', 'required', 'additional', 'patternGroups']);
-
-/** Most alternatives {@link withoutIncluded} compares pairwise: four times the default alternatives budget. */
-const MAX_INCLUSION_CHECKED = 1024;
-/** Pairs {@link withoutIncluded} may compare over one compile (one difference context), about a second of one core at most. */
-const MAX_INCLUSION_PAIRS = 4_000_000;
-const inclusionPairsLeft = new WeakMap<object, number>();
-
-type Fields = Record<string, unknown>;
-
-/**
- * Whether every value of `inner` satisfies `outer`, judged field by field; false whenever a field is not understood or differs.
- * `fieldText` is a field's value written out for equality ({@link keyOf}).
- */
-function includes<T extends DifferenceTyped>(
-  outer: T,
-  inner: T,
-  fields: string[],
-  context: DifferenceContext<T>,
-  fieldText: (typed: T, field: string) => string,
-): boolean {
-  if (outer.type !== inner.type) return false;
-  // a finite alternative is included when each of its values is
-  if (inner.literals !== undefined) return inner.literals.every((value) => !context.satisfies(value, inner) || context.satisfies(value, outer));
-  if (outer.literals !== undefined) return false;
-  for (let index = 0; index < fields.length; index++) {
-    const field = fields[index]!;
-    if (fieldIncludes(field, outer, inner, context, fieldText)) continue;
-    // the field that told this pair apart tells most of the next apart too (in a complement, usually the key rules):
-    // it is judged first from now on, which changes no answer (every field must hold) but saves judging the others
-    fields[index] = fields[0]!;
-    fields[0] = field;
-    return false;
-  }
-  return true;
-}
-
-const sources = (rules: unknown): Set<string> => new Set((rules as { source: string }[]).map((rule) => rule.source));
-// alternatives cut from one another share most of their location sets: the same array implies itself
-const implied = (held: LocationSet, needed: LocationSet): boolean => held === needed || implies(held, needed);
-
-function fieldIncludes<T extends DifferenceTyped>(
-  field: string,
-  outer: T,
-  inner: T,
-  context: DifferenceContext<T>,
-  fieldText: (typed: T, field: string) => string,
-): boolean {
-  const [o, i] = [outer as unknown as Fields, inner as unknown as Fields];
-  switch (field) {
-    case 'type':
-    case 'literals':
-    case 'pointer':
-    case 'order':
-      // the type and literals are compared above; the pointer words messages and the order lays values out
-      return true;
-    case 'integer':
-    case 'fractional':
-    case 'uniqueItems':
-      return o[field] !== true || i[field] === true;
-    case 'minLength':
-    case 'minItems':
-    case 'minProperties':
-      return (i[field] as number) >= (o[field] as number);
-    case 'maxLength':
-    case 'maxItems':
-    case 'maxProperties':
-      return (i[field] as number) <= (o[field] as number);
-    case 'minimum':
-    case 'exclusiveMinimum':
-      return inner.minimum > outer.minimum || (inner.minimum === outer.minimum && (inner.exclusiveMinimum || !outer.exclusiveMinimum));
-    case 'maximum':
-    case 'exclusiveMaximum':
-      return inner.maximum < outer.maximum || (inner.maximum === outer.maximum && (inner.exclusiveMaximum || !outer.exclusiveMaximum));
-    case 'patterns':
-    case 'formats': {
-      // most alternatives have none: no sets built for every pair then
-      if ((o[field] as unknown[]).length === 0) return true;
-      const held = sources(i[field]);
-      return [...sources(o[field])].every((source) => held.has(source));
-    }
-    case 'languages':
-    case 'multiples':
-      return (o[field] as unknown[]).every((value) => (i[field] as unknown[]).includes(value));
-    case 'prefix':
-    case 'items': {
-      const length = Math.max(outer.prefix.length, inner.prefix.length);
-      for (let index = 0; index < length; index++) if (!implied(inner.prefix[index] ?? inner.items, outer.prefix[index] ?? outer.items)) return false;
-      return implied(inner.items, outer.items);
-    }
-    case 'contains':
-      return outer.contains.every((rule) =>
-        inner.contains.some(
-          (held) => held.set.length === rule.set.length && held.set.every((id, at) => id === rule.set[at]) && held.min >= rule.min && held.max <= rule.max,
-        ),
-      );
-    case 'properties':
-    case 'required':
-    case 'additional':
-    case 'patternGroups': {
-      if (outer.patternGroups.length > 0 && fieldText(outer, 'patternGroups') !== fieldText(inner, 'patternGroups')) return false;
-      for (const name of outer.required) if (!inner.required.has(name)) return false;
-      // a name in two of these is judged twice, alike: cheaper than collecting them into a set for every pair
-      for (const names of [outer.properties.keys(), inner.properties.keys(), outer.required])
-        for (const name of names) if (!implied(context.valueSet(inner, name), context.valueSet(outer, name))) return false;
-      return implied(inner.additional, outer.additional);
-    }
-    case 'propertyNames':
-      return implied(i.propertyNames as LocationSet, o.propertyNames as LocationSet);
-    case 'dependencies': {
-      const [od, id] = [o.dependencies as Map<string, Set<string>>, i.dependencies as Map<string, Set<string>>];
-      return [...od].every(([name, dependents]) => [...dependents].every((dependent) => id.get(name)?.has(dependent) === true));
-    }
-    default:
-      // a field this check does not know: included only when equal
-      return fieldText(outer, field) === fieldText(inner, field);
   }
 }
