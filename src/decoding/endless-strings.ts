@@ -1,7 +1,7 @@
 /**
- * Whether a string language lets `uniqueItems` be enforced by forbidding only the repeated item's closing quote: from
- * every prefix the automaton keeps, infinitely many completions must be left, so the finitely many strings written
- * before can never use them all up and a forbidden close never leaves a dead end.
+ * Whether a string language lets `uniqueItems` (or distinct object keys) be enforced by forbidding only the repeated
+ * string's closing quote: from every prefix the automaton keeps, infinitely many completions must be left, so the
+ * finitely many strings written before can never use them all up and a forbidden close never leaves a dead end.
  * @module
  */
 import type { StringAlternative } from './grammar-ir.js';
@@ -12,11 +12,20 @@ const SURROGATES_LAST = 0xdfff;
 /**
  * True when every live state of the string's content automaton (reachable, and able to reach an accepting state)
  * steps to another live state: then every prefix continues along an endless live path, which passes a cycle, and
- * pumping that cycle gives endless completions. A `maxLength` makes the language finite; excluded names (object keys)
- * never reach here.
+ * pumping that cycle gives endless completions. A `maxLength` makes the language finite; with excluded names (object
+ * keys) see `endlessKeys`.
  */
 export function endlessStrings(alternative: StringAlternative): boolean {
-  if (alternative.maxLength !== Infinity || alternative.exclude !== null) return false;
+  return alternative.exclude === null && endlessKeys(alternative);
+}
+
+/**
+ * `endlessStrings` for an object's undeclared keys, whose declared names are excluded (`exclude`): the automaton then
+ * keeps a prefix exactly when its DFA state is live, and an endless set of completions less finitely many names is
+ * still endless.
+ */
+export function endlessKeys(alternative: StringAlternative): boolean {
+  if (alternative.maxLength !== Infinity) return false;
   const { transitions, accepting, start } = alternative.dfa;
   const count = accepting.length;
   const reachable = new Uint8Array(count);

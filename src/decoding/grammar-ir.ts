@@ -188,6 +188,11 @@ export interface ObjectAlternative {
   readonly blocked: boolean;
   /** Counting and property-set rules (see `object-progress.ts`). */
   readonly progress: ObjectProgressRules;
+  /**
+   * Undeclared keys are distinct (so `minProperties` counts distinct keys): each key class's language has endless
+   * completions (`endlessKeys`), and the matcher's memory of the keys written (`written-strings.ts`) forbids a repeat.
+   */
+  readonly distinctKeys: boolean;
   height: number;
 }
 

@@ -2,8 +2,9 @@
  * Per-generation state over a compiled grammar: fill the next token mask, accept
  * tokens, roll back, jump forward. Steady-state calls allocate nothing: the history
  * is a typed array grown by doubling, masks are written into the caller's buffer.
- * The exception is a grammar with `uniqueItems` over strings, whose matcher keeps the
- * item strings written (`written-strings.ts`) and decodes them as they close.
+ * The exception is a grammar with `uniqueItems` over strings (or objects kept to distinct
+ * keys), whose matcher keeps the item strings and keys written (`written-strings.ts`) and
+ * decodes them as they close.
  *
  * Budget: a mask from a cached automaton state costs a copy of `ceil(vocabSize/32)`
  * words (≈5–10 µs for 150k–260k tokens); the first visit of a state walks the token
@@ -54,7 +55,7 @@ export class GrammarMatcher {
   private failure: DecodingLimitError | undefined;
   private frontier: LookAheadFrontier | undefined;
   private readonly lookAheadPerToken: number;
-  /** The item strings of `uniqueItems` arrays of strings written so far; null when the grammar has none. */
+  /** The item strings of `uniqueItems` arrays of strings (and keys of `distinctKeys` objects) written so far; null when the grammar has none. */
   private readonly written: WrittenStrings | null;
 
   /** @internal Use `grammar.matcher()`. */
@@ -281,7 +282,7 @@ export class GrammarMatcher {
     }
   }
 
-  /** `accept` under `uniqueItems` over strings: the memory steps the automaton and remembers the items closed. */
+  /** `accept` under `uniqueItems` over strings or distinct keys: the memory steps the automaton and remembers the items closed. */
   private acceptWritten(state: number, bytes: Uint8Array, from: number, to: number): number {
     try {
       return this.written!.accept(state, bytes, from, to);

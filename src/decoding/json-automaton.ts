@@ -81,13 +81,14 @@ export class JsonAutomaton {
    */
   readonly loopClass: (LoopClass | undefined)[] = [];
   /**
-   * Per state: 1 when some configuration is inside an item string of a `uniqueItems` array of strings: a closing quote
-   * here must not repeat an earlier item (the matcher's `WrittenStrings` checks it, `duplicateClose` steps past it).
+   * Per state: 1 when some configuration is inside an item string of a `uniqueItems` array of strings, or an undeclared
+   * key of an object with `distinctKeys`: a closing quote here must not repeat an earlier item or key of its container
+   * (the matcher's `WrittenStrings` checks it, `duplicateClose` steps past it).
    */
   trackedItem: Uint8Array;
   /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
   private duplicateQuote: Int32Array;
-  /** Some array enforces `uniqueItems` over strings: matchers must remember the strings written. */
+  /** Some array enforces `uniqueItems` over strings, or some object `distinctKeys`: matchers must remember the strings written. */
   readonly tracksStrings: boolean;
   /** Bytes of item strings a matcher may remember (`AutomatonOptions.uniqueItemsMaxStringBytes`). */
   readonly rememberedBytesLimit: number;
@@ -106,7 +107,7 @@ export class JsonAutomaton {
   /** Reused by `transition` (never re-entered): most bytes lead nowhere and should cost no allocation. */
   private readonly scratch = new Map<number, Stack>();
   private readonly candidates = new Uint8Array(256);
-  /** While `duplicateClose` computes: item strings of `uniqueItems` arrays may not close. */
+  /** While `duplicateClose` computes: tracked strings (`isTrackedItem`) may not close. */
   private closingDuplicate = false;
   private readonly root: ValueNode;
 
@@ -133,7 +134,9 @@ export class JsonAutomaton {
     this.trackedItem = new Uint8Array(capacity);
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
-    this.tracksStrings = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueStrings);
+    this.tracksStrings = this.alternatives.some(
+      (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
+    );
     const out = new Map<number, Stack>();
     const document = this.frames.stack(this.frames.documentFrame(DocumentPhase.Before, 0), null);
     this.enterDocument(document, 0, out);
@@ -204,8 +207,8 @@ export class JsonAutomaton {
   }
 
   /**
-   * Where a closing quote from `state` leads when the string it closes equals an earlier item of its `uniqueItems`
-   * array (`trackedItem`): the configurations inside such an item die, the others step as usual. Computed on first use.
+   * Where a closing quote from `state` leads when the string it closes equals an earlier item (or key) of its container
+   * (`trackedItem`): the configurations inside such a string die, the others step as usual. Computed on first use.
    */
   duplicateClose(state: number): number {
     const cached = this.duplicateQuote[state]!;
@@ -389,10 +392,14 @@ export class JsonAutomaton {
     this.emit(this.frames.replaceTop(config, frame), out);
   }
 
-  /** True when the string on top of `config` is an item of a `uniqueItems` array of strings. */
+  /** True when the string on top of `config` is an item of a `uniqueItems` array of strings or an undeclared key of an object with `distinctKeys`. */
   private isTrackedItem(config: Stack): boolean {
     const parent = config.parent?.frame;
-    return config.frame.kind === Kind.String && parent?.kind === Kind.Array && (this.alternatives[parent.alternative] as ArrayAlternative).uniqueStrings;
+    if (config.frame.kind !== Kind.String || parent === undefined) return false;
+    if (parent.kind === Kind.Array) return (this.alternatives[parent.alternative] as ArrayAlternative).uniqueStrings;
+    return (
+      parent.kind === Kind.Object && parent.phase === ObjectPhase.AdditionalKey && (this.alternatives[parent.alternative] as ObjectAlternative).distinctKeys
+    );
   }
 
   /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */

@@ -9,7 +9,8 @@ import { AutomatonWorkLimitError, type CodePointDfa, MAX_DFA_STATES } from '../s
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { endlessStrings } from './endless-strings.js';
+import { endlessKeys, endlessStrings } from './endless-strings.js';
+import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
   CodePointTrie,
@@ -407,6 +408,8 @@ export class NodeEmitter {
       if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
     }
     const keyClasses = this.keyClasses(typed, names, excluded);
+    // declared keys are written at most once and undeclared ones exclude them: only undeclared keys may repeat
+    const distinctKeys = typed.minProperties > 1 && keyClasses.length > 0 && keyClasses.every((keyClass) => keyClass.keys.every(endlessKeys));
     return {
       kind: 'object',
       id: this.context.alternativeCount++,
@@ -416,7 +419,8 @@ export class NodeEmitter {
       keyValues: keyTrie.keyValues,
       reach,
       blocked: plan.impossible,
-      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0),
+      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0, distinctKeys),
+      distinctKeys,
       height: Infinity,
     };
   }
@@ -519,6 +523,7 @@ export class NodeEmitter {
     properties: readonly PropertyRule[],
     dependencies: Map<string, Set<string>>,
     hasKeyClasses: boolean,
+    distinctKeys: boolean,
   ): ObjectProgressRules {
     const index = new Map(properties.map((property, at) => [property.name, at]));
     const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
@@ -526,11 +531,11 @@ export class NodeEmitter {
     let anyOrder = this.context.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
     let tracked = anyOrder || edges.length > 0;
     let minProperties = typed.minProperties;
-    if (minProperties > 1 && hasKeyClasses) {
+    if (minProperties > 1 && hasKeyClasses && !distinctKeys) {
       this.context.refuse(
         'minProperties',
         typed.pointer,
-        'minProperties above 1 with additional or pattern properties allowed is not enforced: a repeated key would count twice (duplicate keys are not detected)',
+        'minProperties above 1 with additional or pattern properties allowed is not enforced where the undeclared keys can end where no other key continues them (a maxLength, or a pattern or format with a last character): a repeated key would count twice, and forbidding it could leave no valid way on; drop the maxLength, or declare the keys in "properties"',
       );
       minProperties = 0;
     }
@@ -719,40 +724,6 @@ function reachableSets(n: number, maxItems: number, maxSets: number): number {
     choose = (choose * (n - k)) / (k + 1);
   }
   return total;
-}
-
-/**
- * Per DFA (shared by every schema through the grammar cache) and length range, whether
- * `stringFeasible` holds: a schema with many date-time properties asked it of the same
- * thousand-state DFA once per property.
- */
-const feasibleLengths = new WeakMap<CodePointDfa, Map<string, boolean>>();
-
-function stringFeasible(alternative: StringAlternative): boolean {
-  const { dfa, minLength, maxLength } = alternative;
-  let known = feasibleLengths.get(dfa);
-  if (known === undefined) feasibleLengths.set(dfa, (known = new Map()));
-  const range = `${minLength},${maxLength}`;
-  let feasible = known.get(range);
-  if (feasible === undefined) known.set(range, (feasible = stringFeasibleAtLength(dfa, minLength, maxLength)));
-  return feasible;
-}
-
-function stringFeasibleAtLength(dfa: CodePointDfa, minLength: number, maxLength: number): boolean {
-  // breadth-first over lengths: is some accepting state reachable at a length in [min, max]?
-  const limit = Math.min(maxLength, minLength + dfa.stateCount + 1);
-  let frontier = new Set([dfa.start]);
-  for (let length = 0; length <= limit; length++) {
-    if (length >= minLength) for (const state of frontier) if (dfa.accepting[state] === 1) return true;
-    const next = new Set<number>();
-    for (const state of frontier) {
-      const ranges = dfa.transitions[state]!;
-      for (let index = 2; index < ranges.length; index += 3) next.add(ranges[index]!);
-    }
-    if (next.size === 0) return false;
-    frontier = next;
-  }
-  return false;
 }
 
 /** Fewest frames each node needs (Infinity: no finite value), by fixpoint from Infinity downwards. */

@@ -1,10 +1,11 @@
 /**
  * The run-time memory behind `uniqueItems` over strings: per array being written, the item strings it holds (decoded,
- * so `"a"` and `"\u0061"` are one), and the rule that an item string may not close equal to one of them. The automaton
+ * so `"a"` and `"\u0061"` are one), and the rule that an item string may not close equal to one of them. Objects that
+ * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item. The automaton
  * cannot hold an unbounded set of strings in its states, so the matcher keeps this beside its state history and applies
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
- * Which array an item belongs to is syntax: the innermost `[` still open outside strings, the same for every
+ * Which array an item (or object a key) belongs to is syntax: the innermost `[` or `{` still open outside strings, the same for every
  * configuration of a state. So the memory scans the bytes for nesting and string bounds, keeps one set per nesting
  * depth (emptied when a container opens there), and asks the automaton only whether a closing quote ends such an
  * item (`trackedItem`) and where a repeated one leads (`duplicateClose`: other anyOf branches may still take it).

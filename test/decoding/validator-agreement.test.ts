@@ -741,9 +741,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: ['object', 'null'], minProperties: 4, properties: { a: {}, b: {}, c: {} }, additionalProperties: false },
         instances: [...KEYED_OBJECTS, null],
       },
+      // undeclared keys with endless completions: the matcher remembers the keys written, so they are distinct
+      { schema: { type: 'object', minProperties: 2 }, instances: KEYED_OBJECTS },
     ],
-    // a repeated additional key would count twice, and duplicate keys are not detected
-    refused: [{ type: 'object', minProperties: 2 }],
+    // a key language that can end where no other key continues it: a repeat could not be forbidden without a dead end
+    refused: [{ type: 'object', minProperties: 2, propertyNames: { maxLength: 3 } }],
   },
   required: { enforced: [{ schema: { type: 'object', required: ['a'] }, instances: OBJECTS }] },
   maxItems: { enforced: [{ schema: { type: 'array', maxItems: 1 }, instances: ARRAYS }] },

@@ -1,0 +1,303 @@
+/**
+ * `minProperties` above 1 beside undeclared keys, enforced by keeping the keys distinct (the matcher's memory of the
+ * keys written, `written-strings.ts`): exhaustively over small objects, under both layouts and on the Qwen3, Llama 3 and
+ * Gemma 3 vocabularies, the mask accepts a text exactly when the registry's validator accepts its value (keys escaped
+ * as `"\u0061"` included); a text that repeats a key (as written or decoded) is refused; every mask bit agrees with
+ * `accept` where a repeated key is one token away; random generations end valid with no dead end; a token that closes
+ * a repeated key in one go is refused. Key languages that can end where no other key continues them stay refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileJsonSchema, DecodingLimitError, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
+import { byteVocabulary } from './byte-vocabulary.js';
+import { createRandom, feed, generate, maskHas } from './generation.js';
+import { loadTestTokenizer } from './test-tokenizer.js';
+
+const SCHEMAS: Record<string, Record<string, unknown>> = {
+  'minProperties 2, any keys': { type: 'object', minProperties: 2 },
+  'minProperties 3, string values': { type: 'object', minProperties: 3, additionalProperties: { type: 'string' } },
+  'patternProperties with an endless pattern': {
+    type: 'object',
+    minProperties: 2,
+    patternProperties: { '^a+b*$': { type: 'integer' } },
+    additionalProperties: false,
+  },
+  'a declared property beside': { type: 'object', properties: { d: { type: 'integer' } }, minProperties: 2 },
+  'propertyNames with minLength': { type: 'object', minProperties: 2, propertyNames: { minLength: 1 } },
+  'nested objects (each its own set of keys)': {
+    type: 'object',
+    minProperties: 2,
+    additionalProperties: { anyOf: [{ type: 'integer' }, { type: 'object', minProperties: 2, additionalProperties: { type: 'integer' } }] },
+  },
+  'anyOf with an object that allows repeats (the repeat closes into the other branch)': {
+    anyOf: [
+      { type: 'object', minProperties: 2, additionalProperties: { type: 'integer' } },
+      { type: 'object', additionalProperties: { type: 'string' } },
+    ],
+  },
+};
+
+const KEYS = ['', 'a', 'ab', 'd'];
+const VALUES = [1, 'x'];
+
+/** Every object of up to `most` distinct KEYS (in every order) with VALUES. */
+function objects(most: number): Record<string, unknown>[] {
+  const out: [string, unknown][][] = [[]];
+  let layer: [string, unknown][][] = [[]];
+  for (let size = 1; size <= most; size++) {
+    layer = layer.flatMap((entries) =>
+      KEYS.filter((key) => !entries.some(([used]) => used === key)).flatMap((key) => VALUES.map((value): [string, unknown][] => [...entries, [key, value]])),
+    );
+    out.push(...layer);
+  }
+  return out.map((entries) => Object.fromEntries(entries));
+}
+
+const UNIVERSE: unknown[] = [...objects(3), { a: { a: 1, ab: 2 }, d: 1 }, { a: { a: 1 }, d: 1 }, { a: { a: 1, ab: 2 }, ab: { a: 1, ab: 'x' } }, ['a']];
+
+/** Repeats inside an object that only `additionalProperties: true` (no minProperties) may hold. */
+const NESTED_REPEAT = '{"a":{"a":1,"a":2},"ab":1}';
+
+/** Texts that write a key twice in one object: refused by every schema here (all of them want distinct keys). */
+const REPEATS = [
+  '{"a":1,"a":2}',
+  '{"a":1,"ab":1,"a":2}',
+  '{"":1,"":2,"a":3}',
+  '{"a":"x","a":"y"}',
+  NESTED_REPEAT,
+  '{"d":1,"a":1,"a":1}',
+  '{"d":1,"a":1,"d":2}',
+  '{"a":{"a":1,"ab":2,"a":3},"a":{"a":1,"ab":2}}',
+];
+
+/**
+ * Per schema, repeats it accepts: where an object without `minProperties` takes the text (its keys may repeat, as
+ * before) and the registry accepts the parsed value (the last of repeated keys kept).
+ */
+const REPEATS_TAKEN: Record<string, string[]> = {
+  'minProperties 2, any keys': [NESTED_REPEAT],
+  'a declared property beside': [NESTED_REPEAT],
+  'propertyNames with minLength': [NESTED_REPEAT],
+  'anyOf with an object that allows repeats (the repeat closes into the other branch)': ['{"a":"x","a":"y"}'],
+};
+
+/** Repeats that only the decoded keys show (read in the flexible layout, the one that reads `\uHHHH` escapes). */
+const ESCAPED_REPEATS = ['{"a":1,"\\u0061":2}', '{"ab":1,"a\\u0062":1}', '{"\\u0061b":1,"ab":2,"":3}'];
+
+/**
+ * The value's texts: compact; in the flexible layout also indented, with every `a` of a key written `\u0061`, and with
+ * only the first `a` of each key so written.
+ */
+function texts(value: unknown, flexible: boolean): string[] {
+  const compact = JSON.stringify(value);
+  if (!flexible) return [compact];
+  const escape = (all: boolean): string =>
+    compact.replace(/"([^"]*)":/g, (_whole, key: string) => `"${all ? key.replace(/a/g, '\\u0061') : key.replace('a', '\\u0061')}":`);
+  return [JSON.stringify(value, null, 1), escape(true), escape(false)];
+}
+
+function registry(schema: unknown): (value: unknown) => boolean {
+  const validator = compileSchema(schema as Record<string, unknown>);
+  return (value) => validator.validate(value).success;
+}
+
+const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
+
+describe('distinct keys: minProperties beside undeclared keys', () => {
+  const tokenizers = new Map(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));
+
+  it.each(Object.keys(SCHEMAS))(
+    '%s: the mask accepts exactly what the registry accepts and refuses repeated keys (both layouts, three vocabularies)',
+    (name) => {
+      const schema = SCHEMAS[name]!;
+      const validate = registry(schema);
+      const failures: string[] = [];
+      for (const [vocabularyName, tokenizer] of tokenizers) {
+        for (const layout of ['compact', 'flexible'] as const) {
+          const grammar = compileJsonSchema(schema, tokenizer.vocabulary, { layout, propertyOrder: 'any' });
+          const cases: [string, boolean][] = UNIVERSE.flatMap((value) =>
+            texts(value, layout === 'flexible').map((text): [string, boolean] => [text, validate(value)]),
+          );
+          const taken = REPEATS_TAKEN[name] ?? [];
+          for (const text of [...REPEATS, ...(layout === 'flexible' ? ESCAPED_REPEATS : [])]) cases.push([text, taken.includes(text)]);
+          for (const [text, expected] of cases) {
+            const matcher = grammar.matcher();
+            const whole = matcher.acceptString(text) && matcher.canTerminate();
+            const tokens = feed(grammar, tokenizer.encode(text)) === -1;
+            if (whole !== expected || tokens !== expected)
+              failures.push(`${vocabularyName} ${layout} ${text}: expected ${expected}, acceptString ${whole}, tokens ${tokens}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it.each(VOCABULARIES)('%s: every mask bit agrees with accept() where a repeated key is one token away', (vocabularyName) => {
+    const { vocabulary } = tokenizers.get(vocabularyName)!;
+    const plain = compileJsonSchema(SCHEMAS['minProperties 2, any keys'], vocabulary, { layout: 'flexible' });
+    const either = compileJsonSchema(SCHEMAS['anyOf with an object that allows repeats (the repeat closes into the other branch)'], vocabulary);
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const disagreements: string[] = [];
+    const cleared: number[] = [];
+    for (const [grammar, prefix] of [
+      [plain, '{"ab":1,"ab'],
+      [plain, '{"":1, '],
+      [plain, '{"a":1,\n "\\u00'],
+      [plain, '{"é":"é", "'],
+      [plain, '{"a\\"b":1,"a'],
+      [plain, '{"a":{"b":1,"a":2},"b'],
+      [either, '{"a":"x","'],
+      [either, '{"a":1,"a'],
+    ] as const) {
+      const matcher = grammar.matcher();
+      expect(matcher.acceptString(prefix)).toBe(true);
+      matcher.fillMask(mask);
+      const automatonMask = new Uint32Array(vocabulary.maskWords);
+      grammar.writeMask(matcher.automatonState, automatonMask);
+      let removed = 0;
+      for (let id = 0; id < vocabulary.size; id++) {
+        if (vocabulary.eosTokenIds.includes(id)) continue;
+        const accepted = matcher.accept(id);
+        if (accepted) matcher.rollback(1);
+        if (accepted !== maskHas(mask, id))
+          disagreements.push(`${prefix} + ${JSON.stringify(vocabulary.tokenText(id))}: mask ${maskHas(mask, id)}, accept ${accepted}`);
+        if (maskHas(automatonMask, id) && !maskHas(mask, id)) removed++;
+      }
+      cleared.push(removed);
+    }
+    expect(disagreements).toEqual([]);
+    // `"`, `":` repeat "ab" after the first prefix, `"":` repeats "" after the second, `"` repeats "a" after the last
+    expect(cleared[0]).toBeGreaterThan(0);
+    expect(cleared[1]).toBeGreaterThan(0);
+    expect(cleared[7]).toBeGreaterThan(0);
+  });
+
+  it.each(VOCABULARIES)('%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()', (vocabularyName) => {
+    const { vocabulary } = tokenizers.get(vocabularyName)!;
+    const problems: string[] = [];
+    for (const name of ['minProperties 3, string values', 'patternProperties with an endless pattern', 'nested objects (each its own set of keys)']) {
+      const schema = SCHEMAS[name]!;
+      const validate = registry(schema);
+      const grammar = compileJsonSchema(schema, vocabulary);
+      const random = createRandom(11);
+      for (let run = 0; run < 8; run++) {
+        const generation = generate(grammar, random, 40, 8);
+        problems.push(...generation.disagreements);
+        if (!validate(JSON.parse(generation.text))) problems.push(`${name}: invalid ${generation.text}`);
+        // JSON.parse keeps the last of repeated keys: the text must not repeat one for minProperties to hold
+        if (repeatsKey(generation.text)) problems.push(`${name}: repeated key ${generation.text}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses a token that closes a repeated key in one go, and clears it from the mask', () => {
+    const extra = ['a":', 'a":1}', '"a":', ',"a":', '1,"a":', 'b":1,"a":'];
+    const vocabulary = byteVocabulary(extra);
+    const id = (text: string): number => 256 + extra.indexOf(text);
+    const grammar = compileJsonSchema(SCHEMAS['minProperties 2, any keys'], vocabulary);
+    const mask = new Uint32Array(vocabulary.maskWords);
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('{"a":1,"')).toBe(true);
+    matcher.fillMask(mask);
+    for (const text of ['a":', 'a":1}']) {
+      expect(maskHas(mask, id(text))).toBe(false);
+      expect(matcher.accept(id(text))).toBe(false);
+    }
+    expect(maskHas(mask, id('b":1,"a":'))).toBe(false);
+    expect(matcher.accept(id('b":1,"a":'))).toBe(false);
+    expect(maskHas(mask, 0x61)).toBe(true);
+    const after = grammar.matcher();
+    expect(after.acceptString('{"a":1')).toBe(true);
+    after.fillMask(mask);
+    expect(maskHas(mask, id(',"a":'))).toBe(false);
+    expect(after.accept(id(',"a":'))).toBe(false);
+    expect(after.acceptString(',"ab":2}')).toBe(true);
+    expect(after.canTerminate()).toBe(true);
+    // a value's string is not a key: "a" may be written there
+    const value = grammar.matcher();
+    expect(value.acceptString('{"a":"a","b":"a"}')).toBe(true);
+  });
+
+  it('restores the memory of keys on rollback and reset', () => {
+    const grammar = compileJsonSchema(SCHEMAS['minProperties 2, any keys'], byteVocabulary());
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('{"a":1,')).toBe(true);
+    expect(matcher.acceptString('"b":2,')).toBe(true);
+    expect(matcher.acceptString('"b"')).toBe(false);
+    matcher.rollback(1);
+    expect(matcher.acceptString('"b":2}')).toBe(true);
+    matcher.rollback(1);
+    expect(matcher.acceptString('"a"')).toBe(false);
+    matcher.reset();
+    expect(matcher.acceptString('{"b":1,"a":2}')).toBe(true);
+    expect(matcher.canTerminate()).toBe(true);
+  });
+
+  it('keeps a declared key to one use beside the remembered keys, in schema order too', () => {
+    const grammar = compileJsonSchema(SCHEMAS['a declared property beside']!, byteVocabulary());
+    for (const text of ['{"d":1,"d":2}', '{"d":1,"a":1,"d":2}', '{"a":1,"d":1,"d":2}']) expect(accepts(grammar, text), text).toBe(false);
+    expect(accepts(grammar, '{"d":1,"a":1}')).toBe(true);
+  });
+
+  it('counts the keys remembered toward uniqueItemsMaxStringBytes', () => {
+    const grammar = compileJsonSchema(SCHEMAS['minProperties 2, any keys']!, byteVocabulary(), { limits: { uniqueItemsMaxStringBytes: 8 } });
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('{"abcd":1,"efgh":2')).toBe(true);
+    expect(() => matcher.acceptString(',"i":3')).toThrow(DecodingLimitError);
+    matcher.reset();
+    expect(accepts(grammar, '{"abcd":1,"efgh":2}')).toBe(true);
+  });
+
+  it('keeps objects without minProperties above 1 as they were: no memory, a repeated key passes', () => {
+    const grammar = compileJsonSchema({ type: 'object', minProperties: 1 }, byteVocabulary());
+    expect(grammar.automaton.tracksStrings).toBe(false);
+    const matcher = grammar.matcher();
+    expect(matcher.acceptString('{"a":1,"a":2}') && matcher.canTerminate()).toBe(true);
+  });
+
+  it.each([
+    ['propertyNames with a maxLength', { type: 'object', minProperties: 2, propertyNames: { maxLength: 3 } }],
+    ['a finite pattern', { type: 'object', minProperties: 2, patternProperties: { '^(a|b)$': {} }, additionalProperties: false }],
+    ['a pattern with a last character', { type: 'object', minProperties: 2, patternProperties: { '^a+b$': {} }, additionalProperties: false }],
+    ['one key class of two finite', { type: 'object', minProperties: 2, patternProperties: { '^x$': { type: 'integer' } } }],
+  ])('refuses minProperties 2 beside undeclared keys with %s', (_name, schema) => {
+    let error: unknown;
+    try {
+      compileJsonSchema(schema, byteVocabulary());
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UnsupportedSchemaError);
+    expect((error as UnsupportedSchemaError).keyword).toBe('minProperties');
+  });
+});
+
+function accepts(grammar: CompiledGrammar, text: string): boolean {
+  const matcher = grammar.matcher();
+  return matcher.acceptString(text) && matcher.canTerminate();
+}
+
+/** True when some object of the JSON `text` writes a key twice (decoded). */
+function repeatsKey(text: string): boolean {
+  const keys: (Set<string> | null)[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === '{') keys.push(new Set());
+    else if (char === '[') keys.push(null);
+    else if (char === '}' || char === ']') keys.pop();
+    else if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const value = JSON.parse(text.slice(at, end + 1)) as string;
+      const set = keys.at(-1);
+      if (set != null && /^\s*:/.test(text.slice(end + 1))) {
+        if (set.has(value)) return true;
+        set.add(value);
+      }
+      at = end;
+    }
+  }
+  return false;
+}
