@@ -219,3 +219,28 @@ export function tokenizeRandomly(vocabulary: Vocabulary, text: string, random: (
   }
   return ids;
 }
+
+/**
+ * After `prefix`, compares every mask bit with what `accept` does with that token (EOS aside), for grammars whose
+ * matcher applies a run-time rule after the automaton's mask (the memory of strings written): returns the
+ * disagreements and how many tokens the automaton's own mask allows that the rule cleared.
+ */
+export function maskAgainstAccept(grammar: CompiledGrammar, vocabulary: Vocabulary, prefix: string): { disagreements: string[]; cleared: number } {
+  const matcher = grammar.matcher();
+  if (!matcher.acceptString(prefix)) return { disagreements: [`${prefix}: the prefix itself is refused`], cleared: 0 };
+  const mask = new Uint32Array(vocabulary.maskWords);
+  matcher.fillMask(mask);
+  const automatonMask = new Uint32Array(vocabulary.maskWords);
+  grammar.writeMask(matcher.automatonState, automatonMask);
+  const disagreements: string[] = [];
+  let cleared = 0;
+  for (let id = 0; id < vocabulary.size; id++) {
+    if (vocabulary.eosTokenIds.includes(id)) continue;
+    const accepted = matcher.accept(id);
+    if (accepted) matcher.rollback(1);
+    if (accepted !== maskHas(mask, id))
+      disagreements.push(`${prefix} + ${JSON.stringify(vocabulary.tokenText(id))}: mask ${maskHas(mask, id)}, accept ${accepted}`);
+    if (maskHas(automatonMask, id) && !maskHas(mask, id)) cleared++;
+  }
+  return { disagreements, cleared };
+}
