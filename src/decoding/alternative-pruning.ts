@@ -4,7 +4,7 @@
  * includes, judged field by field.
  * @module
  */
-import type { DifferenceContext, DifferenceTyped, LocationSet } from './schema-complement.js';
+import type { DifferenceContext, DifferenceTyped, LocationSet } from './difference-types.js';
 import { StructureIds } from './structure-ids.js';
 
 export type Fields = Record<string, unknown>;
