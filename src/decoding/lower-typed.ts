@@ -189,64 +189,109 @@ export function countCap(rule: ContainsRule): number {
 
 export function unionSets(left: LocationSet, right: LocationSet): LocationSet {
   if (left[0] === FALSE_LOCATION || right[0] === FALSE_LOCATION) return FALSE_SET;
-  if (left.length === 0) return right;
+  // pieces of a difference share most of their location sets with the alternative they were cut from
+  if (left.length === 0 || left === right) return right;
   if (right.length === 0) return left;
   return [...new Set([...left, ...right])].sort((a, b) => a - b);
 }
 
+/** Both lists, one after the other; a list alone is shared, not copied (an alternative's lists are not changed once it is built). */
+function joined<V>(left: V[], right: V[]): V[] {
+  if (right.length === 0) return left;
+  return left.length === 0 ? right : [...left, ...right];
+}
+
+/**
+ * The alternative both `a` and `b` hold, or undefined when none can; built in one go, in {@link blank}'s field order (the
+ * differences intersect thousands of pieces, most pruned right after), sharing the lists, Maps and Sets one side leaves
+ * unchanged: an alternative is not changed once built (every step that changes one copies it first).
+ */
 export function intersectTyped(a: Typed, b: Typed): Typed | undefined {
   if (a.type !== b.type) return undefined;
-  const merged = blank(a.type, a.pointer);
-  merged.integer = a.integer || b.integer;
-  merged.fractional = a.fractional || b.fractional;
-  if (merged.integer && merged.fractional) return undefined;
-  if (a.literals !== undefined && b.literals !== undefined)
-    merged.literals = a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)));
-  else merged.literals = a.literals ?? b.literals;
-  if (merged.literals !== undefined && merged.literals.length === 0) return undefined;
-  merged.minLength = Math.max(a.minLength, b.minLength);
-  merged.maxLength = Math.min(a.maxLength, b.maxLength);
-  merged.patterns = [...a.patterns, ...b.patterns];
-  merged.languages = [...a.languages, ...b.languages];
-  merged.formats = [...a.formats, ...b.formats];
-  merged.minimum = a.minimum;
-  merged.exclusiveMinimum = a.exclusiveMinimum;
-  merged.maximum = a.maximum;
-  merged.exclusiveMaximum = a.exclusiveMaximum;
-  tightenLow(merged, b.minimum, b.exclusiveMinimum);
-  tightenHigh(merged, b.maximum, b.exclusiveMaximum);
-  merged.multiples = [...a.multiples, ...b.multiples];
+  const integer = a.integer || b.integer;
+  const fractional = a.fractional || b.fractional;
+  if (integer && fractional) return undefined;
+  const literals =
+    a.literals !== undefined && b.literals !== undefined
+      ? a.literals.filter((value) => b.literals!.some((other) => jsonEqual(value, other)))
+      : (a.literals ?? b.literals);
+  if (literals !== undefined && literals.length === 0) return undefined;
+  const low = b.minimum > a.minimum || (b.minimum === a.minimum && b.exclusiveMinimum) ? b : a;
+  const high = b.maximum < a.maximum || (b.maximum === a.maximum && b.exclusiveMaximum) ? b : a;
+  return {
+    type: a.type,
+    integer,
+    fractional,
+    literals,
+    minLength: Math.max(a.minLength, b.minLength),
+    maxLength: Math.min(a.maxLength, b.maxLength),
+    patterns: joined(a.patterns, b.patterns),
+    languages: joined(a.languages, b.languages),
+    formats: joined(a.formats, b.formats),
+    minimum: low.minimum,
+    exclusiveMinimum: low.exclusiveMinimum,
+    maximum: high.maximum,
+    exclusiveMaximum: high.exclusiveMaximum,
+    multiples: joined(a.multiples, b.multiples),
+    prefix: intersectPrefix(a, b),
+    items: unionSets(a.items, b.items),
+    minItems: Math.max(a.minItems, b.minItems),
+    maxItems: Math.min(a.maxItems, b.maxItems),
+    uniqueItems: a.uniqueItems || b.uniqueItems,
+    contains: intersectContains(a.contains, b.contains),
+    order: b.order.length === 0 ? a.order : [...a.order, ...b.order.filter((name) => !a.properties.has(name))],
+    properties: intersectProperties(a, b),
+    required: b.required.size === 0 ? a.required : a.required.size === 0 ? b.required : new Set([...a.required, ...b.required]),
+    additional: unionSets(a.additional, b.additional),
+    minProperties: Math.max(a.minProperties, b.minProperties),
+    maxProperties: Math.min(a.maxProperties, b.maxProperties),
+    propertyNames: unionSets(a.propertyNames, b.propertyNames),
+    patternGroups: joined(a.patternGroups, b.patternGroups),
+    dependencies: intersectDependencies(a.dependencies, b.dependencies),
+    witnesses: joined(a.witnesses, b.witnesses),
+    pointer: a.pointer,
+  };
+}
+
+function intersectPrefix(a: Typed, b: Typed): LocationSet[] {
   const length = Math.max(a.prefix.length, b.prefix.length);
-  for (let index = 0; index < length; index++) merged.prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
-  merged.items = unionSets(a.items, b.items);
-  merged.minItems = Math.max(a.minItems, b.minItems);
-  merged.maxItems = Math.min(a.maxItems, b.maxItems);
-  merged.uniqueItems = a.uniqueItems || b.uniqueItems;
-  merged.contains = [...a.contains];
-  for (const rule of b.contains) {
+  if (length === 0) return a.prefix;
+  const prefix: LocationSet[] = [];
+  for (let index = 0; index < length; index++) prefix.push(unionSets(a.prefix[index] ?? a.items, b.prefix[index] ?? b.items));
+  return prefix;
+}
+
+function intersectContains(left: ContainsRule[], right: ContainsRule[]): ContainsRule[] {
+  if (right.length === 0) return left;
+  const contains = [...left];
+  for (const rule of right) {
     // the same schema counted twice is one counter with both bounds
-    const same = merged.contains.findIndex((other) => sameSet(other.set, rule.set));
-    if (same < 0) merged.contains.push(rule);
+    const same = contains.findIndex((other) => sameSet(other.set, rule.set));
+    if (same < 0) contains.push(rule);
     else {
-      const other = merged.contains[same]!;
-      merged.contains[same] = { ...other, min: Math.max(other.min, rule.min), max: Math.min(other.max, rule.max) };
+      const other = contains[same]!;
+      contains[same] = { ...other, min: Math.max(other.min, rule.min), max: Math.min(other.max, rule.max) };
     }
   }
-  merged.order = [...a.order, ...b.order.filter((name) => !a.properties.has(name))];
-  for (const name of new Set([...a.order, ...b.order])) {
-    merged.properties.set(name, unionSets(valueSetFor(a, name), valueSetFor(b, name)));
+  return contains;
+}
+
+/** Every name either side lists, in order of first mention, with the value schemas of both. */
+function intersectProperties(a: Typed, b: Typed): Map<string, LocationSet> {
+  const properties = new Map<string, LocationSet>();
+  for (const names of [a.order, b.order])
+    for (const name of names) if (!properties.has(name)) properties.set(name, unionSets(valueSetFor(a, name), valueSetFor(b, name)));
+  return properties;
+}
+
+function intersectDependencies(left: Map<string, Set<string>>, right: Map<string, Set<string>>): Map<string, Set<string>> {
+  if (right.size === 0) return left;
+  if (left.size === 0) return right;
+  const dependencies = new Map<string, Set<string>>();
+  for (const source of [left, right]) {
+    for (const [name, dependents] of source) dependencies.set(name, new Set([...(dependencies.get(name) ?? []), ...dependents]));
   }
-  merged.required = new Set([...a.required, ...b.required]);
-  merged.additional = unionSets(a.additional, b.additional);
-  merged.minProperties = Math.max(a.minProperties, b.minProperties);
-  merged.maxProperties = Math.min(a.maxProperties, b.maxProperties);
-  merged.propertyNames = unionSets(a.propertyNames, b.propertyNames);
-  merged.patternGroups = [...a.patternGroups, ...b.patternGroups];
-  for (const source of [a.dependencies, b.dependencies]) {
-    for (const [name, dependents] of source) merged.dependencies.set(name, new Set([...(merged.dependencies.get(name) ?? []), ...dependents]));
-  }
-  merged.witnesses = [...a.witnesses, ...b.witnesses];
-  return merged;
+  return dependencies;
 }
 
 /** The value schema of property `name`: declared, else the patterns it matches, else additionalProperties. */

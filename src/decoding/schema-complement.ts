@@ -128,10 +128,11 @@ function subtractUnion<T extends DifferenceTyped>(left: T[], right: readonly T[]
   let result = left;
   for (const negated of right) {
     // a negated object that forbids a key every piece holds (or holds a key they all forbid) leaves them as they are
-    if (result.every((typed) => keyApart(typed, negated, forbidden))) continue;
+    const apart = result.map((typed) => keyApart(typed, negated, forbidden));
+    if (!apart.includes(false)) continue;
     // each negated alternative multiplies the pieces: a piece another one includes (or repeats) is dropped
     result = prunedUnion(
-      result.flatMap((typed) => (keyApart(typed, negated, forbidden) ? [typed] : subtractTyped(typed, negated, context, keyword))),
+      result.flatMap((typed, index) => (apart[index] ? [typed] : subtractTyped(typed, negated, context, keyword))),
       context,
     );
     if (result.length > maxAlternatives) throw overBudget(maxAlternatives);
@@ -370,30 +371,21 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         }
         return result;
       }
-      // each piece lists the negated schema's names (true, so constraining nothing) to keep its property order in the layout
-      const ordered = (): T => {
-        const failing = piece();
-        for (const name of negated.order) {
-          failing.order.push(name);
-          failing.properties.set(name, TRUE_SET);
-        }
-        return failing;
-      };
       // ¬(min ≤ count ≤ max) is a count below min or above max (counted as the object frame counts keys)
       if (negated.minProperties > 0) {
-        const fewer = ordered();
+        const fewer = piece();
         fewer.maxProperties = negated.minProperties - 1;
         pieces.push(fewer);
       }
       if (negated.maxProperties !== Infinity) {
-        const more = ordered();
+        const more = piece();
         more.minProperties = negated.maxProperties + 1;
         pieces.push(more);
       }
       for (const name of negated.required) {
         if (typed.required.has(name)) continue;
-        const missing = ordered();
-        if (!missing.properties.has(name)) missing.order.push(name);
+        const missing = piece();
+        missing.order.push(name);
         missing.properties.set(name, FALSE_SET);
         pieces.push(missing);
       }
@@ -404,14 +396,14 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
       for (const name of names) {
         const set = context.valueSet(negated, name);
         if (implies(typed.properties.get(name) ?? typed.additional, set)) continue;
-        const failing = ordered();
-        if (!failing.properties.has(name)) failing.order.push(name);
+        const failing = piece();
+        failing.order.push(name);
         failing.properties.set(name, context.complement(set));
         failing.required.add(name);
         pieces.push(failing);
       }
       if (keyRules && !closed) {
-        const failing = ordered();
+        const failing = piece();
         failing.witnesses.push({
           patternGroups: negated.patternGroups,
           additional: negated.additional,
@@ -421,7 +413,16 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         });
         pieces.push(failing);
       }
-      break;
+      if (pieces.length === 0) return [];
+      // each piece lists the negated schema's names (true, so constraining nothing) to keep its property order in the
+      // layout: `typed` with those names is built once, and each piece adds only its own failure to it
+      const listing = piece();
+      for (const name of negated.order) {
+        listing.order.push(name);
+        listing.properties.set(name, TRUE_SET);
+      }
+      const ordered = context.intersect(typed, listing);
+      return ordered === undefined ? [] : pieces.flatMap((failure) => intersectOrNone(ordered, failure, context));
     }
   }
   return pieces.flatMap((failure) => intersectOrNone(typed, failure, context));
