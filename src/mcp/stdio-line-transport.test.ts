@@ -112,10 +112,11 @@ describe('StdioLineTransport', () => {
     await transport.start();
     void transport.send(response(1));
     await transport.close();
-    // An 'error' with no listener would throw here, failing the test as an uncaught exception.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // An 'error' with no listener would throw, failing the test as an uncaught exception. The listener goes in a
+    // setImmediate after the write's callback, so wait for it rather than for a fixed time (a loaded loop runs a 20 ms
+    // timer before that immediate).
+    await expect.poll(() => output.listenerCount('error')).toBe(0);
     expect(errors.map((error) => error.message)).toEqual(['write EPIPE']);
-    expect(output.listenerCount('error')).toBe(0);
   });
 
   it('still refuses a line over the limit, and reads the next one', async () => {
