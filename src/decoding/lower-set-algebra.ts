@@ -247,7 +247,9 @@ export class SetAlgebra {
     return {
       blank,
       intersectLists: (left, right, pointer) => this.intersectLists(left, right, pointer),
-      child: (location, keyword, value) => this.references.child(location, keyword, value),
+      child: (location, keyword, value, suffix) => this.references.child(location, keyword, value, suffix),
+      denote: (set) => this.denoteSet(set),
+      negate: (within, set, keyword, pointer) => this.negateWithin([...within], set, keyword, pointer),
       resolve: (reference, base) => this.context.registry.resolve(reference, base),
       placeOf: (schema) => this.context.registry.placeOf(schema),
       refuse: (keyword, pointer, details) => this.context.refuse(keyword, pointer, details),

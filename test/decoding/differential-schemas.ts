@@ -6,6 +6,7 @@
  */
 import { COMPLEMENT_PRODUCT_CASES } from './differential-complement-products.js';
 import { OBJECT_COMPLEMENT_CASES } from './differential-object-complements.js';
+import { UNEVALUATED_BRANCH_CASES, UNEVALUATED_NESTED_CASES } from './differential-unevaluated.js';
 import type { DecodingLimits } from '../../src/decoding/decoding-limits.js';
 
 export interface DifferentialCase {
@@ -532,4 +533,6 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
   },
   ...OBJECT_COMPLEMENT_CASES,
   ...COMPLEMENT_PRODUCT_CASES,
+  ...UNEVALUATED_BRANCH_CASES,
+  ...UNEVALUATED_NESTED_CASES,
 ];

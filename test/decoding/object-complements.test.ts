@@ -5,15 +5,19 @@
  * both property orders, the schema compiles; every object Ajv (the registry's validator) accepts is accepted in the
  * layout (`grammar.format`); no text is accepted whose parse Ajv rejects, in any key order, and with a key written
  * twice (JSON.parse keeps the last value: `{"k": <fails>, "k": <passes>}` parses to a passing object); random masked
- * generations end Ajv-valid, with no dead end.
+ * generations end Ajv-valid, with no dead end. The same runs over `differential-unevaluated.ts`: `unevaluatedProperties`
+ * whose evaluated names depend on which branch passes.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, type CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 import { OBJECT_COMPLEMENT_CASES } from './differential-object-complements.js';
+import { UNEVALUATED_BRANCH_CASES } from './differential-unevaluated.js';
 import { createRandom, generate } from './generation.js';
 
+/** Both families of objects whose rules depend on a branch: complements, and `unevaluatedProperties` over branches. */
+const CASES = [...OBJECT_COMPLEMENT_CASES, ...UNEVALUATED_BRANCH_CASES];
 const EXTRA_KEYS = ['x-a', 'n1', '1x', 'zz'];
 const VALUES: readonly unknown[] = [1, 9, 'ab', 'abcd', true];
 
@@ -61,7 +65,7 @@ describe('complements of objects: the mask against the registry validator, exhau
   const vocabulary = byteVocabulary(['{"', '":', ',"', '"}']);
 
   describe.each(['schema', 'any'] as const)('propertyOrder %s', (propertyOrder) => {
-    it.each(OBJECT_COMPLEMENT_CASES.map((testCase) => [testCase.name, testCase] as const))('%s', (_name, testCase) => {
+    it.each(CASES.map((testCase) => [testCase.name, testCase] as const))('%s', (_name, testCase) => {
       const validator = compileSchema(testCase.schema as never);
       const valid = (value: unknown): boolean => validator.validate(value).success;
       const keys = [...declaredAnywhere(testCase.schema), ...EXTRA_KEYS];
@@ -96,7 +100,7 @@ describe('complements of objects: the mask against the registry validator, exhau
     });
   });
 
-  it.each(OBJECT_COMPLEMENT_CASES.map((testCase) => [testCase.name, testCase] as const))(
+  it.each(CASES.map((testCase) => [testCase.name, testCase] as const))(
     '%s: random masked generations end Ajv-valid, with no dead end and masks agreeing with accept()',
     (name, testCase) => {
       const validator = compileSchema(testCase.schema as never);

@@ -1068,11 +1068,21 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...LOGIC, { a: 1, b: 1 }],
       },
+      // names that depend on the branch: every passing anyOf branch counts
+      {
+        schema: { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
+        instances: [...LOGIC, { a: 1, b: 2 }, { a: 1, c: 2 }],
+      },
+      // Ajv forgets the names allOf evaluated when "then" does not apply, and the mask with it
+      {
+        schema: { allOf: [{ properties: { user: {} } }], if: { required: ['c'] }, then: { properties: { to: {} } }, unevaluatedProperties: false },
+        instances: [...LOGIC, { user: 1 }, { user: 1, c: 1 }, { c: 1, to: 1 }, { to: 1 }],
+      },
     ],
     refused: [
-      { anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
-      // Ajv then forgets the names allOf evaluated when "then" does not apply: refused, not guessed
-      { allOf: [{ properties: { user: {} } }], if: { required: ['c'] }, then: { properties: { to: {} } }, unevaluatedProperties: false },
+      // a branch whose names vary (patternProperties, a nested anyOf) is not modelled
+      { anyOf: [{ patternProperties: { '^a': {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
+      { oneOf: [{ anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }] }, { required: ['c'] }], unevaluatedProperties: false },
     ],
   },
   unevaluatedItems: {
