@@ -96,27 +96,20 @@ export function applyUnevaluated<T extends UnevaluatedTyped, L extends Unevaluat
   const others = (type: T['type']): T[] =>
     (['null', 'boolean', 'number', 'string', 'array', 'object'] as const).filter((other) => other !== type).map((other) => context.blank(other, pointer));
   if (has('unevaluatedProperties') && !evaluation.allNames) {
-    if (evaluation.namesVary !== undefined) {
-      const closed = closeByBranches(result, location, schema, context);
-      if (typeof closed !== 'string') result = closed;
-      else context.refuse('unevaluatedProperties', pointer, `the evaluated properties depend on ${evaluation.namesVary}, which is not enforced (${closed})`);
-    } else {
-      result = context.intersectLists(
-        result,
-        [...others('object'), closedOver(context, location, schema, evaluation.names)],
-        `${pointer}/unevaluatedProperties`,
-      );
-    }
+    const closed =
+      evaluation.namesVary === undefined
+        ? context.intersectLists(result, [...others('object'), closedOver(context, location, schema, evaluation.names)], `${pointer}/unevaluatedProperties`)
+        : closeByBranches(result, location, schema, context, propertiesClosing(context, location, schema));
+    if (typeof closed !== 'string') result = closed;
+    else context.refuse('unevaluatedProperties', pointer, `the evaluated properties depend on ${evaluation.namesVary}, which is not enforced (${closed})`);
   }
   if (has('unevaluatedItems') && !evaluation.allItems) {
-    if (evaluation.itemsVary !== undefined) {
-      context.refuse('unevaluatedItems', pointer, `the evaluated items depend on ${evaluation.itemsVary}, which is not enforced`);
-    } else {
-      const closing = context.blank('array', pointer);
-      closing.prefix = Array.from({ length: evaluation.items }, () => []);
-      closing.items = context.child(location, 'unevaluatedItems', schema.unevaluatedItems);
-      result = context.intersectLists(result, [...others('array'), closing], `${pointer}/unevaluatedItems`);
-    }
+    const closed =
+      evaluation.itemsVary === undefined
+        ? context.intersectLists(result, [...others('array'), closedAfter(context, location, schema, evaluation.items)], `${pointer}/unevaluatedItems`)
+        : closeByBranches(result, location, schema, context, itemsClosing(context, location, schema));
+    if (typeof closed !== 'string') result = closed;
+    else context.refuse('unevaluatedItems', pointer, `the evaluated items depend on ${evaluation.itemsVary}, which is not enforced (${closed})`);
   }
   return result;
 }
@@ -186,21 +179,60 @@ function collect<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   }
 }
 
-/** Combinations of passing branches an `unevaluatedProperties` is split over, past which it is refused. */
+/** Combinations of passing branches an `unevaluatedProperties`/`unevaluatedItems` is split over, past which it is refused. */
 const MAX_BRANCH_CONFIGURATIONS = 64;
 
-/** Names a subschema evaluates wherever it passes: none (undefined), every name (true), or these. */
-type StaticNames = undefined | true | ReadonlySet<string>;
+/** What a subschema evaluates wherever it passes, as Ajv knows it at compile time: nothing, everything (true), or these names (this many items). */
+type Static<V> = undefined | true | V;
 
-/** A `props` variable of Ajv's generated code, with the value it holds in the configuration being run. */
-class NamesVariable {
-  value: undefined | true | Set<string> = undefined;
+/** A `props`/`items` variable of Ajv's generated code, with the value it holds in the configuration being run. */
+class TrackingVariable<V> {
+  value: Static<V> = undefined;
 }
 
-/** Ajv's `it.props` while it compiles a schema: nothing yet, every name, names known at compile time, or a variable. */
-type TrackedNames = undefined | true | Set<string> | NamesVariable;
+/** Ajv's `it.props`/`it.items` while it compiles a schema: known at compile time, or a variable. */
+type Tracked<V> = Static<V> | TrackingVariable<V>;
 
-/** Which branches pass: one configuration of the branches an `unevaluatedProperties` depends on. */
+/** How one of the two annotations is tracked: names (`props`) or a count of items (`items`). */
+interface Dimension<V> {
+  /** Keywords that make what a branch evaluates vary: such a branch is not modelled. */
+  readonly unmodelled: readonly string[];
+  /** Keywords beside the branches that make it vary, or that are not modelled there. */
+  readonly unmodelledBeside: readonly string[];
+  /** Whether a subschema evaluates everything (Ajv sets `it.props`/`it.items` to true). */
+  everything(schema: Record<string, unknown>): boolean;
+  /** What a subschema's own keywords evaluate (`properties`, `prefixItems`). */
+  own(schema: Record<string, unknown>): V | undefined;
+  join(left: V | undefined, right: V): V;
+  /** Whether `dependentSchemas` runs for the values this dimension closes (objects, not arrays). */
+  readonly dependenciesRun: boolean;
+}
+
+const NAMES: Dimension<ReadonlySet<string>> = {
+  unmodelled: ['$dynamicRef', '$recursiveRef', 'patternProperties', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'],
+  unmodelledBeside: ['$dynamicRef', '$recursiveRef', 'patternProperties', 'dependencies'],
+  everything: (schema) => Object.hasOwn(schema, 'additionalProperties') || Object.hasOwn(schema, 'unevaluatedProperties'),
+  own: (schema) => {
+    if (!isPlainObject(schema.properties)) return undefined;
+    // Ajv's `allSchemaProperties`
+    const names = Object.keys(schema.properties).filter((name) => name !== '__proto__');
+    return names.length === 0 ? undefined : new Set(names);
+  },
+  join: (left, right) => new Set([...(left ?? []), ...right]),
+  dependenciesRun: true,
+};
+
+const ITEMS: Dimension<number> = {
+  unmodelled: ['$dynamicRef', '$recursiveRef', 'additionalItems', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'],
+  unmodelledBeside: ['$dynamicRef', '$recursiveRef', 'additionalItems', 'dependencies'],
+  everything: (schema) =>
+    Object.hasOwn(schema, 'items') || Object.hasOwn(schema, 'unevaluatedItems') || (Object.hasOwn(schema, 'contains') && containsEvaluatesAll(schema)),
+  own: (schema) => (Array.isArray(schema.prefixItems) && schema.prefixItems.length > 0 ? schema.prefixItems.length : undefined),
+  join: (left, right) => Math.max(left ?? 0, right),
+  dependenciesRun: false,
+};
+
+/** Which branches pass: one configuration of the branches an `unevaluated*` depends on. */
 interface Configuration {
   readonly anyOf: readonly boolean[];
   readonly oneOf: number;
@@ -208,16 +240,16 @@ interface Configuration {
   readonly dependencies: readonly boolean[];
 }
 
-/** A schema's branches, each with the names it evaluates where it passes (its `properties`, `allOf`, …). */
-interface Branches {
-  readonly reference: StaticNames;
-  readonly anyOf: readonly StaticNames[];
-  readonly oneOf: readonly (StaticNames | 'always valid')[];
-  readonly allOf: readonly StaticNames[];
+/** A schema's branches, each with what it evaluates where it passes. */
+interface Branches<V> {
+  readonly reference: Static<V>;
+  readonly anyOf: readonly Static<V>[];
+  readonly oneOf: readonly (Static<V> | 'always valid')[];
+  readonly allOf: readonly Static<V>[];
   /** Undefined when Ajv ignores the `if` (no `then`/`else` with assertions). */
-  readonly conditional: { readonly condition: StaticNames; readonly then?: StaticNames; readonly else?: StaticNames } | undefined;
-  readonly properties: StaticNames;
-  readonly dependencies: readonly { readonly name: string; readonly names: StaticNames }[];
+  readonly conditional: { readonly condition: Static<V>; readonly then?: Static<V>; readonly else?: Static<V> } | undefined;
+  readonly own: Static<V>;
+  readonly dependencies: readonly { readonly name: string; readonly evaluated: Static<V> }[];
 }
 
 /** Whether Ajv skips this subschema as "always valid" (`alwaysValidSchema`: `true`, or no keyword it compiles). */
@@ -225,8 +257,6 @@ function alwaysValid(schema: unknown): boolean {
   return schema === true || (isPlainObject(schema) && !Object.keys(schema).some((keyword) => AJV_RULE_KEYWORDS.has(keyword)));
 }
 
-/** Keywords that make the names a subschema evaluates vary: such a branch is not modelled. */
-const UNMODELLED_IN_BRANCH = ['$dynamicRef', '$recursiveRef', 'patternProperties', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'];
 /** Keywords whose presence anywhere in a `$ref`'s target makes Ajv compile it as a function of its own rather than inline it (`hasRef`). */
 const AJV_REFERENCE_KEYWORDS = new Set(['$ref', '$recursiveRef', '$recursiveAnchor', '$dynamicRef', '$dynamicAnchor']);
 
@@ -239,130 +269,125 @@ function holdsReference(schema: unknown): boolean {
 
 type ReferenceResolver = Pick<UnevaluatedContext<UnevaluatedTyped, UnevaluatedLocation>, 'resolve' | 'placeOf'>;
 
-/** Adds `more` to `names`, every name (true) absorbing the rest. */
-function mergeStatic(names: StaticNames, more: StaticNames): StaticNames {
-  if (names === true || more === true) return true;
-  if (more === undefined) return names;
-  return new Set([...(names ?? []), ...more]);
+/** Adds `more` to `evaluated`, everything (true) absorbing the rest. */
+function joinStatic<V>(dimension: Dimension<V>, evaluated: Static<V>, more: Static<V>): Static<V> {
+  if (evaluated === true || more === true) return true;
+  return more === undefined ? evaluated : dimension.join(evaluated, more);
 }
 
 /**
- * The names a branch evaluates, as Ajv tracks them at compile time; a string says why they are not static. A `$ref`
- * counts when its target holds no reference: Ajv inlines it then, and merges its names as the branch's own.
+ * What a branch evaluates, as Ajv tracks it at compile time; a string says why it is not static. A `$ref` counts when
+ * its target holds no reference: Ajv inlines it then, and merges what it evaluates as the branch's own.
  */
-function staticNames(schema: unknown, pointer: string, base: string, resolver: ReferenceResolver): StaticNames | string {
+function staticEvaluation<V>(dimension: Dimension<V>, schema: unknown, pointer: string, base: string, resolver: ReferenceResolver): Static<V> | string {
   if (!isPlainObject(schema)) return undefined;
   base = resolver.placeOf(schema)?.base ?? base;
   const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const unmodelled = UNMODELLED_IN_BRANCH.find(has);
+  const unmodelled = dimension.unmodelled.find(has);
   if (unmodelled !== undefined) return `"${unmodelled}" at ${pointer}`;
-  if (has('additionalProperties') || has('unevaluatedProperties')) return true;
-  let names: StaticNames = propertyNames(schema);
+  if (dimension.everything(schema)) return true;
+  let evaluated: Static<V> = dimension.own(schema);
   if (has('$ref')) {
     const target = typeof schema.$ref === 'string' ? resolver.resolve(schema.$ref, base) : undefined;
     if (target === undefined || holdsReference(target.schema)) return `"$ref" at ${pointer} (its target holds references, so Ajv does not inline it)`;
-    const targetNames = staticNames(target.schema, target.place.pointer, target.place.base, resolver);
-    if (typeof targetNames === 'string') return targetNames;
-    names = mergeStatic(names, targetNames);
+    const targetEvaluation = staticEvaluation(dimension, target.schema, target.place.pointer, target.place.base, resolver);
+    if (typeof targetEvaluation === 'string') return targetEvaluation;
+    evaluated = joinStatic(dimension, evaluated, targetEvaluation);
   }
   if (has('allOf') && Array.isArray(schema.allOf)) {
     for (const [index, part] of schema.allOf.entries()) {
-      const partNames = staticNames(part, `${pointer}/allOf/${index}`, base, resolver);
-      if (typeof partNames === 'string') return partNames;
-      names = mergeStatic(names, partNames);
+      const partEvaluation = staticEvaluation(dimension, part, `${pointer}/allOf/${index}`, base, resolver);
+      if (typeof partEvaluation === 'string') return partEvaluation;
+      evaluated = joinStatic(dimension, evaluated, partEvaluation);
     }
   }
-  return names;
+  return evaluated;
 }
 
-/** The names of `properties`, as Ajv's `allSchemaProperties` lists them; undefined when there are none. */
-function propertyNames(schema: Record<string, unknown>): ReadonlySet<string> | undefined {
-  if (!isPlainObject(schema.properties)) return undefined;
-  const names = Object.keys(schema.properties).filter((name) => name !== '__proto__');
-  return names.length === 0 ? undefined : new Set(names);
-}
-
-/** The branches of `schema`, or why the names they evaluate are not modelled. */
-function branchesOf(schema: Record<string, unknown>, pointer: string, base: string, resolver: ReferenceResolver): Branches | string {
+/** The branches of `schema`, or why what they evaluate is not modelled. */
+function branchesOf<V>(
+  dimension: Dimension<V>,
+  schema: Record<string, unknown>,
+  pointer: string,
+  base: string,
+  resolver: ReferenceResolver,
+): Branches<V> | string {
   const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  for (const keyword of ['$dynamicRef', '$recursiveRef', 'patternProperties', 'dependencies'])
-    if (has(keyword)) return `"${keyword}" beside the branches at ${pointer}`;
+  const unmodelled = dimension.unmodelledBeside.find(has);
+  if (unmodelled !== undefined) return `"${unmodelled}" beside the branches at ${pointer}`;
   const problems: string[] = [];
-  const namesOf = (value: unknown, at: string): StaticNames => {
-    const names = staticNames(value, at, base, resolver);
-    if (typeof names !== 'string') return names;
-    problems.push(names);
+  const evaluationOf = (value: unknown, at: string): Static<V> => {
+    const evaluated = staticEvaluation(dimension, value, at, base, resolver);
+    if (typeof evaluated !== 'string') return evaluated;
+    problems.push(evaluated);
     return undefined;
   };
   // the schema's own `$ref` runs first, and inlined (or refused as a branch's would be)
-  const reference = has('$ref') ? namesOf({ $ref: schema.$ref }, pointer) : undefined;
+  const reference = has('$ref') ? evaluationOf({ $ref: schema.$ref }, pointer) : undefined;
   const list = (keyword: string): unknown[] => (has(keyword) && Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []);
-  const anyOf = list('anyOf').map((part, index) => namesOf(part, `${pointer}/anyOf/${index}`));
-  const oneOf = list('oneOf').map((part, index) => (alwaysValid(part) ? ('always valid' as const) : namesOf(part, `${pointer}/oneOf/${index}`)));
-  const allOf = list('allOf').map((part, index) => (alwaysValid(part) ? undefined : namesOf(part, `${pointer}/allOf/${index}`)));
+  const anyOf = list('anyOf').map((part, index) => evaluationOf(part, `${pointer}/anyOf/${index}`));
+  const oneOf = list('oneOf').map((part, index) => (alwaysValid(part) ? ('always valid' as const) : evaluationOf(part, `${pointer}/oneOf/${index}`)));
+  const allOf = list('allOf').map((part, index) => (alwaysValid(part) ? undefined : evaluationOf(part, `${pointer}/allOf/${index}`)));
   const hasThen = has('then') && !alwaysValid(schema.then);
   const hasElse = has('else') && !alwaysValid(schema.else);
   const conditional =
     has('if') && (hasThen || hasElse)
       ? {
-          condition: namesOf(schema.if, `${pointer}/if`),
-          ...(hasThen ? { then: namesOf(schema.then, `${pointer}/then`) } : {}),
-          ...(hasElse ? { else: namesOf(schema.else, `${pointer}/else`) } : {}),
+          condition: evaluationOf(schema.if, `${pointer}/if`),
+          ...(hasThen ? { then: evaluationOf(schema.then, `${pointer}/then`) } : {}),
+          ...(hasElse ? { else: evaluationOf(schema.else, `${pointer}/else`) } : {}),
         }
       : undefined;
   const dependentSchemas = has('dependentSchemas') && isPlainObject(schema.dependentSchemas) ? schema.dependentSchemas : {};
   const dependencies = Object.entries(dependentSchemas)
     .filter(([, value]) => !alwaysValid(value))
-    .map(([name, value]) => ({ name, names: namesOf(value, `${pointer}/dependentSchemas/${name}`) }));
+    .map(([name, value]) => ({ name, evaluated: evaluationOf(value, `${pointer}/dependentSchemas/${name}`) }));
   if (problems.length > 0) return problems[0]!;
-  return { reference, anyOf, oneOf, allOf, conditional, properties: propertyNames(schema), dependencies };
+  return { reference, anyOf, oneOf, allOf, conditional, own: dimension.own(schema), dependencies };
 }
 
 /**
- * The names the registry's Ajv has marked evaluated when its `unevaluatedProperties` runs, in one configuration: its
- * generated code replayed keyword by keyword in Ajv's order (`anyOf`, `oneOf`, `allOf`, `if`/`then`/`else`, then
- * `properties`, then `dependentSchemas`), with `mergeEvaluated` as `compile/util.js` writes it. A branch that may fail
- * merges its names into a variable declared inside the block that runs when it passes, so where it fails the variable
- * is undefined and the names known before it are lost (the `else` of an `if` whose `then` holds `properties`, say).
+ * What the registry's Ajv has marked evaluated when its `unevaluated*` runs, in one configuration: its generated code
+ * replayed keyword by keyword in Ajv's order (`$ref`, `anyOf`, `oneOf`, `allOf`, `if`/`then`/`else`, then `properties`
+ * or `prefixItems`, then `dependentSchemas`), with `mergeEvaluated` as `compile/util.js` writes it. A branch that may
+ * fail merges into a variable declared inside the block that runs when it passes, so where it fails the variable is
+ * undefined and what was known before it is lost (the `else` of an `if` whose `then` holds `properties`, say).
  */
-function evaluatedNames(branches: Branches, configuration: Configuration): true | ReadonlySet<string> {
-  let tracked: TrackedNames = undefined;
-  const merge = (from: StaticNames, intoVariable: boolean, runs: boolean): void => {
+function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configuration: Configuration): Tracked<V> {
+  let tracked: Tracked<V> = undefined;
+  const merge = (from: Static<V>, intoVariable: boolean, runs: boolean): void => {
     if (tracked === true || from === undefined) return;
-    let merged: TrackedNames;
-    if (tracked === undefined) merged = from === true ? true : new Set(from);
-    else if (tracked instanceof NamesVariable) {
-      if (runs && tracked.value !== true) tracked.value = from === true ? true : new Set([...(tracked.value ?? []), ...from]);
+    let merged: Tracked<V>;
+    if (tracked instanceof TrackingVariable) {
+      if (runs && tracked.value !== true) tracked.value = from === true ? true : dimension.join(tracked.value, from);
       merged = tracked;
-    } else merged = from === true ? true : new Set([...tracked, ...from]);
-    if (intoVariable && !(merged instanceof NamesVariable)) {
-      const variable = new NamesVariable();
-      if (runs) variable.value = merged === true ? true : new Set(merged);
+    } else merged = from === true ? true : dimension.join(tracked, from);
+    if (intoVariable && !(merged instanceof TrackingVariable)) {
+      const variable = new TrackingVariable<V>();
+      if (runs) variable.value = merged;
       merged = variable;
     }
     tracked = merged;
   };
   merge(branches.reference, false, true);
-  branches.anyOf.forEach((names, index) => merge(names, true, configuration.anyOf[index]!));
-  branches.oneOf.forEach((names, index) => {
-    if (names !== 'always valid') merge(names, true, configuration.oneOf === index);
+  branches.anyOf.forEach((evaluated, index) => merge(evaluated, true, configuration.anyOf[index]!));
+  branches.oneOf.forEach((evaluated, index) => {
+    if (evaluated !== 'always valid') merge(evaluated, true, configuration.oneOf === index);
   });
-  for (const names of branches.allOf) merge(names, false, true);
+  for (const evaluated of branches.allOf) merge(evaluated, false, true);
   const conditional = branches.conditional;
   if (conditional !== undefined) {
     merge(conditional.condition, false, true);
     if ('then' in conditional) merge(conditional.then, true, configuration.ifPasses);
     if ('else' in conditional) merge(conditional.else, true, !configuration.ifPasses);
   }
-  merge(branches.properties, false, true);
-  branches.dependencies.forEach(({ names }, index) => merge(names, true, configuration.dependencies[index]!));
-  const final = tracked as TrackedNames;
-  if (final instanceof NamesVariable) return final.value ?? new Set();
-  return final ?? new Set();
+  merge(branches.own, false, true);
+  branches.dependencies.forEach(({ evaluated }, index) => merge(evaluated, true, dimension.dependenciesRun && configuration.dependencies[index]!));
+  return tracked;
 }
 
 /** Every configuration of the branches: at least one `anyOf` branch passes, exactly one `oneOf` branch. */
-function configurationsOf(branches: Branches): Configuration[] {
+function configurationsOf(branches: Branches<unknown>, dependencyCount: number): Configuration[] {
   const flags = (count: number): boolean[][] =>
     Array.from({ length: 2 ** count }, (_, mask) => Array.from({ length: count }, (_, index) => (mask & (1 << index)) !== 0));
   const anyOfs = flags(branches.anyOf.length).filter((passing) => branches.anyOf.length === 0 || passing.some(Boolean));
@@ -371,82 +396,106 @@ function configurationsOf(branches: Branches): Configuration[] {
   const configurations: Configuration[] = [];
   for (const anyOf of anyOfs)
     for (const oneOf of oneOfs)
-      for (const ifPasses of ifs) for (const dependencies of flags(branches.dependencies.length)) configurations.push({ anyOf, oneOf, ifPasses, dependencies });
+      for (const ifPasses of ifs) for (const dependencies of flags(dependencyCount)) configurations.push({ anyOf, oneOf, ifPasses, dependencies });
   return configurations;
 }
 
-/** Whether a branch failing never leaves more names evaluated than it passing would: then "it fails" need not be enforced. */
-function monotone(branches: Branches, configurations: readonly Configuration[], flip: (configuration: Configuration) => Configuration | undefined): boolean {
-  return configurations.every((configuration) => {
-    const passing = flip(configuration);
-    if (passing === undefined) return true;
-    const failed = evaluatedNames(branches, configuration);
-    const passed = evaluatedNames(branches, passing);
-    return passed === true || (failed !== true && [...failed].every((name) => passed.has(name)));
-  });
+/** What closes one configuration's values: nothing (true), what is evaluated, or why it is not enforced. */
+type Effective<V> = true | V | { readonly refused: string };
+
+/** One of the two keywords, as {@link closeByBranches} splits it. */
+interface ClosedKeyword<V, T> {
+  readonly keyword: 'unevaluatedProperties' | 'unevaluatedItems';
+  readonly dimension: Dimension<V>;
+  readonly type: 'object' | 'array';
+  /** What Ajv's `unevaluated*` reads from what it tracked. */
+  effective(tracked: Tracked<V>): Effective<V>;
+  /** Whether closing over `smaller` rejects everything closing over `larger` does. */
+  includes(larger: V, smaller: V): boolean;
+  /** The values whose unevaluated part satisfies the keyword's schema. */
+  close(evaluated: V): T;
 }
 
 /**
- * `unevaluatedProperties` where the names evaluated depend on which branches pass: the objects are split by
- * configuration (which `anyOf` branches, which `oneOf` branch, whether the `if`, which `dependentSchemas` names apply),
- * and each piece is closed over the names Ajv marks evaluated in it ({@link evaluatedNames}). A branch's failure is
- * enforced (its complement taken) only where failing would evaluate names that passing does not. A string says why
- * the shape is not modelled.
+ * `unevaluatedProperties`/`unevaluatedItems` where what is evaluated depends on which branches pass: the values are
+ * split by configuration (which `anyOf` branches, which `oneOf` branch, whether the `if`, which `dependentSchemas` names
+ * apply), and each piece is closed over what Ajv marks evaluated in it ({@link evaluatedIn}). A branch's failure is
+ * enforced (its complement taken) only where failing would leave something evaluated that passing would not. A string
+ * says why the shape is not modelled.
  */
-function closeByBranches<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
+function closeByBranches<V, T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   result: T[],
   location: L,
   schema: Record<string, unknown>,
   context: UnevaluatedContext<T, L>,
+  keyword: ClosedKeyword<V, T>,
 ): T[] | string {
   const pointer = location.place.pointer;
-  const branches = branchesOf(schema, pointer, location.place.base, context);
+  const branches = branchesOf(keyword.dimension, schema, pointer, location.place.base, context);
   if (typeof branches === 'string') return branches;
-  const configurations = configurationsOf(branches);
+  const configurations = configurationsOf(branches, keyword.dimension.dependenciesRun ? branches.dependencies.length : 0);
   if (configurations.length > MAX_BRANCH_CONFIGURATIONS)
     return `${configurations.length} combinations of passing branches, more than the ${MAX_BRANCH_CONFIGURATIONS} split over`;
-  const objects = result.filter((typed) => typed.type === 'object');
-  const pieces: T[] = result.filter((typed) => typed.type !== 'object');
+  const closings = configurations.map((configuration) => keyword.effective(evaluatedIn(keyword.dimension, branches, configuration)));
+  const refusal = closings.find((closing): closing is { refused: string } => typeof closing === 'object' && closing !== null && 'refused' in closing);
+  if (refusal !== undefined) return refusal.refused;
+  const values = result.filter((typed) => typed.type === keyword.type);
+  const pieces: T[] = result.filter((typed) => typed.type !== keyword.type);
   const anyOfSets = (schema.anyOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'anyOf', part, `/${index}`)) ?? [];
   const oneOfSets = (schema.oneOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'oneOf', part, `/${index}`)) ?? [];
   const conditionSet = branches.conditional === undefined ? undefined : context.child(location, 'if', schema.if);
-  // the objects where a branch fails, where that has to be enforced
+  const closesTighter = (failed: Effective<V>, passed: Effective<V>): boolean =>
+    passed === true || (failed !== true && keyword.includes(passed as V, failed as V));
+  /** The values where a branch fails, where that has to be enforced: where failing does not always close more tightly than passing. */
+  const failingWhereNeeded = (set: LocationSet, applicator: string, at: string, passes: (configuration: Configuration) => Configuration): T[] | undefined => {
+    const needed = configurations.some((configuration, index) => {
+      const passing = passes(configuration);
+      if (sameConfiguration(passing, configuration)) return false;
+      const passingIndex = configurations.findIndex((other) => sameConfiguration(other, passing));
+      return !closesTighter(closings[index]!, closings[passingIndex]!);
+    });
+    return needed ? context.negate(values, set, applicator, `${pointer}/${at}`) : undefined;
+  };
   const anyOfFailing = anyOfSets.map((set, index) =>
-    monotone(branches, configurations, (configuration) => {
-      if (configuration.anyOf[index]) return undefined;
-      return { ...configuration, anyOf: configuration.anyOf.map((passing, at) => passing || at === index) };
-    })
-      ? undefined
-      : context.negate(objects, set, 'anyOf', `${pointer}/anyOf/${index}`),
+    failingWhereNeeded(set, 'anyOf', `anyOf/${index}`, (configuration) => ({
+      ...configuration,
+      anyOf: configuration.anyOf.map((passing, at) => passing || at === index),
+    })),
   );
   const conditionFailing =
-    conditionSet === undefined ||
-    monotone(branches, configurations, (configuration) => (configuration.ifPasses ? undefined : { ...configuration, ifPasses: true }))
-      ? undefined
-      : context.negate(objects, conditionSet, 'if', `${pointer}/if`);
-  for (const configuration of configurations) {
-    let piece: T[] = objects;
+    conditionSet === undefined ? undefined : failingWhereNeeded(conditionSet, 'if', 'if', (configuration) => ({ ...configuration, ifPasses: true }));
+  configurations.forEach((configuration, index) => {
+    let piece: T[] = values;
     const within = (list: readonly T[], at: string): void => {
       if (piece.length > 0) piece = context.intersectLists(piece, list, at);
     };
-    configuration.anyOf.forEach((passing, index) => {
-      const failing = anyOfFailing[index];
-      if (passing) within(context.denote(anyOfSets[index]!), `${pointer}/anyOf/${index}`);
-      else if (failing !== undefined) within(failing, `${pointer}/anyOf/${index}`);
+    configuration.anyOf.forEach((passing, branch) => {
+      const failing = anyOfFailing[branch];
+      if (passing) within(context.denote(anyOfSets[branch]!), `${pointer}/anyOf/${branch}`);
+      else if (failing !== undefined) within(failing, `${pointer}/anyOf/${branch}`);
     });
     if (configuration.oneOf >= 0) within(context.denote(oneOfSets[configuration.oneOf]!), `${pointer}/oneOf/${configuration.oneOf}`);
     if (conditionSet !== undefined) {
       if (configuration.ifPasses) within(context.denote(conditionSet), `${pointer}/if`);
       else if (conditionFailing !== undefined) within(conditionFailing, `${pointer}/if`);
     }
-    branches.dependencies.forEach(({ name }, index) =>
-      within([nameCondition(context, name, configuration.dependencies[index]!, pointer)], `${pointer}/dependentSchemas`),
+    configuration.dependencies.forEach((present, at) =>
+      within([nameCondition(context, branches.dependencies[at]!.name, present, pointer)], `${pointer}/dependentSchemas`),
     );
-    const names = evaluatedNames(branches, configuration);
-    if (names !== true) within([closedOver(context, location, schema, names)], `${pointer}/unevaluatedProperties`);
+    const closing = closings[index]!;
+    if (closing !== true) within([keyword.close(closing as V)], `${pointer}/${keyword.keyword}`);
     pieces.push(...piece);
-  }
+  });
   return pieces;
+}
+
+function sameConfiguration(left: Configuration, right: Configuration): boolean {
+  return (
+    left.oneOf === right.oneOf &&
+    left.ifPasses === right.ifPasses &&
+    left.anyOf.every((passing, index) => passing === right.anyOf[index]) &&
+    left.dependencies.every((present, index) => present === right.dependencies[index])
+  );
 }
 
 /** The objects that hold `name` (present) or lack it. */
@@ -479,4 +528,55 @@ function closedOver<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   }
   closing.additional = context.child(location, 'unevaluatedProperties', schema.unevaluatedProperties);
   return closing;
+}
+
+/** The arrays whose items from `count` on satisfy the schema's `unevaluatedItems`. */
+function closedAfter<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
+  context: UnevaluatedContext<T, L>,
+  location: L,
+  schema: Record<string, unknown>,
+  count: number,
+): T {
+  const closing = context.blank('array', location.place.pointer);
+  closing.prefix = Array.from({ length: count }, () => TRUE_SET);
+  closing.items = context.child(location, 'unevaluatedItems', schema.unevaluatedItems);
+  return closing;
+}
+
+function propertiesClosing<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
+  context: UnevaluatedContext<T, L>,
+  location: L,
+  schema: Record<string, unknown>,
+): ClosedKeyword<ReadonlySet<string>, T> {
+  return {
+    keyword: 'unevaluatedProperties',
+    dimension: NAMES,
+    type: 'object',
+    // Ajv's check `!props || !props[key]`: a variable left undefined marks no name, one set to true every name
+    effective: (tracked) => (tracked instanceof TrackingVariable ? tracked.value : tracked) ?? new Set<string>(),
+    includes: (larger, smaller) => [...smaller].every((name) => larger.has(name)),
+    close: (names) => closedOver(context, location, schema, names),
+  };
+}
+
+function itemsClosing<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
+  context: UnevaluatedContext<T, L>,
+  location: L,
+  schema: Record<string, unknown>,
+): ClosedKeyword<number, T> {
+  return {
+    keyword: 'unevaluatedItems',
+    dimension: ITEMS,
+    type: 'array',
+    effective: (tracked) => {
+      // Ajv's check compares the length with `it.items || 0`: at run time `len > undefined` holds for no array, and `len > true` is `len > 1`
+      if (!(tracked instanceof TrackingVariable)) return tracked ?? 0;
+      if (tracked.value === undefined) return true;
+      if (tracked.value !== true) return tracked.value;
+      if (schema.unevaluatedItems === false) return 1;
+      return { refused: 'a branch that evaluates every item, which Ajv then reads as the index 1' };
+    },
+    includes: (larger, smaller) => larger >= smaller,
+    close: (count) => closedAfter(context, location, schema, count),
+  };
 }

@@ -2,7 +2,8 @@
  * `contains`, `minContains` and `maxContains`, exhaustively over a small universe of arrays: the mask accepts an
  * array's text exactly when Ajv accepts the array, under both layouts (counts at min − 1, min, max and max + 1 are all
  * in the universe). Random masked generations end Ajv-valid with no dead end and every mask bit agreeing with
- * accept(). The forms the engine does not enforce are refused with the keyword and its pointer.
+ * accept(). The forms the engine does not enforce are refused with the keyword and its pointer. Also `unevaluatedItems`
+ * over `anyOf`/`oneOf`/`if` branches, whose evaluated items depend on the branch that passes.
  */
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/tools/schema-validator.js';
@@ -144,6 +145,32 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     allOf: [{ contains: { type: 'number' } }, { contains: { type: 'null' }, maxContains: 1 }],
     unevaluatedItems: false,
   },
+  // unevaluatedItems whose evaluated items depend on the branch that passes, as the registry's Ajv tracks them
+  'unevaluatedItems over overlapping anyOf branches of prefixItems': {
+    type: 'array',
+    anyOf: [{ prefixItems: [{ type: 'integer' }] }, { prefixItems: [{}, { type: 'string' }] }],
+    unevaluatedItems: false,
+  },
+  'unevaluatedItems with a schema over oneOf branches of prefixItems': {
+    oneOf: [{ prefixItems: [{ const: 0 }, {}] }, { prefixItems: [{ const: 1 }] }],
+    unevaluatedItems: { type: 'null' },
+  },
+  'unevaluatedItems over if/then/else of prefixItems': {
+    type: 'array',
+    if: { prefixItems: [{ const: 'a' }] },
+    then: { prefixItems: [{}, {}] },
+    else: { prefixItems: [{}, {}, {}] },
+    unevaluatedItems: false,
+  },
+  'unevaluatedItems: false over an anyOf branch with items (the registry reads its "every item" as the index 1)': {
+    anyOf: [{ items: { type: 'integer' } }, { prefixItems: [{ type: 'string' }] }],
+    unevaluatedItems: false,
+  },
+  'unevaluatedItems: false over an anyOf branch with contains (every item evaluated, read as the index 1)': {
+    type: 'array',
+    anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }],
+    unevaluatedItems: false,
+  },
 };
 
 /** Random generations per schema and layout; `DECODING_STRESS_RUNS=N` raises them. */
@@ -265,7 +292,8 @@ describe('contains, minContains, maxContains', () => {
     ],
     // the values that miss a recursive schema (not split) with propertyNames: its complement is not built
     [{ type: 'array', $defs: { short: SHORT_KEYS_CHAIN }, contains: { $ref: '#/$defs/short' } }, 'contains', '#/contains'],
-    [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: false }, 'unevaluatedItems', '#'],
+    // a contains in a branch that may fail, with unevaluatedItems that has a schema: read as the index 1 by the registry
+    [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: { type: 'null' } }, 'unevaluatedItems', '#'],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
   });

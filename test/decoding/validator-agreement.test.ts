@@ -1089,8 +1089,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     enforced: [
       { schema: { type: 'array', unevaluatedItems: false }, instances: LOGIC },
       { schema: { prefixItems: [{}], allOf: [{ prefixItems: [{}, { type: 'string' }] }], unevaluatedItems: { type: 'integer' } }, instances: LOGIC },
+      // the items evaluated depend on the branch: a failing anyOf branch evaluates none
+      { schema: { anyOf: [{ prefixItems: [{}] }, { maxItems: 0 }], unevaluatedItems: false }, instances: [...LOGIC, [1], [1, 2], []] },
     ],
-    refused: [{ anyOf: [{ prefixItems: [{}] }], unevaluatedItems: false }],
+    // a branch that evaluates every item decides it, which the registry reads as the index 1: with a schema, refused
+    refused: [{ anyOf: [{ items: {} }, { prefixItems: [{}] }], unevaluatedItems: { type: 'integer' } }],
   },
   formatMaximum: {
     enforced: [
