@@ -249,6 +249,7 @@ export class SetAlgebra {
       intersectLists: (left, right, pointer) => this.intersectLists(left, right, pointer),
       child: (location, keyword, value, suffix) => this.references.child(location, keyword, value, suffix),
       denote: (set) => this.denoteSet(set),
+      disjoint: (left, right) => this.disjointLists(left, right, 3),
       negate: (within, set, keyword, pointer) => this.negateWithin([...within], set, keyword, pointer),
       resolve: (reference, base) => this.context.registry.resolve(reference, base),
       placeOf: (schema) => this.context.registry.placeOf(schema),

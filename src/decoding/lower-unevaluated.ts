@@ -63,6 +63,8 @@ export interface UnevaluatedContext<T extends UnevaluatedTyped, L extends Uneval
   intersectLists(left: readonly T[], right: readonly T[], pointer: string): T[];
   child(location: L, keyword: string, value: unknown, suffix?: string): LocationSet;
   denote(set: LocationSet): T[];
+  /** True when no value satisfies both lists (false when unsure). */
+  disjoint(left: readonly T[], right: readonly T[]): boolean;
   /** `within ∧ ¬set`, refusing `keyword` where that is not expressible. */
   negate(within: readonly T[], set: LocationSet, keyword: string, pointer: string): T[];
   resolve(reference: string, base: string): { schema: unknown; place: SchemaPlace } | undefined;
@@ -386,18 +388,45 @@ function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configur
   return tracked;
 }
 
-/** Every configuration of the branches: at least one `anyOf` branch passes, exactly one `oneOf` branch. */
-function configurationsOf(branches: Branches<unknown>, dependencyCount: number): Configuration[] {
-  const flags = (count: number): boolean[][] =>
-    Array.from({ length: 2 ** count }, (_, mask) => Array.from({ length: count }, (_, index) => (mask & (1 << index)) !== 0));
-  const anyOfs = flags(branches.anyOf.length).filter((passing) => branches.anyOf.length === 0 || passing.some(Boolean));
+/** Every configuration of the branches: one of `anyOfChoices` (which `anyOf` branches pass), exactly one `oneOf` branch. */
+function configurationsOf(branches: Branches<unknown>, anyOfChoices: readonly (readonly boolean[])[], dependencyCount: number): Configuration[] {
+  const dependencyChoices = Array.from({ length: 2 ** dependencyCount }, (_, mask) =>
+    Array.from({ length: dependencyCount }, (_, index) => (mask & (1 << index)) !== 0),
+  );
   const oneOfs = branches.oneOf.length === 0 ? [-1] : branches.oneOf.map((_, index) => index);
   const ifs = branches.conditional === undefined ? [true] : [true, false];
   const configurations: Configuration[] = [];
-  for (const anyOf of anyOfs)
+  for (const anyOf of anyOfChoices)
     for (const oneOf of oneOfs)
-      for (const ifPasses of ifs) for (const dependencies of flags(dependencyCount)) configurations.push({ anyOf, oneOf, ifPasses, dependencies });
+      for (const ifPasses of ifs) for (const dependencies of dependencyChoices) configurations.push({ anyOf, oneOf, ifPasses, dependencies });
   return configurations;
+}
+
+/**
+ * The sets of `anyOf` branches that may pass together: those whose values are not provably disjoint (branches told
+ * apart by a required `const` never pair), at least one branch each; undefined past `most` sets.
+ */
+function passingTogether<T>(
+  values: readonly T[],
+  branches: readonly (readonly T[])[],
+  meet: (left: readonly T[], right: readonly T[]) => T[],
+  disjoint: (left: readonly T[], right: readonly T[]) => boolean,
+  most: number,
+): boolean[][] | undefined {
+  if (branches.length === 0) return [[]];
+  const subsets: boolean[][] = [];
+  const extend = (from: number, chosen: readonly boolean[], within: readonly T[]): boolean => {
+    for (let index = from; index < branches.length; index++) {
+      if (disjoint(within, branches[index]!)) continue;
+      const met = meet(within, branches[index]!);
+      if (met.length === 0) continue;
+      const next = chosen.map((passing, at) => passing || at === index);
+      subsets.push(next);
+      if (subsets.length > most || !extend(index + 1, next, met)) return false;
+    }
+    return true;
+  };
+  return extend(0, new Array<boolean>(branches.length).fill(false), values) ? subsets : undefined;
 }
 
 /** What closes one configuration's values: nothing (true), what is evaluated, or why it is not enforced. */
@@ -433,15 +462,23 @@ function closeByBranches<V, T extends UnevaluatedTyped, L extends UnevaluatedLoc
   const pointer = location.place.pointer;
   const branches = branchesOf(keyword.dimension, schema, pointer, location.place.base, context);
   if (typeof branches === 'string') return branches;
-  const configurations = configurationsOf(branches, keyword.dimension.dependenciesRun ? branches.dependencies.length : 0);
-  if (configurations.length > MAX_BRANCH_CONFIGURATIONS)
-    return `${configurations.length} combinations of passing branches, more than the ${MAX_BRANCH_CONFIGURATIONS} split over`;
+  const values = result.filter((typed) => typed.type === keyword.type);
+  const anyOfSets = (schema.anyOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'anyOf', part, `/${index}`)) ?? [];
+  const tooMany = `more combinations of passing branches than the ${MAX_BRANCH_CONFIGURATIONS} split over`;
+  const anyOfChoices = passingTogether(
+    values,
+    anyOfSets.map((set) => context.denote(set)),
+    (left, right) => context.intersectLists(left, right, `${pointer}/anyOf`),
+    (left, right) => context.disjoint(left, right),
+    MAX_BRANCH_CONFIGURATIONS,
+  );
+  if (anyOfChoices === undefined) return tooMany;
+  const configurations = configurationsOf(branches, anyOfChoices, keyword.dimension.dependenciesRun ? branches.dependencies.length : 0);
+  if (configurations.length > MAX_BRANCH_CONFIGURATIONS) return tooMany;
   const closings = configurations.map((configuration) => keyword.effective(evaluatedIn(keyword.dimension, branches, configuration)));
   const refusal = closings.find((closing): closing is { refused: string } => typeof closing === 'object' && closing !== null && 'refused' in closing);
   if (refusal !== undefined) return refusal.refused;
-  const values = result.filter((typed) => typed.type === keyword.type);
   const pieces: T[] = result.filter((typed) => typed.type !== keyword.type);
-  const anyOfSets = (schema.anyOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'anyOf', part, `/${index}`)) ?? [];
   const oneOfSets = (schema.oneOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'oneOf', part, `/${index}`)) ?? [];
   const conditionSet = branches.conditional === undefined ? undefined : context.child(location, 'if', schema.if);
   const closesTighter = (failed: Effective<V>, passed: Effective<V>): boolean =>
@@ -451,8 +488,9 @@ function closeByBranches<V, T extends UnevaluatedTyped, L extends UnevaluatedLoc
     const needed = configurations.some((configuration, index) => {
       const passing = passes(configuration);
       if (sameConfiguration(passing, configuration)) return false;
+      // no value passes that set of branches together: nothing to tell apart
       const passingIndex = configurations.findIndex((other) => sameConfiguration(other, passing));
-      return !closesTighter(closings[index]!, closings[passingIndex]!);
+      return passingIndex >= 0 && !closesTighter(closings[index]!, closings[passingIndex]!);
     });
     return needed ? context.negate(values, set, applicator, `${pointer}/${at}`) : undefined;
   };

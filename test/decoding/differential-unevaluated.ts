@@ -127,6 +127,18 @@ export const UNEVALUATED_BRANCH_CASES: readonly DifferentialCase[] = [
       unevaluatedProperties: false,
     },
   },
+  {
+    name: 'unevaluatedProperties: false over seven anyOf branches told apart by a const (127 sets of branches, 7 that can pass together)',
+    keywords: [...KEYWORDS, 'anyOf'],
+    schema: {
+      type: 'object',
+      anyOf: [1, 9, 'ab', 'abcd', true, 'c', 'd'].map((kind, index) => ({
+        properties: { kind: { const: kind }, [`x${index}`]: { type: 'integer' } },
+        required: ['kind'],
+      })),
+      unevaluatedProperties: false,
+    },
+  },
 ];
 
 /** Unions closed by `unevaluatedProperties` below the top (values no flat object holds): boundary instances only. */

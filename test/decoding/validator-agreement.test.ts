@@ -1083,6 +1083,8 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       // a branch whose names vary (patternProperties, a nested anyOf) is not modelled
       { anyOf: [{ patternProperties: { '^a': {} } }, { properties: { b: {} } }], unevaluatedProperties: false },
       { oneOf: [{ anyOf: [{ properties: { a: {} } }, { properties: { b: {} } }] }, { required: ['c'] }], unevaluatedProperties: false },
+      // seven overlapping anyOf branches: 127 sets of them may pass together, past the 64 the keyword is split over
+      { anyOf: ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => ({ properties: { [name]: {} } })), unevaluatedProperties: false },
     ],
   },
   unevaluatedItems: {
