@@ -105,7 +105,10 @@ export function applyUnevaluated<T extends UnevaluatedTyped, L extends Unevaluat
     if (typeof closed !== 'string') result = closed;
     else context.refuse('unevaluatedProperties', pointer, `the evaluated properties depend on ${evaluation.namesVary}, which is not enforced (${closed})`);
   }
-  if (has('unevaluatedItems') && !evaluation.allItems) {
+  // Ajv's own `items` or `contains` sets `it.items` to true; everything merged in from elsewhere while a branch's variable
+  // tracks the items sets that variable to true, which its `unevaluatedItems` reads as the index 1 (see itemsClosing)
+  const ownEvaluatesEveryItem = has('items') || (has('contains') && containsEvaluatesAll(schema));
+  if (has('unevaluatedItems') && !ownEvaluatesEveryItem && (!evaluation.allItems || evaluation.itemsVary !== undefined)) {
     const closed =
       evaluation.itemsVary === undefined
         ? context.intersectLists(result, [...others('array'), closedAfter(context, location, schema, evaluation.items)], `${pointer}/unevaluatedItems`)

@@ -166,6 +166,12 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     anyOf: [{ items: { type: 'integer' } }, { prefixItems: [{ type: 'string' }] }],
     unevaluatedItems: false,
   },
+  'unevaluatedItems: false, an allOf with items after anyOf branches of prefixItems (every item, read as the index 1)': {
+    type: 'array',
+    anyOf: [{ prefixItems: [{}] }, { maxItems: 0 }],
+    allOf: [{ items: { type: ['integer', 'string', 'null'] } }],
+    unevaluatedItems: false,
+  },
   'unevaluatedItems: false over an anyOf branch with contains (every item evaluated, read as the index 1)': {
     type: 'array',
     anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }],
