@@ -47,6 +47,7 @@ export interface PostgresClient {
   release(error?: Error | boolean): void;
   on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The part of a node-postgres pool the store uses (a `pg.Pool`). */
@@ -58,6 +59,13 @@ export interface PostgresPool {
 /** Runs `work` in one transaction on a connection of its own: committed when it resolves, rolled back when it throws. */
 export async function inTransaction(pool: PostgresPool, work: (client: PostgresClient) => Promise<void>): Promise<void> {
   const client = await pool.connect();
+  // The pool stops listening to a client it hands out: a server that goes away meanwhile (a restart, a failover) emits
+  // an 'error' on the client that nobody would hear, which ends the process. The query it breaks reports it instead.
+  let lost: Error | undefined;
+  const onLost = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onLost);
   try {
     await client.query('BEGIN');
     await work(client);
@@ -66,7 +74,9 @@ export async function inTransaction(pool: PostgresPool, work: (client: PostgresC
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    client.removeListener('error', onLost);
+    // A broken connection is closed, not handed to the next caller.
+    client.release(lost);
   }
 }
 
@@ -132,6 +142,7 @@ export function reportingLostServer(pool: PostgresPool, server: string): Postgre
         query: (text, values) => client.query(text, values).catch(translate),
         release: (error) => client.release(error),
         on: ((event: 'notification' | 'error', listener: never) => client.on(event as 'error', listener)) as PostgresClient['on'],
+        removeListener: (event, listener) => client.removeListener(event, listener),
       };
     },
   };

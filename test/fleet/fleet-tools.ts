@@ -30,7 +30,8 @@ export async function createLedger(connectionString: string): Promise<void> {
     CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.effects (run_id TEXT, tool TEXT, idempotency_key TEXT, pid INT, at BIGINT);
     CREATE UNIQUE INDEX IF NOT EXISTS effects_key ON ${FLEET_SCHEMA}.effects (idempotency_key) WHERE idempotency_key IS NOT NULL;
     CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.outcomes (run_id TEXT, status TEXT, pid INT, at BIGINT);
-    CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.decisions (run_id TEXT, at BIGINT);`);
+    CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.decisions (run_id TEXT, at BIGINT);
+    CREATE TABLE IF NOT EXISTS ${FLEET_SCHEMA}.holds (id SERIAL PRIMARY KEY, run_id TEXT, pid INT, point TEXT, released BOOLEAN NOT NULL DEFAULT false);`);
   await client.end();
 }
 
@@ -40,6 +41,20 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function dwell(): Promise<unknown> {
   const most = Number(process.env.FLEET_TOOL_DELAY_MS ?? 0);
   return most > 0 ? pause(Math.floor(Math.random() * most)) : Promise.resolve();
+}
+
+/** Where a held write waits: before its effect took place, or after it but before the write returned. */
+export type HoldPoint = 'before_effect' | 'after_effect';
+
+/**
+ * With `FLEET_HOLD_WRITES=1`, a write stops at `point` until the test sets its row of `holds` released: a process
+ * killed while its row is not released was killed inside the write, whatever the machine's load.
+ */
+async function holdIfAsked(db: pg.Pool, runId: string, point: HoldPoint): Promise<void> {
+  if (process.env.FLEET_HOLD_WRITES !== '1') return;
+  const { rows } = await db.query(`INSERT INTO ${FLEET_SCHEMA}.holds (run_id, pid, point) VALUES ($1, $2, $3) RETURNING id`, [runId, process.pid, point]);
+  const { id } = rows[0] as { id: number };
+  while (!((await db.query(`SELECT released FROM ${FLEET_SCHEMA}.holds WHERE id = $1`, [id])).rows[0] as { released: boolean }).released) await pause(10);
 }
 
 function payTool(name: 'pay' | 'pay_keyed'): AnyTool {
@@ -56,9 +71,11 @@ function payTool(name: 'pay' | 'pay_keyed'): AnyTool {
       const runId = args.invoice;
       await db.query(`INSERT INTO ${FLEET_SCHEMA}.attempts VALUES ($1, $2, $3, $4, 'started', $5)`, [runId, context.toolCallId, name, process.pid, Date.now()]);
       await dwell();
+      await holdIfAsked(db, runId, 'before_effect');
       const key = name === 'pay_keyed' ? (context.idempotencyKey ?? null) : null;
       await db.query(`INSERT INTO ${FLEET_SCHEMA}.effects VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, [runId, name, key, process.pid, Date.now()]);
       await dwell();
+      await holdIfAsked(db, runId, 'after_effect');
       await db.query(`INSERT INTO ${FLEET_SCHEMA}.attempts VALUES ($1, $2, $3, $4, 'finished', $5)`, [
         runId,
         context.toolCallId,

@@ -1,12 +1,13 @@
 /**
  * A fleet on one PostgreSQL database, with real processes: runs paused on confirmations, approved from another process
  * through the pg-boss queue, resumed by several worker processes, some of which are killed with SIGKILL inside an
- * approved write (at seeded random points) and replaced. Checks the guarantees of docs/agent.md, "Running on many
- * instances": no run lost, none finished twice, a plain write never run twice (at most once, and exactly once where it
- * reported success), a write that accepts an idempotency key in effect exactly once, and a killed worker's run taken
- * over by another once its lease ran out. The same guarantees hold with workers whose clocks are 15 s off (leases are
- * measured on the database's clock) while every run is delivered three times, and with workers frozen by SIGSTOP inside
- * a write past their lease, taken over, then woken (their writes are fenced: refused, and they give the run up quietly).
+ * approved write (at seeded stops, where the write waits for the test) and replaced. Checks the guarantees of
+ * docs/agent.md, "Running on many instances": no run lost, none finished twice, a plain write never run twice (at most
+ * once, and exactly once where it reported success), a write that accepts an idempotency key in effect exactly once,
+ * and a killed worker's run taken over by another once its lease ran out. The same guarantees hold with workers whose
+ * clocks are 15 s off (leases are measured on the database's clock) while every run is delivered three times, and with
+ * workers frozen by SIGSTOP inside a write past their lease, taken over, then woken (their writes are fenced: refused,
+ * and they give the run up quietly).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,7 @@ import { runAgent, silentLogger } from '../../src/index.js';
 import { createPostgresRunStore, type PostgresRunStore } from '../../src/stores/index.js';
 import { createScriptedModel, toolCallTurn } from '../../src/test.js';
 import { postgresUnavailable, startPostgresServer, type PostgresServer } from '../fixtures/postgres-server.js';
-import { FLEET_SCHEMA, createLedger, fleetTools } from './fleet-tools.js';
+import { FLEET_SCHEMA, createLedger, fleetTools, type HoldPoint } from './fleet-tools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const unavailable = postgresUnavailable();
@@ -180,47 +181,72 @@ describe.skipIf(unavailable !== undefined)(`a fleet of worker processes on one P
     const fleet = await pausedFleet('fleet', RUNS);
     const { db, invoiceOf } = fleet;
     try {
-      const env = { ...process.env, FLEET_DATABASE_URL: fleet.url, FLEET_TOOL_DELAY_MS: '200', FLEET_LEASE_MS: '1500', FLEET_SEED: String(SEED) };
+      const env = {
+        ...process.env,
+        FLEET_DATABASE_URL: fleet.url,
+        FLEET_TOOL_DELAY_MS: '200',
+        FLEET_LEASE_MS: '1500',
+        FLEET_SEED: String(SEED),
+        FLEET_HOLD_WRITES: '1',
+      };
       const workers = await startWorkers(Array.from({ length: WORKERS }, () => env));
       const approver = start('fleet-approver.ts', env);
 
-      // Seeded chaos: wait for a write in flight, wait a random moment (before or after its effect), SIGKILL its worker, start another.
+      // Seeded chaos: every write stops before and after its effect until the test lets it go; at seeded stops the test
+      // SIGKILLs the worker instead and starts another. A kill at a stop lands inside the write on a machine however
+      // loaded: a kill at a random moment once came after the victim had finished its run, and proved nothing.
       let seed = SEED;
       const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-      // Only kills that landed before the victim finished its run count: under load the chosen moment can fall after the
-      // worker's resume already completed, and such a kill proves nothing about take-over.
-      const killed: { pid: number; invoice: string }[] = [];
-      let lateKills = 0;
+      // Among the first RUNS stops: every run's write stops at least once before the run can complete, so each is reached.
+      const killAtStop = new Set<number>();
+      while (killAtStop.size < KILLS) killAtStop.add(Math.floor(random() * RUNS));
+      const killed: { pid: number; invoice: string; point: HoldPoint }[] = [];
+      const replacementsReady: Promise<string>[] = [];
+      const seenStops = new Set<number>();
       const deadline = Date.now() + 60_000;
-      while (killed.length < KILLS && Date.now() < deadline && (await fleet.completed()) < RUNS) {
-        const inFlight = await writesInFlight(db, new Set(workers.filter((worker) => isLive(worker.child)).map((worker) => worker.child.pid)));
-        if (inFlight.length === 0) {
+      while (Date.now() < deadline && (await fleet.completed()) < RUNS) {
+        const livePids = new Set(workers.filter((worker) => isLive(worker.child)).map((worker) => worker.child.pid));
+        const stops = (await db.query(`SELECT id, run_id, pid, point FROM ${FLEET_SCHEMA}.holds WHERE NOT released ORDER BY id`)).rows as {
+          id: number;
+          run_id: string;
+          pid: number;
+          point: HoldPoint;
+        }[];
+        const waiting = stops.filter((stop) => livePids.has(stop.pid) && !seenStops.has(stop.id));
+        if (waiting.length === 0) {
           await sleep(20);
           continue;
         }
-        const victim = inFlight[Math.floor(random() * inFlight.length)]!;
-        await sleep(Math.floor(random() * 150));
-        const worker = workers.find((item) => item.child.pid === victim.pid)!;
-        worker.child.kill('SIGKILL');
-        await worker.exited;
-        const finishedBeforeKill = await db.query(`SELECT 1 FROM ${FLEET_SCHEMA}.outcomes WHERE run_id = $1 AND pid = $2`, [
-          fleet.runIdOf(victim.run_id),
-          victim.pid,
-        ]);
-        if (finishedBeforeKill.rows.length === 0) killed.push({ pid: victim.pid, invoice: victim.run_id });
-        else lateKills++;
-        const replacement = start('fleet-worker.ts', env);
-        workers.push(replacement);
-        await replacement.ready;
+        for (const stop of waiting) {
+          const kill = killAtStop.has(seenStops.size);
+          seenStops.add(stop.id);
+          if (!kill) {
+            await db.query(`UPDATE ${FLEET_SCHEMA}.holds SET released = true WHERE id = $1`, [stop.id]);
+            continue;
+          }
+          const worker = workers.find((item) => item.child.pid === stop.pid)!;
+          worker.child.kill('SIGKILL');
+          await worker.exited;
+          killed.push({ pid: stop.pid, invoice: stop.run_id, point: stop.point });
+          const replacement = start('fleet-worker.ts', env);
+          workers.push(replacement);
+          replacementsReady.push(replacement.ready);
+        }
       }
       expect(await approver.exited).toBe(0);
+      await Promise.all(replacementsReady);
       while (Date.now() < deadline && (await fleet.completed()) < RUNS) await sleep(100);
       await stopWorkers(workers);
 
       await expectFleetGuarantees(fleet);
-      // Each killed worker's run was taken over and finished by another process.
-      expect(killed.length, `no kill landed inside a run (${lateKills} landed after the victim had finished)`).toBeGreaterThan(0);
-      for (const { pid, invoice } of killed) {
+      expect(killed, `kills at stops ${[...killAtStop].join(', ')} of ${seenStops.size}`).toHaveLength(KILLS);
+      for (const { pid, invoice, point } of killed) {
+        // Killed inside the write: the victim never logged the write's end, nor any outcome of the run.
+        const ended = await db.query(`SELECT 1 FROM ${FLEET_SCHEMA}.attempts WHERE run_id = $1 AND pid = $2 AND phase = 'finished'`, [invoice, pid]);
+        expect(ended.rows, `the write of ${invoice} killed ${point} in ${pid}`).toEqual([]);
+        const outcomes = await db.query(`SELECT status FROM ${FLEET_SCHEMA}.outcomes WHERE run_id = $1 AND pid = $2`, [fleet.runIdOf(invoice), pid]);
+        expect(outcomes.rows).toEqual([]);
+        // The killed worker's run was taken over and finished by another process.
         const finishers = (await db.query(`SELECT pid FROM ${FLEET_SCHEMA}.outcomes WHERE run_id = $1 AND status = 'completed'`, [fleet.runIdOf(invoice)]))
           .rows;
         expect(finishers.map((row) => row.pid)).not.toContain(pid);

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startConsole, type ConsoleServer } from '../../src/cli/console/console-server.js';
 import { defineTool, resumeAgent, runAgent, silentLogger, type RunStore } from '../../src/index.js';
@@ -197,6 +198,47 @@ describe('a store that went away', () => {
         expect(refunds).toEqual([]);
       } finally {
         await console.close();
+        await store.close().catch(() => {});
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(unavailable !== undefined)(
+    `fails a save whose connection the server drops mid-transaction with TW_RUN_STORE_UNAVAILABLE, and raises no uncaught error${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+    async () => {
+      const server = await startPostgresServer();
+      const store = await createPostgresRunStore({ connectionString: server.connectionString });
+      const blocker = new pg.Client({ connectionString: server.connectionString });
+      blocker.on('error', () => {});
+      const uncaught: unknown[] = [];
+      const hear = (error: unknown) => uncaught.push(error);
+      process.on('uncaughtException', hear);
+      try {
+        const { runId } = await pausedRun(store);
+        const run = (await store.loadRun(runId))!;
+        const confirmations = await store.listConfirmations({ runId });
+        // The run's row locked elsewhere: the save (a transaction, as a pause's is) waits on it holding its connection.
+        await blocker.connect();
+        await blocker.query('BEGIN');
+        await blocker.query(`SELECT 1 FROM toolwright.runs WHERE run_id = $1 FOR UPDATE`, [runId]);
+        const saving = store.saveRun({ runId, status: run.status, state: run.state }, confirmations);
+        saving.catch(() => {});
+        while (Number((await blocker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0].n) === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await server.stop();
+        await expect(saving).rejects.toMatchObject({
+          code: 'TW_RUN_STORE_UNAVAILABLE',
+          store: 'postgres',
+          message: expect.stringContaining(`The PostgreSQL run store at 127.0.0.1:${server.port}/postgres cannot be reached`),
+        });
+        // node-postgres reports the closed socket on the held client after the query failed: before, with no listener there, it was uncaught.
+        expect(uncaught).toEqual([]);
+      } finally {
+        process.off('uncaughtException', hear);
+        await blocker.end().catch(() => {});
         await store.close().catch(() => {});
         await server.stop();
       }
