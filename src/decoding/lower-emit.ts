@@ -174,7 +174,7 @@ export class NodeEmitter {
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are not a finite set of values (only enum/const, booleans and null items are tracked); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor strings only (numbers, objects and arrays are not remembered); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
