@@ -39,6 +39,15 @@ interface QuoteTokens {
    * bracket or brace before that quote changes the container).
    */
   readonly itemText: readonly ClosedText[];
+  /** The tokens of `atLeast[1]` that must be walked inside an item (their `closingText` is undefined). */
+  readonly walkedInside: Int32Array;
+  /**
+   * The tokens of `atLeast[1]` that close the string with a known text, sorted by that text (`closingTexts`, in the
+   * same order): the ones that would close the item being written as a held item are found from each held item's rest.
+   */
+  readonly byClosingText: Int32Array;
+  readonly closingTexts: readonly string[];
+  readonly longestClosingText: number;
 }
 
 /** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
@@ -69,7 +78,23 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
       itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
-    known = { atLeast: lists.map((list) => Int32Array.from(list)), closingText, itemText };
+    const walkedInside: number[] = [];
+    const closing: { text: string; id: number }[] = [];
+    lists[1]!.forEach((id, index) => {
+      const text = closingText[index];
+      if (text === undefined) walkedInside.push(id);
+      else if (text !== null) closing.push({ text, id });
+    });
+    closing.sort((left, right) => compareUnits(left.text, right.text));
+    known = {
+      atLeast: lists.map((list) => Int32Array.from(list)),
+      closingText,
+      itemText,
+      walkedInside: Int32Array.from(walkedInside),
+      byClosingText: Int32Array.from(closing, ({ id }) => id),
+      closingTexts: closing.map(({ text }) => text),
+      longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
+    };
     quoteTokensOf.set(vocabulary, known);
   }
   return known;
@@ -263,10 +288,6 @@ class Scan {
   }
 }
 
-/** How `tryTokens` reads the text a token closes a string with: against the items held whole, or as the rest of the item being written. */
-const WHOLE_ITEMS = 0;
-const ITEM_RESTS = 1;
-
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
   private readonly vocabulary: Vocabulary;
@@ -352,67 +373,70 @@ export class WrittenStrings {
     const holds = held !== undefined && held.sorted.length > 0;
     if (scan.inString === 0) {
       // between items: a token whose first string is not held repeats nothing unless it holds two more
-      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, tokens.itemText, WHOLE_ITEMS);
+      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, tokens.itemText);
       else this.tryTokens(state, mask, tokens.atLeast[4]!);
       return;
     }
     if (holds && this.automaton.trackedItem[state] === 1) {
       // inside an item: its close repeats an item only where the item so far and the token's text before its quote make one
       if (scan.phase !== BOUNDARY) return this.tryTokens(state, mask, tokens.atLeast[1]!);
-      if (scan.low < scan.high) return this.tryTokens(state, mask, tokens.atLeast[1]!, tokens.closingText, ITEM_RESTS);
+      if (scan.low < scan.high) return this.tryRests(state, mask, tokens);
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
   }
 
   /**
    * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
-   * only those that must be walked or close a string with a text that makes a held item (`reading`).
+   * only those that must be walked or whose first string is a held item.
    */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], reading = WHOLE_ITEMS): void {
-    const bytes = this.vocabulary.tokenBytesFlat;
-    const offsets = this.vocabulary.tokenOffsets;
-    const scan = this.committed;
-    const held = this.held[scan.depth];
-    const written = scan.unitsEnd - scan.contentStart;
-    // the lengths a text must fall between to make an item: the cheap common answer is no
-    let shortest = Infinity;
-    let longest = -1;
-    if (held !== undefined && reading === WHOLE_ITEMS) {
-      shortest = held.shortest;
-      longest = held.longest;
-    } else if (held !== undefined) {
-      for (let index = scan.low; index < scan.high; index++) {
-        shortest = Math.min(shortest, held.sorted[index]!.length - written);
-        longest = Math.max(longest, held.sorted[index]!.length - written);
-      }
-    }
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[]): void {
+    const held = this.held[this.committed.depth];
     for (let index = 0; index < candidates.length; index++) {
       const id = candidates[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) === 0) continue;
       if (texts !== undefined) {
         const text = texts[index];
-        if (text === null) continue;
-        if (text !== undefined) {
-          if (text.length < shortest || text.length > longest) continue;
-          if (reading === WHOLE_ITEMS ? !held!.values.has(text) : !this.restHeld(held!, text)) continue;
-        }
+        // a length outside the held items' is the cheap common answer: no repeat
+        if (text === null || (text !== undefined && (text.length < held!.shortest || text.length > held!.longest || !held!.values.has(text)))) continue;
       }
-      if (this.walk(state, bytes, offsets[id]!, offsets[id + 1]!, false) === DEAD) mask[id >>> 5]! &= ~(1 << (id & 31));
+      this.tryToken(state, mask, id);
     }
   }
 
-  /** True when the item being written, closed after `text`, is one of `held`'s (a binary search of the range that begins like it). */
-  private restHeld(held: HeldStrings, text: string): boolean {
-    const scan = this.committed;
-    const written = scan.unitsEnd - scan.contentStart;
-    let low = scan.low;
-    let high = scan.high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareFrom(held.sorted[middle]!, written, text) < 0) low = middle + 1;
-      else high = middle;
+  /**
+   * Inside an item that some held items begin like: walks the allowed tokens that must be walked, and those whose text
+   * before their quote is the rest of a held item, found per held item (whose rest a token can hold) by binary search.
+   */
+  private tryRests(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
+    const walked = tokens.walkedInside;
+    for (let index = 0; index < walked.length; index++) {
+      if ((mask[walked[index]! >>> 5]! & (1 << (walked[index]! & 31))) !== 0) this.tryToken(state, mask, walked[index]!);
     }
-    return low < scan.high && compareFrom(held.sorted[low]!, written, text) === 0;
+    const scan = this.committed;
+    const sorted = this.held[scan.depth]!.sorted;
+    const written = scan.unitsEnd - scan.contentStart;
+    const texts = tokens.closingTexts;
+    for (let item = scan.low; item < scan.high; item++) {
+      const value = sorted[item]!;
+      if (value.length - written > tokens.longestClosingText) continue;
+      let low = 0;
+      let high = texts.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareFrom(value, written, texts[middle]!) > 0) low = middle + 1;
+        else high = middle;
+      }
+      for (; low < texts.length && compareFrom(value, written, texts[low]!) === 0; low++) {
+        const id = tokens.byClosingText[low]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
+      }
+    }
+  }
+
+  /** Walks token `id` from `state` and clears it in `mask` when it fails. */
+  private tryToken(state: number, mask: Uint32Array, id: number): void {
+    const offsets = this.vocabulary.tokenOffsets;
+    if (this.walk(state, this.vocabulary.tokenBytesFlat, offsets[id]!, offsets[id + 1]!, false) === DEAD) mask[id >>> 5]! &= ~(1 << (id & 31));
   }
 
   /**
