@@ -48,6 +48,8 @@ interface QuoteTokens {
   readonly byClosingText: Int32Array;
   readonly closingTexts: readonly string[];
   readonly longestClosingText: number;
+  /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
+  readonly longestQuoteToken: number;
 }
 
 /** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
@@ -94,6 +96,7 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       byClosingText: Int32Array.from(closing, ({ id }) => id),
       closingTexts: closing.map(({ text }) => text),
       longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
+      longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
     };
     quoteTokensOf.set(vocabulary, known);
   }
@@ -379,8 +382,13 @@ export class WrittenStrings {
     }
     if (holds && this.automaton.trackedItem[state] === 1) {
       // inside an item: its close repeats an item only where the item so far and the token's text before its quote make one
-      if (scan.phase !== BOUNDARY) return this.tryTokens(state, mask, tokens.atLeast[1]!);
-      if (scan.low < scan.high) return this.tryRests(state, mask, tokens);
+      if (scan.phase === BOUNDARY) {
+        if (scan.low < scan.high) return this.tryRests(state, mask, tokens);
+      } else if (this.shortestRest() <= tokens.longestQuoteToken + 1) {
+        // inside a character (cut escape or UTF-8) no token's text is known alone, but a held item only a token's
+        // length (plus the character's second unit) away can be repeated; the others need more than one token
+        return this.tryTokens(state, mask, tokens.atLeast[1]!);
+      }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
   }
@@ -431,6 +439,15 @@ export class WrittenStrings {
         if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
     }
+  }
+
+  /** The fewest units a held item that begins like the string being written has past it (Infinity: none). */
+  private shortestRest(): number {
+    const scan = this.committed;
+    const sorted = this.held[scan.depth]!.sorted;
+    let shortest = Infinity;
+    for (let index = scan.low; index < scan.high; index++) shortest = Math.min(shortest, sorted[index]!.length);
+    return shortest - (scan.unitsEnd - scan.contentStart);
   }
 
   /** Walks token `id` from `state` and clears it in `mask` when it fails. */

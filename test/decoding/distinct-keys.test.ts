@@ -148,16 +148,20 @@ describe('distinct keys: minProperties beside undeclared keys', () => {
       [plain, '{"a":{"b":1,"a":2},"b'],
       [either, '{"a":"x","'],
       [either, '{"a":1,"a'],
+      // inside a cut escape: a held key one token (`"":`) away, then one too long for any token to finish
+      [plain, '{"\\"":1, "\\'],
+      [plain, `{"\\u00e9${'x'.repeat(80)}":1, "\\u00e`],
     ] as const) {
       const found = maskAgainstAccept(grammar, vocabulary, prefix);
       disagreements.push(...found.disagreements);
       cleared.push(found.cleared);
     }
     expect(disagreements).toEqual([]);
-    // `"`, `":` repeat "ab" after the first prefix, `"":` repeats "" after the second, `"` repeats "a" after the last
+    // `"`, `":` repeat "ab" after the first prefix, `"":` repeats "" after the second, `"` repeats "a" after the eighth, `"":` repeats `"` after the ninth
     expect(cleared[0]).toBeGreaterThan(0);
     expect(cleared[1]).toBeGreaterThan(0);
     expect(cleared[7]).toBeGreaterThan(0);
+    expect(cleared[8]).toBeGreaterThan(0);
   });
 
   it.each(VOCABULARIES)('%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()', (vocabularyName) => {

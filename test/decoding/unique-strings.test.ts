@@ -123,15 +123,20 @@ describe('uniqueItems over strings', () => {
       [plain, '["a\\"b", "a'],
       [grammar, '["a","b","'],
       [grammar, '["a","'],
+      // inside a cut escape: a held item one token (`""`) away, then one too long for any token to finish
+      [plain, '["\\"", "\\'],
+      [plain, `["\\u00e9${'x'.repeat(80)}", "\\u00e`],
     ] as const) {
       const found = maskAgainstAccept(which, vocabulary, prefix);
       disagreements.push(...found.disagreements);
       cleared.push(found.cleared);
     }
     expect(disagreements).toEqual([]);
-    // `"`, `",` and `"]` repeat "ab" after the first prefix, `""` repeats "" after the second
+    // `"`, `",` and `"]` repeat "ab" after the first prefix, `""` repeats "" after the second,
+    // `""` (an escaped quote, then the close) repeats `"` after the eighth
     expect(cleared[0]).toBeGreaterThan(0);
     expect(cleared[1]).toBeGreaterThan(0);
+    expect(cleared[7]).toBeGreaterThan(0);
   });
 
   it.each(VOCABULARIES)('%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()', (vocabularyName) => {
