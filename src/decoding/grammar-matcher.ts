@@ -3,8 +3,8 @@
  * tokens, roll back, jump forward. Steady-state calls allocate nothing: the history
  * is a typed array grown by doubling, masks are written into the caller's buffer.
  * The exception is a grammar with `uniqueItems` over strings (or objects kept to distinct
- * keys), whose matcher keeps the item strings and keys written (`written-strings.ts`) and
- * decodes them as they close.
+ * keys), whose matcher keeps the item strings and keys written (`written-strings.ts`):
+ * `accept` allocates each one as it closes (its masks allocate nothing).
  *
  * Budget: a mask from a cached automaton state costs a copy of `ceil(vocabSize/32)`
  * words (≈5–10 µs for 150k–260k tokens); the first visit of a state walks the token

@@ -21,6 +21,7 @@ import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
 import { StringStepper } from './string-stepping.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 
 /** Transition not computed yet. */
 export const UNKNOWN = -2;
@@ -29,7 +30,6 @@ export const DEAD = -1;
 /** `kRem` when the string has no length budget to respect. */
 export const UNBOUNDED = 0x3fffffff;
 
-const QUOTE = 0x22;
 const WHITESPACE = new Uint8Array(256);
 WHITESPACE[0x20] = 1;
 WHITESPACE[0x09] = 1;
@@ -549,7 +549,7 @@ export class JsonAutomaton {
 
   private keyStart(config: Stack, alternative: ObjectAlternative, out: Map<number, Stack>): void {
     const { property, written, propertyCount } = config.frame;
-    const quoteNode = alternative.keys.children[0]!.get(0x22);
+    const quoteNode = alternative.keys.children[0]!.get(QUOTE);
     if (quoteNode !== undefined && this.keyCandidate(config, alternative, quoteNode)) {
       this.emitOnTop(config, this.frames.objectKeyFrame(alternative.id, property, quoteNode, written, propertyCount), out);
     }
@@ -567,7 +567,7 @@ export class JsonAutomaton {
 
   private canContinue(config: Stack, alternative: ObjectAlternative): boolean {
     const { property, written, propertyCount } = config.frame;
-    const quoteNode = alternative.keys.children[0]!.get(0x22);
+    const quoteNode = alternative.keys.children[0]!.get(QUOTE);
     if (quoteNode !== undefined && this.keyCandidate(config, alternative, quoteNode)) return true;
     const room = this.room(config);
     return alternative.keyClasses.some((_, index) => classAllowed(alternative, property, written, propertyCount, index, room));
@@ -621,13 +621,13 @@ export class JsonAutomaton {
     const wsOk = WHITESPACE[byte] === 1 && flexible && frame.whitespace < this.options.maxWhitespace;
     switch (frame.phase as ObjectPhase) {
       case ObjectPhase.Open:
-        if (byte === 0x7b) this.emitOnTop(config, this.frames.objectFrame(alternative.id, ObjectPhase.First, -1, 0), out);
+        if (byte === OPEN_BRACE) this.emitOnTop(config, this.frames.objectFrame(alternative.id, ObjectPhase.First, -1, 0), out);
         return;
       case ObjectPhase.First:
       case ObjectPhase.Next:
         if (wsOk) this.emitOnTop(config, this.frames.objectFrame(alternative.id, frame.phase, frame.property, frame.whitespace + 1, written, count), out);
-        else if (byte === 0x22) this.keyStart(config, alternative, out);
-        else if (byte === 0x7d && frame.phase === ObjectPhase.First && objectCanClose(alternative, -1, 0, 0)) this.finish(config, out);
+        else if (byte === QUOTE) this.keyStart(config, alternative, out);
+        else if (byte === CLOSE_BRACE && frame.phase === ObjectPhase.First && objectCanClose(alternative, -1, 0, 0)) this.finish(config, out);
         return;
       case ObjectPhase.Key: {
         const child = alternative.keys.children[frame.keyNode]!.get(byte);
@@ -649,17 +649,17 @@ export class JsonAutomaton {
       }
       case ObjectPhase.Colon:
         if (wsOk) this.emitOnTop(config, this.frames.objectFrame(alternative.id, ObjectPhase.Colon, frame.property, frame.whitespace + 1, written, count), out);
-        else if (byte === 0x3a) this.enterPreValue(config, alternative, frame.property, 0, out);
+        else if (byte === COLON) this.enterPreValue(config, alternative, frame.property, 0, out);
         return;
       case ObjectPhase.PreValue:
         if (wsOk) this.enterPreValue(config, alternative, frame.property, frame.whitespace + 1, out);
         return;
       case ObjectPhase.After:
         if (wsOk) this.emitOnTop(config, this.frames.objectFrame(alternative.id, ObjectPhase.After, frame.property, frame.whitespace + 1, written, count), out);
-        else if (byte === 0x2c) {
+        else if (byte === COMMA) {
           if (this.canContinue(config, alternative))
             this.emitOnTop(config, this.frames.objectFrame(alternative.id, ObjectPhase.Next, frame.property, 0, written, count), out);
-        } else if (byte === 0x7d && objectCanClose(alternative, frame.property, written, count)) this.finish(config, out);
+        } else if (byte === CLOSE_BRACE && objectCanClose(alternative, frame.property, written, count)) this.finish(config, out);
         return;
       default:
         return;
@@ -671,19 +671,19 @@ export class JsonAutomaton {
     const wsOk = WHITESPACE[byte] === 1 && this.options.flexible && frame.whitespace < this.options.maxWhitespace;
     switch (frame.phase as ArrayPhase) {
       case ArrayPhase.Open:
-        if (byte === 0x5b) this.enterItem(config, alternative, ArrayPhase.First, 0, 0, out);
+        if (byte === OPEN_BRACKET) this.enterItem(config, alternative, ArrayPhase.First, 0, 0, out);
         return;
       case ArrayPhase.First:
       case ArrayPhase.Next:
         if (wsOk) this.enterItem(config, alternative, frame.phase, frame.items, frame.whitespace + 1, out);
-        else if (byte === 0x5d && frame.phase === ArrayPhase.First && arrayCanCloseEmpty(alternative)) this.finish(config, out);
+        else if (byte === CLOSE_BRACKET && frame.phase === ArrayPhase.First && arrayCanCloseEmpty(alternative)) this.finish(config, out);
         return;
       case ArrayPhase.After: {
         if (wsOk)
           this.emitOnTop(config, this.frames.arrayFrame(alternative.id, ArrayPhase.After, frame.items, frame.whitespace + 1, frame.used, frame.contained), out);
-        else if (byte === 0x2c) {
+        else if (byte === COMMA) {
           if (itemCanFollow(alternative, frame, this.room(config))) this.enterItem(config, alternative, ArrayPhase.Next, frame.items, 0, out);
-        } else if (byte === 0x5d && arrayCanClose(alternative, frame)) this.finish(config, out);
+        } else if (byte === CLOSE_BRACKET && arrayCanClose(alternative, frame)) this.finish(config, out);
         return;
       }
       default:

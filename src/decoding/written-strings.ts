@@ -6,21 +6,21 @@
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
  * Which array an item (or object a key) belongs to is syntax: the innermost `[` or `{` still open outside strings, the same for every
- * configuration of a state. So the memory scans the bytes for nesting and string bounds, keeps one set per nesting
- * depth (emptied when a container opens there), and asks the automaton only whether a closing quote ends such an
+ * configuration of a state. So the memory scans the bytes for nesting and string bounds, keeps the items per nesting
+ * depth (a fresh container when one opens there), and asks the automaton only whether a closing quote ends such an
  * item (`trackedItem`) and where a repeated one leads (`duplicateClose`: other anyOf branches may still take it).
+ *
+ * The hot path (a mask per token) allocates nothing and does not grow with the item being written: the scan decodes
+ * string content as bytes are accepted (escapes and UTF-8 characters cut across tokens included) and keeps the range of
+ * held items that begin like the string so far, narrowed by binary search per decoded unit; a mask reads the range.
+ * Rollback restores the scan kept per step and undoes, from a log, the items and containers added since, so it costs
+ * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { Vocabulary } from './vocabulary.js';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /**
  * Per vocabulary: text token ids by the quotes they hold, `atLeast[k]` those with k quotes or more (k ≤ 4), with the
@@ -39,6 +39,17 @@ interface QuoteTokens {
    * bracket or brace before that quote changes the container).
    */
   readonly itemText: readonly ClosedText[];
+  /** The tokens of `atLeast[1]` that must be walked inside an item (their `closingText` is undefined). */
+  readonly walkedInside: Int32Array;
+  /**
+   * The tokens of `atLeast[1]` that close the string with a known text, sorted by that text (`closingTexts`, in the
+   * same order): the ones that would close the item being written as a held item are found from each held item's rest.
+   */
+  readonly byClosingText: Int32Array;
+  readonly closingTexts: readonly string[];
+  readonly longestClosingText: number;
+  /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
+  readonly longestQuoteToken: number;
 }
 
 /** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
@@ -69,14 +80,31 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
       itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
-    known = { atLeast: lists.map((list) => Int32Array.from(list)), closingText, itemText };
+    const walkedInside: number[] = [];
+    const closing: { text: string; id: number }[] = [];
+    lists[1]!.forEach((id, index) => {
+      const text = closingText[index];
+      if (text === undefined) walkedInside.push(id);
+      else if (text !== null) closing.push({ text, id });
+    });
+    closing.sort((left, right) => compareUnits(left.text, right.text));
+    known = {
+      atLeast: lists.map((list) => Int32Array.from(list)),
+      closingText,
+      itemText,
+      walkedInside: Int32Array.from(walkedInside),
+      byClosingText: Int32Array.from(closing, ({ id }) => id),
+      closingTexts: closing.map(({ text }) => text),
+      longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
+      longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
+    };
     quoteTokensOf.set(vocabulary, known);
   }
   return known;
 }
 
 const CONTAINER_BYTE = new Uint8Array(256);
-for (const byte of [0x5b, 0x5d, 0x7b, 0x7d]) CONTAINER_BYTE[byte] = 1;
+for (const byte of [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE]) CONTAINER_BYTE[byte] = 1;
 
 /** What `bytes[from, to)`, read inside a string, writes into it before closing it (see `ClosedText`). */
 function closedText(bytes: Uint8Array, from: number, to: number): ClosedText {
@@ -107,30 +135,191 @@ function decodeContent(bytes: Uint8Array, start: number, end: number): string | 
   }
 }
 
+/**
+ * Where the decoder of string content stands between bytes: at a character boundary, after a backslash, inside
+ * `\uHHHH` (`HEX_DIGITS + n`: n digits read), or inside a UTF-8 character (`UTF8_LEFT + n`: n continuation bytes left).
+ */
+const BOUNDARY = 0;
+const AFTER_BACKSLASH = 1;
+const HEX_DIGITS = 2;
+const UTF8_LEFT = 6;
+
+/** What the character after a backslash stands for (`u` starts `\uHHHH`); -1 where JSON has no such escape. */
+const ESCAPED_UNIT = new Int32Array(256).fill(-1);
+for (const [letter, unit] of [
+  ['"', 0x22],
+  ['\\', 0x5c],
+  ['/', 0x2f],
+  ['b', 0x08],
+  ['f', 0x0c],
+  ['n', 0x0a],
+  ['r', 0x0d],
+  ['t', 0x09],
+] as const) {
+  ESCAPED_UNIT[letter.charCodeAt(0)] = unit;
+}
+
+/** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
+function hexValue(byte: number): number {
+  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
+}
+
+/** Order of strings by UTF-16 code units, the order `HeldStrings.sorted` keeps. */
+function compareUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/**
+ * `value` from code unit `at` on, compared with `text` (negative: before it), without cutting either: the items held
+ * that begin like the string being written share their first `at` units.
+ */
+function compareFrom(value: string, at: number, text: string): number {
+  const common = Math.min(value.length - at, text.length);
+  for (let index = 0; index < common; index++) {
+    const difference = value.charCodeAt(at + index) - text.charCodeAt(index);
+    if (difference !== 0) return difference;
+  }
+  return value.length - at - text.length;
+}
+
+/**
+ * The item strings of one container being written: sorted by code units, so the items that begin like the string being
+ * written are one range that each decoded unit narrows by binary search (`WrittenStrings.narrow`).
+ */
+class HeldStrings {
+  readonly sorted: string[] = [];
+  readonly values = new Set<string>();
+  shortest = Infinity;
+  longest = -1;
+
+  add(value: string): void {
+    this.sorted.splice(this.insertionPoint(value), 0, value);
+    this.values.add(value);
+    this.shortest = Math.min(this.shortest, value.length);
+    this.longest = Math.max(this.longest, value.length);
+  }
+
+  remove(value: string): void {
+    this.sorted.splice(this.insertionPoint(value), 1);
+    this.values.delete(value);
+    this.shortest = Infinity;
+    this.longest = -1;
+    for (const held of this.sorted) {
+      this.shortest = Math.min(this.shortest, held.length);
+      this.longest = Math.max(this.longest, held.length);
+    }
+  }
+
+  private insertionPoint(value: string): number {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareUnits(this.sorted[middle]!, value) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(old.length * 2);
+  bigger.set(old);
+  return bigger;
+}
+
+/** The scan's fields (`Scan`), in order, per step in `WrittenStrings.steps`. */
+const SCAN_FIELDS = 10;
+
+/** Where the scan of the bytes stands: kept per step for rollback, copied to walk a trial. */
+class Scan {
+  /** Containers open outside strings. */
+  depth = 0;
+  inString = 0;
+  /** Where the decoder of the string's content stands (`BOUNDARY`, …). */
+  phase = BOUNDARY;
+  /** The `\uHHHH` or UTF-8 character read so far. */
+  partial = 0;
+  /** Where the content of the string being written starts in `units`, and where it ends. */
+  contentStart = 0;
+  unitsEnd = 0;
+  /** Bytes of the string being written (the limit counts bytes). */
+  contentBytes = 0;
+  /** The items held by the string's container that begin like it so far: `sorted[low, high)`. */
+  low = 0;
+  high = 0;
+  /** Entries in the undo log. */
+  undoLength = 0;
+
+  copy(from: Scan): void {
+    this.depth = from.depth;
+    this.inString = from.inString;
+    this.phase = from.phase;
+    this.partial = from.partial;
+    this.contentStart = from.contentStart;
+    this.unitsEnd = from.unitsEnd;
+    this.contentBytes = from.contentBytes;
+    this.low = from.low;
+    this.high = from.high;
+    this.undoLength = from.undoLength;
+  }
+
+  save(into: Int32Array, at: number): void {
+    into[at] = this.depth;
+    into[at + 1] = this.inString;
+    into[at + 2] = this.phase;
+    into[at + 3] = this.partial;
+    into[at + 4] = this.contentStart;
+    into[at + 5] = this.unitsEnd;
+    into[at + 6] = this.contentBytes;
+    into[at + 7] = this.low;
+    into[at + 8] = this.high;
+    into[at + 9] = this.undoLength;
+  }
+
+  load(from: Int32Array, at: number): void {
+    this.depth = from[at]!;
+    this.inString = from[at + 1]!;
+    this.phase = from[at + 2]!;
+    this.partial = from[at + 3]!;
+    this.contentStart = from[at + 4]!;
+    this.unitsEnd = from[at + 5]!;
+    this.contentBytes = from[at + 6]!;
+    this.low = from[at + 7]!;
+    this.high = from[at + 8]!;
+    this.undoLength = from[at + 9]!;
+  }
+}
+
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
   private readonly vocabulary: Vocabulary;
-  /** Every byte accepted so far, then (past `length`) the token being tried. */
-  private text = new Uint8Array(1024);
-  private length = 0;
-  /** Per step of the matcher: `length` after it. */
-  private stepEnds = new Int32Array(256);
-  /** Containers open outside strings. */
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  /** Where the content of the string being written starts in `text`. */
-  private contentStart = 0;
-  /** Per depth: the item strings of the container open there (empty until its first item). */
-  private readonly sets: Set<string>[] = [];
+  /** The scan after the last step, and a trial's scan (a trial never changes `committed`). */
+  private readonly committed = new Scan();
+  private readonly trial = new Scan();
+  /** Per step of the matcher: the scan after it (`SCAN_FIELDS` each; step 0: nothing written). */
+  private steps = new Int32Array(256 * SCAN_FIELDS);
+  /** The decoded UTF-16 code units of every string written (so a string's units survive a rollback into it), then a trial's. */
+  private units = new Uint16Array(1024);
+  /** Per depth: the items of the container open there (undefined until its first item, and again when one opens there). */
+  private readonly held: (HeldStrings | undefined)[] = [];
   private rememberedBytes = 0;
-  /** Items a trial closed, by depth (a trial never changes `sets`). */
-  private readonly pendingDepth: number[] = [];
-  private readonly pendingValue: string[] = [];
-  /** While trying: the least depth a container opened at (its set and those above start empty). */
+  /**
+   * What rollback undoes, latest last: an item added to `undoHeld` (`undoDepth` -1, its value in `undoValue`), or
+   * the container at depth `undoDepth` replaced (`undoHeld` was there). Per step the scan keeps the log's length.
+   */
+  private readonly undoDepth: number[] = [];
+  private readonly undoHeld: (HeldStrings | undefined)[] = [];
+  private readonly undoValue: string[] = [];
+  /** Per step: `rememberedBytes` after it. */
+  private rememberedAfter = new Float64Array(256);
+  /** Items a trial closed: their depth and units (a trial never changes `held`). */
+  private pendingDepth = new Int32Array(8);
+  private pendingStart = new Int32Array(8);
+  private pendingEnd = new Int32Array(8);
+  private pendingCount = 0;
+  /** While trying: the least depth a container opened at (its items and those above start empty). */
   private freshFrom = Infinity;
-  /** `filterMask`'s scratch: what the items held that begin like the item being written still need. */
-  private readonly rests = new Set<string>();
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -143,33 +332,37 @@ export class WrittenStrings {
    * @throws DecodingLimitError (`uniqueItemsMaxStringBytes`) when the items remembered pass the limit.
    */
   accept(state: number, bytes: Uint8Array, from: number, to: number): number {
-    const start = this.length;
-    this.place(bytes, from, to);
-    if (this.walk(state, start, start + to - from, false) === DEAD) return DEAD;
-    this.length = start + to - from;
-    return this.walk(state, start, this.length, true);
+    if (this.walk(state, bytes, from, to, false) === DEAD) return DEAD;
+    return this.walk(state, bytes, from, to, true);
   }
 
   /** Records that the matcher's step `step` is done (after `accept`, or an end-of-sequence token that adds no bytes). */
   endStep(step: number): void {
-    if (step >= this.stepEnds.length) {
-      const bigger = new Int32Array(Math.max(step + 1, this.stepEnds.length * 2));
-      bigger.set(this.stepEnds);
-      this.stepEnds = bigger;
+    if ((step + 1) * SCAN_FIELDS > this.steps.length) {
+      const bigger = new Int32Array(Math.max((step + 1) * SCAN_FIELDS, this.steps.length * 2));
+      bigger.set(this.steps);
+      this.steps = bigger;
+      const remembered = new Float64Array(bigger.length / SCAN_FIELDS);
+      remembered.set(this.rememberedAfter);
+      this.rememberedAfter = remembered;
     }
-    this.stepEnds[step] = this.length;
+    this.committed.save(this.steps, step * SCAN_FIELDS);
+    this.rememberedAfter[step] = this.rememberedBytes;
   }
 
-  /** Back to the memory after step `step` (0: nothing written): the bytes kept are scanned again from the start state. */
+  /** Back to the memory after step `step` (0: nothing written): the scan kept for that step, the items added since taken out. */
   rollback(step: number): void {
-    const keep = step === 0 ? 0 : this.stepEnds[step]!;
-    this.depth = 0;
-    this.inString = false;
-    this.escaped = false;
-    this.rememberedBytes = 0;
-    for (const set of this.sets) set.clear();
-    this.length = keep;
-    if (keep > 0) this.walk(this.automaton.start, 0, keep, true);
+    this.committed.load(this.steps, step * SCAN_FIELDS);
+    this.rememberedBytes = this.rememberedAfter[step]!;
+    const keep = this.committed.undoLength;
+    for (let entry = this.undoDepth.length - 1; entry >= keep; entry--) {
+      const depth = this.undoDepth[entry]!;
+      if (depth < 0) this.undoHeld[entry]!.remove(this.undoValue[entry]!);
+      else this.held[depth] = this.undoHeld[entry];
+    }
+    this.undoDepth.length = keep;
+    this.undoHeld.length = keep;
+    this.undoValue.length = keep;
   }
 
   /**
@@ -178,23 +371,23 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     const tokens = quoteTokens(this.vocabulary);
-    const held = this.sets[this.depth];
-    const holds = held !== undefined && held.size > 0;
-    if (!this.inString) {
+    const scan = this.committed;
+    const held = this.held[scan.depth];
+    const holds = held !== undefined && held.sorted.length > 0;
+    if (scan.inString === 0) {
       // between items: a token whose first string is not held repeats nothing unless it holds two more
-      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, tokens.itemText, held);
+      if (holds) this.tryTokens(state, mask, tokens.atLeast[2]!, tokens.itemText);
       else this.tryTokens(state, mask, tokens.atLeast[4]!);
       return;
     }
     if (holds && this.automaton.trackedItem[state] === 1) {
       // inside an item: its close repeats an item only where the item so far and the token's text before its quote make one
-      const prefix = this.escaped ? undefined : decodeContent(this.text, this.contentStart, this.length);
-      if (prefix === undefined) return this.tryTokens(state, mask, tokens.atLeast[1]!);
-      const rests = this.rests;
-      rests.clear();
-      for (const value of held) if (value.startsWith(prefix)) rests.add(value.slice(prefix.length));
-      if (rests.size > 0) {
-        return this.tryTokens(state, mask, tokens.atLeast[1]!, tokens.closingText, rests);
+      if (scan.phase === BOUNDARY) {
+        if (scan.low < scan.high) return this.tryRests(state, mask, tokens);
+      } else if (this.shortestRest() <= tokens.longestQuoteToken + 1) {
+        // inside a character (cut escape or UTF-8) no token's text is known alone, but a held item only a token's
+        // length (plus the character's second unit) away can be repeated; the others need more than one token
+        return this.tryTokens(state, mask, tokens.atLeast[1]!);
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
@@ -202,111 +395,244 @@ export class WrittenStrings {
 
   /**
    * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
-   * only those that must be walked or close a string with one of `values`.
+   * only those that must be walked or whose first string is a held item.
    */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], values?: Set<string>): void {
-    const bytes = this.vocabulary.tokenBytesFlat;
-    const offsets = this.vocabulary.tokenOffsets;
-    let shortest = Infinity;
-    let longest = -1;
-    for (const value of values ?? []) {
-      shortest = Math.min(shortest, value.length);
-      longest = Math.max(longest, value.length);
-    }
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[]): void {
+    const held = this.held[this.committed.depth];
     for (let index = 0; index < candidates.length; index++) {
       const id = candidates[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) === 0) continue;
       if (texts !== undefined) {
         const text = texts[index];
-        // a length outside the values' is the cheap common answer: no repeat
-        if (text === null || (text !== undefined && (text.length < shortest || text.length > longest || !values!.has(text)))) continue;
+        // a length outside the held items' is the cheap common answer: no repeat
+        if (text === null || (text !== undefined && (text.length < held!.shortest || text.length > held!.longest || !held!.values.has(text)))) continue;
       }
-      const from = offsets[id]!;
-      const to = offsets[id + 1]!;
-      this.place(bytes, from, to);
-      if (this.walk(state, this.length, this.length + to - from, false) === DEAD) mask[id >>> 5]! &= ~(1 << (id & 31));
+      this.tryToken(state, mask, id);
     }
-  }
-
-  /** Copies `bytes[from, to)` to `text` past `length` (a trial's bytes, or an accepted token's before it is kept). */
-  private place(bytes: Uint8Array, from: number, to: number): void {
-    const needed = this.length + to - from;
-    if (needed > this.text.length) {
-      const bigger = new Uint8Array(Math.max(needed, this.text.length * 2));
-      bigger.set(this.text.subarray(0, this.length));
-      this.text = bigger;
-    }
-    this.text.set(bytes.subarray(from, to), this.length);
   }
 
   /**
-   * Steps `state` through `text[from, to)`, scanning nesting and strings. `commit`: the scan and the items closed are
-   * kept (the caller knows the bytes pass); otherwise nothing changes and the items closed are checked against each
-   * other too. Transitions not computed yet are computed (as `accept` would).
+   * Inside an item that some held items begin like: walks the allowed tokens that must be walked, and those whose text
+   * before their quote is the rest of a held item, found per held item (whose rest a token can hold) by binary search.
    */
-  private walk(state: number, from: number, to: number, commit: boolean): number {
+  private tryRests(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
+    const walked = tokens.walkedInside;
+    for (let index = 0; index < walked.length; index++) {
+      if ((mask[walked[index]! >>> 5]! & (1 << (walked[index]! & 31))) !== 0) this.tryToken(state, mask, walked[index]!);
+    }
+    const scan = this.committed;
+    const sorted = this.held[scan.depth]!.sorted;
+    const written = scan.unitsEnd - scan.contentStart;
+    const texts = tokens.closingTexts;
+    for (let item = scan.low; item < scan.high; item++) {
+      const value = sorted[item]!;
+      if (value.length - written > tokens.longestClosingText) continue;
+      let low = 0;
+      let high = texts.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compareFrom(value, written, texts[middle]!) > 0) low = middle + 1;
+        else high = middle;
+      }
+      for (; low < texts.length && compareFrom(value, written, texts[low]!) === 0; low++) {
+        const id = tokens.byClosingText[low]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
+      }
+    }
+  }
+
+  /** The fewest units a held item that begins like the string being written has past it (Infinity: none). */
+  private shortestRest(): number {
+    const scan = this.committed;
+    const sorted = this.held[scan.depth]!.sorted;
+    let shortest = Infinity;
+    for (let index = scan.low; index < scan.high; index++) shortest = Math.min(shortest, sorted[index]!.length);
+    return shortest - (scan.unitsEnd - scan.contentStart);
+  }
+
+  /** Walks token `id` from `state` and clears it in `mask` when it fails. */
+  private tryToken(state: number, mask: Uint32Array, id: number): void {
+    const offsets = this.vocabulary.tokenOffsets;
+    if (this.walk(state, this.vocabulary.tokenBytesFlat, offsets[id]!, offsets[id + 1]!, false) === DEAD) mask[id >>> 5]! &= ~(1 << (id & 31));
+  }
+
+  /**
+   * Steps `state` through `bytes[from, to)`, scanning nesting and strings and decoding string content. `commit`: the
+   * scan and the items closed are kept (the caller knows the bytes pass); otherwise nothing changes and the items
+   * closed are checked against each other too. Transitions not computed yet are computed (as `accept` would).
+   */
+  private walk(state: number, bytes: Uint8Array, from: number, to: number, commit: boolean): number {
     const automaton = this.automaton;
-    const text = this.text;
-    let { depth, inString, escaped, contentStart } = this;
-    this.pendingDepth.length = 0;
-    this.pendingValue.length = 0;
+    const scan = commit ? this.committed : this.trial;
+    if (!commit) scan.copy(this.committed);
+    this.pendingCount = 0;
     this.freshFrom = Infinity;
     let at = state;
     for (let offset = from; offset < to; offset++) {
-      const byte = text[offset]!;
+      const byte = bytes[offset]!;
       let next = UNKNOWN;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (byte === BACKSLASH) escaped = true;
+      if (scan.inString === 1) {
+        if (scan.phase !== BOUNDARY) this.continueCharacter(scan, byte);
+        else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
         else if (byte === QUOTE) {
-          inString = false;
-          if (automaton.trackedItem[at] === 1) {
-            const value = decodeContent(text, contentStart, offset)!;
-            if (this.holds(depth, value)) next = automaton.duplicateClose(at);
-            else if (commit) this.remember(depth, value, offset - contentStart);
-            else {
-              this.pendingDepth.push(depth);
-              this.pendingValue.push(value);
-            }
-          }
+          scan.inString = 0;
+          if (automaton.trackedItem[at] === 1 && this.closesHeld(scan, commit)) next = automaton.duplicateClose(at);
+        } else if (byte < 0x80) this.decoded(scan, byte);
+        else {
+          scan.phase = UTF8_LEFT + (byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1);
+          scan.partial = byte & (byte >= 0xf0 ? 0x07 : byte >= 0xe0 ? 0x0f : 0x1f);
         }
-      } else if (byte === QUOTE) {
-        inString = true;
-        contentStart = offset + 1;
-      } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
-        depth++;
-        if (commit) this.sets[depth]?.clear();
-        else this.forget(depth);
-      } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
+        if (scan.inString === 1) scan.contentBytes++;
+      } else if (byte === QUOTE) this.openString(scan);
+      else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+        scan.depth++;
+        if (commit) this.replaceHeld(scan, scan.depth, undefined);
+        else this.forget(scan.depth);
+      } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) scan.depth--;
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
     }
-    if (commit) {
-      this.depth = depth;
-      this.inString = inString;
-      this.escaped = escaped;
-      this.contentStart = contentStart;
-    }
     return at;
   }
 
-  /** True when `value` is an item already held by the container at `depth` (in a trial: or closed by it). */
-  private holds(depth: number, value: string): boolean {
-    if (depth < this.freshFrom && this.sets[depth]?.has(value) === true) return true;
-    for (let index = 0; index < this.pendingDepth.length; index++) if (this.pendingDepth[index] === depth && this.pendingValue[index] === value) return true;
+  /** A string opens: its content starts, and every item of its container may still be the one it writes. */
+  private openString(scan: Scan): void {
+    scan.inString = 1;
+    scan.phase = BOUNDARY;
+    scan.contentStart = scan.unitsEnd;
+    scan.contentBytes = 0;
+    const held = scan.depth < this.freshFrom ? this.held[scan.depth] : undefined;
+    scan.low = 0;
+    scan.high = held?.sorted.length ?? 0;
+  }
+
+  /** A byte after a backslash, inside `\uHHHH` or inside a UTF-8 character. */
+  private continueCharacter(scan: Scan, byte: number): void {
+    if (scan.phase === AFTER_BACKSLASH) {
+      if (byte === 0x75) {
+        scan.phase = HEX_DIGITS;
+        scan.partial = 0;
+      } else {
+        scan.phase = BOUNDARY;
+        this.decoded(scan, ESCAPED_UNIT[byte]!);
+      }
+    } else if (scan.phase < UTF8_LEFT) {
+      scan.partial = scan.partial * 16 + hexValue(byte);
+      if (++scan.phase === HEX_DIGITS + 4) {
+        scan.phase = BOUNDARY;
+        this.decoded(scan, scan.partial);
+      }
+    } else {
+      scan.partial = (scan.partial << 6) | (byte & 0x3f);
+      if (--scan.phase === UTF8_LEFT) {
+        scan.phase = BOUNDARY;
+        if (scan.partial < 0x10000) this.decoded(scan, scan.partial);
+        else {
+          this.decoded(scan, 0xd800 + ((scan.partial - 0x10000) >>> 10));
+          this.decoded(scan, 0xdc00 + ((scan.partial - 0x10000) & 0x3ff));
+        }
+      }
+    }
+  }
+
+  /** One decoded code unit of the string: kept, and the range of items that begin like the string narrowed to it. */
+  private decoded(scan: Scan, unit: number): void {
+    if (scan.unitsEnd === this.units.length) {
+      const bigger = new Uint16Array(this.units.length * 2);
+      bigger.set(this.units);
+      this.units = bigger;
+    }
+    const at = scan.unitsEnd - scan.contentStart;
+    this.units[scan.unitsEnd++] = unit;
+    if (scan.low === scan.high) return;
+    const sorted = this.held[scan.depth]!.sorted;
+    // in the range, the items' unit at `at` (-1 past their end) only grows
+    let low = scan.low;
+    let high = scan.high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const value = sorted[middle]!;
+      if ((value.length > at ? value.charCodeAt(at) : -1) < unit) low = middle + 1;
+      else high = middle;
+    }
+    scan.low = low;
+    high = scan.high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const value = sorted[middle]!;
+      if ((value.length > at ? value.charCodeAt(at) : -1) <= unit) low = middle + 1;
+      else high = middle;
+    }
+    scan.high = low;
+  }
+
+  /**
+   * A tracked item string closes: true when it repeats an item of its container (or one a trial closed before);
+   * otherwise it is remembered (`commit`) or kept as pending.
+   */
+  private closesHeld(scan: Scan, commit: boolean): boolean {
+    const length = scan.unitsEnd - scan.contentStart;
+    // the items of the range begin like the string: the one as long as it, if any, sorts first
+    if (scan.low < scan.high && this.held[scan.depth]!.sorted[scan.low]!.length === length) return true;
+    for (let index = 0; index < this.pendingCount; index++) {
+      if (this.pendingDepth[index] === scan.depth && this.sameUnits(this.pendingStart[index]!, this.pendingEnd[index]!, scan.contentStart, scan.unitsEnd)) {
+        return true;
+      }
+    }
+    if (commit) this.remember(scan.depth, this.unitsText(scan.contentStart, scan.unitsEnd), scan.contentBytes);
+    else this.addPending(scan.depth, scan.contentStart, scan.unitsEnd);
     return false;
   }
 
-  /** A trial opened a container at `depth`: what sets and items closed say of that depth and above no longer holds. */
+  private sameUnits(start: number, end: number, otherStart: number, otherEnd: number): boolean {
+    if (end - start !== otherEnd - otherStart) return false;
+    for (let index = 0; index < end - start; index++) if (this.units[start + index] !== this.units[otherStart + index]) return false;
+    return true;
+  }
+
+  private addPending(depth: number, start: number, end: number): void {
+    if (this.pendingCount === this.pendingDepth.length) {
+      this.pendingDepth = doubled(this.pendingDepth);
+      this.pendingStart = doubled(this.pendingStart);
+      this.pendingEnd = doubled(this.pendingEnd);
+    }
+    this.pendingDepth[this.pendingCount] = depth;
+    this.pendingStart[this.pendingCount] = start;
+    this.pendingEnd[this.pendingCount++] = end;
+  }
+
+  /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
-    for (let index = this.pendingDepth.length - 1; index >= 0; index--) {
-      if (this.pendingDepth[index]! >= depth) {
-        this.pendingDepth.splice(index, 1);
-        this.pendingValue.splice(index, 1);
-      }
+    let kept = 0;
+    for (let index = 0; index < this.pendingCount; index++) {
+      if (this.pendingDepth[index]! >= depth) continue;
+      this.pendingDepth[kept] = this.pendingDepth[index]!;
+      this.pendingStart[kept] = this.pendingStart[index]!;
+      this.pendingEnd[kept++] = this.pendingEnd[index]!;
     }
+    this.pendingCount = kept;
+  }
+
+  /** The string of the units `[start, end)` (in slices: an argument list has a bound; `apply` reads a typed array as is, a spread iterates it). */
+  private unitsText(start: number, end: number): string {
+    let text = '';
+    for (let at = start; at < end; at += 4096)
+      text += String.fromCharCode.apply(null, this.units.subarray(at, Math.min(end, at + 4096)) as unknown as number[]);
+    return text;
+  }
+
+  /** Puts `held` at `depth`, logged so rollback puts back what was there. */
+  private replaceHeld(scan: Scan, depth: number, held: HeldStrings | undefined): void {
+    const old = this.held[depth];
+    if (old === held) return;
+    this.undoDepth.push(depth);
+    this.undoHeld.push(old);
+    this.undoValue.push('');
+    scan.undoLength++;
+    while (this.held.length < depth) this.held.push(undefined);
+    this.held[depth] = held;
   }
 
   private remember(depth: number, value: string, bytes: number): void {
@@ -314,12 +640,16 @@ export class WrittenStrings {
     if (this.rememberedBytes > this.automaton.rememberedBytesLimit) {
       throw new DecodingLimitError('uniqueItemsMaxStringBytes', this.automaton.rememberedBytesLimit);
     }
-    let set = this.sets[depth];
-    if (set === undefined) {
-      set = new Set();
-      while (this.sets.length < depth) this.sets.push(new Set());
-      this.sets[depth] = set;
+    const scan = this.committed;
+    let held = this.held[depth];
+    if (held === undefined) {
+      held = new HeldStrings();
+      this.replaceHeld(scan, depth, held);
     }
-    set.add(value);
+    held.add(value);
+    this.undoDepth.push(-1);
+    this.undoHeld.push(held);
+    this.undoValue.push(value);
+    scan.undoLength++;
   }
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { escapePointer } from './json-schema/json-pointer.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.js';
 
 /** Kept here for the modules that import it from safe-json; the definition lives with the other JSON Pointer helpers. */
 export { escapePointer };
@@ -103,13 +104,6 @@ export function checkJsonText(text: string, limits: JsonLimits): JsonLimitExceed
   if (depth > limits.maxDepth) return { limit: 'maxDepth', max: limits.maxDepth, found: depth, atLeast: false };
   return undefined;
 }
-
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** The deepest nesting of `{`/`[` outside strings; with `stopAbove`, returns as soon as the nesting passes it. */
 export function jsonTextDepth(text: string, stopAbove = Infinity): number {

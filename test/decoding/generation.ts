@@ -1,9 +1,11 @@
 /**
- * Test drivers for the mask engine: random-logit sampling that always finishes, and
- * alternative tokenizations of a text.
+ * Test drivers for the mask engine: random-logit sampling that always finishes,
+ * alternative tokenizations of a text, and the checks of the run-time memory of strings
+ * written (masks against accept(), random generations, tokens that repeat in one go).
  */
-import type { CompiledGrammar, GrammarMatcher, Vocabulary } from '../../src/decoding/index.js';
+import { compileJsonSchema, type CompiledGrammar, type GrammarMatcher, type Vocabulary } from '../../src/decoding/index.js';
 import { mulberry32 } from '../../src/shared/seeded-random.js';
+import { byteVocabulary } from './byte-vocabulary.js';
 
 /** Deterministic PRNG (mulberry32). */
 export const createRandom = mulberry32;
@@ -243,4 +245,81 @@ export function maskAgainstAccept(grammar: CompiledGrammar, vocabulary: Vocabula
     if (maskHas(automatonMask, id) && !maskHas(mask, id)) cleared++;
   }
   return { disagreements, cleared };
+}
+
+/**
+ * Random generations of each schema (`generate`: `runs` of `randomSteps` sampled tokens with 8 probes a step, one
+ * seeded random per schema): the probed mask bits that disagreed with accept(), the texts whose value `validatorOf`'s
+ * validator refuses, and what `check` finds wrong in a text (undefined: nothing).
+ */
+export function randomGenerationProblems(
+  vocabulary: Vocabulary,
+  schemas: Readonly<Record<string, Record<string, unknown>>>,
+  options: {
+    seed: number;
+    runs: number;
+    randomSteps: number;
+    validatorOf: (schema: Record<string, unknown>) => (value: unknown) => boolean;
+    check?: (text: string) => string | undefined;
+  },
+): string[] {
+  const problems: string[] = [];
+  for (const [name, schema] of Object.entries(schemas)) {
+    const validate = options.validatorOf(schema);
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const random = createRandom(options.seed);
+    for (let run = 0; run < options.runs; run++) {
+      const generation = generate(grammar, random, options.randomSteps, 8);
+      problems.push(...generation.disagreements);
+      if (!validate(JSON.parse(generation.text))) problems.push(`${name}: invalid ${generation.text}`);
+      const found = options.check?.(generation.text);
+      if (found !== undefined) problems.push(`${name}: ${found} ${generation.text}`);
+    }
+  }
+  return problems;
+}
+
+/** A state where one token (of a byte vocabulary's `extra` tokens, or a single byte) would close a repeated string in one go. */
+export interface RepeatOneTokenAway {
+  readonly prefix: string;
+  /** Tokens the mask clears and accept() refuses. */
+  readonly refused?: readonly string[];
+  /** Tokens accept() refuses (their mask bit not checked). */
+  readonly refusedByAccept?: readonly string[];
+  /** Tokens the mask keeps. */
+  readonly allowed?: readonly string[];
+  /** Text accepted after the checks that completes the value: the refusals left the matcher as it was. */
+  readonly completedBy?: string;
+}
+
+/**
+ * Over `byteVocabulary(extra)` (ids 0–255 the bytes, then `extra`): from each case's prefix, checks its tokens against
+ * the mask and accept() with one matcher; returns what did not hold.
+ */
+export function repeatTokenProblems(schema: Record<string, unknown>, extra: readonly string[], cases: readonly RepeatOneTokenAway[]): string[] {
+  const vocabulary = byteVocabulary(extra);
+  const grammar = compileJsonSchema(schema, vocabulary);
+  const mask = new Uint32Array(vocabulary.maskWords);
+  const idOf = (text: string): number => {
+    if (extra.includes(text)) return 256 + extra.indexOf(text);
+    return new TextEncoder().encode(text).length === 1 ? text.charCodeAt(0) : -1;
+  };
+  const problems: string[] = [];
+  for (const { prefix, refused = [], refusedByAccept = [], allowed = [], completedBy } of cases) {
+    const matcher = grammar.matcher();
+    if (!matcher.acceptString(prefix)) {
+      problems.push(`${prefix}: the prefix itself is refused`);
+      continue;
+    }
+    matcher.fillMask(mask);
+    for (const text of [...refused, ...allowed]) {
+      if (idOf(text) < 0) problems.push(`${text}: neither one byte nor an extra token`);
+      else if (maskHas(mask, idOf(text)) !== allowed.includes(text)) problems.push(`${prefix} + ${text}: mask ${maskHas(mask, idOf(text))}`);
+    }
+    for (const text of [...refused, ...refusedByAccept]) if (matcher.accept(idOf(text))) problems.push(`${prefix} + ${text}: accepted`);
+    if (completedBy !== undefined && !(matcher.acceptString(completedBy) && matcher.canTerminate())) {
+      problems.push(`${prefix} + ${completedBy}: not accepted as a complete value`);
+    }
+  }
+  return problems;
 }

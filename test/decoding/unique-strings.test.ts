@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { createRandom, feed, generate, maskAgainstAccept, maskHas } from './generation.js';
+import { feed, maskAgainstAccept, randomGenerationProblems, repeatTokenProblems } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
@@ -123,32 +123,27 @@ describe('uniqueItems over strings', () => {
       [plain, '["a\\"b", "a'],
       [grammar, '["a","b","'],
       [grammar, '["a","'],
+      // inside a cut escape: a held item one token (`""`) away, then one too long for any token to finish
+      [plain, '["\\"", "\\'],
+      [plain, `["\\u00e9${'x'.repeat(80)}", "\\u00e`],
     ] as const) {
       const found = maskAgainstAccept(which, vocabulary, prefix);
       disagreements.push(...found.disagreements);
       cleared.push(found.cleared);
     }
     expect(disagreements).toEqual([]);
-    // `"`, `",` and `"]` repeat "ab" after the first prefix, `""` repeats "" after the second
+    // `"`, `",` and `"]` repeat "ab" after the first prefix, `""` repeats "" after the second,
+    // `""` (an escaped quote, then the close) repeats `"` after the eighth
     expect(cleared[0]).toBeGreaterThan(0);
     expect(cleared[1]).toBeGreaterThan(0);
+    expect(cleared[7]).toBeGreaterThan(0);
   });
 
   it.each(VOCABULARIES)('%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()', (vocabularyName) => {
     const { vocabulary } = tokenizers.get(vocabularyName)!;
-    const problems: string[] = [];
-    for (const name of ['minItems 3 (three distinct items)', 'pattern with an infinite language', 'arrays of arrays (each inner array its own set)']) {
-      const schema = SCHEMAS[name]!;
-      const validate = registry(schema);
-      const grammar = compileJsonSchema(schema, vocabulary);
-      const random = createRandom(7);
-      for (let run = 0; run < 8; run++) {
-        const generation = generate(grammar, random, 40, 8);
-        problems.push(...generation.disagreements);
-        if (!validate(JSON.parse(generation.text))) problems.push(`${name}: invalid ${generation.text}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    const names = ['minItems 3 (three distinct items)', 'pattern with an infinite language', 'arrays of arrays (each inner array its own set)'];
+    const schemas = Object.fromEntries(names.map((name) => [name, SCHEMAS[name]!]));
+    expect(randomGenerationProblems(vocabulary, schemas, { seed: 7, runs: 8, randomSteps: 40, validatorOf: registry })).toEqual([]);
   });
 
   it("compiles GitHub's create_issue (assignees: unique strings) and generates valid calls on Qwen3", () => {
@@ -159,43 +154,19 @@ describe('uniqueItems over strings', () => {
     expect(schema.properties).toMatchObject({ assignees: { type: 'array', items: { type: 'string' }, uniqueItems: true } });
     const { vocabulary, encode } = tokenizers.get('qwen3')!;
     const grammar = compileJsonSchema(schema, vocabulary);
-    const validate = registry(schema);
     const call = { repo: { owner: 'o', name: 'n' }, title: 't', assignees: ['ann', 'bob'] };
     expect(feed(grammar, encode(JSON.stringify(call)))).toBe(-1);
     expect(feed(grammar, encode(JSON.stringify({ ...call, assignees: ['ann', 'ann'] })))).not.toBe(-1);
-    const random = createRandom(3);
-    const problems: string[] = [];
-    for (let run = 0; run < 6; run++) {
-      const generation = generate(grammar, random, 60, 8);
-      problems.push(...generation.disagreements);
-      if (!validate(JSON.parse(generation.text))) problems.push(`invalid ${generation.text}`);
-    }
-    expect(problems).toEqual([]);
+    expect(randomGenerationProblems(vocabulary, { create_issue: schema }, { seed: 3, runs: 6, randomSteps: 60, validatorOf: registry })).toEqual([]);
   });
 
   it('refuses a token that closes a repeated item in one go, and clears it from the mask', () => {
     const extra = ['a",', 'a"]', '"a"', ',"a"]', '","', 'b","a"'];
-    const vocabulary = byteVocabulary(extra);
-    const id = (text: string): number => 256 + extra.indexOf(text);
-    const grammar = compileJsonSchema(SCHEMAS['strings'], vocabulary);
-    const mask = new Uint32Array(vocabulary.maskWords);
-    const matcher = grammar.matcher();
-    expect(matcher.acceptString('["a","')).toBe(true);
-    matcher.fillMask(mask);
-    for (const text of ['a",', 'a"]']) {
-      expect(maskHas(mask, id(text))).toBe(false);
-      expect(matcher.accept(id(text))).toBe(false);
-    }
-    expect(maskHas(mask, id('b","a"'))).toBe(false);
-    expect(matcher.accept(id('b","a"'))).toBe(false);
-    expect(maskHas(mask, 0x22)).toBe(true);
-    expect(matcher.accept(id('"a"'))).toBe(false);
-    const after = grammar.matcher();
-    expect(after.acceptString('["a"')).toBe(true);
-    after.fillMask(mask);
-    expect(maskHas(mask, id(',"a"]'))).toBe(false);
-    expect(after.accept(id(',"a"]'))).toBe(false);
-    expect(after.accept(id('","'))).toBe(false);
+    const problems = repeatTokenProblems(SCHEMAS['strings']!, extra, [
+      { prefix: '["a","', refused: ['a",', 'a"]', 'b","a"'], allowed: ['"'], refusedByAccept: ['"a"'] },
+      { prefix: '["a"', refused: [',"a"]'], refusedByAccept: ['","'] },
+    ]);
+    expect(problems).toEqual([]);
   });
 
   it('restores the memory on rollback and reset', () => {

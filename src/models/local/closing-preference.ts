@@ -8,9 +8,7 @@
  * @module
  */
 import type { Vocabulary } from '../../decoding/vocabulary.js';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../../shared/json-bytes.js';
 
 /** Tracks, over a valid JSON prefix, whether a string is open and which containers are. */
 export class JsonPrefixTracker {
@@ -31,8 +29,8 @@ export class JsonPrefixTracker {
         else if (byte === BACKSLASH) this.#escaped = true;
         else if (byte === QUOTE) this.#inString = false;
       } else if (byte === QUOTE) this.#inString = true;
-      else if (byte === 0x7b || byte === 0x5b) this.#stack.push(byte);
-      else if (byte === 0x7d || byte === 0x5d) this.#stack.pop();
+      else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.#stack.push(byte);
+      else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) this.#stack.pop();
     }
   }
 
@@ -43,7 +41,7 @@ export class JsonPrefixTracker {
   /** `}` or `]` for the innermost open container, if any. */
   get closer(): number | undefined {
     const top = this.#stack.at(-1);
-    return top === undefined ? undefined : top === 0x7b ? 0x7d : 0x5d;
+    return top === undefined ? undefined : top === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
   }
 }
 
@@ -57,7 +55,7 @@ export class ClosingPreference {
     const words = vocabulary.maskWords;
     this.#exactQuote = new Uint32Array(words);
     this.#scratch = new Uint32Array(words);
-    for (const byte of [0x7d, 0x5d, 0x2c, QUOTE]) this.#startsWith.set(byte, new Uint32Array(words));
+    for (const byte of [CLOSE_BRACE, CLOSE_BRACKET, COMMA, QUOTE]) this.#startsWith.set(byte, new Uint32Array(words));
     for (let id = 0; id < vocabulary.tokenCount; id++) {
       if (!vocabulary.isTextToken(id)) continue;
       const bytes = vocabulary.tokenBytes(id);
@@ -73,7 +71,7 @@ export class ClosingPreference {
   narrow(mask: Uint32Array, tracker: JsonPrefixTracker): void {
     const order = tracker.inString
       ? [this.#exactQuote]
-      : [tracker.closer, 0x2c, QUOTE].map((byte) => (byte === undefined ? undefined : this.#startsWith.get(byte)));
+      : [tracker.closer, COMMA, QUOTE].map((byte) => (byte === undefined ? undefined : this.#startsWith.get(byte)));
     for (const preferred of order) {
       if (!preferred) continue;
       let any = 0;
