@@ -208,6 +208,14 @@ describe('uniqueItems over strings', () => {
     expect(error).toBeInstanceOf(UnsupportedSchemaError);
     expect((error as UnsupportedSchemaError).keyword).toBe('uniqueItems');
   });
+
+  it('refuses uniqueItems over numbers and objects, saying that only literals and strings are remembered', () => {
+    for (const items of [{ type: 'integer' }, { type: 'object' }]) {
+      expect(() => compileJsonSchema({ type: 'array', items, uniqueItems: true }, byteVocabulary())).toThrow(
+        /uniqueItems.*neither a finite set of values \(enum\/const, booleans, null\) nor strings only/,
+      );
+    }
+  });
 });
 
 function accepts(grammar: CompiledGrammar, text: string): boolean {
