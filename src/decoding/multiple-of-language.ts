@@ -17,7 +17,7 @@
  * @module
  */
 import { DEFAULT_DECODING_LIMITS, type DecodingLimits } from './decoding-limits.js';
-import { NUMBER_SYMBOLS, NumberAutomaton, toDecimal } from './number-language.js';
+import { NUMBER_SYMBOLS, NumberAutomaton, toDecimal, trimNumberAutomaton } from './number-language.js';
 
 /** The budgets a `multipleOf` plan works within: the multiples listed one by one, and the largest scaled modulus. */
 export type MultipleOfLimits = Pick<DecodingLimits, 'multipleOfMaxValues' | 'multipleOfMaxModulus'>;
@@ -212,18 +212,27 @@ function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates: numb
   const rightCount = right.accepting.length;
   const ids = new Map<number, number>([[0, 0]]);
   const pairs: number[] = [0];
-  const next: number[] = [];
-  const accepting: number[] = [];
+  // typed rows grown by doubling: a product of the non-integer language has over ten thousand states
+  let next = new Int32Array(256 * NUMBER_SYMBOLS);
+  let accepting = new Uint8Array(256);
   for (let id = 0; id < pairs.length; id++) {
+    if (id >= accepting.length) {
+      const wider = new Uint8Array(accepting.length * 2);
+      wider.set(accepting);
+      accepting = wider;
+      const longer = new Int32Array(next.length * 2);
+      longer.set(next);
+      next = longer;
+    }
     const pair = pairs[id]!;
     const l = Math.floor(pair / rightCount);
     const r = pair % rightCount;
-    accepting.push(left.accepting[l] === 1 && right.accepting[r] === 1 ? 1 : 0);
+    accepting[id] = left.accepting[l] === 1 && right.accepting[r] === 1 ? 1 : 0;
     for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
       const a = left.next[l * NUMBER_SYMBOLS + symbol]!;
       const b = right.next[r * NUMBER_SYMBOLS + symbol]!;
       if (a < 0 || b < 0) {
-        next.push(-1);
+        next[id * NUMBER_SYMBOLS + symbol] = -1;
         continue;
       }
       const key = a * rightCount + b;
@@ -234,39 +243,8 @@ function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates: numb
         ids.set(key, target);
         pairs.push(key);
       }
-      next.push(target);
+      next[id * NUMBER_SYMBOLS + symbol] = target;
     }
   }
-  return trimDead(Int32Array.from(next), Uint8Array.from(accepting));
-}
-
-/** Drops states that cannot reach acceptance (the engine needs every state live); null when the start is dead. */
-function trimDead(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {
-  const count = accepting.length;
-  const reverse: number[][] = Array.from({ length: count }, () => []);
-  for (let state = 0; state < count; state++) {
-    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
-      const target = next[state * NUMBER_SYMBOLS + symbol]!;
-      if (target >= 0) reverse[target]!.push(state);
-    }
-  }
-  const live = new Uint8Array(count);
-  const queue: number[] = [];
-  for (let state = 0; state < count; state++) {
-    if (accepting[state] === 1) {
-      live[state] = 1;
-      queue.push(state);
-    }
-  }
-  while (queue.length > 0) {
-    for (const source of reverse[queue.pop()!]!) {
-      if (live[source] === 0) {
-        live[source] = 1;
-        queue.push(source);
-      }
-    }
-  }
-  if (live[0] === 0) return null;
-  for (let index = 0; index < next.length; index++) if (next[index]! >= 0 && live[next[index]!] === 0) next[index] = -1;
-  return new NumberAutomaton(next, accepting);
+  return trimNumberAutomaton(next.slice(0, pairs.length * NUMBER_SYMBOLS), accepting.slice(0, pairs.length));
 }

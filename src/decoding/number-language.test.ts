@@ -54,6 +54,9 @@ const RULES: [string, NumberConstraint][] = [
   ['x ≥ 0.1', constraint({ minimum: 0.1 })],
   ['x < -7', constraint({ maximum: -7, exclusiveMaximum: true })],
   ['integer > 1.5, ≤ 3', constraint({ integer: true, minimum: 1.5, exclusiveMinimum: true, maximum: 3 })],
+  // the longest bounds a comparator's state counts through: a subnormal's 324 fraction digits, Number.MAX_VALUE's 309 integer ones
+  ['5e-324 ≤ x < 2.2250738585072014e-308', constraint({ minimum: Number.MIN_VALUE, maximum: 2.2250738585072014e-308, exclusiveMaximum: true })],
+  ['-MAX_VALUE ≤ x ≤ -1e308', constraint({ minimum: -Number.MAX_VALUE, maximum: -1e308 })],
 ];
 
 describe('numberAutomaton', () => {

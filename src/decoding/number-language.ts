@@ -116,9 +116,26 @@ const enum Verdict {
 }
 
 /**
+ * A comparator's states, as small integers (the automaton's states are keyed by them, with no string built per transition):
+ * holds or fails whatever follows, only zeros may follow (past the last digit of an upper bound equalled so far), integer
+ * digits read (`INTEGER_DIGITS + 3 · count + order`, order the sign of text − bound over them at equal length, as
+ * `LESS`/`EQUAL`/`GREATER`), or fraction digits read equal to the bound's (`FRACTION_DIGITS + count`).
+ */
+const HOLDS = 0;
+const FAILS = 1;
+const ZEROS = 2;
+const INTEGER_DIGITS = 3;
+const LESS = 0;
+const EQUAL = 1;
+const GREATER = 2;
+/** Past every integer-digits state: a bound's integer part has at most 309 digits (Number.MAX_VALUE's). */
+const FRACTION_DIGITS = 1024;
+/** Past every comparator state: a bound's fraction has at most about 340 digits (a subnormal's shortest decimal, written out). */
+const COMPARATOR_STATES = 2048;
+
+/**
  * Digit-by-digit comparator of a magnitude against bound `bound` (`atLeast`: text ≥ bound,
- * else text ≤ bound). State: `[phase, position, order]` where order is the sign of
- * text − bound over the digits read so far at equal length.
+ * else text ≤ bound), over the states above.
  */
 class Comparator {
   constructor(
@@ -126,69 +143,69 @@ class Comparator {
     private readonly atLeast: boolean,
   ) {}
 
-  start(): string {
+  start(): number {
     // no bound to reach: only an upper bound is always given (Number.MAX_VALUE at most)
-    return this.bound !== undefined ? 'i0=' : 'H';
+    return this.bound !== undefined ? INTEGER_DIGITS + EQUAL : HOLDS;
   }
 
   /** Next state after a digit in the integer part. */
-  intDigit(state: string, digit: number): string {
-    if (state === 'H' || state === 'F') return state;
+  intDigit(state: number, digit: number): number {
+    if (state === HOLDS || state === FAILS) return state;
     const bound = this.bound!;
-    const length = Number(state.slice(1, -1));
-    let order = state.slice(-1);
-    if (length >= bound.int.length) return this.atLeast ? 'H' : 'F';
-    if (order === '=') {
+    const length = ((state - INTEGER_DIGITS) / 3) | 0;
+    let order = (state - INTEGER_DIGITS) % 3;
+    if (length >= bound.int.length) return this.atLeast ? HOLDS : FAILS;
+    if (order === EQUAL) {
       const boundDigit = bound.int.charCodeAt(length) - 48;
-      order = digit > boundDigit ? '>' : digit < boundDigit ? '<' : '=';
+      order = digit > boundDigit ? GREATER : digit < boundDigit ? LESS : EQUAL;
     }
-    return `i${length + 1}${order}`;
+    return INTEGER_DIGITS + 3 * (length + 1) + order;
   }
 
   /** State once the integer part ended (on `.`, an exponent or the end). */
-  private intEnd(state: string): string {
-    if (state === 'H' || state === 'F') return state;
+  private intEnd(state: number): number {
+    if (state === HOLDS || state === FAILS) return state;
     const bound = this.bound!;
-    const length = Number(state.slice(1, -1));
-    const order = state.slice(-1);
-    if (length < bound.int.length) return this.atLeast ? 'F' : 'H';
-    if (order === '>') return this.atLeast ? 'H' : 'F';
-    if (order === '<') return this.atLeast ? 'F' : 'H';
-    if (bound.frac.length === 0) return this.atLeast ? 'H' : 'z';
-    return 'f0';
+    const length = ((state - INTEGER_DIGITS) / 3) | 0;
+    const order = (state - INTEGER_DIGITS) % 3;
+    if (length < bound.int.length) return this.atLeast ? FAILS : HOLDS;
+    if (order === GREATER) return this.atLeast ? HOLDS : FAILS;
+    if (order === LESS) return this.atLeast ? FAILS : HOLDS;
+    if (bound.frac.length === 0) return this.atLeast ? HOLDS : ZEROS;
+    return FRACTION_DIGITS;
   }
 
-  dot(state: string): string {
+  dot(state: number): number {
     return this.intEnd(state);
   }
 
-  fracDigit(state: string, digit: number): string {
-    if (state === 'H' || state === 'F') return state;
+  fracDigit(state: number, digit: number): number {
+    if (state === HOLDS || state === FAILS) return state;
     const bound = this.bound!;
-    if (state === 'z') return digit === 0 ? 'z' : 'F';
-    const position = Number(state.slice(1));
+    if (state === ZEROS) return digit === 0 ? ZEROS : FAILS;
+    const position = state - FRACTION_DIGITS;
     if (position >= bound.frac.length) {
       // past the bound's last digit with everything equal
-      if (this.atLeast) return 'H';
-      return digit === 0 ? 'z' : 'F';
+      if (this.atLeast) return HOLDS;
+      return digit === 0 ? ZEROS : FAILS;
     }
     const boundDigit = bound.frac.charCodeAt(position) - 48;
-    if (digit > boundDigit) return this.atLeast ? 'H' : 'F';
-    if (digit < boundDigit) return this.atLeast ? 'F' : 'H';
-    return position + 1 >= bound.frac.length ? (this.atLeast ? 'H' : 'z') : `f${position + 1}`;
+    if (digit > boundDigit) return this.atLeast ? HOLDS : FAILS;
+    if (digit < boundDigit) return this.atLeast ? FAILS : HOLDS;
+    return position + 1 >= bound.frac.length ? (this.atLeast ? HOLDS : ZEROS) : FRACTION_DIGITS + position + 1;
   }
 
   /** Whether the text may end in this state (after its integer or fraction digits). */
-  endsWell(state: string, inFraction: boolean): boolean {
+  endsWell(state: number, inFraction: boolean): boolean {
     const final = inFraction ? state : this.intEnd(state);
-    if (final === 'H' || final === 'z') return true;
-    if (final === 'F') return false;
+    if (final === HOLDS || final === ZEROS) return true;
+    if (final === FAILS) return false;
     // equal so far with bound digits left: text is smaller
     return !this.atLeast;
   }
 
-  verdict(state: string): Verdict {
-    return state === 'H' ? Verdict.Holds : state === 'F' ? Verdict.Fails : Verdict.Open;
+  verdict(state: number): Verdict {
+    return state === HOLDS ? Verdict.Holds : state === FAILS ? Verdict.Fails : Verdict.Open;
   }
 }
 
@@ -247,10 +264,10 @@ interface SignRange {
 }
 
 /** State keys numbered in order of first sight, for automata built breadth-first by key. */
-export function stateKeys(): { keys: string[]; intern: (key: string) => number } {
-  const ids = new Map<string, number>();
-  const keys: string[] = [];
-  const intern = (key: string): number => {
+export function stateKeys<Key = string>(): { keys: Key[]; intern: (key: Key) => number } {
+  const ids = new Map<Key, number>();
+  const keys: Key[] = [];
+  const intern = (key: Key): number => {
     let id = ids.get(key);
     if (id === undefined) {
       id = keys.length;
@@ -267,135 +284,204 @@ export function stateKeys(): { keys: string[]; intern: (key: string) => number }
  * state id, −1 where the symbol is refused) and says whether the state accepts. The result is trimmed to states that can still
  * reach an accepting one.
  */
-export function exploreNumberStates(keys: readonly string[], expand: (key: string, row: number[]) => boolean): NumberAutomaton | null {
-  const next: number[] = [];
-  const accepting: number[] = [];
-  for (let id = 0; id < keys.length; id++) {
-    const row = new Array<number>(NUMBER_SYMBOLS).fill(-1);
-    accepting.push(expand(keys[id]!, row) ? 1 : 0);
-    next.push(...row);
+export function exploreNumberStates<Key>(keys: readonly Key[], expand: (key: Key, row: number[]) => boolean): NumberAutomaton | null {
+  // rows go straight into a typed array grown by doubling, and one row array is reused: a few thousand states each
+  let next = new Int32Array(64 * NUMBER_SYMBOLS);
+  let accepting = new Uint8Array(64);
+  const row = new Array<number>(NUMBER_SYMBOLS);
+  let id = 0;
+  for (; id < keys.length; id++) {
+    row.fill(-1);
+    const accepts = expand(keys[id]!, row);
+    if (id >= accepting.length) {
+      const wider = new Uint8Array(accepting.length * 2);
+      wider.set(accepting);
+      accepting = wider;
+      const longer = new Int32Array(next.length * 2);
+      longer.set(next);
+      next = longer;
+    }
+    accepting[id] = accepts ? 1 : 0;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) next[id * NUMBER_SYMBOLS + symbol] = row[symbol]!;
   }
-  return trimNumberAutomaton(Int32Array.from(next), Uint8Array.from(accepting));
+  return trimNumberAutomaton(next.slice(0, id * NUMBER_SYMBOLS), accepting.slice(0, id));
 }
 
+/** The phases of a number text, as {@link build} keys its states. */
+const enum Phase {
+  Start = 0,
+  /** After a leading minus. */
+  Minus = 1,
+  /** A lone zero. */
+  Zero = 2,
+  IntegerDigits = 3,
+  /** After the point. */
+  Point = 4,
+  FractionDigits = 5,
+  /** After the exponent mark. */
+  Exponent = 6,
+  /** After the exponent's sign. */
+  ExponentSign = 7,
+  ExponentDigits = 8,
+}
+
+/** Mantissa width classes, tracked only while exponents are allowed: one digit, up to 16, more. */
+const NO_WIDTH = 0;
+const ONE_DIGIT = 1;
+const MANY_DIGITS = 2;
+const TOO_MANY_DIGITS = 3;
+/** Exponent digits read, kept only while another digit could still fit under the limit: none kept (`END`), one digit, two. */
+const END = 0;
+const ONE_EXPONENT_DIGIT = 1;
+const TWO_EXPONENT_DIGITS = 11;
+/** Flags of an exponent's state: its mantissa had several digits, it is negative (beside the digits read). */
+const MANY_MANTISSA_DIGITS = 128;
+const NEGATIVE_EXPONENT = 256;
+/** Past every `low` field below (`le · 4 + width`, or an exponent's flags and digits). */
+const LOW_STATES = 4 * COMPARATOR_STATES;
+
 /**
- * States are strings `phase|ge|le`; phases: `S` start, `-` after minus, `0` a lone
- * zero, `I` integer digits, `.` after the point, `F` fraction digits, `e` after the
- * exponent mark, `s` after its sign, `x<n>` exponent digits (`n` = value, `N` when negative).
+ * A state's key: `((phase · 2 + sign) · COMPARATOR_STATES + ge) · LOW_STATES + low`, sign 1 for negative texts, `ge`/`le`
+ * the comparators' states, `low` = `le · 4 + width` in the mantissa's phases and the exponent's fields after it (where
+ * both comparators hold). A small integer, one per state, so exploring builds no string per transition.
  */
+function stateKey(phase: Phase, sign: number, ge: number, low: number): number {
+  return ((phase * 2 + sign) * COMPARATOR_STATES + ge) * LOW_STATES + low;
+}
+
+/** The automaton over the sign ranges given; states are explored breadth-first by {@link stateKey}. */
 function build(positive: SignRange | undefined, negative: SignRange | undefined, integer: boolean, allowExponent: boolean): NumberAutomaton | null {
-  const comparators = {
-    pos: positive === undefined ? undefined : [new Comparator(positive.atLeast, true), new Comparator(positive.atMost, false)],
-    neg: negative === undefined ? undefined : [new Comparator(negative.atLeast, true), new Comparator(negative.atMost, false)],
-  };
-  const { keys, intern } = stateKeys();
-  intern('S');
+  const comparators = [positive, negative].map((range) =>
+    range === undefined ? undefined : ([new Comparator(range.atLeast, true), new Comparator(range.atMost, false)] as const),
+  );
+  const { keys, intern } = stateKeys<number>();
+  const startWidth = allowExponent ? ONE_DIGIT : NO_WIDTH;
+  intern(stateKey(Phase.Start, 0, HOLDS, 0));
   return exploreNumberStates(keys, (key, row) => {
-    let accept = false;
-    if (key === 'S') {
-      if (comparators.neg !== undefined) row[MINUS] = intern('-|neg');
-      if (comparators.pos !== undefined) {
+    const low = key % LOW_STATES;
+    const ge = ((key - low) / LOW_STATES) % COMPARATOR_STATES;
+    const phaseAndSign = ((key - low) / LOW_STATES - ge) / COMPARATOR_STATES;
+    const phase = phaseAndSign >> 1;
+    const sign = phaseAndSign & 1;
+    if (phase === Phase.Start) {
+      if (comparators[1] !== undefined) row[MINUS] = intern(stateKey(Phase.Minus, 1, HOLDS, 0));
+      if (comparators[0] !== undefined) startDigits(0, row);
+      return false;
+    }
+    if (phase === Phase.Minus) {
+      startDigits(1, row);
+      return false;
+    }
+    const [geComparator, leComparator] = comparators[sign]!;
+    const compose = (nextPhase: Phase, nextGe: number, nextLe: number, width: number): number => {
+      if (geComparator.verdict(nextGe) === Verdict.Fails || leComparator.verdict(nextLe) === Verdict.Fails) return -1;
+      return intern(stateKey(nextPhase, sign, nextGe, nextLe * 4 + width));
+    };
+    if (phase === Phase.Zero || phase === Phase.IntegerDigits) {
+      const le = low >> 2;
+      const mantissa = low & 3;
+      // the width stays NO_WIDTH where exponents are not allowed
+      const width = mantissa === NO_WIDTH ? ONE_DIGIT : mantissa;
+      const wider = width === ONE_DIGIT ? MANY_DIGITS : width === MANY_DIGITS && digitsOf(le) < MAX_EXPONENT_MANTISSA_DIGITS ? MANY_DIGITS : TOO_MANY_DIGITS;
+      if (phase === Phase.IntegerDigits) {
         for (let digit = 0; digit < 10; digit++) {
-          const target = startDigit('pos', digit);
-          if (target !== undefined) row[digit] = intern(target);
+          const target = compose(Phase.IntegerDigits, geComparator.intDigit(ge, digit), leComparator.intDigit(le, digit), allowExponent ? wider : NO_WIDTH);
+          if (target >= 0) row[digit] = target;
         }
       }
-    } else if (key === '-|neg') {
+      if (!integer) {
+        const target = compose(Phase.Point, geComparator.dot(ge), leComparator.dot(le), allowExponent ? width : NO_WIDTH);
+        if (target >= 0) row[DOT] = target;
+      }
+      if (allowExponent && width !== TOO_MANY_DIGITS) row[EXP] = intern(stateKey(Phase.Exponent, sign, HOLDS, width === ONE_DIGIT ? 0 : MANY_MANTISSA_DIGITS));
+      return geComparator.endsWell(ge, false) && leComparator.endsWell(le, false);
+    }
+    if (phase === Phase.Point || phase === Phase.FractionDigits) {
+      const le = low >> 2;
+      const mantissa = low & 3;
       for (let digit = 0; digit < 10; digit++) {
-        const target = startDigit('neg', digit);
-        if (target !== undefined) row[digit] = intern(target);
+        const target = compose(Phase.FractionDigits, geComparator.fracDigit(ge, digit), leComparator.fracDigit(le, digit), mantissa);
+        if (target >= 0) row[digit] = target;
       }
-    } else {
-      const [phase, sign, ge, le, mantissaDigits] = key.split('|') as [string, 'pos' | 'neg', string, string, string?];
-      const [geComparator, leComparator] = comparators[sign]!;
-      const compose = (nextPhase: string, nextGe: string, nextLe: string, extra = ''): number | undefined => {
-        if (geComparator!.verdict(nextGe) === Verdict.Fails || leComparator!.verdict(nextLe) === Verdict.Fails) return undefined;
-        return intern(`${nextPhase}|${sign}|${nextGe}|${nextLe}${extra}`);
-      };
-      const set = (symbol: number, target: number | undefined): void => {
-        if (target !== undefined) row[symbol] = target;
-      };
-      if (phase === '0' || phase === 'I') {
-        accept = geComparator!.endsWell(ge, false) && leComparator!.endsWell(le, false);
-        // mantissa width class, tracked only while exponents are allowed: '1' one digit, 'm' up to 16, 'x' more
-        const width = mantissaDigits ?? '1';
-        const wider = width === '1' ? 'm' : width === 'm' && digitsOf(le) < MAX_EXPONENT_MANTISSA_DIGITS ? 'm' : 'x';
-        if (phase === 'I') {
-          for (let digit = 0; digit < 10; digit++)
-            set(digit, compose('I', geComparator!.intDigit(ge, digit), leComparator!.intDigit(le, digit), allowExponent ? `|${wider}` : ''));
-        }
-        if (!integer) set(DOT, compose('.', geComparator!.dot(ge), leComparator!.dot(le), allowExponent ? `|${width}` : ''));
-        if (allowExponent && width !== 'x') row[EXP] = intern(`e|${sign}|H|H|${width === '1' ? 'one' : 'many'}`);
-      } else if (phase === '.' || phase === 'F') {
-        accept = phase === 'F' && geComparator!.endsWell(ge, true) && leComparator!.endsWell(le, true);
-        for (let digit = 0; digit < 10; digit++)
-          set(
-            digit,
-            compose('F', geComparator!.fracDigit(ge, digit), leComparator!.fracDigit(le, digit), mantissaDigits === undefined ? '' : `|${mantissaDigits}`),
-          );
-        if (phase === 'F' && allowExponent && mantissaDigits !== 'x') row[EXP] = intern(`e|${sign}|H|H|${mantissaDigits === '1' ? 'one' : 'many'}`);
-      } else if (phase === 'e' || phase === 's') {
-        // exponent field: `one`/`many` (mantissa width), then `N` when negative, then the digits so far
-        const width = mantissaDigits!.startsWith('one') ? 'one' : 'many';
-        const negativeExponent = mantissaDigits!.endsWith('N');
-        if (phase === 'e') {
-          row[PLUS] = intern(`s|${sign}|H|H|${width}`);
-          row[MINUS] = intern(`s|${sign}|H|H|${width}N`);
-        }
-        for (let digit = 0; digit < 10; digit++) row[digit] = intern(`x|${sign}|H|H|${width}${negativeExponent ? 'N' : ''}:${digit}`);
-      } else if (phase === 'x') {
-        accept = true;
-        const [head, digits] = mantissaDigits!.split(':') as [string, string];
-        const negativeExponent = head.endsWith('N');
-        const limit = head.startsWith('one') ? MAX_EXPONENT_ONE_DIGIT : MAX_POSITIVE_EXPONENT;
-        // keep the value only while another digit could still fit under the limit
-        if (digits !== 'end' && digits.length < 3) {
-          for (let digit = 0; digit < 10; digit++) {
-            const value = Number(digits + String(digit));
-            if (negativeExponent) {
-              row[digit] = intern(`x|${sign}|H|H|${head}:${digits.length + 1 >= 3 ? 'end' : '0'.repeat(digits.length + 1)}`);
-            } else if (value <= limit) {
-              row[digit] = intern(
-                `x|${sign}|H|H|${head}:${value * 10 <= limit && digits.length + 1 < 3 ? String(value).padStart(digits.length + 1, '0') : 'end'}`,
-              );
-            }
-          }
+      if (phase === Phase.FractionDigits && allowExponent && mantissa !== TOO_MANY_DIGITS)
+        row[EXP] = intern(stateKey(Phase.Exponent, sign, HOLDS, mantissa === ONE_DIGIT ? 0 : MANY_MANTISSA_DIGITS));
+      return phase === Phase.FractionDigits && geComparator.endsWell(ge, true) && leComparator.endsWell(le, true);
+    }
+    // the exponent: the mantissa's width and the exponent's sign (flags), then the digits so far
+    const flags = low & (MANY_MANTISSA_DIGITS | NEGATIVE_EXPONENT);
+    if (phase === Phase.Exponent || phase === Phase.ExponentSign) {
+      if (phase === Phase.Exponent) {
+        row[PLUS] = intern(stateKey(Phase.ExponentSign, sign, HOLDS, flags));
+        row[MINUS] = intern(stateKey(Phase.ExponentSign, sign, HOLDS, flags | NEGATIVE_EXPONENT));
+      }
+      for (let digit = 0; digit < 10; digit++) row[digit] = intern(stateKey(Phase.ExponentDigits, sign, HOLDS, flags | (ONE_EXPONENT_DIGIT + digit)));
+      return false;
+    }
+    const digits = low & (MANY_MANTISSA_DIGITS - 1);
+    const limit = (flags & MANY_MANTISSA_DIGITS) === 0 ? MAX_EXPONENT_ONE_DIGIT : MAX_POSITIVE_EXPONENT;
+    // keep the value only while another digit could still fit under the limit (no digit kept past two)
+    if (digits !== END) {
+      const count = digits < TWO_EXPONENT_DIGITS ? 1 : 2;
+      const read = count === 1 ? digits - ONE_EXPONENT_DIGIT : digits - TWO_EXPONENT_DIGITS;
+      for (let digit = 0; digit < 10; digit++) {
+        const value = read * 10 + digit;
+        if ((flags & NEGATIVE_EXPONENT) !== 0) {
+          row[digit] = intern(stateKey(Phase.ExponentDigits, sign, HOLDS, flags | (count + 1 >= 3 ? END : TWO_EXPONENT_DIGITS)));
+        } else if (value <= limit) {
+          row[digit] = intern(stateKey(Phase.ExponentDigits, sign, HOLDS, flags | (value * 10 <= limit && count + 1 < 3 ? TWO_EXPONENT_DIGITS + value : END)));
         }
       }
     }
-    return accept;
+    return true;
   });
 
-  function startDigit(sign: 'pos' | 'neg', digit: number): string | undefined {
+  function startDigits(sign: number, row: number[]): void {
     const [geComparator, leComparator] = comparators[sign]!;
-    const ge = geComparator!.intDigit(geComparator!.start(), digit);
-    const le = leComparator!.intDigit(leComparator!.start(), digit);
-    if (geComparator!.verdict(ge) === Verdict.Fails || leComparator!.verdict(le) === Verdict.Fails) return undefined;
-    return `${digit === 0 ? '0' : 'I'}|${sign}|${ge}|${le}${allowExponent ? '|1' : ''}`;
+    for (let digit = 0; digit < 10; digit++) {
+      const ge = geComparator.intDigit(geComparator.start(), digit);
+      const le = leComparator.intDigit(leComparator.start(), digit);
+      if (geComparator.verdict(ge) === Verdict.Fails || leComparator.verdict(le) === Verdict.Fails) continue;
+      row[digit] = intern(stateKey(digit === 0 ? Phase.Zero : Phase.IntegerDigits, sign, ge, le * 4 + startWidth));
+    }
   }
 }
 
-function digitsOf(state: string): number {
-  return state.startsWith('i') ? Number(state.slice(1, -1)) : 0;
+/** Integer digits a comparator state has read (0 for any other state). */
+function digitsOf(state: number): number {
+  return state >= INTEGER_DIGITS && state < FRACTION_DIGITS ? ((state - INTEGER_DIGITS) / 3) | 0 : 0;
 }
 
 /** The automaton without the states that cannot reach acceptance (the engine needs every state live), or `null` when the start cannot. */
 export function trimNumberAutomaton(next: Int32Array, accepting: Uint8Array): NumberAutomaton | null {
   const count = accepting.length;
+  // the reverse edges in compressed rows (the sources of target t are sources[firstSource[t]..firstSource[t + 1]]), then a
+  // search back from the accepting states: linear, where sweeping every state until nothing changes took a sweep per
+  // state of the longest chain (a thousand in the non-integer language)
+  const firstSource = new Int32Array(count + 1);
+  for (let index = 0; index < next.length; index++) if (next[index]! >= 0) firstSource[next[index]! + 1]!++;
+  for (let state = 0; state < count; state++) firstSource[state + 1]! += firstSource[state]!;
+  const sources = new Int32Array(firstSource[count]!);
+  const filled = firstSource.slice(0, count);
+  for (let index = 0; index < next.length; index++) {
+    const target = next[index]!;
+    if (target >= 0) sources[filled[target]!++] = (index / NUMBER_SYMBOLS) | 0;
+  }
   const live = new Uint8Array(count);
-  let changed = true;
-  for (let state = 0; state < count; state++) live[state] = accepting[state]!;
-  while (changed) {
-    changed = false;
-    for (let state = 0; state < count; state++) {
-      if (live[state] === 1) continue;
-      for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
-        const target = next[state * NUMBER_SYMBOLS + symbol]!;
-        if (target >= 0 && live[target] === 1) {
-          live[state] = 1;
-          changed = true;
-          break;
-        }
+  const queue = new Int32Array(count);
+  let queued = 0;
+  for (let state = 0; state < count; state++) {
+    if (accepting[state] === 1) {
+      live[state] = 1;
+      queue[queued++] = state;
+    }
+  }
+  while (queued > 0) {
+    const target = queue[--queued]!;
+    for (let at = firstSource[target]!; at < firstSource[target + 1]!; at++) {
+      const source = sources[at]!;
+      if (live[source] === 0) {
+        live[source] = 1;
+        queue[queued++] = source;
       }
     }
   }

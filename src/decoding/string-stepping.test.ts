@@ -95,6 +95,26 @@ describe('StringStepper: one byte of a JSON string', () => {
     expect(takes(stringOf(abPlus, { maxLength: 1 }), '"a')).toBe(false);
     expect(closes(stringOf(abPlus, { maxLength: 2 }), '"ab"')).toBe(true);
   });
+
+  it('steps each frame on each byte once: one stepper answers again from its successors, and no two frames or bytes share an answer', () => {
+    const ab = stringOf(dfa([[a, a, 1], [b, b, 2], []], [0, 0, 1]));
+    const frames = new FrameTable();
+    const stepper = new StringStepper(frames, new StringLengths(() => 1), false);
+    const open = stepper.step(frames.stringFrame(ab.id, StringMode.Open, ab.dfa.start, 0, -1), ab, 0x22)!;
+    const afterA = stepper.step(open, ab, a);
+    // the same frame on another byte, and another frame on the same byte, each get their own answer
+    expect(stepper.step(open, ab, b)).toBeNull();
+    expect(afterA).not.toBeNull();
+    expect(stepper.step(afterA!, ab, a)).toBeNull();
+    const afterAB = stepper.step(afterA!, ab, b);
+    expect(afterAB).not.toBeNull();
+    expect(stepper.step(afterAB!, ab, 0x22)).toBe(FINISHED);
+    expect(stepper.step(open, ab, 0x22)).toBeNull();
+    // asked again, the same frames
+    expect(stepper.step(open, ab, a)).toBe(afterA);
+    expect(stepper.step(afterA!, ab, b)).toBe(afterAB);
+    expect(stepper.step(open, ab, b)).toBeNull();
+  });
 });
 
 describe('StringLengths: when a length-bounded string may share its unbounded twin’s mask', () => {

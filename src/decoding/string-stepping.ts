@@ -32,8 +32,27 @@ export class StringStepper {
     private readonly flexible: boolean,
   ) {}
 
-  /** The string frame after `byte`: `FINISHED` when the byte closes the string, null when no live continuation takes it. */
+  /**
+   * Each frame's successor on each byte, by `frame.id · 256 + byte` (a frame's fields, its alternative among them, decide
+   * it): configurations that differ below a string share its frame, and each stepped it afresh, building its keys again
+   * (a first mask of Github_medium/o65942 stepped 81 distinct frame and byte pairs 27,000 times).
+   */
+  private readonly successors = new Map<number, Frame | null>();
+
+  /**
+   * The string frame after `byte`: `FINISHED` when the byte closes the string, null when no live continuation takes it.
+   * `alternative` is the frame's own (`frame.alternative` is its id).
+   */
   step(frame: Frame, alternative: StringAlternative, byte: number): Frame | null {
+    const key = frame.id * 256 + byte;
+    const known = this.successors.get(key);
+    if (known !== undefined) return known;
+    const next = this.successor(frame, alternative, byte);
+    this.successors.set(key, next);
+    return next;
+  }
+
+  private successor(frame: Frame, alternative: StringAlternative, byte: number): Frame | null {
     const { dfaState: state, count, exclusion } = frame;
     switch (frame.phase as StringMode) {
       case StringMode.Open:
