@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { schemaValidatorKind } from '../../src/tools/validator-kind.js';
 import { runSuite, type SuiteResult, type SuiteStatus } from './suite-runner.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -56,8 +57,12 @@ describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
     const disagreements = results.filter((result) => result.status === 'invalid-accepted' || result.status === 'valid-rejected');
     const unexplained = disagreements.filter((result) => result.validatorAgrees === false).map((result) => `${result.status}: ${result.key}`);
     expect(unexplained).toEqual([]);
-    // the registry compiles nearly every such schema, so the check above is not vacuous
-    expect(disagreements.filter((result) => result.validatorAgrees === undefined).length).toBeLessThanOrEqual(1);
+    // the registry compiles every such schema but these, so the check above is not vacuous: a custom metaschema without
+    // the validation vocabulary, and (the interpreter only, which refuses unevaluatedItems beside if) Ajv's if quirk
+    const uncompiled = disagreements.filter((result) => result.validatorAgrees === undefined).map((result) => result.key.split(' :: ')[0]);
+    const expected = ['vocabulary.json#0 schema that uses custom metaschema with with no validation vocabulary'];
+    if (schemaValidatorKind() === 'interpreter') expected.push('unevaluatedItems.json#27 unevaluatedItems can see annotations from if without then and else');
+    expect(uncompiled.sort()).toEqual(expected.sort());
   });
 
   it('prints its summary', () => {
