@@ -444,6 +444,10 @@ describe('contains, minContains, maxContains', () => {
     expect(() => compileJsonSchema(schema, vocabulary)).toThrow(
       /skips "contains" on arrays of at most 0 items.*depends on the items checked before.*separate "allOf" entries/,
     );
+    // lenient lists it, and a skip it could have followed elsewhere in the schema too (the document is not rewritten)
+    const both = { ...schema, not: { prefixItems: [{}, { type: 'integer' }], contains: { type: 'null' } } };
+    const relaxed = compileJsonSchema(both, vocabulary, { lenient: true }).relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`);
+    expect(relaxed.sort()).toEqual(['contains #/items/not', 'contains #/not']);
   });
 
   it('lenient lists what it relaxed and stays looser than the schema', () => {
