@@ -85,18 +85,18 @@ export function followShortTupleSkips(context: LoweringContext): unknown {
   const mirrored: Mirrored[] = [];
   const refusable: { keyword: string; pointer: string; details: string }[] = [];
   let rewritable = !holdsReference(context.root);
-  const seen = new Map<object, Set<string>>();
+  // the modes each schema was reached in, one bit per mode
+  const seen = new Map<object, number>();
   const work: { schema: unknown; place: SchemaPlace; as: CompiledAs; path: readonly SlotStep[] }[] = [
     { schema: context.root, place: context.registry.placeOf(context.root) ?? { base: '', pointer: '#' }, as: FUNCTION_ROOT, path: [] },
   ];
   while (work.length > 0) {
     const { schema, place, as, path } = work.pop()!;
     if (!isPlainObject(schema)) continue;
-    const stateKey = `${as.firstError}/${as.inLoop}`;
-    const states = seen.get(schema) ?? new Set<string>();
-    if (states.has(stateKey)) continue;
-    states.add(stateKey);
-    seen.set(schema, states);
+    const state = (as.firstError ? 1 : 2) << (as.inLoop ? 2 : 0);
+    const states = seen.get(schema) ?? 0;
+    if ((states & state) !== 0) continue;
+    seen.set(schema, states | state);
     if (schema.unevaluatedItems !== undefined) rewritable = false;
     const skipped = as.firstError ? skippedOnShortArrays(schema) : undefined;
     if (skipped !== undefined) {
