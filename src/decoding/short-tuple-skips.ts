@@ -1,5 +1,6 @@
 /**
- * Where the registry's Ajv skips `contains` and `uniqueItems` on short arrays, and the engine refuses to guess.
+ * Where the registry's Ajv skips `contains` and `uniqueItems` on short arrays: followed where that narrows what the
+ * schema accepts, refused where it would widen it.
  *
  * Ajv compiles `not` and `if` (and everything it inlines below them) with `allErrors: false`. There each
  * `prefixItems` entry it does not skip as always valid runs only when the array holds that item, and the keywords
@@ -8,7 +9,8 @@
  * such entry the variable is never assigned, and those keywords are skipped as if they passed
  * (`{not: {prefixItems: [{type: "integer"}], contains: {type: "null"}}}` rejects `[]`). Inside a loop of the same
  * compiled function the variable keeps what the previous item left, so the verdict depends on earlier items. The
- * lowering follows the specification, so the schema is rewritten as Ajv runs it before lowering, or refused.
+ * registry's interpreter (where code generation is forbidden) runs every keyword, as the specification does, and the
+ * lowering follows the specification: the mask must accept only what both registries accept.
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
@@ -38,14 +40,34 @@ const UNCOMPILED_SLOTS = new Set(['$defs', 'definitions', 'contentSchema']);
 
 const REFERENCE_SLOTS = ['$ref', '$dynamicRef', '$recursiveRef'] as const;
 
+/**
+ * How the whole schema's verdict moves with a subschema's: `positive` (it passes more when the subschema passes more),
+ * `negative` (below an odd number of `not`, or an `if` with `then` only), `mixed` (below `oneOf`, an `if` with
+ * `then` and `else`, or a `contains` with `maxContains`).
+ */
+type Polarity = 'positive' | 'negative' | 'mixed';
+
+const POLARITIES: readonly Polarity[] = ['positive', 'negative', 'mixed'];
+
 interface CompiledAs {
   /** Below `not`/`if` within the current compiled function. */
   readonly firstError: boolean;
   /** Below a keyword that loops over items or properties within the current compiled function. */
   readonly inLoop: boolean;
+  readonly polarity: Polarity;
 }
 
-const FUNCTION_ROOT: CompiledAs = { firstError: false, inLoop: false };
+const FUNCTION_ROOT: CompiledAs = { firstError: false, inLoop: false, polarity: 'positive' };
+
+function childPolarity(polarity: Polarity, keyword: string, holder: Record<string, unknown>): Polarity {
+  // an item passing more can push a count past maxContains
+  if (polarity === 'mixed' || keyword === 'oneOf' || (keyword === 'contains' && holder.maxContains !== undefined)) return 'mixed';
+  const flipped: Polarity = polarity === 'positive' ? 'negative' : 'positive';
+  if (keyword === 'not') return flipped;
+  if (keyword !== 'if') return polarity;
+  if (holder.then !== undefined && holder.else !== undefined) return 'mixed';
+  return holder.then !== undefined ? flipped : polarity;
+}
 
 /** The keyword Ajv skips on arrays shorter than `firstCheckedItem + 1`, where that can change a verdict. */
 function skippedOnShortArrays(schema: Record<string, unknown>): { keyword: string; firstCheckedItem: number } | undefined {
@@ -72,14 +94,17 @@ interface Mirrored {
 }
 
 /**
- * The schema as Ajv runs it where it skips `contains`/`uniqueItems` on short arrays: every schema S it compiles with
- * `allErrors: false` (below `not`/`if`, within one compiled function: a `$ref` whose target holds no reference is
- * inlined, any other target is a function of its own, run with `allErrors`) where {@link skippedOnShortArrays} finds a
- * skip becomes S without those keywords plus `anyOf: [{maxItems: i}, {those keywords}]` appended to its `allOf`, so
- * they apply only to arrays that hold the first checked `prefixItems` entry (index i). Refused instead (naming the
- * keyword): inside a loop of the same function, where Ajv's verdict depends on the items checked before; and in a
- * document with references or `unevaluatedItems`, where a rewritten schema could be reached in another mode or its
- * evaluated items read elsewhere. Returns the root unchanged when nothing is skipped.
+ * The schema as the lowering must take it where Ajv skips `contains`/`uniqueItems` on short arrays. A schema S that Ajv
+ * compiles with `allErrors: false` (below `not`/`if`, within one compiled function: a `$ref` whose target holds no
+ * reference is inlined, any other target is a function of its own, run with `allErrors`) where
+ * {@link skippedOnShortArrays} finds a skip passes more under Ajv than under the specification. Where the whole schema
+ * passes less when S passes more (negative {@link Polarity}) S becomes, as Ajv runs it, S without those keywords plus
+ * `anyOf: [{maxItems: i}, {those keywords}]` appended to its `allOf`, i the index of the first checked `prefixItems`
+ * entry; where it passes more (positive) S stays as the specification has it. Refused (naming the keyword): inside a
+ * loop of the same function, where Ajv's verdict depends on the items checked before; at mixed polarity, where neither
+ * reading is within both registries; and, for a rewrite, in a document with references or `unevaluatedItems`, where
+ * S could be reached in another mode or its evaluated items read elsewhere. Returns the root unchanged when nothing is
+ * rewritten.
  */
 export function followShortTupleSkips(context: LoweringContext): unknown {
   const mirrored: Mirrored[] = [];
@@ -93,7 +118,7 @@ export function followShortTupleSkips(context: LoweringContext): unknown {
   while (work.length > 0) {
     const { schema, place, as, path } = work.pop()!;
     if (!isPlainObject(schema)) continue;
-    const state = (as.firstError ? 1 : 2) << (as.inLoop ? 2 : 0);
+    const state = 1 << ((as.firstError ? 1 : 0) + (as.inLoop ? 2 : 0) + 4 * POLARITIES.indexOf(as.polarity));
     const states = seen.get(schema) ?? 0;
     if ((states & state) !== 0) continue;
     seen.set(schema, states | state);
@@ -105,18 +130,26 @@ export function followShortTupleSkips(context: LoweringContext): unknown {
       if (as.inLoop) {
         const history = `; here it runs once per item or property of an enclosing array or object, and whether it skips "${skipped.keyword}" then depends on the items checked before`;
         context.refuse(skipped.keyword, place.pointer, `${below}${history}. ${fix}`);
-      } else {
+      } else if (as.polarity === 'mixed') {
+        // the interpreter registry (no code generation) runs the keyword: only a rewrite that narrows is sound for both
+        const both = `; here (below "oneOf", or an "if" with "then" and "else") the skip can widen what the schema accepts, beyond what the registry's interpreter (used where code generation is forbidden) accepts`;
+        context.refuse(skipped.keyword, place.pointer, `${below}${both}. ${fix}`);
+      } else if (as.polarity === 'negative') {
         mirrored.push({ path, firstCheckedItem: skipped.firstCheckedItem });
         const unmirrored = `${below}, which the engine follows only in a document without references or "unevaluatedItems"`;
         refusable.push({ keyword: skipped.keyword, pointer: place.pointer, details: `${unmirrored}. ${fix}` });
       }
+      // positive: the skip only widens what Ajv accepts, so the specification's verdict (the interpreter's) is within it
     }
     for (const slot of subschemaSlots(schema)) {
       if (UNCOMPILED_SLOTS.has(slot.keyword)) continue;
+      // Ajv ignores an `if` without `then` and `else`
+      if (slot.keyword === 'if' && schema.then === undefined && schema.else === undefined) continue;
       const pointer = `${place.pointer}/${slot.keyword}${slot.key === undefined ? '' : `/${escapePointer(String(slot.key))}`}`;
       const childAs: CompiledAs = {
         firstError: as.firstError || FIRST_ERROR_APPLICATORS.has(slot.keyword),
         inLoop: as.inLoop || LOOP_APPLICATORS.has(slot.keyword),
+        polarity: childPolarity(as.polarity, slot.keyword, schema),
       };
       const childPlace = context.registry.placeOf(slot.schema) ?? { base: place.base, pointer };
       work.push({ schema: slot.schema, place: childPlace, as: childAs, path: [...path, { keyword: slot.keyword, key: slot.key }] });
@@ -127,9 +160,9 @@ export function followShortTupleSkips(context: LoweringContext): unknown {
       const target = context.registry.resolve(reference, place.base);
       if (target === undefined) continue;
       // Ajv inlines a `$ref` whose target holds no reference, in the referrer's mode; any other target, and every
-      // dynamic one, is a function of its own
+      // dynamic one, is a function of its own, with all errors and fresh variables (its verdict still counts as the referrer's)
       const inlined = keyword === '$ref' && !holdsReference(target.schema);
-      work.push({ schema: target.schema, place: target.place, as: inlined ? as : FUNCTION_ROOT, path: [] });
+      work.push({ schema: target.schema, place: target.place, as: inlined ? as : { ...FUNCTION_ROOT, polarity: as.polarity }, path: [] });
     }
   }
   if (!rewritable || context.relaxed.length > 0) {
