@@ -12,6 +12,7 @@ import type { ValueNode } from './grammar-ir.js';
 import { LoweringContext, type LowerOptions } from './lower-context.js';
 import { NodeEmitter } from './lower-emit.js';
 import { rejectNonUnicodePatterns, SchemaLocations } from './lower-references.js';
+import { followShortTupleSkips } from './short-tuple-skips.js';
 import { SetAlgebra } from './lower-set-algebra.js';
 import { jsonEqual, layoutNames, literalText, valueSetFor, type LocationSet, type RelaxedKeyword, type Typed } from './lower-typed.js';
 
@@ -29,12 +30,15 @@ export interface LoweredSchema {
 }
 
 export function lowerJsonSchema(schema: unknown, options: LowerOptions): LoweredSchema {
-  const context = new LoweringContext(schema, options);
+  let context = new LoweringContext(schema, options);
   rejectNonUnicodePatterns(context);
+  const asAjvRuns = followShortTupleSkips(context);
+  if (asAjvRuns !== schema) context = new LoweringContext(asAjvRuns, options);
   const references = new SchemaLocations(context);
   const algebra = new SetAlgebra(context, references);
-  const rootPlace = context.registry.placeOf(schema) ?? { base: '', pointer: '#' };
-  const rootSet = references.locate(schema, rootPlace, isPlainObject(schema) ? schema : undefined);
+  const rootSchema = context.root;
+  const rootPlace = context.registry.placeOf(rootSchema) ?? { base: '', pointer: '#' };
+  const rootSet = references.locate(rootSchema, rootPlace, isPlainObject(rootSchema) ? rootSchema : undefined);
   const { root, nodes } = new NodeEmitter(context, references, algebra).emit(rootSet);
   return {
     root,

@@ -258,7 +258,7 @@ interface Branches<V> {
 }
 
 /** Whether Ajv skips this subschema as "always valid" (`alwaysValidSchema`: `true`, or no keyword it compiles). */
-function alwaysValid(schema: unknown): boolean {
+export function alwaysValid(schema: unknown): boolean {
   return schema === true || (isPlainObject(schema) && !Object.keys(schema).some((keyword) => AJV_RULE_KEYWORDS.has(keyword)));
 }
 
@@ -266,7 +266,7 @@ function alwaysValid(schema: unknown): boolean {
 const AJV_REFERENCE_KEYWORDS = new Set(['$ref', '$recursiveRef', '$recursiveAnchor', '$dynamicRef', '$dynamicAnchor']);
 
 /** Ajv's `hasRef`: whether a reference keyword appears under any key of the schema, at any depth. */
-function holdsReference(schema: unknown): boolean {
+export function holdsReference(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(holdsReference);
   if (!isPlainObject(schema)) return false;
   return Object.entries(schema).some(([key, value]) => AJV_REFERENCE_KEYWORDS.has(key) || holdsReference(value));

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/tools/schema-validator.js';
+import { useSchemaValidator } from '../../src/tools/validator-kind.js';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 import { createRandom, generate } from './generation.js';
@@ -177,6 +178,42 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }],
     unevaluatedItems: false,
   },
+  // below not/if the registry checks only the first error and skips contains on arrays too short for the first checked prefixItems entry
+  'prefixItems and contains under not (contains skipped on the empty array)': {
+    type: 'array',
+    not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } },
+  },
+  'prefixItems with a leading always-valid entry and contains under not (skipped up to 1 item)': {
+    type: 'array',
+    not: { prefixItems: [{}, { type: 'integer' }], contains: { type: 'null' } },
+  },
+  'prefixItems with minContains under if, then false': {
+    type: 'array',
+    if: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' }, minContains: 2 },
+    then: false,
+  },
+  'prefixItems with maxContains under not (skipped up to 2 items)': {
+    type: 'array',
+    not: { prefixItems: [{}, {}, { type: 'integer' }], contains: { type: 'string' }, minContains: 0, maxContains: 1 },
+  },
+  'prefixItems and contains beside an allOf under not': {
+    type: 'array',
+    not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' }, allOf: [{ maxItems: 3 }] },
+  },
+  'prefixItems and contains under not, in anyOf, under if with then false': {
+    type: 'array',
+    if: { anyOf: [{ not: { not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } }, { minItems: 3 }] },
+    then: false,
+  },
+  'prefixItems and contains in separate allOf entries under not (checked in full)': {
+    type: 'array',
+    not: { allOf: [{ prefixItems: [{ type: 'integer' }] }, { contains: { type: 'null' } }] },
+  },
+  'prefixItems and contains in a $ref target holding references, under not (a function of its own, checked in full)': {
+    type: 'array',
+    not: { $ref: '#/$defs/pair' },
+    $defs: { pair: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' }, properties: { next: { $ref: '#/$defs/pair' } } } },
+  },
 };
 
 /** Random generations per schema and layout; `DECODING_STRESS_RUNS=N` raises them. */
@@ -228,6 +265,15 @@ describe('contains, minContains, maxContains', () => {
     return (value) => validator.validate(value).success;
   };
   const universe = [...arrays(4), 'a', 1];
+  // the registry where code generation is forbidden, which runs every keyword below not/if
+  const interpreterRegistry = (schema: unknown): ((value: unknown) => boolean) => {
+    useSchemaValidator('interpreter');
+    try {
+      return registry(schema);
+    } finally {
+      useSchemaValidator('auto');
+    }
+  };
 
   it.each(Object.keys(SCHEMAS))('%s: the mask accepts exactly what Ajv accepts (both layouts)', (name) => {
     const schema = SCHEMAS[name]!;
@@ -300,6 +346,35 @@ describe('contains, minContains, maxContains', () => {
     [{ type: 'array', $defs: { short: SHORT_KEYS_CHAIN }, contains: { $ref: '#/$defs/short' } }, 'contains', '#/contains'],
     // a contains in a branch that may fail, with unevaluatedItems that has a schema: read as the index 1 by the registry
     [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: { type: 'null' } }, 'unevaluatedItems', '#'],
+    // below not/if the registry skips contains on short arrays, and in a loop of the same compiled function decides by the items before
+    [{ type: 'array', items: { not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } }, 'contains', '#/items/not'],
+    [
+      { type: 'object', not: { additionalProperties: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } },
+      'contains',
+      '#/not/additionalProperties',
+    ],
+    // a $ref target without references is inlined, so it may be reached in both modes: not rewritten
+    [{ not: { $ref: '#/$defs/pair' }, $defs: { pair: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } }, 'contains', '#/$defs/pair'],
+    // unevaluatedItems reads what contains evaluated: not rewritten
+    [{ type: 'array', not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' }, unevaluatedItems: false } }, 'contains', '#/not'],
+    // below oneOf, an if with then and else, or a contains with maxContains (here through a $ref compiled on its own), the
+    // skip widens what passes beyond the interpreter registry's verdict or narrows it
+    [
+      {
+        type: 'array',
+        contains: { $ref: '#/$defs/f' },
+        maxContains: 1,
+        $defs: { f: { not: { not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } }, properties: { self: { $ref: '#/$defs/f' } } } },
+      },
+      'contains',
+      '#/$defs/f/not/not',
+    ],
+    [{ type: 'array', not: { oneOf: [{ prefixItems: [{ type: 'integer' }], contains: { type: 'null' } }, { minItems: 3 }] } }, 'contains', '#/not/oneOf/0'],
+    [
+      { type: 'array', if: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } }, then: { maxItems: 1 }, else: { minItems: 2 } },
+      'contains',
+      '#/if',
+    ],
   ])('refuses %j: %s at %s', (schema, keyword, pointer) => {
     expect(refusal(schema)).toEqual({ keyword, pointer });
   });
@@ -382,6 +457,46 @@ describe('contains, minContains, maxContains', () => {
     expect([validate([[1], []]), accepts(grammar, '[[1],[]]')]).toEqual([true, false]);
     expect([validate([[], [1]]), accepts(grammar, '[[],[1]]')]).toEqual([false, false]);
     expect([validate([[1], [2, 1]]), accepts(grammar, '[[1],[2,1]]')]).toEqual([true, true]);
+  });
+
+  it('refuses prefixItems with contains below not inside a loop of the same function, where the registry decides by the items before', () => {
+    const schema = { type: 'array', items: { not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } };
+    const validate = registry(schema);
+    // the empty array is rejected alone (contains skipped) and accepted after [1] (contains run on a stale result)
+    expect([validate([[]]), validate([[1], []])]).toEqual([false, true]);
+    expect(() => compileJsonSchema(schema, vocabulary)).toThrow(
+      /skips "contains" on arrays of at most 0 items.*depends on the items checked before.*separate "allOf" entries/,
+    );
+    // lenient lists it, and a skip it could have followed elsewhere in the schema too (the document is not rewritten)
+    const both = { ...schema, not: { prefixItems: [{}, { type: 'integer' }], contains: { type: 'null' } } };
+    const relaxed = compileJsonSchema(both, vocabulary, { lenient: true }).relaxed.map((entry) => `${entry.keyword} ${entry.pointer}`);
+    expect(relaxed.sort()).toEqual(['contains #/items/not', 'contains #/not']);
+  });
+
+  it.each([
+    // below two not, or an if with else only, the skip only widens what Ajv accepts: the mask follows the specification
+    { type: 'array', not: { anyOf: [{ not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } }, { minItems: 3 }] } },
+    { type: 'array', if: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } }, else: false },
+  ])('%j: the mask accepts what both registries accept (Ajv skips contains on short arrays, the interpreter does not)', (schema) => {
+    const ajv = registry(schema);
+    const interpreter = interpreterRegistry(schema);
+    const grammar = compileJsonSchema(schema, vocabulary);
+    const values = arrays(3);
+    expect(values.filter((value) => accepts(grammar, JSON.stringify(value)) !== interpreter(value))).toEqual([]);
+    expect(values.filter((value) => accepts(grammar, JSON.stringify(value)) && !ajv(value))).toEqual([]);
+    // the registries disagree on the empty array
+    expect([ajv([]), interpreter([])]).toEqual([true, false]);
+  });
+
+  it('where it follows the skip, the mask accepts nothing the interpreter registry rejects', () => {
+    const followed = Object.keys(SCHEMAS).filter((name) => name.startsWith('prefixItems'));
+    expect(followed.length).toBeGreaterThan(5);
+    for (const name of followed) {
+      const schema = SCHEMAS[name]!;
+      const interpreter = interpreterRegistry(schema);
+      const grammar = compileJsonSchema(schema, vocabulary);
+      expect(arrays(3).filter((value) => accepts(grammar, JSON.stringify(value)) && !interpreter(value))).toEqual([]);
+    }
   });
 
   it('lenient lists what it relaxed and stays looser than the schema', () => {
