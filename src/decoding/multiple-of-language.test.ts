@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
-import { ajvMultipleOf, intersectNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
+import { ajvMultipleOf, intersectNumberAutomata, planMultipleOf, roundingExample, type NumberRange } from './multiple-of-language.js';
 import { numberAutomaton, toPlainDecimal } from './number-language.js';
 
 const range = (minimum: number, maximum: number, integer = false): NumberRange => ({
@@ -107,6 +107,13 @@ describe('multipleOf as the registry Ajv decides it', () => {
     expect(unbounded.kind === 'refused' && unbounded.reason).toContain('0.07 / 0.01');
     const wide = planMultipleOf(range(0, DEFAULT_DECODING_LIMITS.multipleOfMaxValues * 0.1), [0.1]);
     expect(wide.kind === 'refused' && wide.reason).toContain('limits.multipleOfMaxValues');
+    // the example is the divisor's own, and it fails Ajv's test as it says
+    expect(wide.kind === 'refused' && wide.reason).toContain('0.3 / 0.1 is 2.9999999999999996: 0.3 fails');
+    for (const divisor of [0.3, 0.05, 0.001, 1.1, 2.54]) {
+      const example = /^(\S+) \/ \S+ is (\S+): \S+ fails$/.exec(roundingExample(divisor))!;
+      expect(ajvMultipleOf(Number(example[1]), divisor)).toBe(false);
+      expect(Number(example[1]) / divisor).toBe(Number(example[2]));
+    }
     const big = planMultipleOf(range(-Infinity, Infinity, true), [3]);
     expect(big.kind === 'refused' && big.reason).toContain('±9007199254740992');
   });

@@ -33,6 +33,18 @@ export function ajvMultipleOf(value: number, divisor: number): boolean {
   return quotient === Number.parseInt(String(quotient), 10);
 }
 
+/**
+ * A decimal multiple of `divisor` that Ajv's test rejects, for the refusal's message: the first of its first 1,000
+ * multiples written to 15 significant digits (`0.3 / 0.1 is 2.9999999999999996: 0.3 fails`).
+ */
+export function roundingExample(divisor: number): string {
+  for (let count = 2; count <= 1000; count++) {
+    const multiple = Number((count * divisor).toPrecision(15));
+    if (!ajvMultipleOf(multiple, divisor)) return `${multiple} / ${divisor} is ${multiple / divisor}: ${multiple} fails`;
+  }
+  return 'its multiples are exact only by chance';
+}
+
 /** The interval a number alternative already has, as the lowering keeps it. */
 export interface NumberRange {
   readonly integer: boolean;
@@ -76,7 +88,7 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[], 
   for (const divisor of others) {
     const scaled = exactScaledModulus(divisor);
     if (scaled === undefined) {
-      why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (0.07 / 0.01 is 7.000000000000001: 0.07 fails)`;
+      why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (${roundingExample(divisor)})`;
     } else if (scaled.modulus > limits.multipleOfMaxModulus) {
       why = `${divisor} scales to ${scaled.modulus}, above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
     } else {
