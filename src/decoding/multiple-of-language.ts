@@ -17,7 +17,7 @@
  * @module
  */
 import { DEFAULT_DECODING_LIMITS, type DecodingLimits } from './decoding-limits.js';
-import { NUMBER_SYMBOLS, NumberAutomaton, toDecimal, trimNumberAutomaton } from './number-language.js';
+import { NUMBER_SYMBOLS, NumberAutomaton, NumberRows, toDecimal } from './number-language.js';
 
 /** The budgets a `multipleOf` plan works within: the multiples listed one by one, and the largest scaled modulus. */
 export type MultipleOfLimits = Pick<DecodingLimits, 'multipleOfMaxValues' | 'multipleOfMaxModulus'>;
@@ -224,18 +224,11 @@ function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates: numb
   const rightCount = right.accepting.length;
   const ids = new Map<number, number>([[0, 0]]);
   const pairs: number[] = [0];
-  // typed rows grown by doubling: a product of the non-integer language has over ten thousand states
-  let next = new Int32Array(256 * NUMBER_SYMBOLS);
-  let accepting = new Uint8Array(256);
+  // a product of the non-integer language has over ten thousand states
+  const rows = new NumberRows(256);
   for (let id = 0; id < pairs.length; id++) {
-    if (id >= accepting.length) {
-      const wider = new Uint8Array(accepting.length * 2);
-      wider.set(accepting);
-      accepting = wider;
-      const longer = new Int32Array(next.length * 2);
-      longer.set(next);
-      next = longer;
-    }
+    rows.reserve(id);
+    const { next, accepting } = rows;
     const pair = pairs[id]!;
     const l = Math.floor(pair / rightCount);
     const r = pair % rightCount;
@@ -258,5 +251,5 @@ function product2(left: NumberAutomaton, right: NumberAutomaton, maxStates: numb
       next[id * NUMBER_SYMBOLS + symbol] = target;
     }
   }
-  return trimNumberAutomaton(next.slice(0, pairs.length * NUMBER_SYMBOLS), accepting.slice(0, pairs.length));
+  return rows.finish(pairs.length);
 }

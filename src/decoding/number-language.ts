@@ -285,26 +285,46 @@ export function stateKeys<Key = string>(): { keys: Key[]; intern: (key: Key) => 
  * reach an accepting one.
  */
 export function exploreNumberStates<Key>(keys: readonly Key[], expand: (key: Key, row: number[]) => boolean): NumberAutomaton | null {
-  // rows go straight into a typed array grown by doubling, and one row array is reused: a few thousand states each
-  let next = new Int32Array(64 * NUMBER_SYMBOLS);
-  let accepting = new Uint8Array(64);
+  // one row array is reused: a few thousand states each
+  const rows = new NumberRows(64);
   const row = new Array<number>(NUMBER_SYMBOLS);
   let id = 0;
   for (; id < keys.length; id++) {
     row.fill(-1);
     const accepts = expand(keys[id]!, row);
-    if (id >= accepting.length) {
-      const wider = new Uint8Array(accepting.length * 2);
-      wider.set(accepting);
-      accepting = wider;
-      const longer = new Int32Array(next.length * 2);
-      longer.set(next);
-      next = longer;
-    }
+    rows.reserve(id);
+    const { next, accepting } = rows;
     accepting[id] = accepts ? 1 : 0;
     for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) next[id * NUMBER_SYMBOLS + symbol] = row[symbol]!;
   }
-  return trimNumberAutomaton(next.slice(0, id * NUMBER_SYMBOLS), accepting.slice(0, id));
+  return rows.finish(id);
+}
+
+/** The rows of a number automaton built one state at a time, in order: typed arrays grown by doubling. */
+export class NumberRows {
+  next: Int32Array<ArrayBuffer>;
+  accepting: Uint8Array<ArrayBuffer>;
+
+  constructor(states: number) {
+    this.next = new Int32Array(states * NUMBER_SYMBOLS);
+    this.accepting = new Uint8Array(states);
+  }
+
+  /** Makes room for state `id` (read `next` and `accepting` after it: they may be new arrays). */
+  reserve(id: number): void {
+    if (id < this.accepting.length) return;
+    const wider = new Uint8Array(this.accepting.length * 2);
+    wider.set(this.accepting);
+    this.accepting = wider;
+    const longer = new Int32Array(this.next.length * 2);
+    longer.set(this.next);
+    this.next = longer;
+  }
+
+  /** The automaton of the first `count` states, trimmed. */
+  finish(count: number): NumberAutomaton | null {
+    return trimNumberAutomaton(this.next.slice(0, count * NUMBER_SYMBOLS), this.accepting.slice(0, count));
+  }
 }
 
 /** The phases of a number text, as {@link build} keys its states. */
