@@ -11,6 +11,8 @@
  *
  *   npm run bench:patterns
  *   npm run bench:patterns -- --rounds 10 --tests 200000 --tools 200
+ *
+ * `--property-escapes` instead measures what `\p{…}` costs (property-escapes.ts).
  */
 import { parseArgs } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -23,6 +25,7 @@ import { parseRegex, type RegexNode } from '../../src/shared/regex/parse-regex.j
 import { compileSchema, defineTool, ToolRegistry, silentLogger } from '../../src/tools/index.js';
 import type { AnyTool, JsonSchemaObject } from '../../src/tools/index.js';
 import { listSchemaPatterns } from '../../src/tools/schema-patterns.js';
+import { benchPropertyEscapes } from './property-escapes.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,8 +33,13 @@ const { values } = parseArgs({
     tests: { type: 'string', default: '100000' },
     tools: { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
+    'property-escapes': { type: 'boolean', default: false },
   },
 });
+if (values['property-escapes']) {
+  benchPropertyEscapes();
+  process.exit(0);
+}
 const ROUNDS = Number(values.rounds);
 const TESTS = Number(values.tests);
 const TOOL_COUNT = Number(values.tools);

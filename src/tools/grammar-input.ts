@@ -63,7 +63,7 @@ export function describeGrammarProblem(grammar: unknown): string | undefined {
     return undefined;
   } catch (error) {
     if (!(error instanceof RegexUnsupportedError)) throw error;
-    return `the regex grammar cannot run in linear time or does not parse: ${error.message}. Use literals, classes, groups, alternation, quantifiers and ^/$ only (no lookaround, backreferences, \\b or \\p{…}), or syntax "lark" for OpenAI alone`;
+    return `the regex grammar cannot run in linear time or does not parse: ${error.message}. Use literals, classes, groups, alternation, quantifiers and ^/$ only (no lookaround, backreferences or \\b), or syntax "lark" for OpenAI alone`;
   }
 }
 

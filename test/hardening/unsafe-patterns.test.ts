@@ -1,6 +1,6 @@
 /**
  * Hardening: a pattern the linear-time engine cannot run (backreferences,
- * lookaround, `\b`, `\p{…}`) is never handed to the backtracking RegExp. A local
+ * lookaround, `\b`) is never handed to the backtracking RegExp. A local
  * tool is refused at registration with TW_UNSAFE_PATTERN, naming the tool, the
  * JSON Pointer and the fix; a tool imported from an MCP server loses that one
  * `pattern` (with a warning), or is left out when the pattern is a
@@ -46,7 +46,7 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
     expect(error.message).toBe(
       'Tool "rename_branch" schema: the pattern "^(\\\\w)\\\\1$" at /inputSchema/properties/name/pattern cannot be checked in linear time: it uses backreferences (at offset 5 of /^(\\w)\\1$/). ' +
         'toolwright validates patterns with a non-backtracking engine so that no argument can freeze the process. ' +
-        'Rewrite the pattern without lookaround, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
+        'Rewrite the pattern without lookaround, backreferences or \\b (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
     );
   });
 
@@ -59,10 +59,10 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
       'word-boundary',
     ],
     [
-      { type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^\\p{L}+$' } } },
+      { type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^(?=\\p{Lu})\\p{L}+$' } } },
       undefined,
       '/inputSchema/$defs/word/pattern',
-      'Unicode property escapes',
+      'lookahead/lookbehind',
     ],
     [
       { type: 'object' },
@@ -87,6 +87,8 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
 
   it('reports a pattern that is not a valid regex at all as an invalid schema, not an unsafe one', () => {
     expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow(SchemaCompileError);
+    for (const pattern of ['\\p{Foo}', '\\p{RGI_Emoji}', '[\\p{L}-z]'])
+      expect(() => compileSchema({ type: 'string', pattern }, 'broken')).toThrow(SchemaCompileError);
     expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow(
       'Tool "broken" schema does not compile: the pattern "a{" is not a valid regular expression with the "u" flag (Invalid regular expression: /a{/u:',
     );
@@ -96,6 +98,31 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
     for (const pattern of ['^(a+)+$', '^(\\w+\\s?)*$', '^inv_[0-9]{6}$', '(a|b)*a(a|b){20}', '^[\\u{1F600}-\\u{1F64F}]+$']) {
       expect(() => compileSchema({ type: 'string', pattern }, 'ok')).not.toThrow();
     }
+  });
+});
+
+describe('local tools: Unicode property escapes are character classes the linear engine runs', () => {
+  const NAME = '^[\\p{L}\\p{N}_ -]+$';
+  const LABEL_KEY = '^\\p{Lu}\\P{Script=Han}*$';
+  const TEXTS = ['Ünïcødé_42', 'München 2', '東京', 'Ωμέγα-7', '٣٤', 'ab!', '😀', 'x\u2028', 'A\u{1D400}', '\uD800', 'Zhōng文', ''];
+
+  it.each(TEXTS)('registers the tool and checks %j against pattern and patternProperties as new RegExp(pattern, "u") does', async (text) => {
+    const registry = new ToolRegistry(
+      [
+        toolWith({
+          type: 'object',
+          properties: { name: { type: 'string', pattern: NAME } },
+          patternProperties: { [LABEL_KEY]: { type: 'number' } },
+          additionalProperties: { type: 'string' },
+        }),
+      ],
+      { logger: silentLogger },
+    );
+    const byPattern = await registry.call({ id: '1', name: 'rename_branch', arguments: { name: text } });
+    expect(byPattern.failure?.code).toBe(new RegExp(NAME, 'u').test(text) ? undefined : 'invalid_arguments');
+    // A key the patternProperties regex matches must hold a number; any other key holds a string.
+    const byKey = await registry.call({ id: '2', name: 'rename_branch', arguments: { [text]: 'a string' } });
+    expect(byKey.failure?.code).toBe(new RegExp(LABEL_KEY, 'u').test(text) ? 'invalid_arguments' : undefined);
   });
 });
 

@@ -92,7 +92,7 @@ describe('parseRegex refusals', () => {
     ['(?<!a)b', 'lookahead/lookbehind assertions'],
     ['(a)\\1', 'backreferences'],
     ['\\bword', 'word-boundary assertions'],
-    ['\\p{L}+', 'Unicode property escapes'],
+    ['\\p{Foo}+', 'not a property the u flag knows'],
     ['a{2000}', 'a {n,m} count above 1000'],
     ['a{', 'a quantifier without a number'],
     ['\\a', 'the escape \\a (invalid with the u flag)'],

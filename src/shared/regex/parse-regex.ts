@@ -1,15 +1,29 @@
 /**
  * A parser for the ECMAScript regular-expression subset the mask engine enforces
  * exactly, with the `u` flag semantics Ajv uses for `pattern`. Anything outside the
- * subset (lookaround, backreferences, `\b`, `\p{…}`) is refused, never approximated.
+ * subset (lookaround, backreferences, `\b`) is refused, never approximated.
  *
- * Supported: literals, `.`, classes `[…]` / `[^…]` with ranges, `\d \D \w \W \s \S`,
+ * Supported: literals, `.`, classes `[…]` / `[^…]` with ranges, `\d \D \w \W \s \S`, Unicode property
+ * escapes `\p{…}` / `\P{…}` (every property this engine's `u` flag knows, with its code points),
  * escapes (`\t \n \r \f \v \0 \cX \xHH \uHHHH \u{H…}`, escaped syntax characters),
  * groups `(…)`, `(?:…)`, `(?<name>…)`, alternation, quantifiers `* + ? {n} {n,} {n,m}`
  * (lazy forms too: they match the same strings), and the anchors `^` and `$`.
  * @module
  */
-import { complementSet, DIGIT, DOT, foldAsciiCase, normalizeSet, SPACE, UTF16_DOT, WORD, type CodePointSet } from './code-point-set.js';
+import {
+  ANY_CHAR,
+  complementSet,
+  DIGIT,
+  DOT,
+  foldAsciiCase,
+  intersectSets,
+  normalizeSet,
+  SPACE,
+  UTF16_DOT,
+  WORD,
+  type CodePointSet,
+} from './code-point-set.js';
+import { unicodePropertySet } from './unicode-properties.js';
 
 export type RegexNode =
   | { readonly type: 'set'; readonly set: CodePointSet }
@@ -169,9 +183,34 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
         return SPACE;
       case 0x53:
         return complement(SPACE);
+      case 0x70:
+        return propertyEscape(false);
+      case 0x50:
+        return propertyEscape(true);
       default:
         return undefined;
     }
+  }
+
+  /** `\p{…}` or `\P{…}` (`negated`), read after the `p`. */
+  function propertyEscape(negated: boolean): CodePointSet {
+    const escapeStart = position - 2;
+    const fromEscape = (message: string): never => {
+      position = escapeStart;
+      return fail(message);
+    };
+    if (!eat('{')) return fromEscape('a \\p or \\P without {…} (invalid with the u flag)');
+    const bodyStart = position;
+    while (peek() !== undefined && peek() !== 0x7d) position++;
+    if (peek() === undefined) return fromEscape('an unterminated Unicode property escape');
+    const body = String.fromCodePoint(...chars.slice(bodyStart, position));
+    position++;
+    // Under /iu a property matches by full Unicode case folding, which the ASCII-only folding here is not.
+    if (fold) return fromEscape('a Unicode property escape with the i flag');
+    const set = unicodePropertySet(body);
+    if (set === undefined) return fromEscape(`the Unicode property escape \\${negated ? 'P' : 'p'}{${body}}, which is not a property the u flag knows`);
+    const inText = utf16 ? set : intersectSets(set, ANY_CHAR);
+    return negated ? complement(inText) : inText;
   }
 
   function hex(count: number): number {
@@ -234,7 +273,6 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
         position -= 2;
         if (char >= 0x31 && char <= 0x39) return fail('backreferences');
         if (char === 0x62 || char === 0x42) return fail('word-boundary assertions (\\b, \\B)');
-        if (char === 0x70 || char === 0x50) return fail('Unicode property escapes (\\p{…})');
         if (char === 0x6b) return fail('named backreferences');
         return fail(`the escape \\${String.fromCodePoint(char)} (invalid with the u flag)`);
     }

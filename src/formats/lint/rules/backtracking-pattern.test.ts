@@ -65,7 +65,7 @@ describe('tw/backtracking-pattern', () => {
         patternProperties: { '^(?!x_)': { type: 'string' } },
         properties: { tags: { type: 'array', items: { type: 'string', pattern: '(\\w)\\1' } } },
       },
-      { type: 'object', properties: { word: { type: 'string', pattern: '^\\p{L}+$' } } },
+      { type: 'object', properties: { word: { type: 'string', pattern: '^\\p{L}+(?=!)' } } },
     );
     expect(result.map((finding) => [finding.severity, finding.path])).toEqual([
       ['error', '/inputSchema/patternProperties/^(?!x_)'],
@@ -75,6 +75,11 @@ describe('tw/backtracking-pattern', () => {
     expect(result[1]!.message).toBe(
       'The pattern "(\\\\w)\\\\1" uses backreferences (at offset 4 of /(\\w)\\1/), which toolwright\'s linear-time pattern engine cannot run, so the registry refuses this tool (TW_UNSAFE_PATTERN).',
     );
+  });
+
+  it('runs Unicode property escapes, which are character classes: no error, and the backtracking shapes found through them', () => {
+    expect(patternFindings('^[\\p{L}\\p{N}_ -]+$')).toEqual([]);
+    expect(patternFindings('^(\\p{L}+)+$').map((finding) => finding.severity)).toEqual(['warning']);
   });
 
   it('leaves a pattern that is not a regex at all to the schema compiler', () => {

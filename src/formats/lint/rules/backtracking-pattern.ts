@@ -121,7 +121,7 @@ function checkSchema(schema: unknown, rootPointer: string): LintRuleReport[] {
         path: site.pointer,
         severity: 'error',
         message: `The pattern ${quoted} uses ${refused}, which toolwright's linear-time pattern engine cannot run, so the registry refuses this tool (TW_UNSAFE_PATTERN).`,
-        fix: 'Rewrite it without lookaround, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop the pattern and check the value inside execute.',
+        fix: 'Rewrite it without lookaround, backreferences or \\b (and with counts of at most 1000), or drop the pattern and check the value inside execute.',
       });
       continue;
     }
