@@ -78,6 +78,11 @@ describe('unicodePropertySet', () => {
     expect(unicodePropertySet('Script=Latin')).toBe(unicodePropertySet('Script=Latin'));
   });
 
+  it('is undefined for a body that would close the escape and write another regex, which it never runs', () => {
+    expect(() => new RegExp('\\p{L}|(a+)+$|\\p{L}+', 'gu')).not.toThrow();
+    expect(unicodePropertySet('L}|(a+)+$|\\p{L')).toBeUndefined();
+  });
+
   it.each(['Foo', 'Script=Klingon', 'RGI_Emoji', 'L=L', 'Block=Basic_Latin', 'L}+\\w{', 'L\u0301', ''])(
     'is undefined for %j, which new RegExp refuses under the u flag',
     (body) => {
