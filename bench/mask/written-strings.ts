@@ -20,7 +20,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const now = (): number => performance.now();
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-interface WrittenStringsCase {
+export interface WrittenStringsCase {
   readonly name: string;
   /** The schema whose matcher remembers the strings written. */
   readonly tracked: unknown;
@@ -28,6 +28,8 @@ interface WrittenStringsCase {
   readonly untracked: unknown;
   /** Valid under both, in the flexible layout (its escapes are not the compact layout's). */
   readonly text: string;
+  /** `text` with its first string written again at the end: only the schema without the memory takes it. */
+  readonly repeated: string;
 }
 
 /** About 140 characters; the first 30 shared by every seventh item, with escapes and a character outside the BMP on the way. */
@@ -49,11 +51,15 @@ function githubCreateIssue(): Record<string, unknown> {
   return tool.inputSchema;
 }
 
-function writtenStringsCases(): WrittenStringsCase[] {
+export function writtenStringsCases(): WrittenStringsCase[] {
   const uniqueStrings = { type: 'array', items: { type: 'string' }, uniqueItems: true };
   const anyStrings = { type: 'array', items: { type: 'string' } };
   const array = (items: string[]): string => `[${items.map((item) => `"${item}"`).join(',')}]`;
   const settings = Array.from({ length: 100 }, (_, index) => `"settings.editor.group-${index % 9}.option-${index}":"value ${index}"`);
+  const longItems = Array.from({ length: 50 }, (_, index) => longItem(index));
+  const paths = Array.from({ length: 200 }, (_, index) => pathItem(index));
+  const issue = (assignees: string[]): string => JSON.stringify({ repo: { owner: 'octo', name: 'hello' }, title: 'a bug', assignees });
+  const users = Array.from({ length: 40 }, (_, index) => `user${index}`);
   const createIssue = githubCreateIssue();
   const { assignees, ...otherProperties } = createIssue.properties as Record<string, Record<string, unknown>>;
   const { uniqueItems: _unique, ...assigneesWithRepeats } = assignees!;
@@ -62,25 +68,29 @@ function writtenStringsCases(): WrittenStringsCase[] {
       name: '50 unique strings of ~140 characters',
       tracked: uniqueStrings,
       untracked: anyStrings,
-      text: array(Array.from({ length: 50 }, (_, index) => longItem(index))),
+      text: array(longItems),
+      repeated: array([...longItems, longItems[0]!]),
     },
     {
       name: '200 unique paths of ~40 characters',
       tracked: uniqueStrings,
       untracked: anyStrings,
-      text: array(Array.from({ length: 200 }, (_, index) => pathItem(index))),
+      text: array(paths),
+      repeated: array([...paths, paths[0]!]),
     },
     {
       name: '100 undeclared keys, minProperties 2',
       tracked: { type: 'object', properties: { id: { type: 'integer' } }, minProperties: 2, additionalProperties: { type: 'string' } },
       untracked: { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: { type: 'string' } },
       text: `{"id":7,${settings.join(',')}}`,
+      repeated: `{"id":7,${[...settings, settings[0]!].join(',')}}`,
     },
     {
       name: "GitHub's create_issue, 40 assignees",
       tracked: createIssue,
       untracked: { ...createIssue, properties: { ...otherProperties, assignees: assigneesWithRepeats } },
-      text: JSON.stringify({ repo: { owner: 'octo', name: 'hello' }, title: 'a bug', assignees: Array.from({ length: 40 }, (_, index) => `user${index}`) }),
+      text: issue(users),
+      repeated: issue([...users, users[0]!]),
     },
   ];
 }
