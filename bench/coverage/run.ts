@@ -23,7 +23,9 @@
  * --list-refused (every refused schema with its keyword, JSON pointer and the engine's reason)
  * --many-tools (before the corpus, in this process: every tool of test/fixtures/third-party compiled with its first
  * mask, one after another over one vocabulary; runs with no folder given)  --precompute-work=N (the many-tools
- * row's compile option `precomputeWork`, to compare with the lazy compile)
+ * row's compile option `precomputeWork`, to compare with the lazy compile)  --rule-schemas (after the folders, two more
+ * rows: the option schemas of ESLint's core rules and of typescript-eslint's rules, bench/coverage/rule-schemas.ts;
+ * runs with no folder given)
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -34,6 +36,7 @@ import { createRandom } from '../../test/decoding/generation.js';
 import type { InstanceCounts, SchemaJob, SchemaResult } from './check-schema.js';
 import { loadVocabulary } from './load-vocabulary.js';
 import { manyToolsTable, measureManyTools, type ManyToolsRow } from './many-tools.js';
+import { ruleSchemaSources, type RuleSchemaSource } from './rule-schemas.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const flags = new Map<string, string>();
@@ -54,11 +57,16 @@ const LAYOUT = (flags.get('layout') ?? 'compact') as 'compact' | 'flexible';
 const JSON_OUTPUT = flags.has('json');
 const LIST_REFUSED = flags.has('list-refused');
 const MANY_TOOLS = flags.has('many-tools');
+const RULE_SCHEMAS = flags.has('rule-schemas');
 const PRECOMPUTE_WORK = flags.has('precompute-work') ? Number(flags.get('precompute-work')) : undefined;
 if (flags.has('suite')) folders.push(resolve(root, 'test/fixtures/json-schema-test-suite'));
-if ((folders.length === 0 && !MANY_TOOLS) || !['qwen3', 'llama3', 'gemma3', 'byte'].includes(VOCAB) || !['compact', 'flexible'].includes(LAYOUT)) {
+if (
+  (folders.length === 0 && !MANY_TOOLS && !RULE_SCHEMAS) ||
+  !['qwen3', 'llama3', 'gemma3', 'byte'].includes(VOCAB) ||
+  !['compact', 'flexible'].includes(LAYOUT)
+) {
   console.error(
-    'usage: npm run bench:coverage -- <folder>... [--suite] [--many-tools] [--precompute-work=N] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json] [--list-refused]',
+    'usage: npm run bench:coverage -- <folder>... [--suite] [--many-tools] [--precompute-work=N] [--rule-schemas] [--vocab=qwen3|llama3|gemma3|byte] [--limit=N] [--sample=N] [--seed=1] [--instances=200] [--timeout-ms=20000] [--layout=compact|flexible] [--json] [--list-refused]',
   );
   process.exit(2);
 }
@@ -136,17 +144,25 @@ function readFolder(folder: string): Dataset {
       const wrapped = record.schema ?? record.json_schema;
       if (wrapped !== null && typeof wrapped === 'object' && !('type' in record) && !('properties' in record)) schema = wrapped;
     }
-    const dialect = schemaDialectOf(schema);
-    if (dialect !== undefined && dialect !== '2020-12') {
-      olderDialects++;
-      if (flags.has('strip-dialect')) {
-        const { $schema: _uri, ...rest } = schema as Record<string, unknown>;
-        schema = rest;
-      }
-    }
-    jobs.push(job(name, schema));
+    const given = asGivenDialect(schema);
+    if (given.older) olderDialects++;
+    jobs.push(job(name, given.schema));
   }
   return { name: basename(folder), jobs, unreadable, olderDialects };
+}
+
+/** Whether the root `$schema` names an older draft; with `--strip-dialect`, the schema without it. */
+function asGivenDialect(schema: unknown): { schema: unknown; older: boolean } {
+  const dialect = schemaDialectOf(schema);
+  if (dialect === undefined || dialect === '2020-12') return { schema, older: false };
+  if (!flags.has('strip-dialect')) return { schema, older: true };
+  const { $schema: _uri, ...rest } = schema as Record<string, unknown>;
+  return { schema: rest, older: true };
+}
+
+function readRuleSchemas(source: RuleSchemaSource): Dataset {
+  const jobs = select([...source.schemas]).map(({ rule, schema }) => job(rule, asGivenDialect(schema).schema));
+  return { name: source.name, jobs, unreadable: [], olderDialects: jobs.length };
 }
 
 /** Runs jobs one at a time in a worker, replacing it after a timeout or a crash. */
@@ -370,22 +386,26 @@ async function main(): Promise<void> {
       `## Many tools (vocabulary ${VOCAB}, loaded from its tokenizer.json in ${manyTools.vocabularyMs.toFixed(0)} ms, not counted; compile + first mask${PRECOMPUTE_WORK === undefined ? '' : `, precomputeWork ${PRECOMPUTE_WORK}`})\n`,
     );
     console.log(manyToolsTable(manyTools.rows));
-    if (folders.length === 0) {
+    if (folders.length === 0 && !RULE_SCHEMAS) {
       if (JSON_OUTPUT) console.log(`\n${JSON.stringify({ vocabulary: VOCAB, manyTools }, null, 2)}`);
       return;
     }
     console.log('');
   }
   const started = performance.now();
-  const datasets = folders.map((folder) => {
-    const path = resolve(folder);
-    try {
-      statSync(join(path, 'tests/draft2020-12'));
-      return readSuite(path);
-    } catch {
-      return readFolder(path);
-    }
-  });
+  const ruleSources = RULE_SCHEMAS ? ruleSchemaSources() : [];
+  const datasets = [
+    ...folders.map((folder) => {
+      const path = resolve(folder);
+      try {
+        statSync(join(path, 'tests/draft2020-12'));
+        return readSuite(path);
+      } catch {
+        return readFolder(path);
+      }
+    }),
+    ...ruleSources.map(readRuleSchemas),
+  ];
   const pool = new WorkerPool();
   const summaries: Summary[] = [];
   const all: SchemaResult[] = [];
@@ -416,6 +436,10 @@ async function main(): Promise<void> {
   console.log(
     `\n${total.schemas} schemas in ${seconds.toFixed(0)} s (${summaries.map((summary) => `${summary.dataset} ${summary.seconds.toFixed(0)} s`).join(', ')}); root $schema of an older draft in ${total.olderDialects} (${flags.has('strip-dialect') ? 'removed' : 'rewritten into 2020-12'}).`,
   );
+  for (const source of ruleSources)
+    console.log(
+      `${source.name}: ${source.rules} rules, ${source.schemas.length} with an options schema (as ESLint wraps it, read as draft 4); ${source.withoutOptions} take no options, ${source.unvalidated} opt out of validation (not compiled).`,
+    );
   console.log('\n### Refused: first reason the engine met\n');
   console.log(reasonTable(summaries, 'refusedBy', 40));
   console.log('\n### Refused schemas that need only this to compile (lenient relaxes nothing else)\n');

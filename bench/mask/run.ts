@@ -13,6 +13,11 @@
  * by its memo (no hashing), and present without a memo (the tokenizer hashed), interleaved,
  * `--cold-runs=5` of each.
  *
+ * Remembered strings: after the cases, arrays of 50 and 200 unique strings sharing prefixes, an object of 100
+ * undeclared keys under `minProperties: 2` and GitHub's create_issue with 40 assignees, each against the same text
+ * without the keyword, interleaved (bench/mask/written-strings.ts): warm mask p50/p99 inside the strings the matcher
+ * remembers.
+ *
  * Pumped first round: each generated schema compiled once more, its first round run with the look-ahead pumped before every
  * mask as the local provider pumps it while the model computes (`lookAheadWhilePending`, its default units per token).
  *
@@ -33,8 +38,10 @@ import { tools as badTools } from '../../examples/bad-tools/index.js';
 import { tools as conformanceTools } from '../../examples/mcp-conformance/tools.js';
 import { toolCases, type ToolCase } from '../../test/decoding/tool-schemas.js';
 import { DEFAULT_LOOK_AHEAD_PER_TOKEN, lookAheadWhilePending } from '../../src/models/local/idle-look-ahead.js';
+import { distribution, type Distribution } from './distribution.js';
 import { loadXGrammar, xgrammarMaskKernel } from './load-xgrammar.js';
 import { benchPropertyOrder } from './property-order.js';
+import { benchWrittenStrings, type WrittenStringsResult } from './written-strings.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map<string, string | undefined>(
@@ -59,30 +66,6 @@ const now = (): number => performance.now();
 const log = (line: string): void => {
   if (!JSON_ONLY) console.log(line);
 };
-
-interface Distribution {
-  count: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-/** Microseconds. */
-function distribution(samples: readonly number[]): Distribution {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (quantile: number): number => sorted[Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] ?? NaN;
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
-  return {
-    count: sorted.length,
-    p50: at(0.5) * 1000,
-    p90: at(0.9) * 1000,
-    p99: at(0.99) * 1000,
-    max: (sorted[sorted.length - 1] ?? NaN) * 1000,
-    mean: mean * 1000,
-  };
-}
 
 function repoToolCases(): ToolCase[] {
   const extra: AnyTool[] = [...badTools, ...(conformanceTools as unknown as AnyTool[])];
@@ -121,6 +104,8 @@ interface VocabularyResult {
   accept: { ours: Distribution; xgrammar: Distribution };
   tokensWhereXGrammarDisagrees: number;
   steadyState: { tokens: number; heapDeltaBytes: number; bytesPerToken: number; gcEvents: number };
+  /** Masks inside strings the matcher remembers (bench/mask/written-strings.ts), after the cases above. */
+  writtenStrings: WrittenStringsResult[];
   memory: { oursGrammarBytes: number; xgrammarWasmGrowthBytes: number };
   coldStart: ColdStart;
 }
@@ -439,6 +424,18 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     steadyState = { tokens, heapDeltaBytes: heapAfter - heapBefore, bytesPerToken: (heapAfter - heapBefore) / tokens, gcEvents };
   }
 
+  const writtenStrings = await benchWrittenStrings(
+    (schema) => compileJsonSchema(schema, vocabulary, { ...compileOptions, layout: 'flexible' }),
+    (text) => tokenizer.encode(text, { add_special_tokens: false }),
+    eos,
+    mask,
+    ROUNDS,
+  );
+  for (const entry of writtenStrings)
+    log(
+      `  written strings: ${entry.name.padEnd(40)} ${String(entry.tokens).padStart(5)} tokens, warm mask p50 / p99 ${entry.tracked.warm.p50.toFixed(2)} / ${entry.tracked.warm.p99.toFixed(2)} µs (no memory ${entry.untracked.warm.p50.toFixed(2)} / ${entry.untracked.warm.p99.toFixed(2)} µs)`,
+    );
+
   return {
     vocabulary: name,
     size: vocabulary.size,
@@ -461,6 +458,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
     accept: { ours: distribution(oursAccept), xgrammar: distribution(xgAccept) },
     tokensWhereXGrammarDisagrees: disagreements,
     steadyState,
+    writtenStrings,
     memory: { oursGrammarBytes, xgrammarWasmGrowthBytes: process.memoryUsage().arrayBuffers - wasmBefore },
     coldStart: coldStart(name),
   };
@@ -586,6 +584,20 @@ function report(results: readonly VocabularyResult[]): void {
       '',
     );
     add('mask p50 / p99, later rounds (warm)', `${us(result.mask.oursWarm.p50)} / ${us(result.mask.oursWarm.p99)}`, '', '');
+    for (const entry of result.writtenStrings) {
+      add(
+        `  inside remembered strings, warm mask p50 / p99: ${entry.name} (${entry.tokens} tokens, flexible layout)`,
+        `${us(entry.tracked.warm.p50)} / ${us(entry.tracked.warm.p99)}`,
+        '',
+        `no memory: ${us(entry.untracked.warm.p50)} / ${us(entry.untracked.warm.p99)}`,
+      );
+      add(
+        '    first round p50 / p99; accept p50 / p99 (no memory); accept + rollback(1) at the end; heap over masks inside the last strings',
+        `${us(entry.tracked.firstRound.p50)} / ${us(entry.tracked.firstRound.p99)}; ${us(entry.tracked.accept.p50)} / ${us(entry.tracked.accept.p99)} (${us(entry.untracked.accept.p50)} / ${us(entry.untracked.accept.p99)}); ${us(entry.acceptRollbackUs)}`,
+        '',
+        `${entry.masksInsideLastStrings.heapGrowthBytes} B over ${entry.masksInsideLastStrings.masks} masks, ${entry.masksInsideLastStrings.gcEvents} GCs`,
+      );
+    }
     add(
       'accept p50 / p99',
       `${us(result.accept.ours.p50)} / ${us(result.accept.ours.p99)}`,

@@ -1,0 +1,225 @@
+/**
+ * The written-strings rows of `npm run bench:mask`: the mask inside strings the matcher
+ * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings,
+ * the undeclared keys of objects with `minProperties` above 1). Each case is a long text of
+ * many held strings sharing prefixes, written by the tokenizer's own tokens, then EOS; the
+ * same text runs under the same schema without the keyword (no memory), interleaved token
+ * by token, alternating which goes first, so the two columns see the same load. Rounds after
+ * the first are "warm". Also: heap growth and GC events over 10,000 masks at four positions
+ * inside the last held strings (the masks should allocate nothing), and one
+ * accept + `rollback(1)` at the end of the text.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { CompiledGrammar } from '../../src/decoding/index.js';
+import { distribution, type Distribution } from './distribution.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const now = (): number => performance.now();
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+export interface WrittenStringsCase {
+  readonly name: string;
+  /** The schema whose matcher remembers the strings written. */
+  readonly tracked: unknown;
+  /** The same schema without `uniqueItems` or `minProperties`: no memory. */
+  readonly untracked: unknown;
+  /** Valid under both, in the flexible layout (its escapes are not the compact layout's). */
+  readonly text: string;
+  /** `text` with its first string written again at the end: only the schema without the memory takes it. */
+  readonly repeated: string;
+}
+
+/** About 140 characters; the first 30 shared by every seventh item, with escapes and a character outside the BMP on the way. */
+function longItem(index: number): string {
+  return `item number ${index % 7} of the list: caf\u00e9 \\"quoted\\" \\u0061 \ud83d\ude00 the quick brown fox jumps over the lazy dog ${'x'.repeat(40)} ${index}`;
+}
+
+/** A path as an ignore list holds it: short, most of it shared with the others. */
+function pathItem(index: number): string {
+  return `packages/core/src/module-${index % 13}/file-${index}.ts`;
+}
+
+function githubCreateIssue(): Record<string, unknown> {
+  const fixture = JSON.parse(readFileSync(resolve(root, 'test/fixtures/third-party/mcp-tools.json'), 'utf8')) as {
+    servers: { server: string; tools: { name: string; inputSchema: Record<string, unknown> }[] }[];
+  };
+  const tool = fixture.servers.find((server) => server.server === 'github')?.tools.find((entry) => entry.name === 'create_issue');
+  if (tool === undefined) throw new Error('test/fixtures/third-party/mcp-tools.json has no github/create_issue tool');
+  return tool.inputSchema;
+}
+
+export function writtenStringsCases(): WrittenStringsCase[] {
+  const uniqueStrings = { type: 'array', items: { type: 'string' }, uniqueItems: true };
+  const anyStrings = { type: 'array', items: { type: 'string' } };
+  const array = (items: string[]): string => `[${items.map((item) => `"${item}"`).join(',')}]`;
+  const settings = Array.from({ length: 100 }, (_, index) => `"settings.editor.group-${index % 9}.option-${index}":"value ${index}"`);
+  const longItems = Array.from({ length: 50 }, (_, index) => longItem(index));
+  const paths = Array.from({ length: 200 }, (_, index) => pathItem(index));
+  const issue = (assignees: string[]): string => JSON.stringify({ repo: { owner: 'octo', name: 'hello' }, title: 'a bug', assignees });
+  const users = Array.from({ length: 40 }, (_, index) => `user${index}`);
+  const createIssue = githubCreateIssue();
+  const { assignees, ...otherProperties } = createIssue.properties as Record<string, Record<string, unknown>>;
+  const { uniqueItems: _unique, ...assigneesWithRepeats } = assignees!;
+  return [
+    {
+      name: '50 unique strings of ~140 characters',
+      tracked: uniqueStrings,
+      untracked: anyStrings,
+      text: array(longItems),
+      repeated: array([...longItems, longItems[0]!]),
+    },
+    {
+      name: '200 unique paths of ~40 characters',
+      tracked: uniqueStrings,
+      untracked: anyStrings,
+      text: array(paths),
+      repeated: array([...paths, paths[0]!]),
+    },
+    {
+      name: '100 undeclared keys, minProperties 2',
+      tracked: { type: 'object', properties: { id: { type: 'integer' } }, minProperties: 2, additionalProperties: { type: 'string' } },
+      untracked: { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: { type: 'string' } },
+      text: `{"id":7,${settings.join(',')}}`,
+      repeated: `{"id":7,${[...settings, settings[0]!].join(',')}}`,
+    },
+    {
+      name: "GitHub's create_issue, 40 assignees",
+      tracked: createIssue,
+      untracked: { ...createIssue, properties: { ...otherProperties, assignees: assigneesWithRepeats } },
+      text: issue(users),
+      repeated: issue([...users, users[0]!]),
+    },
+  ];
+}
+
+export interface WrittenStringsResult {
+  name: string;
+  tokens: number;
+  /** With the memory: first round, later rounds, and accept over all rounds. */
+  tracked: { firstRound: Distribution; warm: Distribution; accept: Distribution };
+  /** The same tokens without the memory, later rounds. */
+  untracked: { warm: Distribution; accept: Distribution };
+  /** 10,000 masks at four positions inside the last held strings, with the memory. */
+  masksInsideLastStrings: { masks: number; heapGrowthBytes: number; gcEvents: number };
+  /** Mean of 1,000 accept + rollback(1) of the text's last token before EOS. */
+  acceptRollbackUs: number;
+}
+
+/** Runs every case; `compile` compiles a schema in the flexible layout with the bench's options. */
+export async function benchWrittenStrings(
+  compile: (schema: unknown) => CompiledGrammar,
+  encode: (text: string) => number[],
+  eos: number,
+  mask: Uint32Array,
+  rounds: number,
+): Promise<WrittenStringsResult[]> {
+  const results: WrittenStringsResult[] = [];
+  for (const entry of writtenStringsCases()) {
+    const grammars = { tracked: compile(entry.tracked), untracked: compile(entry.untracked) };
+    const sequence = [...encode(entry.text), eos];
+    const samples = {
+      trackedFirst: [] as number[],
+      trackedWarm: [] as number[],
+      untrackedWarm: [] as number[],
+      trackedAccept: [] as number[],
+      untrackedAccept: [] as number[],
+    };
+    for (let round = 0; round < rounds; round++) {
+      const tracked = grammars.tracked.matcher();
+      const untracked = grammars.untracked.matcher();
+      for (let position = 0; position < sequence.length; position++) {
+        const token = sequence[position]!;
+        const step = (matcher: typeof tracked, which: 'tracked' | 'untracked'): void => {
+          let start = now();
+          matcher.fillMask(mask);
+          const maskTime = now() - start;
+          if ((mask[token >>> 5]! & (1 << (token & 31))) === 0) throw new Error(`${entry.name} (${which}): the mask refuses token ${token} at ${position}`);
+          start = now();
+          const accepted = matcher.accept(token);
+          const acceptTime = now() - start;
+          if (!accepted) throw new Error(`${entry.name} (${which}): accept refuses token ${token} at ${position}`);
+          if (which === 'tracked') {
+            (round === 0 ? samples.trackedFirst : samples.trackedWarm).push(maskTime);
+            samples.trackedAccept.push(acceptTime);
+          } else {
+            if (round > 0) samples.untrackedWarm.push(maskTime);
+            samples.untrackedAccept.push(acceptTime);
+          }
+        };
+        // alternate which grammar goes first, so cache and scheduler effects even out
+        if (((round + position) & 1) === 0) {
+          step(tracked, 'tracked');
+          step(untracked, 'untracked');
+        } else {
+          step(untracked, 'untracked');
+          step(tracked, 'tracked');
+        }
+      }
+    }
+    results.push({
+      name: entry.name,
+      tokens: sequence.length,
+      tracked: { firstRound: distribution(samples.trackedFirst), warm: distribution(samples.trackedWarm), accept: distribution(samples.trackedAccept) },
+      untracked: { warm: distribution(samples.untrackedWarm), accept: distribution(samples.untrackedAccept) },
+      masksInsideLastStrings: await masksInsideLastStrings(grammars.tracked, sequence, mask),
+      acceptRollbackUs: acceptRollback(grammars.tracked, sequence),
+    });
+  }
+  return results;
+}
+
+/** Heap growth and GC events over 2,500 masks at each of four positions near the end of the text (its last held strings). */
+async function masksInsideLastStrings(
+  grammar: CompiledGrammar,
+  sequence: readonly number[],
+  mask: Uint32Array,
+): Promise<WrittenStringsResult['masksInsideLastStrings']> {
+  const matcher = grammar.matcher();
+  const stops = new Set([sequence.length - 31, sequence.length - 21, sequence.length - 11, sequence.length - 4]);
+  let heapGrowthBytes = 0;
+  let gcEvents = 0;
+  let masks = 0;
+  let eventsSeen = 0;
+  const observer = new PerformanceObserver((list) => {
+    eventsSeen += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const settle = (): Promise<void> => new Promise((done) => setTimeout(done, 20));
+  try {
+    for (let position = 0; position < sequence.length - 1; position++) {
+      if (stops.has(position)) {
+        // warm first: the JIT's own allocations (feedback, optimized code) are not the mask's
+        for (let repeat = 0; repeat < 2500; repeat++) matcher.fillMask(mask);
+        gc();
+        await settle();
+        const eventsBefore = eventsSeen;
+        const heapBefore = process.memoryUsage().heapUsed;
+        for (let repeat = 0; repeat < 2500; repeat++) matcher.fillMask(mask);
+        heapGrowthBytes += process.memoryUsage().heapUsed - heapBefore;
+        masks += 2500;
+        await settle();
+        gcEvents += eventsSeen - eventsBefore;
+      }
+      matcher.accept(sequence[position]!);
+    }
+  } finally {
+    observer.disconnect();
+  }
+  return { masks, heapGrowthBytes, gcEvents };
+}
+
+function acceptRollback(grammar: CompiledGrammar, sequence: readonly number[]): number {
+  const matcher = grammar.matcher();
+  for (let position = 0; position < sequence.length - 2; position++) matcher.accept(sequence[position]!);
+  const last = sequence[sequence.length - 2]!;
+  const repeats = 1000;
+  const start = now();
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    matcher.accept(last);
+    matcher.rollback(1);
+  }
+  return ((now() - start) * 1000) / repeats;
+}
