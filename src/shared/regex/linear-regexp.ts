@@ -13,13 +13,13 @@
  *
  * Semantics are those of `new RegExp(source, 'u').test(text)` (search, not full
  * match; `^` and `$` anchor at the ends of the text only, as without the `m` flag)
- * on every pattern {@link parseRegex} accepts; anything else is refused with a
- * {@link RegexUnsupportedError}, never approximated.
+ * on every pattern {@link parsePattern} accepts, leading lookaheads included; anything
+ * else is refused with a {@link RegexUnsupportedError}, never approximated.
  * @module
  */
 import { Nfa } from './code-point-dfa.js';
 import { ANY_UTF16_CHAR, MAX_CODE_POINT, setHas } from './code-point-set.js';
-import { parseRegex, RegexUnsupportedError, type RegexNode } from './parse-regex.js';
+import { parsePattern, RegexUnsupportedError, type ParsedPattern, type RegexNode } from './parse-regex.js';
 
 /** The NFA budget of one pattern: the worst-case cost of reading one code point. */
 export const MAX_PATTERN_NFA_STATES = 10_000;
@@ -45,8 +45,7 @@ export interface LinearRegExp {
 /** Compiles `source` as `new RegExp(source, flags)` would, with flags `u` only; throws {@link RegexUnsupportedError} for what it cannot run in linear time. */
 export function compileLinearRegExp(source: string, flags = 'u'): LazyDfaRegExp {
   if (flags !== 'u') throw new RegexUnsupportedError(`the flags "${flags}" (only "u", as JSON Schema patterns use, is supported)`);
-  const tree = parseRegex(source, { loneSurrogates: true });
-  return new LazyDfaRegExp(source, flags, tree);
+  return new LazyDfaRegExp(source, flags, parsePattern(source, { loneSurrogates: true }));
 }
 
 const ACCEPTED = 1;
@@ -55,73 +54,54 @@ const UNKNOWN = -2;
 const DEAD = -1;
 const ASCII = 128;
 
+/** What {@link LazyDfa.run} found: a match, none, or no answer within {@link MAX_UNCACHED_WORK}. */
+const NO_MATCH = 0;
+const MATCH = 1;
+const OUT_OF_WORK = 2;
+type RunResult = typeof NO_MATCH | typeof MATCH | typeof OUT_OF_WORK;
+
+/**
+ * A pattern with leading lookaheads, `^(?=A)(?!B)R`, runs as one lazy automaton per part over the same text: the
+ * lookaheads only look at offset 0, where the `^` pins them, so the text matches when `^R` does, every `^A` matches a
+ * prefix of it, and no `^B` does. Each part reads the text at most once; all parts share one NFA, so one budget.
+ */
 export class LazyDfaRegExp implements LinearRegExp {
   readonly source: string;
   readonly flags: string;
-  readonly #nfa: Nfa;
-  readonly #final: number;
-  readonly #startSubset: Int32Array;
-  /** Per NFA member (`state * 2 + endOnly`): the last closure that visited it, to skip repeats without a Set. */
-  readonly #visited: Uint32Array;
-  #visitStamp = 0;
-
-  /** Code points split into classes that every NFA edge treats alike: class `i` is `[bounds[i], bounds[i + 1])`. */
-  readonly #bounds: Int32Array;
-  readonly #asciiClass: Int32Array;
-
-  #ids = new Map<string, number>();
-  #subsets: Int32Array[] = [];
-  #flags: number[] = [];
-  /** Per state, per class: the next state, {@link DEAD}, or {@link UNKNOWN} until first needed. */
-  #next: Int32Array[] = [];
-  #cells = 0;
-  #start = -1;
-  #flushes = 0;
+  readonly #main: LazyDfa;
+  readonly #lookaheads: readonly { readonly negative: boolean; readonly automaton: LazyDfa }[];
+  /** Uncached work spent by the test under way, over all its parts. */
+  readonly #work = { spent: 0 };
   #budgetExhaustions = 0;
 
-  constructor(source: string, flags: string, tree: RegexNode) {
+  constructor(source: string, flags: string, pattern: ParsedPattern) {
     this.source = source;
     this.flags = flags;
     const nfa = new Nfa(MAX_PATTERN_NFA_STATES);
-    const start = nfa.add();
-    // A pattern anchored at the start needs no scan: without the loop, a failed prefix empties the state set and ends the test early.
-    if (!anchoredAtStart(tree)) nfa.chars[start]!.push({ set: ANY_UTF16_CHAR, to: start });
-    const end = nfa.build(tree, start);
-    const final = nfa.add();
-    nfa.epsilon[end]!.push(final);
-    this.#nfa = nfa;
-    this.#final = final;
-    this.#visited = new Uint32Array(nfa.stateCount * 2);
-    this.#startSubset = this.#closure([start * 2], true);
-    const points = new Set<number>([0]);
-    for (const edges of nfa.chars) {
-      for (const edge of edges) {
-        for (let index = 0; index < edge.set.length; index += 2) {
-          points.add(edge.set[index]!);
-          if (edge.set[index + 1]! < MAX_CODE_POINT) points.add(edge.set[index + 1]! + 1);
-        }
-      }
-    }
-    this.#bounds = Int32Array.from([...points].sort((left, right) => left - right));
-    this.#asciiClass = new Int32Array(ASCII);
-    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.#asciiClass[codePoint] = this.#classOf(codePoint);
+    const ends = (tree: RegexNode): { start: number; final: number } => {
+      const start = nfa.add();
+      // A pattern anchored at the start needs no scan: without the loop, a failed prefix empties the state set and ends the test early.
+      if (!anchoredAtStart(tree)) nfa.chars[start]!.push({ set: ANY_UTF16_CHAR, to: start });
+      const end = nfa.build(tree, start);
+      const final = nfa.add();
+      nfa.epsilon[end]!.push(final);
+      return { start, final };
+    };
+    const lookaheadEnds = pattern.lookaheads.map(({ body }) => ends(body));
+    const mainEnds = ends(pattern.tree);
+    const classes = new CodeClasses(nfa);
+    // one closure runs at a time, so every part marks visits in the same array
+    const visits = { visited: new Uint32Array(nfa.stateCount * 2), stamp: 0 };
+    this.#main = new LazyDfa(nfa, mainEnds.start, mainEnds.final, classes, visits);
+    this.#lookaheads = pattern.lookaheads.map(({ negative }, index) => ({
+      negative,
+      automaton: new LazyDfa(nfa, lookaheadEnds[index]!.start, lookaheadEnds[index]!.final, classes, visits),
+    }));
   }
 
-  #classOf(codePoint: number): number {
-    const bounds = this.#bounds;
-    let low = 0;
-    let high = bounds.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (bounds[middle]! <= codePoint) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  }
-
-  /** How many times the automaton cache outgrew {@link MAX_CACHE_CELLS} and was dropped. */
+  /** How many times an automaton cache outgrew {@link MAX_CACHE_CELLS} and was dropped. */
   get cacheFlushes(): number {
-    return this.#flushes;
+    return this.#lookaheads.reduce((sum, { automaton }) => sum + automaton.flushes, this.#main.flushes);
   }
 
   /** How many tests ran past {@link MAX_UNCACHED_WORK} and answered "no match". */
@@ -134,11 +114,92 @@ export class LazyDfaRegExp implements LinearRegExp {
   }
 
   test(text: string): boolean {
+    this.#work.spent = 0;
+    for (const { negative, automaton } of this.#lookaheads) {
+      const result = automaton.run(text, this.#work);
+      if (result === OUT_OF_WORK) return this.#outOfWork();
+      if ((result === MATCH) === negative) return false;
+    }
+    const result = this.#main.run(text, this.#work);
+    if (result === OUT_OF_WORK) return this.#outOfWork();
+    return result === MATCH;
+  }
+
+  #outOfWork(): false {
+    this.#budgetExhaustions++;
+    return false;
+  }
+}
+
+/** Code points split into classes that every NFA edge treats alike: class `i` is `[bounds[i], bounds[i + 1])`. */
+class CodeClasses {
+  readonly bounds: Int32Array;
+  readonly #asciiClass: Int32Array;
+
+  constructor(nfa: Nfa) {
+    const points = new Set<number>([0]);
+    for (const edges of nfa.chars) {
+      for (const edge of edges) {
+        for (let index = 0; index < edge.set.length; index += 2) {
+          points.add(edge.set[index]!);
+          if (edge.set[index + 1]! < MAX_CODE_POINT) points.add(edge.set[index + 1]! + 1);
+        }
+      }
+    }
+    this.bounds = Int32Array.from([...points].sort((left, right) => left - right));
+    this.#asciiClass = new Int32Array(ASCII);
+    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.#asciiClass[codePoint] = this.#search(codePoint);
+  }
+
+  of(codePoint: number): number {
+    return codePoint < ASCII ? this.#asciiClass[codePoint]! : this.#search(codePoint);
+  }
+
+  #search(codePoint: number): number {
+    const bounds = this.bounds;
+    let low = 0;
+    let high = bounds.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (bounds[middle]! <= codePoint) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
+
+/** The deterministic automaton of one NFA fragment (from `start` to `final`), built lazily, one transition at a time. */
+class LazyDfa {
+  readonly #nfa: Nfa;
+  readonly #final: number;
+  readonly #classes: CodeClasses;
+  readonly #startSubset: Int32Array;
+  /** Per NFA member (`state * 2 + endOnly`): the last closure that visited it, to skip repeats without a Set. */
+  readonly #visits: { visited: Uint32Array; stamp: number };
+
+  #ids = new Map<string, number>();
+  #subsets: Int32Array[] = [];
+  #flags: number[] = [];
+  /** Per state, per class: the next state, {@link DEAD}, or {@link UNKNOWN} until first needed. */
+  #next: Int32Array[] = [];
+  #cells = 0;
+  #start = -1;
+  flushes = 0;
+
+  constructor(nfa: Nfa, start: number, final: number, classes: CodeClasses, visits: { visited: Uint32Array; stamp: number }) {
+    this.#nfa = nfa;
+    this.#final = final;
+    this.#classes = classes;
+    this.#visits = visits;
+    this.#startSubset = this.#closure([start * 2], true);
+  }
+
+  /** Whether the fragment matches in `text` (search semantics: it accepts as soon as a match ends), spending uncached work on `work`. */
+  run(text: string, work: { spent: number }): RunResult {
     if (this.#start < 0) this.#start = this.#intern(this.#startSubset);
     let state = this.#start;
-    if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
+    if ((this.#flags[state]! & ACCEPTED) !== 0) return MATCH;
     const length = text.length;
-    let work = 0;
     for (let index = 0; index < length; index++) {
       let codePoint = text.charCodeAt(index);
       if (codePoint >= 0xd800 && codePoint <= 0xdbff && index + 1 < length) {
@@ -148,26 +209,23 @@ export class LazyDfaRegExp implements LinearRegExp {
           index++;
         }
       }
-      const codeClass = codePoint < ASCII ? this.#asciiClass[codePoint]! : this.#classOf(codePoint);
+      const codeClass = this.#classes.of(codePoint);
       let next = this.#next[state]![codeClass]!;
       if (next === UNKNOWN) {
-        work += this.#subsets[state]!.length;
-        if (work > MAX_UNCACHED_WORK) {
-          this.#budgetExhaustions++;
-          return false;
-        }
+        work.spent += this.#subsets[state]!.length;
+        if (work.spent > MAX_UNCACHED_WORK) return OUT_OF_WORK;
         next = this.#computeStep(state, codeClass);
       }
-      if (next === DEAD) return false;
+      if (next === DEAD) return NO_MATCH;
       state = next;
-      if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
+      if ((this.#flags[state]! & ACCEPTED) !== 0) return MATCH;
     }
-    return (this.#flags[state]! & ACCEPTS_AT_END) !== 0;
+    return (this.#flags[state]! & ACCEPTS_AT_END) !== 0 ? MATCH : NO_MATCH;
   }
 
   #computeStep(state: number, codeClass: number): number {
     const subset = this.#subsets[state]!;
-    const representative = this.#bounds[codeClass]!;
+    const representative = this.#classes.bounds[codeClass]!;
     const targets: number[] = [];
     for (const member of subset) {
       if ((member & 1) !== 0) continue;
@@ -185,7 +243,7 @@ export class LazyDfaRegExp implements LinearRegExp {
   }
 
   #flush(): void {
-    this.#flushes++;
+    this.flushes++;
     this.#ids = new Map();
     this.#subsets = [];
     this.#flags = [];
@@ -208,20 +266,20 @@ export class LazyDfaRegExp implements LinearRegExp {
       if ((member & 1) === 0) flags |= ACCEPTED;
     }
     this.#flags.push(flags);
-    this.#next.push(new Int32Array(this.#bounds.length).fill(UNKNOWN));
-    this.#cells += subset.length + this.#bounds.length + key.length / 4;
+    const classCount = this.#classes.bounds.length;
+    this.#next.push(new Int32Array(classCount).fill(UNKNOWN));
+    this.#cells += subset.length + classCount + key.length / 4;
     return id;
   }
 
   /** Members reachable without reading a character; past a `$` (endOnly = 1) no character may follow. */
   #closure(seeds: readonly number[], atStart: boolean): Int32Array {
-    const visited = this.#visited;
-    const stamp = ++this.#visitStamp;
-    if (stamp === 0xffffffff) {
-      visited.fill(0);
-      this.#visitStamp = 1;
+    const visits = this.#visits;
+    if (++visits.stamp === 0xffffffff) {
+      visits.visited.fill(0);
+      visits.stamp = 1;
     }
-    return this.#nfa.closure(seeds, atStart, visited, this.#visitStamp);
+    return this.#nfa.closure(seeds, atStart, visits.visited, visits.stamp);
   }
 }
 
