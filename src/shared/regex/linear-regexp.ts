@@ -115,7 +115,9 @@ export class LazyDfaRegExp implements LinearRegExp {
 
   test(text: string): boolean {
     this.#work.spent = 0;
-    for (const { negative, automaton } of this.#lookaheads) {
+    const lookaheads = this.#lookaheads;
+    for (let index = 0; index < lookaheads.length; index++) {
+      const { negative, automaton } = lookaheads[index]!;
       const result = automaton.run(text, this.#work);
       if (result === OUT_OF_WORK) return this.#outOfWork();
       if ((result === MATCH) === negative) return false;
@@ -134,7 +136,8 @@ export class LazyDfaRegExp implements LinearRegExp {
 /** Code points split into classes that every NFA edge treats alike: class `i` is `[bounds[i], bounds[i + 1])`. */
 class CodeClasses {
   readonly bounds: Int32Array;
-  readonly #asciiClass: Int32Array;
+  /** The class of each ASCII code point, read without a search on the hot path. */
+  readonly asciiClass: Int32Array;
 
   constructor(nfa: Nfa) {
     const points = new Set<number>([0]);
@@ -147,15 +150,11 @@ class CodeClasses {
       }
     }
     this.bounds = Int32Array.from([...points].sort((left, right) => left - right));
-    this.#asciiClass = new Int32Array(ASCII);
-    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.#asciiClass[codePoint] = this.#search(codePoint);
+    this.asciiClass = new Int32Array(ASCII);
+    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.asciiClass[codePoint] = this.search(codePoint);
   }
 
-  of(codePoint: number): number {
-    return codePoint < ASCII ? this.#asciiClass[codePoint]! : this.#search(codePoint);
-  }
-
-  #search(codePoint: number): number {
+  search(codePoint: number): number {
     const bounds = this.bounds;
     let low = 0;
     let high = bounds.length - 1;
@@ -200,6 +199,8 @@ class LazyDfa {
     let state = this.#start;
     if ((this.#flags[state]! & ACCEPTED) !== 0) return MATCH;
     const length = text.length;
+    const classes = this.#classes;
+    const asciiClass = classes.asciiClass;
     for (let index = 0; index < length; index++) {
       let codePoint = text.charCodeAt(index);
       if (codePoint >= 0xd800 && codePoint <= 0xdbff && index + 1 < length) {
@@ -209,7 +210,7 @@ class LazyDfa {
           index++;
         }
       }
-      const codeClass = this.#classes.of(codePoint);
+      const codeClass = codePoint < ASCII ? asciiClass[codePoint]! : classes.search(codePoint);
       let next = this.#next[state]![codeClass]!;
       if (next === UNKNOWN) {
         work.spent += this.#subsets[state]!.length;
