@@ -4,8 +4,9 @@
  * accepts an instance, whole and token by token, exactly when the registry validator does.
  */
 import { describe, expect, it } from 'vitest';
-import { compileJsonSchema, type CompiledGrammar } from '../../src/decoding/index.js';
+import { compileJsonSchema, DecodingLimitError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
+import { byteVocabulary } from './byte-vocabulary.js';
 import { feed } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
@@ -59,6 +60,15 @@ describe('leading lookaheads in the token mask', () => {
       const verdicts = new Set(testCase.instances.map((value) => validator.validate(value).success));
       expect([...verdicts].sort(), testCase.name).toEqual([false, true]);
     }
+  });
+
+  it("meters the lookaheads' automata and their complements under maxAutomatonWork, refusing by that limit", () => {
+    // `^[ab]*$` alone takes about 100 steps; the complement of `^.*a.{6}$` (128 states) about 40 000
+    expect(() => compileJsonSchema({ type: 'string', pattern: '^[ab]*$' }, byteVocabulary(), { maxAutomatonWork: 10_000 })).not.toThrow();
+    const lookahead = { type: 'string', pattern: '^(?!.*a.{6}$)[ab]*$' };
+    expect(() => compileJsonSchema(lookahead, byteVocabulary())).not.toThrow();
+    expect(() => compileJsonSchema(lookahead, byteVocabulary(), { maxAutomatonWork: 10_000 })).toThrow(DecodingLimitError);
+    expect(() => compileJsonSchema(lookahead, byteVocabulary(), { maxAutomatonWork: 10_000 })).toThrow('maxAutomatonWork');
   });
 
   for (const vocabularyName of ['qwen3', 'llama3', 'gemma3'] as const)
