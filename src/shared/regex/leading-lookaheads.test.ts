@@ -94,13 +94,18 @@ describe('leading lookaheads: the same answers as new RegExp(pattern, "u").test'
     expect(() => compileLinearRegExp(`^(?=${part})(?=${part})(?=${part})${part}`)).toThrow(`more than ${MAX_PATTERN_NFA_STATES} automaton states`);
   });
 
-  it('counts the uncached work of every part against one budget per test', () => {
-    const linear = compileLinearRegExp('^(?=(a|b)*a(a|b){20}$)(a|b)*$');
+  it.each([
+    ['^(?=(a|b)*a(a|b){20}$)(a|b)*$', true],
+    // a negative lookahead out of work must not let the text through as "the lookahead did not match"
+    ['^(?!(a|b)*a(a|b){20}$)(a|b)*$', false],
+  ])('answers "no match" when a lookahead of %j runs out of its share of the work budget', (pattern, matchesShort) => {
+    const linear = compileLinearRegExp(pattern);
     const next = random(11);
     const noise = Array.from({ length: 50_000 }, () => (next() < 0.5 ? 'a' : 'b')).join('');
-    expect(linear.test(`a${'b'.repeat(20)}`)).toBe(true);
+    expect(linear.test(`a${'b'.repeat(20)}`)).toBe(matchesShort);
     expect(linear.test(`${noise}a${'b'.repeat(20)}`)).toBe(false);
-    expect(linear.budgetExhaustions).toBe(1);
+    expect(linear.test(`${noise}b${'b'.repeat(20)}`)).toBe(false);
+    expect(linear.budgetExhaustions).toBe(2);
   });
 
   it('meters the automaton construction, past its budget refusing it by the named limit', () => {

@@ -19,7 +19,7 @@
  */
 import { Nfa } from './code-point-dfa.js';
 import { ANY_UTF16_CHAR, MAX_CODE_POINT, setHas } from './code-point-set.js';
-import { parsePattern, RegexUnsupportedError, type ParsedPattern, type RegexNode } from './parse-regex.js';
+import { parsePattern, RegexUnsupportedError, type RegexNode } from './parse-regex.js';
 
 /** The NFA budget of one pattern: the worst-case cost of reading one code point. */
 export const MAX_PATTERN_NFA_STATES = 10_000;
@@ -27,7 +27,7 @@ export const MAX_PATTERN_NFA_STATES = 10_000;
  * Uncached work one test may do, counted in NFA states visited while building transitions. Only a
  * pattern whose automaton keeps growing (such as `(a|b)*a(a|b){20}$`) on a long text gets near it;
  * past it the text is reported as not matching, so that one test stays bounded in time whatever
- * the pattern and the text.
+ * the pattern and the text. A pattern with leading lookaheads splits it evenly among its parts.
  */
 export const MAX_UNCACHED_WORK = 300_000;
 /** Cached automaton size (subset members plus transitions) past which the cache is dropped and rebuilt as needed. */
@@ -45,7 +45,24 @@ export interface LinearRegExp {
 /** Compiles `source` as `new RegExp(source, flags)` would, with flags `u` only; throws {@link RegexUnsupportedError} for what it cannot run in linear time. */
 export function compileLinearRegExp(source: string, flags = 'u'): LazyDfaRegExp {
   if (flags !== 'u') throw new RegexUnsupportedError(`the flags "${flags}" (only "u", as JSON Schema patterns use, is supported)`);
-  return new LazyDfaRegExp(source, flags, parsePattern(source, { loneSurrogates: true }));
+  const { tree, lookaheads } = parsePattern(source, { loneSurrogates: true });
+  // `^(?=A)(?!B)R` runs as one automaton per part over the same text: the `^` pins the lookaheads to offset 0, so the
+  // text matches when `^R` does, `^A` matches a prefix of it and `^B` does not. The parts share one NFA, so one state
+  // budget, and split one test's work budget.
+  const nfa = new Nfa(MAX_PATTERN_NFA_STATES);
+  const workBudget = Math.floor(MAX_UNCACHED_WORK / (lookaheads.length + 1));
+  const parts = lookaheads.map(({ negative, body }) => ({ negative, automaton: new LazyDfaRegExp(source, flags, body, { nfa, workBudget, lookaheads: [] }) }));
+  return new LazyDfaRegExp(source, flags, tree, { nfa, workBudget, lookaheads: parts });
+}
+
+/** How a pattern's parts are built: within one NFA, each with its share of a test's work budget. */
+interface LazyDfaPart {
+  /** Shared by a pattern's parts, so that their states count against one {@link MAX_PATTERN_NFA_STATES}. */
+  readonly nfa: Nfa;
+  /** Uncached work this part may do per test. */
+  readonly workBudget: number;
+  /** The pattern's leading lookaheads (`^`-anchored automata), tested before it. */
+  readonly lookaheads: readonly { readonly negative: boolean; readonly automaton: LazyDfaRegExp }[];
 }
 
 const ACCEPTED = 1;
@@ -54,92 +71,49 @@ const UNKNOWN = -2;
 const DEAD = -1;
 const ASCII = 128;
 
-/** What {@link LazyDfa.run} found: a match, none, or no answer within {@link MAX_UNCACHED_WORK}. */
-const NO_MATCH = 0;
-const MATCH = 1;
-const OUT_OF_WORK = 2;
-type RunResult = typeof NO_MATCH | typeof MATCH | typeof OUT_OF_WORK;
-
-/**
- * A pattern with leading lookaheads, `^(?=A)(?!B)R`, runs as one lazy automaton per part over the same text: the
- * lookaheads only look at offset 0, where the `^` pins them, so the text matches when `^R` does, every `^A` matches a
- * prefix of it, and no `^B` does. Each part reads the text at most once; all parts share one NFA, so one budget.
- */
 export class LazyDfaRegExp implements LinearRegExp {
   readonly source: string;
   readonly flags: string;
-  readonly #main: LazyDfa;
-  readonly #lookaheads: readonly { readonly negative: boolean; readonly automaton: LazyDfa }[];
-  /** Uncached work spent by the test under way, over all its parts. */
-  readonly #work = { spent: 0 };
+  readonly #nfa: Nfa;
+  readonly #final: number;
+  readonly #startSubset: Int32Array;
+  readonly #workBudget: number;
+  readonly #lookaheads: LazyDfaPart['lookaheads'];
+  /** Per NFA member (`state * 2 + endOnly`): the last closure that visited it, to skip repeats without a Set. */
+  readonly #visited: Uint32Array;
+  #visitStamp = 0;
+
+  /** Code points split into classes that every NFA edge treats alike: class `i` is `[bounds[i], bounds[i + 1])`. */
+  readonly #bounds: Int32Array;
+  readonly #asciiClass: Int32Array;
+
+  #ids = new Map<string, number>();
+  #subsets: Int32Array[] = [];
+  #flags: number[] = [];
+  /** Per state, per class: the next state, {@link DEAD}, or {@link UNKNOWN} until first needed. */
+  #next: Int32Array[] = [];
+  #cells = 0;
+  #start = -1;
+  #flushes = 0;
   #budgetExhaustions = 0;
 
-  constructor(source: string, flags: string, pattern: ParsedPattern) {
+  constructor(source: string, flags: string, tree: RegexNode, part: LazyDfaPart) {
     this.source = source;
     this.flags = flags;
-    const nfa = new Nfa(MAX_PATTERN_NFA_STATES);
-    const ends = (tree: RegexNode): { start: number; final: number } => {
-      const start = nfa.add();
-      // A pattern anchored at the start needs no scan: without the loop, a failed prefix empties the state set and ends the test early.
-      if (!anchoredAtStart(tree)) nfa.chars[start]!.push({ set: ANY_UTF16_CHAR, to: start });
-      const end = nfa.build(tree, start);
-      const final = nfa.add();
-      nfa.epsilon[end]!.push(final);
-      return { start, final };
-    };
-    const lookaheadEnds = pattern.lookaheads.map(({ body }) => ends(body));
-    const mainEnds = ends(pattern.tree);
-    const classes = new CodeClasses(nfa);
-    // one closure runs at a time, so every part marks visits in the same array
-    const visits = { visited: new Uint32Array(nfa.stateCount * 2), stamp: 0 };
-    this.#main = new LazyDfa(nfa, mainEnds.start, mainEnds.final, classes, visits);
-    this.#lookaheads = pattern.lookaheads.map(({ negative }, index) => ({
-      negative,
-      automaton: new LazyDfa(nfa, lookaheadEnds[index]!.start, lookaheadEnds[index]!.final, classes, visits),
-    }));
-  }
-
-  /** How many times an automaton cache outgrew {@link MAX_CACHE_CELLS} and was dropped. */
-  get cacheFlushes(): number {
-    return this.#lookaheads.reduce((sum, { automaton }) => sum + automaton.flushes, this.#main.flushes);
-  }
-
-  /** How many tests ran past {@link MAX_UNCACHED_WORK} and answered "no match". */
-  get budgetExhaustions(): number {
-    return this.#budgetExhaustions;
-  }
-
-  toString(): string {
-    return `/${this.source}/${this.flags}`;
-  }
-
-  test(text: string): boolean {
-    this.#work.spent = 0;
-    const lookaheads = this.#lookaheads;
-    for (let index = 0; index < lookaheads.length; index++) {
-      const { negative, automaton } = lookaheads[index]!;
-      const result = automaton.run(text, this.#work);
-      if (result === OUT_OF_WORK) return this.#outOfWork();
-      if ((result === MATCH) === negative) return false;
-    }
-    const result = this.#main.run(text, this.#work);
-    if (result === OUT_OF_WORK) return this.#outOfWork();
-    return result === MATCH;
-  }
-
-  #outOfWork(): false {
-    this.#budgetExhaustions++;
-    return false;
-  }
-}
-
-/** Code points split into classes that every NFA edge treats alike: class `i` is `[bounds[i], bounds[i + 1])`. */
-class CodeClasses {
-  readonly bounds: Int32Array;
-  /** The class of each ASCII code point, read without a search on the hot path. */
-  readonly asciiClass: Int32Array;
-
-  constructor(nfa: Nfa) {
+    this.#workBudget = part.workBudget;
+    this.#lookaheads = part.lookaheads;
+    const nfa = part.nfa;
+    const start = nfa.add();
+    // A pattern anchored at the start needs no scan: without the loop, a failed prefix empties the state set and ends the test early.
+    if (!anchoredAtStart(tree)) nfa.chars[start]!.push({ set: ANY_UTF16_CHAR, to: start });
+    const end = nfa.build(tree, start);
+    const final = nfa.add();
+    nfa.epsilon[end]!.push(final);
+    this.#nfa = nfa;
+    this.#final = final;
+    // the states of parts built later are never reached from this part's
+    this.#visited = new Uint32Array(nfa.stateCount * 2);
+    this.#startSubset = this.#closure([start * 2], true);
     const points = new Set<number>([0]);
     for (const edges of nfa.chars) {
       for (const edge of edges) {
@@ -149,13 +123,13 @@ class CodeClasses {
         }
       }
     }
-    this.bounds = Int32Array.from([...points].sort((left, right) => left - right));
-    this.asciiClass = new Int32Array(ASCII);
-    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.asciiClass[codePoint] = this.search(codePoint);
+    this.#bounds = Int32Array.from([...points].sort((left, right) => left - right));
+    this.#asciiClass = new Int32Array(ASCII);
+    for (let codePoint = 0; codePoint < ASCII; codePoint++) this.#asciiClass[codePoint] = this.#classOf(codePoint);
   }
 
-  search(codePoint: number): number {
-    const bounds = this.bounds;
+  #classOf(codePoint: number): number {
+    const bounds = this.#bounds;
     let low = 0;
     let high = bounds.length - 1;
     while (low < high) {
@@ -165,42 +139,28 @@ class CodeClasses {
     }
     return low;
   }
-}
 
-/** The deterministic automaton of one NFA fragment (from `start` to `final`), built lazily, one transition at a time. */
-class LazyDfa {
-  readonly #nfa: Nfa;
-  readonly #final: number;
-  readonly #classes: CodeClasses;
-  readonly #startSubset: Int32Array;
-  /** Per NFA member (`state * 2 + endOnly`): the last closure that visited it, to skip repeats without a Set. */
-  readonly #visits: { visited: Uint32Array; stamp: number };
-
-  #ids = new Map<string, number>();
-  #subsets: Int32Array[] = [];
-  #flags: number[] = [];
-  /** Per state, per class: the next state, {@link DEAD}, or {@link UNKNOWN} until first needed. */
-  #next: Int32Array[] = [];
-  #cells = 0;
-  #start = -1;
-  flushes = 0;
-
-  constructor(nfa: Nfa, start: number, final: number, classes: CodeClasses, visits: { visited: Uint32Array; stamp: number }) {
-    this.#nfa = nfa;
-    this.#final = final;
-    this.#classes = classes;
-    this.#visits = visits;
-    this.#startSubset = this.#closure([start * 2], true);
+  /** How many times the automaton cache outgrew {@link MAX_CACHE_CELLS} and was dropped. */
+  get cacheFlushes(): number {
+    return this.#lookaheads.reduce((sum, { automaton }) => sum + automaton.cacheFlushes, this.#flushes);
   }
 
-  /** Whether the fragment matches in `text` (search semantics: it accepts as soon as a match ends), spending uncached work on `work`. */
-  run(text: string, work: { spent: number }): RunResult {
+  /** How many tests ran past {@link MAX_UNCACHED_WORK} (a part past its share) and answered "no match". */
+  get budgetExhaustions(): number {
+    return this.#budgetExhaustions;
+  }
+
+  toString(): string {
+    return `/${this.source}/${this.flags}`;
+  }
+
+  test(text: string): boolean {
+    if (this.#lookaheads.length > 0 && !this.#lookaheadsHold(text)) return false;
     if (this.#start < 0) this.#start = this.#intern(this.#startSubset);
     let state = this.#start;
-    if ((this.#flags[state]! & ACCEPTED) !== 0) return MATCH;
+    if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
     const length = text.length;
-    const classes = this.#classes;
-    const asciiClass = classes.asciiClass;
+    let work = 0;
     for (let index = 0; index < length; index++) {
       let codePoint = text.charCodeAt(index);
       if (codePoint >= 0xd800 && codePoint <= 0xdbff && index + 1 < length) {
@@ -210,23 +170,40 @@ class LazyDfa {
           index++;
         }
       }
-      const codeClass = codePoint < ASCII ? asciiClass[codePoint]! : classes.search(codePoint);
+      const codeClass = codePoint < ASCII ? this.#asciiClass[codePoint]! : this.#classOf(codePoint);
       let next = this.#next[state]![codeClass]!;
       if (next === UNKNOWN) {
-        work.spent += this.#subsets[state]!.length;
-        if (work.spent > MAX_UNCACHED_WORK) return OUT_OF_WORK;
+        work += this.#subsets[state]!.length;
+        if (work > this.#workBudget) {
+          this.#budgetExhaustions++;
+          return false;
+        }
         next = this.#computeStep(state, codeClass);
       }
-      if (next === DEAD) return NO_MATCH;
+      if (next === DEAD) return false;
       state = next;
-      if ((this.#flags[state]! & ACCEPTED) !== 0) return MATCH;
+      if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
     }
-    return (this.#flags[state]! & ACCEPTS_AT_END) !== 0 ? MATCH : NO_MATCH;
+    return (this.#flags[state]! & ACCEPTS_AT_END) !== 0;
+  }
+
+  /** Whether each positive lookahead matches at offset 0 and no negative one does; a lookahead out of work fails the test. */
+  #lookaheadsHold(text: string): boolean {
+    for (const { negative, automaton } of this.#lookaheads) {
+      const exhaustions = automaton.budgetExhaustions;
+      const matched = automaton.test(text);
+      if (automaton.budgetExhaustions !== exhaustions) {
+        this.#budgetExhaustions++;
+        return false;
+      }
+      if (matched === negative) return false;
+    }
+    return true;
   }
 
   #computeStep(state: number, codeClass: number): number {
     const subset = this.#subsets[state]!;
-    const representative = this.#classes.bounds[codeClass]!;
+    const representative = this.#bounds[codeClass]!;
     const targets: number[] = [];
     for (const member of subset) {
       if ((member & 1) !== 0) continue;
@@ -244,7 +221,7 @@ class LazyDfa {
   }
 
   #flush(): void {
-    this.flushes++;
+    this.#flushes++;
     this.#ids = new Map();
     this.#subsets = [];
     this.#flags = [];
@@ -267,20 +244,20 @@ class LazyDfa {
       if ((member & 1) === 0) flags |= ACCEPTED;
     }
     this.#flags.push(flags);
-    const classCount = this.#classes.bounds.length;
-    this.#next.push(new Int32Array(classCount).fill(UNKNOWN));
-    this.#cells += subset.length + classCount + key.length / 4;
+    this.#next.push(new Int32Array(this.#bounds.length).fill(UNKNOWN));
+    this.#cells += subset.length + this.#bounds.length + key.length / 4;
     return id;
   }
 
   /** Members reachable without reading a character; past a `$` (endOnly = 1) no character may follow. */
   #closure(seeds: readonly number[], atStart: boolean): Int32Array {
-    const visits = this.#visits;
-    if (++visits.stamp === 0xffffffff) {
-      visits.visited.fill(0);
-      visits.stamp = 1;
+    const visited = this.#visited;
+    const stamp = ++this.#visitStamp;
+    if (stamp === 0xffffffff) {
+      visited.fill(0);
+      this.#visitStamp = 1;
     }
-    return this.#nfa.closure(seeds, atStart, visits.visited, visits.stamp);
+    return this.#nfa.closure(seeds, atStart, visited, this.#visitStamp);
   }
 }
 
