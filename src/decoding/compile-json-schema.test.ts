@@ -267,8 +267,8 @@ describe('compileJsonSchema: a format ajv-formats does not know', () => {
 describe('compileJsonSchema: refusals name the keyword and its JSON pointer', () => {
   it.each([
     [{ type: 'array', uniqueItems: true }, 'uniqueItems', '#'],
-    [{ properties: { tags: { patternProperties: { '^(?=x)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/^(?=x)'],
-    [{ properties: { id: { type: 'string', pattern: '^(?=a)' } } }, 'pattern', '#/properties/id'],
+    [{ properties: { tags: { patternProperties: { 'x(?=y)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/x(?=y)'],
+    [{ properties: { id: { type: 'string', pattern: '(?<=a)b' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'regex' } }, 'format', '#/items'],
     // the second branch minus the first needs the complement of propertyNames
     [

@@ -10,7 +10,7 @@
  */
 import { getOwn } from '../shared/own.js';
 import { AutomatonWorkLimitError, CodePointDfa, type AutomatonWork } from '../shared/regex/code-point-dfa.js';
-import { parseRegex, splitCountedTail } from '../shared/regex/parse-regex.js';
+import { parsePattern, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
 import { keySignatureLanguages, type KeySignatureLanguage, type KeySignatureOverflow } from './key-signature-languages.js';
@@ -138,21 +138,25 @@ export class GrammarCache {
         const prebuilt = getOwn(PREBUILT_FORMAT_AUTOMATA, key);
         const dfa =
           (prebuilt === undefined ? filePrebuiltDfa([key]) : deserializeDfa(prebuilt)) ??
-          naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(parseRegex(source, { ignoreAsciiCase: ignoreCase }), work));
+          naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromPattern(parsePattern(source, { ignoreAsciiCase: ignoreCase }), work));
         this.patternKeyOf.set(dfa, key);
         return dfa;
       }),
     );
   }
 
-  /** A schema `pattern`: `^L C{m,n}$` with a fixed-length `L` becomes `^L C*$` plus length bounds. */
+  /**
+   * A schema `pattern`: `^L C{m,n}$` with a fixed-length `L` becomes `^L C*$` plus length bounds (which bound the
+   * whole text, so they still hold beside leading lookaheads).
+   */
   schemaPattern(source: string, work?: AutomatonWork): SchemaPattern {
     return this.schemaPatterns.getOrCompute(source, () => {
-      const split = splitCountedTail(parseRegex(source));
+      const parsed = parsePattern(source);
+      const split = splitCountedTail(parsed.tree);
       return split === undefined
         ? { dfa: this.pattern(source, false, work), minLength: 0, maxLength: Infinity }
         : {
-            dfa: naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromRegex(split.tree, work)),
+            dfa: naming(`the pattern ${JSON.stringify(source)}`, () => CodePointDfa.fromPattern({ tree: split.tree, lookaheads: parsed.lookaheads }, work)),
             minLength: split.minLength,
             maxLength: split.maxLength,
           };

@@ -518,7 +518,7 @@ function normalizeSchema(
 }
 
 /**
- * A remote schema may hold patterns the linear-time engine refuses (backreferences, lookaround…).
+ * A remote schema may hold patterns the linear-time engine refuses (backreferences, lookbehind…).
  * Such a `pattern` is dropped, with a warning: running it with the backtracking RegExp would let
  * the server choose a pattern that freezes this process, and refusing the tool would punish a
  * common, harmless schema; the server still receives the value and may check it itself. A refused

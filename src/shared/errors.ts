@@ -185,7 +185,7 @@ export class UnsafePatternError extends ToolwrightError {
       'TW_UNSAFE_PATTERN',
       `${toolName === undefined ? 'Schema' : `Tool "${toolName}" schema`}: the pattern ${JSON.stringify(pattern)}${pointer === undefined ? '' : ` at ${pointer}`} cannot be checked in linear time: it uses ${reason}. ` +
         'toolwright validates patterns with a non-backtracking engine so that no argument can freeze the process. ' +
-        'Rewrite the pattern without lookaround, backreferences or \\b (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
+        'Rewrite the pattern without lookbehind, lookaheads anywhere but right after a leading ^, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
       options,
     );
     this.toolName = toolName;

@@ -718,8 +718,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     enforced: [
       { schema: { type: 'string', pattern: '^[a-z]+\\d?$' }, instances: STRINGS },
       { schema: { type: 'string', pattern: '😀|b' }, instances: STRINGS },
+      { schema: { type: 'string', pattern: '^(?=a)\\w+$' }, instances: STRINGS },
+      { schema: { type: 'string', pattern: '^(?!ab)(?=.*\\d|.$)' }, instances: STRINGS },
+      { schema: { type: 'string', not: { pattern: '^(?!a|😀$)' } }, instances: STRINGS },
     ],
-    refused: [{ type: 'string', pattern: '^(?=a)\\w+$' }],
+    refused: [{ type: 'string', pattern: '\\w(?=a)' }],
   },
   maxProperties: {
     enforced: [
@@ -998,8 +1001,10 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { allOf: [{ patternProperties: { '^a': { type: 'integer' } } }, { additionalProperties: false, properties: { ab: {} } }] },
         instances: KEYED_OBJECTS,
       },
+      { schema: { type: 'object', patternProperties: { '^(?=a)(?!ab$)': { type: 'string' } } }, instances: KEYED_OBJECTS },
+      { schema: { type: 'object', patternProperties: { '^(?!x)': { type: 'integer' } }, additionalProperties: false }, instances: KEYED_OBJECTS },
     ],
-    refused: [{ type: 'object', patternProperties: { '^(?=a)': { type: 'string' } } }],
+    refused: [{ type: 'object', patternProperties: { 'a(?=b)': { type: 'string' } } }],
   },
   prefixItems: { enforced: [{ schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, instances: ARRAYS }] },
   items: {

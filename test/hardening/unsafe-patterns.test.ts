@@ -1,6 +1,6 @@
 /**
  * Hardening: a pattern the linear-time engine cannot run (backreferences,
- * lookaround, `\b`) is never handed to the backtracking RegExp. A local
+ * lookbehind, lookaheads anywhere but right after a leading `^`, `\b`) is never handed to the backtracking RegExp. A local
  * tool is refused at registration with TW_UNSAFE_PATTERN, naming the tool, the
  * JSON Pointer and the fix; a tool imported from an MCP server loses that one
  * `pattern` (with a warning), or is left out when the pattern is a
@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importMcpTools, type ImportedMcpTools } from '../../src/mcp/import-mcp-tools.js';
 import { SchemaCompileError, UnsafePatternError } from '../../src/shared/errors.js';
-import { compileSchema, defineTool, silentLogger, ToolRegistry } from '../../src/tools/index.js';
+import { compileSchema, defineTool, schemaValidatorKind, silentLogger, ToolRegistry, useSchemaValidator } from '../../src/tools/index.js';
 import type { JsonSchemaObject } from '../../src/tools/index.js';
 import { startRawMcpServer, type RawMcpServer } from './fixtures/raw-mcp-server.js';
 
@@ -46,12 +46,17 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
     expect(error.message).toBe(
       'Tool "rename_branch" schema: the pattern "^(\\\\w)\\\\1$" at /inputSchema/properties/name/pattern cannot be checked in linear time: it uses backreferences (at offset 5 of /^(\\w)\\1$/). ' +
         'toolwright validates patterns with a non-backtracking engine so that no argument can freeze the process. ' +
-        'Rewrite the pattern without lookaround, backreferences or \\b (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
+        'Rewrite the pattern without lookbehind, lookaheads anywhere but right after a leading ^, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop it from the schema and check the value inside execute.',
     );
   });
 
   it.each([
-    [{ type: 'object', patternProperties: { '^(?!tmp_)': { type: 'string' } } }, undefined, '/inputSchema/patternProperties/^(?!tmp_)', 'lookahead/lookbehind'],
+    [
+      { type: 'object', patternProperties: { '^x(?!tmp_)': { type: 'string' } } },
+      undefined,
+      '/inputSchema/patternProperties/^x(?!tmp_)',
+      'lookahead/lookbehind',
+    ],
     [
       { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '\\bfix\\b' } } } },
       undefined,
@@ -59,7 +64,7 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
       'word-boundary',
     ],
     [
-      { type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^(?=\\p{Lu})\\p{L}+$' } } },
+      { type: 'object', properties: { word: { $ref: '#/$defs/word' } }, $defs: { word: { type: 'string', pattern: '^\\p{Lu}(?=\\p{Ll})\\p{L}+$' } } },
       undefined,
       '/inputSchema/$defs/word/pattern',
       'lookahead/lookbehind',
@@ -92,6 +97,25 @@ describe('local tools: a pattern the linear engine refuses is a developer error'
     expect(() => compileSchema({ type: 'string', pattern: 'a{' }, 'broken')).toThrow(
       'Tool "broken" schema does not compile: the pattern "a{" is not a valid regular expression with the "u" flag (Invalid regular expression: /a{/u:',
     );
+  });
+
+  it.each(['ajv', 'interpreter'] as const)('registers a tool whose pattern has leading lookaheads and validates it as RegExp does (%s)', (kind) => {
+    const previous = schemaValidatorKind();
+    useSchemaValidator(kind);
+    try {
+      const registry = new ToolRegistry(
+        [toolWith({ type: 'object', properties: { name: { type: 'string', pattern: '^(?!-)[a-z0-9-]+$' } }, patternProperties: { '^(?!default$)': {} } })],
+        { logger: silentLogger },
+      );
+      const native = new RegExp('^(?!-)[a-z0-9-]+$', 'u');
+      for (const name of ['main', 'fix-1', '-main', 'main-', '', 'Main', 'a--b', '-', 'x']) {
+        expect(registry.validate('rename_branch', { name }).success, name).toBe(native.test(name));
+      }
+      // `default` is the one key the patternProperties entry does not cover: its value stays unchecked either way
+      expect(registry.validate('rename_branch', { default: 1, name: 'x' }).success).toBe(true);
+    } finally {
+      useSchemaValidator(previous);
+    }
   });
 
   it('accepts every pattern of the linear subset, including the catastrophic classics', () => {
@@ -143,7 +167,7 @@ describe('imported tools: the documented fallback', () => {
       {
         name: 'set_env',
         description: 'Sets variables.',
-        inputSchema: { type: 'object', patternProperties: { '^(?!SECRET_)[A-Z_]+$': { type: 'string' } }, additionalProperties: false },
+        inputSchema: { type: 'object', patternProperties: { '^[A-Z_]+(?<!_SECRET)$': { type: 'string' } }, additionalProperties: false },
       },
     ]);
     imported = await importMcpTools({ server: remote.mcpUrl });
@@ -168,7 +192,7 @@ describe('imported tools: the documented fallback', () => {
         tool: 'set_env',
         feature: 'pattern',
         details:
-          'its inputSchema has the patternProperties key "^(?!SECRET_)[A-Z_]+$" at /inputSchema/patternProperties/^(?!SECRET_)[A-Z_]+$, which toolwright cannot check in linear time (it uses lookahead/lookbehind assertions (at offset 1 of /^(?!SECRET_)[A-Z_]+$/)); the properties it covers could not be validated, so the tool was left out.',
+          'its inputSchema has the patternProperties key "^[A-Z_]+(?<!_SECRET)$" at /inputSchema/patternProperties/^[A-Z_]+(?<!_SECRET)$, which toolwright cannot check in linear time (it uses lookahead/lookbehind assertions (at offset 8 of /^[A-Z_]+(?<!_SECRET)$/)); the properties it covers could not be validated, so the tool was left out.',
       },
     ]);
     expect(imported.tools[0]!.inputSchema).toEqual({

@@ -5,7 +5,7 @@
  * @module
  */
 import { ANY_CHAR, type CodePointSet } from './code-point-set.js';
-import { RegexUnsupportedError, type RegexNode } from './parse-regex.js';
+import { RegexUnsupportedError, type ParsedPattern, type RegexNode } from './parse-regex.js';
 
 /** NFA budget: a regex that needs more states is refused rather than compiled slowly. */
 const MAX_NFA_STATES = 100_000;
@@ -133,6 +133,19 @@ export class CodePointDfa {
     nfa.chars[final]!.push({ set: ANY_CHAR, to: final });
     work.spend(nfa.stateCount);
     return determinize(nfa, start, final, work);
+  }
+
+  /**
+   * Compiles a pattern with leading lookaheads (`^(?=A)(?!B)R`): the language of `^R`, intersected with each positive
+   * lookahead's (`^A`, the texts with a prefix in A) and with the complement of each negative one's.
+   */
+  static fromPattern(pattern: ParsedPattern, work: AutomatonWork = UNMETERED): CodePointDfa {
+    let result = CodePointDfa.fromRegex(pattern.tree, work);
+    for (const { negative, body } of pattern.lookaheads) {
+      const prefixed = CodePointDfa.fromRegex(body, work);
+      result = product(result, negative ? prefixed.complement(work) : prefixed, work);
+    }
+    return result;
   }
 
   /** The intersection of several automata (all must accept). */

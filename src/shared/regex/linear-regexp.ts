@@ -13,13 +13,13 @@
  *
  * Semantics are those of `new RegExp(source, 'u').test(text)` (search, not full
  * match; `^` and `$` anchor at the ends of the text only, as without the `m` flag)
- * on every pattern {@link parseRegex} accepts; anything else is refused with a
- * {@link RegexUnsupportedError}, never approximated.
+ * on every pattern {@link parsePattern} accepts, leading lookaheads included; anything
+ * else is refused with a {@link RegexUnsupportedError}, never approximated.
  * @module
  */
 import { Nfa } from './code-point-dfa.js';
 import { ANY_UTF16_CHAR, MAX_CODE_POINT, setHas } from './code-point-set.js';
-import { parseRegex, RegexUnsupportedError, type RegexNode } from './parse-regex.js';
+import { parsePattern, RegexUnsupportedError, type RegexNode } from './parse-regex.js';
 
 /** The NFA budget of one pattern: the worst-case cost of reading one code point. */
 export const MAX_PATTERN_NFA_STATES = 10_000;
@@ -27,7 +27,7 @@ export const MAX_PATTERN_NFA_STATES = 10_000;
  * Uncached work one test may do, counted in NFA states visited while building transitions. Only a
  * pattern whose automaton keeps growing (such as `(a|b)*a(a|b){20}$`) on a long text gets near it;
  * past it the text is reported as not matching, so that one test stays bounded in time whatever
- * the pattern and the text.
+ * the pattern and the text. A pattern with leading lookaheads splits it evenly among its parts.
  */
 export const MAX_UNCACHED_WORK = 300_000;
 /** Cached automaton size (subset members plus transitions) past which the cache is dropped and rebuilt as needed. */
@@ -45,8 +45,24 @@ export interface LinearRegExp {
 /** Compiles `source` as `new RegExp(source, flags)` would, with flags `u` only; throws {@link RegexUnsupportedError} for what it cannot run in linear time. */
 export function compileLinearRegExp(source: string, flags = 'u'): LazyDfaRegExp {
   if (flags !== 'u') throw new RegexUnsupportedError(`the flags "${flags}" (only "u", as JSON Schema patterns use, is supported)`);
-  const tree = parseRegex(source, { loneSurrogates: true });
-  return new LazyDfaRegExp(source, flags, tree);
+  const { tree, lookaheads } = parsePattern(source, { loneSurrogates: true });
+  // `^(?=A)(?!B)R` runs as one automaton per part over the same text: the `^` pins the lookaheads to offset 0, so the
+  // text matches when `^R` does, `^A` matches a prefix of it and `^B` does not. The parts share one NFA, so one state
+  // budget, and split one test's work budget.
+  const nfa = new Nfa(MAX_PATTERN_NFA_STATES);
+  const workBudget = Math.floor(MAX_UNCACHED_WORK / (lookaheads.length + 1));
+  const parts = lookaheads.map(({ negative, body }) => ({ negative, automaton: new LazyDfaRegExp(source, flags, body, { nfa, workBudget, lookaheads: [] }) }));
+  return new LazyDfaRegExp(source, flags, tree, { nfa, workBudget, lookaheads: parts });
+}
+
+/** How a pattern's parts are built: within one NFA, each with its share of a test's work budget. */
+interface LazyDfaPart {
+  /** Shared by a pattern's parts, so that their states count against one {@link MAX_PATTERN_NFA_STATES}. */
+  readonly nfa: Nfa;
+  /** Uncached work this part may do per test. */
+  readonly workBudget: number;
+  /** The pattern's leading lookaheads (`^`-anchored automata), tested before it. */
+  readonly lookaheads: readonly { readonly negative: boolean; readonly automaton: LazyDfaRegExp }[];
 }
 
 const ACCEPTED = 1;
@@ -61,6 +77,8 @@ export class LazyDfaRegExp implements LinearRegExp {
   readonly #nfa: Nfa;
   readonly #final: number;
   readonly #startSubset: Int32Array;
+  readonly #workBudget: number;
+  readonly #lookaheads: LazyDfaPart['lookaheads'];
   /** Per NFA member (`state * 2 + endOnly`): the last closure that visited it, to skip repeats without a Set. */
   readonly #visited: Uint32Array;
   #visitStamp = 0;
@@ -79,10 +97,12 @@ export class LazyDfaRegExp implements LinearRegExp {
   #flushes = 0;
   #budgetExhaustions = 0;
 
-  constructor(source: string, flags: string, tree: RegexNode) {
+  constructor(source: string, flags: string, tree: RegexNode, part: LazyDfaPart) {
     this.source = source;
     this.flags = flags;
-    const nfa = new Nfa(MAX_PATTERN_NFA_STATES);
+    this.#workBudget = part.workBudget;
+    this.#lookaheads = part.lookaheads;
+    const nfa = part.nfa;
     const start = nfa.add();
     // A pattern anchored at the start needs no scan: without the loop, a failed prefix empties the state set and ends the test early.
     if (!anchoredAtStart(tree)) nfa.chars[start]!.push({ set: ANY_UTF16_CHAR, to: start });
@@ -91,6 +111,7 @@ export class LazyDfaRegExp implements LinearRegExp {
     nfa.epsilon[end]!.push(final);
     this.#nfa = nfa;
     this.#final = final;
+    // the states of parts built later are never reached from this part's
     this.#visited = new Uint32Array(nfa.stateCount * 2);
     this.#startSubset = this.#closure([start * 2], true);
     const points = new Set<number>([0]);
@@ -121,10 +142,10 @@ export class LazyDfaRegExp implements LinearRegExp {
 
   /** How many times the automaton cache outgrew {@link MAX_CACHE_CELLS} and was dropped. */
   get cacheFlushes(): number {
-    return this.#flushes;
+    return this.#lookaheads.reduce((sum, { automaton }) => sum + automaton.cacheFlushes, this.#flushes);
   }
 
-  /** How many tests ran past {@link MAX_UNCACHED_WORK} and answered "no match". */
+  /** How many tests ran past {@link MAX_UNCACHED_WORK} (a part past its share) and answered "no match". */
   get budgetExhaustions(): number {
     return this.#budgetExhaustions;
   }
@@ -134,6 +155,7 @@ export class LazyDfaRegExp implements LinearRegExp {
   }
 
   test(text: string): boolean {
+    if (this.#lookaheads.length > 0 && !this.#lookaheadsHold(text)) return false;
     if (this.#start < 0) this.#start = this.#intern(this.#startSubset);
     let state = this.#start;
     if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
@@ -152,7 +174,7 @@ export class LazyDfaRegExp implements LinearRegExp {
       let next = this.#next[state]![codeClass]!;
       if (next === UNKNOWN) {
         work += this.#subsets[state]!.length;
-        if (work > MAX_UNCACHED_WORK) {
+        if (work > this.#workBudget) {
           this.#budgetExhaustions++;
           return false;
         }
@@ -163,6 +185,20 @@ export class LazyDfaRegExp implements LinearRegExp {
       if ((this.#flags[state]! & ACCEPTED) !== 0) return true;
     }
     return (this.#flags[state]! & ACCEPTS_AT_END) !== 0;
+  }
+
+  /** Whether each positive lookahead matches at offset 0 and no negative one does; a lookahead out of work fails the test. */
+  #lookaheadsHold(text: string): boolean {
+    for (const { negative, automaton } of this.#lookaheads) {
+      const exhaustions = automaton.budgetExhaustions;
+      const matched = automaton.test(text);
+      if (automaton.budgetExhaustions !== exhaustions) {
+        this.#budgetExhaustions++;
+        return false;
+      }
+      if (matched === negative) return false;
+    }
+    return true;
   }
 
   #computeStep(state: number, codeClass: number): number {

@@ -1,13 +1,15 @@
 /**
  * A parser for the ECMAScript regular-expression subset the mask engine enforces
  * exactly, with the `u` flag semantics Ajv uses for `pattern`. Anything outside the
- * subset (lookaround, backreferences, `\b`) is refused, never approximated.
+ * subset (lookbehind, lookaheads other than leading ones, backreferences, `\b`) is refused,
+ * never approximated.
  *
  * Supported: literals, `.`, classes `[…]` / `[^…]` with ranges, `\d \D \w \W \s \S`, Unicode property
  * escapes `\p{…}` / `\P{…}` (every property this engine's `u` flag knows, with its code points),
  * escapes (`\t \n \r \f \v \0 \cX \xHH \uHHHH \u{H…}`, escaped syntax characters),
  * groups `(…)`, `(?:…)`, `(?<name>…)`, alternation, quantifiers `* + ? {n} {n,} {n,m}`
- * (lazy forms too: they match the same strings), and the anchors `^` and `$`.
+ * (lazy forms too: they match the same strings), and the anchors `^` and `$`; with
+ * {@link parsePattern}, lookaheads `(?=…)` / `(?!…)` right after a leading `^` too.
  * @module
  */
 import {
@@ -33,6 +35,22 @@ export type RegexNode =
   | { readonly type: 'assert-start' }
   | { readonly type: 'assert-end' };
 
+/** A lookahead `(?=body)`, or `(?!body)` when `negative`, right after the pattern's leading `^`; `body` starts with that `^`. */
+export interface LeadingLookahead {
+  readonly negative: boolean;
+  readonly body: RegexNode;
+}
+
+/**
+ * A pattern `^(?=A)(?!B)…R`: the text matches when `tree` (`^R`) matches and, at offset 0 (where the `^` pins them),
+ * every positive lookahead's body matches a prefix of the text and no negative one's does. `lookaheads` is empty for a
+ * pattern without them.
+ */
+export interface ParsedPattern {
+  readonly tree: RegexNode;
+  readonly lookaheads: readonly LeadingLookahead[];
+}
+
 /** A regex outside the supported subset, or not a valid `u`-mode regex at all. */
 export class RegexUnsupportedError extends Error {}
 
@@ -53,6 +71,15 @@ export interface ParseRegexOptions {
 }
 
 export function parseRegex(source: string, options: ParseRegexOptions = {}): RegexNode {
+  return parse(source, options, false).tree;
+}
+
+/** {@link parseRegex}, plus lookaheads right after a leading `^` at the top level of the pattern (see {@link ParsedPattern}). */
+export function parsePattern(source: string, options: ParseRegexOptions = {}): ParsedPattern {
+  return parse(source, options, true);
+}
+
+function parse(source: string, options: ParseRegexOptions, leadingLookaheads: boolean): ParsedPattern {
   const chars = Array.from(source, (char) => char.codePointAt(0)!);
   let position = 0;
   const fold = options.ignoreAsciiCase === true;
@@ -161,7 +188,11 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
         if (!eat('>')) fail('an unterminated group name');
       } else {
         position -= 2;
-        fail('lookahead/lookbehind assertions');
+        fail(
+          leadingLookaheads && (peek(2) === 0x3d || peek(2) === 0x21)
+            ? 'lookahead/lookbehind assertions (a lookahead is supported only right after the leading ^ of the whole pattern, as in ^(?!-)[a-z]+$)'
+            : 'lookahead/lookbehind assertions',
+        );
       }
     }
     const inner = disjunction();
@@ -320,9 +351,31 @@ export function parseRegex(source: string, options: ParseRegexOptions = {}): Reg
     return { type: 'set', set: negated ? complement(set) : set };
   }
 
-  const tree = disjunction();
+  const isLookaheadAt = (offset: number): boolean =>
+    peek(offset) === 0x28 && peek(offset + 1) === 0x3f && (peek(offset + 2) === 0x3d || peek(offset + 2) === 0x21);
+
+  /** `^(?=A)(?!B)…R`: the lookaheads (each body `^`-anchored, as the pattern's `^` pins it to offset 0) and `^R`. */
+  function pattern(): ParsedPattern {
+    if (!leadingLookaheads || peek() !== 0x5e || !isLookaheadAt(1)) return { tree: disjunction(), lookaheads: [] };
+    position++;
+    const lookaheads: LeadingLookahead[] = [];
+    while (isLookaheadAt(0)) {
+      const negative = peek(2) === 0x21;
+      position += 3;
+      const body = disjunction();
+      if (!eat(')')) fail('an unterminated lookahead');
+      lookaheads.push({ negative, body: { type: 'concat', items: [{ type: 'assert-start' }, body] } });
+    }
+    const rest = alternative();
+    if (peek() === 0x7c) {
+      fail('a lookahead in one alternative of several (^(?!a)b|c means (?:^(?!a)b)|c; to apply it to every alternative, group them after it: ^(?!a)(?:b|c))');
+    }
+    return { tree: { type: 'concat', items: [{ type: 'assert-start' }, rest] }, lookaheads };
+  }
+
+  const parsed = pattern();
   if (position < chars.length) fail('an unmatched ")"');
-  return tree;
+  return parsed;
 }
 
 function hexDigit(char: number | undefined): number {

@@ -1,5 +1,5 @@
 import { ANY_UTF16_CHAR, intersectSets, unionSets, type CodePointSet } from '../../../shared/regex/code-point-set.js';
-import { parseRegex, type RegexNode } from '../../../shared/regex/parse-regex.js';
+import { parsePattern, type ParsedPattern, type RegexNode } from '../../../shared/regex/parse-regex.js';
 import type { AnyTool } from '../../../tools/index.js';
 import { listSchemaPatterns, unsupportedPatternReason } from '../../../tools/schema-patterns.js';
 import type { LintRule, LintRuleReport } from '../lint-rule.js';
@@ -121,17 +121,18 @@ function checkSchema(schema: unknown, rootPointer: string): LintRuleReport[] {
         path: site.pointer,
         severity: 'error',
         message: `The pattern ${quoted} uses ${refused}, which toolwright's linear-time pattern engine cannot run, so the registry refuses this tool (TW_UNSAFE_PATTERN).`,
-        fix: 'Rewrite it without lookaround, backreferences or \\b (and with counts of at most 1000), or drop the pattern and check the value inside execute.',
+        fix: 'Rewrite it without lookbehind, lookaheads anywhere but right after a leading ^, backreferences, \\b or \\p{…} (and with counts of at most 1000), or drop the pattern and check the value inside execute.',
       });
       continue;
     }
-    let tree: RegexNode;
+    let parsed: ParsedPattern;
     try {
-      tree = parseRegex(site.pattern, { loneSurrogates: true });
+      parsed = parsePattern(site.pattern, { loneSurrogates: true });
     } catch {
       continue; // Not a valid regex: compiling the schema reports it.
     }
-    const hazard = backtrackingHazard(tree);
+    // a backtracking engine runs each leading lookahead's body as it runs the rest
+    const hazard = [...parsed.lookaheads.map(({ body }) => body), parsed.tree].map(backtrackingHazard).find((found) => found !== undefined);
     if (hazard === undefined) continue;
     reports.push({
       path: site.pointer,
