@@ -5,6 +5,7 @@
  * @module
  */
 import type { NumberAutomaton } from './number-language.js';
+import type { StringCompletions } from './string-completions.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
 /** A byte trie of literal texts; node 0 is the root. */
@@ -112,10 +113,16 @@ export interface ArrayAlternative {
   /** `uniqueItems: true` over a finite set of literal items, or null. */
   readonly unique: UniqueItems | null;
   /**
-   * `uniqueItems: true` over string items with endless completions (`endlessStrings`): enforced at run time by the
-   * matcher's memory of the strings written (`written-strings.ts`), not by the frame.
+   * `uniqueItems: true` over string items: enforced at run time by the matcher's memory of the strings written
+   * (`written-strings.ts`), not by the frame.
    */
   readonly uniqueStrings: boolean;
+  /**
+   * With `uniqueStrings`, where the items' one string alternative has prefixes with finitely many completions (a
+   * `maxLength`, an `enum`, a pattern or format with a last character): their counts, so that the matcher refuses a
+   * prefix whose every completion is an item written before. Null where every prefix has endless completions.
+   */
+  readonly itemCompletions: StringCompletions | null;
   /** `contains` with `minContains`/`maxContains`, or null. */
   readonly contains: ContainsCounting | null;
   height: number;

@@ -5,11 +5,12 @@
  * classes and progress rules); then every node gets its height, the fewest frames a value of it needs.
  * @module
  */
-import { AutomatonWorkLimitError, type CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
 import { endlessKeys, endlessStrings } from './endless-strings.js';
+import { StringCompletions } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -49,6 +50,11 @@ import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } f
 import type { NumberAutomaton } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
+
+/** Cells (DFA states × counted lengths) of the completion counts of one `uniqueItems` array's strings (8 bytes each). */
+const COMPLETION_TABLE_MAX_CELLS = 1 << 18;
+/** A string holding a UTF-16 surrogate that is not part of a pair (no code-point DFA spells it). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
 export class NodeEmitter {
@@ -152,9 +158,11 @@ export class NodeEmitter {
 
   /**
    * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
-   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Over strings whose
-   * every prefix has endless completions, the matcher remembers the strings written instead (`written-strings.ts`).
-   * Refused where the items' language is otherwise infinite or the classes exceed `uniqueItemsMaxValues`.
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Over strings, the
+   * matcher remembers the strings written instead (`written-strings.ts`): where the items are one string alternative
+   * whose completions can run out, with their counts (`StringCompletions`); literal strings past the set limits become
+   * such an alternative (a trie of them). Refused where the items' language is otherwise infinite or the classes
+   * exceed `uniqueItemsMaxValues`.
    */
   private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
@@ -163,14 +171,7 @@ export class NodeEmitter {
     if (node === null) return;
     if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
-      const finite = node.alternatives.find((item) => !endlessStrings(item as StringAlternative));
-      if (finite !== undefined) {
-        return refuse(
-          'the items are strings that can end where no other string continues them (a maxLength, or a pattern or format with a last character), so a repeated item could leave no valid way on; drop "maxLength", or list the allowed values in an "enum"',
-        );
-      }
-      (alternative as { uniqueStrings: boolean }).uniqueStrings = true;
-      return;
+      return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
@@ -187,6 +188,8 @@ export class NodeEmitter {
     });
     const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
     if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
+      const strings = representatives.filter((value): value is string => typeof value === 'string' && !LONE_SURROGATE.test(value));
+      if (contains.length === 0 && strings.length === representatives.length) return this.settleLiteralStrings(alternative, strings, refuse);
       return refuse(
         `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
       );
@@ -208,6 +211,53 @@ export class NodeEmitter {
     mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /**
+   * `uniqueItems: true` over string items: remembered by the matcher. Where some prefix has finitely many completions,
+   * only a single string alternative is counted (the items written are then all in its language, so the items that
+   * extend a prefix are completions of it); an array that needs more items than the language has strings is dropped.
+   */
+  private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
+    const mutable = alternative as { uniqueStrings: boolean; itemCompletions: StringCompletions | null; maxItems: number };
+    if (items.every(endlessStrings)) {
+      mutable.uniqueStrings = true;
+      return;
+    }
+    if (items.length > 1) {
+      return refuse(
+        'the items are strings of several alternatives (anyOf, or several formats) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema, or list the allowed values in an "enum"',
+      );
+    }
+    const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);
+    if (completions === null) {
+      return refuse(
+        `counting the completions of the items' strings needs more than ${COMPLETION_TABLE_MAX_CELLS} cells (the states of their pattern or format times their maxLength); lower "maxLength", or simplify the pattern`,
+      );
+    }
+    mutable.uniqueStrings = true;
+    mutable.itemCompletions = completions;
+    // more items than distinct strings: no valid array (the frame drops an alternative whose minItems passes maxItems)
+    if (completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, completions.total);
+  }
+
+  /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
+  private settleLiteralStrings(alternative: ArrayAlternative, strings: readonly string[], refuse: (details: string) => void): void {
+    const item: StringAlternative = {
+      kind: 'string',
+      id: this.context.alternativeCount++,
+      dfa: CodePointDfa.literals(strings),
+      free: false,
+      minLength: 0,
+      maxLength: Infinity,
+      exclude: null,
+      height: 1,
+    };
+    // a node of its own: the literals' node may serve other arrays and values as it is
+    const node: ValueNode = { id: this.nodes.length, pointer: alternative.items!.pointer, alternatives: [item], literals: null, height: Infinity };
+    this.nodes.push(node);
+    (alternative as { items: ValueNode | null }).items = node;
+    this.settleUniqueStrings(alternative, [item], refuse);
   }
 
   /**
@@ -298,6 +348,7 @@ export class NodeEmitter {
       maxItems,
       unique: null,
       uniqueStrings: false,
+      itemCompletions: null,
       contains: null,
       height: Infinity,
     };

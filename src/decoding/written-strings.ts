@@ -17,7 +17,7 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { BACKSLASH, CLOSE_BRACE, COMMA, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -50,6 +50,13 @@ interface QuoteTokens {
   readonly longestClosingText: number;
   /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
   readonly longestQuoteToken: number;
+  /** Tokens with a comma or a quote: the ones that can end, open or follow an item (`filterExhaustible`). */
+  readonly commaOrQuote: Int32Array;
+  /** Tokens without a quote, by the first code unit they write read inside a string (`firstUnits`, ascending, in the same order). */
+  readonly byFirstUnit: Int32Array;
+  readonly firstUnits: Uint16Array;
+  /** Tokens without a quote whose first unit cannot be read alone (a cut escape or character): always walked. */
+  readonly undecodedFirst: Int32Array;
 }
 
 /** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
@@ -80,6 +87,21 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
       itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
+    const commaOrQuote: number[] = [];
+    const byUnit: { unit: number; id: number }[] = [];
+    const undecodedFirst: number[] = [];
+    for (let id = 0; id < vocabulary.size; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      const from = vocabulary.tokenOffsets[id]!;
+      const to = vocabulary.tokenOffsets[id + 1]!;
+      const token = bytes.subarray(from, to);
+      if (token.includes(COMMA) || token.includes(QUOTE)) commaOrQuote.push(id);
+      if (token.includes(QUOTE)) continue;
+      const unit = firstWrittenUnit(token);
+      if (unit === undefined) undecodedFirst.push(id);
+      else if (unit !== null) byUnit.push({ unit, id });
+    }
+    byUnit.sort((left, right) => left.unit - right.unit);
     const walkedInside: number[] = [];
     const closing: { text: string; id: number }[] = [];
     lists[1]!.forEach((id, index) => {
@@ -97,6 +119,10 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       closingTexts: closing.map(({ text }) => text),
       longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
       longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
+      commaOrQuote: Int32Array.from(commaOrQuote),
+      byFirstUnit: Int32Array.from(byUnit, ({ id }) => id),
+      firstUnits: Uint16Array.from(byUnit, ({ unit }) => unit),
+      undecodedFirst: Int32Array.from(undecodedFirst),
     };
     quoteTokensOf.set(vocabulary, known);
   }
@@ -115,6 +141,27 @@ function closedText(bytes: Uint8Array, from: number, to: number): ClosedText {
   return quotesAfter >= 2 ? undefined : decodeContent(bytes, from, close);
 }
 
+/**
+ * The first UTF-16 code unit that `token` (no quote in it) writes into a string it starts at a character boundary:
+ * undefined where it cannot be read alone (a cut escape or character), null where no string takes it there.
+ */
+function firstWrittenUnit(token: Uint8Array): number | null | undefined {
+  const lead = token[0]!;
+  if (lead === BACKSLASH) {
+    if (token.length < 2) return undefined;
+    if (token[1] !== 0x75) return ESCAPED_UNIT[token[1]!]! < 0 ? null : ESCAPED_UNIT[token[1]!]!;
+    if (token.length < 6) return undefined;
+    const hex = String.fromCharCode(...token.subarray(2, 6));
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? Number.parseInt(hex, 16) : null;
+  }
+  if (lead < 0x80) return lead;
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
+  if (length === 0) return null;
+  if (token.length < length) return undefined;
+  const text = decodeContent(token, 0, length);
+  return text === undefined ? null : text.charCodeAt(0);
+}
+
 /** The first quote of `bytes[from, to)` that a backslash does not escape (read inside a string), or -1. */
 function closingQuote(bytes: Uint8Array, from: number, to: number): number {
   for (let offset = from; offset < to; offset++) {
@@ -124,7 +171,8 @@ function closingQuote(bytes: Uint8Array, from: number, to: number): number {
   return -1;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a token may write U+FEFF, which is content, not a byte-order mark
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The value of JSON string content bytes (escapes decoded), or undefined where they are not whole (a cut escape or character). */
 function decodeContent(bytes: Uint8Array, start: number, end: number): string | undefined {
@@ -371,6 +419,9 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     const tokens = quoteTokens(this.vocabulary);
+    if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, tokens);
+    // a token that closes an item and follows it with a comma can use up a language from anywhere
+    if (this.automaton.countsItems) this.tryTokens(state, mask, tokens.atLeast[2]!);
     const scan = this.committed;
     const held = this.held[scan.depth];
     const holds = held !== undefined && held.sorted.length > 0;
@@ -391,6 +442,57 @@ export class WrittenStrings {
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
+  }
+
+  /**
+   * Where the items' strings can run out (`JsonAutomaton.exhaustible`), a token fails also where it takes an item to
+   * a prefix whose every completion is held, or opens an item when every string is held. So the tokens walked are
+   * those with a comma or quote (they close, open or follow items), and inside an item those whose first unit goes on
+   * along a held item that extends the prefix (every dead prefix begins a held item), or is not known alone.
+   */
+  private filterExhaustible(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
+    this.tryTokens(state, mask, tokens.commaOrQuote);
+    const scan = this.committed;
+    if (scan.inString === 0 || scan.low === scan.high) return;
+    if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask);
+    this.tryTokens(state, mask, tokens.undecodedFirst);
+    const sorted = this.held[scan.depth]!.sorted;
+    const written = scan.unitsEnd - scan.contentStart;
+    // the range's items past the prefix, grouped by their next unit (ascending; the prefix itself, if held, sorts first)
+    let item = scan.low;
+    if (sorted[item]!.length === written) item++;
+    while (item < scan.high) {
+      const unit = sorted[item]!.charCodeAt(written);
+      let low = 0;
+      let high = tokens.firstUnits.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (tokens.firstUnits[middle]! < unit) low = middle + 1;
+        else high = middle;
+      }
+      for (; low < tokens.firstUnits.length && tokens.firstUnits[low] === unit; low++) {
+        const id = tokens.byFirstUnit[low]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
+      }
+      high = scan.high;
+      while (item < high) {
+        const middle = (item + high) >>> 1;
+        if (sorted[middle]!.charCodeAt(written) <= unit) item = middle + 1;
+        else high = middle;
+      }
+    }
+  }
+
+  /** Walks every allowed token (inside a cut character, where no token's text is known alone). */
+  private tryAllowed(state: number, mask: Uint32Array): void {
+    for (let word = 0; word < mask.length; word++) {
+      let bits = mask[word]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        this.tryToken(state, mask, word * 32 + (31 - Math.clz32(low)));
+        bits ^= low;
+      }
+    }
   }
 
   /**
@@ -492,8 +594,35 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
+      // an item's prefix (or the empty one before an item) whose every completion is held is a dead end
+      if (automaton.exhaustion[at]! !== Infinity && (scan.inString === 0 || scan.phase === BOUNDARY)) {
+        const held = this.heldExtending(scan);
+        if (held >= automaton.exhaustion[at]!) at = automaton.withoutExhausted(at, held);
+        if (at === DEAD) return DEAD;
+      }
     }
     return at;
+  }
+
+  /**
+   * The items of the scan's container that extend the string being written (outside a string: all of them), held
+   * or closed by this trial.
+   */
+  private heldExtending(scan: Scan): number {
+    let count: number;
+    const written = scan.unitsEnd - scan.contentStart;
+    if (scan.inString === 1) count = scan.high - scan.low;
+    else count = scan.depth < this.freshFrom ? (this.held[scan.depth]?.sorted.length ?? 0) : 0;
+    for (let index = 0; index < this.pendingCount; index++) {
+      if (this.pendingDepth[index] !== scan.depth) continue;
+      if (scan.inString === 0) count++;
+      else if (
+        this.pendingEnd[index]! - this.pendingStart[index]! >= written &&
+        this.sameUnits(this.pendingStart[index]!, this.pendingStart[index]! + written, scan.contentStart, scan.unitsEnd)
+      )
+        count++;
+    }
+    return count;
   }
 
   /** A string opens: its content starts, and every item of its container may still be the one it writes. */
