@@ -9,8 +9,8 @@ import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { endlessKeys, endlessStrings } from './endless-strings.js';
-import { StringCompletions } from './string-completions.js';
+import { endlessKeys } from './endless-strings.js';
+import { planUniqueStrings, type StringCompletions } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -50,11 +50,6 @@ import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } f
 import type { NumberAutomaton } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
-
-/** Cells (DFA states × counted lengths) of the completion counts of one `uniqueItems` array's strings (8 bytes each). */
-const COMPLETION_TABLE_MAX_CELLS = 1 << 18;
-/** A string holding a UTF-16 surrogate that is not part of a pair (no code-point DFA spells it). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
 export class NodeEmitter {
@@ -188,7 +183,8 @@ export class NodeEmitter {
     });
     const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
     if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
-      const strings = representatives.filter((value): value is string => typeof value === 'string' && !LONE_SURROGATE.test(value));
+      // a lone surrogate is no code point a string can write: its strings are never counted nor offered
+      const strings = representatives.filter((value): value is string => typeof value === 'string');
       if (contains.length === 0 && strings.length === representatives.length) return this.settleLiteralStrings(alternative, strings, refuse);
       return refuse(
         `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
@@ -213,32 +209,16 @@ export class NodeEmitter {
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
   }
 
-  /**
-   * `uniqueItems: true` over string items: remembered by the matcher. Where some prefix has finitely many completions,
-   * only a single string alternative is counted (the items written are then all in its language, so the items that
-   * extend a prefix are completions of it); an array that needs more items than the language has strings is dropped.
-   */
+  /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
+    const plan = planUniqueStrings(items);
+    if (plan.kind === 'refused') return refuse(plan.reason);
     const mutable = alternative as { uniqueStrings: boolean; itemCompletions: StringCompletions | null; maxItems: number };
-    if (items.every(endlessStrings)) {
-      mutable.uniqueStrings = true;
-      return;
-    }
-    if (items.length > 1) {
-      return refuse(
-        'the items are strings of several alternatives (anyOf, or several formats) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema, or list the allowed values in an "enum"',
-      );
-    }
-    const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);
-    if (completions === null) {
-      return refuse(
-        `counting the completions of the items' strings needs more than ${COMPLETION_TABLE_MAX_CELLS} cells (the states of their pattern or format times their maxLength); lower "maxLength", or simplify the pattern`,
-      );
-    }
     mutable.uniqueStrings = true;
-    mutable.itemCompletions = completions;
+    if (plan.kind === 'endless') return;
+    mutable.itemCompletions = plan.completions;
     // more items than distinct strings: no valid array (the frame drops an alternative whose minItems passes maxItems)
-    if (completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, completions.total);
+    if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
   }
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */

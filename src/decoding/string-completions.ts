@@ -5,6 +5,7 @@
  * holds, per prefix, how many of its items extend it; the prefix is dead exactly when that number reaches the count.
  * @module
  */
+import { endlessStrings } from './endless-strings.js';
 import type { StringAlternative } from './grammar-ir.js';
 import { FREE, isCounted } from './string-length-analysis.js';
 
@@ -15,6 +16,33 @@ const SURROGATES_LAST = 0xdfff;
  * bounded (`uniqueItemsMaxStringBytes`), so a capped count is never reached.
  */
 const COUNT_CAP = 2 ** 53;
+/** Cells (DFA states × counted lengths) of the completion counts of one `uniqueItems` array's strings (8 bytes each). */
+const COMPLETION_TABLE_MAX_CELLS = 1 << 18;
+
+/**
+ * How `uniqueItems: true` over string items is enforced: by the memory alone where every prefix has endless
+ * completions; with the counts where some prefix has finitely many, for a single string alternative only (the items
+ * written are then all in its language, so the items that extend a prefix are completions of it); else refused.
+ */
+export type UniqueStringsPlan =
+  { readonly kind: 'endless' } | { readonly kind: 'counted'; readonly completions: StringCompletions } | { readonly kind: 'refused'; readonly reason: string };
+
+export function planUniqueStrings(items: readonly StringAlternative[]): UniqueStringsPlan {
+  if (items.every(endlessStrings)) return { kind: 'endless' };
+  if (items.length > 1) {
+    return {
+      kind: 'refused',
+      reason:
+        'the items are strings of several alternatives (anyOf, or several formats) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema, or list the allowed values in an "enum"',
+    };
+  }
+  const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);
+  if (completions !== null) return { kind: 'counted', completions };
+  return {
+    kind: 'refused',
+    reason: `counting the completions of the items' strings needs more than ${COMPLETION_TABLE_MAX_CELLS} cells (the states of their pattern or format times their maxLength); lower "maxLength", or simplify the pattern`,
+  };
+}
 
 /** Code points of `lo..hi` a JSON string can hold as characters (lone surrogates are not written). */
 function writable(lo: number, hi: number): number {
