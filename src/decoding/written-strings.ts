@@ -50,13 +50,29 @@ interface QuoteTokens {
   readonly longestClosingText: number;
   /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
   readonly longestQuoteToken: number;
-  /** Tokens with a comma or a quote: the ones that can end, open or follow an item (`filterExhaustible`). */
-  readonly commaOrQuote: Int32Array;
-  /** Tokens without a quote, by the first code unit they write read inside a string (`firstUnits`, ascending, in the same order). */
-  readonly byFirstUnit: Int32Array;
-  readonly firstUnits: Uint16Array;
-  /** Tokens without a quote whose first unit cannot be read alone (a cut escape or character): always walked. */
-  readonly undecodedFirst: Int32Array;
+  /**
+   * For `filterExhaustible`: the tokens with a comma or two quotes or more (they can follow, or close and open,
+   * items), always walked; the other tokens, by the first code unit they write inside a string (before a quote, if
+   * any: the close then repeats a held item only where that text goes on along it), and, with one quote, by the first
+   * unit of the string that quote opens outside a string; and the tokens of neither index, walked whenever a held
+   * item could be near: a close with no text before it, a first unit not known alone, a bracket before the quote.
+   */
+  readonly commaOrQuotes: Int32Array;
+  readonly insideByUnit: UnitIndex;
+  readonly insideWalked: Int32Array;
+  readonly openingByUnit: UnitIndex;
+  readonly openingWalked: Int32Array;
+}
+
+/** Token ids sorted by a code unit (`units`, ascending, in the same order). */
+interface UnitIndex {
+  readonly ids: Int32Array;
+  readonly units: Uint16Array;
+}
+
+function unitIndex(entries: { unit: number; id: number }[]): UnitIndex {
+  entries.sort((left, right) => left.unit - right.unit);
+  return { ids: Int32Array.from(entries, ({ id }) => id), units: Uint16Array.from(entries, ({ unit }) => unit) };
 }
 
 /** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
@@ -87,21 +103,28 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
       itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
-    const commaOrQuote: number[] = [];
-    const byUnit: { unit: number; id: number }[] = [];
-    const undecodedFirst: number[] = [];
+    const commaOrQuotes: number[] = [];
+    const insideByUnit: { unit: number; id: number }[] = [];
+    const insideWalked: number[] = [];
+    const openingByUnit: { unit: number; id: number }[] = [];
+    const openingWalked: number[] = [];
     for (let id = 0; id < vocabulary.size; id++) {
       if (!vocabulary.isTextToken(id)) continue;
-      const from = vocabulary.tokenOffsets[id]!;
-      const to = vocabulary.tokenOffsets[id + 1]!;
-      const token = bytes.subarray(from, to);
-      if (token.includes(COMMA) || token.includes(QUOTE)) commaOrQuote.push(id);
-      if (token.includes(QUOTE)) continue;
-      const unit = firstWrittenUnit(token);
-      if (unit === undefined) undecodedFirst.push(id);
-      else if (unit !== null) byUnit.push({ unit, id });
+      const token = bytes.subarray(vocabulary.tokenOffsets[id]!, vocabulary.tokenOffsets[id + 1]!);
+      const quote = token.indexOf(QUOTE);
+      if (token.includes(COMMA) || (quote >= 0 && token.indexOf(QUOTE, quote + 1) >= 0)) {
+        commaOrQuotes.push(id);
+        continue;
+      }
+      const inside = quote === 0 ? undefined : firstWrittenUnit(token);
+      if (inside === undefined) insideWalked.push(id);
+      else if (inside !== null) insideByUnit.push({ unit: inside, id });
+      if (quote < 0) continue;
+      const structural = token.subarray(0, quote).some((byte) => CONTAINER_BYTE[byte] === 1);
+      const opening = structural || quote + 1 === token.length ? undefined : firstWrittenUnit(token.subarray(quote + 1));
+      if (opening === undefined) openingWalked.push(id);
+      else if (opening !== null) openingByUnit.push({ unit: opening, id });
     }
-    byUnit.sort((left, right) => left.unit - right.unit);
     const walkedInside: number[] = [];
     const closing: { text: string; id: number }[] = [];
     lists[1]!.forEach((id, index) => {
@@ -119,10 +142,11 @@ function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       closingTexts: closing.map(({ text }) => text),
       longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
       longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
-      commaOrQuote: Int32Array.from(commaOrQuote),
-      byFirstUnit: Int32Array.from(byUnit, ({ id }) => id),
-      firstUnits: Uint16Array.from(byUnit, ({ unit }) => unit),
-      undecodedFirst: Int32Array.from(undecodedFirst),
+      commaOrQuotes: Int32Array.from(commaOrQuotes),
+      insideByUnit: unitIndex(insideByUnit),
+      insideWalked: Int32Array.from(insideWalked),
+      openingByUnit: unitIndex(openingByUnit),
+      openingWalked: Int32Array.from(openingWalked),
     };
     quoteTokensOf.set(vocabulary, known);
   }
@@ -446,39 +470,51 @@ export class WrittenStrings {
 
   /**
    * Where the items' strings can run out (`JsonAutomaton.exhaustible`), a token fails also where it takes an item to
-   * a prefix whose every completion is held, or opens an item when every string is held. So the tokens walked are
-   * those with a comma or quote (they close, open or follow items), and inside an item those whose first unit goes on
-   * along a held item that extends the prefix (every dead prefix begins a held item), or is not known alone.
+   * a prefix whose every completion is held, or opens an item when every string is held. Every dead prefix begins a
+   * held item that extends the string so far, so besides the tokens with a comma or two quotes, only those whose first
+   * unit (inside the item, or in the item their quote opens) is the next unit of such a held item are walked, and the
+   * few whose first unit is not known alone; inside a character cut across tokens, every allowed token.
    */
   private filterExhaustible(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
-    this.tryTokens(state, mask, tokens.commaOrQuote);
+    this.tryTokens(state, mask, tokens.commaOrQuotes);
     const scan = this.committed;
-    if (scan.inString === 0 || scan.low === scan.high) return;
+    const held = this.held[scan.depth];
+    if (scan.inString === 0) {
+      this.tryTokens(state, mask, tokens.openingWalked);
+      if (held !== undefined) this.tryByNextUnit(state, mask, tokens.openingByUnit, held.sorted, 0, held.sorted.length, 0);
+      return;
+    }
+    if (scan.low === scan.high) return;
     if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask);
-    this.tryTokens(state, mask, tokens.undecodedFirst);
-    const sorted = this.held[scan.depth]!.sorted;
-    const written = scan.unitsEnd - scan.contentStart;
-    // the range's items past the prefix, grouped by their next unit (ascending; the prefix itself, if held, sorts first)
-    let item = scan.low;
-    if (sorted[item]!.length === written) item++;
-    while (item < scan.high) {
+    this.tryTokens(state, mask, tokens.insideWalked);
+    this.tryByNextUnit(state, mask, tokens.insideByUnit, held!.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart);
+  }
+
+  /**
+   * Walks the allowed tokens of `index` whose unit is the unit at `written` of some item of `sorted[low, high)` (items
+   * that share their first `written` units, so sorted by that unit; one as long as that, if any, sorts first).
+   */
+  private tryByNextUnit(state: number, mask: Uint32Array, index: UnitIndex, sorted: readonly string[], low: number, high: number, written: number): void {
+    let item = low;
+    if (item < high && sorted[item]!.length === written) item++;
+    while (item < high) {
       const unit = sorted[item]!.charCodeAt(written);
-      let low = 0;
-      let high = tokens.firstUnits.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (tokens.firstUnits[middle]! < unit) low = middle + 1;
-        else high = middle;
+      let at = 0;
+      let end = index.units.length;
+      while (at < end) {
+        const middle = (at + end) >>> 1;
+        if (index.units[middle]! < unit) at = middle + 1;
+        else end = middle;
       }
-      for (; low < tokens.firstUnits.length && tokens.firstUnits[low] === unit; low++) {
-        const id = tokens.byFirstUnit[low]!;
+      for (; at < index.units.length && index.units[at] === unit; at++) {
+        const id = index.ids[at]!;
         if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
-      high = scan.high;
-      while (item < high) {
-        const middle = (item + high) >>> 1;
+      end = high;
+      while (item < end) {
+        const middle = (item + end) >>> 1;
         if (sorted[middle]!.charCodeAt(written) <= unit) item = middle + 1;
-        else high = middle;
+        else end = middle;
       }
     }
   }

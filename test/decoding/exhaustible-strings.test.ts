@@ -158,7 +158,11 @@ describe('uniqueItems over strings whose completions can run out', () => {
       // all three held: no item may follow (`,` cleared); "ab" and "abc" held: no item may start with "ab"
       [enumGrammar, '["abc","ab","a"', true],
       [enumGrammar, '["abc","ab","', true],
+      // "abc" held: an item may not start with it (`"abc`, ` "abc` and the like are cleared where the vocabulary has them)
+      [enumGrammar, '["abc",', false],
+      [enumGrammar, '["ab","abc"', false],
       [pair, '["a",', false],
+      [pair, '["a", ', false],
       [pair, '["a", "b"', true],
       [pair, '["b",\n "\\u00', false],
     ] as const;
