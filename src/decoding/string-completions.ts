@@ -33,7 +33,7 @@ export function planUniqueStrings(items: readonly StringAlternative[]): UniqueSt
     return {
       kind: 'refused',
       reason:
-        'the items are strings of several alternatives (anyOf, or several formats) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema, or list the allowed values in an "enum"',
+        'the items are strings of several alternatives (an anyOf of strings, or a format that lowers to several: time, date-time, iso-date-time, hostname) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema without such a format, or list the allowed values in an "enum"',
     };
   }
   const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);

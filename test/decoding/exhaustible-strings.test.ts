@@ -231,6 +231,11 @@ describe('uniqueItems over strings whose completions can run out', () => {
       /several alternatives/,
     ],
     [
+      'a format that lowers to several alternatives',
+      { type: 'array', items: { type: 'string', format: 'date-time' }, uniqueItems: true },
+      /format that lowers to several/,
+    ],
+    [
       'an enum of strings and null past the set limit',
       { type: 'array', items: { enum: ['a', 'b', 'c', null] }, uniqueItems: true },
       /distinct values make more than 4 sets/,
