@@ -5,7 +5,6 @@
  * @module
  */
 import type { NumberAutomaton } from './number-language.js';
-import type { StringCompletions } from './string-completions.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
 /** A byte trie of literal texts; node 0 is the root. */
@@ -122,10 +121,18 @@ export interface ArrayAlternative {
    * `maxLength`, an `enum`, a pattern or format with a last character): their counts, so that the matcher refuses a
    * prefix whose every completion is an item written before. Null where every prefix has endless completions.
    */
-  readonly itemCompletions: StringCompletions | null;
+  readonly itemCompletions: ItemCompletions | null;
   /** `contains` with `minContains`/`maxContains`, or null. */
   readonly contains: ContainsCounting | null;
   height: number;
+}
+
+/** How many strings of the items' language complete a prefix (`StringCompletions`, `string-completions.ts`); Infinity for endlessly many. */
+export interface ItemCompletions {
+  /** The strings of the whole language. */
+  readonly total: number;
+  /** The completions of a prefix standing at content-DFA `state` with the string frame's `count`. */
+  at(state: number, count: number): number;
 }
 
 /**

@@ -16,11 +16,10 @@ import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueClassAllowed, uniqueItemCanFollow } from './array-progress.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
-import type { StringCompletions } from './string-completions.js';
 import { StringStepper } from './string-stepping.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 
@@ -457,7 +456,7 @@ export class JsonAutomaton {
   }
 
   /** The completion counts of the array on top of `config`, or of the array whose item string is on top; null where none counts. */
-  private countedItems(config: Stack): StringCompletions | null {
+  private countedItems(config: Stack): ItemCompletions | null {
     const frame = config.frame;
     // before its `[` an array holds no items yet, and the container open is another's
     if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Open ? null : (this.alternatives[frame.alternative] as ArrayAlternative).itemCompletions;

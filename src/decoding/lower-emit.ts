@@ -10,7 +10,7 @@ import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
 import { endlessKeys } from './endless-strings.js';
-import { planUniqueStrings, type StringCompletions } from './string-completions.js';
+import { planUniqueStrings } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -19,6 +19,7 @@ import {
   type ContainsCell,
   type ContainsCounter,
   type ContainsCounting,
+  type ItemCompletions,
   type KeyClass,
   type ObjectAlternative,
   type ObjectProgressRules,
@@ -213,7 +214,7 @@ export class NodeEmitter {
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
     const plan = planUniqueStrings(items);
     if (plan.kind === 'refused') return refuse(plan.reason);
-    const mutable = alternative as { uniqueStrings: boolean; itemCompletions: StringCompletions | null; maxItems: number };
+    const mutable = alternative as { uniqueStrings: boolean; itemCompletions: ItemCompletions | null; maxItems: number };
     mutable.uniqueStrings = true;
     if (plan.kind === 'endless') return;
     mutable.itemCompletions = plan.completions;

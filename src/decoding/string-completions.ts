@@ -6,7 +6,7 @@
  * @module
  */
 import { endlessStrings } from './endless-strings.js';
-import type { StringAlternative } from './grammar-ir.js';
+import type { ItemCompletions, StringAlternative } from './grammar-ir.js';
 import { FREE, isCounted } from './string-length-analysis.js';
 
 const SURROGATES_FIRST = 0xd800;
@@ -50,7 +50,7 @@ function writable(lo: number, hi: number): number {
   return hi - lo + 1 - surrogates;
 }
 
-export class StringCompletions {
+export class StringCompletions implements ItemCompletions {
   /** The strings of the whole language (the completions of the empty prefix). */
   readonly total: number;
   private readonly states: number;
