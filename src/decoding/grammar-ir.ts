@@ -112,13 +112,27 @@ export interface ArrayAlternative {
   /** `uniqueItems: true` over a finite set of literal items, or null. */
   readonly unique: UniqueItems | null;
   /**
-   * `uniqueItems: true` over string items with endless completions (`endlessStrings`): enforced at run time by the
-   * matcher's memory of the strings written (`written-strings.ts`), not by the frame.
+   * `uniqueItems: true` over string items: enforced at run time by the matcher's memory of the strings written
+   * (`written-strings.ts`), not by the frame.
    */
   readonly uniqueStrings: boolean;
+  /**
+   * With `uniqueStrings`, where the items' one string alternative has prefixes with finitely many completions (a
+   * `maxLength`, an `enum`, a pattern or format with a last character): their counts, so that the matcher refuses a
+   * prefix whose every completion is an item written before. Null where every prefix has endless completions.
+   */
+  readonly itemCompletions: ItemCompletions | null;
   /** `contains` with `minContains`/`maxContains`, or null. */
   readonly contains: ContainsCounting | null;
   height: number;
+}
+
+/** How many strings of the items' language complete a prefix (`StringCompletions`, `string-completions.ts`); Infinity for endlessly many. */
+export interface ItemCompletions {
+  /** The strings of the whole language. */
+  readonly total: number;
+  /** The completions of a prefix standing at content-DFA `state` with the string frame's `count`. */
+  at(state: number, count: number): number;
 }
 
 /**

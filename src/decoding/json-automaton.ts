@@ -16,7 +16,7 @@ import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueClassAllowed, uniqueItemCanFollow } from './array-progress.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
@@ -88,6 +88,19 @@ export class JsonAutomaton {
   trackedItem: Uint8Array;
   /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
   private duplicateQuote: Int32Array;
+  /**
+   * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
+   * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
+   * empty one. The matcher's memory compares it with the items held that extend the prefix (`withoutExhausted`).
+   * Infinity where no configuration counts.
+   */
+  exhaustion: Float64Array;
+  /** Per state: 1 when some configuration is an array whose item strings can run out, or such an item. */
+  exhaustible: Uint8Array;
+  /** Some array's item strings can run out (`ArrayAlternative.itemCompletions`). */
+  readonly countsItems: boolean;
+  /** Per state whose `exhaustion` is finite: its configurations' distinct finite counts (ascending) and the states left without those at or under each. */
+  private readonly exhaustedTargets: ({ counts: Float64Array; targets: Int32Array } | undefined)[] = [];
   /** Some array enforces `uniqueItems` over strings, or some object `distinctKeys`: matchers must remember the strings written. */
   readonly tracksStrings: boolean;
   /** Bytes of item strings a matcher may remember (`AutomatonOptions.uniqueItemsMaxStringBytes`). */
@@ -133,6 +146,9 @@ export class JsonAutomaton {
     this.plainString = new Uint8Array(capacity);
     this.trackedItem = new Uint8Array(capacity);
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
+    this.exhaustion = new Float64Array(capacity);
+    this.exhaustible = new Uint8Array(capacity);
+    this.countsItems = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.itemCompletions !== null);
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
@@ -227,6 +243,29 @@ export class JsonAutomaton {
   }
 
   /**
+   * `state` less its configurations whose completions are at most `held` (the items held that extend the prefix, or
+   * all of them before an item; at least `exhaustion[state]`): every way on from there repeats an item. DEAD when
+   * none is left. Computed on first use.
+   */
+  withoutExhausted(state: number, held: number): number {
+    let known = this.exhaustedTargets[state];
+    if (known === undefined) {
+      const counts = [...new Set(this.stateConfigs[state]!.map((config) => this.completionsOf(config)).filter((count) => count !== Infinity))];
+      known = { counts: Float64Array.from(counts.sort((left, right) => left - right)), targets: new Int32Array(counts.length).fill(UNKNOWN) };
+      this.exhaustedTargets[state] = known;
+    }
+    let index = 0;
+    while (index + 1 < known.counts.length && known.counts[index + 1]! <= held) index++;
+    if (known.targets[index] === UNKNOWN) {
+      const bound = known.counts[index]!;
+      const left = this.stateConfigs[state]!.filter((config) => this.completionsOf(config) > bound);
+      // intern may grow the tables, not this record
+      known.targets[index] = left.length === 0 ? DEAD : this.intern(left);
+    }
+    return known.targets[index]!;
+  }
+
+  /**
    * Whether some configuration of `state` has written its objects' declared properties as a
    * prefix of their declared order so far (the bitset of written properties is 2^k − 1).
    * Under `propertyOrder: 'any'` the compile-time look-ahead visits these states first: models
@@ -270,6 +309,16 @@ export class JsonAutomaton {
     this.rNeed[id] = 0;
     this.plainString[id] = 0;
     this.trackedItem[id] = configs.some((config) => this.isTrackedItem(config)) ? 1 : 0;
+    let exhaustion = Infinity;
+    let exhaustible = 0;
+    if (this.countsItems) {
+      for (const config of configs) {
+        exhaustion = Math.min(exhaustion, this.completionsOf(config));
+        if (this.countedItems(config) !== null) exhaustible = 1;
+      }
+    }
+    this.exhaustion[id] = exhaustion;
+    this.exhaustible[id] = exhaustible;
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
     this.prefillDeadBytes(id, configs);
@@ -313,6 +362,10 @@ export class JsonAutomaton {
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
     this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
+    const exhaustion = new Float64Array(next);
+    exhaustion.set(this.exhaustion);
+    this.exhaustion = exhaustion;
+    this.exhaustible = widen(this.exhaustible, (size) => new Uint8Array(size));
   }
 
   /**
@@ -400,6 +453,29 @@ export class JsonAutomaton {
     return (
       parent.kind === Kind.Object && parent.phase === ObjectPhase.AdditionalKey && (this.alternatives[parent.alternative] as ObjectAlternative).distinctKeys
     );
+  }
+
+  /** The completion counts of the array on top of `config`, or of the array whose item string is on top; null where none counts. */
+  private countedItems(config: Stack): ItemCompletions | null {
+    const frame = config.frame;
+    // before its `[` an array holds no items yet, and the container open is another's
+    if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Open ? null : (this.alternatives[frame.alternative] as ArrayAlternative).itemCompletions;
+    if (!this.isTrackedItem(config) || config.parent!.frame.kind !== Kind.Array) return null;
+    return (this.alternatives[config.parent!.frame.alternative] as ArrayAlternative).itemCompletions;
+  }
+
+  /**
+   * The completions `config` has left among its array's item strings: before an item (after `,`), the whole
+   * language's; inside one at a character boundary, the prefix's. Infinity where it does not count (elsewhere, or
+   * where its array's items never run out).
+   */
+  private completionsOf(config: Stack): number {
+    const counts = this.countedItems(config);
+    if (counts === null) return Infinity;
+    const frame = config.frame;
+    if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Next ? counts.total : Infinity;
+    if (frame.phase === StringMode.Open) return counts.total;
+    return frame.phase === StringMode.Boundary ? counts.at(frame.dfaState, frame.count) : Infinity;
   }
 
   /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */

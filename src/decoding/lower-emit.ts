@@ -5,11 +5,12 @@
  * classes and progress rules); then every node gets its height, the fewest frames a value of it needs.
  * @module
  */
-import { AutomatonWorkLimitError, type CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { endlessKeys, endlessStrings } from './endless-strings.js';
+import { endlessKeys } from './endless-strings.js';
+import { planUniqueStrings } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -18,6 +19,7 @@ import {
   type ContainsCell,
   type ContainsCounter,
   type ContainsCounting,
+  type ItemCompletions,
   type KeyClass,
   type ObjectAlternative,
   type ObjectProgressRules,
@@ -152,9 +154,11 @@ export class NodeEmitter {
 
   /**
    * `uniqueItems: true` on an array whose items are a finite set of literals: each value gets a class (values equal as
-   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Over strings whose
-   * every prefix has endless completions, the matcher remembers the strings written instead (`written-strings.ts`).
-   * Refused where the items' language is otherwise infinite or the classes exceed `uniqueItemsMaxValues`.
+   * JSON share one) and the array frame tracks the classes written, so a duplicate cannot be written. Over strings, the
+   * matcher remembers the strings written instead (`written-strings.ts`): where the items are one string alternative
+   * whose completions can run out, with their counts (`StringCompletions`); literal strings past the set limits become
+   * such an alternative (a trie of them). Refused where the items' language is otherwise infinite or the classes
+   * exceed `uniqueItemsMaxValues`.
    */
   private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
@@ -163,14 +167,7 @@ export class NodeEmitter {
     if (node === null) return;
     if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
-      const finite = node.alternatives.find((item) => !endlessStrings(item as StringAlternative));
-      if (finite !== undefined) {
-        return refuse(
-          'the items are strings that can end where no other string continues them (a maxLength, or a pattern or format with a last character), so a repeated item could leave no valid way on; drop "maxLength", or list the allowed values in an "enum"',
-        );
-      }
-      (alternative as { uniqueStrings: boolean }).uniqueStrings = true;
-      return;
+      return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
@@ -187,6 +184,9 @@ export class NodeEmitter {
     });
     const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
     if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
+      // a lone surrogate is no code point a string can write: its strings are never counted nor offered
+      const strings = representatives.filter((value): value is string => typeof value === 'string');
+      if (contains.length === 0 && strings.length === representatives.length) return this.settleLiteralStrings(alternative, strings, refuse);
       return refuse(
         `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
       );
@@ -208,6 +208,37 @@ export class NodeEmitter {
     mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
+  private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
+    const plan = planUniqueStrings(items);
+    if (plan.kind === 'refused') return refuse(plan.reason);
+    const mutable = alternative as { uniqueStrings: boolean; itemCompletions: ItemCompletions | null; maxItems: number };
+    mutable.uniqueStrings = true;
+    if (plan.kind === 'endless') return;
+    mutable.itemCompletions = plan.completions;
+    // more items than distinct strings: no valid array (the frame drops an alternative whose minItems passes maxItems)
+    if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
+  }
+
+  /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
+  private settleLiteralStrings(alternative: ArrayAlternative, strings: readonly string[], refuse: (details: string) => void): void {
+    const item: StringAlternative = {
+      kind: 'string',
+      id: this.context.alternativeCount++,
+      dfa: CodePointDfa.literals(strings),
+      free: false,
+      minLength: 0,
+      maxLength: Infinity,
+      exclude: null,
+      height: 1,
+    };
+    // a node of its own: the literals' node may serve other arrays and values as it is
+    const node: ValueNode = { id: this.nodes.length, pointer: alternative.items!.pointer, alternatives: [item], literals: null, height: Infinity };
+    this.nodes.push(node);
+    (alternative as { items: ValueNode | null }).items = node;
+    this.settleUniqueStrings(alternative, [item], refuse);
   }
 
   /**
@@ -298,6 +329,7 @@ export class NodeEmitter {
       maxItems,
       unique: null,
       uniqueStrings: false,
+      itemCompletions: null,
       contains: null,
       height: Infinity,
     };

@@ -20,120 +20,8 @@
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { compareUnits, ESCAPED_UNIT, quoteTokens, type ClosedText, type QuoteTokens, type UnitIndex } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
-
-/**
- * Per vocabulary: text token ids by the quotes they hold, `atLeast[k]` those with k quotes or more (k ≤ 4), with the
- * text a token writes into the string it closes first, decoded (null where it closes none, undefined where it must be
- * walked: it cannot be decoded alone, or it may open and close another string after). A token
- * can repeat an item only by closing a string: with a non-empty set from 1 quote (inside the item: the text before its
- * first quote) or 2 (`"a"` after `,`: the text between its first two quotes), with none held from 3 (close, open,
- * close) or 4. So most tokens are told apart from their text alone, and only the few others are walked.
- */
-interface QuoteTokens {
-  readonly atLeast: readonly Int32Array[];
-  /** Per token of `atLeast[1]`: the text before its first quote that a backslash does not escape, read inside a string. */
-  readonly closingText: readonly ClosedText[];
-  /**
-   * Per token of `atLeast[2]`: the text of the string its first quote opens, read outside a string (walked where a
-   * bracket or brace before that quote changes the container).
-   */
-  readonly itemText: readonly ClosedText[];
-  /** The tokens of `atLeast[1]` that must be walked inside an item (their `closingText` is undefined). */
-  readonly walkedInside: Int32Array;
-  /**
-   * The tokens of `atLeast[1]` that close the string with a known text, sorted by that text (`closingTexts`, in the
-   * same order): the ones that would close the item being written as a held item are found from each held item's rest.
-   */
-  readonly byClosingText: Int32Array;
-  readonly closingTexts: readonly string[];
-  readonly longestClosingText: number;
-  /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
-  readonly longestQuoteToken: number;
-}
-
-/** What a token writes into the first string it closes: null when it closes none, undefined when it must be walked. */
-type ClosedText = string | null | undefined;
-
-const quoteTokensOf = new WeakMap<Vocabulary, QuoteTokens>();
-
-function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
-  let known = quoteTokensOf.get(vocabulary);
-  if (known === undefined) {
-    const lists: number[][] = [[], [], [], [], []];
-    const closingText: ClosedText[] = [];
-    const itemText: ClosedText[] = [];
-    const bytes = vocabulary.tokenBytesFlat;
-    for (let id = 0; id < vocabulary.size; id++) {
-      if (!vocabulary.isTextToken(id)) continue;
-      const from = vocabulary.tokenOffsets[id]!;
-      const to = vocabulary.tokenOffsets[id + 1]!;
-      let count = 0;
-      for (let offset = from; offset < to && count < 4; offset++) if (bytes[offset] === QUOTE) count++;
-      if (count === 0) continue;
-      for (let k = 1; k <= count; k++) lists[k]!.push(id);
-      closingText.push(closedText(bytes, from, to));
-      if (count < 2) continue;
-      // outside a string the first quote opens one (a backslash before it is no JSON)
-      const open = bytes.indexOf(QUOTE, from);
-      let structural = false;
-      for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
-      itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
-    }
-    const walkedInside: number[] = [];
-    const closing: { text: string; id: number }[] = [];
-    lists[1]!.forEach((id, index) => {
-      const text = closingText[index];
-      if (text === undefined) walkedInside.push(id);
-      else if (text !== null) closing.push({ text, id });
-    });
-    closing.sort((left, right) => compareUnits(left.text, right.text));
-    known = {
-      atLeast: lists.map((list) => Int32Array.from(list)),
-      closingText,
-      itemText,
-      walkedInside: Int32Array.from(walkedInside),
-      byClosingText: Int32Array.from(closing, ({ id }) => id),
-      closingTexts: closing.map(({ text }) => text),
-      longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
-      longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
-    };
-    quoteTokensOf.set(vocabulary, known);
-  }
-  return known;
-}
-
-const CONTAINER_BYTE = new Uint8Array(256);
-for (const byte of [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE]) CONTAINER_BYTE[byte] = 1;
-
-/** What `bytes[from, to)`, read inside a string, writes into it before closing it (see `ClosedText`). */
-function closedText(bytes: Uint8Array, from: number, to: number): ClosedText {
-  const close = closingQuote(bytes, from, to);
-  if (close < 0) return null;
-  let quotesAfter = 0;
-  for (let offset = close + 1; offset < to; offset++) if (bytes[offset] === QUOTE) quotesAfter++;
-  return quotesAfter >= 2 ? undefined : decodeContent(bytes, from, close);
-}
-
-/** The first quote of `bytes[from, to)` that a backslash does not escape (read inside a string), or -1. */
-function closingQuote(bytes: Uint8Array, from: number, to: number): number {
-  for (let offset = from; offset < to; offset++) {
-    if (bytes[offset] === BACKSLASH) offset++;
-    else if (bytes[offset] === QUOTE) return offset;
-  }
-  return -1;
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The value of JSON string content bytes (escapes decoded), or undefined where they are not whole (a cut escape or character). */
-function decodeContent(bytes: Uint8Array, start: number, end: number): string | undefined {
-  try {
-    return JSON.parse(`"${UTF8.decode(bytes.subarray(start, end))}"`) as string;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Where the decoder of string content stands between bytes: at a character boundary, after a backslash, inside
@@ -144,29 +32,9 @@ const AFTER_BACKSLASH = 1;
 const HEX_DIGITS = 2;
 const UTF8_LEFT = 6;
 
-/** What the character after a backslash stands for (`u` starts `\uHHHH`); -1 where JSON has no such escape. */
-const ESCAPED_UNIT = new Int32Array(256).fill(-1);
-for (const [letter, unit] of [
-  ['"', 0x22],
-  ['\\', 0x5c],
-  ['/', 0x2f],
-  ['b', 0x08],
-  ['f', 0x0c],
-  ['n', 0x0a],
-  ['r', 0x0d],
-  ['t', 0x09],
-] as const) {
-  ESCAPED_UNIT[letter.charCodeAt(0)] = unit;
-}
-
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
-
-/** Order of strings by UTF-16 code units, the order `HeldStrings.sorted` keeps. */
-function compareUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /**
@@ -371,6 +239,9 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     const tokens = quoteTokens(this.vocabulary);
+    if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, tokens);
+    // a token that closes an item and follows it with a comma can use up a language from anywhere
+    if (this.automaton.countsItems) this.tryTokens(state, mask, tokens.atLeast[2]!);
     const scan = this.committed;
     const held = this.held[scan.depth];
     const holds = held !== undefined && held.sorted.length > 0;
@@ -391,6 +262,69 @@ export class WrittenStrings {
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
+  }
+
+  /**
+   * Where the items' strings can run out (`JsonAutomaton.exhaustible`), a token fails also where it takes an item to
+   * a prefix whose every completion is held, or opens an item when every string is held. Every dead prefix begins a
+   * held item that extends the string so far, so besides the tokens with a comma or two quotes, only those whose first
+   * unit (inside the item, or in the item their quote opens) is the next unit of such a held item are walked, and the
+   * few whose first unit is not known alone; inside a character cut across tokens, every allowed token.
+   */
+  private filterExhaustible(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
+    this.tryTokens(state, mask, tokens.commaOrQuotes);
+    const scan = this.committed;
+    const held = this.held[scan.depth];
+    if (scan.inString === 0) {
+      this.tryTokens(state, mask, tokens.openingWalked);
+      if (held !== undefined) this.tryByNextUnit(state, mask, tokens.openingByUnit, held.sorted, 0, held.sorted.length, 0);
+      return;
+    }
+    if (scan.low === scan.high) return;
+    if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask);
+    this.tryTokens(state, mask, tokens.insideWalked);
+    this.tryByNextUnit(state, mask, tokens.insideByUnit, held!.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart);
+  }
+
+  /**
+   * Walks the allowed tokens of `index` whose unit is the unit at `written` of some item of `sorted[low, high)` (items
+   * that share their first `written` units, so sorted by that unit; one as long as that, if any, sorts first).
+   */
+  private tryByNextUnit(state: number, mask: Uint32Array, index: UnitIndex, sorted: readonly string[], low: number, high: number, written: number): void {
+    let item = low;
+    if (item < high && sorted[item]!.length === written) item++;
+    while (item < high) {
+      const unit = sorted[item]!.charCodeAt(written);
+      let at = 0;
+      let end = index.units.length;
+      while (at < end) {
+        const middle = (at + end) >>> 1;
+        if (index.units[middle]! < unit) at = middle + 1;
+        else end = middle;
+      }
+      for (; at < index.units.length && index.units[at] === unit; at++) {
+        const id = index.ids[at]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
+      }
+      end = high;
+      while (item < end) {
+        const middle = (item + end) >>> 1;
+        if (sorted[middle]!.charCodeAt(written) <= unit) item = middle + 1;
+        else end = middle;
+      }
+    }
+  }
+
+  /** Walks every allowed token (inside a cut character, where no token's text is known alone). */
+  private tryAllowed(state: number, mask: Uint32Array): void {
+    for (let word = 0; word < mask.length; word++) {
+      let bits = mask[word]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        this.tryToken(state, mask, word * 32 + (31 - Math.clz32(low)));
+        bits ^= low;
+      }
+    }
   }
 
   /**
@@ -492,8 +426,35 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
+      // an item's prefix (or the empty one before an item) whose every completion is held is a dead end
+      if (automaton.exhaustion[at]! !== Infinity && (scan.inString === 0 || scan.phase === BOUNDARY)) {
+        const held = this.heldExtending(scan);
+        if (held >= automaton.exhaustion[at]!) at = automaton.withoutExhausted(at, held);
+        if (at === DEAD) return DEAD;
+      }
     }
     return at;
+  }
+
+  /**
+   * The items of the scan's container that extend the string being written (outside a string: all of them), held
+   * or closed by this trial.
+   */
+  private heldExtending(scan: Scan): number {
+    let count: number;
+    const written = scan.unitsEnd - scan.contentStart;
+    if (scan.inString === 1) count = scan.high - scan.low;
+    else count = scan.depth < this.freshFrom ? (this.held[scan.depth]?.sorted.length ?? 0) : 0;
+    for (let index = 0; index < this.pendingCount; index++) {
+      if (this.pendingDepth[index] !== scan.depth) continue;
+      if (scan.inString === 0) count++;
+      else if (
+        this.pendingEnd[index]! - this.pendingStart[index]! >= written &&
+        this.sameUnits(this.pendingStart[index]!, this.pendingStart[index]! + written, scan.contentStart, scan.unitsEnd)
+      )
+        count++;
+    }
+    return count;
   }
 
   /** A string opens: its content starts, and every item of its container may still be the one it writes. */

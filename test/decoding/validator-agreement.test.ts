@@ -768,10 +768,28 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       },
       // over strings with endless completions: the matcher remembers the items written
       { schema: { type: 'array', uniqueItems: true, items: { type: 'string' }, minItems: 2 }, instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['x', 'xy', 'x']] },
+      // over strings whose completions run out: also the items' counts (a prefix whose every completion is held is refused)
+      {
+        schema: { type: 'array', uniqueItems: true, items: { type: 'string', maxLength: 1, pattern: '^[xy]*$' } },
+        instances: [...UNIQUE_ARRAYS, ['x', 'y', ''], ['x', 'y', '', 'x'], ['', 'x', 'y', 'y']],
+      },
+      {
+        schema: { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => `v${index}`) } },
+        instances: [...UNIQUE_ARRAYS, ['v1', 'v12', 'v1']],
+      },
     ],
     refused: [
       { type: 'array', uniqueItems: true },
-      { type: 'array', uniqueItems: true, items: { type: 'string', maxLength: 3 } },
+      {
+        type: 'array',
+        uniqueItems: true,
+        items: {
+          anyOf: [
+            { type: 'string', maxLength: 3 },
+            { type: 'string', pattern: '^x' },
+          ],
+        },
+      },
       { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
       { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
       { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },

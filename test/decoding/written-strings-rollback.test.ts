@@ -22,6 +22,12 @@ const CASES = [
     text: '[["é😀\\"\\\\","\\u00e9😀\\"\\\\b","\\u0061"],["é😀\\"\\\\","\\u00e9😀\\"\\\\c","a"]]',
   },
   {
+    name: 'arrays of unique strings whose completions run out (a prefix all of whose completions are held is refused)',
+    schema: { type: 'array', items: { type: 'array', items: { type: 'string', pattern: '^[éa😀]{1,2}$' }, uniqueItems: true } },
+    // after the fourth item every string that starts with "é" is held, so the fifth may not start with it
+    text: '[["é😀","\\u00e9","éa","\\u00e9\\u00e9","a"],["é😀"]]',
+  },
+  {
     name: 'nested objects with distinct keys',
     schema: {
       type: 'object',

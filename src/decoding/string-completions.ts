@@ -1,0 +1,137 @@
+/**
+ * How many strings of a string alternative's language complete a prefix, per content-DFA state and code points
+ * written: what `uniqueItems` over strings whose completions can run out needs. A prefix whose completions are all
+ * items written before is a dead end (every way on repeats an item), and the matcher's memory (`written-strings.ts`)
+ * holds, per prefix, how many of its items extend it; the prefix is dead exactly when that number reaches the count.
+ * @module
+ */
+import { endlessStrings } from './endless-strings.js';
+import type { ItemCompletions, StringAlternative } from './grammar-ir.js';
+import { FREE, isCounted } from './string-length-analysis.js';
+
+const SURROGATES_FIRST = 0xd800;
+const SURROGATES_LAST = 0xdfff;
+/**
+ * Counts are kept up to here (exact below 2^53). A matcher never holds that many items: the bytes it remembers are
+ * bounded (`uniqueItemsMaxStringBytes`), so a capped count is never reached.
+ */
+const COUNT_CAP = 2 ** 53;
+/** Cells (DFA states × counted lengths) of the completion counts of one `uniqueItems` array's strings (8 bytes each). */
+const COMPLETION_TABLE_MAX_CELLS = 1 << 18;
+
+/**
+ * How `uniqueItems: true` over string items is enforced: by the memory alone where every prefix has endless
+ * completions; with the counts where some prefix has finitely many, for a single string alternative only (the items
+ * written are then all in its language, so the items that extend a prefix are completions of it); else refused.
+ */
+export type UniqueStringsPlan =
+  { readonly kind: 'endless' } | { readonly kind: 'counted'; readonly completions: StringCompletions } | { readonly kind: 'refused'; readonly reason: string };
+
+export function planUniqueStrings(items: readonly StringAlternative[]): UniqueStringsPlan {
+  if (items.every(endlessStrings)) return { kind: 'endless' };
+  if (items.length > 1) {
+    return {
+      kind: 'refused',
+      reason:
+        'the items are strings of several alternatives (an anyOf of strings, or a format that lowers to several: time, date-time, iso-date-time, hostname) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema without such a format, or list the allowed values in an "enum"',
+    };
+  }
+  const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);
+  if (completions !== null) return { kind: 'counted', completions };
+  return {
+    kind: 'refused',
+    reason: `counting the completions of the items' strings needs more than ${COMPLETION_TABLE_MAX_CELLS} cells (the states of their pattern or format times their maxLength); lower "maxLength", or simplify the pattern`,
+  };
+}
+
+/** Code points of `lo..hi` a JSON string can hold as characters (lone surrogates are not written). */
+function writable(lo: number, hi: number): number {
+  const surrogates = Math.max(0, Math.min(hi, SURROGATES_LAST) - Math.max(lo, SURROGATES_FIRST) + 1);
+  return hi - lo + 1 - surrogates;
+}
+
+export class StringCompletions implements ItemCompletions {
+  /** The strings of the whole language (the completions of the empty prefix). */
+  readonly total: number;
+  private readonly states: number;
+  /** `table[count * states + state]`: the completions of a prefix with `count` counted code points standing at `state`. */
+  private readonly table: Float64Array;
+  private readonly alternative: StringAlternative;
+
+  private constructor(alternative: StringAlternative, table: Float64Array) {
+    this.alternative = alternative;
+    this.states = alternative.dfa.stateCount;
+    this.table = table;
+    this.total = this.at(alternative.dfa.start, 0);
+  }
+
+  /**
+   * The counter of `alternative`'s completions, or null when its table would pass `maxCells` (DFA states × counted
+   * lengths). Infinity stands for endlessly many (a cycle on the way to acceptance, with no `maxLength`).
+   */
+  static of(alternative: StringAlternative, maxCells: number): StringCompletions | null {
+    const { dfa, minLength, maxLength } = alternative;
+    // the frame's count: code points written up to maxLength, or up to minLength without one (larger counts are alike)
+    const lengths = maxLength === Infinity ? minLength + 1 : maxLength + 1;
+    const states = dfa.stateCount;
+    if (lengths * states > maxCells) return null;
+    const table = new Float64Array(lengths * states);
+    const last = lengths - 1;
+    if (maxLength === Infinity) table.set(saturatedCounts(alternative), last * states);
+    else for (let state = 0; state < states; state++) table[last * states + state] = dfa.accepting[state]! === 1 && last >= minLength ? 1 : 0;
+    for (let count = last - 1; count >= 0; count--) {
+      for (let state = 0; state < states; state++) {
+        let sum = dfa.accepting[state] === 1 && count >= minLength ? 1 : 0;
+        const ranges = dfa.transitions[state]!;
+        for (let index = 0; index < ranges.length; index += 3) {
+          const size = writable(ranges[index]!, ranges[index + 1]!);
+          if (size > 0) sum += size * table[(count + 1) * states + ranges[index + 2]!]!;
+        }
+        table[count * states + state] = Math.min(sum, COUNT_CAP);
+      }
+    }
+    return new StringCompletions(alternative, table);
+  }
+
+  /** The completions of a prefix standing at DFA `state` with the frame's `count` (Infinity for `FREE`: not counted here). */
+  at(state: number, count: number): number {
+    if (count === FREE) return Infinity;
+    const row = isCounted(this.alternative) ? count : 0;
+    return this.table[row * this.states + state]!;
+  }
+}
+
+/**
+ * Per state, the completions once the length no longer matters (no `maxLength`, `minLength` met): Infinity where a
+ * cycle lies on some way to acceptance, else the finite sum over the acyclic rest, found from the states whose every
+ * successor is already known (the states left unknown reach a cycle).
+ */
+function saturatedCounts(alternative: StringAlternative): Float64Array {
+  const { dfa } = alternative;
+  const states = dfa.stateCount;
+  const counts = new Float64Array(states).fill(Infinity);
+  const unknownSuccessors = new Int32Array(states);
+  const predecessors: number[][] = Array.from({ length: states }, () => []);
+  for (let state = 0; state < states; state++) {
+    const ranges = dfa.transitions[state]!;
+    for (let index = 0; index < ranges.length; index += 3) {
+      if (writable(ranges[index]!, ranges[index + 1]!) === 0) continue;
+      unknownSuccessors[state] = unknownSuccessors[state]! + 1;
+      predecessors[ranges[index + 2]!]!.push(state);
+    }
+  }
+  const ready: number[] = [];
+  for (let state = 0; state < states; state++) if (unknownSuccessors[state] === 0) ready.push(state);
+  for (let at = 0; at < ready.length; at++) {
+    const state = ready[at]!;
+    let sum = dfa.accepting[state] === 1 ? 1 : 0;
+    const ranges = dfa.transitions[state]!;
+    for (let index = 0; index < ranges.length; index += 3) {
+      const size = writable(ranges[index]!, ranges[index + 1]!);
+      if (size > 0) sum += size * counts[ranges[index + 2]!]!;
+    }
+    counts[state] = Math.min(sum, COUNT_CAP);
+    for (const before of predecessors[state]!) if ((unknownSuccessors[before] = unknownSuccessors[before]! - 1) === 0) ready.push(before);
+  }
+  return counts;
+}
