@@ -188,6 +188,11 @@ export class WrittenStrings {
   private pendingCount = 0;
   /** While trying: the least depth a container opened at (its items and those above start empty). */
   private freshFrom = Infinity;
+  /**
+   * The vocabulary's quote tables, looked up once per memory: a `WeakMap.get` per mask allocated 40 bytes a mask
+   * once a second vocabulary had been seen in the process (bench:mask's written-strings rows, heap growth).
+   */
+  private tokens: QuoteTokens | undefined;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -238,7 +243,7 @@ export class WrittenStrings {
    * earlier item of its array. Only tokens with enough quotes to do so are tried, and only while they are allowed.
    */
   filterMask(state: number, mask: Uint32Array): void {
-    const tokens = quoteTokens(this.vocabulary);
+    const tokens = (this.tokens ??= quoteTokens(this.vocabulary));
     if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, tokens);
     // a token that closes an item and follows it with a comma can use up a language from anywhere
     if (this.automaton.countsItems) this.tryTokens(state, mask, tokens.atLeast[2]!);
