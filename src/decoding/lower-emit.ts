@@ -45,7 +45,7 @@ import {
   type PatternGroup,
   type Typed,
 } from './lower-typed.js';
-import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } from './multiple-of-language.js';
+import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
 import type { NumberAutomaton } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
@@ -217,17 +217,26 @@ export class NodeEmitter {
   private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
     const plan = planMultipleOf(typed, typed.multiples, this.context.limits);
     if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
-    let range: Typed = typed;
-    if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
-    else this.context.refuse('multipleOf', typed.pointer, plan.reason);
-    const base = this.context.options.cache.numberAutomaton({
-      integer: range.integer,
-      minimum: range.minimum,
-      exclusiveMinimum: range.exclusiveMinimum,
-      maximum: range.maximum,
-      exclusiveMaximum: range.exclusiveMaximum,
-    });
-    let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : [], this.context.limits.multipleOfMaxStates);
+    const numbers = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberAutomaton | null =>
+      this.context.options.cache.numberAutomaton({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum });
+    let base: NumberAutomaton | null;
+    let automaton: NumberAutomaton | null | undefined;
+    if (plan.kind === 'refused') {
+      this.context.refuse('multipleOf', typed.pointer, plan.reason);
+      automaton = base = numbers(typed);
+    } else {
+      base = numbers(plan.range);
+      automaton = base === null ? null : intersectNumberAutomata(base, plan.moduli, this.context.limits.multipleOfMaxStates);
+      if (automaton === null && plan.narrowedTo !== undefined) {
+        // the cut left nothing: offering no number where Ajv accepts some would be more than a narrowing
+        this.context.refuse(
+          'multipleOf',
+          typed.pointer,
+          `multipleOf: no multiple of ${typed.multiples.join(' and ')} in the range lies within ±${plan.narrowedTo}, where Ajv's floating-point quotient matches exact divisibility; bound the value within it`,
+        );
+        automaton = base = numbers(typed);
+      }
+    }
     if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
     if (automaton === undefined) {
       this.context.refuse(
