@@ -46,7 +46,7 @@ import {
   type Typed,
 } from './lower-typed.js';
 import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
-import type { NumberAutomaton } from './number-language.js';
+import { finiteNumberTexts, type NumberAutomaton } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -159,8 +159,17 @@ export class NodeEmitter {
   private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
-    const node = alternative.items;
+    let node = alternative.items;
     if (node === null) return;
+    if (node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'number')) {
+      const written = this.numbersAsLiterals(node);
+      if (written === undefined) {
+        return refuse(
+          `the items are numbers with endless texts (an unbounded range, a fractional multipleOf) or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, or list the allowed values in an "enum"`,
+        );
+      }
+      (alternative as { items: ValueNode }).items = node = written;
+    }
     if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
       const finite = node.alternatives.find((item) => !endlessStrings(item as StringAlternative));
@@ -208,6 +217,34 @@ export class NodeEmitter {
     mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /**
+   * The items node with its number alternatives written out as literal texts, where each has finitely many (an integer
+   * range, or one under an integer `multipleOf`): `uniqueItems` then tracks their values as it does an `enum`'s, each text
+   * (`-0` beside `0` included) in the class of its value. A node of its own, since the items' node may also be used where
+   * no set is kept; undefined where some alternative has infinitely many texts or more than twice the values budget.
+   */
+  private numbersAsLiterals(node: ValueNode): ValueNode | undefined {
+    const values = [...this.literalValues.get(node)!];
+    const texts = values.map(literalText);
+    const maxTexts = 2 * this.context.limits.uniqueItemsMaxValues + 1;
+    for (const item of node.alternatives) {
+      const written = item.kind === 'number' ? finiteNumberTexts(item.automaton, maxTexts) : undefined;
+      if (written === undefined) return undefined;
+      for (const text of written) {
+        if (texts.includes(text)) continue;
+        texts.push(text);
+        values.push(Number(text));
+      }
+    }
+    const literals = new ByteTrie();
+    const encoder = new TextEncoder();
+    texts.forEach((text, index) => literals.add(encoder.encode(text), index));
+    const derived: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives: [], literals, height: Infinity };
+    this.nodes.push(derived);
+    this.literalValues.set(derived, values);
+    return derived;
   }
 
   /**

@@ -765,6 +765,8 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: 'array', uniqueItems: true, items: { enum: [1, 2, 'x', 'xy'] }, contains: { type: 'string' }, maxContains: 1 },
         instances: UNIQUE_ARRAYS,
       },
+      // over integers in a bounded range: their texts are a finite set of literals (unique-numbers.test.ts)
+      { schema: { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: -1, maximum: 2 } }, instances: [...UNIQUE_ARRAYS, [0, -0], [-1, 0, 2]] },
       // over strings with endless completions: the matcher remembers the items written
       { schema: { type: 'array', uniqueItems: true, items: { type: 'string' }, minItems: 2 }, instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['x', 'xy', 'x']] },
     ],
