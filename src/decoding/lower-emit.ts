@@ -45,8 +45,8 @@ import {
   type PatternGroup,
   type Typed,
 } from './lower-typed.js';
-import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
-import { finiteNumberTexts, type NumberAutomaton } from './number-language.js';
+import { lowerMultipleOf } from './lower-multiple-of.js';
+import { finiteNumberTexts } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -121,7 +121,10 @@ export class NodeEmitter {
           break;
         case 'number': {
           if (typed.multiples.length > 0) {
-            for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
+            const lowered = lowerMultipleOf(typed, this.context);
+            if ('values' in lowered) for (const value of lowered.values) addLiteral(value);
+            else if (lowered.automaton !== null)
+              node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton: lowered.automaton, height: 1 });
             break;
           }
           const range = {
@@ -245,52 +248,6 @@ export class NodeEmitter {
     this.nodes.push(derived);
     this.literalValues.set(derived, values);
     return derived;
-  }
-
-  /**
-   * A number alternative under `multipleOf`: pushes its automaton onto `node` and returns undefined, or returns the
-   * values to list as literals. Refused (lenient: enforced without `multipleOf`) where Ajv's float test is not exact.
-   */
-  private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
-    const plan = planMultipleOf(typed, typed.multiples, this.context.limits);
-    if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
-    const numbers = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberAutomaton | null =>
-      this.context.options.cache.numberAutomaton({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum });
-    let base: NumberAutomaton | null;
-    let automaton: NumberAutomaton | null | undefined;
-    if (plan.kind === 'refused') {
-      this.context.refuse('multipleOf', typed.pointer, plan.reason);
-      automaton = base = numbers(typed);
-    } else {
-      base = numbers(plan.range);
-      automaton = base === null ? null : intersectNumberAutomata(base, plan.moduli, this.context.limits.multipleOfMaxStates);
-      if (automaton === null && plan.narrowedTo !== undefined) {
-        // the cut left nothing: offering no number where Ajv accepts some would be more than a narrowing
-        this.context.refuse(
-          'multipleOf',
-          typed.pointer,
-          `multipleOf: no multiple of ${typed.multiples.join(' and ')} in the range lies within ±${plan.narrowedTo}, where Ajv's floating-point quotient matches exact divisibility; bound the value within it`,
-        );
-        automaton = base = numbers(typed);
-      }
-    }
-    if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
-    if (automaton === undefined) {
-      this.context.refuse(
-        'multipleOf',
-        typed.pointer,
-        `the multipleOf automaton needs more than ${this.context.limits.multipleOfMaxStates} states (limits.multipleOfMaxStates)`,
-      );
-      automaton = base;
-    }
-    if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
-    return undefined;
-  }
-
-  /** `automaton` restricted to texts that parse to a non-integer when the alternative is `fractional`. */
-  private fractionalOnly(typed: Typed, automaton: NumberAutomaton | null): NumberAutomaton | null {
-    if (!typed.fractional || automaton === null) return automaton;
-    return intersectTwoNumberAutomata(automaton, this.context.options.cache.fractionalNumbers());
   }
 
   /** One string alternative per combination of the formats' alternatives (usually one). */
