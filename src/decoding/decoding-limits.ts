@@ -36,7 +36,10 @@ export interface DecodingLimits {
   readonly maxKeyClasses: number;
   /** Sets of items a `uniqueItems` array may reach (the sum of C(n, k) for k up to `maxItems`). */
   readonly uniqueItemsMaxSets: number;
-  /** Distinct values the items of a `uniqueItems` array may take (the set written is a bit set); at most 30. */
+  /**
+   * Distinct values the items of a `uniqueItems` array may take (the set written is a bit set); at most 30. Twice it plus
+   * one bounds the texts of one number alternative among them.
+   */
   readonly uniqueItemsMaxValues: number;
   /**
    * Bytes (as written, escapes included) of the item strings one matcher remembers for its `uniqueItems` arrays of

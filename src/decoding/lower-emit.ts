@@ -47,8 +47,8 @@ import {
   type PatternGroup,
   type Typed,
 } from './lower-typed.js';
-import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf } from './multiple-of-language.js';
-import type { NumberAutomaton } from './number-language.js';
+import { lowerMultipleOf } from './lower-multiple-of.js';
+import { finiteNumberTexts } from './number-language.js';
 import { objectMinHeight, progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -123,7 +123,10 @@ export class NodeEmitter {
           break;
         case 'number': {
           if (typed.multiples.length > 0) {
-            for (const value of this.multiplesOf(typed, node) ?? []) addLiteral(value);
+            const lowered = lowerMultipleOf(typed, this.context);
+            if ('values' in lowered) for (const value of lowered.values) addLiteral(value);
+            else if (lowered.automaton !== null)
+              node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton: lowered.automaton, height: 1 });
             break;
           }
           const range = {
@@ -163,8 +166,17 @@ export class NodeEmitter {
   private settleUniqueItems(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
     if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
-    const node = alternative.items;
+    let node = alternative.items;
     if (node === null) return;
+    if (node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'number')) {
+      const written = this.numbersAsLiterals(node);
+      if (written === undefined) {
+        return refuse(
+          `the items are numbers with endless texts (an unbounded range, a fractional multipleOf) or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, or list the allowed values in an "enum"`,
+        );
+      }
+      (alternative as { items: ValueNode }).items = node = written;
+    }
     if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
       return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
@@ -242,40 +254,31 @@ export class NodeEmitter {
   }
 
   /**
-   * A number alternative under `multipleOf`: pushes its automaton onto `node` and returns undefined, or returns the
-   * values to list as literals. Refused (lenient: enforced without `multipleOf`) where Ajv's float test is not exact.
+   * The items node with its number alternatives written out as literal texts, where each has finitely many (an integer
+   * range, or one under an integer `multipleOf`): `uniqueItems` then tracks their values as it does an `enum`'s, each text
+   * (`-0` beside `0` included) in the class of its value. A node of its own, since the items' node may also be used where
+   * no set is kept; undefined where some alternative has infinitely many texts or more than twice the values budget.
    */
-  private multiplesOf(typed: Typed, node: ValueNode): number[] | undefined {
-    const plan = planMultipleOf(typed, typed.multiples, this.context.limits);
-    if (plan.kind === 'values') return plan.values.filter((value) => !typed.fractional || !Number.isInteger(value));
-    let range: Typed = typed;
-    if (plan.kind === 'automaton') range = { ...typed, ...plan.range };
-    else this.context.refuse('multipleOf', typed.pointer, plan.reason);
-    const base = this.context.options.cache.numberAutomaton({
-      integer: range.integer,
-      minimum: range.minimum,
-      exclusiveMinimum: range.exclusiveMinimum,
-      maximum: range.maximum,
-      exclusiveMaximum: range.exclusiveMaximum,
-    });
-    let automaton = base === null ? null : intersectNumberAutomata(base, plan.kind === 'automaton' ? plan.moduli : [], this.context.limits.multipleOfMaxStates);
-    if (automaton !== null && automaton !== undefined) automaton = this.fractionalOnly(typed, automaton);
-    if (automaton === undefined) {
-      this.context.refuse(
-        'multipleOf',
-        typed.pointer,
-        `the multipleOf automaton needs more than ${this.context.limits.multipleOfMaxStates} states (limits.multipleOfMaxStates)`,
-      );
-      automaton = base;
+  private numbersAsLiterals(node: ValueNode): ValueNode | undefined {
+    const values = [...this.literalValues.get(node)!];
+    const texts = values.map(literalText);
+    const maxTexts = 2 * this.context.limits.uniqueItemsMaxValues + 1;
+    for (const item of node.alternatives) {
+      const written = item.kind === 'number' ? finiteNumberTexts(item.automaton, maxTexts) : undefined;
+      if (written === undefined) return undefined;
+      for (const text of written) {
+        if (texts.includes(text)) continue;
+        texts.push(text);
+        values.push(Number(text));
+      }
     }
-    if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
-    return undefined;
-  }
-
-  /** `automaton` restricted to texts that parse to a non-integer when the alternative is `fractional`. */
-  private fractionalOnly(typed: Typed, automaton: NumberAutomaton | null): NumberAutomaton | null {
-    if (!typed.fractional || automaton === null) return automaton;
-    return intersectTwoNumberAutomata(automaton, this.context.options.cache.fractionalNumbers());
+    const literals = new ByteTrie();
+    const encoder = new TextEncoder();
+    texts.forEach((text, index) => literals.add(encoder.encode(text), index));
+    const derived: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives: [], literals, height: Infinity };
+    this.nodes.push(derived);
+    this.literalValues.set(derived, values);
+    return derived;
   }
 
   /** One string alternative per combination of the formats' alternatives (usually one). */

@@ -114,8 +114,39 @@ describe('multipleOf as the registry Ajv decides it', () => {
       expect(ajvMultipleOf(Number(example[1]), divisor)).toBe(false);
       expect(Number(example[1]) / divisor).toBe(Number(example[2]));
     }
-    const big = planMultipleOf(range(-Infinity, Infinity, true), [3]);
-    expect(big.kind === 'refused' && big.reason).toContain('±9007199254740992');
+  });
+
+  it('cuts a range past the exact bound to it: ±2^53 for an integer divisor, ±10^(15 − decimals) for a binary fraction', () => {
+    const cut = (numbers: NumberRange, divisors: number[]): unknown => {
+      const plan = planMultipleOf(numbers, divisors);
+      return plan.kind === 'automaton'
+        ? [plan.range.minimum, plan.range.exclusiveMinimum, plan.range.maximum, plan.range.exclusiveMaximum, plan.narrowedTo]
+        : plan.kind;
+    };
+    expect(cut(range(-Infinity, Infinity, true), [3])).toEqual([-(2 ** 53), true, 2 ** 53, true, 2 ** 53]);
+    expect(cut(range(-5, Infinity), [0.5])).toEqual([-5, false, 1e14, true, 1e14]);
+    expect(cut(range(-Infinity, 0), [2.5, 0.25])).toEqual([-1e13, true, 0, false, 1e13]);
+    // m = 1 is exact up to 1e21; beside another divisor the other's bound decides
+    expect(cut(range(-Infinity, Infinity), [1, 7])).toEqual([-(2 ** 53), true, 2 ** 53, true, 2 ** 53]);
+    expect(cut(range(-Infinity, Infinity), [1])).toEqual([-999_999_999_999_999_868_928, false, 999_999_999_999_999_868_928, false, undefined]);
+    // within the bound nothing is cut; a bounded range with few multiples past it is listed as Ajv decides it
+    expect(cut(range(-(2 ** 52), 2 ** 52, true), [3])).toEqual([-(2 ** 52), false, 2 ** 52, false, undefined]);
+    const listed = planMultipleOf(range(2 ** 53 - 2 ** 11, 2 ** 53 + 2 ** 11, true), [3]);
+    if (listed.kind !== 'values') throw new Error(`expected listed values, got ${listed.kind}`);
+    expect(listed.values).toContain(2 ** 53 - 2);
+    expect(listed.values.some((value) => value > 2 ** 53)).toBe(true);
+    expect(listed.values.every((value) => ajvMultipleOf(value, 3) && Math.abs(value - 2 ** 53) <= 2 ** 11)).toBe(true);
+    // quotients past 2^53 are not listed one by one (the listing once spun there forever): the range is cut, here to nothing
+    const far = planMultipleOf(range(2 ** 60, 2 ** 60 + 2 ** 12, true), [3]);
+    expect(far.kind === 'automaton' && [far.range.minimum, far.range.maximum]).toEqual([2 ** 60, 2 ** 53]);
+    const accept = accepts(planMultipleOf(range(-Infinity, Infinity, true), [3]));
+    expect(['9007199254740990', '-9007199254740990', '9007199254740991', '9007199254740993', '9007199254740994'].map(accept)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

@@ -12,8 +12,10 @@
  * - otherwise, when the interval holds few multiples, the list of the doubles Ajv accepts,
  *   found by testing Ajv's predicate on the doubles around each `k · m`.
  *
- * Anything else (e.g. `0.01` on an unbounded number: Ajv's accepted set follows float rounding)
- * is refused by the caller with the reason returned here.
+ * A range of the first kind that reaches past those bounds (and holds too many multiples to list)
+ * is cut to them: the mask is then stricter than Ajv, which beyond them also accepts values by
+ * rounding. Anything else (e.g. `0.01` on an unbounded number: Ajv's accepted set follows float
+ * rounding everywhere) is refused by the caller with the reason returned here.
  * @module
  */
 import { DEFAULT_DECODING_LIMITS, type DecodingLimits } from './decoding-limits.js';
@@ -55,8 +57,11 @@ export interface NumberRange {
 }
 
 export type MultipleOfPlan =
-  /** Intersect the range's automaton (with these tightened bounds) with remainder automata. */
-  | { readonly kind: 'automaton'; readonly range: NumberRange; readonly moduli: readonly ScaledModulus[] }
+  /**
+   * Intersect the range's automaton (with these tightened bounds) with remainder automata. `narrowedTo`: the range
+   * reached past the bound where Ajv's float test is exact and was cut to (−narrowedTo, narrowedTo).
+   */
+  | { readonly kind: 'automaton'; readonly range: NumberRange; readonly moduli: readonly ScaledModulus[]; readonly narrowedTo?: number }
   /** Exactly these values. */
   | { readonly kind: 'values'; readonly values: readonly number[] }
   | { readonly kind: 'refused'; readonly reason: string };
@@ -85,30 +90,48 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[], 
   if (others.length === 0) return { kind: 'automaton', range: tightened, moduli: [] };
   const moduli: ScaledModulus[] = [];
   let why: string | undefined;
+  // the values within ±exactLimit (exclusive), where every remainder automaton matches Ajv's float test
+  let exactLimit = Infinity;
   for (const divisor of others) {
     const scaled = exactScaledModulus(divisor);
     if (scaled === undefined) {
       why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (${roundingExample(divisor)})`;
     } else if (scaled.modulus > limits.multipleOfMaxModulus) {
       why = `${divisor} scales to ${scaled.modulus}, above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
-    } else {
-      // beyond this the float quotient or the shortest text of a valid double stops matching exact decimal divisibility
-      const limit = scaled.scale === 0 ? 2 ** 53 : 10 ** (15 - scaled.scale);
-      if (!(minimum > -limit && maximum < limit))
-        why = `Ajv's floating-point quotient matches exact divisibility by ${divisor} only for values within ±${limit}`;
     }
     if (why !== undefined) break;
+    // beyond this the float quotient or the shortest text of a valid double stops matching exact decimal divisibility
+    exactLimit = Math.min(exactLimit, exactDivisibilityLimit(scaled!));
     moduli.push(scaled!);
   }
-  if (why === undefined) return { kind: 'automaton', range: tightened, moduli };
+  if (why === undefined && minimum > -exactLimit && maximum < exactLimit) return { kind: 'automaton', range: tightened, moduli };
   const values = listMultiples(tightened, others, limits.multipleOfMaxValues);
   if (values !== undefined) return { kind: 'values', values };
+  // Ajv's verdict past the exact limit follows double rounding: the mask keeps the multiples within it (a documented narrowing)
+  if (why === undefined) return { kind: 'automaton', range: withinLimit(tightened, exactLimit), moduli, narrowedTo: exactLimit };
   return {
     kind: 'refused',
     reason:
       `multipleOf: ${why}, and the range holds more than ${limits.multipleOfMaxValues} multiples to list one by one (limits.multipleOfMaxValues); ` +
       `bound the value with "minimum" and "maximum", or use an integer unit`,
   };
+}
+
+/**
+ * The bound (exclusive, either sign) within which Ajv's float test equals exact decimal divisibility by `modulus / 10^scale`:
+ * 2^53 for an integer (every integer text is its double, and a non-multiple's quotient stays at least 1/m from an integer,
+ * more than half its ulp), 10^(15 − scale) for a binary fraction (each multiple has at most 15 significant digits, so the
+ * double it parses to is exactly it, and its quotient is exact).
+ */
+export function exactDivisibilityLimit({ scale }: ScaledModulus): number {
+  return scale === 0 ? 2 ** 53 : 10 ** (15 - scale);
+}
+
+/** `range` cut to the open interval (−limit, limit). */
+function withinLimit(range: NumberRange, limit: number): NumberRange {
+  const low = range.minimum <= -limit ? { minimum: -limit, exclusiveMinimum: true } : { minimum: range.minimum, exclusiveMinimum: range.exclusiveMinimum };
+  const high = range.maximum >= limit ? { maximum: limit, exclusiveMaximum: true } : { maximum: range.maximum, exclusiveMaximum: range.exclusiveMaximum };
+  return { integer: range.integer, ...low, ...high };
 }
 
 /** `m` as `modulus / 10^scale` when the double `m` equals that decimal exactly (integers and binary fractions), else undefined. */
@@ -131,6 +154,8 @@ function listMultiples(range: NumberRange, divisors: readonly number[], maxValue
   // Ajv's quotient rounds monotonically, so a passing d has fl(d / m) = k with k within one of [min / m, max / m]
   const first = Math.floor(range.minimum / divisor) - 1;
   const last = Math.ceil(range.maximum / divisor) + 1;
+  // past 2^53 the quotients k are no longer consecutive doubles (k++ would stand still)
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return undefined;
   if (!(last - first < maxValues)) return undefined;
   const found = new Set<number>();
   for (let k = first; k <= last; k++) {

@@ -63,6 +63,29 @@ export class NumberAutomaton {
   }
 }
 
+const SYMBOL_TEXT = '0123456789-.e+';
+
+/**
+ * Every text of a finite language (depth first), or undefined when it holds more than `maxTexts` texts or is infinite
+ * (a state on the path is reached again).
+ */
+export function finiteNumberTexts(automaton: NumberAutomaton, maxTexts: number): string[] | undefined {
+  const texts: string[] = [];
+  const onPath = new Uint8Array(automaton.accepting.length);
+  const walk = (state: number, prefix: string): boolean => {
+    if (onPath[state] === 1) return false;
+    if (automaton.accepting[state] === 1 && texts.push(prefix) > maxTexts) return false;
+    onPath[state] = 1;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const target = automaton.next[state * NUMBER_SYMBOLS + symbol]!;
+      if (target >= 0 && !walk(target, prefix + SYMBOL_TEXT[symbol]!)) return false;
+    }
+    onPath[state] = 0;
+    return true;
+  };
+  return walk(0, '') ? texts : undefined;
+}
+
 /** An exact non-negative decimal: integer digits without leading zeros ("0" for zero) and fraction digits without trailing zeros. */
 interface Decimal {
   readonly int: string;

@@ -17,6 +17,8 @@ export interface DifferentialCase {
   readonly limits?: Partial<DecodingLimits>;
   /** The property orders the case is compiled under, of those the build supports (default: all). */
   readonly propertyOrders?: readonly ('schema' | 'any')[];
+  /** Valid instances the mask refuses as a known limit that docs/decoding.md states: each must be refused, not accepted. */
+  readonly knownLimit?: { readonly limit: string; readonly applies: (value: unknown) => boolean };
 }
 
 /** Six declared properties of mixed kinds, for the objects whose written set has fewer bits than properties. */
@@ -161,6 +163,7 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     name: 'if/then without else on numbers',
     keywords: ['if', 'then'],
     schema: { type: 'integer', if: { minimum: 10 }, then: { multipleOf: 5 } },
+    knownLimit: { limit: 'multipleOf offers only multiples within ±2^53', applies: (value) => typeof value === 'number' && Math.abs(value) >= 2 ** 53 },
   },
   {
     name: 'contains with minContains and maxContains',

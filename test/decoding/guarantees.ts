@@ -118,6 +118,25 @@ const STRUCTURAL: ToolCase[] = [
     ],
   },
   {
+    name: 'multipleOf on unbounded ranges (cut to where Ajv is exact), uniqueItems over bounded integers',
+    schema: {
+      type: 'object',
+      properties: {
+        step: { type: 'integer', multipleOf: 5 },
+        even: { multipleOf: 2 },
+        half: { type: 'number', multipleOf: 0.5, minimum: 0 },
+        months: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 12 }, uniqueItems: true },
+        grid: { type: 'array', items: { type: 'number', multipleOf: 10, minimum: 0, maximum: 50 }, uniqueItems: true, minItems: 2 },
+      },
+      required: ['step', 'even', 'months'],
+      additionalProperties: false,
+    },
+    instances: [
+      { step: -9007199254740990, even: 9007199254740990, half: 99999999999999.5, months: [12, 1, 7], grid: [50, 0] },
+      { step: 0, even: -2, months: [] },
+    ],
+  },
+  {
     name: 'uniqueItems over enums, booleans and null',
     schema: {
       type: 'object',
