@@ -36,13 +36,17 @@ export interface QuoteTokens {
   readonly longestClosingText: number;
   /** The most bytes in a token of `atLeast[1]`: a token adds at most one decoded unit per byte to the string it closes. */
   readonly longestQuoteToken: number;
-  /**
-   * For `filterExhaustible`: the tokens with a comma or two quotes or more (they can follow, or close and open,
-   * items), always walked; the other tokens, by the first code unit they write inside a string (before a quote, if
-   * any: the close then repeats a held item only where that text goes on along it), and, with one quote, by the first
-   * unit of the string that quote opens outside a string; and the tokens of neither index, walked whenever a held
-   * item could be near: a close with no text before it, a first unit not known alone, a bracket before the quote.
-   */
+}
+
+/**
+ * For `filterExhaustible` (items whose completions can run out), built on its first use per vocabulary: the tokens
+ * with a comma or two quotes or more (they can follow, or close and open, items), always walked; the other tokens, by
+ * the first code unit they write inside a string (before a quote, if any: the close then repeats a held item only
+ * where that text goes on along it), and, with one quote, by the first unit of the string that quote opens outside a
+ * string; and the tokens of neither index, walked whenever a held item could be near: a close with no text before it,
+ * a first unit not known alone, a bracket before the quote.
+ */
+export interface UnitTokens {
   readonly commaOrQuotes: Int32Array;
   readonly insideByUnit: UnitIndex;
   readonly insideWalked: Int32Array;
@@ -89,6 +93,35 @@ export function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       for (let offset = from; offset < open; offset++) structural ||= CONTAINER_BYTE[bytes[offset]!] === 1;
       itemText.push(structural ? undefined : closedText(bytes, open + 1, to));
     }
+    const walkedInside: number[] = [];
+    const closing: { text: string; id: number }[] = [];
+    lists[1]!.forEach((id, index) => {
+      const text = closingText[index];
+      if (text === undefined) walkedInside.push(id);
+      else if (text !== null) closing.push({ text, id });
+    });
+    closing.sort((left, right) => compareUnits(left.text, right.text));
+    known = {
+      atLeast: lists.map((list) => Int32Array.from(list)),
+      closingText,
+      itemText,
+      walkedInside: Int32Array.from(walkedInside),
+      byClosingText: Int32Array.from(closing, ({ id }) => id),
+      closingTexts: closing.map(({ text }) => text),
+      longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
+      longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
+    };
+    quoteTokensOf.set(vocabulary, known);
+  }
+  return known;
+}
+
+const unitTokensOf = new WeakMap<Vocabulary, UnitTokens>();
+
+export function unitTokens(vocabulary: Vocabulary): UnitTokens {
+  let known = unitTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const bytes = vocabulary.tokenBytesFlat;
     const commaOrQuotes: number[] = [];
     const insideByUnit: { unit: number; id: number }[] = [];
     const insideWalked: number[] = [];
@@ -111,30 +144,14 @@ export function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
       if (opening === undefined) openingWalked.push(id);
       else if (opening !== null) openingByUnit.push({ unit: opening, id });
     }
-    const walkedInside: number[] = [];
-    const closing: { text: string; id: number }[] = [];
-    lists[1]!.forEach((id, index) => {
-      const text = closingText[index];
-      if (text === undefined) walkedInside.push(id);
-      else if (text !== null) closing.push({ text, id });
-    });
-    closing.sort((left, right) => compareUnits(left.text, right.text));
     known = {
-      atLeast: lists.map((list) => Int32Array.from(list)),
-      closingText,
-      itemText,
-      walkedInside: Int32Array.from(walkedInside),
-      byClosingText: Int32Array.from(closing, ({ id }) => id),
-      closingTexts: closing.map(({ text }) => text),
-      longestClosingText: Math.max(0, ...closing.map(({ text }) => text.length)),
-      longestQuoteToken: Math.max(0, ...lists[1]!.map((id) => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!)),
       commaOrQuotes: Int32Array.from(commaOrQuotes),
       insideByUnit: unitIndex(insideByUnit),
       insideWalked: Int32Array.from(insideWalked),
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
     };
-    quoteTokensOf.set(vocabulary, known);
+    unitTokensOf.set(vocabulary, known);
   }
   return known;
 }
@@ -168,8 +185,26 @@ function firstWrittenUnit(token: Uint8Array): number | null | undefined {
   const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 0;
   if (length === 0) return null;
   if (token.length < length) return undefined;
-  const text = decodeContent(token, 0, length);
-  return text === undefined ? null : text.charCodeAt(0);
+  return firstUtf16Unit(token, length);
+}
+
+/**
+ * The first UTF-16 unit of the UTF-8 character `token[0, length)` (2 to 4 bytes), or null where a fatal decoder refuses
+ * it (an overlong form, a surrogate, past U+10FFFF, a bad continuation byte). Decoded by hand: this runs once per token
+ * of the vocabulary, where a decoder call and a parse per token cost tens of milliseconds.
+ */
+function firstUtf16Unit(token: Uint8Array, length: number): number | null {
+  const lead = token[0]!;
+  if (lead >= 0xf8) return null;
+  let codePoint = lead & (length === 2 ? 0x1f : length === 3 ? 0x0f : 0x07);
+  for (let index = 1; index < length; index++) {
+    const byte = token[index]!;
+    if ((byte & 0xc0) !== 0x80) return null;
+    codePoint = (codePoint << 6) | (byte & 0x3f);
+  }
+  const smallest = length === 2 ? 0x80 : length === 3 ? 0x800 : 0x10000;
+  if (codePoint < smallest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return null;
+  return codePoint > 0xffff ? 0xd800 + ((codePoint - 0x10000) >> 10) : codePoint;
 }
 
 /** The first quote of `bytes[from, to)` that a backslash does not escape (read inside a string), or -1. */

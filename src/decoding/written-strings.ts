@@ -20,7 +20,7 @@
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
-import { compareUnits, ESCAPED_UNIT, quoteTokens, type ClosedText, type QuoteTokens, type UnitIndex } from './quote-tokens.js';
+import { compareUnits, ESCAPED_UNIT, quoteTokens, unitTokens, type ClosedText, type QuoteTokens, type UnitIndex, type UnitTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -193,6 +193,8 @@ export class WrittenStrings {
    * once a second vocabulary had been seen in the process (bench:mask's written-strings rows, heap growth).
    */
   private tokens: QuoteTokens | undefined;
+  /** The tokens by first unit, for items whose completions can run out: built on first need, once per vocabulary. */
+  private byUnit: UnitTokens | undefined;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -244,7 +246,7 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     const tokens = (this.tokens ??= quoteTokens(this.vocabulary));
-    if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, tokens);
+    if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, (this.byUnit ??= unitTokens(this.vocabulary)));
     // a token that closes an item and follows it with a comma can use up a language from anywhere
     if (this.automaton.countsItems) this.tryTokens(state, mask, tokens.atLeast[2]!);
     const scan = this.committed;
@@ -276,7 +278,7 @@ export class WrittenStrings {
    * unit (inside the item, or in the item their quote opens) is the next unit of such a held item are walked, and the
    * few whose first unit is not known alone; inside a character cut across tokens, every allowed token.
    */
-  private filterExhaustible(state: number, mask: Uint32Array, tokens: QuoteTokens): void {
+  private filterExhaustible(state: number, mask: Uint32Array, tokens: UnitTokens): void {
     this.tryTokens(state, mask, tokens.commaOrQuotes);
     const scan = this.committed;
     const held = this.held[scan.depth];
