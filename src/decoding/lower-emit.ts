@@ -7,7 +7,6 @@
  */
 import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
-import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
 import { endlessKeys } from './endless-strings.js';
 import { planUniqueStrings } from './string-completions.js';
@@ -49,7 +48,8 @@ import {
 } from './lower-typed.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
-import { objectMinHeight, progressTables } from './object-progress.js';
+import { computeHeights } from './node-heights.js';
+import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
 /** The value nodes of one lowering, one per location set reached, filled from the set algebra's denotations. */
@@ -759,45 +759,4 @@ function reachableSets(n: number, maxItems: number, maxSets: number): number {
     choose = (choose * (n - k)) / (k + 1);
   }
   return total;
-}
-
-/** Fewest frames each node needs (Infinity: no finite value), by fixpoint from Infinity downwards. */
-function computeHeights(nodes: readonly ValueNode[]): void {
-  for (const node of nodes) {
-    for (const alternative of node.alternatives) if (alternative.kind === 'object' || alternative.kind === 'array') alternative.height = Infinity;
-    node.height = node.literals === null ? Infinity : 1;
-  }
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const node of nodes) {
-      let best = node.literals === null ? Infinity : 1;
-      for (const alternative of node.alternatives) {
-        let height = alternative.height;
-        if (alternative.kind === 'object') {
-          height = objectMinHeight(alternative);
-        } else if (alternative.kind === 'array' && alternative.unique?.contains != null) {
-          // literal items (height 1 each): 1 when the empty array will do
-          height = !uniqueCanClose(alternative, 0, 0) ? Infinity : uniqueSatisfied(alternative, 0, 0) ? 1 : 2;
-        } else if (alternative.kind === 'array' && alternative.contains !== null) {
-          height = containsMinHeight(alternative);
-        } else if (alternative.kind === 'array') {
-          height = alternative.minItems > alternative.maxItems ? Infinity : 1;
-          for (let index = 0; index < alternative.minItems; index++) {
-            const item = alternative.prefix[index] ?? alternative.items;
-            height = Math.max(height, item === null ? Infinity : 1 + item.height);
-          }
-        }
-        if (height < alternative.height) {
-          (alternative as ObjectAlternative | ArrayAlternative).height = height;
-          changed = true;
-        }
-        best = Math.min(best, alternative.height);
-      }
-      if (best < node.height) {
-        node.height = best;
-        changed = true;
-      }
-    }
-  }
 }
