@@ -172,7 +172,7 @@ function closedText(bytes: Uint8Array, from: number, to: number): ClosedText {
  * The first UTF-16 code unit that `token` (no quote in it) writes into a string it starts at a character boundary:
  * undefined where it cannot be read alone (a cut escape or character), null where no string takes it there.
  */
-function firstWrittenUnit(token: Uint8Array): number | null | undefined {
+export function firstWrittenUnit(token: Uint8Array): number | null | undefined {
   const lead = token[0]!;
   if (lead === BACKSLASH) {
     if (token.length < 2) return undefined;
