@@ -171,6 +171,18 @@ export function feed(grammar: CompiledGrammar, ids: readonly number[]): number {
   return maskHas(mask, eos) && matcher.accept(eos) ? -1 : ids.length;
 }
 
+/**
+ * Whether `grammar` takes `text` both whole (`acceptString`, then able to end) and token by token as `encode` splits it
+ * (`feed`, every token in the mask); a disagreement between the two ways is added to `problems`, naming `where`.
+ */
+export function acceptedBothWays(grammar: CompiledGrammar, encode: (text: string) => number[], text: string, where: string, problems: string[]): boolean {
+  const matcher = grammar.matcher();
+  const whole = matcher.acceptString(text) && matcher.canTerminate();
+  const tokens = feed(grammar, encode(text)) === -1;
+  if (whole !== tokens) problems.push(`${where}: acceptString says ${whole}, token by token ${tokens}: ${text}`);
+  return whole && tokens;
+}
+
 /** One token per character where the vocabulary has it, else that character's byte tokens. */
 export function tokenizePerCharacter(vocabulary: Vocabulary, text: string): number[] {
   const bytes = singleByteTokens(vocabulary);
