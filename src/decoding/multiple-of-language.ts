@@ -246,6 +246,9 @@ function minimizeNumberAutomaton({ next, accepting }: NumberAutomaton): NumberAu
   let classOf = Int32Array.from(accepting);
   let classCount = numberByFirstState(classOf);
   const order = new Int32Array(count);
+  // a symbol no state takes (the point, exponent and sign of an integer modulus) splits nothing
+  const taken = new Uint8Array(NUMBER_SYMBOLS);
+  for (let index = 0; index < next.length; index++) if (next[index]! >= 0) taken[index % NUMBER_SYMBOLS] = 1;
   for (;;) {
     // refined by one symbol at a time: within each class, by the class its target had at the round's start (typed
     // arrays and a stamp per target class, no map: 10,000's remainders took 150 ms keyed by strings)
@@ -254,6 +257,7 @@ function minimizeNumberAutomaton({ next, accepting }: NumberAutomaton): NumberAu
     const stamp = new Int32Array(classCount + 1);
     const idOf = new Int32Array(classCount + 1);
     for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      if (taken[symbol] === 0) continue;
       const first = new Int32Array(refinedCount + 1);
       for (let state = 0; state < count; state++) first[refined[state]! + 1]!++;
       for (let group = 0; group < refinedCount; group++) first[group + 1]! += first[group]!;
