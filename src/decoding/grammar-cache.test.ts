@@ -58,6 +58,13 @@ describe('GrammarCache', () => {
     expect(cache.size).toBeGreaterThan(0);
   });
 
+  it('keys number automata by their exact bounds: a minimum of +Infinity is not one of -Infinity (JSON writes both as null)', () => {
+    const cache = new GrammarCache();
+    const unbounded = cache.numberAutomaton({ integer: false, minimum: -Infinity, exclusiveMinimum: false, maximum: Infinity, exclusiveMaximum: false });
+    expect(unbounded!.matches('5')).toBe(true);
+    expect(cache.numberAutomaton({ integer: false, minimum: Infinity, exclusiveMinimum: false, maximum: Infinity, exclusiveMaximum: false })).toBeNull();
+  });
+
   it('belongs to one vocabulary: two vocabularies share no automata', () => {
     const left = smallVocabulary();
     const right = smallVocabulary();

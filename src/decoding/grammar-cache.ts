@@ -14,7 +14,7 @@ import { parsePattern, splitCountedTail } from '../shared/regex/parse-regex.js';
 import { BoundedCache, OBJECT_OVERHEAD_BYTES } from './bounded-cache.js';
 import { fractionalNumberAutomaton } from './fractional-number-language.js';
 import { keySignatureLanguages, type KeySignatureLanguage, type KeySignatureOverflow } from './key-signature-languages.js';
-import { intersectTwoNumberAutomata } from './multiple-of-language.js';
+import { intersectNumberAutomata, intersectTwoNumberAutomata, type ScaledModulus } from './multiple-of-language.js';
 import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
 import { filePrebuiltDfa, patternKey } from './prebuilt-time-automata.js';
@@ -58,7 +58,8 @@ export class GrammarCache {
   private readonly patterns: BoundedCache<string, CodePointDfa>;
   private readonly schemaPatterns: BoundedCache<string, SchemaPattern>;
   private readonly intersections: BoundedCache<string, CodePointDfa>;
-  private readonly numbers: BoundedCache<string, NumberAutomaton | null>;
+  /** Number automata (null: no number), and `multipleOf` products (undefined: past their state budget, refused again at no cost). */
+  private readonly numbers: BoundedCache<string, NumberAutomaton | null | undefined>;
   private readonly loops: BoundedCache<CodePointDfa, DfaLoopClasses>;
   /** Automata built outside the regex path (literal sets, complements, `any`), by their structure: equal ones become one. */
   private readonly canonicals: BoundedCache<string, CodePointDfa>;
@@ -78,7 +79,7 @@ export class GrammarCache {
     this.intersections = new BoundedCache(share, dfaBytes);
     this.numbers = new BoundedCache(
       share,
-      (automaton) => OBJECT_OVERHEAD_BYTES + (automaton === null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength),
+      (automaton) => OBJECT_OVERHEAD_BYTES + (automaton == null ? 0 : automaton.next.byteLength + automaton.accepting.byteLength),
     );
     this.loops = new BoundedCache(share, (loops) => loops.byState.length * 8 + loops.distinct.length * (256 + OBJECT_OVERHEAD_BYTES));
     // the key is the automaton written out, about twice its typed arrays
@@ -180,7 +181,23 @@ export class GrammarCache {
 
   /** The automaton of number texts within `constraint` (null when the interval holds no number). */
   numberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
-    return this.numbers.getOrCompute(numberKey(constraint), () => this.build(() => numberAutomaton(constraint)));
+    // `?? null`: only the `multipleOf` keys hold undefined
+    return this.numbers.getOrCompute(numberKey(constraint), () => this.build(() => numberAutomaton(constraint))) ?? null;
+  }
+
+  /**
+   * The texts of {@link numberAutomaton} for `constraint` whose value is a multiple of every `moduli` (null: none),
+   * undefined when the product passes `maxStates` states. `{type: integer, multipleOf: 4096}` cut to ±2^53 is a product of
+   * 21,804 states, so the same `multipleOf` in many tools is built once.
+   */
+  multipleOfAutomaton(constraint: NumberConstraint, moduli: readonly ScaledModulus[], maxStates: number): NumberAutomaton | null | undefined {
+    const key = `multipleOf${numberKey(constraint)}${moduli.map(({ modulus, scale }) => `|${modulus}e-${scale}`).join('')}<${maxStates}`;
+    return this.numbers.getOrCompute(key, () =>
+      this.build(() => {
+        const base = this.numberAutomaton(constraint);
+        return base === null ? null : intersectNumberAutomata(base, moduli, maxStates);
+      }),
+    );
   }
 
   /**
@@ -189,11 +206,13 @@ export class GrammarCache {
    * alternative over the same range, in one schema and across schemas.
    */
   fractionalNumberAutomaton(constraint: NumberConstraint): NumberAutomaton | null {
-    return this.numbers.getOrCompute(`fractional${numberKey(constraint)}`, () =>
-      this.build(() => {
-        const base = this.numberAutomaton(constraint);
-        return base === null ? null : intersectTwoNumberAutomata(base, this.fractionalNumbers());
-      }),
+    return (
+      this.numbers.getOrCompute(`fractional${numberKey(constraint)}`, () =>
+        this.build(() => {
+          const base = this.numberAutomaton(constraint);
+          return base === null ? null : intersectTwoNumberAutomata(base, this.fractionalNumbers());
+        }),
+      ) ?? null
     );
   }
 
@@ -266,8 +285,10 @@ export class GrammarCache {
   }
 }
 
+/** The constraint written exactly: `String` keeps ±Infinity apart (JSON writes both as null), and -0 is written as such. */
 function numberKey(constraint: NumberConstraint): string {
-  return JSON.stringify([constraint.integer, constraint.minimum, constraint.exclusiveMinimum, constraint.maximum, constraint.exclusiveMaximum]);
+  const { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum } = constraint;
+  return [integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum].map((field) => (Object.is(field, -0) ? '-0' : String(field))).join(',');
 }
 
 /** Runs `build`, naming what it built in an {@link AutomatonWorkLimitError} that does not name it yet. */

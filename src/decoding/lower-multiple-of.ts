@@ -6,14 +6,21 @@
  */
 import type { LoweringContext } from './lower-context.js';
 import type { Typed } from './lower-typed.js';
-import { intersectNumberAutomata, intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
-import type { NumberAutomaton } from './number-language.js';
+import { intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
+import type { NumberAutomaton, NumberConstraint } from './number-language.js';
 
 export function lowerMultipleOf(typed: Typed, context: LoweringContext): { values: number[] } | { automaton: NumberAutomaton | null } {
   const plan = planMultipleOf(typed, typed.multiples, context.limits);
   if (plan.kind === 'values') return { values: plan.values.filter((value) => !typed.fractional || !Number.isInteger(value)) };
-  const numbers = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberAutomaton | null =>
-    context.options.cache.numberAutomaton({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum });
+  // the range's own fields only: the cache keys by them
+  const constraint = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberConstraint => ({
+    integer,
+    minimum,
+    exclusiveMinimum,
+    maximum,
+    exclusiveMaximum,
+  });
+  const numbers = (range: NumberRange): NumberAutomaton | null => context.options.cache.numberAutomaton(constraint(range));
   let base: NumberAutomaton | null;
   let automaton: NumberAutomaton | null | undefined;
   if (plan.kind === 'refused') {
@@ -21,7 +28,7 @@ export function lowerMultipleOf(typed: Typed, context: LoweringContext): { value
     automaton = base = numbers(typed);
   } else {
     base = numbers(plan.range);
-    automaton = base === null ? null : intersectNumberAutomata(base, plan.moduli, context.limits.multipleOfMaxStates);
+    automaton = base === null ? null : context.options.cache.multipleOfAutomaton(constraint(plan.range), plan.moduli, context.limits.multipleOfMaxStates);
     if (automaton === null && plan.narrowedTo !== undefined) {
       // the cut left nothing: offering no number where Ajv accepts some would be more than a narrowing
       context.refuse(

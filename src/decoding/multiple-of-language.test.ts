@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
-import { ajvMultipleOf, intersectNumberAutomata, planMultipleOf, roundingExample, type NumberRange } from './multiple-of-language.js';
-import { numberAutomaton, toPlainDecimal } from './number-language.js';
+import {
+  ajvMultipleOf,
+  intersectNumberAutomata,
+  intersectTwoNumberAutomata,
+  minimalRemainderAutomaton,
+  planMultipleOf,
+  remainderAutomaton,
+  roundingExample,
+  type NumberRange,
+  type ScaledModulus,
+} from './multiple-of-language.js';
+import { NUMBER_SYMBOLS, numberAutomaton, toPlainDecimal, type NumberAutomaton } from './number-language.js';
 
 const range = (minimum: number, maximum: number, integer = false): NumberRange => ({
   integer,
@@ -149,6 +159,81 @@ describe('multipleOf as the registry Ajv decides it', () => {
     ]);
   });
 });
+
+describe('the minimal remainder automaton', () => {
+  const unboundedInteger = planMultipleOf(range(-Infinity, Infinity, true), [3]);
+  if (unboundedInteger.kind !== 'automaton') throw new Error('expected the cut to ±2^53');
+  const cutIntegers = numberAutomaton(unboundedInteger.range)!;
+
+  it('accepts exactly what the remainder automaton accepts, for every integer modulus up to 300, powers of 2 and 5, and binary fractions', () => {
+    const moduli: ScaledModulus[] = Array.from({ length: 300 }, (_, index) => ({ modulus: index + 1, scale: 0 }));
+    for (const modulus of [1000, 1024, 4096, 9999, 10000, 3125]) moduli.push({ modulus, scale: 0 });
+    // 0.5, 0.25, 0.125, 2.5, 0.75, 0.03125
+    for (const [modulus, scale] of [
+      [5, 1],
+      [25, 2],
+      [125, 3],
+      [25, 1],
+      [75, 2],
+      [3125, 5],
+    ] as const)
+      moduli.push({ modulus, scale });
+    for (const modulus of moduli) {
+      const minimal = minimalRemainderAutomaton(modulus);
+      expect(sameLanguage(minimal, remainderAutomaton(modulus)), `${modulus.modulus}e-${modulus.scale}`).toBe(true);
+      expect(minimal.accepting.length).toBeLessThanOrEqual(remainderAutomaton(modulus).accepting.length);
+    }
+  });
+
+  it('gives the ±2^53 cut the same product, text by text: every integer text up to 4 characters and the texts around ±2^53', () => {
+    const texts = ['-'];
+    for (let value = -999; value <= 9999; value++) texts.push(String(value));
+    for (let offset = 0; offset <= 2000; offset++) texts.push(String(2 ** 53 - offset), String(-(2 ** 53) + offset), String(2 ** 53 + offset));
+    // leading zeros and non-integer texts are the bound automaton's to refuse, in both
+    texts.push('00', '-0', '0.0', '1000.0', '1e3', '10e2');
+    for (const modulus of [5, 100, 1000, 4096]) {
+      const before = intersectTwoNumberAutomata(cutIntegers, remainderAutomaton({ modulus, scale: 0 }))!;
+      const after = intersectNumberAutomata(cutIntegers, [{ modulus, scale: 0 }], Infinity)!;
+      expect(
+        texts.filter((text) => before.matches(text) !== after.matches(text)),
+        `multipleOf ${modulus}`,
+      ).toEqual([]);
+      expect(sameLanguage(before, after), `multipleOf ${modulus}`).toBe(true);
+    }
+  });
+
+  it('brings large divisors with powers of 2 or 5 within the state budget on the whole ±2^53 (refused before)', () => {
+    for (const modulus of [4096, 10000]) {
+      const automaton = intersectNumberAutomata(cutIntegers, [{ modulus, scale: 0 }]);
+      expect(automaton, `multipleOf ${modulus}`).toBeInstanceOf(Object);
+      const matches = (text: string): boolean => automaton!.matches(text);
+      const largest = 2 ** 53 - 1 - ((2 ** 53 - 1) % modulus);
+      expect([String(modulus * 12345), String(-modulus * 7), String(modulus * 12345 + 1), String(largest)].map(matches)).toEqual([true, true, false, true]);
+      expect([matches(String(largest + modulus)), matches(String(-largest))]).toEqual([false, true]);
+    }
+    // 1000 = 2^3 · 5^3 is decided by the last three digits: the product had 52,012 states
+    expect(intersectNumberAutomata(cutIntegers, [{ modulus: 1000, scale: 0 }])!.accepting.length).toBeLessThan(1000);
+  });
+});
+
+/** Whether two automata accept the same texts: a walk over pairs of states (−1 is the dead state), exact. */
+function sameLanguage(left: NumberAutomaton, right: NumberAutomaton): boolean {
+  const seen = new Set<number>();
+  const pending: [number, number][] = [[0, 0]];
+  const width = right.accepting.length + 1;
+  while (pending.length > 0) {
+    const [l, r] = pending.pop()!;
+    const key = (l + 1) * width + (r + 1);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if ((l >= 0 && left.accepting[l] === 1) !== (r >= 0 && right.accepting[r] === 1)) return false;
+    if (l < 0 && r < 0) continue;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      pending.push([l < 0 ? -1 : left.next[l * NUMBER_SYMBOLS + symbol]!, r < 0 ? -1 : right.next[r * NUMBER_SYMBOLS + symbol]!]);
+    }
+  }
+  return true;
+}
 
 function neighbour(value: number, direction: 1 | -1): number {
   if (value === 0) return direction * Number.MIN_VALUE;

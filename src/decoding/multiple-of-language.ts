@@ -193,7 +193,7 @@ function nextDouble(value: number, direction: 1 | -1): number {
  * product keeps only its texts); here a fraction digit past `scale` must be 0, and exponents are
  * refused (the layout writes these numbers in plain decimal).
  */
-function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton {
+export function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton {
   // states: 0 start, 1 after '-', then integer remainders (2 + r), then fraction (remainder, digits) pairs
   const fractionBase = 2 + modulus;
   const fractionState = (remainder: number, digits: number): number => fractionBase + digits * modulus + remainder;
@@ -224,6 +224,115 @@ function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton 
   return new NumberAutomaton(next, accepting);
 }
 
+/**
+ * {@link remainderAutomaton} with its equivalent states merged. Only the remainder's part prime to 10 needs every
+ * remainder: for `m = 2^a · 5^b · c` the factor `2^a · 5^b` is decided by the last `max(a, b)` digits, so 1,000 has a
+ * handful of states where it had 1,002, and its product with the ±2^53 bound 252 where it had 52,012 (same language: merging
+ * Myhill–Nerode-equivalent states never changes what is accepted).
+ */
+export function minimalRemainderAutomaton(modulus: ScaledModulus): NumberAutomaton {
+  const automaton = remainderAutomaton(modulus);
+  // an integer modulus prime to 10 is minimal already: 10 is invertible, so a long enough suffix tells any two remainders apart
+  if (modulus.scale === 0 && modulus.modulus % 2 !== 0 && modulus.modulus % 5 !== 0) return automaton;
+  return minimizeNumberAutomaton(reachablePart(automaton));
+}
+
+/**
+ * The automaton's states partitioned by what they accept (Moore's refinement: split by acceptance, then by the classes
+ * each symbol leads to, until no class splits), one state per class; state 0 stays the start.
+ */
+function minimizeNumberAutomaton({ next, accepting }: NumberAutomaton): NumberAutomaton {
+  const count = accepting.length;
+  let classOf = Int32Array.from(accepting);
+  let classCount = numberByFirstState(classOf);
+  const order = new Int32Array(count);
+  // a symbol no state takes (the point, exponent and sign of an integer modulus) splits nothing
+  const taken = new Uint8Array(NUMBER_SYMBOLS);
+  for (let index = 0; index < next.length; index++) if (next[index]! >= 0) taken[index % NUMBER_SYMBOLS] = 1;
+  for (;;) {
+    // refined by one symbol at a time: within each class, by the class its target had at the round's start (typed
+    // arrays and a stamp per target class, no map: 10,000's remainders took 150 ms keyed by strings)
+    let refined = classOf;
+    let refinedCount = classCount;
+    const stamp = new Int32Array(classCount + 1);
+    const idOf = new Int32Array(classCount + 1);
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      if (taken[symbol] === 0) continue;
+      const first = new Int32Array(refinedCount + 1);
+      for (let state = 0; state < count; state++) first[refined[state]! + 1]!++;
+      for (let group = 0; group < refinedCount; group++) first[group + 1]! += first[group]!;
+      const filled = first.slice(0, refinedCount);
+      for (let state = 0; state < count; state++) order[filled[refined[state]!]!++] = state;
+      stamp.fill(-1);
+      const split = new Int32Array(count);
+      let splitCount = 0;
+      for (let group = 0; group < refinedCount; group++) {
+        for (let at = first[group]!; at < first[group + 1]!; at++) {
+          const state = order[at]!;
+          const target = next[state * NUMBER_SYMBOLS + symbol]!;
+          const targetClass = target < 0 ? 0 : classOf[target]! + 1;
+          if (stamp[targetClass] !== group) {
+            stamp[targetClass] = group;
+            idOf[targetClass] = splitCount++;
+          }
+          split[state] = idOf[targetClass]!;
+        }
+      }
+      refined = split;
+      refinedCount = splitCount;
+    }
+    classOf = refined;
+    if (refinedCount === classCount) break;
+    classCount = refinedCount;
+  }
+  numberByFirstState(classOf);
+  const merged = new Int32Array(classCount * NUMBER_SYMBOLS).fill(-1);
+  const mergedAccepting = new Uint8Array(classCount);
+  for (let state = 0; state < count; state++) {
+    const id = classOf[state]!;
+    mergedAccepting[id] = accepting[state]!;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const target = next[state * NUMBER_SYMBOLS + symbol]!;
+      merged[id * NUMBER_SYMBOLS + symbol] = target < 0 ? -1 : classOf[target]!;
+    }
+  }
+  return new NumberAutomaton(merged, mergedAccepting);
+}
+
+/** The states reachable from the start, renumbered in order of discovery (an integer modulus never reaches its fraction states). */
+function reachablePart({ next, accepting }: NumberAutomaton): NumberAutomaton {
+  const idOf = new Int32Array(accepting.length).fill(-1);
+  const states = [0];
+  idOf[0] = 0;
+  for (let at = 0; at < states.length; at++) {
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const target = next[states[at]! * NUMBER_SYMBOLS + symbol]!;
+      if (target >= 0 && idOf[target] === -1) idOf[target] = states.push(target) - 1;
+    }
+  }
+  const reachedNext = new Int32Array(states.length * NUMBER_SYMBOLS);
+  const reachedAccepting = new Uint8Array(states.length);
+  states.forEach((state, id) => {
+    reachedAccepting[id] = accepting[state]!;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const target = next[state * NUMBER_SYMBOLS + symbol]!;
+      reachedNext[id * NUMBER_SYMBOLS + symbol] = target < 0 ? -1 : idOf[target]!;
+    }
+  });
+  return new NumberAutomaton(reachedNext, reachedAccepting);
+}
+
+/** Renumbers class ids (in place) in order of their first state, so that state 0's class is 0; returns how many there are. */
+function numberByFirstState(classOf: Int32Array): number {
+  const ids = new Map<number, number>();
+  for (let state = 0; state < classOf.length; state++) {
+    let id = ids.get(classOf[state]!);
+    if (id === undefined) ids.set(classOf[state]!, (id = ids.size));
+    classOf[state] = id;
+  }
+  return ids.size;
+}
+
 /** Texts both automata accept (a product, reachable states only), or null when none; undefined past `maxStates` states. */
 export function intersectNumberAutomata(
   base: NumberAutomaton,
@@ -232,7 +341,7 @@ export function intersectNumberAutomata(
 ): NumberAutomaton | null | undefined {
   let result = base;
   for (const modulus of moduli) {
-    const product = product2(result, remainderAutomaton(modulus), maxStates);
+    const product = product2(result, minimalRemainderAutomaton(modulus), maxStates);
     if (product === undefined) return undefined;
     if (product === null) return null;
     result = product;
