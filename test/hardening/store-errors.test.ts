@@ -228,7 +228,9 @@ describe('a store that went away', () => {
         while (Number((await blocker.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'`)).rows[0].n) === 0) {
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
-        await server.stop();
+        // Only the save's connection is dropped, the row staying locked: a shutdown of the whole server also ended the
+        // blocker's transaction, and the save could take the lock and commit before its own connection closed.
+        await blocker.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
         await expect(saving).rejects.toMatchObject({
           code: 'TW_RUN_STORE_UNAVAILABLE',
           store: 'postgres',
