@@ -36,13 +36,14 @@ describe('masks inside remembered strings', () => {
     const bytes = byteVocabulary();
     const qwen3 = loadTestTokenizer('qwen3');
     const llama3 = loadTestTokenizer('llama3');
-    const masks = 10_000;
+    const masks = 50_000;
     const growth = [
       heapGrowthOverMasks(bytes, [...new TextEncoder().encode(text)], masks),
       heapGrowthOverMasks(qwen3.vocabulary, qwen3.encode(text), masks),
       heapGrowthOverMasks(llama3.vocabulary, llama3.encode(text), masks),
     ];
-    // 40 bytes a mask would be 400,000; a few KiB are the heap's own bookkeeping
-    for (const bytesGrown of growth) expect(bytesGrown).toBeLessThan(64 * 1024);
+    // 40 bytes a mask would be 2,000,000; the bound leaves room for what the engine itself may add meanwhile (code the
+    // optimizing compiler finishes late on a loaded machine), which does not grow with the masks
+    for (const bytesGrown of growth) expect(bytesGrown).toBeLessThan(256 * 1024);
   }, 120_000);
 });
