@@ -94,6 +94,12 @@ const UNIVERSE: unknown[] = [
   ...arrays(3),
   ['a', 'b', 'bb', 'bbb'],
   ['a', 'ab', 'abc', 'b'],
+  // every string of a union of alternatives, and one more than it has (a string of one alternative counted against another's is missed)
+  ['', 'a', 'b', 'aa', 'ab'],
+  ['', 'a', 'b', 'aa', 'ab', 'a'],
+  ['', 'a', 'b', 'aaa'],
+  ['', 'b', 'bab', 'a'],
+  ['', 'a', 'b', 'aaa', 'bbb'],
   ...arrays(2, [[], ['a'], ['a', 'a'], ['a', 'b'], ['b', 'a', 'b']]),
   'a',
 ];
