@@ -224,8 +224,13 @@ export class NodeEmitter {
 
   /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
-    const plan = planUniqueStrings(items);
+    const { cache, automatonWork } = this.context.options;
+    const plan = planUniqueStrings(items, {
+      complement: (dfa) => cache.complement(dfa, automatonWork),
+      intersection: (automata) => cache.intersection(automata, automatonWork),
+    });
     if (plan.kind === 'refused') return refuse(plan.reason);
+    if (plan.kind === 'union') return this.settleStringLanguage(alternative, plan.dfa, refuse);
     const mutable = alternative as { uniqueStrings: boolean; itemCompletions: ItemCompletions | null; maxItems: number };
     mutable.uniqueStrings = true;
     if (plan.kind === 'endless') return;
@@ -236,17 +241,22 @@ export class NodeEmitter {
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
   private settleLiteralStrings(alternative: ArrayAlternative, strings: readonly string[], refuse: (details: string) => void): void {
+    this.settleStringLanguage(alternative, CodePointDfa.literals(strings), refuse);
+  }
+
+  /** The items' node becomes one string alternative of `dfa`'s language (length bounds within it), remembered by the matcher. */
+  private settleStringLanguage(alternative: ArrayAlternative, dfa: CodePointDfa, refuse: (details: string) => void): void {
     const item: StringAlternative = {
       kind: 'string',
       id: this.context.alternativeCount++,
-      dfa: CodePointDfa.literals(strings),
+      dfa,
       free: false,
       minLength: 0,
       maxLength: Infinity,
       exclude: null,
       height: 1,
     };
-    // a node of its own: the literals' node may serve other arrays and values as it is
+    // a node of its own: the items' node may serve other arrays and values as it is
     const node: ValueNode = { id: this.nodes.length, pointer: alternative.items!.pointer, alternatives: [item], literals: null, height: Infinity };
     this.nodes.push(node);
     (alternative as { items: ValueNode | null }).items = node;

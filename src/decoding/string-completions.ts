@@ -5,6 +5,9 @@
  * holds, per prefix, how many of its items extend it; the prefix is dead exactly when that number reaches the count.
  * @module
  */
+import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
+import { ANY_CHAR } from '../shared/regex/code-point-set.js';
+import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { endlessStrings } from './endless-strings.js';
 import type { ItemCompletions, StringAlternative } from './grammar-ir.js';
 import { FREE, isCounted } from './string-length-analysis.js';
@@ -21,19 +24,36 @@ const COMPLETION_TABLE_MAX_CELLS = 1 << 18;
 
 /**
  * How `uniqueItems: true` over string items is enforced: by the memory alone where every prefix has endless
- * completions; with the counts where some prefix has finitely many, for a single string alternative only (the items
- * written are then all in its language, so the items that extend a prefix are completions of it); else refused.
+ * completions; with the counts where some prefix has finitely many, for a single string alternative (the items written
+ * are then all in its language, so the items that extend a prefix are completions of it); several alternatives become
+ * one first (`union`: their union's automaton, lengths folded in, which the items then take); else refused.
  */
 export type UniqueStringsPlan =
-  { readonly kind: 'endless' } | { readonly kind: 'counted'; readonly completions: StringCompletions } | { readonly kind: 'refused'; readonly reason: string };
+  | { readonly kind: 'endless' }
+  | { readonly kind: 'counted'; readonly completions: StringCompletions }
+  | { readonly kind: 'union'; readonly dfa: CodePointDfa }
+  | { readonly kind: 'refused'; readonly reason: string };
 
-export function planUniqueStrings(items: readonly StringAlternative[]): UniqueStringsPlan {
+/** The lowering's cached, metered automaton constructions, which the union of several alternatives is built with. */
+export interface AutomatonConstructions {
+  complement(dfa: CodePointDfa): CodePointDfa;
+  intersection(automata: readonly CodePointDfa[]): CodePointDfa;
+}
+
+export function planUniqueStrings(items: readonly StringAlternative[], constructions: AutomatonConstructions): UniqueStringsPlan {
   if (items.every(endlessStrings)) return { kind: 'endless' };
   if (items.length > 1) {
+    if (items.some((item) => item.exclude !== null)) {
+      return {
+        kind: 'refused',
+        reason: 'the items are strings of several alternatives, some kept from equalling names (not counted); make the items one string schema',
+      };
+    }
+    const dfa = unionLanguage(items, constructions);
+    if (dfa !== null) return { kind: 'union', dfa };
     return {
       kind: 'refused',
-      reason:
-        'the items are strings of several alternatives (an anyOf of strings, or a format that lowers to several: time, date-time, iso-date-time, hostname) and some can end where no other string continues them (a maxLength, or a pattern or format with a last character), so the items written cannot be counted against one language; make the items one string schema without such a format, or list the allowed values in an "enum"',
+      reason: `the items are strings of several alternatives (an anyOf of strings, or a format that lowers to several: time, date-time, iso-date-time, hostname) and some can end where no other string continues them; their completions are counted once on one automaton of their union (each alternative's maxLength/minLength folded in), which is built only where their states times their counted lengths add up to at most ${MAX_DFA_STATES}, and must stay within ${MAX_DFA_STATES} states; lower "maxLength", simplify the patterns, or list the allowed values in an "enum"`,
     };
   }
   const completions = StringCompletions.of(items[0]!, COMPLETION_TABLE_MAX_CELLS);
@@ -42,6 +62,41 @@ export function planUniqueStrings(items: readonly StringAlternative[]): UniqueSt
     kind: 'refused',
     reason: `counting the completions of the items' strings needs more than ${COMPLETION_TABLE_MAX_CELLS} cells (the states of their pattern or format times their maxLength); lower "maxLength", or simplify the pattern`,
   };
+}
+
+/**
+ * The strings of several alternatives as one automaton, each alternative's length bounds folded into its states: the
+ * completions of a prefix in the union are then counted once, however many alternatives hold them (counts per
+ * alternative would add up the strings they share). Null past `MAX_DFA_STATES`, in the alternatives' states times their
+ * counted lengths or in a construction.
+ */
+function unionLanguage(items: readonly StringAlternative[], constructions: AutomatonConstructions): CodePointDfa | null {
+  // checked first, so that unions far past the budget (date-time's four alternatives, 33,000 states) cost nothing to refuse
+  let size = 0;
+  for (const { dfa, minLength, maxLength } of items) size += dfa.stateCount * ((maxLength === Infinity ? minLength : maxLength) + 1);
+  if (size > MAX_DFA_STATES) return null;
+  try {
+    const complements = items.map((item) => constructions.complement(constructions.intersection([item.dfa, lengthLanguage(item.minLength, item.maxLength)])));
+    return constructions.complement(constructions.intersection(complements));
+  } catch (error) {
+    if (error instanceof RegexUnsupportedError) return null;
+    throw error;
+  }
+}
+
+/** Every string of `minLength..maxLength` code points: a chain of states, one per length counted (a loop at the last without a maxLength). */
+function lengthLanguage(minLength: number, maxLength: number): CodePointDfa {
+  const last = maxLength === Infinity ? minLength : maxLength;
+  const transitions: Int32Array[] = [];
+  const accepting = new Uint8Array(last + 1);
+  for (let count = 0; count <= last; count++) {
+    accepting[count] = count >= minLength ? 1 : 0;
+    const next = count < last ? count + 1 : maxLength === Infinity ? last : -1;
+    const ranges: number[] = [];
+    if (next >= 0) for (let index = 0; index < ANY_CHAR.length; index += 2) ranges.push(ANY_CHAR[index]!, ANY_CHAR[index + 1]!, next);
+    transitions.push(Int32Array.from(ranges));
+  }
+  return new CodePointDfa(transitions, accepting, 0);
 }
 
 /** Code points of `lo..hi` a JSON string can hold as characters (lone surrogates are not written). */
