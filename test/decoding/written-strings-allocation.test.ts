@@ -25,10 +25,16 @@ function heapGrowthOverMasks(vocabulary: ReturnType<typeof byteVocabulary>, ids:
   for (const id of ids) expect(matcher.accept(id)).toBe(true);
   const mask = new Uint32Array(vocabulary.maskWords);
   for (let repeat = 0; repeat < masks; repeat++) matcher.fillMask(mask); // warm: the JIT's own allocations are not the mask's
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  for (let repeat = 0; repeat < masks; repeat++) matcher.fillMask(mask);
-  return process.memoryUsage().heapUsed - before;
+  // the least of three windows: what the masks allocate shows in each, what the engine adds once (code the optimizing
+  // compiler finishes late on a loaded machine) in one at most
+  let least = Infinity;
+  for (let window = 0; window < 3; window++) {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let repeat = 0; repeat < masks; repeat++) matcher.fillMask(mask);
+    least = Math.min(least, process.memoryUsage().heapUsed - before);
+  }
+  return least;
 }
 
 describe('masks inside remembered strings', () => {
@@ -36,14 +42,13 @@ describe('masks inside remembered strings', () => {
     const bytes = byteVocabulary();
     const qwen3 = loadTestTokenizer('qwen3');
     const llama3 = loadTestTokenizer('llama3');
-    const masks = 50_000;
+    const masks = 20_000;
     const growth = [
       heapGrowthOverMasks(bytes, [...new TextEncoder().encode(text)], masks),
       heapGrowthOverMasks(qwen3.vocabulary, qwen3.encode(text), masks),
       heapGrowthOverMasks(llama3.vocabulary, llama3.encode(text), masks),
     ];
-    // 40 bytes a mask would be 2,000,000; the bound leaves room for what the engine itself may add meanwhile (code the
-    // optimizing compiler finishes late on a loaded machine), which does not grow with the masks
-    for (const bytesGrown of growth) expect(bytesGrown).toBeLessThan(256 * 1024);
+    // 40 bytes a mask would be 800,000; a few KiB are the heap's own bookkeeping
+    for (const bytesGrown of growth) expect(bytesGrown).toBeLessThan(64 * 1024);
   }, 120_000);
 });
