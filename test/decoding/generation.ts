@@ -3,7 +3,8 @@
  * alternative tokenizations of a text, and the checks of the run-time memory of strings
  * written (masks against accept(), random generations, tokens that repeat in one go).
  */
-import { compileJsonSchema, type CompiledGrammar, type GrammarMatcher, type Vocabulary } from '../../src/decoding/index.js';
+import { compileJsonSchema, type CompiledGrammar, type CompileJsonSchemaOptions, type GrammarMatcher, type Vocabulary } from '../../src/decoding/index.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
 import { mulberry32 } from '../../src/shared/seeded-random.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 
@@ -181,6 +182,68 @@ export function acceptedBothWays(grammar: CompiledGrammar, encode: (text: string
   const tokens = feed(grammar, encode(text)) === -1;
   if (whole !== tokens) problems.push(`${where}: acceptString says ${whole}, token by token ${tokens}: ${text}`);
   return whole && tokens;
+}
+
+/** A tokenizer's vocabulary and its own encoding, as `loadTestTokenizer` gives them. */
+export interface EncodingVocabulary {
+  readonly vocabulary: Vocabulary;
+  readonly encode: (text: string) => number[];
+}
+
+/**
+ * Every value of `universe` written as each of `texts(value, flexible)`, under `schema` compiled on each tokenizer in
+ * both layouts, taken whole and token by token: the texts where either way disagrees with `validate` (the registry).
+ */
+export function universeDisagreements(
+  schema: unknown,
+  options: CompileJsonSchemaOptions | undefined,
+  tokenizers: ReadonlyMap<string, EncodingVocabulary>,
+  universe: readonly unknown[],
+  texts: (value: unknown, flexible: boolean) => string[],
+  validate: (value: unknown) => boolean,
+): string[] {
+  const failures: string[] = [];
+  for (const [vocabularyName, tokenizer] of tokenizers) {
+    for (const layout of ['compact', 'flexible'] as const) {
+      const grammar = compileJsonSchema(schema, tokenizer.vocabulary, { ...options, layout });
+      for (const value of universe) {
+        const expected = validate(value);
+        for (const text of texts(value, layout === 'flexible')) {
+          const matcher = grammar.matcher();
+          const whole = matcher.acceptString(text) && matcher.canTerminate();
+          const tokens = feed(grammar, tokenizer.encode(text)) === -1;
+          if (whole !== expected || tokens !== expected)
+            failures.push(`${vocabularyName} ${layout} ${text}: registry ${expected}, acceptString ${whole}, tokens ${tokens}`);
+        }
+      }
+    }
+  }
+  return failures;
+}
+
+/**
+ * The instances of each case checked against the registry on one tokenizer, each written as `grammar.format` writes it
+ * (else compact JSON) and taken both ways: a valid one rejected or an invalid one accepted is a problem, and so is a
+ * disagreement between the two ways. `checkCase` sees each case's grammar first (to assert on it).
+ */
+export function instanceDisagreements(
+  cases: readonly { readonly name: string; readonly schema: unknown; readonly instances: readonly unknown[] }[],
+  tokenizer: EncodingVocabulary,
+  checkCase: (grammar: CompiledGrammar, name: string) => void = () => {},
+): string[] {
+  const problems: string[] = [];
+  for (const testCase of cases) {
+    const validator = compileSchema(testCase.schema as never);
+    const grammar = compileJsonSchema(testCase.schema, tokenizer.vocabulary);
+    checkCase(grammar, testCase.name);
+    for (const value of testCase.instances) {
+      const text = grammar.format(value) ?? JSON.stringify(value);
+      const valid = validator.validate(value).success;
+      if (acceptedBothWays(grammar, tokenizer.encode, text, testCase.name, problems) !== valid)
+        problems.push(`${testCase.name}: ${valid ? 'valid instance rejected' : 'INVALID instance accepted'}: ${text}`);
+    }
+  }
+  return problems;
 }
 
 /** One token per character where the vocabulary has it, else that character's byte tokens. */
