@@ -781,19 +781,25 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => `v${index}`) } },
         instances: [...UNIQUE_ARRAYS, ['v1', 'v12', 'v1']],
       },
+      // over several string alternatives, one of them finite: counted on the automaton of their union
+      {
+        schema: {
+          type: 'array',
+          uniqueItems: true,
+          items: {
+            anyOf: [
+              { type: 'string', maxLength: 3 },
+              { type: 'string', pattern: '^x' },
+            ],
+          },
+        },
+        instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['abc', 'xabcd', 'abc'], ['abcd', 'xabcd'], ['xabcd', 'xabcd']],
+      },
     ],
     refused: [
       { type: 'array', uniqueItems: true },
-      {
-        type: 'array',
-        uniqueItems: true,
-        items: {
-          anyOf: [
-            { type: 'string', maxLength: 3 },
-            { type: 'string', pattern: '^x' },
-          ],
-        },
-      },
+      // several string alternatives whose union is past its state budget (date-time lowers to several)
+      { type: 'array', uniqueItems: true, items: { type: 'string', format: 'date-time' } },
       { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
       { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
       { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },
