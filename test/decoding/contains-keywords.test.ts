@@ -10,7 +10,7 @@ import { compileSchema } from '../../src/tools/schema-validator.js';
 import { useSchemaValidator } from '../../src/tools/validator-kind.js';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { createRandom, generate } from './generation.js';
+import { createRandom, everyArray, generate } from './generation.js';
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
   'contains (minContains defaults to 1)': { type: 'array', contains: { type: 'number', minimum: 1 } },
@@ -221,17 +221,6 @@ const RUNS = Number(process.env.DECODING_STRESS_RUNS ?? 40);
 
 const VALUES: readonly unknown[] = [0, 1, 2, 'a', null, [1], []];
 
-/** Every array of VALUES up to `most` items. */
-function arrays(most: number): unknown[][] {
-  const out: unknown[][] = [[]];
-  let layer: unknown[][] = [[]];
-  for (let length = 1; length <= most; length++) {
-    layer = layer.flatMap((array) => VALUES.map((value) => [...array, value]));
-    out.push(...layer);
-  }
-  return out;
-}
-
 function text(value: unknown, flexible: boolean): string {
   if (!flexible || !Array.isArray(value)) return JSON.stringify(value);
   return value.length === 0 ? '[ ]' : `[\n  ${value.map((item) => text(item, true)).join(' ,\n  ')}\n]`;
@@ -264,7 +253,7 @@ describe('contains, minContains, maxContains', () => {
     const validator = compileSchema(schema as Record<string, unknown>);
     return (value) => validator.validate(value).success;
   };
-  const universe = [...arrays(4), 'a', 1];
+  const universe = [...everyArray(VALUES, 4), 'a', 1];
   // the registry where code generation is forbidden, which runs every keyword below not/if
   const interpreterRegistry = (schema: unknown): ((value: unknown) => boolean) => {
     useSchemaValidator('interpreter');
@@ -481,7 +470,7 @@ describe('contains, minContains, maxContains', () => {
     const ajv = registry(schema);
     const interpreter = interpreterRegistry(schema);
     const grammar = compileJsonSchema(schema, vocabulary);
-    const values = arrays(3);
+    const values = everyArray(VALUES, 3);
     expect(values.filter((value) => accepts(grammar, JSON.stringify(value)) !== interpreter(value))).toEqual([]);
     expect(values.filter((value) => accepts(grammar, JSON.stringify(value)) && !ajv(value))).toEqual([]);
     // the registries disagree on the empty array
@@ -495,7 +484,7 @@ describe('contains, minContains, maxContains', () => {
       const schema = SCHEMAS[name]!;
       const interpreter = interpreterRegistry(schema);
       const grammar = compileJsonSchema(schema, vocabulary);
-      expect(arrays(3).filter((value) => accepts(grammar, JSON.stringify(value)) && !interpreter(value))).toEqual([]);
+      expect(everyArray(VALUES, 3).filter((value) => accepts(grammar, JSON.stringify(value)) && !interpreter(value))).toEqual([]);
     }
   });
 

@@ -12,7 +12,7 @@ import { compileJsonSchema, UnsupportedSchemaError, type CompileJsonSchemaOption
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { maskAgainstAccept, maskHas, randomGenerationProblems, universeDisagreements } from './generation.js';
+import { everyArray, maskAgainstAccept, maskHas, randomGenerationProblems, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 /** Literal string items take this route only past the set limits: here lowered so that three strings pass them. */
@@ -79,19 +79,8 @@ const CASES: Record<string, { schema: Record<string, unknown>; options?: Compile
 
 const STRINGS = ['', 'a', 'b', 'ab', 'abc'];
 
-/** Every array of `from` up to `most` items. */
-function arrays(most: number, from: readonly unknown[] = STRINGS): unknown[][] {
-  const out: unknown[][] = [[]];
-  let layer: unknown[][] = [[]];
-  for (let length = 1; length <= most; length++) {
-    layer = layer.flatMap((array) => from.map((value) => [...array, value]));
-    out.push(...layer);
-  }
-  return out;
-}
-
 const UNIVERSE: unknown[] = [
-  ...arrays(3),
+  ...everyArray(STRINGS, 3),
   ['a', 'b', 'bb', 'bbb'],
   ['a', 'ab', 'abc', 'b'],
   // every string of a union of alternatives, and one more than it has (a string of one alternative counted against another's is missed)
@@ -100,7 +89,7 @@ const UNIVERSE: unknown[] = [
   ['', 'a', 'b', 'aaa'],
   ['', 'b', 'bab', 'a'],
   ['', 'a', 'b', 'aaa', 'bbb'],
-  ...arrays(2, [[], ['a'], ['a', 'a'], ['a', 'b'], ['b', 'a', 'b']]),
+  ...everyArray<unknown>([[], ['a'], ['a', 'a'], ['a', 'b'], ['b', 'a', 'b']], 2),
   'a',
 ];
 

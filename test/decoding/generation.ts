@@ -246,6 +246,17 @@ export function instanceDisagreements(
   return problems;
 }
 
+/** Every array of 0 to `most` items drawn from `values` (with repeats), shortest first: the small universes the exhaustive tests compare over. */
+export function everyArray<T>(values: readonly T[], most: number): T[][] {
+  const out: T[][] = [[]];
+  let layer: T[][] = [[]];
+  for (let length = 1; length <= most; length++) {
+    layer = layer.flatMap((array) => values.map((value) => [...array, value]));
+    out.push(...layer);
+  }
+  return out;
+}
+
 /** One token per character where the vocabulary has it, else that character's byte tokens. */
 export function tokenizePerCharacter(vocabulary: Vocabulary, text: string): number[] {
   const bytes = singleByteTokens(vocabulary);

@@ -11,23 +11,13 @@ import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from 
 import { literalText } from '../../src/decoding/lower-json-schema.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
+import { everyArray } from './generation.js';
 
 const vocabulary = byteVocabulary().buildIndex();
 
 function maskAccepts(grammar: CompiledGrammar, text: string): boolean {
   const matcher = grammar.matcher();
   return matcher.acceptString(text) && matcher.canTerminate();
-}
-
-/** Every array of 0 to `maxLength` items drawn from `pool`, as item texts. */
-function arrays(pool: readonly string[], maxLength: number): string[][] {
-  let layer: string[][] = [[]];
-  const all: string[][] = [[]];
-  for (let length = 1; length <= maxLength; length++) {
-    layer = layer.flatMap((prefix) => pool.map((text) => [...prefix, text]));
-    all.push(...layer);
-  }
-  return all;
 }
 
 const CASES: { name: string; schema: Record<string, unknown>; pool: string[] }[] = [
@@ -60,7 +50,7 @@ describe('uniqueItems over number items with finitely many texts', () => {
     const disagreements: string[] = [];
     let valid = 0;
     let invalid = 0;
-    for (const items of arrays(pool, 3)) {
+    for (const items of everyArray(pool, 3)) {
       const text = `[${items.join(',')}]`;
       const value = JSON.parse(text) as unknown[];
       const registry = validator.validate(value).success;

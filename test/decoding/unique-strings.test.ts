@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { feed, maskAgainstAccept, randomGenerationProblems, repeatTokenProblems, universeDisagreements } from './generation.js';
+import { everyArray, feed, maskAgainstAccept, randomGenerationProblems, repeatTokenProblems, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
@@ -45,20 +45,9 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
 
 const STRINGS = ['', 'a', 'b', 'ab'];
 
-/** Every array of STRINGS up to `most` items. */
-function arrays(most: number, from: readonly unknown[] = STRINGS): unknown[][] {
-  const out: unknown[][] = [[]];
-  let layer: unknown[][] = [[]];
-  for (let length = 1; length <= most; length++) {
-    layer = layer.flatMap((array) => from.map((value) => [...array, value]));
-    out.push(...layer);
-  }
-  return out;
-}
-
 const UNIVERSE: unknown[] = [
-  ...arrays(3),
-  ...arrays(2, [[], ['a'], ['a', 'a'], ['a', 'b']]),
+  ...everyArray(STRINGS, 3),
+  ...everyArray<unknown>([[], ['a'], ['a', 'a'], ['a', 'b']], 2),
   { tags: ['a', 'a'] },
   { tags: ['a', 'b'], children: [{ tags: ['a'] }, { tags: ['b', 'b'] }] },
   { tags: ['a'], children: [{ tags: ['a'], children: [] }] },
