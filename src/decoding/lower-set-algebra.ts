@@ -195,8 +195,7 @@ export class SetAlgebra {
   }
 
   private applyNot(result: Typed[], location: Location, negated: unknown): Typed[] {
-    const pointer = `${location.place.pointer}/not`;
-    return this.negateWithin(result, this.references.child(location, 'not', negated), 'not', pointer);
+    return this.negateWithin(result, this.references.child(location, 'not', negated), 'not', `${location.place.pointer}/not`);
   }
 
   /**
@@ -253,6 +252,7 @@ export class SetAlgebra {
       negate: (within, set, keyword, pointer) => this.negateWithin([...within], set, keyword, pointer),
       resolve: (reference, base) => this.context.registry.resolve(reference, base),
       placeOf: (schema) => this.context.registry.placeOf(schema),
+      keyPattern: (source) => this.context.options.cache.pattern(source, false, this.context.options.automatonWork),
       refuse: (keyword, pointer, details) => this.context.refuse(keyword, pointer, details),
     };
   }

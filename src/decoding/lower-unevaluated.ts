@@ -1,18 +1,21 @@
 /**
  * `unevaluatedProperties` / `unevaluatedItems` for the shapes where evaluation is static:
- * the names (items) evaluated are those of `properties` (`prefixItems`) in the schema and
- * in every subschema it always applies (`allOf`, `$ref`), so the keyword is
- * `additionalProperties` (`items`) over that union. Where a subschema that may or may not
- * pass (`anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) or a keyword that
- * evaluates part of the instance (`patternProperties`, `$dynamicRef`) would decide what is
- * evaluated, the keyword is refused. `contains` follows the registry's Ajv, which marks every
+ * the names (items) evaluated are those of `properties` and the keys `patternProperties`
+ * match (`prefixItems`) in the schema and in every subschema it always applies (`allOf`,
+ * `$ref`), so the keyword is `additionalProperties` (`items`) over that union. Where a
+ * subschema that may or may not pass (`anyOf`, `oneOf`, `if`/`then`/`else`,
+ * `dependentSchemas`) decides what is evaluated, the values are split by which branches pass
+ * and each piece is closed as Ajv's generated code closes it; `patternProperties` inside such
+ * a branch and `$dynamicRef` are refused. `contains` follows the registry's Ajv, which marks every
  * item evaluated once a `contains` with assertions ran (the spec: only the items it matches).
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
 import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import type { LocationSet } from './schema-complement.js';
-import { FALSE_SET, TRUE_SET } from './lower-typed.js';
+import { FALSE_SET, TRUE_SET, type PatternGroup } from './lower-typed.js';
+import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { APPLICATOR_KEYWORDS, REFERENCE_KEYWORDS, VALIDATION_KEYWORDS } from '../shared/json-schema/keywords.js';
 
 /** Keywords Ajv compiles to code; a subschema with none of them is "always valid" to Ajv and skipped. */
@@ -50,6 +53,7 @@ interface UnevaluatedTyped {
   properties: Map<string, LocationSet>;
   required: Set<string>;
   additional: LocationSet;
+  patternGroups: PatternGroup[];
   prefix: LocationSet[];
   items: LocationSet;
 }
@@ -69,12 +73,16 @@ export interface UnevaluatedContext<T extends UnevaluatedTyped, L extends Uneval
   negate(within: readonly T[], set: LocationSet, keyword: string, pointer: string): T[];
   resolve(reference: string, base: string): { schema: unknown; place: SchemaPlace } | undefined;
   placeOf(schema: unknown): SchemaPlace | undefined;
+  /** The automaton of a `patternProperties` regex; throws `RegexUnsupportedError` where the engine does not support it. */
+  keyPattern(source: string): CodePointDfa;
   refuse(keyword: string, pointer: string, details: string): void;
 }
 
 /** What a schema evaluates of an instance wherever it passes. */
 interface Evaluation {
   readonly names: Set<string>;
+  /** `patternProperties` regexes: the keys they match are evaluated. */
+  readonly patterns: Set<string>;
   allNames: boolean;
   /** Why the evaluated names depend on the instance, if they do. */
   namesVary: string | undefined;
@@ -93,14 +101,26 @@ export function applyUnevaluated<T extends UnevaluatedTyped, L extends Unevaluat
 ): T[] {
   const pointer = location.place.pointer;
   const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const evaluation: Evaluation = { names: new Set(), allNames: false, namesVary: undefined, items: 0, allItems: false, itemsVary: undefined };
+  const evaluation: Evaluation = {
+    names: new Set(),
+    patterns: new Set(),
+    allNames: false,
+    namesVary: undefined,
+    items: 0,
+    allItems: false,
+    itemsVary: undefined,
+  };
   collect(schema, location.place.base, undefined, new Set(), evaluation, context, true);
   const others = (type: T['type']): T[] =>
     (['null', 'boolean', 'number', 'string', 'array', 'object'] as const).filter((other) => other !== type).map((other) => context.blank(other, pointer));
   if (has('unevaluatedProperties') && !evaluation.allNames) {
     const closed =
       evaluation.namesVary === undefined
-        ? context.intersectLists(result, [...others('object'), closedOver(context, location, schema, evaluation.names)], `${pointer}/unevaluatedProperties`)
+        ? context.intersectLists(
+            result,
+            [...others('object'), closedOver(context, location, schema, { names: evaluation.names, patterns: evaluation.patterns, throwing: NO_PATTERNS })],
+            `${pointer}/unevaluatedProperties`,
+          )
         : closeByBranches(result, location, schema, context, propertiesClosing(context, location, schema));
     if (typeof closed !== 'string') result = closed;
     else context.refuse('unevaluatedProperties', pointer, `the evaluated properties depend on ${evaluation.namesVary}, which is not enforced (${closed})`);
@@ -148,7 +168,10 @@ function collect<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
     names();
     if (conditional === undefined) out.allNames = true;
   }
-  if (has('patternProperties')) out.namesVary ??= '"patternProperties" (it evaluates the names its patterns match)';
+  if (has('patternProperties') && isPlainObject(schema.patternProperties)) {
+    names();
+    for (const source of patternSources(schema.patternProperties)) out.patterns.add(source);
+  }
   if (has('prefixItems') && Array.isArray(schema.prefixItems)) {
     items();
     out.items = Math.max(out.items, schema.prefixItems.length);
@@ -206,24 +229,61 @@ interface Dimension<V> {
   readonly unmodelledBeside: readonly string[];
   /** Whether a subschema evaluates everything (Ajv sets `it.props`/`it.items` to true). */
   everything(schema: Record<string, unknown>): boolean;
-  /** What a subschema's own keywords evaluate (`properties`, `prefixItems`). */
+  /** What a subschema's own keywords evaluate (`properties` and `patternProperties`, `prefixItems`). */
   own(schema: Record<string, unknown>): V | undefined;
   join(left: V | undefined, right: V): V;
+  /**
+   * Whether Ajv holds what this evaluates in a variable of the generated code rather than at compile time (keys matched
+   * by `patternProperties`): merged in, it turns what was known at compile time into that variable.
+   */
+  inVariable(evaluated: V): boolean;
+  /**
+   * The subschema's own `evaluated` merged into a variable that is undefined at run time (a branch that declared it
+   * failed). Ajv's `properties` first sets it to `{}`; `patternProperties` alone writes `props[key]` into undefined.
+   */
+  ownIntoUndefined(evaluated: V): V;
   /** Whether `dependentSchemas` runs for the values this dimension closes (objects, not arrays). */
   readonly dependenciesRun: boolean;
 }
 
-const NAMES: Dimension<ReadonlySet<string>> = {
-  unmodelled: ['$dynamicRef', '$recursiveRef', 'patternProperties', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'],
-  unmodelledBeside: ['$dynamicRef', '$recursiveRef', 'patternProperties', 'dependencies'],
+/**
+ * The property names Ajv's code has marked evaluated: the declared `names`, the keys the `patterns` match, and none
+ * where a `throwing` pattern matches a key: its `patternProperties` wrote `props[key]` into an undefined variable, which
+ * throws, so the registry refuses the value.
+ */
+interface EvaluatedNames {
+  readonly names: ReadonlySet<string>;
+  readonly patterns: ReadonlySet<string>;
+  readonly throwing: ReadonlySet<string>;
+}
+
+const NO_PATTERNS: ReadonlySet<string> = new Set();
+
+/** Ajv's `allSchemaProperties`: the names of a `properties`/`patternProperties` object but `__proto__`. */
+function patternSources(value: object): string[] {
+  return Object.keys(value).filter((name) => name !== '__proto__');
+}
+
+const NAMES: Dimension<EvaluatedNames> = {
+  unmodelled: ['$dynamicRef', '$recursiveRef', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'],
+  unmodelledBeside: ['$dynamicRef', '$recursiveRef', 'dependencies'],
   everything: (schema) => Object.hasOwn(schema, 'additionalProperties') || Object.hasOwn(schema, 'unevaluatedProperties'),
   own: (schema) => {
-    if (!isPlainObject(schema.properties)) return undefined;
-    // Ajv's `allSchemaProperties`
-    const names = Object.keys(schema.properties).filter((name) => name !== '__proto__');
-    return names.length === 0 ? undefined : new Set(names);
+    const names = isPlainObject(schema.properties) ? patternSources(schema.properties) : [];
+    const patterns = isPlainObject(schema.patternProperties) ? patternSources(schema.patternProperties) : [];
+    return names.length === 0 && patterns.length === 0 ? undefined : { names: new Set(names), patterns: new Set(patterns), throwing: NO_PATTERNS };
   },
-  join: (left, right) => new Set([...(left ?? []), ...right]),
+  join: (left, right) =>
+    left === undefined
+      ? right
+      : {
+          names: new Set([...left.names, ...right.names]),
+          patterns: new Set([...left.patterns, ...right.patterns]),
+          throwing: new Set([...left.throwing, ...right.throwing]),
+        },
+  inVariable: (evaluated) => evaluated.patterns.size > 0,
+  ownIntoUndefined: (evaluated) =>
+    evaluated.names.size === 0 && evaluated.patterns.size > 0 ? { names: new Set(), patterns: NO_PATTERNS, throwing: evaluated.patterns } : evaluated,
   dependenciesRun: true,
 };
 
@@ -234,6 +294,8 @@ const ITEMS: Dimension<number> = {
     Object.hasOwn(schema, 'items') || Object.hasOwn(schema, 'unevaluatedItems') || (Object.hasOwn(schema, 'contains') && containsEvaluatesAll(schema)),
   own: (schema) => (Array.isArray(schema.prefixItems) && schema.prefixItems.length > 0 ? schema.prefixItems.length : undefined),
   join: (left, right) => Math.max(left ?? 0, right),
+  inVariable: () => false,
+  ownIntoUndefined: (evaluated) => evaluated,
   dependenciesRun: false,
 };
 
@@ -321,18 +383,24 @@ function branchesOf<V>(
   const unmodelled = dimension.unmodelledBeside.find(has);
   if (unmodelled !== undefined) return `"${unmodelled}" beside the branches at ${pointer}`;
   const problems: string[] = [];
-  const evaluationOf = (value: unknown, at: string): Static<V> => {
+  /**
+   * A branch that may fail (`mayFail`) and holds what it evaluates in a variable (`patternProperties`) is not modelled:
+   * Ajv's merge hands the parent that variable, filled while the branch ran, whether it passed or not.
+   */
+  const evaluationOf = (value: unknown, at: string, mayFail = true): Static<V> => {
     const evaluated = staticEvaluation(dimension, value, at, base, resolver);
-    if (typeof evaluated !== 'string') return evaluated;
-    problems.push(evaluated);
+    if (typeof evaluated === 'string') problems.push(evaluated);
+    else if (mayFail && evaluated !== undefined && evaluated !== true && dimension.inVariable(evaluated))
+      problems.push(`"patternProperties" in the branch at ${at}, which may fail (Ajv keeps the keys its patterns marked there)`);
+    else return evaluated;
     return undefined;
   };
   // the schema's own `$ref` runs first, and inlined (or refused as a branch's would be)
-  const reference = has('$ref') ? evaluationOf({ $ref: schema.$ref }, pointer) : undefined;
+  const reference = has('$ref') ? evaluationOf({ $ref: schema.$ref }, pointer, false) : undefined;
   const list = (keyword: string): unknown[] => (has(keyword) && Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []);
   const anyOf = list('anyOf').map((part, index) => evaluationOf(part, `${pointer}/anyOf/${index}`));
   const oneOf = list('oneOf').map((part, index) => (alwaysValid(part) ? ('always valid' as const) : evaluationOf(part, `${pointer}/oneOf/${index}`)));
-  const allOf = list('allOf').map((part, index) => (alwaysValid(part) ? undefined : evaluationOf(part, `${pointer}/allOf/${index}`)));
+  const allOf = list('allOf').map((part, index) => (alwaysValid(part) ? undefined : evaluationOf(part, `${pointer}/allOf/${index}`, false)));
   const hasThen = has('then') && !alwaysValid(schema.then);
   const hasElse = has('else') && !alwaysValid(schema.else);
   const conditional =
@@ -360,14 +428,16 @@ function branchesOf<V>(
  */
 function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configuration: Configuration): Tracked<V> {
   let tracked: Tracked<V> = undefined;
-  const merge = (from: Static<V>, intoVariable: boolean, runs: boolean): void => {
+  const merge = (from: Static<V>, intoVariable: boolean, runs: boolean, own = false): void => {
     if (tracked === true || from === undefined) return;
     let merged: Tracked<V>;
     if (tracked instanceof TrackingVariable) {
-      if (runs && tracked.value !== true) tracked.value = from === true ? true : dimension.join(tracked.value, from);
+      if (runs && tracked.value !== true)
+        tracked.value = from === true ? true : own && tracked.value === undefined ? dimension.ownIntoUndefined(from) : dimension.join(tracked.value, from);
       merged = tracked;
     } else merged = from === true ? true : dimension.join(tracked, from);
-    if (intoVariable && !(merged instanceof TrackingVariable)) {
+    // a variable of the generated code merged into what was known at compile time: the result is that variable
+    if ((intoVariable || (from !== true && dimension.inVariable(from))) && !(merged instanceof TrackingVariable)) {
       const variable = new TrackingVariable<V>();
       if (runs) variable.value = merged;
       merged = variable;
@@ -386,7 +456,7 @@ function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configur
     if ('then' in conditional) merge(conditional.then, true, configuration.ifPasses);
     if ('else' in conditional) merge(conditional.else, true, !configuration.ifPasses);
   }
-  merge(branches.own, false, true);
+  merge(branches.own, false, true, true);
   branches.dependencies.forEach(({ evaluated }, index) => merge(evaluated, true, dimension.dependenciesRun && configuration.dependencies[index]!));
   return tracked;
 }
@@ -555,19 +625,44 @@ function nameCondition<T extends UnevaluatedTyped, L extends UnevaluatedLocation
   return objects;
 }
 
-/** The objects whose properties outside `names` satisfy the schema's `unevaluatedProperties`. */
+/**
+ * The objects whose properties outside what is evaluated satisfy the schema's `unevaluatedProperties`: the declared names
+ * and the keys the patterns match take any value, and no key a throwing pattern matches may appear (declared or not).
+ */
 function closedOver<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   context: UnevaluatedContext<T, L>,
   location: L,
   schema: Record<string, unknown>,
-  names: ReadonlySet<string>,
+  evaluated: EvaluatedNames,
 ): T {
-  const closing = context.blank('object', location.place.pointer);
-  for (const name of names) {
+  const pointer = location.place.pointer;
+  const closing = context.blank('object', pointer);
+  const rules: PatternGroup['rules'][number][] = [];
+  const rule = (source: string, set: LocationSet): CodePointDfa | undefined => {
+    let dfa: CodePointDfa | undefined;
+    try {
+      dfa = context.keyPattern(source);
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+    }
+    if (dfa === undefined)
+      context.refuse(
+        'unevaluatedProperties',
+        pointer,
+        `the keys the patternProperties regex ${JSON.stringify(source)} matches are evaluated, and the engine does not support that regex`,
+      );
+    else rules.push({ source, set, dfa });
+    return dfa;
+  };
+  const throwing = [...evaluated.throwing].map((source) => rule(source, FALSE_SET)).filter((dfa) => dfa !== undefined);
+  for (const source of evaluated.patterns) if (!evaluated.throwing.has(source)) rule(source, TRUE_SET);
+  for (const name of evaluated.names) {
     closing.order.push(name);
-    closing.properties.set(name, TRUE_SET);
+    closing.properties.set(name, throwing.some((dfa) => dfa.matches(name)) ? FALSE_SET : TRUE_SET);
   }
-  closing.additional = context.child(location, 'unevaluatedProperties', schema.unevaluatedProperties);
+  const unevaluated = context.child(location, 'unevaluatedProperties', schema.unevaluatedProperties);
+  if (rules.length === 0) closing.additional = unevaluated;
+  else closing.patternGroups.push({ rules, additional: unevaluated });
   return closing;
 }
 
@@ -588,15 +683,19 @@ function propertiesClosing<T extends UnevaluatedTyped, L extends UnevaluatedLoca
   context: UnevaluatedContext<T, L>,
   location: L,
   schema: Record<string, unknown>,
-): ClosedKeyword<ReadonlySet<string>, T> {
+): ClosedKeyword<EvaluatedNames, T> {
+  const within = (larger: ReadonlySet<string>, smaller: ReadonlySet<string>): boolean => [...smaller].every((name) => larger.has(name));
   return {
     keyword: 'unevaluatedProperties',
     dimension: NAMES,
     type: 'object',
     // Ajv's check `!props || !props[key]`: a variable left undefined marks no name, one set to true every name
-    effective: (tracked) => (tracked instanceof TrackingVariable ? tracked.value : tracked) ?? new Set<string>(),
-    includes: (larger, smaller) => [...smaller].every((name) => larger.has(name)),
-    close: (names) => closedOver(context, location, schema, names),
+    effective: (tracked) =>
+      (tracked instanceof TrackingVariable ? tracked.value : tracked) ?? { names: NO_PATTERNS, patterns: NO_PATTERNS, throwing: NO_PATTERNS },
+    // by the patterns' texts: regexes that differ may match the same keys, so this can only say "not known to include"
+    includes: (larger, smaller) =>
+      within(larger.names, smaller.names) && within(larger.patterns, smaller.patterns) && within(smaller.throwing, larger.throwing),
+    close: (evaluated) => closedOver(context, location, schema, evaluated),
   };
 }
 
