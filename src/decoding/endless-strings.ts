@@ -4,10 +4,8 @@
  * finitely many strings written before can never use them all up and a forbidden close never leaves a dead end.
  * @module
  */
+import { nonSurrogateCount } from '../shared/regex/code-point-set.js';
 import type { StringAlternative } from './grammar-ir.js';
-
-const SURROGATES_FIRST = 0xd800;
-const SURROGATES_LAST = 0xdfff;
 
 /**
  * True when every live state of the string's content automaton (reachable, and able to reach an accepting state)
@@ -37,7 +35,7 @@ export function endlessKeys(alternative: StringAlternative): boolean {
     const ranges = transitions[state]!;
     for (let index = 0; index < ranges.length; index += 3) {
       // a range of lone surrogates only cannot be written as a JSON string's content
-      if (ranges[index]! >= SURROGATES_FIRST && ranges[index + 1]! <= SURROGATES_LAST) continue;
+      if (nonSurrogateCount(ranges[index]!, ranges[index + 1]!) === 0) continue;
       const target = ranges[index + 2]!;
       predecessors[target]!.push(state);
       if (reachable[target] === 0) {
@@ -62,7 +60,8 @@ export function endlessKeys(alternative: StringAlternative): boolean {
   function hasLiveSuccessor(state: number): boolean {
     const ranges = transitions[state]!;
     for (let index = 0; index < ranges.length; index += 3) {
-      if (ranges[index]! >= SURROGATES_FIRST && ranges[index + 1]! <= SURROGATES_LAST) continue;
+      // a range of lone surrogates only cannot be written as a JSON string's content
+      if (nonSurrogateCount(ranges[index]!, ranges[index + 1]!) === 0) continue;
       if (live[ranges[index + 2]!] === 1) return true;
     }
     return false;

@@ -6,14 +6,12 @@
  * @module
  */
 import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
-import { ANY_CHAR } from '../shared/regex/code-point-set.js';
+import { ANY_CHAR, nonSurrogateCount } from '../shared/regex/code-point-set.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { endlessStrings } from './endless-strings.js';
 import type { ItemCompletions, StringAlternative } from './grammar-ir.js';
 import { FREE, isCounted } from './string-length-analysis.js';
 
-const SURROGATES_FIRST = 0xd800;
-const SURROGATES_LAST = 0xdfff;
 /**
  * Counts are kept up to here (exact below 2^53). A matcher never holds that many items: the bytes it remembers are
  * bounded (`uniqueItemsMaxStringBytes`), so a capped count is never reached.
@@ -99,12 +97,6 @@ function lengthLanguage(minLength: number, maxLength: number): CodePointDfa {
   return new CodePointDfa(transitions, accepting, 0);
 }
 
-/** Code points of `lo..hi` a JSON string can hold as characters (lone surrogates are not written). */
-function writable(lo: number, hi: number): number {
-  const surrogates = Math.max(0, Math.min(hi, SURROGATES_LAST) - Math.max(lo, SURROGATES_FIRST) + 1);
-  return hi - lo + 1 - surrogates;
-}
-
 export class StringCompletions implements ItemCompletions {
   /** The strings of the whole language (the completions of the empty prefix). */
   readonly total: number;
@@ -139,7 +131,7 @@ export class StringCompletions implements ItemCompletions {
         let sum = dfa.accepting[state] === 1 && count >= minLength ? 1 : 0;
         const ranges = dfa.transitions[state]!;
         for (let index = 0; index < ranges.length; index += 3) {
-          const size = writable(ranges[index]!, ranges[index + 1]!);
+          const size = nonSurrogateCount(ranges[index]!, ranges[index + 1]!);
           if (size > 0) sum += size * table[(count + 1) * states + ranges[index + 2]!]!;
         }
         table[count * states + state] = Math.min(sum, COUNT_CAP);
@@ -170,7 +162,7 @@ function saturatedCounts(alternative: StringAlternative): Float64Array {
   for (let state = 0; state < states; state++) {
     const ranges = dfa.transitions[state]!;
     for (let index = 0; index < ranges.length; index += 3) {
-      if (writable(ranges[index]!, ranges[index + 1]!) === 0) continue;
+      if (nonSurrogateCount(ranges[index]!, ranges[index + 1]!) === 0) continue;
       unknownSuccessors[state] = unknownSuccessors[state]! + 1;
       predecessors[ranges[index + 2]!]!.push(state);
     }
@@ -182,7 +174,7 @@ function saturatedCounts(alternative: StringAlternative): Float64Array {
     let sum = dfa.accepting[state] === 1 ? 1 : 0;
     const ranges = dfa.transitions[state]!;
     for (let index = 0; index < ranges.length; index += 3) {
-      const size = writable(ranges[index]!, ranges[index + 1]!);
+      const size = nonSurrogateCount(ranges[index]!, ranges[index + 1]!);
       if (size > 0) sum += size * counts[ranges[index + 2]!]!;
     }
     counts[state] = Math.min(sum, COUNT_CAP);

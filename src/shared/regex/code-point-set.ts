@@ -9,6 +9,12 @@ export type CodePointSet = readonly number[];
 export const MAX_CODE_POINT = 0x10ffff;
 const SURROGATES: CodePointSet = [0xd800, 0xdfff];
 
+/** How many code points of `lo..hi` are not surrogates: those UTF-8 text, and so a JSON string, can hold. */
+export function nonSurrogateCount(lo: number, hi: number): number {
+  const surrogates = Math.max(0, Math.min(hi, SURROGATES[1]!) - Math.max(lo, SURROGATES[0]!) + 1);
+  return hi - lo + 1 - surrogates;
+}
+
 export function normalizeSet(ranges: readonly number[]): number[] {
   const pairs: [number, number][] = [];
   for (let index = 0; index < ranges.length; index += 2) {

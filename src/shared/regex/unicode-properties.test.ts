@@ -3,7 +3,7 @@ import { CodePointDfa } from './code-point-dfa.js';
 import { ANY_CHAR, MAX_CODE_POINT, setHas, type CodePointSet } from './code-point-set.js';
 import { compileLinearRegExp } from './linear-regexp.js';
 import { parseRegex, RegexUnsupportedError } from './parse-regex.js';
-import { unicodePropertySet } from './unicode-properties.js';
+import { readPropertySet, unicodePropertySet } from './unicode-properties.js';
 
 function random(seed: number): () => number {
   let state = seed;
@@ -41,6 +41,25 @@ const PROPERTIES = [
   'ID_Start',
 ];
 
+/**
+ * Checked against the native RegExp on every code point: letters and a script whose sets reach the supplementary
+ * planes (`Han` into planes 2 and 3), the unassigned and private-use planes (`Cn`, `Co`, the noncharacters at the end
+ * of every plane), the lone surrogates (`Cs`) and whole ranges (`Any`).
+ */
+const EVERY_CODE_POINT = ['L', 'Lu', 'N', 'P', 'Cs', 'Cn', 'Co', 'Any', 'Script=Han', 'Script_Extensions=Cyrillic', 'Emoji', 'Noncharacter_Code_Point'];
+
+/** The code points where the set and the native RegExp (`^…$`, a single code point) disagree. */
+function wrongCodePoints(set: CodePointSet, native: RegExp): number[] {
+  const wrong: number[] = [];
+  let range = 0;
+  for (let codePoint = 0; codePoint <= MAX_CODE_POINT; codePoint++) {
+    while (range < set.length && set[range + 1]! < codePoint) range += 2;
+    const inSet = range < set.length && set[range]! <= codePoint;
+    if (inSet !== native.test(char(codePoint))) wrong.push(codePoint);
+  }
+  return wrong;
+}
+
 /** Every code point on either side of each edge of the set, and of a few fixed landmarks (surrogates, plane edges). */
 function probes(set: CodePointSet): number[] {
   const points = new Set([0, 0x7f, 0x80, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xffff, 0x10000, MAX_CODE_POINT]);
@@ -63,15 +82,27 @@ describe('unicodePropertySet', () => {
     expect(disagreements).toEqual([]);
   });
 
-  it('holds exactly the code points of \\p{L} and \\p{Cs}, checked one by one over all of them', () => {
-    for (const body of ['L', 'Cs']) {
-      const set = unicodePropertySet(body)!;
-      const native = new RegExp(`^\\p{${body}}$`, 'u');
-      const wrong: number[] = [];
-      for (let codePoint = 0; codePoint <= MAX_CODE_POINT; codePoint++) if (setHas(set, codePoint) !== native.test(char(codePoint))) wrong.push(codePoint);
-      expect(wrong).toEqual([]);
-    }
+  it.each(EVERY_CODE_POINT)('holds exactly the code points /\\p{%s}/u matches, checked one by one over all of them', (body) => {
+    expect(wrongCodePoints(unicodePropertySet(body)!, new RegExp(`^\\p{${body}}$`, 'u'))).toEqual([]);
+  });
+
+  it('holds the code points of a negated script, \\P{Script=Latin}, as the registry reads it (lone surrogates included)', () => {
+    const parsed = parseRegex('\\P{Script=Latin}', { loneSurrogates: true });
+    expect(parsed.type).toBe('set');
+    const set = (parsed as { set: CodePointSet }).set;
+    expect(wrongCodePoints(set, /^\P{Script=Latin}$/u)).toEqual([]);
+  });
+
+  it('reads the same sets without the v flag, where each window is scanned with \\p{…} and \\P{…} under the u flag', () => {
+    for (const body of ['L', 'Script=Han', 'Noncharacter_Code_Point', 'Cs']) expect(readPropertySet(body, false)).toEqual(unicodePropertySet(body));
+    expect(readPropertySet('RGI_Emoji', false)).toBeUndefined();
+  });
+
+  it('reads sets of hundreds of ranges across the planes, and whole windows (a plane, the surrogates) as one range', () => {
     expect(unicodePropertySet('L')!.length / 2).toBeGreaterThan(500);
+    expect(unicodePropertySet('Any')).toEqual([0, MAX_CODE_POINT]);
+    expect(unicodePropertySet('Cs')).toEqual([0xd800, 0xdfff]);
+    expect(unicodePropertySet('Co')).toEqual([0xe000, 0xf8ff, 0xf0000, 0xffffd, 0x100000, 0x10fffd]);
   });
 
   it('is computed once per escape: the second call returns the cached set', () => {

@@ -7,83 +7,132 @@
 import { normalizeSet, type CodePointSet } from './code-point-set.js';
 
 /**
- * Every code point as a string, split where a string cannot hold the code points in a row: lone low surrogates come
- * before lone high ones, and each block has its own string, so that no two of them pair up into an astral character.
+ * A window of the code space and the string of its code points in order. Lone surrogates have windows of their own, so
+ * that no high one is followed by a low one and pairs up with it into an astral character.
  */
-interface CodePointRun {
+interface CodePointWindow {
   readonly first: number;
+  readonly last: number;
   /** UTF-16 units per code point: 1 in the BMP, 2 above it. */
   readonly units: number;
   readonly text: string;
 }
 
-const RUN_BOUNDS = [
+/**
+ * Each window is scanned with its own `[\p{…}&&[first-last]]`, which the engine intersects when it compiles it: the
+ * class it then tests holds only the set's ranges in that window. One `\p{L}` over every astral character costs V8
+ * about 30 ns a character (a choice among all the lead surrogates of the set); within a plane it is a few nanoseconds.
+ * The planes Unicode assigns little of (4–13, 15–16) are one window each: where to cut changes the speed, never the set.
+ */
+const WINDOW_BOUNDS = [
   [0, 0xd7ff],
-  [0xdc00, 0xdfff],
   [0xd800, 0xdbff],
+  [0xdc00, 0xdfff],
   [0xe000, 0xffff],
-  [0x10000, 0x10ffff],
+  [0x10000, 0x1ffff],
+  [0x20000, 0x2ffff],
+  [0x30000, 0x3ffff],
+  [0x40000, 0xdffff],
+  [0xe0000, 0xeffff],
+  [0xf0000, 0x10ffff],
 ] as const;
 
 /** The body of `\p{…}`: a name, or `name=value`; V8 decides which names and values exist. */
 const PROPERTY_BODY = /^[A-Za-z0-9_]+(?:=[A-Za-z0-9_]+)?$/;
 
+/** Whether this engine has the `v` flag's class set operations (ES2024: Node 20, Chrome 112, Safari 17, Firefox 116). */
+const CLASS_SET_OPERATIONS = (() => {
+  try {
+    return new RegExp('[a&&a]', 'v').test('a');
+  } catch {
+    return false;
+  }
+})();
+
 const propertySets = new Map<string, CodePointSet>();
 /**
- * The strings of every code point (about 4.4 MB) stay alive while one schema's escapes are read, and are left to the
- * garbage collector afterwards: a WeakRef target lives at least to the end of the current job.
+ * The strings of every code point (4.4 MB), built on the first property escape of the process and kept: building them
+ * costs more than reading a property from them, so a set read later, for another schema, would otherwise pay it again.
  */
-let codePointRuns: WeakRef<readonly CodePointRun[]> | undefined;
+let codePointWindows: readonly CodePointWindow[] | undefined;
 
 /**
  * The code points `\p{body}` matches under the `u` flag, lone surrogates included (`\p{Cs}`, `\p{Any}`). Computed
- * once per distinct `body` per process (tens of milliseconds, `npm run bench:patterns -- --property-escapes`), then
- * cached. Undefined when `new RegExp('\\p{body}', 'u')` is a SyntaxError: an unknown name or value, or a property of
- * strings (`v` flag only).
+ * once per distinct `body` per process, then cached (`npm run bench:patterns -- --property-escapes` times both).
+ * Undefined when `new RegExp('\\p{body}', 'u')` is a SyntaxError: an unknown name or value, or a property of strings
+ * (`v` flag only).
  */
 export function unicodePropertySet(body: string): CodePointSet | undefined {
   const cached = propertySets.get(body);
   if (cached !== undefined) return cached;
+  const set = readPropertySet(body, CLASS_SET_OPERATIONS);
+  if (set !== undefined) propertySets.set(body, set);
+  return set;
+}
+
+/**
+ * `unicodePropertySet` without the cache. Without `classSetOperations` each window is scanned with `\p{body}` and
+ * `\P{body}` under the `u` flag, the same sets on a string holding only that window's code points, tens of milliseconds an escape.
+ */
+export function readPropertySet(body: string, classSetOperations: boolean): CodePointSet | undefined {
   if (!PROPERTY_BODY.test(body)) return undefined;
-  let matcher: RegExp;
   try {
-    // The source is written here from a body of letters, digits, "_" and one "=" (checked above): `\p{…}+` is one
-    // character class repeated, which no input can make backtrack, so running V8's RegExp on it is no ReDoS vector.
-    matcher = new RegExp(`\\p{${body}}+`, 'gu');
+    // The source is written here from a body of letters, digits, "_" and one "=" (checked above): a single character
+    // class, which no input can make backtrack, so running V8's RegExp on it is no ReDoS vector. Under the `u` flag,
+    // as the registry compiles patterns: the `v` flag would also take the properties of strings (`\p{RGI_Emoji}`).
+    new RegExp(`\\p{${body}}`, 'u');
   } catch {
     return undefined;
   }
   const ranges: number[] = [];
-  for (const run of allCodePoints()) {
-    matcher.lastIndex = 0;
-    for (let match = matcher.exec(run.text); match !== null; match = matcher.exec(run.text)) {
-      const lo = run.first + match.index / run.units;
-      ranges.push(lo, lo + match[0].length / run.units - 1);
+  for (const window of allCodePoints()) {
+    const span = `[\\u{${window.first.toString(16)}}-\\u{${window.last.toString(16)}}]`;
+    // Each finds one code point (of the set, or not of it) from lastIndex on and leaves lastIndex just after it.
+    const inside = classSetOperations ? new RegExp(`[\\p{${body}}&&${span}]`, 'gv') : new RegExp(`\\p{${body}}`, 'gu');
+    const outside = classSetOperations ? new RegExp(`[${span}--\\p{${body}}]`, 'gv') : new RegExp(`\\P{${body}}`, 'gu');
+    const { text, units } = window;
+    inside.lastIndex = 0;
+    while (inside.test(text)) {
+      const start = inside.lastIndex - units;
+      outside.lastIndex = inside.lastIndex;
+      const end = outside.test(text) ? outside.lastIndex - units : text.length;
+      ranges.push(window.first + start / units, window.first + end / units - 1);
+      inside.lastIndex = end;
     }
   }
-  const set = normalizeSet(ranges);
-  propertySets.set(body, set);
-  return set;
+  return normalizeSet(ranges);
 }
 
-function allCodePoints(): readonly CodePointRun[] {
-  const kept = codePointRuns?.deref();
-  if (kept !== undefined) return kept;
-  const runs = RUN_BOUNDS.map(([first, last]) => {
-    const units = first > 0xffff ? 2 : 1;
-    const codeUnits = new Uint16Array((last - first + 1) * units);
-    let at = 0;
-    for (let codePoint = first; codePoint <= last; codePoint++) {
-      if (units === 1) codeUnits[at++] = codePoint;
-      else {
-        codeUnits[at++] = 0xd800 + ((codePoint - 0x10000) >> 10);
-        codeUnits[at++] = 0xdc00 + ((codePoint - 0x10000) & 0x3ff);
-      }
-    }
-    return { first, units, text: stringOf(codeUnits) };
-  });
-  codePointRuns = new WeakRef(runs);
-  return runs;
+function allCodePoints(): readonly CodePointWindow[] {
+  codePointWindows ??= WINDOW_BOUNDS.map(([first, last]) => ({
+    first,
+    last,
+    units: first > 0xffff ? 2 : 1,
+    text: first > 0xffff ? astralString(first, last) : stringOf(bmpUnits(first, last)),
+  }));
+  return codePointWindows;
+}
+
+function bmpUnits(first: number, last: number): Uint16Array {
+  const codeUnits = new Uint16Array(last - first + 1);
+  for (let at = 0; at < codeUnits.length; at++) codeUnits[at] = first + at;
+  return codeUnits;
+}
+
+/**
+ * The astral code points from `first` to `last` (whole blocks of 1024 that share a high surrogate) as surrogate
+ * pairs: the low surrogates of a block are written once, and only the high ones are rewritten from block to block.
+ */
+function astralString(first: number, last: number): string {
+  const block = new Uint16Array(2 * 1024);
+  for (let low = 0; low < 1024; low++) block[2 * low + 1] = 0xdc00 + low;
+  const blocks: string[] = [];
+  for (let start = first; start <= last; start += 1024) {
+    const high = 0xd800 + ((start - 0x10000) >> 10);
+    for (let at = 0; at < block.length; at += 2) block[at] = high;
+    blocks.push(stringOf(block));
+  }
+  return blocks.join('');
 }
 
 /** The units as a string, lone surrogates kept (a TextDecoder would replace them with U+FFFD). */
