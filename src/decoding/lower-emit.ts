@@ -122,7 +122,7 @@ export class NodeEmitter {
           addLiteral(false);
           break;
         case 'number': {
-          if (typed.multiples.length > 0) {
+          if (typed.multiples.length > 0 || typed.nonMultiples.length > 0) {
             const lowered = lowerMultipleOf(typed, this.context);
             if ('values' in lowered) for (const value of lowered.values) addLiteral(value);
             else if (lowered.automaton !== null)

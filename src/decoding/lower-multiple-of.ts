@@ -1,5 +1,5 @@
 /**
- * A number alternative under `multipleOf`, lowered by the plan `multiple-of-language.ts` makes: the values to list as
+ * A number alternative under `multipleOf` (or its complement, `nonMultiples`), lowered by the plan `multiple-of-language.ts` makes: the values to list as
  * literals, or the automaton of its texts (null: no number). Refused (lenient: enforced without `multipleOf`) where Ajv's
  * float test is not exact, where the cut to the exact bound leaves no multiple, or past the product's state budget.
  * @module
@@ -10,7 +10,7 @@ import { intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './
 import type { NumberAutomaton, NumberConstraint } from './number-language.js';
 
 export function lowerMultipleOf(typed: Typed, context: LoweringContext): { values: number[] } | { automaton: NumberAutomaton | null } {
-  const plan = planMultipleOf(typed, typed.multiples, context.limits);
+  const plan = planMultipleOf(typed, typed.multiples, context.limits, typed.nonMultiples);
   if (plan.kind === 'values') return { values: plan.values.filter((value) => !typed.fractional || !Number.isInteger(value)) };
   // the range's own fields only: the cache keys by them
   const constraint = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberConstraint => ({
@@ -34,7 +34,7 @@ export function lowerMultipleOf(typed: Typed, context: LoweringContext): { value
       context.refuse(
         'multipleOf',
         typed.pointer,
-        `multipleOf: no multiple of ${typed.multiples.join(' and ')} in the range lies within ±${plan.narrowedTo}, where Ajv's floating-point quotient matches exact divisibility; bound the value within it`,
+        `multipleOf: no ${describeDivisors(typed)} in the range lies within ±${plan.narrowedTo}, where Ajv's floating-point quotient matches exact divisibility; bound the value within it`,
       );
       automaton = base = numbers(typed);
     }
@@ -51,4 +51,10 @@ export function lowerMultipleOf(typed: Typed, context: LoweringContext): { value
     automaton = base;
   }
   return { automaton };
+}
+
+/** "multiple of 3 and 5", "number that is not a multiple of 2", as the refusal names them. */
+function describeDivisors({ multiples, nonMultiples }: Typed): string {
+  const multiple = multiples.length > 0 ? `multiple of ${multiples.join(' and ')}` : 'number';
+  return nonMultiples.length > 0 ? `${multiple} that is not a multiple of ${nonMultiples.join(' or ')}` : multiple;
 }
