@@ -185,6 +185,21 @@ describe('the minimal remainder automaton', () => {
     }
   });
 
+  it('takes exactly the integer texts of non-multiples for an excluded modulus, merged or not', () => {
+    const moduli: ScaledModulus[] = Array.from({ length: 300 }, (_, index) => ({ modulus: index + 1, scale: 0, excluded: true }));
+    for (const modulus of [1000, 1024, 4096, 9999, 10000]) moduli.push({ modulus, scale: 0, excluded: true });
+    for (const modulus of moduli) {
+      const minimal = minimalRemainderAutomaton(modulus);
+      expect(sameLanguage(minimal, remainderAutomaton(modulus)), `not ${modulus.modulus}`).toBe(true);
+      const wrong: string[] = [];
+      for (let value = -120; value <= 1200; value++) if (minimal.matches(String(value)) !== (value % modulus.modulus !== 0)) wrong.push(String(value));
+      // -0 is a multiple of everything, and non-integer texts are not offered at all
+      for (const text of ['-0', '1.5', '2.0', '1e1']) if (minimal.matches(text)) wrong.push(text);
+      expect(wrong, `not ${modulus.modulus}`).toEqual([]);
+    }
+    expect(() => remainderAutomaton({ modulus: 5, scale: 1, excluded: true })).toThrow(RangeError);
+  });
+
   it('gives the ±2^53 cut the same product, text by text: every integer text up to 4 characters and the texts around ±2^53', () => {
     const texts = ['-'];
     for (let value = -999; value <= 9999; value++) texts.push(String(value));

@@ -81,6 +81,12 @@ describe('the complement of multipleOf on integers', () => {
     expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registry(schema))).toEqual([]);
   });
 
+  it('uniqueItems over bounded non-multiples: their texts are finitely many, tracked as literals', () => {
+    const schema = { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: -3, maximum: 7, not: { multipleOf: 3 } } };
+    const arrays = everyArray([-3, -2, 0, 1, 2, 3, 7, 8], 3);
+    expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registry(schema))).toEqual([]);
+  });
+
   it('offers nothing past ±2^53, where the registry accepts non-multiples by rounding (the documented narrowing)', () => {
     const schema = { type: 'integer', not: { multipleOf: 3 } };
     const grammar = compileJsonSchema(schema, TOKENIZERS.get('bytes')!.vocabulary);
