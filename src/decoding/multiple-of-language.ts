@@ -76,7 +76,7 @@ export interface ScaledModulus {
 /**
  * How to enforce `multipleOf` (every divisor in `divisors`, none in `excludedDivisors`) on numbers in `range`. An excluded
  * divisor (a complement of `multipleOf`) is exact on integers by an integer divisor within ±2^53, or on listed values;
- * a non-integer text is refused there, since Ajv's rounding makes `3.0000000000000004` a multiple of 3.
+ * the non-integers beside them are the lowering's (`lower-multiple-of.ts`), refused here where a positive divisor is kept.
  */
 export function planMultipleOf(
   range: NumberRange,
@@ -118,9 +118,10 @@ export function planMultipleOf(
   for (const divisor of excluded) {
     if (why !== undefined) break;
     const scaled = exactScaledModulus(divisor);
-    if (!integer)
-      why = `the texts that are not multiples of ${divisor} include non-integers, where Ajv's quotient follows double rounding (3.0000000000000004 is a multiple of 3)`;
-    else if (scaled === undefined || scaled.scale > 0) why = `the integers that are not multiples of ${divisor} are enforced for an integer divisor only`;
+    if (scaled === undefined || scaled.scale > 0) why = `the numbers that are not multiples of ${divisor} are enforced for an integer divisor only`;
+    // beside integer divisors only integer texts are offered (Ajv's few non-integer multiples are subnormals: see lower-multiple-of.ts)
+    else if (!integer && (others.length === 0 || moduli.some(({ scale }) => scale > 0)))
+      why = `beside a fractional multipleOf, the numbers that are not multiples of ${divisor} are enforced on integers only`;
     else if (scaled.modulus > limits.multipleOfMaxModulus)
       why = `${divisor} is above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
     else {
@@ -134,8 +135,7 @@ export function planMultipleOf(
   if (values !== undefined) return { kind: 'values', values: values.filter((value) => !excluded.some((divisor) => ajvMultipleOf(value, divisor))) };
   // Ajv's verdict past the exact limit follows double rounding: the mask keeps the multiples within it (a documented narrowing)
   if (why === undefined) return { kind: 'automaton', range: withinLimit(tightened, exactLimit), moduli, narrowedTo: exactLimit };
-  if (others.length === 0)
-    return { kind: 'refused', reason: `the complement of multipleOf: ${why}; use "type": "integer" with an integer "multipleOf" under "not"` };
+  if (others.length === 0) return { kind: 'refused', reason: `the complement of multipleOf: ${why}; use an integer "multipleOf" under "not"` };
   return {
     kind: 'refused',
     reason:

@@ -1,10 +1,11 @@
 /**
- * The complement of `multipleOf` (under `not`, `if`, an overlapping `oneOf`, `contains` beside `maxContains`) on integer
- * texts by an integer divisor: the remainder automaton with its acceptance flipped, cut to ±2^53 like the multiples
- * themselves. Exhaustively over the integers around 0 and around ±2^53, on the byte vocabulary and the Qwen3, Llama 3
- * and Gemma 3 vocabularies, both layouts, whole and token by token, the mask accepts a layout text exactly when the
- * registry accepts its value; past ±2^53 it offers nothing (the documented narrowing, shown to be real). Non-integer
- * texts stay refused, except among listed values, which the registry's own predicate filters.
+ * The complement of `multipleOf` (under `not`, `if`, an overlapping `oneOf`, `contains` beside `maxContains`) by an
+ * integer divisor: on integer texts the remainder automaton with its acceptance flipped, cut to ±2^53 like the multiples
+ * themselves; on non-integers every one but the subnormals Ajv's quotient rounds to 0 (`|d| ≤ ⌊m/2⌋ · 2^−1074`).
+ * Exhaustively over the integers around 0 and around ±2^53 and over non-integers near multiples and among the
+ * subnormals, on the byte vocabulary and the Qwen3, Llama 3 and Gemma 3 vocabularies, both layouts, whole and token by
+ * token, the mask accepts a text exactly when the registry accepts its value; past ±2^53 it offers no integer (the
+ * documented narrowing, shown to be real). Listed values are filtered by the registry's own predicate.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
@@ -31,6 +32,12 @@ const NUMBERS: number[] = [
   3.0000000000000004,
 ];
 
+/** Non-integers next to multiples (one ulp off 3, 6 and −3), plain and small ones, and the smallest subnormals. */
+const NON_INTEGERS: number[] = [
+  ...[0.5, 1.5, 2.5, -7.5, 4.4, 123.456, 1e-7, -2.5e-8, 3.0000000000000004, 5.999999999999999, -2.9999999999999996, 4503599627370495.5],
+  ...[1, 2, 3, 4, 7].flatMap((count) => [count * Number.MIN_VALUE, -count * Number.MIN_VALUE]),
+];
+
 const INTEGER_CASES: Record<string, Record<string, unknown>> = {
   'not a multiple of 2': { type: 'integer', not: { multipleOf: 2 } },
   'not a multiple of 3, from 0': { type: 'integer', not: { multipleOf: 3 }, minimum: 0 },
@@ -42,6 +49,15 @@ const INTEGER_CASES: Record<string, Record<string, unknown>> = {
   'if even then positive, else below 20': { type: 'integer', if: { multipleOf: 2 }, then: { minimum: 0 }, else: { maximum: 20 } },
   'oneOf of 3 and 5, overlapping at 15': { type: 'integer', oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] },
   'oneOf beside a range': { type: 'integer', minimum: -40, maximum: 100, oneOf: [{ multipleOf: 4 }, { multipleOf: 6 }] },
+};
+
+/** Complements on any number: integers and non-integers alike. */
+const NUMBER_CASES: Record<string, Record<string, unknown>> = {
+  'not a multiple of 2, any number': { not: { multipleOf: 2 } },
+  'not a multiple of 7 (three subnormals round to 0)': { not: { multipleOf: 7 } },
+  'not a multiple of 3 in [-3, 4.5)': { type: 'number', minimum: -3, exclusiveMaximum: 4.5, not: { multipleOf: 3 } },
+  'non-integers that are not multiples of 3': { not: { type: 'integer' }, allOf: [{ not: { multipleOf: 3 } }] },
+  'neither a multiple of 2 nor of 5': { not: { anyOf: [{ multipleOf: 2 }, { multipleOf: 5 }] } },
 };
 
 function registry(schema: unknown): (value: unknown) => boolean {
@@ -73,6 +89,46 @@ describe('the complement of multipleOf on integers', () => {
     expect(universeDisagreements(schema, undefined, TOKENIZERS, NUMBERS, layoutText, validate)).toEqual([]);
     // the universe holds values of both verdicts, so agreement is not by a mask that takes all or nothing
     expect(NUMBERS.some(validate) && !NUMBERS.every(validate)).toBe(true);
+  });
+
+  it.each(Object.keys(NUMBER_CASES))('%s: the mask accepts exactly what the registry accepts, non-integers and subnormals included', (name) => {
+    const schema = NUMBER_CASES[name]!;
+    const validate = registry(schema);
+    const universe = [...NUMBERS, ...NON_INTEGERS];
+    expect(universeDisagreements(schema, undefined, TOKENIZERS, universe, layoutText, validate)).toEqual([]);
+    expect(NON_INTEGERS.some(validate) && !NON_INTEGERS.every(validate)).toBe(true);
+  });
+
+  it('writes the non-integers in plain decimals, as on any bounded range (the exponent text is refused)', () => {
+    const grammar = compileJsonSchema({ not: { multipleOf: 2 } }, TOKENIZERS.get('bytes')!.vocabulary);
+    expect(['0.0000001', '1e-7', '1.5', '15e-1'].map((text) => maskAccepts(grammar, text))).toEqual([true, false, true, false]);
+  });
+
+  it('beside a positive integer multipleOf on numbers, the subnormals Ajv takes as multiples are not offered (the narrowing of multipleOf)', () => {
+    // Ajv takes a non-integer d as a multiple of an integer m where d / m rounds to 0: |d| ≤ ⌊m/2⌋ · 2^−1074
+    const cases: [Record<string, unknown>, number][] = [
+      [{ if: { multipleOf: 2 }, then: { minimum: 0 } }, 1],
+      [{ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, 2],
+    ];
+    for (const [schema, band] of cases) {
+      const validate = registry(schema);
+      const roundsToZero = (value: unknown): boolean => typeof value === 'number' && !Number.isInteger(value) && Math.abs(value) <= band * Number.MIN_VALUE;
+      const universe = [...NUMBERS, ...NON_INTEGERS];
+      const disagreements = universeDisagreements(
+        schema,
+        undefined,
+        TOKENIZERS,
+        universe.filter((value) => !roundsToZero(value)),
+        layoutText,
+        validate,
+      );
+      expect([JSON.stringify(schema), disagreements]).toEqual([JSON.stringify(schema), []]);
+      // the narrowing is real: the registry accepts such a subnormal, the mask does not
+      const narrowed = universe.filter((value) => roundsToZero(value) && validate(value));
+      expect(narrowed.length).toBeGreaterThan(0);
+      const grammar = compileJsonSchema(schema, TOKENIZERS.get('bytes')!.vocabulary);
+      expect(narrowed.filter((value) => maskAccepts(grammar, literalText(value)))).toEqual([]);
+    }
   });
 
   it('contains beside maxContains: the items outside contains are the non-multiples', () => {
@@ -109,11 +165,12 @@ describe('the complement of multipleOf on integers', () => {
     expect(values.filter(validate).length).toBeGreaterThan(10);
   });
 
-  it('stays refused, naming multipleOf, where non-integers, a fractional divisor or a large divisor would need it', () => {
+  it('stays refused, naming multipleOf, beside a fractional multipleOf, for a fractional or a large divisor, and where the cut leaves nothing', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ not: { multipleOf: 2 } }, /non-integers.*3\.0000000000000004 is a multiple of 3/],
-      [{ type: 'number', if: { multipleOf: 2 }, then: { minimum: 0 } }, /non-integers/],
+      [{ multipleOf: 0.5, not: { multipleOf: 2 } }, /beside a fractional multipleOf/],
+      [{ type: 'number', multipleOf: 0.25, not: { multipleOf: 3 } }, /beside a fractional multipleOf/],
       [{ type: 'integer', not: { multipleOf: 0.5 } }, /an integer divisor only/],
+      [{ not: { multipleOf: 0.1 } }, /an integer divisor only/],
       [{ type: 'integer', not: { multipleOf: 20_000 } }, /limits\.multipleOfMaxModulus/],
       [{ type: 'integer', minimum: 2 ** 60, not: { multipleOf: 3 } }, /no number that is not a multiple of 3 in the range lies within ±9007199254740992/],
     ];
@@ -123,7 +180,7 @@ describe('the complement of multipleOf on integers', () => {
       expect(error!.message).toMatch(message);
     }
     // lenient drops the complement and says so
-    const lenient = compileJsonSchema({ not: { multipleOf: 2 } }, TOKENIZERS.get('bytes')!.vocabulary, { lenient: true });
+    const lenient = compileJsonSchema({ not: { multipleOf: 0.5 } }, TOKENIZERS.get('bytes')!.vocabulary, { lenient: true });
     expect(lenient.relaxed.map((entry) => entry.keyword)).toContain('multipleOf');
   });
 });

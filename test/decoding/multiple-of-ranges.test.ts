@@ -4,7 +4,7 @@
  * accepts within that bound and nothing beyond it, where the registry also accepts values by double rounding (the
  * documented narrowing, asserted here). A complement of an integer `multipleOf` on integers is built as its own language
  * (the non-multiples), cut the same way, never as the complement of the cut multiples, which would widen past the
- * registry; on non-integers it stays refused.
+ * registry; beside a fractional divisor it stays refused.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
@@ -147,12 +147,15 @@ describe('multipleOf on ranges past the bound where Ajv is exact', () => {
     }
   });
 
-  it('cuts the complement of an integer multipleOf on integers to the bound too (not, if, an overlapping oneOf), and refuses it on non-integers', () => {
+  it('cuts the integers of the complement of an integer multipleOf to the bound too (not, if, an overlapping oneOf), and refuses it beside a fractional one', () => {
     const cases: [Record<string, unknown>, number[]][] = [
       [{ type: 'integer', not: { multipleOf: 2 } }, [2]],
       [{ type: 'integer', not: { multipleOf: 3 }, minimum: 0 }, [3]],
       [{ type: 'integer', if: { multipleOf: 2 }, then: { minimum: 0 } }, [2]],
       [{ type: 'integer', oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, [3, 5]],
+      [{ not: { multipleOf: 2 } }, [2]],
+      [{ if: { multipleOf: 2 }, then: { minimum: 0 } }, [2]],
+      [{ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, [3, 5]],
     ];
     for (const [schema, divisors] of cases) {
       const { valid, narrowed, disagreements } = compare(schema, divisors, 2 ** 53);
@@ -168,10 +171,9 @@ describe('multipleOf on ranges past the bound where Ajv is exact', () => {
       }
       return undefined;
     };
-    expect(refusedAt({ not: { multipleOf: 2 } })).toBe('multipleOf');
-    expect(refusedAt({ if: { multipleOf: 2 }, then: { minimum: 0 } })).toBe('multipleOf');
-    expect(refusedAt({ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] })).toBe('multipleOf');
-    expect(refusedAt({ type: 'array', contains: { multipleOf: 2 }, maxContains: 1 })).toBe('multipleOf');
+    expect(refusedAt({ multipleOf: 0.5, not: { multipleOf: 2 } })).toBe('multipleOf');
+    expect(refusedAt({ not: { multipleOf: 0.5 } })).toBe('multipleOf');
+    expect(refusedAt({ type: 'array', contains: { multipleOf: 2 }, maxContains: 1 })).toBeUndefined();
   });
 
   it('refuses a range with no multiple within the bound rather than offer no number', () => {
