@@ -263,6 +263,7 @@ function fieldIncludes<T extends DifferenceTyped>(
     }
     case 'languages':
     case 'multiples':
+    case 'nonMultiples':
       return (o[field] as unknown[]).every((value) => (i[field] as unknown[]).includes(value));
     case 'prefix':
     case 'items': {

@@ -55,6 +55,10 @@ export interface DifferenceTyped {
   exclusiveMinimum: boolean;
   maximum: number;
   exclusiveMaximum: boolean;
+  /** `multipleOf` divisors that all hold (Ajv's floating-point test). */
+  multiples: number[];
+  /** `multipleOf` divisors none of which holds. */
+  nonMultiples: number[];
   prefix: LocationSet[];
   items: LocationSet;
   minItems: number;

@@ -186,12 +186,13 @@ export class GrammarCache {
   }
 
   /**
-   * The texts of {@link numberAutomaton} for `constraint` whose value is a multiple of every `moduli` (null: none),
+   * The texts of {@link numberAutomaton} for `constraint` whose value is a multiple of every `moduli` (of none, for an
+   * `excluded` modulus; null: none),
    * undefined when the product passes `maxStates` states. `{type: integer, multipleOf: 4096}` cut to ±2^53 is a product of
    * 21,804 states, so the same `multipleOf` in many tools is built once.
    */
   multipleOfAutomaton(constraint: NumberConstraint, moduli: readonly ScaledModulus[], maxStates: number): NumberAutomaton | null | undefined {
-    const key = `multipleOf${numberKey(constraint)}${moduli.map(({ modulus, scale }) => `|${modulus}e-${scale}`).join('')}<${maxStates}`;
+    const key = `multipleOf${numberKey(constraint)}${moduli.map(({ modulus, scale, excluded }) => `|${excluded === true ? '!' : ''}${modulus}e-${scale}`).join('')}<${maxStates}`;
     return this.numbers.getOrCompute(key, () =>
       this.build(() => {
         const base = this.numberAutomaton(constraint);

@@ -122,11 +122,11 @@ export class NodeEmitter {
           addLiteral(false);
           break;
         case 'number': {
-          if (typed.multiples.length > 0) {
+          if (typed.multiples.length > 0 || typed.nonMultiples.length > 0) {
             const lowered = lowerMultipleOf(typed, this.context);
             if ('values' in lowered) for (const value of lowered.values) addLiteral(value);
-            else if (lowered.automaton !== null)
-              node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton: lowered.automaton, height: 1 });
+            else
+              for (const automaton of lowered.automata) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
             break;
           }
           const range = {

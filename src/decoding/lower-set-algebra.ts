@@ -740,7 +740,7 @@ export class SetAlgebra {
         if (typed.fractional && Number.isInteger(number)) return false;
         if (number < typed.minimum || (typed.exclusiveMinimum && number === typed.minimum)) return false;
         if (number > typed.maximum || (typed.exclusiveMaximum && number === typed.maximum)) return false;
-        return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor));
+        return typed.multiples.every((divisor) => ajvMultipleOf(number, divisor)) && !typed.nonMultiples.some((divisor) => ajvMultipleOf(number, divisor));
       }
       case 'array': {
         const items = value as unknown[];

@@ -69,6 +69,8 @@ export interface Typed {
   exclusiveMaximum: boolean;
   /** `multipleOf` divisors that all hold (Ajv's floating-point test). */
   multiples: number[];
+  /** `multipleOf` divisors none of which holds (complements from `not`, `if` or an overlapping `oneOf`). */
+  nonMultiples: number[];
   prefix: LocationSet[];
   items: LocationSet;
   minItems: number;
@@ -144,6 +146,7 @@ export function blank(type: JsonType, pointer: string): Typed {
     maximum: Infinity,
     exclusiveMaximum: false,
     multiples: [],
+    nonMultiples: [],
     prefix: [],
     items: TRUE_SET,
     minItems: 0,
@@ -233,6 +236,7 @@ export function intersectTyped(a: Typed, b: Typed): Typed | undefined {
     maximum: high.maximum,
     exclusiveMaximum: high.exclusiveMaximum,
     multiples: joined(a.multiples, b.multiples),
+    nonMultiples: joined(a.nonMultiples, b.nonMultiples),
     prefix: intersectPrefix(a, b),
     items: unionSets(a.items, b.items),
     minItems: Math.max(a.minItems, b.minItems),

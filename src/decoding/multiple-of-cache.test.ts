@@ -56,4 +56,18 @@ describe('multipleOf automata shared across compiles', () => {
     expect([half.matches('0'), exclusive.matches('0'), exclusive.matches('0.5')]).toEqual([true, false, true]);
     expect(cache.multipleOfAutomaton(range(-0, false), [{ modulus: 5, scale: 1 }], 200_000)).not.toBe(half);
   });
+
+  it('keeps the non-multiples of a modulus apart from its multiples', () => {
+    const cache = new GrammarCache();
+    const integers = { integer: true, minimum: 0, exclusiveMinimum: false, maximum: 100, exclusiveMaximum: false };
+    const multiples = cache.multipleOfAutomaton(integers, [{ modulus: 3, scale: 0 }], 200_000)!;
+    const others = cache.multipleOfAutomaton(integers, [{ modulus: 3, scale: 0, excluded: true }], 200_000)!;
+    expect(['0', '3', '4', '99', '100'].map((text) => [multiples.matches(text), others.matches(text)])).toEqual([
+      [true, false],
+      [true, false],
+      [false, true],
+      [true, false],
+      [false, true],
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../shared/seeded-random.js';
 import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
 import {
   ajvMultipleOf,
@@ -160,6 +161,41 @@ describe('multipleOf as the registry Ajv decides it', () => {
   });
 });
 
+describe("Ajv's test on non-integers, which the complement of an integer multipleOf relies on", () => {
+  it('takes a non-integer as a multiple of an integer m only where d / m rounds to 0: |d| ≤ ⌊m/2⌋ · 2^−1074', () => {
+    const divisors = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 100, 1000, 1024, 4096, 7919, 9999, 10000];
+    const random = mulberry32(32);
+    const bits = new DataView(new ArrayBuffer(8));
+    const candidates: number[] = [];
+    // random bit patterns (every binade), the doubles next to k · m in every binade of k, and the smallest subnormals
+    for (let index = 0; index < 60_000; index++) {
+      bits.setUint32(0, Math.floor(random() * 2 ** 32));
+      bits.setUint32(4, Math.floor(random() * 2 ** 32));
+      candidates.push(bits.getFloat64(0));
+    }
+    for (let count = 1; count <= 12; count++) candidates.push(count * Number.MIN_VALUE, -count * Number.MIN_VALUE);
+    const wrong: string[] = [];
+    for (const divisor of divisors) {
+      const near: number[] = [];
+      for (let binade = 0; binade < 53; binade++) {
+        for (const k of [2 ** binade, 2 ** binade + 1, 3 * 2 ** binade, 2 ** (binade + 1) - 1]) {
+          let value = k * divisor;
+          if (!(value < 2 ** 52)) continue;
+          for (let step = 0; step < 4; step++) value = neighbour(value, -1);
+          for (let step = 0; step < 9; step++, value = neighbour(value, 1)) near.push(value);
+        }
+      }
+      for (const value of [...candidates, ...near]) {
+        if (!Number.isFinite(value) || Number.isInteger(value)) continue;
+        const roundsToZero = Math.abs(value) <= Math.floor(divisor / 2) * Number.MIN_VALUE;
+        if (ajvMultipleOf(value, divisor) !== roundsToZero) wrong.push(`${value} / ${divisor}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(3.0000000000000004 / 3).toBe(1.0000000000000002);
+  });
+});
+
 describe('the minimal remainder automaton', () => {
   const unboundedInteger = planMultipleOf(range(-Infinity, Infinity, true), [3]);
   if (unboundedInteger.kind !== 'automaton') throw new Error('expected the cut to ±2^53');
@@ -183,6 +219,21 @@ describe('the minimal remainder automaton', () => {
       expect(sameLanguage(minimal, remainderAutomaton(modulus)), `${modulus.modulus}e-${modulus.scale}`).toBe(true);
       expect(minimal.accepting.length).toBeLessThanOrEqual(remainderAutomaton(modulus).accepting.length);
     }
+  });
+
+  it('takes exactly the integer texts of non-multiples for an excluded modulus, merged or not', () => {
+    const moduli: ScaledModulus[] = Array.from({ length: 300 }, (_, index) => ({ modulus: index + 1, scale: 0, excluded: true }));
+    for (const modulus of [1000, 1024, 4096, 9999, 10000]) moduli.push({ modulus, scale: 0, excluded: true });
+    for (const modulus of moduli) {
+      const minimal = minimalRemainderAutomaton(modulus);
+      expect(sameLanguage(minimal, remainderAutomaton(modulus)), `not ${modulus.modulus}`).toBe(true);
+      const wrong: string[] = [];
+      for (let value = -120; value <= 1200; value++) if (minimal.matches(String(value)) !== (value % modulus.modulus !== 0)) wrong.push(String(value));
+      // -0 is a multiple of everything, and non-integer texts are not offered at all
+      for (const text of ['-0', '1.5', '2.0', '1e1']) if (minimal.matches(text)) wrong.push(text);
+      expect(wrong, `not ${modulus.modulus}`).toEqual([]);
+    }
+    expect(() => remainderAutomaton({ modulus: 5, scale: 1, excluded: true })).toThrow(RangeError);
   });
 
   it('gives the ±2^53 cut the same product, text by text: every integer text up to 4 characters and the texts around ±2^53', () => {

@@ -66,15 +66,26 @@ export type MultipleOfPlan =
   | { readonly kind: 'values'; readonly values: readonly number[] }
   | { readonly kind: 'refused'; readonly reason: string };
 
-/** `m = modulus / 10^scale` exactly. */
+/** `m = modulus / 10^scale` exactly; `excluded`: the texts are those of integers that are not multiples of it. */
 export interface ScaledModulus {
   readonly modulus: number;
   readonly scale: number;
+  readonly excluded?: boolean;
 }
 
-/** How to enforce `multipleOf` (every divisor in `divisors`) on numbers in `range`. */
-export function planMultipleOf(range: NumberRange, divisors: readonly number[], limits: MultipleOfLimits = DEFAULT_DECODING_LIMITS): MultipleOfPlan {
+/**
+ * How to enforce `multipleOf` (every divisor in `divisors`, none in `excludedDivisors`) on numbers in `range`. An excluded
+ * divisor (a complement of `multipleOf`) is exact on integers by an integer divisor within ±2^53, or on listed values;
+ * the non-integers beside them are the lowering's (`lower-multiple-of.ts`), refused here where a positive divisor is kept.
+ */
+export function planMultipleOf(
+  range: NumberRange,
+  divisors: readonly number[],
+  limits: MultipleOfLimits = DEFAULT_DECODING_LIMITS,
+  excludedDivisors: readonly number[] = [],
+): MultipleOfPlan {
   const distinct = [...new Set(divisors)];
+  const excluded = [...new Set(excludedDivisors)];
   let integer = range.integer;
   let { minimum, maximum } = range;
   let exclusiveMinimum = range.exclusiveMinimum;
@@ -87,7 +98,7 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[], 
     if (maximum >= BELOW_1E21) ({ maximum, exclusiveMaximum } = { maximum: BELOW_1E21, exclusiveMaximum: false });
   }
   const tightened: NumberRange = { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum };
-  if (others.length === 0) return { kind: 'automaton', range: tightened, moduli: [] };
+  if (others.length === 0 && excluded.length === 0) return { kind: 'automaton', range: tightened, moduli: [] };
   const moduli: ScaledModulus[] = [];
   let why: string | undefined;
   // the values within ±exactLimit (exclusive), where every remainder automaton matches Ajv's float test
@@ -104,11 +115,27 @@ export function planMultipleOf(range: NumberRange, divisors: readonly number[], 
     exactLimit = Math.min(exactLimit, exactDivisibilityLimit(scaled!));
     moduli.push(scaled!);
   }
+  for (const divisor of excluded) {
+    if (why !== undefined) break;
+    const scaled = exactScaledModulus(divisor);
+    if (scaled === undefined || scaled.scale > 0) why = `the numbers that are not multiples of ${divisor} are enforced for an integer divisor only`;
+    // beside integer divisors only integer texts are offered (Ajv's few non-integer multiples are subnormals: see lower-multiple-of.ts)
+    else if (!integer && (others.length === 0 || moduli.some(({ scale }) => scale > 0)))
+      why = `beside a fractional multipleOf, the numbers that are not multiples of ${divisor} are enforced on integers only`;
+    else if (scaled.modulus > limits.multipleOfMaxModulus)
+      why = `${divisor} is above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
+    else {
+      exactLimit = Math.min(exactLimit, exactDivisibilityLimit(scaled));
+      moduli.push({ ...scaled, excluded: true });
+    }
+  }
   if (why === undefined && minimum > -exactLimit && maximum < exactLimit) return { kind: 'automaton', range: tightened, moduli };
-  const values = listMultiples(tightened, others, limits.multipleOfMaxValues);
-  if (values !== undefined) return { kind: 'values', values };
+  // listed values are Ajv's own verdicts, so an excluded divisor filters them exactly, integers or not
+  const values = others.length === 0 ? undefined : listMultiples(tightened, others, limits.multipleOfMaxValues);
+  if (values !== undefined) return { kind: 'values', values: values.filter((value) => !excluded.some((divisor) => ajvMultipleOf(value, divisor))) };
   // Ajv's verdict past the exact limit follows double rounding: the mask keeps the multiples within it (a documented narrowing)
   if (why === undefined) return { kind: 'automaton', range: withinLimit(tightened, exactLimit), moduli, narrowedTo: exactLimit };
+  if (others.length === 0) return { kind: 'refused', reason: `the complement of multipleOf: ${why}; use an integer "multipleOf" under "not"` };
   return {
     kind: 'refused',
     reason:
@@ -193,7 +220,9 @@ function nextDouble(value: number, direction: 1 | -1): number {
  * product keeps only its texts); here a fraction digit past `scale` must be 0, and exponents are
  * refused (the layout writes these numbers in plain decimal).
  */
-export function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAutomaton {
+export function remainderAutomaton({ modulus, scale, excluded = false }: ScaledModulus): NumberAutomaton {
+  // excluded: integer texts only (the plan asks it for an integer divisor), each accepted where a multiple was not
+  if (excluded && scale > 0) throw new RangeError('an excluded modulus must be an integer');
   // states: 0 start, 1 after '-', then integer remainders (2 + r), then fraction (remainder, digits) pairs
   const fractionBase = 2 + modulus;
   const fractionState = (remainder: number, digits: number): number => fractionBase + digits * modulus + remainder;
@@ -211,7 +240,7 @@ export function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAut
     for (let digit = 0; digit < 10; digit++) next[state * NUMBER_SYMBOLS + digit] = 2 + ((remainder * 10 + digit) % modulus);
     // an integer divisor takes integer texts only (the layout writes integral numbers without a point)
     if (scale > 0) next[state * NUMBER_SYMBOLS + DOT] = fractionState(remainder, 0);
-    accepting[state] = (remainder * powers[scale]!) % modulus === 0 ? 1 : 0;
+    accepting[state] = ((remainder * powers[scale]!) % modulus === 0) !== excluded ? 1 : 0;
     for (let digits = 0; digits <= scale; digits++) {
       const fraction = fractionState(remainder, digits);
       accepting[fraction] = digits > 0 && (remainder * powers[scale - digits]!) % modulus === 0 ? 1 : 0;
@@ -233,7 +262,7 @@ export function remainderAutomaton({ modulus, scale }: ScaledModulus): NumberAut
 export function minimalRemainderAutomaton(modulus: ScaledModulus): NumberAutomaton {
   const automaton = remainderAutomaton(modulus);
   // an integer modulus prime to 10 is minimal already: 10 is invertible, so a long enough suffix tells any two remainders apart
-  if (modulus.scale === 0 && modulus.modulus % 2 !== 0 && modulus.modulus % 5 !== 0) return automaton;
+  if (modulus.scale === 0 && modulus.modulus % 2 !== 0 && modulus.modulus % 5 !== 0 && modulus.excluded !== true) return automaton;
   return minimizeNumberAutomaton(reachablePart(automaton));
 }
 

@@ -3,7 +3,8 @@
  * `if`/`then`/`else` and `oneOf` with overlapping branches. "Some constraint of `n`
  * fails" is a union of alternatives, each built from `p` and one failed constraint:
  * a string outside the DFA (DFA complement) or outside the length bounds, a number
- * below or above an interval (or between excluded literals), a non-integer for `integer`, an array too short, too
+ * below or above an interval (or between excluded literals), a non-integer for `integer`, a non-multiple for
+ * `multipleOf` (a multiple where the negated alternative is a non-multiple), an array too short, too
  * long, with a `contains` count out of its bounds or with one item in the complement of its
  * schema (array literals: another length or one item outside `{const: vᵢ}`), an object missing
  * a required property, with a property count out of its bounds, or holding one whose value is in
@@ -47,6 +48,8 @@ const UNDERSTOOD = new Set([
   'exclusiveMinimum',
   'maximum',
   'exclusiveMaximum',
+  'multiples',
+  'nonMultiples',
   'prefix',
   'items',
   'minItems',
@@ -191,6 +194,18 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         const whole = piece();
         whole.integer = true;
         pieces.push(whole);
+      }
+      // ¬(multiple of m₁ ∧ m₂) is "not a multiple of m₁" ∪ "not of m₂", and ¬(not a multiple of m) is "a multiple of m";
+      // where each is exact is the lowering's business (lower-multiple-of.ts)
+      for (const divisor of new Set(negated.multiples)) {
+        const outside = piece();
+        outside.nonMultiples = [divisor];
+        pieces.push(outside);
+      }
+      for (const divisor of new Set(negated.nonMultiples)) {
+        const multiple = piece();
+        multiple.multiples = [divisor];
+        pieces.push(multiple);
       }
       if (negated.minimum !== -Infinity) {
         const below = piece();
@@ -475,7 +490,11 @@ function provablyEmpty<T extends DifferenceTyped>(typed: T, context: DifferenceC
     case 'string':
       return typed.minLength > typed.maxLength;
     case 'number':
-      return typed.minimum > typed.maximum || (typed.minimum === typed.maximum && (typed.exclusiveMinimum || typed.exclusiveMaximum));
+      return (
+        typed.minimum > typed.maximum ||
+        (typed.minimum === typed.maximum && (typed.exclusiveMinimum || typed.exclusiveMaximum)) ||
+        typed.nonMultiples.some((divisor) => typed.multiples.includes(divisor))
+      );
     case 'array': {
       if (typed.minItems > typed.maxItems) return true;
       for (let index = 0; index < typed.minItems; index++) {

@@ -262,6 +262,18 @@ export const DIFFERENTIAL_CASES: readonly DifferentialCase[] = [
     schema: { type: 'integer', multipleOf: 7, minimum: -30, maximum: 100 },
   },
   {
+    name: 'not multipleOf on integers (the non-multiples)',
+    keywords: ['not', 'multipleOf'],
+    schema: { type: 'integer', minimum: -50, not: { multipleOf: 4 } },
+    knownLimit: { limit: 'multipleOf offers only non-multiples within ±2^53', applies: (value) => typeof value === 'number' && Math.abs(value) >= 2 ** 53 },
+  },
+  {
+    name: 'oneOf of two divisors on integers (overlapping at 15)',
+    keywords: ['oneOf', 'multipleOf'],
+    schema: { type: 'integer', maximum: 100, oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] },
+    knownLimit: { limit: 'multipleOf offers only values within ±2^53', applies: (value) => typeof value === 'number' && Math.abs(value) >= 2 ** 53 },
+  },
+  {
     name: 'multipleOf on decimals',
     keywords: ['multipleOf'],
     schema: { type: 'number', multipleOf: 0.01, minimum: 0, maximum: 5 },

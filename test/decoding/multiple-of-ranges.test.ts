@@ -2,8 +2,9 @@
  * `multipleOf` on ranges that reach past the bound where Ajv's floating-point test equals exact divisibility (±2^53 for
  * an integer divisor, ±10^(15 − decimals) for a binary fraction): the mask keeps exactly the multiples the registry
  * accepts within that bound and nothing beyond it, where the registry also accepts values by double rounding (the
- * documented narrowing, asserted here). A complement of `multipleOf` stays refused: cutting a language under negation
- * would widen its complement past the registry.
+ * documented narrowing, asserted here). A complement of an integer `multipleOf` on integers is built as its own language
+ * (the non-multiples), cut the same way, never as the complement of the cut multiples, which would widen past the
+ * registry; beside a fractional divisor it stays refused.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
@@ -146,7 +147,21 @@ describe('multipleOf on ranges past the bound where Ajv is exact', () => {
     }
   });
 
-  it('keeps refusing a complement of multipleOf (not, if, an overlapping oneOf, contains beside maxContains)', () => {
+  it('cuts the integers of the complement of an integer multipleOf to the bound too (not, if, an overlapping oneOf), and refuses it beside a fractional one', () => {
+    const cases: [Record<string, unknown>, number[]][] = [
+      [{ type: 'integer', not: { multipleOf: 2 } }, [2]],
+      [{ type: 'integer', not: { multipleOf: 3 }, minimum: 0 }, [3]],
+      [{ type: 'integer', if: { multipleOf: 2 }, then: { minimum: 0 } }, [2]],
+      [{ type: 'integer', oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, [3, 5]],
+      [{ not: { multipleOf: 2 } }, [2]],
+      [{ if: { multipleOf: 2 }, then: { minimum: 0 } }, [2]],
+      [{ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, [3, 5]],
+    ];
+    for (const [schema, divisors] of cases) {
+      const { valid, narrowed, disagreements } = compare(schema, divisors, 2 ** 53);
+      expect(disagreements).toEqual([]);
+      expect([JSON.stringify(schema), valid > 3, narrowed.length > 0]).toEqual([JSON.stringify(schema), true, true]);
+    }
     const refusedAt = (schema: Record<string, unknown>): string | undefined => {
       try {
         compileJsonSchema(schema, vocabulary);
@@ -156,11 +171,9 @@ describe('multipleOf on ranges past the bound where Ajv is exact', () => {
       }
       return undefined;
     };
-    expect(refusedAt({ not: { multipleOf: 2 } })).toBe('not');
-    expect(refusedAt({ type: 'integer', not: { multipleOf: 3 }, minimum: 0 })).toBe('not');
-    expect(refusedAt({ if: { multipleOf: 2 }, then: { minimum: 0 } })).toBe('if');
-    expect(refusedAt({ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] })).toBe('oneOf');
-    expect(refusedAt({ type: 'array', contains: { multipleOf: 2 }, maxContains: 1 })).toBe('contains');
+    expect(refusedAt({ multipleOf: 0.5, not: { multipleOf: 2 } })).toBe('multipleOf');
+    expect(refusedAt({ not: { multipleOf: 0.5 } })).toBe('multipleOf');
+    expect(refusedAt({ type: 'array', contains: { multipleOf: 2 }, maxContains: 1 })).toBeUndefined();
   });
 
   it('refuses a range with no multiple within the bound rather than offer no number', () => {
