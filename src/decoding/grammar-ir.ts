@@ -207,6 +207,12 @@ export interface ObjectAlternative {
    * completions (`endlessKeys`), and the matcher's memory of the keys written (`written-strings.ts`) forbids a repeat.
    */
   readonly distinctKeys: boolean;
+  /**
+   * With `distinctKeys`, where the one key language can run out (a `maxLength`, an `enum`, a pattern or format with a
+   * last character; no declared property beside): its counts, so that the matcher refuses a key prefix whose every
+   * completion is a key written before (the property count is capped at the language's strings). Null elsewhere.
+   */
+  readonly keyCompletions: ItemCompletions | null;
   height: number;
 }
 

@@ -8,8 +8,7 @@
 import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { endlessKeys } from './endless-strings.js';
-import { planUniqueStrings } from './string-completions.js';
+import { planDistinctKeys, planUniqueStrings, type AutomatonConstructions, type DistinctKeysPlan } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -224,11 +223,7 @@ export class NodeEmitter {
 
   /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
-    const { cache, automatonWork } = this.context.options;
-    const plan = planUniqueStrings(items, {
-      complement: (dfa) => cache.complement(dfa, automatonWork),
-      intersection: (automata) => cache.intersection(automata, automatonWork),
-    });
+    const plan = planUniqueStrings(items, this.constructions());
     if (plan.kind === 'refused') return refuse(plan.reason);
     if (plan.kind === 'union') return this.settleStringLanguage(alternative, plan.dfa, refuse);
     const mutable = alternative as { uniqueStrings: boolean; itemCompletions: ItemCompletions | null; maxItems: number };
@@ -239,6 +234,17 @@ export class NodeEmitter {
     if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
   }
 
+  /** The lowering's cached, metered automaton constructions (for the union of several string alternatives). */
+  private constructions(): AutomatonConstructions {
+    const { cache, automatonWork } = this.context.options;
+    return { complement: (dfa) => cache.complement(dfa, automatonWork), intersection: (automata) => cache.intersection(automata, automatonWork) };
+  }
+
+  /** One string alternative of `dfa`'s language (length bounds within it). */
+  private stringLanguage(dfa: CodePointDfa): StringAlternative {
+    return { kind: 'string', id: this.context.alternativeCount++, dfa, free: false, minLength: 0, maxLength: Infinity, exclude: null, height: 1 };
+  }
+
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
   private settleLiteralStrings(alternative: ArrayAlternative, strings: readonly string[], refuse: (details: string) => void): void {
     this.settleStringLanguage(alternative, CodePointDfa.literals(strings), refuse);
@@ -246,16 +252,7 @@ export class NodeEmitter {
 
   /** The items' node becomes one string alternative of `dfa`'s language (length bounds within it), remembered by the matcher. */
   private settleStringLanguage(alternative: ArrayAlternative, dfa: CodePointDfa, refuse: (details: string) => void): void {
-    const item: StringAlternative = {
-      kind: 'string',
-      id: this.context.alternativeCount++,
-      dfa,
-      free: false,
-      minLength: 0,
-      maxLength: Infinity,
-      exclude: null,
-      height: 1,
-    };
+    const item = this.stringLanguage(dfa);
     // a node of its own: the items' node may serve other arrays and values as it is
     const node: ValueNode = { id: this.nodes.length, pointer: alternative.items!.pointer, alternatives: [item], literals: null, height: Infinity };
     this.nodes.push(node);
@@ -452,9 +449,10 @@ export class NodeEmitter {
       reach[index] = nextRequired;
       if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
     }
-    const keyClasses = this.keyClasses(typed, names, excluded);
+    let keyClasses = this.keyClasses(typed, names, excluded);
     // declared keys are written at most once and undeclared ones exclude them: only undeclared keys may repeat
-    const distinctKeys = typed.minProperties > 1 && keyClasses.length > 0 && keyClasses.every((keyClass) => keyClass.keys.every(endlessKeys));
+    const distinct = typed.minProperties > 1 && keyClasses.length > 0 ? this.planDistinctKeys(keyClasses, properties.length) : null;
+    if (distinct?.kind === 'counted') keyClasses = [{ ...keyClasses[0]!, keys: [distinct.keys] }];
     return {
       kind: 'object',
       id: this.context.alternativeCount++,
@@ -464,8 +462,9 @@ export class NodeEmitter {
       keyValues: keyTrie.keyValues,
       reach,
       blocked: plan.impossible,
-      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0, distinctKeys),
-      distinctKeys,
+      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0, distinct),
+      distinctKeys: distinct !== null && distinct.kind !== 'refused',
+      keyCompletions: distinct?.kind === 'counted' ? distinct.completions : null,
       height: Infinity,
     };
   }
@@ -568,7 +567,7 @@ export class NodeEmitter {
     properties: readonly PropertyRule[],
     dependencies: Map<string, Set<string>>,
     hasKeyClasses: boolean,
-    distinctKeys: boolean,
+    distinct: DistinctKeysPlan | null,
   ): ObjectProgressRules {
     const index = new Map(properties.map((property, at) => [property.name, at]));
     const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
@@ -576,14 +575,12 @@ export class NodeEmitter {
     let anyOrder = this.context.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
     let tracked = anyOrder || edges.length > 0;
     let minProperties = typed.minProperties;
-    if (minProperties > 1 && hasKeyClasses && !distinctKeys) {
-      this.context.refuse(
-        'minProperties',
-        typed.pointer,
-        'minProperties above 1 with additional or pattern properties allowed is not enforced where the undeclared keys can end where no other key continues them (a maxLength, or a pattern or format with a last character): a repeated key would count twice, and forbidding it could leave no valid way on; drop the maxLength, or declare the keys in "properties"',
-      );
+    if (distinct?.kind === 'refused') {
+      this.context.refuse('minProperties', typed.pointer, distinct.reason);
       minProperties = 0;
     }
+    // the count is the number of distinct keys held: past every string of their language no key can come (nor, if fewer than minProperties, an object)
+    const maxProperties = distinct?.kind === 'counted' ? Math.min(typed.maxProperties, distinct.completions.total) : typed.maxProperties;
     // which properties get a bit in the written set: all of them, or in schema order only those a dependency names
     let bitted = properties.map((_, at) => at);
     if (tracked && properties.length > this.context.limits.maxTrackedProperties) {
@@ -617,10 +614,15 @@ export class NodeEmitter {
       tracked,
       ...tables,
       minProperties,
-      maxProperties: typed.maxProperties,
-      countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
+      maxProperties,
+      countCap: maxProperties !== Infinity ? maxProperties : minProperties,
       endsWithWitness: typed.witnesses.length > 0,
     };
+  }
+
+  /** How the undeclared keys of an object with `minProperties` above 1 are kept distinct (`planDistinctKeys`). */
+  private planDistinctKeys(keyClasses: readonly KeyClass[], declared: number): DistinctKeysPlan {
+    return planDistinctKeys(keyClasses, declared, this.constructions(), (dfa) => this.stringLanguage(dfa));
   }
 
   /** Keys other than the declared names, grouped by the value schema they get. */
