@@ -259,6 +259,11 @@ export interface ObjectProgressRules {
    * `KeyWitness` in `schema-complement.ts`): the last key of the text is the one JSON.parse keeps.
    */
   readonly endsWithWitness: boolean;
+  /**
+   * With `endsWithWitness`, the witness is a key whose name fails a `propertyNames` (its complement): a repeat cannot
+   * undo it, so the object closes once such a key was written anywhere (a bit of the written set) instead of last.
+   */
+  readonly witnessAnywhere: boolean;
 }
 
 export type Alternative = StringAlternative | NumberAlternative | ArrayAlternative | ObjectAlternative;

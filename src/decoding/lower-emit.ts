@@ -8,7 +8,7 @@
 import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { planDistinctKeys, planUniqueStrings, type AutomatonConstructions, type DistinctKeysPlan } from './string-completions.js';
+import { planDistinctKeys, planUniqueStrings, unionLanguage, type AutomatonConstructions, type DistinctKeysPlan } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -37,6 +37,7 @@ import {
   jsonEqual,
   layoutNames,
   literalText,
+  signatureValueSet,
   TRUE_SET,
   unionSets,
   valueSetFor,
@@ -483,7 +484,12 @@ export class NodeEmitter {
         const next = [{ typed: way.typed, last: [...way.last, witness] }];
         for (const name of layout) {
           if (witness.names.has(name)) continue;
-          const failing = this.references.complementSet(witnessValueSet(witness, name));
+          const failing =
+            witness.failingNames === undefined
+              ? this.references.complementSet(witnessValueSet(witness, name))
+              : this.algebra.satisfiesSet(name, witness.failingNames)
+                ? [FALSE_LOCATION]
+                : TRUE_SET;
           if (failing[0] === FALSE_LOCATION) continue;
           const declared = { ...way.typed, properties: new Map(way.typed.properties), required: new Set([...way.typed.required, name]) };
           declared.properties.set(name, unionSets(valueSetFor(way.typed, name), failing));
@@ -502,6 +508,15 @@ export class NodeEmitter {
     }
     return ways.map(({ typed: way, last }) => {
       if (last.length === 0) return way;
+      const anywhere = last.find((witness) => witness.failingNames !== undefined);
+      if (anywhere !== undefined && last.length > 1) {
+        this.context.refuse(
+          anywhere.keyword,
+          anywhere.pointer,
+          'the complement of "propertyNames" beside another negated key rule on one object is not enforced',
+        );
+        return way;
+      }
       const constrained = last.filter((witness) => !anyKeyWitnesses(witness));
       if (constrained.length > 1) {
         // lenient: no witness, a looser object
@@ -617,6 +632,7 @@ export class NodeEmitter {
       maxProperties,
       countCap: maxProperties !== Infinity ? maxProperties : minProperties,
       endsWithWitness: typed.witnesses.length > 0,
+      witnessAnywhere: typed.witnesses[0]?.failingNames !== undefined,
     };
   }
 
@@ -630,7 +646,9 @@ export class NodeEmitter {
     // at most one witness by now (expandWitnesses); lenient, when the key classes are refused, any undeclared key is one
     const witness = typed.witnesses[0];
     const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET), witness: witness !== undefined }];
-    const witnessGroups = witness?.patternGroups ?? [];
+    const failingNames = witness?.failingNames === undefined ? undefined : this.failingNamesGroup(witness.failingNames, typed.pointer);
+    if (failingNames === null) return loose();
+    const witnessGroups = failingNames !== undefined ? [failingNames] : (witness?.patternGroups ?? []);
     if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0 && witnessGroups.length === 0) {
       const classes: KeyClass[] = [];
       this.addKeyClasses(classes, [this.freeKey(excluded)], typed.additional, witness?.additional);
@@ -725,6 +743,22 @@ export class NodeEmitter {
     };
   }
 
+  /** The keys whose name fails a propertyNames schema, as one pattern whose keys' values must fail `false` (any value); null when refused. */
+  private failingNamesGroup(set: LocationSet, pointer: string): PatternGroup | null {
+    try {
+      const languages = this.keyLanguages(set);
+      const passing = languages.length === 0 ? undefined : unionLanguage(languages, this.constructions());
+      if (passing === null) throw new RegexUnsupportedError(`its languages' union is past ${MAX_DFA_STATES} states`);
+      const { cache, automatonWork } = this.context.options;
+      const dfa = passing === undefined ? cache.anyString() : cache.complement(passing, automatonWork);
+      return { rules: [{ source: '', set: [FALSE_LOCATION], dfa }], additional: TRUE_SET };
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      this.context.refuse('not', pointer, `the complement of "propertyNames" is not enforced: ${error.message}`);
+      return null;
+    }
+  }
+
   /** The string languages a propertyNames schema allows (non-string alternatives never apply to keys). */
   private keyLanguages(set: LocationSet): { dfa: CodePointDfa; minLength: number; maxLength: number }[] {
     const out: { dfa: CodePointDfa; minLength: number; maxLength: number }[] = [];
@@ -742,24 +776,6 @@ export class NodeEmitter {
     }
     return out;
   }
-}
-
-/** The value schema of keys matching the rules `matched` (ascending; rule `offset + i` is the i-th rule of the groups). */
-function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, matched: readonly number[], offset: number): LocationSet {
-  let set = additional;
-  let next = 0;
-  while (next < matched.length && matched[next]! < offset) next++;
-  for (const group of groups) {
-    let groupMatched = false;
-    const end = offset + group.rules.length;
-    for (; next < matched.length && matched[next]! < end; next++) {
-      groupMatched = true;
-      set = unionSets(set, group.rules[matched[next]! - offset]!.set);
-    }
-    if (!groupMatched) set = unionSets(set, group.additional);
-    offset = end;
-  }
-  return set;
 }
 
 /** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */

@@ -113,7 +113,10 @@ export function planDistinctKeys(
  * alternative would add up the strings they share). Null past `MAX_DFA_STATES`, in the alternatives' states times their
  * counted lengths or in a construction.
  */
-function unionLanguage(items: readonly StringAlternative[], constructions: AutomatonConstructions): CodePointDfa | null {
+export function unionLanguage(
+  items: readonly Pick<StringAlternative, 'dfa' | 'minLength' | 'maxLength'>[],
+  constructions: AutomatonConstructions,
+): CodePointDfa | null {
   // checked first, so that unions far past the budget (date-time's four alternatives, 33,000 states) cost nothing to refuse
   let size = 0;
   for (const { dfa, minLength, maxLength } of items) size += dfa.stateCount * ((maxLength === Infinity ? minLength : maxLength) + 1);
