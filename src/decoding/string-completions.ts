@@ -92,7 +92,7 @@ export function planDistinctKeys(
   if (declared > 0 || keyClasses.length > 1) {
     return {
       kind: 'refused',
-      reason: `minProperties above 1 is not enforced where ${finite} and ${declared > 0 ? 'declared properties can appear beside them' : 'they fall into several key classes (patternProperties with different schemas)'}: the distinct keys are counted only where the undeclared keys are the only keys and share one schema; drop the maxLength, or declare the keys in "properties"`,
+      reason: `minProperties above 1 is not enforced where ${finite} and ${declared > 0 ? 'declared properties can appear beside them' : 'they fall into several key classes (patternProperties with different schemas, or the keys that fail a negated schema apart from the others)'}: the distinct keys are counted only where the undeclared keys are the only keys and share one schema; drop the maxLength, or declare the keys in "properties"`,
     };
   }
   const plan = planUniqueStrings(keyClasses[0]!.keys, constructions);
