@@ -270,17 +270,8 @@ describe('compileJsonSchema: refusals name the keyword and its JSON pointer', ()
     [{ properties: { tags: { patternProperties: { 'x(?=y)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/x(?=y)'],
     [{ properties: { id: { type: 'string', pattern: '(?<=a)b' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', format: 'regex' } }, 'format', '#/items'],
-    // the second branch minus the first needs the complement of propertyNames
-    [
-      {
-        oneOf: [
-          { type: 'object', propertyNames: { maxLength: 1 } },
-          { type: 'object', required: ['a'] },
-        ],
-      },
-      'oneOf',
-      '#',
-    ],
+    // the complement of propertyNames beside another key witness on one object
+    [{ type: 'object', allOf: [{ not: { propertyNames: { maxLength: 1 } } }, { not: { additionalProperties: { type: 'integer' } } }] }, 'not', '#/allOf/0/not'],
     [
       {
         type: 'object',

@@ -35,6 +35,11 @@ export interface KeyWitness<G = unknown> {
   readonly additional: LocationSet;
   /** Names whose failures the difference listed as pieces of their own. */
   readonly names: ReadonlySet<string>;
+  /**
+   * The complement of `propertyNames`: a key outside `names` is a witness when its name fails this set, whatever its
+   * value (`patternGroups` empty, `additional` true). A name cannot be overwritten, so such a key may come anywhere.
+   */
+  readonly failingNames?: LocationSet;
   /** The keyword and pointer a refusal of this witness names. */
   readonly keyword: string;
   readonly pointer: string;
@@ -73,6 +78,7 @@ export interface DifferenceTyped {
   patternGroups: readonly unknown[];
   /** Complements of undeclared keys' rules that must all hold (see {@link KeyWitness}). */
   witnesses: KeyWitness[];
+  propertyNames: LocationSet;
   minProperties: number;
   maxProperties: number;
   pointer: string;

@@ -207,6 +207,12 @@ export interface ObjectAlternative {
    * completions (`endlessKeys`), and the matcher's memory of the keys written (`written-strings.ts`) forbids a repeat.
    */
   readonly distinctKeys: boolean;
+  /**
+   * With `distinctKeys`, where the one key language can run out (a `maxLength`, an `enum`, a pattern or format with a
+   * last character; no declared property beside): its counts, so that the matcher refuses a key prefix whose every
+   * completion is a key written before (the property count is capped at the language's strings). Null elsewhere.
+   */
+  readonly keyCompletions: ItemCompletions | null;
   height: number;
 }
 
@@ -253,6 +259,11 @@ export interface ObjectProgressRules {
    * `KeyWitness` in `schema-complement.ts`): the last key of the text is the one JSON.parse keeps.
    */
   readonly endsWithWitness: boolean;
+  /**
+   * With `endsWithWitness`, the witness is a key whose name fails a `propertyNames` (its complement): a repeat cannot
+   * undo it, so the object closes once such a key was written anywhere (a bit of the written set) instead of last.
+   */
+  readonly witnessAnywhere: boolean;
 }
 
 export type Alternative = StringAlternative | NumberAlternative | ArrayAlternative | ObjectAlternative;

@@ -148,7 +148,10 @@ export class JsonAutomaton {
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
-    this.countsItems = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.itemCompletions !== null);
+    this.countsItems = this.alternatives.some(
+      (alternative) =>
+        (alternative?.kind === 'array' && alternative.itemCompletions !== null) || (alternative?.kind === 'object' && alternative.keyCompletions !== null),
+    );
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
@@ -314,7 +317,7 @@ export class JsonAutomaton {
     if (this.countsItems) {
       for (const config of configs) {
         exhaustion = Math.min(exhaustion, this.completionsOf(config));
-        if (this.countedItems(config) !== null) exhaustible = 1;
+        if (this.countedItems(config) !== null || this.insideCountedKeys(config)) exhaustible = 1;
       }
     }
     this.exhaustion[id] = exhaustion;
@@ -455,13 +458,27 @@ export class JsonAutomaton {
     );
   }
 
-  /** The completion counts of the array on top of `config`, or of the array whose item string is on top; null where none counts. */
+  /** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */
   private countedItems(config: Stack): ItemCompletions | null {
     const frame = config.frame;
     // before its `[` an array holds no items yet, and the container open is another's
     if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Open ? null : (this.alternatives[frame.alternative] as ArrayAlternative).itemCompletions;
-    if (!this.isTrackedItem(config) || config.parent!.frame.kind !== Kind.Array) return null;
-    return (this.alternatives[config.parent!.frame.alternative] as ArrayAlternative).itemCompletions;
+    if (!this.isTrackedItem(config)) return null;
+    const parent = this.alternatives[config.parent!.frame.alternative]!;
+    return parent.kind === 'array' ? parent.itemCompletions : (parent as ObjectAlternative).keyCompletions;
+  }
+
+  /**
+   * True when some object of `config` (after its `{`) counts its keys (`keyCompletions`): a token that ends the value
+   * being written and opens the next key (`1,"a`, `}},"a`) can reach a key prefix whose every completion is held.
+   */
+  private insideCountedKeys(config: Stack): boolean {
+    for (let at: Stack | null = config; at !== null; at = at.parent) {
+      const frame = at.frame;
+      if (frame.kind === Kind.Object && frame.phase !== ObjectPhase.Open && (this.alternatives[frame.alternative] as ObjectAlternative).keyCompletions !== null)
+        return true;
+    }
+    return false;
   }
 
   /**

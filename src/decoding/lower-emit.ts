@@ -8,8 +8,7 @@
 import { AutomatonWorkLimitError, CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { UnsupportedSchemaError } from './decoding-errors.js';
-import { endlessKeys } from './endless-strings.js';
-import { planUniqueStrings } from './string-completions.js';
+import { planDistinctKeys, planUniqueStrings, unionLanguage, type AutomatonConstructions, type DistinctKeysPlan } from './string-completions.js';
 import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
@@ -38,6 +37,7 @@ import {
   jsonEqual,
   layoutNames,
   literalText,
+  signatureValueSet,
   TRUE_SET,
   unionSets,
   valueSetFor,
@@ -224,11 +224,7 @@ export class NodeEmitter {
 
   /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
-    const { cache, automatonWork } = this.context.options;
-    const plan = planUniqueStrings(items, {
-      complement: (dfa) => cache.complement(dfa, automatonWork),
-      intersection: (automata) => cache.intersection(automata, automatonWork),
-    });
+    const plan = planUniqueStrings(items, this.constructions());
     if (plan.kind === 'refused') return refuse(plan.reason);
     if (plan.kind === 'union') return this.settleStringLanguage(alternative, plan.dfa, refuse);
     const mutable = alternative as { uniqueStrings: boolean; itemCompletions: ItemCompletions | null; maxItems: number };
@@ -239,6 +235,17 @@ export class NodeEmitter {
     if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
   }
 
+  /** The lowering's cached, metered automaton constructions (for the union of several string alternatives). */
+  private constructions(): AutomatonConstructions {
+    const { cache, automatonWork } = this.context.options;
+    return { complement: (dfa) => cache.complement(dfa, automatonWork), intersection: (automata) => cache.intersection(automata, automatonWork) };
+  }
+
+  /** One string alternative of `dfa`'s language (length bounds within it). */
+  private stringLanguage(dfa: CodePointDfa): StringAlternative {
+    return { kind: 'string', id: this.context.alternativeCount++, dfa, free: false, minLength: 0, maxLength: Infinity, exclude: null, height: 1 };
+  }
+
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
   private settleLiteralStrings(alternative: ArrayAlternative, strings: readonly string[], refuse: (details: string) => void): void {
     this.settleStringLanguage(alternative, CodePointDfa.literals(strings), refuse);
@@ -246,16 +253,7 @@ export class NodeEmitter {
 
   /** The items' node becomes one string alternative of `dfa`'s language (length bounds within it), remembered by the matcher. */
   private settleStringLanguage(alternative: ArrayAlternative, dfa: CodePointDfa, refuse: (details: string) => void): void {
-    const item: StringAlternative = {
-      kind: 'string',
-      id: this.context.alternativeCount++,
-      dfa,
-      free: false,
-      minLength: 0,
-      maxLength: Infinity,
-      exclude: null,
-      height: 1,
-    };
+    const item = this.stringLanguage(dfa);
     // a node of its own: the items' node may serve other arrays and values as it is
     const node: ValueNode = { id: this.nodes.length, pointer: alternative.items!.pointer, alternatives: [item], literals: null, height: Infinity };
     this.nodes.push(node);
@@ -452,9 +450,10 @@ export class NodeEmitter {
       reach[index] = nextRequired;
       if (index - 1 >= 0 && properties[index - 1]!.required) nextRequired = index - 1;
     }
-    const keyClasses = this.keyClasses(typed, names, excluded);
+    let keyClasses = this.keyClasses(typed, names, excluded);
     // declared keys are written at most once and undeclared ones exclude them: only undeclared keys may repeat
-    const distinctKeys = typed.minProperties > 1 && keyClasses.length > 0 && keyClasses.every((keyClass) => keyClass.keys.every(endlessKeys));
+    const distinct = typed.minProperties > 1 && keyClasses.length > 0 ? this.planDistinctKeys(keyClasses, properties.length) : null;
+    if (distinct?.kind === 'counted') keyClasses = [{ ...keyClasses[0]!, keys: [distinct.keys] }];
     return {
       kind: 'object',
       id: this.context.alternativeCount++,
@@ -464,8 +463,9 @@ export class NodeEmitter {
       keyValues: keyTrie.keyValues,
       reach,
       blocked: plan.impossible,
-      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0, distinctKeys),
-      distinctKeys,
+      progress: this.progressRules(typed, properties, plan.dependencies, keyClasses.length > 0, distinct),
+      distinctKeys: distinct !== null && distinct.kind !== 'refused',
+      keyCompletions: distinct?.kind === 'counted' ? distinct.completions : null,
       height: Infinity,
     };
   }
@@ -484,7 +484,12 @@ export class NodeEmitter {
         const next = [{ typed: way.typed, last: [...way.last, witness] }];
         for (const name of layout) {
           if (witness.names.has(name)) continue;
-          const failing = this.references.complementSet(witnessValueSet(witness, name));
+          const failing =
+            witness.failingNames === undefined
+              ? this.references.complementSet(witnessValueSet(witness, name))
+              : this.algebra.satisfiesSet(name, witness.failingNames)
+                ? [FALSE_LOCATION]
+                : TRUE_SET;
           if (failing[0] === FALSE_LOCATION) continue;
           const declared = { ...way.typed, properties: new Map(way.typed.properties), required: new Set([...way.typed.required, name]) };
           declared.properties.set(name, unionSets(valueSetFor(way.typed, name), failing));
@@ -503,6 +508,15 @@ export class NodeEmitter {
     }
     return ways.map(({ typed: way, last }) => {
       if (last.length === 0) return way;
+      const anywhere = last.find((witness) => witness.failingNames !== undefined);
+      if (anywhere !== undefined && last.length > 1) {
+        this.context.refuse(
+          anywhere.keyword,
+          anywhere.pointer,
+          'the complement of "propertyNames" beside another negated key rule on one object is not enforced',
+        );
+        return way;
+      }
       const constrained = last.filter((witness) => !anyKeyWitnesses(witness));
       if (constrained.length > 1) {
         // lenient: no witness, a looser object
@@ -568,7 +582,7 @@ export class NodeEmitter {
     properties: readonly PropertyRule[],
     dependencies: Map<string, Set<string>>,
     hasKeyClasses: boolean,
-    distinctKeys: boolean,
+    distinct: DistinctKeysPlan | null,
   ): ObjectProgressRules {
     const index = new Map(properties.map((property, at) => [property.name, at]));
     const edges = [...dependencies].filter(([name, dependents]) => index.has(name) && [...dependents].some((dependent) => dependent !== name));
@@ -576,14 +590,12 @@ export class NodeEmitter {
     let anyOrder = this.context.options.propertyOrder === 'any' && (properties.length > 1 || (properties.length === 1 && hasKeyClasses));
     let tracked = anyOrder || edges.length > 0;
     let minProperties = typed.minProperties;
-    if (minProperties > 1 && hasKeyClasses && !distinctKeys) {
-      this.context.refuse(
-        'minProperties',
-        typed.pointer,
-        'minProperties above 1 with additional or pattern properties allowed is not enforced where the undeclared keys can end where no other key continues them (a maxLength, or a pattern or format with a last character): a repeated key would count twice, and forbidding it could leave no valid way on; drop the maxLength, or declare the keys in "properties"',
-      );
+    if (distinct?.kind === 'refused') {
+      this.context.refuse('minProperties', typed.pointer, distinct.reason);
       minProperties = 0;
     }
+    // the count is the number of distinct keys held: past every string of their language no key can come (nor, if fewer than minProperties, an object)
+    const maxProperties = distinct?.kind === 'counted' ? Math.min(typed.maxProperties, distinct.completions.total) : typed.maxProperties;
     // which properties get a bit in the written set: all of them, or in schema order only those a dependency names
     let bitted = properties.map((_, at) => at);
     if (tracked && properties.length > this.context.limits.maxTrackedProperties) {
@@ -617,10 +629,16 @@ export class NodeEmitter {
       tracked,
       ...tables,
       minProperties,
-      maxProperties: typed.maxProperties,
-      countCap: typed.maxProperties !== Infinity ? typed.maxProperties : minProperties,
+      maxProperties,
+      countCap: maxProperties !== Infinity ? maxProperties : minProperties,
       endsWithWitness: typed.witnesses.length > 0,
+      witnessAnywhere: typed.witnesses[0]?.failingNames !== undefined,
     };
+  }
+
+  /** How the undeclared keys of an object with `minProperties` above 1 are kept distinct (`planDistinctKeys`). */
+  private planDistinctKeys(keyClasses: readonly KeyClass[], declared: number): DistinctKeysPlan {
+    return planDistinctKeys(keyClasses, declared, this.constructions(), (dfa) => this.stringLanguage(dfa));
   }
 
   /** Keys other than the declared names, grouped by the value schema they get. */
@@ -628,7 +646,9 @@ export class NodeEmitter {
     // at most one witness by now (expandWitnesses); lenient, when the key classes are refused, any undeclared key is one
     const witness = typed.witnesses[0];
     const loose = (): KeyClass[] => [{ keys: [this.freeKey(excluded)], value: this.nodeFor(TRUE_SET), witness: witness !== undefined }];
-    const witnessGroups = witness?.patternGroups ?? [];
+    const failingNames = witness?.failingNames === undefined ? undefined : this.failingNamesGroup(witness.failingNames, typed.pointer);
+    if (failingNames === null) return loose();
+    const witnessGroups = failingNames !== undefined ? [failingNames] : (witness?.patternGroups ?? []);
     if (typed.patternGroups.length === 0 && typed.propertyNames.length === 0 && witnessGroups.length === 0) {
       const classes: KeyClass[] = [];
       this.addKeyClasses(classes, [this.freeKey(excluded)], typed.additional, witness?.additional);
@@ -723,6 +743,22 @@ export class NodeEmitter {
     };
   }
 
+  /** The keys whose name fails a propertyNames schema, as one pattern whose keys' values must fail `false` (any value); null when refused. */
+  private failingNamesGroup(set: LocationSet, pointer: string): PatternGroup | null {
+    try {
+      const languages = this.keyLanguages(set);
+      const passing = languages.length === 0 ? undefined : unionLanguage(languages, this.constructions());
+      if (passing === null) throw new RegexUnsupportedError(`its languages' union is past ${MAX_DFA_STATES} states`);
+      const { cache, automatonWork } = this.context.options;
+      const dfa = passing === undefined ? cache.anyString() : cache.complement(passing, automatonWork);
+      return { rules: [{ source: '', set: [FALSE_LOCATION], dfa }], additional: TRUE_SET };
+    } catch (error) {
+      if (!(error instanceof RegexUnsupportedError)) throw error;
+      this.context.refuse('not', pointer, `the complement of "propertyNames" is not enforced: ${error.message}`);
+      return null;
+    }
+  }
+
   /** The string languages a propertyNames schema allows (non-string alternatives never apply to keys). */
   private keyLanguages(set: LocationSet): { dfa: CodePointDfa; minLength: number; maxLength: number }[] {
     const out: { dfa: CodePointDfa; minLength: number; maxLength: number }[] = [];
@@ -740,24 +776,6 @@ export class NodeEmitter {
     }
     return out;
   }
-}
-
-/** The value schema of keys matching the rules `matched` (ascending; rule `offset + i` is the i-th rule of the groups). */
-function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, matched: readonly number[], offset: number): LocationSet {
-  let set = additional;
-  let next = 0;
-  while (next < matched.length && matched[next]! < offset) next++;
-  for (const group of groups) {
-    let groupMatched = false;
-    const end = offset + group.rules.length;
-    for (; next < matched.length && matched[next]! < end; next++) {
-      groupMatched = true;
-      set = unionSets(set, group.rules[matched[next]! - offset]!.set);
-    }
-    if (!groupMatched) set = unionSets(set, group.additional);
-    offset = end;
-  }
-  return set;
 }
 
 /** Subsets of `n` values with at most `maxItems` elements (capped once past the budget). */

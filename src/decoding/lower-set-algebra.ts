@@ -27,7 +27,7 @@ import {
   jsonEqual,
   jsonTypeOf,
   valueSetFor,
-  witnessValueSet,
+  witnessTest,
   type FormatChoice,
   type Location,
   type LocationSet,
@@ -768,9 +768,9 @@ export class SetAlgebra {
     }
   }
 
-  /** Whether property `name: value` is a witness of `witness`: a name outside its names whose value fails its key rules. */
+  /** Whether property `name: value` is a witness of `witness`: a name outside its names whose value (or name) fails its key rules. */
   witnesses(witness: KeyWitness<PatternGroup>, name: string, value: unknown): boolean {
-    return !witness.names.has(name) && !this.satisfiesSet(value, witnessValueSet(witness, name));
+    return !witness.names.has(name) && !this.satisfiesSet(...witnessTest(witness, name, value));
   }
 
   /** The content DFA of a string with these patterns and one choice of format alternatives, or undefined when a pattern is refused (lenient). */

@@ -318,6 +318,29 @@ export function witnessValueSet(witness: KeyWitness<PatternGroup>, name: string)
   return undeclaredValueSet(witness.additional, witness.patternGroups, name);
 }
 
+/** The value schema of keys matching the rules `matched` (ascending; rule `offset + i` is the i-th rule of the groups). */
+export function signatureValueSet(groups: readonly PatternGroup[], additional: LocationSet, matched: readonly number[], offset: number): LocationSet {
+  let set = additional;
+  let next = 0;
+  while (next < matched.length && matched[next]! < offset) next++;
+  for (const group of groups) {
+    let groupMatched = false;
+    const end = offset + group.rules.length;
+    for (; next < matched.length && matched[next]! < end; next++) {
+      groupMatched = true;
+      set = unionSets(set, group.rules[matched[next]! - offset]!.set);
+    }
+    if (!groupMatched) set = unionSets(set, group.additional);
+    offset = end;
+  }
+  return set;
+}
+
+/** What property `name: value` must fail to be a witness of `witness`: its name `failingNames`, else its value the negated object's rules. */
+export function witnessTest(witness: KeyWitness<PatternGroup>, name: string, value: unknown): [unknown, LocationSet] {
+  return witness.failingNames !== undefined ? [name, witness.failingNames] : [value, witnessValueSet(witness, name)];
+}
+
 /** Property layout order: `properties`, then names only `required` or `dependentRequired` mention. */
 export function layoutNames(typed: Typed): string[] {
   const names = [...typed.order];

@@ -82,7 +82,8 @@ export function countAfter(rules: ObjectProgressRules, count: number): number {
 
 /** The written set after declared property `index` (unchanged for untracked objects, which keep none, and for a property without a bit). */
 export function writtenAfter(rules: ObjectProgressRules, written: number, index: number): number {
-  if (!rules.tracked) return 0;
+  // an untracked object keeps only whether a witness written anywhere was seen
+  if (!rules.tracked) return written & WITNESS_LAST;
   const bit = rules.bitOf[index]!;
   return bit < 0 ? written : written | (1 << bit);
 }
@@ -118,14 +119,16 @@ function allFit(alternative: ObjectAlternative, bits: number, room: number): boo
 
 /**
  * Under any order, the bit of `written` above the declared properties' (at most 30) that says the last undeclared key
- * written was a witness: declared keys may follow it, since they never repeat an undeclared one.
+ * written was a witness: declared keys may follow it, since they never repeat an undeclared one. With
+ * `witnessAnywhere`, in either order, that some key written was a witness.
  */
 const WITNESS_LAST = 1 << 30;
 
 /** The written set after a key of class `index`: under any order, whether it is a witness (the last undeclared key so far). */
 export function classWrittenAfter(alternative: ObjectAlternative, written: number, index: number): number {
   const rules = alternative.progress;
-  if (!rules.anyOrder || !rules.endsWithWitness) return written;
+  if (rules.witnessAnywhere && alternative.keyClasses[index]!.witness) return written | WITNESS_LAST;
+  if (!rules.anyOrder || !rules.endsWithWitness || rules.witnessAnywhere) return written;
   return alternative.keyClasses[index]!.witness ? written | WITNESS_LAST : written & ~WITNESS_LAST;
 }
 
@@ -134,7 +137,7 @@ function witnessPending(alternative: ObjectAlternative, last: number, written: n
   const rules = alternative.progress;
   if (!rules.endsWithWitness) return false;
   // in schema order no declared key follows an undeclared one: the last key tells
-  if (rules.anyOrder) return (written & WITNESS_LAST) === 0;
+  if (rules.anyOrder || rules.witnessAnywhere) return (written & WITNESS_LAST) === 0;
   return !(last <= -2 && alternative.keyClasses[classOf(last)]!.witness);
 }
 

@@ -60,6 +60,7 @@ const UNDERSTOOD = new Set([
   'required',
   'additional',
   'patternGroups',
+  'propertyNames',
   'minProperties',
   'maxProperties',
   'pointer',
@@ -417,6 +418,19 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         failing.required.add(name);
         pieces.push(failing);
       }
+      if (!isTrue(negated.propertyNames)) {
+        // "some key's name fails propertyNames": a declared one is required where the object is lowered (`expandWitnesses`)
+        const failing = piece();
+        failing.witnesses.push({
+          patternGroups: [],
+          additional: TRUE_SET,
+          names: new Set(),
+          failingNames: negated.propertyNames,
+          keyword,
+          pointer: negated.pointer,
+        });
+        pieces.push(failing);
+      }
       if (keyRules && !closed) {
         const failing = piece();
         failing.witnesses.push({
@@ -452,6 +466,7 @@ function everyKeyPasses<T extends DifferenceTyped>(witness: KeyWitness, context:
   }
   passing.additional = witness.additional;
   passing.patternGroups = witness.patternGroups;
+  if (witness.failingNames !== undefined) passing.propertyNames = witness.failingNames;
   return passing;
 }
 

@@ -8,8 +8,8 @@
 import { CodePointDfa, MAX_DFA_STATES } from '../shared/regex/code-point-dfa.js';
 import { ANY_CHAR, nonSurrogateCount } from '../shared/regex/code-point-set.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
-import { endlessStrings } from './endless-strings.js';
-import type { ItemCompletions, StringAlternative } from './grammar-ir.js';
+import { endlessKeys, endlessStrings } from './endless-strings.js';
+import type { ItemCompletions, KeyClass, StringAlternative } from './grammar-ir.js';
 import { FREE, isCounted } from './string-length-analysis.js';
 
 /**
@@ -63,12 +63,58 @@ export function planUniqueStrings(items: readonly StringAlternative[], construct
 }
 
 /**
+ * How an object with `minProperties` above 1 keeps its undeclared keys distinct (a repeated key would count twice): by
+ * the memory alone where every key language has endless completions; with the counts of its one key language where
+ * that can run out (`keys`: the language, one alternative, that the key class then takes), the property count then
+ * capped at its strings (`total`), so the object never asks for a key once every key is held; else refused. Counted only
+ * with no declared property beside and one key class: the count is then the number of keys held, and the completions
+ * of a key prefix are those of the one language.
+ */
+export type DistinctKeysPlan =
+  | { readonly kind: 'endless' }
+  | { readonly kind: 'counted'; readonly keys: StringAlternative; readonly completions: StringCompletions }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * The plan for `keyClasses` beside `declared` declared properties that can appear; `languageOf` makes the one string
+ * alternative of a union's automaton (several alternatives are counted on their union, as `uniqueItems` counts them).
+ */
+export function planDistinctKeys(
+  keyClasses: readonly KeyClass[],
+  declared: number,
+  constructions: AutomatonConstructions,
+  languageOf: (dfa: CodePointDfa) => StringAlternative,
+): DistinctKeysPlan {
+  if (keyClasses.every((keyClass) => keyClass.keys.every(endlessKeys))) return { kind: 'endless' };
+  const finite = 'the undeclared keys can end where no other key continues them (a maxLength, an enum, or a pattern or format with a last character)';
+  if (declared > 0 || keyClasses.length > 1) {
+    return {
+      kind: 'refused',
+      reason: `minProperties above 1 is not enforced where ${finite} and ${declared > 0 ? 'declared properties can appear beside them' : 'they fall into several key classes (patternProperties with different schemas, or the keys that fail a negated schema apart from the others)'}: the distinct keys are counted only where the undeclared keys are the only keys and share one schema; drop the maxLength, or declare the keys in "properties"`,
+    };
+  }
+  const plan = planUniqueStrings(keyClasses[0]!.keys, constructions);
+  if (plan.kind === 'counted') return { kind: 'counted', keys: plan.completions.alternative, completions: plan.completions };
+  if (plan.kind === 'union') {
+    const keys = languageOf(plan.dfa);
+    const completions = StringCompletions.of(keys, COMPLETION_TABLE_MAX_CELLS);
+    if (completions !== null) return { kind: 'counted', keys, completions };
+  }
+  const reason =
+    plan.kind === 'refused' ? plan.reason.replace(/\bitems\b/g, 'keys') : `counting their completions needs more than ${COMPLETION_TABLE_MAX_CELLS} cells`;
+  return { kind: 'refused', reason: `minProperties above 1 is not enforced where ${finite}, counted as uniqueItems counts strings: ${reason}` };
+}
+
+/**
  * The strings of several alternatives as one automaton, each alternative's length bounds folded into its states: the
  * completions of a prefix in the union are then counted once, however many alternatives hold them (counts per
  * alternative would add up the strings they share). Null past `MAX_DFA_STATES`, in the alternatives' states times their
  * counted lengths or in a construction.
  */
-function unionLanguage(items: readonly StringAlternative[], constructions: AutomatonConstructions): CodePointDfa | null {
+export function unionLanguage(
+  items: readonly Pick<StringAlternative, 'dfa' | 'minLength' | 'maxLength'>[],
+  constructions: AutomatonConstructions,
+): CodePointDfa | null {
   // checked first, so that unions far past the budget (date-time's four alternatives, 33,000 states) cost nothing to refuse
   let size = 0;
   for (const { dfa, minLength, maxLength } of items) size += dfa.stateCount * ((maxLength === Infinity ? minLength : maxLength) + 1);
@@ -103,7 +149,8 @@ export class StringCompletions implements ItemCompletions {
   private readonly states: number;
   /** `table[count * states + state]`: the completions of a prefix with `count` counted code points standing at `state`. */
   private readonly table: Float64Array;
-  private readonly alternative: StringAlternative;
+  /** The language counted. */
+  readonly alternative: StringAlternative;
 
   private constructor(alternative: StringAlternative, table: Float64Array) {
     this.alternative = alternative;

@@ -4,13 +4,14 @@
  * Gemma 3 vocabularies, the mask accepts a text exactly when the registry's validator accepts its value (keys escaped
  * as `"\u0061"` included); a text that repeats a key (as written or decoded) is refused; every mask bit agrees with
  * `accept` where a repeated key is one token away; random generations end valid with no dead end; a token that closes
- * a repeated key in one go is refused. Key languages that can end where no other key continues them stay refused.
+ * a repeated key in one go is refused. Key languages that can end where no other key continues them are counted where
+ * they are the object's only keys (`exhaustible-keys.test.ts`), and refused beside declared properties or other key classes.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, DecodingLimitError, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { feed, maskAgainstAccept, randomGenerationProblems, repeatTokenProblems } from './generation.js';
+import { feed, maskAgainstAccept, randomGenerationProblems, repeatsKey, repeatTokenProblems } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
@@ -222,11 +223,16 @@ describe('distinct keys: minProperties beside undeclared keys', () => {
   });
 
   it.each([
-    ['propertyNames with a maxLength', { type: 'object', minProperties: 2, propertyNames: { maxLength: 3 } }],
-    ['a finite pattern', { type: 'object', minProperties: 2, patternProperties: { '^(a|b)$': {} }, additionalProperties: false }],
-    ['a pattern with a last character', { type: 'object', minProperties: 2, patternProperties: { '^a+b$': {} }, additionalProperties: false }],
+    [
+      'propertyNames with a maxLength, a declared property beside',
+      { type: 'object', properties: { d: {} }, minProperties: 2, propertyNames: { maxLength: 3 } },
+    ],
+    [
+      'a finite pattern, a declared property beside',
+      { type: 'object', properties: { d: {} }, minProperties: 2, patternProperties: { '^(a|b)$': {} }, additionalProperties: false },
+    ],
     ['one key class of two finite', { type: 'object', minProperties: 2, patternProperties: { '^x$': { type: 'integer' } } }],
-  ])('refuses minProperties 2 beside undeclared keys with %s', (_name, schema) => {
+  ])('refuses minProperties 2 beside undeclared keys with %s (the keys of one language alone are counted: exhaustible-keys.test.ts)', (_name, schema) => {
     let error: unknown;
     try {
       compileJsonSchema(schema, byteVocabulary());
@@ -241,27 +247,4 @@ describe('distinct keys: minProperties beside undeclared keys', () => {
 function accepts(grammar: CompiledGrammar, text: string): boolean {
   const matcher = grammar.matcher();
   return matcher.acceptString(text) && matcher.canTerminate();
-}
-
-/** True when some object of the JSON `text` writes a key twice (decoded). */
-function repeatsKey(text: string): boolean {
-  const keys: (Set<string> | null)[] = [];
-  for (let at = 0; at < text.length; at++) {
-    const char = text[at]!;
-    if (char === '{') keys.push(new Set());
-    else if (char === '[') keys.push(null);
-    else if (char === '}' || char === ']') keys.pop();
-    else if (char === '"') {
-      let end = at + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      const value = JSON.parse(text.slice(at, end + 1)) as string;
-      const set = keys.at(-1);
-      if (set != null && /^\s*:/.test(text.slice(end + 1))) {
-        if (set.has(value)) return true;
-        set.add(value);
-      }
-      at = end;
-    }
-  }
-  return false;
 }

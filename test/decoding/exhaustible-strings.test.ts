@@ -12,7 +12,7 @@ import { compileJsonSchema, UnsupportedSchemaError, type CompileJsonSchemaOption
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { everyArray, maskAgainstAccept, maskHas, randomGenerationProblems, universeDisagreements } from './generation.js';
+import { byteWalkProblems, everyArray, maskAgainstAccept, randomGenerationProblems, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 /** Literal string items take this route only past the set limits: here lowered so that three strings pass them. */
@@ -106,40 +106,6 @@ function registry(schema: unknown): (value: unknown) => boolean {
 }
 
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
-
-/**
- * Over the byte vocabulary (compact layout), every text the mask allows up to `depth` bytes: the texts whose mask is
- * empty (a dead end), whose mask bits disagree with accept(), or that end (EOS allowed) with a value the registry refuses.
- */
-function byteWalkProblems(schema: Record<string, unknown>, options: CompileJsonSchemaOptions | undefined, depth: number): string[] {
-  const vocabulary = byteVocabulary();
-  const grammar = compileJsonSchema(schema, vocabulary, options);
-  const validate = registry(schema);
-  const eos = vocabulary.eosTokenIds[0]!;
-  const problems: string[] = [];
-  const matcher = grammar.matcher();
-  const mask = new Uint32Array(vocabulary.maskWords);
-  const visit = (text: string): void => {
-    matcher.fillMask(mask);
-    const allowed: number[] = [];
-    for (let byte = 0; byte < 256; byte++) {
-      const accepted = matcher.accept(byte);
-      if (accepted) matcher.rollback(1);
-      if (accepted !== maskHas(mask, byte)) problems.push(`${text} + ${String.fromCharCode(byte)}: mask ${maskHas(mask, byte)}, accept ${accepted}`);
-      if (accepted) allowed.push(byte);
-    }
-    if (maskHas(mask, eos) && !validate(JSON.parse(text))) problems.push(`${text}: complete, but the registry refuses it`);
-    if (allowed.length === 0 && !maskHas(mask, eos)) problems.push(`${text}: dead end`);
-    if (text.length >= depth) return;
-    for (const byte of allowed) {
-      matcher.accept(byte);
-      visit(text + String.fromCharCode(byte));
-      matcher.rollback(1);
-    }
-  };
-  visit('');
-  return problems;
-}
 
 describe('uniqueItems over strings whose completions can run out', () => {
   const tokenizers = new Map(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));

@@ -409,3 +409,61 @@ export function repeatTokenProblems(schema: Record<string, unknown>, extra: read
   }
   return problems;
 }
+
+/**
+ * Over the byte vocabulary (compact layout unless `options` says), every text the mask allows up to `depth` bytes: the texts whose mask is
+ * empty (a dead end), whose mask bits disagree with accept(), or that end (EOS allowed) with a value the registry refuses.
+ */
+export function byteWalkProblems(schema: Record<string, unknown>, options: CompileJsonSchemaOptions | undefined, depth: number): string[] {
+  const vocabulary = byteVocabulary();
+  const grammar = compileJsonSchema(schema, vocabulary, options);
+  const validator = compileSchema(schema);
+  const validate = (value: unknown): boolean => validator.validate(value).success;
+  const eos = vocabulary.eosTokenIds[0]!;
+  const problems: string[] = [];
+  const matcher = grammar.matcher();
+  const mask = new Uint32Array(vocabulary.maskWords);
+  const visit = (text: string): void => {
+    matcher.fillMask(mask);
+    const allowed: number[] = [];
+    for (let byte = 0; byte < 256; byte++) {
+      const accepted = matcher.accept(byte);
+      if (accepted) matcher.rollback(1);
+      if (accepted !== maskHas(mask, byte)) problems.push(`${text} + ${String.fromCharCode(byte)}: mask ${maskHas(mask, byte)}, accept ${accepted}`);
+      if (accepted) allowed.push(byte);
+    }
+    if (maskHas(mask, eos) && !validate(JSON.parse(text))) problems.push(`${text}: complete, but the registry refuses it`);
+    if (allowed.length === 0 && !maskHas(mask, eos)) problems.push(`${text}: dead end`);
+    if (text.length >= depth) return;
+    for (const byte of allowed) {
+      matcher.accept(byte);
+      visit(text + String.fromCharCode(byte));
+      matcher.rollback(1);
+    }
+  };
+  visit('');
+  return problems;
+}
+
+/** True when some object of the JSON `text` writes a key twice (decoded): JSON.parse keeps the last, so its value differs from the text. */
+export function repeatsKey(text: string): boolean {
+  const keys: (Set<string> | null)[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (char === '{') keys.push(new Set());
+    else if (char === '[') keys.push(null);
+    else if (char === '}' || char === ']') keys.pop();
+    else if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const value = JSON.parse(text.slice(at, end + 1)) as string;
+      const set = keys.at(-1);
+      if (set != null && /^\s*:/.test(text.slice(end + 1))) {
+        if (set.has(value)) return true;
+        set.add(value);
+      }
+      at = end;
+    }
+  }
+  return false;
+}

@@ -748,9 +748,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       },
       // undeclared keys with endless completions: the matcher remembers the keys written, so they are distinct
       { schema: { type: 'object', minProperties: 2 }, instances: KEYED_OBJECTS },
+      // a key language that can run out, the object's only keys: the distinct keys are counted
+      { schema: { type: 'object', minProperties: 2, propertyNames: { maxLength: 3 } }, instances: KEYED_OBJECTS },
     ],
-    // a key language that can end where no other key continues it: a repeat could not be forbidden without a dead end
-    refused: [{ type: 'object', minProperties: 2, propertyNames: { maxLength: 3 } }],
+    // such a language beside a declared property: the count would mix declared and undeclared keys
+    refused: [{ type: 'object', properties: { a: {} }, minProperties: 2, propertyNames: { maxLength: 3 } }],
   },
   required: { enforced: [{ schema: { type: 'object', required: ['a'] }, instances: OBJECTS }] },
   maxItems: { enforced: [{ schema: { type: 'array', maxItems: 1 }, instances: ARRAYS }] },
@@ -932,14 +934,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: KEYED_OBJECTS,
       },
-    ],
-    // the complement of propertyNames (the second branch minus the first) is not built
-    refused: [
+      // the second branch minus the first: the complement of propertyNames is "some key's name fails it"
       {
-        oneOf: [
-          { type: 'object', propertyNames: { maxLength: 1 } },
-          { type: 'object', required: ['a'] },
-        ],
+        schema: {
+          oneOf: [
+            { type: 'object', propertyNames: { maxLength: 1 } },
+            { type: 'object', required: ['a'] },
+          ],
+        },
+        instances: KEYED_OBJECTS,
       },
     ],
   },
@@ -966,13 +969,14 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...LOGIC, ...KEYED_OBJECTS, { next: {} }, { next: { a: 1 } }, { next: { a: 1 }, b: 2 }, { next: 'x' }],
       },
-    ],
-    // a recursive condition is not split, and the complement of propertyNames is refused
-    refused: [
+      // a recursive condition is not split: the complement of its propertyNames is "some key's name fails it"
       {
-        $defs: { short: { type: 'object', propertyNames: { maxLength: 1 }, properties: { next: { $ref: '#/$defs/short' } } } },
-        if: { $ref: '#/$defs/short' },
-        else: { type: 'string' },
+        schema: {
+          $defs: { short: { type: 'object', propertyNames: { maxLength: 1 }, properties: { next: { $ref: '#/$defs/short' } } } },
+          if: { $ref: '#/$defs/short' },
+          else: { type: 'string' },
+        },
+        instances: [...LOGIC, ...KEYED_OBJECTS, { next: {} }, { next: { ab: 1 } }, { next: { a: 1 }, b: 2 }, { next: 'x' }],
       },
     ],
   },
