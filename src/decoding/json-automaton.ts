@@ -88,6 +88,12 @@ export class JsonAutomaton {
   trackedItem: Uint8Array;
   /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
   private duplicateQuote: Int32Array;
+  /** Per state: 1 when some configuration is an open object or array item of a `uniqueContainers` array (as `trackedItem`, for `}` and `]`). */
+  trackedContainer: Uint8Array;
+  /** `duplicateClose` of `}` and `]`, by `state * 2 + (byte is ']')`. */
+  private readonly duplicateContainer = new Map<number, number>();
+  /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
+  readonly remembersContainers: boolean;
   /**
    * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
    * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
@@ -146,10 +152,12 @@ export class JsonAutomaton {
     this.plainString = new Uint8Array(capacity);
     this.trackedItem = new Uint8Array(capacity);
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
+    this.trackedContainer = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
     this.countsItems = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.itemCompletions !== null);
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
+    this.remembersContainers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueContainers);
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
     );
@@ -224,21 +232,24 @@ export class JsonAutomaton {
 
   /**
    * Where a closing quote from `state` leads when the string it closes equals an earlier item (or key) of its container
-   * (`trackedItem`): the configurations inside such a string die, the others step as usual. Computed on first use.
+   * (`trackedItem`), or a `}`/`]` (`byte`) when the object or array it closes equals an earlier item (`trackedContainer`):
+   * those configurations die, the others step as usual. Computed on first use.
    */
-  duplicateClose(state: number): number {
-    const cached = this.duplicateQuote[state]!;
+  duplicateClose(state: number, byte: number = QUOTE): number {
+    const key = state * 2 + (byte === CLOSE_BRACKET ? 1 : 0);
+    const cached = byte === QUOTE ? this.duplicateQuote[state]! : (this.duplicateContainer.get(key) ?? UNKNOWN);
     if (cached !== UNKNOWN) return cached;
     const out = this.scratch;
     out.clear();
     this.closingDuplicate = true;
     try {
-      for (const config of this.stateConfigs[state]!) this.step(config, QUOTE, out);
+      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
     } finally {
       this.closingDuplicate = false;
     }
     const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
-    this.duplicateQuote[state] = target;
+    if (byte === QUOTE) this.duplicateQuote[state] = target;
+    else this.duplicateContainer.set(key, target);
     return target;
   }
 
@@ -309,6 +320,7 @@ export class JsonAutomaton {
     this.rNeed[id] = 0;
     this.plainString[id] = 0;
     this.trackedItem[id] = configs.some((config) => this.isTrackedItem(config)) ? 1 : 0;
+    this.trackedContainer[id] = this.remembersContainers && configs.some((config) => this.isTrackedContainer(config)) ? 1 : 0;
     let exhaustion = Infinity;
     let exhaustible = 0;
     if (this.countsItems) {
@@ -362,6 +374,7 @@ export class JsonAutomaton {
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
     this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
+    this.trackedContainer = widen(this.trackedContainer, (size) => new Uint8Array(size));
     const exhaustion = new Float64Array(next);
     exhaustion.set(this.exhaustion);
     this.exhaustion = exhaustion;
@@ -455,6 +468,13 @@ export class JsonAutomaton {
     );
   }
 
+  /** True when the object or array on top of `config`, past its opening byte, is an item of a `uniqueContainers` array. */
+  private isTrackedContainer(config: Stack): boolean {
+    const { frame, parent } = config;
+    if ((frame.kind !== Kind.Object && frame.kind !== Kind.Array) || frame.phase === 0 || parent?.frame.kind !== Kind.Array) return false;
+    return (this.alternatives[parent.frame.alternative] as ArrayAlternative).uniqueContainers;
+  }
+
   /** The completion counts of the array on top of `config`, or of the array whose item string is on top; null where none counts. */
   private countedItems(config: Stack): ItemCompletions | null {
     const frame = config.frame;
@@ -503,6 +523,8 @@ export class JsonAutomaton {
 
   /** The value on top of `config` is complete: pop it and advance its parent. */
   private finish(config: Stack, out: Map<number, Stack>): void {
+    // a repeated container item closes into nothing (its array's other anyOf branches may still take it)
+    if (this.closingDuplicate && this.isTrackedContainer(config)) return;
     const parent = config.parent!;
     const frame = parent.frame;
     switch (frame.kind) {

@@ -14,6 +14,7 @@ import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
   CodePointTrie,
+  type Alternative,
   type ArrayAlternative,
   type ContainsCell,
   type ContainsCounter,
@@ -49,6 +50,7 @@ import {
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
+import { endlessItem, isContainer } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -181,9 +183,15 @@ export class NodeEmitter {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
       return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
     }
+    // an item array with uniqueItems of its own may not be settled yet: it is no endless container
+    const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
+    if (node.literals === null && node.alternatives.some(isContainer) && node.alternatives.every((item) => settled(item) && endlessItem(item))) {
+      if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
+      return this.settleUniqueContainers(alternative, node);
+    }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor strings only (numbers, objects and arrays are not remembered); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor strings, objects and arrays only (numbers are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
@@ -237,6 +245,20 @@ export class NodeEmitter {
     mutable.itemCompletions = plan.completions;
     // more items than distinct strings: no valid array (the frame drops an alternative whose minItems passes maxItems)
     if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
+  }
+
+  /**
+   * `uniqueItems: true` over objects and arrays that never run out of values, beside endless strings: remembered by the
+   * matcher. The items get a node of their own whose containers are offered only where a member fits (`roomForMember`).
+   */
+  private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode): void {
+    const alternatives = node.alternatives.map((item) => (isContainer(item) ? { ...item, id: this.context.alternativeCount++, roomForMember: true } : item));
+    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: null, height: Infinity };
+    this.nodes.push(items);
+    const mutable = alternative as { items: ValueNode | null; uniqueStrings: boolean; uniqueContainers: boolean };
+    mutable.items = items;
+    mutable.uniqueStrings = alternatives.some((item) => item.kind === 'string');
+    mutable.uniqueContainers = true;
   }
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
@@ -343,6 +365,7 @@ export class NodeEmitter {
       unique: null,
       uniqueStrings: false,
       itemCompletions: null,
+      uniqueContainers: false,
       contains: null,
       height: Infinity,
     };

@@ -116,6 +116,38 @@ export function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
   return known;
 }
 
+/**
+ * For object and array items kept unique (`uniqueContainers`): the text tokens with a `}` or `]`, by how many they
+ * hold, most first (`ids` and `closes` in the same order). A token closes at most that many containers, so only those
+ * with enough closes to reach an item's close from where the matcher stands are walked.
+ */
+export interface CloseTokens {
+  readonly ids: Int32Array;
+  readonly closes: Uint16Array;
+}
+
+const closeTokensOf = new WeakMap<Vocabulary, CloseTokens>();
+
+export function closeTokens(vocabulary: Vocabulary): CloseTokens {
+  let known = closeTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const bytes = vocabulary.tokenBytesFlat;
+    const found: { id: number; closes: number }[] = [];
+    for (let id = 0; id < vocabulary.size; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      let closes = 0;
+      for (let offset = vocabulary.tokenOffsets[id]!; offset < vocabulary.tokenOffsets[id + 1]!; offset++) {
+        if (bytes[offset] === CLOSE_BRACE || bytes[offset] === CLOSE_BRACKET) closes++;
+      }
+      if (closes > 0) found.push({ id, closes });
+    }
+    found.sort((left, right) => right.closes - left.closes);
+    known = { ids: Int32Array.from(found, ({ id }) => id), closes: Uint16Array.from(found, ({ closes }) => Math.min(closes, 0xffff)) };
+    closeTokensOf.set(vocabulary, known);
+  }
+  return known;
+}
+
 const unitTokensOf = new WeakMap<Vocabulary, UnitTokens>();
 
 export function unitTokens(vocabulary: Vocabulary): UnitTokens {
