@@ -347,21 +347,22 @@ export class WrittenStrings {
   }
 
   /**
-   * Walks the allowed tokens with enough `}`/`]` to close an object or array item of the innermost array holding some
-   * (each close leaves one container), or, where none holds any, two items in one token.
+   * Walks the allowed tokens with enough `}`/`]` outside strings to close an object or array item of the innermost array
+   * holding some (each close leaves one container), or, where none holds any, two items in one token.
    */
   private tryClosingTokens(state: number, mask: Uint32Array): void {
     const tokens = (this.closing ??= closeTokens(this.vocabulary));
-    const depth = this.committed.depth;
+    const scan = this.committed;
+    const byCloses = scan.inString === 0 ? tokens.outside : scan.phase === AFTER_BACKSLASH ? tokens.any : tokens.inside;
     let need = 2;
-    for (let array = depth; array >= 0; array--) {
+    for (let array = scan.depth; array >= 0; array--) {
       if ((this.held[array]?.containers.size ?? 0) > 0) {
-        need = Math.max(1, depth - array);
+        need = Math.max(1, scan.depth - array);
         break;
       }
     }
-    for (let index = 0; index < tokens.ids.length && tokens.closes[index]! >= need; index++) {
-      const id = tokens.ids[index]!;
+    for (let index = 0; index < byCloses.ids.length && byCloses.closes[index]! >= need; index++) {
+      const id = byCloses.ids[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
     }
   }
