@@ -8,7 +8,7 @@
  * reset restore the memory; what is still refused is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { compileJsonSchema, UnsupportedSchemaError } from '../../src/decoding/index.js';
+import { compileJsonSchema, DecodingLimitError, UnsupportedSchemaError } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 import { everyArray, maskAgainstAccept, maskHas, randomGenerationProblems, universeDisagreements, type EncodingVocabulary } from './generation.js';
@@ -212,6 +212,16 @@ describe('uniqueItems over objects and arrays', () => {
     matcher.reset();
     expect(matcher.acceptString('[{"b":1},{"a":[1]}]')).toBe(true);
     expect(matcher.canTerminate()).toBe(true);
+  });
+
+  it('counts the canonical text of the items remembered toward uniqueItemsMaxStringBytes', () => {
+    const grammar = compileJsonSchema(ARRAYS, bytes, { limits: { uniqueItemsMaxStringBytes: 8 } });
+    const matcher = grammar.matcher();
+    // `[1.00]` is remembered as `[1]` (3 bytes), then `[2,3]` (5): 8 in all, and one more item passes the limit
+    expect(matcher.acceptString('[[1.00],[2,3]')).toBe(true);
+    expect(() => matcher.acceptString(',[]')).toThrow(DecodingLimitError);
+    matcher.reset();
+    expect(matcher.acceptString('[[1.00],[2,3]]') && matcher.canTerminate()).toBe(true);
   });
 
   it.each([
