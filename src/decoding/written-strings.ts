@@ -1,7 +1,9 @@
 /**
  * The run-time memory behind `uniqueItems` over strings: per array being written, the item strings it holds (decoded,
  * so `"a"` and `"\u0061"` are one), and the rule that an item string may not close equal to one of them. Objects that
- * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item. The automaton
+ * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item; arrays of
+ * objects and arrays (`ArrayAlternative.uniqueContainers`) keep their items' canonical JSON, read from the bytes kept since
+ * the item's `{` or `[` when its `}` or `]` comes (`trackedContainer`, `duplicateClose` of that byte). The automaton
  * cannot hold an unbounded set of strings in its states, so the matcher keeps this beside its state history and applies
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
