@@ -548,10 +548,13 @@ export class JsonAutomaton {
         break;
       case Kind.Array: {
         const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
+        // beside remembered objects and arrays (`uniqueContainers`) the items that are no literal leave the set as it is
         const used =
           alternative.unique === null
             ? 0
-            : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
+            : config.frame.kind !== Kind.Literal
+              ? frame.used
+              : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
         const contained = alternative.contains === null ? frame.contained : countsAfter(alternative.contains, frame.contained, frame.matching);
         this.emitOnTop(parent, this.frames.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used, contained), out);
         break;

@@ -36,7 +36,6 @@ import {
   countCap,
   FALSE_LOCATION,
   formatChoices,
-  jsonEqual,
   layoutNames,
   literalText,
   TRUE_SET,
@@ -50,7 +49,7 @@ import {
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
-import { endlessItem, isContainer } from './remembered-items.js';
+import { endlessItem, isContainer, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -185,9 +184,9 @@ export class NodeEmitter {
     }
     // an item array with uniqueItems of its own may not be settled yet: it is no endless container
     const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
-    if (node.literals === null && node.alternatives.some(isContainer) && node.alternatives.every((item) => settled(item) && endlessItem(item))) {
+    if (node.alternatives.some(isContainer) && node.alternatives.every((item) => settled(item) && endlessItem(item))) {
       if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
-      return this.settleUniqueContainers(alternative, node);
+      return this.settleUniqueContainers(alternative, node, refuse);
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
@@ -195,21 +194,13 @@ export class NodeEmitter {
       );
     }
     const values = this.literalValues.get(node)!;
-    const classOf = new Int32Array(values.length);
-    const representatives: unknown[] = [];
-    values.forEach((value, index) => {
-      let found = representatives.findIndex((other) => jsonEqual(other, value));
-      if (found < 0) found = representatives.push(value) - 1;
-      classOf[index] = found;
-    });
-    const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
-    if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
+    const { classOf, representatives } = valueClasses(values);
+    const past = this.classesPastLimits(representatives.length, alternative.maxItems);
+    if (past !== undefined) {
       // a lone surrogate is no code point a string can write: its strings are never counted nor offered
       const strings = representatives.filter((value): value is string => typeof value === 'string');
       if (contains.length === 0 && strings.length === representatives.length) return this.settleLiteralStrings(alternative, strings, refuse);
-      return refuse(
-        `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
-      );
+      return refuse(past);
     }
     // the values written decide every contains count: per schema, the classes that match it, counted in the set (no counters)
     const counted = contains.map((rule) => {
@@ -230,6 +221,13 @@ export class NodeEmitter {
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
   }
 
+  /** Why `classes` literal values under `maxItems` are past the set limits, if they are. */
+  private classesPastLimits(classes: number, maxItems: number): string | undefined {
+    const { uniqueItemsMaxSets, uniqueItemsMaxValues } = this.context.limits;
+    if (classes <= uniqueItemsMaxValues && reachableSets(classes, maxItems, uniqueItemsMaxSets) <= uniqueItemsMaxSets) return undefined;
+    return `the items' ${classes} distinct values make more than ${uniqueItemsMaxSets} sets of items, or more than ${uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`;
+  }
+
   /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
   private settleUniqueStrings(alternative: ArrayAlternative, items: readonly StringAlternative[], refuse: (details: string) => void): void {
     const { cache, automatonWork } = this.context.options;
@@ -247,15 +245,20 @@ export class NodeEmitter {
     if (plan.completions.total < alternative.minItems) mutable.maxItems = Math.min(alternative.maxItems, plan.completions.total);
   }
 
-  /**
-   * `uniqueItems: true` over objects and arrays that never run out of values, beside endless strings: remembered by the
-   * matcher. The items get a node of their own whose containers are offered only where a member fits (`roomForMember`).
-   */
-  private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode): void {
+  /** `uniqueItems: true` over endless objects and arrays (and strings), remembered by the matcher; containers offered where a member fits. */
+  private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode, refuse: (details: string) => void): void {
     const alternatives = node.alternatives.map((item) => (isContainer(item) ? { ...item, id: this.context.alternativeCount++, roomForMember: true } : item));
-    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: null, height: Infinity };
+    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
+    const mutable = alternative as { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean };
+    // literals beside them (null, booleans, an enum) keep their classes in the array's set, as over literals alone
+    if (node.literals !== null) {
+      const { classOf, representatives } = valueClasses(this.literalValues.get(node)!);
+      const past = this.classesPastLimits(representatives.length, alternative.maxItems);
+      if (past !== undefined) return refuse(`beside objects or arrays, ${past}`);
+      this.literalValues.set(items, this.literalValues.get(node)!);
+      mutable.unique = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues(), contains: null };
+    }
     this.nodes.push(items);
-    const mutable = alternative as { items: ValueNode | null; uniqueStrings: boolean; uniqueContainers: boolean };
     mutable.items = items;
     mutable.uniqueStrings = alternatives.some((item) => item.kind === 'string');
     mutable.uniqueContainers = true;

@@ -5,6 +5,7 @@
  * @module
  */
 import { endlessStrings } from './endless-strings.js';
+import { jsonEqual } from './lower-typed.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
 
 /** A key any string may be: endlessly many keys, so endlessly many distinct objects. */
@@ -48,4 +49,16 @@ function endlessContainer(alternative: Alternative): boolean {
 /** An item the memory can keep unique with no dead end: an endless container, or a string whose every prefix has endless completions. */
 export function endlessItem(alternative: Alternative): boolean {
   return alternative.kind === 'string' ? endlessStrings(alternative) : endlessContainer(alternative);
+}
+
+/** Per literal value its class (values equal as JSON share one: 1 and 1.0, objects in either key order), and one value per class. */
+export function valueClasses(values: readonly unknown[]): { classOf: Int32Array; representatives: unknown[] } {
+  const classOf = new Int32Array(values.length);
+  const representatives: unknown[] = [];
+  values.forEach((value, index) => {
+    let found = representatives.findIndex((other) => jsonEqual(other, value));
+    if (found < 0) found = representatives.push(value) - 1;
+    classOf[index] = found;
+  });
+  return { classOf, representatives };
 }

@@ -25,6 +25,10 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly
   },
   arrays: { schema: ARRAYS, items: ['[]', '[1]', '[1.0]', '[-0]', '[0]', '["1"]'] },
   'objects, arrays and strings': { schema: MIXED, items: ['{}', '"a"', '"\\u0061"', '{"x":[1]}', '{"x":[1e0]}', '{"x":"\\u0061"}', '{"x":"a"}'] },
+  'objects and arrays beside booleans and null (their classes kept in the array set)': {
+    schema: { type: 'array', items: { type: ['object', 'array', 'boolean', 'null'] }, uniqueItems: true },
+    items: ['{}', '[]', 'true', 'false', 'null', '[null]', '{"a":true}'],
+  },
   'minItems 2, nested in an object': {
     schema: { type: 'object', properties: { list: { ...OBJECTS, minItems: 2 } }, required: ['list'], additionalProperties: false },
     items: ['{}', '{"a":null}', '{ "a" : null }', '{"a":false}'],
@@ -59,7 +63,7 @@ function wrapped(name: string, items: readonly string[]): string[] {
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
 
 /** The bytes the dead-end walk follows (every allowed byte is checked, these are walked on). */
-const WALKED = '[]{}",:a0 ';
+const WALKED = '[]{}",:a0 tfn';
 
 describe('uniqueItems over objects and arrays', () => {
   const tokenizers = new Map<string, EncodingVocabulary>(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));
@@ -115,6 +119,8 @@ describe('uniqueItems over objects and arrays', () => {
       [ARRAYS, '[[],[1],[[]],'],
       [OBJECTS, '[{},{"":0},'],
       [MIXED, '["",{},[],'],
+      // every literal held: `t`, `f` and `n` would lead only to held values
+      [{ type: 'array', items: { type: ['object', 'array', 'boolean', 'null'] }, uniqueItems: true }, '[true,false,null,{},'],
     ] as const) {
       const grammar = compileJsonSchema(schema, bytes);
       const walk = (text: string, depth: number): void => {
@@ -133,6 +139,12 @@ describe('uniqueItems over objects and arrays', () => {
       walk(prefix, 5);
     }
     expect(problems).toEqual([]);
+    // the literals' classes: once held, their first byte is refused
+    const literals = compileJsonSchema({ type: 'array', items: { type: ['object', 'boolean', 'null'] }, uniqueItems: true }, bytes).matcher();
+    expect(literals.acceptString('[true,{},null,')).toBe(true);
+    const mask = new Uint32Array(bytes.maskWords);
+    literals.fillMask(mask);
+    expect(['t', 'f', 'n', '{'].map((text) => maskHas(mask, text.charCodeAt(0)))).toEqual([false, true, false, true]);
   });
 
   it('offers an item only where a member fits under maxDepth, so an empty one held leaves no dead end', () => {
@@ -227,7 +239,10 @@ describe('uniqueItems over objects and arrays', () => {
   it.each([
     ['any value (numbers are not remembered)', { type: 'array', uniqueItems: true }],
     ['numbers beside objects', { type: 'array', items: { type: ['object', 'number'] }, uniqueItems: true }],
-    ['booleans beside objects', { type: 'array', items: { type: ['object', 'boolean'] }, uniqueItems: true }],
+    [
+      'literals past the set limits beside objects',
+      { type: 'array', items: { anyOf: [{ type: 'object' }, { enum: Array.from({ length: 31 }, (_, n) => n) }] }, uniqueItems: true },
+    ],
     ['objects with declared properties', { type: 'array', items: { type: 'object', properties: { a: {} } }, uniqueItems: true }],
     ['objects with maxProperties', { type: 'array', items: { type: 'object', maxProperties: 2 }, uniqueItems: true }],
     ['closed objects', { type: 'array', items: { type: 'object', additionalProperties: false }, uniqueItems: true }],
