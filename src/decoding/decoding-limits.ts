@@ -43,8 +43,9 @@ export interface DecodingLimits {
   readonly uniqueItemsMaxValues: number;
   /**
    * Bytes (as written, escapes included) of the item strings one matcher remembers for its `uniqueItems` arrays of
-   * strings, and of the undeclared keys it remembers for objects with `minProperties` above 1 beside them (kept
-   * distinct), all arrays and objects of the generation together. Past it, while matching: `DecodingLimitError` (`uniqueItemsMaxStringBytes`).
+   * strings, of the undeclared keys it remembers for objects with `minProperties` above 1 beside them (kept
+   * distinct), and of the canonical JSON of the object and array items it remembers, all arrays and objects of the
+   * generation together. Past it, while matching: `DecodingLimitError` (`uniqueItemsMaxStringBytes`).
    */
   readonly uniqueItemsMaxStringBytes: number;
   /** Cells one array position is split into by different `contains` schemas (2^k for k schemas). */

@@ -122,6 +122,17 @@ export interface ArrayAlternative {
    * prefix whose every completion is an item written before. Null where every prefix has endless completions.
    */
   readonly itemCompletions: ItemCompletions | null;
+  /**
+   * `uniqueItems: true` over items that are objects or arrays constraining nothing but their members' count from below
+   * (`{"type": "object"}`, `{"type": "array"}`), beside endless strings if any: the matcher remembers the values of the
+   * items written (`written-strings.ts`) and an item may not close equal to one of them.
+   */
+  readonly uniqueContainers: boolean;
+  /**
+   * Set on the items of a `uniqueContainers` array: the value is offered only where one member fits under `maxDepth`
+   * (`node-heights.ts`), so an item written there never has to close empty, as an empty one written before.
+   */
+  readonly roomForMember?: boolean;
   /** `contains` with `minContains`/`maxContains`, or null. */
   readonly contains: ContainsCounting | null;
   height: number;
@@ -213,6 +224,8 @@ export interface ObjectAlternative {
    * completion is a key written before (the property count is capped at the language's strings). Null elsewhere.
    */
   readonly keyCompletions: ItemCompletions | null;
+  /** As `ArrayAlternative.roomForMember`. */
+  readonly roomForMember?: boolean;
   height: number;
 }
 

@@ -55,7 +55,10 @@ export class GrammarMatcher {
   private failure: DecodingLimitError | undefined;
   private frontier: LookAheadFrontier | undefined;
   private readonly lookAheadPerToken: number;
-  /** The item strings of `uniqueItems` arrays of strings (and keys of `distinctKeys` objects) written so far; null when the grammar has none. */
+  /**
+   * The item strings of `uniqueItems` arrays of strings (and keys of `distinctKeys` objects, and object and array items
+   * of `uniqueContainers` arrays) written so far; null when the grammar has none.
+   */
   private readonly written: WrittenStrings | null;
 
   /** @internal Use `grammar.matcher()`. */
@@ -68,7 +71,7 @@ export class GrammarMatcher {
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
-    this.written = host.automaton.tracksStrings ? new WrittenStrings(host.automaton, host.vocabulary) : null;
+    this.written = host.automaton.tracksStrings || host.automaton.remembersContainers ? new WrittenStrings(host.automaton, host.vocabulary) : null;
   }
 
   private get state(): number {

@@ -15,9 +15,10 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
-import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueClassAllowed, uniqueItemCanFollow } from './array-progress.js';
-import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueItemCanFollow } from './array-progress.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
+import { completionsOf, countedItems, insideCountedKeys, isTrackedContainer, isTrackedItem, literalOpen, usedBefore } from './tracked-configurations.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
 import { StringStepper } from './string-stepping.js';
@@ -88,6 +89,12 @@ export class JsonAutomaton {
   trackedItem: Uint8Array;
   /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
   private duplicateQuote: Int32Array;
+  /** Per state: 1 when some configuration is an open object or array item of a `uniqueContainers` array (as `trackedItem`, for `}` and `]`). */
+  trackedContainer: Uint8Array;
+  /** `duplicateClose` of `}` and `]`, by `state * 2 + (byte is ']')`. */
+  private readonly duplicateContainer = new Map<number, number>();
+  /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
+  readonly remembersContainers: boolean;
   /**
    * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
    * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
@@ -146,6 +153,7 @@ export class JsonAutomaton {
     this.plainString = new Uint8Array(capacity);
     this.trackedItem = new Uint8Array(capacity);
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
+    this.trackedContainer = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
     this.countsItems = this.alternatives.some(
@@ -153,6 +161,7 @@ export class JsonAutomaton {
         (alternative?.kind === 'array' && alternative.itemCompletions !== null) || (alternative?.kind === 'object' && alternative.keyCompletions !== null),
     );
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
+    this.remembersContainers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueContainers);
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
     );
@@ -227,21 +236,24 @@ export class JsonAutomaton {
 
   /**
    * Where a closing quote from `state` leads when the string it closes equals an earlier item (or key) of its container
-   * (`trackedItem`): the configurations inside such a string die, the others step as usual. Computed on first use.
+   * (`trackedItem`), or a `}`/`]` (`byte`) when the object or array it closes equals an earlier item (`trackedContainer`):
+   * those configurations die, the others step as usual. Computed on first use.
    */
-  duplicateClose(state: number): number {
-    const cached = this.duplicateQuote[state]!;
+  duplicateClose(state: number, byte: number = QUOTE): number {
+    const key = state * 2 + (byte === CLOSE_BRACKET ? 1 : 0);
+    const cached = byte === QUOTE ? this.duplicateQuote[state]! : (this.duplicateContainer.get(key) ?? UNKNOWN);
     if (cached !== UNKNOWN) return cached;
     const out = this.scratch;
     out.clear();
     this.closingDuplicate = true;
     try {
-      for (const config of this.stateConfigs[state]!) this.step(config, QUOTE, out);
+      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
     } finally {
       this.closingDuplicate = false;
     }
     const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
-    this.duplicateQuote[state] = target;
+    if (byte === QUOTE) this.duplicateQuote[state] = target;
+    else this.duplicateContainer.set(key, target);
     return target;
   }
 
@@ -253,7 +265,7 @@ export class JsonAutomaton {
   withoutExhausted(state: number, held: number): number {
     let known = this.exhaustedTargets[state];
     if (known === undefined) {
-      const counts = [...new Set(this.stateConfigs[state]!.map((config) => this.completionsOf(config)).filter((count) => count !== Infinity))];
+      const counts = [...new Set(this.stateConfigs[state]!.map((config) => completionsOf(this.alternatives, config)).filter((count) => count !== Infinity))];
       known = { counts: Float64Array.from(counts.sort((left, right) => left - right)), targets: new Int32Array(counts.length).fill(UNKNOWN) };
       this.exhaustedTargets[state] = known;
     }
@@ -261,7 +273,7 @@ export class JsonAutomaton {
     while (index + 1 < known.counts.length && known.counts[index + 1]! <= held) index++;
     if (known.targets[index] === UNKNOWN) {
       const bound = known.counts[index]!;
-      const left = this.stateConfigs[state]!.filter((config) => this.completionsOf(config) > bound);
+      const left = this.stateConfigs[state]!.filter((config) => completionsOf(this.alternatives, config) > bound);
       // intern may grow the tables, not this record
       known.targets[index] = left.length === 0 ? DEAD : this.intern(left);
     }
@@ -311,13 +323,14 @@ export class JsonAutomaton {
     this.kRem[id] = UNBOUNDED;
     this.rNeed[id] = 0;
     this.plainString[id] = 0;
-    this.trackedItem[id] = configs.some((config) => this.isTrackedItem(config)) ? 1 : 0;
+    this.trackedItem[id] = configs.some((config) => isTrackedItem(this.alternatives, config)) ? 1 : 0;
+    this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
     let exhaustion = Infinity;
     let exhaustible = 0;
     if (this.countsItems) {
       for (const config of configs) {
-        exhaustion = Math.min(exhaustion, this.completionsOf(config));
-        if (this.countedItems(config) !== null || this.insideCountedKeys(config)) exhaustible = 1;
+        exhaustion = Math.min(exhaustion, completionsOf(this.alternatives, config));
+        if (countedItems(this.alternatives, config) !== null || insideCountedKeys(this.alternatives, config)) exhaustible = 1;
       }
     }
     this.exhaustion[id] = exhaustion;
@@ -365,6 +378,7 @@ export class JsonAutomaton {
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
     this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
+    this.trackedContainer = widen(this.trackedContainer, (size) => new Uint8Array(size));
     const exhaustion = new Float64Array(next);
     exhaustion.set(this.exhaustion);
     this.exhaustion = exhaustion;
@@ -438,7 +452,7 @@ export class JsonAutomaton {
       complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.numberState] === 1;
     } else if (frame.kind === Kind.Literal) {
       const value = this.literalNodes.get(frame.literalNode)!.literals!.terminal[frame.trieNode]!;
-      complete = value >= 0 && !this.usedBefore(config, value);
+      complete = value >= 0 && !usedBefore(this.alternatives, config, value);
     }
     if (complete) this.finish(config, out);
   }
@@ -448,78 +462,10 @@ export class JsonAutomaton {
     this.emit(this.frames.replaceTop(config, frame), out);
   }
 
-  /** True when the string on top of `config` is an item of a `uniqueItems` array of strings or an undeclared key of an object with `distinctKeys`. */
-  private isTrackedItem(config: Stack): boolean {
-    const parent = config.parent?.frame;
-    if (config.frame.kind !== Kind.String || parent === undefined) return false;
-    if (parent.kind === Kind.Array) return (this.alternatives[parent.alternative] as ArrayAlternative).uniqueStrings;
-    return (
-      parent.kind === Kind.Object && parent.phase === ObjectPhase.AdditionalKey && (this.alternatives[parent.alternative] as ObjectAlternative).distinctKeys
-    );
-  }
-
-  /** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */
-  private countedItems(config: Stack): ItemCompletions | null {
-    const frame = config.frame;
-    // before its `[` an array holds no items yet, and the container open is another's
-    if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Open ? null : (this.alternatives[frame.alternative] as ArrayAlternative).itemCompletions;
-    if (!this.isTrackedItem(config)) return null;
-    const parent = this.alternatives[config.parent!.frame.alternative]!;
-    return parent.kind === 'array' ? parent.itemCompletions : (parent as ObjectAlternative).keyCompletions;
-  }
-
-  /**
-   * True when some object of `config` (after its `{`) counts its keys (`keyCompletions`): a token that ends the value
-   * being written and opens the next key (`1,"a`, `}},"a`) can reach a key prefix whose every completion is held.
-   */
-  private insideCountedKeys(config: Stack): boolean {
-    for (let at: Stack | null = config; at !== null; at = at.parent) {
-      const frame = at.frame;
-      if (frame.kind === Kind.Object && frame.phase !== ObjectPhase.Open && (this.alternatives[frame.alternative] as ObjectAlternative).keyCompletions !== null)
-        return true;
-    }
-    return false;
-  }
-
-  /**
-   * The completions `config` has left among its array's item strings: before an item (after `,`), the whole
-   * language's; inside one at a character boundary, the prefix's. Infinity where it does not count (elsewhere, or
-   * where its array's items never run out).
-   */
-  private completionsOf(config: Stack): number {
-    const counts = this.countedItems(config);
-    if (counts === null) return Infinity;
-    const frame = config.frame;
-    if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Next ? counts.total : Infinity;
-    if (frame.phase === StringMode.Open) return counts.total;
-    return frame.phase === StringMode.Boundary ? counts.at(frame.dfaState, frame.count) : Infinity;
-  }
-
-  /** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
-  private uniqueParent(config: Stack): ArrayAlternative | null {
-    const parent = config.parent?.frame;
-    if (parent?.kind !== Kind.Array) return null;
-    const alternative = this.alternatives[parent.alternative] as ArrayAlternative;
-    return alternative.unique === null ? null : alternative;
-  }
-
-  /** True when literal `value` cannot be the next item of its `uniqueItems` array: already held (JSON equality), or no way to close after it. */
-  private usedBefore(config: Stack, value: number): boolean {
-    const alternative = this.uniqueParent(config);
-    return alternative !== null && !uniqueClassAllowed(alternative, config.parent!.frame, alternative.unique!.classOf[value]!);
-  }
-
-  /** True when some literal below trie node `child` may still be the next item of the `uniqueItems` array above (if any). */
-  private literalOpen(config: Stack, child: number): boolean {
-    const alternative = this.uniqueParent(config);
-    if (alternative === null) return true;
-    const unique = alternative.unique!;
-    const frame = config.parent!.frame;
-    return unique.subtreeValues[child]!.some((value) => uniqueClassAllowed(alternative, frame, unique.classOf[value]!));
-  }
-
   /** The value on top of `config` is complete: pop it and advance its parent. */
   private finish(config: Stack, out: Map<number, Stack>): void {
+    // a repeated container item closes into nothing (its array's other anyOf branches may still take it)
+    if (this.closingDuplicate && isTrackedContainer(this.alternatives, config)) return;
     const parent = config.parent!;
     const frame = parent.frame;
     switch (frame.kind) {
@@ -543,10 +489,13 @@ export class JsonAutomaton {
         break;
       case Kind.Array: {
         const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
+        // beside remembered objects and arrays (`uniqueContainers`) the items that are no literal leave the set as it is
         const used =
           alternative.unique === null
             ? 0
-            : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
+            : config.frame.kind !== Kind.Literal
+              ? frame.used
+              : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
         const contained = alternative.contains === null ? frame.contained : countsAfter(alternative.contains, frame.contained, frame.matching);
         this.emitOnTop(parent, this.frames.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used, contained), out);
         break;
@@ -679,7 +628,8 @@ export class JsonAutomaton {
         return;
       case Kind.Literal: {
         const child = this.literalNodes.get(frame.literalNode)!.literals!.children[frame.trieNode]!.get(byte);
-        if (child !== undefined && this.literalOpen(config, child)) this.emitOnTop(config, this.frames.literalFrame(frame.literalNode, child), out);
+        if (child !== undefined && literalOpen(this.alternatives, config, child))
+          this.emitOnTop(config, this.frames.literalFrame(frame.literalNode, child), out);
         return;
       }
       case Kind.Number: {
@@ -694,7 +644,7 @@ export class JsonAutomaton {
       case Kind.String: {
         const next = this.strings.step(frame, this.alternatives[frame.alternative] as StringAlternative, byte);
         if (next === FINISHED) {
-          if (!this.closingDuplicate || !this.isTrackedItem(config)) this.finish(config, out);
+          if (!this.closingDuplicate || !isTrackedItem(this.alternatives, config)) this.finish(config, out);
         } else if (next !== null) this.emitOnTop(config, next, out);
         return;
       }

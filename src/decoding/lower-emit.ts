@@ -13,6 +13,7 @@ import { stringFeasible } from './string-feasibility.js';
 import {
   ByteTrie,
   CodePointTrie,
+  type Alternative,
   type ArrayAlternative,
   type ContainsCell,
   type ContainsCounter,
@@ -34,7 +35,6 @@ import {
   countCap,
   FALSE_LOCATION,
   formatChoices,
-  jsonEqual,
   layoutNames,
   literalText,
   signatureValueSet,
@@ -46,9 +46,11 @@ import {
   type PatternGroup,
   type Typed,
 } from './lower-typed.js';
+import { containsRules } from './lower-contains.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
+import { endlessItem, isContainer, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -181,27 +183,25 @@ export class NodeEmitter {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
       return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
     }
+    // an item array with uniqueItems of its own may not be settled yet: it is no endless container
+    const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
+    if (node.alternatives.some(isContainer) && node.alternatives.every((item) => settled(item) && endlessItem(item))) {
+      if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
+      return this.settleUniqueContainers(alternative, node, refuse);
+    }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor strings only (numbers, objects and arrays are not remembered); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor strings, objects and arrays only (numbers are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
-    const classOf = new Int32Array(values.length);
-    const representatives: unknown[] = [];
-    values.forEach((value, index) => {
-      let found = representatives.findIndex((other) => jsonEqual(other, value));
-      if (found < 0) found = representatives.push(value) - 1;
-      classOf[index] = found;
-    });
-    const sets = reachableSets(representatives.length, alternative.maxItems, this.context.limits.uniqueItemsMaxSets);
-    if (representatives.length > this.context.limits.uniqueItemsMaxValues || sets > this.context.limits.uniqueItemsMaxSets) {
+    const { classOf, representatives } = valueClasses(values);
+    const past = this.classesPastLimits(representatives.length, alternative.maxItems);
+    if (past !== undefined) {
       // a lone surrogate is no code point a string can write: its strings are never counted nor offered
       const strings = representatives.filter((value): value is string => typeof value === 'string');
       if (contains.length === 0 && strings.length === representatives.length) return this.settleLiteralStrings(alternative, strings, refuse);
-      return refuse(
-        `the items' ${representatives.length} distinct values make more than ${this.context.limits.uniqueItemsMaxSets} sets of items, or more than ${this.context.limits.uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`,
-      );
+      return refuse(past);
     }
     // the values written decide every contains count: per schema, the classes that match it, counted in the set (no counters)
     const counted = contains.map((rule) => {
@@ -220,6 +220,13 @@ export class NodeEmitter {
     mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /** Why `classes` literal values under `maxItems` are past the set limits, if they are. */
+  private classesPastLimits(classes: number, maxItems: number): string | undefined {
+    const { uniqueItemsMaxSets, uniqueItemsMaxValues } = this.context.limits;
+    if (classes <= uniqueItemsMaxValues && reachableSets(classes, maxItems, uniqueItemsMaxSets) <= uniqueItemsMaxSets) return undefined;
+    return `the items' ${classes} distinct values make more than ${uniqueItemsMaxSets} sets of items, or more than ${uniqueItemsMaxValues} values (limits.uniqueItemsMaxSets, limits.uniqueItemsMaxValues); lower "maxItems"`;
   }
 
   /** `uniqueItems: true` over string items: remembered by the matcher (`planUniqueStrings`). */
@@ -244,6 +251,25 @@ export class NodeEmitter {
   /** One string alternative of `dfa`'s language (length bounds within it). */
   private stringLanguage(dfa: CodePointDfa): StringAlternative {
     return { kind: 'string', id: this.context.alternativeCount++, dfa, free: false, minLength: 0, maxLength: Infinity, exclude: null, height: 1 };
+  }
+
+  /** `uniqueItems: true` over endless objects and arrays (and strings), remembered by the matcher; containers offered where a member fits. */
+  private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode, refuse: (details: string) => void): void {
+    const alternatives = node.alternatives.map((item) => (isContainer(item) ? { ...item, id: this.context.alternativeCount++, roomForMember: true } : item));
+    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
+    const mutable = alternative as { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean };
+    // literals beside them (null, booleans, an enum) keep their classes in the array's set, as over literals alone
+    if (node.literals !== null) {
+      const { classOf, representatives } = valueClasses(this.literalValues.get(node)!);
+      const past = this.classesPastLimits(representatives.length, alternative.maxItems);
+      if (past !== undefined) return refuse(`beside objects or arrays, ${past}`);
+      this.literalValues.set(items, this.literalValues.get(node)!);
+      mutable.unique = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues(), contains: null };
+    }
+    this.nodes.push(items);
+    mutable.items = items;
+    mutable.uniqueStrings = alternatives.some((item) => item.kind === 'string');
+    mutable.uniqueContainers = true;
   }
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
@@ -341,54 +367,16 @@ export class NodeEmitter {
       unique: null,
       uniqueStrings: false,
       itemCompletions: null,
+      uniqueContainers: false,
       contains: null,
       height: Infinity,
     };
     const setBased = typed.uniqueItems && maxItems > 1;
-    const rules = this.containsRules(typed, setBased);
+    const rules = containsRules(typed, setBased, this.context, (left, right) => this.references.sameSchemas(left, right));
     if (rules.length > 0) (alternative as { contains: ContainsCounting | null }).contains = this.containsCounting(rules, typed, prefixLength, items !== null);
     // the items' literals are known once their node is filled: `emit` settles uniqueness then (and counts contains on the set)
     if (setBased) this.uniqueArrays.push({ alternative, pointer: typed.pointer, contains: rules });
     return alternative;
-  }
-
-  /**
-   * The distinct `contains` schemas on the array, one counter each: `contains` repeated with the same schema (allOf parts
-   * written apart) is one counter with both bounds. Past `containsMaxCells` cells per item, or (counted by counters,
-   * not by the set written under `uniqueItems`) past `containsMaxCountStates` count states, the schema is refused.
-   */
-  private containsRules(typed: Typed, setBased: boolean): ContainsRule[] {
-    const distinct: ContainsRule[] = [];
-    for (const rule of typed.contains) {
-      const same = distinct.findIndex((other) => this.references.sameSchemas(other.set, rule.set));
-      if (same < 0) distinct.push(rule);
-      else distinct[same] = { ...distinct[same]!, min: Math.max(distinct[same]!.min, rule.min), max: Math.min(distinct[same]!.max, rule.max) };
-    }
-    const kept: ContainsRule[] = [];
-    let states = 1;
-    for (const rule of distinct) {
-      const where = [...kept, rule].map((other) => other.pointer).join(', ');
-      if (2 ** (kept.length + 1) > this.context.limits.containsMaxCells) {
-        this.context.refuse(
-          'contains',
-          rule.pointer,
-          `${kept.length + 1} different contains schemas apply to the same array (${where}; "some item fails items" under not or an overlapping oneOf counts as one): each item would be split into ${2 ** (kept.length + 1)} cells, one per combination of matches, more than limits.containsMaxCells (${this.context.limits.containsMaxCells}); merge some of them into one "contains"`,
-        );
-        continue;
-      }
-      const nextStates = states * (countCap(rule) + 1);
-      if (!setBased && kept.length > 0 && nextStates > this.context.limits.containsMaxCountStates) {
-        this.context.refuse(
-          'contains',
-          rule.pointer,
-          `the counts of the ${kept.length + 1} different contains schemas on one array (${where}) make ${nextStates} states (each count runs to its maxContains, or its minContains without one), more than limits.containsMaxCountStates (${this.context.limits.containsMaxCountStates}); lower "maxContains" or "minContains", or merge them into one "contains"`,
-        );
-        continue;
-      }
-      states = nextStates;
-      kept.push(rule);
-    }
-    return kept;
   }
 
   /** Each position's item schema split into cells `item ∧ ±contains₁ ∧ ±contains₂ …`, one per combination of matches. */

@@ -6,6 +6,7 @@
  */
 import { containsMinHeight, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import type { ArrayAlternative, ObjectAlternative, ValueNode } from './grammar-ir.js';
+import { endlessKey } from './remembered-items.js';
 import { objectMinHeight } from './object-progress.js';
 
 /** Fewest frames each node needs (Infinity: no finite value), by fixpoint from Infinity downwards. */
@@ -35,6 +36,8 @@ export function computeHeights(nodes: readonly ValueNode[]): void {
             height = Math.max(height, item === null ? Infinity : 1 + item.height);
           }
         }
+        if ((alternative.kind === 'object' || alternative.kind === 'array') && alternative.roomForMember === true)
+          height = Math.max(height, 1 + memberHeight(alternative));
         if (height < alternative.height) {
           (alternative as ObjectAlternative | ArrayAlternative).height = height;
           changed = true;
@@ -47,4 +50,12 @@ export function computeHeights(nodes: readonly ValueNode[]): void {
       }
     }
   }
+}
+
+/** Fewest frames one member of a remembered `uniqueItems` item needs (a value of its endless key classes, or an item). */
+function memberHeight(alternative: ObjectAlternative | ArrayAlternative): number {
+  if (alternative.kind === 'array') return alternative.items?.height ?? Infinity;
+  let height = Infinity;
+  for (const keyClass of alternative.keyClasses) if (keyClass.keys.some(endlessKey)) height = Math.min(height, keyClass.value.height);
+  return height;
 }

@@ -116,6 +116,68 @@ export function quoteTokens(vocabulary: Vocabulary): QuoteTokens {
   return known;
 }
 
+/**
+ * For object and array items kept unique (`uniqueContainers`): the text tokens by how many containers they can close,
+ * most first, counted from outside a string (`outside`), from inside one at a character boundary (`inside`: a `}` before
+ * the token's closing quote is content), and every `}`/`]` (`any`: after a backslash, where the first byte is escaped).
+ * Only those with enough closes to reach an item's close from where the matcher stands are walked.
+ */
+export interface CloseTokens {
+  readonly outside: TokensByCloses;
+  readonly inside: TokensByCloses;
+  readonly any: TokensByCloses;
+}
+
+/** Token ids with their count of closes (`ids` and `closes` in the same order, most closes first, none without). */
+export interface TokensByCloses {
+  readonly ids: Int32Array;
+  readonly closes: Uint16Array;
+}
+
+const closeTokensOf = new WeakMap<Vocabulary, CloseTokens>();
+
+export function closeTokens(vocabulary: Vocabulary): CloseTokens {
+  let known = closeTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const bytes = vocabulary.tokenBytesFlat;
+    const counted: { id: number; closes: number }[][] = [[], [], []];
+    for (let id = 0; id < vocabulary.size; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      const from = vocabulary.tokenOffsets[id]!;
+      const to = vocabulary.tokenOffsets[id + 1]!;
+      let any = 0;
+      for (let offset = from; offset < to; offset++) if (bytes[offset] === CLOSE_BRACE || bytes[offset] === CLOSE_BRACKET) any++;
+      if (any === 0) continue;
+      [structuralCloses(bytes, from, to, false), structuralCloses(bytes, from, to, true), any].forEach((closes, mode) => {
+        if (closes > 0) counted[mode]!.push({ id, closes: Math.min(closes, 0xffff) });
+      });
+    }
+    const [outside, inside, any] = counted.map((list) => {
+      list.sort((left, right) => right.closes - left.closes);
+      return { ids: Int32Array.from(list, ({ id }) => id), closes: Uint16Array.from(list, ({ closes }) => closes) };
+    });
+    known = { outside: outside!, inside: inside!, any: any! };
+    closeTokensOf.set(vocabulary, known);
+  }
+  return known;
+}
+
+/** The `}` and `]` of `bytes[from, to)` outside strings, starting inside a string at a character boundary or outside. */
+function structuralCloses(bytes: Uint8Array, from: number, to: number, inString: boolean): number {
+  let closes = 0;
+  let escaped = false;
+  for (let offset = from; offset < to; offset++) {
+    const byte = bytes[offset]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === BACKSLASH) escaped = true;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) closes++;
+  }
+  return closes;
+}
+
 const unitTokensOf = new WeakMap<Vocabulary, UnitTokens>();
 
 export function unitTokens(vocabulary: Vocabulary): UnitTokens {

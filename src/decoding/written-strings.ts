@@ -1,7 +1,9 @@
 /**
  * The run-time memory behind `uniqueItems` over strings: per array being written, the item strings it holds (decoded,
  * so `"a"` and `"\u0061"` are one), and the rule that an item string may not close equal to one of them. Objects that
- * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item. The automaton
+ * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item; arrays of
+ * objects and arrays (`ArrayAlternative.uniqueContainers`) keep their items' canonical JSON, read from the bytes kept since
+ * the item's `{` or `[` when its `}` or `]` comes (`trackedContainer`, `duplicateClose` of that byte). The automaton
  * cannot hold an unbounded set of strings in its states, so the matcher keeps this beside its state history and applies
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
@@ -17,10 +19,22 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
+import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
+import { HeldStrings } from './held-strings.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
-import { compareUnits, ESCAPED_UNIT, quoteTokens, unitTokens, type ClosedText, type QuoteTokens, type UnitIndex, type UnitTokens } from './quote-tokens.js';
+import {
+  closeTokens,
+  ESCAPED_UNIT,
+  quoteTokens,
+  unitTokens,
+  type CloseTokens,
+  type ClosedText,
+  type QuoteTokens,
+  type UnitIndex,
+  type UnitTokens,
+} from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -50,44 +64,10 @@ function compareFrom(value: string, at: number, text: string): number {
   return value.length - at - text.length;
 }
 
-/**
- * The item strings of one container being written: sorted by code units, so the items that begin like the string being
- * written are one range that each decoded unit narrows by binary search (`WrittenStrings.narrow`).
- */
-class HeldStrings {
-  readonly sorted: string[] = [];
-  readonly values = new Set<string>();
-  shortest = Infinity;
-  longest = -1;
-
-  add(value: string): void {
-    this.sorted.splice(this.insertionPoint(value), 0, value);
-    this.values.add(value);
-    this.shortest = Math.min(this.shortest, value.length);
-    this.longest = Math.max(this.longest, value.length);
-  }
-
-  remove(value: string): void {
-    this.sorted.splice(this.insertionPoint(value), 1);
-    this.values.delete(value);
-    this.shortest = Infinity;
-    this.longest = -1;
-    for (const held of this.sorted) {
-      this.shortest = Math.min(this.shortest, held.length);
-      this.longest = Math.max(this.longest, held.length);
-    }
-  }
-
-  private insertionPoint(value: string): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareUnits(this.sorted[middle]!, value) < 0) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
+function grown(old: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const bigger = new Uint8Array(old.length * 2);
+  bigger.set(old);
+  return bigger;
 }
 
 function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -97,7 +77,17 @@ function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 }
 
 /** The scan's fields (`Scan`), in order, per step in `WrittenStrings.steps`. */
-const SCAN_FIELDS = 10;
+const SCAN_FIELDS = 11;
+
+/**
+ * Undo log entries other than a container replaced at a depth (≥ 0): an item string added, an object or array item
+ * added, and (`UNDO_OPENED - depth`) where the container at a depth opened.
+ */
+const UNDO_STRING = -1;
+const UNDO_CONTAINER = -2;
+const UNDO_OPENED = -3;
+
+const UTF8 = new TextDecoder();
 
 /** Where the scan of the bytes stands: kept per step for rollback, copied to walk a trial. */
 class Scan {
@@ -118,6 +108,8 @@ class Scan {
   high = 0;
   /** Entries in the undo log. */
   undoLength = 0;
+  /** Bytes in `WrittenStrings.raw` (where the grammar remembers object and array items). */
+  rawEnd = 0;
 
   copy(from: Scan): void {
     this.depth = from.depth;
@@ -130,6 +122,7 @@ class Scan {
     this.low = from.low;
     this.high = from.high;
     this.undoLength = from.undoLength;
+    this.rawEnd = from.rawEnd;
   }
 
   save(into: Int32Array, at: number): void {
@@ -143,6 +136,7 @@ class Scan {
     into[at + 7] = this.low;
     into[at + 8] = this.high;
     into[at + 9] = this.undoLength;
+    into[at + 10] = this.rawEnd;
   }
 
   load(from: Int32Array, at: number): void {
@@ -156,6 +150,7 @@ class Scan {
     this.low = from[at + 7]!;
     this.high = from[at + 8]!;
     this.undoLength = from[at + 9]!;
+    this.rawEnd = from[at + 10]!;
   }
 }
 
@@ -179,6 +174,27 @@ export class WrittenStrings {
   private readonly undoDepth: number[] = [];
   private readonly undoHeld: (HeldStrings | undefined)[] = [];
   private readonly undoValue: string[] = [];
+  /** With `UNDO_OPENED` entries: the offset that was there. */
+  private readonly undoOffset: number[] = [];
+  /** Where the grammar remembers object and array items: every byte accepted (then a trial's), to read an item's text when it closes. */
+  private raw = new Uint8Array(1024);
+  /** Per depth: where in `raw` the container open there began. */
+  private openedAt = new Int32Array(64);
+  /** A trial's containers opened (depth, offset), read before `openedAt` (a trial never changes it). */
+  private trialOpenedDepth = new Int32Array(8);
+  private trialOpenedOffset = new Int32Array(8);
+  private trialOpenedCount = 0;
+  /** Object and array items a trial closed: their array's depth and canonical text. */
+  private readonly pendingContainerDepth: number[] = [];
+  private readonly pendingContainer: string[] = [];
+  /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`), and `epoch` then. */
+  private memoStart = -1;
+  private memoEnd = -1;
+  private memoEpoch = -1;
+  private readonly memoTail = new Uint8Array(64);
+  private memoText: string | undefined;
+  /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
+  private epoch = 0;
   /** Per step: `rememberedBytes` after it. */
   private rememberedAfter = new Float64Array(256);
   /** Items a trial closed: their depth and units (a trial never changes `held`). */
@@ -195,6 +211,7 @@ export class WrittenStrings {
   private tokens: QuoteTokens | undefined;
   /** The tokens by first unit, for items whose completions can run out: built on first need, once per vocabulary. */
   private byUnit: UnitTokens | undefined;
+  private closing: CloseTokens | undefined;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -207,6 +224,7 @@ export class WrittenStrings {
    * @throws DecodingLimitError (`uniqueItemsMaxStringBytes`) when the items remembered pass the limit.
    */
   accept(state: number, bytes: Uint8Array, from: number, to: number): number {
+    this.epoch++;
     if (this.walk(state, bytes, from, to, false) === DEAD) return DEAD;
     return this.walk(state, bytes, from, to, true);
   }
@@ -227,17 +245,21 @@ export class WrittenStrings {
 
   /** Back to the memory after step `step` (0: nothing written): the scan kept for that step, the items added since taken out. */
   rollback(step: number): void {
+    this.epoch++;
     this.committed.load(this.steps, step * SCAN_FIELDS);
     this.rememberedBytes = this.rememberedAfter[step]!;
     const keep = this.committed.undoLength;
     for (let entry = this.undoDepth.length - 1; entry >= keep; entry--) {
       const depth = this.undoDepth[entry]!;
-      if (depth < 0) this.undoHeld[entry]!.remove(this.undoValue[entry]!);
+      if (depth === UNDO_STRING) this.undoHeld[entry]!.remove(this.undoValue[entry]!);
+      else if (depth === UNDO_CONTAINER) this.undoHeld[entry]!.containers.delete(this.undoValue[entry]!);
+      else if (depth <= UNDO_OPENED) this.openedAt[UNDO_OPENED - depth] = this.undoOffset[entry]!;
       else this.held[depth] = this.undoHeld[entry];
     }
     this.undoDepth.length = keep;
     this.undoHeld.length = keep;
     this.undoValue.length = keep;
+    this.undoOffset.length = keep;
   }
 
   /**
@@ -245,6 +267,10 @@ export class WrittenStrings {
    * earlier item of its array. Only tokens with enough quotes to do so are tried, and only while they are allowed.
    */
   filterMask(state: number, mask: Uint32Array): void {
+    if (this.automaton.remembersContainers) {
+      this.tryClosingTokens(state, mask);
+      if (!this.automaton.tracksStrings) return;
+    }
     const tokens = (this.tokens ??= quoteTokens(this.vocabulary));
     if (this.automaton.exhaustible[state] === 1) return this.filterExhaustible(state, mask, (this.byUnit ??= unitTokens(this.vocabulary)));
     // a token that closes an item and follows it with a comma can use up a language from anywhere
@@ -319,6 +345,27 @@ export class WrittenStrings {
         if (sorted[middle]!.charCodeAt(written) <= unit) item = middle + 1;
         else end = middle;
       }
+    }
+  }
+
+  /**
+   * Walks the allowed tokens with enough `}`/`]` outside strings to close an object or array item of the innermost array
+   * holding some (each close leaves one container), or, where none holds any, two items in one token.
+   */
+  private tryClosingTokens(state: number, mask: Uint32Array): void {
+    const tokens = (this.closing ??= closeTokens(this.vocabulary));
+    const scan = this.committed;
+    const byCloses = scan.inString === 0 ? tokens.outside : scan.phase === AFTER_BACKSLASH ? tokens.any : tokens.inside;
+    let need = 2;
+    for (let array = scan.depth; array >= 0; array--) {
+      if ((this.held[array]?.containers.size ?? 0) > 0) {
+        need = Math.max(1, scan.depth - array);
+        break;
+      }
+    }
+    for (let index = 0; index < byCloses.ids.length && byCloses.closes[index]! >= need; index++) {
+      const id = byCloses.ids[index]!;
+      if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
     }
   }
 
@@ -407,11 +454,19 @@ export class WrittenStrings {
     const scan = commit ? this.committed : this.trial;
     if (!commit) scan.copy(this.committed);
     this.pendingCount = 0;
+    this.pendingContainer.length = 0;
+    this.pendingContainerDepth.length = 0;
+    this.trialOpenedCount = 0;
     this.freshFrom = Infinity;
+    const remembersContainers = automaton.remembersContainers;
     let at = state;
     for (let offset = from; offset < to; offset++) {
       const byte = bytes[offset]!;
       let next = UNKNOWN;
+      if (remembersContainers) {
+        if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
+        this.raw[scan.rawEnd++] = byte;
+      }
       if (scan.inString === 1) {
         if (scan.phase !== BOUNDARY) this.continueCharacter(scan, byte);
         else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
@@ -427,9 +482,13 @@ export class WrittenStrings {
       } else if (byte === QUOTE) this.openString(scan);
       else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
         scan.depth++;
-        if (commit) this.replaceHeld(scan, scan.depth, undefined);
+        if (commit) this.replaceHeld(scan.depth, undefined);
         else this.forget(scan.depth);
-      } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) scan.depth--;
+        if (remembersContainers) this.opened(scan, commit);
+      } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+        if (automaton.trackedContainer[at] === 1 && this.closesHeldContainer(scan, commit)) next = automaton.duplicateClose(at, byte);
+        scan.depth--;
+      }
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
@@ -570,9 +629,85 @@ export class WrittenStrings {
     this.pendingEnd[this.pendingCount++] = end;
   }
 
+  /** A container opened at the scan's depth, its byte the last in `raw`: where it began, logged (or a trial's). */
+  private opened(scan: Scan, commit: boolean): void {
+    const depth = scan.depth;
+    if (!commit) {
+      if (this.trialOpenedCount === this.trialOpenedDepth.length) {
+        this.trialOpenedDepth = doubled(this.trialOpenedDepth);
+        this.trialOpenedOffset = doubled(this.trialOpenedOffset);
+      }
+      this.trialOpenedDepth[this.trialOpenedCount] = depth;
+      this.trialOpenedOffset[this.trialOpenedCount++] = scan.rawEnd - 1;
+      return;
+    }
+    if (depth >= this.openedAt.length) this.openedAt = doubled(this.openedAt);
+    this.log(UNDO_OPENED - depth, undefined, '', this.openedAt[depth]!);
+    this.openedAt[depth] = scan.rawEnd - 1;
+  }
+
+  /**
+   * An object or array item closes (its close the last byte in `raw`): true when its value repeats an item of its
+   * array (or one a trial closed before); otherwise it is remembered (`commit`) or kept as pending. A text that is not
+   * JSON is no item (the automaton refuses its close).
+   */
+  private closesHeldContainer(scan: Scan, commit: boolean): boolean {
+    let start = this.openedAt[scan.depth]!;
+    for (let index = this.trialOpenedCount - 1; index >= 0; index--) {
+      if (this.trialOpenedDepth[index] === scan.depth) {
+        start = this.trialOpenedOffset[index]!;
+        break;
+      }
+    }
+    const text = this.canonicalBetween(start, scan.rawEnd);
+    if (text === undefined) return false;
+    const array = scan.depth - 1;
+    if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
+    for (let index = 0; index < this.pendingContainer.length; index++) {
+      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
+    }
+    if (commit) this.remember(array, text, text.length, true);
+    else {
+      this.pendingContainerDepth.push(array);
+      this.pendingContainer.push(text);
+    }
+    return false;
+  }
+
+  /**
+   * The canonical text of the value written in `raw[start, end)` (undefined: not JSON). A mask walks many tokens that
+   * close the same item after the same few bytes (`}`, `},`, `}]`…): the last answer is kept for the same bytes.
+   */
+  private canonicalBetween(start: number, end: number): string | undefined {
+    const committedEnd = this.committed.rawEnd;
+    const tail = end - committedEnd;
+    let same = start === this.memoStart && end === this.memoEnd && this.memoEpoch === this.epoch && tail <= this.memoTail.length;
+    for (let index = 0; same && index < tail; index++) same = this.raw[committedEnd + index] === this.memoTail[index];
+    if (same) return this.memoText;
+    let text: string | undefined;
+    try {
+      text = canonicalJson(JSON.parse(UTF8.decode(this.raw.subarray(start, end))));
+    } catch {
+      text = undefined;
+    }
+    if (tail <= this.memoTail.length) {
+      this.memoTail.set(this.raw.subarray(committedEnd, end));
+      this.memoStart = start;
+      this.memoEnd = end;
+      this.memoEpoch = this.epoch;
+      this.memoText = text;
+    }
+    return text;
+  }
+
   /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
+    for (let index = this.pendingContainer.length - 1; index >= 0; index--) {
+      if (this.pendingContainerDepth[index]! < depth) continue;
+      this.pendingContainerDepth.splice(index, 1);
+      this.pendingContainer.splice(index, 1);
+    }
     let kept = 0;
     for (let index = 0; index < this.pendingCount; index++) {
       if (this.pendingDepth[index]! >= depth) continue;
@@ -592,32 +727,36 @@ export class WrittenStrings {
   }
 
   /** Puts `held` at `depth`, logged so rollback puts back what was there. */
-  private replaceHeld(scan: Scan, depth: number, held: HeldStrings | undefined): void {
+  private replaceHeld(depth: number, held: HeldStrings | undefined): void {
     const old = this.held[depth];
     if (old === held) return;
-    this.undoDepth.push(depth);
-    this.undoHeld.push(old);
-    this.undoValue.push('');
-    scan.undoLength++;
+    this.log(depth, old, '', 0);
     while (this.held.length < depth) this.held.push(undefined);
     this.held[depth] = held;
   }
 
-  private remember(depth: number, value: string, bytes: number): void {
+  /** An item string (or, `container`, an object or array item's canonical text) of the container at `depth`, `bytes` long. */
+  private remember(depth: number, value: string, bytes: number, container = false): void {
     this.rememberedBytes += bytes;
     if (this.rememberedBytes > this.automaton.rememberedBytesLimit) {
       throw new DecodingLimitError('uniqueItemsMaxStringBytes', this.automaton.rememberedBytesLimit);
     }
-    const scan = this.committed;
     let held = this.held[depth];
     if (held === undefined) {
       held = new HeldStrings();
-      this.replaceHeld(scan, depth, held);
+      this.replaceHeld(depth, held);
     }
-    held.add(value);
-    this.undoDepth.push(-1);
+    if (container) held.containers.add(value);
+    else held.add(value);
+    this.log(container ? UNDO_CONTAINER : UNDO_STRING, held, value, 0);
+  }
+
+  /** One entry of the undo log (`undoDepth`), counted in the committed scan. */
+  private log(depth: number, held: HeldStrings | undefined, value: string, offset: number): void {
+    this.undoDepth.push(depth);
     this.undoHeld.push(held);
     this.undoValue.push(value);
-    scan.undoLength++;
+    this.undoOffset.push(offset);
+    this.committed.undoLength++;
   }
 }

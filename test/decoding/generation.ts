@@ -147,8 +147,8 @@ export function generate(grammar: CompiledGrammar, random: () => number, randomS
       const byte = completionByte(grammar, matcher);
       choice = bytes[byte]!;
       if (choice < 0) throw new Error(`no single-byte token for byte ${byte}`);
-      // the shortest completion knows only the automaton: it may close an item string its uniqueItems array holds
-      if (grammar.automaton.tracksStrings && !maskHas(mask, choice)) choice = first;
+      // the shortest completion knows only the automaton: it may close an item (string, object, array) its uniqueItems array holds
+      if ((grammar.automaton.tracksStrings || grammar.automaton.remembersContainers) && !maskHas(mask, choice)) choice = first;
     }
     if (!maskHas(mask, choice)) throw new Error(`completion token ${choice} is not in the mask`);
     if (!matcher.accept(choice)) throw new Error(`allowed token ${choice} ${JSON.stringify(vocabulary.tokenText(choice))} was not accepted`);

@@ -797,6 +797,11 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         },
         instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['abc', 'xabcd', 'abc'], ['abcd', 'xabcd'], ['xabcd', 'xabcd']],
       },
+      // objects and arrays that constrain only their type, beside strings: their values remembered
+      {
+        schema: { type: 'array', uniqueItems: true, items: { type: ['object', 'array', 'string'] } },
+        instances: [...UNIQUE_ARRAYS, [{ a: [1] }, { a: [1, 2] }, [{ a: 1 }], 'a'], [[], {}, [[]], [{}]], [[[1]], [[1]]], [{ a: 'x' }, 'x', { a: 'x' }]],
+      },
     ],
     refused: [
       { type: 'array', uniqueItems: true },

@@ -1,0 +1,64 @@
+/**
+ * Which `uniqueItems` items the matcher's memory of values written (`written-strings.ts`) can enforce beyond strings:
+ * objects and arrays that never run out of values, so that refusing the close of a repeated item never leaves a dead
+ * end (`roomForMember` in `node-heights.ts` keeps an item from being opened where only an empty one would fit).
+ * @module
+ */
+import { endlessStrings } from './endless-strings.js';
+import { jsonEqual } from './lower-typed.js';
+import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
+
+/** A key any string may be: endlessly many keys, so endlessly many distinct objects. */
+export function endlessKey(key: StringAlternative): boolean {
+  return key.free && key.maxLength === Infinity;
+}
+
+export function isContainer(alternative: Alternative): alternative is ObjectAlternative | ArrayAlternative {
+  return alternative.kind === 'object' || alternative.kind === 'array';
+}
+
+/**
+ * An object or array that, from any prefix, has endlessly many values to close as: an object with no declared
+ * properties, keys of an endless class and no `maxProperties`; an array of one items schema with no `maxItems`, set or
+ * count kept. Any other container item may run out of values that are not held, and stays refused.
+ */
+function endlessContainer(alternative: Alternative): boolean {
+  if (alternative.kind === 'array') {
+    return (
+      alternative.prefix.length === 0 &&
+      alternative.items !== null &&
+      alternative.maxItems === Infinity &&
+      alternative.unique === null &&
+      !alternative.uniqueStrings &&
+      !alternative.uniqueContainers &&
+      alternative.contains === null
+    );
+  }
+  if (alternative.kind !== 'object') return false;
+  const rules = alternative.progress;
+  return (
+    alternative.properties.length === 0 &&
+    !alternative.blocked &&
+    !rules.tracked &&
+    !rules.endsWithWitness &&
+    rules.maxProperties === Infinity &&
+    alternative.keyClasses.some((keyClass) => keyClass.keys.some(endlessKey))
+  );
+}
+
+/** An item the memory can keep unique with no dead end: an endless container, or a string whose every prefix has endless completions. */
+export function endlessItem(alternative: Alternative): boolean {
+  return alternative.kind === 'string' ? endlessStrings(alternative) : endlessContainer(alternative);
+}
+
+/** Per literal value its class (values equal as JSON share one: 1 and 1.0, objects in either key order), and one value per class. */
+export function valueClasses(values: readonly unknown[]): { classOf: Int32Array; representatives: unknown[] } {
+  const classOf = new Int32Array(values.length);
+  const representatives: unknown[] = [];
+  values.forEach((value, index) => {
+    let found = representatives.findIndex((other) => jsonEqual(other, value));
+    if (found < 0) found = representatives.push(value) - 1;
+    classOf[index] = found;
+  });
+  return { classOf, representatives };
+}

@@ -1,0 +1,84 @@
+/**
+ * Which configurations of the JSON automaton the matcher's run-time memory (`written-strings.ts`) concerns: item strings
+ * and keys it remembers, container items it remembers whole, the completions an item or key has left where its language
+ * can run out, and the literal items of a `uniqueItems` array whose set of values the frame keeps.
+ * @module
+ */
+import { ArrayPhase, Kind, ObjectPhase, StringMode, type Stack } from './automaton-frames.js';
+import { uniqueClassAllowed } from './array-progress.js';
+import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative } from './grammar-ir.js';
+
+/** True when the string on top of `config` is an item of a `uniqueItems` array of strings or an undeclared key of an object with `distinctKeys`. */
+export function isTrackedItem(alternatives: readonly Alternative[], config: Stack): boolean {
+  const parent = config.parent?.frame;
+  if (config.frame.kind !== Kind.String || parent === undefined) return false;
+  if (parent.kind === Kind.Array) return (alternatives[parent.alternative] as ArrayAlternative).uniqueStrings;
+  return parent.kind === Kind.Object && parent.phase === ObjectPhase.AdditionalKey && (alternatives[parent.alternative] as ObjectAlternative).distinctKeys;
+}
+
+/** True when the object or array on top of `config`, past its opening byte, is an item of a `uniqueContainers` array. */
+export function isTrackedContainer(alternatives: readonly Alternative[], config: Stack): boolean {
+  const { frame, parent } = config;
+  if ((frame.kind !== Kind.Object && frame.kind !== Kind.Array) || frame.phase === 0 || parent?.frame.kind !== Kind.Array) return false;
+  return (alternatives[parent.frame.alternative] as ArrayAlternative).uniqueContainers;
+}
+
+/** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */
+export function countedItems(alternatives: readonly Alternative[], config: Stack): ItemCompletions | null {
+  const frame = config.frame;
+  // before its `[` an array holds no items yet, and the container open is another's
+  if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Open ? null : (alternatives[frame.alternative] as ArrayAlternative).itemCompletions;
+  if (!isTrackedItem(alternatives, config)) return null;
+  const parent = alternatives[config.parent!.frame.alternative]!;
+  return parent.kind === 'array' ? parent.itemCompletions : (parent as ObjectAlternative).keyCompletions;
+}
+
+/**
+ * True when some object of `config` (after its `{`) counts its keys (`keyCompletions`): a token that ends the value
+ * being written and opens the next key (`1,"a`, `}},"a`) can reach a key prefix whose every completion is held.
+ */
+export function insideCountedKeys(alternatives: readonly Alternative[], config: Stack): boolean {
+  for (let at: Stack | null = config; at !== null; at = at.parent) {
+    const frame = at.frame;
+    if (frame.kind === Kind.Object && frame.phase !== ObjectPhase.Open && (alternatives[frame.alternative] as ObjectAlternative).keyCompletions !== null)
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The completions `config` has left among its array's item strings: before an item (after `,`), the whole
+ * language's; inside one at a character boundary, the prefix's. Infinity where it does not count (elsewhere, or
+ * where its array's items never run out).
+ */
+export function completionsOf(alternatives: readonly Alternative[], config: Stack): number {
+  const counts = countedItems(alternatives, config);
+  if (counts === null) return Infinity;
+  const frame = config.frame;
+  if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Next ? counts.total : Infinity;
+  if (frame.phase === StringMode.Open) return counts.total;
+  return frame.phase === StringMode.Boundary ? counts.at(frame.dfaState, frame.count) : Infinity;
+}
+
+/** The `uniqueItems` array under the literal on top of `config`, or null (such arrays hold literals only). */
+function uniqueParent(alternatives: readonly Alternative[], config: Stack): ArrayAlternative | null {
+  const parent = config.parent?.frame;
+  if (parent?.kind !== Kind.Array) return null;
+  const alternative = alternatives[parent.alternative] as ArrayAlternative;
+  return alternative.unique === null ? null : alternative;
+}
+
+/** True when literal `value` cannot be the next item of its `uniqueItems` array: already held (JSON equality), or no way to close after it. */
+export function usedBefore(alternatives: readonly Alternative[], config: Stack, value: number): boolean {
+  const alternative = uniqueParent(alternatives, config);
+  return alternative !== null && !uniqueClassAllowed(alternative, config.parent!.frame, alternative.unique!.classOf[value]!);
+}
+
+/** True when some literal below trie node `child` may still be the next item of the `uniqueItems` array above (if any). */
+export function literalOpen(alternatives: readonly Alternative[], config: Stack, child: number): boolean {
+  const alternative = uniqueParent(alternatives, config);
+  if (alternative === null) return true;
+  const unique = alternative.unique!;
+  const frame = config.parent!.frame;
+  return unique.subtreeValues[child]!.some((value) => uniqueClassAllowed(alternative, frame, unique.classOf[value]!));
+}
