@@ -3,7 +3,14 @@
  * alternative tokenizations of a text, and the checks of the run-time memory of strings
  * written (masks against accept(), random generations, tokens that repeat in one go).
  */
-import { compileJsonSchema, type CompiledGrammar, type CompileJsonSchemaOptions, type GrammarMatcher, type Vocabulary } from '../../src/decoding/index.js';
+import {
+  compileJsonSchema,
+  UnsupportedSchemaError,
+  type CompiledGrammar,
+  type CompileJsonSchemaOptions,
+  type GrammarMatcher,
+  type Vocabulary,
+} from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { mulberry32 } from '../../src/shared/seeded-random.js';
 import { byteVocabulary } from './byte-vocabulary.js';
@@ -331,6 +338,35 @@ export function maskAgainstAccept(grammar: CompiledGrammar, vocabulary: Vocabula
     if (maskHas(automatonMask, id) && !maskHas(mask, id)) cleared++;
   }
   return { disagreements, cleared };
+}
+
+/**
+ * {@link maskAgainstAccept} after each `[grammar, prefix, clears]`: the mask bits that disagree with `accept()`, and the
+ * prefixes marked `clears` where the run-time rule cleared no token the automaton allows (so the case proved nothing).
+ */
+export function clearingProblems(
+  cases: readonly (readonly [CompiledGrammar, string, boolean])[],
+  vocabulary: Vocabulary,
+): { disagreements: string[]; notCleared: string[] } {
+  const disagreements: string[] = [];
+  const notCleared: string[] = [];
+  for (const [grammar, prefix, clears] of cases) {
+    const found = maskAgainstAccept(grammar, vocabulary, prefix);
+    disagreements.push(...found.disagreements);
+    if (clears && found.cleared === 0) notCleared.push(prefix);
+  }
+  return { disagreements, notCleared };
+}
+
+/** The `UnsupportedSchemaError` compiling `schema` on the byte vocabulary throws; any other outcome fails the test. */
+export function refusalOf(schema: unknown, options?: CompileJsonSchemaOptions): UnsupportedSchemaError {
+  try {
+    compileJsonSchema(schema, byteVocabulary(), options);
+  } catch (error) {
+    if (error instanceof UnsupportedSchemaError) return error;
+    throw error;
+  }
+  throw new Error(`expected a refusal, but the schema compiled: ${JSON.stringify(schema)}`);
 }
 
 /**

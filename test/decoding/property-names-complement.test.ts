@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
-import { byteWalkProblems, randomGenerationProblems, universeDisagreements } from './generation.js';
+import { byteWalkProblems, everyArray, randomGenerationProblems, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SHORT = { maxLength: 1 };
@@ -46,15 +46,12 @@ const VALUES = [1, 'x'];
 
 type Entries = [string, unknown][];
 
-function everyEntries(most: number): Entries[] {
-  const out: Entries[] = [[]];
-  let layer: Entries[] = [[]];
-  for (let size = 1; size <= most; size++) {
-    layer = layer.flatMap((entries) => KEYS.flatMap((key) => VALUES.map((value): Entries => [...entries, [key, value]])));
-    out.push(...layer);
-  }
-  return out;
-}
+/** Every list of up to `most` entries of KEYS (repeats included) with VALUES: values as written, key by key. */
+const everyEntries = (most: number): Entries[] =>
+  everyArray(
+    KEYS.flatMap((key) => VALUES.map((value): [string, unknown] => [key, value])),
+    most,
+  );
 
 /** A repeated key carries the same value each time: the mask checks every value written (Known limits), the registry the last. */
 const sameWhenRepeated = (entries: Entries): boolean => entries.every(([name, item]) => entries.every(([other, value]) => other !== name || value === item));
