@@ -13,7 +13,7 @@ import { compileJsonSchema } from '../../src/decoding/index.js';
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { byteWalkProblems, clearingProblems, everyArray, randomGenerationProblems, refusalOf, repeatsKey, universeDisagreements } from './generation.js';
+import { byteWalkProblems, clearingProblems, everyEntryList, randomGenerationProblems, refusalOf, repeatsKey, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const ABCD = { enum: ['a', 'b', 'c', 'd'] };
@@ -62,15 +62,8 @@ const VALUES = [1, 'x'];
 
 type Entries = [string, unknown][];
 
-/** Every list of up to `most` entries of KEYS (repeats included) with VALUES: values as written, key by key. */
-const everyEntries = (most: number): Entries[] =>
-  everyArray(
-    KEYS.flatMap((key) => VALUES.map((value): [string, unknown] => [key, value])),
-    most,
-  );
-
 const UNIVERSE: Entries[] = [
-  ...everyEntries(3),
+  ...everyEntryList(KEYS, VALUES, 3),
   [
     ['a', 1],
     ['b', 1],

@@ -253,6 +253,14 @@ export function instanceDisagreements(
   return problems;
 }
 
+/** Every list of up to `most` entries of `keys` (repeats included) with `values`: objects as written, key by key. */
+export function everyEntryList(keys: readonly string[], values: readonly unknown[], most: number): [string, unknown][][] {
+  return everyArray(
+    keys.flatMap((key) => values.map((value): [string, unknown] => [key, value])),
+    most,
+  );
+}
+
 /** Every array of 0 to `most` items drawn from `values` (with repeats), shortest first: the small universes the exhaustive tests compare over. */
 export function everyArray<T>(values: readonly T[], most: number): T[][] {
   const out: T[][] = [[]];

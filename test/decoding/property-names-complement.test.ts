@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError } from '../../src/decoding/index.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
-import { byteWalkProblems, everyArray, randomGenerationProblems, universeDisagreements } from './generation.js';
+import { byteWalkProblems, everyEntryList, randomGenerationProblems, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SHORT = { maxLength: 1 };
@@ -46,17 +46,10 @@ const VALUES = [1, 'x'];
 
 type Entries = [string, unknown][];
 
-/** Every list of up to `most` entries of KEYS (repeats included) with VALUES: values as written, key by key. */
-const everyEntries = (most: number): Entries[] =>
-  everyArray(
-    KEYS.flatMap((key) => VALUES.map((value): [string, unknown] => [key, value])),
-    most,
-  );
-
 /** A repeated key carries the same value each time: the mask checks every value written (Known limits), the registry the last. */
 const sameWhenRepeated = (entries: Entries): boolean => entries.every(([name, item]) => entries.every(([other, value]) => other !== name || value === item));
 
-const UNIVERSE: unknown[] = [...everyEntries(3).filter(sameWhenRepeated), 1, 'ab'];
+const UNIVERSE: unknown[] = [...everyEntryList(KEYS, VALUES, 3).filter(sameWhenRepeated), 1, 'ab'];
 
 /**
  * The entries as an object's text, in order, repeats kept; in the flexible layout also spaced, and with every `c` of a
