@@ -14,9 +14,10 @@
  * `--cold-runs=5` of each.
  *
  * Remembered strings: after the cases, arrays of 50 and 200 unique strings sharing prefixes, an object of 100
- * undeclared keys under `minProperties: 2` and GitHub's create_issue with 40 assignees, each against the same text
- * without the keyword, interleaved (bench/mask/written-strings.ts): warm mask p50/p99 inside the strings the matcher
- * remembers.
+ * undeclared keys under `minProperties: 2`, an array of 40 unique objects, objects of keys that can run out (a
+ * `propertyNames` enum, a `maxLength`) under `minProperties: 2` and GitHub's create_issue with 40 assignees, each
+ * against the same text without the keyword, interleaved (bench/mask/written-strings.ts): warm mask p50/p99 inside
+ * the items and keys the matcher remembers.
  *
  * Pumped first round: each generated schema compiled once more, its first round run with the look-ahead pumped before every
  * mask as the local provider pumps it while the model computes (`lookAheadWhilePending`, its default units per token).
@@ -433,7 +434,7 @@ async function benchVocabulary(name: 'qwen3' | 'llama3' | 'gemma3', xgrammar: Re
   );
   for (const entry of writtenStrings)
     log(
-      `  written strings: ${entry.name.padEnd(40)} ${String(entry.tokens).padStart(5)} tokens, warm mask p50 / p99 ${entry.tracked.warm.p50.toFixed(2)} / ${entry.tracked.warm.p99.toFixed(2)} µs (no memory ${entry.untracked.warm.p50.toFixed(2)} / ${entry.untracked.warm.p99.toFixed(2)} µs)`,
+      `  written strings: ${entry.name.padEnd(54)} ${String(entry.tokens).padStart(5)} tokens, warm mask p50 / p99 ${entry.tracked.warm.p50.toFixed(2)} / ${entry.tracked.warm.p99.toFixed(2)} µs (no memory ${entry.untracked.warm.p50.toFixed(2)} / ${entry.untracked.warm.p99.toFixed(2)} µs)`,
     );
 
   return {

@@ -1,12 +1,13 @@
 /**
- * The written-strings rows of `npm run bench:mask`: the mask inside strings the matcher
- * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings,
- * the undeclared keys of objects with `minProperties` above 1). Each case is a long text of
- * many held strings sharing prefixes, written by the tokenizer's own tokens, then EOS; the
+ * The written-strings rows of `npm run bench:mask`: the mask inside what the matcher
+ * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings
+ * and of objects, the undeclared keys of objects with `minProperties` above 1, endless or
+ * counted where they can run out). Each case is a long text of many held items or keys
+ * sharing prefixes, written by the tokenizer's own tokens, then EOS; the
  * same text runs under the same schema without the keyword (no memory), interleaved token
  * by token, alternating which goes first, so the two columns see the same load. Rounds after
  * the first are "warm". Also: heap growth and GC events over 10,000 masks at four positions
- * inside the last held strings (the masks should allocate nothing), and one
+ * inside the last held items (the masks should allocate nothing), and one
  * accept + `rollback(1)` at the end of the text.
  */
 import { readFileSync } from 'node:fs';
@@ -22,19 +23,25 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 export interface WrittenStringsCase {
   readonly name: string;
-  /** The schema whose matcher remembers the strings written. */
+  /** The schema whose matcher remembers the items or keys written. */
   readonly tracked: unknown;
   /** The same schema without `uniqueItems` or `minProperties`: no memory. */
   readonly untracked: unknown;
   /** Valid under both, in the flexible layout (its escapes are not the compact layout's). */
   readonly text: string;
-  /** `text` with its first string written again at the end: only the schema without the memory takes it. */
+  /** `text` with its first item or key written again at the end: only the schema without the memory takes it. */
   readonly repeated: string;
 }
 
 /** About 140 characters; the first 30 shared by every seventh item, with escapes and a character outside the BMP on the way. */
 function longItem(index: number): string {
   return `item number ${index % 7} of the list: caf\u00e9 \\"quoted\\" \\u0061 \ud83d\ude00 the quick brown fox jumps over the lazy dog ${'x'.repeat(40)} ${index}`;
+}
+
+/** An object as a list of records holds it: a few keys, escapes in its name, nested arrays in every third; all but its numbers shared. */
+function recordItem(index: number): string {
+  const matrix = index % 3 === 0 ? `,"matrix":[[${index % 4},1.5],[],["x",null,true]]` : '';
+  return `{"id":${index},"name":"item \\"${index % 7}\\" caf\\u00e9 ${index}","tags":["alpha","group-${index % 5}"]${matrix}}`;
 }
 
 /** A path as an ignore list holds it: short, most of it shared with the others. */
@@ -55,11 +62,18 @@ export function writtenStringsCases(): WrittenStringsCase[] {
   const uniqueStrings = { type: 'array', items: { type: 'string' }, uniqueItems: true };
   const anyStrings = { type: 'array', items: { type: 'string' } };
   const array = (items: string[]): string => `[${items.map((item) => `"${item}"`).join(',')}]`;
-  const settings = Array.from({ length: 100 }, (_, index) => `"settings.editor.group-${index % 9}.option-${index}":"value ${index}"`);
+  const settingName = (index: number): string => `settings.editor.group-${index % 9}.option-${index}`;
+  const members = (names: readonly string[]): string[] => names.map((name, index) => `"${name}":"value ${index}"`);
+  const settings = members(Array.from({ length: 100 }, (_, index) => settingName(index)));
   const longItems = Array.from({ length: 50 }, (_, index) => longItem(index));
   const paths = Array.from({ length: 200 }, (_, index) => pathItem(index));
   const issue = (assignees: string[]): string => JSON.stringify({ repo: { owner: 'octo', name: 'hello' }, title: 'a bug', assignees });
   const users = Array.from({ length: 40 }, (_, index) => `user${index}`);
+  const records = Array.from({ length: 40 }, (_, index) => recordItem(index));
+  const settingNames = Array.from({ length: 60 }, (_, index) => settingName(index));
+  const enumMembers = members(settingNames.slice(0, 50));
+  const boundedKeys = { type: 'object', propertyNames: { maxLength: 48 }, additionalProperties: { type: 'string' } };
+  const enumKeys = { type: 'object', propertyNames: { enum: settingNames }, additionalProperties: { type: 'string' } };
   const createIssue = githubCreateIssue();
   const { assignees, ...otherProperties } = createIssue.properties as Record<string, Record<string, unknown>>;
   const { uniqueItems: _unique, ...assigneesWithRepeats } = assignees!;
@@ -84,6 +98,27 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       untracked: { type: 'object', properties: { id: { type: 'integer' } }, additionalProperties: { type: 'string' } },
       text: `{"id":7,${settings.join(',')}}`,
       repeated: `{"id":7,${[...settings, settings[0]!].join(',')}}`,
+    },
+    {
+      name: '40 unique objects, nested arrays in some',
+      tracked: { type: 'array', items: { type: 'object' }, uniqueItems: true },
+      untracked: { type: 'array', items: { type: 'object' } },
+      text: `[${records.join(',')}]`,
+      repeated: `[${[...records, records[0]!].join(',')}]`,
+    },
+    {
+      name: '50 keys of a propertyNames enum of 60, minProperties 2',
+      tracked: { ...enumKeys, minProperties: 2 },
+      untracked: enumKeys,
+      text: `{${enumMembers.join(',')}}`,
+      repeated: `{${[...enumMembers, enumMembers[0]!].join(',')}}`,
+    },
+    {
+      name: '100 keys of at most 48 characters, minProperties 2',
+      tracked: { ...boundedKeys, minProperties: 2 },
+      untracked: boundedKeys,
+      text: `{${settings.join(',')}}`,
+      repeated: `{${[...settings, settings[0]!].join(',')}}`,
     },
     {
       name: "GitHub's create_issue, 40 assignees",

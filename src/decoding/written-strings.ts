@@ -47,6 +47,10 @@ const HEX_DIGITS = 2;
 const UTF8_LEFT = 6;
 
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
+function isJsonWhitespace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
 }
@@ -184,14 +188,20 @@ export class WrittenStrings {
   private trialOpenedDepth = new Int32Array(8);
   private trialOpenedOffset = new Int32Array(8);
   private trialOpenedCount = 0;
-  /** Object and array items a trial closed: their array's depth and canonical text. */
+  /**
+   * Object and array items a trial closed: their array's depth and canonical text, the first `pendingContainerCount`.
+   * Reused, not emptied: setting an array's length to 0 frees its backing store, and the next push allocated one per
+   * walk that closed an item (850 bytes a mask inside an array of unique objects on Qwen3, bench:mask's heap figure).
+   */
   private readonly pendingContainerDepth: number[] = [];
   private readonly pendingContainer: string[] = [];
-  /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`), and `epoch` then. */
+  private pendingContainerCount = 0;
+  /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`, squeezed or not), and `epoch` then. */
   private memoStart = -1;
-  private memoEnd = -1;
   private memoEpoch = -1;
   private readonly memoTail = new Uint8Array(64);
+  private memoTailLength = -1;
+  private memoSqueezed = false;
   private memoText: string | undefined;
   /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
   private epoch = 0;
@@ -454,8 +464,7 @@ export class WrittenStrings {
     const scan = commit ? this.committed : this.trial;
     if (!commit) scan.copy(this.committed);
     this.pendingCount = 0;
-    this.pendingContainer.length = 0;
-    this.pendingContainerDepth.length = 0;
+    this.pendingContainerCount = 0;
     this.trialOpenedCount = 0;
     this.freshFrom = Infinity;
     const remembersContainers = automaton.remembersContainers;
@@ -663,51 +672,67 @@ export class WrittenStrings {
     if (text === undefined) return false;
     const array = scan.depth - 1;
     if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
-    for (let index = 0; index < this.pendingContainer.length; index++) {
+    for (let index = 0; index < this.pendingContainerCount; index++) {
       if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
     }
     if (commit) this.remember(array, text, text.length, true);
     else {
-      this.pendingContainerDepth.push(array);
-      this.pendingContainer.push(text);
+      this.pendingContainerDepth[this.pendingContainerCount] = array;
+      this.pendingContainer[this.pendingContainerCount++] = text;
     }
     return false;
   }
 
   /**
    * The canonical text of the value written in `raw[start, end)` (undefined: not JSON). A mask walks many tokens that
-   * close the same item after the same few bytes (`}`, `},`, `}]`…): the last answer is kept for the same bytes.
+   * close the same item after the same few bytes (`}`, `},`, `}]`…, and ` }`, `\n}`…): the last answer is kept for
+   * the same bytes, whitespace aside where the bytes past the committed ones are all outside strings (the committed
+   * scan outside one and no quote past it). The automaton took every byte before the close, so whitespace there lies
+   * between tokens (`1 0` died at `0`) and changes no value.
    */
   private canonicalBetween(start: number, end: number): string | undefined {
+    const raw = this.raw;
     const committedEnd = this.committed.rawEnd;
-    const tail = end - committedEnd;
-    let same = start === this.memoStart && end === this.memoEnd && this.memoEpoch === this.epoch && tail <= this.memoTail.length;
-    for (let index = 0; same && index < tail; index++) same = this.raw[committedEnd + index] === this.memoTail[index];
-    if (same) return this.memoText;
+    let squeezed = this.committed.inString === 0;
+    for (let offset = committedEnd; squeezed && offset < end; offset++) squeezed = raw[offset] !== QUOTE;
+    let same = start === this.memoStart && this.memoEpoch === this.epoch && squeezed === this.memoSqueezed;
+    let length = 0;
+    for (let offset = committedEnd; same && offset < end; offset++) {
+      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
+      same = length < this.memoTailLength && raw[offset] === this.memoTail[length++];
+    }
+    if (same && length === this.memoTailLength) return this.memoText;
     let text: string | undefined;
     try {
-      text = canonicalJson(JSON.parse(UTF8.decode(this.raw.subarray(start, end))));
+      text = canonicalJson(JSON.parse(UTF8.decode(raw.subarray(start, end))));
     } catch {
       text = undefined;
     }
-    if (tail <= this.memoTail.length) {
-      this.memoTail.set(this.raw.subarray(committedEnd, end));
-      this.memoStart = start;
-      this.memoEnd = end;
-      this.memoEpoch = this.epoch;
-      this.memoText = text;
+    length = 0;
+    for (let offset = committedEnd; offset < end && length <= this.memoTail.length; offset++) {
+      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
+      if (length < this.memoTail.length) this.memoTail[length] = raw[offset]!;
+      length++;
     }
+    // a tail past the memo's room is not kept (nothing else to compare it with)
+    this.memoTailLength = length <= this.memoTail.length ? length : -1;
+    this.memoStart = start;
+    this.memoEpoch = this.epoch;
+    this.memoSqueezed = squeezed;
+    this.memoText = text;
     return text;
   }
 
   /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
-    for (let index = this.pendingContainer.length - 1; index >= 0; index--) {
-      if (this.pendingContainerDepth[index]! < depth) continue;
-      this.pendingContainerDepth.splice(index, 1);
-      this.pendingContainer.splice(index, 1);
+    let keptContainers = 0;
+    for (let index = 0; index < this.pendingContainerCount; index++) {
+      if (this.pendingContainerDepth[index]! >= depth) continue;
+      this.pendingContainerDepth[keptContainers] = this.pendingContainerDepth[index]!;
+      this.pendingContainer[keptContainers++] = this.pendingContainer[index]!;
     }
+    this.pendingContainerCount = keptContainers;
     let kept = 0;
     for (let index = 0; index < this.pendingCount; index++) {
       if (this.pendingDepth[index]! >= depth) continue;

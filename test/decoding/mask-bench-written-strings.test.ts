@@ -1,11 +1,13 @@
 /**
- * The texts `bench:mask` times inside remembered strings (bench/mask/written-strings.ts) measure what they say: each
- * schema with the memory and its twin without it take the same text, and only the twin takes that text with a string
- * written twice, so the two columns differ by the memory alone. On the byte vocabulary, one byte per token.
+ * The texts `bench:mask` times inside remembered strings, objects and keys (bench/mask/written-strings.ts) measure what
+ * they say: each text is valid under its schema (the registry's validator), the schema with the memory and its twin
+ * without it take the same text, and only the twin takes that text with an item or key written twice, so the two
+ * columns differ by the memory alone. On the byte vocabulary, one byte per token.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, type CompiledGrammar } from '../../src/decoding/index.js';
 import { benchWrittenStrings, writtenStringsCases } from '../../bench/mask/written-strings.js';
+import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 
 const vocabulary = byteVocabulary();
@@ -17,15 +19,22 @@ const accepts = (grammar: CompiledGrammar, text: string): boolean => {
 const encoder = new TextEncoder();
 
 describe('bench:mask written-strings cases', () => {
-  it('each text is valid with and without the memory; the text with a string written twice only without it', () => {
+  it('each text is valid with and without the memory; the text with an item or key written twice only without it', () => {
     const cases = writtenStringsCases();
     expect(cases.map((entry) => entry.name)).toEqual([
       '50 unique strings of ~140 characters',
       '200 unique paths of ~40 characters',
       '100 undeclared keys, minProperties 2',
+      '40 unique objects, nested arrays in some',
+      '50 keys of a propertyNames enum of 60, minProperties 2',
+      '100 keys of at most 48 characters, minProperties 2',
       "GitHub's create_issue, 40 assignees",
     ]);
     for (const entry of cases) {
+      const registry = (schema: unknown, text: string): boolean => compileSchema(schema as never).validate(JSON.parse(text)).success;
+      expect([entry.name, registry(entry.tracked, entry.text), registry(entry.untracked, entry.text)]).toEqual([entry.name, true, true]);
+      // the registry reads a repeated key once, so only a repeated item is invalid to it; the matcher refuses both
+      expect([entry.name, registry(entry.untracked, entry.repeated)]).toEqual([entry.name, true]);
       const tracked = compile(entry.tracked);
       const untracked = compile(entry.untracked);
       expect([entry.name, accepts(tracked, entry.text), accepts(untracked, entry.text)]).toEqual([entry.name, true, true]);
