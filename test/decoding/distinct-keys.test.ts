@@ -9,9 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, DecodingLimitError, type CompiledGrammar } from '../../src/decoding/index.js';
-import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { feed, maskAgainstAccept, randomGenerationProblems, refusalOf, repeatsKey, repeatTokenProblems } from './generation.js';
+import { feed, maskAgainstAccept, randomGenerationProblems, refusalOf, registryVerdict, repeatsKey, repeatTokenProblems } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
@@ -97,11 +96,6 @@ function texts(value: unknown, flexible: boolean): string[] {
   return [JSON.stringify(value, null, 1), escape(true), escape(false)];
 }
 
-function registry(schema: unknown): (value: unknown) => boolean {
-  const validator = compileSchema(schema as Record<string, unknown>);
-  return (value) => validator.validate(value).success;
-}
-
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
 
 describe('distinct keys: minProperties beside undeclared keys', () => {
@@ -111,7 +105,7 @@ describe('distinct keys: minProperties beside undeclared keys', () => {
     '%s: the mask accepts exactly what the registry accepts and refuses repeated keys (both layouts, three vocabularies)',
     (name) => {
       const schema = SCHEMAS[name]!;
-      const validate = registry(schema);
+      const validate = registryVerdict(schema);
       const failures: string[] = [];
       for (const [vocabularyName, tokenizer] of tokenizers) {
         for (const layout of ['compact', 'flexible'] as const) {
@@ -171,7 +165,7 @@ describe('distinct keys: minProperties beside undeclared keys', () => {
     const schemas = Object.fromEntries(names.map((name) => [name, SCHEMAS[name]!]));
     // JSON.parse keeps the last of repeated keys: the text must not repeat one for minProperties to hold
     const check = (text: string): string | undefined => (repeatsKey(text) ? 'repeated key' : undefined);
-    expect(randomGenerationProblems(vocabulary, schemas, { seed: 11, runs: 8, randomSteps: 40, validatorOf: registry, check })).toEqual([]);
+    expect(randomGenerationProblems(vocabulary, schemas, { seed: 11, runs: 8, randomSteps: 40, validatorOf: registryVerdict, check })).toEqual([]);
   });
 
   it('refuses a token that closes a repeated key in one go, and clears it from the mask', () => {

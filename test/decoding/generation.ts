@@ -253,6 +253,12 @@ export function instanceDisagreements(
   return problems;
 }
 
+/** The registry's verdict on a value under `schema` (its validator compiled once), as the exhaustive tests compare with. */
+export function registryVerdict(schema: unknown): (value: unknown) => boolean {
+  const validator = compileSchema(schema as Record<string, unknown>);
+  return (value) => validator.validate(value).success;
+}
+
 /** Every list of up to `most` entries of `keys` (repeats included) with `values`: objects as written, key by key. */
 export function everyEntryList(keys: readonly string[], values: readonly unknown[], most: number): [string, unknown][][] {
   return everyArray(

@@ -10,9 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, UnsupportedSchemaError, type CompiledGrammar } from '../../src/decoding/index.js';
 import { literalText } from '../../src/decoding/lower-json-schema.js';
-import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { everyArray, universeDisagreements, type EncodingVocabulary } from './generation.js';
+import { everyArray, registryVerdict, type EncodingVocabulary, universeDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const BOUND = 2 ** 53;
@@ -60,11 +59,6 @@ const NUMBER_CASES: Record<string, Record<string, unknown>> = {
   'neither a multiple of 2 nor of 5': { not: { anyOf: [{ multipleOf: 2 }, { multipleOf: 5 }] } },
 };
 
-function registry(schema: unknown): (value: unknown) => boolean {
-  const validator = compileSchema(schema as Record<string, unknown>);
-  return (value) => validator.validate(value).success;
-}
-
 const layoutText = (value: unknown): string[] => [literalText(value)];
 
 function maskAccepts(grammar: CompiledGrammar, text: string): boolean {
@@ -85,7 +79,7 @@ function refusal(schema: unknown): UnsupportedSchemaError | undefined {
 describe('the complement of multipleOf on integers', () => {
   it.each(Object.keys(INTEGER_CASES))('%s: the mask accepts exactly what the registry accepts (four vocabularies, both layouts)', (name) => {
     const schema = INTEGER_CASES[name]!;
-    const validate = registry(schema);
+    const validate = registryVerdict(schema);
     expect(universeDisagreements(schema, undefined, TOKENIZERS, NUMBERS, layoutText, validate)).toEqual([]);
     // the universe holds values of both verdicts, so agreement is not by a mask that takes all or nothing
     expect(NUMBERS.some(validate) && !NUMBERS.every(validate)).toBe(true);
@@ -93,7 +87,7 @@ describe('the complement of multipleOf on integers', () => {
 
   it.each(Object.keys(NUMBER_CASES))('%s: the mask accepts exactly what the registry accepts, non-integers and subnormals included', (name) => {
     const schema = NUMBER_CASES[name]!;
-    const validate = registry(schema);
+    const validate = registryVerdict(schema);
     const universe = [...NUMBERS, ...NON_INTEGERS];
     expect(universeDisagreements(schema, undefined, TOKENIZERS, universe, layoutText, validate)).toEqual([]);
     expect(NON_INTEGERS.some(validate) && !NON_INTEGERS.every(validate)).toBe(true);
@@ -111,7 +105,7 @@ describe('the complement of multipleOf on integers', () => {
       [{ oneOf: [{ multipleOf: 3 }, { multipleOf: 5 }] }, 2],
     ];
     for (const [schema, band] of cases) {
-      const validate = registry(schema);
+      const validate = registryVerdict(schema);
       const roundsToZero = (value: unknown): boolean => typeof value === 'number' && !Number.isInteger(value) && Math.abs(value) <= band * Number.MIN_VALUE;
       const universe = [...NUMBERS, ...NON_INTEGERS];
       const disagreements = universeDisagreements(
@@ -134,19 +128,19 @@ describe('the complement of multipleOf on integers', () => {
   it('contains beside maxContains: the items outside contains are the non-multiples', () => {
     const schema = { type: 'array', items: { type: 'integer' }, contains: { multipleOf: 2 }, minContains: 1, maxContains: 2 };
     const arrays = everyArray([1, 2, 3, 4, -6], 3);
-    expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registry(schema))).toEqual([]);
+    expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registryVerdict(schema))).toEqual([]);
   });
 
   it('uniqueItems over bounded non-multiples: their texts are finitely many, tracked as literals', () => {
     const schema = { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: -3, maximum: 7, not: { multipleOf: 3 } } };
     const arrays = everyArray([-3, -2, 0, 1, 2, 3, 7, 8], 3);
-    expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registry(schema))).toEqual([]);
+    expect(universeDisagreements(schema, undefined, TOKENIZERS, arrays, layoutText, registryVerdict(schema))).toEqual([]);
   });
 
   it('offers nothing past ±2^53, where the registry accepts non-multiples by rounding (the documented narrowing)', () => {
     const schema = { type: 'integer', not: { multipleOf: 3 } };
     const grammar = compileJsonSchema(schema, TOKENIZERS.get('bytes')!.vocabulary);
-    const validate = registry(schema);
+    const validate = registryVerdict(schema);
     // 2^53 + 1 parses to 2^53, which 3 does not divide; 3e21 / 3 is 1e21, which Ajv's parseInt reads as 1
     for (const text of ['9007199254740993', '-9007199254740993', '3000000000000000000000']) {
       expect([text, validate(JSON.parse(text)), maskAccepts(grammar, text)]).toEqual([text, true, false]);
@@ -160,7 +154,7 @@ describe('the complement of multipleOf on integers', () => {
     const schema = { type: 'number', minimum: 0, maximum: 1, multipleOf: 0.01, not: { multipleOf: 0.02 } };
     const values = Array.from({ length: 121 }, (_, index) => Number((index / 100 - 0.1).toFixed(2)));
     values.push(0.07, 0.06999999999999999, 0.030000000000000002);
-    const validate = registry(schema);
+    const validate = registryVerdict(schema);
     expect(universeDisagreements(schema, undefined, TOKENIZERS, values, layoutText, validate)).toEqual([]);
     expect(values.filter(validate).length).toBeGreaterThan(10);
   });

@@ -9,9 +9,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, DecodingLimitError, UnsupportedSchemaError } from '../../src/decoding/index.js';
-import { compileSchema } from '../../src/tools/schema-validator.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { everyArray, maskAgainstAccept, maskHas, randomGenerationProblems, universeDisagreements, type EncodingVocabulary } from './generation.js';
+import {
+  everyArray,
+  maskAgainstAccept,
+  maskHas,
+  randomGenerationProblems,
+  registryVerdict,
+  type EncodingVocabulary,
+  universeDisagreements,
+} from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const OBJECTS = { type: 'array', items: { type: 'object' }, uniqueItems: true };
@@ -50,11 +57,6 @@ function texts(items: readonly string[], flexible: boolean): string[] {
   return [compact, `[\n  ${items.join(',\n  ')}\n]`];
 }
 
-function registry(schema: unknown): (value: unknown) => boolean {
-  const validator = compileSchema(schema as Record<string, unknown>);
-  return (value) => validator.validate(value).success;
-}
-
 function wrapped(name: string, items: readonly string[]): string[] {
   const text = texts(items, false)[0] ?? `[${items.join(',')}]`;
   return name.startsWith('minItems') ? [`{"list":${text}}`] : [text];
@@ -74,7 +76,7 @@ describe('uniqueItems over objects and arrays', () => {
     const { schema, items } = SCHEMAS[name]!;
     const nested = name.startsWith('minItems');
     const universe = everyArray(items, 3);
-    const validate = registry(schema);
+    const validate = registryVerdict(schema);
     const textsOf = (value: unknown, flexible: boolean): string[] => texts(value as string[], flexible).map((text) => (nested ? `{"list":${text}}` : text));
     const failures = universeDisagreements(schema, undefined, tokenizers, universe, textsOf, (value) =>
       validate(JSON.parse(wrapped(name, value as string[])[0]!)),
@@ -179,7 +181,7 @@ describe('uniqueItems over objects and arrays', () => {
       'arrays, minItems 4': { ...ARRAYS, minItems: 4 },
       mixed: { ...MIXED, minItems: 3 },
     };
-    expect(randomGenerationProblems(vocabulary, schemas, { seed: 11, runs: 6, randomSteps: 40, validatorOf: registry })).toEqual([]);
+    expect(randomGenerationProblems(vocabulary, schemas, { seed: 11, runs: 6, randomSteps: 40, validatorOf: registryVerdict })).toEqual([]);
   });
 
   it('refuses a token that closes a repeated item in one go, and a token that writes two equal items', () => {
