@@ -5,22 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSchema } from '../../src/tools/schema-validator.js';
-import { instanceDisagreements } from './generation.js';
+import { createRandom, instanceDisagreements } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
-
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
 
 /** ASCII, Latin with accents, Greek, Cyrillic, Han, Arabic digits, a combining mark, astral letters and emoji. */
 const ALPHABET = ['a', 'Z', '_', ' ', '-', '7', '!', 'é', 'Ü', 'Ω', 'λ', 'ж', '中', '文', '٣', '\u0301', '\u00a0', '\u{1D400}', '\u{20000}', '😀', '✅'];
 
 function sampleStrings(count: number, seed: number): string[] {
-  const next = random(seed);
+  const next = createRandom(seed);
   const strings = ['', ...ALPHABET];
   for (let index = 0; index < count; index++) {
     const length = 1 + Math.floor(next() * 5);

@@ -7,6 +7,7 @@ import { compileJsonSchema } from '../../src/decoding/index.js';
 import { metaSchemaProblem } from '../../src/decoding/meta-schema-check.js';
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
+import { createRandom } from './generation.js';
 import { byteVocabulary } from './byte-vocabulary.js';
 
 const vocabulary = byteVocabulary();
@@ -128,8 +129,7 @@ describe('the mask refuses what the registry refuses', () => {
   });
 
   it('agrees with the registry’s meta-schema check and identifier scan on 1,500 mutated schemas (a keyword set to a random value at a random subschema)', () => {
-    let seed = 32;
-    const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const random = createRandom(32);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const keywords = [
       ...['$id', '$schema', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs', 'definitions', 'dependencies'],

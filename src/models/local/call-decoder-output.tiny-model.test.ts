@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import { toolCallsOf } from '../../protocol/model-exchange.js';
+import { mulberry32 } from '../../shared/seeded-random.js';
 import { defineOutput } from '../../tools/define-output.js';
 import { defineTool, type AnyTool } from '../../tools/define-tool.js';
 import { ToolRegistry, silentLogger } from '../../tools/tool-registry.js';
@@ -38,21 +39,12 @@ const lookup = defineTool<{ id: string }>({
   execute: () => 'found',
 });
 
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
-
 function compiled(schema: object): CompiledToolGrammar {
   return { grammar: compileJsonSchema(schema, runtime.decoderSetup.vocabulary), warnings: [] };
 }
 
 function decode(tools: readonly AnyTool[], seed: number) {
-  // Spread the seeds: an LCG's first draws from small neighbouring seeds are nearly equal.
-  const random = randomSource(Math.imul(seed, 2654435761));
+  const random = mulberry32(Math.imul(seed, 2654435761));
   const stats: LocalModelStats = { sampledTokens: 0, forcedTokens: 0, jumpForwardTokens: 0, maskedSteps: 0, maskMs: 0 };
   let allowed: number[] = [];
   const toolGrammar = compiled(lookup.inputSchema);

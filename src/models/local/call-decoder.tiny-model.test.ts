@@ -10,6 +10,7 @@ import { createSubscriptionTools, createSubscriptionsStore } from '../../../exam
 import { compileJsonSchema } from '../../decoding/compile-json-schema.js';
 import type { AnyTool } from '../../tools/define-tool.js';
 import { ToolRegistry, silentLogger } from '../../tools/index.js';
+import { mulberry32 } from '../../shared/seeded-random.js';
 import { CallDecoder, toModelResponse, type CompiledToolGrammar } from './call-decoder.js';
 import { loadRuntime, type Runtime } from './load-runtime.js';
 import type { LocalModelStats } from './local-model-options.js';
@@ -23,14 +24,6 @@ afterAll(async () => {
   await runtime?.context.dispose();
   await runtime?.model.dispose();
 });
-
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
 
 const grammars = new Map<AnyTool, CompiledToolGrammar>();
 function grammarFor(tool: AnyTool): CompiledToolGrammar {
@@ -50,7 +43,7 @@ function grammarFor(tool: AnyTool): CompiledToolGrammar {
 
 /** Decodes one required call, each token drawn uniformly from the current mask. */
 function decodeCall(tools: readonly AnyTool[], seed: number) {
-  const random = randomSource(seed);
+  const random = mulberry32(seed);
   const stats: LocalModelStats = { sampledTokens: 0, forcedTokens: 0, jumpForwardTokens: 0, maskedSteps: 0, maskMs: 0 };
   let allowed: number[] = [];
   const decoder = new CallDecoder(runtime.decoderSetup, {
