@@ -44,6 +44,15 @@ function recordItem(index: number): string {
   return `{"id":${index},"name":"item \\"${index % 7}\\" caf\\u00e9 ${index}","tags":["alpha","group-${index % 5}"]${matrix}}`;
 }
 
+/** A record of money amounts (`multipleOf: 0.01`) as an invoice holds it: two decimals, each amount one Ajv accepts. */
+function amountItem(index: number): string {
+  const cents = (index * 7919) % 1_000_000;
+  // Ajv's quotient test rejects some exact cents (0.07): step to the next one it accepts
+  let amount = cents / 100;
+  while (!Number.isInteger(amount / 0.01)) amount = (Math.round(amount * 100) + 1) / 100;
+  return `{"amount":${amount.toFixed(2)},"tax":0.10}`;
+}
+
 /** A path as an ignore list holds it: short, most of it shared with the others. */
 function pathItem(index: number): string {
   return `packages/core/src/module-${index % 13}/file-${index}.ts`;
@@ -77,6 +86,11 @@ export function writtenStringsCases(): WrittenStringsCase[] {
   const createIssue = githubCreateIssue();
   const { assignees, ...otherProperties } = createIssue.properties as Record<string, Record<string, unknown>>;
   const { uniqueItems: _unique, ...assigneesWithRepeats } = assignees!;
+  const amounts = Array.from({ length: 40 }, (_, index) => amountItem(index));
+  const invoice = (multipleOf: Record<string, unknown>): unknown => {
+    const amount = { type: 'number', minimum: 0, ...multipleOf };
+    return { type: 'array', items: { type: 'object', properties: { amount, tax: amount }, required: ['amount', 'tax'], additionalProperties: false } };
+  };
   return [
     {
       name: '50 unique strings of ~140 characters',
@@ -119,6 +133,14 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       untracked: boundedKeys,
       text: `{${settings.join(',')}}`,
       repeated: `{${[...settings, settings[0]!].join(',')}}`,
+    },
+    {
+      name: '40 records of two money amounts, multipleOf 0.01',
+      tracked: invoice({ multipleOf: 0.01 }),
+      untracked: invoice({}),
+      text: `[${amounts.join(',')}]`,
+      // not a repeat here: 0.07 is the amount Ajv's quotient test rejects (7.000000000000001)
+      repeated: `[${[...amounts, '{"amount":0.07,"tax":0.10}'].join(',')}]`,
     },
     {
       name: "GitHub's create_issue, 40 assignees",

@@ -4,6 +4,7 @@
  * (code-point DFAs for strings, number automata, byte tries for literals and keys).
  * @module
  */
+import type { DecimalMultipleCheck } from './decimal-multiples.js';
 import type { NumberAutomaton } from './number-language.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
@@ -98,6 +99,8 @@ export interface NumberAlternative {
   readonly id: number;
   readonly automaton: NumberAutomaton;
   readonly height: number;
+  /** A decimal `multipleOf` Ajv's test decides per number written: the matcher checks it (`written-numbers.ts`). */
+  readonly check?: DecimalMultipleCheck | undefined;
 }
 
 export interface ArrayAlternative {

@@ -16,6 +16,7 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { LookAheadFrontier } from './look-ahead-frontier.js';
 import type { Vocabulary } from './vocabulary.js';
+import { WrittenNumbers } from './written-numbers.js';
 import { WrittenStrings } from './written-strings.js';
 
 /** What a matcher needs from its compiled grammar. */
@@ -60,6 +61,8 @@ export class GrammarMatcher {
    * of `uniqueContainers` arrays) written so far; null when the grammar has none.
    */
   private readonly written: WrittenStrings | null;
+  /** The number being written, where a decimal `multipleOf` is checked as it is written; null when the grammar has none. */
+  private readonly numbers: WrittenNumbers | null;
 
   /** @internal Use `grammar.matcher()`. */
   constructor(host: MatcherHost, options: MatcherOptions = {}) {
@@ -72,6 +75,8 @@ export class GrammarMatcher {
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
     this.written = host.automaton.tracksStrings || host.automaton.remembersContainers ? new WrittenStrings(host.automaton, host.vocabulary) : null;
+    // the lowering never puts both memories in one grammar (each walks tokens without the other's rule)
+    this.numbers = host.automaton.checksNumbers ? new WrittenNumbers(host.automaton, host.vocabulary) : null;
   }
 
   private get state(): number {
@@ -110,6 +115,7 @@ export class GrammarMatcher {
       this.host.writeMask(state, mask);
       // after every cache: the masks kept per state are shared by matchers holding different strings
       this.written?.filterMask(state, mask);
+      this.numbers?.filterMask(state, mask);
     } catch (error) {
       this.record(error);
       throw error;
@@ -168,7 +174,7 @@ export class GrammarMatcher {
     const bytes = vocabulary.tokenBytesFlat;
     const end = vocabulary.tokenOffsets[tokenId + 1]!;
     let at = state;
-    if (this.written !== null) at = this.acceptWritten(state, bytes, vocabulary.tokenOffsets[tokenId]!, end);
+    if (this.written !== null || this.numbers !== null) at = this.acceptWritten(state, bytes, vocabulary.tokenOffsets[tokenId]!, end);
     else {
       for (let offset = vocabulary.tokenOffsets[tokenId]!; offset < end; offset++) {
         at = this.next(at, bytes[offset]!);
@@ -187,7 +193,7 @@ export class GrammarMatcher {
     let at = this.state;
     if (at === TERMINATED || at === DEAD) return false;
     const bytes = ENCODER.encode(text);
-    if (this.written !== null) at = this.acceptWritten(at, bytes, 0, bytes.length);
+    if (this.written !== null || this.numbers !== null) at = this.acceptWritten(at, bytes, 0, bytes.length);
     else {
       for (const byte of bytes) {
         at = this.next(at, byte);
@@ -217,6 +223,7 @@ export class GrammarMatcher {
     }
     this.steps -= count;
     if (count > 0) this.guard(() => this.written?.rollback(this.steps));
+    this.numbers?.rollback(this.steps);
   }
 
   /** Back to the start of the document; also clears a budget error. */
@@ -224,6 +231,7 @@ export class GrammarMatcher {
     this.steps = 0;
     this.failure = undefined;
     this.written?.rollback(0);
+    this.numbers?.rollback(0);
   }
 
   /**
@@ -285,10 +293,10 @@ export class GrammarMatcher {
     }
   }
 
-  /** `accept` under `uniqueItems` over strings or distinct keys: the memory steps the automaton and remembers the items closed. */
+  /** `accept` with a run-time memory (strings remembered, or numbers checked): the memory steps the automaton. */
   private acceptWritten(state: number, bytes: Uint8Array, from: number, to: number): number {
     try {
-      return this.written!.accept(state, bytes, from, to);
+      return this.written !== null ? this.written.accept(state, bytes, from, to) : this.numbers!.accept(state, bytes, from, to);
     } catch (error) {
       this.record(error);
       throw error;
@@ -303,6 +311,7 @@ export class GrammarMatcher {
     }
     this.history[++this.steps] = state;
     this.written?.endStep(this.steps);
+    this.numbers?.endStep(this.steps);
   }
 
   private guard<T>(run: () => T): T {

@@ -18,7 +18,18 @@ import { containsCanClose, containsCells, countsAfter } from './array-contains.j
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueItemCanFollow } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
-import { completionsOf, countedItems, insideCountedKeys, isTrackedContainer, isTrackedItem, literalOpen, usedBefore } from './tracked-configurations.js';
+import {
+  checkedNumbersOf,
+  completionsOf,
+  countedItems,
+  insideCountedKeys,
+  isTrackedContainer,
+  isTrackedItem,
+  literalOpen,
+  usedBefore,
+  type CheckedNumbers,
+} from './tracked-configurations.js';
+import type { DecimalMultipleCheck } from './decimal-multiples.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
 import { StringStepper } from './string-stepping.js';
@@ -108,6 +119,17 @@ export class JsonAutomaton {
   readonly countsItems: boolean;
   /** Per state whose `exhaustion` is finite: its configurations' distinct finite counts (ascending) and the states left without those at or under each. */
   private readonly exhaustedTargets: ({ counts: Float64Array; targets: Int32Array } | undefined)[] = [];
+  /**
+   * Per state: the decimal `multipleOf` checks of its configurations inside a checked number (past its first byte), and
+   * which of them (bit per index) can close there; undefined where none. The matcher's `WrittenNumbers` reads them.
+   */
+  readonly checkedNumbers: (CheckedNumbers | undefined)[] = [];
+  /** Some number alternative carries a decimal `multipleOf` check: matchers must check the numbers written. */
+  readonly checksNumbers: boolean;
+  /** `withoutChecked`'s targets, by `state * 256 + byte`, then by its dropped and unclosed checks. */
+  private readonly checkedTargets = new Map<number, Map<number, number>>();
+  /** While `withoutChecked` computes: the checks (of the target's list) whose numbers die, and those that may not close. */
+  private checkedDropped: { checks: readonly DecimalMultipleCheck[]; dead: number; unclosed: number } | undefined;
   /** Some array enforces `uniqueItems` over strings, or some object `distinctKeys`: matchers must remember the strings written. */
   readonly tracksStrings: boolean;
   /** Bytes of item strings a matcher may remember (`AutomatonOptions.uniqueItemsMaxStringBytes`). */
@@ -165,6 +187,7 @@ export class JsonAutomaton {
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
     );
+    this.checksNumbers = this.alternatives.some((alternative) => alternative?.kind === 'number' && alternative.check !== undefined);
     const out = new Map<number, Stack>();
     const document = this.frames.stack(this.frames.documentFrame(DocumentPhase.Before, 0), null);
     this.enterDocument(document, 0, out);
@@ -258,6 +281,33 @@ export class JsonAutomaton {
   }
 
   /**
+   * Where `byte` leads from `state` when the number it writes fails some of the target's checks (`checkedNumbers`):
+   * the numbers of the checks in `dead` (bits) die, those in `unclosed` go on but do not close; the other
+   * configurations step as usual (an anyOf branch without the check still closes). Computed on first use.
+   */
+  withoutChecked(state: number, byte: number, dead: number, unclosed: number): number {
+    const at = state * 256 + byte;
+    let targets = this.checkedTargets.get(at);
+    if (targets === undefined) this.checkedTargets.set(at, (targets = new Map()));
+    // a state holds a handful of distinct checks: the two masks fit one key
+    const key = dead * 65536 + unclosed;
+    const cached = targets.get(key);
+    if (cached !== undefined) return cached;
+    const checks = this.checkedNumbers[this.transition(state, byte)]!.checks;
+    const out = this.scratch;
+    out.clear();
+    this.checkedDropped = { checks, dead, unclosed };
+    try {
+      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
+    } finally {
+      this.checkedDropped = undefined;
+    }
+    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
+    targets.set(key, target);
+    return target;
+  }
+
+  /**
    * `state` less its configurations whose completions are at most `held` (the items held that extend the prefix, or
    * all of them before an item; at least `exhaustion[state]`): every way on from there repeats an item. DEAD when
    * none is left. Computed on first use.
@@ -337,6 +387,7 @@ export class JsonAutomaton {
     this.exhaustible[id] = exhaustible;
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
+    this.checkedNumbers.push(this.checksNumbers ? checkedNumbersOf(this.alternatives, configs) : undefined);
     this.prefillDeadBytes(id, configs);
     if (configs.length === 1) this.noteStringPosition(id, configs[0]!);
     return id;
@@ -444,16 +495,20 @@ export class JsonAutomaton {
 
   private emit(config: Stack, out: Map<number, Stack>): void {
     if (out.has(config.id)) return;
-    out.set(config.id, config);
     const frame = config.frame;
     let complete = false;
     if (frame.kind === Kind.Number) {
       const alternative = this.alternatives[frame.alternative]!;
       complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.numberState] === 1;
+      const dropped = this.checkedDropped;
+      const index = dropped === undefined || alternative.kind !== 'number' || frame.numberState === 0 ? -1 : dropped.checks.indexOf(alternative.check!);
+      if (index >= 0 && (dropped!.dead & (1 << index)) !== 0) return;
+      if (index >= 0 && (dropped!.unclosed & (1 << index)) !== 0) complete = false;
     } else if (frame.kind === Kind.Literal) {
       const value = this.literalNodes.get(frame.literalNode)!.literals!.terminal[frame.trieNode]!;
       complete = value >= 0 && !usedBefore(this.alternatives, config, value);
     }
+    out.set(config.id, config);
     if (complete) this.finish(config, out);
   }
 

@@ -128,7 +128,8 @@ export class NodeEmitter {
             const lowered = lowerMultipleOf(typed, this.context);
             if ('values' in lowered) for (const value of lowered.values) addLiteral(value);
             else
-              for (const automaton of lowered.automata) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
+              for (const automaton of lowered.automata)
+                node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1, check: lowered.check });
             break;
           }
           const range = {

@@ -40,6 +40,7 @@ export function lowerJsonSchema(schema: unknown, options: LowerOptions): Lowered
   const rootPlace = context.registry.placeOf(rootSchema) ?? { base: '', pointer: '#' };
   const rootSet = references.locate(rootSchema, rootPlace, isPlainObject(rootSchema) ? rootSchema : undefined);
   const { root, nodes } = new NodeEmitter(context, references, algebra).emit(rootSet);
+  uncheckBesideRememberedStrings(nodes, context);
   return {
     root,
     nodes,
@@ -47,6 +48,32 @@ export function lowerJsonSchema(schema: unknown, options: LowerOptions): Lowered
     serialize: (value) => serialize(algebra, value, rootSet),
     accepts: (value) => algebra.satisfiesSet(value, rootSet),
   };
+}
+
+/**
+ * A decimal `multipleOf` checked at run time (`written-numbers.ts`) beside strings or items remembered at run time
+ * (`written-strings.ts`): each memory walks tokens by its own rule only, so together a token could pass one and not the
+ * other. Refused (lenient: the numbers go unchecked, the exact multiples of the range offered).
+ */
+function uncheckBesideRememberedStrings(nodes: readonly ValueNode[], context: LoweringContext): void {
+  const alternatives = nodes.flatMap((node) => node.alternatives);
+  const remembers = alternatives.some(
+    (alternative) =>
+      (alternative.kind === 'array' && (alternative.uniqueStrings || alternative.uniqueContainers)) ||
+      (alternative.kind === 'object' && alternative.distinctKeys),
+  );
+  if (!remembers) return;
+  for (const node of nodes) {
+    node.alternatives = node.alternatives.map((alternative) => {
+      if (alternative.kind !== 'number' || alternative.check === undefined) return alternative;
+      context.refuse(
+        'multipleOf',
+        alternative.check.pointer,
+        `a multipleOf of ${alternative.check.divisor} on a range this wide is checked as each number is written, which this engine does not combine with uniqueItems over strings, objects or arrays, or distinct undeclared keys`,
+      );
+      return { ...alternative, check: undefined };
+    });
+  }
 }
 
 /**

@@ -8,8 +8,12 @@ import type { LoweringContext } from './lower-context.js';
 import type { Typed } from './lower-typed.js';
 import { intersectTwoNumberAutomata, planMultipleOf, type NumberRange } from './multiple-of-language.js';
 import type { NumberAutomaton, NumberConstraint } from './number-language.js';
+import { planDecimalMultiple, type DecimalMultipleCheck } from './decimal-multiples.js';
 
-export function lowerMultipleOf(typed: Typed, context: LoweringContext): { values: number[] } | { automata: NumberAutomaton[] } {
+/** What a number alternative under `multipleOf` lowers to: literals, or automata (with the run-time check of a decimal divisor). */
+export type LoweredMultiples = { values: number[] } | { automata: NumberAutomaton[]; check?: DecimalMultipleCheck };
+
+export function lowerMultipleOf(typed: Typed, context: LoweringContext): LoweredMultiples {
   const fractions = nonIntegerNonMultiples(typed, context);
   if (fractions === undefined) return lowerPlan(typed, context, false);
   if (typed.fractional) return { automata: fractions };
@@ -43,8 +47,12 @@ function nonIntegerNonMultiples(typed: Typed, context: LoweringContext): NumberA
 }
 
 /** The plan's automaton (or values) for `typed`; `othersOffered`: other texts are offered beside these, so an empty cut is not refused. */
-function lowerPlan(typed: Typed, context: LoweringContext, othersOffered: boolean): { values: number[] } | { automata: NumberAutomaton[] } {
+function lowerPlan(typed: Typed, context: LoweringContext, othersOffered: boolean): LoweredMultiples {
   const plan = planMultipleOf(typed, typed.multiples, context.limits, typed.nonMultiples);
+  if (plan.kind === 'refused') {
+    const checked = checkedDecimal(typed, context);
+    if (checked !== undefined) return checked;
+  }
   if (plan.kind === 'values') return { values: plan.values.filter((value) => !typed.fractional || !Number.isInteger(value)) };
   // the range's own fields only: the cache keys by them
   const constraint = ({ integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum }: NumberRange): NumberConstraint => ({
@@ -85,6 +93,28 @@ function lowerPlan(typed: Typed, context: LoweringContext, othersOffered: boolea
     automaton = base;
   }
   return { automata: automaton === null ? [] : [automaton] };
+}
+
+/**
+ * One decimal divisor on a range too wide to list (`0.01` on amounts): the exact multiples of the range (cut as
+ * `decimal-multiples.ts` says), with Ajv's test checked by the matcher as each number is written; undefined where that
+ * plan does not apply.
+ */
+function checkedDecimal(typed: Typed, context: LoweringContext): { automata: NumberAutomaton[]; check: DecimalMultipleCheck } | undefined {
+  const divisors = [...new Set(typed.multiples)];
+  if (divisors.length !== 1 || typed.nonMultiples.length > 0 || typed.fractional) return undefined;
+  const plan = planDecimalMultiple(typed, divisors[0]!, typed.pointer);
+  if (plan.kind !== 'checked') return undefined;
+  const { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum } = plan.range;
+  const { modulus, scale } = plan.check;
+  const cache = context.options.cache;
+  const automaton = cache.multipleOfAutomaton(
+    { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum },
+    [{ modulus, scale }],
+    context.limits.multipleOfMaxStates,
+  );
+  if (automaton === undefined) return undefined;
+  return { automata: automaton === null ? [] : [automaton], check: plan.check };
 }
 
 /** "multiple of 3 and 5", "number that is not a multiple of 2", as the refusal names them. */

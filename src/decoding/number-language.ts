@@ -122,7 +122,8 @@ export function toPlainDecimal(value: number): string {
   return (negative ? '-' : '') + magnitude.int + (magnitude.frac === '' ? '' : `.${magnitude.frac}`);
 }
 
-function stepDouble(value: number, direction: 1 | -1): number {
+/** The neighbouring double of `value` upwards (1) or downwards (-1). */
+export function stepDouble(value: number, direction: 1 | -1): number {
   if (value === 0) return direction * Number.MIN_VALUE;
   const buffer = new DataView(new ArrayBuffer(8));
   buffer.setFloat64(0, value);

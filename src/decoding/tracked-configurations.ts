@@ -7,6 +7,30 @@
 import { ArrayPhase, Kind, ObjectPhase, StringMode, type Stack } from './automaton-frames.js';
 import { uniqueClassAllowed } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative } from './grammar-ir.js';
+import type { DecimalMultipleCheck } from './decimal-multiples.js';
+
+/** The decimal `multipleOf` checks of a state's numbers past their first byte, and (bit per index) those that can close there. */
+export interface CheckedNumbers {
+  readonly checks: readonly DecimalMultipleCheck[];
+  readonly closing: number;
+}
+
+/**
+ * The checks of the configurations writing a checked number (`NumberAlternative.check`), undefined where none: before
+ * its first byte a number is empty, which no check refuses.
+ */
+export function checkedNumbersOf(alternatives: readonly Alternative[], configs: readonly Stack[]): CheckedNumbers | undefined {
+  const checks: DecimalMultipleCheck[] = [];
+  let closing = 0;
+  for (const { frame } of configs) {
+    const alternative = alternatives[frame.alternative];
+    if (frame.kind !== Kind.Number || frame.numberState === 0 || alternative?.kind !== 'number' || alternative.check === undefined) continue;
+    let index = checks.indexOf(alternative.check);
+    if (index < 0) index = checks.push(alternative.check) - 1;
+    if (alternative.automaton.accepting[frame.numberState] === 1) closing |= 1 << index;
+  }
+  return checks.length === 0 ? undefined : { checks, closing };
+}
 
 /** True when the string on top of `config` is an item of a `uniqueItems` array of strings or an undeclared key of an object with `distinctKeys`. */
 export function isTrackedItem(alternatives: readonly Alternative[], config: Stack): boolean {

@@ -57,7 +57,8 @@ const REFUSED_UNDER_A_LOWER_LIMIT: ReadonlyArray<[limit: keyof DecodingLimits, l
       ],
     },
   ],
-  ['multipleOfMaxValues', 10, 'multipleOf', { type: 'number', minimum: 0, maximum: 1, multipleOf: 0.01 }],
+  // 0.03 is no 1 / n, so past the list it is refused (0.01 would be checked as written instead)
+  ['multipleOfMaxValues', 10, 'multipleOf', { type: 'number', minimum: 0, maximum: 1, multipleOf: 0.03 }],
   ['multipleOfMaxModulus', 5, 'multipleOf', { type: 'integer', minimum: 0, maximum: 1_000_000, multipleOf: 7 }],
   ['multipleOfMaxStates', 3, 'multipleOf', { type: 'integer', minimum: 0, maximum: 1_000_000, multipleOf: 7 }],
 ];

@@ -461,10 +461,10 @@ export function repeatTokenProblems(schema: Record<string, unknown>, extra: read
 }
 
 /**
- * Over the byte vocabulary (compact layout unless `options` says), every text the mask allows up to `depth` bytes: the texts whose mask is
+ * Over the byte vocabulary (compact layout unless `options` says), every text the mask allows up to `depth` bytes after `prefix`: the texts whose mask is
  * empty (a dead end), whose mask bits disagree with accept(), or that end (EOS allowed) with a value the registry refuses.
  */
-export function byteWalkProblems(schema: Record<string, unknown>, options: CompileJsonSchemaOptions | undefined, depth: number): string[] {
+export function byteWalkProblems(schema: Record<string, unknown>, options: CompileJsonSchemaOptions | undefined, depth: number, prefix = ''): string[] {
   const vocabulary = byteVocabulary();
   const grammar = compileJsonSchema(schema, vocabulary, options);
   const validator = compileSchema(schema);
@@ -491,7 +491,8 @@ export function byteWalkProblems(schema: Record<string, unknown>, options: Compi
       matcher.rollback(1);
     }
   };
-  visit('');
+  if (!matcher.acceptString(prefix)) return [`${prefix}: the prefix itself is refused`];
+  visit(prefix);
   return problems;
 }
 

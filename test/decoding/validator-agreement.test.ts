@@ -708,10 +708,13 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       // unbounded: cut to ±2^53 (±10^13 for 0.25), where Ajv's test is exact (multiple-of-ranges.test.ts probes past it)
       { schema: { type: 'integer', multipleOf: 3 }, instances: MULTIPLE_OF_INTEGERS },
       { schema: { type: 'number', multipleOf: 0.25 }, instances: MULTIPLE_OF_DECIMALS },
+      // a decimal 1 / n on a wide range: Ajv's test checked as each number is written (decimal-multiples.test.ts)
+      { schema: { type: 'number', multipleOf: 0.01 }, instances: MULTIPLE_OF_DECIMALS },
+      { schema: { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 1e6 }, instances: MULTIPLE_OF_DECIMALS },
     ],
     refused: [
-      { type: 'number', multipleOf: 0.01 },
-      { type: 'number', multipleOf: 0.1, minimum: 0, maximum: 1e6 },
+      { type: 'number', multipleOf: 0.03 },
+      { type: 'number', multipleOf: 0.00001, minimum: 0, maximum: 1e6 },
     ],
   },
   maxLength: { enforced: [{ schema: { type: 'string', maxLength: 2 }, instances: STRINGS }] },
