@@ -73,6 +73,8 @@ export interface DifferenceTyped {
   order: string[];
   properties: Map<string, LocationSet>;
   required: Set<string>;
+  /** `dependentRequired` (and array-valued draft-7 `dependencies`): name → names it makes required. */
+  dependencies: Map<string, Set<string>>;
   additional: LocationSet;
   /** `patternProperties` groups; the difference reads them only through {@link DifferenceContext.valueSet}. */
   patternGroups: readonly unknown[];

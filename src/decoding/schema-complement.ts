@@ -58,6 +58,7 @@ const UNDERSTOOD = new Set([
   'order',
   'properties',
   'required',
+  'dependencies',
   'additional',
   'patternGroups',
   'propertyNames',
@@ -404,6 +405,17 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         missing.order.push(name);
         missing.properties.set(name, FALSE_SET);
         pieces.push(missing);
+      }
+      // ¬(source present ⇒ dependent present) is "the source present and the dependent absent"
+      for (const [source, dependents] of negated.dependencies) {
+        for (const dependent of dependents) {
+          const unmet = piece();
+          unmet.order.push(source, dependent);
+          unmet.properties.set(source, TRUE_SET);
+          unmet.required.add(source);
+          unmet.properties.set(dependent, FALSE_SET);
+          pieces.push(unmet);
+        }
       }
       const names = new Set([...negated.properties.keys(), ...negated.required]);
       const keyRules = !isTrue(negated.additional) || negated.patternGroups.length > 0;
