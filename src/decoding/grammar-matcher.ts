@@ -71,7 +71,10 @@ export class GrammarMatcher {
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
-    this.written = host.automaton.tracksStrings || host.automaton.remembersContainers ? new WrittenStrings(host.automaton, host.vocabulary) : null;
+    this.written =
+      host.automaton.tracksStrings || host.automaton.remembersContainers || host.automaton.remembersNumbers
+        ? new WrittenStrings(host.automaton, host.vocabulary)
+        : null;
   }
 
   private get state(): number {

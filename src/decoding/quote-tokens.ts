@@ -178,6 +178,41 @@ function structuralCloses(bytes: Uint8Array, from: number, to: number, inString:
   return closes;
 }
 
+/**
+ * For integer items kept unique (`uniqueNumbers`): the text tokens with a digit (`any`), and those with two runs of
+ * digits or more (`twoNumbers`: where no array holds an integer, only a token that writes two can repeat one).
+ */
+export interface DigitTokens {
+  readonly any: Int32Array;
+  readonly twoNumbers: Int32Array;
+}
+
+const digitTokensOf = new WeakMap<Vocabulary, DigitTokens>();
+
+export function digitTokens(vocabulary: Vocabulary): DigitTokens {
+  let known = digitTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const bytes = vocabulary.tokenBytesFlat;
+    const any: number[] = [];
+    const twoNumbers: number[] = [];
+    for (let id = 0; id < vocabulary.size; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      let runs = 0;
+      let inRun = false;
+      for (let offset = vocabulary.tokenOffsets[id]!; offset < vocabulary.tokenOffsets[id + 1]!; offset++) {
+        const digit = bytes[offset]! >= 0x30 && bytes[offset]! <= 0x39;
+        if (digit && !inRun) runs++;
+        inRun = digit;
+      }
+      if (runs > 0) any.push(id);
+      if (runs > 1) twoNumbers.push(id);
+    }
+    known = { any: Int32Array.from(any), twoNumbers: Int32Array.from(twoNumbers) };
+    digitTokensOf.set(vocabulary, known);
+  }
+  return known;
+}
+
 const unitTokensOf = new WeakMap<Vocabulary, UnitTokens>();
 
 export function unitTokens(vocabulary: Vocabulary): UnitTokens {
