@@ -139,3 +139,16 @@ export function reachesOnlyHeld(raw: Uint8Array, start: number, end: number, hel
   }
   return found === reachable;
 }
+
+/**
+ * Whether `more` digits after the integer being written (`raw[start, end)`; start -1: none yet) can reach a prefix whose
+ * every completion is held in `held`: a prefix of L digits with a non-zero lead completes to at least 10^(15 − L)
+ * integers (every r < 10^(15 − L) after it stays below 10^15 < 2^53), so only a prefix of at least 15 − log10(held)
+ * digits can, or `0` (`-0`) where 0 is held.
+ */
+export function mayReachOnlyHeld(raw: Uint8Array, start: number, end: number, more: number, held: HeldNumbers): boolean {
+  if (held.has(0)) return true;
+  let digits = 0;
+  if (start >= 0) for (let offset = start; offset < end; offset++) if (raw[offset]! !== MINUS_SIGN) digits++;
+  return digits + more >= 15 - Math.log10(held.sorted.length);
+}

@@ -26,7 +26,7 @@ import { DecodingLimitError } from './decoding-errors.js';
 import { HeldStrings } from './held-strings.js';
 import { DEAD, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { integerValue, PendingNumbers, reachesOnlyHeld, startsNumber } from './written-numbers.js';
+import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './written-numbers.js';
 import {
   closeTokens,
   digitTokens,
@@ -216,10 +216,17 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     if (this.automaton.remembersNumbers) {
-      // inside an integer item, the allowed tokens are its digits and what ends it: all walked (few)
-      if (this.committed.numberStart >= 0 && this.automaton.trackedNumber[state] === 1) return this.tryAllowed(state, mask);
+      // inside an integer item that would repeat a held one if it ended here, every token that ends it is walked; else
+      // only a token with a digit can repeat one (one it writes, or the one it takes to a held value) or reach held ones
+      const scan = this.committed;
+      if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] === 1 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
       const digits = (this.digits ??= digitTokens(this.vocabulary));
-      this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.any : digits.twoNumbers);
+      this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.mixed : digits.twoNumbers);
+      const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
+      if (held !== undefined && held.sorted.length > 0 && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) {
+        this.tryTokens(state, mask, digits.pure);
+      }
+      if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
     }
     if (this.automaton.remembersContainers) {
       this.tryClosingTokens(state, mask);
@@ -695,6 +702,12 @@ export class WrittenStrings {
       this.heldNumberCount++;
     }
     return false;
+  }
+
+  /** The committed integer being written, ended now, would repeat a held one (or is no integer yet: `-`). */
+  private heldIfEndedHere(scan: Scan): boolean {
+    const value = integerValue(this.raw, scan.numberStart, scan.rawEnd);
+    return Number.isNaN(value) || this.held[scan.depth]?.numbers.has(value) === true;
   }
 
   /** Every completion of the integer being written is held by its array (or closed by the trial). */

@@ -35,10 +35,10 @@ const LARGEST = '9007199254740991';
 
 const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly string[] }> = {
   integers: { schema: INTEGERS, items: ['1', '-0', '0', '10', '9007199254740993', '1e0'] },
-  'integers beside strings': { schema: BESIDE_STRINGS, items: ['1', '"1"', '-0', '0', '"a"', '"\\u0061"'] },
+  'integers beside strings': { schema: BESIDE_STRINGS, items: ['1', '"1"', '-0', '0', '"\\u0031"'] },
   'integers beside strings, objects, arrays, booleans and null': {
     schema: ALL_BUT_FRACTIONS,
-    items: ['1', '0', '-0', '"1"', 'null', '[1]', '[1.0]', '10e-1'],
+    items: ['1', '-0', '"1"', 'null', '[1]', '[1.0]'],
   },
   'an anyOf whose other branch allows repeats (up to 2 items)': {
     schema: { anyOf: [INTEGERS, { type: 'array', items: { type: 'integer' }, maxItems: 2 }] },
@@ -61,7 +61,8 @@ function texts(items: readonly string[], flexible: boolean): string[] {
 
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
 
-describe('uniqueItems over integers', () => {
+// the exhaustive comparisons take 10–20 s each on the shared 2-core machine
+describe('uniqueItems over integers', { timeout: 120_000 }, () => {
   const tokenizers = new Map<string, EncodingVocabulary>(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));
   const bytes = byteVocabulary();
   tokenizers.set('bytes', { vocabulary: bytes, encode: (text) => [...new TextEncoder().encode(text)] });
@@ -164,6 +165,10 @@ describe('uniqueItems over integers', () => {
     const open = grammar.matcher();
     expect(open.acceptString('[9007199254740991,900719925474099,900719925474099')).toBe(true);
     expect(open.acceptString('0]')).toBe(true);
+    // a token of digits only that reaches it is refused too (the mask walks such tokens only near 15 digits, or where 0 is held)
+    expect(
+      repeatTokenProblems(INTEGERS, ['099', '09', '0'], [{ prefix: `${held}900719925474`, refused: ['099'], allowed: ['09'], completedBy: '098]' }]),
+    ).toEqual([]);
     // the negative side the same
     const negative = grammar.matcher();
     expect(negative.acceptString('[-9007199254740991,-9007199254740990,-900719925474099,-90071992547409')).toBe(true);
