@@ -1,7 +1,7 @@
 /**
  * The written-strings rows of `npm run bench:mask`: the mask inside what the matcher
- * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings
- * and of objects, the undeclared keys of objects with `minProperties` above 1, endless or
+ * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings,
+ * of objects and of integers, the undeclared keys of objects with `minProperties` above 1, endless or
  * counted where they can run out). Each case is a long text of many held items or keys
  * sharing prefixes, written by the tokenizer's own tokens, then EOS; the
  * same text runs under the same schema without the keyword (no memory), interleaved token
@@ -79,6 +79,8 @@ export function writtenStringsCases(): WrittenStringsCase[] {
   const issue = (assignees: string[]): string => JSON.stringify({ repo: { owner: 'octo', name: 'hello' }, title: 'a bug', assignees });
   const users = Array.from({ length: 40 }, (_, index) => `user${index}`);
   const records = Array.from({ length: 40 }, (_, index) => recordItem(index));
+  // distinct: 7,919 apart, from -400,000 to 1,176,000, so the held values share their leading digits
+  const integers = Array.from({ length: 200 }, (_, index) => String(index * 7919 - 400_000));
   const settingNames = Array.from({ length: 60 }, (_, index) => settingName(index));
   const enumMembers = members(settingNames.slice(0, 50));
   const boundedKeys = { type: 'object', propertyNames: { maxLength: 48 }, additionalProperties: { type: 'string' } };
@@ -141,6 +143,13 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       text: `[${amounts.join(',')}]`,
       // not a repeat here: 0.07 is the amount Ajv's quotient test rejects (7.000000000000001)
       repeated: `[${[...amounts, '{"amount":0.07,"tax":0.10}'].join(',')}]`,
+    },
+    {
+      name: '200 unique integers of 4 to 7 digits, some negative',
+      tracked: { type: 'array', items: { type: 'integer' }, uniqueItems: true },
+      untracked: { type: 'array', items: { type: 'integer' } },
+      text: `[${integers.join(',')}]`,
+      repeated: `[${[...integers, integers[0]!].join(',')}]`,
     },
     {
       name: "GitHub's create_issue, 40 assignees",

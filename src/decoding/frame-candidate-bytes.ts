@@ -36,6 +36,9 @@ export function markCandidateBytes(
     case Kind.Number:
       for (let byte = 0x2b; byte <= 0x65; byte++) if (NUMBER_SYMBOL_OF_BYTE[byte]! >= 0) candidates[byte] = 1;
       candidates[0x45] = 1;
+      // an item of a `uniqueNumbers` array finishes at the byte after it (its array's comma or close)
+      candidates[0x2c] = 1;
+      candidates[0x5d] = 1;
       return true;
     case Kind.Object:
       markObjectCandidateBytes(frame, alternatives[frame.alternative] as ObjectAlternative, candidates);

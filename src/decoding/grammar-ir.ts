@@ -98,6 +98,8 @@ export interface NumberAlternative {
   readonly kind: 'number';
   readonly id: number;
   readonly automaton: NumberAutomaton;
+  /** `type: "integer"` with no range nor `multipleOf`: a `uniqueItems` array can remember its values (`uniqueNumbers`). */
+  readonly unboundedInteger?: boolean;
   readonly height: number;
   /** A decimal `multipleOf` Ajv's test decides per number written: the matcher checks it (`written-numbers.ts`). */
   readonly check?: DecimalMultipleCheck | undefined;
@@ -131,6 +133,13 @@ export interface ArrayAlternative {
    * items written (`written-strings.ts`) and an item may not close equal to one of them.
    */
   readonly uniqueContainers: boolean;
+  /**
+   * `uniqueItems: true` over integer items (`unboundedInteger`, cut to ±2^53 exclusive, where each text is its own double),
+   * beside endless strings, objects and arrays if any: the matcher remembers the values of the integers written
+   * (`written-strings.ts`), and an integer may not end (at the byte after it) equal to one of them, nor reach a prefix
+   * whose every completion is held.
+   */
+  readonly uniqueNumbers: boolean;
   /**
    * Set on the items of a `uniqueContainers` array: the value is offered only where one member fits under `maxDepth`
    * (`node-heights.ts`), so an item written there never has to close empty, as an empty one written before.

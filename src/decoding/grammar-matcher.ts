@@ -74,7 +74,10 @@ export class GrammarMatcher {
     this.host = host;
     this.history = new Int32Array(256);
     this.history[0] = host.automaton.start;
-    this.written = host.automaton.tracksStrings || host.automaton.remembersContainers ? new WrittenStrings(host.automaton, host.vocabulary) : null;
+    this.written =
+      host.automaton.tracksStrings || host.automaton.remembersContainers || host.automaton.remembersNumbers
+        ? new WrittenStrings(host.automaton, host.vocabulary)
+        : null;
     // the lowering never puts both memories in one grammar (each walks tokens without the other's rule)
     this.numbers = host.automaton.checksNumbers ? new WrittenNumbers(host.automaton, host.vocabulary) : null;
   }

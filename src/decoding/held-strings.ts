@@ -1,9 +1,10 @@
 /**
  * What the matcher's memory (`written-strings.ts`) holds for one container being written: its item strings (or an
- * object's undeclared keys), and the values of its object and array items.
+ * object's undeclared keys), and the values of its object, array and integer items.
  * @module
  */
 import { compareUnits } from './quote-tokens.js';
+import { HeldNumbers } from './held-integers.js';
 
 /**
  * The item strings of one container being written: sorted by code units, so the items that begin like the string being
@@ -14,6 +15,8 @@ export class HeldStrings {
   readonly sorted: string[] = [];
   readonly values = new Set<string>();
   readonly containers = new Set<string>();
+  /** The values of its integer items (`uniqueNumbers`). */
+  readonly numbers = new HeldNumbers();
   shortest = Infinity;
   longest = -1;
 

@@ -25,6 +25,7 @@ import {
   insideCountedKeys,
   isTrackedContainer,
   isTrackedItem,
+  isTrackedNumber,
   literalOpen,
   usedBefore,
   type CheckedNumbers,
@@ -41,6 +42,10 @@ export const UNKNOWN = -2;
 export const DEAD = -1;
 /** `kRem` when the string has no length budget to respect. */
 export const UNBOUNDED = 0x3fffffff;
+/** What `duplicateClose` lets die: a repeated item string or key, object or array item, integer item (bits, combined). */
+export const DUPLICATE_STRING = 1;
+export const DUPLICATE_CONTAINER = 2;
+export const DUPLICATE_NUMBER = 4;
 
 const WHITESPACE = new Uint8Array(256);
 WHITESPACE[0x20] = 1;
@@ -102,10 +107,16 @@ export class JsonAutomaton {
   private duplicateQuote: Int32Array;
   /** Per state: 1 when some configuration is an open object or array item of a `uniqueContainers` array (as `trackedItem`, for `}` and `]`). */
   trackedContainer: Uint8Array;
-  /** `duplicateClose` of `}` and `]`, by `state * 2 + (byte is ']')`. */
-  private readonly duplicateContainer = new Map<number, number>();
+  /** `duplicateClose` of other bytes than a quote, by `(state * 256 + byte) * 8 + kinds`. */
+  private readonly duplicateOther = new Map<number, number>();
   /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
   readonly remembersContainers: boolean;
+  /** Per state: 1 when some configuration is a number item of a `uniqueNumbers` array (it finishes at the byte after it). */
+  trackedNumber: Uint8Array;
+  /** Some array remembers the values of its integer items (`ArrayAlternative.uniqueNumbers`). */
+  readonly remembersNumbers: boolean;
+  /** `withoutTrackedNumbers`, by state. */
+  private readonly numberlessTargets = new Map<number, number>();
   /**
    * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
    * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
@@ -149,8 +160,8 @@ export class JsonAutomaton {
   /** Reused by `transition` (never re-entered): most bytes lead nowhere and should cost no allocation. */
   private readonly scratch = new Map<number, Stack>();
   private readonly candidates = new Uint8Array(256);
-  /** While `duplicateClose` computes: tracked strings (`isTrackedItem`) may not close. */
-  private closingDuplicate = false;
+  /** While `duplicateClose` computes: the tracked items (`DUPLICATE_STRING`, …) that may not close. */
+  private closingDuplicate = 0;
   private readonly root: ValueNode;
 
   constructor(root: ValueNode, nodes: readonly ValueNode[], options: AutomatonOptions) {
@@ -176,6 +187,7 @@ export class JsonAutomaton {
     this.trackedItem = new Uint8Array(capacity);
     this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
     this.trackedContainer = new Uint8Array(capacity);
+    this.trackedNumber = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
     this.countsItems = this.alternatives.some(
@@ -184,6 +196,7 @@ export class JsonAutomaton {
     );
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
     this.remembersContainers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueContainers);
+    this.remembersNumbers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueNumbers);
     this.tracksStrings = this.alternatives.some(
       (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
     );
@@ -258,25 +271,41 @@ export class JsonAutomaton {
   }
 
   /**
-   * Where a closing quote from `state` leads when the string it closes equals an earlier item (or key) of its container
-   * (`trackedItem`), or a `}`/`]` (`byte`) when the object or array it closes equals an earlier item (`trackedContainer`):
-   * those configurations die, the others step as usual. Computed on first use.
+   * Where `byte` from `state` leads when the items it ends repeat earlier items of their arrays: a closing quote
+   * (`DUPLICATE_STRING`: an item string or key, `trackedItem`), a `}`/`]` closing an object or array item
+   * (`DUPLICATE_CONTAINER`, `trackedContainer`), a byte after an integer item (`DUPLICATE_NUMBER`, `trackedNumber`),
+   * as `kinds` says: those configurations die, the others step as usual. Computed on first use.
    */
-  duplicateClose(state: number, byte: number = QUOTE): number {
-    const key = state * 2 + (byte === CLOSE_BRACKET ? 1 : 0);
-    const cached = byte === QUOTE ? this.duplicateQuote[state]! : (this.duplicateContainer.get(key) ?? UNKNOWN);
+  duplicateClose(state: number, byte: number = QUOTE, kinds: number = byte === QUOTE ? DUPLICATE_STRING : DUPLICATE_CONTAINER): number {
+    const key = (state * 256 + byte) * 8 + kinds;
+    const quote = kinds === DUPLICATE_STRING;
+    const cached = quote ? this.duplicateQuote[state]! : (this.duplicateOther.get(key) ?? UNKNOWN);
     if (cached !== UNKNOWN) return cached;
     const out = this.scratch;
     out.clear();
-    this.closingDuplicate = true;
+    this.closingDuplicate = kinds;
     try {
       for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
     } finally {
-      this.closingDuplicate = false;
+      this.closingDuplicate = 0;
     }
     const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
-    if (byte === QUOTE) this.duplicateQuote[state] = target;
-    else this.duplicateContainer.set(key, target);
+    if (quote) this.duplicateQuote[state] = target;
+    else this.duplicateOther.set(key, target);
+    return target;
+  }
+
+  /**
+   * `state` less its integer items of `uniqueNumbers` arrays (`trackedNumber`): the matcher's memory found every
+   * completion of the integer written held. DEAD when none is left. Computed on first use.
+   */
+  withoutTrackedNumbers(state: number): number {
+    let target = this.numberlessTargets.get(state);
+    if (target === undefined) {
+      const left = this.stateConfigs[state]!.filter((config) => !isTrackedNumber(this.alternatives, config));
+      target = left.length === 0 ? DEAD : this.intern(left);
+      this.numberlessTargets.set(state, target);
+    }
     return target;
   }
 
@@ -375,6 +404,7 @@ export class JsonAutomaton {
     this.plainString[id] = 0;
     this.trackedItem[id] = configs.some((config) => isTrackedItem(this.alternatives, config)) ? 1 : 0;
     this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
+    this.trackedNumber[id] = this.remembersNumbers && configs.some((config) => isTrackedNumber(this.alternatives, config)) ? 1 : 0;
     let exhaustion = Infinity;
     let exhaustible = 0;
     if (this.countsItems) {
@@ -430,6 +460,7 @@ export class JsonAutomaton {
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
     this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
     this.trackedContainer = widen(this.trackedContainer, (size) => new Uint8Array(size));
+    this.trackedNumber = widen(this.trackedNumber, (size) => new Uint8Array(size));
     const exhaustion = new Float64Array(next);
     exhaustion.set(this.exhaustion);
     this.exhaustion = exhaustion;
@@ -499,7 +530,11 @@ export class JsonAutomaton {
     let complete = false;
     if (frame.kind === Kind.Number) {
       const alternative = this.alternatives[frame.alternative]!;
-      complete = alternative.kind === 'number' && alternative.automaton.accepting[frame.numberState] === 1;
+      // an item of a `uniqueNumbers` array finishes at the byte after it, where the memory knows its value (`step`)
+      complete =
+        alternative.kind === 'number' &&
+        alternative.automaton.accepting[frame.numberState] === 1 &&
+        (!this.remembersNumbers || !isTrackedNumber(this.alternatives, config));
       const dropped = this.checkedDropped;
       const index = dropped === undefined || alternative.kind !== 'number' || frame.numberState === 0 ? -1 : dropped.checks.indexOf(alternative.check!);
       if (index >= 0 && (dropped!.dead & (1 << index)) !== 0) return;
@@ -520,7 +555,7 @@ export class JsonAutomaton {
   /** The value on top of `config` is complete: pop it and advance its parent. */
   private finish(config: Stack, out: Map<number, Stack>): void {
     // a repeated container item closes into nothing (its array's other anyOf branches may still take it)
-    if (this.closingDuplicate && isTrackedContainer(this.alternatives, config)) return;
+    if ((this.closingDuplicate & DUPLICATE_CONTAINER) !== 0 && isTrackedContainer(this.alternatives, config)) return;
     const parent = config.parent!;
     const frame = parent.frame;
     switch (frame.kind) {
@@ -689,17 +724,27 @@ export class JsonAutomaton {
       }
       case Kind.Number: {
         const symbol = NUMBER_SYMBOL_OF_BYTE[byte]!;
-        if (symbol < 0) return;
         const alternative = this.alternatives[frame.alternative]!;
         if (alternative.kind !== 'number') return;
-        const next = alternative.automaton.next[frame.numberState * NUMBER_SYMBOLS + symbol]!;
+        const next = symbol < 0 ? -1 : alternative.automaton.next[frame.numberState * NUMBER_SYMBOLS + symbol]!;
         if (next >= 0) this.emitOnTop(config, this.frames.numberFrame(frame.alternative, next), out);
+        else if (
+          this.remembersNumbers &&
+          alternative.automaton.accepting[frame.numberState] === 1 &&
+          (this.closingDuplicate & DUPLICATE_NUMBER) === 0 &&
+          isTrackedNumber(this.alternatives, config)
+        ) {
+          // a remembered integer ends here: its array takes the byte (computed once per transition, so the map is no per-token cost)
+          const finished = new Map<number, Stack>();
+          this.finish(config, finished);
+          for (const after of finished.values()) this.step(after, byte, out);
+        }
         return;
       }
       case Kind.String: {
         const next = this.strings.step(frame, this.alternatives[frame.alternative] as StringAlternative, byte);
         if (next === FINISHED) {
-          if (!this.closingDuplicate || !isTrackedItem(this.alternatives, config)) this.finish(config, out);
+          if ((this.closingDuplicate & DUPLICATE_STRING) === 0 || !isTrackedItem(this.alternatives, config)) this.finish(config, out);
         } else if (next !== null) this.emitOnTop(config, next, out);
         return;
       }

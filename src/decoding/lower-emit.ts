@@ -50,7 +50,7 @@ import { containsRules } from './lower-contains.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
-import { endlessItem, isContainer, valueClasses } from './remembered-items.js';
+import { endlessItem, isContainer, rememberedInteger, SAFE_INTEGERS, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -141,7 +141,8 @@ export class NodeEmitter {
           };
           const cache = this.context.options.cache;
           const automaton = typed.fractional ? cache.fractionalNumberAutomaton(range) : cache.numberAutomaton(range);
-          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, height: 1 });
+          const unboundedInteger = typed.integer && !typed.fractional && range.minimum === -Infinity && range.maximum === Infinity;
+          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, unboundedInteger, height: 1 });
           break;
         }
         case 'string':
@@ -173,12 +174,12 @@ export class NodeEmitter {
     if (node === null) return;
     if (node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'number')) {
       const written = this.numbersAsLiterals(node);
-      if (written === undefined) {
+      if (written !== undefined) (alternative as { items: ValueNode }).items = node = written;
+      else if (!node.alternatives.every(rememberedInteger)) {
         return refuse(
-          `the items are numbers with endless texts (an unbounded range, a fractional multipleOf) or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, or list the allowed values in an "enum"`,
+          `the items are numbers with endless texts other than integers with no range (a range, a fraction, a multipleOf) or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, drop the range of integers, or list the allowed values in an "enum"`,
         );
       }
-      (alternative as { items: ValueNode }).items = node = written;
     }
     if (node.literals === null && node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'string')) {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
@@ -186,13 +187,21 @@ export class NodeEmitter {
     }
     // an item array with uniqueItems of its own may not be settled yet: it is no endless container
     const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
-    if (node.alternatives.some(isContainer) && node.alternatives.every((item) => settled(item) && endlessItem(item))) {
+    const remembered = (item: Alternative): boolean => rememberedInteger(item) || (settled(item) && endlessItem(item));
+    if (node.alternatives.some((item) => isContainer(item) || rememberedInteger(item)) && node.alternatives.every(remembered)) {
+      if (node.alternatives.some(rememberedInteger)) {
+        if (contains.length > 0) return refuse('over integers beside contains (only over a finite set of values)');
+        // a number literal could repeat a remembered integer's value: the frame's set and the memory do not see each other
+        if (node.literals !== null && this.literalValues.get(node)!.some((value) => typeof value === 'number')) {
+          return refuse('over integers beside number literals (enum/const); write the literals as integers, or list every allowed value in an "enum"');
+        }
+      }
       if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
       return this.settleUniqueContainers(alternative, node, refuse);
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor strings, objects and arrays only (numbers are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor strings, objects and arrays only (numbers other than integers with no range are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
@@ -254,11 +263,19 @@ export class NodeEmitter {
     return { kind: 'string', id: this.context.alternativeCount++, dfa, free: false, minLength: 0, maxLength: Infinity, exclude: null, height: 1 };
   }
 
-  /** `uniqueItems: true` over endless objects and arrays (and strings), remembered by the matcher; containers offered where a member fits. */
+  /**
+   * `uniqueItems: true` over endless objects and arrays, integers (and strings), remembered by the matcher; containers
+   * offered where a member fits, integers cut to ±2^53 (exclusive), where each text is its own double.
+   */
   private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode, refuse: (details: string) => void): void {
-    const alternatives = node.alternatives.map((item) => (isContainer(item) ? { ...item, id: this.context.alternativeCount++, roomForMember: true } : item));
+    const alternatives = node.alternatives.map((item): Alternative => {
+      if (isContainer(item)) return { ...item, id: this.context.alternativeCount++, roomForMember: true };
+      if (!rememberedInteger(item)) return item;
+      return { ...item, id: this.context.alternativeCount++, automaton: this.context.options.cache.numberAutomaton(SAFE_INTEGERS)! };
+    });
     const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
-    const mutable = alternative as { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean };
+    type Remembering = { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean; uniqueNumbers: boolean };
+    const mutable = alternative as Remembering;
     // literals beside them (null, booleans, an enum) keep their classes in the array's set, as over literals alone
     if (node.literals !== null) {
       const { classOf, representatives } = valueClasses(this.literalValues.get(node)!);
@@ -270,7 +287,8 @@ export class NodeEmitter {
     this.nodes.push(items);
     mutable.items = items;
     mutable.uniqueStrings = alternatives.some((item) => item.kind === 'string');
-    mutable.uniqueContainers = true;
+    mutable.uniqueContainers = alternatives.some(isContainer);
+    mutable.uniqueNumbers = alternatives.some((item) => item.kind === 'number');
   }
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
@@ -369,6 +387,7 @@ export class NodeEmitter {
       uniqueStrings: false,
       itemCompletions: null,
       uniqueContainers: false,
+      uniqueNumbers: false,
       contains: null,
       height: Infinity,
     };

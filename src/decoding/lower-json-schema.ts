@@ -59,7 +59,7 @@ function uncheckBesideRememberedStrings(nodes: readonly ValueNode[], context: Lo
   const alternatives = nodes.flatMap((node) => node.alternatives);
   const remembers = alternatives.some(
     (alternative) =>
-      (alternative.kind === 'array' && (alternative.uniqueStrings || alternative.uniqueContainers)) ||
+      (alternative.kind === 'array' && (alternative.uniqueStrings || alternative.uniqueContainers || alternative.uniqueNumbers)) ||
       (alternative.kind === 'object' && alternative.distinctKeys),
   );
   if (!remembers) return;
@@ -69,7 +69,7 @@ function uncheckBesideRememberedStrings(nodes: readonly ValueNode[], context: Lo
       context.refuse(
         'multipleOf',
         alternative.check.pointer,
-        `a multipleOf of ${alternative.check.divisor} on a range this wide is checked as each number is written, which this engine does not combine with uniqueItems over strings, objects or arrays, or distinct undeclared keys`,
+        `a multipleOf of ${alternative.check.divisor} on a range this wide is checked as each number is written, which this engine does not combine with uniqueItems over strings, integers, objects or arrays, or distinct undeclared keys`,
       );
       return { ...alternative, check: undefined };
     });

@@ -178,6 +178,55 @@ function structuralCloses(bytes: Uint8Array, from: number, to: number, inString:
   return closes;
 }
 
+/**
+ * For integer items kept unique (`uniqueNumbers`): the text tokens with a digit and another byte (`mixed`), those of
+ * digits only (`pure`, the longest `longestPure` bytes: they can only take an integer to a prefix whose completions
+ * are all held), and those with two runs of digits or more (`twoNumbers`: where no array holds an integer, only a token
+ * that writes two can repeat one).
+ */
+export interface DigitTokens {
+  readonly mixed: Int32Array;
+  readonly pure: Int32Array;
+  readonly longestPure: number;
+  readonly twoNumbers: Int32Array;
+}
+
+const digitTokensOf = new WeakMap<Vocabulary, DigitTokens>();
+
+export function digitTokens(vocabulary: Vocabulary): DigitTokens {
+  let known = digitTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const bytes = vocabulary.tokenBytesFlat;
+    const mixed: number[] = [];
+    const pure: number[] = [];
+    let longestPure = 0;
+    const twoNumbers: number[] = [];
+    for (let id = 0; id < vocabulary.size; id++) {
+      if (!vocabulary.isTextToken(id)) continue;
+      let runs = 0;
+      let inRun = false;
+      let digits = 0;
+      const length = vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!;
+      for (let offset = vocabulary.tokenOffsets[id]!; offset < vocabulary.tokenOffsets[id + 1]!; offset++) {
+        const digit = bytes[offset]! >= 0x30 && bytes[offset]! <= 0x39;
+        if (digit && !inRun) runs++;
+        if (digit) digits++;
+        inRun = digit;
+      }
+      if (runs === 0) continue;
+      if (digits < length) mixed.push(id);
+      else {
+        pure.push(id);
+        longestPure = Math.max(longestPure, length);
+      }
+      if (runs > 1) twoNumbers.push(id);
+    }
+    known = { mixed: Int32Array.from(mixed), pure: Int32Array.from(pure), longestPure, twoNumbers: Int32Array.from(twoNumbers) };
+    digitTokensOf.set(vocabulary, known);
+  }
+  return known;
+}
+
 const unitTokensOf = new WeakMap<Vocabulary, UnitTokens>();
 
 export function unitTokens(vocabulary: Vocabulary): UnitTokens {

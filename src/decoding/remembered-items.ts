@@ -1,12 +1,31 @@
 /**
  * Which `uniqueItems` items the matcher's memory of values written (`written-strings.ts`) can enforce beyond strings:
  * objects and arrays that never run out of values, so that refusing the close of a repeated item never leaves a dead
- * end (`roomForMember` in `node-heights.ts` keeps an item from being opened where only an empty one would fit).
+ * end (`roomForMember` in `node-heights.ts` keeps an item from being opened where only an empty one would fit); and
+ * integers with no range, cut to ±2^53 (exclusive), where the memory counts the held values a prefix can still reach.
  * @module
  */
 import { endlessStrings } from './endless-strings.js';
 import { jsonEqual } from './lower-typed.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, NumberAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
+import type { NumberConstraint } from './number-language.js';
+
+/**
+ * The integers a `uniqueNumbers` array offers: past 2^53 distinct texts parse to one double (`9007199254740993` is
+ * `9007199254740992`), so a text's value would not be its digits; within, each text but `-0` is its own value.
+ */
+export const SAFE_INTEGERS: NumberConstraint = {
+  integer: true,
+  minimum: -(2 ** 53),
+  exclusiveMinimum: true,
+  maximum: 2 ** 53,
+  exclusiveMaximum: true,
+};
+
+/** An integer item with no range nor `multipleOf`: remembered by value (`uniqueNumbers`), offered within `SAFE_INTEGERS`. */
+export function rememberedInteger(alternative: Alternative): alternative is NumberAlternative {
+  return alternative.kind === 'number' && alternative.unboundedInteger === true;
+}
 
 /** A key any string may be: endlessly many keys, so endlessly many distinct objects. */
 export function endlessKey(key: StringAlternative): boolean {
@@ -31,6 +50,7 @@ function endlessContainer(alternative: Alternative): boolean {
       alternative.unique === null &&
       !alternative.uniqueStrings &&
       !alternative.uniqueContainers &&
+      !alternative.uniqueNumbers &&
       alternative.contains === null
     );
   }

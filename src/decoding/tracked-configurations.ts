@@ -1,6 +1,6 @@
 /**
  * Which configurations of the JSON automaton the matcher's run-time memory (`written-strings.ts`) concerns: item strings
- * and keys it remembers, container items it remembers whole, the completions an item or key has left where its language
+ * and keys it remembers, container and integer items it remembers whole, the completions an item or key has left where its language
  * can run out, and the literal items of a `uniqueItems` array whose set of values the frame keeps.
  * @module
  */
@@ -45,6 +45,12 @@ export function isTrackedContainer(alternatives: readonly Alternative[], config:
   const { frame, parent } = config;
   if ((frame.kind !== Kind.Object && frame.kind !== Kind.Array) || frame.phase === 0 || parent?.frame.kind !== Kind.Array) return false;
   return (alternatives[parent.frame.alternative] as ArrayAlternative).uniqueContainers;
+}
+
+/** True when the number on top of `config` is an item of a `uniqueNumbers` array (it finishes at the byte after it, not at its last digit). */
+export function isTrackedNumber(alternatives: readonly Alternative[], config: Stack): boolean {
+  const parent = config.parent?.frame;
+  return config.frame.kind === Kind.Number && parent?.kind === Kind.Array && (alternatives[parent.alternative] as ArrayAlternative).uniqueNumbers;
 }
 
 /** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */

@@ -3,7 +3,8 @@
  * so `"a"` and `"\u0061"` are one), and the rule that an item string may not close equal to one of them. Objects that
  * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item; arrays of
  * objects and arrays (`ArrayAlternative.uniqueContainers`) keep their items' canonical JSON, read from the bytes kept since
- * the item's `{` or `[` when its `}` or `]` comes (`trackedContainer`, `duplicateClose` of that byte). The automaton
+ * the item's `{` or `[` when its `}` or `]` comes (`trackedContainer`, `duplicateClose` of that byte); arrays of
+ * integers (`uniqueNumbers`) their values, at the byte after the integer (`held-integers.ts`). The automaton
  * cannot hold an unbounded set of strings in its states, so the matcher keeps this beside its state history and applies
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
@@ -23,28 +24,24 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { HeldStrings } from './held-strings.js';
-import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { DEAD, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
+import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
 import {
   closeTokens,
+  digitTokens,
   ESCAPED_UNIT,
   quoteTokens,
   unitTokens,
   type CloseTokens,
   type ClosedText,
+  type DigitTokens,
   type QuoteTokens,
   type UnitIndex,
   type UnitTokens,
 } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
-
-/**
- * Where the decoder of string content stands between bytes: at a character boundary, after a backslash, inside
- * `\uHHHH` (`HEX_DIGITS + n`: n digits read), or inside a UTF-8 character (`UTF8_LEFT + n`: n continuation bytes left).
- */
-const BOUNDARY = 0;
-const AFTER_BACKSLASH = 1;
-const HEX_DIGITS = 2;
-const UTF8_LEFT = 6;
+import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
 
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
 function isJsonWhitespace(byte: number): boolean {
@@ -80,83 +77,16 @@ function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
-/** The scan's fields (`Scan`), in order, per step in `WrittenStrings.steps`. */
-const SCAN_FIELDS = 11;
-
 /**
  * Undo log entries other than a container replaced at a depth (≥ 0): an item string added, an object or array item
- * added, and (`UNDO_OPENED - depth`) where the container at a depth opened.
+ * added, an integer item added (its value in `undoOffset`), and (`UNDO_OPENED - depth`) where the container at a depth opened.
  */
 const UNDO_STRING = -1;
 const UNDO_CONTAINER = -2;
-const UNDO_OPENED = -3;
+const UNDO_NUMBER = -3;
+const UNDO_OPENED = -4;
 
 const UTF8 = new TextDecoder();
-
-/** Where the scan of the bytes stands: kept per step for rollback, copied to walk a trial. */
-class Scan {
-  /** Containers open outside strings. */
-  depth = 0;
-  inString = 0;
-  /** Where the decoder of the string's content stands (`BOUNDARY`, …). */
-  phase = BOUNDARY;
-  /** The `\uHHHH` or UTF-8 character read so far. */
-  partial = 0;
-  /** Where the content of the string being written starts in `units`, and where it ends. */
-  contentStart = 0;
-  unitsEnd = 0;
-  /** Bytes of the string being written (the limit counts bytes). */
-  contentBytes = 0;
-  /** The items held by the string's container that begin like it so far: `sorted[low, high)`. */
-  low = 0;
-  high = 0;
-  /** Entries in the undo log. */
-  undoLength = 0;
-  /** Bytes in `WrittenStrings.raw` (where the grammar remembers object and array items). */
-  rawEnd = 0;
-
-  copy(from: Scan): void {
-    this.depth = from.depth;
-    this.inString = from.inString;
-    this.phase = from.phase;
-    this.partial = from.partial;
-    this.contentStart = from.contentStart;
-    this.unitsEnd = from.unitsEnd;
-    this.contentBytes = from.contentBytes;
-    this.low = from.low;
-    this.high = from.high;
-    this.undoLength = from.undoLength;
-    this.rawEnd = from.rawEnd;
-  }
-
-  save(into: Int32Array, at: number): void {
-    into[at] = this.depth;
-    into[at + 1] = this.inString;
-    into[at + 2] = this.phase;
-    into[at + 3] = this.partial;
-    into[at + 4] = this.contentStart;
-    into[at + 5] = this.unitsEnd;
-    into[at + 6] = this.contentBytes;
-    into[at + 7] = this.low;
-    into[at + 8] = this.high;
-    into[at + 9] = this.undoLength;
-    into[at + 10] = this.rawEnd;
-  }
-
-  load(from: Int32Array, at: number): void {
-    this.depth = from[at]!;
-    this.inString = from[at + 1]!;
-    this.phase = from[at + 2]!;
-    this.partial = from[at + 3]!;
-    this.contentStart = from[at + 4]!;
-    this.unitsEnd = from[at + 5]!;
-    this.contentBytes = from[at + 6]!;
-    this.low = from[at + 7]!;
-    this.high = from[at + 8]!;
-    this.undoLength = from[at + 9]!;
-    this.rawEnd = from[at + 10]!;
-  }
-}
 
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
@@ -196,6 +126,11 @@ export class WrittenStrings {
   private readonly pendingContainerDepth: number[] = [];
   private readonly pendingContainer: string[] = [];
   private pendingContainerCount = 0;
+  /** Integer items a trial closed. */
+  private readonly pendingNumbers = new PendingNumbers();
+  /** Integer items held by every array (0: a token that writes one integer repeats none). */
+  private heldNumberCount = 0;
+  private digits: DigitTokens | undefined;
   /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`, squeezed or not), and `epoch` then. */
   private memoStart = -1;
   private memoEpoch = -1;
@@ -263,7 +198,10 @@ export class WrittenStrings {
       const depth = this.undoDepth[entry]!;
       if (depth === UNDO_STRING) this.undoHeld[entry]!.remove(this.undoValue[entry]!);
       else if (depth === UNDO_CONTAINER) this.undoHeld[entry]!.containers.delete(this.undoValue[entry]!);
-      else if (depth <= UNDO_OPENED) this.openedAt[UNDO_OPENED - depth] = this.undoOffset[entry]!;
+      else if (depth === UNDO_NUMBER) {
+        this.undoHeld[entry]!.numbers.remove(this.undoOffset[entry]!);
+        this.heldNumberCount--;
+      } else if (depth <= UNDO_OPENED) this.openedAt[UNDO_OPENED - depth] = this.undoOffset[entry]!;
       else this.held[depth] = this.undoHeld[entry];
     }
     this.undoDepth.length = keep;
@@ -277,6 +215,19 @@ export class WrittenStrings {
    * earlier item of its array. Only tokens with enough quotes to do so are tried, and only while they are allowed.
    */
   filterMask(state: number, mask: Uint32Array): void {
+    if (this.automaton.remembersNumbers) {
+      // inside an integer item that would repeat a held one if it ended here, every token that ends it is walked; else
+      // only a token with a digit can repeat one (one it writes, or the one it takes to a held value) or reach held ones
+      const scan = this.committed;
+      if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] === 1 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
+      const digits = (this.digits ??= digitTokens(this.vocabulary));
+      this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.mixed : digits.twoNumbers);
+      const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
+      if (held !== undefined && held.sorted.length > 0 && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) {
+        this.tryTokens(state, mask, digits.pure);
+      }
+      if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
+    }
     if (this.automaton.remembersContainers) {
       this.tryClosingTokens(state, mask);
       if (!this.automaton.tracksStrings) return;
@@ -465,16 +416,24 @@ export class WrittenStrings {
     if (!commit) scan.copy(this.committed);
     this.pendingCount = 0;
     this.pendingContainerCount = 0;
+    this.pendingNumbers.count = 0;
     this.trialOpenedCount = 0;
     this.freshFrom = Infinity;
-    const remembersContainers = automaton.remembersContainers;
+    const keepsRaw = automaton.remembersContainers || automaton.remembersNumbers;
     let at = state;
     for (let offset = from; offset < to; offset++) {
       const byte = bytes[offset]!;
       let next = UNKNOWN;
-      if (remembersContainers) {
+      let duplicates = 0;
+      if (keepsRaw) {
         if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
         this.raw[scan.rawEnd++] = byte;
+      }
+      if (scan.inString === 0 && automaton.remembersNumbers) {
+        if (scan.numberStart >= 0 && NUMBER_SYMBOL_OF_BYTE[byte]! < 0) {
+          if (automaton.trackedNumber[at] === 1 && this.endsHeldNumber(scan, commit)) duplicates = DUPLICATE_NUMBER;
+          scan.numberStart = -1;
+        } else if (scan.numberStart < 0 && startsNumber(byte)) scan.numberStart = scan.rawEnd - 1;
       }
       if (scan.inString === 1) {
         if (scan.phase !== BOUNDARY) this.continueCharacter(scan, byte);
@@ -493,14 +452,19 @@ export class WrittenStrings {
         scan.depth++;
         if (commit) this.replaceHeld(scan.depth, undefined);
         else this.forget(scan.depth);
-        if (remembersContainers) this.opened(scan, commit);
+        if (automaton.remembersContainers) this.opened(scan, commit);
       } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
-        if (automaton.trackedContainer[at] === 1 && this.closesHeldContainer(scan, commit)) next = automaton.duplicateClose(at, byte);
+        if (automaton.trackedContainer[at] === 1 && this.closesHeldContainer(scan, commit)) duplicates |= DUPLICATE_CONTAINER;
         scan.depth--;
       }
+      if (duplicates !== 0) next = automaton.duplicateClose(at, byte, duplicates);
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
+      if (scan.numberStart >= 0 && automaton.trackedNumber[at] === 1 && this.reachesOnlyHeld(scan)) {
+        at = automaton.withoutTrackedNumbers(at);
+        if (at === DEAD) return DEAD;
+      }
       // an item's prefix (or the empty one before an item) whose every completion is held is a dead end
       if (automaton.exhaustion[at]! !== Infinity && (scan.inString === 0 || scan.phase === BOUNDARY)) {
         const held = this.heldExtending(scan);
@@ -723,9 +687,39 @@ export class WrittenStrings {
     return text;
   }
 
+  /**
+   * An integer item ends at the scan's last byte in `raw` (the byte after it): true when its value repeats an item of its
+   * array (or one a trial closed before); otherwise it is remembered (`commit`) or kept as pending.
+   */
+  private endsHeldNumber(scan: Scan, commit: boolean): boolean {
+    const value = integerValue(this.raw, scan.numberStart, scan.rawEnd - 1);
+    if (Number.isNaN(value)) return false;
+    const held = scan.depth < this.freshFrom ? this.held[scan.depth] : undefined;
+    if (held?.numbers.has(value) === true || this.pendingNumbers.countBetween(scan.depth, value, value) > 0) return true;
+    if (!commit) this.pendingNumbers.add(scan.depth, value);
+    else {
+      this.remember(scan.depth, '', scan.rawEnd - 1 - scan.numberStart, false, value);
+      this.heldNumberCount++;
+    }
+    return false;
+  }
+
+  /** The committed integer being written, ended now, would repeat a held one (or is no integer yet: `-`). */
+  private heldIfEndedHere(scan: Scan): boolean {
+    const value = integerValue(this.raw, scan.numberStart, scan.rawEnd);
+    return Number.isNaN(value) || this.held[scan.depth]?.numbers.has(value) === true;
+  }
+
+  /** Every completion of the integer being written is held by its array (or closed by the trial). */
+  private reachesOnlyHeld(scan: Scan): boolean {
+    const held = scan.depth < this.freshFrom ? this.held[scan.depth]?.numbers : undefined;
+    return reachesOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, held, this.pendingNumbers, scan.depth);
+  }
+
   /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
+    this.pendingNumbers.forget(depth);
     let keptContainers = 0;
     for (let index = 0; index < this.pendingContainerCount; index++) {
       if (this.pendingContainerDepth[index]! >= depth) continue;
@@ -760,8 +754,8 @@ export class WrittenStrings {
     this.held[depth] = held;
   }
 
-  /** An item string (or, `container`, an object or array item's canonical text) of the container at `depth`, `bytes` long. */
-  private remember(depth: number, value: string, bytes: number, container = false): void {
+  /** An item string (or, `container`, an object or array item's canonical text; or an integer item, `number`) of the container at `depth`, `bytes` long. */
+  private remember(depth: number, value: string, bytes: number, container = false, number?: number): void {
     this.rememberedBytes += bytes;
     if (this.rememberedBytes > this.automaton.rememberedBytesLimit) {
       throw new DecodingLimitError('uniqueItemsMaxStringBytes', this.automaton.rememberedBytesLimit);
@@ -770,6 +764,10 @@ export class WrittenStrings {
     if (held === undefined) {
       held = new HeldStrings();
       this.replaceHeld(depth, held);
+    }
+    if (number !== undefined) {
+      held.numbers.add(number);
+      return this.log(UNDO_NUMBER, held, '', number);
     }
     if (container) held.containers.add(value);
     else held.add(value);

@@ -271,6 +271,12 @@ describe('decimal multipleOf on wide ranges: Ajv test checked as each number is 
     });
     expect([beside.keyword, beside.pointer]).toEqual(['multipleOf', '#/properties/price']);
     expect(beside.message).toContain('does not combine with uniqueItems');
+    // the memory of unique integers is the same memory (written-strings.ts), with its own walking rule
+    const besideIntegers = refusalOf({
+      type: 'object',
+      properties: { ids: { type: 'array', items: { type: 'integer' }, uniqueItems: true }, price: { type: 'number', multipleOf: 0.01 } },
+    });
+    expect([besideIntegers.keyword, besideIntegers.pointer]).toEqual(['multipleOf', '#/properties/price']);
     const lenient = compileJsonSchema(
       { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, uniqueItems: true }, price: { type: 'number', multipleOf: 0.01 } } },
       byteVocabulary(),

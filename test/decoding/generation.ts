@@ -154,8 +154,9 @@ export function generate(grammar: CompiledGrammar, random: () => number, randomS
       const byte = completionByte(grammar, matcher);
       choice = bytes[byte]!;
       if (choice < 0) throw new Error(`no single-byte token for byte ${byte}`);
-      // the shortest completion knows only the automaton: it may close an item (string, object, array) its uniqueItems array holds
-      if ((grammar.automaton.tracksStrings || grammar.automaton.remembersContainers) && !maskHas(mask, choice)) choice = first;
+      // the shortest completion knows only the automaton: it may close an item (string, object, array, integer) its uniqueItems array holds
+      if ((grammar.automaton.tracksStrings || grammar.automaton.remembersContainers || grammar.automaton.remembersNumbers) && !maskHas(mask, choice))
+        choice = first;
     }
     if (!maskHas(mask, choice)) throw new Error(`completion token ${choice} is not in the mask`);
     if (!matcher.accept(choice)) throw new Error(`allowed token ${choice} ${JSON.stringify(vocabulary.tokenText(choice))} was not accepted`);
@@ -493,6 +494,39 @@ export function byteWalkProblems(schema: Record<string, unknown>, options: Compi
   };
   if (!matcher.acceptString(prefix)) return [`${prefix}: the prefix itself is refused`];
   visit(prefix);
+  return problems;
+}
+
+/**
+ * Over the byte vocabulary `grammar` was compiled on, from `prefix`: every byte's mask bit against accept(), and every
+ * text the mask allows on the bytes of `walked` up to `depth` more bytes; the texts whose mask is empty and that
+ * cannot end (dead ends), and the disagreements.
+ */
+export function prefixWalkProblems(grammar: CompiledGrammar, prefix: string, walked: string, depth: number): string[] {
+  const vocabulary = grammar.vocabulary;
+  const problems: string[] = [];
+  const matcher = grammar.matcher();
+  const mask = new Uint32Array(vocabulary.maskWords);
+  const visit = (text: string, left: number): void => {
+    matcher.fillMask(mask);
+    const allowed: number[] = [];
+    for (let byte = 0; byte < 256; byte++) {
+      const accepted = matcher.accept(byte);
+      if (accepted) matcher.rollback(1);
+      if (accepted !== maskHas(mask, byte)) problems.push(`${text} + ${String.fromCharCode(byte)}: mask ${maskHas(mask, byte)}, accept ${accepted}`);
+      if (accepted) allowed.push(byte);
+    }
+    if (allowed.length === 0 && !matcher.canTerminate()) problems.push(`${text}: dead end`);
+    if (left === 0) return;
+    for (const byte of allowed) {
+      if (!walked.includes(String.fromCharCode(byte))) continue;
+      matcher.accept(byte);
+      visit(text + String.fromCharCode(byte), left - 1);
+      matcher.rollback(1);
+    }
+  };
+  if (!matcher.acceptString(prefix)) return [`${prefix}: the prefix itself is refused`];
+  visit(prefix, depth);
   return problems;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Rollback of the matcher's memory of strings written (`written-strings.ts`), which restores the scan kept per step and
- * undoes the items (strings, object and array values) and containers added since: after rolling back to any step of a text with escapes (`\"`, `\\`,
+ * undoes the items (strings, object, array and integer values) and containers added since: after rolling back to any step of a text with escapes (`\"`, `\\`,
  * `\u00e9`) and multi-byte characters split across tokens (`😀`: four UTF-8 bytes, two UTF-16 units; the automaton
  * refuses `\uD83D\uDE00` pairs), and accepting the same tokens again, every mask equals the mask a matcher that never
  * rolled back had at that step.
@@ -12,7 +12,7 @@ import { createRandom, tokenizeRandomly } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 /** Tokens that close an item after an escape or a multi-byte character, so the mask clears them where it repeats one. */
-const CLOSING_TOKENS = ['",', '"]', '":', '\\\\"', 'é"', '\\u00e9"', '\\\\",', '😀\\"\\\\"', '},', ']}', '1]},{'];
+const CLOSING_TOKENS = ['",', '"]', '":', '\\\\"', 'é"', '\\u00e9"', '\\\\",', '😀\\"\\\\"', '},', ']}', '1]},{', '1,', '2]', '0,-'];
 
 const CASES = [
   {
@@ -32,6 +32,12 @@ const CASES = [
     schema: { type: 'array', items: { type: ['object', 'array'] }, uniqueItems: true },
     // the fifth item equals the second up to its last member
     text: '[{"a":[1]},{"a":[1],"b":"é😀"},[1],{"a":[1,2]},{"b":"\\u00e9😀","a":[1.0],"c":0},[{"a":[1]}],[1.0,[]]]',
+  },
+  {
+    name: 'unique integers beside strings (their values remembered where each ends, a prefix whose every completion is held refused)',
+    schema: { type: 'array', items: { type: 'array', items: { type: ['integer', 'string'] }, uniqueItems: true } },
+    // 0 held: `-0` may not start; the second array starts empty
+    text: '[[0,-12,"0","é😀",12,-1,1,10],[0,-12,1,"0"]]',
   },
   {
     name: 'nested objects with distinct keys',

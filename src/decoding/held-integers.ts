@@ -1,0 +1,154 @@
+/**
+ * The integers of `uniqueNumbers` arrays in the matcher's memory (`written-strings.ts`): their values, read from the
+ * bytes kept since the integer's first byte, and the rule that a prefix whose every completion is held is a dead end.
+ *
+ * An integer item does not close on a byte of its own but on the byte after it (`,`, `]`, whitespace), perhaps inside a
+ * token (`1,`, `0]`): the automaton keeps it open until then (`isTrackedNumber`), and the memory compares its value
+ * there. Its language is `SAFE_INTEGERS` (`remembered-items.ts`), within which every text but `-0` is its own double,
+ * so equal values are equal digits; `-0` is 0.
+ *
+ * Which prefixes can run out, exactly: `0` and `-0` complete to 0 only (no digit may follow a leading zero); a prefix of
+ * digits `d` (value P, sign s, no leading zero) completes to s·(P·10^j + r) for every j ≥ 0 with P·10^j ≤ 2^53 − 1 and
+ * 0 ≤ r < 10^j (capped at 2^53 − 1): one interval of integers per j, all in the language. A lone `-` completes to every
+ * negative integer, more than the memory can hold (`uniqueItemsMaxStringBytes`). So a prefix is dead exactly when the
+ * held values in its intervals are as many as the intervals hold, which `reachesOnlyHeld` counts without allocating.
+ * @module
+ */
+const MINUS_SIGN = 0x2d;
+/** The largest magnitude of `SAFE_INTEGERS`. */
+const LARGEST = 2 ** 53 - 1;
+
+/** True for a byte that may begin a JSON number. */
+export function startsNumber(byte: number): boolean {
+  return byte === MINUS_SIGN || (byte >= 0x30 && byte <= 0x39);
+}
+
+/** The sorted values of the integers an array holds (0 for `-0`). */
+export class HeldNumbers {
+  readonly sorted: number[] = [];
+
+  add(value: number): void {
+    this.sorted.splice(this.atLeast(value), 0, value);
+  }
+
+  remove(value: number): void {
+    this.sorted.splice(this.atLeast(value), 1);
+  }
+
+  has(value: number): boolean {
+    const at = this.atLeast(value);
+    return at < this.sorted.length && this.sorted[at] === value;
+  }
+
+  /** How many held values lie in [low, high]. */
+  countBetween(low: number, high: number): number {
+    return this.atLeast(high + 1) - this.atLeast(low);
+  }
+
+  /** The first index whose value is at least `value`. */
+  private atLeast(value: number): number {
+    const sorted = this.sorted;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < value) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/** The integers a trial (one token walked) closed, per array depth: checked against each other, never kept. */
+export class PendingNumbers {
+  private depths = new Int32Array(8);
+  private values = new Float64Array(8);
+  count = 0;
+
+  add(depth: number, value: number): void {
+    if (this.count === this.depths.length) {
+      const depths = new Int32Array(this.count * 2);
+      depths.set(this.depths);
+      this.depths = depths;
+      const values = new Float64Array(this.count * 2);
+      values.set(this.values);
+      this.values = values;
+    }
+    this.depths[this.count] = depth;
+    this.values[this.count++] = value;
+  }
+
+  /** A container opened at `depth`: the items closed at that depth and above belong to arrays that are gone. */
+  forget(depth: number): void {
+    let kept = 0;
+    for (let index = 0; index < this.count; index++) {
+      if (this.depths[index]! >= depth) continue;
+      this.depths[kept] = this.depths[index]!;
+      this.values[kept++] = this.values[index]!;
+    }
+    this.count = kept;
+  }
+
+  countBetween(depth: number, low: number, high: number): number {
+    let count = 0;
+    for (let index = 0; index < this.count; index++) {
+      if (this.depths[index] === depth && this.values[index]! >= low && this.values[index]! <= high) count++;
+    }
+    return count;
+  }
+}
+
+/** The value of the integer text `raw[start, end)` (0 for `-0`), NaN where it holds no digit or another byte than a sign and digits. */
+export function integerValue(raw: Uint8Array, start: number, end: number): number {
+  const negative = raw[start] === MINUS_SIGN;
+  let value = 0;
+  let digits = 0;
+  for (let offset = negative ? start + 1 : start; offset < end; offset++) {
+    const digit = raw[offset]! - 0x30;
+    if (digit < 0 || digit > 9) return NaN;
+    value = value * 10 + digit;
+    digits++;
+  }
+  if (digits === 0) return NaN;
+  return negative ? -value || 0 : value;
+}
+
+/**
+ * True when every integer of `SAFE_INTEGERS` that completes the prefix `raw[start, end)` (a prefix of that language)
+ * is held at `depth`, in `held` or closed by the trial (`pending`).
+ */
+export function reachesOnlyHeld(raw: Uint8Array, start: number, end: number, held: HeldNumbers | undefined, pending: PendingNumbers, depth: number): boolean {
+  const value = integerValue(raw, start, end);
+  if (Number.isNaN(value)) return false;
+  const heldCount = (held?.sorted.length ?? 0) + pending.count;
+  if (heldCount === 0) return false;
+  const negative = raw[start] === MINUS_SIGN;
+  const magnitude = Math.abs(value);
+  // a leading zero takes no digit after it
+  const leadingZero = magnitude === 0;
+  let reachable = 0;
+  let found = 0;
+  for (let scale = 1; magnitude * scale <= LARGEST && (scale === 1 || !leadingZero); scale *= 10) {
+    const low = magnitude * scale;
+    const high = scale - 1 > LARGEST - low ? LARGEST : low + scale - 1;
+    reachable += high - low + 1;
+    if (reachable > heldCount) return false;
+    const from = negative ? -high : low;
+    const to = negative ? -low : high;
+    found += (held?.countBetween(from, to) ?? 0) + pending.countBetween(depth, from, to);
+  }
+  return found === reachable;
+}
+
+/**
+ * Whether `more` digits after the integer being written (`raw[start, end)`; start -1: none yet) can reach a prefix whose
+ * every completion is held in `held`: a prefix of L digits with a non-zero lead completes to at least 10^(15 − L)
+ * integers (every r < 10^(15 − L) after it stays below 10^15 < 2^53), so only a prefix of at least 15 − log10(held)
+ * digits can, or `0` (`-0`) where 0 is held.
+ */
+export function mayReachOnlyHeld(raw: Uint8Array, start: number, end: number, more: number, held: HeldNumbers): boolean {
+  if (held.has(0)) return true;
+  let digits = 0;
+  if (start >= 0) for (let offset = start; offset < end; offset++) if (raw[offset]! !== MINUS_SIGN) digits++;
+  return digits + more >= 15 - Math.log10(held.sorted.length);
+}
