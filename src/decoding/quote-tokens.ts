@@ -52,6 +52,8 @@ export interface UnitTokens {
   readonly insideWalked: Int32Array;
   readonly openingByUnit: UnitIndex;
   readonly openingWalked: Int32Array;
+  /** Per token id: its quote bytes (at most 255), escaped or not. */
+  readonly quotes: Uint8Array;
 }
 
 /** Token ids sorted by a code unit (`units`, ascending, in the same order). */
@@ -189,9 +191,11 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
     const insideWalked: number[] = [];
     const openingByUnit: { unit: number; id: number }[] = [];
     const openingWalked: number[] = [];
+    const quotes = new Uint8Array(vocabulary.size);
     for (let id = 0; id < vocabulary.size; id++) {
       if (!vocabulary.isTextToken(id)) continue;
       const token = bytes.subarray(vocabulary.tokenOffsets[id]!, vocabulary.tokenOffsets[id + 1]!);
+      for (const byte of token) if (byte === QUOTE && quotes[id]! < 255) quotes[id] = quotes[id]! + 1;
       const quote = token.indexOf(QUOTE);
       if (token.includes(COMMA) || (quote >= 0 && token.indexOf(QUOTE, quote + 1) >= 0)) {
         commaOrQuotes.push(id);
@@ -212,6 +216,7 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       insideWalked: Int32Array.from(insideWalked),
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
+      quotes,
     };
     unitTokensOf.set(vocabulary, known);
   }

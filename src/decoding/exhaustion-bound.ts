@@ -1,0 +1,108 @@
+/**
+ * Which tokens the matcher's memory (`written-strings.ts`) must walk where item strings or keys can run out: a token
+ * fails there only where it closes a string equal to a held item (a quote), or reaches a prefix whose completions are
+ * all held (`JsonAutomaton.withoutExhausted`). The second needs as many held items extending the prefix as it has
+ * completions. A prefix a token reaches has at most the string so far's code points plus the token's bytes (one the
+ * token opens: the token's bytes), so at least the fewest completions of any prefix that long
+ * (`ItemCompletions.fewestUpTo`); and it is extended by at most the held items that begin like the string so far, or
+ * in a string the token opens, by the items of a container at this depth or below plus the item the token closes (with
+ * at most two quotes, one close at most). Where the completions pass the items, and no quote can close a held item, walking the token
+ * could not clear its bit. Far from a language's end (a `maxLength` of 48, 30 characters in; 20 characters into the
+ * 33 that every name of an enum shares) that leaves nearly every token unwalked.
+ * @module
+ */
+import type { ItemCompletions } from './grammar-ir.js';
+import type { HeldStrings } from './held-strings.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** Quote counts are kept up to here: a token with this many is always walked. */
+const QUOTES_KEPT = 255;
+
+/**
+ * The fewest completions of any prefix of at most `length` code points (index), over every language that counts (the
+ * last entry for every length past it): nonincreasing.
+ */
+export function fewestCompletions(languages: readonly ItemCompletions[]): Float64Array {
+  const lengths = Math.max(1, ...languages.map((language) => language.fewestUpTo.length));
+  const fewest = new Float64Array(lengths).fill(Infinity);
+  for (const language of languages) {
+    const own = language.fewestUpTo;
+    for (let length = 0; length < lengths; length++) fewest[length] = Math.min(fewest[length]!, own[Math.min(length, own.length - 1)]!);
+  }
+  return fewest;
+}
+
+/** Per mask, from where the memory stands: which allowed tokens can fail on the memory (`mustWalk`). */
+export class ExhaustionBound {
+  private readonly fewest: Float64Array;
+  private readonly quotes: Uint8Array;
+  private readonly offsets: Uint32Array;
+  private bounded = true;
+  private inString = false;
+  /** Code points the string being written may have before the token (0 outside a string). */
+  private written = 0;
+  /** The held items that begin like the string being written (a token without a quote stays in it). */
+  private heldAlike = 0;
+  /** The most items a container at this depth or below holds. */
+  private heldAnywhere = 0;
+  /** The fewest units a held item that begins like the string being written has past it (Infinity: none). */
+  private shortestRest = Infinity;
+  /** The string being written is no item or key that is remembered: a token without a quote changes nothing the memory sees. */
+  private untracked = false;
+
+  constructor(languages: readonly ItemCompletions[], quotes: Uint8Array, vocabulary: Vocabulary) {
+    this.fewest = fewestCompletions(languages);
+    this.quotes = quotes;
+    this.offsets = vocabulary.tokenOffsets;
+  }
+
+  /**
+   * Where the memory stands: `written` code points at most in the string being written (-1: outside one),
+   * `heldAlike` held items beginning like it, `shortestRest` the fewest units such an item has past it, `held` the
+   * items per container depth, `tracked` 1 where some configuration writes a remembered item or key. `bounded` off:
+   * every token must be walked (tests compare the masks).
+   */
+  prepare(
+    bounded: boolean,
+    written: number,
+    heldAlike: number,
+    shortestRest: number,
+    held: readonly (HeldStrings | undefined)[],
+    depth: number,
+    tracked: number,
+  ): void {
+    this.bounded = bounded;
+    this.inString = written >= 0;
+    this.written = Math.max(written, 0);
+    this.heldAlike = this.inString ? heldAlike : 0;
+    this.shortestRest = shortestRest;
+    let heldAnywhere = 0;
+    for (let at = Math.min(depth, held.length - 1); at >= 0; at--) heldAnywhere = Math.max(heldAnywhere, held[at]?.sorted.length ?? 0);
+    this.heldAnywhere = heldAnywhere;
+    this.untracked = this.inString && tracked === 0;
+  }
+
+  /** Whether walking token `id` could clear its bit: a quote that may close a held item, or a prefix whose completions may all be held. */
+  mustWalk(id: number): boolean {
+    if (!this.bounded) return true;
+    const quotes = this.quotes[id]!;
+    const bytes = this.offsets[id + 1]! - this.offsets[id]!;
+    if (quotes === 0) {
+      if (this.inString) return !this.untracked && this.fewestWithin(this.written + bytes) <= this.heldAlike;
+      // outside a string only an array's next item counts (the whole language)
+      return this.fewestWithin(0) <= this.heldAnywhere;
+    }
+    if (quotes === QUOTES_KEPT) return true;
+    // the first close ends the string being written: a repeat only where it can reach a held item's end (a unit per
+    // byte, one more where a 4-byte character cut across tokens ends); a later one needs an opening quote before it
+    const closesHeld = this.inString ? quotes > 2 || this.shortestRest <= bytes : quotes > 1;
+    if (closesHeld) return true;
+    if (this.inString && this.fewestWithin(this.written + bytes) <= this.heldAlike) return true;
+    // a string the token opens: the items held, and the one it closes first (the only one it can close)
+    return this.fewestWithin(bytes) <= this.heldAnywhere + (this.inString ? 1 : 0);
+  }
+
+  private fewestWithin(length: number): number {
+    return this.fewest[Math.min(length, this.fewest.length - 1)]!;
+  }
+}
