@@ -88,21 +88,25 @@ export class ExhaustionBound {
     const quotes = this.quotes[id]!;
     const bytes = this.offsets[id + 1]! - this.offsets[id]!;
     if (quotes === 0) {
-      if (this.inString) return !this.untracked && this.fewestWithin(this.written + bytes) <= this.heldAlike;
+      if (this.inString) return !this.untracked && this.runsOutWithin(this.written + bytes, this.heldAlike);
       // outside a string only an array's next item counts (the whole language)
-      return this.fewestWithin(0) <= this.heldAnywhere;
+      return this.runsOutWithin(0, this.heldAnywhere);
     }
     if (quotes === QUOTES_KEPT) return true;
     // the first close ends the string being written: a repeat only where it can reach a held item's end (a unit per
     // byte, one more where a 4-byte character cut across tokens ends); a later one needs an opening quote before it
     const closesHeld = this.inString ? quotes > 2 || this.shortestRest <= bytes : quotes > 1;
     if (closesHeld) return true;
-    if (this.inString && this.fewestWithin(this.written + bytes) <= this.heldAlike) return true;
+    if (this.inString && this.runsOutWithin(this.written + bytes, this.heldAlike)) return true;
     // a string the token opens: the items held, and the one it closes first (the only one it can close)
-    return this.fewestWithin(bytes) <= this.heldAnywhere + (this.inString ? 1 : 0);
+    return this.runsOutWithin(bytes, this.heldAnywhere + (this.inString ? 1 : 0));
   }
 
-  private fewestWithin(length: number): number {
-    return this.fewest[Math.min(length, this.fewest.length - 1)]!;
+  /**
+   * Whether some prefix of at most `length` code points may have no more completions than `held` (a boolean: a double
+   * returned from a call V8 does not inline is allocated).
+   */
+  private runsOutWithin(length: number, held: number): boolean {
+    return this.fewest[Math.min(length, this.fewest.length - 1)]! <= held;
   }
 }
