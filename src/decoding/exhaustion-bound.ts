@@ -13,10 +13,13 @@
  */
 import type { ItemCompletions } from './grammar-ir.js';
 import type { HeldStrings } from './held-strings.js';
+import type { UnitTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** Quote counts are kept up to here: a token with this many is always walked. */
 const QUOTES_KEPT = 255;
+/** `fewCandidates` lists at most this many tokens of fewer than three quotes; past it, the lists by first unit narrow more. */
+const FEW_TOKENS = 2048;
 
 /**
  * The fewest completions of any prefix of at most `length` code points (index), over every language that counts (the
@@ -50,10 +53,27 @@ export class ExhaustionBound {
   /** The string being written is no item or key that is remembered: a token without a quote changes nothing the memory sees. */
   private untracked = false;
 
-  constructor(languages: readonly ItemCompletions[], quotes: Uint8Array, vocabulary: Vocabulary) {
+  /** Tokens without a quote, with one or two, longest first, and those with three or more. */
+  private readonly noQuote: Int32Array;
+  private readonly fewQuotes: Int32Array;
+  private readonly manyQuotes: Int32Array;
+  /**
+   * In a string: the fewest bytes a token without a quote, and one with one or two, has where a prefix it reaches may
+   * run out (a close that repeats a held item aside: `WrittenStrings.tryRests` finds those by their text).
+   */
+  private shortestNoQuote = Infinity;
+  private shortestFewQuotes = Infinity;
+  /** What `fewCandidates` found, first the count it returned. */
+  readonly candidates: Int32Array;
+
+  constructor(languages: readonly ItemCompletions[], tokens: UnitTokens, manyQuotes: Int32Array, vocabulary: Vocabulary) {
     this.fewest = fewestCompletions(languages);
-    this.quotes = quotes;
+    this.quotes = tokens.quotes;
+    this.noQuote = tokens.noQuoteLongestFirst;
+    this.fewQuotes = tokens.fewQuotesLongestFirst;
+    this.manyQuotes = manyQuotes;
     this.offsets = vocabulary.tokenOffsets;
+    this.candidates = new Int32Array(FEW_TOKENS + manyQuotes.length);
   }
 
   /**
@@ -80,13 +100,55 @@ export class ExhaustionBound {
     for (let at = Math.min(depth, held.length - 1); at >= 0; at--) heldAnywhere = Math.max(heldAnywhere, held[at]?.sorted.length ?? 0);
     this.heldAnywhere = heldAnywhere;
     this.untracked = this.inString && tracked === 0;
+    // what `mustWalk` asks of a token by its bytes, a close that repeats an item aside: each holds from some length on
+    const inItem = this.shortestRunningOut(this.written, this.heldAlike);
+    this.shortestNoQuote = this.untracked ? Infinity : inItem;
+    this.shortestFewQuotes = Math.min(inItem, this.shortestRunningOut(0, heldAnywhere + 1));
+  }
+
+  /**
+   * Inside a string at a character boundary, where few tokens can fail on the memory: the allowed ones that `mustWalk`
+   * holds for into `candidates` (their count): those of three quotes or more, and the others from the longest down to
+   * where none can run out; -1 where more than `FEW_TOKENS` are that long. The caller also walks the tokens whose text
+   * before their quote closes a held item (`tryRests`), instead of the lists by first unit.
+   */
+  fewCandidates(mask: Uint32Array): number {
+    if (!this.bounded || !this.inString) return -1;
+    const noQuote = this.longerThan(this.noQuote, this.shortestNoQuote);
+    const fewQuotes = this.longerThan(this.fewQuotes, this.shortestFewQuotes);
+    if (noQuote + fewQuotes > FEW_TOKENS) return -1;
+    let count = 0;
+    for (let index = 0; index < noQuote + fewQuotes + this.manyQuotes.length; index++) {
+      const id =
+        index < noQuote ? this.noQuote[index]! : index < noQuote + fewQuotes ? this.fewQuotes[index - noQuote]! : this.manyQuotes[index - noQuote - fewQuotes]!;
+      if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0 && this.mustWalk(id)) this.candidates[count++] = id;
+    }
+    return count;
+  }
+
+  /** How many tokens of `longestFirst` have `bytes` or more (past `FEW_TOKENS`: one more). */
+  private longerThan(longestFirst: Int32Array, bytes: number): number {
+    let end = 0;
+    while (end < longestFirst.length && end <= FEW_TOKENS && this.bytesOf(longestFirst[end]!) >= bytes) end++;
+    return end;
+  }
+
+  private bytesOf(id: number): number {
+    return this.offsets[id + 1]! - this.offsets[id]!;
+  }
+
+  /** The fewest more code points after `written` that reach a prefix with no more completions than `held` (Infinity: none). */
+  private shortestRunningOut(written: number, held: number): number {
+    const last = this.fewest.length - 1;
+    for (let more = 0; written + more <= last; more++) if (this.fewest[written + more]! <= held) return more;
+    return written > last && this.fewest[last]! <= held ? 0 : Infinity;
   }
 
   /** Whether walking token `id` could clear its bit: a quote that may close a held item, or a prefix whose completions may all be held. */
   mustWalk(id: number): boolean {
     if (!this.bounded) return true;
     const quotes = this.quotes[id]!;
-    const bytes = this.offsets[id + 1]! - this.offsets[id]!;
+    const bytes = this.bytesOf(id);
     if (quotes === 0) {
       if (this.inString) return !this.untracked && this.runsOutWithin(this.written + bytes, this.heldAlike);
       // outside a string only an array's next item counts (the whole language)

@@ -54,6 +54,9 @@ export interface UnitTokens {
   readonly openingWalked: Int32Array;
   /** Per token id: its quote bytes (at most 255), escaped or not. */
   readonly quotes: Uint8Array;
+  /** The text tokens without a quote, and those with one or two, longest first (`ExhaustionBound.fewCandidates`). */
+  readonly noQuoteLongestFirst: Int32Array;
+  readonly fewQuotesLongestFirst: Int32Array;
 }
 
 /** Token ids sorted by a code unit (`units`, ascending, in the same order). */
@@ -217,10 +220,19 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
       quotes,
+      noQuoteLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 0),
+      fewQuotesLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 1 || quotes[id] === 2),
     };
     unitTokensOf.set(vocabulary, known);
   }
   return known;
+}
+
+function longestFirst(vocabulary: Vocabulary, listed: (id: number) => boolean): Int32Array {
+  const ids: number[] = [];
+  for (let id = 0; id < vocabulary.size; id++) if (vocabulary.isTextToken(id) && listed(id)) ids.push(id);
+  const bytes = (id: number): number => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!;
+  return Int32Array.from(ids.sort((left, right) => bytes(right) - bytes(left)));
 }
 
 const CONTAINER_BYTE = new Uint8Array(256);

@@ -23,7 +23,7 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
-import { HeldStrings } from './held-strings.js';
+import { compareFrom, HeldStrings } from './held-strings.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import {
   closeTokens,
@@ -54,19 +54,6 @@ function isJsonWhitespace(byte: number): boolean {
 
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
-
-/**
- * `value` from code unit `at` on, compared with `text` (negative: before it), without cutting either: the items held
- * that begin like the string being written share their first `at` units.
- */
-function compareFrom(value: string, at: number, text: string): number {
-  const common = Math.min(value.length - at, text.length);
-  for (let index = 0; index < common; index++) {
-    const difference = value.charCodeAt(at + index) - text.charCodeAt(index);
-    if (difference !== 0) return difference;
-  }
-  return value.length - at - text.length;
 }
 
 function grown(old: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
@@ -322,11 +309,20 @@ export class WrittenStrings {
    */
   private filterExhaustible(state: number, mask: Uint32Array, tokens: UnitTokens): void {
     const scan = this.committed;
-    const bound = (this.bound ??= new ExhaustionBound(this.automaton.countedLanguages, tokens.quotes, this.vocabulary));
+    const bound = (this.bound ??= new ExhaustionBound(
+      this.automaton.countedLanguages,
+      tokens,
+      (this.tokens ??= quoteTokens(this.vocabulary)).atLeast[3]!,
+      this.vocabulary,
+    ));
     // a character cut across tokens may already count (an escape or UTF-8 character under way)
     const written = scan.inString === 0 ? -1 : scan.unitsEnd - scan.contentStart + (scan.phase === BOUNDARY ? 0 : 1);
     const rest = scan.inString === 1 && scan.low < scan.high ? this.shortestRest() : Infinity;
     bound.prepare(this.boundedWalks, written, scan.high - scan.low, rest, this.held, scan.depth, this.automaton.trackedItem[state]!);
+    const few = scan.inString === 1 && scan.phase === BOUNDARY ? bound.fewCandidates(mask) : -1;
+    for (let index = 0; index < few; index++) this.tryToken(state, mask, bound.candidates[index]!);
+    if (few >= 0 && scan.low < scan.high) this.tryRests(state, mask, this.tokens!);
+    if (few >= 0) return;
     this.tryTokens(state, mask, tokens.commaOrQuotes, undefined, true);
     const held = this.held[scan.depth];
     if (scan.inString === 0) {
