@@ -11,6 +11,7 @@
  * 33 that every name of an enum shares) that leaves nearly every token unwalked.
  * @module
  */
+import { BACKSLASH } from '../shared/json-bytes.js';
 import type { ItemCompletions } from './grammar-ir.js';
 import type { HeldStrings } from './held-strings.js';
 import type { UnitTokens } from './quote-tokens.js';
@@ -65,6 +66,10 @@ export class ExhaustionBound {
   private shortestFewQuotes = Infinity;
   /** What `fewCandidates` found, first the count it returned. */
   readonly candidates: Int32Array;
+  /** The ASCII units the held items beginning like the string being written have next (a bit each), and whether one has another. */
+  private readonly nextAscii = new Uint32Array(4);
+  private nextOther = true;
+  private readonly tokenBytes: Uint8Array;
 
   constructor(languages: readonly ItemCompletions[], tokens: UnitTokens, manyQuotes: Int32Array, vocabulary: Vocabulary) {
     this.fewest = fewestCompletions(languages);
@@ -73,6 +78,7 @@ export class ExhaustionBound {
     this.fewQuotes = tokens.fewQuotesLongestFirst;
     this.manyQuotes = manyQuotes;
     this.offsets = vocabulary.tokenOffsets;
+    this.tokenBytes = vocabulary.tokenBytesFlat;
     this.candidates = new Int32Array(FEW_TOKENS + manyQuotes.length);
   }
 
@@ -107,6 +113,22 @@ export class ExhaustionBound {
   }
 
   /**
+   * Inside a string, after `prepare`: the units that the items `sorted[low, high)` (those beginning like the string's
+   * `written` units) have next. A token without a quote whose first unit is none of them leaves every held item behind.
+   */
+  noteNextUnits(sorted: readonly string[] | undefined, low: number, high: number, written: number, atBoundary: boolean): void {
+    this.nextAscii.fill(0);
+    this.nextOther = !atBoundary;
+    for (let item = low; item < high && !this.nextOther; item++) {
+      const value = sorted![item]!;
+      if (value.length <= written) continue;
+      const unit = value.charCodeAt(written);
+      if (unit >= 0x80) this.nextOther = true;
+      else this.nextAscii[unit >>> 5] = this.nextAscii[unit >>> 5]! | (1 << (unit & 31));
+    }
+  }
+
+  /**
    * Inside a string at a character boundary, where few tokens can fail on the memory: the allowed ones that `mustWalk`
    * holds for into `candidates` (their count): those of three quotes or more, and the others from the longest down to
    * where none can run out; -1 where more than `FEW_TOKENS` are that long. The caller also walks the tokens whose text
@@ -133,6 +155,13 @@ export class ExhaustionBound {
     return end;
   }
 
+  /** Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. */
+  private mayGoOnAlong(id: number): boolean {
+    const first = this.tokenBytes[this.offsets[id]!]!;
+    if (this.nextOther || first >= 0x80 || first === BACKSLASH) return true;
+    return (this.nextAscii[first >>> 5]! & (1 << (first & 31))) !== 0;
+  }
+
   private bytesOf(id: number): number {
     return this.offsets[id + 1]! - this.offsets[id]!;
   }
@@ -150,7 +179,7 @@ export class ExhaustionBound {
     const quotes = this.quotes[id]!;
     const bytes = this.bytesOf(id);
     if (quotes === 0) {
-      if (this.inString) return !this.untracked && this.runsOutWithin(this.written + bytes, this.heldAlike);
+      if (this.inString) return !this.untracked && this.runsOutWithin(this.written + bytes, this.heldAlike) && this.mayGoOnAlong(id);
       // outside a string only an array's next item counts (the whole language)
       return this.runsOutWithin(0, this.heldAnywhere);
     }

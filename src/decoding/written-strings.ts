@@ -319,6 +319,8 @@ export class WrittenStrings {
     const written = scan.inString === 0 ? -1 : scan.unitsEnd - scan.contentStart + (scan.phase === BOUNDARY ? 0 : 1);
     const rest = scan.inString === 1 && scan.low < scan.high ? this.shortestRest() : Infinity;
     bound.prepare(this.boundedWalks, written, scan.high - scan.low, rest, this.held, scan.depth, this.automaton.trackedItem[state]!);
+    if (scan.inString === 1)
+      bound.noteNextUnits(this.held[scan.depth]?.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart, scan.phase === BOUNDARY);
     const few = scan.inString === 1 && scan.phase === BOUNDARY ? bound.fewCandidates(mask) : -1;
     for (let index = 0; index < few; index++) this.tryToken(state, mask, bound.candidates[index]!);
     if (few >= 0 && scan.low < scan.high) this.tryRests(state, mask, this.tokens!);
