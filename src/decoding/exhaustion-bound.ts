@@ -148,11 +148,16 @@ export class ExhaustionBound {
     return count;
   }
 
-  /** How many tokens of `longestFirst` have `bytes` or more (past `FEW_TOKENS`: one more). */
+  /** How many tokens of `longestFirst` have `bytes` or more (binary search: a count past `FEW_TOKENS` is common). */
   private longerThan(longestFirst: Int32Array, bytes: number): number {
-    let end = 0;
-    while (end < longestFirst.length && end <= FEW_TOKENS && this.bytesOf(longestFirst[end]!) >= bytes) end++;
-    return end;
+    let low = 0;
+    let high = longestFirst.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.bytesOf(longestFirst[middle]!) >= bytes) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. */
