@@ -156,6 +156,11 @@ export interface ItemCompletions {
   readonly total: number;
   /** The completions of a prefix standing at content-DFA `state` with the string frame's `count`. */
   at(state: number, count: number): number;
+  /**
+   * Per number of code points (the last entry for every number past it): the fewest completions, among those above 0,
+   * of a prefix of at most that many; nonincreasing. A prefix the automaton keeps can be completed, so none has fewer.
+   */
+  readonly fewestUpTo: Float64Array;
 }
 
 /**

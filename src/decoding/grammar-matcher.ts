@@ -86,6 +86,11 @@ export class GrammarMatcher {
     return this.history[this.steps]!;
   }
 
+  /** @internal Off: the memory walks every candidate token where items can run out (`WrittenStrings.boundedWalks`; tests compare the masks). */
+  set boundedWalks(on: boolean) {
+    if (this.written !== null) this.written.boundedWalks = on;
+  }
+
   /** @internal The automaton state (-3 once terminated), for tests and tools. */
   get automatonState(): number {
     return this.state;

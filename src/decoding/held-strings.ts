@@ -49,3 +49,16 @@ export class HeldStrings {
     return low;
   }
 }
+
+/**
+ * `value` from code unit `at` on, compared with `text` (negative: before it), without cutting either: the items held
+ * that begin like the string being written share their first `at` units.
+ */
+export function compareFrom(value: string, at: number, text: string): number {
+  const common = Math.min(value.length - at, text.length);
+  for (let index = 0; index < common; index++) {
+    const difference = value.charCodeAt(at + index) - text.charCodeAt(index);
+    if (difference !== 0) return difference;
+  }
+  return value.length - at - text.length;
+}

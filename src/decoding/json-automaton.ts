@@ -16,7 +16,7 @@ import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueItemCanFollow } from './array-progress.js';
-import type { Alternative, ArrayAlternative, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
 import {
   checkedNumbersOf,
@@ -128,6 +128,8 @@ export class JsonAutomaton {
   exhaustible: Uint8Array;
   /** Some array's item strings can run out (`ArrayAlternative.itemCompletions`). */
   readonly countsItems: boolean;
+  /** The completion counts of every array's item strings and object's keys that can run out (`itemCompletions`, `keyCompletions`). */
+  readonly countedLanguages: readonly ItemCompletions[];
   /** Per state whose `exhaustion` is finite: its configurations' distinct finite counts (ascending) and the states left without those at or under each. */
   private readonly exhaustedTargets: ({ counts: Float64Array; targets: Int32Array } | undefined)[] = [];
   /**
@@ -190,10 +192,13 @@ export class JsonAutomaton {
     this.trackedNumber = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
-    this.countsItems = this.alternatives.some(
-      (alternative) =>
-        (alternative?.kind === 'array' && alternative.itemCompletions !== null) || (alternative?.kind === 'object' && alternative.keyCompletions !== null),
-    );
+    const counted: ItemCompletions[] = [];
+    for (const alternative of this.alternatives) {
+      if (alternative?.kind === 'array' && alternative.itemCompletions !== null) counted.push(alternative.itemCompletions);
+      if (alternative?.kind === 'object' && alternative.keyCompletions !== null) counted.push(alternative.keyCompletions);
+    }
+    this.countedLanguages = counted;
+    this.countsItems = counted.length > 0;
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
     this.remembersContainers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueContainers);
     this.remembersNumbers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueNumbers);

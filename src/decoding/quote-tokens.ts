@@ -52,6 +52,11 @@ export interface UnitTokens {
   readonly insideWalked: Int32Array;
   readonly openingByUnit: UnitIndex;
   readonly openingWalked: Int32Array;
+  /** Per token id: its quote bytes (at most 255), escaped or not. */
+  readonly quotes: Uint8Array;
+  /** The text tokens without a quote, and those with one or two, longest first (`ExhaustionBound.fewCandidates`). */
+  readonly noQuoteLongestFirst: Int32Array;
+  readonly fewQuotesLongestFirst: Int32Array;
 }
 
 /** Token ids sorted by a code unit (`units`, ascending, in the same order). */
@@ -238,9 +243,11 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
     const insideWalked: number[] = [];
     const openingByUnit: { unit: number; id: number }[] = [];
     const openingWalked: number[] = [];
+    const quotes = new Uint8Array(vocabulary.size);
     for (let id = 0; id < vocabulary.size; id++) {
       if (!vocabulary.isTextToken(id)) continue;
       const token = bytes.subarray(vocabulary.tokenOffsets[id]!, vocabulary.tokenOffsets[id + 1]!);
+      for (const byte of token) if (byte === QUOTE && quotes[id]! < 255) quotes[id] = quotes[id]! + 1;
       const quote = token.indexOf(QUOTE);
       if (token.includes(COMMA) || (quote >= 0 && token.indexOf(QUOTE, quote + 1) >= 0)) {
         commaOrQuotes.push(id);
@@ -261,10 +268,20 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       insideWalked: Int32Array.from(insideWalked),
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
+      quotes,
+      noQuoteLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 0),
+      fewQuotesLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 1 || quotes[id] === 2),
     };
     unitTokensOf.set(vocabulary, known);
   }
   return known;
+}
+
+function longestFirst(vocabulary: Vocabulary, listed: (id: number) => boolean): Int32Array {
+  const ids: number[] = [];
+  for (let id = 0; id < vocabulary.size; id++) if (vocabulary.isTextToken(id) && listed(id)) ids.push(id);
+  const bytes = (id: number): number => vocabulary.tokenOffsets[id + 1]! - vocabulary.tokenOffsets[id]!;
+  return Int32Array.from(ids.sort((left, right) => bytes(right) - bytes(left)));
 }
 
 const CONTAINER_BYTE = new Uint8Array(256);

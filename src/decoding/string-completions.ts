@@ -10,7 +10,7 @@ import { ANY_CHAR, nonSurrogateCount } from '../shared/regex/code-point-set.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { endlessKeys, endlessStrings } from './endless-strings.js';
 import type { ItemCompletions, KeyClass, StringAlternative } from './grammar-ir.js';
-import { FREE, isCounted } from './string-length-analysis.js';
+import { FREE, isCounted, nextCount } from './string-length-analysis.js';
 
 /**
  * Counts are kept up to here (exact below 2^53). A matcher never holds that many items: the bytes it remembers are
@@ -151,12 +151,49 @@ export class StringCompletions implements ItemCompletions {
   private readonly table: Float64Array;
   /** The language counted. */
   readonly alternative: StringAlternative;
+  readonly fewestUpTo: Float64Array;
 
   private constructor(alternative: StringAlternative, table: Float64Array) {
     this.alternative = alternative;
     this.states = alternative.dfa.stateCount;
     this.table = table;
     this.total = this.at(alternative.dfa.start, 0);
+    this.fewestUpTo = this.fewestByLength();
+  }
+
+  /**
+   * Breadth-first from the empty prefix over (DFA state, counted length) cells with completions: per code points
+   * written, the fewest completions of a cell reached by then. A prefix with none is never kept (no dead ends), nor
+   * is any prefix through it.
+   */
+  private fewestByLength(): Float64Array {
+    const { dfa } = this.alternative;
+    const counted = isCounted(this.alternative);
+    const rows = this.table.length / this.states;
+    const seen = new Uint8Array(this.table.length);
+    let frontier = [dfa.start];
+    seen[dfa.start] = 1;
+    const fewest: number[] = [];
+    let least = Infinity;
+    while (frontier.length > 0) {
+      const next: number[] = [];
+      for (const cell of frontier) {
+        least = Math.min(least, this.table[cell]!);
+        const row = Math.floor(cell / this.states);
+        const nextRow = counted ? nextCount(this.alternative, row) : 0;
+        if (nextRow >= rows) continue;
+        const ranges = dfa.transitions[cell % this.states]!;
+        for (let index = 0; index < ranges.length; index += 3) {
+          const target = nextRow * this.states + ranges[index + 2]!;
+          if (seen[target] === 1 || this.table[target] === 0 || nonSurrogateCount(ranges[index]!, ranges[index + 1]!) === 0) continue;
+          seen[target] = 1;
+          next.push(target);
+        }
+      }
+      fewest.push(least);
+      frontier = next;
+    }
+    return Float64Array.from(fewest);
   }
 
   /**

@@ -23,7 +23,8 @@
 import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
-import { HeldStrings } from './held-strings.js';
+import { ExhaustionBound } from './exhaustion-bound.js';
+import { compareFrom, HeldStrings } from './held-strings.js';
 import { DEAD, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
 import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
@@ -50,19 +51,6 @@ function isJsonWhitespace(byte: number): boolean {
 
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
-
-/**
- * `value` from code unit `at` on, compared with `text` (negative: before it), without cutting either: the items held
- * that begin like the string being written share their first `at` units.
- */
-function compareFrom(value: string, at: number, text: string): number {
-  const common = Math.min(value.length - at, text.length);
-  for (let index = 0; index < common; index++) {
-    const difference = value.charCodeAt(at + index) - text.charCodeAt(index);
-    if (difference !== 0) return difference;
-  }
-  return value.length - at - text.length;
 }
 
 function grown(old: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
@@ -157,6 +145,10 @@ export class WrittenStrings {
   /** The tokens by first unit, for items whose completions can run out: built on first need, once per vocabulary. */
   private byUnit: UnitTokens | undefined;
   private closing: CloseTokens | undefined;
+  /** Which tokens can fail on the memory where items can run out: built on first need. */
+  private bound: ExhaustionBound | undefined;
+  /** @internal Off: every candidate token is walked where items can run out (tests compare the masks). */
+  boundedWalks = true;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -263,20 +255,37 @@ export class WrittenStrings {
    * a prefix whose every completion is held, or opens an item when every string is held. Every dead prefix begins a
    * held item that extends the string so far, so besides the tokens with a comma or two quotes, only those whose first
    * unit (inside the item, or in the item their quote opens) is the next unit of such a held item are walked, and the
-   * few whose first unit is not known alone; inside a character cut across tokens, every allowed token.
+   * few whose first unit is not known alone; inside a character cut across tokens, every allowed token. Of those, only
+   * the ones that can fail on the memory (`ExhaustionBound`: too few completions, or a quote that may repeat an item).
    */
   private filterExhaustible(state: number, mask: Uint32Array, tokens: UnitTokens): void {
-    this.tryTokens(state, mask, tokens.commaOrQuotes);
     const scan = this.committed;
+    const bound = (this.bound ??= new ExhaustionBound(
+      this.automaton.countedLanguages,
+      tokens,
+      (this.tokens ??= quoteTokens(this.vocabulary)).atLeast[3]!,
+      this.vocabulary,
+    ));
+    // a character cut across tokens may already count (an escape or UTF-8 character under way)
+    const written = scan.inString === 0 ? -1 : scan.unitsEnd - scan.contentStart + (scan.phase === BOUNDARY ? 0 : 1);
+    const rest = scan.inString === 1 && scan.low < scan.high ? this.shortestRest() : Infinity;
+    bound.prepare(this.boundedWalks, written, scan.high - scan.low, rest, this.held, scan.depth, this.automaton.trackedItem[state]!);
+    if (scan.inString === 1)
+      bound.noteNextUnits(this.held[scan.depth]?.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart, scan.phase === BOUNDARY);
+    const few = scan.inString === 1 && scan.phase === BOUNDARY ? bound.fewCandidates(mask) : -1;
+    for (let index = 0; index < few; index++) this.tryToken(state, mask, bound.candidates[index]!);
+    if (few >= 0 && scan.low < scan.high) this.tryRests(state, mask, this.tokens!);
+    if (few >= 0) return;
+    this.tryTokens(state, mask, tokens.commaOrQuotes, undefined, true);
     const held = this.held[scan.depth];
     if (scan.inString === 0) {
-      this.tryTokens(state, mask, tokens.openingWalked);
+      this.tryTokens(state, mask, tokens.openingWalked, undefined, true);
       if (held !== undefined) this.tryByNextUnit(state, mask, tokens.openingByUnit, held.sorted, 0, held.sorted.length, 0);
       return;
     }
     if (scan.low === scan.high) return;
     if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask);
-    this.tryTokens(state, mask, tokens.insideWalked);
+    this.tryTokens(state, mask, tokens.insideWalked, undefined, true);
     this.tryByNextUnit(state, mask, tokens.insideByUnit, held!.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart);
   }
 
@@ -298,7 +307,7 @@ export class WrittenStrings {
       }
       for (; at < index.units.length && index.units[at] === unit; at++) {
         const id = index.ids[at]!;
-        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0 && this.bound!.mustWalk(id)) this.tryToken(state, mask, id);
       }
       end = high;
       while (item < end) {
@@ -336,7 +345,8 @@ export class WrittenStrings {
       let bits = mask[word]!;
       while (bits !== 0) {
         const low = bits & -bits;
-        this.tryToken(state, mask, word * 32 + (31 - Math.clz32(low)));
+        const id = word * 32 + (31 - Math.clz32(low));
+        if (this.bound!.mustWalk(id)) this.tryToken(state, mask, id);
         bits ^= low;
       }
     }
@@ -344,13 +354,13 @@ export class WrittenStrings {
 
   /**
    * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
-   * only those that must be walked or whose first string is a held item.
+   * only those that must be walked or whose first string is a held item; `bounded`: only those that `mustWalk`.
    */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[]): void {
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], bounded = false): void {
     const held = this.held[this.committed.depth];
     for (let index = 0; index < candidates.length; index++) {
       const id = candidates[index]!;
-      if ((mask[id >>> 5]! & (1 << (id & 31))) === 0) continue;
+      if ((mask[id >>> 5]! & (1 << (id & 31))) === 0 || (bounded && !this.bound!.mustWalk(id))) continue;
       if (texts !== undefined) {
         const text = texts[index];
         // a length outside the held items' is the cheap common answer: no repeat
