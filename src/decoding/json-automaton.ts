@@ -11,7 +11,9 @@
  * @module
  */
 import { ArrayPhase, describeStack, DocumentPhase, FINISHED, FrameTable, Kind, ObjectPhase, StringMode, type Frame, type Stack } from './automaton-frames.js';
+import { DEAD, UNKNOWN } from './automaton-states.js';
 import { DecodingLimitError } from './decoding-errors.js';
+import { DerivedTransitions, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, DUPLICATE_STRING, type DroppedChecks } from './derived-transitions.js';
 import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
@@ -27,25 +29,19 @@ import {
   isTrackedItem,
   isTrackedNumber,
   literalOpen,
+  runTimeMemories,
   usedBefore,
+  writtenInDeclaredOrder,
   type CheckedNumbers,
 } from './tracked-configurations.js';
-import type { DecimalMultipleCheck } from './decimal-multiples.js';
 import { classAllowed, classOf, classProperty, classWrittenAfter, countAfter, declaredAllowed, objectCanClose, writtenAfter } from './object-progress.js';
 import { FREE, isCounted, StringLengths } from './string-length-analysis.js';
 import { StringStepper } from './string-stepping.js';
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 
-/** Transition not computed yet. */
-export const UNKNOWN = -2;
-/** No configuration survives the byte. */
-export const DEAD = -1;
+export { DEAD, UNKNOWN } from './automaton-states.js';
 /** `kRem` when the string has no length budget to respect. */
 export const UNBOUNDED = 0x3fffffff;
-/** What `duplicateClose` lets die: a repeated item string or key, object or array item, integer item (bits, combined). */
-export const DUPLICATE_STRING = 1;
-export const DUPLICATE_CONTAINER = 2;
-export const DUPLICATE_NUMBER = 4;
 
 const WHITESPACE = new Uint8Array(256);
 WHITESPACE[0x20] = 1;
@@ -103,20 +99,16 @@ export class JsonAutomaton {
    * (the matcher's `WrittenStrings` checks it, `duplicateClose` steps past it).
    */
   trackedItem: Uint8Array;
-  /** Per state: where a closing quote that repeats an earlier item leads (`duplicateClose`), `UNKNOWN` if not computed. */
-  private duplicateQuote: Int32Array;
   /** Per state: 1 when some configuration is an open object or array item of a `uniqueContainers` array (as `trackedItem`, for `}` and `]`). */
   trackedContainer: Uint8Array;
-  /** `duplicateClose` of other bytes than a quote, by `(state * 256 + byte) * 8 + kinds`. */
-  private readonly duplicateOther = new Map<number, number>();
+  /** The transitions where the matcher's memory or checks drop configurations (`duplicateClose`, `withoutChecked`, …). */
+  readonly derived: DerivedTransitions;
   /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
   readonly remembersContainers: boolean;
   /** Per state: 1 when some configuration is a number item of a `uniqueNumbers` array (it finishes at the byte after it). */
   trackedNumber: Uint8Array;
   /** Some array remembers the values of its integer items (`ArrayAlternative.uniqueNumbers`). */
   readonly remembersNumbers: boolean;
-  /** `withoutTrackedNumbers`, by state. */
-  private readonly numberlessTargets = new Map<number, number>();
   /**
    * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
    * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
@@ -130,8 +122,6 @@ export class JsonAutomaton {
   readonly countsItems: boolean;
   /** The completion counts of every array's item strings and object's keys that can run out (`itemCompletions`, `keyCompletions`). */
   readonly countedLanguages: readonly ItemCompletions[];
-  /** Per state whose `exhaustion` is finite: its configurations' distinct finite counts (ascending) and the states left without those at or under each. */
-  private readonly exhaustedTargets: ({ counts: Float64Array; targets: Int32Array } | undefined)[] = [];
   /**
    * Per state: the decimal `multipleOf` checks of its configurations inside a checked number (past its first byte), and
    * which of them (bit per index) can close there; undefined where none. The matcher's `WrittenNumbers` reads them.
@@ -139,10 +129,8 @@ export class JsonAutomaton {
   readonly checkedNumbers: (CheckedNumbers | undefined)[] = [];
   /** Some number alternative carries a decimal `multipleOf` check: matchers must check the numbers written. */
   readonly checksNumbers: boolean;
-  /** `withoutChecked`'s targets, by `state * 256 + byte`, then by its dropped and unclosed checks. */
-  private readonly checkedTargets = new Map<number, Map<number, number>>();
   /** While `withoutChecked` computes: the checks (of the target's list) whose numbers die, and those that may not close. */
-  private checkedDropped: { checks: readonly DecimalMultipleCheck[]; dead: number; unclosed: number } | undefined;
+  private checkedDropped: DroppedChecks | undefined;
   /** Some array enforces `uniqueItems` over strings, or some object `distinctKeys`: matchers must remember the strings written. */
   readonly tracksStrings: boolean;
   /** Bytes of item strings a matcher may remember (`AutomatonOptions.uniqueItemsMaxStringBytes`). */
@@ -187,25 +175,27 @@ export class JsonAutomaton {
     this.forcedByte = new Int16Array(capacity).fill(UNKNOWN);
     this.plainString = new Uint8Array(capacity);
     this.trackedItem = new Uint8Array(capacity);
-    this.duplicateQuote = new Int32Array(capacity).fill(UNKNOWN);
     this.trackedContainer = new Uint8Array(capacity);
     this.trackedNumber = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
-    const counted: ItemCompletions[] = [];
-    for (const alternative of this.alternatives) {
-      if (alternative?.kind === 'array' && alternative.itemCompletions !== null) counted.push(alternative.itemCompletions);
-      if (alternative?.kind === 'object' && alternative.keyCompletions !== null) counted.push(alternative.keyCompletions);
-    }
-    this.countedLanguages = counted;
-    this.countsItems = counted.length > 0;
+    ({
+      countedLanguages: this.countedLanguages,
+      remembersContainers: this.remembersContainers,
+      remembersNumbers: this.remembersNumbers,
+      tracksStrings: this.tracksStrings,
+      checksNumbers: this.checksNumbers,
+    } = runTimeMemories(this.alternatives));
+    this.countsItems = this.countedLanguages.length > 0;
     this.rememberedBytesLimit = options.uniqueItemsMaxStringBytes;
-    this.remembersContainers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueContainers);
-    this.remembersNumbers = this.alternatives.some((alternative) => alternative?.kind === 'array' && alternative.uniqueNumbers);
-    this.tracksStrings = this.alternatives.some(
-      (alternative) => (alternative?.kind === 'array' && alternative.uniqueStrings) || (alternative?.kind === 'object' && alternative.distinctKeys),
-    );
-    this.checksNumbers = this.alternatives.some((alternative) => alternative?.kind === 'number' && alternative.check !== undefined);
+    this.derived = new DerivedTransitions({
+      alternatives: this.alternatives,
+      checkedNumbers: this.checkedNumbers,
+      configsOf: (state) => this.stateConfigs[state]!,
+      internOrDead: (configs) => this.internOrDead(configs),
+      transition: (state, byte) => this.transition(state, byte),
+      stepEach: (state, byte, duplicate, dropped) => this.stepEach(state, byte, duplicate, dropped),
+    });
     const out = new Map<number, Stack>();
     const document = this.frames.stack(this.frames.documentFrame(DocumentPhase.Before, 0), null);
     this.enterDocument(document, 0, out);
@@ -266,102 +256,10 @@ export class JsonAutomaton {
   transition(state: number, byte: number): number {
     const cached = this.trans[state * 256 + byte]!;
     if (cached !== UNKNOWN) return cached;
-    const out = this.scratch;
-    out.clear();
-    for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
-    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
+    const target = this.stepEach(state, byte);
     // intern may have grown the table
     this.trans[state * 256 + byte] = target;
     return target;
-  }
-
-  /**
-   * Where `byte` from `state` leads when the items it ends repeat earlier items of their arrays: a closing quote
-   * (`DUPLICATE_STRING`: an item string or key, `trackedItem`), a `}`/`]` closing an object or array item
-   * (`DUPLICATE_CONTAINER`, `trackedContainer`), a byte after an integer item (`DUPLICATE_NUMBER`, `trackedNumber`),
-   * as `kinds` says: those configurations die, the others step as usual. Computed on first use.
-   */
-  duplicateClose(state: number, byte: number = QUOTE, kinds: number = byte === QUOTE ? DUPLICATE_STRING : DUPLICATE_CONTAINER): number {
-    const key = (state * 256 + byte) * 8 + kinds;
-    const quote = kinds === DUPLICATE_STRING;
-    const cached = quote ? this.duplicateQuote[state]! : (this.duplicateOther.get(key) ?? UNKNOWN);
-    if (cached !== UNKNOWN) return cached;
-    const out = this.scratch;
-    out.clear();
-    this.closingDuplicate = kinds;
-    try {
-      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
-    } finally {
-      this.closingDuplicate = 0;
-    }
-    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
-    if (quote) this.duplicateQuote[state] = target;
-    else this.duplicateOther.set(key, target);
-    return target;
-  }
-
-  /**
-   * `state` less its integer items of `uniqueNumbers` arrays (`trackedNumber`): the matcher's memory found every
-   * completion of the integer written held. DEAD when none is left. Computed on first use.
-   */
-  withoutTrackedNumbers(state: number): number {
-    let target = this.numberlessTargets.get(state);
-    if (target === undefined) {
-      const left = this.stateConfigs[state]!.filter((config) => !isTrackedNumber(this.alternatives, config));
-      target = left.length === 0 ? DEAD : this.intern(left);
-      this.numberlessTargets.set(state, target);
-    }
-    return target;
-  }
-
-  /**
-   * Where `byte` leads from `state` when the number it writes fails some of the target's checks (`checkedNumbers`):
-   * the numbers of the checks in `dead` (bits) die, those in `unclosed` go on but do not close; the other
-   * configurations step as usual (an anyOf branch without the check still closes). Computed on first use.
-   */
-  withoutChecked(state: number, byte: number, dead: number, unclosed: number): number {
-    const at = state * 256 + byte;
-    let targets = this.checkedTargets.get(at);
-    if (targets === undefined) this.checkedTargets.set(at, (targets = new Map()));
-    // a state holds a handful of distinct checks: the two masks fit one key
-    const key = dead * 65536 + unclosed;
-    const cached = targets.get(key);
-    if (cached !== undefined) return cached;
-    const checks = this.checkedNumbers[this.transition(state, byte)]!.checks;
-    const out = this.scratch;
-    out.clear();
-    this.checkedDropped = { checks, dead, unclosed };
-    try {
-      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
-    } finally {
-      this.checkedDropped = undefined;
-    }
-    const target = out.size === 0 ? DEAD : this.intern([...out.values()]);
-    targets.set(key, target);
-    return target;
-  }
-
-  /**
-   * `state` less its configurations whose completions are at most `held` (the items held that extend the prefix, or
-   * all of them before an item; at least `exhaustion[state]`): every way on from there repeats an item. DEAD when
-   * none is left. Computed on first use.
-   */
-  withoutExhausted(state: number, held: number): number {
-    let known = this.exhaustedTargets[state];
-    if (known === undefined) {
-      const counts = [...new Set(this.stateConfigs[state]!.map((config) => completionsOf(this.alternatives, config)).filter((count) => count !== Infinity))];
-      known = { counts: Float64Array.from(counts.sort((left, right) => left - right)), targets: new Int32Array(counts.length).fill(UNKNOWN) };
-      this.exhaustedTargets[state] = known;
-    }
-    let index = 0;
-    while (index + 1 < known.counts.length && known.counts[index + 1]! <= held) index++;
-    if (known.targets[index] === UNKNOWN) {
-      const bound = known.counts[index]!;
-      const left = this.stateConfigs[state]!.filter((config) => completionsOf(this.alternatives, config) > bound);
-      // intern may grow the tables, not this record
-      known.targets[index] = left.length === 0 ? DEAD : this.intern(left);
-    }
-    return known.targets[index]!;
   }
 
   /**
@@ -371,15 +269,7 @@ export class JsonAutomaton {
    * mostly write keys in the order a schema lists them, and the other orders multiply states.
    */
   inDeclaredOrder(state: number): boolean {
-    for (const config of this.stateConfigs[state]!) {
-      let ordered = true;
-      for (let at: Stack | null = config; at !== null && ordered; at = at.parent) {
-        const written = at.frame.written;
-        if (at.frame.kind === Kind.Object && (written & (written + 1)) !== 0) ordered = false;
-      }
-      if (ordered) return true;
-    }
-    return false;
+    return this.stateConfigs[state]!.some(writtenInDeclaredOrder);
   }
 
   /** Human-readable description of a state's configurations (debugging). */
@@ -388,6 +278,25 @@ export class JsonAutomaton {
   }
 
   // ---- states ----------------------------------------------------------------------------
+
+  /** Steps every configuration of `state` on `byte` into one state, the items `duplicate` names and the checks `dropped` names failing. */
+  private stepEach(state: number, byte: number, duplicate = 0, dropped?: DroppedChecks): number {
+    const out = this.scratch;
+    out.clear();
+    this.closingDuplicate = duplicate;
+    this.checkedDropped = dropped;
+    try {
+      for (const config of this.stateConfigs[state]!) this.step(config, byte, out);
+    } finally {
+      this.closingDuplicate = 0;
+      this.checkedDropped = undefined;
+    }
+    return this.internOrDead([...out.values()]);
+  }
+
+  private internOrDead(configs: Stack[]): number {
+    return configs.length === 0 ? DEAD : this.intern(configs);
+  }
 
   private intern(configs: Stack[]): number {
     configs.sort((left, right) => left.id - right.id);
@@ -410,16 +319,11 @@ export class JsonAutomaton {
     this.trackedItem[id] = configs.some((config) => isTrackedItem(this.alternatives, config)) ? 1 : 0;
     this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
     this.trackedNumber[id] = this.remembersNumbers && configs.some((config) => isTrackedNumber(this.alternatives, config)) ? 1 : 0;
-    let exhaustion = Infinity;
-    let exhaustible = 0;
-    if (this.countsItems) {
-      for (const config of configs) {
-        exhaustion = Math.min(exhaustion, completionsOf(this.alternatives, config));
-        if (countedItems(this.alternatives, config) !== null || insideCountedKeys(this.alternatives, config)) exhaustible = 1;
-      }
-    }
-    this.exhaustion[id] = exhaustion;
-    this.exhaustible[id] = exhaustible;
+    this.exhaustion[id] = this.countsItems
+      ? configs.reduce((fewest, config) => Math.min(fewest, completionsOf(this.alternatives, config)), Infinity)
+      : Infinity;
+    this.exhaustible[id] =
+      this.countsItems && configs.some((config) => countedItems(this.alternatives, config) !== null || insideCountedKeys(this.alternatives, config)) ? 1 : 0;
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
     this.checkedNumbers.push(this.checksNumbers ? checkedNumbersOf(this.alternatives, configs) : undefined);
@@ -450,7 +354,7 @@ export class JsonAutomaton {
     const trans = new Int32Array(next * 256).fill(UNKNOWN);
     trans.set(this.trans);
     this.trans = trans;
-    const widen = <T extends Uint8Array | Int32Array | Int16Array>(array: T, make: (size: number) => T, fill?: number): T => {
+    const widen = <T extends Uint8Array | Int32Array | Int16Array | Float64Array>(array: T, make: (size: number) => T, fill?: number): T => {
       const bigger = make(next);
       if (fill !== undefined) bigger.fill(fill);
       bigger.set(array);
@@ -463,12 +367,9 @@ export class JsonAutomaton {
     this.forcedByte = widen(this.forcedByte, (size) => new Int16Array(size), UNKNOWN);
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
-    this.duplicateQuote = widen(this.duplicateQuote, (size) => new Int32Array(size), UNKNOWN);
     this.trackedContainer = widen(this.trackedContainer, (size) => new Uint8Array(size));
     this.trackedNumber = widen(this.trackedNumber, (size) => new Uint8Array(size));
-    const exhaustion = new Float64Array(next);
-    exhaustion.set(this.exhaustion);
-    this.exhaustion = exhaustion;
+    this.exhaustion = widen(this.exhaustion, (size) => new Float64Array(size));
     this.exhaustible = widen(this.exhaustible, (size) => new Uint8Array(size));
   }
 

@@ -9,6 +9,41 @@ import { uniqueClassAllowed } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative } from './grammar-ir.js';
 import type { DecimalMultipleCheck } from './decimal-multiples.js';
 
+/** Which run-time memories the automaton's alternatives need the matcher to keep (`JsonAutomaton`'s fields of those names). */
+export function runTimeMemories(alternatives: readonly (Alternative | undefined)[]): {
+  countedLanguages: ItemCompletions[];
+  remembersContainers: boolean;
+  remembersNumbers: boolean;
+  tracksStrings: boolean;
+  checksNumbers: boolean;
+} {
+  const present = alternatives.filter((alternative) => alternative !== undefined);
+  return {
+    countedLanguages: present.flatMap((alternative) =>
+      alternative.kind === 'array' && alternative.itemCompletions !== null
+        ? [alternative.itemCompletions]
+        : alternative.kind === 'object' && alternative.keyCompletions !== null
+          ? [alternative.keyCompletions]
+          : [],
+    ),
+    remembersContainers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueContainers),
+    remembersNumbers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueNumbers),
+    tracksStrings: present.some(
+      (alternative) => (alternative.kind === 'array' && alternative.uniqueStrings) || (alternative.kind === 'object' && alternative.distinctKeys),
+    ),
+    checksNumbers: present.some((alternative) => alternative.kind === 'number' && alternative.check !== undefined),
+  };
+}
+
+/** Whether every object frame of `config` has written its declared properties as a prefix of their order (2^k − 1). */
+export function writtenInDeclaredOrder(config: Stack): boolean {
+  for (let at: Stack | null = config; at !== null; at = at.parent) {
+    const written = at.frame.written;
+    if (at.frame.kind === Kind.Object && (written & (written + 1)) !== 0) return false;
+  }
+  return true;
+}
+
 /** The decimal `multipleOf` checks of a state's numbers past their first byte, and (bit per index) those that can close there. */
 export interface CheckedNumbers {
   readonly checks: readonly DecimalMultipleCheck[];

@@ -193,7 +193,7 @@ export class WrittenNumbers {
           if (!passesScaled(check, intPart, scaled)) unclosed |= 1 << index;
         }
       }
-      if (dead !== 0 || unclosed !== 0) at = automaton.withoutChecked(previous, byte, dead, unclosed);
+      if (dead !== 0 || unclosed !== 0) at = automaton.derived.withoutChecked(previous, byte, dead, unclosed);
       if (at === DEAD) return DEAD;
     }
     const reading = this.reading;

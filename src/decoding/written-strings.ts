@@ -25,7 +25,8 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE 
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
 import { compareFrom, HeldStrings } from './held-strings.js';
-import { DEAD, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
+import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
 import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
 import {
@@ -284,7 +285,7 @@ export class WrittenStrings {
       return;
     }
     if (scan.low === scan.high) return;
-    if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask);
+    if (scan.phase !== BOUNDARY) return this.tryAllowed(state, mask, bound);
     this.tryTokens(state, mask, tokens.insideWalked, undefined, true);
     this.tryByNextUnit(state, mask, tokens.insideByUnit, held!.sorted, scan.low, scan.high, scan.unitsEnd - scan.contentStart);
   }
@@ -339,14 +340,17 @@ export class WrittenStrings {
     }
   }
 
-  /** Walks every allowed token (inside a cut character, where no token's text is known alone). */
-  private tryAllowed(state: number, mask: Uint32Array): void {
+  /**
+   * Walks every allowed token (inside a cut character, where no token's text is known alone; or one that may end an
+   * integer equal to a held one), or, given the bound prepared for this mask, those it says may fail.
+   */
+  private tryAllowed(state: number, mask: Uint32Array, bound?: ExhaustionBound): void {
     for (let word = 0; word < mask.length; word++) {
       let bits = mask[word]!;
       while (bits !== 0) {
         const low = bits & -bits;
         const id = word * 32 + (31 - Math.clz32(low));
-        if (this.bound!.mustWalk(id)) this.tryToken(state, mask, id);
+        if (bound === undefined || bound.mustWalk(id)) this.tryToken(state, mask, id);
         bits ^= low;
       }
     }
@@ -450,7 +454,7 @@ export class WrittenStrings {
         else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
         else if (byte === QUOTE) {
           scan.inString = 0;
-          if (automaton.trackedItem[at] === 1 && this.closesHeld(scan, commit)) next = automaton.duplicateClose(at);
+          if (automaton.trackedItem[at] === 1 && this.closesHeld(scan, commit)) next = automaton.derived.duplicateClose(at);
         } else if (byte < 0x80) this.decoded(scan, byte);
         else {
           scan.phase = UTF8_LEFT + (byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1);
@@ -467,18 +471,18 @@ export class WrittenStrings {
         if (automaton.trackedContainer[at] === 1 && this.closesHeldContainer(scan, commit)) duplicates |= DUPLICATE_CONTAINER;
         scan.depth--;
       }
-      if (duplicates !== 0) next = automaton.duplicateClose(at, byte, duplicates);
+      if (duplicates !== 0) next = automaton.derived.duplicateClose(at, byte, duplicates);
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
       if (scan.numberStart >= 0 && automaton.trackedNumber[at] === 1 && this.reachesOnlyHeld(scan)) {
-        at = automaton.withoutTrackedNumbers(at);
+        at = automaton.derived.withoutTrackedNumbers(at);
         if (at === DEAD) return DEAD;
       }
       // an item's prefix (or the empty one before an item) whose every completion is held is a dead end
       if (automaton.exhaustion[at]! !== Infinity && (scan.inString === 0 || scan.phase === BOUNDARY)) {
         const held = this.heldExtending(scan);
-        if (held >= automaton.exhaustion[at]!) at = automaton.withoutExhausted(at, held);
+        if (held >= automaton.exhaustion[at]!) at = automaton.derived.withoutExhausted(at, held);
         if (at === DEAD) return DEAD;
       }
     }
