@@ -462,39 +462,13 @@ export function repeatTokenProblems(schema: Record<string, unknown>, extra: read
 }
 
 /**
- * Over the byte vocabulary (compact layout unless `options` says), every text the mask allows up to `depth` bytes after `prefix`: the texts whose mask is
- * empty (a dead end), whose mask bits disagree with accept(), or that end (EOS allowed) with a value the registry refuses.
+ * Over the byte vocabulary (compact layout unless `options` says), every text the mask allows up to `depth` bytes (the
+ * whole text, `prefix` included): the texts whose mask is empty (a dead end), whose mask bits disagree with accept(), or
+ * that end (EOS allowed) with a value the registry refuses.
  */
 export function byteWalkProblems(schema: Record<string, unknown>, options: CompileJsonSchemaOptions | undefined, depth: number, prefix = ''): string[] {
-  const vocabulary = byteVocabulary();
-  const grammar = compileJsonSchema(schema, vocabulary, options);
-  const validator = compileSchema(schema);
-  const validate = (value: unknown): boolean => validator.validate(value).success;
-  const eos = vocabulary.eosTokenIds[0]!;
-  const problems: string[] = [];
-  const matcher = grammar.matcher();
-  const mask = new Uint32Array(vocabulary.maskWords);
-  const visit = (text: string): void => {
-    matcher.fillMask(mask);
-    const allowed: number[] = [];
-    for (let byte = 0; byte < 256; byte++) {
-      const accepted = matcher.accept(byte);
-      if (accepted) matcher.rollback(1);
-      if (accepted !== maskHas(mask, byte)) problems.push(`${text} + ${String.fromCharCode(byte)}: mask ${maskHas(mask, byte)}, accept ${accepted}`);
-      if (accepted) allowed.push(byte);
-    }
-    if (maskHas(mask, eos) && !validate(JSON.parse(text))) problems.push(`${text}: complete, but the registry refuses it`);
-    if (allowed.length === 0 && !maskHas(mask, eos)) problems.push(`${text}: dead end`);
-    if (text.length >= depth) return;
-    for (const byte of allowed) {
-      matcher.accept(byte);
-      visit(text + String.fromCharCode(byte));
-      matcher.rollback(1);
-    }
-  };
-  if (!matcher.acceptString(prefix)) return [`${prefix}: the prefix itself is refused`];
-  visit(prefix);
-  return problems;
+  const grammar = compileJsonSchema(schema, byteVocabulary(), options);
+  return walkProblems(grammar, prefix, depth - prefix.length, undefined, registryVerdict(schema));
 }
 
 /**
@@ -503,7 +477,19 @@ export function byteWalkProblems(schema: Record<string, unknown>, options: Compi
  * cannot end (dead ends), and the disagreements.
  */
 export function prefixWalkProblems(grammar: CompiledGrammar, prefix: string, walked: string, depth: number): string[] {
+  return walkProblems(grammar, prefix, depth, walked, undefined);
+}
+
+/** The walk of `byteWalkProblems` and `prefixWalkProblems`: on every byte, or those of `walked`; ends checked by `validate` where given. */
+function walkProblems(
+  grammar: CompiledGrammar,
+  prefix: string,
+  depth: number,
+  walked: string | undefined,
+  validate: ((value: unknown) => boolean) | undefined,
+): string[] {
   const vocabulary = grammar.vocabulary;
+  const eos = vocabulary.eosTokenIds[0]!;
   const problems: string[] = [];
   const matcher = grammar.matcher();
   const mask = new Uint32Array(vocabulary.maskWords);
@@ -516,10 +502,13 @@ export function prefixWalkProblems(grammar: CompiledGrammar, prefix: string, wal
       if (accepted !== maskHas(mask, byte)) problems.push(`${text} + ${String.fromCharCode(byte)}: mask ${maskHas(mask, byte)}, accept ${accepted}`);
       if (accepted) allowed.push(byte);
     }
-    if (allowed.length === 0 && !matcher.canTerminate()) problems.push(`${text}: dead end`);
-    if (left === 0) return;
+    const ends = maskHas(mask, eos);
+    if (ends !== matcher.canTerminate()) problems.push(`${text}: EOS bit ${ends}, canTerminate ${!ends}`);
+    if (ends && validate !== undefined && !validate(JSON.parse(text))) problems.push(`${text}: complete, but the registry refuses it`);
+    if (allowed.length === 0 && !ends) problems.push(`${text}: dead end`);
+    if (left <= 0) return;
     for (const byte of allowed) {
-      if (!walked.includes(String.fromCharCode(byte))) continue;
+      if (walked !== undefined && !walked.includes(String.fromCharCode(byte))) continue;
       matcher.accept(byte);
       visit(text + String.fromCharCode(byte), left - 1);
       matcher.rollback(1);
