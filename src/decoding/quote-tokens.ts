@@ -190,6 +190,8 @@ function structuralCloses(bytes: Uint8Array, from: number, to: number, inString:
  * that writes two can repeat one).
  */
 export interface DigitTokens {
+  /** Every text token with an ASCII digit, ascending: `mixed` and `pure` together. */
+  readonly any: Int32Array;
   readonly mixed: Int32Array;
   readonly pure: Int32Array;
   readonly longestPure: number;
@@ -202,6 +204,7 @@ export function digitTokens(vocabulary: Vocabulary): DigitTokens {
   let known = digitTokensOf.get(vocabulary);
   if (known === undefined) {
     const bytes = vocabulary.tokenBytesFlat;
+    const any: number[] = [];
     const mixed: number[] = [];
     const pure: number[] = [];
     let longestPure = 0;
@@ -219,6 +222,7 @@ export function digitTokens(vocabulary: Vocabulary): DigitTokens {
         inRun = digit;
       }
       if (runs === 0) continue;
+      any.push(id);
       if (digits < length) mixed.push(id);
       else {
         pure.push(id);
@@ -226,7 +230,7 @@ export function digitTokens(vocabulary: Vocabulary): DigitTokens {
       }
       if (runs > 1) twoNumbers.push(id);
     }
-    known = { mixed: Int32Array.from(mixed), pure: Int32Array.from(pure), longestPure, twoNumbers: Int32Array.from(twoNumbers) };
+    known = { any: Int32Array.from(any), mixed: Int32Array.from(mixed), pure: Int32Array.from(pure), longestPure, twoNumbers: Int32Array.from(twoNumbers) };
     digitTokensOf.set(vocabulary, known);
   }
   return known;

@@ -16,6 +16,7 @@
  */
 import { liveAfterPoint, passesScaled } from './decimal-multiples.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import { digitTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const DOT = 0x2e;
@@ -26,29 +27,11 @@ const MAX_DIGITS = 15;
 /** The reading's fields per step in `WrittenNumbers.steps`: negative, integer part, point, fraction, digits. */
 const FIELDS = 5;
 
-/** The tokens with an ASCII digit, per vocabulary: only a digit can make a checked number fail (see `checkedTokens`). */
-const digitTokens = new WeakMap<Vocabulary, Int32Array>();
-/** Per automaton and vocabulary, per state: the tokens of `digitTokens` whose walk reaches a state with a checked number. */
+/**
+ * Per automaton and vocabulary, per state: the tokens with a digit (`digitTokens`) whose walk reaches a state with a
+ * checked number; only a digit can make a checked number fail.
+ */
 const stateTokens = new WeakMap<JsonAutomaton, WeakMap<Vocabulary, (Int32Array | undefined)[]>>();
-
-function tokensWithDigits(vocabulary: Vocabulary): Int32Array {
-  let ids = digitTokens.get(vocabulary);
-  if (ids !== undefined) return ids;
-  const found: number[] = [];
-  const bytes = vocabulary.tokenBytesFlat;
-  const offsets = vocabulary.tokenOffsets;
-  for (let id = 0; id < vocabulary.size; id++) {
-    for (let offset = offsets[id]!; offset < offsets[id + 1]!; offset++) {
-      if (bytes[offset]! >= 0x30 && bytes[offset]! <= 0x39) {
-        found.push(id);
-        break;
-      }
-    }
-  }
-  ids = Int32Array.from(found);
-  digitTokens.set(vocabulary, ids);
-  return ids;
-}
 
 export class WrittenNumbers {
   private readonly automaton: JsonAutomaton;
@@ -134,7 +117,7 @@ export class WrittenNumbers {
     const automaton = this.automaton;
     const bytes = this.vocabulary.tokenBytesFlat;
     const offsets = this.vocabulary.tokenOffsets;
-    const digits = tokensWithDigits(this.vocabulary);
+    const digits = digitTokens(this.vocabulary).any;
     const found: number[] = [];
     for (let index = 0; index < digits.length; index++) {
       const id = digits[index]!;
