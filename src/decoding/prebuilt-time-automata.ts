@@ -1,6 +1,6 @@
 /**
- * The time formats' automata, prebuilt for Node. Their regexes and leap-second products take 100–400 ms to
- * build on first use, and serialized they weigh 800 KB (220 KB gzipped): too much for a page's bundle, so they ship as
+ * The time formats' automata and `regex`'s (its nested groups), prebuilt for Node. Their regexes and leap-second
+ * products take 100–1,300 ms to build on first use, and serialized they weigh 800 KB (220 KB gzipped): too much for a page's bundle, so they ship as
  * a file beside this module (`prebuilt-time-automata.bin.gz`, written by scripts/generate-format-automata.ts) that a
  * process with a file system reads on the first lookup of one of these formats' regexes. Where there is none (a
  * browser, a Worker), or the file cannot be read, the grammar cache builds the automata from the regexes: the language
@@ -16,7 +16,7 @@ import { formatLanguage } from './string-formats.js';
  * The formats whose automata the file holds: each pattern of each alternative, and the product of an alternative's
  * patterns. Not `date`: its one 29-state automaton builds in less time than reading the file takes.
  */
-export const FILE_PREBUILT_FORMATS = ['time', 'date-time', 'iso-time', 'iso-date-time'] as const;
+export const FILE_PREBUILT_FORMATS = ['time', 'date-time', 'iso-time', 'iso-date-time', 'regex'] as const;
 
 export const PREBUILT_TIME_AUTOMATA_FILE = 'prebuilt-time-automata.bin.gz';
 

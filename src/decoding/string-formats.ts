@@ -1,11 +1,12 @@
 /**
  * `format`s as ajv-formats ("full" mode, the registry's validator) defines them: each
  * string format is a union of regular languages (each an intersection of regexes plus
- * length bounds) equal to what ajv-formats accepts, each number format a range. Formats
- * that are not regular (`regex`) are refused, never approximated; `url`'s lookaheads are
- * rewritten as the differences they denote.
+ * length bounds) equal to what ajv-formats accepts, each number format a range. `regex` is not
+ * regular: it is offered as a regular subset of what ajv-formats accepts (`regex-format.ts`), a
+ * narrowing stated in docs/decoding.md; `url`'s lookaheads are rewritten as the differences they denote.
  * @module
  */
+import { REGEX_FORMAT_PATTERN } from './regex-format.js';
 
 /** One alternative of a string format: regexes that must all match, plus length bounds. */
 export interface FormatAlternative {
@@ -202,7 +203,8 @@ const FORMATS: Record<string, FormatLanguage> = {
   ),
   ipv4: strings(false, pattern(`^${IPV4}$`)),
   ipv6: strings(true, pattern(`^${IPV6}$`)),
-  regex: { kind: 'refused', reason: 'whether a string compiles as a regular expression is not a regular language' },
+  // a narrowing: whether a text compiles is not regular; a regular subset of what compiles (regex-format.ts)
+  regex: strings(false, pattern(REGEX_FORMAT_PATTERN)),
   uuid: strings(true, pattern('^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$')),
   'json-pointer': strings(false, pattern('^(?:\\/(?:[^~/]|~0|~1)*)*$')),
   'json-pointer-uri-fragment': strings(true, pattern(JSON_POINTER_URI_FRAGMENT)),

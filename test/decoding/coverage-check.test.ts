@@ -32,12 +32,12 @@ describe('bench:coverage schema check', () => {
         // keys of at most 8 characters beside declared properties: the distinct keys are not counted
         propertyNames: { maxLength: 8 },
         // arrays of unique strings: the complement its contains cells need (of uniqueItems) is not built
-        properties: { d: { format: 'regex' }, l: { type: 'array', contains: { type: 'array', uniqueItems: true, items: { type: 'string' } } } },
+        properties: { d: { not: { uniqueItems: true } }, l: { type: 'array', contains: { type: 'array', uniqueItems: true, items: { type: 'string' } } } },
       }),
       vocabulary,
     );
     expect(result.outcome).toBe('refused');
-    expect(result.relaxed).toEqual(expect.arrayContaining(['minProperties', 'contains', 'format "regex"']));
+    expect(result.relaxed).toEqual(expect.arrayContaining(['minProperties', 'contains', 'not']));
     expect(result.relaxed).toContain(result.reason);
     expect(result.unknownFormats).toEqual([]);
     // what --list-refused prints: the first refusal's keyword and pointer as the engine reported them
