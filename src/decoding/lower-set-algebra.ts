@@ -11,7 +11,7 @@ import { subschemaSlots } from '../shared/json-schema/walk-schema.js';
 import { AutomatonWorkLimitError, type CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
 import { ajvMultipleOf } from './multiple-of-language.js';
-import { referenceTargetProblem } from './meta-schema-check.js';
+import { referenceTargetProblem, unresolvedReference } from './meta-schema-check.js';
 import { DYNAMIC_REFERENCE_KEYWORDS } from './dynamic-reference.js';
 import type { LoweringContext } from './lower-context.js';
 import { applyKeywords, checkKeywords, declaredTypes, KeywordSite, schemaArray } from './lower-keywords.js';
@@ -141,11 +141,9 @@ export class SetAlgebra {
       if (typeof schema.$ref !== 'string') this.context.invalid(pointer, '"$ref" must be a string');
       const target = this.context.registry.resolve(schema.$ref as string, location.place.base);
       if (target === undefined) {
-        // the registry's Ajv holds no remote schema and fetches nothing: it refuses the schema too
-        this.context.invalid(
-          pointer,
-          `"$ref": "${String(schema.$ref)}" names no schema in the document (the registry's validator refuses it too); define the target under $defs, or pass a remote schema in the "schemas" option, keyed by its URI`,
-        );
+        const unresolved = unresolvedReference(schema.$ref as string, location.place.base);
+        if (unresolved.kind === 'refused') this.context.refuse('$ref', pointer, unresolved.reason);
+        else this.context.invalid(pointer, unresolved.reason);
       } else if (typeof target.schema !== 'boolean' && !isPlainObject(target.schema)) {
         this.context.refuse(
           '$ref',

@@ -21,6 +21,31 @@ const VOCABULARY_META_SCHEMA =
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const SIMPLE_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 
+/**
+ * Why a `$ref` that names no schema of the document or of the `schemas` option is not compiled. The registry's Ajv
+ * holds no other schema and fetches nothing, so it refuses the schema too (`invalid`), except for the meta-schemas it
+ * holds (the 2020-12 one and its vocabularies'): it compiles those, whose `"$dynamicRef": "#meta"` binds at run time to
+ * whichever `$dynamicAnchor` runs first, which depends on the instance (dynamic-reference.ts), so the mask refuses them.
+ */
+export function unresolvedReference(reference: string, base: string): { readonly kind: 'invalid' | 'refused'; readonly reason: string } {
+  let resource: string | undefined;
+  try {
+    resource = new URL(reference, base).href.replace(/#.*$/s, '');
+  } catch {
+    resource = undefined;
+  }
+  if (resource !== undefined && (FULL_META_SCHEMAS.has(resource) || VOCABULARY_META_SCHEMA.test(resource))) {
+    return {
+      kind: 'refused',
+      reason: `"${reference}" names a JSON Schema meta-schema, which the registry holds; the mask does not compile the meta-schemas (their "$dynamicRef": "#meta" binds at run time to whichever "$dynamicAnchor" runs first): describe the schema-valued property with the keywords you expect instead (an object with "type", "properties"…)`,
+    };
+  }
+  return {
+    kind: 'invalid',
+    reason: `"$ref": "${reference}" names no schema in the document (the registry's validator refuses it too); define the target under $defs, or pass a remote schema in the "schemas" option, keyed by its URI`,
+  };
+}
+
 type Rule = (value: unknown, pointer: string, check: MetaSchemaCheck) => void;
 
 const string: Rule = (value, pointer, check) => check.expect(typeof value === 'string', pointer, 'must be string');

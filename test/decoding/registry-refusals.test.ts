@@ -3,7 +3,7 @@
  * (unreferenced `$defs` and annotations included) before compiling, and a tool whose schema fails has no valid value.
  */
 import { describe, expect, it } from 'vitest';
-import { compileJsonSchema } from '../../src/decoding/index.js';
+import { compileJsonSchema, UnsupportedSchemaError } from '../../src/decoding/index.js';
 import { metaSchemaProblem } from '../../src/decoding/meta-schema-check.js';
 import { SchemaCompileError } from '../../src/shared/errors.js';
 import { compileSchema } from '../../src/tools/schema-validator.js';
@@ -186,5 +186,29 @@ describe('the mask refuses what the registry refuses', () => {
     // both verdicts occur often, so the comparison says something
     expect(refused).toBeGreaterThan(150);
     expect(refused).toBeLessThan(1500 - 150);
+  });
+
+  it('a $ref to a meta-schema the registry holds is refused as unsupported (lenient relaxes it), one it does not hold as invalid', () => {
+    const held = [
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2020-12/schema#',
+      'https://json-schema.org/draft/2020-12/meta/validation#/$defs/nonNegativeInteger',
+      'http://json-schema.org/schema',
+    ];
+    for (const reference of held) {
+      const schema = { type: 'object', properties: { s: { $ref: reference } } };
+      // the registry compiles it: the message must not say it refuses it
+      expect(() => compileSchema(schema)).not.toThrow();
+      expect(() => compileJsonSchema(schema, vocabulary)).toThrow(UnsupportedSchemaError);
+      expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/names a JSON Schema meta-schema, which the registry holds/);
+      expect(compileJsonSchema(schema, vocabulary, { lenient: true }).relaxed).toEqual([
+        expect.objectContaining({ keyword: '$ref', pointer: '#/properties/s' }),
+      ]);
+    }
+    for (const reference of ['https://json-schema.org/draft/2019-09/schema', 'https://json-schema.org/draft/2020-12/meta/other']) {
+      const schema = { type: 'object', properties: { s: { $ref: reference } } };
+      expect(() => compileSchema(schema)).toThrow(SchemaCompileError);
+      expect(() => compileJsonSchema(schema, vocabulary)).toThrow(/names no schema in the document \(the registry's validator refuses it too\)/);
+    }
   });
 });
