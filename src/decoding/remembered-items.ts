@@ -56,10 +56,9 @@ function endlessContainer(alternative: Alternative): boolean {
   }
   if (alternative.kind !== 'object') return false;
   const rules = alternative.progress;
+  // declared properties (in schema or any order, required or not) leave room for a fresh undeclared key after them
   return (
-    alternative.properties.length === 0 &&
     !alternative.blocked &&
-    !rules.tracked &&
     !rules.endsWithWitness &&
     rules.maxProperties === Infinity &&
     alternative.keyClasses.some((keyClass) => keyClass.keys.some(endlessKey))
