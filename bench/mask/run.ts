@@ -14,7 +14,7 @@
  * `--cold-runs=5` of each.
  *
  * Remembered strings: after the cases, arrays of 50 and 200 unique strings sharing prefixes, an object of 100
- * undeclared keys under `minProperties: 2`, an array of 40 unique objects, objects of keys that can run out (a
+ * undeclared keys under `minProperties: 2`, arrays of 40 unique objects (with and without declared properties), objects of keys that can run out (a
  * `propertyNames` enum, a `maxLength`) under `minProperties: 2` and GitHub's create_issue with 40 assignees, each
  * against the same text without the keyword, interleaved (bench/mask/written-strings.ts): warm mask p50/p99 inside
  * the items and keys the matcher remembers.

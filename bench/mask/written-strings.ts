@@ -88,6 +88,12 @@ export function writtenStringsCases(): WrittenStringsCase[] {
   const createIssue = githubCreateIssue();
   const { assignees, ...otherProperties } = createIssue.properties as Record<string, Record<string, unknown>>;
   const { uniqueItems: _unique, ...assigneesWithRepeats } = assignees!;
+  // the records' keys declared (their `matrix` left undeclared): the memory compares them as it compares any object
+  const declaredRecord = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['id', 'name'],
+  };
   const amounts = Array.from({ length: 40 }, (_, index) => amountItem(index));
   const invoice = (multipleOf: Record<string, unknown>): unknown => {
     const amount = { type: 'number', minimum: 0, ...multipleOf };
@@ -119,6 +125,13 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       name: '40 unique objects, nested arrays in some',
       tracked: { type: 'array', items: { type: 'object' }, uniqueItems: true },
       untracked: { type: 'array', items: { type: 'object' } },
+      text: `[${records.join(',')}]`,
+      repeated: `[${[...records, records[0]!].join(',')}]`,
+    },
+    {
+      name: '40 unique objects with declared properties',
+      tracked: { type: 'array', items: declaredRecord, uniqueItems: true },
+      untracked: { type: 'array', items: declaredRecord },
       text: `[${records.join(',')}]`,
       repeated: `[${[...records, records[0]!].join(',')}]`,
     },

@@ -5,7 +5,7 @@
  * integers with no range, cut to ±2^53 (exclusive), where the memory counts the held values a prefix can still reach.
  * @module
  */
-import { endlessStrings } from './endless-strings.js';
+import { endlessKeys, endlessStrings } from './endless-strings.js';
 import { jsonEqual } from './lower-typed.js';
 import type { Alternative, ArrayAlternative, NumberAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
 import type { NumberConstraint } from './number-language.js';
@@ -27,9 +27,13 @@ export function rememberedInteger(alternative: Alternative): alternative is Numb
   return alternative.kind === 'number' && alternative.unboundedInteger === true;
 }
 
-/** A key any string may be: endlessly many keys, so endlessly many distinct objects. */
+/**
+ * A key language with endless completions from every prefix (any string, or a pattern such as `^x-` or `^[a-z]+$`
+ * under `propertyNames` or `patternProperties`, declared names excluded): endlessly many keys, so endlessly many
+ * distinct objects.
+ */
 export function endlessKey(key: StringAlternative): boolean {
-  return key.free && key.maxLength === Infinity;
+  return key.free ? key.maxLength === Infinity : endlessKeys(key);
 }
 
 export function isContainer(alternative: Alternative): alternative is ObjectAlternative | ArrayAlternative {
@@ -37,9 +41,11 @@ export function isContainer(alternative: Alternative): alternative is ObjectAlte
 }
 
 /**
- * An object or array that, from any prefix, has endlessly many values to close as: an object with no declared
- * properties, keys of an endless class and no `maxProperties`; an array of one items schema with no `maxItems`, set or
- * count kept. Any other container item may run out of values that are not held, and stays refused.
+ * An object or array that, from any prefix, has endlessly many values to close as: an object with undeclared keys of
+ * an endless class and no `maxProperties` (declared properties or not: the required ones still missing, then a key no
+ * held item has, close a value not held); an array of one items schema with no `maxItems`, set or count kept. Any
+ * other container item may run out of values that are not held (a closed object's last value, written, leaves one
+ * completion), and stays refused.
  */
 function endlessContainer(alternative: Alternative): boolean {
   if (alternative.kind === 'array') {
@@ -56,10 +62,9 @@ function endlessContainer(alternative: Alternative): boolean {
   }
   if (alternative.kind !== 'object') return false;
   const rules = alternative.progress;
+  // declared properties (in schema or any order, required or not) leave room for a fresh undeclared key after them
   return (
-    alternative.properties.length === 0 &&
     !alternative.blocked &&
-    !rules.tracked &&
     !rules.endsWithWitness &&
     rules.maxProperties === Infinity &&
     alternative.keyClasses.some((keyClass) => keyClass.keys.some(endlessKey))
