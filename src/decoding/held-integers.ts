@@ -40,19 +40,19 @@ export class HeldNumbers {
     return at < this.sorted.length && this.sorted[at] === value;
   }
 
-  /** How many held values lie in [low, high]. */
+  /** How many held values lie in [low, high] (integers or not). */
   countBetween(low: number, high: number): number {
-    return this.atLeast(high + 1) - this.atLeast(low);
+    return this.atLeast(high, true) - this.atLeast(low, false);
   }
 
-  /** The first index whose value is at least `value`. */
-  private atLeast(value: number): number {
+  /** The first index whose value is at least `value` (`past`: more than `value`). */
+  private atLeast(value: number, past = false): number {
     const sorted = this.sorted;
     let low = 0;
     let high = sorted.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (sorted[middle]! < value) low = middle + 1;
+      if (sorted[middle]! < value || (past && sorted[middle] === value)) low = middle + 1;
       else high = middle;
     }
     return low;
