@@ -5,7 +5,7 @@
  *
  * The texts offered, `REMEMBERED_DECIMALS`: plain decimals (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`, no exponent) of at most 15
  * digits, a lone leading `0` not counted (`0.000000000000001`, `123456789012345`, `12345.6789`). Every such text is
- * the double Ajv parses from it, computed with no string: its digits S (below 10^15, exact) over 10^k (k ≤ 15
+ * the double Ajv parses from it, computed with no string (`readNumber`): its digits S (below 10^15, exact) over 10^k (k ≤ 15
  * fraction digits, exact), one correctly rounded division. Two such decimals of different value are different doubles,
  * in the same order (15 significant digits survive the round trip), so counting held doubles in an interval counts
  * the held decimals in it.
@@ -19,7 +19,7 @@
  * dead exactly when the held values in its intervals are as many as the intervals hold.
  * @module
  */
-import { reachesOnlyHeld as integersReachOnlyHeld, type HeldNumbers, type PendingNumbers } from './held-integers.js';
+import { NUMBER_BOUNDS, POWERS_OF_TEN, reachesOnlyHeld as integersReachOnlyHeld, type HeldNumbers, type PendingNumbers } from './held-integers.js';
 import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton } from './number-language.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -31,8 +31,7 @@ export const TRACKED_DECIMAL = 2;
 
 const MINUS_SIGN = 0x2d;
 const POINT = 0x2e;
-/** Exact powers of ten up to 10^15. */
-const POWERS = Array.from({ length: DECIMAL_DIGITS + 1 }, (_, power) => 10 ** power);
+const POWERS = POWERS_OF_TEN;
 
 /** The phases of a remembered decimal's text, as the automaton's states are keyed (`phase · 32 + digits`). */
 const START = 0;
@@ -86,32 +85,6 @@ function buildDecimals(): NumberAutomaton {
 }
 
 /**
- * The value of the number text `raw[start, end)` (an integer, or a plain decimal of at most 15 digits; 0 for `-0`,
- * `-0.0`), NaN where it is not one yet (`-`, `1.`) or holds another byte.
- */
-export function numberValue(raw: Uint8Array, start: number, end: number): number {
-  const negative = raw[start] === MINUS_SIGN;
-  let value = 0;
-  let digits = 0;
-  let fraction = -1;
-  for (let offset = negative ? start + 1 : start; offset < end; offset++) {
-    const byte = raw[offset]!;
-    if (byte === POINT && fraction < 0) {
-      fraction = 0;
-      continue;
-    }
-    const digit = byte - 0x30;
-    if (digit < 0 || digit > 9) return NaN;
-    value = value * 10 + digit;
-    digits++;
-    if (fraction >= 0) fraction++;
-  }
-  if (digits === 0 || fraction === 0 || fraction > DECIMAL_DIGITS) return NaN;
-  if (fraction > 0) value /= POWERS[fraction]!;
-  return negative ? -value || 0 : value;
-}
-
-/**
  * True when every completion in `REMEMBERED_DECIMALS` of the prefix `raw[start, end)` (a prefix of that language) is
  * held at `depth`, in `held` or closed by the trial (`pending`).
  */
@@ -155,9 +128,9 @@ export function decimalsReachOnlyHeld(
   for (let scale = 0; scale < intervals; scale++) {
     const low = fraction >= 0 ? significand / POWERS[fraction]! : significand * POWERS[scale]!;
     const high = fraction >= 0 ? (significand * each + each - 1) / POWERS[fraction + room]! : top / POWERS[room - scale]!;
-    const from = negative ? -high : low;
-    const to = negative ? -low || 0 : high;
-    found += (held?.countBetween(from, to) ?? 0) + pending.countBetween(depth, from, to);
+    NUMBER_BOUNDS[0] = negative ? -high : low;
+    NUMBER_BOUNDS[1] = negative ? -low || 0 : high;
+    found += (held?.countInBounds() ?? 0) + pending.countInBounds(depth);
   }
   return found === each * intervals;
 }

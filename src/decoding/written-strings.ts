@@ -28,8 +28,8 @@ import { compareFrom, HeldStrings } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { mayReachOnlyHeld, PendingNumbers, startsNumber } from './held-integers.js';
-import { numberValue, numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
+import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
+import { numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
 import {
   closeTokens,
   digitTokens,
@@ -707,13 +707,13 @@ export class WrittenStrings {
    * array (or one a trial closed before); otherwise it is remembered (`commit`) or kept as pending.
    */
   private endsHeldNumber(scan: Scan, commit: boolean): boolean {
-    const value = numberValue(this.raw, scan.numberStart, scan.rawEnd - 1);
-    if (Number.isNaN(value)) return false;
+    // the value is read into NUMBER_BOUNDS: no double passes a call here (V8 would allocate it)
+    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd - 1)) return false;
     const held = scan.depth < this.freshFrom ? this.held[scan.depth] : undefined;
-    if (held?.numbers.has(value) === true || this.pendingNumbers.countBetween(scan.depth, value, value) > 0) return true;
-    if (!commit) this.pendingNumbers.add(scan.depth, value);
+    if ((held?.numbers.countInBounds() ?? 0) > 0 || this.pendingNumbers.countInBounds(scan.depth) > 0) return true;
+    if (!commit) this.pendingNumbers.addRead(scan.depth);
     else {
-      this.remember(scan.depth, '', scan.rawEnd - 1 - scan.numberStart, false, value);
+      this.remember(scan.depth, '', scan.rawEnd - 1 - scan.numberStart, false, NUMBER_BOUNDS[0]);
       this.heldNumberCount++;
     }
     return false;
@@ -721,8 +721,7 @@ export class WrittenStrings {
 
   /** The committed number being written, ended now, would repeat a held one (or is no number yet: `-`, `1.`). */
   private heldIfEndedHere(scan: Scan): boolean {
-    const value = numberValue(this.raw, scan.numberStart, scan.rawEnd);
-    return Number.isNaN(value) || this.held[scan.depth]?.numbers.has(value) === true;
+    return !readNumber(this.raw, scan.numberStart, scan.rawEnd) || (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }
 
   /** Every completion of the number being written (as the `kinds` of items the state writes) is held by its array (or closed by the trial). */
