@@ -204,7 +204,7 @@ export class NodeEmitter {
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a range or a multipleOf are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a range or a multipleOf are not remembered, nor objects with declared properties or maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside numbers, objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
