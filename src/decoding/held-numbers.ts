@@ -156,8 +156,9 @@ export function numbersReachOnlyHeld(
 const pointTokensOf = new WeakMap<Vocabulary, Int32Array>();
 
 /**
- * The text tokens with a point and no digit (`.`, `.,`): inside a decimal such a token can reach a prefix whose every
- * completion is held (`12345678901234.` completes to ten values), where no list of `digitTokens` holds it.
+ * The text tokens that are a point alone (`.`): inside a decimal such a token can reach a prefix whose every completion
+ * is held (`12345678901234.` completes to ten values), where no list of `digitTokens` holds it. A longer token with a
+ * point and no digit can never follow a number's digits (a digit must follow the point).
  */
 export function pointTokens(vocabulary: Vocabulary): Int32Array {
   let known = pointTokensOf.get(vocabulary);
@@ -165,14 +166,8 @@ export function pointTokens(vocabulary: Vocabulary): Int32Array {
     const found: number[] = [];
     const bytes = vocabulary.tokenBytesFlat;
     for (let id = 0; id < vocabulary.size; id++) {
-      if (!vocabulary.isTextToken(id)) continue;
-      let point = false;
-      let digit = false;
-      for (let offset = vocabulary.tokenOffsets[id]!; offset < vocabulary.tokenOffsets[id + 1]!; offset++) {
-        point ||= bytes[offset] === POINT;
-        digit ||= bytes[offset]! >= 0x30 && bytes[offset]! <= 0x39;
-      }
-      if (point && !digit) found.push(id);
+      const offset = vocabulary.tokenOffsets[id]!;
+      if (vocabulary.isTextToken(id) && vocabulary.tokenOffsets[id + 1]! - offset === 1 && bytes[offset] === POINT) found.push(id);
     }
     pointTokensOf.set(vocabulary, (known = Int32Array.from(found)));
   }

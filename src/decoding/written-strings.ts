@@ -719,9 +719,10 @@ export class WrittenStrings {
     return false;
   }
 
-  /** The committed number being written, ended now, would repeat a held one (or is no number yet: `-`, `1.`). */
+  /** The committed number being written, ended now, would repeat a held one (or is no number yet: `-`; after a point no token ends one). */
   private heldIfEndedHere(scan: Scan): boolean {
-    return !readNumber(this.raw, scan.numberStart, scan.rawEnd) || (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
+    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd)) return this.raw[scan.rawEnd - 1] !== 0x2e;
+    return (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }
 
   /** Every completion of the number being written (as the `kinds` of items the state writes) is held by its array (or closed by the trial). */
