@@ -1,7 +1,7 @@
 /**
  * The written-strings rows of `npm run bench:mask`: the mask inside what the matcher
  * remembers (`src/decoding/written-strings.ts`: the items of `uniqueItems` arrays of strings,
- * of objects and of integers, the undeclared keys of objects with `minProperties` above 1, endless or
+ * of objects, of integers and of numbers, the undeclared keys of objects with `minProperties` above 1, endless or
  * counted where they can run out). Each case is a long text of many held items or keys
  * sharing prefixes, written by the tokenizer's own tokens, then EOS; the
  * same text runs under the same schema without the keyword (no memory), interleaved token
@@ -81,6 +81,8 @@ export function writtenStringsCases(): WrittenStringsCase[] {
   const records = Array.from({ length: 40 }, (_, index) => recordItem(index));
   // distinct: 7,919 apart, from -400,000 to 1,176,000, so the held values share their leading digits
   const integers = Array.from({ length: 200 }, (_, index) => String(index * 7919 - 400_000));
+  // decimals of 1 to 3 fraction digits, some negative, some repeating an integer's value in another spelling
+  const decimals = Array.from({ length: 200 }, (_, index) => ((index * 7919 - 400_000) / 10 ** (1 + (index % 3))).toString());
   const settingNames = Array.from({ length: 60 }, (_, index) => settingName(index));
   const enumMembers = members(settingNames.slice(0, 50));
   const boundedKeys = { type: 'object', propertyNames: { maxLength: 48 }, additionalProperties: { type: 'string' } };
@@ -163,6 +165,14 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       untracked: { type: 'array', items: { type: 'integer' } },
       text: `[${integers.join(',')}]`,
       repeated: `[${[...integers, integers[0]!].join(',')}]`,
+    },
+    {
+      name: '200 unique numbers of 4 to 7 digits, fractions, some negative',
+      tracked: { type: 'array', items: { type: 'number' }, uniqueItems: true },
+      untracked: { type: 'array', items: { type: 'number' } },
+      text: `[${decimals.join(',')}]`,
+      // a repeat in another spelling: 1.0 for 1
+      repeated: `[${[...decimals, `${decimals[1]!}0`].join(',')}]`,
     },
     {
       name: "GitHub's create_issue, 40 assignees",

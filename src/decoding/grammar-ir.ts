@@ -100,6 +100,10 @@ export interface NumberAlternative {
   readonly automaton: NumberAutomaton;
   /** `type: "integer"` with no range nor `multipleOf`: a `uniqueItems` array can remember its values (`uniqueNumbers`). */
   readonly unboundedInteger?: boolean;
+  /** `type: "number"` with no range nor `multipleOf`: remembered by a `uniqueNumbers` array as well, offered as `REMEMBERED_DECIMALS`. */
+  readonly unboundedNumber?: boolean;
+  /** An item of a `uniqueNumbers` array written as `REMEMBERED_DECIMALS` (`held-numbers.ts`), not as `SAFE_INTEGERS`. */
+  readonly rememberedDecimal?: boolean;
   readonly height: number;
   /** A decimal `multipleOf` Ajv's test decides per number written: the matcher checks it (`written-numbers.ts`). */
   readonly check?: DecimalMultipleCheck | undefined;
@@ -134,10 +138,10 @@ export interface ArrayAlternative {
    */
   readonly uniqueContainers: boolean;
   /**
-   * `uniqueItems: true` over integer items (`unboundedInteger`, cut to ±2^53 exclusive, where each text is its own double),
-   * beside endless strings, objects and arrays if any: the matcher remembers the values of the integers written
-   * (`written-strings.ts`), and an integer may not end (at the byte after it) equal to one of them, nor reach a prefix
-   * whose every completion is held.
+   * `uniqueItems: true` over integer items (`unboundedInteger`, cut to ±2^53 exclusive, where each text is its own double)
+   * or number items (`unboundedNumber`, offered as plain decimals of at most 15 digits: `held-numbers.ts`), beside endless
+   * strings, objects and arrays if any: the matcher remembers the values of the numbers written (`written-strings.ts`),
+   * and a number may not end (at the byte after it) equal to one of them, nor reach a prefix whose every completion is held.
    */
   readonly uniqueNumbers: boolean;
   /**

@@ -15,6 +15,14 @@
  * @module
  */
 const MINUS_SIGN = 0x2d;
+const POINT = 0x2e;
+/**
+ * The interval `countInBounds` counts held values in ([low, high]), and the value `readNumber` reads (both ends): the
+ * hot path passes no double to a call, since V8 allocates one that a call it does not inline takes or returns.
+ */
+export const NUMBER_BOUNDS = new Float64Array(2);
+/** 10^0 … 10^15, each exact (parsed, not computed). */
+export const POWERS_OF_TEN: readonly number[] = Array.from({ length: 16 }, (_, power) => Number(`1e${power}`));
 /** The largest magnitude of `SAFE_INTEGERS`. */
 const LARGEST = 2 ** 53 - 1;
 
@@ -40,22 +48,27 @@ export class HeldNumbers {
     return at < this.sorted.length && this.sorted[at] === value;
   }
 
-  /** How many held values lie in [low, high]. */
-  countBetween(low: number, high: number): number {
-    return this.atLeast(high + 1) - this.atLeast(low);
+  /** How many held values lie in `NUMBER_BOUNDS` (integers or not). */
+  countInBounds(): number {
+    return this.firstPast(NUMBER_BOUNDS[1]!, true) - this.firstPast(NUMBER_BOUNDS[0]!, false);
   }
 
-  /** The first index whose value is at least `value`. */
-  private atLeast(value: number): number {
+  /** The first index whose value is at least `value` (`past`: more than `value`). */
+  private firstPast(value: number, past: boolean): number {
     const sorted = this.sorted;
     let low = 0;
     let high = sorted.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (sorted[middle]! < value) low = middle + 1;
+      if (sorted[middle]! < value || (past && sorted[middle] === value)) low = middle + 1;
       else high = middle;
     }
     return low;
+  }
+
+  /** The first index whose value is at least `value`. */
+  private atLeast(value: number): number {
+    return this.firstPast(value, false);
   }
 }
 
@@ -65,7 +78,8 @@ export class PendingNumbers {
   private values = new Float64Array(8);
   count = 0;
 
-  add(depth: number, value: number): void {
+  /** Adds the value `readNumber` read, closed at `depth`. */
+  addRead(depth: number): void {
     if (this.count === this.depths.length) {
       const depths = new Int32Array(this.count * 2);
       depths.set(this.depths);
@@ -75,7 +89,7 @@ export class PendingNumbers {
       this.values = values;
     }
     this.depths[this.count] = depth;
-    this.values[this.count++] = value;
+    this.values[this.count++] = NUMBER_BOUNDS[0]!;
   }
 
   /** A container opened at `depth`: the items closed at that depth and above belong to arrays that are gone. */
@@ -89,7 +103,10 @@ export class PendingNumbers {
     this.count = kept;
   }
 
-  countBetween(depth: number, low: number, high: number): number {
+  /** How many values closed at `depth` lie in `NUMBER_BOUNDS`. */
+  countInBounds(depth: number): number {
+    const low = NUMBER_BOUNDS[0]!;
+    const high = NUMBER_BOUNDS[1]!;
     let count = 0;
     for (let index = 0; index < this.count; index++) {
       if (this.depths[index] === depth && this.values[index]! >= low && this.values[index]! <= high) count++;
@@ -98,19 +115,32 @@ export class PendingNumbers {
   }
 }
 
-/** The value of the integer text `raw[start, end)` (0 for `-0`), NaN where it holds no digit or another byte than a sign and digits. */
-export function integerValue(raw: Uint8Array, start: number, end: number): number {
+/**
+ * Reads the value of the number text `raw[start, end)` (an integer, or a plain decimal of at most 15 digits,
+ * `held-numbers.ts`; 0 for `-0`, `-0.0`) into both ends of `NUMBER_BOUNDS`; false where it is not one yet (`-`, `1.`)
+ * or holds another byte.
+ */
+export function readNumber(raw: Uint8Array, start: number, end: number): boolean {
   const negative = raw[start] === MINUS_SIGN;
   let value = 0;
   let digits = 0;
+  let fraction = -1;
   for (let offset = negative ? start + 1 : start; offset < end; offset++) {
-    const digit = raw[offset]! - 0x30;
-    if (digit < 0 || digit > 9) return NaN;
+    const byte = raw[offset]!;
+    if (byte === POINT && fraction < 0) {
+      fraction = 0;
+      continue;
+    }
+    const digit = byte - 0x30;
+    if (digit < 0 || digit > 9) return false;
     value = value * 10 + digit;
     digits++;
+    if (fraction >= 0) fraction++;
   }
-  if (digits === 0) return NaN;
-  return negative ? -value || 0 : value;
+  if (digits === 0 || fraction === 0 || fraction > 15) return false;
+  if (fraction > 0) value /= POWERS_OF_TEN[fraction]!;
+  NUMBER_BOUNDS[0] = NUMBER_BOUNDS[1] = negative ? -value || 0 : value;
+  return true;
 }
 
 /**
@@ -118,8 +148,8 @@ export function integerValue(raw: Uint8Array, start: number, end: number): numbe
  * is held at `depth`, in `held` or closed by the trial (`pending`).
  */
 export function reachesOnlyHeld(raw: Uint8Array, start: number, end: number, held: HeldNumbers | undefined, pending: PendingNumbers, depth: number): boolean {
-  const value = integerValue(raw, start, end);
-  if (Number.isNaN(value)) return false;
+  if (!readNumber(raw, start, end)) return false;
+  const value = NUMBER_BOUNDS[0]!;
   const heldCount = (held?.sorted.length ?? 0) + pending.count;
   if (heldCount === 0) return false;
   const negative = raw[start] === MINUS_SIGN;
@@ -135,7 +165,9 @@ export function reachesOnlyHeld(raw: Uint8Array, start: number, end: number, hel
     if (reachable > heldCount) return false;
     const from = negative ? -high : low;
     const to = negative ? -low : high;
-    found += (held?.countBetween(from, to) ?? 0) + pending.countBetween(depth, from, to);
+    NUMBER_BOUNDS[0] = from;
+    NUMBER_BOUNDS[1] = to;
+    found += (held?.countInBounds() ?? 0) + pending.countInBounds(depth);
   }
   return found === reachable;
 }

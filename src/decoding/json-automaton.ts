@@ -28,6 +28,7 @@ import {
   isTrackedContainer,
   isTrackedItem,
   isTrackedNumber,
+  trackedNumberKinds,
   literalOpen,
   runTimeMemories,
   usedBefore,
@@ -105,7 +106,7 @@ export class JsonAutomaton {
   readonly derived: DerivedTransitions;
   /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
   readonly remembersContainers: boolean;
-  /** Per state: 1 when some configuration is a number item of a `uniqueNumbers` array (it finishes at the byte after it). */
+  /** Per state: which kinds of number items of `uniqueNumbers` arrays some configuration writes (they finish at the byte after them; `trackedNumberKinds`). */
   trackedNumber: Uint8Array;
   /** Some array remembers the values of its integer items (`ArrayAlternative.uniqueNumbers`). */
   readonly remembersNumbers: boolean;
@@ -318,7 +319,7 @@ export class JsonAutomaton {
     this.plainString[id] = 0;
     this.trackedItem[id] = configs.some((config) => isTrackedItem(this.alternatives, config)) ? 1 : 0;
     this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
-    this.trackedNumber[id] = this.remembersNumbers && configs.some((config) => isTrackedNumber(this.alternatives, config)) ? 1 : 0;
+    this.trackedNumber[id] = this.remembersNumbers ? trackedNumberKinds(this.alternatives, configs) : 0;
     this.exhaustion[id] = this.countsItems
       ? configs.reduce((fewest, config) => Math.min(fewest, completionsOf(this.alternatives, config)), Infinity)
       : Infinity;

@@ -50,7 +50,7 @@ import { containsRules } from './lower-contains.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
-import { endlessItem, isContainer, rememberedInteger, SAFE_INTEGERS, valueClasses } from './remembered-items.js';
+import { endlessItem, isContainer, rememberedItems, rememberedNumber, SAFE_INTEGERS, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -141,8 +141,9 @@ export class NodeEmitter {
           };
           const cache = this.context.options.cache;
           const automaton = typed.fractional ? cache.fractionalNumberAutomaton(range) : cache.numberAutomaton(range);
-          const unboundedInteger = typed.integer && !typed.fractional && range.minimum === -Infinity && range.maximum === Infinity;
-          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, unboundedInteger, height: 1 });
+          const unbounded = !typed.fractional && range.minimum === -Infinity && range.maximum === Infinity;
+          const flags = { unboundedInteger: unbounded && typed.integer, unboundedNumber: unbounded && !typed.integer };
+          if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, ...flags, height: 1 });
           break;
         }
         case 'string':
@@ -175,9 +176,9 @@ export class NodeEmitter {
     if (node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'number')) {
       const written = this.numbersAsLiterals(node);
       if (written !== undefined) (alternative as { items: ValueNode }).items = node = written;
-      else if (!node.alternatives.every(rememberedInteger)) {
+      else if (!node.alternatives.every(rememberedNumber)) {
         return refuse(
-          `the items are numbers with endless texts other than integers with no range (a range, a fraction, a multipleOf) or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, drop the range of integers, or list the allowed values in an "enum"`,
+          `the items are numbers with a range or a multipleOf and endless texts or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, drop the range, or list the allowed values in an "enum"`,
         );
       }
     }
@@ -187,13 +188,15 @@ export class NodeEmitter {
     }
     // an item array with uniqueItems of its own may not be settled yet: it is no endless container
     const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
-    const remembered = (item: Alternative): boolean => rememberedInteger(item) || (settled(item) && endlessItem(item));
-    if (node.alternatives.some((item) => isContainer(item) || rememberedInteger(item)) && node.alternatives.every(remembered)) {
-      if (node.alternatives.some(rememberedInteger)) {
-        if (contains.length > 0) return refuse('over integers beside contains (only over a finite set of values)');
-        // a number literal could repeat a remembered integer's value: the frame's set and the memory do not see each other
+    const remembered = (item: Alternative): boolean => rememberedNumber(item) || (settled(item) && endlessItem(item));
+    if (node.alternatives.some((item) => isContainer(item) || rememberedNumber(item)) && node.alternatives.every(remembered)) {
+      if (node.alternatives.some(rememberedNumber)) {
+        if (contains.length > 0) return refuse('over numbers beside contains (only over a finite set of values)');
+        // a number literal could repeat a remembered number's value: the frame's set and the memory do not see each other
         if (node.literals !== null && this.literalValues.get(node)!.some((value) => typeof value === 'number')) {
-          return refuse('over integers beside number literals (enum/const); write the literals as integers, or list every allowed value in an "enum"');
+          return refuse(
+            'over numbers beside number literals (enum/const); drop the literals the numbers already allow, or list every allowed value in an "enum"',
+          );
         }
       }
       if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
@@ -201,7 +204,7 @@ export class NodeEmitter {
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor strings, objects and arrays only (numbers other than integers with no range are not remembered, nor objects that can run out of values: closed (additionalProperties: false, or only keys that can run out: a propertyNames enum, maxLength or finite pattern) or with maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a range or a multipleOf are not remembered, nor objects that can run out of values: closed (additionalProperties: false, or only keys that can run out: a propertyNames enum, maxLength or finite pattern) or with maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside numbers, objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
@@ -264,15 +267,11 @@ export class NodeEmitter {
   }
 
   /**
-   * `uniqueItems: true` over endless objects and arrays, integers (and strings), remembered by the matcher; containers
-   * offered where a member fits, integers cut to ±2^53 (exclusive), where each text is its own double.
+   * `uniqueItems: true` over endless objects and arrays, integers or numbers (and strings), remembered by the matcher
+   * (`rememberedItems`): containers offered where a member fits, integers cut to ±2^53 (exclusive), numbers as decimals.
    */
   private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode, refuse: (details: string) => void): void {
-    const alternatives = node.alternatives.map((item): Alternative => {
-      if (isContainer(item)) return { ...item, id: this.context.alternativeCount++, roomForMember: true };
-      if (!rememberedInteger(item)) return item;
-      return { ...item, id: this.context.alternativeCount++, automaton: this.context.options.cache.numberAutomaton(SAFE_INTEGERS)! };
-    });
+    const alternatives = rememberedItems(node.alternatives, this.context.options.cache.numberAutomaton(SAFE_INTEGERS)!, () => this.context.alternativeCount++);
     const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
     type Remembering = { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean; uniqueNumbers: boolean };
     const mutable = alternative as Remembering;

@@ -2,13 +2,15 @@
  * Which `uniqueItems` items the matcher's memory of values written (`written-strings.ts`) can enforce beyond strings:
  * objects and arrays that never run out of values, so that refusing the close of a repeated item never leaves a dead
  * end (`roomForMember` in `node-heights.ts` keeps an item from being opened where only an empty one would fit); and
- * integers with no range, cut to ±2^53 (exclusive), where the memory counts the held values a prefix can still reach.
+ * integers with no range, cut to ±2^53 (exclusive), or numbers with no range, offered as plain decimals of at most 15
+ * digits (`held-numbers.ts`), where the memory counts the held values a prefix can still reach.
  * @module
  */
 import { endlessKeys, endlessStrings } from './endless-strings.js';
 import { jsonEqual } from './lower-typed.js';
 import type { Alternative, ArrayAlternative, NumberAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
-import type { NumberConstraint } from './number-language.js';
+import { rememberedDecimals } from './held-numbers.js';
+import type { NumberAutomaton, NumberConstraint } from './number-language.js';
 
 /**
  * The integers a `uniqueNumbers` array offers: past 2^53 distinct texts parse to one double (`9007199254740993` is
@@ -25,6 +27,27 @@ export const SAFE_INTEGERS: NumberConstraint = {
 /** An integer item with no range nor `multipleOf`: remembered by value (`uniqueNumbers`), offered within `SAFE_INTEGERS`. */
 export function rememberedInteger(alternative: Alternative): alternative is NumberAlternative {
   return alternative.kind === 'number' && alternative.unboundedInteger === true;
+}
+
+/** An integer or number item with no range nor `multipleOf`: remembered by value (`uniqueNumbers`). */
+export function rememberedNumber(alternative: Alternative): alternative is NumberAlternative {
+  return alternative.kind === 'number' && (alternative.unboundedInteger === true || alternative.unboundedNumber === true);
+}
+
+/**
+ * The items of a `uniqueNumbers`/`uniqueContainers` array as the memory offers them (each a new alternative, `nextId`):
+ * containers where a member fits, integers as `integers` (`SAFE_INTEGERS`), and, beside a number item, numbers as
+ * `REMEMBERED_DECIMALS` (the integer items are some of its texts: they go).
+ */
+export function rememberedItems(items: readonly Alternative[], integers: NumberAutomaton, nextId: () => number): Alternative[] {
+  const decimal = items.some((item) => item.kind === 'number' && item.unboundedNumber === true);
+  return items
+    .filter((item) => !decimal || !rememberedInteger(item))
+    .map((item): Alternative => {
+      if (isContainer(item)) return { ...item, id: nextId(), roomForMember: true };
+      if (!rememberedNumber(item)) return item;
+      return { ...item, id: nextId(), automaton: decimal ? rememberedDecimals() : integers, rememberedDecimal: decimal };
+    });
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import { ArrayPhase, Kind, ObjectPhase, StringMode, type Stack } from './automaton-frames.js';
 import { uniqueClassAllowed } from './array-progress.js';
-import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative } from './grammar-ir.js';
+import type { Alternative, ArrayAlternative, ItemCompletions, NumberAlternative, ObjectAlternative } from './grammar-ir.js';
+import { TRACKED_DECIMAL, TRACKED_INTEGER } from './held-numbers.js';
 import type { DecimalMultipleCheck } from './decimal-multiples.js';
 
 /** Which run-time memories the automaton's alternatives need the matcher to keep (`JsonAutomaton`'s fields of those names). */
@@ -86,6 +87,16 @@ export function isTrackedContainer(alternatives: readonly Alternative[], config:
 export function isTrackedNumber(alternatives: readonly Alternative[], config: Stack): boolean {
   const parent = config.parent?.frame;
   return config.frame.kind === Kind.Number && parent?.kind === Kind.Array && (alternatives[parent.alternative] as ArrayAlternative).uniqueNumbers;
+}
+
+/** Which kinds of remembered number items `configs` write (`JsonAutomaton.trackedNumber`): `TRACKED_INTEGER`, `TRACKED_DECIMAL`, both, or 0. */
+export function trackedNumberKinds(alternatives: readonly Alternative[], configs: readonly Stack[]): number {
+  let kinds = 0;
+  for (const config of configs) {
+    if (!isTrackedNumber(alternatives, config)) continue;
+    kinds |= (alternatives[config.frame.alternative] as NumberAlternative).rememberedDecimal === true ? TRACKED_DECIMAL : TRACKED_INTEGER;
+  }
+  return kinds;
 }
 
 /** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */

@@ -4,7 +4,7 @@
  * keep their undeclared keys distinct (`ObjectAlternative.distinctKeys`) use it the same way, a key for an item; arrays of
  * objects and arrays (`ArrayAlternative.uniqueContainers`) keep their items' canonical JSON, read from the bytes kept since
  * the item's `{` or `[` when its `}` or `]` comes (`trackedContainer`, `duplicateClose` of that byte); arrays of
- * integers (`uniqueNumbers`) their values, at the byte after the integer (`held-integers.ts`). The automaton
+ * numbers (`uniqueNumbers`) their values, at the byte after the number (`held-integers.ts`, `held-numbers.ts`). The automaton
  * cannot hold an unbounded set of strings in its states, so the matcher keeps this beside its state history and applies
  * it after any mask taken from the automaton's caches (shared by every matcher, so they never see a set).
  *
@@ -28,7 +28,8 @@ import { compareFrom, HeldStrings } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
+import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
+import { numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
 import {
   closeTokens,
   digitTokens,
@@ -209,16 +210,16 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     if (this.automaton.remembersNumbers) {
-      // inside an integer item that would repeat a held one if it ended here, every token that ends it is walked; else
-      // only a token with a digit can repeat one (one it writes, or the one it takes to a held value) or reach held ones
+      // inside a number item that would repeat a held one if it ended here, every token that ends it is walked; else only a
+      // token with a digit can repeat one (one it writes, or one it takes to a held value) or reach held ones, or a point
       const scan = this.committed;
-      if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] === 1 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
+      if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] !== 0 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
       const digits = (this.digits ??= digitTokens(this.vocabulary));
       this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.mixed : digits.twoNumbers);
       const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
-      if (held !== undefined && held.sorted.length > 0 && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) {
-        this.tryTokens(state, mask, digits.pure);
-      }
+      const holds = held !== undefined && held.sorted.length > 0;
+      if (holds && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) this.tryTokens(state, mask, digits.pure);
+      if (holds && scan.numberStart >= 0) this.tryTokens(state, mask, pointTokens(this.vocabulary));
       if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
     }
     if (this.automaton.remembersContainers) {
@@ -445,7 +446,7 @@ export class WrittenStrings {
       }
       if (scan.inString === 0 && automaton.remembersNumbers) {
         if (scan.numberStart >= 0 && NUMBER_SYMBOL_OF_BYTE[byte]! < 0) {
-          if (automaton.trackedNumber[at] === 1 && this.endsHeldNumber(scan, commit)) duplicates = DUPLICATE_NUMBER;
+          if (automaton.trackedNumber[at] !== 0 && this.endsHeldNumber(scan, commit)) duplicates = DUPLICATE_NUMBER;
           scan.numberStart = -1;
         } else if (scan.numberStart < 0 && startsNumber(byte)) scan.numberStart = scan.rawEnd - 1;
       }
@@ -475,7 +476,7 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
-      if (scan.numberStart >= 0 && automaton.trackedNumber[at] === 1 && this.reachesOnlyHeld(scan)) {
+      if (scan.numberStart >= 0 && automaton.trackedNumber[at] !== 0 && this.reachesOnlyHeld(scan, automaton.trackedNumber[at]!)) {
         at = automaton.derived.withoutTrackedNumbers(at);
         if (at === DEAD) return DEAD;
       }
@@ -702,32 +703,32 @@ export class WrittenStrings {
   }
 
   /**
-   * An integer item ends at the scan's last byte in `raw` (the byte after it): true when its value repeats an item of its
+   * A number item ends at the scan's last byte in `raw` (the byte after it): true when its value repeats an item of its
    * array (or one a trial closed before); otherwise it is remembered (`commit`) or kept as pending.
    */
   private endsHeldNumber(scan: Scan, commit: boolean): boolean {
-    const value = integerValue(this.raw, scan.numberStart, scan.rawEnd - 1);
-    if (Number.isNaN(value)) return false;
+    // the value is read into NUMBER_BOUNDS: no double passes a call here (V8 would allocate it)
+    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd - 1)) return false;
     const held = scan.depth < this.freshFrom ? this.held[scan.depth] : undefined;
-    if (held?.numbers.has(value) === true || this.pendingNumbers.countBetween(scan.depth, value, value) > 0) return true;
-    if (!commit) this.pendingNumbers.add(scan.depth, value);
+    if ((held?.numbers.countInBounds() ?? 0) > 0 || this.pendingNumbers.countInBounds(scan.depth) > 0) return true;
+    if (!commit) this.pendingNumbers.addRead(scan.depth);
     else {
-      this.remember(scan.depth, '', scan.rawEnd - 1 - scan.numberStart, false, value);
+      this.remember(scan.depth, '', scan.rawEnd - 1 - scan.numberStart, false, NUMBER_BOUNDS[0]);
       this.heldNumberCount++;
     }
     return false;
   }
 
-  /** The committed integer being written, ended now, would repeat a held one (or is no integer yet: `-`). */
+  /** The committed number being written, ended now, would repeat a held one (or is no number yet: `-`; after a point no token ends one). */
   private heldIfEndedHere(scan: Scan): boolean {
-    const value = integerValue(this.raw, scan.numberStart, scan.rawEnd);
-    return Number.isNaN(value) || this.held[scan.depth]?.numbers.has(value) === true;
+    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd)) return this.raw[scan.rawEnd - 1] !== 0x2e;
+    return (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }
 
-  /** Every completion of the integer being written is held by its array (or closed by the trial). */
-  private reachesOnlyHeld(scan: Scan): boolean {
+  /** Every completion of the number being written (as the `kinds` of items the state writes) is held by its array (or closed by the trial). */
+  private reachesOnlyHeld(scan: Scan, kinds: number): boolean {
     const held = scan.depth < this.freshFrom ? this.held[scan.depth]?.numbers : undefined;
-    return reachesOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, held, this.pendingNumbers, scan.depth);
+    return numbersReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, held, this.pendingNumbers, scan.depth, kinds);
   }
 
   /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */

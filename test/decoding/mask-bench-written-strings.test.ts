@@ -31,6 +31,7 @@ describe('bench:mask written-strings cases', () => {
       '100 keys of at most 48 characters, minProperties 2',
       '40 records of two money amounts, multipleOf 0.01',
       '200 unique integers of 4 to 7 digits, some negative',
+      '200 unique numbers of 4 to 7 digits, fractions, some negative',
       "GitHub's create_issue, 40 assignees",
     ]);
     for (const entry of cases) {

@@ -169,7 +169,8 @@ describe('uniqueItems over strings', () => {
   it.each([
     ['contains beside', { type: 'array', items: { type: 'string' }, uniqueItems: true, contains: { const: 'a' } }],
     ['prefixItems beside', { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string' }, uniqueItems: true }],
-    ['items of several types', { type: 'array', items: { type: ['string', 'number'] }, uniqueItems: true }],
+    // strings beside numbers with no range are remembered (unique-numbers-any.test.ts); beside a number range they are not
+    ['items of several types', { type: 'array', items: { type: ['string', 'number'], minimum: 0 }, uniqueItems: true }],
   ])('refuses uniqueItems over strings with %s', (_name, schema) => {
     const error = refusalOf(schema);
     expect(error.keyword).toBe('uniqueItems');
@@ -178,12 +179,16 @@ describe('uniqueItems over strings', () => {
   it('refuses uniqueItems over constrained objects and unbounded numbers, saying what is remembered', () => {
     // objects and arrays that constrain only their type are remembered (unique-containers.test.ts)
     expect(() => compileJsonSchema({ type: 'array', items: { type: 'object', maxProperties: 2 }, uniqueItems: true }, byteVocabulary())).toThrow(
-      /uniqueItems.*neither a finite set of values \(enum\/const, booleans, null\) nor strings, objects and arrays only/,
+      /uniqueItems.*neither a finite set of values \(enum\/const, booleans, null\) nor numbers, strings, objects and arrays only/,
     );
-    // numbers with finitely many texts are remembered as literals (unique-numbers.test.ts), integers with no range by value (unique-integers.test.ts)
-    for (const items of [{ type: 'number' }, { type: 'integer', minimum: 0 }]) {
+    // numbers with finitely many texts are remembered as literals (unique-numbers.test.ts), integers and numbers with no
+    // range by value (unique-integers.test.ts, unique-numbers-any.test.ts)
+    for (const items of [
+      { type: 'number', maximum: 1 },
+      { type: 'integer', minimum: 0 },
+    ]) {
       expect(() => compileJsonSchema({ type: 'array', items, uniqueItems: true }, byteVocabulary())).toThrow(
-        /uniqueItems.*numbers with endless texts other than integers with no range.*bound them to at most 30 integers/,
+        /uniqueItems.*numbers with a range or a multipleOf and endless texts.*bound them to at most 30 integers/,
       );
     }
   });

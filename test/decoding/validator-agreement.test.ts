@@ -806,9 +806,13 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: 'array', uniqueItems: true, items: { type: ['object', 'array', 'string'] } },
         instances: [...UNIQUE_ARRAYS, [{ a: [1] }, { a: [1, 2] }, [{ a: 1 }], 'a'], [[], {}, [[]], [{}]], [[[1]], [[1]]], [{ a: 'x' }, 'x', { a: 'x' }]],
       },
+      // items of any value: numbers remembered by value beside strings, containers and literals
+      {
+        schema: { type: 'array', uniqueItems: true },
+        instances: [...UNIQUE_ARRAYS, [1, '1', [1], { a: 1 }], [0.5, 1, 0.25, -0], [0, -0], [{ a: 1.5 }, { a: 1.5 }], [2.5, 'x', 2.5]],
+      },
     ],
     refused: [
-      { type: 'array', uniqueItems: true },
       // several string alternatives whose union is past its state budget (date-time lowers to several)
       { type: 'array', uniqueItems: true, items: { type: 'string', format: 'date-time' } },
       { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },

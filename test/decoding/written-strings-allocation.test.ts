@@ -4,7 +4,8 @@
  * allocated about 40 bytes a mask once a second vocabulary had been seen (bench:mask's written-strings rows). So does a
  * mask where a token can close an object item of a `uniqueItems` array (its canonical text known from the mask before):
  * the list of items a trial closed was emptied by setting its length to 0, and the next push allocated a backing store
- * per walk. So does a mask inside a number a decimal `multipleOf` checks as it is written. Heap growth is counted, not time.
+ * per walk. So does a mask inside a number a decimal `multipleOf` checks as it is written, and one inside a decimal of a
+ * `uniqueItems` array over numbers (held-numbers.ts). Heap growth is counted, not time.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -25,6 +26,12 @@ const objects = { type: 'array', items: { type: 'object' }, uniqueItems: true };
 const records = Array.from({ length: 40 }, (_, index) => JSON.stringify({ id: index, tags: ['alpha', `group-${index % 5}`] }));
 // the text stops where `}` (alone or in a longer token) closes a new item: every mask walks those closes
 const objectsText = `[${records.join(', ')}, {"id":40,"tags":["alpha"]`;
+
+const decimals = { type: 'array', items: { type: 'number' }, uniqueItems: true };
+const decimalItems = Array.from({ length: 40 }, (_, index) => `1234567890.${1000 + index}`);
+// the text stops inside a decimal that begins like held ones (1234567890.104, not held): a digit token takes it to 14
+// digits, whose ten completions the walk counts among the held values (held-numbers.ts)
+const decimalsText = `[${decimalItems.join(', ')}, 1234567890.104`;
 
 const amounts = { type: 'array', items: { type: 'number', multipleOf: 0.01, minimum: 0 } };
 // the text stops inside `4.1`, which Ajv's quotient test rejects under 0.01: its close is refused, and so is every digit
@@ -68,6 +75,10 @@ describe('masks inside remembered strings', () => {
 
   it('allocate nothing per mask where a token closes an object item of a uniqueItems array', () => {
     for (const bytesGrown of growthOnEveryVocabulary(objects, objectsText)) expect(bytesGrown).toBeLessThan(64 * 1024);
+  }, 120_000);
+
+  it('allocate nothing per mask inside a decimal of a uniqueItems array over numbers', () => {
+    for (const bytesGrown of growthOnEveryVocabulary(decimals, decimalsText)) expect(bytesGrown).toBeLessThan(64 * 1024);
   }, 120_000);
 
   it('allocate nothing per mask inside a number a decimal multipleOf checks as it is written', () => {
