@@ -233,7 +233,7 @@ describe('unevaluated* over branches', { timeout: 180_000 }, () => {
       const { schema, keys } = OBJECT_CASES[name]!;
       for (const propertyOrder of ['schema', 'any'] as const) {
         const grammar = compileJsonSchema(schema, byteVocabulary(), { propertyOrder });
-        // keys of one letter: a walk over the structural bytes, two of the keys and a value's bytes stays small (free values and keys are strings of those bytes)
+        // keys of one letter: a walk over the structural bytes, two of the keys and a value's bytes stays small (free keys and values: strings of them)
         expect(prefixWalkProblems(grammar, '', `{}":,1${keys[0]}${keys[1]}`, propertyOrder === 'schema' ? 7 : 6)).toEqual([]);
       }
       expect(
