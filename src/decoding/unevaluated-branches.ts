@@ -278,7 +278,9 @@ function branchesOf<V>(
  * replayed keyword by keyword in Ajv's order (`$ref`, `anyOf`, `oneOf`, `allOf`, `if`/`then`/`else`, then `properties`
  * or `prefixItems`, then `dependentSchemas`), with `mergeEvaluated` as `compile/util.js` writes it. A branch that may
  * fail merges into a variable declared inside the block that runs when it passes, so where it fails the variable is
- * undefined and what was known before it is lost (the `else` of an `if` whose `then` holds `properties`, say).
+ * undefined and what was known before it is lost (the `else` of an `if` whose `then` holds `properties`, say). A nested
+ * frame (an `allOf` part or inlined `$ref` target with branches) is replayed the same way from nothing, with its own
+ * choices in `configurations`, and merged in; the first branch not modelled that Ajv would merge is the answer.
  */
 function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configurations: Configuration): Tracked<V> | Unmodelled {
   const configuration = configurations[branches.frame]!;
