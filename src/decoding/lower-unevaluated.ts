@@ -5,35 +5,29 @@
  * `$ref`), so the keyword is `additionalProperties` (`items`) over that union. Where a
  * subschema that may or may not pass (`anyOf`, `oneOf`, `if`/`then`/`else`,
  * `dependentSchemas`) decides what is evaluated, the values are split by which branches pass
- * and each piece is closed as Ajv's generated code closes it; `patternProperties` inside such
- * a branch and `$dynamicRef` are refused. `contains` follows the registry's Ajv, which marks every
+ * and each piece is closed as Ajv's generated code closes it (`unevaluated-branches.ts`, also for branches inside an
+ * `allOf` part or an inlined `$ref` target); `patternProperties` or further branches inside such a branch and
+ * `$dynamicRef` are refused. `contains` follows the registry's Ajv, which marks every
  * item evaluated once a `contains` with assertions ran (the spec: only the items it matches).
  * @module
  */
 import { isPlainObject } from '../shared/own.js';
-import type { SchemaPlace } from '../shared/json-schema/schema-registry.js';
 import type { LocationSet } from './schema-complement.js';
 import { FALSE_SET, TRUE_SET, type PatternGroup } from './lower-typed.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { RegexUnsupportedError } from '../shared/regex/parse-regex.js';
-import { APPLICATOR_KEYWORDS, REFERENCE_KEYWORDS, VALIDATION_KEYWORDS } from '../shared/json-schema/keywords.js';
+import {
+  AJV_RULE_KEYWORDS,
+  closeByBranches,
+  TrackingVariable,
+  type ClosedKeyword,
+  type Dimension,
+  type UnevaluatedContext,
+  type UnevaluatedLocation,
+  type UnevaluatedTyped,
+} from './unevaluated-branches.js';
 
-/** Keywords Ajv compiles to code; a subschema with none of them is "always valid" to Ajv and skipped. */
-const AJV_RULE_KEYWORDS = new Set([
-  ...APPLICATOR_KEYWORDS,
-  ...VALIDATION_KEYWORDS,
-  ...REFERENCE_KEYWORDS,
-  'format',
-  'formatMinimum',
-  'formatMaximum',
-  'formatExclusiveMinimum',
-  'formatExclusiveMaximum',
-  'nullable',
-  '$comment',
-  '$dynamicAnchor',
-  '$recursiveAnchor',
-  'id',
-]);
+export { alwaysValid, holdsReference, type UnevaluatedContext } from './unevaluated-branches.js';
 
 /**
  * True when the registry's Ajv marks all items evaluated for this schema's `contains`: it does so after running any
@@ -44,38 +38,6 @@ function containsEvaluatesAll(schema: Record<string, unknown>): boolean {
   if (schema.minContains === 0 && schema.maxContains === undefined) return false;
   if (typeof contains === 'boolean') return !contains;
   return isPlainObject(contains) && Object.keys(contains).some((keyword) => AJV_RULE_KEYWORDS.has(keyword));
-}
-
-/** The fields of a typed alternative this module sets. */
-interface UnevaluatedTyped {
-  type: 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
-  order: string[];
-  properties: Map<string, LocationSet>;
-  required: Set<string>;
-  additional: LocationSet;
-  patternGroups: PatternGroup[];
-  prefix: LocationSet[];
-  items: LocationSet;
-}
-
-interface UnevaluatedLocation {
-  readonly place: SchemaPlace;
-}
-
-export interface UnevaluatedContext<T extends UnevaluatedTyped, L extends UnevaluatedLocation> {
-  blank(type: T['type'], pointer: string): T;
-  intersectLists(left: readonly T[], right: readonly T[], pointer: string): T[];
-  child(location: L, keyword: string, value: unknown, suffix?: string): LocationSet;
-  denote(set: LocationSet): T[];
-  /** True when no value satisfies both lists (false when unsure). */
-  disjoint(left: readonly T[], right: readonly T[]): boolean;
-  /** `within ∧ ¬set`, refusing `keyword` where that is not expressible. */
-  negate(within: readonly T[], set: LocationSet, keyword: string, pointer: string): T[];
-  resolve(reference: string, base: string): { schema: unknown; place: SchemaPlace } | undefined;
-  placeOf(schema: unknown): SchemaPlace | undefined;
-  /** The automaton of a `patternProperties` regex; throws `RegexUnsupportedError` where the engine does not support it. */
-  keyPattern(source: string): CodePointDfa;
-  refuse(keyword: string, pointer: string, details: string): void;
 }
 
 /** What a schema evaluates of an instance wherever it passes. */
@@ -131,7 +93,11 @@ export function applyUnevaluated<T extends UnevaluatedTyped, L extends Unevaluat
   if (has('unevaluatedItems') && !ownEvaluatesEveryItem && (!evaluation.allItems || evaluation.itemsVary !== undefined)) {
     const closed =
       evaluation.itemsVary === undefined
-        ? context.intersectLists(result, [...others('array'), closedAfter(context, location, schema, evaluation.items)], `${pointer}/unevaluatedItems`)
+        ? context.intersectLists(
+            result,
+            [...others('array'), closedAfter(context, location, schema.unevaluatedItems, evaluation.items)],
+            `${pointer}/unevaluatedItems`,
+          )
         : closeByBranches(result, location, schema, context, itemsClosing(context, location, schema));
     if (typeof closed !== 'string') result = closed;
     else context.refuse('unevaluatedItems', pointer, `the evaluated items depend on ${evaluation.itemsVary}, which is not enforced (${closed})`);
@@ -207,45 +173,6 @@ function collect<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   }
 }
 
-/** Combinations of passing branches an `unevaluatedProperties`/`unevaluatedItems` is split over, past which it is refused. */
-const MAX_BRANCH_CONFIGURATIONS = 64;
-
-/** What a subschema evaluates wherever it passes, as Ajv knows it at compile time: nothing, everything (true), or these names (this many items). */
-type Static<V> = undefined | true | V;
-
-/** A `props`/`items` variable of Ajv's generated code, with the value it holds in the configuration being run. */
-class TrackingVariable<V> {
-  value: Static<V> = undefined;
-}
-
-/** Ajv's `it.props`/`it.items` while it compiles a schema: known at compile time, or a variable. */
-type Tracked<V> = Static<V> | TrackingVariable<V>;
-
-/** How one of the two annotations is tracked: names (`props`) or a count of items (`items`). */
-interface Dimension<V> {
-  /** Keywords that make what a branch evaluates vary: such a branch is not modelled. */
-  readonly unmodelled: readonly string[];
-  /** Keywords beside the branches that make it vary, or that are not modelled there. */
-  readonly unmodelledBeside: readonly string[];
-  /** Whether a subschema evaluates everything (Ajv sets `it.props`/`it.items` to true). */
-  everything(schema: Record<string, unknown>): boolean;
-  /** What a subschema's own keywords evaluate (`properties` and `patternProperties`, `prefixItems`). */
-  own(schema: Record<string, unknown>): V | undefined;
-  join(left: V | undefined, right: V): V;
-  /**
-   * Whether Ajv holds what this evaluates in a variable of the generated code rather than at compile time (keys matched
-   * by `patternProperties`): merged in, it turns what was known at compile time into that variable.
-   */
-  inVariable(evaluated: V): boolean;
-  /**
-   * The subschema's own `evaluated` merged into a variable that is undefined at run time (a branch that declared it
-   * failed). Ajv's `properties` first sets it to `{}`; `patternProperties` alone writes `props[key]` into undefined.
-   */
-  ownIntoUndefined(evaluated: V): V;
-  /** Whether `dependentSchemas` runs for the values this dimension closes (objects, not arrays). */
-  readonly dependenciesRun: boolean;
-}
-
 /**
  * The property names Ajv's code has marked evaluated: the declared `names`, the keys the `patterns` match, and none
  * where a `throwing` pattern matches a key: its `patternProperties` wrote `props[key]` into an undefined variable, which
@@ -299,332 +226,6 @@ const ITEMS: Dimension<number> = {
   dependenciesRun: false,
 };
 
-/** Which branches pass: one configuration of the branches an `unevaluated*` depends on. */
-interface Configuration {
-  readonly anyOf: readonly boolean[];
-  readonly oneOf: number;
-  readonly ifPasses: boolean;
-  readonly dependencies: readonly boolean[];
-}
-
-/** A schema's branches, each with what it evaluates where it passes. */
-interface Branches<V> {
-  readonly reference: Static<V>;
-  readonly anyOf: readonly Static<V>[];
-  readonly oneOf: readonly (Static<V> | 'always valid')[];
-  readonly allOf: readonly Static<V>[];
-  /** Undefined when Ajv ignores the `if` (no `then`/`else` with assertions). */
-  readonly conditional: { readonly condition: Static<V>; readonly then?: Static<V>; readonly else?: Static<V> } | undefined;
-  readonly own: Static<V>;
-  readonly dependencies: readonly { readonly name: string; readonly evaluated: Static<V> }[];
-}
-
-/** Whether Ajv skips this subschema as "always valid" (`alwaysValidSchema`: `true`, or no keyword it compiles). */
-export function alwaysValid(schema: unknown): boolean {
-  return schema === true || (isPlainObject(schema) && !Object.keys(schema).some((keyword) => AJV_RULE_KEYWORDS.has(keyword)));
-}
-
-/** Keywords whose presence anywhere in a `$ref`'s target makes Ajv compile it as a function of its own rather than inline it (`hasRef`). */
-const AJV_REFERENCE_KEYWORDS = new Set(['$ref', '$recursiveRef', '$recursiveAnchor', '$dynamicRef', '$dynamicAnchor']);
-
-/** Ajv's `hasRef`: whether a reference keyword appears under any key of the schema, at any depth. */
-export function holdsReference(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(holdsReference);
-  if (!isPlainObject(schema)) return false;
-  return Object.entries(schema).some(([key, value]) => AJV_REFERENCE_KEYWORDS.has(key) || holdsReference(value));
-}
-
-type ReferenceResolver = Pick<UnevaluatedContext<UnevaluatedTyped, UnevaluatedLocation>, 'resolve' | 'placeOf'>;
-
-/** Adds `more` to `evaluated`, everything (true) absorbing the rest. */
-function joinStatic<V>(dimension: Dimension<V>, evaluated: Static<V>, more: Static<V>): Static<V> {
-  if (evaluated === true || more === true) return true;
-  return more === undefined ? evaluated : dimension.join(evaluated, more);
-}
-
-/**
- * What a branch evaluates, as Ajv tracks it at compile time; a string says why it is not static. A `$ref` counts when
- * its target holds no reference: Ajv inlines it then, and merges what it evaluates as the branch's own.
- */
-function staticEvaluation<V>(dimension: Dimension<V>, schema: unknown, pointer: string, base: string, resolver: ReferenceResolver): Static<V> | string {
-  if (!isPlainObject(schema)) return undefined;
-  base = resolver.placeOf(schema)?.base ?? base;
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const unmodelled = dimension.unmodelled.find(has);
-  if (unmodelled !== undefined) return `"${unmodelled}" at ${pointer}`;
-  if (dimension.everything(schema)) return true;
-  let evaluated: Static<V> = dimension.own(schema);
-  if (has('$ref')) {
-    const target = typeof schema.$ref === 'string' ? resolver.resolve(schema.$ref, base) : undefined;
-    if (target === undefined || holdsReference(target.schema)) return `"$ref" at ${pointer} (its target holds references, so Ajv does not inline it)`;
-    const targetEvaluation = staticEvaluation(dimension, target.schema, target.place.pointer, target.place.base, resolver);
-    if (typeof targetEvaluation === 'string') return targetEvaluation;
-    evaluated = joinStatic(dimension, evaluated, targetEvaluation);
-  }
-  if (has('allOf') && Array.isArray(schema.allOf)) {
-    for (const [index, part] of schema.allOf.entries()) {
-      const partEvaluation = staticEvaluation(dimension, part, `${pointer}/allOf/${index}`, base, resolver);
-      if (typeof partEvaluation === 'string') return partEvaluation;
-      evaluated = joinStatic(dimension, evaluated, partEvaluation);
-    }
-  }
-  return evaluated;
-}
-
-/** The branches of `schema`, or why what they evaluate is not modelled. */
-function branchesOf<V>(
-  dimension: Dimension<V>,
-  schema: Record<string, unknown>,
-  pointer: string,
-  base: string,
-  resolver: ReferenceResolver,
-): Branches<V> | string {
-  const has = (keyword: string): boolean => Object.prototype.hasOwnProperty.call(schema, keyword);
-  const unmodelled = dimension.unmodelledBeside.find(has);
-  if (unmodelled !== undefined) return `"${unmodelled}" beside the branches at ${pointer}`;
-  const problems: string[] = [];
-  /**
-   * A branch that may fail (`mayFail`) and holds what it evaluates in a variable (`patternProperties`) is not modelled:
-   * Ajv's merge hands the parent that variable, filled while the branch ran, whether it passed or not.
-   */
-  const evaluationOf = (value: unknown, at: string, mayFail = true): Static<V> => {
-    const evaluated = staticEvaluation(dimension, value, at, base, resolver);
-    if (typeof evaluated === 'string') problems.push(evaluated);
-    else if (mayFail && evaluated !== undefined && evaluated !== true && dimension.inVariable(evaluated))
-      problems.push(`"patternProperties" in the branch at ${at}, which may fail (Ajv keeps the keys its patterns marked there)`);
-    else return evaluated;
-    return undefined;
-  };
-  // the schema's own `$ref` runs first, and inlined (or refused as a branch's would be)
-  const reference = has('$ref') ? evaluationOf({ $ref: schema.$ref }, pointer, false) : undefined;
-  const list = (keyword: string): unknown[] => (has(keyword) && Array.isArray(schema[keyword]) ? (schema[keyword] as unknown[]) : []);
-  const anyOf = list('anyOf').map((part, index) => evaluationOf(part, `${pointer}/anyOf/${index}`));
-  const oneOf = list('oneOf').map((part, index) => (alwaysValid(part) ? ('always valid' as const) : evaluationOf(part, `${pointer}/oneOf/${index}`)));
-  const allOf = list('allOf').map((part, index) => (alwaysValid(part) ? undefined : evaluationOf(part, `${pointer}/allOf/${index}`, false)));
-  const hasThen = has('then') && !alwaysValid(schema.then);
-  const hasElse = has('else') && !alwaysValid(schema.else);
-  const conditional =
-    has('if') && (hasThen || hasElse)
-      ? {
-          condition: evaluationOf(schema.if, `${pointer}/if`),
-          ...(hasThen ? { then: evaluationOf(schema.then, `${pointer}/then`) } : {}),
-          ...(hasElse ? { else: evaluationOf(schema.else, `${pointer}/else`) } : {}),
-        }
-      : undefined;
-  const dependentSchemas = has('dependentSchemas') && isPlainObject(schema.dependentSchemas) ? schema.dependentSchemas : {};
-  const dependencies = Object.entries(dependentSchemas)
-    .filter(([, value]) => !alwaysValid(value))
-    .map(([name, value]) => ({ name, evaluated: evaluationOf(value, `${pointer}/dependentSchemas/${name}`) }));
-  if (problems.length > 0) return problems[0]!;
-  return { reference, anyOf, oneOf, allOf, conditional, own: dimension.own(schema), dependencies };
-}
-
-/**
- * What the registry's Ajv has marked evaluated when its `unevaluated*` runs, in one configuration: its generated code
- * replayed keyword by keyword in Ajv's order (`$ref`, `anyOf`, `oneOf`, `allOf`, `if`/`then`/`else`, then `properties`
- * or `prefixItems`, then `dependentSchemas`), with `mergeEvaluated` as `compile/util.js` writes it. A branch that may
- * fail merges into a variable declared inside the block that runs when it passes, so where it fails the variable is
- * undefined and what was known before it is lost (the `else` of an `if` whose `then` holds `properties`, say).
- */
-function evaluatedIn<V>(dimension: Dimension<V>, branches: Branches<V>, configuration: Configuration): Tracked<V> {
-  let tracked: Tracked<V> = undefined;
-  const merge = (from: Static<V>, intoVariable: boolean, runs: boolean, own = false): void => {
-    if (tracked === true || from === undefined) return;
-    let merged: Tracked<V>;
-    if (tracked instanceof TrackingVariable) {
-      if (runs && tracked.value !== true)
-        tracked.value = from === true ? true : own && tracked.value === undefined ? dimension.ownIntoUndefined(from) : dimension.join(tracked.value, from);
-      merged = tracked;
-    } else merged = from === true ? true : dimension.join(tracked, from);
-    // a variable of the generated code merged into what was known at compile time: the result is that variable
-    if ((intoVariable || (from !== true && dimension.inVariable(from))) && !(merged instanceof TrackingVariable)) {
-      const variable = new TrackingVariable<V>();
-      if (runs) variable.value = merged;
-      merged = variable;
-    }
-    tracked = merged;
-  };
-  merge(branches.reference, false, true);
-  branches.anyOf.forEach((evaluated, index) => merge(evaluated, true, configuration.anyOf[index]!));
-  branches.oneOf.forEach((evaluated, index) => {
-    if (evaluated !== 'always valid') merge(evaluated, true, configuration.oneOf === index);
-  });
-  for (const evaluated of branches.allOf) merge(evaluated, false, true);
-  const conditional = branches.conditional;
-  if (conditional !== undefined) {
-    merge(conditional.condition, false, true);
-    if ('then' in conditional) merge(conditional.then, true, configuration.ifPasses);
-    if ('else' in conditional) merge(conditional.else, true, !configuration.ifPasses);
-  }
-  merge(branches.own, false, true, true);
-  branches.dependencies.forEach(({ evaluated }, index) => merge(evaluated, true, dimension.dependenciesRun && configuration.dependencies[index]!));
-  return tracked;
-}
-
-/** Every configuration of the branches: one of `anyOfChoices` (which `anyOf` branches pass), exactly one `oneOf` branch. */
-function configurationsOf(branches: Branches<unknown>, anyOfChoices: readonly (readonly boolean[])[], dependencyCount: number): Configuration[] {
-  const dependencyChoices = Array.from({ length: 2 ** dependencyCount }, (_, mask) =>
-    Array.from({ length: dependencyCount }, (_, index) => (mask & (1 << index)) !== 0),
-  );
-  const oneOfs = branches.oneOf.length === 0 ? [-1] : branches.oneOf.map((_, index) => index);
-  const ifs = branches.conditional === undefined ? [true] : [true, false];
-  const configurations: Configuration[] = [];
-  for (const anyOf of anyOfChoices)
-    for (const oneOf of oneOfs)
-      for (const ifPasses of ifs) for (const dependencies of dependencyChoices) configurations.push({ anyOf, oneOf, ifPasses, dependencies });
-  return configurations;
-}
-
-/**
- * The sets of `anyOf` branches that may pass together: those whose values are not provably disjoint (branches told
- * apart by a required `const` never pair), at least one branch each; undefined past `most` sets.
- */
-function passingTogether<T>(
-  values: readonly T[],
-  branches: readonly (readonly T[])[],
-  meet: (left: readonly T[], right: readonly T[]) => T[],
-  disjoint: (left: readonly T[], right: readonly T[]) => boolean,
-  most: number,
-): boolean[][] | undefined {
-  if (branches.length === 0) return [[]];
-  const subsets: boolean[][] = [];
-  const extend = (from: number, chosen: readonly boolean[], within: readonly T[]): boolean => {
-    for (let index = from; index < branches.length; index++) {
-      if (disjoint(within, branches[index]!)) continue;
-      const met = meet(within, branches[index]!);
-      if (met.length === 0) continue;
-      const next = chosen.map((passing, at) => passing || at === index);
-      subsets.push(next);
-      if (subsets.length > most || !extend(index + 1, next, met)) return false;
-    }
-    return true;
-  };
-  return extend(0, new Array<boolean>(branches.length).fill(false), values) ? subsets : undefined;
-}
-
-/** What closes one configuration's values: nothing (true), what is evaluated, or why it is not enforced. */
-type Effective<V> = true | V | { readonly refused: string };
-
-/** One of the two keywords, as {@link closeByBranches} splits it. */
-interface ClosedKeyword<V, T> {
-  readonly keyword: 'unevaluatedProperties' | 'unevaluatedItems';
-  readonly dimension: Dimension<V>;
-  readonly type: 'object' | 'array';
-  /** What Ajv's `unevaluated*` reads from what it tracked. */
-  effective(tracked: Tracked<V>): Effective<V>;
-  /** Whether closing over `smaller` rejects everything closing over `larger` does. */
-  includes(larger: V, smaller: V): boolean;
-  /** The values whose unevaluated part satisfies the keyword's schema. */
-  close(evaluated: V): T;
-}
-
-/**
- * `unevaluatedProperties`/`unevaluatedItems` where what is evaluated depends on which branches pass: the values are
- * split by configuration (which `anyOf` branches, which `oneOf` branch, whether the `if`, which `dependentSchemas` names
- * apply), and each piece is closed over what Ajv marks evaluated in it ({@link evaluatedIn}). A branch's failure is
- * enforced (its complement taken) only where failing would leave something evaluated that passing would not. A string
- * says why the shape is not modelled.
- */
-function closeByBranches<V, T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
-  result: T[],
-  location: L,
-  schema: Record<string, unknown>,
-  context: UnevaluatedContext<T, L>,
-  keyword: ClosedKeyword<V, T>,
-): T[] | string {
-  const pointer = location.place.pointer;
-  const branches = branchesOf(keyword.dimension, schema, pointer, location.place.base, context);
-  if (typeof branches === 'string') return branches;
-  const values = result.filter((typed) => typed.type === keyword.type);
-  const anyOfSets = (schema.anyOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'anyOf', part, `/${index}`)) ?? [];
-  const tooMany = `more combinations of passing branches than the ${MAX_BRANCH_CONFIGURATIONS} split over`;
-  const anyOfChoices = passingTogether(
-    values,
-    anyOfSets.map((set) => context.denote(set)),
-    (left, right) => context.intersectLists(left, right, `${pointer}/anyOf`),
-    (left, right) => context.disjoint(left, right),
-    MAX_BRANCH_CONFIGURATIONS,
-  );
-  if (anyOfChoices === undefined) return tooMany;
-  const configurations = configurationsOf(branches, anyOfChoices, keyword.dimension.dependenciesRun ? branches.dependencies.length : 0);
-  if (configurations.length > MAX_BRANCH_CONFIGURATIONS) return tooMany;
-  const closings = configurations.map((configuration) => keyword.effective(evaluatedIn(keyword.dimension, branches, configuration)));
-  const refusal = closings.find((closing): closing is { refused: string } => typeof closing === 'object' && closing !== null && 'refused' in closing);
-  if (refusal !== undefined) return refusal.refused;
-  const pieces: T[] = result.filter((typed) => typed.type !== keyword.type);
-  const oneOfSets = (schema.oneOf as unknown[] | undefined)?.map((part, index) => context.child(location, 'oneOf', part, `/${index}`)) ?? [];
-  const conditionSet = branches.conditional === undefined ? undefined : context.child(location, 'if', schema.if);
-  const closesTighter = (failed: Effective<V>, passed: Effective<V>): boolean =>
-    passed === true || (failed !== true && keyword.includes(passed as V, failed as V));
-  /** The values where a branch fails, where that has to be enforced: where failing does not always close more tightly than passing. */
-  const failingWhereNeeded = (set: LocationSet, applicator: string, at: string, passes: (configuration: Configuration) => Configuration): T[] | undefined => {
-    const needed = configurations.some((configuration, index) => {
-      const passing = passes(configuration);
-      if (sameConfiguration(passing, configuration)) return false;
-      // no value passes that set of branches together: nothing to tell apart
-      const passingIndex = configurations.findIndex((other) => sameConfiguration(other, passing));
-      return passingIndex >= 0 && !closesTighter(closings[index]!, closings[passingIndex]!);
-    });
-    return needed ? context.negate(values, set, applicator, `${pointer}/${at}`) : undefined;
-  };
-  const anyOfFailing = anyOfSets.map((set, index) =>
-    failingWhereNeeded(set, 'anyOf', `anyOf/${index}`, (configuration) => ({
-      ...configuration,
-      anyOf: configuration.anyOf.map((passing, at) => passing || at === index),
-    })),
-  );
-  const conditionFailing =
-    conditionSet === undefined ? undefined : failingWhereNeeded(conditionSet, 'if', 'if', (configuration) => ({ ...configuration, ifPasses: true }));
-  configurations.forEach((configuration, index) => {
-    let piece: T[] = values;
-    const within = (list: readonly T[], at: string): void => {
-      if (piece.length > 0) piece = context.intersectLists(piece, list, at);
-    };
-    configuration.anyOf.forEach((passing, branch) => {
-      const failing = anyOfFailing[branch];
-      if (passing) within(context.denote(anyOfSets[branch]!), `${pointer}/anyOf/${branch}`);
-      else if (failing !== undefined) within(failing, `${pointer}/anyOf/${branch}`);
-    });
-    if (configuration.oneOf >= 0) within(context.denote(oneOfSets[configuration.oneOf]!), `${pointer}/oneOf/${configuration.oneOf}`);
-    if (conditionSet !== undefined) {
-      if (configuration.ifPasses) within(context.denote(conditionSet), `${pointer}/if`);
-      else if (conditionFailing !== undefined) within(conditionFailing, `${pointer}/if`);
-    }
-    configuration.dependencies.forEach((present, at) =>
-      within([nameCondition(context, branches.dependencies[at]!.name, present, pointer)], `${pointer}/dependentSchemas`),
-    );
-    const closing = closings[index]!;
-    if (closing !== true) within([keyword.close(closing as V)], `${pointer}/${keyword.keyword}`);
-    pieces.push(...piece);
-  });
-  return pieces;
-}
-
-function sameConfiguration(left: Configuration, right: Configuration): boolean {
-  return (
-    left.oneOf === right.oneOf &&
-    left.ifPasses === right.ifPasses &&
-    left.anyOf.every((passing, index) => passing === right.anyOf[index]) &&
-    left.dependencies.every((present, index) => present === right.dependencies[index])
-  );
-}
-
-/** The objects that hold `name` (present) or lack it. */
-function nameCondition<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
-  context: UnevaluatedContext<T, L>,
-  name: string,
-  present: boolean,
-  pointer: string,
-): T {
-  const objects = context.blank('object', pointer);
-  if (present) objects.required.add(name);
-  else {
-    objects.order.push(name);
-    objects.properties.set(name, FALSE_SET);
-  }
-  return objects;
-}
-
 /**
  * The objects whose properties outside what is evaluated satisfy the schema's `unevaluatedProperties`: the declared names
  * and the keys the patterns match take any value, and no key a throwing pattern matches may appear (declared or not).
@@ -666,16 +267,16 @@ function closedOver<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   return closing;
 }
 
-/** The arrays whose items from `count` on satisfy the schema's `unevaluatedItems`. */
+/** The arrays whose items from `count` on satisfy `unevaluated` (the schema's `unevaluatedItems`, or `false`). */
 function closedAfter<T extends UnevaluatedTyped, L extends UnevaluatedLocation>(
   context: UnevaluatedContext<T, L>,
   location: L,
-  schema: Record<string, unknown>,
+  unevaluated: unknown,
   count: number,
 ): T {
   const closing = context.blank('array', location.place.pointer);
   closing.prefix = Array.from({ length: count }, () => TRUE_SET);
-  closing.items = context.child(location, 'unevaluatedItems', schema.unevaluatedItems);
+  closing.items = context.child(location, 'unevaluatedItems', unevaluated);
   return closing;
 }
 
@@ -683,7 +284,7 @@ function propertiesClosing<T extends UnevaluatedTyped, L extends UnevaluatedLoca
   context: UnevaluatedContext<T, L>,
   location: L,
   schema: Record<string, unknown>,
-): ClosedKeyword<EvaluatedNames, T> {
+): ClosedKeyword<EvaluatedNames, EvaluatedNames, T> {
   const within = (larger: ReadonlySet<string>, smaller: ReadonlySet<string>): boolean => [...smaller].every((name) => larger.has(name));
   return {
     keyword: 'unevaluatedProperties',
@@ -703,7 +304,7 @@ function itemsClosing<T extends UnevaluatedTyped, L extends UnevaluatedLocation>
   context: UnevaluatedContext<T, L>,
   location: L,
   schema: Record<string, unknown>,
-): ClosedKeyword<number, T> {
+): ClosedKeyword<number, ItemsClosing, T> {
   return {
     keyword: 'unevaluatedItems',
     dimension: ITEMS,
@@ -714,9 +315,31 @@ function itemsClosing<T extends UnevaluatedTyped, L extends UnevaluatedLocation>
       if (tracked.value === undefined) return true;
       if (tracked.value !== true) return tracked.value;
       if (schema.unevaluatedItems === false) return 1;
-      return { refused: 'a branch that evaluates every item, which Ajv then reads as the index 1' };
+      // with a schema, Ajv's loop `for (i = true; i < len; i++)` checks `data[true]` (undefined) first, then the items from 2 on
+      if (rejectsUndefined(schema.unevaluatedItems)) return AT_MOST_ONE_ITEM;
+      return {
+        refused:
+          'a branch that evaluates every item, which Ajv then reads as the index 1 (its loop checks the value undefined and the items from 2 on; enforced where the unevaluatedItems schema has a "type", "const" or "enum", which undefined fails)',
+      };
     },
-    includes: (larger, smaller) => larger >= smaller,
-    close: (count) => closedAfter(context, location, schema, count),
+    includes: (larger, smaller) =>
+      smaller === AT_MOST_ONE_ITEM ? larger === AT_MOST_ONE_ITEM || larger >= 1 : larger !== AT_MOST_ONE_ITEM && larger >= smaller,
+    close: (closing) =>
+      closing === AT_MOST_ONE_ITEM ? closedAfter(context, location, false, 1) : closedAfter(context, location, schema.unevaluatedItems, closing),
   };
+}
+
+/** What an `unevaluatedItems` reads: the items from this index on are unevaluated, or an array may hold one item at most. */
+type ItemsClosing = number | typeof AT_MOST_ONE_ITEM;
+
+const AT_MOST_ONE_ITEM = 'at most one item';
+
+/**
+ * Whether Ajv's code for `schema` fails on the value undefined: `false`, or a `type` (every JSON type's check fails on
+ * it), `const` or `enum` (undefined equals no JSON value) of its own; false when unsure.
+ */
+function rejectsUndefined(schema: unknown): boolean {
+  if (schema === false) return true;
+  if (!isPlainObject(schema) || Object.hasOwn(schema, 'nullable')) return false;
+  return Object.hasOwn(schema, 'type') || Object.hasOwn(schema, 'const') || Object.hasOwn(schema, 'enum');
 }

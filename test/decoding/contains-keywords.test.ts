@@ -178,6 +178,11 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }],
     unevaluatedItems: false,
   },
+  'unevaluatedItems of a type over an anyOf branch with contains (index true: data[true], undefined, fails the type)': {
+    type: 'array',
+    anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }],
+    unevaluatedItems: { type: 'null' },
+  },
   // below not/if the registry checks only the first error and skips contains on arrays too short for the first checked prefixItems entry
   'prefixItems and contains under not (contains skipped on the empty array)': {
     type: 'array',
@@ -329,8 +334,8 @@ describe('contains, minContains, maxContains', () => {
     [{ type: 'array', allOf: [{ contains: { type: 'string' } }, { contains: UNIQUE_STRINGS }] }, 'contains', '#/allOf/1/contains'],
     // the values that miss arrays of distinct strings: the complement is not built
     [{ type: 'array', contains: UNIQUE_STRINGS }, 'contains', '#/contains'],
-    // a contains in a branch that may fail, with unevaluatedItems that has a schema: read as the index 1 by the registry
-    [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: { type: 'null' } }, 'unevaluatedItems', '#'],
+    // a contains in a branch that may fail, with unevaluatedItems that has a schema undefined may pass: read as the index true by the registry
+    [{ type: 'array', anyOf: [{ contains: { type: 'number' } }, { maxItems: 1 }], unevaluatedItems: { minimum: 0 } }, 'unevaluatedItems', '#'],
     // below not/if the registry skips contains on short arrays, and in a loop of the same compiled function decides by the items before
     [{ type: 'array', items: { not: { prefixItems: [{ type: 'integer' }], contains: { type: 'null' } } } }, 'contains', '#/items/not'],
     [

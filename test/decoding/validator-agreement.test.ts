@@ -1143,9 +1143,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       { schema: { prefixItems: [{}], allOf: [{ prefixItems: [{}, { type: 'string' }] }], unevaluatedItems: { type: 'integer' } }, instances: LOGIC },
       // the items evaluated depend on the branch: a failing anyOf branch evaluates none
       { schema: { anyOf: [{ prefixItems: [{}] }, { maxItems: 0 }], unevaluatedItems: false }, instances: [...LOGIC, [1], [1, 2], []] },
+      // a branch that evaluates every item decides it, which the registry reads as the index true: its loop checks data[true]
+      // (undefined, which fails the type) and the items from 2 on, so such an array holds one item at most
+      {
+        schema: { anyOf: [{ items: {} }, { prefixItems: [{}] }], unevaluatedItems: { type: 'integer' } },
+        instances: [...LOGIC, [], [1], ['a'], [1, 2], ['a', 1], [1, 2, 3]],
+      },
     ],
-    // a branch that evaluates every item decides it, which the registry reads as the index 1: with a schema, refused
-    refused: [{ anyOf: [{ items: {} }, { prefixItems: [{}] }], unevaluatedItems: { type: 'integer' } }],
+    // with a schema that undefined may pass, refused
+    refused: [{ anyOf: [{ items: {} }, { prefixItems: [{}] }], unevaluatedItems: { minimum: 0 } }],
   },
   formatMaximum: {
     enforced: [
