@@ -20,8 +20,8 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { ContainerTexts } from './container-texts.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
 import { compareFrom, HeldStrings } from './held-strings.js';
@@ -46,10 +46,6 @@ import type { Vocabulary } from './vocabulary.js';
 import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
 
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
-function isJsonWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
 }
@@ -74,8 +70,6 @@ const UNDO_STRING = -1;
 const UNDO_CONTAINER = -2;
 const UNDO_NUMBER = -3;
 const UNDO_OPENED = -4;
-
-const UTF8 = new TextDecoder();
 
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
@@ -120,13 +114,8 @@ export class WrittenStrings {
   /** Integer items held by every array (0: a token that writes one integer repeats none). */
   private heldNumberCount = 0;
   private digits: DigitTokens | undefined;
-  /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`, squeezed or not), and `epoch` then. */
-  private memoStart = -1;
-  private memoEpoch = -1;
-  private readonly memoTail = new Uint8Array(64);
-  private memoTailLength = -1;
-  private memoSqueezed = false;
-  private memoText: string | undefined;
+  /** The canonical texts of object and array items closed, the last few of a mask kept. */
+  private readonly containerTexts = new ContainerTexts();
   /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
   private epoch = 0;
   /** Per step: `rememberedBytes` after it. */
@@ -646,7 +635,7 @@ export class WrittenStrings {
         break;
       }
     }
-    const text = this.canonicalBetween(start, scan.rawEnd);
+    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
     if (text === undefined) return false;
     const array = scan.depth - 1;
     if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
@@ -659,46 +648,6 @@ export class WrittenStrings {
       this.pendingContainer[this.pendingContainerCount++] = text;
     }
     return false;
-  }
-
-  /**
-   * The canonical text of the value written in `raw[start, end)` (undefined: not JSON). A mask walks many tokens that
-   * close the same item after the same few bytes (`}`, `},`, `}]`…, and ` }`, `\n}`…): the last answer is kept for
-   * the same bytes, whitespace aside where the bytes past the committed ones are all outside strings (the committed
-   * scan outside one and no quote past it). The automaton took every byte before the close, so whitespace there lies
-   * between tokens (`1 0` died at `0`) and changes no value.
-   */
-  private canonicalBetween(start: number, end: number): string | undefined {
-    const raw = this.raw;
-    const committedEnd = this.committed.rawEnd;
-    let squeezed = this.committed.inString === 0;
-    for (let offset = committedEnd; squeezed && offset < end; offset++) squeezed = raw[offset] !== QUOTE;
-    let same = start === this.memoStart && this.memoEpoch === this.epoch && squeezed === this.memoSqueezed;
-    let length = 0;
-    for (let offset = committedEnd; same && offset < end; offset++) {
-      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
-      same = length < this.memoTailLength && raw[offset] === this.memoTail[length++];
-    }
-    if (same && length === this.memoTailLength) return this.memoText;
-    let text: string | undefined;
-    try {
-      text = canonicalJson(JSON.parse(UTF8.decode(raw.subarray(start, end))));
-    } catch {
-      text = undefined;
-    }
-    length = 0;
-    for (let offset = committedEnd; offset < end && length <= this.memoTail.length; offset++) {
-      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
-      if (length < this.memoTail.length) this.memoTail[length] = raw[offset]!;
-      length++;
-    }
-    // a tail past the memo's room is not kept (nothing else to compare it with)
-    this.memoTailLength = length <= this.memoTail.length ? length : -1;
-    this.memoStart = start;
-    this.memoEpoch = this.epoch;
-    this.memoSqueezed = squeezed;
-    this.memoText = text;
-    return text;
   }
 
   /**
