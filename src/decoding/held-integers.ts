@@ -14,7 +14,7 @@
  * held values in its intervals are as many as the intervals hold, which `reachesOnlyHeld` counts without allocating.
  * @module
  */
-const MINUS_SIGN = 0x2d;
+export const MINUS_SIGN = 0x2d;
 /** The largest magnitude of `SAFE_INTEGERS`. */
 const LARGEST = 2 ** 53 - 1;
 

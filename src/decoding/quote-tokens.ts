@@ -6,6 +6,7 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { groupByFirstByte, type FirstByteGroups } from './first-byte-groups.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -196,6 +197,9 @@ export interface DigitTokens {
   readonly pure: Int32Array;
   readonly longestPure: number;
   readonly twoNumbers: Int32Array;
+  /** `mixed` and `twoNumbers` by first byte (walked where the state refuses most bytes: inside an integer). */
+  readonly mixedByFirstByte: FirstByteGroups;
+  readonly twoNumbersByFirstByte: FirstByteGroups;
 }
 
 const digitTokensOf = new WeakMap<Vocabulary, DigitTokens>();
@@ -230,7 +234,15 @@ export function digitTokens(vocabulary: Vocabulary): DigitTokens {
       }
       if (runs > 1) twoNumbers.push(id);
     }
-    known = { any: Int32Array.from(any), mixed: Int32Array.from(mixed), pure: Int32Array.from(pure), longestPure, twoNumbers: Int32Array.from(twoNumbers) };
+    known = {
+      any: Int32Array.from(any),
+      mixed: Int32Array.from(mixed),
+      pure: Int32Array.from(pure),
+      longestPure,
+      twoNumbers: Int32Array.from(twoNumbers),
+      mixedByFirstByte: groupByFirstByte(Int32Array.from(mixed), vocabulary),
+      twoNumbersByFirstByte: groupByFirstByte(Int32Array.from(twoNumbers), vocabulary),
+    };
     digitTokensOf.set(vocabulary, known);
   }
   return known;

@@ -27,8 +27,9 @@ import { ExhaustionBound } from './exhaustion-bound.js';
 import { compareFrom, HeldStrings } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import type { FirstByteGroups } from './first-byte-groups.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { integerValue, mayReachOnlyHeld, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
+import { integerValue, mayReachOnlyHeld, MINUS_SIGN, PendingNumbers, reachesOnlyHeld, startsNumber } from './held-integers.js';
 import {
   closeTokens,
   digitTokens,
@@ -139,6 +140,8 @@ export class WrittenStrings {
   private bound: ExhaustionBound | undefined;
   /** @internal Off: every candidate token is walked where items can run out (tests compare the masks). */
   boundedWalks = true;
+  /** @internal On: every allowed token is walked, none left out by a list or a bound (tests compare the masks). */
+  walksEveryToken = false;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -197,13 +200,14 @@ export class WrittenStrings {
    * earlier item of its array. Only tokens with enough quotes to do so are tried, and only while they are allowed.
    */
   filterMask(state: number, mask: Uint32Array): void {
+    if (this.walksEveryToken) return this.tryAllowed(state, mask);
     if (this.automaton.remembersNumbers) {
       // inside an integer item that would repeat a held one if it ended here, every token that ends it is walked; else
       // only a token with a digit can repeat one (one it writes, or the one it takes to a held value) or reach held ones
       const scan = this.committed;
       if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] === 1 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
       const digits = (this.digits ??= digitTokens(this.vocabulary));
-      this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.mixed : digits.twoNumbers);
+      this.tryGroups(state, mask, this.heldNumberCount > 0 ? digits.mixedByFirstByte : digits.twoNumbersByFirstByte);
       const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
       if (held !== undefined && held.sorted.length > 0 && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) {
         this.tryTokens(state, mask, digits.pure);
@@ -341,6 +345,17 @@ export class WrittenStrings {
         const id = word * 32 + (31 - Math.clz32(low));
         if (bound === undefined || bound.mustWalk(id)) this.tryToken(state, mask, id);
         bits ^= low;
+      }
+    }
+  }
+
+  /** Walks the allowed tokens of `groups`, but no group whose first byte the state refuses (none of them is allowed). */
+  private tryGroups(state: number, mask: Uint32Array, groups: FirstByteGroups): void {
+    for (let byte = 0; byte < 256; byte++) {
+      if (groups.starts[byte] === groups.starts[byte + 1] || this.automaton.trans[state * 256 + byte] === DEAD) continue;
+      for (let index = groups.starts[byte]!; index < groups.starts[byte + 1]!; index++) {
+        const id = groups.ids[index]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
     }
   }
@@ -667,8 +682,12 @@ export class WrittenStrings {
     return false;
   }
 
-  /** The committed integer being written, ended now, would repeat a held one (or is no integer yet: `-`). */
+  /**
+   * The committed integer being written, ended now, would repeat a held one (or is no integer: a lone `-` is not, but
+   * the tokens after it begin with a digit, and those that can fail are in the lists of tokens with one).
+   */
   private heldIfEndedHere(scan: Scan): boolean {
+    if (scan.rawEnd - scan.numberStart === 1 && this.raw[scan.numberStart] === MINUS_SIGN) return false;
     const value = integerValue(this.raw, scan.numberStart, scan.rawEnd);
     return Number.isNaN(value) || this.held[scan.depth]?.numbers.has(value) === true;
   }
