@@ -160,11 +160,16 @@ export class ExhaustionBound {
     return low;
   }
 
-  /** Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. */
+  /**
+   * Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. At a
+   * character boundary a first byte past ASCII begins a character past ASCII (a continuation byte there is refused), so
+   * where every next unit is ASCII it goes along none (Thai, CJK and box-drawing tokens of 18 bytes or more, walked
+   * near the end of a 48-character key).
+   */
   private mayGoOnAlong(id: number): boolean {
     const first = this.tokenBytes[this.offsets[id]!]!;
-    if (this.nextOther || first >= 0x80 || first === BACKSLASH) return true;
-    return (this.nextAscii[first >>> 5]! & (1 << (first & 31))) !== 0;
+    if (this.nextOther || first === BACKSLASH) return true;
+    return first < 0x80 && (this.nextAscii[first >>> 5]! & (1 << (first & 31))) !== 0;
   }
 
   private bytesOf(id: number): number {
