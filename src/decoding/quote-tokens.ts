@@ -58,6 +58,8 @@ export interface UnitTokens {
   /** The text tokens without a quote, and those with one or two, longest first (`ExhaustionBound.fewCandidates`). */
   readonly noQuoteLongestFirst: Int32Array;
   readonly fewQuotesLongestFirst: Int32Array;
+  /** `noQuoteLongestFirst` by first byte, longest first in each group: where the held items go on in ASCII, only a few groups can. */
+  readonly noQuoteByFirstByte: FirstByteGroups;
 }
 
 /** Token ids sorted by a code unit (`units`, ascending, in the same order). */
@@ -278,6 +280,7 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       if (opening === undefined) openingWalked.push(id);
       else if (opening !== null) openingByUnit.push({ unit: opening, id });
     }
+    const noQuote = longestFirst(vocabulary, (id) => quotes[id] === 0);
     known = {
       commaOrQuotes: Int32Array.from(commaOrQuotes),
       insideByUnit: unitIndex(insideByUnit),
@@ -285,8 +288,9 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
       quotes,
-      noQuoteLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 0),
+      noQuoteLongestFirst: noQuote,
       fewQuotesLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 1 || quotes[id] === 2),
+      noQuoteByFirstByte: groupByFirstByte(noQuote, vocabulary),
     };
     unitTokensOf.set(vocabulary, known);
   }
