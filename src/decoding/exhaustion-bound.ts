@@ -148,12 +148,18 @@ export class ExhaustionBound {
     } else {
       // every next unit ASCII: a token without a quote goes along a held item only from one of their bytes or a backslash
       let listed = 0;
-      for (let byte = 0; byte < 128; byte++) {
-        if (byte !== BACKSLASH && (this.nextAscii[byte >>> 5]! & (1 << (byte & 31))) === 0) continue;
-        const end = this.noQuoteByFirst.starts[byte + 1]!;
-        for (let index = this.noQuoteByFirst.starts[byte]!; index < end && this.bytesOf(this.noQuoteByFirst.ids[index]!) >= this.shortestNoQuote; index++) {
-          if (++listed + fewQuotes > FEW_TOKENS) return -1;
-          count = this.noteCandidate(mask, this.noQuoteByFirst.ids[index]!, count);
+      for (let word = 0; word < 4; word++) {
+        // the backslash's bit set for the walk only (it is no next unit: an escape may write any)
+        let bits = this.nextAscii[word]! | (word === BACKSLASH >>> 5 ? 1 << (BACKSLASH & 31) : 0);
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const byte = word * 32 + (31 - Math.clz32(low));
+          bits ^= low;
+          const end = this.noQuoteByFirst.starts[byte + 1]!;
+          for (let index = this.noQuoteByFirst.starts[byte]!; index < end && this.bytesOf(this.noQuoteByFirst.ids[index]!) >= this.shortestNoQuote; index++) {
+            if (++listed + fewQuotes > FEW_TOKENS) return -1;
+            count = this.noteCandidate(mask, this.noQuoteByFirst.ids[index]!, count);
+          }
         }
       }
     }

@@ -12,6 +12,8 @@ export interface FirstByteGroups {
   readonly ids: Int32Array;
   /** 257 entries. */
   readonly starts: Int32Array;
+  /** The first bytes whose group is not empty, ascending (a walk reads only those). */
+  readonly firstBytes: Uint8Array;
 }
 
 export function groupByFirstByte(ids: Int32Array, vocabulary: Vocabulary): FirstByteGroups {
@@ -22,5 +24,7 @@ export function groupByFirstByte(ids: Int32Array, vocabulary: Vocabulary): First
   const filled = starts.slice(0, 256);
   const grouped = new Int32Array(ids.length);
   for (const id of ids) grouped[filled[firstByte(id)]!++] = id;
-  return { ids: grouped, starts };
+  const firstBytes: number[] = [];
+  for (let byte = 0; byte < 256; byte++) if (starts[byte + 1]! > starts[byte]!) firstBytes.push(byte);
+  return { ids: grouped, starts, firstBytes: Uint8Array.from(firstBytes) };
 }

@@ -351,8 +351,9 @@ export class WrittenStrings {
 
   /** Walks the allowed tokens of `groups`, but no group whose first byte the state refuses (none of them is allowed). */
   private tryGroups(state: number, mask: Uint32Array, groups: FirstByteGroups): void {
-    for (let byte = 0; byte < 256; byte++) {
-      if (groups.starts[byte] === groups.starts[byte + 1] || this.automaton.trans[state * 256 + byte] === DEAD) continue;
+    for (let group = 0; group < groups.firstBytes.length; group++) {
+      const byte = groups.firstBytes[group]!;
+      if (this.automaton.trans[state * 256 + byte] === DEAD) continue;
       for (let index = groups.starts[byte]!; index < groups.starts[byte + 1]!; index++) {
         const id = groups.ids[index]!;
         if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
