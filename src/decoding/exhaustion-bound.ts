@@ -12,6 +12,7 @@
  * @module
  */
 import { BACKSLASH } from '../shared/json-bytes.js';
+import type { FirstByteGroups } from './first-byte-groups.js';
 import type { ItemCompletions } from './grammar-ir.js';
 import type { HeldStrings } from './held-strings.js';
 import type { UnitTokens } from './quote-tokens.js';
@@ -56,6 +57,7 @@ export class ExhaustionBound {
 
   /** Tokens without a quote, with one or two, longest first, and those with three or more. */
   private readonly noQuote: Int32Array;
+  private readonly noQuoteByFirst: FirstByteGroups;
   private readonly fewQuotes: Int32Array;
   private readonly manyQuotes: Int32Array;
   /**
@@ -75,6 +77,7 @@ export class ExhaustionBound {
     this.fewest = fewestCompletions(languages);
     this.quotes = tokens.quotes;
     this.noQuote = tokens.noQuoteLongestFirst;
+    this.noQuoteByFirst = tokens.noQuoteByFirstByte;
     this.fewQuotes = tokens.fewQuotesLongestFirst;
     this.manyQuotes = manyQuotes;
     this.offsets = vocabulary.tokenOffsets;
@@ -136,16 +139,40 @@ export class ExhaustionBound {
    */
   fewCandidates(mask: Uint32Array): number {
     if (!this.bounded || !this.inString) return -1;
-    const noQuote = this.longerThan(this.noQuote, this.shortestNoQuote);
     const fewQuotes = this.longerThan(this.fewQuotes, this.shortestFewQuotes);
-    if (noQuote + fewQuotes > FEW_TOKENS) return -1;
     let count = 0;
-    for (let index = 0; index < noQuote + fewQuotes + this.manyQuotes.length; index++) {
-      const id =
-        index < noQuote ? this.noQuote[index]! : index < noQuote + fewQuotes ? this.fewQuotes[index - noQuote]! : this.manyQuotes[index - noQuote - fewQuotes]!;
-      if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0 && this.mustWalk(id)) this.candidates[count++] = id;
+    if (this.nextOther) {
+      const noQuote = this.longerThan(this.noQuote, this.shortestNoQuote);
+      if (noQuote + fewQuotes > FEW_TOKENS) return -1;
+      for (let index = 0; index < noQuote; index++) count = this.noteCandidate(mask, this.noQuote[index]!, count);
+    } else {
+      // every next unit ASCII: a token without a quote goes along a held item only from one of their bytes or a backslash
+      let listed = 0;
+      for (let word = 0; word < 4; word++) {
+        // the backslash's bit set for the walk only (it is no next unit: an escape may write any)
+        let bits = this.nextAscii[word]! | (word === BACKSLASH >>> 5 ? 1 << (BACKSLASH & 31) : 0);
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const byte = word * 32 + (31 - Math.clz32(low));
+          bits ^= low;
+          const end = this.noQuoteByFirst.starts[byte + 1]!;
+          for (let index = this.noQuoteByFirst.starts[byte]!; index < end && this.bytesOf(this.noQuoteByFirst.ids[index]!) >= this.shortestNoQuote; index++) {
+            if (++listed + fewQuotes > FEW_TOKENS) return -1;
+            count = this.noteCandidate(mask, this.noQuoteByFirst.ids[index]!, count);
+          }
+        }
+      }
     }
+    for (let index = 0; index < fewQuotes; index++) count = this.noteCandidate(mask, this.fewQuotes[index]!, count);
+    for (let index = 0; index < this.manyQuotes.length; index++) count = this.noteCandidate(mask, this.manyQuotes[index]!, count);
     return count;
+  }
+
+  /** Token `id` into `candidates` (at `count`) where it is allowed and `mustWalk` holds for it; the new count. */
+  private noteCandidate(mask: Uint32Array, id: number, count: number): number {
+    if ((mask[id >>> 5]! & (1 << (id & 31))) === 0 || !this.mustWalk(id)) return count;
+    this.candidates[count] = id;
+    return count + 1;
   }
 
   /** How many tokens of `longestFirst` have `bytes` or more (binary search: a count past `FEW_TOKENS` is common). */
@@ -160,11 +187,16 @@ export class ExhaustionBound {
     return low;
   }
 
-  /** Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. */
+  /**
+   * Whether token `id` (no quote) may write first a unit that some held item beginning like the string has next. At a
+   * character boundary a first byte past ASCII begins a character past ASCII (a continuation byte there is refused), so
+   * where every next unit is ASCII it goes along none (Thai, CJK and box-drawing tokens of 18 bytes or more, walked
+   * near the end of a 48-character key).
+   */
   private mayGoOnAlong(id: number): boolean {
     const first = this.tokenBytes[this.offsets[id]!]!;
-    if (this.nextOther || first >= 0x80 || first === BACKSLASH) return true;
-    return (this.nextAscii[first >>> 5]! & (1 << (first & 31))) !== 0;
+    if (this.nextOther || first === BACKSLASH) return true;
+    return first < 0x80 && (this.nextAscii[first >>> 5]! & (1 << (first & 31))) !== 0;
   }
 
   private bytesOf(id: number): number {

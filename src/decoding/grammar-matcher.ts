@@ -91,6 +91,11 @@ export class GrammarMatcher {
     if (this.written !== null) this.written.boundedWalks = on;
   }
 
+  /** @internal On: the memory walks every allowed token (`WrittenStrings.walksEveryToken`; tests compare the masks with the lists it walks). */
+  set walksEveryToken(on: boolean) {
+    if (this.written !== null) this.written.walksEveryToken = on;
+  }
+
   /** @internal The automaton state (-3 once terminated), for tests and tools. */
   get automatonState(): number {
     return this.state;

@@ -14,7 +14,7 @@
  * held values in its intervals are as many as the intervals hold, which `reachesOnlyHeld` counts without allocating.
  * @module
  */
-const MINUS_SIGN = 0x2d;
+export const MINUS_SIGN = 0x2d;
 const POINT = 0x2e;
 /**
  * The interval `countInBounds` counts held values in ([low, high]), and the value `readNumber` reads (both ends): the

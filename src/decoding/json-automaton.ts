@@ -292,7 +292,8 @@ export class JsonAutomaton {
       this.closingDuplicate = 0;
       this.checkedDropped = undefined;
     }
-    return this.internOrDead([...out.values()]);
+    // most bytes lead nowhere: no array for them
+    return out.size === 0 ? DEAD : this.intern([...out.values()]);
   }
 
   private internOrDead(configs: Stack[]): number {

@@ -6,6 +6,7 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { groupByFirstByte, type FirstByteGroups } from './first-byte-groups.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -57,6 +58,8 @@ export interface UnitTokens {
   /** The text tokens without a quote, and those with one or two, longest first (`ExhaustionBound.fewCandidates`). */
   readonly noQuoteLongestFirst: Int32Array;
   readonly fewQuotesLongestFirst: Int32Array;
+  /** `noQuoteLongestFirst` by first byte, longest first in each group: where the held items go on in ASCII, only a few groups can. */
+  readonly noQuoteByFirstByte: FirstByteGroups;
 }
 
 /** Token ids sorted by a code unit (`units`, ascending, in the same order). */
@@ -196,6 +199,9 @@ export interface DigitTokens {
   readonly pure: Int32Array;
   readonly longestPure: number;
   readonly twoNumbers: Int32Array;
+  /** `mixed` and `twoNumbers` by first byte (walked where the state refuses most bytes: inside an integer). */
+  readonly mixedByFirstByte: FirstByteGroups;
+  readonly twoNumbersByFirstByte: FirstByteGroups;
 }
 
 const digitTokensOf = new WeakMap<Vocabulary, DigitTokens>();
@@ -230,7 +236,15 @@ export function digitTokens(vocabulary: Vocabulary): DigitTokens {
       }
       if (runs > 1) twoNumbers.push(id);
     }
-    known = { any: Int32Array.from(any), mixed: Int32Array.from(mixed), pure: Int32Array.from(pure), longestPure, twoNumbers: Int32Array.from(twoNumbers) };
+    known = {
+      any: Int32Array.from(any),
+      mixed: Int32Array.from(mixed),
+      pure: Int32Array.from(pure),
+      longestPure,
+      twoNumbers: Int32Array.from(twoNumbers),
+      mixedByFirstByte: groupByFirstByte(Int32Array.from(mixed), vocabulary),
+      twoNumbersByFirstByte: groupByFirstByte(Int32Array.from(twoNumbers), vocabulary),
+    };
     digitTokensOf.set(vocabulary, known);
   }
   return known;
@@ -266,6 +280,7 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       if (opening === undefined) openingWalked.push(id);
       else if (opening !== null) openingByUnit.push({ unit: opening, id });
     }
+    const noQuote = longestFirst(vocabulary, (id) => quotes[id] === 0);
     known = {
       commaOrQuotes: Int32Array.from(commaOrQuotes),
       insideByUnit: unitIndex(insideByUnit),
@@ -273,8 +288,9 @@ export function unitTokens(vocabulary: Vocabulary): UnitTokens {
       openingByUnit: unitIndex(openingByUnit),
       openingWalked: Int32Array.from(openingWalked),
       quotes,
-      noQuoteLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 0),
+      noQuoteLongestFirst: noQuote,
       fewQuotesLongestFirst: longestFirst(vocabulary, (id) => quotes[id] === 1 || quotes[id] === 2),
+      noQuoteByFirstByte: groupByFirstByte(noQuote, vocabulary),
     };
     unitTokensOf.set(vocabulary, known);
   }

@@ -20,15 +20,16 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { canonicalJson } from '../shared/canonical-json.js';
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { ContainerTexts } from './container-texts.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
 import { compareFrom, HeldStrings } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
+import type { FirstByteGroups } from './first-byte-groups.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
+import { mayReachOnlyHeld, MINUS_SIGN, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
 import { numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
 import {
   closeTokens,
@@ -47,10 +48,6 @@ import type { Vocabulary } from './vocabulary.js';
 import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
 
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
-function isJsonWhitespace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
-
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
 }
@@ -75,8 +72,6 @@ const UNDO_STRING = -1;
 const UNDO_CONTAINER = -2;
 const UNDO_NUMBER = -3;
 const UNDO_OPENED = -4;
-
-const UTF8 = new TextDecoder();
 
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
@@ -121,13 +116,8 @@ export class WrittenStrings {
   /** Integer items held by every array (0: a token that writes one integer repeats none). */
   private heldNumberCount = 0;
   private digits: DigitTokens | undefined;
-  /** `canonicalBetween`'s last answer: its bytes (those past the committed ones in `memoTail`, squeezed or not), and `epoch` then. */
-  private memoStart = -1;
-  private memoEpoch = -1;
-  private readonly memoTail = new Uint8Array(64);
-  private memoTailLength = -1;
-  private memoSqueezed = false;
-  private memoText: string | undefined;
+  /** The canonical texts of object and array items closed, the last few of a mask kept. */
+  private readonly containerTexts = new ContainerTexts();
   /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
   private epoch = 0;
   /** Per step: `rememberedBytes` after it. */
@@ -151,6 +141,8 @@ export class WrittenStrings {
   private bound: ExhaustionBound | undefined;
   /** @internal Off: every candidate token is walked where items can run out (tests compare the masks). */
   boundedWalks = true;
+  /** @internal On: every allowed token is walked, none left out by a list or a bound (tests compare the masks). */
+  walksEveryToken = false;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -209,13 +201,14 @@ export class WrittenStrings {
    * earlier item of its array. Only tokens with enough quotes to do so are tried, and only while they are allowed.
    */
   filterMask(state: number, mask: Uint32Array): void {
+    if (this.walksEveryToken) return this.tryAllowed(state, mask);
     if (this.automaton.remembersNumbers) {
       // inside a number item that would repeat a held one if it ended here, every token that ends it is walked; else only a
       // token with a digit can repeat one (one it writes, or one it takes to a held value) or reach held ones, or a point
       const scan = this.committed;
       if (scan.numberStart >= 0 && this.automaton.trackedNumber[state] !== 0 && this.heldIfEndedHere(scan)) return this.tryAllowed(state, mask);
       const digits = (this.digits ??= digitTokens(this.vocabulary));
-      this.tryTokens(state, mask, this.heldNumberCount > 0 ? digits.mixed : digits.twoNumbers);
+      this.tryGroups(state, mask, this.heldNumberCount > 0 ? digits.mixedByFirstByte : digits.twoNumbersByFirstByte);
       const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
       const holds = held !== undefined && held.sorted.length > 0;
       if (holds && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) this.tryTokens(state, mask, digits.pure);
@@ -353,6 +346,18 @@ export class WrittenStrings {
         const id = word * 32 + (31 - Math.clz32(low));
         if (bound === undefined || bound.mustWalk(id)) this.tryToken(state, mask, id);
         bits ^= low;
+      }
+    }
+  }
+
+  /** Walks the allowed tokens of `groups`, but no group whose first byte the state refuses (none of them is allowed). */
+  private tryGroups(state: number, mask: Uint32Array, groups: FirstByteGroups): void {
+    for (let group = 0; group < groups.firstBytes.length; group++) {
+      const byte = groups.firstBytes[group]!;
+      if (this.automaton.trans[state * 256 + byte] === DEAD) continue;
+      for (let index = groups.starts[byte]!; index < groups.starts[byte + 1]!; index++) {
+        const id = groups.ids[index]!;
+        if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
     }
   }
@@ -647,7 +652,7 @@ export class WrittenStrings {
         break;
       }
     }
-    const text = this.canonicalBetween(start, scan.rawEnd);
+    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
     if (text === undefined) return false;
     const array = scan.depth - 1;
     if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
@@ -660,46 +665,6 @@ export class WrittenStrings {
       this.pendingContainer[this.pendingContainerCount++] = text;
     }
     return false;
-  }
-
-  /**
-   * The canonical text of the value written in `raw[start, end)` (undefined: not JSON). A mask walks many tokens that
-   * close the same item after the same few bytes (`}`, `},`, `}]`…, and ` }`, `\n}`…): the last answer is kept for
-   * the same bytes, whitespace aside where the bytes past the committed ones are all outside strings (the committed
-   * scan outside one and no quote past it). The automaton took every byte before the close, so whitespace there lies
-   * between tokens (`1 0` died at `0`) and changes no value.
-   */
-  private canonicalBetween(start: number, end: number): string | undefined {
-    const raw = this.raw;
-    const committedEnd = this.committed.rawEnd;
-    let squeezed = this.committed.inString === 0;
-    for (let offset = committedEnd; squeezed && offset < end; offset++) squeezed = raw[offset] !== QUOTE;
-    let same = start === this.memoStart && this.memoEpoch === this.epoch && squeezed === this.memoSqueezed;
-    let length = 0;
-    for (let offset = committedEnd; same && offset < end; offset++) {
-      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
-      same = length < this.memoTailLength && raw[offset] === this.memoTail[length++];
-    }
-    if (same && length === this.memoTailLength) return this.memoText;
-    let text: string | undefined;
-    try {
-      text = canonicalJson(JSON.parse(UTF8.decode(raw.subarray(start, end))));
-    } catch {
-      text = undefined;
-    }
-    length = 0;
-    for (let offset = committedEnd; offset < end && length <= this.memoTail.length; offset++) {
-      if (squeezed && isJsonWhitespace(raw[offset]!)) continue;
-      if (length < this.memoTail.length) this.memoTail[length] = raw[offset]!;
-      length++;
-    }
-    // a tail past the memo's room is not kept (nothing else to compare it with)
-    this.memoTailLength = length <= this.memoTail.length ? length : -1;
-    this.memoStart = start;
-    this.memoEpoch = this.epoch;
-    this.memoSqueezed = squeezed;
-    this.memoText = text;
-    return text;
   }
 
   /**
@@ -719,8 +684,13 @@ export class WrittenStrings {
     return false;
   }
 
-  /** The committed number being written, ended now, would repeat a held one (or is no number yet: `-`; after a point no token ends one). */
+  /**
+   * The committed number being written, ended now, would repeat a held one (or is no number yet; a lone `-` is not, but
+   * the tokens after it begin with a digit, and those that can fail are in the lists of tokens with one; after a point
+   * no token ends one).
+   */
   private heldIfEndedHere(scan: Scan): boolean {
+    if (scan.rawEnd - scan.numberStart === 1 && this.raw[scan.numberStart] === MINUS_SIGN) return false;
     if (!readNumber(this.raw, scan.numberStart, scan.rawEnd)) return this.raw[scan.rawEnd - 1] !== 0x2e;
     return (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }

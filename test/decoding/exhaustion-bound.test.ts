@@ -2,7 +2,8 @@
  * Where item strings or keys can run out, the matcher's memory walks only the tokens that could fail on it
  * (`exhaustion-bound.ts`: a quote that may close a held item, or a prefix whose completions may all be held). Every mask
  * bit stays what walking every candidate token gives (`boundedWalks` off): compared token by token over bench:mask's
- * texts of keys that can run out and over random generations, on the byte vocabulary and Qwen3, both layouts.
+ * texts of keys that can run out and over random generations, on the byte vocabulary and Qwen3, both layouts; also
+ * where the held items go on in ASCII and tokens begin past it (`é…`, one of Qwen3's Thai or CJK tokens).
  */
 import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
@@ -25,6 +26,11 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; texts: string[]
   'propertyNames maxLength 4 over a and b, minProperties 2': {
     schema: { type: 'object', propertyNames: { maxLength: 4, pattern: '^[ab]*$' }, minProperties: 2 },
     texts: ['{"a":1,"a":2}', '{"ab":1,"abab":2,"ab":3}'],
+  },
+  // a held key's next unit ASCII, tokens beginning past ASCII (`é…`): they go along none
+  'propertyNames maxLength 4 over a, b and é, minProperties 2': {
+    schema: { type: 'object', propertyNames: { maxLength: 4, pattern: '^[abé]*$' }, minProperties: 2 },
+    texts: ['{"ab":1,"aé":2,"abé":3,"éa":4,"ab":5}', '{"éé":1,"éa":2,"éé":3}'],
   },
   'unique strings of at most 2 characters': {
     schema: { type: 'array', items: { type: 'string', maxLength: 2, pattern: '^[ab"]*$' }, uniqueItems: true },
@@ -57,6 +63,10 @@ const EXTRA = [
   '"a"',
   '"a","',
   'é"',
+  'éé',
+  'éa',
+  'éab',
+  'b"',
   '\\"',
   '\\""',
   'x"',
@@ -128,5 +138,5 @@ describe('the bounded walks where items can run out', () => {
   it('leave every mask bit as walking every candidate token does, on Qwen3', () => {
     const { vocabulary, encode } = loadTestTokenizer('qwen3');
     expect(differencesOn(vocabulary, encode, 8)).toEqual([]);
-  }, 120_000);
+  }, 900_000);
 });

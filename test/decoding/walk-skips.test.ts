@@ -1,0 +1,101 @@
+/**
+ * The matcher's memory (`written-strings.ts`) walks only the tokens that could fail on it, not every allowed token.
+ * Where that choice skips walks, every mask bit stays what walking every allowed token gives (`walksEveryToken`),
+ * compared token by token: inside integer items, the tokens with a digit and another byte are read by first byte, and
+ * a group whose byte the state refuses is skipped (`first-byte-groups.ts`); after a lone `-`, only the lists of tokens
+ * with a digit are walked (every token allowed there begins with one), as after any other integer prefix no held value
+ * ends. Over bench:mask's text of 200 unique integers, texts that stop where a negative integer or a prefix of one
+ * would repeat, and random generations, on the byte vocabulary (with tokens that write a digit and another byte,
+ * some beginning with `<` as Gemma 3's `<unused…>` do) and the Qwen3, Llama 3 and Gemma 3 vocabularies, both layouts.
+ */
+import { describe, expect, it } from 'vitest';
+import { writtenStringsCases } from '../../bench/mask/written-strings.js';
+import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
+import { byteVocabulary } from './byte-vocabulary.js';
+import { allowedIds, createRandom, maskHas } from './generation.js';
+import { loadTestTokenizer } from './test-tokenizer.js';
+
+const INTEGERS = { type: 'array', items: { type: 'integer' }, uniqueItems: true };
+
+const SCHEMAS: Record<string, { schema: Record<string, unknown>; texts: string[]; realVocabularies: boolean }> = {
+  integers: {
+    schema: INTEGERS,
+    texts: ['[-1,-12,-1]', '[-5, -50, -500, -5]', '[0,-0]', '[-0,0]', '[7,-7,-70,7]', '[-9007199254740991,-900719925474099,-9007199254740990,-1]'],
+    realVocabularies: true,
+  },
+  'integers in nested arrays': { schema: { type: 'array', items: INTEGERS }, texts: ['[[-1,-2],[-1,-2,-1]]', '[[-3],[-3,-3]]'], realVocabularies: true },
+  'integers beside strings, objects and arrays': {
+    schema: { type: 'array', items: { type: ['integer', 'string', 'object', 'array'] }, uniqueItems: true },
+    texts: ['["-1",-1,[-1],{"a":-1},-1]', '[-2,"x",-2]'],
+    realVocabularies: false,
+  },
+};
+
+/** Byte-vocabulary tokens with a digit and another byte: ends of integers, signs, and `<…>` tokens as Gemma 3's. */
+const EXTRA = ['-1', '-12', '1,', '0]', '-0,', '5, -', ',-1', '12]', '<unused1>', '<0x31>', 'x1', '1"', '"1', '-7]', ' -5', '9,-', '1e'];
+
+/** Steps where the masks with skips and those walking every allowed token differ, feeding `ids` (then random allowed tokens). */
+function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
+  const vocabulary = grammar.vocabulary;
+  const skipping = grammar.matcher();
+  const every = grammar.matcher();
+  every.walksEveryToken = true;
+  const skippingMask = new Uint32Array(vocabulary.maskWords);
+  const everyMask = new Uint32Array(vocabulary.maskWords);
+  const allowed: number[] = [];
+  const differences: string[] = [];
+  for (let step = 0; step < ids.length + randomSteps && !skipping.isTerminated(); step++) {
+    skipping.fillMask(skippingMask);
+    every.fillMask(everyMask);
+    for (let word = 0; word < vocabulary.maskWords; word++) {
+      if (skippingMask[word] === everyMask[word]) continue;
+      for (let bit = 0; bit < 32; bit++) {
+        const id = word * 32 + bit;
+        if (maskHas(skippingMask, id) !== maskHas(everyMask, id))
+          differences.push(`step ${step}, token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: skipping ${maskHas(skippingMask, id)}`);
+      }
+    }
+    let id = ids[step];
+    if (id === undefined) {
+      allowedIds(everyMask, vocabulary.maskWords, allowed);
+      if (allowed.length === 0) break;
+      id = allowed[Math.floor(random() * allowed.length)]!;
+    }
+    if (!maskHas(everyMask, id) || !skipping.accept(id) || !every.accept(id)) break;
+  }
+  return differences;
+}
+
+function differencesOn(vocabulary: Vocabulary, encode: (text: string) => number[], runs: number, real: boolean): string[] {
+  const differences: string[] = [];
+  // the bench's text is in the flexible layout
+  const bench = writtenStringsCases().find((entry) => entry.name.includes('unique integers'))!;
+  const benchGrammar = compileJsonSchema(bench.tracked, vocabulary, { layout: 'flexible' });
+  differences.push(...maskDifferences(benchGrammar, encode(bench.repeated), createRandom(1), 0).map((line) => `${bench.name}: ${line}`));
+  for (const layout of ['compact', 'flexible'] as const) {
+    for (const [name, { schema, texts, realVocabularies }] of Object.entries(SCHEMAS)) {
+      if (real && !realVocabularies) continue;
+      const grammar = compileJsonSchema(schema, vocabulary, { layout });
+      for (const text of texts)
+        differences.push(...maskDifferences(grammar, encode(text), createRandom(1), 0).map((line) => `${name} (${layout}), ${text}: ${line}`));
+      const random = createRandom(7);
+      for (let run = 0; run < runs; run++) differences.push(...maskDifferences(grammar, [], random, 40).map((line) => `${name} (${layout}): ${line}`));
+    }
+  }
+  return differences;
+}
+
+describe('the walks the memory skips inside integer items', () => {
+  it('leave every mask bit as walking every allowed token does, on the byte vocabulary', () => {
+    const vocabulary = byteVocabulary(EXTRA);
+    const encode = (text: string): number[] => [...new TextEncoder().encode(text)];
+    expect(differencesOn(vocabulary, encode, 30, false)).toEqual([]);
+  }, 60_000);
+
+  for (const name of ['qwen3', 'llama3', 'gemma3'] as const) {
+    it(`leave every mask bit as walking every allowed token does, on ${name}`, () => {
+      const { vocabulary, encode } = loadTestTokenizer(name);
+      expect(differencesOn(vocabulary, encode, 6, true)).toEqual([]);
+    }, 120_000);
+  }
+});
