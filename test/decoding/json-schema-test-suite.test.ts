@@ -25,6 +25,17 @@ function summarize(results: readonly SuiteResult[]): Record<SuiteStatus, number>
   return summary;
 }
 
+/**
+ * Valid instances the registry accepts and the mask rejects by a narrowing docs/decoding.md "Known limits" states:
+ * `format: "regex"` offers a regular subset of the regexes that compile (no named groups, lookbehind or `\\c`).
+ */
+const NARROWED = [
+  'optional/format/ecmascript-regex.json#3 ECMA 262 named groups and backreferences are valid :: 0 an ECMA 262 named group (?<name>...)',
+  'optional/format/ecmascript-regex.json#3 ECMA 262 named groups and backreferences are valid :: 1 an ECMA 262 named backreference \\k<name>',
+  'optional/format/ecmascript-regex.json#4 ECMA 262 lookbehind is valid, including variable width :: 0 a variable-width lookbehind (ES2018)',
+  'optional/format/ecmascript-regex.json#5 ECMA 262 character classes and escapes :: 2 a control escape \\cA is valid ECMA 262',
+];
+
 describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
   const results = runSuite(repoRoot);
 
@@ -55,8 +66,13 @@ describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
 
   it('disagrees with the suite only where the registry validator (Ajv with ajv-formats) disagrees the same way, or cannot compile the schema', () => {
     const disagreements = results.filter((result) => result.status === 'invalid-accepted' || result.status === 'valid-rejected');
-    const unexplained = disagreements.filter((result) => result.validatorAgrees === false).map((result) => `${result.status}: ${result.key}`);
+    const narrowing = (result: (typeof results)[number]): boolean => result.status === 'valid-rejected' && NARROWED.includes(result.key);
+    const unexplained = disagreements
+      .filter((result) => result.validatorAgrees === false && !narrowing(result))
+      .map((result) => `${result.status}: ${result.key}`);
     expect(unexplained).toEqual([]);
+    // each documented narrowing still rejects its valid instance, and the registry still accepts it
+    expect(disagreements.filter((result) => result.validatorAgrees === false && narrowing(result)).map((result) => result.key)).toEqual(NARROWED);
     // the registry compiles every such schema but these, so the check above is not vacuous: a custom metaschema without
     // the validation vocabulary, and (the interpreter only, which refuses unevaluatedItems beside if) Ajv's if quirk
     const uncompiled = disagreements.filter((result) => result.validatorAgrees === undefined).map((result) => result.key.split(' :: ')[0]);
