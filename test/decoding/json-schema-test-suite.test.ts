@@ -74,10 +74,17 @@ describe('JSON-Schema-Test-Suite draft 2020-12 through the mask engine', () => {
     // each documented narrowing still rejects its valid instance, and the registry still accepts it
     expect(disagreements.filter((result) => result.validatorAgrees === false && narrowing(result)).map((result) => result.key)).toEqual(NARROWED);
     // the registry compiles every such schema but these, so the check above is not vacuous: a custom metaschema without
-    // the validation vocabulary, and (the interpreter only, which refuses unevaluatedItems beside if) Ajv's if quirk
+    // the validation vocabulary, and (the interpreter only, which refuses unevaluatedItems beside if, and Ajv's reading
+    // of "every item evaluated" as the index true) Ajv's quirks there, one entry per disagreeing test
     const uncompiled = disagreements.filter((result) => result.validatorAgrees === undefined).map((result) => result.key.split(' :: ')[0]);
     const expected = ['vocabulary.json#0 schema that uses custom metaschema with with no validation vocabulary'];
-    if (schemaValidatorKind() === 'interpreter') expected.push('unevaluatedItems.json#27 unevaluatedItems can see annotations from if without then and else');
+    if (schemaValidatorKind() === 'interpreter') {
+      expected.push(
+        'unevaluatedItems.json#27 unevaluatedItems can see annotations from if without then and else',
+        ...Array<string>(4).fill('unevaluatedItems.json#23 unevaluatedItems and contains interact to control item dependency relationship'),
+        ...Array<string>(2).fill('unevaluatedItems.json#8 unevaluatedItems with nested items'),
+      );
+    }
     expect(uncompiled.sort()).toEqual(expected.sort());
   });
 
