@@ -22,6 +22,34 @@ export function maskHas(mask: Uint32Array, id: number): boolean {
   return (mask[id >>> 5]! & (1 << (id & 31))) !== 0;
 }
 
+/**
+ * One id drawn uniformly among those set in the mask (`random()` called once), or -1 for an empty mask: the id
+ * `allowedIds(mask, words, out)[Math.floor(random() * out.length)]` picks, without listing ids (a dense mask of a real
+ * vocabulary sets 150,000 of them, and listing them cost tens of milliseconds a step).
+ */
+export function randomAllowedId(mask: Uint32Array, words: number, random: () => number): number {
+  let count = 0;
+  for (let word = 0; word < words; word++) count += bitCount(mask[word]!);
+  if (count === 0) return -1;
+  let rank = Math.floor(random() * count);
+  for (let word = 0; ; word++) {
+    let bits = mask[word]!;
+    const inWord = bitCount(bits);
+    if (rank >= inWord) {
+      rank -= inWord;
+      continue;
+    }
+    for (; rank > 0; rank--) bits &= bits - 1;
+    return word * 32 + (31 - Math.clz32(bits & -bits));
+  }
+}
+
+function bitCount(word: number): number {
+  let bits = word - ((word >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return (((bits + (bits >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /** Ids set in the mask, appended to `out` (cleared first). */
 export function allowedIds(mask: Uint32Array, words: number, out: number[]): number[] {
   out.length = 0;
