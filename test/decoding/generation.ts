@@ -307,18 +307,30 @@ export function everyArray<T>(values: readonly T[], most: number): T[][] {
   return out;
 }
 
+const characterTokenCache = new WeakMap<Vocabulary, Map<string, number>>();
+
+/** Per character of two to four bytes: the first text token that is exactly that character (a walk of the whole vocabulary, once). */
+function characterTokens(vocabulary: Vocabulary): Map<string, number> {
+  let byText = characterTokenCache.get(vocabulary);
+  if (byText === undefined) {
+    byText = new Map<string, number>();
+    const decoder = new TextDecoder();
+    for (let id = 0; id < vocabulary.size; id++) {
+      const tokenBytes = vocabulary.tokenBytes(id);
+      if (tokenBytes.length > 1 && tokenBytes.length <= 4 && vocabulary.isTextToken(id)) {
+        const decoded = decoder.decode(tokenBytes);
+        if ([...decoded].length === 1 && !decoded.includes('\ufffd') && !byText.has(decoded)) byText.set(decoded, id);
+      }
+    }
+    characterTokenCache.set(vocabulary, byText);
+  }
+  return byText;
+}
+
 /** One token per character where the vocabulary has it, else that character's byte tokens. */
 export function tokenizePerCharacter(vocabulary: Vocabulary, text: string): number[] {
   const bytes = singleByteTokens(vocabulary);
-  const byText = new Map<string, number>();
-  const decoder = new TextDecoder();
-  for (let id = 0; id < vocabulary.size; id++) {
-    const tokenBytes = vocabulary.tokenBytes(id);
-    if (tokenBytes.length > 1 && tokenBytes.length <= 4 && vocabulary.isTextToken(id)) {
-      const decoded = decoder.decode(tokenBytes);
-      if ([...decoded].length === 1 && !decoded.includes('\ufffd') && !byText.has(decoded)) byText.set(decoded, id);
-    }
-  }
+  const byText = characterTokens(vocabulary);
   const ids: number[] = [];
   const encoder = new TextEncoder();
   for (const char of text) {
