@@ -3,6 +3,7 @@
  * cache of token masks per automaton state. Shared by every matcher made from it.
  * @module
  */
+import { BACKSLASH, QUOTE } from '../shared/json-bytes.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { RelaxedKeyword } from './lower-json-schema.js';
@@ -69,8 +70,6 @@ const PLAIN_BYTE = 0x61;
  * position's mask is derived again at each visit, as before these were kept.
  */
 export const DERIVED_MASK_BYTES = 16 * 1024 * 1024;
-const QUOTE_BYTE = 0x22;
-const BACKSLASH_BYTE = 0x5c;
 
 /** Counters for the benchmark and for capacity planning. */
 export interface GrammarStats {
@@ -298,7 +297,7 @@ export class CompiledGrammar implements MatcherHost {
     if (automaton.plainString[base] === 1) this.recordAfterByte(base, PLAIN_BYTE);
     else if (automaton.contentKey[base] !== undefined) {
       const loop = automaton.loopClass[base]?.members;
-      for (let byte = 0x20; byte < 0x7f; byte++) if (byte !== QUOTE_BYTE && byte !== BACKSLASH_BYTE && loop?.[byte] !== 1) this.recordAfterByte(base, byte);
+      for (let byte = 0x20; byte < 0x7f; byte++) if (byte !== QUOTE && byte !== BACKSLASH && loop?.[byte] !== 1) this.recordAfterByte(base, byte);
     }
     this.recording = false;
     const near = Int32Array.from(this.foundNear);
@@ -569,7 +568,7 @@ export class CompiledGrammar implements MatcherHost {
       let token = nodeToken[node]!;
       // a state already found at this stamp needs no second look at its stacks (inDeclaredOrder walks them)
       if (recordSuccessors && token >= 0 && this.foundMark[to] !== this.recordStamp)
-        this.recordSuccessor(to, byte >= 0x80 || byte === BACKSLASH_BYTE || !this.automaton.inDeclaredOrder(to));
+        this.recordSuccessor(to, byte >= 0x80 || byte === BACKSLASH || !this.automaton.inDeclaredOrder(to));
       while (token >= 0) {
         out[token >>> 5]! |= 1 << (token & 31);
         if (collect && count < this.idLimit) this.collectedIds[count] = token;

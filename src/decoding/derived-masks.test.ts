@@ -5,6 +5,17 @@ import { compileJsonSchema } from './compile-json-schema.js';
 import type { CompiledGrammar } from './compiled-grammar.js';
 import { patchLimit, type StoredMask } from './stored-mask.js';
 
+/**
+ * Each tokenizer loaded once for the file (a load parses it again: 1.5 to 4 s), not once per test: every test compiles its
+ * own grammars, and the masks these tests count are kept per grammar.
+ */
+const loaded = new Map<TestTokenizerName, ReturnType<typeof loadTestTokenizer>>();
+function tokenizer(name: TestTokenizerName): ReturnType<typeof loadTestTokenizer> {
+  let found = loaded.get(name);
+  if (found === undefined) loaded.set(name, (found = loadTestTokenizer(name)));
+  return found;
+}
+
 // length-bounded strings of each kind: patterned with small and exact budgets (a dense AND), plain with a long budget
 // (a list of long tokens), a minimum (tokens that close too early), and items whose positions recur
 const SCHEMA = {
@@ -44,7 +55,7 @@ function compareAlong(grammar: CompiledGrammar, reference: CompiledGrammar, toke
 describe('CompiledGrammar: masks of length-bounded string positions kept once derived', () => {
   for (const name of ['qwen3', 'llama3', 'gemma3'] as TestTokenizerName[]) {
     it(`${name}: kept masks equal the masks derived afresh at each visit, along written and random generations`, () => {
-      const { vocabulary, encode } = loadTestTokenizer(name);
+      const { vocabulary, encode } = tokenizer(name);
       const grammar = compileJsonSchema(SCHEMA, vocabulary);
       const reference = compileJsonSchema(SCHEMA, vocabulary);
       reference.derivedMaskBudget = 0;
@@ -61,7 +72,7 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
 
   for (const name of ['qwen3', 'llama3', 'gemma3'] as TestTokenizerName[]) {
     it(`${name}: the look-ahead keeps the masks of the length-bounded positions it reaches, so their first visits derive nothing`, () => {
-      const { vocabulary, encode } = loadTestTokenizer(name);
+      const { vocabulary, encode } = tokenizer(name);
       const grammar = compileJsonSchema(SCHEMA, vocabulary);
       const reference = compileJsonSchema(SCHEMA, vocabulary);
       reference.derivedMaskBudget = 0;
@@ -92,7 +103,7 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
   }
 
   it('narrows a mask exactly by the per-token definition, and lists the ids it cleared whenever it says it did', () => {
-    const { vocabulary } = loadTestTokenizer('qwen3');
+    const { vocabulary } = tokenizer('qwen3');
     const stats = vocabulary.stringStats;
     const words = vocabulary.maskWords;
     const random = createRandom(11);
@@ -124,7 +135,7 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
   });
 
   it('stops keeping masks at its byte budget, and the masks stay the same', () => {
-    const { vocabulary, encode } = loadTestTokenizer('qwen3');
+    const { vocabulary, encode } = tokenizer('qwen3');
     const grammar = compileJsonSchema(SCHEMA, vocabulary);
     grammar.derivedMaskBudget = 1;
     const reference = compileJsonSchema(SCHEMA, vocabulary);
@@ -135,7 +146,7 @@ describe('CompiledGrammar: masks of length-bounded string positions kept once de
   });
 
   it('keeps flips of the twin bitset only up to patchLimit ids, a bitset past it, and the masks stay the same', () => {
-    const { vocabulary, encode } = loadTestTokenizer('qwen3');
+    const { vocabulary, encode } = tokenizer('qwen3');
     // a run of 20 letters or digits: near its end the budget clears from 56 to hundreds of long tokens from the class's bitset
     const schema = { type: 'object', properties: { id: { type: 'string', pattern: '^usr_[a-zA-Z0-9]{20}$' } }, required: ['id'], additionalProperties: false };
     const grammar = compileJsonSchema(schema, vocabulary);

@@ -14,8 +14,8 @@
  * held values in its intervals are as many as the intervals hold, which `reachesOnlyHeld` counts without allocating.
  * @module
  */
-export const MINUS_SIGN = 0x2d;
-const POINT = 0x2e;
+import { DIGIT_NINE, DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
+
 /**
  * The interval `countInBounds` counts held values in ([low, high]), and the value `readNumber` reads (both ends): the
  * hot path passes no double to a call, since V8 allocates one that a call it does not inline takes or returns.
@@ -28,7 +28,7 @@ const LARGEST = 2 ** 53 - 1;
 
 /** True for a byte that may begin a JSON number. */
 export function startsNumber(byte: number): boolean {
-  return byte === MINUS_SIGN || (byte >= 0x30 && byte <= 0x39);
+  return byte === MINUS_SIGN || (byte >= DIGIT_ZERO && byte <= DIGIT_NINE);
 }
 
 /** The sorted values of the integers an array holds (0 for `-0`). */
@@ -131,7 +131,7 @@ export function readNumber(raw: Uint8Array, start: number, end: number): boolean
       fraction = 0;
       continue;
     }
-    const digit = byte - 0x30;
+    const digit = byte - DIGIT_ZERO;
     if (digit < 0 || digit > 9) return false;
     value = value * 10 + digit;
     digits++;

@@ -19,6 +19,7 @@
  * dead exactly when the held values in its intervals are as many as the intervals hold.
  * @module
  */
+import { DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
 import { NUMBER_BOUNDS, POWERS_OF_TEN, reachesOnlyHeld as integersReachOnlyHeld, type HeldNumbers, type PendingNumbers } from './held-integers.js';
 import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton } from './number-language.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -29,8 +30,6 @@ export const DECIMAL_DIGITS = 15;
 export const TRACKED_INTEGER = 1;
 export const TRACKED_DECIMAL = 2;
 
-const MINUS_SIGN = 0x2d;
-const POINT = 0x2e;
 const POWERS = POWERS_OF_TEN;
 
 /** The phases of a remembered decimal's text, as the automaton's states are keyed (`phase · 32 + digits`). */
@@ -107,7 +106,7 @@ export function decimalsReachOnlyHeld(
     const byte = raw[offset]!;
     if (byte === POINT) fraction = 0;
     else {
-      const digit = byte - 0x30;
+      const digit = byte - DIGIT_ZERO;
       if (digit < 0 || digit > 9) return false;
       significand = significand * 10 + digit;
       if (fraction >= 0) fraction++;

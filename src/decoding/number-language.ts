@@ -5,6 +5,7 @@
  * text parses to still satisfies the bound (parsing rounds monotonically).
  * @module
  */
+import { DIGIT_ZERO, MINUS_SIGN, PLUS_SIGN, POINT } from '../shared/json-bytes.js';
 
 /** Symbols of the number alphabet: digits 0–9, then `-`, `.`, `e`/`E`, `+`. */
 export const NUMBER_SYMBOLS = 14;
@@ -16,12 +17,12 @@ const PLUS = 13;
 /** Byte → number symbol, or -1. */
 export const NUMBER_SYMBOL_OF_BYTE: Int8Array = (() => {
   const table = new Int8Array(256).fill(-1);
-  for (let digit = 0; digit < 10; digit++) table[0x30 + digit] = digit;
-  table[0x2d] = MINUS;
-  table[0x2e] = DOT;
-  table[0x65] = EXP;
-  table[0x45] = EXP;
-  table[0x2b] = PLUS;
+  for (let digit = 0; digit < 10; digit++) table[DIGIT_ZERO + digit] = digit;
+  table[MINUS_SIGN] = MINUS;
+  table[POINT] = DOT;
+  table[0x65] = EXP; // e
+  table[0x45] = EXP; // E
+  table[PLUS_SIGN] = PLUS;
   return table;
 })();
 

@@ -14,14 +14,12 @@
  * mask walks those. The hot path allocates nothing.
  * @module
  */
+import { DIGIT_NINE, DIGIT_ZERO, MINUS_SIGN, PLUS_SIGN, POINT } from '../shared/json-bytes.js';
 import { liveAfterPoint, passesScaled } from './decimal-multiples.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import { digitTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 
-const DOT = 0x2e;
-const MINUS = 0x2d;
-const PLUS = 0x2b;
 /** Fraction digits read (the checks have at most 15: past them only zeros are offered). */
 const MAX_DIGITS = 15;
 /** The reading's fields per step in `WrittenNumbers.steps`: negative, integer part, point, fraction, digits. */
@@ -146,15 +144,15 @@ export class WrittenNumbers {
     let at = state;
     for (let offset = from; offset < to; offset++) {
       const byte = bytes[offset]!;
-      if (byte >= 0x30 && byte <= 0x39) {
-        if (point === 0) intPart = intPart * 10 + (byte - 0x30);
+      if (byte >= DIGIT_ZERO && byte <= DIGIT_NINE) {
+        if (point === 0) intPart = intPart * 10 + (byte - DIGIT_ZERO);
         else if (digits < MAX_DIGITS) {
-          fraction = fraction * 10 + (byte - 0x30);
+          fraction = fraction * 10 + (byte - DIGIT_ZERO);
           digits++;
         }
-      } else if (byte === DOT) point = 1;
-      else if (byte === MINUS) negative = intPart === 0 && point === 0 ? 1 : negative;
-      else if (byte !== PLUS && (byte | 0x20) !== 0x65) {
+      } else if (byte === POINT) point = 1;
+      else if (byte === MINUS_SIGN) negative = intPart === 0 && point === 0 ? 1 : negative;
+      else if (byte !== PLUS_SIGN && (byte | 0x20) !== 0x65) {
         // not a number's byte: the next number starts afresh (an exponent's `e`, `+` and `-` leave no checked number)
         negative = intPart = point = fraction = digits = 0;
       }

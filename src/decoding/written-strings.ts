@@ -20,7 +20,7 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
 import { ContainerTexts } from './container-texts.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
@@ -29,7 +29,7 @@ import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js'
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { FirstByteGroups } from './first-byte-groups.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { mayReachOnlyHeld, MINUS_SIGN, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
+import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
 import { numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
 import {
   closeTokens,
@@ -691,7 +691,7 @@ export class WrittenStrings {
    */
   private heldIfEndedHere(scan: Scan): boolean {
     if (scan.rawEnd - scan.numberStart === 1 && this.raw[scan.numberStart] === MINUS_SIGN) return false;
-    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd)) return this.raw[scan.rawEnd - 1] !== 0x2e;
+    if (!readNumber(this.raw, scan.numberStart, scan.rawEnd)) return this.raw[scan.rawEnd - 1] !== POINT;
     return (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
 import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { allowedIds, createRandom, maskHas } from './generation.js';
+import { createRandom, maskHas, randomAllowedId } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 // small languages, so random generations hold most of their strings; and texts that stop where a token would repeat one
@@ -85,7 +85,6 @@ function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], rando
   full.boundedWalks = false;
   const boundedMask = new Uint32Array(vocabulary.maskWords);
   const fullMask = new Uint32Array(vocabulary.maskWords);
-  const allowed: number[] = [];
   const differences: string[] = [];
   for (let step = 0; step < ids.length + randomSteps && !bounded.isTerminated(); step++) {
     bounded.fillMask(boundedMask);
@@ -100,9 +99,8 @@ function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], rando
     }
     let id = ids[step];
     if (id === undefined) {
-      allowedIds(fullMask, vocabulary.maskWords, allowed);
-      if (allowed.length === 0) break;
-      id = allowed[Math.floor(random() * allowed.length)]!;
+      id = randomAllowedId(fullMask, vocabulary.maskWords, random);
+      if (id < 0) break;
     }
     if (!maskHas(fullMask, id) || !bounded.accept(id) || !full.accept(id)) break;
   }

@@ -22,6 +22,34 @@ export function maskHas(mask: Uint32Array, id: number): boolean {
   return (mask[id >>> 5]! & (1 << (id & 31))) !== 0;
 }
 
+/**
+ * One id drawn uniformly among those set in the mask (`random()` called once), or -1 for an empty mask: the id
+ * `allowedIds(mask, words, out)[Math.floor(random() * out.length)]` picks, without listing ids (a dense mask of a real
+ * vocabulary sets 150,000 of them, and listing them cost tens of milliseconds a step).
+ */
+export function randomAllowedId(mask: Uint32Array, words: number, random: () => number): number {
+  let count = 0;
+  for (let word = 0; word < words; word++) count += bitCount(mask[word]!);
+  if (count === 0) return -1;
+  let rank = Math.floor(random() * count);
+  for (let word = 0; ; word++) {
+    let bits = mask[word]!;
+    const inWord = bitCount(bits);
+    if (rank >= inWord) {
+      rank -= inWord;
+      continue;
+    }
+    for (; rank > 0; rank--) bits &= bits - 1;
+    return word * 32 + (31 - Math.clz32(bits & -bits));
+  }
+}
+
+function bitCount(word: number): number {
+  let bits = word - ((word >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return (((bits + (bits >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /** Ids set in the mask, appended to `out` (cleared first). */
 export function allowedIds(mask: Uint32Array, words: number, out: number[]): number[] {
   out.length = 0;
@@ -279,18 +307,30 @@ export function everyArray<T>(values: readonly T[], most: number): T[][] {
   return out;
 }
 
+const characterTokenCache = new WeakMap<Vocabulary, Map<string, number>>();
+
+/** Per character of two to four bytes: the first text token that is exactly that character (a walk of the whole vocabulary, once). */
+function characterTokens(vocabulary: Vocabulary): Map<string, number> {
+  let byText = characterTokenCache.get(vocabulary);
+  if (byText === undefined) {
+    byText = new Map<string, number>();
+    const decoder = new TextDecoder();
+    for (let id = 0; id < vocabulary.size; id++) {
+      const tokenBytes = vocabulary.tokenBytes(id);
+      if (tokenBytes.length > 1 && tokenBytes.length <= 4 && vocabulary.isTextToken(id)) {
+        const decoded = decoder.decode(tokenBytes);
+        if ([...decoded].length === 1 && !decoded.includes('\ufffd') && !byText.has(decoded)) byText.set(decoded, id);
+      }
+    }
+    characterTokenCache.set(vocabulary, byText);
+  }
+  return byText;
+}
+
 /** One token per character where the vocabulary has it, else that character's byte tokens. */
 export function tokenizePerCharacter(vocabulary: Vocabulary, text: string): number[] {
   const bytes = singleByteTokens(vocabulary);
-  const byText = new Map<string, number>();
-  const decoder = new TextDecoder();
-  for (let id = 0; id < vocabulary.size; id++) {
-    const tokenBytes = vocabulary.tokenBytes(id);
-    if (tokenBytes.length > 1 && tokenBytes.length <= 4 && vocabulary.isTextToken(id)) {
-      const decoded = decoder.decode(tokenBytes);
-      if ([...decoded].length === 1 && !decoded.includes('\ufffd') && !byText.has(decoded)) byText.set(decoded, id);
-    }
-  }
+  const byText = characterTokens(vocabulary);
   const ids: number[] = [];
   const encoder = new TextEncoder();
   for (const char of text) {

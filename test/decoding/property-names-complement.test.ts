@@ -144,7 +144,7 @@ describe('the complement of propertyNames', () => {
     const schema = { type: 'object', allOf: [{ not: { propertyNames: SHORT } }, { not: { additionalProperties: { type: 'integer' } } }] };
     let error: unknown;
     try {
-      compileJsonSchema(schema, loadTestTokenizer('qwen3').vocabulary);
+      compileJsonSchema(schema, tokenizers.get('qwen3')!.vocabulary);
     } catch (caught) {
       error = caught;
     }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
 import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { allowedIds, createRandom, maskHas } from './generation.js';
+import { createRandom, maskHas, randomAllowedId } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const INTEGERS = { type: 'array', items: { type: 'integer' }, uniqueItems: true };
@@ -42,7 +42,6 @@ function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], rando
   every.walksEveryToken = true;
   const skippingMask = new Uint32Array(vocabulary.maskWords);
   const everyMask = new Uint32Array(vocabulary.maskWords);
-  const allowed: number[] = [];
   const differences: string[] = [];
   for (let step = 0; step < ids.length + randomSteps && !skipping.isTerminated(); step++) {
     skipping.fillMask(skippingMask);
@@ -57,9 +56,8 @@ function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], rando
     }
     let id = ids[step];
     if (id === undefined) {
-      allowedIds(everyMask, vocabulary.maskWords, allowed);
-      if (allowed.length === 0) break;
-      id = allowed[Math.floor(random() * allowed.length)]!;
+      id = randomAllowedId(everyMask, vocabulary.maskWords, random);
+      if (id < 0) break;
     }
     if (!maskHas(everyMask, id) || !skipping.accept(id) || !every.accept(id)) break;
   }
