@@ -3,7 +3,8 @@
  * (`exhaustion-bound.ts`: a quote that may close a held item, or a prefix whose completions may all be held). Every mask
  * bit stays what walking every candidate token gives (`boundedWalks` off): compared token by token over bench:mask's
  * texts of keys that can run out and over random generations, on the byte vocabulary and Qwen3, both layouts; also
- * where the held items go on in ASCII and tokens begin past it (`é…`, one of Qwen3's Thai or CJK tokens).
+ * where the held items go on in ASCII and tokens begin past it (`é…`, one of Qwen3's Thai or CJK tokens), and where a
+ * token's escape (`\u0061`) writes a held item's next unit.
  */
 import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
@@ -35,6 +36,11 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; texts: string[]
   'unique strings of at most 2 characters': {
     schema: { type: 'array', items: { type: 'string', maxLength: 2, pattern: '^[ab"]*$' }, uniqueItems: true },
     texts: ['["a","b","ab","a"]'],
+  },
+  // an escape writes a held item's next unit too: `\u0061` after `"` where a, aa and ab are held
+  'unique strings of at most 2 characters over a and b': {
+    schema: { type: 'array', items: { type: 'string', maxLength: 2, pattern: '^[ab]*$' }, uniqueItems: true },
+    texts: ['["a","aa","ab","b"]', '["b","ba","bb","a"]'],
   },
   'unique strings of at most 8 characters': {
     schema: { type: 'array', items: { type: 'string', maxLength: 8, pattern: '^[ab]*$' }, uniqueItems: true },
@@ -75,6 +81,9 @@ const EXTRA = [
   '"],["x',
   '"]',
   '":1,"a',
+  '\\u0061',
+  '\\u0062',
+  '\\u006',
 ];
 
 /** Steps where the bounded masks and the full walk's differ, feeding `ids` (or, past them, random allowed tokens) to both. */

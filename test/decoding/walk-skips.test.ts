@@ -5,8 +5,9 @@
  * a group whose byte the state refuses is skipped (`first-byte-groups.ts`); after a lone `-`, only the lists of tokens
  * with a digit are walked (every token allowed there begins with one), as after any other integer prefix no held value
  * ends. Over bench:mask's text of 200 unique integers, texts that stop where a negative integer or a prefix of one
- * would repeat, and random generations, on the byte vocabulary (with tokens that write a digit and another byte,
- * some beginning with `<` as Gemma 3's `<unused…>` do) and the Qwen3, Llama 3 and Gemma 3 vocabularies, both layouts.
+ * would repeat, numbers whose point or last digit would reach held values only, and random generations, on the byte
+ * vocabulary (with tokens that write a digit and another byte, some beginning with `<` as Gemma 3's `<unused…>` do) and
+ * the Qwen3, Llama 3 and Gemma 3 vocabularies, both layouts.
  */
 import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
@@ -24,6 +25,16 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; texts: string[]
     realVocabularies: true,
   },
   'integers in nested arrays': { schema: { type: 'array', items: INTEGERS }, texts: ['[[-1,-2],[-1,-2,-1]]', '[[-3],[-3,-3]]'], realVocabularies: true },
+  // a point after 14 digits leaves one more digit (15 at most): with .1 to .9 and the integer held, the point is dead
+  numbers: {
+    schema: { type: 'array', items: { type: 'number' }, uniqueItems: true },
+    texts: [
+      `[${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((digit) => `12345678901234.${digit}`).join(',')},12345678901234,-12345678901234.5,12345678901234.`,
+      '[1.5,1.50,-0.25,-0.250]',
+      '[1,123456789012345,-123456789012345,12345678901234.5]',
+    ],
+    realVocabularies: true,
+  },
   'integers beside strings, objects and arrays': {
     schema: { type: 'array', items: { type: ['integer', 'string', 'object', 'array'] }, uniqueItems: true },
     texts: ['["-1",-1,[-1],{"a":-1},-1]', '[-2,"x",-2]'],
@@ -32,7 +43,29 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; texts: string[]
 };
 
 /** Byte-vocabulary tokens with a digit and another byte: ends of integers, signs, and `<…>` tokens as Gemma 3's. */
-const EXTRA = ['-1', '-12', '1,', '0]', '-0,', '5, -', ',-1', '12]', '<unused1>', '<0x31>', 'x1', '1"', '"1', '-7]', ' -5', '9,-', '1e'];
+const EXTRA = [
+  '-1',
+  '-12',
+  '1,',
+  '0]',
+  '-0,',
+  '5, -',
+  ',-1',
+  '12]',
+  '<unused1>',
+  '<0x31>',
+  'x1',
+  '1"',
+  '"1',
+  '-7]',
+  ' -5',
+  '9,-',
+  '1e',
+  '.5',
+  '4.',
+  '.50]',
+  '4.1,',
+];
 
 /** Steps where the masks with skips and those walking every allowed token differ, feeding `ids` (then random allowed tokens). */
 function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
