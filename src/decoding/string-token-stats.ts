@@ -26,6 +26,32 @@ export interface StringTokenStatsArrays {
   readonly denseBudgets: Uint32Array;
 }
 
+/** The length lists `prepare()` builds, as an index file stores them. */
+export type StringLengthLists = Pick<StringTokenStatsArrays, 'longestFirst' | 'longerThan' | 'closingShortestFirst' | 'closingShorterThan' | 'denseBudgets'>;
+
+/** The tries of the statistics, by the name an index file stores them under. */
+export type StringStatsTrieName = 'remainder' | 'quoteTrie' | 'contentTrie';
+
+/**
+ * The statistics as an index file gives them back: the per-token facts at once, the tries
+ * and length lists when first used. A part that cannot be read back (`undefined`) is built
+ * from the vocabulary instead, as it would have been without a file.
+ */
+export interface StoredStringTokenStats {
+  readonly consumed: Uint16Array;
+  readonly closes: Uint8Array;
+  readonly maxConsumed: number;
+  readonly plainContent: Uint32Array;
+  readonly plainContentCount: number;
+  readTrie(name: StringStatsTrieName): TokenTrieArrays | undefined;
+  readLengthLists(): StringLengthLists | undefined;
+}
+
+/** Stored statistics over arrays already in memory. */
+export function storedStats(arrays: StringTokenStatsArrays): StoredStringTokenStats {
+  return { ...arrays, readTrie: (name) => arrays[name], readLengthLists: () => arrays };
+}
+
 /** The parts of a vocabulary the statistics read (kept structural to avoid an import cycle). */
 export interface TokenTable {
   readonly size: number;
@@ -79,30 +105,25 @@ export class StringTokenStats {
   private closingShortestFirst: Uint32Array = new Uint32Array(0);
   private closingShorterThan: Int32Array = new Int32Array(1);
   private denseBudgets: Uint32Array[] = [];
+  private prepared = false;
+  /** The index file's parts not read yet, when the statistics came from one. */
+  private readonly stored: StoredStringTokenStats | undefined;
 
   /**
    * @param cacheBytes estimated bytes for the shared content masks and loop-class flags together
-   * @param stored the arrays of an index file built for this very vocabulary (`toArrays()`), used as they are
+   * @param stored what an index file built for this very vocabulary (`toArrays()`) gives back, used as it is
    */
-  constructor(vocabulary: TokenTable, cacheBytes: number, stored?: StringTokenStatsArrays) {
+  constructor(vocabulary: TokenTable, cacheBytes: number, stored?: StoredStringTokenStats) {
     this.vocabulary = vocabulary;
     this.contentMasks = new BoundedCache(cacheBytes / 2, (mask) => mask.data.byteLength + OBJECT_OVERHEAD_BYTES);
     this.classFlags = new BoundedCache(cacheBytes / 2, (flags) => flags.byteLength + OBJECT_OVERHEAD_BYTES);
+    this.stored = stored;
     if (stored !== undefined) {
       this.consumed = stored.consumed;
       this.closes = stored.closes;
       this.maxConsumed = stored.maxConsumed;
       this.plainContent = stored.plainContent;
       this.plainContentCount = stored.plainContentCount;
-      this.remainderTrie = TokenTrie.fromArrays(stored.remainder);
-      this.quoteTrieCache = TokenTrie.fromArrays(stored.quoteTrie);
-      this.contentTrieCache = TokenTrie.fromArrays(stored.contentTrie);
-      this.longestFirst = stored.longestFirst;
-      this.longerThan = stored.longerThan;
-      this.closingShortestFirst = stored.closingShortestFirst;
-      this.closingShorterThan = stored.closingShorterThan;
-      const words = vocabulary.maskWords;
-      for (let at = 0; at + words <= stored.denseBudgets.length && words > 0; at += words) this.denseBudgets.push(stored.denseBudgets.subarray(at, at + words));
       return;
     }
     const size = vocabulary.size;
@@ -152,14 +173,19 @@ export class StringTokenStats {
 
   /** Trie of the text tokens holding an unescaped `"`: the only ones whose fate depends on what follows a string. */
   get quoteTrie(): TokenTrie {
-    this.quoteTrieCache ??= this.trieOf((id) => this.closes[id] === 1);
+    this.quoteTrieCache ??= this.storedTrie('quoteTrie') ?? this.trieOf((id) => this.closes[id] === 1);
     return this.quoteTrieCache;
   }
 
   /** Trie of the text tokens without an unescaped `"`: they never leave a string. */
   get contentTrie(): TokenTrie {
-    this.contentTrieCache ??= this.trieOf((id) => this.closes[id] === 0);
+    this.contentTrieCache ??= this.storedTrie('contentTrie') ?? this.trieOf((id) => this.closes[id] === 0);
     return this.contentTrieCache;
+  }
+
+  private storedTrie(name: StringStatsTrieName): TokenTrie | undefined {
+    const arrays = this.stored?.readTrie(name);
+    return arrays === undefined ? undefined : TokenTrie.fromArrays(arrays);
   }
 
   private trieOf(keep: (id: number) => boolean): TokenTrie {
@@ -170,6 +196,7 @@ export class StringTokenStats {
 
   /** Trie of the text tokens outside `plainContent`: all a string-body mask still has to walk. */
   get remainder(): TokenTrie {
+    this.remainderTrie ??= this.storedTrie('remainder');
     if (this.remainderTrie === undefined) {
       const ids: number[] = [];
       for (let id = 0; id < this.vocabulary.tokenCount; id++) {
@@ -252,8 +279,19 @@ export class StringTokenStats {
 
   /** Builds the length lists and dense budget masks now (idempotent). */
   prepare(): void {
-    if (this.longestFirst.length > 0 || this.vocabulary.size === 0) return;
+    if (this.prepared) return;
+    this.prepared = true;
     const vocabulary = this.vocabulary;
+    const stored = this.stored?.readLengthLists();
+    if (stored !== undefined) {
+      this.longestFirst = stored.longestFirst;
+      this.longerThan = stored.longerThan;
+      this.closingShortestFirst = stored.closingShortestFirst;
+      this.closingShorterThan = stored.closingShorterThan;
+      const words = vocabulary.maskWords;
+      for (let at = 0; at + words <= stored.denseBudgets.length && words > 0; at += words) this.denseBudgets.push(stored.denseBudgets.subarray(at, at + words));
+      return;
+    }
     const buckets: number[][] = Array.from({ length: this.maxConsumed + 1 }, () => []);
     const closing: number[][] = Array.from({ length: this.maxConsumed + 2 }, () => []);
     for (let id = 0; id < vocabulary.tokenCount; id++) {
