@@ -465,7 +465,9 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
   if (nodeZlib().crc32(bytes.subarray(PREAMBLE_BYTES)) !== Buffer.from(bytes.buffer, 0, PREAMBLE_BYTES).readUInt32LE(CRC_OFFSET))
     throw new Error('the checksum does not match: the file is damaged');
   lap('checksumMs');
-  const later = groupReadOnUse(file, dataStart, header);
+  // read later from the same file should the process change its working folder meanwhile
+  const absolute = nodePath().resolve(file);
+  const later = groupReadOnUse(absolute, dataStart, header);
   const vocabulary = Vocabulary.fromParts(
     {
       size,
@@ -476,7 +478,7 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
       tokenBytesFlat,
       tokenOffsets,
       textTokens: take('textTokens', Uint32Array, maskWords),
-      texts: spellingsReadOnUse(file, dataStart + header.spellings.offset, header.tokenCount, header.spellings),
+      texts: spellingsReadOnUse(absolute, dataStart + header.spellings.offset, header.tokenCount, header.spellings),
       trie,
       stringStats: {
         consumed: take('stats.consumed', Uint16Array, size),
