@@ -4,10 +4,10 @@
  * skips parsing it and building the index (0.5–1.9 s for Qwen3–Gemma 3): the stored typed
  * arrays are used as views over one read, what follows from them (subtree ends, same-bytes
  * chains) is derived while they are checked. A load reads only what a first mask needs (the
- * token bytes, the vocabulary trie, the per-token string facts); the string statistics'
- * tries and length lists are read when first used, each group under its own CRC-32 and
- * built instead when it no longer reads back, and the token spellings, which only messages
- * read, when first asked for.
+ * token bytes, the vocabulary trie); the string statistics (per-token facts, tries, length
+ * lists) are read when first used, each group under its own CRC-32 and built instead when
+ * it no longer reads back, and the token spellings, which only messages read, when first
+ * asked for.
  *
  * The file is named and checked by a SHA-256 over the tokenizer's own bytes (the
  * `tokenizer.json` and its `tokenizer_config.json`, or a GGUF file's metadata section),
@@ -43,6 +43,7 @@ import {
   LENGTH_LIST_FIELDS,
   LENGTH_LISTS_GROUP,
   lengthListsFromSections,
+  STRING_FACTS_GROUP,
   sectionTaker,
   trieFromSections,
   viewGroup,
@@ -392,12 +393,17 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     ['tokenBytesFlat', parts.tokenBytesFlat],
     ['tokenOffsets', parts.tokenOffsets],
     ['textTokens', parts.textTokens],
-    ['stats.consumed', stats.consumed],
-    ['stats.closes', stats.closes],
-    ['stats.plainContent', stats.plainContent],
   ]);
   addTrieSections(core, 'trie', parts.trie);
   groupArrays.set(CORE_GROUP, core);
+  groupArrays.set(
+    STRING_FACTS_GROUP,
+    new Map<string, StoredArray>([
+      ['stats.consumed', stats.consumed],
+      ['stats.closes', stats.closes],
+      ['stats.plainContent', stats.plainContent],
+    ]),
+  );
   for (const name of STRING_TRIES) {
     const arrays = new Map<string, StoredArray>();
     addTrieSections(arrays, name, stats[name]);
@@ -481,11 +487,15 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
       texts: spellingsReadOnUse(absolute, dataStart + header.spellings.offset, header.tokenCount, header.spellings),
       trie,
       stringStats: {
-        consumed: take('stats.consumed', Uint16Array, size),
-        closes: take('stats.closes', Uint8Array, size),
         maxConsumed: header.maxConsumed,
-        plainContent: take('stats.plainContent', Uint32Array, maskWords),
         plainContentCount: header.plainContentCount,
+        // token ids and counts in them are left to the checksum: a wrong one gives a wrong mask, not an endless walk
+        readFacts: () =>
+          later(STRING_FACTS_GROUP, (groupTake) => ({
+            consumed: groupTake('stats.consumed', Uint16Array, size),
+            closes: groupTake('stats.closes', Uint8Array, size),
+            plainContent: groupTake('stats.plainContent', Uint32Array, maskWords),
+          })),
         readTrie: (name) => later(name, (groupTake) => trieFromSections(groupTake, name, header.trieDepths[name], size)),
         readLengthLists: () => later(LENGTH_LISTS_GROUP, (groupTake) => lengthListsFromSections(groupTake, header.maxConsumed, maskWords)),
       },

@@ -2,9 +2,9 @@
  * The sections of a vocabulary index file (`vocabulary-index-file.ts`): its typed arrays in
  * groups, each group one contiguous run of the file that is read at once into a fresh
  * `ArrayBuffer` and viewed in place, and the structure checks that keep a mask walk inside
- * its arrays. The `core` group (token bytes, the vocabulary trie, the per-token string
- * facts) is what a load reads; the others (the string statistics' tries, their length
- * lists) are read when first used, each under its own CRC-32.
+ * its arrays. The `core` group (token bytes and offsets, the text-token bitset, the
+ * vocabulary trie) is what a load reads; the others (the per-token string facts, the string
+ * statistics' tries, their length lists) are read when first used, each under its own CRC-32.
  * @module
  */
 import type { StringLengthLists } from './string-token-stats.js';
@@ -32,6 +32,8 @@ export interface GroupEntry {
 
 /** The group every load reads; the rest are read on first use. */
 export const CORE_GROUP = 'core';
+/** The per-token string facts' group, read when a string body's mask or a build from them first needs them. */
+export const STRING_FACTS_GROUP = 'stringFacts';
 /** The length lists' group, read when a length-bounded string first narrows a mask. */
 export const LENGTH_LISTS_GROUP = 'lengthLists';
 

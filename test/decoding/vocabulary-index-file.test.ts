@@ -215,7 +215,7 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     expect(afterFlip.vocabulary.tokenBytesFlat).toEqual(good.vocabulary.tokenBytesFlat);
   });
 
-  it('reads the string tries and length lists when first used, as built; one damaged since is built instead and the file removed', () => {
+  it('reads the string statistics (per-token facts, tries, length lists) when first used, as built; a group damaged since is built instead and the file removed', () => {
     const options = { indexDir, vocabSize: 151_936 };
     const built = Vocabulary.fromTokenizerJson(tokenizerPath, { vocabSize: 151_936 }).buildIndex();
     const good = loadVocabulary(tokenizerPath, options);
@@ -248,6 +248,8 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
         (vocabulary) => vocabulary.stringStats.prepare(),
       ],
       ['quoteTrie.nodeByte', (bytes) => flip(bytes, sectionStart(bytes, 'quoteTrie.nodeByte') + 3), (vocabulary) => vocabulary.stringStats.quoteTrie],
+      // a plain-content bit: a string body's mask would allow or refuse one token wrongly
+      ['stats.plainContent', (bytes) => flip(bytes, sectionStart(bytes, 'stats.plainContent') + 100), (vocabulary) => vocabulary.stringStats.plainContent],
     ];
     for (const [section, damage, use] of cases) {
       writeFileSync(good.file!, damage(Buffer.from(pristine)));
