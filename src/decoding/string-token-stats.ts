@@ -51,11 +51,6 @@ export interface StoredStringTokenStats {
   readLengthLists(): StringLengthLists | undefined;
 }
 
-/** Stored statistics over arrays already in memory. */
-export function storedStats(arrays: StringTokenStatsArrays): StoredStringTokenStats {
-  return { ...arrays, readFacts: () => arrays, readTrie: (name) => arrays[name], readLengthLists: () => arrays };
-}
-
 /** The parts of a vocabulary the statistics read (kept structural to avoid an import cycle). */
 export interface TokenTable {
   readonly size: number;
