@@ -26,6 +26,31 @@ export interface StringTokenStatsArrays {
   readonly denseBudgets: Uint32Array;
 }
 
+/** The per-token facts. */
+export type StringFacts = Pick<StringTokenStatsArrays, 'consumed' | 'closes' | 'maxConsumed' | 'plainContent' | 'plainContentCount'>;
+
+/** The per-token arrays of the facts. */
+export type TokenFacts = Pick<StringFacts, 'consumed' | 'closes' | 'plainContent'>;
+
+/** The length lists `prepare()` builds, as an index file stores them. */
+export type StringLengthLists = Pick<StringTokenStatsArrays, 'longestFirst' | 'longerThan' | 'closingShortestFirst' | 'closingShorterThan' | 'denseBudgets'>;
+
+/** The tries of the statistics, by the name an index file stores them under. */
+export type StringStatsTrieName = 'remainder' | 'quoteTrie' | 'contentTrie';
+
+/**
+ * The statistics as an index file gives them back: two counts at once, the per-token facts,
+ * tries and length lists when first used. A part that cannot be read back (`undefined`) is built
+ * from the vocabulary instead, as it would have been without a file.
+ */
+export interface StoredStringTokenStats {
+  readonly maxConsumed: number;
+  readonly plainContentCount: number;
+  readFacts(): TokenFacts | undefined;
+  readTrie(name: StringStatsTrieName): TokenTrieArrays | undefined;
+  readLengthLists(): StringLengthLists | undefined;
+}
+
 /** The parts of a vocabulary the statistics read (kept structural to avoid an import cycle). */
 export interface TokenTable {
   readonly size: number;
@@ -38,9 +63,13 @@ export interface TokenTable {
 
 export class StringTokenStats {
   /** Per token: code points it starts before the first unescaped `"` (continuation bytes and escape tails do not count). */
-  readonly consumed: Uint16Array;
+  get consumed(): Uint16Array {
+    return (this.facts ??= this.readFacts()).consumed;
+  }
   /** Per token: 1 when it holds an unescaped `"` (closes the string). */
-  readonly closes: Uint8Array;
+  get closes(): Uint8Array {
+    return (this.facts ??= this.readFacts()).closes;
+  }
   /** Largest `consumed` over text tokens: a budget of at least this never removes a token. */
   readonly maxConsumed: number;
   /**
@@ -48,9 +77,13 @@ export class StringTokenStats {
    * UTF-8 (a trailing incomplete character allowed), no `"`, `\\` or control byte. In an
    * unconstrained string body every one of them is allowed (llguidance's "slicer").
    */
-  readonly plainContent: Uint32Array;
+  get plainContent(): Uint32Array {
+    return (this.facts ??= this.readFacts()).plainContent;
+  }
   /** Number of tokens in `plainContent`. */
   readonly plainContentCount: number;
+  /** The per-token facts, read from an index file when first used (undefined until then). */
+  private facts: TokenFacts | undefined;
   private readonly vocabulary: TokenTable;
   private remainderTrie: TokenTrie | undefined;
   private quoteTrieCache: TokenTrie | undefined;
@@ -79,101 +112,66 @@ export class StringTokenStats {
   private closingShortestFirst: Uint32Array = new Uint32Array(0);
   private closingShorterThan: Int32Array = new Int32Array(1);
   private denseBudgets: Uint32Array[] = [];
+  private prepared = false;
+  /** The index file's parts not read yet, when the statistics came from one. */
+  private readonly stored: StoredStringTokenStats | undefined;
 
   /**
    * @param cacheBytes estimated bytes for the shared content masks and loop-class flags together
-   * @param stored the arrays of an index file built for this very vocabulary (`toArrays()`), used as they are
+   * @param stored what an index file built for this very vocabulary (`toArrays()`) gives back, used as it is
    */
-  constructor(vocabulary: TokenTable, cacheBytes: number, stored?: StringTokenStatsArrays) {
+  constructor(vocabulary: TokenTable, cacheBytes: number, stored?: StoredStringTokenStats) {
     this.vocabulary = vocabulary;
     this.contentMasks = new BoundedCache(cacheBytes / 2, (mask) => mask.data.byteLength + OBJECT_OVERHEAD_BYTES);
     this.classFlags = new BoundedCache(cacheBytes / 2, (flags) => flags.byteLength + OBJECT_OVERHEAD_BYTES);
+    this.stored = stored;
     if (stored !== undefined) {
-      this.consumed = stored.consumed;
-      this.closes = stored.closes;
       this.maxConsumed = stored.maxConsumed;
-      this.plainContent = stored.plainContent;
       this.plainContentCount = stored.plainContentCount;
-      this.remainderTrie = TokenTrie.fromArrays(stored.remainder);
-      this.quoteTrieCache = TokenTrie.fromArrays(stored.quoteTrie);
-      this.contentTrieCache = TokenTrie.fromArrays(stored.contentTrie);
-      this.longestFirst = stored.longestFirst;
-      this.longerThan = stored.longerThan;
-      this.closingShortestFirst = stored.closingShortestFirst;
-      this.closingShorterThan = stored.closingShorterThan;
-      const words = vocabulary.maskWords;
-      for (let at = 0; at + words <= stored.denseBudgets.length && words > 0; at += words) this.denseBudgets.push(stored.denseBudgets.subarray(at, at + words));
       return;
     }
-    const size = vocabulary.size;
-    const consumed = new Uint16Array(size);
-    const closes = new Uint8Array(size);
-    const bytes = vocabulary.tokenBytesFlat;
-    const offsets = vocabulary.tokenOffsets;
-    let maxConsumed = 0;
-    for (let id = 0; id < size; id++) {
-      let count = 0;
-      let escape = 0;
-      for (let at = offsets[id]!; at < offsets[id + 1]!; at++) {
-        const byte = bytes[at]!;
-        if (escape === 1) {
-          escape = byte === 0x75 ? 5 : 0;
-          continue;
-        }
-        if (escape > 1) {
-          escape = escape === 2 ? 0 : escape - 1;
-          continue;
-        }
-        if (byte === 0x22) {
-          closes[id] = 1;
-          break;
-        }
-        if (byte === 0x5c) escape = 1;
-        else if (byte >= 0x80 && byte <= 0xbf) continue;
-        count++;
-      }
-      consumed[id] = Math.min(count, 0xffff);
-      if (count > maxConsumed && vocabulary.isTextToken(id)) maxConsumed = count;
-    }
-    this.consumed = consumed;
-    this.closes = closes;
-    this.maxConsumed = maxConsumed;
-    const plain = new Uint32Array(vocabulary.maskWords);
-    let plainCount = 0;
-    for (let id = 0; id < vocabulary.tokenCount; id++) {
-      if (vocabulary.isTextToken(id) && isPlainContent(bytes, offsets[id]!, offsets[id + 1]!)) {
-        plain[id >>> 5]! |= 1 << (id & 31);
-        plainCount++;
-      }
-    }
-    this.plainContent = plain;
-    this.plainContentCount = plainCount;
+    const facts = computeFacts(vocabulary);
+    this.facts = facts;
+    this.maxConsumed = facts.maxConsumed;
+    this.plainContentCount = facts.plainContentCount;
+  }
+
+  private readFacts(): TokenFacts {
+    return this.stored?.readFacts() ?? computeFacts(this.vocabulary);
   }
 
   /** Trie of the text tokens holding an unescaped `"`: the only ones whose fate depends on what follows a string. */
   get quoteTrie(): TokenTrie {
-    this.quoteTrieCache ??= this.trieOf((id) => this.closes[id] === 1);
+    this.quoteTrieCache ??= this.storedTrie('quoteTrie') ?? this.trieOf(this.closes, 1);
     return this.quoteTrieCache;
   }
 
   /** Trie of the text tokens without an unescaped `"`: they never leave a string. */
   get contentTrie(): TokenTrie {
-    this.contentTrieCache ??= this.trieOf((id) => this.closes[id] === 0);
+    this.contentTrieCache ??= this.storedTrie('contentTrie') ?? this.trieOf(this.closes, 0);
     return this.contentTrieCache;
   }
 
-  private trieOf(keep: (id: number) => boolean): TokenTrie {
+  private storedTrie(name: StringStatsTrieName): TokenTrie | undefined {
+    const arrays = this.stored?.readTrie(name);
+    return arrays === undefined ? undefined : TokenTrie.fromArrays(arrays);
+  }
+
+  /** The trie of the text tokens whose `closes` is `value`. */
+  private trieOf(closes: Uint8Array, value: number): TokenTrie {
     const ids: number[] = [];
-    for (let id = 0; id < this.vocabulary.tokenCount; id++) if (this.vocabulary.isTextToken(id) && keep(id)) ids.push(id);
+    for (let id = 0; id < this.vocabulary.tokenCount; id++) if (this.vocabulary.isTextToken(id) && closes[id] === value) ids.push(id);
     return TokenTrie.build(this.vocabulary.tokenBytesFlat, this.vocabulary.tokenOffsets, ids, this.vocabulary.size);
   }
 
   /** Trie of the text tokens outside `plainContent`: all a string-body mask still has to walk. */
   get remainder(): TokenTrie {
+    this.remainderTrie ??= this.storedTrie('remainder');
     if (this.remainderTrie === undefined) {
+      const plainContent = this.plainContent;
       const ids: number[] = [];
       for (let id = 0; id < this.vocabulary.tokenCount; id++) {
-        if (this.vocabulary.isTextToken(id) && (this.plainContent[id >>> 5]! & (1 << (id & 31))) === 0) ids.push(id);
+        if (this.vocabulary.isTextToken(id) && (plainContent[id >>> 5]! & (1 << (id & 31))) === 0) ids.push(id);
       }
       this.remainderTrie = TokenTrie.build(this.vocabulary.tokenBytesFlat, this.vocabulary.tokenOffsets, ids, this.vocabulary.size);
     }
@@ -252,15 +250,27 @@ export class StringTokenStats {
 
   /** Builds the length lists and dense budget masks now (idempotent). */
   prepare(): void {
-    if (this.longestFirst.length > 0 || this.vocabulary.size === 0) return;
+    if (this.prepared) return;
+    this.prepared = true;
     const vocabulary = this.vocabulary;
+    const stored = this.stored?.readLengthLists();
+    if (stored !== undefined) {
+      this.longestFirst = stored.longestFirst;
+      this.longerThan = stored.longerThan;
+      this.closingShortestFirst = stored.closingShortestFirst;
+      this.closingShorterThan = stored.closingShorterThan;
+      const words = vocabulary.maskWords;
+      for (let at = 0; at + words <= stored.denseBudgets.length && words > 0; at += words) this.denseBudgets.push(stored.denseBudgets.subarray(at, at + words));
+      return;
+    }
     const buckets: number[][] = Array.from({ length: this.maxConsumed + 1 }, () => []);
     const closing: number[][] = Array.from({ length: this.maxConsumed + 2 }, () => []);
+    const { consumed: consumedOf, closes } = this;
     for (let id = 0; id < vocabulary.tokenCount; id++) {
       if (!vocabulary.isTextToken(id)) continue;
-      const consumed = Math.min(this.consumed[id]!, this.maxConsumed);
+      const consumed = Math.min(consumedOf[id]!, this.maxConsumed);
       buckets[consumed]!.push(id);
-      if (this.closes[id] === 1) closing[consumed]!.push(id);
+      if (closes[id] === 1) closing[consumed]!.push(id);
     }
     const longestFirst: number[] = [];
     const longerThan = new Int32Array(this.maxConsumed + 1);
@@ -314,7 +324,9 @@ export class StringTokenStats {
 
   /** Bytes held by the cached bitsets. */
   byteSize(): number {
-    let total = this.consumed.byteLength + this.closes.byteLength + this.plainContent.byteLength + (this.remainderTrie?.byteSize() ?? 0);
+    const facts = this.facts;
+    let total = facts === undefined ? 0 : facts.consumed.byteLength + facts.closes.byteLength + facts.plainContent.byteLength;
+    total += this.remainderTrie?.byteSize() ?? 0;
     total += (this.quoteTrieCache?.byteSize() ?? 0) + (this.contentTrieCache?.byteSize() ?? 0);
     for (const mask of this.contentMasks.values()) total += mask.data.byteLength;
     for (const flags of this.classFlags.values()) total += flags.byteLength;
@@ -322,6 +334,49 @@ export class StringTokenStats {
     for (const mask of this.denseBudgets) total += mask.byteLength;
     return total;
   }
+}
+
+/** Per token: what it consumes of a string and whether it closes it; which tokens are plain content. */
+function computeFacts(vocabulary: TokenTable): StringFacts {
+  const size = vocabulary.size;
+  const consumed = new Uint16Array(size);
+  const closes = new Uint8Array(size);
+  const bytes = vocabulary.tokenBytesFlat;
+  const offsets = vocabulary.tokenOffsets;
+  let maxConsumed = 0;
+  for (let id = 0; id < size; id++) {
+    let count = 0;
+    let escape = 0;
+    for (let at = offsets[id]!; at < offsets[id + 1]!; at++) {
+      const byte = bytes[at]!;
+      if (escape === 1) {
+        escape = byte === 0x75 ? 5 : 0;
+        continue;
+      }
+      if (escape > 1) {
+        escape = escape === 2 ? 0 : escape - 1;
+        continue;
+      }
+      if (byte === 0x22) {
+        closes[id] = 1;
+        break;
+      }
+      if (byte === 0x5c) escape = 1;
+      else if (byte >= 0x80 && byte <= 0xbf) continue;
+      count++;
+    }
+    consumed[id] = Math.min(count, 0xffff);
+    if (count > maxConsumed && vocabulary.isTextToken(id)) maxConsumed = count;
+  }
+  const plainContent = new Uint32Array(vocabulary.maskWords);
+  let plainContentCount = 0;
+  for (let id = 0; id < vocabulary.tokenCount; id++) {
+    if (vocabulary.isTextToken(id) && isPlainContent(bytes, offsets[id]!, offsets[id + 1]!)) {
+      plainContent[id >>> 5]! |= 1 << (id & 31);
+      plainContentCount++;
+    }
+  }
+  return { consumed, closes, maxConsumed, plainContent, plainContentCount };
 }
 
 /** `mask &= within`, word by word: a function of its own, so the JIT optimizes it alone whichever branch of `narrow` runs more. */

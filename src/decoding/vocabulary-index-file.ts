@@ -3,8 +3,11 @@
  * and their tries) in one binary file, so that a process that has seen a tokenizer before
  * skips parsing it and building the index (0.5–1.9 s for Qwen3–Gemma 3): the stored typed
  * arrays are used as views over one read, what follows from them (subtree ends, same-bytes
- * chains) is derived while they are checked, and the token spellings, which only messages
- * read, are read when first asked for.
+ * chains) is derived while they are checked. A load reads only what a first mask needs (the
+ * token bytes, the vocabulary trie); the string statistics (per-token facts, tries, length
+ * lists) are read when first used, each group under its own CRC-32 and built instead when
+ * it no longer reads back, and the token spellings, which only messages read, when first
+ * asked for.
  *
  * The file is named and checked by a SHA-256 over the tokenizer's own bytes (the
  * `tokenizer.json` and its `tokenizer_config.json`, or a GGUF file's metadata section),
@@ -29,14 +32,32 @@ import { toolwrightHome } from '../shared/toolwright-home.js';
 import { VocabularyError } from './decoding-errors.js';
 import { nodeModuleFor } from './node-files.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
-import type { StringTokenStatsArrays } from './string-token-stats.js';
-import type { TokenTrieArrays } from './token-trie.js';
+import type { StringStatsTrieName } from './string-token-stats.js';
+import {
+  addTrieSections,
+  align8,
+  checkCuts,
+  CORE_GROUP,
+  isGroupEntry,
+  layOutGroup,
+  LENGTH_LIST_FIELDS,
+  LENGTH_LISTS_GROUP,
+  lengthListsFromSections,
+  STRING_FACTS_GROUP,
+  sectionTaker,
+  trieFromSections,
+  viewGroup,
+  writeGroup,
+  type GroupEntry,
+  type StoredArray,
+  type TakeSection,
+} from './vocabulary-index-sections.js';
 import { Vocabulary, type TokenEncoding, type TokenTexts, type VocabularyOptions } from './vocabulary.js';
 
 /** Bumped whenever the stored layout or what the index holds changes: old files are then simply not found. */
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 const MAGIC = new TextEncoder().encode('TWVOCIX\0');
-/** Magic, version, header length, CRC-32 of the header and the sections (not the token spellings, which carry their own), padding to 8. */
+/** Magic, version, header length, CRC-32 of the header and the core group (the other groups and the token spellings carry their own), padding to 8. */
 const PREAMBLE_BYTES = MAGIC.length + 16;
 const CRC_OFFSET = MAGIC.length + 8;
 /** A tokenizer changed less than this before a memo is written could change again within the same mtime/ctime tick unseen. */
@@ -59,7 +80,7 @@ export interface LoadVocabularyOptions extends VocabularyOptions {
 }
 
 export interface LoadedVocabulary {
-  /** The vocabulary with its index built (`buildIndex()` already done). */
+  /** The vocabulary with its index: built (`buildIndex()` done), or read, the parts a first mask does not need read when first used. */
   vocabulary: Vocabulary;
   /** `read`: from an index file; `built`: from the tokenizer (and written when `file` is set and `saveError` is not). */
   index: 'read' | 'built';
@@ -77,11 +98,11 @@ export interface LoadedVocabulary {
   timings: {
     /** Finding the index file: the memo and the tokenizer's file identity, or hashing the tokenizer. */
     locateMs: number;
-    /** Reading the index file (its token spellings are read later, when first asked for). */
+    /** Reading the index file's header and core group (the other groups and the token spellings are read later, when first used). */
     readMs: number;
-    /** Its checksum. */
+    /** The checksum of its header and core group. */
     checksumMs: number;
-    /** Its structure checks, with the subtree ends and same-bytes chains derived in the same passes. */
+    /** The vocabulary trie's structure checks, with its subtree ends and same-bytes chains derived in the same passes. */
     structureMs: number;
     /** Its header, the views over the read bytes and the vocabulary over them. */
     decodeMs: number;
@@ -340,16 +361,6 @@ function optionsText(options: VocabularyOptions): string {
   });
 }
 
-type ArrayKind = 'u8' | 'u16' | 'u32' | 'i32';
-type StoredArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
-
-interface SectionEntry {
-  name: string;
-  kind: ArrayKind;
-  offset: number;
-  length: number;
-}
-
 interface IndexHeader {
   key: string;
   /** What the key was computed over besides the tokenizer's bytes, so that a memo naming another option set's file is caught. */
@@ -363,67 +374,50 @@ interface IndexHeader {
   maxConsumed: number;
   plainContentCount: number;
   trieDepths: Record<string, number>;
-  sections: SectionEntry[];
-  /** Bytes of the sections, read up front; the token spellings follow them. */
-  sectionBytes: number;
-  /** Where the token spellings start after the sections: `tokenCount + 1` u32 offsets, then the UTF-8 bytes; read on first use. */
+  /** The section groups, `core` first at offset 0 (read at load, under the preamble's CRC-32), then those read on first use. */
+  groups: GroupEntry[];
+  /** Where the token spellings start after the groups: `tokenCount + 1` u32 offsets, then the UTF-8 bytes; read on first use. */
   spellings: { offset: number; bytes: number; crc: number };
 }
 
-/**
- * What a trie stores. Its subtree ends (`nodeEnd`) follow from the depths and are derived on
- * reading, so no file can hold an end that would stall a walk; its same-bytes chains are
- * stored as the few (token, next) pairs there are instead of one entry per id; the content
- * walk's token slices (`tokenOrder`, `tokenStart`) are derived on first use.
- */
-const TRIE_FIELDS = ['nodeByte', 'nodeDepth', 'nodeToken'] as const;
-
-function kindOf(array: StoredArray): ArrayKind {
-  if (array instanceof Uint8Array) return 'u8';
-  if (array instanceof Uint16Array) return 'u16';
-  if (array instanceof Uint32Array) return 'u32';
-  return 'i32';
-}
+/** The string statistics' tries, each a group of its own read when a walk first needs it. */
+const STRING_TRIES: readonly StringStatsTrieName[] = ['remainder', 'quoteTrie', 'contentTrie'];
 
 function writeIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions, vocabulary: Vocabulary): void {
   const parts = vocabulary.toParts();
-  const arrays = new Map<string, StoredArray>();
-  arrays.set('tokenBytesFlat', parts.tokenBytesFlat);
-  arrays.set('tokenOffsets', parts.tokenOffsets);
-  arrays.set('textTokens', parts.textTokens);
-  const spellings = encodeSpellings(parts.texts);
   const stats = parts.stringStats;
-  const trieDepths: Record<string, number> = {};
-  const addTrie = (name: string, trie: TokenTrieArrays): void => {
-    trieDepths[name] = trie.maxDepth;
-    for (const field of TRIE_FIELDS) arrays.set(`${name}.${field}`, trie[field]);
-    arrays.set(`${name}.sameBytesPairs`, sameBytesPairs(trie.nextSameBytes));
-  };
-  addTrie('trie', parts.trie);
-  addTrie('remainder', stats.remainder);
-  addTrie('quoteTrie', stats.quoteTrie);
-  addTrie('contentTrie', stats.contentTrie);
-  for (const name of [
-    'consumed',
-    'closes',
-    'plainContent',
-    'longestFirst',
-    'longerThan',
-    'closingShortestFirst',
-    'closingShorterThan',
-    'denseBudgets',
-  ] as const)
-    arrays.set(`stats.${name}`, stats[name]);
-
-  const sections: SectionEntry[] = [];
-  let offset = 0;
-  for (const [name, array] of arrays) {
-    offset = align8(offset);
-    sections.push({ name, kind: kindOf(array), offset, length: array.length });
-    offset += array.byteLength;
+  const spellings = encodeSpellings(parts.texts);
+  const trieDepths: Record<string, number> = { trie: parts.trie.maxDepth };
+  const groupArrays = new Map<string, Map<string, StoredArray>>();
+  const core = new Map<string, StoredArray>([
+    ['tokenBytesFlat', parts.tokenBytesFlat],
+    ['tokenOffsets', parts.tokenOffsets],
+    ['textTokens', parts.textTokens],
+  ]);
+  addTrieSections(core, 'trie', parts.trie);
+  groupArrays.set(CORE_GROUP, core);
+  groupArrays.set(
+    STRING_FACTS_GROUP,
+    new Map<string, StoredArray>([
+      ['stats.consumed', stats.consumed],
+      ['stats.closes', stats.closes],
+      ['stats.plainContent', stats.plainContent],
+    ]),
+  );
+  for (const name of STRING_TRIES) {
+    const arrays = new Map<string, StoredArray>();
+    addTrieSections(arrays, name, stats[name]);
+    trieDepths[name] = stats[name].maxDepth;
+    groupArrays.set(name, arrays);
   }
-  const sectionBytes = offset;
-  const spellingsOffset = align8(sectionBytes);
+  groupArrays.set(LENGTH_LISTS_GROUP, new Map(LENGTH_LIST_FIELDS.map((field) => [`stats.${field}`, stats[field]])));
+  const groups: GroupEntry[] = [];
+  let offset = 0;
+  for (const [name, arrays] of groupArrays) {
+    const group = layOutGroup(name, offset, arrays);
+    groups.push(group);
+    offset = align8(offset + group.bytes);
+  }
   const header: IndexHeader = {
     key,
     source: gguf ? 'gguf' : 'tokenizer.json',
@@ -436,109 +430,50 @@ function writeIndexFile(file: string, key: string, gguf: boolean, options: Vocab
     maxConsumed: stats.maxConsumed,
     plainContentCount: stats.plainContentCount,
     trieDepths,
-    sections,
-    sectionBytes,
-    spellings: { offset: spellingsOffset, bytes: spellings.length, crc: nodeZlib().crc32(spellings) },
+    groups,
+    spellings: { offset, bytes: spellings.length, crc: nodeZlib().crc32(spellings) },
   };
+  // the groups' CRCs go into the header, so the sections are laid out in a scratch buffer first
+  const sections = new Uint8Array(offset);
+  for (const group of groups) {
+    writeGroup(sections, group.offset, group, groupArrays.get(group.name)!);
+    if (group.name !== CORE_GROUP) group.crc = nodeZlib().crc32(sections.subarray(group.offset, group.offset + group.bytes));
+  }
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const dataStart = align8(PREAMBLE_BYTES + headerBytes.length);
-  const output = Buffer.alloc(dataStart + spellingsOffset + spellings.length);
+  const output = Buffer.alloc(dataStart + offset + spellings.length);
   output.set(MAGIC, 0);
   output.writeUInt32LE(FORMAT_VERSION, MAGIC.length);
   output.writeUInt32LE(headerBytes.length, MAGIC.length + 4);
   headerBytes.copy(output, PREAMBLE_BYTES);
-  for (const section of sections) {
-    const array = arrays.get(section.name)!;
-    output.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), dataStart + section.offset);
-  }
-  output.set(spellings, dataStart + spellingsOffset);
-  output.writeUInt32LE(nodeZlib().crc32(output.subarray(PREAMBLE_BYTES, dataStart + sectionBytes)), CRC_OFFSET);
+  output.set(sections, dataStart);
+  output.set(spellings, dataStart + offset);
+  output.writeUInt32LE(nodeZlib().crc32(output.subarray(PREAMBLE_BYTES, dataStart + groups[0]!.bytes)), CRC_OFFSET);
   writeAtomically(file, output);
 }
 
 function readIndexFile(file: string, key: string, gguf: boolean, options: VocabularyOptions, lap: (step: keyof VocabularyLoadTimings) => void): Vocabulary {
-  const { bytes, header, headerLength } = readSections(file, key, gguf, options);
+  const { bytes, header, dataStart } = readCore(file, key, gguf, options);
   lap('readMs');
-  const data = Buffer.from(bytes.buffer, 0, bytes.length);
-  const dataStart = align8(PREAMBLE_BYTES + headerLength);
-  const arrays = new Map<string, StoredArray>();
-  for (const section of header.sections) {
-    const width = section.kind === 'u8' ? 1 : section.kind === 'u16' ? 2 : section.kind === 'u32' || section.kind === 'i32' ? 4 : 0;
-    if (width === 0) throw new Error(`section ${String(section.name)} has an unknown element kind`);
-    const start = dataStart + section.offset;
-    if (
-      !Number.isSafeInteger(section.length) ||
-      !Number.isSafeInteger(section.offset) ||
-      section.length < 0 ||
-      section.offset < 0 ||
-      section.offset % 8 !== 0 ||
-      section.offset + section.length * width > header.sectionBytes
-    )
-      throw new Error(`section ${section.name} lies outside the file`);
-    const view =
-      section.kind === 'u8'
-        ? new Uint8Array(bytes.buffer, start, section.length)
-        : section.kind === 'u16'
-          ? new Uint16Array(bytes.buffer, start, section.length)
-          : section.kind === 'u32'
-            ? new Uint32Array(bytes.buffer, start, section.length)
-            : new Int32Array(bytes.buffer, start, section.length);
-    arrays.set(section.name, view);
-  }
-  const take = <T extends StoredArray>(name: string, type: new (...args: never[]) => T, length?: number): T => {
-    const array = arrays.get(name);
-    if (!(array instanceof type)) throw new Error(`section ${name} is missing`);
-    if (length !== undefined && array.length !== length) throw new Error(`section ${name} has ${array.length} entries, not ${length}`);
-    return array;
-  };
   const size = header.size;
   const maskWords = Math.ceil(size / 32);
-  lap('decodeMs');
+  const take = sectionTaker(viewGroup(bytes.buffer, dataStart, header.groups[0]!));
   const tokenOffsets = take('tokenOffsets', Uint32Array, size + 1);
   const tokenBytesFlat = take('tokenBytesFlat', Uint8Array, tokenOffsets[size]);
-  const trie = (name: string): TokenTrieArrays => {
-    const nodeByte = take(`${name}.nodeByte`, Uint8Array);
-    const nodes = nodeByte.length;
-    const maxDepth = header.trieDepths[name] ?? 0;
-    if (!Number.isSafeInteger(maxDepth) || maxDepth < 0 || maxDepth > 0xffff) throw new Error(`${name} has a damaged depth`);
-    const nodeDepth = take(`${name}.nodeDepth`, Uint16Array, nodes);
-    const nodeToken = take(`${name}.nodeToken`, Int32Array, nodes);
-    return {
-      nodeByte,
-      nodeDepth,
-      nodeEnd: subtreeEnds(name, nodeDepth, nodeToken, maxDepth, size),
-      nodeToken,
-      nextSameBytes: sameBytesChains(name, take(`${name}.sameBytesPairs`, Int32Array), size),
-      maxDepth,
-    };
-  };
-  const stringStats: StringTokenStatsArrays = {
-    consumed: take('stats.consumed', Uint16Array, size),
-    closes: take('stats.closes', Uint8Array, size),
-    maxConsumed: header.maxConsumed,
-    plainContent: take('stats.plainContent', Uint32Array, maskWords),
-    plainContentCount: header.plainContentCount,
-    remainder: trie('remainder'),
-    quoteTrie: trie('quoteTrie'),
-    contentTrie: trie('contentTrie'),
-    longestFirst: take('stats.longestFirst', Uint32Array),
-    longerThan: take('stats.longerThan', Int32Array, header.maxConsumed + 1),
-    closingShortestFirst: take('stats.closingShortestFirst', Uint32Array),
-    closingShorterThan: take('stats.closingShorterThan', Int32Array, header.maxConsumed + 2),
-    denseBudgets: take('stats.denseBudgets', Uint32Array),
-  };
-  // Only what bounds a loop is checked here (the cuts below, the subtree ends derived above, the ascending chains): a token
-  // offset or an id out of place gives a wrong mask, not an endless walk, and the checksum catches it. Checking every id
-  // and offset too, in code the JIT has not optimized yet, cost a cold process more than reading them.
-  checkCuts('stats.longerThan', stringStats.longerThan, stringStats.longestFirst.length, true);
-  checkCuts('stats.closingShorterThan', stringStats.closingShorterThan, stringStats.closingShortestFirst.length);
-  if (stringStats.denseBudgets.length % Math.max(1, maskWords) !== 0) throw new Error('section stats.denseBudgets is not whole masks');
-  const vocabularyTrie = trie('trie');
+  lap('decodeMs');
+  // Only what bounds a loop is checked here (the subtree ends derived from the depths, the ascending chains, and in the
+  // groups read later the cuts of the length lists): a token offset or an id out of place gives a wrong mask, not an
+  // endless walk, and the checksum catches it. Checking every id and offset too, in code the JIT has not optimized yet,
+  // cost a cold process more than reading them.
+  const trie = trieFromSections(take, 'trie', header.trieDepths.trie, size);
   lap('structureMs');
   // the structure checks keep a walk inside its arrays; only the checksum can tell a flipped token byte or mask bit, which would give a wrong mask
-  if (nodeZlib().crc32(bytes.subarray(PREAMBLE_BYTES)) !== data.readUInt32LE(CRC_OFFSET)) throw new Error('the checksum does not match: the file is damaged');
+  if (nodeZlib().crc32(bytes.subarray(PREAMBLE_BYTES)) !== Buffer.from(bytes.buffer, 0, PREAMBLE_BYTES).readUInt32LE(CRC_OFFSET))
+    throw new Error('the checksum does not match: the file is damaged');
   lap('checksumMs');
-  const spellingsStart = dataStart + header.spellings.offset;
+  // read later from the same file should the process change its working folder meanwhile
+  const absolute = nodePath().resolve(file);
+  const later = groupReadOnUse(absolute, dataStart, header);
   const vocabulary = Vocabulary.fromParts(
     {
       size,
@@ -549,9 +484,21 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
       tokenBytesFlat,
       tokenOffsets,
       textTokens: take('textTokens', Uint32Array, maskWords),
-      texts: spellingsReadOnUse(file, spellingsStart, header.tokenCount, header.spellings),
-      trie: vocabularyTrie,
-      stringStats,
+      texts: spellingsReadOnUse(absolute, dataStart + header.spellings.offset, header.tokenCount, header.spellings),
+      trie,
+      stringStats: {
+        maxConsumed: header.maxConsumed,
+        plainContentCount: header.plainContentCount,
+        // token ids and counts in them are left to the checksum: a wrong one gives a wrong mask, not an endless walk
+        readFacts: () =>
+          later(STRING_FACTS_GROUP, (groupTake) => ({
+            consumed: groupTake('stats.consumed', Uint16Array, size),
+            closes: groupTake('stats.closes', Uint8Array, size),
+            plainContent: groupTake('stats.plainContent', Uint32Array, maskWords),
+          })),
+        readTrie: (name) => later(name, (groupTake) => trieFromSections(groupTake, name, header.trieDepths[name], size)),
+        readLengthLists: () => later(LENGTH_LISTS_GROUP, (groupTake) => lengthListsFromSections(groupTake, header.maxConsumed, maskWords)),
+      },
     },
     options,
   );
@@ -560,12 +507,46 @@ function readIndexFile(file: string, key: string, gguf: boolean, options: Vocabu
 }
 
 /**
- * The preamble, header and sections of an index file, read into one fresh `ArrayBuffer`
- * (offset 0, so every section's view is aligned): the sections become views over it, never
- * copies. The token spellings after them are not read here. Throws when the file is not a
- * whole index of this tokenizer, these options and this format.
+ * The groups after `core`, read from the file when first used (a mask walk that needs the
+ * content trie, a length-bounded string's first narrowing): each into a fresh `ArrayBuffer`,
+ * checked against the CRC-32 the header was read with, then its structure as at load. A
+ * group that does not read back (the file removed, replaced or damaged since the load) is
+ * `undefined`, and its parts are built from the vocabulary, as without a file, so a mask
+ * never waits on a damaged file nor trusts one; a damaged file is removed so that the next
+ * `loadVocabulary` writes it again.
  */
-function readSections(file: string, key: string, gguf: boolean, options: VocabularyOptions): { bytes: Uint8Array; header: IndexHeader; headerLength: number } {
+function groupReadOnUse(file: string, dataStart: number, header: IndexHeader) {
+  return <T>(name: string, decode: (take: TakeSection) => T): T | undefined => {
+    const group = header.groups.find((entry) => entry.name === name);
+    if (group === undefined) return undefined;
+    const bytes = new Uint8Array(group.bytes);
+    try {
+      const fd = nodeFs().openSync(file, 'r');
+      try {
+        readFully(fd, bytes, dataStart + group.offset);
+      } finally {
+        nodeFs().closeSync(fd);
+      }
+    } catch {
+      return undefined;
+    }
+    try {
+      if (nodeZlib().crc32(bytes) !== group.crc) throw new Error('checksum');
+      return decode(sectionTaker(viewGroup(bytes.buffer, 0, group)));
+    } catch {
+      nodeFs().rmSync(file, { force: true });
+      return undefined;
+    }
+  };
+}
+
+/**
+ * The preamble, header and `core` group of an index file, read into one fresh `ArrayBuffer`
+ * (offset 0, so every section's view is aligned): the sections become views over it, never
+ * copies. The other groups and the token spellings after them are not read here. Throws
+ * when the file is not a whole index of this tokenizer, these options and this format.
+ */
+function readCore(file: string, key: string, gguf: boolean, options: VocabularyOptions): { bytes: Uint8Array; header: IndexHeader; dataStart: number } {
   const fd = nodeFs().openSync(file, 'r');
   try {
     const fileBytes = nodeFs().fstatSync(fd).size;
@@ -585,36 +566,37 @@ function readSections(file: string, key: string, gguf: boolean, options: Vocabul
     if (!isPlainObject(header) || header.key !== key) throw new Error('the index belongs to another tokenizer');
     if (header.source !== (gguf ? 'gguf' : 'tokenizer.json') || header.options !== optionsText(options))
       throw new Error('the index was built for another kind of tokenizer file or other vocabulary options');
-    const { sectionBytes, spellings } = header;
+    const { groups, spellings } = header;
     if (
-      !Array.isArray(header.sections) ||
+      !Array.isArray(groups) ||
+      !groups.every(isGroupEntry) ||
+      groups[0]?.name !== CORE_GROUP ||
+      groups[0].offset !== 0 ||
+      !isPlainObject(header.trieDepths) ||
       !Number.isSafeInteger(header.size) ||
       header.size < 0 ||
       !Number.isSafeInteger(header.tokenCount) ||
       header.tokenCount < 0 ||
-      !Number.isSafeInteger(sectionBytes) ||
-      sectionBytes < 0 ||
       !isPlainObject(spellings) ||
       !Number.isSafeInteger(spellings.offset) ||
       !Number.isSafeInteger(spellings.bytes) ||
-      spellings.offset < sectionBytes ||
+      groups.some((group) => group.offset + group.bytes > spellings.offset) ||
       spellings.offset % 8 !== 0 ||
       spellings.bytes < (header.tokenCount + 1) * 4
     )
       throw new Error('the header is damaged');
     const dataStart = align8(PREAMBLE_BYTES + headerLength);
     if (dataStart + spellings.offset + spellings.bytes > fileBytes) throw new Error('the sections or token spellings lie outside the file');
-    const bytes = new Uint8Array(dataStart + sectionBytes);
+    const bytes = new Uint8Array(dataStart + groups[0].bytes);
     readFully(fd, bytes);
     // the header parsed above must be the one these sections were written with, should the file have been replaced in between
     if (!headerBytes.equals(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength))) throw new Error('the file changed while it was read');
-    return { bytes, header, headerLength };
+    return { bytes, header, dataStart };
   } finally {
     nodeFs().closeSync(fd);
   }
 }
 
-/** Every token's spelling as UTF-8 after `tokenCount + 1` u32 offsets, as `spellingsReadOnUse` reads them back. */
 function encodeSpellings(texts: TokenTexts): Uint8Array {
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
@@ -686,78 +668,4 @@ function spellingsReadOnUse(file: string, start: number, count: number, stored: 
       return decoder.decode(blob.subarray(offsets[id], offsets[id + 1]));
     },
   };
-}
-
-/** The same-bytes chains as (token, next) pairs: only SentencePiece byte fallback and duplicate spellings have any. */
-function sameBytesPairs(nextSameBytes: Int32Array): Int32Array {
-  const pairs: number[] = [];
-  for (let token = 0; token < nextSameBytes.length; token++) if (nextSameBytes[token] !== -1) pairs.push(token, nextSameBytes[token]!);
-  return Int32Array.from(pairs);
-}
-
-/** Per token id, the next token with the same bytes or -1, from stored pairs whose chains must ascend (so every chain ends). */
-function sameBytesChains(name: string, pairs: Int32Array, size: number): Int32Array {
-  if (pairs.length % 2 !== 0) throw new Error(`section ${name}.sameBytesPairs is not whole pairs`);
-  const chains = new Int32Array(size).fill(-1);
-  for (let at = 0; at < pairs.length; at += 2) {
-    const token = pairs[at]!;
-    const next = pairs[at + 1]!;
-    if (token < 0 || next <= token || next >= size) throw new Error(`${name} has a damaged same-bytes chain`);
-    chains[token] = next;
-  }
-  return chains;
-}
-
-/**
- * Each node's subtree end, derived from the depths of the DFS layout (a subtree ends at the
- * next node no deeper than its root), while checking what the mask walks rely on: the first
- * node is a token's first byte, a node is at most one deeper than the node before it (so a
- * walk's stack slot for its parent is always set), depths stay within `maxDepth`, and token
- * ids are in range. Derived ends always lie after their node, so a walk always advances.
- *
- * The loop runs once per process, mostly before the JIT optimizes it, so it only ORs its
- * verdict; the slow search for what is wrong runs only when something is.
- */
-function subtreeEnds(name: string, nodeDepth: Uint16Array, nodeToken: Int32Array, maxDepth: number, size: number): Uint32Array {
-  const nodes = nodeDepth.length;
-  const ends = new Uint32Array(nodes);
-  const open = new Uint32Array(maxDepth + 1);
-  let top = 0;
-  let damaged = 0;
-  for (let node = 0; node < nodes; node++) {
-    const depth = nodeDepth[node]!;
-    const token = nodeToken[node]!;
-    damaged |= +(depth < 1) | +(depth > top + 1) | +(depth > maxDepth) | +(token < -1) | +(token >= size);
-    while (top >= depth && top > 0) ends[open[top--]!] = node;
-    top = depth;
-    open[depth] = node;
-  }
-  if (damaged !== 0) {
-    let previous = 0;
-    for (let node = 0; node < nodes; node++) {
-      const depth = nodeDepth[node]!;
-      const token = nodeToken[node]!;
-      if (depth < 1 || depth > previous + 1 || depth > maxDepth || token < -1 || token >= size) throw new Error(`${name} node ${node} is damaged`);
-      previous = depth;
-    }
-  }
-  while (top > 0) ends[open[top--]!] = nodes;
-  return ends;
-}
-
-/** Positions into a list of `length` entries, ascending unless `descending`. */
-function checkCuts(name: string, cuts: Uint32Array | Int32Array, length: number, descending = false): void {
-  const sign = descending ? -1 : 1;
-  let damaged = 0;
-  let previous = cuts.length === 0 ? 0 : cuts[0]!;
-  for (let index = 0; index < cuts.length; index++) {
-    const cut = cuts[index]!;
-    damaged |= +(cut < 0) | +(cut > length) | +(sign * (cut - previous) < 0);
-    previous = cut;
-  }
-  if (damaged !== 0) throw new Error(`section ${name} is damaged`);
-}
-
-function align8(value: number): number {
-  return (value + 7) & ~7;
 }

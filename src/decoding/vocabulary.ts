@@ -9,7 +9,7 @@ import { nodeModuleFor } from './node-files.js';
 import { readGgufMetadata } from './read-gguf-metadata.js';
 import { ByteSink, TokenKind, type TokenEncoding, type TokenSource } from './token-text-decoding.js';
 import { GrammarCache } from './grammar-cache.js';
-import { StringTokenStats, type StringTokenStatsArrays } from './string-token-stats.js';
+import { StringTokenStats, type StoredStringTokenStats, type StringTokenStatsArrays } from './string-token-stats.js';
 import { TokenTrie, type TokenTrieArrays } from './token-trie.js';
 
 export type { TokenEncoding } from './token-text-decoding.js';
@@ -44,7 +44,19 @@ export interface TokenTexts {
 }
 
 /** @internal What a vocabulary is made of; an index file stores all of it, tries and string statistics included. */
-export interface VocabularyParts {
+export interface VocabularyParts extends VocabularyCore {
+  readonly trie: TokenTrieArrays;
+  readonly stringStats: StringTokenStatsArrays;
+}
+
+/** @internal A vocabulary as an index file gives it back: the string statistics' tries and length lists are read when first used. */
+export interface StoredVocabulary extends VocabularyCore {
+  readonly trie: TokenTrieArrays;
+  readonly stringStats: StoredStringTokenStats;
+}
+
+/** @internal The tokens themselves, without the index. */
+interface VocabularyCore {
   readonly size: number;
   readonly tokenCount: number;
   readonly encoding: TokenEncoding;
@@ -54,8 +66,6 @@ export interface VocabularyParts {
   readonly tokenOffsets: Uint32Array;
   readonly textTokens: Uint32Array;
   readonly texts: TokenTexts;
-  readonly trie?: TokenTrieArrays;
-  readonly stringStats?: StringTokenStatsArrays;
 }
 
 /** One token as read from a tokenizer file. */
@@ -106,7 +116,7 @@ export class Vocabulary {
   private grammarCacheInstance: GrammarCache | undefined;
   private readonly cacheBytes: number;
 
-  private constructor(parts: VocabularyParts, options: VocabularyOptions) {
+  private constructor(parts: VocabularyCore | StoredVocabulary, options: VocabularyOptions) {
     const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
     if (!(cacheBytes > 0))
       throw new VocabularyError(
@@ -123,17 +133,19 @@ export class Vocabulary {
     this.tokenOffsets = parts.tokenOffsets;
     this.textTokens = parts.textTokens;
     this.texts = parts.texts;
-    if (parts.trie !== undefined) this.trieCache = TokenTrie.fromArrays(parts.trie);
-    if (parts.stringStats !== undefined) this.statsCache = new StringTokenStats(this, this.cacheBytes / 2, parts.stringStats);
+    if ('trie' in parts) {
+      this.trieCache = TokenTrie.fromArrays(parts.trie);
+      this.statsCache = new StringTokenStats(this, this.cacheBytes / 2, parts.stringStats);
+    }
   }
 
   /** @internal A vocabulary over parts read back from an index file (`vocabulary-index-file.ts`), used as they are. */
-  static fromParts(parts: VocabularyParts, options: VocabularyOptions = {}): Vocabulary {
+  static fromParts(parts: StoredVocabulary, options: VocabularyOptions = {}): Vocabulary {
     return new Vocabulary(parts, options);
   }
 
   /** @internal Everything the index holds, its tries and string statistics built now if they were not. */
-  toParts(): Required<VocabularyParts> {
+  toParts(): VocabularyParts {
     const { size, tokenCount, encoding, eosTokenIds, textTokenCount, tokenBytesFlat, tokenOffsets, textTokens, texts } = this;
     return {
       size,

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { compileJsonSchema } from '../../src/decoding/compile-json-schema.js';
 import { loadVocabulary } from '../../src/decoding/vocabulary-index-file.js';
 import { VocabularyError } from '../../src/decoding/decoding-errors.js';
-import type { Vocabulary } from '../../src/decoding/vocabulary.js';
+import { Vocabulary } from '../../src/decoding/vocabulary.js';
 import { kv, writeGguf } from '../../src/models/local/gguf-writer.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,17 +34,70 @@ const schemas: unknown[] = [
   { type: 'object', properties: { note: { type: 'string', pattern: '^[a-z ]{2,30}$' }, free: {} } },
 ];
 
-/** Where a section's bytes start in an index file (the preamble is 24 bytes: magic, version, header length, CRC-32, padding). */
-function sectionStart(bytes: Buffer, name: string): number {
-  const headerLength = bytes.readUInt32LE(12);
-  const header = JSON.parse(bytes.subarray(24, 24 + headerLength).toString('utf8')) as { sections: { name: string; offset: number }[] };
-  return ((24 + headerLength + 7) & ~7) + header.sections.find((section) => section.name === name)!.offset;
+interface GroupEntry {
+  name: string;
+  offset: number;
+  bytes: number;
+  crc: number;
+  sections: { name: string; offset: number }[];
 }
 
-/** The file with its checksum recomputed (CRC-32 at byte 16, over everything after the 24-byte preamble), as a file damaged on purpose would be. */
+/** The header of an index file and where its data starts (the preamble is 24 bytes: magic, version, header length, CRC-32, padding). */
+function layout(bytes: Buffer): { groups: GroupEntry[]; dataStart: number; headerLength: number } {
+  const headerLength = bytes.readUInt32LE(12);
+  const header = JSON.parse(bytes.subarray(24, 24 + headerLength).toString('utf8')) as { groups: GroupEntry[] };
+  return { groups: header.groups, dataStart: (24 + headerLength + 7) & ~7, headerLength };
+}
+
+/** Where a section's bytes start in an index file. */
+function sectionStart(bytes: Buffer, name: string): number {
+  const { groups, dataStart } = layout(bytes);
+  const group = groups.find((entry) => entry.sections.some((section) => section.name === name))!;
+  return dataStart + group.offset + group.sections.find((section) => section.name === name)!.offset;
+}
+
+/** The file with its load checksum recomputed (CRC-32 at byte 16, over the header and the core group), as a file damaged on purpose would be. */
 function withChecksum(bytes: Buffer): Buffer {
-  bytes.writeUInt32LE(crc32(bytes.subarray(24)), 16);
+  const { groups, dataStart } = layout(bytes);
+  bytes.writeUInt32LE(crc32(bytes.subarray(24, dataStart + groups[0]!.bytes)), 16);
   return bytes;
+}
+
+/** The file with the CRC-32 of a group read on first use recomputed: its header written anew, then the load checksum. */
+function withGroupChecksum(bytes: Buffer, name: string): Buffer {
+  const { dataStart, headerLength } = layout(bytes);
+  const header = JSON.parse(bytes.subarray(24, 24 + headerLength).toString('utf8')) as { groups: GroupEntry[] };
+  const group = header.groups.find((entry) => entry.name === name)!;
+  group.crc = crc32(bytes.subarray(dataStart + group.offset, dataStart + group.offset + group.bytes));
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const newStart = (24 + headerBytes.length + 7) & ~7;
+  const rewritten = Buffer.alloc(newStart + bytes.length - dataStart);
+  bytes.copy(rewritten, 0, 0, 24);
+  rewritten.writeUInt32LE(headerBytes.length, 12);
+  headerBytes.copy(rewritten, 24);
+  bytes.copy(rewritten, newStart, dataStart);
+  return withChecksum(rewritten);
+}
+
+function flip(bytes: Buffer, at: number): Buffer {
+  bytes[at]! ^= 0x01;
+  return bytes;
+}
+
+/** Whether two vocabularies' string statistics (tries and length lists, read or built now) hold the same bytes. */
+function sameStats(left: Vocabulary, right: Vocabulary): boolean {
+  const flat = (vocabulary: Vocabulary): Buffer[] => {
+    const arrays = vocabulary.stringStats.toArrays();
+    const views: ArrayBufferView[] = [];
+    for (const value of Object.values(arrays)) {
+      if (ArrayBuffer.isView(value)) views.push(value);
+      else if (typeof value === 'object')
+        for (const field of ['nodeByte', 'nodeDepth', 'nodeEnd', 'nodeToken', 'nextSameBytes'] as const) views.push(value[field]);
+    }
+    return views.map((view) => Buffer.from(view.buffer, view.byteOffset, view.byteLength));
+  };
+  const [ours, theirs] = [flat(left), flat(right)];
+  return ours.length === theirs.length && ours.every((buffer, index) => buffer.equals(theirs[index]!));
 }
 
 /** Walks the same random generation through grammars over both vocabularies, comparing every mask bit. */
@@ -160,6 +213,69 @@ describe('loadVocabulary (the vocabulary index file)', { timeout: 180_000 }, () 
     expect(afterFlip.index).toBe('built');
     expect(afterFlip.readError).toMatch(/checksum does not match/);
     expect(afterFlip.vocabulary.tokenBytesFlat).toEqual(good.vocabulary.tokenBytesFlat);
+  });
+
+  it('reads the string statistics (per-token facts, tries, length lists) when first used, as built; a group damaged since is built instead and the file removed', () => {
+    const options = { indexDir, vocabSize: 151_936 };
+    const built = Vocabulary.fromTokenizerJson(tokenizerPath, { vocabSize: 151_936 }).buildIndex();
+    const good = loadVocabulary(tokenizerPath, options);
+    expect(good.index).toBe('read');
+    const pristine = readFileSync(good.file!);
+    // read back on first use, they are the built arrays
+    expect(sameStats(good.vocabulary, built)).toBe(true);
+
+    // damage the load does not read: the load succeeds, and the first use finds it, builds the part and removes the file
+    const cases: [string, (bytes: Buffer) => Buffer, (vocabulary: Vocabulary) => unknown][] = [
+      // a flipped token id in the content trie: only its group's CRC-32 can tell
+      ['contentTrie.nodeToken', (bytes) => flip(bytes, sectionStart(bytes, 'contentTrie.nodeToken') + 400), (vocabulary) => vocabulary.stringStats.contentTrie],
+      // a node two levels below the one before it, its group's CRC-32 made to match: the structure check tells
+      [
+        'remainder.nodeDepth',
+        (bytes) => {
+          const at = sectionStart(bytes, 'remainder.nodeDepth') + 2;
+          bytes.writeUInt16LE(bytes.readUInt16LE(at) + 2, at);
+          return withGroupChecksum(bytes, 'remainder');
+        },
+        (vocabulary) => vocabulary.stringStats.remainder,
+      ],
+      // a length list's cut past its list, its CRC-32 made to match
+      [
+        'stats.longerThan',
+        (bytes) => {
+          bytes.writeInt32LE(1 << 30, sectionStart(bytes, 'stats.longerThan') + 4);
+          return withGroupChecksum(bytes, 'lengthLists');
+        },
+        (vocabulary) => vocabulary.stringStats.prepare(),
+      ],
+      ['quoteTrie.nodeByte', (bytes) => flip(bytes, sectionStart(bytes, 'quoteTrie.nodeByte') + 3), (vocabulary) => vocabulary.stringStats.quoteTrie],
+      // a plain-content bit: a string body's mask would allow or refuse one token wrongly
+      ['stats.plainContent', (bytes) => flip(bytes, sectionStart(bytes, 'stats.plainContent') + 100), (vocabulary) => vocabulary.stringStats.plainContent],
+    ];
+    for (const [section, damage, use] of cases) {
+      writeFileSync(good.file!, damage(Buffer.from(pristine)));
+      const loaded = loadVocabulary(tokenizerPath, options);
+      expect([section, loaded.index, loaded.readError]).toEqual([section, 'read', undefined]);
+      use(loaded.vocabulary);
+      expect([section, existsSync(good.file!)]).toEqual([section, false]);
+      // the same arrays as built, so the same masks
+      expect(sameStats(loaded.vocabulary, built)).toBe(true);
+    }
+    expect(loadVocabulary(tokenizerPath, options).index).toBe('built');
+
+    // the file removed after the load: the parts not read yet are built, with the same masks
+    const beforeRemoval = loadVocabulary(tokenizerPath, options);
+    expect(beforeRemoval.index).toBe('read');
+    unlinkSync(beforeRemoval.file!);
+    expect(expectSameMasks(built, beforeRemoval.vocabulary, 17)).toBeGreaterThan(40);
+    expect(sameStats(beforeRemoval.vocabulary, built)).toBe(true);
+
+    // an index of another format version (a file left by an older toolwright at this name) is rebuilt
+    const older = Buffer.from(pristine);
+    older.writeUInt32LE(3, 8);
+    writeFileSync(good.file!, older);
+    const rebuilt = loadVocabulary(tokenizerPath, options);
+    expect(rebuilt).toMatchObject({ index: 'built', readError: 'an index of another format version' });
+    expect(loadVocabulary(tokenizerPath, options).index).toBe('read');
   });
 
   it('reads back the chains of tokens with identical bytes (SentencePiece byte fallback), stored as pairs, with the same masks', async () => {
