@@ -25,8 +25,6 @@ const LARGEST = 2 ** 53 - 1;
 /** The largest grid index of a remembered decimal: 10^15 − 1. */
 const LAST_INDEX = POWERS_OF_TEN[DECIMAL_DIGITS]! - 1;
 
-/** The run of grid indexes in the range `clip` found ([first, last]). */
-const RUN = new Float64Array(2);
 /** What the intervals walked so far hold: completions (0), held ones among them (1). */
 const TALLY = new Float64Array(2);
 
@@ -90,57 +88,67 @@ export function rememberedRangeAutomaton(ranged: NumberAutomaton, remembered: Nu
   return within === null ? null : intersect(within, withoutNegativeZero);
 }
 
-/** True when `value` passes the range's lower bound (`upper` false) or its upper one, as Ajv compares doubles. */
-function passes(value: number, range: NumberConstraint, upper: boolean): boolean {
+/*
+ * The hot path passes no double to a call (V8 allocates one that a call it does not inline takes or returns): the grid
+ * indexes, the value probed and the magnitude of a prefix go through these.
+ */
+/** The grid indexes [first, last] of an interval, then of its run in the range (`clip`). */
+const RUN = new Float64Array(2);
+/** The value `holds` tests. */
+const PROBE = new Float64Array(1);
+/** The magnitude of the integer prefix `tallyDigits` tallies. */
+const MAGNITUDE = new Float64Array(1);
+
+/** True when `PROBE` passes the range's upper bound (`upper`) or its lower one, as Ajv compares doubles. */
+function holds(upper: boolean, range: NumberConstraint): boolean {
+  const value = PROBE[0]!;
   if (upper) return range.exclusiveMaximum ? value < range.maximum : value <= range.maximum;
   return range.exclusiveMinimum ? value > range.minimum : value >= range.minimum;
 }
 
-/** The value of grid index `index` (N / 10^fraction, negated where `negative`). */
-function gridValue(index: number, scale: number, negative: boolean): number {
-  return negative ? -(index / scale) : index / scale;
-}
-
 /**
- * The run of grid indexes in [first, last] whose values (N / 10^fraction, negated where `negative`) are in `range`,
- * into `RUN`; false where there is none. The values rise with N (fall, negated): each bound holds on one side of a cut.
+ * Narrows `RUN` ([first, last] grid indexes, values N / 10^fraction, negated where `negative`) to the indexes whose
+ * values are in `range`; false where there is none. The values rise with N (fall, negated): each bound holds on one
+ * side of a cut, found by binary search.
  */
-function clip(first: number, last: number, fraction: number, negative: boolean, range: NumberConstraint): boolean {
+function clip(fraction: number, negative: boolean, range: NumberConstraint): boolean {
   const scale = POWERS_OF_TEN[fraction]!;
+  const last = RUN[1]!;
   // the bound that holds from some index on (rising values: the lower one), then the one that holds up to some index
-  const fromBound = negative;
-  let low = first;
+  const fromUpper = negative;
+  let low = RUN[0]!;
   let high = last + 1;
-  if (!passes(gridValue(first, scale, negative), range, fromBound)) {
+  PROBE[0] = negative ? -(low / scale) : low / scale;
+  if (!holds(fromUpper, range)) {
     while (low < high) {
       const middle = Math.floor((low + high) / 2);
-      if (passes(gridValue(middle, scale, negative), range, fromBound)) high = middle;
+      PROBE[0] = negative ? -(middle / scale) : middle / scale;
+      if (holds(fromUpper, range)) high = middle;
       else low = middle + 1;
     }
   }
   if (low > last) return false;
   RUN[0] = low;
+  PROBE[0] = negative ? -(last / scale) : last / scale;
+  if (holds(!fromUpper, range)) return true;
   high = last + 1;
-  if (!passes(gridValue(last, scale, negative), range, !fromBound)) {
-    while (low < high) {
-      const middle = Math.floor((low + high) / 2);
-      if (passes(gridValue(middle, scale, negative), range, !fromBound)) low = middle + 1;
-      else high = middle;
-    }
-    if (low === RUN[0]) return false;
-    RUN[1] = low - 1;
-  } else RUN[1] = last;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    PROBE[0] = negative ? -(middle / scale) : middle / scale;
+    if (holds(!fromUpper, range)) low = middle + 1;
+    else high = middle;
+  }
+  if (low === RUN[0]) return false;
+  RUN[1] = low - 1;
   return true;
 }
 
 /**
- * Adds to `TALLY` the completions in `range` of the grid interval [first, last] of step 10^−fraction (negated where
- * `negative`) and the held values among them (`held` at `depth` and `pending`; none counted without `held` and
- * `pending`). False once the completions pass `limit`: the prefix then cannot be dead.
+ * Adds to `TALLY` the completions in `range` of the grid interval `RUN` of step 10^−fraction (negated where
+ * `negative`) and the held values among them (`held` at `depth` and `pending`; none counted without `pending`). False
+ * once the completions pass `limit`: the prefix then cannot be dead.
  */
 function tallyInterval(
-  first: number,
-  last: number,
   fraction: number,
   negative: boolean,
   range: NumberConstraint,
@@ -149,7 +157,7 @@ function tallyInterval(
   depth: number,
   limit: number,
 ): boolean {
-  if (!clip(first, last, fraction, negative, range)) return true;
+  if (!clip(fraction, negative, range)) return true;
   TALLY[0] = TALLY[0]! + RUN[1]! - RUN[0]! + 1;
   if (TALLY[0]! > limit) return false;
   if (pending === undefined) return true;
@@ -161,11 +169,10 @@ function tallyInterval(
 }
 
 /**
- * The integer prefix of magnitude `magnitude` (> 0, `counted` digits; integer items, or decimals) tallied: per count of
- * digits to come, its interval. False once past `limit`.
+ * The integer prefix of magnitude `MAGNITUDE` (> 0, `counted` digits; integer items, or decimals) tallied: per count
+ * of digits to come, its interval. False once past `limit`.
  */
 function tallyDigits(
-  magnitude: number,
   counted: number,
   negative: boolean,
   range: NumberConstraint,
@@ -174,11 +181,13 @@ function tallyDigits(
   depth: number,
   limit: number,
 ): boolean {
+  const magnitude = MAGNITUDE[0]!;
   if (range.integer) {
     for (let scale = 1; magnitude * scale <= LARGEST; scale *= 10) {
       const first = magnitude * scale;
-      const last = scale - 1 > LARGEST - first ? LARGEST : first + scale - 1;
-      if (!tallyInterval(first, last, 0, negative, range, held, pending, depth, limit)) return false;
+      RUN[0] = first;
+      RUN[1] = scale - 1 > LARGEST - first ? LARGEST : first + scale - 1;
+      if (!tallyInterval(0, negative, range, held, pending, depth, limit)) return false;
     }
     return true;
   }
@@ -186,7 +195,9 @@ function tallyDigits(
   const each = POWERS_OF_TEN[room]!;
   // j more integer digits: the grid [P·10^j, (P+1)·10^j) of step 10^−(room − j), indexes P·10^room … (P+1)·10^room − 1
   for (let more = 0; more <= room; more++) {
-    if (!tallyInterval(magnitude * each, magnitude * each + each - 1, room - more, negative, range, held, pending, depth, limit)) return false;
+    RUN[0] = magnitude * each;
+    RUN[1] = magnitude * each + each - 1;
+    if (!tallyInterval(room - more, negative, range, held, pending, depth, limit)) return false;
   }
   return true;
 }
@@ -200,15 +211,29 @@ function tallyZero(
   depth: number,
   limit: number,
 ): boolean {
-  if (range.integer) return negative || tallyInterval(0, 0, 0, false, range, held, pending, depth, limit);
-  return tallyInterval(negative ? 1 : 0, LAST_INDEX, DECIMAL_DIGITS, negative, range, held, pending, depth, limit);
+  if (range.integer) {
+    if (negative) return true;
+    RUN[0] = 0;
+    RUN[1] = 0;
+    return tallyInterval(0, false, range, held, pending, depth, limit);
+  }
+  RUN[0] = negative ? 1 : 0;
+  RUN[1] = LAST_INDEX;
+  return tallyInterval(DECIMAL_DIGITS, negative, range, held, pending, depth, limit);
 }
 
 /** A lone `-` tallied: every negative value offered (integer items: one interval; decimals: `-0` and each first digit's). */
 function tallySign(range: NumberConstraint, held: HeldNumbers | undefined, pending: PendingNumbers | undefined, depth: number, limit: number): boolean {
-  if (range.integer) return tallyInterval(1, LARGEST, 0, true, range, held, pending, depth, limit);
+  if (range.integer) {
+    RUN[0] = 1;
+    RUN[1] = LARGEST;
+    return tallyInterval(0, true, range, held, pending, depth, limit);
+  }
   if (!tallyZero(true, range, held, pending, depth, limit)) return false;
-  for (let digit = 1; digit < 10; digit++) if (!tallyDigits(digit, 1, true, range, held, pending, depth, limit)) return false;
+  for (let digit = 1; digit < 10; digit++) {
+    MAGNITUDE[0] = digit;
+    if (!tallyDigits(1, true, range, held, pending, depth, limit)) return false;
+  }
   return true;
 }
 
@@ -248,23 +273,17 @@ export function rangeReachesOnlyHeld(
   let within: boolean;
   if (end - start === (negative ? 1 : 0)) within = tallySign(range, held, pending, depth, heldCount);
   else if (fraction < 0 && significand === 0) within = tallyZero(negative, range, held, pending, depth, heldCount);
-  else if (fraction < 0) within = tallyDigits(significand, counted, negative, range, held, pending, depth, heldCount);
-  else {
+  else if (fraction < 0) {
+    MAGNITUDE[0] = significand;
+    within = tallyDigits(counted, negative, range, held, pending, depth, heldCount);
+  } else {
     if (range.integer || counted > DECIMAL_DIGITS) return false;
     const each = POWERS_OF_TEN[DECIMAL_DIGITS - counted]!;
     const first = significand * each;
     // the interval [p, p + 10^−k) at the grid of step 10^−(k + room); below zero, zero itself is not offered
-    within = tallyInterval(
-      negative && first === 0 ? 1 : first,
-      first + each - 1,
-      fraction + DECIMAL_DIGITS - counted,
-      negative,
-      range,
-      held,
-      pending,
-      depth,
-      heldCount,
-    );
+    RUN[0] = negative && first === 0 ? 1 : first;
+    RUN[1] = first + each - 1;
+    within = tallyInterval(fraction + DECIMAL_DIGITS - counted, negative, range, held, pending, depth, heldCount);
   }
   return within && TALLY[0] === TALLY[1];
 }
@@ -275,6 +294,9 @@ export function rangeValueCount(range: NumberConstraint): number {
   TALLY[1] = 0;
   tallySign(range, undefined, undefined, 0, Infinity);
   tallyZero(false, range, undefined, undefined, 0, Infinity);
-  for (let digit = 1; digit < 10; digit++) tallyDigits(digit, 1, false, range, undefined, undefined, 0, Infinity);
+  for (let digit = 1; digit < 10; digit++) {
+    MAGNITUDE[0] = digit;
+    tallyDigits(1, false, range, undefined, undefined, 0, Infinity);
+  }
   return TALLY[0]!;
 }
