@@ -175,6 +175,13 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       repeated: `[${[...decimals, `${decimals[1]!}0`].join(',')}]`,
     },
     {
+      name: '200 unique numbers in a range, fractions, some negative',
+      tracked: { type: 'array', items: { type: 'number', minimum: -1e6, maximum: 1e6 }, uniqueItems: true },
+      untracked: { type: 'array', items: { type: 'number', minimum: -1e6, maximum: 1e6 } },
+      text: `[${decimals.join(',')}]`,
+      repeated: `[${[...decimals, `${decimals[1]!}0`].join(',')}]`,
+    },
+    {
       name: "GitHub's create_issue, 40 assignees",
       tracked: createIssue,
       untracked: { ...createIssue, properties: { ...otherProperties, assignees: assigneesWithRepeats } },

@@ -266,7 +266,7 @@ describe('compileJsonSchema: a format ajv-formats does not know', () => {
 
 describe('compileJsonSchema: refusals name the keyword and its JSON pointer', () => {
   it.each([
-    [{ type: 'array', items: { type: 'number', minimum: 0 }, uniqueItems: true }, 'uniqueItems', '#'],
+    [{ type: 'array', items: { type: 'number', multipleOf: 0.5 }, uniqueItems: true }, 'uniqueItems', '#'],
     [{ properties: { tags: { patternProperties: { 'x(?=y)': {} } } } }, 'patternProperties', '#/properties/tags/patternProperties/x(?=y)'],
     [{ properties: { id: { type: 'string', pattern: '(?<=a)b' } } }, 'pattern', '#/properties/id'],
     [{ items: { type: 'string', pattern: '\\w(?=a)' } }, 'pattern', '#/items'],

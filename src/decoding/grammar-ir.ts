@@ -5,7 +5,7 @@
  * @module
  */
 import type { DecimalMultipleCheck } from './decimal-multiples.js';
-import type { NumberAutomaton } from './number-language.js';
+import type { NumberAutomaton, NumberConstraint } from './number-language.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 
 /** A byte trie of literal texts; node 0 is the root. */
@@ -104,6 +104,10 @@ export interface NumberAlternative {
   readonly unboundedNumber?: boolean;
   /** An item of a `uniqueNumbers` array written as `REMEMBERED_DECIMALS` (`held-numbers.ts`), not as `SAFE_INTEGERS`. */
   readonly rememberedDecimal?: boolean;
+  /** A range and no `multipleOf` (`automaton` its texts): a `uniqueItems` array can remember its values as well (`held-ranges.ts`). */
+  readonly rangedNumber?: NumberConstraint;
+  /** An item of a `uniqueNumbers` array under this range, written as `rememberedRangeAutomaton` (`held-ranges.ts`). */
+  readonly rememberedRange?: NumberConstraint;
   readonly height: number;
   /** A decimal `multipleOf` Ajv's test decides per number written: the matcher checks it (`written-numbers.ts`). */
   readonly check?: DecimalMultipleCheck | undefined;

@@ -23,6 +23,8 @@ import { DIGIT_NINE, DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.
 export const NUMBER_BOUNDS = new Float64Array(2);
 /** 10^0 … 10^15, each exact (parsed, not computed). */
 export const POWERS_OF_TEN: readonly number[] = Array.from({ length: 16 }, (_, power) => Number(`1e${power}`));
+/** Digits a remembered decimal may have (a lone leading `0` not counted, `held-numbers.ts`): 15 significant digits round-trip through a double. */
+export const DECIMAL_DIGITS = 15;
 /** The largest magnitude of `SAFE_INTEGERS`. */
 const LARGEST = 2 ** 53 - 1;
 

@@ -19,16 +19,24 @@
  * dead exactly when the held values in its intervals are as many as the intervals hold.
  * @module
  */
-import { DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
-import { NUMBER_BOUNDS, POWERS_OF_TEN, reachesOnlyHeld as integersReachOnlyHeld, type HeldNumbers, type PendingNumbers } from './held-integers.js';
-import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton } from './number-language.js';
+import { DIGIT_NINE, DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
+import {
+  DECIMAL_DIGITS,
+  NUMBER_BOUNDS,
+  POWERS_OF_TEN,
+  reachesOnlyHeld as integersReachOnlyHeld,
+  type HeldNumbers,
+  type PendingNumbers,
+} from './held-integers.js';
+import { rangeReachesOnlyHeld } from './held-ranges.js';
+import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 import type { Vocabulary } from './vocabulary.js';
 
-/** Digits a remembered decimal may have (a lone leading `0` not counted): 15 significant digits round-trip through a double. */
-export const DECIMAL_DIGITS = 15;
 /** `JsonAutomaton.trackedNumber`'s bits: some configuration is an integer item (`SAFE_INTEGERS`), a decimal item. */
 export const TRACKED_INTEGER = 1;
 export const TRACKED_DECIMAL = 2;
+/** Some configuration is a number item under a range (`held-ranges.ts`; which ranges: `JsonAutomaton.trackedRanges`). */
+export const TRACKED_RANGED = 4;
 
 const POWERS = POWERS_OF_TEN;
 
@@ -136,8 +144,8 @@ export function decimalsReachOnlyHeld(
 
 /**
  * True when every completion of the number being written (`raw[start, end)`) is held, for each kind of item the
- * automaton's state writes it as (`kinds`: `TRACKED_INTEGER`, `TRACKED_DECIMAL`): only then may every configuration
- * writing a remembered number go.
+ * automaton's state writes it as (`kinds`: `TRACKED_INTEGER`, `TRACKED_DECIMAL`, `TRACKED_RANGED` under each of
+ * `ranges`): only then may every configuration writing a remembered number go.
  */
 export function numbersReachOnlyHeld(
   raw: Uint8Array,
@@ -147,9 +155,14 @@ export function numbersReachOnlyHeld(
   pending: PendingNumbers,
   depth: number,
   kinds: number,
+  ranges: readonly NumberConstraint[] | undefined,
 ): boolean {
   if ((kinds & TRACKED_INTEGER) !== 0 && !integersReachOnlyHeld(raw, start, end, held, pending, depth)) return false;
-  return (kinds & TRACKED_DECIMAL) === 0 || decimalsReachOnlyHeld(raw, start, end, held, pending, depth);
+  if ((kinds & TRACKED_DECIMAL) !== 0 && !decimalsReachOnlyHeld(raw, start, end, held, pending, depth)) return false;
+  if ((kinds & TRACKED_RANGED) !== 0 && ranges !== undefined) {
+    for (let index = 0; index < ranges.length; index++) if (!rangeReachesOnlyHeld(raw, start, end, ranges[index]!, held, pending, depth)) return false;
+  }
+  return true;
 }
 
 const pointTokensOf = new WeakMap<Vocabulary, Int32Array>();
@@ -169,6 +182,30 @@ export function pointTokens(vocabulary: Vocabulary): Int32Array {
       if (vocabulary.isTextToken(id) && vocabulary.tokenOffsets[id + 1]! - offset === 1 && bytes[offset] === POINT) found.push(id);
     }
     pointTokensOf.set(vocabulary, (known = Int32Array.from(found)));
+  }
+  return known;
+}
+
+const minusTokensOf = new WeakMap<Vocabulary, Int32Array>();
+
+/**
+ * The text tokens with no digit that end in a minus sign (`-`, ` -`, `,-`): under a range a lone `-` can be a prefix
+ * whose every completion is held (`held-ranges.ts`), where no list of `digitTokens` holds the token that writes it.
+ */
+export function minusTokens(vocabulary: Vocabulary): Int32Array {
+  let known = minusTokensOf.get(vocabulary);
+  if (known === undefined) {
+    const found: number[] = [];
+    const bytes = vocabulary.tokenBytesFlat;
+    for (let id = 0; id < vocabulary.size; id++) {
+      const start = vocabulary.tokenOffsets[id]!;
+      const end = vocabulary.tokenOffsets[id + 1]!;
+      if (!vocabulary.isTextToken(id) || end === start || bytes[end - 1] !== MINUS_SIGN) continue;
+      let digit = false;
+      for (let offset = start; offset < end && !digit; offset++) digit = bytes[offset]! >= DIGIT_ZERO && bytes[offset]! <= DIGIT_NINE;
+      if (!digit) found.push(id);
+    }
+    minusTokensOf.set(vocabulary, (known = Int32Array.from(found)));
   }
   return known;
 }

@@ -19,16 +19,17 @@ import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
 import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueItemCanFollow } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
-import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS } from './number-language.js';
+import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS, type NumberConstraint } from './number-language.js';
 import {
   checkedNumbersOf,
   completionsOf,
   countedItems,
-  insideCountedKeys,
+  insideCounted,
   isTrackedContainer,
   isTrackedItem,
   isTrackedNumber,
   trackedNumberKinds,
+  trackedRangesOf,
   literalOpen,
   runTimeMemories,
   usedBefore,
@@ -110,6 +111,10 @@ export class JsonAutomaton {
   trackedNumber: Uint8Array;
   /** Some array remembers the values of its integer items (`ArrayAlternative.uniqueNumbers`). */
   readonly remembersNumbers: boolean;
+  /** Per state: the ranges of its remembered number items under a range (`TRACKED_RANGED`), undefined where none. */
+  readonly trackedRanges: (readonly NumberConstraint[] | undefined)[] = [];
+  /** Some array remembers number items under a range (`held-ranges.ts`): a prefix can run out from its first byte. */
+  readonly remembersRanges: boolean;
   /**
    * Per state: the fewest completions among its configurations whose item strings can run out (`itemCompletions`):
    * inside an item at a character boundary, those of the prefix written; before an item (after `,`), those of the
@@ -184,6 +189,7 @@ export class JsonAutomaton {
       countedLanguages: this.countedLanguages,
       remembersContainers: this.remembersContainers,
       remembersNumbers: this.remembersNumbers,
+      remembersRanges: this.remembersRanges,
       tracksStrings: this.tracksStrings,
       checksNumbers: this.checksNumbers,
     } = runTimeMemories(this.alternatives));
@@ -321,11 +327,12 @@ export class JsonAutomaton {
     this.trackedItem[id] = configs.some((config) => isTrackedItem(this.alternatives, config)) ? 1 : 0;
     this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
     this.trackedNumber[id] = this.remembersNumbers ? trackedNumberKinds(this.alternatives, configs) : 0;
+    this.trackedRanges.push(this.remembersRanges ? trackedRangesOf(this.alternatives, configs) : undefined);
     this.exhaustion[id] = this.countsItems
       ? configs.reduce((fewest, config) => Math.min(fewest, completionsOf(this.alternatives, config)), Infinity)
       : Infinity;
     this.exhaustible[id] =
-      this.countsItems && configs.some((config) => countedItems(this.alternatives, config) !== null || insideCountedKeys(this.alternatives, config)) ? 1 : 0;
+      this.countsItems && configs.some((config) => countedItems(this.alternatives, config) !== null || insideCounted(this.alternatives, config)) ? 1 : 0;
     this.contentKey.push(undefined);
     this.loopClass.push(undefined);
     this.checkedNumbers.push(this.checksNumbers ? checkedNumbersOf(this.alternatives, configs) : undefined);

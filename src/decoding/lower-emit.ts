@@ -48,9 +48,9 @@ import {
 } from './lower-typed.js';
 import { containsRules } from './lower-contains.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
-import { finiteNumberTexts } from './number-language.js';
 import { computeHeights } from './node-heights.js';
-import { endlessItem, isContainer, rememberedItems, rememberedNumber, SAFE_INTEGERS, valueClasses } from './remembered-items.js';
+import { endlessItem, isContainer, literalsBeside, numberLiterals, rememberedItems, rememberedNumber, SAFE_INTEGERS } from './remembered-items.js';
+import { stringsBesideNumbers, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
 
@@ -142,7 +142,8 @@ export class NodeEmitter {
           const cache = this.context.options.cache;
           const automaton = typed.fractional ? cache.fractionalNumberAutomaton(range) : cache.numberAutomaton(range);
           const unbounded = !typed.fractional && range.minimum === -Infinity && range.maximum === Infinity;
-          const flags = { unboundedInteger: unbounded && typed.integer, unboundedNumber: unbounded && !typed.integer };
+          const ranged = unbounded || typed.fractional ? undefined : range;
+          const flags = { unboundedInteger: unbounded && typed.integer, unboundedNumber: unbounded && !typed.integer, rangedNumber: ranged };
           if (automaton !== null) node.alternatives.push({ kind: 'number', id: this.context.alternativeCount++, automaton, ...flags, height: 1 });
           break;
         }
@@ -178,7 +179,7 @@ export class NodeEmitter {
       if (written !== undefined) (alternative as { items: ValueNode }).items = node = written;
       else if (!node.alternatives.every(rememberedNumber)) {
         return refuse(
-          `the items are numbers with a range or a multipleOf and endless texts or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, drop the range, or list the allowed values in an "enum"`,
+          `the items are numbers with a multipleOf and endless texts or more than ${2 * this.context.limits.uniqueItemsMaxValues + 1} texts (limits.uniqueItemsMaxValues); bound them to at most ${this.context.limits.uniqueItemsMaxValues} integers, drop the multipleOf, or list the allowed values in an "enum"`,
         );
       }
     }
@@ -188,23 +189,18 @@ export class NodeEmitter {
     }
     // an item array with uniqueItems of its own may not be settled yet: it is no endless container
     const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
-    const remembered = (item: Alternative): boolean => rememberedNumber(item) || (settled(item) && endlessItem(item));
+    // strings that run out beside numbers are counted on their own (`stringsBesideNumbers`)
+    const remembered = (item: Alternative): boolean => rememberedNumber(item) || (settled(item) && endlessItem(item)) || item.kind === 'string';
     if (node.alternatives.some((item) => isContainer(item) || rememberedNumber(item)) && node.alternatives.every(remembered)) {
       if (node.alternatives.some(rememberedNumber)) {
         if (contains.length > 0) return refuse('over numbers beside contains (only over a finite set of values)');
-        // a number literal could repeat a remembered number's value: the frame's set and the memory do not see each other
-        if (node.literals !== null && this.literalValues.get(node)!.some((value) => typeof value === 'number')) {
-          return refuse(
-            'over numbers beside number literals (enum/const); drop the literals the numbers already allow, or list every allowed value in an "enum"',
-          );
-        }
       }
       if (contains.length > 0) return refuse('over objects or arrays beside contains (only over a finite set of values)');
       return this.settleUniqueContainers(alternative, node, refuse);
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a range or a multipleOf are not remembered, nor objects that can run out of values: closed (additionalProperties: false, or only keys that can run out: a propertyNames enum, maxLength or finite pattern) or with maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside numbers, objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a multipleOf are not remembered, nor objects that can run out of values: closed (additionalProperties: false, or only keys that can run out: a propertyNames enum, maxLength or finite pattern) or with maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;
@@ -271,23 +267,30 @@ export class NodeEmitter {
    * (`rememberedItems`): containers offered where a member fits, integers cut to ±2^53 (exclusive), numbers as decimals.
    */
   private settleUniqueContainers(alternative: ArrayAlternative, node: ValueNode, refuse: (details: string) => void): void {
-    const alternatives = rememberedItems(node.alternatives, this.context.options.cache.numberAutomaton(SAFE_INTEGERS)!, () => this.context.alternativeCount++);
-    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
+    const strings = stringsBesideNumbers(node.alternatives, node.literals !== null, this.constructions(), (dfa) => this.stringLanguage(dfa));
+    if (typeof strings === 'string') return refuse(strings);
+    const alternatives = rememberedItems(strings.items, this.context.options.cache.numberAutomaton(SAFE_INTEGERS)!, () => this.context.alternativeCount++);
+    // literals beside them (null, booleans, an enum) keep their classes in the array's set, as over literals alone; number
+    // literals the numbers offer go (the memory sees them written), others could repeat a number's value unseen
+    const beside = literalsBeside(node.literals === null ? [] : this.literalValues.get(node)!, alternatives, strings.completions?.total ?? Infinity);
+    if (typeof beside === 'string') return refuse(beside);
+    const { values, literals, classOf, representatives, most } = beside;
+    const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals, height: Infinity };
     type Remembering = { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean; uniqueNumbers: boolean };
-    const mutable = alternative as Remembering;
-    // literals beside them (null, booleans, an enum) keep their classes in the array's set, as over literals alone
-    if (node.literals !== null) {
-      const { classOf, representatives } = valueClasses(this.literalValues.get(node)!);
+    const mutable = alternative as Remembering & { maxItems: number; itemCompletions: ItemCompletions | null };
+    if (literals !== null) {
       const past = this.classesPastLimits(representatives.length, alternative.maxItems);
       if (past !== undefined) return refuse(`beside objects or arrays, ${past}`);
-      this.literalValues.set(items, this.literalValues.get(node)!);
-      mutable.unique = { classOf, classes: representatives.length, subtreeValues: node.literals.subtreeValues(), contains: null };
+      this.literalValues.set(items, values);
+      mutable.unique = { classOf, classes: representatives.length, subtreeValues: literals.subtreeValues(), contains: null };
     }
     this.nodes.push(items);
     mutable.items = items;
     mutable.uniqueStrings = alternatives.some((item) => item.kind === 'string');
     mutable.uniqueContainers = alternatives.some(isContainer);
     mutable.uniqueNumbers = alternatives.some((item) => item.kind === 'number');
+    mutable.maxItems = Math.min(alternative.maxItems, most);
+    mutable.itemCompletions = strings.completions;
   }
 
   /** Literal string items past the set limits: their node becomes one string alternative, a trie of the strings, remembered by the matcher. */
@@ -312,24 +315,11 @@ export class NodeEmitter {
    * no set is kept; undefined where some alternative has infinitely many texts or more than twice the values budget.
    */
   private numbersAsLiterals(node: ValueNode): ValueNode | undefined {
-    const values = [...this.literalValues.get(node)!];
-    const texts = values.map(literalText);
-    const maxTexts = 2 * this.context.limits.uniqueItemsMaxValues + 1;
-    for (const item of node.alternatives) {
-      const written = item.kind === 'number' ? finiteNumberTexts(item.automaton, maxTexts) : undefined;
-      if (written === undefined) return undefined;
-      for (const text of written) {
-        if (texts.includes(text)) continue;
-        texts.push(text);
-        values.push(Number(text));
-      }
-    }
-    const literals = new ByteTrie();
-    const encoder = new TextEncoder();
-    texts.forEach((text, index) => literals.add(encoder.encode(text), index));
-    const derived: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives: [], literals, height: Infinity };
+    const written = numberLiterals(this.literalValues.get(node)!, node.alternatives, 2 * this.context.limits.uniqueItemsMaxValues + 1);
+    if (written === undefined) return undefined;
+    const derived: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives: [], literals: written.literals, height: Infinity };
     this.nodes.push(derived);
-    this.literalValues.set(derived, values);
+    this.literalValues.set(derived, written.values);
     return derived;
   }
 

@@ -3,14 +3,18 @@
  * objects and arrays that never run out of values, so that refusing the close of a repeated item never leaves a dead
  * end (`roomForMember` in `node-heights.ts` keeps an item from being opened where only an empty one would fit); and
  * integers with no range, cut to ±2^53 (exclusive), or numbers with no range, offered as plain decimals of at most 15
- * digits (`held-numbers.ts`), where the memory counts the held values a prefix can still reach.
+ * digits (`held-numbers.ts`), or either under a range (`held-ranges.ts`), where the memory counts the held values a
+ * prefix can still reach.
  * @module
  */
 import { endlessKeys, endlessStrings } from './endless-strings.js';
-import { jsonEqual } from './lower-typed.js';
-import type { Alternative, ArrayAlternative, NumberAlternative, ObjectAlternative, StringAlternative } from './grammar-ir.js';
+import { planUniqueStrings, type AutomatonConstructions, type StringCompletions } from './string-completions.js';
+import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
+import { jsonEqual, literalText } from './lower-typed.js';
+import { ByteTrie, type Alternative, type ArrayAlternative, type NumberAlternative, type ObjectAlternative, type StringAlternative } from './grammar-ir.js';
 import { rememberedDecimals } from './held-numbers.js';
-import type { NumberAutomaton, NumberConstraint } from './number-language.js';
+import { rangeValueCount, rememberedRangeAutomaton } from './held-ranges.js';
+import { finiteNumberTexts, type NumberAutomaton, type NumberConstraint } from './number-language.js';
 
 /**
  * The integers a `uniqueNumbers` array offers: past 2^53 distinct texts parse to one double (`9007199254740993` is
@@ -29,25 +33,130 @@ export function rememberedInteger(alternative: Alternative): alternative is Numb
   return alternative.kind === 'number' && alternative.unboundedInteger === true;
 }
 
-/** An integer or number item with no range nor `multipleOf`: remembered by value (`uniqueNumbers`). */
+/** An integer or number item with no `multipleOf` (under a range or not): remembered by value (`uniqueNumbers`). */
 export function rememberedNumber(alternative: Alternative): alternative is NumberAlternative {
-  return alternative.kind === 'number' && (alternative.unboundedInteger === true || alternative.unboundedNumber === true);
+  return (
+    alternative.kind === 'number' && (alternative.unboundedInteger === true || alternative.unboundedNumber === true || alternative.rangedNumber !== undefined)
+  );
 }
 
 /**
  * The items of a `uniqueNumbers`/`uniqueContainers` array as the memory offers them (each a new alternative, `nextId`):
  * containers where a member fits, integers as `integers` (`SAFE_INTEGERS`), and, beside a number item, numbers as
- * `REMEMBERED_DECIMALS` (the integer items are some of its texts: they go).
+ * `REMEMBERED_DECIMALS` (the integer items are some of its texts: they go); a number under a range as those of its
+ * texts (`rememberedRangeAutomaton`), gone where the range holds none of them.
  */
 export function rememberedItems(items: readonly Alternative[], integers: NumberAutomaton, nextId: () => number): Alternative[] {
   const decimal = items.some((item) => item.kind === 'number' && item.unboundedNumber === true);
   return items
     .filter((item) => !decimal || !rememberedInteger(item))
-    .map((item): Alternative => {
-      if (isContainer(item)) return { ...item, id: nextId(), roomForMember: true };
-      if (!rememberedNumber(item)) return item;
-      return { ...item, id: nextId(), automaton: decimal ? rememberedDecimals() : integers, rememberedDecimal: decimal };
+    .flatMap((item): Alternative[] => {
+      if (isContainer(item)) return [{ ...item, id: nextId(), roomForMember: true }];
+      if (!rememberedNumber(item)) return [item];
+      const range = item.rangedNumber;
+      if (range === undefined) return [{ ...item, id: nextId(), automaton: decimal ? rememberedDecimals() : integers, rememberedDecimal: decimal }];
+      const automaton = rememberedRangeAutomaton(item.automaton, range.integer ? integers : rememberedDecimals());
+      return automaton === null ? [] : [{ ...item, id: nextId(), automaton, rememberedRange: range }];
     });
+}
+
+/** The literal items beside remembered ones, as the array's set keeps them, and the most distinct items the array offers. */
+export interface LiteralsBeside {
+  readonly values: unknown[];
+  readonly literals: ByteTrie | null;
+  readonly classOf: Int32Array;
+  readonly representatives: readonly unknown[];
+  /**
+   * Where every remembered item is a number under a range or a string that runs out, their values (`rangeValueCount`,
+   * the strings' total) and the literal classes; else endless.
+   */
+  readonly most: number;
+}
+
+/**
+ * The string items beside remembered numbers as the memory keeps them: where some can run out, one alternative (the
+ * union of several, `planUniqueStrings`) and the counts of its completions, which the matcher compares with the held
+ * strings alone (a number is never a string: each kind runs out on its own); else as they are. Refused beside objects
+ * or arrays and beside literals, whose items would share the count before an item.
+ */
+export function stringsBesideNumbers(
+  items: readonly Alternative[],
+  hasLiterals: boolean,
+  constructions: AutomatonConstructions,
+  languageOf: (dfa: CodePointDfa) => StringAlternative,
+): { items: readonly Alternative[]; completions: StringCompletions | null } | string {
+  const strings = items.filter((item) => item.kind === 'string');
+  if (strings.every(endlessStrings)) return { items, completions: null };
+  if (hasLiterals || items.some(isContainer)) {
+    return 'over strings that can run out beside objects, arrays or literals (enum/const, booleans, null); make the strings endless (no maxLength, a pattern with no end), or list the allowed values in an "enum"';
+  }
+  let plan = planUniqueStrings(strings, constructions);
+  let kept = items;
+  if (plan.kind === 'union') {
+    const union = languageOf(plan.dfa);
+    kept = [...items.filter((item) => item.kind !== 'string'), union];
+    plan = planUniqueStrings([union], constructions);
+  }
+  if (plan.kind === 'refused') return plan.reason;
+  return { items: kept, completions: plan.kind === 'counted' ? plan.completions : null };
+}
+
+/**
+ * The literal `values` beside the remembered `items` (`rememberedItems`), less each number whose text a number item
+ * offers: the memory sees it written as that number, and the texts offered stay the same. Else why they cannot be
+ * remembered: a number literal no number item offers could repeat a remembered number's value unseen by the set; and
+ * the memory counts a prefix's completions under one range per number item, where the languages must not overlap.
+ */
+export function literalsBeside(values: readonly unknown[], items: readonly Alternative[], strings: number): LiteralsBeside | string {
+  const numbers = items.filter((item) => item.kind === 'number');
+  if (numbers.length > 1 && numbers.some((item) => item.rememberedRange !== undefined)) {
+    return 'over numbers under a range beside other number schemas (an anyOf of several); merge them into one number schema, or list the allowed values in an "enum"';
+  }
+  const kept = values.filter((value) => typeof value !== 'number' || !numbers.some((item) => item.automaton.matches(literalText(value))));
+  if (numbers.length > 0 && kept.some((value) => typeof value === 'number')) {
+    return 'over numbers beside number literals (enum/const) they do not offer (past their range, or not written as they write numbers: the memory and the set of literals would not see each other); list every allowed value in an "enum"';
+  }
+  const literals = kept.length === 0 ? null : textTrie(kept.map(literalText));
+  const { classOf, representatives } = valueClasses(kept);
+  let most = representatives.length;
+  for (const item of items) {
+    if (item.kind === 'string') continue;
+    most += item.kind === 'number' && item.rememberedRange !== undefined ? rangeValueCount(item.rememberedRange) : Infinity;
+  }
+  most += items.some((item) => item.kind === 'string') ? strings : 0;
+  return { values: kept, literals, classOf, representatives, most };
+}
+
+/** A trie of `texts`, each text's index its value's. */
+function textTrie(texts: readonly string[]): ByteTrie {
+  const trie = new ByteTrie();
+  const encoder = new TextEncoder();
+  texts.forEach((text, index) => trie.add(encoder.encode(text), index));
+  return trie;
+}
+
+/**
+ * The literal `values` and the number `items`' texts (`-0` beside `0` included, each its value), where each number item
+ * has finitely many (an integer range, or one under an integer `multipleOf`); undefined where some item is no number,
+ * or has infinitely many texts or more than `maxTexts`.
+ */
+export function numberLiterals(
+  values: readonly unknown[],
+  items: readonly Alternative[],
+  maxTexts: number,
+): { values: unknown[]; literals: ByteTrie } | undefined {
+  const kept = [...values];
+  const texts = kept.map(literalText);
+  for (const item of items) {
+    const written = item.kind === 'number' ? finiteNumberTexts(item.automaton, maxTexts) : undefined;
+    if (written === undefined) return undefined;
+    for (const text of written) {
+      if (texts.includes(text)) continue;
+      texts.push(text);
+      kept.push(Number(text));
+    }
+  }
+  return { values: kept, literals: textTrie(texts) };
 }
 
 /**

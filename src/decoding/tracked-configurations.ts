@@ -7,7 +7,9 @@
 import { ArrayPhase, Kind, ObjectPhase, StringMode, type Stack } from './automaton-frames.js';
 import { uniqueClassAllowed } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, NumberAlternative, ObjectAlternative } from './grammar-ir.js';
-import { TRACKED_DECIMAL, TRACKED_INTEGER } from './held-numbers.js';
+import { TRACKED_DECIMAL, TRACKED_INTEGER, TRACKED_RANGED } from './held-numbers.js';
+import { rangeValueCount } from './held-ranges.js';
+import type { NumberConstraint } from './number-language.js';
 import type { DecimalMultipleCheck } from './decimal-multiples.js';
 
 /** Which run-time memories the automaton's alternatives need the matcher to keep (`JsonAutomaton`'s fields of those names). */
@@ -15,6 +17,7 @@ export function runTimeMemories(alternatives: readonly (Alternative | undefined)
   countedLanguages: ItemCompletions[];
   remembersContainers: boolean;
   remembersNumbers: boolean;
+  remembersRanges: boolean;
   tracksStrings: boolean;
   checksNumbers: boolean;
 } {
@@ -29,6 +32,7 @@ export function runTimeMemories(alternatives: readonly (Alternative | undefined)
     ),
     remembersContainers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueContainers),
     remembersNumbers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueNumbers),
+    remembersRanges: present.some((alternative) => alternative.kind === 'number' && alternative.rememberedRange !== undefined),
     tracksStrings: present.some(
       (alternative) => (alternative.kind === 'array' && alternative.uniqueStrings) || (alternative.kind === 'object' && alternative.distinctKeys),
     ),
@@ -89,14 +93,29 @@ export function isTrackedNumber(alternatives: readonly Alternative[], config: St
   return config.frame.kind === Kind.Number && parent?.kind === Kind.Array && (alternatives[parent.alternative] as ArrayAlternative).uniqueNumbers;
 }
 
-/** Which kinds of remembered number items `configs` write (`JsonAutomaton.trackedNumber`): `TRACKED_INTEGER`, `TRACKED_DECIMAL`, both, or 0. */
+/**
+ * Which kinds of remembered number items `configs` write (`JsonAutomaton.trackedNumber`): `TRACKED_INTEGER`,
+ * `TRACKED_DECIMAL`, `TRACKED_RANGED` (bits), or 0.
+ */
 export function trackedNumberKinds(alternatives: readonly Alternative[], configs: readonly Stack[]): number {
   let kinds = 0;
   for (const config of configs) {
     if (!isTrackedNumber(alternatives, config)) continue;
-    kinds |= (alternatives[config.frame.alternative] as NumberAlternative).rememberedDecimal === true ? TRACKED_DECIMAL : TRACKED_INTEGER;
+    const number = alternatives[config.frame.alternative] as NumberAlternative;
+    kinds |= number.rememberedRange !== undefined ? TRACKED_RANGED : number.rememberedDecimal === true ? TRACKED_DECIMAL : TRACKED_INTEGER;
   }
   return kinds;
+}
+
+/** The ranges of the remembered number items under a range that `configs` write (`JsonAutomaton.trackedRanges`), undefined where none. */
+export function trackedRangesOf(alternatives: readonly Alternative[], configs: readonly Stack[]): readonly NumberConstraint[] | undefined {
+  const ranges: NumberConstraint[] = [];
+  for (const config of configs) {
+    if (!isTrackedNumber(alternatives, config)) continue;
+    const range = (alternatives[config.frame.alternative] as NumberAlternative).rememberedRange;
+    if (range !== undefined && !ranges.includes(range)) ranges.push(range);
+  }
+  return ranges.length === 0 ? undefined : ranges;
 }
 
 /** The completion counts of the array on top of `config`, or of the array (or object) whose item string (or key) is on top; null where none counts. */
@@ -110,10 +129,15 @@ export function countedItems(alternatives: readonly Alternative[], config: Stack
 }
 
 /**
- * True when some object of `config` (after its `{`) counts its keys (`keyCompletions`): a token that ends the value
- * being written and opens the next key (`1,"a`, `}},"a`) can reach a key prefix whose every completion is held.
+ * True when some object of `config` (after its `{`) counts its keys (`keyCompletions`), or `config` writes a number
+ * item of an array that counts its item strings (`stringsBesideNumbers`): a token that ends the value being written and
+ * opens the next key or item (`1,"a`, `}},"a`, `1,"`) can reach a prefix whose every completion is held.
  */
-export function insideCountedKeys(alternatives: readonly Alternative[], config: Stack): boolean {
+export function insideCounted(alternatives: readonly Alternative[], config: Stack): boolean {
+  const parent = config.parent?.frame;
+  if (config.frame.kind === Kind.Number && parent?.kind === Kind.Array && (alternatives[parent.alternative] as ArrayAlternative).itemCompletions !== null) {
+    return true;
+  }
   for (let at: Stack | null = config; at !== null; at = at.parent) {
     const frame = at.frame;
     if (frame.kind === Kind.Object && frame.phase !== ObjectPhase.Open && (alternatives[frame.alternative] as ObjectAlternative).keyCompletions !== null)
@@ -131,7 +155,9 @@ export function completionsOf(alternatives: readonly Alternative[], config: Stac
   const counts = countedItems(alternatives, config);
   if (counts === null) return Infinity;
   const frame = config.frame;
-  if (frame.kind === Kind.Array) return frame.phase === ArrayPhase.Next ? counts.total : Infinity;
+  // before an item, the numbers beside the strings can be written too (`stringsBesideNumbers`)
+  if (frame.kind === Kind.Array)
+    return frame.phase === ArrayPhase.Next ? counts.total + numbersBeside(alternatives[frame.alternative] as ArrayAlternative) : Infinity;
   if (frame.phase === StringMode.Open) return counts.total;
   return frame.phase === StringMode.Boundary ? counts.at(frame.dfaState, frame.count) : Infinity;
 }
@@ -157,4 +183,14 @@ export function literalOpen(alternatives: readonly Alternative[], config: Stack,
   const unique = alternative.unique!;
   const frame = config.parent!.frame;
   return unique.subtreeValues[child]!.some((value) => uniqueClassAllowed(alternative, frame, unique.classOf[value]!));
+}
+
+/** How many values the number items of `array` offer beside its strings: under a range, `rangeValueCount`; else endless. */
+function numbersBeside(array: ArrayAlternative): number {
+  if (!array.uniqueNumbers || array.items === null) return 0;
+  let values = 0;
+  for (const item of array.items.alternatives) {
+    if (item.kind === 'number') values += item.rememberedRange === undefined ? Infinity : rangeValueCount(item.rememberedRange);
+  }
+  return values;
 }

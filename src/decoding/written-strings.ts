@@ -30,7 +30,7 @@ import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { FirstByteGroups } from './first-byte-groups.js';
 import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
 import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
-import { numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
+import { minusTokens, numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
 import {
   closeTokens,
   digitTokens,
@@ -211,7 +211,10 @@ export class WrittenStrings {
       this.tryGroups(state, mask, this.heldNumberCount > 0 ? digits.mixedByFirstByte : digits.twoNumbersByFirstByte);
       const held = scan.inString === 0 ? this.held[scan.depth]?.numbers : undefined;
       const holds = held !== undefined && held.sorted.length > 0;
-      if (holds && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) this.tryTokens(state, mask, digits.pure);
+      // under a range a prefix of any length can run out (`held-ranges.ts`), a lone `-` too
+      const ranged = holds && this.automaton.remembersRanges;
+      if (holds && (ranged || mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held))) this.tryTokens(state, mask, digits.pure);
+      if (ranged) this.tryTokens(state, mask, minusTokens(this.vocabulary));
       if (holds && scan.numberStart >= 0) this.tryTokens(state, mask, pointTokens(this.vocabulary));
       if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
     }
@@ -481,7 +484,7 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
-      if (scan.numberStart >= 0 && automaton.trackedNumber[at] !== 0 && this.reachesOnlyHeld(scan, automaton.trackedNumber[at]!)) {
+      if (scan.numberStart >= 0 && automaton.trackedNumber[at] !== 0 && this.reachesOnlyHeld(scan, at)) {
         at = automaton.derived.withoutTrackedNumbers(at);
         if (at === DEAD) return DEAD;
       }
@@ -695,10 +698,11 @@ export class WrittenStrings {
     return (this.held[scan.depth]?.numbers.countInBounds() ?? 0) > 0;
   }
 
-  /** Every completion of the number being written (as the `kinds` of items the state writes) is held by its array (or closed by the trial). */
-  private reachesOnlyHeld(scan: Scan, kinds: number): boolean {
+  /** Every completion of the number being written (as the kinds of items `state` writes) is held by its array (or closed by the trial). */
+  private reachesOnlyHeld(scan: Scan, state: number): boolean {
     const held = scan.depth < this.freshFrom ? this.held[scan.depth]?.numbers : undefined;
-    return numbersReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, held, this.pendingNumbers, scan.depth, kinds);
+    const { trackedNumber, trackedRanges } = this.automaton;
+    return numbersReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, held, this.pendingNumbers, scan.depth, trackedNumber[state]!, trackedRanges[state]);
   }
 
   /** A trial opened a container at `depth`: what the items held and closed say of that depth and above no longer holds. */

@@ -32,6 +32,7 @@ describe('bench:mask written-strings cases', () => {
       '40 records of two money amounts, multipleOf 0.01',
       '200 unique integers of 4 to 7 digits, some negative',
       '200 unique numbers of 4 to 7 digits, fractions, some negative',
+      '200 unique numbers in a range, fractions, some negative',
       "GitHub's create_issue, 40 assignees",
     ]);
     for (const entry of cases) {

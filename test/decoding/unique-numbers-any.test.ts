@@ -243,10 +243,8 @@ describe('uniqueItems over numbers and items of any value', { timeout: 240_000 }
   });
 
   it.each([
-    ['numbers in a range', { type: 'array', items: { type: 'number', minimum: 0, maximum: 1 }, uniqueItems: true }],
-    ['integers in a range of more than 61 texts', { type: 'array', items: { type: 'integer', minimum: 0, maximum: 100 }, uniqueItems: true }],
     ['numbers under a multipleOf', { type: 'array', items: { type: 'number', multipleOf: 0.5 }, uniqueItems: true }],
-    ['numbers beside number literals', { type: 'array', items: { anyOf: [{ type: 'number' }, { const: 1.5 }] }, uniqueItems: true }],
+    ['numbers beside number literals they do not offer', { type: 'array', items: { anyOf: [{ type: 'number' }, { const: 1e300 }] }, uniqueItems: true }],
     ['numbers beside contains', { type: 'array', items: { type: 'number' }, uniqueItems: true, contains: { const: 1 } }],
     ['items of any value beside contains', { type: 'array', uniqueItems: true, contains: { const: 1 } }],
     ['beside prefixItems', { prefixItems: [{ type: 'boolean' }, { type: 'boolean' }], uniqueItems: true }],

@@ -776,6 +776,12 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       },
       // over integers in a bounded range: their texts are a finite set of literals (unique-numbers.test.ts)
       { schema: { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: -1, maximum: 2 } }, instances: [...UNIQUE_ARRAYS, [0, -0], [-1, 0, 2]] },
+      // over integers and numbers under a range of endless or many texts: remembered by value (unique-number-ranges.test.ts)
+      { schema: { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } }, instances: [...UNIQUE_ARRAYS, [3, 2, -5], [3, 4], [-7, -7]] },
+      {
+        schema: { type: 'array', uniqueItems: true, items: { type: 'number', minimum: 0, maximum: 1 } },
+        instances: [...UNIQUE_ARRAYS, [0.5, 1, 0], [0.5, 0.5], [2]],
+      },
       // over strings with endless completions: the matcher remembers the items written
       { schema: { type: 'array', uniqueItems: true, items: { type: 'string' }, minItems: 2 }, instances: [...UNIQUE_ARRAYS, ['x', 'x'], ['x', 'xy', 'x']] },
       // over strings whose completions run out: also the items' counts (a prefix whose every completion is held is refused)
@@ -815,7 +821,7 @@ const KEYWORD_CASES: Record<string, Expectation> = {
     refused: [
       // several string alternatives whose union is past its state budget (date-time lowers to several)
       { type: 'array', uniqueItems: true, items: { type: 'string', format: 'date-time' } },
-      { type: 'array', uniqueItems: true, items: { type: 'integer', maximum: 3 } },
+      { type: 'array', uniqueItems: true, items: { type: 'integer', multipleOf: 2, maximum: 3 } },
       { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
       { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },
     ],

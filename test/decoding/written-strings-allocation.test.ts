@@ -5,7 +5,7 @@
  * mask where a token can close an object item of a `uniqueItems` array (its canonical text known from the mask before):
  * the list of items a trial closed was emptied by setting its length to 0, and the next push allocated a backing store
  * per walk. So does a mask inside a number a decimal `multipleOf` checks as it is written, and one inside a decimal of a
- * `uniqueItems` array over numbers (held-numbers.ts). Heap growth is counted, not time.
+ * `uniqueItems` array over numbers (held-numbers.ts), under a range too (held-ranges.ts). Heap growth is counted, not time.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -32,6 +32,9 @@ const decimalItems = Array.from({ length: 40 }, (_, index) => `1234567890.${1000
 // the text stops inside a decimal that begins like held ones (1234567890.104, not held): a digit token takes it to 14
 // digits, whose ten completions the walk counts among the held values (held-numbers.ts)
 const decimalsText = `[${decimalItems.join(', ')}, 1234567890.104`;
+
+// the same under a range (held-ranges.ts): each interval is clipped to the range by binary search
+const rangedDecimals = { type: 'array', items: { type: 'number', minimum: -1e10, maximum: 1234567890.1045 }, uniqueItems: true };
 
 const amounts = { type: 'array', items: { type: 'number', multipleOf: 0.01, minimum: 0 } };
 // the text stops inside `4.1`, which Ajv's quotient test rejects under 0.01: its close is refused, and so is every digit
@@ -82,6 +85,10 @@ describe('masks inside remembered strings', () => {
 
   it('allocate nothing per mask inside a decimal of a uniqueItems array over numbers', () => {
     for (const bytesGrown of growthOnEveryVocabulary(decimals, decimalsText)) expect(bytesGrown).toBeLessThan(64 * 1024);
+  }, 120_000);
+
+  it('allocate nothing per mask inside a decimal of a uniqueItems array over numbers under a range', () => {
+    for (const bytesGrown of growthOnEveryVocabulary(rangedDecimals, decimalsText)) expect(bytesGrown).toBeLessThan(64 * 1024);
   }, 120_000);
 
   it('allocate nothing per mask inside a number a decimal multipleOf checks as it is written', () => {

@@ -1,0 +1,302 @@
+/**
+ * The numbers under a range of `uniqueNumbers` arrays in the matcher's memory (`written-strings.ts`): the texts offered
+ * there, and the rule that a prefix whose every completion in the range is held is a dead end.
+ *
+ * The texts offered, `rememberedRangeAutomaton`: those of the range's own automaton that `SAFE_INTEGERS` (integer
+ * items) or `REMEMBERED_DECIMALS` (`held-numbers.ts`) hold, less every text of negative zero (`-0`, `-0.0`: 0 is written
+ * `0`, so no prefix with a minus sign completes to it). Within those languages each value is one double, in order.
+ *
+ * Which prefixes can run out, exactly: the completions of a prefix in the unranged language are intervals of a decimal
+ * grid (`held-integers.ts`, `held-numbers.ts`: per count of digits still to come, every multiple of 10^−f between two
+ * ends, f the fraction digits of the grid); the range, a test on each value's double, keeps of each interval a run of
+ * consecutive grid points, found by binary search on the grid index N (each point is the double N / 10^f, exactly the
+ * one Ajv parses from its text, and the doubles rise with N). A lone `-` (and, with no range below, `0` and `-0`)
+ * completes to the union of its digits' intervals. A prefix is dead exactly when the held values in the runs are as
+ * many as the runs hold. Before an item, the array holds at most as many items as the range holds values
+ * (`rangeValueCount`): its `maxItems`.
+ * @module
+ */
+import { DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
+import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton, type NumberConstraint } from './number-language.js';
+import { DECIMAL_DIGITS, NUMBER_BOUNDS, POWERS_OF_TEN, type HeldNumbers, type PendingNumbers } from './held-integers.js';
+
+/** The largest magnitude of `SAFE_INTEGERS`. */
+const LARGEST = 2 ** 53 - 1;
+/** The largest grid index of a remembered decimal: 10^15 − 1. */
+const LAST_INDEX = POWERS_OF_TEN[DECIMAL_DIGITS]! - 1;
+
+/** What the intervals walked so far hold: completions (0), held ones among them (1). */
+const TALLY = new Float64Array(2);
+
+/** The states of `NO_NEGATIVE_ZERO`: start, after `-`, after `-0` and zeros or a point, past a non-zero digit or without a sign. */
+const ZERO_START = 0;
+const ZERO_SIGN = 1;
+const ZERO_SO_FAR = 2;
+const ZERO_FREE = 3;
+
+/** Every number text but those of negative zero (`-0`, `-0.00`): the memory writes 0 without a sign. */
+function noNegativeZero(): NumberAutomaton {
+  const automaton = exploreNumberStates([ZERO_START, ZERO_SIGN, ZERO_SO_FAR, ZERO_FREE], (state, row) => {
+    row.fill(ZERO_FREE);
+    if (state === ZERO_START) row[MINUS] = ZERO_SIGN;
+    if (state === ZERO_SIGN || state === ZERO_SO_FAR) {
+      row[0] = ZERO_SO_FAR;
+      row[DOT] = ZERO_SO_FAR;
+      // an exponent after a zero significand is still zero: no remembered language writes one
+      for (let symbol = DOT + 1; symbol < NUMBER_SYMBOLS; symbol++) row[symbol] = ZERO_SO_FAR;
+    }
+    return state === ZERO_FREE;
+  });
+  if (automaton === null) throw new Error('the numbers without negative zero have no text');
+  return automaton;
+}
+
+/** The texts both automata accept (their product, trimmed to states that can still accept); null where none. */
+function intersect(left: NumberAutomaton, right: NumberAutomaton): NumberAutomaton | null {
+  const width = right.accepting.length;
+  const keys: number[] = [0];
+  const ids = new Map<number, number>([[0, 0]]);
+  return exploreNumberStates(keys, (key, row) => {
+    const leftState = Math.floor(key / width);
+    const rightState = key % width;
+    for (let symbol = 0; symbol < NUMBER_SYMBOLS; symbol++) {
+      const leftNext = left.next[leftState * NUMBER_SYMBOLS + symbol]!;
+      const rightNext = right.next[rightState * NUMBER_SYMBOLS + symbol]!;
+      if (leftNext < 0 || rightNext < 0) continue;
+      const next = leftNext * width + rightNext;
+      let id = ids.get(next);
+      if (id === undefined) {
+        id = keys.push(next) - 1;
+        ids.set(next, id);
+      }
+      row[symbol] = id;
+    }
+    return left.accepting[leftState] === 1 && right.accepting[rightState] === 1;
+  });
+}
+
+let withoutNegativeZero: NumberAutomaton | undefined;
+
+/**
+ * The texts a `uniqueNumbers` array offers for a number item under a range (`ranged`, its own automaton): those of
+ * `remembered` (`SAFE_INTEGERS` for integer items, `REMEMBERED_DECIMALS` else) in the range, none of negative zero;
+ * null where the range holds none of them.
+ */
+export function rememberedRangeAutomaton(ranged: NumberAutomaton, remembered: NumberAutomaton): NumberAutomaton | null {
+  withoutNegativeZero ??= noNegativeZero();
+  const within = intersect(ranged, remembered);
+  return within === null ? null : intersect(within, withoutNegativeZero);
+}
+
+/*
+ * The hot path passes no double to a call (V8 allocates one that a call it does not inline takes or returns): the grid
+ * indexes, the value probed and the magnitude of a prefix go through these.
+ */
+/** The grid indexes [first, last] of an interval, then of its run in the range (`clip`). */
+const RUN = new Float64Array(2);
+/** The value `holds` tests. */
+const PROBE = new Float64Array(1);
+/** The magnitude of the integer prefix `tallyDigits` tallies. */
+const MAGNITUDE = new Float64Array(1);
+
+/** True when `PROBE` passes the range's upper bound (`upper`) or its lower one, as Ajv compares doubles. */
+function holds(upper: boolean, range: NumberConstraint): boolean {
+  const value = PROBE[0]!;
+  if (upper) return range.exclusiveMaximum ? value < range.maximum : value <= range.maximum;
+  return range.exclusiveMinimum ? value > range.minimum : value >= range.minimum;
+}
+
+/**
+ * Narrows `RUN` ([first, last] grid indexes, values N / 10^fraction, negated where `negative`) to the indexes whose
+ * values are in `range`; false where there is none. The values rise with N (fall, negated): each bound holds on one
+ * side of a cut, found by binary search.
+ */
+function clip(fraction: number, negative: boolean, range: NumberConstraint): boolean {
+  const scale = POWERS_OF_TEN[fraction]!;
+  const last = RUN[1]!;
+  // the bound that holds from some index on (rising values: the lower one), then the one that holds up to some index
+  const fromUpper = negative;
+  let low = RUN[0]!;
+  let high = last + 1;
+  PROBE[0] = negative ? -(low / scale) : low / scale;
+  if (!holds(fromUpper, range)) {
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      PROBE[0] = negative ? -(middle / scale) : middle / scale;
+      if (holds(fromUpper, range)) high = middle;
+      else low = middle + 1;
+    }
+  }
+  if (low > last) return false;
+  RUN[0] = low;
+  PROBE[0] = negative ? -(last / scale) : last / scale;
+  if (holds(!fromUpper, range)) return true;
+  high = last + 1;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    PROBE[0] = negative ? -(middle / scale) : middle / scale;
+    if (holds(!fromUpper, range)) low = middle + 1;
+    else high = middle;
+  }
+  if (low === RUN[0]) return false;
+  RUN[1] = low - 1;
+  return true;
+}
+
+/**
+ * Adds to `TALLY` the completions in `range` of the grid interval `RUN` of step 10^−fraction (negated where
+ * `negative`) and the held values among them (`held` at `depth` and `pending`; none counted without `pending`). False
+ * once the completions pass `limit`: the prefix then cannot be dead.
+ */
+function tallyInterval(
+  fraction: number,
+  negative: boolean,
+  range: NumberConstraint,
+  held: HeldNumbers | undefined,
+  pending: PendingNumbers | undefined,
+  depth: number,
+  limit: number,
+): boolean {
+  if (!clip(fraction, negative, range)) return true;
+  TALLY[0] = TALLY[0]! + RUN[1]! - RUN[0]! + 1;
+  if (TALLY[0]! > limit) return false;
+  if (pending === undefined) return true;
+  const scale = POWERS_OF_TEN[fraction]!;
+  NUMBER_BOUNDS[0] = negative ? -(RUN[1]! / scale) : RUN[0]! / scale;
+  NUMBER_BOUNDS[1] = negative ? -(RUN[0]! / scale) : RUN[1]! / scale;
+  TALLY[1] = TALLY[1]! + (held?.countInBounds() ?? 0) + pending.countInBounds(depth);
+  return true;
+}
+
+/**
+ * The integer prefix of magnitude `MAGNITUDE` (> 0, `counted` digits; integer items, or decimals) tallied: per count
+ * of digits to come, its interval. False once past `limit`.
+ */
+function tallyDigits(
+  counted: number,
+  negative: boolean,
+  range: NumberConstraint,
+  held: HeldNumbers | undefined,
+  pending: PendingNumbers | undefined,
+  depth: number,
+  limit: number,
+): boolean {
+  const magnitude = MAGNITUDE[0]!;
+  if (range.integer) {
+    for (let scale = 1; magnitude * scale <= LARGEST; scale *= 10) {
+      const first = magnitude * scale;
+      RUN[0] = first;
+      RUN[1] = scale - 1 > LARGEST - first ? LARGEST : first + scale - 1;
+      if (!tallyInterval(0, negative, range, held, pending, depth, limit)) return false;
+    }
+    return true;
+  }
+  const room = DECIMAL_DIGITS - counted;
+  const each = POWERS_OF_TEN[room]!;
+  // j more integer digits: the grid [P·10^j, (P+1)·10^j) of step 10^−(room − j), indexes P·10^room … (P+1)·10^room − 1
+  for (let more = 0; more <= room; more++) {
+    RUN[0] = magnitude * each;
+    RUN[1] = magnitude * each + each - 1;
+    if (!tallyInterval(room - more, negative, range, held, pending, depth, limit)) return false;
+  }
+  return true;
+}
+
+/** `0` (`negative`: `-0`, whose zero is not offered) tallied: 0 and the decimals after a point (integer items: 0 alone). */
+function tallyZero(
+  negative: boolean,
+  range: NumberConstraint,
+  held: HeldNumbers | undefined,
+  pending: PendingNumbers | undefined,
+  depth: number,
+  limit: number,
+): boolean {
+  if (range.integer) {
+    if (negative) return true;
+    RUN[0] = 0;
+    RUN[1] = 0;
+    return tallyInterval(0, false, range, held, pending, depth, limit);
+  }
+  RUN[0] = negative ? 1 : 0;
+  RUN[1] = LAST_INDEX;
+  return tallyInterval(DECIMAL_DIGITS, negative, range, held, pending, depth, limit);
+}
+
+/** A lone `-` tallied: every negative value offered (integer items: one interval; decimals: `-0` and each first digit's). */
+function tallySign(range: NumberConstraint, held: HeldNumbers | undefined, pending: PendingNumbers | undefined, depth: number, limit: number): boolean {
+  if (range.integer) {
+    RUN[0] = 1;
+    RUN[1] = LARGEST;
+    return tallyInterval(0, true, range, held, pending, depth, limit);
+  }
+  if (!tallyZero(true, range, held, pending, depth, limit)) return false;
+  for (let digit = 1; digit < 10; digit++) {
+    MAGNITUDE[0] = digit;
+    if (!tallyDigits(1, true, range, held, pending, depth, limit)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when every completion in the range's remembered language (`rememberedRangeAutomaton`) of the prefix
+ * `raw[start, end)` (a prefix of that language) is held at `depth`, in `held` or closed by the trial (`pending`).
+ */
+export function rangeReachesOnlyHeld(
+  raw: Uint8Array,
+  start: number,
+  end: number,
+  range: NumberConstraint,
+  held: HeldNumbers | undefined,
+  pending: PendingNumbers,
+  depth: number,
+): boolean {
+  const heldCount = (held?.sorted.length ?? 0) + pending.count;
+  if (heldCount === 0) return false;
+  const negative = raw[start] === MINUS_SIGN;
+  // S: every digit read; D: digits counted (a lone leading 0 not), k: fraction digits, -1 before the point
+  let significand = 0;
+  let counted = 0;
+  let fraction = -1;
+  for (let offset = negative ? start + 1 : start; offset < end; offset++) {
+    const byte = raw[offset]!;
+    if (byte === POINT) fraction = 0;
+    else {
+      const digit = byte - DIGIT_ZERO;
+      if (digit < 0 || digit > 9) return false;
+      significand = significand * 10 + digit;
+      if (fraction >= 0) fraction++;
+      if (significand > 0 || fraction >= 0) counted++;
+    }
+  }
+  TALLY[0] = 0;
+  TALLY[1] = 0;
+  let within: boolean;
+  if (end - start === (negative ? 1 : 0)) within = tallySign(range, held, pending, depth, heldCount);
+  else if (fraction < 0 && significand === 0) within = tallyZero(negative, range, held, pending, depth, heldCount);
+  else if (fraction < 0) {
+    MAGNITUDE[0] = significand;
+    within = tallyDigits(counted, negative, range, held, pending, depth, heldCount);
+  } else {
+    if (range.integer || counted > DECIMAL_DIGITS) return false;
+    const each = POWERS_OF_TEN[DECIMAL_DIGITS - counted]!;
+    const first = significand * each;
+    // the interval [p, p + 10^−k) at the grid of step 10^−(k + room); below zero, zero itself is not offered
+    RUN[0] = negative && first === 0 ? 1 : first;
+    RUN[1] = first + each - 1;
+    within = tallyInterval(fraction + DECIMAL_DIGITS - counted, negative, range, held, pending, depth, heldCount);
+  }
+  return within && TALLY[0] === TALLY[1];
+}
+
+/** How many values a `uniqueNumbers` array offers under `range` (`rememberedRangeAutomaton`): the most items it can hold. */
+export function rangeValueCount(range: NumberConstraint): number {
+  TALLY[0] = 0;
+  TALLY[1] = 0;
+  tallySign(range, undefined, undefined, 0, Infinity);
+  tallyZero(false, range, undefined, undefined, 0, Infinity);
+  for (let digit = 1; digit < 10; digit++) {
+    MAGNITUDE[0] = digit;
+    tallyDigits(1, false, range, undefined, undefined, 0, Infinity);
+  }
+  return TALLY[0]!;
+}
