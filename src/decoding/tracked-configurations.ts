@@ -14,6 +14,7 @@ import type { DecimalMultipleCheck } from './decimal-multiples.js';
 export function runTimeMemories(alternatives: readonly (Alternative | undefined)[]): {
   countedLanguages: ItemCompletions[];
   remembersContainers: boolean;
+  remembersClosedItems: boolean;
   remembersNumbers: boolean;
   tracksStrings: boolean;
   checksNumbers: boolean;
@@ -28,6 +29,7 @@ export function runTimeMemories(alternatives: readonly (Alternative | undefined)
           : [],
     ),
     remembersContainers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueContainers),
+    remembersClosedItems: present.some((alternative) => alternative.kind === 'object' && alternative.closedItem === true),
     remembersNumbers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueNumbers),
     tracksStrings: present.some(
       (alternative) => (alternative.kind === 'array' && alternative.uniqueStrings) || (alternative.kind === 'object' && alternative.distinctKeys),

@@ -21,6 +21,7 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
+import { closedItemTokens, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
@@ -137,6 +138,7 @@ export class WrittenStrings {
   /** The tokens by first unit, for items whose completions can run out: built on first need, once per vocabulary. */
   private byUnit: UnitTokens | undefined;
   private closing: CloseTokens | undefined;
+  private closedItems: ClosedItemTokens | undefined;
   /** Which tokens can fail on the memory where items can run out: built on first need. */
   private bound: ExhaustionBound | undefined;
   /** @internal Off: every candidate token is walked where items can run out (tests compare the masks). */
@@ -202,6 +204,16 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     if (this.walksEveryToken) return this.tryAllowed(state, mask);
+    if (this.automaton.remembersClosedItems) {
+      // an object item that can run out reaches its only `}` where a value's quote closes (or an object with no key opens)
+      const tokens = (this.closedItems ??= closedItemTokens(this.vocabulary));
+      this.tryTokens(state, mask, tokens.closingThenOpening);
+      for (let depth = this.committed.depth; depth >= 0; depth--) {
+        if ((this.held[depth]?.containers.size ?? 0) === 0) continue;
+        this.tryTokens(state, mask, tokens.reaching);
+        break;
+      }
+    }
     if (this.automaton.remembersNumbers) {
       // inside a number item that would repeat a held one if it ended here, every token that ends it is walked; else only a
       // token with a digit can repeat one (one it writes, or one it takes to a held value) or reach held ones, or a point
@@ -481,6 +493,11 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
+      // an object item that can now only close as an item held (`closedItem`) is a dead end
+      if (automaton.closingOnly[at] === 1 && this.closeRepeats(scan)) {
+        at = automaton.derived.withoutClosingOnly(at);
+        if (at === DEAD) return DEAD;
+      }
       if (scan.numberStart >= 0 && automaton.trackedNumber[at] !== 0 && this.reachesOnlyHeld(scan, automaton.trackedNumber[at]!)) {
         at = automaton.derived.withoutTrackedNumbers(at);
         if (at === DEAD) return DEAD;
@@ -645,26 +662,38 @@ export class WrittenStrings {
    * JSON is no item (the automaton refuses its close).
    */
   private closesHeldContainer(scan: Scan, commit: boolean): boolean {
-    let start = this.openedAt[scan.depth]!;
-    for (let index = this.trialOpenedCount - 1; index >= 0; index--) {
-      if (this.trialOpenedDepth[index] === scan.depth) {
-        start = this.trialOpenedOffset[index]!;
-        break;
-      }
-    }
-    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
     if (text === undefined) return false;
     const array = scan.depth - 1;
-    if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
-    for (let index = 0; index < this.pendingContainerCount; index++) {
-      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
-    }
+    if (this.repeats(array, text)) return true;
     if (commit) this.remember(array, text, text.length, true);
     else {
       this.pendingContainerDepth[this.pendingContainerCount] = array;
       this.pendingContainer[this.pendingContainerCount++] = text;
     }
     return false;
+  }
+
+  /** Where in `raw` the container open at the scan's depth began (a trial's, or committed). */
+  private itemStart(scan: Scan): number {
+    for (let index = this.trialOpenedCount - 1; index >= 0; index--) if (this.trialOpenedDepth[index] === scan.depth) return this.trialOpenedOffset[index]!;
+    return this.openedAt[scan.depth]!;
+  }
+
+  /** The canonical `text` is an item held by the array at `depth` (or one a trial closed there before). */
+  private repeats(array: number, text: string): boolean {
+    if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
+    for (let index = 0; index < this.pendingContainerCount; index++)
+      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
+    return false;
+  }
+
+  /** The object item open at the scan's depth, closed right after the last byte in `raw`, would repeat an item (`closingOnly`). */
+  private closeRepeats(scan: Scan): boolean {
+    if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
+    this.raw[scan.rawEnd] = CLOSE_BRACE;
+    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd + 1, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    return text !== undefined && this.repeats(scan.depth - 1, text);
   }
 
   /**
