@@ -44,8 +44,8 @@ export function rememberedItems(items: readonly Alternative[], integers: NumberA
   return items
     .filter((item) => !decimal || !rememberedInteger(item))
     .map((item): Alternative => {
-      // a closed item checks where only its `}` can follow (an empty one too): no room for a member needed
-      if (item.kind === 'object' && !endlessContainer(item)) return { ...item, id: nextId(), closedItem: true };
+      // offered where a member fits: where only `{}` would, a next item after a held one would be a dead end
+      if (item.kind === 'object' && !endlessContainer(item)) return { ...item, id: nextId(), roomForMember: true, closedItem: true };
       if (isContainer(item)) return { ...item, id: nextId(), roomForMember: true };
       if (!rememberedNumber(item)) return item;
       return { ...item, id: nextId(), automaton: decimal ? rememberedDecimals() : integers, rememberedDecimal: decimal };

@@ -173,6 +173,22 @@ describe('uniqueItems over objects that can run out of values', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('offers an item only where a member fits under maxDepth, so a held `{}` leaves no dead end (the documented narrowing)', () => {
+    const nested = { type: 'array', items: CLOSED };
+    const problems: string[] = [];
+    for (const maxDepth of [2, 3, 4]) {
+      const grammar = compileJsonSchema(nested, bytes, { maxDepth });
+      problems.push(...prefixWalkProblems(grammar, '[', '[]{}",:a', 10).map((problem) => `maxDepth ${maxDepth}: ${problem}`));
+    }
+    expect(problems).toEqual([]);
+    // maxDepth 3: the items at depth 3 would fit only as `{}`: not offered there, although the registry accepts `[[{}]]`
+    const shallow = compileJsonSchema(nested, bytes, { maxDepth: 3 }).matcher();
+    expect(shallow.acceptString('[[')).toBe(true);
+    expect(shallow.acceptString('{')).toBe(false);
+    const deep = compileJsonSchema(nested, bytes, { maxDepth: 4 }).matcher();
+    expect(deep.acceptString('[[{},{"a":"x"},{"a":"y"}]]') && deep.canTerminate()).toBe(true);
+  }, 120_000);
+
   it.each(VOCABULARIES)(
     '%s: random generations end valid, with no dead end and every probed mask bit agreeing with accept()',
     (vocabularyName) => {
