@@ -21,7 +21,7 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
-import { closedItemTokens, type ClosedItemTokens } from './closed-item-tokens.js';
+import { closedItemTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
@@ -204,16 +204,7 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     if (this.walksEveryToken) return this.tryAllowed(state, mask);
-    if (this.automaton.remembersClosedItems) {
-      // an object item that can run out reaches its only `}` where a value's quote closes (or an object with no key opens)
-      const tokens = (this.closedItems ??= closedItemTokens(this.vocabulary));
-      this.tryTokens(state, mask, tokens.closingThenOpening);
-      for (let depth = this.committed.depth; depth >= 0; depth--) {
-        if ((this.held[depth]?.containers.size ?? 0) === 0) continue;
-        this.tryTokens(state, mask, tokens.reaching);
-        break;
-      }
-    }
+    if (this.automaton.remembersClosedItems) this.tryReachingClose(state, mask);
     if (this.automaton.remembersNumbers) {
       // inside a number item that would repeat a held one if it ended here, every token that ends it is walked; else only a
       // token with a digit can repeat one (one it writes, or one it takes to a held value) or reach held ones, or a point
@@ -344,6 +335,16 @@ export class WrittenStrings {
       const id = byCloses.ids[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
     }
+  }
+
+  /** Where object items can run out: the tokens that may take one to its only `}` as an item held (`closed-item-tokens.ts`). */
+  private tryReachingClose(state: number, mask: Uint32Array): void {
+    const tokens = (this.closedItems ??= closedItemTokens(this.vocabulary));
+    this.tryTokens(state, mask, tokens.closingThenOpening);
+    let depth = this.committed.depth;
+    while (depth >= 0 && (this.held[depth]?.containers.size ?? 0) === 0) depth--;
+    if (depth >= 0) this.tryTokens(state, mask, reachingQuotes((this.tokens ??= quoteTokens(this.vocabulary)), this.committed));
+    if (depth >= 0 && this.committed.inString === 0) this.tryTokens(state, mask, tokens.opening);
   }
 
   /**

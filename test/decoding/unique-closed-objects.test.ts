@@ -142,6 +142,8 @@ describe('uniqueItems over objects that can run out of values', () => {
         [CLOSED, {}, '[{"a":"x"},{"a":"x'],
         [CLOSED, {}, '[{"a":"x"},{"a":"\\u0078'],
         [CLOSED, {}, '[{"a":"x"}, {"a":"'],
+        [CLOSED, {}, '[{"a":"x"},{'],
+        [TWO_KEYS, { propertyOrder: 'any' }, '[{"a":"x","b":"y"},{"b":"y",'],
         [TWO_KEYS, { propertyOrder: 'any' }, '[{"a":"x","b":"y"},{"b":"y","a":"x'],
         [named, { propertyOrder: 'any' }, '[{"name":"x","message":"m"}, {"message":"m","name":"x'],
         [AT_MOST_ONE, {}, '[{"a":"x"},{"\\u0061":"x'],
