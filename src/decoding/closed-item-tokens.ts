@@ -7,6 +7,7 @@
  * @module
  */
 import { CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE } from '../shared/json-bytes.js';
+import type { JsonAutomaton } from './json-automaton.js';
 import type { QuoteTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { Scan } from './written-scan.js';
@@ -48,9 +49,9 @@ export function closedItemTokens(vocabulary: Vocabulary): ClosedItemTokens {
 
 /**
  * Where some array holds an item, the tokens with quotes to walk (beside those with a `{` outside a string): inside a
- * string one quote (a value's close; where the close leads can change as the string goes on, under a pattern), outside
- * one 2 (a value opened and closed).
+ * string whose close leaves such an item (`closingValue`), one quote; inside another (a key, or a value with keys
+ * still to come), 3 (close, then a value opened and closed); outside one, 2 (a value opened and closed).
  */
-export function reachingQuotes(quotes: QuoteTokens, scan: Scan): Int32Array {
-  return quotes.atLeast[scan.inString === 0 ? 2 : 1]!;
+export function reachingQuotes(quotes: QuoteTokens, automaton: JsonAutomaton, state: number, scan: Scan): Int32Array {
+  return quotes.atLeast[scan.inString === 0 ? 2 : automaton.closingValue[state] === 1 ? 1 : 3]!;
 }

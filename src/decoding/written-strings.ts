@@ -23,6 +23,7 @@
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
 import { closedItemTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
+import { doubled, grown } from './grown-arrays.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
 import { compareFrom, HeldStrings } from './held-strings.js';
@@ -51,18 +52,6 @@ import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } f
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
-
-function grown(old: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const bigger = new Uint8Array(old.length * 2);
-  bigger.set(old);
-  return bigger;
-}
-
-function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(old.length * 2);
-  bigger.set(old);
-  return bigger;
 }
 
 /**
@@ -343,7 +332,7 @@ export class WrittenStrings {
     this.tryTokens(state, mask, tokens.closingThenOpening);
     let depth = this.committed.depth;
     while (depth >= 0 && (this.held[depth]?.containers.size ?? 0) === 0) depth--;
-    if (depth >= 0) this.tryTokens(state, mask, reachingQuotes((this.tokens ??= quoteTokens(this.vocabulary)), this.committed));
+    if (depth >= 0) this.tryTokens(state, mask, reachingQuotes((this.tokens ??= quoteTokens(this.vocabulary)), this.automaton, state, this.committed));
     if (depth >= 0 && this.committed.inString === 0) this.tryTokens(state, mask, tokens.opening);
   }
 
@@ -691,10 +680,14 @@ export class WrittenStrings {
 
   /** The object item open at the scan's depth, closed right after the last byte in `raw`, would repeat an item (`closingOnly`). */
   private closeRepeats(scan: Scan): boolean {
+    const array = scan.depth - 1;
+    // a string just closed that no item held has inside it repeats none, unparsed (a trial's items have no leaves)
+    const leaf = array < this.freshFrom && this.held[array]?.hasLeaf(this.units, scan.contentStart, scan.unitsEnd) === true;
+    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainerCount === 0 && !leaf) return false;
     if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
     this.raw[scan.rawEnd] = CLOSE_BRACE;
     const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd + 1, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
-    return text !== undefined && this.repeats(scan.depth - 1, text);
+    return text !== undefined && this.repeats(array, text);
   }
 
   /**
@@ -784,7 +777,7 @@ export class WrittenStrings {
       held.numbers.add(number);
       return this.log(UNDO_NUMBER, held, '', number);
     }
-    if (container) held.containers.add(value);
+    if (container) held.addContainer(value);
     else held.add(value);
     this.log(container ? UNDO_CONTAINER : UNDO_STRING, held, value, 0);
   }
