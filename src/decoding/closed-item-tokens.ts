@@ -8,9 +8,10 @@
  */
 import { CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE } from '../shared/json-bytes.js';
 import type { JsonAutomaton } from './json-automaton.js';
+import { compareFrom } from './held-strings.js';
 import type { QuoteTokens } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
-import type { Scan } from './written-scan.js';
+import { BOUNDARY, type Scan } from './written-scan.js';
 
 export interface ClosedItemTokens {
   /** Tokens with an opening brace. */
@@ -54,4 +55,39 @@ export function closedItemTokens(vocabulary: Vocabulary): ClosedItemTokens {
  */
 export function reachingQuotes(quotes: QuoteTokens, automaton: JsonAutomaton, state: number, scan: Scan): Int32Array {
   return quotes.atLeast[scan.inString === 0 ? 2 : automaton.closingValue[state] === 1 ? 1 : 3]!;
+}
+
+/** `leafRestTokens`' answer, reused (one mask at a time). */
+export const LEAF_RESTS = new Int32Array(4096);
+
+/**
+ * Inside a string whose close leaves an object item that can run out (`closingValue`), at a character boundary: into
+ * `LEAF_RESTS`, the tokens that close it as a string some held item has inside it (`leaves`: the scan's string so far, then the
+ * token's known text before its quote), found per such leaf by binary search as
+ * `tryRests` finds a held item's rest; the tokens whose text is not known alone are walked besides (`walkedInside`).
+ * Returns how many; -1 where it does not apply (no leaves, not at a character boundary) or past `LEAF_RESTS`' room.
+ */
+export function leafRestTokens(quotes: QuoteTokens, leaves: readonly string[] | undefined, units: Uint16Array, scan: Scan): number {
+  const out = LEAF_RESTS;
+  if (leaves === undefined || scan.inString === 0 || scan.phase !== BOUNDARY) return -1;
+  const from = scan.contentStart;
+  const written = scan.unitsEnd - from;
+  const texts = quotes.closingTexts;
+  let count = 0;
+  for (const leaf of leaves) {
+    if (leaf.length < written || leaf.length - written > quotes.longestClosingText) continue;
+    let same = true;
+    for (let index = 0; same && index < written; index++) same = leaf.charCodeAt(index) === units[from + index];
+    if (!same) continue;
+    let low = 0;
+    let high = texts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareFrom(leaf, written, texts[middle]!) > 0) low = middle + 1;
+      else high = middle;
+    }
+    for (; low < texts.length && compareFrom(leaf, written, texts[low]!) === 0 && count < out.length; low++) out[count++] = quotes.byClosingText[low]!;
+    if (count === out.length) return -1;
+  }
+  return count;
 }

@@ -19,7 +19,7 @@ export class HeldStrings {
    * The strings inside its object and array items (keys and values), sorted, never removed (a rollback leaves a few more):
    * an object that can run out (`closedItem`) whose last value would close as none of them repeats no item, unparsed.
    */
-  private readonly leaves: string[] = [];
+  readonly leaves: string[] = [];
   /** The values of its integer items (`uniqueNumbers`). */
   readonly numbers = new HeldNumbers();
   shortest = Infinity;

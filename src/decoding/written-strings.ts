@@ -21,7 +21,7 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../shared/json-bytes.js';
-import { closedItemTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
+import { closedItemTokens, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
 import { doubled, grown } from './grown-arrays.js';
 import { DecodingLimitError } from './decoding-errors.js';
@@ -330,10 +330,17 @@ export class WrittenStrings {
   private tryReachingClose(state: number, mask: Uint32Array): void {
     const tokens = (this.closedItems ??= closedItemTokens(this.vocabulary));
     this.tryTokens(state, mask, tokens.closingThenOpening);
-    let depth = this.committed.depth;
+    const scan = this.committed;
+    let depth = scan.depth;
     while (depth >= 0 && (this.held[depth]?.containers.size ?? 0) === 0) depth--;
-    if (depth >= 0) this.tryTokens(state, mask, reachingQuotes((this.tokens ??= quoteTokens(this.vocabulary)), this.automaton, state, this.committed));
-    if (depth >= 0 && this.committed.inString === 0) this.tryTokens(state, mask, tokens.opening);
+    if (depth < 0) return;
+    const quotes = (this.tokens ??= quoteTokens(this.vocabulary));
+    // the last value: only a close as some held item's string repeats one (-1: elsewhere, all walked)
+    const leaves = this.automaton.closingValue[state] === 1 ? this.held[scan.depth - 1]?.leaves : undefined;
+    const rests = leafRestTokens(quotes, leaves, this.units, scan);
+    this.tryTokens(state, mask, LEAF_RESTS, undefined, false, Math.max(0, rests));
+    this.tryTokens(state, mask, rests >= 0 ? quotes.walkedInside : reachingQuotes(quotes, this.automaton, state, scan));
+    this.tryTokens(state, mask, rests >= 0 ? quotes.atLeast[3]! : scan.inString === 0 ? tokens.opening : tokens.closingThenOpening);
   }
 
   /**
@@ -368,9 +375,9 @@ export class WrittenStrings {
    * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
    * only those that must be walked or whose first string is a held item; `bounded`: only those that `mustWalk`.
    */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], bounded = false): void {
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], bounded = false, count = candidates.length): void {
     const held = this.held[this.committed.depth];
-    for (let index = 0; index < candidates.length; index++) {
+    for (let index = 0; index < count; index++) {
       const id = candidates[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) === 0 || (bounded && !this.bound!.mustWalk(id))) continue;
       if (texts !== undefined) {
