@@ -97,6 +97,16 @@ export function writtenStringsCases(): WrittenStringsCase[] {
     required: ['id', 'name'],
   };
   const amounts = Array.from({ length: 40 }, (_, index) => amountItem(index));
+  // ESLint's no-restricted-syntax items: closed, every value an endless string (only the last value's close is checked)
+  const restriction = {
+    type: 'object',
+    properties: { selector: { type: 'string' }, message: { type: 'string' } },
+    required: ['selector'],
+    additionalProperties: false,
+  };
+  const restrictions = Array.from({ length: 40 }, (_, index) =>
+    JSON.stringify({ selector: `CallExpression[callee.name='helper${index}']`, message: `Do not call helper${index}; use the shared one.` }),
+  );
   const invoice = (multipleOf: Record<string, unknown>): unknown => {
     const amount = { type: 'number', minimum: 0, ...multipleOf };
     return { type: 'array', items: { type: 'object', properties: { amount, tax: amount }, required: ['amount', 'tax'], additionalProperties: false } };
@@ -136,6 +146,13 @@ export function writtenStringsCases(): WrittenStringsCase[] {
       untracked: { type: 'array', items: declaredRecord },
       text: `[${records.join(',')}]`,
       repeated: `[${[...records, records[0]!].join(',')}]`,
+    },
+    {
+      name: '40 unique closed objects',
+      tracked: { type: 'array', items: restriction, uniqueItems: true },
+      untracked: { type: 'array', items: restriction },
+      text: `[${restrictions.join(',')}]`,
+      repeated: `[${[...restrictions, restrictions[0]!].join(',')}]`,
     },
     {
       name: '50 keys of a propertyNames enum of 60, minProperties 2',

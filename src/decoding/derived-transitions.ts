@@ -31,6 +31,8 @@ export interface DerivingAutomaton {
   readonly alternatives: readonly Alternative[];
   readonly checkedNumbers: readonly (CheckedNumbers | undefined)[];
   configsOf(state: number): readonly Stack[];
+  /** `JsonAutomaton.closesOnly`. */
+  closesOnly(config: Stack): boolean;
   internOrDead(configs: Stack[]): number;
   transition(state: number, byte: number): number;
   /** `state`'s step on `byte`, the items `duplicate` names and the checks `dropped` names failing. */
@@ -44,6 +46,8 @@ export class DerivedTransitions {
   private readonly duplicateOther = new Map<number, number>();
   /** `withoutTrackedNumbers`, by state. */
   private readonly numberlessTargets = new Map<number, number>();
+  /** `withoutClosingOnly`, by state. */
+  private readonly unclosableTargets = new Map<number, number>();
   /** `withoutChecked`'s targets, by `state * 256 + byte`, then by its dropped and unclosed checks. */
   private readonly checkedTargets = new Map<number, Map<number, number>>();
   /** Per state whose `exhaustion` is finite: its configurations' distinct finite counts (ascending) and the states left without those at or under each. */
@@ -71,6 +75,20 @@ export class DerivedTransitions {
     // stepEach may intern states: the table is indexed by `state`, which it had already
     if (quote) this.duplicateQuote[state] = target;
     else this.duplicateOther.set(key, target);
+    return target;
+  }
+
+  /**
+   * `state` less its object items that can only close (`closingOnly`): the matcher's memory found the object they
+   * close as held. DEAD when none is left.
+   */
+  withoutClosingOnly(state: number): number {
+    let target = this.unclosableTargets.get(state);
+    if (target === undefined) {
+      const left = this.automaton.configsOf(state).filter((config) => !this.automaton.closesOnly(config));
+      target = this.automaton.internOrDead(left);
+      this.unclosableTargets.set(state, target);
+    }
     return target;
   }
 

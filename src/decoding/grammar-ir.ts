@@ -251,6 +251,11 @@ export interface ObjectAlternative {
   readonly keyCompletions: ItemCompletions | null;
   /** As `ArrayAlternative.roomForMember`. */
   readonly roomForMember?: boolean;
+  /**
+   * Set on an object item of a `uniqueContainers` array that can run out of values (`closedItem`): where only its `}`
+   * can follow, the matcher's memory refuses the byte that got there when the object closed now is held.
+   */
+  readonly closedItem?: boolean;
   height: number;
 }
 

@@ -15,6 +15,11 @@ export class HeldStrings {
   readonly sorted: string[] = [];
   readonly values = new Set<string>();
   readonly containers = new Set<string>();
+  /**
+   * The strings inside its object and array items (keys and values), sorted, never removed (a rollback leaves a few more):
+   * an object that can run out (`closedItem`) whose last value would close as none of them repeats no item, unparsed.
+   */
+  readonly leaves: string[] = [];
   /** The values of its integer items (`uniqueNumbers`). */
   readonly numbers = new HeldNumbers();
   shortest = Infinity;
@@ -38,16 +43,52 @@ export class HeldStrings {
     }
   }
 
-  private insertionPoint(value: string): number {
+  /** An object or array item (its canonical JSON) held: its strings join `leaves`. */
+  addContainer(text: string): void {
+    this.containers.add(text);
+    const visit = (value: unknown): void => {
+      if (typeof value === 'string') this.leaves.splice(insertionPoint(this.leaves, value), 0, value);
+      else if (Array.isArray(value)) value.forEach(visit);
+      else if (value !== null && typeof value === 'object')
+        for (const [key, member] of Object.entries(value)) {
+          visit(key);
+          visit(member);
+        }
+    };
+    visit(JSON.parse(text));
+  }
+
+  /** Some item held has the string of code units `units[from, to)` inside it (`leaves`). */
+  hasLeaf(units: Uint16Array, from: number, to: number): boolean {
     let low = 0;
-    let high = this.sorted.length;
+    let high = this.leaves.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (compareUnits(this.sorted[middle]!, value) < 0) low = middle + 1;
+      const leaf = this.leaves[middle]!;
+      let difference = 0;
+      for (let index = 0; difference === 0 && index < Math.min(leaf.length, to - from); index++) difference = leaf.charCodeAt(index) - units[from + index]!;
+      if (difference === 0) difference = leaf.length - (to - from);
+      if (difference === 0) return true;
+      if (difference < 0) low = middle + 1;
       else high = middle;
     }
-    return low;
+    return false;
   }
+
+  private insertionPoint(value: string): number {
+    return insertionPoint(this.sorted, value);
+  }
+}
+
+function insertionPoint(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareUnits(sorted[middle]!, value) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -61,4 +102,11 @@ export function compareFrom(value: string, at: number, text: string): number {
     if (difference !== 0) return difference;
   }
   return value.length - at - text.length;
+}
+
+/** The string of `units[start, end)` (in slices: an argument list has a bound; `apply` reads a typed array as is, a spread iterates it). */
+export function textOfUnits(units: Uint16Array, start: number, end: number): string {
+  let text = '';
+  for (let at = start; at < end; at += 4096) text += String.fromCharCode.apply(null, units.subarray(at, Math.min(end, at + 4096)) as unknown as number[]);
+  return text;
 }

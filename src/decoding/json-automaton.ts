@@ -107,6 +107,12 @@ export class JsonAutomaton {
   readonly derived: DerivedTransitions;
   /** Some array remembers the values of its object or array items (`ArrayAlternative.uniqueContainers`). */
   readonly remembersContainers: boolean;
+  /** Per state: 1 when some configuration is an object item that can run out (`closedItem`) where only its `}` can follow (`closesOnly`). */
+  closingOnly: Uint8Array;
+  /** Per state: 1 when some configuration is a string whose close (as it goes on) leaves a `closesOnly` item. */
+  closingValue: Uint8Array;
+  /** Some object item can run out of values (`ObjectAlternative.closedItem`). */
+  readonly remembersClosedItems: boolean;
   /** Per state: which kinds of number items of `uniqueNumbers` arrays some configuration writes (they finish at the byte after them; `trackedNumberKinds`). */
   trackedNumber: Uint8Array;
   /** Some array remembers the values of its integer items (`ArrayAlternative.uniqueNumbers`). */
@@ -182,12 +188,15 @@ export class JsonAutomaton {
     this.plainString = new Uint8Array(capacity);
     this.trackedItem = new Uint8Array(capacity);
     this.trackedContainer = new Uint8Array(capacity);
+    this.closingOnly = new Uint8Array(capacity);
+    this.closingValue = new Uint8Array(capacity);
     this.trackedNumber = new Uint8Array(capacity);
     this.exhaustion = new Float64Array(capacity);
     this.exhaustible = new Uint8Array(capacity);
     ({
       countedLanguages: this.countedLanguages,
       remembersContainers: this.remembersContainers,
+      remembersClosedItems: this.remembersClosedItems,
       remembersNumbers: this.remembersNumbers,
       remembersRanges: this.remembersRanges,
       tracksStrings: this.tracksStrings,
@@ -199,6 +208,7 @@ export class JsonAutomaton {
       alternatives: this.alternatives,
       checkedNumbers: this.checkedNumbers,
       configsOf: (state) => this.stateConfigs[state]!,
+      closesOnly: (config) => this.closesOnly(config),
       internOrDead: (configs) => this.internOrDead(configs),
       transition: (state, byte) => this.transition(state, byte),
       stepEach: (state, byte, duplicate, dropped) => this.stepEach(state, byte, duplicate, dropped),
@@ -257,6 +267,38 @@ export class JsonAutomaton {
   /** Number of distinct configurations and frames created so far (memory reports). */
   get configurationCount(): number {
     return this.frames.stackCount;
+  }
+
+  /**
+   * True when `config` is an object item that can run out of values (`closedItem`) past its `{` where its `}` is the
+   * only byte but whitespace that can follow (no key, no comma): the one value it can close as is the text so far.
+   */
+  closesOnly(config: Stack, closingString = false): boolean {
+    if (closingString) {
+      // a string of such an item, finished (where it can, or later): its item then
+      if (config.frame.kind !== Kind.String || config.parent?.frame.kind !== Kind.Object) return false;
+      const finished = new Map<number, Stack>();
+      this.finish(config, finished);
+      return [...finished.values()].some((after) => this.closesOnly(after));
+    }
+    const frame = config.frame;
+    if (frame.kind !== Kind.Object || (this.alternatives[frame.alternative] as ObjectAlternative).closedItem !== true) return false;
+    if (!isTrackedContainer(this.alternatives, config)) return false;
+    const probe = new Map<number, Stack>();
+    const [duplicate, dropped] = [this.closingDuplicate, this.checkedDropped];
+    this.closingDuplicate = 0;
+    this.checkedDropped = undefined;
+    try {
+      for (const byte of [QUOTE, COMMA]) {
+        this.step(config, byte, probe);
+        if (probe.size > 0) return false;
+      }
+      this.step(config, CLOSE_BRACE, probe);
+      return probe.size > 0;
+    } finally {
+      this.closingDuplicate = duplicate;
+      this.checkedDropped = dropped;
+    }
   }
 
   /** Computes (and records) the transition of `state` on `byte`. */
@@ -328,6 +370,8 @@ export class JsonAutomaton {
     this.trackedContainer[id] = this.remembersContainers && configs.some((config) => isTrackedContainer(this.alternatives, config)) ? 1 : 0;
     this.trackedNumber[id] = this.remembersNumbers ? trackedNumberKinds(this.alternatives, configs) : 0;
     this.trackedRanges.push(this.remembersRanges ? trackedRangesOf(this.alternatives, configs) : undefined);
+    this.closingOnly[id] = this.remembersClosedItems && configs.some((config) => this.closesOnly(config)) ? 1 : 0;
+    this.closingValue[id] = this.remembersClosedItems && configs.some((config) => this.closesOnly(config, true)) ? 1 : 0;
     this.exhaustion[id] = this.countsItems
       ? configs.reduce((fewest, config) => Math.min(fewest, completionsOf(this.alternatives, config)), Infinity)
       : Infinity;
@@ -377,6 +421,8 @@ export class JsonAutomaton {
     this.plainString = widen(this.plainString, (size) => new Uint8Array(size));
     this.trackedItem = widen(this.trackedItem, (size) => new Uint8Array(size));
     this.trackedContainer = widen(this.trackedContainer, (size) => new Uint8Array(size));
+    this.closingOnly = widen(this.closingOnly, (size) => new Uint8Array(size));
+    this.closingValue = widen(this.closingValue, (size) => new Uint8Array(size));
     this.trackedNumber = widen(this.trackedNumber, (size) => new Uint8Array(size));
     this.exhaustion = widen(this.exhaustion, (size) => new Float64Array(size));
     this.exhaustible = widen(this.exhaustible, (size) => new Uint8Array(size));

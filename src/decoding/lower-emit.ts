@@ -49,7 +49,16 @@ import {
 import { containsRules } from './lower-contains.js';
 import { lowerMultipleOf } from './lower-multiple-of.js';
 import { computeHeights } from './node-heights.js';
-import { endlessItem, isContainer, literalsBeside, numberLiterals, rememberedItems, rememberedNumber, SAFE_INTEGERS } from './remembered-items.js';
+import {
+  closableObject,
+  endlessItem,
+  isContainer,
+  literalsBeside,
+  numberLiterals,
+  rememberedItems,
+  rememberedNumber,
+  SAFE_INTEGERS,
+} from './remembered-items.js';
 import { stringsBesideNumbers, valueClasses } from './remembered-items.js';
 import { progressTables } from './object-progress.js';
 import { anyKeyWitnesses, type ContainsRule, type KeyWitness } from './schema-complement.js';
@@ -190,7 +199,8 @@ export class NodeEmitter {
     // an item array with uniqueItems of its own may not be settled yet: it is no endless container
     const settled = (item: Alternative): boolean => !this.uniqueArrays.some((entry) => entry.alternative === item);
     // strings that run out beside numbers are counted on their own (`stringsBesideNumbers`)
-    const remembered = (item: Alternative): boolean => rememberedNumber(item) || (settled(item) && endlessItem(item)) || item.kind === 'string';
+    const remembered = (item: Alternative): boolean =>
+      rememberedNumber(item) || (settled(item) && (endlessItem(item) || closableObject(item))) || item.kind === 'string';
     if (node.alternatives.some((item) => isContainer(item) || rememberedNumber(item)) && node.alternatives.every(remembered)) {
       if (node.alternatives.some(rememberedNumber)) {
         if (contains.length > 0) return refuse('over numbers beside contains (only over a finite set of values)');
@@ -200,7 +210,7 @@ export class NodeEmitter {
     }
     if (node.alternatives.length > 0 || node.literals === null) {
       return refuse(
-        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a multipleOf are not remembered, nor objects that can run out of values: closed (additionalProperties: false, or only keys that can run out: a propertyNames enum, maxLength or finite pattern) or with maxProperties, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
+        'the items are neither a finite set of values (enum/const, booleans, null) nor numbers, strings, objects and arrays only (numbers with a multipleOf are not remembered, nor objects that can run out of values (closed, with maxProperties or with keys that can run out) unless some key can be written and every value they may take is a string with endless completions, nor arrays with prefixItems, maxItems, contains or uniqueItems, nor strings that can run out beside objects or arrays); list the allowed values in an "enum", or set "maxItems": 1',
       );
     }
     const values = this.literalValues.get(node)!;

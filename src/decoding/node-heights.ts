@@ -52,10 +52,16 @@ export function computeHeights(nodes: readonly ValueNode[]): void {
   }
 }
 
-/** Fewest frames one member of a remembered `uniqueItems` item needs (a value of its endless key classes, or an item). */
+/**
+ * Fewest frames one member of a remembered `uniqueItems` item needs (a value of its endless key classes, or an item; of
+ * any key of an object that can run out, `closedItem`, whose every value is an endless string).
+ */
 function memberHeight(alternative: ObjectAlternative | ArrayAlternative): number {
   if (alternative.kind === 'array') return alternative.items?.height ?? Infinity;
   let height = Infinity;
-  for (const keyClass of alternative.keyClasses) if (keyClass.keys.some(endlessKey)) height = Math.min(height, keyClass.value.height);
+  const closed = alternative.closedItem === true;
+  for (const keyClass of alternative.keyClasses)
+    if (closed ? keyClass.keys.length > 0 : keyClass.keys.some(endlessKey)) height = Math.min(height, keyClass.value.height);
+  if (closed) for (const property of alternative.properties) height = Math.min(height, property.value.height);
   return height;
 }

@@ -11,7 +11,15 @@ import { endlessKeys, endlessStrings } from './endless-strings.js';
 import { planUniqueStrings, type AutomatonConstructions, type StringCompletions } from './string-completions.js';
 import type { CodePointDfa } from '../shared/regex/code-point-dfa.js';
 import { jsonEqual, literalText } from './lower-typed.js';
-import { ByteTrie, type Alternative, type ArrayAlternative, type NumberAlternative, type ObjectAlternative, type StringAlternative } from './grammar-ir.js';
+import {
+  ByteTrie,
+  type Alternative,
+  type ArrayAlternative,
+  type NumberAlternative,
+  type ObjectAlternative,
+  type StringAlternative,
+  type ValueNode,
+} from './grammar-ir.js';
 import { rememberedDecimals } from './held-numbers.js';
 import { rangeValueCount, rememberedRangeAutomaton } from './held-ranges.js';
 import { finiteNumberTexts, type NumberAutomaton, type NumberConstraint } from './number-language.js';
@@ -51,6 +59,8 @@ export function rememberedItems(items: readonly Alternative[], integers: NumberA
   return items
     .filter((item) => !decimal || !rememberedInteger(item))
     .flatMap((item): Alternative[] => {
+      // offered where a member fits: where only `{}` would, a next item after a held one would be a dead end
+      if (item.kind === 'object' && !endlessContainer(item)) return [{ ...item, id: nextId(), roomForMember: true, closedItem: true }];
       if (isContainer(item)) return [{ ...item, id: nextId(), roomForMember: true }];
       if (!rememberedNumber(item)) return [item];
       const range = item.rangedNumber;
@@ -206,6 +216,29 @@ function endlessContainer(alternative: Alternative): boolean {
 /** An item the memory can keep unique with no dead end: an endless container, or a string whose every prefix has endless completions. */
 export function endlessItem(alternative: Alternative): boolean {
   return alternative.kind === 'string' ? endlessStrings(alternative) : endlessContainer(alternative);
+}
+
+/**
+ * An object item that can run out of values (closed, `maxProperties`, keys that can run out) but only where no key can
+ * follow: every value it may take is an endless string, so a prefix has endlessly many completions until only its `}`
+ * can follow (`JsonAutomaton.closesOnly`), and there exactly one, which the memory compares with the items held
+ * (`closedItem`). Values that can run out (booleans, enums, numbers, containers), a required property that can never
+ * be present, a last-key witness, distinct keys that can run out, or no key at all (`{}` alone) stay refused.
+ */
+export function closableObject(alternative: Alternative): boolean {
+  if (alternative.kind !== 'object' || endlessContainer(alternative)) return false;
+  if (alternative.blocked || alternative.progress.endsWithWitness || alternative.keyCompletions !== null) return false;
+  const endlessValues = (node: ValueNode): boolean =>
+    node.literals === null && node.alternatives.every((value) => value.kind === 'string' && endlessStrings(value));
+  if (!alternative.properties.every((property) => endlessValues(property.value)) || !alternative.keyClasses.every((keyClass) => endlessValues(keyClass.value)))
+    return false;
+  // some key can be written: endlessly many values, so a next item is never a dead end (`{}` alone would be, once held)
+  const writable = (node: ValueNode): boolean => node.alternatives.length > 0;
+  return (
+    alternative.progress.maxProperties >= 1 &&
+    (alternative.properties.some((property) => writable(property.value)) ||
+      alternative.keyClasses.some((keyClass) => keyClass.keys.length > 0 && writable(keyClass.value)))
+  );
 }
 
 /** Per literal value its class (values equal as JSON share one: 1 and 1.0, objects in either key order), and one value per class. */

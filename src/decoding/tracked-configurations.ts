@@ -16,6 +16,7 @@ import type { DecimalMultipleCheck } from './decimal-multiples.js';
 export function runTimeMemories(alternatives: readonly (Alternative | undefined)[]): {
   countedLanguages: ItemCompletions[];
   remembersContainers: boolean;
+  remembersClosedItems: boolean;
   remembersNumbers: boolean;
   remembersRanges: boolean;
   tracksStrings: boolean;
@@ -31,6 +32,7 @@ export function runTimeMemories(alternatives: readonly (Alternative | undefined)
           : [],
     ),
     remembersContainers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueContainers),
+    remembersClosedItems: present.some((alternative) => alternative.kind === 'object' && alternative.closedItem === true),
     remembersNumbers: present.some((alternative) => alternative.kind === 'array' && alternative.uniqueNumbers),
     remembersRanges: present.some((alternative) => alternative.kind === 'number' && alternative.rememberedRange !== undefined),
     tracksStrings: present.some(

@@ -21,10 +21,12 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
+import { closedItemTokens, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
+import { doubled, grown } from './grown-arrays.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
-import { compareFrom, HeldStrings } from './held-strings.js';
+import { compareFrom, HeldStrings, textOfUnits } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { FirstByteGroups } from './first-byte-groups.js';
@@ -50,18 +52,6 @@ import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } f
 /** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
 function hexValue(byte: number): number {
   return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
-
-function grown(old: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const bigger = new Uint8Array(old.length * 2);
-  bigger.set(old);
-  return bigger;
-}
-
-function doubled(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(old.length * 2);
-  bigger.set(old);
-  return bigger;
 }
 
 /**
@@ -137,6 +127,7 @@ export class WrittenStrings {
   /** The tokens by first unit, for items whose completions can run out: built on first need, once per vocabulary. */
   private byUnit: UnitTokens | undefined;
   private closing: CloseTokens | undefined;
+  private closedItems: ClosedItemTokens | undefined;
   /** Which tokens can fail on the memory where items can run out: built on first need. */
   private bound: ExhaustionBound | undefined;
   /** @internal Off: every candidate token is walked where items can run out (tests compare the masks). */
@@ -202,6 +193,7 @@ export class WrittenStrings {
    */
   filterMask(state: number, mask: Uint32Array): void {
     if (this.walksEveryToken) return this.tryAllowed(state, mask);
+    if (this.automaton.remembersClosedItems) this.tryReachingClose(state, mask);
     if (this.automaton.remembersNumbers) {
       // inside a number item that would repeat a held one if it ended here, every token that ends it is walked; else only a
       // token with a digit can repeat one (one it writes, or one it takes to a held value) or reach held ones, or a point
@@ -337,6 +329,23 @@ export class WrittenStrings {
     }
   }
 
+  /** Where object items can run out: the tokens that may take one to its only `}` as an item held (`closed-item-tokens.ts`). */
+  private tryReachingClose(state: number, mask: Uint32Array): void {
+    const tokens = (this.closedItems ??= closedItemTokens(this.vocabulary));
+    this.tryTokens(state, mask, tokens.closingThenOpening);
+    const scan = this.committed;
+    let depth = scan.depth;
+    while (depth >= 0 && (this.held[depth]?.containers.size ?? 0) === 0) depth--;
+    if (depth < 0) return;
+    const quotes = (this.tokens ??= quoteTokens(this.vocabulary));
+    // the last value: only a close as some held item's string repeats one (-1: elsewhere, all walked)
+    const leaves = this.automaton.closingValue[state] === 1 ? this.held[scan.depth - 1]?.leaves : undefined;
+    const rests = leafRestTokens(quotes, leaves, this.units, scan);
+    this.tryTokens(state, mask, LEAF_RESTS, undefined, false, Math.max(0, rests));
+    this.tryTokens(state, mask, rests >= 0 ? quotes.walkedInside : reachingQuotes(quotes, this.automaton, state, scan));
+    this.tryTokens(state, mask, rests >= 0 ? quotes.atLeast[3]! : scan.inString === 0 ? tokens.opening : tokens.closingThenOpening);
+  }
+
   /**
    * Walks every allowed token (inside a cut character, where no token's text is known alone; or one that may end an
    * integer equal to a held one), or, given the bound prepared for this mask, those it says may fail.
@@ -369,9 +378,9 @@ export class WrittenStrings {
    * Walks each allowed token of `candidates` and clears the ones that fail; with `texts` (by position in the list),
    * only those that must be walked or whose first string is a held item; `bounded`: only those that `mustWalk`.
    */
-  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], bounded = false): void {
+  private tryTokens(state: number, mask: Uint32Array, candidates: Int32Array, texts?: readonly ClosedText[], bounded = false, count = candidates.length): void {
     const held = this.held[this.committed.depth];
-    for (let index = 0; index < candidates.length; index++) {
+    for (let index = 0; index < count; index++) {
       const id = candidates[index]!;
       if ((mask[id >>> 5]! & (1 << (id & 31))) === 0 || (bounded && !this.bound!.mustWalk(id))) continue;
       if (texts !== undefined) {
@@ -484,6 +493,11 @@ export class WrittenStrings {
       if (next === UNKNOWN) next = automaton.trans[at * 256 + byte]!;
       at = next !== UNKNOWN ? next : automaton.transition(at, byte);
       if (at === DEAD) return DEAD;
+      // an object item that can now only close as an item held (`closedItem`) is a dead end
+      if (automaton.closingOnly[at] === 1 && this.closeRepeats(scan)) {
+        at = automaton.derived.withoutClosingOnly(at);
+        if (at === DEAD) return DEAD;
+      }
       if (scan.numberStart >= 0 && automaton.trackedNumber[at] !== 0 && this.reachesOnlyHeld(scan, at)) {
         at = automaton.derived.withoutTrackedNumbers(at);
         if (at === DEAD) return DEAD;
@@ -603,7 +617,7 @@ export class WrittenStrings {
         return true;
       }
     }
-    if (commit) this.remember(scan.depth, this.unitsText(scan.contentStart, scan.unitsEnd), scan.contentBytes);
+    if (commit) this.remember(scan.depth, textOfUnits(this.units, scan.contentStart, scan.unitsEnd), scan.contentBytes);
     else this.addPending(scan.depth, scan.contentStart, scan.unitsEnd);
     return false;
   }
@@ -648,26 +662,42 @@ export class WrittenStrings {
    * JSON is no item (the automaton refuses its close).
    */
   private closesHeldContainer(scan: Scan, commit: boolean): boolean {
-    let start = this.openedAt[scan.depth]!;
-    for (let index = this.trialOpenedCount - 1; index >= 0; index--) {
-      if (this.trialOpenedDepth[index] === scan.depth) {
-        start = this.trialOpenedOffset[index]!;
-        break;
-      }
-    }
-    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
     if (text === undefined) return false;
     const array = scan.depth - 1;
-    if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
-    for (let index = 0; index < this.pendingContainerCount; index++) {
-      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
-    }
+    if (this.repeats(array, text)) return true;
     if (commit) this.remember(array, text, text.length, true);
     else {
       this.pendingContainerDepth[this.pendingContainerCount] = array;
       this.pendingContainer[this.pendingContainerCount++] = text;
     }
     return false;
+  }
+
+  /** Where in `raw` the container open at the scan's depth began (a trial's, or committed). */
+  private itemStart(scan: Scan): number {
+    for (let index = this.trialOpenedCount - 1; index >= 0; index--) if (this.trialOpenedDepth[index] === scan.depth) return this.trialOpenedOffset[index]!;
+    return this.openedAt[scan.depth]!;
+  }
+
+  /** The canonical `text` is an item held by the array at `depth` (or one a trial closed there before). */
+  private repeats(array: number, text: string): boolean {
+    if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
+    for (let index = 0; index < this.pendingContainerCount; index++)
+      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
+    return false;
+  }
+
+  /** The object item open at the scan's depth, closed right after the last byte in `raw`, would repeat an item (`closingOnly`). */
+  private closeRepeats(scan: Scan): boolean {
+    const array = scan.depth - 1;
+    // a string just closed that no item held has inside it repeats none, unparsed (a trial's items have no leaves)
+    const leaf = array < this.freshFrom && this.held[array]?.hasLeaf(this.units, scan.contentStart, scan.unitsEnd) === true;
+    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainerCount === 0 && !leaf) return false;
+    if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
+    this.raw[scan.rawEnd] = CLOSE_BRACE;
+    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd + 1, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    return text !== undefined && this.repeats(array, text);
   }
 
   /**
@@ -726,14 +756,6 @@ export class WrittenStrings {
     this.pendingCount = kept;
   }
 
-  /** The string of the units `[start, end)` (in slices: an argument list has a bound; `apply` reads a typed array as is, a spread iterates it). */
-  private unitsText(start: number, end: number): string {
-    let text = '';
-    for (let at = start; at < end; at += 4096)
-      text += String.fromCharCode.apply(null, this.units.subarray(at, Math.min(end, at + 4096)) as unknown as number[]);
-    return text;
-  }
-
   /** Puts `held` at `depth`, logged so rollback puts back what was there. */
   private replaceHeld(depth: number, held: HeldStrings | undefined): void {
     const old = this.held[depth];
@@ -758,7 +780,7 @@ export class WrittenStrings {
       held.numbers.add(number);
       return this.log(UNDO_NUMBER, held, '', number);
     }
-    if (container) held.containers.add(value);
+    if (container) held.addContainer(value);
     else held.add(value);
     this.log(container ? UNDO_CONTAINER : UNDO_STRING, held, value, 0);
   }

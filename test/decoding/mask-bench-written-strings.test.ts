@@ -27,6 +27,7 @@ describe('bench:mask written-strings cases', () => {
       '100 undeclared keys, minProperties 2',
       '40 unique objects, nested arrays in some',
       '40 unique objects with declared properties',
+      '40 unique closed objects',
       '50 keys of a propertyNames enum of 60, minProperties 2',
       '100 keys of at most 48 characters, minProperties 2',
       '40 records of two money amounts, multipleOf 0.01',

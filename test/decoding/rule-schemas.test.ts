@@ -14,18 +14,16 @@ import { byteVocabulary } from './byte-vocabulary.js';
  * compile (support added since: then delete its line and raise AT_LEAST_COMPILED); every rule not listed must compile.
  */
 const REFUSED_RULES: Readonly<Record<string, readonly string[]>> = {
-  // items that are objects that can run out, or strings that can run out beside objects: not remembered
+  // items that are objects with values that can run out (booleans, arrays of unique strings), or arrays that can run
+  // out: not remembered
   'eslint/no-mixed-operators': ['uniqueItems'],
-  'eslint/no-restricted-globals': ['uniqueItems'],
   'eslint/no-restricted-imports': ['uniqueItems'],
   '@typescript-eslint/no-restricted-imports': ['uniqueItems'],
-  'eslint/no-restricted-modules': ['uniqueItems'],
   'eslint/no-restricted-properties': ['uniqueItems'],
-  'eslint/no-restricted-syntax': ['uniqueItems'],
 };
 
 /** Rule schemas that compile today: every one not in REFUSED_RULES. */
-const AT_LEAST_COMPILED = 252;
+const AT_LEAST_COMPILED = 255;
 
 const vocabulary = byteVocabulary();
 

@@ -244,7 +244,12 @@ describe('uniqueItems over objects and arrays', () => {
       { type: 'array', items: { anyOf: [{ type: 'object' }, { enum: Array.from({ length: 31 }, (_, n) => n) }] }, uniqueItems: true },
     ],
     ['objects with maxProperties', { type: 'array', items: { type: 'object', maxProperties: 2 }, uniqueItems: true }],
-    ['closed objects', { type: 'array', items: { type: 'object', additionalProperties: false }, uniqueItems: true }],
+    // closed objects whose every value is an endless string are remembered (unique-closed-objects.test.ts)
+    [
+      'closed objects with a boolean value',
+      { type: 'array', items: { type: 'object', properties: { a: { type: 'boolean' } }, additionalProperties: false }, uniqueItems: true },
+    ],
+    ['closed objects with no key (`{}` alone)', { type: 'array', items: { type: 'object', additionalProperties: false }, uniqueItems: true }],
     ['arrays with maxItems', { type: 'array', items: { type: 'array', maxItems: 1 }, uniqueItems: true }],
     // the inner arrays' own uniqueItems is settled after the outer array looks at them
     ['arrays with uniqueItems of their own', { type: 'array', items: { type: 'array', items: { type: 'string' }, uniqueItems: true }, uniqueItems: true }],
