@@ -186,3 +186,28 @@ export function mayReachOnlyHeld(raw: Uint8Array, start: number, end: number, mo
   if (start >= 0) for (let offset = start; offset < end; offset++) if (raw[offset]! !== MINUS_SIGN) digits++;
   return digits + more >= 15 - Math.log10(held.sorted.length);
 }
+
+/** What `readDecimalPrefix` read: every digit as one integer S, the digits counted D (a lone leading 0 not), the fraction digits k (−1 before a point). */
+export const DECIMAL_PREFIX = new Float64Array(3);
+
+/** Reads the unsigned decimal prefix `raw[from, end)` (digits and at most a point) into `DECIMAL_PREFIX`; false on any other byte. */
+export function readDecimalPrefix(raw: Uint8Array, from: number, end: number): boolean {
+  let significand = 0;
+  let counted = 0;
+  let fraction = -1;
+  for (let offset = from; offset < end; offset++) {
+    const byte = raw[offset]!;
+    if (byte === POINT) fraction = 0;
+    else {
+      const digit = byte - DIGIT_ZERO;
+      if (digit < 0 || digit > 9) return false;
+      significand = significand * 10 + digit;
+      if (fraction >= 0) fraction++;
+      if (significand > 0 || fraction >= 0) counted++;
+    }
+  }
+  DECIMAL_PREFIX[0] = significand;
+  DECIMAL_PREFIX[1] = counted;
+  DECIMAL_PREFIX[2] = fraction;
+  return true;
+}

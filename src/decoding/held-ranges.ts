@@ -16,9 +16,9 @@
  * (`rangeValueCount`): its `maxItems`.
  * @module
  */
-import { DIGIT_ZERO, MINUS_SIGN, POINT } from '../shared/json-bytes.js';
+import { MINUS_SIGN } from '../shared/json-bytes.js';
 import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton, type NumberConstraint } from './number-language.js';
-import { DECIMAL_DIGITS, NUMBER_BOUNDS, POWERS_OF_TEN, type HeldNumbers, type PendingNumbers } from './held-integers.js';
+import { DECIMAL_DIGITS, DECIMAL_PREFIX, NUMBER_BOUNDS, POWERS_OF_TEN, readDecimalPrefix, type HeldNumbers, type PendingNumbers } from './held-integers.js';
 
 /** The largest magnitude of `SAFE_INTEGERS`. */
 const LARGEST = 2 ** 53 - 1;
@@ -253,21 +253,10 @@ export function rangeReachesOnlyHeld(
   const heldCount = (held?.sorted.length ?? 0) + pending.count;
   if (heldCount === 0) return false;
   const negative = raw[start] === MINUS_SIGN;
-  // S: every digit read; D: digits counted (a lone leading 0 not), k: fraction digits, -1 before the point
-  let significand = 0;
-  let counted = 0;
-  let fraction = -1;
-  for (let offset = negative ? start + 1 : start; offset < end; offset++) {
-    const byte = raw[offset]!;
-    if (byte === POINT) fraction = 0;
-    else {
-      const digit = byte - DIGIT_ZERO;
-      if (digit < 0 || digit > 9) return false;
-      significand = significand * 10 + digit;
-      if (fraction >= 0) fraction++;
-      if (significand > 0 || fraction >= 0) counted++;
-    }
-  }
+  if (!readDecimalPrefix(raw, negative ? start + 1 : start, end)) return false;
+  const significand = DECIMAL_PREFIX[0]!;
+  const counted = DECIMAL_PREFIX[1]!;
+  const fraction = DECIMAL_PREFIX[2]!;
   TALLY[0] = 0;
   TALLY[1] = 0;
   let within: boolean;
