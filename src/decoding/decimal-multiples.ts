@@ -117,7 +117,7 @@ function scaledBound(bound: number, scale: number, rounding: 'ceil' | 'floor'): 
 }
 
 /** The double `value` as `numerator / denominator` exactly (a power-of-two denominator). */
-function exactFraction(value: number): { numerator: bigint; denominator: bigint } {
+export function exactFraction(value: number): { numerator: bigint; denominator: bigint } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, Math.abs(value));
   const bits = view.getBigUint64(0);
