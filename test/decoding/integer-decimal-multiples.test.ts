@@ -50,6 +50,22 @@ const CASES: Record<string, Case> = {
     wrap: asValue,
     acceptedPast: true,
   },
+  // several divisors: the smaller cut, and the factors' product
+  'allOf 0.03 and 5 (multiples of 15), the whole document': {
+    schema: { type: 'integer', allOf: [{ multipleOf: 0.03 }, { multipleOf: 5 }] },
+    factor: 15n,
+    cut: 33_776_997_205_278n,
+    wrap: asValue,
+    acceptedPast: true,
+  },
+  // beside the complement of an integer divisor, whose cut is ±2^53 (exclusive)
+  '0.01 and not a multiple of 3, the whole document': {
+    schema: { type: 'integer', multipleOf: 0.01, not: { multipleOf: 3 } },
+    factor: 1n,
+    cut: 2n ** 53n - 1n,
+    wrap: asValue,
+    acceptedPast: true,
+  },
   '0.15 (multiples of 3) within ±10^15 exclusive, as array items': {
     schema: { type: 'array', items: { type: 'integer', multipleOf: 0.15, exclusiveMinimum: -1e15, exclusiveMaximum: 1e15 } },
     factor: 3n,
@@ -71,6 +87,8 @@ function windowTexts(cut: bigint, factor: bigint): string[] {
     texts.add(String(cut + offset));
     texts.add(String(-(cut + offset)));
   }
+  // the last multiples within the cut and the first past it
+  for (let step = -1n; step <= 2n; step++) texts.add(String((cut / factor + step) * factor));
   return [...texts];
 }
 
@@ -111,8 +129,9 @@ describe('integers under a decimal multipleOf: divisibility by its factor within
       if (factor > 1n) expect(inside.some((text) => !registry(value(text)))).toBe(true);
       const past = texts.filter((text) => /^-?\d+$/.test(text) && !offered(text, cut) && registry(value(text)));
       expect([name, past.length > 0]).toEqual([name, acceptedPast]);
-      // exponent texts and points are the integer automaton's narrowing: the registry takes `3e0` and `3.0`
-      expect(registry(value('3e0'))).toBe(true);
+      // exponent texts and points are the integer automaton's narrowing: the registry takes them
+      const written = inside.find((text) => text !== '0' && registry(value(text)))!;
+      expect([registry(value(`${written}e0`)), registry(value(`${written}.0`))]).toEqual([true, true]);
     }, 120_000);
   }
 
