@@ -83,8 +83,9 @@ export function planDecimalMultiple(
     ...(range.minimum <= -limit ? { minimum: -(limit - 1), exclusiveMinimum: false } : { minimum: range.minimum, exclusiveMinimum: range.exclusiveMinimum }),
     ...(range.maximum >= limit ? { maximum: limit - 1, exclusiveMaximum: false } : { maximum: range.maximum, exclusiveMaximum: range.exclusiveMaximum }),
   };
-  // the range automaton takes an exclusive bound as the neighbouring double, inclusive, and compares texts with it as
-  // exact decimals: the same bounds, scaled exactly, judge a completion as it would
+  // the range automaton takes an exclusive bound as the neighbouring double, inclusive, and compares texts as exact
+  // decimals with its shortest decimal (`9246.9`, not the double's exact 9246.8999…): the same bounds, scaled exactly,
+  // judge a completion as it would
   const low = cut.exclusiveMinimum ? stepDouble(cut.minimum, 1) : cut.minimum;
   const high = cut.exclusiveMaximum ? stepDouble(cut.maximum, -1) : cut.maximum;
   const check: DecimalMultipleCheck = {
@@ -163,10 +164,16 @@ function offersIntegerPart(check: DecimalMultipleCheck, negative: boolean, intPa
   return false;
 }
 
-/** `bound · 10^scale` rounded up (`ceil`) or down to an integer, exactly (±Infinity kept). */
+/**
+ * The shortest decimal of `bound` (the range automaton's bound) times `10^scale`, rounded up (`ceil`) or down to an
+ * integer, exactly (±Infinity kept).
+ */
 function scaledBound(bound: number, scale: number, rounding: 'ceil' | 'floor'): number {
   if (!Number.isFinite(bound)) return bound;
-  const { numerator, denominator } = exactFraction(bound);
+  const { negative, magnitude } = toDecimal(bound);
+  const digits = BigInt(magnitude.int + magnitude.frac);
+  const numerator = negative ? -digits : digits;
+  const denominator = 10n ** BigInt(magnitude.frac.length);
   const scaled = numerator * 10n ** BigInt(scale);
   const quotient = scaled / denominator;
   // BigInt division truncates toward zero

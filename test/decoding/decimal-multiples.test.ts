@@ -116,11 +116,12 @@ const CASES: Record<string, Case> = {
     wrap: asValue,
     centres: [0, 0.3, 2.1, 3.3, 7, 99999.9, 100000],
   },
-  'three hundredths (0.03) from -1000 to 1000, as a property': {
-    schema: { type: 'object', properties: { amount: { type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 1000 } }, required: ['amount'] },
+  // a bound whose double lies below its decimal (827.39999…): the check judges it by its shortest decimal, as the range automaton does
+  'three hundredths (0.03) from -1000 to 827.4, as a property': {
+    schema: { type: 'object', properties: { amount: { type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 } }, required: ['amount'] },
     divisor: 0.03,
     wrap: (text, flexible) => (flexible ? [`{ "amount": ${text} }`] : [`{"amount":${text}}`]),
-    centres: [0, 0.27, 1, -4.35, 999.99, -1000],
+    centres: [0, 0.27, 1, -4.35, 827.4, -1000],
   },
   'fifteen hundredths (0.15) above an exclusive -500, array items': {
     schema: { type: 'array', items: { type: 'number', multipleOf: 0.15, exclusiveMinimum: -500, maximum: 500 } },
@@ -225,7 +226,8 @@ describe('decimal multipleOf on wide ranges: Ajv test checked as each number is 
       ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 8, '9999'),
       ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 5, '1'),
       ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 7, '99999'),
-      ...byteWalkProblems({ type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 1000 }, undefined, 7, '-99'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 }, undefined, 7, '-99'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 }, undefined, 7, '82'),
       ...byteWalkProblems({ type: 'number', multipleOf: 0.15, exclusiveMinimum: -500, maximum: 500 }, undefined, 8, '-499.'),
     ];
     expect(problems.slice(0, 10)).toEqual([]);
