@@ -236,7 +236,8 @@ export function inScaledRange(check: DecimalMultipleCheck, negative: boolean, in
  * divides 10^k); the remainders multiplied stay far below 2^53 (a modulus of at most 10,000, or 10^k's remainder 0).
  */
 function owedFraction({ scale, modulus }: DecimalMultipleCheck, intPart: number): number {
-  return (modulus - (((intPart % modulus) * (10 ** scale % modulus)) % modulus)) % modulus;
+  const carry = 10 ** scale % modulus;
+  return carry === 0 ? 0 : (modulus - (((intPart % modulus) * carry) % modulus)) % modulus;
 }
 
 /**
