@@ -17,8 +17,14 @@
  *   plan checks that a fraction after that integer part passes;
  * - after the point the completions that change the value are the at most `10^k` fraction digits left, tried in order
  *   until one passes (`liveAfterPoint`), judged in the range as the range automaton judges them.
+ * For a decimal `c / 10^k` that is not `1 / r` (`0.03`: 3 / 100) the offered multiples are those of `c` scaled, and the
+ * first fact fails (an integer part that is no multiple, `10` under `0.3`, goes on only through a fraction whose pass
+ * depends on its rounding), so on a bounded range every integer part is tried instead, with the fractions after it.
+ * `0.00001` is `1 / r`, but its double is more than 2^−54 from `1 / 100000`: 1, 2, 4, 5 and 8 fail Ajv's test; it
+ * would need 100,000 fractions tried per integer part, past that budget, and stays refused.
  * @module
  */
+import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
 import { stepDouble, toDecimal } from './number-language.js';
 
 /** What the matcher checks for one number alternative: Ajv's test by `divisor` and the range, scaled by `10^scale`. */
@@ -47,24 +53,27 @@ export type DecimalMultiplePlan =
   { readonly kind: 'checked'; readonly range: DecimalRange; readonly check: DecimalMultipleCheck } | { readonly kind: 'unsupported'; readonly reason: string };
 
 /**
- * The checked plan for `multipleOf: divisor` on `range`, or why there is none: `divisor` must be `1 / r` for an integer
- * `r` (`0.01`, `0.05`, `0.2`; not `0.03`) whose double passes `integersPass`, and where a value's integer part leaves
- * the range, some fraction after it must pass.
+ * The checked plan for `multipleOf: divisor` on `range`, or why there is none: for `divisor = 1 / r` with an integer
+ * `r` (`0.01`, `0.05`, `0.2`) whose double passes `integersPass`, where a value's integer part leaves the range some
+ * fraction after it must pass; for any other decimal (`0.03`, `0.3`, `0.15`: scaled modulus at most `maxModulus`, at
+ * most 1,000 fractions per integer part) every integer part of a bounded range is tried (`deadIntegerPart`).
  */
-export function planDecimalMultiple(range: DecimalRange, divisor: number, pointer: string): DecimalMultiplePlan {
+export function planDecimalMultiple(
+  range: DecimalRange,
+  divisor: number,
+  pointer: string,
+  maxModulus = DEFAULT_DECODING_LIMITS.multipleOfMaxModulus,
+): DecimalMultiplePlan {
   const { magnitude } = toDecimal(divisor);
   const scale = magnitude.frac.length;
   const modulus = Number(magnitude.int + magnitude.frac);
-  if (!(divisor > 0) || scale === 0 || scale > 15 || 10 ** scale % modulus !== 0) {
-    return {
-      kind: 'unsupported',
-      reason: `${divisor} is not 1 / n for an integer n (as 0.01, 0.05 and 0.1 are), so its integers are no multiples to build on`,
-    };
-  }
+  if (!(divisor > 0) || scale === 0 || scale > 15) return { kind: 'unsupported', reason: `${divisor} is no decimal fraction` };
   // integers past the cut still pass Ajv's test (up to 1e21 · m): cutting an integer range there would reject more than it offers
   if (range.integer) return { kind: 'unsupported', reason: 'on integers the cut to ±2^53 / 10^k would drop integers Ajv accepts' };
-  if (!integersPass(divisor, 10 ** scale / modulus)) {
-    return { kind: 'unsupported', reason: `the double ${divisor} is too far from 1 / ${10 ** scale / modulus} for every integer to pass Ajv's quotient test` };
+  // every integer passes: a prefix before the point goes on (else each integer part is tried, on a bounded range)
+  const integersGoOn = 10 ** scale % modulus === 0 && integersPass(divisor, 10 ** scale / modulus);
+  if (!integersGoOn && (modulus > maxModulus || 10 ** scale / modulus > MAX_TRIES_PER_INTEGER_PART)) {
+    return { kind: 'unsupported', reason: `${divisor} scales to ${modulus} / 10^${scale}, too fine to try each integer part's fractions` };
   }
   // |N| = |value| · 10^k stays below 2^53: the integer part below `limit`, with any fraction (an inclusive integer
   // bound, which the range automaton compares exactly)
@@ -74,8 +83,9 @@ export function planDecimalMultiple(range: DecimalRange, divisor: number, pointe
     ...(range.minimum <= -limit ? { minimum: -(limit - 1), exclusiveMinimum: false } : { minimum: range.minimum, exclusiveMinimum: range.exclusiveMinimum }),
     ...(range.maximum >= limit ? { maximum: limit - 1, exclusiveMaximum: false } : { maximum: range.maximum, exclusiveMaximum: range.exclusiveMaximum }),
   };
-  // the range automaton takes an exclusive bound as the neighbouring double, inclusive, and compares texts with it as
-  // exact decimals: the same bounds, scaled exactly, judge a completion as it would
+  // the range automaton takes an exclusive bound as the neighbouring double, inclusive, and compares texts as exact
+  // decimals with its shortest decimal (`9246.9`, not the double's exact 9246.8999…): the same bounds, scaled exactly,
+  // judge a completion as it would
   const low = cut.exclusiveMinimum ? stepDouble(cut.minimum, 1) : cut.minimum;
   const high = cut.exclusiveMaximum ? stepDouble(cut.maximum, -1) : cut.maximum;
   const check: DecimalMultipleCheck = {
@@ -86,6 +96,17 @@ export function planDecimalMultiple(range: DecimalRange, divisor: number, pointe
     highScaled: scaledBound(high, scale, 'floor'),
     pointer,
   };
+  if (!integersGoOn) {
+    const dead = deadIntegerPart(check);
+    if (dead === undefined) return { kind: 'checked', range: cut, check };
+    return {
+      kind: 'unsupported',
+      reason:
+        dead === 'wide'
+          ? `not every integer passes Ajv's test for ${divisor}, and the range has over ${MAX_INTEGER_PARTS} integer parts to try; bound it closer`
+          : `no multiple of ${divisor} with the integer part ${dead} in the range passes Ajv's quotient test`,
+    };
+  }
   // where the integer part of a value is out of the range (`0` above 0.5 or above an exclusive 0, `-2` below -2.5,
   // `-0` below 0), it goes on only with a point and a fraction: one must pass
   const edges: [boolean, number][] = [];
@@ -103,10 +124,56 @@ export function planDecimalMultiple(range: DecimalRange, divisor: number, pointe
   return { kind: 'checked', range: cut, check };
 }
 
-/** `bound · 10^scale` rounded up (`ceil`) or down to an integer, exactly (±Infinity kept). */
+/** The integer parts tried one by one where not every integer passes, and the fractions tried after each. */
+const MAX_INTEGER_PARTS = 131_072;
+const MAX_TRIES_PER_INTEGER_PART = 1_000;
+
+/**
+ * Where not every integer passes Ajv's test (`0.03`, `0.3`, `1.1`; the double `0.00001`), a prefix before the point
+ * goes on when the integer part it grows into can be completed: on a range with at most 131,072 integer parts, each
+ * (sign and digits) is tried with every fraction after it that is an exact multiple in the range, as `liveAfterPoint`
+ * tries them after the point. Returns the first integer part with none (`-2`), `undefined` when each has one, or
+ * `wide` past the budget. An integer part with no value in the range is never written.
+ */
+function deadIntegerPart(check: DecimalMultipleCheck): string | undefined {
+  const { lowScaled, highScaled } = check;
+  const unit = 10 ** check.scale;
+  if (!Number.isFinite(lowScaled) || !Number.isFinite(highScaled)) return 'wide';
+  // `[-]n.f` spans the scaled values n · unit to n · unit + unit − 1 (negated for `-`)
+  const firstPositive = lowScaled > 0 ? Math.floor(lowScaled / unit) : 0;
+  const lastPositive = highScaled >= 0 ? Math.floor(highScaled / unit) : -1;
+  const firstNegative = highScaled < 0 ? Math.floor(-highScaled / unit) : 0;
+  const lastNegative = lowScaled < 0 ? Math.floor(-lowScaled / unit) : -1;
+  if (Math.max(0, lastPositive - firstPositive + 1) + Math.max(0, lastNegative - firstNegative + 1) > MAX_INTEGER_PARTS) return 'wide';
+  for (let intPart = firstPositive; intPart <= lastPositive; intPart++) {
+    if (!liveAfterPoint(check, false, intPart, 0, 0) && offersIntegerPart(check, false, intPart)) return String(intPart);
+  }
+  for (let intPart = firstNegative; intPart <= lastNegative; intPart++) {
+    if (!liveAfterPoint(check, true, intPart, 0, 0) && offersIntegerPart(check, true, intPart)) return `-${intPart}`;
+  }
+  return undefined;
+}
+
+/**
+ * Whether some exact multiple in the range has this integer part: only then can the automaton write a prefix that
+ * grows into it (`100000` under `0.3` on [0, 100000] is no multiple and nothing above it is in the range).
+ */
+function offersIntegerPart(check: DecimalMultipleCheck, negative: boolean, intPart: number): boolean {
+  const { scale, modulus } = check;
+  for (let scaled = owedFraction(check, intPart); scaled < 10 ** scale; scaled += modulus) if (inScaledRange(check, negative, intPart, scaled)) return true;
+  return false;
+}
+
+/**
+ * The shortest decimal of `bound` (the range automaton's bound) times `10^scale`, rounded up (`ceil`) or down to an
+ * integer, exactly (±Infinity kept).
+ */
 function scaledBound(bound: number, scale: number, rounding: 'ceil' | 'floor'): number {
   if (!Number.isFinite(bound)) return bound;
-  const { numerator, denominator } = exactFraction(bound);
+  const { negative, magnitude } = toDecimal(bound);
+  const digits = BigInt(magnitude.int + magnitude.frac);
+  const numerator = negative ? -digits : digits;
+  const denominator = 10n ** BigInt(magnitude.frac.length);
   const scaled = numerator * 10n ** BigInt(scale);
   const quotient = scaled / denominator;
   // BigInt division truncates toward zero
@@ -117,7 +184,7 @@ function scaledBound(bound: number, scale: number, rounding: 'ceil' | 'floor'): 
 }
 
 /** The double `value` as `numerator / denominator` exactly (a power-of-two denominator). */
-function exactFraction(value: number): { numerator: bigint; denominator: bigint } {
+export function exactFraction(value: number): { numerator: bigint; denominator: bigint } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, Math.abs(value));
   const bits = view.getBigUint64(0);
@@ -165,6 +232,15 @@ export function inScaledRange(check: DecimalMultipleCheck, negative: boolean, in
 }
 
 /**
+ * The scaled fraction below the modulus that makes `intPart · 10^k + fraction` a multiple of it (0 where the modulus
+ * divides 10^k); the remainders multiplied stay far below 2^53 (a modulus of at most 10,000, or 10^k's remainder 0).
+ */
+function owedFraction({ scale, modulus }: DecimalMultipleCheck, intPart: number): number {
+  const carry = 10 ** scale % modulus;
+  return carry === 0 ? 0 : (modulus - (((intPart % modulus) * carry) % modulus)) % modulus;
+}
+
+/**
  * After the point: whether some completion of `[-]intPart.` and `digits` fraction digits whose value is `fraction` (the
  * digits as an integer) is an exact multiple, in the range and passes Ajv's test. Past `k` digits only zeros are offered,
  * so the value is the text's own.
@@ -177,7 +253,8 @@ export function liveAfterPoint(check: DecimalMultipleCheck, negative: boolean, i
   }
   const span = 10 ** (scale - digits);
   const first = fraction * span;
-  for (let scaled = Math.ceil(first / modulus) * modulus; scaled < first + span; scaled += modulus) {
+  const owed = owedFraction(check, intPart);
+  for (let scaled = Math.ceil((first - owed) / modulus) * modulus + owed; scaled < first + span; scaled += modulus) {
     if (passesScaled(check, intPart, scaled) && inScaledRange(check, negative, intPart, scaled)) return true;
   }
   return false;

@@ -103,7 +103,7 @@ function lowerPlan(typed: Typed, context: LoweringContext, othersOffered: boolea
 function checkedDecimal(typed: Typed, context: LoweringContext): { automata: NumberAutomaton[]; check: DecimalMultipleCheck } | undefined {
   const divisors = [...new Set(typed.multiples)];
   if (divisors.length !== 1 || typed.nonMultiples.length > 0 || typed.fractional) return undefined;
-  const plan = planDecimalMultiple(typed, divisors[0]!, typed.pointer);
+  const plan = planDecimalMultiple(typed, divisors[0]!, typed.pointer, context.limits.multipleOfMaxModulus);
   if (plan.kind !== 'checked') return undefined;
   const { integer, minimum, exclusiveMinimum, maximum, exclusiveMaximum } = plan.range;
   const { modulus, scale } = plan.check;

@@ -4,6 +4,7 @@ import { DEFAULT_DECODING_LIMITS } from './decoding-limits.js';
 import {
   ajvMultipleOf,
   intersectNumberAutomata,
+  integerDecimalCut,
   intersectTwoNumberAutomata,
   minimalRemainderAutomaton,
   planMultipleOf,
@@ -12,7 +13,7 @@ import {
   type NumberRange,
   type ScaledModulus,
 } from './multiple-of-language.js';
-import { NUMBER_SYMBOLS, numberAutomaton, toPlainDecimal, type NumberAutomaton } from './number-language.js';
+import { NUMBER_SYMBOLS, numberAutomaton, stepDouble, toPlainDecimal, type NumberAutomaton } from './number-language.js';
 
 const range = (minimum: number, maximum: number, integer = false): NumberRange => ({
   integer,
@@ -158,6 +159,62 @@ describe('multipleOf as the registry Ajv decides it', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('integers under a decimal divisor that is no binary fraction', () => {
+  it("proves a cut within which Ajv's test on an integer is divisibility by the decimal's factor (random and boundary integers), exact for factor 1", () => {
+    const random = mulberry32(32);
+    const found: [number, number][] = [];
+    const failures: string[] = [];
+    for (const divisor of [0.01, 0.1, 0.2, 0.05, 0.001, 0.0125, 1e-8, 0.03, 0.3, 0.15, 0.6, 0.9, 0.123, 0.000003]) {
+      const cut = integerDecimalCut(divisor);
+      if (cut === undefined) throw new Error(`no cut for ${divisor}`);
+      const { factor, limit } = cut;
+      found.push([divisor, factor]);
+      const probes = new Set<number>();
+      for (let integer = -3000; integer <= 3000; integer++) probes.add(integer);
+      // the last 2,000 integers (doubles, past 2^53) below the cut, each binade of the quotient, and random ones
+      for (let step = 0, at = limit; step < 2000; step++, at = stepDouble(at, -1)) probes.add(Math.floor(at)).add(-Math.floor(at));
+      for (let power = 1; power <= 70; power++) {
+        const near = Math.floor((2 ** power * divisor) / factor) * factor;
+        for (let offset = -3; offset <= 3; offset++) if (Math.abs(near + offset) <= limit) probes.add(near + offset);
+      }
+      for (let index = 0; index < 3000; index++) probes.add(Math.floor(random() * limit) * (index % 2 === 0 ? 1 : -1));
+      for (const integer of probes) {
+        if (Math.abs(integer) > limit) throw new Error(`probe ${integer} past ${limit}`);
+        if (ajvMultipleOf(integer, divisor) !== (integer % factor === 0)) failures.push(`${divisor}: ${integer}`);
+      }
+      // every integer is a multiple for factor 1, and the cut is the last one Ajv accepts: the next integer double fails
+      if (factor === 1) {
+        const next = limit < 2 ** 53 ? limit + 1 : stepDouble(limit, 1);
+        if (ajvMultipleOf(next, divisor) || ajvMultipleOf(-next, divisor)) failures.push(`${divisor}: ${next} past the cut passes`);
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(found.filter(([, factor]) => factor !== 1)).toEqual([
+      [0.03, 3],
+      [0.3, 3],
+      [0.15, 3],
+      [0.6, 3],
+      [0.9, 9],
+      [0.123, 123],
+      [0.000003, 3],
+    ]);
+    // 1e-8 accepts integers up to its cut and none past it (quotients reach 1e21); 0.03 past its cut takes non-multiples
+    expect(integerDecimalCut(1e-8)).toEqual({ factor: 1, limit: 9_999_999_999_999 });
+    expect(integerDecimalCut(0.03)).toEqual({ factor: 3, limit: 33_776_997_205_278 });
+    const pastCut = Array.from({ length: 600 }, (_, index) => 67_553_994_410_257 + index);
+    expect(pastCut.some((integer) => integer % 3 !== 0 && ajvMultipleOf(integer, 0.03))).toBe(true);
+    // where the double is too far from the decimal, an exact multiple fails Ajv: no cut
+    for (const [divisor, failing] of [
+      [1.1, 33],
+      [0.07, 7],
+      [0.7, 21],
+      [0.00001, 1],
+    ] as const) {
+      expect([divisor, integerDecimalCut(divisor), ajvMultipleOf(failing, divisor)]).toEqual([divisor, undefined, false]);
+    }
   });
 });
 

@@ -19,6 +19,7 @@
  * @module
  */
 import { DEFAULT_DECODING_LIMITS, type DecodingLimits } from './decoding-limits.js';
+import { exactFraction } from './decimal-multiples.js';
 import { NUMBER_SYMBOLS, NumberAutomaton, NumberRows, toDecimal } from './number-language.js';
 
 /** The budgets a `multipleOf` plan works within: the multiples listed one by one, and the largest scaled modulus. */
@@ -101,10 +102,22 @@ export function planMultipleOf(
   if (others.length === 0 && excluded.length === 0) return { kind: 'automaton', range: tightened, moduli: [] };
   const moduli: ScaledModulus[] = [];
   let why: string | undefined;
-  // the values within ±exactLimit (exclusive), where every remainder automaton matches Ajv's float test
+  // the values within ±exactLimit (exclusive), where every remainder automaton matches Ajv's float test; integers
+  // under a decimal divisor within ±integerLimit (inclusive)
   let exactLimit = Infinity;
+  let integerLimit = Infinity;
   for (const divisor of others) {
     const scaled = exactScaledModulus(divisor);
+    const cut = scaled === undefined && integer ? integerDecimalCut(divisor) : undefined;
+    if (cut !== undefined) {
+      if (cut.factor > limits.multipleOfMaxModulus) {
+        why = `on integers ${divisor} means a multiple of ${cut.factor}, above the remainder automaton's ${limits.multipleOfMaxModulus} (limits.multipleOfMaxModulus)`;
+        break;
+      }
+      integerLimit = Math.min(integerLimit, cut.limit);
+      if (cut.factor > 1) moduli.push({ modulus: cut.factor, scale: 0 });
+      continue;
+    }
     if (scaled === undefined) {
       why = `${divisor} is not a binary fraction, so Ajv's quotient follows double rounding (${roundingExample(divisor)})`;
     } else if (scaled.modulus > limits.multipleOfMaxModulus) {
@@ -129,12 +142,16 @@ export function planMultipleOf(
       moduli.push({ ...scaled, excluded: true });
     }
   }
-  if (why === undefined && minimum > -exactLimit && maximum < exactLimit) return { kind: 'automaton', range: tightened, moduli };
+  if (why === undefined && minimum > -exactLimit && maximum < exactLimit && minimum >= -integerLimit && maximum <= integerLimit)
+    return { kind: 'automaton', range: tightened, moduli };
   // listed values are Ajv's own verdicts, so an excluded divisor filters them exactly, integers or not
   const values = others.length === 0 ? undefined : listMultiples(tightened, others, limits.multipleOfMaxValues);
   if (values !== undefined) return { kind: 'values', values: values.filter((value) => !excluded.some((divisor) => ajvMultipleOf(value, divisor))) };
   // Ajv's verdict past the exact limit follows double rounding: the mask keeps the multiples within it (a documented narrowing)
-  if (why === undefined) return { kind: 'automaton', range: withinLimit(tightened, exactLimit), moduli, narrowedTo: exactLimit };
+  if (why === undefined) {
+    const range = withinLimit(tightened, exactLimit, integerLimit);
+    return { kind: 'automaton', range, moduli, narrowedTo: Math.min(exactLimit, integerLimit) };
+  }
   if (others.length === 0) return { kind: 'refused', reason: `the complement of multipleOf: ${why}; use an integer "multipleOf" under "not"` };
   return {
     kind: 'refused',
@@ -154,11 +171,66 @@ export function exactDivisibilityLimit({ scale }: ScaledModulus): number {
   return scale === 0 ? 2 ** 53 : 10 ** (15 - scale);
 }
 
-/** `range` cut to the open interval (−limit, limit). */
-function withinLimit(range: NumberRange, limit: number): NumberRange {
-  const low = range.minimum <= -limit ? { minimum: -limit, exclusiveMinimum: true } : { minimum: range.minimum, exclusiveMinimum: range.exclusiveMinimum };
-  const high = range.maximum >= limit ? { maximum: limit, exclusiveMaximum: true } : { maximum: range.maximum, exclusiveMaximum: range.exclusiveMaximum };
+/** `range` cut to the open interval (−limit, limit) and the closed one [−closedLimit, closedLimit]. */
+function withinLimit(range: NumberRange, limit: number, closedLimit = Infinity): NumberRange {
+  let low = range.minimum <= -limit ? { minimum: -limit, exclusiveMinimum: true } : { minimum: range.minimum, exclusiveMinimum: range.exclusiveMinimum };
+  let high = range.maximum >= limit ? { maximum: limit, exclusiveMaximum: true } : { maximum: range.maximum, exclusiveMaximum: range.exclusiveMaximum };
+  if (low.minimum < -closedLimit) low = { minimum: -closedLimit, exclusiveMinimum: false };
+  if (high.maximum > closedLimit) high = { maximum: closedLimit, exclusiveMaximum: false };
   return { integer: range.integer, ...low, ...high };
+}
+
+/**
+ * Integers under a decimal divisor that is no binary fraction (`0.01`, `0.03`, `1e-8`): with the divisor's shortest
+ * decimal `c / 10^k` equal to `factor / den` in lowest terms, an integer `n` is an exact multiple when `factor` divides
+ * it, and for every integer `|n| ≤ limit` Ajv's test on `n` is that divisibility; undefined where that is not proved.
+ *
+ * With `T = n · den / factor` the exact quotient and `η = (factor / den) / m − 1`, exact on the bits of the double `m`,
+ * Ajv computes the double nearest `T · (1 + η)`:
+ * - a multiple (`T` an integer) gives an integer when `|η| ≤ 2^−54`: below 2^53, `|T · η|` is at most half the spacing
+ *   of doubles below `T` (a tie only at a power of two, which is even), and from 2^52 every double is an integer. It
+ *   passes while that integer is below 1e21: for `factor = 1` (every integer a multiple) the limit is the last integer
+ *   whose quotient is, found on doubles, so past it every integer fails too (0.00001 has `|η| > 2^−54`: 1 fails);
+ * - a non-multiple (`T` at least `1 / factor` from every integer) fails while `|T| < 2^p` for the largest `p ≤ 53` with
+ *   `factor · 2^p · (|η| + 2^−53) < 1`: the quotient stays more than `1 / factor − 2^p · |η|` from every integer, more
+ *   than rounding moves it (`2^(p−53)`), so the limit keeps `n · den < factor · 2^p` and `n ≤ 2^53` (an exact text).
+ */
+export function integerDecimalCut(divisor: number): { factor: number; limit: number } | undefined {
+  if (!(divisor > 0) || !Number.isFinite(divisor) || Number.isInteger(divisor)) return undefined;
+  const { magnitude } = toDecimal(divisor);
+  let factor = BigInt(magnitude.int + magnitude.frac);
+  let den = 10n ** BigInt(magnitude.frac.length);
+  const common = greatestCommonDivisor(factor, den);
+  factor /= common;
+  den /= common;
+  if (factor > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  const { numerator, denominator } = exactFraction(divisor);
+  // η = (factor · denominator − den · numerator) / (den · numerator)
+  const scaledDivisor = den * numerator;
+  const difference = factor * denominator - scaledDivisor;
+  const error = difference < 0n ? -difference : difference;
+  if (error << 54n > scaledDivisor) return undefined;
+  if (factor === 1n) return { factor: 1, limit: lastIntegerBelow1e21(divisor) };
+  for (let power = 53n; power > 0n; power--) {
+    if ((factor << power) * ((error << 53n) + scaledDivisor) < scaledDivisor << 53n) {
+      const limit = ((factor << power) - 1n) / den;
+      return { factor: Number(factor), limit: Number(limit < 1n << 53n ? limit : 1n << 53n) };
+    }
+  }
+  return undefined;
+}
+
+/** The largest integer `n` whose quotient `n / divisor` is a double below 1e21 (the quotient grows with `n`). */
+function lastIntegerBelow1e21(divisor: number): number {
+  let edge = BELOW_1E21 * divisor;
+  while (!(edge / divisor < 1e21)) edge = nextDouble(edge, -1);
+  while (nextDouble(edge, 1) / divisor < 1e21) edge = nextDouble(edge, 1);
+  return Math.floor(edge);
+}
+
+function greatestCommonDivisor(left: bigint, right: bigint): bigint {
+  while (right !== 0n) [left, right] = [right, left % right];
+  return left;
 }
 
 /** `m` as `modulus / 10^scale` when the double `m` equals that decimal exactly (integers and binary fractions), else undefined. */

@@ -109,6 +109,26 @@ const CASES: Record<string, Case> = {
     wrap: asValue,
     centres: [0.5, 0.57, 1.1, 99999999999.9, 99999999999.99],
   },
+  // decimals that are not 1 / n: each integer part of the bounded range is tried when the plan is made
+  'three tenths (0.3) on [0, 100000]': {
+    schema: { type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 },
+    divisor: 0.3,
+    wrap: asValue,
+    centres: [0, 0.3, 2.1, 3.3, 7, 99999.9, 100000],
+  },
+  // a bound whose double lies below its decimal (827.39999…): the check judges it by its shortest decimal, as the range automaton does
+  'three hundredths (0.03) from -1000 to 827.4, as a property': {
+    schema: { type: 'object', properties: { amount: { type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 } }, required: ['amount'] },
+    divisor: 0.03,
+    wrap: (text, flexible) => (flexible ? [`{ "amount": ${text} }`] : [`{"amount":${text}}`]),
+    centres: [0, 0.27, 1, -4.35, 827.4, -1000],
+  },
+  'fifteen hundredths (0.15) above an exclusive -500, array items': {
+    schema: { type: 'array', items: { type: 'number', multipleOf: 0.15, exclusiveMinimum: -500, maximum: 500 } },
+    divisor: 0.15,
+    wrap: asItems,
+    centres: [0, 0.45, 2.55, -499.95, 499.95],
+  },
   'thousandths below an exclusive -2 (0.001)': {
     schema: { type: 'number', multipleOf: 0.001, exclusiveMaximum: -2 },
     divisor: 0.001,
@@ -202,6 +222,13 @@ describe('decimal multipleOf on wide ranges: Ajv test checked as each number is 
       ...byteWalkProblems({ type: 'number', multipleOf: 0.01 }, undefined, 7, '-4.3'),
       ...byteWalkProblems({ type: 'number', multipleOf: 0.001 }, undefined, 7, '0.5'),
       ...byteWalkProblems({ type: 'array', items: { type: 'number', multipleOf: 0.1 } }, undefined, 12, '[1000000'),
+      // not 1 / n: integer parts that are no multiple go on only through a fraction (`10` under 0.3: 10.2 or 10.5)
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 8, '9999'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 5, '1'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.3, minimum: 0, maximum: 100000 }, undefined, 7, '99999'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 }, undefined, 7, '-99'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.03, minimum: -1000, maximum: 827.4 }, undefined, 7, '82'),
+      ...byteWalkProblems({ type: 'number', multipleOf: 0.15, exclusiveMinimum: -500, maximum: 500 }, undefined, 8, '-499.'),
     ];
     expect(problems.slice(0, 10)).toEqual([]);
   }, 120_000);
@@ -230,6 +257,7 @@ describe('decimal multipleOf on wide ranges: Ajv test checked as each number is 
       {
         amounts: CASES['amounts from 0 (0.01), as a property']!.schema,
         tenths: { type: 'array', items: { type: 'number', multipleOf: 0.1 }, minItems: 3 },
+        'three tenths': { type: 'array', items: { type: 'number', multipleOf: 0.3, minimum: -50000, maximum: 50000 }, minItems: 3 },
         'anyOf a plain range': {
           anyOf: [
             { type: 'number', multipleOf: 0.01, minimum: 0 },
@@ -265,6 +293,10 @@ describe('decimal multipleOf on wide ranges: Ajv test checked as each number is 
     expect(refusalOf({ type: 'number', multipleOf: 0.03 }).message).toContain('0.27 fails');
     // the double 0.00001 is too far from 1 / 100000 for every integer to pass (so a prefix without a point could be dead)
     expect(refusalOf({ type: 'number', multipleOf: 0.00001 }).pointer).toBe('#');
+    // not 1 / n: unbounded, an integer part whose every multiple fails (3.3 under 1.1), too many fractions per part
+    expect(refusalOf({ type: 'number', multipleOf: 0.03, minimum: 0 }).message).toContain('0.27 fails');
+    expect(refusalOf({ type: 'number', multipleOf: 1.1, minimum: 0, maximum: 10000 }).message).toContain('3.3 fails');
+    expect(refusalOf({ type: 'number', multipleOf: 0.00001, minimum: 0, maximum: 40 }).message).toContain('0.00007 fails');
     const beside = refusalOf({
       type: 'object',
       properties: { tags: { type: 'array', items: { type: 'string' }, uniqueItems: true }, price: { type: 'number', multipleOf: 0.01 } },
