@@ -19,6 +19,14 @@ import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './
 import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
 import { filePrebuiltDfa, patternKey } from './prebuilt-time-automata.js';
 import { deserializeDfa } from './serialized-dfa.js';
+import { formatComplement, formatLanguage, type FormatAlternative } from './string-formats.js';
+
+/**
+ * The states one step of a format's union may reach before it is minimized: the `time` family's superset
+ * (`formatComplement` in string-formats.ts) reaches 30,000–40,000 there and 21,300 once minimized. A format's automata are not the
+ * schema's to choose and are built once per cache, so they get a budget of their own.
+ */
+const MAX_FORMAT_UNION_STATES = 50_000;
 
 /**
  * Default bound. The largest automata are the `time` family's leap-second products (up
@@ -240,6 +248,24 @@ export class GrammarCache {
   /** The automaton accepting every string (one per cache: positions of free strings share their masks). */
   anyString(): CodePointDfa {
     return this.canonical(CodePointDfa.any());
+  }
+
+  /**
+   * The strings outside a format whose complement `string-formats.ts` builds in parts (the `time` family), as automata
+   * whose union they are: the complement of the union of its superset's alternatives (about 21,300 states), then each
+   * part the superset holds that the format rejects. Built once per cache; undefined for the other formats.
+   */
+  formatComplement(name: string): readonly CodePointDfa[] | undefined {
+    const parts = formatComplement(name);
+    const language = formatLanguage(name);
+    if (parts === undefined || language?.kind !== 'string') return undefined;
+    const automaton = ({ patterns }: FormatAlternative): CodePointDfa => this.intersection(patterns.map((source) => this.pattern(source, language.ignoreCase)));
+    const within = parts.within.map(automaton);
+    // "|": no key of an intersection (ids joined by commas) starts with it
+    const union = this.intersections.getOrCompute(`|${within.map((dfa) => dfa.id).join(',')}`, () =>
+      this.build(() => CodePointDfa.union(within, undefined, MAX_FORMAT_UNION_STATES)),
+    );
+    return [this.complement(union), ...parts.rejected.map(automaton)];
   }
 
   /** The complement of `dfa` among all strings, built once per automaton (give it a cached or {@link canonical} one). */

@@ -229,6 +229,19 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(outside);
         break;
       }
+      // ¬(rest ∧ format) = ¬rest ∪ ¬format, where the format's complement comes in parts (the time family): the
+      // complements of its alternatives, intersected, would pass the state budget
+      for (const format of negated.formats) {
+        const parts = context.formatComplement(format.source);
+        if (parts === undefined) continue;
+        const rest = { ...negated, formats: negated.formats.filter((other) => other !== format) };
+        const outside = parts.flatMap((dfa) => {
+          const part = piece();
+          part.languages = [dfa];
+          return intersectOrNone(typed, part, context);
+        });
+        return [...subtractTyped(typed, rest, context, keyword), ...outside];
+      }
       const union = context.stringPieces(negated);
       if (union === undefined) throw new ComplementRefused('the complement of a refused pattern is not enforced');
       // ¬(∪ pieces) = ∩ ¬piece, and ¬(D ∩ len∈[a,b]) = ¬D ∪ len<a ∪ len>b
