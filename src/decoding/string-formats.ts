@@ -137,12 +137,14 @@ function timeAlternatives(prefix: string, offsetRequired: boolean, seconds = SEC
 /** An ordinary time's seconds with any fraction: `59.999999999999999` (60 for ajv-formats) among them. */
 const ANY_FRACTION_SECONDS = '[0-5]\\d(?:\\.\\d+)?';
 
-/** Two-digit texts of `0..max` but `excluded`. */
-const twoDigitsBut = (max: number, excluded: readonly number[]): string =>
-  `(?:${range(0, max)
-    .filter((value) => !excluded.includes(value))
-    .map(two)
-    .join('|')})`;
+/** Two-digit texts of `0..max` but `excluded`, one character class of units per tens digit. */
+function twoDigitsBut(max: number, excluded: readonly number[]): string {
+  const byTens = range(0, Math.floor(max / 10)).map((tens) => {
+    const units = range(0, 9).filter((unit) => tens * 10 + unit <= max && !excluded.includes(tens * 10 + unit));
+    return units.length === 0 ? [] : [`${tens}[${units.join('')}]`];
+  });
+  return `(?:${byTens.flat().join('|')})`;
+}
 
 /**
  * The complement of a `time`-family format, exactly as ajv-formats rejects: the strings outside a superset of the

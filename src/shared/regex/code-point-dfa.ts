@@ -178,7 +178,10 @@ export class CodePointDfa {
     transitions.push(fillGaps(new Int32Array(0), sink));
     accepting.push(1);
     work.spend(sink + 1);
-    return minimize(trim(transitions, accepting, this.start, work), work);
+    const trimmed = trim(transitions, accepting, this.start, work);
+    // a minimal automaton plus its sink, accepting flipped, is minimal: no state but the sink is dead, and the trim
+    // drops at most the one state that accepts everything (the union of a time format's superset: 200–400 ms saved)
+    return MINIMAL.has(this) ? markMinimal(trimmed) : minimize(trimmed, work);
   }
 
   /** Exactly the given strings (a trie, minimized); the empty language for none. */
@@ -534,10 +537,18 @@ function fillGaps(ranges: Int32Array, sink: number): Int32Array {
   return Int32Array.from(out);
 }
 
+/** The automata {@link minimize} returned (and complements of them), which no construction needs to minimize again. */
+const MINIMAL = new WeakSet<CodePointDfa>();
+
+function markMinimal(dfa: CodePointDfa): CodePointDfa {
+  MINIMAL.add(dfa);
+  return dfa;
+}
+
 /** Moore partition refinement: merges states with the same future, so equal positions share one mask. */
 function minimize(dfa: CodePointDfa, work: AutomatonWork = UNMETERED): CodePointDfa {
   const count = dfa.stateCount;
-  if (count <= 1) return dfa;
+  if (count <= 1) return markMinimal(dfa);
   let classes = Int32Array.from(dfa.accepting);
   let classCount = new Set(classes).size;
   let transitionCount = 0;
@@ -611,7 +622,7 @@ function minimize(dfa: CodePointDfa, work: AutomatonWork = UNMETERED): CodePoint
     }
     transitions[id] = Int32Array.from(out);
   }
-  return trim(transitions, accepting, classes[dfa.start]!, work);
+  return markMinimal(trim(transitions, accepting, classes[dfa.start]!, work));
 }
 
 /** Drops states that cannot reach acceptance and renumbers the rest. */
