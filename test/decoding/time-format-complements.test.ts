@@ -11,7 +11,8 @@
  * instance, on the byte vocabulary and the Qwen3, Llama 3 and Gemma 3 vocabularies, both layouts, whole and token by
  * token (bytes and Qwen3; the other two whole); random generations of the formats themselves are all refused by their
  * complements, and random generations of the complements end valid; byte walks from prefixes near the bounds find no
- * dead end and no mask bit that disagrees with accept().
+ * dead end and no mask bit that disagrees with accept(). `iso-time` and `iso-date-time` take the same probes on the byte
+ * vocabulary, whole and token by token.
  */
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema, type CompiledGrammar } from '../../src/decoding/index.js';
@@ -161,6 +162,25 @@ describe('the complements of date-time and time against the registry', { timeout
     }
     expect(failures.slice(0, 20)).toEqual([]);
     expect(counts).toEqual([]);
+  });
+
+  it.each([
+    ['iso-time', 'time'],
+    ['iso-date-time', 'date-time'],
+  ] as const)('%s (an offset may be left out): the probes of %s on the byte vocabulary, whole and token by token', (format, probed) => {
+    const schema = { type: 'string', not: { format } };
+    const verdict = registryVerdict(schema);
+    const grammar = compileJsonSchema(schema, bytes);
+    const texts = probes(probed);
+    const failures = texts.filter((text) => {
+      const matcher = grammar.matcher();
+      const whole = matcher.acceptString(JSON.stringify(text)) && matcher.canTerminate();
+      const tokens = feed(grammar, [...new TextEncoder().encode(JSON.stringify(text))]) === -1;
+      return whole !== verdict(text) || tokens !== verdict(text);
+    });
+    expect(failures.slice(0, 20)).toEqual([]);
+    // a hundred or more of them are iso times, which the complement refuses
+    expect(texts.filter((text) => !verdict(text)).length).toBeGreaterThan(100);
   });
 
   it('refuses every random generation of the format itself, and random generations of the complements end valid', () => {
