@@ -183,7 +183,7 @@ describe('the complements of date-time and time against the registry', { timeout
     expect(texts.filter((text) => !verdict(text)).length).toBeGreaterThan(100);
   });
 
-  it('a date-time beside the complement of a date-time: overlapping oneOf, items and maxContains, not with a pattern (byte vocabulary)', () => {
+  it('a date-time beside the complement of a date-time, and two complements of one: overlapping oneOf, items and maxContains, not anyOf, not with a pattern (byte vocabulary)', () => {
     const schemas: Record<string, { schema: Record<string, unknown>; instance: (text: string) => unknown }> = {
       'oneOf a date-time or one of at most 25 characters': {
         schema: {
@@ -197,6 +197,17 @@ describe('the complements of date-time and time against the registry', { timeout
       'items and at most one contains, both date-time': {
         schema: { type: 'array', items: { type: 'string', format: 'date-time' }, contains: { type: 'string', format: 'date-time' }, maxContains: 1 },
         instance: (text) => (text.length % 2 === 0 ? [text] : [text, text]),
+      },
+      'not anyOf two objects with a date-time (each part of one complement met with each of the other)': {
+        schema: {
+          not: {
+            anyOf: [
+              { type: 'object', properties: { d: { type: 'string', format: 'date-time' } }, required: ['v'] },
+              { type: 'object', properties: { d: { type: 'string', format: 'date-time' } }, required: ['w'] },
+            ],
+          },
+        },
+        instance: (text) => [{ d: text }, { d: text, v: 1 }, { d: text, w: 1 }][text.length % 3],
       },
       'a date-time not ending in Z': { schema: { type: 'string', format: 'date-time', not: { format: 'date-time', pattern: 'Z$' } }, instance: (text) => text },
     };
