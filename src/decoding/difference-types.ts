@@ -56,6 +56,8 @@ export interface DifferenceTyped {
   maxLength: number;
   /** Extra string languages (complements built here) that must all match. */
   languages: CodePointDfa[];
+  /** `format`s that must all hold, by name (`source`). */
+  formats: { readonly source: string; readonly pointer: string }[];
   minimum: number;
   exclusiveMinimum: boolean;
   maximum: number;
@@ -111,6 +113,8 @@ export interface DifferenceContext<T extends DifferenceTyped> {
   stringPieces(typed: T): StringPiece[] | undefined;
   /** The complement of a DFA (kept, so the same complement is one automaton). */
   complementDfa(dfa: CodePointDfa): CodePointDfa;
+  /** The strings outside a format as automata whose union they are, for a format built so (the `time` family); else undefined. */
+  formatComplement(name: string): readonly CodePointDfa[] | undefined;
   /** Refuses (or, lenient, records) `keyword` at `pointer`. */
   refuse(keyword: string, pointer: string, details: string): void;
   /** Pairs of alternatives the inclusion check may compare over the context's life (default `MAX_INCLUSION_PAIRS` in `alternative-pruning.ts`). */

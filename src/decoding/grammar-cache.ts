@@ -19,6 +19,14 @@ import { numberAutomaton, type NumberAutomaton, type NumberConstraint } from './
 import { PREBUILT_FORMAT_AUTOMATA } from './prebuilt-format-automata.js';
 import { filePrebuiltDfa, patternKey } from './prebuilt-time-automata.js';
 import { deserializeDfa } from './serialized-dfa.js';
+import { formatComplement, formatLanguage, type FormatAlternative } from './string-formats.js';
+
+/**
+ * The states one step of a format's union may reach before it is minimized: the `time` family's superset
+ * (`formatComplement` in string-formats.ts) reaches 30,000–40,000 there and 21,300 once minimized. A format's automata are not the
+ * schema's to choose and are built once per cache, so they get a budget of their own.
+ */
+const MAX_FORMAT_UNION_STATES = 50_000;
 
 /**
  * Default bound. The largest automata are the `time` family's leap-second products (up
@@ -69,6 +77,8 @@ export class GrammarCache {
   private readonly canonicalOf = new WeakMap<CodePointDfa, CodePointDfa>();
   /** The key of each automaton {@link pattern} gave: a product of the time formats' regexes is looked up prebuilt by them. */
   private readonly patternKeyOf = new WeakMap<CodePointDfa, string>();
+  /** For each part of a format's complement ({@link formatComplement}), the parts of that complement. */
+  private readonly complementPartsOf = new WeakMap<CodePointDfa, readonly CodePointDfa[]>();
   private builtCount = 0;
 
   /** @param maxBytes estimated bytes for all its automata together, split evenly between its eight kinds */
@@ -169,9 +179,20 @@ export class GrammarCache {
    * 50–105 ms to build on the loaded 2-core machine).
    */
   intersection(automata: readonly CodePointDfa[], work?: AutomatonWork): CodePointDfa {
+    // an automaton met twice (the complement of one `date-time` reached from two branches) is intersected once: its
+    // product with itself has as many states as it has, past the budget for the 21,300 of that complement
+    if (new Set(automata).size < automata.length) automata = [...new Set(automata)];
     if (automata.length === 1) return automata[0]!;
     return this.intersections.getOrCompute(automata.map((automaton) => automaton.id).join(','), () =>
       this.build(() => {
+        // two parts of one format's complement: a string of both is in each (`¬A ∧ ¬B` with one `date-time` in A and B
+        // pairs every part with every part), so their product is left out, which can only narrow, and is left out exactly
+        // where the pairs come whole; the product of the superset's 21,300 states with another part passes the budget
+        const partsTogether = automata.some((automaton) => {
+          const siblings = this.complementPartsOf.get(automaton);
+          return siblings !== undefined && automata.some((other) => other !== automaton && siblings.includes(other));
+        });
+        if (partsTogether) return new CodePointDfa([], new Uint8Array(0), -1);
         const keys = automata.map((automaton) => this.patternKeyOf.get(automaton));
         const prebuilt = keys.every((key): key is string => key !== undefined) ? filePrebuiltDfa(keys) : undefined;
         return prebuilt ?? naming(`the intersection of ${automata.length} patterns and formats`, () => CodePointDfa.intersect(automata, work));
@@ -240,6 +261,26 @@ export class GrammarCache {
   /** The automaton accepting every string (one per cache: positions of free strings share their masks). */
   anyString(): CodePointDfa {
     return this.canonical(CodePointDfa.any());
+  }
+
+  /**
+   * The strings outside a format whose complement `string-formats.ts` builds in parts (the `time` family), as automata
+   * whose union they are: the complement of the union of its superset's alternatives (about 21,300 states), then each
+   * part the superset holds that the format rejects. Built once per cache; undefined for the other formats.
+   */
+  formatComplement(name: string): readonly CodePointDfa[] | undefined {
+    const parts = formatComplement(name);
+    const language = formatLanguage(name);
+    if (parts === undefined || language?.kind !== 'string') return undefined;
+    const automaton = ({ patterns }: FormatAlternative): CodePointDfa => this.intersection(patterns.map((source) => this.pattern(source, language.ignoreCase)));
+    const within = parts.within.map(automaton);
+    // "|": no key of an intersection (ids joined by commas) starts with it
+    const union = this.intersections.getOrCompute(`|${within.map((dfa) => dfa.id).join(',')}`, () =>
+      this.build(() => CodePointDfa.union(within, undefined, MAX_FORMAT_UNION_STATES)),
+    );
+    const outside = [this.complement(union), ...parts.rejected.map(automaton)];
+    for (const part of outside) this.complementPartsOf.set(part, outside);
+    return outside;
   }
 
   /** The complement of `dfa` among all strings, built once per automaton (give it a cached or {@link canonical} one). */

@@ -235,6 +235,7 @@ export class SetAlgebra {
       stringPieces: (typed) => this.stringPieces(typed),
       // through the vocabulary's cache: a complement (of an enum's literals, say) built once serves every grammar, and so do its positions' masks
       complementDfa: (dfa) => this.context.options.cache.complement(this.context.options.cache.canonical(dfa), this.context.options.automatonWork),
+      formatComplement: (name) => this.context.options.cache.formatComplement(name),
       refuse: (keyword, pointer, details) => this.context.refuse(keyword, pointer, details),
     };
     return this.differenceContextCache;

@@ -115,9 +115,12 @@ export interface FormatChoice {
 /** The ways a string can satisfy all its formats (the product of their alternatives; one way when there is no format). */
 export function formatChoices(formats: readonly PatternRule[]): FormatChoice[] {
   let choices: FormatChoice[] = [{ patterns: [], minLength: 0, maxLength: Infinity, pointer: undefined }];
+  // a format met twice (`items` and `contains` both `date-time`) holds once: its alternatives are not multiplied by themselves
+  const met = new Set<string>();
   for (const format of formats) {
     const language = formatLanguage(format.source);
-    if (language?.kind !== 'string') continue;
+    if (language?.kind !== 'string' || met.has(format.source)) continue;
+    met.add(format.source);
     choices = choices.flatMap((choice) =>
       language.alternatives.map((alternative) => ({
         patterns: [...choice.patterns, ...alternative.patterns.map((source) => ({ source, ignoreCase: language.ignoreCase }))],

@@ -15,6 +15,7 @@ const context: DifferenceContext<Typed> = {
   satisfies: () => false,
   stringPieces: () => [],
   complementDfa: (dfa) => dfa,
+  formatComplement: () => undefined,
   refuse: () => undefined,
 };
 

@@ -229,6 +229,24 @@ export function subtractTyped<T extends DifferenceTyped>(typed: T, negated: T, c
         pieces.push(outside);
         break;
       }
+      // ¬(rest ∧ format) = ¬rest ∪ ¬format, where the format's complement comes in parts (the time family): the
+      // complements of its alternatives, intersected, would pass the state budget
+      for (const format of negated.formats) {
+        const parts = context.formatComplement(format.source);
+        if (parts === undefined) continue;
+        const rest = { ...negated, formats: negated.formats.filter((other) => other !== format) };
+        // a string the format already constrains is not outside it: only the leap-second texts that round to 61, which
+        // the format lets through (docs/decoding.md, Known limits), are, and the registry rejects them for that format too
+        const within = typed.formats.some((other) => other.source === format.source);
+        const outside = within
+          ? []
+          : parts.flatMap((dfa) => {
+              const part = piece();
+              part.languages = [dfa];
+              return intersectOrNone(typed, part, context);
+            });
+        return [...subtractTyped(typed, rest, context, keyword), ...outside];
+      }
       const union = context.stringPieces(negated);
       if (union === undefined) throw new ComplementRefused('the complement of a refused pattern is not enforced');
       // ¬(∪ pieces) = ∩ ¬piece, and ¬(D ∩ len∈[a,b]) = ¬D ∪ len<a ∪ len>b

@@ -6,6 +6,7 @@
  * narrowing stated in docs/decoding.md; `url`'s lookaheads are rewritten as the differences they denote.
  * @module
  */
+import { getOwn } from '../shared/own.js';
 import { REGEX_FORMAT_PATTERN } from './regex-format.js';
 
 /** One alternative of a string format: regexes that must all match, plus length bounds. */
@@ -32,13 +33,15 @@ const DATE = `(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]
 const two = (value: number): string => String(value).padStart(2, '0');
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, index) => from + index);
 
+/** `1 − 2^-48` without its `0.`: past `59.` (or `60.`), the seconds' fraction from which `+text` gives 60 (or 61). */
+const ONE_DOUBLE_LIMIT = '999999999999996447286321199499070644378662109375';
 /**
  * Fractions `.f` with `0.f` below `1 − 2^-48`: ajv-formats reads the seconds with `+text`, and a
  * text at or above `60 − 2^-48` (the midpoint between 60 and the double below it; the tie goes
  * to 60, whose significand is even) becomes 60, so `59.999999999999999` is not `< 60`. The same
  * would hold one second later for a leap second's `< 61` (see LEAP_SECONDS).
  */
-const FRACTION_BELOW_ONE_DOUBLE = fractionBelow('999999999999996447286321199499070644378662109375');
+const FRACTION_BELOW_ONE_DOUBLE = fractionBelow(ONE_DOUBLE_LIMIT);
 /** Seconds of an ordinary time: `sec < 60` as ajv-formats computes it. */
 const SECONDS = `(?:(?:[0-4]\\d|5[0-8])(?:\\.\\d+)?|59(?:\\.${FRACTION_BELOW_ONE_DOUBLE})?)`;
 /**
@@ -49,6 +52,15 @@ const SECONDS = `(?:(?:[0-4]\\d|5[0-8])(?:\\.\\d+)?|59(?:\\.${FRACTION_BELOW_ONE
  * (docs/decoding.md, "Known limits").
  */
 const LEAP_SECONDS = '(?:[0-5]\\d|60)(?:\\.\\d+)?';
+
+/** A regex for the digit strings `f` with `0.f ≥ 0.limit` (the strings `fractionBelow` leaves out); linear in its length. */
+function fractionAtOrAbove(limit: string, at = 0): string {
+  const digit = Number(limit[at]);
+  const greater = digit < 9 ? [`[${digit + 1}-9]\\d*`] : [];
+  // the same digit: at or above what is left of the limit, or, once the limit is read whole, anything
+  const same = `${digit}${at + 1 < limit.length ? fractionAtOrAbove(limit, at + 1) : '\\d*'}`;
+  return `(?:${[...greater, same].join('|')})`;
+}
 
 /** A regex for the digit strings `f` (at least one digit) with `0.f < 0.limit`, `limit` having no trailing zero; linear in its length. */
 function fractionBelow(limit: string, at = 0): string {
@@ -70,10 +82,10 @@ const OFFSET_HOURS = '(?:[01]\\d|2[0-3])';
  * ties local hours to offset hours and local minutes to offset minutes, so each case is the
  * intersection of an hours regex and a minutes regex.
  */
-function timeAlternatives(prefix: string, offsetRequired: boolean): FormatAlternative[] {
+function timeAlternatives(prefix: string, offsetRequired: boolean, seconds = SECONDS): FormatAlternative[] {
   const optional = offsetRequired ? '' : '?';
   const anchored = (body: string): string => `^${prefix}(?:${body})$`;
-  const normal = anchored(`(?:[01]\\d|2[0-3]):[0-5]\\d:${SECONDS}(?:z|[+-]${OFFSET_HOURS}(?::?[0-5]\\d)?)${optional}`);
+  const normal = anchored(`(?:[01]\\d|2[0-3]):[0-5]\\d:${seconds}(?:z|[+-]${OFFSET_HOURS}(?::?[0-5]\\d)?)${optional}`);
   // an absent offset (iso-time) counts as "+00:00", as "z" does
   const utc = offsetRequired ? 'z' : '(?:z|)';
   const hoursThen = (hour: number, sign: '+' | '-', offsetHour: number, minutes: 'optional' | 'required'): string =>
@@ -120,6 +132,63 @@ function timeAlternatives(prefix: string, offsetRequired: boolean): FormatAltern
     ),
   ];
   return [{ patterns: [normal] }, { patterns: minus }, { patterns: plusNoBorrow }, { patterns: plusBorrow }];
+}
+
+/** An ordinary time's seconds with any fraction: `59.999999999999999` (60 for ajv-formats) among them. */
+const ANY_FRACTION_SECONDS = '[0-5]\\d(?:\\.\\d+)?';
+
+/** Two-digit texts of `0..max` but `excluded`, one character class of units per tens digit. */
+function twoDigitsBut(max: number, excluded: readonly number[]): string {
+  const byTens = range(0, Math.floor(max / 10)).map((tens) => {
+    const units = range(0, 9).filter((unit) => tens * 10 + unit <= max && !excluded.includes(tens * 10 + unit));
+    return units.length === 0 ? [] : [`${tens}[${units.join('')}]`];
+  });
+  return `(?:${byTens.flat().join('|')})`;
+}
+
+/**
+ * The complement of a `time`-family format, exactly as ajv-formats rejects: the strings outside a superset of the
+ * format (an ordinary time's seconds with any fraction, leap seconds' too), and the superset's strings that the format
+ * rejects: an ordinary time whose seconds `59.f` make 60 (`f` at or above {@link ONE_DOUBLE_LIMIT}) unless the
+ * leap-second relation holds, and any time whose seconds `60.f` make 61. The complement of the format's own alternatives
+ * is one automaton of 93,000 states (the 1,440 local hours and minutes the leap-second relation tells apart, times the
+ * 48 digits of the fraction's limit); the superset's is 21,300, and each rejected part ties the fraction to the hours
+ * alone or to the minutes alone (ajv-formats' leap second, with hours ≤ 23, minutes ≤ 59 and seconds 60: `-hh:mm`
+ * when hours + hh = 23 and minutes + mm = 59; `+hh:mm`, `z` or none when minutes = 59, mm = 0 and hh = hours + 1 (or
+ * both 23 and 0), or when mm = minutes + 1 and hh = hours).
+ */
+function timeComplement(prefix: string, offsetRequired: boolean): FormatComplement {
+  const optional = offsetRequired ? '' : '?';
+  const anchored = (body: string): string => `^${prefix}(?:${body})$`;
+  // as ajv-formats counts them, `z` and no offset are `+00:00`
+  const utc = offsetRequired ? 'z' : '(?:z|)';
+  const high = fractionAtOrAbove(ONE_DOUBLE_LIMIT);
+  const seconds = '\\d\\d\\.\\d+';
+  const roundsTo60 = anchored(`(?:[01]\\d|2[0-3]):[0-5]\\d:59\\.${high}(?:z|[+-]${OFFSET_HOURS}(?::?[0-5]\\d)?)${optional}`);
+  const hoursFail = anchored(
+    range(0, 23)
+      .flatMap((hour) => [
+        `${two(hour)}:\\d\\d:${seconds}-${twoDigitsBut(23, [23 - hour])}(?::?\\d\\d)?`,
+        `${two(hour)}:59:${seconds}(?:\\+${twoDigitsBut(23, [hour === 23 ? 0 : hour + 1])}(?::?\\d\\d)?${hour === 23 ? '' : `|${utc}`})`,
+        `${two(hour)}:(?:[0-4]\\d|5[0-8]):${seconds}(?:\\+${twoDigitsBut(23, [hour])}(?::?\\d\\d)?${hour === 0 ? '' : `|${utc}`})`,
+      ])
+      .join('|'),
+  );
+  const minutesFail = anchored(
+    [
+      ...range(0, 59).map((minute) =>
+        minute === 59
+          ? `\\d\\d:59:${seconds}[+-]\\d\\d:?${twoDigitsBut(59, [0])}`
+          : `\\d\\d:${two(minute)}:${seconds}-\\d\\d(?::?${twoDigitsBut(59, [59 - minute])})?`,
+      ),
+      ...range(0, 58).map((minute) => `\\d\\d:${two(minute)}:${seconds}(?:\\+\\d\\d(?::?${twoDigitsBut(59, [minute + 1])})?|${utc})`),
+    ].join('|'),
+  );
+  const roundsTo61 = anchored(`\\d\\d:\\d\\d:60\\.${high}(?:z|[+-]\\d\\d(?::?\\d\\d)?)${optional}`);
+  return {
+    within: timeAlternatives(prefix, offsetRequired, ANY_FRACTION_SECONDS),
+    rejected: [{ patterns: [roundsTo60, hoursFail] }, { patterns: [roundsTo60, minutesFail] }, { patterns: [roundsTo61] }],
+  };
 }
 
 // ajv-formats' DATE_TIME_SEPARATOR /t|\s/i: "T", "t" or any one whitespace character
@@ -219,6 +288,29 @@ const FORMATS: Record<string, FormatLanguage> = {
   password: { kind: 'unchecked' },
   binary: { kind: 'unchecked' },
 };
+
+/** A format's complement as regular languages: what is outside every alternative of `within`, and each of `rejected`. */
+export interface FormatComplement {
+  /** Alternatives whose union includes the format's language. */
+  readonly within: readonly FormatAlternative[];
+  /** The strings of `within` that the format rejects, as alternatives. */
+  readonly rejected: readonly FormatAlternative[];
+}
+
+const COMPLEMENTS: Record<string, FormatComplement> = {
+  time: timeComplement('', true),
+  'date-time': timeComplement(DATE_TIME_PREFIX, true),
+  'iso-time': timeComplement('', false),
+  'iso-date-time': timeComplement(DATE_TIME_PREFIX, false),
+};
+
+/**
+ * How the complement of a format is built where its alternatives' complements would not fit the state budget when
+ * intersected (the `time` family, ignoring case as the format does); undefined for the other formats.
+ */
+export function formatComplement(name: string): FormatComplement | undefined {
+  return getOwn(COMPLEMENTS, name);
+}
 
 /** How ajv-formats (full mode) defines a format, or `undefined` for a format it does not know. */
 export function formatLanguage(name: string): FormatLanguage | undefined {
