@@ -20,7 +20,7 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
+import { BACKSLASH, CLOSE_BRACE, DIGIT_ZERO, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
 import { closedItemTokens, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
 import { ContainerTexts } from './container-texts.js';
 import { doubled, grown } from './grown-arrays.js';
@@ -30,13 +30,13 @@ import { compareFrom, HeldStrings, textOfUnits } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { FirstByteGroups } from './first-byte-groups.js';
-import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
-import { minusTokens, numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
+import { NUMBER_SYMBOL_OF_BYTE, type NumberConstraint } from './number-language.js';
+import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber, type HeldNumbers } from './held-integers.js';
+import { minusTokens, numbersReachOnlyHeld, pointTokens, TRACKED_RANGED } from './held-numbers.js';
+import { RangeDigitWalks } from './range-digit-walks.js';
 import {
   closeTokens,
   digitTokens,
-  ESCAPED_UNIT,
   quoteTokens,
   unitTokens,
   type CloseTokens,
@@ -47,12 +47,7 @@ import {
   type UnitTokens,
 } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
-import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
-
-/** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
-function hexValue(byte: number): number {
-  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
+import { AFTER_BACKSLASH, BOUNDARY, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
 
 /**
  * Undo log entries other than a container replaced at a depth (≥ 0): an item string added, an object or array item
@@ -62,6 +57,9 @@ const UNDO_STRING = -1;
 const UNDO_CONTAINER = -2;
 const UNDO_NUMBER = -3;
 const UNDO_OPENED = -4;
+
+/** A number written under no range. */
+const NO_RANGES: readonly NumberConstraint[] = [];
 
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
@@ -134,6 +132,10 @@ export class WrittenStrings {
   boundedWalks = true;
   /** @internal On: every allowed token is walked, none left out by a list or a bound (tests compare the masks). */
   walksEveryToken = false;
+  /** @internal Off: under ranges every token of digits only is walked, none left out (tests compare the masks). */
+  skipsRangeDigits = true;
+  /** The tokens of digits only walked under ranges: built on first need. */
+  private rangeWalks: RangeDigitWalks | undefined;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -205,7 +207,8 @@ export class WrittenStrings {
       const holds = held !== undefined && held.sorted.length > 0;
       // under a range a prefix of any length can run out (`held-ranges.ts`), a lone `-` too
       const ranged = holds && this.automaton.remembersRanges;
-      if (holds && (ranged || mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held))) this.tryTokens(state, mask, digits.pure);
+      if (ranged) this.tryDigitsUnderRanges(state, mask, held, digits.longestPure);
+      else if (holds && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) this.tryTokens(state, mask, digits.pure);
       if (ranged) this.tryTokens(state, mask, minusTokens(this.vocabulary));
       if (holds && scan.numberStart >= 0) this.tryTokens(state, mask, pointTokens(this.vocabulary));
       if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
@@ -238,6 +241,30 @@ export class WrittenStrings {
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
+  }
+
+  /**
+   * Under ranges, the tokens of digits only that may write a dead prefix (`range-digit-walks.ts`), chosen per first
+   * digit by the kinds of items the number is written as after it (no more after more digits).
+   */
+  private tryDigitsUnderRanges(state: number, mask: Uint32Array, held: HeldNumbers, longestPure: number): void {
+    const walks = (this.rangeWalks ??= new RangeDigitWalks(this.vocabulary));
+    const { automaton, raw } = this;
+    const scan = this.committed;
+    walks.begin(mask, raw, scan.numberStart, scan.rawEnd, held);
+    for (let digit = 0; digit < 10; digit++) {
+      let at = state;
+      if (scan.numberStart < 0) {
+        at = automaton.trans[state * 256 + DIGIT_ZERO + digit]!;
+        if (at === UNKNOWN) at = automaton.transition(state, DIGIT_ZERO + digit);
+      }
+      const kinds = at === DEAD ? 0 : automaton.trackedNumber[at]!;
+      if (kinds === 0) continue;
+      // items under no range may be dead only where `mayReachOnlyHeld` says so: then every token is walked
+      const unranged = (kinds & ~TRACKED_RANGED) !== 0 && mayReachOnlyHeld(raw, scan.numberStart, scan.rawEnd, longestPure, held);
+      walks.add(digit, unranged || !this.skipsRangeDigits ? undefined : (automaton.trackedRanges[at] ?? NO_RANGES));
+    }
+    this.tryTokens(state, mask, walks.ids, undefined, false, walks.count);
   }
 
   /**
@@ -468,8 +495,10 @@ export class WrittenStrings {
         } else if (scan.numberStart < 0 && startsNumber(byte)) scan.numberStart = scan.rawEnd - 1;
       }
       if (scan.inString === 1) {
-        if (scan.phase !== BOUNDARY) this.continueCharacter(scan, byte);
-        else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
+        if (scan.phase !== BOUNDARY) {
+          const point = scan.continueCharacter(byte);
+          if (point >= 0) this.decodedPoint(scan, point);
+        } else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
         else if (byte === QUOTE) {
           scan.inString = 0;
           if (automaton.trackedItem[at] === 1 && this.closesHeld(scan, commit)) next = automaton.derived.duplicateClose(at);
@@ -544,33 +573,11 @@ export class WrittenStrings {
     scan.high = held?.sorted.length ?? 0;
   }
 
-  /** A byte after a backslash, inside `\uHHHH` or inside a UTF-8 character. */
-  private continueCharacter(scan: Scan, byte: number): void {
-    if (scan.phase === AFTER_BACKSLASH) {
-      if (byte === 0x75) {
-        scan.phase = HEX_DIGITS;
-        scan.partial = 0;
-      } else {
-        scan.phase = BOUNDARY;
-        this.decoded(scan, ESCAPED_UNIT[byte]!);
-      }
-    } else if (scan.phase < UTF8_LEFT) {
-      scan.partial = scan.partial * 16 + hexValue(byte);
-      if (++scan.phase === HEX_DIGITS + 4) {
-        scan.phase = BOUNDARY;
-        this.decoded(scan, scan.partial);
-      }
-    } else {
-      scan.partial = (scan.partial << 6) | (byte & 0x3f);
-      if (--scan.phase === UTF8_LEFT) {
-        scan.phase = BOUNDARY;
-        if (scan.partial < 0x10000) this.decoded(scan, scan.partial);
-        else {
-          this.decoded(scan, 0xd800 + ((scan.partial - 0x10000) >>> 10));
-          this.decoded(scan, 0xdc00 + ((scan.partial - 0x10000) & 0x3ff));
-        }
-      }
-    }
+  /** A code point of the string, decoded: its UTF-16 units. */
+  private decodedPoint(scan: Scan, point: number): void {
+    if (point < 0x10000) return this.decoded(scan, point);
+    this.decoded(scan, 0xd800 + ((point - 0x10000) >>> 10));
+    this.decoded(scan, 0xdc00 + ((point - 0x10000) & 0x3ff));
   }
 
   /** One decoded code unit of the string: kept, and the range of items that begin like the string narrowed to it. */
@@ -582,26 +589,7 @@ export class WrittenStrings {
     }
     const at = scan.unitsEnd - scan.contentStart;
     this.units[scan.unitsEnd++] = unit;
-    if (scan.low === scan.high) return;
-    const sorted = this.held[scan.depth]!.sorted;
-    // in the range, the items' unit at `at` (-1 past their end) only grows
-    let low = scan.low;
-    let high = scan.high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const value = sorted[middle]!;
-      if ((value.length > at ? value.charCodeAt(at) : -1) < unit) low = middle + 1;
-      else high = middle;
-    }
-    scan.low = low;
-    high = scan.high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const value = sorted[middle]!;
-      if ((value.length > at ? value.charCodeAt(at) : -1) <= unit) low = middle + 1;
-      else high = middle;
-    }
-    scan.high = low;
+    if (scan.low < scan.high) scan.narrow(this.held[scan.depth]!.sorted, at, unit);
   }
 
   /**
