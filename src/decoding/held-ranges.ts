@@ -137,9 +137,9 @@ function holds(upper: boolean, range: NumberConstraint): boolean {
   return range.exclusiveMinimum ? value > range.minimum : value >= range.minimum;
 }
 
-/** True when the grid point `index` / 10^`fraction` (negated where `negative`) is in `range`. */
-function pointInRange(index: number, fraction: number, negative: boolean, range: NumberConstraint): boolean {
-  const value = index / POWERS_OF_TEN[fraction]!;
+/** True when the grid point of index `PROBE` (step 10^−fraction, negated where `negative`) is in `range`; `PROBE` then holds its value. */
+function indexInRange(fraction: number, negative: boolean, range: NumberConstraint): boolean {
+  const value = PROBE[0]! / POWERS_OF_TEN[fraction]!;
   PROBE[0] = negative ? -value : value;
   return holds(true, range) && holds(false, range);
 }
@@ -172,8 +172,6 @@ function clip(fraction: number, negative: boolean, range: NumberConstraint): boo
   RUN[0] = low;
   PROBE[0] = negative ? -(last / scale) : last / scale;
   if (holds(!fromUpper, range)) return true;
-  PROBE[0] = negative ? -(low / scale) : low / scale;
-  if (!holds(!fromUpper, range)) return false;
   high = last + 1;
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
@@ -309,6 +307,7 @@ export function rangeKeepsRoom(raw: Uint8Array, start: number, end: number, rang
   const significand = DECIMAL_PREFIX[0]!;
   const counted = DECIMAL_PREFIX[1]!;
   const fraction = DECIMAL_PREFIX[2]!;
+  // the hull's ends are probed through `PROBE`: a double passed to a call V8 does not inline is allocated
   if (range.integer) {
     // an integer item takes no point: no prefix with one is dead under its range (`rangeReachesOnlyHeld`)
     if (fraction >= 0) return true;
@@ -317,7 +316,11 @@ export function rangeKeepsRoom(raw: Uint8Array, start: number, end: number, rang
     let scale = 1;
     while (scale <= limit) scale *= 10;
     const highest = (significand + 1) * scale * POWERS_OF_TEN[more]! - 1;
-    return highest <= LARGEST && pointInRange(significand * scale, 0, negative, range) && pointInRange(highest, 0, negative, range);
+    if (highest > LARGEST) return false;
+    PROBE[0] = significand * scale;
+    if (!indexInRange(0, negative, range)) return false;
+    PROBE[0] = highest;
+    return indexInRange(0, negative, range);
   }
   if ((fraction < 0 && significand === 0) || counted > DECIMAL_DIGITS) return false;
   const room = DECIMAL_DIGITS - counted;
@@ -325,11 +328,12 @@ export function rangeKeepsRoom(raw: Uint8Array, start: number, end: number, rang
   const deepest = Math.min(more, room);
   if (POWERS_OF_TEN[room - deepest]! <= limit) return false;
   const each = POWERS_OF_TEN[room]!;
-  // with a point, one interval that the longer prefixes split: [p, p + 10^−k) of step 10^−(k + room)
-  const first = significand * each;
-  if (fraction >= 0) return pointInRange(first, fraction + room, negative, range) && pointInRange(first + each - 1, fraction + room, negative, range);
-  // without one, the prefix m digits longer has the interval [P', P' + 1) inside [P·10^m, (P+1)·10^m): hull P … (P+1)·10^deepest
-  return pointInRange(significand, 0, negative, range) && pointInRange((significand + 1) * each - 1, room - deepest, negative, range);
+  // with a point, one interval that the longer prefixes split: [p, p + 10^−k) of step 10^−(k + room); without one, the
+  // prefix m digits longer has the interval [P', P' + 1) inside [P·10^m, (P+1)·10^m): hull P … (P+1)·10^deepest
+  PROBE[0] = fraction >= 0 ? significand * each : significand;
+  if (!indexInRange(fraction >= 0 ? fraction + room : 0, negative, range)) return false;
+  PROBE[0] = fraction >= 0 ? significand * each + each - 1 : (significand + 1) * each - 1;
+  return indexInRange(fraction >= 0 ? fraction + room : room - deepest, negative, range);
 }
 
 /** How many values a `uniqueNumbers` array offers under `range` (`rememberedRangeAutomaton`): the most items it can hold. */

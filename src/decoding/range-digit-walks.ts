@@ -116,7 +116,8 @@ export class RangeDigitWalks {
     this.prefixLength = start < 0 ? 0 : end - start;
     // the longest token and a number's digits fit: a remembered number has at most 17 bytes, others are never read
     if (this.prefix.length < this.prefixLength + this.trie.longest[0]!) this.prefix = new Uint8Array(2 * (this.prefixLength + this.trie.longest[0]!));
-    if (start >= 0) this.prefix.set(raw.subarray(start, end));
+    // byte by byte: a `subarray` view would be allocated per mask
+    for (let at = 0; at < this.prefixLength; at++) this.prefix[at] = raw[start + at]!;
   }
 
   /**

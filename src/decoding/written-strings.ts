@@ -21,8 +21,8 @@
  * @module
  */
 import { BACKSLASH, CLOSE_BRACE, DIGIT_ZERO, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
-import { closedItemTokens, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
-import { ContainerTexts } from './container-texts.js';
+import { closedItemTokens, firstRestText, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
+import { ContainerTexts, PendingContainers } from './container-texts.js';
 import { doubled, grown } from './grown-arrays.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
@@ -91,14 +91,8 @@ export class WrittenStrings {
   private trialOpenedDepth = new Int32Array(8);
   private trialOpenedOffset = new Int32Array(8);
   private trialOpenedCount = 0;
-  /**
-   * Object and array items a trial closed: their array's depth and canonical text, the first `pendingContainerCount`.
-   * Reused, not emptied: setting an array's length to 0 frees its backing store, and the next push allocated one per
-   * walk that closed an item (850 bytes a mask inside an array of unique objects on Qwen3, bench:mask's heap figure).
-   */
-  private readonly pendingContainerDepth: number[] = [];
-  private readonly pendingContainer: string[] = [];
-  private pendingContainerCount = 0;
+  /** Object and array items a trial closed. */
+  private readonly pendingContainers = new PendingContainers();
   /** Integer items a trial closed. */
   private readonly pendingNumbers = new PendingNumbers();
   /** Integer items held by every array (0: a token that writes one integer repeats none). */
@@ -106,8 +100,12 @@ export class WrittenStrings {
   private digits: DigitTokens | undefined;
   /** The canonical texts of object and array items closed, the last few of a mask kept. */
   private readonly containerTexts = new ContainerTexts();
-  /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
+  /** Counts the steps accepted (before and after the bytes) and rolled back: the committed bytes and items are the same while it is. */
   private epoch = 0;
+  /** `heldLeaf`'s answer for the committed string at `leafArray`, kept while `epoch` is `leafEpoch`. */
+  private leafEpoch = -1;
+  private leafArray = -1;
+  private leafHeld = false;
   /** Per step: `rememberedBytes` after it. */
   private rememberedAfter = new Float64Array(256);
   /** Items a trial closed: their depth and units (a trial never changes `held`). */
@@ -150,7 +148,9 @@ export class WrittenStrings {
   accept(state: number, bytes: Uint8Array, from: number, to: number): number {
     this.epoch++;
     if (this.walk(state, bytes, from, to, false) === DEAD) return DEAD;
-    return this.walk(state, bytes, from, to, true);
+    const next = this.walk(state, bytes, from, to, true);
+    this.epoch++;
+    return next;
   }
 
   /** Records that the matcher's step `step` is done (after `accept`, or an end-of-sequence token that adds no bytes). */
@@ -435,15 +435,8 @@ export class WrittenStrings {
     for (let item = scan.low; item < scan.high; item++) {
       const value = sorted[item]!;
       if (value.length - written > tokens.longestClosingText) continue;
-      let low = 0;
-      let high = texts.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (compareFrom(value, written, texts[middle]!) > 0) low = middle + 1;
-        else high = middle;
-      }
-      for (; low < texts.length && compareFrom(value, written, texts[low]!) === 0; low++) {
-        const id = tokens.byClosingText[low]!;
+      for (let at = firstRestText(tokens, value, written); at < texts.length && compareFrom(value, written, texts[at]!) === 0; at++) {
+        const id = tokens.byClosingText[at]!;
         if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
     }
@@ -474,7 +467,7 @@ export class WrittenStrings {
     const scan = commit ? this.committed : this.trial;
     if (!commit) scan.copy(this.committed);
     this.pendingCount = 0;
-    this.pendingContainerCount = 0;
+    this.pendingContainers.count = 0;
     this.pendingNumbers.count = 0;
     this.trialOpenedCount = 0;
     this.freshFrom = Infinity;
@@ -650,16 +643,46 @@ export class WrittenStrings {
    * JSON is no item (the automaton refuses its close).
    */
   private closesHeldContainer(scan: Scan, commit: boolean): boolean {
-    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
-    if (text === undefined) return false;
     const array = scan.depth - 1;
+    const start = this.itemStart(scan);
+    const pending = this.pendingContainers;
+    // a trial's first item whose last value (a string just closed) no item held has inside it repeats none: unread
+    if (!commit && pending.count === 0 && this.endsInString(scan) && !this.heldLeaf(scan, array)) {
+      pending.add(array, undefined, start, scan.rawEnd);
+      return false;
+    }
+    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    if (text === undefined) return false;
     if (this.repeats(array, text)) return true;
     if (commit) this.remember(array, text, text.length, true);
-    else {
-      this.pendingContainerDepth[this.pendingContainerCount] = array;
-      this.pendingContainer[this.pendingContainerCount++] = text;
-    }
+    else pending.add(array, text, start, scan.rawEnd);
     return false;
+  }
+
+  /** The object closing at the scan's last byte in `raw` ends in a string value: the last string the scan read. */
+  private endsInString(scan: Scan): boolean {
+    let at = scan.rawEnd - 2;
+    while (this.raw[at] === 0x20 || this.raw[at] === 0x0a || this.raw[at] === 0x0d || this.raw[at] === 0x09) at--;
+    return this.raw[at] === QUOTE;
+  }
+
+  /**
+   * Some item held at `array` has the last string the scan read inside it (`HeldStrings.hasLeaf`): the committed
+   * string's answer kept for the mask, as every token that closes the item after it asks.
+   */
+  private heldLeaf(scan: Scan, array: number): boolean {
+    const held = array < this.freshFrom ? this.held[array] : undefined;
+    if (held === undefined) return false;
+    // a trial's string that is the committed one: the same units while the epoch is (a commit walk changes them)
+    const kept = scan !== this.committed && scan.contentStart === this.committed.contentStart && scan.unitsEnd === this.committed.unitsEnd;
+    if (kept && this.leafEpoch === this.epoch && this.leafArray === array) return this.leafHeld;
+    const answer = held.hasLeaf(this.units, scan.contentStart, scan.unitsEnd);
+    if (kept) {
+      this.leafEpoch = this.epoch;
+      this.leafArray = array;
+      this.leafHeld = answer;
+    }
+    return answer;
   }
 
   /** Where in `raw` the container open at the scan's depth began (a trial's, or committed). */
@@ -671,17 +694,15 @@ export class WrittenStrings {
   /** The canonical `text` is an item held by the array at `depth` (or one a trial closed there before). */
   private repeats(array: number, text: string): boolean {
     if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
-    for (let index = 0; index < this.pendingContainerCount; index++)
-      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
-    return false;
+    const { committed, raw } = this;
+    return this.pendingContainers.has(array, text, this.containerTexts, raw, committed.rawEnd, committed.inString === 1, this.epoch);
   }
 
   /** The object item open at the scan's depth, closed right after the last byte in `raw`, would repeat an item (`closingOnly`). */
   private closeRepeats(scan: Scan): boolean {
     const array = scan.depth - 1;
     // a string just closed that no item held has inside it repeats none, unparsed (a trial's items have no leaves)
-    const leaf = array < this.freshFrom && this.held[array]?.hasLeaf(this.units, scan.contentStart, scan.unitsEnd) === true;
-    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainerCount === 0 && !leaf) return false;
+    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainers.count === 0 && !this.heldLeaf(scan, array)) return false;
     if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
     this.raw[scan.rawEnd] = CLOSE_BRACE;
     const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd + 1, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
@@ -727,13 +748,7 @@ export class WrittenStrings {
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
     this.pendingNumbers.forget(depth);
-    let keptContainers = 0;
-    for (let index = 0; index < this.pendingContainerCount; index++) {
-      if (this.pendingContainerDepth[index]! >= depth) continue;
-      this.pendingContainerDepth[keptContainers] = this.pendingContainerDepth[index]!;
-      this.pendingContainer[keptContainers++] = this.pendingContainer[index]!;
-    }
-    this.pendingContainerCount = keptContainers;
+    this.pendingContainers.forget(depth);
     let kept = 0;
     for (let index = 0; index < this.pendingCount; index++) {
       if (this.pendingDepth[index]! >= depth) continue;
