@@ -63,8 +63,8 @@ export const LEAF_RESTS = new Int32Array(4096);
 /**
  * Inside a string whose close leaves an object item that can run out (`closingValue`), at a character boundary: into
  * `LEAF_RESTS`, the tokens that close it as a string some held item has inside it (`leaves`: the scan's string so far, then the
- * token's known text before its quote), found per such leaf by binary search as
- * `tryRests` finds a held item's rest; the tokens whose text is not known alone are walked besides (`walkedInside`).
+ * token's known text before its quote), found per such leaf (`firstRestText`) as `tryRests` finds a held item's rest;
+ * the tokens whose text is not known alone are walked besides (`walkedInside`).
  * Returns how many; -1 where it does not apply (no leaves, not at a character boundary) or past `LEAF_RESTS`' room.
  */
 export function leafRestTokens(quotes: QuoteTokens, leaves: readonly string[] | undefined, units: Uint16Array, scan: Scan): number {
@@ -79,15 +79,26 @@ export function leafRestTokens(quotes: QuoteTokens, leaves: readonly string[] | 
     let same = true;
     for (let index = 0; same && index < written; index++) same = leaf.charCodeAt(index) === units[from + index];
     if (!same) continue;
-    let low = 0;
-    let high = texts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareFrom(leaf, written, texts[middle]!) > 0) low = middle + 1;
-      else high = middle;
+    for (let at = firstRestText(quotes, leaf, written); at < texts.length && compareFrom(leaf, written, texts[at]!) === 0 && count < out.length; at++) {
+      out[count++] = quotes.byClosingText[at]!;
     }
-    for (; low < texts.length && compareFrom(leaf, written, texts[low]!) === 0 && count < out.length; low++) out[count++] = quotes.byClosingText[low]!;
     if (count === out.length) return -1;
   }
   return count;
+}
+
+/**
+ * The first of the quote tokens' texts before their quote (`closingTexts`, sorted) that is not before `value` from
+ * code unit `written` on: the texts that are its whole rest (tokens that close it) follow there.
+ */
+export function firstRestText(quotes: QuoteTokens, value: string, written: number): number {
+  const texts = quotes.closingTexts;
+  let low = 0;
+  let high = texts.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareFrom(value, written, texts[middle]!) > 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -84,3 +84,51 @@ export class ContainerTexts {
     return text;
   }
 }
+
+/**
+ * The object and array items a trial (one token walked) closed: per item its array's depth, where its bytes lie in the
+ * memory's `raw`, and its canonical text once read ('' where not JSON; undefined until read: an item that repeats none
+ * held is read only where another closes). Reused, not emptied: setting an array's length to 0 frees its backing
+ * store, and the next push allocated one per walk that closed an item (850 bytes a mask inside an array of unique
+ * objects on Qwen3, bench:mask's heap figure).
+ */
+export class PendingContainers {
+  count = 0;
+  private readonly depths: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly texts: (string | undefined)[] = [];
+
+  add(depth: number, text: string | undefined, start: number, end: number): void {
+    this.depths[this.count] = depth;
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.texts[this.count++] = text;
+  }
+
+  /**
+   * Some item closed at `depth` has the canonical `text`; one not read yet is read from `raw` by `texts` (`between`,
+   * whose other arguments these are).
+   */
+  has(depth: number, text: string, texts: ContainerTexts, raw: Uint8Array, committedEnd: number, committedInString: boolean, epoch: number): boolean {
+    for (let index = 0; index < this.count; index++) {
+      if (this.depths[index] !== depth) continue;
+      const pending = (this.texts[index] ??= texts.between(raw, this.starts[index]!, this.ends[index]!, committedEnd, committedInString, epoch) ?? '');
+      if (pending === text) return true;
+    }
+    return false;
+  }
+
+  /** A container opened at `depth`: the items closed at that depth and above belong to arrays that are gone. */
+  forget(depth: number): void {
+    let kept = 0;
+    for (let index = 0; index < this.count; index++) {
+      if (this.depths[index]! >= depth) continue;
+      this.depths[kept] = this.depths[index]!;
+      this.starts[kept] = this.starts[index]!;
+      this.ends[kept] = this.ends[index]!;
+      this.texts[kept++] = this.texts[index];
+    }
+    this.count = kept;
+  }
+}

@@ -91,6 +91,11 @@ export class GrammarMatcher {
     if (this.written !== null) this.written.boundedWalks = on;
   }
 
+  /** @internal Off: under ranges the memory walks every token of digits only (`WrittenStrings.skipsRangeDigits`; tests compare the masks). */
+  set skipsRangeDigits(on: boolean) {
+    if (this.written !== null) this.written.skipsRangeDigits = on;
+  }
+
   /** @internal On: the memory walks every allowed token (`WrittenStrings.walksEveryToken`; tests compare the masks with the lists it walks). */
   set walksEveryToken(on: boolean) {
     if (this.written !== null) this.written.walksEveryToken = on;

@@ -187,8 +187,11 @@ export function mayReachOnlyHeld(raw: Uint8Array, start: number, end: number, mo
   return digits + more >= 15 - Math.log10(held.sorted.length);
 }
 
-/** What `readDecimalPrefix` read: every digit as one integer S, the digits counted D (a lone leading 0 not), the fraction digits k (−1 before a point). */
-export const DECIMAL_PREFIX = new Float64Array(3);
+/**
+ * What `readDecimalPrefix` read: every digit as one integer S, the digits counted D (a lone leading 0 not), the
+ * fraction digits k (−1 before a point); and what `readHeldPrefix` read: 1 where a minus sign leads.
+ */
+export const DECIMAL_PREFIX = new Float64Array(4);
 
 /** Reads the unsigned decimal prefix `raw[from, end)` (digits and at most a point) into `DECIMAL_PREFIX`; false on any other byte. */
 export function readDecimalPrefix(raw: Uint8Array, from: number, end: number): boolean {
@@ -210,4 +213,17 @@ export function readDecimalPrefix(raw: Uint8Array, from: number, end: number): b
   DECIMAL_PREFIX[1] = counted;
   DECIMAL_PREFIX[2] = fraction;
   return true;
+}
+
+/**
+ * The values held at a number's array (`held`, and `pending` closed by the trial), 0 where none is or where the signed
+ * number prefix `raw[start, end)` is not a decimal one; else the prefix read into `DECIMAL_PREFIX`, its sign too.
+ */
+export function readHeldPrefix(raw: Uint8Array, start: number, end: number, held: HeldNumbers | undefined, pending: PendingNumbers): number {
+  const heldCount = (held?.sorted.length ?? 0) + pending.count;
+  if (heldCount === 0) return 0;
+  const negative = raw[start] === MINUS_SIGN;
+  if (!readDecimalPrefix(raw, negative ? start + 1 : start, end)) return 0;
+  DECIMAL_PREFIX[3] = negative ? 1 : 0;
+  return heldCount;
 }

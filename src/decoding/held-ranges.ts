@@ -18,15 +18,24 @@
  */
 import { MINUS_SIGN } from '../shared/json-bytes.js';
 import { DOT, exploreNumberStates, MINUS, NUMBER_SYMBOLS, type NumberAutomaton, type NumberConstraint } from './number-language.js';
-import { DECIMAL_DIGITS, DECIMAL_PREFIX, NUMBER_BOUNDS, POWERS_OF_TEN, readDecimalPrefix, type HeldNumbers, type PendingNumbers } from './held-integers.js';
+import {
+  DECIMAL_DIGITS,
+  DECIMAL_PREFIX,
+  NUMBER_BOUNDS,
+  POWERS_OF_TEN,
+  readDecimalPrefix,
+  readHeldPrefix,
+  type HeldNumbers,
+  type PendingNumbers,
+} from './held-integers.js';
 
 /** The largest magnitude of `SAFE_INTEGERS`. */
 const LARGEST = 2 ** 53 - 1;
 /** The largest grid index of a remembered decimal: 10^15 − 1. */
 const LAST_INDEX = POWERS_OF_TEN[DECIMAL_DIGITS]! - 1;
 
-/** What the intervals walked so far hold: completions (0), held ones among them (1). */
-const TALLY = new Float64Array(2);
+/** What the intervals walked so far hold: completions (0), held ones among them (1); and the limit past which a prefix cannot be dead (2). */
+const TALLY = new Float64Array(3);
 
 /** The states of `NO_NEGATIVE_ZERO`: start, after `-`, after `-0` and zeros or a point, past a non-zero digit or without a sign. */
 const ZERO_START = 0;
@@ -99,11 +108,40 @@ const PROBE = new Float64Array(1);
 /** The magnitude of the integer prefix `tallyDigits` tallies. */
 const MAGNITUDE = new Float64Array(1);
 
+/**
+ * What every tally of one question shares (`startTally`): the range, the values held (`held` at `depth` and `pending`;
+ * none counted without `pending`) and the count of completions (`TALLY[2]`) past which the prefix cannot be dead.
+ */
+class TallyQuestion {
+  range!: NumberConstraint;
+  held: HeldNumbers | undefined;
+  pending: PendingNumbers | undefined;
+  depth = 0;
+}
+const QUESTION = new TallyQuestion();
+
+function startTally(range: NumberConstraint, held: HeldNumbers | undefined, pending: PendingNumbers | undefined, depth: number, limit: number): void {
+  QUESTION.range = range;
+  QUESTION.held = held;
+  QUESTION.pending = pending;
+  QUESTION.depth = depth;
+  TALLY[0] = 0;
+  TALLY[1] = 0;
+  TALLY[2] = limit;
+}
+
 /** True when `PROBE` passes the range's upper bound (`upper`) or its lower one, as Ajv compares doubles. */
 function holds(upper: boolean, range: NumberConstraint): boolean {
   const value = PROBE[0]!;
   if (upper) return range.exclusiveMaximum ? value < range.maximum : value <= range.maximum;
   return range.exclusiveMinimum ? value > range.minimum : value >= range.minimum;
+}
+
+/** True when the grid point of index `PROBE` (step 10^−fraction, negated where `negative`) is in `range`; `PROBE` then holds its value. */
+function indexInRange(fraction: number, negative: boolean, range: NumberConstraint): boolean {
+  const value = PROBE[0]! / POWERS_OF_TEN[fraction]!;
+  PROBE[0] = negative ? -value : value;
+  return holds(true, range) && holds(false, range);
 }
 
 /**
@@ -120,6 +158,9 @@ function clip(fraction: number, negative: boolean, range: NumberConstraint): boo
   let high = last + 1;
   PROBE[0] = negative ? -(low / scale) : low / scale;
   if (!holds(fromUpper, range)) {
+    // the last fails it too: none does (an interval past the range, as many are under a prefix near a bound)
+    PROBE[0] = negative ? -(last / scale) : last / scale;
+    if (!holds(fromUpper, range)) return false;
     while (low < high) {
       const middle = Math.floor((low + high) / 2);
       PROBE[0] = negative ? -(middle / scale) : middle / scale;
@@ -144,22 +185,15 @@ function clip(fraction: number, negative: boolean, range: NumberConstraint): boo
 }
 
 /**
- * Adds to `TALLY` the completions in `range` of the grid interval `RUN` of step 10^−fraction (negated where
- * `negative`) and the held values among them (`held` at `depth` and `pending`; none counted without `pending`). False
- * once the completions pass `limit`: the prefix then cannot be dead.
+ * Adds to `TALLY` the completions in the question's range of the grid interval `RUN` of step 10^−fraction (negated
+ * where `negative`) and the held values among them. False once the completions pass the limit: the prefix then cannot
+ * be dead.
  */
-function tallyInterval(
-  fraction: number,
-  negative: boolean,
-  range: NumberConstraint,
-  held: HeldNumbers | undefined,
-  pending: PendingNumbers | undefined,
-  depth: number,
-  limit: number,
-): boolean {
+function tallyInterval(fraction: number, negative: boolean): boolean {
+  const { range, held, pending, depth } = QUESTION;
   if (!clip(fraction, negative, range)) return true;
   TALLY[0] = TALLY[0]! + RUN[1]! - RUN[0]! + 1;
-  if (TALLY[0]! > limit) return false;
+  if (TALLY[0]! > TALLY[2]!) return false;
   if (pending === undefined) return true;
   const scale = POWERS_OF_TEN[fraction]!;
   NUMBER_BOUNDS[0] = negative ? -(RUN[1]! / scale) : RUN[0]! / scale;
@@ -170,24 +204,16 @@ function tallyInterval(
 
 /**
  * The integer prefix of magnitude `MAGNITUDE` (> 0, `counted` digits; integer items, or decimals) tallied: per count
- * of digits to come, its interval. False once past `limit`.
+ * of digits to come, its interval. False once past the limit.
  */
-function tallyDigits(
-  counted: number,
-  negative: boolean,
-  range: NumberConstraint,
-  held: HeldNumbers | undefined,
-  pending: PendingNumbers | undefined,
-  depth: number,
-  limit: number,
-): boolean {
+function tallyDigits(counted: number, negative: boolean): boolean {
   const magnitude = MAGNITUDE[0]!;
-  if (range.integer) {
+  if (QUESTION.range.integer) {
     for (let scale = 1; magnitude * scale <= LARGEST; scale *= 10) {
       const first = magnitude * scale;
       RUN[0] = first;
       RUN[1] = scale - 1 > LARGEST - first ? LARGEST : first + scale - 1;
-      if (!tallyInterval(0, negative, range, held, pending, depth, limit)) return false;
+      if (!tallyInterval(0, negative)) return false;
     }
     return true;
   }
@@ -197,42 +223,35 @@ function tallyDigits(
   for (let more = 0; more <= room; more++) {
     RUN[0] = magnitude * each;
     RUN[1] = magnitude * each + each - 1;
-    if (!tallyInterval(room - more, negative, range, held, pending, depth, limit)) return false;
+    if (!tallyInterval(room - more, negative)) return false;
   }
   return true;
 }
 
 /** `0` (`negative`: `-0`, whose zero is not offered) tallied: 0 and the decimals after a point (integer items: 0 alone). */
-function tallyZero(
-  negative: boolean,
-  range: NumberConstraint,
-  held: HeldNumbers | undefined,
-  pending: PendingNumbers | undefined,
-  depth: number,
-  limit: number,
-): boolean {
-  if (range.integer) {
+function tallyZero(negative: boolean): boolean {
+  if (QUESTION.range.integer) {
     if (negative) return true;
     RUN[0] = 0;
     RUN[1] = 0;
-    return tallyInterval(0, false, range, held, pending, depth, limit);
+    return tallyInterval(0, false);
   }
   RUN[0] = negative ? 1 : 0;
   RUN[1] = LAST_INDEX;
-  return tallyInterval(DECIMAL_DIGITS, negative, range, held, pending, depth, limit);
+  return tallyInterval(DECIMAL_DIGITS, negative);
 }
 
 /** A lone `-` tallied: every negative value offered (integer items: one interval; decimals: `-0` and each first digit's). */
-function tallySign(range: NumberConstraint, held: HeldNumbers | undefined, pending: PendingNumbers | undefined, depth: number, limit: number): boolean {
-  if (range.integer) {
+function tallySign(): boolean {
+  if (QUESTION.range.integer) {
     RUN[0] = 1;
     RUN[1] = LARGEST;
-    return tallyInterval(0, true, range, held, pending, depth, limit);
+    return tallyInterval(0, true);
   }
-  if (!tallyZero(true, range, held, pending, depth, limit)) return false;
+  if (!tallyZero(true)) return false;
   for (let digit = 1; digit < 10; digit++) {
     MAGNITUDE[0] = digit;
-    if (!tallyDigits(1, true, range, held, pending, depth, limit)) return false;
+    if (!tallyDigits(1, true)) return false;
   }
   return true;
 }
@@ -250,21 +269,19 @@ export function rangeReachesOnlyHeld(
   pending: PendingNumbers,
   depth: number,
 ): boolean {
-  const heldCount = (held?.sorted.length ?? 0) + pending.count;
+  const heldCount = readHeldPrefix(raw, start, end, held, pending);
   if (heldCount === 0) return false;
-  const negative = raw[start] === MINUS_SIGN;
-  if (!readDecimalPrefix(raw, negative ? start + 1 : start, end)) return false;
   const significand = DECIMAL_PREFIX[0]!;
   const counted = DECIMAL_PREFIX[1]!;
   const fraction = DECIMAL_PREFIX[2]!;
-  TALLY[0] = 0;
-  TALLY[1] = 0;
+  const negative = DECIMAL_PREFIX[3] === 1;
+  startTally(range, held, pending, depth, heldCount);
   let within: boolean;
-  if (end - start === (negative ? 1 : 0)) within = tallySign(range, held, pending, depth, heldCount);
-  else if (fraction < 0 && significand === 0) within = tallyZero(negative, range, held, pending, depth, heldCount);
+  if (end - start === (negative ? 1 : 0)) within = tallySign();
+  else if (fraction < 0 && significand === 0) within = tallyZero(negative);
   else if (fraction < 0) {
     MAGNITUDE[0] = significand;
-    within = tallyDigits(counted, negative, range, held, pending, depth, heldCount);
+    within = tallyDigits(counted, negative);
   } else {
     if (range.integer || counted > DECIMAL_DIGITS) return false;
     const each = POWERS_OF_TEN[DECIMAL_DIGITS - counted]!;
@@ -272,20 +289,61 @@ export function rangeReachesOnlyHeld(
     // the interval [p, p + 10^−k) at the grid of step 10^−(k + room); below zero, zero itself is not offered
     RUN[0] = negative && first === 0 ? 1 : first;
     RUN[1] = first + each - 1;
-    within = tallyInterval(fraction + DECIMAL_DIGITS - counted, negative, range, held, pending, depth, heldCount);
+    within = tallyInterval(fraction + DECIMAL_DIGITS - counted, negative);
   }
   return within && TALLY[0] === TALLY[1];
 }
 
+/**
+ * True when the prefix `raw[start, end)` (a digit or more, and not a lone leading zero) and every prefix up to `more`
+ * digits longer have more than `limit` completions in `range`'s remembered language, so none of them is dead while at
+ * most `limit` values are held. A sufficient test, two points probed: each such prefix has an interval of completions
+ * (the one with the fewest digits to come, integer items the one with enough of them to pass `limit`) inside the hull
+ * of the prefix's own intervals that far, and the hull is inside the range. False where it cannot tell.
+ */
+export function rangeKeepsRoom(raw: Uint8Array, start: number, end: number, range: NumberConstraint, more: number, limit: number): boolean {
+  const negative = raw[start] === MINUS_SIGN;
+  if (!readDecimalPrefix(raw, negative ? start + 1 : start, end)) return false;
+  const significand = DECIMAL_PREFIX[0]!;
+  const counted = DECIMAL_PREFIX[1]!;
+  const fraction = DECIMAL_PREFIX[2]!;
+  // the hull's ends are probed through `PROBE`: a double passed to a call V8 does not inline is allocated
+  if (range.integer) {
+    // an integer item takes no point: no prefix with one is dead under its range (`rangeReachesOnlyHeld`)
+    if (fraction >= 0) return true;
+    if (significand === 0) return false;
+    // the prefix P·10^m + r (m ≤ more) completes to the 10^j integers (P·10^m + r)·10^j + s, j the fewest with 10^j > limit
+    let scale = 1;
+    while (scale <= limit) scale *= 10;
+    const highest = (significand + 1) * scale * POWERS_OF_TEN[more]! - 1;
+    if (highest > LARGEST) return false;
+    PROBE[0] = significand * scale;
+    if (!indexInRange(0, negative, range)) return false;
+    PROBE[0] = highest;
+    return indexInRange(0, negative, range);
+  }
+  if ((fraction < 0 && significand === 0) || counted > DECIMAL_DIGITS) return false;
+  const room = DECIMAL_DIGITS - counted;
+  // past 15 digits no decimal is offered; the longest prefix offered has 10^(room − deepest) completions per interval
+  const deepest = Math.min(more, room);
+  if (POWERS_OF_TEN[room - deepest]! <= limit) return false;
+  const each = POWERS_OF_TEN[room]!;
+  // with a point, one interval that the longer prefixes split: [p, p + 10^−k) of step 10^−(k + room); without one, the
+  // prefix m digits longer has the interval [P', P' + 1) inside [P·10^m, (P+1)·10^m): hull P … (P+1)·10^deepest
+  PROBE[0] = fraction >= 0 ? significand * each : significand;
+  if (!indexInRange(fraction >= 0 ? fraction + room : 0, negative, range)) return false;
+  PROBE[0] = fraction >= 0 ? significand * each + each - 1 : (significand + 1) * each - 1;
+  return indexInRange(fraction >= 0 ? fraction + room : room - deepest, negative, range);
+}
+
 /** How many values a `uniqueNumbers` array offers under `range` (`rememberedRangeAutomaton`): the most items it can hold. */
 export function rangeValueCount(range: NumberConstraint): number {
-  TALLY[0] = 0;
-  TALLY[1] = 0;
-  tallySign(range, undefined, undefined, 0, Infinity);
-  tallyZero(false, range, undefined, undefined, 0, Infinity);
+  startTally(range, undefined, undefined, 0, Infinity);
+  tallySign();
+  tallyZero(false);
   for (let digit = 1; digit < 10; digit++) {
     MAGNITUDE[0] = digit;
-    tallyDigits(1, false, range, undefined, undefined, 0, Infinity);
+    tallyDigits(1, false);
   }
   return TALLY[0]!;
 }

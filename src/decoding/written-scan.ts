@@ -4,6 +4,8 @@
  * step for rollback (`SCAN_FIELDS` each), copied to walk a trial.
  * @module
  */
+import { ESCAPED_UNIT } from './quote-tokens.js';
+
 /**
  * Where the decoder of string content stands between bytes: at a character boundary, after a backslash, inside
  * `\uHHHH` (`HEX_DIGITS + n`: n digits read), or inside a UTF-8 character (`UTF8_LEFT + n`: n continuation bytes left).
@@ -84,4 +86,55 @@ export class Scan {
     this.rawEnd = from[at + 10]!;
     this.numberStart = from[at + 11]!;
   }
+
+  /** A byte after a backslash, inside `\uHHHH` or inside a UTF-8 character: the code point it completes, or -1. */
+  continueCharacter(byte: number): number {
+    if (this.phase === AFTER_BACKSLASH) {
+      if (byte === 0x75) {
+        this.phase = HEX_DIGITS;
+        this.partial = 0;
+        return -1;
+      }
+      this.phase = BOUNDARY;
+      return ESCAPED_UNIT[byte]!;
+    }
+    if (this.phase < UTF8_LEFT) {
+      this.partial = this.partial * 16 + hexValue(byte);
+      if (++this.phase < HEX_DIGITS + 4) return -1;
+    } else {
+      this.partial = (this.partial << 6) | (byte & 0x3f);
+      if (--this.phase > UTF8_LEFT) return -1;
+    }
+    this.phase = BOUNDARY;
+    return this.partial;
+  }
+
+  /**
+   * The string's unit at `at` is `unit`: the range of held items that begin like it (`sorted[low, high)`, items that
+   * share their first `at` units, so their unit at `at`, -1 past their end, only grows) narrowed to those with it.
+   */
+  narrow(sorted: readonly string[], at: number, unit: number): void {
+    let low = this.low;
+    let high = this.high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const value = sorted[middle]!;
+      if ((value.length > at ? value.charCodeAt(at) : -1) < unit) low = middle + 1;
+      else high = middle;
+    }
+    this.low = low;
+    high = this.high;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const value = sorted[middle]!;
+      if ((value.length > at ? value.charCodeAt(at) : -1) <= unit) low = middle + 1;
+      else high = middle;
+    }
+    this.high = low;
+  }
+}
+
+/** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
+function hexValue(byte: number): number {
+  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
 }

@@ -20,9 +20,9 @@
  * what it undoes. An item string is allocated when it closes and is kept.
  * @module
  */
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
-import { closedItemTokens, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
-import { ContainerTexts } from './container-texts.js';
+import { BACKSLASH, CLOSE_BRACE, DIGIT_ZERO, CLOSE_BRACKET, MINUS_SIGN, OPEN_BRACE, OPEN_BRACKET, POINT, QUOTE } from '../shared/json-bytes.js';
+import { closedItemTokens, firstRestText, LEAF_RESTS, leafRestTokens, reachingQuotes, type ClosedItemTokens } from './closed-item-tokens.js';
+import { ContainerTexts, PendingContainers } from './container-texts.js';
 import { doubled, grown } from './grown-arrays.js';
 import { DecodingLimitError } from './decoding-errors.js';
 import { ExhaustionBound } from './exhaustion-bound.js';
@@ -30,13 +30,13 @@ import { compareFrom, HeldStrings, textOfUnits } from './held-strings.js';
 import { DUPLICATE_CONTAINER, DUPLICATE_NUMBER } from './derived-transitions.js';
 import { DEAD, UNKNOWN, type JsonAutomaton } from './json-automaton.js';
 import type { FirstByteGroups } from './first-byte-groups.js';
-import { NUMBER_SYMBOL_OF_BYTE } from './number-language.js';
-import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber } from './held-integers.js';
-import { minusTokens, numbersReachOnlyHeld, pointTokens } from './held-numbers.js';
+import { NUMBER_SYMBOL_OF_BYTE, type NumberConstraint } from './number-language.js';
+import { mayReachOnlyHeld, NUMBER_BOUNDS, PendingNumbers, readNumber, startsNumber, type HeldNumbers } from './held-integers.js';
+import { minusTokens, numbersReachOnlyHeld, pointTokens, TRACKED_RANGED } from './held-numbers.js';
+import { RangeDigitWalks } from './range-digit-walks.js';
 import {
   closeTokens,
   digitTokens,
-  ESCAPED_UNIT,
   quoteTokens,
   unitTokens,
   type CloseTokens,
@@ -47,12 +47,7 @@ import {
   type UnitTokens,
 } from './quote-tokens.js';
 import type { Vocabulary } from './vocabulary.js';
-import { AFTER_BACKSLASH, BOUNDARY, HEX_DIGITS, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
-
-/** The value of a hex digit byte (the automaton lets only hex digits through where it is read). */
-function hexValue(byte: number): number {
-  return byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57;
-}
+import { AFTER_BACKSLASH, BOUNDARY, Scan, SCAN_FIELDS, UTF8_LEFT } from './written-scan.js';
 
 /**
  * Undo log entries other than a container replaced at a depth (≥ 0): an item string added, an object or array item
@@ -62,6 +57,9 @@ const UNDO_STRING = -1;
 const UNDO_CONTAINER = -2;
 const UNDO_NUMBER = -3;
 const UNDO_OPENED = -4;
+
+/** A number written under no range. */
+const NO_RANGES: readonly NumberConstraint[] = [];
 
 export class WrittenStrings {
   private readonly automaton: JsonAutomaton;
@@ -93,14 +91,8 @@ export class WrittenStrings {
   private trialOpenedDepth = new Int32Array(8);
   private trialOpenedOffset = new Int32Array(8);
   private trialOpenedCount = 0;
-  /**
-   * Object and array items a trial closed: their array's depth and canonical text, the first `pendingContainerCount`.
-   * Reused, not emptied: setting an array's length to 0 frees its backing store, and the next push allocated one per
-   * walk that closed an item (850 bytes a mask inside an array of unique objects on Qwen3, bench:mask's heap figure).
-   */
-  private readonly pendingContainerDepth: number[] = [];
-  private readonly pendingContainer: string[] = [];
-  private pendingContainerCount = 0;
+  /** Object and array items a trial closed. */
+  private readonly pendingContainers = new PendingContainers();
   /** Integer items a trial closed. */
   private readonly pendingNumbers = new PendingNumbers();
   /** Integer items held by every array (0: a token that writes one integer repeats none). */
@@ -108,8 +100,12 @@ export class WrittenStrings {
   private digits: DigitTokens | undefined;
   /** The canonical texts of object and array items closed, the last few of a mask kept. */
   private readonly containerTexts = new ContainerTexts();
-  /** Counts the steps accepted and rolled back: the committed bytes are the same while it is. */
+  /** Counts the steps accepted (before and after the bytes) and rolled back: the committed bytes and items are the same while it is. */
   private epoch = 0;
+  /** `heldLeaf`'s answer for the committed string at `leafArray`, kept while `epoch` is `leafEpoch`. */
+  private leafEpoch = -1;
+  private leafArray = -1;
+  private leafHeld = false;
   /** Per step: `rememberedBytes` after it. */
   private rememberedAfter = new Float64Array(256);
   /** Items a trial closed: their depth and units (a trial never changes `held`). */
@@ -134,6 +130,10 @@ export class WrittenStrings {
   boundedWalks = true;
   /** @internal On: every allowed token is walked, none left out by a list or a bound (tests compare the masks). */
   walksEveryToken = false;
+  /** @internal Off: under ranges every token of digits only is walked, none left out (tests compare the masks). */
+  skipsRangeDigits = true;
+  /** The tokens of digits only walked under ranges: built on first need. */
+  private rangeWalks: RangeDigitWalks | undefined;
 
   constructor(automaton: JsonAutomaton, vocabulary: Vocabulary) {
     this.automaton = automaton;
@@ -148,7 +148,9 @@ export class WrittenStrings {
   accept(state: number, bytes: Uint8Array, from: number, to: number): number {
     this.epoch++;
     if (this.walk(state, bytes, from, to, false) === DEAD) return DEAD;
-    return this.walk(state, bytes, from, to, true);
+    const next = this.walk(state, bytes, from, to, true);
+    this.epoch++;
+    return next;
   }
 
   /** Records that the matcher's step `step` is done (after `accept`, or an end-of-sequence token that adds no bytes). */
@@ -205,7 +207,8 @@ export class WrittenStrings {
       const holds = held !== undefined && held.sorted.length > 0;
       // under a range a prefix of any length can run out (`held-ranges.ts`), a lone `-` too
       const ranged = holds && this.automaton.remembersRanges;
-      if (holds && (ranged || mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held))) this.tryTokens(state, mask, digits.pure);
+      if (ranged) this.tryDigitsUnderRanges(state, mask, held, digits.longestPure);
+      else if (holds && mayReachOnlyHeld(this.raw, scan.numberStart, scan.rawEnd, digits.longestPure, held)) this.tryTokens(state, mask, digits.pure);
       if (ranged) this.tryTokens(state, mask, minusTokens(this.vocabulary));
       if (holds && scan.numberStart >= 0) this.tryTokens(state, mask, pointTokens(this.vocabulary));
       if (!this.automaton.tracksStrings && !this.automaton.remembersContainers) return;
@@ -238,6 +241,30 @@ export class WrittenStrings {
       }
     }
     this.tryTokens(state, mask, tokens.atLeast[3]!);
+  }
+
+  /**
+   * Under ranges, the tokens of digits only that may write a dead prefix (`range-digit-walks.ts`), chosen per first
+   * digit by the kinds of items the number is written as after it (no more after more digits).
+   */
+  private tryDigitsUnderRanges(state: number, mask: Uint32Array, held: HeldNumbers, longestPure: number): void {
+    const walks = (this.rangeWalks ??= new RangeDigitWalks(this.vocabulary));
+    const { automaton, raw } = this;
+    const scan = this.committed;
+    walks.begin(mask, raw, scan.numberStart, scan.rawEnd, held);
+    for (let digit = 0; digit < 10; digit++) {
+      let at = state;
+      if (scan.numberStart < 0) {
+        at = automaton.trans[state * 256 + DIGIT_ZERO + digit]!;
+        if (at === UNKNOWN) at = automaton.transition(state, DIGIT_ZERO + digit);
+      }
+      const kinds = at === DEAD ? 0 : automaton.trackedNumber[at]!;
+      if (kinds === 0) continue;
+      // items under no range may be dead only where `mayReachOnlyHeld` says so: then every token is walked
+      const unranged = (kinds & ~TRACKED_RANGED) !== 0 && mayReachOnlyHeld(raw, scan.numberStart, scan.rawEnd, longestPure, held);
+      walks.add(digit, unranged || !this.skipsRangeDigits ? undefined : (automaton.trackedRanges[at] ?? NO_RANGES));
+    }
+    this.tryTokens(state, mask, walks.ids, undefined, false, walks.count);
   }
 
   /**
@@ -408,15 +435,8 @@ export class WrittenStrings {
     for (let item = scan.low; item < scan.high; item++) {
       const value = sorted[item]!;
       if (value.length - written > tokens.longestClosingText) continue;
-      let low = 0;
-      let high = texts.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (compareFrom(value, written, texts[middle]!) > 0) low = middle + 1;
-        else high = middle;
-      }
-      for (; low < texts.length && compareFrom(value, written, texts[low]!) === 0; low++) {
-        const id = tokens.byClosingText[low]!;
+      for (let at = firstRestText(tokens, value, written); at < texts.length && compareFrom(value, written, texts[at]!) === 0; at++) {
+        const id = tokens.byClosingText[at]!;
         if ((mask[id >>> 5]! & (1 << (id & 31))) !== 0) this.tryToken(state, mask, id);
       }
     }
@@ -447,7 +467,7 @@ export class WrittenStrings {
     const scan = commit ? this.committed : this.trial;
     if (!commit) scan.copy(this.committed);
     this.pendingCount = 0;
-    this.pendingContainerCount = 0;
+    this.pendingContainers.count = 0;
     this.pendingNumbers.count = 0;
     this.trialOpenedCount = 0;
     this.freshFrom = Infinity;
@@ -468,8 +488,10 @@ export class WrittenStrings {
         } else if (scan.numberStart < 0 && startsNumber(byte)) scan.numberStart = scan.rawEnd - 1;
       }
       if (scan.inString === 1) {
-        if (scan.phase !== BOUNDARY) this.continueCharacter(scan, byte);
-        else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
+        if (scan.phase !== BOUNDARY) {
+          const point = scan.continueCharacter(byte);
+          if (point >= 0) this.decodedPoint(scan, point);
+        } else if (byte === BACKSLASH) scan.phase = AFTER_BACKSLASH;
         else if (byte === QUOTE) {
           scan.inString = 0;
           if (automaton.trackedItem[at] === 1 && this.closesHeld(scan, commit)) next = automaton.derived.duplicateClose(at);
@@ -544,33 +566,11 @@ export class WrittenStrings {
     scan.high = held?.sorted.length ?? 0;
   }
 
-  /** A byte after a backslash, inside `\uHHHH` or inside a UTF-8 character. */
-  private continueCharacter(scan: Scan, byte: number): void {
-    if (scan.phase === AFTER_BACKSLASH) {
-      if (byte === 0x75) {
-        scan.phase = HEX_DIGITS;
-        scan.partial = 0;
-      } else {
-        scan.phase = BOUNDARY;
-        this.decoded(scan, ESCAPED_UNIT[byte]!);
-      }
-    } else if (scan.phase < UTF8_LEFT) {
-      scan.partial = scan.partial * 16 + hexValue(byte);
-      if (++scan.phase === HEX_DIGITS + 4) {
-        scan.phase = BOUNDARY;
-        this.decoded(scan, scan.partial);
-      }
-    } else {
-      scan.partial = (scan.partial << 6) | (byte & 0x3f);
-      if (--scan.phase === UTF8_LEFT) {
-        scan.phase = BOUNDARY;
-        if (scan.partial < 0x10000) this.decoded(scan, scan.partial);
-        else {
-          this.decoded(scan, 0xd800 + ((scan.partial - 0x10000) >>> 10));
-          this.decoded(scan, 0xdc00 + ((scan.partial - 0x10000) & 0x3ff));
-        }
-      }
-    }
+  /** A code point of the string, decoded: its UTF-16 units. */
+  private decodedPoint(scan: Scan, point: number): void {
+    if (point < 0x10000) return this.decoded(scan, point);
+    this.decoded(scan, 0xd800 + ((point - 0x10000) >>> 10));
+    this.decoded(scan, 0xdc00 + ((point - 0x10000) & 0x3ff));
   }
 
   /** One decoded code unit of the string: kept, and the range of items that begin like the string narrowed to it. */
@@ -582,26 +582,7 @@ export class WrittenStrings {
     }
     const at = scan.unitsEnd - scan.contentStart;
     this.units[scan.unitsEnd++] = unit;
-    if (scan.low === scan.high) return;
-    const sorted = this.held[scan.depth]!.sorted;
-    // in the range, the items' unit at `at` (-1 past their end) only grows
-    let low = scan.low;
-    let high = scan.high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const value = sorted[middle]!;
-      if ((value.length > at ? value.charCodeAt(at) : -1) < unit) low = middle + 1;
-      else high = middle;
-    }
-    scan.low = low;
-    high = scan.high;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const value = sorted[middle]!;
-      if ((value.length > at ? value.charCodeAt(at) : -1) <= unit) low = middle + 1;
-      else high = middle;
-    }
-    scan.high = low;
+    if (scan.low < scan.high) scan.narrow(this.held[scan.depth]!.sorted, at, unit);
   }
 
   /**
@@ -662,16 +643,46 @@ export class WrittenStrings {
    * JSON is no item (the automaton refuses its close).
    */
   private closesHeldContainer(scan: Scan, commit: boolean): boolean {
-    const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
-    if (text === undefined) return false;
     const array = scan.depth - 1;
+    const start = this.itemStart(scan);
+    const pending = this.pendingContainers;
+    // a trial's first item whose last value (a string just closed) no item held has inside it repeats none: unread
+    if (!commit && pending.count === 0 && this.endsInString(scan) && !this.heldLeaf(scan, array)) {
+      pending.add(array, undefined, start, scan.rawEnd);
+      return false;
+    }
+    const text = this.containerTexts.between(this.raw, start, scan.rawEnd, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
+    if (text === undefined) return false;
     if (this.repeats(array, text)) return true;
     if (commit) this.remember(array, text, text.length, true);
-    else {
-      this.pendingContainerDepth[this.pendingContainerCount] = array;
-      this.pendingContainer[this.pendingContainerCount++] = text;
-    }
+    else pending.add(array, text, start, scan.rawEnd);
     return false;
+  }
+
+  /** The object closing at the scan's last byte in `raw` ends in a string value: the last string the scan read. */
+  private endsInString(scan: Scan): boolean {
+    let at = scan.rawEnd - 2;
+    while (this.raw[at] === 0x20 || this.raw[at] === 0x0a || this.raw[at] === 0x0d || this.raw[at] === 0x09) at--;
+    return this.raw[at] === QUOTE;
+  }
+
+  /**
+   * Some item held at `array` has the last string the scan read inside it (`HeldStrings.hasLeaf`): the committed
+   * string's answer kept for the mask, as every token that closes the item after it asks.
+   */
+  private heldLeaf(scan: Scan, array: number): boolean {
+    const held = array < this.freshFrom ? this.held[array] : undefined;
+    if (held === undefined) return false;
+    // a trial's string that is the committed one: the same units while the epoch is (a commit walk changes them)
+    const kept = scan !== this.committed && scan.contentStart === this.committed.contentStart && scan.unitsEnd === this.committed.unitsEnd;
+    if (kept && this.leafEpoch === this.epoch && this.leafArray === array) return this.leafHeld;
+    const answer = held.hasLeaf(this.units, scan.contentStart, scan.unitsEnd);
+    if (kept) {
+      this.leafEpoch = this.epoch;
+      this.leafArray = array;
+      this.leafHeld = answer;
+    }
+    return answer;
   }
 
   /** Where in `raw` the container open at the scan's depth began (a trial's, or committed). */
@@ -683,17 +694,15 @@ export class WrittenStrings {
   /** The canonical `text` is an item held by the array at `depth` (or one a trial closed there before). */
   private repeats(array: number, text: string): boolean {
     if (array < this.freshFrom && this.held[array]?.containers.has(text) === true) return true;
-    for (let index = 0; index < this.pendingContainerCount; index++)
-      if (this.pendingContainerDepth[index] === array && this.pendingContainer[index] === text) return true;
-    return false;
+    const { committed, raw } = this;
+    return this.pendingContainers.has(array, text, this.containerTexts, raw, committed.rawEnd, committed.inString === 1, this.epoch);
   }
 
   /** The object item open at the scan's depth, closed right after the last byte in `raw`, would repeat an item (`closingOnly`). */
   private closeRepeats(scan: Scan): boolean {
     const array = scan.depth - 1;
     // a string just closed that no item held has inside it repeats none, unparsed (a trial's items have no leaves)
-    const leaf = array < this.freshFrom && this.held[array]?.hasLeaf(this.units, scan.contentStart, scan.unitsEnd) === true;
-    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainerCount === 0 && !leaf) return false;
+    if (this.raw[scan.rawEnd - 1] === QUOTE && this.pendingContainers.count === 0 && !this.heldLeaf(scan, array)) return false;
     if (scan.rawEnd === this.raw.length) this.raw = grown(this.raw);
     this.raw[scan.rawEnd] = CLOSE_BRACE;
     const text = this.containerTexts.between(this.raw, this.itemStart(scan), scan.rawEnd + 1, this.committed.rawEnd, this.committed.inString === 1, this.epoch);
@@ -739,13 +748,7 @@ export class WrittenStrings {
   private forget(depth: number): void {
     this.freshFrom = Math.min(this.freshFrom, depth);
     this.pendingNumbers.forget(depth);
-    let keptContainers = 0;
-    for (let index = 0; index < this.pendingContainerCount; index++) {
-      if (this.pendingContainerDepth[index]! >= depth) continue;
-      this.pendingContainerDepth[keptContainers] = this.pendingContainerDepth[index]!;
-      this.pendingContainer[keptContainers++] = this.pendingContainer[index]!;
-    }
-    this.pendingContainerCount = keptContainers;
+    this.pendingContainers.forget(depth);
     let kept = 0;
     for (let index = 0; index < this.pendingCount; index++) {
       if (this.pendingDepth[index]! >= depth) continue;

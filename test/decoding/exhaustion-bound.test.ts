@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
 import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { createRandom, maskHas, randomAllowedId } from './generation.js';
+import { createRandom } from './generation.js';
+import { maskDifferences } from './mask-differences.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 // small languages, so random generations hold most of their strings; and texts that stop where a token would repeat one
@@ -86,34 +87,9 @@ const EXTRA = [
   '\\u006',
 ];
 
-/** Steps where the bounded masks and the full walk's differ, feeding `ids` (or, past them, random allowed tokens) to both. */
-function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
-  const vocabulary = grammar.vocabulary;
-  const bounded = grammar.matcher();
-  const full = grammar.matcher();
-  full.boundedWalks = false;
-  const boundedMask = new Uint32Array(vocabulary.maskWords);
-  const fullMask = new Uint32Array(vocabulary.maskWords);
-  const differences: string[] = [];
-  for (let step = 0; step < ids.length + randomSteps && !bounded.isTerminated(); step++) {
-    bounded.fillMask(boundedMask);
-    full.fillMask(fullMask);
-    for (let word = 0; word < vocabulary.maskWords; word++) {
-      if (boundedMask[word] === fullMask[word]) continue;
-      for (let bit = 0; bit < 32; bit++) {
-        const id = word * 32 + bit;
-        if (maskHas(boundedMask, id) !== maskHas(fullMask, id))
-          differences.push(`step ${step}, token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: bounded ${maskHas(boundedMask, id)}`);
-      }
-    }
-    let id = ids[step];
-    if (id === undefined) {
-      id = randomAllowedId(fullMask, vocabulary.maskWords, random);
-      if (id < 0) break;
-    }
-    if (!maskHas(fullMask, id) || !bounded.accept(id) || !full.accept(id)) break;
-  }
-  return differences;
+/** The steps where the masks differ from those of a matcher that walks every candidate token. */
+function boundDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
+  return maskDifferences(grammar, (matcher) => (matcher.boundedWalks = false), 'bounded', ids, random, randomSteps);
 }
 
 function differencesOn(vocabulary: Vocabulary, encode: (text: string) => number[], runs: number): string[] {
@@ -122,15 +98,15 @@ function differencesOn(vocabulary: Vocabulary, encode: (text: string) => number[
   for (const entry of writtenStringsCases()) {
     if (!/keys of|enum/.test(entry.name)) continue;
     const grammar = compileJsonSchema(entry.tracked, vocabulary, { layout: 'flexible' });
-    differences.push(...maskDifferences(grammar, encode(entry.repeated), createRandom(1), 0).map((line) => `${entry.name}: ${line}`));
+    differences.push(...boundDifferences(grammar, encode(entry.repeated), createRandom(1), 0).map((line) => `${entry.name}: ${line}`));
   }
   for (const layout of ['compact', 'flexible'] as const) {
     for (const [name, { schema, texts }] of Object.entries(SCHEMAS)) {
       const grammar = compileJsonSchema(schema, vocabulary, { layout });
       for (const text of texts)
-        differences.push(...maskDifferences(grammar, encode(text), createRandom(1), 0).map((line) => `${name} (${layout}), ${text}: ${line}`));
+        differences.push(...boundDifferences(grammar, encode(text), createRandom(1), 0).map((line) => `${name} (${layout}), ${text}: ${line}`));
       const random = createRandom(7);
-      for (let run = 0; run < runs; run++) differences.push(...maskDifferences(grammar, [], random, 60).map((line) => `${name} (${layout}): ${line}`));
+      for (let run = 0; run < runs; run++) differences.push(...boundDifferences(grammar, [], random, 60).map((line) => `${name} (${layout}): ${line}`));
     }
   }
   return differences;

@@ -13,7 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { writtenStringsCases } from '../../bench/mask/written-strings.js';
 import { compileJsonSchema, type CompiledGrammar, type Vocabulary } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { createRandom, maskHas, randomAllowedId } from './generation.js';
+import { createRandom } from './generation.js';
+import { maskDifferences } from './mask-differences.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
 const INTEGERS = { type: 'array', items: { type: 'integer' }, uniqueItems: true };
@@ -67,34 +68,9 @@ const EXTRA = [
   '4.1,',
 ];
 
-/** Steps where the masks with skips and those walking every allowed token differ, feeding `ids` (then random allowed tokens). */
-function maskDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
-  const vocabulary = grammar.vocabulary;
-  const skipping = grammar.matcher();
-  const every = grammar.matcher();
-  every.walksEveryToken = true;
-  const skippingMask = new Uint32Array(vocabulary.maskWords);
-  const everyMask = new Uint32Array(vocabulary.maskWords);
-  const differences: string[] = [];
-  for (let step = 0; step < ids.length + randomSteps && !skipping.isTerminated(); step++) {
-    skipping.fillMask(skippingMask);
-    every.fillMask(everyMask);
-    for (let word = 0; word < vocabulary.maskWords; word++) {
-      if (skippingMask[word] === everyMask[word]) continue;
-      for (let bit = 0; bit < 32; bit++) {
-        const id = word * 32 + bit;
-        if (maskHas(skippingMask, id) !== maskHas(everyMask, id))
-          differences.push(`step ${step}, token ${id} ${JSON.stringify(vocabulary.tokenText(id))}: skipping ${maskHas(skippingMask, id)}`);
-      }
-    }
-    let id = ids[step];
-    if (id === undefined) {
-      id = randomAllowedId(everyMask, vocabulary.maskWords, random);
-      if (id < 0) break;
-    }
-    if (!maskHas(everyMask, id) || !skipping.accept(id) || !every.accept(id)) break;
-  }
-  return differences;
+/** The steps where the masks differ from those of a matcher that walks every allowed token. */
+function skipDifferences(grammar: CompiledGrammar, ids: readonly number[], random: () => number, randomSteps: number): string[] {
+  return maskDifferences(grammar, (matcher) => (matcher.walksEveryToken = true), 'skipping', ids, random, randomSteps);
 }
 
 function differencesOn(vocabulary: Vocabulary, encode: (text: string) => number[], runs: number, real: boolean): string[] {
@@ -102,15 +78,15 @@ function differencesOn(vocabulary: Vocabulary, encode: (text: string) => number[
   // the bench's text is in the flexible layout
   const bench = writtenStringsCases().find((entry) => entry.name.includes('unique integers'))!;
   const benchGrammar = compileJsonSchema(bench.tracked, vocabulary, { layout: 'flexible' });
-  differences.push(...maskDifferences(benchGrammar, encode(bench.repeated), createRandom(1), 0).map((line) => `${bench.name}: ${line}`));
+  differences.push(...skipDifferences(benchGrammar, encode(bench.repeated), createRandom(1), 0).map((line) => `${bench.name}: ${line}`));
   for (const layout of ['compact', 'flexible'] as const) {
     for (const [name, { schema, texts, realVocabularies }] of Object.entries(SCHEMAS)) {
       if (real && !realVocabularies) continue;
       const grammar = compileJsonSchema(schema, vocabulary, { layout });
       for (const text of texts)
-        differences.push(...maskDifferences(grammar, encode(text), createRandom(1), 0).map((line) => `${name} (${layout}), ${text}: ${line}`));
+        differences.push(...skipDifferences(grammar, encode(text), createRandom(1), 0).map((line) => `${name} (${layout}), ${text}: ${line}`));
       const random = createRandom(7);
-      for (let run = 0; run < runs; run++) differences.push(...maskDifferences(grammar, [], random, 40).map((line) => `${name} (${layout}): ${line}`));
+      for (let run = 0; run < runs; run++) differences.push(...skipDifferences(grammar, [], random, 40).map((line) => `${name} (${layout}): ${line}`));
     }
   }
   return differences;
