@@ -34,6 +34,9 @@ export function stringLanguage(context: LoweringContext, dfa: CodePointDfa): Str
   return { kind: 'string', id: context.alternativeCount++, dfa, free: false, minLength: 0, maxLength: Infinity, exclude: null, height: 1 };
 }
 
+/** Which memories of the items written an array asks the matcher to keep. */
+type Remembering = { uniqueStrings: boolean; uniqueContainers: boolean; uniqueNumbers: boolean };
+
 /** The `uniqueItems` arrays of one lowering, settled once their items' nodes are filled (`NodeEmitter.emit`). */
 export class UniqueItemsSettler {
   private readonly arrays: { alternative: ArrayAlternative; pointer: string; contains: ContainsRule[] }[] = [];
@@ -65,7 +68,7 @@ export class UniqueItemsSettler {
    */
   private settle(alternative: ArrayAlternative, pointer: string, contains: ContainsRule[]): void {
     const refuse = (details: string): void => this.context.refuse('uniqueItems', pointer, `uniqueItems: true is not enforced: ${details}`);
-    if (alternative.prefix.length > 0) return refuse('beside prefixItems (only a single items schema)');
+    if (alternative.prefix.length > 0) return this.settlePositions(alternative, contains, refuse);
     let node = alternative.items;
     if (node === null) return;
     if (node.alternatives.length > 0 && node.alternatives.every((item) => item.kind === 'number')) {
@@ -81,11 +84,8 @@ export class UniqueItemsSettler {
       if (contains.length > 0) return refuse('over strings beside contains (only over a finite set of values)');
       return this.settleUniqueStrings(alternative, node.alternatives as StringAlternative[], refuse);
     }
-    // an item array with uniqueItems of its own may not be settled yet: it is no endless container
-    const settled = (item: Alternative): boolean => !this.arrays.some((entry) => entry.alternative === item);
     // strings that run out beside numbers are counted on their own (`stringsBesideNumbers`)
-    const remembered = (item: Alternative): boolean =>
-      rememberedNumber(item) || (settled(item) && (endlessItem(item) || closableObject(item))) || item.kind === 'string';
+    const remembered = (item: Alternative): boolean => rememberedNumber(item) || this.neverRunsOut(item) || item.kind === 'string';
     if (node.alternatives.some((item) => isContainer(item) || rememberedNumber(item)) && node.alternatives.every(remembered)) {
       if (node.alternatives.some(rememberedNumber)) {
         if (contains.length > 0) return refuse('over numbers beside contains (only over a finite set of values)');
@@ -118,12 +118,110 @@ export class UniqueItemsSettler {
       classes: representatives.length,
       subtreeValues: node.literals.subtreeValues(),
       contains: counted.length === 0 ? null : counted,
+      positions: null,
     };
     const mutable = alternative as { unique: UniqueItems | null; maxItems: number; contains: ContainsCounting | null };
     mutable.unique = unique;
     mutable.contains = null;
     // n distinct values make at most n items
     mutable.maxItems = Math.min(alternative.maxItems, unique.classes);
+  }
+
+  /**
+   * An item the memory keeps unique whose values never run out: an endless string or container (an item array with
+   * uniqueItems of its own may not be settled yet: it is none), or a closable object.
+   */
+  private neverRunsOut(item: Alternative): boolean {
+    return !this.arrays.some((entry) => entry.alternative === item) && (endlessItem(item) || closableObject(item));
+  }
+
+  /**
+   * `uniqueItems: true` beside `prefixItems`: each position's node is a finite set of literals, whose classes the frame
+   * keeps as over a single items schema, or items the memory remembers whatever their position and that never run out
+   * (endless strings and containers, integers or numbers with no range), with null and boolean literals beside them.
+   * A position may offer only some classes, so the reachable (items, set written) states are searched once here and
+   * the frame offers a class only where some completion still closes (`UniquePositions.closable`).
+   */
+  private settlePositions(alternative: ArrayAlternative, contains: ContainsRule[], refuse: (details: string) => void): void {
+    if (contains.length > 0)
+      return refuse('beside prefixItems and contains together (only one of them); drop the contains, or list the allowed arrays in an "enum"');
+    const nodes = [...alternative.prefix, alternative.items].map((node) => (node === null ? null : this.literalNumbers(node)));
+    const items = nodes.flatMap((node) => node?.alternatives ?? []);
+    const endless = (item: Alternative): boolean => this.neverRunsOut(item) || (rememberedNumber(item) && item.rangedNumber === undefined);
+    const decimal = nodes.map((node) => node?.alternatives.some((item) => item.kind === 'number' && item.unboundedNumber === true) ?? false);
+    const values = nodes.flatMap((node) => (node === null ? [] : this.literalValues.get(node)!));
+    const problem = !items.every(endless)
+      ? 'beside prefixItems, every position must be a finite set of values (enum/const, booleans, null) or items whose values never run out (strings with no maxLength nor last character, integers or numbers with no range nor multipleOf, objects and arrays with no upper bound); list the allowed values in an "enum", or drop the bound'
+      : decimal.includes(true) && nodes.some((node, at) => !decimal[at] && node?.alternatives.some((item) => item.kind === 'number'))
+        ? 'beside prefixItems, integers at one position and numbers at another (the memory keeps them apart); make them all "number" or all "integer"'
+        : literalKindsBeside(values, items);
+    if (problem !== undefined) return refuse(problem);
+    const { classOf, representatives } = valueClasses(values);
+    const { uniqueItemsMaxSets, uniqueItemsMaxValues } = this.context.limits;
+    if (representatives.length > uniqueItemsMaxValues) {
+      return refuse(
+        `beside prefixItems, the positions' ${representatives.length} distinct values are more than ${uniqueItemsMaxValues} (limits.uniqueItemsMaxValues); list fewer values`,
+      );
+    }
+    const integers = this.context.options.cache.numberAutomaton(SAFE_INTEGERS)!;
+    const kept = nodes.map((node) =>
+      node === null || node.alternatives.length === 0
+        ? node
+        : this.rememberedNode(
+            node,
+            rememberedItems(node.alternatives, integers, () => this.context.alternativeCount++),
+          ),
+    );
+    let offset = 0;
+    const classesOf = kept.map((node) => classOf.slice(offset, (offset += node === null ? 0 : this.literalValues.get(node)!.length)));
+    const positions = {
+      classOf: classesOf.slice(0, -1),
+      subtreeValues: kept.slice(0, -1).map((node) => node!.literals?.subtreeValues() ?? []),
+      allowed: classesOf.map((classes) => classes.reduce((bits, valueClass) => bits | (1 << valueClass), 0)),
+      // a position with containers alone beside its literals is kept to its literals: a container may not fit where they do
+      endless: kept.map(
+        (node) => node !== null && node.alternatives.length > 0 && (node.literals === null || node.alternatives.some((item) => !isContainer(item))),
+      ),
+    };
+    // each item past the prefix takes a class of its own where the rest items are no endless ones
+    const endlessCount = positions.endless.filter(Boolean).length;
+    const maxItems = positions.endless.at(-1)! ? alternative.maxItems : Math.min(alternative.maxItems, endlessCount + representatives.length);
+    const closable = closableStates(positions.allowed, positions.endless, alternative.minItems, maxItems, uniqueItemsMaxSets);
+    if (closable === undefined) {
+      return refuse(
+        `beside prefixItems, the positions and the sets of values written make more than ${uniqueItemsMaxSets} states (limits.uniqueItemsMaxSets); lower "minItems", or list fewer values`,
+      );
+    }
+    const mutable = alternative as { prefix: readonly ValueNode[]; items: ValueNode | null; unique: UniqueItems | null; maxItems: number } & Remembering;
+    mutable.prefix = kept.slice(0, -1) as ValueNode[];
+    mutable.items = kept.at(-1)!;
+    mutable.maxItems = maxItems;
+    mutable.uniqueStrings = items.some((item) => item.kind === 'string');
+    mutable.uniqueContainers = items.some(isContainer);
+    mutable.uniqueNumbers = items.some((item) => item.kind === 'number');
+    if (values.length === 0) return;
+    const rest = kept.at(-1);
+    mutable.unique = {
+      classOf: classesOf.at(-1)!,
+      classes: representatives.length,
+      subtreeValues: rest?.literals?.subtreeValues() ?? [],
+      contains: null,
+      positions: { ...positions, closable },
+    };
+  }
+
+  /** `node` with its number alternatives as literal texts where each has finitely many (`numbersAsLiterals`), else itself. */
+  private literalNumbers(node: ValueNode): ValueNode {
+    if (node.alternatives.length === 0 || !node.alternatives.every((item) => item.kind === 'number')) return node;
+    return this.numbersAsLiterals(node) ?? node;
+  }
+
+  /** A node of its own (the node may serve other arrays and values as it is) with `node`'s literals and the remembered `alternatives`. */
+  private rememberedNode(node: ValueNode, alternatives: Alternative[]): ValueNode {
+    const kept: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals: node.literals, height: Infinity };
+    this.nodes.push(kept);
+    this.literalValues.set(kept, this.literalValues.get(node)!);
+    return kept;
   }
 
   /** Why `classes` literal values under `maxItems` are past the set limits, if they are. */
@@ -163,13 +261,17 @@ export class UniqueItemsSettler {
     if (typeof beside === 'string') return refuse(beside);
     const { values, literals, classOf, representatives, most } = beside;
     const items: ValueNode = { id: this.nodes.length, pointer: node.pointer, alternatives, literals, height: Infinity };
-    type Remembering = { items: ValueNode | null; unique: UniqueItems | null; uniqueStrings: boolean; uniqueContainers: boolean; uniqueNumbers: boolean };
-    const mutable = alternative as Remembering & { maxItems: number; itemCompletions: ItemCompletions | null };
+    const mutable = alternative as Remembering & {
+      items: ValueNode | null;
+      unique: UniqueItems | null;
+      maxItems: number;
+      itemCompletions: ItemCompletions | null;
+    };
     if (literals !== null) {
       const past = this.classesPastLimits(representatives.length, alternative.maxItems);
       if (past !== undefined) return refuse(`beside objects or arrays, ${past}`);
       this.literalValues.set(items, values);
-      mutable.unique = { classOf, classes: representatives.length, subtreeValues: literals.subtreeValues(), contains: null };
+      mutable.unique = { classOf, classes: representatives.length, subtreeValues: literals.subtreeValues(), contains: null, positions: null };
     }
     this.nodes.push(items);
     mutable.items = items;
@@ -220,4 +322,54 @@ function reachableSets(n: number, maxItems: number, maxSets: number): number {
     choose = (choose * (n - k)) / (k + 1);
   }
   return total;
+}
+
+/**
+ * Why literal `values` cannot sit beside the remembered `items` of the other positions, if they cannot: the frame's
+ * set and the matcher's memory do not see each other's values, so a literal of a kind the memory remembers could
+ * repeat a remembered item unseen; null and booleans are never remembered.
+ */
+function literalKindsBeside(values: readonly unknown[], items: readonly Alternative[]): string | undefined {
+  const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value);
+  const clash = values.find((value) => items.some((item) => item.kind === kindOf(value)));
+  if (clash === undefined) return undefined;
+  return `beside prefixItems, a literal ${kindOf(clash)} (enum/const) at one position beside ${kindOf(clash)}s the memory remembers at another (the set of literals and the memory would not see each other); list every allowed value in an "enum", or make the positions' types differ`;
+}
+
+/**
+ * The reachable states (items, classes written) below `minItems` from which some completion closes the array, as
+ * `used * 64 + items`; undefined past `maxSets` states. At position `p` (the last entry for every one past the prefix)
+ * an item takes one class of `allowed[p]` not written yet, or, where `endless[p]`, no class; from `minItems` items on
+ * every state closes (`closableAfter`).
+ */
+function closableStates(allowed: readonly number[], endless: readonly boolean[], minItems: number, maxItems: number, maxSets: number): Set<number> | undefined {
+  const layers: Set<number>[] = [new Set([0])];
+  let states = 1;
+  for (let items = 0; items < Math.min(minItems, maxItems); items++) {
+    const next = new Set<number>();
+    const at = Math.min(items, allowed.length - 1);
+    for (const used of layers[items]!) {
+      if (endless[at]!) next.add(used);
+      for (const bit of bitsOf(allowed[at]! & ~used)) next.add(used | bit);
+    }
+    states += next.size;
+    if (states > maxSets) return undefined;
+    layers.push(next);
+  }
+  const closable = new Set<number>();
+  const closes = (used: number, items: number): boolean => items >= minItems || closable.has(used * 64 + items);
+  for (let items = layers.length - 1; items >= 0; items--) {
+    const at = Math.min(items, allowed.length - 1);
+    for (const used of layers[items]!) {
+      const onward =
+        items < maxItems && ((endless[at]! && closes(used, items + 1)) || [...bitsOf(allowed[at]! & ~used)].some((bit) => closes(used | bit, items + 1)));
+      if (items >= minItems || onward) closable.add(used * 64 + items);
+    }
+  }
+  return closable;
+}
+
+/** The set bits of `bits`, one at a time. */
+function* bitsOf(bits: number): Generator<number> {
+  for (let rest = bits; rest !== 0; rest &= rest - 1) yield rest & -rest;
 }
