@@ -154,7 +154,9 @@ export class UniqueItemsSettler {
       ? 'beside prefixItems, every position must be a finite set of values (enum/const, booleans, null) or items whose values never run out (strings with no maxLength nor last character, integers or numbers with no range nor multipleOf, objects and arrays with no upper bound); list the allowed values in an "enum", or drop the bound'
       : decimal.includes(true) && nodes.some((node, at) => !decimal[at] && node?.alternatives.some((item) => item.kind === 'number'))
         ? 'beside prefixItems, integers at one position and numbers at another (the memory keeps them apart); make them all "number" or all "integer"'
-        : literalKindsBeside(values, items);
+        : nodes.some((node) => node !== null && node.literals !== null && node.alternatives.length > 0 && node.alternatives.every(isContainer))
+          ? 'beside prefixItems, a position of literals (enum/const, booleans, null) beside objects or arrays alone (under maxDepth only the literals may fit, and they can run out); add "type": "string" to the position, or list its values in an "enum"'
+          : literalKindsBeside(values, items);
     if (problem !== undefined) return refuse(problem);
     const { classOf, representatives } = valueClasses(values);
     const { uniqueItemsMaxSets, uniqueItemsMaxValues } = this.context.limits;
@@ -178,10 +180,7 @@ export class UniqueItemsSettler {
       classOf: classesOf.slice(0, -1),
       subtreeValues: kept.slice(0, -1).map((node) => node!.literals?.subtreeValues() ?? []),
       allowed: classesOf.map((classes) => classes.reduce((bits, valueClass) => bits | (1 << valueClass), 0)),
-      // a position with containers alone beside its literals is kept to its literals: a container may not fit where they do
-      endless: kept.map(
-        (node) => node !== null && node.alternatives.length > 0 && (node.literals === null || node.alternatives.some((item) => !isContainer(item))),
-      ),
+      endless: kept.map((node) => node !== null && node.alternatives.length > 0),
     };
     // each item past the prefix takes a class of its own where the rest items are no endless ones
     const endlessCount = positions.endless.filter(Boolean).length;

@@ -138,6 +138,7 @@ describe('uniqueItems beside prefixItems', { timeout: 300_000 }, () => {
       [tuple([{ enum: [1, 2] }, { type: 'integer' }], { items: false }), 'a literal number (enum/const) at one position'],
       [tuple([{ enum: ['a'] }], { items: { type: 'string' } }), 'a literal string (enum/const) at one position'],
       [tuple([BOOLEAN], { contains: { const: true } }), 'beside prefixItems and contains'],
+      [tuple([{ anyOf: [{ const: 1 }, { type: 'object' }] }, BOOLEAN], { items: false }), 'beside objects or arrays alone'],
       [tuple([{ enum: [1, 2, 3] }, { enum: [1, 2, 3] }], { minItems: 2, items: false }), 'limits.uniqueItemsMaxSets', { limits: { uniqueItemsMaxSets: 3 } }],
       [tuple([{ enum: [1, 2, 3] }, { enum: [1, 2, 3] }], { items: false }), 'limits.uniqueItemsMaxValues', { limits: { uniqueItemsMaxValues: 2 } }],
     ];
