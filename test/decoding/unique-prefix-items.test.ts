@@ -59,6 +59,7 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly
   'a pair of strings': { schema: STRING_PAIR, items: ['"a"', '""', '"b"', '1'], most: 3 },
   'a string, then strings (maxItems 3)': { schema: STRINGS_REST, items: ['"a"', '"b"', '""'], most: 4 },
   'a pair of integers': { schema: INTEGER_PAIR, items: ['1', '2', '-0', '0', '1.0'], most: 3, offered: integerOffered },
+  'a pair of objects': { schema: tuple([{ type: 'object' }, { type: 'object' }], { items: false }), items: ['{}', '{"a":1}', '{"a":"x"}', '[]'], most: 3 },
   'null or true twice, then strings (minItems 2)': { schema: LITERALS_THEN_STRINGS, items: ['null', 'true', '"a"', '"b"'], most: 3 },
 };
 
