@@ -1,13 +1,13 @@
 /**
  * The rules an array frame follows between items: whether another item may come and the
  * array can still close after it, and whether it may close now, under `minItems`/
- * `maxItems`, `prefixItems`, `uniqueItems` (literal value classes), `contains` counts and
+ * `maxItems`, `prefixItems`, `uniqueItems` (literal value classes, per position beside `prefixItems`), `contains` counts and
  * the depth budget. Computed when a transition is first built, never per token.
  * @module
  */
 import { containsCanClose, containsCells, containsSatisfied, countsAfter, uniqueCanClose, uniqueSatisfied } from './array-contains.js';
 import type { Frame } from './automaton-frames.js';
-import type { ArrayAlternative } from './grammar-ir.js';
+import type { ArrayAlternative, UniqueItems } from './grammar-ir.js';
 
 export function arrayCanCloseEmpty(alternative: ArrayAlternative): boolean {
   if (alternative.unique?.contains != null) return uniqueSatisfied(alternative, 0, 0);
@@ -26,13 +26,41 @@ export function arrayCanClose(alternative: ArrayAlternative, frame: Frame): bool
 export function uniqueClassAllowed(alternative: ArrayAlternative, frame: Frame, valueClass: number): boolean {
   const bit = 1 << valueClass;
   if ((frame.used & bit) !== 0) return false;
-  return alternative.unique!.contains === null || uniqueCanClose(alternative, frame.used | bit, frame.items + 1);
+  const unique = alternative.unique!;
+  if (unique.positions !== null) return closableAfter(alternative, frame.items + 1, frame.used | bit);
+  return unique.contains === null || uniqueCanClose(alternative, frame.used | bit, frame.items + 1);
 }
 
-/** A `uniqueItems` array with `contains`: true when some value class may come next. */
+/** A `uniqueItems` array whose frame decides whether an item may come from the set written: beside `contains` or `prefixItems`. */
+export function uniqueDecidesItems(alternative: ArrayAlternative): boolean {
+  return alternative.unique !== null && (alternative.unique.contains !== null || alternative.unique.positions !== null);
+}
+
+/** A `uniqueItems` array with `contains` or `prefixItems`: true when some value may come next (a value class, or an endless item that takes none). */
 export function uniqueItemCanFollow(alternative: ArrayAlternative, frame: Frame): boolean {
-  for (let valueClass = 0; valueClass < alternative.unique!.classes; valueClass++) if (uniqueClassAllowed(alternative, frame, valueClass)) return true;
+  const unique = alternative.unique!;
+  const position = unique.positions === null ? -1 : Math.min(frame.items, unique.positions.allowed.length - 1);
+  if (position >= 0 && unique.positions!.endless[position]!) return closableAfter(alternative, frame.items + 1, frame.used);
+  const allowed = position >= 0 ? unique.positions!.allowed[position]! : -1;
+  for (let valueClass = 0; valueClass < unique.classes; valueClass++) {
+    if ((allowed & (1 << valueClass)) !== 0 && uniqueClassAllowed(alternative, frame, valueClass)) return true;
+  }
   return false;
+}
+
+/** Beside `prefixItems`: true when the array can still close once it holds `items` items of the classes `used`. */
+function closableAfter(alternative: ArrayAlternative, items: number, used: number): boolean {
+  return items >= alternative.minItems || alternative.unique!.positions!.closable.has(used * 64 + items);
+}
+
+/** The class of literal `value` (an index into the literals of the node at item `position`) among its array's value classes. */
+export function uniqueClassOf(unique: UniqueItems, position: number, value: number): number {
+  return (unique.positions?.classOf[position] ?? unique.classOf)[value]!;
+}
+
+/** The literal indexes below node `trieNode` of the literal trie of the node at item `position`. */
+export function uniqueSubtreeValues(unique: UniqueItems, position: number, trieNode: number): readonly number[] {
+  return (unique.positions?.subtreeValues[position] ?? unique.subtreeValues)[trieNode]!;
 }
 
 /** True when some item may come at the frame's position and the array can still close after it; `room`: frames an item may still take. */
@@ -42,7 +70,7 @@ export function itemCanFollow(alternative: ArrayAlternative, frame: Frame, room:
   const counting = alternative.contains;
   if (counting === null) {
     const item = alternative.prefix[items] ?? alternative.items;
-    if (alternative.unique?.contains != null && !uniqueItemCanFollow(alternative, frame)) return false;
+    if (uniqueDecidesItems(alternative) && !uniqueItemCanFollow(alternative, frame)) return false;
     return item !== null && item.height <= room;
   }
   return (containsCells(counting, items) ?? []).some(

@@ -210,6 +210,26 @@ export interface UniqueItems {
   readonly subtreeValues: readonly (readonly number[])[];
   /** `contains` beside it, one entry per schema: the classes that match, whose count in the set written must lie in the bounds; or null. */
   readonly contains: readonly { readonly matchClasses: number; readonly minContains: number; readonly maxContains: number }[] | null;
+  /** Beside `prefixItems`: each position's classes and the states the array can still close from (the fields above are the rest items'); else null. */
+  readonly positions: UniquePositions | null;
+}
+
+/**
+ * The value classes of a `uniqueItems` array with `prefixItems`, per position: a class is one value whatever the
+ * position that writes it (`classOf` maps each position's literals into the array's classes), and a position may offer
+ * only some classes, or none, so the frame offers a class only where some completion still closes (`closable`).
+ */
+export interface UniquePositions {
+  /** Per prefix position: its node's literal index → class. */
+  readonly classOf: readonly Int32Array[];
+  /** Per prefix position: per node of its literal trie, the literal indexes below it. */
+  readonly subtreeValues: readonly (readonly (readonly number[])[])[];
+  /** Per position, the last entry for every position past the prefix: the classes (bits) its literals take. */
+  readonly allowed: readonly number[];
+  /** Per position likewise: its node offers items the matcher remembers and that never run out (`endlessItem`, numbers), which take no class. */
+  readonly endless: readonly boolean[];
+  /** `used * 64 + items` of every reachable state below `minItems` (past it any state closes) from which some completion closes the array. */
+  readonly closable: ReadonlySet<number>;
 }
 
 export interface PropertyRule {

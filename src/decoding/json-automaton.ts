@@ -17,7 +17,7 @@ import { DerivedTransitions, DUPLICATE_CONTAINER, DUPLICATE_NUMBER, DUPLICATE_ST
 import { markCandidateBytes } from './frame-candidate-bytes.js';
 import type { GrammarCache, LoopClass } from './grammar-cache.js';
 import { containsCanClose, containsCells, countsAfter } from './array-contains.js';
-import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueItemCanFollow } from './array-progress.js';
+import { arrayCanClose, arrayCanCloseEmpty, clampCount, itemCanFollow, uniqueClassOf, uniqueDecidesItems, uniqueItemCanFollow } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, ObjectAlternative, StringAlternative, ValueNode } from './grammar-ir.js';
 import { NUMBER_SYMBOL_OF_BYTE, NUMBER_SYMBOLS, type NumberConstraint } from './number-language.js';
 import {
@@ -541,12 +541,8 @@ export class JsonAutomaton {
       case Kind.Array: {
         const alternative = this.alternatives[frame.alternative] as ArrayAlternative;
         // beside remembered objects and arrays (`uniqueContainers`) the items that are no literal leave the set as it is
-        const used =
-          alternative.unique === null
-            ? 0
-            : config.frame.kind !== Kind.Literal
-              ? frame.used
-              : frame.used | (1 << alternative.unique.classOf[this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]!]!);
+        const literal = config.frame.kind === Kind.Literal ? this.literalNodes.get(config.frame.literalNode)!.literals!.terminal[config.frame.trieNode]! : -1;
+        const used = alternative.unique === null ? 0 : literal < 0 ? frame.used : frame.used | (1 << uniqueClassOf(alternative.unique, frame.items, literal));
         const contained = alternative.contains === null ? frame.contained : countsAfter(alternative.contains, frame.contained, frame.matching);
         this.emitOnTop(parent, this.frames.arrayFrame(frame.alternative, ArrayPhase.After, clampCount(alternative, frame.items + 1), 0, used, contained), out);
         break;
@@ -617,7 +613,7 @@ export class JsonAutomaton {
       return;
     }
     const item = alternative.prefix[count] ?? alternative.items;
-    if (alternative.unique?.contains != null && !uniqueItemCanFollow(alternative, config.frame)) return;
+    if (uniqueDecidesItems(alternative) && !uniqueItemCanFollow(alternative, config.frame)) return;
     if (item !== null && item.height <= this.room(config)) {
       this.pushValue(this.frames.replaceTop(config, this.frames.arrayFrame(alternative.id, ArrayPhase.Value, count, 0, used)), item, out);
     }

@@ -30,7 +30,9 @@ export function computeHeights(nodes: readonly ValueNode[]): void {
         } else if (alternative.kind === 'array' && alternative.contains !== null) {
           height = containsMinHeight(alternative);
         } else if (alternative.kind === 'array') {
-          height = alternative.minItems > alternative.maxItems ? Infinity : 1;
+          // beside prefixItems the set written may leave no way to close
+          const closes = alternative.unique?.positions?.closable.has(0) ?? true;
+          height = alternative.minItems > alternative.maxItems || !closes ? Infinity : 1;
           for (let index = 0; index < alternative.minItems; index++) {
             const item = alternative.prefix[index] ?? alternative.items;
             height = Math.max(height, item === null ? Infinity : 1 + item.height);

@@ -5,7 +5,7 @@
  * @module
  */
 import { ArrayPhase, Kind, ObjectPhase, StringMode, type Stack } from './automaton-frames.js';
-import { uniqueClassAllowed } from './array-progress.js';
+import { uniqueClassAllowed, uniqueClassOf, uniqueSubtreeValues } from './array-progress.js';
 import type { Alternative, ArrayAlternative, ItemCompletions, NumberAlternative, ObjectAlternative } from './grammar-ir.js';
 import { TRACKED_DECIMAL, TRACKED_INTEGER, TRACKED_RANGED } from './held-numbers.js';
 import { rangeValueCount } from './held-ranges.js';
@@ -175,7 +175,8 @@ function uniqueParent(alternatives: readonly Alternative[], config: Stack): Arra
 /** True when literal `value` cannot be the next item of its `uniqueItems` array: already held (JSON equality), or no way to close after it. */
 export function usedBefore(alternatives: readonly Alternative[], config: Stack, value: number): boolean {
   const alternative = uniqueParent(alternatives, config);
-  return alternative !== null && !uniqueClassAllowed(alternative, config.parent!.frame, alternative.unique!.classOf[value]!);
+  const frame = config.parent!.frame;
+  return alternative !== null && !uniqueClassAllowed(alternative, frame, uniqueClassOf(alternative.unique!, frame.items, value));
 }
 
 /** True when some literal below trie node `child` may still be the next item of the `uniqueItems` array above (if any). */
@@ -184,7 +185,7 @@ export function literalOpen(alternatives: readonly Alternative[], config: Stack,
   if (alternative === null) return true;
   const unique = alternative.unique!;
   const frame = config.parent!.frame;
-  return unique.subtreeValues[child]!.some((value) => uniqueClassAllowed(alternative, frame, unique.classOf[value]!));
+  return uniqueSubtreeValues(unique, frame.items, child).some((value) => uniqueClassAllowed(alternative, frame, uniqueClassOf(unique, frame.items, value)));
 }
 
 /** How many values the number items of `array` offer beside its strings: under a range, `rangeValueCount`; else endless. */

@@ -812,6 +812,15 @@ const KEYWORD_CASES: Record<string, Expectation> = {
         schema: { type: 'array', uniqueItems: true, items: { type: ['object', 'array', 'string'] } },
         instances: [...UNIQUE_ARRAYS, [{ a: [1] }, { a: [1, 2] }, [{ a: 1 }], 'a'], [[], {}, [[]], [{}]], [[[1]], [[1]]], [{ a: 'x' }, 'x', { a: 'x' }]],
       },
+      // beside prefixItems: each position's literals in the array's classes, the states that can still close searched at compile time
+      {
+        schema: { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
+        instances: [...UNIQUE_ARRAYS, [1, 2], [1, 1], [2], [1, 2, 2]],
+      },
+      {
+        schema: { type: 'array', uniqueItems: true, prefixItems: [{ type: 'boolean' }, { type: 'string' }], items: { type: ['string', 'null'] }, minItems: 2 },
+        instances: [...UNIQUE_ARRAYS, [true, 'x', 'x'], [false, 'x', null, 'y'], [true, 'x', null, null]],
+      },
       // items of any value: numbers remembered by value beside strings, containers and literals
       {
         schema: { type: 'array', uniqueItems: true },
@@ -822,7 +831,8 @@ const KEYWORD_CASES: Record<string, Expectation> = {
       // several string alternatives whose union is past its state budget (date-time lowers to several)
       { type: 'array', uniqueItems: true, items: { type: 'string', format: 'date-time' } },
       { type: 'array', uniqueItems: true, items: { type: 'integer', multipleOf: 2, maximum: 3 } },
-      { type: 'array', uniqueItems: true, prefixItems: [{ const: 1 }], items: { enum: [1, 2] } },
+      // beside prefixItems: strings that can run out (unique-prefix-items.test.ts)
+      { type: 'array', uniqueItems: true, prefixItems: [{ type: 'string', maxLength: 1 }], items: { type: 'string' } },
       { type: 'array', uniqueItems: true, items: { enum: Array.from({ length: 13 }, (_, index) => index) } },
     ],
   },
