@@ -315,7 +315,11 @@ describe('uniqueItems over numbers under a range, beside number literals and bes
     ['numbers beside a literal written otherwise', unique({ anyOf: [{ type: 'number', maximum: 10 }, { const: 1e300 }] })],
     ['strings that run out beside numbers and literals', unique({ anyOf: [{ type: 'number' }, { type: 'string', maxLength: 2 }, { const: null }] })],
     ['strings that run out beside numbers and objects', unique({ anyOf: [{ type: 'number' }, { type: 'string', maxLength: 2 }, { type: 'object' }] })],
-    ['beside prefixItems', { prefixItems: [{ type: 'boolean' }, { type: 'boolean' }], uniqueItems: true }],
+    // ranged numbers can run out: beside prefixItems they are not remembered per position (unique-prefix-items.test.ts)
+    [
+      'beside prefixItems',
+      { prefixItems: [{ type: 'integer', minimum: 0, maximum: 100 }], items: { type: 'integer', minimum: 0, maximum: 100 }, uniqueItems: true },
+    ],
   ])('still refuses %s', (_name, schema) => {
     let error: unknown;
     try {
