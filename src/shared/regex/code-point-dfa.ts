@@ -423,22 +423,31 @@ function lowerBound(sorted: readonly number[], value: number): number {
   return low;
 }
 
-function product(left: CodePointDfa, right: CodePointDfa, work: AutomatonWork): CodePointDfa {
-  if (left.start < 0 || right.start < 0) return new CodePointDfa([], new Uint8Array(0), -1);
+/**
+ * The state pairs of a product of `left` and `right` (a side may be -1, out of its language), numbered as first met;
+ * past `maxStates` pairs the product is refused, naming `what` it builds.
+ */
+function pairStates(right: CodePointDfa, maxStates: number, what: string): { pairs: number[]; intern: (a: number, b: number) => number } {
   const index = new Map<number, number>();
   const pairs: number[] = [];
-  const width = right.stateCount;
+  const width = right.stateCount + 1;
   const intern = (a: number, b: number): number => {
-    const key = a * width + b;
+    const key = (a + 1) * width + b + 1;
     let id = index.get(key);
     if (id === undefined) {
       id = pairs.length / 2;
-      if (id >= MAX_DFA_STATES) throw new RegexUnsupportedError(`an intersection of patterns whose automaton exceeds ${MAX_DFA_STATES} states`);
+      if (id >= maxStates) throw new RegexUnsupportedError(`${what} of patterns whose automaton exceeds ${maxStates} states`);
       index.set(key, id);
       pairs.push(a, b);
     }
     return id;
   };
+  return { pairs, intern };
+}
+
+function product(left: CodePointDfa, right: CodePointDfa, work: AutomatonWork): CodePointDfa {
+  if (left.start < 0 || right.start < 0) return new CodePointDfa([], new Uint8Array(0), -1);
+  const { pairs, intern } = pairStates(right, MAX_DFA_STATES, 'an intersection');
   intern(left.start, right.start);
   const transitions: Int32Array[] = [];
   const accepting: number[] = [];
@@ -468,20 +477,7 @@ function product(left: CodePointDfa, right: CodePointDfa, work: AutomatonWork): 
 function unionProduct(left: CodePointDfa, right: CodePointDfa, work: AutomatonWork, maxStates: number): CodePointDfa {
   if (left.start < 0) return right;
   if (right.start < 0) return left;
-  const index = new Map<number, number>();
-  const pairs: number[] = [];
-  const width = right.stateCount + 1;
-  const intern = (a: number, b: number): number => {
-    const key = (a + 1) * width + b + 1;
-    let id = index.get(key);
-    if (id === undefined) {
-      id = pairs.length / 2;
-      if (id >= maxStates) throw new RegexUnsupportedError(`a union of patterns whose automaton exceeds ${maxStates} states`);
-      index.set(key, id);
-      pairs.push(a, b);
-    }
-    return id;
-  };
+  const { pairs, intern } = pairStates(right, maxStates, 'a union');
   const none = new Int32Array(0);
   intern(left.start, right.start);
   const transitions: Int32Array[] = [];
