@@ -581,3 +581,16 @@ export function repeatsKey(text: string): boolean {
   }
   return false;
 }
+
+/** The array of `items` (spellings) written compactly, and in the flexible layout also one item a line and spaced. */
+export function arrayLayouts(items: readonly string[], flexible: boolean): string[] {
+  const compact = `[${items.join(',')}]`;
+  if (!flexible) return [compact];
+  return [compact, `[\n  ${items.join(',\n  ')}\n]`, `[ ${items.join(' , ')} ]`];
+}
+
+/** Whether `text` compiles under `schema` on the byte vocabulary and the mask takes it whole. */
+export function acceptsWhole(schema: Record<string, unknown>, text: string): boolean {
+  const matcher = compileJsonSchema(schema, byteVocabulary()).matcher();
+  return matcher.acceptString(text) && matcher.canTerminate();
+}

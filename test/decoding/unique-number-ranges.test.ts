@@ -26,6 +26,7 @@ import {
   repeatTokenProblems,
   type EncodingVocabulary,
   universeDisagreements,
+  arrayLayouts,
 } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
@@ -96,13 +97,6 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly
   'integers in [0, 100] beside the consts 5 and null': { schema: RANGE_BESIDE_CONST, items: ['5', '5.0', '100', '101', 'null', '-0'], offered: integerOffered },
 };
 
-/** The array of `items` (spellings) written compactly, and in the flexible layout also one item a line and spaced. */
-function texts(items: readonly string[], flexible: boolean): string[] {
-  const compact = `[${items.join(',')}]`;
-  if (!flexible) return [compact];
-  return [compact, `[\n  ${items.join(',\n  ')}\n]`, `[ ${items.join(' , ')} ]`];
-}
-
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
 
 /** Whether `text` compiles under `schema` on the byte vocabulary and the mask takes it whole. */
@@ -127,7 +121,7 @@ describe('uniqueItems over numbers under a range, beside number literals and bes
       const universe = everyArray(items, 3);
       const validate = registryVerdict(schema);
       const verdict = (value: unknown): boolean => (value as string[]).every(offered) && validate(JSON.parse(`[${(value as string[]).join(',')}]`));
-      const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => texts(value as string[], flexible), verdict);
+      const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => arrayLayouts(value as string[], flexible), verdict);
       expect(failures).toEqual([]);
       // the universe holds repeats in other spellings, and values past a bound, that the registry refuses and the mask must too
       expect(universe.some((value) => value.every(offered) && !validate(JSON.parse(`[${value.join(',')}]`)))).toBe(true);

@@ -23,6 +23,8 @@ import {
   repeatTokenProblems,
   type EncodingVocabulary,
   universeDisagreements,
+  arrayLayouts,
+  acceptsWhole,
 } from './generation.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
@@ -63,20 +65,7 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly
   },
 };
 
-/** The array of `items` (spellings) written compactly, and in the flexible layout also one item a line and spaced. */
-function texts(items: readonly string[], flexible: boolean): string[] {
-  const compact = `[${items.join(',')}]`;
-  if (!flexible) return [compact];
-  return [compact, `[\n  ${items.join(',\n  ')}\n]`, `[ ${items.join(' , ')} ]`];
-}
-
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
-
-/** Whether `text` compiles under `schema` on the byte vocabulary and the mask takes it whole. */
-function accepts(schema: Record<string, unknown>, text: string): boolean {
-  const matcher = compileJsonSchema(schema, byteVocabulary()).matcher();
-  return matcher.acceptString(text) && matcher.canTerminate();
-}
 
 /** Ten decimals `${stem}0` … `${stem}9`, comma-separated. */
 function tenAfter(stem: string): string {
@@ -96,7 +85,7 @@ describe('uniqueItems over numbers and items of any value', { timeout: 240_000 }
       const universe = everyArray(items, 3);
       const validate = registryVerdict(schema);
       const verdict = (value: unknown): boolean => offered(value as string[]) && validate(JSON.parse(`[${(value as string[]).join(',')}]`));
-      const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => texts(value as string[], flexible), verdict);
+      const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => arrayLayouts(value as string[], flexible), verdict);
       expect(failures).toEqual([]);
       // the universe holds repeats in other spellings that the registry refuses and the mask must too
       expect(universe.some((value) => offered(value) && !validate(JSON.parse(`[${value.join(',')}]`)))).toBe(true);
@@ -106,17 +95,17 @@ describe('uniqueItems over numbers and items of any value', { timeout: 240_000 }
   it('offers plain decimals of at most 15 digits only, where the registry takes more (the documented narrowing)', () => {
     const validate = registryVerdict(NUMBERS);
     for (const text of ['[123456789012345]', '[-0.000000000000001]', '[12345.6789012345]', '[0.5,1,-2.25]'])
-      expect([text, accepts(NUMBERS, text), validate(JSON.parse(text))]).toEqual([text, true, true]);
+      expect([text, acceptsWhole(NUMBERS, text), validate(JSON.parse(text))]).toEqual([text, true, true]);
     for (const text of ['[1e0]', '[1E5]', '[1.5e-7]', '[1234567890123456]', '[0.0000000000000001]', '[1.234567890123456]', '[9007199254740993]'])
-      expect([text, accepts(NUMBERS, text), validate(JSON.parse(text))]).toEqual([text, false, true]);
+      expect([text, acceptsWhole(NUMBERS, text), validate(JSON.parse(text))]).toEqual([text, false, true]);
     // the same beside other kinds of items
-    expect([accepts(ANY, '["a",1e0]'), accepts(ANY, '["a",1]')]).toEqual([false, true]);
+    expect([acceptsWhole(ANY, '["a",1e0]'), acceptsWhole(ANY, '["a",1]')]).toEqual([false, true]);
     // numbers inside an item container, and outside uniqueItems, are offered as before
-    expect(accepts(ANY, '[[1e0],{"a":1.5e-7}]')).toBe(true);
-    expect(accepts({ type: 'array', items: { type: 'number' } }, '[1e0,9007199254740993]')).toBe(true);
+    expect(acceptsWhole(ANY, '[[1e0],{"a":1.5e-7}]')).toBe(true);
+    expect(acceptsWhole({ type: 'array', items: { type: 'number' } }, '[1e0,9007199254740993]')).toBe(true);
     // beside a number item, integer items are written as the number's decimals
-    expect(accepts({ type: 'array', items: { type: ['integer', 'number'] }, uniqueItems: true }, '[9007199254740991]')).toBe(false);
-    expect(accepts(INTEGERS, '[9007199254740991]')).toBe(true);
+    expect(acceptsWhole({ type: 'array', items: { type: ['integer', 'number'] }, uniqueItems: true }, '[9007199254740991]')).toBe(false);
+    expect(acceptsWhole(INTEGERS, '[9007199254740991]')).toBe(true);
   });
 
   it.each([...VOCABULARIES, 'bytes'])('%s: every mask bit agrees with accept() where a repeat is one token away', (vocabularyName) => {

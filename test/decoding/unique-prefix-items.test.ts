@@ -13,7 +13,17 @@
 import { describe, expect, it } from 'vitest';
 import { compileJsonSchema } from '../../src/decoding/index.js';
 import { byteVocabulary } from './byte-vocabulary.js';
-import { byteWalkProblems, everyArray, prefixWalkProblems, refusalOf, registryVerdict, type EncodingVocabulary, universeDisagreements } from './generation.js';
+import {
+  byteWalkProblems,
+  everyArray,
+  prefixWalkProblems,
+  refusalOf,
+  registryVerdict,
+  type EncodingVocabulary,
+  universeDisagreements,
+  arrayLayouts,
+  acceptsWhole,
+} from './generation.js';
 import { upgradeSchemaDialect } from '../../src/shared/json-schema/upgrade-schema-dialect.js';
 import { loadTestTokenizer } from './test-tokenizer.js';
 
@@ -63,20 +73,7 @@ const SCHEMAS: Record<string, { schema: Record<string, unknown>; items: readonly
   'null or true twice, then strings (minItems 2)': { schema: LITERALS_THEN_STRINGS, items: ['null', 'true', '"a"', '"b"'], most: 3 },
 };
 
-/** The array of `items` (spellings) written compactly, and in the flexible layout also one item a line and spaced. */
-function texts(items: readonly string[], flexible: boolean): string[] {
-  const compact = `[${items.join(',')}]`;
-  if (!flexible) return [compact];
-  return [compact, `[\n  ${items.join(',\n  ')}\n]`, `[ ${items.join(' , ')} ]`];
-}
-
 const VOCABULARIES = ['qwen3', 'llama3', 'gemma3'] as const;
-
-/** Whether `text` compiles under `schema` on the byte vocabulary and the mask takes it whole. */
-function accepts(schema: Record<string, unknown>, text: string): boolean {
-  const matcher = compileJsonSchema(schema, byteVocabulary()).matcher();
-  return matcher.acceptString(text) && matcher.canTerminate();
-}
 
 describe('uniqueItems beside prefixItems', { timeout: 300_000 }, () => {
   const tokenizers = new Map<string, EncodingVocabulary>(VOCABULARIES.map((name) => [name, loadTestTokenizer(name)]));
@@ -90,7 +87,7 @@ describe('uniqueItems beside prefixItems', { timeout: 300_000 }, () => {
     const validate = registryVerdict(upgradeSchemaDialect(schema).schema);
     const valueOf = (value: readonly string[]): unknown => JSON.parse(`[${value.join(',')}]`);
     const verdict = (value: unknown): boolean => (value as string[]).every(offered) && validate(valueOf(value as string[]));
-    const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => texts(value as string[], flexible), verdict);
+    const failures = universeDisagreements(schema, undefined, tokenizers, universe, (value, flexible) => arrayLayouts(value as string[], flexible), verdict);
     expect(failures).toEqual([]);
     // the universe holds arrays the registry refuses (repeats among them), and valid arrays of several items
     expect(universe.some((value) => value.every(offered) && !validate(valueOf(value)))).toBe(true);
@@ -125,10 +122,10 @@ describe('uniqueItems beside prefixItems', { timeout: 300_000 }, () => {
     const rest = compileJsonSchema(REST_RUNS_OUT, bytes).matcher();
     expect(rest.acceptString('[null,')).toBe(true);
     expect(rest.acceptString('f')).toBe(false);
-    expect(accepts(REST_RUNS_OUT, '[null,true,false]')).toBe(true);
+    expect(acceptsWhole(REST_RUNS_OUT, '[null,true,false]')).toBe(true);
     // a schema no array can satisfy (positions of 1 and 2 past minItems 3) is no array at all
-    expect(accepts(tuple([{ enum: [1, 2] }, { enum: [1, 2] }], { items: { enum: [1, 2] }, minItems: 3, type: ['array', 'null'] }), 'null')).toBe(true);
-    expect(accepts(tuple([{ enum: [1, 2] }, { enum: [1, 2] }], { items: { enum: [1, 2] }, minItems: 3, type: ['array', 'null'] }), '[1,2')).toBe(false);
+    expect(acceptsWhole(tuple([{ enum: [1, 2] }, { enum: [1, 2] }], { items: { enum: [1, 2] }, minItems: 3, type: ['array', 'null'] }), 'null')).toBe(true);
+    expect(acceptsWhole(tuple([{ enum: [1, 2] }, { enum: [1, 2] }], { items: { enum: [1, 2] }, minItems: 3, type: ['array', 'null'] }), '[1,2')).toBe(false);
   });
 
   it('refuses what it does not enforce, naming prefixItems and what to do', () => {
